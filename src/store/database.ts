@@ -1,0 +1,143 @@
+/**
+ * A small promise wrapper around node-sqlite3 and the migration runner.
+ * Every other store module talks to SQLite through this class only.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import sqlite3 from 'sqlite3';
+import { MIGRATIONS, type Migration } from './migrations/index.js';
+
+export type SqlParams = readonly unknown[] | Record<string, unknown>;
+
+export interface RunResult {
+  changes: number;
+  lastID: number;
+}
+
+export interface OpenOptions {
+  /** Applied in order; defaults to the project's migrations. */
+  migrations?: readonly Migration[];
+  /** Milliseconds SQLite waits for a lock held by another process (the CLI, the daemon). */
+  busyTimeoutMs?: number;
+}
+
+export class Database {
+  readonly path: string;
+  readonly #db: sqlite3.Database;
+  #closed = false;
+
+  private constructor(path: string, db: sqlite3.Database) {
+    this.path = path;
+    this.#db = db;
+  }
+
+  /**
+   * Opens (creating if needed) the database file, switches to WAL with
+   * synchronous=NORMAL (safe against corruption; after a power loss at most the
+   * last commit may roll back) and applies pending migrations.
+   */
+  static async open(path: string, options: OpenOptions = {}): Promise<Database> {
+    if (path !== ':memory:' && !path.startsWith('file:')) mkdirSync(dirname(path), { recursive: true });
+    const raw = await new Promise<sqlite3.Database>((resolve, reject) => {
+      const db: sqlite3.Database = new sqlite3.Database(path, (err) => (err ? reject(err) : resolve(db)));
+    });
+    const database = new Database(path, raw);
+    try {
+      raw.configure('busyTimeout', options.busyTimeoutMs ?? 5000);
+      await database.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;');
+      await database.migrate(options.migrations ?? MIGRATIONS);
+    } catch (err) {
+      await database.close().catch(() => undefined);
+      throw err;
+    }
+    return database;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  run(sql: string, params: SqlParams = []): Promise<RunResult> {
+    return new Promise((resolve, reject) => {
+      this.#db.run(sql, params, function onRun(this: sqlite3.RunResult, err: Error | null) {
+        if (err) reject(err);
+        else resolve({ changes: this.changes, lastID: this.lastID });
+      });
+    });
+  }
+
+  get<T>(sql: string, params: SqlParams = []): Promise<T | undefined> {
+    return new Promise((resolve, reject) => {
+      this.#db.get(sql, params, (err: Error | null, row: T | undefined) => (err ? reject(err) : resolve(row)));
+    });
+  }
+
+  all<T>(sql: string, params: SqlParams = []): Promise<T[]> {
+    return new Promise((resolve, reject) => {
+      this.#db.all(sql, params, (err: Error | null, rows: T[]) => (err ? reject(err) : resolve(rows)));
+    });
+  }
+
+  exec(sql: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.#db.exec(sql, (err: Error | null) => (err ? reject(err) : resolve()));
+    });
+  }
+
+  /**
+   * Runs `work` inside one transaction. node-sqlite3 shares one connection, so
+   * transactions are serialised here to keep statements of concurrent callers
+   * from landing inside each other's BEGIN/COMMIT.
+   */
+  async transaction<T>(work: (db: Database) => Promise<T>): Promise<T> {
+    const previous = this.#txQueue;
+    let release!: () => void;
+    this.#txQueue = new Promise<void>((resolve) => (release = resolve));
+    await previous;
+    try {
+      await this.exec('BEGIN IMMEDIATE');
+      try {
+        const result = await work(this);
+        await this.exec('COMMIT');
+        return result;
+      } catch (err) {
+        await this.exec('ROLLBACK').catch(() => undefined);
+        throw err;
+      }
+    } finally {
+      release();
+    }
+  }
+  #txQueue: Promise<void> = Promise.resolve();
+
+  /** SQLite's data_version: changes when another connection (e.g. the CLI) commits. */
+  async dataVersion(): Promise<number> {
+    const row = await this.get<{ data_version: number }>('PRAGMA data_version');
+    return row?.data_version ?? 0;
+  }
+
+  async migrate(migrations: readonly Migration[]): Promise<void> {
+    await this.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+    const rows = await this.all<{ version: number }>('SELECT version FROM schema_migrations');
+    const applied = new Set(rows.map((row) => row.version));
+    for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
+      if (applied.has(migration.version)) continue;
+      await this.transaction(async (db) => {
+        await db.exec(migration.up);
+        await db.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', [
+          migration.version,
+          migration.name,
+          new Date().toISOString(),
+        ]);
+      });
+    }
+  }
+
+  /** Checkpoints the WAL into the main file and closes. Idempotent. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.exec('PRAGMA wal_checkpoint(TRUNCATE)').catch(() => undefined);
+    await new Promise<void>((resolve, reject) => this.#db.close((err) => (err ? reject(err) : resolve())));
+  }
+}

@@ -1,0 +1,14 @@
+/**
+ * Versioned schema migrations, applied in order by Database.open(). A
+ * migration, once released, is never edited: add a new one instead.
+ */
+import { serviceTables } from './001_serviceTables.js';
+
+export interface Migration {
+  version: number;
+  name: string;
+  /** One or more SQL statements, run inside one transaction. */
+  up: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [serviceTables];
