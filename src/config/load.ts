@@ -1,0 +1,139 @@
+/**
+ * Loads the configuration. Precedence, lowest first: schema defaults, the
+ * JSON file named by --config or MOWABILITY_CONFIG, environment variables,
+ * command-line flags. Unknown keys and invalid values are errors.
+ */
+import { existsSync } from 'node:fs';
+import convict from 'convict';
+import { registerConfigFormats } from './formats.js';
+import { configSchema, listSettings, type AppConfig } from './schema.js';
+
+export const CONFIG_ENV = 'MOWABILITY_CONFIG';
+export const CONFIG_FLAG = 'config';
+/** sysexits.h EX_CONFIG: what the CLI exits with on a configuration error. */
+export const EXIT_CONFIG = 78;
+
+export class ConfigError extends Error {
+  readonly problems: readonly string[];
+  readonly exitCode = EXIT_CONFIG;
+
+  constructor(problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((line) => `  - ${line}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+export interface ConfigSources {
+  /** Command-line arguments: --config FILE and any setting flag (e.g. --http-port 9000). */
+  argv?: readonly string[];
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** The configuration file named by --config (wins) or MOWABILITY_CONFIG, if any. */
+export function configFileFrom({ argv = [], env = {} }: ConfigSources): string | undefined {
+  for (let i = argv.length - 1; i >= 0; i--) {
+    const arg = argv[i] ?? '';
+    if (arg === `--${CONFIG_FLAG}`) {
+      const value = argv[i + 1];
+      if (value !== undefined) return value;
+    } else if (arg.startsWith(`--${CONFIG_FLAG}=`)) {
+      return arg.slice(CONFIG_FLAG.length + 3);
+    }
+  }
+  const fromEnv = env[CONFIG_ENV];
+  return fromEnv ? fromEnv : undefined;
+}
+
+export function loadConfig(sources: ConfigSources = {}): AppConfig {
+  registerConfigFormats();
+  const env = definedOnly(sources.env ?? {});
+  const config = convict(configSchema as convict.Schema<unknown>, { env, args: [...(sources.argv ?? [])] });
+
+  const file = configFileFrom(sources);
+  if (file !== undefined) {
+    if (!existsSync(file)) throw new ConfigError([`configuration file "${file}" does not exist`]);
+    try {
+      config.loadFile(file);
+    } catch (err) {
+      throw new ConfigError([`configuration file "${file}" is not valid JSON: ${(err as Error).message}`]);
+    }
+  }
+
+  try {
+    config.validate({ allowed: 'strict' });
+  } catch (err) {
+    throw new ConfigError(describeProblems((err as Error).message, (key) => config.get(key as never)));
+  }
+
+  const loaded = config.getProperties() as { timezone: string };
+  if (loaded.timezone === '') loaded.timezone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return deepFreeze(loaded) as unknown as AppConfig;
+}
+
+const SETTINGS = new Map(listSettings().map(({ key, spec }) => [key, spec]));
+
+/** Turns convict's validation output into one readable line per problem. */
+function describeProblems(output: string, valueOf: (key: string) => unknown): string[] {
+  return output
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => {
+      const undeclared = /^configuration param '(.+)' not declared in the schema$/.exec(line);
+      if (undeclared?.[1]) return describeUnknownKey(undeclared[1], safeValue(valueOf, undeclared[1]));
+      const separator = line.indexOf(': ');
+      const key = separator > 0 ? line.slice(0, separator) : '';
+      const spec = SETTINGS.get(key);
+      if (!spec) return line;
+      const message = line.slice(separator + 2).replace(/: value was .*$/s, '');
+      const shown = spec.sensitive ? '[Sensitive]' : JSON.stringify(safeValue(valueOf, key));
+      const sources = [spec.env, spec.arg ? `--${spec.arg}` : undefined].filter(Boolean).join(' or ');
+      const origin = sources ? ` (set in the config file or via ${sources})` : '';
+      return `"${key}" = ${shown} is invalid: ${message}${origin}`;
+    });
+}
+
+function describeUnknownKey(key: string, value: unknown): string {
+  const parent = key.includes('.') ? key.slice(0, key.lastIndexOf('.')) : '';
+  const siblings = [...SETTINGS.keys()].filter((known) =>
+    parent === '' ? true : known.startsWith(`${parent}.`),
+  );
+  const allowed = siblings.length > 0 ? siblings : [...SETTINGS.keys()];
+  return `unknown key "${key}" = ${JSON.stringify(value)}; allowed keys${parent ? ` under "${parent}"` : ''}: ${allowed.join(', ')}`;
+}
+
+function safeValue(valueOf: (key: string) => unknown, key: string): unknown {
+  try {
+    return valueOf(key);
+  } catch {
+    return undefined;
+  }
+}
+
+function definedOnly(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) if (value !== undefined) result[name] = value;
+  return result;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** The configuration as JSON with every sensitive setting replaced by "[Sensitive]". */
+export function redactConfig(config: AppConfig): Record<string, unknown> {
+  const copy = JSON.parse(JSON.stringify(config)) as Record<string, unknown>;
+  for (const [key, spec] of SETTINGS) {
+    if (!spec.sensitive) continue;
+    const path = key.split('.');
+    const leaf = path.pop() as string;
+    let node: Record<string, unknown> | undefined = copy;
+    for (const part of path) node = node?.[part] as Record<string, unknown> | undefined;
+    if (node && leaf in node) node[leaf] = '[Sensitive]';
+  }
+  return copy;
+}

@@ -1,0 +1,46 @@
+/**
+ * The one configuration schema: the service part and the MQTT part. Every
+ * setting, its default, its environment variable and its flag is declared
+ * here; the README table is generated from it (scripts/gen-config-docs.ts).
+ */
+import { mqttSchema } from './mqttSchema.js';
+import { serviceSchema } from './serviceSchema.js';
+
+export const configSchema = { ...serviceSchema, ...mqttSchema };
+
+export type ConfigSchema = typeof configSchema;
+
+/** A leaf of the schema: one setting. */
+export interface SettingSpec {
+  doc: string;
+  format: unknown;
+  default: unknown;
+  env?: string;
+  arg?: string;
+  sensitive?: boolean;
+}
+
+/** The configuration object a schema produces: each leaf becomes its default's type. */
+export type ConfigOf<S> = {
+  readonly [K in keyof S]: S[K] extends { doc: string; default: infer D } ? D : ConfigOf<S[K]>;
+};
+
+export type AppConfig = ConfigOf<ConfigSchema>;
+
+export function isSettingSpec(node: unknown): node is SettingSpec {
+  return typeof node === 'object' && node !== null && 'doc' in node && 'default' in node;
+}
+
+/** Every setting with its dotted key, in schema order. */
+export function listSettings(schema: object = configSchema): Array<{ key: string; spec: SettingSpec }> {
+  const settings: Array<{ key: string; spec: SettingSpec }> = [];
+  const visit = (node: object, prefix: string): void => {
+    for (const [name, child] of Object.entries(node)) {
+      const key = prefix ? `${prefix}.${name}` : name;
+      if (isSettingSpec(child)) settings.push({ key, spec: child });
+      else if (typeof child === 'object' && child !== null) visit(child, key);
+    }
+  };
+  visit(schema, '');
+  return settings;
+}

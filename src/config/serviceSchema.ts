@@ -1,0 +1,135 @@
+/**
+ * Convict schema for the HTTP service: database, HTTP server, logging, time
+ * zone and lawn profile. Composed with the MQTT part in ./schema.ts. Custom
+ * format names ('boolean', 'port', 'nat', 'timezone', 'non-empty-string') are
+ * registered by ./formats.ts before the schema is used.
+ */
+import type { Hemisphere, MowerClass, SoilType } from '../core/types.js';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export const serviceSchema = {
+  db: {
+    path: {
+      doc: 'SQLite database file (API keys, blocked addresses, settings, history). Its directory is created if missing.',
+      format: 'non-empty-string',
+      default: './data/mowability.db',
+      env: 'MOWABILITY_DB_PATH',
+      arg: 'db-path',
+    },
+  },
+  http: {
+    host: {
+      doc: 'Address the HTTP server listens on (0.0.0.0: all IPv4 interfaces, :: all interfaces, 127.0.0.1: local only).',
+      format: 'non-empty-string',
+      default: '0.0.0.0',
+      env: 'MOWABILITY_HTTP_HOST',
+      arg: 'http-host',
+    },
+    port: {
+      doc: 'TCP port of the HTTP server (0 picks a free port; the log line says which).',
+      format: 'port',
+      default: 8080,
+      env: 'MOWABILITY_HTTP_PORT',
+      arg: 'http-port',
+    },
+    trustProxy: {
+      doc: 'Take the client address from X-Forwarded-For. Enable only when the service is reachable through a reverse proxy alone.',
+      format: 'boolean',
+      default: false,
+      env: 'MOWABILITY_TRUST_PROXY',
+      arg: 'http-trust-proxy',
+    },
+    bodyLimitBytes: {
+      doc: 'Largest accepted request body in bytes; larger bodies get HTTP 413.',
+      format: 'positive-int',
+      default: 65536,
+      env: 'MOWABILITY_HTTP_BODY_LIMIT_BYTES',
+      arg: 'http-body-limit-bytes',
+    },
+    requestTimeoutMs: {
+      doc: 'Time a client has to send a complete request, in milliseconds (0 disables; keep it on without a reverse proxy).',
+      format: 'nat',
+      default: 30000,
+      env: 'MOWABILITY_HTTP_REQUEST_TIMEOUT_MS',
+      arg: 'http-request-timeout-ms',
+    },
+    connectionTimeoutMs: {
+      doc: 'Idle socket timeout in milliseconds (0 disables).',
+      format: 'nat',
+      default: 60000,
+      env: 'MOWABILITY_HTTP_CONNECTION_TIMEOUT_MS',
+      arg: 'http-connection-timeout-ms',
+    },
+    keepAliveTimeoutMs: {
+      doc: 'How long an idle keep-alive connection stays open, in milliseconds.',
+      format: 'positive-int',
+      default: 72000,
+      env: 'MOWABILITY_HTTP_KEEP_ALIVE_TIMEOUT_MS',
+      arg: 'http-keep-alive-timeout-ms',
+    },
+    rateLimit: {
+      max: {
+        doc: 'Requests per client address and time window before HTTP 429 (0 disables rate limiting). Health is exempt.',
+        format: 'nat',
+        default: 600,
+        env: 'MOWABILITY_RATE_LIMIT_MAX',
+        arg: 'rate-limit-max',
+      },
+      timeWindowMs: {
+        doc: 'Length of the rate-limit window in milliseconds.',
+        format: 'positive-int',
+        default: 60000,
+        env: 'MOWABILITY_RATE_LIMIT_TIME_WINDOW_MS',
+        arg: 'rate-limit-time-window-ms',
+      },
+    },
+  },
+  log: {
+    level: {
+      doc: 'Log level.',
+      format: [...LOG_LEVELS],
+      default: 'info' as LogLevel,
+      env: 'MOWABILITY_LOG_LEVEL',
+      arg: 'log-level',
+    },
+  },
+  timezone: {
+    doc: 'IANA time zone for the season and calculated_at, e.g. Europe/Berlin. Empty: the system time zone.',
+    format: 'timezone',
+    default: '',
+    env: 'MOWABILITY_TIMEZONE',
+    arg: 'timezone',
+  },
+  hemisphere: {
+    doc: 'Hemisphere of the lawn; decides which months form which season.',
+    format: ['north', 'south'],
+    default: 'north' as Hemisphere,
+    env: 'MOWABILITY_HEMISPHERE',
+    arg: 'hemisphere',
+  },
+  lawn: {
+    soilType: {
+      doc: 'Soil of the lawn; affects how fast it dries and carries load.',
+      format: ['sand', 'loam', 'clay'],
+      default: 'loam' as SoilType,
+      env: 'MOWABILITY_LAWN_SOIL_TYPE',
+      arg: 'lawn-soil-type',
+    },
+    mowerClass: {
+      doc: 'Kind of mower; heavier mowers need firmer ground.',
+      format: ['robot', 'walk', 'ride_on'],
+      default: 'walk' as MowerClass,
+      env: 'MOWABILITY_LAWN_MOWER_CLASS',
+      arg: 'lawn-mower-class',
+    },
+  },
+  allowSeasonOverride: {
+    doc: 'Debug/test only: let a request parameter season (spring|summer|autumn|winter) force the season (season_source "manual").',
+    format: 'boolean',
+    default: false,
+    env: 'MOWABILITY_ALLOW_SEASON_OVERRIDE',
+    arg: 'allow-season-override',
+  },
+};

@@ -1,0 +1,118 @@
+/**
+ * In-memory snapshot of keys, blocked addresses and the maintenance flag for
+ * the request path. Changes made through this process's store apply at once;
+ * changes by another process (the admin CLI) are noticed by polling SQLite's
+ * PRAGMA data_version, so they reach the daemon within about one poll interval.
+ */
+import type { Logger } from 'pino';
+import { digestsEqual, hashApiKey } from './apiKeyCodec.js';
+import { AddressMatcher } from './addressBlocks.js';
+import type { Database } from './database.js';
+import type { ApiKeyCredential, ServiceStore } from './serviceStore.js';
+
+export const DEFAULT_POLL_INTERVAL_MS = 1000;
+
+export interface AccessCacheOptions {
+  database: Database;
+  store: ServiceStore;
+  logger: Logger;
+  pollIntervalMs?: number;
+}
+
+export class AccessCache {
+  readonly #database: Database;
+  readonly #store: ServiceStore;
+  readonly #logger: Logger;
+  readonly #pollIntervalMs: number;
+  #keysByHash = new Map<string, ApiKeyCredential>();
+  #blocked = new AddressMatcher([]);
+  #maintenance = false;
+  #dataVersion: number | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #unsubscribe: (() => void) | undefined;
+  #loading: Promise<void> | undefined;
+  #reloadAgain = false;
+
+  constructor(options: AccessCacheOptions) {
+    this.#database = options.database;
+    this.#store = options.store;
+    this.#logger = options.logger.child({ module: 'access-cache' });
+    this.#pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+  }
+
+  async start(): Promise<void> {
+    await this.reload();
+    this.#unsubscribe = this.#store.onChange(() => void this.reload().catch(() => undefined));
+    this.#timer = setInterval(() => void this.#poll(), this.#pollIntervalMs);
+    this.#timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = undefined;
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
+    await this.#loading?.catch(() => undefined);
+  }
+
+  /** The credential for a presented key, compared by digest in constant time. */
+  lookupKey(presentedKey: string): ApiKeyCredential | undefined {
+    const digest = hashApiKey(presentedKey);
+    const candidate = this.#keysByHash.get(digest);
+    if (!candidate || !digestsEqual(candidate.keyHash, digest)) return undefined;
+    return candidate;
+  }
+
+  isBlocked(clientAddress: string): boolean {
+    return this.#blocked.matches(clientAddress);
+  }
+
+  get maintenance(): boolean {
+    return this.#maintenance;
+  }
+
+  get keyCount(): number {
+    return this.#keysByHash.size;
+  }
+
+  /** Reads everything again; concurrent calls coalesce into at most one extra read. */
+  reload(): Promise<void> {
+    if (this.#loading) {
+      this.#reloadAgain = true;
+      return this.#loading;
+    }
+    this.#loading = this.#load().finally(() => {
+      this.#loading = undefined;
+      if (this.#reloadAgain) {
+        this.#reloadAgain = false;
+        void this.reload().catch(() => undefined);
+      }
+    });
+    return this.#loading;
+  }
+
+  async #load(): Promise<void> {
+    // Read the version first: a commit landing during the reads bumps it again and triggers one more reload.
+    const version = await this.#database.dataVersion();
+    const [credentials, blocks, maintenance] = await Promise.all([
+      this.#store.credentials(),
+      this.#store.listBlocks(),
+      this.#store.isMaintenance(),
+    ]);
+    this.#keysByHash = new Map(credentials.map((credential) => [credential.keyHash, credential]));
+    this.#blocked = new AddressMatcher(blocks.map((block) => block.cidr));
+    this.#maintenance = maintenance;
+    this.#dataVersion = version;
+    this.#logger.debug({ keys: this.#keysByHash.size, blocked: this.#blocked.size, maintenance }, 'access data loaded');
+  }
+
+  async #poll(): Promise<void> {
+    if (this.#loading || this.#database.closed) return;
+    try {
+      const version = await this.#database.dataVersion();
+      if (version !== this.#dataVersion) await this.reload();
+    } catch (err) {
+      this.#logger.warn({ err }, 'could not check the database for key or block changes; keeping the last snapshot');
+    }
+  }
+}

@@ -1,0 +1,156 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigError, configFileFrom, loadConfig, redactConfig } from '../../src/config/load.js';
+import { listSettings } from '../../src/config/schema.js';
+import { serviceSchema } from '../../src/config/serviceSchema.js';
+import { makeTempDir } from '../helpers/httpTempDir.js';
+
+function problemsOf(run: () => unknown): string[] {
+  try {
+    run();
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).exitCode).toBe(78);
+    return [...(err as ConfigError).problems];
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  let temp: ReturnType<typeof makeTempDir>;
+  let file: string;
+  beforeEach(() => {
+    temp = makeTempDir();
+    file = join(temp.dir, 'config.json');
+  });
+  afterEach(() => temp.cleanup());
+
+  it('gives the embedded defaults without any source', () => {
+    const config = loadConfig({ env: {}, argv: [] });
+    expect(config.http.port).toBe(8080);
+    expect(config.http.host).toBe('0.0.0.0');
+    expect(config.db.path).toBe('./data/mowability.db');
+    expect(config.http.bodyLimitBytes).toBe(65536);
+    expect(config.allowSeasonOverride).toBe(false);
+    expect(config.timezone).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
+  });
+
+  it('returns a frozen object', () => {
+    const config = loadConfig({ env: {} });
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(Object.isFrozen(config.http)).toBe(true);
+  });
+
+  it('applies defaults < file < env < flags', () => {
+    writeFileSync(file, JSON.stringify({ http: { port: 1111, host: '127.0.0.1' }, log: { level: 'warn' }, timezone: 'Europe/Berlin' }));
+    const fileOnly = loadConfig({ env: { MOWABILITY_CONFIG: file } });
+    expect(fileOnly.http.port).toBe(1111);
+    expect(fileOnly.timezone).toBe('Europe/Berlin');
+    const envOverFile = loadConfig({ env: { MOWABILITY_CONFIG: file, MOWABILITY_HTTP_PORT: '2222' } });
+    expect(envOverFile.http.port).toBe(2222);
+    expect(envOverFile.http.host).toBe('127.0.0.1');
+    const flagOverEnv = loadConfig({ env: { MOWABILITY_HTTP_PORT: '2222' }, argv: ['--config', file, '--http-port', '3333'] });
+    expect(flagOverEnv.http.port).toBe(3333);
+    expect(flagOverEnv.log.level).toBe('warn');
+  });
+
+  it('prefers --config over MOWABILITY_CONFIG', () => {
+    expect(configFileFrom({ argv: ['--config=a.json'], env: { MOWABILITY_CONFIG: 'b.json' } })).toBe('a.json');
+    expect(configFileFrom({ argv: [], env: { MOWABILITY_CONFIG: 'b.json' } })).toBe('b.json');
+    expect(configFileFrom({ argv: [], env: {} })).toBeUndefined();
+  });
+
+  it('reads every contract environment variable', () => {
+    const config = loadConfig({
+      env: {
+        MOWABILITY_DB_PATH: '/tmp/x.db',
+        MOWABILITY_HTTP_HOST: '127.0.0.1',
+        MOWABILITY_HTTP_PORT: '0',
+        MOWABILITY_LOG_LEVEL: 'debug',
+        MOWABILITY_TIMEZONE: 'UTC',
+        MOWABILITY_TRUST_PROXY: 'true',
+        MOWABILITY_ALLOW_SEASON_OVERRIDE: 'yes',
+        MOWABILITY_MQTT_URL: 'mqtt://127.0.0.1:1884',
+        MOWABILITY_BROKER_ENABLED: 'false',
+        MOWABILITY_BROKER_HOST: '127.0.0.1',
+        MOWABILITY_BROKER_PORT: '0',
+      },
+    });
+    expect(config).toMatchObject({
+      db: { path: '/tmp/x.db' },
+      http: { host: '127.0.0.1', port: 0, trustProxy: true },
+      log: { level: 'debug' },
+      timezone: 'UTC',
+      allowSeasonOverride: true,
+      mqtt: { url: 'mqtt://127.0.0.1:1884' },
+      broker: { enabled: false, host: '127.0.0.1', port: 0 },
+    });
+  });
+
+  it('names an unknown key in the file, its value and the allowed keys', () => {
+    writeFileSync(file, JSON.stringify({ http: { prot: 8080 } }));
+    const problems = problemsOf(() => loadConfig({ argv: ['--config', file], env: {} }));
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain('unknown key "http.prot"');
+    expect(problems[0]).toContain('8080');
+    expect(problems[0]).toContain('http.port');
+  });
+
+  it('names an invalid value, the key and what is allowed', () => {
+    const problems = problemsOf(() =>
+      loadConfig({ env: { MOWABILITY_HTTP_PORT: '99999', MOWABILITY_TRUST_PROXY: 'maybe', MOWABILITY_TIMEZONE: 'Mars/Olympus' } }),
+    );
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/"http\.port" = 99999 is invalid: must be a TCP port number from 0 to 65535/),
+        expect.stringMatching(/"http\.trustProxy" = "maybe" is invalid: must be true or false/),
+        expect.stringMatching(/"timezone" = "Mars\/Olympus" is invalid: must be an IANA time zone/),
+      ]),
+    );
+  });
+
+  it('rejects a port with trailing garbage instead of truncating it', () => {
+    const problems = problemsOf(() => loadConfig({ env: { MOWABILITY_HTTP_PORT: '80abc' } }));
+    expect(problems[0]).toContain('"http.port" = "80abc"');
+  });
+
+  it('lists the allowed values of an enumerated setting', () => {
+    const problems = problemsOf(() => loadConfig({ env: { MOWABILITY_LOG_LEVEL: 'loud' } }));
+    expect(problems[0]).toMatch(/"log\.level" = "loud" is invalid: .*"info".*"debug"/);
+  });
+
+  it('reports a missing or malformed config file', () => {
+    expect(problemsOf(() => loadConfig({ argv: ['--config', join(temp.dir, 'nope.json')] }))[0]).toMatch(/does not exist/);
+    writeFileSync(file, '{ not json');
+    expect(problemsOf(() => loadConfig({ argv: ['--config', file] }))[0]).toMatch(/not valid JSON/);
+  });
+
+  it('redacts sensitive settings', () => {
+    const config = loadConfig({ env: {} });
+    const sensitive = listSettings().filter(({ spec }) => spec.sensitive);
+    const redacted = JSON.stringify(redactConfig(config));
+    for (const { key } of sensitive) {
+      const value = key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], redactConfig(config));
+      expect(value).toBe('[Sensitive]');
+    }
+    expect(redacted).toContain('"port":8080');
+  });
+});
+
+describe('configuration schema', () => {
+  it('gives every setting a doc, a format and a default', () => {
+    for (const { key, spec } of listSettings()) {
+      expect(spec.doc, key).toMatch(/\S/);
+      expect(spec.format, key).toBeDefined();
+      expect(spec.default, key).not.toBeUndefined();
+    }
+  });
+
+  it('gives every service setting an environment variable and a flag', () => {
+    for (const { key, spec } of listSettings(serviceSchema)) {
+      expect(spec.env, key).toMatch(/^MOWABILITY_[A-Z0-9_]+$/);
+      expect(spec.arg, key).toMatch(/^[a-z-]+$/);
+    }
+  });
+});

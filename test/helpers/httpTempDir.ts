@@ -1,0 +1,18 @@
+/** Temp directories and databases for the service tests (HTTP, store, CLI, e2e). */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export function makeTempDir(): { dir: string; dbPath: string; cleanup(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'mow-'));
+  return { dir, dbPath: join(dir, 'mowability.db'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Polls `check` until it returns true or the timeout passes. */
+export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 5000, stepMs = 25): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, stepMs));
+  }
+}
