@@ -1,0 +1,147 @@
+import { CHECK_REGISTRY } from './checks/registry.js';
+import type { CheckContext, CheckDefinition, CheckEvaluation } from './checks/types.js';
+import { combine, dataQualityFor } from './combine.js';
+import type { ScoredCheck } from './combine.js';
+import { FIELD_SPECS, REQUIRED_FIELDS } from './fields.js';
+import { parseInput } from './parse.js';
+import { rainSourceInfo } from './rainWindows.js';
+import { formatCalculatedAt, isSeason, seasonFor } from './season.js';
+import { MOWER_CLASSES, SOIL_TYPES } from './soil.js';
+import { statusForScore, toScore } from './status.js';
+import type {
+  CalculationContext,
+  CalculationOutcome,
+  CalculationResult,
+  CheckName,
+  CheckResult,
+  Hemisphere,
+  LawnProfile,
+  PartialCheckEntry,
+  Protocol,
+  RawInput,
+  SkippedCheckEntry,
+} from './types.js';
+import { MFI_VERSION } from './version.js';
+
+export const DEFAULT_LAWN: LawnProfile = { soilType: 'loam', mowerClass: 'walk' };
+export const MINIMAL_DATA_REASON = 'Eingeschränkte Datenbasis – nur Lufttemperatur und Niederschlagsrate vorhanden; Boden, Wind und Taubildung nicht bewertet.';
+const INTERNAL_ERROR_REASON = 'Internal calculation error; the check was left out of the index.';
+
+function resolveLawn(lawn: unknown): LawnProfile {
+  const candidate = (typeof lawn === 'object' && lawn !== null ? lawn : {}) as Record<string, unknown>;
+  const soilType = SOIL_TYPES.find((value) => value === candidate.soilType) ?? DEFAULT_LAWN.soilType;
+  const mowerClass = MOWER_CLASSES.find((value) => value === candidate.mowerClass) ?? DEFAULT_LAWN.mowerClass;
+  return { soilType, mowerClass };
+}
+
+function skippedCheck(reason: string): CheckResult {
+  return { executed: false, skipped_reason: reason, status: null, score: null, data_confidence: null, reasons: [], skipped_parts: {}, meta: {} };
+}
+
+function executedCheck(evaluation: CheckEvaluation): CheckResult {
+  const score = toScore(evaluation.score);
+  return {
+    executed: true,
+    status: statusForScore(score),
+    score,
+    data_confidence: evaluation.dataConfidence,
+    reasons: evaluation.reasons,
+    skipped_parts: evaluation.skippedParts,
+    meta: evaluation.meta,
+  };
+}
+
+function describeError(check: CheckName, error: unknown): string {
+  const kind = error instanceof Error ? error.name : typeof error;
+  return `Check '${check}' failed with an internal error (${kind}) and was not executed.`;
+}
+
+/**
+ * The calculation with an explicit check registry, so tests can inject a
+ * failing check. `calculate` uses the built-in registry.
+ */
+export function calculateWith(registry: readonly CheckDefinition[], input: RawInput, context: CalculationContext): CalculationOutcome {
+  const parsed = parseInput(input);
+  const missingRequired = REQUIRED_FIELDS.filter((name) => parsed.values[name] === undefined);
+  if (missingRequired.length > 0) {
+    return {
+      ok: false,
+      error: {
+        code: 'MISSING_REQUIRED_FIELDS',
+        missing: missingRequired,
+        message: `Missing or invalid required field(s): ${missingRequired.join(', ')}.`,
+      },
+    };
+  }
+
+  const ctx = (typeof context === 'object' && context !== null ? context : {}) as Partial<CalculationContext>;
+  const nowMs = typeof ctx.nowMs === 'number' ? ctx.nowMs : 0;
+  const timeZone = typeof ctx.timeZone === 'string' ? ctx.timeZone : 'UTC';
+  const hemisphere: Hemisphere = ctx.hemisphere === 'south' ? 'south' : 'north';
+  const forced = isSeason(ctx.forcedSeason) ? ctx.forcedSeason : undefined;
+  const season = forced ?? seasonFor(nowMs, timeZone, hemisphere);
+  const dataQuality = dataQualityFor(parsed.available.length, REQUIRED_FIELDS.length, FIELD_SPECS.length);
+  const checkContext: CheckContext = { values: parsed.values, season, lawn: resolveLawn(ctx.lawn) };
+
+  const checks: Partial<Record<CheckName, CheckResult>> = {};
+  const scored: ScoredCheck[] = [];
+  const skippedChecks: SkippedCheckEntry[] = [];
+  const partialChecks: PartialCheckEntry[] = [];
+  const errors: string[] = [];
+  for (const definition of registry) {
+    const missing = definition.requiredFields.filter((name) => parsed.values[name] === undefined);
+    if (missing.length > 0) {
+      checks[definition.name] = skippedCheck(definition.skippedReason);
+      skippedChecks.push({ check: definition.name, reason: definition.skippedReason, missing });
+      continue;
+    }
+    let result: CheckResult;
+    try {
+      result = executedCheck(definition.evaluate(checkContext));
+    } catch (error) {
+      checks[definition.name] = skippedCheck(INTERNAL_ERROR_REASON);
+      skippedChecks.push({ check: definition.name, reason: INTERNAL_ERROR_REASON, missing: [] });
+      errors.push(describeError(definition.name, error));
+      continue;
+    }
+    if (dataQuality === 'minimal' && definition.name === 'rain') result.reasons.push(MINIMAL_DATA_REASON);
+    checks[definition.name] = result;
+    scored.push({ name: definition.name, weight: definition.weight, score: result.score ?? 0 });
+    const parts = Object.keys(result.skipped_parts);
+    if (parts.length > 0) partialChecks.push({ check: definition.name, parts });
+  }
+
+  const combination = combine(scored, dataQuality);
+  const protocol: Protocol = { skipped_checks: skippedChecks, partial_checks: partialChecks };
+  if (errors.length > 0) protocol.calculation_error = errors.join(' ');
+
+  const result: CalculationResult = {
+    mfi_version: MFI_VERSION,
+    season,
+    season_source: forced === undefined ? 'auto' : 'manual',
+    index_score: combination.indexScore,
+    main_status: combination.mainStatus,
+    data_quality: dataQuality,
+    score_basis: { checks_used: scored.length, checks_total: 5, limiting_check: combination.limitingCheck },
+    available_fields: parsed.available,
+    missing_fields: parsed.missing,
+    checks,
+    protocol,
+    calculated_at: formatCalculatedAt(nowMs, timeZone),
+  };
+  const rainInfo = rainSourceInfo(parsed.values);
+  if (rainInfo !== null) {
+    // rain_source_info sits before calculated_at, in the spec's table order.
+    const { calculated_at: calculatedAt, ...rest } = result;
+    return { ok: true, result: { ...rest, rain_source_info: rainInfo, calculated_at: calculatedAt } };
+  }
+  return { ok: true, result };
+}
+
+/**
+ * Rates the mowing conditions for untrusted input. Pure: reads no clock,
+ * config or environment and never throws.
+ */
+export function calculate(input: RawInput, context: CalculationContext): CalculationOutcome {
+  return calculateWith(CHECK_REGISTRY, input, context);
+}

@@ -1,0 +1,231 @@
+import type { FieldName } from '../fields.js';
+import { formatNumberDe, roundTo } from '../format.js';
+import { clamp, piecewiseLinear, scaleCurveX } from '../piecewise.js';
+import type { Curve } from '../piecewise.js';
+import { dryingPotential } from '../physics.js';
+import { effectiveRainWindows, weightedCumulativeMm } from '../rainWindows.js';
+import type { EffectiveRainWindows } from '../rainWindows.js';
+import { LOAD_BEARING_DE, SOIL_TYPE_DE, loadBearingClass, soilLoadForScore, wetnessScore } from '../soil.js';
+import type { Season, SkippedPart, SoilType } from '../types.js';
+import type { CheckContext, CheckDefinition, CheckEvaluation } from './types.js';
+
+export const DRIZZLE_BELOW_MM_H = 0.2;
+export const HEAVY_FROM_MM_H = 2;
+/** Score of the precipitation sub-model for a current rate, mm/h (domain.md §4.1). */
+export function precipitationScore(rateMmH: number): number {
+  if (rateMmH <= 0) return 100;
+  if (rateMmH < DRIZZLE_BELOW_MM_H) return 30;
+  if (rateMmH < HEAVY_FROM_MM_H) return 10;
+  return 0;
+}
+
+/** r = minutes_since_rain / drying time -> score (domain.md §4.2). */
+export const DRY_DOWN_CURVE: Curve = [[0, 15], [0.25, 20], [0.5, 40], [1, 70], [1.5, 90], [2, 100]];
+/** Weighted cumulative rain, mm -> score (domain.md §4.3). */
+export const CUMULATIVE_CURVE: Curve = [[2, 100], [5, 85], [10, 65], [20, 40], [30, 20], [40, 10]];
+/** Antecedent precipitation index, mm -> score for loam (domain.md §4.5). */
+export const API_CURVE_LOAM: Curve = [[10, 100], [20, 80], [35, 50], [50, 25], [65, 10]];
+export const API_SOIL_FACTOR: Readonly<Record<SoilType, number>> = { sand: 1.5, loam: 1, clay: 0.8 };
+/** c = mean(k^1..k^13) of the daily API recession per season (domain.md §4.5). */
+export const API_RECESSION_C: Readonly<Record<Season, number>> = { summer: 0.38, spring: 0.52, autumn: 0.52, winter: 0.71 };
+
+export const RESIDUAL_FROM_RAIN_12H_MM = 5;
+export const RESIDUAL_DOUBLE_FROM_RAIN_24H_MM = 20;
+const RESIDUAL_HOLD_MIN = 360;
+const RESIDUAL_CLEAR_MIN = 720;
+const RESIDUAL_SCORE = 55;
+/** Used when minutes_since_rain must be estimated and no rain is on record. */
+const NO_RECENT_RAIN_MIN = 1440;
+
+type SubModel = 'precipitation' | 'surface_wetness' | 'residual' | 'cumulative' | 'soil';
+/** Tie order of limiting_factor (domain.md §4). */
+const SUB_MODEL_ORDER: readonly SubModel[] = ['precipitation', 'surface_wetness', 'residual', 'cumulative', 'soil'];
+
+interface SubResult {
+  score: number;
+  reason: string | null;
+}
+
+interface MinutesSinceRain {
+  minutes: number;
+  source: 'measured' | 'estimated';
+}
+
+/** Missing minutes_since_rain: domain.md §4 rule; null when nothing supports an estimate. */
+function minutesSinceRain(rateMmH: number, values: CheckContext['values']): MinutesSinceRain | null {
+  if (values.minutes_since_rain !== undefined) return { minutes: values.minutes_since_rain, source: 'measured' };
+  if (rateMmH > 0) return { minutes: 0, source: 'estimated' };
+  const { rain_1h: r1, rain_12h: r12, rain_24h: r24 } = values;
+  if (r1 === undefined && r12 === undefined && r24 === undefined) return null;
+  if (r1 !== undefined && r1 > 0) return { minutes: 30, source: 'estimated' };
+  if (r12 !== undefined && r12 > 0) return { minutes: 360, source: 'estimated' };
+  if (r24 !== undefined && r24 > 0) return { minutes: 720, source: 'estimated' };
+  return { minutes: NO_RECENT_RAIN_MIN, source: 'estimated' };
+}
+
+/** Minutes the blades need to dry (domain.md §4.2): 1 h at full drying potential, 6 h at none, longer after more rain. */
+export function dryingTimeMin(dryingPotentialValue: number, rain12hMm: number): number {
+  const amountFactor = 1 + clamp((rain12hMm - 2) / 10, 0, 2);
+  return (60 + 300 * (1 - clamp(dryingPotentialValue, 0, 1))) * amountFactor;
+}
+
+function residualScore(windows: EffectiveRainWindows, minutes: number): number {
+  if (windows.rain12hMm < RESIDUAL_FROM_RAIN_12H_MM) return 100;
+  const factor = windows.rain24hMm >= RESIDUAL_DOUBLE_FROM_RAIN_24H_MM ? 2 : 1;
+  return piecewiseLinear([[RESIDUAL_HOLD_MIN * factor, RESIDUAL_SCORE], [RESIDUAL_CLEAR_MIN * factor, 100]], minutes);
+}
+
+function hoursDe(minutes: number): string {
+  return formatNumberDe(minutes / 60, 1);
+}
+
+function evaluate({ values, season, lawn }: CheckContext): CheckEvaluation {
+  const rateMmH = values.precipitation_rate ?? 0;
+  const tempC = values.temperature ?? 15;
+  const windows = effectiveRainWindows(values);
+  const since = minutesSinceRain(rateMmH, values);
+  const drying = dryingPotential(tempC, values.humidity, values.solar, values.wind_speed);
+  const skippedParts: Record<string, SkippedPart> = {};
+  const modelsExecuted: string[] = [];
+  const subs: Partial<Record<SubModel, SubResult>> = {};
+
+  subs.precipitation = {
+    score: precipitationScore(rateMmH),
+    reason: rateMmH > 0 ? `<b>Es regnet</b> (${formatNumberDe(rateMmH, 2)} mm/h) – nicht mähen.` : null,
+  };
+
+  let dryTimeMin: number | null = null;
+  if (since === null) {
+    skippedParts.dry_down = {
+      reason: 'No minutes_since_rain and no rain window; the drying of the blades cannot be assessed.',
+      missing: ['minutes_since_rain', 'rain_1h', 'rain_12h', 'rain_24h'],
+    };
+  } else {
+    modelsExecuted.push('dry_down');
+    dryTimeMin = dryingTimeMin(drying.value, windows?.rain12hMm ?? 0);
+    const score = piecewiseLinear(DRY_DOWN_CURVE, since.minutes / dryTimeMin);
+    subs.surface_wetness = {
+      score,
+      reason: score < 70 && rateMmH === 0
+        ? `Letzter Regen vor ${Math.round(since.minutes)} Minuten – <b>Rasen noch nass</b>, Abtrocknung dauert ca. ${hoursDe(dryTimeMin)} Stunden.`
+        : null,
+    };
+  }
+
+  let cumulativeMm: number | null = null;
+  if (windows === null) {
+    skippedParts.rain_cumulative = { reason: 'No rain window (rain_1h, rain_12h, rain_24h) supplied.', missing: ['rain_1h', 'rain_12h', 'rain_24h'] };
+  } else {
+    cumulativeMm = weightedCumulativeMm(windows);
+    const score = piecewiseLinear(CUMULATIVE_CURVE, cumulativeMm);
+    subs.cumulative = {
+      score,
+      reason: score < 70 ? `Viel Regen in den letzten 24 Stunden (${formatNumberDe(cumulativeMm)} mm gewichtet) – Oberfläche und Rasenfilz durchnässt.` : null,
+    };
+  }
+
+  if (windows === null || since === null) {
+    skippedParts.residual_moisture = { reason: 'No rain window supplied; residual moisture after heavy rain cannot be assessed.', missing: ['rain_12h', 'rain_24h'] };
+  } else {
+    modelsExecuted.push('residual_moisture');
+    const score = residualScore(windows, since.minutes);
+    subs.residual = {
+      score,
+      reason: score < 100 ? `Ergiebiger Regen (${formatNumberDe(windows.rain12hMm)} mm in 12 Stunden) – Restfeuchte in Rasenfilz und Boden.` : null,
+    };
+  }
+
+  let apiMm: number | null = null;
+  let soilSource: string | null = null;
+  if (values.rain_14d !== undefined) {
+    const rain24hMm = windows?.rain24hMm ?? 0;
+    const rain14dMm = Math.max(values.rain_14d, rain24hMm);
+    apiMm = rain24hMm + API_RECESSION_C[season] * (rain14dMm - rain24hMm);
+  }
+  if (values.soil_moisture !== undefined) {
+    modelsExecuted.push('sml');
+    soilSource = 'soil_moisture';
+    const score = wetnessScore(values.soil_moisture, lawn.soilType, lawn.mowerClass);
+    const bearing = loadBearingClass(values.soil_moisture, lawn.soilType, lawn.mowerClass);
+    subs.soil = {
+      score,
+      reason: score < 70
+        ? `<b>Boden ${LOAD_BEARING_DE[bearing]}</b> (${formatNumberDe(values.soil_moisture)} % Bodenfeuchte, ${SOIL_TYPE_DE[lawn.soilType]}) – Gefahr von Bodenverdichtung und Fahrspuren.`
+        : null,
+    };
+  } else if (apiMm !== null && values.rain_14d !== undefined) {
+    modelsExecuted.push('sml');
+    soilSource = 'api_estimate';
+    const score = piecewiseLinear(scaleCurveX(API_CURVE_LOAM, API_SOIL_FACTOR[lawn.soilType]), apiMm);
+    subs.soil = {
+      score,
+      reason: score < 70 ? `Viel Vorregen (${formatNumberDe(values.rain_14d)} mm in 14 Tagen) – Boden noch nicht ausreichend tragfähig.` : null,
+    };
+  } else {
+    skippedParts.sml = { reason: 'No soil moisture and no 14-day rain sum; the soil moisture load cannot be assessed.', missing: ['soil_moisture', 'rain_14d'] };
+  }
+
+  let score = Number.POSITIVE_INFINITY;
+  let limitingFactor: SubModel = 'precipitation';
+  for (const name of SUB_MODEL_ORDER) {
+    const sub = subs[name];
+    if (sub !== undefined && sub.score < score) {
+      score = sub.score;
+      limitingFactor = name;
+    }
+  }
+
+  const reasons: string[] = [];
+  for (const name of SUB_MODEL_ORDER) {
+    const reason = subs[name]?.reason;
+    if (reason) reasons.push(reason);
+  }
+  if (reasons.length === 0) {
+    reasons.push(since !== null && since.source === 'measured'
+      ? `Kein Niederschlag, letzter Regen vor ${hoursDe(since.minutes)} Stunden – Rasen abgetrocknet.`
+      : 'Kein Niederschlag – Rasen trocken.');
+  }
+  if (windows?.inconsistent) {
+    reasons.push('Hinweis: Regenfenster widersprüchlich – das kürzere Fenster wurde als Untergrenze des längeren verwendet.');
+  }
+
+  const refining: FieldName[] = ['rain_1h', 'rain_12h', 'rain_24h', 'rain_14d', 'minutes_since_rain', 'humidity'];
+  const anyRainRefining = (['rain_1h', 'rain_12h', 'rain_24h', 'rain_14d', 'minutes_since_rain', 'soil_moisture'] as const)
+    .some((name) => values[name] !== undefined);
+  const dataConfidence = !anyRainRefining ? 'low' : refining.every((name) => values[name] !== undefined) ? 'high' : 'medium';
+
+  const soilScore = subs.soil?.score;
+  return {
+    score,
+    dataConfidence,
+    reasons,
+    skippedParts,
+    meta: {
+      rain_source: windows === null ? 'precipitation_rate' : (windows.supplied[windows.supplied.length - 1] ?? null),
+      rain_cumulative: cumulativeMm === null ? null : roundTo(cumulativeMm, 2),
+      rain_rate: rateMmH,
+      soil_load: soilScore === undefined ? null : soilLoadForScore(soilScore),
+      limiting_factor: limitingFactor,
+      season,
+      models_executed: modelsExecuted,
+      minutes_since_rain: since === null ? null : since.minutes,
+      minutes_since_rain_source: since === null ? null : since.source,
+      drying_time_min: dryTimeMin === null ? null : Math.round(dryTimeMin),
+      drying_potential: roundTo(drying.value, 2),
+      drying_potential_complete: drying.complete,
+      api_mm: apiMm === null ? null : roundTo(apiMm, 1),
+      soil_load_source: soilSource,
+      windows_inconsistent: windows?.inconsistent ?? false,
+      sub_scores: Object.fromEntries(SUB_MODEL_ORDER.filter((name) => subs[name] !== undefined)
+        .map((name) => [name, roundTo(subs[name]?.score ?? 0, 1)])),
+    },
+  };
+}
+
+export const rainCheck: CheckDefinition = {
+  name: 'rain',
+  weight: 0.3,
+  requiredFields: ['precipitation_rate'],
+  skippedReason: 'Required field precipitation_rate is missing or invalid.',
+  evaluate,
+};

@@ -1,0 +1,92 @@
+import { formatNumberDe, roundTo } from '../format.js';
+import { piecewiseLinear } from '../piecewise.js';
+import type { Curve } from '../piecewise.js';
+import {
+  LOAD_BEARING_DE,
+  SOIL_TYPE_DE,
+  droughtScore,
+  loadBearingClass,
+  relativeWetness,
+  soilLoadForScore,
+  wetnessScore,
+} from '../soil.js';
+import type { SkippedPart } from '../types.js';
+import type { CheckContext, CheckDefinition, CheckEvaluation } from './types.js';
+
+/** Soil temperature (°C, 5–10 cm) -> score; domain.md §3 after the NC State Turf Council table. */
+export const SOIL_TEMPERATURE_CURVE: Curve = [
+  [0, 10], [1, 40], [4.4, 55], [10, 85], [12, 100], [22, 100], [25, 90], [29, 70], [32, 50], [35, 30],
+];
+
+function soilTemperatureReason(soilTempC: number): string {
+  const t = formatNumberDe(soilTempC);
+  if (soilTempC <= 0) return `<b>Boden gefroren</b> (${t} °C) – nicht befahren, die Grasnarbe wird beschädigt.`;
+  if (soilTempC < 4.4) return `Bodentemperatur ${t} °C – Sprosswachstum ruht, der Rasen regeneriert nach dem Schnitt nicht.`;
+  if (soilTempC < 10) return `Bodentemperatur ${t} °C – Wachstum langsam, Schnitt regeneriert verzögert.`;
+  if (soilTempC > 29) return `Bodentemperatur ${t} °C – Hitzestress im Wurzelraum, Wachstum stockt.`;
+  if (soilTempC > 22) return `Bodentemperatur ${t} °C – Wurzelwachstum lässt nach.`;
+  return `Bodentemperatur ${t} °C – aktives Wurzel- und Sprosswachstum.`;
+}
+
+function evaluate({ values, season, lawn }: CheckContext): CheckEvaluation {
+  const soilTempC = values.soil_temperature ?? Number.NaN;
+  const soilMoisturePct = values.soil_moisture;
+  const temperatureScore = piecewiseLinear(SOIL_TEMPERATURE_CURVE, soilTempC);
+  const reasons = [soilTemperatureReason(soilTempC)];
+  const skippedParts: Record<string, SkippedPart> = {};
+
+  let moistureScore: number | null = null;
+  let loadClass: string | null = null;
+  let loadBearing: string | null = null;
+  let wetness: number | null = null;
+  if (soilMoisturePct === undefined) {
+    skippedParts.load_bearing = { reason: 'No soil moisture; the load-bearing capacity cannot be assessed.', missing: ['soil_moisture'] };
+  } else {
+    const wet = wetnessScore(soilMoisturePct, lawn.soilType, lawn.mowerClass);
+    const dry = droughtScore(soilMoisturePct, lawn.soilType);
+    moistureScore = Math.min(wet, dry);
+    loadClass = soilLoadForScore(wet);
+    const bearing = loadBearingClass(soilMoisturePct, lawn.soilType, lawn.mowerClass);
+    loadBearing = bearing;
+    wetness = relativeWetness(soilMoisturePct, lawn.soilType);
+    const vwc = formatNumberDe(soilMoisturePct);
+    if (dry < wet) {
+      reasons.push(`<b>Trockenstress</b> (Bodenfeuchte ${vwc} %) – Rasen nicht zusätzlich belasten, Schnitthöhe erhöhen.`);
+    } else if (wet < 80) {
+      reasons.push(`<b>Boden ${LOAD_BEARING_DE[bearing]}</b> (${vwc} % Bodenfeuchte, ${SOIL_TYPE_DE[lawn.soilType]}) – Gefahr von Bodenverdichtung und Fahrspuren.`);
+    } else {
+      reasons.push(`Boden ${LOAD_BEARING_DE[bearing]} (${vwc} % Bodenfeuchte, ${SOIL_TYPE_DE[lawn.soilType]}).`);
+    }
+  }
+  const score = moistureScore === null ? temperatureScore : Math.min(temperatureScore, moistureScore);
+  // The lower sub-score leads the reasons.
+  if (moistureScore !== null && moistureScore < temperatureScore) reasons.reverse();
+
+  return {
+    score,
+    dataConfidence: soilMoisturePct === undefined ? 'medium' : 'high',
+    reasons,
+    skippedParts,
+    meta: {
+      soil_temp: soilTempC,
+      season,
+      soil_moisture: soilMoisturePct ?? null,
+      soil_moisture_load_class: loadClass,
+      soil_moisture_source: soilMoisturePct === undefined ? null : 'measured',
+      load_bearing: loadBearing,
+      relative_wetness: wetness === null ? null : roundTo(wetness, 2),
+      soil_temp_score: roundTo(temperatureScore, 1),
+      moisture_score: moistureScore === null ? null : roundTo(moistureScore, 1),
+      soil_type: lawn.soilType,
+      mower_class: lawn.mowerClass,
+    },
+  };
+}
+
+export const soiltempCheck: CheckDefinition = {
+  name: 'soiltemp',
+  weight: 0.2,
+  requiredFields: ['soil_temperature'],
+  skippedReason: 'Required field soil_temperature is missing or invalid.',
+  evaluate,
+};

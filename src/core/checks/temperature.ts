@@ -1,0 +1,140 @@
+import { formatNumberDe, roundTo } from '../format.js';
+import { piecewiseLinear } from '../piecewise.js';
+import type { Curve } from '../piecewise.js';
+import type { SkippedPart } from '../types.js';
+import type { CheckContext, CheckDefinition, CheckEvaluation } from './types.js';
+
+/** Air temperature (°C) -> score; domain.md §2. 10 °C is the OK edge, ≥ 32 °C is BLOCK. */
+export const AIR_TEMPERATURE_CURVE: Curve = [
+  [0, 0], [3, 15], [5, 35], [8, 55], [10, 70], [12, 85], [15, 100],
+  [24, 100], [27, 85], [30, 55], [33, 30], [36, 5], [38, 0],
+];
+
+export const FROZEN_CAP = 5;
+export const FROST_3H_COLD_CAP = 20;
+export const FROST_3H_THAWED_CAP = 60;
+export const GROUND_FROST_CAP = 45;
+export const FROST_3D_CAP = 80;
+export const WINTER_CAP = 60;
+export const UNSTABLE_GROWTH_CAP = 65;
+/** min_temp_14d at or below this marks an unstable growth phase in spring and autumn. */
+export const UNSTABLE_GROWTH_MIN_TEMP_C = -2;
+const HEAT_STRESS_FROM_C = 27;
+const COLD_FROM_C = 10;
+
+interface Cap {
+  cap: number;
+  reason: string;
+}
+
+/** PACE Turf growth potential (informational only). */
+function growthPotential(tempC: number): number {
+  return Math.exp(-0.5 * ((tempC - 20) / 5.5) ** 2);
+}
+
+function frostCaps(tempC: number, minTemp3hC: number | undefined, minTemp3dC: number | undefined): Cap[] {
+  const caps: Cap[] = [];
+  const t = formatNumberDe(tempC);
+  if (tempC <= 0) {
+    caps.push({ cap: FROZEN_CAP, reason: `Lufttemperatur ${t} °C – <b>Rasen gefroren</b>: gefrorene Halme brechen – Tritt- und Fahrschäden.` });
+  }
+  if (minTemp3hC !== undefined) {
+    const m = formatNumberDe(minTemp3hC);
+    if (minTemp3hC <= 0 && tempC < 5) {
+      caps.push({ cap: FROST_3H_COLD_CAP, reason: `<b>Frost in den letzten 3 Stunden</b> (min. ${m} °C): gefrorene Halme brechen – Tritt- und Fahrschäden.` });
+    } else if (minTemp3hC <= 0) {
+      caps.push({ cap: FROST_3H_THAWED_CAP, reason: `Frost in den letzten 3 Stunden (min. ${m} °C) ist aufgetaut – Halme noch geschwächt und nass.` });
+    } else if (minTemp3hC <= 3 && tempC < 5) {
+      caps.push({ cap: GROUND_FROST_CAP, reason: `<b>Bodenfrost möglich</b> (Luft ${t} °C) – Rasen erst nach dem Auftauen mähen.` });
+    }
+  }
+  if (minTemp3dC !== undefined && minTemp3dC <= 0) {
+    caps.push({ cap: FROST_3D_CAP, reason: `Frost in den letzten 3 Tagen (min. ${formatNumberDe(minTemp3dC)} °C) – Grasnarbe kann geschwächt sein.` });
+  }
+  return caps;
+}
+
+function evaluate({ values, season }: CheckContext): CheckEvaluation {
+  const tempC = values.temperature ?? Number.NaN;
+  const minTemp3hC = values.min_temp_3h;
+  const minTemp3dC = values.min_temp_3d;
+  const minTemp14dC = values.min_temp_14d;
+  const t = formatNumberDe(tempC);
+  const skippedParts: Record<string, SkippedPart> = {};
+
+  const caps = frostCaps(tempC, minTemp3hC, minTemp3dC);
+  if (minTemp3hC === undefined && minTemp3dC === undefined) {
+    skippedParts.frost_history = { reason: 'No minimum temperature history; frost in the last hours or days cannot be assessed.', missing: ['min_temp_3h', 'min_temp_3d'] };
+  }
+
+  let growthPhaseStable: boolean | null;
+  if (season === 'winter') {
+    growthPhaseStable = false;
+    caps.push({ cap: WINTER_CAP, reason: '<b>Winterruhe</b> – Rasen wächst kaum; nur bei trockenem, mildem Wetter mähen.' });
+  } else if (season === 'summer') {
+    growthPhaseStable = true;
+  } else if (minTemp14dC === undefined) {
+    growthPhaseStable = null;
+    skippedParts.growth_phase = { reason: 'No 14-day minimum temperature; the stability of the growth phase cannot be assessed.', missing: ['min_temp_14d'] };
+  } else {
+    growthPhaseStable = minTemp14dC > UNSTABLE_GROWTH_MIN_TEMP_C;
+    if (!growthPhaseStable) {
+      const kind = season === 'spring' ? 'Spätfrost' : 'Frühfrost';
+      caps.push({ cap: UNSTABLE_GROWTH_CAP, reason: `Wachstumsphase instabil – ${kind} in den letzten 14 Tagen (min. ${formatNumberDe(minTemp14dC)} °C).` });
+    }
+  }
+
+  const airScore = piecewiseLinear(AIR_TEMPERATURE_CURVE, tempC);
+  const score = Math.min(airScore, ...caps.map((entry) => entry.cap));
+
+  const reasons: string[] = [];
+  // Caps first, lowest cap first: the most severe finding leads.
+  for (const entry of [...caps].sort((a, b) => a.cap - b.cap)) reasons.push(entry.reason);
+  if (tempC > 0 && tempC >= HEAT_STRESS_FROM_C) {
+    reasons.unshift(`<b>Hitze ${t} °C</b> – Hitzestress, Gras wächst kaum; Mähen vermeiden oder in die Abendstunden legen.`);
+  } else if (tempC > 0 && tempC < COLD_FROM_C) {
+    reasons.push(`Kühl (${t} °C) – Gras wächst langsam, Schnittwunden heilen schlecht.`);
+  }
+  if (reasons.length === 0) reasons.push(`Lufttemperatur ${t} °C – gute Wachstumsbedingungen.`);
+
+  const frost = tempC <= 0 || (minTemp3hC !== undefined && minTemp3hC <= 0)
+    ? 'present'
+    : (minTemp3hC !== undefined && minTemp3hC <= 3 && tempC < 5) || (minTemp3hC === undefined && tempC < 5) || (minTemp3dC !== undefined && minTemp3dC <= 0)
+      ? 'possible'
+      : 'none';
+  const growthPhase = season === 'winter' || tempC < 5
+    ? 'dormant'
+    : tempC >= HEAT_STRESS_FROM_C
+      ? 'heat_stress'
+      : growthPhaseStable === false
+        ? 'starting'
+        : 'active';
+
+  const allRefining = minTemp3hC !== undefined && minTemp3dC !== undefined && minTemp14dC !== undefined;
+  return {
+    score,
+    dataConfidence: allRefining ? 'high' : 'medium',
+    reasons,
+    skippedParts,
+    meta: {
+      temperature: tempC,
+      season,
+      min_temp_14d: minTemp14dC ?? null,
+      growth_phase_stable: growthPhaseStable,
+      min_temp_3h: minTemp3hC ?? null,
+      min_temp_3d: minTemp3dC ?? null,
+      air_temperature_score: roundTo(airScore, 1),
+      frost,
+      growth_phase: growthPhase,
+      growth_potential: roundTo(growthPotential(tempC), 2),
+    },
+  };
+}
+
+export const temperatureCheck: CheckDefinition = {
+  name: 'temperature',
+  weight: 0.2,
+  requiredFields: ['temperature'],
+  skippedReason: 'Required field temperature is missing or invalid.',
+  evaluate,
+};

@@ -1,0 +1,30 @@
+import type { CalculationInput, FieldName } from '../fields.js';
+import type { CheckName, DataConfidence, LawnProfile, Season, SkippedPart } from '../types.js';
+
+/** What every check receives: valid values only, plus the resolved season and lawn profile. */
+export interface CheckContext {
+  values: CalculationInput;
+  season: Season;
+  lawn: LawnProfile;
+}
+
+/** The outcome of an executed check before the common shape (status, rounding) is applied. */
+export interface CheckEvaluation {
+  /** Raw score; the registry runner rounds it to an integer 0..100. */
+  score: number;
+  dataConfidence: DataConfidence;
+  reasons: string[];
+  skippedParts: Record<string, SkippedPart>;
+  meta: Record<string, unknown>;
+}
+
+export interface CheckDefinition {
+  name: CheckName;
+  /** Weight in the weighted mean of the minimum model (renormalised over executed checks). */
+  weight: number;
+  /** The check is skipped when any of these is missing or invalid. */
+  requiredFields: readonly FieldName[];
+  /** English reason used when the check is skipped. */
+  skippedReason: string;
+  evaluate(context: CheckContext): CheckEvaluation;
+}

@@ -1,0 +1,50 @@
+import { statusForScore, toScore } from './status.js';
+import type { CheckName, DataQuality, Status } from './types.js';
+
+export const MIN_SHARE = 0.75;
+export const BLOCK_CAP = 39;
+export const WARNING_CAP = 69;
+export const DATA_QUALITY_CAP: Readonly<Record<DataQuality, number>> = { full: 100, partial: 95, minimal: 85 };
+
+export interface ScoredCheck {
+  name: CheckName;
+  weight: number;
+  /** Integer 0..100. */
+  score: number;
+}
+
+export interface Combination {
+  indexScore: number;
+  mainStatus: Status;
+  limitingCheck: CheckName | null;
+}
+
+/**
+ * Minimum model (domain.md §7): blend = 0.75·min + 0.25·weighted mean, capped
+ * at 39 when any check is BLOCK and at 69 when any is WARNING, then capped by
+ * data quality. Ties for limiting_check go to the earliest check in `checks`.
+ * With no executed check there is nothing to vouch for mowing: 0 / BLOCK.
+ */
+export function combine(checks: readonly ScoredCheck[], dataQuality: DataQuality): Combination {
+  let limiting: ScoredCheck | undefined;
+  for (const check of checks) {
+    if (limiting === undefined || check.score < limiting.score) limiting = check;
+  }
+  if (limiting === undefined) return { indexScore: 0, mainStatus: 'BLOCK', limitingCheck: null };
+
+  const totalWeight = checks.reduce((sum, check) => sum + check.weight, 0);
+  const weightedMean = totalWeight > 0
+    ? checks.reduce((sum, check) => sum + check.weight * check.score, 0) / totalWeight
+    : limiting.score;
+  const blend = MIN_SHARE * limiting.score + (1 - MIN_SHARE) * weightedMean;
+  const worstStatus = statusForScore(limiting.score);
+  const bandCap = worstStatus === 'BLOCK' ? BLOCK_CAP : worstStatus === 'WARNING' ? WARNING_CAP : 100;
+  const indexScore = Math.min(toScore(blend), bandCap, DATA_QUALITY_CAP[dataQuality]);
+  return { indexScore, mainStatus: statusForScore(indexScore), limitingCheck: limiting.name };
+}
+
+export function dataQualityFor(availableCount: number, requiredCount: number, totalCount: number): DataQuality {
+  if (availableCount >= totalCount) return 'full';
+  if (availableCount <= requiredCount) return 'minimal';
+  return 'partial';
+}

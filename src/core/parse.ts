@@ -1,0 +1,66 @@
+import { FIELD_SPECS } from './fields.js';
+import type { CalculationInput, FieldName, FieldSpec } from './fields.js';
+
+/** A complete finite decimal number: optional sign, digits with optional fraction, optional exponent. */
+const DECIMAL_PATTERN = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+const SPEC_BY_NAME: ReadonlyMap<string, FieldSpec> = new Map(FIELD_SPECS.map((spec) => [spec.name, spec]));
+
+export interface ParsedInput {
+  /** Valid values only. */
+  values: CalculationInput;
+  /** Valid field names in the spec's table order. */
+  available: FieldName[];
+  /** Missing or invalid field names in the spec's table order. */
+  missing: FieldName[];
+}
+
+function toFiniteNumber(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (typeof value !== 'string') return undefined;
+  const trimmed = value.trim();
+  if (!DECIMAL_PATTERN.test(trimmed)) return undefined;
+  const parsed = Number(trimmed);
+  return Number.isFinite(parsed) ? parsed : undefined;
+}
+
+/**
+ * Parses one untrusted value for a field: numbers and strings holding a
+ * complete finite decimal number, inside the field's valid range (inclusive).
+ * Returns undefined for anything else (also for unknown field names).
+ */
+export function parseFieldValue(name: string, value: unknown): number | undefined {
+  const spec = SPEC_BY_NAME.get(name);
+  if (spec === undefined) return undefined;
+  const parsed = toFiniteNumber(value);
+  if (parsed === undefined || parsed < spec.min || parsed > spec.max) return undefined;
+  return Object.is(parsed, -0) ? 0 : parsed;
+}
+
+function readOwn(raw: unknown, name: string): unknown {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  try {
+    // Own properties only: keys such as __proto__ or constructor must never leak in through the prototype.
+    return Object.hasOwn(raw, name) ? (raw as Record<string, unknown>)[name] : undefined;
+  } catch {
+    // A hostile getter or proxy counts as an invalid value.
+    return undefined;
+  }
+}
+
+/** Parses an untrusted record field -> value; unknown keys are ignored. Never throws. */
+export function parseInput(raw: unknown): ParsedInput {
+  const values: CalculationInput = {};
+  const available: FieldName[] = [];
+  const missing: FieldName[] = [];
+  for (const spec of FIELD_SPECS) {
+    const parsed = parseFieldValue(spec.name, readOwn(raw, spec.name));
+    if (parsed === undefined) {
+      missing.push(spec.name);
+    } else {
+      values[spec.name] = parsed;
+      available.push(spec.name);
+    }
+  }
+  return { values, available, missing };
+}

@@ -1,0 +1,61 @@
+import { piecewiseLinear, shiftCurveX } from './piecewise.js';
+import type { Curve } from './piecewise.js';
+import type { MowerClass, SoilType } from './types.js';
+
+export const SOIL_TYPES: readonly SoilType[] = ['sand', 'loam', 'clay'];
+export const MOWER_CLASSES: readonly MowerClass[] = ['robot', 'walk', 'ride_on'];
+
+/** Volumetric water content at field capacity, % (domain.md §3, Saxton & Rawls 2006 order of magnitude). */
+export const FIELD_CAPACITY_PCT: Readonly<Record<SoilType, number>> = { sand: 12, loam: 28, clay: 38 };
+
+/** Heavier machines and smaller contact areas need drier soil (Kanton Luzern nomogram). */
+export const MOWER_SHIFT: Readonly<Record<MowerClass, number>> = { robot: 0.05, walk: 0, ride_on: -0.1 };
+
+/** w = θ/θ_FC -> load-bearing score (walk-behind mower); domain.md §3. */
+export const WETNESS_CURVE: Curve = [[0.85, 100], [1.0, 80], [1.1, 50], [1.2, 25], [1.3, 10]];
+/** Drought stress; never a BLOCK on its own (minimum 45). */
+export const DROUGHT_CURVE: Curve = [[0.35, 45], [0.5, 100]];
+
+export type LoadBearing = 'firm' | 'moist' | 'limited' | 'wet' | 'saturated';
+export type SoilLoad = 'low' | 'moderate' | 'high' | 'very_high' | 'saturated';
+
+export const LOAD_BEARING_DE: Readonly<Record<LoadBearing, string>> = {
+  firm: 'tragfähig',
+  moist: 'feucht, tragfähig',
+  limited: 'sehr feucht, eingeschränkt befahrbar',
+  wet: 'nass',
+  saturated: 'wassergesättigt',
+};
+
+export const SOIL_TYPE_DE: Readonly<Record<SoilType, string>> = { sand: 'Sandboden', loam: 'Lehmboden', clay: 'Tonboden' };
+
+export function relativeWetness(soilMoisturePct: number, soilType: SoilType): number {
+  return soilMoisturePct / FIELD_CAPACITY_PCT[soilType];
+}
+
+/** Load-bearing score from wetness only (no drought term), mower-class shifted. */
+export function wetnessScore(soilMoisturePct: number, soilType: SoilType, mowerClass: MowerClass): number {
+  return piecewiseLinear(shiftCurveX(WETNESS_CURVE, MOWER_SHIFT[mowerClass]), relativeWetness(soilMoisturePct, soilType));
+}
+
+export function droughtScore(soilMoisturePct: number, soilType: SoilType): number {
+  return piecewiseLinear(DROUGHT_CURVE, relativeWetness(soilMoisturePct, soilType));
+}
+
+export function loadBearingClass(soilMoisturePct: number, soilType: SoilType, mowerClass: MowerClass): LoadBearing {
+  const w = relativeWetness(soilMoisturePct, soilType) - MOWER_SHIFT[mowerClass];
+  if (w <= 0.85) return 'firm';
+  if (w <= 1.0) return 'moist';
+  if (w <= 1.1) return 'limited';
+  if (w <= 1.2) return 'wet';
+  return 'saturated';
+}
+
+/** Soil load class from a load-bearing (wetness) score; domain.md §4. */
+export function soilLoadForScore(score: number): SoilLoad {
+  if (score >= 90) return 'low';
+  if (score >= 70) return 'moderate';
+  if (score >= 40) return 'high';
+  if (score >= 20) return 'very_high';
+  return 'saturated';
+}
