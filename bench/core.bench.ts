@@ -2,18 +2,13 @@
  * Core: in-process calculate() calls per second on realistic inputs, compared
  * with the HTTP calculate route's req/s measured earlier in the same run.
  */
-import type { CalculationContext, CalculationOutcome, RawInput } from '../src/core/index.js';
+import { calculate, type CalculationContext, type RawInput } from '../src/core/index.js';
 import type { Benchmark, BenchContext, BenchOutcome } from './lib/benchmark.js';
 import { realisticInputs } from './lib/inputs.js';
 import { atLeast, measured, notMeasured, type Figure } from './lib/report.js';
 import { median, ratio, round } from './lib/stats.js';
 
-type Calculate = (input: RawInput, context: CalculationContext) => CalculationOutcome;
-
-async function loadCalculate(): Promise<Calculate | string> {
-  const core = (await import('../src/core/index.js')) as Record<string, unknown>;
-  return typeof core.calculate === 'function' ? (core.calculate as Calculate) : 'src/core/index.ts does not export calculate() yet';
-}
+type Calculate = typeof calculate;
 
 const CONTEXT_BASE: Omit<CalculationContext, 'nowMs'> = { timeZone: 'Europe/Berlin', hemisphere: 'north' };
 // 2026-05-14 10:00 UTC: a mowing-season instant, so every check runs.
@@ -42,17 +37,7 @@ export const coreBenchmark: Benchmark = {
   name: 'core',
   title: 'Core calculate() in-process',
   async run(context: BenchContext): Promise<BenchOutcome> {
-    const calculate = await loadCalculate();
     const goal = atLeast(10);
-    if (typeof calculate === 'string') {
-      return {
-        figures: [
-          notMeasured('core.callsPerSecond', 'calculate() calls/s', 'calls/s', calculate),
-          notMeasured('core.vsHttp', 'calculate() / HTTP calculate req/s', 'x', calculate, goal),
-        ],
-        details: {},
-      };
-    }
     const inputs = realisticInputs(1000);
     const roundMs = context.quick ? 1000 : 2000;
     runFor(calculate, inputs, context.quick ? 500 : 1500); // warm-up: let V8 optimise

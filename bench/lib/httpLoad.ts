@@ -1,0 +1,77 @@
+/**
+ * autocannon driver: one warm-up round per target, then interleaved measured
+ * rounds (A B C D, A B C D, …) so drift on the shared 2-core machine hits
+ * every target alike.
+ */
+import autocannon from 'autocannon';
+import { LOOPBACK } from './net.js';
+
+export interface HttpTarget {
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface LoadShape {
+  durationS: number;
+  connections: number;
+  pipelining: number;
+}
+
+export interface HttpRound {
+  /** Mean responses per second over the round (any status). */
+  rps: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+  total: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  statusCounts: Record<string, number>;
+}
+
+export async function fire(port: number, target: HttpTarget, shape: LoadShape): Promise<HttpRound> {
+  const options: Parameters<typeof autocannon>[0] = {
+    url: `http://${LOOPBACK}:${port}${target.path}`,
+    method: target.method,
+    connections: shape.connections,
+    pipelining: shape.pipelining,
+    duration: shape.durationS,
+    timeout: 10,
+  };
+  if (target.headers) options.headers = target.headers;
+  if (target.body !== undefined) options.body = target.body;
+  const result = await autocannon(options);
+  const statusCounts: Record<string, number> = {};
+  for (const [status, stat] of Object.entries(result.statusCodeStats ?? {})) statusCounts[status] = Number(stat.count);
+  return {
+    rps: result.requests.average,
+    latencyP50Ms: result.latency.p50,
+    latencyP99Ms: result.latency.p99,
+    total: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    statusCounts,
+  };
+}
+
+/** Warm-up (results discarded), then `rounds` interleaved rounds; returns the rounds per target name. */
+export async function interleavedRounds(
+  port: number,
+  targets: readonly HttpTarget[],
+  options: { rounds: number; shape: LoadShape; warmupS: number; log?: (message: string) => void },
+): Promise<Map<string, HttpRound[]>> {
+  for (const target of targets) await fire(port, target, { ...options.shape, durationS: options.warmupS });
+  const rounds = new Map<string, HttpRound[]>(targets.map((t) => [t.name, []]));
+  for (let round = 1; round <= options.rounds; round++) {
+    for (const target of targets) {
+      const result = await fire(port, target, options.shape);
+      rounds.get(target.name)?.push(result);
+      options.log?.(`round ${round} ${target.name}: ${Math.round(result.rps)} req/s, p99 ${result.latencyP99Ms} ms, non-2xx ${result.non2xx}`);
+    }
+  }
+  return rounds;
+}

@@ -1,0 +1,41 @@
+/**
+ * Baseline for the MQTT ingest benchmark, run as a child process: an aedes
+ * broker plus an mqtt.js subscriber that does nothing but count, i.e. the
+ * daemon's ingest path minus the daemon. Talks to the parent over IPC:
+ * sends {port} when ready, answers "count" with {count}, exits on "stop".
+ */
+import { createServer } from 'node:net';
+import { Aedes } from 'aedes';
+import mqtt from 'mqtt';
+
+const topicFilter = process.argv[2] ?? '#';
+const qos = Number(process.argv[3] ?? 1) as 0 | 1;
+
+async function main(): Promise<void> {
+  const broker = await Aedes.createBroker();
+  const server = createServer(broker.handle);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const subscriber = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { clientId: 'bench-null-subscriber', reconnectPeriod: 0 });
+  let count = 0;
+  subscriber.on('message', () => {
+    count++;
+  });
+  await subscriber.subscribeAsync(topicFilter, { qos });
+  process.on('message', (message: unknown) => {
+    if (message === 'count') process.send?.({ count });
+    else if (message === 'stop') {
+      void subscriber.endAsync(true).finally(() => {
+        server.close();
+        broker.close(() => process.exit(0));
+      });
+    }
+  });
+  process.send?.({ port });
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});
