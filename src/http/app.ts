@@ -1,0 +1,80 @@
+/**
+ * The HTTP app factory: routes, hooks, limits and error handling, without
+ * listening and without touching the process. src/daemon.ts listens.
+ */
+import formbody from '@fastify/formbody';
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { AppConfig } from '../config/schema.js';
+import { calculate as coreCalculate } from '../core/index.js';
+import type { ServiceStore } from '../store/serviceStore.js';
+import type { Clock } from '../util/clock.js';
+import { assertNotBlocked, type AccessView } from './auth.js';
+import { registerCalculateRoute, type Calculator } from './calculateRoute.js';
+import { HttpError, MESSAGES, installErrorHandling, pathOf } from './errors.js';
+import { createConfigCheck, registerHealthRoutes, type HealthRouteDeps } from './healthRoute.js';
+
+export interface AppDeps {
+  config: AppConfig;
+  store: Pick<ServiceStore, 'healthProbe'>;
+  access: AccessView;
+  logger: Logger;
+  clock: Clock;
+  /** Defaults to the core's calculate(); tests may inject a failing one. */
+  calculate?: Calculator;
+  /** Defaults to checking the loaded configuration (data directory writable, time zone valid). */
+  checkConfig?: HealthRouteDeps['checkConfig'];
+}
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, access } = deps;
+  const http = config.http;
+  const app = Fastify({
+    loggerInstance: deps.logger.child({ module: 'http' }),
+    // One line per request comes from the onResponse hook below (path without the query string).
+    logController: new LogController({ disableRequestLogging: true }),
+    trustProxy: http.trustProxy,
+    bodyLimit: http.bodyLimitBytes,
+    requestTimeout: http.requestTimeoutMs,
+    connectionTimeout: http.connectionTimeoutMs,
+    keepAliveTimeout: http.keepAliveTimeoutMs,
+    return503OnClosing: true,
+  }) as unknown as FastifyInstance;
+
+  // Only JSON and form bodies are part of the contract; fastify would also parse text/plain.
+  app.removeContentTypeParser('text/plain');
+  installErrorHandling(app, { bodyLimitBytes: http.bodyLimitBytes });
+
+  // A blocked address is refused everywhere, before anything else runs.
+  app.addHook('onRequest', async (request) => assertNotBlocked(request, access));
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        path: pathOf(request),
+        statusCode: reply.statusCode,
+        responseTimeMs: Math.round(reply.elapsedTime),
+        clientAddress: request.ip,
+      },
+      'request',
+    );
+  });
+
+  await app.register(formbody, { bodyLimit: http.bodyLimitBytes });
+  if (http.rateLimit.max > 0) {
+    await app.register(rateLimit, {
+      global: true,
+      max: http.rateLimit.max,
+      timeWindow: http.rateLimit.timeWindowMs,
+      errorResponseBuilder: (_request, context) => new HttpError(context.statusCode, MESSAGES.tooManyRequests),
+    });
+  }
+
+  registerHealthRoutes(app, {
+    probeDatabase: () => deps.store.healthProbe(),
+    checkConfig: deps.checkConfig ?? createConfigCheck(config),
+  });
+  registerCalculateRoute(app, { config, access, clock: deps.clock, calculate: deps.calculate ?? coreCalculate });
+  return app;
+}

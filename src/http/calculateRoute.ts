@@ -1,0 +1,56 @@
+/** POST and GET /v1/calculate: authenticate, hand the fields to the core, wrap the outcome. */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppConfig } from '../config/schema.js';
+import { isSeason, type CalculationContext, type CalculationOutcome, type RawInput } from '../core/index.js';
+import type { Clock } from '../util/clock.js';
+import { authorize, keyIsInBody, type AccessView } from './auth.js';
+import { HttpError, MESSAGES, sendError } from './errors.js';
+import { calculateResponses } from './schemas.js';
+
+export type Calculator = (input: RawInput, context: CalculationContext) => CalculationOutcome;
+
+export interface CalculateRouteDeps {
+  config: AppConfig;
+  access: AccessView;
+  clock: Clock;
+  calculate: Calculator;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function registerCalculateRoute(app: FastifyInstance, deps: CalculateRouteDeps): void {
+  const { config, access, clock, calculate } = deps;
+
+  const context = (input: Record<string, unknown>): CalculationContext => {
+    const season = Object.hasOwn(input, 'season') ? input.season : undefined;
+    return {
+      nowMs: clock.now(),
+      timeZone: config.timezone,
+      hemisphere: config.hemisphere,
+      lawn: { soilType: config.lawn.soilType, mowerClass: config.lawn.mowerClass },
+      ...(config.allowSeasonOverride && isSeason(season) ? { forcedSeason: season } : {}),
+    };
+  };
+
+  app.route({
+    method: ['GET', 'POST'],
+    url: '/v1/calculate',
+    schema: { response: calculateResponses },
+    onRequest: async (request: FastifyRequest) => {
+      if (access.maintenance) throw new HttpError(503, MESSAGES.maintenance);
+      if (!keyIsInBody(request)) authorize(request, access);
+    },
+    preHandler: async (request: FastifyRequest) => {
+      if (keyIsInBody(request)) authorize(request, access);
+    },
+    handler: async (request: FastifyRequest, reply: FastifyReply) => {
+      const raw = request.method === 'POST' ? (request.body ?? {}) : (request.query ?? {});
+      if (!isRecord(raw)) throw new HttpError(400, MESSAGES.bodyNotObject);
+      const outcome = calculate(raw, context(raw));
+      if (!outcome.ok) return sendError(reply, 400, outcome.error.message);
+      return { status: 'ok', mfi: outcome.result, message: '' };
+    },
+  });
+}

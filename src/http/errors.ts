@@ -1,0 +1,107 @@
+/**
+ * The one place that shapes error responses. Every failure, from the auth
+ * hooks, the body parser, the rate limiter, the router or a bug, ends up as the
+ * envelope {status: "error", mfi: null, message} with a fixed English message.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { errorEnvelopeSchema } from './schemas.js';
+
+export const MESSAGES = {
+  noApiKey: 'No API key provided.',
+  invalidApiKey: 'Invalid API key.',
+  apiKeyDisabled: 'API key is disabled.',
+  accessDenied: 'Access denied.',
+  methodNotAllowed: 'HTTP method not allowed.',
+  maintenance: 'The API is in maintenance mode.',
+  systemChecksFailed: 'One or more system checks failed.',
+  notFound: 'Not found.',
+  malformedJson: 'Malformed JSON in the request body.',
+  forbiddenJsonKey: 'The JSON body contains a forbidden key (__proto__ or constructor.prototype).',
+  bodyNotObject: 'The request body must be a JSON object or form fields.',
+  unsupportedMediaType: 'Unsupported content type. Use application/json or application/x-www-form-urlencoded.',
+  tooManyRequests: 'Too many requests. Retry after the time given in the Retry-After header.',
+  badContentLength: 'The Content-Length header does not match the request body.',
+  badRequest: 'Bad request.',
+  requestTimeout: 'Request timeout.',
+  internal: 'Internal server error.',
+  bodyTooLarge: (limitBytes: number) => `Request body too large. The limit is ${limitBytes} bytes.`,
+} as const;
+
+/** Paths that exist; any other method on them is 405 rather than 404. */
+export const KNOWN_PATHS = new Set(['/v1/calculate', '/health', '/v1/health']);
+
+/** An error with an HTTP status whose message may be shown to the client. */
+export class HttpError extends Error {
+  readonly statusCode: number;
+  constructor(statusCode: number, message: string) {
+    super(message);
+    this.name = 'HttpError';
+    this.statusCode = statusCode;
+  }
+}
+
+export function errorEnvelope(message: string): { status: 'error'; mfi: null; message: string } {
+  return { status: 'error', mfi: null, message };
+}
+
+export function sendError(reply: FastifyReply, statusCode: number, message: string): FastifyReply {
+  return reply.code(statusCode).send(errorEnvelope(message));
+}
+
+function pathOf(request: FastifyRequest): string {
+  const query = request.url.indexOf('?');
+  return query === -1 ? request.url : request.url.slice(0, query);
+}
+
+/** Status and client-safe message for any error; undefined status means "unexpected" (500). */
+function classify(error: FastifyError, bodyLimitBytes: number): { statusCode: number; message: string } | undefined {
+  if (error instanceof HttpError) return { statusCode: error.statusCode, message: error.message };
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { statusCode: 415, message: MESSAGES.unsupportedMediaType };
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { statusCode: 413, message: MESSAGES.bodyTooLarge(bodyLimitBytes) };
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return { statusCode: 400, message: /forbidden prototype/i.test(error.message) ? MESSAGES.forbiddenJsonKey : MESSAGES.malformedJson };
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return { statusCode: 400, message: MESSAGES.malformedJson };
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return { statusCode: 400, message: MESSAGES.badContentLength };
+    default:
+      break;
+  }
+  const statusCode = error.statusCode ?? 500;
+  if (statusCode === 429) return { statusCode, message: MESSAGES.tooManyRequests };
+  // Body-parser syntax errors (e.g. forbidden __proto__ keys) arrive as plain 400s.
+  if (statusCode === 400 && error instanceof SyntaxError) {
+    return { statusCode, message: /forbidden prototype/i.test(error.message) ? MESSAGES.forbiddenJsonKey : MESSAGES.malformedJson };
+  }
+  if (statusCode === 408) return { statusCode, message: MESSAGES.requestTimeout };
+  if (statusCode >= 400 && statusCode < 500) return { statusCode, message: MESSAGES.badRequest };
+  return undefined;
+}
+
+export function installErrorHandling(app: FastifyInstance, options: { bodyLimitBytes: number }): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const known = classify(error, options.bodyLimitBytes);
+    if (known) {
+      request.log.debug({ code: error.code, statusCode: known.statusCode }, 'request rejected');
+      return sendError(reply, known.statusCode, known.message);
+    }
+    request.log.error({ err: error, method: request.method, path: pathOf(request) }, 'unexpected error');
+    return sendError(reply, 500, MESSAGES.internal);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = pathOf(request);
+    const [statusCode, message] = KNOWN_PATHS.has(path) ? [405, MESSAGES.methodNotAllowed] : [404, MESSAGES.notFound];
+    // No route schema applies here, so serialise with the shared error schema explicitly.
+    return reply
+      .code(statusCode)
+      .type('application/json; charset=utf-8')
+      .serializer(reply.compileSerializationSchema(errorEnvelopeSchema))
+      .send(errorEnvelope(message));
+  });
+}
+
+export { pathOf };

@@ -1,0 +1,80 @@
+/**
+ * GET /health and /v1/health: a real database query (maintenance flag and
+ * mfi_version), a configuration check and the maintenance state.
+ */
+import { constants } from 'node:fs';
+import { access } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { AppConfig } from '../config/schema.js';
+import { isValidTimeZone } from '../config/formats.js';
+import type { HealthProbe } from '../store/serviceStore.js';
+import { MESSAGES } from './errors.js';
+import { healthResponses } from './schemas.js';
+
+export interface ComponentState {
+  status: 'ok' | 'error';
+  message?: string;
+}
+
+export interface HealthRouteDeps {
+  probeDatabase(): Promise<HealthProbe>;
+  checkConfig(): Promise<ComponentState>;
+}
+
+/** Is the loaded configuration still usable: data directory writable, time zone known. */
+export function createConfigCheck(config: AppConfig): () => Promise<ComponentState> {
+  const dataDirectory = resolve(dirname(config.db.path));
+  return async () => {
+    if (!isValidTimeZone(config.timezone)) return { status: 'error', message: `unknown time zone "${config.timezone}"` };
+    try {
+      await access(dataDirectory, constants.W_OK);
+    } catch {
+      return { status: 'error', message: `data directory ${dataDirectory} is not writable` };
+    }
+    return { status: 'ok' };
+  };
+}
+
+function databaseErrorMessage(err: unknown): string {
+  return err instanceof Error && err.message ? err.message : 'database query failed';
+}
+
+export function registerHealthRoutes(app: FastifyInstance, deps: HealthRouteDeps): void {
+  const handler = async (_request: unknown, reply: FastifyReply) => {
+    const [database, config] = await Promise.all([
+      deps.probeDatabase().then(
+        (probe) => ({ ok: true as const, probe }),
+        (err: unknown) => ({ ok: false as const, message: databaseErrorMessage(err) }),
+      ),
+      deps.checkConfig(),
+    ]);
+    const maintenance = database.ok && database.probe.maintenance;
+    const healthy = database.ok && config.status === 'ok';
+    const status = maintenance ? 'maintenance' : healthy ? 'ok' : 'error';
+    const mfi = {
+      status,
+      maintenance_mode: maintenance,
+      mfi_version: database.ok ? database.probe.mfiVersion : null,
+      checks: {
+        database: database.ok ? { status: 'ok' } : { status: 'error', message: database.message },
+        maintenance: { status: maintenance ? 'active' : 'inactive' },
+        config,
+      },
+      response_time_ms: Math.round(reply.elapsedTime),
+    };
+    const message = status === 'ok' ? '' : status === 'maintenance' ? MESSAGES.maintenance : MESSAGES.systemChecksFailed;
+    return reply.code(status === 'ok' ? 200 : 503).send({ status, mfi, message });
+  };
+
+  for (const url of ['/health', '/v1/health']) {
+    app.route({
+      method: 'GET',
+      url,
+      schema: { response: healthResponses },
+      // Monitoring must keep working while a client is throttled; the handler is cheap.
+      config: { rateLimit: false },
+      handler,
+    });
+  }
+}

@@ -1,0 +1,73 @@
+/** Builds the real HTTP app on a real temp SQLite file for inject() tests. */
+import pino, { type Logger } from 'pino';
+import type { FastifyInstance } from 'fastify';
+import { buildApp, type AppDeps } from '../../src/http/app.js';
+import { loadConfig } from '../../src/config/load.js';
+import type { AppConfig } from '../../src/config/schema.js';
+import { Database } from '../../src/store/database.js';
+import { ServiceStore, SETTING_MFI_VERSION } from '../../src/store/serviceStore.js';
+import { AccessCache } from '../../src/store/accessCache.js';
+import { MFI_VERSION } from '../../src/core/index.js';
+import { makeTempDir, waitFor } from './httpTempDir.js';
+
+export const FIXED_NOW_MS = Date.parse('2026-06-15T12:00:00Z');
+
+export interface HttpHarness {
+  app: FastifyInstance;
+  db: Database;
+  store: ServiceStore;
+  access: AccessCache;
+  config: AppConfig;
+  dir: string;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  env?: Record<string, string>;
+  logger?: Logger;
+  overrides?: Partial<Pick<AppDeps, 'calculate' | 'checkConfig'>>;
+}
+
+export async function startHttpHarness(options: HarnessOptions = {}): Promise<HttpHarness> {
+  const temp = makeTempDir();
+  const config = loadConfig({
+    env: { MOWABILITY_DB_PATH: temp.dbPath, MOWABILITY_TIMEZONE: 'Europe/Berlin', MOWABILITY_LOG_LEVEL: 'silent', ...options.env },
+  });
+  const logger = options.logger ?? pino({ level: 'silent' });
+  const clock = { now: () => FIXED_NOW_MS };
+  const db = await Database.open(config.db.path);
+  const store = new ServiceStore(db, clock);
+  await store.setSetting(SETTING_MFI_VERSION, MFI_VERSION);
+  const access = new AccessCache({ database: db, store, logger });
+  await access.start();
+  const app = await buildApp({ config, store, access, logger, clock, ...options.overrides });
+  return {
+    app,
+    db,
+    store,
+    access,
+    config,
+    dir: temp.dir,
+    async close() {
+      await app.close();
+      await access.stop();
+      await db.close();
+      temp.cleanup();
+    },
+  };
+}
+
+/** Sets maintenance through the store and waits until the request path sees it. */
+export async function setMaintenance(harness: HttpHarness, active: boolean): Promise<void> {
+  await harness.store.setMaintenance(active);
+  await waitFor(() => harness.access.maintenance === active, 2000);
+}
+
+/** Creates a key through the store and waits until the request path knows it. */
+export async function addKey(harness: HttpHarness, owner = 'tester', options: { allowGet?: boolean } = {}): Promise<{ id: number; key: string }> {
+  const created = await harness.store.addKey(owner, options);
+  await waitFor(() => harness.access.lookupKey(created.key) !== undefined, 2000);
+  return created;
+}
+
+export const MINIMAL_INPUT = { temperature: 18, precipitation_rate: 0 };
