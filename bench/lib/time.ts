@@ -4,6 +4,9 @@ export function sleep(durationMs: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, durationMs));
 }
 
+/** Thrown from a probe to stop waiting at once (e.g. the process under test exited). */
+export class FatalWaitError extends Error {}
+
 /** Resolves with the first truthy value of `probe`, polling every `intervalMs`; rejects after `timeoutMs`. */
 export async function waitFor<T>(
   probe: () => T | Promise<T>,
@@ -16,6 +19,7 @@ export async function waitFor<T>(
       const value = await probe();
       if (value) return value as NonNullable<T>;
     } catch (err) {
+      if (err instanceof FatalWaitError) throw err;
       lastError = err;
     }
     if (Date.now() > deadline) {
