@@ -2,9 +2,10 @@
 export type * from './types.js';
 export { FIELD_SPECS, FIELD_NAMES, REQUIRED_FIELDS } from './fields.js';
 export type { FieldName, FieldSpec, CalculationInput } from './fields.js';
-export { calculate } from './calculate.js';
+export { calculate, DEFAULT_LAWN } from './calculate.js';
 export { MFI_VERSION } from './version.js';
-export { SEASONS, isSeason, seasonFor } from './season.js';
+export { SEASONS, isSeason, seasonFor, formatCalculatedAt } from './season.js';
 export { SOIL_TYPES, MOWER_CLASSES } from './soil.js';
+export { CHECK_NAMES, statusForScore } from './status.js';
 export { parseFieldValue, parseInput } from './parse.js';
 export type { ParsedInput } from './parse.js';

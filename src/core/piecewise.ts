@@ -8,7 +8,7 @@ export type Curve = readonly (readonly [x: number, y: number])[];
 export function piecewiseLinear(curve: Curve, x: number): number {
   const first = curve[0];
   const last = curve[curve.length - 1];
-  if (first === undefined || last === undefined) return Number.NaN;
+  if (first === undefined || last === undefined || Number.isNaN(x)) return Number.NaN;
   if (x <= first[0]) return first[1];
   if (x >= last[0]) return last[1];
   for (let i = 1; i < curve.length; i += 1) {

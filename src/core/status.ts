@@ -1,4 +1,4 @@
-import type { Status } from './types.js';
+import type { CheckName, Status } from './types.js';
 
 export const OK_MIN_SCORE = 70;
 export const WARNING_MIN_SCORE = 40;
@@ -15,3 +15,5 @@ export function toScore(value: number): number {
   if (!Number.isFinite(value)) return 0;
   return Math.min(100, Math.max(0, Math.round(value)));
 }
+
+export const CHECK_NAMES: readonly CheckName[] = ['temperature', 'soiltemp', 'rain', 'wind', 'humidity'];

@@ -1,4 +1,4 @@
-import type { CalculationContext, CalculationResult, RawInput } from '../../src/core/index.js';
+import type { CalculationContext, CalculationResult, CheckName, CheckResult, RawInput, Season } from '../../src/core/index.js';
 import { calculate } from '../../src/core/index.js';
 
 /** 2026-05-12 12:00 UTC: spring in the north. */
@@ -38,3 +38,25 @@ export const GOOD_DAY: Readonly<Record<string, number>> = {
   min_temp_3d: 6,
   min_temp_14d: 3,
 };
+
+/** One check's result for `input` (precipitation_rate and temperature default to dry and mild). */
+export function checkFor(
+  name: CheckName,
+  input: RawInput,
+  season: Season = 'summer',
+  lawn: CalculationContext['lawn'] = undefined,
+): CheckResult {
+  const result = resultFor(
+    { temperature: 18, precipitation_rate: 0, ...input },
+    contextAt(SUMMER_NOON_MS, { forcedSeason: season, ...(lawn === undefined ? {} : { lawn }) }),
+  );
+  const check = result.checks[name];
+  if (check === undefined) throw new Error(`check ${name} missing`);
+  return check;
+}
+
+export function subScore(check: CheckResult, key: string): number {
+  const value = (check.meta.sub_scores as Record<string, number> | undefined)?.[key];
+  if (value === undefined) throw new Error(`sub-score ${key} missing`);
+  return value;
+}

@@ -1,0 +1,195 @@
+import { describe, expect, it } from 'vitest';
+import { checkFor, subScore } from '../helpers.js';
+
+// Without humidity, solar and wind the drying potential is 0, so blades need 360 min (6 h) to dry after light rain.
+const NO_DRYING = {};
+
+describe('rain check: precipitation now', () => {
+  it.each([
+    [0, 100],
+    [0.1, 30],
+    [0.19, 30],
+    [0.2, 10],
+    [1.99, 10],
+    [2, 0],
+    [40, 0],
+  ])('rate %d mm/h gives the precipitation sub-score %d', (rate, score) => {
+    const check = checkFor('rain', { precipitation_rate: rate, minutes_since_rain: 99999 });
+    expect(subScore(check, 'precipitation')).toBe(score);
+    expect(check.score).toBe(score);
+  });
+
+  it('blocks while it rains, with the German template', () => {
+    const check = checkFor('rain', { precipitation_rate: 0.6 });
+    expect(check.status).toBe('BLOCK');
+    expect(check.reasons[0]).toBe('<b>Es regnet</b> (0,6 mm/h) – nicht mähen.');
+    // minutes_since_rain is estimated as 0 while it rains.
+    expect(check.meta).toMatchObject({ minutes_since_rain: 0, minutes_since_rain_source: 'estimated', limiting_factor: 'precipitation' });
+  });
+});
+
+describe('rain check: dry_down (surface wetness)', () => {
+  it.each([
+    [0, 15],
+    [90, 20],
+    [180, 40],
+    [270, 55],
+    [360, 70],
+    [540, 90],
+    [720, 100],
+    [5000, 100],
+  ])('%d minutes after light rain without drying scores %d', (minutes, score) => {
+    const check = checkFor('rain', { ...NO_DRYING, minutes_since_rain: minutes });
+    expect(check.meta.drying_time_min).toBe(360);
+    expect(subScore(check, 'surface_wetness')).toBe(score);
+  });
+
+  it('dries in about one hour with full drying potential', () => {
+    // Strong sun, dry warm air, 15 km/h wind: every drying term is at its maximum.
+    const check = checkFor('rain', { temperature: 25, humidity: 30, solar: 800, wind_speed: 15, minutes_since_rain: 60 });
+    expect(check.meta.drying_potential).toBe(1);
+    expect(check.meta.drying_time_min).toBe(60);
+    expect(subScore(check, 'surface_wetness')).toBe(70);
+  });
+
+  it('takes longer after more rain (amount factor from rain_12h)', () => {
+    expect(checkFor('rain', { minutes_since_rain: 100, rain_12h: 2 }).meta.drying_time_min).toBe(360);
+    expect(checkFor('rain', { minutes_since_rain: 100, rain_12h: 12 }).meta.drying_time_min).toBe(720);
+    expect(checkFor('rain', { minutes_since_rain: 100, rain_12h: 40 }).meta.drying_time_min).toBe(1080);
+  });
+
+  it('uses the German wet-lawn template', () => {
+    const check = checkFor('rain', { minutes_since_rain: 45 });
+    expect(check.reasons.join(' ')).toContain('Letzter Regen vor 45 Minuten – <b>Rasen noch nass</b>, Abtrocknung dauert ca. 6 Stunden.');
+    expect(check.status).toBe('BLOCK');
+  });
+
+  it.each([
+    // [input, estimated minutes]
+    [{ rain_1h: 0.4 }, 30],
+    [{ rain_1h: 0, rain_12h: 1 }, 360],
+    [{ rain_1h: 0, rain_12h: 0, rain_24h: 1 }, 720],
+    [{ rain_24h: 0 }, 1440],
+  ])('estimates minutes_since_rain from the rain windows %j', (input, minutes) => {
+    const check = checkFor('rain', input);
+    expect(check.meta.minutes_since_rain).toBe(minutes);
+    expect(check.meta.minutes_since_rain_source).toBe('estimated');
+    expect(check.data_confidence).toBe('medium');
+  });
+
+  it('skips dry_down when nothing tells when it last rained', () => {
+    const check = checkFor('rain', {});
+    expect(check.skipped_parts.dry_down?.missing).toEqual(['minutes_since_rain', 'rain_1h', 'rain_12h', 'rain_24h']);
+    expect(check.meta.models_executed).toEqual([]);
+    expect(check.data_confidence).toBe('low');
+  });
+});
+
+describe('rain check: cumulative', () => {
+  it.each([
+    [0, 100],
+    [2, 100],
+    [5, 85],
+    [10, 65],
+    [20, 40],
+    [30, 20],
+    [40, 10],
+    [300, 10],
+  ])('%d mm in the last hour scores %d', (rain, score) => {
+    const check = checkFor('rain', { rain_1h: rain, minutes_since_rain: 99999 });
+    expect(check.meta.rain_cumulative).toBe(rain);
+    expect(subScore(check, 'cumulative')).toBe(score);
+  });
+
+  it('weights older time slices less', () => {
+    // 1 + 0.6·(6 − 1) + 0.3·(16 − 6) = 7 mm
+    const check = checkFor('rain', { rain_1h: 1, rain_12h: 6, rain_24h: 16 });
+    expect(check.meta.rain_cumulative).toBe(7);
+    expect(subScore(check, 'cumulative')).toBe(77);
+  });
+
+  it('treats a narrower window as the lower bound of a broader one and says so', () => {
+    const check = checkFor('rain', { rain_1h: 0, rain_12h: 8, rain_24h: 3 });
+    // rain_24h is raised to 8: 0 + 0.6·8 + 0.3·0 = 4.8
+    expect(check.meta.rain_cumulative).toBe(4.8);
+    expect(check.meta.windows_inconsistent).toBe(true);
+    expect(check.reasons.join(' ')).toContain('Regenfenster widersprüchlich');
+  });
+
+  it('assumes all rain of a broader window fell recently when narrower windows are missing', () => {
+    expect(checkFor('rain', { rain_24h: 12 }).meta.rain_cumulative).toBe(12);
+    expect(checkFor('rain', { rain_12h: 10, rain_24h: 12 }).meta.rain_cumulative).toBe(10.6);
+  });
+});
+
+describe('rain check: residual_moisture', () => {
+  it.each([
+    [4.9, 4.9, 100, 100],
+    [5, 5, 360, 55],
+    [5, 5, 540, 78],
+    [5, 5, 720, 100],
+    [5, 20, 720, 55],
+    [5, 20, 1080, 78],
+    [5, 20, 1440, 100],
+  ])('rain_12h %d, rain_24h %d, %d min after rain scores %d', (rain12h, rain24h, minutes, score) => {
+    const check = checkFor('rain', { rain_12h: rain12h, rain_24h: rain24h, minutes_since_rain: minutes });
+    expect(Math.round(subScore(check, 'residual'))).toBe(score);
+    expect(check.meta.models_executed).toContain('residual_moisture');
+  });
+});
+
+describe('rain check: sml (soil moisture load)', () => {
+  it.each([
+    // [season, rain_14d, API mm, score]
+    ['spring', 50, 26, 68],
+    ['summer', 50, 19, 82],
+    ['winter', 50, 35.5, 49],
+    ['autumn', 100, 52, 23],
+    ['summer', 10, 3.8, 100],
+  ] as const)('in %s, %d mm in 14 days gives API %d mm and score %d', (season, rain14d, api, score) => {
+    const check = checkFor('rain', { rain_14d: rain14d, minutes_since_rain: 99999 }, season);
+    expect(check.meta.api_mm).toBe(api);
+    expect(Math.round(subScore(check, 'soil'))).toBe(score);
+    expect(check.meta.soil_load_source).toBe('api_estimate');
+  });
+
+  it.each([
+    ['sand', 85],
+    ['loam', 68],
+    ['clay', 55],
+  ] as const)('scales the API curve for %s soil (score %d)', (soilType, score) => {
+    const check = checkFor('rain', { rain_14d: 50, minutes_since_rain: 99999 }, 'spring', { soilType });
+    expect(Math.round(subScore(check, 'soil'))).toBe(score);
+  });
+
+  it('prefers measured soil moisture, without the drought term', () => {
+    const wet = checkFor('rain', { soil_moisture: 36.4, rain_14d: 0, minutes_since_rain: 99999 });
+    expect(subScore(wet, 'soil')).toBe(10);
+    expect(wet.meta).toMatchObject({ soil_load: 'saturated', soil_load_source: 'soil_moisture', limiting_factor: 'soil' });
+    const dry = checkFor('rain', { soil_moisture: 3, minutes_since_rain: 99999 });
+    expect(subScore(dry, 'soil')).toBe(100);
+  });
+
+  it('names heavy antecedent rain in German', () => {
+    const check = checkFor('rain', { rain_14d: 120, minutes_since_rain: 99999 }, 'autumn');
+    expect(check.reasons.join(' ')).toContain('Viel Vorregen (120 mm in 14 Tagen) – Boden noch nicht ausreichend tragfähig.');
+  });
+});
+
+describe('rain check: combination and meta', () => {
+  it('takes the lowest sub-model and breaks ties in the documented order', () => {
+    const check = checkFor('rain', { rain_1h: 0, rain_12h: 0, rain_24h: 0, rain_14d: 0, minutes_since_rain: 99999, humidity: 50 });
+    expect(check.score).toBe(100);
+    expect(check.meta.limiting_factor).toBe('precipitation');
+    expect(check.data_confidence).toBe('high');
+    expect(check.meta.models_executed).toEqual(['dry_down', 'residual_moisture', 'sml']);
+  });
+
+  it('carries the spec meta keys', () => {
+    const check = checkFor('rain', { precipitation_rate: 0 });
+    expect(Object.keys(check.meta)).toEqual(expect.arrayContaining([
+      'rain_source', 'rain_cumulative', 'rain_rate', 'soil_load', 'limiting_factor', 'season', 'models_executed',
+    ]));
+    expect(check.meta).toMatchObject({ rain_source: 'precipitation_rate', rain_cumulative: null, rain_rate: 0, soil_load: null });
+  });
+});

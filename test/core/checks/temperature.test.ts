@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { checkFor } from '../helpers.js';
+
+describe('temperature check', () => {
+  it.each([
+    [-5, 0, 'BLOCK'],
+    [0, 0, 'BLOCK'],
+    [1.5, 8, 'BLOCK'],
+    [3, 15, 'BLOCK'],
+    [4, 25, 'BLOCK'],
+    [5, 35, 'BLOCK'],
+    [5.2, 36, 'BLOCK'],
+    [6, 42, 'WARNING'],
+    [8, 55, 'WARNING'],
+    [9.9, 69, 'WARNING'],
+    [10, 70, 'OK'],
+    [12, 85, 'OK'],
+    [15, 100, 'OK'],
+    [24, 100, 'OK'],
+    [27, 85, 'OK'],
+    [28.5, 70, 'OK'],
+    [29, 65, 'WARNING'],
+    [30, 55, 'WARNING'],
+    [31.2, 45, 'WARNING'],
+    [32, 38, 'BLOCK'],
+    [33, 30, 'BLOCK'],
+    [36, 5, 'BLOCK'],
+    [38, 0, 'BLOCK'],
+    [50, 0, 'BLOCK'],
+  ])('air %d °C in summer scores %d (%s)', (temperature, score, status) => {
+    const check = checkFor('temperature', { temperature });
+    expect(check.score).toBe(score);
+    expect(check.status).toBe(status);
+  });
+
+  it.each([
+    // [air, min_temp_3h, expected score, reason fragment]
+    [4, -1, 20, 'Frost in den letzten 3 Stunden</b> (min. -1 °C)'],
+    [4, 0, 20, 'gefrorene Halme brechen'],
+    [8, -1, 55, 'aufgetaut'],
+    [12, 0, 60, 'aufgetaut'],
+    [20, -0.5, 60, 'aufgetaut'],
+    [12, 0.1, 85, 'Lufttemperatur 12 °C'],
+    [20, 2, 100, 'gute Wachstumsbedingungen'],
+    [-2, -4, 0, 'Rasen gefroren'],
+  ])('air %d °C with min_temp_3h %d scores %d', (temperature, minTemp3h, score, reason) => {
+    const check = checkFor('temperature', { temperature, min_temp_3h: minTemp3h });
+    expect(check.score).toBe(score);
+    expect(check.reasons.join(' ')).toContain(reason);
+  });
+
+  it('caps at 80 after frost in the last three days', () => {
+    expect(checkFor('temperature', { temperature: 20, min_temp_3d: 0 }).score).toBe(80);
+    expect(checkFor('temperature', { temperature: 20, min_temp_3d: 0.1 }).score).toBe(100);
+  });
+
+  it.each([
+    ['winter', -10, 60, false],
+    ['summer', -10, 100, true],
+    ['spring', -2, 65, false],
+    ['spring', -1.9, 100, true],
+    ['autumn', -2, 65, false],
+    ['autumn', 5, 100, true],
+  ] as const)('in %s with min_temp_14d %d caps at %d', (season, minTemp14d, score, stable) => {
+    const check = checkFor('temperature', { temperature: 20, min_temp_14d: minTemp14d }, season);
+    expect(check.score).toBe(score);
+    expect(check.meta.growth_phase_stable).toBe(stable);
+  });
+
+  it('names winter rest and late frost in German', () => {
+    expect(checkFor('temperature', { temperature: 20 }, 'winter').reasons.join(' ')).toContain('Winterruhe');
+    expect(checkFor('temperature', { temperature: 20, min_temp_14d: -3 }, 'spring').reasons.join(' ')).toContain('Spätfrost');
+    expect(checkFor('temperature', { temperature: 20, min_temp_14d: -3 }, 'autumn').reasons.join(' ')).toContain('Frühfrost');
+    expect(checkFor('temperature', { temperature: 33.4 }).reasons[0]).toContain('Hitze 33,4 °C');
+  });
+
+  it('reports a missing growth-phase input as a skipped part, but not in summer or winter', () => {
+    const spring = checkFor('temperature', { temperature: 20, min_temp_3h: 10, min_temp_3d: 8 }, 'spring');
+    expect(spring.skipped_parts).toEqual({ growth_phase: { reason: expect.any(String), missing: ['min_temp_14d'] } });
+    expect(spring.meta.growth_phase_stable).toBeNull();
+    expect(spring.data_confidence).toBe('medium');
+    const summer = checkFor('temperature', { temperature: 20, min_temp_3h: 10, min_temp_3d: 8 }, 'summer');
+    expect(summer.skipped_parts).toEqual({});
+  });
+
+  it('is high confidence with the full temperature history and carries the spec meta keys', () => {
+    const check = checkFor('temperature', { temperature: 20, min_temp_3h: 10, min_temp_3d: 8, min_temp_14d: 4 }, 'spring');
+    expect(check.data_confidence).toBe('high');
+    expect(check.skipped_parts).toEqual({});
+    expect(check.meta).toMatchObject({ temperature: 20, season: 'spring', min_temp_14d: 4, growth_phase_stable: true });
+  });
+});
