@@ -1,8 +1,28 @@
 /**
  * Convict schema for the MQTT side: embedded broker, external broker
  * connection, publishing, Home Assistant discovery, stations and history.
- * Composed with the service schema in ./schema.ts.
+ * Composed with the service schema in ./schema.ts. Rules that span several
+ * keys live in `mqttConfigProblems` (src/mqtt/settings.ts).
  */
+import { validateStations } from '../ingest/stationConfig.js';
+import type { StationConfig } from '../ingest/types.js';
+import { validateBrokerUsers, type BrokerUser } from '../mqtt/brokerUsers.js';
+import { validateTopicPrefix } from '../mqtt/topics.js';
+
+function oneOf(...allowed: string[]): (value: unknown) => void {
+  return (value: unknown) => {
+    if (typeof value !== 'string' || !allowed.includes(value)) throw new Error(`must be one of ${allowed.join(', ')}`);
+  };
+}
+
+function positiveNumber(value: unknown): void {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw new Error('must be a number above 0');
+}
+
+function percentThreshold(value: unknown): void {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 100) throw new Error('must be a number from 0 to 100');
+}
+
 export const mqttSchema = {
   mqtt: {
     url: {
@@ -12,11 +32,97 @@ export const mqttSchema = {
       env: 'MOWABILITY_MQTT_URL',
       arg: 'mqtt-url',
     },
+    username: {
+      doc: 'User name for the external broker.',
+      format: String,
+      default: '',
+      env: 'MOWABILITY_MQTT_USERNAME',
+    },
+    password: {
+      doc: 'Password for the external broker.',
+      format: String,
+      default: '',
+      env: 'MOWABILITY_MQTT_PASSWORD',
+      sensitive: true,
+    },
+    clientId: {
+      doc: 'MQTT client id. Empty: "mowability-" plus a hash of the base topic, stable across restarts so the broker keeps our session.',
+      format: String,
+      default: '',
+      env: 'MOWABILITY_MQTT_CLIENT_ID',
+    },
+    ca: {
+      doc: 'PEM file with the CA certificate(s) that signed the external broker\'s certificate (mqtts://, wss://).',
+      format: String,
+      default: '',
+      env: 'MOWABILITY_MQTT_CA',
+    },
+    cert: {
+      doc: 'PEM file with our client certificate, for brokers that require one.',
+      format: String,
+      default: '',
+      env: 'MOWABILITY_MQTT_CERT',
+    },
+    key: {
+      doc: 'PEM file with the private key of the client certificate.',
+      format: String,
+      default: '',
+      env: 'MOWABILITY_MQTT_KEY',
+      sensitive: true,
+    },
+    rejectUnauthorized: {
+      doc: 'Verify the external broker\'s TLS certificate. Turn off only for testing.',
+      format: 'boolean',
+      default: true,
+      env: 'MOWABILITY_MQTT_REJECT_UNAUTHORIZED',
+    },
+    keepaliveSeconds: {
+      doc: 'MQTT keepalive interval in seconds.',
+      format: 'positive-int',
+      default: 60,
+      env: 'MOWABILITY_MQTT_KEEPALIVE_SECONDS',
+    },
+    reconnectMaxSeconds: {
+      doc: 'Longest wait between reconnect attempts; waits start at 1 s and double up to this.',
+      format: 'positive-int',
+      default: 60,
+      env: 'MOWABILITY_MQTT_RECONNECT_MAX_SECONDS',
+    },
+    baseTopic: {
+      doc: 'Topic prefix of everything we publish (<base>/bridge/state, <base>/<station>/state, ...).',
+      format: validateTopicPrefix,
+      default: 'mowability',
+      env: 'MOWABILITY_MQTT_BASE_TOPIC',
+    },
+    recomputeDebounceMs: {
+      doc: 'Wait this long after a reading before recomputing, so a burst of packets gives one publish.',
+      format: 'nat',
+      default: 1000,
+      env: 'MOWABILITY_MQTT_RECOMPUTE_DEBOUNCE_MS',
+    },
+    mowableOnThreshold: {
+      doc: 'mowable turns on once the index has stayed at or above this for mowableOnDelayMinutes.',
+      format: percentThreshold,
+      default: 70,
+      env: 'MOWABILITY_MQTT_MOWABLE_ON_THRESHOLD',
+    },
+    mowableOffThreshold: {
+      doc: 'mowable turns off at once when the index drops below this (or on BLOCK).',
+      format: percentThreshold,
+      default: 60,
+      env: 'MOWABILITY_MQTT_MOWABLE_OFF_THRESHOLD',
+    },
+    mowableOnDelayMinutes: {
+      doc: 'How long the index must stay at or above the on-threshold before mowable turns on.',
+      format: 'nat',
+      default: 15,
+      env: 'MOWABILITY_MQTT_MOWABLE_ON_DELAY_MINUTES',
+    },
   },
   broker: {
     enabled: {
       doc: 'Run the embedded MQTT broker (aedes). Turn off when you use an external broker.',
-      format: Boolean,
+      format: 'boolean',
       default: true,
       env: 'MOWABILITY_BROKER_ENABLED',
     },
@@ -32,5 +138,92 @@ export const mqttSchema = {
       default: 1883,
       env: 'MOWABILITY_BROKER_PORT',
     },
+    users: {
+      doc: 'Accounts of the embedded broker: [{"username": "...", "password": "..."}]. Empty: anonymous, allowed on loopback only.',
+      format: validateBrokerUsers,
+      default: [] as BrokerUser[],
+      sensitive: true,
+    },
+    maxPayloadBytes: {
+      doc: 'Largest PUBLISH payload the embedded broker accepts, in bytes.',
+      format: 'positive-int',
+      default: 65536,
+      env: 'MOWABILITY_BROKER_MAX_PAYLOAD_BYTES',
+    },
+    maxTopicLevels: {
+      doc: 'Most topic levels the embedded broker accepts in a topic or filter.',
+      format: 'positive-int',
+      default: 16,
+      env: 'MOWABILITY_BROKER_MAX_TOPIC_LEVELS',
+    },
+    persistRetained: {
+      doc: 'Keep the embedded broker\'s retained messages in the database so they survive a restart.',
+      format: 'boolean',
+      default: true,
+      env: 'MOWABILITY_BROKER_PERSIST_RETAINED',
+    },
+  },
+  homeassistant: {
+    discovery: {
+      doc: 'Publish Home Assistant MQTT discovery configs for every station.',
+      format: 'boolean',
+      default: true,
+      env: 'MOWABILITY_HOMEASSISTANT_DISCOVERY',
+    },
+    prefix: {
+      doc: 'Home Assistant discovery prefix. Must differ from mqtt.baseTopic.',
+      format: validateTopicPrefix,
+      default: 'homeassistant',
+      env: 'MOWABILITY_HOMEASSISTANT_PREFIX',
+    },
+    statusTopic: {
+      doc: 'Home Assistant birth topic; "online" there re-sends discovery and states.',
+      format: validateTopicPrefix,
+      default: 'homeassistant/status',
+      env: 'MOWABILITY_HOMEASSISTANT_STATUS_TOPIC',
+    },
+  },
+  history: {
+    rainCounterReset: {
+      doc: 'When a lifetime rain counter goes down (battery change, wrap): "ignore" the interval or "count" the new total as rain.',
+      format: oneOf('ignore', 'count'),
+      default: 'ignore',
+      env: 'MOWABILITY_HISTORY_RAIN_COUNTER_RESET',
+    },
+    maxRainIncrementMm: {
+      doc: 'Largest rain amount believed from one counter step or packet (mm); larger jumps are capped.',
+      format: positiveNumber,
+      default: 50,
+      env: 'MOWABILITY_HISTORY_MAX_RAIN_INCREMENT_MM',
+    },
+    maxGapMinutes: {
+      doc: 'Readings further apart than this leave a gap; a window is used only when readings cover 90% of it.',
+      format: 'positive-int',
+      default: 15,
+      env: 'MOWABILITY_HISTORY_MAX_GAP_MINUTES',
+    },
+    freshnessMinutes: {
+      doc: 'Default freshness limit: current values older than this are not used (stations can override).',
+      format: positiveNumber,
+      default: 30,
+      env: 'MOWABILITY_HISTORY_FRESHNESS_MINUTES',
+    },
+    flushIntervalSeconds: {
+      doc: 'History is written to the database at most this often, and only when something changed.',
+      format: 'positive-int',
+      default: 5,
+      env: 'MOWABILITY_HISTORY_FLUSH_INTERVAL_SECONDS',
+    },
+    pruneSchedule: {
+      doc: 'Cron expression of the job that deletes history older than 14 days.',
+      format: 'non-empty-string',
+      default: '17 3 * * *',
+      env: 'MOWABILITY_HISTORY_PRUNE_SCHEDULE',
+    },
+  },
+  stations: {
+    doc: 'Weather stations to read from MQTT (see docs/mqtt.md): [{"id", "name", "format", "topic", ...}].',
+    format: validateStations,
+    default: [] as StationConfig[],
   },
 };

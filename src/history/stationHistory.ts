@@ -1,0 +1,377 @@
+/**
+ * The rolling history of one station, in memory and free of I/O: one-minute
+ * buckets of rain increments and minimum temperature over 14 days, rain
+ * counter baselines, the latest value of each current field, and the
+ * duplicate filter. The SQLite store persists what `takeChanges()` returns
+ * and hands the rows back to the constructor on start.
+ */
+import type { CalculationInput, FieldName } from '../core/fields.js';
+import type { CurrentField, Reading } from '../ingest/types.js';
+import { CURRENT_FIELDS } from '../ingest/types.js';
+import {
+  COVERAGE_REQUIRED,
+  MINUTE_MS,
+  RAIN_WINDOWS,
+  RATE_WINDOW_MINUTES,
+  RETENTION_MINUTES,
+  TEMPERATURE_WINDOWS,
+  describeWindow,
+  minuteOf,
+} from './windows.js';
+
+export type CounterResetPolicy = 'ignore' | 'count';
+
+export interface HistoryOptions {
+  /** On a counter decrease: 'ignore' the interval (WeeWX) or 'count' the new total as rain (interceptor). */
+  counterResetPolicy: CounterResetPolicy;
+  /** Largest rain increment believed from one counter step or delta (mm); larger ones are capped. */
+  maxRainIncrementMm: number;
+  /** Readings further apart than this leave a gap in coverage (minutes). */
+  maxGapMinutes: number;
+  /** Identical content within this time is a repeated transmission (ms). */
+  duplicateWindowMs: number;
+  /** Current values older than this are not supplied (ms). */
+  freshnessMs: number;
+  fieldFreshnessMs?: Partial<Record<CurrentField, number>>;
+}
+
+export const DEFAULT_HISTORY_OPTIONS: HistoryOptions = {
+  counterResetPolicy: 'ignore',
+  maxRainIncrementMm: 50,
+  maxGapMinutes: 15,
+  duplicateWindowMs: 10_000,
+  freshnessMs: 30 * MINUTE_MS,
+};
+
+export interface BucketRow {
+  minute: number;
+  rainMm: number;
+  /** A reading in this minute told us how much it rained (coverage of rain windows). */
+  rainObserved: boolean;
+  /** Lowest temperature in this minute; null when no temperature arrived. */
+  tempMinC: number | null;
+}
+
+export interface CounterRow {
+  key: string;
+  totalMm: number;
+  atMs: number;
+}
+
+export interface LatestRow {
+  field: CurrentField;
+  value: number;
+  atMs: number;
+}
+
+export interface HistoryRows {
+  buckets: BucketRow[];
+  counters: CounterRow[];
+  latest: LatestRow[];
+}
+
+export interface TimedReading extends Reading {
+  /** Reading time, epoch ms (payload time or arrival time). */
+  timeMs: number;
+}
+
+export type IngestResult = 'accepted' | 'duplicate';
+
+export interface Assembly {
+  /** Valid calculation input: fresh current values and covered windows. */
+  input: CalculationInput;
+  /** Fields we hold data for but do not supply, with the reason. */
+  withheld: Partial<Record<FieldName, string>>;
+  /** Fields computed from the history instead of reported (precipitation_rate). */
+  derived: FieldName[];
+  /** Share of each window covered by readings, 0..1. */
+  coverage: Partial<Record<FieldName, number>>;
+  /** Latest reading time, epoch ms; null before the first reading. */
+  lastReadingAtMs: number | null;
+}
+
+/** Bounds memory; at one packet per 2.5 s (WeeWX loop) this still remembers 3.5 h. */
+const MAX_FINGERPRINTS = 5000;
+const FINGERPRINT_RETENTION_MS = RETENTION_MINUTES * MINUTE_MS;
+
+function round(value: number, digits = 3): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
+
+export class StationHistory {
+  readonly #options: HistoryOptions;
+  readonly #buckets = new Map<number, BucketRow>();
+  readonly #counters = new Map<string, CounterRow>();
+  readonly #latest = new Map<CurrentField, LatestRow>();
+  readonly #fingerprints = new Map<string, number>();
+  readonly #dirtyBuckets = new Set<number>();
+  readonly #dirtyCounters = new Set<string>();
+  readonly #dirtyLatest = new Set<CurrentField>();
+  #lastRate: { rateMmH: number; atMs: number } | undefined;
+  #hasRainAmounts = false;
+  #lastReadingAtMs: number | null = null;
+  #newestFingerprintMs = 0;
+
+  constructor(options: HistoryOptions, rows?: Partial<HistoryRows>) {
+    this.#options = options;
+    for (const bucket of rows?.buckets ?? []) this.#buckets.set(bucket.minute, { ...bucket });
+    for (const counter of rows?.counters ?? []) this.#counters.set(counter.key, { ...counter });
+    for (const latest of rows?.latest ?? []) this.#latest.set(latest.field, { ...latest });
+    if (this.#counters.size > 0) this.#hasRainAmounts = true;
+    for (const latest of this.#latest.values()) this.#noteReadingTime(latest.atMs);
+    for (const counter of this.#counters.values()) this.#noteReadingTime(counter.atMs);
+    for (const bucket of this.#buckets.values()) {
+      if (bucket.rainObserved && bucket.rainMm > 0) this.#hasRainAmounts = true;
+    }
+  }
+
+  get lastReadingAtMs(): number | null {
+    return this.#lastReadingAtMs;
+  }
+
+  get dirty(): boolean {
+    return this.#dirtyBuckets.size + this.#dirtyCounters.size + this.#dirtyLatest.size > 0;
+  }
+
+  #noteReadingTime(timeMs: number): void {
+    if (this.#lastReadingAtMs === null || timeMs > this.#lastReadingAtMs) this.#lastReadingAtMs = timeMs;
+  }
+
+  #isDuplicate(fingerprint: string, timeMs: number): boolean {
+    const previous = this.#fingerprints.get(fingerprint);
+    if (previous !== undefined && Math.abs(timeMs - previous) <= this.#options.duplicateWindowMs) return true;
+    this.#fingerprints.delete(fingerprint);
+    this.#fingerprints.set(fingerprint, timeMs);
+    this.#newestFingerprintMs = Math.max(this.#newestFingerprintMs, timeMs);
+    for (const [key, at] of this.#fingerprints) {
+      if (this.#fingerprints.size <= MAX_FINGERPRINTS && at >= this.#newestFingerprintMs - FINGERPRINT_RETENTION_MS) break;
+      this.#fingerprints.delete(key);
+    }
+    return false;
+  }
+
+  #bucket(minute: number): BucketRow {
+    let bucket = this.#buckets.get(minute);
+    if (!bucket) {
+      bucket = { minute, rainMm: 0, rainObserved: false, tempMinC: null };
+      this.#buckets.set(minute, bucket);
+    }
+    this.#dirtyBuckets.add(minute);
+    return bucket;
+  }
+
+  #addRain(minute: number, mm: number): void {
+    if (mm <= 0) return;
+    const capped = Math.min(mm, this.#options.maxRainIncrementMm);
+    const bucket = this.#bucket(minute);
+    bucket.rainMm = round(bucket.rainMm + capped, 6);
+  }
+
+  /** Adds a reading. Repeated transmissions and redeliveries return 'duplicate' and change nothing. */
+  ingest(reading: TimedReading): IngestResult {
+    const timeMs = reading.timeMs;
+    if (this.#isDuplicate(reading.fingerprint, timeMs)) return 'duplicate';
+    const minute = minuteOf(timeMs);
+    const gapMs = this.#options.maxGapMinutes * MINUTE_MS;
+
+    const temperature = reading.values.temperature;
+    if (temperature !== undefined) {
+      const bucket = this.#bucket(minute);
+      bucket.tempMinC = bucket.tempMinC === null ? temperature : Math.min(bucket.tempMinC, temperature);
+    }
+
+    let rainObserved = false;
+    if (reading.rainDeltaMm !== undefined) {
+      this.#hasRainAmounts = true;
+      this.#addRain(minute, reading.rainDeltaMm);
+      rainObserved = true;
+    }
+    for (const counter of reading.rainCounters) {
+      this.#hasRainAmounts = true;
+      const previous = this.#counters.get(counter.key);
+      if (previous && timeMs <= previous.atMs) continue; // older than the baseline: nothing to learn
+      this.#counters.set(counter.key, { key: counter.key, totalMm: counter.totalMm, atMs: timeMs });
+      this.#dirtyCounters.add(counter.key);
+      if (!previous) continue; // first sight sets the baseline only
+      const step = counter.totalMm - previous.totalMm;
+      const increment = step >= 0 ? step : this.#options.counterResetPolicy === 'count' ? counter.totalMm : 0;
+      // After a gap we do not know when it rained: book it at the start of the gap, which is not covered.
+      const atMinute = timeMs - previous.atMs > gapMs ? minuteOf(previous.atMs) : minute;
+      if (atMinute > minuteOf(timeMs) - RETENTION_MINUTES) this.#addRain(atMinute, increment);
+      rainObserved = true;
+    }
+    const rate = reading.values.precipitation_rate;
+    if (rate !== undefined && !this.#hasRainAmounts) {
+      const last = this.#lastRate;
+      if (last && timeMs > last.atMs && timeMs - last.atMs <= gapMs) {
+        this.#addRain(minute, (last.rateMmH * (timeMs - last.atMs)) / 3_600_000);
+      }
+      if (!last || timeMs > last.atMs) this.#lastRate = { rateMmH: rate, atMs: timeMs };
+      rainObserved = true;
+    }
+    if (rainObserved) this.#bucket(minute).rainObserved = true;
+
+    for (const field of CURRENT_FIELDS) {
+      const value = reading.values[field];
+      if (value === undefined) continue;
+      const latest = this.#latest.get(field);
+      if (latest && latest.atMs > timeMs) continue;
+      this.#latest.set(field, { field, value, atMs: timeMs });
+      this.#dirtyLatest.add(field);
+    }
+    this.#noteReadingTime(timeMs);
+    return 'accepted';
+  }
+
+  /** Drops buckets and counter baselines older than the 14-day retention. */
+  prune(nowMs: number): void {
+    const oldestMinute = minuteOf(nowMs) - RETENTION_MINUTES;
+    for (const minute of this.#buckets.keys()) if (minute < oldestMinute) this.#buckets.delete(minute);
+    for (const [key, counter] of this.#counters) if (counter.atMs < nowMs - RETENTION_MINUTES * MINUTE_MS) this.#counters.delete(key);
+  }
+
+  /** Rows changed since the last call, for the store's next batch. */
+  takeChanges(): HistoryRows {
+    const changes: HistoryRows = {
+      buckets: [...this.#dirtyBuckets].flatMap((minute) => {
+        const bucket = this.#buckets.get(minute);
+        return bucket ? [{ ...bucket }] : [];
+      }),
+      counters: [...this.#dirtyCounters].flatMap((key) => {
+        const counter = this.#counters.get(key);
+        return counter ? [{ ...counter }] : [];
+      }),
+      latest: [...this.#dirtyLatest].flatMap((field) => {
+        const latest = this.#latest.get(field);
+        return latest ? [{ ...latest }] : [];
+      }),
+    };
+    this.#dirtyBuckets.clear();
+    this.#dirtyCounters.clear();
+    this.#dirtyLatest.clear();
+    return changes;
+  }
+
+  /** Every row, for tests and diagnostics. */
+  rows(): HistoryRows {
+    return {
+      buckets: [...this.#buckets.values()].map((bucket) => ({ ...bucket })).sort((a, b) => a.minute - b.minute),
+      counters: [...this.#counters.values()].map((counter) => ({ ...counter })),
+      latest: [...this.#latest.values()].map((latest) => ({ ...latest })),
+    };
+  }
+
+  /** The calculation input this history supports at `nowMs`. */
+  assemble(nowMs: number): Assembly {
+    const input: CalculationInput = {};
+    const withheld: Partial<Record<FieldName, string>> = {};
+    const derived: FieldName[] = [];
+    const coverage: Partial<Record<FieldName, number>> = {};
+
+    for (const field of CURRENT_FIELDS) {
+      const latest = this.#latest.get(field);
+      if (!latest) continue;
+      const limitMs = this.#options.fieldFreshnessMs?.[field] ?? this.#options.freshnessMs;
+      const ageMs = nowMs - latest.atMs;
+      if (ageMs <= limitMs) input[field] = latest.value;
+      else withheld[field] = `last value is ${Math.round(ageMs / MINUTE_MS)} min old (limit ${Math.round(limitMs / MINUTE_MS)} min)`;
+    }
+
+    const scan = this.#scan(nowMs);
+    const hasRain = this.#hasRainAmounts || this.#lastRate !== undefined || scan.lastRainSample !== null;
+    if (hasRain) {
+      for (const [field, minutes] of RAIN_WINDOWS) {
+        const window = scan.windows.get(minutes)!;
+        coverage[field] = round(window.rainCoverage);
+        if (window.rainCoverage >= COVERAGE_REQUIRED) input[field] = round(window.rainMm);
+        else withheld[field] = coverageReason(window.rainCoverage, minutes);
+      }
+      if (scan.lastRainMinute !== null) {
+        const minutes = scan.nowMinute - scan.lastRainMinute;
+        if (minutes <= this.#options.maxGapMinutes || scan.coverageSinceRain >= COVERAGE_REQUIRED) input.minutes_since_rain = minutes;
+        else withheld.minutes_since_rain = `readings cover only ${Math.floor(scan.coverageSinceRain * 100)}% of the time since the last rain (90% needed)`;
+      } else {
+        const window = scan.windows.get(RETENTION_MINUTES)!;
+        if (window.rainCoverage >= COVERAGE_REQUIRED) input.minutes_since_rain = RETENTION_MINUTES;
+        else withheld.minutes_since_rain = 'no rain in the history, and the history does not yet cover 14 days';
+      }
+      if (input.precipitation_rate === undefined) {
+        const window = scan.windows.get(RATE_WINDOW_MINUTES)!;
+        if (window.rainCoverage >= COVERAGE_REQUIRED) {
+          input.precipitation_rate = round((window.rainMm * 60) / RATE_WINDOW_MINUTES);
+          derived.push('precipitation_rate');
+          delete withheld.precipitation_rate;
+        } else if (withheld.precipitation_rate === undefined) {
+          withheld.precipitation_rate = `no fresh rate, and readings cover only ${Math.floor(window.rainCoverage * 100)}% of the last ${RATE_WINDOW_MINUTES} min`;
+        }
+      }
+    }
+    if (this.#latest.has('temperature')) {
+      for (const [field, minutes] of TEMPERATURE_WINDOWS) {
+        const window = scan.windows.get(minutes)!;
+        coverage[field] = round(window.tempCoverage);
+        if (window.tempCoverage >= COVERAGE_REQUIRED && window.tempMinC !== null) input[field] = window.tempMinC;
+        else withheld[field] = coverageReason(window.tempCoverage, minutes);
+      }
+    }
+    return { input, withheld, derived, coverage, lastReadingAtMs: this.#lastReadingAtMs };
+  }
+
+  /**
+   * One backward pass over the last 14 days of minutes. A minute counts as
+   * covered when a reading follows within maxGapMinutes (or, for the minutes
+   * after the latest reading, when that reading is still that recent).
+   */
+  #scan(nowMs: number) {
+    const nowMinute = minuteOf(nowMs);
+    const gap = this.#options.maxGapMinutes;
+    const lengths = new Set<number>([RATE_WINDOW_MINUTES, ...RAIN_WINDOWS.map(([, m]) => m), ...TEMPERATURE_WINDOWS.map(([, m]) => m)]);
+    const windows = new Map<number, { rainMm: number; rainCoverage: number; tempMinC: number | null; tempCoverage: number }>();
+    const latestObserved = (predicate: (bucket: BucketRow) => boolean): number | null => {
+      let latest: number | null = null;
+      for (const bucket of this.#buckets.values()) {
+        if (bucket.minute <= nowMinute && predicate(bucket) && (latest === null || bucket.minute > latest)) latest = bucket.minute;
+      }
+      return latest;
+    };
+    const lastRainSample = latestObserved((bucket) => bucket.rainObserved);
+    const lastTempSample = latestObserved((bucket) => bucket.tempMinC !== null);
+    let nextRain = lastRainSample !== null && nowMinute - lastRainSample <= gap ? nowMinute : null;
+    let nextTemp = lastTempSample !== null && nowMinute - lastTempSample <= gap ? nowMinute : null;
+    let rainMm = 0;
+    let rainCovered = 0;
+    let tempCovered = 0;
+    let tempMinC: number | null = null;
+    let lastRainMinute: number | null = null;
+    let coverageSinceRain = 0;
+    for (let count = 1; count <= RETENTION_MINUTES; count++) {
+      const minute = nowMinute - count + 1;
+      const bucket = this.#buckets.get(minute);
+      if (bucket) {
+        if (bucket.rainMm > 0 && lastRainMinute === null) {
+          lastRainMinute = minute;
+          coverageSinceRain = count > 1 ? rainCovered / (count - 1) : 1;
+        }
+        if (bucket.rainObserved) nextRain = minute;
+        if (bucket.tempMinC !== null) {
+          nextTemp = minute;
+          tempMinC = tempMinC === null ? bucket.tempMinC : Math.min(tempMinC, bucket.tempMinC);
+        }
+        rainMm += bucket.rainMm;
+      }
+      if (nextRain !== null && nextRain - minute <= gap) rainCovered++;
+      if (nextTemp !== null && nextTemp - minute <= gap) tempCovered++;
+      if (lengths.has(count)) {
+        windows.set(count, { rainMm, rainCoverage: rainCovered / count, tempMinC, tempCoverage: tempCovered / count });
+      }
+    }
+    return { nowMinute, windows, lastRainMinute, coverageSinceRain, lastRainSample };
+  }
+}
+
+function coverageReason(covered: number, minutes: number): string {
+  return `history covers ${Math.floor(covered * 100)}% of the last ${describeWindow(minutes)} (90% needed)`;
+}
+
+export { MINUTE_MS };

@@ -1,0 +1,157 @@
+/**
+ * Strict validation of the `stations` configuration array. Every message
+ * names the station (by index and id) and the key.
+ */
+import { FIELD_QUANTITY, } from './builder.js';
+import { CURRENT_FIELDS, RAIN_INPUT_FIELDS, STATION_FORMATS, type StationConfig } from './types.js';
+import { isUnitOf, unitsFor, type Quantity } from './units.js';
+
+const ID_PATTERN = /^[a-zA-Z0-9_-]+$/;
+const INPUT_FIELDS: readonly string[] = [...CURRENT_FIELDS, ...RAIN_INPUT_FIELDS];
+const STATION_KEYS = new Set(['id', 'name', 'format', 'topic', 'match', 'units', 'fields', 'timestampKey', 'lawn', 'freshness']);
+
+function quantityOf(field: string): Quantity {
+  return field === 'rain_total' || field === 'rain_delta' ? 'depth' : FIELD_QUANTITY[field as keyof typeof FIELD_QUANTITY];
+}
+
+/** Problems with an MQTT topic filter used for subscribing (wildcards allowed). */
+export function topicFilterProblem(topic: string): string | undefined {
+  if (topic === '') return 'must not be empty';
+  if (topic.includes('\u0000')) return 'must not contain NUL';
+  const levels = topic.split('/');
+  for (const [index, level] of levels.entries()) {
+    if (level.includes('#') && (level !== '#' || index !== levels.length - 1)) return '"#" is only allowed as the whole last level';
+    if (level.includes('+') && level !== '+') return '"+" must be a whole level';
+  }
+  return undefined;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function stationProblems(raw: unknown, index: number): string[] {
+  const where = (key: string, id?: unknown): string =>
+    `stations[${index}]${typeof id === 'string' && id !== '' ? ` ("${id}")` : ''}.${key}`;
+  if (!isPlainObject(raw)) return [`stations[${index}] must be an object`];
+  const id = raw.id;
+  const problems: string[] = [];
+  const problem = (key: string, message: string): void => {
+    problems.push(`${where(key, id)} ${message}`);
+  };
+  for (const key of Object.keys(raw)) if (!STATION_KEYS.has(key)) problem(key, `is not a station setting (allowed: ${[...STATION_KEYS].join(', ')})`);
+  if (typeof id !== 'string' || !ID_PATTERN.test(id)) problem('id', 'must be a non-empty string of letters, digits, "_" and "-" (it becomes an MQTT topic level)');
+  if (typeof raw.name !== 'string' || raw.name.trim() === '') problem('name', 'must be a non-empty string');
+  if (typeof raw.format !== 'string' || !STATION_FORMATS.includes(raw.format as never)) {
+    problem('format', `must be one of ${STATION_FORMATS.join(', ')}`);
+  }
+  if (typeof raw.topic !== 'string') problem('topic', 'must be an MQTT topic (wildcards + and # allowed)');
+  else {
+    const topicProblem = topicFilterProblem(raw.topic);
+    if (topicProblem) problem('topic', topicProblem);
+  }
+  if (raw.match !== undefined) {
+    if (!isPlainObject(raw.match) || Object.keys(raw.match).length === 0) problem('match', 'must be an object such as {"model": "Fineoffset-WH65B", "id": 65}');
+    else {
+      for (const [key, value] of Object.entries(raw.match)) {
+        const ok = (v: unknown): boolean => typeof v === 'string' || typeof v === 'number';
+        if (!(ok(value) || (Array.isArray(value) && value.length > 0 && value.every(ok)))) problem(`match.${key}`, 'must be a string, a number or a non-empty list of them');
+      }
+    }
+  }
+  if (raw.units !== undefined) {
+    if (raw.units === 'metric' || raw.units === 'imperial') {
+      // unit system
+    } else if (!isPlainObject(raw.units)) problem('units', 'must be "metric", "imperial" or an object field → unit');
+    else {
+      for (const [field, unit] of Object.entries(raw.units)) {
+        if (!INPUT_FIELDS.includes(field)) problem(`units.${field}`, `is not a field (allowed: ${INPUT_FIELDS.join(', ')})`);
+        else if (typeof unit !== 'string' || !isUnitOf(quantityOf(field), unit)) problem(`units.${field}`, `must be one of ${unitsFor(quantityOf(field)).join(', ')}`);
+      }
+    }
+  }
+  if (raw.format === 'json') {
+    if (!isPlainObject(raw.fields) || Object.keys(raw.fields).length === 0) problem('fields', 'is required for format "json": an object field → payload key, e.g. {"temperature": {"key": "temp_f", "unit": "F"}}');
+    else {
+      for (const [field, mapping] of Object.entries(raw.fields)) {
+        if (!INPUT_FIELDS.includes(field)) { problem(`fields.${field}`, `is not a field (allowed: ${INPUT_FIELDS.join(', ')})`); continue; }
+        const key = typeof mapping === 'string' ? mapping : isPlainObject(mapping) ? mapping.key : undefined;
+        if (typeof key !== 'string' || key === '') problem(`fields.${field}`, 'must be a payload key or {"key": ..., "unit": ...}');
+        if (isPlainObject(mapping)) {
+          for (const extra of Object.keys(mapping)) if (extra !== 'key' && extra !== 'unit') problem(`fields.${field}.${extra}`, 'is not allowed (only key and unit)');
+          if (mapping.unit !== undefined && (typeof mapping.unit !== 'string' || !isUnitOf(quantityOf(field), mapping.unit))) {
+            problem(`fields.${field}.unit`, `must be one of ${unitsFor(quantityOf(field)).join(', ')}`);
+          }
+        }
+      }
+    }
+  } else if (raw.format === 'fields') {
+    if (raw.fields !== undefined) {
+      if (!isPlainObject(raw.fields) || Object.keys(raw.fields).length === 0) problem('fields', 'must be an object topic → field');
+      else {
+        for (const [topic, field] of Object.entries(raw.fields)) {
+          if (typeof field !== 'string' || !INPUT_FIELDS.includes(field)) problem(`fields["${topic}"]`, `must be one of ${INPUT_FIELDS.join(', ')}`);
+          if (topic.includes('+') || topic.includes('#')) problem(`fields["${topic}"]`, 'must be a concrete topic (no wildcards)');
+        }
+      }
+    } else if (typeof raw.topic === 'string' && !raw.topic.endsWith('/+') && raw.topic !== '+') {
+      problem('topic', 'must end in "/+" (the last level names the field) unless "fields" maps topics to fields');
+    }
+  } else if (raw.fields !== undefined) {
+    problem('fields', 'is only used by the formats "json" and "fields"');
+  }
+  if (raw.timestampKey !== undefined && (raw.format !== 'json' || typeof raw.timestampKey !== 'string' || raw.timestampKey === '')) {
+    problem('timestampKey', 'must be a payload key, and is only used by format "json"');
+  }
+  if (raw.lawn !== undefined) {
+    if (!isPlainObject(raw.lawn)) problem('lawn', 'must be an object {soilType, mowerClass}');
+    else {
+      for (const key of Object.keys(raw.lawn)) if (key !== 'soilType' && key !== 'mowerClass') problem(`lawn.${key}`, 'is not allowed (only soilType and mowerClass)');
+      if (raw.lawn.soilType !== undefined && !['sand', 'loam', 'clay'].includes(raw.lawn.soilType as string)) problem('lawn.soilType', 'must be sand, loam or clay');
+      if (raw.lawn.mowerClass !== undefined && !['robot', 'walk', 'ride_on'].includes(raw.lawn.mowerClass as string)) problem('lawn.mowerClass', 'must be robot, walk or ride_on');
+    }
+  }
+  if (raw.freshness !== undefined) {
+    const positive = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v) && v > 0;
+    if (!isPlainObject(raw.freshness)) problem('freshness', 'must be an object {maxAgeMinutes, fields}');
+    else {
+      for (const key of Object.keys(raw.freshness)) if (key !== 'maxAgeMinutes' && key !== 'fields') problem(`freshness.${key}`, 'is not allowed (only maxAgeMinutes and fields)');
+      if (raw.freshness.maxAgeMinutes !== undefined && !positive(raw.freshness.maxAgeMinutes)) problem('freshness.maxAgeMinutes', 'must be a number of minutes above 0');
+      if (raw.freshness.fields !== undefined) {
+        if (!isPlainObject(raw.freshness.fields)) problem('freshness.fields', 'must be an object field → minutes');
+        else {
+          for (const [field, minutes] of Object.entries(raw.freshness.fields)) {
+            if (!(CURRENT_FIELDS as readonly string[]).includes(field)) problem(`freshness.fields.${field}`, `is not a current-value field (allowed: ${CURRENT_FIELDS.join(', ')})`);
+            else if (!positive(minutes)) problem(`freshness.fields.${field}`, 'must be a number of minutes above 0');
+          }
+        }
+      }
+    }
+  }
+  return problems;
+}
+
+/** Every problem of the stations array, one line each; empty when valid. */
+export function stationsProblems(raw: unknown): string[] {
+  if (!Array.isArray(raw)) return ['stations must be a list of station objects'];
+  const problems = raw.flatMap((station, index) => stationProblems(station, index));
+  const seen = new Set<string>();
+  for (const [index, station] of raw.entries()) {
+    const id = isPlainObject(station) ? station.id : undefined;
+    if (typeof id !== 'string') continue;
+    if (seen.has(id)) problems.push(`stations[${index}] ("${id}").id is used by another station; ids must be unique`);
+    seen.add(id);
+  }
+  return problems;
+}
+
+/** Convict format: throws one message listing every problem. */
+export function validateStations(raw: unknown): void {
+  const problems = stationsProblems(raw);
+  if (problems.length > 0) throw new Error(problems.join('; '));
+}
+
+export function asStations(raw: unknown): StationConfig[] {
+  validateStations(raw);
+  return raw as StationConfig[];
+}

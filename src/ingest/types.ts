@@ -1,0 +1,77 @@
+/**
+ * What a station payload becomes after parsing: values already in the spec's
+ * units, plus rain information in one of three shapes and an optional
+ * payload timestamp. Parsing is pure; time plausibility is decided later
+ * against the arrival time (./readingTime.ts).
+ */
+
+/** Current-value fields a station can deliver directly (spec names and units). */
+export const CURRENT_FIELDS = [
+  'temperature',
+  'precipitation_rate',
+  'humidity',
+  'wind_speed',
+  'wind_gusts',
+  'dew_point',
+  'solar',
+  'soil_temperature',
+  'soil_moisture',
+] as const;
+export type CurrentField = (typeof CURRENT_FIELDS)[number];
+
+/** Pseudo fields for rain amounts, accepted by the `json` and `fields` formats. */
+export const RAIN_INPUT_FIELDS = ['rain_total', 'rain_delta'] as const;
+export type RainInputField = (typeof RAIN_INPUT_FIELDS)[number];
+export type InputField = CurrentField | RainInputField;
+
+export interface RainCounter {
+  /** Identifies one physical counter (e.g. model/channel/id/key); a new key starts a new baseline. */
+  key: string;
+  /** Lifetime total in mm; resets on battery change or wrap. */
+  totalMm: number;
+}
+
+export interface Reading {
+  values: Partial<Record<CurrentField, number>>;
+  /** Lifetime counters, turned into increments by the history. */
+  rainCounters: RainCounter[];
+  /** Rain since the previous packet (WeeWX `rain`), in mm. */
+  rainDeltaMm?: number;
+  /** Payload timestamp, epoch ms, when the payload carries a usable one. */
+  payloadTimeMs?: number;
+  /** Content fingerprint without timestamps/sequence numbers: repeated radio packets share it. */
+  fingerprint: string;
+  /** Values dropped as implausible or unparseable, with the reason, for counting and logs. */
+  dropped: string[];
+}
+
+export type ParseOutcome =
+  | { kind: 'reading'; reading: Reading }
+  /** Valid message that is not for this station (a neighbour's sensor, a non-matching model). */
+  | { kind: 'ignored'; reason: string }
+  | { kind: 'rejected'; reason: string };
+
+export type StationFormat = 'rtl_433' | 'ecowitt2mqtt' | 'weewx' | 'json' | 'fields';
+export const STATION_FORMATS: readonly StationFormat[] = ['rtl_433', 'ecowitt2mqtt', 'weewx', 'json', 'fields'];
+
+export interface JsonFieldMapping {
+  key: string;
+  unit?: string;
+}
+
+export interface StationConfig {
+  id: string;
+  name: string;
+  format: StationFormat;
+  topic: string;
+  /** rtl_433: model/id/channel/subtype filter; json: key → expected value. */
+  match?: Record<string, string | number | Array<string | number>>;
+  /** 'metric' | 'imperial' (ecowitt2mqtt, weewx without unit labels) or field → unit. */
+  units?: 'metric' | 'imperial' | Partial<Record<InputField, string>>;
+  /** `json`: our field → payload key (with unit); `fields`: topic → our field. */
+  fields?: Record<string, string | JsonFieldMapping>;
+  /** `json`: payload key holding the timestamp (ISO 8601 or Unix seconds/ms). */
+  timestampKey?: string;
+  lawn?: { soilType?: 'sand' | 'loam' | 'clay'; mowerClass?: 'robot' | 'walk' | 'ride_on' };
+  freshness?: { maxAgeMinutes?: number; fields?: Partial<Record<CurrentField, number>> };
+}

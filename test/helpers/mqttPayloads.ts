@@ -1,0 +1,16 @@
+/** Loads the captured station payloads in test/fixtures/payloads. */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const DIR = fileURLToPath(new URL('../fixtures/payloads/', import.meta.url));
+
+export function payloadText(name: string): string {
+  return readFileSync(`${DIR}${name}`, 'utf8');
+}
+
+/** The lines of a JSON-lines capture (rtl_433), blank lines dropped. */
+export function payloadLines(name: string): string[] {
+  return payloadText(name)
+    .split('\n')
+    .filter((line) => line.trim() !== '');
+}

@@ -1,0 +1,208 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_HISTORY_OPTIONS, StationHistory, type TimedReading } from '../../src/history/stationHistory.js';
+import { MINUTE_MS, RETENTION_MINUTES } from '../../src/history/windows.js';
+
+const T0 = Date.parse('2026-06-01T00:00:00Z');
+const options = { ...DEFAULT_HISTORY_OPTIONS, maxRainIncrementMm: 1e9 };
+
+function reading(timeMs: number, parts: Partial<TimedReading> = {}): TimedReading {
+  return { timeMs, values: {}, rainCounters: [], fingerprint: `${timeMs}:${JSON.stringify(parts)}`, dropped: [], ...parts };
+}
+
+/** Readings every `stepMin` minutes from `fromMs` to `toMs` carrying a zero rain delta and a temperature. */
+function steady(fromMs: number, toMs: number, stepMin = 5, temp = 15): TimedReading[] {
+  const out: TimedReading[] = [];
+  for (let t = fromMs; t <= toMs; t += stepMin * MINUTE_MS) out.push(reading(t, { rainDeltaMm: 0, values: { temperature: temp } }));
+  return out;
+}
+
+describe('StationHistory windows (examples)', () => {
+  it('supplies rain windows and minutes since rain once the history covers them, exact across midnight', () => {
+    const history = new StationHistory(options);
+    const now = Date.parse('2026-06-02T00:30:00Z');
+    for (const r of steady(now - 25 * 3_600_000, now)) history.ingest(r);
+    history.ingest(reading(Date.parse('2026-06-01T23:50:00Z'), { rainDeltaMm: 1.2 }));
+    history.ingest(reading(Date.parse('2026-06-02T00:10:00Z'), { rainDeltaMm: 0.8 }));
+    const { input, withheld } = history.assemble(now);
+    expect(input.rain_1h).toBeCloseTo(2.0, 9);
+    expect(input.rain_24h).toBeCloseTo(2.0, 9);
+    expect(input.minutes_since_rain).toBe(20);
+    expect(input.min_temp_3h).toBe(15);
+    expect(input.rain_14d).toBeUndefined();
+    expect(withheld.rain_14d).toMatch(/history covers 7% of the last 14 d \(90% needed\)/);
+    expect(input.min_temp_3d).toBeUndefined();
+  });
+
+  it('withholds stale current values and derives precipitation_rate from recent increments', () => {
+    const history = new StationHistory(options);
+    const now = T0 + 2 * 3_600_000;
+    for (const r of steady(now - 3_600_000, now, 1)) history.ingest(r);
+    history.ingest(reading(now - 5 * MINUTE_MS, { rainDeltaMm: 0.5, fingerprint: 'rain' }));
+    history.ingest(reading(now - 40 * MINUTE_MS, { values: { humidity: 80 }, fingerprint: 'h' }));
+    const assembly = history.assemble(now);
+    expect(assembly.input.temperature).toBe(15);
+    expect(assembly.input.humidity).toBeUndefined();
+    expect(assembly.withheld.humidity).toBe('last value is 40 min old (limit 30 min)');
+    expect(assembly.input.precipitation_rate).toBeCloseTo(2, 9);
+    expect(assembly.derived).toEqual(['precipitation_rate']);
+  });
+
+  it('turns a lifetime counter into increments, ignores a reset by default and caps jumps', () => {
+    const capped = new StationHistory({ ...DEFAULT_HISTORY_OPTIONS, maxRainIncrementMm: 10 });
+    const totals = [100, 100.3, 100.9, 2.0, 2.4, 80];
+    totals.forEach((totalMm, i) => capped.ingest(reading(T0 + i * MINUTE_MS, { rainCounters: [{ key: 'c', totalMm }] })));
+    const rain = capped.rows().buckets.reduce((sum, b) => sum + b.rainMm, 0);
+    expect(rain).toBeCloseTo(0.3 + 0.6 + 0.4 + 10, 9);
+    const counting = new StationHistory({ ...options, counterResetPolicy: 'count' });
+    totals.slice(0, 4).forEach((totalMm, i) => counting.ingest(reading(T0 + i * MINUTE_MS, { rainCounters: [{ key: 'c', totalMm }] })));
+    expect(counting.rows().buckets.reduce((sum, b) => sum + b.rainMm, 0)).toBeCloseTo(0.9 + 2.0, 9);
+  });
+
+  it('integrates a rain rate only when the station reports no amounts', () => {
+    const history = new StationHistory(options);
+    history.ingest(reading(T0, { values: { precipitation_rate: 6 } }));
+    history.ingest(reading(T0 + 10 * MINUTE_MS, { values: { precipitation_rate: 0 } }));
+    expect(history.rows().buckets.reduce((sum, b) => sum + b.rainMm, 0)).toBeCloseTo(1, 9);
+    history.ingest(reading(T0 + 11 * MINUTE_MS, { rainDeltaMm: 0 }));
+    history.ingest(reading(T0 + 12 * MINUTE_MS, { values: { precipitation_rate: 60 } }));
+    history.ingest(reading(T0 + 13 * MINUTE_MS, { values: { precipitation_rate: 60 } }));
+    expect(history.rows().buckets.reduce((sum, b) => sum + b.rainMm, 0)).toBeCloseTo(1, 9);
+  });
+
+  it('survives a restart through its rows', () => {
+    const history = new StationHistory(options);
+    const now = T0 + 5 * 3_600_000;
+    for (const r of steady(now - 4 * 3_600_000, now)) history.ingest(r);
+    history.ingest(reading(now - 30 * MINUTE_MS, { rainDeltaMm: 3 }));
+    const restored = new StationHistory(options, history.rows());
+    expect(restored.assemble(now)).toEqual(history.assemble(now));
+  });
+});
+
+// ---------- properties ----------
+
+const NOW = T0 + RETENTION_MINUTES * MINUTE_MS;
+const eventArb = fc.record({
+  offsetMin: fc.integer({ min: 0, max: RETENTION_MINUTES + 60 }),
+  second: fc.integer({ min: 0, max: 59 }),
+  mm: fc.oneof(fc.constant(0), fc.double({ min: 0.001, max: 20, noNaN: true })),
+});
+
+describe('StationHistory properties', () => {
+  it('window sums equal the sum of increments whose minute lies in the window', () => {
+    fc.assert(
+      fc.property(fc.array(eventArb, { maxLength: 200 }), (events) => {
+        const history = new StationHistory({ ...options, maxGapMinutes: 100_000 });
+        const readings = events.map((e, i) =>
+          reading(NOW - e.offsetMin * MINUTE_MS - e.second * 1000, { rainDeltaMm: e.mm, fingerprint: `e${i}` }),
+        );
+        for (const r of readings) history.ingest(r);
+        const { input } = history.assemble(NOW);
+        const nowMinute = Math.floor(NOW / MINUTE_MS);
+        for (const [field, minutes] of [['rain_1h', 60], ['rain_12h', 720], ['rain_24h', 1440], ['rain_14d', RETENTION_MINUTES]] as const) {
+          const expected = readings
+            .filter((r) => {
+              const minute = Math.floor(r.timeMs / MINUTE_MS);
+              return minute > nowMinute - minutes && minute <= nowMinute;
+            })
+            .reduce((sum, r) => sum + (r.rainDeltaMm ?? 0), 0);
+          if (readings.length > 0) expect(input[field]).toBeCloseTo(expected, 2);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('counter resets and noise never produce negative rain, and increments never exceed the rises', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.double({ min: 0, max: 500, noNaN: true }), { minLength: 1, maxLength: 60 }),
+        fc.constantFrom('ignore' as const, 'count' as const),
+        (totals, policy) => {
+          const history = new StationHistory({ ...options, counterResetPolicy: policy });
+          totals.forEach((totalMm, i) => history.ingest(reading(T0 + i * MINUTE_MS, { rainCounters: [{ key: 'c', totalMm }] })));
+          const buckets = history.rows().buckets;
+          for (const bucket of buckets) expect(bucket.rainMm).toBeGreaterThanOrEqual(0);
+          let bound = 0;
+          for (let i = 1; i < totals.length; i++) {
+            const step = totals[i]! - totals[i - 1]!;
+            bound += step >= 0 ? step : policy === 'count' ? totals[i]! : 0;
+          }
+          expect(buckets.reduce((sum, b) => sum + b.rainMm, 0)).toBeCloseTo(bound, 3);
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
+  it('is idempotent under duplicate deliveries (QoS 1 redelivery, repeated radio packets)', () => {
+    const readingArb = fc.record({
+      offsetMin: fc.integer({ min: 0, max: 600 }),
+      total: fc.double({ min: 0, max: 100, noNaN: true }),
+      delta: fc.option(fc.double({ min: 0, max: 5, noNaN: true }), { nil: undefined }),
+      temp: fc.option(fc.double({ min: -20, max: 35, noNaN: true }), { nil: undefined }),
+    });
+    fc.assert(
+      fc.property(fc.array(readingArb, { maxLength: 40 }), fc.array(fc.nat(), { maxLength: 40 }), (specs, dupPicks) => {
+        const now = T0 + 700 * MINUTE_MS;
+        const readings = specs
+          .map((s, i) =>
+            reading(now - s.offsetMin * MINUTE_MS, {
+              fingerprint: `r${i}`,
+              rainCounters: [{ key: 'c', totalMm: s.total }],
+              ...(s.delta === undefined ? {} : { rainDeltaMm: s.delta }),
+              values: s.temp === undefined ? {} : { temperature: s.temp },
+            }),
+          )
+          .sort((a, b) => a.timeMs - b.timeMs);
+        const once = new StationHistory(options);
+        for (const r of readings) once.ingest(r);
+        const twice = new StationHistory(options);
+        const delivered: TimedReading[] = [];
+        readings.forEach((r, i) => {
+          delivered.push(r);
+          if (dupPicks.includes(i)) delivered.push({ ...r });
+        });
+        // a redelivery may also come right after, with the same content
+        for (const r of delivered) twice.ingest(r);
+        for (const r of readings.slice(-3)) expect(twice.ingest({ ...r })).toBe('duplicate');
+        expect(twice.rows()).toEqual(once.rows());
+        expect(twice.assemble(now)).toEqual(once.assemble(now));
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('supplies a window exactly when readings cover at least 90% of it', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.integer({ min: 0, max: 200 }), { maxLength: 120 }),
+        fc.integer({ min: 1, max: 30 }),
+        (offsets, gap) => {
+          const history = new StationHistory({ ...options, maxGapMinutes: gap });
+          for (const offset of offsets) history.ingest(reading(NOW - offset * MINUTE_MS, { rainDeltaMm: 0, values: { temperature: 10 } }));
+          const { input } = history.assemble(NOW);
+          // Reference: minute m (of the last 60) is covered when some reading lies in [m, m + gap],
+          // or, after the latest reading, when that reading is at most `gap` minutes old.
+          const nowMinute = Math.floor(NOW / MINUTE_MS);
+          const sampleMinutes = offsets.map((o) => nowMinute - o);
+          const latest = Math.max(...sampleMinutes);
+          const coveredMinutes = (windowLength: number) => {
+            let covered = 0;
+            for (let m = nowMinute - windowLength + 1; m <= nowMinute; m++) {
+              const ahead = sampleMinutes.some((s) => s >= m && s - m <= gap);
+              const tail = offsets.length > 0 && m > latest && nowMinute - latest <= gap;
+              if (ahead || tail) covered++;
+            }
+            return covered / windowLength;
+          };
+          expect(input.rain_1h !== undefined).toBe(offsets.length > 0 && coveredMinutes(60) >= 0.9);
+          expect(input.min_temp_3h !== undefined).toBe(offsets.length > 0 && coveredMinutes(180) >= 0.9);
+          expect(input.rain_24h).toBeUndefined();
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});

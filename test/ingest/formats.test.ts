@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { parseStationMessage } from '../../src/ingest/parse.js';
+import type { ParseOutcome, Reading, StationConfig } from '../../src/ingest/types.js';
+import { payloadText } from '../helpers/mqttPayloads.js';
+
+const context = { timeZone: 'UTC' };
+
+function reading(outcome: ParseOutcome): Reading {
+  if (outcome.kind !== 'reading') throw new Error(`expected a reading, got ${outcome.kind}: ${outcome.reason}`);
+  return outcome.reading;
+}
+
+describe('weewx format', () => {
+  const station: StationConfig = { id: 'davis', name: 'Davis', format: 'weewx', topic: 'weewx/loop' };
+  const loop = payloadText('weewx-mqtt__kotori__vantagepro2_loop.json');
+
+  it('reads the Vantage Pro2 METRIC loop packet: string values, unit labels, dateTime', () => {
+    const r = reading(parseStationMessage(station, 'weewx/loop', loop, context));
+    expect(r.values.temperature).toBeCloseTo(3.55555555556, 6);
+    expect(r.values.humidity).toBe(90);
+    expect(r.values.wind_speed).toBeCloseTo(3.95409343049, 6);
+    expect(r.values.wind_gusts).toBeCloseTo(9.65608800006, 6);
+    expect(r.values.dew_point).toBeCloseTo(2.07088485785, 6);
+    expect(r.values.solar).toBe(0);
+    expect(r.values.precipitation_rate).toBe(0);
+    expect(r.rainDeltaMm).toBe(0);
+    expect(r.payloadTimeMs).toBe(1_492_467_300_000);
+  });
+
+  it('turns METRIC rain in cm into mm and takes it as a per-packet delta', () => {
+    const packet = { ...JSON.parse(loop), rain_cm: '0.02', rainRate_cm_per_hour: '0.24' };
+    const r = reading(parseStationMessage(station, 't', JSON.stringify(packet), context));
+    expect(r.rainDeltaMm).toBeCloseTo(0.2, 9);
+    expect(r.values.precipitation_rate).toBeCloseTo(2.4, 9);
+    expect(r.rainCounters).toEqual([]);
+  });
+
+  it('uses usUnits when the keys carry no unit label', () => {
+    const us = { dateTime: '1492467300', usUnits: '1', outTemp: '50.0', windSpeed: '10', rain: '0.1' };
+    const r = reading(parseStationMessage(station, 't', JSON.stringify(us), context));
+    expect(r.values.temperature).toBeCloseTo(10, 9);
+    expect(r.values.wind_speed).toBeCloseTo(16.09344, 6);
+    expect(r.rainDeltaMm).toBeCloseTo(2.54, 9);
+    const metricwx = { ...us, usUnits: '17', outTemp: '10', windSpeed: '2', rain: '0.4' };
+    const m = reading(parseStationMessage(station, 't', JSON.stringify(metricwx), context));
+    expect(m.values.wind_speed).toBeCloseTo(7.2, 9);
+    expect(m.rainDeltaMm).toBeCloseTo(0.4, 9);
+  });
+
+  it('rejects a packet with nothing usable', () => {
+    expect(parseStationMessage(station, 't', '{"usUnits": "16"}', context).kind).toBe('rejected');
+    expect(parseStationMessage(station, 't', 'not json', context).kind).toBe('rejected');
+  });
+});
+
+describe('ecowitt2mqtt format', () => {
+  const station: StationConfig = { id: 'gw', name: 'GW1000', format: 'ecowitt2mqtt', topic: 'ecowitt2mqtt/gw' };
+  const published = payloadText('ecowitt2mqtt-published__topic-json__gw1000bpro.json');
+
+  it('reads the imperial output and converts °F, mph, in', () => {
+    const r = reading(parseStationMessage(station, 't', published, context));
+    expect(r.values.temperature).toBeCloseTo(34, 6);
+    expect(r.values.humidity).toBe(64);
+    expect(r.values.wind_speed).toBeCloseTo(20.89 * 1.609344, 6);
+    expect(r.values.wind_gusts).toBeCloseTo(1.12 * 1.609344, 6);
+    expect(r.values.solar).toBe(264.61);
+    expect(r.values.precipitation_rate).toBe(0);
+    // No totalrain in this firmware: the yearly accumulation is the counter, never dailyrain.
+    expect(r.rainCounters).toEqual([{ key: 'ecowitt2mqtt/yearlyrain', totalMm: expect.closeTo(4.441 * 25.4, 6) }]);
+  });
+
+  it('reads metric output when configured', () => {
+    const metric = { ...station, units: 'metric' as const };
+    const r = reading(parseStationMessage(metric, 't', JSON.stringify({ temp: 21.5, windspeed: 12, totalrain: 812.4 }), context));
+    expect(r.values.temperature).toBe(21.5);
+    expect(r.values.wind_speed).toBe(12);
+    expect(r.rainCounters[0]?.totalMm).toBe(812.4);
+  });
+});
+
+describe('json format', () => {
+  const station: StationConfig = {
+    id: 'diy',
+    name: 'DIY',
+    format: 'json',
+    topic: 'diy/state',
+    fields: {
+      temperature: { key: 'sensors.t', unit: 'F' },
+      precipitation_rate: 'rate',
+      rain_total: { key: 'rain', unit: 'in' },
+    },
+    timestampKey: 'ts',
+  };
+
+  it('maps configured keys (dotted paths) and units, and reads the timestamp key', () => {
+    const payload = JSON.stringify({ sensors: { t: 68 }, rate: '1.5', rain: 2, ts: '2026-05-01T10:00:00Z' });
+    const r = reading(parseStationMessage(station, 't', payload, context));
+    expect(r.values.temperature).toBeCloseTo(20, 9);
+    expect(r.values.precipitation_rate).toBe(1.5);
+    expect(r.rainCounters).toEqual([{ key: 'json/rain', totalMm: 50.8 }]);
+    expect(r.payloadTimeMs).toBe(Date.parse('2026-05-01T10:00:00Z'));
+  });
+
+  it('rejects a payload whose timestamp key is missing', () => {
+    expect(parseStationMessage(station, 't', JSON.stringify({ sensors: { t: 68 } }), context)).toMatchObject({
+      kind: 'rejected',
+      reason: expect.stringMatching(/timestamp key "ts"/),
+    });
+  });
+});
+
+describe('fields format', () => {
+  it('takes the field from the last topic level', () => {
+    const station: StationConfig = { id: 'g', name: 'G', format: 'fields', topic: 'garden/+' };
+    expect(reading(parseStationMessage(station, 'garden/temperature', ' 12.5 ', context)).values.temperature).toBe(12.5);
+    expect(reading(parseStationMessage(station, 'garden/rain_total', '3.2', context)).rainCounters[0]?.totalMm).toBe(3.2);
+    expect(parseStationMessage(station, 'garden/battery', '3.2', context).kind).toBe('ignored');
+    expect(parseStationMessage(station, 'garden/temperature', 'warm', context).kind).toBe('rejected');
+  });
+
+  it('uses an explicit topic map and unit overrides', () => {
+    const station: StationConfig = {
+      id: 'g',
+      name: 'G',
+      format: 'fields',
+      topic: 'sensors/#',
+      fields: { 'sensors/out/t_f': 'temperature', 'sensors/wind': 'wind_speed' },
+      units: { temperature: 'F', wind_speed: 'm/s' },
+    };
+    expect(reading(parseStationMessage(station, 'sensors/out/t_f', '32', context)).values.temperature).toBe(0);
+    expect(reading(parseStationMessage(station, 'sensors/wind', '10', context)).values.wind_speed).toBe(36);
+    expect(parseStationMessage(station, 'sensors/other', '1', context).kind).toBe('ignored');
+  });
+});

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { parseStationMessage } from '../../src/ingest/parse.js';
+import type { ParseOutcome, Reading, StationConfig } from '../../src/ingest/types.js';
+import { payloadLines } from '../helpers/mqttPayloads.js';
+
+const station: StationConfig = { id: 'garden', name: 'Garden', format: 'rtl_433', topic: 'rtl_433/+/events' };
+const context = { timeZone: 'Europe/Berlin' };
+
+function reading(outcome: ParseOutcome): Reading {
+  if (outcome.kind !== 'reading') throw new Error(`expected a reading, got ${outcome.kind}: ${outcome.reason}`);
+  return outcome.reading;
+}
+
+function first(file: string, s: StationConfig = station): Reading {
+  return reading(parseStationMessage(s, 'rtl_433/host/events', payloadLines(file)[0]!, context));
+}
+
+describe('rtl_433 format', () => {
+  it('reads a Fine Offset WH65B: °C, m/s → km/h, lux → W/m2, lifetime rain counter', () => {
+    const r = first('rtl433-json__rtl_433_tests__Fineoffset-WH65B_02-g001.jsonl');
+    expect(r.values.temperature).toBe(11.5);
+    expect(r.values.humidity).toBe(64);
+    expect(r.values.wind_speed).toBeCloseTo(3.442 * 3.6, 6);
+    expect(r.values.wind_gusts).toBeCloseTo(4.08 * 3.6, 6);
+    expect(r.values.solar).toBeCloseTo(6913 / 126.7, 4);
+    expect(r.rainCounters).toEqual([{ key: 'Fineoffset-WH65B//65/rain_mm', totalMm: 1125.982 }]);
+    // "@0.18s" is a sample offset, not a wall-clock time: the arrival time is used.
+    expect(r.payloadTimeMs).toBeUndefined();
+  });
+
+  it('reads Acurite Atlas in °F and mph, and rain in inches', () => {
+    const temp = first('rtl433-json__rtl_433_tests__Acurite-Atlas_msgtype05.jsonl');
+    expect(temp.values.temperature).toBeCloseTo(((70.7 - 32) * 5) / 9, 6);
+    expect(temp.values.wind_speed).toBe(0);
+    const rain = first('rtl433-json__rtl_433_tests__Acurite-Atlas_msgtype06.jsonl');
+    expect(rain.rainCounters[0]?.totalMm).toBeCloseTo(0.05 * 25.4, 6);
+  });
+
+  it('gives the three repeated Acurite transmissions one fingerprint', () => {
+    const lines = payloadLines('rtl433-json__rtl_433_tests__Acurite-5n1_VN1TXC_02.jsonl');
+    const prints = new Set(lines.map((line) => reading(parseStationMessage(station, 't', line, context)).fingerprint));
+    expect(lines.length).toBeGreaterThanOrEqual(3);
+    expect(prints.size).toBe(1);
+  });
+
+  it('accepts the old field names of LaCrosse WS-3600 (rainfall_mm, wind_speed_ms)', () => {
+    const lines = payloadLines('rtl433-json__rtl_433_tests__LaCrosse-WS3600_g005.jsonl').map((line) =>
+      parseStationMessage(station, 't', line, context),
+    );
+    const readings = lines.filter((o) => o.kind === 'reading').map((o) => reading(o));
+    expect(readings.some((r) => r.values.temperature === -2)).toBe(true);
+    expect(readings.some((r) => r.values.humidity === 85)).toBe(true);
+    expect(readings.some((r) => r.rainCounters[0]?.totalMm === 18.648)).toBe(true);
+    expect(readings.some((r) => r.values.wind_speed === 0)).toBe(true);
+  });
+
+  it('filters by model and id so neighbours on the same topic are ignored', () => {
+    const mine = { ...station, match: { model: 'Fineoffset-WH65B', id: 65 } };
+    const line65 = payloadLines('rtl433-json__rtl_433_tests__Fineoffset-WH65B_02-g001.jsonl')[0]!;
+    const line195 = payloadLines('rtl433-json__rtl_433_tests__Fineoffset-WH65B_03-g200.jsonl')[0]!;
+    expect(parseStationMessage(mine, 't', line65, context).kind).toBe('reading');
+    expect(parseStationMessage(mine, 't', line195, context)).toMatchObject({ kind: 'ignored' });
+    const several = { ...station, match: { id: [65, 195] } };
+    expect(parseStationMessage(several, 't', line195, context).kind).toBe('reading');
+  });
+
+  it('reads a local rtl_433 time in the configured zone, and ISO and Unix times', () => {
+    const base = { model: 'X', id: 1, temperature_C: 10 };
+    const at = (time: unknown) =>
+      reading(parseStationMessage(station, 't', JSON.stringify({ ...base, time }), context)).payloadTimeMs;
+    expect(at('2026-07-01 12:00:00')).toBe(Date.parse('2026-07-01T10:00:00Z'));
+    expect(at('2026-01-01 12:00:00')).toBe(Date.parse('2026-01-01T11:00:00Z'));
+    expect(at('2026-07-01T12:00:00+02:00')).toBe(Date.parse('2026-07-01T10:00:00Z'));
+    expect(at('1782900000')).toBe(1_782_900_000_000);
+    expect(at(1782900000)).toBe(1_782_900_000_000);
+  });
+
+  it('drops implausible values but keeps the rest of the event', () => {
+    const r = reading(
+      parseStationMessage(station, 't', JSON.stringify({ model: 'X', id: 1, temperature_C: 140, humidity: 50 }), context),
+    );
+    expect(r.values.temperature).toBeUndefined();
+    expect(r.values.humidity).toBe(50);
+    expect(r.dropped[0]).toMatch(/temperature_C: 140 C is implausible/);
+  });
+
+  it('rejects garbled and truncated lines without throwing', () => {
+    const line = payloadLines('rtl433-json__rtl_433_tests__Fineoffset-WH24_g001.jsonl')[0]!;
+    for (const bad of [line.slice(0, 40), '}{', 'null', '[1,2]', '{"model": "X", "id": 1, "temperature_C": "hot"}', '\u0000\u0001']) {
+      expect(['rejected', 'ignored']).toContain(parseStationMessage(station, 't', bad, context).kind);
+    }
+    // A syslog prefix around a whole event is tolerated.
+    expect(parseStationMessage(station, 't', `Nov 21 10:00:01 pi rtl_433[42]: ${line}`, context).kind).toBe('reading');
+  });
+});

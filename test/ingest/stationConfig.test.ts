@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { stationsProblems } from '../../src/ingest/stationConfig.js';
+
+const valid = { id: 'garden', name: 'Garden', format: 'rtl_433', topic: 'rtl_433/+/events', match: { model: 'Fineoffset-WH65B', id: 65 } };
+
+describe('station configuration', () => {
+  it('accepts complete stations of every format', () => {
+    expect(
+      stationsProblems([
+        valid,
+        { id: 'davis', name: 'Davis', format: 'weewx', topic: 'weewx/loop', lawn: { soilType: 'clay', mowerClass: 'robot' } },
+        { id: 'gw', name: 'GW', format: 'ecowitt2mqtt', topic: 'ecowitt2mqtt/gw', units: 'metric' },
+        { id: 'diy', name: 'DIY', format: 'json', topic: 'diy', fields: { temperature: { key: 't', unit: 'F' } }, timestampKey: 'ts' },
+        { id: 'f', name: 'F', format: 'fields', topic: 'garden/+', freshness: { maxAgeMinutes: 60, fields: { soil_moisture: 240 } } },
+      ]),
+    ).toEqual([]);
+  });
+
+  it('names the station and the key in every message', () => {
+    const problems = stationsProblems([
+      { ...valid, id: 'bad id', format: 'wunderground' },
+      { ...valid, id: 'b', topic: 'a/#/b', units: { temperature: 'mph' } },
+      { ...valid, id: 'c', lawn: { soilType: 'peat' }, freshness: { maxAgeMinutes: 0 }, extra: 1 },
+      { id: 'd', name: 'D', format: 'json', topic: 'x' },
+      { ...valid, id: 'b' },
+    ]);
+    expect(problems).toContain('stations[0] ("bad id").id must be a non-empty string of letters, digits, "_" and "-" (it becomes an MQTT topic level)');
+    expect(problems.some((p) => p.startsWith('stations[0] ("bad id").format must be one of rtl_433'))).toBe(true);
+    expect(problems).toContain('stations[1] ("b").topic "#" is only allowed as the whole last level');
+    expect(problems.some((p) => p.startsWith('stations[1] ("b").units.temperature must be one of C, F, K'))).toBe(true);
+    expect(problems).toContain('stations[2] ("c").lawn.soilType must be sand, loam or clay');
+    expect(problems).toContain('stations[2] ("c").freshness.maxAgeMinutes must be a number of minutes above 0');
+    expect(problems.some((p) => p.startsWith('stations[2] ("c").extra is not a station setting'))).toBe(true);
+    expect(problems.some((p) => p.startsWith('stations[3] ("d").fields is required for format "json"'))).toBe(true);
+    expect(problems).toContain('stations[4] ("b").id is used by another station; ids must be unique');
+  });
+
+  it('requires a "/+" topic or a map for the fields format', () => {
+    expect(stationsProblems([{ id: 'f', name: 'F', format: 'fields', topic: 'garden/temp' }])[0]).toMatch(/must end in "\/\+"/);
+  });
+});
