@@ -15,8 +15,8 @@ export const MESSAGES = {
   maintenance: 'The API is in maintenance mode.',
   systemChecksFailed: 'One or more system checks failed.',
   notFound: 'Not found.',
+  // Also for JSON with __proto__ or constructor.prototype keys, which fastify refuses while parsing.
   malformedJson: 'Malformed JSON in the request body.',
-  forbiddenJsonKey: 'The JSON body contains a forbidden key (__proto__ or constructor.prototype).',
   bodyNotObject: 'The request body must be a JSON object or form fields.',
   unsupportedMediaType: 'Unsupported content type. Use application/json or application/x-www-form-urlencoded.',
   tooManyRequests: 'Too many requests. Retry after the time given in the Retry-After header.',
@@ -62,7 +62,6 @@ function classify(error: FastifyError, bodyLimitBytes: number): { statusCode: nu
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return { statusCode: 413, message: MESSAGES.bodyTooLarge(bodyLimitBytes) };
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return { statusCode: 400, message: /forbidden prototype/i.test(error.message) ? MESSAGES.forbiddenJsonKey : MESSAGES.malformedJson };
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return { statusCode: 400, message: MESSAGES.malformedJson };
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
@@ -73,9 +72,7 @@ function classify(error: FastifyError, bodyLimitBytes: number): { statusCode: nu
   const statusCode = error.statusCode ?? 500;
   if (statusCode === 429) return { statusCode, message: MESSAGES.tooManyRequests };
   // Body-parser syntax errors (e.g. forbidden __proto__ keys) arrive as plain 400s.
-  if (statusCode === 400 && error instanceof SyntaxError) {
-    return { statusCode, message: /forbidden prototype/i.test(error.message) ? MESSAGES.forbiddenJsonKey : MESSAGES.malformedJson };
-  }
+  if (statusCode === 400) return { statusCode, message: error instanceof SyntaxError ? MESSAGES.malformedJson : MESSAGES.badRequest };
   if (statusCode === 408) return { statusCode, message: MESSAGES.requestTimeout };
   if (statusCode >= 400 && statusCode < 500) return { statusCode, message: MESSAGES.badRequest };
   return undefined;

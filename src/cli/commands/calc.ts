@@ -1,0 +1,36 @@
+import { FIELD_NAMES, calculate, isSeason } from '../../core/index.js';
+import { systemClock } from '../../util/clock.js';
+import { expectPositionals, parseCommand, type Options } from '../args.js';
+import { configFor, printJson } from '../context.js';
+import { CommandError, EXIT_OK, UsageError, type CliIo } from '../io.js';
+import { HELP } from '../help.js';
+
+const COMMAND = 'calc';
+
+export async function calcCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const fieldOptions: Options = { season: { type: 'string' } };
+  for (const name of FIELD_NAMES) fieldOptions[name] = { type: 'string' };
+  const parsed = parseCommand(COMMAND, argv, fieldOptions);
+  if (parsed.help) {
+    io.stdout(`${HELP.calc}\n`);
+    return EXIT_OK;
+  }
+  expectPositionals(COMMAND, parsed.positionals, []);
+  const season = parsed.values.season;
+  if (season !== undefined && !isSeason(season)) {
+    throw new UsageError(COMMAND, `--season must be spring, summer, autumn or winter, got "${String(season)}"`);
+  }
+  const config = configFor(parsed, io);
+  const input: Record<string, unknown> = {};
+  for (const name of FIELD_NAMES) if (parsed.values[name] !== undefined) input[name] = parsed.values[name];
+  const outcome = calculate(input, {
+    nowMs: systemClock.now(),
+    timeZone: config.timezone,
+    hemisphere: config.hemisphere,
+    lawn: { soilType: config.lawn.soilType, mowerClass: config.lawn.mowerClass },
+    ...(isSeason(season) ? { forcedSeason: season } : {}),
+  });
+  if (!outcome.ok) throw new CommandError(outcome.error.message);
+  printJson(io, outcome.result);
+  return EXIT_OK;
+}

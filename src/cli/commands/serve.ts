@@ -1,0 +1,46 @@
+import { configFileFrom } from '../../config/load.js';
+import { startDaemon } from '../../daemon.js';
+import { createLogger } from '../../util/logger.js';
+import { expectPositionals, parseCommand } from '../args.js';
+import { configFor } from '../context.js';
+import { EXIT_OK, type CliIo } from '../io.js';
+import { HELP } from '../help.js';
+
+const COMMAND = 'serve';
+/** Graceful stop budget; systemd's default TimeoutStopSec (90 s) is far above it. */
+export const FORCED_EXIT_AFTER_MS = 5000;
+
+function shellQuote(text: string): string {
+  return /^[\w./:=@%+-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+export async function serveCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const parsed = parseCommand(COMMAND, argv);
+  if (parsed.help) {
+    io.stdout(`${HELP.serve}\n`);
+    return EXIT_OK;
+  }
+  expectPositionals(COMMAND, parsed.positionals, []);
+  const config = configFor(parsed, io);
+  const logger = createLogger({ level: config.log.level });
+
+  // The hint names the same database: the --config file and any setting flags given to serve.
+  const configFile = configFileFrom({ argv: parsed.configArgv, env: {} });
+  const extraFlags = parsed.configArgv.filter((arg) => !arg.startsWith('--config='));
+  const keyCommandHint = ['npx mowability keys add <owner>', ...(configFile ? [`--config ${shellQuote(configFile)}`] : []), ...extraFlags.map(shellQuote)]
+    .join(' ');
+
+  const daemon = await startDaemon({ config, logger, keyCommandHint });
+  const signal = await io.shutdownSignal();
+  logger.info({ signal }, 'stopping');
+  const forced = setTimeout(() => {
+    logger.error({ afterMs: FORCED_EXIT_AFTER_MS }, 'graceful stop took too long; exiting');
+    io.forceExit(1);
+  }, FORCED_EXIT_AFTER_MS);
+  try {
+    await daemon.stop();
+  } finally {
+    clearTimeout(forced);
+  }
+  return EXIT_OK;
+}

@@ -1,0 +1,26 @@
+/** Loads configuration and opens the daemon's database for one CLI command. */
+import { loadConfig } from '../config/load.js';
+import type { AppConfig } from '../config/schema.js';
+import { Database } from '../store/database.js';
+import { ServiceStore } from '../store/serviceStore.js';
+import { systemClock } from '../util/clock.js';
+import type { ParsedCommand } from './args.js';
+import type { CliIo } from './io.js';
+
+export function configFor(parsed: ParsedCommand, io: CliIo): AppConfig {
+  return loadConfig({ argv: parsed.configArgv, env: io.env });
+}
+
+export async function withStore<T>(parsed: ParsedCommand, io: CliIo, work: (store: ServiceStore) => Promise<T>): Promise<T> {
+  const config = configFor(parsed, io);
+  const database = await Database.open(config.db.path);
+  try {
+    return await work(new ServiceStore(database, systemClock));
+  } finally {
+    await database.close();
+  }
+}
+
+export function printJson(io: CliIo, value: unknown): void {
+  io.stdout(`${JSON.stringify(value, null, 2)}\n`);
+}

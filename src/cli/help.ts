@@ -1,0 +1,82 @@
+/** Help texts. Exit codes and common options are the same for every command. */
+const COMMON = `Common options:
+  --config FILE      JSON configuration file (or MOWABILITY_CONFIG)
+  --<setting> VALUE  any setting flag from "mowability config --help", e.g. --db-path, --http-port
+  -h, --help         show help
+
+Exit codes: 0 ok, 1 failure, 2 usage error, 78 configuration error.`;
+
+export const HELP: Record<string, string> = {
+  main: `Usage: mowability <command> [options]
+
+Commands:
+  serve              run the daemon (HTTP API; same as "npm start")
+  keys               manage API keys (add, list, disable, enable, allow-get, deny-get, remove)
+  ip                 block or unblock client addresses (block, unblock, list)
+  maintenance        switch maintenance mode (on, off, status)
+  calc               calculate the mowability index locally, without a server
+  config             print the effective configuration (secrets redacted)
+
+Run "mowability <command> --help" for details.
+
+${COMMON}`,
+  serve: `Usage: mowability serve [options]
+
+Starts the daemon on the configured address (default 0.0.0.0:8080) with the
+database at db.path (default ./data/mowability.db). SIGTERM or SIGINT stops it
+gracefully (in-flight requests finish; forced exit after 5 seconds).
+
+${COMMON}`,
+  keys: `Usage: mowability keys <subcommand> [options]
+
+Subcommands:
+  add OWNER [--allow-get] [--note TEXT] [--json]
+                     create a key; it is printed once and only its SHA-256 is stored
+  list [--json]      list keys (never shows the keys themselves)
+  disable ID         refuse the key (403 "API key is disabled.")
+  enable ID          accept the key again
+  allow-get ID       allow GET /v1/calculate for the key
+  deny-get ID        restrict the key to POST (the default)
+  remove ID          delete the key
+
+A running daemon picks up changes within about a second.
+
+${COMMON}`,
+  ip: `Usage: mowability ip <subcommand> [options]
+
+Subcommands:
+  block ADDR|CIDR [--note TEXT]   refuse requests from an address or range (IPv4 or IPv6)
+  unblock ADDR|CIDR               remove a block
+  list [--json]                   list blocked addresses and ranges
+
+Blocked clients get 403 "Access denied." on every path. A running daemon picks
+up changes within about a second.
+
+${COMMON}`,
+  maintenance: `Usage: mowability maintenance on|off|status [--json]
+
+on      health answers 503 "maintenance", calculate answers 503
+off     normal operation
+status  print whether maintenance mode is active
+
+${COMMON}`,
+  calc: `Usage: mowability calc --temperature C --precipitation_rate MM_H [--<field> VALUE ...] [--season S]
+
+Prints the calculation result as JSON, computed locally with the configured
+time zone, hemisphere and lawn profile. Fields: temperature, precipitation_rate,
+humidity, wind_speed, wind_gusts, dew_point, solar, soil_temperature,
+soil_moisture, rain_1h, rain_12h, rain_24h, rain_14d, minutes_since_rain,
+min_temp_3h, min_temp_3d, min_temp_14d. --season spring|summer|autumn|winter
+forces the season (season_source "manual").
+
+${COMMON}`,
+  config: `Usage: mowability config [options]
+
+Prints the effective configuration as JSON (defaults, file, environment and
+flags applied), with sensitive settings shown as "[Sensitive]".
+
+Setting flags:
+@SETTINGS@
+
+${COMMON}`,
+};

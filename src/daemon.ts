@@ -1,0 +1,196 @@
+/**
+ * The composition root. startDaemon() starts an ordered list of lifecycle
+ * components and stops them in reverse order. Nothing happens at import.
+ *
+ * To add a part (MQTT broker, MQTT client, scheduler), add a component to
+ * daemonComponents(): it receives the DaemonRuntime, whose database, store and
+ * access cache are available from its start() on (they are started earlier).
+ */
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { AppConfig } from './config/schema.js';
+import { MFI_VERSION } from './core/index.js';
+import { buildApp } from './http/app.js';
+import { AccessCache } from './store/accessCache.js';
+import { Database } from './store/database.js';
+import { ServiceStore, SETTING_MFI_VERSION } from './store/serviceStore.js';
+import { systemClock, type Clock } from './util/clock.js';
+
+export interface LifecycleComponent {
+  readonly name: string;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface DaemonOptions {
+  config: AppConfig;
+  logger: Logger;
+  clock?: Clock;
+  /** Shell command that creates a key for this daemon's database (shown when none exists). */
+  keyCommandHint?: string;
+}
+
+/** What components share. Getters throw when read before the providing component started. */
+export interface DaemonRuntime {
+  readonly config: AppConfig;
+  readonly logger: Logger;
+  readonly clock: Clock;
+  readonly database: Database;
+  readonly store: ServiceStore;
+  readonly access: AccessCache;
+  /** e.g. "http://127.0.0.1:8080"; set once the HTTP component listens. */
+  readonly httpAddress: string;
+}
+
+export interface RunningDaemon {
+  /** Stops every component in reverse start order. Idempotent. */
+  stop(): Promise<void>;
+  readonly httpAddress: string;
+}
+
+class MutableRuntime implements DaemonRuntime {
+  #database?: Database;
+  #store?: ServiceStore;
+  #access?: AccessCache;
+  #httpAddress?: string;
+
+  constructor(
+    readonly config: AppConfig,
+    readonly logger: Logger,
+    readonly clock: Clock,
+  ) {}
+
+  get database(): Database {
+    return required(this.#database, 'database');
+  }
+  set database(value: Database) {
+    this.#database = value;
+  }
+  get store(): ServiceStore {
+    return required(this.#store, 'store');
+  }
+  set store(value: ServiceStore) {
+    this.#store = value;
+  }
+  get access(): AccessCache {
+    return required(this.#access, 'access cache');
+  }
+  set access(value: AccessCache) {
+    this.#access = value;
+  }
+  get httpAddress(): string {
+    return required(this.#httpAddress, 'HTTP address');
+  }
+  set httpAddress(value: string) {
+    this.#httpAddress = value;
+  }
+}
+
+function required<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`${what} is not available before its component has started`);
+  return value;
+}
+
+function databaseComponent(runtime: MutableRuntime): LifecycleComponent {
+  let database: Database | undefined;
+  return {
+    name: 'database',
+    async start() {
+      database = await Database.open(runtime.config.db.path);
+      runtime.database = database;
+      runtime.store = new ServiceStore(database, runtime.clock);
+      await runtime.store.setSetting(SETTING_MFI_VERSION, MFI_VERSION);
+      runtime.logger.info({ path: runtime.config.db.path, mfiVersion: MFI_VERSION }, 'database open');
+    },
+    async stop() {
+      await database?.close();
+    },
+  };
+}
+
+function accessCacheComponent(runtime: MutableRuntime, keyCommandHint: string): LifecycleComponent {
+  let access: AccessCache | undefined;
+  return {
+    name: 'access-cache',
+    async start() {
+      access = new AccessCache({ database: runtime.database, store: runtime.store, logger: runtime.logger });
+      await access.start();
+      runtime.access = access;
+      if (access.keyCount === 0) {
+        runtime.logger.warn({ command: keyCommandHint }, `No API key exists yet. Create one with: ${keyCommandHint}`);
+      }
+    },
+    async stop() {
+      await access?.stop();
+    },
+  };
+}
+
+function httpComponent(runtime: MutableRuntime): LifecycleComponent {
+  let app: FastifyInstance | undefined;
+  return {
+    name: 'http',
+    async start() {
+      const { config } = runtime;
+      app = await buildApp({ config, store: runtime.store, access: runtime.access, logger: runtime.logger, clock: runtime.clock });
+      await app.listen({ host: config.http.host, port: config.http.port });
+      const { port } = app.server.address() as AddressInfo;
+      const host = config.http.host.includes(':') ? `[${config.http.host}]` : config.http.host;
+      runtime.httpAddress = `http://${host}:${port}`;
+      runtime.logger.info({ url: runtime.httpAddress, host: config.http.host, port }, `HTTP server listening on ${runtime.httpAddress}`);
+    },
+    async stop() {
+      // Stops accepting, lets in-flight requests finish, closes idle keep-alive sockets.
+      await app?.close();
+    },
+  };
+}
+
+/** The daemon's parts in start order. */
+export function daemonComponents(runtime: MutableRuntime, options: { keyCommandHint: string }): LifecycleComponent[] {
+  return [
+    databaseComponent(runtime),
+    accessCacheComponent(runtime, options.keyCommandHint),
+    httpComponent(runtime),
+  ];
+}
+
+export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon> {
+  const logger = options.logger;
+  const runtime = new MutableRuntime(options.config, logger, options.clock ?? systemClock);
+  const components = daemonComponents(runtime, { keyCommandHint: options.keyCommandHint ?? 'npx mowability keys add <owner>' });
+  const started: LifecycleComponent[] = [];
+
+  const stopStarted = async (): Promise<void> => {
+    for (const component of [...started].reverse()) {
+      try {
+        await component.stop();
+        logger.debug({ component: component.name }, 'component stopped');
+      } catch (err) {
+        logger.error({ err, component: component.name }, 'component failed to stop');
+      }
+    }
+    started.length = 0;
+  };
+
+  for (const component of components) {
+    try {
+      await component.start();
+      started.push(component);
+      logger.debug({ component: component.name }, 'component started');
+    } catch (err) {
+      logger.error({ err, component: component.name }, 'component failed to start');
+      await stopStarted();
+      throw err;
+    }
+  }
+
+  let stopping: Promise<void> | undefined;
+  return {
+    httpAddress: runtime.httpAddress,
+    stop: () => (stopping ??= stopStarted().then(() => logger.info('daemon stopped'))),
+  };
+}
+
+export type { MutableRuntime };
