@@ -46,7 +46,9 @@ export function registerCalculateRoute(app: FastifyInstance, deps: CalculateRout
       if (keyIsInBody(request)) authorize(request, access);
     },
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
-      const raw = request.method === 'POST' ? (request.body ?? {}) : (request.query ?? {});
+      // No body at all is an empty input (400 names the required fields); a JSON null is not an object.
+      const supplied = request.method === 'POST' ? request.body : request.query;
+      const raw = supplied === undefined ? {} : supplied;
       if (!isRecord(raw)) throw new HttpError(400, MESSAGES.bodyNotObject);
       const outcome = calculate(raw, context(raw));
       if (!outcome.ok) return sendError(reply, 400, outcome.error.message);

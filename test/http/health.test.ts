@@ -1,0 +1,80 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MFI_VERSION } from '../../src/core/index.js';
+import { setMaintenance, startHttpHarness, type HttpHarness } from '../helpers/httpApp.js';
+
+describe('GET /health and /v1/health (spec: health table)', () => {
+  let h: HttpHarness;
+  beforeEach(async () => {
+    h = await startHttpHarness();
+  });
+  afterEach(async () => h.close());
+
+  it.each([['/health'], ['/v1/health']])('200 ok — all components normal (%s, no API key needed)', async (url) => {
+    const response = await h.app.inject({ method: 'GET', url });
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body).toMatchObject({
+      status: 'ok',
+      message: '',
+      mfi: {
+        status: 'ok',
+        maintenance_mode: false,
+        mfi_version: MFI_VERSION,
+        checks: { database: { status: 'ok' }, maintenance: { status: 'inactive' }, config: { status: 'ok' } },
+      },
+    });
+    expect(Number.isInteger(body.mfi.response_time_ms)).toBe(true);
+    expect(body.mfi.response_time_ms).toBeGreaterThanOrEqual(0);
+  });
+
+  it('503 maintenance — maintenance mode active', async () => {
+    await setMaintenance(h, true);
+    for (const url of ['/health', '/v1/health']) {
+      const response = await h.app.inject({ method: 'GET', url });
+      expect(response.statusCode).toBe(503);
+      expect(response.json()).toMatchObject({
+        status: 'maintenance',
+        message: 'The API is in maintenance mode.',
+        mfi: { status: 'maintenance', maintenance_mode: true, mfi_version: MFI_VERSION, checks: { maintenance: { status: 'active' } } },
+      });
+    }
+  });
+
+  it('503 error — database faulty: checks.database error with a message, mfi_version null, maintenance_mode false', async () => {
+    await h.db.close();
+    const response = await h.app.inject({ method: 'GET', url: '/health' });
+    expect(response.statusCode).toBe(503);
+    const body = response.json();
+    expect(body).toMatchObject({
+      status: 'error',
+      message: 'One or more system checks failed.',
+      mfi: { status: 'error', maintenance_mode: false, mfi_version: null, checks: { database: { status: 'error' } } },
+    });
+    expect(body.mfi.checks.database.message).toMatch(/\S/);
+  });
+
+  it('503 error — configuration faulty (data directory no longer usable)', async () => {
+    const broken = await startHttpHarness();
+    try {
+      rmSync(join(broken.dir), { recursive: true, force: true });
+      const response = await broken.app.inject({ method: 'GET', url: '/v1/health' });
+      expect(response.statusCode).toBe(503);
+      expect(response.json()).toMatchObject({
+        status: 'error',
+        message: 'One or more system checks failed.',
+        mfi: { status: 'error', checks: { config: { status: 'error' } } },
+      });
+      expect(response.json().mfi.checks.config.message).toMatch(/not writable/);
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it('reports a health check result from the database, not from a cache', async () => {
+    await h.store.setSetting('mfi_version', '9.9.9-test');
+    const response = await h.app.inject({ method: 'GET', url: '/health' });
+    expect(response.json().mfi.mfi_version).toBe('9.9.9-test');
+  });
+});
