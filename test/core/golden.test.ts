@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import type { CalculationContext, CheckName, Status } from '../../src/core/index.js';
+import { resultFor } from './helpers.js';
+
+/** Local wall-clock instant in Europe/Berlin, given as UTC (CET = UTC+1, CEST = UTC+2). */
+const berlin = (iso: string): number => Date.parse(iso);
+
+interface GoldenCase {
+  name: string;
+  input: Record<string, number | string>;
+  context: CalculationContext;
+  status: Status;
+  limiting: CheckName;
+  /** German key reason expected in the limiting check. */
+  reason: string;
+  index?: number;
+}
+
+const CET = (nowMs: number, extra: Partial<CalculationContext> = {}): CalculationContext => ({
+  nowMs, timeZone: 'Europe/Berlin', hemisphere: 'north', ...extra,
+});
+
+const CASES: GoldenCase[] = [
+  {
+    name: 'spring: dry, mild, calm afternoon with firm soil',
+    input: {
+      temperature: 19, precipitation_rate: 0, humidity: 48, wind_speed: 9, wind_gusts: 21, dew_point: 7.8, solar: 610,
+      soil_temperature: 14, soil_moisture: 21, rain_1h: 0, rain_12h: 0, rain_24h: 0, rain_14d: 12,
+      minutes_since_rain: 4300, min_temp_3h: 15, min_temp_3d: 5, min_temp_14d: 1.5,
+    },
+    context: CET(berlin('2026-05-14T13:00:00Z')),
+    status: 'OK', limiting: 'temperature', reason: 'Lufttemperatur 19 °C – gute Wachstumsbedingungen', index: 100,
+  },
+  {
+    name: 'spring: hoarfrost at sunrise',
+    input: { temperature: 1.5, precipitation_rate: 0, humidity: 92, dew_point: 0.4, wind_speed: 3, min_temp_3h: -2.4, min_temp_3d: -3, min_temp_14d: -4 },
+    context: CET(berlin('2026-04-08T04:30:00Z')),
+    status: 'BLOCK', limiting: 'temperature', reason: 'Frost in den letzten 3 Stunden</b> (min. -2,4 °C)',
+  },
+  {
+    name: 'spring: shower ended 40 minutes ago',
+    input: {
+      temperature: 14, precipitation_rate: 0, humidity: 82, wind_speed: 7, solar: 220, rain_1h: 1.2, rain_12h: 3.1, rain_24h: 3.1,
+      rain_14d: 18, minutes_since_rain: 40,
+    },
+    context: CET(berlin('2026-04-20T14:00:00Z')),
+    status: 'BLOCK', limiting: 'rain', reason: 'Rasen noch nass',
+  },
+  {
+    name: 'summer: heat wave afternoon',
+    input: {
+      temperature: 34, precipitation_rate: 0, humidity: 28, wind_speed: 8, wind_gusts: 18, solar: 880, soil_temperature: 27,
+      soil_moisture: 13, rain_24h: 0, rain_14d: 2, minutes_since_rain: 20000,
+    },
+    context: CET(berlin('2026-07-22T13:00:00Z')),
+    status: 'BLOCK', limiting: 'temperature', reason: 'Hitze 34 °C',
+  },
+  {
+    name: 'summer: storm gusts ahead of a thunderstorm',
+    input: { temperature: 27, precipitation_rate: 0, humidity: 50, wind_speed: 38, wind_gusts: 82, minutes_since_rain: 3000, rain_1h: 0, rain_24h: 0 },
+    context: CET(berlin('2026-08-03T15:00:00Z')),
+    status: 'BLOCK', limiting: 'wind', reason: 'Sturmböen bis 82 km/h',
+  },
+  {
+    name: 'summer: steady rain',
+    input: { temperature: 17, precipitation_rate: 3.4, humidity: 96, wind_speed: 12, rain_1h: 3.1, rain_12h: 9, rain_24h: 11 },
+    context: CET(berlin('2026-06-18T09:00:00Z')),
+    status: 'BLOCK', limiting: 'rain', reason: 'Es regnet</b> (3,4 mm/h)',
+  },
+  {
+    name: 'summer: dry but drought-stressed lawn',
+    input: {
+      temperature: 26, precipitation_rate: 0, humidity: 40, wind_speed: 10, wind_gusts: 22, solar: 700, soil_temperature: 23,
+      soil_moisture: 8, rain_24h: 0, rain_14d: 0, minutes_since_rain: 30000,
+    },
+    context: CET(berlin('2026-08-12T16:00:00Z')),
+    status: 'WARNING', limiting: 'soiltemp', reason: 'Trockenstress',
+  },
+  {
+    name: 'autumn: heavy dew on a calm morning',
+    input: { temperature: 9, precipitation_rate: 0, humidity: 97, wind_speed: 2, solar: 20, min_temp_3h: 6.5, rain_24h: 0, minutes_since_rain: 5000 },
+    context: CET(berlin('2026-10-09T06:30:00Z')),
+    status: 'BLOCK', limiting: 'humidity', reason: 'Taupunktdifferenz nur 0,5 K',
+  },
+  {
+    name: 'autumn: waterlogged soil after a wet week (tie soiltemp/rain goes to soiltemp)',
+    input: {
+      temperature: 12, precipitation_rate: 0, humidity: 75, wind_speed: 11, soil_temperature: 10, soil_moisture: 38,
+      rain_1h: 0, rain_12h: 0.4, rain_24h: 6, rain_14d: 85, minutes_since_rain: 700,
+    },
+    context: CET(berlin('2026-11-04T12:00:00Z')),
+    status: 'BLOCK', limiting: 'soiltemp', reason: 'Boden wassergesättigt</b> (38 % Bodenfeuchte, Lehmboden)',
+  },
+  {
+    name: 'autumn: sunny dry afternoon',
+    input: {
+      temperature: 16, precipitation_rate: 0, humidity: 55, wind_speed: 12, wind_gusts: 24, solar: 420, soil_temperature: 13,
+      soil_moisture: 26, rain_1h: 0, rain_12h: 0, rain_24h: 0, rain_14d: 14, minutes_since_rain: 2900, min_temp_14d: 3,
+    },
+    context: CET(berlin('2026-09-24T13:00:00Z')),
+    status: 'OK', limiting: 'soiltemp', reason: 'Boden feucht, tragfähig (26 % Bodenfeuchte, Lehmboden)',
+  },
+  {
+    name: 'winter: mild dry January day',
+    input: { temperature: 10, precipitation_rate: 0, humidity: 62, wind_speed: 9, soil_temperature: 6, rain_24h: 0, rain_14d: 6, minutes_since_rain: 4000 },
+    context: CET(berlin('2026-01-16T12:00:00Z')),
+    status: 'WARNING', limiting: 'temperature', reason: 'Winterruhe', index: 66,
+  },
+  {
+    name: 'winter: frozen lawn',
+    input: { temperature: -3, precipitation_rate: 0, humidity: 85, wind_speed: 6, soil_temperature: -0.5, min_temp_3h: -5 },
+    context: CET(berlin('2026-12-28T09:00:00Z')),
+    status: 'BLOCK', limiting: 'temperature', reason: 'Rasen gefroren',
+  },
+  {
+    name: 'winter (southern hemisphere July): cool clear day in Melbourne',
+    input: { temperature: 13, precipitation_rate: 0, humidity: 60, wind_speed: 10 },
+    context: { nowMs: Date.parse('2026-07-10T03:00:00Z'), timeZone: 'Australia/Melbourne', hemisphere: 'south' },
+    status: 'WARNING', limiting: 'temperature', reason: 'Winterruhe',
+  },
+  {
+    name: 'minimal data: only temperature and rain rate on a mild dry day',
+    input: { temperature: 20, precipitation_rate: 0 },
+    context: CET(berlin('2026-06-02T12:00:00Z')),
+    status: 'OK', limiting: 'temperature', reason: 'gute Wachstumsbedingungen', index: 85,
+  },
+];
+
+describe('golden situations', () => {
+  it.each(CASES.map((golden) => [golden.name, golden]))('%s', (_name, golden) => {
+    const result = resultFor(golden.input, golden.context);
+    expect(result.main_status).toBe(golden.status);
+    expect(result.score_basis.limiting_check).toBe(golden.limiting);
+    expect(result.checks[golden.limiting]?.reasons.join(' ')).toContain(golden.reason);
+    if (golden.index !== undefined) expect(result.index_score).toBe(golden.index);
+  });
+
+  it('flags the minimal data basis with a German reason in the rain check', () => {
+    const result = resultFor({ temperature: 20, precipitation_rate: 0 });
+    expect(result.data_quality).toBe('minimal');
+    expect(result.checks.rain?.reasons.join(' ')).toContain('Eingeschränkte Datenbasis');
+    expect(resultFor({ temperature: 20, precipitation_rate: 0, humidity: 50 }).checks.rain?.reasons.join(' ')).not.toContain('Eingeschränkte Datenbasis');
+  });
+});
