@@ -5,7 +5,7 @@ import type { ScoredCheck } from './combine.js';
 import { FIELD_SPECS, REQUIRED_FIELDS } from './fields.js';
 import { parseInput } from './parse.js';
 import { rainSourceInfo } from './rainWindows.js';
-import { formatCalculatedAt, isSeason, seasonFor } from './season.js';
+import { formatLocalDateTime, isSeason, localDateTime, seasonForMonth } from './season.js';
 import { MOWER_CLASSES, SOIL_TYPES } from './soil.js';
 import { statusForScore, toScore } from './status.js';
 import type {
@@ -17,6 +17,7 @@ import type {
   Hemisphere,
   LawnProfile,
   PartialCheckEntry,
+  Season,
   Protocol,
   RawInput,
   SkippedCheckEntry,
@@ -32,6 +33,30 @@ function resolveLawn(lawn: unknown): LawnProfile {
   const soilType = SOIL_TYPES.find((value) => value === candidate.soilType) ?? DEFAULT_LAWN.soilType;
   const mowerClass = MOWER_CLASSES.find((value) => value === candidate.mowerClass) ?? DEFAULT_LAWN.mowerClass;
   return { soilType, mowerClass };
+}
+
+interface ResolvedContext {
+  nowMs: number;
+  timeZone: string;
+  hemisphere: Hemisphere;
+  forced: Season | undefined;
+  lawn: LawnProfile;
+}
+
+/** Reads the context defensively: a malformed context falls back to defaults instead of throwing. */
+function resolveContext(context: unknown): ResolvedContext {
+  try {
+    const ctx = (typeof context === 'object' && context !== null ? context : {}) as Partial<CalculationContext>;
+    return {
+      nowMs: typeof ctx.nowMs === 'number' ? ctx.nowMs : 0,
+      timeZone: typeof ctx.timeZone === 'string' ? ctx.timeZone : 'UTC',
+      hemisphere: ctx.hemisphere === 'south' ? 'south' : 'north',
+      forced: isSeason(ctx.forcedSeason) ? ctx.forcedSeason : undefined,
+      lawn: resolveLawn(ctx.lawn),
+    };
+  } catch {
+    return { nowMs: 0, timeZone: 'UTC', hemisphere: 'north', forced: undefined, lawn: { ...DEFAULT_LAWN } };
+  }
 }
 
 function skippedCheck(reason: string): CheckResult {
@@ -74,14 +99,11 @@ export function calculateWith(registry: readonly CheckDefinition[], input: RawIn
     };
   }
 
-  const ctx = (typeof context === 'object' && context !== null ? context : {}) as Partial<CalculationContext>;
-  const nowMs = typeof ctx.nowMs === 'number' ? ctx.nowMs : 0;
-  const timeZone = typeof ctx.timeZone === 'string' ? ctx.timeZone : 'UTC';
-  const hemisphere: Hemisphere = ctx.hemisphere === 'south' ? 'south' : 'north';
-  const forced = isSeason(ctx.forcedSeason) ? ctx.forcedSeason : undefined;
-  const season = forced ?? seasonFor(nowMs, timeZone, hemisphere);
+  const { nowMs, timeZone, hemisphere, forced, lawn } = resolveContext(context);
+  const localTime = localDateTime(nowMs, timeZone);
+  const season = forced ?? seasonForMonth(localTime.month, hemisphere);
   const dataQuality = dataQualityFor(parsed.available.length, REQUIRED_FIELDS.length, FIELD_SPECS.length);
-  const checkContext: CheckContext = { values: parsed.values, season, lawn: resolveLawn(ctx.lawn) };
+  const checkContext: CheckContext = { values: parsed.values, season, lawn };
 
   const checks: Partial<Record<CheckName, CheckResult>> = {};
   const scored: ScoredCheck[] = [];
@@ -127,7 +149,7 @@ export function calculateWith(registry: readonly CheckDefinition[], input: RawIn
     missing_fields: parsed.missing,
     checks,
     protocol,
-    calculated_at: formatCalculatedAt(nowMs, timeZone),
+    calculated_at: formatLocalDateTime(localTime),
   };
   const rainInfo = rainSourceInfo(parsed.values);
   if (rainInfo !== null) {

@@ -6,7 +6,7 @@ export function isSeason(value: unknown): value is Season {
   return typeof value === 'string' && (SEASONS as readonly string[]).includes(value);
 }
 
-interface LocalDateTime {
+export interface LocalDateTime {
   year: number;
   month: number;
   day: number;
@@ -83,6 +83,9 @@ const pad = (value: number, width = 2): string => String(value).padStart(width, 
 
 /** `YYYY-MM-DD HH:MM:SS` in `timeZone` (UTC when the zone is invalid). */
 export function formatCalculatedAt(nowMs: number, timeZone: string): string {
-  const t = localDateTime(nowMs, timeZone);
+  return formatLocalDateTime(localDateTime(nowMs, timeZone));
+}
+
+export function formatLocalDateTime(t: LocalDateTime): string {
   return `${pad(t.year, 4)}-${pad(t.month)}-${pad(t.day)} ${pad(t.hour)}:${pad(t.minute)}:${pad(t.second)}`;
 }

@@ -136,6 +136,17 @@ describe('time, season and context', () => {
       expect(outcome.result.calculated_at).toBe('1970-01-01 00:00:00');
       expect(outcome.result.season).toBe('winter');
     }
+    const hostile = Object.defineProperty({}, 'nowMs', { get() { throw new Error('boom'); } }) as never;
+    expect(calculate(GOOD_DAY, hostile).ok).toBe(true);
+    expect(calculate(GOOD_DAY, undefined as never).ok).toBe(true);
+  });
+
+  it('never throws on hostile input objects', () => {
+    const proxy = new Proxy({ temperature: 10, precipitation_rate: 0 }, { get() { throw new Error('boom'); } });
+    const outcome = calculate(proxy, contextAt(SPRING_NOON_MS));
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) expect(outcome.error.missing).toEqual(['temperature', 'precipitation_rate']);
+    expect(calculate(null as never, contextAt(SPRING_NOON_MS)).ok).toBe(false);
   });
 });
 
