@@ -9,9 +9,10 @@ const io: CliIo = {
   stderr: (text) => void process.stderr.write(text),
   shutdownSignal: () =>
     new Promise((resolve) => {
+      // Kept installed: a second signal during the graceful stop must not kill the process half-way.
       const onSignal = (signal: NodeJS.Signals) => resolve(signal);
-      process.once('SIGTERM', onSignal);
-      process.once('SIGINT', onSignal);
+      process.on('SIGTERM', onSignal);
+      process.on('SIGINT', onSignal);
     }),
   forceExit: (code) => process.exit(code),
 };

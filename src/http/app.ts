@@ -61,6 +61,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     );
   });
 
+  // While stopping, close each connection after its response; otherwise a keep-alive
+  // socket that was busy when close() began would hold the server open for keepAliveTimeoutMs.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    return payload;
+  });
+
   await app.register(formbody, { bodyLimit: http.bodyLimitBytes });
   if (http.rateLimit.max > 0) {
     await app.register(rateLimit, {

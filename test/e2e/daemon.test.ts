@@ -1,0 +1,148 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runBuiltCli } from '../helpers/httpCli.js';
+import { startDaemonProcess, type DaemonProcess } from '../helpers/httpDaemon.js';
+import { makeTempDir, waitFor } from '../helpers/httpTempDir.js';
+
+describe('end to end: the built daemon over real HTTP, administered by the built CLI', () => {
+  let temp: ReturnType<typeof makeTempDir>;
+  let env: Record<string, string>;
+  let daemon: DaemonProcess | undefined;
+
+  beforeEach(() => {
+    temp = makeTempDir();
+    env = { MOWABILITY_DB_PATH: temp.dbPath, MOWABILITY_TIMEZONE: 'UTC' };
+  });
+  afterEach(async () => {
+    if (daemon && daemon.child.exitCode === null) await daemon.stop('SIGKILL');
+    daemon = undefined;
+    temp.cleanup();
+  });
+
+  it('serves health and calculations, picks up CLI changes without a restart, and exits 0 on SIGTERM', async () => {
+    daemon = await startDaemonProcess(env);
+    const { baseUrl } = daemon;
+    expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const hint = daemon.logLines().find((line) => String(line.msg).startsWith('No API key exists yet'));
+    expect(String(hint?.msg)).toContain('npx mowability keys add <owner>');
+
+    const health = await fetch(`${baseUrl}/health`);
+    expect(health.status).toBe(200);
+    expect((await health.json()).mfi.checks.database.status).toBe('ok');
+
+    const noKey = await fetch(`${baseUrl}/v1/calculate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ temperature: 18, precipitation_rate: 0 }),
+    });
+    expect(noKey.status).toBe(401);
+    expect(await noKey.json()).toEqual({ status: 'error', mfi: null, message: 'No API key provided.' });
+
+    const added = await runBuiltCli(['keys', 'add', 'e2e', '--json'], env);
+    expect(added.code).toBe(0);
+    const { key, id } = JSON.parse(added.stdout) as { key: string; id: number };
+    const calculate = () =>
+      fetch(`${baseUrl}/v1/calculate`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ temperature: 18, precipitation_rate: 0, humidity: 55 }),
+      });
+    await waitFor(async () => (await calculate()).status === 200, 2000, 100);
+    const ok = await (await calculate()).json();
+    expect(ok.status).toBe('ok');
+    expect(ok.mfi.available_fields).toEqual(['temperature', 'precipitation_rate', 'humidity']);
+
+    const form = await fetch(`${baseUrl}/v1/calculate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `temperature=18&precipitation_rate=0&api_key=${encodeURIComponent(key)}`,
+    });
+    expect(form.status).toBe(200);
+
+    const getRefused = await fetch(`${baseUrl}/v1/calculate?temperature=18&precipitation_rate=0&api_key=${encodeURIComponent(key)}`);
+    expect(getRefused.status).toBe(405);
+    expect((await runBuiltCli(['keys', 'allow-get', String(id)], env)).code).toBe(0);
+    await waitFor(
+      async () => (await fetch(`${baseUrl}/v1/calculate?temperature=18&precipitation_rate=0&api_key=${encodeURIComponent(key)}`)).status === 200,
+      2000,
+      100,
+    );
+
+    expect((await runBuiltCli(['maintenance', 'on'], env)).code).toBe(0);
+    await waitFor(async () => (await fetch(`${baseUrl}/v1/health`)).status === 503, 2000, 100);
+    await waitFor(async () => (await calculate()).status === 503, 2000, 100);
+    const maintenance = await calculate();
+    expect(await maintenance.json()).toEqual({ status: 'error', mfi: null, message: 'The API is in maintenance mode.' });
+    expect((await runBuiltCli(['maintenance', 'off'], env)).code).toBe(0);
+    await waitFor(async () => (await calculate()).status === 200, 2000, 100);
+
+    expect((await runBuiltCli(['keys', 'disable', String(id)], env)).code).toBe(0);
+    await waitFor(async () => (await calculate()).status === 403, 2000, 100);
+
+    expect((await runBuiltCli(['ip', 'block', '127.0.0.1'], env)).code).toBe(0);
+    await waitFor(async () => (await fetch(`${baseUrl}/health`)).status === 403, 2000, 100);
+
+    const code = await daemon.stop('SIGTERM');
+    expect(code).toBe(0);
+    expect(daemon.output()).not.toContain(key);
+    const stopped = daemon.logLines().some((line) => line.msg === 'daemon stopped');
+    expect(stopped).toBe(true);
+  });
+
+  it('finishes an in-flight request on SIGTERM and exits 0', async () => {
+    daemon = await startDaemonProcess(env);
+    const added = JSON.parse((await runBuiltCli(['keys', 'add', 'drain', '--json'], env)).stdout) as { key: string };
+    const { baseUrl } = daemon;
+    await waitFor(
+      async () =>
+        (await fetch(`${baseUrl}/v1/calculate`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${added.key}`, 'content-type': 'application/json' },
+          body: '{"temperature":18,"precipitation_rate":0}',
+        })).status === 200,
+      2000,
+      100,
+    );
+    // Start a request whose body arrives only after SIGTERM was sent.
+    const { request } = await import('node:http');
+    const url = new URL(`${baseUrl}/v1/calculate`);
+    const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(
+        { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { authorization: `Bearer ${added.key}`, 'content-type': 'application/json' } },
+        (res) => {
+          let body = '';
+          res.on('data', (chunk) => (body += String(chunk)));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
+      req.on('error', reject);
+      req.write('{"temperature":18,');
+      setTimeout(() => {
+        daemon?.child.kill('SIGTERM');
+        setTimeout(() => req.end('"precipitation_rate":0}'), 300);
+      }, 200);
+    });
+    const result = await response;
+    expect(result.status).toBe(200);
+    expect(JSON.parse(result.body).status).toBe('ok');
+    expect(await daemon.stop()).toBe(0);
+  });
+
+  it('exits 78 with a readable message when the configuration file has an unknown key', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const file = `${temp.dir}/config.json`;
+    writeFileSync(file, JSON.stringify({ http: { port: 0 }, colour: 'green' }));
+    const result = await runBuiltCli(['serve', '--config', file], env);
+    expect(result.code).toBe(78);
+    expect(result.stderr).toContain('unknown key "colour"');
+  });
+
+  it('names the --config file in the key hint when one was used', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const file = `${temp.dir}/mow.json`;
+    writeFileSync(file, JSON.stringify({ db: { path: temp.dbPath } }));
+    daemon = await startDaemonProcess({ MOWABILITY_TIMEZONE: 'UTC' }, ['--config', file]);
+    const hint = daemon.logLines().find((line) => String(line.msg).startsWith('No API key exists yet'));
+    expect(String(hint?.msg)).toContain(`npx mowability keys add <owner> --config ${file}`);
+    expect(await daemon.stop()).toBe(0);
+  });
+});

@@ -1,0 +1,46 @@
+/** Runs the admin CLI in-process with captured output, or the built executable as a child process. */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { runCli } from '../../src/cli/run.js';
+import type { CliIo } from '../../src/cli/io.js';
+
+export const BUILT_CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+
+export function assertBuilt(): void {
+  if (!existsSync(BUILT_CLI)) throw new Error(`${BUILT_CLI} is missing: run "npm run build" first (npm test does).`);
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export async function runCliInProcess(argv: string[], env: Record<string, string>): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = {
+    env,
+    stdout: (text) => void (stdout += text),
+    stderr: (text) => void (stderr += text),
+    shutdownSignal: () => new Promise(() => undefined),
+    forceExit: () => {
+      throw new Error('forceExit called');
+    },
+  };
+  const code = await runCli(argv, io);
+  return { code, stdout, stderr };
+}
+
+export function runBuiltCli(argv: string[], env: Record<string, string>): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BUILT_CLI, ...argv], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += String(chunk)));
+    child.stderr.on('data', (chunk) => (stderr += String(chunk)));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}

@@ -1,0 +1,62 @@
+/** Starts the built daemon (`node dist/cli/main.js serve`) as a child process and reads its JSON log. */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { BUILT_CLI, assertBuilt } from './httpCli.js';
+import { waitFor } from './httpTempDir.js';
+
+export interface DaemonProcess {
+  child: ChildProcessWithoutNullStreams;
+  baseUrl: string;
+  logLines(): Array<Record<string, unknown>>;
+  output(): string;
+  /** Sends the signal and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export async function startDaemonProcess(env: Record<string, string>, args: string[] = []): Promise<DaemonProcess> {
+  assertBuilt();
+  const child = spawn(process.execPath, [BUILT_CLI, 'serve', ...args], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      MOWABILITY_HTTP_HOST: '127.0.0.1',
+      MOWABILITY_HTTP_PORT: '0',
+      MOWABILITY_BROKER_ENABLED: 'false',
+      MOWABILITY_BROKER_PORT: '0',
+      ...env,
+    },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += String(chunk)));
+  child.stderr.on('data', (chunk) => (stderr += String(chunk)));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  let exitedEarly = false;
+  void exited.then(() => (exitedEarly = true));
+
+  const logLines = () =>
+    stdout
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  const listening = () => logLines().find((line) => typeof line.url === 'string' && String(line.msg).startsWith('HTTP server listening'));
+
+  try {
+    await waitFor(() => {
+      if (exitedEarly) throw new Error(`daemon exited during start:\n${stdout}\n${stderr}`);
+      return listening() !== undefined;
+    }, 15_000);
+  } catch (err) {
+    child.kill('SIGKILL');
+    throw err;
+  }
+  return {
+    child,
+    baseUrl: String(listening()?.url),
+    logLines,
+    output: () => `${stdout}\n${stderr}`,
+    stop: async (signal = 'SIGTERM') => {
+      if (!exitedEarly) child.kill(signal);
+      return exited;
+    },
+  };
+}
