@@ -27,7 +27,7 @@ describe('end to end: the built daemon over real HTTP, administered by the built
 
     const health = await fetch(`${baseUrl}/health`);
     expect(health.status).toBe(200);
-    expect((await health.json()).mfi.checks.database.status).toBe('ok');
+    expect(((await health.json()) as { mfi: { checks: { database: { status: string } } } }).mfi.checks.database.status).toBe('ok');
 
     const noKey = await fetch(`${baseUrl}/v1/calculate`, {
       method: 'POST',
@@ -47,7 +47,7 @@ describe('end to end: the built daemon over real HTTP, administered by the built
         body: JSON.stringify({ temperature: 18, precipitation_rate: 0, humidity: 55 }),
       });
     await waitFor(async () => (await calculate()).status === 200, 2000, 100);
-    const ok = await (await calculate()).json();
+    const ok = (await (await calculate()).json()) as { status: string; mfi: { available_fields: string[] } };
     expect(ok.status).toBe('ok');
     expect(ok.mfi.available_fields).toEqual(['temperature', 'precipitation_rate', 'humidity']);
 
