@@ -10,7 +10,10 @@ export const DEW_POINT_DEPRESSION_CURVE: Curve = [[1, 15], [2, 35], [3, 55], [4,
 export const SUN_DRYING_BONUS = 10;
 export const SUN_DRYING_MIN_SOLAR_WM2 = 300;
 export const SUN_DRYING_MIN_DPD_K = 2;
+/** CART (Kim et al. 2002): leaves are dry from this depression on. */
 const DRY_FROM_DPD_K = 3.7;
+/** HA Smart Mowing default spread: below 2 K dew is on the blades. */
+const DEW_BELOW_DPD_K = 2;
 
 type DewRisk = 'high' | 'medium' | 'low';
 
@@ -35,8 +38,10 @@ function evaluate({ values, season }: CheckContext): CheckEvaluation {
   const reasons: string[] = [];
   const d = formatNumberDe(Math.max(dpdK, 0));
   const rh = formatNumberDe(humidityPct, 0);
-  if (dpdK < DRY_FROM_DPD_K) {
+  if (dpdK < DEW_BELOW_DPD_K) {
     reasons.push(`<b>Taupunktdifferenz nur ${d} K</b> (Luftfeuchte ${rh} %) – Taubildung, Halme sind nass.`);
+  } else if (dpdK < DRY_FROM_DPD_K) {
+    reasons.push(`<b>Taupunktdifferenz nur ${d} K</b> (Luftfeuchte ${rh} %) – Taubildung möglich, Halme trocknen langsam.`);
   } else {
     reasons.push(`Taupunktdifferenz ${d} K (Luftfeuchte ${rh} %) – keine Taubildung, Halme trocken.`);
   }

@@ -175,11 +175,14 @@ function evaluate({ values, season, lawn }: CheckContext): CheckEvaluation {
     }
   }
 
-  const reasons: string[] = [];
-  for (const name of SUB_MODEL_ORDER) {
-    const reason = subs[name]?.reason;
-    if (reason) reasons.push(reason);
-  }
+  // Most severe finding first; equal scores keep the tie order.
+  const reasons = SUB_MODEL_ORDER
+    .flatMap((name) => {
+      const sub = subs[name];
+      return sub?.reason ? [{ score: sub.score, reason: sub.reason }] : [];
+    })
+    .sort((a, b) => a.score - b.score)
+    .map((entry) => entry.reason);
   if (reasons.length === 0) {
     reasons.push(since !== null && since.source === 'measured'
       ? `Kein Niederschlag, letzter Regen vor ${hoursDe(since.minutes)} Stunden – Rasen abgetrocknet.`

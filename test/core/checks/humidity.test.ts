@@ -55,6 +55,14 @@ describe('humidity check', () => {
     expect(check.meta.dew_risk).toBe('high');
   });
 
+  it.each([
+    [14.5, 'Taubildung, Halme sind nass'],
+    [12.5, 'Taubildung möglich, Halme trocknen langsam'],
+    [11.4, 'keine Taubildung, Halme trocken'],
+  ])('at 15 °C with dew point %d °C says „%s“', (dewPoint, text) => {
+    expect(checkFor('humidity', { temperature: 15, humidity: 80, dew_point: dewPoint }).reasons[0]).toContain(text);
+  });
+
   it('is high confidence with dew point, solar and wind and carries the spec meta keys', () => {
     const check = checkFor('humidity', { temperature: 20, humidity: 50, dew_point: 9, solar: 500, wind_speed: 10 });
     expect(check.data_confidence).toBe('high');

@@ -177,6 +177,13 @@ describe('rain check: sml (soil moisture load)', () => {
 });
 
 describe('rain check: combination and meta', () => {
+  it('lists the most severe sub-model first', () => {
+    const check = checkFor('rain', { soil_moisture: 38, rain_1h: 0, rain_12h: 8, rain_24h: 25, minutes_since_rain: 500 }, 'autumn');
+    expect(check.meta.limiting_factor).toBe('soil');
+    expect(check.reasons[0]).toContain('Boden wassergesättigt');
+    expect(check.reasons[1]).toContain('Ergiebiger Regen (8 mm in 12 Stunden)');
+  });
+
   it('takes the lowest sub-model and breaks ties in the documented order', () => {
     const check = checkFor('rain', { rain_1h: 0, rain_12h: 0, rain_24h: 0, rain_14d: 0, minutes_since_rain: 99999, humidity: 50 });
     expect(check.score).toBe(100);
