@@ -58,7 +58,7 @@ describe('humidity check', () => {
   it.each([
     [14.5, 'Taubildung, Halme sind nass'],
     [12.5, 'Taubildung möglich, Halme trocknen langsam'],
-    [11.4, 'keine Taubildung, Halme trocken'],
+    [11.2, 'keine Taubildung, Halme trocken'],
   ])('at 15 °C with dew point %d °C says „%s“', (dewPoint, text) => {
     expect(checkFor('humidity', { temperature: 15, humidity: 80, dew_point: dewPoint }).reasons[0]).toContain(text);
   });
