@@ -38,9 +38,11 @@ export function registerCalculateRoute(app: FastifyInstance, deps: CalculateRout
     method: ['GET', 'POST'],
     url: '/v1/calculate',
     schema: { response: calculateResponses },
-    onRequest: async (request: FastifyRequest) => {
+    // preParsing runs after the onRequest hooks (address block, rate limit) and before the body is read.
+    preParsing: async (request: FastifyRequest, _reply: FastifyReply, payload) => {
       if (access.maintenance) throw new HttpError(503, MESSAGES.maintenance);
       if (!keyIsInBody(request)) authorize(request, access);
+      return payload;
     },
     preHandler: async (request: FastifyRequest) => {
       if (keyIsInBody(request)) authorize(request, access);

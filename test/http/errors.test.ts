@@ -103,6 +103,11 @@ describe('error responses (one envelope for every failure)', () => {
       expectError(refused, 429, 'Too many requests. Retry after the time given in the Retry-After header.');
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
       expect((await send('192.0.2.11')).statusCode).toBe(200);
+      // Failed authentication counts too (no unlimited key guessing).
+      for (let i = 0; i < 3; i++) {
+        expect((await limited.app.inject({ method: 'POST', url: '/v1/calculate', remoteAddress: '192.0.2.12', payload: MINIMAL_INPUT })).statusCode).toBe(401);
+      }
+      expect((await limited.app.inject({ method: 'POST', url: '/v1/calculate', remoteAddress: '192.0.2.12', payload: MINIMAL_INPUT })).statusCode).toBe(429);
       for (let i = 0; i < 5; i++) {
         expect((await limited.app.inject({ method: 'GET', url: '/health', remoteAddress: '192.0.2.10' })).statusCode).toBe(200);
       }
