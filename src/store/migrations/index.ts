@@ -3,6 +3,7 @@
  * migration, once released, is never edited: add a new one instead.
  */
 import { serviceTables } from './001_serviceTables.js';
+import { historyTables } from './002_historyTables.js';
 
 export interface Migration {
   version: number;
@@ -11,4 +12,4 @@ export interface Migration {
   up: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [serviceTables];
+export const MIGRATIONS: readonly Migration[] = [serviceTables, historyTables];

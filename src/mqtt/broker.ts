@@ -1,0 +1,172 @@
+/**
+ * The embedded aedes broker. Like Mosquitto 2 it is anonymous only on
+ * loopback (config validation enforces users elsewhere), caps payload size
+ * and topic depth, and keeps retained messages across restarts by writing
+ * them to SQLite in batches and restoring them before it listens.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, type AddressInfo, type Server } from 'node:net';
+import { Aedes, type AedesPublishPacket, type AuthenticateError, type Client } from 'aedes';
+import type { Logger } from 'pino';
+import type { Clock } from '../util/clock.js';
+import type { RetainedMessage, RetainedStore } from '../store/retainedStore.js';
+import { BatchWriter } from './batchWriter.js';
+import { checkCredentials, type BrokerUser } from './brokerUsers.js';
+import { LogThrottle } from './logThrottle.js';
+
+export interface BrokerOptions {
+  host: string;
+  port: number;
+  users: readonly BrokerUser[];
+  maxPayloadBytes: number;
+  maxTopicLevels: number;
+  /** Where retained messages are kept; undefined: memory only. */
+  retainedStore: RetainedStore | undefined;
+  /** Topics under these prefixes are ours and re-published on start, so not persisted. */
+  ownPrefixes: readonly string[];
+  /** Only this client may publish under ownPrefixes[0] (our base topic). */
+  ownClientId: string;
+  flushIntervalMs: number;
+  logger: Logger;
+  clock: Clock;
+}
+
+const NOT_AUTHORIZED = 5;
+const BAD_USERNAME_OR_PASSWORD = 4;
+
+export class EmbeddedBroker {
+  readonly #options: BrokerOptions;
+  readonly #log: Logger;
+  readonly #throttle: LogThrottle;
+  readonly #pending = new Map<string, RetainedMessage>();
+  readonly #writer: BatchWriter;
+  /** Credentials of our own client, valid only in this process. */
+  readonly internalUser: BrokerUser = { username: 'mowability-internal', password: randomBytes(24).toString('base64url') };
+  #broker: Aedes | undefined;
+  #server: Server | undefined;
+  #port = 0;
+  #restoring = false;
+  rejectedPublishes = 0;
+
+  constructor(options: BrokerOptions) {
+    this.#options = options;
+    this.#log = options.logger.child({ module: 'broker' });
+    this.#throttle = new LogThrottle(this.#log);
+    this.#writer = new BatchWriter(() => this.#persist(), options.flushIntervalMs, this.#log);
+  }
+
+  /** The port actually listened on (useful with port 0). */
+  get port(): number {
+    return this.#port;
+  }
+
+  get needsCredentials(): boolean {
+    return this.#options.users.length > 0;
+  }
+
+  async start(): Promise<void> {
+    const o = this.#options;
+    const [basePrefix] = o.ownPrefixes;
+    const broker = await Aedes.createBroker({
+      maxTopicLevels: Math.min(100, o.maxTopicLevels),
+      authenticate: (client, username, password, done) => {
+        if (o.users.length === 0) return done(null, true);
+        const ok = checkCredentials([...o.users, this.internalUser], username, password);
+        if (ok) return done(null, true);
+        this.#throttle.warn(`auth:${client.conn && 'remoteAddress' in client.conn ? client.conn.remoteAddress : ''}`, { clientId: client.id, username }, 'MQTT login refused');
+        const error = Object.assign(new Error('bad username or password'), { returnCode: BAD_USERNAME_OR_PASSWORD }) as AuthenticateError;
+        return done(error, false);
+      },
+      authorizePublish: (client, packet, done) => {
+        const problem = this.#publishProblem(client, packet.topic, packet.payload, basePrefix);
+        if (problem) {
+          this.rejectedPublishes++;
+          this.#throttle.warn(`publish:${problem}`, { clientId: client?.id, topic: packet.topic.slice(0, 200) }, `publish refused: ${problem}`);
+          return done(Object.assign(new Error(problem), { returnCode: NOT_AUTHORIZED }));
+        }
+        done(null);
+      },
+    });
+    this.#broker = broker;
+    broker.on('publish', (packet, client) => this.#onPublish(packet, client));
+    broker.on('clientError', (client, err) => this.#throttle.warn(`clientError:${err.message}`, { clientId: client.id, err: err.message }, 'MQTT client error'));
+    broker.on('connectionError', (client, err) => this.#throttle.warn(`connError:${err.message}`, { err: err.message }, 'MQTT connection error'));
+    await this.#restore(broker);
+
+    const server = createServer(broker.handle);
+    this.#server = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(o.port, o.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    server.on('error', (err) => this.#log.error({ err }, 'broker server error'));
+    this.#port = (server.address() as AddressInfo).port;
+    this.#log.info({ host: o.host, port: this.#port, authentication: o.users.length > 0 }, 'embedded MQTT broker listening');
+  }
+
+  #publishProblem(client: Client | null, topic: string, payload: Buffer | string, basePrefix: string | undefined): string | undefined {
+    if (topic.startsWith('$')) return 'topics starting with $ are reserved';
+    const size = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
+    if (size > this.#options.maxPayloadBytes) return `payload of ${size} bytes exceeds ${this.#options.maxPayloadBytes}`;
+    if (topic.split('/').length > this.#options.maxTopicLevels) return `more than ${this.#options.maxTopicLevels} topic levels`;
+    if (client && basePrefix && (topic === basePrefix || topic.startsWith(`${basePrefix}/`)) && client.id !== this.#options.ownClientId) {
+      return `only mowability publishes under ${basePrefix}/`;
+    }
+    return undefined;
+  }
+
+  #onPublish(packet: AedesPublishPacket, client: Client | null): void {
+    if (this.#restoring || !packet.retain || !this.#options.retainedStore || packet.topic.startsWith('$')) return;
+    if (this.#options.ownPrefixes.some((prefix) => packet.topic === prefix || packet.topic.startsWith(`${prefix}/`))) return;
+    void client;
+    const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
+    this.#pending.set(packet.topic, { topic: packet.topic, payload: Buffer.from(payload), qos: packet.qos });
+    this.#writer.markDirty();
+  }
+
+  async #restore(broker: Aedes): Promise<void> {
+    const store = this.#options.retainedStore;
+    if (!store) return;
+    const messages = await store.loadAll();
+    this.#restoring = true;
+    try {
+      for (const message of messages) {
+        await new Promise<void>((resolve) => {
+          broker.publish({ cmd: 'publish', topic: message.topic, payload: message.payload, qos: message.qos, retain: true, dup: false }, (err) => {
+            if (err) this.#log.warn({ err, topic: message.topic }, 'could not restore a retained message');
+            resolve();
+          });
+        });
+      }
+    } finally {
+      this.#restoring = false;
+    }
+    if (messages.length > 0) this.#log.info({ count: messages.length }, 'retained messages restored');
+  }
+
+  async #persist(): Promise<void> {
+    const store = this.#options.retainedStore;
+    if (!store || this.#pending.size === 0) return;
+    const batch = new Map(this.#pending);
+    this.#pending.clear();
+    try {
+      await store.save(batch, this.#options.clock.now());
+    } catch (err) {
+      for (const [topic, message] of batch) if (!this.#pending.has(topic)) this.#pending.set(topic, message);
+      throw err;
+    }
+  }
+
+  async stop(): Promise<void> {
+    const broker = this.#broker;
+    const server = this.#server;
+    this.#broker = undefined;
+    this.#server = undefined;
+    if (broker) await new Promise<void>((resolve) => broker.close(() => resolve()));
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+    await this.#writer.stop();
+  }
+}

@@ -1,0 +1,200 @@
+/**
+ * The one module that touches mqtt.js. It prefixes our topics with the base
+ * topic, refuses wildcards on publish, sets the Last Will, backs off on
+ * reconnect, keeps only the latest message per topic while disconnected and
+ * sends those on connect, and wraps message handlers so one bad message
+ * cannot break the loop. Never throws into the caller for network problems.
+ */
+import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import type { Logger } from 'pino';
+import { LogThrottle } from './logThrottle.js';
+import { hasWildcard, topicMatches } from './topics.js';
+
+export interface ConnectionOptions {
+  url: string;
+  clientId: string;
+  baseTopic: string;
+  username?: string;
+  password?: string;
+  ca?: Buffer;
+  cert?: Buffer;
+  key?: Buffer;
+  rejectUnauthorized: boolean;
+  keepaliveSeconds: number;
+  reconnectMaxSeconds: number;
+  /** Relative to the base topic, e.g. "bridge/state". */
+  willTopic: string;
+  willPayload: string;
+}
+
+export interface PublishOptions {
+  retain?: boolean;
+  qos?: 0 | 1;
+}
+
+type MessageHandler = (topic: string, payload: Buffer) => void | Promise<void>;
+
+const FIRST_RECONNECT_MS = 1000;
+const STOP_TIMEOUT_MS = 3000;
+
+export class MqttConnection {
+  readonly #options: ConnectionOptions;
+  readonly #log: Logger;
+  readonly #throttle: LogThrottle;
+  readonly #handlers: Array<{ filter: string; handler: MessageHandler }> = [];
+  readonly #subscriptions = new Set<string>();
+  readonly #connectHandlers: Array<() => void | Promise<void>> = [];
+  /** Latest unsent message per topic while disconnected. */
+  readonly #offline = new Map<string, { payload: string | Buffer; options: PublishOptions }>();
+  #client: MqttClient | undefined;
+  connects = 0;
+
+  constructor(options: ConnectionOptions, logger: Logger) {
+    this.#options = options;
+    this.#log = logger.child({ module: 'mqtt-client' });
+    this.#throttle = new LogThrottle(this.#log);
+  }
+
+  get connected(): boolean {
+    return this.#client?.connected ?? false;
+  }
+
+  /** `<base>/<relative>` */
+  topic(relative: string): string {
+    return `${this.#options.baseTopic}/${relative}`;
+  }
+
+  onConnect(handler: () => void | Promise<void>): void {
+    this.#connectHandlers.push(handler);
+  }
+
+  /** Subscribes (QoS 1) and routes matching messages to `handler`. Call before or after start(). */
+  subscribe(filter: string, handler: MessageHandler): void {
+    this.#handlers.push({ filter, handler });
+    if (this.#subscriptions.has(filter)) return;
+    this.#subscriptions.add(filter);
+    this.#client?.subscribe(filter, { qos: 1 }, (err) => {
+      if (err) this.#log.error({ err, filter }, 'subscribe failed');
+    });
+  }
+
+  /** Starts connecting in the background; never blocks on or throws for an unreachable broker. */
+  start(): void {
+    if (this.#client) return;
+    const o = this.#options;
+    const clientOptions: IClientOptions = {
+      clientId: o.clientId,
+      clean: false,
+      keepalive: o.keepaliveSeconds,
+      reconnectPeriod: FIRST_RECONNECT_MS,
+      connectTimeout: 10_000,
+      rejectUnauthorized: o.rejectUnauthorized,
+      resubscribe: true,
+      will: { topic: this.topic(o.willTopic), payload: Buffer.from(o.willPayload), qos: 1, retain: true },
+      ...(o.username ? { username: o.username } : {}),
+      ...(o.password ? { password: o.password } : {}),
+      ...(o.ca ? { ca: o.ca } : {}),
+      ...(o.cert ? { cert: o.cert } : {}),
+      ...(o.key ? { key: o.key } : {}),
+    };
+    const client = mqtt.connect(o.url, clientOptions);
+    this.#client = client;
+    client.on('connect', (connack) => {
+      this.connects++;
+      client.options.reconnectPeriod = FIRST_RECONNECT_MS;
+      this.#log.info({ url: redactUrl(o.url), sessionPresent: connack.sessionPresent }, 'connected to MQTT broker');
+      if (!connack.sessionPresent) {
+        for (const filter of this.#subscriptions) {
+          client.subscribe(filter, { qos: 1 }, (err) => err && this.#log.error({ err, filter }, 'subscribe failed'));
+        }
+      }
+      void this.#afterConnect();
+    });
+    client.on('close', () => {
+      const next = Math.min((client.options.reconnectPeriod ?? FIRST_RECONNECT_MS) * 2, o.reconnectMaxSeconds * 1000);
+      if (client.connected === false && !client.disconnecting) client.options.reconnectPeriod = next;
+    });
+    client.on('offline', () => this.#throttle.warn('offline', { url: redactUrl(o.url) }, 'MQTT broker unreachable; retrying in the background'));
+    client.on('error', (err) => this.#throttle.warn(`error:${err.message}`, { err: err.message, url: redactUrl(o.url) }, 'MQTT connection error'));
+    client.on('message', (topic, payload) => this.#dispatch(topic, payload));
+    for (const filter of this.#subscriptions) {
+      client.subscribe(filter, { qos: 1 }, (err) => err && this.#log.debug({ err, filter }, 'subscribe deferred'));
+    }
+  }
+
+  async #afterConnect(): Promise<void> {
+    const queued = [...this.#offline];
+    this.#offline.clear();
+    for (const [topic, { payload, options }] of queued) this.#send(topic, payload, options);
+    for (const handler of this.#connectHandlers) {
+      try {
+        await handler();
+      } catch (err) {
+        this.#log.error({ err }, 'connect handler failed');
+      }
+    }
+  }
+
+  #dispatch(topic: string, payload: Buffer): void {
+    for (const { filter, handler } of this.#handlers) {
+      if (!topicMatches(filter, topic)) continue;
+      try {
+        const result = handler(topic, payload);
+        if (result instanceof Promise) result.catch((err: unknown) => this.#throttle.warn(`handler:${filter}`, { err, topic }, 'message handler failed'));
+      } catch (err) {
+        this.#throttle.warn(`handler:${filter}`, { err, topic }, 'message handler failed');
+      }
+    }
+  }
+
+  /** Publishes under the base topic (`relative` = "garden/state"). */
+  publish(relative: string, payload: string | Buffer, options: PublishOptions = {}): void {
+    this.publishAbsolute(this.topic(relative), payload, options);
+  }
+
+  /** Publishes to a topic outside the base topic (Home Assistant discovery). */
+  publishAbsolute(topic: string, payload: string | Buffer, options: PublishOptions = {}): void {
+    if (hasWildcard(topic) || topic === '') throw new Error(`refusing to publish to "${topic}": wildcards are not allowed in a topic name`);
+    if (!this.#client?.connected) {
+      this.#offline.set(topic, { payload, options });
+      return;
+    }
+    this.#send(topic, payload, options);
+  }
+
+  #send(topic: string, payload: string | Buffer, options: PublishOptions): void {
+    this.#client?.publish(topic, payload, { qos: options.qos ?? 1, retain: options.retain ?? false }, (err) => {
+      if (err) this.#throttle.warn(`publish:${err.message}`, { err: err.message, topic }, 'publish failed');
+    });
+  }
+
+  /** Publishes `payload` to the will topic if connected, then disconnects. Bounded in time. */
+  async stop(finalPayload?: string): Promise<void> {
+    const client = this.#client;
+    if (!client) return;
+    this.#client = undefined;
+    const withTimeout = <T>(promise: Promise<T>): Promise<T | undefined> =>
+      Promise.race([promise, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), STOP_TIMEOUT_MS).unref())]);
+    try {
+      if (client.connected && finalPayload !== undefined) {
+        await withTimeout(client.publishAsync(this.topic(this.#options.willTopic), finalPayload, { qos: 1, retain: true }));
+      }
+      await withTimeout(client.endAsync(!client.connected));
+    } catch (err) {
+      this.#log.warn({ err }, 'error while disconnecting');
+      client.end(true);
+    }
+  }
+}
+
+/** The URL without user info, for logs. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    return '(invalid URL)';
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * Owns one StationHistory per configured station: restores them from SQLite
+ * on start, feeds readings in, writes changes in batches (BatchWriter) and
+ * prunes old rows. The history logic itself is pure (src/history).
+ */
+import type { Logger } from 'pino';
+import type { StationConfig } from '../ingest/types.js';
+import { StationHistory, type Assembly, type HistoryOptions, type HistoryRows, type IngestResult, type TimedReading } from '../history/stationHistory.js';
+import type { HistoryStore, StationStateRow } from '../store/historyStore.js';
+import { BatchWriter } from './batchWriter.js';
+
+interface Pending {
+  buckets: Map<number, HistoryRows['buckets'][number]>;
+  counters: Map<string, HistoryRows['counters'][number]>;
+  latest: Map<string, HistoryRows['latest'][number]>;
+}
+
+export class HistoryService {
+  readonly #store: HistoryStore;
+  readonly #stations: readonly StationConfig[];
+  readonly #optionsFor: (station: StationConfig) => HistoryOptions;
+  readonly #log: Logger;
+  readonly #histories = new Map<string, StationHistory>();
+  readonly #states = new Map<string, StationStateRow>();
+  readonly #pending = new Map<string, Pending>();
+  readonly #pendingStates = new Map<string, StationStateRow>();
+  readonly #writer: BatchWriter;
+  /** Commits made, for benchmarks (SD-card wear). */
+  commits = 0;
+
+  constructor(options: {
+    store: HistoryStore;
+    stations: readonly StationConfig[];
+    optionsFor: (station: StationConfig) => HistoryOptions;
+    flushIntervalMs: number;
+    logger: Logger;
+  }) {
+    this.#store = options.store;
+    this.#stations = options.stations;
+    this.#optionsFor = options.optionsFor;
+    this.#log = options.logger.child({ module: 'history' });
+    this.#writer = new BatchWriter(() => this.#persist(), options.flushIntervalMs, this.#log);
+  }
+
+  async start(): Promise<void> {
+    for (const station of this.#stations) {
+      const { rows, state } = await this.#store.load(station.id);
+      this.#histories.set(station.id, new StationHistory(this.#optionsFor(station), rows));
+      if (state) this.#states.set(station.id, state);
+      this.#log.info({ station: station.id, buckets: rows.buckets.length }, 'history restored');
+    }
+  }
+
+  async stop(): Promise<void> {
+    await this.#writer.stop();
+  }
+
+  #history(stationId: string): StationHistory {
+    const history = this.#histories.get(stationId);
+    if (!history) throw new Error(`unknown station "${stationId}" (history not started?)`);
+    return history;
+  }
+
+  ingest(stationId: string, reading: TimedReading): IngestResult {
+    const history = this.#history(stationId);
+    const result = history.ingest(reading);
+    if (history.dirty) this.#writer.markDirty();
+    return result;
+  }
+
+  assemble(stationId: string, nowMs: number): Assembly {
+    return this.#history(stationId).assemble(nowMs);
+  }
+
+  lastReadingAtMs(stationId: string): number | null {
+    return this.#histories.get(stationId)?.lastReadingAtMs ?? null;
+  }
+
+  stationState(stationId: string): StationStateRow | undefined {
+    return this.#states.get(stationId);
+  }
+
+  /** Persists the mowable hysteresis state when it changed. */
+  setStationState(state: StationStateRow): void {
+    const previous = this.#states.get(state.station);
+    if (previous && previous.mowable === state.mowable && previous.aboveSinceMs === state.aboveSinceMs) return;
+    this.#states.set(state.station, state);
+    this.#pendingStates.set(state.station, state);
+    this.#writer.markDirty();
+  }
+
+  flush(): Promise<void> {
+    return this.#writer.flush();
+  }
+
+  async prune(nowMs: number): Promise<void> {
+    await this.flush();
+    for (const history of this.#histories.values()) history.prune(nowMs);
+    const deleted = await this.#store.prune(nowMs);
+    this.#log.info({ deleted }, 'history pruned');
+  }
+
+  async #persist(): Promise<void> {
+    for (const [station, history] of this.#histories) {
+      if (!history.dirty) continue;
+      const changes = history.takeChanges();
+      let pending = this.#pending.get(station);
+      if (!pending) {
+        pending = { buckets: new Map(), counters: new Map(), latest: new Map() };
+        this.#pending.set(station, pending);
+      }
+      for (const row of changes.buckets) pending.buckets.set(row.minute, row);
+      for (const row of changes.counters) pending.counters.set(row.key, row);
+      for (const row of changes.latest) pending.latest.set(row.field, row);
+    }
+    if (this.#pending.size === 0 && this.#pendingStates.size === 0) return;
+    const histories = [...this.#pending].map(([station, pending]) => ({
+      station,
+      changes: { buckets: [...pending.buckets.values()], counters: [...pending.counters.values()], latest: [...pending.latest.values()] },
+    }));
+    const states = [...this.#pendingStates.values()];
+    await this.#store.save({ histories, states });
+    this.commits++;
+    // Only now are the changes safe; rows changed again meanwhile are newer copies in the histories.
+    this.#pending.clear();
+    for (const state of states) if (this.#pendingStates.get(state.station) === state) this.#pendingStates.delete(state.station);
+  }
+}

@@ -1,0 +1,348 @@
+/**
+ * The MQTT daemon: embedded broker (optional), station ingest into the
+ * histories, recomputation and publishing of the index with Home Assistant
+ * discovery. `createMqttService` returns lifecycle components for the
+ * composition root (start in order, stop in reverse) plus read accessors for
+ * diagnostics and benchmarks.
+ */
+import { readFileSync } from 'node:fs';
+import type { Logger } from 'pino';
+import { calculate, MFI_VERSION, type CalculationOutcome, type Hemisphere, type LawnProfile } from '../core/index.js';
+import { parseStationMessage } from '../ingest/parse.js';
+import { resolveReadingTime } from '../ingest/time.js';
+import type { StationConfig } from '../ingest/types.js';
+import { MINUTE_MS } from '../history/windows.js';
+import type { Database } from '../store/database.js';
+import { HistoryStore } from '../store/historyStore.js';
+import { RetainedStore } from '../store/retainedStore.js';
+import { systemClock, type Clock } from '../util/clock.js';
+import { createScheduler, type Scheduler } from '../util/scheduler.js';
+import { EmbeddedBroker } from './broker.js';
+import { MqttConnection } from './client.js';
+import { discoveryMessages } from './discovery.js';
+import { HistoryService } from './historyService.js';
+import { LogThrottle } from './logThrottle.js';
+import { INITIAL_MOWABLE, nextMowable, type MowableSettings } from './mowable.js';
+import { clientIdFor, historyOptionsFor, mqttConfigProblems, type MqttSideConfig } from './settings.js';
+import { buildStatePayload, type StationStatePayload } from './statePayload.js';
+
+export interface LifecycleComponent {
+  name: string;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** The service-schema keys the calculation context needs (optional: sensible defaults). */
+export interface CalculationSettings {
+  readonly timezone?: string;
+  readonly hemisphere?: string;
+  readonly lawn?: { readonly soilType?: string; readonly mowerClass?: string };
+}
+
+export interface MqttServiceOptions {
+  config: MqttSideConfig & CalculationSettings;
+  database: Database;
+  logger: Logger;
+  clock?: Clock;
+  softwareVersion?: string;
+}
+
+export interface MqttStats {
+  /** Station messages handled (one per matching station). */
+  received: number;
+  accepted: number;
+  rejected: number;
+  /** Valid messages not meant for the station (neighbours' sensors, unmapped topics). */
+  ignored: number;
+  duplicates: number;
+  /** Single values dropped as implausible while the rest of the reading was used. */
+  droppedValues: number;
+  statesPublished: number;
+  historyCommits: number;
+  connected: boolean;
+  brokerRejectedPublishes: number;
+}
+
+export interface MqttService {
+  components: LifecycleComponent[];
+  stats(): MqttStats;
+  /** Port of the embedded broker once started (undefined without one). */
+  brokerPort(): number | undefined;
+  /** The last state payload published for a station. */
+  stationState(stationId: string): StationStatePayload | undefined;
+  /** Writes pending history now (tests, benchmarks). */
+  flush(): Promise<void>;
+}
+
+const BIRTH_DELAY_MS = 1000;
+
+export function createMqttService(options: MqttServiceOptions): MqttService {
+  const { config, database } = options;
+  const problems = mqttConfigProblems(config);
+  if (problems.length > 0) throw new Error(`Invalid MQTT configuration: ${problems.join('; ')}`);
+  const clock = options.clock ?? systemClock;
+  const log = options.logger.child({ module: 'mqtt' });
+  const throttle = new LogThrottle(log, 60_000, () => clock.now());
+  const version = options.softwareVersion ?? MFI_VERSION;
+  const timeZone = config.timezone || Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const hemisphere: Hemisphere = config.hemisphere === 'south' ? 'south' : 'north';
+  const stations = config.stations;
+  const baseTopic = config.mqtt.baseTopic;
+  const clientId = clientIdFor(config);
+  const useEmbedded = config.broker.enabled && config.mqtt.url === '';
+  const mowableSettings: MowableSettings = {
+    onThreshold: config.mqtt.mowableOnThreshold,
+    offThreshold: config.mqtt.mowableOffThreshold,
+    onDelayMs: config.mqtt.mowableOnDelayMinutes * MINUTE_MS,
+  };
+  const flushIntervalMs = config.history.flushIntervalSeconds * 1000;
+
+  const history = new HistoryService({
+    store: new HistoryStore(database),
+    stations,
+    optionsFor: (station) => historyOptionsFor(config, station),
+    flushIntervalMs,
+    logger: options.logger,
+  });
+  const broker = useEmbedded
+    ? new EmbeddedBroker({
+        host: config.broker.host,
+        port: config.broker.port,
+        users: config.broker.users,
+        maxPayloadBytes: config.broker.maxPayloadBytes,
+        maxTopicLevels: config.broker.maxTopicLevels,
+        retainedStore: config.broker.persistRetained ? new RetainedStore(database) : undefined,
+        ownPrefixes: [baseTopic, config.homeassistant.prefix],
+        ownClientId: clientId,
+        flushIntervalMs,
+        logger: options.logger,
+        clock,
+      })
+    : undefined;
+
+  const counters = { received: 0, accepted: 0, rejected: 0, ignored: 0, duplicates: 0, droppedValues: 0, statesPublished: 0 };
+  const lastStates = new Map<string, StationStatePayload>();
+  const availability = new Map<string, 'online' | 'offline'>();
+  const debounceTimers = new Map<string, NodeJS.Timeout>();
+  let connection: MqttConnection | undefined;
+  let scheduler: Scheduler | undefined;
+  let birthTimer: NodeJS.Timeout | undefined;
+  let running = false;
+
+  function lawnFor(station: StationConfig): Partial<LawnProfile> {
+    const lawn: Partial<LawnProfile> = {};
+    const soilType = station.lawn?.soilType ?? config.lawn?.soilType;
+    const mowerClass = station.lawn?.mowerClass ?? config.lawn?.mowerClass;
+    if (soilType) lawn.soilType = soilType as LawnProfile['soilType'];
+    if (mowerClass) lawn.mowerClass = mowerClass as LawnProfile['mowerClass'];
+    return lawn;
+  }
+
+  function freshnessMs(station: StationConfig): number {
+    return (station.freshness?.maxAgeMinutes ?? config.history.freshnessMinutes) * MINUTE_MS;
+  }
+
+  function publishAvailability(station: StationConfig, nowMs: number, force: boolean): void {
+    const last = history.lastReadingAtMs(station.id);
+    const state = last !== null && nowMs - last <= freshnessMs(station) ? 'online' : 'offline';
+    if (!force && availability.get(station.id) === state) return;
+    availability.set(station.id, state);
+    connection?.publish(`${station.id}/availability`, state, { retain: true, qos: 1 });
+  }
+
+  function recompute(station: StationConfig): void {
+    const nowMs = clock.now();
+    const assembly = history.assemble(station.id, nowMs);
+    let outcome: CalculationOutcome;
+    try {
+      outcome = calculate(assembly.input, { nowMs, timeZone, hemisphere, lawn: lawnFor(station) });
+    } catch (err) {
+      throttle.warn(`calculate:${station.id}`, { err, station: station.id }, 'calculation failed');
+      return;
+    }
+    const previous = history.stationState(station.id) ?? { station: station.id, ...INITIAL_MOWABLE };
+    const score = outcome.ok ? outcome.result.index_score : null;
+    const status = outcome.ok ? outcome.result.main_status : null;
+    const mowable = nextMowable(previous, score, status, nowMs, mowableSettings);
+    history.setStationState({ station: station.id, ...mowable });
+    const payload = buildStatePayload({ stationId: station.id, stationName: station.name, outcome, assembly, mowable: mowable.mowable });
+    lastStates.set(station.id, payload);
+    counters.statesPublished++;
+    connection?.publish(`${station.id}/state`, JSON.stringify(payload), { retain: true, qos: 1 });
+    publishAvailability(station, nowMs, false);
+  }
+
+  function recomputeAll(): void {
+    for (const station of stations) recompute(station);
+  }
+
+  function scheduleRecompute(station: StationConfig): void {
+    if (!running) return;
+    if (config.mqtt.recomputeDebounceMs === 0) return recompute(station);
+    if (debounceTimers.has(station.id)) return;
+    const timer = setTimeout(() => {
+      debounceTimers.delete(station.id);
+      if (running) recompute(station);
+    }, config.mqtt.recomputeDebounceMs);
+    timer.unref();
+    debounceTimers.set(station.id, timer);
+  }
+
+  function onStationMessage(station: StationConfig, topic: string, payload: Buffer): void {
+    counters.received++;
+    if (payload.length > config.broker.maxPayloadBytes) {
+      counters.rejected++;
+      throttle.warn(`size:${station.id}`, { station: station.id, topic, bytes: payload.length }, 'station payload too large; dropped');
+      return;
+    }
+    const outcome = parseStationMessage(station, topic, payload.toString('utf8'), { timeZone });
+    if (outcome.kind === 'ignored') {
+      counters.ignored++;
+      return;
+    }
+    if (outcome.kind === 'rejected') {
+      counters.rejected++;
+      throttle.warn(`rejected:${station.id}`, { station: station.id, topic, reason: outcome.reason }, 'station payload rejected');
+      return;
+    }
+    const reading = outcome.reading;
+    if (reading.dropped.length > 0) {
+      counters.droppedValues += reading.dropped.length;
+      throttle.warn(`dropped:${station.id}`, { station: station.id, topic, dropped: reading.dropped }, 'implausible values dropped');
+    }
+    const nowMs = clock.now();
+    const time = resolveReadingTime(reading.payloadTimeMs, nowMs);
+    if (!time.ok) {
+      counters.rejected++;
+      throttle.warn(`time:${station.id}`, { station: station.id, topic, reason: time.reason }, 'station reading rejected');
+      return;
+    }
+    // Up to 2 minutes of clock skew is tolerated, but a reading never lies in our future.
+    const result = history.ingest(station.id, { ...reading, timeMs: Math.min(time.timeMs, nowMs) });
+    if (result === 'duplicate') counters.duplicates++;
+    else {
+      counters.accepted++;
+      scheduleRecompute(station);
+    }
+  }
+
+  function publishDiscovery(): void {
+    if (!connection || !config.homeassistant.discovery) return;
+    for (const station of stations) {
+      for (const message of discoveryMessages({ prefix: config.homeassistant.prefix, baseTopic, softwareVersion: version, stationId: station.id, stationName: station.name })) {
+        connection.publishAbsolute(message.topic, JSON.stringify(message.payload), { retain: true, qos: 1 });
+      }
+    }
+  }
+
+  function publishEverything(): void {
+    if (!connection) return;
+    connection.publish('bridge/state', 'online', { retain: true, qos: 1 });
+    publishDiscovery();
+    const nowMs = clock.now();
+    recomputeAll();
+    for (const station of stations) publishAvailability(station, nowMs, true);
+  }
+
+  function readFile(key: 'ca' | 'cert' | 'key'): Buffer | undefined {
+    const path = config.mqtt[key];
+    if (path === '') return undefined;
+    try {
+      return readFileSync(path);
+    } catch (err) {
+      throw new Error(`"mqtt.${key}": cannot read "${path}": ${(err as Error).message}`);
+    }
+  }
+
+  const historyComponent: LifecycleComponent = {
+    name: 'mqtt-history',
+    start: () => history.start(),
+    stop: () => history.stop(),
+  };
+
+  const brokerComponent: LifecycleComponent | undefined = broker && {
+    name: 'mqtt-broker',
+    start: () => broker.start(),
+    stop: () => broker.stop(),
+  };
+
+  const bridgeComponent: LifecycleComponent = {
+    name: 'mqtt-bridge',
+    async start() {
+      const embeddedHost = config.broker.host === '0.0.0.0' || config.broker.host === '::' ? '127.0.0.1' : config.broker.host;
+      const url = broker ? `mqtt://${embeddedHost.includes(':') ? `[${embeddedHost}]` : embeddedHost}:${broker.port}` : config.mqtt.url;
+      const credentials = broker
+        ? broker.needsCredentials
+          ? { username: broker.internalUser.username, password: broker.internalUser.password }
+          : {}
+        : {
+            ...(config.mqtt.username ? { username: config.mqtt.username } : {}),
+            ...(config.mqtt.password ? { password: config.mqtt.password } : {}),
+          };
+      const tls = { ca: readFile('ca'), cert: readFile('cert'), key: readFile('key') };
+      connection = new MqttConnection(
+        {
+          url,
+          clientId,
+          baseTopic,
+          ...credentials,
+          ...(tls.ca ? { ca: tls.ca } : {}),
+          ...(tls.cert ? { cert: tls.cert } : {}),
+          ...(tls.key ? { key: tls.key } : {}),
+          rejectUnauthorized: config.mqtt.rejectUnauthorized,
+          keepaliveSeconds: config.mqtt.keepaliveSeconds,
+          reconnectMaxSeconds: config.mqtt.reconnectMaxSeconds,
+          willTopic: 'bridge/state',
+          willPayload: 'offline',
+        },
+        options.logger,
+      );
+      for (const station of stations) {
+        connection.subscribe(station.topic, (topic, payload) => onStationMessage(station, topic, payload));
+      }
+      if (config.homeassistant.discovery) {
+        connection.subscribe(config.homeassistant.statusTopic, (_topic, payload) => {
+          if (payload.toString('utf8').trim() !== 'online' || birthTimer) return;
+          birthTimer = setTimeout(() => {
+            birthTimer = undefined;
+            if (running) publishEverything();
+          }, BIRTH_DELAY_MS);
+          birthTimer.unref();
+        });
+      }
+      connection.onConnect(() => publishEverything());
+      running = true;
+      scheduler = createScheduler(options.logger, { timeZone });
+      scheduler.add('mqtt-recompute', '* * * * *', () => recomputeAll());
+      scheduler.add('history-prune', config.history.pruneSchedule, () => history.prune(clock.now()));
+      scheduler.start();
+      connection.start();
+      recomputeAll();
+      log.info({ url: broker ? url : '(external)', clientId, stations: stations.length }, 'MQTT bridge started');
+    },
+    async stop() {
+      running = false;
+      for (const timer of debounceTimers.values()) clearTimeout(timer);
+      debounceTimers.clear();
+      if (birthTimer) clearTimeout(birthTimer);
+      birthTimer = undefined;
+      await scheduler?.stop();
+      scheduler = undefined;
+      await connection?.stop('offline');
+      connection = undefined;
+    },
+  };
+
+  return {
+    components: [historyComponent, ...(brokerComponent ? [brokerComponent] : []), bridgeComponent],
+    stats: () => ({
+      ...counters,
+      historyCommits: history.commits,
+      connected: connection?.connected ?? false,
+      brokerRejectedPublishes: broker?.rejectedPublishes ?? 0,
+    }),
+    brokerPort: () => (broker && broker.port > 0 ? broker.port : undefined),
+    stationState: (stationId) => lastStates.get(stationId),
+    flush: () => history.flush(),
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * The retained `<base>/<station>/state` payload. On success it is the HTTP
+ * `mfi` object plus station, mowable, input, last_reading_at and history
+ * notes; when required fields are missing it keeps the same top-level keys
+ * with index_score/main_status null and an `error` object, so templates and
+ * automations see a clear "not mowable, because ..." instead of silence.
+ */
+import type { CalculationInput, CalculationOutcome, FieldName } from '../core/index.js';
+import type { Assembly } from '../history/stationHistory.js';
+
+export interface StatePayloadParts {
+  stationId: string;
+  stationName: string;
+  outcome: CalculationOutcome;
+  assembly: Assembly;
+  mowable: boolean;
+}
+
+export interface StationStatePayload {
+  station: string;
+  station_name: string;
+  mowable: boolean;
+  input: CalculationInput;
+  last_reading_at: string | null;
+  /** Fields we hold data for but did not supply (stale value, history not covering the window), with the reason. */
+  withheld_fields: Partial<Record<FieldName, string>>;
+  /** Fields computed by the daemon rather than reported by the station. */
+  derived_fields: FieldName[];
+  /** Share of each history window covered by readings (0..1). */
+  history_coverage: Partial<Record<FieldName, number>>;
+  index_score?: number | null;
+  main_status?: string | null;
+  error?: { code: string; message: string; missing: FieldName[] };
+  [key: string]: unknown;
+}
+
+export function buildStatePayload(parts: StatePayloadParts): StationStatePayload {
+  const { assembly, outcome } = parts;
+  const common = {
+    station: parts.stationId,
+    station_name: parts.stationName,
+    mowable: parts.mowable,
+    input: assembly.input,
+    last_reading_at: assembly.lastReadingAtMs === null ? null : new Date(assembly.lastReadingAtMs).toISOString(),
+    withheld_fields: assembly.withheld,
+    derived_fields: assembly.derived,
+    history_coverage: assembly.coverage,
+  };
+  if (outcome.ok) return { ...outcome.result, ...common };
+  return {
+    index_score: null,
+    main_status: null,
+    ...common,
+    error: { code: outcome.error.code, message: outcome.error.message, missing: outcome.error.missing },
+  };
+}

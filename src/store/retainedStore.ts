@@ -1,0 +1,41 @@
+/**
+ * The embedded broker's retained messages in SQLite, so a user's retained
+ * station data and our own topics come back after a restart. Written in
+ * batches with the history; an empty payload deletes the topic.
+ */
+import type { Database } from './database.js';
+
+export interface RetainedMessage {
+  topic: string;
+  payload: Buffer;
+  qos: 0 | 1 | 2;
+}
+
+export class RetainedStore {
+  readonly #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  async loadAll(): Promise<RetainedMessage[]> {
+    const rows = await this.#db.all<{ topic: string; payload: Buffer; qos: number }>('SELECT topic, payload, qos FROM retained_messages ORDER BY topic');
+    return rows.map((row) => ({ topic: row.topic, payload: Buffer.from(row.payload), qos: Math.min(2, Math.max(0, row.qos)) as 0 | 1 | 2 }));
+  }
+
+  /** Applies the latest change per topic in one transaction. */
+  async save(changes: ReadonlyMap<string, RetainedMessage>, nowMs: number): Promise<void> {
+    if (changes.size === 0) return;
+    await this.#db.transaction(async (db) => {
+      for (const message of changes.values()) {
+        if (message.payload.length === 0) await db.run('DELETE FROM retained_messages WHERE topic = ?', [message.topic]);
+        else {
+          await db.run(
+            'INSERT INTO retained_messages (topic, payload, qos, updated_at_ms) VALUES (?, ?, ?, ?) ON CONFLICT (topic) DO UPDATE SET payload = excluded.payload, qos = excluded.qos, updated_at_ms = excluded.updated_at_ms',
+            [message.topic, message.payload, message.qos, nowMs],
+          );
+        }
+      }
+    });
+  }
+}

@@ -1,0 +1,161 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { StationConfig } from '../../src/ingest/types.js';
+import {
+  FakeClock,
+  RecordingClient,
+  mqttTempDir,
+  publishOnce,
+  retainedMessage,
+  startMqttDaemon,
+  testMqttConfig,
+  waitUntil,
+  type RunningDaemon,
+} from '../helpers/mqttHarness.js';
+import { payloadLines, payloadText } from '../helpers/mqttPayloads.js';
+
+const garden: StationConfig = {
+  id: 'garden',
+  name: 'Garden',
+  format: 'rtl_433',
+  topic: 'rtl_433/+/events',
+  match: { model: 'Fineoffset-WH65B', id: 65 },
+};
+const davis: StationConfig = { id: 'davis', name: 'Davis', format: 'weewx', topic: 'weewx/loop' };
+const WH65B = payloadLines('rtl433-json__rtl_433_tests__Fineoffset-WH65B_02-g001.jsonl')[0]!;
+const NEIGHBOUR = payloadLines('rtl433-json__rtl_433_tests__Fineoffset-WH65B_03-g200.jsonl')[0]!;
+const LOOP = payloadText('weewx-mqtt__kotori__vantagepro2_loop.json');
+
+describe('MQTT daemon with the embedded broker', () => {
+  let temp: ReturnType<typeof mqttTempDir>;
+  let daemon: RunningDaemon | undefined;
+  let observer: RecordingClient | undefined;
+  let station: RecordingClient | undefined;
+  const clock = new FakeClock(Date.parse('2026-06-15T08:00:00Z'));
+
+  beforeEach(() => {
+    temp = mqttTempDir();
+  });
+  afterEach(async () => {
+    await observer?.close();
+    await station?.close();
+    await daemon?.stop();
+    observer = station = daemon = undefined;
+    temp.cleanup();
+  });
+
+  async function start(stations: StationConfig[]): Promise<void> {
+    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ stations }), clock);
+    observer = await RecordingClient.connect(daemon.port);
+    await observer.client.subscribeAsync(['mowability/#', 'homeassistant/#'], { qos: 1 });
+    station = await RecordingClient.connect(daemon.port);
+  }
+
+  it('turns rtl_433 events into a retained state, honestly reporting what is missing', async () => {
+    await start([garden]);
+    expect(daemon!.port).toBeGreaterThan(0);
+    await waitUntil(() => observer!.text('mowability/bridge/state') === 'online', 'bridge online');
+
+    await station!.client.publishAsync('rtl_433/pi/events', NEIGHBOUR, { qos: 1 });
+    await station!.client.publishAsync('rtl_433/pi/events', WH65B, { qos: 1 });
+    await station!.client.publishAsync('rtl_433/pi/events', WH65B, { qos: 1 }); // repeated radio packet
+    await waitUntil(() => daemon!.service.stats().received === 3, 'three events handled');
+    await waitUntil(() => (observer!.json('mowability/garden/state')?.input as { temperature?: number } | undefined)?.temperature === 11.5, 'first state');
+    const first = observer!.json('mowability/garden/state')!;
+    expect(JSON.parse((await retainedMessage(daemon!.port, 'mowability/garden/state'))!)).toMatchObject({ station: 'garden' });
+    // One counter reading is only a baseline: no rate yet, so the calculation cannot run.
+    expect(first).toMatchObject({
+      station: 'garden',
+      mowable: false,
+      index_score: null,
+      error: { code: 'MISSING_REQUIRED_FIELDS', missing: ['precipitation_rate'] },
+    });
+    expect(daemon!.service.stats()).toMatchObject({ accepted: 1, duplicates: 1, ignored: 1, rejected: 0 });
+    await waitUntil(() => observer!.text('mowability/garden/availability') === 'online', 'station online');
+
+    // Twenty minutes of readings: the rain rate is derived from the counter's increments.
+    for (let minute = 1; minute <= 20; minute++) {
+      clock.advance(60_000);
+      await station!.client.publishAsync('rtl_433/pi/events', WH65B, { qos: 1 });
+      await waitUntil(() => daemon!.service.stats().accepted === minute + 1, `reading ${minute}`);
+    }
+    await waitUntil(() => typeof observer!.json('mowability/garden/state')?.index_score === 'number', 'a full result');
+    const state = observer!.json('mowability/garden/state')!;
+    expect(state).toMatchObject({
+      station: 'garden',
+      mfi_version: expect.any(String),
+      main_status: expect.stringMatching(/^(OK|WARNING|BLOCK)$/),
+      derived_fields: ['precipitation_rate'],
+      input: { temperature: 11.5, humidity: 64, precipitation_rate: 0 },
+    });
+    expect(state.available_fields).toEqual(expect.arrayContaining(['temperature', 'precipitation_rate', 'humidity', 'wind_speed']));
+    expect(state.last_reading_at).toBe(new Date(clock.now()).toISOString());
+    expect(state.withheld_fields).toHaveProperty('rain_24h');
+  });
+
+  it('publishes Home Assistant discovery for every station, and again when HA comes online', async () => {
+    await start([garden]);
+    const indexTopic = 'homeassistant/sensor/mowability_garden_index/config';
+    await waitUntil(() => observer!.latest.has(indexTopic), 'discovery');
+    const index = observer!.json(indexTopic)!;
+    expect(await retainedMessage(daemon!.port, indexTopic)).toBe(observer!.text(indexTopic));
+    expect(index).toMatchObject({
+      unique_id: 'mowability_garden_index',
+      state_topic: 'mowability/garden/state',
+      unit_of_measurement: '%',
+      availability_mode: 'all',
+      availability: [{ topic: 'mowability/bridge/state' }, { topic: 'mowability/garden/availability' }],
+      device: { identifiers: ['mowability_mowability_garden'] },
+      origin: { name: 'mowability' },
+    });
+    const mowable = observer!.json('homeassistant/binary_sensor/mowability_garden_mowable/config')!;
+    expect(mowable).toMatchObject({ payload_on: 'ON', payload_off: 'OFF', value_template: "{{ 'ON' if value_json.mowable else 'OFF' }}" });
+    expect(observer!.json('homeassistant/sensor/mowability_garden_status/config')).toMatchObject({ device_class: 'enum' });
+    expect(observer!.json('homeassistant/sensor/mowability_garden_rain_last_24h/config')).toMatchObject({ device_class: 'precipitation', unit_of_measurement: 'mm' });
+    expect(observer!.json('homeassistant/sensor/mowability_garden_minutes_since_rain/config')).toMatchObject({ device_class: 'duration', unit_of_measurement: 'min' });
+    expect(observer!.json('homeassistant/sensor/mowability_garden_min_temp_3h/config')).toMatchObject({ device_class: 'temperature', unit_of_measurement: '°C' });
+    for (const check of ['temperature', 'soiltemp', 'rain', 'wind', 'humidity']) {
+      expect(observer!.latest.has(`homeassistant/sensor/mowability_garden_${check}_score/config`)).toBe(true);
+    }
+
+    const before = observer!.latest.get(indexTopic)!.count;
+    const statesBefore = observer!.latest.get('mowability/garden/state')?.count ?? 0;
+    await station!.client.publishAsync('homeassistant/status', 'online', { qos: 1 });
+    await waitUntil(() => observer!.latest.get(indexTopic)!.count > before, 'rediscovery after the HA birth message');
+    await waitUntil(() => (observer!.latest.get('mowability/garden/state')?.count ?? 0) > statesBefore, 'states after rediscovery');
+  });
+
+  it('accepts WeeWX loop packets with a current dateTime and rejects ones older than 14 days', async () => {
+    await start([davis]);
+    await station!.client.publishAsync('weewx/loop', LOOP, { qos: 1 }); // dateTime 2017
+    await waitUntil(() => daemon!.service.stats().rejected === 1, 'stale packet rejected');
+    const packet = { ...JSON.parse(LOOP), dateTime: String(Math.floor(clock.now() / 1000) - 30) };
+    await station!.client.publishAsync('weewx/loop', JSON.stringify(packet), { qos: 1 });
+    await station!.client.publishAsync('weewx/loop', JSON.stringify(packet), { qos: 1 }); // QoS 1 redelivery
+    await waitUntil(() => daemon!.service.stats().received === 3, 'all packets handled');
+    await waitUntil(() => typeof observer!.json('mowability/davis/state')?.index_score === 'number', 'davis result');
+    expect(observer!.json('mowability/davis/state')).toMatchObject({
+      input: { temperature: expect.closeTo(3.556, 3), humidity: 90, precipitation_rate: 0 },
+      last_reading_at: new Date(clock.now() - 30_000).toISOString(),
+    });
+    expect(daemon!.service.stats()).toMatchObject({ accepted: 1, duplicates: 1, rejected: 1 });
+  });
+
+  it('survives garbage without crashing and refuses oversized or spoofed publishes', async () => {
+    await start([garden]);
+    for (const bad of ['', '{', 'null', '\u0000\u0001', '{"model":"Fineoffset-WH65B","id":65,"temperature_C":"x"}', WH65B.slice(0, 50)]) {
+      await station!.client.publishAsync('rtl_433/pi/events', bad, { qos: 1 });
+    }
+    await waitUntil(() => daemon!.service.stats().received >= 6, 'garbage handled');
+    expect(daemon!.service.stats().accepted).toBe(0);
+
+    await publishOnce(daemon!.port, 'rtl_433/pi/events', 'x'.repeat(70_000));
+    await publishOnce(daemon!.port, 'mowability/garden/state', '{"mowable":true}', { retain: true });
+    await publishOnce(daemon!.port, `rtl_433/${'a/'.repeat(20)}events`, WH65B);
+    await waitUntil(() => daemon!.service.stats().brokerRejectedPublishes >= 2, 'broker refusals');
+    expect(observer!.json('mowability/garden/state')?.mowable).toBe(false);
+    // Still alive and serving: a good reading goes through.
+    await station!.client.publishAsync('rtl_433/pi/events', WH65B, { qos: 1 });
+    await waitUntil(() => daemon!.service.stats().accepted === 1, 'good reading after garbage');
+    expect(observer!.json('mowability/garden/state')?.mowable).toBe(false);
+  });
+});
