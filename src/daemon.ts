@@ -15,6 +15,7 @@ import { buildApp } from './http/app.js';
 import { AccessCache } from './store/accessCache.js';
 import { Database } from './store/database.js';
 import { ServiceStore, SETTING_MFI_VERSION } from './store/serviceStore.js';
+import { deferredMqttComponents } from './mqtt/service.js';
 import { systemClock, type Clock } from './util/clock.js';
 
 export interface LifecycleComponent {
@@ -153,6 +154,7 @@ export function daemonComponents(runtime: MutableRuntime, options: { keyCommandH
     databaseComponent(runtime),
     accessCacheComponent(runtime, options.keyCommandHint),
     httpComponent(runtime),
+    ...deferredMqttComponents(() => ({ config: runtime.config, database: runtime.database, logger: runtime.logger, clock: runtime.clock })).components,
   ];
 }
 

@@ -23,7 +23,7 @@ import { discoveryMessages } from './discovery.js';
 import { HistoryService } from './historyService.js';
 import { LogThrottle } from './logThrottle.js';
 import { INITIAL_MOWABLE, nextMowable, type MowableSettings } from './mowable.js';
-import { clientIdFor, historyOptionsFor, mqttConfigProblems, type MqttSideConfig } from './settings.js';
+import { clientIdFor, historyOptionsFor, mqttConfigProblems, mqttEnabled, type MqttSideConfig } from './settings.js';
 import { buildStatePayload, type StationStatePayload } from './statePayload.js';
 
 export interface LifecycleComponent {
@@ -333,8 +333,10 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
     },
   };
 
+  const enabled = mqttEnabled(config);
+  if (!enabled) log.info('MQTT is off: mqtt.url is empty and the embedded broker is disabled');
   return {
-    components: [historyComponent, ...(brokerComponent ? [brokerComponent] : []), bridgeComponent],
+    components: enabled ? [historyComponent, ...(brokerComponent ? [brokerComponent] : []), bridgeComponent] : [],
     stats: () => ({
       ...counters,
       historyCommits: history.commits,
@@ -344,5 +346,33 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
     brokerPort: () => (broker && broker.port > 0 ? broker.port : undefined),
     stationState: (stationId) => lastStates.get(stationId),
     flush: () => history.flush(),
+  };
+}
+
+const COMPONENT_NAMES = ['mqtt-history', 'mqtt-broker', 'mqtt-bridge'] as const;
+
+/**
+ * The same components for a composition root whose database opens later:
+ * the service is created when the first of them starts. `service()` is
+ * undefined until then.
+ */
+export function deferredMqttComponents(resolveOptions: () => MqttServiceOptions): {
+  components: LifecycleComponent[];
+  service(): MqttService | undefined;
+} {
+  let service: MqttService | undefined;
+  const find = (name: string) => service?.components.find((component) => component.name === name);
+  return {
+    components: COMPONENT_NAMES.map((name) => ({
+      name,
+      async start() {
+        service ??= createMqttService(resolveOptions());
+        await find(name)?.start();
+      },
+      async stop() {
+        await find(name)?.stop();
+      },
+    })),
+    service: () => service,
   };
 }

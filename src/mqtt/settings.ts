@@ -77,9 +77,6 @@ export function mqttConfigProblems(config: MqttSideConfig): string[] {
   if (config.mqtt.mowableOffThreshold > config.mqtt.mowableOnThreshold) {
     problems.push(`"mqtt.mowableOffThreshold" (${config.mqtt.mowableOffThreshold}) must not be above "mqtt.mowableOnThreshold" (${config.mqtt.mowableOnThreshold})`);
   }
-  if (config.mqtt.url === '' && !config.broker.enabled) {
-    problems.push('"mqtt.url" is empty and "broker.enabled" is false: set an external broker URL or enable the embedded broker');
-  }
   if (config.mqtt.url !== '' && !/^(mqtts?|wss?):\/\/[^/]/.test(config.mqtt.url)) {
     problems.push(`"mqtt.url" must start with mqtt://, mqtts://, ws:// or wss:// followed by a host`);
   }
@@ -91,6 +88,11 @@ export function mqttConfigProblems(config: MqttSideConfig): string[] {
     }
   }
   return problems;
+}
+
+/** False when there is neither an external broker URL nor the embedded broker: the daemon serves HTTP only. */
+export function mqttEnabled(config: MqttSideConfig): boolean {
+  return config.mqtt.url !== '' || config.broker.enabled;
 }
 
 /** Deterministic client id: the same base topic gives the same id, so clean:false sessions survive restarts. */
