@@ -2,6 +2,7 @@
  * The HTTP app factory: routes, hooks, limits and error handling, without
  * listening and without touching the process. src/daemon.ts listens.
  */
+import type { ServerOptions } from 'node:http';
 import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
@@ -12,7 +13,7 @@ import type { ServiceStore } from '../store/serviceStore.js';
 import type { Clock } from '../util/clock.js';
 import { assertNotBlocked, type AccessView } from './auth.js';
 import { registerCalculateRoute, type Calculator } from './calculateRoute.js';
-import { HttpError, MESSAGES, installErrorHandling, pathOf } from './errors.js';
+import { HttpError, MESSAGES, clientErrorHandler, installErrorHandling, pathOf } from './errors.js';
 import { createConfigCheck, registerHealthRoutes, type HealthRouteDeps } from './healthRoute.js';
 
 export interface AppDeps {
@@ -27,6 +28,18 @@ export interface AppDeps {
   checkConfig?: HealthRouteDeps['checkConfig'];
 }
 
+const NODE_HEADERS_TIMEOUT_MS = 60_000;
+const NODE_CHECK_INTERVAL_MS = 30_000;
+
+function serverTimeouts(requestTimeoutMs: number): ServerOptions {
+  if (requestTimeoutMs === 0) return {};
+  return {
+    requestTimeout: requestTimeoutMs,
+    headersTimeout: Math.min(NODE_HEADERS_TIMEOUT_MS, requestTimeoutMs),
+    connectionsCheckingInterval: Math.max(100, Math.min(NODE_CHECK_INTERVAL_MS, Math.floor(requestTimeoutMs / 4))),
+  };
+}
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, access } = deps;
   const http = config.http;
@@ -37,6 +50,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: http.trustProxy,
     bodyLimit: http.bodyLimitBytes,
     requestTimeout: http.requestTimeoutMs,
+    // Node 20 enforces request deadlines only when they are given at construction, checked every
+    // connectionsCheckingInterval; headersTimeout must not exceed requestTimeout.
+    http: serverTimeouts(http.requestTimeoutMs),
+    clientErrorHandler,
     connectionTimeout: http.connectionTimeoutMs,
     keepAliveTimeout: http.keepAliveTimeoutMs,
     return503OnClosing: true,

@@ -3,6 +3,8 @@
  * hooks, the body parser, the rate limiter, the router or a bug, ends up as the
  * envelope {status: "error", mfi: null, message} with a fixed English message.
  */
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorEnvelopeSchema } from './schemas.js';
 
@@ -23,6 +25,7 @@ export const MESSAGES = {
   badContentLength: 'The Content-Length header does not match the request body.',
   badRequest: 'Bad request.',
   requestTimeout: 'Request timeout.',
+  headersTooLarge: 'Request header fields too large.',
   internal: 'Internal server error.',
   bodyTooLarge: (limitBytes: number) => `Request body too large. The limit is ${limitBytes} bytes.`,
 } as const;
@@ -102,3 +105,26 @@ export function installErrorHandling(app: FastifyInstance, options: { bodyLimitB
 }
 
 export { pathOf };
+
+/**
+ * Errors Node's HTTP parser raises before fastify sees a request (request
+ * timeout, oversized headers, garbage). Answered on the raw socket with the
+ * same envelope, then the connection is closed.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [statusCode, message] =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, MESSAGES.requestTimeout]
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, MESSAGES.headersTooLarge]
+        : [400, MESSAGES.badRequest];
+  if (socket.writable) {
+    const body = JSON.stringify(errorEnvelope(message));
+    socket.write(
+      `HTTP/1.1 ${statusCode} ${STATUS_CODES[statusCode]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}
