@@ -25,7 +25,7 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
   const logger = createLogger({ level: config.log.level });
 
   // The hint names the same database: the --config file and any setting flags given to serve.
-  const configFile = configFileFrom({ argv: parsed.configArgv, env: {} });
+  const configFile = configFileFrom({ argv: parsed.configArgv, env: io.env });
   const extraFlags = parsed.configArgv.filter((arg) => !arg.startsWith('--config='));
   const keyCommandHint = ['npx mowability keys add <owner>', ...(configFile ? [`--config ${shellQuote(configFile)}`] : []), ...extraFlags.map(shellQuote)]
     .join(' ');

@@ -1,0 +1,64 @@
+import { existsSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load.js';
+import { startDaemon } from '../../src/daemon.js';
+import { Database } from '../../src/store/database.js';
+import { captureLogger } from '../helpers/httpLogCapture.js';
+import { makeTempDir } from '../helpers/httpTempDir.js';
+
+describe('startDaemon (in-process composition root)', () => {
+  let temp: ReturnType<typeof makeTempDir>;
+  const env = () => ({
+    MOWABILITY_DB_PATH: temp.dbPath,
+    MOWABILITY_HTTP_HOST: '127.0.0.1',
+    MOWABILITY_HTTP_PORT: '0',
+    MOWABILITY_BROKER_ENABLED: 'false',
+    MOWABILITY_BROKER_PORT: '0',
+    MOWABILITY_TIMEZONE: 'UTC',
+  });
+  beforeEach(() => {
+    temp = makeTempDir();
+  });
+  afterEach(() => temp.cleanup());
+
+  it('starts, writes mfi_version, serves on the reported address and stops cleanly (no WAL left behind)', async () => {
+    const log = captureLogger('info');
+    const daemon = await startDaemon({ config: loadConfig({ env: env() }), logger: log.logger, keyCommandHint: 'mowability keys add <owner> --config x.json' });
+    try {
+      expect(daemon.httpAddress).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const health = (await (await fetch(`${daemon.httpAddress}/health`)).json()) as { mfi: { mfi_version: string } };
+      expect(health.mfi.mfi_version).toMatch(/^\d+\.\d+\.\d+/);
+      expect(log.text()).toContain('No API key exists yet. Create one with: mowability keys add <owner> --config x.json');
+      expect(log.text()).toContain(`HTTP server listening on ${daemon.httpAddress}`);
+    } finally {
+      await daemon.stop();
+      await daemon.stop();
+    }
+    await expect(fetch(`${daemon.httpAddress}/health`)).rejects.toThrow();
+    expect(existsSync(`${temp.dbPath}-wal`)).toBe(false);
+    const db = await Database.open(temp.dbPath);
+    try {
+      expect(await db.get<{ value: string }>("SELECT value FROM settings WHERE key = 'mfi_version'")).toBeDefined();
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('rolls back the started components when a later one fails (HTTP port taken)', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const takenPort = (blocker.address() as AddressInfo).port;
+    const log = captureLogger('info');
+    try {
+      await expect(
+        startDaemon({ config: loadConfig({ env: { ...env(), MOWABILITY_HTTP_PORT: String(takenPort) } }), logger: log.logger }),
+      ).rejects.toThrow(/EADDRINUSE/);
+      expect(log.text()).toContain('component failed to start');
+      // The database component was stopped: the file is closed and checkpointed.
+      expect(existsSync(`${temp.dbPath}-wal`)).toBe(false);
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
+  });
+});
