@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { coreBenchmark } from './core.bench.js';
 import { httpBenchmark } from './http.bench.js';
 import { parseArgs } from './lib/args.js';
+import { mqttBenchmark } from './mqtt.bench.js';
 import { startupBenchmark } from './startup.bench.js';
 import type { Benchmark, BenchContext } from './lib/benchmark.js';
 import { machineInfo, renderTable, resultsPath, writeJson, type BenchResult, type Figure } from './lib/report.js';
@@ -14,7 +15,7 @@ import { machineInfo, renderTable, resultsPath, writeJson, type BenchResult, typ
 const repoRoot = join(import.meta.dirname, '..', '..');
 
 // Order matters: core compares itself with the HTTP figures measured before it.
-const BENCHMARKS: readonly Benchmark[] = [httpBenchmark, coreBenchmark, startupBenchmark];
+const BENCHMARKS: readonly Benchmark[] = [httpBenchmark, coreBenchmark, mqttBenchmark, startupBenchmark];
 
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2), { resultsDir: join(repoRoot, 'bench', 'results') });
