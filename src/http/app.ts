@@ -56,15 +56,30 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clientErrorHandler,
     connectionTimeout: http.connectionTimeoutMs,
     keepAliveTimeout: http.keepAliveTimeoutMs,
-    return503OnClosing: true,
+    // Requests that arrive while stopping get our envelope (hook below), not fastify's own 503 body.
+    return503OnClosing: false,
   }) as unknown as FastifyInstance;
 
   // Only JSON and form bodies are part of the contract; fastify would also parse text/plain.
   app.removeContentTypeParser('text/plain');
   installErrorHandling(app, { bodyLimitBytes: http.bodyLimitBytes });
 
+  // While stopping, close each connection after its response; otherwise a keep-alive
+  // socket that was busy when close() began would hold the server open for keepAliveTimeoutMs.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    return payload;
+  });
+
   // A blocked address is refused everywhere, before anything else runs.
-  app.addHook('onRequest', async (request) => assertNotBlocked(request, access));
+  app.addHook('onRequest', async (request) => {
+    if (closing) throw new HttpError(503, MESSAGES.shuttingDown);
+    assertNotBlocked(request, access);
+  });
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
       {
@@ -76,17 +91,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       },
       'request',
     );
-  });
-
-  // While stopping, close each connection after its response; otherwise a keep-alive
-  // socket that was busy when close() began would hold the server open for keepAliveTimeoutMs.
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-  });
-  app.addHook('onSend', async (_request, reply, payload) => {
-    if (closing) reply.header('connection', 'close');
-    return payload;
   });
 
   await app.register(formbody, { bodyLimit: http.bodyLimitBytes });

@@ -15,6 +15,7 @@ export const MESSAGES = {
   accessDenied: 'Access denied.',
   methodNotAllowed: 'HTTP method not allowed.',
   maintenance: 'The API is in maintenance mode.',
+  shuttingDown: 'The service is shutting down. Retry shortly.',
   systemChecksFailed: 'One or more system checks failed.',
   notFound: 'Not found.',
   // Also for JSON with __proto__ or constructor.prototype keys, which fastify refuses while parsing.

@@ -137,7 +137,8 @@ export const calculateResponses = {
 
 export const healthResponses = {
   200: envelope(healthResultSchema),
-  503: envelope(healthResultSchema),
+  // Maintenance and failed checks carry the health result; a request during shutdown carries null.
+  503: envelope({ ...healthResultSchema, type: ['object', 'null'] }),
   '4xx': errorEnvelopeSchema,
   '5xx': errorEnvelopeSchema,
 } as const;
