@@ -75,7 +75,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return payload;
   });
 
-  // A blocked address is refused everywhere, before anything else runs.
+  // Refuse new work while stopping; refuse a blocked address everywhere, before anything else runs.
   app.addHook('onRequest', async (request) => {
     if (closing) throw new HttpError(503, MESSAGES.shuttingDown);
     assertNotBlocked(request, access);
