@@ -1,0 +1,104 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import mqtt from 'mqtt';
+import { EmbeddedBroker } from '../../src/mqtt/broker.js';
+import { MqttConnection } from '../../src/mqtt/client.js';
+import { FakeClock, RecordingClient, mqttTempDir, silentLogger, startMqttDaemon, testMqttConfig, waitUntil, type RunningDaemon } from '../helpers/mqttHarness.js';
+
+function brokerOn(port = 0, users: Array<{ username: string; password: string }> = []): EmbeddedBroker {
+  return new EmbeddedBroker({
+    host: '127.0.0.1',
+    port,
+    users,
+    maxPayloadBytes: 1024,
+    maxTopicLevels: 8,
+    retainedStore: undefined,
+    ownPrefixes: ['mowability'],
+    ownClientId: 'owner',
+    flushIntervalMs: 1000,
+    logger: silentLogger,
+    clock: new FakeClock(),
+  });
+}
+
+function connectionTo(port: number): MqttConnection {
+  return new MqttConnection(
+    {
+      url: `mqtt://127.0.0.1:${port}`,
+      clientId: 'owner',
+      baseTopic: 'mowability',
+      rejectUnauthorized: true,
+      keepaliveSeconds: 30,
+      reconnectMaxSeconds: 1,
+      willTopic: 'bridge/state',
+      willPayload: 'offline',
+    },
+    silentLogger,
+  );
+}
+
+describe('the mqtt.js wrapper', () => {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  it('keeps only the latest message per topic while disconnected, refuses wildcards, survives a throwing handler', async () => {
+    const broker = brokerOn();
+    await broker.start();
+    cleanups.push(() => broker.stop());
+    const observer = await RecordingClient.connect(broker.port);
+    cleanups.push(() => observer.close());
+    await observer.client.subscribeAsync('mowability/#', { qos: 1 });
+
+    const connection = connectionTo(broker.port);
+    cleanups.push(() => connection.stop('offline'));
+    const received: string[] = [];
+    connection.subscribe('stations/#', (topic) => {
+      if (topic === 'stations/bad') throw new Error('handler bug');
+    });
+    connection.subscribe('stations/#', (_topic, payload) => {
+      received.push(payload.toString());
+    });
+    connection.start();
+    for (const value of ['one', 'two', 'three']) connection.publish('garden/state', value, { retain: true });
+    expect(() => connection.publish('garden/+', 'x')).toThrow(/wildcards are not allowed/);
+    expect(() => connection.publishAbsolute('homeassistant/#', 'x')).toThrow(/wildcards are not allowed/);
+
+    await waitUntil(() => observer.text('mowability/garden/state') === 'three', 'flushed latest state');
+    expect(observer.latest.get('mowability/garden/state')?.count).toBe(1);
+
+    const station = await RecordingClient.connect(broker.port);
+    cleanups.push(() => station.close());
+    await station.client.publishAsync('stations/bad', 'x', { qos: 1 });
+    await station.client.publishAsync('stations/good', 'y', { qos: 1 });
+    await waitUntil(() => received.includes('y'), 'message after a throwing handler');
+
+    // A clean shutdown says "offline" explicitly (retained), as the Last Will would after a crash.
+    await connection.stop('offline');
+    await waitUntil(() => observer.text('mowability/bridge/state') === 'offline', 'explicit offline');
+  });
+});
+
+describe('embedded broker with accounts', () => {
+  let daemon: RunningDaemon | undefined;
+  const temp = mqttTempDir();
+  afterEach(async () => {
+    await daemon?.stop();
+    daemon = undefined;
+    temp.cleanup();
+  });
+
+  it('refuses anonymous and wrong logins, accepts configured users, and our own client still works', async () => {
+    const users = [{ username: 'rtl433', password: 'correct horse' }];
+    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ broker: { users } }), new FakeClock());
+    const url = `mqtt://127.0.0.1:${daemon.port}`;
+    await expect(mqtt.connectAsync(url, { reconnectPeriod: 0, connectTimeout: 3000 })).rejects.toThrow(/Bad username or password|Not authorized/i);
+    await expect(
+      mqtt.connectAsync(url, { reconnectPeriod: 0, connectTimeout: 3000, username: 'rtl433', password: 'wrong password' }),
+    ).rejects.toThrow(/Bad username or password|Not authorized/i);
+    const client = await RecordingClient.connect(daemon.port, { username: 'rtl433', password: 'correct horse' });
+    await client.client.subscribeAsync('mowability/bridge/state', { qos: 1 });
+    await waitUntil(() => client.text('mowability/bridge/state') === 'online', 'bridge online with authentication on');
+    await client.close();
+  });
+});
