@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import mqtt from 'mqtt';
 import { EmbeddedBroker } from '../../src/mqtt/broker.js';
 import { MqttConnection } from '../../src/mqtt/client.js';
@@ -81,7 +81,10 @@ describe('the mqtt.js wrapper', () => {
 
 describe('embedded broker with accounts', () => {
   let daemon: RunningDaemon | undefined;
-  const temp = mqttTempDir();
+  let temp: ReturnType<typeof mqttTempDir>;
+  beforeEach(() => {
+    temp = mqttTempDir();
+  });
   afterEach(async () => {
     await daemon?.stop();
     daemon = undefined;

@@ -2,7 +2,7 @@
  * The daemon against an external broker: Debian's mosquitto. Fails (does not
  * skip) when CI is set and mosquitto is missing.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { StationConfig } from '../../src/ingest/types.js';
 import { clientIdFor } from '../../src/mqtt/settings.js';
@@ -25,7 +25,10 @@ const diy: StationConfig = {
 };
 
 describe.skipIf(!available && !required)('external broker (mosquitto)', () => {
-  const temp = mqttTempDir();
+  let temp: ReturnType<typeof mqttTempDir>;
+  beforeEach(() => {
+    temp = mqttTempDir();
+  });
   const clock = new FakeClock(Date.parse('2026-06-15T08:00:00Z'));
   let broker: Mosquitto | undefined;
   let daemon: RunningDaemon | undefined;

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StationConfig } from '../../src/ingest/types.js';
 import {
   FakeClock,
@@ -17,7 +17,10 @@ const garden: StationConfig = { id: 'garden', name: 'Garden', format: 'rtl_433',
 const WH65B = JSON.parse(payloadLines('rtl433-json__rtl_433_tests__Fineoffset-WH65B_02-g001.jsonl')[0]!) as Record<string, unknown>;
 
 describe('restart', () => {
-  const temp = mqttTempDir();
+  let temp: ReturnType<typeof mqttTempDir>;
+  beforeEach(() => {
+    temp = mqttTempDir();
+  });
   const clock = new FakeClock(Date.parse('2026-06-15T08:00:00Z'));
   let daemon: RunningDaemon | undefined;
   let client: RecordingClient | undefined;
