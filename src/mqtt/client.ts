@@ -32,7 +32,8 @@ export interface PublishOptions {
   qos?: 0 | 1;
 }
 
-type MessageHandler = (topic: string, payload: Buffer) => void | Promise<void>;
+/** `retained`: the broker replayed a stored message on subscribe (MQTT retain flag), not a live one. */
+type MessageHandler = (topic: string, payload: Buffer, retained: boolean) => void | Promise<void>;
 
 const FIRST_RECONNECT_MS = 1000;
 const STOP_TIMEOUT_MS = 3000;
@@ -116,7 +117,7 @@ export class MqttConnection {
     });
     client.on('offline', () => this.#throttle.warn('offline', { url: redactUrl(o.url) }, 'MQTT broker unreachable; retrying in the background'));
     client.on('error', (err) => this.#throttle.warn(`error:${err.message}`, { err: err.message, url: redactUrl(o.url) }, 'MQTT connection error'));
-    client.on('message', (topic, payload) => this.#dispatch(topic, payload));
+    client.on('message', (topic, payload, packet) => this.#dispatch(topic, payload, packet.retain));
     for (const filter of this.#subscriptions) {
       client.subscribe(filter, { qos: 1 }, (err) => err && this.#log.debug({ err, filter }, 'subscribe deferred'));
     }
@@ -135,11 +136,11 @@ export class MqttConnection {
     }
   }
 
-  #dispatch(topic: string, payload: Buffer): void {
+  #dispatch(topic: string, payload: Buffer, retained: boolean): void {
     for (const { filter, handler } of this.#handlers) {
       if (!topicMatches(filter, topic)) continue;
       try {
-        const result = handler(topic, payload);
+        const result = handler(topic, payload, retained);
         if (result instanceof Promise) result.catch((err: unknown) => this.#throttle.warn(`handler:${filter}`, { err, topic }, 'message handler failed'));
       } catch (err) {
         this.#throttle.warn(`handler:${filter}`, { err, topic }, 'message handler failed');

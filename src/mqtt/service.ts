@@ -188,7 +188,7 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
     debounceTimers.set(station.id, timer);
   }
 
-  function onStationMessage(station: StationConfig, topic: string, payload: Buffer): void {
+  function onStationMessage(station: StationConfig, topic: string, payload: Buffer, retained: boolean): void {
     counters.received++;
     if (payload.length > config.broker.maxPayloadBytes) {
       counters.rejected++;
@@ -206,6 +206,11 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
       return;
     }
     const reading = outcome.reading;
+    if (retained && reading.payloadTimeMs === undefined) {
+      // A retained message replayed on subscribe carries no time of its own: its age is unknown.
+      counters.ignored++;
+      return;
+    }
     if (reading.dropped.length > 0) {
       counters.droppedValues += reading.dropped.length;
       throttle.warn(`dropped:${station.id}`, { station: station.id, topic, dropped: reading.dropped }, 'implausible values dropped');
@@ -298,7 +303,7 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
         options.logger,
       );
       for (const station of stations) {
-        connection.subscribe(station.topic, (topic, payload) => onStationMessage(station, topic, payload));
+        connection.subscribe(station.topic, (topic, payload, retained) => onStationMessage(station, topic, payload, retained));
       }
       if (config.homeassistant.discovery) {
         connection.subscribe(config.homeassistant.statusTopic, (_topic, payload) => {

@@ -158,4 +158,22 @@ describe('MQTT daemon with the embedded broker', () => {
     await waitUntil(() => daemon!.service.stats().accepted === 1, 'good reading after garbage');
     expect(observer!.json('mowability/garden/state')?.mowable).toBe(false);
   });
+
+  it('does not take a retained replay of unknown age for a new reading', async () => {
+    const fields: StationConfig = { id: 'plain', name: 'Plain', format: 'fields', topic: 'plain/+' };
+    await start([fields]);
+    await station!.client.publishAsync('plain/temperature', '21.5', { qos: 1, retain: true });
+    await waitUntil(() => daemon!.service.stats().accepted === 1, 'live reading accepted');
+    await station!.close();
+    await observer!.close();
+    station = observer = undefined;
+    await daemon!.stop();
+
+    clock.advance(3_600_000);
+    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ stations: [fields] }), clock);
+    await waitUntil(() => daemon!.service.stats().ignored === 1, 'retained replay ignored');
+    expect(daemon.service.stats().accepted).toBe(0);
+    // The restored history still knows the value, and knows it is an hour old.
+    expect(daemon.service.stationState('plain')?.withheld_fields).toMatchObject({ temperature: 'last value is 60 min old (limit 30 min)' });
+  });
 });

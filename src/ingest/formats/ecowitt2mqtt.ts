@@ -3,7 +3,8 @@
  * suffixes stripped (tempf → temp), in its output unit system (imperial by
  * default; station `units: "metric"` for `--output-unit-system metric`).
  * Gateway rain windows reset by the gateway clock, so only a counter is used:
- * totalrain, else yearlyrain (a new year is a counter reset).
+ * totalrain, else yearlyrain (a new year is a counter reset), else dailyrain
+ * (midnight is a reset; set history.rainCounterReset to "count" for it).
  */
 import { ReadingBuilder, fingerprintOf, parseJsonObject } from '../builder.js';
 import type { CurrentField, ParseOutcome, StationConfig } from '../types.js';
@@ -28,7 +29,7 @@ const VALUE_KEYS: ReadonlyArray<[CurrentField, readonly string[], 'temperature' 
   ['soil_temperature', ['tf_ch1', 'soiltemp1'], 'temperature'],
 ];
 
-const COUNTER_KEYS = ['totalrain', 'yearlyrain', 'totalrain_piezo', 'yearlyrain_piezo'];
+const COUNTER_KEYS = ['totalrain', 'yearlyrain', 'totalrain_piezo', 'yearlyrain_piezo', 'dailyrain', 'dailyrain_piezo'];
 const VOLATILE_KEYS = new Set(['runtime', 'heap', 'dateutc', 'lightning_time']);
 
 export function parseEcowitt2mqtt(station: StationConfig, payload: string): ParseOutcome {
