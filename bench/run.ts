@@ -7,15 +7,17 @@ import { join } from 'node:path';
 import { coreBenchmark } from './core.bench.js';
 import { httpBenchmark } from './http.bench.js';
 import { parseArgs } from './lib/args.js';
+import { memoryBenchmark } from './memory.bench.js';
 import { mqttBenchmark } from './mqtt.bench.js';
 import { startupBenchmark } from './startup.bench.js';
+import { writesBenchmark } from './writes.bench.js';
 import type { Benchmark, BenchContext } from './lib/benchmark.js';
 import { machineInfo, renderTable, resultsPath, writeJson, type BenchResult, type Figure } from './lib/report.js';
 
 const repoRoot = join(import.meta.dirname, '..', '..');
 
 // Order matters: core compares itself with the HTTP figures measured before it.
-const BENCHMARKS: readonly Benchmark[] = [httpBenchmark, coreBenchmark, mqttBenchmark, startupBenchmark];
+const BENCHMARKS: readonly Benchmark[] = [httpBenchmark, coreBenchmark, mqttBenchmark, writesBenchmark, memoryBenchmark, startupBenchmark];
 
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2), { resultsDir: join(repoRoot, 'bench', 'results') });

@@ -60,8 +60,9 @@ export function notMeasured(id: string, label: string, unit: string, reason: str
 export const atLeast = (threshold: number): Goal => ({ comparison: '>=', threshold });
 export const atMost = (threshold: number): Goal => ({ comparison: '<=', threshold });
 
-function formatValue(value: number | null): string {
+function formatValue(value: number | null, unit = ''): string {
   if (value === null) return '—';
+  if (unit === 'bool') return value >= 1 ? 'yes' : 'no';
   const abs = Math.abs(value);
   const digits = abs >= 1000 ? 0 : abs >= 10 ? 1 : abs >= 1 ? 2 : 3;
   return round(value, digits).toLocaleString('en-US', { maximumFractionDigits: digits });
@@ -69,6 +70,7 @@ function formatValue(value: number | null): string {
 
 function formatGoal(goal: Goal | null, unit: string): string {
   if (!goal) return '';
+  if (unit === 'bool') return goal.threshold >= 1 ? 'yes' : 'no';
   return `${goal.comparison === '>=' ? '≥' : '≤'} ${goal.threshold}${unit === 'x' ? 'x' : ` ${unit}`}`;
 }
 
@@ -81,7 +83,7 @@ function verdict(figure: Figure): string {
 export function renderTable(result: BenchResult): string {
   const rows = result.figures.map((figure) => [
     figure.label,
-    figure.value === null ? '—' : `${formatValue(figure.value)}${figure.unit === 'x' ? 'x' : ` ${figure.unit}`}`,
+    figure.value === null ? '—' : figure.unit === 'bool' ? formatValue(figure.value, 'bool') : `${formatValue(figure.value)}${figure.unit === 'x' ? 'x' : ` ${figure.unit}`}`,
     formatGoal(figure.goal, figure.unit),
     verdict(figure),
     figure.note ?? '',
