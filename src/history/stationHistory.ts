@@ -8,6 +8,7 @@
 import type { CalculationInput, FieldName } from '../core/fields.js';
 import type { CurrentField, Reading } from '../ingest/types.js';
 import { CURRENT_FIELDS } from '../ingest/types.js';
+import { scanWindows } from './scan.js';
 import {
   COVERAGE_REQUIRED,
   MINUTE_MS,
@@ -278,7 +279,7 @@ export class StationHistory {
       else withheld[field] = `last value is ${Math.round(ageMs / MINUTE_MS)} min old (limit ${Math.round(limitMs / MINUTE_MS)} min)`;
     }
 
-    const scan = this.#scan(nowMs);
+    const scan = scanWindows(this.#buckets, minuteOf(nowMs), this.#options.maxGapMinutes);
     const hasRain = this.#hasRainAmounts || this.#lastRate !== undefined || scan.lastRainSample !== null;
     if (hasRain) {
       for (const [field, minutes] of RAIN_WINDOWS) {
@@ -317,74 +318,6 @@ export class StationHistory {
     }
     return { input, withheld, derived, coverage, lastReadingAtMs: this.#lastReadingAtMs };
   }
-
-  /**
-   * One backward pass over the last 14 days of minutes. A minute is covered
-   * when it holds a reading, or lies between two readings at most
-   * maxGapMinutes apart, or follows the latest reading while that reading is
-   * at most maxGapMinutes old. The first reading after a longer silence
-   * covers only its own minute.
-   */
-  #scan(nowMs: number) {
-    const nowMinute = minuteOf(nowMs);
-    const oldestMinute = nowMinute - RETENTION_MINUTES + 1;
-    const gap = this.#options.maxGapMinutes;
-    const lengths = new Set<number>([RATE_WINDOW_MINUTES, ...RAIN_WINDOWS.map(([, m]) => m), ...TEMPERATURE_WINDOWS.map(([, m]) => m)]);
-    const windows = new Map<number, { rainMm: number; rainCoverage: number; tempMinC: number | null; tempCoverage: number }>();
-    const rainSamples: number[] = [];
-    const tempSamples: number[] = [];
-    // Samples just before the scanned range decide whether its oldest minutes are covered.
-    for (const bucket of this.#buckets.values()) {
-      if (bucket.minute > nowMinute || bucket.minute < oldestMinute - gap) continue;
-      if (bucket.rainObserved) rainSamples.push(bucket.minute);
-      if (bucket.tempMinC !== null) tempSamples.push(bucket.minute);
-    }
-    rainSamples.sort((a, b) => b - a);
-    tempSamples.sort((a, b) => b - a);
-    const rainCover = coverageCursor(rainSamples, nowMinute, gap);
-    const tempCover = coverageCursor(tempSamples, nowMinute, gap);
-    let rainMm = 0;
-    let rainCovered = 0;
-    let tempCovered = 0;
-    let tempMinC: number | null = null;
-    let lastRainMinute: number | null = null;
-    let coverageSinceRain = 0;
-    for (let count = 1; count <= RETENTION_MINUTES; count++) {
-      const minute = nowMinute - count + 1;
-      const bucket = this.#buckets.get(minute);
-      if (bucket) {
-        if (bucket.rainMm > 0 && lastRainMinute === null) {
-          lastRainMinute = minute;
-          coverageSinceRain = count > 1 ? rainCovered / (count - 1) : 1;
-        }
-        if (bucket.tempMinC !== null) tempMinC = tempMinC === null ? bucket.tempMinC : Math.min(tempMinC, bucket.tempMinC);
-        rainMm += bucket.rainMm;
-      }
-      if (rainCover(minute)) rainCovered++;
-      if (tempCover(minute)) tempCovered++;
-      if (lengths.has(count)) {
-        windows.set(count, { rainMm, rainCoverage: rainCovered / count, tempMinC, tempCoverage: tempCovered / count });
-      }
-    }
-    return { nowMinute, windows, lastRainMinute, coverageSinceRain, lastRainSample: rainSamples[0] ?? null };
-  }
-}
-
-/**
- * For minutes visited in descending order: is the minute covered by the
- * descending sample list? Keeps a cursor, so the whole scan is linear.
- */
-function coverageCursor(samplesDescending: readonly number[], nowMinute: number, gap: number): (minute: number) => boolean {
-  let index = 0; // samplesDescending[index] is the latest sample at or before the minute
-  return (minute: number) => {
-    while (index < samplesDescending.length && samplesDescending[index]! > minute) index++;
-    const before = samplesDescending[index];
-    if (before === undefined) return false;
-    if (before === minute) return true;
-    const after = index > 0 ? samplesDescending[index - 1] : undefined;
-    if (after === undefined) return nowMinute - before <= gap;
-    return after - before <= gap;
-  };
 }
 
 function coverageReason(covered: number, minutes: number): string {

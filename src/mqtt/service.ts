@@ -8,8 +8,6 @@
 import { readFileSync } from 'node:fs';
 import type { Logger } from 'pino';
 import { calculate, MFI_VERSION, type CalculationOutcome, type Hemisphere, type LawnProfile } from '../core/index.js';
-import { parseStationMessage } from '../ingest/parse.js';
-import { resolveReadingTime } from '../ingest/time.js';
 import type { StationConfig } from '../ingest/types.js';
 import { MINUTE_MS } from '../history/windows.js';
 import type { Database } from '../store/database.js';
@@ -25,6 +23,7 @@ import { LogThrottle } from './logThrottle.js';
 import { INITIAL_MOWABLE, nextMowable, type MowableSettings } from './mowable.js';
 import { clientIdFor, historyOptionsFor, mqttConfigProblems, mqttEnabled, type MqttSideConfig } from './settings.js';
 import { buildStatePayload, type StationStatePayload } from './statePayload.js';
+import { StationIngest } from './stationIngest.js';
 
 export interface LifecycleComponent {
   name: string;
@@ -120,7 +119,8 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
       })
     : undefined;
 
-  const counters = { received: 0, accepted: 0, rejected: 0, ignored: 0, duplicates: 0, droppedValues: 0, statesPublished: 0 };
+  const ingest = new StationIngest({ history, clock, throttle, timeZone, maxPayloadBytes: config.broker.maxPayloadBytes });
+  let statesPublished = 0;
   const lastStates = new Map<string, StationStatePayload>();
   const availability = new Map<string, 'online' | 'offline'>();
   const debounceTimers = new Map<string, NodeJS.Timeout>();
@@ -167,7 +167,7 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
     history.setStationState({ station: station.id, ...mowable });
     const payload = buildStatePayload({ stationId: station.id, stationName: station.name, outcome, assembly, mowable: mowable.mowable });
     lastStates.set(station.id, payload);
-    counters.statesPublished++;
+    statesPublished++;
     connection?.publish(`${station.id}/state`, JSON.stringify(payload), { retain: true, qos: 1 });
     publishAvailability(station, nowMs, false);
   }
@@ -186,49 +186,6 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
     }, config.mqtt.recomputeDebounceMs);
     timer.unref();
     debounceTimers.set(station.id, timer);
-  }
-
-  function onStationMessage(station: StationConfig, topic: string, payload: Buffer, retained: boolean): void {
-    counters.received++;
-    if (payload.length > config.broker.maxPayloadBytes) {
-      counters.rejected++;
-      throttle.warn(`size:${station.id}`, { station: station.id, topic, bytes: payload.length }, 'station payload too large; dropped');
-      return;
-    }
-    const outcome = parseStationMessage(station, topic, payload.toString('utf8'), { timeZone });
-    if (outcome.kind === 'ignored') {
-      counters.ignored++;
-      return;
-    }
-    if (outcome.kind === 'rejected') {
-      counters.rejected++;
-      throttle.warn(`rejected:${station.id}`, { station: station.id, topic, reason: outcome.reason }, 'station payload rejected');
-      return;
-    }
-    const reading = outcome.reading;
-    if (retained && reading.payloadTimeMs === undefined) {
-      // A retained message replayed on subscribe carries no time of its own: its age is unknown.
-      counters.ignored++;
-      return;
-    }
-    if (reading.dropped.length > 0) {
-      counters.droppedValues += reading.dropped.length;
-      throttle.warn(`dropped:${station.id}`, { station: station.id, topic, dropped: reading.dropped }, 'implausible values dropped');
-    }
-    const nowMs = clock.now();
-    const time = resolveReadingTime(reading.payloadTimeMs, nowMs);
-    if (!time.ok) {
-      counters.rejected++;
-      throttle.warn(`time:${station.id}`, { station: station.id, topic, reason: time.reason }, 'station reading rejected');
-      return;
-    }
-    // Up to 2 minutes of clock skew is tolerated, but a reading never lies in our future.
-    const result = history.ingest(station.id, { ...reading, timeMs: Math.min(time.timeMs, nowMs) });
-    if (result === 'duplicate') counters.duplicates++;
-    else {
-      counters.accepted++;
-      scheduleRecompute(station);
-    }
   }
 
   function publishDiscovery(): void {
@@ -303,7 +260,9 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
         options.logger,
       );
       for (const station of stations) {
-        connection.subscribe(station.topic, (topic, payload, retained) => onStationMessage(station, topic, payload, retained));
+        connection.subscribe(station.topic, (topic, payload, retained) => {
+          if (ingest.handle(station, topic, payload, retained)) scheduleRecompute(station);
+        });
       }
       if (config.homeassistant.discovery) {
         connection.subscribe(config.homeassistant.statusTopic, (_topic, payload) => {
@@ -343,7 +302,8 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
   return {
     components: enabled ? [historyComponent, ...(brokerComponent ? [brokerComponent] : []), bridgeComponent] : [],
     stats: () => ({
-      ...counters,
+      ...ingest.counters,
+      statesPublished,
       historyCommits: history.commits,
       connected: connection?.connected ?? false,
       brokerRejectedPublishes: broker?.rejectedPublishes ?? 0,

@@ -78,7 +78,7 @@ describe('MQTT daemon with the embedded broker', () => {
       await station!.client.publishAsync('rtl_433/pi/events', WH65B, { qos: 1 });
       await waitUntil(() => daemon!.service.stats().accepted === minute + 1, `reading ${minute}`);
     }
-    await waitUntil(() => typeof observer!.json('mowability/garden/state')?.index_score === 'number', 'a full result');
+    await waitUntil(() => observer!.json('mowability/garden/state')?.last_reading_at === new Date(clock.now()).toISOString(), 'the last state');
     const state = observer!.json('mowability/garden/state')!;
     expect(state).toMatchObject({
       station: 'garden',

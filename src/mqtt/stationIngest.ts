@@ -1,0 +1,82 @@
+/**
+ * One station message → parsed, time-checked reading → history. Counts every
+ * outcome and logs problems at most once a minute per station and kind.
+ */
+import { parseStationMessage } from '../ingest/parse.js';
+import { resolveReadingTime } from '../ingest/time.js';
+import type { StationConfig } from '../ingest/types.js';
+import type { Clock } from '../util/clock.js';
+import type { HistoryService } from './historyService.js';
+import type { LogThrottle } from './logThrottle.js';
+
+export interface IngestCounters {
+  received: number;
+  accepted: number;
+  rejected: number;
+  ignored: number;
+  duplicates: number;
+  droppedValues: number;
+}
+
+export class StationIngest {
+  readonly counters: IngestCounters = { received: 0, accepted: 0, rejected: 0, ignored: 0, duplicates: 0, droppedValues: 0 };
+  readonly #history: HistoryService;
+  readonly #clock: Clock;
+  readonly #throttle: LogThrottle;
+  readonly #timeZone: string;
+  readonly #maxPayloadBytes: number;
+
+  constructor(options: { history: HistoryService; clock: Clock; throttle: LogThrottle; timeZone: string; maxPayloadBytes: number }) {
+    this.#history = options.history;
+    this.#clock = options.clock;
+    this.#throttle = options.throttle;
+    this.#timeZone = options.timeZone;
+    this.#maxPayloadBytes = options.maxPayloadBytes;
+  }
+
+  /** Returns true when the reading changed the history (a recompute is due). */
+  handle(station: StationConfig, topic: string, payload: Buffer, retained: boolean): boolean {
+    const counters = this.counters;
+    counters.received++;
+    if (payload.length > this.#maxPayloadBytes) {
+      counters.rejected++;
+      this.#throttle.warn(`size:${station.id}`, { station: station.id, topic, bytes: payload.length }, 'station payload too large; dropped');
+      return false;
+    }
+    const outcome = parseStationMessage(station, topic, payload.toString('utf8'), { timeZone: this.#timeZone });
+    if (outcome.kind === 'ignored') {
+      counters.ignored++;
+      return false;
+    }
+    if (outcome.kind === 'rejected') {
+      counters.rejected++;
+      this.#throttle.warn(`rejected:${station.id}`, { station: station.id, topic, reason: outcome.reason }, 'station payload rejected');
+      return false;
+    }
+    const reading = outcome.reading;
+    if (retained && reading.payloadTimeMs === undefined) {
+      // A retained message replayed on subscribe carries no time of its own: its age is unknown.
+      counters.ignored++;
+      return false;
+    }
+    if (reading.dropped.length > 0) {
+      counters.droppedValues += reading.dropped.length;
+      this.#throttle.warn(`dropped:${station.id}`, { station: station.id, topic, dropped: reading.dropped }, 'implausible values dropped');
+    }
+    const nowMs = this.#clock.now();
+    const time = resolveReadingTime(reading.payloadTimeMs, nowMs);
+    if (!time.ok) {
+      counters.rejected++;
+      this.#throttle.warn(`time:${station.id}`, { station: station.id, topic, reason: time.reason }, 'station reading rejected');
+      return false;
+    }
+    // Up to 2 minutes of clock skew is tolerated, but a reading never lies in our future.
+    const result = this.#history.ingest(station.id, { ...reading, timeMs: Math.min(time.timeMs, nowMs) });
+    if (result === 'duplicate') {
+      counters.duplicates++;
+      return false;
+    }
+    counters.accepted++;
+    return true;
+  }
+}
