@@ -11,6 +11,8 @@ const LOCAL_PATTERN = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.(
 const ZONED_PATTERN = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})$/i;
 /** Before 2001-09-09 as seconds: not a wall-clock time (e.g. an uptime counter). */
 const MIN_UNIX_SECONDS = 1_000_000_000;
+/** After the year 9999 (ms): not a time at all; also keeps Date from going invalid. */
+const MAX_EPOCH_MS = 253_402_300_799_999;
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
@@ -55,7 +57,12 @@ export function localTimeToEpochMs(
 
 function fromEpochNumber(value: number): number | undefined {
   if (!Number.isFinite(value) || value < MIN_UNIX_SECONDS) return undefined;
-  return value >= 1e12 ? Math.round(value) : Math.round(value * 1000);
+  const ms = value >= 1e12 ? Math.round(value) : Math.round(value * 1000);
+  return ms <= MAX_EPOCH_MS ? ms : undefined;
+}
+
+function plausibleDate(ms: number): number | undefined {
+  return Number.isFinite(ms) && Math.abs(ms) <= MAX_EPOCH_MS ? ms : undefined;
 }
 
 /**
@@ -82,11 +89,10 @@ export function parseTimestamp(raw: unknown, timeZone: string): number | undefin
     if (wall.month < 1 || wall.month > 12 || wall.day < 1 || wall.day > 31 || wall.hour > 23 || wall.minute > 59 || wall.second > 60) {
       return undefined;
     }
-    return localTimeToEpochMs(wall, timeZone);
+    return plausibleDate(localTimeToEpochMs(wall, timeZone));
   }
   if (ZONED_PATTERN.test(text)) {
-    const parsed = Date.parse(text.replace(' ', 'T'));
-    return Number.isFinite(parsed) ? parsed : undefined;
+    return plausibleDate(Date.parse(text.replace(' ', 'T')));
   }
   return undefined;
 }
@@ -98,6 +104,7 @@ export type ReadingTime =
 /** The reading's time: the payload's when present, else the arrival; refuses stale or future readings. */
 export function resolveReadingTime(payloadTimeMs: number | undefined, arrivalMs: number): ReadingTime {
   if (payloadTimeMs === undefined) return { ok: true, timeMs: arrivalMs, source: 'arrival' };
+  if (plausibleDate(payloadTimeMs) === undefined) return { ok: false, reason: 'timestamp is not a valid time' };
   if (payloadTimeMs > arrivalMs + MAX_FUTURE_SKEW_MS) {
     return { ok: false, reason: `timestamp ${new Date(payloadTimeMs).toISOString()} is more than 2 minutes in the future` };
   }

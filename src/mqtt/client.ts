@@ -22,6 +22,13 @@ export interface ConnectionOptions {
   rejectUnauthorized: boolean;
   keepaliveSeconds: number;
   reconnectMaxSeconds: number;
+  /**
+   * clean:false, so the broker queues QoS 1 readings while we are away. Only
+   * worth it with an external broker: the embedded broker's sessions live in
+   * our own process, and aedes mishandles clean:false sessions under a fast
+   * QoS 1 stream ("no such packet", then no more deliveries).
+   */
+  persistentSession: boolean;
   /** Relative to the base topic, e.g. "bridge/state". */
   willTopic: string;
   willPayload: string;
@@ -85,7 +92,7 @@ export class MqttConnection {
     const o = this.#options;
     const clientOptions: IClientOptions = {
       clientId: o.clientId,
-      clean: false,
+      clean: !o.persistentSession,
       keepalive: o.keepaliveSeconds,
       reconnectPeriod: FIRST_RECONNECT_MS,
       connectTimeout: 10_000,

@@ -253,6 +253,7 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
           ...(tls.key ? { key: tls.key } : {}),
           rejectUnauthorized: config.mqtt.rejectUnauthorized,
           keepaliveSeconds: config.mqtt.keepaliveSeconds,
+          persistentSession: !broker,
           reconnectMaxSeconds: config.mqtt.reconnectMaxSeconds,
           willTopic: 'bridge/state',
           willPayload: 'offline',

@@ -34,10 +34,21 @@ export class StationIngest {
     this.#maxPayloadBytes = options.maxPayloadBytes;
   }
 
-  /** Returns true when the reading changed the history (a recompute is due). */
+  /** Returns true when the reading changed the history (a recompute is due). Never throws. */
   handle(station: StationConfig, topic: string, payload: Buffer, retained: boolean): boolean {
+    this.counters.received++;
+    try {
+      return this.#handle(station, topic, payload, retained);
+    } catch (err) {
+      // A bug must cost one message, not the loop; count it so every message is accounted for.
+      this.counters.rejected++;
+      this.#throttle.warn(`bug:${station.id}`, { err, station: station.id, topic }, 'station message could not be handled');
+      return false;
+    }
+  }
+
+  #handle(station: StationConfig, topic: string, payload: Buffer, retained: boolean): boolean {
     const counters = this.counters;
-    counters.received++;
     if (payload.length > this.#maxPayloadBytes) {
       counters.rejected++;
       this.#throttle.warn(`size:${station.id}`, { station: station.id, topic, bytes: payload.length }, 'station payload too large; dropped');

@@ -13,7 +13,8 @@ import { createMqttService, type MqttService } from '../../src/mqtt/service.js';
 import type { MqttSideConfig } from '../../src/mqtt/settings.js';
 import { Database } from '../../src/store/database.js';
 
-export const silentLogger = pino({ level: 'silent' });
+/** Silent unless MOW_TEST_LOG names a level (debugging a failing test). */
+export const silentLogger = pino({ level: process.env.MOW_TEST_LOG ?? 'silent' });
 
 export function mqttTempDir(): { dir: string; dbPath: string; cleanup(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'mow-mqtt-'));

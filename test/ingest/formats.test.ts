@@ -132,3 +132,18 @@ describe('fields format', () => {
     expect(parseStationMessage(station, 'sensors/other', '1', context).kind).toBe('ignored');
   });
 });
+
+describe('timestamps that are not times', () => {
+  it('never throws on absurd timestamps and falls back or rejects cleanly', async () => {
+    const { parseTimestamp, resolveReadingTime } = await import('../../src/ingest/time.js');
+    for (const raw of [1e308, '1e308', '99999999999999999999', -1, 0, 'yesterday', '9999-99-99 99:99:99', '275760-09-13T00:00:00Z', {}, null]) {
+      expect(() => parseTimestamp(raw, 'Europe/Berlin')).not.toThrow();
+    }
+    expect(parseTimestamp(1e308, 'UTC')).toBeUndefined();
+    expect(resolveReadingTime(Number.NaN, Date.now())).toEqual({ ok: false, reason: 'timestamp is not a valid time' });
+    const station: StationConfig = { id: 'd', name: 'D', format: 'json', topic: 'd', fields: { temperature: 't' }, timestampKey: 'ts' };
+    expect(parseStationMessage(station, 'd', JSON.stringify({ t: 1, ts: 1e300 }), context).kind).toBe('rejected');
+    const weewx: StationConfig = { id: 'w', name: 'W', format: 'weewx', topic: 'w' };
+    expect(reading(parseStationMessage(weewx, 'w', JSON.stringify({ outTemp_C: '1', dateTime: '1e999' }), context)).payloadTimeMs).toBeUndefined();
+  });
+});

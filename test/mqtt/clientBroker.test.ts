@@ -28,6 +28,7 @@ function connectionTo(port: number): MqttConnection {
       baseTopic: 'mowability',
       rejectUnauthorized: true,
       keepaliveSeconds: 30,
+      persistentSession: false,
       reconnectMaxSeconds: 1,
       willTopic: 'bridge/state',
       willPayload: 'offline',

@@ -176,4 +176,35 @@ describe('MQTT daemon with the embedded broker', () => {
     // The restored history still knows the value, and knows it is an hour old.
     expect(daemon.service.stationState('plain')?.withheld_fields).toMatchObject({ temperature: 'last value is 60 min old (limit 30 min)' });
   });
+
+  it('handles a fast QoS 1 stream without losing the subscription', async () => {
+    const diy: StationConfig = { id: 'diy', name: 'DIY', format: 'json', topic: 'diy/weather', fields: { temperature: 't', precipitation_rate: 'r' }, timestampKey: 'ts' };
+    await start([diy]);
+    const total = 1500;
+    const baseSeconds = Math.floor(clock.now() / 1000) - total;
+    await Promise.all(
+      Array.from({ length: total }, (_, i) =>
+        station!.client.publishAsync('diy/weather', JSON.stringify({ t: 10 + (i % 50) / 10, r: 0, ts: baseSeconds + i }), { qos: 1 }),
+      ),
+    );
+    await waitUntil(() => daemon!.service.stats().received === total, `${total} readings`, 15_000).catch((err) => {
+      throw new Error(`${(err as Error).message}: ${JSON.stringify(daemon!.service.stats())}`);
+    });
+    expect(daemon!.service.stats()).toMatchObject({ accepted: total, rejected: 0, connected: true });
+  }, 30_000);
+
+  // aedes-persistence mishandles these levels for clean:false sessions ("no such packet", redeliveries,
+  // then silence), which is why our client uses a clean session on the embedded broker.
+  it('keeps receiving after hostile topic levels such as __proto__ and constructor', async () => {
+    const plain: StationConfig = { id: 'plain', name: 'Plain', format: 'fields', topic: 'plain/+' };
+    await start([plain]);
+    for (const level of ['__proto__', 'constructor', 'hasOwnProperty', 'toString', '']) {
+      await station!.client.publishAsync(`plain/${level}`, '1', { qos: 1 });
+    }
+    for (let i = 0; i < 20; i++) await station!.client.publishAsync('plain/temperature', String(10 + i), { qos: 1 });
+    await waitUntil(() => daemon!.service.stats().received === 25, 'all 25 messages').catch((err) => {
+      throw new Error(`${(err as Error).message}: ${JSON.stringify(daemon!.service.stats())}`);
+    });
+    expect(daemon!.service.stats()).toMatchObject({ ignored: 5, accepted: 20, connected: true });
+  });
 });

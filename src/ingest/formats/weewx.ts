@@ -5,6 +5,7 @@
  * METRICWX). `rain` is the amount since the previous packet.
  */
 import { ReadingBuilder, fingerprintOf, parseJsonObject } from '../builder.js';
+import { parseTimestamp } from '../time.js';
 import { toNumber } from '../units.js';
 import type { CurrentField, ParseOutcome, StationConfig } from '../types.js';
 import { matchesFilter } from './context.js';
@@ -67,8 +68,8 @@ export function parseWeewx(station: StationConfig, payload: string): ParseOutcom
   if (rain && rain.value !== null && rain.value !== 'None') {
     builder.addRainDelta(rain.value, rain.unit ?? overrides.rain_delta ?? system.depth, rain.key);
   }
-  const dateTime = toNumber(packet.dateTime);
-  if (dateTime !== undefined && dateTime > 1e9) builder.payloadTimeMs = Math.round(dateTime * 1000);
+  const time = parseTimestamp(packet.dateTime, 'UTC');
+  if (time !== undefined) builder.payloadTimeMs = time;
   if (!builder.hasData()) return { kind: 'rejected', reason: builder.dropped.join('; ') || 'no weather field found' };
   return { kind: 'reading', reading: builder.build(fingerprintOf(packet, VOLATILE_KEYS)) };
 }
