@@ -49,7 +49,7 @@ export class MqttConnection {
   readonly #options: ConnectionOptions;
   readonly #log: Logger;
   readonly #throttle: LogThrottle;
-  readonly #handlers: Array<{ filter: string; handler: MessageHandler }> = [];
+  #handlers: Array<{ filter: string; handler: MessageHandler }> = [];
   readonly #subscriptions = new Set<string>();
   readonly #connectHandlers: Array<() => void | Promise<void>> = [];
   /** Latest unsent message per topic while disconnected. */
@@ -83,6 +83,15 @@ export class MqttConnection {
     this.#subscriptions.add(filter);
     this.#client?.subscribe(filter, { qos: 1 }, (err) => {
       if (err) this.#log.error({ err, filter }, 'subscribe failed');
+    });
+  }
+
+  /** Drops every handler of `filter` and unsubscribes. */
+  unsubscribe(filter: string): void {
+    this.#handlers = this.#handlers.filter((entry) => entry.filter !== filter);
+    if (!this.#subscriptions.delete(filter)) return;
+    this.#client?.unsubscribe(filter, (err) => {
+      if (err) this.#log.warn({ err, filter }, 'unsubscribe failed');
     });
   }
 

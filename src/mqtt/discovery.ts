@@ -133,3 +133,13 @@ export function discoveryMessages(input: DiscoveryInput): DiscoveryMessage[] {
     }),
   ];
 }
+
+/** True for a retained discovery config published by a daemon with this base topic. */
+export function isOurDiscoveryConfig(payload: string, baseTopic: string): boolean {
+  try {
+    const config = JSON.parse(payload) as { origin?: { name?: unknown }; availability?: Array<{ topic?: unknown }> };
+    return config.origin?.name === 'mowability' && Array.isArray(config.availability) && config.availability[0]?.topic === `${baseTopic}/bridge/state`;
+  } catch {
+    return false;
+  }
+}

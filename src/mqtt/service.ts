@@ -17,7 +17,7 @@ import { systemClock, type Clock } from '../util/clock.js';
 import { createScheduler, type Scheduler } from '../util/scheduler.js';
 import { EmbeddedBroker } from './broker.js';
 import { MqttConnection } from './client.js';
-import { discoveryMessages } from './discovery.js';
+import { discoveryMessages, isOurDiscoveryConfig } from './discovery.js';
 import { HistoryService } from './historyService.js';
 import { LogThrottle } from './logThrottle.js';
 import { INITIAL_MOWABLE, nextMowable, type MowableSettings } from './mowable.js';
@@ -74,6 +74,8 @@ export interface MqttService {
 }
 
 const BIRTH_DELAY_MS = 1000;
+/** How long we listen for retained discovery configs before deleting stale ones. */
+const DISCOVERY_SWEEP_MS = 3000;
 
 export function createMqttService(options: MqttServiceOptions): MqttService {
   const { config, database } = options;
@@ -127,6 +129,8 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
   let connection: MqttConnection | undefined;
   let scheduler: Scheduler | undefined;
   let birthTimer: NodeJS.Timeout | undefined;
+  let sweepTimer: NodeJS.Timeout | undefined;
+  let discoverySwept = false;
   let running = false;
 
   function lawnFor(station: StationConfig): Partial<LawnProfile> {
@@ -188,19 +192,49 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
     debounceTimers.set(station.id, timer);
   }
 
+  function allDiscoveryMessages() {
+    return stations.flatMap((station) =>
+      discoveryMessages({ prefix: config.homeassistant.prefix, baseTopic, softwareVersion: version, stationId: station.id, stationName: station.name }),
+    );
+  }
+
   function publishDiscovery(): void {
     if (!connection || !config.homeassistant.discovery) return;
-    for (const station of stations) {
-      for (const message of discoveryMessages({ prefix: config.homeassistant.prefix, baseTopic, softwareVersion: version, stationId: station.id, stationName: station.name })) {
-        connection.publishAbsolute(message.topic, JSON.stringify(message.payload), { retain: true, qos: 1 });
-      }
+    for (const message of allDiscoveryMessages()) {
+      connection.publishAbsolute(message.topic, JSON.stringify(message.payload), { retain: true, qos: 1 });
     }
+  }
+
+  /**
+   * Once per start: learn which of our discovery configs the broker still
+   * retains and delete those of stations or entities we no longer have, so
+   * Home Assistant does not keep ghost entities.
+   */
+  function sweepStaleDiscovery(): void {
+    const active = connection;
+    if (!active || !config.homeassistant.discovery || discoverySwept) return;
+    discoverySwept = true;
+    const filter = `${config.homeassistant.prefix}/+/+/config`;
+    const current = new Set(allDiscoveryMessages().map((message) => message.topic));
+    const stale = new Set<string>();
+    active.subscribe(filter, (topic, payload, retained) => {
+      if (!retained || current.has(topic) || payload.length === 0) return;
+      if (isOurDiscoveryConfig(payload.toString('utf8'), baseTopic)) stale.add(topic);
+    });
+    sweepTimer = setTimeout(() => {
+      sweepTimer = undefined;
+      active.unsubscribe(filter);
+      for (const topic of stale) active.publishAbsolute(topic, '', { retain: true, qos: 1 });
+      if (stale.size > 0) log.info({ removed: [...stale] }, 'removed discovery configs of stations no longer configured');
+    }, DISCOVERY_SWEEP_MS);
+    sweepTimer.unref();
   }
 
   function publishEverything(): void {
     if (!connection) return;
     connection.publish('bridge/state', 'online', { retain: true, qos: 1 });
     publishDiscovery();
+    sweepStaleDiscovery();
     const nowMs = clock.now();
     recomputeAll();
     for (const station of stations) publishAvailability(station, nowMs, true);
@@ -291,6 +325,8 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
       debounceTimers.clear();
       if (birthTimer) clearTimeout(birthTimer);
       birthTimer = undefined;
+      if (sweepTimer) clearTimeout(sweepTimer);
+      sweepTimer = undefined;
       await scheduler?.stop();
       scheduler = undefined;
       await connection?.stop('offline');

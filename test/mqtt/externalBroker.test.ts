@@ -86,6 +86,27 @@ describe.skipIf(!available && !required)('external broker (mosquitto)', () => {
     await waitUntil(async () => (await retainedMessage(port, 'mowability/bridge/state')) === 'online', 'online again after the restart');
   });
 
+  it('removes the retained discovery configs of a station that is no longer configured', async () => {
+    const port = await freePort();
+    broker = new Mosquitto(temp.dir, port);
+    await broker.start();
+    const old: StationConfig = { ...diy, id: 'old', topic: 'old/weather' };
+    const external = { mqtt: { url: `mqtt://127.0.0.1:${port}` }, broker: { enabled: false } };
+    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ ...external, stations: [diy, old] }), clock);
+    await waitUntil(async () => (await retainedMessage(port, 'homeassistant/sensor/mowability_old_index/config')) !== undefined, 'old station discovered');
+    // Someone else's config under the same prefix must survive.
+    const foreign = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { reconnectPeriod: 0 });
+    await foreign.publishAsync('homeassistant/sensor/other_thing/config', JSON.stringify({ name: 'x', unique_id: 'other', origin: { name: 'other' } }), { qos: 1, retain: true });
+    await foreign.endAsync();
+    await daemon.stop();
+
+    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ ...external, stations: [diy] }), clock);
+    await waitUntil(async () => (await retainedMessage(port, 'homeassistant/sensor/mowability_old_index/config', 300)) === undefined, 'stale config removed', 10_000);
+    expect(await retainedMessage(port, 'homeassistant/binary_sensor/mowability_old_mowable/config', 300)).toBeUndefined();
+    expect(await retainedMessage(port, 'homeassistant/sensor/mowability_diy_index/config')).toContain('mowability_diy_index');
+    expect(await retainedMessage(port, 'homeassistant/sensor/other_thing/config')).toContain('"unique_id":"other"');
+  });
+
   it('uses a stable client id derived from the base topic', () => {
     const config = testMqttConfig();
     expect(clientIdFor(config)).toBe(clientIdFor(testMqttConfig()));

@@ -9,7 +9,7 @@ import { SPEC_UNITS, normaliseMapping } from './json.js';
 
 export function fieldForTopic(station: StationConfig, topic: string): string | undefined {
   if (station.fields) {
-    const mapped = station.fields[topic];
+    const mapped = Object.hasOwn(station.fields, topic) ? station.fields[topic] : undefined;
     return mapped === undefined ? undefined : normaliseMapping(mapped).key;
   }
   const levels = topic.split('/');
@@ -20,7 +20,7 @@ export function parseFieldsFormat(station: StationConfig, topic: string, payload
   const field = fieldForTopic(station, topic);
   if (field === undefined) return { kind: 'ignored', reason: `topic ${topic} is not mapped to a field` };
   const overrides = typeof station.units === 'object' ? station.units : {};
-  const mapped = station.fields?.[topic];
+  const mapped = station.fields && Object.hasOwn(station.fields, topic) ? station.fields[topic] : undefined;
   const mappedUnit = mapped === undefined ? undefined : normaliseMapping(mapped).unit;
   const text = payload.trim();
   const builder = new ReadingBuilder();
