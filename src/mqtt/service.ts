@@ -230,11 +230,16 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
     sweepTimer.unref();
   }
 
+  function publishStats(): void {
+    connection?.publish('bridge/stats', JSON.stringify({ ...stats(), at: new Date(clock.now()).toISOString() }), { retain: true, qos: 0 });
+  }
+
   function publishEverything(): void {
     if (!connection) return;
     connection.publish('bridge/state', 'online', { retain: true, qos: 1 });
     publishDiscovery();
     sweepStaleDiscovery();
+    publishStats();
     const nowMs = clock.now();
     recomputeAll();
     for (const station of stations) publishAvailability(station, nowMs, true);
@@ -312,7 +317,10 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
       connection.onConnect(() => publishEverything());
       running = true;
       scheduler = createScheduler(options.logger, { timeZone });
-      scheduler.add('mqtt-recompute', '* * * * *', () => recomputeAll());
+      scheduler.add('mqtt-recompute', '* * * * *', () => {
+        recomputeAll();
+        publishStats();
+      });
       scheduler.add('history-prune', config.history.pruneSchedule, () => history.prune(clock.now()));
       scheduler.start();
       connection.start();
@@ -334,17 +342,21 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
     },
   };
 
-  const enabled = mqttEnabled(config);
-  if (!enabled) log.info('MQTT is off: mqtt.url is empty and the embedded broker is disabled');
-  return {
-    components: enabled ? [historyComponent, ...(brokerComponent ? [brokerComponent] : []), bridgeComponent] : [],
-    stats: () => ({
+  function stats(): MqttStats {
+    return {
       ...ingest.counters,
       statesPublished,
       historyCommits: history.commits,
       connected: connection?.connected ?? false,
       brokerRejectedPublishes: broker?.rejectedPublishes ?? 0,
-    }),
+    };
+  }
+
+  const enabled = mqttEnabled(config);
+  if (!enabled) log.info('MQTT is off: mqtt.url is empty and the embedded broker is disabled');
+  return {
+    components: enabled ? [historyComponent, ...(brokerComponent ? [brokerComponent] : []), bridgeComponent] : [],
+    stats,
     brokerPort: () => (broker && broker.port > 0 ? broker.port : undefined),
     stationState: (stationId) => lastStates.get(stationId),
     flush: () => history.flush(),

@@ -54,6 +54,7 @@ describe('MQTT daemon with the embedded broker', () => {
     await start([garden]);
     expect(daemon!.port).toBeGreaterThan(0);
     await waitUntil(() => observer!.text('mowability/bridge/state') === 'online', 'bridge online');
+    await waitUntil(() => observer!.json('mowability/bridge/stats')?.connected === true, 'bridge stats');
 
     await station!.client.publishAsync('rtl_433/pi/events', NEIGHBOUR, { qos: 1 });
     await station!.client.publishAsync('rtl_433/pi/events', WH65B, { qos: 1 });
