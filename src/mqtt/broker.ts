@@ -22,9 +22,9 @@ export interface BrokerOptions {
   maxTopicLevels: number;
   /** Where retained messages are kept; undefined: memory only. */
   retainedStore: RetainedStore | undefined;
-  /** Topics under these prefixes are ours and re-published on start, so not persisted. */
-  ownPrefixes: readonly string[];
-  /** Only this client may publish under ownPrefixes[0] (our base topic). */
+  /** Our base topic: only ownClientId may publish under it. */
+  baseTopic: string;
+  /** Our own client. Its retained messages are not persisted: we re-publish them on start. */
   ownClientId: string;
   flushIntervalMs: number;
   logger: Logger;
@@ -66,7 +66,6 @@ export class EmbeddedBroker {
 
   async start(): Promise<void> {
     const o = this.#options;
-    const [basePrefix] = o.ownPrefixes;
     const broker = await Aedes.createBroker({
       maxTopicLevels: Math.min(100, o.maxTopicLevels),
       authenticate: (client, username, password, done) => {
@@ -78,7 +77,7 @@ export class EmbeddedBroker {
         return done(error, false);
       },
       authorizePublish: (client, packet, done) => {
-        const problem = this.#publishProblem(client, packet.topic, packet.payload, basePrefix);
+        const problem = this.#publishProblem(client, packet.topic, packet.payload);
         if (problem) {
           this.rejectedPublishes++;
           this.#throttle.warn(`publish:${problem}`, { clientId: client?.id, topic: packet.topic.slice(0, 200) }, `publish refused: ${problem}`);
@@ -107,21 +106,25 @@ export class EmbeddedBroker {
     this.#log.info({ host: o.host, port: this.#port, authentication: o.users.length > 0 }, 'embedded MQTT broker listening');
   }
 
-  #publishProblem(client: Client | null, topic: string, payload: Buffer | string, basePrefix: string | undefined): string | undefined {
+  #isOurs(topic: string): boolean {
+    const base = this.#options.baseTopic;
+    return topic === base || topic.startsWith(`${base}/`);
+  }
+
+  #publishProblem(client: Client | null, topic: string, payload: Buffer | string): string | undefined {
     if (topic.startsWith('$')) return 'topics starting with $ are reserved';
     const size = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
     if (size > this.#options.maxPayloadBytes) return `payload of ${size} bytes exceeds ${this.#options.maxPayloadBytes}`;
     if (topic.split('/').length > this.#options.maxTopicLevels) return `more than ${this.#options.maxTopicLevels} topic levels`;
-    if (client && basePrefix && (topic === basePrefix || topic.startsWith(`${basePrefix}/`)) && client.id !== this.#options.ownClientId) {
-      return `only mowability publishes under ${basePrefix}/`;
+    if (client && this.#isOurs(topic) && client.id !== this.#options.ownClientId) {
+      return `only mowability publishes under ${this.#options.baseTopic}/`;
     }
     return undefined;
   }
 
   #onPublish(packet: AedesPublishPacket, client: Client | null): void {
     if (this.#restoring || !packet.retain || !this.#options.retainedStore || packet.topic.startsWith('$')) return;
-    if (this.#options.ownPrefixes.some((prefix) => packet.topic === prefix || packet.topic.startsWith(`${prefix}/`))) return;
-    void client;
+    if (this.#isOurs(packet.topic) || client?.id === this.#options.ownClientId) return;
     const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
     this.#pending.set(packet.topic, { topic: packet.topic, payload: Buffer.from(payload), qos: packet.qos });
     this.#writer.markDirty();

@@ -113,7 +113,7 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
         maxPayloadBytes: config.broker.maxPayloadBytes,
         maxTopicLevels: config.broker.maxTopicLevels,
         retainedStore: config.broker.persistRetained ? new RetainedStore(database) : undefined,
-        ownPrefixes: [baseTopic, config.homeassistant.prefix],
+        baseTopic,
         ownClientId: clientId,
         flushIntervalMs,
         logger: options.logger,

@@ -12,7 +12,7 @@ function brokerOn(port = 0, users: Array<{ username: string; password: string }>
     maxPayloadBytes: 1024,
     maxTopicLevels: 8,
     retainedStore: undefined,
-    ownPrefixes: ['mowability'],
+    baseTopic: 'mowability',
     ownClientId: 'owner',
     flushIntervalMs: 1000,
     logger: silentLogger,

@@ -38,6 +38,8 @@ describe('restart', () => {
     client = await RecordingClient.connect(daemon.port);
     await client.client.subscribeAsync('mowability/#', { qos: 1 });
     await client.client.publishAsync('weather/garden/raw', 'kept across restarts', { qos: 1, retain: true });
+    // Another tool's discovery config on our broker is user data too.
+    await client.client.publishAsync('homeassistant/sensor/rtl433_wh65b_t/config', '{"name":"WH65B temperature"}', { qos: 1, retain: true });
 
     // 70 minutes of readings; the counter rises by 0.3 mm in minute 50.
     let total = 1125.9;
@@ -65,6 +67,7 @@ describe('restart', () => {
     expect(after.withheld_fields).toEqual(before.withheld_fields);
     expect(after.last_reading_at).toBe(before.last_reading_at);
     expect(await retainedMessage(daemon.port, 'weather/garden/raw')).toBe('kept across restarts');
+    expect(await retainedMessage(daemon.port, 'homeassistant/sensor/rtl433_wh65b_t/config')).toBe('{"name":"WH65B temperature"}');
     expect(await retainedMessage(daemon.port, 'mowability/bridge/state')).toBe('online');
 
     // The counter baseline survived: the next reading adds only its own increment.
