@@ -119,12 +119,8 @@ export class MqttConnection {
     client.on('connect', (connack) => {
       this.connects++;
       client.options.reconnectPeriod = FIRST_RECONNECT_MS;
+      // mqtt.js (resubscribe: true) renews our subscriptions itself when the broker lost the session.
       this.#log.info({ url: redactUrl(o.url), sessionPresent: connack.sessionPresent }, 'connected to MQTT broker');
-      if (!connack.sessionPresent) {
-        for (const filter of this.#subscriptions) {
-          client.subscribe(filter, { qos: 1 }, (err) => err && this.#log.error({ err, filter }, 'subscribe failed'));
-        }
-      }
       void this.#afterConnect();
     });
     client.on('close', () => {

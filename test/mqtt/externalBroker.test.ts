@@ -3,6 +3,8 @@
  * skip) when CI is set and mosquitto is missing.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { StationConfig } from '../../src/ingest/types.js';
 import { clientIdFor } from '../../src/mqtt/settings.js';
@@ -84,6 +86,25 @@ describe.skipIf(!available && !required)('external broker (mosquitto)', () => {
     expect(stats.accepted).toBe(total);
     expect(stats.rejected).toBe(0);
     await waitUntil(async () => (await retainedMessage(port, 'mowability/bridge/state')) === 'online', 'online again after the restart');
+  });
+
+  it('subscribes again when the broker comes back without our session', async () => {
+    const port = await freePort();
+    broker = new Mosquitto(temp.dir, port);
+    await broker.start();
+    const config = testMqttConfig({ stations: [diy], mqtt: { url: `mqtt://127.0.0.1:${port}`, reconnectMaxSeconds: 1 }, broker: { enabled: false } });
+    daemon = await startMqttDaemon(temp.dbPath, config, clock);
+    await waitUntil(() => daemon!.service.stats().connected, 'connected');
+    await broker.stop('SIGKILL'); // no persistence file written: the session is gone
+    rmSync(join(temp.dir, 'mosquitto.db'), { force: true });
+    await broker.start();
+    await waitUntil(async () => (await retainedMessage(port, 'mowability/bridge/state', 300)) === 'online', 'reconnected', 10_000);
+    const seconds = Math.floor(clock.now() / 1000);
+    publisher = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { reconnectPeriod: 0 });
+    await waitUntil(async () => {
+      await publisher!.publishAsync('diy/weather', JSON.stringify({ t: 12, r: 0, ts: seconds }), { qos: 1 });
+      return daemon!.service.stats().accepted >= 1;
+    }, 'a reading through the renewed subscription', 10_000);
   });
 
   it('removes the retained discovery configs of a station that is no longer configured', async () => {
