@@ -6,6 +6,11 @@
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Logger } from 'pino';
 
+/** Throws a readable message unless `value` is a cron expression (5 fields, or 6 with seconds). */
+export function validateCronExpression(value: unknown): void {
+  if (typeof value !== 'string' || !cron.validate(value)) throw new Error('must be a cron expression such as "17 3 * * *" (minute hour day month weekday)');
+}
+
 export interface Scheduler {
   /** Registers a job; throws on an invalid cron expression. Jobs run only after start(). */
   add(name: string, expression: string, job: () => unknown): void;

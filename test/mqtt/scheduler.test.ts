@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createScheduler } from '../../src/util/scheduler.js';
+import { createScheduler, validateCronExpression } from '../../src/util/scheduler.js';
 import { silentLogger, waitUntil } from '../helpers/mqttHarness.js';
 
 describe('scheduler (node-cron wrapper)', () => {
@@ -24,5 +24,11 @@ describe('scheduler (node-cron wrapper)', () => {
     const after = runs;
     await new Promise((resolve) => setTimeout(resolve, 1200));
     expect(runs).toBe(after);
+  });
+
+  it('validates cron expressions for the configuration', () => {
+    expect(() => validateCronExpression('17 3 * * *')).not.toThrow();
+    expect(() => validateCronExpression('daily')).toThrow(/must be a cron expression/);
+    expect(() => validateCronExpression(5)).toThrow(/must be a cron expression/);
   });
 });
