@@ -43,6 +43,14 @@ export interface PublishOptions {
 type MessageHandler = (topic: string, payload: Buffer, retained: boolean) => void | Promise<void>;
 
 const FIRST_RECONNECT_MS = 1000;
+/** Attempts at the first delay before backing off: a broker restart takes a few seconds. */
+const QUICK_ATTEMPTS = 5;
+
+/** Wait before the next attempt: 1 s for the first few, then doubling up to the cap. */
+export function reconnectDelayMs(failedAttempts: number, maxMs: number): number {
+  if (failedAttempts <= QUICK_ATTEMPTS) return Math.min(FIRST_RECONNECT_MS, maxMs);
+  return Math.min(FIRST_RECONNECT_MS * 2 ** (failedAttempts - QUICK_ATTEMPTS), maxMs);
+}
 const STOP_TIMEOUT_MS = 3000;
 
 export class MqttConnection {
@@ -55,6 +63,7 @@ export class MqttConnection {
   /** Latest unsent message per topic while disconnected. */
   readonly #offline = new Map<string, { payload: string | Buffer; options: PublishOptions }>();
   #client: MqttClient | undefined;
+  #failedAttempts = 0;
   connects = 0;
 
   constructor(options: ConnectionOptions, logger: Logger) {
@@ -118,14 +127,16 @@ export class MqttConnection {
     this.#client = client;
     client.on('connect', (connack) => {
       this.connects++;
+      this.#failedAttempts = 0;
       client.options.reconnectPeriod = FIRST_RECONNECT_MS;
       // mqtt.js (resubscribe: true) renews our subscriptions itself when the broker lost the session.
       this.#log.info({ url: redactUrl(o.url), sessionPresent: connack.sessionPresent }, 'connected to MQTT broker');
       void this.#afterConnect();
     });
     client.on('close', () => {
-      const next = Math.min((client.options.reconnectPeriod ?? FIRST_RECONNECT_MS) * 2, o.reconnectMaxSeconds * 1000);
-      if (client.connected === false && !client.disconnecting) client.options.reconnectPeriod = next;
+      if (client.disconnecting) return;
+      this.#failedAttempts++;
+      client.options.reconnectPeriod = reconnectDelayMs(this.#failedAttempts, o.reconnectMaxSeconds * 1000);
     });
     client.on('offline', () => this.#throttle.warn('offline', { url: redactUrl(o.url) }, 'MQTT broker unreachable; retrying in the background'));
     client.on('error', (err) => this.#throttle.warn(`error:${err.message}`, { err: err.message, url: redactUrl(o.url) }, 'MQTT connection error'));

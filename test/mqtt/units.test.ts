@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { reconnectDelayMs } from '../../src/mqtt/client.js';
 import { discoveryMessages } from '../../src/mqtt/discovery.js';
 import { INITIAL_MOWABLE, nextMowable, type MowableState } from '../../src/mqtt/mowable.js';
 import { mqttConfigProblems } from '../../src/mqtt/settings.js';
@@ -112,5 +113,13 @@ describe('MQTT configuration rules', () => {
     expect(topicMatches('rtl_433/+/events', 'rtl_433/pi/events/x')).toBe(false);
     expect(topicMatches('garden/#', 'garden')).toBe(true);
     expect(topicMatches('#', '$SYS/x')).toBe(false);
+  });
+});
+
+describe('reconnect back-off', () => {
+  it('retries every second through a short outage, then doubles up to the cap', () => {
+    const delays = Array.from({ length: 14 }, (_, i) => reconnectDelayMs(i + 1, 60_000));
+    expect(delays).toEqual([1000, 1000, 1000, 1000, 1000, 2000, 4000, 8000, 16000, 32000, 60000, 60000, 60000, 60000]);
+    expect(reconnectDelayMs(1, 500)).toBe(500);
   });
 });
