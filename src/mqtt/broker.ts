@@ -13,6 +13,7 @@ import type { RetainedMessage, RetainedStore } from '../store/retainedStore.js';
 import { BatchWriter } from './batchWriter.js';
 import { checkCredentials, type BrokerUser } from './brokerUsers.js';
 import { LogThrottle } from './logThrottle.js';
+import { PacketLengthWatch } from './packetLengthWatch.js';
 
 export interface BrokerOptions {
   host: string;
@@ -92,7 +93,19 @@ export class EmbeddedBroker {
     broker.on('connectionError', (client, err) => this.#throttle.warn(`connError:${err.message}`, { err: err.message }, 'MQTT connection error'));
     await this.#restore(broker);
 
-    const server = createServer(broker.handle);
+    // Payload limit plus room for the longest topic and MQTT 5 properties.
+    const maxPacketBytes = o.maxPayloadBytes + 128 * 1024;
+    const server = createServer((socket) => {
+      const watch = new PacketLengthWatch(maxPacketBytes);
+      socket.on('data', (chunk: Buffer) => {
+        const length = watch.feed(chunk);
+        if (length === undefined) return;
+        this.rejectedPublishes++;
+        this.#throttle.warn('packet-size', { remoteAddress: socket.remoteAddress, length }, 'MQTT packet too large or malformed; connection closed');
+        socket.destroy();
+      });
+      broker.handle(socket);
+    });
     this.#server = server;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

@@ -1,0 +1,69 @@
+import { createConnection } from 'node:net';
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PacketLengthWatch } from '../../src/mqtt/packetLengthWatch.js';
+import { FakeClock, RecordingClient, mqttTempDir, startMqttDaemon, testMqttConfig, waitUntil, type RunningDaemon } from '../helpers/mqttHarness.js';
+
+/** MQTT "remaining length" variable-byte integer. */
+function varint(length: number): number[] {
+  const bytes: number[] = [];
+  do {
+    let byte = length % 128;
+    length = Math.floor(length / 128);
+    if (length > 0) byte |= 0x80;
+    bytes.push(byte);
+  } while (length > 0);
+  return bytes;
+}
+
+function packet(bodyLength: number): Buffer {
+  return Buffer.concat([Buffer.from([0x30, ...varint(bodyLength)]), Buffer.alloc(bodyLength, 1)]);
+}
+
+describe('packet length watch', () => {
+  it('follows packet boundaries across arbitrary chunking and flags only oversized packets', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 3000 }), { minLength: 1, maxLength: 8 }), fc.array(fc.integer({ min: 1, max: 700 }), { minLength: 1 }), (lengths, cuts) => {
+        const stream = Buffer.concat(lengths.map(packet));
+        const watch = new PacketLengthWatch(2000);
+        let flagged: number | undefined;
+        let offset = 0;
+        for (let i = 0; offset < stream.length && flagged === undefined; i++) {
+          const size = cuts[i % cuts.length]!;
+          flagged = watch.feed(stream.subarray(offset, offset + size));
+          offset += size;
+        }
+        expect(flagged).toBe(lengths.find((length) => length > 2000));
+      }),
+    );
+    expect(new PacketLengthWatch(10).feed(Buffer.from([0x30, 0xff, 0xff, 0xff, 0xff]))).toBe(-1);
+  });
+});
+
+describe('embedded broker packet size limit', () => {
+  let temp: ReturnType<typeof mqttTempDir>;
+  let daemon: RunningDaemon | undefined;
+  beforeEach(() => {
+    temp = mqttTempDir();
+  });
+  afterEach(async () => {
+    await daemon?.stop();
+    daemon = undefined;
+    temp.cleanup();
+  });
+
+  it('closes a connection that announces a huge packet before its body arrives, and keeps serving others', async () => {
+    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig(), new FakeClock());
+    const socket = createConnection({ host: '127.0.0.1', port: daemon.port });
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.on('error', () => undefined);
+    socket.write(Buffer.from([0x30, ...varint(50 * 1024 * 1024)]));
+    socket.write(Buffer.alloc(1024, 1));
+    await closed;
+    expect(daemon.service.stats().brokerRejectedPublishes).toBe(1);
+    const client = await RecordingClient.connect(daemon.port);
+    await client.client.subscribeAsync('mowability/bridge/state', { qos: 1 });
+    await waitUntil(() => client.text('mowability/bridge/state') === 'online', 'broker still serving');
+    await client.close();
+  });
+});
