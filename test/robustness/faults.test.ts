@@ -4,8 +4,8 @@
  * back, a file that is not a database, SIGKILL and SIGTERM with readings in
  * flight; and an external broker (Debian mosquitto) killed mid-stream.
  * Where the MQTT tests (test/mqtt/externalBroker.test.ts) already cover a
- * graceful broker restart without loss, this file adds the shipped back-off
- * (60 s cap) and the SIGKILL case; the reconnect time is a bench figure.
+ * graceful broker restart without loss, this file adds the reconnect bound
+ * with the shipped back-off (60 s cap) and the SIGKILL case.
  */
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
@@ -212,7 +212,7 @@ describe.skipIf(!mosquittoPresent && !mosquittoRequired)('external broker (mosqu
   });
 
   it.each(['SIGTERM', 'SIGKILL'] as const)(
-    '%s, back after 1 s: the daemon reconnects on its own (shipped back-off) and no reading is lost',
+    '%s, back after 1 s: the daemon reconnects within 2 s of the broker\'s return (shipped back-off) and no reading is lost',
     async (signal) => {
       expect(mosquittoPresent, `${MOSQUITTO_BINARY} is missing`).toBe(true);
       const port = await freePort();
@@ -243,10 +243,12 @@ describe.skipIf(!mosquittoPresent && !mosquittoRequired)('external broker (mosqu
         pending.push(publish(i));
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
-      await waitUntilPortOpen(port);
-      // How fast (goal: within 2 s of the broker's return) is measured by the bench (bench/reconnect.bench.ts):
-      // with a 1 s outage the shipped back-off lands at about 2.0 s, too close to the goal for a stable test.
+      const returnedAt = await waitUntilPortOpen(port);
       await waitUntil(() => running.service.stats().connected, 'the daemon reconnected on its own', 10_000);
+      // The shipped back-off retries every second at first, so the daemon is back about 1 s after the broker;
+      // 2 s is the promise (bench/reconnect.bench.ts reports the measured time).
+      const reconnectMs = Date.now() - returnedAt;
+      expect(reconnectMs, `reconnected ${reconnectMs} ms after the broker returned`).toBeLessThanOrEqual(2000);
 
       await Promise.all(pending);
       await waitUntil(() => running.service.stats().accepted === total, `all ${total} readings`, 15_000).catch((err: Error) => {
@@ -258,8 +260,8 @@ describe.skipIf(!mosquittoPresent && !mosquittoRequired)('external broker (mosqu
   );
 });
 
-/** Resolves once a TCP connect to the port succeeds. */
-async function waitUntilPortOpen(port: number): Promise<void> {
+/** Resolves with the time (epoch ms) at which a TCP connect to the port first succeeds. */
+async function waitUntilPortOpen(port: number): Promise<number> {
   for (;;) {
     const open = await new Promise<boolean>((resolve) => {
       const socket = createConnection({ host: '127.0.0.1', port }, () => {
@@ -268,7 +270,7 @@ async function waitUntilPortOpen(port: number): Promise<void> {
       });
       socket.on('error', () => resolve(false));
     });
-    if (open) return;
+    if (open) return Date.now();
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
