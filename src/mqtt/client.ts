@@ -25,8 +25,9 @@ export interface ConnectionOptions {
   /**
    * clean:false, so the broker queues QoS 1 readings while we are away. Only
    * worth it with an external broker: the embedded broker's sessions live in
-   * our own process, and aedes mishandles clean:false sessions under a fast
-   * QoS 1 stream ("no such packet", then no more deliveries).
+   * our own process, and aedes 1.2 mishandles clean:false sessions when a
+   * message arrives on a topic with an empty level ("no such packet", the
+   * connection is dropped and messages are lost).
    */
   persistentSession: boolean;
   /** Relative to the base topic, e.g. "bridge/state". */
