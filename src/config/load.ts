@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import convict from 'convict';
 import { registerConfigFormats } from './formats.js';
 import { configSchema, listSettings, type AppConfig } from './schema.js';
+import { mqttConfigProblems, type MqttSideConfig } from '../mqtt/settings.js';
 
 export const CONFIG_ENV = 'MOWABILITY_CONFIG';
 export const CONFIG_FLAG = 'config';
@@ -67,6 +68,9 @@ export function loadConfig(sources: ConfigSources = {}): AppConfig {
   }
 
   const loaded = config.getProperties() as { timezone: string };
+  // Rules that span several keys (convict validates one key at a time).
+  const crossKeyProblems = mqttConfigProblems(loaded as unknown as MqttSideConfig);
+  if (crossKeyProblems.length > 0) throw new ConfigError(crossKeyProblems);
   if (loaded.timezone === '') loaded.timezone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   return deepFreeze(loaded) as unknown as AppConfig;
 }

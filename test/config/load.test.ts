@@ -120,6 +120,17 @@ describe('loadConfig', () => {
     expect(problems[0]).toMatch(/"log\.level" = "loud" is invalid: .*"info".*"debug"/);
   });
 
+  it('refuses an embedded broker reachable from the network without accounts', () => {
+    const problems = problemsOf(() => loadConfig({ env: { MOWABILITY_BROKER_HOST: '0.0.0.0' } }));
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/"broker\.host" = "0\.0\.0\.0".*"broker\.users"/);
+  });
+
+  it('refuses a discovery prefix equal to the base topic', () => {
+    writeFileSync(file, JSON.stringify({ mqtt: { baseTopic: 'home' }, homeassistant: { prefix: 'home' } }));
+    expect(problemsOf(() => loadConfig({ argv: ['--config', file] }))[0]).toMatch(/"homeassistant\.prefix" = "home" must differ/);
+  });
+
   it('reports a missing or malformed config file', () => {
     expect(problemsOf(() => loadConfig({ argv: ['--config', join(temp.dir, 'nope.json')] }))[0]).toMatch(/does not exist/);
     writeFileSync(file, '{ not json');
