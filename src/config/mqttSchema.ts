@@ -8,6 +8,7 @@ import { validateStations } from '../ingest/stationConfig.js';
 import type { StationConfig } from '../ingest/types.js';
 import { validateBrokerUsers, type BrokerUser } from '../mqtt/brokerUsers.js';
 import { validateTopicPrefix } from '../mqtt/topics.js';
+import { validateCronExpression } from '../util/scheduler.js';
 
 function oneOf(...allowed: string[]): (value: unknown) => void {
   return (value: unknown) => {
@@ -215,8 +216,8 @@ export const mqttSchema = {
       env: 'MOWABILITY_HISTORY_FLUSH_INTERVAL_SECONDS',
     },
     pruneSchedule: {
-      doc: 'Cron expression of the job that deletes history older than 14 days.',
-      format: 'non-empty-string',
+      doc: 'Cron expression of the job that deletes history older than 14 days (minute hour day month weekday).',
+      format: validateCronExpression,
       default: '17 3 * * *',
       env: 'MOWABILITY_HISTORY_PRUNE_SCHEDULE',
     },

@@ -131,6 +131,11 @@ describe('loadConfig', () => {
     expect(problemsOf(() => loadConfig({ argv: ['--config', file] }))[0]).toMatch(/"homeassistant\.prefix" = "home" must differ/);
   });
 
+  it('refuses a prune schedule that is not a cron expression', () => {
+    const problems = problemsOf(() => loadConfig({ env: { MOWABILITY_HISTORY_PRUNE_SCHEDULE: 'every night' } }));
+    expect(problems[0]).toMatch(/"history\.pruneSchedule" = "every night" is invalid: must be a cron expression/);
+  });
+
   it('reports a missing or malformed config file', () => {
     expect(problemsOf(() => loadConfig({ argv: ['--config', join(temp.dir, 'nope.json')] }))[0]).toMatch(/does not exist/);
     writeFileSync(file, '{ not json');
