@@ -326,6 +326,9 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
       connection.start();
       recomputeAll();
       log.info({ url: broker ? url : '(external)', clientId, stations: stations.length }, 'MQTT bridge started');
+      if (stations.length === 0) {
+        log.info('No weather stations configured yet: add a "stations" list to the config file (see docs/mqtt.md). The HTTP API works without them.');
+      }
     },
     async stop() {
       running = false;
