@@ -29,8 +29,18 @@ export interface WindowMeasure {
   fsyncs: number | null;
 }
 
+export interface NaiveBaseline {
+  rows: number;
+  writeBytes: number;
+  wchar: number;
+  /** null when strace is not available. */
+  fsyncs: number | null;
+}
+
 export interface DaemonSession {
   straced: boolean;
+  /** Baseline: one autocommitted INSERT per reading into SQLite (WAL, NORMAL), same run. */
+  naive: NaiveBaseline;
   /** Baseline: RSS of an idle `node -e` with nothing loaded, same run. */
   bareNodeRssBytes: number;
   idle: WindowMeasure & { rssBytes: number; secondsAfterStart: number };
@@ -63,6 +73,21 @@ async function bareNodeRss(): Promise<number> {
   }
 }
 
+/** The naive writer (bench/servers/sqliteAutocommit.ts), under strace when available. */
+async function naiveBaseline(context: BenchContext, dir: string, straced: boolean): Promise<NaiveBaseline> {
+  const { Child } = await import('./lib/child.js');
+  const straceFile = straced ? join(dir, 'naive-strace.txt') : undefined;
+  const child = await Child.spawnNode({
+    args: [join(context.repoRoot, 'dist-bench', 'bench', 'servers', 'sqliteAutocommit.js'), '1000'],
+    ...(straceFile ? { straceOutput: straceFile } : {}),
+  });
+  const exit = await child.waitExitWithin(60_000);
+  if (!exit || exit.code !== 0) throw new Error(`naive SQLite writer failed:\n${child.tail()}`);
+  const line = child.output.find((text) => text.startsWith('{'));
+  const parsed = JSON.parse(line ?? '{}') as { rows: number; writeBytes: number; wchar: number };
+  return { ...parsed, fsyncs: straceFile ? countFsyncs(straceFile) : null };
+}
+
 async function measureWindow(daemon: RunningDaemon, straceFile: string | undefined, work: () => Promise<void>): Promise<WindowMeasure> {
   const started = performance.now();
   const io0 = readIo(daemon.child.pid);
@@ -89,6 +114,7 @@ async function runSession(context: BenchContext): Promise<DaemonSession> {
   const straceFile = straced ? join(dir, 'strace.txt') : undefined;
   let daemon: RunningDaemon | undefined;
   try {
+    const naive = await naiveBaseline(context, dir, straced);
     const key = await createKey(context.repoRoot, dbPath, 'bench');
     daemon = await spawnDaemon({
       repoRoot: context.repoRoot,
@@ -152,7 +178,7 @@ async function runSession(context: BenchContext): Promise<DaemonSession> {
       context.log(`after load: ${afterSeconds} s`);
       await sleep(afterSeconds * 1000);
       const after = { seconds: afterSeconds, rssBytes: readMemory(running.child.pid).rssBytes };
-      return { straced, bareNodeRssBytes, idle, burst, steady, load, after };
+      return { straced, naive, bareNodeRssBytes, idle, burst, steady, load, after };
     } finally {
       await publisher.endAsync(true).catch(() => undefined);
     }
