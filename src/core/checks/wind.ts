@@ -2,16 +2,54 @@ import { formatNumberDe, roundTo } from '../format.js';
 import { piecewiseLinear } from '../piecewise.js';
 import type { Curve } from '../piecewise.js';
 import { beaufortForKmh } from '../physics.js';
+import { statusForScore, toScore } from '../status.js';
 import type { CheckContext, CheckDefinition, CheckEvaluation } from './types.js';
 
 /** 10-min mean wind, km/h -> score (domain.md §5; Beaufort bounds). */
 export const WIND_MEAN_CURVE: Curve = [[15, 100], [20, 95], [29, 80], [39, 55], [50, 30], [62, 10], [75, 0]];
-/** Gusts, km/h -> score: > 50 km/h (DWD level 1) WARNING, ≥ 65 km/h (DWD Sturmböen) BLOCK. */
-export const WIND_GUST_CURVE: Curve = [[30, 100], [40, 85], [50, 55], [65, 20], [75, 5]];
+/** Gusts, km/h -> score; it ranks gusts inside the bands that the DWD caps below fix. */
+export const WIND_GUST_CURVE: Curve = [[30, 100], [40, 85], [50, 70], [65, 40], [75, 5]];
 /** Gust estimate when wind_gusts is missing (gust factor). */
 export const GUST_FACTOR = 1.5;
-const STORM_GUST_KMH = 65;
-const STRONG_GUST_KMH = 50;
+/** DWD Windwarnskala: gusts above 50 km/h (level 1, Bft 7) are a WARNING, from 65 km/h (Sturmböen) a BLOCK. */
+export const STRONG_GUST_ABOVE_KMH = 50;
+export const STORM_GUST_FROM_KMH = 65;
+const WARNING_CAP = 69;
+const BLOCK_CAP = 39;
+
+/**
+ * Gust score: the curve, capped so that the status changes exactly at the DWD
+ * thresholds (a continuous curve plus rounding cannot switch at a point).
+ */
+export function gustScore(gustKmh: number): number {
+  const curve = piecewiseLinear(WIND_GUST_CURVE, gustKmh);
+  if (gustKmh >= STORM_GUST_FROM_KMH) return Math.min(curve, BLOCK_CAP);
+  if (gustKmh > STRONG_GUST_ABOVE_KMH) return Math.min(curve, WARNING_CAP);
+  return curve;
+}
+
+interface ScoredReason {
+  score: number;
+  reason: string;
+}
+
+/** The reason follows the band of the sub-score it explains, so text and status never disagree. */
+function gustReason(score: number, gustText: string, gustKmh: number): ScoredReason | null {
+  const bft = beaufortForKmh(gustKmh);
+  const status = statusForScore(toScore(score));
+  if (status === 'BLOCK') return { score, reason: `<b>Sturmböen bis ${gustText}</b> (Bft ${bft}) – Sicherheitsrisiko, Schnittgut verweht.` };
+  if (status === 'WARNING') return { score, reason: `<b>Starke Böen bis ${gustText}</b> (Bft ${bft}) – Vorsicht, herabfallende Äste, Schnittgut verweht.` };
+  return null;
+}
+
+function meanReason(score: number, windKmh: number): ScoredReason | null {
+  const w = formatNumberDe(windKmh);
+  const bft = beaufortForKmh(windKmh);
+  const status = statusForScore(toScore(score));
+  if (status === 'BLOCK') return { score, reason: `<b>Sehr starker Wind ${w} km/h</b> (Bft ${bft}) – Sicherheitsrisiko, herabfallende Äste, nicht mähen.` };
+  if (status === 'WARNING') return { score, reason: `Kräftiger Wind ${w} km/h (Bft ${bft}) – Schnittgut verweht, Arbeiten unangenehm.` };
+  return null;
+}
 
 function evaluate({ values, season }: CheckContext): CheckEvaluation {
   const windKmh = values.wind_speed ?? 0;
@@ -20,23 +58,18 @@ function evaluate({ values, season }: CheckContext): CheckEvaluation {
   // A gust below the mean is implausible; the mean is its lower bound.
   const gustKmh = Math.max(measuredGustKmh ?? windKmh * GUST_FACTOR, windKmh);
   const meanScore = piecewiseLinear(WIND_MEAN_CURVE, windKmh);
-  const gustScore = piecewiseLinear(WIND_GUST_CURVE, gustKmh);
-  const score = Math.min(meanScore, gustScore);
+  const gustSubScore = gustScore(gustKmh);
+  const score = Math.min(meanScore, gustSubScore);
 
-  const w = formatNumberDe(windKmh);
   const g = formatNumberDe(gustKmh);
   const gustText = gustEstimated ? `geschätzt ${g} km/h` : `${g} km/h`;
-  const reasons: string[] = [];
-  if (gustKmh >= STORM_GUST_KMH) {
-    reasons.push(`<b>Sturmböen bis ${g} km/h</b> (Bft ${beaufortForKmh(gustKmh)}) – Sicherheitsrisiko, Schnittgut verweht.`);
-  } else if (gustKmh > STRONG_GUST_KMH) {
-    reasons.push(`<b>Starke Böen bis ${g} km/h</b> (Bft ${beaufortForKmh(gustKmh)}) – Vorsicht, herabfallende Äste, Schnittgut verweht.`);
-  }
-  if (meanScore < 70) {
-    reasons.push(`Starker Wind ${w} km/h (Bft ${beaufortForKmh(windKmh)}) – Schnittgut verweht, Arbeiten unangenehm.`);
-  }
+  // Most severe first; on a tie the gust (the safety finding) leads.
+  const reasons = [gustReason(gustSubScore, gustText, gustKmh), meanReason(meanScore, windKmh)]
+    .filter((entry): entry is ScoredReason => entry !== null)
+    .sort((a, b) => a.score - b.score)
+    .map((entry) => entry.reason);
   if (reasons.length === 0) {
-    reasons.push(`Wind ${w} km/h (Bft ${beaufortForKmh(windKmh)}), Böen ${gustText} – unkritisch.`);
+    reasons.push(`Wind ${formatNumberDe(windKmh)} km/h (Bft ${beaufortForKmh(windKmh)}), Böen ${gustText} – unkritisch.`);
   }
   if (season === 'autumn' && score >= 40 && windKmh >= 20) {
     reasons.push('Herbst: Wind verteilt Laub auf dem Rasen – vor dem Mähen abrechen.');
@@ -55,7 +88,7 @@ function evaluate({ values, season }: CheckContext): CheckEvaluation {
       gust_measured: measuredGustKmh ?? null,
       beaufort: beaufortForKmh(windKmh),
       mean_score: roundTo(meanScore, 1),
-      gust_score: roundTo(gustScore, 1),
+      gust_score: roundTo(gustSubScore, 1),
     },
   };
 }
