@@ -69,10 +69,23 @@ export function dryingTimeMin(dryingPotentialValue: number, rain12hMm: number): 
   return (60 + 300 * (1 - clamp(dryingPotentialValue, 0, 1))) * amountFactor;
 }
 
+/**
+ * Residual moisture after much rain (domain.md §4.4). It applies after ≥ 5 mm in 12 h, and also after
+ * ≥ 20 mm in 24 h even when the last 12 h were dry: heavy rain 12–24 h ago still soaks thatch and soil
+ * (wait ≥ 1 day after heavy rain; Swiss rule: > 10 mm in 24 h is critical). Heavy rain doubles both windows.
+ */
 function residualScore(windows: EffectiveRainWindows, minutes: number): number {
-  if (windows.rain12hMm < RESIDUAL_FROM_RAIN_12H_MM) return 100;
-  const factor = windows.rain24hMm >= RESIDUAL_DOUBLE_FROM_RAIN_24H_MM ? 2 : 1;
+  const heavy24h = windows.rain24hMm >= RESIDUAL_DOUBLE_FROM_RAIN_24H_MM;
+  if (windows.rain12hMm < RESIDUAL_FROM_RAIN_12H_MM && !heavy24h) return 100;
+  const factor = heavy24h ? 2 : 1;
   return piecewiseLinear([[RESIDUAL_HOLD_MIN * factor, RESIDUAL_SCORE], [RESIDUAL_CLEAR_MIN * factor, 100]], minutes);
+}
+
+/** Names the window that decided the residual rule: the 24 h sum when heavy rain doubled the wait. */
+function residualReason(windows: EffectiveRainWindows): string {
+  return windows.rain24hMm >= RESIDUAL_DOUBLE_FROM_RAIN_24H_MM
+    ? `Ergiebiger Regen (${formatNumberDe(windows.rain24hMm)} mm in 24 Stunden) – Restfeuchte in Rasenfilz und Boden, nach Starkregen etwa einen Tag warten.`
+    : `Ergiebiger Regen (${formatNumberDe(windows.rain12hMm)} mm in 12 Stunden) – Restfeuchte in Rasenfilz und Boden.`;
 }
 
 function hoursDe(minutes: number): string {
@@ -131,7 +144,7 @@ function evaluate({ values, season, lawn }: CheckContext): CheckEvaluation {
     const score = residualScore(windows, since.minutes);
     subs.residual = {
       score,
-      reason: score < 100 ? `Ergiebiger Regen (${formatNumberDe(windows.rain12hMm)} mm in 12 Stunden) – Restfeuchte in Rasenfilz und Boden.` : null,
+      reason: score < 100 ? residualReason(windows) : null,
     };
   }
 

@@ -131,10 +131,44 @@ describe('rain check: residual_moisture', () => {
     [5, 20, 720, 55],
     [5, 20, 1080, 78],
     [5, 20, 1440, 100],
+    // Heavy rain 12–24 h ago with a dry last 12 h still leaves the thatch and soil wet (doubled windows).
+    [0, 19.9, 720, 100],
+    [0, 20, 720, 55],
+    [0, 30, 780, 59],
+    [0, 30, 1080, 78],
+    [0, 30, 1440, 100],
   ])('rain_12h %d, rain_24h %d, %d min after rain scores %d', (rain12h, rain24h, minutes, score) => {
     const check = checkFor('rain', { rain_12h: rain12h, rain_24h: rain24h, minutes_since_rain: minutes });
     expect(Math.round(subScore(check, 'residual'))).toBe(score);
     expect(check.meta.models_executed).toContain('residual_moisture');
+  });
+
+  it('penalises heavy rain 12–24 h ago even when the last 12 h were dry', () => {
+    // 13 h after 30 mm: the cumulative model alone (0.3·30 = 9 mm -> 69) would leave it near OK.
+    const check = checkFor('rain', { rain_24h: 30, rain_12h: 0, minutes_since_rain: 780 });
+    expect(check.score).toBe(59);
+    expect(check.meta.limiting_factor).toBe('residual');
+    expect(check.reasons[0]).toBe('Ergiebiger Regen (30 mm in 24 Stunden) – Restfeuchte in Rasenfilz und Boden, nach Starkregen etwa einen Tag warten.');
+  });
+
+  it('stays monotone around the new 24-hour trigger: more rain never raises, more time never lowers it', () => {
+    const residualAt = (rain24h: number, minutes: number) =>
+      subScore(checkFor('rain', { rain_12h: 0, rain_24h: rain24h, minutes_since_rain: minutes }), 'residual');
+    for (const minutes of [0, 360, 700, 720, 900, 1200, 1440, 2000]) {
+      for (let rain24h = 0; rain24h < 40; rain24h += 2.5) {
+        expect(residualAt(rain24h + 2.5, minutes)).toBeLessThanOrEqual(residualAt(rain24h, minutes));
+      }
+    }
+    for (const rain24h of [10, 20, 35]) {
+      for (let minutes = 0; minutes < 2000; minutes += 100) {
+        expect(residualAt(rain24h, minutes + 100)).toBeGreaterThanOrEqual(residualAt(rain24h, minutes));
+      }
+    }
+  });
+
+  it('names the 12-hour amount when only the 12-hour rule applies', () => {
+    const check = checkFor('rain', { rain_12h: 8, rain_24h: 10, minutes_since_rain: 400 });
+    expect(check.reasons.join(' ')).toContain('Ergiebiger Regen (8 mm in 12 Stunden) – Restfeuchte in Rasenfilz und Boden.');
   });
 });
 
@@ -181,7 +215,7 @@ describe('rain check: combination and meta', () => {
     const check = checkFor('rain', { soil_moisture: 38, rain_1h: 0, rain_12h: 8, rain_24h: 25, minutes_since_rain: 500 }, 'autumn');
     expect(check.meta.limiting_factor).toBe('soil');
     expect(check.reasons[0]).toContain('Boden wassergesättigt');
-    expect(check.reasons[1]).toContain('Ergiebiger Regen (8 mm in 12 Stunden)');
+    expect(check.reasons[1]).toContain('Ergiebiger Regen (25 mm in 24 Stunden)');
   });
 
   it('takes the lowest sub-model and breaks ties in the documented order', () => {
