@@ -26,7 +26,7 @@ import { MFI_VERSION } from './version.js';
 
 export const DEFAULT_LAWN: LawnProfile = { soilType: 'loam', mowerClass: 'walk' };
 export const MINIMAL_DATA_REASON = 'Eingeschränkte Datenbasis – nur Lufttemperatur und Niederschlagsrate vorhanden; Boden, Wind und Taubildung nicht bewertet.';
-const INTERNAL_ERROR_REASON = 'Internal calculation error; the check was left out of the index.';
+const INTERNAL_ERROR_REASON = 'Internal calculation error; the check was left out of the index, which is therefore capped at 69 (WARNING at best).';
 
 function resolveLawn(lawn: unknown): LawnProfile {
   const candidate = (typeof lawn === 'object' && lawn !== null ? lawn : {}) as Record<string, unknown>;
@@ -133,7 +133,7 @@ export function calculateWith(registry: readonly CheckDefinition[], input: RawIn
     if (parts.length > 0) partialChecks.push({ check: definition.name, parts });
   }
 
-  const combination = combine(scored, dataQuality);
+  const combination = combine(scored, dataQuality, errors.length > 0);
   const protocol: Protocol = { skipped_checks: skippedChecks, partial_checks: partialChecks };
   if (errors.length > 0) protocol.calculation_error = errors.join(' ');
 

@@ -4,6 +4,8 @@ import type { CheckName, DataQuality, Status } from './types.js';
 export const MIN_SHARE = 0.75;
 export const BLOCK_CAP = 39;
 export const WARNING_CAP = 69;
+/** Cap when a check failed internally: its finding is unknown, so the index never claims OK. */
+export const FAILED_CHECK_CAP = WARNING_CAP;
 export const DATA_QUALITY_CAP: Readonly<Record<DataQuality, number>> = { full: 100, partial: 95, minimal: 85 };
 
 export interface ScoredCheck {
@@ -23,9 +25,11 @@ export interface Combination {
  * Minimum model (domain.md §7): blend = 0.75·min + 0.25·weighted mean, capped
  * at 39 when any check is BLOCK and at 69 when any is WARNING, then capped by
  * data quality. Ties for limiting_check go to the earliest check in `checks`.
+ * When a check failed internally (`anyCheckFailed`) the index is capped at 69:
+ * the failed check might have blocked, so the result is WARNING at best.
  * With no executed check there is nothing to vouch for mowing: 0 / BLOCK.
  */
-export function combine(checks: readonly ScoredCheck[], dataQuality: DataQuality): Combination {
+export function combine(checks: readonly ScoredCheck[], dataQuality: DataQuality, anyCheckFailed = false): Combination {
   let limiting: ScoredCheck | undefined;
   for (const check of checks) {
     if (limiting === undefined || check.score < limiting.score) limiting = check;
@@ -39,7 +43,8 @@ export function combine(checks: readonly ScoredCheck[], dataQuality: DataQuality
   const blend = MIN_SHARE * limiting.score + (1 - MIN_SHARE) * weightedMean;
   const worstStatus = statusForScore(limiting.score);
   const bandCap = worstStatus === 'BLOCK' ? BLOCK_CAP : worstStatus === 'WARNING' ? WARNING_CAP : 100;
-  const indexScore = Math.min(toScore(blend), bandCap, DATA_QUALITY_CAP[dataQuality]);
+  const failureCap = anyCheckFailed ? FAILED_CHECK_CAP : 100;
+  const indexScore = Math.min(toScore(blend), bandCap, DATA_QUALITY_CAP[dataQuality], failureCap);
   return { indexScore, mainStatus: statusForScore(indexScore), limitingCheck: limiting.name };
 }
 

@@ -36,6 +36,15 @@ describe('minimum model', () => {
     expect(combine(scored({ soiltemp: 40, rain: 40, wind: 40 }), 'partial').limitingCheck).toBe('soiltemp');
   });
 
+  it('caps the index at 69 (WARNING at best) when a check failed internally', () => {
+    const allOk = scored({ temperature: 100, soiltemp: 100, rain: 100, humidity: 100 });
+    expect(combine(allOk, 'full')).toEqual({ indexScore: 100, mainStatus: 'OK', limitingCheck: 'temperature' });
+    expect(combine(allOk, 'full', true)).toEqual({ indexScore: 69, mainStatus: 'WARNING', limitingCheck: 'temperature' });
+    // A lower index and a BLOCK stay as they are.
+    expect(combine(scored({ temperature: 50, rain: 100 }), 'partial', true).indexScore).toBe(combine(scored({ temperature: 50, rain: 100 }), 'partial').indexScore);
+    expect(combine(scored({ temperature: 10, rain: 100 }), 'partial', true).mainStatus).toBe('BLOCK');
+  });
+
   it('returns 0 / BLOCK with no limiting check when no check ran', () => {
     expect(combine([], 'full')).toEqual({ indexScore: 0, mainStatus: 'BLOCK', limitingCheck: null });
   });

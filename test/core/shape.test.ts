@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { calculateWith } from '../../src/core/calculate.js';
 import { CHECK_REGISTRY } from '../../src/core/checks/registry.js';
+import { rainCheck } from '../../src/core/checks/rain.js';
 import type { CheckDefinition } from '../../src/core/checks/types.js';
 import { CHECK_NAMES, FIELD_NAMES, calculate } from '../../src/core/index.js';
 import { GOOD_DAY, SPRING_NOON_MS, SUMMER_NOON_MS, WINTER_NOON_MS, contextAt, resultFor } from './helpers.js';
@@ -173,8 +174,43 @@ describe('a failing check', () => {
     expect(result.protocol.calculation_error).not.toContain('secret');
     expect(result.protocol.calculation_error).not.toMatch(/\bat\b.*:\d+/);
     expect(result.score_basis.checks_used).toBe(4);
-    expect(result.main_status).toBe('OK');
+    // The four remaining checks are OK, but the failed one might have blocked: WARNING at best.
+    expect(result.index_score).toBe(69);
+    expect(result.main_status).toBe('WARNING');
     expect(result.protocol.skipped_checks.map((entry) => entry.check)).toEqual(['wind']);
+  });
+
+  it('never lets a failed rain check leave an OK index behind', () => {
+    const throwingRain: CheckDefinition = {
+      ...rainCheck,
+      evaluate() {
+        throw new RangeError('boom');
+      },
+    };
+    const withFailingRain = CHECK_REGISTRY.map((check) => (check.name === 'rain' ? throwingRain : check));
+    // Raining hard: the real rain check would BLOCK; without it the other checks are all OK.
+    const input = { ...GOOD_DAY, precipitation_rate: 5 };
+    const healthy = calculateWith(CHECK_REGISTRY, input, contextAt(SPRING_NOON_MS));
+    expect(healthy.ok && healthy.result.main_status).toBe('BLOCK');
+    const outcome = calculateWith(withFailingRain, input, contextAt(SPRING_NOON_MS));
+    expect(outcome.ok).toBe(true);
+    if (!outcome.ok) return;
+    const { result } = outcome;
+    expect(result.checks.rain).toMatchObject({ executed: false, score: null, status: null });
+    expect(result.protocol.calculation_error).toBe("Check 'rain' failed with an internal error (RangeError) and was not executed.");
+    expect(Object.values(result.checks).filter((check) => check?.executed).every((check) => check?.status === 'OK')).toBe(true);
+    expect(result.index_score).toBeLessThanOrEqual(69);
+    expect(result.main_status).toBe('WARNING');
+  });
+
+  it('keeps a lower index when the remaining checks already give less than the cap', () => {
+    const outcome = calculateWith(registry, { ...GOOD_DAY, temperature: 31 }, contextAt(SPRING_NOON_MS));
+    // The same combination without the wind check at all (no failure, so no cap).
+    const healthy = calculateWith(CHECK_REGISTRY.filter((check) => check.name !== 'wind'), { ...GOOD_DAY, temperature: 31 }, contextAt(SPRING_NOON_MS));
+    expect(outcome.ok && healthy.ok).toBe(true);
+    if (!outcome.ok || !healthy.ok) return;
+    expect(outcome.result.index_score).toBeLessThan(69);
+    expect(outcome.result.index_score).toBe(healthy.result.index_score);
   });
 
   it('gives BLOCK with no limiting check when every check fails', () => {
