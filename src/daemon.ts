@@ -17,6 +17,7 @@ import { Database } from './store/database.js';
 import { ServiceStore, SETTING_MFI_VERSION } from './store/serviceStore.js';
 import { deferredMqttComponents } from './mqtt/service.js';
 import { systemClock, type Clock } from './util/clock.js';
+import { explainListenError } from './util/listenError.js';
 
 export interface LifecycleComponent {
   readonly name: string;
@@ -135,7 +136,9 @@ function httpComponent(runtime: MutableRuntime): LifecycleComponent {
     async start() {
       const { config } = runtime;
       app = await buildApp({ config, store: runtime.store, access: runtime.access, logger: runtime.logger, clock: runtime.clock });
-      await app.listen({ host: config.http.host, port: config.http.port });
+      await app.listen({ host: config.http.host, port: config.http.port }).catch((err: unknown) => {
+        throw explainListenError(err, 'The HTTP server', config.http, 'Pick another port with MOWABILITY_HTTP_PORT (or http.port).');
+      });
       const { port } = app.server.address() as AddressInfo;
       const host = config.http.host.includes(':') ? `[${config.http.host}]` : config.http.host;
       runtime.httpAddress = `http://${host}:${port}`;

@@ -8,6 +8,7 @@ import convict from 'convict';
 import { registerConfigFormats } from './formats.js';
 import { configSchema, listSettings, type AppConfig } from './schema.js';
 import { mqttConfigProblems, type MqttSideConfig } from '../mqtt/settings.js';
+import { redactUrl } from '../util/redactUrl.js';
 
 export const CONFIG_ENV = 'MOWABILITY_CONFIG';
 export const CONFIG_FLAG = 'config';
@@ -128,9 +129,14 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** The configuration as JSON with every sensitive setting replaced by "[Sensitive]". */
+/**
+ * The configuration as JSON with every sensitive setting replaced by
+ * "[Sensitive]" and credentials removed from the broker URL.
+ */
 export function redactConfig(config: AppConfig): Record<string, unknown> {
   const copy = JSON.parse(JSON.stringify(config)) as Record<string, unknown>;
+  const mqtt = copy.mqtt as { url?: unknown } | undefined;
+  if (mqtt && typeof mqtt.url === 'string') mqtt.url = redactUrl(mqtt.url);
   for (const [key, spec] of SETTINGS) {
     if (!spec.sensitive) continue;
     const path = key.split('.');

@@ -7,6 +7,8 @@ import { CURRENT_FIELDS, RAIN_INPUT_FIELDS, STATION_FORMATS, type StationConfig 
 import { isUnitOf, unitsFor, type Quantity } from './units.js';
 
 const ID_PATTERN = /^[a-zA-Z0-9_-]+$/;
+/** Ids whose topics the daemon itself publishes under (<base>/bridge/state, <base>/bridge/stats). */
+const RESERVED_IDS = new Set(['bridge']);
 const INPUT_FIELDS: readonly string[] = [...CURRENT_FIELDS, ...RAIN_INPUT_FIELDS];
 const STATION_KEYS = new Set(['id', 'name', 'format', 'topic', 'match', 'units', 'fields', 'timestampKey', 'lawn', 'freshness']);
 
@@ -41,6 +43,7 @@ function stationProblems(raw: unknown, index: number): string[] {
   };
   for (const key of Object.keys(raw)) if (!STATION_KEYS.has(key)) problem(key, `is not a station setting (allowed: ${[...STATION_KEYS].join(', ')})`);
   if (typeof id !== 'string' || !ID_PATTERN.test(id)) problem('id', 'must be a non-empty string of letters, digits, "_" and "-" (it becomes an MQTT topic level)');
+  else if (RESERVED_IDS.has(id.toLowerCase())) problem('id', `"${id}" is reserved for the daemon's own topics (<base>/bridge/...); choose another id`);
   if (typeof raw.name !== 'string' || raw.name.trim() === '') problem('name', 'must be a non-empty string');
   if (typeof raw.format !== 'string' || !STATION_FORMATS.includes(raw.format as never)) {
     problem('format', `must be one of ${STATION_FORMATS.join(', ')}`);

@@ -14,6 +14,7 @@ import { BatchWriter } from './batchWriter.js';
 import { checkCredentials, type BrokerUser } from './brokerUsers.js';
 import { LogThrottle } from './logThrottle.js';
 import { PacketLengthWatch } from './packetLengthWatch.js';
+import { explainListenError } from '../util/listenError.js';
 
 export interface BrokerOptions {
   host: string;
@@ -108,9 +109,19 @@ export class EmbeddedBroker {
     });
     this.#server = server;
     await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
+      const failed = (err: unknown): void =>
+        reject(
+          explainListenError(
+            err,
+            'The embedded MQTT broker',
+            { host: o.host, port: o.port },
+            'If another broker (e.g. Mosquitto) runs there, use it instead: MOWABILITY_BROKER_ENABLED=false ' +
+              `MOWABILITY_MQTT_URL=mqtt://127.0.0.1:${o.port}; or move ours with MOWABILITY_BROKER_PORT.`,
+          ),
+        );
+      server.once('error', failed);
       server.listen(o.port, o.host, () => {
-        server.off('error', reject);
+        server.off('error', failed);
         resolve();
       });
     });

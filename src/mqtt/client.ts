@@ -9,6 +9,7 @@ import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import type { Logger } from 'pino';
 import { LogThrottle } from './logThrottle.js';
 import { hasWildcard, topicMatches } from './topics.js';
+import { redactUrl } from '../util/redactUrl.js';
 
 export interface ConnectionOptions {
   url: string;
@@ -209,17 +210,5 @@ export class MqttConnection {
       this.#log.warn({ err }, 'error while disconnecting');
       client.end(true);
     }
-  }
-}
-
-/** The URL without user info, for logs. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    parsed.username = '';
-    parsed.password = '';
-    return parsed.toString();
-  } catch {
-    return '(invalid URL)';
   }
 }

@@ -77,6 +77,13 @@ describe('admin CLI', () => {
       expect(again.stderr).toContain('is not blocked');
     });
 
+    it('a blank owner is a usage error (exit 2)', async () => {
+      const result = await cli('keys', 'add', '   ');
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('owner must be 1 to');
+      expect(result.stderr).toContain('--help');
+    });
+
     it('an invalid address is a usage error naming it', async () => {
       const result = await cli('ip', 'block', 'not-an-address');
       expect(result.code).toBe(2);

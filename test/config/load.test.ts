@@ -152,6 +152,13 @@ describe('loadConfig', () => {
     }
     expect(redacted).toContain('"port":8080');
   });
+
+  it('removes credentials from the broker URL in the printed configuration', () => {
+    const config = loadConfig({ env: { MOWABILITY_MQTT_URL: 'mqtt://user:s3cret@broker.example:1883' } });
+    const printed = JSON.stringify(redactConfig(config));
+    expect(printed).not.toContain('s3cret');
+    expect(printed).toContain('"url":"mqtt://broker.example:1883"');
+  });
 });
 
 describe('configuration schema', () => {

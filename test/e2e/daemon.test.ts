@@ -145,4 +145,15 @@ describe('end to end: the built daemon over real HTTP, administered by the built
     expect(String(hint?.msg)).toContain(`npx mowability keys add <owner> --config ${file}`);
     expect(await daemon.stop()).toBe(0);
   });
+
+  it('keeps secrets of other flags out of the key hint and the log', async () => {
+    daemon = await startDaemonProcess({ MOWABILITY_TIMEZONE: 'UTC' }, [
+      '--db-path', temp.dbPath,
+      '--mqtt-url', 'mqtt://bob:hunter2@127.0.0.1:9',
+    ]);
+    const hint = daemon.logLines().find((line) => String(line.msg).startsWith('No API key exists yet'));
+    expect(String(hint?.msg)).toContain(`npx mowability keys add <owner> --db-path=${temp.dbPath}`);
+    expect(JSON.stringify(daemon.logLines())).not.toContain('hunter2');
+    expect(await daemon.stop()).toBe(0);
+  });
 });

@@ -122,6 +122,13 @@ describe('authentication (spec: Authentication and Errors tables)', () => {
       expectError(response, 401, 'No API key provided.');
     });
 
+    it('a form key sent twice counts once (the first), not as "no key"', async () => {
+      const response = await h.app.inject({ method: 'POST', url: '/v1/calculate', headers: FORM, payload: `${QUERY}&api_key=${postKey}&api_key=${postKey}` });
+      expect(response.statusCode).toBe(200);
+      const wrongFirst = await h.app.inject({ method: 'POST', url: '/v1/calculate', headers: FORM, payload: `${QUERY}&api_key=mow_nope&api_key=${postKey}` });
+      expectError(wrongFirst, 401, 'Invalid API key.');
+    });
+
     it('a wrong form key is "Invalid API key."', async () => {
       const response = await h.app.inject({ method: 'POST', url: '/v1/calculate', headers: FORM, payload: `${QUERY}&api_key=mow_nope` });
       expectError(response, 401, 'Invalid API key.');

@@ -35,6 +35,12 @@ describe('station configuration', () => {
     expect(problems).toContain('stations[4] ("b").id is used by another station; ids must be unique');
   });
 
+  it('refuses the id "bridge", whose topics the daemon publishes itself', () => {
+    expect(stationsProblems([{ ...valid, id: 'bridge' }])).toEqual([
+      'stations[0] ("bridge").id "bridge" is reserved for the daemon\'s own topics (<base>/bridge/...); choose another id',
+    ]);
+  });
+
   it('requires a "/+" topic or a map for the fields format', () => {
     expect(stationsProblems([{ id: 'f', name: 'F', format: 'fields', topic: 'garden/temp' }])[0]).toMatch(/must end in "\/\+"/);
   });

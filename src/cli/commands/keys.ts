@@ -2,6 +2,7 @@ import { expectPositionals, parseCommand, parseId } from '../args.js';
 import { printJson, withStore } from '../context.js';
 import { CommandError, EXIT_OK, UsageError, type CliIo } from '../io.js';
 import { HELP } from '../help.js';
+import { InvalidOwnerError } from '../../store/serviceStore.js';
 
 const COMMAND = 'keys';
 
@@ -24,10 +25,15 @@ export async function keysCommand(argv: readonly string[], io: CliIo): Promise<n
     case 'add': {
       const [owner] = expectPositionals(where, rest, ['OWNER']);
       const created = await withStore(parsed, io, (store) =>
-        store.addKey(owner ?? '', {
-          allowGet: parsed.values['allow-get'] === true,
-          ...(typeof parsed.values.note === 'string' ? { note: parsed.values.note } : {}),
-        }),
+        store
+          .addKey(owner ?? '', {
+            allowGet: parsed.values['allow-get'] === true,
+            ...(typeof parsed.values.note === 'string' ? { note: parsed.values.note } : {}),
+          })
+          .catch((err: unknown) => {
+            // A bad OWNER is the caller's usage error (exit 2), not a failure of the store.
+            throw err instanceof InvalidOwnerError ? new UsageError(where, err.message) : err;
+          }),
       );
       if (json) printJson(io, { id: created.id, owner: created.owner, key: created.key, allow_get: created.allowGet });
       else {

@@ -24,14 +24,18 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
   const config = configFor(parsed, io);
   const logger = createLogger({ level: config.log.level });
 
-  // The hint names the same database: the --config file and any setting flags given to serve.
+  // The hint names the same database: the --config file and a --db-path flag given to serve.
+  // Other flags stay out of it: they may carry secrets (a broker URL with a password).
   const configFile = configFileFrom({ argv: parsed.configArgv, env: io.env });
-  const extraFlags = parsed.configArgv.filter((arg) => !arg.startsWith('--config='));
+  const extraFlags = parsed.configArgv.filter((arg) => arg.startsWith('--db-path='));
   const keyCommandHint = ['npx mowability keys add <owner>', ...(configFile ? [`--config ${shellQuote(configFile)}`] : []), ...extraFlags.map(shellQuote)]
     .join(' ');
 
+  // Listen for SIGTERM/SIGINT before starting: a signal that arrives while the
+  // components start is answered with a graceful stop once they are up.
+  const shutdownSignal = io.shutdownSignal();
   const daemon = await startDaemon({ config, logger, keyCommandHint });
-  const signal = await io.shutdownSignal();
+  const signal = await shutdownSignal;
   logger.info({ signal }, 'stopping');
   const forced = setTimeout(() => {
     logger.error({ afterMs: FORCED_EXIT_AFTER_MS }, 'graceful stop took too long; exiting');
