@@ -4,6 +4,8 @@
  * the arrival time are parameters.
  */
 
+import { localDateTime } from '../core/index.js';
+
 export const MAX_READING_AGE_MS = 14 * 24 * 3_600_000;
 export const MAX_FUTURE_SKEW_MS = 2 * 60_000;
 
@@ -14,33 +16,10 @@ const MIN_UNIX_SECONDS = 1_000_000_000;
 /** After the year 9999 (ms): not a time at all; also keeps Date from going invalid. */
 const MAX_EPOCH_MS = 253_402_300_799_999;
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatterFor(timeZone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formatters.set(timeZone, formatter);
-  }
-  return formatter;
-}
-
 /** Offset of `timeZone` from UTC at instant `epochMs`, in ms (positive east of Greenwich). */
 export function zoneOffsetMs(epochMs: number, timeZone: string): number {
-  const parts: Record<string, number> = {};
-  for (const part of formatterFor(timeZone).formatToParts(new Date(epochMs))) {
-    if (part.type !== 'literal') parts[part.type] = Number(part.value);
-  }
-  const wallAsUtc = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
+  const wall = localDateTime(epochMs, timeZone);
+  const wallAsUtc = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second);
   return wallAsUtc - Math.floor(epochMs / 1000) * 1000;
 }
 

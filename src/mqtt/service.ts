@@ -23,7 +23,7 @@ import { LogThrottle } from './logThrottle.js';
 import { INITIAL_MOWABLE, nextMowable, type MowableSettings } from './mowable.js';
 import { clientIdFor, historyOptionsFor, mqttConfigProblems, mqttEnabled, type MqttSideConfig } from './settings.js';
 import { buildStatePayload, type StationStatePayload } from './statePayload.js';
-import { StationIngest } from './stationIngest.js';
+import { StationIngest, type IngestCounters } from './stationIngest.js';
 
 export interface LifecycleComponent {
   name: string;
@@ -46,16 +46,7 @@ export interface MqttServiceOptions {
   softwareVersion?: string;
 }
 
-export interface MqttStats {
-  /** Station messages handled (one per matching station). */
-  received: number;
-  accepted: number;
-  rejected: number;
-  /** Valid messages not meant for the station (neighbours' sensors, unmapped topics). */
-  ignored: number;
-  duplicates: number;
-  /** Single values dropped as implausible while the rest of the reading was used. */
-  droppedValues: number;
+export interface MqttStats extends IngestCounters {
   statesPublished: number;
   historyCommits: number;
   connected: boolean;

@@ -10,11 +10,14 @@ import type { HistoryService } from './historyService.js';
 import type { LogThrottle } from './logThrottle.js';
 
 export interface IngestCounters {
+  /** Station messages handled (one per matching station). */
   received: number;
   accepted: number;
   rejected: number;
+  /** Valid messages not meant for the station (neighbours' sensors, unmapped topics). */
   ignored: number;
   duplicates: number;
+  /** Single values dropped as implausible while the rest of the reading was used. */
   droppedValues: number;
 }
 
