@@ -62,7 +62,14 @@ export const httpBenchmark: Benchmark = {
       const p99 = (name: string): number[] => of(name).map((r) => r.latencyP99Ms);
       const rpsNote = (name: string): string => `rounds ${rps(name).map(Math.round).join('/')}; p99 ${median(p99(name))} ms`;
 
-      const calculate = of('calculate');
+      // Latency below saturation: both POST routes at the same fixed rate, well under calculate's capacity.
+      const fixedRate = 2000;
+      const fixedShape = { durationS: context.quick ? 2 : 4, connections: 20, pipelining: 1, overallRate: fixedRate };
+      const fixedTargets = targets.filter((t) => t.name === 'rawPost' || t.name === 'calculate');
+      const fixedRounds = await interleavedRounds(port, fixedTargets, { rounds: 3, shape: fixedShape, warmupS: 1, log: context.log });
+      const fixedP99 = (name: string): number[] => (fixedRounds.get(name) ?? []).map((r) => r.latencyP99Ms);
+
+      const calculate = [...of('calculate'), ...(fixedRounds.get('calculate') ?? [])];
       const invalid = calculate.reduce((sum, r) => sum + r.non2xx + r.errors + r.timeouts, 0);
       const unauthorizedWrongStatus = of('unauthorized').reduce((sum, r) => sum + (r.total - (r.statusCounts['401'] ?? 0)) + r.errors, 0);
       const figures: Figure[] = [
@@ -74,10 +81,18 @@ export const httpBenchmark: Benchmark = {
         measured('http.calculate.vsBareGet', 'calculate / bare GET req/s', medianRatio(rps('calculate'), rps('bareGet')), 'x'),
         measured('http.unauthorized.vsCalculate', '401 path / calculate req/s', medianRatio(rps('unauthorized'), rps('calculate')), 'x', atLeast(0.9)),
         measured('http.calculate.p99VsRawPost', 'calculate p99 / raw POST p99', medianRatio(p99('calculate'), p99('rawPost')), 'x', atMost(2)),
+        measured(
+          'http.fixedRate.p99VsRawPost',
+          `calculate p99 / raw POST p99 at ${fixedRate} req/s each`,
+          medianRatio(fixedP99('calculate'), fixedP99('rawPost')),
+          'x',
+          undefined,
+          `p99 ${median(fixedP99('calculate'))} ms vs ${median(fixedP99('rawPost'))} ms`,
+        ),
         measured('http.calculate.non2xx', 'calculate non-2xx + errors + timeouts', invalid, 'responses', atMost(0), `${calculate.reduce((s, r) => s + r.total, 0)} requests`),
         measured('http.unauthorized.not401', '401 path answers other than 401', unauthorizedWrongStatus, 'responses', atMost(0)),
       ];
-      return { figures, details: { shape, rounds: Object.fromEntries(rounds) } };
+      return { figures, details: { shape, rounds: Object.fromEntries(rounds), fixedShape, fixedRounds: Object.fromEntries(fixedRounds) } };
     } finally {
       await server.stop();
     }

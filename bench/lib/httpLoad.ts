@@ -18,6 +18,8 @@ export interface LoadShape {
   durationS: number;
   connections: number;
   pipelining: number;
+  /** Fixed total request rate (autocannon corrects latencies for coordinated omission); omitted: as fast as possible. */
+  overallRate?: number;
 }
 
 export interface HttpRound {
@@ -41,6 +43,7 @@ export async function fire(port: number, target: HttpTarget, shape: LoadShape): 
     duration: shape.durationS,
     timeout: 10,
   };
+  if (shape.overallRate !== undefined) options.overallRate = shape.overallRate;
   if (target.headers) options.headers = target.headers;
   if (target.body !== undefined) options.body = target.body;
   const result = await autocannon(options);
