@@ -7,6 +7,7 @@
  */
 import { join } from 'node:path';
 import type { BenchContext } from './lib/benchmark.js';
+import { Child } from './lib/child.js';
 import { createKey } from './lib/cli.js';
 import { cliAvailable, spawnDaemon, waitHealthy, type RunningDaemon } from './lib/daemon.js';
 import { fire } from './lib/httpLoad.js';
@@ -63,7 +64,6 @@ export function daemonSession(context: BenchContext): Promise<DaemonSession | st
 }
 
 async function bareNodeRss(): Promise<number> {
-  const { Child } = await import('./lib/child.js');
   const child = await Child.spawnNode({ args: ['-e', 'setTimeout(() => {}, 60000)'] });
   try {
     await sleep(1500);
@@ -75,7 +75,6 @@ async function bareNodeRss(): Promise<number> {
 
 /** The naive writer (bench/servers/sqliteAutocommit.ts), under strace when available. */
 async function naiveBaseline(context: BenchContext, dir: string, straced: boolean): Promise<NaiveBaseline> {
-  const { Child } = await import('./lib/child.js');
   const straceFile = straced ? join(dir, 'naive-strace.txt') : undefined;
   const child = await Child.spawnNode({
     args: [join(context.repoRoot, 'dist-bench', 'bench', 'servers', 'sqliteAutocommit.js'), '1000'],

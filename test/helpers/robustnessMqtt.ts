@@ -67,6 +67,9 @@ function serialise(object: Record<string, unknown>, mode: string): string | Buff
       return `[${text}]`;
     case 'binary':
       return Buffer.from([0xff, 0xfe, 0x00, 0x7b, 0x22, 0x80, 0x81]);
+    case 'huge':
+      // Just under the embedded broker's 64 KiB payload limit: reaches the parser.
+      return JSON.stringify({ ...object, padding: 'x'.repeat(60_000) });
     default:
       return text;
   }
@@ -82,7 +85,7 @@ function jsonFormatMessage(nowMs: number): fc.Arbitrary<FuzzMessage> {
       dropKeys: fc.array(fc.nat(), { maxLength: 3 }),
       extra: fc.option(fc.tuple(fc.constantFrom('__proto__', 'constructor', 'prototype', 'extra', ''), hostileValue), { nil: undefined }),
       time: fc.option(hostileTimes(nowMs), { nil: undefined }),
-      mode: fc.constantFrom('json', 'json', 'json', 'truncated', 'syslog-prefix', 'trailing-garbage', 'array', 'binary'),
+      mode: fc.constantFrom('json', 'json', 'json', 'truncated', 'syslog-prefix', 'trailing-garbage', 'array', 'binary', 'huge'),
     })
     .map(({ format, mutations, dropKeys, extra, time, mode }) => {
       const base = bases[format] as NonNullable<ReturnType<typeof baseObjects>[string]>;
