@@ -121,6 +121,7 @@ async function runSession(context: BenchContext): Promise<DaemonSession> {
       // The shipped default log level (info): its log lines are part of what the daemon writes.
       env: { MOWABILITY_TIMEZONE: 'UTC', MOWABILITY_LOG_LEVEL: 'info', MOWABILITY_RATE_LIMIT_MAX: '1000000000' },
       configFile: { stations: benchStations(STATION_COUNT) },
+      nodeArgs: context.daemonNodeArgs,
       ...(straceFile ? { straceOutput: straceFile } : {}),
     });
     const running = daemon;

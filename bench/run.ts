@@ -30,12 +30,14 @@ async function main(): Promise<void> {
     quick: options.quick,
     repoRoot,
     log: (message) => process.stderr.write(`[bench] ${message}\n`),
+    daemonNodeArgs: options.daemonNodeArgs,
     earlier: new Map(),
   };
   const machine = machineInfo();
   process.stdout.write(
     `# mowability benchmarks ${startedAt.toISOString()}${options.quick ? ' (quick)' : ''}\n` +
-      `machine: ${machine.nproc} × ${machine.cpuModel}, ${machine.totalMemoryMb} MB, node ${machine.node} ${machine.arch}\n\n`,
+      `machine: ${machine.nproc} × ${machine.cpuModel}, ${machine.totalMemoryMb} MB, node ${machine.node} ${machine.arch}` +
+      `${options.daemonNodeArgs.length > 0 ? `; daemon node flags: ${options.daemonNodeArgs.join(' ')}` : ''}\n\n`,
   );
   const results: BenchResult[] = [];
   for (const benchmark of selected) {
@@ -62,7 +64,7 @@ async function main(): Promise<void> {
     fail: figures.filter((f) => f.pass === false).length,
     notMeasured: figures.filter((f) => f.value === null && f.goal !== null).length,
   };
-  const combined = { startedAt, finishedAt: new Date(), quick: options.quick, machine, summary, results };
+  const combined = { startedAt, finishedAt: new Date(), quick: options.quick, daemonNodeArgs: options.daemonNodeArgs, machine, summary, results };
   writeJson(resultsPath(options.resultsDir, 'combined', startedAt), combined);
   writeJson(join(options.resultsDir, 'latest.json'), combined);
   process.stdout.write(`summary: ${summary.pass} PASS, ${summary.fail} FAIL, ${summary.notMeasured} not measured; JSON in ${options.resultsDir}\n`);

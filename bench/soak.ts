@@ -16,7 +16,7 @@ import { LOOPBACK } from './lib/net.js';
 import { ioDelta, MIB, readIo, readMemory } from './lib/proc.js';
 import { atMost, machineInfo, measured, renderTable, resultsPath, writeJson, type BenchResult, type Figure } from './lib/report.js';
 import { benchStations, rtl433Readings } from './lib/rtl433.js';
-import { slope } from './lib/stats.js';
+import { median, slope } from './lib/stats.js';
 import { makeTempDir, removeDir } from './lib/tempDir.js';
 import { sleep } from './lib/time.js';
 
@@ -24,6 +24,16 @@ const repoRoot = join(import.meta.dirname, '..', '..');
 const STATIONS = 10;
 const HTTP_RATE = 50;
 const SAMPLE_MS = 5000;
+
+/** (median RSS of the last minute − median of the first minute) scaled to 10 minutes. */
+function netChangePer10Min(samples: readonly { seconds: number; rssMb: number }[]): number {
+  const first = samples[0]?.seconds ?? 0;
+  const last = samples.at(-1)?.seconds ?? 0;
+  if (last - first < 120) return Number.NaN;
+  const head = samples.filter((s) => s.seconds < first + 60).map((s) => s.rssMb);
+  const tail = samples.filter((s) => s.seconds > last - 60).map((s) => s.rssMb);
+  return ((median(tail) - median(head)) / (last - first - 60)) * 600;
+}
 
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2), { resultsDir: join(repoRoot, 'bench', 'results') });
@@ -43,6 +53,7 @@ async function main(): Promise<void> {
       dir,
       env: { MOWABILITY_TIMEZONE: 'UTC', MOWABILITY_LOG_LEVEL: 'info', MOWABILITY_RATE_LIMIT_MAX: '1000000000' },
       configFile: { stations: benchStations(STATIONS) },
+      nodeArgs: options.daemonNodeArgs,
     });
     const running = daemon;
     await waitHealthy(running, 15_000);
@@ -95,6 +106,14 @@ async function main(): Promise<void> {
     ) * 600;
     const figures: Figure[] = [
       measured('soak.rssSlope', `RSS slope after ${warmupS} s warm-up`, slopeMbPer10Min, 'MB/10 min', atMost(1), `${steady.length} samples over ${((steady.at(-1)?.seconds ?? 0) - (steady[0]?.seconds ?? 0)).toFixed(0)} s`),
+      measured(
+        'soak.rssNetChange',
+        'RSS change, last minute vs first minute after warm-up, per 10 min',
+        netChangePer10Min(steady),
+        'MB/10 min',
+        undefined,
+        'medians of the first and last minute: less sensitive to V8 heap sawtooth than the fitted slope',
+      ),
       measured('soak.rssStart', 'RSS at the end of the warm-up', steady[0]?.rssMb ?? Number.NaN, 'MB'),
       measured('soak.rssEnd', 'RSS at the end', steady.at(-1)?.rssMb ?? Number.NaN, 'MB'),
       measured('soak.rssMax', 'RSS max', Math.max(...samples.map((s) => s.rssMb)), 'MB'),

@@ -6,6 +6,8 @@ export interface BenchContext {
   /** Repository root (where package.json and dist/ live). */
   repoRoot: string;
   log(message: string): void;
+  /** Extra node flags for daemon processes the benchmarks spawn (--node-arg=…). */
+  daemonNodeArgs: readonly string[];
   /** Figures of benchmarks that already ran in this invocation, by benchmark name then figure id. */
   earlier: Map<string, Map<string, Figure>>;
 }
