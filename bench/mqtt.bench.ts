@@ -67,7 +67,7 @@ export const mqttBenchmark: Benchmark = {
       // Warm-up: both paths, same amount.
       const warm = take(perRound);
       await runBaseline(warm);
-      await runDaemon(warm.map((r) => r)); // same readings: the daemon sees them as new (first time)
+      await runDaemon(warm); // a separate broker: the daemon sees these readings for the first time
       const baseRates: number[] = [];
       const daemonRates: number[] = [];
       for (let round = 1; round <= rounds; round++) {
