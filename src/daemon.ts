@@ -116,7 +116,12 @@ function accessCacheComponent(runtime: MutableRuntime, keyCommandHint: string): 
   return {
     name: 'access-cache',
     async start() {
-      access = new AccessCache({ database: runtime.database, store: runtime.store, logger: runtime.logger });
+      access = new AccessCache({
+        database: runtime.database,
+        store: runtime.store,
+        logger: runtime.logger,
+        pollIntervalMs: runtime.config.db.changePollIntervalMs,
+      });
       await access.start();
       runtime.access = access;
       if (access.keyCount === 0) {

@@ -18,6 +18,13 @@ export const serviceSchema = {
       env: 'MOWABILITY_DB_PATH',
       arg: 'db-path',
     },
+    changePollIntervalMs: {
+      doc: 'How often the daemon checks the database for changes made by another process (the admin CLI: keys, blocked addresses, maintenance), in milliseconds; such changes take effect within about this long.',
+      format: 'positive-int',
+      default: 1000,
+      env: 'MOWABILITY_DB_CHANGE_POLL_INTERVAL_MS',
+      arg: 'db-change-poll-interval-ms',
+    },
   },
   http: {
     host: {

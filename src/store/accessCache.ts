@@ -2,7 +2,8 @@
  * In-memory snapshot of keys, blocked addresses and the maintenance flag for
  * the request path. Changes made through this process's store apply at once;
  * changes by another process (the admin CLI) are noticed by polling SQLite's
- * PRAGMA data_version, so they reach the daemon within about one poll interval.
+ * PRAGMA data_version, so they reach the daemon within about one poll interval
+ * (config key db.changePollIntervalMs, default DEFAULT_POLL_INTERVAL_MS).
  */
 import type { Logger } from 'pino';
 import { digestsEqual, hashApiKey } from './apiKeyCodec.js';

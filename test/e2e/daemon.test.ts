@@ -3,6 +3,12 @@ import { runBuiltCli } from '../helpers/httpCli.js';
 import { startDaemonProcess, type DaemonProcess } from '../helpers/httpDaemon.js';
 import { makeTempDir, waitFor } from '../helpers/httpTempDir.js';
 
+/** The daemon polls for CLI changes this often here (default 1000 ms), which also exercises the setting. */
+const CHANGE_POLL_INTERVAL_MS = '50';
+/** Generous: the waits return as soon as the change shows, this only bounds a broken daemon. */
+const CHANGE_DEADLINE_MS = 10_000;
+const POLL_STEP_MS = 50;
+
 describe('end to end: the built daemon over real HTTP, administered by the built CLI', () => {
   let temp: ReturnType<typeof makeTempDir>;
   let env: Record<string, string>;
@@ -10,7 +16,7 @@ describe('end to end: the built daemon over real HTTP, administered by the built
 
   beforeEach(() => {
     temp = makeTempDir();
-    env = { MOWABILITY_DB_PATH: temp.dbPath, MOWABILITY_TIMEZONE: 'UTC' };
+    env = { MOWABILITY_DB_PATH: temp.dbPath, MOWABILITY_TIMEZONE: 'UTC', MOWABILITY_DB_CHANGE_POLL_INTERVAL_MS: CHANGE_POLL_INTERVAL_MS };
   });
   afterEach(async () => {
     if (daemon && daemon.child.exitCode === null) await daemon.stop('SIGKILL');
@@ -46,7 +52,7 @@ describe('end to end: the built daemon over real HTTP, administered by the built
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
         body: JSON.stringify({ temperature: 18, precipitation_rate: 0, humidity: 55 }),
       });
-    await waitFor(async () => (await calculate()).status === 200, 2000, 100);
+    await waitFor(async () => (await calculate()).status === 200, CHANGE_DEADLINE_MS, POLL_STEP_MS);
     const ok = (await (await calculate()).json()) as { status: string; mfi: { available_fields: string[] } };
     expect(ok.status).toBe('ok');
     expect(ok.mfi.available_fields).toEqual(['temperature', 'precipitation_rate', 'humidity']);
@@ -63,23 +69,23 @@ describe('end to end: the built daemon over real HTTP, administered by the built
     expect((await runBuiltCli(['keys', 'allow-get', String(id)], env)).code).toBe(0);
     await waitFor(
       async () => (await fetch(`${baseUrl}/v1/calculate?temperature=18&precipitation_rate=0&api_key=${encodeURIComponent(key)}`)).status === 200,
-      2000,
-      100,
+      CHANGE_DEADLINE_MS,
+      POLL_STEP_MS,
     );
 
     expect((await runBuiltCli(['maintenance', 'on'], env)).code).toBe(0);
-    await waitFor(async () => (await fetch(`${baseUrl}/v1/health`)).status === 503, 2000, 100);
-    await waitFor(async () => (await calculate()).status === 503, 2000, 100);
+    await waitFor(async () => (await fetch(`${baseUrl}/v1/health`)).status === 503, CHANGE_DEADLINE_MS, POLL_STEP_MS);
+    await waitFor(async () => (await calculate()).status === 503, CHANGE_DEADLINE_MS, POLL_STEP_MS);
     const maintenance = await calculate();
     expect(await maintenance.json()).toEqual({ status: 'error', mfi: null, message: 'The API is in maintenance mode.' });
     expect((await runBuiltCli(['maintenance', 'off'], env)).code).toBe(0);
-    await waitFor(async () => (await calculate()).status === 200, 2000, 100);
+    await waitFor(async () => (await calculate()).status === 200, CHANGE_DEADLINE_MS, POLL_STEP_MS);
 
     expect((await runBuiltCli(['keys', 'disable', String(id)], env)).code).toBe(0);
-    await waitFor(async () => (await calculate()).status === 403, 2000, 100);
+    await waitFor(async () => (await calculate()).status === 403, CHANGE_DEADLINE_MS, POLL_STEP_MS);
 
     expect((await runBuiltCli(['ip', 'block', '127.0.0.1'], env)).code).toBe(0);
-    await waitFor(async () => (await fetch(`${baseUrl}/health`)).status === 403, 2000, 100);
+    await waitFor(async () => (await fetch(`${baseUrl}/health`)).status === 403, CHANGE_DEADLINE_MS, POLL_STEP_MS);
 
     const code = await daemon.stop('SIGTERM');
     expect(code).toBe(0);
@@ -99,28 +105,50 @@ describe('end to end: the built daemon over real HTTP, administered by the built
           headers: { authorization: `Bearer ${added.key}`, 'content-type': 'application/json' },
           body: '{"temperature":18,"precipitation_rate":0}',
         })).status === 200,
-      2000,
-      100,
+      CHANGE_DEADLINE_MS,
+      POLL_STEP_MS,
     );
-    // Start a request whose body arrives only after SIGTERM was sent.
+    // A request whose headers the daemon has read, but whose body arrives only once the daemon is stopping.
     const { request } = await import('node:http');
     const url = new URL(`${baseUrl}/v1/calculate`);
-    const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(
-        { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { authorization: `Bearer ${added.key}`, 'content-type': 'application/json' } },
-        (res) => {
-          let body = '';
-          res.on('data', (chunk) => (body += String(chunk)));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-        },
-      );
-      req.on('error', reject);
-      req.write('{"temperature":18,');
-      setTimeout(() => {
-        daemon?.child.kill('SIGTERM');
-        setTimeout(() => req.end('"precipitation_rate":0}'), 300);
-      }, 200);
+    const req = request({
+      host: url.hostname,
+      port: url.port,
+      path: url.pathname,
+      method: 'POST',
+      agent: false,
+      headers: { authorization: `Bearer ${added.key}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
     });
+    const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      req.on('response', (res) => {
+        let body = '';
+        res.on('data', (chunk) => (body += String(chunk)));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('error', reject);
+    });
+    await new Promise<void>((resolve, reject) => req.write('{"temperature":18,', (err) => (err ? reject(err) : resolve())));
+    // Barrier: a complete request sent after those bytes has been answered, so the daemon has
+    // read the in-flight request's headers (it answers requests on its one thread, in arrival order).
+    expect((await fetch(`${baseUrl}/health`)).status).toBe(200);
+
+    daemon.child.kill('SIGTERM');
+    await waitFor(() => daemon?.logLines().some((line) => line.msg === 'stopping') ?? false, CHANGE_DEADLINE_MS, 10);
+    // The listener closes while the request is still open: new connections are refused (or told 503).
+    await waitFor(
+      async () => {
+        try {
+          return (await fetch(`${baseUrl}/health`, { headers: { connection: 'close' } })).status === 503;
+        } catch {
+          return true;
+        }
+      },
+      CHANGE_DEADLINE_MS,
+      10,
+    );
+    expect(daemon.child.exitCode).toBeNull();
+    req.end('"precipitation_rate":0}');
+
     const result = await response;
     expect(result.status).toBe(200);
     expect(JSON.parse(result.body).status).toBe('ok');

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
+import { MFI_VERSION } from '../../src/core/index.js';
 import { startDaemon } from '../../src/daemon.js';
 import { Database } from '../../src/store/database.js';
 import { captureLogger } from '../helpers/httpLogCapture.js';
@@ -28,7 +29,7 @@ describe('startDaemon (in-process composition root)', () => {
     try {
       expect(daemon.httpAddress).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const health = (await (await fetch(`${daemon.httpAddress}/health`)).json()) as { mfi: { mfi_version: string } };
-      expect(health.mfi.mfi_version).toMatch(/^\d+\.\d+\.\d+/);
+      expect(health.mfi.mfi_version).toBe(MFI_VERSION);
       expect(log.text()).toContain('No API key exists yet. Create one with: mowability keys add <owner> --config x.json');
       expect(log.text()).toContain(`HTTP server listening on ${daemon.httpAddress}`);
     } finally {
@@ -39,7 +40,7 @@ describe('startDaemon (in-process composition root)', () => {
     expect(existsSync(`${temp.dbPath}-wal`)).toBe(false);
     const db = await Database.open(temp.dbPath);
     try {
-      expect(await db.get<{ value: string }>("SELECT value FROM settings WHERE key = 'mfi_version'")).toBeDefined();
+      expect(await db.get<{ value: string }>("SELECT value FROM settings WHERE key = 'mfi_version'")).toEqual({ value: MFI_VERSION });
     } finally {
       await db.close();
     }

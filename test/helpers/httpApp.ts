@@ -11,6 +11,10 @@ import { MFI_VERSION } from '../../src/core/index.js';
 import { makeTempDir, waitFor } from './httpTempDir.js';
 
 export const FIXED_NOW_MS = Date.parse('2026-06-15T12:00:00Z');
+/** Short, so changes made by another connection (the CLI) show up quickly in tests. */
+export const TEST_CHANGE_POLL_INTERVAL_MS = 50;
+/** Generous deadline for conditions that usually hold within milliseconds (busy CI machines). */
+export const CHANGE_DEADLINE_MS = 10_000;
 
 export interface HttpHarness {
   app: FastifyInstance;
@@ -31,14 +35,20 @@ export interface HarnessOptions {
 export async function startHttpHarness(options: HarnessOptions = {}): Promise<HttpHarness> {
   const temp = makeTempDir();
   const config = loadConfig({
-    env: { MOWABILITY_DB_PATH: temp.dbPath, MOWABILITY_TIMEZONE: 'Europe/Berlin', MOWABILITY_LOG_LEVEL: 'silent', ...options.env },
+    env: {
+      MOWABILITY_DB_PATH: temp.dbPath,
+      MOWABILITY_TIMEZONE: 'Europe/Berlin',
+      MOWABILITY_LOG_LEVEL: 'silent',
+      MOWABILITY_DB_CHANGE_POLL_INTERVAL_MS: String(TEST_CHANGE_POLL_INTERVAL_MS),
+      ...options.env,
+    },
   });
   const logger = options.logger ?? pino({ level: 'silent' });
   const clock = { now: () => FIXED_NOW_MS };
   const db = await Database.open(config.db.path);
   const store = new ServiceStore(db, clock);
   await store.setSetting(SETTING_MFI_VERSION, MFI_VERSION);
-  const access = new AccessCache({ database: db, store, logger });
+  const access = new AccessCache({ database: db, store, logger, pollIntervalMs: config.db.changePollIntervalMs });
   await access.start();
   const app = await buildApp({ config, store, access, logger, clock, ...options.overrides });
   return {
@@ -60,13 +70,13 @@ export async function startHttpHarness(options: HarnessOptions = {}): Promise<Ht
 /** Sets maintenance through the store and waits until the request path sees it. */
 export async function setMaintenance(harness: HttpHarness, active: boolean): Promise<void> {
   await harness.store.setMaintenance(active);
-  await waitFor(() => harness.access.maintenance === active, 2000);
+  await waitFor(() => harness.access.maintenance === active, CHANGE_DEADLINE_MS);
 }
 
 /** Creates a key through the store and waits until the request path knows it. */
 export async function addKey(harness: HttpHarness, owner = 'tester', options: { allowGet?: boolean } = {}): Promise<{ id: number; key: string }> {
   const created = await harness.store.addKey(owner, options);
-  await waitFor(() => harness.access.lookupKey(created.key) !== undefined, 2000);
+  await waitFor(() => harness.access.lookupKey(created.key) !== undefined, CHANGE_DEADLINE_MS);
   return created;
 }
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { addKey, MINIMAL_INPUT, startHttpHarness, type HttpHarness } from '../helpers/httpApp.js';
+import { addKey, CHANGE_DEADLINE_MS, MINIMAL_INPUT, startHttpHarness, type HttpHarness } from '../helpers/httpApp.js';
 import { waitFor } from '../helpers/httpTempDir.js';
 
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -23,7 +23,7 @@ describe('authentication (spec: Authentication and Errors tables)', () => {
 
   const block = async (address: string) => {
     await h.store.blockAddress(address);
-    await waitFor(() => h.access.isBlocked(address.split('/')[0] ?? address), 2000);
+    await waitFor(() => h.access.isBlocked(address.split('/')[0] ?? address), CHANGE_DEADLINE_MS);
   };
 
   describe('error rows', () => {
@@ -45,7 +45,7 @@ describe('authentication (spec: Authentication and Errors tables)', () => {
     it('403 "API key is disabled." — key blocked', async () => {
       const { id, key } = await addKey(h, 'to-disable');
       await h.store.setKeyDisabled(id, true);
-      await waitFor(() => h.access.lookupKey(key)?.disabled === true, 2000);
+      await waitFor(() => h.access.lookupKey(key)?.disabled === true, CHANGE_DEADLINE_MS);
       const response = await h.app.inject({ method: 'POST', url: '/v1/calculate', headers: { authorization: `Bearer ${key}` }, payload: MINIMAL_INPUT });
       expectError(response, 403, 'API key is disabled.');
     });
@@ -150,7 +150,7 @@ describe('authentication (spec: Authentication and Errors tables)', () => {
     it('a disabled key on GET is "API key is disabled." rather than 405', async () => {
       const { id, key } = await addKey(h, 'disabled-post-only');
       await h.store.setKeyDisabled(id, true);
-      await waitFor(() => h.access.lookupKey(key)?.disabled === true, 2000);
+      await waitFor(() => h.access.lookupKey(key)?.disabled === true, CHANGE_DEADLINE_MS);
       const response = await h.app.inject({ method: 'GET', url: `/v1/calculate?${QUERY}`, headers: { authorization: `Bearer ${key}` } });
       expectError(response, 403, 'API key is disabled.');
     });
@@ -171,7 +171,7 @@ describe('authentication (spec: Authentication and Errors tables)', () => {
       const proxied = await startHttpHarness({ env: { MOWABILITY_TRUST_PROXY: 'true' } });
       try {
         await proxied.store.blockAddress('203.0.113.99');
-        await waitFor(() => proxied.access.isBlocked('203.0.113.99'), 2000);
+        await waitFor(() => proxied.access.isBlocked('203.0.113.99'), CHANGE_DEADLINE_MS);
         const response = await proxied.app.inject({
           method: 'GET',
           url: '/health',
@@ -210,7 +210,7 @@ describe('authentication (spec: Authentication and Errors tables)', () => {
           payload: MINIMAL_INPUT,
         });
         return response.statusCode === 200;
-      }, 2000);
+      }, CHANGE_DEADLINE_MS);
     } finally {
       await other.close();
     }
