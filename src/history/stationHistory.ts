@@ -3,11 +3,14 @@
  * buckets of rain increments and minimum temperature over 14 days, rain
  * counter baselines, the latest value of each current field, and the
  * duplicate filter. The SQLite store persists what `takeChanges()` returns
- * and hands the rows back to the constructor on start.
+ * (the filter's new entries in the same batch as the data they let in, so
+ * a redelivery after a crash or restart is counted exactly once) and hands
+ * the rows back to the constructor on start.
  */
 import type { CalculationInput, FieldName } from '../core/fields.js';
 import type { CurrentField, Reading } from '../ingest/types.js';
 import { CURRENT_FIELDS } from '../ingest/types.js';
+import { FingerprintFilter, type FingerprintRow } from './fingerprints.js';
 import { scanWindows } from './scan.js';
 import {
   COVERAGE_REQUIRED,
@@ -69,7 +72,11 @@ export interface HistoryRows {
   buckets: BucketRow[];
   counters: CounterRow[];
   latest: LatestRow[];
+  /** The duplicate filter: content hashes with their reading times. */
+  fingerprints: FingerprintRow[];
 }
+
+export type { FingerprintRow };
 
 export interface TimedReading extends Reading {
   /** Reading time, epoch ms (payload time or arrival time). */
@@ -91,9 +98,7 @@ export interface Assembly {
   lastReadingAtMs: number | null;
 }
 
-/** Bounds memory; at one packet per 2.5 s (WeeWX loop) this still remembers 3.5 h. */
-const MAX_FINGERPRINTS = 5000;
-const FINGERPRINT_RETENTION_MS = RETENTION_MINUTES * MINUTE_MS;
+const RETENTION_MS = RETENTION_MINUTES * MINUTE_MS;
 
 function round(value: number, digits = 3): number {
   const factor = 10 ** digits;
@@ -105,17 +110,17 @@ export class StationHistory {
   readonly #buckets = new Map<number, BucketRow>();
   readonly #counters = new Map<string, CounterRow>();
   readonly #latest = new Map<CurrentField, LatestRow>();
-  readonly #fingerprints = new Map<string, number>();
+  readonly #fingerprints: FingerprintFilter;
   readonly #dirtyBuckets = new Set<number>();
   readonly #dirtyCounters = new Set<string>();
   readonly #dirtyLatest = new Set<CurrentField>();
   #lastRate: { rateMmH: number; atMs: number } | undefined;
   #hasRainAmounts = false;
   #lastReadingAtMs: number | null = null;
-  #newestFingerprintMs = 0;
 
   constructor(options: HistoryOptions, rows?: Partial<HistoryRows>) {
     this.#options = options;
+    this.#fingerprints = new FingerprintFilter(options.duplicateWindowMs, RETENTION_MS, rows?.fingerprints);
     for (const bucket of rows?.buckets ?? []) this.#buckets.set(bucket.minute, { ...bucket });
     for (const counter of rows?.counters ?? []) this.#counters.set(counter.key, { ...counter });
     for (const latest of rows?.latest ?? []) this.#latest.set(latest.field, { ...latest });
@@ -132,24 +137,11 @@ export class StationHistory {
   }
 
   get dirty(): boolean {
-    return this.#dirtyBuckets.size + this.#dirtyCounters.size + this.#dirtyLatest.size > 0;
+    return this.#dirtyBuckets.size + this.#dirtyCounters.size + this.#dirtyLatest.size > 0 || this.#fingerprints.dirty;
   }
 
   #noteReadingTime(timeMs: number): void {
     if (this.#lastReadingAtMs === null || timeMs > this.#lastReadingAtMs) this.#lastReadingAtMs = timeMs;
-  }
-
-  #isDuplicate(fingerprint: string, timeMs: number): boolean {
-    const previous = this.#fingerprints.get(fingerprint);
-    if (previous !== undefined && Math.abs(timeMs - previous) <= this.#options.duplicateWindowMs) return true;
-    this.#fingerprints.delete(fingerprint);
-    this.#fingerprints.set(fingerprint, timeMs);
-    this.#newestFingerprintMs = Math.max(this.#newestFingerprintMs, timeMs);
-    for (const [key, at] of this.#fingerprints) {
-      if (this.#fingerprints.size <= MAX_FINGERPRINTS && at >= this.#newestFingerprintMs - FINGERPRINT_RETENTION_MS) break;
-      this.#fingerprints.delete(key);
-    }
-    return false;
   }
 
   #bucket(minute: number): BucketRow {
@@ -172,7 +164,7 @@ export class StationHistory {
   /** Adds a reading. Repeated transmissions and redeliveries return 'duplicate' and change nothing. */
   ingest(reading: TimedReading): IngestResult {
     const timeMs = reading.timeMs;
-    if (this.#isDuplicate(reading.fingerprint, timeMs)) return 'duplicate';
+    if (this.#fingerprints.seen(reading.fingerprint, timeMs)) return 'duplicate';
     const minute = minuteOf(timeMs);
     const gapMs = this.#options.maxGapMinutes * MINUTE_MS;
 
@@ -225,11 +217,12 @@ export class StationHistory {
     return 'accepted';
   }
 
-  /** Drops buckets and counter baselines older than the 14-day retention. */
+  /** Drops buckets, counter baselines and duplicate-filter entries older than the 14-day retention. */
   prune(nowMs: number): void {
     const oldestMinute = minuteOf(nowMs) - RETENTION_MINUTES;
     for (const minute of this.#buckets.keys()) if (minute < oldestMinute) this.#buckets.delete(minute);
-    for (const [key, counter] of this.#counters) if (counter.atMs < nowMs - RETENTION_MINUTES * MINUTE_MS) this.#counters.delete(key);
+    for (const [key, counter] of this.#counters) if (counter.atMs < nowMs - RETENTION_MS) this.#counters.delete(key);
+    this.#fingerprints.prune(nowMs);
   }
 
   /** Rows changed since the last call, for the store's next batch. */
@@ -247,6 +240,7 @@ export class StationHistory {
         const latest = this.#latest.get(field);
         return latest ? [{ ...latest }] : [];
       }),
+      fingerprints: this.#fingerprints.takeAdded(),
     };
     this.#dirtyBuckets.clear();
     this.#dirtyCounters.clear();
@@ -260,6 +254,7 @@ export class StationHistory {
       buckets: [...this.#buckets.values()].map((bucket) => ({ ...bucket })).sort((a, b) => a.minute - b.minute),
       counters: [...this.#counters.values()].map((counter) => ({ ...counter })),
       latest: [...this.#latest.values()].map((latest) => ({ ...latest })),
+      fingerprints: this.#fingerprints.rows(),
     };
   }
 

@@ -4,7 +4,8 @@
  * src/history (pure); this file only maps rows.
  */
 import type { CurrentField } from '../ingest/types.js';
-import type { BucketRow, CounterRow, HistoryRows, LatestRow } from '../history/stationHistory.js';
+import type { BucketRow, CounterRow, FingerprintRow, HistoryRows, LatestRow } from '../history/stationHistory.js';
+import { MAX_FINGERPRINTS } from '../history/fingerprints.js';
 import { MINUTE_MS, RETENTION_MINUTES } from '../history/windows.js';
 import type { Database } from './database.js';
 
@@ -49,6 +50,11 @@ export class HistoryStore {
       'SELECT field, value, at_ms FROM history_latest WHERE station = ?',
       [station],
     );
+    // The filter keeps the newest entries only; older rows go at the next prune.
+    const fingerprints = await this.#db.all<{ hash: number; at_ms: number }>(
+      'SELECT hash, at_ms FROM history_fingerprints WHERE station = ? ORDER BY at_ms DESC LIMIT ?',
+      [station, MAX_FINGERPRINTS],
+    );
     const state = await this.#db.get<{ mowable: number; above_since_ms: number | null }>(
       'SELECT mowable, above_since_ms FROM history_station_state WHERE station = ?',
       [station],
@@ -63,6 +69,7 @@ export class HistoryStore {
         })),
         counters: counters.map((row): CounterRow => ({ key: row.counter, totalMm: row.total_mm, atMs: row.at_ms })),
         latest: latest.map((row): LatestRow => ({ field: row.field as CurrentField, value: row.value, atMs: row.at_ms })),
+        fingerprints: fingerprints.map((row): FingerprintRow => ({ hash: row.hash, atMs: row.at_ms })),
       },
       state: state ? { station, mowable: state.mowable === 1, aboveSinceMs: state.above_since_ms } : undefined,
     };
@@ -72,7 +79,7 @@ export class HistoryStore {
   async save(batch: HistoryBatch): Promise<void> {
     const empty =
       batch.states.length === 0 &&
-      batch.histories.every(({ changes }) => changes.buckets.length + changes.counters.length + changes.latest.length === 0);
+      batch.histories.every(({ changes }) => changes.buckets.length + changes.counters.length + changes.latest.length + changes.fingerprints.length === 0);
     if (empty) return;
     await this.#db.transaction(async (db) => {
       for (const { station, changes } of batch.histories) {
@@ -85,6 +92,9 @@ export class HistoryStore {
         await insertChunked(db, 'INSERT INTO history_latest (station, field, value, at_ms)', '(?, ?, ?, ?)', changes.latest,
           (l) => [station, l.field, l.value, l.atMs],
           'ON CONFLICT (station, field) DO UPDATE SET value = excluded.value, at_ms = excluded.at_ms');
+        await insertChunked(db, 'INSERT INTO history_fingerprints (station, at_ms, hash)', '(?, ?, ?)', changes.fingerprints,
+          (f) => [station, f.atMs, f.hash],
+          'ON CONFLICT DO NOTHING');
       }
       await insertChunked(db, 'INSERT INTO history_station_state (station, mowable, above_since_ms)', '(?, ?, ?)', batch.states,
         (s) => [s.station, s.mowable ? 1 : 0, s.aboveSinceMs],
@@ -92,12 +102,25 @@ export class HistoryStore {
     });
   }
 
-  /** Deletes buckets and counter baselines older than the 14-day retention; returns deleted bucket rows. */
+  /**
+   * Deletes buckets, counter baselines and duplicate-filter entries older than
+   * the 14-day retention, and filter entries beyond the newest
+   * MAX_FINGERPRINTS per station (they would not be loaded); returns deleted
+   * bucket rows.
+   */
   async prune(nowMs: number): Promise<number> {
     const oldestMinute = Math.floor(nowMs / MINUTE_MS) - RETENTION_MINUTES;
+    const oldestMs = nowMs - RETENTION_MINUTES * MINUTE_MS;
     return this.#db.transaction(async (db) => {
       const buckets = await db.run('DELETE FROM history_buckets WHERE minute < ?', [oldestMinute]);
-      await db.run('DELETE FROM history_counters WHERE at_ms < ?', [nowMs - RETENTION_MINUTES * MINUTE_MS]);
+      await db.run('DELETE FROM history_counters WHERE at_ms < ?', [oldestMs]);
+      await db.run('DELETE FROM history_fingerprints WHERE at_ms < ?', [oldestMs]);
+      await db.run(
+        `DELETE FROM history_fingerprints AS f WHERE at_ms < (
+           SELECT at_ms FROM history_fingerprints WHERE station = f.station ORDER BY at_ms DESC LIMIT 1 OFFSET ?
+         )`,
+        [MAX_FINGERPRINTS - 1],
+      );
       return buckets.changes;
     });
   }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_HISTORY_OPTIONS, StationHistory, type TimedReading } from '../../src/history/stationHistory.js';
+import { DEFAULT_HISTORY_OPTIONS, StationHistory, type HistoryRows, type TimedReading } from '../../src/history/stationHistory.js';
 import { MINUTE_MS, RETENTION_MINUTES } from '../../src/history/windows.js';
 
 const T0 = Date.parse('2026-06-01T00:00:00Z');
@@ -70,6 +70,19 @@ describe('StationHistory windows (examples)', () => {
     expect(history.rows().buckets.reduce((sum, b) => sum + b.rainMm, 0)).toBeCloseTo(1, 9);
   });
 
+  it('recognises a QoS 1 redelivery after a restart (same payload time), however late', () => {
+    const history = new StationHistory(options);
+    const packet = reading(T0, { rainDeltaMm: 0.5, fingerprint: 'weewx-loop-1' });
+    expect(history.ingest(packet)).toBe('accepted');
+    expect(history.ingest(reading(T0 + 3 * MINUTE_MS, { rainDeltaMm: 0.5, fingerprint: 'weewx-loop-1' }))).toBe('accepted');
+    const restored = new StationHistory(options, history.rows());
+    expect(restored.ingest({ ...packet })).toBe('duplicate');
+    expect(restored.rows().buckets.reduce((sum, b) => sum + b.rainMm, 0)).toBeCloseTo(1.0, 9);
+    // Same content 10 s later is a repeated radio packet; 11 s later it is a new reading.
+    expect(restored.ingest({ ...packet, timeMs: T0 + 10_000 })).toBe('duplicate');
+    expect(restored.ingest({ ...packet, timeMs: T0 + 11_000 })).toBe('accepted');
+  });
+
   it('survives a restart through its rows', () => {
     const history = new StationHistory(options);
     const now = T0 + 5 * 3_600_000;
@@ -88,6 +101,41 @@ const eventArb = fc.record({
   second: fc.integer({ min: 0, max: 59 }),
   mm: fc.oneof(fc.constant(0), fc.double({ min: 0.001, max: 20, noNaN: true })),
 });
+
+/**
+ * A station's packet stream: contents come from a small pool, so the same content recurs at
+ * other times (steady weather), and some packets are repeated a few seconds later (radio repeats,
+ * some inside the 10 s duplicate window, some outside). The fingerprint is the content, as in the
+ * parsers. Delivered in any order.
+ */
+const STREAM_NOW = T0 + 700 * MINUTE_MS;
+const contentArb = fc.record({
+  total: fc.constantFrom(10, 10.3, 11, 12.5),
+  delta: fc.option(fc.constantFrom(0, 0.5, 1.2), { nil: undefined }),
+  temp: fc.option(fc.constantFrom(-2, 8.5, 15), { nil: undefined }),
+});
+const packetArb = fc.record({
+  content: contentArb,
+  offsetS: fc.integer({ min: 0, max: 600 * 60 }),
+  repeatAfterS: fc.option(fc.integer({ min: 1, max: 15 }), { nil: undefined }),
+});
+const streamArb = fc
+  .array(packetArb, { minLength: 1, maxLength: 40 })
+  .chain((packets) => {
+    const readings = packets.flatMap(({ content, offsetS, repeatAfterS }) => {
+      const at = STREAM_NOW - offsetS * 1000;
+      const make = (timeMs: number): TimedReading => ({
+        timeMs,
+        fingerprint: JSON.stringify(content),
+        values: content.temp === undefined ? {} : { temperature: content.temp },
+        rainCounters: [{ key: 'c', totalMm: content.total }],
+        ...(content.delta === undefined ? {} : { rainDeltaMm: content.delta }),
+        dropped: [],
+      });
+      return repeatAfterS === undefined ? [make(at)] : [make(at), make(at + repeatAfterS * 1000)];
+    });
+    return fc.oneof(fc.constant([...readings].sort((a, b) => a.timeMs - b.timeMs)), fc.shuffledSubarray(readings, { minLength: readings.length }));
+  });
 
 describe('StationHistory properties', () => {
   it('window sums equal the sum of increments whose minute lies in the window', () => {
@@ -139,41 +187,64 @@ describe('StationHistory properties', () => {
     );
   });
 
-  it('is idempotent under duplicate deliveries (QoS 1 redelivery, repeated radio packets)', () => {
-    const readingArb = fc.record({
-      offsetMin: fc.integer({ min: 0, max: 600 }),
-      total: fc.double({ min: 0, max: 100, noNaN: true }),
-      delta: fc.option(fc.double({ min: 0, max: 5, noNaN: true }), { nil: undefined }),
-      temp: fc.option(fc.double({ min: -20, max: 35, noNaN: true }), { nil: undefined }),
-    });
+  it('is idempotent under duplicate deliveries: adjacent, late, out of order and shuffled', () => {
     fc.assert(
-      fc.property(fc.array(readingArb, { maxLength: 40 }), fc.array(fc.nat(), { maxLength: 40 }), (specs, dupPicks) => {
-        const now = T0 + 700 * MINUTE_MS;
-        const readings = specs
-          .map((s, i) =>
-            reading(now - s.offsetMin * MINUTE_MS, {
-              fingerprint: `r${i}`,
-              rainCounters: [{ key: 'c', totalMm: s.total }],
-              ...(s.delta === undefined ? {} : { rainDeltaMm: s.delta }),
-              values: s.temp === undefined ? {} : { temperature: s.temp },
+      fc.property(
+        streamArb.chain((stream) =>
+          fc.record({
+            stream: fc.constant(stream),
+            // Indices inside the stream; each redelivery comes `laterBy` deliveries after its original.
+            late: fc.array(fc.record({ index: fc.nat({ max: stream.length - 1 }), laterBy: fc.nat({ max: stream.length }) }), {
+              minLength: 1,
+              maxLength: 30,
             }),
-          )
-          .sort((a, b) => a.timeMs - b.timeMs);
-        const once = new StationHistory(options);
-        for (const r of readings) once.ingest(r);
-        const twice = new StationHistory(options);
-        const delivered: TimedReading[] = [];
-        readings.forEach((r, i) => {
-          delivered.push(r);
-          if (dupPicks.includes(i)) delivered.push({ ...r });
-        });
-        // a redelivery may also come right after, with the same content
-        for (const r of delivered) twice.ingest(r);
-        for (const r of readings.slice(-3)) expect(twice.ingest({ ...r })).toBe('duplicate');
-        expect(twice.rows()).toEqual(once.rows());
-        expect(twice.assemble(now)).toEqual(once.assemble(now));
-      }),
-      { numRuns: 100 },
+            // A burst of redeliveries at the end, in any order.
+            burst: fc.shuffledSubarray(stream),
+          }),
+        ),
+        ({ stream, late, burst }) => {
+          const once = new StationHistory(options);
+          for (const r of stream) once.ingest(r);
+
+          const twice = new StationHistory(options);
+          const delivered: Array<{ reading: TimedReading; redelivery: boolean }> = stream.map((r) => ({ reading: r, redelivery: false }));
+          for (const { index, laterBy } of late) {
+            const at = delivered.findIndex((d) => !d.redelivery && d.reading === stream[index]);
+            delivered.splice(Math.min(at + 1 + laterBy, delivered.length), 0, { reading: { ...stream[index]! }, redelivery: true });
+          }
+          for (const r of burst) delivered.push({ reading: { ...r }, redelivery: true });
+          for (const { reading: r, redelivery } of delivered) {
+            const result = twice.ingest(r);
+            if (redelivery) expect(result).toBe('duplicate');
+          }
+          expect(twice.rows()).toEqual(once.rows());
+          expect(twice.assemble(STREAM_NOW)).toEqual(once.assemble(STREAM_NOW));
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it('replaying any subset of ingested readings after a restore changes nothing (redelivery after a restart)', () => {
+    fc.assert(
+      fc.property(
+        streamArb.chain((stream) => fc.record({ stream: fc.constant(stream), replay: fc.shuffledSubarray(stream, { minLength: 1 }) })),
+        fc.boolean(),
+        ({ stream, replay }, viaChanges) => {
+          const original = new StationHistory(options);
+          for (const r of stream) original.ingest(r);
+          // Restore from every row, or (like the store) from the batches takeChanges() handed out.
+          const rows = viaChanges ? original.takeChanges() : original.rows();
+          const restored = new StationHistory(options, JSON.parse(JSON.stringify(rows)) as HistoryRows);
+          const before = restored.rows();
+          expect(before).toEqual(original.rows());
+          for (const r of replay) expect(restored.ingest({ ...r })).toBe('duplicate');
+          expect(restored.rows()).toEqual(before);
+          expect(restored.dirty).toBe(false);
+          expect(restored.assemble(STREAM_NOW)).toEqual(original.assemble(STREAM_NOW));
+        },
+      ),
+      { numRuns: 150 },
     );
   });
 

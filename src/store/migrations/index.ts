@@ -4,6 +4,7 @@
  */
 import { serviceTables } from './001_serviceTables.js';
 import { historyTables } from './002_historyTables.js';
+import { historyFingerprints } from './003_historyFingerprints.js';
 
 export interface Migration {
   version: number;
@@ -12,4 +13,4 @@ export interface Migration {
   up: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [serviceTables, historyTables];
+export const MIGRATIONS: readonly Migration[] = [serviceTables, historyTables, historyFingerprints];
