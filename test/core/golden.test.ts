@@ -13,7 +13,8 @@ interface GoldenCase {
   limiting: CheckName;
   /** German key reason expected in the limiting check. */
   reason: string;
-  index?: number;
+  /** Exact index_score, checked by hand against the combination rule in docs/model.md. */
+  index: number;
 }
 
 const CET = (nowMs: number, extra: Partial<CalculationContext> = {}): CalculationContext => ({
@@ -35,7 +36,7 @@ const CASES: GoldenCase[] = [
     name: 'spring: hoarfrost at sunrise',
     input: { temperature: 1.5, precipitation_rate: 0, humidity: 92, dew_point: 0.4, wind_speed: 3, min_temp_3h: -2.4, min_temp_3d: -3, min_temp_14d: -4 },
     context: CET(berlin('2026-04-08T04:30:00Z')),
-    status: 'BLOCK', limiting: 'temperature', reason: 'Frost in den letzten 3 Stunden</b> (min. -2,4 °C)',
+    status: 'BLOCK', limiting: 'temperature', reason: 'Frost in den letzten 3 Stunden</b> (min. -2,4 °C)', index: 20,
   },
   {
     name: 'spring: shower ended 40 minutes ago',
@@ -44,7 +45,7 @@ const CASES: GoldenCase[] = [
       rain_14d: 18, minutes_since_rain: 40,
     },
     context: CET(berlin('2026-04-20T14:00:00Z')),
-    status: 'BLOCK', limiting: 'rain', reason: 'Rasen noch nass',
+    status: 'BLOCK', limiting: 'rain', reason: 'Rasen noch nass', index: 28,
   },
   {
     name: 'summer: heat wave afternoon',
@@ -53,19 +54,19 @@ const CASES: GoldenCase[] = [
       soil_moisture: 13, rain_24h: 0, rain_14d: 2, minutes_since_rain: 20000,
     },
     context: CET(berlin('2026-07-22T13:00:00Z')),
-    status: 'BLOCK', limiting: 'temperature', reason: 'Hitze 34 °C',
+    status: 'BLOCK', limiting: 'temperature', reason: 'Hitze 34 °C', index: 37,
   },
   {
     name: 'summer: storm gusts ahead of a thunderstorm',
     input: { temperature: 27, precipitation_rate: 0, humidity: 50, wind_speed: 38, wind_gusts: 82, minutes_since_rain: 3000, rain_1h: 0, rain_24h: 0 },
     context: CET(berlin('2026-08-03T15:00:00Z')),
-    status: 'BLOCK', limiting: 'wind', reason: 'Sturmböen bis 82 km/h',
+    status: 'BLOCK', limiting: 'wind', reason: 'Sturmböen bis 82 km/h', index: 25,
   },
   {
     name: 'summer: steady rain',
     input: { temperature: 17, precipitation_rate: 3.4, humidity: 96, wind_speed: 12, rain_1h: 3.1, rain_12h: 9, rain_24h: 11 },
     context: CET(berlin('2026-06-18T09:00:00Z')),
-    status: 'BLOCK', limiting: 'rain', reason: 'Es regnet</b> (3,4 mm/h)',
+    status: 'BLOCK', limiting: 'rain', reason: 'Es regnet</b> (3,4 mm/h)', index: 10,
   },
   {
     name: 'summer: dry but drought-stressed lawn',
@@ -74,13 +75,13 @@ const CASES: GoldenCase[] = [
       soil_moisture: 8, rain_24h: 0, rain_14d: 0, minutes_since_rain: 30000,
     },
     context: CET(berlin('2026-08-12T16:00:00Z')),
-    status: 'WARNING', limiting: 'soiltemp', reason: 'Trockenstress',
+    status: 'WARNING', limiting: 'soiltemp', reason: 'Trockenstress', index: 56,
   },
   {
     name: 'autumn: heavy dew on a calm morning',
     input: { temperature: 9, precipitation_rate: 0, humidity: 97, wind_speed: 2, solar: 20, min_temp_3h: 6.5, rain_24h: 0, minutes_since_rain: 5000 },
     context: CET(berlin('2026-10-09T06:30:00Z')),
-    status: 'BLOCK', limiting: 'humidity', reason: 'Taupunktdifferenz nur 0,5 K',
+    status: 'BLOCK', limiting: 'humidity', reason: 'Taupunktdifferenz nur 0,5 K', index: 29,
   },
   {
     name: 'autumn: waterlogged soil after a wet week (tie soiltemp/rain goes to soiltemp)',
@@ -89,7 +90,7 @@ const CASES: GoldenCase[] = [
       rain_1h: 0, rain_12h: 0.4, rain_24h: 6, rain_14d: 85, minutes_since_rain: 700,
     },
     context: CET(berlin('2026-11-04T12:00:00Z')),
-    status: 'BLOCK', limiting: 'soiltemp', reason: 'Boden wassergesättigt</b> (38 % Bodenfeuchte, Lehmboden)',
+    status: 'BLOCK', limiting: 'soiltemp', reason: 'Boden wassergesättigt</b> (38 % Bodenfeuchte, Lehmboden)', index: 19,
   },
   {
     name: 'autumn: sunny dry afternoon',
@@ -98,7 +99,7 @@ const CASES: GoldenCase[] = [
       soil_moisture: 26, rain_1h: 0, rain_12h: 0, rain_24h: 0, rain_14d: 14, minutes_since_rain: 2900, min_temp_14d: 3,
     },
     context: CET(berlin('2026-09-24T13:00:00Z')),
-    status: 'OK', limiting: 'soiltemp', reason: 'Boden feucht, tragfähig (26 % Bodenfeuchte, Lehmboden)',
+    status: 'OK', limiting: 'soiltemp', reason: 'Boden feucht, tragfähig (26 % Bodenfeuchte, Lehmboden)', index: 91,
   },
   {
     name: 'winter: mild dry January day',
@@ -110,13 +111,13 @@ const CASES: GoldenCase[] = [
     name: 'winter: frozen lawn',
     input: { temperature: -3, precipitation_rate: 0, humidity: 85, wind_speed: 6, soil_temperature: -0.5, min_temp_3h: -5 },
     context: CET(berlin('2026-12-28T09:00:00Z')),
-    status: 'BLOCK', limiting: 'temperature', reason: 'Rasen gefroren',
+    status: 'BLOCK', limiting: 'temperature', reason: 'Rasen gefroren', index: 12,
   },
   {
     name: 'winter (southern hemisphere July): cool clear day in Melbourne',
     input: { temperature: 13, precipitation_rate: 0, humidity: 60, wind_speed: 10 },
     context: { nowMs: Date.parse('2026-07-10T03:00:00Z'), timeZone: 'Australia/Melbourne', hemisphere: 'south' },
-    status: 'WARNING', limiting: 'temperature', reason: 'Winterruhe',
+    status: 'WARNING', limiting: 'temperature', reason: 'Winterruhe', index: 67,
   },
   {
     name: 'minimal data: only temperature and rain rate on a mild dry day',
@@ -132,7 +133,7 @@ describe('golden situations', () => {
     expect(result.main_status).toBe(golden.status);
     expect(result.score_basis.limiting_check).toBe(golden.limiting);
     expect(result.checks[golden.limiting]?.reasons.join(' ')).toContain(golden.reason);
-    if (golden.index !== undefined) expect(result.index_score).toBe(golden.index);
+    expect(result.index_score).toBe(golden.index);
   });
 
   it('flags the minimal data basis with a German reason in the rain check', () => {
