@@ -93,3 +93,85 @@ describe('rtl_433 format', () => {
     expect(parseStationMessage(station, 't', `Nov 21 10:00:01 pi rtl_433[42]: ${line}`, context).kind).toBe('reading');
   });
 });
+
+/**
+ * One row per capture, expected values read off the capture by hand: m/s × 3.6 = km/h,
+ * mph × 1.609344 = km/h, in × 25.4 = mm, lux ÷ 126.7 = W/m². Keys not listed must be absent.
+ * `sameFingerprint`: the lines are repeated transmissions of one reading.
+ */
+const CAPTURES: ReadonlyArray<{
+  file: string;
+  lines: number;
+  values: Partial<Record<keyof Reading['values'], number>>;
+  rainCounters: Reading['rainCounters'];
+  sameFingerprint?: boolean;
+}> = [
+  {
+    file: 'rtl433-json__rtl_433_tests__Bresser-6in1_01-g002.jsonl', // temperature/humidity/wind message
+    lines: 1,
+    values: { temperature: 11.8, humidity: 81, wind_speed: 4.0 * 3.6, wind_gusts: 5.7 * 3.6 },
+    rainCounters: [],
+  },
+  {
+    file: 'rtl433-json__rtl_433_tests__Bresser-6in1_01-g004.jsonl', // wind/rain message of the same sensor
+    lines: 1,
+    values: { wind_speed: 4.2 * 3.6, wind_gusts: 5.7 * 3.6 },
+    rainCounters: [{ key: 'Bresser-6in1/0/411042499/rain_mm', totalMm: 0 }],
+  },
+  {
+    file: 'rtl433-json__rtl_433_tests__Acurite-Optimus_wind-rain-01.jsonl', // km/h is preferred over the rounded mph
+    lines: 1,
+    values: { wind_speed: 6.437 },
+    rainCounters: [{ key: 'Acurite-Optimus/A/2708/rain_in', totalMm: 3.84 * 25.4 }],
+  },
+  {
+    file: 'rtl433-json__rtl_433_tests__Acurite-Atlas_msgtype07.jsonl', // wind + light, three repeats
+    lines: 3,
+    values: { wind_speed: 0, solar: 360 / 126.7 },
+    rainCounters: [],
+    sameFingerprint: true,
+  },
+  {
+    file: 'rtl433-json__rtl_433_tests__Fineoffset-WH1050_01-g001.jsonl', // already in km/h, two repeats
+    lines: 2,
+    values: { temperature: 20.1, humidity: 74, wind_speed: 0, wind_gusts: 0 },
+    rainCounters: [{ key: 'Fineoffset-WH1050//57/rain_mm', totalMm: 13.5 }],
+    sameFingerprint: true,
+  },
+  {
+    file: 'rtl433-json__rtl_433_tests__Fineoffset-WHx080_wh1080-01-gfile001.jsonl',
+    lines: 1,
+    values: { temperature: 7.4, humidity: 82, wind_speed: 0, wind_gusts: 2.448 },
+    rainCounters: [{ key: 'Fineoffset-WHx080//5/rain_mm', totalMm: 183.9 }],
+  },
+  {
+    file: 'rtl433-json__rtl_433_tests__EcoWitt-WH40_g003.jsonl', // rain gauge only
+    lines: 2,
+    values: {},
+    rainCounters: [{ key: 'EcoWitt-WH40//52591/rain_mm', totalMm: 0 }],
+  },
+  {
+    file: 'rtl433-json__rtl_433_tests__LaCrosse-BreezePro_g001.jsonl',
+    lines: 1,
+    values: { temperature: 28, humidity: 55, wind_speed: 4.9 },
+    rainCounters: [],
+  },
+];
+
+describe('rtl_433 captures', () => {
+  it.each(CAPTURES)('$file', ({ file, lines, values, rainCounters, sameFingerprint }) => {
+    const readings = payloadLines(file).map((line) => reading(parseStationMessage(station, 'rtl_433/host/events', line, context)));
+    expect(readings).toHaveLength(lines);
+    for (const r of readings) {
+      expect(Object.keys(r.values).sort()).toEqual(Object.keys(values).sort());
+      for (const [field, expected] of Object.entries(values)) expect(r.values[field as keyof Reading['values']], field).toBeCloseTo(expected, 6);
+      expect(r.rainCounters.map((c) => c.key)).toEqual(rainCounters.map((c) => c.key));
+      r.rainCounters.forEach((counter, i) => expect(counter.totalMm).toBeCloseTo(rainCounters[i]!.totalMm, 6));
+      expect(r.rainDeltaMm).toBeUndefined();
+      expect(r.dropped).toEqual([]);
+      expect(r.payloadTimeMs).toBeUndefined(); // "@0.02s" offsets are not wall-clock times
+    }
+    if (sameFingerprint) expect(new Set(readings.map((r) => r.fingerprint)).size).toBe(1);
+  });
+});
+
