@@ -152,8 +152,28 @@ export async function waitUntil(check: () => boolean | Promise<boolean>, what: s
   }
 }
 
-/** Connects a fresh client and returns the retained message on `topic` (undefined if none within the timeout). */
-export async function retainedMessage(port: number, topic: string, timeoutMs = 1500, options: IClientOptions = {}): Promise<string | undefined> {
+/** Rejects with a message naming what was awaited when `promise` takes longer than `timeoutMs`. */
+export async function withDeadline<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([promise, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** How long to wait before concluding that a broker holds no retained message (assert absence only). */
+export const RETAINED_ABSENT_AFTER_MS = 500;
+
+/**
+ * Connects a fresh client and returns the retained message on `topic` as soon as it arrives, or
+ * undefined when none arrived within `timeoutMs`. The long default is for asserting presence;
+ * pass RETAINED_ABSENT_AFTER_MS (or use noRetainedMessage) to assert absence.
+ */
+export async function retainedMessage(port: number, topic: string, timeoutMs = 10_000, options: IClientOptions = {}): Promise<string | undefined> {
   const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { reconnectPeriod: 0, connectTimeout: 5000, ...options });
   try {
     return await new Promise<string | undefined>((resolve) => {
@@ -164,23 +184,42 @@ export async function retainedMessage(port: number, topic: string, timeoutMs = 1
           resolve(payload.toString('utf8'));
         }
       });
-      void client.subscribeAsync(topic, { qos: 1 });
+      void client.subscribeAsync(topic, { qos: 1 }).catch(() => undefined);
     });
   } finally {
     await client.endAsync(true);
   }
 }
 
-/** Publishes once from a throwaway client (the broker may refuse and disconnect it). */
-export async function publishOnce(port: number, topic: string, payload: string, options: { qos?: 0 | 1; retain?: boolean } = {}): Promise<void> {
+/** True when the broker holds no retained message on `topic`. */
+export async function noRetainedMessage(port: number, topic: string, options: IClientOptions = {}): Promise<boolean> {
+  return (await retainedMessage(port, topic, RETAINED_ABSENT_AFTER_MS, options)) === undefined;
+}
+
+/**
+ * Waits until the retained message on `topic` satisfies `accept` (it may be published only later:
+ * a message published while we are subscribed arrives without the retain flag, so this asks again).
+ */
+export async function waitForRetained(port: number, topic: string, accept: (payload: string | undefined) => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  await waitUntil(async () => accept(await retainedMessage(port, topic, RETAINED_ABSENT_AFTER_MS)), what, timeoutMs);
+}
+
+/**
+ * Publishes once from a throwaway client and resolves once the broker has handled the publish:
+ * 'handled' when it answered a later packet of the same connection (brokers handle a
+ * connection's packets in order), 'closed' when it closed the connection instead (a refusal:
+ * MQTT 3.1.1 has no negative acknowledgement).
+ */
+export async function publishOnce(port: number, topic: string, payload: string, options: { qos?: 0 | 1; retain?: boolean } = {}): Promise<'handled' | 'closed'> {
   const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { reconnectPeriod: 0, connectTimeout: 5000 });
+  const closed = new Promise<'closed'>((resolve) => client.once('close', () => resolve('closed')));
   try {
-    await Promise.race([
-      client.publishAsync(topic, payload, { qos: options.qos ?? 0, retain: options.retain ?? false }).catch(() => undefined),
-      new Promise((resolve) => setTimeout(resolve, 1000)),
-    ]);
-    // Let the broker read the packet before the socket closes.
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    const handled = (async () => {
+      await client.publishAsync(topic, payload, { qos: options.qos ?? 0, retain: options.retain ?? false });
+      await client.unsubscribeAsync('mowability-test/sync');
+      return 'handled' as const;
+    })().catch(() => closed);
+    return await withDeadline(Promise.race([handled, closed]), 5000, `the broker to handle a publish to ${topic.slice(0, 60)}`);
   } finally {
     await client.endAsync(true);
   }

@@ -4,12 +4,24 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { rmSync } from 'node:fs';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { join } from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { StationConfig } from '../../src/ingest/types.js';
+import { MINUTE_MS } from '../../src/history/windows.js';
 import { clientIdFor } from '../../src/mqtt/settings.js';
-import { FakeClock, mqttTempDir, retainedMessage, startMqttDaemon, testMqttConfig, waitUntil, type RunningDaemon } from '../helpers/mqttHarness.js';
-import { MOSQUITTO_BINARY, Mosquitto, freePort, mosquittoAvailable } from '../helpers/mqttMosquitto.js';
+import {
+  FakeClock,
+  mqttTempDir,
+  noRetainedMessage,
+  retainedMessage,
+  startMqttDaemon,
+  testMqttConfig,
+  waitForRetained,
+  waitUntil,
+  type RunningDaemon,
+} from '../helpers/mqttHarness.js';
+import { MOSQUITTO_BINARY, Mosquitto, MosquittoPortInUseError, mosquittoAvailable, onFreePort, startMosquitto } from '../helpers/mqttMosquitto.js';
 
 const available = mosquittoAvailable();
 const required = Boolean(process.env.CI);
@@ -22,25 +34,49 @@ const diy: StationConfig = {
   name: 'DIY',
   format: 'json',
   topic: 'diy/weather',
-  fields: { temperature: 't', precipitation_rate: 'r' },
+  fields: { temperature: 't', precipitation_rate: 'r', rain_delta: 'd' },
   timestampKey: 'ts',
 };
 
+describe('external broker settings', () => {
+  it('uses a stable client id derived from the base topic', () => {
+    const config = testMqttConfig();
+    expect(clientIdFor(config)).toBe(clientIdFor(testMqttConfig()));
+    expect(clientIdFor(config)).toMatch(/^mowability-[0-9a-f]{8}$/);
+    expect(clientIdFor(testMqttConfig({ mqtt: { baseTopic: 'other' } }))).not.toBe(clientIdFor(config));
+    expect(clientIdFor(testMqttConfig({ mqtt: { clientId: 'mine' } }))).toBe('mine');
+  });
+
+  it('the mosquitto helper fails with a clear message when the binary is missing', async () => {
+    const temp = mqttTempDir();
+    try {
+      const broker = new Mosquitto(temp.dir, 1, join(temp.dir, 'no-such-mosquitto'));
+      await expect(broker.start()).rejects.toThrow(/cannot run mosquitto at .*no-such-mosquitto \(.*ENOENT.*\); install the Debian package "mosquitto"/);
+    } finally {
+      temp.cleanup();
+    }
+  });
+});
+
 describe.skipIf(!available && !required)('external broker (mosquitto)', () => {
   let temp: ReturnType<typeof mqttTempDir>;
-  beforeEach(() => {
-    temp = mqttTempDir();
-  });
-  const clock = new FakeClock(Date.parse('2026-06-15T08:00:00Z'));
+  let clock: FakeClock;
   let broker: Mosquitto | undefined;
   let daemon: RunningDaemon | undefined;
   let publisher: MqttClient | undefined;
+  let blocker: Server | undefined;
+
+  beforeEach(() => {
+    temp = mqttTempDir();
+    clock = new FakeClock(Date.parse('2026-06-15T08:00:00Z'));
+  });
 
   afterEach(async () => {
     await publisher?.endAsync(true);
     await daemon?.stop();
     await broker?.stop('SIGKILL');
-    publisher = daemon = broker = undefined;
+    await new Promise<void>((resolve) => (blocker ? blocker.close(() => resolve()) : resolve()));
+    publisher = daemon = broker = blocker = undefined;
     temp.cleanup();
   });
 
@@ -48,73 +84,113 @@ describe.skipIf(!available && !required)('external broker (mosquitto)', () => {
     expect(available, `${MOSQUITTO_BINARY} is missing`).toBe(true);
   });
 
-  it('starts without a reachable broker, connects when it appears, and loses no reading across a broker restart', async () => {
-    const port = await freePort();
-    const config = testMqttConfig({
-      stations: [diy],
-      mqtt: { url: `mqtt://127.0.0.1:${port}`, reconnectMaxSeconds: 1 },
-      broker: { enabled: false },
+  it('the mosquitto helper retries on another port when its port was taken meanwhile', async () => {
+    blocker = createServer();
+    await new Promise<void>((resolve) => blocker!.listen(0, '127.0.0.1', resolve));
+    const taken = (blocker.address() as AddressInfo).port;
+    await expect(new Mosquitto(temp.dir, taken).start()).rejects.toBeInstanceOf(MosquittoPortInUseError);
+    const tried: number[] = [];
+    broker = await onFreePort(async (port) => {
+      tried.push(port);
+      const candidate = new Mosquitto(temp.dir, tried.length === 1 ? taken : port);
+      await candidate.start();
+      return candidate;
     });
-    // Nothing listens yet: start() must return at once and the daemon keeps running.
-    daemon = await startMqttDaemon(temp.dbPath, config, clock);
-    expect(daemon.service.stats().connected).toBe(false);
+    expect(tried).toHaveLength(2);
+    expect(broker.port).not.toBe(taken);
+    expect(await retainedMessage(broker.port, 'nothing/here', 200)).toBeUndefined(); // it serves MQTT
+  });
 
-    broker = new Mosquitto(temp.dir, port);
-    await broker.start();
-    await waitUntil(() => daemon!.service.stats().connected, 'daemon connected', 10_000);
+  it('starts without a reachable broker, connects when it appears, and loses no reading across a broker restart', async () => {
+    const port = await onFreePort(async (candidate) => {
+      const config = testMqttConfig({
+        stations: [diy],
+        mqtt: { url: `mqtt://127.0.0.1:${candidate}`, reconnectMaxSeconds: 1 },
+        broker: { enabled: false },
+      });
+      // Nothing listens yet: start() must return at once and the daemon keeps running.
+      const started = await startMqttDaemon(temp.dbPath, config, clock);
+      try {
+        expect(started.service.stats().connected).toBe(false);
+        const mosquitto = new Mosquitto(temp.dir, candidate);
+        await mosquitto.start();
+        daemon = started;
+        broker = mosquitto;
+        return candidate;
+      } catch (err) {
+        await started.stop();
+        throw err;
+      }
+    });
+    const running = daemon!;
+    await waitUntil(() => running.service.stats().connected, 'daemon connected', 10_000);
     expect(await retainedMessage(port, 'mowability/bridge/state')).toBe('online');
     expect(await retainedMessage(port, 'homeassistant/sensor/mowability_diy_index/config')).toContain('"unique_id":"mowability_diy_index"');
 
     publisher = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { clientId: 'station-publisher', clean: false, reconnectPeriod: 200 });
+    const station = publisher;
+    // One reading every 30 s for 30 minutes, each with 0.1 mm of rain and its own temperature.
     const total = 60;
     const baseSeconds = Math.floor(clock.now() / 1000) - 3600;
-    const publish = (i: number) =>
-      publisher!.publishAsync('diy/weather', JSON.stringify({ t: 10 + i / 10, r: 0, ts: baseSeconds + i * 30 }), { qos: 1 });
+    const publish = (i: number) => station.publishAsync('diy/weather', JSON.stringify({ t: 10 + i / 10, r: 0, d: 0.1, ts: baseSeconds + i * 30 }), { qos: 1 });
 
     for (let i = 0; i < total / 2; i++) await publish(i);
-    await waitUntil(() => daemon!.service.stats().accepted >= 10, 'first readings');
+    await waitUntil(() => running.service.stats().accepted >= 10, 'first readings');
     // Restart the broker mid-stream; the publisher's QoS 1 queue and our persistent session carry the rest.
-    await broker.stop('SIGTERM');
+    await broker!.stop('SIGTERM');
     const pending = Array.from({ length: total / 2 }, (_, k) => publish(total / 2 + k));
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    await broker.start();
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the broker stays down a moment: readings queue up
+    await broker!.start();
     await Promise.all(pending);
-    await waitUntil(() => daemon!.service.stats().accepted === total, `all ${total} readings`, 15_000).catch((err) => {
-      throw new Error(`${(err as Error).message}: ${JSON.stringify(daemon!.service.stats())}\n${broker!.output}`);
+    await waitUntil(() => running.service.stats().accepted === total, `all ${total} readings`, 15_000).catch((err) => {
+      throw new Error(`${(err as Error).message}: ${JSON.stringify(running.service.stats())}\n${broker!.output}`);
     });
-    const stats = daemon.service.stats();
-    expect(stats.accepted).toBe(total);
-    expect(stats.rejected).toBe(0);
-    await waitUntil(async () => (await retainedMessage(port, 'mowability/bridge/state')) === 'online', 'online again after the restart');
+    expect(running.service.stats()).toMatchObject({ accepted: total, rejected: 0 });
+
+    // What counts is the stored history: every reading once, redeliveries not doubled.
+    await running.service.flush();
+    const buckets = await running.database.all<{ minute: number; rain_mm: number; temp_min_c: number }>(
+      "SELECT minute, rain_mm, temp_min_c FROM history_buckets WHERE station = 'diy' ORDER BY minute",
+    );
+    const baseMinute = (baseSeconds * 1000) / MINUTE_MS;
+    expect(buckets.map((b) => b.minute)).toEqual(Array.from({ length: total / 2 }, (_, k) => baseMinute + k));
+    buckets.forEach((bucket, k) => {
+      expect(bucket.temp_min_c).toBeCloseTo(10 + (2 * k) / 10, 9); // the lower of the minute's two readings
+      expect(bucket.rain_mm).toBeCloseTo(0.2, 9);
+    });
+    const latest = await running.database.get<{ value: number }>("SELECT value FROM history_latest WHERE station = 'diy' AND field = 'temperature'");
+    expect(latest?.value).toBeCloseTo(10 + (total - 1) / 10, 9);
+    await waitForRetained(port, 'mowability/bridge/state', (payload) => payload === 'online', 'online again after the restart');
   });
 
   it('subscribes again when the broker comes back without our session', async () => {
-    const port = await freePort();
-    broker = new Mosquitto(temp.dir, port);
-    await broker.start();
+    broker = await startMosquitto(temp.dir);
+    const port = broker.port;
     const config = testMqttConfig({ stations: [diy], mqtt: { url: `mqtt://127.0.0.1:${port}`, reconnectMaxSeconds: 1 }, broker: { enabled: false } });
     daemon = await startMqttDaemon(temp.dbPath, config, clock);
-    await waitUntil(() => daemon!.service.stats().connected, 'connected');
+    const running = daemon;
+    await waitUntil(() => running.service.stats().connected, 'connected');
     await broker.stop('SIGKILL'); // no persistence file written: the session is gone
     rmSync(join(temp.dir, 'mosquitto.db'), { force: true });
     await broker.start();
-    await waitUntil(async () => (await retainedMessage(port, 'mowability/bridge/state', 300)) === 'online', 'reconnected', 10_000);
+    // Nothing retained survived: 'online' appears only when the daemon has reconnected.
+    await waitForRetained(port, 'mowability/bridge/state', (payload) => payload === 'online', 'reconnected');
     const seconds = Math.floor(clock.now() / 1000);
     publisher = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { reconnectPeriod: 0 });
+    const station = publisher;
     await waitUntil(async () => {
-      await publisher!.publishAsync('diy/weather', JSON.stringify({ t: 12, r: 0, ts: seconds }), { qos: 1 });
-      return daemon!.service.stats().accepted >= 1;
+      await station.publishAsync('diy/weather', JSON.stringify({ t: 12, r: 0, ts: seconds }), { qos: 1 });
+      return running.service.stats().accepted >= 1;
     }, 'a reading through the renewed subscription', 10_000);
   });
 
   it('removes the retained discovery configs of a station that is no longer configured', async () => {
-    const port = await freePort();
-    broker = new Mosquitto(temp.dir, port);
-    await broker.start();
+    broker = await startMosquitto(temp.dir);
+    const port = broker.port;
     const old: StationConfig = { ...diy, id: 'old', topic: 'old/weather' };
     const external = { mqtt: { url: `mqtt://127.0.0.1:${port}` }, broker: { enabled: false } };
     daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ ...external, stations: [diy, old] }), clock);
-    await waitUntil(async () => (await retainedMessage(port, 'homeassistant/sensor/mowability_old_index/config')) !== undefined, 'old station discovered');
+    await waitForRetained(port, 'homeassistant/sensor/mowability_old_index/config', (payload) => payload !== undefined, 'old station discovered');
     // Someone else's config under the same prefix must survive.
     const foreign = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { reconnectPeriod: 0 });
     await foreign.publishAsync('homeassistant/sensor/other_thing/config', JSON.stringify({ name: 'x', unique_id: 'other', origin: { name: 'other' } }), { qos: 1, retain: true });
@@ -122,17 +198,9 @@ describe.skipIf(!available && !required)('external broker (mosquitto)', () => {
     await daemon.stop();
 
     daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ ...external, stations: [diy] }), clock);
-    await waitUntil(async () => (await retainedMessage(port, 'homeassistant/sensor/mowability_old_index/config', 300)) === undefined, 'stale config removed', 10_000);
-    expect(await retainedMessage(port, 'homeassistant/binary_sensor/mowability_old_mowable/config', 300)).toBeUndefined();
+    await waitForRetained(port, 'homeassistant/sensor/mowability_old_index/config', (payload) => payload === undefined, 'stale config removed');
+    expect(await noRetainedMessage(port, 'homeassistant/binary_sensor/mowability_old_mowable/config')).toBe(true);
     expect(await retainedMessage(port, 'homeassistant/sensor/mowability_diy_index/config')).toContain('mowability_diy_index');
     expect(await retainedMessage(port, 'homeassistant/sensor/other_thing/config')).toContain('"unique_id":"other"');
-  });
-
-  it('uses a stable client id derived from the base topic', () => {
-    const config = testMqttConfig();
-    expect(clientIdFor(config)).toBe(clientIdFor(testMqttConfig()));
-    expect(clientIdFor(config)).toMatch(/^mowability-[0-9a-f]{8}$/);
-    expect(clientIdFor(testMqttConfig({ mqtt: { baseTopic: 'other' } }))).not.toBe(clientIdFor(config));
-    expect(clientIdFor(testMqttConfig({ mqtt: { clientId: 'mine' } }))).toBe('mine');
   });
 });

@@ -2,7 +2,7 @@ import { createConnection } from 'node:net';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PacketLengthWatch } from '../../src/mqtt/packetLengthWatch.js';
-import { FakeClock, RecordingClient, mqttTempDir, startMqttDaemon, testMqttConfig, waitUntil, type RunningDaemon } from '../helpers/mqttHarness.js';
+import { FakeClock, RecordingClient, mqttTempDir, startMqttDaemon, testMqttConfig, waitUntil, withDeadline, type RunningDaemon } from '../helpers/mqttHarness.js';
 
 /** MQTT "remaining length" variable-byte integer. */
 function varint(length: number): number[] {
@@ -55,15 +55,22 @@ describe('embedded broker packet size limit', () => {
   it('closes a connection that announces a huge packet before its body arrives, and keeps serving others', async () => {
     daemon = await startMqttDaemon(temp.dbPath, testMqttConfig(), new FakeClock());
     const socket = createConnection({ host: '127.0.0.1', port: daemon.port });
-    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
-    socket.on('error', () => undefined);
-    socket.write(Buffer.from([0x30, ...varint(50 * 1024 * 1024)]));
-    socket.write(Buffer.alloc(1024, 1));
-    await closed;
+    try {
+      const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+      socket.on('error', () => undefined);
+      socket.write(Buffer.from([0x30, ...varint(50 * 1024 * 1024)]));
+      socket.write(Buffer.alloc(1024, 1));
+      await withDeadline(closed, 5000, 'the broker to close the connection announcing 50 MiB');
+    } finally {
+      socket.destroy();
+    }
     expect(daemon.service.stats().brokerRejectedPublishes).toBe(1);
     const client = await RecordingClient.connect(daemon.port);
-    await client.client.subscribeAsync('mowability/bridge/state', { qos: 1 });
-    await waitUntil(() => client.text('mowability/bridge/state') === 'online', 'broker still serving');
-    await client.close();
+    try {
+      await client.client.subscribeAsync('mowability/bridge/state', { qos: 1 });
+      await waitUntil(() => client.text('mowability/bridge/state') === 'online', 'broker still serving');
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -18,10 +18,11 @@ const WH65B = JSON.parse(payloadLines('rtl433-json__rtl_433_tests__Fineoffset-WH
 
 describe('restart', () => {
   let temp: ReturnType<typeof mqttTempDir>;
+  let clock: FakeClock;
   beforeEach(() => {
     temp = mqttTempDir();
+    clock = new FakeClock(Date.parse('2026-06-15T08:00:00Z'));
   });
-  const clock = new FakeClock(Date.parse('2026-06-15T08:00:00Z'));
   let daemon: RunningDaemon | undefined;
   let client: RecordingClient | undefined;
 

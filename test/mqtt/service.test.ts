@@ -30,10 +30,11 @@ describe('MQTT daemon with the embedded broker', () => {
   let daemon: RunningDaemon | undefined;
   let observer: RecordingClient | undefined;
   let station: RecordingClient | undefined;
-  const clock = new FakeClock(Date.parse('2026-06-15T08:00:00Z'));
+  let clock: FakeClock;
 
   beforeEach(() => {
     temp = mqttTempDir();
+    clock = new FakeClock(Date.parse('2026-06-15T08:00:00Z'));
   });
   afterEach(async () => {
     await observer?.close();
@@ -146,13 +147,29 @@ describe('MQTT daemon with the embedded broker', () => {
     for (const bad of ['', '{', 'null', '\u0000\u0001', '{"model":"Fineoffset-WH65B","id":65,"temperature_C":"x"}', WH65B.slice(0, 50)]) {
       await station!.client.publishAsync('rtl_433/pi/events', bad, { qos: 1 });
     }
-    await waitUntil(() => daemon!.service.stats().received >= 6, 'garbage handled');
-    expect(daemon!.service.stats().accepted).toBe(0);
+    await waitUntil(() => daemon!.service.stats().received === 6, 'garbage handled');
+    expect(daemon!.service.stats()).toMatchObject({ accepted: 0, received: 6 });
+    const stats = daemon!.service.stats();
+    expect(stats.rejected + stats.ignored).toBe(6);
 
-    await publishOnce(daemon!.port, 'rtl_433/pi/events', 'x'.repeat(70_000));
-    await publishOnce(daemon!.port, 'mowability/garden/state', '{"mowable":true}', { retain: true });
-    await publishOnce(daemon!.port, `rtl_433/${'a/'.repeat(20)}events`, WH65B);
-    await waitUntil(() => daemon!.service.stats().brokerRejectedPublishes >= 2, 'broker refusals');
+    // Each refusal closes the publisher's connection and is counted once (publishOnce waits for the broker).
+    await observer!.client.subscribeAsync('rtl_433/#', { qos: 1 });
+    const refused = () => daemon!.service.stats().brokerRejectedPublishes;
+    expect(refused()).toBe(0);
+    expect(await publishOnce(daemon!.port, 'rtl_433/pi/events', 'x'.repeat(70_000))).toBe('closed');
+    expect(refused()).toBe(1);
+    expect(await publishOnce(daemon!.port, 'mowability/garden/state', '{"mowable":true}', { retain: true })).toBe('closed');
+    expect(refused()).toBe(2);
+    // 22 levels, the limit is 16. aedes refuses this itself, before our authorizePublish, so
+    // brokerRejectedPublishes does not count it (reported to the lead); the refusal is what matters here.
+    const tooDeep = `rtl_433/${'a/'.repeat(20)}events`;
+    expect(await publishOnce(daemon!.port, tooDeep, WH65B, { qos: 1 })).toBe('closed');
+    // 16 levels are fine and are delivered; the deeper one, published before, never was.
+    const deepest = `rtl_433/${'a/'.repeat(14)}events`;
+    expect(await publishOnce(daemon!.port, deepest, WH65B, { qos: 1 })).toBe('handled');
+    await waitUntil(() => observer!.text(deepest) === WH65B, 'the 16-level publish delivered');
+    expect(observer!.latest.has(tooDeep)).toBe(false);
+    expect(observer!.latest.has('rtl_433/pi/events')).toBe(false);
     expect(observer!.json('mowability/garden/state')?.mowable).toBe(false);
     // Still alive and serving: a good reading goes through.
     await station!.client.publishAsync('rtl_433/pi/events', WH65B, { qos: 1 });
