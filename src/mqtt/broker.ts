@@ -36,6 +36,9 @@ export interface BrokerOptions {
 const NOT_AUTHORIZED = 5;
 const BAD_USERNAME_OR_PASSWORD = 4;
 
+/** aedes' error for a topic deeper than maxTopicLevels (publish, subscribe or unsubscribe). */
+const TOO_MANY_LEVELS = 'topic has too many levels';
+
 export class EmbeddedBroker {
   readonly #options: BrokerOptions;
   readonly #log: Logger;
@@ -90,7 +93,11 @@ export class EmbeddedBroker {
     });
     this.#broker = broker;
     broker.on('publish', (packet, client) => this.#onPublish(packet, client));
-    broker.on('clientError', (client, err) => this.#throttle.warn(`clientError:${err.message}`, { clientId: client.id, err: err.message }, 'MQTT client error'));
+    broker.on('clientError', (client, err) => {
+      // aedes refuses over-deep topics itself, before authorizePublish sees them: count those refusals too.
+      if (err.message === TOO_MANY_LEVELS) this.rejectedPublishes++;
+      this.#throttle.warn(`clientError:${err.message}`, { clientId: client.id, err: err.message }, 'MQTT client error');
+    });
     broker.on('connectionError', (client, err) => this.#throttle.warn(`connError:${err.message}`, { err: err.message }, 'MQTT connection error'));
     await this.#restore(broker);
 
