@@ -88,6 +88,7 @@ async function naiveBaseline(context: BenchContext, dir: string, straced: boolea
 }
 
 async function measureWindow(daemon: RunningDaemon, straceFile: string | undefined, work: () => Promise<void>): Promise<WindowMeasure> {
+  if (daemon.child.exited) throw new Error(`the daemon exited:\n${daemon.child.tail()}`);
   const started = performance.now();
   const io0 = readIo(daemon.child.pid);
   const fsync0 = straceFile ? countFsyncs(straceFile) : 0;
