@@ -8,7 +8,6 @@
  * with the shipped back-off (60 s cap) and the SIGKILL case.
  */
 import { appendFileSync, writeFileSync } from 'node:fs';
-import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -17,7 +16,7 @@ import { runBuiltCli } from '../helpers/httpCli.js';
 import { startDaemonProcess, type DaemonProcess } from '../helpers/httpDaemon.js';
 import { makeTempDir, waitFor } from '../helpers/httpTempDir.js';
 import { FakeClock, RecordingClient, startMqttDaemon, testMqttConfig, waitUntil, type RunningDaemon } from '../helpers/mqttHarness.js';
-import { Mosquitto, freePort, mosquittoAvailable, MOSQUITTO_BINARY } from '../helpers/mqttMosquitto.js';
+import { Mosquitto, freePort, mosquittoAvailable, MOSQUITTO_BINARY, waitUntilPortOpen } from '../helpers/mqttMosquitto.js';
 import { OtherConnection, brokerPortOf, corruptTablePage, queryReadOnly } from '../helpers/robustnessProcess.js';
 
 const DIY: StationConfig = { id: 'diy', name: 'DIY', format: 'json', topic: 'diy/weather', fields: { temperature: 't', precipitation_rate: 'r' }, timestampKey: 'ts' };
@@ -236,17 +235,20 @@ describe.skipIf(!mosquittoPresent && !mosquittoRequired)('external broker (mosqu
       const publish = (i: number) => station.publishAsync('diy/weather', JSON.stringify({ t: 10 + i / 10, r: 0, ts: baseSeconds + i * 30 }), { qos: 1 });
 
       const pending: Promise<unknown>[] = [];
+      let restart: Promise<void> = Promise.resolve();
       for (let i = 0; i < total; i++) {
         if (i === total / 2) {
           // Mid-stream, between two readings the daemon has fully handled: kill the broker, keep publishing.
           await waitUntil(() => running.service.stats().accepted === i, `first ${i} readings`);
           await broker.stop(signal);
-          setTimeout(() => void broker?.start(), 1000);
+          const stopped = broker;
+          restart = new Promise((resolve) => setTimeout(resolve, 1000)).then(() => stopped.start());
         }
         pending.push(publish(i));
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       const returnedAt = await waitUntilPortOpen(port);
+      await restart;
       await waitUntil(() => running.service.stats().connected, 'the daemon reconnected on its own', 10_000);
       // The shipped back-off retries every second at first, so the daemon is back about 1 s after the broker;
       // 2 s is the promise (bench/reconnect.bench.ts reports the measured time).
@@ -263,17 +265,3 @@ describe.skipIf(!mosquittoPresent && !mosquittoRequired)('external broker (mosqu
   );
 });
 
-/** Resolves with the time (epoch ms) at which a TCP connect to the port first succeeds. */
-async function waitUntilPortOpen(port: number): Promise<number> {
-  for (;;) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = createConnection({ host: '127.0.0.1', port }, () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.on('error', () => resolve(false));
-    });
-    if (open) return Date.now();
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

@@ -37,7 +37,7 @@ async function subscribed(daemon: RunningDaemon, publisher: MqttClient): Promise
 
 describe('MQTT fuzz through the embedded broker', () => {
   const clock = new FakeClock(Date.now());
-  const temp = mqttTempDir();
+  let temp: ReturnType<typeof mqttTempDir>;
   const problems: unknown[] = [];
   const onProblem = (err: unknown): void => {
     problems.push(err);
@@ -46,6 +46,7 @@ describe('MQTT fuzz through the embedded broker', () => {
   let publisher: MqttClient;
 
   beforeAll(async () => {
+    temp = mqttTempDir();
     process.on('unhandledRejection', onProblem);
     process.on('uncaughtException', onProblem);
     daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ stations: FUZZ_STATIONS, history: { flushIntervalSeconds: 1 } }), clock);
@@ -56,7 +57,7 @@ describe('MQTT fuzz through the embedded broker', () => {
   afterAll(async () => {
     await publisher?.endAsync(true);
     await daemon?.stop();
-    temp.cleanup();
+    temp?.cleanup();
     process.off('unhandledRejection', onProblem);
     process.off('uncaughtException', onProblem);
   });
@@ -163,11 +164,12 @@ describe('MQTT fuzz through the embedded broker', () => {
 
 describe('a station topic with an empty level on the embedded broker', () => {
   const clock = new FakeClock(Date.now());
-  const temp = mqttTempDir();
+  let temp: ReturnType<typeof mqttTempDir>;
   let daemon: RunningDaemon;
   let publisher: MqttClient;
 
   beforeAll(async () => {
+    temp = mqttTempDir();
     daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ stations: FUZZ_STATIONS }), clock);
     publisher = await mqtt.connectAsync(`mqtt://127.0.0.1:${daemon.port}`, { clientId: 'empty-level-publisher', reconnectPeriod: 0 });
     await subscribed(daemon, publisher);
@@ -176,7 +178,7 @@ describe('a station topic with an empty level on the embedded broker', () => {
   afterAll(async () => {
     await publisher?.endAsync(true);
     await daemon?.stop();
-    temp.cleanup();
+    temp?.cleanup();
   });
 
   // Regression: with aedes 1.2, a QoS 1 publish whose topic has an empty level matched by a "+"
