@@ -37,7 +37,22 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   return formatter;
 }
 
+// formatToParts dominates a calculation's cost, and its output depends only on
+// the whole second: remember the last second per time zone (bounded with the
+// formatter cache). Callers get a copy, so the cache cannot be changed from outside.
+const lastSecond = new Map<string, { second: number; parts: LocalDateTime }>();
+
 function partsIn(nowMs: number, timeZone: string): LocalDateTime {
+  const second = Math.floor(nowMs / 1000);
+  const cached = lastSecond.get(timeZone);
+  if (cached !== undefined && cached.second === second) return { ...cached.parts };
+  const parts = formatParts(nowMs, timeZone);
+  if (lastSecond.size > 64) lastSecond.clear();
+  lastSecond.set(timeZone, { second, parts });
+  return { ...parts };
+}
+
+function formatParts(nowMs: number, timeZone: string): LocalDateTime {
   const date = new Date(nowMs);
   const parts = formatterFor(timeZone).formatToParts(date);
   const pick = (type: Intl.DateTimeFormatPartTypes): number => Number(parts.find((part) => part.type === type)?.value ?? 0);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SEASONS, formatCalculatedAt, isSeason, seasonFor } from '../../src/core/index.js';
+import { SEASONS, formatCalculatedAt, isSeason, localDateTime, seasonFor } from '../../src/core/index.js';
 
 const utc = (month: number, day = 15, hour = 12): number => Date.UTC(2026, month - 1, day, hour);
 
@@ -53,5 +53,23 @@ describe('isSeason', () => {
   it('accepts exactly the four seasons', () => {
     for (const season of SEASONS) expect(isSeason(season)).toBe(true);
     for (const value of ['Summer', 'fall', '', null, 1, {}, 'summer ']) expect(isSeason(value)).toBe(false);
+  });
+});
+
+describe('localDateTime (remembers the last second per time zone)', () => {
+  it('gives exact values within a second, across second boundaries and across zones', () => {
+    const base = Date.parse('2026-03-29T00:59:59.000Z'); // one second before the CET→CEST switch
+    expect(localDateTime(base, 'Europe/Berlin')).toEqual({ year: 2026, month: 3, day: 29, hour: 1, minute: 59, second: 59 });
+    expect(localDateTime(base + 999, 'Europe/Berlin')).toEqual({ year: 2026, month: 3, day: 29, hour: 1, minute: 59, second: 59 });
+    expect(localDateTime(base + 1000, 'Europe/Berlin')).toEqual({ year: 2026, month: 3, day: 29, hour: 3, minute: 0, second: 0 });
+    expect(localDateTime(base + 1000, 'UTC')).toEqual({ year: 2026, month: 3, day: 29, hour: 1, minute: 0, second: 0 });
+    expect(localDateTime(base - 1, 'Europe/Berlin')).toEqual({ year: 2026, month: 3, day: 29, hour: 1, minute: 59, second: 58 });
+  });
+
+  it('hands out copies: changing a result does not change the next one', () => {
+    const nowMs = Date.parse('2026-07-01T12:00:00Z');
+    const first = localDateTime(nowMs, 'Europe/Berlin');
+    first.month = 1;
+    expect(localDateTime(nowMs, 'Europe/Berlin').month).toBe(7);
   });
 });
