@@ -96,13 +96,24 @@ function round(value: number): number {
 }
 
 /** Parses a JSON object payload; undefined for anything else. */
-export function parseJsonObject(payload: string): Record<string, unknown> | undefined {
+// One MQTT message is offered to every station on its topic (rtl_433's shared
+// events topic carries all sensors in range), so the last text's parse is kept
+// and shared. The result is frozen: parsers only read it.
+let lastText: string | undefined;
+let lastObject: Readonly<Record<string, unknown>> | undefined;
+
+export function parseJsonObject(payload: string): Readonly<Record<string, unknown>> | undefined {
+  if (payload === lastText) return lastObject;
+  let object: Readonly<Record<string, unknown>> | undefined;
   try {
     const parsed: unknown = JSON.parse(payload);
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+    object = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? Object.freeze(parsed as Record<string, unknown>) : undefined;
   } catch {
-    return undefined;
+    object = undefined;
   }
+  lastText = payload;
+  lastObject = object;
+  return object;
 }
 
 /** Stable fingerprint of an object's content without the given keys. */

@@ -64,6 +64,19 @@ describe('rtl_433 format', () => {
     expect(parseStationMessage(several, 't', line195, context).kind).toBe('reading');
   });
 
+  it('gives each station on a shared topic its own reading from one message (parsed once, shared read-only)', () => {
+    const line65 = payloadLines('rtl433-json__rtl_433_tests__Fineoffset-WH65B_02-g001.jsonl')[0]!;
+    const celsius = { ...station, match: { id: 65 } };
+    const everyWh65b = { ...station, id: 'all', match: { model: 'Fineoffset-WH65B' } };
+    const neighbour = { ...station, id: 'n', match: { id: 195 } };
+    const first = reading(parseStationMessage(celsius, 't', line65, context));
+    expect(parseStationMessage(neighbour, 't', line65, context).kind).toBe('ignored');
+    const again = reading(parseStationMessage(celsius, 't', line65, context));
+    expect(again).toEqual(first);
+    expect(reading(parseStationMessage(everyWh65b, 't', line65, context)).values).toEqual(first.values);
+    expect(parseStationMessage({ ...station, id: 'x', match: { model: 'Acurite-5n1' } }, 't', line65, context).kind).toBe('ignored');
+  });
+
   it('reads a local rtl_433 time in the configured zone, and ISO and Unix times', () => {
     const base = { model: 'X', id: 1, temperature_C: 10 };
     const at = (time: unknown) =>

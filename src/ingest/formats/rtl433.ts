@@ -3,7 +3,7 @@
  * from key suffixes; old field names (rainfall_mm, wind_speed_ms, ...) are
  * accepted. `rain_*` is a lifetime counter per device.
  */
-import { ReadingBuilder, fingerprintOf } from '../builder.js';
+import { ReadingBuilder, fingerprintOf, parseJsonObject } from '../builder.js';
 import { parseTimestamp } from '../time.js';
 import type { CurrentField, ParseOutcome, StationConfig } from '../types.js';
 import type { IngestContext } from './context.js';
@@ -37,16 +37,12 @@ const RAIN_COUNTER_KEYS: ReadonlyArray<[string, string]> = [
 /** Keys that differ between repeated transmissions of the same reading. */
 const VOLATILE_KEYS = new Set(['time', 'sequence_num', 'seq', 'mic', 'raw_msg', 'rssi', 'snr', 'noise', 'freq', 'freq1', 'freq2', 'mod', 'protocol']);
 
-function extractObject(payload: string): Record<string, unknown> | undefined {
+/** The JSON object in a line, tolerating syslog prefixes and trailing garbage of real captures. */
+function extractObject(payload: string): Readonly<Record<string, unknown>> | undefined {
   const start = payload.indexOf('{');
   const end = payload.lastIndexOf('}');
   if (start < 0 || end <= start) return undefined;
-  try {
-    const parsed: unknown = JSON.parse(payload.slice(start, end + 1));
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
+  return parseJsonObject(payload.slice(start, end + 1));
 }
 
 export function parseRtl433(station: StationConfig, payload: string, context: IngestContext): ParseOutcome {
