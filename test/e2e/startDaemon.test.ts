@@ -47,39 +47,35 @@ describe('startDaemon (in-process composition root)', () => {
   });
 
   it('rolls back the started components when a later one fails (HTTP port taken)', async () => {
-    const blocker = createServer();
-    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
-    const takenPort = (blocker.address() as AddressInfo).port;
-    const log = captureLogger('info');
-    try {
+    await withTakenPort(async (takenPort) => {
+      const log = captureLogger('info');
       await expect(
         startDaemon({ config: loadConfig({ env: { ...env(), MOWABILITY_HTTP_PORT: String(takenPort) } }), logger: log.logger }),
       ).rejects.toThrow(`The HTTP server cannot listen on 127.0.0.1:${takenPort}: the port is already in use. Pick another port with MOWABILITY_HTTP_PORT`);
       expect(log.text()).toContain('component failed to start');
       // The database component was stopped: the file is closed and checkpointed.
       expect(existsSync(`${temp.dbPath}-wal`)).toBe(false);
-    } finally {
-      await new Promise((resolve) => blocker.close(resolve));
-    }
+    });
   });
 
   it('explains a taken broker port and how to use the broker that holds it', async () => {
-    const blocker = createServer();
-    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
-    const takenPort = (blocker.address() as AddressInfo).port;
-    const log = captureLogger('info');
-    try {
-      await expect(
-        startDaemon({
-          config: loadConfig({ env: { ...env(), MOWABILITY_BROKER_ENABLED: 'true', MOWABILITY_BROKER_PORT: String(takenPort) } }),
-          logger: log.logger,
-        }),
-      ).rejects.toThrow(
+    await withTakenPort(async (takenPort) => {
+      const config = loadConfig({ env: { ...env(), MOWABILITY_BROKER_ENABLED: 'true', MOWABILITY_BROKER_PORT: String(takenPort) } });
+      await expect(startDaemon({ config, logger: captureLogger('info').logger })).rejects.toThrow(
         `The embedded MQTT broker cannot listen on 127.0.0.1:${takenPort}: the port is already in use. If another broker (e.g. Mosquitto) runs there, use it instead: MOWABILITY_BROKER_ENABLED=false MOWABILITY_MQTT_URL=mqtt://127.0.0.1:${takenPort}`,
       );
       expect(existsSync(`${temp.dbPath}-wal`)).toBe(false);
-    } finally {
-      await new Promise((resolve) => blocker.close(resolve));
-    }
+    });
   });
 });
+
+/** Runs `use` while another server holds a loopback port. */
+async function withTakenPort(use: (port: number) => Promise<void>): Promise<void> {
+  const blocker = createServer();
+  await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+  try {
+    await use((blocker.address() as AddressInfo).port);
+  } finally {
+    await new Promise((resolve) => blocker.close(resolve));
+  }
+}
