@@ -1,5 +1,6 @@
 /** POST and GET /v1/calculate: authenticate, hand the fields to the core, wrap the outcome. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { calculationContext } from '../config/calculationContext.js';
 import type { AppConfig } from '../config/schema.js';
 import { isSeason, type CalculationContext, type CalculationOutcome, type RawInput } from '../core/index.js';
 import type { Clock } from '../util/clock.js';
@@ -25,13 +26,7 @@ export function registerCalculateRoute(app: FastifyInstance, deps: CalculateRout
 
   const context = (input: Record<string, unknown>): CalculationContext => {
     const season = Object.hasOwn(input, 'season') ? input.season : undefined;
-    return {
-      nowMs: clock.now(),
-      timeZone: config.timezone,
-      hemisphere: config.hemisphere,
-      lawn: { soilType: config.lawn.soilType, mowerClass: config.lawn.mowerClass },
-      ...(config.allowSeasonOverride && isSeason(season) ? { forcedSeason: season } : {}),
-    };
+    return calculationContext(config, clock.now(), { forcedSeason: config.allowSeasonOverride && isSeason(season) ? season : undefined });
   };
 
   app.route({

@@ -98,7 +98,7 @@ export class EmbeddedBroker {
       if (err.message === TOO_MANY_LEVELS) this.rejectedPublishes++;
       this.#throttle.warn(`clientError:${err.message}`, { clientId: client.id, err: err.message }, 'MQTT client error');
     });
-    broker.on('connectionError', (client, err) => this.#throttle.warn(`connError:${err.message}`, { err: err.message }, 'MQTT connection error'));
+    broker.on('connectionError', (_client, err) => this.#throttle.warn(`connError:${err.message}`, { err: err.message }, 'MQTT connection error'));
     await this.#restore(broker);
 
     // Payload limit plus room for the longest topic and MQTT 5 properties.

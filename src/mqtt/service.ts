@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Logger } from 'pino';
-import { calculate, MFI_VERSION, type CalculationOutcome, type Hemisphere, type LawnProfile } from '../core/index.js';
+import { calculate, MFI_VERSION, type CalculationOutcome } from '../core/index.js';
 import type { StationConfig } from '../ingest/types.js';
 import { MINUTE_MS } from '../history/windows.js';
 import type { Database } from '../store/database.js';
@@ -24,6 +24,7 @@ import { INITIAL_MOWABLE, nextMowable, type MowableSettings } from './mowable.js
 import { clientIdFor, historyOptionsFor, mqttConfigProblems, mqttEnabled, type MqttSideConfig } from './settings.js';
 import { buildStatePayload, type StationStatePayload } from './statePayload.js';
 import { StationIngest, type IngestCounters } from './stationIngest.js';
+import { calculationContext, type CalculationSettings } from '../config/calculationContext.js';
 
 export interface LifecycleComponent {
   name: string;
@@ -32,12 +33,6 @@ export interface LifecycleComponent {
 }
 
 /** The service-schema keys the calculation context needs (optional: sensible defaults). */
-export interface CalculationSettings {
-  readonly timezone?: string;
-  readonly hemisphere?: string;
-  readonly lawn?: { readonly soilType?: string; readonly mowerClass?: string };
-}
-
 export interface MqttServiceOptions {
   config: MqttSideConfig & CalculationSettings;
   database: Database;
@@ -76,8 +71,7 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
   const log = options.logger.child({ module: 'mqtt' });
   const throttle = new LogThrottle(log, 60_000, () => clock.now());
   const version = options.softwareVersion ?? MFI_VERSION;
-  const timeZone = config.timezone || Intl.DateTimeFormat().resolvedOptions().timeZone;
-  const hemisphere: Hemisphere = config.hemisphere === 'south' ? 'south' : 'north';
+  const timeZone = calculationContext(config, 0).timeZone;
   const stations = config.stations;
   const baseTopic = config.mqtt.baseTopic;
   const clientId = clientIdFor(config);
@@ -124,15 +118,6 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
   let discoverySwept = false;
   let running = false;
 
-  function lawnFor(station: StationConfig): Partial<LawnProfile> {
-    const lawn: Partial<LawnProfile> = {};
-    const soilType = station.lawn?.soilType ?? config.lawn?.soilType;
-    const mowerClass = station.lawn?.mowerClass ?? config.lawn?.mowerClass;
-    if (soilType) lawn.soilType = soilType as LawnProfile['soilType'];
-    if (mowerClass) lawn.mowerClass = mowerClass as LawnProfile['mowerClass'];
-    return lawn;
-  }
-
   function freshnessMs(station: StationConfig): number {
     return (station.freshness?.maxAgeMinutes ?? config.history.freshnessMinutes) * MINUTE_MS;
   }
@@ -150,7 +135,7 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
     const assembly = history.assemble(station.id, nowMs);
     let outcome: CalculationOutcome;
     try {
-      outcome = calculate(assembly.input, { nowMs, timeZone, hemisphere, lawn: lawnFor(station) });
+      outcome = calculate(assembly.input, calculationContext(config, nowMs, { lawn: station.lawn }));
     } catch (err) {
       throttle.warn(`calculate:${station.id}`, { err, station: station.id }, 'calculation failed');
       return;

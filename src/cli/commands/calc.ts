@@ -4,6 +4,7 @@ import { expectPositionals, parseCommand, type Options } from '../args.js';
 import { configFor, printJson } from '../context.js';
 import { CommandError, EXIT_OK, UsageError, type CliIo } from '../io.js';
 import { HELP } from '../help.js';
+import { calculationContext } from '../../config/calculationContext.js';
 
 const COMMAND = 'calc';
 
@@ -23,13 +24,7 @@ export async function calcCommand(argv: readonly string[], io: CliIo): Promise<n
   const config = configFor(parsed, io);
   const input: Record<string, unknown> = {};
   for (const name of FIELD_NAMES) if (parsed.values[name] !== undefined) input[name] = parsed.values[name];
-  const outcome = calculate(input, {
-    nowMs: systemClock.now(),
-    timeZone: config.timezone,
-    hemisphere: config.hemisphere,
-    lawn: { soilType: config.lawn.soilType, mowerClass: config.lawn.mowerClass },
-    ...(isSeason(season) ? { forcedSeason: season } : {}),
-  });
+  const outcome = calculate(input, calculationContext(config, systemClock.now(), { forcedSeason: isSeason(season) ? season : undefined }));
   if (!outcome.ok) throw new CommandError(outcome.error.message);
   printJson(io, outcome.result);
   return EXIT_OK;

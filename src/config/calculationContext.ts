@@ -1,0 +1,35 @@
+/**
+ * The one mapping from configuration to the core's calculation context, used
+ * by the HTTP route, the `calc` command and the MQTT recompute alike.
+ */
+import type { CalculationContext, LawnProfile, MowerClass, Season, SoilType } from '../core/index.js';
+
+/** The settings the context is made of (optional so partial test configs fit). */
+export interface CalculationSettings {
+  readonly timezone?: string;
+  readonly hemisphere?: string;
+  readonly lawn?: { readonly soilType?: string; readonly mowerClass?: string };
+}
+
+export interface ContextOptions {
+  /** A station's own lawn profile; each field falls back to the configured one. */
+  lawn?: { readonly soilType?: string; readonly mowerClass?: string } | undefined;
+  /** Only when the caller allows forcing the season. */
+  forcedSeason?: Season | undefined;
+}
+
+export function calculationContext(settings: CalculationSettings, nowMs: number, options: ContextOptions = {}): CalculationContext {
+  const lawn: Partial<LawnProfile> = {};
+  const soilType = options.lawn?.soilType ?? settings.lawn?.soilType;
+  const mowerClass = options.lawn?.mowerClass ?? settings.lawn?.mowerClass;
+  // The schema (and the station validation) only admit the core's values.
+  if (soilType) lawn.soilType = soilType as SoilType;
+  if (mowerClass) lawn.mowerClass = mowerClass as MowerClass;
+  return {
+    nowMs,
+    timeZone: settings.timezone || Intl.DateTimeFormat().resolvedOptions().timeZone,
+    hemisphere: settings.hemisphere === 'south' ? 'south' : 'north',
+    lawn,
+    ...(options.forcedSeason ? { forcedSeason: options.forcedSeason } : {}),
+  };
+}
