@@ -8,7 +8,7 @@
 import mqtt from 'mqtt';
 import type { Benchmark, BenchContext, BenchOutcome } from './lib/benchmark.js';
 import { cliAvailable, spawnDaemon, waitHealthy } from './lib/daemon.js';
-import { MosquittoProcess, mosquittoAvailable, MOSQUITTO_BINARY } from './lib/mosquitto.js';
+import { AutosavingMosquitto, mosquittoAvailable, MOSQUITTO_BINARY, waitUntilPortOpen } from '../test/helpers/mqttMosquitto.js';
 import { freePort, LOOPBACK } from './lib/net.js';
 import { atMost, measured, notMeasured, type Figure } from './lib/report.js';
 import { median, medianRatio } from './lib/stats.js';
@@ -27,7 +27,7 @@ export const reconnectBenchmark: Benchmark = {
 
     const dir = makeTempDir();
     const port = await freePort();
-    const broker = new MosquittoProcess(dir, port);
+    const broker = new AutosavingMosquitto(dir, port);
     await broker.start();
     const daemon = await spawnDaemon({
       repoRoot: context.repoRoot,
@@ -48,7 +48,9 @@ export const reconnectBenchmark: Benchmark = {
         const [daemonBefore, baselineBefore] = [daemonConnects(), baselineConnects];
         await broker.stop(signal);
         await sleep(1000);
-        const returnedAt = await broker.start();
+        const started = broker.start();
+        const returnedAt = await waitUntilPortOpen(port);
+        await started;
         let daemonAt = Number.NaN;
         let baselineAt = Number.NaN;
         await waitFor(

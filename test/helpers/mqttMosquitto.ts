@@ -1,6 +1,6 @@
 /** Runs Debian's mosquitto on 127.0.0.1 with a temp config and persistence, for external-broker tests. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer, type AddressInfo } from 'node:net';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -150,5 +150,13 @@ export class Mosquitto {
     const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
     await exit;
     clearTimeout(timer);
+  }
+}
+
+/** Saves its persistence file every second, so a SIGKILL loses at most a second of sessions and queued messages. */
+export class AutosavingMosquitto extends Mosquitto {
+  constructor(dir: string, port: number) {
+    super(dir, port);
+    appendFileSync(this.configPath, 'autosave_interval 1\n');
   }
 }

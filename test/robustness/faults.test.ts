@@ -7,7 +7,7 @@
  * graceful broker restart without loss, this file adds the reconnect bound
  * with the shipped back-off (60 s cap) and the SIGKILL case.
  */
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -16,7 +16,7 @@ import { runBuiltCli } from '../helpers/httpCli.js';
 import { startDaemonProcess, type DaemonProcess } from '../helpers/httpDaemon.js';
 import { makeTempDir, waitFor } from '../helpers/httpTempDir.js';
 import { FakeClock, RecordingClient, startMqttDaemon, testMqttConfig, waitUntil, type RunningDaemon } from '../helpers/mqttHarness.js';
-import { Mosquitto, freePort, mosquittoAvailable, MOSQUITTO_BINARY, waitUntilPortOpen } from '../helpers/mqttMosquitto.js';
+import { AutosavingMosquitto, Mosquitto, freePort, mosquittoAvailable, MOSQUITTO_BINARY, waitUntilPortOpen } from '../helpers/mqttMosquitto.js';
 import { OtherConnection, brokerPortOf, corruptTablePage, queryReadOnly } from '../helpers/robustnessProcess.js';
 
 const DIY: StationConfig = { id: 'diy', name: 'DIY', format: 'json', topic: 'diy/weather', fields: { temperature: 't', precipitation_rate: 'r' }, timestampKey: 'ts' };
@@ -182,13 +182,6 @@ describe('the daemon process under faults', () => {
 });
 
 /** Mosquitto that also saves its persistence every second, so a SIGKILL loses at most a second of broker state. */
-class AutosavingMosquitto extends Mosquitto {
-  constructor(dir: string, port: number) {
-    super(dir, port);
-    appendFileSync(this.configPath, 'autosave_interval 1\n');
-  }
-}
-
 const mosquittoPresent = mosquittoAvailable();
 const mosquittoRequired = Boolean(process.env.CI);
 if (!mosquittoPresent && !mosquittoRequired) {
