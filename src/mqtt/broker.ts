@@ -42,6 +42,12 @@ export interface BrokerOptions {
 
 const NOT_AUTHORIZED = 5;
 
+/**
+ * A client must send CONNECT within this time (aedes' default: 30 s). Clients send it at once;
+ * idle sockets would otherwise hold one of the broker.maxClients slots for half a minute.
+ */
+const CONNECT_TIMEOUT_MS = 10_000;
+
 /** aedes' error for a topic deeper than maxTopicLevels (publish, subscribe or unsubscribe). */
 const TOO_MANY_LEVELS = 'topic has too many levels';
 
@@ -94,6 +100,7 @@ export class EmbeddedBroker {
     const o = this.#options;
     const broker = await Aedes.createBroker({
       maxTopicLevels: Math.min(100, o.maxTopicLevels),
+      connectTimeout: CONNECT_TIMEOUT_MS,
       authenticate: (client, username, password, done) => {
         const verdict = this.#access.authenticate(client, username, password);
         if (verdict.ok) return done(null, true);
@@ -193,7 +200,17 @@ export class EmbeddedBroker {
   async #restore(broker: Aedes): Promise<void> {
     const store = this.#options.retainedStore;
     if (!store) return;
-    const messages = await store.loadAll();
+    const messages: RetainedMessage[] = [];
+    for (const message of await store.loadAll()) {
+      // Stored by a version that let other clients publish there: never restore it, and delete it.
+      const problem = this.#access.restoreProblem(message.topic);
+      if (!problem) messages.push(message);
+      else {
+        this.#log.warn({ topic: JSON.stringify(message.topic.slice(0, 200)), problem }, 'stored retained message dropped');
+        this.#pending.set(message.topic, { topic: message.topic, payload: Buffer.alloc(0), qos: 0 });
+        this.#writer.markDirty();
+      }
+    }
     this.#restoring = true;
     try {
       for (const message of messages) {

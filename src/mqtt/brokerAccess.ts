@@ -87,6 +87,11 @@ export class BrokerAccess {
     return undefined;
   }
 
+  /** Why a stored retained message must not be restored: bad topic text, or one of our topics (we re-publish those). */
+  restoreProblem(topic: string): string | undefined {
+    return topicTextProblem(topic) ?? (this.isOwnedTopic(topic) ? 'one of our own topics' : undefined);
+  }
+
   /** Why this client may not subscribe to `filter`, else undefined. */
   subscribeProblem(client: Client, filter: string): SubscribeRefusal | undefined {
     const text = topicTextProblem(filter);

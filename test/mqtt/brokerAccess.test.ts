@@ -13,6 +13,7 @@ import { INTERNAL_USERNAME, validateBrokerUsers } from '../../src/mqtt/brokerUse
 import { discoveryMessages, discoveryTopicFilters } from '../../src/mqtt/discovery.js';
 import { topicTextProblem } from '../../src/mqtt/topics.js';
 import { Database } from '../../src/store/database.js';
+import { RetainedStore } from '../../src/store/retainedStore.js';
 import { captureLogger } from '../helpers/httpLogCapture.js';
 import { FakeClock, mqttTempDir, publishOnce, retainedMessage, startMqttDaemon, testMqttConfig, waitUntil, type RunningDaemon } from '../helpers/mqttHarness.js';
 import { publishPacket, rawExchange, subscribePacket } from '../helpers/mqttRaw.js';
@@ -177,6 +178,17 @@ describe('attacks on the embedded broker', () => {
     expect(seen.filter((m) => m.topic === MOWABLE_TOPIC && m.payload.includes('evil/state'))).toHaveLength(0);
     expect(JSON.parse((await retainedMessage(daemon!.port, MOWABLE_TOPIC)) ?? '{}')).toMatchObject({ state_topic: 'mowability/garden/state' });
     expect(await retainedTopicsInDatabase()).not.toContain(MOWABLE_TOPIC);
+  });
+
+  it('(c) drops fake discovery configs and poison topics that an older version stored, and deletes them', async () => {
+    const database = await Database.open(temp.dbPath);
+    const stored = (topic: string, payload: string) => [topic, { topic, payload: Buffer.from(payload), qos: 1 as const }] as const;
+    await new RetainedStore(database).save(new Map([stored(MOWABLE_TOPIC, FAKE_DISCOVERY), stored('poison/a\u0000b', 'x'), stored('rtl_433/pi/last', 'kept')]), Date.now());
+    await database.close();
+    await start();
+    expect(JSON.parse((await retainedMessage(daemon!.port, MOWABLE_TOPIC)) ?? '{}')).toMatchObject({ state_topic: 'mowability/garden/state' });
+    expect(await retainedMessage(daemon!.port, 'rtl_433/pi/last')).toBe('kept');
+    expect(await retainedTopicsInDatabase()).toEqual(['rtl_433/pi/last']);
   });
 
   it('(d) refuses publishes and subscribes on topics with invalid UTF-8 or U+0000, counts them, persists nothing', async () => {
