@@ -16,7 +16,7 @@ import { topicMatches, topicTextProblem } from './topics.js';
 export interface BrokerAccessOptions {
   /** Accounts of `broker.users`; empty: anonymous logins (loopback only, enforced by the config rules). */
   users: readonly BrokerUser[];
-  /** Topic filters only the daemon's own connection may publish to. */
+  /** Topic filters only the daemon's own connection may publish to; their first level is literal (base topic, discovery prefix). */
   ownedTopics: readonly string[];
   /** `broker.sysTopics`: loopback clients logged in with an account may subscribe to `$SYS/...`. */
   sysTopicsForAccounts: boolean;
@@ -50,9 +50,12 @@ export class BrokerAccess {
   readonly internalClientId = `mowability-${randomBytes(8).toString('hex')}`;
   readonly #internal = new WeakSet<Client>();
   readonly #withAccount = new WeakSet<Client>();
+  /** First levels of the owned filters: most traffic (station topics) is ruled out by one lookup. */
+  readonly #ownedFirstLevels: ReadonlySet<string>;
 
   constructor(options: BrokerAccessOptions) {
     this.#options = options;
+    this.#ownedFirstLevels = new Set(options.ownedTopics.map((filter) => filter.split('/', 1)[0]!));
   }
 
   /** Decides a CONNECT. Runs before aedes registers the client, so a refused one never takes over a session. */
@@ -75,6 +78,7 @@ export class BrokerAccess {
   }
 
   isOwnedTopic(topic: string): boolean {
+    if (!this.#ownedFirstLevels.has(topic.split('/', 1)[0]!)) return false;
     return this.#options.ownedTopics.some((filter) => topicMatches(filter, topic));
   }
 
