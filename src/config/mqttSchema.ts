@@ -47,7 +47,7 @@ export const mqttSchema = {
       sensitive: true,
     },
     clientId: {
-      doc: 'MQTT client id. Empty: "mowability-" plus a hash of the base topic, stable across restarts so the broker keeps our session.',
+      doc: 'MQTT client id at the external broker. Empty: "mowability-" plus a hash of the base topic, stable across restarts so the broker keeps our session. (At the embedded broker the daemon uses a random id per process.)',
       format: String,
       default: '',
       env: 'MOWABILITY_MQTT_CLIENT_ID',
@@ -162,6 +162,20 @@ export const mqttSchema = {
       format: 'boolean',
       default: true,
       env: 'MOWABILITY_BROKER_PERSIST_RETAINED',
+    },
+    maxClients: {
+      doc: 'Most connections the embedded broker keeps open at once, the daemon\'s own included; further ones are closed at once (counted, logged once a minute).',
+      format: 'positive-int',
+      default: 64,
+      env: 'MOWABILITY_BROKER_MAX_CLIENTS',
+      arg: 'broker-max-clients',
+    },
+    sysTopics: {
+      doc: 'Let loopback clients logged in with a broker.users account subscribe to $SYS/... (broker events that name every client id). Off: $SYS subscriptions are refused.',
+      format: 'boolean',
+      default: false,
+      env: 'MOWABILITY_BROKER_SYS_TOPICS',
+      arg: 'broker-sys-topics',
     },
   },
   homeassistant: {

@@ -1,17 +1,20 @@
 /**
  * The embedded aedes broker. Like Mosquitto 2 it is anonymous only on
- * loopback (config validation enforces users elsewhere), caps payload size
- * and topic depth, and keeps retained messages across restarts by writing
- * them to SQLite in batches and restoring them before it listens.
+ * loopback (config validation enforces users elsewhere), caps connections,
+ * payload size and topic depth, leaves our topics to the daemon's own
+ * authenticated connection (BrokerAccess), and keeps retained messages
+ * across restarts by writing them to SQLite in batches and restoring them
+ * before it listens.
  */
-import { randomBytes } from 'node:crypto';
-import { createServer, type AddressInfo, type Server } from 'node:net';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { Aedes, type AedesPublishPacket, type AuthenticateError, type Client } from 'aedes';
 import type { Logger } from 'pino';
 import type { Clock } from '../util/clock.js';
 import type { RetainedMessage, RetainedStore } from '../store/retainedStore.js';
 import { BatchWriter } from './batchWriter.js';
-import { checkCredentials, type BrokerUser } from './brokerUsers.js';
+import { BrokerAccess } from './brokerAccess.js';
+import type { BrokerUser } from './brokerUsers.js';
+import { ConnectionCap } from './connectionCap.js';
 import { LogThrottle } from './logThrottle.js';
 import { PacketLengthWatch } from './packetLengthWatch.js';
 import { explainListenError } from '../util/listenError.js';
@@ -24,17 +27,26 @@ export interface BrokerOptions {
   maxTopicLevels: number;
   /** Where retained messages are kept; undefined: memory only. */
   retainedStore: RetainedStore | undefined;
-  /** Our base topic: only ownClientId may publish under it. */
+  /** Our base topic. Its retained messages are not persisted: we re-publish them on start. */
   baseTopic: string;
-  /** Our own client. Its retained messages are not persisted: we re-publish them on start. */
-  ownClientId: string;
+  /** Topic filters only the daemon's own connection may publish to: `<base>/#` and our discovery configs. */
+  ownedTopics: readonly string[];
+  /** `broker.maxClients`: open connections at once, ours included. */
+  maxClients: number;
+  /** `broker.sysTopics`: $SYS readable by loopback clients with an account. */
+  sysTopics: boolean;
   flushIntervalMs: number;
   logger: Logger;
   clock: Clock;
 }
 
 const NOT_AUTHORIZED = 5;
-const BAD_USERNAME_OR_PASSWORD = 4;
+
+/**
+ * A client must send CONNECT within this time (aedes' default: 30 s). Clients send it at once;
+ * idle sockets would otherwise hold one of the broker.maxClients slots for half a minute.
+ */
+const CONNECT_TIMEOUT_MS = 10_000;
 
 /** aedes' error for a topic deeper than maxTopicLevels (publish, subscribe or unsubscribe). */
 const TOO_MANY_LEVELS = 'topic has too many levels';
@@ -45,8 +57,8 @@ export class EmbeddedBroker {
   readonly #throttle: LogThrottle;
   readonly #pending = new Map<string, RetainedMessage>();
   readonly #writer: BatchWriter;
-  /** Credentials of our own client, valid only in this process. */
-  readonly internalUser: BrokerUser = { username: 'mowability-internal', password: randomBytes(24).toString('base64url') };
+  readonly #access: BrokerAccess;
+  readonly #cap: ConnectionCap;
   #broker: Aedes | undefined;
   #server: Server | undefined;
   #port = 0;
@@ -58,6 +70,25 @@ export class EmbeddedBroker {
     this.#log = options.logger.child({ module: 'broker' });
     this.#throttle = new LogThrottle(this.#log);
     this.#writer = new BatchWriter(() => this.#persist(), options.flushIntervalMs, this.#log);
+    this.#access = new BrokerAccess({ users: options.users, ownedTopics: options.ownedTopics, sysTopicsForAccounts: options.sysTopics });
+    this.#cap = new ConnectionCap(options.maxClients, (socket) =>
+      this.#throttle.warn('max-clients', { remoteAddress: socket.remoteAddress, maxClients: options.maxClients }, 'MQTT connection refused: broker.maxClients reached'),
+    );
+  }
+
+  /** Credentials of the daemon's own connection, valid only in this process. */
+  get internalUser(): BrokerUser {
+    return this.#access.internalUser;
+  }
+
+  /** Client id of the daemon's own connection: random per process; others presenting it are refused. */
+  get internalClientId(): string {
+    return this.#access.internalClientId;
+  }
+
+  /** Connections closed because broker.maxClients were open. */
+  get refusedConnections(): number {
+    return this.#cap.refused;
   }
 
   /** The port actually listened on (useful with port 0). */
@@ -65,30 +96,35 @@ export class EmbeddedBroker {
     return this.#port;
   }
 
-  get needsCredentials(): boolean {
-    return this.#options.users.length > 0;
-  }
-
   async start(): Promise<void> {
     const o = this.#options;
     const broker = await Aedes.createBroker({
       maxTopicLevels: Math.min(100, o.maxTopicLevels),
+      connectTimeout: CONNECT_TIMEOUT_MS,
       authenticate: (client, username, password, done) => {
-        if (o.users.length === 0) return done(null, true);
-        const ok = checkCredentials([...o.users, this.internalUser], username, password);
-        if (ok) return done(null, true);
-        this.#throttle.warn(`auth:${client.conn && 'remoteAddress' in client.conn ? client.conn.remoteAddress : ''}`, { clientId: client.id, username }, 'MQTT login refused');
-        const error = Object.assign(new Error('bad username or password'), { returnCode: BAD_USERNAME_OR_PASSWORD }) as AuthenticateError;
+        const verdict = this.#access.authenticate(client, username, password);
+        if (verdict.ok) return done(null, true);
+        const remote = client.conn && 'remoteAddress' in client.conn ? client.conn.remoteAddress : '';
+        this.#throttle.warn(`auth:${remote}:${verdict.reason}`, { clientId: client.id, username, reason: verdict.reason }, 'MQTT login refused');
+        const error = Object.assign(new Error(verdict.reason), { returnCode: verdict.returnCode }) as AuthenticateError;
         return done(error, false);
       },
       authorizePublish: (client, packet, done) => {
         const problem = this.#publishProblem(client, packet.topic, packet.payload);
         if (problem) {
           this.rejectedPublishes++;
-          this.#throttle.warn(`publish:${problem}`, { clientId: client?.id, topic: packet.topic.slice(0, 200) }, `publish refused: ${problem}`);
+          this.#throttle.warn(`publish:${problem}`, { clientId: client?.id, topic: JSON.stringify(packet.topic.slice(0, 200)) }, `publish refused: ${problem}`);
           return done(Object.assign(new Error(problem), { returnCode: NOT_AUTHORIZED }));
         }
         done(null);
+      },
+      authorizeSubscribe: (client, subscription, done) => {
+        const refusal = this.#access.subscribeProblem(client, subscription.topic);
+        if (!refusal) return done(null, subscription);
+        if (refusal.close) this.rejectedPublishes++;
+        this.#throttle.warn(`subscribe:${refusal.reason}`, { clientId: client.id, filter: JSON.stringify(subscription.topic.slice(0, 200)) }, `subscribe refused: ${refusal.reason}`);
+        // A null subscription is a failure code in SUBACK; an error closes the connection.
+        return refusal.close ? done(new Error(refusal.reason)) : done(null, null);
       },
     });
     this.#broker = broker;
@@ -103,17 +139,7 @@ export class EmbeddedBroker {
 
     // Payload limit plus room for the longest topic and MQTT 5 properties.
     const maxPacketBytes = o.maxPayloadBytes + 128 * 1024;
-    const server = createServer((socket) => {
-      const watch = new PacketLengthWatch(maxPacketBytes);
-      socket.on('data', (chunk: Buffer) => {
-        const length = watch.feed(chunk);
-        if (length === undefined) return;
-        this.rejectedPublishes++;
-        this.#throttle.warn('packet-size', { remoteAddress: socket.remoteAddress, length }, 'MQTT packet too large or malformed; connection closed');
-        socket.destroy();
-      });
-      broker.handle(socket);
-    });
+    const server = createServer((socket) => this.#accept(broker, socket, maxPacketBytes));
     this.#server = server;
     await new Promise<void>((resolve, reject) => {
       const failed = (err: unknown): void =>
@@ -137,25 +163,35 @@ export class EmbeddedBroker {
     this.#log.info({ host: o.host, port: this.#port, authentication: o.users.length > 0 }, 'embedded MQTT broker listening');
   }
 
+  /** A new TCP connection: refused beyond maxClients, watched for oversized packets, handed to aedes. */
+  #accept(broker: Aedes, socket: Socket, maxPacketBytes: number): void {
+    if (!this.#cap.admit(socket)) return;
+    const watch = new PacketLengthWatch(maxPacketBytes);
+    socket.on('data', (chunk: Buffer) => {
+      const length = watch.feed(chunk);
+      if (length === undefined) return;
+      this.rejectedPublishes++;
+      this.#throttle.warn('packet-size', { remoteAddress: socket.remoteAddress, length }, 'MQTT packet too large or malformed; connection closed');
+      socket.destroy();
+    });
+    broker.handle(socket);
+  }
+
   #isOurs(topic: string): boolean {
     const base = this.#options.baseTopic;
     return topic === base || topic.startsWith(`${base}/`);
   }
 
   #publishProblem(client: Client | null, topic: string, payload: Buffer | string): string | undefined {
-    if (topic.startsWith('$')) return 'topics starting with $ are reserved';
     const size = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
     if (size > this.#options.maxPayloadBytes) return `payload of ${size} bytes exceeds ${this.#options.maxPayloadBytes}`;
     if (topic.split('/').length > this.#options.maxTopicLevels) return `more than ${this.#options.maxTopicLevels} topic levels`;
-    if (client && this.#isOurs(topic) && client.id !== this.#options.ownClientId) {
-      return `only mowability publishes under ${this.#options.baseTopic}/`;
-    }
-    return undefined;
+    return this.#access.publishProblem(client, topic);
   }
 
   #onPublish(packet: AedesPublishPacket, client: Client | null): void {
     if (this.#restoring || !packet.retain || !this.#options.retainedStore || packet.topic.startsWith('$')) return;
-    if (this.#isOurs(packet.topic) || client?.id === this.#options.ownClientId) return;
+    if (this.#isOurs(packet.topic) || this.#access.isInternal(client)) return;
     const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
     this.#pending.set(packet.topic, { topic: packet.topic, payload: Buffer.from(payload), qos: packet.qos });
     this.#writer.markDirty();
@@ -164,7 +200,17 @@ export class EmbeddedBroker {
   async #restore(broker: Aedes): Promise<void> {
     const store = this.#options.retainedStore;
     if (!store) return;
-    const messages = await store.loadAll();
+    const messages: RetainedMessage[] = [];
+    for (const message of await store.loadAll()) {
+      // Stored by a version that let other clients publish there: never restore it, and delete it.
+      const problem = this.#access.restoreProblem(message.topic);
+      if (!problem) messages.push(message);
+      else {
+        this.#log.warn({ topic: JSON.stringify(message.topic.slice(0, 200)), problem }, 'stored retained message dropped');
+        this.#pending.set(message.topic, { topic: message.topic, payload: Buffer.alloc(0), qos: 0 });
+        this.#writer.markDirty();
+      }
+    }
     this.#restoring = true;
     try {
       for (const message of messages) {

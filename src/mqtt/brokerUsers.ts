@@ -6,6 +6,9 @@ export interface BrokerUser {
   password: string;
 }
 
+/** User name of the daemon's own connection to the embedded broker (its password is random per process). */
+export const INTERNAL_USERNAME = 'mowability-internal';
+
 /** Convict format: a list of {username, password}, unique names, non-empty passwords. Never echoes passwords. */
 export function validateBrokerUsers(value: unknown): void {
   if (!Array.isArray(value)) throw new Error('must be a list of {"username": ..., "password": ...}');
@@ -17,6 +20,7 @@ export function validateBrokerUsers(value: unknown): void {
     if (typeof username !== 'string' || username === '') throw new Error(`entry ${index} needs a non-empty username`);
     if (typeof password !== 'string' || password.length < 8) throw new Error(`user "${username}" needs a password of at least 8 characters`);
     if (seen.has(username)) throw new Error(`user "${username}" is listed twice`);
+    if (username === INTERNAL_USERNAME) throw new Error(`user name "${INTERNAL_USERNAME}" is reserved for the daemon's own connection; pick another`);
     seen.add(username);
   });
 }

@@ -143,3 +143,19 @@ export function isOurDiscoveryConfig(payload: string, baseTopic: string): boolea
     return false;
   }
 }
+
+/**
+ * Topic filters of our discovery configs for these stations: `<prefix>/+/<object id>/#` for every
+ * object id `discoveryMessages` uses (the level after the component), so the embedded broker can
+ * keep other clients off them. Derived from the messages themselves, so the two never drift apart.
+ */
+export function discoveryTopicFilters(prefix: string, baseTopic: string, stations: ReadonlyArray<{ id: string; name: string }>): string[] {
+  const filters = new Set<string>();
+  for (const station of stations) {
+    for (const message of discoveryMessages({ prefix, baseTopic, softwareVersion: '', stationId: station.id, stationName: station.name })) {
+      const objectId = message.topic.slice(prefix.length + 1).split('/')[1];
+      filters.add(`${prefix}/+/${objectId}/#`);
+    }
+  }
+  return [...filters];
+}

@@ -17,7 +17,7 @@ import { systemClock, type Clock } from '../util/clock.js';
 import { createScheduler, type Scheduler } from '../util/scheduler.js';
 import { EmbeddedBroker } from './broker.js';
 import { MqttConnection } from './client.js';
-import { discoveryMessages, isOurDiscoveryConfig } from './discovery.js';
+import { discoveryMessages, discoveryTopicFilters, isOurDiscoveryConfig } from './discovery.js';
 import { HistoryService } from './historyService.js';
 import { LogThrottle } from './logThrottle.js';
 import { INITIAL_MOWABLE, nextMowable, type MowableSettings } from './mowable.js';
@@ -46,6 +46,8 @@ export interface MqttStats extends IngestCounters {
   historyCommits: number;
   connected: boolean;
   brokerRejectedPublishes: number;
+  /** Connections the embedded broker closed because broker.maxClients were open. */
+  brokerRefusedConnections: number;
 }
 
 export interface MqttService {
@@ -74,7 +76,6 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
   const timeZone = calculationContext(config, 0).timeZone;
   const stations = config.stations;
   const baseTopic = config.mqtt.baseTopic;
-  const clientId = clientIdFor(config);
   const useEmbedded = config.broker.enabled && config.mqtt.url === '';
   const mowableSettings: MowableSettings = {
     onThreshold: config.mqtt.mowableOnThreshold,
@@ -99,12 +100,16 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
         maxTopicLevels: config.broker.maxTopicLevels,
         retainedStore: config.broker.persistRetained ? new RetainedStore(database) : undefined,
         baseTopic,
-        ownClientId: clientId,
+        ownedTopics: [`${baseTopic}/#`, ...discoveryTopicFilters(config.homeassistant.prefix, baseTopic, stations)],
+        maxClients: config.broker.maxClients,
+        sysTopics: config.broker.sysTopics,
         flushIntervalMs,
         logger: options.logger,
         clock,
       })
     : undefined;
+  // The embedded broker knows its own internal identity; an external broker keeps our stable id.
+  const clientId = broker ? broker.internalClientId : clientIdFor(config);
 
   const ingest = new StationIngest({ history, clock, throttle, timeZone, maxPayloadBytes: config.broker.maxPayloadBytes });
   let statesPublished = 0;
@@ -248,10 +253,9 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
     async start() {
       const embeddedHost = config.broker.host === '0.0.0.0' || config.broker.host === '::' ? '127.0.0.1' : config.broker.host;
       const url = broker ? `mqtt://${embeddedHost.includes(':') ? `[${embeddedHost}]` : embeddedHost}:${broker.port}` : config.mqtt.url;
+      // Always log in to the embedded broker, also when it is anonymous: the login is what makes this connection the owner of our topics.
       const credentials = broker
-        ? broker.needsCredentials
-          ? { username: broker.internalUser.username, password: broker.internalUser.password }
-          : {}
+        ? { username: broker.internalUser.username, password: broker.internalUser.password }
         : {
             ...(config.mqtt.username ? { username: config.mqtt.username } : {}),
             ...(config.mqtt.password ? { password: config.mqtt.password } : {}),
@@ -328,6 +332,7 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
       historyCommits: history.commits,
       connected: connection?.connected ?? false,
       brokerRejectedPublishes: broker?.rejectedPublishes ?? 0,
+      brokerRefusedConnections: broker?.refusedConnections ?? 0,
     };
   }
 

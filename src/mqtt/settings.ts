@@ -35,6 +35,8 @@ export interface MqttSideConfig {
     readonly maxPayloadBytes: number;
     readonly maxTopicLevels: number;
     readonly persistRetained: boolean;
+    readonly maxClients: number;
+    readonly sysTopics: boolean;
   };
   readonly homeassistant: {
     readonly discovery: boolean;
@@ -95,7 +97,12 @@ export function mqttEnabled(config: MqttSideConfig): boolean {
   return config.mqtt.url !== '' || config.broker.enabled;
 }
 
-/** Deterministic client id: the same base topic gives the same id, so clean:false sessions survive restarts. */
+/**
+ * Client id at an external broker. Deterministic: the same base topic gives the same id, so our
+ * clean:false session (the QoS 1 readings the broker queued while we were away) survives restarts.
+ * Ownership of our topics there is the broker's ACL job (docs/mqtt.md), not this id's. The
+ * embedded broker uses a random id instead (BrokerAccess.internalClientId).
+ */
 export function clientIdFor(config: MqttSideConfig): string {
   if (config.mqtt.clientId !== '') return config.mqtt.clientId;
   return `mowability-${createHash('sha256').update(config.mqtt.baseTopic).digest('hex').slice(0, 8)}`;

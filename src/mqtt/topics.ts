@@ -30,3 +30,19 @@ export function topicMatches(filter: string, topic: string): boolean {
 export function safeId(text: string): string {
   return text.replace(/[^a-zA-Z0-9_-]/g, '_');
 }
+
+/**
+ * Why a topic name or filter is unacceptable as text, else undefined. MQTT 3.1.1 §1.5.3 requires
+ * well-formed UTF-8 without U+0000 and lets a receiver refuse control characters and
+ * noncharacters; Mosquitto's client library refuses all of these on receipt, so a retained
+ * message on such a topic would make `mosquitto_sub` disconnect and reconnect forever. mqtt-packet
+ * decodes ill-formed bytes to U+FFFD, so that character stands for invalid UTF-8 (a literally
+ * encoded U+FFFD is refused too: the two cannot be told apart after decoding).
+ */
+export function topicTextProblem(topic: string): string | undefined {
+  if (topic.includes('\uFFFD')) return 'topic is not valid UTF-8';
+  if (topic.includes('\u0000')) return 'topic contains U+0000';
+  if (/\p{Cc}/u.test(topic)) return 'topic contains a control character';
+  if (/\p{Noncharacter_Code_Point}/u.test(topic)) return 'topic contains a Unicode noncharacter';
+  return undefined;
+}

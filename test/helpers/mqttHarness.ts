@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import type { StationConfig } from '../../src/ingest/types.js';
 import { createMqttService, type MqttService } from '../../src/mqtt/service.js';
 import type { MqttSideConfig } from '../../src/mqtt/settings.js';
@@ -62,6 +62,8 @@ export function testMqttConfig(overrides: DeepPartial<MqttSideConfig> & { timezo
       maxPayloadBytes: 65536,
       maxTopicLevels: 16,
       persistRetained: true,
+      maxClients: 64,
+      sysTopics: false,
       ...overrides.broker,
     },
     homeassistant: { discovery: true, prefix: 'homeassistant', statusTopic: 'homeassistant/status', ...overrides.homeassistant },
@@ -86,9 +88,9 @@ export interface RunningDaemon {
 }
 
 /** Opens the database and starts the MQTT components in order, as the composition root does. */
-export async function startMqttDaemon(dbPath: string, config: MqttSideConfig, clock: FakeClock): Promise<RunningDaemon> {
+export async function startMqttDaemon(dbPath: string, config: MqttSideConfig, clock: FakeClock, logger: Logger = silentLogger): Promise<RunningDaemon> {
   const database = await Database.open(dbPath);
-  const service = createMqttService({ config, database, logger: silentLogger, clock });
+  const service = createMqttService({ config, database, logger, clock });
   const started: typeof service.components = [];
   try {
     for (const component of service.components) {
@@ -208,10 +210,22 @@ export async function waitForRetained(port: number, topic: string, accept: (payl
  * Publishes once from a throwaway client and resolves once the broker has handled the publish:
  * 'handled' when it answered a later packet of the same connection (brokers handle a
  * connection's packets in order), 'closed' when it closed the connection instead (a refusal:
- * MQTT 3.1.1 has no negative acknowledgement).
+ * MQTT 3.1.1 has no negative acknowledgement), 'refused' when it refused the CONNECT
+ * (`options.connect`: client id, credentials).
  */
-export async function publishOnce(port: number, topic: string, payload: string, options: { qos?: 0 | 1; retain?: boolean } = {}): Promise<'handled' | 'closed'> {
-  const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { reconnectPeriod: 0, connectTimeout: 5000 });
+export async function publishOnce(
+  port: number,
+  topic: string,
+  payload: string,
+  options: { qos?: 0 | 1; retain?: boolean; connect?: IClientOptions } = {},
+): Promise<'handled' | 'closed' | 'refused'> {
+  let client: MqttClient;
+  try {
+    client = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { reconnectPeriod: 0, connectTimeout: 5000, ...options.connect });
+  } catch (err) {
+    if (/Connection refused/i.test((err as Error).message)) return 'refused';
+    throw err;
+  }
   const closed = new Promise<'closed'>((resolve) => client.once('close', () => resolve('closed')));
   try {
     const handled = (async () => {

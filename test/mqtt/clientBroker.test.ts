@@ -13,18 +13,21 @@ function brokerOn(port = 0, users: Array<{ username: string; password: string }>
     maxTopicLevels: 8,
     retainedStore: undefined,
     baseTopic: 'mowability',
-    ownClientId: 'owner',
+    ownedTopics: ['mowability/#'],
+    maxClients: 16,
+    sysTopics: false,
     flushIntervalMs: 1000,
     logger: silentLogger,
     clock: new FakeClock(),
   });
 }
 
-function connectionTo(port: number): MqttConnection {
+function connectionTo(broker: EmbeddedBroker): MqttConnection {
   return new MqttConnection(
     {
-      url: `mqtt://127.0.0.1:${port}`,
-      clientId: 'owner',
+      url: `mqtt://127.0.0.1:${broker.port}`,
+      clientId: broker.internalClientId,
+      ...broker.internalUser,
       baseTopic: 'mowability',
       rejectUnauthorized: true,
       keepaliveSeconds: 30,
@@ -51,7 +54,7 @@ describe('the mqtt.js wrapper', () => {
     cleanups.push(() => observer.close());
     await observer.client.subscribeAsync('mowability/#', { qos: 1 });
 
-    const connection = connectionTo(broker.port);
+    const connection = connectionTo(broker);
     cleanups.push(() => connection.stop('offline'));
     const received: string[] = [];
     connection.subscribe('stations/#', (topic) => {

@@ -1,0 +1,113 @@
+/**
+ * Who may do what on the embedded broker. Ownership of our topics (the base
+ * topic and our Home Assistant discovery configs) follows the authenticated
+ * identity of the daemon's own connection, never its client id: a client id
+ * is chosen by the client and can be guessed or read from a log. The daemon
+ * logs in as INTERNAL_USERNAME with a password made fresh for every process,
+ * also when the broker is otherwise anonymous, and only a connection that
+ * did so is marked internal.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Client } from 'aedes';
+import { checkCredentials, INTERNAL_USERNAME, type BrokerUser } from './brokerUsers.js';
+import { isLoopbackHost } from './settings.js';
+import { topicMatches, topicTextProblem } from './topics.js';
+
+export interface BrokerAccessOptions {
+  /** Accounts of `broker.users`; empty: anonymous logins (loopback only, enforced by the config rules). */
+  users: readonly BrokerUser[];
+  /** Topic filters only the daemon's own connection may publish to; their first level is literal (base topic, discovery prefix). */
+  ownedTopics: readonly string[];
+  /** `broker.sysTopics`: loopback clients logged in with an account may subscribe to `$SYS/...`. */
+  sysTopicsForAccounts: boolean;
+}
+
+/** CONNACK return codes of MQTT 3.1.1 §3.2.2.3. */
+export const IDENTIFIER_REJECTED = 2;
+export const BAD_USERNAME_OR_PASSWORD = 4;
+
+export type ConnectVerdict = { ok: true } | { ok: false; returnCode: typeof IDENTIFIER_REJECTED | typeof BAD_USERNAME_OR_PASSWORD; reason: string };
+
+/** `close`: drop the connection (MQTT 3.1.1 §1.5.3 for ill-formed text); otherwise a failure code in SUBACK. */
+export interface SubscribeRefusal {
+  reason: string;
+  close: boolean;
+}
+
+function remoteAddress(client: Client): string {
+  const address = client.conn && 'remoteAddress' in client.conn ? client.conn.remoteAddress : undefined;
+  return (address ?? '').replace(/^::ffff:/, '');
+}
+
+export class BrokerAccess {
+  readonly #options: BrokerAccessOptions;
+  /** The daemon's credentials, valid only in this process. */
+  readonly internalUser: BrokerUser = { username: INTERNAL_USERNAME, password: randomBytes(24).toString('base64url') };
+  /**
+   * Random per process: the embedded broker's sessions live in our own process (the daemon uses
+   * clean sessions there), so a stable id would buy nothing and only tell others which id to try.
+   */
+  readonly internalClientId = `mowability-${randomBytes(8).toString('hex')}`;
+  readonly #internal = new WeakSet<Client>();
+  readonly #withAccount = new WeakSet<Client>();
+  /** First levels of the owned filters: most traffic (station topics) is ruled out by one lookup. */
+  readonly #ownedFirstLevels: ReadonlySet<string>;
+
+  constructor(options: BrokerAccessOptions) {
+    this.#options = options;
+    this.#ownedFirstLevels = new Set(options.ownedTopics.map((filter) => filter.split('/', 1)[0]!));
+  }
+
+  /** Decides a CONNECT. Runs before aedes registers the client, so a refused one never takes over a session. */
+  authenticate(client: Client, username: string | undefined, password: Buffer | undefined): ConnectVerdict {
+    if (username === INTERNAL_USERNAME) {
+      if (!checkCredentials([this.internalUser], username, password)) return { ok: false, returnCode: BAD_USERNAME_OR_PASSWORD, reason: 'wrong internal password' };
+      this.#internal.add(client);
+      return { ok: true };
+    }
+    if (client.id === this.internalClientId) return { ok: false, returnCode: IDENTIFIER_REJECTED, reason: "the daemon's own client id" };
+    if (this.#options.users.length === 0) return { ok: true };
+    if (!checkCredentials(this.#options.users, username, password)) return { ok: false, returnCode: BAD_USERNAME_OR_PASSWORD, reason: 'bad username or password' };
+    this.#withAccount.add(client);
+    return { ok: true };
+  }
+
+  /** The daemon's own authenticated connection. `null` (aedes itself, e.g. restoring retained messages) is not. */
+  isInternal(client: Client | null | undefined): boolean {
+    return client !== null && client !== undefined && this.#internal.has(client);
+  }
+
+  isOwnedTopic(topic: string): boolean {
+    if (!this.#ownedFirstLevels.has(topic.split('/', 1)[0]!)) return false;
+    return this.#options.ownedTopics.some((filter) => topicMatches(filter, topic));
+  }
+
+  /** Why this client may not publish to `topic` (text or ownership), else undefined. */
+  publishProblem(client: Client | null, topic: string): string | undefined {
+    const text = topicTextProblem(topic);
+    if (text) return text;
+    if (topic.startsWith('$')) return 'topics starting with $ are reserved';
+    if (client && !this.isInternal(client) && this.isOwnedTopic(topic)) return `only mowability publishes to ${topic.split('/').slice(0, 3).join('/')}/...`;
+    return undefined;
+  }
+
+  /** Why a stored retained message must not be restored: bad topic text, or one of our topics (we re-publish those). */
+  restoreProblem(topic: string): string | undefined {
+    return topicTextProblem(topic) ?? (this.isOwnedTopic(topic) ? 'one of our own topics' : undefined);
+  }
+
+  /** Why this client may not subscribe to `filter`, else undefined. */
+  subscribeProblem(client: Client, filter: string): SubscribeRefusal | undefined {
+    const text = topicTextProblem(filter);
+    if (text) return { reason: text, close: true };
+    if (filter.startsWith('$SYS') && !this.#maySeeSys(client)) {
+      return { reason: '$SYS is readable only with broker.sysTopics=true, by a loopback client with a broker.users account', close: false };
+    }
+    return undefined;
+  }
+
+  // $SYS names every client id and address: only the machine's owner, with an account, gets to read it.
+  #maySeeSys(client: Client): boolean {
+    return this.#options.sysTopicsForAccounts && this.#withAccount.has(client) && isLoopbackHost(remoteAddress(client));
+  }
+}
