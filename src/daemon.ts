@@ -14,6 +14,8 @@ import { MFI_VERSION } from './core/index.js';
 import { buildApp } from './http/app.js';
 import { AccessCache } from './store/accessCache.js';
 import { Database } from './store/database.js';
+import { DatabaseWatch } from './store/databaseWatch.js';
+import { ServeLock } from './store/serveLock.js';
 import { ServiceStore, SETTING_MFI_VERSION } from './store/serviceStore.js';
 import { deferredMqttComponents } from './mqtt/service.js';
 import { systemClock, type Clock } from './util/clock.js';
@@ -96,17 +98,36 @@ function required<T>(value: T | undefined, what: string): T {
 
 function databaseComponent(runtime: MutableRuntime): LifecycleComponent {
   let database: Database | undefined;
+  let watch: DatabaseWatch | undefined;
   return {
     name: 'database',
     async start() {
       database = await Database.open(runtime.config.db.path);
+      watch = new DatabaseWatch({ database, logger: runtime.logger });
+      watch.start();
       runtime.database = database;
       runtime.store = new ServiceStore(database, runtime.clock);
       await runtime.store.setSetting(SETTING_MFI_VERSION, MFI_VERSION);
       runtime.logger.info({ path: runtime.config.db.path, mfiVersion: MFI_VERSION }, 'database open');
     },
     async stop() {
+      watch?.stop();
       await database?.close();
+    },
+  };
+}
+
+/** One daemon per database: taken before the database opens, released after it closed. */
+function serveLockComponent(runtime: MutableRuntime): LifecycleComponent {
+  let lock: ServeLock | null = null;
+  return {
+    name: 'serve-lock',
+    async start() {
+      lock = await ServeLock.acquire(runtime.config.db.path);
+    },
+    async stop() {
+      await lock?.release();
+      lock = null;
     },
   };
 }
@@ -159,6 +180,7 @@ function httpComponent(runtime: MutableRuntime): LifecycleComponent {
 /** The daemon's parts in start order. */
 export function daemonComponents(runtime: MutableRuntime, options: { keyCommandHint: string }): LifecycleComponent[] {
   return [
+    serveLockComponent(runtime),
     databaseComponent(runtime),
     accessCacheComponent(runtime, options.keyCommandHint),
     httpComponent(runtime),

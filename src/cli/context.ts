@@ -11,9 +11,20 @@ export function configFor(parsed: ParsedCommand, io: CliIo): AppConfig {
   return loadConfig({ argv: parsed.configArgv, env: io.env });
 }
 
-export async function withStore<T>(parsed: ParsedCommand, io: CliIo, work: (store: ServiceStore) => Promise<T>): Promise<T> {
+/**
+ * Runs `work` against the configured database. Only `keys add` (the first
+ * step of a new installation) passes `create`: every other command refuses a
+ * missing file, since a wrong path would otherwise act on a new, empty
+ * database while the daemon's stays untouched.
+ */
+export async function withStore<T>(
+  parsed: ParsedCommand,
+  io: CliIo,
+  work: (store: ServiceStore) => Promise<T>,
+  options: { create?: boolean } = {},
+): Promise<T> {
   const config = configFor(parsed, io);
-  const database = await Database.open(config.db.path);
+  const database = await Database.open(config.db.path, { create: options.create ?? false });
   try {
     return await work(new ServiceStore(database, systemClock));
   } finally {

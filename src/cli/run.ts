@@ -1,5 +1,6 @@
 /** Dispatches `mowability <command>` and maps failures to exit codes. */
 import { ConfigError } from '../config/load.js';
+import { DatabaseInUseError } from '../store/serveLock.js';
 import { calcCommand } from './commands/calc.js';
 import { configCommand } from './commands/config.js';
 import { ipCommand } from './commands/ip.js';
@@ -39,6 +40,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     }
     if (err instanceof ConfigError) {
       io.stderr(`${err.message}\n`);
+      return err.exitCode;
+    }
+    if (err instanceof DatabaseInUseError) {
+      io.stderr(`mowability ${name}: ${err.message}\n`);
       return err.exitCode;
     }
     if (err instanceof CommandError) {

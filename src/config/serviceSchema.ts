@@ -12,7 +12,7 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export const serviceSchema = {
   db: {
     path: {
-      doc: 'SQLite database file (API keys, blocked addresses, settings, history). Its directory is created if missing.',
+      doc: 'SQLite database file (API keys, blocked addresses, settings, history). serve (and keys add) create it 0600, and missing directories 0700; the other commands refuse a missing file.',
       format: 'non-empty-string',
       default: './data/mowability.db',
       env: 'MOWABILITY_DB_PATH',

@@ -1,122 +1,162 @@
 /**
- * The duplicate filter of one station: which reading contents arrived at
- * which reading times. A reading is a duplicate when the same content was
- * seen within `windowMs` of its time (repeated radio packets), which
- * includes the exact same time (a QoS 1 redelivery, however late). Entries
- * are persisted with the history, so the filter survives a restart.
+ * The duplicate filter of one station. A reading is a duplicate when
+ *  - the same content was seen within `windowMs` of its reading time
+ *    (repeated radio packets), which includes the exact same time (a QoS 1
+ *    redelivery), or
+ *  - its reading time is at or before the filter's floor: the newest reading
+ *    time the history had stored when the daemon started (the high-water
+ *    mark, persisted in the same transaction as the data it let in), or the
+ *    time of the newest entry evicted from the exact memory below.
+ *    The entries within the window of the high-water mark are persisted
+ *    with it, so a radio repeat of the newest stored reading is still
+ *    recognised after a restart.
+ *
+ * So a redelivery is refused for the whole history (14 days), however many
+ * readings came in between, while memory stays bounded: the exact entries
+ * (reading time + 32-bit content hash, 12 bytes each) are capped at
+ * MAX_EXACT_ENTRIES per station, and SQLite holds one row per station
+ * instead of one per reading. The price: a reading that arrives late
+ * (behind the floor) is refused even when it is new; stations and brokers
+ * deliver in order, and a late one would be behind the rain counter
+ * baselines anyway.
  */
 
-export interface FingerprintRow {
-  /** 53-bit hash of the reading's content fingerprint. */
-  hash: number;
-  /** Reading time, epoch ms. */
-  atMs: number;
-}
+/** At one packet per 10 s this is about 11.5 days of exact memory; 1.5 MB per station at most. */
+export const MAX_EXACT_ENTRIES = 100_000;
+const INITIAL_CAPACITY = 1024;
+/** Slack behind the cap: compacting once per quarter of the cap keeps appends amortised O(1). */
+const SLACK = 1.25;
 
-/** Bounds memory and the table; at one packet per 2.5 s (WeeWX loop) this still remembers 3.5 h. */
-export const MAX_FINGERPRINTS = 5000;
+/** What survives a restart: one row per station. */
+export interface DuplicateFilterState {
+  /** The newest reading time let in, epoch ms. */
+  highWaterMs: number;
+  /** [reading time, content hash] of the entries within the duplicate window of the high-water mark. */
+  recent: Array<[number, number]>;
+}
 
 /**
- * A 53-bit content hash, so a fingerprint (a JSON string of the payload) is
- * stored as one SQLite INTEGER. Two independent 32-bit FNV-1a style lanes;
- * a collision would also need a reading time within the duplicate window.
+ * A 32-bit FNV-1a hash of the content fingerprint (a JSON string of the
+ * payload). A false duplicate needs a collision AND a reading time within
+ * the duplicate window of the other content.
  */
 export function hashFingerprint(fingerprint: string): number {
-  let high = 0x811c9dc5;
-  let low = 0x050c5d1f;
-  for (let i = 0; i < fingerprint.length; i++) {
-    const code = fingerprint.charCodeAt(i);
-    high = Math.imul(high ^ code, 0x01000193);
-    low = Math.imul(low ^ code, 0x5bd1e995);
-    low ^= low >>> 15;
-  }
-  return (high >>> 0) * 0x200000 + ((low >>> 0) >>> 11);
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < fingerprint.length; i++) hash = Math.imul(hash ^ fingerprint.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
 }
 
-export class FingerprintFilter {
+export class DuplicateFilter {
   readonly #windowMs: number;
-  readonly #retentionMs: number;
-  /** hash → reading times seen with it. */
-  readonly #timesByHash = new Map<number, Set<number>>();
-  /** Insertion order, oldest first, for eviction. Key: `${hash}@${atMs}`. */
-  readonly #order = new Map<string, FingerprintRow>();
-  readonly #added = new Map<string, FingerprintRow>();
-  #newestMs = 0;
+  readonly #maxEntries: number;
+  /** Entries [#start, #end) sorted by time; hashes parallel. */
+  #times = new Float64Array(INITIAL_CAPACITY);
+  #hashes = new Uint32Array(INITIAL_CAPACITY);
+  #start = 0;
+  #end = 0;
+  /** Reading times at or before this are duplicates. */
+  #floorMs: number;
+  #highWaterMs: number | null;
+  #dirty = false;
 
-  constructor(windowMs: number, retentionMs: number, rows: readonly FingerprintRow[] = []) {
+  /** `state`: what a previous run stored (null for a new station). */
+  constructor(windowMs: number, state: DuplicateFilterState | null = null, maxEntries = MAX_EXACT_ENTRIES) {
     this.#windowMs = windowMs;
-    this.#retentionMs = retentionMs;
-    for (const row of [...rows].sort((a, b) => a.atMs - b.atMs)) this.#remember(row);
-    this.#evict();
+    this.#maxEntries = maxEntries;
+    this.#highWaterMs = state?.highWaterMs ?? null;
+    this.#floorMs = state?.highWaterMs ?? Number.NEGATIVE_INFINITY;
+    for (const [atMs, hash] of [...(state?.recent ?? [])].sort((a, b) => a[0] - b[0])) this.#insert(atMs, hash);
   }
 
+  /** Exact entries held in memory. */
   get size(): number {
-    return this.#order.size;
+    return this.#end - this.#start;
   }
 
+  /** The high-water mark changed since the last takeHighWater(). */
   get dirty(): boolean {
-    return this.#added.size > 0;
+    return this.#dirty;
   }
 
-  /** True for content seen within the window of `atMs`; otherwise remembers it and returns false. */
+  /** The state to persist, or null before the first reading. */
+  get state(): DuplicateFilterState | null {
+    if (this.#highWaterMs === null) return null;
+    const recent: Array<[number, number]> = [];
+    for (let i = this.#lowerBound(this.#highWaterMs - this.#windowMs); i < this.#end; i++) recent.push([this.#times[i]!, this.#hashes[i]!]);
+    return { highWaterMs: this.#highWaterMs, recent };
+  }
+
+  /** True for a duplicate; otherwise remembers the reading and returns false. */
   seen(fingerprint: string, atMs: number): boolean {
+    if (atMs <= this.#floorMs) return true;
     const hash = hashFingerprint(fingerprint);
-    const times = this.#timesByHash.get(hash);
-    if (times) {
-      for (const at of times) if (Math.abs(atMs - at) <= this.#windowMs) return true;
+    for (let i = this.#lowerBound(atMs - this.#windowMs); i < this.#end && this.#times[i]! <= atMs + this.#windowMs; i++) {
+      if (this.#hashes[i] === hash) return true;
     }
-    const row = { hash, atMs };
-    this.#remember(row);
-    this.#added.set(keyOf(row), row);
-    this.#evict();
+    this.#insert(atMs, hash);
+    if (this.#highWaterMs === null || atMs > this.#highWaterMs) {
+      this.#highWaterMs = atMs;
+      this.#dirty = true;
+    }
     return false;
   }
 
-  #remember(row: FingerprintRow): void {
-    const key = keyOf(row);
-    if (this.#order.has(key)) return;
-    this.#order.set(key, row);
-    let times = this.#timesByHash.get(row.hash);
-    if (!times) {
-      times = new Set();
-      this.#timesByHash.set(row.hash, times);
+  /** Drops exact entries older than `oldestMs`; readings that old are refused before they get here. */
+  prune(oldestMs: number): void {
+    this.#start = this.#lowerBound(oldestMs);
+    if (this.#start === this.#end) this.#start = this.#end = 0;
+  }
+
+  /** The state for the store's next batch, or null when unchanged. */
+  takeState(): DuplicateFilterState | null {
+    if (!this.#dirty) return null;
+    this.#dirty = false;
+    return this.state;
+  }
+
+  /** First index in [#start, #end) whose time is >= atMs. */
+  #lowerBound(atMs: number): number {
+    let low = this.#start;
+    let high = this.#end;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.#times[middle]! < atMs) low = middle + 1;
+      else high = middle;
     }
-    times.add(row.atMs);
-    this.#newestMs = Math.max(this.#newestMs, row.atMs);
+    return low;
   }
 
-  #forget(key: string, row: FingerprintRow): void {
-    this.#order.delete(key);
-    this.#added.delete(key);
-    const times = this.#timesByHash.get(row.hash);
-    times?.delete(row.atMs);
-    if (times?.size === 0) this.#timesByHash.delete(row.hash);
-  }
-
-  #evict(): void {
-    for (const [key, row] of this.#order) {
-      if (this.#order.size <= MAX_FINGERPRINTS && row.atMs >= this.#newestMs - this.#retentionMs) break;
-      this.#forget(key, row);
+  #insert(atMs: number, hash: number): void {
+    if (this.size === this.#maxEntries) {
+      // Forget the oldest entry exactly, but keep refusing its time and anything before.
+      this.#floorMs = Math.max(this.#floorMs, this.#times[this.#start]!);
+      this.#start++;
     }
+    if (this.#end === this.#times.length) this.#makeRoom();
+    // Readings mostly arrive in time order: usually this is an append.
+    let at = this.#end;
+    while (at > this.#start && this.#times[at - 1]! > atMs) at--;
+    if (at < this.#end) {
+      this.#times.copyWithin(at + 1, at, this.#end);
+      this.#hashes.copyWithin(at + 1, at, this.#end);
+    }
+    this.#times[at] = atMs;
+    this.#hashes[at] = hash;
+    this.#end++;
   }
 
-  /** Drops entries older than the retention at `nowMs`. */
-  prune(nowMs: number): void {
-    for (const [key, row] of this.#order) if (row.atMs < nowMs - this.#retentionMs) this.#forget(key, row);
+  /** Moves the entries to the front, growing the arrays (doubling, up to the cap plus slack) when more than half full. */
+  #makeRoom(): void {
+    const size = this.size;
+    const limit = Math.ceil(this.#maxEntries * SLACK) + 1;
+    const capacity = size * 2 > this.#times.length ? Math.min(limit, this.#times.length * 2) : this.#times.length;
+    const times = capacity === this.#times.length ? this.#times : new Float64Array(capacity);
+    const hashes = capacity === this.#hashes.length ? this.#hashes : new Uint32Array(capacity);
+    times.set(this.#times.subarray(this.#start, this.#end));
+    hashes.set(this.#hashes.subarray(this.#start, this.#end));
+    this.#times = times;
+    this.#hashes = hashes;
+    this.#start = 0;
+    this.#end = size;
   }
-
-  /** Entries remembered since the last call, for the store's next batch. */
-  takeAdded(): FingerprintRow[] {
-    const added = [...this.#added.values()];
-    this.#added.clear();
-    return added;
-  }
-
-  rows(): FingerprintRow[] {
-    return [...this.#order.values()].map((row) => ({ ...row })).sort((a, b) => a.atMs - b.atMs || a.hash - b.hash);
-  }
-}
-
-function keyOf(row: FingerprintRow): string {
-  return `${row.hash}@${row.atMs}`;
 }

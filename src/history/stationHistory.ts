@@ -3,14 +3,14 @@
  * buckets of rain increments and minimum temperature over 14 days, rain
  * counter baselines, the latest value of each current field, and the
  * duplicate filter. The SQLite store persists what `takeChanges()` returns
- * (the filter's new entries in the same batch as the data they let in, so
+ * (the filter's high-water mark in the same batch as the data it let in, so
  * a redelivery after a crash or restart is counted exactly once) and hands
  * the rows back to the constructor on start.
  */
 import type { CalculationInput, FieldName } from '../core/fields.js';
 import type { CurrentField, Reading } from '../ingest/types.js';
 import { CURRENT_FIELDS } from '../ingest/types.js';
-import { FingerprintFilter, type FingerprintRow } from './fingerprints.js';
+import { DuplicateFilter, type DuplicateFilterState } from './fingerprints.js';
 import { scanWindows } from './scan.js';
 import {
   COVERAGE_REQUIRED,
@@ -72,11 +72,11 @@ export interface HistoryRows {
   buckets: BucketRow[];
   counters: CounterRow[];
   latest: LatestRow[];
-  /** The duplicate filter: content hashes with their reading times. */
-  fingerprints: FingerprintRow[];
+  /** The duplicate filter's high-water mark (null: no reading yet, or in a change set: unchanged). */
+  duplicates: DuplicateFilterState | null;
 }
 
-export type { FingerprintRow };
+export type { DuplicateFilterState };
 
 export interface TimedReading extends Reading {
   /** Reading time, epoch ms (payload time or arrival time). */
@@ -110,7 +110,7 @@ export class StationHistory {
   readonly #buckets = new Map<number, BucketRow>();
   readonly #counters = new Map<string, CounterRow>();
   readonly #latest = new Map<CurrentField, LatestRow>();
-  readonly #fingerprints: FingerprintFilter;
+  readonly #duplicates: DuplicateFilter;
   readonly #dirtyBuckets = new Set<number>();
   readonly #dirtyCounters = new Set<string>();
   readonly #dirtyLatest = new Set<CurrentField>();
@@ -120,7 +120,7 @@ export class StationHistory {
 
   constructor(options: HistoryOptions, rows?: Partial<HistoryRows>) {
     this.#options = options;
-    this.#fingerprints = new FingerprintFilter(options.duplicateWindowMs, RETENTION_MS, rows?.fingerprints);
+    this.#duplicates = new DuplicateFilter(options.duplicateWindowMs, rows?.duplicates ?? null);
     for (const bucket of rows?.buckets ?? []) this.#buckets.set(bucket.minute, { ...bucket });
     for (const counter of rows?.counters ?? []) this.#counters.set(counter.key, { ...counter });
     for (const latest of rows?.latest ?? []) this.#latest.set(latest.field, { ...latest });
@@ -137,7 +137,7 @@ export class StationHistory {
   }
 
   get dirty(): boolean {
-    return this.#dirtyBuckets.size + this.#dirtyCounters.size + this.#dirtyLatest.size > 0 || this.#fingerprints.dirty;
+    return this.#dirtyBuckets.size + this.#dirtyCounters.size + this.#dirtyLatest.size > 0 || this.#duplicates.dirty;
   }
 
   #noteReadingTime(timeMs: number): void {
@@ -164,7 +164,7 @@ export class StationHistory {
   /** Adds a reading. Repeated transmissions and redeliveries return 'duplicate' and change nothing. */
   ingest(reading: TimedReading): IngestResult {
     const timeMs = reading.timeMs;
-    if (this.#fingerprints.seen(reading.fingerprint, timeMs)) return 'duplicate';
+    if (this.#duplicates.seen(reading.fingerprint, timeMs)) return 'duplicate';
     const minute = minuteOf(timeMs);
     const gapMs = this.#options.maxGapMinutes * MINUTE_MS;
 
@@ -222,7 +222,7 @@ export class StationHistory {
     const oldestMinute = minuteOf(nowMs) - RETENTION_MINUTES;
     for (const minute of this.#buckets.keys()) if (minute < oldestMinute) this.#buckets.delete(minute);
     for (const [key, counter] of this.#counters) if (counter.atMs < nowMs - RETENTION_MS) this.#counters.delete(key);
-    this.#fingerprints.prune(nowMs);
+    this.#duplicates.prune(nowMs - RETENTION_MS);
   }
 
   /** Rows changed since the last call, for the store's next batch. */
@@ -240,7 +240,7 @@ export class StationHistory {
         const latest = this.#latest.get(field);
         return latest ? [{ ...latest }] : [];
       }),
-      fingerprints: this.#fingerprints.takeAdded(),
+      duplicates: this.#duplicates.takeState(),
     };
     this.#dirtyBuckets.clear();
     this.#dirtyCounters.clear();
@@ -254,7 +254,7 @@ export class StationHistory {
       buckets: [...this.#buckets.values()].map((bucket) => ({ ...bucket })).sort((a, b) => a.minute - b.minute),
       counters: [...this.#counters.values()].map((counter) => ({ ...counter })),
       latest: [...this.#latest.values()].map((latest) => ({ ...latest })),
-      fingerprints: this.#fingerprints.rows(),
+      duplicates: this.#duplicates.state,
     };
   }
 

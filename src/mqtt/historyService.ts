@@ -13,7 +13,7 @@ interface Pending {
   buckets: Map<number, HistoryRows['buckets'][number]>;
   counters: Map<string, HistoryRows['counters'][number]>;
   latest: Map<string, HistoryRows['latest'][number]>;
-  fingerprints: HistoryRows['fingerprints'];
+  duplicates: HistoryRows['duplicates'];
 }
 
 export class HistoryService {
@@ -107,18 +107,18 @@ export class HistoryService {
       const changes = history.takeChanges();
       let pending = this.#pending.get(station);
       if (!pending) {
-        pending = { buckets: new Map(), counters: new Map(), latest: new Map(), fingerprints: [] };
+        pending = { buckets: new Map(), counters: new Map(), latest: new Map(), duplicates: null };
         this.#pending.set(station, pending);
       }
       for (const row of changes.buckets) pending.buckets.set(row.minute, row);
       for (const row of changes.counters) pending.counters.set(row.key, row);
       for (const row of changes.latest) pending.latest.set(row.field, row);
-      for (const row of changes.fingerprints) pending.fingerprints.push(row);
+      if (changes.duplicates !== null) pending.duplicates = changes.duplicates;
     }
     if (this.#pending.size === 0 && this.#pendingStates.size === 0) return;
     const histories = [...this.#pending].map(([station, pending]) => ({
       station,
-      changes: { buckets: [...pending.buckets.values()], counters: [...pending.counters.values()], latest: [...pending.latest.values()], fingerprints: pending.fingerprints },
+      changes: { buckets: [...pending.buckets.values()], counters: [...pending.counters.values()], latest: [...pending.latest.values()], duplicates: pending.duplicates },
     }));
     const states = [...this.#pendingStates.values()];
     await this.#store.save({ histories, states });

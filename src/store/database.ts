@@ -2,9 +2,9 @@
  * A small promise wrapper around node-sqlite3 and the migration runner.
  * Every other store module talks to SQLite through this class only.
  */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import sqlite3 from 'sqlite3';
+import { explainOpenError, fileIdentity, identityProblem, prepareDatabaseFile, type FileIdentity } from './databaseFile.js';
+import { WriteHealth } from './writeHealth.js';
 import { MIGRATIONS, type Migration } from './migrations/index.js';
 
 export type SqlParams = readonly unknown[] | Record<string, unknown>;
@@ -19,12 +19,21 @@ export interface OpenOptions {
   migrations?: readonly Migration[];
   /** Milliseconds SQLite waits for a lock held by another process (the CLI, the daemon). */
   busyTimeoutMs?: number;
+  /**
+   * Create the file when missing (default true). Commands that only read or
+   * change an existing database pass false, so a wrong path is an error
+   * instead of a new, empty database.
+   */
+  create?: boolean;
 }
 
 export class Database {
   readonly path: string;
   readonly #db: sqlite3.Database;
   #closed = false;
+  /** The file opened, to notice it being deleted or replaced. */
+  #identity: FileIdentity | undefined;
+  readonly #writes = new WriteHealth();
 
   private constructor(path: string, db: sqlite3.Database) {
     this.path = path;
@@ -37,20 +46,31 @@ export class Database {
    * last commit may roll back) and applies pending migrations.
    */
   static async open(path: string, options: OpenOptions = {}): Promise<Database> {
-    if (path !== ':memory:' && !path.startsWith('file:')) mkdirSync(dirname(path), { recursive: true });
+    const create = options.create ?? true;
+    prepareDatabaseFile(path, create);
+    const mode = sqlite3.OPEN_READWRITE | (create ? sqlite3.OPEN_CREATE : 0) | sqlite3.OPEN_FULLMUTEX;
     const raw = await new Promise<sqlite3.Database>((resolve, reject) => {
-      const db: sqlite3.Database = new sqlite3.Database(path, (err) => (err ? reject(err) : resolve(db)));
+      const db: sqlite3.Database = new sqlite3.Database(path, mode, (err) => (err ? reject(explainOpenError(path, err)) : resolve(db)));
     });
     const database = new Database(path, raw);
     try {
       raw.configure('busyTimeout', options.busyTimeoutMs ?? 5000);
       await database.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;');
       await database.migrate(options.migrations ?? MIGRATIONS);
+      database.#identity = fileIdentity(path);
     } catch (err) {
       await database.close().catch(() => undefined);
-      throw err;
+      throw explainOpenError(path, err);
     }
     return database;
+  }
+
+  /**
+   * Why the database cannot be trusted any more (its file deleted or
+   * replaced, writes failing persistently), or null. Cheap: one stat().
+   */
+  problem(): string | null {
+    return (this.#identity && identityProblem(this.path, this.#identity)) ?? this.#writes.problem();
   }
 
   get closed(): boolean {
@@ -59,9 +79,11 @@ export class Database {
 
   run(sql: string, params: SqlParams = []): Promise<RunResult> {
     return new Promise((resolve, reject) => {
+      const writes = this.#writes;
       this.#db.run(sql, params, function onRun(this: sqlite3.RunResult, err: Error | null) {
-        if (err) reject(err);
-        else resolve({ changes: this.changes, lastID: this.lastID });
+        if (err) return reject(writes.failed(err));
+        writes.succeeded();
+        resolve({ changes: this.changes, lastID: this.lastID });
       });
     });
   }
@@ -95,14 +117,19 @@ export class Database {
     this.#txQueue = new Promise<void>((resolve) => (release = resolve));
     await previous;
     try {
-      await this.exec('BEGIN IMMEDIATE');
+      try {
+        await this.exec('BEGIN IMMEDIATE');
+      } catch (err) {
+        throw this.#writes.failed(err);
+      }
       try {
         const result = await work(this);
         await this.exec('COMMIT');
+        this.#writes.succeeded();
         return result;
       } catch (err) {
         await this.exec('ROLLBACK').catch(() => undefined);
-        throw err;
+        throw this.#writes.failed(err);
       }
     } finally {
       release();

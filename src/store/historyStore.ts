@@ -4,8 +4,7 @@
  * src/history (pure); this file only maps rows.
  */
 import type { CurrentField } from '../ingest/types.js';
-import type { BucketRow, CounterRow, FingerprintRow, HistoryRows, LatestRow } from '../history/stationHistory.js';
-import { MAX_FINGERPRINTS } from '../history/fingerprints.js';
+import type { BucketRow, CounterRow, HistoryRows, LatestRow } from '../history/stationHistory.js';
 import { MINUTE_MS, RETENTION_MINUTES } from '../history/windows.js';
 import type { Database } from './database.js';
 
@@ -30,6 +29,17 @@ async function insertChunked<T>(db: Database, head: string, placeholders: string
   }
 }
 
+/** The filter's recent entries; a damaged value only costs the radio-repeat memory of one restart. */
+function parseRecent(text: string): Array<[number, number]> {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (!Array.isArray(value)) return [];
+    return value.filter((pair): pair is [number, number] => Array.isArray(pair) && pair.length === 2 && pair.every(Number.isFinite));
+  } catch {
+    return [];
+  }
+}
+
 export class HistoryStore {
   readonly #db: Database;
 
@@ -50,11 +60,7 @@ export class HistoryStore {
       'SELECT field, value, at_ms FROM history_latest WHERE station = ?',
       [station],
     );
-    // The filter keeps the newest entries only; older rows go at the next prune.
-    const fingerprints = await this.#db.all<{ hash: number; at_ms: number }>(
-      'SELECT hash, at_ms FROM history_fingerprints WHERE station = ? ORDER BY at_ms DESC LIMIT ?',
-      [station, MAX_FINGERPRINTS],
-    );
+    const highWater = await this.#db.get<{ at_ms: number; recent: string }>('SELECT at_ms, recent FROM history_high_water WHERE station = ?', [station]);
     const state = await this.#db.get<{ mowable: number; above_since_ms: number | null }>(
       'SELECT mowable, above_since_ms FROM history_station_state WHERE station = ?',
       [station],
@@ -69,7 +75,7 @@ export class HistoryStore {
         })),
         counters: counters.map((row): CounterRow => ({ key: row.counter, totalMm: row.total_mm, atMs: row.at_ms })),
         latest: latest.map((row): LatestRow => ({ field: row.field as CurrentField, value: row.value, atMs: row.at_ms })),
-        fingerprints: fingerprints.map((row): FingerprintRow => ({ hash: row.hash, atMs: row.at_ms })),
+        duplicates: highWater ? { highWaterMs: highWater.at_ms, recent: parseRecent(highWater.recent) } : null,
       },
       state: state ? { station, mowable: state.mowable === 1, aboveSinceMs: state.above_since_ms } : undefined,
     };
@@ -79,7 +85,7 @@ export class HistoryStore {
   async save(batch: HistoryBatch): Promise<void> {
     const empty =
       batch.states.length === 0 &&
-      batch.histories.every(({ changes }) => changes.buckets.length + changes.counters.length + changes.latest.length + changes.fingerprints.length === 0);
+      batch.histories.every(({ changes }) => changes.buckets.length + changes.counters.length + changes.latest.length === 0 && changes.duplicates === null);
     if (empty) return;
     await this.#db.transaction(async (db) => {
       for (const { station, changes } of batch.histories) {
@@ -92,9 +98,12 @@ export class HistoryStore {
         await insertChunked(db, 'INSERT INTO history_latest (station, field, value, at_ms)', '(?, ?, ?, ?)', changes.latest,
           (l) => [station, l.field, l.value, l.atMs],
           'ON CONFLICT (station, field) DO UPDATE SET value = excluded.value, at_ms = excluded.at_ms');
-        await insertChunked(db, 'INSERT INTO history_fingerprints (station, at_ms, hash)', '(?, ?, ?)', changes.fingerprints,
-          (f) => [station, f.atMs, f.hash],
-          'ON CONFLICT DO NOTHING');
+        if (changes.duplicates !== null) {
+          await db.run(
+            'INSERT INTO history_high_water (station, at_ms, recent) VALUES (?, ?, ?) ON CONFLICT (station) DO UPDATE SET at_ms = excluded.at_ms, recent = excluded.recent',
+            [station, changes.duplicates.highWaterMs, JSON.stringify(changes.duplicates.recent)],
+          );
+        }
       }
       await insertChunked(db, 'INSERT INTO history_station_state (station, mowable, above_since_ms)', '(?, ?, ?)', batch.states,
         (s) => [s.station, s.mowable ? 1 : 0, s.aboveSinceMs],
@@ -103,9 +112,8 @@ export class HistoryStore {
   }
 
   /**
-   * Deletes buckets, counter baselines and duplicate-filter entries older than
-   * the 14-day retention, and filter entries beyond the newest
-   * MAX_FINGERPRINTS per station (they would not be loaded); returns deleted
+   * Deletes buckets, counter baselines and high-water marks older than the
+   * 14-day retention (readings that old are refused anyway); returns deleted
    * bucket rows.
    */
   async prune(nowMs: number): Promise<number> {
@@ -114,13 +122,7 @@ export class HistoryStore {
     return this.#db.transaction(async (db) => {
       const buckets = await db.run('DELETE FROM history_buckets WHERE minute < ?', [oldestMinute]);
       await db.run('DELETE FROM history_counters WHERE at_ms < ?', [oldestMs]);
-      await db.run('DELETE FROM history_fingerprints WHERE at_ms < ?', [oldestMs]);
-      await db.run(
-        `DELETE FROM history_fingerprints AS f WHERE at_ms < (
-           SELECT at_ms FROM history_fingerprints WHERE station = f.station ORDER BY at_ms DESC LIMIT 1 OFFSET ?
-         )`,
-        [MAX_FINGERPRINTS - 1],
-      );
+      await db.run('DELETE FROM history_high_water WHERE at_ms < ?', [oldestMs]);
       return buckets.changes;
     });
   }

@@ -177,6 +177,8 @@ export class ServiceStore {
 
   /** One real query for the health check: maintenance flag and mfi_version together. */
   async healthProbe(): Promise<HealthProbe> {
+    const problem = this.#db.problem();
+    if (problem) throw new Error(problem);
     const rows = await this.#db.all<{ key: string; value: string }>('SELECT key, value FROM settings WHERE key IN (?, ?)', [
       SETTING_MAINTENANCE,
       SETTING_MFI_VERSION,

@@ -10,6 +10,8 @@ describe('admin CLI', () => {
   let temp: ReturnType<typeof makeTempDir>;
   let env: Record<string, string>;
   const cli = (...argv: string[]) => runCliInProcess(argv, env);
+  /** The admin commands other than `keys add` work on the daemon's existing database only. */
+  const createDatabase = async () => (await Database.open(temp.dbPath)).close();
 
   beforeEach(() => {
     temp = makeTempDir();
@@ -66,6 +68,8 @@ describe('admin CLI', () => {
   });
 
   describe('ip', () => {
+    beforeEach(createDatabase);
+
     it('blocks, lists and unblocks addresses and ranges', async () => {
       expect((await cli('ip', 'block', '10.1.2.3/8')).stdout).toContain('Blocked 10.0.0.0/8.');
       expect((await cli('ip', 'block', '2001:db8::1')).code).toBe(0);
@@ -93,6 +97,7 @@ describe('admin CLI', () => {
   });
 
   it('maintenance on|off|status', async () => {
+    await createDatabase();
     expect(JSON.parse((await cli('maintenance', 'status', '--json')).stdout)).toEqual({ maintenance: false });
     expect((await cli('maintenance', 'on')).stdout).toBe('Maintenance mode is on.\n');
     expect(JSON.parse((await cli('maintenance', 'status', '--json')).stdout)).toEqual({ maintenance: true });

@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { StationConfig } from '../../src/ingest/types.js';
-import { MAX_FINGERPRINTS } from '../../src/history/fingerprints.js';
 import { DEFAULT_HISTORY_OPTIONS, type TimedReading } from '../../src/history/stationHistory.js';
 import { MINUTE_MS, RETENTION_MINUTES } from '../../src/history/windows.js';
 import { HistoryService } from '../../src/mqtt/historyService.js';
 import { Database } from '../../src/store/database.js';
 import { HistoryStore } from '../../src/store/historyStore.js';
+import { MIGRATIONS } from '../../src/store/migrations/index.js';
 import { mqttTempDir, silentLogger } from '../helpers/mqttHarness.js';
 
 const station: StationConfig = { id: 'garden', name: 'Garden', format: 'fields', topic: 'garden/+' };
@@ -113,29 +113,57 @@ describe('history persistence (SQLite adapter + batching)', () => {
     expect(await storedRainMm()).toBeCloseTo(1.2, 9);
   });
 
-  it('prunes fingerprints older than 14 days and beyond the newest MAX_FINGERPRINTS per station', async () => {
+  it('keeps one high-water row per station (not one per reading) and prunes it after 14 days', async () => {
     const first = service();
     await first.start();
     const now = T0 + RETENTION_MINUTES * MINUTE_MS;
-    first.ingest('garden', reading(T0 - MINUTE_MS, 5)); // older than 14 days at `now`
-    const recent = Array.from({ length: MAX_FINGERPRINTS + 3 }, (_, i) => reading(now - 2 * 3_600_000 + i * 1000, 10));
-    // Two batches: the filter in memory keeps the newest MAX_FINGERPRINTS, the table still has the first batch.
-    for (const packet of recent.slice(0, 3)) first.ingest('garden', packet);
+    for (let i = 0; i < 500; i++) first.ingest('garden', reading(now - 2 * 3_600_000 + i * 1000, 10));
     await first.flush();
-    for (const packet of recent.slice(3)) first.ingest('garden', packet);
-    await first.flush();
-    const count = async () => (await database.get<{ n: number }>('SELECT COUNT(*) AS n FROM history_fingerprints'))?.n;
-    expect(await count()).toBe(recent.length + 1);
+    const rows = await database.all<{ at_ms: number }>('SELECT at_ms FROM history_high_water');
+    expect(rows).toEqual([{ at_ms: now - 2 * 3_600_000 + 499_000 }]);
     await first.prune(now);
-    expect(await count()).toBe(MAX_FINGERPRINTS);
-    const oldest = await database.get<{ at: number }>('SELECT MIN(at_ms) AS at FROM history_fingerprints');
-    expect(oldest?.at).toBe(recent[3]!.timeMs);
+    expect(await database.all('SELECT at_ms FROM history_high_water')).toHaveLength(1);
+    await first.prune(now + RETENTION_MINUTES * MINUTE_MS);
+    expect(await database.all('SELECT at_ms FROM history_high_water')).toHaveLength(0);
     await first.stop();
+  });
 
-    const second = service();
-    await second.start();
-    expect(second.ingest('garden', { ...recent.at(-1)! })).toBe('duplicate');
-    expect(second.ingest('garden', { ...recent[3]! })).toBe('duplicate');
-    await second.stop();
+  it('an upgrade turns the per-reading fingerprint rows into the high-water mark (migration 4)', async () => {
+    const path = `${temp.dbPath}.old`;
+    const old = await Database.open(path, { migrations: MIGRATIONS.filter((m) => m.version <= 3) });
+    await old.run('INSERT INTO history_fingerprints (station, at_ms, hash) VALUES (?, ?, 1), (?, ?, 2), (?, ?, 3)', ['garden', T0, 'garden', T0 + 5000, 'shed', T0 + 1000]);
+    await old.close();
+    const upgraded = await Database.open(path);
+    expect(await upgraded.all('SELECT station, at_ms FROM history_high_water ORDER BY station')).toEqual([
+      { station: 'garden', at_ms: T0 + 5000 },
+      { station: 'shed', at_ms: T0 + 1000 },
+    ]);
+    const history = new HistoryService({ store: new HistoryStore(upgraded), stations: [station], optionsFor: () => DEFAULT_HISTORY_OPTIONS, flushIntervalMs: 5000, logger: silentLogger });
+    await history.start();
+    expect(history.ingest('garden', reading(T0 + 5000, 1, 0.2))).toBe('duplicate');
+    expect(history.ingest('garden', reading(T0 + 6000, 1, 0.2))).toBe('accepted');
+    await history.stop();
+    await upgraded.close();
+  });
+
+  it('regression (issue 8, item 7): SIGKILL rounds, then a full QoS 1 redelivery of 6,000 readings, count the rain once', async () => {
+    // Abandoned services (the "killed" processes) must never flush later: their timers are fake and never advanced.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const packets = Array.from({ length: 6000 }, (_, i) => reading(T0 + i * 10_000, 10, 0.2));
+    for (let round = 1; round <= 5; round++) {
+      const killed = service();
+      await killed.start();
+      // The broker redelivers the whole queue from the start, then new readings follow.
+      const committed = round * 1200 - 150;
+      for (const packet of packets.slice(0, committed)) killed.ingest('garden', { ...packet });
+      await killed.flush();
+      for (const packet of packets.slice(committed, round * 1200)) killed.ingest('garden', { ...packet }); // lost with the process
+    }
+    const last = service();
+    await last.start();
+    for (const packet of packets) last.ingest('garden', { ...packet });
+    await last.stop();
+    expect(await storedRainMm()).toBeCloseTo(1200, 6);
+    expect(await database.all('SELECT station FROM history_high_water')).toHaveLength(1);
   });
 });

@@ -78,9 +78,12 @@ describe('StationHistory windows (examples)', () => {
     const restored = new StationHistory(options, history.rows());
     expect(restored.ingest({ ...packet })).toBe('duplicate');
     expect(restored.rows().buckets.reduce((sum, b) => sum + b.rainMm, 0)).toBeCloseTo(1.0, 9);
-    // Same content 10 s later is a repeated radio packet; 11 s later it is a new reading.
-    expect(restored.ingest({ ...packet, timeMs: T0 + 10_000 })).toBe('duplicate');
-    expect(restored.ingest({ ...packet, timeMs: T0 + 11_000 })).toBe('accepted');
+    // Same content as the newest stored reading 10 s later is a repeated radio packet; 11 s later it is a new reading.
+    expect(restored.ingest({ ...packet, timeMs: T0 + 3 * MINUTE_MS + 10_000 })).toBe('duplicate');
+    expect(restored.ingest({ ...packet, timeMs: T0 + 3 * MINUTE_MS + 11_000 })).toBe('accepted');
+    // Behind the high-water mark everything counts as delivered, even content never seen (the documented price).
+    expect(restored.ingest(reading(T0 + MINUTE_MS, { rainDeltaMm: 0.5, fingerprint: 'never-seen' }))).toBe('duplicate');
+    expect(restored.rows().buckets.reduce((sum, b) => sum + b.rainMm, 0)).toBeCloseTo(1.5, 9);
   });
 
   it('survives a restart through its rows', () => {

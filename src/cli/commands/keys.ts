@@ -34,6 +34,7 @@ export async function keysCommand(argv: readonly string[], io: CliIo): Promise<n
             // A bad OWNER is the caller's usage error (exit 2), not a failure of the store.
             throw err instanceof InvalidOwnerError ? new UsageError(where, err.message) : err;
           }),
+        { create: true },
       );
       if (json) printJson(io, { id: created.id, owner: created.owner, key: created.key, allow_get: created.allowGet });
       else {

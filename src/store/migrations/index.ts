@@ -5,6 +5,7 @@
 import { serviceTables } from './001_serviceTables.js';
 import { historyTables } from './002_historyTables.js';
 import { historyFingerprints } from './003_historyFingerprints.js';
+import { historyHighWater } from './004_historyHighWater.js';
 
 export interface Migration {
   version: number;
@@ -13,4 +14,4 @@ export interface Migration {
   up: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [serviceTables, historyTables, historyFingerprints];
+export const MIGRATIONS: readonly Migration[] = [serviceTables, historyTables, historyFingerprints, historyHighWater];

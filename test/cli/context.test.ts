@@ -1,0 +1,41 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCliInProcess } from '../helpers/httpCli.js';
+import { makeTempDir } from '../helpers/httpTempDir.js';
+
+describe('admin commands never create an empty database (issue 8, item 9)', () => {
+  let temp: ReturnType<typeof makeTempDir>;
+  beforeEach(() => {
+    temp = makeTempDir();
+  });
+  afterEach(() => temp.cleanup());
+
+  it.each([
+    [['keys', 'list']],
+    [['keys', 'remove', '1']],
+    [['ip', 'block', '203.0.113.7']],
+    [['ip', 'list']],
+    [['maintenance', 'on']],
+    [['maintenance', 'status']],
+  ])('regression: %j on a wrong path fails, names the path and how to point at the daemon database, creates nothing', async (argv) => {
+    const dbPath = join(temp.dir, 'typo', 'mowability.db');
+    const result = await runCliInProcess(argv, { MOWABILITY_DB_PATH: dbPath });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`no database at ${dbPath}; this command does not create one`);
+    expect(result.stderr).toContain('MOWABILITY_DB_PATH or --db-path');
+    expect(existsSync(join(temp.dir, 'typo'))).toBe(false);
+  });
+
+  it('`keys add` creates the database (the first step of an installation), after which the others work', async () => {
+    const env = { MOWABILITY_DB_PATH: temp.dbPath };
+    expect((await runCliInProcess(['keys', 'add', 'alice'], env)).code).toBe(0);
+    expect(await runCliInProcess(['maintenance', 'status'], env)).toMatchObject({ code: 0, stdout: 'Maintenance mode is off.\n' });
+  });
+
+  it('names the path given with --db-path', async () => {
+    const dbPath = join(temp.dir, 'flag.db');
+    const result = await runCliInProcess(['ip', 'list', `--db-path=${dbPath}`], {});
+    expect(result.stderr).toContain(`no database at ${dbPath}`);
+  });
+});
