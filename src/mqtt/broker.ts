@@ -14,6 +14,7 @@ import { BatchWriter } from './batchWriter.js';
 import { checkCredentials, type BrokerUser } from './brokerUsers.js';
 import { LogThrottle } from './logThrottle.js';
 import { PacketLengthWatch } from './packetLengthWatch.js';
+import { RESTORED_OWNER, RetainedQuota, type RetainedLimits } from './retainedQuota.js';
 import { explainListenError } from '../util/listenError.js';
 
 export interface BrokerOptions {
@@ -22,6 +23,10 @@ export interface BrokerOptions {
   users: readonly BrokerUser[];
   maxPayloadBytes: number;
   maxTopicLevels: number;
+  /** Bounds on the retained messages of other clients (memory and database). */
+  retainedLimits: RetainedLimits;
+  /** Inbound QoS 2 bytes one client may have awaiting PUBREL (aedes bounds it as a message count). */
+  maxInflightBytesPerClient: number;
   /** Where retained messages are kept; undefined: memory only. */
   retainedStore: RetainedStore | undefined;
   /** Our base topic: only ownClientId may publish under it. */
@@ -51,13 +56,22 @@ export class EmbeddedBroker {
   #server: Server | undefined;
   #port = 0;
   #restoring = false;
+  readonly #quota: RetainedQuota;
   rejectedPublishes = 0;
+  /** Retained publishes refused by the retained limits (also counted in rejectedPublishes). */
+  retainedRefused = 0;
 
   constructor(options: BrokerOptions) {
     this.#options = options;
     this.#log = options.logger.child({ module: 'broker' });
     this.#throttle = new LogThrottle(this.#log);
     this.#writer = new BatchWriter(() => this.#persist(), options.flushIntervalMs, this.#log);
+    this.#quota = new RetainedQuota(options.retainedLimits);
+  }
+
+  /** Retained messages of other clients currently held, and their payload bytes. */
+  get retained(): { messages: number; bytes: number } {
+    return { messages: this.#quota.messages, bytes: this.#quota.bytes };
   }
 
   /** The port actually listened on (useful with port 0). */
@@ -73,6 +87,7 @@ export class EmbeddedBroker {
     const o = this.#options;
     const broker = await Aedes.createBroker({
       maxTopicLevels: Math.min(100, o.maxTopicLevels),
+      maxInflightInbound: Math.max(1, Math.floor(o.maxInflightBytesPerClient / o.maxPayloadBytes)),
       authenticate: (client, username, password, done) => {
         if (o.users.length === 0) return done(null, true);
         const ok = checkCredentials([...o.users, this.internalUser], username, password);
@@ -82,7 +97,7 @@ export class EmbeddedBroker {
         return done(error, false);
       },
       authorizePublish: (client, packet, done) => {
-        const problem = this.#publishProblem(client, packet.topic, packet.payload);
+        const problem = this.#publishProblem(client, packet.topic, packet.payload) ?? this.#retainedProblem(client, packet);
         if (problem) {
           this.rejectedPublishes++;
           this.#throttle.warn(`publish:${problem}`, { clientId: client?.id, topic: packet.topic.slice(0, 200) }, `publish refused: ${problem}`);
@@ -153,6 +168,18 @@ export class EmbeddedBroker {
     return undefined;
   }
 
+  /**
+   * Reserves quota for a retained publish of another client before aedes stores it (in memory, then
+   * here in SQLite), so a refused one is kept nowhere. Runs last: earlier refusals reserve nothing.
+   */
+  #retainedProblem(client: Client | null, packet: { topic: string; payload: Buffer | string; retain: boolean }): string | undefined {
+    if (!packet.retain || !client || this.#isOurs(packet.topic) || client.id === this.#options.ownClientId) return undefined;
+    const size = typeof packet.payload === 'string' ? Buffer.byteLength(packet.payload) : packet.payload.length;
+    const problem = this.#quota.admit(packet.topic, client.id, size);
+    if (problem) this.retainedRefused++;
+    return problem;
+  }
+
   #onPublish(packet: AedesPublishPacket, client: Client | null): void {
     if (this.#restoring || !packet.retain || !this.#options.retainedStore || packet.topic.startsWith('$')) return;
     if (this.#isOurs(packet.topic) || client?.id === this.#options.ownClientId) return;
@@ -164,7 +191,7 @@ export class EmbeddedBroker {
   async #restore(broker: Aedes): Promise<void> {
     const store = this.#options.retainedStore;
     if (!store) return;
-    const messages = await store.loadAll();
+    const messages = this.#withinQuota(await store.loadAll());
     this.#restoring = true;
     try {
       for (const message of messages) {
@@ -179,6 +206,25 @@ export class EmbeddedBroker {
       this.#restoring = false;
     }
     if (messages.length > 0) this.#log.info({ count: messages.length }, 'retained messages restored');
+  }
+
+  /**
+   * The stored messages that fit the retained limits, oldest first; the rest (a database filled before
+   * the limits existed, or limits lowered since) is deleted from the database and not restored.
+   */
+  #withinQuota(messages: readonly RetainedMessage[]): RetainedMessage[] {
+    const kept = messages.filter((message) => this.#quota.admit(message.topic, RESTORED_OWNER, message.payload.length) === undefined);
+    if (kept.length === messages.length) return kept;
+    const keptTopics = new Set(kept.map((message) => message.topic));
+    for (const message of messages) {
+      if (!keptTopics.has(message.topic)) this.#pending.set(message.topic, { topic: message.topic, payload: Buffer.alloc(0), qos: 0 });
+    }
+    this.#writer.markDirty();
+    this.#log.warn(
+      { kept: kept.length, dropped: messages.length - kept.length, ...this.retained },
+      'stored retained messages exceed broker.maxRetainedMessages / broker.maxRetainedBytes; the newest ones were deleted',
+    );
+    return kept;
   }
 
   async #persist(): Promise<void> {

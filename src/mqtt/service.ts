@@ -13,6 +13,7 @@ import { MINUTE_MS } from '../history/windows.js';
 import type { Database } from '../store/database.js';
 import { HistoryStore } from '../store/historyStore.js';
 import { RetainedStore } from '../store/retainedStore.js';
+import { RECLAIM_SCHEDULE, SpaceReclaimer } from '../store/spaceReclaimer.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { createScheduler, type Scheduler } from '../util/scheduler.js';
 import { EmbeddedBroker } from './broker.js';
@@ -46,6 +47,11 @@ export interface MqttStats extends IngestCounters {
   historyCommits: number;
   connected: boolean;
   brokerRejectedPublishes: number;
+  /** Retained publishes of other clients refused by the broker.maxRetained* limits. */
+  brokerRetainedRefused: number;
+  /** Retained messages of other clients held by the embedded broker, and their payload bytes. */
+  brokerRetainedMessages: number;
+  brokerRetainedBytes: number;
 }
 
 export interface MqttService {
@@ -97,6 +103,12 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
         users: config.broker.users,
         maxPayloadBytes: config.broker.maxPayloadBytes,
         maxTopicLevels: config.broker.maxTopicLevels,
+        retainedLimits: {
+          maxMessages: config.broker.maxRetainedMessages,
+          maxBytes: config.broker.maxRetainedBytes,
+          maxBytesPerClient: config.broker.maxRetainedBytesPerClient,
+        },
+        maxInflightBytesPerClient: config.broker.maxInflightBytesPerClient,
         retainedStore: config.broker.persistRetained ? new RetainedStore(database) : undefined,
         baseTopic,
         ownClientId: clientId,
@@ -106,6 +118,7 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
       })
     : undefined;
 
+  const reclaimer = new SpaceReclaimer(database, options.logger);
   const ingest = new StationIngest({ history, clock, throttle, timeZone, maxPayloadBytes: config.broker.maxPayloadBytes });
   let statesPublished = 0;
   const lastStates = new Map<string, StationStatePayload>();
@@ -298,6 +311,7 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
         publishStats();
       });
       scheduler.add('history-prune', config.history.pruneSchedule, () => history.prune(clock.now()));
+      scheduler.add('database-reclaim', RECLAIM_SCHEDULE, () => reclaimer.reclaim());
       scheduler.start();
       connection.start();
       recomputeAll();
@@ -328,6 +342,9 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
       historyCommits: history.commits,
       connected: connection?.connected ?? false,
       brokerRejectedPublishes: broker?.rejectedPublishes ?? 0,
+      brokerRetainedRefused: broker?.retainedRefused ?? 0,
+      brokerRetainedMessages: broker?.retained.messages ?? 0,
+      brokerRetainedBytes: broker?.retained.bytes ?? 0,
     };
   }
 

@@ -35,6 +35,10 @@ export interface MqttSideConfig {
     readonly maxPayloadBytes: number;
     readonly maxTopicLevels: number;
     readonly persistRetained: boolean;
+    readonly maxRetainedMessages: number;
+    readonly maxRetainedBytes: number;
+    readonly maxRetainedBytesPerClient: number;
+    readonly maxInflightBytesPerClient: number;
   };
   readonly homeassistant: {
     readonly discovery: boolean;

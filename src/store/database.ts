@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import sqlite3 from 'sqlite3';
 import { MIGRATIONS, type Migration } from './migrations/index.js';
+import { JOURNAL_SIZE_LIMIT_BYTES } from './spaceReclaimer.js';
 
 export type SqlParams = readonly unknown[] | Record<string, unknown>;
 
@@ -44,6 +45,8 @@ export class Database {
     const database = new Database(path, raw);
     try {
       raw.configure('busyTimeout', options.busyTimeoutMs ?? 5000);
+      // auto_vacuum takes effect only on a new file (SpaceReclaimer converts older ones); see spaceReclaimer.ts.
+      await database.exec(`PRAGMA auto_vacuum = INCREMENTAL; PRAGMA journal_size_limit = ${JOURNAL_SIZE_LIMIT_BYTES};`);
       await database.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;');
       await database.migrate(options.migrations ?? MIGRATIONS);
     } catch (err) {

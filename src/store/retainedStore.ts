@@ -18,8 +18,9 @@ export class RetainedStore {
     this.#db = db;
   }
 
+  /** Oldest first, so when limits force a cut the long-standing messages stay. */
   async loadAll(): Promise<RetainedMessage[]> {
-    const rows = await this.#db.all<{ topic: string; payload: Buffer; qos: number }>('SELECT topic, payload, qos FROM retained_messages ORDER BY topic');
+    const rows = await this.#db.all<{ topic: string; payload: Buffer; qos: number }>('SELECT topic, payload, qos FROM retained_messages ORDER BY updated_at_ms, topic');
     return rows.map((row) => ({ topic: row.topic, payload: Buffer.from(row.payload), qos: Math.min(2, Math.max(0, row.qos)) as 0 | 1 | 2 }));
   }
 
