@@ -214,8 +214,13 @@ export async function waitForRetained(port: number, topic: string, accept: (payl
  * connection's packets in order), 'closed' when it closed the connection instead (a refusal:
  * MQTT 3.1.1 has no negative acknowledgement).
  */
-export async function publishOnce(port: number, topic: string, payload: string, options: { qos?: 0 | 1; retain?: boolean } = {}): Promise<'handled' | 'closed'> {
-  const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { reconnectPeriod: 0, connectTimeout: 5000 });
+export async function publishOnce(
+  port: number,
+  topic: string,
+  payload: string | Buffer,
+  options: { qos?: 0 | 1; retain?: boolean; clientId?: string } = {},
+): Promise<'handled' | 'closed'> {
+  const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { reconnectPeriod: 0, connectTimeout: 5000, ...(options.clientId ? { clientId: options.clientId } : {}) });
   const closed = new Promise<'closed'>((resolve) => client.once('close', () => resolve('closed')));
   try {
     const handled = (async () => {
