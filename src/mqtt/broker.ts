@@ -181,9 +181,13 @@ export class EmbeddedBroker {
   }
 
   #onPublish(packet: AedesPublishPacket, client: Client | null): void {
-    if (this.#restoring || !packet.retain || !this.#options.retainedStore || packet.topic.startsWith('$')) return;
-    if (this.#isOurs(packet.topic) || client?.id === this.#options.ownClientId) return;
-    const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
+    if (this.#restoring || !packet.retain || packet.topic.startsWith('$')) return;
+    const ours = this.#isOurs(packet.topic) || client?.id === this.#options.ownClientId;
+    // Ours replaced or deleted another client's message (e.g. the stale discovery sweep): free its
+    // share and delete it from the database, or it would come back on restart.
+    if (ours && this.#quota.release(packet.topic) === 0) return;
+    if (!this.#options.retainedStore) return;
+    const payload = ours ? Buffer.alloc(0) : Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
     this.#pending.set(packet.topic, { topic: packet.topic, payload: Buffer.from(payload), qos: packet.qos });
     this.#writer.markDirty();
   }

@@ -118,6 +118,7 @@ describe('retained storage limits of the embedded broker', () => {
     const socket = createConnection({ host: '127.0.0.1', port: daemon.port });
     try {
       socket.on('error', () => undefined);
+      socket.resume(); // read CONNACK/PUBRECs, or the broker's close is never seen
       const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
       socket.write(connectPacket('withholder'));
       // Five QoS 2 publishes, never a PUBREL: the fifth exceeds 4 × 1 KiB.
