@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import pino from 'pino';
+import { mqttSchema } from '../../src/config/mqttSchema.js';
 import type { StationConfig } from '../../src/ingest/types.js';
 import { createMqttService, type MqttService } from '../../src/mqtt/service.js';
 import type { MqttSideConfig } from '../../src/mqtt/settings.js';
@@ -62,10 +63,10 @@ export function testMqttConfig(overrides: DeepPartial<MqttSideConfig> & { timezo
       maxPayloadBytes: 65536,
       maxTopicLevels: 16,
       persistRetained: true,
-      maxRetainedMessages: 1000,
-      maxRetainedBytes: 4 * 1024 * 1024,
-      maxRetainedBytesPerClient: 2 * 1024 * 1024,
-      maxInflightBytesPerClient: 8 * 1024 * 1024,
+      maxRetainedMessages: mqttSchema.broker.maxRetainedMessages.default,
+      maxRetainedBytes: mqttSchema.broker.maxRetainedBytes.default,
+      maxRetainedBytesPerClient: mqttSchema.broker.maxRetainedBytesPerClient.default,
+      maxInflightBytesPerClient: mqttSchema.broker.maxInflightBytesPerClient.default,
       ...overrides.broker,
     },
     homeassistant: { discovery: true, prefix: 'homeassistant', statusTopic: 'homeassistant/status', ...overrides.homeassistant },

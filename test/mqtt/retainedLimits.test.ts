@@ -80,7 +80,15 @@ describe('retained storage limits of the embedded broker', () => {
     expect(await noRetainedMessage(daemon.port, 'attack/299')).toBe(true);
   });
 
-  it('refuses past broker.maxRetainedMessages at the defaults for everything else', async () => {
+  it('at the default limits (4 MiB in total) keeps 68 messages of 60 KB and refuses the rest', async () => {
+    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig(), new FakeClock());
+    const results = await flood(daemon.port, 100, 'defaults');
+    expect(results.filter((result) => result === 'handled')).toHaveLength(68);
+    expect(results.slice(68).every((result) => result === 'closed')).toBe(true);
+    expect(daemon.service.stats().brokerRetainedBytes).toBeLessThanOrEqual(4 * 1024 * KIB);
+  });
+
+  it('refuses past broker.maxRetainedMessages', async () => {
     daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ broker: { maxRetainedMessages: 20 } }), new FakeClock());
     const results = await flood(daemon.port, 40, 'many');
     expect(results.filter((result) => result === 'handled')).toHaveLength(20);
