@@ -88,6 +88,21 @@ describe('retained storage limits of the embedded broker', () => {
     expect(daemon.service.stats().brokerRetainedBytes).toBeLessThanOrEqual(4 * 1024 * KIB);
   });
 
+  it('trims a database filled beyond the limits (older release, or limits lowered) on start, keeping the oldest', async () => {
+    const clock = new FakeClock(Date.parse('2026-06-15T08:00:00Z'));
+    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ broker: { maxRetainedMessages: 10 } }), clock);
+    expect(await publishOnce(daemon.port, 'trim/old', 'first', { qos: 1, retain: true })).toBe('handled');
+    await waitUntil(async () => (await storedRows(daemon!)) === 1, 'the first message in the database');
+    clock.advance(60_000);
+    expect((await flood(daemon.port, 9, 'trim/new')).every((result) => result === 'handled')).toBe(true);
+    await daemon.stop();
+
+    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ broker: { maxRetainedMessages: 4 } }), clock);
+    expect(daemon.service.stats().brokerRetainedMessages).toBe(4);
+    await waitUntil(async () => (await storedRows(daemon!)) === 4, 'the database trimmed to 4 messages');
+    expect(await retainedMessage(daemon.port, 'trim/old')).toBe('first');
+  });
+
   it('refuses past broker.maxRetainedMessages', async () => {
     daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ broker: { maxRetainedMessages: 20 } }), new FakeClock());
     const results = await flood(daemon.port, 40, 'many');
