@@ -195,7 +195,8 @@ export class EmbeddedBroker {
   async #restore(broker: Aedes): Promise<void> {
     const store = this.#options.retainedStore;
     if (!store) return;
-    const messages = this.#withinQuota(await store.loadAll());
+    await this.#trimToQuota(store);
+    const messages = await store.loadAll();
     this.#restoring = true;
     try {
       for (const message of messages) {
@@ -213,22 +214,20 @@ export class EmbeddedBroker {
   }
 
   /**
-   * The stored messages that fit the retained limits, oldest first; the rest (a database filled before
-   * the limits existed, or limits lowered since) is deleted from the database and not restored.
+   * Accounts the stored messages, oldest first, and deletes those beyond the retained limits (a
+   * database filled before the limits existed, or limits lowered since) before any payload is
+   * loaded: an attacked database must not be read into memory whole.
    */
-  #withinQuota(messages: readonly RetainedMessage[]): RetainedMessage[] {
-    const kept = messages.filter((message) => this.#quota.admit(message.topic, RESTORED_OWNER, message.payload.length) === undefined);
-    if (kept.length === messages.length) return kept;
-    const keptTopics = new Set(kept.map((message) => message.topic));
-    for (const message of messages) {
-      if (!keptTopics.has(message.topic)) this.#pending.set(message.topic, { topic: message.topic, payload: Buffer.alloc(0), qos: 0 });
-    }
-    this.#writer.markDirty();
+  async #trimToQuota(store: RetainedStore): Promise<void> {
+    const stored = await store.sizes();
+    const dropped = stored.filter(({ topic, bytes }) => this.#quota.admit(topic, RESTORED_OWNER, bytes) !== undefined);
+    if (dropped.length === 0) return;
+    const deletes = new Map(dropped.map(({ topic }) => [topic, { topic, payload: Buffer.alloc(0), qos: 0 as const }]));
+    await store.save(deletes, this.#options.clock.now());
     this.#log.warn(
-      { kept: kept.length, dropped: messages.length - kept.length, ...this.retained },
+      { kept: stored.length - dropped.length, dropped: dropped.length, ...this.retained },
       'stored retained messages exceed broker.maxRetainedMessages / broker.maxRetainedBytes; the newest ones were deleted',
     );
-    return kept;
   }
 
   async #persist(): Promise<void> {
