@@ -78,7 +78,7 @@ describe('retained storage limits of the embedded broker', () => {
     expect(daemon.service.stats().brokerRetainedMessages).toBe(accepted);
     expect(await retainedMessage(daemon.port, `attack/${accepted - 1}`)).toBe(PAYLOAD.toString());
     expect(await noRetainedMessage(daemon.port, 'attack/299')).toBe(true);
-  });
+  }, 60_000); // 300 connections: about 3 s, more on a loaded 2-core machine
 
   it('at the default limits (4 MiB in total) keeps 68 messages of 60 KB and refuses the rest', async () => {
     daemon = await startMqttDaemon(temp.dbPath, testMqttConfig(), new FakeClock());
