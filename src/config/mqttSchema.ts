@@ -177,6 +177,34 @@ export const mqttSchema = {
       env: 'MOWABILITY_BROKER_SYS_TOPICS',
       arg: 'broker-sys-topics',
     },
+    maxRetainedMessages: {
+      doc: 'Most retained topics the embedded broker keeps for other clients (ours are not counted). A retained publish past it is refused; an empty payload (delete) is always accepted.',
+      format: 'positive-int',
+      default: 1000,
+      env: 'MOWABILITY_BROKER_MAX_RETAINED_MESSAGES',
+      arg: 'broker-max-retained-messages',
+    },
+    maxRetainedBytes: {
+      doc: 'Most payload bytes of all retained messages of other clients together (held in memory and in the database).',
+      format: 'positive-int',
+      default: 4 * 1024 * 1024,
+      env: 'MOWABILITY_BROKER_MAX_RETAINED_BYTES',
+      arg: 'broker-max-retained-bytes',
+    },
+    maxRetainedBytesPerClient: {
+      doc: 'Most payload bytes of retained messages one client id may hold, so one client cannot take the whole broker.maxRetainedBytes.',
+      format: 'positive-int',
+      default: 2 * 1024 * 1024,
+      env: 'MOWABILITY_BROKER_MAX_RETAINED_BYTES_PER_CLIENT',
+      arg: 'broker-max-retained-bytes-per-client',
+    },
+    maxInflightBytesPerClient: {
+      doc: 'Most bytes of inbound QoS 2 messages one client may have waiting for PUBREL. aedes counts messages, so this becomes broker.maxInflightBytesPerClient / broker.maxPayloadBytes messages (at least 1); a client past it is disconnected.',
+      format: 'positive-int',
+      default: 8 * 1024 * 1024,
+      env: 'MOWABILITY_BROKER_MAX_INFLIGHT_BYTES_PER_CLIENT',
+      arg: 'broker-max-inflight-bytes-per-client',
+    },
   },
   homeassistant: {
     discovery: {

@@ -17,6 +17,7 @@ import type { BrokerUser } from './brokerUsers.js';
 import { ConnectionCap } from './connectionCap.js';
 import { LogThrottle } from './logThrottle.js';
 import { PacketLengthWatch } from './packetLengthWatch.js';
+import { RESTORED_OWNER, RetainedQuota, type RetainedLimits } from './retainedQuota.js';
 import { explainListenError } from '../util/listenError.js';
 
 export interface BrokerOptions {
@@ -25,6 +26,10 @@ export interface BrokerOptions {
   users: readonly BrokerUser[];
   maxPayloadBytes: number;
   maxTopicLevels: number;
+  /** Bounds on the retained messages of other clients (memory and database). */
+  retainedLimits: RetainedLimits;
+  /** Inbound QoS 2 bytes one client may have awaiting PUBREL (aedes bounds it as a message count). */
+  maxInflightBytesPerClient: number;
   /** Where retained messages are kept; undefined: memory only. */
   retainedStore: RetainedStore | undefined;
   /** Our base topic. Its retained messages are not persisted: we re-publish them on start. */
@@ -63,13 +68,17 @@ export class EmbeddedBroker {
   #server: Server | undefined;
   #port = 0;
   #restoring = false;
+  readonly #quota: RetainedQuota;
   rejectedPublishes = 0;
+  /** Retained publishes refused by the retained limits (also counted in rejectedPublishes). */
+  retainedRefused = 0;
 
   constructor(options: BrokerOptions) {
     this.#options = options;
     this.#log = options.logger.child({ module: 'broker' });
     this.#throttle = new LogThrottle(this.#log);
     this.#writer = new BatchWriter(() => this.#persist(), options.flushIntervalMs, this.#log);
+    this.#quota = new RetainedQuota(options.retainedLimits);
     this.#access = new BrokerAccess({ users: options.users, ownedTopics: options.ownedTopics, sysTopicsForAccounts: options.sysTopics });
     this.#cap = new ConnectionCap(options.maxClients, (socket) =>
       this.#throttle.warn('max-clients', { remoteAddress: socket.remoteAddress, maxClients: options.maxClients }, 'MQTT connection refused: broker.maxClients reached'),
@@ -91,6 +100,11 @@ export class EmbeddedBroker {
     return this.#cap.refused;
   }
 
+  /** Retained messages of other clients currently held, and their payload bytes. */
+  get retained(): { messages: number; bytes: number } {
+    return { messages: this.#quota.messages, bytes: this.#quota.bytes };
+  }
+
   /** The port actually listened on (useful with port 0). */
   get port(): number {
     return this.#port;
@@ -101,6 +115,7 @@ export class EmbeddedBroker {
     const broker = await Aedes.createBroker({
       maxTopicLevels: Math.min(100, o.maxTopicLevels),
       connectTimeout: CONNECT_TIMEOUT_MS,
+      maxInflightInbound: Math.max(1, Math.floor(o.maxInflightBytesPerClient / o.maxPayloadBytes)),
       authenticate: (client, username, password, done) => {
         const verdict = this.#access.authenticate(client, username, password);
         if (verdict.ok) return done(null, true);
@@ -110,7 +125,7 @@ export class EmbeddedBroker {
         return done(error, false);
       },
       authorizePublish: (client, packet, done) => {
-        const problem = this.#publishProblem(client, packet.topic, packet.payload);
+        const problem = this.#publishProblem(client, packet.topic, packet.payload) ?? this.#retainedProblem(client, packet);
         if (problem) {
           this.rejectedPublishes++;
           this.#throttle.warn(`publish:${problem}`, { clientId: client?.id, topic: JSON.stringify(packet.topic.slice(0, 200)) }, `publish refused: ${problem}`);
@@ -189,10 +204,26 @@ export class EmbeddedBroker {
     return this.#access.publishProblem(client, topic);
   }
 
+  /**
+   * Reserves quota for a retained publish of another client before aedes stores it (in memory, then
+   * here in SQLite), so a refused one is kept nowhere. Runs last: earlier refusals reserve nothing.
+   */
+  #retainedProblem(client: Client | null, packet: { topic: string; payload: Buffer | string; retain: boolean }): string | undefined {
+    if (!packet.retain || !client || this.#isOurs(packet.topic) || this.#access.isInternal(client)) return undefined;
+    const size = typeof packet.payload === 'string' ? Buffer.byteLength(packet.payload) : packet.payload.length;
+    const problem = this.#quota.admit(packet.topic, client.id, size);
+    if (problem) this.retainedRefused++;
+    return problem;
+  }
+
   #onPublish(packet: AedesPublishPacket, client: Client | null): void {
-    if (this.#restoring || !packet.retain || !this.#options.retainedStore || packet.topic.startsWith('$')) return;
-    if (this.#isOurs(packet.topic) || this.#access.isInternal(client)) return;
-    const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
+    if (this.#restoring || !packet.retain || packet.topic.startsWith('$')) return;
+    const ours = this.#isOurs(packet.topic) || this.#access.isInternal(client);
+    // Ours replaced or deleted another client's message (e.g. the stale discovery sweep): free its
+    // share and delete it from the database, or it would come back on restart.
+    if (ours && this.#quota.release(packet.topic) === 0) return;
+    if (!this.#options.retainedStore) return;
+    const payload = ours ? Buffer.alloc(0) : Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
     this.#pending.set(packet.topic, { topic: packet.topic, payload: Buffer.from(payload), qos: packet.qos });
     this.#writer.markDirty();
   }
@@ -200,17 +231,8 @@ export class EmbeddedBroker {
   async #restore(broker: Aedes): Promise<void> {
     const store = this.#options.retainedStore;
     if (!store) return;
-    const messages: RetainedMessage[] = [];
-    for (const message of await store.loadAll()) {
-      // Stored by a version that let other clients publish there: never restore it, and delete it.
-      const problem = this.#access.restoreProblem(message.topic);
-      if (!problem) messages.push(message);
-      else {
-        this.#log.warn({ topic: JSON.stringify(message.topic.slice(0, 200)), problem }, 'stored retained message dropped');
-        this.#pending.set(message.topic, { topic: message.topic, payload: Buffer.alloc(0), qos: 0 });
-        this.#writer.markDirty();
-      }
-    }
+    await this.#dropUnrestorable(store);
+    const messages = await store.loadAll();
     this.#restoring = true;
     try {
       for (const message of messages) {
@@ -225,6 +247,34 @@ export class EmbeddedBroker {
       this.#restoring = false;
     }
     if (messages.length > 0) this.#log.info({ count: messages.length }, 'retained messages restored');
+  }
+
+  /**
+   * Before any payload is loaded (an attacked database must not be read into memory whole), deletes
+   * the stored messages that must not come back: those on our topics or with bad topic text (stored
+   * by a version that let other clients publish there), then, oldest kept first, those beyond the
+   * retained limits (a database filled before the limits existed, or limits lowered since).
+   */
+  async #dropUnrestorable(store: RetainedStore): Promise<void> {
+    const stored = await store.sizes();
+    const forbidden = new Set<string>();
+    const overQuota = new Set<string>();
+    for (const { topic, bytes } of stored) {
+      const problem = this.#access.restoreProblem(topic);
+      if (problem) {
+        forbidden.add(topic);
+        this.#log.warn({ topic: JSON.stringify(topic.slice(0, 200)), problem }, 'stored retained message dropped');
+      } else if (this.#quota.admit(topic, RESTORED_OWNER, bytes) !== undefined) overQuota.add(topic);
+    }
+    if (forbidden.size + overQuota.size === 0) return;
+    const deletes = new Map([...forbidden, ...overQuota].map((topic) => [topic, { topic, payload: Buffer.alloc(0), qos: 0 as const }]));
+    await store.save(deletes, this.#options.clock.now());
+    if (overQuota.size > 0) {
+      this.#log.warn(
+        { kept: stored.length - forbidden.size - overQuota.size, dropped: overQuota.size, ...this.retained },
+        'stored retained messages exceed broker.maxRetainedMessages / broker.maxRetainedBytes; the newest ones were deleted',
+      );
+    }
   }
 
   async #persist(): Promise<void> {

@@ -13,6 +13,7 @@ import { MINUTE_MS } from '../history/windows.js';
 import type { Database } from '../store/database.js';
 import { HistoryStore } from '../store/historyStore.js';
 import { RetainedStore } from '../store/retainedStore.js';
+import { RECLAIM_SCHEDULE, SpaceReclaimer } from '../store/spaceReclaimer.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { createScheduler, type Scheduler } from '../util/scheduler.js';
 import { EmbeddedBroker } from './broker.js';
@@ -48,6 +49,11 @@ export interface MqttStats extends IngestCounters {
   brokerRejectedPublishes: number;
   /** Connections the embedded broker closed because broker.maxClients were open. */
   brokerRefusedConnections: number;
+  /** Retained publishes of other clients refused by the broker.maxRetained* limits. */
+  brokerRetainedRefused: number;
+  /** Retained messages of other clients held by the embedded broker, and their payload bytes. */
+  brokerRetainedMessages: number;
+  brokerRetainedBytes: number;
 }
 
 export interface MqttService {
@@ -98,6 +104,12 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
         users: config.broker.users,
         maxPayloadBytes: config.broker.maxPayloadBytes,
         maxTopicLevels: config.broker.maxTopicLevels,
+        retainedLimits: {
+          maxMessages: config.broker.maxRetainedMessages,
+          maxBytes: config.broker.maxRetainedBytes,
+          maxBytesPerClient: config.broker.maxRetainedBytesPerClient,
+        },
+        maxInflightBytesPerClient: config.broker.maxInflightBytesPerClient,
         retainedStore: config.broker.persistRetained ? new RetainedStore(database) : undefined,
         baseTopic,
         ownedTopics: [`${baseTopic}/#`, ...discoveryTopicFilters(config.homeassistant.prefix, baseTopic, stations)],
@@ -111,6 +123,7 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
   // The embedded broker knows its own internal identity; an external broker keeps our stable id.
   const clientId = broker ? broker.internalClientId : clientIdFor(config);
 
+  const reclaimer = new SpaceReclaimer(database, options.logger);
   const ingest = new StationIngest({ history, clock, throttle, timeZone, maxPayloadBytes: config.broker.maxPayloadBytes });
   let statesPublished = 0;
   const lastStates = new Map<string, StationStatePayload>();
@@ -302,6 +315,7 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
         publishStats();
       });
       scheduler.add('history-prune', config.history.pruneSchedule, () => history.prune(clock.now()));
+      scheduler.add('database-reclaim', RECLAIM_SCHEDULE, () => reclaimer.reclaim());
       scheduler.start();
       connection.start();
       recomputeAll();
@@ -333,6 +347,9 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
       connected: connection?.connected ?? false,
       brokerRejectedPublishes: broker?.rejectedPublishes ?? 0,
       brokerRefusedConnections: broker?.refusedConnections ?? 0,
+      brokerRetainedRefused: broker?.retainedRefused ?? 0,
+      brokerRetainedMessages: broker?.retained.messages ?? 0,
+      brokerRetainedBytes: broker?.retained.bytes ?? 0,
     };
   }
 

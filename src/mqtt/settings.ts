@@ -37,6 +37,10 @@ export interface MqttSideConfig {
     readonly persistRetained: boolean;
     readonly maxClients: number;
     readonly sysTopics: boolean;
+    readonly maxRetainedMessages: number;
+    readonly maxRetainedBytes: number;
+    readonly maxRetainedBytesPerClient: number;
+    readonly maxInflightBytesPerClient: number;
   };
   readonly homeassistant: {
     readonly discovery: boolean;

@@ -6,6 +6,7 @@ import sqlite3 from 'sqlite3';
 import { explainOpenError, fileIdentity, identityProblem, prepareDatabaseFile, type FileIdentity } from './databaseFile.js';
 import { WriteHealth } from './writeHealth.js';
 import { MIGRATIONS, type Migration } from './migrations/index.js';
+import { JOURNAL_SIZE_LIMIT_BYTES } from './spaceReclaimer.js';
 
 export type SqlParams = readonly unknown[] | Record<string, unknown>;
 
@@ -55,6 +56,8 @@ export class Database {
     const database = new Database(path, raw);
     try {
       raw.configure('busyTimeout', options.busyTimeoutMs ?? 5000);
+      // auto_vacuum takes effect only on a new file (SpaceReclaimer converts older ones); see spaceReclaimer.ts.
+      await database.exec(`PRAGMA auto_vacuum = INCREMENTAL; PRAGMA journal_size_limit = ${JOURNAL_SIZE_LIMIT_BYTES};`);
       await database.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;');
       await database.migrate(options.migrations ?? MIGRATIONS);
       database.#identity = fileIdentity(path);

@@ -18,8 +18,14 @@ export class RetainedStore {
     this.#db = db;
   }
 
+  /** Topics and payload sizes without the payloads, oldest first (so when limits force a cut the long-standing messages stay). */
+  async sizes(): Promise<Array<{ topic: string; bytes: number }>> {
+    return this.#db.all<{ topic: string; bytes: number }>('SELECT topic, length(payload) AS bytes FROM retained_messages ORDER BY updated_at_ms, topic');
+  }
+
+  /** Oldest first, like sizes(). */
   async loadAll(): Promise<RetainedMessage[]> {
-    const rows = await this.#db.all<{ topic: string; payload: Buffer; qos: number }>('SELECT topic, payload, qos FROM retained_messages ORDER BY topic');
+    const rows = await this.#db.all<{ topic: string; payload: Buffer; qos: number }>('SELECT topic, payload, qos FROM retained_messages ORDER BY updated_at_ms, topic');
     return rows.map((row) => ({ topic: row.topic, payload: Buffer.from(row.payload), qos: Math.min(2, Math.max(0, row.qos)) as 0 | 1 | 2 }));
   }
 

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import pino, { type Logger } from 'pino';
+import { mqttSchema } from '../../src/config/mqttSchema.js';
 import type { StationConfig } from '../../src/ingest/types.js';
 import { createMqttService, type MqttService } from '../../src/mqtt/service.js';
 import type { MqttSideConfig } from '../../src/mqtt/settings.js';
@@ -64,6 +65,10 @@ export function testMqttConfig(overrides: DeepPartial<MqttSideConfig> & { timezo
       persistRetained: true,
       maxClients: 64,
       sysTopics: false,
+      maxRetainedMessages: mqttSchema.broker.maxRetainedMessages.default,
+      maxRetainedBytes: mqttSchema.broker.maxRetainedBytes.default,
+      maxRetainedBytesPerClient: mqttSchema.broker.maxRetainedBytesPerClient.default,
+      maxInflightBytesPerClient: mqttSchema.broker.maxInflightBytesPerClient.default,
       ...overrides.broker,
     },
     homeassistant: { discovery: true, prefix: 'homeassistant', statusTopic: 'homeassistant/status', ...overrides.homeassistant },
@@ -216,12 +221,17 @@ export async function waitForRetained(port: number, topic: string, accept: (payl
 export async function publishOnce(
   port: number,
   topic: string,
-  payload: string,
-  options: { qos?: 0 | 1; retain?: boolean; connect?: IClientOptions } = {},
+  payload: string | Buffer,
+  options: { qos?: 0 | 1; retain?: boolean; clientId?: string; connect?: IClientOptions } = {},
 ): Promise<'handled' | 'closed' | 'refused'> {
   let client: MqttClient;
   try {
-    client = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { reconnectPeriod: 0, connectTimeout: 5000, ...options.connect });
+    client = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, {
+      reconnectPeriod: 0,
+      connectTimeout: 5000,
+      ...(options.clientId ? { clientId: options.clientId } : {}),
+      ...options.connect,
+    });
   } catch (err) {
     if (/Connection refused/i.test((err as Error).message)) return 'refused';
     throw err;

@@ -11,6 +11,8 @@ function brokerOn(port = 0, users: Array<{ username: string; password: string }>
     users,
     maxPayloadBytes: 1024,
     maxTopicLevels: 8,
+    retainedLimits: { maxMessages: 100, maxBytes: 64 * 1024, maxBytesPerClient: 64 * 1024 },
+    maxInflightBytesPerClient: 64 * 1024,
     retainedStore: undefined,
     baseTopic: 'mowability',
     ownedTopics: ['mowability/#'],

@@ -1,0 +1,182 @@
+/**
+ * The retained-storage attack (issue 8, item 5) scaled down: an anonymous loopback client stores
+ * many 60 KB retained messages. Before the limits, 3,000 of them took 186 MB of database plus
+ * 187 MB of WAL and never shrank.
+ */
+import { statSync } from 'node:fs';
+import { createConnection } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SpaceReclaimer } from '../../src/store/spaceReclaimer.js';
+import {
+  FakeClock,
+  mqttTempDir,
+  noRetainedMessage,
+  publishOnce,
+  retainedMessage,
+  silentLogger,
+  startMqttDaemon,
+  testMqttConfig,
+  waitUntil,
+  withDeadline,
+  type RunningDaemon,
+} from '../helpers/mqttHarness.js';
+
+const KIB = 1024;
+const PAYLOAD = Buffer.alloc(60 * KIB, 'x');
+
+function fileBytes(path: string): number {
+  const size = (file: string): number => {
+    try {
+      return statSync(file).size;
+    } catch {
+      return 0;
+    }
+  };
+  return size(path) + size(`${path}-wal`);
+}
+
+/** Publishes `count` retained 60 KB messages, each from a fresh anonymous client (a refusal closes the connection). */
+async function flood(port: number, count: number, prefix: string, clientId?: string): Promise<Array<'handled' | 'closed' | 'refused'>> {
+  const results: Array<'handled' | 'closed' | 'refused'> = [];
+  for (let i = 0; i < count; i++) results.push(await publishOnce(port, `${prefix}/${i}`, PAYLOAD, { qos: 1, retain: true, ...(clientId ? { clientId } : {}) }));
+  return results;
+}
+
+async function storedRows(daemon: RunningDaemon): Promise<number> {
+  return (await daemon.database.get<{ n: number }>('SELECT count(*) AS n FROM retained_messages'))?.n ?? -1;
+}
+
+describe('retained storage limits of the embedded broker', () => {
+  let temp: ReturnType<typeof mqttTempDir>;
+  let daemon: RunningDaemon | undefined;
+  beforeEach(() => {
+    temp = mqttTempDir();
+  });
+  afterEach(async () => {
+    await daemon?.stop();
+    daemon = undefined;
+    temp.cleanup();
+  });
+
+  it('refuses retained messages past broker.maxRetainedBytes, keeps them out of memory and the database, and restores only the accepted ones', async () => {
+    const maxRetainedBytes = 1024 * KIB;
+    const config = testMqttConfig({ broker: { maxRetainedBytes, maxRetainedBytesPerClient: maxRetainedBytes } });
+    daemon = await startMqttDaemon(temp.dbPath, config, new FakeClock());
+    const results = await flood(daemon.port, 300, 'attack');
+
+    const accepted = Math.floor(maxRetainedBytes / PAYLOAD.length); // 17
+    expect(results.slice(0, accepted).every((result) => result === 'handled')).toBe(true);
+    expect(results.slice(accepted).every((result) => result === 'closed')).toBe(true);
+    expect(daemon.service.stats()).toMatchObject({ brokerRetainedRefused: 300 - accepted, brokerRetainedMessages: accepted, brokerRetainedBytes: accepted * PAYLOAD.length });
+    expect(daemon.service.stats().brokerRejectedPublishes).toBeGreaterThanOrEqual(300 - accepted);
+    expect(await noRetainedMessage(daemon.port, `attack/${accepted}`)).toBe(true);
+    await daemon.stop();
+    expect(fileBytes(temp.dbPath)).toBeLessThan(2 * maxRetainedBytes);
+
+    daemon = await startMqttDaemon(temp.dbPath, config, new FakeClock());
+    expect(await storedRows(daemon)).toBe(accepted);
+    expect(daemon.service.stats().brokerRetainedMessages).toBe(accepted);
+    expect(await retainedMessage(daemon.port, `attack/${accepted - 1}`)).toBe(PAYLOAD.toString());
+    expect(await noRetainedMessage(daemon.port, 'attack/299')).toBe(true);
+  }, 60_000); // 300 connections: about 3 s, more on a loaded 2-core machine
+
+  it('at the default limits (4 MiB in total) keeps 68 messages of 60 KB and refuses the rest', async () => {
+    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig(), new FakeClock());
+    const results = await flood(daemon.port, 100, 'defaults');
+    expect(results.filter((result) => result === 'handled')).toHaveLength(68);
+    expect(results.slice(68).every((result) => result === 'closed')).toBe(true);
+    expect(daemon.service.stats().brokerRetainedBytes).toBeLessThanOrEqual(4 * 1024 * KIB);
+  });
+
+  it('trims a database filled beyond the limits (older release, or limits lowered) on start, keeping the oldest', async () => {
+    const clock = new FakeClock(Date.parse('2026-06-15T08:00:00Z'));
+    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ broker: { maxRetainedMessages: 10 } }), clock);
+    expect(await publishOnce(daemon.port, 'trim/old', 'first', { qos: 1, retain: true })).toBe('handled');
+    await waitUntil(async () => (await storedRows(daemon!)) === 1, 'the first message in the database');
+    clock.advance(60_000);
+    expect((await flood(daemon.port, 9, 'trim/new')).every((result) => result === 'handled')).toBe(true);
+    await daemon.stop();
+
+    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ broker: { maxRetainedMessages: 4 } }), clock);
+    expect(daemon.service.stats().brokerRetainedMessages).toBe(4);
+    await waitUntil(async () => (await storedRows(daemon!)) === 4, 'the database trimmed to 4 messages');
+    expect(await retainedMessage(daemon.port, 'trim/old')).toBe('first');
+  });
+
+  it('refuses past broker.maxRetainedMessages', async () => {
+    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ broker: { maxRetainedMessages: 20 } }), new FakeClock());
+    const results = await flood(daemon.port, 40, 'many');
+    expect(results.filter((result) => result === 'handled')).toHaveLength(20);
+    expect(results.slice(20).every((result) => result === 'closed')).toBe(true);
+  });
+
+  it('caps one client id at broker.maxRetainedBytesPerClient while others can still retain', async () => {
+    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ broker: { maxRetainedBytesPerClient: 256 * KIB } }), new FakeClock());
+    expect(await flood(daemon.port, 6, 'hog', 'hog')).toEqual(['handled', 'handled', 'handled', 'handled', 'closed', 'closed']);
+    expect(await publishOnce(daemon.port, 'other/1', PAYLOAD, { qos: 1, retain: true, clientId: 'other' })).toBe('handled');
+    // Replacing its own message within its share is fine.
+    expect(await publishOnce(daemon.port, 'hog/0', 'small', { qos: 1, retain: true, clientId: 'hog' })).toBe('handled');
+  });
+
+  it('always accepts deletes, which free the quota, and the file shrinks once the space is reclaimed', async () => {
+    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ broker: { maxRetainedMessages: 40 } }), new FakeClock());
+    expect((await flood(daemon.port, 41, 'full')).filter((result) => result === 'handled')).toHaveLength(40);
+    await waitUntil(async () => (await storedRows(daemon!)) === 40, 'the 40 accepted messages in the database');
+    const full = fileBytes(temp.dbPath);
+    expect(full).toBeGreaterThan(40 * PAYLOAD.length);
+
+    for (let i = 0; i < 40; i++) expect(await publishOnce(daemon.port, `full/${i}`, '', { qos: 1, retain: true })).toBe('handled');
+    expect(daemon.service.stats().brokerRetainedMessages).toBe(0);
+    await waitUntil(async () => (await storedRows(daemon!)) === 0, 'the deletes in the database');
+    const result = await new SpaceReclaimer(daemon.database, silentLogger).reclaim();
+    expect(result.action).toBe('incremental');
+    expect(fileBytes(temp.dbPath)).toBeLessThan(full / 4);
+
+    expect(await publishOnce(daemon.port, 'full/again', PAYLOAD, { qos: 1, retain: true })).toBe('handled');
+  });
+
+  it('disconnects a client that keeps more QoS 2 bytes than broker.maxInflightBytesPerClient waiting for PUBREL', async () => {
+    const maxPayloadBytes = 1024;
+    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ broker: { maxPayloadBytes, maxInflightBytesPerClient: 4 * maxPayloadBytes } }), new FakeClock());
+    const socket = createConnection({ host: '127.0.0.1', port: daemon.port });
+    try {
+      socket.on('error', () => undefined);
+      socket.resume(); // read CONNACK/PUBRECs, or the broker's close is never seen
+      const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+      socket.write(connectPacket('withholder'));
+      // Five QoS 2 publishes, never a PUBREL: the fifth exceeds 4 × 1 KiB.
+      for (let id = 1; id <= 5; id++) socket.write(qos2Publish(id, 'inflight/x', Buffer.alloc(maxPayloadBytes, 1)));
+      await withDeadline(closed, 5000, 'the broker to close the connection past 4 in-flight QoS 2 messages');
+    } finally {
+      socket.destroy();
+    }
+  });
+});
+
+/** MQTT "remaining length" variable-byte integer. */
+function varint(length: number): number[] {
+  const bytes: number[] = [];
+  do {
+    let byte = length % 128;
+    length = Math.floor(length / 128);
+    if (length > 0) byte |= 0x80;
+    bytes.push(byte);
+  } while (length > 0);
+  return bytes;
+}
+
+function utf8(text: string): Buffer {
+  const bytes = Buffer.from(text);
+  return Buffer.concat([Buffer.from([bytes.length >> 8, bytes.length & 0xff]), bytes]);
+}
+
+/** MQTT 3.1.1 CONNECT, clean session, keep-alive 60 s. */
+function connectPacket(clientId: string): Buffer {
+  const body = Buffer.concat([utf8('MQTT'), Buffer.from([4, 0x02, 0, 60]), utf8(clientId)]);
+  return Buffer.concat([Buffer.from([0x10, ...varint(body.length)]), body]);
+}
+
+function qos2Publish(messageId: number, topic: string, payload: Buffer): Buffer {
+  const body = Buffer.concat([utf8(topic), Buffer.from([messageId >> 8, messageId & 0xff]), payload]);
+  return Buffer.concat([Buffer.from([0x34, ...varint(body.length)]), body]);
+}
