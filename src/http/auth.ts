@@ -59,7 +59,7 @@ export function presentedKey(request: FastifyRequest): string | undefined {
 }
 
 export function assertNotBlocked(request: FastifyRequest, access: AccessView): void {
-  if (access.isBlocked(request.ip)) throw new HttpError(403, MESSAGES.accessDenied);
+  if (access.isBlocked(request.clientAddress)) throw new HttpError(403, MESSAGES.accessDenied);
 }
 
 /** Throws the contract's HttpError for the first failing rule; returns the key's credential otherwise. */
