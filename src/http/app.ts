@@ -12,7 +12,7 @@ import type { ServiceStore } from '../store/serviceStore.js';
 import type { Clock } from '../util/clock.js';
 import { assertNotBlocked, type AccessView } from './auth.js';
 import { registerCalculateRoute, type Calculator } from './calculateRoute.js';
-import { installClientAddress, rateLimitKey } from './clientAddress.js';
+import { createClientAddressResolver, rateLimitKey } from './clientAddress.js';
 import {
   HttpError,
   MESSAGES,
@@ -59,7 +59,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: false,
   }) as unknown as FastifyInstance;
   applyConnectionCap(app.server, http.maxConnections);
-  installClientAddress(app, http.trustProxy);
+  const clientAddressOf = createClientAddressResolver(http.trustProxy);
 
   // Only JSON and form bodies are part of the contract; fastify would also parse text/plain.
   app.removeContentTypeParser('text/plain');
@@ -80,7 +80,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request) => {
     if (closing) throw new HttpError(503, MESSAGES.shuttingDown);
     if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) throw new HttpError(400, MESSAGES.missingHost);
-    assertNotBlocked(request, access);
+    assertNotBlocked(clientAddressOf(request), access);
   });
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
@@ -89,7 +89,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         path: pathOf(request),
         statusCode: reply.statusCode,
         responseTimeMs: Math.round(reply.elapsedTime),
-        clientAddress: request.clientAddress,
+        clientAddress: clientAddressOf(request),
       },
       'request',
     );
@@ -102,14 +102,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       global: true,
       max: http.rateLimit.max,
       timeWindow: http.rateLimit.timeWindowMs,
-      keyGenerator: (request) => rateLimitKey(request.clientAddress),
+      keyGenerator: (request) => rateLimitKey(clientAddressOf(request)),
       errorResponseBuilder: (_request, context) => new HttpError(context.statusCode, MESSAGES.tooManyRequests),
     });
     // Without options this shares the global routes' counters: unknown paths count like any other.
     limiter = app.rateLimit();
   }
   guard = async (request, reply) => {
-    assertNotBlocked(request, access);
+    assertNotBlocked(clientAddressOf(request), access);
     await limiter?.(request, reply);
   };
   installErrorHandling(app, { bodyLimitBytes: http.bodyLimitBytes, notFoundPreHandler: limiter });

@@ -11,20 +11,15 @@
  * fastify's own trustProxy is left off: its answer for `true` is the leftmost
  * entry (the client's own choice), newer versions ignore hop counts, and it
  * returns non-address entries unchanged. request.ip is therefore always the
- * TCP peer; request.clientAddress is the address to use.
+ * TCP peer; the resolver below gives the address to use. It is a function of
+ * the raw request rather than a request decorator because requests the router
+ * rejects (fastify's frameworkErrors) are built without decorators.
  */
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { AddressMatcher } from '../store/addressBlocks.js';
 import { TRUST_PROXY_RANGES, parseTrustProxy, type TrustProxySetting } from '../config/trustProxy.js';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The validated client address (canonical text, IPv4-mapped IPv6 as IPv4). */
-    readonly clientAddress: string;
-  }
-}
 
 /** Is the hop at this position (0 = the TCP peer) with this address a trusted proxy? */
 export type TrustHop = (address: string, hop: number) => boolean;
@@ -72,12 +67,10 @@ export function rateLimitKey(clientAddress: string): string {
   return `${parts.map((part) => part.toString(16)).join(':')}::/64`;
 }
 
-/** Adds request.clientAddress, computed from the peer address and the trusted hops. */
-export function installClientAddress(app: FastifyInstance, setting: TrustProxySetting): void {
+/** The validated client address of a request (canonical text, IPv4-mapped IPv6 as IPv4). */
+export type ClientAddressOf = (request: FastifyRequest) => string;
+
+export function createClientAddressResolver(setting: TrustProxySetting): ClientAddressOf {
   const trust = compileTrust(setting);
-  app.decorateRequest('clientAddress', {
-    getter(this: FastifyRequest) {
-      return resolveClientAddress(this.raw.socket?.remoteAddress ?? '', this.headers['x-forwarded-for'], trust);
-    },
-  });
+  return (request) => resolveClientAddress(request.raw.socket?.remoteAddress ?? '', request.raw.headers['x-forwarded-for'], trust);
 }
