@@ -46,7 +46,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     loggerInstance: deps.logger.child({ module: 'http' }),
     // One line per request comes from the onResponse hook below (path without the query string).
     logController: new LogController({ disableRequestLogging: true }),
-    // Client addresses come from request.clientAddress (./clientAddress.ts), never from fastify's trustProxy.
+    // Client addresses come from clientAddressOf (./clientAddress.ts), never from fastify's trustProxy.
     trustProxy: false,
     bodyLimit: http.bodyLimitBytes,
     requestTimeout: http.requestTimeoutMs,

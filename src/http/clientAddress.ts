@@ -60,11 +60,14 @@ export function resolveClientAddress(peer: string, forwardedFor: string | string
   return client;
 }
 
-/** Rate-limit key: one bucket per IPv4 address and per IPv6 /64 (one home network). */
+/** IPv6 clients share one rate-limit budget per prefix of this length: a home network gets a /64 (RFC 7421). */
+export const RATE_LIMIT_IPV6_PREFIX = 64;
+
+/** Rate-limit key: one bucket per IPv4 address and per IPv6 /64. */
 export function rateLimitKey(clientAddress: string): string {
   if (!ipaddr.IPv6.isValid(clientAddress)) return clientAddress;
-  const parts = ipaddr.IPv6.parse(clientAddress).parts.slice(0, 4);
-  return `${parts.map((part) => part.toString(16)).join(':')}::/64`;
+  const parts = ipaddr.IPv6.parse(clientAddress).parts.slice(0, RATE_LIMIT_IPV6_PREFIX / 16);
+  return `${parts.map((part) => part.toString(16)).join(':')}::/${RATE_LIMIT_IPV6_PREFIX}`;
 }
 
 /** The validated client address of a request (canonical text, IPv4-mapped IPv6 as IPv4). */
