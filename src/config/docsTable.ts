@@ -14,6 +14,7 @@ const FORMAT_TEXT: Record<string, string> = {
   'positive-int': 'whole number ≥ 1',
   boolean: 'true / false',
   timezone: 'IANA zone, or empty',
+  'trust-proxy': 'false, hop count, or addresses/CIDRs',
   'non-empty-string': 'text',
   '*': 'any',
 };

@@ -5,6 +5,7 @@
  * validation rejects it with a message naming the allowed values.
  */
 import convict from 'convict';
+import { coerceTrustProxy, parseTrustProxy } from './trustProxy.js';
 
 const TRUE_WORDS = new Set(['true', '1', 'yes', 'on']);
 const FALSE_WORDS = new Set(['false', '0', 'no', 'off']);
@@ -62,6 +63,12 @@ const FORMATS: Record<string, convict.Format> = {
     validate(value: unknown) {
       if (typeof value !== 'string' || value.trim() === '') throw new Error('must be a non-empty string');
     },
+  },
+  'trust-proxy': {
+    validate(value: unknown) {
+      parseTrustProxy(value);
+    },
+    coerce: coerceTrustProxy,
   },
   timezone: {
     validate(value: unknown) {

@@ -1,10 +1,11 @@
 /**
  * Convict schema for the HTTP service: database, HTTP server, logging, time
  * zone and lawn profile. Composed with the MQTT part in ./schema.ts. Custom
- * format names ('boolean', 'port', 'nat', 'timezone', 'non-empty-string') are
+ * format names ('boolean', 'port', 'nat', 'timezone', 'non-empty-string', 'trust-proxy') are
  * registered by ./formats.ts before the schema is used.
  */
 import type { Hemisphere, MowerClass, SoilType } from '../core/types.js';
+import type { TrustProxySetting } from './trustProxy.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -42,11 +43,28 @@ export const serviceSchema = {
       arg: 'http-port',
     },
     trustProxy: {
-      doc: 'Take the client address from X-Forwarded-For. Enable only when the service is reachable through a reverse proxy alone.',
-      format: 'boolean',
-      default: false,
+      doc:
+        'Reverse proxies allowed to name the client address in X-Forwarded-For: false (none), the number of proxies in front of the service, ' +
+        'or their addresses/CIDR ranges (list, or comma-separated in env/flag; also loopback, linklocal, uniquelocal). ' +
+        'The client is the first untrusted hop from the right. true is refused (it lets clients choose their address).',
+      format: 'trust-proxy',
+      default: false as TrustProxySetting,
       env: 'MOWABILITY_TRUST_PROXY',
       arg: 'http-trust-proxy',
+    },
+    maxConnections: {
+      doc: 'Most TCP connections the HTTP server holds at once; further connections are closed at once until some end (0: no limit).',
+      format: 'nat',
+      default: 256,
+      env: 'MOWABILITY_HTTP_MAX_CONNECTIONS',
+      arg: 'http-max-connections',
+    },
+    headersTimeoutMs: {
+      doc: 'Time a client has to send the request line and headers, in milliseconds (at most http.requestTimeoutMs when that is on); idle new connections are closed after it.',
+      format: 'positive-int',
+      default: 10000,
+      env: 'MOWABILITY_HTTP_HEADERS_TIMEOUT_MS',
+      arg: 'http-headers-timeout-ms',
     },
     bodyLimitBytes: {
       doc: 'Largest accepted request body in bytes; larger bodies get HTTP 413.',

@@ -2,7 +2,6 @@
  * The HTTP app factory: routes, hooks, limits and error handling, without
  * listening and without touching the process. src/daemon.ts listens.
  */
-import type { ServerOptions } from 'node:http';
 import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
@@ -13,8 +12,18 @@ import type { ServiceStore } from '../store/serviceStore.js';
 import type { Clock } from '../util/clock.js';
 import { assertNotBlocked, type AccessView } from './auth.js';
 import { registerCalculateRoute, type Calculator } from './calculateRoute.js';
-import { HttpError, MESSAGES, clientErrorHandler, installErrorHandling, pathOf } from './errors.js';
+import { createClientAddressResolver, rateLimitKey } from './clientAddress.js';
+import {
+  HttpError,
+  MESSAGES,
+  clientErrorHandler,
+  frameworkErrorHandler,
+  installErrorHandling,
+  pathOf,
+  type RequestGuard,
+} from './errors.js';
 import { createConfigCheck, registerHealthRoutes, type HealthRouteDeps } from './healthRoute.js';
+import { applyConnectionCap, serverOptions } from './serverLimits.js';
 
 export interface AppDeps {
   config: AppConfig;
@@ -28,41 +37,32 @@ export interface AppDeps {
   checkConfig?: HealthRouteDeps['checkConfig'];
 }
 
-const NODE_HEADERS_TIMEOUT_MS = 60_000;
-const NODE_CHECK_INTERVAL_MS = 30_000;
-
-function serverTimeouts(requestTimeoutMs: number): ServerOptions {
-  if (requestTimeoutMs === 0) return {};
-  return {
-    requestTimeout: requestTimeoutMs,
-    headersTimeout: Math.min(NODE_HEADERS_TIMEOUT_MS, requestTimeoutMs),
-    connectionsCheckingInterval: Math.max(100, Math.min(NODE_CHECK_INTERVAL_MS, Math.floor(requestTimeoutMs / 4))),
-  };
-}
-
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, access } = deps;
   const http = config.http;
+  // Set once the rate limiter exists; requests the router rejects run it too.
+  let guard: RequestGuard | undefined;
   const app = Fastify({
     loggerInstance: deps.logger.child({ module: 'http' }),
     // One line per request comes from the onResponse hook below (path without the query string).
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: http.trustProxy,
+    // Client addresses come from clientAddressOf (./clientAddress.ts), never from fastify's trustProxy.
+    trustProxy: false,
     bodyLimit: http.bodyLimitBytes,
     requestTimeout: http.requestTimeoutMs,
-    // Node 20 enforces request deadlines only when they are given at construction, checked every
-    // connectionsCheckingInterval; headersTimeout must not exceed requestTimeout.
-    http: serverTimeouts(http.requestTimeoutMs),
+    http: serverOptions(http),
     clientErrorHandler,
+    frameworkErrors: frameworkErrorHandler(() => guard, http.bodyLimitBytes),
     connectionTimeout: http.connectionTimeoutMs,
     keepAliveTimeout: http.keepAliveTimeoutMs,
     // Requests that arrive while stopping get our envelope (hook below), not fastify's own 503 body.
     return503OnClosing: false,
   }) as unknown as FastifyInstance;
+  applyConnectionCap(app.server, http.maxConnections);
+  const clientAddressOf = createClientAddressResolver(http.trustProxy);
 
   // Only JSON and form bodies are part of the contract; fastify would also parse text/plain.
   app.removeContentTypeParser('text/plain');
-  installErrorHandling(app, { bodyLimitBytes: http.bodyLimitBytes });
 
   // While stopping, close each connection after its response; otherwise a keep-alive
   // socket that was busy when close() began would hold the server open for keepAliveTimeoutMs.
@@ -76,9 +76,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   // Refuse new work while stopping; refuse a blocked address everywhere, before anything else runs.
+  // RFC 9112 section 3.2: an HTTP/1.1 request without Host gets 400 (Node's own answer has no body).
   app.addHook('onRequest', async (request) => {
     if (closing) throw new HttpError(503, MESSAGES.shuttingDown);
-    assertNotBlocked(request, access);
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) throw new HttpError(400, MESSAGES.missingHost);
+    assertNotBlocked(clientAddressOf(request), access);
   });
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
@@ -87,21 +89,30 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         path: pathOf(request),
         statusCode: reply.statusCode,
         responseTimeMs: Math.round(reply.elapsedTime),
-        clientAddress: request.ip,
+        clientAddress: clientAddressOf(request),
       },
       'request',
     );
   });
 
   await app.register(formbody, { bodyLimit: http.bodyLimitBytes });
+  let limiter: RequestGuard | undefined;
   if (http.rateLimit.max > 0) {
     await app.register(rateLimit, {
       global: true,
       max: http.rateLimit.max,
       timeWindow: http.rateLimit.timeWindowMs,
+      keyGenerator: (request) => rateLimitKey(clientAddressOf(request)),
       errorResponseBuilder: (_request, context) => new HttpError(context.statusCode, MESSAGES.tooManyRequests),
     });
+    // Without options this shares the global routes' counters: unknown paths count like any other.
+    limiter = app.rateLimit();
   }
+  guard = async (request, reply) => {
+    assertNotBlocked(clientAddressOf(request), access);
+    await limiter?.(request, reply);
+  };
+  installErrorHandling(app, { bodyLimitBytes: http.bodyLimitBytes, notFoundPreHandler: limiter });
 
   registerHealthRoutes(app, {
     probeDatabase: () => deps.store.healthProbe(),

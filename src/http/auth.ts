@@ -58,8 +58,8 @@ export function presentedKey(request: FastifyRequest): string | undefined {
   return undefined;
 }
 
-export function assertNotBlocked(request: FastifyRequest, access: AccessView): void {
-  if (access.isBlocked(request.ip)) throw new HttpError(403, MESSAGES.accessDenied);
+export function assertNotBlocked(clientAddress: string, access: AccessView): void {
+  if (access.isBlocked(clientAddress)) throw new HttpError(403, MESSAGES.accessDenied);
 }
 
 /** Throws the contract's HttpError for the first failing rule; returns the key's credential otherwise. */

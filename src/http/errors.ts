@@ -25,6 +25,8 @@ export const MESSAGES = {
   tooManyRequests: 'Too many requests. Retry after the time given in the Retry-After header.',
   badContentLength: 'The Content-Length header does not match the request body.',
   badRequest: 'Bad request.',
+  malformedUrl: 'Malformed URL: the path contains an invalid percent-encoding.',
+  missingHost: 'Missing Host header (required by HTTP/1.1).',
   requestTimeout: 'Request timeout.',
   headersTooLarge: 'Request header fields too large.',
   internal: 'Internal server error.',
@@ -82,18 +84,30 @@ function classify(error: FastifyError, bodyLimitBytes: number): { statusCode: nu
   return undefined;
 }
 
-export function installErrorHandling(app: FastifyInstance, options: { bodyLimitBytes: number }): void {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const known = classify(error, options.bodyLimitBytes);
-    if (known) {
-      request.log.debug({ code: error.code, statusCode: known.statusCode }, 'request rejected');
-      return sendError(reply, known.statusCode, known.message);
-    }
-    request.log.error({ err: error, method: request.method, path: pathOf(request) }, 'unexpected error');
-    return sendError(reply, 500, MESSAGES.internal);
-  });
+/** Checks run before a not-found answer or a framework error: blocks and the rate limit. */
+export type RequestGuard = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
-  app.setNotFoundHandler((request, reply) => {
+function answerError(error: FastifyError, request: FastifyRequest, reply: FastifyReply, bodyLimitBytes: number): FastifyReply {
+  const known = classify(error, bodyLimitBytes);
+  if (known) {
+    request.log.debug({ code: error.code, statusCode: known.statusCode }, 'request rejected');
+    return sendError(reply, known.statusCode, known.message);
+  }
+  request.log.error({ err: error, method: request.method, path: pathOf(request) }, 'unexpected error');
+  return sendError(reply, 500, MESSAGES.internal);
+}
+
+export interface ErrorHandlingOptions {
+  bodyLimitBytes: number;
+  /** Runs before the not-found handler (the rate limiter), so unknown paths count like any other. */
+  notFoundPreHandler?: RequestGuard;
+}
+
+export function installErrorHandling(app: FastifyInstance, options: ErrorHandlingOptions): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => answerError(error, request, reply, options.bodyLimitBytes));
+
+  const hooks = options.notFoundPreHandler ? { preHandler: options.notFoundPreHandler } : {};
+  app.setNotFoundHandler(hooks, (request, reply) => {
     const path = pathOf(request);
     const [statusCode, message] = KNOWN_PATHS.has(path) ? [405, MESSAGES.methodNotAllowed] : [404, MESSAGES.notFound];
     // No route schema applies here, so serialise with the shared error schema explicitly.
@@ -106,6 +120,23 @@ export function installErrorHandling(app: FastifyInstance, options: { bodyLimitB
 }
 
 export { pathOf };
+
+/**
+ * fastify's frameworkErrors option: the router rejects a path it cannot
+ * decode (GET /v1/%zz) before any hook runs, so the guard (blocks, rate
+ * limit) runs here and the answer is the envelope, not fastify's own body.
+ */
+export function frameworkErrorHandler(guard: () => RequestGuard | undefined, bodyLimitBytes: number) {
+  return async (error: FastifyError, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    try {
+      await guard()?.(request, reply);
+    } catch (rejected) {
+      return answerError(rejected as FastifyError, request, reply, bodyLimitBytes);
+    }
+    if (error.code === 'FST_ERR_BAD_URL') return sendError(reply, 400, MESSAGES.malformedUrl);
+    return answerError(error, request, reply, bodyLimitBytes);
+  };
+}
 
 /**
  * Errors Node's HTTP parser raises before fastify sees a request (request

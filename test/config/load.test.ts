@@ -69,7 +69,7 @@ describe('loadConfig', () => {
         MOWABILITY_HTTP_PORT: '0',
         MOWABILITY_LOG_LEVEL: 'debug',
         MOWABILITY_TIMEZONE: 'UTC',
-        MOWABILITY_TRUST_PROXY: 'true',
+        MOWABILITY_TRUST_PROXY: '127.0.0.1, ::1',
         MOWABILITY_ALLOW_SEASON_OVERRIDE: 'yes',
         MOWABILITY_MQTT_URL: 'mqtt://127.0.0.1:1884',
         MOWABILITY_BROKER_ENABLED: 'false',
@@ -79,7 +79,7 @@ describe('loadConfig', () => {
     });
     expect(config).toMatchObject({
       db: { path: '/tmp/x.db' },
-      http: { host: '127.0.0.1', port: 0, trustProxy: true },
+      http: { host: '127.0.0.1', port: 0, trustProxy: ['127.0.0.1', '::1'] },
       log: { level: 'debug' },
       timezone: 'UTC',
       allowSeasonOverride: true,
@@ -104,7 +104,7 @@ describe('loadConfig', () => {
     expect(problems).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/"http\.port" = 99999 is invalid: must be a TCP port number from 0 to 65535/),
-        expect.stringMatching(/"http\.trustProxy" = "maybe" is invalid: must be true or false/),
+        expect.stringMatching(/"http\.trustProxy" = \["maybe"\] is invalid: "maybe" is not an IP address, CIDR range/),
         expect.stringMatching(/"timezone" = "Mars\/Olympus" is invalid: must be an IANA time zone/),
       ]),
     );

@@ -168,7 +168,7 @@ describe('authentication (spec: Authentication and Errors tables)', () => {
 
   describe('client address behind a reverse proxy', () => {
     it('with trustProxy the address comes from X-Forwarded-For', async () => {
-      const proxied = await startHttpHarness({ env: { MOWABILITY_TRUST_PROXY: 'true' } });
+      const proxied = await startHttpHarness({ env: { MOWABILITY_TRUST_PROXY: '127.0.0.1' } });
       try {
         await proxied.store.blockAddress('203.0.113.99');
         await waitFor(() => proxied.access.isBlocked('203.0.113.99'), CHANGE_DEADLINE_MS);
