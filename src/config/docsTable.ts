@@ -15,6 +15,7 @@ const FORMAT_TEXT: Record<string, string> = {
   boolean: 'true / false',
   timezone: 'IANA zone, or empty',
   'non-empty-string': 'text',
+  'broker-users': 'JSON list of accounts',
   '*': 'any',
 };
 
