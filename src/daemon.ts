@@ -6,12 +6,12 @@
  * daemonComponents(): it receives the DaemonRuntime, whose database, store and
  * access cache are available from its start() on (they are started earlier).
  */
-import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config/schema.js';
 import { MFI_VERSION } from './core/index.js';
 import { buildApp } from './http/app.js';
+import { listenHttp } from './http/listen.js';
 import { AccessCache } from './store/accessCache.js';
 import { Database } from './store/database.js';
 import { DatabaseWatch } from './store/databaseWatch.js';
@@ -162,10 +162,9 @@ function httpComponent(runtime: MutableRuntime): LifecycleComponent {
     async start() {
       const { config } = runtime;
       app = await buildApp({ config, store: runtime.store, access: runtime.access, logger: runtime.logger, clock: runtime.clock });
-      await app.listen({ host: config.http.host, port: config.http.port }).catch((err: unknown) => {
+      const { port } = await listenHttp(app, config.http).catch((err: unknown) => {
         throw explainListenError(err, 'The HTTP server', config.http, 'Pick another port with MOWABILITY_HTTP_PORT (or http.port).');
       });
-      const { port } = app.server.address() as AddressInfo;
       const host = config.http.host.includes(':') ? `[${config.http.host}]` : config.http.host;
       runtime.httpAddress = `http://${host}:${port}`;
       runtime.logger.info({ url: runtime.httpAddress, host: config.http.host, port }, `HTTP server listening on ${runtime.httpAddress}`);

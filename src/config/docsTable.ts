@@ -16,6 +16,7 @@ const FORMAT_TEXT: Record<string, string> = {
   timezone: 'IANA zone, or empty',
   'trust-proxy': 'false, hop count, or addresses/CIDRs',
   'non-empty-string': 'text',
+  'broker-users': 'JSON list of accounts',
   '*': 'any',
 };
 

@@ -5,6 +5,7 @@
  * validation rejects it with a message naming the allowed values.
  */
 import convict from 'convict';
+import { validateBrokerUsers } from '../mqtt/brokerUsers.js';
 import { coerceTrustProxy, parseTrustProxy } from './trustProxy.js';
 
 const TRUE_WORDS = new Set(['true', '1', 'yes', 'on']);
@@ -16,6 +17,16 @@ function coerceBoolean(value: unknown): unknown {
   if (TRUE_WORDS.has(word)) return true;
   if (FALSE_WORDS.has(word)) return false;
   return value;
+}
+
+/** JSON from the environment or a credential; malformed JSON stays a string for validation to reject (without echoing it). */
+function coerceJson(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return value;
+  }
 }
 
 function coerceInteger(value: unknown): unknown {
@@ -69,6 +80,13 @@ const FORMATS: Record<string, convict.Format> = {
       parseTrustProxy(value);
     },
     coerce: coerceTrustProxy,
+  },
+  'broker-users': {
+    validate(value: unknown) {
+      if (typeof value === 'string') throw new Error('must be a JSON list of {"username": ..., "password": ...}; the text given is not valid JSON');
+      validateBrokerUsers(value);
+    },
+    coerce: coerceJson,
   },
   timezone: {
     validate(value: unknown) {

@@ -5,6 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import convict from 'convict';
+import { applyCredentials } from './credentials.js';
 import { registerConfigFormats } from './formats.js';
 import { configSchema, listSettings, type AppConfig } from './schema.js';
 import { mqttConfigProblems, type MqttSideConfig } from '../mqtt/settings.js';
@@ -49,7 +50,8 @@ export function configFileFrom({ argv = [], env = {} }: ConfigSources): string |
 
 export function loadConfig(sources: ConfigSources = {}): AppConfig {
   registerConfigFormats();
-  const env = definedOnly(sources.env ?? {});
+  const { env, problems } = applyCredentials(definedOnly(sources.env ?? {}));
+  if (problems.length > 0) throw new ConfigError(problems);
   const config = convict(configSchema as convict.Schema<unknown>, { env, args: [...(sources.argv ?? [])] });
 
   const file = configFileFrom(sources);

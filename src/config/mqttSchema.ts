@@ -6,7 +6,7 @@
  */
 import { validateStations } from '../ingest/stationConfig.js';
 import type { StationConfig } from '../ingest/types.js';
-import { validateBrokerUsers, type BrokerUser } from '../mqtt/brokerUsers.js';
+import type { BrokerUser } from '../mqtt/brokerUsers.js';
 import { validateTopicPrefix } from '../mqtt/topics.js';
 import { validateCronExpression } from '../util/scheduler.js';
 
@@ -140,9 +140,10 @@ export const mqttSchema = {
       env: 'MOWABILITY_BROKER_PORT',
     },
     users: {
-      doc: 'Accounts of the embedded broker: [{"username": "...", "password": "..."}]. Empty: anonymous, allowed on loopback only.',
-      format: validateBrokerUsers,
+      doc: 'Accounts of the embedded broker: [{"username": "...", "password": "..."}] (JSON in the environment variable or the systemd credential broker.users). Empty: anonymous, allowed on loopback only.',
+      format: 'broker-users',
       default: [] as BrokerUser[],
+      env: 'MOWABILITY_BROKER_USERS',
       sensitive: true,
     },
     maxPayloadBytes: {

@@ -12,9 +12,15 @@ export interface DaemonProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export async function startDaemonProcess(env: Record<string, string>, args: string[] = []): Promise<DaemonProcess> {
+export interface DaemonProcessOptions {
+  /** A command that runs node, e.g. a sandbox helper: [helper, arg, '--']; node and its arguments follow. */
+  launcher?: readonly string[];
+}
+
+export async function startDaemonProcess(env: Record<string, string>, args: string[] = [], options: DaemonProcessOptions = {}): Promise<DaemonProcess> {
   assertBuilt();
-  const child = spawn(process.execPath, [BUILT_CLI, 'serve', ...args], {
+  const [command, ...prefix] = [...(options.launcher ?? []), process.execPath];
+  const child = spawn(command as string, [...prefix, BUILT_CLI, 'serve', ...args], {
     env: {
       PATH: process.env.PATH ?? '',
       MOWABILITY_HTTP_HOST: '127.0.0.1',
