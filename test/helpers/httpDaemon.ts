@@ -12,9 +12,10 @@ export interface DaemonProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export async function startDaemonProcess(env: Record<string, string>, args: string[] = []): Promise<DaemonProcess> {
+/** `node` is the Node.js binary to run it with (the compatibility tests pass another version's). */
+export async function startDaemonProcess(env: Record<string, string>, args: string[] = [], node = process.execPath): Promise<DaemonProcess> {
   assertBuilt();
-  const child = spawn(process.execPath, [BUILT_CLI, 'serve', ...args], {
+  const child = spawn(node, [BUILT_CLI, 'serve', ...args], {
     env: {
       PATH: process.env.PATH ?? '',
       MOWABILITY_HTTP_HOST: '127.0.0.1',

@@ -1,6 +1,8 @@
 import { configFileFrom } from '../../config/load.js';
 import { startDaemon } from '../../daemon.js';
+import { MFI_VERSION } from '../../core/version.js';
 import { createLogger } from '../../util/logger.js';
+import { packageVersion } from '../../util/packageVersion.js';
 import { expectPositionals, parseCommand } from '../args.js';
 import { configFor } from '../context.js';
 import { EXIT_OK, type CliIo } from '../io.js';
@@ -23,6 +25,8 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
   expectPositionals(COMMAND, parsed.positionals, []);
   const config = configFor(parsed, io);
   const logger = createLogger({ level: config.log.level });
+  // First line of every start: what runs, for bug reports and after upgrades.
+  logger.info({ version: packageVersion(), mfi_version: MFI_VERSION, node: process.version }, 'mowability starting');
 
   // The hint names the same database: the --config file and a --db-path flag given to serve.
   // Other flags stay out of it: they may carry secrets (a broker URL with a password).
