@@ -14,6 +14,7 @@ import { MFI_VERSION } from './core/index.js';
 import { buildApp } from './http/app.js';
 import { AccessCache } from './store/accessCache.js';
 import { Database } from './store/database.js';
+import { migrationsAppliedSince } from './store/migrationLog.js';
 import { ServiceStore, SETTING_MFI_VERSION } from './store/serviceStore.js';
 import { deferredMqttComponents } from './mqtt/service.js';
 import { systemClock, type Clock } from './util/clock.js';
@@ -99,8 +100,13 @@ function databaseComponent(runtime: MutableRuntime): LifecycleComponent {
   return {
     name: 'database',
     async start() {
+      // Database.open stamps migrations with the wall clock, so compare against it, not runtime.clock.
+      const openedAt = new Date().toISOString();
       database = await Database.open(runtime.config.db.path);
       runtime.database = database;
+      for (const migration of await migrationsAppliedSince(database, openedAt)) {
+        runtime.logger.info({ version: migration.version, name: migration.name }, `database migration ${migration.version} (${migration.name}) applied`);
+      }
       runtime.store = new ServiceStore(database, runtime.clock);
       await runtime.store.setSetting(SETTING_MFI_VERSION, MFI_VERSION);
       runtime.logger.info({ path: runtime.config.db.path, mfiVersion: MFI_VERSION }, 'database open');

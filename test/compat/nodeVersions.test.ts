@@ -54,6 +54,7 @@ for (const major of COMPAT_NODE_MAJORS) {
       daemon = await startDaemonProcess({ ...env, MOWABILITY_BROKER_ENABLED: 'true' }, ['--config', configFile], node);
       const started = daemon.logLines().find((line) => line.msg === 'mowability starting');
       expect(String(started?.node)).toMatch(new RegExp(`^v${major}\\.`));
+      expect(daemon.logLines().filter((line) => String(line.msg).startsWith('database migration')).length).toBeGreaterThan(0);
 
       const health = await fetch(`${daemon.baseUrl}/health`);
       expect(health.status).toBe(200);
@@ -76,6 +77,7 @@ for (const major of COMPAT_NODE_MAJORS) {
       // The station's state is published once before any reading (empty input); wait for the one carrying ours.
       const state = () => client!.json('mowability/garden/state') as { input?: { temperature?: number }; status?: string } | undefined;
       await waitUntil(() => state()?.input?.temperature === 19.5, 'station state with the reading', STATE_DEADLINE_MS);
+      expect(daemon.logLines().some((line) => line.msg === 'first reading from station "garden"')).toBe(true);
       expect(state()).toMatchObject({ station: 'garden', index_score: expect.any(Number), input: { temperature: 19.5, precipitation_rate: 0 } });
 
       await client.close();
