@@ -17,6 +17,8 @@ import { brokerPortOf } from '../helpers/robustnessProcess.js';
 const required = Boolean(process.env.CI);
 const KEY_PICKUP_DEADLINE_MS = 10_000;
 const STATE_DEADLINE_MS = 15_000;
+/** A start, a CLI run, a calculation and an MQTT round trip on a loaded 2-core machine. */
+const TEST_TIMEOUT_MS = 60_000;
 
 for (const major of COMPAT_NODE_MAJORS) {
   const present = compatNodePresent(major);
@@ -83,6 +85,6 @@ for (const major of COMPAT_NODE_MAJORS) {
       await client.close();
       client = undefined;
       expect(await daemon.stop('SIGTERM')).toBe(0);
-    });
+    }, TEST_TIMEOUT_MS);
   });
 }
