@@ -16,6 +16,7 @@ import { AccessCache } from './store/accessCache.js';
 import { Database } from './store/database.js';
 import { DatabaseWatch } from './store/databaseWatch.js';
 import { ServeLock } from './store/serveLock.js';
+import { migrationsAppliedSince } from './store/migrationLog.js';
 import { ServiceStore, SETTING_MFI_VERSION } from './store/serviceStore.js';
 import { deferredMqttComponents } from './mqtt/service.js';
 import { systemClock, type Clock } from './util/clock.js';
@@ -102,10 +103,15 @@ function databaseComponent(runtime: MutableRuntime): LifecycleComponent {
   return {
     name: 'database',
     async start() {
+      // Database.open stamps migrations with the wall clock, so compare against it, not runtime.clock.
+      const openedAt = new Date().toISOString();
       database = await Database.open(runtime.config.db.path);
       watch = new DatabaseWatch({ database, logger: runtime.logger });
       watch.start();
       runtime.database = database;
+      for (const migration of await migrationsAppliedSince(database, openedAt)) {
+        runtime.logger.info({ version: migration.version, name: migration.name }, `database migration ${migration.version} (${migration.name}) applied`);
+      }
       runtime.store = new ServiceStore(database, runtime.clock);
       await runtime.store.setSetting(SETTING_MFI_VERSION, MFI_VERSION);
       runtime.logger.info({ path: runtime.config.db.path, mfiVersion: MFI_VERSION }, 'database open');

@@ -16,6 +16,7 @@ Commands:
   maintenance        switch maintenance mode (on, off, status)
   calc               calculate the mowability index locally, without a server
   config             print the effective configuration (secrets redacted)
+  --version          print the version
 
 Run "mowability <command> --help" for details.
 

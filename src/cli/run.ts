@@ -8,6 +8,7 @@ import { keysCommand } from './commands/keys.js';
 import { maintenanceCommand } from './commands/maintenance.js';
 import { serveCommand } from './commands/serve.js';
 import { HELP } from './help.js';
+import { packageVersion } from '../util/packageVersion.js';
 import { CommandError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, type CliIo } from './io.js';
 
 type Command = (argv: readonly string[], io: CliIo) => Promise<number>;
@@ -26,6 +27,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     io.stdout(`${HELP.main}\n`);
     return name === undefined ? EXIT_USAGE : EXIT_OK;
+  }
+  if (name === '--version' || name === '-V' || name === 'version') {
+    io.stdout(`${packageVersion()}\n`);
+    return EXIT_OK;
   }
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   try {

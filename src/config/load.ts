@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import convict from 'convict';
 import { applyCredentials } from './credentials.js';
+import { configShapeProblems, readConfigFile } from './fileShape.js';
 import { registerConfigFormats } from './formats.js';
 import { configSchema, listSettings, type AppConfig } from './schema.js';
 import { mqttConfigProblems, type MqttSideConfig } from '../mqtt/settings.js';
@@ -57,11 +58,11 @@ export function loadConfig(sources: ConfigSources = {}): AppConfig {
   const file = configFileFrom(sources);
   if (file !== undefined) {
     if (!existsSync(file)) throw new ConfigError([`configuration file "${file}" does not exist`]);
-    try {
-      config.loadFile(file);
-    } catch (err) {
-      throw new ConfigError([`configuration file "${file}" is not valid JSON: ${(err as Error).message}`]);
-    }
+    const content = readConfigFile(file);
+    if (!content.ok) throw new ConfigError([content.problem]);
+    const shapeProblems = configShapeProblems(content.value, configSchema);
+    if (shapeProblems.length > 0) throw new ConfigError(shapeProblems.map((problem) => `configuration file "${file}": ${problem}`));
+    config.load(content.value);
   }
 
   try {

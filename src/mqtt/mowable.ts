@@ -36,3 +36,16 @@ export function nextMowable(
   // Between the thresholds: keep the flag, but the on-timer starts over.
   return { mowable: previous.mowable, aboveSinceMs: null };
 }
+
+/**
+ * Why `mowable` is what `nextMowable` made it, in words for the log (the same branches, in the
+ * same order). Called when the flag changed.
+ */
+export function mowableReason(mowable: boolean, score: number | null, status: string | null, settings: MowableSettings): string {
+  if (mowable) {
+    return `index ${score} has stayed at or above ${settings.onThreshold} for ${settings.onDelayMs / 60_000} min`;
+  }
+  if (score === null || status === null) return 'no index could be calculated (inputs missing or stale)';
+  if (status === 'BLOCK') return `status BLOCK (index ${score})`;
+  return `index ${score} fell below ${settings.offThreshold}`;
+}

@@ -22,6 +22,7 @@ import { discoveryMessages, discoveryTopicFilters, isOurDiscoveryConfig } from '
 import { HistoryService } from './historyService.js';
 import { LogThrottle } from './logThrottle.js';
 import { INITIAL_MOWABLE, nextMowable, type MowableSettings } from './mowable.js';
+import { StationEventLog } from './stationEvents.js';
 import { clientIdFor, historyOptionsFor, mqttConfigProblems, mqttEnabled, type MqttSideConfig } from './settings.js';
 import { buildStatePayload, type StationStatePayload } from './statePayload.js';
 import { StationIngest, type IngestCounters } from './stationIngest.js';
@@ -124,6 +125,7 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
   const clientId = broker ? broker.internalClientId : clientIdFor(config);
 
   const reclaimer = new SpaceReclaimer(database, options.logger);
+  const events = new StationEventLog(options.logger, mowableSettings);
   const ingest = new StationIngest({ history, clock, throttle, timeZone, maxPayloadBytes: config.broker.maxPayloadBytes });
   let statesPublished = 0;
   const lastStates = new Map<string, StationStatePayload>();
@@ -163,6 +165,7 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
     const status = outcome.ok ? outcome.result.main_status : null;
     const mowable = nextMowable(previous, score, status, nowMs, mowableSettings);
     history.setStationState({ station: station.id, ...mowable });
+    events.mowable(station.id, previous.mowable, mowable.mowable, score, status);
     const payload = buildStatePayload({ stationId: station.id, stationName: station.name, outcome, assembly, mowable: mowable.mowable });
     lastStates.set(station.id, payload);
     statesPublished++;
@@ -294,7 +297,9 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
       );
       for (const station of stations) {
         connection.subscribe(station.topic, (topic, payload, retained) => {
-          if (ingest.handle(station, topic, payload, retained)) scheduleRecompute(station);
+          if (!ingest.handle(station, topic, payload, retained)) return;
+          events.reading(station.id, topic);
+          scheduleRecompute(station);
         });
       }
       if (config.homeassistant.discovery) {

@@ -164,6 +164,37 @@ describe('end to end: the built daemon over real HTTP, administered by the built
     expect(result.stderr).toContain('unknown key "colour"');
   });
 
+  it('prints a key command that reaches the database named by MOWABILITY_DB_PATH, from any directory', async () => {
+    daemon = await startDaemonProcess(env);
+    const hint = String(daemon.logLines().find((line) => String(line.msg).startsWith('No API key exists yet'))?.msg);
+    expect(hint).toContain(`npx mowability keys add <owner> --db-path=${temp.dbPath}`);
+    // Run the printed command as a user would, without the daemon's environment.
+    const args = hint.slice(hint.indexOf('keys add')).split(' ').map((word) => (word === '<owner>' ? 'hinted' : word));
+    const added = await runBuiltCli([...args, '--json'], {});
+    expect(added.code, added.stderr).toBe(0);
+    const { key } = JSON.parse(added.stdout) as { key: string };
+    await waitFor(
+      async () =>
+        (
+          await fetch(`${daemon!.baseUrl}/v1/calculate`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ temperature: 18, precipitation_rate: 0 }),
+          })
+        ).status === 200,
+      CHANGE_DEADLINE_MS,
+      POLL_STEP_MS,
+    );
+    expect(await daemon.stop()).toBe(0);
+  });
+
+  it('under systemd names the service wrapper in the key hint', async () => {
+    daemon = await startDaemonProcess({ ...env, INVOCATION_ID: '0123456789abcdef' });
+    const hint = daemon.logLines().find((line) => String(line.msg).startsWith('No API key exists yet'));
+    expect(String(hint?.msg)).toContain('Create one with: sudo mowability keys add <owner>');
+    expect(await daemon.stop()).toBe(0);
+  });
+
   it('names the --config file in the key hint when one was used', async () => {
     const { writeFileSync } = await import('node:fs');
     const file = `${temp.dir}/mow.json`;

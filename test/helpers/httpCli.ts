@@ -33,9 +33,9 @@ export async function runCliInProcess(argv: string[], env: Record<string, string
   return { code, stdout, stderr };
 }
 
-export function runBuiltCli(argv: string[], env: Record<string, string>): Promise<CliResult> {
+export function runBuiltCli(argv: string[], env: Record<string, string>, node = process.execPath): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BUILT_CLI, ...argv], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(node, [BUILT_CLI, ...argv], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += String(chunk)));

@@ -15,11 +15,13 @@ export interface DaemonProcess {
 export interface DaemonProcessOptions {
   /** A command that runs node, e.g. a sandbox helper: [helper, arg, '--']; node and its arguments follow. */
   launcher?: readonly string[];
+  /** The Node.js binary to run it with (the compatibility tests pass another version's). */
+  node?: string;
 }
 
 export async function startDaemonProcess(env: Record<string, string>, args: string[] = [], options: DaemonProcessOptions = {}): Promise<DaemonProcess> {
   assertBuilt();
-  const [command, ...prefix] = [...(options.launcher ?? []), process.execPath];
+  const [command, ...prefix] = [...(options.launcher ?? []), options.node ?? process.execPath];
   const child = spawn(command as string, [...prefix, BUILT_CLI, 'serve', ...args], {
     env: {
       PATH: process.env.PATH ?? '',

@@ -1,18 +1,17 @@
 import { configFileFrom } from '../../config/load.js';
 import { startDaemon } from '../../daemon.js';
+import { MFI_VERSION } from '../../core/version.js';
 import { createLogger } from '../../util/logger.js';
+import { packageVersion } from '../../util/packageVersion.js';
 import { expectPositionals, parseCommand } from '../args.js';
 import { configFor } from '../context.js';
+import { keyCommandHint as keyHint } from '../keyHint.js';
 import { EXIT_OK, type CliIo } from '../io.js';
 import { HELP } from '../help.js';
 
 const COMMAND = 'serve';
 /** Graceful stop budget; systemd's default TimeoutStopSec (90 s) is far above it. */
 export const FORCED_EXIT_AFTER_MS = 5000;
-
-function shellQuote(text: string): string {
-  return /^[\w./:=@%+-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
-}
 
 export async function serveCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const parsed = parseCommand(COMMAND, argv);
@@ -23,13 +22,17 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
   expectPositionals(COMMAND, parsed.positionals, []);
   const config = configFor(parsed, io);
   const logger = createLogger({ level: config.log.level });
+  // First line of every start: what runs, for bug reports and after upgrades.
+  logger.info({ version: packageVersion(), mfi_version: MFI_VERSION, node: process.version }, 'mowability starting');
 
-  // The hint names the same database: the --config file and a --db-path flag given to serve.
-  // Other flags stay out of it: they may carry secrets (a broker URL with a password).
-  const configFile = configFileFrom({ argv: parsed.configArgv, env: io.env });
-  const extraFlags = parsed.configArgv.filter((arg) => arg.startsWith('--db-path='));
-  const keyCommandHint = ['npx mowability keys add <owner>', ...(configFile ? [`--config ${shellQuote(configFile)}`] : []), ...extraFlags.map(shellQuote)]
-    .join(' ');
+  // Only the config file and the database path go into the hint: other flags may carry
+  // secrets (a broker URL with a password).
+  const keyCommandHint = keyHint({
+    configFile: configFileFrom({ argv: parsed.configArgv, env: io.env }),
+    dbPath: config.db.path,
+    cwd: process.cwd(),
+    underSystemd: Boolean(io.env.INVOCATION_ID),
+  });
 
   // Listen for SIGTERM/SIGINT before starting: a signal that arrives while the
   // components start is answered with a graceful stop once they are up.
