@@ -15,7 +15,9 @@ import { buildApp } from './http/app.js';
 import { AccessCache } from './store/accessCache.js';
 import { Database } from './store/database.js';
 import { ServiceStore, SETTING_MFI_VERSION } from './store/serviceStore.js';
+import type { MqttHealth } from './mqtt/health.js';
 import { deferredMqttComponents } from './mqtt/service.js';
+import { mqttEnabled } from './mqtt/settings.js';
 import { systemClock, type Clock } from './util/clock.js';
 import { explainListenError } from './util/listenError.js';
 
@@ -134,13 +136,13 @@ function accessCacheComponent(runtime: MutableRuntime, keyCommandHint: string): 
   };
 }
 
-function httpComponent(runtime: MutableRuntime): LifecycleComponent {
+function httpComponent(runtime: MutableRuntime, mqttStatus: () => MqttHealth | undefined): LifecycleComponent {
   let app: FastifyInstance | undefined;
   return {
     name: 'http',
     async start() {
       const { config } = runtime;
-      app = await buildApp({ config, store: runtime.store, access: runtime.access, logger: runtime.logger, clock: runtime.clock });
+      app = await buildApp({ config, store: runtime.store, access: runtime.access, logger: runtime.logger, clock: runtime.clock, mqttStatus });
       await app.listen({ host: config.http.host, port: config.http.port }).catch((err: unknown) => {
         throw explainListenError(err, 'The HTTP server', config.http, 'Pick another port with MOWABILITY_HTTP_PORT (or http.port).');
       });
@@ -158,12 +160,11 @@ function httpComponent(runtime: MutableRuntime): LifecycleComponent {
 
 /** The daemon's parts in start order. */
 export function daemonComponents(runtime: MutableRuntime, options: { keyCommandHint: string }): LifecycleComponent[] {
-  return [
-    databaseComponent(runtime),
-    accessCacheComponent(runtime, options.keyCommandHint),
-    httpComponent(runtime),
-    ...deferredMqttComponents(() => ({ config: runtime.config, database: runtime.database, logger: runtime.logger, clock: runtime.clock })).components,
-  ];
+  const mqtt = deferredMqttComponents(() => ({ config: runtime.config, database: runtime.database, logger: runtime.logger, clock: runtime.clock }));
+  // HTTP starts first; until the MQTT components have started, health says so.
+  const mqttStatus = (): MqttHealth | undefined =>
+    mqttEnabled(runtime.config) ? (mqtt.service()?.health() ?? { status: 'error', message: 'MQTT is starting' }) : undefined;
+  return [databaseComponent(runtime), accessCacheComponent(runtime, options.keyCommandHint), httpComponent(runtime, mqttStatus), ...mqtt.components];
 }
 
 export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon> {

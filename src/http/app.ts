@@ -26,6 +26,8 @@ export interface AppDeps {
   calculate?: Calculator;
   /** Defaults to checking the loaded configuration (data directory writable, time zone valid). */
   checkConfig?: HealthRouteDeps['checkConfig'];
+  /** The MQTT side's state for /health's `checks.mqtt` (omitted: MQTT off or not wired). */
+  mqttStatus?: HealthRouteDeps['mqttStatus'];
 }
 
 const NODE_HEADERS_TIMEOUT_MS = 60_000;
@@ -106,6 +108,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerHealthRoutes(app, {
     probeDatabase: () => deps.store.healthProbe(),
     checkConfig: deps.checkConfig ?? createConfigCheck(config),
+    ...(deps.mqttStatus ? { mqttStatus: deps.mqttStatus } : {}),
   });
   registerCalculateRoute(app, { config, access, clock: deps.clock, calculate: deps.calculate ?? coreCalculate });
   return app;
