@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import type { AppConfig } from './config/schema.js';
 import { MFI_VERSION } from './core/index.js';
 import { buildApp } from './http/app.js';
+import { closeApp } from './http/shutdown.js';
 import { AccessCache } from './store/accessCache.js';
 import { Database } from './store/database.js';
 import { ServiceStore, SETTING_MFI_VERSION } from './store/serviceStore.js';
@@ -152,8 +153,8 @@ function httpComponent(runtime: MutableRuntime, mqttStatus: () => MqttHealth | u
       runtime.logger.info({ url: runtime.httpAddress, host: config.http.host, port }, `HTTP server listening on ${runtime.httpAddress}`);
     },
     async stop() {
-      // Stops accepting, lets in-flight requests finish, closes idle keep-alive sockets.
-      await app?.close();
+      // Stops accepting, lets in-flight requests finish, then closes every connection left.
+      if (app) await closeApp(app);
     },
   };
 }

@@ -36,7 +36,7 @@ export function guarded<A extends unknown[]>(fn: (...args: A) => unknown, report
 }
 
 /** A report that logs at error level: `<task> failed`, with the error and the context fields. */
-export function logFailure(log: Logger, task: string, context: Record<string, unknown> = {}): ErrorReport {
+export function logFailure(log: Pick<Logger, 'error'>, task: string, context: Record<string, unknown> = {}): ErrorReport {
   return (err) => log.error({ err, task, ...context }, `${task} failed`);
 }
 

@@ -12,9 +12,10 @@ export interface DaemonProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export async function startDaemonProcess(env: Record<string, string>, args: string[] = []): Promise<DaemonProcess> {
+/** `nodeArgs` go to node before the script (e.g. `--import` a fault injector). */
+export async function startDaemonProcess(env: Record<string, string>, args: string[] = [], nodeArgs: string[] = []): Promise<DaemonProcess> {
   assertBuilt();
-  const child = spawn(process.execPath, [BUILT_CLI, 'serve', ...args], {
+  const child = spawn(process.execPath, [...nodeArgs, BUILT_CLI, 'serve', ...args], {
     env: {
       PATH: process.env.PATH ?? '',
       MOWABILITY_HTTP_HOST: '127.0.0.1',
