@@ -15,6 +15,7 @@ import { assertNotBlocked, type AccessView } from './auth.js';
 import { registerCalculateRoute, type Calculator } from './calculateRoute.js';
 import { HttpError, MESSAGES, clientErrorHandler, installErrorHandling, pathOf } from './errors.js';
 import { createConfigCheck, registerHealthRoutes, type HealthRouteDeps } from './healthRoute.js';
+import { trackConnections } from './shutdown.js';
 
 export interface AppDeps {
   config: AppConfig;
@@ -76,6 +77,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (closing) reply.header('connection', 'close');
     return payload;
   });
+
+  // For a bounded stop (src/http/shutdown.ts closeApp).
+  trackConnections(app);
 
   // Refuse new work while stopping; refuse a blocked address everywhere, before anything else runs.
   app.addHook('onRequest', async (request) => {
