@@ -12,13 +12,16 @@ import type { AppConfig } from './config/schema.js';
 import { MFI_VERSION } from './core/index.js';
 import { buildApp } from './http/app.js';
 import { listenHttp } from './http/listen.js';
+import { closeApp } from './http/shutdown.js';
 import { AccessCache } from './store/accessCache.js';
 import { Database } from './store/database.js';
 import { DatabaseWatch } from './store/databaseWatch.js';
 import { ServeLock } from './store/serveLock.js';
 import { migrationsAppliedSince } from './store/migrationLog.js';
 import { ServiceStore, SETTING_MFI_VERSION } from './store/serviceStore.js';
+import type { MqttHealth } from './mqtt/health.js';
 import { deferredMqttComponents } from './mqtt/service.js';
+import { mqttEnabled } from './mqtt/settings.js';
 import { systemClock, type Clock } from './util/clock.js';
 import { explainListenError } from './util/listenError.js';
 
@@ -161,13 +164,13 @@ function accessCacheComponent(runtime: MutableRuntime, keyCommandHint: string): 
   };
 }
 
-function httpComponent(runtime: MutableRuntime): LifecycleComponent {
+function httpComponent(runtime: MutableRuntime, mqttStatus: () => MqttHealth | undefined): LifecycleComponent {
   let app: FastifyInstance | undefined;
   return {
     name: 'http',
     async start() {
       const { config } = runtime;
-      app = await buildApp({ config, store: runtime.store, access: runtime.access, logger: runtime.logger, clock: runtime.clock });
+      app = await buildApp({ config, store: runtime.store, access: runtime.access, logger: runtime.logger, clock: runtime.clock, mqttStatus });
       const { port } = await listenHttp(app, config.http).catch((err: unknown) => {
         throw explainListenError(err, 'The HTTP server', config.http, 'Pick another port with MOWABILITY_HTTP_PORT (or http.port).');
       });
@@ -176,20 +179,24 @@ function httpComponent(runtime: MutableRuntime): LifecycleComponent {
       runtime.logger.info({ url: runtime.httpAddress, host: config.http.host, port }, `HTTP server listening on ${runtime.httpAddress}`);
     },
     async stop() {
-      // Stops accepting, lets in-flight requests finish, closes idle keep-alive sockets.
-      await app?.close();
+      // Stops accepting, lets in-flight requests finish, then closes every connection left.
+      if (app) await closeApp(app);
     },
   };
 }
 
 /** The daemon's parts in start order. */
 export function daemonComponents(runtime: MutableRuntime, options: { keyCommandHint: string }): LifecycleComponent[] {
+  const mqtt = deferredMqttComponents(() => ({ config: runtime.config, database: runtime.database, logger: runtime.logger, clock: runtime.clock }));
+  // HTTP starts first; until the MQTT components have started, health says so.
+  const mqttStatus = (): MqttHealth | undefined =>
+    mqttEnabled(runtime.config) ? (mqtt.service()?.health() ?? { status: 'error', message: 'MQTT is starting' }) : undefined;
   return [
     serveLockComponent(runtime),
     databaseComponent(runtime),
     accessCacheComponent(runtime, options.keyCommandHint),
-    httpComponent(runtime),
-    ...deferredMqttComponents(() => ({ config: runtime.config, database: runtime.database, logger: runtime.logger, clock: runtime.clock })).components,
+    httpComponent(runtime, mqttStatus),
+    ...mqtt.components,
   ];
 }
 

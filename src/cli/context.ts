@@ -6,6 +6,7 @@ import { ServiceStore } from '../store/serviceStore.js';
 import { systemClock } from '../util/clock.js';
 import type { ParsedCommand } from './args.js';
 import type { CliIo } from './io.js';
+import { terminalJson } from './terminalText.js';
 
 export function configFor(parsed: ParsedCommand, io: CliIo): AppConfig {
   return loadConfig({ argv: parsed.configArgv, env: io.env });
@@ -32,6 +33,7 @@ export async function withStore<T>(
   }
 }
 
+/** JSON output; stored free text cannot reach the terminal as control or bidi characters. */
 export function printJson(io: CliIo, value: unknown): void {
-  io.stdout(`${JSON.stringify(value, null, 2)}\n`);
+  io.stdout(`${terminalJson(value)}\n`);
 }

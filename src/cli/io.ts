@@ -3,10 +3,21 @@ export interface CliIo {
   env: Readonly<Record<string, string | undefined>>;
   stdout(text: string): void;
   stderr(text: string): void;
-  /** Resolves when the process is asked to stop (SIGTERM/SIGINT); used by `serve`. */
-  shutdownSignal(): Promise<string>;
+  /**
+   * Resolves when the process must stop: asked to (SIGTERM/SIGINT: the signal's name) or hit by an
+   * error nobody caught (an uncaught exception or unhandled rejection); used by `serve`.
+   */
+  shutdownSignal(): Promise<ShutdownReason>;
   /** Ends the process at once; used by `serve` when a graceful stop takes too long. */
   forceExit(code: number): void;
+}
+
+/** A signal name, or the error that escaped every handler. */
+export type ShutdownReason = string | FatalError;
+
+export interface FatalError {
+  origin: 'uncaughtException' | 'unhandledRejection';
+  error: unknown;
 }
 
 export const EXIT_OK = 0;

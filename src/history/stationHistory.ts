@@ -11,6 +11,7 @@ import type { CalculationInput, FieldName } from '../core/fields.js';
 import type { CurrentField, Reading } from '../ingest/types.js';
 import { CURRENT_FIELDS } from '../ingest/types.js';
 import { DuplicateFilter, type DuplicateFilterState } from './fingerprints.js';
+import { addToMinute, clampToSpecMax, MAX_PENDING_ANOMALIES, type RainAnomaly } from './rainPlausibility.js';
 import { scanWindows } from './scan.js';
 import {
   COVERAGE_REQUIRED,
@@ -76,7 +77,7 @@ export interface HistoryRows {
   duplicates: DuplicateFilterState | null;
 }
 
-export type { DuplicateFilterState };
+export type { DuplicateFilterState, RainAnomaly };
 
 export interface TimedReading extends Reading {
   /** Reading time, epoch ms (payload time or arrival time). */
@@ -114,6 +115,7 @@ export class StationHistory {
   readonly #dirtyBuckets = new Set<number>();
   readonly #dirtyCounters = new Set<string>();
   readonly #dirtyLatest = new Set<CurrentField>();
+  #anomalies: RainAnomaly[] = [];
   #lastRate: { rateMmH: number; atMs: number } | undefined;
   #hasRainAmounts = false;
   #lastReadingAtMs: number | null = null;
@@ -158,7 +160,25 @@ export class StationHistory {
     if (mm <= 0) return;
     const capped = Math.min(mm, this.#options.maxRainIncrementMm);
     const bucket = this.#bucket(minute);
-    bucket.rainMm = round(bucket.rainMm + capped, 6);
+    const { totalMm, excessMm } = addToMinute(bucket.rainMm, capped);
+    bucket.rainMm = round(totalMm, 6);
+    if (excessMm > 0) this.#noteAnomaly({ kind: 'minute-capped', minute, excessMm });
+  }
+
+  /** Implausible rain seen since the last call (capped minutes, clamped windows), for the caller to log. */
+  takeAnomalies(): RainAnomaly[] {
+    return this.#anomalies.splice(0);
+  }
+
+  #noteAnomaly(anomaly: RainAnomaly): void {
+    if (this.#anomalies.length < MAX_PENDING_ANOMALIES) this.#anomalies.push(anomaly);
+  }
+
+  /** A value derived from rain buckets, never above the spec maximum (where the core would ignore it). */
+  #plausible(field: FieldName, value: number): number {
+    const clamped = clampToSpecMax(field, value);
+    if (clamped.clamped) this.#noteAnomaly({ kind: 'window-clamped', field, value, max: clamped.value });
+    return clamped.value;
   }
 
   /** Adds a reading. Repeated transmissions and redeliveries return 'duplicate' and change nothing. */
@@ -280,7 +300,7 @@ export class StationHistory {
       for (const [field, minutes] of RAIN_WINDOWS) {
         const window = scan.windows.get(minutes)!;
         coverage[field] = round(window.rainCoverage);
-        if (window.rainCoverage >= COVERAGE_REQUIRED) input[field] = round(window.rainMm);
+        if (window.rainCoverage >= COVERAGE_REQUIRED) input[field] = this.#plausible(field, round(window.rainMm));
         else withheld[field] = coverageReason(window.rainCoverage, minutes);
       }
       if (scan.lastRainMinute !== null) {
@@ -295,7 +315,7 @@ export class StationHistory {
       if (input.precipitation_rate === undefined) {
         const window = scan.windows.get(RATE_WINDOW_MINUTES)!;
         if (window.rainCoverage >= COVERAGE_REQUIRED) {
-          input.precipitation_rate = round((window.rainMm * 60) / RATE_WINDOW_MINUTES);
+          input.precipitation_rate = this.#plausible('precipitation_rate', round((window.rainMm * 60) / RATE_WINDOW_MINUTES));
           derived.push('precipitation_rate');
           delete withheld.precipitation_rate;
         } else if (withheld.precipitation_rate === undefined) {

@@ -24,6 +24,7 @@ import {
 } from './errors.js';
 import { createConfigCheck, registerHealthRoutes, type HealthRouteDeps } from './healthRoute.js';
 import { applyConnectionCap, serverOptions } from './serverLimits.js';
+import { trackConnections } from './shutdown.js';
 
 export interface AppDeps {
   config: AppConfig;
@@ -35,6 +36,8 @@ export interface AppDeps {
   calculate?: Calculator;
   /** Defaults to checking the loaded configuration (data directory writable, time zone valid). */
   checkConfig?: HealthRouteDeps['checkConfig'];
+  /** The MQTT side's state for /health's `checks.mqtt` (omitted: MQTT off or not wired). */
+  mqttStatus?: HealthRouteDeps['mqttStatus'];
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -74,6 +77,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (closing) reply.header('connection', 'close');
     return payload;
   });
+
+  // For a bounded stop (src/http/shutdown.ts closeApp).
+  trackConnections(app);
 
   // Refuse new work while stopping; refuse a blocked address everywhere, before anything else runs.
   // RFC 9112 section 3.2: an HTTP/1.1 request without Host gets 400 (Node's own answer has no body).
@@ -117,6 +123,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerHealthRoutes(app, {
     probeDatabase: () => deps.store.healthProbe(),
     checkConfig: deps.checkConfig ?? createConfigCheck(config),
+    ...(deps.mqttStatus ? { mqttStatus: deps.mqttStatus } : {}),
   });
   registerCalculateRoute(app, { config, access, clock: deps.clock, calculate: deps.calculate ?? coreCalculate });
   return app;

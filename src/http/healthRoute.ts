@@ -1,6 +1,7 @@
 /**
  * GET /health and /v1/health: a real database query (maintenance flag and
- * mfi_version), a configuration check and the maintenance state.
+ * mfi_version), a configuration check and the maintenance state, plus the
+ * MQTT side's state for information.
  */
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
@@ -20,6 +21,11 @@ export interface ComponentState {
 export interface HealthRouteDeps {
   probeDatabase(): Promise<HealthProbe>;
   checkConfig(): Promise<ComponentState>;
+  /**
+   * The MQTT side's state, reported as `checks.mqtt`; undefined when MQTT is off. It is shown
+   * but does not make health fail: this endpoint answers for the HTTP API.
+   */
+  mqttStatus?(): ComponentState | undefined;
 }
 
 /** Is the loaded configuration still usable: data directory writable, time zone known. */
@@ -38,6 +44,15 @@ export function createConfigCheck(config: AppConfig): () => Promise<ComponentSta
 
 function databaseErrorMessage(err: unknown): string {
   return err instanceof Error && err.message ? err.message : 'database query failed';
+}
+
+function mqttCheck(deps: HealthRouteDeps): { mqtt?: ComponentState } {
+  try {
+    const mqtt = deps.mqttStatus?.();
+    return mqtt ? { mqtt } : {};
+  } catch {
+    return { mqtt: { status: 'error', message: 'MQTT status unavailable' } };
+  }
 }
 
 export function registerHealthRoutes(app: FastifyInstance, deps: HealthRouteDeps): void {
@@ -60,6 +75,7 @@ export function registerHealthRoutes(app: FastifyInstance, deps: HealthRouteDeps
         database: database.ok ? { status: 'ok' } : { status: 'error', message: database.message },
         maintenance: { status: maintenance ? 'active' : 'inactive' },
         config,
+        ...mqttCheck(deps),
       },
       response_time_ms: Math.round(reply.elapsedTime),
     };

@@ -115,7 +115,8 @@ export const healthResultSchema = {
     checks: {
       type: 'object',
       required: ['database', 'maintenance', 'config'],
-      properties: { database: componentSchema, maintenance: componentSchema, config: componentSchema },
+      // mqtt: only when MQTT is enabled; informational, it never decides the HTTP status.
+      properties: { database: componentSchema, maintenance: componentSchema, config: componentSchema, mqtt: componentSchema },
     },
     response_time_ms: { type: 'integer' },
   },

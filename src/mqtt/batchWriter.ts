@@ -3,6 +3,7 @@
  * card sees one commit per few seconds under load and none when idle.
  */
 import type { Logger } from 'pino';
+import { guarded, logFailure } from '../util/guarded.js';
 
 export class BatchWriter {
   readonly #write: () => Promise<void>;
@@ -22,10 +23,13 @@ export class BatchWriter {
   /** Something changed: schedule a write unless one is already scheduled. */
   markDirty(): void {
     if (this.#stopped || this.#timer) return;
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      void this.flush();
-    }, this.#intervalMs);
+    this.#timer = setTimeout(
+      guarded(() => {
+        this.#timer = undefined;
+        return this.flush();
+      }, logFailure(this.#log, 'scheduled history write')),
+      this.#intervalMs,
+    );
     this.#timer.unref();
   }
 

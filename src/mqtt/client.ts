@@ -9,6 +9,7 @@ import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import type { Logger } from 'pino';
 import { LogThrottle } from './logThrottle.js';
 import { hasWildcard, topicMatches } from './topics.js';
+import { guarded, logFailure, runGuarded } from '../util/guarded.js';
 import { redactUrl } from '../util/redactUrl.js';
 
 export interface ConnectionOptions {
@@ -133,7 +134,7 @@ export class MqttConnection {
       client.options.reconnectPeriod = FIRST_RECONNECT_MS;
       // mqtt.js (resubscribe: true) renews our subscriptions itself when the broker lost the session.
       this.#log.info({ url: redactUrl(o.url), sessionPresent: connack.sessionPresent }, 'connected to MQTT broker');
-      void this.#afterConnect();
+      void runGuarded(() => this.#afterConnect(), logFailure(this.#log, 'publishing after connect'));
     });
     client.on('close', () => {
       if (client.disconnecting) return;
@@ -142,7 +143,10 @@ export class MqttConnection {
     });
     client.on('offline', () => this.#throttle.warn('offline', { url: redactUrl(o.url) }, 'MQTT broker unreachable; retrying in the background'));
     client.on('error', (err) => this.#throttle.warn(`error:${err.message}`, { err: err.message, url: redactUrl(o.url) }, 'MQTT connection error'));
-    client.on('message', (topic, payload, packet) => this.#dispatch(topic, payload, packet.retain));
+    client.on(
+      'message',
+      guarded((topic, payload, packet) => this.#dispatch(topic, payload, packet.retain), logFailure(this.#log, 'message dispatch')),
+    );
     for (const filter of this.#subscriptions) {
       client.subscribe(filter, { qos: 1 }, (err) => err && this.#log.debug({ err, filter }, 'subscribe deferred'));
     }
@@ -152,24 +156,17 @@ export class MqttConnection {
     const queued = [...this.#offline];
     this.#offline.clear();
     for (const [topic, { payload, options }] of queued) this.#send(topic, payload, options);
-    for (const handler of this.#connectHandlers) {
-      try {
-        await handler();
-      } catch (err) {
-        this.#log.error({ err }, 'connect handler failed');
-      }
-    }
+    for (const handler of this.#connectHandlers) await runGuarded(handler, logFailure(this.#log, 'connect handler'));
   }
 
   #dispatch(topic: string, payload: Buffer, retained: boolean): void {
     for (const { filter, handler } of this.#handlers) {
       if (!topicMatches(filter, topic)) continue;
-      try {
-        const result = handler(topic, payload, retained);
-        if (result instanceof Promise) result.catch((err: unknown) => this.#throttle.warn(`handler:${filter}`, { err, topic }, 'message handler failed'));
-      } catch (err) {
-        this.#throttle.warn(`handler:${filter}`, { err, topic }, 'message handler failed');
-      }
+      // Throttled: a bad message can repeat many times a second.
+      void runGuarded(
+        () => handler(topic, payload, retained),
+        (err) => this.#throttle.warn(`handler:${filter}`, { err, topic }, 'message handler failed'),
+      );
     }
   }
 

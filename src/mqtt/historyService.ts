@@ -7,7 +7,12 @@ import type { Logger } from 'pino';
 import type { StationConfig } from '../ingest/types.js';
 import { StationHistory, type Assembly, type HistoryOptions, type HistoryRows, type IngestResult, type TimedReading } from '../history/stationHistory.js';
 import type { HistoryStore, StationStateRow } from '../store/historyStore.js';
+import { describeAnomaly } from '../history/rainPlausibility.js';
 import { BatchWriter } from './batchWriter.js';
+import { LogThrottle } from './logThrottle.js';
+
+/** A station with a broken rain counter repeats its anomaly every minute: say it once an hour. */
+const ANOMALY_LOG_INTERVAL_MS = 3_600_000;
 
 interface Pending {
   buckets: Map<number, HistoryRows['buckets'][number]>;
@@ -26,6 +31,7 @@ export class HistoryService {
   readonly #pending = new Map<string, Pending>();
   readonly #pendingStates = new Map<string, StationStateRow>();
   readonly #writer: BatchWriter;
+  readonly #anomalyLog: LogThrottle;
   /** Commits made, for benchmarks (SD-card wear). */
   commits = 0;
 
@@ -35,11 +41,13 @@ export class HistoryService {
     optionsFor: (station: StationConfig) => HistoryOptions;
     flushIntervalMs: number;
     logger: Logger;
+    now?: () => number;
   }) {
     this.#store = options.store;
     this.#stations = options.stations;
     this.#optionsFor = options.optionsFor;
     this.#log = options.logger.child({ module: 'history' });
+    this.#anomalyLog = new LogThrottle(this.#log, ANOMALY_LOG_INTERVAL_MS, options.now);
     this.#writer = new BatchWriter(() => this.#persist(), options.flushIntervalMs, this.#log);
   }
 
@@ -66,11 +74,22 @@ export class HistoryService {
     const history = this.#history(stationId);
     const result = history.ingest(reading);
     if (history.dirty) this.#writer.markDirty();
+    this.#logAnomalies(stationId, history);
     return result;
   }
 
   assemble(stationId: string, nowMs: number): Assembly {
-    return this.#history(stationId).assemble(nowMs);
+    const history = this.#history(stationId);
+    const assembly = history.assemble(nowMs);
+    this.#logAnomalies(stationId, history);
+    return assembly;
+  }
+
+  #logAnomalies(stationId: string, history: StationHistory): void {
+    for (const anomaly of history.takeAnomalies()) {
+      const { message, details } = describeAnomaly(anomaly);
+      this.#anomalyLog.warn(`${stationId}:${anomaly.kind}`, { station: stationId, ...details }, message);
+    }
   }
 
   lastReadingAtMs(stationId: string): number | null {

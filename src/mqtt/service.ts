@@ -15,10 +15,12 @@ import { HistoryStore } from '../store/historyStore.js';
 import { RetainedStore } from '../store/retainedStore.js';
 import { RECLAIM_SCHEDULE, SpaceReclaimer } from '../store/spaceReclaimer.js';
 import { systemClock, type Clock } from '../util/clock.js';
+import { guarded, logFailure } from '../util/guarded.js';
 import { createScheduler, type Scheduler } from '../util/scheduler.js';
 import { EmbeddedBroker } from './broker.js';
 import { MqttConnection } from './client.js';
 import { discoveryMessages, discoveryTopicFilters, isOurDiscoveryConfig } from './discovery.js';
+import { mqttHealth, type MqttHealth } from './health.js';
 import { HistoryService } from './historyService.js';
 import { LogThrottle } from './logThrottle.js';
 import { INITIAL_MOWABLE, nextMowable, type MowableSettings } from './mowable.js';
@@ -62,6 +64,8 @@ export interface MqttService {
   stats(): MqttStats;
   /** Port of the embedded broker once started (undefined without one). */
   brokerPort(): number | undefined;
+  /** For /health's `checks.mqtt`. */
+  health(): MqttHealth;
   /** The last state payload published for a station. */
   stationState(stationId: string): StationStatePayload | undefined;
   /** Writes pending history now (tests, benchmarks). */
@@ -97,6 +101,7 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
     optionsFor: (station) => historyOptionsFor(config, station),
     flushIntervalMs,
     logger: options.logger,
+    now: () => clock.now(),
   });
   const broker = useEmbedded
     ? new EmbeddedBroker({
@@ -181,10 +186,13 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
     if (!running) return;
     if (config.mqtt.recomputeDebounceMs === 0) return recompute(station);
     if (debounceTimers.has(station.id)) return;
-    const timer = setTimeout(() => {
-      debounceTimers.delete(station.id);
-      if (running) recompute(station);
-    }, config.mqtt.recomputeDebounceMs);
+    const timer = setTimeout(
+      guarded(() => {
+        debounceTimers.delete(station.id);
+        if (running) recompute(station);
+      }, logFailure(log, 'recompute', { station: station.id })),
+      config.mqtt.recomputeDebounceMs,
+    );
     timer.unref();
     debounceTimers.set(station.id, timer);
   }
@@ -218,12 +226,15 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
       if (!retained || current.has(topic) || payload.length === 0) return;
       if (isOurDiscoveryConfig(payload.toString('utf8'), baseTopic)) stale.add(topic);
     });
-    sweepTimer = setTimeout(() => {
-      sweepTimer = undefined;
-      active.unsubscribe(filter);
-      for (const topic of stale) active.publishAbsolute(topic, '', { retain: true, qos: 1 });
-      if (stale.size > 0) log.info({ removed: [...stale] }, 'removed discovery configs of stations no longer configured');
-    }, DISCOVERY_SWEEP_MS);
+    sweepTimer = setTimeout(
+      guarded(() => {
+        sweepTimer = undefined;
+        active.unsubscribe(filter);
+        for (const topic of stale) active.publishAbsolute(topic, '', { retain: true, qos: 1 });
+        if (stale.size > 0) log.info({ removed: [...stale] }, 'removed discovery configs of stations no longer configured');
+      }, logFailure(log, 'discovery sweep')),
+      DISCOVERY_SWEEP_MS,
+    );
     sweepTimer.unref();
   }
 
@@ -305,10 +316,13 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
       if (config.homeassistant.discovery) {
         connection.subscribe(config.homeassistant.statusTopic, (_topic, payload) => {
           if (payload.toString('utf8').trim() !== 'online' || birthTimer) return;
-          birthTimer = setTimeout(() => {
-            birthTimer = undefined;
-            if (running) publishEverything();
-          }, BIRTH_DELAY_MS);
+          birthTimer = setTimeout(
+            guarded(() => {
+              birthTimer = undefined;
+              if (running) publishEverything();
+            }, logFailure(log, 'republish after Home Assistant restart')),
+            BIRTH_DELAY_MS,
+          );
           birthTimer.unref();
         });
       }
@@ -364,6 +378,7 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
     components: enabled ? [historyComponent, ...(brokerComponent ? [brokerComponent] : []), bridgeComponent] : [],
     stats,
     brokerPort: () => (broker && broker.port > 0 ? broker.port : undefined),
+    health: () => mqttHealth({ running, embedded: broker !== undefined, brokerListening: (broker?.port ?? 0) > 0, connected: connection?.connected ?? false }),
     stationState: (stationId) => lastStates.get(stationId),
     flush: () => history.flush(),
   };

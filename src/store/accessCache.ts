@@ -6,6 +6,8 @@
  * (config key db.changePollIntervalMs, default DEFAULT_POLL_INTERVAL_MS).
  */
 import type { Logger } from 'pino';
+import { LogThrottle } from '../mqtt/logThrottle.js';
+import { guarded, type ErrorReport } from '../util/guarded.js';
 import { digestsEqual, hashApiKey } from './apiKeyCodec.js';
 import { AddressMatcher } from './addressBlocks.js';
 import type { Database } from './database.js';
@@ -25,6 +27,9 @@ export class AccessCache {
   readonly #store: ServiceStore;
   readonly #logger: Logger;
   readonly #pollIntervalMs: number;
+  /** A failing database fails every poll (once a second): say so once a minute. */
+  readonly #throttle: LogThrottle;
+  readonly #reportReloadFailure: ErrorReport;
   #keysByHash = new Map<string, ApiKeyCredential>();
   #blocked = new AddressMatcher([]);
   #maintenance = false;
@@ -39,12 +44,15 @@ export class AccessCache {
     this.#store = options.store;
     this.#logger = options.logger.child({ module: 'access-cache' });
     this.#pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+    this.#throttle = new LogThrottle(this.#logger);
+    this.#reportReloadFailure = (err) =>
+      this.#throttle.warn('reload', { err }, 'could not reload keys, blocked addresses and maintenance mode; keeping the last snapshot');
   }
 
   async start(): Promise<void> {
     await this.reload();
-    this.#unsubscribe = this.#store.onChange(() => void this.reload().catch(() => undefined));
-    this.#timer = setInterval(() => void this.#poll(), this.#pollIntervalMs);
+    this.#unsubscribe = this.#store.onChange(guarded(() => this.reload(), this.#reportReloadFailure));
+    this.#timer = setInterval(guarded(() => this.#poll(), this.#reportReloadFailure), this.#pollIntervalMs);
     this.#timer.unref();
   }
 
@@ -86,7 +94,7 @@ export class AccessCache {
       this.#loading = undefined;
       if (this.#reloadAgain) {
         this.#reloadAgain = false;
-        void this.reload().catch(() => undefined);
+        this.reload().catch(this.#reportReloadFailure);
       }
     });
     return this.#loading;
@@ -113,7 +121,7 @@ export class AccessCache {
       const version = await this.#database.dataVersion();
       if (version !== this.#dataVersion) await this.reload();
     } catch (err) {
-      this.#logger.warn({ err }, 'could not check the database for key or block changes; keeping the last snapshot');
+      this.#throttle.warn('poll', { err }, 'could not check the database for key or block changes; keeping the last snapshot');
     }
   }
 }

@@ -5,6 +5,7 @@
  */
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Logger } from 'pino';
+import { logFailure, runGuarded } from './guarded.js';
 
 /** Throws a readable message unless `value` is a cron expression (5 fields, or 6 with seconds). */
 export function validateCronExpression(value: unknown): void {
@@ -38,16 +39,12 @@ export function createScheduler(logger: Logger, options: { timeZone?: string } =
       if (tasks.length > 0) return;
       for (const { name, expression, job } of jobs) {
         let running = false;
+        const report = logFailure(log, 'scheduled job', { job: name });
         const run = async (): Promise<void> => {
           if (running) return;
           running = true;
-          try {
-            await job();
-          } catch (err) {
-            log.error({ err, job: name }, 'scheduled job failed');
-          } finally {
-            running = false;
-          }
+          await runGuarded(job, report);
+          running = false;
         };
         tasks.push(
           cron.schedule(expression, run, {

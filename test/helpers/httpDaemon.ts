@@ -17,11 +17,13 @@ export interface DaemonProcessOptions {
   launcher?: readonly string[];
   /** The Node.js binary to run it with (the compatibility tests pass another version's). */
   node?: string;
+  /** Arguments for node before the script (e.g. `--import` a fault injector). */
+  nodeArgs?: readonly string[];
 }
 
 export async function startDaemonProcess(env: Record<string, string>, args: string[] = [], options: DaemonProcessOptions = {}): Promise<DaemonProcess> {
   assertBuilt();
-  const [command, ...prefix] = [...(options.launcher ?? []), options.node ?? process.execPath];
+  const [command, ...prefix] = [...(options.launcher ?? []), options.node ?? process.execPath, ...(options.nodeArgs ?? [])];
   const child = spawn(command as string, [...prefix, BUILT_CLI, 'serve', ...args], {
     env: {
       PATH: process.env.PATH ?? '',

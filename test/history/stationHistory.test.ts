@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_HISTORY_OPTIONS, StationHistory, type HistoryRows, type TimedReading } from '../../src/history/stationHistory.js';
+import { MAX_RAIN_PER_MINUTE_MM } from '../../src/history/rainPlausibility.js';
 import { MINUTE_MS, RETENTION_MINUTES } from '../../src/history/windows.js';
 
 const T0 = Date.parse('2026-06-01T00:00:00Z');
@@ -181,7 +182,8 @@ describe('StationHistory properties', () => {
           let bound = 0;
           for (let i = 1; i < totals.length; i++) {
             const step = totals[i]! - totals[i - 1]!;
-            bound += step >= 0 ? step : policy === 'count' ? totals[i]! : 0;
+            // One reading a minute: each increment fills its own bucket, capped at the one-minute record.
+            bound += Math.min(step >= 0 ? step : policy === 'count' ? totals[i]! : 0, MAX_RAIN_PER_MINUTE_MM);
           }
           expect(buckets.reduce((sum, b) => sum + b.rainMm, 0)).toBeCloseTo(bound, 3);
         },

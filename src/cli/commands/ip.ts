@@ -4,6 +4,7 @@ import { CommandError, EXIT_OK, UsageError, type CliIo } from '../io.js';
 import { HELP } from '../help.js';
 import { InvalidAddressError } from '../../store/addressBlocks.js';
 import { formatTable } from './keys.js';
+import { assertPrintable, escapeTerminalText } from '../terminalText.js';
 
 const COMMAND = 'ip';
 
@@ -21,6 +22,7 @@ export async function ipCommand(argv: readonly string[], io: CliIo): Promise<num
       case 'block': {
         const [address] = expectPositionals(where, rest, ['ADDR|CIDR']);
         const note = typeof parsed.values.note === 'string' ? parsed.values.note : undefined;
+        if (note !== undefined) assertPrintable(where, '--note', note);
         const result = await withStore(parsed, io, (store) => store.blockAddress(address ?? '', note));
         io.stdout(result.added ? `Blocked ${result.cidr}.\n` : `${result.cidr} was already blocked.\n`);
         return EXIT_OK;
@@ -40,7 +42,7 @@ export async function ipCommand(argv: readonly string[], io: CliIo): Promise<num
         } else if (blocks.length === 0) {
           io.stdout('No blocked addresses.\n');
         } else {
-          io.stdout(formatTable(['ADDRESS', 'CREATED', 'NOTE'], blocks.map((b) => [b.cidr, b.createdAt, b.note ?? ''])));
+          io.stdout(formatTable(['ADDRESS', 'CREATED', 'NOTE'], blocks.map((b) => [b.cidr, b.createdAt, escapeTerminalText(b.note ?? '')])));
         }
         return EXIT_OK;
       }

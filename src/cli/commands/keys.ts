@@ -2,6 +2,7 @@ import { expectPositionals, parseCommand, parseId } from '../args.js';
 import { printJson, withStore } from '../context.js';
 import { CommandError, EXIT_OK, UsageError, type CliIo } from '../io.js';
 import { HELP } from '../help.js';
+import { assertPrintable, escapeTerminalText } from '../terminalText.js';
 import { InvalidOwnerError } from '../../store/serviceStore.js';
 
 const COMMAND = 'keys';
@@ -24,6 +25,8 @@ export async function keysCommand(argv: readonly string[], io: CliIo): Promise<n
   switch (subcommand) {
     case 'add': {
       const [owner] = expectPositionals(where, rest, ['OWNER']);
+      assertPrintable(where, 'OWNER', owner ?? '');
+      if (typeof parsed.values.note === 'string') assertPrintable(where, '--note', parsed.values.note);
       const created = await withStore(parsed, io, (store) =>
         store
           .addKey(owner ?? '', {
@@ -38,7 +41,7 @@ export async function keysCommand(argv: readonly string[], io: CliIo): Promise<n
       );
       if (json) printJson(io, { id: created.id, owner: created.owner, key: created.key, allow_get: created.allowGet });
       else {
-        io.stdout(`Created API key ${created.id} for ${created.owner}${created.allowGet ? ' (GET allowed)' : ''}.\n`);
+        io.stdout(`Created API key ${created.id} for ${escapeTerminalText(created.owner)}${created.allowGet ? ' (GET allowed)' : ''}.\n`);
         io.stdout(`Key (shown only now, store it safely):\n${created.key}\n`);
       }
       return EXIT_OK;
@@ -63,11 +66,11 @@ export async function keysCommand(argv: readonly string[], io: CliIo): Promise<n
       } else {
         const rows = keys.map((key) => [
           String(key.id),
-          key.owner,
+          escapeTerminalText(key.owner),
           key.createdAt,
           key.disabled ? 'disabled' : 'enabled',
           key.allowGet ? 'POST+GET' : 'POST',
-          key.note ?? '',
+          escapeTerminalText(key.note ?? ''),
         ]);
         io.stdout(formatTable(['ID', 'OWNER', 'CREATED', 'STATE', 'METHODS', 'NOTE'], rows));
       }

@@ -6,7 +6,7 @@ import { packageVersion } from '../../util/packageVersion.js';
 import { expectPositionals, parseCommand } from '../args.js';
 import { configFor } from '../context.js';
 import { keyCommandHint as keyHint } from '../keyHint.js';
-import { EXIT_OK, type CliIo } from '../io.js';
+import { EXIT_FAILURE, EXIT_OK, type CliIo } from '../io.js';
 import { HELP } from '../help.js';
 
 const COMMAND = 'serve';
@@ -38,8 +38,9 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
   // components start is answered with a graceful stop once they are up.
   const shutdownSignal = io.shutdownSignal();
   const daemon = await startDaemon({ config, logger, keyCommandHint });
-  const signal = await shutdownSignal;
-  logger.info({ signal }, 'stopping');
+  const reason = await shutdownSignal;
+  if (typeof reason === 'string') logger.info({ signal: reason }, 'stopping');
+  else logger.fatal({ err: reason.error, origin: reason.origin }, `${reason.origin}: stopping the daemon (a bug: please report it with this log)`);
   const forced = setTimeout(() => {
     logger.error({ afterMs: FORCED_EXIT_AFTER_MS }, 'graceful stop took too long; exiting');
     io.forceExit(1);
@@ -49,5 +50,5 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
   } finally {
     clearTimeout(forced);
   }
-  return EXIT_OK;
+  return typeof reason === 'string' ? EXIT_OK : EXIT_FAILURE;
 }

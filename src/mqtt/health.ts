@@ -1,0 +1,28 @@
+/**
+ * The MQTT side's state as /health reports it (`checks.mqtt`). The endpoint is
+ * unauthenticated, so the messages name no broker address, port or account;
+ * the log has the details.
+ */
+export interface MqttHealth {
+  status: 'ok' | 'error';
+  message: string;
+}
+
+export interface MqttHealthFacts {
+  /** The bridge component has started (and not stopped). */
+  running: boolean;
+  /** The daemon runs its own broker (otherwise it connects to mqtt.url). */
+  embedded: boolean;
+  /** The embedded broker accepts connections (ignored without one). */
+  brokerListening: boolean;
+  /** The bridge's MQTT connection is up. */
+  connected: boolean;
+}
+
+export function mqttHealth(facts: MqttHealthFacts): MqttHealth {
+  const broker = facts.embedded ? 'the embedded broker' : 'the external broker (mqtt.url)';
+  if (facts.embedded && !facts.brokerListening) return { status: 'error', message: 'the embedded broker is not listening' };
+  if (!facts.running) return { status: 'error', message: 'the MQTT bridge is not running' };
+  if (!facts.connected) return { status: 'error', message: `not connected to ${broker}; retrying in the background (see the log)` };
+  return { status: 'ok', message: `connected to ${broker}` };
+}

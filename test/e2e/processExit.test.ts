@@ -1,0 +1,90 @@
+/**
+ * The built daemon as systemd runs it: it must end by itself after SIGTERM
+ * (no open handle left behind, no process.exit to hide one), and an error
+ * that escapes every handler must be logged and stop it gracefully.
+ */
+import { connect, type Socket } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startDaemonProcess, type DaemonProcess } from '../helpers/httpDaemon.js';
+import { makeTempDir, waitFor } from '../helpers/httpTempDir.js';
+
+/** Preloaded into the daemon: on SIGUSR2 it throws or rejects where nothing catches it, as a stray bug would. */
+const FAULT_INJECTOR = `data:text/javascript,${encodeURIComponent(`
+process.on('SIGUSR2', () => {
+  if (process.env.MOW_TEST_FAULT === 'exception') setImmediate(() => { throw new Error('injected uncaught exception'); });
+  else Promise.reject(new Error('injected unhandled rejection'));
+});`)}`;
+
+/** Well below the 5 s forced-exit and linger limits: the daemon ends by itself. */
+const EXIT_BUDGET_MS = 3000;
+
+describe('process lifecycle of the built daemon (issue 8, item 14)', () => {
+  let temp: ReturnType<typeof makeTempDir>;
+  let daemon: DaemonProcess | undefined;
+  const env = (extra: Record<string, string> = {}) => ({ MOWABILITY_DB_PATH: temp.dbPath, MOWABILITY_TIMEZONE: 'UTC', ...extra });
+
+  beforeEach(() => {
+    temp = makeTempDir();
+  });
+  afterEach(async () => {
+    if (daemon && daemon.child.exitCode === null) await daemon.stop('SIGKILL');
+    daemon = undefined;
+    temp.cleanup();
+  });
+
+  it.each([
+    ['HTTP only', { MOWABILITY_BROKER_ENABLED: 'false' }],
+    ['HTTP + embedded broker + bridge', { MOWABILITY_BROKER_ENABLED: 'true' }],
+  ])('%s: exits 0 on its own soon after SIGTERM, nothing left running', async (_name, extra) => {
+    daemon = await startDaemonProcess(env(extra));
+    expect((await fetch(`${daemon.baseUrl}/health`)).status).toBe(200);
+    const started = Date.now();
+    const code = await daemon.stop('SIGTERM');
+    const tookMs = Date.now() - started;
+    expect(code).toBe(0);
+    expect(tookMs).toBeLessThan(EXIT_BUDGET_MS);
+    expect(daemon.output()).not.toMatch(/still running|graceful stop took too long/);
+    expect(daemon.logLines().some((line) => line.msg === 'daemon stopped')).toBe(true);
+  });
+
+  it('a client holding a connection open (silent, or half a request) does not hold up the stop', async () => {
+    daemon = await startDaemonProcess(env({ MOWABILITY_BROKER_ENABLED: 'false' }));
+    const { hostname, port } = new URL(daemon.baseUrl);
+    const open = (data?: string) =>
+      new Promise<Socket>((resolve, reject) => {
+        const socket = connect(Number(port), hostname, () => {
+          if (data) socket.write(data);
+          resolve(socket);
+        }).on('error', reject);
+      });
+    const sockets = [await open(), await open('GET /health HTTP/1.1\r\nHost: x\r\n')];
+    try {
+      const started = Date.now();
+      const code = await daemon.stop('SIGTERM');
+      expect(code).toBe(0);
+      expect(Date.now() - started).toBeLessThan(EXIT_BUDGET_MS);
+      expect(daemon.output()).not.toMatch(/graceful stop took too long/);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+    }
+  });
+
+  it.each([
+    ['unhandledRejection', 'rejection', 'injected unhandled rejection'],
+    ['uncaughtException', 'exception', 'injected uncaught exception'],
+  ])('%s: logged, then a graceful stop and exit 1', async (origin, fault, message) => {
+    daemon = await startDaemonProcess(env({ MOWABILITY_BROKER_ENABLED: 'true', MOW_TEST_FAULT: fault }), [], { nodeArgs: [`--import=${FAULT_INJECTOR}`] });
+    const exited = new Promise<number | null>((resolve) => daemon!.child.on('exit', (code) => resolve(code)));
+    daemon.child.kill('SIGUSR2');
+    const code = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve('timeout'), EXIT_BUDGET_MS + 5000))]);
+    expect(code).toBe(1);
+    const lines = daemon.logLines();
+    const fatal = lines.find((line) => line.level === 60);
+    expect(fatal).toMatchObject({ origin, err: expect.objectContaining({ message }) });
+    // Stopped in order: the history and the database were closed, not cut off.
+    const after = lines.slice(lines.indexOf(fatal!));
+    expect(after.some((line) => line.msg === 'daemon stopped')).toBe(true);
+    expect(daemon.output()).not.toMatch(/graceful stop took too long|still running/);
+    await waitFor(() => daemon!.child.exitCode !== null);
+  });
+});
