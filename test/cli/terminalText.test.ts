@@ -56,6 +56,8 @@ describe('CLI against terminal escape injection (issue 8, item 13)', () => {
   }
 
   it('keys add refuses an owner or note with escape sequences (exit 2) and stores nothing', async () => {
+    // The daemon's database exists (only serve and keys add create one), so the lists below can show it empty.
+    await withStore(async () => {});
     const owner = await cli('keys', 'add', CLEAR_SCREEN_ATTACK);
     expect(owner.code).toBe(2);
     expect(owner.stderr).toMatch(/^mowability keys add: OWNER must not contain control or bidirectional-override characters \(found U\+001B/);

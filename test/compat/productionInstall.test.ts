@@ -85,8 +85,9 @@ describe('production install from the release tarball', () => {
     expect(help.stdout).toContain('Usage: mowability <command>');
     const shown = await run(process.execPath, [join(app, 'dist', 'cli', 'main.js'), '--version'], app);
     expect(shown.stdout.trim()).toBe((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version);
-    // A command on a database: the production dependencies alone carry the daemon's store.
-    const keys = await run(process.execPath, [join(app, 'dist', 'cli', 'main.js'), 'keys', 'list', '--db-path', join(temp.dir, 'prod.db')], app);
+    // A command that creates and writes a database: the production dependencies alone carry the daemon's store.
+    const keys = await run(process.execPath, [join(app, 'dist', 'cli', 'main.js'), 'keys', 'add', 'tarball-check', '--db-path', join(temp.dir, 'prod.db')], app);
     expect(keys.code, keys.stderr).toBe(0);
+    expect(keys.stdout).toMatch(/mow_/);
   }, INSTALL_TIMEOUT_MS);
 });
