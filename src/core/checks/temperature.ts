@@ -1,6 +1,8 @@
 import { formatNumberDe, roundTo } from '../format.js';
 import { piecewiseLinear } from '../piecewise.js';
 import type { Curve } from '../piecewise.js';
+import { droughtCap } from '../drought.js';
+import { HEAT_STRESS_FROM_C } from '../turf.js';
 import type { SkippedPart } from '../types.js';
 import type { CheckContext, CheckDefinition, CheckEvaluation } from './types.js';
 
@@ -19,7 +21,6 @@ export const WINTER_CAP = 60;
 export const UNSTABLE_GROWTH_CAP = 65;
 /** min_temp_14d at or below this marks an unstable growth phase in spring and autumn. */
 export const UNSTABLE_GROWTH_MIN_TEMP_C = -2;
-const HEAT_STRESS_FROM_C = 27;
 const COLD_FROM_C = 10;
 
 interface Cap {
@@ -84,6 +85,9 @@ function evaluate({ values, season }: CheckContext): CheckEvaluation {
     }
   }
 
+  const drought = droughtCap(values, season, tempC);
+  if (drought !== null) caps.push(drought);
+
   const airScore = piecewiseLinear(AIR_TEMPERATURE_CURVE, tempC);
   const score = Math.min(airScore, ...caps.map((entry) => entry.cap));
 
@@ -91,7 +95,9 @@ function evaluate({ values, season }: CheckContext): CheckEvaluation {
   // Caps first, lowest cap first: the most severe finding leads.
   for (const entry of [...caps].sort((a, b) => a.cap - b.cap)) reasons.push(entry.reason);
   if (tempC > 0 && tempC >= HEAT_STRESS_FROM_C) {
-    reasons.unshift(`<b>Hitze ${t} °C</b> – Hitzestress, Gras wächst kaum; Mähen vermeiden oder in die Abendstunden legen.`);
+    // Heat leads unless drought and heat together decided the score (that reason names both).
+    const add = drought !== null && drought.cap < airScore ? (r: string) => reasons.push(r) : (r: string) => reasons.unshift(r);
+    add(`<b>Hitze ${t} °C</b> – Hitzestress, Gras wächst kaum; Mähen vermeiden oder in die Abendstunden legen.`);
   } else if (tempC > 0 && tempC < COLD_FROM_C) {
     reasons.push(`Kühl (${t} °C) – Gras wächst langsam, Schnittwunden heilen schlecht.`);
   }
@@ -127,6 +133,7 @@ function evaluate({ values, season }: CheckContext): CheckEvaluation {
       frost,
       growth_phase: growthPhase,
       growth_potential: roundTo(growthPotential(tempC), 2),
+      dry_spell: drought !== null,
     },
   };
 }

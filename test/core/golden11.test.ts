@@ -1,0 +1,48 @@
+/**
+ * Golden situations of model 1.1, one (or more) per defect of issue 10, named after it. Each
+ * case notes the 1.0 result it replaces; the exact index is checked by hand in docs/model.md.
+ */
+import { describe, expect, it } from 'vitest';
+import type { CalculationContext, CheckName, Status } from '../../src/core/index.js';
+import { resultFor } from './helpers.js';
+
+interface GoldenCase {
+  name: string;
+  input: Record<string, number>;
+  context: CalculationContext;
+  status: Status;
+  limiting: CheckName;
+  reason: string;
+  index: number;
+}
+
+const berlin = (iso: string, extra: Partial<CalculationContext> = {}): CalculationContext => ({
+  nowMs: Date.parse(iso), timeZone: 'Europe/Berlin', hemisphere: 'north', ...extra,
+});
+
+const CASES: GoldenCase[] = [
+  {
+    // 1.0: 88 OK.
+    name: 'D1 drought: 14 rain-free days, 27 °C summer evening, no soil sensor',
+    input: { temperature: 27, precipitation_rate: 0, humidity: 40, wind_speed: 8, rain_24h: 0, rain_14d: 0, minutes_since_rain: 14400 },
+    context: berlin('2026-07-20T17:00:00Z'),
+    status: 'BLOCK', limiting: 'temperature', reason: 'Trockenstress und Hitze', index: 39,
+  },
+  {
+    // 1.0: 95 OK.
+    name: 'D1 drought: 14 nearly rain-free days at 22 °C, no soil sensor',
+    input: { temperature: 22, precipitation_rate: 0, humidity: 45, wind_speed: 8, rain_24h: 0, rain_14d: 1, minutes_since_rain: 14400 },
+    context: berlin('2026-07-20T17:00:00Z'),
+    status: 'WARNING', limiting: 'temperature', reason: 'Trockenphase', index: 68,
+  },
+];
+
+describe('golden situations of model 1.1 (issue 10)', () => {
+  it.each(CASES.map((golden) => [golden.name, golden]))('%s', (_name, golden) => {
+    const result = resultFor(golden.input, golden.context);
+    expect(result.main_status).toBe(golden.status);
+    expect(result.score_basis.limiting_check).toBe(golden.limiting);
+    expect(result.checks[golden.limiting]?.reasons.join(' ')).toContain(golden.reason);
+    expect(result.index_score).toBe(golden.index);
+  });
+});
