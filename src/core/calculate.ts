@@ -2,6 +2,7 @@ import { CHECK_REGISTRY } from './checks/registry.js';
 import type { CheckContext, CheckDefinition, CheckEvaluation } from './checks/types.js';
 import { combine, dataQualityFor } from './combine.js';
 import type { ScoredCheck } from './combine.js';
+import { NO_WETNESS_EVIDENCE_CAP, NO_WETNESS_EVIDENCE_REASON, lacksWetnessEvidence } from './evidence.js';
 import { FIELD_SPECS, REQUIRED_FIELDS } from './fields.js';
 import { parseInput } from './parse.js';
 import { rainSourceInfo } from './rainWindows.js';
@@ -104,6 +105,7 @@ export function calculateWith(registry: readonly CheckDefinition[], input: RawIn
   const season = forced ?? seasonForMonth(localTime.month, hemisphere);
   const dataQuality = dataQualityFor(parsed.available.length, REQUIRED_FIELDS.length, FIELD_SPECS.length);
   const checkContext: CheckContext = { values: parsed.values, season, lawn };
+  const noWetnessEvidence = lacksWetnessEvidence(parsed.values);
 
   const checks: Partial<Record<CheckName, CheckResult>> = {};
   const scored: ScoredCheck[] = [];
@@ -127,13 +129,14 @@ export function calculateWith(registry: readonly CheckDefinition[], input: RawIn
       continue;
     }
     if (dataQuality === 'minimal' && definition.name === 'rain') result.reasons.push(MINIMAL_DATA_REASON);
+    if (noWetnessEvidence && definition.name === 'rain') result.reasons.push(NO_WETNESS_EVIDENCE_REASON);
     checks[definition.name] = result;
     scored.push({ name: definition.name, weight: definition.weight, score: result.score ?? 0 });
     const parts = Object.keys(result.skipped_parts);
     if (parts.length > 0) partialChecks.push({ check: definition.name, parts });
   }
 
-  const combination = combine(scored, dataQuality, errors.length > 0);
+  const combination = combine(scored, dataQuality, errors.length > 0, noWetnessEvidence ? NO_WETNESS_EVIDENCE_CAP : 100);
   const protocol: Protocol = { skipped_checks: skippedChecks, partial_checks: partialChecks };
   if (errors.length > 0) protocol.calculation_error = errors.join(' ');
 

@@ -123,7 +123,8 @@ const CASES: GoldenCase[] = [
     name: 'minimal data: only temperature and rain rate on a mild dry day',
     input: { temperature: 20, precipitation_rate: 0 },
     context: CET(berlin('2026-06-02T12:00:00Z')),
-    status: 'OK', limiting: 'temperature', reason: 'gute Wachstumsbedingungen', index: 85,
+    // Model 1.1 (D7): no wetness evidence caps the index at 69 (1.0: 85 OK).
+    status: 'WARNING', limiting: 'temperature', reason: 'gute Wachstumsbedingungen', index: 69,
   },
 ];
 

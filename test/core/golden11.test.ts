@@ -35,6 +35,13 @@ const CASES: GoldenCase[] = [
     context: berlin('2026-07-20T17:00:00Z'),
     status: 'WARNING', limiting: 'temperature', reason: 'Trockenphase', index: 68,
   },
+  {
+    // 1.0: 85 OK, although the rain may have stopped five minutes ago.
+    name: 'D7 thin data: only temperature and a 0 mm/h rate on a mild day',
+    input: { temperature: 20, precipitation_rate: 0, wind_speed: 8, soil_temperature: 15 },
+    context: berlin('2026-06-02T12:00:00Z'),
+    status: 'WARNING', limiting: 'temperature', reason: 'gute Wachstumsbedingungen', index: 69,
+  },
 ];
 
 describe('golden situations of model 1.1 (issue 10)', () => {

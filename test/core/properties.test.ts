@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DRY_SPELL_RAIN_14D_MM } from '../../src/core/drought.js';
-import { FIELD_SPECS, REQUIRED_FIELDS, calculate, statusForScore } from '../../src/core/index.js';
+import { NO_WETNESS_EVIDENCE_CAP, lacksWetnessEvidence } from '../../src/core/evidence.js';
+import { FIELD_SPECS, REQUIRED_FIELDS, calculate, parseInput, statusForScore } from '../../src/core/index.js';
 import type { CalculationContext, CalculationResult, FieldName, FieldSpec } from '../../src/core/index.js';
 
 const NUM_RUNS = 500;
@@ -115,7 +116,9 @@ describe('calculate over the whole input space', () => {
         expect(result.checks[limiting ?? 'rain']?.score).toBe(lowest);
         // The minimum model: never better than the worst check's band.
         // blend >= min, and every cap (39, 69, data quality >= 85) lies at or above the min of its band.
-        expect(result.index_score).toBeGreaterThanOrEqual(Math.min(lowest, 85));
+        // Without any wetness evidence (model 1.1, D7) the index is capped at 69.
+        const evidenceCap = lacksWetnessEvidence(parseInput(input).values) ? NO_WETNESS_EVIDENCE_CAP : 100;
+        expect(result.index_score).toBeGreaterThanOrEqual(Math.min(lowest, 85, evidenceCap));
         if (lowest < 40) expect(result.main_status).toBe('BLOCK');
         if (lowest < 70) expect(result.index_score).toBeLessThanOrEqual(69);
         expect(JSON.parse(JSON.stringify(result))).toEqual(result);

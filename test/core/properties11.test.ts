@@ -2,6 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DRY_SPELL_RAIN_14D_MM } from '../../src/core/drought.js';
+import { WETNESS_EVIDENCE_FIELDS } from '../../src/core/evidence.js';
 import { FIELD_SPECS, calculate } from '../../src/core/index.js';
 import type { CalculationContext, CalculationResult, FieldName, FieldSpec } from '../../src/core/index.js';
 import { HEAT_STRESS_FROM_C } from '../../src/core/turf.js';
@@ -74,6 +75,18 @@ describe('model 1.1 properties', () => {
           expect(result.main_status).toBe('BLOCK');
         },
       ),
+      { numRuns: NUM_RUNS },
+    );
+  });
+
+  it('removing optional inputs never lifts the index above 69 without humidity, rain windows and minutes_since_rain', () => {
+    const optional = FIELD_SPECS.filter((spec) => !spec.required).map((spec) => spec.name);
+    fc.assert(
+      fc.property(validInput, fc.subarray(optional), context, (input, removed, ctx) => {
+        const thin: Record<string, number> = { ...input };
+        for (const name of [...WETNESS_EVIDENCE_FIELDS, ...removed]) delete thin[name];
+        expect(mustResult(thin, ctx).index_score).toBeLessThanOrEqual(69);
+      }),
       { numRuns: NUM_RUNS },
     );
   });
