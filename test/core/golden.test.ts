@@ -45,7 +45,8 @@ const CASES: GoldenCase[] = [
       rain_14d: 18, minutes_since_rain: 40,
     },
     context: CET(berlin('2026-04-20T14:00:00Z')),
-    status: 'BLOCK', limiting: 'rain', reason: 'Rasen noch nass', index: 28,
+    // Model 1.1 (D8): drying time 150 min, independent of the weather of now (1.0: 28).
+    status: 'BLOCK', limiting: 'rain', reason: 'Rasen noch nass', index: 29,
   },
   {
     name: 'summer: heat wave afternoon',

@@ -42,6 +42,20 @@ const CASES: GoldenCase[] = [
     context: berlin('2026-06-02T12:00:00Z'),
     status: 'WARNING', limiting: 'temperature', reason: 'gute Wachstumsbedingungen', index: 69,
   },
+  {
+    // 1.0: 58 WARNING (surface wetness 50 with the afternoon's drying potential).
+    name: 'D8 monotone drying: 6 mm ended 17:00, 19:00 with late sun',
+    input: { temperature: 22, precipitation_rate: 0, humidity: 55, wind_speed: 15, solar: 400, rain_1h: 0, rain_12h: 6, rain_24h: 6, rain_14d: 20, minutes_since_rain: 120 },
+    context: berlin('2026-06-10T17:00:00Z'),
+    status: 'WARNING', limiting: 'rain', reason: 'Rasen noch nass', index: 53,
+  },
+  {
+    // 1.0: 51 WARNING, lower than two hours earlier: the evening potential stretched the drying time to 7.3 h.
+    name: 'D8 monotone drying: same rain, 21:00 after sunset',
+    input: { temperature: 17, precipitation_rate: 0, humidity: 75, wind_speed: 4, solar: 0, rain_1h: 0, rain_12h: 6, rain_24h: 6, rain_14d: 20, minutes_since_rain: 240 },
+    context: berlin('2026-06-10T19:00:00Z'),
+    status: 'WARNING', limiting: 'rain', reason: 'Restfeuchte', index: 61,
+  },
 ];
 
 describe('golden situations of model 1.1 (issue 10)', () => {

@@ -70,7 +70,7 @@ function specOf(name: FieldName): FieldSpec {
 }
 
 /** A base input with `field` present and a copy where it is raised by a share of its remaining range. */
-function raisedPair(field: FieldName, floor = specOf(field).min) {
+function raisedPair(field: FieldName, floor: number = specOf(field).min) {
   const spec = specOf(field);
   return fc.tuple(validInput, validNumber(spec), fc.double({ min: 0, max: 1, noNaN: true })).map(([input, fallback, share]) => {
     const baseValue = Math.max(floor, input[field] ?? fallback);

@@ -63,10 +63,17 @@ function minutesSinceRain(rateMmH: number, values: CheckContext['values']): Minu
   return { minutes: NO_RECENT_RAIN_MIN, source: 'estimated' };
 }
 
-/** Minutes the blades need to dry (domain.md §4.2): 1 h at full drying potential, 6 h at none, longer after more rain. */
-export function dryingTimeMin(dryingPotentialValue: number, rain12hMm: number): number {
+/**
+ * Minutes the blades need to dry before a normal cut (model 1.1, D8). One reading shows the drying
+ * conditions of now, not those since the rain stopped (the evening's low potential did not dry the
+ * blades in the afternoon), so the drying time depends on the rain amount only: the reference time is
+ * the 1.0 formula (60 + 300·(1 − dp)) min at the typical potential dp = 0.7, i.e. 2.5 h after light
+ * rain (practice: 2–5 h), longer after more rain. The weather of now acts in the humidity check.
+ */
+export const DRYING_TIME_REFERENCE_MIN = 150;
+export function dryingTimeMin(rain12hMm: number): number {
   const amountFactor = 1 + clamp((rain12hMm - 2) / 10, 0, 2);
-  return (60 + 300 * (1 - clamp(dryingPotentialValue, 0, 1))) * amountFactor;
+  return DRYING_TIME_REFERENCE_MIN * amountFactor;
 }
 
 /**
@@ -115,7 +122,7 @@ function evaluate({ values, season, lawn }: CheckContext): CheckEvaluation {
     };
   } else {
     modelsExecuted.push('dry_down');
-    dryTimeMin = dryingTimeMin(drying.value, windows?.rain12hMm ?? 0);
+    dryTimeMin = dryingTimeMin(windows?.rain12hMm ?? 0);
     const score = piecewiseLinear(DRY_DOWN_CURVE, since.minutes / dryTimeMin);
     subs.surface_wetness = {
       score,

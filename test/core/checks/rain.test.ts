@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkFor, subScore } from '../helpers.js';
 
-// Without humidity, solar and wind the drying potential is 0, so blades need 360 min (6 h) to dry after light rain.
-const NO_DRYING = {};
-
 describe('rain check: precipitation now', () => {
   it.each([
     [0, 100],
@@ -29,38 +26,40 @@ describe('rain check: precipitation now', () => {
 });
 
 describe('rain check: dry_down (surface wetness)', () => {
+  // Model 1.1 (D8): blades need 150 min (2.5 h) after light rain, whatever the weather of now.
   it.each([
     [0, 15],
-    [90, 20],
-    [180, 40],
-    [270, 55],
-    [360, 70],
-    [540, 90],
-    [720, 100],
+    [37.5, 20],
+    [75, 40],
+    [112.5, 55],
+    [150, 70],
+    [225, 90],
+    [300, 100],
     [5000, 100],
-  ])('%d minutes after light rain without drying scores %d', (minutes, score) => {
-    const check = checkFor('rain', { ...NO_DRYING, minutes_since_rain: minutes });
-    expect(check.meta.drying_time_min).toBe(360);
+  ])('%d minutes after light rain scores %d', (minutes, score) => {
+    const check = checkFor('rain', { minutes_since_rain: minutes });
+    expect(check.meta.drying_time_min).toBe(150);
     expect(subScore(check, 'surface_wetness')).toBe(score);
   });
 
-  it('dries in about one hour with full drying potential', () => {
-    // Strong sun, dry warm air, 15 km/h wind: every drying term is at its maximum.
-    const check = checkFor('rain', { temperature: 25, humidity: 30, solar: 800, wind_speed: 15, minutes_since_rain: 60 });
-    expect(check.meta.drying_potential).toBe(1);
-    expect(check.meta.drying_time_min).toBe(60);
-    expect(subScore(check, 'surface_wetness')).toBe(70);
+  it('does not depend on the drying conditions of now (D8)', () => {
+    const sunny = checkFor('rain', { temperature: 25, humidity: 30, solar: 800, wind_speed: 15, minutes_since_rain: 60 });
+    const dull = checkFor('rain', { temperature: 12, humidity: 95, solar: 0, wind_speed: 0, minutes_since_rain: 60 });
+    expect(sunny.meta.drying_potential).toBe(1);
+    expect(dull.meta.drying_potential).toBeLessThan(0.1);
+    expect(sunny.meta.drying_time_min).toBe(150);
+    expect(subScore(sunny, 'surface_wetness')).toBe(subScore(dull, 'surface_wetness'));
   });
 
   it('takes longer after more rain (amount factor from rain_12h)', () => {
-    expect(checkFor('rain', { minutes_since_rain: 100, rain_12h: 2 }).meta.drying_time_min).toBe(360);
-    expect(checkFor('rain', { minutes_since_rain: 100, rain_12h: 12 }).meta.drying_time_min).toBe(720);
-    expect(checkFor('rain', { minutes_since_rain: 100, rain_12h: 40 }).meta.drying_time_min).toBe(1080);
+    expect(checkFor('rain', { minutes_since_rain: 100, rain_12h: 2 }).meta.drying_time_min).toBe(150);
+    expect(checkFor('rain', { minutes_since_rain: 100, rain_12h: 12 }).meta.drying_time_min).toBe(300);
+    expect(checkFor('rain', { minutes_since_rain: 100, rain_12h: 40 }).meta.drying_time_min).toBe(450);
   });
 
   it('uses the German wet-lawn template', () => {
     const check = checkFor('rain', { minutes_since_rain: 45 });
-    expect(check.reasons.join(' ')).toContain('Letzter Regen vor 45 Minuten – <b>Rasen noch nass</b>, Abtrocknung dauert ca. 6 Stunden.');
+    expect(check.reasons.join(' ')).toContain('Letzter Regen vor 45 Minuten – <b>Rasen noch nass</b>, Abtrocknung dauert ca. 2,5 Stunden.');
     expect(check.status).toBe('BLOCK');
   });
 
