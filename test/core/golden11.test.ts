@@ -56,6 +56,27 @@ const CASES: GoldenCase[] = [
     context: berlin('2026-06-10T19:00:00Z'),
     status: 'WARNING', limiting: 'rain', reason: 'Restfeuchte', index: 61,
   },
+  {
+    // 1.0: 39 BLOCK (humidity 31): a ventilated canopy does not form dew.
+    name: 'D2 wind and humidity: RH 89 %, 22 km/h wind, 1.8 K spread on an October late morning',
+    input: { temperature: 14, precipitation_rate: 0, humidity: 89, wind_speed: 22, wind_gusts: 35, rain_24h: 0, minutes_since_rain: 3000 },
+    context: berlin('2026-10-12T11:00:00Z'),
+    status: 'OK', limiting: 'humidity', reason: 'Wind (22 km/h) belüftet den Rasen', index: 76,
+  },
+  {
+    // 1.0 and 1.1: 29 BLOCK. Calm dew stays BLOCK.
+    name: 'D2 calm dew morning stays BLOCK',
+    input: { temperature: 9, precipitation_rate: 0, humidity: 97, wind_speed: 2, solar: 20, rain_24h: 0, minutes_since_rain: 5000 },
+    context: berlin('2026-10-09T06:30:00Z'),
+    status: 'BLOCK', limiting: 'humidity', reason: 'Taubildung, Halme sind nass', index: 29,
+  },
+  {
+    // 1.0 and 1.1: 28 BLOCK. Fog (spread < 1 K) stays BLOCK whatever the wind.
+    name: 'D2 windy fog stays BLOCK',
+    input: { temperature: 9, precipitation_rate: 0, humidity: 97, wind_speed: 25, rain_24h: 0, minutes_since_rain: 5000 },
+    context: berlin('2026-10-09T06:30:00Z'),
+    status: 'BLOCK', limiting: 'humidity', reason: 'Taubildung, Halme sind nass', index: 28,
+  },
 ];
 
 describe('golden situations of model 1.1 (issue 10)', () => {
