@@ -20,6 +20,11 @@ const berlin = (iso: string, extra: Partial<CalculationContext> = {}): Calculati
   nowMs: Date.parse(iso), timeZone: 'Europe/Berlin', hemisphere: 'north', ...extra,
 });
 
+const AFTER_8_MM = {
+  temperature: 18, humidity: 65, wind_speed: 8, solar: 250, soil_temperature: 15, precipitation_rate: 0,
+  rain_1h: 0, rain_12h: 8, rain_24h: 8, rain_14d: 14, minutes_since_rain: 300,
+};
+
 const CASES: GoldenCase[] = [
   {
     // 1.0: 88 OK.
@@ -76,6 +81,27 @@ const CASES: GoldenCase[] = [
     input: { temperature: 9, precipitation_rate: 0, humidity: 97, wind_speed: 25, rain_24h: 0, minutes_since_rain: 5000 },
     context: berlin('2026-10-09T06:30:00Z'),
     status: 'BLOCK', limiting: 'humidity', reason: 'Taubildung, Halme sind nass', index: 28,
+  },
+  {
+    // 1.0: 63 WARNING for sand, loam and clay alike (residual 55 until 6 h).
+    name: 'D3 residual moisture: loam lawn 5 h after 8 mm',
+    input: AFTER_8_MM,
+    context: berlin('2026-06-10T15:00:00Z', { lawn: { soilType: 'loam' } }),
+    status: 'OK', limiting: 'rain', reason: 'letzter Regen vor 5 Stunden', index: 83,
+  },
+  {
+    // 1.0: 63 WARNING.
+    name: 'D3 residual moisture: clay lawn 5 h after 8 mm',
+    input: AFTER_8_MM,
+    context: berlin('2026-06-10T15:00:00Z', { lawn: { soilType: 'clay' } }),
+    status: 'WARNING', limiting: 'rain', reason: 'Restfeuchte in Rasenfilz und Boden', index: 63,
+  },
+  {
+    // 1.0: 63 WARNING. The sensor shows firm soil (22 % on clay, w = 0.58): it replaces the estimate.
+    name: 'D3 residual moisture: clay lawn 5 h after 8 mm with a soil sensor reading 22 %',
+    input: { ...AFTER_8_MM, soil_moisture: 22 },
+    context: berlin('2026-06-10T15:00:00Z', { lawn: { soilType: 'clay' } }),
+    status: 'OK', limiting: 'rain', reason: 'letzter Regen vor 5 Stunden', index: 83,
   },
 ];
 

@@ -5,7 +5,7 @@ import type { Curve } from '../piecewise.js';
 import { dryingPotential } from '../physics.js';
 import { effectiveRainWindows, weightedCumulativeMm } from '../rainWindows.js';
 import type { EffectiveRainWindows } from '../rainWindows.js';
-import { LOAD_BEARING_DE, SOIL_TYPE_DE, loadBearingClass, soilLoadForScore, wetnessScore } from '../soil.js';
+import { LOAD_BEARING_DE, RESIDUAL_MIN, SOIL_TYPE_DE, loadBearingClass, soilLoadForScore, wetnessScore } from '../soil.js';
 import type { Season, SkippedPart, SoilType } from '../types.js';
 import type { CheckContext, CheckDefinition, CheckEvaluation } from './types.js';
 
@@ -31,8 +31,6 @@ export const API_RECESSION_C: Readonly<Record<Season, number>> = { summer: 0.38,
 
 export const RESIDUAL_FROM_RAIN_12H_MM = 5;
 export const RESIDUAL_DOUBLE_FROM_RAIN_24H_MM = 20;
-const RESIDUAL_HOLD_MIN = 360;
-const RESIDUAL_CLEAR_MIN = 720;
 const RESIDUAL_SCORE = 55;
 /** Used when minutes_since_rain must be estimated and no rain is on record. */
 const NO_RECENT_RAIN_MIN = 1440;
@@ -81,11 +79,12 @@ export function dryingTimeMin(rain12hMm: number): number {
  * ≥ 20 mm in 24 h even when the last 12 h were dry: heavy rain 12–24 h ago still soaks thatch and soil
  * (wait ≥ 1 day after heavy rain; Swiss rule: > 10 mm in 24 h is critical). Heavy rain doubles both windows.
  */
-function residualScore(windows: EffectiveRainWindows, minutes: number): number {
+function residualScore(windows: EffectiveRainWindows, minutes: number, soilType: SoilType): number {
   const heavy24h = windows.rain24hMm >= RESIDUAL_DOUBLE_FROM_RAIN_24H_MM;
   if (windows.rain12hMm < RESIDUAL_FROM_RAIN_12H_MM && !heavy24h) return 100;
   const factor = heavy24h ? 2 : 1;
-  return piecewiseLinear([[RESIDUAL_HOLD_MIN * factor, RESIDUAL_SCORE], [RESIDUAL_CLEAR_MIN * factor, 100]], minutes);
+  const { hold, clear } = RESIDUAL_MIN[soilType];
+  return piecewiseLinear([[hold * factor, RESIDUAL_SCORE], [clear * factor, 100]], minutes);
 }
 
 /** Names the window that decided the residual rule: the 24 h sum when heavy rain doubled the wait. */
@@ -144,11 +143,13 @@ function evaluate({ values, season, lawn }: CheckContext): CheckEvaluation {
     };
   }
 
-  if (windows === null || since === null) {
+  if (values.soil_moisture !== undefined) {
+    // A measured soil moisture replaces the residual estimate (D3): the soil sub-model rates it.
+  } else if (windows === null || since === null) {
     skippedParts.residual_moisture = { reason: 'No rain window supplied; residual moisture after heavy rain cannot be assessed.', missing: ['rain_12h', 'rain_24h'] };
   } else {
     modelsExecuted.push('residual_moisture');
-    const score = residualScore(windows, since.minutes);
+    const score = residualScore(windows, since.minutes, lawn.soilType);
     subs.residual = {
       score,
       reason: score < 100 ? residualReason(windows) : null,
