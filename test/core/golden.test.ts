@@ -36,7 +36,8 @@ const CASES: GoldenCase[] = [
     name: 'spring: hoarfrost at sunrise',
     input: { temperature: 1.5, precipitation_rate: 0, humidity: 92, dew_point: 0.4, wind_speed: 3, min_temp_3h: -2.4, min_temp_3d: -3, min_temp_14d: -4 },
     context: CET(berlin('2026-04-08T04:30:00Z')),
-    status: 'BLOCK', limiting: 'temperature', reason: 'Frost in den letzten 3 Stunden</b> (min. -2,4 °C)', index: 20,
+    // Model 1.1 (D6): the air curve no longer scores 1.5 °C at 8, so the dew (humidity 17) now limits (1.0: 20, temperature).
+    status: 'BLOCK', limiting: 'humidity', reason: 'Taupunktdifferenz nur 1,1 K', index: 28,
   },
   {
     name: 'spring: shower ended 40 minutes ago',

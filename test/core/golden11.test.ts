@@ -103,6 +103,20 @@ const CASES: GoldenCase[] = [
     context: berlin('2026-06-10T15:00:00Z', { lawn: { soilType: 'clay' } }),
     status: 'OK', limiting: 'rain', reason: 'letzter Regen vor 5 Stunden', index: 83,
   },
+  {
+    // 1.0: 38 BLOCK (air curve 25 at 4 °C). A dry, frost-free November day: a leaf-pickup mow is possible.
+    name: 'D6 cold but harmless: 4 °C November noon, 3-hour minimum 3.5 °C',
+    input: { temperature: 4, precipitation_rate: 0, humidity: 70, wind_speed: 8, solar: 150, min_temp_3h: 3.5, min_temp_3d: 2, rain_24h: 0, rain_14d: 20, minutes_since_rain: 2000 },
+    context: berlin('2026-11-12T12:00:00Z'),
+    status: 'WARNING', limiting: 'temperature', reason: 'Kühl (4 °C)', index: 52,
+  },
+  {
+    // 1.0: 50 WARNING. Hoarfrost under a +1 °C air minimum has not thawed at 09:00 with little sun.
+    name: 'D6 ground frost: 09:00, 6 °C now, +1 °C minimum in 3 hours, low sun',
+    input: { temperature: 6, precipitation_rate: 0, humidity: 80, wind_speed: 4, solar: 100, min_temp_3h: 1, rain_24h: 0, rain_14d: 20, minutes_since_rain: 2000 },
+    context: berlin('2026-10-20T07:00:00Z'),
+    status: 'BLOCK', limiting: 'temperature', reason: 'Reif oder Bodenfrost auf den Halmen', index: 39,
+  },
 ];
 
 describe('golden situations of model 1.1 (issue 10)', () => {

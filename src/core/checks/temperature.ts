@@ -2,57 +2,29 @@ import { formatNumberDe, roundTo } from '../format.js';
 import { piecewiseLinear } from '../piecewise.js';
 import type { Curve } from '../piecewise.js';
 import { droughtCap } from '../drought.js';
+import { frostCaps, groundFrostNow } from '../frost.js';
 import { HEAT_STRESS_FROM_C } from '../turf.js';
 import type { SkippedPart } from '../types.js';
 import type { CheckContext, CheckDefinition, CheckEvaluation } from './types.js';
 
-/** Air temperature (°C) -> score; domain.md §2. 10 °C is the OK edge, ≥ 32 °C is BLOCK. */
+/**
+ * Air temperature (°C) -> score. 10 °C is the OK edge, ≥ 32 °C is BLOCK. Cold but frost-free air is
+ * WARNING from 2 °C (model 1.1, D6): frost on the blades is rated by the frost caps, not by the curve.
+ */
 export const AIR_TEMPERATURE_CURVE: Curve = [
-  [0, 0], [3, 15], [5, 35], [8, 55], [10, 70], [12, 85], [15, 100],
+  [0, 0], [2, 40], [5, 45], [8, 55], [10, 70], [12, 85], [15, 100],
   [24, 100], [27, 85], [30, 55], [33, 30], [36, 5], [38, 0],
 ];
 
-export const FROZEN_CAP = 5;
-export const FROST_3H_COLD_CAP = 20;
-export const FROST_3H_THAWED_CAP = 60;
-export const GROUND_FROST_CAP = 45;
-export const FROST_3D_CAP = 80;
 export const WINTER_CAP = 60;
 export const UNSTABLE_GROWTH_CAP = 65;
 /** min_temp_14d at or below this marks an unstable growth phase in spring and autumn. */
 export const UNSTABLE_GROWTH_MIN_TEMP_C = -2;
 const COLD_FROM_C = 10;
 
-interface Cap {
-  cap: number;
-  reason: string;
-}
-
 /** PACE Turf growth potential (informational only). */
 function growthPotential(tempC: number): number {
   return Math.exp(-0.5 * ((tempC - 20) / 5.5) ** 2);
-}
-
-function frostCaps(tempC: number, minTemp3hC: number | undefined, minTemp3dC: number | undefined): Cap[] {
-  const caps: Cap[] = [];
-  const t = formatNumberDe(tempC);
-  if (tempC <= 0) {
-    caps.push({ cap: FROZEN_CAP, reason: `Lufttemperatur ${t} °C – <b>Rasen gefroren</b>: gefrorene Halme brechen – Tritt- und Fahrschäden.` });
-  }
-  if (minTemp3hC !== undefined) {
-    const m = formatNumberDe(minTemp3hC);
-    if (minTemp3hC <= 0 && tempC < 5) {
-      caps.push({ cap: FROST_3H_COLD_CAP, reason: `<b>Frost in den letzten 3 Stunden</b> (min. ${m} °C): gefrorene Halme brechen – Tritt- und Fahrschäden.` });
-    } else if (minTemp3hC <= 0) {
-      caps.push({ cap: FROST_3H_THAWED_CAP, reason: `Frost in den letzten 3 Stunden (min. ${m} °C) ist aufgetaut – Halme noch geschwächt und nass.` });
-    } else if (minTemp3hC <= 3 && tempC < 5) {
-      caps.push({ cap: GROUND_FROST_CAP, reason: `<b>Bodenfrost möglich</b> (Luft ${t} °C) – Rasen erst nach dem Auftauen mähen.` });
-    }
-  }
-  if (minTemp3dC !== undefined && minTemp3dC <= 0) {
-    caps.push({ cap: FROST_3D_CAP, reason: `Frost in den letzten 3 Tagen (min. ${formatNumberDe(minTemp3dC)} °C) – Grasnarbe kann geschwächt sein.` });
-  }
-  return caps;
 }
 
 function evaluate({ values, season }: CheckContext): CheckEvaluation {
@@ -63,7 +35,7 @@ function evaluate({ values, season }: CheckContext): CheckEvaluation {
   const t = formatNumberDe(tempC);
   const skippedParts: Record<string, SkippedPart> = {};
 
-  const caps = frostCaps(tempC, minTemp3hC, minTemp3dC);
+  const caps = frostCaps(tempC, minTemp3hC, minTemp3dC, values.solar);
   if (minTemp3hC === undefined && minTemp3dC === undefined) {
     skippedParts.frost_history = { reason: 'No minimum temperature history; frost in the last hours or days cannot be assessed.', missing: ['min_temp_3h', 'min_temp_3d'] };
   }
@@ -103,7 +75,7 @@ function evaluate({ values, season }: CheckContext): CheckEvaluation {
   }
   if (reasons.length === 0) reasons.push(`Lufttemperatur ${t} °C – gute Wachstumsbedingungen.`);
 
-  const frost = tempC <= 0 || (minTemp3hC !== undefined && minTemp3hC <= 0)
+  const frost = tempC <= 0 || (minTemp3hC !== undefined && minTemp3hC <= 0) || groundFrostNow(tempC, minTemp3hC, values.solar)
     ? 'present'
     : (minTemp3hC !== undefined && minTemp3hC <= 3 && tempC < 5) || (minTemp3hC === undefined && tempC < 5) || (minTemp3dC !== undefined && minTemp3dC <= 0)
       ? 'possible'

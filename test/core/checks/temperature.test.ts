@@ -5,12 +5,14 @@ describe('temperature check', () => {
   it.each([
     [-5, 0, 'BLOCK'],
     [0, 0, 'BLOCK'],
-    [1.5, 8, 'BLOCK'],
-    [3, 15, 'BLOCK'],
-    [4, 25, 'BLOCK'],
-    [5, 35, 'BLOCK'],
-    [5.2, 36, 'BLOCK'],
-    [6, 42, 'WARNING'],
+    // Model 1.1 (D6): without min_temp_3h and solar, air ≤ 3 °C means frost on the blades now (cap 30);
+    // cold but frost-free air is WARNING.
+    [1.5, 30, 'BLOCK'],
+    [3, 30, 'BLOCK'],
+    [4, 43, 'WARNING'],
+    [5, 45, 'WARNING'],
+    [5.2, 46, 'WARNING'],
+    [6, 48, 'WARNING'],
     [8, 55, 'WARNING'],
     [9.9, 69, 'WARNING'],
     [10, 70, 'OK'],
