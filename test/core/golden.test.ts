@@ -56,7 +56,8 @@ const CASES: GoldenCase[] = [
       soil_moisture: 13, rain_24h: 0, rain_14d: 2, minutes_since_rain: 20000,
     },
     context: CET(berlin('2026-07-22T13:00:00Z')),
-    status: 'BLOCK', limiting: 'temperature', reason: 'Hitze 34 °C', index: 37,
+    // Model 1.1 (D5): heat with a measured dry soil (13 % on loam) caps the temperature check at 30 (1.0: 37).
+    status: 'BLOCK', limiting: 'temperature', reason: 'Hitze 34 °C bei trockenem Boden', index: 39,
   },
   {
     name: 'summer: storm gusts ahead of a thunderstorm',

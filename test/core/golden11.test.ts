@@ -117,6 +117,20 @@ const CASES: GoldenCase[] = [
     context: berlin('2026-10-20T07:00:00Z'),
     status: 'BLOCK', limiting: 'temperature', reason: 'Reif oder Bodenfrost auf den Halmen', index: 39,
   },
+  {
+    // 1.0: 39 BLOCK. An irrigated lawn (24 % on loam) on a hot morning: mow early, raise the cut.
+    name: 'D5 heat on an irrigated lawn: 33 °C, soil moisture 24 %',
+    input: { temperature: 33, precipitation_rate: 0, humidity: 35, wind_speed: 8, solar: 800, soil_temperature: 26, soil_moisture: 24, rain_24h: 0, rain_14d: 12, minutes_since_rain: 6000 },
+    context: berlin('2026-07-22T09:00:00Z'),
+    status: 'WARNING', limiting: 'temperature', reason: 'Hitze 33 °C', index: 58,
+  },
+  {
+    // 1.0: 39 BLOCK (from the air curve); 1.1 blocks because the soil is at 33 °C.
+    name: 'D5 heat with hot soil: 33 °C air, 33 °C soil',
+    input: { temperature: 33, precipitation_rate: 0, humidity: 35, wind_speed: 8, solar: 800, soil_temperature: 33, rain_24h: 0, rain_14d: 12, minutes_since_rain: 6000 },
+    context: berlin('2026-07-22T13:00:00Z'),
+    status: 'BLOCK', limiting: 'temperature', reason: 'Hitze 33 °C, Boden 33 °C', index: 39,
+  },
 ];
 
 describe('golden situations of model 1.1 (issue 10)', () => {

@@ -3,17 +3,19 @@ import { piecewiseLinear } from '../piecewise.js';
 import type { Curve } from '../piecewise.js';
 import { droughtCap } from '../drought.js';
 import { frostCaps, groundFrostNow } from '../frost.js';
+import { heatStressCap } from '../heat.js';
 import { HEAT_STRESS_FROM_C } from '../turf.js';
 import type { SkippedPart } from '../types.js';
 import type { CheckContext, CheckDefinition, CheckEvaluation } from './types.js';
 
 /**
- * Air temperature (°C) -> score. 10 °C is the OK edge, ≥ 32 °C is BLOCK. Cold but frost-free air is
- * WARNING from 2 °C (model 1.1, D6): frost on the blades is rated by the frost caps, not by the curve.
+ * Air temperature (°C) -> score. 10 °C is the OK edge. Cold but frost-free air is WARNING from 2 °C
+ * (model 1.1, D6): frost on the blades is rated by the frost caps. Heat is WARNING up to 38 °C (D5):
+ * heat on a stressed lawn is rated by the drought and heat-stress caps.
  */
 export const AIR_TEMPERATURE_CURVE: Curve = [
   [0, 0], [2, 40], [5, 45], [8, 55], [10, 70], [12, 85], [15, 100],
-  [24, 100], [27, 85], [30, 55], [33, 30], [36, 5], [38, 0],
+  [24, 100], [27, 85], [30, 55], [34, 45], [38, 40], [40, 20], [45, 0],
 ];
 
 export const WINTER_CAP = 60;
@@ -27,7 +29,7 @@ function growthPotential(tempC: number): number {
   return Math.exp(-0.5 * ((tempC - 20) / 5.5) ** 2);
 }
 
-function evaluate({ values, season }: CheckContext): CheckEvaluation {
+function evaluate({ values, season, lawn }: CheckContext): CheckEvaluation {
   const tempC = values.temperature ?? Number.NaN;
   const minTemp3hC = values.min_temp_3h;
   const minTemp3dC = values.min_temp_3d;
@@ -57,7 +59,7 @@ function evaluate({ values, season }: CheckContext): CheckEvaluation {
     }
   }
 
-  const drought = droughtCap(values, season, tempC);
+  const drought = droughtCap(values, season, tempC) ?? heatStressCap(values, lawn.soilType, tempC);
   if (drought !== null) caps.push(drought);
 
   const airScore = piecewiseLinear(AIR_TEMPERATURE_CURVE, tempC);

@@ -23,11 +23,14 @@ describe('temperature check', () => {
     [28.5, 70, 'OK'],
     [29, 65, 'WARNING'],
     [30, 55, 'WARNING'],
-    [31.2, 45, 'WARNING'],
-    [32, 38, 'BLOCK'],
-    [33, 30, 'BLOCK'],
-    [36, 5, 'BLOCK'],
-    [38, 0, 'BLOCK'],
+    // Model 1.1 (D5): heat alone (an irrigated lawn) is WARNING up to 38 °C.
+    [31.2, 52, 'WARNING'],
+    [32, 50, 'WARNING'],
+    [34, 45, 'WARNING'],
+    [38, 40, 'WARNING'],
+    [39, 30, 'BLOCK'],
+    [40, 20, 'BLOCK'],
+    [45, 0, 'BLOCK'],
     [50, 0, 'BLOCK'],
   ])('air %d °C in summer scores %d (%s)', (temperature, score, status) => {
     const check = checkFor('temperature', { temperature });
