@@ -131,6 +131,13 @@ const CASES: GoldenCase[] = [
     context: berlin('2026-07-22T13:00:00Z'),
     status: 'BLOCK', limiting: 'temperature', reason: 'Hitze 33 °C, Boden 33 °C', index: 39,
   },
+  {
+    // 1.0: WARNING (soiltemp 42): a thawing, waterlogged lawn was open for mowing.
+    name: 'D10 snowmelt: March noon, soil 1.5 °C after −4 °C nights, no moisture sensor',
+    input: { temperature: 6, precipitation_rate: 0, humidity: 75, wind_speed: 10, solar: 350, soil_temperature: 1.5, min_temp_3h: 2, min_temp_3d: -4, rain_24h: 0, rain_14d: 15, minutes_since_rain: 3000 },
+    context: berlin('2026-03-12T12:00:00Z'),
+    status: 'BLOCK', limiting: 'soiltemp', reason: 'Tauwetter', index: 39,
+  },
 ];
 
 describe('golden situations of model 1.1 (issue 10)', () => {

@@ -10,6 +10,7 @@ import {
   soilLoadForScore,
   wetnessScore,
 } from '../soil.js';
+import { thawCap } from '../thaw.js';
 import type { SkippedPart } from '../types.js';
 import type { CheckContext, CheckDefinition, CheckEvaluation } from './types.js';
 
@@ -58,9 +59,14 @@ function evaluate({ values, season, lawn }: CheckContext): CheckEvaluation {
       reasons.push(`Boden ${LOAD_BEARING_DE[bearing]} (${vwc} % Bodenfeuchte, ${SOIL_TYPE_DE[lawn.soilType]}).`);
     }
   }
-  const score = moistureScore === null ? temperatureScore : Math.min(temperatureScore, moistureScore);
+  let score = moistureScore === null ? temperatureScore : Math.min(temperatureScore, moistureScore);
   // The lower sub-score leads the reasons.
   if (moistureScore !== null && moistureScore < temperatureScore) reasons.reverse();
+  const thaw = thawCap(values, season);
+  if (thaw !== null && thaw.cap < score) {
+    score = thaw.cap;
+    reasons.unshift(thaw.reason);
+  }
 
   return {
     score,
@@ -79,6 +85,7 @@ function evaluate({ values, season, lawn }: CheckContext): CheckEvaluation {
       moisture_score: moistureScore === null ? null : roundTo(moistureScore, 1),
       soil_type: lawn.soilType,
       mower_class: lawn.mowerClass,
+      thaw: thaw !== null,
     },
   };
 }
