@@ -9,6 +9,7 @@ import { rainSourceInfo } from './rainWindows.js';
 import { formatLocalDateTime, isSeason, localDateTime, seasonForMonth } from './season.js';
 import { MOWER_CLASSES, SOIL_TYPES } from './soil.js';
 import { statusForScore, toScore } from './status.js';
+import { TURF_TYPES } from './turf.js';
 import type {
   CalculationContext,
   CalculationOutcome,
@@ -25,7 +26,7 @@ import type {
 } from './types.js';
 import { MFI_VERSION } from './version.js';
 
-export const DEFAULT_LAWN: LawnProfile = { soilType: 'loam', mowerClass: 'walk' };
+export const DEFAULT_LAWN: LawnProfile = { soilType: 'loam', mowerClass: 'walk', turfType: 'cool_season' };
 export const MINIMAL_DATA_REASON = 'Eingeschränkte Datenbasis – nur Lufttemperatur und Niederschlagsrate vorhanden; Boden, Wind und Taubildung nicht bewertet.';
 const INTERNAL_ERROR_REASON = 'Internal calculation error; the check was left out of the index, which is therefore capped at 69 (WARNING at best).';
 
@@ -33,7 +34,8 @@ function resolveLawn(lawn: unknown): LawnProfile {
   const candidate = (typeof lawn === 'object' && lawn !== null ? lawn : {}) as Record<string, unknown>;
   const soilType = SOIL_TYPES.find((value) => value === candidate.soilType) ?? DEFAULT_LAWN.soilType;
   const mowerClass = MOWER_CLASSES.find((value) => value === candidate.mowerClass) ?? DEFAULT_LAWN.mowerClass;
-  return { soilType, mowerClass };
+  const turfType = TURF_TYPES.find((value) => value === candidate.turfType) ?? DEFAULT_LAWN.turfType;
+  return { soilType, mowerClass, turfType };
 }
 
 interface ResolvedContext {

@@ -15,13 +15,15 @@ export const HEAT_STRESS_CAP = 30;
  * Heat alone (an irrigated lawn) stays WARNING on the air curve. The dry-spell estimate without a
  * soil sensor is rated in ./drought.ts.
  */
-export function heatStressCap(values: CalculationInput, soilType: SoilType, tempC: number, heatFromC = HEAT_STRESS_FROM_C): { cap: number; reason: string } | null {
+export function heatStressCap(
+  values: CalculationInput, soilType: SoilType, tempC: number, heatFromC = HEAT_STRESS_FROM_C, hotSoilFromC = HOT_SOIL_FROM_C,
+): { cap: number; reason: string } | null {
   if (tempC < heatFromC) return null;
   const t = formatNumberDe(tempC);
   if (values.soil_moisture !== undefined && droughtScore(values.soil_moisture, soilType) < 100) {
     return { cap: HEAT_STRESS_CAP, reason: `<b>Hitze ${t} °C bei trockenem Boden</b> (Bodenfeuchte ${formatNumberDe(values.soil_moisture)} %) – nicht mähen, Trockenstress.` };
   }
-  if (values.soil_temperature !== undefined && values.soil_temperature >= HOT_SOIL_FROM_C) {
+  if (values.soil_temperature !== undefined && values.soil_temperature >= hotSoilFromC) {
     return { cap: HEAT_STRESS_CAP, reason: `<b>Hitze ${t} °C, Boden ${formatNumberDe(values.soil_temperature)} °C</b> – Sprosswachstum ruht, nicht mähen.` };
   }
   return null;

@@ -138,6 +138,13 @@ const CASES: GoldenCase[] = [
     context: berlin('2026-03-12T12:00:00Z'),
     status: 'BLOCK', limiting: 'soiltemp', reason: 'Tauwetter', index: 39,
   },
+  {
+    // 1.0 (no turf type): 39 BLOCK; cool-season 1.1: 58 WARNING. Warm-season turf grows best at 27–35 °C.
+    name: 'turf type: warm-season lawn in Perth, 33 °C summer morning, irrigated',
+    input: { temperature: 33, precipitation_rate: 0, humidity: 40, wind_speed: 8, solar: 800, soil_temperature: 29, soil_moisture: 24, rain_24h: 0, rain_14d: 12, minutes_since_rain: 6000 },
+    context: { nowMs: Date.parse('2026-01-15T01:00:00Z'), timeZone: 'Australia/Perth', hemisphere: 'south', lawn: { turfType: 'warm_season' } },
+    status: 'OK', limiting: 'soiltemp', reason: 'Boden feucht, tragfähig', index: 95,
+  },
 ];
 
 describe('golden situations of model 1.1 (issue 10)', () => {

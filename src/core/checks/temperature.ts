@@ -4,19 +4,12 @@ import type { Curve } from '../piecewise.js';
 import { droughtCap } from '../drought.js';
 import { frostCaps, groundFrostNow } from '../frost.js';
 import { heatStressCap } from '../heat.js';
-import { HEAT_STRESS_FROM_C } from '../turf.js';
+import { TURF_PROFILES } from '../turf.js';
 import type { SkippedPart } from '../types.js';
 import type { CheckContext, CheckDefinition, CheckEvaluation } from './types.js';
 
-/**
- * Air temperature (°C) -> score. 10 °C is the OK edge. Cold but frost-free air is WARNING from 2 °C
- * (model 1.1, D6): frost on the blades is rated by the frost caps. Heat is WARNING up to 38 °C (D5):
- * heat on a stressed lawn is rated by the drought and heat-stress caps.
- */
-export const AIR_TEMPERATURE_CURVE: Curve = [
-  [0, 0], [2, 40], [5, 45], [8, 55], [10, 70], [12, 85], [15, 100],
-  [24, 100], [27, 85], [30, 55], [34, 45], [38, 40], [40, 20], [45, 0],
-];
+/** Air temperature (°C) -> score of the default (cool-season) lawn; the turf profile decides (./turf.ts). */
+export const AIR_TEMPERATURE_CURVE: Curve = TURF_PROFILES.cool_season.airCurve;
 
 export const WINTER_CAP = 60;
 export const UNSTABLE_GROWTH_CAP = 65;
@@ -59,16 +52,18 @@ function evaluate({ values, season, lawn }: CheckContext): CheckEvaluation {
     }
   }
 
-  const drought = droughtCap(values, season, tempC) ?? heatStressCap(values, lawn.soilType, tempC);
+  const turf = TURF_PROFILES[lawn.turfType];
+  const heatFromC = turf.heatStressFromC;
+  const drought = droughtCap(values, season, tempC, heatFromC) ?? heatStressCap(values, lawn.soilType, tempC, heatFromC, turf.hotSoilFromC);
   if (drought !== null) caps.push(drought);
 
-  const airScore = piecewiseLinear(AIR_TEMPERATURE_CURVE, tempC);
+  const airScore = piecewiseLinear(turf.airCurve, tempC);
   const score = Math.min(airScore, ...caps.map((entry) => entry.cap));
 
   const reasons: string[] = [];
   // Caps first, lowest cap first: the most severe finding leads.
   for (const entry of [...caps].sort((a, b) => a.cap - b.cap)) reasons.push(entry.reason);
-  if (tempC > 0 && tempC >= HEAT_STRESS_FROM_C) {
+  if (tempC > 0 && tempC >= heatFromC) {
     // Heat leads unless drought and heat together decided the score (that reason names both).
     const add = drought !== null && drought.cap < airScore ? (r: string) => reasons.push(r) : (r: string) => reasons.unshift(r);
     add(`<b>Hitze ${t} °C</b> – Hitzestress, Gras wächst kaum; Mähen vermeiden oder in die Abendstunden legen.`);
@@ -84,7 +79,7 @@ function evaluate({ values, season, lawn }: CheckContext): CheckEvaluation {
       : 'none';
   const growthPhase = season === 'winter' || tempC < 5
     ? 'dormant'
-    : tempC >= HEAT_STRESS_FROM_C
+    : tempC >= heatFromC
       ? 'heat_stress'
       : growthPhaseStable === false
         ? 'starting'
