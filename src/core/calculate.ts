@@ -4,7 +4,7 @@ import { combine, dataQualityFor } from './combine.js';
 import type { ScoredCheck } from './combine.js';
 import { NO_WETNESS_EVIDENCE_CAP, NO_WETNESS_EVIDENCE_REASON, lacksWetnessEvidence } from './evidence.js';
 import { FIELD_SPECS, REQUIRED_FIELDS } from './fields.js';
-import { parseInput } from './parse.js';
+import { parseExtensions, parseInput } from './parse.js';
 import { rainSourceInfo } from './rainWindows.js';
 import { formatLocalDateTime, isSeason, localDateTime, seasonForMonth } from './season.js';
 import { MOWER_CLASSES, SOIL_TYPES } from './soil.js';
@@ -106,7 +106,7 @@ export function calculateWith(registry: readonly CheckDefinition[], input: RawIn
   const localTime = localDateTime(nowMs, timeZone);
   const season = forced ?? seasonForMonth(localTime.month, hemisphere);
   const dataQuality = dataQualityFor(parsed.available.length, REQUIRED_FIELDS.length, FIELD_SPECS.length);
-  const checkContext: CheckContext = { values: parsed.values, season, lawn };
+  const checkContext: CheckContext = { values: parsed.values, extensions: parseExtensions(input), season, lawn };
   const noWetnessEvidence = lacksWetnessEvidence(parsed.values);
 
   const checks: Partial<Record<CheckName, CheckResult>> = {};

@@ -2,6 +2,7 @@ import type { FieldName } from '../fields.js';
 import { formatNumberDe, roundTo } from '../format.js';
 import { clamp, piecewiseLinear, scaleCurveX } from '../piecewise.js';
 import type { Curve } from '../piecewise.js';
+import { irrigationWetness } from '../irrigation.js';
 import { dryingPotential } from '../physics.js';
 import { effectiveRainWindows, weightedCumulativeMm } from '../rainWindows.js';
 import type { EffectiveRainWindows } from '../rainWindows.js';
@@ -98,7 +99,7 @@ function hoursDe(minutes: number): string {
   return formatNumberDe(minutes / 60, 1);
 }
 
-function evaluate({ values, season, lawn }: CheckContext): CheckEvaluation {
+function evaluate({ values, extensions = {}, season, lawn }: CheckContext): CheckEvaluation {
   const rateMmH = values.precipitation_rate ?? 0;
   const tempC = values.temperature ?? 15;
   const windows = effectiveRainWindows(values);
@@ -130,6 +131,10 @@ function evaluate({ values, season, lawn }: CheckContext): CheckEvaluation {
         : null,
     };
   }
+
+  // A sprinkler run wets the blades like light rain (model 1.1 extension).
+  const irrigation = irrigationWetness(extensions);
+  if (irrigation !== null && irrigation.score < (subs.surface_wetness?.score ?? Number.POSITIVE_INFINITY)) subs.surface_wetness = irrigation;
 
   let cumulativeMm: number | null = null;
   if (windows === null) {
@@ -234,6 +239,7 @@ function evaluate({ values, season, lawn }: CheckContext): CheckEvaluation {
       models_executed: modelsExecuted,
       minutes_since_rain: since === null ? null : since.minutes,
       minutes_since_rain_source: since === null ? null : since.source,
+      minutes_since_irrigation: extensions.minutes_since_irrigation ?? null,
       drying_time_min: dryTimeMin === null ? null : Math.round(dryTimeMin),
       drying_potential: roundTo(drying.value, 2),
       drying_potential_complete: drying.complete,
