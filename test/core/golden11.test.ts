@@ -145,6 +145,13 @@ const CASES: GoldenCase[] = [
     context: { nowMs: Date.parse('2026-01-15T01:00:00Z'), timeZone: 'Australia/Perth', hemisphere: 'south', lawn: { turfType: 'warm_season' } },
     status: 'OK', limiting: 'soiltemp', reason: 'Boden feucht, tragfähig', index: 95,
   },
+  {
+    // 1.0: 69 WARNING (temperature capped at 65 by the 14-day frost rule).
+    name: 'D4 old frost: 20 °C April day ten days after a −3 °C frost, last 3 days frost-free',
+    input: { temperature: 20, precipitation_rate: 0, humidity: 50, wind_speed: 8, solar: 500, min_temp_3h: 12, min_temp_3d: 4, min_temp_14d: -3, rain_24h: 0, rain_14d: 10, minutes_since_rain: 5000 },
+    context: berlin('2026-04-20T12:00:00Z'),
+    status: 'OK', limiting: 'temperature', reason: 'gute Wachstumsbedingungen', index: 95,
+  },
 ];
 
 describe('golden situations of model 1.1 (issue 10)', () => {

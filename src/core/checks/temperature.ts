@@ -45,7 +45,10 @@ function evaluate({ values, season, lawn }: CheckContext): CheckEvaluation {
     growthPhaseStable = null;
     skippedParts.growth_phase = { reason: 'No 14-day minimum temperature; the stability of the growth phase cannot be assessed.', missing: ['min_temp_14d'] };
   } else {
-    growthPhaseStable = minTemp14dC > UNSTABLE_GROWTH_MIN_TEMP_C;
+    // A frost older than 3 days stops mattering (model 1.1, D4): frost harms turf through traffic
+    // while it is frozen (USGA); min_temp_3d above 0 shows the last 3 days were frost-free.
+    const frostIsOld = minTemp3dC !== undefined && minTemp3dC > 0;
+    growthPhaseStable = minTemp14dC > UNSTABLE_GROWTH_MIN_TEMP_C || frostIsOld;
     if (!growthPhaseStable) {
       const kind = season === 'spring' ? 'Spätfrost' : 'Frühfrost';
       caps.push({ cap: UNSTABLE_GROWTH_CAP, reason: `Wachstumsphase instabil – ${kind} in den letzten 14 Tagen (min. ${formatNumberDe(minTemp14dC)} °C).` });

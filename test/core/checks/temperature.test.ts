@@ -95,3 +95,18 @@ describe('temperature check', () => {
     expect(check.meta).toMatchObject({ temperature: 20, season: 'spring', min_temp_14d: 4, growth_phase_stable: true });
   });
 });
+
+describe('temperature check: an old frost stops mattering (D4, part)', () => {
+  it.each([
+    // [min_temp_14d, min_temp_3d, score, stable]
+    [-3, 4, 100, true], // frost 4–14 days ago, last 3 days frost-free
+    [-3, 0.1, 100, true],
+    [-3, 0, 65, false], // the frost is recent (the 3-day frost cap applies as well)
+    [-3, undefined, 65, false], // age unknown: still unstable
+    [-1.9, undefined, 100, true],
+  ])('in spring with min_temp_14d %d and min_temp_3d %s scores %d', (minTemp14d, minTemp3d, score, stable) => {
+    const check = checkFor('temperature', { temperature: 20, min_temp_14d: minTemp14d, min_temp_3d: minTemp3d }, 'spring');
+    expect(check.score).toBe(score);
+    expect(check.meta.growth_phase_stable).toBe(stable);
+  });
+});
