@@ -2,18 +2,18 @@
  * The one mapping from configuration to the core's calculation context, used
  * by the HTTP route, the `calc` command and the MQTT recompute alike.
  */
-import type { CalculationContext, LawnProfile, MowerClass, Season, SoilType } from '../core/index.js';
+import type { CalculationContext, LawnProfile, MowerClass, Season, SoilType, TurfType } from '../core/index.js';
 
 /** The settings the context is made of (optional so partial test configs fit). */
 export interface CalculationSettings {
   readonly timezone?: string;
   readonly hemisphere?: string;
-  readonly lawn?: { readonly soilType?: string; readonly mowerClass?: string };
+  readonly lawn?: { readonly soilType?: string; readonly mowerClass?: string; readonly turfType?: string };
 }
 
 export interface ContextOptions {
   /** A station's own lawn profile; each field falls back to the configured one. */
-  lawn?: { readonly soilType?: string; readonly mowerClass?: string } | undefined;
+  lawn?: { readonly soilType?: string; readonly mowerClass?: string; readonly turfType?: string } | undefined;
   /** Only when the caller allows forcing the season. */
   forcedSeason?: Season | undefined;
 }
@@ -25,6 +25,8 @@ export function calculationContext(settings: CalculationSettings, nowMs: number,
   // The schema (and the station validation) only admit the core's values.
   if (soilType) lawn.soilType = soilType as SoilType;
   if (mowerClass) lawn.mowerClass = mowerClass as MowerClass;
+  const turfType = options.lawn?.turfType ?? settings.lawn?.turfType;
+  if (turfType) lawn.turfType = turfType as TurfType;
   return {
     nowMs,
     timeZone: settings.timezone || Intl.DateTimeFormat().resolvedOptions().timeZone,

@@ -4,7 +4,9 @@
  * format names ('boolean', 'port', 'nat', 'timezone', 'non-empty-string', 'trust-proxy') are
  * registered by ./formats.ts before the schema is used.
  */
-import type { Hemisphere, MowerClass, SoilType } from '../core/types.js';
+import { MOWER_CLASSES, SOIL_TYPES } from '../core/soil.js';
+import { TURF_TYPES } from '../core/turf.js';
+import type { Hemisphere, MowerClass, SoilType, TurfType } from '../core/types.js';
 import type { TrustProxySetting } from './trustProxy.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -137,17 +139,24 @@ export const serviceSchema = {
   lawn: {
     soilType: {
       doc: 'Soil of the lawn; affects how fast it dries and carries load.',
-      format: ['sand', 'loam', 'clay'],
+      format: [...SOIL_TYPES],
       default: 'loam' as SoilType,
       env: 'MOWABILITY_LAWN_SOIL_TYPE',
       arg: 'lawn-soil-type',
     },
     mowerClass: {
       doc: 'Kind of mower; heavier mowers need firmer ground.',
-      format: ['robot', 'walk', 'ride_on'],
+      format: [...MOWER_CLASSES],
       default: 'walk' as MowerClass,
       env: 'MOWABILITY_LAWN_MOWER_CLASS',
       arg: 'lawn-mower-class',
+    },
+    turfType: {
+      doc: 'Grass of the lawn: cool_season (ryegrass, bluegrass, fescue; Central/Northern Europe) or warm_season (Bermuda, kikuyu, zoysia: grows best at 27–35 °C, dormant below ~10 °C soil).',
+      format: [...TURF_TYPES],
+      default: 'cool_season' as TurfType,
+      env: 'MOWABILITY_LAWN_TURF_TYPE',
+      arg: 'lawn-turf-type',
     },
   },
   allowSeasonOverride: {

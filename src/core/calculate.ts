@@ -2,12 +2,14 @@ import { CHECK_REGISTRY } from './checks/registry.js';
 import type { CheckContext, CheckDefinition, CheckEvaluation } from './checks/types.js';
 import { combine, dataQualityFor } from './combine.js';
 import type { ScoredCheck } from './combine.js';
+import { NO_WETNESS_EVIDENCE_CAP, NO_WETNESS_EVIDENCE_REASON, lacksWetnessEvidence } from './evidence.js';
 import { FIELD_SPECS, REQUIRED_FIELDS } from './fields.js';
-import { parseInput } from './parse.js';
+import { parseExtensions, parseInput } from './parse.js';
 import { rainSourceInfo } from './rainWindows.js';
 import { formatLocalDateTime, isSeason, localDateTime, seasonForMonth } from './season.js';
 import { MOWER_CLASSES, SOIL_TYPES } from './soil.js';
 import { statusForScore, toScore } from './status.js';
+import { TURF_TYPES } from './turf.js';
 import type {
   CalculationContext,
   CalculationOutcome,
@@ -24,7 +26,7 @@ import type {
 } from './types.js';
 import { MFI_VERSION } from './version.js';
 
-export const DEFAULT_LAWN: LawnProfile = { soilType: 'loam', mowerClass: 'walk' };
+export const DEFAULT_LAWN: LawnProfile = { soilType: 'loam', mowerClass: 'walk', turfType: 'cool_season' };
 export const MINIMAL_DATA_REASON = 'Eingeschränkte Datenbasis – nur Lufttemperatur und Niederschlagsrate vorhanden; Boden, Wind und Taubildung nicht bewertet.';
 const INTERNAL_ERROR_REASON = 'Internal calculation error; the check was left out of the index, which is therefore capped at 69 (WARNING at best).';
 
@@ -32,7 +34,8 @@ function resolveLawn(lawn: unknown): LawnProfile {
   const candidate = (typeof lawn === 'object' && lawn !== null ? lawn : {}) as Record<string, unknown>;
   const soilType = SOIL_TYPES.find((value) => value === candidate.soilType) ?? DEFAULT_LAWN.soilType;
   const mowerClass = MOWER_CLASSES.find((value) => value === candidate.mowerClass) ?? DEFAULT_LAWN.mowerClass;
-  return { soilType, mowerClass };
+  const turfType = TURF_TYPES.find((value) => value === candidate.turfType) ?? DEFAULT_LAWN.turfType;
+  return { soilType, mowerClass, turfType };
 }
 
 interface ResolvedContext {
@@ -103,7 +106,8 @@ export function calculateWith(registry: readonly CheckDefinition[], input: RawIn
   const localTime = localDateTime(nowMs, timeZone);
   const season = forced ?? seasonForMonth(localTime.month, hemisphere);
   const dataQuality = dataQualityFor(parsed.available.length, REQUIRED_FIELDS.length, FIELD_SPECS.length);
-  const checkContext: CheckContext = { values: parsed.values, season, lawn };
+  const checkContext: CheckContext = { values: parsed.values, extensions: parseExtensions(input), season, lawn };
+  const noWetnessEvidence = lacksWetnessEvidence(parsed.values);
 
   const checks: Partial<Record<CheckName, CheckResult>> = {};
   const scored: ScoredCheck[] = [];
@@ -127,13 +131,14 @@ export function calculateWith(registry: readonly CheckDefinition[], input: RawIn
       continue;
     }
     if (dataQuality === 'minimal' && definition.name === 'rain') result.reasons.push(MINIMAL_DATA_REASON);
+    if (noWetnessEvidence && definition.name === 'rain') result.reasons.push(NO_WETNESS_EVIDENCE_REASON);
     checks[definition.name] = result;
     scored.push({ name: definition.name, weight: definition.weight, score: result.score ?? 0 });
     const parts = Object.keys(result.skipped_parts);
     if (parts.length > 0) partialChecks.push({ check: definition.name, parts });
   }
 
-  const combination = combine(scored, dataQuality, errors.length > 0);
+  const combination = combine(scored, dataQuality, errors.length > 0, noWetnessEvidence ? NO_WETNESS_EVIDENCE_CAP : 100);
   const protocol: Protocol = { skipped_checks: skippedChecks, partial_checks: partialChecks };
   if (errors.length > 0) protocol.calculation_error = errors.join(' ');
 

@@ -27,9 +27,10 @@ export interface Combination {
  * data quality. Ties for limiting_check go to the earliest check in `checks`.
  * When a check failed internally (`anyCheckFailed`) the index is capped at 69:
  * the failed check might have blocked, so the result is WARNING at best.
+ * `evidenceCap` caps the index when the input cannot tell whether the blades are wet.
  * With no executed check there is nothing to vouch for mowing: 0 / BLOCK.
  */
-export function combine(checks: readonly ScoredCheck[], dataQuality: DataQuality, anyCheckFailed = false): Combination {
+export function combine(checks: readonly ScoredCheck[], dataQuality: DataQuality, anyCheckFailed = false, evidenceCap = 100): Combination {
   let limiting: ScoredCheck | undefined;
   for (const check of checks) {
     if (limiting === undefined || check.score < limiting.score) limiting = check;
@@ -44,7 +45,7 @@ export function combine(checks: readonly ScoredCheck[], dataQuality: DataQuality
   const worstStatus = statusForScore(limiting.score);
   const bandCap = worstStatus === 'BLOCK' ? BLOCK_CAP : worstStatus === 'WARNING' ? WARNING_CAP : 100;
   const failureCap = anyCheckFailed ? FAILED_CHECK_CAP : 100;
-  const indexScore = Math.min(toScore(blend), bandCap, DATA_QUALITY_CAP[dataQuality], failureCap);
+  const indexScore = Math.min(toScore(blend), bandCap, DATA_QUALITY_CAP[dataQuality], failureCap, evidenceCap);
   return { indexScore, mainStatus: statusForScore(indexScore), limitingCheck: limiting.name };
 }
 

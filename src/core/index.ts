@@ -7,6 +7,7 @@ export { MFI_VERSION } from './version.js';
 export { SEASONS, isSeason, seasonFor, formatCalculatedAt, localDateTime } from './season.js';
 export type { LocalDateTime } from './season.js';
 export { SOIL_TYPES, MOWER_CLASSES } from './soil.js';
+export { TURF_TYPES } from './turf.js';
 export { CHECK_NAMES, statusForScore } from './status.js';
 export { parseFieldValue, parseInput } from './parse.js';
 export type { ParsedInput } from './parse.js';

@@ -1,5 +1,7 @@
 import { FIELD_SPECS } from './fields.js';
 import type { CalculationInput, FieldName, FieldSpec } from './fields.js';
+import { EXTENSION_FIELD_SPECS } from './irrigation.js';
+import type { ExtensionInput } from './irrigation.js';
 
 /** A complete finite decimal number: optional sign, digits with optional fraction, optional exponent. */
 const DECIMAL_PATTERN = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
@@ -63,4 +65,14 @@ export function parseInput(raw: unknown): ParsedInput {
     }
   }
   return { values, available, missing };
+}
+
+/** Parses the extension fields (e.g. minutes_since_irrigation) of an untrusted record. Never throws. */
+export function parseExtensions(raw: unknown): ExtensionInput {
+  const values: ExtensionInput = {};
+  for (const spec of EXTENSION_FIELD_SPECS) {
+    const parsed = toFiniteNumber(readOwn(raw, spec.name));
+    if (parsed !== undefined && parsed >= spec.min && parsed <= spec.max) values[spec.name] = Object.is(parsed, -0) ? 0 : parsed;
+  }
+  return values;
 }

@@ -31,12 +31,18 @@ export interface DryingPotential {
 }
 
 /**
- * Drying potential (domain.md §6): 0.5·radiation + 0.3·VPD + 0.2·wind terms.
+ * VPD at which the humidity term of the drying potential is full (model 1.1, D11): 1.0 kPa, a
+ * typical sunny-afternoon deficit in a temperate summer (1.5 kPa in 1.0 was rarely reached).
+ */
+export const FULL_DRYING_VPD_KPA = 1.0;
+
+/**
+ * Drying potential: 0.5·radiation + 0.3·VPD + 0.2·wind terms (informational since model 1.1).
  * Without solar the conservative 0.7·(0.6·VPD + 0.4·wind) is used; a missing
  * humidity or wind term counts as 0 (no drying credited for unknown data).
  */
 export function dryingPotential(tempC: number, humidityPct?: number, solarWm2?: number, windKmh?: number): DryingPotential {
-  const vpdTerm = humidityPct === undefined ? 0 : Math.min(vapourPressureDeficitKpa(tempC, humidityPct) / 1.5, 1);
+  const vpdTerm = humidityPct === undefined ? 0 : Math.min(vapourPressureDeficitKpa(tempC, humidityPct) / FULL_DRYING_VPD_KPA, 1);
   const windTerm = windKmh === undefined ? 0 : Math.min(windKmh / 3.6 / 4, 1);
   const complete = humidityPct !== undefined && solarWm2 !== undefined && windKmh !== undefined;
   if (solarWm2 === undefined) {

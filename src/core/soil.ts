@@ -8,6 +8,17 @@ export const MOWER_CLASSES: readonly MowerClass[] = ['robot', 'walk', 'ride_on']
 /** Volumetric water content at field capacity, % (domain.md §3, Saxton & Rawls 2006 order of magnitude). */
 export const FIELD_CAPACITY_PCT: Readonly<Record<SoilType, number>> = { sand: 12, loam: 28, clay: 38 };
 
+/**
+ * Residual moisture after ≥ 5 mm rain (model 1.1, D3): minutes after the rain during which thatch and
+ * topsoil stay wet (hold) and by which they have drained (clear). Sand drains in 2–3 h, loam in 4–5 h,
+ * clay in 6–9 h (saturated hydraulic conductivity sand ≫ loam ≫ clay; Saxton & Rawls 2006, SSSAJ 70:1569).
+ */
+export const RESIDUAL_MIN: Readonly<Record<SoilType, { hold: number; clear: number }>> = {
+  sand: { hold: 120, clear: 180 },
+  loam: { hold: 240, clear: 300 },
+  clay: { hold: 360, clear: 540 },
+};
+
 /** Heavier machines and smaller contact areas need drier soil (Kanton Luzern nomogram). */
 export const MOWER_SHIFT: Readonly<Record<MowerClass, number>> = { robot: 0.05, walk: 0, ride_on: -0.1 };
 

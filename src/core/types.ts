@@ -9,6 +9,7 @@ export type Season = 'spring' | 'summer' | 'autumn' | 'winter';
 export type Hemisphere = 'north' | 'south';
 export type SoilType = 'sand' | 'loam' | 'clay';
 export type MowerClass = 'robot' | 'walk' | 'ride_on';
+export type TurfType = 'cool_season' | 'warm_season';
 export type CheckName = 'temperature' | 'soiltemp' | 'rain' | 'wind' | 'humidity';
 export type Status = 'OK' | 'WARNING' | 'BLOCK';
 export type DataQuality = 'full' | 'partial' | 'minimal';
@@ -17,6 +18,8 @@ export type DataConfidence = 'high' | 'medium' | 'low';
 export interface LawnProfile {
   soilType: SoilType;
   mowerClass: MowerClass;
+  /** Model 1.1 extension; cool_season when not given. */
+  turfType: TurfType;
 }
 
 /** Everything the core needs besides the readings. The core never reads a clock or config itself. */

@@ -25,3 +25,12 @@ describe('calculationContext', () => {
     expect(calculationContext({ ...settings, timezone: '' }, 0).timeZone).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
   });
 });
+
+describe('calculationContext turf type (model 1.1)', () => {
+  it('passes the configured turf type and lets a station override it', () => {
+    const warm = { ...settings, lawn: { ...settings.lawn, turfType: 'warm_season' } };
+    expect(calculationContext(warm, 0).lawn).toEqual({ soilType: 'loam', mowerClass: 'walk', turfType: 'warm_season' });
+    expect(calculationContext(warm, 0, { lawn: { turfType: 'cool_season' } }).lawn?.turfType).toBe('cool_season');
+    expect(calculationContext(settings, 0).lawn).not.toHaveProperty('turfType');
+  });
+});

@@ -36,7 +36,8 @@ const CASES: GoldenCase[] = [
     name: 'spring: hoarfrost at sunrise',
     input: { temperature: 1.5, precipitation_rate: 0, humidity: 92, dew_point: 0.4, wind_speed: 3, min_temp_3h: -2.4, min_temp_3d: -3, min_temp_14d: -4 },
     context: CET(berlin('2026-04-08T04:30:00Z')),
-    status: 'BLOCK', limiting: 'temperature', reason: 'Frost in den letzten 3 Stunden</b> (min. -2,4 °C)', index: 20,
+    // Model 1.1 (D6): the air curve no longer scores 1.5 °C at 8, so the dew (humidity 17) now limits (1.0: 20, temperature).
+    status: 'BLOCK', limiting: 'humidity', reason: 'Taupunktdifferenz nur 1,1 K', index: 28,
   },
   {
     name: 'spring: shower ended 40 minutes ago',
@@ -45,7 +46,8 @@ const CASES: GoldenCase[] = [
       rain_14d: 18, minutes_since_rain: 40,
     },
     context: CET(berlin('2026-04-20T14:00:00Z')),
-    status: 'BLOCK', limiting: 'rain', reason: 'Rasen noch nass', index: 28,
+    // Model 1.1 (D8): drying time 150 min, independent of the weather of now (1.0: 28).
+    status: 'BLOCK', limiting: 'rain', reason: 'Rasen noch nass', index: 29,
   },
   {
     name: 'summer: heat wave afternoon',
@@ -54,7 +56,8 @@ const CASES: GoldenCase[] = [
       soil_moisture: 13, rain_24h: 0, rain_14d: 2, minutes_since_rain: 20000,
     },
     context: CET(berlin('2026-07-22T13:00:00Z')),
-    status: 'BLOCK', limiting: 'temperature', reason: 'Hitze 34 °C', index: 37,
+    // Model 1.1 (D5): heat with a measured dry soil (13 % on loam) caps the temperature check at 30 (1.0: 37).
+    status: 'BLOCK', limiting: 'temperature', reason: 'Hitze 34 °C bei trockenem Boden', index: 39,
   },
   {
     name: 'summer: storm gusts ahead of a thunderstorm',
@@ -123,7 +126,8 @@ const CASES: GoldenCase[] = [
     name: 'minimal data: only temperature and rain rate on a mild dry day',
     input: { temperature: 20, precipitation_rate: 0 },
     context: CET(berlin('2026-06-02T12:00:00Z')),
-    status: 'OK', limiting: 'temperature', reason: 'gute Wachstumsbedingungen', index: 85,
+    // Model 1.1 (D7): no wetness evidence caps the index at 69 (1.0: 85 OK).
+    status: 'WARNING', limiting: 'temperature', reason: 'gute Wachstumsbedingungen', index: 69,
   },
 ];
 

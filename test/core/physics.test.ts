@@ -47,6 +47,13 @@ describe('dryingPotential', () => {
     expect(dryingPotential(25, undefined, undefined, undefined).value).toBe(0);
     expect(dryingPotential(25, undefined, 600, undefined).value).toBeCloseTo(0.5, 10);
   });
+
+  it('gives the humidity term full credit from 1.0 kPa VPD (D11)', () => {
+    // 20 °C: es = 2.338 kPa; RH 57.2 % -> VPD 1.0 kPa; RH 78.6 % -> 0.5 kPa.
+    expect(dryingPotential(20, 57.22, 0, 0).value).toBeCloseTo(0.3, 2);
+    expect(dryingPotential(20, 78.61, 0, 0).value).toBeCloseTo(0.15, 2);
+    expect(dryingPotential(20, 30, 0, 0).value).toBeCloseTo(0.3, 10);
+  });
 });
 
 describe('beaufortForKmh', () => {

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FIELD_SPECS, REQUIRED_FIELDS, calculate, statusForScore } from '../../src/core/index.js';
+import { DRY_SPELL_RAIN_14D_MM } from '../../src/core/drought.js';
+import { NO_WETNESS_EVIDENCE_CAP, lacksWetnessEvidence } from '../../src/core/evidence.js';
+import { FIELD_SPECS, REQUIRED_FIELDS, calculate, parseInput, statusForScore } from '../../src/core/index.js';
 import type { CalculationContext, CalculationResult, FieldName, FieldSpec } from '../../src/core/index.js';
 
 const NUM_RUNS = 500;
@@ -68,10 +70,10 @@ function specOf(name: FieldName): FieldSpec {
 }
 
 /** A base input with `field` present and a copy where it is raised by a share of its remaining range. */
-function raisedPair(field: FieldName) {
+function raisedPair(field: FieldName, floor: number = specOf(field).min) {
   const spec = specOf(field);
   return fc.tuple(validInput, validNumber(spec), fc.double({ min: 0, max: 1, noNaN: true })).map(([input, fallback, share]) => {
-    const baseValue = input[field] ?? fallback;
+    const baseValue = Math.max(floor, input[field] ?? fallback);
     const raisedValue = Math.min(spec.max, baseValue + share * (spec.max - baseValue));
     return { base: { ...input, [field]: baseValue }, raised: { ...input, [field]: raisedValue } };
   });
@@ -114,7 +116,9 @@ describe('calculate over the whole input space', () => {
         expect(result.checks[limiting ?? 'rain']?.score).toBe(lowest);
         // The minimum model: never better than the worst check's band.
         // blend >= min, and every cap (39, 69, data quality >= 85) lies at or above the min of its band.
-        expect(result.index_score).toBeGreaterThanOrEqual(Math.min(lowest, 85));
+        // Without any wetness evidence (model 1.1, D7) the index is capped at 69.
+        const evidenceCap = lacksWetnessEvidence(parseInput(input).values) ? NO_WETNESS_EVIDENCE_CAP : 100;
+        expect(result.index_score).toBeGreaterThanOrEqual(Math.min(lowest, 85, evidenceCap));
         if (lowest < 40) expect(result.main_status).toBe('BLOCK');
         if (lowest < 70) expect(result.index_score).toBeLessThanOrEqual(69);
         expect(JSON.parse(JSON.stringify(result))).toEqual(result);
@@ -136,10 +140,12 @@ describe('calculate over the whole input space', () => {
 });
 
 describe('monotonicity', () => {
-  const indexNeverRises = (field: FieldName) => () => {
+  const indexNeverRises = (field: FieldName, floor?: number) => () => {
     fc.assert(
-      fc.property(raisedPair(field), anyContext, ({ base, raised }, context) => {
-        expect(mustResult(raised, context).index_score).toBeLessThanOrEqual(mustResult(base, context).index_score);
+      fc.property(raisedPair(field, floor), anyContext, ({ base, raised }, context) => {
+        // Rain that ends a dry spell rightly raises the index (D1): start outside one.
+        const rain14d = base.rain_14d === undefined ? {} : { rain_14d: Math.max(base.rain_14d, DRY_SPELL_RAIN_14D_MM) };
+        expect(mustResult({ ...raised, ...rain14d }, context).index_score).toBeLessThanOrEqual(mustResult({ ...base, ...rain14d }, context).index_score);
       }),
       { numRuns: 300 },
     );
@@ -149,7 +155,9 @@ describe('monotonicity', () => {
   it('more rain in the last hour never raises the index', indexNeverRises('rain_1h'));
   it('more rain in the last 12 hours never raises the index', indexNeverRises('rain_12h'));
   it('more rain in the last 24 hours never raises the index', indexNeverRises('rain_24h'));
-  it('more rain in the last 14 days never raises the index', indexNeverRises('rain_14d'));
+  // Below DRY_SPELL_RAIN_14D_MM a lawn without a soil sensor is in a dry spell, and rain that ends it
+  // rightly raises the index (model 1.1, D1); from there on more rain never helps.
+  it('more rain in the last 14 days never raises the index (outside a dry spell)', indexNeverRises('rain_14d', DRY_SPELL_RAIN_14D_MM));
   it('higher humidity never raises the index', indexNeverRises('humidity'));
   it('stronger gusts never raise the index', indexNeverRises('wind_gusts'));
 

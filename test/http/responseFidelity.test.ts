@@ -103,6 +103,23 @@ describe('the HTTP result is the core result, field for field', () => {
         expect(result.rain_source_info?.not_provided).toEqual(['rain_12h']);
       },
     ],
+    [
+      'the minutes_since_irrigation extension (model 1.1): rated, but not one of the spec fields',
+      { ...FULL_INPUT, minutes_since_irrigation: 30 },
+      (result) => {
+        expect(result.available_fields).toHaveLength(17);
+        expect(result.available_fields).not.toContain('minutes_since_irrigation');
+        expect(result.checks.rain?.meta.minutes_since_irrigation).toBe(30);
+      },
+    ],
+    [
+      'an out-of-range minutes_since_irrigation is ignored',
+      { ...FULL_INPUT, minutes_since_irrigation: -5 },
+      (result) => {
+        expect(result.checks.rain?.meta.minutes_since_irrigation).toBeNull();
+        expect(result.missing_fields).not.toContain('minutes_since_irrigation');
+      },
+    ],
   ];
 
   it.each(cases)('%s', async (_name, input, sanity) => {

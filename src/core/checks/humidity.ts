@@ -3,6 +3,7 @@ import { piecewiseLinear } from '../piecewise.js';
 import type { Curve } from '../piecewise.js';
 import { dewPointMagnusC, dryingPotential } from '../physics.js';
 import type { SkippedPart } from '../types.js';
+import { DEW_FREE_WIND_FROM_KMH, windLiftK } from '../windDew.js';
 import type { CheckContext, CheckDefinition, CheckEvaluation } from './types.js';
 
 /** Dew point depression, K -> score (domain.md §6; CART 3.7 K, greenkeeper 1 K, HA Smart Mowing 2 K). */
@@ -18,7 +19,7 @@ const DEW_BELOW_DPD_K = 2;
 type DewRisk = 'high' | 'medium' | 'low';
 
 function dewRisk(dpdK: number, windKmh: number | undefined, solarWm2: number | undefined): DewRisk {
-  const calm = windKmh === undefined || windKmh < 11;
+  const calm = windKmh === undefined || windKmh < DEW_FREE_WIND_FROM_KMH;
   const dark = solarWm2 === undefined || solarWm2 < 50;
   if (dpdK < 2 && calm && dark) return 'high';
   if (dpdK < DRY_FROM_DPD_K) return 'medium';
@@ -34,16 +35,22 @@ function evaluate({ values, season }: CheckContext): CheckEvaluation {
   const solarWm2 = values.solar;
   const skippedParts: Record<string, SkippedPart> = {};
 
-  let score = piecewiseLinear(DEW_POINT_DEPRESSION_CURVE, dpdK);
+  const liftK = windLiftK(dpdK, values.wind_speed);
+  let score = piecewiseLinear(DEW_POINT_DEPRESSION_CURVE, dpdK + liftK);
   const reasons: string[] = [];
   const d = formatNumberDe(Math.max(dpdK, 0));
   const rh = formatNumberDe(humidityPct, 0);
-  if (dpdK < DEW_BELOW_DPD_K) {
+  // With wind the spread is rated as wider (D2); the text follows the rated spread, the number is the real one.
+  const ratedK = dpdK + liftK;
+  if (ratedK < DEW_BELOW_DPD_K) {
     reasons.push(`<b>Taupunktdifferenz nur ${d} K</b> (Luftfeuchte ${rh} %) – Taubildung, Halme sind nass.`);
-  } else if (dpdK < DRY_FROM_DPD_K) {
+  } else if (ratedK < DRY_FROM_DPD_K) {
     reasons.push(`<b>Taupunktdifferenz nur ${d} K</b> (Luftfeuchte ${rh} %) – Taubildung möglich, Halme trocknen langsam.`);
   } else {
     reasons.push(`Taupunktdifferenz ${d} K (Luftfeuchte ${rh} %) – keine Taubildung, Halme trocken.`);
+  }
+  if (liftK > 0) {
+    reasons.push(`Wind (${formatNumberDe(values.wind_speed ?? 0, 0)} km/h) belüftet den Rasen – Tau bildet sich kaum, Halme trocknen ab.`);
   }
   let sunBonus = false;
   if (solarWm2 === undefined) {
@@ -71,6 +78,7 @@ function evaluate({ values, season }: CheckContext): CheckEvaluation {
       dew_point_source: measuredDewPointC === undefined ? 'magnus' : 'measured',
       dew_risk: dewRisk(dpdK, values.wind_speed, solarWm2),
       sun_drying_bonus: sunBonus,
+      wind_lift_k: roundTo(liftK, 2),
       drying_potential_complete: drying.complete,
     },
   };

@@ -2,10 +2,11 @@ import type { FieldName } from '../fields.js';
 import { formatNumberDe, roundTo } from '../format.js';
 import { clamp, piecewiseLinear, scaleCurveX } from '../piecewise.js';
 import type { Curve } from '../piecewise.js';
+import { irrigationWetness } from '../irrigation.js';
 import { dryingPotential } from '../physics.js';
 import { effectiveRainWindows, weightedCumulativeMm } from '../rainWindows.js';
 import type { EffectiveRainWindows } from '../rainWindows.js';
-import { LOAD_BEARING_DE, SOIL_TYPE_DE, loadBearingClass, soilLoadForScore, wetnessScore } from '../soil.js';
+import { LOAD_BEARING_DE, RESIDUAL_MIN, SOIL_TYPE_DE, loadBearingClass, soilLoadForScore, wetnessScore } from '../soil.js';
 import type { Season, SkippedPart, SoilType } from '../types.js';
 import type { CheckContext, CheckDefinition, CheckEvaluation } from './types.js';
 
@@ -31,8 +32,6 @@ export const API_RECESSION_C: Readonly<Record<Season, number>> = { summer: 0.38,
 
 export const RESIDUAL_FROM_RAIN_12H_MM = 5;
 export const RESIDUAL_DOUBLE_FROM_RAIN_24H_MM = 20;
-const RESIDUAL_HOLD_MIN = 360;
-const RESIDUAL_CLEAR_MIN = 720;
 const RESIDUAL_SCORE = 55;
 /** Used when minutes_since_rain must be estimated and no rain is on record. */
 const NO_RECENT_RAIN_MIN = 1440;
@@ -63,10 +62,17 @@ function minutesSinceRain(rateMmH: number, values: CheckContext['values']): Minu
   return { minutes: NO_RECENT_RAIN_MIN, source: 'estimated' };
 }
 
-/** Minutes the blades need to dry (domain.md §4.2): 1 h at full drying potential, 6 h at none, longer after more rain. */
-export function dryingTimeMin(dryingPotentialValue: number, rain12hMm: number): number {
+/**
+ * Minutes the blades need to dry before a normal cut (model 1.1, D8). One reading shows the drying
+ * conditions of now, not those since the rain stopped (the evening's low potential did not dry the
+ * blades in the afternoon), so the drying time depends on the rain amount only: the reference time is
+ * the 1.0 formula (60 + 300·(1 − dp)) min at the typical potential dp = 0.7, i.e. 2.5 h after light
+ * rain (practice: 2–5 h), longer after more rain. The weather of now acts in the humidity check.
+ */
+export const DRYING_TIME_REFERENCE_MIN = 150;
+export function dryingTimeMin(rain12hMm: number): number {
   const amountFactor = 1 + clamp((rain12hMm - 2) / 10, 0, 2);
-  return (60 + 300 * (1 - clamp(dryingPotentialValue, 0, 1))) * amountFactor;
+  return DRYING_TIME_REFERENCE_MIN * amountFactor;
 }
 
 /**
@@ -74,11 +80,12 @@ export function dryingTimeMin(dryingPotentialValue: number, rain12hMm: number): 
  * ≥ 20 mm in 24 h even when the last 12 h were dry: heavy rain 12–24 h ago still soaks thatch and soil
  * (wait ≥ 1 day after heavy rain; Swiss rule: > 10 mm in 24 h is critical). Heavy rain doubles both windows.
  */
-function residualScore(windows: EffectiveRainWindows, minutes: number): number {
+function residualScore(windows: EffectiveRainWindows, minutes: number, soilType: SoilType): number {
   const heavy24h = windows.rain24hMm >= RESIDUAL_DOUBLE_FROM_RAIN_24H_MM;
   if (windows.rain12hMm < RESIDUAL_FROM_RAIN_12H_MM && !heavy24h) return 100;
   const factor = heavy24h ? 2 : 1;
-  return piecewiseLinear([[RESIDUAL_HOLD_MIN * factor, RESIDUAL_SCORE], [RESIDUAL_CLEAR_MIN * factor, 100]], minutes);
+  const { hold, clear } = RESIDUAL_MIN[soilType];
+  return piecewiseLinear([[hold * factor, RESIDUAL_SCORE], [clear * factor, 100]], minutes);
 }
 
 /** Names the window that decided the residual rule: the 24 h sum when heavy rain doubled the wait. */
@@ -92,7 +99,7 @@ function hoursDe(minutes: number): string {
   return formatNumberDe(minutes / 60, 1);
 }
 
-function evaluate({ values, season, lawn }: CheckContext): CheckEvaluation {
+function evaluate({ values, extensions = {}, season, lawn }: CheckContext): CheckEvaluation {
   const rateMmH = values.precipitation_rate ?? 0;
   const tempC = values.temperature ?? 15;
   const windows = effectiveRainWindows(values);
@@ -115,7 +122,7 @@ function evaluate({ values, season, lawn }: CheckContext): CheckEvaluation {
     };
   } else {
     modelsExecuted.push('dry_down');
-    dryTimeMin = dryingTimeMin(drying.value, windows?.rain12hMm ?? 0);
+    dryTimeMin = dryingTimeMin(windows?.rain12hMm ?? 0);
     const score = piecewiseLinear(DRY_DOWN_CURVE, since.minutes / dryTimeMin);
     subs.surface_wetness = {
       score,
@@ -124,6 +131,10 @@ function evaluate({ values, season, lawn }: CheckContext): CheckEvaluation {
         : null,
     };
   }
+
+  // A sprinkler run wets the blades like light rain (model 1.1 extension).
+  const irrigation = irrigationWetness(extensions);
+  if (irrigation !== null && irrigation.score < (subs.surface_wetness?.score ?? Number.POSITIVE_INFINITY)) subs.surface_wetness = irrigation;
 
   let cumulativeMm: number | null = null;
   if (windows === null) {
@@ -137,11 +148,13 @@ function evaluate({ values, season, lawn }: CheckContext): CheckEvaluation {
     };
   }
 
-  if (windows === null || since === null) {
+  if (values.soil_moisture !== undefined) {
+    // A measured soil moisture replaces the residual estimate (D3): the soil sub-model rates it.
+  } else if (windows === null || since === null) {
     skippedParts.residual_moisture = { reason: 'No rain window supplied; residual moisture after heavy rain cannot be assessed.', missing: ['rain_12h', 'rain_24h'] };
   } else {
     modelsExecuted.push('residual_moisture');
-    const score = residualScore(windows, since.minutes);
+    const score = residualScore(windows, since.minutes, lawn.soilType);
     subs.residual = {
       score,
       reason: score < 100 ? residualReason(windows) : null,
@@ -226,6 +239,7 @@ function evaluate({ values, season, lawn }: CheckContext): CheckEvaluation {
       models_executed: modelsExecuted,
       minutes_since_rain: since === null ? null : since.minutes,
       minutes_since_rain_source: since === null ? null : since.source,
+      minutes_since_irrigation: extensions.minutes_since_irrigation ?? null,
       drying_time_min: dryTimeMin === null ? null : Math.round(dryTimeMin),
       drying_potential: roundTo(drying.value, 2),
       drying_potential_complete: drying.complete,

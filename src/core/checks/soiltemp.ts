@@ -10,13 +10,13 @@ import {
   soilLoadForScore,
   wetnessScore,
 } from '../soil.js';
+import { thawCap } from '../thaw.js';
+import { TURF_PROFILES } from '../turf.js';
 import type { SkippedPart } from '../types.js';
 import type { CheckContext, CheckDefinition, CheckEvaluation } from './types.js';
 
-/** Soil temperature (°C, 5–10 cm) -> score; domain.md §3 after the NC State Turf Council table. */
-export const SOIL_TEMPERATURE_CURVE: Curve = [
-  [0, 10], [1, 40], [4.4, 55], [10, 85], [12, 100], [22, 100], [25, 90], [29, 70], [32, 50], [35, 30],
-];
+/** Soil temperature (°C, 5–10 cm) -> score of a cool-season lawn, after the NC State Turf Council table. */
+export const SOIL_TEMPERATURE_CURVE: Curve = TURF_PROFILES.cool_season.soilCurve;
 
 function soilTemperatureReason(soilTempC: number): string {
   const t = formatNumberDe(soilTempC);
@@ -31,7 +31,7 @@ function soilTemperatureReason(soilTempC: number): string {
 function evaluate({ values, season, lawn }: CheckContext): CheckEvaluation {
   const soilTempC = values.soil_temperature ?? Number.NaN;
   const soilMoisturePct = values.soil_moisture;
-  const temperatureScore = piecewiseLinear(SOIL_TEMPERATURE_CURVE, soilTempC);
+  const temperatureScore = piecewiseLinear(TURF_PROFILES[lawn.turfType].soilCurve, soilTempC);
   const reasons = [soilTemperatureReason(soilTempC)];
   const skippedParts: Record<string, SkippedPart> = {};
 
@@ -58,9 +58,14 @@ function evaluate({ values, season, lawn }: CheckContext): CheckEvaluation {
       reasons.push(`Boden ${LOAD_BEARING_DE[bearing]} (${vwc} % Bodenfeuchte, ${SOIL_TYPE_DE[lawn.soilType]}).`);
     }
   }
-  const score = moistureScore === null ? temperatureScore : Math.min(temperatureScore, moistureScore);
+  let score = moistureScore === null ? temperatureScore : Math.min(temperatureScore, moistureScore);
   // The lower sub-score leads the reasons.
   if (moistureScore !== null && moistureScore < temperatureScore) reasons.reverse();
+  const thaw = thawCap(values, season);
+  if (thaw !== null && thaw.cap < score) {
+    score = thaw.cap;
+    reasons.unshift(thaw.reason);
+  }
 
   return {
     score,
@@ -79,6 +84,8 @@ function evaluate({ values, season, lawn }: CheckContext): CheckEvaluation {
       moisture_score: moistureScore === null ? null : roundTo(moistureScore, 1),
       soil_type: lawn.soilType,
       mower_class: lawn.mowerClass,
+      turf_type: lawn.turfType,
+      thaw: thaw !== null,
     },
   };
 }

@@ -1,60 +1,28 @@
 import { formatNumberDe, roundTo } from '../format.js';
 import { piecewiseLinear } from '../piecewise.js';
 import type { Curve } from '../piecewise.js';
+import { droughtCap } from '../drought.js';
+import { frostCaps, groundFrostNow } from '../frost.js';
+import { heatStressCap } from '../heat.js';
+import { TURF_PROFILES } from '../turf.js';
 import type { SkippedPart } from '../types.js';
 import type { CheckContext, CheckDefinition, CheckEvaluation } from './types.js';
 
-/** Air temperature (°C) -> score; domain.md §2. 10 °C is the OK edge, ≥ 32 °C is BLOCK. */
-export const AIR_TEMPERATURE_CURVE: Curve = [
-  [0, 0], [3, 15], [5, 35], [8, 55], [10, 70], [12, 85], [15, 100],
-  [24, 100], [27, 85], [30, 55], [33, 30], [36, 5], [38, 0],
-];
+/** Air temperature (°C) -> score of the default (cool-season) lawn; the turf profile decides (./turf.ts). */
+export const AIR_TEMPERATURE_CURVE: Curve = TURF_PROFILES.cool_season.airCurve;
 
-export const FROZEN_CAP = 5;
-export const FROST_3H_COLD_CAP = 20;
-export const FROST_3H_THAWED_CAP = 60;
-export const GROUND_FROST_CAP = 45;
-export const FROST_3D_CAP = 80;
 export const WINTER_CAP = 60;
 export const UNSTABLE_GROWTH_CAP = 65;
 /** min_temp_14d at or below this marks an unstable growth phase in spring and autumn. */
 export const UNSTABLE_GROWTH_MIN_TEMP_C = -2;
-const HEAT_STRESS_FROM_C = 27;
 const COLD_FROM_C = 10;
-
-interface Cap {
-  cap: number;
-  reason: string;
-}
 
 /** PACE Turf growth potential (informational only). */
 function growthPotential(tempC: number): number {
   return Math.exp(-0.5 * ((tempC - 20) / 5.5) ** 2);
 }
 
-function frostCaps(tempC: number, minTemp3hC: number | undefined, minTemp3dC: number | undefined): Cap[] {
-  const caps: Cap[] = [];
-  const t = formatNumberDe(tempC);
-  if (tempC <= 0) {
-    caps.push({ cap: FROZEN_CAP, reason: `Lufttemperatur ${t} °C – <b>Rasen gefroren</b>: gefrorene Halme brechen – Tritt- und Fahrschäden.` });
-  }
-  if (minTemp3hC !== undefined) {
-    const m = formatNumberDe(minTemp3hC);
-    if (minTemp3hC <= 0 && tempC < 5) {
-      caps.push({ cap: FROST_3H_COLD_CAP, reason: `<b>Frost in den letzten 3 Stunden</b> (min. ${m} °C): gefrorene Halme brechen – Tritt- und Fahrschäden.` });
-    } else if (minTemp3hC <= 0) {
-      caps.push({ cap: FROST_3H_THAWED_CAP, reason: `Frost in den letzten 3 Stunden (min. ${m} °C) ist aufgetaut – Halme noch geschwächt und nass.` });
-    } else if (minTemp3hC <= 3 && tempC < 5) {
-      caps.push({ cap: GROUND_FROST_CAP, reason: `<b>Bodenfrost möglich</b> (Luft ${t} °C) – Rasen erst nach dem Auftauen mähen.` });
-    }
-  }
-  if (minTemp3dC !== undefined && minTemp3dC <= 0) {
-    caps.push({ cap: FROST_3D_CAP, reason: `Frost in den letzten 3 Tagen (min. ${formatNumberDe(minTemp3dC)} °C) – Grasnarbe kann geschwächt sein.` });
-  }
-  return caps;
-}
-
-function evaluate({ values, season }: CheckContext): CheckEvaluation {
+function evaluate({ values, season, lawn }: CheckContext): CheckEvaluation {
   const tempC = values.temperature ?? Number.NaN;
   const minTemp3hC = values.min_temp_3h;
   const minTemp3dC = values.min_temp_3d;
@@ -62,7 +30,7 @@ function evaluate({ values, season }: CheckContext): CheckEvaluation {
   const t = formatNumberDe(tempC);
   const skippedParts: Record<string, SkippedPart> = {};
 
-  const caps = frostCaps(tempC, minTemp3hC, minTemp3dC);
+  const caps = frostCaps(tempC, minTemp3hC, minTemp3dC, values.solar);
   if (minTemp3hC === undefined && minTemp3dC === undefined) {
     skippedParts.frost_history = { reason: 'No minimum temperature history; frost in the last hours or days cannot be assessed.', missing: ['min_temp_3h', 'min_temp_3d'] };
   }
@@ -77,34 +45,44 @@ function evaluate({ values, season }: CheckContext): CheckEvaluation {
     growthPhaseStable = null;
     skippedParts.growth_phase = { reason: 'No 14-day minimum temperature; the stability of the growth phase cannot be assessed.', missing: ['min_temp_14d'] };
   } else {
-    growthPhaseStable = minTemp14dC > UNSTABLE_GROWTH_MIN_TEMP_C;
+    // A frost older than 3 days stops mattering (model 1.1, D4): frost harms turf through traffic
+    // while it is frozen (USGA); min_temp_3d above 0 shows the last 3 days were frost-free.
+    const frostIsOld = minTemp3dC !== undefined && minTemp3dC > 0;
+    growthPhaseStable = minTemp14dC > UNSTABLE_GROWTH_MIN_TEMP_C || frostIsOld;
     if (!growthPhaseStable) {
       const kind = season === 'spring' ? 'Spätfrost' : 'Frühfrost';
       caps.push({ cap: UNSTABLE_GROWTH_CAP, reason: `Wachstumsphase instabil – ${kind} in den letzten 14 Tagen (min. ${formatNumberDe(minTemp14dC)} °C).` });
     }
   }
 
-  const airScore = piecewiseLinear(AIR_TEMPERATURE_CURVE, tempC);
+  const turf = TURF_PROFILES[lawn.turfType];
+  const heatFromC = turf.heatStressFromC;
+  const drought = droughtCap(values, season, tempC, heatFromC) ?? heatStressCap(values, lawn.soilType, tempC, heatFromC, turf.hotSoilFromC);
+  if (drought !== null) caps.push(drought);
+
+  const airScore = piecewiseLinear(turf.airCurve, tempC);
   const score = Math.min(airScore, ...caps.map((entry) => entry.cap));
 
   const reasons: string[] = [];
   // Caps first, lowest cap first: the most severe finding leads.
   for (const entry of [...caps].sort((a, b) => a.cap - b.cap)) reasons.push(entry.reason);
-  if (tempC > 0 && tempC >= HEAT_STRESS_FROM_C) {
-    reasons.unshift(`<b>Hitze ${t} °C</b> – Hitzestress, Gras wächst kaum; Mähen vermeiden oder in die Abendstunden legen.`);
+  if (tempC > 0 && tempC >= heatFromC) {
+    // Heat leads unless drought and heat together decided the score (that reason names both).
+    const add = drought !== null && drought.cap < airScore ? (r: string) => reasons.push(r) : (r: string) => reasons.unshift(r);
+    add(`<b>Hitze ${t} °C</b> – Hitzestress, Gras wächst kaum; Mähen vermeiden oder in die Abendstunden legen.`);
   } else if (tempC > 0 && tempC < COLD_FROM_C) {
     reasons.push(`Kühl (${t} °C) – Gras wächst langsam, Schnittwunden heilen schlecht.`);
   }
   if (reasons.length === 0) reasons.push(`Lufttemperatur ${t} °C – gute Wachstumsbedingungen.`);
 
-  const frost = tempC <= 0 || (minTemp3hC !== undefined && minTemp3hC <= 0)
+  const frost = tempC <= 0 || (minTemp3hC !== undefined && minTemp3hC <= 0) || groundFrostNow(tempC, minTemp3hC, values.solar)
     ? 'present'
     : (minTemp3hC !== undefined && minTemp3hC <= 3 && tempC < 5) || (minTemp3hC === undefined && tempC < 5) || (minTemp3dC !== undefined && minTemp3dC <= 0)
       ? 'possible'
       : 'none';
   const growthPhase = season === 'winter' || tempC < 5
     ? 'dormant'
-    : tempC >= HEAT_STRESS_FROM_C
+    : tempC >= heatFromC
       ? 'heat_stress'
       : growthPhaseStable === false
         ? 'starting'
@@ -127,6 +105,7 @@ function evaluate({ values, season }: CheckContext): CheckEvaluation {
       frost,
       growth_phase: growthPhase,
       growth_potential: roundTo(growthPotential(tempC), 2),
+      dry_spell: drought !== null,
     },
   };
 }

@@ -1,9 +1,12 @@
 import type { CalculationInput, FieldName } from '../fields.js';
+import type { ExtensionInput } from '../irrigation.js';
 import type { CheckName, DataConfidence, LawnProfile, Season, SkippedPart } from '../types.js';
 
 /** What every check receives: valid values only, plus the resolved season and lawn profile. */
 export interface CheckContext {
   values: CalculationInput;
+  /** Documented extensions beyond the spec's fields (minutes_since_irrigation); optional for tests. */
+  extensions?: ExtensionInput;
   season: Season;
   lawn: LawnProfile;
 }

@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkFor, subScore } from '../helpers.js';
 
-// Without humidity, solar and wind the drying potential is 0, so blades need 360 min (6 h) to dry after light rain.
-const NO_DRYING = {};
-
 describe('rain check: precipitation now', () => {
   it.each([
     [0, 100],
@@ -29,38 +26,40 @@ describe('rain check: precipitation now', () => {
 });
 
 describe('rain check: dry_down (surface wetness)', () => {
+  // Model 1.1 (D8): blades need 150 min (2.5 h) after light rain, whatever the weather of now.
   it.each([
     [0, 15],
-    [90, 20],
-    [180, 40],
-    [270, 55],
-    [360, 70],
-    [540, 90],
-    [720, 100],
+    [37.5, 20],
+    [75, 40],
+    [112.5, 55],
+    [150, 70],
+    [225, 90],
+    [300, 100],
     [5000, 100],
-  ])('%d minutes after light rain without drying scores %d', (minutes, score) => {
-    const check = checkFor('rain', { ...NO_DRYING, minutes_since_rain: minutes });
-    expect(check.meta.drying_time_min).toBe(360);
+  ])('%d minutes after light rain scores %d', (minutes, score) => {
+    const check = checkFor('rain', { minutes_since_rain: minutes });
+    expect(check.meta.drying_time_min).toBe(150);
     expect(subScore(check, 'surface_wetness')).toBe(score);
   });
 
-  it('dries in about one hour with full drying potential', () => {
-    // Strong sun, dry warm air, 15 km/h wind: every drying term is at its maximum.
-    const check = checkFor('rain', { temperature: 25, humidity: 30, solar: 800, wind_speed: 15, minutes_since_rain: 60 });
-    expect(check.meta.drying_potential).toBe(1);
-    expect(check.meta.drying_time_min).toBe(60);
-    expect(subScore(check, 'surface_wetness')).toBe(70);
+  it('does not depend on the drying conditions of now (D8)', () => {
+    const sunny = checkFor('rain', { temperature: 25, humidity: 30, solar: 800, wind_speed: 15, minutes_since_rain: 60 });
+    const dull = checkFor('rain', { temperature: 12, humidity: 95, solar: 0, wind_speed: 0, minutes_since_rain: 60 });
+    expect(sunny.meta.drying_potential).toBe(1);
+    expect(dull.meta.drying_potential).toBeLessThan(0.1);
+    expect(sunny.meta.drying_time_min).toBe(150);
+    expect(subScore(sunny, 'surface_wetness')).toBe(subScore(dull, 'surface_wetness'));
   });
 
   it('takes longer after more rain (amount factor from rain_12h)', () => {
-    expect(checkFor('rain', { minutes_since_rain: 100, rain_12h: 2 }).meta.drying_time_min).toBe(360);
-    expect(checkFor('rain', { minutes_since_rain: 100, rain_12h: 12 }).meta.drying_time_min).toBe(720);
-    expect(checkFor('rain', { minutes_since_rain: 100, rain_12h: 40 }).meta.drying_time_min).toBe(1080);
+    expect(checkFor('rain', { minutes_since_rain: 100, rain_12h: 2 }).meta.drying_time_min).toBe(150);
+    expect(checkFor('rain', { minutes_since_rain: 100, rain_12h: 12 }).meta.drying_time_min).toBe(300);
+    expect(checkFor('rain', { minutes_since_rain: 100, rain_12h: 40 }).meta.drying_time_min).toBe(450);
   });
 
   it('uses the German wet-lawn template', () => {
     const check = checkFor('rain', { minutes_since_rain: 45 });
-    expect(check.reasons.join(' ')).toContain('Letzter Regen vor 45 Minuten – <b>Rasen noch nass</b>, Abtrocknung dauert ca. 6 Stunden.');
+    expect(check.reasons.join(' ')).toContain('Letzter Regen vor 45 Minuten – <b>Rasen noch nass</b>, Abtrocknung dauert ca. 2,5 Stunden.');
     expect(check.status).toBe('BLOCK');
   });
 
@@ -124,19 +123,20 @@ describe('rain check: cumulative', () => {
 
 describe('rain check: residual_moisture', () => {
   it.each([
+    // Loam (the default lawn): hold 240 min, clear 300 min; doubled after ≥ 20 mm in 24 h (model 1.1, D3).
     [4.9, 4.9, 100, 100],
-    [5, 5, 360, 55],
-    [5, 5, 540, 78],
-    [5, 5, 720, 100],
-    [5, 20, 720, 55],
-    [5, 20, 1080, 78],
-    [5, 20, 1440, 100],
+    [5, 5, 240, 55],
+    [5, 5, 270, 78],
+    [5, 5, 300, 100],
+    [5, 20, 480, 55],
+    [5, 20, 540, 78],
+    [5, 20, 600, 100],
     // Heavy rain 12–24 h ago with a dry last 12 h still leaves the thatch and soil wet (doubled windows).
-    [0, 19.9, 720, 100],
-    [0, 20, 720, 55],
-    [0, 30, 780, 59],
-    [0, 30, 1080, 78],
-    [0, 30, 1440, 100],
+    [0, 19.9, 480, 100],
+    [0, 20, 480, 55],
+    [0, 30, 500, 63],
+    [0, 30, 540, 78],
+    [0, 30, 600, 100],
   ])('rain_12h %d, rain_24h %d, %d min after rain scores %d', (rain12h, rain24h, minutes, score) => {
     const check = checkFor('rain', { rain_12h: rain12h, rain_24h: rain24h, minutes_since_rain: minutes });
     expect(Math.round(subScore(check, 'residual'))).toBe(score);
@@ -144,9 +144,9 @@ describe('rain check: residual_moisture', () => {
   });
 
   it('penalises heavy rain 12–24 h ago even when the last 12 h were dry', () => {
-    // 13 h after 30 mm: the cumulative model alone (0.3·30 = 9 mm -> 69) would leave it near OK.
-    const check = checkFor('rain', { rain_24h: 30, rain_12h: 0, minutes_since_rain: 780 });
-    expect(check.score).toBe(59);
+    // 500 min after 30 mm: the cumulative model alone (0.3·30 = 9 mm -> 69) would leave it near OK.
+    const check = checkFor('rain', { rain_24h: 30, rain_12h: 0, minutes_since_rain: 500 });
+    expect(check.score).toBe(63);
     expect(check.meta.limiting_factor).toBe('residual');
     expect(check.reasons[0]).toBe('Ergiebiger Regen (30 mm in 24 Stunden) – Restfeuchte in Rasenfilz und Boden, nach Starkregen etwa einen Tag warten.');
   });
@@ -167,7 +167,7 @@ describe('rain check: residual_moisture', () => {
   });
 
   it('names the 12-hour amount when only the 12-hour rule applies', () => {
-    const check = checkFor('rain', { rain_12h: 8, rain_24h: 10, minutes_since_rain: 400 });
+    const check = checkFor('rain', { rain_12h: 8, rain_24h: 10, minutes_since_rain: 250 });
     expect(check.reasons.join(' ')).toContain('Ergiebiger Regen (8 mm in 12 Stunden) – Restfeuchte in Rasenfilz und Boden.');
   });
 });
@@ -215,7 +215,9 @@ describe('rain check: combination and meta', () => {
     const check = checkFor('rain', { soil_moisture: 38, rain_1h: 0, rain_12h: 8, rain_24h: 25, minutes_since_rain: 500 }, 'autumn');
     expect(check.meta.limiting_factor).toBe('soil');
     expect(check.reasons[0]).toContain('Boden wassergesättigt');
-    expect(check.reasons[1]).toContain('Ergiebiger Regen (25 mm in 24 Stunden)');
+    // The measured soil moisture replaces the residual estimate (D3); the cumulative finding follows.
+    expect(check.reasons[1]).toContain('Viel Regen in den letzten 24 Stunden');
+    expect(check.meta.models_executed).not.toContain('residual_moisture');
   });
 
   it('takes the lowest sub-model and breaks ties in the documented order', () => {
@@ -232,5 +234,33 @@ describe('rain check: combination and meta', () => {
       'rain_source', 'rain_cumulative', 'rain_rate', 'soil_load', 'limiting_factor', 'season', 'models_executed',
     ]));
     expect(check.meta).toMatchObject({ rain_source: 'precipitation_rate', rain_cumulative: null, rain_rate: 0, soil_load: null });
+  });
+});
+
+describe('rain check: residual moisture by soil type (D3)', () => {
+  it.each([
+    // [soil, minutes after 8 mm, residual sub-score]
+    ['sand', 120, 55], ['sand', 150, 78], ['sand', 180, 100],
+    ['loam', 240, 55], ['loam', 270, 78], ['loam', 300, 100],
+    ['clay', 360, 55], ['clay', 450, 78], ['clay', 540, 100],
+  ] as const)('%s, %d min after 8 mm: %d', (soilType, minutes, score) => {
+    const check = checkFor('rain', { rain_12h: 8, rain_24h: 8, minutes_since_rain: minutes }, 'summer', { soilType });
+    expect(Math.round(subScore(check, 'residual'))).toBe(score);
+  });
+
+  it('doubles the times after ≥ 20 mm in 24 h', () => {
+    const at = (soilType: 'sand' | 'clay', minutes: number) =>
+      subScore(checkFor('rain', { rain_12h: 20, rain_24h: 20, minutes_since_rain: minutes }, 'summer', { soilType }), 'residual');
+    expect(at('sand', 240)).toBe(55);
+    expect(at('sand', 360)).toBe(100);
+    expect(at('clay', 720)).toBe(55);
+    expect(at('clay', 1080)).toBe(100);
+  });
+
+  it('is replaced by a measured soil moisture', () => {
+    const check = checkFor('rain', { rain_12h: 8, rain_24h: 8, minutes_since_rain: 120, soil_moisture: 20 }, 'summer', { soilType: 'clay' });
+    expect(check.meta.models_executed).not.toContain('residual_moisture');
+    expect(check.meta.sub_scores).not.toHaveProperty('residual');
+    expect(check.skipped_parts).not.toHaveProperty('residual_moisture');
   });
 });

@@ -5,12 +5,14 @@ describe('temperature check', () => {
   it.each([
     [-5, 0, 'BLOCK'],
     [0, 0, 'BLOCK'],
-    [1.5, 8, 'BLOCK'],
-    [3, 15, 'BLOCK'],
-    [4, 25, 'BLOCK'],
-    [5, 35, 'BLOCK'],
-    [5.2, 36, 'BLOCK'],
-    [6, 42, 'WARNING'],
+    // Model 1.1 (D6): without min_temp_3h and solar, air ≤ 3 °C means frost on the blades now (cap 30);
+    // cold but frost-free air is WARNING.
+    [1.5, 30, 'BLOCK'],
+    [3, 30, 'BLOCK'],
+    [4, 43, 'WARNING'],
+    [5, 45, 'WARNING'],
+    [5.2, 46, 'WARNING'],
+    [6, 48, 'WARNING'],
     [8, 55, 'WARNING'],
     [9.9, 69, 'WARNING'],
     [10, 70, 'OK'],
@@ -21,11 +23,14 @@ describe('temperature check', () => {
     [28.5, 70, 'OK'],
     [29, 65, 'WARNING'],
     [30, 55, 'WARNING'],
-    [31.2, 45, 'WARNING'],
-    [32, 38, 'BLOCK'],
-    [33, 30, 'BLOCK'],
-    [36, 5, 'BLOCK'],
-    [38, 0, 'BLOCK'],
+    // Model 1.1 (D5): heat alone (an irrigated lawn) is WARNING up to 38 °C.
+    [31.2, 52, 'WARNING'],
+    [32, 50, 'WARNING'],
+    [34, 45, 'WARNING'],
+    [38, 40, 'WARNING'],
+    [39, 30, 'BLOCK'],
+    [40, 20, 'BLOCK'],
+    [45, 0, 'BLOCK'],
     [50, 0, 'BLOCK'],
   ])('air %d °C in summer scores %d (%s)', (temperature, score, status) => {
     const check = checkFor('temperature', { temperature });
@@ -88,5 +93,20 @@ describe('temperature check', () => {
     expect(check.data_confidence).toBe('high');
     expect(check.skipped_parts).toEqual({});
     expect(check.meta).toMatchObject({ temperature: 20, season: 'spring', min_temp_14d: 4, growth_phase_stable: true });
+  });
+});
+
+describe('temperature check: an old frost stops mattering (D4, part)', () => {
+  it.each([
+    // [min_temp_14d, min_temp_3d, score, stable]
+    [-3, 4, 100, true], // frost 4–14 days ago, last 3 days frost-free
+    [-3, 0.1, 100, true],
+    [-3, 0, 65, false], // the frost is recent (the 3-day frost cap applies as well)
+    [-3, undefined, 65, false], // age unknown: still unstable
+    [-1.9, undefined, 100, true],
+  ])('in spring with min_temp_14d %d and min_temp_3d %s scores %d', (minTemp14d, minTemp3d, score, stable) => {
+    const check = checkFor('temperature', { temperature: 20, min_temp_14d: minTemp14d, min_temp_3d: minTemp3d }, 'spring');
+    expect(check.score).toBe(score);
+    expect(check.meta.growth_phase_stable).toBe(stable);
   });
 });

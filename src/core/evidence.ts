@@ -1,0 +1,18 @@
+import type { CalculationInput, FieldName } from './fields.js';
+
+/**
+ * The inputs that say whether the blades can be wet: humidity (dew), a rain window and the time
+ * since rain. A 0 mm/h rate alone does not: the rain may have stopped five minutes ago.
+ */
+export const WETNESS_EVIDENCE_FIELDS: readonly FieldName[] = ['humidity', 'rain_1h', 'rain_12h', 'rain_24h', 'minutes_since_rain'];
+
+/** Index cap without any wetness evidence: WARNING at best (model 1.1, D7). */
+export const NO_WETNESS_EVIDENCE_CAP = 69;
+
+export const NO_WETNESS_EVIDENCE_REASON =
+  'Keine Angaben zu Luftfeuchte, Regenfenstern oder letztem Regen – nasse Halme sind nicht auszuschließen; höchstens WARNING.';
+
+/** True when nothing in the input tells whether the blades are dry. */
+export function lacksWetnessEvidence(values: CalculationInput): boolean {
+  return WETNESS_EVIDENCE_FIELDS.every((name) => values[name] === undefined);
+}

@@ -1,0 +1,62 @@
+import { formatNumberDe } from './format.js';
+
+export const FROZEN_CAP = 5;
+export const FROST_3H_COLD_CAP = 20;
+/** Frost on the blades now (ground frost or hoarfrost not yet thawed): BLOCK (model 1.1, D6). */
+export const GROUND_FROST_NOW_CAP = 30;
+export const FROST_3H_THAWED_CAP = 60;
+export const GROUND_FROST_CAP = 45;
+export const FROST_3D_CAP = 80;
+/** Ground frost (5 cm) is possible at 2 m air temperatures of +3 to +5 °C (DWD Wetterlexikon "Bodenfrost"). */
+export const GROUND_FROST_AIR_C = 3;
+export const GROUND_FROST_AIR_MAX_C = 5;
+/** Below this air temperature frost from the last hours has not thawed off the blades without sun. */
+export const THAW_AIR_C = 8;
+/** From this irradiance the sun warms the blades above the air (active thawing and drying). */
+export const THAW_SOLAR_WM2 = 300;
+
+export interface FrostCap {
+  cap: number;
+  reason: string;
+}
+
+/**
+ * True when frost is likely on the blades now: the air fell to ground-frost level in the last
+ * 3 hours (the current reading counts as part of that window), it is still cool, and no strong sun
+ * has thawed the grass layer, which is 3–6 K colder than 2 m air on clear nights.
+ */
+export function groundFrostNow(tempC: number, minTemp3hC: number | undefined, solarWm2: number | undefined): boolean {
+  const minimumC = Math.min(minTemp3hC ?? tempC, tempC);
+  const lowSun = solarWm2 === undefined || solarWm2 < THAW_SOLAR_WM2;
+  return minimumC <= GROUND_FROST_AIR_C && tempC < THAW_AIR_C && lowSun;
+}
+
+/** The frost caps of the temperature check (the lowest applies). */
+export function frostCaps(tempC: number, minTemp3hC: number | undefined, minTemp3dC: number | undefined, solarWm2?: number): FrostCap[] {
+  const caps: FrostCap[] = [];
+  const t = formatNumberDe(tempC);
+  if (tempC <= 0) {
+    caps.push({ cap: FROZEN_CAP, reason: `Lufttemperatur ${t} °C – <b>Rasen gefroren</b>: gefrorene Halme brechen – Tritt- und Fahrschäden.` });
+  }
+  if (minTemp3hC !== undefined) {
+    const m = formatNumberDe(minTemp3hC);
+    if (minTemp3hC <= 0 && tempC < 5) {
+      caps.push({ cap: FROST_3H_COLD_CAP, reason: `<b>Frost in den letzten 3 Stunden</b> (min. ${m} °C): gefrorene Halme brechen – Tritt- und Fahrschäden.` });
+    } else if (minTemp3hC <= 0) {
+      caps.push({ cap: FROST_3H_THAWED_CAP, reason: `Frost in den letzten 3 Stunden (min. ${m} °C) ist aufgetaut – Halme noch geschwächt und nass.` });
+    } else if (minTemp3hC <= GROUND_FROST_AIR_C && tempC < GROUND_FROST_AIR_MAX_C) {
+      caps.push({ cap: GROUND_FROST_CAP, reason: `<b>Bodenfrost möglich</b> (Luft ${t} °C) – Rasen erst nach dem Auftauen mähen.` });
+    }
+  }
+  if (tempC > 0 && groundFrostNow(tempC, minTemp3hC, solarWm2)) {
+    const m = formatNumberDe(Math.min(minTemp3hC ?? tempC, tempC));
+    caps.push({
+      cap: GROUND_FROST_NOW_CAP,
+      reason: `<b>Reif oder Bodenfrost auf den Halmen</b> (Luft min. ${m} °C in 3 Stunden, jetzt ${t} °C, wenig Sonne) – erst nach dem Auftauen mähen.`,
+    });
+  }
+  if (minTemp3dC !== undefined && minTemp3dC <= 0) {
+    caps.push({ cap: FROST_3D_CAP, reason: `Frost in den letzten 3 Tagen (min. ${formatNumberDe(minTemp3dC)} °C) – Grasnarbe kann geschwächt sein.` });
+  }
+  return caps;
+}
