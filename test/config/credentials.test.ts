@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyCredentials, CREDENTIAL_SETTINGS, CREDENTIALS_DIRECTORY_ENV } from '../../src/config/credentials.js';

@@ -1,11 +1,23 @@
 /** Temp directories and databases for the service tests (HTTP, store, CLI, e2e). */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export function makeTempDir(): { dir: string; dbPath: string; cleanup(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'mow-'));
   return { dir, dbPath: join(dir, 'mowability.db'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Bytes of a database file and its WAL together (0 for a file that does not exist). */
+export function databaseBytes(path: string): number {
+  const size = (file: string): number => {
+    try {
+      return statSync(file).size;
+    } catch {
+      return 0;
+    }
+  };
+  return size(path) + size(`${path}-wal`);
 }
 
 /** Polls `check` until it returns true or the timeout passes. */

@@ -6,7 +6,8 @@
 import { connect, type Socket } from 'node:net';
 import { withDeadline } from './mqttHarness.js';
 
-function remainingLength(length: number): Buffer {
+/** MQTT "remaining length" variable-byte integer. */
+export function remainingLength(length: number): Buffer {
   const bytes: number[] = [];
   do {
     let byte = length % 128;
@@ -17,17 +18,19 @@ function remainingLength(length: number): Buffer {
   return Buffer.from(bytes);
 }
 
-function lengthPrefixed(bytes: Buffer): Buffer {
+/** A two-byte length, then the bytes (MQTT's UTF-8 string and binary data encoding). */
+export function lengthPrefixed(bytes: Buffer): Buffer {
   const prefix = Buffer.alloc(2);
   prefix.writeUInt16BE(bytes.length);
   return Buffer.concat([prefix, bytes]);
 }
 
-function packet(firstByte: number, body: Buffer): Buffer {
+export function packet(firstByte: number, body: Buffer): Buffer {
   return Buffer.concat([Buffer.from([firstByte]), remainingLength(body.length), body]);
 }
 
-function connectPacket(clientId: string): Buffer {
+/** MQTT 3.1.1 CONNECT, clean session, keep-alive 60 s, anonymous. */
+export function connectPacket(clientId: string): Buffer {
   const header = Buffer.concat([lengthPrefixed(Buffer.from('MQTT')), Buffer.from([4, 0x02, 0, 60])]);
   return packet(0x10, Buffer.concat([header, lengthPrefixed(Buffer.from(clientId))]));
 }

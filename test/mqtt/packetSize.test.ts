@@ -2,22 +2,11 @@ import { createConnection } from 'node:net';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PacketLengthWatch } from '../../src/mqtt/packetLengthWatch.js';
+import { remainingLength } from '../helpers/mqttRaw.js';
 import { FakeClock, RecordingClient, mqttTempDir, startMqttDaemon, testMqttConfig, waitUntil, withDeadline, type RunningDaemon } from '../helpers/mqttHarness.js';
 
-/** MQTT "remaining length" variable-byte integer. */
-function varint(length: number): number[] {
-  const bytes: number[] = [];
-  do {
-    let byte = length % 128;
-    length = Math.floor(length / 128);
-    if (length > 0) byte |= 0x80;
-    bytes.push(byte);
-  } while (length > 0);
-  return bytes;
-}
-
 function packet(bodyLength: number): Buffer {
-  return Buffer.concat([Buffer.from([0x30, ...varint(bodyLength)]), Buffer.alloc(bodyLength, 1)]);
+  return Buffer.concat([Buffer.from([0x30]), remainingLength(bodyLength), Buffer.alloc(bodyLength, 1)]);
 }
 
 describe('packet length watch', () => {
@@ -58,7 +47,7 @@ describe('embedded broker packet size limit', () => {
     try {
       const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
       socket.on('error', () => undefined);
-      socket.write(Buffer.from([0x30, ...varint(50 * 1024 * 1024)]));
+      socket.write(Buffer.concat([Buffer.from([0x30]), remainingLength(50 * 1024 * 1024)]));
       socket.write(Buffer.alloc(1024, 1));
       await withDeadline(closed, 5000, 'the broker to close the connection announcing 50 MiB');
     } finally {

@@ -3,10 +3,11 @@
  * many 60 KB retained messages. Before the limits, 3,000 of them took 186 MB of database plus
  * 187 MB of WAL and never shrank.
  */
-import { statSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SpaceReclaimer } from '../../src/store/spaceReclaimer.js';
+import { databaseBytes } from '../helpers/httpTempDir.js';
+import { connectPacket, lengthPrefixed, packet } from '../helpers/mqttRaw.js';
 import {
   FakeClock,
   mqttTempDir,
@@ -24,16 +25,6 @@ import {
 const KIB = 1024;
 const PAYLOAD = Buffer.alloc(60 * KIB, 'x');
 
-function fileBytes(path: string): number {
-  const size = (file: string): number => {
-    try {
-      return statSync(file).size;
-    } catch {
-      return 0;
-    }
-  };
-  return size(path) + size(`${path}-wal`);
-}
 
 /** Publishes `count` retained 60 KB messages, each from a fresh anonymous client (a refusal closes the connection). */
 async function flood(port: number, count: number, prefix: string, clientId?: string): Promise<Array<'handled' | 'closed' | 'refused'>> {
@@ -71,7 +62,7 @@ describe('retained storage limits of the embedded broker', () => {
     expect(daemon.service.stats().brokerRejectedPublishes).toBeGreaterThanOrEqual(300 - accepted);
     expect(await noRetainedMessage(daemon.port, `attack/${accepted}`)).toBe(true);
     await daemon.stop();
-    expect(fileBytes(temp.dbPath)).toBeLessThan(2 * maxRetainedBytes);
+    expect(databaseBytes(temp.dbPath)).toBeLessThan(2 * maxRetainedBytes);
 
     daemon = await startMqttDaemon(temp.dbPath, config, new FakeClock());
     expect(await storedRows(daemon)).toBe(accepted);
@@ -122,7 +113,7 @@ describe('retained storage limits of the embedded broker', () => {
     daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ broker: { maxRetainedMessages: 40 } }), new FakeClock());
     expect((await flood(daemon.port, 41, 'full')).filter((result) => result === 'handled')).toHaveLength(40);
     await waitUntil(async () => (await storedRows(daemon!)) === 40, 'the 40 accepted messages in the database');
-    const full = fileBytes(temp.dbPath);
+    const full = databaseBytes(temp.dbPath);
     expect(full).toBeGreaterThan(40 * PAYLOAD.length);
 
     for (let i = 0; i < 40; i++) expect(await publishOnce(daemon.port, `full/${i}`, '', { qos: 1, retain: true })).toBe('handled');
@@ -130,7 +121,7 @@ describe('retained storage limits of the embedded broker', () => {
     await waitUntil(async () => (await storedRows(daemon!)) === 0, 'the deletes in the database');
     const result = await new SpaceReclaimer(daemon.database, silentLogger).reclaim();
     expect(result.action).toBe('incremental');
-    expect(fileBytes(temp.dbPath)).toBeLessThan(full / 4);
+    expect(databaseBytes(temp.dbPath)).toBeLessThan(full / 4);
 
     expect(await publishOnce(daemon.port, 'full/again', PAYLOAD, { qos: 1, retain: true })).toBe('handled');
   });
@@ -153,30 +144,6 @@ describe('retained storage limits of the embedded broker', () => {
   });
 });
 
-/** MQTT "remaining length" variable-byte integer. */
-function varint(length: number): number[] {
-  const bytes: number[] = [];
-  do {
-    let byte = length % 128;
-    length = Math.floor(length / 128);
-    if (length > 0) byte |= 0x80;
-    bytes.push(byte);
-  } while (length > 0);
-  return bytes;
-}
-
-function utf8(text: string): Buffer {
-  const bytes = Buffer.from(text);
-  return Buffer.concat([Buffer.from([bytes.length >> 8, bytes.length & 0xff]), bytes]);
-}
-
-/** MQTT 3.1.1 CONNECT, clean session, keep-alive 60 s. */
-function connectPacket(clientId: string): Buffer {
-  const body = Buffer.concat([utf8('MQTT'), Buffer.from([4, 0x02, 0, 60]), utf8(clientId)]);
-  return Buffer.concat([Buffer.from([0x10, ...varint(body.length)]), body]);
-}
-
 function qos2Publish(messageId: number, topic: string, payload: Buffer): Buffer {
-  const body = Buffer.concat([utf8(topic), Buffer.from([messageId >> 8, messageId & 0xff]), payload]);
-  return Buffer.concat([Buffer.from([0x34, ...varint(body.length)]), body]);
+  return packet(0x34, Buffer.concat([lengthPrefixed(Buffer.from(topic)), Buffer.from([messageId >> 8, messageId & 0xff]), payload]));
 }

@@ -1,23 +1,12 @@
-import { statSync } from 'node:fs';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Database } from '../../src/store/database.js';
 import { JOURNAL_SIZE_LIMIT_BYTES, SpaceReclaimer } from '../../src/store/spaceReclaimer.js';
-import { makeTempDir } from '../helpers/httpTempDir.js';
+import { databaseBytes, makeTempDir } from '../helpers/httpTempDir.js';
 
 const logger = pino({ level: 'silent' });
 const MIB = 1024 * 1024;
 
-function fileBytes(path: string): number {
-  const size = (file: string): number => {
-    try {
-      return statSync(file).size;
-    } catch {
-      return 0;
-    }
-  };
-  return size(path) + size(`${path}-wal`);
-}
 
 /** 8 MiB of retained messages in one batch, then all deleted. */
 async function fillAndDelete(db: Database): Promise<void> {
@@ -52,11 +41,11 @@ describe('SpaceReclaimer', () => {
 
   it('shrinks the database and the WAL after large deletes', async () => {
     await fillAndDelete(db);
-    expect(fileBytes(temp.dbPath)).toBeGreaterThan(8 * MIB);
+    expect(databaseBytes(temp.dbPath)).toBeGreaterThan(8 * MIB);
     const result = await new SpaceReclaimer(db, logger).reclaim();
     expect(result.action).toBe('incremental');
     expect(result.bytesAfter).toBeLessThan(MIB);
-    expect(fileBytes(temp.dbPath)).toBeLessThan(MIB);
+    expect(databaseBytes(temp.dbPath)).toBeLessThan(MIB);
   });
 
   it('writes nothing while the free space is below the threshold', async () => {
@@ -76,7 +65,7 @@ describe('SpaceReclaimer', () => {
     const result = await new SpaceReclaimer(db, logger).reclaim();
     expect(result.action).toBe('vacuum');
     expect(await autoVacuum(db)).toBe(2);
-    expect(fileBytes(temp.dbPath)).toBeLessThan(MIB);
+    expect(databaseBytes(temp.dbPath)).toBeLessThan(MIB);
   });
 
   it('leaves a large older database alone (the VACUUM would rewrite all of it) and says how to convert it', async () => {
