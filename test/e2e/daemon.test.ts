@@ -92,7 +92,8 @@ describe('end to end: the built daemon over real HTTP, administered by the built
     expect(daemon.output()).not.toContain(key);
     const stopped = daemon.logLines().some((line) => line.msg === 'daemon stopped');
     expect(stopped).toBe(true);
-  });
+    // Six CLI processes and a daemon: on a busy 2-core machine this takes 10-15 s.
+  }, 60_000);
 
   it('finishes an in-flight request on SIGTERM and exits 0', async () => {
     daemon = await startDaemonProcess(env);
