@@ -41,8 +41,8 @@ describe('irrigation topic', () => {
     observer = publisher = daemon = undefined;
   }
 
-  async function start(): Promise<void> {
-    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ stations: [watered, dry] }), clock);
+  async function start(stations: StationConfig[] = [watered, dry]): Promise<void> {
+    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ stations }), clock);
     observer = await RecordingClient.connect(daemon.port);
     await observer.client.subscribeAsync('mowability/+/state', { qos: 1 });
     publisher = await RecordingClient.connect(daemon.port);
@@ -106,6 +106,16 @@ describe('irrigation topic', () => {
     await reading();
     expect(state('watered')!.input.minutes_since_irrigation).toBe(395);
     expect(state('watered')!.index_score).toBe(state('dry')!.index_score);
+  });
+
+  it('calculates a station with its own lawn.turfType', async () => {
+    // `watered` stands in for a second station here: no sprinkler message is sent.
+    await start([{ ...watered, lawn: { turfType: 'warm_season' } }, dry]);
+    await reading();
+    const temperatureScore = (id: string): number => (observer!.json(`mowability/${id}/state`) as { checks: { temperature: { score: number } } }).checks.temperature.score;
+    // 21 °C is in the cool-season optimum (15–24 °C) but below the warm-season one (24–35 °C).
+    expect(temperatureScore('dry')).toBe(100);
+    expect(temperatureScore('watered')).toBeLessThan(100);
   });
 
   it('does not count a retained ON from before a restart as a run', async () => {
