@@ -2,7 +2,9 @@
  * Strict validation of the `stations` configuration array. Every message
  * names the station (by index and id) and the key.
  */
-import { FIELD_QUANTITY, } from './builder.js';
+import { MOWER_CLASSES, SOIL_TYPES } from '../core/soil.js';
+import { TURF_TYPES } from '../core/turf.js';
+import { FIELD_QUANTITY } from './builder.js';
 import { CURRENT_FIELDS, RAIN_INPUT_FIELDS, STATION_FORMATS, type StationConfig } from './types.js';
 import { isUnitOf, unitsFor, type Quantity } from './units.js';
 
@@ -10,7 +12,12 @@ const ID_PATTERN = /^[a-zA-Z0-9_-]+$/;
 /** Ids whose topics the daemon itself publishes under (<base>/bridge/state, <base>/bridge/stats). */
 const RESERVED_IDS = new Set(['bridge']);
 const INPUT_FIELDS: readonly string[] = [...CURRENT_FIELDS, ...RAIN_INPUT_FIELDS];
-const STATION_KEYS = new Set(['id', 'name', 'format', 'topic', 'match', 'units', 'fields', 'timestampKey', 'lawn', 'freshness']);
+const STATION_KEYS = new Set(['id', 'name', 'format', 'topic', 'match', 'units', 'fields', 'timestampKey', 'lawn', 'freshness', 'irrigation']);
+/** A station's lawn keys and their allowed values: the core's lists, as for the service-level lawn profile. */
+const LAWN_VALUES: Readonly<Record<string, readonly string[]>> = { soilType: SOIL_TYPES, mowerClass: MOWER_CLASSES, turfType: TURF_TYPES };
+const IRRIGATION_KEYS = ['topic', 'key'];
+
+type Problem = (key: string, message: string) => void;
 
 function quantityOf(field: string): Quantity {
   return field === 'rain_total' || field === 'rain_delta' ? 'depth' : FIELD_QUANTITY[field as keyof typeof FIELD_QUANTITY];
@@ -32,13 +39,38 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+function lawnProblems(lawn: unknown, problem: Problem): void {
+  if (lawn === undefined) return;
+  const keys = Object.keys(LAWN_VALUES);
+  if (!isPlainObject(lawn)) return problem('lawn', `must be an object with any of ${keys.join(', ')}`);
+  for (const [key, value] of Object.entries(lawn)) {
+    const allowed = LAWN_VALUES[key];
+    if (!allowed) problem(`lawn.${key}`, `is not allowed (only ${keys.join(', ')})`);
+    else if (typeof value !== 'string' || !allowed.includes(value)) problem(`lawn.${key}`, `must be one of ${allowed.join(', ')}`);
+  }
+}
+
+function irrigationProblems(irrigation: unknown, problem: Problem): void {
+  if (irrigation === undefined) return;
+  if (!isPlainObject(irrigation)) return problem('irrigation', 'must be an object {"topic": "...", "key": "state"} naming the MQTT topic that reports sprinkler runs');
+  for (const key of Object.keys(irrigation)) if (!IRRIGATION_KEYS.includes(key)) problem(`irrigation.${key}`, `is not allowed (only ${IRRIGATION_KEYS.join(' and ')})`);
+  if (typeof irrigation.topic !== 'string') problem('irrigation.topic', 'is required: the MQTT topic (wildcards + and # allowed) that reports ON/OFF');
+  else {
+    const topicProblem = topicFilterProblem(irrigation.topic);
+    if (topicProblem) problem('irrigation.topic', topicProblem);
+  }
+  if (irrigation.key !== undefined && (typeof irrigation.key !== 'string' || irrigation.key === '')) {
+    problem('irrigation.key', 'must be a non-empty JSON key (the payload key holding ON/OFF in JSON payloads)');
+  }
+}
+
 function stationProblems(raw: unknown, index: number): string[] {
   const where = (key: string, id?: unknown): string =>
     `stations[${index}]${typeof id === 'string' && id !== '' ? ` ("${id}")` : ''}.${key}`;
   if (!isPlainObject(raw)) return [`stations[${index}] must be an object`];
   const id = raw.id;
   const problems: string[] = [];
-  const problem = (key: string, message: string): void => {
+  const problem: Problem = (key, message) => {
     problems.push(`${where(key, id)} ${message}`);
   };
   for (const key of Object.keys(raw)) if (!STATION_KEYS.has(key)) problem(key, `is not a station setting (allowed: ${[...STATION_KEYS].join(', ')})`);
@@ -106,14 +138,8 @@ function stationProblems(raw: unknown, index: number): string[] {
   if (raw.timestampKey !== undefined && (raw.format !== 'json' || typeof raw.timestampKey !== 'string' || raw.timestampKey === '')) {
     problem('timestampKey', 'must be a payload key, and is only used by format "json"');
   }
-  if (raw.lawn !== undefined) {
-    if (!isPlainObject(raw.lawn)) problem('lawn', 'must be an object {soilType, mowerClass}');
-    else {
-      for (const key of Object.keys(raw.lawn)) if (key !== 'soilType' && key !== 'mowerClass') problem(`lawn.${key}`, 'is not allowed (only soilType and mowerClass)');
-      if (raw.lawn.soilType !== undefined && !['sand', 'loam', 'clay'].includes(raw.lawn.soilType as string)) problem('lawn.soilType', 'must be sand, loam or clay');
-      if (raw.lawn.mowerClass !== undefined && !['robot', 'walk', 'ride_on'].includes(raw.lawn.mowerClass as string)) problem('lawn.mowerClass', 'must be robot, walk or ride_on');
-    }
-  }
+  lawnProblems(raw.lawn, problem);
+  irrigationProblems(raw.irrigation, problem);
   if (raw.freshness !== undefined) {
     const positive = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v) && v > 0;
     if (!isPlainObject(raw.freshness)) problem('freshness', 'must be an object {maxAgeMinutes, fields}');

@@ -4,6 +4,7 @@
  * payload timestamp. Parsing is pure; time plausibility is decided later
  * against the arrival time (./readingTime.ts).
  */
+import type { MowerClass, SoilType, TurfType } from '../core/types.js';
 
 /** Current-value fields a station can deliver directly (spec names and units). */
 export const CURRENT_FIELDS = [
@@ -59,6 +60,12 @@ export interface JsonFieldMapping {
   unit?: string;
 }
 
+/** A topic reporting sprinkler runs (src/mqtt/irrigationSource.ts); `key`: the JSON key holding on/off. */
+export interface IrrigationConfig {
+  topic: string;
+  key?: string;
+}
+
 export interface StationConfig {
   id: string;
   name: string;
@@ -72,6 +79,8 @@ export interface StationConfig {
   fields?: Record<string, string | JsonFieldMapping>;
   /** `json`: payload key holding the timestamp (ISO 8601 or Unix seconds/ms). */
   timestampKey?: string;
-  lawn?: { soilType?: 'sand' | 'loam' | 'clay'; mowerClass?: 'robot' | 'walk' | 'ride_on' };
+  /** Overrides the configured lawn profile for this station, key by key. */
+  lawn?: { soilType?: SoilType; mowerClass?: MowerClass; turfType?: TurfType };
+  irrigation?: IrrigationConfig;
   freshness?: { maxAgeMinutes?: number; fields?: Partial<Record<CurrentField, number>> };
 }

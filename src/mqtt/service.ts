@@ -26,6 +26,7 @@ import { LogThrottle } from './logThrottle.js';
 import { INITIAL_MOWABLE, nextMowable, type MowableSettings } from './mowable.js';
 import { StationEventLog } from './stationEvents.js';
 import { clientIdFor, historyOptionsFor, mqttConfigProblems, mqttEnabled, type MqttSideConfig } from './settings.js';
+import { IrrigationSources, type IrrigationCounters } from './irrigationSource.js';
 import { buildStatePayload, type StationStatePayload } from './statePayload.js';
 import { StationIngest, type IngestCounters } from './stationIngest.js';
 import { calculationContext, type CalculationSettings } from '../config/calculationContext.js';
@@ -45,7 +46,7 @@ export interface MqttServiceOptions {
   softwareVersion?: string;
 }
 
-export interface MqttStats extends IngestCounters {
+export interface MqttStats extends IngestCounters, IrrigationCounters {
   statesPublished: number;
   historyCommits: number;
   connected: boolean;
@@ -132,6 +133,7 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
   const reclaimer = new SpaceReclaimer(database, options.logger);
   const events = new StationEventLog(options.logger, mowableSettings);
   const ingest = new StationIngest({ history, clock, throttle, timeZone, maxPayloadBytes: config.broker.maxPayloadBytes });
+  const irrigation = new IrrigationSources(stations, throttle, () => clock.now());
   let statesPublished = 0;
   const lastStates = new Map<string, StationStatePayload>();
   const availability = new Map<string, 'online' | 'offline'>();
@@ -158,9 +160,10 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
   function recompute(station: StationConfig): void {
     const nowMs = clock.now();
     const assembly = history.assemble(station.id, nowMs);
+    const input = irrigation.extendInput(station.id, assembly.input, nowMs);
     let outcome: CalculationOutcome;
     try {
-      outcome = calculate(assembly.input, calculationContext(config, nowMs, { lawn: station.lawn }));
+      outcome = calculate(input, calculationContext(config, nowMs, { lawn: station.lawn }));
     } catch (err) {
       throttle.warn(`calculate:${station.id}`, { err, station: station.id }, 'calculation failed');
       return;
@@ -171,7 +174,9 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
     const mowable = nextMowable(previous, score, status, nowMs, mowableSettings);
     history.setStationState({ station: station.id, ...mowable });
     events.mowable(station.id, previous.mowable, mowable.mowable, score, status);
-    const payload = buildStatePayload({ stationId: station.id, stationName: station.name, outcome, assembly, mowable: mowable.mowable });
+    const payload = buildStatePayload({
+      stationId: station.id, stationName: station.name, outcome, assembly, mowable: mowable.mowable, input, irrigation: irrigation.status(station.id, nowMs),
+    });
     lastStates.set(station.id, payload);
     statesPublished++;
     connection?.publish(`${station.id}/state`, JSON.stringify(payload), { retain: true, qos: 1 });
@@ -313,6 +318,7 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
           scheduleRecompute(station);
         });
       }
+      irrigation.subscribe(connection, stations, scheduleRecompute);
       if (config.homeassistant.discovery) {
         connection.subscribe(config.homeassistant.statusTopic, (_topic, payload) => {
           if (payload.toString('utf8').trim() !== 'online' || birthTimer) return;
@@ -361,6 +367,7 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
   function stats(): MqttStats {
     return {
       ...ingest.counters,
+      ...irrigation.counters,
       statesPublished,
       historyCommits: history.commits,
       connected: connection?.connected ?? false,

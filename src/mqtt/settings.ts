@@ -88,9 +88,13 @@ export function mqttConfigProblems(config: MqttSideConfig): string[] {
   }
   const hasFile = (name: 'cert' | 'key'): boolean => config.mqtt[name] !== '';
   if (hasFile('cert') !== hasFile('key')) problems.push('"mqtt.cert" and "mqtt.key" must be set together');
+  const underBase = (topic: string): boolean => topic === config.mqtt.baseTopic || topic.startsWith(`${config.mqtt.baseTopic}/`);
   for (const station of config.stations) {
-    if (station.topic === config.mqtt.baseTopic || station.topic.startsWith(`${config.mqtt.baseTopic}/`)) {
+    if (underBase(station.topic)) {
       problems.push(`station "${station.id}" topic "${station.topic}" lies under "mqtt.baseTopic" = "${config.mqtt.baseTopic}", where we publish`);
+    }
+    if (station.irrigation && underBase(station.irrigation.topic)) {
+      problems.push(`station "${station.id}" irrigation.topic "${station.irrigation.topic}" lies under "mqtt.baseTopic" = "${config.mqtt.baseTopic}", where only we may publish`);
     }
   }
   return problems;

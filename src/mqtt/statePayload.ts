@@ -6,7 +6,9 @@
  * automations see a clear "not mowable, because ..." instead of silence.
  */
 import type { CalculationInput, CalculationOutcome, FieldName } from '../core/index.js';
+import type { ExtensionInput } from '../core/irrigation.js';
 import type { Assembly } from '../history/stationHistory.js';
+import type { IrrigationStatus } from './irrigationSource.js';
 
 export interface StatePayloadParts {
   stationId: string;
@@ -14,13 +16,19 @@ export interface StatePayloadParts {
   outcome: CalculationOutcome;
   assembly: Assembly;
   mowable: boolean;
+  /** The input as calculated: the assembly's plus extension fields (minutes_since_irrigation). */
+  input?: CalculationInput & ExtensionInput;
+  /** Only for stations with an irrigation source. */
+  irrigation?: IrrigationStatus | undefined;
 }
 
 export interface StationStatePayload {
   station: string;
   station_name: string;
   mowable: boolean;
-  input: CalculationInput;
+  input: CalculationInput & ExtensionInput;
+  /** The station's irrigation source and what it last reported (stations with `irrigation` only). */
+  irrigation?: IrrigationStatus;
   last_reading_at: string | null;
   /** Fields we hold data for but did not supply (stale value, history not covering the window), with the reason. */
   withheld_fields: Partial<Record<FieldName, string>>;
@@ -40,7 +48,8 @@ export function buildStatePayload(parts: StatePayloadParts): StationStatePayload
     station: parts.stationId,
     station_name: parts.stationName,
     mowable: parts.mowable,
-    input: assembly.input,
+    input: parts.input ?? assembly.input,
+    ...(parts.irrigation ? { irrigation: parts.irrigation } : {}),
     last_reading_at: assembly.lastReadingAtMs === null ? null : new Date(assembly.lastReadingAtMs).toISOString(),
     withheld_fields: assembly.withheld,
     derived_fields: assembly.derived,

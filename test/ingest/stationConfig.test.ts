@@ -28,7 +28,7 @@ describe('station configuration', () => {
     expect(problems.some((p) => p.startsWith('stations[0] ("bad id").format must be one of rtl_433'))).toBe(true);
     expect(problems).toContain('stations[1] ("b").topic "#" is only allowed as the whole last level');
     expect(problems.some((p) => p.startsWith('stations[1] ("b").units.temperature must be one of C, F, K'))).toBe(true);
-    expect(problems).toContain('stations[2] ("c").lawn.soilType must be sand, loam or clay');
+    expect(problems).toContain('stations[2] ("c").lawn.soilType must be one of sand, loam, clay');
     expect(problems).toContain('stations[2] ("c").freshness.maxAgeMinutes must be a number of minutes above 0');
     expect(problems.some((p) => p.startsWith('stations[2] ("c").extra is not a station setting'))).toBe(true);
     expect(problems.some((p) => p.startsWith('stations[3] ("d").fields is required for format "json"'))).toBe(true);
@@ -43,5 +43,34 @@ describe('station configuration', () => {
 
   it('requires a "/+" topic or a map for the fields format', () => {
     expect(stationsProblems([{ id: 'f', name: 'F', format: 'fields', topic: 'garden/temp' }])[0]).toMatch(/must end in "\/\+"/);
+  });
+});
+
+describe('station lawn and irrigation settings', () => {
+  it('accepts a turf type and an irrigation topic with an optional JSON key', () => {
+    expect(
+      stationsProblems([
+        { ...valid, lawn: { soilType: 'sand', mowerClass: 'robot', turfType: 'warm_season' }, irrigation: { topic: 'opensprinkler/station/+', key: 'state' } },
+        { ...valid, id: 'b', irrigation: { topic: 'homeassistant/switch/garden_sprinkler/state' } },
+      ]),
+    ).toEqual([]);
+  });
+
+  it('names the key of a bad turf type or irrigation block, with the allowed values', () => {
+    const problems = stationsProblems([
+      { ...valid, lawn: { turfType: 'bermuda', cutHeight: 4 } },
+      { ...valid, id: 'b', irrigation: 'sprinkler/state' },
+      { ...valid, id: 'c', irrigation: { key: '', payloadOn: 'ON' } },
+      { ...valid, id: 'd', irrigation: { topic: 'sprinkler/#/state' } },
+    ]);
+    expect(problems).toEqual([
+      'stations[0] ("garden").lawn.turfType must be one of cool_season, warm_season',
+      'stations[0] ("garden").lawn.cutHeight is not allowed (only soilType, mowerClass, turfType)',
+      'stations[1] ("b").irrigation must be an object {"topic": "...", "key": "state"} naming the MQTT topic that reports sprinkler runs',
+      'stations[2] ("c").irrigation.payloadOn is not allowed (only topic and key)',
+      'stations[2] ("c").irrigation.topic is required: the MQTT topic (wildcards + and # allowed) that reports ON/OFF',
+      'stations[2] ("c").irrigation.key must be a non-empty JSON key (the payload key holding ON/OFF in JSON payloads)',
+      'stations[3] ("d").irrigation.topic "#" is only allowed as the whole last level',
+    ]);
   });
 });
