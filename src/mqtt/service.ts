@@ -19,7 +19,7 @@ import { guarded, logFailure } from '../util/guarded.js';
 import { createScheduler, type Scheduler } from '../util/scheduler.js';
 import { EmbeddedBroker } from './broker.js';
 import { MqttConnection } from './client.js';
-import { discoveryMessages, discoveryTopicFilters, isOurDiscoveryConfig } from './discovery.js';
+import { allDiscoveryMessages as discoveryFor, discoveryTopicFilters, isOurDiscoveryConfig } from './discovery.js';
 import { mqttHealth, type MqttHealth } from './health.js';
 import { HistoryService } from './historyService.js';
 import { LogThrottle } from './logThrottle.js';
@@ -198,9 +198,7 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
   }
 
   function allDiscoveryMessages() {
-    return stations.flatMap((station) =>
-      discoveryMessages({ prefix: config.homeassistant.prefix, baseTopic, softwareVersion: version, stationId: station.id, stationName: station.name }),
-    );
+    return discoveryFor({ prefix: config.homeassistant.prefix, baseTopic, softwareVersion: version, stations });
   }
 
   function publishDiscovery(): void {
@@ -239,7 +237,7 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
   }
 
   function publishStats(): void {
-    connection?.publish('bridge/stats', JSON.stringify({ ...stats(), at: new Date(clock.now()).toISOString() }), { retain: true, qos: 0 });
+    connection?.publish('bridge/stats', JSON.stringify({ ...stats(), version, at: new Date(clock.now()).toISOString() }), { retain: true, qos: 0 });
   }
 
   function publishEverything(): void {
