@@ -28,7 +28,8 @@ export interface OwnedEntity {
  * reordering the file would silently swap the two stations' entities in Home Assistant.
  */
 export function entityIdCollisions(entities: readonly OwnedEntity[]): string[] {
-  const problems = new Set<string>();
+  // One problem per pair of owners, naming the first id they share.
+  const problems = new Map<string, string>();
   for (const key of ['entityId', 'uniqueId'] as const) {
     const firstOwner = new Map<string, string | undefined>();
     for (const entity of entities) {
@@ -40,11 +41,14 @@ export function entityIdCollisions(entities: readonly OwnedEntity[]): string[] {
       const other = firstOwner.get(id);
       if (other === entity.owner) continue;
       const names = [other, entity.owner].map((owner) => (owner === undefined ? 'the bridge device' : `station "${owner}"`));
-      problems.add(
-        `${names[0]} and ${names[1]} would both get the Home Assistant entity ${key === 'entityId' ? 'id' : 'unique id'} "${id}" ` +
+      const pair = names.join(' and ');
+      if (problems.has(pair)) continue;
+      problems.set(
+        pair,
+        `${pair} would both get the Home Assistant entity ${key === 'entityId' ? 'id' : 'unique id'} "${id}" ` +
           '(entity ids are lower-cased and "-" becomes "_"): change one of the "stations[].id" values',
       );
     }
   }
-  return [...problems];
+  return [...problems.values()];
 }
