@@ -6,11 +6,11 @@
 import type { EntitySpec } from './stationEntities.js';
 
 /** Counters of `<base>/bridge/stats` shown as entities: stats key → name, icon. Counters restart at 0 with the daemon (HA's total_increasing handles that). */
-const COUNTERS: ReadonlyArray<{ stat: string; name: string; icon: string }> = [
-  { stat: 'accepted', name: 'Readings accepted', icon: 'mdi:check-circle-outline' },
-  { stat: 'rejected', name: 'Readings rejected', icon: 'mdi:close-circle-outline' },
-  { stat: 'duplicates', name: 'Duplicate readings', icon: 'mdi:content-duplicate' },
-  { stat: 'statesPublished', name: 'States published', icon: 'mdi:publish' },
+const COUNTERS: ReadonlyArray<{ key: string; stat: string; name: string; icon: string }> = [
+  { key: 'readings_accepted', stat: 'accepted', name: 'Readings accepted', icon: 'mdi:check-circle-outline' },
+  { key: 'readings_rejected', stat: 'rejected', name: 'Readings rejected', icon: 'mdi:close-circle-outline' },
+  { key: 'duplicate_readings', stat: 'duplicates', name: 'Duplicate readings', icon: 'mdi:content-duplicate' },
+  { key: 'states_published', stat: 'statesPublished', name: 'States published', icon: 'mdi:publish' },
 ];
 
 function statTemplate(stat: string): string {
@@ -39,9 +39,9 @@ export function bridgeEntities(baseTopic: string): Array<EntitySpec & { alwaysAv
       key: 'version',
       config: { name: 'Version', state_topic: statsTopic, value_template: statTemplate('version'), entity_category: 'diagnostic', icon: 'mdi:information-outline' },
     },
-    ...COUNTERS.map(({ stat, name, icon }): EntitySpec => ({
+    ...COUNTERS.map(({ key, stat, name, icon }): EntitySpec => ({
       component: 'sensor',
-      key: stat.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
+      key,
       config: { name, state_topic: statsTopic, value_template: statTemplate(stat), state_class: 'total_increasing', entity_category: 'diagnostic', icon },
     })),
   ];
