@@ -43,6 +43,8 @@ export interface MqttServiceOptions {
   logger: Logger;
   clock?: Clock;
   softwareVersion?: string;
+  /** Sent as the discovery origin's support_url when not empty. */
+  supportUrl?: string;
 }
 
 export interface MqttStats extends IngestCounters {
@@ -198,7 +200,7 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
   }
 
   function allDiscoveryMessages() {
-    return discoveryFor({ prefix: config.homeassistant.prefix, baseTopic, softwareVersion: version, stations });
+    return discoveryFor({ prefix: config.homeassistant.prefix, baseTopic, softwareVersion: version, supportUrl: options.supportUrl, stations });
   }
 
   function publishDiscovery(): void {

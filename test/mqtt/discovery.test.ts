@@ -20,6 +20,8 @@ describe('Home Assistant discovery configs', () => {
     const messages = discovery([station('garden'), station('Back-Yard'), station('WH65B-2_x')], 'https://example.org/mowability');
     expect(messages.length).toBeGreaterThan(40);
     for (const message of messages) expect(haDiscoveryViolations(message.topic, message.payload)).toEqual([]);
+    for (const message of messages) expect(message.payload.origin).toEqual({ name: 'mowability', sw_version: '1.2.3', support_url: 'https://example.org/mowability' });
+    expect(discovery([station('garden')])[0]!.payload.origin).toEqual({ name: 'mowability', sw_version: '1.2.3' });
     const entityIds = messages.map((message) => message.payload.default_entity_id);
     expect(new Set(entityIds).size).toBe(entityIds.length);
   });
