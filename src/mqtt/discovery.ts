@@ -18,6 +18,8 @@ export interface DiscoveryInput {
   softwareVersion: string;
   stationId: string;
   stationName: string;
+  /** Sent as `origin.support_url` when not empty. */
+  supportUrl?: string;
 }
 
 export interface DiscoveryMessage {
@@ -56,7 +58,7 @@ function bridgeIdentifier(baseTopic: string): string {
 }
 
 /** Every discovery message of one station, in a stable order. */
-export function discoveryMessages(input: DiscoveryInput & { supportUrl?: string }): DiscoveryMessage[] {
+export function discoveryMessages(input: DiscoveryInput): DiscoveryMessage[] {
   const base = input.baseTopic;
   const station = input.stationId;
   const stateTopic = `${base}/${station}/state`;
