@@ -24,6 +24,7 @@ import { deferredMqttComponents } from './mqtt/service.js';
 import { mqttEnabled } from './mqtt/settings.js';
 import { systemClock, type Clock } from './util/clock.js';
 import { explainListenError } from './util/listenError.js';
+import { packageHomepage, packageVersion } from './util/packageVersion.js';
 
 export interface LifecycleComponent {
   readonly name: string;
@@ -187,7 +188,16 @@ function httpComponent(runtime: MutableRuntime, mqttStatus: () => MqttHealth | u
 
 /** The daemon's parts in start order. */
 export function daemonComponents(runtime: MutableRuntime, options: { keyCommandHint: string }): LifecycleComponent[] {
-  const mqtt = deferredMqttComponents(() => ({ config: runtime.config, database: runtime.database, logger: runtime.logger, clock: runtime.clock }));
+  // The product's version (not the MFI spec version) for HA's device sw_version and the bridge's Version entity;
+  // its homepage, once package.json names one, as the discovery origin's support_url.
+  const mqtt = deferredMqttComponents(() => ({
+    config: runtime.config,
+    database: runtime.database,
+    logger: runtime.logger,
+    clock: runtime.clock,
+    softwareVersion: packageVersion(),
+    supportUrl: packageHomepage(),
+  }));
   // HTTP starts first; until the MQTT components have started, health says so.
   const mqttStatus = (): MqttHealth | undefined =>
     mqttEnabled(runtime.config) ? (mqtt.service()?.health() ?? { status: 'error', message: 'MQTT is starting' }) : undefined;

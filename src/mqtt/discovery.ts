@@ -1,10 +1,16 @@
 /**
- * Home Assistant MQTT discovery configs, one device per station. Pure: the
- * service publishes them retained (qos 1) on every connect and when HA
- * announces itself on its status topic. Units follow HA's per-device-class
- * lists (mqtt-ha.md §4).
+ * Home Assistant MQTT discovery configs: one device per station plus the
+ * bridge device (the daemon). Pure: the service publishes them retained (qos 1)
+ * on every connect and when HA announces itself on its status topic. Every id
+ * is derived here once; the broker's owned-topic filters, the stale-config
+ * sweep and the id-collision check all use `allDiscoveryMessages`.
  */
+import { bridgeEntities } from './bridgeEntities.js';
+import { entityIdCollisions, entitySlug } from './haIds.js';
+import { stationEntities, type EntitySpec } from './stationEntities.js';
 import { safeId } from './topics.js';
+
+export { LIMITING_CHECK_OPTIONS, MAIN_STATUS_OPTIONS } from './stationEntities.js';
 
 export interface DiscoveryInput {
   prefix: string;
@@ -12,19 +18,43 @@ export interface DiscoveryInput {
   softwareVersion: string;
   stationId: string;
   stationName: string;
+  /** Sent as `origin.support_url` when not empty. */
+  supportUrl?: string;
 }
 
 export interface DiscoveryMessage {
   topic: string;
   payload: Record<string, unknown>;
+  /** The station this entity belongs to; undefined for the bridge device. */
+  owner?: string;
 }
 
-const CHECKS = ['temperature', 'soiltemp', 'rain', 'wind', 'humidity'] as const;
-export const MAIN_STATUS_OPTIONS = ['OK', 'WARNING', 'BLOCK', 'NO_DATA'];
-export const LIMITING_CHECK_OPTIONS = [...CHECKS, 'none'];
+interface Common {
+  prefix: string;
+  /** `<safe base>_<owner>`: unique ids and discovery topics (kept as before, so HA keeps its entities). */
+  idPrefix: string;
+  /** `mowability_<lower-case owner>`: the suggested entity ids. */
+  entityPrefix: string;
+  shared: Record<string, unknown>;
+  owner?: string;
+}
 
-function inputTemplate(field: string): string {
-  return `{{ value_json.input.${field} if value_json.input is defined and value_json.input.${field} is defined else None }}`;
+function message(common: Common, spec: EntitySpec, extra: Record<string, unknown> = {}): DiscoveryMessage {
+  const uniqueId = `${common.idPrefix}_${spec.key}`;
+  const objectId = `${common.entityPrefix}_${spec.key}`;
+  return {
+    topic: `${common.prefix}/${spec.component}/${uniqueId}/config`,
+    owner: common.owner,
+    payload: { ...spec.config, unique_id: uniqueId, object_id: objectId, default_entity_id: `${spec.component}.${objectId}`, ...common.shared, ...extra },
+  };
+}
+
+function origin(version: string, supportUrl: string): Record<string, unknown> {
+  return { name: 'mowability', sw_version: version, ...(supportUrl === '' ? {} : { support_url: supportUrl }) };
+}
+
+function bridgeIdentifier(baseTopic: string): string {
+  return `mowability_${safeId(baseTopic)}_bridge`;
 }
 
 /** Every discovery message of one station, in a stable order. */
@@ -33,112 +63,77 @@ export function discoveryMessages(input: DiscoveryInput): DiscoveryMessage[] {
   const station = input.stationId;
   const stateTopic = `${base}/${station}/state`;
   const idPrefix = `${safeId(base)}_${station}`;
-  const device = {
-    identifiers: [`mowability_${idPrefix}`],
-    name: `Mowability ${input.stationName}`,
-    manufacturer: 'mowability',
-    model: 'Mowability Index',
-    sw_version: input.softwareVersion,
-  };
-  const common = {
+  const shared = {
     state_topic: stateTopic,
     availability: [{ topic: `${base}/bridge/state` }, { topic: `${base}/${station}/availability` }],
     availability_mode: 'all',
-    device,
-    origin: { name: 'mowability', sw_version: input.softwareVersion },
+    device: {
+      identifiers: [`mowability_${idPrefix}`],
+      name: `Mowability ${input.stationName}`,
+      manufacturer: 'mowability',
+      model: 'Mowability Index',
+      sw_version: input.softwareVersion,
+      via_device: bridgeIdentifier(base),
+    },
+    origin: origin(input.softwareVersion, input.supportUrl ?? ''),
   };
-  const entity = (component: 'sensor' | 'binary_sensor', key: string, config: Record<string, unknown>): DiscoveryMessage => {
-    const uniqueId = `${idPrefix}_${key}`;
-    return {
-      topic: `${input.prefix}/${component}/${uniqueId}/config`,
-      payload: {
-        ...config,
-        unique_id: uniqueId,
-        object_id: `mowability_${station}_${key}`,
-        default_entity_id: `${component}.mowability_${station}_${key}`,
-        ...common,
-      },
-    };
-  };
+  const common: Common = { prefix: input.prefix, idPrefix, entityPrefix: `mowability_${entitySlug(station)}`, shared, owner: station };
+  return stationEntities(stateTopic).map((spec) => message(common, spec));
+}
 
+/** The bridge device's discovery messages. */
+export function bridgeDiscoveryMessages(input: { prefix: string; baseTopic: string; softwareVersion: string; supportUrl?: string }): DiscoveryMessage[] {
+  const base = input.baseTopic;
+  const shared = {
+    device: {
+      identifiers: [bridgeIdentifier(base)],
+      name: 'Mowability bridge',
+      manufacturer: 'mowability',
+      model: 'Mowability daemon',
+      sw_version: input.softwareVersion,
+    },
+    origin: origin(input.softwareVersion, input.supportUrl ?? ''),
+  };
+  const common: Common = { prefix: input.prefix, idPrefix: `${safeId(base)}_bridge`, entityPrefix: 'mowability_bridge', shared };
+  return bridgeEntities(base).map(({ alwaysAvailable, ...spec }) =>
+    message(common, spec, alwaysAvailable ? {} : { availability: [{ topic: `${base}/bridge/state` }] }),
+  );
+}
+
+export interface AllDiscoveryInput {
+  prefix: string;
+  baseTopic: string;
+  softwareVersion: string;
+  supportUrl?: string;
+  stations: ReadonlyArray<{ id: string; name: string }>;
+}
+
+/** The bridge's and every station's discovery messages. */
+export function allDiscoveryMessages(input: AllDiscoveryInput): DiscoveryMessage[] {
   return [
-    entity('sensor', 'index', {
-      name: 'Index',
-      value_template: '{{ value_json.index_score }}',
-      unit_of_measurement: '%',
-      state_class: 'measurement',
-      suggested_display_precision: 0,
-      icon: 'mdi:mower',
-    }),
-    entity('sensor', 'status', {
-      name: 'Status',
-      device_class: 'enum',
-      options: MAIN_STATUS_OPTIONS,
-      value_template: "{{ value_json.main_status if value_json.main_status else 'NO_DATA' }}",
-      icon: 'mdi:traffic-light',
-    }),
-    entity('binary_sensor', 'mowable', {
-      name: 'Mowable now',
-      value_template: "{{ 'ON' if value_json.mowable else 'OFF' }}",
-      payload_on: 'ON',
-      payload_off: 'OFF',
-      icon: 'mdi:robot-mower',
-    }),
-    entity('sensor', 'limiting_check', {
-      name: 'Limiting check',
-      device_class: 'enum',
-      options: LIMITING_CHECK_OPTIONS,
-      value_template:
-        "{{ value_json.score_basis.limiting_check if value_json.score_basis is defined and value_json.score_basis.limiting_check else 'none' }}",
-      icon: 'mdi:alert-circle-outline',
-    }),
-    ...CHECKS.map((check) =>
-      entity('sensor', `${check}_score`, {
-        name: `${check === 'soiltemp' ? 'Soil' : check[0]!.toUpperCase() + check.slice(1)} score`,
-        value_template: `{{ value_json.checks.${check}.score if value_json.checks is defined and value_json.checks.${check} is defined else None }}`,
-        unit_of_measurement: '%',
-        state_class: 'measurement',
-        suggested_display_precision: 0,
-      }),
-    ),
-    entity('sensor', 'rain_last_24h', {
-      name: 'Rain last 24 h',
-      device_class: 'precipitation',
-      unit_of_measurement: 'mm',
-      state_class: 'measurement',
-      value_template: inputTemplate('rain_24h'),
-      suggested_display_precision: 1,
-    }),
-    entity('sensor', 'minutes_since_rain', {
-      name: 'Time since rain',
-      device_class: 'duration',
-      unit_of_measurement: 'min',
-      state_class: 'measurement',
-      value_template: inputTemplate('minutes_since_rain'),
-    }),
-    entity('sensor', 'min_temp_3h', {
-      name: 'Minimum temperature 3 h',
-      device_class: 'temperature',
-      unit_of_measurement: '°C',
-      state_class: 'measurement',
-      value_template: inputTemplate('min_temp_3h'),
-      suggested_display_precision: 1,
-    }),
-    entity('sensor', 'last_reading', {
-      name: 'Last reading',
-      device_class: 'timestamp',
-      value_template: '{{ value_json.last_reading_at if value_json.last_reading_at else None }}',
-      entity_category: 'diagnostic',
-      enabled_by_default: false,
-    }),
+    ...bridgeDiscoveryMessages(input),
+    ...input.stations.flatMap((station) => discoveryMessages({ ...input, stationId: station.id, stationName: station.name })),
   ];
+}
+
+/** Config problems when two stations (or a station and the bridge) would share a Home Assistant id. */
+export function discoveryIdProblems(prefix: string, baseTopic: string, stations: ReadonlyArray<{ id: string; name: string }>): string[] {
+  const entities = allDiscoveryMessages({ prefix, baseTopic, softwareVersion: '', stations }).map((entry) => ({
+    owner: entry.owner,
+    uniqueId: String(entry.payload.unique_id),
+    entityId: String(entry.payload.default_entity_id),
+  }));
+  return entityIdCollisions(entities);
 }
 
 /** True for a retained discovery config published by a daemon with this base topic. */
 export function isOurDiscoveryConfig(payload: string, baseTopic: string): boolean {
   try {
-    const config = JSON.parse(payload) as { origin?: { name?: unknown }; availability?: Array<{ topic?: unknown }> };
-    return config.origin?.name === 'mowability' && Array.isArray(config.availability) && config.availability[0]?.topic === `${baseTopic}/bridge/state`;
+    const config = JSON.parse(payload) as { origin?: { name?: unknown }; availability?: Array<{ topic?: unknown }>; state_topic?: unknown };
+    if (config.origin?.name !== 'mowability') return false;
+    const bridgeState = `${baseTopic}/bridge/state`;
+    // The bridge's connection entity has no availability; its state topic is the bridge state itself.
+    return (Array.isArray(config.availability) && config.availability[0]?.topic === bridgeState) || config.state_topic === bridgeState;
   } catch {
     return false;
   }
@@ -146,16 +141,14 @@ export function isOurDiscoveryConfig(payload: string, baseTopic: string): boolea
 
 /**
  * Topic filters of our discovery configs for these stations: `<prefix>/+/<object id>/#` for every
- * object id `discoveryMessages` uses (the level after the component), so the embedded broker can
+ * object id `allDiscoveryMessages` uses (the level after the component), so the embedded broker can
  * keep other clients off them. Derived from the messages themselves, so the two never drift apart.
  */
 export function discoveryTopicFilters(prefix: string, baseTopic: string, stations: ReadonlyArray<{ id: string; name: string }>): string[] {
   const filters = new Set<string>();
-  for (const station of stations) {
-    for (const message of discoveryMessages({ prefix, baseTopic, softwareVersion: '', stationId: station.id, stationName: station.name })) {
-      const objectId = message.topic.slice(prefix.length + 1).split('/')[1];
-      filters.add(`${prefix}/+/${objectId}/#`);
-    }
+  for (const entry of allDiscoveryMessages({ prefix, baseTopic, softwareVersion: '', stations })) {
+    const objectId = entry.topic.slice(prefix.length + 1).split('/')[1];
+    filters.add(`${prefix}/+/${objectId}/#`);
   }
   return [...filters];
 }

@@ -19,7 +19,7 @@ import { guarded, logFailure } from '../util/guarded.js';
 import { createScheduler, type Scheduler } from '../util/scheduler.js';
 import { EmbeddedBroker } from './broker.js';
 import { MqttConnection } from './client.js';
-import { discoveryMessages, discoveryTopicFilters, isOurDiscoveryConfig } from './discovery.js';
+import { allDiscoveryMessages as discoveryFor, discoveryTopicFilters, isOurDiscoveryConfig } from './discovery.js';
 import { mqttHealth, type MqttHealth } from './health.js';
 import { HistoryService } from './historyService.js';
 import { LogThrottle } from './logThrottle.js';
@@ -44,6 +44,8 @@ export interface MqttServiceOptions {
   logger: Logger;
   clock?: Clock;
   softwareVersion?: string;
+  /** Sent as the discovery origin's support_url when not empty. */
+  supportUrl?: string;
 }
 
 export interface MqttStats extends IngestCounters, IrrigationCounters {
@@ -203,9 +205,7 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
   }
 
   function allDiscoveryMessages() {
-    return stations.flatMap((station) =>
-      discoveryMessages({ prefix: config.homeassistant.prefix, baseTopic, softwareVersion: version, stationId: station.id, stationName: station.name }),
-    );
+    return discoveryFor({ prefix: config.homeassistant.prefix, baseTopic, softwareVersion: version, supportUrl: options.supportUrl, stations });
   }
 
   function publishDiscovery(): void {
@@ -244,7 +244,7 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
   }
 
   function publishStats(): void {
-    connection?.publish('bridge/stats', JSON.stringify({ ...stats(), at: new Date(clock.now()).toISOString() }), { retain: true, qos: 0 });
+    connection?.publish('bridge/stats', JSON.stringify({ ...stats(), version, at: new Date(clock.now()).toISOString() }), { retain: true, qos: 0 });
   }
 
   function publishEverything(): void {

@@ -8,6 +8,7 @@ import type { StationConfig } from '../ingest/types.js';
 import type { HistoryOptions } from '../history/stationHistory.js';
 import { MINUTE_MS } from '../history/windows.js';
 import type { BrokerUser } from './brokerUsers.js';
+import { discoveryIdProblems } from './discovery.js';
 
 export interface MqttSideConfig {
   readonly mqtt: {
@@ -77,6 +78,7 @@ export function mqttConfigProblems(config: MqttSideConfig): string[] {
       `"broker.host" = "${config.broker.host}" listens beyond this machine, so "broker.users" must list at least one username/password (or use 127.0.0.1)`,
     );
   }
+  if (config.homeassistant.discovery) problems.push(...discoveryIdProblems(config.homeassistant.prefix, config.mqtt.baseTopic, config.stations));
   if (config.homeassistant.discovery && overlaps(config.homeassistant.prefix, config.mqtt.baseTopic)) {
     problems.push(`"homeassistant.prefix" = "${config.homeassistant.prefix}" must differ from "mqtt.baseTopic" = "${config.mqtt.baseTopic}" (and not contain it)`);
   }

@@ -10,7 +10,7 @@ import type { Client } from 'aedes';
 import type { StationConfig } from '../../src/ingest/types.js';
 import { BrokerAccess } from '../../src/mqtt/brokerAccess.js';
 import { INTERNAL_USERNAME, validateBrokerUsers } from '../../src/mqtt/brokerUsers.js';
-import { discoveryMessages, discoveryTopicFilters } from '../../src/mqtt/discovery.js';
+import { allDiscoveryMessages, discoveryTopicFilters } from '../../src/mqtt/discovery.js';
 import { topicTextProblem } from '../../src/mqtt/topics.js';
 import { Database } from '../../src/store/database.js';
 import { RetainedStore } from '../../src/store/retainedStore.js';
@@ -41,9 +41,10 @@ describe('topic text, discovery filters and the access rules', () => {
 
   it('derives the owned discovery filters from the discovery messages themselves', () => {
     const filters = discoveryTopicFilters('homeassistant', 'mowability', [garden]);
-    const messages = discoveryMessages({ prefix: 'homeassistant', baseTopic: 'mowability', softwareVersion: 'x', stationId: 'garden', stationName: 'Garden' });
+    const messages = allDiscoveryMessages({ prefix: 'homeassistant', baseTopic: 'mowability', softwareVersion: 'x', stations: [garden] });
     expect(filters).toHaveLength(messages.length);
     expect(filters).toContain('homeassistant/+/mowability_garden_mowable/#');
+    expect(filters).toContain('homeassistant/+/mowability_bridge_connection_state/#');
     const access = new BrokerAccess({ users: [], ownedTopics: ['mowability/#', ...filters], sysTopicsForAccounts: false });
     for (const message of messages) expect(access.isOwnedTopic(message.topic)).toBe(true);
     // HA's form with a node id level, and any component: still ours.
