@@ -22,14 +22,25 @@ export function readConfigFile(file: string): ConfigFileContent {
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch (err) {
-    return { ok: false, problem: `configuration file "${file}" is not valid JSON: ${(err as Error).message}` };
+    return { ok: false, problem: `configuration file "${file}" is not valid JSON: ${withoutSnippet((err as Error).message)}` };
   }
 }
 
-function kindOf(value: unknown): string {
+/** What kind of value a key holds, for error messages that must not echo the value itself. */
+export function kindOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/**
+ * V8's JSON.parse message may quote the file around the error (`Unexpected token 'h',
+ * ..."password":hunter2hun"... is not valid JSON`): that quote and the token are dropped.
+ */
+function withoutSnippet(message: string): string {
+  return message
+    .replace(/^Unexpected token '.*?', .*$/s, 'unexpected character (the file text is not shown: it may hold secrets)')
+    .replace(/, ".*" is not valid JSON$/s, '');
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

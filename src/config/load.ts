@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import convict from 'convict';
 import { applyCredentials } from './credentials.js';
-import { configShapeProblems, readConfigFile } from './fileShape.js';
+import { configShapeProblems, kindOf, readConfigFile } from './fileShape.js';
 import { registerConfigFormats } from './formats.js';
 import { configSchema, listSettings, type AppConfig } from './schema.js';
 import { mqttConfigProblems, type MqttSideConfig } from '../mqtt/settings.js';
@@ -92,7 +92,7 @@ function describeProblems(output: string, valueOf: (key: string) => unknown): st
       const separator = line.indexOf(': ');
       const key = separator > 0 ? line.slice(0, separator) : '';
       const spec = SETTINGS.get(key);
-      if (!spec) return line;
+      if (!spec) return line.replace(/: value was .*$/s, '');
       const message = line.slice(separator + 2).replace(/: value was .*$/s, '');
       const shown = spec.sensitive ? '[Sensitive]' : JSON.stringify(safeValue(valueOf, key));
       const sources = [spec.env, spec.arg ? `--${spec.arg}` : undefined].filter(Boolean).join(' or ');
@@ -101,13 +101,14 @@ function describeProblems(output: string, valueOf: (key: string) => unknown): st
     });
 }
 
+/** The value itself is never shown: a misspelt key ("passwd") may well hold a secret. */
 function describeUnknownKey(key: string, value: unknown): string {
   const parent = key.includes('.') ? key.slice(0, key.lastIndexOf('.')) : '';
   const siblings = [...SETTINGS.keys()].filter((known) =>
     parent === '' ? true : known.startsWith(`${parent}.`),
   );
   const allowed = siblings.length > 0 ? siblings : [...SETTINGS.keys()];
-  return `unknown key "${key}" = ${JSON.stringify(value)}; allowed keys${parent ? ` under "${parent}"` : ''}: ${allowed.join(', ')}`;
+  return `unknown key "${key}" (${kindOf(value)}); allowed keys${parent ? ` under "${parent}"` : ''}: ${allowed.join(', ')}`;
 }
 
 function safeValue(valueOf: (key: string) => unknown, key: string): unknown {

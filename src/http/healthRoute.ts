@@ -36,14 +36,29 @@ export function createConfigCheck(config: AppConfig): () => Promise<ComponentSta
     try {
       await access(dataDirectory, constants.W_OK);
     } catch {
-      return { status: 'error', message: `data directory ${dataDirectory} is not writable` };
+      // No path: this endpoint answers without login. The admin knows db.path.
+      return { status: 'error', message: 'the directory of db.path is not writable by the daemon\'s user' };
     }
     return { status: 'ok' };
   };
 }
 
-function databaseErrorMessage(err: unknown): string {
-  return err instanceof Error && err.message ? err.message : 'database query failed';
+export const DATABASE_MESSAGES = {
+  fileChanged: 'database file was replaced or deleted while the daemon runs; restart the daemon (details in the daemon log)',
+  writesFailing: 'database writes are failing (disk full, read-only or busy); see the daemon log',
+  queryFailed: 'database query failed; see the daemon log',
+} as const;
+
+/**
+ * What health says about a database error. It answers without login, so never the absolute path
+ * or SQLite's text: only the kind of problem (the texts of identityProblem in databaseFile.ts and
+ * of WriteHealth). The details are in the log: DatabaseWatch logs those two, the route logs the rest.
+ */
+export function publicDatabaseMessage(err: unknown): { message: string; logged: boolean } {
+  const detail = err instanceof Error ? err.message : String(err);
+  if (/^database file .* (was deleted|was replaced|cannot be checked)/s.test(detail)) return { message: DATABASE_MESSAGES.fileChanged, logged: true };
+  if (detail.startsWith('database writes are failing')) return { message: DATABASE_MESSAGES.writesFailing, logged: true };
+  return { message: DATABASE_MESSAGES.queryFailed, logged: false };
 }
 
 function mqttCheck(deps: HealthRouteDeps): { mqtt?: ComponentState } {
@@ -56,11 +71,23 @@ function mqttCheck(deps: HealthRouteDeps): { mqtt?: ComponentState } {
 }
 
 export function registerHealthRoutes(app: FastifyInstance, deps: HealthRouteDeps): void {
+  // Logged once per distinct error, not once per monitoring request.
+  let lastLogged: string | undefined;
+  const describeError = (err: unknown): string => {
+    const { message, logged } = publicDatabaseMessage(err);
+    const detail = err instanceof Error ? err.message : String(err);
+    if (!logged && detail !== lastLogged) app.log.error({ module: 'database', err }, `health: database query failed: ${detail}`);
+    lastLogged = logged ? undefined : detail;
+    return message;
+  };
   const handler = async (_request: unknown, reply: FastifyReply) => {
     const [database, config] = await Promise.all([
       deps.probeDatabase().then(
-        (probe) => ({ ok: true as const, probe }),
-        (err: unknown) => ({ ok: false as const, message: databaseErrorMessage(err) }),
+        (probe) => {
+          lastLogged = undefined;
+          return { ok: true as const, probe };
+        },
+        (err: unknown) => ({ ok: false as const, message: describeError(err) }),
       ),
       deps.checkConfig(),
     ]);

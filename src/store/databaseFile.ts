@@ -5,8 +5,8 @@
  * setting, and the file's identity (device + inode) to notice a deletion or
  * a replacement while it is open.
  */
-import { closeSync, existsSync, fchmodSync, mkdirSync, openSync, chmodSync, statSync } from 'node:fs';
-import { dirname, relative, resolve, sep } from 'node:path';
+import { closeSync, existsSync, fchmodSync, mkdirSync, openSync, chmodSync, lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { serviceSchema } from '../config/serviceSchema.js';
 
 /** Owner only: the database holds API key hashes and the history. */
@@ -91,6 +91,32 @@ export function explainOpenError(path: string, err: unknown): Error {
         : 'opening it failed';
   return new DatabaseFileError(path, `database ${absolute}: ${why}: ${detail}. To use another file, ${DB_PATH_HINT}.`, { cause: err });
 }
+
+/**
+ * One name per database file, whatever symlinks lead to it: the file's real path when it exists,
+ * else (not created yet, or a symlink to a file not created yet) the real path of its directory
+ * plus the name the symlinks end in, else the absolute path. Hard links still have two names.
+ */
+export function canonicalDatabasePath(path: string, depth = 0): string {
+  if (isSpecialPath(path)) return path;
+  const absolute = resolve(path);
+  try {
+    return realpathSync(absolute);
+  } catch {
+    // Missing file: fall through to its directory.
+  }
+  try {
+    if (depth < MAX_SYMLINK_DEPTH && lstatSync(absolute).isSymbolicLink()) {
+      return canonicalDatabasePath(resolve(dirname(absolute), readlinkSync(absolute)), depth + 1);
+    }
+    return join(realpathSync(dirname(absolute)), basename(absolute));
+  } catch {
+    return absolute;
+  }
+}
+
+/** Linux's own limit on symlinks followed in one lookup (path_resolution(7): 40). */
+const MAX_SYMLINK_DEPTH = 40;
 
 export function fileIdentity(path: string): FileIdentity | undefined {
   if (isSpecialPath(path)) return undefined;

@@ -15,15 +15,16 @@
 import { resolve } from 'node:path';
 import sqlite3 from 'sqlite3';
 import { EXIT_CONFIG } from '../config/load.js';
-import { explainOpenError, isSpecialPath, prepareDatabaseFile } from './databaseFile.js';
+import { canonicalDatabasePath, explainOpenError, isSpecialPath, prepareDatabaseFile } from './databaseFile.js';
 
 /** How long a start waits for a lock that is being released (e.g. a restart racing the old process's exit). */
 const LOCK_WAIT_MS = 250;
 /** Attempts when two starts race for the same free lock. */
 const MAX_ATTEMPTS = 5;
 
+/** Next to the real file: a symlink or another spelling of the path must find the same lock. */
 export function lockPathFor(dbPath: string): string {
-  return `${dbPath}.lock`;
+  return `${canonicalDatabasePath(dbPath)}.lock`;
 }
 
 /** Another `serve` holds the database; exit code 78 (EX_CONFIG), which systemd's RestartPreventExitStatus=78 does not restart. */

@@ -81,6 +81,46 @@ describe('configuration file shapes', () => {
     expect(problemsFor('{"http": {"port": 1,}}')).toEqual([expect.stringMatching(new RegExp(`^configuration file "${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" is not valid JSON: `))]);
   });
 
+  describe('never echoes a value: a misspelt or misplaced key may hold a secret', () => {
+    const SECRET = 'hunter2hunter2';
+    function messageFor(content: string): string {
+      writeFileSync(file, content);
+      try {
+        loadConfig({ argv: ['--config', file], env: {} });
+      } catch (err) {
+        expect(err).toBeInstanceOf(ConfigError);
+        return `${(err as ConfigError).message}\n${(err as ConfigError).problems.join('\n')}`;
+      }
+      throw new Error('expected a ConfigError');
+    }
+
+    it('names a misspelt mqtt.password without its value', () => {
+      const message = messageFor(JSON.stringify({ mqtt: { passwd: SECRET } }));
+      expect(message).not.toContain(SECRET);
+      expect(message).toContain('unknown key "mqtt.passwd" (a string); allowed keys under "mqtt": ');
+      expect(message).toContain('mqtt.password');
+    });
+
+    it('names a misspelt broker.users without its accounts', () => {
+      const message = messageFor(JSON.stringify({ broker: { user: [{ username: 'ha', password: SECRET }] } }));
+      expect(message).not.toContain(SECRET);
+      expect(message).toContain('unknown key "broker.user" (a list); allowed keys under "broker": ');
+      expect(message).toContain('broker.users');
+    });
+
+    it('names an unknown group without the values inside it', () => {
+      const message = messageFor(JSON.stringify({ mqtt: { credentials: { password: SECRET } } }));
+      expect(message).not.toContain(SECRET);
+      expect(message).toContain('unknown key "mqtt.credentials.password" (a string)');
+    });
+
+    it('reports a JSON syntax error without quoting the file', () => {
+      const message = messageFor(`{"mqtt": {"password": ${SECRET}}}`);
+      expect(message).toContain('is not valid JSON');
+      expect(message).not.toContain('hunter');
+    });
+  });
+
   it('accepts the documented shapes', () => {
     expect(configShapeProblems({ stations: [], broker: { users: [] }, http: { rateLimit: { max: 1 } } }, configSchema)).toEqual([]);
     writeFileSync(file, JSON.stringify({ broker: { users: [{ username: 'ha', password: 'long-enough-secret' }] }, stations: [] }));

@@ -2,7 +2,9 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MFI_VERSION } from '../../src/core/index.js';
+import { DATABASE_MESSAGES } from '../../src/http/healthRoute.js';
 import { setMaintenance, startHttpHarness, type HttpHarness } from '../helpers/httpApp.js';
+import { captureLogger } from '../helpers/httpLogCapture.js';
 
 describe('GET /health and /v1/health (spec: health table)', () => {
   let h: HttpHarness;
@@ -55,6 +57,26 @@ describe('GET /health and /v1/health (spec: health table)', () => {
     expect(body.mfi.checks.database.message).toMatch(/\S/);
   });
 
+  it('regression: a database error shows neither the path nor SQLite\'s text without login; the log has them, once', async () => {
+    const capture = captureLogger('info');
+    const logged = await startHttpHarness({ logger: capture.logger });
+    try {
+      await logged.db.close();
+      for (let i = 0; i < 3; i++) {
+        const response = await logged.app.inject({ method: 'GET', url: '/health' });
+        expect(response.statusCode).toBe(503);
+        expect(response.json().mfi.checks.database).toEqual({ status: 'error', message: DATABASE_MESSAGES.queryFailed });
+        expect(response.body).not.toContain(logged.dir);
+        expect(response.body).not.toMatch(/SQLITE_/);
+      }
+      const errors = capture.lines().filter((line) => line.level === 50);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatchObject({ module: 'database', msg: expect.stringMatching(/^health: database query failed: \S/) });
+    } finally {
+      await logged.close();
+    }
+  });
+
   it('503 error — configuration faulty (data directory no longer usable)', async () => {
     const broken = await startHttpHarness();
     try {
@@ -66,7 +88,8 @@ describe('GET /health and /v1/health (spec: health table)', () => {
         message: 'One or more system checks failed.',
         mfi: { status: 'error', checks: { config: { status: 'error' } } },
       });
-      expect(response.json().mfi.checks.config.message).toMatch(/not writable/);
+      expect(response.json().mfi.checks.config.message).toMatch(/directory of db\.path is not writable/);
+      expect(response.body).not.toContain(broken.dir);
     } finally {
       await broken.close();
     }

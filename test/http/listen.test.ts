@@ -1,8 +1,21 @@
-import { createServer, type Server } from 'node:net';
+import dns from 'node:dns';
+import { connect, createServer, type Server } from 'node:net';
 import os from 'node:os';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { listenHttp } from '../../src/http/listen.js';
+import { LOCALHOST_BIND_ADDRESS, listenHttp } from '../../src/http/listen.js';
+
+/** Whether a TCP connection to host:port is accepted (ECONNREFUSED, EADDRNOTAVAIL: no). */
+function connects(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
 
 /** What os.networkInterfaces() throws under RestrictAddressFamilies= without AF_NETLINK. */
 function failInterfaceListing(): void {
@@ -40,12 +53,25 @@ describe('listenHttp', () => {
     expect(app.server.listening).toBe(false);
   });
 
-  it('lets fastify bind "localhost" (loopback only, no interface listing either)', async () => {
+  it('regression: binds "localhost" as 127.0.0.1 on app.server alone, so every connection gets its limits', async () => {
     failInterfaceListing();
+    // Debian's /etc/hosts also maps ::1 to localhost (this machine's may not): fastify then opened a second server on ::1.
+    const lookup = dns.lookup;
+    vi.spyOn(dns, 'lookup').mockImplementation(((name: string, ...rest: unknown[]) => {
+      const callback = rest.at(-1) as (err: null, ...result: unknown[]) => void;
+      if (name !== 'localhost') return (lookup as (...args: unknown[]) => void)(name, ...rest);
+      const all = typeof rest[0] === 'object' && (rest[0] as { all?: boolean } | null)?.all === true;
+      if (all) callback(null, [{ address: '127.0.0.1', family: 4 }, { address: '::1', family: 6 }]);
+      else callback(null, '127.0.0.1', 4);
+    }) as typeof dns.lookup);
     app = buildApp();
+    // What app.ts sets on app.server; a second server that fastify opened for ::1 had none of it.
+    app.server.maxConnections = 1;
     const address = await listenHttp(app, { host: 'localhost', port: 0 });
-    expect(['127.0.0.1', '::1']).toContain(address.address);
+    expect(address.address).toBe(LOCALHOST_BIND_ADDRESS);
     expect(os.networkInterfaces).not.toHaveBeenCalled();
+    expect(await (await fetch(`http://127.0.0.1:${address.port}/ping`)).json()).toEqual({ pong: true });
+    await expect(connects('::1', address.port)).resolves.toBe(false);
   });
 
   it('rejects with the bind error when the port is taken', async () => {

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { symlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DatabaseInUseError, ServeLock } from '../../src/store/serveLock.js';
 import { EXIT_CONFIG } from '../../src/config/load.js';
@@ -27,6 +29,26 @@ describe('one serve per database (issue 8, item 8)', () => {
     expect(third).not.toBeNull();
     await third?.release();
     expect(await ServeLock.acquire(':memory:')).toBeNull();
+  });
+
+  it('regression: a symlink to the same database (file or directory) finds the same lock', async () => {
+    const first = await ServeLock.acquire(temp.dbPath);
+    try {
+      // Before the database exists (first start): a symlink to the file it will be.
+      const early = join(temp.dir, 'early.db');
+      symlinkSync(temp.dbPath, early);
+      await expect(ServeLock.acquire(early)).rejects.toBeInstanceOf(DatabaseInUseError);
+      writeFileSync(temp.dbPath, '');
+      const fileLink = join(temp.dir, 'link.db');
+      symlinkSync(temp.dbPath, fileLink);
+      await expect(ServeLock.acquire(fileLink)).rejects.toBeInstanceOf(DatabaseInUseError);
+      const directoryLink = join(temp.dir, 'data-link');
+      symlinkSync(dirname(temp.dbPath), directoryLink);
+      await expect(ServeLock.acquire(join(directoryLink, basename(temp.dbPath)))).rejects.toBeInstanceOf(DatabaseInUseError);
+      await expect(ServeLock.acquire(join(directoryLink, '.', basename(temp.dbPath)))).rejects.toBeInstanceOf(DatabaseInUseError);
+    } finally {
+      await first?.release();
+    }
   });
 
   it('regression: a second real `serve` exits 78 naming the path and the PID; the admin CLI works meanwhile; after SIGKILL a new serve starts', async () => {
