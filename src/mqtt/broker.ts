@@ -12,7 +12,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../util/clock.js';
 import type { RetainedMessage, RetainedStore } from '../store/retainedStore.js';
 import { BatchWriter } from './batchWriter.js';
-import { BrokerAccess } from './brokerAccess.js';
+import { BrokerAccess, type DiscoveryIdentity } from './brokerAccess.js';
 import type { BrokerUser } from './brokerUsers.js';
 import { ConnectionCap } from './connectionCap.js';
 import { LogThrottle } from './logThrottle.js';
@@ -36,6 +36,8 @@ export interface BrokerOptions {
   baseTopic: string;
   /** Topic filters only the daemon's own connection may publish to: `<base>/#` and our discovery configs. */
   ownedTopics: readonly string[];
+  /** Our discovery identity: other clients' configs under its prefix may not claim it (live or restored). */
+  discovery?: DiscoveryIdentity;
   /** `broker.maxClients`: open connections at once, ours included. */
   maxClients: number;
   /** `broker.sysTopics`: $SYS readable by loopback clients with an account. */
@@ -79,7 +81,7 @@ export class EmbeddedBroker {
     this.#throttle = new LogThrottle(this.#log);
     this.#writer = new BatchWriter(() => this.#persist(), options.flushIntervalMs, this.#log);
     this.#quota = new RetainedQuota(options.retainedLimits);
-    this.#access = new BrokerAccess({ users: options.users, ownedTopics: options.ownedTopics, sysTopicsForAccounts: options.sysTopics });
+    this.#access = new BrokerAccess({ users: options.users, ownedTopics: options.ownedTopics, sysTopicsForAccounts: options.sysTopics, discovery: options.discovery });
     this.#cap = new ConnectionCap(options.maxClients, (socket) =>
       this.#throttle.warn('max-clients', { remoteAddress: socket.remoteAddress, maxClients: options.maxClients }, 'MQTT connection refused: broker.maxClients reached'),
     );
@@ -201,7 +203,7 @@ export class EmbeddedBroker {
     const size = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
     if (size > this.#options.maxPayloadBytes) return `payload of ${size} bytes exceeds ${this.#options.maxPayloadBytes}`;
     if (topic.split('/').length > this.#options.maxTopicLevels) return `more than ${this.#options.maxTopicLevels} topic levels`;
-    return this.#access.publishProblem(client, topic);
+    return this.#access.publishProblem(client, topic, payload);
   }
 
   /**
@@ -260,7 +262,7 @@ export class EmbeddedBroker {
     const forbidden = new Set<string>();
     const overQuota = new Set<string>();
     for (const { topic, bytes } of stored) {
-      const problem = this.#access.restoreProblem(topic);
+      const problem = await this.#restoreProblem(store, topic, bytes);
       if (problem) {
         forbidden.add(topic);
         this.#log.warn({ topic: JSON.stringify(topic.slice(0, 200)), problem }, 'stored retained message dropped');
@@ -275,6 +277,16 @@ export class EmbeddedBroker {
         'stored retained messages exceed broker.maxRetainedMessages / broker.maxRetainedBytes; the newest ones were deleted',
       );
     }
+  }
+
+  /**
+   * Reads a payload only under the discovery prefix, one row at a time and within the payload
+   * limit, so an attacked database is never loaded whole; a bigger "config" there is dropped.
+   */
+  async #restoreProblem(store: RetainedStore, topic: string, bytes: number): Promise<string | undefined> {
+    if (!this.#access.isDiscoveryTopic(topic)) return this.#access.restoreProblem(topic);
+    if (bytes > this.#options.maxPayloadBytes) return `a discovery config over broker.maxPayloadBytes (${this.#options.maxPayloadBytes})`;
+    return this.#access.restoreProblem(topic, (await store.payload(topic)) ?? '');
   }
 
   async #persist(): Promise<void> {

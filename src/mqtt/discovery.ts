@@ -27,14 +27,24 @@ function inputTemplate(field: string): string {
   return `{{ value_json.input.${field} if value_json.input is defined and value_json.input.${field} is defined else None }}`;
 }
 
+/** How every unique id of this daemon's entities begins (`<base>_<station>_<key>`). */
+export function discoveryUniqueIdPrefix(baseTopic: string): string {
+  return `${safeId(baseTopic)}_`;
+}
+
+/** How every device identifier of this daemon begins (`mowability_<base>_<station>`). */
+export function discoveryDeviceIdPrefix(baseTopic: string): string {
+  return `mowability_${discoveryUniqueIdPrefix(baseTopic)}`;
+}
+
 /** Every discovery message of one station, in a stable order. */
 export function discoveryMessages(input: DiscoveryInput): DiscoveryMessage[] {
   const base = input.baseTopic;
   const station = input.stationId;
   const stateTopic = `${base}/${station}/state`;
-  const idPrefix = `${safeId(base)}_${station}`;
+  const idPrefix = `${discoveryUniqueIdPrefix(base)}${station}`;
   const device = {
-    identifiers: [`mowability_${idPrefix}`],
+    identifiers: [`${discoveryDeviceIdPrefix(base)}${station}`],
     name: `Mowability ${input.stationName}`,
     manufacturer: 'mowability',
     model: 'Mowability Index',
