@@ -213,7 +213,7 @@ export class EmbeddedBroker {
   #retainedProblem(client: Client | null, packet: { topic: string; payload: Buffer | string; retain: boolean }): string | undefined {
     if (!packet.retain || !client || this.#isOurs(packet.topic) || this.#access.isInternal(client)) return undefined;
     const size = typeof packet.payload === 'string' ? Buffer.byteLength(packet.payload) : packet.payload.length;
-    const problem = this.#quota.admit(packet.topic, client.id, size);
+    const problem = this.#quota.admit(packet.topic, this.#access.quotaOwner(client), size);
     if (problem) this.retainedRefused++;
     return problem;
   }

@@ -80,6 +80,9 @@ export function claimsOurDiscovery(payload: Buffer | string, identity: Discovery
   return isObject(components) && Object.values(components).some((component) => isObject(component) && claimsUs(component, uniqueIdPrefix, deviceIdPrefix));
 }
 
+/** The one retained-quota owner of every anonymous client (accounts are `user:<name>`, so no clash). */
+export const ANONYMOUS_OWNER = 'anonymous';
+
 /** CONNACK return codes of MQTT 3.1.1 §3.2.2.3. */
 export const IDENTIFIER_REJECTED = 2;
 export const BAD_USERNAME_OR_PASSWORD = 4;
@@ -107,7 +110,8 @@ export class BrokerAccess {
    */
   readonly internalClientId = `mowability-${randomBytes(8).toString('hex')}`;
   readonly #internal = new WeakSet<Client>();
-  readonly #withAccount = new WeakSet<Client>();
+  /** Clients logged in with a `broker.users` account, and the account's name. */
+  readonly #accounts = new WeakMap<Client, string>();
   /** First levels of the owned filters: most traffic (station topics) is ruled out by one lookup. */
   readonly #ownedFirstLevels: ReadonlySet<string>;
 
@@ -126,13 +130,23 @@ export class BrokerAccess {
     if (client.id === this.internalClientId) return { ok: false, returnCode: IDENTIFIER_REJECTED, reason: "the daemon's own client id" };
     if (this.#options.users.length === 0) return { ok: true };
     if (!checkCredentials(this.#options.users, username, password)) return { ok: false, returnCode: BAD_USERNAME_OR_PASSWORD, reason: 'bad username or password' };
-    this.#withAccount.add(client);
+    this.#accounts.set(client, username!);
     return { ok: true };
   }
 
   /** The daemon's own authenticated connection. `null` (aedes itself, e.g. restoring retained messages) is not. */
   isInternal(client: Client | null | undefined): boolean {
     return client !== null && client !== undefined && this.#internal.has(client);
+  }
+
+  /**
+   * Whose share of the retained quota a client's publishes count against: its authenticated account,
+   * never its client id (chosen by the client, so a fresh id per connection would void the cap).
+   * All anonymous clients share one key.
+   */
+  quotaOwner(client: Client): string {
+    const account = this.#accounts.get(client);
+    return account === undefined ? ANONYMOUS_OWNER : `user:${account}`;
   }
 
   isOwnedTopic(topic: string): boolean {
@@ -186,6 +200,6 @@ export class BrokerAccess {
 
   // $SYS names every client id and address: only the machine's owner, with an account, gets to read it.
   #maySeeSys(client: Client): boolean {
-    return this.#options.sysTopicsForAccounts && this.#withAccount.has(client) && isLoopbackHost(remoteAddress(client));
+    return this.#options.sysTopicsForAccounts && this.#accounts.has(client) && isLoopbackHost(remoteAddress(client));
   }
 }

@@ -1,6 +1,7 @@
 /**
  * Bounds what other clients may keep retained on the embedded broker: how
- * many topics, how many payload bytes in total and per client id. Every
+ * many topics, how many payload bytes in total and per owner (an account,
+ * or all anonymous clients together: a client id is the client's own choice). Every
  * accepted retained message lives in aedes' memory and in SQLite until it
  * is deleted, so without a bound one anonymous loopback client can fill
  * both (3,000 × 60 KB in 4 s was measured). Pure bookkeeping: the broker
@@ -12,7 +13,7 @@ export interface RetainedLimits {
   readonly maxMessages: number;
   /** Most payload bytes over all of them. */
   readonly maxBytes: number;
-  /** Most payload bytes one client id may hold. */
+  /** Most payload bytes one owner (an account, or all anonymous clients together) may hold. */
   readonly maxBytesPerClient: number;
 }
 
