@@ -17,7 +17,7 @@ import type { BrokerUser } from './brokerUsers.js';
 import { ConnectionCap } from './connectionCap.js';
 import { LogThrottle } from './logThrottle.js';
 import { PacketLengthWatch } from './packetLengthWatch.js';
-import { RESTORED_OWNER, RetainedQuota, type RetainedLimits } from './retainedQuota.js';
+import { RESTORED_OWNER, RetainedQuota, type Entry, type RetainedLimits } from './retainedQuota.js';
 import { explainListenError } from '../util/listenError.js';
 
 export interface BrokerOptions {
@@ -71,6 +71,13 @@ export class EmbeddedBroker {
   #port = 0;
   #restoring = false;
   readonly #quota: RetainedQuota;
+  /**
+   * Retained publishes admitted by authorizePublish but not yet seen stored, per client. aedes can
+   * still drop one afterwards (a QoS 1 PUBACK that cannot be written, a QoS 2 message past
+   * maxInflightInbound, a failed store); each of those closes the connection, so what is still
+   * pending when the client goes is undone, or the quota would leak.
+   */
+  readonly #unconfirmed = new Map<Client, Map<string, { admitted: Entry | undefined; previous: Entry | undefined }>>();
   rejectedPublishes = 0;
   /** Retained publishes refused by the retained limits (also counted in rejectedPublishes). */
   retainedRefused = 0;
@@ -146,6 +153,7 @@ export class EmbeddedBroker {
     });
     this.#broker = broker;
     broker.on('publish', (packet, client) => this.#onPublish(packet, client));
+    broker.on('clientDisconnect', (client) => this.#undoUnconfirmed(client));
     broker.on('clientError', (client, err) => {
       // aedes refuses over-deep topics itself, before authorizePublish sees them: count those refusals too.
       if (err.message === TOO_MANY_LEVELS) this.rejectedPublishes++;
@@ -213,14 +221,37 @@ export class EmbeddedBroker {
   #retainedProblem(client: Client | null, packet: { topic: string; payload: Buffer | string; retain: boolean }): string | undefined {
     if (!packet.retain || !client || this.#isOurs(packet.topic) || this.#access.isInternal(client)) return undefined;
     const size = typeof packet.payload === 'string' ? Buffer.byteLength(packet.payload) : packet.payload.length;
+    const previous = this.#quota.entry(packet.topic);
     const problem = this.#quota.admit(packet.topic, this.#access.quotaOwner(client), size);
-    if (problem) this.retainedRefused++;
-    return problem;
+    if (problem) {
+      this.retainedRefused++;
+      return problem;
+    }
+    const unconfirmed = this.#unconfirmed.get(client) ?? new Map<string, { admitted: Entry | undefined; previous: Entry | undefined }>();
+    this.#unconfirmed.set(client, unconfirmed);
+    const earlier = unconfirmed.get(packet.topic);
+    unconfirmed.set(packet.topic, { admitted: this.#quota.entry(packet.topic), previous: earlier ? earlier.previous : previous });
+    return undefined;
+  }
+
+  /** The client is gone: its admitted publishes that were never stored give their quota back. */
+  #undoUnconfirmed(client: Client): void {
+    const unconfirmed = this.#unconfirmed.get(client);
+    this.#unconfirmed.delete(client);
+    for (const [topic, { admitted, previous }] of unconfirmed ?? []) this.#quota.undo(topic, admitted, previous);
   }
 
   #onPublish(packet: AedesPublishPacket, client: Client | null): void {
     if (this.#restoring || !packet.retain || packet.topic.startsWith('$')) return;
     const ours = this.#isOurs(packet.topic) || this.#access.isInternal(client);
+    if (!ours && client) {
+      // Stored: confirm what authorizePublish admitted (and count it again if a disconnect undid it first).
+      const unconfirmed = this.#unconfirmed.get(client);
+      unconfirmed?.delete(packet.topic);
+      if (unconfirmed?.size === 0) this.#unconfirmed.delete(client);
+      const size = typeof packet.payload === 'string' ? Buffer.byteLength(packet.payload) : packet.payload.length;
+      this.#quota.settle(packet.topic, this.#access.quotaOwner(client), size);
+    }
     // Ours replaced or deleted another client's message (e.g. the stale discovery sweep): free its
     // share and delete it from the database, or it would come back on restart.
     if (ours && this.#quota.release(packet.topic) === 0) return;

@@ -154,8 +154,28 @@ describe('retained storage limits of the embedded broker', () => {
       socket.destroy();
     }
   });
+
+  it('gives back the quota of a retained QoS 2 message it admitted but then dropped past maxInflightBytesPerClient', async () => {
+    const maxPayloadBytes = 1024;
+    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ broker: { maxPayloadBytes, maxInflightBytesPerClient: 4 * maxPayloadBytes } }), new FakeClock());
+    const socket = createConnection({ host: '127.0.0.1', port: daemon.port });
+    try {
+      socket.on('error', () => undefined);
+      socket.resume();
+      const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+      socket.write(connectPacket('withholder'));
+      // Five retained QoS 2 publishes on five topics, never a PUBREL: the fifth passes authorizePublish, then aedes drops it.
+      for (let id = 1; id <= 5; id++) socket.write(qos2Publish(id, `leak/${id}`, Buffer.alloc(maxPayloadBytes, 1), true));
+      await withDeadline(closed, 5000, 'the broker to close the connection past 4 in-flight QoS 2 messages');
+    } finally {
+      socket.destroy();
+    }
+    expect(await noRetainedMessage(daemon.port, 'leak/5')).toBe(true);
+    await waitUntil(() => daemon!.service.stats().brokerRetainedMessages === 4, 'the dropped message given back');
+    expect(daemon.service.stats()).toMatchObject({ brokerRetainedMessages: 4, brokerRetainedBytes: 4 * maxPayloadBytes });
+  });
 });
 
-function qos2Publish(messageId: number, topic: string, payload: Buffer): Buffer {
-  return packet(0x34, Buffer.concat([lengthPrefixed(Buffer.from(topic)), Buffer.from([messageId >> 8, messageId & 0xff]), payload]));
+function qos2Publish(messageId: number, topic: string, payload: Buffer, retain = false): Buffer {
+  return packet(retain ? 0x35 : 0x34, Buffer.concat([lengthPrefixed(Buffer.from(topic)), Buffer.from([messageId >> 8, messageId & 0xff]), payload]));
 }
