@@ -193,7 +193,7 @@ export const mqttSchema = {
       arg: 'broker-max-retained-bytes',
     },
     maxRetainedBytesPerClient: {
-      doc: 'Most payload bytes of retained messages one client id may hold, so one client cannot take the whole broker.maxRetainedBytes.',
+      doc: 'Most payload bytes of retained messages one broker.users account may hold, so one client cannot take the whole broker.maxRetainedBytes. All anonymous clients share one such share (a client id is chosen by the client).',
       format: 'positive-int',
       default: 2 * 1024 * 1024,
       env: 'MOWABILITY_BROKER_MAX_RETAINED_BYTES_PER_CLIENT',

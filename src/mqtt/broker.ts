@@ -12,12 +12,12 @@ import type { Logger } from 'pino';
 import type { Clock } from '../util/clock.js';
 import type { RetainedMessage, RetainedStore } from '../store/retainedStore.js';
 import { BatchWriter } from './batchWriter.js';
-import { BrokerAccess } from './brokerAccess.js';
+import { BrokerAccess, type DiscoveryIdentity } from './brokerAccess.js';
 import type { BrokerUser } from './brokerUsers.js';
 import { ConnectionCap } from './connectionCap.js';
 import { LogThrottle } from './logThrottle.js';
 import { PacketLengthWatch } from './packetLengthWatch.js';
-import { RESTORED_OWNER, RetainedQuota, type RetainedLimits } from './retainedQuota.js';
+import { RESTORED_OWNER, RetainedQuota, type Entry, type RetainedLimits } from './retainedQuota.js';
 import { explainListenError } from '../util/listenError.js';
 
 export interface BrokerOptions {
@@ -36,6 +36,8 @@ export interface BrokerOptions {
   baseTopic: string;
   /** Topic filters only the daemon's own connection may publish to: `<base>/#` and our discovery configs. */
   ownedTopics: readonly string[];
+  /** Our discovery identity: other clients' configs under its prefix may not claim it (live or restored). */
+  discovery?: DiscoveryIdentity;
   /** `broker.maxClients`: open connections at once, ours included. */
   maxClients: number;
   /** `broker.sysTopics`: $SYS readable by loopback clients with an account. */
@@ -69,6 +71,13 @@ export class EmbeddedBroker {
   #port = 0;
   #restoring = false;
   readonly #quota: RetainedQuota;
+  /**
+   * Retained publishes admitted by authorizePublish but not yet seen stored, per client. aedes can
+   * still drop one afterwards (a QoS 1 PUBACK that cannot be written, a QoS 2 message past
+   * maxInflightInbound, a failed store); each of those closes the connection, so what is still
+   * pending when the client goes is undone, or the quota would leak.
+   */
+  readonly #unconfirmed = new Map<Client, Map<string, { admitted: Entry | undefined; previous: Entry | undefined }>>();
   rejectedPublishes = 0;
   /** Retained publishes refused by the retained limits (also counted in rejectedPublishes). */
   retainedRefused = 0;
@@ -79,7 +88,7 @@ export class EmbeddedBroker {
     this.#throttle = new LogThrottle(this.#log);
     this.#writer = new BatchWriter(() => this.#persist(), options.flushIntervalMs, this.#log);
     this.#quota = new RetainedQuota(options.retainedLimits);
-    this.#access = new BrokerAccess({ users: options.users, ownedTopics: options.ownedTopics, sysTopicsForAccounts: options.sysTopics });
+    this.#access = new BrokerAccess({ users: options.users, ownedTopics: options.ownedTopics, sysTopicsForAccounts: options.sysTopics, discovery: options.discovery });
     this.#cap = new ConnectionCap(options.maxClients, (socket) =>
       this.#throttle.warn('max-clients', { remoteAddress: socket.remoteAddress, maxClients: options.maxClients }, 'MQTT connection refused: broker.maxClients reached'),
     );
@@ -144,6 +153,7 @@ export class EmbeddedBroker {
     });
     this.#broker = broker;
     broker.on('publish', (packet, client) => this.#onPublish(packet, client));
+    broker.on('clientDisconnect', (client) => this.#undoUnconfirmed(client));
     broker.on('clientError', (client, err) => {
       // aedes refuses over-deep topics itself, before authorizePublish sees them: count those refusals too.
       if (err.message === TOO_MANY_LEVELS) this.rejectedPublishes++;
@@ -201,7 +211,7 @@ export class EmbeddedBroker {
     const size = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
     if (size > this.#options.maxPayloadBytes) return `payload of ${size} bytes exceeds ${this.#options.maxPayloadBytes}`;
     if (topic.split('/').length > this.#options.maxTopicLevels) return `more than ${this.#options.maxTopicLevels} topic levels`;
-    return this.#access.publishProblem(client, topic);
+    return this.#access.publishProblem(client, topic, payload);
   }
 
   /**
@@ -211,14 +221,37 @@ export class EmbeddedBroker {
   #retainedProblem(client: Client | null, packet: { topic: string; payload: Buffer | string; retain: boolean }): string | undefined {
     if (!packet.retain || !client || this.#isOurs(packet.topic) || this.#access.isInternal(client)) return undefined;
     const size = typeof packet.payload === 'string' ? Buffer.byteLength(packet.payload) : packet.payload.length;
-    const problem = this.#quota.admit(packet.topic, client.id, size);
-    if (problem) this.retainedRefused++;
-    return problem;
+    const previous = this.#quota.entry(packet.topic);
+    const problem = this.#quota.admit(packet.topic, this.#access.quotaOwner(client), size);
+    if (problem) {
+      this.retainedRefused++;
+      return problem;
+    }
+    const unconfirmed = this.#unconfirmed.get(client) ?? new Map<string, { admitted: Entry | undefined; previous: Entry | undefined }>();
+    this.#unconfirmed.set(client, unconfirmed);
+    const earlier = unconfirmed.get(packet.topic);
+    unconfirmed.set(packet.topic, { admitted: this.#quota.entry(packet.topic), previous: earlier ? earlier.previous : previous });
+    return undefined;
+  }
+
+  /** The client is gone: its admitted publishes that were never stored give their quota back. */
+  #undoUnconfirmed(client: Client): void {
+    const unconfirmed = this.#unconfirmed.get(client);
+    this.#unconfirmed.delete(client);
+    for (const [topic, { admitted, previous }] of unconfirmed ?? []) this.#quota.undo(topic, admitted, previous);
   }
 
   #onPublish(packet: AedesPublishPacket, client: Client | null): void {
     if (this.#restoring || !packet.retain || packet.topic.startsWith('$')) return;
     const ours = this.#isOurs(packet.topic) || this.#access.isInternal(client);
+    if (!ours && client) {
+      // Stored: confirm what authorizePublish admitted (and count it again if a disconnect undid it first).
+      const unconfirmed = this.#unconfirmed.get(client);
+      unconfirmed?.delete(packet.topic);
+      if (unconfirmed?.size === 0) this.#unconfirmed.delete(client);
+      const size = typeof packet.payload === 'string' ? Buffer.byteLength(packet.payload) : packet.payload.length;
+      this.#quota.settle(packet.topic, this.#access.quotaOwner(client), size);
+    }
     // Ours replaced or deleted another client's message (e.g. the stale discovery sweep): free its
     // share and delete it from the database, or it would come back on restart.
     if (ours && this.#quota.release(packet.topic) === 0) return;
@@ -260,7 +293,7 @@ export class EmbeddedBroker {
     const forbidden = new Set<string>();
     const overQuota = new Set<string>();
     for (const { topic, bytes } of stored) {
-      const problem = this.#access.restoreProblem(topic);
+      const problem = await this.#restoreProblem(store, topic, bytes);
       if (problem) {
         forbidden.add(topic);
         this.#log.warn({ topic: JSON.stringify(topic.slice(0, 200)), problem }, 'stored retained message dropped');
@@ -275,6 +308,16 @@ export class EmbeddedBroker {
         'stored retained messages exceed broker.maxRetainedMessages / broker.maxRetainedBytes; the newest ones were deleted',
       );
     }
+  }
+
+  /**
+   * Reads a payload only under the discovery prefix, one row at a time and within the payload
+   * limit, so an attacked database is never loaded whole; a bigger "config" there is dropped.
+   */
+  async #restoreProblem(store: RetainedStore, topic: string, bytes: number): Promise<string | undefined> {
+    if (!this.#access.isDiscoveryTopic(topic)) return this.#access.restoreProblem(topic);
+    if (bytes > this.#options.maxPayloadBytes) return `a discovery config over broker.maxPayloadBytes (${this.#options.maxPayloadBytes})`;
+    return this.#access.restoreProblem(topic, (await store.payload(topic)) ?? '');
   }
 
   async #persist(): Promise<void> {

@@ -20,7 +20,68 @@ export interface BrokerAccessOptions {
   ownedTopics: readonly string[];
   /** `broker.sysTopics`: loopback clients logged in with an account may subscribe to `$SYS/...`. */
   sysTopicsForAccounts: boolean;
+  /** Our discovery identity: configs of other clients under `prefix/` may not claim it, on any topic. */
+  discovery?: DiscoveryIdentity;
 }
+
+/** `homeassistant.prefix` and how our unique ids and device identifiers begin (from discovery.ts). */
+export interface DiscoveryIdentity {
+  prefix: string;
+  uniqueIdPrefix: string;
+  deviceIdPrefix: string;
+}
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A field under its full name or HA's abbreviation (https://www.home-assistant.io/integrations/mqtt/#discovery-payload). */
+function field(config: Json, name: string, abbreviation: string): unknown {
+  return config[name] ?? config[abbreviation];
+}
+
+function startsWith(value: unknown, prefix: string): boolean {
+  return typeof value === 'string' && value.toLowerCase().startsWith(prefix);
+}
+
+/** Whether one entity config (or a device config) names our unique ids or our device. */
+function claimsUs(config: Json, uniqueIdPrefix: string, deviceIdPrefix: string): boolean {
+  if (startsWith(field(config, 'unique_id', 'uniq_id'), uniqueIdPrefix)) return true;
+  const device = field(config, 'device', 'dev');
+  if (isObject(device)) {
+    const ids = field(device, 'identifiers', 'ids');
+    if ((Array.isArray(ids) ? ids : [ids]).some((id) => startsWith(id, deviceIdPrefix))) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a discovery payload claims one of our entities or our device. Home Assistant keeps the
+ * first config it sees for a unique id and merges configs by device identifier, whatever the topic,
+ * so the topic alone cannot protect them. Checks the entity, and each component of a device-based
+ * config (`components`/`cmps`). Only a JSON object can be a config; anything else claims nothing.
+ */
+export function claimsOurDiscovery(payload: Buffer | string, identity: DiscoveryIdentity): boolean {
+  const text = typeof payload === 'string' ? payload : payload.toString('utf8');
+  if (!/^\s*\{/.test(text)) return false;
+  let config: unknown;
+  try {
+    config = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  if (!isObject(config)) return false;
+  const uniqueIdPrefix = identity.uniqueIdPrefix.toLowerCase();
+  const deviceIdPrefix = identity.deviceIdPrefix.toLowerCase();
+  if (claimsUs(config, uniqueIdPrefix, deviceIdPrefix)) return true;
+  const components = field(config, 'components', 'cmps');
+  return isObject(components) && Object.values(components).some((component) => isObject(component) && claimsUs(component, uniqueIdPrefix, deviceIdPrefix));
+}
+
+/** The one retained-quota owner of every anonymous client (accounts are `user:<name>`, so no clash). */
+export const ANONYMOUS_OWNER = 'anonymous';
 
 /** CONNACK return codes of MQTT 3.1.1 §3.2.2.3. */
 export const IDENTIFIER_REJECTED = 2;
@@ -49,7 +110,8 @@ export class BrokerAccess {
    */
   readonly internalClientId = `mowability-${randomBytes(8).toString('hex')}`;
   readonly #internal = new WeakSet<Client>();
-  readonly #withAccount = new WeakSet<Client>();
+  /** Clients logged in with a `broker.users` account, and the account's name. */
+  readonly #accounts = new WeakMap<Client, string>();
   /** First levels of the owned filters: most traffic (station topics) is ruled out by one lookup. */
   readonly #ownedFirstLevels: ReadonlySet<string>;
 
@@ -68,7 +130,7 @@ export class BrokerAccess {
     if (client.id === this.internalClientId) return { ok: false, returnCode: IDENTIFIER_REJECTED, reason: "the daemon's own client id" };
     if (this.#options.users.length === 0) return { ok: true };
     if (!checkCredentials(this.#options.users, username, password)) return { ok: false, returnCode: BAD_USERNAME_OR_PASSWORD, reason: 'bad username or password' };
-    this.#withAccount.add(client);
+    this.#accounts.set(client, username!);
     return { ok: true };
   }
 
@@ -77,23 +139,53 @@ export class BrokerAccess {
     return client !== null && client !== undefined && this.#internal.has(client);
   }
 
+  /**
+   * Whose share of the retained quota a client's publishes count against: its authenticated account,
+   * never its client id (chosen by the client, so a fresh id per connection would void the cap).
+   * All anonymous clients share one key.
+   */
+  quotaOwner(client: Client): string {
+    const account = this.#accounts.get(client);
+    return account === undefined ? ANONYMOUS_OWNER : `user:${account}`;
+  }
+
   isOwnedTopic(topic: string): boolean {
     if (!this.#ownedFirstLevels.has(topic.split('/', 1)[0]!)) return false;
     return this.#options.ownedTopics.some((filter) => topicMatches(filter, topic));
   }
 
-  /** Why this client may not publish to `topic` (text or ownership), else undefined. */
-  publishProblem(client: Client | null, topic: string): string | undefined {
+  /** Whether `topic` lies under the discovery prefix, where configs claiming our entities are refused. */
+  isDiscoveryTopic(topic: string): boolean {
+    const prefix = this.#options.discovery?.prefix;
+    return prefix !== undefined && topic.startsWith(`${prefix}/`);
+  }
+
+  /**
+   * Why this client may not publish `payload` to `topic` (text, ownership, or a discovery config
+   * claiming our entities), else undefined. `payload` must already be within the payload limit.
+   */
+  publishProblem(client: Client | null, topic: string, payload: Buffer | string = ''): string | undefined {
     const text = topicTextProblem(topic);
     if (text) return text;
     if (topic.startsWith('$')) return 'topics starting with $ are reserved';
-    if (client && !this.isInternal(client) && this.isOwnedTopic(topic)) return `only mowability publishes to ${topic.split('/').slice(0, 3).join('/')}/...`;
-    return undefined;
+    if (!client || this.isInternal(client)) return undefined;
+    if (this.isOwnedTopic(topic)) return `only mowability publishes to ${topic.split('/').slice(0, 3).join('/')}/...`;
+    return this.#discoveryProblem(topic, payload);
   }
 
-  /** Why a stored retained message must not be restored: bad topic text, or one of our topics (we re-publish those). */
-  restoreProblem(topic: string): string | undefined {
-    return topicTextProblem(topic) ?? (this.isOwnedTopic(topic) ? 'one of our own topics' : undefined);
+  /**
+   * Why a stored retained message must not be restored: bad topic text, one of our topics (we
+   * re-publish those), or a discovery config claiming our entities. `payload` is needed only
+   * for topics under the discovery prefix (isDiscoveryTopic).
+   */
+  restoreProblem(topic: string, payload: Buffer | string = ''): string | undefined {
+    return topicTextProblem(topic) ?? (this.isOwnedTopic(topic) ? 'one of our own topics' : this.#discoveryProblem(topic, payload));
+  }
+
+  #discoveryProblem(topic: string, payload: Buffer | string): string | undefined {
+    const identity = this.#options.discovery;
+    if (!identity || !this.isDiscoveryTopic(topic) || !claimsOurDiscovery(payload, identity)) return undefined;
+    return "a discovery config claiming mowability's unique ids or device";
   }
 
   /** Why this client may not subscribe to `filter`, else undefined. */
@@ -108,6 +200,6 @@ export class BrokerAccess {
 
   // $SYS names every client id and address: only the machine's owner, with an account, gets to read it.
   #maySeeSys(client: Client): boolean {
-    return this.#options.sysTopicsForAccounts && this.#withAccount.has(client) && isLoopbackHost(remoteAddress(client));
+    return this.#options.sysTopicsForAccounts && this.#accounts.has(client) && isLoopbackHost(remoteAddress(client));
   }
 }

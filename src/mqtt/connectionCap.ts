@@ -3,8 +3,21 @@
  * applied to TCP connections as they are accepted, before a CONNECT is read:
  * idle sockets that never log in cost memory and file descriptors too, and
  * aedes would keep each for its 30 s connect timeout.
+ *
+ * The last slot is kept for loopback connections: the daemon connects to its
+ * own broker over loopback, so with `broker.host` 0.0.0.0 a host on the LAN
+ * holding every slot (no login needed to hold a socket) would otherwise shut
+ * the daemon out when it reconnects.
  */
 import type { Socket } from 'node:net';
+import { isLoopbackHost } from './settings.js';
+
+/** Slots only loopback connections may take. */
+export const LOOPBACK_RESERVED_SLOTS = 1;
+
+export function isLoopbackSocket(socket: Pick<Socket, 'remoteAddress'>): boolean {
+  return isLoopbackHost((socket.remoteAddress ?? '').replace(/^::ffff:/, ''));
+}
 
 export class ConnectionCap {
   readonly #max: number;
@@ -23,7 +36,8 @@ export class ConnectionCap {
 
   /** True when the socket may proceed; otherwise it has been destroyed and counted. */
   admit(socket: Socket): boolean {
-    if (this.#open >= this.#max) {
+    const limit = isLoopbackSocket(socket) ? this.#max : Math.max(0, this.#max - LOOPBACK_RESERVED_SLOTS);
+    if (this.#open >= limit) {
       this.refused++;
       this.#onRefused(socket);
       socket.destroy();

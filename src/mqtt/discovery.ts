@@ -54,7 +54,17 @@ function origin(version: string, supportUrl: string): Record<string, unknown> {
 }
 
 function bridgeIdentifier(baseTopic: string): string {
-  return `mowability_${safeId(baseTopic)}_bridge`;
+  return `${discoveryDeviceIdPrefix(baseTopic)}bridge`;
+}
+
+/** How every unique id of this daemon's entities begins (`<base>_<station>_<key>`). */
+export function discoveryUniqueIdPrefix(baseTopic: string): string {
+  return `${safeId(baseTopic)}_`;
+}
+
+/** How every device identifier of this daemon begins (`mowability_<base>_<station>`). */
+export function discoveryDeviceIdPrefix(baseTopic: string): string {
+  return `mowability_${discoveryUniqueIdPrefix(baseTopic)}`;
 }
 
 /** Every discovery message of one station, in a stable order. */
@@ -62,13 +72,13 @@ export function discoveryMessages(input: DiscoveryInput): DiscoveryMessage[] {
   const base = input.baseTopic;
   const station = input.stationId;
   const stateTopic = `${base}/${station}/state`;
-  const idPrefix = `${safeId(base)}_${station}`;
+  const idPrefix = `${discoveryUniqueIdPrefix(base)}${station}`;
   const shared = {
     state_topic: stateTopic,
     availability: [{ topic: `${base}/bridge/state` }, { topic: `${base}/${station}/availability` }],
     availability_mode: 'all',
     device: {
-      identifiers: [`mowability_${idPrefix}`],
+      identifiers: [`${discoveryDeviceIdPrefix(base)}${station}`],
       name: `Mowability ${input.stationName}`,
       manufacturer: 'mowability',
       model: 'Mowability Index',
@@ -94,7 +104,7 @@ export function bridgeDiscoveryMessages(input: { prefix: string; baseTopic: stri
     },
     origin: origin(input.softwareVersion, input.supportUrl ?? ''),
   };
-  const common: Common = { prefix: input.prefix, idPrefix: `${safeId(base)}_bridge`, entityPrefix: 'mowability_bridge', shared };
+  const common: Common = { prefix: input.prefix, idPrefix: `${discoveryUniqueIdPrefix(base)}bridge`, entityPrefix: 'mowability_bridge', shared };
   return bridgeEntities(base).map(({ alwaysAvailable, ...spec }) =>
     message(common, spec, alwaysAvailable ? {} : { availability: [{ topic: `${base}/bridge/state` }] }),
   );

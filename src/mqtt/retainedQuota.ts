@@ -1,6 +1,7 @@
 /**
  * Bounds what other clients may keep retained on the embedded broker: how
- * many topics, how many payload bytes in total and per client id. Every
+ * many topics, how many payload bytes in total and per owner (an account,
+ * or all anonymous clients together: a client id is the client's own choice). Every
  * accepted retained message lives in aedes' memory and in SQLite until it
  * is deleted, so without a bound one anonymous loopback client can fill
  * both (3,000 × 60 KB in 4 s was measured). Pure bookkeeping: the broker
@@ -12,14 +13,14 @@ export interface RetainedLimits {
   readonly maxMessages: number;
   /** Most payload bytes over all of them. */
   readonly maxBytes: number;
-  /** Most payload bytes one client id may hold. */
+  /** Most payload bytes one owner (an account, or all anonymous clients together) may hold. */
   readonly maxBytesPerClient: number;
 }
 
 /** Owner of messages restored from the database, which does not record who published them. */
 export const RESTORED_OWNER = '';
 
-interface Entry {
+export interface Entry {
   readonly bytes: number;
   readonly owner: string;
 }
@@ -64,6 +65,39 @@ export class RetainedQuota {
     this.#bytesByOwner.set(owner, this.bytesOf(owner) + bytes);
     this.#totalBytes += bytes;
     return undefined;
+  }
+
+  /**
+   * Records a message the broker did store, without judging it: normally admit() counted it
+   * already and this changes nothing; after an undo() that raced the store it counts it again.
+   */
+  settle(topic: string, owner: string, bytes: number): void {
+    const entry = this.#entries.get(topic);
+    if (entry?.bytes === bytes && entry.owner === owner) return;
+    this.release(topic);
+    if (bytes === 0) return;
+    this.#entries.set(topic, { bytes, owner });
+    this.#bytesByOwner.set(owner, this.bytesOf(owner) + bytes);
+    this.#totalBytes += bytes;
+  }
+
+  /** What `topic` holds now, to hand back to undo() if the publish admitted after it is dropped. */
+  entry(topic: string): Entry | undefined {
+    return this.#entries.get(topic);
+  }
+
+  /**
+   * Undoes an admit() whose message was never stored (aedes dropped it after authorizing it):
+   * `admitted` is what admit() recorded, `previous` what the topic held before. Does nothing when
+   * the topic changed since (another publish replaced it), so a stored message stays counted.
+   */
+  undo(topic: string, admitted: Entry | undefined, previous: Entry | undefined): void {
+    if (this.#entries.get(topic) !== admitted) return;
+    this.release(topic);
+    if (!previous) return;
+    this.#entries.set(topic, previous);
+    this.#bytesByOwner.set(previous.owner, this.bytesOf(previous.owner) + previous.bytes);
+    this.#totalBytes += previous.bytes;
   }
 
   /** Forgets `topic` (deleted or replaced); returns the bytes freed. */

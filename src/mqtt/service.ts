@@ -19,7 +19,7 @@ import { guarded, logFailure } from '../util/guarded.js';
 import { createScheduler, type Scheduler } from '../util/scheduler.js';
 import { EmbeddedBroker } from './broker.js';
 import { MqttConnection } from './client.js';
-import { allDiscoveryMessages as discoveryFor, discoveryTopicFilters, isOurDiscoveryConfig } from './discovery.js';
+import { allDiscoveryMessages as discoveryFor, discoveryDeviceIdPrefix, discoveryTopicFilters, discoveryUniqueIdPrefix, isOurDiscoveryConfig } from './discovery.js';
 import { mqttHealth, type MqttHealth } from './health.js';
 import { HistoryService } from './historyService.js';
 import { LogThrottle } from './logThrottle.js';
@@ -122,6 +122,7 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
         retainedStore: config.broker.persistRetained ? new RetainedStore(database) : undefined,
         baseTopic,
         ownedTopics: [`${baseTopic}/#`, ...discoveryTopicFilters(config.homeassistant.prefix, baseTopic, stations)],
+        discovery: { prefix: config.homeassistant.prefix, uniqueIdPrefix: discoveryUniqueIdPrefix(baseTopic), deviceIdPrefix: discoveryDeviceIdPrefix(baseTopic) },
         maxClients: config.broker.maxClients,
         sysTopics: config.broker.sysTopics,
         flushIntervalMs,

@@ -23,6 +23,12 @@ export class RetainedStore {
     return this.#db.all<{ topic: string; bytes: number }>('SELECT topic, length(payload) AS bytes FROM retained_messages ORDER BY updated_at_ms, topic');
   }
 
+  /** One stored payload, read alone so a check can look at a few rows without loading all of them. */
+  async payload(topic: string): Promise<Buffer | undefined> {
+    const row = await this.#db.get<{ payload: Buffer }>('SELECT payload FROM retained_messages WHERE topic = ?', [topic]);
+    return row ? Buffer.from(row.payload) : undefined;
+  }
+
   /** Oldest first, like sizes(). */
   async loadAll(): Promise<RetainedMessage[]> {
     const rows = await this.#db.all<{ topic: string; payload: Buffer; qos: number }>('SELECT topic, payload, qos FROM retained_messages ORDER BY updated_at_ms, topic');

@@ -71,12 +71,12 @@ describe('retained storage limits of the embedded broker', () => {
     expect(await noRetainedMessage(daemon.port, 'attack/299')).toBe(true);
   }, 60_000); // 300 connections: about 3 s, more on a loaded 2-core machine
 
-  it('at the default limits (4 MiB in total) keeps 68 messages of 60 KB and refuses the rest', async () => {
+  it('at the default limits keeps 34 messages of 60 KB from anonymous clients (their shared 2 MiB) and refuses the rest', async () => {
     daemon = await startMqttDaemon(temp.dbPath, testMqttConfig(), new FakeClock());
     const results = await flood(daemon.port, 100, 'defaults');
-    expect(results.filter((result) => result === 'handled')).toHaveLength(68);
-    expect(results.slice(68).every((result) => result === 'closed')).toBe(true);
-    expect(daemon.service.stats().brokerRetainedBytes).toBeLessThanOrEqual(4 * 1024 * KIB);
+    expect(results.filter((result) => result === 'handled')).toHaveLength(34);
+    expect(results.slice(34).every((result) => result === 'closed')).toBe(true);
+    expect(daemon.service.stats().brokerRetainedBytes).toBeLessThanOrEqual(2 * 1024 * KIB);
   });
 
   it('trims a database filled beyond the limits (older release, or limits lowered) on start, keeping the oldest', async () => {
@@ -101,16 +101,28 @@ describe('retained storage limits of the embedded broker', () => {
     expect(results.slice(20).every((result) => result === 'closed')).toBe(true);
   });
 
-  it('caps one client id at broker.maxRetainedBytesPerClient while others can still retain', async () => {
+  it('caps all anonymous clients together at broker.maxRetainedBytesPerClient, whatever client ids they choose', async () => {
     daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ broker: { maxRetainedBytesPerClient: 256 * KIB } }), new FakeClock());
-    expect(await flood(daemon.port, 6, 'hog', 'hog')).toEqual(['handled', 'handled', 'handled', 'handled', 'closed', 'closed']);
-    expect(await publishOnce(daemon.port, 'other/1', PAYLOAD, { qos: 1, retain: true, clientId: 'other' })).toBe('handled');
-    // Replacing its own message within its share is fine.
-    expect(await publishOnce(daemon.port, 'hog/0', 'small', { qos: 1, retain: true, clientId: 'hog' })).toBe('handled');
+    // flood() without a client id: every publish comes from a fresh random id.
+    expect(await flood(daemon.port, 6, 'hog')).toEqual(['handled', 'handled', 'handled', 'handled', 'closed', 'closed']);
+    expect(await publishOnce(daemon.port, 'hog/fresh', PAYLOAD, { qos: 1, retain: true, clientId: 'a-brand-new-id' })).toBe('closed');
+    // Replacing a message within the share is fine.
+    expect(await publishOnce(daemon.port, 'hog/0', 'small', { qos: 1, retain: true })).toBe('handled');
+  });
+
+  it('caps one account at broker.maxRetainedBytesPerClient while another account can still retain', async () => {
+    const hog = { username: 'hog', password: 'hog password 1' };
+    const other = { username: 'other', password: 'other password' };
+    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ broker: { users: [hog, other], maxRetainedBytesPerClient: 256 * KIB } }), new FakeClock());
+    const publish = (topic: string, login: typeof hog) => publishOnce(daemon!.port, topic, PAYLOAD, { qos: 1, retain: true, connect: login });
+    const results = [];
+    for (let i = 0; i < 6; i++) results.push(await publish(`hog/${i}`, hog));
+    expect(results).toEqual(['handled', 'handled', 'handled', 'handled', 'closed', 'closed']);
+    expect(await publish('other/1', other)).toBe('handled');
   });
 
   it('always accepts deletes, which free the quota, and the file shrinks once the space is reclaimed', async () => {
-    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ broker: { maxRetainedMessages: 40 } }), new FakeClock());
+    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ broker: { maxRetainedMessages: 40, maxRetainedBytesPerClient: 4 * 1024 * KIB } }), new FakeClock());
     expect((await flood(daemon.port, 41, 'full')).filter((result) => result === 'handled')).toHaveLength(40);
     await waitUntil(async () => (await storedRows(daemon!)) === 40, 'the 40 accepted messages in the database');
     const full = databaseBytes(temp.dbPath);
@@ -142,8 +154,28 @@ describe('retained storage limits of the embedded broker', () => {
       socket.destroy();
     }
   });
+
+  it('gives back the quota of a retained QoS 2 message it admitted but then dropped past maxInflightBytesPerClient', async () => {
+    const maxPayloadBytes = 1024;
+    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ broker: { maxPayloadBytes, maxInflightBytesPerClient: 4 * maxPayloadBytes } }), new FakeClock());
+    const socket = createConnection({ host: '127.0.0.1', port: daemon.port });
+    try {
+      socket.on('error', () => undefined);
+      socket.resume();
+      const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+      socket.write(connectPacket('withholder'));
+      // Five retained QoS 2 publishes on five topics, never a PUBREL: the fifth passes authorizePublish, then aedes drops it.
+      for (let id = 1; id <= 5; id++) socket.write(qos2Publish(id, `leak/${id}`, Buffer.alloc(maxPayloadBytes, 1), true));
+      await withDeadline(closed, 5000, 'the broker to close the connection past 4 in-flight QoS 2 messages');
+    } finally {
+      socket.destroy();
+    }
+    expect(await noRetainedMessage(daemon.port, 'leak/5')).toBe(true);
+    await waitUntil(() => daemon!.service.stats().brokerRetainedMessages === 4, 'the dropped message given back');
+    expect(daemon.service.stats()).toMatchObject({ brokerRetainedMessages: 4, brokerRetainedBytes: 4 * maxPayloadBytes });
+  });
 });
 
-function qos2Publish(messageId: number, topic: string, payload: Buffer): Buffer {
-  return packet(0x34, Buffer.concat([lengthPrefixed(Buffer.from(topic)), Buffer.from([messageId >> 8, messageId & 0xff]), payload]));
+function qos2Publish(messageId: number, topic: string, payload: Buffer, retain = false): Buffer {
+  return packet(retain ? 0x35 : 0x34, Buffer.concat([lengthPrefixed(Buffer.from(topic)), Buffer.from([messageId >> 8, messageId & 0xff]), payload]));
 }

@@ -83,4 +83,30 @@ describe('RetainedQuota', () => {
       }),
     );
   });
+
+  it('undoes an admitted message that was never stored, restoring what the topic held before', () => {
+    const quota = new RetainedQuota(limits);
+    quota.admit('t', 'c1', 10);
+    const previous = quota.entry('t');
+    quota.admit('t', 'c2', 30);
+    quota.undo('t', quota.entry('t'), previous);
+    expect([quota.messages, quota.bytes, quota.bytesOf('c1'), quota.bytesOf('c2')]).toEqual([1, 10, 10, 0]);
+    quota.admit('u', 'c1', 5);
+    quota.undo('u', quota.entry('u'), undefined);
+    expect([quota.messages, quota.bytes]).toEqual([1, 10]);
+  });
+
+  it('leaves a topic replaced since the admit alone, and settle counts a stored message whatever happened before', () => {
+    const quota = new RetainedQuota(limits);
+    quota.admit('t', 'c1', 10);
+    const admitted = quota.entry('t');
+    quota.admit('t', 'c2', 20);
+    quota.undo('t', admitted, undefined);
+    expect([quota.messages, quota.bytes, quota.bytesOf('c2')]).toEqual([1, 20, 20]);
+    quota.settle('t', 'c2', 20);
+    expect(quota.bytes).toBe(20);
+    quota.release('t');
+    quota.settle('t', 'c1', 7);
+    expect([quota.messages, quota.bytes, quota.bytesOf('c1')]).toEqual([1, 7, 7]);
+  });
 });

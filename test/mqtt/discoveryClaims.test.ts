@@ -1,0 +1,136 @@
+/**
+ * Fake discovery configs on topics we do not own: Home Assistant keeps the
+ * first config it sees for a unique id and merges by device identifier,
+ * whatever the topic, so a config elsewhere under the prefix that claims our
+ * unique ids or our device must be refused live and dropped on restore.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import mqtt, { type MqttClient } from 'mqtt';
+import type { StationConfig } from '../../src/ingest/types.js';
+import { claimsOurDiscovery } from '../../src/mqtt/brokerAccess.js';
+import { discoveryDeviceIdPrefix, discoveryMessages, discoveryUniqueIdPrefix } from '../../src/mqtt/discovery.js';
+import { Database } from '../../src/store/database.js';
+import { RetainedStore } from '../../src/store/retainedStore.js';
+import { captureLogger } from '../helpers/httpLogCapture.js';
+import { FakeClock, mqttTempDir, publishOnce, startMqttDaemon, testMqttConfig, waitUntil, type RunningDaemon } from '../helpers/mqttHarness.js';
+
+const garden: StationConfig = { id: 'garden', name: 'Garden', format: 'fields', topic: 'garden/+' };
+const identity = { prefix: 'homeassistant', uniqueIdPrefix: discoveryUniqueIdPrefix('mowability'), deviceIdPrefix: discoveryDeviceIdPrefix('mowability') };
+const DEVICE = { identifiers: ['mowability_mowability_garden'], name: 'Mowability Garden' };
+const ENTITY = { name: 'Mowable now', state_topic: 'evil/state', value_template: 'ON' };
+
+/** The three shapes of the review: another object id, HA's node-id form, and a device-based config. */
+const ATTACKS = [
+  { topic: 'homeassistant/binary_sensor/evil/config', payload: { ...ENTITY, unique_id: 'mowability_garden_mowable', device: DEVICE } },
+  { topic: 'homeassistant/binary_sensor/node/mowability_garden_mowable/config', payload: { ...ENTITY, uniq_id: 'mowability_garden_mowable' } },
+  { topic: 'homeassistant/device/mowability_garden/config', payload: { dev: { ids: 'mowability_mowability_garden' }, o: { name: 'x' }, cmps: { m: { p: 'binary_sensor', stat_t: 'evil/state' } } } },
+].map((attack) => ({ topic: attack.topic, payload: JSON.stringify(attack.payload) }));
+
+describe('discovery configs claiming our entities', () => {
+  it('recognises our unique ids and device under full names and HA abbreviations, and nothing else', () => {
+    for (const message of discoveryMessages({ prefix: 'homeassistant', baseTopic: 'mowability', softwareVersion: 'x', stationId: 'garden', stationName: 'Garden' })) {
+      expect(claimsOurDiscovery(JSON.stringify(message.payload), identity)).toBe(true);
+    }
+    for (const attack of ATTACKS) expect(claimsOurDiscovery(attack.payload, identity)).toBe(true);
+    expect(claimsOurDiscovery(JSON.stringify({ cmps: { a: { p: 'sensor', uniq_id: 'MOWABILITY_garden_index' } } }), identity)).toBe(true);
+    expect(claimsOurDiscovery(JSON.stringify({ device: { ids: ['zigbee_1', 'mowability_mowability_garden'] } }), identity)).toBe(true);
+    expect(claimsOurDiscovery(JSON.stringify({ unique_id: 'zigbee_0x1234_temperature', device: { identifiers: ['zigbee_0x1234'] } }), identity)).toBe(false);
+    expect(claimsOurDiscovery(JSON.stringify({ unique_id: 'other_mowability_garden' }), identity)).toBe(false);
+    expect(claimsOurDiscovery('not json mowability_garden', identity)).toBe(false);
+    expect(claimsOurDiscovery('{"unique_id": "mowability_', identity)).toBe(false);
+    expect(claimsOurDiscovery('["mowability_garden"]', identity)).toBe(false);
+  });
+});
+
+describe('fake discovery configs on the embedded broker', () => {
+  let temp: ReturnType<typeof mqttTempDir>;
+  let daemon: RunningDaemon | undefined;
+  let observer: MqttClient | undefined;
+  let seen: Array<{ topic: string; payload: string }>;
+
+  beforeEach(() => {
+    temp = mqttTempDir();
+    seen = [];
+  });
+  afterEach(async () => {
+    await observer?.endAsync(true);
+    await daemon?.stop();
+    observer = daemon = undefined;
+    temp.cleanup();
+  });
+
+  async function start(): Promise<void> {
+    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ stations: [garden] }), new FakeClock(), captureLogger('info').logger);
+    observer = await mqtt.connectAsync(`mqtt://127.0.0.1:${daemon.port}`, { reconnectPeriod: 0 });
+    observer.on('message', (topic, payload) => seen.push({ topic, payload: payload.toString('utf8') }));
+    await observer.subscribeAsync(['homeassistant/#', 'sync/#'], { qos: 1 });
+  }
+
+  async function synced(): Promise<void> {
+    const marker = `m${Math.random()}`;
+    expect(await publishOnce(daemon!.port, 'sync/marker', marker, { qos: 1 })).toBe('handled');
+    await waitUntil(() => seen.some((m) => m.payload === marker), 'the sync marker');
+  }
+
+  /** Retained messages a new subscriber to the discovery prefix gets (they arrive before a later marker). */
+  async function retainedUnderPrefix(): Promise<Array<{ topic: string; payload: string }>> {
+    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${daemon!.port}`, { reconnectPeriod: 0 });
+    const retained: Array<{ topic: string; payload: string }> = [];
+    const marker = `m${Math.random()}`;
+    let markerSeen = false;
+    client.on('message', (topic, payload, packet) => {
+      if (payload.toString('utf8') === marker) markerSeen = true;
+      else if (packet.retain) retained.push({ topic, payload: payload.toString('utf8') });
+    });
+    try {
+      await client.subscribeAsync(['homeassistant/#', 'sync/#'], { qos: 1 });
+      expect(await publishOnce(daemon!.port, 'sync/marker', marker, { qos: 1 })).toBe('handled');
+      await waitUntil(() => markerSeen, 'the sync marker');
+      return retained;
+    } finally {
+      await client.endAsync(true);
+    }
+  }
+
+  async function retainedTopicsInDatabase(): Promise<string[]> {
+    await daemon!.stop();
+    const database = await Database.open(temp.dbPath);
+    try {
+      return (await database.all<{ topic: string }>('SELECT topic FROM retained_messages ORDER BY topic')).map((row) => row.topic);
+    } finally {
+      await database.close();
+    }
+  }
+
+  it('refuses each shape from an anonymous client: not delivered, not retained, not stored', async () => {
+    await start();
+    const outcomes = [];
+    for (const attack of ATTACKS) outcomes.push(await publishOnce(daemon!.port, attack.topic, attack.payload, { qos: 1, retain: true }));
+    // The control case: another tool's config under the prefix is still accepted and stored.
+    const other = JSON.stringify({ unique_id: 'zigbee_0x1234_temperature', state_topic: 'zigbee/0x1234' });
+    outcomes.push(await publishOnce(daemon!.port, 'homeassistant/sensor/zigbee_0x1234/config', other, { qos: 1, retain: true }));
+    await synced();
+    expect(seen.filter((m) => m.payload.includes('evil/state'))).toEqual([]);
+    const retained = await retainedUnderPrefix();
+    expect(retained.filter((m) => m.payload.includes('evil/state'))).toEqual([]);
+    expect(retained.map((m) => m.topic)).toContain('homeassistant/sensor/zigbee_0x1234/config');
+    expect(daemon!.service.stats().brokerRejectedPublishes).toBe(3);
+    expect(await retainedTopicsInDatabase()).toEqual(['homeassistant/sensor/zigbee_0x1234/config']);
+    expect(outcomes).toEqual(['closed', 'closed', 'closed', 'handled']);
+  });
+
+  it('drops each shape stored by an older version on restore, and deletes it from the database', async () => {
+    const database = await Database.open(temp.dbPath);
+    const other = JSON.stringify({ unique_id: 'zigbee_0x1234_temperature', state_topic: 'zigbee/0x1234' });
+    const rows = [...ATTACKS, { topic: 'homeassistant/sensor/zigbee_0x1234/config', payload: other }];
+    await new RetainedStore(database).save(new Map(rows.map((row) => [row.topic, { topic: row.topic, payload: Buffer.from(row.payload), qos: 1 as const }])), Date.now());
+    await database.close();
+    await start();
+    await synced();
+    expect(seen.filter((m) => m.payload.includes('evil/state'))).toEqual([]);
+    const retained = await retainedUnderPrefix();
+    expect(retained.filter((m) => m.payload.includes('evil/state'))).toEqual([]);
+    expect(retained).toContainEqual({ topic: 'homeassistant/sensor/zigbee_0x1234/config', payload: other });
+    expect(await retainedTopicsInDatabase()).toEqual(['homeassistant/sensor/zigbee_0x1234/config']);
+  });
+});
