@@ -6,7 +6,7 @@ import { irrigationWetness } from '../irrigation.js';
 import { dryingPotential } from '../physics.js';
 import { effectiveRainWindows, weightedCumulativeMm } from '../rainWindows.js';
 import type { EffectiveRainWindows } from '../rainWindows.js';
-import { LOAD_BEARING_DE, RESIDUAL_MIN, SOIL_TYPE_DE, loadBearingClass, soilLoadForScore, wetnessScore } from '../soil.js';
+import { LOAD_BEARING_DE, RESIDUAL_MIN, SOIL_TYPE_DE, fieldCapacityPct, loadBearingClass, soilLoadForScore, wetnessScore } from '../soil.js';
 import type { Season, SkippedPart, SoilType } from '../types.js';
 import type { CheckContext, CheckDefinition, CheckEvaluation } from './types.js';
 
@@ -171,8 +171,9 @@ function evaluate({ values, extensions = {}, season, lawn }: CheckContext): Chec
   if (values.soil_moisture !== undefined) {
     modelsExecuted.push('sml');
     soilSource = 'soil_moisture';
-    const score = wetnessScore(values.soil_moisture, lawn.soilType, lawn.mowerClass);
-    const bearing = loadBearingClass(values.soil_moisture, lawn.soilType, lawn.mowerClass);
+    const fieldCapacity = fieldCapacityPct(lawn);
+    const score = wetnessScore(values.soil_moisture, fieldCapacity, lawn.mowerClass);
+    const bearing = loadBearingClass(values.soil_moisture, fieldCapacity, lawn.mowerClass);
     subs.soil = {
       score,
       reason: score < 70

@@ -5,6 +5,7 @@ import { dormancy } from '../dormancy.js';
 import { droughtCap } from '../drought.js';
 import { frostCaps, groundFrostNow } from '../frost.js';
 import { heatStressCap } from '../heat.js';
+import { fieldCapacityPct } from '../soil.js';
 import { TURF_PROFILES } from '../turf.js';
 import type { Season, SkippedPart } from '../types.js';
 import type { CheckContext, CheckDefinition, CheckEvaluation } from './types.js';
@@ -60,7 +61,7 @@ function evaluate({ values, season, lawn }: CheckContext): CheckEvaluation {
 
   const turf = TURF_PROFILES[lawn.turfType];
   const heatFromC = turf.heatStressFromC;
-  const drought = droughtCap(values, season, tempC, heatFromC) ?? heatStressCap(values, lawn.soilType, tempC, heatFromC, turf.hotSoilFromC);
+  const drought = droughtCap(values, season, tempC, heatFromC) ?? heatStressCap(values, fieldCapacityPct(lawn), tempC, heatFromC, turf.hotSoilFromC);
   if (drought !== null) caps.push(drought);
 
   const airScore = piecewiseLinear(turf.airCurve, tempC);
