@@ -8,12 +8,20 @@ import type { CalculationContext, LawnProfile, MowerClass, Season, SoilType, Tur
 export interface CalculationSettings {
   readonly timezone?: string;
   readonly hemisphere?: string;
-  readonly lawn?: { readonly soilType?: string; readonly mowerClass?: string; readonly turfType?: string };
+  readonly lawn?: LawnSettings;
+}
+
+/** A lawn profile as configured; fieldCapacityPercent 0 or absent means the soil type's default. */
+export interface LawnSettings {
+  readonly soilType?: string;
+  readonly mowerClass?: string;
+  readonly turfType?: string;
+  readonly fieldCapacityPercent?: number;
 }
 
 export interface ContextOptions {
   /** A station's own lawn profile; each field falls back to the configured one. */
-  lawn?: { readonly soilType?: string; readonly mowerClass?: string; readonly turfType?: string } | undefined;
+  lawn?: LawnSettings | undefined;
   /** Only when the caller allows forcing the season. */
   forcedSeason?: Season | undefined;
 }
@@ -27,6 +35,9 @@ export function calculationContext(settings: CalculationSettings, nowMs: number,
   if (mowerClass) lawn.mowerClass = mowerClass as MowerClass;
   const turfType = options.lawn?.turfType ?? settings.lawn?.turfType;
   if (turfType) lawn.turfType = turfType as TurfType;
+  // A station's 0 falls back to the configured value; a configured 0 to the soil type's default.
+  const fieldCapacity = options.lawn?.fieldCapacityPercent || settings.lawn?.fieldCapacityPercent;
+  if (fieldCapacity) lawn.fieldCapacityPercent = fieldCapacity;
   return {
     nowMs,
     timeZone: settings.timezone || Intl.DateTimeFormat().resolvedOptions().timeZone,

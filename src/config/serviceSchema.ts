@@ -4,13 +4,19 @@
  * format names ('boolean', 'port', 'nat', 'timezone', 'non-empty-string', 'trust-proxy') are
  * registered by ./formats.ts before the schema is used.
  */
-import { MOWER_CLASSES, SOIL_TYPES } from '../core/soil.js';
+import { FIELD_CAPACITY_PCT, FIELD_CAPACITY_RANGE_PCT, MOWER_CLASSES, SOIL_TYPES, isValidFieldCapacity } from '../core/soil.js';
 import { TURF_TYPES } from '../core/turf.js';
 import type { Hemisphere, MowerClass, SoilType, TurfType } from '../core/types.js';
 import type { TrustProxySetting } from './trustProxy.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** 0 (the soil type's default) or a field capacity inside the core's valid range. */
+function fieldCapacityFormat(value: unknown): void {
+  if (value === 0 || isValidFieldCapacity(value)) return;
+  throw new Error(`must be 0 (the soil type's default) or a number from ${FIELD_CAPACITY_RANGE_PCT.min} to ${FIELD_CAPACITY_RANGE_PCT.max} (volumetric %)`);
+}
 
 export const serviceSchema = {
   db: {
@@ -157,6 +163,13 @@ export const serviceSchema = {
       default: 'cool_season' as TurfType,
       env: 'MOWABILITY_LAWN_TURF_TYPE',
       arg: 'lawn-turf-type',
+    },
+    fieldCapacityPercent: {
+      doc: `Volumetric soil moisture at field capacity in % (the reading of your soil sensor when the lawn has drained a day after soaking rain); soil moisture is rated relative to it. 0, or ${FIELD_CAPACITY_RANGE_PCT.min}–${FIELD_CAPACITY_RANGE_PCT.max}; 0 uses the soil type's default (${SOIL_TYPES.map((type) => `${type} ${FIELD_CAPACITY_PCT[type]}`).join(', ')}; Saxton & Rawls 2006). Set it for an uncalibrated consumer sensor.`,
+      format: fieldCapacityFormat,
+      default: 0,
+      env: 'MOWABILITY_LAWN_FIELD_CAPACITY_PERCENT',
+      arg: 'lawn-field-capacity-percent',
     },
   },
   allowSeasonOverride: {

@@ -7,7 +7,7 @@ import { FIELD_SPECS, REQUIRED_FIELDS } from './fields.js';
 import { parseExtensions, parseInput } from './parse.js';
 import { rainSourceInfo } from './rainWindows.js';
 import { formatLocalDateTime, isSeason, localDateTime, seasonForMonth } from './season.js';
-import { MOWER_CLASSES, SOIL_TYPES } from './soil.js';
+import { MOWER_CLASSES, SOIL_TYPES, isValidFieldCapacity } from './soil.js';
 import { statusForScore, toScore } from './status.js';
 import { TURF_TYPES } from './turf.js';
 import type {
@@ -35,7 +35,9 @@ function resolveLawn(lawn: unknown): LawnProfile {
   const soilType = SOIL_TYPES.find((value) => value === candidate.soilType) ?? DEFAULT_LAWN.soilType;
   const mowerClass = MOWER_CLASSES.find((value) => value === candidate.mowerClass) ?? DEFAULT_LAWN.mowerClass;
   const turfType = TURF_TYPES.find((value) => value === candidate.turfType) ?? DEFAULT_LAWN.turfType;
-  return { soilType, mowerClass, turfType };
+  // An out-of-range field capacity is ignored (the soil type's default applies), like any invalid lawn value.
+  const fieldCapacity = candidate.fieldCapacityPercent;
+  return isValidFieldCapacity(fieldCapacity) ? { soilType, mowerClass, turfType, fieldCapacityPercent: fieldCapacity } : { soilType, mowerClass, turfType };
 }
 
 interface ResolvedContext {

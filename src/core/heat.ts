@@ -2,7 +2,6 @@ import { formatNumberDe } from './format.js';
 import type { CalculationInput } from './fields.js';
 import { droughtScore } from './soil.js';
 import { HEAT_STRESS_FROM_C } from './turf.js';
-import type { SoilType } from './types.js';
 
 /** Shoot growth of cool-season turf stops at 32 °C soil temperature, 10 cm (NC State Turf Council). */
 export const HOT_SOIL_FROM_C = 32;
@@ -16,11 +15,11 @@ export const HEAT_STRESS_CAP = 30;
  * soil sensor is rated in ./drought.ts.
  */
 export function heatStressCap(
-  values: CalculationInput, soilType: SoilType, tempC: number, heatFromC = HEAT_STRESS_FROM_C, hotSoilFromC = HOT_SOIL_FROM_C,
+  values: CalculationInput, fieldCapacity: number, tempC: number, heatFromC = HEAT_STRESS_FROM_C, hotSoilFromC = HOT_SOIL_FROM_C,
 ): { cap: number; reason: string } | null {
   if (tempC < heatFromC) return null;
   const t = formatNumberDe(tempC);
-  if (values.soil_moisture !== undefined && droughtScore(values.soil_moisture, soilType) < 100) {
+  if (values.soil_moisture !== undefined && droughtScore(values.soil_moisture, fieldCapacity) < 100) {
     return { cap: HEAT_STRESS_CAP, reason: `<b>Hitze ${t} °C bei trockenem Boden</b> (Bodenfeuchte ${formatNumberDe(values.soil_moisture)} %) – nicht mähen, Trockenstress.` };
   }
   if (values.soil_temperature !== undefined && values.soil_temperature >= hotSoilFromC) {

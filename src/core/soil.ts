@@ -1,12 +1,29 @@
 import { piecewiseLinear, shiftCurveX } from './piecewise.js';
 import type { Curve } from './piecewise.js';
-import type { MowerClass, SoilType } from './types.js';
+import type { LawnProfile, MowerClass, SoilType } from './types.js';
 
 export const SOIL_TYPES: readonly SoilType[] = ['sand', 'loam', 'clay'];
 export const MOWER_CLASSES: readonly MowerClass[] = ['robot', 'walk', 'ride_on'];
 
-/** Volumetric water content at field capacity, % (domain.md §3, Saxton & Rawls 2006 order of magnitude). */
+/**
+ * Default volumetric water content at field capacity (−33 kPa), %, by soil type (model 1.1, D9): the
+ * Saxton & Rawls (2006, SSSAJ 70:1569) θ33 of loamy sand, loam and silty clay loam at 2.5 % organic
+ * matter. Carsel & Parrish (1988) give much less (loam 16.4 %); docs/model.md compares both.
+ * `lawn.fieldCapacityPercent` replaces the default for a calibrated sensor.
+ */
 export const FIELD_CAPACITY_PCT: Readonly<Record<SoilType, number>> = { sand: 12, loam: 28, clay: 38 };
+/** Valid range of `lawn.fieldCapacityPercent` (coarse sand ~5 %, heavy clay or peat topsoil ~60 %). */
+export const FIELD_CAPACITY_RANGE_PCT = { min: 5, max: 60 } as const;
+
+export function isValidFieldCapacity(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value)
+    && value >= FIELD_CAPACITY_RANGE_PCT.min && value <= FIELD_CAPACITY_RANGE_PCT.max;
+}
+
+/** The lawn's field capacity, %: its own setting, else the soil type's default. */
+export function fieldCapacityPct(lawn: Pick<LawnProfile, 'soilType' | 'fieldCapacityPercent'>): number {
+  return lawn.fieldCapacityPercent ?? FIELD_CAPACITY_PCT[lawn.soilType];
+}
 
 /**
  * Residual moisture after ≥ 5 mm rain (model 1.1, D3): minutes after the rain during which thatch and
@@ -40,21 +57,22 @@ export const LOAD_BEARING_DE: Readonly<Record<LoadBearing, string>> = {
 
 export const SOIL_TYPE_DE: Readonly<Record<SoilType, string>> = { sand: 'Sandboden', loam: 'Lehmboden', clay: 'Tonboden' };
 
-export function relativeWetness(soilMoisturePct: number, soilType: SoilType): number {
-  return soilMoisturePct / FIELD_CAPACITY_PCT[soilType];
+/** w = θ/θ_FC, with θ_FC from fieldCapacityPct(). */
+export function relativeWetness(soilMoisturePct: number, fieldCapacity: number): number {
+  return soilMoisturePct / fieldCapacity;
 }
 
 /** Load-bearing score from wetness only (no drought term), mower-class shifted. */
-export function wetnessScore(soilMoisturePct: number, soilType: SoilType, mowerClass: MowerClass): number {
-  return piecewiseLinear(shiftCurveX(WETNESS_CURVE, MOWER_SHIFT[mowerClass]), relativeWetness(soilMoisturePct, soilType));
+export function wetnessScore(soilMoisturePct: number, fieldCapacity: number, mowerClass: MowerClass): number {
+  return piecewiseLinear(shiftCurveX(WETNESS_CURVE, MOWER_SHIFT[mowerClass]), relativeWetness(soilMoisturePct, fieldCapacity));
 }
 
-export function droughtScore(soilMoisturePct: number, soilType: SoilType): number {
-  return piecewiseLinear(DROUGHT_CURVE, relativeWetness(soilMoisturePct, soilType));
+export function droughtScore(soilMoisturePct: number, fieldCapacity: number): number {
+  return piecewiseLinear(DROUGHT_CURVE, relativeWetness(soilMoisturePct, fieldCapacity));
 }
 
-export function loadBearingClass(soilMoisturePct: number, soilType: SoilType, mowerClass: MowerClass): LoadBearing {
-  const w = relativeWetness(soilMoisturePct, soilType) - MOWER_SHIFT[mowerClass];
+export function loadBearingClass(soilMoisturePct: number, fieldCapacity: number, mowerClass: MowerClass): LoadBearing {
+  const w = relativeWetness(soilMoisturePct, fieldCapacity) - MOWER_SHIFT[mowerClass];
   if (w <= 0.85) return 'firm';
   if (w <= 1.0) return 'moist';
   if (w <= 1.1) return 'limited';

@@ -20,6 +20,8 @@ export interface LawnProfile {
   mowerClass: MowerClass;
   /** Model 1.1 extension; cool_season when not given. */
   turfType: TurfType;
+  /** Model 1.1 extension (D9): volumetric water content at field capacity, %; the soil type's default when absent. */
+  fieldCapacityPercent?: number;
 }
 
 /** Everything the core needs besides the readings. The core never reads a clock or config itself. */

@@ -108,7 +108,8 @@ const CASES: GoldenCase[] = [
     name: 'winter: mild dry January day',
     input: { temperature: 10, precipitation_rate: 0, humidity: 62, wind_speed: 9, soil_temperature: 6, rain_24h: 0, rain_14d: 6, minutes_since_rain: 4000 },
     context: CET(berlin('2026-01-16T12:00:00Z')),
-    status: 'WARNING', limiting: 'temperature', reason: 'Winterruhe', index: 66,
+    // Model 1.1 (D4): soil 6 °C is not dormant, so no winter cap; slow growth keeps it WARNING (1.0: 66, Winterruhe).
+    status: 'WARNING', limiting: 'soiltemp', reason: 'Bodentemperatur 6 °C – Wachstum langsam', index: 69,
   },
   {
     name: 'winter: frozen lawn',
@@ -120,7 +121,8 @@ const CASES: GoldenCase[] = [
     name: 'winter (southern hemisphere July): cool clear day in Melbourne',
     input: { temperature: 13, precipitation_rate: 0, humidity: 60, wind_speed: 10 },
     context: { nowMs: Date.parse('2026-07-10T03:00:00Z'), timeZone: 'Australia/Melbourne', hemisphere: 'south' },
-    status: 'WARNING', limiting: 'temperature', reason: 'Winterruhe', index: 67,
+    // Model 1.1 (D4): no cold soil and no recent frost, so no winter cap (1.0: 67 WARNING, Winterruhe).
+    status: 'OK', limiting: 'temperature', reason: 'gute Wachstumsbedingungen', index: 92,
   },
   {
     name: 'minimal data: only temperature and rain rate on a mild dry day',

@@ -25,7 +25,37 @@ const AFTER_8_MM = {
   rain_1h: 0, rain_12h: 8, rain_24h: 8, rain_14d: 14, minutes_since_rain: 300,
 };
 
+const PERTH_JULY = {
+  temperature: 19, precipitation_rate: 0, humidity: 60, wind_speed: 14, solar: 450, soil_temperature: 13, rain_24h: 0,
+  rain_14d: 12, minutes_since_rain: 2900, min_temp_3h: 15, min_temp_3d: 8, min_temp_14d: 5,
+};
+const PERTH_JULY_CONTEXT: CalculationContext = { nowMs: Date.parse('2026-07-15T05:00:00Z'), timeZone: 'Australia/Perth', hemisphere: 'south' };
+
 const CASES: GoldenCase[] = [
+  {
+    // 1.0: 68 WARNING (calendar winter cap 60).
+    name: 'D4 dormancy: mild 16 °C January day in Lisbon, soil 13 °C',
+    input: {
+      temperature: 16, precipitation_rate: 0, humidity: 70, wind_speed: 12, solar: 350, soil_temperature: 13, rain_24h: 0,
+      rain_14d: 12, minutes_since_rain: 2900, min_temp_3h: 11, min_temp_3d: 8, min_temp_14d: 6,
+    },
+    context: { nowMs: Date.parse('2026-01-20T13:00:00Z'), timeZone: 'Europe/Lisbon', hemisphere: 'north' },
+    status: 'OK', limiting: 'humidity', reason: 'Taupunktdifferenz', index: 95,
+  },
+  {
+    // 1.0: 68 WARNING (calendar winter cap 60).
+    name: 'D4 dormancy: 19 °C July day in Perth, soil 13 °C',
+    input: PERTH_JULY,
+    context: PERTH_JULY_CONTEXT,
+    status: 'OK', limiting: 'temperature', reason: 'gute Wachstumsbedingungen', index: 95,
+  },
+  {
+    // 1.0: 67 WARNING (calendar winter cap 60); soil 13 °C is above the warm-season 10 °C dormancy edge.
+    name: 'D4 dormancy: the same Perth day on a warm-season (kikuyu) lawn',
+    input: PERTH_JULY,
+    context: { ...PERTH_JULY_CONTEXT, lawn: { turfType: 'warm_season' } },
+    status: 'OK', limiting: 'soiltemp', reason: 'Bodentemperatur 13 °C', index: 75,
+  },
   {
     // 1.0: 88 OK.
     name: 'D1 drought: 14 rain-free days, 27 °C summer evening, no soil sensor',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HEAT_STRESS_CAP, HOT_SOIL_FROM_C, heatStressCap } from '../../src/core/heat.js';
 import { checkFor } from './helpers.js';
+import { FIELD_CAPACITY_PCT } from '../../src/core/soil.js';
 
 describe('heat on an irrigated vs a stressed lawn (D5)', () => {
   it.each([
@@ -13,7 +14,7 @@ describe('heat on an irrigated vs a stressed lawn (D5)', () => {
     [33, { soil_temperature: HOT_SOIL_FROM_C }, HEAT_STRESS_CAP],
     [33, {}, null], // heat alone: the air curve rates it
   ])('air %d °C with %j caps at %s', (temperature, extra, cap) => {
-    expect(heatStressCap({ temperature, precipitation_rate: 0, ...extra }, 'loam', temperature)?.cap ?? null).toBe(cap);
+    expect(heatStressCap({ temperature, precipitation_rate: 0, ...extra }, FIELD_CAPACITY_PCT.loam, temperature)?.cap ?? null).toBe(cap);
   });
 
   it.each([

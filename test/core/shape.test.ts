@@ -117,7 +117,9 @@ describe('time, season and context', () => {
     const forced = resultFor(GOOD_DAY, contextAt(SUMMER_NOON_MS, { forcedSeason: 'winter' }));
     expect(forced.season).toBe('winter');
     expect(forced.season_source).toBe('manual');
-    expect(forced.checks.temperature?.reasons.join(' ')).toContain('Winterruhe');
+    expect(forced.checks.temperature?.meta.season).toBe('winter');
+    // Model 1.1 (D4): dormancy comes from the soil (15 °C here), not from the season.
+    expect(forced.checks.temperature?.reasons.join(' ')).not.toContain('Winterruhe');
     const bogus = resultFor(GOOD_DAY, { ...contextAt(SUMMER_NOON_MS), forcedSeason: 'monsoon' as never });
     expect(bogus.season).toBe('summer');
     expect(bogus.season_source).toBe('auto');

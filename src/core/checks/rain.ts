@@ -2,11 +2,12 @@ import type { FieldName } from '../fields.js';
 import { formatNumberDe, roundTo } from '../format.js';
 import { clamp, piecewiseLinear, scaleCurveX } from '../piecewise.js';
 import type { Curve } from '../piecewise.js';
+import { antecedentPrecipitationMm } from '../antecedent.js';
 import { irrigationWetness } from '../irrigation.js';
 import { dryingPotential } from '../physics.js';
 import { effectiveRainWindows, weightedCumulativeMm } from '../rainWindows.js';
 import type { EffectiveRainWindows } from '../rainWindows.js';
-import { LOAD_BEARING_DE, RESIDUAL_MIN, SOIL_TYPE_DE, loadBearingClass, soilLoadForScore, wetnessScore } from '../soil.js';
+import { LOAD_BEARING_DE, RESIDUAL_MIN, SOIL_TYPE_DE, fieldCapacityPct, loadBearingClass, soilLoadForScore, wetnessScore } from '../soil.js';
 import type { Season, SkippedPart, SoilType } from '../types.js';
 import type { CheckContext, CheckDefinition, CheckEvaluation } from './types.js';
 
@@ -27,8 +28,6 @@ export const CUMULATIVE_CURVE: Curve = [[2, 100], [5, 85], [10, 65], [20, 40], [
 /** Antecedent precipitation index, mm -> score for loam (domain.md §4.5). */
 export const API_CURVE_LOAM: Curve = [[10, 100], [20, 80], [35, 50], [50, 25], [65, 10]];
 export const API_SOIL_FACTOR: Readonly<Record<SoilType, number>> = { sand: 1.5, loam: 1, clay: 0.8 };
-/** c = mean(k^1..k^13) of the daily API recession per season (domain.md §4.5). */
-export const API_RECESSION_C: Readonly<Record<Season, number>> = { summer: 0.38, spring: 0.52, autumn: 0.52, winter: 0.71 };
 
 export const RESIDUAL_FROM_RAIN_12H_MM = 5;
 export const RESIDUAL_DOUBLE_FROM_RAIN_24H_MM = 20;
@@ -161,18 +160,14 @@ function evaluate({ values, extensions = {}, season, lawn }: CheckContext): Chec
     };
   }
 
-  let apiMm: number | null = null;
+  const apiMm = antecedentPrecipitationMm(values, windows, season);
   let soilSource: string | null = null;
-  if (values.rain_14d !== undefined) {
-    const rain24hMm = windows?.rain24hMm ?? 0;
-    const rain14dMm = Math.max(values.rain_14d, rain24hMm);
-    apiMm = rain24hMm + API_RECESSION_C[season] * (rain14dMm - rain24hMm);
-  }
   if (values.soil_moisture !== undefined) {
     modelsExecuted.push('sml');
     soilSource = 'soil_moisture';
-    const score = wetnessScore(values.soil_moisture, lawn.soilType, lawn.mowerClass);
-    const bearing = loadBearingClass(values.soil_moisture, lawn.soilType, lawn.mowerClass);
+    const fieldCapacity = fieldCapacityPct(lawn);
+    const score = wetnessScore(values.soil_moisture, fieldCapacity, lawn.mowerClass);
+    const bearing = loadBearingClass(values.soil_moisture, fieldCapacity, lawn.mowerClass);
     subs.soil = {
       score,
       reason: score < 70

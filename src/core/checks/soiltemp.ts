@@ -5,6 +5,7 @@ import {
   LOAD_BEARING_DE,
   SOIL_TYPE_DE,
   droughtScore,
+  fieldCapacityPct,
   loadBearingClass,
   relativeWetness,
   soilLoadForScore,
@@ -34,6 +35,7 @@ function evaluate({ values, season, lawn }: CheckContext): CheckEvaluation {
   const temperatureScore = piecewiseLinear(TURF_PROFILES[lawn.turfType].soilCurve, soilTempC);
   const reasons = [soilTemperatureReason(soilTempC)];
   const skippedParts: Record<string, SkippedPart> = {};
+  const fieldCapacity = fieldCapacityPct(lawn);
 
   let moistureScore: number | null = null;
   let loadClass: string | null = null;
@@ -42,13 +44,13 @@ function evaluate({ values, season, lawn }: CheckContext): CheckEvaluation {
   if (soilMoisturePct === undefined) {
     skippedParts.load_bearing = { reason: 'No soil moisture; the load-bearing capacity cannot be assessed.', missing: ['soil_moisture'] };
   } else {
-    const wet = wetnessScore(soilMoisturePct, lawn.soilType, lawn.mowerClass);
-    const dry = droughtScore(soilMoisturePct, lawn.soilType);
+    const wet = wetnessScore(soilMoisturePct, fieldCapacity, lawn.mowerClass);
+    const dry = droughtScore(soilMoisturePct, fieldCapacity);
     moistureScore = Math.min(wet, dry);
     loadClass = soilLoadForScore(wet);
-    const bearing = loadBearingClass(soilMoisturePct, lawn.soilType, lawn.mowerClass);
+    const bearing = loadBearingClass(soilMoisturePct, fieldCapacity, lawn.mowerClass);
     loadBearing = bearing;
-    wetness = relativeWetness(soilMoisturePct, lawn.soilType);
+    wetness = relativeWetness(soilMoisturePct, fieldCapacity);
     const vwc = formatNumberDe(soilMoisturePct);
     if (dry < wet) {
       reasons.push(`<b>Trockenstress</b> (Bodenfeuchte ${vwc} %) – Rasen nicht zusätzlich belasten, Schnitthöhe erhöhen.`);
@@ -83,6 +85,8 @@ function evaluate({ values, season, lawn }: CheckContext): CheckEvaluation {
       soil_temp_score: roundTo(temperatureScore, 1),
       moisture_score: moistureScore === null ? null : roundTo(moistureScore, 1),
       soil_type: lawn.soilType,
+      field_capacity: fieldCapacity,
+      field_capacity_source: lawn.fieldCapacityPercent === undefined ? 'soil_type' : 'lawn_setting',
       mower_class: lawn.mowerClass,
       turf_type: lawn.turfType,
       thaw: thaw !== null,

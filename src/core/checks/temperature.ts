@@ -1,21 +1,23 @@
 import { formatNumberDe, roundTo } from '../format.js';
 import { piecewiseLinear } from '../piecewise.js';
 import type { Curve } from '../piecewise.js';
+import { dormancy } from '../dormancy.js';
 import { droughtCap } from '../drought.js';
 import { frostCaps, groundFrostNow } from '../frost.js';
 import { heatStressCap } from '../heat.js';
+import { fieldCapacityPct } from '../soil.js';
 import { TURF_PROFILES } from '../turf.js';
-import type { SkippedPart } from '../types.js';
+import type { Season, SkippedPart } from '../types.js';
 import type { CheckContext, CheckDefinition, CheckEvaluation } from './types.js';
 
 /** Air temperature (°C) -> score of the default (cool-season) lawn; the turf profile decides (./turf.ts). */
 export const AIR_TEMPERATURE_CURVE: Curve = TURF_PROFILES.cool_season.airCurve;
 
-export const WINTER_CAP = 60;
 export const UNSTABLE_GROWTH_CAP = 65;
 /** min_temp_14d at or below this marks an unstable growth phase in spring and autumn. */
 export const UNSTABLE_GROWTH_MIN_TEMP_C = -2;
 const COLD_FROM_C = 10;
+const FROST_KIND_DE: Readonly<Record<Season, string>> = { spring: 'Spätfrost', summer: 'Frost', autumn: 'Frühfrost', winter: 'Frost' };
 
 /** PACE Turf growth potential (informational only). */
 function growthPotential(tempC: number): number {
@@ -35,10 +37,12 @@ function evaluate({ values, season, lawn }: CheckContext): CheckEvaluation {
     skippedParts.frost_history = { reason: 'No minimum temperature history; frost in the last hours or days cannot be assessed.', missing: ['min_temp_3h', 'min_temp_3d'] };
   }
 
+  // Dormancy comes from the soil (or frost and cold air), not from the month (model 1.1, D4).
+  const dormant = dormancy(values, lawn.turfType);
   let growthPhaseStable: boolean | null;
-  if (season === 'winter') {
+  if (dormant !== null) {
     growthPhaseStable = false;
-    caps.push({ cap: WINTER_CAP, reason: '<b>Winterruhe</b> – Rasen wächst kaum; nur bei trockenem, mildem Wetter mähen.' });
+    caps.push({ cap: dormant.cap, reason: dormant.reason });
   } else if (season === 'summer') {
     growthPhaseStable = true;
   } else if (minTemp14dC === undefined) {
@@ -50,14 +54,14 @@ function evaluate({ values, season, lawn }: CheckContext): CheckEvaluation {
     const frostIsOld = minTemp3dC !== undefined && minTemp3dC > 0;
     growthPhaseStable = minTemp14dC > UNSTABLE_GROWTH_MIN_TEMP_C || frostIsOld;
     if (!growthPhaseStable) {
-      const kind = season === 'spring' ? 'Spätfrost' : 'Frühfrost';
+      const kind = FROST_KIND_DE[season];
       caps.push({ cap: UNSTABLE_GROWTH_CAP, reason: `Wachstumsphase instabil – ${kind} in den letzten 14 Tagen (min. ${formatNumberDe(minTemp14dC)} °C).` });
     }
   }
 
   const turf = TURF_PROFILES[lawn.turfType];
   const heatFromC = turf.heatStressFromC;
-  const drought = droughtCap(values, season, tempC, heatFromC) ?? heatStressCap(values, lawn.soilType, tempC, heatFromC, turf.hotSoilFromC);
+  const drought = droughtCap(values, season, tempC, heatFromC) ?? heatStressCap(values, fieldCapacityPct(lawn), tempC, heatFromC, turf.hotSoilFromC);
   if (drought !== null) caps.push(drought);
 
   const airScore = piecewiseLinear(turf.airCurve, tempC);
@@ -80,7 +84,7 @@ function evaluate({ values, season, lawn }: CheckContext): CheckEvaluation {
     : (minTemp3hC !== undefined && minTemp3hC <= 3 && tempC < 5) || (minTemp3hC === undefined && tempC < 5) || (minTemp3dC !== undefined && minTemp3dC <= 0)
       ? 'possible'
       : 'none';
-  const growthPhase = season === 'winter' || tempC < 5
+  const growthPhase = dormant !== null || tempC < 5
     ? 'dormant'
     : tempC >= heatFromC
       ? 'heat_stress'
@@ -106,6 +110,7 @@ function evaluate({ values, season, lawn }: CheckContext): CheckEvaluation {
       growth_phase: growthPhase,
       growth_potential: roundTo(growthPotential(tempC), 2),
       dry_spell: drought !== null,
+      dormancy: dormant?.evidence ?? null,
     },
   };
 }

@@ -60,7 +60,8 @@ describe('temperature check', () => {
   });
 
   it.each([
-    ['winter', -10, 60, false],
+    ['winter', -10, 65, false], // model 1.1 (D4): no dormancy without cold soil; the 14-day frost rule applies
+    ['winter', 3, 100, true],
     ['summer', -10, 100, true],
     ['spring', -2, 65, false],
     ['spring', -1.9, 100, true],
@@ -73,13 +74,14 @@ describe('temperature check', () => {
   });
 
   it('names winter rest and late frost in German', () => {
-    expect(checkFor('temperature', { temperature: 20 }, 'winter').reasons.join(' ')).toContain('Winterruhe');
+    expect(checkFor('temperature', { temperature: 20, soil_temperature: 3 }, 'summer').reasons.join(' ')).toContain('Winterruhe');
+    expect(checkFor('temperature', { temperature: 20, min_temp_14d: -3 }, 'winter').reasons.join(' ')).toContain('Frost in den letzten 14 Tagen');
     expect(checkFor('temperature', { temperature: 20, min_temp_14d: -3 }, 'spring').reasons.join(' ')).toContain('Spätfrost');
     expect(checkFor('temperature', { temperature: 20, min_temp_14d: -3 }, 'autumn').reasons.join(' ')).toContain('Frühfrost');
     expect(checkFor('temperature', { temperature: 33.4 }).reasons[0]).toContain('Hitze 33,4 °C');
   });
 
-  it('reports a missing growth-phase input as a skipped part, but not in summer or winter', () => {
+  it('reports a missing growth-phase input as a skipped part, but not in summer or dormancy', () => {
     const spring = checkFor('temperature', { temperature: 20, min_temp_3h: 10, min_temp_3d: 8 }, 'spring');
     expect(spring.skipped_parts).toEqual({ growth_phase: { reason: expect.any(String), missing: ['min_temp_14d'] } });
     expect(spring.meta.growth_phase_stable).toBeNull();
