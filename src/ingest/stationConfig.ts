@@ -2,7 +2,7 @@
  * Strict validation of the `stations` configuration array. Every message
  * names the station (by index and id) and the key.
  */
-import { MOWER_CLASSES, SOIL_TYPES } from '../core/soil.js';
+import { FIELD_CAPACITY_RANGE_PCT, isValidFieldCapacity, MOWER_CLASSES, SOIL_TYPES } from '../core/soil.js';
 import { TURF_TYPES } from '../core/turf.js';
 import { FIELD_QUANTITY } from './builder.js';
 import { CURRENT_FIELDS, RAIN_INPUT_FIELDS, STATION_FORMATS, type StationConfig } from './types.js';
@@ -41,11 +41,14 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 function lawnProblems(lawn: unknown, problem: Problem): void {
   if (lawn === undefined) return;
-  const keys = Object.keys(LAWN_VALUES);
+  const keys = [...Object.keys(LAWN_VALUES), 'fieldCapacityPercent'];
   if (!isPlainObject(lawn)) return problem('lawn', `must be an object with any of ${keys.join(', ')}`);
   for (const [key, value] of Object.entries(lawn)) {
     const allowed = LAWN_VALUES[key];
-    if (!allowed) problem(`lawn.${key}`, `is not allowed (only ${keys.join(', ')})`);
+    if (key === 'fieldCapacityPercent') {
+      const { min, max } = FIELD_CAPACITY_RANGE_PCT;
+      if (!isValidFieldCapacity(value)) problem('lawn.fieldCapacityPercent', `must be a number from ${min} to ${max} (volumetric water content at field capacity, %)`);
+    } else if (!allowed) problem(`lawn.${key}`, `is not allowed (only ${keys.join(', ')})`);
     else if (typeof value !== 'string' || !allowed.includes(value)) problem(`lawn.${key}`, `must be one of ${allowed.join(', ')}`);
   }
 }

@@ -80,7 +80,7 @@ export interface StationConfig {
   /** `json`: payload key holding the timestamp (ISO 8601 or Unix seconds/ms). */
   timestampKey?: string;
   /** Overrides the configured lawn profile for this station, key by key. */
-  lawn?: { soilType?: SoilType; mowerClass?: MowerClass; turfType?: TurfType };
+  lawn?: { soilType?: SoilType; mowerClass?: MowerClass; turfType?: TurfType; fieldCapacityPercent?: number };
   irrigation?: IrrigationConfig;
   freshness?: { maxAgeMinutes?: number; fields?: Partial<Record<CurrentField, number>> };
 }

@@ -52,8 +52,20 @@ describe('station lawn and irrigation settings', () => {
       stationsProblems([
         { ...valid, lawn: { soilType: 'sand', mowerClass: 'robot', turfType: 'warm_season' }, irrigation: { topic: 'opensprinkler/station/+', key: 'state' } },
         { ...valid, id: 'b', irrigation: { topic: 'homeassistant/switch/garden_sprinkler/state' } },
+        { ...valid, id: 'c', lawn: { soilType: 'loam', fieldCapacityPercent: 16.5 } },
       ]),
     ).toEqual([]);
+  });
+
+  it('refuses a field capacity outside the core range or not a number, naming the key and the range', () => {
+    const problems = stationsProblems([
+      { ...valid, lawn: { fieldCapacityPercent: 4.9 } },
+      { ...valid, id: 'b', lawn: { fieldCapacityPercent: '28' } },
+    ]);
+    expect(problems).toEqual([
+      'stations[0] ("garden").lawn.fieldCapacityPercent must be a number from 5 to 60 (volumetric water content at field capacity, %)',
+      'stations[1] ("b").lawn.fieldCapacityPercent must be a number from 5 to 60 (volumetric water content at field capacity, %)',
+    ]);
   });
 
   it('names the key of a bad turf type or irrigation block, with the allowed values', () => {
@@ -65,7 +77,7 @@ describe('station lawn and irrigation settings', () => {
     ]);
     expect(problems).toEqual([
       'stations[0] ("garden").lawn.turfType must be one of cool_season, warm_season',
-      'stations[0] ("garden").lawn.cutHeight is not allowed (only soilType, mowerClass, turfType)',
+      'stations[0] ("garden").lawn.cutHeight is not allowed (only soilType, mowerClass, turfType, fieldCapacityPercent)',
       'stations[1] ("b").irrigation must be an object {"topic": "...", "key": "state"} naming the MQTT topic that reports sprinkler runs',
       'stations[2] ("c").irrigation.payloadOn is not allowed (only topic and key)',
       'stations[2] ("c").irrigation.topic is required: the MQTT topic (wildcards + and # allowed) that reports ON/OFF',
