@@ -23,6 +23,7 @@ import {
   type RequestGuard,
 } from './errors.js';
 import { createConfigCheck, registerHealthRoutes, type HealthRouteDeps } from './healthRoute.js';
+import { registerOpenApi, registerOpenApiRoute } from './openapi.js';
 import { applyConnectionCap, serverOptions } from './serverLimits.js';
 import { trackConnections } from './shutdown.js';
 
@@ -119,6 +120,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await limiter?.(request, reply);
   };
   installErrorHandling(app, { bodyLimitBytes: http.bodyLimitBytes, notFoundPreHandler: limiter });
+  // Before the routes: the generator collects them as they are added.
+  await registerOpenApi(app, { bodyLimitBytes: http.bodyLimitBytes });
 
   registerHealthRoutes(app, {
     probeDatabase: () => deps.store.healthProbe(),
@@ -126,5 +129,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.mqttStatus ? { mqttStatus: deps.mqttStatus } : {}),
   });
   registerCalculateRoute(app, { config, access, clock: deps.clock, calculate: deps.calculate ?? coreCalculate });
+  registerOpenApiRoute(app);
   return app;
 }

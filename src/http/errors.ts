@@ -6,6 +6,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { OPENAPI_PATH } from './paths.js';
 import { errorEnvelopeSchema } from './schemas.js';
 
 export const MESSAGES = {
@@ -34,7 +35,7 @@ export const MESSAGES = {
 } as const;
 
 /** Paths that exist; any other method on them is 405 rather than 404. */
-export const KNOWN_PATHS = new Set(['/v1/calculate', '/health', '/v1/health']);
+export const KNOWN_PATHS = new Set(['/v1/calculate', '/health', '/v1/health', OPENAPI_PATH]);
 
 /** An error with an HTTP status whose message may be shown to the client. */
 export class HttpError extends Error {
