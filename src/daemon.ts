@@ -24,6 +24,7 @@ import { deferredMqttComponents } from './mqtt/service.js';
 import { mqttEnabled } from './mqtt/settings.js';
 import { systemClock, type Clock } from './util/clock.js';
 import { explainListenError } from './util/listenError.js';
+import { packageVersion } from './util/packageVersion.js';
 
 export interface LifecycleComponent {
   readonly name: string;
@@ -170,7 +171,7 @@ function httpComponent(runtime: MutableRuntime, mqttStatus: () => MqttHealth | u
     name: 'http',
     async start() {
       const { config } = runtime;
-      app = await buildApp({ config, store: runtime.store, access: runtime.access, logger: runtime.logger, clock: runtime.clock, mqttStatus });
+      app = await buildApp({ config, store: runtime.store, access: runtime.access, logger: runtime.logger, clock: runtime.clock, mqttStatus, version: packageVersion() });
       const { port } = await listenHttp(app, config.http).catch((err: unknown) => {
         throw explainListenError(err, 'The HTTP server', config.http, 'Pick another port with MOWABILITY_HTTP_PORT (or http.port).');
       });

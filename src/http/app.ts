@@ -23,7 +23,7 @@ import {
   type RequestGuard,
 } from './errors.js';
 import { createConfigCheck, registerHealthRoutes, type HealthRouteDeps } from './healthRoute.js';
-import { registerOpenApi, registerOpenApiRoute } from './openapi.js';
+import { registerOpenApi, registerOpenApiRoute, UNKNOWN_VERSION } from './openapi.js';
 import { applyConnectionCap, serverOptions } from './serverLimits.js';
 import { trackConnections } from './shutdown.js';
 
@@ -39,6 +39,8 @@ export interface AppDeps {
   checkConfig?: HealthRouteDeps['checkConfig'];
   /** The MQTT side's state for /health's `checks.mqtt` (omitted: MQTT off or not wired). */
   mqttStatus?: HealthRouteDeps['mqttStatus'];
+  /** The product version for /openapi.json's info.version (the daemon passes package.json's). */
+  version?: string;
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -121,7 +123,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   };
   installErrorHandling(app, { bodyLimitBytes: http.bodyLimitBytes, notFoundPreHandler: limiter });
   // Before the routes: the generator collects them as they are added.
-  await registerOpenApi(app, { bodyLimitBytes: http.bodyLimitBytes });
+  await registerOpenApi(app, { bodyLimitBytes: http.bodyLimitBytes, version: deps.version ?? UNKNOWN_VERSION });
 
   registerHealthRoutes(app, {
     probeDatabase: () => deps.store.healthProbe(),

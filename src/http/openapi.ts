@@ -7,11 +7,13 @@
  */
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
-import { packageVersion } from '../util/packageVersion.js';
 import { errorEnvelopeSchema } from './schemas.js';
 import { apiKeyFieldSchema, calculateInputSchema, calculateResponseDocs, healthResponseDocs, openApiResponseDocs } from './openapiDocs.js';
 
 import { OPENAPI_PATH } from './paths.js';
+
+/** info.version when the caller does not know the product version (tests, benchmarks). */
+export const UNKNOWN_VERSION = '0.0.0-unknown';
 
 type Schema = Record<string, unknown>;
 type Operation = Record<string, unknown>;
@@ -98,14 +100,14 @@ function documentCalculate(paths: Record<string, Record<string, Operation>>): vo
 }
 
 /** Registers the generator; call before the routes so it sees them all. */
-export async function registerOpenApi(app: FastifyInstance, options: { bodyLimitBytes: number }): Promise<void> {
+export async function registerOpenApi(app: FastifyInstance, options: { bodyLimitBytes: number; version: string }): Promise<void> {
   const docs = routeDocs(options.bodyLimitBytes);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
       info: {
         title: 'Mowability Index Service',
-        version: packageVersion(),
+        version: options.version,
         description:
           'Rates how suitable current weather is for mowing a lawn. Every response body is the envelope {status, mfi, message}; errors carry mfi null and a fixed English message. Calculation needs an API key; health and this document do not.',
         license: { name: 'MIT', identifier: 'MIT' },
