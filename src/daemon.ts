@@ -13,6 +13,7 @@ import { MFI_VERSION } from './core/index.js';
 import { buildApp } from './http/app.js';
 import { listenHttp } from './http/listen.js';
 import { closeApp } from './http/shutdown.js';
+import { createMetrics } from './metrics/registry.js';
 import { AccessCache } from './store/accessCache.js';
 import { Database } from './store/database.js';
 import { DatabaseWatch } from './store/databaseWatch.js';
@@ -20,7 +21,7 @@ import { ServeLock } from './store/serveLock.js';
 import { migrationsAppliedSince } from './store/migrationLog.js';
 import { ServiceStore, SETTING_MFI_VERSION } from './store/serviceStore.js';
 import type { MqttHealth } from './mqtt/health.js';
-import { deferredMqttComponents } from './mqtt/service.js';
+import { deferredMqttComponents, type MqttStats } from './mqtt/service.js';
 import { mqttEnabled } from './mqtt/settings.js';
 import { systemClock, type Clock } from './util/clock.js';
 import { explainListenError } from './util/listenError.js';
@@ -165,13 +166,28 @@ function accessCacheComponent(runtime: MutableRuntime, keyCommandHint: string): 
   };
 }
 
-function httpComponent(runtime: MutableRuntime, mqttStatus: () => MqttHealth | undefined): LifecycleComponent {
+interface HttpSources {
+  mqttStatus: () => MqttHealth | undefined;
+  mqttStats: () => MqttStats | undefined;
+}
+
+function httpComponent(runtime: MutableRuntime, sources: HttpSources): LifecycleComponent {
   let app: FastifyInstance | undefined;
   return {
     name: 'http',
     async start() {
       const { config } = runtime;
-      app = await buildApp({ config, store: runtime.store, access: runtime.access, logger: runtime.logger, clock: runtime.clock, mqttStatus });
+      const metrics = config.http.metrics === 'off' ? undefined : createMetrics({ processMetrics: true, mqttStats: sources.mqttStats });
+      app = await buildApp({
+        config,
+        store: runtime.store,
+        access: runtime.access,
+        logger: runtime.logger,
+        clock: runtime.clock,
+        mqttStatus: sources.mqttStatus,
+        version: packageVersion(),
+        ...(metrics ? { metrics } : {}),
+      });
       const { port } = await listenHttp(app, config.http).catch((err: unknown) => {
         throw explainListenError(err, 'The HTTP server', config.http, 'Pick another port with MOWABILITY_HTTP_PORT (or http.port).');
       });
@@ -205,7 +221,7 @@ export function daemonComponents(runtime: MutableRuntime, options: { keyCommandH
     serveLockComponent(runtime),
     databaseComponent(runtime),
     accessCacheComponent(runtime, options.keyCommandHint),
-    httpComponent(runtime, mqttStatus),
+    httpComponent(runtime, { mqttStatus, mqttStats: () => (mqttEnabled(runtime.config) ? mqtt.service()?.stats() : undefined) }),
     ...mqtt.components,
   ];
 }

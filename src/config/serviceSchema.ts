@@ -11,6 +11,9 @@ import type { TrustProxySetting } from './trustProxy.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+/** Who may read GET /metrics (see docs/api.md). */
+export const METRICS_ACCESS = ['off', 'loopback', 'key', 'open'] as const;
+export type MetricsAccess = (typeof METRICS_ACCESS)[number];
 
 /** 0 (the soil type's default) or a field capacity inside the core's valid range. */
 function fieldCapacityFormat(value: unknown): void {
@@ -117,6 +120,13 @@ export const serviceSchema = {
         env: 'MOWABILITY_RATE_LIMIT_TIME_WINDOW_MS',
         arg: 'rate-limit-time-window-ms',
       },
+    },
+    metrics: {
+      doc: 'Who may read the Prometheus metrics at GET /metrics: off (no route, 404), loopback (only clients on 127.0.0.0/8 or ::1, after http.trustProxy), key (a valid, enabled API key as Bearer header) or open (anyone).',
+      format: [...METRICS_ACCESS],
+      default: 'loopback' as MetricsAccess,
+      env: 'MOWABILITY_HTTP_METRICS',
+      arg: 'http-metrics',
     },
   },
   log: {

@@ -8,6 +8,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/schema.js';
 import { calculate as coreCalculate } from '../core/index.js';
+import type { Metrics } from '../metrics/registry.js';
 import type { ServiceStore } from '../store/serviceStore.js';
 import type { Clock } from '../util/clock.js';
 import { assertNotBlocked, type AccessView } from './auth.js';
@@ -23,6 +24,8 @@ import {
   type RequestGuard,
 } from './errors.js';
 import { createConfigCheck, registerHealthRoutes, type HealthRouteDeps } from './healthRoute.js';
+import { registerMetrics } from './metricsRoute.js';
+import { registerOpenApi, registerOpenApiRoute, UNKNOWN_VERSION } from './openapi.js';
 import { applyConnectionCap, serverOptions } from './serverLimits.js';
 import { trackConnections } from './shutdown.js';
 
@@ -38,6 +41,10 @@ export interface AppDeps {
   checkConfig?: HealthRouteDeps['checkConfig'];
   /** The MQTT side's state for /health's `checks.mqtt` (omitted: MQTT off or not wired). */
   mqttStatus?: HealthRouteDeps['mqttStatus'];
+  /** Prometheus metrics for GET /metrics (omitted: no metrics, no hook). Access: config.http.metrics. */
+  metrics?: Metrics;
+  /** The product version for /openapi.json's info.version (the daemon passes package.json's). */
+  version?: string;
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -119,6 +126,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await limiter?.(request, reply);
   };
   installErrorHandling(app, { bodyLimitBytes: http.bodyLimitBytes, notFoundPreHandler: limiter });
+  // Before the routes: the generator collects them as they are added.
+  await registerOpenApi(app, { bodyLimitBytes: http.bodyLimitBytes, version: deps.version ?? UNKNOWN_VERSION });
+  if (deps.metrics) registerMetrics(app, { metrics: deps.metrics, mode: http.metrics, access, clientAddressOf });
 
   registerHealthRoutes(app, {
     probeDatabase: () => deps.store.healthProbe(),
@@ -126,5 +136,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.mqttStatus ? { mqttStatus: deps.mqttStatus } : {}),
   });
   registerCalculateRoute(app, { config, access, clock: deps.clock, calculate: deps.calculate ?? coreCalculate });
+  registerOpenApiRoute(app);
   return app;
 }

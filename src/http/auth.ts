@@ -62,13 +62,26 @@ export function assertNotBlocked(clientAddress: string, access: AccessView): voi
   if (access.isBlocked(clientAddress)) throw new HttpError(403, MESSAGES.accessDenied);
 }
 
-/** Throws the contract's HttpError for the first failing rule; returns the key's credential otherwise. */
-export function authorize(request: FastifyRequest, access: AccessView): ApiKeyCredential {
-  const key = presentedKey(request);
+function enabledCredential(key: string | undefined, access: AccessView): ApiKeyCredential {
   if (key === undefined) throw new HttpError(401, MESSAGES.noApiKey);
   const credential = access.lookupKey(key);
   if (!credential) throw new HttpError(401, MESSAGES.invalidApiKey);
   if (credential.disabled) throw new HttpError(403, MESSAGES.apiKeyDisabled);
+  return credential;
+}
+
+/** Throws the contract's HttpError for the first failing rule; returns the key's credential otherwise. */
+export function authorize(request: FastifyRequest, access: AccessView): ApiKeyCredential {
+  const credential = enabledCredential(presentedKey(request), access);
   if (isReadMethod(request) && !credential.allowGet) throw new HttpError(405, MESSAGES.methodNotAllowed);
   return credential;
+}
+
+/**
+ * For operational routes (GET /metrics with http.metrics "key"): an enabled key
+ * in the Bearer header only, so it never lands in a URL or an access log; the
+ * GET permission of calculation keys does not apply.
+ */
+export function authorizeBearer(request: FastifyRequest, access: AccessView): ApiKeyCredential {
+  return enabledCredential(bearerKey(request), access);
 }

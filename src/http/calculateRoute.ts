@@ -6,6 +6,7 @@ import { isSeason, type CalculationContext, type CalculationOutcome, type RawInp
 import type { Clock } from '../util/clock.js';
 import { authorize, keyIsInBody, type AccessView } from './auth.js';
 import { HttpError, MESSAGES, sendError } from './errors.js';
+import { CALCULATE_PATH } from './paths.js';
 import { calculateResponses } from './schemas.js';
 
 export type Calculator = (input: RawInput, context: CalculationContext) => CalculationOutcome;
@@ -31,7 +32,7 @@ export function registerCalculateRoute(app: FastifyInstance, deps: CalculateRout
 
   app.route({
     method: ['GET', 'POST'],
-    url: '/v1/calculate',
+    url: CALCULATE_PATH,
     schema: { response: calculateResponses },
     // preParsing runs after the onRequest hooks (address block, rate limit) and before the body is read.
     preParsing: async (request: FastifyRequest, _reply: FastifyReply, payload) => {

@@ -11,9 +11,9 @@ export const errorEnvelopeSchema = {
   type: 'object',
   required: ['status', 'mfi', 'message'],
   properties: {
-    status: { type: 'string' },
-    mfi: { type: 'null' },
-    message: { type: 'string' },
+    status: { type: 'string', enum: ['error'], description: "Always 'error' here." },
+    mfi: { type: 'null', description: 'null on every error.' },
+    message: { type: 'string', description: 'A fixed English message naming the problem.' },
   },
 } as const;
 
@@ -21,14 +21,14 @@ const checkSchema = {
   type: 'object',
   required: ['executed', 'status', 'score', 'data_confidence', 'reasons', 'skipped_parts', 'meta'],
   properties: {
-    executed: { type: 'boolean' },
-    skipped_reason: { type: 'string' },
-    status: nullableString,
-    score: { type: ['integer', 'null'] },
-    data_confidence: nullableString,
-    reasons: { type: 'array', items: { type: 'string' } },
-    skipped_parts: openObject,
-    meta: openObject,
+    executed: { type: 'boolean', description: 'false if required input was missing and the check was skipped.' },
+    skipped_reason: { type: 'string', description: 'English reason; present only when executed is false.' },
+    status: { ...nullableString, description: 'OK, WARNING or BLOCK; null when skipped.' },
+    score: { type: ['integer', 'null'], description: 'Check-internal score 0-100; null when skipped.' },
+    data_confidence: { ...nullableString, description: 'high or medium (rain also low); null when skipped.' },
+    reasons: { type: 'array', items: { type: 'string' }, description: 'German explanation texts; may contain simple HTML such as <b> and <br>.' },
+    skipped_parts: { ...openObject, description: 'Sub-evaluations not computed for lack of data (empty object if none).' },
+    meta: { ...openObject, description: 'Internal calculation data and the input values used.' },
   },
 } as const;
 
@@ -49,25 +49,27 @@ export const calculationResultSchema = {
     'calculated_at',
   ],
   properties: {
-    mfi_version: { type: 'string' },
-    season: { type: 'string' },
-    season_source: { type: 'string' },
-    index_score: { type: 'integer' },
-    main_status: { type: 'string' },
-    data_quality: { type: 'string' },
+    mfi_version: { type: 'string', description: 'Version of the calculation logic.' },
+    season: { type: 'string', description: 'spring, summer, autumn or winter.' },
+    season_source: { type: 'string', description: "'auto' (from the server's month) or 'manual' (forced via the season input, debug/test only)." },
+    index_score: { type: 'integer', description: 'Overall index 0-100; higher means better mowing conditions.' },
+    main_status: { type: 'string', description: 'OK (score 70 or more), WARNING (40 to 69), BLOCK (below 40).' },
+    data_quality: { type: 'string', description: 'full, partial or minimal.' },
     score_basis: {
       type: 'object',
+      description: 'Which checks entered the score; the limiting (worst) check dominates it.',
       required: ['checks_used', 'checks_total', 'limiting_check'],
       properties: {
-        checks_used: { type: 'integer' },
-        checks_total: { type: 'integer' },
-        limiting_check: nullableString,
+        checks_used: { type: 'integer', description: 'Number of checks that entered the score.' },
+        checks_total: { type: 'integer', description: 'Number of possible checks.' },
+        limiting_check: { ...nullableString, description: 'The worst check.' },
       },
     },
-    available_fields: { type: 'array', items: { type: 'string' } },
-    missing_fields: { type: 'array', items: { type: 'string' } },
+    available_fields: { type: 'array', items: { type: 'string' }, description: 'Received and valid input field names.' },
+    missing_fields: { type: 'array', items: { type: 'string' }, description: 'Input field names not supplied or invalid (out of range).' },
     checks: {
       type: 'object',
+      description: 'Results per check (up to five).',
       properties: {
         temperature: checkSchema,
         soiltemp: checkSchema,
@@ -78,55 +80,66 @@ export const calculationResultSchema = {
     },
     protocol: {
       type: 'object',
+      description: 'Diagnostics.',
       required: ['skipped_checks', 'partial_checks'],
       properties: {
-        skipped_checks: { type: 'array', items: openObject },
-        partial_checks: { type: 'array', items: openObject },
-        calculation_error: { type: 'string' },
+        skipped_checks: { type: 'array', items: openObject, description: 'Checks skipped entirely.' },
+        partial_checks: { type: 'array', items: openObject, description: 'Checks with omitted sub-analyses.' },
+        calculation_error: { type: 'string', description: 'Present only on an internal calculation failure.' },
       },
     },
     rain_source_info: {
       type: 'object',
+      description: 'Present only if at least one of rain_1h, rain_12h, rain_24h was supplied.',
       required: ['windows_used', 'cumulative_source', 'not_provided', 'note'],
       properties: {
-        windows_used: { type: 'array', items: { type: 'string' } },
-        cumulative_source: { type: 'string' },
-        not_provided: { type: 'array', items: { type: 'string' } },
-        note: { type: 'string' },
+        windows_used: { type: 'array', items: { type: 'string' }, description: 'Rain windows used.' },
+        cumulative_source: { type: 'string', description: 'Window giving the cumulative soil load (the broadest supplied).' },
+        not_provided: { type: 'array', items: { type: 'string' }, description: 'Windows not supplied.' },
+        note: { type: 'string', description: 'English explanation of how the windows are combined.' },
       },
     },
-    calculated_at: { type: 'string' },
+    calculated_at: { type: 'string', description: 'Calculation time, YYYY-MM-DD HH:MM:SS in the configured time zone.' },
   },
 } as const;
 
 const componentSchema = {
   type: 'object',
   required: ['status'],
-  properties: { status: { type: 'string' }, message: { type: 'string' } },
+  properties: {
+    status: { type: 'string', description: "database, config: 'ok' or 'error'; maintenance: 'inactive' or 'active'; mqtt: 'ok' or 'error'." },
+    message: { type: 'string', description: 'Present on a failing component, e.g. a database query failure text.' },
+  },
 } as const;
 
 export const healthResultSchema = {
   type: 'object',
   required: ['status', 'maintenance_mode', 'mfi_version', 'checks', 'response_time_ms'],
   properties: {
-    status: { type: 'string' },
-    maintenance_mode: { type: 'boolean' },
-    mfi_version: nullableString,
+    status: { type: 'string', description: 'ok, error or maintenance.' },
+    maintenance_mode: { type: 'boolean', description: 'true when maintenance mode is active.' },
+    mfi_version: { ...nullableString, description: 'Version of the calculation logic; null when the database check fails.' },
     checks: {
       type: 'object',
+      description: 'Component states.',
       required: ['database', 'maintenance', 'config'],
       // mqtt: only when MQTT is enabled; informational, it never decides the HTTP status.
       properties: { database: componentSchema, maintenance: componentSchema, config: componentSchema, mqtt: componentSchema },
     },
-    response_time_ms: { type: 'integer' },
+    response_time_ms: { type: 'integer', description: 'Server-internal processing time in milliseconds.' },
   },
 } as const;
 
+/** The response envelope of every endpoint; mfi is the endpoint's payload. */
 function envelope(mfi: object) {
   return {
     type: 'object',
     required: ['status', 'mfi', 'message'],
-    properties: { status: { type: 'string' }, mfi, message: { type: 'string' } },
+    properties: {
+      status: { type: 'string', description: "'ok' on success, 'error' on failure, 'maintenance' when maintenance mode is active (health only)." },
+      mfi,
+      message: { type: 'string', description: 'Empty string on success; an English message otherwise.' },
+    },
   } as const;
 }
 

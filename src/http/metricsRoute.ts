@@ -1,0 +1,59 @@
+/**
+ * GET /metrics: the Prometheus text exposition of ../metrics/registry.ts, and
+ * the hook that counts every answered request. Access follows http.metrics:
+ * loopback by default, because the counters tell an outsider how busy the
+ * daemon is and which stations send; a remote Prometheus gets `key` or `open`.
+ */
+import ipaddr from 'ipaddr.js';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { MetricsAccess } from '../config/serviceSchema.js';
+import type { Metrics } from '../metrics/registry.js';
+import { authorizeBearer, type AccessView } from './auth.js';
+import type { ClientAddressOf } from './clientAddress.js';
+import { HttpError, MESSAGES } from './errors.js';
+import { METRICS_PATH } from './paths.js';
+import { errorEnvelopeSchema } from './schemas.js';
+
+export interface MetricsRouteDeps {
+  metrics: Metrics;
+  mode: MetricsAccess;
+  access: AccessView;
+  clientAddressOf: ClientAddressOf;
+}
+
+export function isLoopback(address: string): boolean {
+  return ipaddr.isValid(address) && ipaddr.process(address).range() === 'loopback';
+}
+
+function checkAccess(request: FastifyRequest, deps: MetricsRouteDeps): void {
+  if (deps.mode === 'open') return;
+  if (deps.mode === 'key') {
+    authorizeBearer(request, deps.access);
+    return;
+  }
+  if (!isLoopback(deps.clientAddressOf(request))) throw new HttpError(403, MESSAGES.accessDenied);
+}
+
+/** Counts requests and serves /metrics; with http.metrics off neither (no hook on the request path). */
+export function registerMetrics(app: FastifyInstance, deps: MetricsRouteDeps): void {
+  if (deps.mode === 'off') return;
+  app.addHook('onResponse', async (request, reply) => {
+    deps.metrics.observeRequest({
+      route: request.routeOptions.url,
+      method: request.method,
+      statusCode: reply.statusCode,
+      seconds: reply.elapsedTime / 1000,
+    });
+  });
+  app.route({
+    method: 'GET',
+    url: METRICS_PATH,
+    // Not in the OpenAPI document: it is operational, not part of the API contract.
+    schema: { hide: true, response: { '4xx': errorEnvelopeSchema, '5xx': errorEnvelopeSchema } },
+    preHandler: async (request) => checkAccess(request, deps),
+    handler: async (_request, reply) => {
+      const { contentType, body } = await deps.metrics.render();
+      return reply.type(contentType).send(body);
+    },
+  });
+}

@@ -1,0 +1,4 @@
+/** Route paths used in more than one place (router, 405 rule, metrics), named once. */
+export const CALCULATE_PATH = '/v1/calculate';
+export const OPENAPI_PATH = '/openapi.json';
+export const METRICS_PATH = '/metrics';

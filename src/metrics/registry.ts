@@ -1,0 +1,115 @@
+/**
+ * The Prometheus metrics of the daemon (prom-client): HTTP requests by route
+ * and status, the calculation latency, process metrics, and the MQTT side's
+ * counters, read at scrape time from an injected function so that the MQTT
+ * service does not know about metrics. One registry per instance (no global
+ * state), so tests and a restarted app never collide.
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { CALCULATE_PATH } from '../http/paths.js';
+import type { MqttStats } from '../mqtt/service.js';
+
+export const METRIC_PREFIX = 'mowability_';
+
+/** Seconds; a calculation takes well under a millisecond of CPU, the tail comes from a loaded Pi. */
+const CALCULATE_BUCKETS_S = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+
+/** Routes of the app are few and fixed; anything the router did not match shares one label value. */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+export interface MetricsOptions {
+  /** The MQTT bridge's counters; undefined while MQTT is off or starting. */
+  mqttStats?: () => MqttStats | undefined;
+  /** Node.js process metrics (CPU, memory, event loop, GC); on in the daemon. */
+  processMetrics?: boolean;
+}
+
+export interface Metrics {
+  readonly registry: Registry;
+  /** One finished HTTP request. */
+  observeRequest(request: { route: string | undefined; method: string; statusCode: number; seconds: number }): void;
+  /** The exposition text and its content type. */
+  render(): Promise<{ contentType: string; body: string }>;
+}
+
+type MqttCounterName = Exclude<keyof MqttStats, 'connected' | 'brokerRetainedMessages' | 'brokerRetainedBytes'>;
+
+/** Each MQTT counter once: metric name and help. */
+const MQTT_COUNTERS: Record<MqttCounterName, [name: string, help: string]> = {
+  received: ['mqtt_station_messages_received_total', 'Station messages handled (one per matching station).'],
+  accepted: ['mqtt_station_messages_accepted_total', 'Station messages accepted into the history.'],
+  rejected: ['mqtt_station_messages_rejected_total', 'Station messages refused (unparsable, implausible, too large).'],
+  ignored: ['mqtt_station_messages_ignored_total', "Valid messages not meant for the station (neighbours' sensors, unmapped topics)."],
+  duplicates: ['mqtt_station_messages_duplicate_total', 'Station messages dropped as duplicates.'],
+  droppedValues: ['mqtt_station_values_dropped_total', 'Single values dropped as implausible while the rest of the reading was used.'],
+  statesPublished: ['mqtt_states_published_total', 'Station state messages published.'],
+  historyCommits: ['history_commits_total', 'History write transactions committed to SQLite.'],
+  brokerRejectedPublishes: ['broker_rejected_publishes_total', 'Publishes the embedded broker refused (ACL).'],
+  brokerRefusedConnections: ['broker_refused_connections_total', 'Connections the embedded broker closed because broker.maxClients were open.'],
+  brokerRetainedRefused: ['broker_retained_refused_total', 'Retained publishes of other clients refused by the broker.maxRetained* limits.'],
+  irrigationReceived: ['mqtt_irrigation_messages_received_total', 'Messages on the stations\' irrigation topics.'],
+  irrigationAccepted: ['mqtt_irrigation_messages_accepted_total', 'Irrigation messages understood as ON or OFF.'],
+  irrigationRejected: ['mqtt_irrigation_messages_rejected_total', 'Irrigation messages refused (not ON/OFF, too large).'],
+};
+
+const MQTT_GAUGES: Record<'connected' | 'brokerRetainedMessages' | 'brokerRetainedBytes', [name: string, help: string]> = {
+  connected: ['mqtt_connected', '1 while the bridge is connected to its broker.'],
+  brokerRetainedMessages: ['broker_retained_messages', 'Retained messages of other clients held by the embedded broker.'],
+  brokerRetainedBytes: ['broker_retained_bytes', 'Payload bytes of those retained messages.'],
+};
+
+function registerMqttMetrics(registry: Registry, source: () => MqttStats | undefined): void {
+  for (const [field, [name, help]] of Object.entries(MQTT_COUNTERS) as Array<[MqttCounterName, [string, string]]>) {
+    new Counter({
+      name: METRIC_PREFIX + name,
+      help,
+      registers: [registry],
+      // The bridge owns the count; a scrape copies it (reset + inc keeps the counter type).
+      collect() {
+        this.reset();
+        this.inc(source()?.[field] ?? 0);
+      },
+    });
+  }
+  for (const [field, [name, help]] of Object.entries(MQTT_GAUGES) as Array<[keyof typeof MQTT_GAUGES, [string, string]]>) {
+    new Gauge({
+      name: METRIC_PREFIX + name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(Number(source()?.[field] ?? 0));
+      },
+    });
+  }
+}
+
+export function createMetrics(options: MetricsOptions = {}): Metrics {
+  const registry = new Registry();
+  if (options.processMetrics) collectDefaultMetrics({ register: registry });
+  const requests = new Counter({
+    name: `${METRIC_PREFIX}http_requests_total`,
+    help: `HTTP requests by route (path pattern; "${UNMATCHED_ROUTE}" for unknown paths), method and status code.`,
+    labelNames: ['route', 'method', 'status'] as const,
+    registers: [registry],
+  });
+  const calculate = new Histogram({
+    name: `${METRIC_PREFIX}calculate_duration_seconds`,
+    help: 'Time from request to response of /v1/calculate, by status code.',
+    labelNames: ['status'] as const,
+    buckets: CALCULATE_BUCKETS_S,
+    registers: [registry],
+  });
+  if (options.mqttStats) registerMqttMetrics(registry, options.mqttStats);
+
+  return {
+    registry,
+    observeRequest({ route, method, statusCode, seconds }) {
+      const status = String(statusCode);
+      requests.inc({ route: route ?? UNMATCHED_ROUTE, method, status });
+      if (route === CALCULATE_PATH) calculate.observe({ status }, seconds);
+    },
+    async render() {
+      return { contentType: registry.contentType, body: await registry.metrics() };
+    },
+  };
+}
