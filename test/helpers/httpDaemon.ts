@@ -10,6 +10,8 @@ export interface DaemonProcess {
   output(): string;
   /** Sends the signal and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /** Resolves with the exit code once the process has exited on its own (null: killed by a signal). */
+  exited: Promise<number | null>;
 }
 
 export interface DaemonProcessOptions {
@@ -64,6 +66,7 @@ export async function startDaemonProcess(env: Record<string, string>, args: stri
     baseUrl: String(listening()?.url),
     logLines,
     output: () => `${stdout}\n${stderr}`,
+    exited,
     stop: async (signal = 'SIGTERM') => {
       if (!exitedEarly) child.kill(signal);
       return exited;
