@@ -22,7 +22,7 @@ export interface Combination {
 }
 
 /**
- * Minimum model (domain.md §7): blend = 0.75·min + 0.25·weighted mean, capped
+ * Minimum model (docs/model.md, "Combination (minimum model)"): blend = 0.75·min + 0.25·weighted mean, capped
  * at 39 when any check is BLOCK and at 69 when any is WARNING, then capped by
  * data quality. Ties for limiting_check go to the earliest check in `checks`.
  * When a check failed internally (`anyCheckFailed`) the index is capped at 69:

@@ -1,4 +1,4 @@
-/** Meteorological formulas of the model (domain.md §6). Pure; units are in the names. */
+/** Meteorological formulas of the model (docs/model.md, which cites the sources). Pure; units are in the names. */
 
 const MAGNUS_A = 17.62;
 const MAGNUS_B_C = 243.12;

@@ -47,7 +47,7 @@ export function effectiveRainWindows(values: CalculationInput): EffectiveRainWin
   };
 }
 
-/** Time-sliced cumulative rain (domain.md §4): the newest slice counts fully, older slices less. */
+/** Time-sliced cumulative rain (docs/model.md, "Check: rain"): the newest slice counts fully, older slices less. */
 export function weightedCumulativeMm(windows: EffectiveRainWindows): number {
   return windows.rain1hMm + 0.6 * (windows.rain12hMm - windows.rain1hMm) + 0.3 * (windows.rain24hMm - windows.rain12hMm);
 }

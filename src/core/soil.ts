@@ -39,7 +39,7 @@ export const RESIDUAL_MIN: Readonly<Record<SoilType, { hold: number; clear: numb
 /** Heavier machines and smaller contact areas need drier soil (Kanton Luzern nomogram). */
 export const MOWER_SHIFT: Readonly<Record<MowerClass, number>> = { robot: 0.05, walk: 0, ride_on: -0.1 };
 
-/** w = θ/θ_FC -> load-bearing score (walk-behind mower); domain.md §3. */
+/** w = θ/θ_FC -> load-bearing score (walk-behind mower); docs/model.md, "Check: soiltemp". */
 export const WETNESS_CURVE: Curve = [[0.85, 100], [1.0, 80], [1.1, 50], [1.2, 25], [1.3, 10]];
 /** Drought stress; never a BLOCK on its own (minimum 45). */
 export const DROUGHT_CURVE: Curve = [[0.35, 45], [0.5, 100]];
@@ -80,7 +80,7 @@ export function loadBearingClass(soilMoisturePct: number, fieldCapacity: number,
   return 'saturated';
 }
 
-/** Soil load class from a load-bearing (wetness) score; domain.md §4. */
+/** Soil load class from a load-bearing (wetness) score; docs/model.md, "Check: rain". */
 export function soilLoadForScore(score: number): SoilLoad {
   if (score >= 90) return 'low';
   if (score >= 70) return 'moderate';

@@ -6,7 +6,7 @@ import type { SkippedPart } from '../types.js';
 import { DEW_FREE_WIND_FROM_KMH, windLiftK } from '../windDew.js';
 import type { CheckContext, CheckDefinition, CheckEvaluation } from './types.js';
 
-/** Dew point depression, K -> score (domain.md §6; CART 3.7 K, greenkeeper 1 K, HA Smart Mowing 2 K). */
+/** Dew point depression, K -> score (docs/model.md, "Check: humidity"; CART 3.7 K, greenkeeper 1 K, HA Smart Mowing 2 K). */
 export const DEW_POINT_DEPRESSION_CURVE: Curve = [[1, 15], [2, 35], [3, 55], [4, 75], [6, 90], [8, 100]];
 export const SUN_DRYING_BONUS = 10;
 export const SUN_DRYING_MIN_SOLAR_WM2 = 300;

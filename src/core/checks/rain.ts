@@ -13,7 +13,7 @@ import type { CheckContext, CheckDefinition, CheckEvaluation } from './types.js'
 
 export const DRIZZLE_BELOW_MM_H = 0.2;
 export const HEAVY_FROM_MM_H = 2;
-/** Score of the precipitation sub-model for a current rate, mm/h (domain.md §4.1). */
+/** Score of the precipitation sub-model for a current rate, mm/h (docs/model.md, "Check: rain"). */
 export function precipitationScore(rateMmH: number): number {
   if (rateMmH <= 0) return 100;
   if (rateMmH < DRIZZLE_BELOW_MM_H) return 30;
@@ -21,11 +21,11 @@ export function precipitationScore(rateMmH: number): number {
   return 0;
 }
 
-/** r = minutes_since_rain / drying time -> score (domain.md §4.2). */
+/** r = minutes_since_rain / drying time -> score (docs/model.md, "Check: rain"). */
 export const DRY_DOWN_CURVE: Curve = [[0, 15], [0.25, 20], [0.5, 40], [1, 70], [1.5, 90], [2, 100]];
-/** Weighted cumulative rain, mm -> score (domain.md §4.3). */
+/** Weighted cumulative rain, mm -> score (docs/model.md, "Check: rain"). */
 export const CUMULATIVE_CURVE: Curve = [[2, 100], [5, 85], [10, 65], [20, 40], [30, 20], [40, 10]];
-/** Antecedent precipitation index, mm -> score for loam (domain.md §4.5). */
+/** Antecedent precipitation index, mm -> score for loam (docs/model.md, "Check: rain"). */
 export const API_CURVE_LOAM: Curve = [[10, 100], [20, 80], [35, 50], [50, 25], [65, 10]];
 export const API_SOIL_FACTOR: Readonly<Record<SoilType, number>> = { sand: 1.5, loam: 1, clay: 0.8 };
 
@@ -36,7 +36,7 @@ const RESIDUAL_SCORE = 55;
 const NO_RECENT_RAIN_MIN = 1440;
 
 type SubModel = 'precipitation' | 'surface_wetness' | 'residual' | 'cumulative' | 'soil';
-/** Tie order of limiting_factor (domain.md §4). */
+/** Tie order of limiting_factor (docs/model.md, "Check: rain"). */
 const SUB_MODEL_ORDER: readonly SubModel[] = ['precipitation', 'surface_wetness', 'residual', 'cumulative', 'soil'];
 
 interface SubResult {
@@ -49,7 +49,7 @@ interface MinutesSinceRain {
   source: 'measured' | 'estimated';
 }
 
-/** Missing minutes_since_rain: domain.md §4 rule; null when nothing supports an estimate. */
+/** Missing minutes_since_rain: docs/model.md, "Estimators"; null when nothing supports an estimate. */
 function minutesSinceRain(rateMmH: number, values: CheckContext['values']): MinutesSinceRain | null {
   if (values.minutes_since_rain !== undefined) return { minutes: values.minutes_since_rain, source: 'measured' };
   if (rateMmH > 0) return { minutes: 0, source: 'estimated' };
@@ -75,7 +75,7 @@ export function dryingTimeMin(rain12hMm: number): number {
 }
 
 /**
- * Residual moisture after much rain (domain.md §4.4). It applies after ≥ 5 mm in 12 h, and also after
+ * Residual moisture after much rain (docs/model.md, "Check: rain"). It applies after ≥ 5 mm in 12 h, and also after
  * ≥ 20 mm in 24 h even when the last 12 h were dry: heavy rain 12–24 h ago still soaks thatch and soil
  * (wait ≥ 1 day after heavy rain; Swiss rule: > 10 mm in 24 h is critical). Heavy rain doubles both windows.
  */

@@ -5,7 +5,7 @@ import { beaufortForKmh } from '../physics.js';
 import { statusForScore, toScore } from '../status.js';
 import type { CheckContext, CheckDefinition, CheckEvaluation } from './types.js';
 
-/** 10-min mean wind, km/h -> score (domain.md §5; Beaufort bounds). */
+/** 10-min mean wind, km/h -> score (docs/model.md, "Check: wind"; Beaufort bounds). */
 export const WIND_MEAN_CURVE: Curve = [[15, 100], [20, 95], [29, 80], [39, 55], [50, 30], [62, 10], [75, 0]];
 /** Gusts, km/h -> score; it ranks gusts inside the bands that the DWD caps below fix. */
 export const WIND_GUST_CURVE: Curve = [[30, 100], [40, 85], [50, 70], [65, 40], [75, 5]];
