@@ -15,7 +15,7 @@ import { BatchWriter } from './batchWriter.js';
 import { BrokerAccess, type DiscoveryIdentity } from './brokerAccess.js';
 import type { BrokerUser } from './brokerUsers.js';
 import { ConnectionCap } from './connectionCap.js';
-import { LogThrottle } from './logThrottle.js';
+import { LogThrottle } from '../util/logThrottle.js';
 import { PacketLengthWatch } from './packetLengthWatch.js';
 import { RESTORED_OWNER, RetainedQuota, type Entry, type RetainedLimits } from './retainedQuota.js';
 import { explainListenError } from '../util/listenError.js';

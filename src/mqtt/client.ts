@@ -7,7 +7,7 @@
  */
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import type { Logger } from 'pino';
-import { LogThrottle } from './logThrottle.js';
+import { LogThrottle } from '../util/logThrottle.js';
 import { hasWildcard, topicMatches } from './topics.js';
 import { guarded, logFailure, runGuarded } from '../util/guarded.js';
 import { redactUrl } from '../util/redactUrl.js';

@@ -9,7 +9,7 @@ import { StationHistory, type Assembly, type HistoryOptions, type HistoryRows, t
 import type { HistoryStore, StationStateRow } from '../store/historyStore.js';
 import { describeAnomaly } from '../history/rainPlausibility.js';
 import { BatchWriter } from './batchWriter.js';
-import { LogThrottle } from './logThrottle.js';
+import { LogThrottle } from '../util/logThrottle.js';
 
 /** A station with a broken rain counter repeats its anomaly every minute: say it once an hour. */
 const ANOMALY_LOG_INTERVAL_MS = 3_600_000;

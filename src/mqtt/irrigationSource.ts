@@ -15,7 +15,7 @@ import type { ExtensionInput } from '../core/irrigation.js';
 import { EXTENSION_FIELD_SPECS } from '../core/irrigation.js';
 import type { CalculationInput } from '../core/index.js';
 import type { IrrigationConfig, StationConfig } from '../ingest/types.js';
-import type { LogThrottle } from './logThrottle.js';
+import type { LogThrottle } from '../util/logThrottle.js';
 
 /** JSON key read when the station's irrigation config names none (OpenSprinkler, HA statestream-style objects). */
 export const DEFAULT_IRRIGATION_KEY = 'state';

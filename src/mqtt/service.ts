@@ -22,7 +22,7 @@ import { MqttConnection } from './client.js';
 import { allDiscoveryMessages as discoveryFor, discoveryDeviceIdPrefix, discoveryTopicFilters, discoveryUniqueIdPrefix, isOurDiscoveryConfig } from './discovery.js';
 import { mqttHealth, type MqttHealth } from './health.js';
 import { HistoryService } from './historyService.js';
-import { LogThrottle } from './logThrottle.js';
+import { LogThrottle } from '../util/logThrottle.js';
 import { INITIAL_MOWABLE, nextMowable, type MowableSettings } from './mowable.js';
 import { StationEventLog } from './stationEvents.js';
 import { clientIdFor, historyOptionsFor, mqttConfigProblems, mqttEnabled, type MqttSideConfig } from './settings.js';

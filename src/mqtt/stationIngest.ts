@@ -7,7 +7,7 @@ import { resolveReadingTime } from '../ingest/time.js';
 import type { StationConfig } from '../ingest/types.js';
 import type { Clock } from '../util/clock.js';
 import type { HistoryService } from './historyService.js';
-import type { LogThrottle } from './logThrottle.js';
+import type { LogThrottle } from '../util/logThrottle.js';
 
 export interface IngestCounters {
   /** Station messages handled (one per matching station). */

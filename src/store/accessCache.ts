@@ -6,7 +6,7 @@
  * (config key db.changePollIntervalMs, default DEFAULT_POLL_INTERVAL_MS).
  */
 import type { Logger } from 'pino';
-import { LogThrottle } from '../mqtt/logThrottle.js';
+import { LogThrottle } from '../util/logThrottle.js';
 import { guarded, type ErrorReport } from '../util/guarded.js';
 import { digestsEqual, hashApiKey } from './apiKeyCodec.js';
 import { AddressMatcher } from './addressBlocks.js';
