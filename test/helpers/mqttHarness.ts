@@ -180,6 +180,16 @@ export const RETAINED_ABSENT_AFTER_MS = 500;
  * undefined when none arrived within `timeoutMs`. The long default is for asserting presence;
  * pass RETAINED_ABSENT_AFTER_MS (or use noRetainedMessage) to assert absence.
  */
+/** Topics of the retained messages stored in the database at `dbPath` (open it after the daemon stopped). */
+export async function storedRetainedTopics(dbPath: string): Promise<string[]> {
+  const database = await Database.open(dbPath);
+  try {
+    return (await database.all<{ topic: string }>('SELECT topic FROM retained_messages ORDER BY topic')).map((row) => row.topic);
+  } finally {
+    await database.close();
+  }
+}
+
 export async function retainedMessage(port: number, topic: string, timeoutMs = 10_000, options: IClientOptions = {}): Promise<string | undefined> {
   const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { reconnectPeriod: 0, connectTimeout: 5000, ...options });
   try {

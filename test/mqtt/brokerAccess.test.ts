@@ -15,7 +15,7 @@ import { topicTextProblem } from '../../src/mqtt/topics.js';
 import { Database } from '../../src/store/database.js';
 import { RetainedStore } from '../../src/store/retainedStore.js';
 import { captureLogger } from '../helpers/httpLogCapture.js';
-import { FakeClock, mqttTempDir, publishOnce, retainedMessage, startMqttDaemon, testMqttConfig, waitUntil, type RunningDaemon } from '../helpers/mqttHarness.js';
+import { FakeClock, mqttTempDir, publishOnce, retainedMessage, startMqttDaemon, testMqttConfig, waitUntil, type RunningDaemon, storedRetainedTopics } from '../helpers/mqttHarness.js';
 import { publishPacket, rawExchange, subscribePacket } from '../helpers/mqttRaw.js';
 
 const garden: StationConfig = { id: 'garden', name: 'Garden', format: 'fields', topic: 'garden/+' };
@@ -142,12 +142,7 @@ describe('attacks on the embedded broker', () => {
 
   async function retainedTopicsInDatabase(): Promise<string[]> {
     await daemon!.stop();
-    const database = await Database.open(temp.dbPath);
-    try {
-      return (await database.all<{ topic: string }>('SELECT topic FROM retained_messages ORDER BY topic')).map((row) => row.topic);
-    } finally {
-      await database.close();
-    }
+    return storedRetainedTopics(temp.dbPath);
   }
 
   it("(a) refuses a client presenting the daemon's client id: nothing delivered, the daemon's session kept", async () => {

@@ -12,7 +12,7 @@ import { discoveryDeviceIdPrefix, discoveryMessages, discoveryUniqueIdPrefix } f
 import { Database } from '../../src/store/database.js';
 import { RetainedStore } from '../../src/store/retainedStore.js';
 import { captureLogger } from '../helpers/httpLogCapture.js';
-import { FakeClock, mqttTempDir, publishOnce, startMqttDaemon, testMqttConfig, waitUntil, type RunningDaemon } from '../helpers/mqttHarness.js';
+import { FakeClock, mqttTempDir, publishOnce, startMqttDaemon, testMqttConfig, waitUntil, type RunningDaemon, storedRetainedTopics } from '../helpers/mqttHarness.js';
 
 const garden: StationConfig = { id: 'garden', name: 'Garden', format: 'fields', topic: 'garden/+' };
 const identity = { prefix: 'homeassistant', uniqueIdPrefix: discoveryUniqueIdPrefix('mowability'), deviceIdPrefix: discoveryDeviceIdPrefix('mowability') };
@@ -94,12 +94,7 @@ describe('fake discovery configs on the embedded broker', () => {
 
   async function retainedTopicsInDatabase(): Promise<string[]> {
     await daemon!.stop();
-    const database = await Database.open(temp.dbPath);
-    try {
-      return (await database.all<{ topic: string }>('SELECT topic FROM retained_messages ORDER BY topic')).map((row) => row.topic);
-    } finally {
-      await database.close();
-    }
+    return storedRetainedTopics(temp.dbPath);
   }
 
   it('refuses each shape from an anonymous client: not delivered, not retained, not stored', async () => {
