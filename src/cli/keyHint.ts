@@ -6,6 +6,7 @@
  * hint names the `mowability` wrapper (systemd/mowability), which runs the CLI as that user.
  */
 import { isAbsolute, resolve } from 'node:path';
+import { shellQuote } from '../util/shellQuote.js';
 
 export interface KeyHintInput {
   /** The --config file or MOWABILITY_CONFIG, if any. */
@@ -20,10 +21,6 @@ export interface KeyHintInput {
 
 /** The wrapper's name once installed (README: "Install on a Raspberry Pi"). */
 export const SERVICE_WRAPPER_COMMAND = 'sudo mowability';
-
-export function shellQuote(text: string): string {
-  return /^[\w./:=@%+-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
-}
 
 export function keyCommandHint(input: KeyHintInput): string {
   if (input.underSystemd) return `${SERVICE_WRAPPER_COMMAND} keys add <owner>`;

@@ -75,5 +75,15 @@ export type ClientAddressOf = (request: FastifyRequest) => string;
 
 export function createClientAddressResolver(setting: TrustProxySetting): ClientAddressOf {
   const trust = compileTrust(setting);
-  return (request) => resolveClientAddress(request.raw.socket?.remoteAddress ?? '', request.raw.headers['x-forwarded-for'], trust);
+  // Blocks, rate limit, access log and metrics each ask; resolve once per request (keyed on the raw
+  // request, which also exists for requests the router rejects).
+  const resolved = new WeakMap<FastifyRequest['raw'], string>();
+  return (request) => {
+    let address = resolved.get(request.raw);
+    if (address === undefined) {
+      address = resolveClientAddress(request.raw.socket?.remoteAddress ?? '', request.raw.headers['x-forwarded-for'], trust);
+      resolved.set(request.raw, address);
+    }
+    return address;
+  };
 }

@@ -4,6 +4,7 @@
  * `<base>/bridge/stats`; all are diagnostic. Station devices point at it with `via_device`.
  */
 import type { EntitySpec } from './stationEntities.js';
+import { BRIDGE_STATE_TOPIC, BRIDGE_STATS_TOPIC } from './topics.js';
 
 /** Counters of `<base>/bridge/stats` shown as entities: stats key → name, icon. Counters restart at 0 with the daemon (HA's total_increasing handles that). */
 const COUNTERS: ReadonlyArray<{ key: string; stat: string; name: string; icon: string }> = [
@@ -19,7 +20,7 @@ function statTemplate(stat: string): string {
 
 /** Entities of the bridge device. `connection_state` must stay readable while offline, so it has no availability. */
 export function bridgeEntities(baseTopic: string): Array<EntitySpec & { alwaysAvailable?: boolean }> {
-  const statsTopic = `${baseTopic}/bridge/stats`;
+  const statsTopic = `${baseTopic}/${BRIDGE_STATS_TOPIC}`;
   return [
     {
       component: 'binary_sensor',
@@ -28,7 +29,7 @@ export function bridgeEntities(baseTopic: string): Array<EntitySpec & { alwaysAv
       config: {
         name: 'Connection state',
         device_class: 'connectivity',
-        state_topic: `${baseTopic}/bridge/state`,
+        state_topic: `${baseTopic}/${BRIDGE_STATE_TOPIC}`,
         payload_on: 'online',
         payload_off: 'offline',
         entity_category: 'diagnostic',

@@ -58,6 +58,10 @@ const CONNECT_TIMEOUT_MS = 10_000;
 /** aedes' error for a topic deeper than maxTopicLevels (publish, subscribe or unsubscribe). */
 const TOO_MANY_LEVELS = 'topic has too many levels';
 
+function payloadBytes(payload: Buffer | string): number {
+  return typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
+}
+
 export class EmbeddedBroker {
   readonly #options: BrokerOptions;
   readonly #log: Logger;
@@ -196,7 +200,7 @@ export class EmbeddedBroker {
       const length = watch.feed(chunk);
       if (length === undefined) return;
       this.rejectedPublishes++;
-      this.#throttle.warn('packet-size', { remoteAddress: socket.remoteAddress, length }, 'MQTT packet too large or malformed; connection closed');
+      this.#throttle.warn('packet-size', { remoteAddress: socket.remoteAddress, length }, 'MQTT packet too large (over broker.maxPayloadBytes + 128 KiB) or malformed; connection closed');
       socket.destroy();
     });
     broker.handle(socket);
@@ -208,9 +212,9 @@ export class EmbeddedBroker {
   }
 
   #publishProblem(client: Client | null, topic: string, payload: Buffer | string): string | undefined {
-    const size = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
-    if (size > this.#options.maxPayloadBytes) return `payload of ${size} bytes exceeds ${this.#options.maxPayloadBytes}`;
-    if (topic.split('/').length > this.#options.maxTopicLevels) return `more than ${this.#options.maxTopicLevels} topic levels`;
+    const size = payloadBytes(payload);
+    if (size > this.#options.maxPayloadBytes) return `payload of ${size} bytes exceeds broker.maxPayloadBytes = ${this.#options.maxPayloadBytes}`;
+    if (topic.split('/').length > this.#options.maxTopicLevels) return `more than broker.maxTopicLevels = ${this.#options.maxTopicLevels} topic levels`;
     return this.#access.publishProblem(client, topic, payload);
   }
 
@@ -220,7 +224,7 @@ export class EmbeddedBroker {
    */
   #retainedProblem(client: Client | null, packet: { topic: string; payload: Buffer | string; retain: boolean }): string | undefined {
     if (!packet.retain || !client || this.#isOurs(packet.topic) || this.#access.isInternal(client)) return undefined;
-    const size = typeof packet.payload === 'string' ? Buffer.byteLength(packet.payload) : packet.payload.length;
+    const size = payloadBytes(packet.payload);
     const previous = this.#quota.entry(packet.topic);
     const problem = this.#quota.admit(packet.topic, this.#access.quotaOwner(client), size);
     if (problem) {
@@ -249,8 +253,7 @@ export class EmbeddedBroker {
       const unconfirmed = this.#unconfirmed.get(client);
       unconfirmed?.delete(packet.topic);
       if (unconfirmed?.size === 0) this.#unconfirmed.delete(client);
-      const size = typeof packet.payload === 'string' ? Buffer.byteLength(packet.payload) : packet.payload.length;
-      this.#quota.settle(packet.topic, this.#access.quotaOwner(client), size);
+      this.#quota.settle(packet.topic, this.#access.quotaOwner(client), payloadBytes(packet.payload));
     }
     // Ours replaced or deleted another client's message (e.g. the stale discovery sweep): free its
     // share and delete it from the database, or it would come back on restart.

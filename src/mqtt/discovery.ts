@@ -8,7 +8,7 @@
 import { bridgeEntities } from './bridgeEntities.js';
 import { entityIdCollisions, entitySlug } from './haIds.js';
 import { stationEntities, type EntitySpec } from './stationEntities.js';
-import { safeId } from './topics.js';
+import { safeId, BRIDGE_STATE_TOPIC } from './topics.js';
 
 export { LIMITING_CHECK_OPTIONS, MAIN_STATUS_OPTIONS } from './stationEntities.js';
 
@@ -75,7 +75,7 @@ export function discoveryMessages(input: DiscoveryInput): DiscoveryMessage[] {
   const idPrefix = `${discoveryUniqueIdPrefix(base)}${station}`;
   const shared = {
     state_topic: stateTopic,
-    availability: [{ topic: `${base}/bridge/state` }, { topic: `${base}/${station}/availability` }],
+    availability: [{ topic: `${base}/${BRIDGE_STATE_TOPIC}` }, { topic: `${base}/${station}/availability` }],
     availability_mode: 'all',
     device: {
       identifiers: [`${discoveryDeviceIdPrefix(base)}${station}`],
@@ -106,7 +106,7 @@ export function bridgeDiscoveryMessages(input: { prefix: string; baseTopic: stri
   };
   const common: Common = { prefix: input.prefix, idPrefix: `${discoveryUniqueIdPrefix(base)}bridge`, entityPrefix: 'mowability_bridge', shared };
   return bridgeEntities(base).map(({ alwaysAvailable, ...spec }) =>
-    message(common, spec, alwaysAvailable ? {} : { availability: [{ topic: `${base}/bridge/state` }] }),
+    message(common, spec, alwaysAvailable ? {} : { availability: [{ topic: `${base}/${BRIDGE_STATE_TOPIC}` }] }),
   );
 }
 
@@ -141,7 +141,7 @@ export function isOurDiscoveryConfig(payload: string, baseTopic: string): boolea
   try {
     const config = JSON.parse(payload) as { origin?: { name?: unknown }; availability?: Array<{ topic?: unknown }>; state_topic?: unknown };
     if (config.origin?.name !== 'mowability') return false;
-    const bridgeState = `${baseTopic}/bridge/state`;
+    const bridgeState = `${baseTopic}/${BRIDGE_STATE_TOPIC}`;
     // The bridge's connection entity has no availability; its state topic is the bridge state itself.
     return (Array.isArray(config.availability) && config.availability[0]?.topic === bridgeState) || config.state_topic === bridgeState;
   } catch {

@@ -61,9 +61,7 @@ export class RetainedQuota {
     const problem = this.#problem(topic, owner, bytes);
     if (problem) return problem;
     this.release(topic);
-    this.#entries.set(topic, { bytes, owner });
-    this.#bytesByOwner.set(owner, this.bytesOf(owner) + bytes);
-    this.#totalBytes += bytes;
+    this.#add(topic, { bytes, owner });
     return undefined;
   }
 
@@ -76,9 +74,7 @@ export class RetainedQuota {
     if (entry?.bytes === bytes && entry.owner === owner) return;
     this.release(topic);
     if (bytes === 0) return;
-    this.#entries.set(topic, { bytes, owner });
-    this.#bytesByOwner.set(owner, this.bytesOf(owner) + bytes);
-    this.#totalBytes += bytes;
+    this.#add(topic, { bytes, owner });
   }
 
   /** What `topic` holds now, to hand back to undo() if the publish admitted after it is dropped. */
@@ -94,10 +90,14 @@ export class RetainedQuota {
   undo(topic: string, admitted: Entry | undefined, previous: Entry | undefined): void {
     if (this.#entries.get(topic) !== admitted) return;
     this.release(topic);
-    if (!previous) return;
-    this.#entries.set(topic, previous);
-    this.#bytesByOwner.set(previous.owner, this.bytesOf(previous.owner) + previous.bytes);
-    this.#totalBytes += previous.bytes;
+    if (previous) this.#add(topic, previous);
+  }
+
+  /** Counts `entry` for `topic` (which holds nothing now). */
+  #add(topic: string, entry: Entry): void {
+    this.#entries.set(topic, entry);
+    this.#bytesByOwner.set(entry.owner, this.bytesOf(entry.owner) + entry.bytes);
+    this.#totalBytes += entry.bytes;
   }
 
   /** Forgets `topic` (deleted or replaced); returns the bytes freed. */

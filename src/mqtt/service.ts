@@ -30,6 +30,7 @@ import { IrrigationSources, type IrrigationCounters } from './irrigationSource.j
 import { buildStatePayload, type StationStatePayload } from './statePayload.js';
 import { StationIngest, type IngestCounters } from './stationIngest.js';
 import { calculationContext, type CalculationSettings } from '../config/calculationContext.js';
+import { BRIDGE_STATE_TOPIC, BRIDGE_STATS_TOPIC } from './topics.js';
 
 export interface LifecycleComponent {
   name: string;
@@ -245,12 +246,12 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
   }
 
   function publishStats(): void {
-    connection?.publish('bridge/stats', JSON.stringify({ ...stats(), version, at: new Date(clock.now()).toISOString() }), { retain: true, qos: 0 });
+    connection?.publish(BRIDGE_STATS_TOPIC, JSON.stringify({ ...stats(), version, at: new Date(clock.now()).toISOString() }), { retain: true, qos: 0 });
   }
 
   function publishEverything(): void {
     if (!connection) return;
-    connection.publish('bridge/state', 'online', { retain: true, qos: 1 });
+    connection.publish(BRIDGE_STATE_TOPIC, 'online', { retain: true, qos: 1 });
     publishDiscovery();
     sweepStaleDiscovery();
     publishStats();
@@ -307,7 +308,7 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
           keepaliveSeconds: config.mqtt.keepaliveSeconds,
           persistentSession: !broker,
           reconnectMaxSeconds: config.mqtt.reconnectMaxSeconds,
-          willTopic: 'bridge/state',
+          willTopic: BRIDGE_STATE_TOPIC,
           willPayload: 'offline',
         },
         options.logger,

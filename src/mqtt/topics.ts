@@ -46,3 +46,7 @@ export function topicTextProblem(topic: string): string | undefined {
   if (/\p{Noncharacter_Code_Point}/u.test(topic)) return 'topic contains a Unicode noncharacter';
   return undefined;
 }
+
+/** Our bridge's topics, relative to mqtt.baseTopic: online/offline (also the Last Will) and the counters. */
+export const BRIDGE_STATE_TOPIC = 'bridge/state';
+export const BRIDGE_STATS_TOPIC = 'bridge/stats';

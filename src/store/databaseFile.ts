@@ -15,7 +15,9 @@ export const DB_DIRECTORY_MODE = 0o700;
 
 const PATH_SETTING = serviceSchema.db.path;
 /** How a user points a command at the daemon's database; named in every error about the path. */
-export const DB_PATH_HINT = `set ${PATH_SETTING.env} or --${PATH_SETTING.arg} (db.path) to the daemon's database`;
+/** "MOWABILITY_DB_PATH or --db-path", from the schema. */
+export const DB_PATH_FLAGS = `${PATH_SETTING.env} or --${PATH_SETTING.arg}`;
+export const DB_PATH_HINT = `set ${DB_PATH_FLAGS} (db.path) to the daemon's database`;
 
 export interface FileIdentity {
   dev: number;

@@ -15,7 +15,7 @@
 import { resolve } from 'node:path';
 import sqlite3 from 'sqlite3';
 import { EXIT_CONFIG } from '../config/load.js';
-import { canonicalDatabasePath, explainOpenError, isSpecialPath, prepareDatabaseFile } from './databaseFile.js';
+import { canonicalDatabasePath, DB_PATH_FLAGS, explainOpenError, isSpecialPath, prepareDatabaseFile } from './databaseFile.js';
 
 /** How long a start waits for a lock that is being released (e.g. a restart racing the old process's exit). */
 const LOCK_WAIT_MS = 250;
@@ -36,7 +36,7 @@ export class DatabaseInUseError extends Error {
     const who = holder ? `mowability serve (PID ${holder.pid}, started ${holder.since})` : 'another mowability serve';
     super(
       `database ${resolve(dbPath)} is already in use by ${who}. Only one daemon may run per database; ` +
-        'stop the other one, or give this one its own database with MOWABILITY_DB_PATH or --db-path. ' +
+        `stop the other one, or give this one its own database with ${DB_PATH_FLAGS}. ` +
         'The admin commands (keys, ip, maintenance) work while the daemon runs.',
     );
     this.holderPid = holder?.pid ?? null;

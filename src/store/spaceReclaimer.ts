@@ -9,6 +9,7 @@
  * to incremental mode runs only while its live data is small.
  */
 import type { Logger } from 'pino';
+import { shellQuote } from '../util/shellQuote.js';
 import type { Database } from './database.js';
 
 /** The WAL is cut back to this size after a checkpoint (set on every connection by Database.open). */
@@ -94,7 +95,7 @@ export class SpaceReclaimer {
       this.#log.warn(
         { path: this.#db.path, bytes, liveBytes, maxVacuumBytes: this.#limits.maxVacuumBytes },
         'database has free space but predates incremental auto-vacuum and is too large to convert while running; ' +
-          `stop the daemon and run: sqlite3 ${this.#db.path} 'PRAGMA auto_vacuum = INCREMENTAL; VACUUM;'`,
+          `stop the daemon and run: sqlite3 ${shellQuote(this.#db.path)} 'PRAGMA auto_vacuum = INCREMENTAL; VACUUM;'`,
       );
     }
     return { action: 'too-large', bytesBefore: bytes, bytesAfter: bytes };
