@@ -21,7 +21,7 @@ export interface MetricsRouteDeps {
   clientAddressOf: ClientAddressOf;
 }
 
-export function isLoopback(address: string): boolean {
+function isLoopback(address: string): boolean {
   return ipaddr.isValid(address) && ipaddr.process(address).range() === 'loopback';
 }
 

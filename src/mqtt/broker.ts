@@ -12,7 +12,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../util/clock.js';
 import type { RetainedMessage, RetainedStore } from '../store/retainedStore.js';
 import { BatchWriter } from './batchWriter.js';
-import { BrokerAccess, type DiscoveryIdentity } from './brokerAccess.js';
+import { BrokerAccess, remoteAddress, type DiscoveryIdentity } from './brokerAccess.js';
 import type { BrokerUser } from './brokerUsers.js';
 import { ConnectionCap } from './connectionCap.js';
 import { LogThrottle } from '../util/logThrottle.js';
@@ -132,7 +132,7 @@ export class EmbeddedBroker {
       authenticate: (client, username, password, done) => {
         const verdict = this.#access.authenticate(client, username, password);
         if (verdict.ok) return done(null, true);
-        const remote = client.conn && 'remoteAddress' in client.conn ? client.conn.remoteAddress : '';
+        const remote = remoteAddress(client);
         this.#throttle.warn(`auth:${remote}:${verdict.reason}`, { clientId: client.id, username, reason: verdict.reason }, 'MQTT login refused');
         const error = Object.assign(new Error(verdict.reason), { returnCode: verdict.returnCode }) as AuthenticateError;
         return done(error, false);

@@ -10,6 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Client } from 'aedes';
 import { checkCredentials, INTERNAL_USERNAME, type BrokerUser } from './brokerUsers.js';
+import { peerAddress } from './connectionCap.js';
 import { isLoopbackHost } from './settings.js';
 import { topicMatches, topicTextProblem } from './topics.js';
 
@@ -95,9 +96,9 @@ export interface SubscribeRefusal {
   close: boolean;
 }
 
-function remoteAddress(client: Client): string {
-  const address = client.conn && 'remoteAddress' in client.conn ? client.conn.remoteAddress : undefined;
-  return (address ?? '').replace(/^::ffff:/, '');
+/** The client's peer address (IPv4-mapped IPv6 as IPv4), '' when aedes' connection has none. */
+export function remoteAddress(client: Client): string {
+  return peerAddress(client.conn && 'remoteAddress' in client.conn ? client.conn.remoteAddress : undefined);
 }
 
 export class BrokerAccess {

@@ -15,8 +15,13 @@ import { isLoopbackHost } from './settings.js';
 /** Slots only loopback connections may take. */
 export const LOOPBACK_RESERVED_SLOTS = 1;
 
+/** A peer's address as text, IPv4-mapped IPv6 (::ffff:a.b.c.d) as plain IPv4. */
+export function peerAddress(address: string | undefined): string {
+  return (address ?? '').replace(/^::ffff:/, '');
+}
+
 export function isLoopbackSocket(socket: Pick<Socket, 'remoteAddress'>): boolean {
-  return isLoopbackHost((socket.remoteAddress ?? '').replace(/^::ffff:/, ''));
+  return isLoopbackHost(peerAddress(socket.remoteAddress));
 }
 
 export class ConnectionCap {
