@@ -20,6 +20,8 @@ export interface DiscoveryInput {
   stationName: string;
   /** Sent as `origin.support_url` when not empty. */
   supportUrl?: string;
+  /** Entities station units add (src/station/unit.ts), after the built-in ones. */
+  extraEntities?: readonly EntitySpec[];
 }
 
 export interface DiscoveryMessage {
@@ -88,7 +90,7 @@ export function discoveryMessages(input: DiscoveryInput): DiscoveryMessage[] {
     origin: origin(input.softwareVersion, input.supportUrl ?? ''),
   };
   const common: Common = { prefix: input.prefix, idPrefix, entityPrefix: `mowability_${entitySlug(station)}`, shared, owner: station };
-  return stationEntities(stateTopic).map((spec) => message(common, spec));
+  return [...stationEntities(stateTopic), ...(input.extraEntities ?? [])].map((spec) => message(common, spec));
 }
 
 /** The bridge device's discovery messages. */
@@ -116,13 +118,20 @@ export interface AllDiscoveryInput {
   softwareVersion: string;
   supportUrl?: string;
   stations: ReadonlyArray<{ id: string; name: string }>;
+  /** The entities station units add for a station. */
+  extraEntities?: ExtraEntities;
 }
+
+/** Entities station units add, per station id. */
+export type ExtraEntities = (stationId: string) => readonly EntitySpec[];
 
 /** The bridge's and every station's discovery messages. */
 export function allDiscoveryMessages(input: AllDiscoveryInput): DiscoveryMessage[] {
   return [
     ...bridgeDiscoveryMessages(input),
-    ...input.stations.flatMap((station) => discoveryMessages({ ...input, stationId: station.id, stationName: station.name })),
+    ...input.stations.flatMap((station) =>
+      discoveryMessages({ ...input, stationId: station.id, stationName: station.name, extraEntities: input.extraEntities?.(station.id) }),
+    ),
   ];
 }
 
@@ -154,9 +163,14 @@ export function isOurDiscoveryConfig(payload: string, baseTopic: string): boolea
  * object id `allDiscoveryMessages` uses (the level after the component), so the embedded broker can
  * keep other clients off them. Derived from the messages themselves, so the two never drift apart.
  */
-export function discoveryTopicFilters(prefix: string, baseTopic: string, stations: ReadonlyArray<{ id: string; name: string }>): string[] {
+export function discoveryTopicFilters(
+  prefix: string,
+  baseTopic: string,
+  stations: ReadonlyArray<{ id: string; name: string }>,
+  extraEntities?: ExtraEntities,
+): string[] {
   const filters = new Set<string>();
-  for (const entry of allDiscoveryMessages({ prefix, baseTopic, softwareVersion: '', stations })) {
+  for (const entry of allDiscoveryMessages({ prefix, baseTopic, softwareVersion: '', stations, extraEntities })) {
     const objectId = entry.topic.slice(prefix.length + 1).split('/')[1];
     filters.add(`${prefix}/+/${objectId}/#`);
   }

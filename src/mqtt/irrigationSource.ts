@@ -11,9 +11,8 @@
  * (the sprinkler was on until then). The last run is kept in memory only: a
  * restart forgets it until the next live message.
  */
-import type { ExtensionInput } from '../core/irrigation.js';
 import { EXTENSION_FIELD_SPECS } from '../core/irrigation.js';
-import type { CalculationInput } from '../core/index.js';
+import type { StationInput, StationUnit, UnitSubscriber } from '../station/unit.js';
 import type { IrrigationConfig, StationConfig } from '../ingest/types.js';
 import type { LogThrottle } from '../util/logThrottle.js';
 
@@ -116,35 +115,36 @@ export class IrrigationTracker {
   }
 }
 
-export interface IrrigationCounters {
-  /** Messages on irrigation topics, accepted, and refused as not an on/off report. */
+/** Messages on irrigation topics, accepted, and refused as not an on/off report. */
+export type IrrigationCounters = {
   irrigationReceived: number;
   irrigationAccepted: number;
   irrigationRejected: number;
-}
-
-type Subscriber = { subscribe(filter: string, handler: (topic: string, payload: Buffer, retained: boolean) => void): void };
+};
 
 /** Every station's irrigation source: subscribes, parses, counts, and extends the calculation input. */
-export class IrrigationSources {
+export class IrrigationSources implements StationUnit {
+  readonly name = 'irrigation';
   readonly counters: IrrigationCounters = { irrigationReceived: 0, irrigationAccepted: 0, irrigationRejected: 0 };
+  readonly #stations: readonly StationConfig[];
   readonly #trackers = new Map<string, IrrigationTracker>();
   readonly #throttle: LogThrottle;
   readonly #now: () => number;
 
   constructor(stations: readonly StationConfig[], throttle: LogThrottle, now: () => number) {
+    this.#stations = stations;
     for (const station of stations) if (station.irrigation) this.#trackers.set(station.id, new IrrigationTracker(station.irrigation));
     this.#throttle = throttle;
     this.#now = now;
   }
 
-  /** Subscribes every station's irrigation topic; `changed` gets the station whose minutes may have changed. */
-  subscribe(connection: Subscriber, stations: readonly StationConfig[], changed: (station: StationConfig) => void): void {
-    for (const station of stations) {
+  /** Subscribes every station's irrigation topic; `recompute` gets the station whose minutes may have changed. */
+  subscribe(connection: UnitSubscriber, recompute: (stationId: string) => void): void {
+    for (const station of this.#stations) {
       const irrigation = station.irrigation;
       if (!irrigation) continue;
       connection.subscribe(irrigation.topic, (topic, payload, retained) => {
-        if (this.handle(station.id, topic, payload, retained)) changed(station);
+        if (this.handle(station.id, topic, payload, retained)) recompute(station.id);
       });
     }
   }
@@ -167,12 +167,22 @@ export class IrrigationSources {
   }
 
   /** The station's input with minutes_since_irrigation added when its source knows a run. */
-  extendInput(stationId: string, input: CalculationInput, nowMs: number): CalculationInput & ExtensionInput {
+  extendInput(stationId: string, input: StationInput, nowMs: number): StationInput {
     const minutes = this.#trackers.get(stationId)?.minutesSince(nowMs);
     return minutes === undefined ? input : { ...input, minutes_since_irrigation: minutes };
   }
 
   status(stationId: string, nowMs: number): IrrigationStatus | undefined {
     return this.#trackers.get(stationId)?.status(nowMs);
+  }
+
+  stats(): Readonly<IrrigationCounters> {
+    return this.counters;
+  }
+
+  /** The state's `irrigation` object, for stations with a source. */
+  stateFragment(stationId: string, nowMs: number): { irrigation: IrrigationStatus } | undefined {
+    const status = this.status(stationId, nowMs);
+    return status ? { irrigation: status } : undefined;
   }
 }

@@ -38,14 +38,20 @@ export function nextMowable(
 }
 
 /**
- * Why `mowable` is what `nextMowable` made it, in words for the log (the same branches, in the
- * same order). Called when the flag changed.
+ * Why `mowable` is what `nextMowable` made it, in one sentence for the state's `mowable_reason`
+ * and the log (the same branches, in the same order).
  */
-export function mowableReason(mowable: boolean, score: number | null, status: string | null, settings: MowableSettings): string {
-  if (mowable) {
-    return `index ${score} has stayed at or above ${settings.onThreshold} for ${settings.onDelayMs / 60_000} min`;
-  }
+export function mowableReason(state: MowableState, score: number | null, status: string | null, settings: MowableSettings): string {
   if (score === null || status === null) return 'no index could be calculated (inputs missing or stale)';
   if (status === 'BLOCK') return `status BLOCK (index ${score})`;
-  return `index ${score} fell below ${settings.offThreshold}`;
+  if (score < settings.offThreshold) return `index ${score} is below ${settings.offThreshold}`;
+  const minutes = settings.onDelayMs / 60_000;
+  if (state.mowable) {
+    return score >= settings.onThreshold
+      ? `index ${score} has stayed at or above ${settings.onThreshold} for ${minutes} min`
+      : `index ${score} is still at or above ${settings.offThreshold}, where the flag stays on`;
+  }
+  return score >= settings.onThreshold
+    ? `index ${score} is at or above ${settings.onThreshold}; waiting until it has stayed there for ${minutes} min`
+    : `index ${score} is below ${settings.onThreshold}, the level at which the flag turns on`;
 }

@@ -23,12 +23,14 @@ import { allDiscoveryMessages as discoveryFor, discoveryDeviceIdPrefix, discover
 import { mqttHealth, type MqttHealth } from './health.js';
 import { HistoryService } from './historyService.js';
 import { LogThrottle } from '../util/logThrottle.js';
-import { INITIAL_MOWABLE, nextMowable, type MowableSettings } from './mowable.js';
+import { INITIAL_MOWABLE, mowableReason, nextMowable, type MowableSettings } from './mowable.js';
+import type { Reading } from '../ingest/types.js';
+import type { MowableHold, StationInput, StationUnit } from '../station/unit.js';
 import { StationEventLog } from './stationEvents.js';
 import { clientIdFor, historyOptionsFor, mqttConfigProblems, mqttEnabled, type MqttSideConfig } from './settings.js';
 import { IrrigationSources, type IrrigationCounters } from './irrigationSource.js';
 import { buildStatePayload, type StationStatePayload } from './statePayload.js';
-import { StationIngest, type IngestCounters } from './stationIngest.js';
+import { StationIngest, type AcceptOutcome, type IngestCounters } from './stationIngest.js';
 import { calculationContext, type CalculationSettings } from '../config/calculationContext.js';
 import { BRIDGE_STATE_TOPIC, BRIDGE_STATS_TOPIC } from './topics.js';
 
@@ -47,6 +49,8 @@ export interface MqttServiceOptions {
   softwareVersion?: string;
   /** Sent as the discovery origin's support_url when not empty. */
   supportUrl?: string;
+  /** Station units built by the composition root (src/station/unit.ts), after the built-in irrigation source. */
+  units?: readonly StationUnit[];
 }
 
 export interface MqttStats extends IngestCounters, IrrigationCounters {
@@ -74,6 +78,11 @@ export interface MqttService {
   stationState(stationId: string): StationStatePayload | undefined;
   /** Writes pending history now (tests, benchmarks). */
   flush(): Promise<void>;
+  /**
+   * A reading parsed outside MQTT (direct HTTP uploads) enters the same pipeline as an MQTT
+   * message: history, first-reading log, recompute. `origin` names it in logs.
+   */
+  acceptReading(stationId: string, reading: Reading, origin: string): AcceptOutcome | 'unknown_station' | 'not_running';
 }
 
 const BIRTH_DELAY_MS = 1000;
@@ -107,6 +116,15 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
     logger: options.logger,
     now: () => clock.now(),
   });
+  const irrigation = new IrrigationSources(stations, throttle, () => clock.now());
+  const units: readonly StationUnit[] = [irrigation, ...(options.units ?? [])];
+  const stationsById = new Map(stations.map((station) => [station.id, station]));
+  const extraEntities = (stationId: string) => {
+    const station = stationsById.get(stationId);
+    return station ? units.flatMap((unit) => unit.entities?.(station) ?? []) : [];
+  };
+  /** The flag as last published per station (the hysteresis state is the history's). */
+  const publishedMowable = new Map<string, boolean>();
   const broker = useEmbedded
     ? new EmbeddedBroker({
         host: config.broker.host,
@@ -122,7 +140,7 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
         maxInflightBytesPerClient: config.broker.maxInflightBytesPerClient,
         retainedStore: config.broker.persistRetained ? new RetainedStore(database) : undefined,
         baseTopic,
-        ownedTopics: [`${baseTopic}/#`, ...discoveryTopicFilters(config.homeassistant.prefix, baseTopic, stations)],
+        ownedTopics: [`${baseTopic}/#`, ...discoveryTopicFilters(config.homeassistant.prefix, baseTopic, stations, extraEntities)],
         discovery: { prefix: config.homeassistant.prefix, uniqueIdPrefix: discoveryUniqueIdPrefix(baseTopic), deviceIdPrefix: discoveryDeviceIdPrefix(baseTopic) },
         maxClients: config.broker.maxClients,
         sysTopics: config.broker.sysTopics,
@@ -135,9 +153,8 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
   const clientId = broker ? broker.internalClientId : clientIdFor(config);
 
   const reclaimer = new SpaceReclaimer(database, options.logger);
-  const events = new StationEventLog(options.logger, mowableSettings);
+  const events = new StationEventLog(options.logger);
   const ingest = new StationIngest({ history, clock, throttle, timeZone, maxPayloadBytes: config.broker.maxPayloadBytes });
-  const irrigation = new IrrigationSources(stations, throttle, () => clock.now());
   let statesPublished = 0;
   const lastStates = new Map<string, StationStatePayload>();
   const availability = new Map<string, 'online' | 'offline'>();
@@ -164,7 +181,7 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
   function recompute(station: StationConfig): void {
     const nowMs = clock.now();
     const assembly = history.assemble(station.id, nowMs);
-    const input = irrigation.extendInput(station.id, assembly.input, nowMs);
+    const input = units.reduce<StationInput>((current, unit) => unit.extendInput?.(station.id, current, nowMs) ?? current, assembly.input);
     let outcome: CalculationOutcome;
     try {
       outcome = calculate(input, calculationContext(config, nowMs, { lawn: station.lawn }));
@@ -177,14 +194,28 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
     const status = outcome.ok ? outcome.result.main_status : null;
     const mowable = nextMowable(previous, score, status, nowMs, mowableSettings);
     history.setStationState({ station: station.id, ...mowable });
-    events.mowable(station.id, previous.mowable, mowable.mowable, score, status);
+    // A unit's hold (quiet hours, rain expected) keeps the flag off without resetting the index's hysteresis.
+    const hold = firstHold(station.id, nowMs);
+    const flag = mowable.mowable && hold === undefined;
+    const reason = hold?.reason ?? mowableReason(mowable, score, status, mowableSettings);
+    events.mowable(station.id, publishedMowable.get(station.id) ?? previous.mowable, flag, score, status, reason);
+    publishedMowable.set(station.id, flag);
+    const fragments = Object.assign({}, ...units.map((unit) => unit.stateFragment?.(station.id, nowMs))) as Record<string, unknown>;
     const payload = buildStatePayload({
-      stationId: station.id, stationName: station.name, outcome, assembly, mowable: mowable.mowable, input, irrigation: irrigation.status(station.id, nowMs),
+      stationId: station.id, stationName: station.name, outcome, assembly, mowable: flag, mowableReason: reason, input, fragments,
     });
     lastStates.set(station.id, payload);
     statesPublished++;
     connection?.publish(`${station.id}/state`, JSON.stringify(payload), { retain: true, qos: 1 });
     publishAvailability(station, nowMs, false);
+  }
+
+  function firstHold(stationId: string, nowMs: number): MowableHold | undefined {
+    for (const unit of units) {
+      const hold = unit.mowableHold?.(stationId, nowMs);
+      if (hold) return hold;
+    }
+    return undefined;
   }
 
   function recomputeAll(): void {
@@ -207,7 +238,7 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
   }
 
   function allDiscoveryMessages() {
-    return discoveryFor({ prefix: config.homeassistant.prefix, baseTopic, softwareVersion: version, supportUrl: options.supportUrl, stations });
+    return discoveryFor({ prefix: config.homeassistant.prefix, baseTopic, softwareVersion: version, supportUrl: options.supportUrl, stations, extraEntities });
   }
 
   function publishDiscovery(): void {
@@ -272,8 +303,16 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
 
   const historyComponent: LifecycleComponent = {
     name: 'mqtt-history',
-    start: () => history.start(),
-    stop: () => history.stop(),
+    async start() {
+      await history.start();
+      for (const unit of units) await unit.start?.();
+    },
+    async stop() {
+      for (const unit of [...units].reverse()) {
+        await unit.stop?.().catch((err: unknown) => log.error({ err, unit: unit.name }, 'station unit failed to stop'));
+      }
+      await history.stop();
+    },
   };
 
   const brokerComponent: LifecycleComponent | undefined = broker && {
@@ -320,7 +359,11 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
           scheduleRecompute(station);
         });
       }
-      irrigation.subscribe(connection, stations, scheduleRecompute);
+      const recomputeById = (stationId: string) => {
+        const station = stationsById.get(stationId);
+        if (station) scheduleRecompute(station);
+      };
+      for (const unit of units) unit.subscribe?.(connection, recomputeById);
       if (config.homeassistant.discovery) {
         connection.subscribe(config.homeassistant.statusTopic, (_topic, payload) => {
           if (payload.toString('utf8').trim() !== 'online' || birthTimer) return;
@@ -368,6 +411,7 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
 
   function stats(): MqttStats {
     return {
+      ...Object.assign({}, ...units.map((unit) => unit.stats?.())),
       ...ingest.counters,
       ...irrigation.counters,
       statesPublished,
@@ -390,6 +434,17 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
     health: () => mqttHealth({ running, embedded: broker !== undefined, brokerListening: (broker?.port ?? 0) > 0, connected: connection?.connected ?? false }),
     stationState: (stationId) => lastStates.get(stationId),
     flush: () => history.flush(),
+    acceptReading(stationId, reading, origin) {
+      const station = stationsById.get(stationId);
+      if (!station) return 'unknown_station';
+      if (!running) return 'not_running';
+      const outcome = ingest.accept(station, reading, origin);
+      if (outcome === 'accepted') {
+        events.reading(station.id, origin);
+        scheduleRecompute(station);
+      }
+      return outcome;
+    },
   };
 }
 

@@ -18,14 +18,18 @@ export interface StatePayloadParts {
   mowable: boolean;
   /** The input as calculated: the assembly's plus extension fields (minutes_since_irrigation). */
   input?: CalculationInput & ExtensionInput;
-  /** Only for stations with an irrigation source. */
-  irrigation?: IrrigationStatus | undefined;
+  /** Why `mowable` is what it is, in one sentence. */
+  mowableReason: string;
+  /** Top-level keys the station units add (src/station/unit.ts), e.g. `irrigation`. */
+  fragments?: Record<string, unknown>;
 }
 
 export interface StationStatePayload {
   station: string;
   station_name: string;
   mowable: boolean;
+  /** Why `mowable` is what it is: the index and its hysteresis, or a station unit's hold (quiet hours, rain expected). */
+  mowable_reason: string;
   input: CalculationInput & ExtensionInput;
   /** The station's irrigation source and what it last reported (stations with `irrigation` only). */
   irrigation?: IrrigationStatus;
@@ -48,18 +52,20 @@ export function buildStatePayload(parts: StatePayloadParts): StationStatePayload
     station: parts.stationId,
     station_name: parts.stationName,
     mowable: parts.mowable,
+    mowable_reason: parts.mowableReason,
     input: parts.input ?? assembly.input,
-    ...(parts.irrigation ? { irrigation: parts.irrigation } : {}),
     last_reading_at: assembly.lastReadingAtMs === null ? null : new Date(assembly.lastReadingAtMs).toISOString(),
     withheld_fields: assembly.withheld,
     derived_fields: assembly.derived,
     history_coverage: assembly.coverage,
   };
-  if (outcome.ok) return { ...outcome.result, ...common };
-  return {
+  const payload: StationStatePayload = outcome.ok ? { ...outcome.result, ...common } : {
     index_score: null,
     main_status: null,
     ...common,
     error: { code: outcome.error.code, message: outcome.error.message, missing: outcome.error.missing },
   };
+  // A unit adds keys; it never replaces one the result or the pipeline already set.
+  for (const [key, value] of Object.entries(parts.fragments ?? {})) if (!Object.hasOwn(payload, key)) payload[key] = value;
+  return payload;
 }

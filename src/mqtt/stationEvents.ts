@@ -4,16 +4,14 @@
  * `mowable` with its reason. Everything else per reading stays at debug or in the counters.
  */
 import type { Logger } from 'pino';
-import { mowableReason, type MowableSettings } from './mowable.js';
+
 
 export class StationEventLog {
   readonly #log: Logger;
-  readonly #settings: MowableSettings;
   readonly #heard = new Set<string>();
 
-  constructor(logger: Logger, settings: MowableSettings) {
+  constructor(logger: Logger) {
     this.#log = logger.child({ module: 'stations' });
-    this.#settings = settings;
   }
 
   /** An accepted reading; logs only the station's first since start. */
@@ -23,10 +21,9 @@ export class StationEventLog {
     this.#log.info({ station: stationId, topic }, `first reading from station "${stationId}"`);
   }
 
-  /** After each recompute; logs when the flag changed. */
-  mowable(stationId: string, before: boolean, after: boolean, score: number | null, status: string | null): void {
+  /** After each recompute; logs when the published flag changed, with the state's `mowable_reason`. */
+  mowable(stationId: string, before: boolean, after: boolean, score: number | null, status: string | null, reason: string): void {
     if (before === after) return;
-    const reason = mowableReason(after, score, status, this.#settings);
     this.#log.info({ station: stationId, mowable: after, index: score, status, reason }, `station "${stationId}" is ${after ? 'now' : 'no longer'} mowable: ${reason}`);
   }
 }

@@ -4,7 +4,7 @@
  */
 import { parseStationMessage } from '../ingest/parse.js';
 import { resolveReadingTime } from '../ingest/time.js';
-import type { StationConfig } from '../ingest/types.js';
+import type { Reading, StationConfig } from '../ingest/types.js';
 import type { Clock } from '../util/clock.js';
 import type { HistoryService } from './historyService.js';
 import type { LogThrottle } from '../util/logThrottle.js';
@@ -20,6 +20,9 @@ export interface IngestCounters {
   /** Single values dropped as implausible while the rest of the reading was used. */
   droppedValues: number;
 }
+
+/** What became of one reading. */
+export type AcceptOutcome = 'accepted' | 'duplicate' | 'rejected';
 
 export class StationIngest {
   readonly counters: IngestCounters = { received: 0, accepted: 0, rejected: 0, ignored: 0, duplicates: 0, droppedValues: 0 };
@@ -73,24 +76,44 @@ export class StationIngest {
       counters.ignored++;
       return false;
     }
+    return this.#accept(station, reading, topic) === 'accepted';
+  }
+
+  /**
+   * A reading parsed elsewhere (a direct HTTP upload) enters the same way as an MQTT message:
+   * counted as received, time-checked, written to the history. `origin` names it in logs.
+   */
+  accept(station: StationConfig, reading: Reading, origin: string): AcceptOutcome {
+    this.counters.received++;
+    try {
+      return this.#accept(station, reading, origin);
+    } catch (err) {
+      this.counters.rejected++;
+      this.#throttle.warn(`bug:${station.id}`, { err, station: station.id, origin }, 'station reading could not be handled');
+      return 'rejected';
+    }
+  }
+
+  #accept(station: StationConfig, reading: Reading, origin: string): AcceptOutcome {
+    const counters = this.counters;
     if (reading.dropped.length > 0) {
       counters.droppedValues += reading.dropped.length;
-      this.#throttle.warn(`dropped:${station.id}`, { station: station.id, topic, dropped: reading.dropped }, 'implausible values dropped');
+      this.#throttle.warn(`dropped:${station.id}`, { station: station.id, origin, dropped: reading.dropped }, 'implausible values dropped');
     }
     const nowMs = this.#clock.now();
     const time = resolveReadingTime(reading.payloadTimeMs, nowMs);
     if (!time.ok) {
       counters.rejected++;
-      this.#throttle.warn(`time:${station.id}`, { station: station.id, topic, reason: time.reason }, 'station reading rejected');
-      return false;
+      this.#throttle.warn(`time:${station.id}`, { station: station.id, origin, reason: time.reason }, 'station reading rejected');
+      return 'rejected';
     }
     // Up to 2 minutes of clock skew is tolerated, but a reading never lies in our future.
     const result = this.#history.ingest(station.id, { ...reading, timeMs: Math.min(time.timeMs, nowMs) });
     if (result === 'duplicate') {
       counters.duplicates++;
-      return false;
+      return 'duplicate';
     }
     counters.accepted++;
-    return true;
+    return 'accepted';
   }
 }

@@ -3,6 +3,7 @@
  * an embedded broker on port 0, lifecycle start/stop, a fake clock, and
  * mqtt.js clients that record the latest message per topic.
  */
+import type { StationUnit } from '../../src/station/unit.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -93,9 +94,15 @@ export interface RunningDaemon {
 }
 
 /** Opens the database and starts the MQTT components in order, as the composition root does. */
-export async function startMqttDaemon(dbPath: string, config: MqttSideConfig, clock: FakeClock, logger: Logger = silentLogger): Promise<RunningDaemon> {
+export async function startMqttDaemon(
+  dbPath: string,
+  config: MqttSideConfig,
+  clock: FakeClock,
+  logger: Logger = silentLogger,
+  units: readonly StationUnit[] = [],
+): Promise<RunningDaemon> {
   const database = await Database.open(dbPath);
-  const service = createMqttService({ config, database, logger, clock });
+  const service = createMqttService({ config, database, logger, clock, units });
   const started: typeof service.components = [];
   try {
     for (const component of service.components) {

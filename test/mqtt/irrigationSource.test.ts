@@ -100,7 +100,7 @@ describe('IrrigationSources', () => {
     const sources = new IrrigationSources(stations, new LogThrottle(silentLogger), () => T0);
     const handlers = new Map<string, (topic: string, payload: Buffer, retained: boolean) => void>();
     const changed: string[] = [];
-    sources.subscribe({ subscribe: (filter, handler) => handlers.set(filter, handler) }, stations, (station) => changed.push(station.id));
+    sources.subscribe({ subscribe: (filter, handler) => handlers.set(filter, handler) }, (stationId) => changed.push(stationId));
     expect([...handlers.keys()]).toEqual(['sprinkler']);
     handlers.get('sprinkler')!('sprinkler', Buffer.from('ON'), true);
     handlers.get('sprinkler')!('sprinkler', Buffer.from('on'), false);

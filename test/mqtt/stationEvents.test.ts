@@ -9,7 +9,7 @@ const MINUTE = 60_000;
 describe('StationEventLog', () => {
   it('logs the first reading of each station once', () => {
     const log = captureLogger('info');
-    const events = new StationEventLog(log.logger, SETTINGS);
+    const events = new StationEventLog(log.logger);
     events.reading('garden', 'rtl_433/a');
     events.reading('garden', 'rtl_433/a');
     events.reading('roof', 'weewx/loop');
@@ -19,7 +19,7 @@ describe('StationEventLog', () => {
 
   it('logs every mowable change with its reason, and nothing while the flag stays', () => {
     const log = captureLogger('info');
-    const events = new StationEventLog(log.logger, SETTINGS);
+    const events = new StationEventLog(log.logger);
     // Drive it the way the service does: the hysteresis decides, the log explains.
     const steps: Array<[number, number | null, string | null]> = [
       [0, 80, 'OK'],
@@ -34,12 +34,12 @@ describe('StationEventLog', () => {
     let state = INITIAL_MOWABLE;
     for (const [now, score, status] of steps) {
       const next = nextMowable(state, score, status, now, SETTINGS);
-      events.mowable('garden', state.mowable, next.mowable, score, status);
+      events.mowable('garden', state.mowable, next.mowable, score, status, mowableReason(next, score, status, SETTINGS));
       state = next;
     }
     expect(log.lines().map((line) => line.msg)).toEqual([
       'station "garden" is now mowable: index 72 has stayed at or above 70 for 15 min',
-      'station "garden" is no longer mowable: index 55 fell below 60',
+      'station "garden" is no longer mowable: index 55 is below 60',
       'station "garden" is now mowable: index 90 has stayed at or above 70 for 15 min',
       'station "garden" is no longer mowable: status BLOCK (index 40)',
     ]);
@@ -49,6 +49,12 @@ describe('StationEventLog', () => {
 
 describe('mowableReason', () => {
   it('names a missing result', () => {
-    expect(mowableReason(false, null, null, SETTINGS)).toBe('no index could be calculated (inputs missing or stale)');
+    expect(mowableReason(INITIAL_MOWABLE, null, null, SETTINGS)).toBe('no index could be calculated (inputs missing or stale)');
+  });
+
+  it('explains the hysteresis in every state the flag can be in', () => {
+    expect(mowableReason({ mowable: false, aboveSinceMs: 0 }, 75, 'OK', SETTINGS)).toBe('index 75 is at or above 70; waiting until it has stayed there for 15 min');
+    expect(mowableReason({ mowable: false, aboveSinceMs: null }, 65, 'WARNING', SETTINGS)).toBe('index 65 is below 70, the level at which the flag turns on');
+    expect(mowableReason({ mowable: true, aboveSinceMs: null }, 65, 'WARNING', SETTINGS)).toBe('index 65 is still at or above 60, where the flag stays on');
   });
 });
