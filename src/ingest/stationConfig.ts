@@ -12,12 +12,19 @@ const ID_PATTERN = /^[a-zA-Z0-9_-]+$/;
 /** Ids whose topics the daemon itself publishes under (<base>/bridge/state, <base>/bridge/stats). */
 const RESERVED_IDS = new Set(['bridge']);
 const INPUT_FIELDS: readonly string[] = [...CURRENT_FIELDS, ...RAIN_INPUT_FIELDS];
-const STATION_KEYS = new Set(['id', 'name', 'format', 'topic', 'match', 'units', 'fields', 'timestampKey', 'lawn', 'freshness', 'irrigation']);
+const STATION_KEYS = new Set(['id', 'name', 'format', 'topic', 'match', 'units', 'fields', 'timestampKey', 'lawn', 'freshness', 'irrigation', 'location']);
 /** A station's lawn keys and their allowed values: the core's lists, as for the service-level lawn profile. */
 const LAWN_VALUES: Readonly<Record<string, readonly string[]>> = { soilType: SOIL_TYPES, mowerClass: MOWER_CLASSES, turfType: TURF_TYPES };
 const IRRIGATION_KEYS = ['topic', 'key'];
 
 type Problem = (key: string, message: string) => void;
+
+/** Each location key with its range: WGS 84 degrees, and metres from the Dead Sea shore to above any lawn. */
+const LOCATION_RANGES: Readonly<Record<string, readonly [number, number, string]>> = {
+  latitude: [-90, 90, 'degrees north (WGS 84), e.g. 52.52'],
+  longitude: [-180, 180, 'degrees east (WGS 84), e.g. 13.40'],
+  elevation: [-500, 9000, 'metres above sea level'],
+};
 
 function quantityOf(field: string): Quantity {
   return field === 'rain_total' || field === 'rain_delta' ? 'depth' : FIELD_QUANTITY[field as keyof typeof FIELD_QUANTITY];
@@ -51,6 +58,19 @@ function lawnProblems(lawn: unknown, problem: Problem): void {
     } else if (!allowed) problem(`lawn.${key}`, `is not allowed (only ${keys.join(', ')})`);
     else if (typeof value !== 'string' || !allowed.includes(value)) problem(`lawn.${key}`, `must be one of ${allowed.join(', ')}`);
   }
+}
+
+function locationProblems(location: unknown, problem: Problem): void {
+  if (location === undefined) return;
+  if (!isPlainObject(location)) return problem('location', 'must be an object {"latitude": 52.52, "longitude": 13.40}');
+  for (const [key, value] of Object.entries(location)) {
+    const range = LOCATION_RANGES[key];
+    if (!range) problem(`location.${key}`, `is not allowed (only ${Object.keys(LOCATION_RANGES).join(', ')})`);
+    else if (typeof value !== 'number' || !Number.isFinite(value) || value < range[0] || value > range[1]) {
+      problem(`location.${key}`, `must be a number from ${range[0]} to ${range[1]} (${range[2]})`);
+    }
+  }
+  for (const key of ['latitude', 'longitude']) if (!Object.hasOwn(location, key)) problem(`location.${key}`, 'is required when "location" is given');
 }
 
 function irrigationProblems(irrigation: unknown, problem: Problem): void {
@@ -143,6 +163,7 @@ function stationProblems(raw: unknown, index: number): string[] {
   }
   lawnProblems(raw.lawn, problem);
   irrigationProblems(raw.irrigation, problem);
+  locationProblems(raw.location, problem);
   if (raw.freshness !== undefined) {
     const positive = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v) && v > 0;
     if (!isPlainObject(raw.freshness)) problem('freshness', 'must be an object {maxAgeMinutes, fields}');

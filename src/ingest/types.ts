@@ -66,6 +66,13 @@ export interface IrrigationConfig {
   key?: string;
 }
 
+/** WGS 84 position of a station; `elevation` in metres above sea level (optional). */
+export interface StationLocation {
+  latitude: number;
+  longitude: number;
+  elevation?: number;
+}
+
 export interface StationConfig {
   id: string;
   name: string;
@@ -82,5 +89,7 @@ export interface StationConfig {
   /** Overrides the configured lawn profile for this station, key by key. */
   lawn?: { soilType?: SoilType; mowerClass?: MowerClass; turfType?: TurfType; fieldCapacityPercent?: number };
   irrigation?: IrrigationConfig;
+  /** Where the station stands (WGS 84 degrees): for sunrise/sunset and forecasts. */
+  location?: StationLocation;
   freshness?: { maxAgeMinutes?: number; fields?: Partial<Record<CurrentField, number>> };
 }

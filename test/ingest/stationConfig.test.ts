@@ -86,3 +86,20 @@ describe('station lawn and irrigation settings', () => {
     ]);
   });
 });
+
+describe('station location', () => {
+  it('accepts latitude and longitude with an optional elevation', () => {
+    expect(stationsProblems([{ ...valid, location: { latitude: 52.52, longitude: 13.4, elevation: 34 } }, { ...valid, id: 'b', location: { latitude: -33.9, longitude: 151.2 } }])).toEqual([]);
+  });
+
+  it('names each bad key with its range, and both coordinates as required', () => {
+    const problems = stationsProblems([{ ...valid, location: { latitude: 91, longitude: 'east', altitude: 3 } }, { ...valid, id: 'b', location: { longitude: 13 } }, { ...valid, id: 'c', location: [52, 13] }]);
+    expect(problems).toEqual([
+      expect.stringMatching(/location\.latitude.*from -90 to 90/),
+      expect.stringMatching(/location\.longitude.*from -180 to 180/),
+      expect.stringMatching(/location\.altitude.*not allowed \(only latitude, longitude, elevation\)/),
+      expect.stringMatching(/\("b"\)\.location\.latitude is required/),
+      expect.stringMatching(/\("c"\)\.location must be an object/),
+    ]);
+  });
+});
