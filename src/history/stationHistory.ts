@@ -278,6 +278,15 @@ export class StationHistory {
     };
   }
 
+  /** The minute buckets from `fromMs` up to and including `toMs`, oldest first (copies). */
+  buckets(fromMs: number, toMs: number): BucketRow[] {
+    const from = minuteOf(fromMs);
+    const to = minuteOf(toMs);
+    const rows: BucketRow[] = [];
+    for (const bucket of this.#buckets.values()) if (bucket.minute >= from && bucket.minute <= to) rows.push({ ...bucket });
+    return rows.sort((a, b) => a.minute - b.minute);
+  }
+
   /** The calculation input this history supports at `nowMs`. */
   assemble(nowMs: number): Assembly {
     const input: CalculationInput = {};

@@ -5,7 +5,7 @@
  */
 import type { Logger } from 'pino';
 import type { StationConfig } from '../ingest/types.js';
-import { StationHistory, type Assembly, type HistoryOptions, type HistoryRows, type IngestResult, type TimedReading } from '../history/stationHistory.js';
+import { StationHistory, type Assembly, type BucketRow, type HistoryOptions, type HistoryRows, type IngestResult, type TimedReading } from '../history/stationHistory.js';
 import type { HistoryStore, StationStateRow } from '../store/historyStore.js';
 import { describeAnomaly } from '../history/rainPlausibility.js';
 import { BatchWriter } from './batchWriter.js';
@@ -90,6 +90,11 @@ export class HistoryService {
       const { message, details } = describeAnomaly(anomaly);
       this.#anomalyLog.warn(`${stationId}:${anomaly.kind}`, { station: stationId, ...details }, message);
     }
+  }
+
+  /** A station's minute buckets in [fromMs, toMs], oldest first; empty for an unknown station. */
+  buckets(stationId: string, fromMs: number, toMs: number): BucketRow[] {
+    return this.#histories.get(stationId)?.buckets(fromMs, toMs) ?? [];
   }
 
   lastReadingAtMs(stationId: string): number | null {

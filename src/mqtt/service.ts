@@ -154,7 +154,18 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
 
   const reclaimer = new SpaceReclaimer(database, options.logger);
   const events = new StationEventLog(options.logger);
-  const ingest = new StationIngest({ history, clock, throttle, timeZone, maxPayloadBytes: config.broker.maxPayloadBytes });
+  const ingest = new StationIngest({
+    history, clock, throttle, timeZone, maxPayloadBytes: config.broker.maxPayloadBytes,
+    onAccepted: (stationId, reading) => {
+      for (const unit of units) {
+        try {
+          unit.onReading?.(stationId, reading);
+        } catch (err) {
+          throttle.warn(`unit:${unit.name}:${stationId}`, { err, unit: unit.name, station: stationId }, 'station unit failed on a reading');
+        }
+      }
+    },
+  });
   let statesPublished = 0;
   const lastStates = new Map<string, StationStatePayload>();
   const availability = new Map<string, 'online' | 'offline'>();
@@ -305,7 +316,7 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
     name: 'mqtt-history',
     async start() {
       await history.start();
-      for (const unit of units) await unit.start?.();
+      for (const unit of units) await unit.start?.({ history });
     },
     async stop() {
       for (const unit of [...units].reverse()) {

@@ -7,6 +7,7 @@ import { resolveReadingTime } from '../ingest/time.js';
 import type { Reading, StationConfig } from '../ingest/types.js';
 import type { Clock } from '../util/clock.js';
 import type { HistoryService } from './historyService.js';
+import type { TimedReading } from '../history/stationHistory.js';
 import type { LogThrottle } from '../util/logThrottle.js';
 
 export interface IngestCounters {
@@ -32,7 +33,18 @@ export class StationIngest {
   readonly #timeZone: string;
   readonly #maxPayloadBytes: number;
 
-  constructor(options: { history: HistoryService; clock: Clock; throttle: LogThrottle; timeZone: string; maxPayloadBytes: number }) {
+  readonly #onAccepted: (stationId: string, reading: TimedReading) => void;
+
+  constructor(options: {
+    history: HistoryService;
+    clock: Clock;
+    throttle: LogThrottle;
+    timeZone: string;
+    maxPayloadBytes: number;
+    /** Told of every reading the history accepted (station units' onReading). */
+    onAccepted?: (stationId: string, reading: TimedReading) => void;
+  }) {
+    this.#onAccepted = options.onAccepted ?? (() => undefined);
     this.#history = options.history;
     this.#clock = options.clock;
     this.#throttle = options.throttle;
@@ -108,12 +120,14 @@ export class StationIngest {
       return 'rejected';
     }
     // Up to 2 minutes of clock skew is tolerated, but a reading never lies in our future.
-    const result = this.#history.ingest(station.id, { ...reading, timeMs: Math.min(time.timeMs, nowMs) });
+    const timed: TimedReading = { ...reading, timeMs: Math.min(time.timeMs, nowMs) };
+    const result = this.#history.ingest(station.id, timed);
     if (result === 'duplicate') {
       counters.duplicates++;
       return 'duplicate';
     }
     counters.accepted++;
+    this.#onAccepted(station.id, timed);
     return 'accepted';
   }
 }

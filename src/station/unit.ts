@@ -10,6 +10,7 @@
  */
 import type { CalculationInput } from '../core/index.js';
 import type { ExtensionInput } from '../core/irrigation.js';
+import type { Assembly, BucketRow, TimedReading } from '../history/stationHistory.js';
 import type { StationConfig } from '../ingest/types.js';
 import type { EntitySpec } from '../mqtt/stationEntities.js';
 
@@ -29,12 +30,31 @@ export interface MowableHold {
   reason: string;
 }
 
+/** Read-only access to the station histories (14 days of minute buckets and the latest values). */
+export interface StationHistoryView {
+  /** The calculation input the history supports at `nowMs`, with withheld/derived fields and coverage. */
+  assemble(stationId: string, nowMs: number): Assembly;
+  /** Minute buckets (rain, lowest temperature) in [fromMs, toMs], oldest first. */
+  buckets(stationId: string, fromMs: number, toMs: number): readonly BucketRow[];
+  lastReadingAtMs(stationId: string): number | null;
+}
+
+/** What the pipeline hands a unit when it starts. */
+export interface UnitContext {
+  history: StationHistoryView;
+}
+
 export interface StationUnit {
   /** For logs and errors. */
   readonly name: string;
   /** Started after the history is restored, before the bridge connects; stopped in reverse order. */
-  start?(): Promise<void>;
+  start?(context: UnitContext): Promise<void>;
   stop?(): Promise<void>;
+  /**
+   * Every reading accepted into a station's history (MQTT or upload), after it was stored; not
+   * repeats, not refused ones. `reading.timeMs` is the reading's time, `values` in spec units.
+   */
+  onReading?(stationId: string, reading: TimedReading): void;
   /**
    * Called once per bridge start: subscribe what the unit listens to. `recompute(stationId)`
    * asks for a (debounced) recomputation when what the unit knows about a station changed.

@@ -6,7 +6,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Reading, StationConfig } from '../../src/ingest/types.js';
-import type { StationInput, StationUnit } from '../../src/station/unit.js';
+import type { TimedReading } from '../../src/history/stationHistory.js';
+import type { StationInput, StationUnit, UnitContext } from '../../src/station/unit.js';
 import { FakeClock, RecordingClient, mqttTempDir, startMqttDaemon, testMqttConfig, waitUntil, type RunningDaemon } from '../helpers/mqttHarness.js';
 
 const garden: StationConfig = {
@@ -24,9 +25,15 @@ class HoldUnit implements StationUnit {
   messages = 0;
   readonly calls: string[] = [];
   lastInput: StationInput | undefined;
+  readonly readings: Array<{ stationId: string; temperature: number | undefined; timeMs: number }> = [];
+  context: UnitContext | undefined;
 
-  async start(): Promise<void> {
+  async start(context: UnitContext): Promise<void> {
+    this.context = context;
     this.calls.push('start');
+  }
+  onReading(stationId: string, reading: TimedReading): void {
+    this.readings.push({ stationId, temperature: reading.values.temperature, timeMs: reading.timeMs });
   }
   async stop(): Promise<void> {
     this.calls.push('stop');
@@ -89,9 +96,16 @@ describe('station units', () => {
     expect(daemon.service.acceptReading('garden', reading({ temperature: 21, humidity: 55, wind_speed: 5, precipitation_rate: 0 }), 'test')).toBe('accepted');
     await waitUntil(() => state()?.mowable === true, 'mowable after a good reading');
     expect(unit.lastInput).toMatchObject({ temperature: 21, humidity: 55 });
+    expect(unit.readings).toEqual([{ stationId: 'garden', temperature: 21, timeMs: clock.now() }]);
+    expect(unit.context!.history.assemble('garden', clock.now()).input.temperature).toBe(21);
+    expect(unit.context!.history.lastReadingAtMs('garden')).toBe(clock.now());
     expect(state()).toMatchObject({ hold: { held: false }, input: { minutes_since_irrigation: 600 } });
     expect(state()!.index_score).toBeGreaterThan(0);
     expect(state()!.mowable_reason).toMatch(/^index \d+ has stayed at or above 70/);
+
+    // A repeat is not a reading for the units.
+    expect(daemon.service.acceptReading('garden', reading({ temperature: 21, humidity: 55, wind_speed: 5, precipitation_rate: 0 }), 'test')).toBe('duplicate');
+    expect(unit.readings).toHaveLength(1);
 
     await observer.client.publishAsync('test/hold', 'hold', { qos: 1 });
     await waitUntil(() => state()?.mowable === false, 'the hold turns the flag off');
