@@ -15,6 +15,10 @@ import { listenHttp } from './http/listen.js';
 import { closeApp } from './http/shutdown.js';
 import { createMetrics } from './metrics/registry.js';
 import { AccessCache } from './store/accessCache.js';
+import { KeyUsage } from './store/keyUsage.js';
+import { RegistrationStore } from './store/registrationStore.js';
+import { registrationNotifier } from './http/registrationNotifier.js';
+import { calculationContext } from './config/calculationContext.js';
 import { Database } from './store/database.js';
 import { DatabaseWatch } from './store/databaseWatch.js';
 import { ServeLock } from './store/serveLock.js';
@@ -153,6 +157,7 @@ function accessCacheComponent(runtime: MutableRuntime, keyCommandHint: string): 
         store: runtime.store,
         logger: runtime.logger,
         pollIntervalMs: runtime.config.db.changePollIntervalMs,
+        now: () => runtime.clock.now(),
       });
       await access.start();
       runtime.access = access;
@@ -169,6 +174,29 @@ function accessCacheComponent(runtime: MutableRuntime, keyCommandHint: string): 
 interface HttpSources {
   mqttStatus: () => MqttHealth | undefined;
   mqttStats: () => MqttStats | undefined;
+  usage: () => KeyUsage | undefined;
+}
+
+/** Per-key request counts and the daily quota: counted in memory, written every keys.usageFlushSeconds and on stop. */
+function keyUsageComponent(runtime: MutableRuntime, holder: { usage?: KeyUsage }): LifecycleComponent {
+  return {
+    name: 'key-usage',
+    async start() {
+      const { config } = runtime;
+      const usage = new KeyUsage({
+        database: runtime.database,
+        logger: runtime.logger,
+        timeZone: calculationContext(config, runtime.clock.now()).timeZone,
+        defaultDailyQuota: config.keys.dailyQuota,
+        flushIntervalMs: config.keys.usageFlushSeconds * 1000,
+      });
+      await usage.start(runtime.clock.now());
+      holder.usage = usage;
+    },
+    async stop() {
+      await holder.usage?.stop();
+    },
+  };
 }
 
 function httpComponent(runtime: MutableRuntime, sources: HttpSources): LifecycleComponent {
@@ -186,6 +214,9 @@ function httpComponent(runtime: MutableRuntime, sources: HttpSources): Lifecycle
         clock: runtime.clock,
         mqttStatus: sources.mqttStatus,
         version: packageVersion(),
+        usage: sources.usage(),
+        registrations: new RegistrationStore(runtime.database),
+        onRegistered: registrationNotifier(config.registration.notifyCommand, runtime.logger),
         ...(metrics ? { metrics } : {}),
       });
       const { port } = await listenHttp(app, config.http).catch((err: unknown) => {
@@ -214,6 +245,7 @@ export function daemonComponents(runtime: MutableRuntime, options: { keyCommandH
     softwareVersion: packageVersion(),
     supportUrl: packageHomepage(),
   }));
+  const usageHolder: { usage?: KeyUsage } = {};
   // HTTP starts first; until the MQTT components have started, health says so.
   const mqttStatus = (): MqttHealth | undefined =>
     mqttEnabled(runtime.config) ? (mqtt.service()?.health() ?? { status: 'error', message: 'MQTT is starting' }) : undefined;
@@ -221,7 +253,12 @@ export function daemonComponents(runtime: MutableRuntime, options: { keyCommandH
     serveLockComponent(runtime),
     databaseComponent(runtime),
     accessCacheComponent(runtime, options.keyCommandHint),
-    httpComponent(runtime, { mqttStatus, mqttStats: () => (mqttEnabled(runtime.config) ? mqtt.service()?.stats() : undefined) }),
+    keyUsageComponent(runtime, usageHolder),
+    httpComponent(runtime, {
+      mqttStatus,
+      mqttStats: () => (mqttEnabled(runtime.config) ? mqtt.service()?.stats() : undefined),
+      usage: () => usageHolder.usage,
+    }),
     ...mqtt.components,
   ];
 }

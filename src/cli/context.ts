@@ -24,10 +24,20 @@ export async function withStore<T>(
   work: (store: ServiceStore) => Promise<T>,
   options: { create?: boolean } = {},
 ): Promise<T> {
+  return withDatabase(parsed, io, (database) => work(new ServiceStore(database, systemClock)), options);
+}
+
+/** Like withStore, for commands that need the database itself and the configuration. */
+export async function withDatabase<T>(
+  parsed: ParsedCommand,
+  io: CliIo,
+  work: (database: Database, config: AppConfig) => Promise<T>,
+  options: { create?: boolean } = {},
+): Promise<T> {
   const config = configFor(parsed, io);
   const database = await Database.open(config.db.path, { create: options.create ?? false });
   try {
-    return await work(new ServiceStore(database, systemClock));
+    return await work(database, config);
   } finally {
     await database.close();
   }

@@ -11,7 +11,8 @@ export const HELP: Record<string, string> = {
 
 Commands:
   serve              run the daemon (HTTP API; same as "npm start")
-  keys               manage API keys (add, list, disable, enable, allow-get, deny-get, remove)
+  keys               manage API keys (add, list, disable, enable, allow-get, deny-get, remove, rotate, usage, quota, expire)
+  registrations      review key requests of a public service (list, approve, reject, purge)
   ip                 block or unblock client addresses (block, unblock, list)
   maintenance        switch maintenance mode (on, off, status)
   calc               calculate the mowability index locally, without a server
@@ -39,8 +40,30 @@ Subcommands:
   allow-get ID       allow GET /v1/calculate for the key
   deny-get ID        restrict the key to POST (the default)
   remove ID          delete the key
+  rotate ID [--json] create a new key for the same owner; the old one works for
+                     keys.rotationGraceDays more days, then gets "Invalid API key."
+  usage ID [--days N] [--json]
+                     requests per day (default: the last 30 days) and the last use
+  quota ID N|default requests per day for this key (0: unlimited; default: keys.dailyQuota)
+  expire ID DATE|never
+                     the key stops working at DATE (ISO 8601)
 
-A running daemon picks up changes within about a second.
+A running daemon picks up changes within about a second. Usage counts reach the
+database every keys.usageFlushSeconds.
+
+${COMMON}`,
+  registrations: `Usage: mowability registrations <subcommand> [options]
+
+Subcommands:
+  list [--pending] [--json]        list registrations (name, e-mail, intended use)
+  approve ID [--allow-get] [--note TEXT]
+                                   create the registrant's key; they collect it once
+                                   with their claim token
+  reject ID [--reason TEXT]        refuse; the registrant sees the reason when they claim
+  purge --older-than DAYS          delete rejected, claimed and expired registrations
+                                   created more than DAYS days ago
+
+Registrations arrive at POST /v1/registrations when registration.enabled is on.
 
 ${COMMON}`,
   ip: `Usage: mowability ip <subcommand> [options]

@@ -5,6 +5,7 @@ import { calcCommand } from './commands/calc.js';
 import { configCommand } from './commands/config.js';
 import { ipCommand } from './commands/ip.js';
 import { keysCommand } from './commands/keys.js';
+import { registrationsCommand } from './commands/registrations.js';
 import { maintenanceCommand } from './commands/maintenance.js';
 import { serveCommand } from './commands/serve.js';
 import { HELP } from './help.js';
@@ -16,6 +17,7 @@ type Command = (argv: readonly string[], io: CliIo) => Promise<number>;
 const COMMANDS: Record<string, Command> = {
   serve: serveCommand,
   keys: keysCommand,
+  registrations: registrationsCommand,
   ip: ipCommand,
   maintenance: maintenanceCommand,
   calc: calcCommand,

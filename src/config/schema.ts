@@ -4,9 +4,10 @@
  * here; the README table is generated from it (scripts/gen-config-docs.ts).
  */
 import { mqttSchema } from './mqttSchema.js';
+import { publicServiceSchema } from './publicServiceSchema.js';
 import { serviceSchema } from './serviceSchema.js';
 
-export const configSchema = { ...serviceSchema, ...mqttSchema };
+export const configSchema = { ...serviceSchema, ...publicServiceSchema, ...mqttSchema };
 
 export type ConfigSchema = typeof configSchema;
 

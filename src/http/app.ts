@@ -20,11 +20,13 @@ import {
   clientErrorHandler,
   frameworkErrorHandler,
   installErrorHandling,
-  pathOf,
+  loggedPath,
   type RequestGuard,
 } from './errors.js';
 import { createConfigCheck, registerHealthRoutes, type HealthRouteDeps } from './healthRoute.js';
 import { registerMetrics } from './metricsRoute.js';
+import type { UsageGate } from './quota.js';
+import { registerRegistrationRoutes, type RegistrationRouteDeps } from './registrationRoutes.js';
 import { registerOpenApi, registerOpenApiRoute, UNKNOWN_VERSION } from './openapi.js';
 import { applyConnectionCap, serverOptions } from './serverLimits.js';
 import { trackConnections } from './shutdown.js';
@@ -45,6 +47,12 @@ export interface AppDeps {
   metrics?: Metrics;
   /** The product version for /openapi.json's info.version (the daemon passes package.json's). */
   version?: string;
+  /** Per-key usage counting and the daily quota on /v1/calculate (omitted: not counted). */
+  usage?: UsageGate;
+  /** The registration store; the routes exist only when registration.enabled is on. */
+  registrations?: RegistrationRouteDeps['store'];
+  /** registration.notifyCommand, built by the daemon. */
+  onRegistered?: RegistrationRouteDeps['onRegistered'];
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -99,7 +107,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     request.log.info(
       {
         method: request.method,
-        path: pathOf(request),
+        path: loggedPath(request),
         statusCode: reply.statusCode,
         responseTimeMs: Math.round(reply.elapsedTime),
         clientAddress: clientAddressOf(request),
@@ -135,7 +143,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     checkConfig: deps.checkConfig ?? createConfigCheck(config),
     ...(deps.mqttStatus ? { mqttStatus: deps.mqttStatus } : {}),
   });
-  registerCalculateRoute(app, { config, access, clock: deps.clock, calculate: deps.calculate ?? coreCalculate });
+  registerCalculateRoute(app, { config, access, clock: deps.clock, calculate: deps.calculate ?? coreCalculate, ...(deps.usage ? { usage: deps.usage } : {}) });
+  if (config.registration.enabled && deps.registrations) {
+    registerRegistrationRoutes(app, {
+      store: deps.registrations,
+      settings: config.registration,
+      access,
+      clock: deps.clock,
+      clientAddressOf,
+      ...(deps.onRegistered ? { onRegistered: deps.onRegistered } : {}),
+    });
+  }
   registerOpenApiRoute(app);
   return app;
 }

@@ -7,6 +7,7 @@ import type { Clock } from '../util/clock.js';
 import { authorize, keyIsInBody, type AccessView } from './auth.js';
 import { HttpError, MESSAGES, sendError } from './errors.js';
 import { CALCULATE_PATH } from './paths.js';
+import { admitOrThrow, type UsageGate } from './quota.js';
 import { calculateResponses } from './schemas.js';
 
 export type Calculator = (input: RawInput, context: CalculationContext) => CalculationOutcome;
@@ -16,6 +17,8 @@ export interface CalculateRouteDeps {
   access: AccessView;
   clock: Clock;
   calculate: Calculator;
+  /** Per-key usage and daily quota (omitted: not counted). */
+  usage?: UsageGate;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -37,11 +40,11 @@ export function registerCalculateRoute(app: FastifyInstance, deps: CalculateRout
     // preParsing runs after the onRequest hooks (address block, rate limit) and before the body is read.
     preParsing: async (request: FastifyRequest, _reply: FastifyReply, payload) => {
       if (access.maintenance) throw new HttpError(503, MESSAGES.maintenance);
-      if (!keyIsInBody(request)) authorize(request, access);
+      if (!keyIsInBody(request)) admitOrThrow(deps.usage, authorize(request, access), clock.now());
       return payload;
     },
     preHandler: async (request: FastifyRequest) => {
-      if (keyIsInBody(request)) authorize(request, access);
+      if (keyIsInBody(request)) admitOrThrow(deps.usage, authorize(request, access), clock.now());
     },
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       // No body at all is an empty input (400 names the required fields); a JSON null is not an object.

@@ -32,6 +32,7 @@ export const MESSAGES = {
   headersTooLarge: 'Request header fields too large.',
   internal: 'Internal server error.',
   bodyTooLarge: (limitBytes: number) => `Request body too large. The limit is ${limitBytes} bytes.`,
+  quotaExceeded: (quota: number) => `Daily quota of ${quota} requests for this API key is used up. Retry after the time given in the Retry-After header.`,
 } as const;
 
 /**
@@ -43,10 +44,13 @@ export const KNOWN_PATHS = new Set([CALCULATE_PATH, '/health', '/v1/health', OPE
 /** An error with an HTTP status whose message may be shown to the client. */
 export class HttpError extends Error {
   readonly statusCode: number;
-  constructor(statusCode: number, message: string) {
+  /** Sent with the error response (e.g. Retry-After). */
+  readonly headers: Readonly<Record<string, string>> | undefined;
+  constructor(statusCode: number, message: string, headers?: Record<string, string>) {
     super(message);
     this.name = 'HttpError';
     this.statusCode = statusCode;
+    this.headers = headers;
   }
 }
 
@@ -61,6 +65,14 @@ export function sendError(reply: FastifyReply, statusCode: number, message: stri
 function pathOf(request: FastifyRequest): string {
   const query = request.url.indexOf('?');
   return query === -1 ? request.url : request.url.slice(0, query);
+}
+
+/**
+ * The path as logs show it: a matched route's pattern (`/v1/registrations/:claim_token`), so
+ * secrets in path parameters never reach a log; an unmatched path as requested.
+ */
+function loggedPath(request: FastifyRequest): string {
+  return request.routeOptions?.url ?? pathOf(request);
 }
 
 /** Status and client-safe message for any error; undefined status means "unexpected" (500). */
@@ -95,9 +107,10 @@ function answerError(error: FastifyError, request: FastifyRequest, reply: Fastif
   const known = classify(error, bodyLimitBytes);
   if (known) {
     request.log.debug({ code: error.code, statusCode: known.statusCode }, 'request rejected');
+    if (error instanceof HttpError && error.headers) reply.headers(error.headers);
     return sendError(reply, known.statusCode, known.message);
   }
-  request.log.error({ err: error, method: request.method, path: pathOf(request) }, 'unexpected error');
+  request.log.error({ err: error, method: request.method, path: loggedPath(request) }, 'unexpected error');
   return sendError(reply, 500, MESSAGES.internal);
 }
 
@@ -123,7 +136,7 @@ export function installErrorHandling(app: FastifyInstance, options: ErrorHandlin
   });
 }
 
-export { pathOf };
+export { loggedPath, pathOf };
 
 /**
  * fastify's frameworkErrors option: the router rejects a path it cannot

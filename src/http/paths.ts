@@ -2,3 +2,4 @@
 export const CALCULATE_PATH = '/v1/calculate';
 export const OPENAPI_PATH = '/openapi.json';
 export const METRICS_PATH = '/metrics';
+export const REGISTRATIONS_PATH = '/v1/registrations';

@@ -131,7 +131,7 @@ export const healthResultSchema = {
 } as const;
 
 /** The response envelope of every endpoint; mfi is the endpoint's payload. */
-function envelope(mfi: object) {
+export function envelope(mfi: object) {
   return {
     type: 'object',
     required: ['status', 'mfi', 'message'],

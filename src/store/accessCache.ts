@@ -20,6 +20,8 @@ export interface AccessCacheOptions {
   store: ServiceStore;
   logger: Logger;
   pollIntervalMs?: number;
+  /** For key expiry (rotation grace); defaults to the wall clock. */
+  now?: () => number;
 }
 
 export class AccessCache {
@@ -27,6 +29,7 @@ export class AccessCache {
   readonly #store: ServiceStore;
   readonly #logger: Logger;
   readonly #pollIntervalMs: number;
+  readonly #now: () => number;
   /** A failing database fails every poll (once a second): say so once a minute. */
   readonly #throttle: LogThrottle;
   readonly #reportReloadFailure: ErrorReport;
@@ -44,6 +47,7 @@ export class AccessCache {
     this.#store = options.store;
     this.#logger = options.logger.child({ module: 'access-cache' });
     this.#pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+    this.#now = options.now ?? Date.now;
     this.#throttle = new LogThrottle(this.#logger);
     this.#reportReloadFailure = (err) =>
       this.#throttle.warn('reload', { err }, 'could not reload keys, blocked addresses and maintenance mode; keeping the last snapshot');
@@ -64,11 +68,15 @@ export class AccessCache {
     await this.#loading?.catch(() => undefined);
   }
 
-  /** The credential for a presented key, compared by digest in constant time. */
+  /**
+   * The credential for a presented key, compared by digest in constant time. An expired key
+   * (past its rotation grace or expiry date) is not found: the client hears "Invalid API key.".
+   */
   lookupKey(presentedKey: string): ApiKeyCredential | undefined {
     const digest = hashApiKey(presentedKey);
     const candidate = this.#keysByHash.get(digest);
     if (!candidate || !digestsEqual(candidate.keyHash, digest)) return undefined;
+    if (candidate.expiresAtMs !== null && this.#now() >= candidate.expiresAtMs) return undefined;
     return candidate;
   }
 

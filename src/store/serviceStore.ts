@@ -18,6 +18,12 @@ export interface ApiKeyRecord {
   disabled: boolean;
   allowGet: boolean;
   note: string | null;
+  /** After this instant the key is refused as unknown (rotation grace, expiry); null: never. */
+  expiresAt: string | null;
+  /** Calculation requests per day for this key; null: the configured keys.dailyQuota. */
+  dailyQuota: number | null;
+  /** Last authenticated use, as last written by the usage counter (up to keys.usageFlushSeconds behind). */
+  lastUsedAt: string | null;
 }
 
 /** What the request path needs to authenticate: never the key itself. */
@@ -27,6 +33,9 @@ export interface ApiKeyCredential {
   keyHash: string;
   disabled: boolean;
   allowGet: boolean;
+  /** Epoch ms after which the key no longer works; null: never. */
+  expiresAtMs: number | null;
+  dailyQuota: number | null;
 }
 
 export interface NewApiKey {
@@ -56,6 +65,9 @@ interface ApiKeyRow {
   disabled: number;
   allow_get: number;
   note: string | null;
+  expires_at: string | null;
+  daily_quota: number | null;
+  last_used_at: string | null;
 }
 
 export class InvalidOwnerError extends Error {}
@@ -102,18 +114,57 @@ export class ServiceStore {
       disabled: row.disabled !== 0,
       allowGet: row.allow_get !== 0,
       note: row.note,
+      expiresAt: row.expires_at,
+      dailyQuota: row.daily_quota,
+      lastUsedAt: row.last_used_at,
     }));
   }
 
   async credentials(): Promise<ApiKeyCredential[]> {
-    const rows = await this.#db.all<ApiKeyRow>('SELECT id, owner, key_hash, disabled, allow_get FROM api_keys');
+    const rows = await this.#db.all<ApiKeyRow>('SELECT id, owner, key_hash, disabled, allow_get, expires_at, daily_quota FROM api_keys');
     return rows.map((row) => ({
       id: row.id,
       owner: row.owner,
       keyHash: row.key_hash,
       disabled: row.disabled !== 0,
       allowGet: row.allow_get !== 0,
+      expiresAtMs: row.expires_at === null ? null : Date.parse(row.expires_at),
+      dailyQuota: row.daily_quota,
     }));
+  }
+
+  /**
+   * A new key for the same owner, permissions and quota; the old one keeps
+   * working until `graceMs` from now (then it is refused like an unknown key).
+   * Returns undefined when no key has this id.
+   */
+  async rotateKey(id: number, graceMs: number): Promise<(NewApiKey & { oldKeyExpiresAt: string }) | undefined> {
+    const created = await this.#db.transaction(async (db) => {
+      const old = await db.get<ApiKeyRow>('SELECT * FROM api_keys WHERE id = ?', [id]);
+      if (!old) return undefined;
+      const key = generateApiKey();
+      const { lastID } = await db.run(
+        'INSERT INTO api_keys (owner, key_hash, created_at, disabled, allow_get, note, daily_quota) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        [old.owner, hashApiKey(key), this.#now(), old.disabled, old.allow_get, `rotated from key ${id}`, old.daily_quota],
+      );
+      const graceEnd = new Date(this.#clock.now() + graceMs).toISOString();
+      // An earlier expiry stays: rotating never lengthens a key's life.
+      const oldKeyExpiresAt = old.expires_at !== null && old.expires_at < graceEnd ? old.expires_at : graceEnd;
+      await db.run('UPDATE api_keys SET expires_at = ? WHERE id = ?', [oldKeyExpiresAt, id]);
+      return { id: lastID, owner: old.owner, key, allowGet: old.allow_get !== 0, oldKeyExpiresAt };
+    });
+    if (created) this.#changed();
+    return created;
+  }
+
+  /** Sets (ISO 8601 instant) or clears (null) a key's expiry. */
+  setKeyExpiry(id: number, expiresAt: string | null): Promise<boolean> {
+    return this.#updateKey('UPDATE api_keys SET expires_at = ? WHERE id = ?', [expiresAt, id]);
+  }
+
+  /** Sets a key's own daily quota (0: unlimited) or returns it to the configured default (null). */
+  setKeyQuota(id: number, dailyQuota: number | null): Promise<boolean> {
+    return this.#updateKey('UPDATE api_keys SET daily_quota = ? WHERE id = ?', [dailyQuota, id]);
   }
 
   /** Returns false when no key has this id. */

@@ -44,7 +44,7 @@ describe('admin CLI', () => {
       expect(table.stdout).not.toContain(created.key);
       const json = await cli('keys', 'list', '--json');
       const listed = JSON.parse(json.stdout);
-      expect(listed).toEqual([{ id: created.id, owner: 'bob', created_at: expect.any(String), disabled: false, allow_get: false, note: null }]);
+      expect(listed).toEqual([{ id: created.id, owner: 'bob', created_at: expect.any(String), disabled: false, allow_get: false, note: null, expires_at: null, daily_quota: null, last_used_at: null }]);
       expect(json.stdout).not.toContain(created.key);
     });
 

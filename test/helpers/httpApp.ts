@@ -7,6 +7,8 @@ import type { AppConfig } from '../../src/config/schema.js';
 import { Database } from '../../src/store/database.js';
 import { ServiceStore, SETTING_MFI_VERSION } from '../../src/store/serviceStore.js';
 import { AccessCache } from '../../src/store/accessCache.js';
+import { KeyUsage } from '../../src/store/keyUsage.js';
+import { RegistrationStore } from '../../src/store/registrationStore.js';
 import { MFI_VERSION } from '../../src/core/index.js';
 import { makeTempDir, waitFor } from './httpTempDir.js';
 
@@ -23,13 +25,18 @@ export interface HttpHarness {
   access: AccessCache;
   config: AppConfig;
   dir: string;
+  usage: KeyUsage | undefined;
   close(): Promise<void>;
 }
 
 export interface HarnessOptions {
   env?: Record<string, string>;
   logger?: Logger;
-  overrides?: Partial<Pick<AppDeps, 'calculate' | 'checkConfig' | 'metrics'>>;
+  overrides?: Partial<Pick<AppDeps, 'calculate' | 'checkConfig' | 'metrics' | 'onRegistered'>>;
+  /** Per-key usage counting and quotas on the harness database (as the daemon wires them). */
+  withUsage?: boolean;
+  /** The registration store on the harness database (routes need registration.enabled too). */
+  withRegistrations?: boolean;
 }
 
 export async function startHttpHarness(options: HarnessOptions = {}): Promise<HttpHarness> {
@@ -50,7 +57,16 @@ export async function startHttpHarness(options: HarnessOptions = {}): Promise<Ht
   await store.setSetting(SETTING_MFI_VERSION, MFI_VERSION);
   const access = new AccessCache({ database: db, store, logger, pollIntervalMs: config.db.changePollIntervalMs });
   await access.start();
-  const app = await buildApp({ config, store, access, logger, clock, ...options.overrides });
+  const usage = options.withUsage
+    ? new KeyUsage({ database: db, logger, timeZone: config.timezone, defaultDailyQuota: config.keys.dailyQuota, flushIntervalMs: config.keys.usageFlushSeconds * 1000 })
+    : undefined;
+  await usage?.start(clock.now());
+  const app = await buildApp({
+    config, store, access, logger, clock,
+    ...(usage ? { usage } : {}),
+    ...(options.withRegistrations ? { registrations: new RegistrationStore(db) } : {}),
+    ...options.overrides,
+  });
   return {
     app,
     db,
@@ -58,8 +74,10 @@ export async function startHttpHarness(options: HarnessOptions = {}): Promise<Ht
     access,
     config,
     dir: temp.dir,
+    usage,
     async close() {
       await app.close();
+      await usage?.stop();
       await access.stop();
       await db.close();
       temp.cleanup();

@@ -41,6 +41,15 @@ describe('GET /openapi.json', () => {
     expect(Object.keys(document.paths).sort()).toEqual(['/health', '/openapi.json', '/v1/calculate', '/v1/health']);
   });
 
+  it('includes the registration routes, still valid, when registration is on', async () => {
+    h = await startHttpHarness({ env: { MOWABILITY_REGISTRATION_ENABLED: 'true' }, withRegistrations: true });
+    const document = await fetchDocument(h);
+    const result = await new Validator().validate(document);
+    expect(result.errors).toBeUndefined();
+    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/v1/registrations', '/v1/registrations/{claim_token}']));
+    expect(document.paths['/v1/registrations'].post.requestBody.content['application/json'].schema.required).toEqual(['name', 'email', 'intended_use', 'usage', 'accept_terms']);
+  });
+
   it('documents every input field with its range, for GET as query parameters and for POST as JSON and form bodies', async () => {
     h = await startHttpHarness();
     const { get, post } = (await fetchDocument(h)).paths['/v1/calculate'];

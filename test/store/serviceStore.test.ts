@@ -36,7 +36,7 @@ describe('ServiceStore and AccessCache on a real SQLite file', () => {
     expect(JSON.stringify(rows)).not.toContain(created.key);
     const listed = await store.listKeys();
     expect(listed).toEqual([
-      { id: created.id, owner: 'alice', createdAt: '2026-05-01T10:00:00.000Z', disabled: false, allowGet: false, note: 'garden' },
+      { id: created.id, owner: 'alice', createdAt: '2026-05-01T10:00:00.000Z', disabled: false, allowGet: false, note: 'garden', expiresAt: null, dailyQuota: null, lastUsedAt: null },
     ]);
   });
 

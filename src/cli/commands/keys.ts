@@ -4,6 +4,7 @@ import { CommandError, EXIT_OK, UsageError, type CliIo } from '../io.js';
 import { HELP } from '../help.js';
 import { assertPrintable, escapeTerminalText } from '../terminalText.js';
 import { InvalidOwnerError } from '../../store/serviceStore.js';
+import { KEY_LIFECYCLE_SUBCOMMANDS, keyLifecycleCommand } from './keyLifecycle.js';
 
 const COMMAND = 'keys';
 
@@ -12,6 +13,7 @@ export async function keysCommand(argv: readonly string[], io: CliIo): Promise<n
     'allow-get': { type: 'boolean' },
     note: { type: 'string' },
     json: { type: 'boolean' },
+    days: { type: 'string' },
   });
   const [subcommand, ...rest] = parsed.positionals;
   if (parsed.help || subcommand === undefined) {
@@ -59,6 +61,9 @@ export async function keysCommand(argv: readonly string[], io: CliIo): Promise<n
             disabled: key.disabled,
             allow_get: key.allowGet,
             note: key.note,
+            expires_at: key.expiresAt,
+            daily_quota: key.dailyQuota,
+            last_used_at: key.lastUsedAt,
           })),
         );
       } else if (keys.length === 0) {
@@ -70,9 +75,12 @@ export async function keysCommand(argv: readonly string[], io: CliIo): Promise<n
           key.createdAt,
           key.disabled ? 'disabled' : 'enabled',
           key.allowGet ? 'POST+GET' : 'POST',
+          key.expiresAt ?? '-',
+          key.dailyQuota === null ? 'default' : String(key.dailyQuota),
+          key.lastUsedAt ?? 'never',
           escapeTerminalText(key.note ?? ''),
         ]);
-        io.stdout(formatTable(['ID', 'OWNER', 'CREATED', 'STATE', 'METHODS', 'NOTE'], rows));
+        io.stdout(formatTable(['ID', 'OWNER', 'CREATED', 'STATE', 'METHODS', 'EXPIRES', 'QUOTA', 'LAST USED', 'NOTE'], rows));
       }
       return EXIT_OK;
     }
@@ -102,6 +110,7 @@ export async function keysCommand(argv: readonly string[], io: CliIo): Promise<n
       return EXIT_OK;
     }
     default:
+      if ((KEY_LIFECYCLE_SUBCOMMANDS as readonly string[]).includes(subcommand)) return keyLifecycleCommand(subcommand, rest, parsed, io);
       throw new UsageError(COMMAND, `unknown subcommand "${subcommand}"`);
   }
 }

@@ -1,0 +1,112 @@
+/** `mowability registrations`: review key requests (list, approve, reject) and purge old ones. */
+import { expectPositionals, parseCommand, parseId } from '../args.js';
+import { printJson, withDatabase } from '../context.js';
+import { CommandError, EXIT_OK, UsageError, type CliIo } from '../io.js';
+import { HELP } from '../help.js';
+import { assertPrintable, escapeTerminalText } from '../terminalText.js';
+import { RegistrationError, RegistrationStore, type Registration } from '../../store/registrationStore.js';
+import { formatTable } from './keys.js';
+
+const COMMAND = 'registrations';
+const DAY_MS = 86_400_000;
+
+function asJson(registration: Registration): Record<string, unknown> {
+  return {
+    id: registration.id,
+    status: registration.status,
+    name: registration.name,
+    email: registration.email,
+    usage: registration.usageKind,
+    intended_use: registration.intendedUse,
+    client_address: registration.clientAddress,
+    created_at: registration.createdAt,
+    expires_at: registration.expiresAt,
+    decided_at: registration.decidedAt,
+    reason: registration.reason,
+    note: registration.note,
+    key_id: registration.keyId,
+  };
+}
+
+function table(registrations: Registration[]): string {
+  const rows = registrations.map((r) => [
+    String(r.id),
+    r.status,
+    escapeTerminalText(r.name),
+    escapeTerminalText(r.email),
+    r.usageKind,
+    r.createdAt.slice(0, 16).replace('T', ' '),
+    escapeTerminalText(r.intendedUse.length > 60 ? `${r.intendedUse.slice(0, 57)}...` : r.intendedUse),
+  ]);
+  return formatTable(['ID', 'STATUS', 'NAME', 'E-MAIL', 'USAGE', 'CREATED (UTC)', 'INTENDED USE'], rows);
+}
+
+/** Store errors about the registration's state are the operator's to fix, not failures. */
+function explained<T>(work: Promise<T>): Promise<T> {
+  return work.catch((err: unknown) => {
+    throw err instanceof RegistrationError ? new CommandError(`${err.message} (see "mowability registrations list")`) : err;
+  });
+}
+
+export async function registrationsCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const parsed = parseCommand(COMMAND, argv, {
+    pending: { type: 'boolean' },
+    json: { type: 'boolean' },
+    'allow-get': { type: 'boolean' },
+    note: { type: 'string' },
+    reason: { type: 'string' },
+    'older-than': { type: 'string' },
+  });
+  const [subcommand, ...rest] = parsed.positionals;
+  if (parsed.help || subcommand === undefined) {
+    if (!parsed.help) throw new UsageError(COMMAND, 'missing subcommand');
+    io.stdout(`${HELP.registrations}\n`);
+    return EXIT_OK;
+  }
+  const where = `${COMMAND} ${subcommand}`;
+  const text = (name: 'note' | 'reason'): string | undefined => {
+    const value = parsed.values[name];
+    if (typeof value !== 'string') return undefined;
+    assertPrintable(where, `--${name}`, value);
+    return value;
+  };
+
+  switch (subcommand) {
+    case 'list': {
+      expectPositionals(where, rest, []);
+      const list = await withDatabase(parsed, io, (db) => new RegistrationStore(db).list({ pending: parsed.values.pending === true }));
+      if (parsed.values.json === true) printJson(io, list.map(asJson));
+      else if (list.length === 0) io.stdout(parsed.values.pending === true ? 'No pending registrations.\n' : 'No registrations.\n');
+      else io.stdout(table(list));
+      return EXIT_OK;
+    }
+    case 'approve': {
+      const id = parseId(where, expectPositionals(where, rest, ['ID'])[0] ?? '');
+      const note = text('note');
+      const approved = await withDatabase(parsed, io, (db) =>
+        explained(new RegistrationStore(db).approve(id, Date.now(), { allowGet: parsed.values['allow-get'] === true, ...(note ? { note } : {}) })),
+      );
+      io.stdout(`Registration ${id} approved: API key ${approved.keyId} created for ${escapeTerminalText(approved.owner)}.\n`);
+      io.stdout('The registrant collects the key once with their claim token (GET /v1/registrations/<claim_token>); it is not shown here.\n');
+      return EXIT_OK;
+    }
+    case 'reject': {
+      const id = parseId(where, expectPositionals(where, rest, ['ID'])[0] ?? '');
+      const reason = text('reason');
+      await withDatabase(parsed, io, (db) => explained(new RegistrationStore(db).reject(id, Date.now(), reason)));
+      io.stdout(`Registration ${id} rejected${reason ? ` (${escapeTerminalText(reason)})` : ''}.\n`);
+      return EXIT_OK;
+    }
+    case 'purge': {
+      expectPositionals(where, rest, []);
+      const raw = parsed.values['older-than'];
+      const days = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : NaN;
+      if (!Number.isSafeInteger(days)) throw new UsageError(where, '--older-than DAYS is required (a whole number of days, e.g. 30)');
+      const removed = await withDatabase(parsed, io, (db) => new RegistrationStore(db).purge(Date.now() - days * DAY_MS, Date.now()));
+      io.stdout(`Deleted ${removed} registration${removed === 1 ? '' : 's'} (rejected, claimed or expired, older than ${days} days).\n`);
+      return EXIT_OK;
+    }
+    default:
+      throw new UsageError(COMMAND, `unknown subcommand "${subcommand}"`);
+  }
+}

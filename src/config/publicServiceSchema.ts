@@ -1,0 +1,74 @@
+/**
+ * Convict schema for running the HTTP API as a public service: registration
+ * with manual review, per-key quotas, rotation and usage counting
+ * (docs/api.md "Registration", docs/deployment.md). Composed in ./schema.ts.
+ */
+export const publicServiceSchema = {
+  registration: {
+    enabled: {
+      doc: 'Accept key requests at POST /v1/registrations (reviewed by hand with "mowability registrations"). Off for a home install: nobody can ask for a key.',
+      format: 'boolean',
+      default: false,
+      env: 'MOWABILITY_REGISTRATION_ENABLED',
+      arg: 'registration-enabled',
+    },
+    claimTokenDays: {
+      doc: 'Days a registration\'s claim token stays valid; after that the registrant must register again.',
+      format: 'positive-int',
+      default: 14,
+      env: 'MOWABILITY_REGISTRATION_CLAIM_TOKEN_DAYS',
+      arg: 'registration-claim-token-days',
+    },
+    maxPendingPerAddress: {
+      doc: 'Pending (not yet reviewed) registrations allowed from one client address; more get 429.',
+      format: 'positive-int',
+      default: 3,
+      env: 'MOWABILITY_REGISTRATION_MAX_PENDING_PER_ADDRESS',
+      arg: 'registration-max-pending-per-address',
+    },
+    maxPending: {
+      doc: 'Pending registrations allowed in all; more get 503 until the operator has reviewed some.',
+      format: 'positive-int',
+      default: 200,
+      env: 'MOWABILITY_REGISTRATION_MAX_PENDING',
+      arg: 'registration-max-pending',
+    },
+    perAddressPerHour: {
+      doc: 'Registration attempts (valid or not) one client address may make per hour; more get 429 with Retry-After.',
+      format: 'positive-int',
+      default: 5,
+      env: 'MOWABILITY_REGISTRATION_PER_ADDRESS_PER_HOUR',
+      arg: 'registration-per-address-per-hour',
+    },
+    notifyCommand: {
+      doc: 'Program run (without a shell) when a registration arrives, e.g. a script that sends you a message. It gets MOWABILITY_REGISTRATION_ID and MOWABILITY_REGISTRATION_PENDING in its environment, never the registrant\'s data. Empty: none.',
+      format: String,
+      default: '',
+      env: 'MOWABILITY_REGISTRATION_NOTIFY_COMMAND',
+      arg: 'registration-notify-command',
+    },
+  },
+  keys: {
+    dailyQuota: {
+      doc: 'Calculation requests per API key and calendar day (in "timezone"); further requests get 429 until midnight. 0: no quota. A key\'s own quota ("keys quota") overrides it.',
+      format: 'nat',
+      default: 0,
+      env: 'MOWABILITY_KEYS_DAILY_QUOTA',
+      arg: 'keys-daily-quota',
+    },
+    rotationGraceDays: {
+      doc: 'Days the old key keeps working after "keys rotate"; then it is refused as "Invalid API key.".',
+      format: 'nat',
+      default: 7,
+      env: 'MOWABILITY_KEYS_ROTATION_GRACE_DAYS',
+      arg: 'keys-rotation-grace-days',
+    },
+    usageFlushSeconds: {
+      doc: 'How often per-key request counts and last use are written to the database (counted in memory in between; written on stop too).',
+      format: 'positive-int',
+      default: 300,
+      env: 'MOWABILITY_KEYS_USAGE_FLUSH_SECONDS',
+      arg: 'keys-usage-flush-seconds',
+    },
+  },
+};

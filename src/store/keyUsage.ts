@@ -1,0 +1,139 @@
+/**
+ * Per-key usage: requests per calendar day (in the configured time zone) and
+ * the last use, counted in memory on the request path and written in one
+ * transaction every keys.usageFlushSeconds and on stop — never a write per
+ * request (SD cards; one commit per interval at most). The same counts
+ * enforce the optional daily quota.
+ */
+import type { Logger } from 'pino';
+import { CalendarDayClock } from '../util/calendarDay.js';
+import type { Database } from './database.js';
+import type { ApiKeyCredential } from './serviceStore.js';
+
+export type Admission = { ok: true } | { ok: false; quota: number; retryAfterSeconds: number };
+
+export interface UsageDay {
+  day: string;
+  requests: number;
+}
+
+export interface KeyUsageOptions {
+  database: Database;
+  logger: Logger;
+  timeZone: string;
+  /** keys.dailyQuota: the quota of keys without their own (0: none). */
+  defaultDailyQuota: number;
+  flushIntervalMs: number;
+}
+
+export class KeyUsage {
+  readonly #db: Database;
+  readonly #log: Logger;
+  readonly #defaultQuota: number;
+  readonly #flushIntervalMs: number;
+  readonly #days: CalendarDayClock;
+  /** Today's requests per key (stored plus unwritten). */
+  #today = new Map<number, number>();
+  #day = '';
+  /** Counted since the last write: key → day → requests, and the last use per key. */
+  #pending = new Map<number, Map<string, number>>();
+  #lastUsed = new Map<number, number>();
+  #timer: NodeJS.Timeout | undefined;
+  #writing: Promise<void> = Promise.resolve();
+
+  constructor(options: KeyUsageOptions) {
+    this.#db = options.database;
+    this.#log = options.logger.child({ module: 'key-usage' });
+    this.#defaultQuota = options.defaultDailyQuota;
+    this.#flushIntervalMs = options.flushIntervalMs;
+    this.#days = new CalendarDayClock(options.timeZone);
+  }
+
+  async start(nowMs: number): Promise<void> {
+    await this.#loadDay(this.#days.at(nowMs).day);
+    this.#timer = setInterval(() => void this.flush(), this.#flushIntervalMs);
+    this.#timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = undefined;
+    await this.flush();
+  }
+
+  async #loadDay(day: string): Promise<void> {
+    const rows = await this.#db.all<{ key_id: number; requests: number }>('SELECT key_id, requests FROM key_usage WHERE day = ?', [day]);
+    const today = new Map(rows.map((row) => [row.key_id, row.requests]));
+    // Counted while the read ran stays counted.
+    for (const [keyId, days] of this.#pending) {
+      const unwritten = days.get(day);
+      if (unwritten) today.set(keyId, (today.get(keyId) ?? 0) + unwritten);
+    }
+    this.#today = today;
+    this.#day = day;
+  }
+
+  /** Counts one authenticated request, or refuses it when the key's quota for today is used up. */
+  admit(credential: ApiKeyCredential, nowMs: number): Admission {
+    const { day, endMs } = this.#days.at(nowMs);
+    // A new day starts from zero; yesterday's counts are already in #pending for the next write.
+    if (day !== this.#day) {
+      this.#today = new Map();
+      this.#day = day;
+    }
+    const quota = credential.dailyQuota ?? this.#defaultQuota;
+    const used = this.#today.get(credential.id) ?? 0;
+    if (quota > 0 && used >= quota) return { ok: false, quota, retryAfterSeconds: Math.max(1, Math.ceil((endMs - nowMs) / 1000)) };
+    this.#today.set(credential.id, used + 1);
+    let days = this.#pending.get(credential.id);
+    if (!days) this.#pending.set(credential.id, (days = new Map()));
+    days.set(day, (days.get(day) ?? 0) + 1);
+    this.#lastUsed.set(credential.id, nowMs);
+    return { ok: true };
+  }
+
+  /** Writes what was counted since the last write, in one transaction; nothing when nothing was counted. */
+  flush(): Promise<void> {
+    this.#writing = this.#writing.then(() => this.#write());
+    return this.#writing;
+  }
+
+  async #write(): Promise<void> {
+    if (this.#pending.size === 0 || this.#db.closed) return;
+    const pending = this.#pending;
+    const lastUsed = this.#lastUsed;
+    this.#pending = new Map();
+    this.#lastUsed = new Map();
+    try {
+      await this.#db.transaction(async (db) => {
+        for (const [keyId, days] of pending) {
+          for (const [day, requests] of days) {
+            // A key removed meanwhile has no row to count against (foreign key): skip it.
+            await db.run(
+              `INSERT INTO key_usage (key_id, day, requests) SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM api_keys WHERE id = ?)
+               ON CONFLICT (key_id, day) DO UPDATE SET requests = requests + excluded.requests`,
+              [keyId, day, requests, keyId],
+            );
+          }
+          const at = lastUsed.get(keyId);
+          if (at !== undefined) await db.run('UPDATE api_keys SET last_used_at = ? WHERE id = ?', [new Date(at).toISOString(), keyId]);
+        }
+      });
+    } catch (err) {
+      // Keep the counts for the next attempt rather than lose them.
+      for (const [keyId, days] of pending) {
+        const into = this.#pending.get(keyId) ?? new Map<string, number>();
+        for (const [day, requests] of days) into.set(day, (into.get(day) ?? 0) + requests);
+        this.#pending.set(keyId, into);
+        const at = lastUsed.get(keyId);
+        if (at !== undefined && !this.#lastUsed.has(keyId)) this.#lastUsed.set(keyId, at);
+      }
+      this.#log.warn({ err }, 'could not write key usage; keeping the counts for the next attempt');
+    }
+  }
+}
+
+/** A key's stored requests per day, newest first (the admin CLI; up to keys.usageFlushSeconds behind). */
+export async function keyUsageDays(db: Database, keyId: number, sinceDay: string): Promise<UsageDay[]> {
+  return db.all<UsageDay>('SELECT day, requests FROM key_usage WHERE key_id = ? AND day >= ? ORDER BY day DESC', [keyId, sinceDay]);
+}

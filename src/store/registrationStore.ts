@@ -1,0 +1,196 @@
+/**
+ * Registrations of people asking for an API key (migration 8). The daemon
+ * creates them (POST /v1/registrations) and answers claims; the operator
+ * reviews them with the CLI, possibly from another process. A registration
+ * never creates a key by itself: only approve() does.
+ */
+import type { Database } from './database.js';
+import { digestsEqual, generateApiKey, hashApiKey } from './apiKeyCodec.js';
+import { createRegistrationSeal, generateClaimToken, openWithClaimToken, sealToRegistration } from './keySealing.js';
+
+export const USAGE_KINDS = ['private', 'commercial'] as const;
+export type UsageKind = (typeof USAGE_KINDS)[number];
+export type RegistrationStatus = 'pending' | 'approved' | 'rejected' | 'claimed';
+
+export interface NewRegistration {
+  name: string;
+  email: string;
+  intendedUse: string;
+  usageKind: UsageKind;
+  clientAddress: string;
+}
+
+export interface Registration extends NewRegistration {
+  id: number;
+  status: RegistrationStatus;
+  createdAt: string;
+  expiresAt: string;
+  decidedAt: string | null;
+  reason: string | null;
+  note: string | null;
+  keyId: number | null;
+}
+
+/** What a claim finds; `key` only the one time an approved registration is claimed. */
+export type ClaimResult =
+  | { status: 'unknown' }
+  | { status: 'pending'; expiresAt: string }
+  | { status: 'rejected'; reason: string | null }
+  | { status: 'approved'; key: string; keyId: number }
+  | { status: 'claimed' };
+
+export class RegistrationError extends Error {}
+
+interface Row {
+  id: number;
+  name: string;
+  email: string;
+  intended_use: string;
+  usage_kind: UsageKind;
+  client_address: string;
+  status: RegistrationStatus;
+  claim_hash: string;
+  created_at: string;
+  expires_at: string;
+  decided_at: string | null;
+  reason: string | null;
+  note: string | null;
+  key_id: number | null;
+  seal_public: string | null;
+  seal_private: string | null;
+  sealed_key: string | null;
+}
+
+function fromRow(row: Row): Registration {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    intendedUse: row.intended_use,
+    usageKind: row.usage_kind,
+    clientAddress: row.client_address,
+    status: row.status,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    decidedAt: row.decided_at,
+    reason: row.reason,
+    note: row.note,
+    keyId: row.key_id,
+  };
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+export class RegistrationStore {
+  readonly #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  /** Stores a pending registration; the claim token exists only in the return value. */
+  async create(registration: NewRegistration, nowMs: number, validForMs: number): Promise<{ id: number; claimToken: string; expiresAt: string }> {
+    const claimToken = generateClaimToken();
+    const claimHash = hashApiKey(claimToken);
+    const seal = createRegistrationSeal(claimToken, claimHash);
+    const expiresAt = iso(nowMs + validForMs);
+    const { lastID } = await this.#db.run(
+      `INSERT INTO registrations (name, email, intended_use, usage_kind, client_address, status, claim_hash, created_at, expires_at, seal_public, seal_private)
+       VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?)`,
+      [registration.name, registration.email, registration.intendedUse, registration.usageKind, registration.clientAddress, claimHash, iso(nowMs), expiresAt, seal.publicKey, seal.sealedPrivateKey],
+    );
+    return { id: lastID, claimToken, expiresAt };
+  }
+
+  /** Pending registrations that have not expired, in all and from one address. */
+  async pendingCounts(clientAddress: string, nowMs: number): Promise<{ total: number; fromAddress: number }> {
+    const row = await this.#db.get<{ total: number; from_address: number | null }>(
+      `SELECT COUNT(*) AS total, SUM(client_address = ?) AS from_address FROM registrations WHERE status = 'pending' AND expires_at > ?`,
+      [clientAddress, iso(nowMs)],
+    );
+    return { total: row?.total ?? 0, fromAddress: row?.from_address ?? 0 };
+  }
+
+  async list(options: { pending?: boolean } = {}): Promise<Registration[]> {
+    const rows = await this.#db.all<Row>(`SELECT * FROM registrations ${options.pending ? "WHERE status = 'pending'" : ''} ORDER BY id`);
+    return rows.map(fromRow);
+  }
+
+  async get(id: number): Promise<Registration | undefined> {
+    const row = await this.#db.get<Row>('SELECT * FROM registrations WHERE id = ?', [id]);
+    return row && fromRow(row);
+  }
+
+  /** Creates the registrant's key (hashed, as every key) and seals it for the claim. */
+  async approve(id: number, nowMs: number, options: { allowGet?: boolean; note?: string } = {}): Promise<{ keyId: number; owner: string }> {
+    return this.#db.transaction(async (db) => {
+      const row = await this.#pending(db, id, nowMs);
+      const key = generateApiKey();
+      const owner = `${row.name} <${row.email}>`;
+      const { lastID: keyId } = await db.run(
+        'INSERT INTO api_keys (owner, key_hash, created_at, disabled, allow_get, note) VALUES (?, ?, ?, 0, ?, ?)',
+        [owner, hashApiKey(key), iso(nowMs), options.allowGet ? 1 : 0, `registration ${id}${options.note ? `: ${options.note}` : ''}`],
+      );
+      await db.run(
+        `UPDATE registrations SET status = 'approved', decided_at = ?, note = ?, key_id = ?, sealed_key = ? WHERE id = ?`,
+        [iso(nowMs), options.note ?? null, keyId, sealToRegistration(key, row.seal_public ?? ''), id],
+      );
+      return { keyId, owner };
+    });
+  }
+
+  async reject(id: number, nowMs: number, reason?: string): Promise<void> {
+    await this.#db.transaction(async (db) => {
+      await this.#pending(db, id, nowMs);
+      // Nothing the registrant could use is kept: the seal goes with the decision.
+      await db.run(
+        `UPDATE registrations SET status = 'rejected', decided_at = ?, reason = ?, seal_public = NULL, seal_private = NULL WHERE id = ?`,
+        [iso(nowMs), reason ?? null, id],
+      );
+    });
+  }
+
+  async #pending(db: Database, id: number, nowMs: number): Promise<Row> {
+    const row = await db.get<Row>('SELECT * FROM registrations WHERE id = ?', [id]);
+    if (!row) throw new RegistrationError(`no registration has id ${id}`);
+    if (row.status !== 'pending') throw new RegistrationError(`registration ${id} is ${row.status}, not pending`);
+    if (row.expires_at <= iso(nowMs)) throw new RegistrationError(`registration ${id} expired on ${row.expires_at}; its claim token no longer works`);
+    return row;
+  }
+
+  /**
+   * What the claim token finds. An approved registration hands out its key
+   * exactly once: the row turns `claimed` and the sealed values are deleted in
+   * the same transaction, so a second claim (even a concurrent one) only hears
+   * "claimed". Expired tokens find nothing.
+   */
+  async claim(claimToken: string, nowMs: number): Promise<ClaimResult> {
+    const claimHash = hashApiKey(claimToken);
+    return this.#db.transaction(async (db) => {
+      const row = await db.get<Row>('SELECT * FROM registrations WHERE claim_hash = ?', [claimHash]);
+      if (!row || !digestsEqual(row.claim_hash, claimHash) || row.expires_at <= iso(nowMs)) return { status: 'unknown' };
+      if (row.status === 'pending') return { status: 'pending', expiresAt: row.expires_at };
+      if (row.status === 'rejected') return { status: 'rejected', reason: row.reason };
+      if (row.status === 'claimed' || row.key_id === null) return { status: 'claimed' };
+      const key = row.seal_public && row.seal_private && row.sealed_key
+        ? openWithClaimToken({ publicKey: row.seal_public, sealedPrivateKey: row.seal_private }, row.sealed_key, claimToken, claimHash)
+        : undefined;
+      if (key === undefined) return { status: 'unknown' };
+      await db.run(`UPDATE registrations SET status = 'claimed', seal_public = NULL, seal_private = NULL, sealed_key = NULL WHERE id = ?`, [row.id]);
+      return { status: 'approved', key, keyId: row.key_id };
+    });
+  }
+
+  /**
+   * Deletes decided registrations (rejected, claimed) and expired ones created
+   * before the cutoff: personal data is kept only while it is needed. Keys
+   * created from them stay (their owner names the person).
+   */
+  async purge(olderThanMs: number, nowMs: number): Promise<number> {
+    const { changes } = await this.#db.run(
+      `DELETE FROM registrations WHERE created_at < ? AND (status IN ('rejected', 'claimed') OR expires_at <= ?)`,
+      [iso(olderThanMs), iso(nowMs)],
+    );
+    return changes;
+  }
+}
