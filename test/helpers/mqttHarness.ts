@@ -11,7 +11,9 @@ import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import pino, { type Logger } from 'pino';
 import { mqttSchema } from '../../src/config/mqttSchema.js';
 import type { StationConfig } from '../../src/ingest/types.js';
-import { createMqttService, type MqttService } from '../../src/mqtt/service.js';
+import { stationSideComponent, type StationSideRef } from '../../src/daemon.js';
+import type { MqttService } from '../../src/mqtt/service.js';
+import { startInOrder, type StartedComponents } from '../../src/util/lifecycle.js';
 import type { MqttSideConfig } from '../../src/mqtt/settings.js';
 import { Database } from '../../src/store/database.js';
 
@@ -93,7 +95,10 @@ export interface RunningDaemon {
   stop(): Promise<void>;
 }
 
-/** Opens the database and starts the MQTT components in order, as the composition root does. */
+/**
+ * Opens the database and starts the station side through the composition root's own
+ * stationSideComponent and startInOrder (what `serve` runs after its database, store and HTTP).
+ */
 export async function startMqttDaemon(
   dbPath: string,
   config: MqttSideConfig,
@@ -102,18 +107,15 @@ export async function startMqttDaemon(
   units: readonly StationUnit[] = [],
 ): Promise<RunningDaemon> {
   const database = await Database.open(dbPath);
-  const service = createMqttService({ config, database, logger, clock, units });
-  const started: typeof service.components = [];
+  const side: StationSideRef = { current: undefined };
+  let started: StartedComponents;
   try {
-    for (const component of service.components) {
-      await component.start();
-      started.push(component);
-    }
+    started = await startInOrder([stationSideComponent({ config, database, logger, clock }, () => units, side)], logger);
   } catch (err) {
-    for (const component of started.reverse()) await component.stop();
     await database.close();
     throw err;
   }
+  const service = side.current!;
   let stopped = false;
   return {
     service,
@@ -122,7 +124,7 @@ export async function startMqttDaemon(
     async stop() {
       if (stopped) return;
       stopped = true;
-      for (const component of [...service.components].reverse()) await component.stop();
+      await started.stop();
       await database.close();
     },
   };
