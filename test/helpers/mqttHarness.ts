@@ -4,9 +4,6 @@
  * mqtt.js clients that record the latest message per topic.
  */
 import type { StationUnit } from '../../src/station/unit.js';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import pino, { type Logger } from 'pino';
 import { mqttSchema } from '../../src/config/mqttSchema.js';
@@ -16,13 +13,15 @@ import type { MqttService } from '../../src/mqtt/service.js';
 import { startInOrder, type StartedComponents } from '../../src/util/lifecycle.js';
 import type { MqttSideConfig } from '../../src/mqtt/settings.js';
 import { Database } from '../../src/store/database.js';
+import { makeTempDir } from './httpTempDir.js';
+import { waitUntil } from './wait.js';
 
 /** Silent unless MOW_TEST_LOG names a level (debugging a failing test). */
 export const silentLogger = pino({ level: process.env.MOW_TEST_LOG ?? 'silent' });
 
+/** A temp dir with a database path (test/helpers/httpTempDir.ts's, named for MQTT tests). */
 export function mqttTempDir(): { dir: string; dbPath: string; cleanup(): void } {
-  const dir = mkdtempSync(join(tmpdir(), 'mow-mqtt-'));
-  return { dir, dbPath: join(dir, 'mowability.db'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return makeTempDir('mow-mqtt-');
 }
 
 export class FakeClock {
@@ -159,14 +158,7 @@ export class RecordingClient {
   }
 }
 
-/** Polls `check` until it returns true or the timeout passes. */
-export async function waitUntil(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 8000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+export { waitUntil } from './wait.js';
 
 /** Rejects with a message naming what was awaited when `promise` takes longer than `timeoutMs`. */
 export async function withDeadline<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
