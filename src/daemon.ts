@@ -28,10 +28,11 @@ import { mqttEnabled } from './mqtt/settings.js';
 import type { StationUnit } from './station/unit.js';
 import { systemClock, type Clock } from './util/clock.js';
 import { startInOrder, type LifecycleComponent, type StartedComponents } from './util/lifecycle.js';
+import { MutableRuntime, type DaemonRuntime } from './daemonRuntime.js';
+export type { DaemonRuntime } from './daemonRuntime.js';
 import { explainListenError } from './util/listenError.js';
 import { packageHomepage, packageVersion } from './util/packageVersion.js';
 
-export type { LifecycleComponent } from './util/lifecycle.js';
 
 export interface DaemonOptions {
   config: AppConfig;
@@ -41,65 +42,10 @@ export interface DaemonOptions {
   keyCommandHint?: string;
 }
 
-/** What components share. Getters throw when read before the providing component started. */
-export interface DaemonRuntime {
-  readonly config: AppConfig;
-  readonly logger: Logger;
-  readonly clock: Clock;
-  readonly database: Database;
-  readonly store: ServiceStore;
-  readonly access: AccessCache;
-  /** e.g. "http://127.0.0.1:8080"; set once the HTTP component listens. */
-  readonly httpAddress: string;
-}
-
 export interface RunningDaemon {
   /** Stops every component in reverse start order. Idempotent. */
   stop(): Promise<void>;
   readonly httpAddress: string;
-}
-
-class MutableRuntime implements DaemonRuntime {
-  #database?: Database;
-  #store?: ServiceStore;
-  #access?: AccessCache;
-  #httpAddress?: string;
-
-  constructor(
-    readonly config: AppConfig,
-    readonly logger: Logger,
-    readonly clock: Clock,
-  ) {}
-
-  get database(): Database {
-    return required(this.#database, 'database');
-  }
-  set database(value: Database) {
-    this.#database = value;
-  }
-  get store(): ServiceStore {
-    return required(this.#store, 'store');
-  }
-  set store(value: ServiceStore) {
-    this.#store = value;
-  }
-  get access(): AccessCache {
-    return required(this.#access, 'access cache');
-  }
-  set access(value: AccessCache) {
-    this.#access = value;
-  }
-  get httpAddress(): string {
-    return required(this.#httpAddress, 'HTTP address');
-  }
-  set httpAddress(value: string) {
-    this.#httpAddress = value;
-  }
-}
-
-function required<T>(value: T | undefined, what: string): T {
-  if (value === undefined) throw new Error(`${what} is not available before its component has started`);
-  return value;
 }
 
 function databaseComponent(runtime: MutableRuntime): LifecycleComponent {
@@ -204,10 +150,10 @@ function httpComponent(runtime: MutableRuntime, sources: HttpSources): Lifecycle
 
 /**
  * The station units (src/station/unit.ts), in the order the pipeline asks them, after the built-in
- * irrigation source. The one place a new station feature is built: add it to this array.
+ * irrigation source. The one place a new station feature is built: add it to this array. Called
+ * when the station side starts, so `runtime.database` and `runtime.store` are available.
  */
-export function stationUnits(runtime: DaemonRuntime): StationUnit[] {
-  void runtime;
+export function stationUnits(_runtime: DaemonRuntime): StationUnit[] {
   return [];
 }
 
@@ -256,6 +202,8 @@ export function stationSideComponent(deps: StationSideDeps, units: () => readonl
 
 /** The daemon's parts in start order. */
 export function daemonComponents(runtime: MutableRuntime, options: { keyCommandHint: string }): LifecycleComponent[] {
+  // HTTP routes that feed or read the stations (uploads, a status page) use side.current
+  // (acceptReading, stationState): it is set once the station side has started.
   const side: StationSideRef = { current: undefined };
   // HTTP starts first; until the station side has started, health says so.
   const mqttStatus = (): MqttHealth | undefined =>
@@ -282,4 +230,3 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   };
 }
 
-export type { MutableRuntime };

@@ -30,7 +30,6 @@ import type { StationStatePayload } from './statePayload.js';
 import { publishStates } from './statePublisher.js';
 import type { AcceptOutcome } from './stationIngest.js';
 
-export type { LifecycleComponent } from '../util/lifecycle.js';
 export type { MqttStats } from './bridgeStats.js';
 
 export interface MqttServiceOptions {
