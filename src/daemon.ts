@@ -2,9 +2,11 @@
  * The composition root. startDaemon() starts an ordered list of lifecycle
  * components and stops them in reverse order. Nothing happens at import.
  *
- * To add a part (MQTT broker, MQTT client, scheduler), add a component to
- * daemonComponents(): it receives the DaemonRuntime, whose database, store and
- * access cache are available from its start() on (they are started earlier).
+ * To add a part, add a component to daemonComponents(): it receives the
+ * DaemonRuntime, whose database, store and access cache are available from
+ * its start() on (they are started earlier). A feature that knows more about
+ * a station (forecast, lawn memory, quiet hours) is a StationUnit: build it in
+ * stationUnits() below. docs/architecture.md has the map.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
@@ -25,17 +27,16 @@ import { ServeLock } from './store/serveLock.js';
 import { migrationsAppliedSince } from './store/migrationLog.js';
 import { ServiceStore, SETTING_MFI_VERSION } from './store/serviceStore.js';
 import type { MqttHealth } from './mqtt/health.js';
-import { deferredMqttComponents, type MqttStats } from './mqtt/service.js';
+import { createMqttService, type MqttService, type MqttServiceOptions, type MqttStats } from './mqtt/service.js';
 import { mqttEnabled } from './mqtt/settings.js';
+import type { StationUnit } from './station/unit.js';
 import { systemClock, type Clock } from './util/clock.js';
+import { startInOrder, type LifecycleComponent, type StartedComponents } from './util/lifecycle.js';
+import { MutableRuntime, type DaemonRuntime } from './daemonRuntime.js';
+export type { DaemonRuntime } from './daemonRuntime.js';
 import { explainListenError } from './util/listenError.js';
 import { packageHomepage, packageVersion } from './util/packageVersion.js';
 
-export interface LifecycleComponent {
-  readonly name: string;
-  start(): Promise<void>;
-  stop(): Promise<void>;
-}
 
 export interface DaemonOptions {
   config: AppConfig;
@@ -45,65 +46,10 @@ export interface DaemonOptions {
   keyCommandHint?: string;
 }
 
-/** What components share. Getters throw when read before the providing component started. */
-export interface DaemonRuntime {
-  readonly config: AppConfig;
-  readonly logger: Logger;
-  readonly clock: Clock;
-  readonly database: Database;
-  readonly store: ServiceStore;
-  readonly access: AccessCache;
-  /** e.g. "http://127.0.0.1:8080"; set once the HTTP component listens. */
-  readonly httpAddress: string;
-}
-
 export interface RunningDaemon {
   /** Stops every component in reverse start order. Idempotent. */
   stop(): Promise<void>;
   readonly httpAddress: string;
-}
-
-class MutableRuntime implements DaemonRuntime {
-  #database?: Database;
-  #store?: ServiceStore;
-  #access?: AccessCache;
-  #httpAddress?: string;
-
-  constructor(
-    readonly config: AppConfig,
-    readonly logger: Logger,
-    readonly clock: Clock,
-  ) {}
-
-  get database(): Database {
-    return required(this.#database, 'database');
-  }
-  set database(value: Database) {
-    this.#database = value;
-  }
-  get store(): ServiceStore {
-    return required(this.#store, 'store');
-  }
-  set store(value: ServiceStore) {
-    this.#store = value;
-  }
-  get access(): AccessCache {
-    return required(this.#access, 'access cache');
-  }
-  set access(value: AccessCache) {
-    this.#access = value;
-  }
-  get httpAddress(): string {
-    return required(this.#httpAddress, 'HTTP address');
-  }
-  set httpAddress(value: string) {
-    this.#httpAddress = value;
-  }
-}
-
-function required<T>(value: T | undefined, what: string): T {
-  if (value === undefined) throw new Error(`${what} is not available before its component has started`);
-  return value;
 }
 
 function databaseComponent(runtime: MutableRuntime): LifecycleComponent {
@@ -233,33 +179,75 @@ function httpComponent(runtime: MutableRuntime, sources: HttpSources): Lifecycle
   };
 }
 
+/**
+ * The station units (src/station/unit.ts), in the order the pipeline asks them, after the built-in
+ * irrigation source. The one place a new station feature is built: add it to this array. Called
+ * when the station side starts, so `runtime.database` and `runtime.store` are available.
+ */
+export function stationUnits(_runtime: DaemonRuntime): StationUnit[] {
+  return [];
+}
+
+/** What the station side needs from the composition root (the DaemonRuntime satisfies it; so does the test harness). */
+export interface StationSideDeps {
+  readonly config: MqttServiceOptions['config'];
+  readonly logger: Logger;
+  readonly clock: Clock;
+  readonly database: Database;
+}
+
+/** The station side once built; undefined before its component starts (HTTP starts earlier). */
+export interface StationSideRef {
+  current: MqttService | undefined;
+}
+
+/**
+ * The station pipeline and the MQTT side, built when their component starts (the database is
+ * open by then) and started in order by startInOrder, so a part that fails stops the ones before.
+ */
+export function stationSideComponent(deps: StationSideDeps, units: () => readonly StationUnit[], ref: StationSideRef): LifecycleComponent {
+  let started: StartedComponents | undefined;
+  return {
+    name: 'station-side',
+    async start() {
+      // The product's version (not the MFI spec version) for HA's device sw_version and the bridge's Version entity;
+      // its homepage, once package.json names one, as the discovery origin's support_url.
+      const side = createMqttService({
+        config: deps.config,
+        database: deps.database,
+        logger: deps.logger,
+        clock: deps.clock,
+        softwareVersion: packageVersion(),
+        supportUrl: packageHomepage(),
+        units: units(),
+      });
+      ref.current = side;
+      started = await startInOrder(side.components, deps.logger);
+    },
+    async stop() {
+      await started?.stop();
+      started = undefined;
+    },
+  };
+}
+
 /** The daemon's parts in start order. */
 export function daemonComponents(runtime: MutableRuntime, options: { keyCommandHint: string }): LifecycleComponent[] {
-  // The product's version (not the MFI spec version) for HA's device sw_version and the bridge's Version entity;
-  // its homepage, once package.json names one, as the discovery origin's support_url.
-  const mqtt = deferredMqttComponents(() => ({
-    config: runtime.config,
-    database: runtime.database,
-    logger: runtime.logger,
-    clock: runtime.clock,
-    softwareVersion: packageVersion(),
-    supportUrl: packageHomepage(),
-  }));
+  // HTTP routes that feed or read the stations (uploads, a status page) use side.current
+  // (acceptReading, stationState): it is set once the station side has started.
+  const side: StationSideRef = { current: undefined };
   const usageHolder: { usage?: KeyUsage } = {};
-  // HTTP starts first; until the MQTT components have started, health says so.
+  // HTTP starts first; until the station side has started, health says so.
   const mqttStatus = (): MqttHealth | undefined =>
-    mqttEnabled(runtime.config) ? (mqtt.service()?.health() ?? { status: 'error', message: 'MQTT is starting' }) : undefined;
+    mqttEnabled(runtime.config) ? (side.current?.health() ?? { status: 'error', message: 'MQTT is starting' }) : undefined;
+  const mqttStats = (): MqttStats | undefined => (mqttEnabled(runtime.config) ? side.current?.stats() : undefined);
   return [
     serveLockComponent(runtime),
     databaseComponent(runtime),
     accessCacheComponent(runtime, options.keyCommandHint),
     keyUsageComponent(runtime, usageHolder),
-    httpComponent(runtime, {
-      mqttStatus,
-      mqttStats: () => (mqttEnabled(runtime.config) ? mqtt.service()?.stats() : undefined),
-      usage: () => usageHolder.usage,
-    }),
-    ...mqtt.components,
+    httpComponent(runtime, { mqttStatus, mqttStats, usage: () => usageHolder.usage }),
+    stationSideComponent(runtime, () => stationUnits(runtime), side),
   ];
 }
 
@@ -267,37 +255,11 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   const logger = options.logger;
   const runtime = new MutableRuntime(options.config, logger, options.clock ?? systemClock);
   const components = daemonComponents(runtime, { keyCommandHint: options.keyCommandHint ?? 'npx mowability keys add <owner>' });
-  const started: LifecycleComponent[] = [];
-
-  const stopStarted = async (): Promise<void> => {
-    for (const component of [...started].reverse()) {
-      try {
-        await component.stop();
-        logger.debug({ component: component.name }, 'component stopped');
-      } catch (err) {
-        logger.error({ err, component: component.name }, 'component failed to stop');
-      }
-    }
-    started.length = 0;
-  };
-
-  for (const component of components) {
-    try {
-      await component.start();
-      started.push(component);
-      logger.debug({ component: component.name }, 'component started');
-    } catch (err) {
-      logger.error({ err, component: component.name }, 'component failed to start');
-      await stopStarted();
-      throw err;
-    }
-  }
-
+  const started = await startInOrder(components, logger);
   let stopping: Promise<void> | undefined;
   return {
     httpAddress: runtime.httpAddress,
-    stop: () => (stopping ??= stopStarted().then(() => logger.info('daemon stopped'))),
+    stop: () => (stopping ??= started.stop().then(() => logger.info('daemon stopped'))),
   };
 }
 
-export type { MutableRuntime };

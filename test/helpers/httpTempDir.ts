@@ -2,9 +2,10 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { waitUntil } from './wait.js';
 
-export function makeTempDir(): { dir: string; dbPath: string; cleanup(): void } {
-  const dir = mkdtempSync(join(tmpdir(), 'mow-'));
+export function makeTempDir(prefix = 'mow-'): { dir: string; dbPath: string; cleanup(): void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
   return { dir, dbPath: join(dir, 'mowability.db'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -20,11 +21,7 @@ export function databaseBytes(path: string): number {
   return size(path) + size(`${path}-wal`);
 }
 
-/** Polls `check` until it returns true or the timeout passes. */
+/** waitUntil (test/helpers/wait.ts) without a description, for the service tests. */
 export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 5000, stepMs = 25): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, stepMs));
-  }
+  await waitUntil(check, 'a condition', timeoutMs, stepMs);
 }

@@ -4,23 +4,24 @@
  * mqtt.js clients that record the latest message per topic.
  */
 import type { StationUnit } from '../../src/station/unit.js';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import pino, { type Logger } from 'pino';
 import { mqttSchema } from '../../src/config/mqttSchema.js';
 import type { StationConfig } from '../../src/ingest/types.js';
-import { createMqttService, type MqttService } from '../../src/mqtt/service.js';
+import { stationSideComponent, type StationSideRef } from '../../src/daemon.js';
+import type { MqttService } from '../../src/mqtt/service.js';
+import { startInOrder, type StartedComponents } from '../../src/util/lifecycle.js';
 import type { MqttSideConfig } from '../../src/mqtt/settings.js';
 import { Database } from '../../src/store/database.js';
+import { makeTempDir } from './httpTempDir.js';
+import { waitUntil } from './wait.js';
 
 /** Silent unless MOW_TEST_LOG names a level (debugging a failing test). */
 export const silentLogger = pino({ level: process.env.MOW_TEST_LOG ?? 'silent' });
 
+/** A temp dir with a database path (test/helpers/httpTempDir.ts's, named for MQTT tests). */
 export function mqttTempDir(): { dir: string; dbPath: string; cleanup(): void } {
-  const dir = mkdtempSync(join(tmpdir(), 'mow-mqtt-'));
-  return { dir, dbPath: join(dir, 'mowability.db'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return makeTempDir('mow-mqtt-');
 }
 
 export class FakeClock {
@@ -93,7 +94,10 @@ export interface RunningDaemon {
   stop(): Promise<void>;
 }
 
-/** Opens the database and starts the MQTT components in order, as the composition root does. */
+/**
+ * Opens the database and starts the station side through the composition root's own
+ * stationSideComponent and startInOrder (what `serve` runs after its database, store and HTTP).
+ */
 export async function startMqttDaemon(
   dbPath: string,
   config: MqttSideConfig,
@@ -102,18 +106,15 @@ export async function startMqttDaemon(
   units: readonly StationUnit[] = [],
 ): Promise<RunningDaemon> {
   const database = await Database.open(dbPath);
-  const service = createMqttService({ config, database, logger, clock, units });
-  const started: typeof service.components = [];
+  const side: StationSideRef = { current: undefined };
+  let started: StartedComponents;
   try {
-    for (const component of service.components) {
-      await component.start();
-      started.push(component);
-    }
+    started = await startInOrder([stationSideComponent({ config, database, logger, clock }, () => units, side)], logger);
   } catch (err) {
-    for (const component of started.reverse()) await component.stop();
     await database.close();
     throw err;
   }
+  const service = side.current!;
   let stopped = false;
   return {
     service,
@@ -122,7 +123,7 @@ export async function startMqttDaemon(
     async stop() {
       if (stopped) return;
       stopped = true;
-      for (const component of [...service.components].reverse()) await component.stop();
+      await started.stop();
       await database.close();
     },
   };
@@ -157,14 +158,7 @@ export class RecordingClient {
   }
 }
 
-/** Polls `check` until it returns true or the timeout passes. */
-export async function waitUntil(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 8000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+export { waitUntil } from './wait.js';
 
 /** Rejects with a message naming what was awaited when `promise` takes longer than `timeoutMs`. */
 export async function withDeadline<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {

@@ -8,7 +8,8 @@ import { allDiscoveryMessages, discoveryIdProblems, discoveryTopicFilters, isOur
 import { haDiscoveryViolations } from '../helpers/haRules.js';
 import { renderHaTemplate } from '../helpers/haTemplate.js';
 import { makeTempDir } from '../helpers/httpTempDir.js';
-import { FakeClock, RecordingClient, mqttTempDir, startMqttDaemon, testMqttConfig, waitUntil, type RunningDaemon } from '../helpers/mqttHarness.js';
+import { mqttTest } from '../helpers/mqttFixture.js';
+import { testMqttConfig, waitUntil, type RecordingClient } from '../helpers/mqttHarness.js';
 import { payloadLines } from '../helpers/mqttPayloads.js';
 
 const station = (id: string): StationConfig => ({ id, name: `Station ${id}`, format: 'rtl_433', topic: 'rtl_433/+/events', match: { model: 'Fineoffset-WH65B', id: 65 } });
@@ -93,37 +94,21 @@ describe('a configuration with colliding entity ids', () => {
 const WH65B = payloadLines('rtl433-json__rtl_433_tests__Fineoffset-WH65B_02-g001.jsonl')[0]!;
 
 describe('discovery end to end through the embedded broker', () => {
-  let temp: ReturnType<typeof mqttTempDir>;
-  let daemon: RunningDaemon | undefined;
-  const clients: RecordingClient[] = [];
-
-  beforeEach(() => {
-    temp = mqttTempDir();
-  });
-  afterEach(async () => {
-    for (const client of clients.splice(0)) await client.close();
-    await daemon?.stop();
-    daemon = undefined;
-    temp.cleanup();
-  });
-
-  async function recorder(filters: string[]): Promise<RecordingClient> {
-    const client = await RecordingClient.connect(daemon!.port);
-    clients.push(client);
-    if (filters.length > 0) await client.client.subscribeAsync(filters, { qos: 1 });
-    return client;
-  }
-
-  it('retains every config, and their templates resolve against the published state and stats', async () => {
-    const clock = new FakeClock(Date.parse('2026-06-15T08:00:00Z'));
+  mqttTest('retains every config, and their templates resolve against the published state and stats', async ({ mqtt }) => {
+    const recorder = async (filters: string[]): Promise<RecordingClient> => {
+      const client = await mqtt.connect(daemon.port);
+      if (filters.length > 0) await client.client.subscribeAsync(filters, { qos: 1 });
+      return client;
+    };
+    const { clock } = mqtt;
     const backYard = station('Back-Yard');
-    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ stations: [backYard] }), clock);
+    const daemon = await mqtt.start(testMqttConfig({ stations: [backYard] }));
     const sender = await recorder([]);
     const observer = await recorder(['mowability/#']);
     // Twenty minutes of readings, so the rain rate can be derived and the calculation runs.
     for (let minute = 0; minute <= 20; minute++) {
       await sender.client.publishAsync('rtl_433/pi/events', WH65B, { qos: 1 });
-      await waitUntil(() => daemon!.service.stats().accepted === minute + 1, `reading ${minute}`);
+      await waitUntil(() => daemon.service.stats().accepted === minute + 1, `reading ${minute}`);
       clock.advance(60_000);
     }
     await waitUntil(() => typeof observer.json('mowability/Back-Yard/state')?.index_score === 'number', 'a computed state');

@@ -12,7 +12,7 @@ import { discoveryDeviceIdPrefix, discoveryMessages, discoveryUniqueIdPrefix } f
 import { Database } from '../../src/store/database.js';
 import { RetainedStore } from '../../src/store/retainedStore.js';
 import { captureLogger } from '../helpers/httpLogCapture.js';
-import { FakeClock, mqttTempDir, publishOnce, startMqttDaemon, testMqttConfig, waitUntil, type RunningDaemon, storedRetainedTopics } from '../helpers/mqttHarness.js';
+import { FakeClock, mqttTempDir, publishOnce, retainedMessage, startMqttDaemon, testMqttConfig, waitUntil, type RunningDaemon, storedRetainedTopics } from '../helpers/mqttHarness.js';
 
 const garden: StationConfig = { id: 'garden', name: 'Garden', format: 'fields', topic: 'garden/+' };
 const identity = { prefix: 'homeassistant', uniqueIdPrefix: discoveryUniqueIdPrefix('mowability'), deviceIdPrefix: discoveryDeviceIdPrefix('mowability') };
@@ -108,7 +108,8 @@ describe('fake discovery configs on the embedded broker', () => {
     expect(seen.filter((m) => m.payload.includes('evil/state'))).toEqual([]);
     const retained = await retainedUnderPrefix();
     expect(retained.filter((m) => m.payload.includes('evil/state'))).toEqual([]);
-    expect(retained.map((m) => m.topic)).toContain('homeassistant/sensor/zigbee_0x1234/config');
+    // Retained messages may arrive after the marker (aedes replays them asynchronously): ask for this one.
+    expect(await retainedMessage(daemon!.port, 'homeassistant/sensor/zigbee_0x1234/config')).toBe(other);
     expect(daemon!.service.stats().brokerRejectedPublishes).toBe(3);
     expect(await retainedTopicsInDatabase()).toEqual(['homeassistant/sensor/zigbee_0x1234/config']);
     expect(outcomes).toEqual(['closed', 'closed', 'closed', 'handled']);

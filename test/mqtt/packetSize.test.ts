@@ -1,9 +1,10 @@
 import { createConnection } from 'node:net';
 import fc from 'fast-check';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PacketLengthWatch } from '../../src/mqtt/packetLengthWatch.js';
 import { remainingLength } from '../helpers/mqttRaw.js';
-import { FakeClock, RecordingClient, mqttTempDir, startMqttDaemon, testMqttConfig, waitUntil, withDeadline, type RunningDaemon } from '../helpers/mqttHarness.js';
+import { mqttTest } from '../helpers/mqttFixture.js';
+import { RecordingClient, testMqttConfig, waitUntil, withDeadline } from '../helpers/mqttHarness.js';
 
 function packet(bodyLength: number): Buffer {
   return Buffer.concat([Buffer.from([0x30]), remainingLength(bodyLength), Buffer.alloc(bodyLength, 1)]);
@@ -30,19 +31,8 @@ describe('packet length watch', () => {
 });
 
 describe('embedded broker packet size limit', () => {
-  let temp: ReturnType<typeof mqttTempDir>;
-  let daemon: RunningDaemon | undefined;
-  beforeEach(() => {
-    temp = mqttTempDir();
-  });
-  afterEach(async () => {
-    await daemon?.stop();
-    daemon = undefined;
-    temp.cleanup();
-  });
-
-  it('closes a connection that announces a huge packet before its body arrives, and keeps serving others', async () => {
-    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig(), new FakeClock());
+  mqttTest('closes a connection that announces a huge packet before its body arrives, and keeps serving others', async ({ mqtt }) => {
+    const daemon = await mqtt.start(testMqttConfig());
     const socket = createConnection({ host: '127.0.0.1', port: daemon.port });
     try {
       const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));

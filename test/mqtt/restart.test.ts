@@ -1,42 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { StationConfig } from '../../src/ingest/types.js';
-import {
-  FakeClock,
-  RecordingClient,
-  mqttTempDir,
-  publishOnce,
-  retainedMessage,
-  startMqttDaemon,
-  testMqttConfig,
-  waitUntil,
-  type RunningDaemon,
-} from '../helpers/mqttHarness.js';
+import { mqttTest as it } from '../helpers/mqttFixture.js';
+import { publishOnce, retainedMessage, testMqttConfig, waitUntil } from '../helpers/mqttHarness.js';
 import { payloadLines } from '../helpers/mqttPayloads.js';
 
 const garden: StationConfig = { id: 'garden', name: 'Garden', format: 'rtl_433', topic: 'rtl_433/+/events', match: { id: 65 } };
 const WH65B = JSON.parse(payloadLines('rtl433-json__rtl_433_tests__Fineoffset-WH65B_02-g001.jsonl')[0]!) as Record<string, unknown>;
 
 describe('restart', () => {
-  let temp: ReturnType<typeof mqttTempDir>;
-  let clock: FakeClock;
-  beforeEach(() => {
-    temp = mqttTempDir();
-    clock = new FakeClock(Date.parse('2026-06-15T08:00:00Z'));
-  });
-  let daemon: RunningDaemon | undefined;
-  let client: RecordingClient | undefined;
-
-  afterEach(async () => {
-    await client?.close();
-    await daemon?.stop();
-    client = daemon = undefined;
-    temp.cleanup();
-  });
-
-  it('keeps the history, the rain counter baseline and retained station data across stop/start on the same file', async () => {
+  it('keeps the history, the rain counter baseline and retained station data across stop/start on the same file', async ({ mqtt }) => {
+    const { clock } = mqtt;
     const config = testMqttConfig({ stations: [garden], history: { flushIntervalSeconds: 60 } });
-    daemon = await startMqttDaemon(temp.dbPath, config, clock);
-    client = await RecordingClient.connect(daemon.port);
+    let daemon = await mqtt.start(config);
+    let client = await mqtt.connect(daemon.port);
     await client.client.subscribeAsync('mowability/#', { qos: 1 });
     await client.client.publishAsync('weather/garden/raw', 'kept across restarts', { qos: 1, retain: true });
     // Another tool's discovery config on our broker is user data too.
@@ -47,22 +23,21 @@ describe('restart', () => {
     for (let minute = 0; minute < 70; minute++) {
       if (minute === 50) total += 0.3;
       await client.client.publishAsync('rtl_433/pi/events', JSON.stringify({ ...WH65B, rain_mm: total }), { qos: 1 });
-      await waitUntil(() => daemon!.service.stats().accepted === minute + 1, `reading ${minute}`);
+      await waitUntil(() => daemon.service.stats().accepted === minute + 1, `reading ${minute}`);
       clock.advance(60_000);
     }
     clock.advance(-60_000);
-    await waitUntil(() => client!.json('mowability/garden/state')?.last_reading_at === new Date(clock.now()).toISOString(), 'last state');
+    await waitUntil(() => client.json('mowability/garden/state')?.last_reading_at === new Date(clock.now()).toISOString(), 'last state');
     const before = client.json('mowability/garden/state')!;
     expect(before.input).toMatchObject({ rain_1h: 0.3, minutes_since_rain: 19, precipitation_rate: 0 });
     expect(daemon.service.stats().historyCommits).toBe(0); // flush interval not reached: SIGTERM must not lose it
     await client.close();
-    client = undefined;
     await daemon.stop();
 
-    daemon = await startMqttDaemon(temp.dbPath, config, clock);
-    client = await RecordingClient.connect(daemon.port);
+    daemon = await mqtt.start(config);
+    client = await mqtt.connect(daemon.port);
     await client.client.subscribeAsync('mowability/#', { qos: 1 });
-    await waitUntil(() => client!.json('mowability/garden/state') !== undefined, 'state after restart');
+    await waitUntil(() => client.json('mowability/garden/state') !== undefined, 'state after restart');
     const after = client.json('mowability/garden/state')!;
     expect(after.input).toEqual(before.input);
     expect(after.withheld_fields).toEqual(before.withheld_fields);
@@ -74,6 +49,6 @@ describe('restart', () => {
     // The counter baseline survived: the next reading adds only its own increment.
     clock.advance(60_000);
     await publishOnce(daemon.port, 'rtl_433/pi/events', JSON.stringify({ ...WH65B, rain_mm: total + 0.2 }), { qos: 1 });
-    await waitUntil(() => (client!.json('mowability/garden/state')?.input as { rain_1h?: number })?.rain_1h === 0.5, 'rain_1h after restart');
+    await waitUntil(() => (client.json('mowability/garden/state')?.input as { rain_1h?: number })?.rain_1h === 0.5, 'rain_1h after restart');
   });
 });

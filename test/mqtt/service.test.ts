@@ -1,16 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { StationConfig } from '../../src/ingest/types.js';
-import {
-  FakeClock,
-  RecordingClient,
-  mqttTempDir,
-  publishOnce,
-  retainedMessage,
-  startMqttDaemon,
-  testMqttConfig,
-  waitUntil,
-  type RunningDaemon,
-} from '../helpers/mqttHarness.js';
+import { mqttTest as it, type MqttDaemonFixture } from '../helpers/mqttFixture.js';
+import { FakeClock, RecordingClient, publishOnce, retainedMessage, testMqttConfig, waitUntil, type RunningDaemon } from '../helpers/mqttHarness.js';
 import { payloadLines, payloadText } from '../helpers/mqttPayloads.js';
 
 const garden: StationConfig = {
@@ -26,33 +17,22 @@ const NEIGHBOUR = payloadLines('rtl433-json__rtl_433_tests__Fineoffset-WH65B_03-
 const LOOP = payloadText('weewx-mqtt__kotori__vantagepro2_loop.json');
 
 describe('MQTT daemon with the embedded broker', () => {
-  let temp: ReturnType<typeof mqttTempDir>;
+  // Set by start(); the fixture closes the clients and stops the daemons after each test.
   let daemon: RunningDaemon | undefined;
   let observer: RecordingClient | undefined;
   let station: RecordingClient | undefined;
   let clock: FakeClock;
 
-  beforeEach(() => {
-    temp = mqttTempDir();
-    clock = new FakeClock(Date.parse('2026-06-15T08:00:00Z'));
-  });
-  afterEach(async () => {
-    await observer?.close();
-    await station?.close();
-    await daemon?.stop();
-    observer = station = daemon = undefined;
-    temp.cleanup();
-  });
-
-  async function start(stations: StationConfig[]): Promise<void> {
-    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ stations }), clock);
-    observer = await RecordingClient.connect(daemon.port);
+  async function start(mqtt: MqttDaemonFixture, stations: StationConfig[]): Promise<void> {
+    clock = mqtt.clock;
+    daemon = await mqtt.start(testMqttConfig({ stations }));
+    observer = await mqtt.connect(daemon.port);
     await observer.client.subscribeAsync(['mowability/#', 'homeassistant/#'], { qos: 1 });
-    station = await RecordingClient.connect(daemon.port);
+    station = await mqtt.connect(daemon.port);
   }
 
-  it('turns rtl_433 events into a retained state, honestly reporting what is missing', async () => {
-    await start([garden]);
+  it('turns rtl_433 events into a retained state, honestly reporting what is missing', async ({ mqtt }) => {
+    await start(mqtt, [garden]);
     expect(daemon!.port).toBeGreaterThan(0);
     await waitUntil(() => observer!.text('mowability/bridge/state') === 'online', 'bridge online');
     await waitUntil(() => observer!.json('mowability/bridge/stats')?.connected === true, 'bridge stats');
@@ -94,8 +74,8 @@ describe('MQTT daemon with the embedded broker', () => {
     expect(state.withheld_fields).toHaveProperty('rain_24h');
   });
 
-  it('publishes Home Assistant discovery for every station, and again when HA comes online', async () => {
-    await start([garden]);
+  it('publishes Home Assistant discovery for every station, and again when HA comes online', async ({ mqtt }) => {
+    await start(mqtt, [garden]);
     const indexTopic = 'homeassistant/sensor/mowability_garden_index/config';
     // The last config of a station's discovery, so the checks below do not race the rest of it.
     await waitUntil(() => observer!.latest.has('homeassistant/sensor/mowability_garden_last_reading/config'), 'discovery');
@@ -127,8 +107,8 @@ describe('MQTT daemon with the embedded broker', () => {
     await waitUntil(() => (observer!.latest.get('mowability/garden/state')?.count ?? 0) > statesBefore, 'states after rediscovery');
   });
 
-  it('accepts WeeWX loop packets with a current dateTime and rejects ones older than 14 days', async () => {
-    await start([davis]);
+  it('accepts WeeWX loop packets with a current dateTime and rejects ones older than 14 days', async ({ mqtt }) => {
+    await start(mqtt, [davis]);
     await station!.client.publishAsync('weewx/loop', LOOP, { qos: 1 }); // dateTime 2017
     await waitUntil(() => daemon!.service.stats().rejected === 1, 'stale packet rejected');
     const packet = { ...JSON.parse(LOOP), dateTime: String(Math.floor(clock.now() / 1000) - 30) };
@@ -143,8 +123,8 @@ describe('MQTT daemon with the embedded broker', () => {
     expect(daemon!.service.stats()).toMatchObject({ accepted: 1, duplicates: 1, rejected: 1 });
   });
 
-  it('survives garbage without crashing and refuses oversized or spoofed publishes', async () => {
-    await start([garden]);
+  it('survives garbage without crashing and refuses oversized or spoofed publishes', async ({ mqtt }) => {
+    await start(mqtt, [garden]);
     for (const bad of ['', '{', 'null', '\u0000\u0001', '{"model":"Fineoffset-WH65B","id":65,"temperature_C":"x"}', WH65B.slice(0, 50)]) {
       await station!.client.publishAsync('rtl_433/pi/events', bad, { qos: 1 });
     }
@@ -178,9 +158,9 @@ describe('MQTT daemon with the embedded broker', () => {
     expect(observer!.json('mowability/garden/state')?.mowable).toBe(false);
   });
 
-  it('does not take a retained replay of unknown age for a new reading', async () => {
+  it('does not take a retained replay of unknown age for a new reading', async ({ mqtt }) => {
     const fields: StationConfig = { id: 'plain', name: 'Plain', format: 'fields', topic: 'plain/+' };
-    await start([fields]);
+    await start(mqtt, [fields]);
     await station!.client.publishAsync('plain/temperature', '21.5', { qos: 1, retain: true });
     await waitUntil(() => daemon!.service.stats().accepted === 1, 'live reading accepted');
     await station!.close();
@@ -189,16 +169,16 @@ describe('MQTT daemon with the embedded broker', () => {
     await daemon!.stop();
 
     clock.advance(3_600_000);
-    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ stations: [fields] }), clock);
+    daemon = await mqtt.start(testMqttConfig({ stations: [fields] }));
     await waitUntil(() => daemon!.service.stats().ignored === 1, 'retained replay ignored');
     expect(daemon.service.stats().accepted).toBe(0);
     // The restored history still knows the value, and knows it is an hour old.
     expect(daemon.service.stationState('plain')?.withheld_fields).toMatchObject({ temperature: 'last value is 60 min old (limit 30 min)' });
   });
 
-  it('handles a fast QoS 1 stream without losing the subscription', async () => {
+  it('handles a fast QoS 1 stream without losing the subscription', async ({ mqtt }) => {
     const diy: StationConfig = { id: 'diy', name: 'DIY', format: 'json', topic: 'diy/weather', fields: { temperature: 't', precipitation_rate: 'r' }, timestampKey: 'ts' };
-    await start([diy]);
+    await start(mqtt, [diy]);
     const total = 1500;
     const baseSeconds = Math.floor(clock.now() / 1000) - total;
     await Promise.all(
@@ -215,9 +195,9 @@ describe('MQTT daemon with the embedded broker', () => {
   // aedes 1.2 mishandles a QoS 1 message on a topic with an empty level ("plain/" for "plain/+") for
   // clean:false sessions ("no such packet", dropped connection, lost messages), which is why our
   // client uses a clean session on the embedded broker. The other levels are prototype-key hardening.
-  it('keeps receiving after hostile topic levels: empty, __proto__, constructor', async () => {
+  it('keeps receiving after hostile topic levels: empty, __proto__, constructor', async ({ mqtt }) => {
     const plain: StationConfig = { id: 'plain', name: 'Plain', format: 'fields', topic: 'plain/+' };
-    await start([plain]);
+    await start(mqtt, [plain]);
     for (const level of ['__proto__', 'constructor', 'hasOwnProperty', 'toString', '']) {
       await station!.client.publishAsync(`plain/${level}`, '1', { qos: 1 });
     }

@@ -7,12 +7,13 @@
  * graceful broker restart without loss, this file adds the reconnect bound
  * with the shipped back-off (60 s cap) and the SIGKILL case.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DATABASE_MESSAGES } from '../../src/http/healthRoute.js';
 import type { StationConfig } from '../../src/ingest/types.js';
+import { clientIdFor } from '../../src/mqtt/settings.js';
 import { runBuiltCli } from '../helpers/httpCli.js';
 import { startDaemonProcess, type DaemonProcess } from '../helpers/httpDaemon.js';
 import { makeTempDir, waitFor } from '../helpers/httpTempDir.js';
@@ -220,8 +221,16 @@ describe.skipIf(!mosquittoPresent && !mosquittoRequired)('external broker (mosqu
       daemon = await startMqttDaemon(temp.dbPath, config, clock);
       const running = daemon;
       await waitUntil(() => running.service.stats().connected, 'daemon connected', 10_000);
-      // Let mosquitto's one-second autosave record the daemon's session and subscription.
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      // Until mosquitto's one-second autosave has recorded the daemon's session and subscription.
+      const persisted = join(temp.dir, 'mosquitto.db');
+      await waitUntil(() => {
+        try {
+          const saved = readFileSync(persisted);
+          return saved.includes(clientIdFor(config)) && saved.includes(DIY.topic);
+        } catch {
+          return false;
+        }
+      }, 'mosquitto to autosave the daemon\'s session', 10_000);
 
       publisher = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { clientId: `station-${signal}`, clean: false, reconnectPeriod: 200 });
       const station = publisher;

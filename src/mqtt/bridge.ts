@@ -1,0 +1,97 @@
+/**
+ * The bridge: the daemon's one MQTT connection. It feeds station messages to
+ * the station pipeline, lets units subscribe, and on every (re)connect
+ * publishes everything retained: bridge state, discovery, stats, each
+ * station's state and availability.
+ */
+import type { Logger } from 'pino';
+import type { StationPipeline } from '../station/pipeline.js';
+import type { Clock } from '../util/clock.js';
+import type { LifecycleComponent } from '../util/lifecycle.js';
+import type { AvailabilityPublisher } from './availability.js';
+import { bridgeConnectionOptions, type EmbeddedEndpoint } from './bridgeConnection.js';
+import { MqttConnection } from './client.js';
+import type { DiscoveryPublisher } from './discoveryPublisher.js';
+import { mqttHealth, type MqttHealth } from './health.js';
+import type { MqttSideConfig } from './settings.js';
+import { BRIDGE_STATE_TOPIC } from './topics.js';
+
+export interface BridgeOptions {
+  config: MqttSideConfig;
+  /** The root logger (the connection logs as `mqtt-client`). */
+  logger: Logger;
+  /** The MQTT side's logger (`module: "mqtt"`). */
+  log: Logger;
+  clock: Clock;
+  pipeline: StationPipeline;
+  /** The embedded broker, started before the bridge; undefined with an external broker. */
+  broker: EmbeddedEndpoint | undefined;
+  availability: AvailabilityPublisher;
+  discovery: DiscoveryPublisher;
+  publishStats(): void;
+}
+
+export class MqttBridge implements LifecycleComponent {
+  readonly name = 'mqtt-bridge';
+  readonly #options: BridgeOptions;
+  #connection: MqttConnection | undefined;
+  #running = false;
+
+  constructor(options: BridgeOptions) {
+    this.#options = options;
+  }
+
+  /** The live connection; undefined before start and after stop. */
+  get connection(): MqttConnection | undefined {
+    return this.#connection;
+  }
+
+  async start(): Promise<void> {
+    const { config, pipeline, broker, discovery } = this.#options;
+    const connectionOptions = bridgeConnectionOptions(config, broker);
+    const connection = new MqttConnection(connectionOptions, this.#options.logger);
+    this.#connection = connection;
+    for (const station of pipeline.stations) {
+      connection.subscribe(station.topic, (topic, payload, retained) => pipeline.handleMessage(station, topic, payload, retained));
+    }
+    for (const unit of pipeline.units) unit.subscribe?.(connection, (stationId) => pipeline.scheduleRecompute(stationId));
+    discovery.onBirth(connection, () => {
+      if (this.#running) this.publishEverything();
+    });
+    connection.onConnect(() => this.publishEverything());
+    this.#running = true;
+    connection.start();
+    pipeline.recomputeAll();
+    const stations = pipeline.stations.length;
+    this.#options.log.info({ url: broker ? connectionOptions.url : '(external)', clientId: connectionOptions.clientId, stations }, 'MQTT bridge started');
+    if (stations === 0) {
+      this.#options.log.info('No weather stations configured yet: add a "stations" list to the config file (see docs/mqtt.md). The HTTP API works without them.');
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.#running = false;
+    this.#options.discovery.stop();
+    await this.#connection?.stop('offline');
+    this.#connection = undefined;
+  }
+
+  /** Everything retained, after a (re)connect or Home Assistant's restart. */
+  publishEverything(): void {
+    const connection = this.#connection;
+    if (!connection) return;
+    const { discovery, pipeline, availability, clock } = this.#options;
+    connection.publish(BRIDGE_STATE_TOPIC, 'online', { retain: true, qos: 1 });
+    discovery.publish(connection);
+    discovery.sweepStale(connection);
+    this.#options.publishStats();
+    const nowMs = clock.now();
+    pipeline.recomputeAll();
+    for (const station of pipeline.stations) availability.publish(station, nowMs, true);
+  }
+
+  health(): MqttHealth {
+    const broker = this.#options.broker;
+    return mqttHealth({ running: this.#running, embedded: broker !== undefined, brokerListening: (broker?.port ?? 0) > 0, connected: this.#connection?.connected ?? false });
+  }
+}

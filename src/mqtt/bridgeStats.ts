@@ -1,0 +1,44 @@
+/**
+ * The bridge's counters: the station pipeline's, the connection's state and
+ * the embedded broker's refusals and retained store. The same object feeds
+ * /metrics and the retained `<base>/bridge/stats` topic.
+ */
+import type { PipelineStats } from '../station/pipeline.js';
+import type { EmbeddedBroker } from './broker.js';
+import type { PublisherRef } from './publisher.js';
+import { BRIDGE_STATS_TOPIC } from './topics.js';
+
+export interface MqttStats extends PipelineStats {
+  connected: boolean;
+  brokerRejectedPublishes: number;
+  /** Connections the embedded broker closed because broker.maxClients were open. */
+  brokerRefusedConnections: number;
+  /** Retained publishes of other clients refused by the broker.maxRetained* limits. */
+  brokerRetainedRefused: number;
+  /** Retained messages of other clients held by the embedded broker, and their payload bytes. */
+  brokerRetainedMessages: number;
+  brokerRetainedBytes: number;
+}
+
+export interface StatsSources {
+  pipeline: { stats(): PipelineStats };
+  connection: PublisherRef;
+  broker: Pick<EmbeddedBroker, 'rejectedPublishes' | 'refusedConnections' | 'retainedRefused' | 'retained'> | undefined;
+}
+
+export function bridgeStats({ pipeline, connection, broker }: StatsSources): MqttStats {
+  return {
+    ...pipeline.stats(),
+    connected: connection()?.connected ?? false,
+    brokerRejectedPublishes: broker?.rejectedPublishes ?? 0,
+    brokerRefusedConnections: broker?.refusedConnections ?? 0,
+    brokerRetainedRefused: broker?.retainedRefused ?? 0,
+    brokerRetainedMessages: broker?.retained.messages ?? 0,
+    brokerRetainedBytes: broker?.retained.bytes ?? 0,
+  };
+}
+
+/** Publishes the stats (retained, QoS 0) with the software version and the time. */
+export function publishBridgeStats(sources: StatsSources, version: string, nowMs: number): void {
+  sources.connection()?.publish(BRIDGE_STATS_TOPIC, JSON.stringify({ ...bridgeStats(sources), version, at: new Date(nowMs).toISOString() }), { retain: true, qos: 0 });
+}

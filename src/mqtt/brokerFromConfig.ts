@@ -1,0 +1,44 @@
+/**
+ * The embedded broker as the `broker.*` keys describe it: its limits, the
+ * topics only the daemon may publish (ours and our discovery configs) and
+ * where its retained messages persist.
+ */
+import type { Logger } from 'pino';
+import type { Database } from '../store/database.js';
+import { RetainedStore } from '../store/retainedStore.js';
+import type { Clock } from '../util/clock.js';
+import { EmbeddedBroker } from './broker.js';
+import { discoveryDeviceIdPrefix, discoveryTopicFilters, discoveryUniqueIdPrefix, type ExtraEntities } from './discovery.js';
+import type { MqttSideConfig } from './settings.js';
+
+/** Whether the daemon runs its own broker: enabled, and no external mqtt.url given. */
+export function usesEmbeddedBroker(config: MqttSideConfig): boolean {
+  return config.broker.enabled && config.mqtt.url === '';
+}
+
+export function brokerFromConfig(config: MqttSideConfig, deps: { database: Database; extraEntities: ExtraEntities; logger: Logger; clock: Clock }): EmbeddedBroker {
+  const { broker, mqtt, homeassistant } = config;
+  const baseTopic = mqtt.baseTopic;
+  return new EmbeddedBroker({
+    host: broker.host,
+    port: broker.port,
+    users: broker.users,
+    maxPayloadBytes: broker.maxPayloadBytes,
+    maxTopicLevels: broker.maxTopicLevels,
+    retainedLimits: {
+      maxMessages: broker.maxRetainedMessages,
+      maxBytes: broker.maxRetainedBytes,
+      maxBytesPerClient: broker.maxRetainedBytesPerClient,
+    },
+    maxInflightBytesPerClient: broker.maxInflightBytesPerClient,
+    retainedStore: broker.persistRetained ? new RetainedStore(deps.database) : undefined,
+    baseTopic,
+    ownedTopics: [`${baseTopic}/#`, ...discoveryTopicFilters(homeassistant.prefix, baseTopic, config.stations, deps.extraEntities)],
+    discovery: { prefix: homeassistant.prefix, uniqueIdPrefix: discoveryUniqueIdPrefix(baseTopic), deviceIdPrefix: discoveryDeviceIdPrefix(baseTopic) },
+    maxClients: broker.maxClients,
+    sysTopics: broker.sysTopics,
+    flushIntervalMs: config.history.flushIntervalSeconds * 1000,
+    logger: deps.logger,
+    clock: deps.clock,
+  });
+}

@@ -1,0 +1,99 @@
+/**
+ * Home Assistant discovery on the bridge connection: publishes every config
+ * (retained), once per start deletes the retained configs of stations or
+ * entities we no longer have, and asks for a full republish when Home
+ * Assistant announces itself online (its birth message) after a restart.
+ */
+import type { Logger } from 'pino';
+import { guarded, logFailure } from '../util/guarded.js';
+import type { MqttConnection } from './client.js';
+import { isOurDiscoveryConfig, type DiscoveryMessage } from './discovery.js';
+
+/** Home Assistant subscribes to discovery shortly after its birth message; give it that time. */
+export const BIRTH_DELAY_MS = 1000;
+/** How long we listen for retained discovery configs before deleting stale ones. */
+export const DISCOVERY_SWEEP_MS = 3000;
+
+type DiscoveryConnection = Pick<MqttConnection, 'publishAbsolute' | 'subscribe' | 'unsubscribe'>;
+
+export interface DiscoveryPublisherOptions {
+  /** `homeassistant.*` */
+  settings: { readonly discovery: boolean; readonly prefix: string; readonly statusTopic: string };
+  baseTopic: string;
+  messages(): DiscoveryMessage[];
+  log: Logger;
+}
+
+export class DiscoveryPublisher {
+  readonly #options: DiscoveryPublisherOptions;
+  #swept = false;
+  #sweepTimer: NodeJS.Timeout | undefined;
+  #birthTimer: NodeJS.Timeout | undefined;
+
+  constructor(options: DiscoveryPublisherOptions) {
+    this.#options = options;
+  }
+
+  get enabled(): boolean {
+    return this.#options.settings.discovery;
+  }
+
+  publish(connection: DiscoveryConnection): void {
+    if (!this.enabled) return;
+    for (const message of this.#options.messages()) {
+      connection.publishAbsolute(message.topic, JSON.stringify(message.payload), { retain: true, qos: 1 });
+    }
+  }
+
+  /**
+   * Once per start: learn which of our discovery configs the broker still
+   * retains and delete those of stations or entities we no longer have, so
+   * Home Assistant does not keep ghost entities.
+   */
+  sweepStale(connection: DiscoveryConnection): void {
+    if (!this.enabled || this.#swept) return;
+    this.#swept = true;
+    const { prefix } = this.#options.settings;
+    const filter = `${prefix}/+/+/config`;
+    const current = new Set(this.#options.messages().map((message) => message.topic));
+    const stale = new Set<string>();
+    connection.subscribe(filter, (topic, payload, retained) => {
+      if (!retained || current.has(topic) || payload.length === 0) return;
+      if (isOurDiscoveryConfig(payload.toString('utf8'), this.#options.baseTopic)) stale.add(topic);
+    });
+    this.#sweepTimer = setTimeout(
+      guarded(() => {
+        this.#sweepTimer = undefined;
+        connection.unsubscribe(filter);
+        for (const topic of stale) connection.publishAbsolute(topic, '', { retain: true, qos: 1 });
+        if (stale.size > 0) this.#options.log.info({ removed: [...stale] }, 'removed discovery configs of stations no longer configured');
+      }, logFailure(this.#options.log, 'discovery sweep')),
+      DISCOVERY_SWEEP_MS,
+    );
+    this.#sweepTimer.unref();
+  }
+
+  /** Calls `republish` BIRTH_DELAY_MS after Home Assistant's `online` (once per burst). */
+  onBirth(connection: DiscoveryConnection, republish: () => void): void {
+    if (!this.enabled) return;
+    connection.subscribe(this.#options.settings.statusTopic, (_topic, payload) => {
+      if (payload.toString('utf8').trim() !== 'online' || this.#birthTimer) return;
+      this.#birthTimer = setTimeout(
+        guarded(() => {
+          this.#birthTimer = undefined;
+          republish();
+        }, logFailure(this.#options.log, 'republish after Home Assistant restart')),
+        BIRTH_DELAY_MS,
+      );
+      this.#birthTimer.unref();
+    });
+  }
+
+  /** Cancels a pending sweep and republish (the connection is going away). */
+  stop(): void {
+    if (this.#birthTimer) clearTimeout(this.#birthTimer);
+    this.#birthTimer = undefined;
+    if (this.#sweepTimer) clearTimeout(this.#sweepTimer);
+    this.#sweepTimer = undefined;
+  }
+}

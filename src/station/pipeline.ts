@@ -1,0 +1,192 @@
+/**
+ * The station pipeline: readings (MQTT messages or uploads) → history →
+ * station units → debounced recompute → the station's state. It runs whenever
+ * stations are configured, with or without MQTT; the MQTT side only publishes
+ * what it produces (`onState`) and feeds it messages (`handleMessage`).
+ */
+import type { Logger } from 'pino';
+import { calculationContext, type CalculationSettings } from '../config/calculationContext.js';
+import type { Reading, StationConfig } from '../ingest/types.js';
+import { HistoryService } from '../mqtt/historyService.js';
+import { IrrigationSources, type IrrigationCounters } from '../mqtt/irrigationSource.js';
+import { historyOptionsFor, type MqttSideConfig } from '../mqtt/settings.js';
+import type { StationStatePayload } from '../mqtt/statePayload.js';
+import { StationEventLog } from '../mqtt/stationEvents.js';
+import { StationIngest, type AcceptOutcome, type IngestCounters } from '../mqtt/stationIngest.js';
+import type { EntitySpec } from '../mqtt/stationEntities.js';
+import type { Database } from '../store/database.js';
+import { HistoryStore } from '../store/historyStore.js';
+import type { Clock } from '../util/clock.js';
+import { logFailure } from '../util/guarded.js';
+import type { LifecycleComponent } from '../util/lifecycle.js';
+import type { LogThrottle } from '../util/logThrottle.js';
+import { KeyedDebounce } from './debounce.js';
+import { StationRecompute } from './recompute.js';
+import type { StationHistoryView, StationUnit } from './unit.js';
+
+export interface PipelineStats extends IngestCounters, IrrigationCounters {
+  statesPublished: number;
+  historyCommits: number;
+}
+
+export interface PipelineOptions {
+  config: MqttSideConfig & CalculationSettings;
+  database: Database;
+  logger: Logger;
+  /** The MQTT side's child logger and its throttle: the pipeline's lines keep `module: "mqtt"`. */
+  log: Logger;
+  throttle: LogThrottle;
+  clock: Clock;
+  /** Units built by the composition root, after the built-in irrigation source. */
+  units: readonly StationUnit[];
+}
+
+export type StateListener = (station: StationConfig, state: StationStatePayload, nowMs: number) => void;
+
+export class StationPipeline implements LifecycleComponent {
+  readonly name = 'station-pipeline';
+  readonly stations: readonly StationConfig[];
+  readonly units: readonly StationUnit[];
+  readonly #options: PipelineOptions;
+  readonly #byId: ReadonlyMap<string, StationConfig>;
+  readonly #history: HistoryService;
+  readonly #irrigation: IrrigationSources;
+  readonly #ingest: StationIngest;
+  readonly #events: StationEventLog;
+  readonly #recompute: StationRecompute;
+  readonly #debounce: KeyedDebounce;
+  readonly #lastStates = new Map<string, StationStatePayload>();
+  readonly #listeners: StateListener[] = [];
+  #statesPublished = 0;
+  #running = false;
+
+  constructor(options: PipelineOptions) {
+    const { config, clock } = options;
+    this.#options = options;
+    this.stations = config.stations;
+    this.#byId = new Map(this.stations.map((station) => [station.id, station]));
+    this.#history = new HistoryService({
+      store: new HistoryStore(options.database),
+      stations: this.stations,
+      optionsFor: (station) => historyOptionsFor(config, station),
+      flushIntervalMs: config.history.flushIntervalSeconds * 1000,
+      logger: options.logger,
+      now: () => clock.now(),
+    });
+    this.#irrigation = new IrrigationSources(this.stations, options.throttle, () => clock.now());
+    this.units = [this.#irrigation, ...options.units];
+    this.#events = new StationEventLog(options.logger);
+    this.#ingest = new StationIngest({
+      history: this.#history,
+      clock,
+      throttle: options.throttle,
+      timeZone: calculationContext(config, 0).timeZone,
+      maxPayloadBytes: config.broker.maxPayloadBytes,
+      onAccepted: (stationId, reading) => this.#tellUnits(stationId, reading),
+    });
+    this.#recompute = new StationRecompute({ config, history: this.#history, units: this.units, events: this.#events, throttle: options.throttle });
+    this.#debounce = new KeyedDebounce(config.mqtt.recomputeDebounceMs, (stationId) => logFailure(options.log, 'recompute', { station: stationId }));
+  }
+
+  /** Restores the histories, then starts the units (they read the restored history). */
+  async start(): Promise<void> {
+    await this.#history.start();
+    for (const unit of this.units) await unit.start?.({ history: this.#history });
+    this.#running = true;
+  }
+
+  async stop(): Promise<void> {
+    this.#running = false;
+    this.#debounce.cancelAll();
+    for (const unit of [...this.units].reverse()) {
+      await unit.stop?.().catch((err: unknown) => this.#options.log.error({ err, unit: unit.name }, 'station unit failed to stop'));
+    }
+    await this.#history.stop();
+  }
+
+  get running(): boolean {
+    return this.#running;
+  }
+
+  /** Read-only history for the units and the scheduled prune. */
+  get history(): StationHistoryView & Pick<HistoryService, 'prune' | 'flush'> {
+    return this.#history;
+  }
+
+  /** Called with every state computed, in order. */
+  onState(listener: StateListener): void {
+    this.#listeners.push(listener);
+  }
+
+  /** One MQTT message on a station's topic. */
+  handleMessage(station: StationConfig, topic: string, payload: Buffer, retained: boolean): void {
+    if (!this.#ingest.handle(station, topic, payload, retained)) return;
+    this.#events.reading(station.id, topic);
+    this.scheduleRecompute(station.id);
+  }
+
+  /** A reading parsed outside MQTT (uploads): the same history, units and recompute. */
+  acceptReading(stationId: string, reading: Reading, origin: string): AcceptOutcome | 'unknown_station' | 'not_running' {
+    const station = this.#byId.get(stationId);
+    if (!station) return 'unknown_station';
+    if (!this.#running) return 'not_running';
+    const outcome = this.#ingest.accept(station, reading, origin);
+    if (outcome === 'accepted') {
+      this.#events.reading(station.id, origin);
+      this.scheduleRecompute(station.id);
+    }
+    return outcome;
+  }
+
+  /** A (debounced) recompute of one station; ignored for unknown ids and when stopped. */
+  scheduleRecompute(stationId: string): void {
+    const station = this.#byId.get(stationId);
+    if (!station || !this.#running) return;
+    this.#debounce.schedule(station.id, () => {
+      if (this.#running) this.#recomputeNow(station);
+    });
+  }
+
+  recomputeAll(): void {
+    for (const station of this.stations) this.#recomputeNow(station);
+  }
+
+  stationState(stationId: string): StationStatePayload | undefined {
+    return this.#lastStates.get(stationId);
+  }
+
+  /** More Home Assistant entities the units add for a station. */
+  entities(stationId: string): EntitySpec[] {
+    const station = this.#byId.get(stationId);
+    return station ? this.units.flatMap((unit) => unit.entities?.(station) ?? []) : [];
+  }
+
+  stats(): PipelineStats {
+    return {
+      ...(Object.assign({}, ...this.units.map((unit) => unit.stats?.())) as Record<string, number>),
+      ...this.#ingest.counters,
+      ...this.#irrigation.counters,
+      statesPublished: this.#statesPublished,
+      historyCommits: this.#history.commits,
+    };
+  }
+
+  #recomputeNow(station: StationConfig): void {
+    const nowMs = this.#options.clock.now();
+    const state = this.#recompute.run(station, nowMs);
+    if (!state) return;
+    this.#lastStates.set(station.id, state);
+    this.#statesPublished++;
+    for (const listener of this.#listeners) listener(station, state, nowMs);
+  }
+
+  #tellUnits(stationId: string, reading: Parameters<NonNullable<StationUnit['onReading']>>[1]): void {
+    for (const unit of this.units) {
+      try {
+        unit.onReading?.(stationId, reading);
+      } catch (err) {
+        this.#options.throttle.warn(`unit:${unit.name}:${stationId}`, { err, unit: unit.name, station: stationId }, 'station unit failed on a reading');
+      }
+    }
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * One recomputation of a station's state: the history's assembly, extended by
+ * every unit, through the pure core, then the mowable hysteresis (persisted
+ * with the history), the units' holds and state fragments, into the state
+ * payload. Knows nothing of MQTT: the pipeline hands the payload on.
+ */
+import { calculate, type CalculationOutcome } from '../core/index.js';
+import { calculationContext, type CalculationSettings } from '../config/calculationContext.js';
+import { MINUTE_MS } from '../history/windows.js';
+import type { StationConfig } from '../ingest/types.js';
+import type { HistoryService } from '../mqtt/historyService.js';
+import { INITIAL_MOWABLE, mowableReason, nextMowable, type MowableSettings } from '../mqtt/mowable.js';
+import type { MqttSideConfig } from '../mqtt/settings.js';
+import { buildStatePayload, type StationStatePayload } from '../mqtt/statePayload.js';
+import type { StationEventLog } from '../mqtt/stationEvents.js';
+import type { LogThrottle } from '../util/logThrottle.js';
+import type { MowableHold, StationInput, StationUnit } from './unit.js';
+
+export function mowableSettingsFor(config: MqttSideConfig): MowableSettings {
+  return {
+    onThreshold: config.mqtt.mowableOnThreshold,
+    offThreshold: config.mqtt.mowableOffThreshold,
+    onDelayMs: config.mqtt.mowableOnDelayMinutes * MINUTE_MS,
+  };
+}
+
+export interface RecomputeDeps {
+  config: MqttSideConfig & CalculationSettings;
+  history: HistoryService;
+  units: readonly StationUnit[];
+  events: StationEventLog;
+  throttle: LogThrottle;
+}
+
+export class StationRecompute {
+  readonly #deps: RecomputeDeps;
+  readonly #mowableSettings: MowableSettings;
+  /** The flag as last published per station (the hysteresis state is the history's). */
+  readonly #publishedMowable = new Map<string, boolean>();
+
+  constructor(deps: RecomputeDeps) {
+    this.#deps = deps;
+    this.#mowableSettings = mowableSettingsFor(deps.config);
+  }
+
+  /** The station's new state, or undefined when the calculation failed (logged, throttled). */
+  run(station: StationConfig, nowMs: number): StationStatePayload | undefined {
+    const { history, units, config } = this.#deps;
+    const assembly = history.assemble(station.id, nowMs);
+    const input = units.reduce<StationInput>((current, unit) => unit.extendInput?.(station.id, current, nowMs) ?? current, assembly.input);
+    let outcome: CalculationOutcome;
+    try {
+      outcome = calculate(input, calculationContext(config, nowMs, { lawn: station.lawn }));
+    } catch (err) {
+      this.#deps.throttle.warn(`calculate:${station.id}`, { err, station: station.id }, 'calculation failed');
+      return undefined;
+    }
+    const previous = history.stationState(station.id) ?? { station: station.id, ...INITIAL_MOWABLE };
+    const score = outcome.ok ? outcome.result.index_score : null;
+    const status = outcome.ok ? outcome.result.main_status : null;
+    const mowable = nextMowable(previous, score, status, nowMs, this.#mowableSettings);
+    history.setStationState({ station: station.id, ...mowable });
+    // A unit's hold (quiet hours, rain expected) keeps the flag off without resetting the index's hysteresis.
+    const hold = this.#firstHold(station.id, nowMs);
+    const flag = mowable.mowable && hold === undefined;
+    const reason = hold?.reason ?? mowableReason(mowable, score, status, this.#mowableSettings);
+    this.#deps.events.mowable(station.id, this.#publishedMowable.get(station.id) ?? previous.mowable, flag, score, status, reason);
+    this.#publishedMowable.set(station.id, flag);
+    const fragments = Object.assign({}, ...units.map((unit) => unit.stateFragment?.(station.id, nowMs))) as Record<string, unknown>;
+    return buildStatePayload({ stationId: station.id, stationName: station.name, outcome, assembly, mowable: flag, mowableReason: reason, input, fragments });
+  }
+
+  #firstHold(stationId: string, nowMs: number): MowableHold | undefined {
+    for (const unit of this.#deps.units) {
+      const hold = unit.mowableHold?.(stationId, nowMs);
+      if (hold) return hold;
+    }
+    return undefined;
+  }
+}
