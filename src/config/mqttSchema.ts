@@ -6,8 +6,7 @@
  */
 import { validateStations } from '../ingest/stationConfig.js';
 import type { StationConfig } from '../ingest/types.js';
-import type { BrokerUser } from '../mqtt/brokerUsers.js';
-import { validateTopicPrefix } from '../mqtt/topics.js';
+import { validateTopicPrefix, type BrokerUser } from './mqttValues.js';
 import { validateCronExpression } from '../util/scheduler.js';
 
 function oneOf(...allowed: string[]): (value: unknown) => void {
