@@ -4,8 +4,8 @@
  * format names ('boolean', 'port', 'nat', 'timezone', 'non-empty-string', 'trust-proxy') are
  * registered by ./formats.ts before the schema is used.
  */
-import { FIELD_CAPACITY_PCT, FIELD_CAPACITY_RANGE_PCT, MOWER_CLASSES, SOIL_TYPES, isValidFieldCapacity } from '../core/soil.js';
-import { TURF_TYPES } from '../core/turf.js';
+import { FIELD_CAPACITY_PCT, FIELD_CAPACITY_RANGE_PCT, isValidFieldCapacity } from '../core/soil.js';
+import { HEMISPHERES, MOWER_CLASSES, SOIL_TYPES, TURF_TYPES } from '../core/vocabulary.js';
 import type { Hemisphere, MowerClass, SoilType, TurfType } from '../core/types.js';
 import { DB_PATH_SETTING } from '../store/databaseFile.js';
 import type { TrustProxySetting } from './trustProxy.js';
@@ -148,7 +148,7 @@ export const serviceSchema = {
   },
   hemisphere: {
     doc: 'Hemisphere of the lawn; decides which months form which season.',
-    format: ['north', 'south'],
+    format: [...HEMISPHERES],
     default: 'north' as Hemisphere,
     env: 'MOWABILITY_HEMISPHERE',
     arg: 'hemisphere',

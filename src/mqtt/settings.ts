@@ -40,6 +40,11 @@ export function clientIdFor(config: MqttSideConfig): string {
   return `mowability-${createHash('sha256').update(config.mqtt.baseTopic).digest('hex').slice(0, 8)}`;
 }
 
+/** How old a station's current values may be: its own `freshness.maxAgeMinutes`, else `history.freshnessMinutes`. */
+export function stationFreshnessMs(config: MqttSideConfig, station: StationConfig): number {
+  return (station.freshness?.maxAgeMinutes ?? config.history.freshnessMinutes) * MINUTE_MS;
+}
+
 export function historyOptionsFor(config: MqttSideConfig, station: StationConfig): HistoryOptions {
   const fieldFreshnessMs: HistoryOptions['fieldFreshnessMs'] = {};
   for (const [field, minutes] of Object.entries(station.freshness?.fields ?? {})) {
@@ -50,7 +55,7 @@ export function historyOptionsFor(config: MqttSideConfig, station: StationConfig
     maxRainIncrementMm: config.history.maxRainIncrementMm,
     maxGapMinutes: config.history.maxGapMinutes,
     duplicateWindowMs: 10_000,
-    freshnessMs: (station.freshness?.maxAgeMinutes ?? config.history.freshnessMinutes) * MINUTE_MS,
+    freshnessMs: stationFreshnessMs(config, station),
     fieldFreshnessMs,
   };
 }
