@@ -10,4 +10,6 @@ export type { LocalDateTime } from './season.js';
 export { CHECK_NAMES, HEMISPHERES, MOWER_CLASSES, SOIL_TYPES, STATUSES, TURF_TYPES } from './vocabulary.js';
 export { statusForScore } from './status.js';
 export { parseFieldValue, parseInput } from './parse.js';
+export { htmlReason, plainReason, reasonSegments, renderHtmlReason, renderPlainReason, renderSpecReason } from './reasonText.js';
+export type { ReasonSegment } from './reasonText.js';
 export type { ParsedInput } from './parse.js';
