@@ -2,7 +2,7 @@
  * Convict schema for the MQTT side: embedded broker, external broker
  * connection, publishing, Home Assistant discovery, stations and history.
  * Composed with the service schema in ./schema.ts. Rules that span several
- * keys live in `mqttConfigProblems` (src/mqtt/settings.ts).
+ * keys live in ./crossKeyRules.ts and, for Home Assistant ids, src/mqtt/settings.ts.
  */
 import { validateStations } from '../ingest/stationConfig.js';
 import type { StationConfig } from '../ingest/types.js';
