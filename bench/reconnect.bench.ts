@@ -8,7 +8,7 @@
 import mqtt from 'mqtt';
 import type { Benchmark, BenchContext, BenchOutcome } from './lib/benchmark.js';
 import { cliAvailable, spawnDaemon, waitHealthy } from './lib/daemon.js';
-import { AutosavingMosquitto, mosquittoAvailable, MOSQUITTO_BINARY, waitUntilPortOpen } from '../test/helpers/mqttMosquitto.js';
+import { AutosavingMosquitto, mosquittoAvailable, MOSQUITTO_BINARY, waitUntilPortOpen } from './lib/mosquitto.js';
 import { freePort, LOOPBACK } from './lib/net.js';
 import { atMost, measured, notMeasured, type Figure } from './lib/report.js';
 import { median, medianRatio } from './lib/stats.js';

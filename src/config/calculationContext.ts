@@ -2,20 +2,20 @@
  * The one mapping from configuration to the core's calculation context, used
  * by the HTTP route, the `calc` command and the MQTT recompute alike.
  */
-import type { CalculationContext, LawnProfile, MowerClass, Season, SoilType, TurfType } from '../core/index.js';
+import type { CalculationContext, Hemisphere, LawnProfile, MowerClass, Season, SoilType, TurfType } from '../core/index.js';
 
 /** The settings the context is made of (optional so partial test configs fit). */
 export interface CalculationSettings {
   readonly timezone?: string;
-  readonly hemisphere?: string;
+  readonly hemisphere?: Hemisphere;
   readonly lawn?: LawnSettings;
 }
 
 /** A lawn profile as configured; fieldCapacityPercent 0 or absent means the soil type's default. */
 export interface LawnSettings {
-  readonly soilType?: string;
-  readonly mowerClass?: string;
-  readonly turfType?: string;
+  readonly soilType?: SoilType;
+  readonly mowerClass?: MowerClass;
+  readonly turfType?: TurfType;
   readonly fieldCapacityPercent?: number;
 }
 
@@ -30,18 +30,17 @@ export function calculationContext(settings: CalculationSettings, nowMs: number,
   const lawn: Partial<LawnProfile> = {};
   const soilType = options.lawn?.soilType ?? settings.lawn?.soilType;
   const mowerClass = options.lawn?.mowerClass ?? settings.lawn?.mowerClass;
-  // The schema (and the station validation) only admit the core's values.
-  if (soilType) lawn.soilType = soilType as SoilType;
-  if (mowerClass) lawn.mowerClass = mowerClass as MowerClass;
+  if (soilType) lawn.soilType = soilType;
+  if (mowerClass) lawn.mowerClass = mowerClass;
   const turfType = options.lawn?.turfType ?? settings.lawn?.turfType;
-  if (turfType) lawn.turfType = turfType as TurfType;
+  if (turfType) lawn.turfType = turfType;
   // A station's 0 falls back to the configured value; a configured 0 to the soil type's default.
   const fieldCapacity = options.lawn?.fieldCapacityPercent || settings.lawn?.fieldCapacityPercent;
   if (fieldCapacity) lawn.fieldCapacityPercent = fieldCapacity;
   return {
     nowMs,
     timeZone: settings.timezone || Intl.DateTimeFormat().resolvedOptions().timeZone,
-    hemisphere: settings.hemisphere === 'south' ? 'south' : 'north',
+    hemisphere: settings.hemisphere ?? 'north',
     lawn,
     ...(options.forcedSeason ? { forcedSeason: options.forcedSeason } : {}),
   };

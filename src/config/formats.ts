@@ -5,7 +5,7 @@
  * validation rejects it with a message naming the allowed values.
  */
 import convict from 'convict';
-import { validateBrokerUsers } from '../mqtt/brokerUsers.js';
+import { validateBrokerUsers } from './mqttValues.js';
 import { coerceTrustProxy, parseTrustProxy } from './trustProxy.js';
 
 const TRUE_WORDS = new Set(['true', '1', 'yes', 'on']);

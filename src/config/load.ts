@@ -2,6 +2,10 @@
  * Loads the configuration. Precedence, lowest first: schema defaults, the
  * JSON file named by --config or MOWABILITY_CONFIG, environment variables,
  * command-line flags. Unknown keys and invalid values are errors.
+ *
+ * The loader sits above the adapters (.dependency-cruiser.cjs): besides the schema it applies
+ * every cross-key rule, including the MQTT side's (Home Assistant ids that would collide need
+ * the discovery configs). The schema, its formats and the config layer's own rules stay below.
  */
 import { existsSync } from 'node:fs';
 import convict from 'convict';
@@ -9,13 +13,14 @@ import { applyCredentials } from './credentials.js';
 import { configShapeProblems, kindOf, readConfigFile } from './fileShape.js';
 import { registerConfigFormats } from './formats.js';
 import { configSchema, listSettings, type AppConfig } from './schema.js';
-import { mqttConfigProblems, type MqttSideConfig } from '../mqtt/settings.js';
+import { mqttConfigProblems } from '../mqtt/settings.js';
+import { EXIT_CONFIG } from '../util/exitCodes.js';
 import { redactUrl } from '../util/redactUrl.js';
 
 export const CONFIG_ENV = 'MOWABILITY_CONFIG';
 export const CONFIG_FLAG = 'config';
-/** sysexits.h EX_CONFIG: what the CLI exits with on a configuration error. */
-export const EXIT_CONFIG = 78;
+/** What the CLI exits with on a configuration error (defined low, in util, for the store's lock error too). */
+export { EXIT_CONFIG };
 
 export class ConfigError extends Error {
   readonly problems: readonly string[];
@@ -53,7 +58,7 @@ export function loadConfig(sources: ConfigSources = {}): AppConfig {
   registerConfigFormats();
   const { env, problems } = applyCredentials(definedOnly(sources.env ?? {}));
   if (problems.length > 0) throw new ConfigError(problems);
-  const config = convict(configSchema as convict.Schema<unknown>, { env, args: [...(sources.argv ?? [])] });
+  const config = convict<AppConfig>(configSchema, { env, args: [...(sources.argv ?? [])] });
 
   const file = configFileFrom(sources);
   if (file !== undefined) {
@@ -71,12 +76,12 @@ export function loadConfig(sources: ConfigSources = {}): AppConfig {
     throw new ConfigError(describeProblems((err as Error).message, (key) => config.get(key as never)));
   }
 
-  const loaded = config.getProperties() as { timezone: string };
-  // Rules that span several keys (convict validates one key at a time).
-  const crossKeyProblems = mqttConfigProblems(loaded as unknown as MqttSideConfig);
+  const properties = config.getProperties();
+  const loaded: AppConfig = { ...properties, timezone: properties.timezone === '' ? Intl.DateTimeFormat().resolvedOptions().timeZone : properties.timezone };
+  // Rules that span several keys (convict validates one key at a time), the MQTT side's included.
+  const crossKeyProblems = mqttConfigProblems(loaded);
   if (crossKeyProblems.length > 0) throw new ConfigError(crossKeyProblems);
-  if (loaded.timezone === '') loaded.timezone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  return deepFreeze(loaded) as unknown as AppConfig;
+  return deepFreeze(loaded);
 }
 
 const SETTINGS = new Map(listSettings().map(({ key, spec }) => [key, spec]));

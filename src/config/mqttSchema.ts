@@ -2,12 +2,11 @@
  * Convict schema for the MQTT side: embedded broker, external broker
  * connection, publishing, Home Assistant discovery, stations and history.
  * Composed with the service schema in ./schema.ts. Rules that span several
- * keys live in `mqttConfigProblems` (src/mqtt/settings.ts).
+ * keys live in ./crossKeyRules.ts and, for Home Assistant ids, src/mqtt/settings.ts.
  */
 import { validateStations } from '../ingest/stationConfig.js';
 import type { StationConfig } from '../ingest/types.js';
-import type { BrokerUser } from '../mqtt/brokerUsers.js';
-import { validateTopicPrefix } from '../mqtt/topics.js';
+import { validateTopicPrefix, type BrokerUser } from './mqttValues.js';
 import { validateCronExpression } from '../util/scheduler.js';
 
 function oneOf(...allowed: string[]): (value: unknown) => void {

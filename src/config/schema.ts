@@ -1,7 +1,7 @@
 /**
  * The one configuration schema: the service part and the MQTT part. Every
  * setting, its default, its environment variable and its flag is declared
- * here; the README table is generated from it (scripts/gen-config-docs.ts).
+ * here; the README table is generated from it (scripts/gen-config-docs.mjs).
  */
 import { mqttSchema } from './mqttSchema.js';
 import { publicServiceSchema } from './publicServiceSchema.js';
@@ -21,12 +21,18 @@ export interface SettingSpec {
   sensitive?: boolean;
 }
 
+/** A setting's value as loaded: its default's type, lists read-only (the loaded config is frozen). */
+type SettingValue<D> = D extends ReadonlyArray<infer E> ? readonly E[] : D;
+
 /** The configuration object a schema produces: each leaf becomes its default's type. */
 export type ConfigOf<S> = {
-  readonly [K in keyof S]: S[K] extends { doc: string; default: infer D } ? D : ConfigOf<S[K]>;
+  readonly [K in keyof S]: S[K] extends { doc: string; default: infer D } ? SettingValue<D> : ConfigOf<S[K]>;
 };
 
 export type AppConfig = ConfigOf<ConfigSchema>;
+
+/** The part of the configuration the MQTT side reads (derived, so it cannot drift from the schema). */
+export type MqttSideConfig = Pick<AppConfig, 'mqtt' | 'broker' | 'homeassistant' | 'history' | 'stations'>;
 
 export function isSettingSpec(node: unknown): node is SettingSpec {
   return typeof node === 'object' && node !== null && 'doc' in node && 'default' in node;

@@ -4,9 +4,10 @@
  * format names ('boolean', 'port', 'nat', 'timezone', 'non-empty-string', 'trust-proxy') are
  * registered by ./formats.ts before the schema is used.
  */
-import { FIELD_CAPACITY_PCT, FIELD_CAPACITY_RANGE_PCT, MOWER_CLASSES, SOIL_TYPES, isValidFieldCapacity } from '../core/soil.js';
-import { TURF_TYPES } from '../core/turf.js';
+import { FIELD_CAPACITY_PCT, FIELD_CAPACITY_RANGE_PCT, isValidFieldCapacity } from '../core/soil.js';
+import { HEMISPHERES, MOWER_CLASSES, SOIL_TYPES, TURF_TYPES } from '../core/vocabulary.js';
 import type { Hemisphere, MowerClass, SoilType, TurfType } from '../core/types.js';
+import { DB_PATH_SETTING } from '../store/databaseFile.js';
 import type { TrustProxySetting } from './trustProxy.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -27,8 +28,8 @@ export const serviceSchema = {
       doc: 'SQLite database file (API keys, blocked addresses, settings, history). serve (and keys add) create it 0600, and missing directories 0700; the other commands refuse a missing file.',
       format: 'non-empty-string',
       default: './data/mowability.db',
-      env: 'MOWABILITY_DB_PATH',
-      arg: 'db-path',
+      env: DB_PATH_SETTING.env,
+      arg: DB_PATH_SETTING.arg,
     },
     changePollIntervalMs: {
       doc: 'How often the daemon checks the database for changes made by another process (the admin CLI: keys, blocked addresses, maintenance), in milliseconds; such changes take effect within about this long.',
@@ -147,7 +148,7 @@ export const serviceSchema = {
   },
   hemisphere: {
     doc: 'Hemisphere of the lawn; decides which months form which season.',
-    format: ['north', 'south'],
+    format: [...HEMISPHERES],
     default: 'north' as Hemisphere,
     env: 'MOWABILITY_HEMISPHERE',
     arg: 'hemisphere',

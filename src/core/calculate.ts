@@ -1,15 +1,14 @@
 import { CHECK_REGISTRY } from './checks/registry.js';
 import type { CheckContext, CheckDefinition, CheckEvaluation } from './checks/types.js';
-import { combine, dataQualityFor } from './combine.js';
+import { FAILED_CHECK_CAP, combine, dataQualityFor } from './combine.js';
 import type { ScoredCheck } from './combine.js';
 import { NO_WETNESS_EVIDENCE_CAP, NO_WETNESS_EVIDENCE_REASON, lacksWetnessEvidence } from './evidence.js';
 import { FIELD_SPECS, REQUIRED_FIELDS } from './fields.js';
 import { parseExtensions, parseInput } from './parse.js';
 import { rainSourceInfo } from './rainWindows.js';
 import { formatLocalDateTime, isSeason, localDateTime, seasonForMonth } from './season.js';
-import { MOWER_CLASSES, SOIL_TYPES, isValidFieldCapacity } from './soil.js';
+import { isValidFieldCapacity } from './soil.js';
 import { statusForScore, toScore } from './status.js';
-import { TURF_TYPES } from './turf.js';
 import type {
   CalculationContext,
   CalculationOutcome,
@@ -25,10 +24,11 @@ import type {
   SkippedCheckEntry,
 } from './types.js';
 import { MFI_VERSION } from './version.js';
+import { CHECK_NAMES, MOWER_CLASSES, SOIL_TYPES, TURF_TYPES } from './vocabulary.js';
 
 export const DEFAULT_LAWN: LawnProfile = { soilType: 'loam', mowerClass: 'walk', turfType: 'cool_season' };
 export const MINIMAL_DATA_REASON = 'Eingeschränkte Datenbasis – nur Lufttemperatur und Niederschlagsrate vorhanden; Boden, Wind und Taubildung nicht bewertet.';
-const INTERNAL_ERROR_REASON = 'Internal calculation error; the check was left out of the index, which is therefore capped at 69 (WARNING at best).';
+const INTERNAL_ERROR_REASON = `Internal calculation error; the check was left out of the index, which is therefore capped at ${FAILED_CHECK_CAP} (WARNING at best).`;
 
 function resolveLawn(lawn: unknown): LawnProfile {
   const candidate = (typeof lawn === 'object' && lawn !== null ? lawn : {}) as Record<string, unknown>;
@@ -151,7 +151,7 @@ export function calculateWith(registry: readonly CheckDefinition[], input: RawIn
     index_score: combination.indexScore,
     main_status: combination.mainStatus,
     data_quality: dataQuality,
-    score_basis: { checks_used: scored.length, checks_total: 5, limiting_check: combination.limitingCheck },
+    score_basis: { checks_used: scored.length, checks_total: CHECK_NAMES.length, limiting_check: combination.limitingCheck },
     available_fields: parsed.available,
     missing_fields: parsed.missing,
     checks,

@@ -1,9 +1,8 @@
-import { statusForScore, toScore } from './status.js';
+import { BLOCK_CAP, WARNING_CAP, statusForScore, toScore } from './status.js';
 import type { CheckName, DataQuality, Status } from './types.js';
 
 export const MIN_SHARE = 0.75;
-export const BLOCK_CAP = 39;
-export const WARNING_CAP = 69;
+export { BLOCK_CAP, WARNING_CAP };
 /** Cap when a check failed internally: its finding is unknown, so the index never claims OK. */
 export const FAILED_CHECK_CAP = WARNING_CAP;
 export const DATA_QUALITY_CAP: Readonly<Record<DataQuality, number>> = { full: 100, partial: 95, minimal: 85 };

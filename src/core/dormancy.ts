@@ -5,6 +5,7 @@
 import { formatNumberDe } from './format.js';
 import type { CalculationInput } from './fields.js';
 import type { TurfType } from './types.js';
+import { emphasis } from './reasonText.js';
 
 /** Dormancy caps the temperature check at WARNING: mowing a dry, mild dormant lawn is acceptable. */
 export const DORMANCY_CAP = 60;
@@ -52,13 +53,13 @@ export function dormancy(values: CalculationInput, turfType: TurfType): Dormancy
     return {
       evidence: 'soil_temperature',
       cap: DORMANCY_CAP,
-      reason: `<b>Winterruhe</b> (Boden ${formatNumberDe(soilC)} °C) – Rasen wächst kaum; nur bei trockenem, mildem Wetter mähen.`,
+      reason: `${emphasis('Winterruhe')} (Boden ${formatNumberDe(soilC)} °C) – Rasen wächst kaum; nur bei trockenem, mildem Wetter mähen.`,
     };
   }
   if (!(tempC < DORMANT_AIR_BELOW_C[turfType]) || !recentFrost(values, tempC)) return null;
   return {
     evidence: 'frost_and_cold_air',
     cap: DORMANCY_CAP,
-    reason: `<b>Winterruhe</b> (Frost in den letzten Tagen, Luft ${formatNumberDe(tempC)} °C) – Rasen wächst kaum; nur bei trockenem, mildem Wetter mähen.`,
+    reason: `${emphasis('Winterruhe')} (Frost in den letzten Tagen, Luft ${formatNumberDe(tempC)} °C) – Rasen wächst kaum; nur bei trockenem, mildem Wetter mähen.`,
   };
 }

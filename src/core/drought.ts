@@ -3,6 +3,7 @@ import { effectiveRainWindows } from './rainWindows.js';
 import type { CalculationInput } from './fields.js';
 import { HEAT_STRESS_FROM_C } from './turf.js';
 import type { Season } from './types.js';
+import { emphasis } from './reasonText.js';
 
 /**
  * Below this 14-day rain sum a lawn without a soil sensor is taken to be in a dry spell: less than a
@@ -44,11 +45,11 @@ export function droughtCap(values: CalculationInput, season: Season, tempC: numb
   if (tempC >= heatFromC) {
     return {
       cap: DRY_SPELL_HEAT_CAP,
-      reason: `<b>Trockenstress und Hitze</b> (${sum} mm Regen in 14 Tagen, ${formatNumberDe(tempC)} °C) – nicht mähen, die Grasnarbe wird geschädigt.`,
+      reason: `${emphasis('Trockenstress und Hitze')} (${sum} mm Regen in 14 Tagen, ${formatNumberDe(tempC)} °C) – nicht mähen, die Grasnarbe wird geschädigt.`,
     };
   }
   return {
     cap: DRY_SPELL_CAP,
-    reason: `<b>Trockenphase</b> (${sum} mm Regen in 14 Tagen) – Trockenstress, Rasen nicht zusätzlich belasten, Schnitthöhe erhöhen.`,
+    reason: `${emphasis('Trockenphase')} (${sum} mm Regen in 14 Tagen) – Trockenstress, Rasen nicht zusätzlich belasten, Schnitthöhe erhöhen.`,
   };
 }

@@ -1,4 +1,5 @@
 import type { CalculationInput, FieldName } from './fields.js';
+import { WARNING_CAP } from './status.js';
 
 /**
  * The inputs that say whether the blades can be wet: humidity (dew), a rain window and the time
@@ -7,7 +8,7 @@ import type { CalculationInput, FieldName } from './fields.js';
 export const WETNESS_EVIDENCE_FIELDS: readonly FieldName[] = ['humidity', 'rain_1h', 'rain_12h', 'rain_24h', 'minutes_since_rain'];
 
 /** Index cap without any wetness evidence: WARNING at best (model 1.1, D7). */
-export const NO_WETNESS_EVIDENCE_CAP = 69;
+export const NO_WETNESS_EVIDENCE_CAP = WARNING_CAP;
 
 export const NO_WETNESS_EVIDENCE_REASON =
   'Keine Angaben zu Luftfeuchte, Regenfenstern oder letztem Regen – nasse Halme sind nicht auszuschließen; höchstens WARNING.';

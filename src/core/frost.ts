@@ -1,4 +1,5 @@
 import { formatNumberDe } from './format.js';
+import { emphasis } from './reasonText.js';
 
 export const FROZEN_CAP = 5;
 export const FROST_3H_COLD_CAP = 20;
@@ -36,23 +37,23 @@ export function frostCaps(tempC: number, minTemp3hC: number | undefined, minTemp
   const caps: FrostCap[] = [];
   const t = formatNumberDe(tempC);
   if (tempC <= 0) {
-    caps.push({ cap: FROZEN_CAP, reason: `Lufttemperatur ${t} °C – <b>Rasen gefroren</b>: gefrorene Halme brechen – Tritt- und Fahrschäden.` });
+    caps.push({ cap: FROZEN_CAP, reason: `Lufttemperatur ${t} °C – ${emphasis('Rasen gefroren')}: gefrorene Halme brechen – Tritt- und Fahrschäden.` });
   }
   if (minTemp3hC !== undefined) {
     const m = formatNumberDe(minTemp3hC);
     if (minTemp3hC <= 0 && tempC < 5) {
-      caps.push({ cap: FROST_3H_COLD_CAP, reason: `<b>Frost in den letzten 3 Stunden</b> (min. ${m} °C): gefrorene Halme brechen – Tritt- und Fahrschäden.` });
+      caps.push({ cap: FROST_3H_COLD_CAP, reason: `${emphasis('Frost in den letzten 3 Stunden')} (min. ${m} °C): gefrorene Halme brechen – Tritt- und Fahrschäden.` });
     } else if (minTemp3hC <= 0) {
       caps.push({ cap: FROST_3H_THAWED_CAP, reason: `Frost in den letzten 3 Stunden (min. ${m} °C) ist aufgetaut – Halme noch geschwächt und nass.` });
     } else if (minTemp3hC <= GROUND_FROST_AIR_C && tempC < GROUND_FROST_AIR_MAX_C) {
-      caps.push({ cap: GROUND_FROST_CAP, reason: `<b>Bodenfrost möglich</b> (Luft ${t} °C) – Rasen erst nach dem Auftauen mähen.` });
+      caps.push({ cap: GROUND_FROST_CAP, reason: `${emphasis('Bodenfrost möglich')} (Luft ${t} °C) – Rasen erst nach dem Auftauen mähen.` });
     }
   }
   if (tempC > 0 && groundFrostNow(tempC, minTemp3hC, solarWm2)) {
     const m = formatNumberDe(Math.min(minTemp3hC ?? tempC, tempC));
     caps.push({
       cap: GROUND_FROST_NOW_CAP,
-      reason: `<b>Reif oder Bodenfrost auf den Halmen</b> (Luft min. ${m} °C in 3 Stunden, jetzt ${t} °C, wenig Sonne) – erst nach dem Auftauen mähen.`,
+      reason: `${emphasis('Reif oder Bodenfrost auf den Halmen')} (Luft min. ${m} °C in 3 Stunden, jetzt ${t} °C, wenig Sonne) – erst nach dem Auftauen mähen.`,
     });
   }
   if (minTemp3dC !== undefined && minTemp3dC <= 0) {

@@ -2,6 +2,7 @@ import { formatNumberDe } from './format.js';
 import type { CalculationInput } from './fields.js';
 import { droughtScore } from './soil.js';
 import { HEAT_STRESS_FROM_C } from './turf.js';
+import { emphasis } from './reasonText.js';
 
 /** Shoot growth of cool-season turf stops at 32 °C soil temperature, 10 cm (NC State Turf Council). */
 export const HOT_SOIL_FROM_C = 32;
@@ -20,10 +21,10 @@ export function heatStressCap(
   if (tempC < heatFromC) return null;
   const t = formatNumberDe(tempC);
   if (values.soil_moisture !== undefined && droughtScore(values.soil_moisture, fieldCapacity) < 100) {
-    return { cap: HEAT_STRESS_CAP, reason: `<b>Hitze ${t} °C bei trockenem Boden</b> (Bodenfeuchte ${formatNumberDe(values.soil_moisture)} %) – nicht mähen, Trockenstress.` };
+    return { cap: HEAT_STRESS_CAP, reason: `${emphasis(`Hitze ${t} °C bei trockenem Boden`)} (Bodenfeuchte ${formatNumberDe(values.soil_moisture)} %) – nicht mähen, Trockenstress.` };
   }
   if (values.soil_temperature !== undefined && values.soil_temperature >= hotSoilFromC) {
-    return { cap: HEAT_STRESS_CAP, reason: `<b>Hitze ${t} °C, Boden ${formatNumberDe(values.soil_temperature)} °C</b> – Sprosswachstum ruht, nicht mähen.` };
+    return { cap: HEAT_STRESS_CAP, reason: `${emphasis(`Hitze ${t} °C, Boden ${formatNumberDe(values.soil_temperature)} °C`)} – Sprosswachstum ruht, nicht mähen.` };
   }
   return null;
 }

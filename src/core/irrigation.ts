@@ -1,6 +1,7 @@
 import { formatNumberDe } from './format.js';
 import { piecewiseLinear } from './piecewise.js';
 import type { Curve } from './piecewise.js';
+import { emphasis } from './reasonText.js';
 
 /**
  * Input fields beyond the interface spec (documented extensions, model 1.1). They are parsed and
@@ -26,7 +27,7 @@ export function irrigationWetness(extensions: ExtensionInput): { score: number; 
   return {
     score,
     reason: score < 70
-      ? `Bewässerung vor ${formatNumberDe(minutes, 0)} Minuten – <b>Rasen noch nass</b>, Abtrocknung dauert ca. ${formatNumberDe(IRRIGATION_DRYING_MIN / 60, 1)} Stunden.`
+      ? `Bewässerung vor ${formatNumberDe(minutes, 0)} Minuten – ${emphasis('Rasen noch nass')}, Abtrocknung dauert ca. ${formatNumberDe(IRRIGATION_DRYING_MIN / 60, 1)} Stunden.`
       : null,
   };
 }

@@ -17,7 +17,12 @@ export interface ParsedInput {
   missing: FieldName[];
 }
 
-function toFiniteNumber(value: unknown): number | undefined {
+/**
+ * A finite number from a JSON number or a string holding a complete decimal number (surrounding
+ * white space allowed); undefined for anything else. The one number rule of HTTP input and of
+ * station payloads (src/ingest/units.ts).
+ */
+export function toFiniteNumber(value: unknown): number | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
   if (typeof value !== 'string') return undefined;
   const trimmed = value.trim();

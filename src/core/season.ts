@@ -1,6 +1,6 @@
 import type { Hemisphere, Season } from './types.js';
+import { SEASONS } from './vocabulary.js';
 
-export const SEASONS: readonly Season[] = ['spring', 'summer', 'autumn', 'winter'];
 
 export function isSeason(value: unknown): value is Season {
   return typeof value === 'string' && (SEASONS as readonly string[]).includes(value);

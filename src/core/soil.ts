@@ -2,9 +2,6 @@ import { piecewiseLinear, shiftCurveX } from './piecewise.js';
 import type { Curve } from './piecewise.js';
 import type { LawnProfile, MowerClass, SoilType } from './types.js';
 
-export const SOIL_TYPES: readonly SoilType[] = ['sand', 'loam', 'clay'];
-export const MOWER_CLASSES: readonly MowerClass[] = ['robot', 'walk', 'ride_on'];
-
 /**
  * Default volumetric water content at field capacity (−33 kPa), %, by soil type (model 1.1, D9): the
  * Saxton & Rawls (2006, SSSAJ 70:1569) θ33 of loamy sand, loam and silty clay loam at 2.5 % organic

@@ -1,7 +1,10 @@
-import type { CheckName, Status } from './types.js';
+import type { Status } from './types.js';
 
 export const OK_MIN_SCORE = 70;
 export const WARNING_MIN_SCORE = 40;
+/** The highest score of each band below OK: what a cap to "BLOCK at best" or "WARNING at best" means. */
+export const BLOCK_CAP = WARNING_MIN_SCORE - 1;
+export const WARNING_CAP = OK_MIN_SCORE - 1;
 
 /** OK at 70 or more, WARNING 40–69, BLOCK below 40 (interface spec). */
 export function statusForScore(score: number): Status {
@@ -15,5 +18,3 @@ export function toScore(value: number): number {
   if (!Number.isFinite(value)) return 0;
   return Math.min(100, Math.max(0, Math.round(value)));
 }
-
-export const CHECK_NAMES: readonly CheckName[] = ['temperature', 'soiltemp', 'rain', 'wind', 'humidity'];

@@ -1,6 +1,7 @@
 import { formatNumberDe } from './format.js';
 import type { CalculationInput } from './fields.js';
 import type { Season } from './types.js';
+import { emphasis } from './reasonText.js';
 
 /** Thawing topsoil at or below this temperature sits on frozen or cold subsoil and cannot drain. */
 export const THAW_SOIL_MAX_C = 2;
@@ -21,6 +22,6 @@ export function thawCap(values: CalculationInput, season: Season): { cap: number
   if (values.min_temp_3d === undefined || values.min_temp_3d > 0) return null;
   return {
     cap: THAW_CAP,
-    reason: `<b>Tauwetter</b> (Boden ${formatNumberDe(soilC)} °C nach Frost bis ${formatNumberDe(values.min_temp_3d)} °C) – Boden wassergesättigt, Gefahr von Fahrspuren.`,
+    reason: `${emphasis('Tauwetter')} (Boden ${formatNumberDe(soilC)} °C nach Frost bis ${formatNumberDe(values.min_temp_3d)} °C) – Boden wassergesättigt, Gefahr von Fahrspuren.`,
   };
 }

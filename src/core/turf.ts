@@ -2,9 +2,6 @@
 import type { Curve } from './piecewise.js';
 import type { TurfType } from './types.js';
 
-/** The lawn-profile values of `turfType`; the config schema imports this list. */
-export const TURF_TYPES: readonly TurfType[] = ['cool_season', 'warm_season'];
-
 /** Cool-season shoot growth slows above ~27–29 °C air (K-State RE 2012; NC State Turf Council). */
 export const HEAT_STRESS_FROM_C = 27;
 /** Warm-season turf (Bermuda, kikuyu, zoysia) grows best at 27–35 °C air; stress starts above it. */

@@ -4,14 +4,15 @@
  * is an implementation detail.
  */
 import type { FieldName } from './fields.js';
+import type { CHECK_NAMES, HEMISPHERES, MOWER_CLASSES, SEASONS, SOIL_TYPES, STATUSES, TURF_TYPES } from './vocabulary.js';
 
-export type Season = 'spring' | 'summer' | 'autumn' | 'winter';
-export type Hemisphere = 'north' | 'south';
-export type SoilType = 'sand' | 'loam' | 'clay';
-export type MowerClass = 'robot' | 'walk' | 'ride_on';
-export type TurfType = 'cool_season' | 'warm_season';
-export type CheckName = 'temperature' | 'soiltemp' | 'rain' | 'wind' | 'humidity';
-export type Status = 'OK' | 'WARNING' | 'BLOCK';
+export type Season = (typeof SEASONS)[number];
+export type Hemisphere = (typeof HEMISPHERES)[number];
+export type SoilType = (typeof SOIL_TYPES)[number];
+export type MowerClass = (typeof MOWER_CLASSES)[number];
+export type TurfType = (typeof TURF_TYPES)[number];
+export type CheckName = (typeof CHECK_NAMES)[number];
+export type Status = (typeof STATUSES)[number];
 export type DataQuality = 'full' | 'partial' | 'minimal';
 export type DataConfidence = 'high' | 'medium' | 'low';
 

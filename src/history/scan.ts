@@ -2,7 +2,7 @@
  * The window scan behind StationHistory.assemble(): rain sums, minimum
  * temperatures and coverage for every window in one linear pass. Pure.
  */
-import type { BucketRow } from './stationHistory.js';
+import type { BucketRow } from './types.js';
 import { RAIN_WINDOWS, RATE_WINDOW_MINUTES, RETENTION_MINUTES, TEMPERATURE_WINDOWS } from './windows.js';
 
 export interface WindowStats {

@@ -13,6 +13,7 @@ import { CURRENT_FIELDS } from '../ingest/types.js';
 import { DuplicateFilter, type DuplicateFilterState } from './fingerprints.js';
 import { addToMinute, clampToSpecMax, MAX_PENDING_ANOMALIES, type RainAnomaly } from './rainPlausibility.js';
 import { scanWindows } from './scan.js';
+import type { BucketRow } from './types.js';
 import {
   COVERAGE_REQUIRED,
   MINUTE_MS,
@@ -48,14 +49,7 @@ export const DEFAULT_HISTORY_OPTIONS: HistoryOptions = {
   freshnessMs: 30 * MINUTE_MS,
 };
 
-export interface BucketRow {
-  minute: number;
-  rainMm: number;
-  /** A reading in this minute told us how much it rained (coverage of rain windows). */
-  rainObserved: boolean;
-  /** Lowest temperature in this minute; null when no temperature arrived. */
-  tempMinC: number | null;
-}
+export type { BucketRow };
 
 export interface CounterRow {
   key: string;

@@ -4,7 +4,7 @@
  */
 import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/schema.js';
 import { calculate as coreCalculate } from '../core/index.js';
@@ -60,8 +60,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const http = config.http;
   // Set once the rate limiter exists; requests the router rejects run it too.
   let guard: RequestGuard | undefined;
+  // Typed as fastify's logger interface, so the instance is a plain FastifyInstance (no cast).
+  const logger: FastifyBaseLogger = deps.logger.child({ module: 'http' });
   const app = Fastify({
-    loggerInstance: deps.logger.child({ module: 'http' }),
+    loggerInstance: logger,
     // One line per request comes from the onResponse hook below (path without the query string).
     logController: new LogController({ disableRequestLogging: true }),
     // Client addresses come from clientAddressOf (./clientAddress.ts), never from fastify's trustProxy.
@@ -75,7 +77,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     keepAliveTimeout: http.keepAliveTimeoutMs,
     // Requests that arrive while stopping get our envelope (hook below), not fastify's own 503 body.
     return503OnClosing: false,
-  }) as unknown as FastifyInstance;
+  });
   applyConnectionCap(app.server, http.maxConnections);
   const clientAddressOf = createClientAddressResolver(http.trustProxy);
 

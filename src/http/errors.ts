@@ -6,7 +6,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { CALCULATE_PATH, OPENAPI_PATH } from './paths.js';
+import { CALCULATE_PATH, HEALTH_PATHS, OPENAPI_PATH } from './paths.js';
 import { errorEnvelopeSchema } from './schemas.js';
 
 export const MESSAGES = {
@@ -39,7 +39,7 @@ export const MESSAGES = {
  * Paths that exist; any other method on them is 405 rather than 404. Not
  * /metrics: it exists only when http.metrics is not off.
  */
-export const KNOWN_PATHS = new Set([CALCULATE_PATH, '/health', '/v1/health', OPENAPI_PATH]);
+export const KNOWN_PATHS = new Set<string>([CALCULATE_PATH, ...HEALTH_PATHS, OPENAPI_PATH]);
 
 /** An error with an HTTP status whose message may be shown to the client. */
 export class HttpError extends Error {

@@ -12,6 +12,7 @@ import { isValidTimeZone } from '../config/formats.js';
 import type { HealthProbe } from '../store/serviceStore.js';
 import { MESSAGES } from './errors.js';
 import { healthResponses } from './schemas.js';
+import { HEALTH_PATHS } from './paths.js';
 
 export interface ComponentState {
   status: 'ok' | 'error';
@@ -110,7 +111,7 @@ export function registerHealthRoutes(app: FastifyInstance, deps: HealthRouteDeps
     return reply.code(status === 'ok' ? 200 : 503).send({ status, mfi, message });
   };
 
-  for (const url of ['/health', '/v1/health']) {
+  for (const url of HEALTH_PATHS) {
     app.route({
       method: 'GET',
       url,

@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { errorEnvelopeSchema } from './schemas.js';
 import { apiKeyFieldSchema, calculateInputSchema, calculateResponseDocs, healthResponseDocs, openApiResponseDocs } from './openapiDocs.js';
 
-import { OPENAPI_PATH } from './paths.js';
+import { CALCULATE_PATH, HEALTH_PATHS, OPENAPI_PATH } from './paths.js';
 
 /** info.version when the caller does not know the product version (tests, benchmarks). */
 export const UNKNOWN_VERSION = '0.0.0-unknown';
@@ -41,14 +41,13 @@ function routeDocs(bodyLimitBytes: number): Record<string, RouteDoc> {
     responses: healthResponseDocs,
   };
   return {
-    '/v1/calculate': {
+    [CALCULATE_PATH]: {
       summary: 'Calculate the Mowability Index',
       description:
         'Requires an API key. POST takes a JSON object or form fields; GET (query parameters) only for keys enabled for GET, intended for testing. Only temperature and precipitation_rate are required; out-of-range values are ignored and listed in missing_fields.',
       responses: calculateResponseDocs(bodyLimitBytes),
     },
-    '/health': health,
-    '/v1/health': health,
+    ...Object.fromEntries(HEALTH_PATHS.map((path) => [path, health])),
     [OPENAPI_PATH]: { summary: 'This OpenAPI document', description: 'Public, no API key.', responses: openApiResponseDocs },
   };
 }
@@ -73,7 +72,7 @@ function formSchema(): Schema {
 
 /** One operation object per method: GET reads query parameters, POST a JSON or form body. */
 function documentCalculate(paths: Record<string, Record<string, Operation>>): void {
-  const calculate = paths['/v1/calculate'];
+  const calculate = paths[CALCULATE_PATH];
   if (!calculate) return;
   const { required, properties } = calculateInputSchema;
   if (calculate.get) {

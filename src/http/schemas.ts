@@ -4,6 +4,8 @@
  * skipped_parts and protocol entries are left open: their exact content is
  * internal to the calculation core and not part of the contract.
  */
+import { CHECK_NAMES } from '../core/vocabulary.js';
+
 const nullableString = { type: ['string', 'null'] } as const;
 const openObject = { type: 'object', additionalProperties: true } as const;
 
@@ -70,13 +72,7 @@ export const calculationResultSchema = {
     checks: {
       type: 'object',
       description: 'Results per check (up to five).',
-      properties: {
-        temperature: checkSchema,
-        soiltemp: checkSchema,
-        rain: checkSchema,
-        wind: checkSchema,
-        humidity: checkSchema,
-      },
+      properties: Object.fromEntries(CHECK_NAMES.map((name) => [name, checkSchema])),
     },
     protocol: {
       type: 'object',

@@ -3,6 +3,7 @@
  * (outside the spec's valid range), remembering why.
  */
 import { FIELD_SPECS } from '../core/fields.js';
+import { roundTo } from '../core/format.js';
 import type { CurrentField, Reading, RainCounter } from './types.js';
 import { toNumber, toSpecUnit, type Quantity } from './units.js';
 
@@ -92,7 +93,7 @@ export class ReadingBuilder {
 
 /** Six decimals: enough for 0.001 mm, and stable fingerprints/equality. */
 function round(value: number): number {
-  return Math.round(value * 1e6) / 1e6;
+  return roundTo(value, 6);
 }
 
 /** Parses a JSON object payload; undefined for anything else. */

@@ -2,8 +2,8 @@
  * Strict validation of the `stations` configuration array. Every message
  * names the station (by index and id) and the key.
  */
-import { FIELD_CAPACITY_RANGE_PCT, isValidFieldCapacity, MOWER_CLASSES, SOIL_TYPES } from '../core/soil.js';
-import { TURF_TYPES } from '../core/turf.js';
+import { FIELD_CAPACITY_RANGE_PCT, isValidFieldCapacity } from '../core/soil.js';
+import { MOWER_CLASSES, SOIL_TYPES, TURF_TYPES } from '../core/vocabulary.js';
 import { FIELD_QUANTITY } from './builder.js';
 import { CURRENT_FIELDS, RAIN_INPUT_FIELDS, STATION_FORMATS, type StationConfig } from './types.js';
 import { isUnitOf, unitsFor, type Quantity } from './units.js';

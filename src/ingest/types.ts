@@ -2,7 +2,7 @@
  * What a station payload becomes after parsing: values already in the spec's
  * units, plus rain information in one of three shapes and an optional
  * payload timestamp. Parsing is pure; time plausibility is decided later
- * against the arrival time (./readingTime.ts).
+ * against the arrival time (./time.ts).
  */
 import type { MowerClass, SoilType, TurfType } from '../core/types.js';
 

@@ -3,6 +3,8 @@
  * names are the spellings stations use (rtl_433 suffixes, WeeWX labels, HA
  * units), normalised by `canonicalUnit`.
  */
+import { toFiniteNumber } from '../core/parse.js';
+
 export type Quantity = 'temperature' | 'depth' | 'rate' | 'speed' | 'percent' | 'irradiance';
 
 type Converter = (value: number) => number;
@@ -79,9 +81,5 @@ export function toSpecUnit(quantity: Quantity, value: number, unit: string): num
 
 /** A finite number from a number or a numeric string ("3.55"); undefined otherwise. */
 export function toNumber(raw: unknown): number | undefined {
-  if (typeof raw === 'number') return Number.isFinite(raw) ? raw : undefined;
-  if (typeof raw === 'string' && raw.trim() !== '' && /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(raw.trim())) {
-    return Number(raw);
-  }
-  return undefined;
+  return toFiniteNumber(raw);
 }

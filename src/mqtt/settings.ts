@@ -3,103 +3,25 @@
  * and derived values (client id, history options).
  */
 import { createHash } from 'node:crypto';
-import { isIP } from 'node:net';
+import { crossKeyProblems } from '../config/crossKeyRules.js';
+import type { MqttSideConfig } from '../config/schema.js';
 import type { StationConfig } from '../ingest/types.js';
 import type { HistoryOptions } from '../history/stationHistory.js';
 import { MINUTE_MS } from '../history/windows.js';
-import type { BrokerUser } from './brokerUsers.js';
+import { isLoopbackHost } from '../util/loopback.js';
 import { discoveryIdProblems } from './discovery.js';
 
-export interface MqttSideConfig {
-  readonly mqtt: {
-    readonly url: string;
-    readonly username: string;
-    readonly password: string;
-    readonly clientId: string;
-    readonly ca: string;
-    readonly cert: string;
-    readonly key: string;
-    readonly rejectUnauthorized: boolean;
-    readonly keepaliveSeconds: number;
-    readonly reconnectMaxSeconds: number;
-    readonly baseTopic: string;
-    readonly recomputeDebounceMs: number;
-    readonly mowableOnThreshold: number;
-    readonly mowableOffThreshold: number;
-    readonly mowableOnDelayMinutes: number;
-  };
-  readonly broker: {
-    readonly enabled: boolean;
-    readonly host: string;
-    readonly port: number;
-    readonly users: readonly BrokerUser[];
-    readonly maxPayloadBytes: number;
-    readonly maxTopicLevels: number;
-    readonly persistRetained: boolean;
-    readonly maxClients: number;
-    readonly sysTopics: boolean;
-    readonly maxRetainedMessages: number;
-    readonly maxRetainedBytes: number;
-    readonly maxRetainedBytesPerClient: number;
-    readonly maxInflightBytesPerClient: number;
-  };
-  readonly homeassistant: {
-    readonly discovery: boolean;
-    readonly prefix: string;
-    readonly statusTopic: string;
-  };
-  readonly history: {
-    readonly rainCounterReset: string;
-    readonly maxRainIncrementMm: number;
-    readonly maxGapMinutes: number;
-    readonly freshnessMinutes: number;
-    readonly flushIntervalSeconds: number;
-    readonly pruneSchedule: string;
-  };
-  readonly stations: readonly StationConfig[];
+export type { MqttSideConfig };
+export { isLoopbackHost };
+
+/** Home Assistant would give two owners one entity id (needs the discovery configs, so it lives here). */
+export function discoveryProblems(config: MqttSideConfig): string[] {
+  return config.homeassistant.discovery ? discoveryIdProblems(config.homeassistant.prefix, config.mqtt.baseTopic, config.stations) : [];
 }
 
-export function isLoopbackHost(host: string): boolean {
-  if (host === 'localhost') return true;
-  if (isIP(host) === 4) return host.startsWith('127.');
-  if (isIP(host) === 6) return host === '::1' || host === '0:0:0:0:0:0:0:1';
-  return false;
-}
-
-function overlaps(a: string, b: string): boolean {
-  return a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
-}
-
-/** Problems no single key can see; empty when the configuration is consistent. */
+/** Every cross-key problem of the MQTT side: the config layer's rules and the discovery ids. */
 export function mqttConfigProblems(config: MqttSideConfig): string[] {
-  const problems: string[] = [];
-  if (config.broker.enabled && !isLoopbackHost(config.broker.host) && config.broker.users.length === 0) {
-    problems.push(
-      `"broker.host" = "${config.broker.host}" listens beyond this machine, so "broker.users" must list at least one username/password (or use 127.0.0.1)`,
-    );
-  }
-  if (config.homeassistant.discovery) problems.push(...discoveryIdProblems(config.homeassistant.prefix, config.mqtt.baseTopic, config.stations));
-  if (config.homeassistant.discovery && overlaps(config.homeassistant.prefix, config.mqtt.baseTopic)) {
-    problems.push(`"homeassistant.prefix" = "${config.homeassistant.prefix}" must differ from "mqtt.baseTopic" = "${config.mqtt.baseTopic}" (and not contain it)`);
-  }
-  if (config.mqtt.mowableOffThreshold > config.mqtt.mowableOnThreshold) {
-    problems.push(`"mqtt.mowableOffThreshold" (${config.mqtt.mowableOffThreshold}) must not be above "mqtt.mowableOnThreshold" (${config.mqtt.mowableOnThreshold})`);
-  }
-  if (config.mqtt.url !== '' && !/^(mqtts?|wss?):\/\/[^/]/.test(config.mqtt.url)) {
-    problems.push(`"mqtt.url" must start with mqtt://, mqtts://, ws:// or wss:// followed by a host`);
-  }
-  const hasFile = (name: 'cert' | 'key'): boolean => config.mqtt[name] !== '';
-  if (hasFile('cert') !== hasFile('key')) problems.push('"mqtt.cert" and "mqtt.key" must be set together');
-  const underBase = (topic: string): boolean => topic === config.mqtt.baseTopic || topic.startsWith(`${config.mqtt.baseTopic}/`);
-  for (const station of config.stations) {
-    if (underBase(station.topic)) {
-      problems.push(`station "${station.id}" topic "${station.topic}" lies under "mqtt.baseTopic" = "${config.mqtt.baseTopic}", where we publish`);
-    }
-    if (station.irrigation && underBase(station.irrigation.topic)) {
-      problems.push(`station "${station.id}" irrigation.topic "${station.irrigation.topic}" lies under "mqtt.baseTopic" = "${config.mqtt.baseTopic}", where only we may publish`);
-    }
-  }
-  return problems;
+  return [...crossKeyProblems(config), ...discoveryProblems(config)];
 }
 
 /** False when there is neither an external broker URL nor the embedded broker: the daemon serves HTTP only. */
@@ -118,6 +40,11 @@ export function clientIdFor(config: MqttSideConfig): string {
   return `mowability-${createHash('sha256').update(config.mqtt.baseTopic).digest('hex').slice(0, 8)}`;
 }
 
+/** How old a station's current values may be: its own `freshness.maxAgeMinutes`, else `history.freshnessMinutes`. */
+export function stationFreshnessMs(config: MqttSideConfig, station: StationConfig): number {
+  return (station.freshness?.maxAgeMinutes ?? config.history.freshnessMinutes) * MINUTE_MS;
+}
+
 export function historyOptionsFor(config: MqttSideConfig, station: StationConfig): HistoryOptions {
   const fieldFreshnessMs: HistoryOptions['fieldFreshnessMs'] = {};
   for (const [field, minutes] of Object.entries(station.freshness?.fields ?? {})) {
@@ -128,7 +55,7 @@ export function historyOptionsFor(config: MqttSideConfig, station: StationConfig
     maxRainIncrementMm: config.history.maxRainIncrementMm,
     maxGapMinutes: config.history.maxGapMinutes,
     duplicateWindowMs: 10_000,
-    freshnessMs: (station.freshness?.maxAgeMinutes ?? config.history.freshnessMinutes) * MINUTE_MS,
+    freshnessMs: stationFreshnessMs(config, station),
     fieldFreshnessMs,
   };
 }

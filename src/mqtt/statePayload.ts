@@ -4,8 +4,9 @@
  * notes; when required fields are missing it keeps the same top-level keys
  * with index_score/main_status null and an `error` object, so templates and
  * automations see a clear "not mowable, because ..." instead of silence.
+ * The checks' reasons are plain text here (HTTP keeps the spec's `<b>` emphasis).
  */
-import type { CalculationInput, CalculationOutcome, FieldName } from '../core/index.js';
+import { plainReason, type CalculationInput, type CalculationOutcome, type CalculationResult, type FieldName } from '../core/index.js';
 import type { ExtensionInput } from '../core/irrigation.js';
 import type { Assembly } from '../history/stationHistory.js';
 import type { IrrigationStatus } from './irrigationSource.js';
@@ -46,6 +47,12 @@ export interface StationStatePayload {
   [key: string]: unknown;
 }
 
+/** The result with every check's reasons as plain text: Home Assistant shows attributes as they are, markup included. */
+function withPlainReasons(result: CalculationResult): CalculationResult {
+  const checks = Object.fromEntries(Object.entries(result.checks).map(([name, check]) => [name, { ...check, reasons: check.reasons.map(plainReason) }]));
+  return { ...result, checks };
+}
+
 export function buildStatePayload(parts: StatePayloadParts): StationStatePayload {
   const { assembly, outcome } = parts;
   const common = {
@@ -59,7 +66,7 @@ export function buildStatePayload(parts: StatePayloadParts): StationStatePayload
     derived_fields: assembly.derived,
     history_coverage: assembly.coverage,
   };
-  const payload: StationStatePayload = outcome.ok ? { ...outcome.result, ...common } : {
+  const payload: StationStatePayload = outcome.ok ? { ...withPlainReasons(outcome.result), ...common } : {
     index_score: null,
     main_status: null,
     ...common,

@@ -5,7 +5,7 @@
  * sensor documentation (https://www.home-assistant.io/integrations/sensor/#device-class);
  * values are in the spec units the state's `input` carries (°C, %, km/h, mm/h, mm).
  */
-import type { CheckName, DataQuality } from '../core/index.js';
+import { CHECK_NAMES, STATUSES, type CheckName, type DataQuality } from '../core/index.js';
 
 export type Component = 'sensor' | 'binary_sensor';
 
@@ -15,9 +15,8 @@ export interface EntitySpec {
   config: Record<string, unknown>;
 }
 
-const CHECKS: readonly CheckName[] = ['temperature', 'soiltemp', 'rain', 'wind', 'humidity'];
-export const MAIN_STATUS_OPTIONS = ['OK', 'WARNING', 'BLOCK', 'NO_DATA'];
-export const LIMITING_CHECK_OPTIONS = [...CHECKS, 'none'];
+export const MAIN_STATUS_OPTIONS = [...STATUSES, 'NO_DATA'];
+export const LIMITING_CHECK_OPTIONS = [...CHECK_NAMES, 'none'];
 export const DATA_QUALITY_OPTIONS: readonly DataQuality[] = ['full', 'partial', 'minimal'];
 
 const CHECK_LABELS: Record<CheckName, { name: string; icon: string }> = {
@@ -89,7 +88,7 @@ function resultEntities(stateTopic: string): EntitySpec[] {
         icon: 'mdi:alert-circle-outline',
       },
     },
-    ...CHECKS.map((check): EntitySpec => ({
+    ...CHECK_NAMES.map((check): EntitySpec => ({
       component: 'sensor',
       key: `${check}_score`,
       config: {

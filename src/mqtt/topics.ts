@@ -1,12 +1,6 @@
 /** Pure topic helpers: validation, wildcard matching, ids safe for HA. */
 
-/** Convict format for topic prefixes we publish under: no wildcards, no empty levels. */
-export function validateTopicPrefix(value: unknown): void {
-  if (typeof value !== 'string' || value === '') throw new Error('must be a non-empty MQTT topic');
-  if (/[+#\u0000]/.test(value)) throw new Error('must not contain the wildcards + or # (we publish under it)');
-  if (value.startsWith('/') || value.endsWith('/') || value.includes('//')) throw new Error('must not start or end with "/" or contain empty levels');
-  if (value.startsWith('$')) throw new Error('must not start with "$" (reserved for the broker)');
-}
+export { validateTopicPrefix } from '../config/mqttValues.js';
 
 export function hasWildcard(topic: string): boolean {
   return topic.includes('+') || topic.includes('#');

@@ -6,7 +6,9 @@ import sqlite3 from 'sqlite3';
 import { explainOpenError, fileIdentity, identityProblem, prepareDatabaseFile, type FileIdentity } from './databaseFile.js';
 import { WriteHealth } from './writeHealth.js';
 import { MIGRATIONS, type Migration } from './migrations/index.js';
-import { JOURNAL_SIZE_LIMIT_BYTES } from './spaceReclaimer.js';
+
+/** The WAL is cut back to this size after a checkpoint (set on every connection by Database.open; SpaceReclaimer relies on it). */
+export const JOURNAL_SIZE_LIMIT_BYTES = 4 * 1024 * 1024;
 
 export type SqlParams = readonly unknown[] | Record<string, unknown>;
 

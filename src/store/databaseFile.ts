@@ -7,16 +7,18 @@
  */
 import { closeSync, existsSync, fchmodSync, mkdirSync, openSync, chmodSync, lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { serviceSchema } from '../config/serviceSchema.js';
 
 /** Owner only: the database holds API key hashes and the history. */
 export const DB_FILE_MODE = 0o600;
 export const DB_DIRECTORY_MODE = 0o700;
 
-const PATH_SETTING = serviceSchema.db.path;
-/** How a user points a command at the daemon's database; named in every error about the path. */
-/** "MOWABILITY_DB_PATH or --db-path", from the schema. */
-export const DB_PATH_FLAGS = `${PATH_SETTING.env} or --${PATH_SETTING.arg}`;
+/**
+ * The environment variable and flag of the `db.path` setting. Defined here, below the config
+ * layer, because every error about the path names them; src/config/serviceSchema.ts uses these.
+ */
+export const DB_PATH_SETTING = { env: 'MOWABILITY_DB_PATH', arg: 'db-path' } as const;
+/** How a user points a command at the daemon's database ("MOWABILITY_DB_PATH or --db-path"); named in every error about the path. */
+export const DB_PATH_FLAGS = `${DB_PATH_SETTING.env} or --${DB_PATH_SETTING.arg}`;
 export const DB_PATH_HINT = `set ${DB_PATH_FLAGS} (db.path) to the daemon's database`;
 
 export interface FileIdentity {

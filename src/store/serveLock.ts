@@ -14,7 +14,7 @@
  */
 import { resolve } from 'node:path';
 import sqlite3 from 'sqlite3';
-import { EXIT_CONFIG } from '../config/load.js';
+import { EXIT_CONFIG } from '../util/exitCodes.js';
 import { canonicalDatabasePath, DB_PATH_FLAGS, explainOpenError, isSpecialPath, prepareDatabaseFile } from './databaseFile.js';
 
 /** How long a start waits for a lock that is being released (e.g. a restart racing the old process's exit). */

@@ -12,8 +12,6 @@ import type { Logger } from 'pino';
 import { shellQuote } from '../util/shellQuote.js';
 import type { Database } from './database.js';
 
-/** The WAL is cut back to this size after a checkpoint (set on every connection by Database.open). */
-export const JOURNAL_SIZE_LIMIT_BYTES = 4 * 1024 * 1024;
 /** How often the MQTT scheduler asks for a reclaim (cron): cheap reads when there is nothing to do. */
 export const RECLAIM_SCHEDULE = '*/10 * * * *';
 

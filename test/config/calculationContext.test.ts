@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { calculationContext } from '../../src/config/calculationContext.js';
+import { calculationContext, type CalculationSettings } from '../../src/config/calculationContext.js';
 import { ConfigError, loadConfig } from '../../src/config/load.js';
 
-const settings = { timezone: 'Europe/Berlin', hemisphere: 'north', lawn: { soilType: 'loam', mowerClass: 'walk' } };
+const settings: CalculationSettings = { timezone: 'Europe/Berlin', hemisphere: 'north', lawn: { soilType: 'loam', mowerClass: 'walk' } };
 
 describe('calculationContext', () => {
   it('maps the configuration to the core context', () => {
@@ -29,7 +29,7 @@ describe('calculationContext', () => {
 
 describe('calculationContext turf type (model 1.1)', () => {
   it('passes the configured turf type and lets a station override it', () => {
-    const warm = { ...settings, lawn: { ...settings.lawn, turfType: 'warm_season' } };
+    const warm: CalculationSettings = { ...settings, lawn: { ...settings.lawn, turfType: 'warm_season' } };
     expect(calculationContext(warm, 0).lawn).toEqual({ soilType: 'loam', mowerClass: 'walk', turfType: 'warm_season' });
     expect(calculationContext(warm, 0, { lawn: { turfType: 'cool_season' } }).lawn?.turfType).toBe('cool_season');
     expect(calculationContext(settings, 0).lawn).not.toHaveProperty('turfType');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { TURF_PROFILES, TURF_TYPES } from '../../src/core/turf.js';
+import { TURF_PROFILES } from '../../src/core/turf.js';
+import { TURF_TYPES } from '../../src/core/vocabulary.js';
 import { checkFor, contextAt, resultFor } from './helpers.js';
 
 const WARM = { turfType: 'warm_season' as const };

@@ -1,7 +1,8 @@
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Database } from '../../src/store/database.js';
-import { JOURNAL_SIZE_LIMIT_BYTES, SpaceReclaimer } from '../../src/store/spaceReclaimer.js';
+import { JOURNAL_SIZE_LIMIT_BYTES } from '../../src/store/database.js';
+import { SpaceReclaimer } from '../../src/store/spaceReclaimer.js';
 import { databaseBytes, makeTempDir } from '../helpers/httpTempDir.js';
 
 const logger = pino({ level: 'silent' });

@@ -5,6 +5,7 @@ import { dewPointMagnusC, dryingPotential } from '../physics.js';
 import type { SkippedPart } from '../types.js';
 import { DEW_FREE_WIND_FROM_KMH, windLiftK } from '../windDew.js';
 import type { CheckContext, CheckDefinition, CheckEvaluation } from './types.js';
+import { emphasis } from '../reasonText.js';
 
 /** Dew point depression, K -> score (docs/model.md, "Check: humidity"; CART 3.7 K, greenkeeper 1 K, HA Smart Mowing 2 K). */
 export const DEW_POINT_DEPRESSION_CURVE: Curve = [[1, 15], [2, 35], [3, 55], [4, 75], [6, 90], [8, 100]];
@@ -43,9 +44,9 @@ function evaluate({ values, season }: CheckContext): CheckEvaluation {
   // With wind the spread is rated as wider (D2); the text follows the rated spread, the number is the real one.
   const ratedK = dpdK + liftK;
   if (ratedK < DEW_BELOW_DPD_K) {
-    reasons.push(`<b>Taupunktdifferenz nur ${d} K</b> (Luftfeuchte ${rh} %) – Taubildung, Halme sind nass.`);
+    reasons.push(`${emphasis(`Taupunktdifferenz nur ${d} K`)} (Luftfeuchte ${rh} %) – Taubildung, Halme sind nass.`);
   } else if (ratedK < DRY_FROM_DPD_K) {
-    reasons.push(`<b>Taupunktdifferenz nur ${d} K</b> (Luftfeuchte ${rh} %) – Taubildung möglich, Halme trocknen langsam.`);
+    reasons.push(`${emphasis(`Taupunktdifferenz nur ${d} K`)} (Luftfeuchte ${rh} %) – Taubildung möglich, Halme trocknen langsam.`);
   } else {
     reasons.push(`Taupunktdifferenz ${d} K (Luftfeuchte ${rh} %) – keine Taubildung, Halme trocken.`);
   }

@@ -10,6 +10,7 @@ import type { EffectiveRainWindows } from '../rainWindows.js';
 import { LOAD_BEARING_DE, RESIDUAL_MIN, SOIL_TYPE_DE, fieldCapacityPct, loadBearingClass, soilLoadForScore, wetnessScore } from '../soil.js';
 import type { SkippedPart, SoilType } from '../types.js';
 import type { CheckContext, CheckDefinition, CheckEvaluation } from './types.js';
+import { emphasis } from '../reasonText.js';
 
 export const DRIZZLE_BELOW_MM_H = 0.2;
 export const HEAVY_FROM_MM_H = 2;
@@ -110,7 +111,7 @@ function evaluate({ values, extensions = {}, season, lawn }: CheckContext): Chec
 
   subs.precipitation = {
     score: precipitationScore(rateMmH),
-    reason: rateMmH > 0 ? `<b>Es regnet</b> (${formatNumberDe(rateMmH, 2)} mm/h) – nicht mähen.` : null,
+    reason: rateMmH > 0 ? `${emphasis('Es regnet')} (${formatNumberDe(rateMmH, 2)} mm/h) – nicht mähen.` : null,
   };
 
   let dryTimeMin: number | null = null;
@@ -126,7 +127,7 @@ function evaluate({ values, extensions = {}, season, lawn }: CheckContext): Chec
     subs.surface_wetness = {
       score,
       reason: score < 70 && rateMmH === 0
-        ? `Letzter Regen vor ${Math.round(since.minutes)} Minuten – <b>Rasen noch nass</b>, Abtrocknung dauert ca. ${hoursDe(dryTimeMin)} Stunden.`
+        ? `Letzter Regen vor ${Math.round(since.minutes)} Minuten – ${emphasis('Rasen noch nass')}, Abtrocknung dauert ca. ${hoursDe(dryTimeMin)} Stunden.`
         : null,
     };
   }
@@ -171,7 +172,7 @@ function evaluate({ values, extensions = {}, season, lawn }: CheckContext): Chec
     subs.soil = {
       score,
       reason: score < 70
-        ? `<b>Boden ${LOAD_BEARING_DE[bearing]}</b> (${formatNumberDe(values.soil_moisture)} % Bodenfeuchte, ${SOIL_TYPE_DE[lawn.soilType]}) – Gefahr von Bodenverdichtung und Fahrspuren.`
+        ? `${emphasis(`Boden ${LOAD_BEARING_DE[bearing]}`)} (${formatNumberDe(values.soil_moisture)} % Bodenfeuchte, ${SOIL_TYPE_DE[lawn.soilType]}) – Gefahr von Bodenverdichtung und Fahrspuren.`
         : null,
     };
   } else if (apiMm !== null && values.rain_14d !== undefined) {

@@ -15,13 +15,14 @@ import { thawCap } from '../thaw.js';
 import { TURF_PROFILES } from '../turf.js';
 import type { SkippedPart } from '../types.js';
 import type { CheckContext, CheckDefinition, CheckEvaluation } from './types.js';
+import { emphasis } from '../reasonText.js';
 
 /** Soil temperature (°C, 5–10 cm) -> score of a cool-season lawn, after the NC State Turf Council table. */
 export const SOIL_TEMPERATURE_CURVE: Curve = TURF_PROFILES.cool_season.soilCurve;
 
 function soilTemperatureReason(soilTempC: number): string {
   const t = formatNumberDe(soilTempC);
-  if (soilTempC <= 0) return `<b>Boden gefroren</b> (${t} °C) – nicht befahren, die Grasnarbe wird beschädigt.`;
+  if (soilTempC <= 0) return `${emphasis('Boden gefroren')} (${t} °C) – nicht befahren, die Grasnarbe wird beschädigt.`;
   if (soilTempC < 4.4) return `Bodentemperatur ${t} °C – Sprosswachstum ruht, der Rasen regeneriert nach dem Schnitt nicht.`;
   if (soilTempC < 10) return `Bodentemperatur ${t} °C – Wachstum langsam, Schnitt regeneriert verzögert.`;
   if (soilTempC > 29) return `Bodentemperatur ${t} °C – Hitzestress im Wurzelraum, Wachstum stockt.`;
@@ -53,9 +54,9 @@ function evaluate({ values, season, lawn }: CheckContext): CheckEvaluation {
     wetness = relativeWetness(soilMoisturePct, fieldCapacity);
     const vwc = formatNumberDe(soilMoisturePct);
     if (dry < wet) {
-      reasons.push(`<b>Trockenstress</b> (Bodenfeuchte ${vwc} %) – Rasen nicht zusätzlich belasten, Schnitthöhe erhöhen.`);
+      reasons.push(`${emphasis('Trockenstress')} (Bodenfeuchte ${vwc} %) – Rasen nicht zusätzlich belasten, Schnitthöhe erhöhen.`);
     } else if (wet < 80) {
-      reasons.push(`<b>Boden ${LOAD_BEARING_DE[bearing]}</b> (${vwc} % Bodenfeuchte, ${SOIL_TYPE_DE[lawn.soilType]}) – Gefahr von Bodenverdichtung und Fahrspuren.`);
+      reasons.push(`${emphasis(`Boden ${LOAD_BEARING_DE[bearing]}`)} (${vwc} % Bodenfeuchte, ${SOIL_TYPE_DE[lawn.soilType]}) – Gefahr von Bodenverdichtung und Fahrspuren.`);
     } else {
       reasons.push(`Boden ${LOAD_BEARING_DE[bearing]} (${vwc} % Bodenfeuchte, ${SOIL_TYPE_DE[lawn.soilType]}).`);
     }

@@ -9,6 +9,7 @@ import { fieldCapacityPct } from '../soil.js';
 import { TURF_PROFILES } from '../turf.js';
 import type { Season, SkippedPart } from '../types.js';
 import type { CheckContext, CheckDefinition, CheckEvaluation } from './types.js';
+import { emphasis } from '../reasonText.js';
 
 /** Air temperature (°C) -> score of the default (cool-season) lawn; the turf profile decides (./turf.ts). */
 export const AIR_TEMPERATURE_CURVE: Curve = TURF_PROFILES.cool_season.airCurve;
@@ -73,7 +74,7 @@ function evaluate({ values, season, lawn }: CheckContext): CheckEvaluation {
   if (tempC > 0 && tempC >= heatFromC) {
     // Heat leads unless drought and heat together decided the score (that reason names both).
     const add = drought !== null && drought.cap < airScore ? (r: string) => reasons.push(r) : (r: string) => reasons.unshift(r);
-    add(`<b>Hitze ${t} °C</b> – Hitzestress, Gras wächst kaum; Mähen vermeiden oder in die Abendstunden legen.`);
+    add(`${emphasis(`Hitze ${t} °C`)} – Hitzestress, Gras wächst kaum; Mähen vermeiden oder in die Abendstunden legen.`);
   } else if (tempC > 0 && tempC < COLD_FROM_C) {
     reasons.push(`Kühl (${t} °C) – Gras wächst langsam, Schnittwunden heilen schlecht.`);
   }

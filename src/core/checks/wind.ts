@@ -4,6 +4,7 @@ import type { Curve } from '../piecewise.js';
 import { beaufortForKmh } from '../physics.js';
 import { statusForScore, toScore } from '../status.js';
 import type { CheckContext, CheckDefinition, CheckEvaluation } from './types.js';
+import { emphasis } from '../reasonText.js';
 
 /** 10-min mean wind, km/h -> score (docs/model.md, "Check: wind"; Beaufort bounds). */
 export const WIND_MEAN_CURVE: Curve = [[15, 100], [20, 95], [29, 80], [39, 55], [50, 30], [62, 10], [75, 0]];
@@ -37,8 +38,8 @@ interface ScoredReason {
 function gustReason(score: number, gustText: string, gustKmh: number): ScoredReason | null {
   const bft = beaufortForKmh(gustKmh);
   const status = statusForScore(toScore(score));
-  if (status === 'BLOCK') return { score, reason: `<b>Sturmböen bis ${gustText}</b> (Bft ${bft}) – Sicherheitsrisiko, Schnittgut verweht.` };
-  if (status === 'WARNING') return { score, reason: `<b>Starke Böen bis ${gustText}</b> (Bft ${bft}) – Vorsicht, herabfallende Äste, Schnittgut verweht.` };
+  if (status === 'BLOCK') return { score, reason: `${emphasis(`Sturmböen bis ${gustText}`)} (Bft ${bft}) – Sicherheitsrisiko, Schnittgut verweht.` };
+  if (status === 'WARNING') return { score, reason: `${emphasis(`Starke Böen bis ${gustText}`)} (Bft ${bft}) – Vorsicht, herabfallende Äste, Schnittgut verweht.` };
   return null;
 }
 
@@ -46,7 +47,7 @@ function meanReason(score: number, windKmh: number): ScoredReason | null {
   const w = formatNumberDe(windKmh);
   const bft = beaufortForKmh(windKmh);
   const status = statusForScore(toScore(score));
-  if (status === 'BLOCK') return { score, reason: `<b>Sehr starker Wind ${w} km/h</b> (Bft ${bft}) – Sicherheitsrisiko, herabfallende Äste, nicht mähen.` };
+  if (status === 'BLOCK') return { score, reason: `${emphasis(`Sehr starker Wind ${w} km/h`)} (Bft ${bft}) – Sicherheitsrisiko, herabfallende Äste, nicht mähen.` };
   if (status === 'WARNING') return { score, reason: `Kräftiger Wind ${w} km/h (Bft ${bft}) – Schnittgut verweht, Arbeiten unangenehm.` };
   return null;
 }

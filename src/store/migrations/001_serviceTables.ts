@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 /** API keys (hashed only), blocked client addresses and service settings. */
 export const serviceTables: Migration = {

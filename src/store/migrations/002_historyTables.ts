@@ -1,4 +1,4 @@
-import type { Migration } from './index.js';
+import type { Migration } from './migration.js';
 
 /**
  * Station histories (one-minute buckets over 14 days, rain counter baselines,

@@ -8,11 +8,8 @@ import { historyFingerprints } from './003_historyFingerprints.js';
 import { historyHighWater } from './004_historyHighWater.js';
 import { publicService } from './008_publicService.js';
 
-export interface Migration {
-  version: number;
-  name: string;
-  /** One or more SQL statements, run inside one transaction. */
-  up: string;
-}
+import type { Migration } from './migration.js';
+
+export type { Migration };
 
 export const MIGRATIONS: readonly Migration[] = [serviceTables, historyTables, historyFingerprints, historyHighWater, publicService];

@@ -1,0 +1,86 @@
+/**
+ * Dependency rules (dependency-cruiser, https://github.com/sverweij/dependency-cruiser).
+ * test/architecture/dependencies.test.ts runs them; `npx depcruise src bench` shows the same.
+ *
+ * Layers, lowest first. A module may import its own layer and any layer below it, never one
+ * above: the pure core knows nothing of the daemon, the adapters nothing of the composition root.
+ * `import type` counts (tsPreCompilationDeps), so a type-only cycle or upward import fails too.
+ */
+const LAYERS = [
+  { name: 'core', paths: ['src/core/'] },
+  { name: 'util', paths: ['src/util/'] },
+  { name: 'data', paths: ['src/ingest/', 'src/history/', 'src/store/'] },
+  { name: 'config', paths: ['src/config/(?!load\\.ts$)'] },
+  { name: 'adapters', paths: ['src/http/', 'src/mqtt/', 'src/metrics/', 'src/station/'] },
+  // Loading applies every layer's cross-key rules (the MQTT side's discovery ids too), so the
+  // loader sits above the adapters while the schema and its formats stay below them.
+  { name: 'config loader', paths: ['src/config/load\\.ts$'] },
+  { name: 'composition root', paths: ['src/daemon\\.ts$'] },
+  // The process entry: parses argv and runs a command, one of which (serve) starts the daemon.
+  { name: 'cli', paths: ['src/cli/'] },
+];
+
+/** Regex alternatives matching every path of the given layers. */
+function pathsOf(layers) {
+  return `^(${layers.flatMap((layer) => layer.paths).join('|')})`;
+}
+
+const upwardRules = LAYERS.slice(0, -1).map((layer, index) => ({
+  name: `no-upward-from-${layer.name.replace(/ /g, '-')}`,
+  severity: 'error',
+  comment: `${layer.name} (${layer.paths.join(', ')}) must not import a higher layer: ${LAYERS.slice(index + 1).map((above) => above.name).join(', ')}.`,
+  from: { path: pathsOf([layer]) },
+  to: { path: pathsOf(LAYERS.slice(index + 1)) },
+}));
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'A cycle (type-only ones included) means two modules are one; move the shared part down.',
+      from: { path: '^(src|bench)/' },
+      to: { circular: true },
+    },
+    ...upwardRules,
+    {
+      name: 'core-is-pure',
+      severity: 'error',
+      comment: 'src/core is pure: no Node built-ins, no npm packages (clock, I/O and config are parameters).',
+      from: { path: '^src/core/' },
+      to: { dependencyTypesNot: ['local', 'type-only'], pathNot: '^src/core/' },
+    },
+    {
+      name: 'no-test-code-in-product',
+      severity: 'error',
+      comment: 'The product and the benchmarks stand without the test suite.',
+      from: { path: '^(src|bench)/' },
+      to: { path: '^test/' },
+    },
+    {
+      name: 'no-bench-code-in-product',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^bench/' },
+    },
+    {
+      name: 'not-to-unresolvable',
+      severity: 'error',
+      comment: 'An import that does not resolve (a typo, a missing .js specifier target) is a broken build.',
+      from: { path: '^(src|bench)/' },
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|dist-bench|node_modules)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.js', '.mjs', '.cjs', '.json', '.d.ts'],
+    },
+    moduleSystems: ['es6', 'cjs'],
+  },
+};

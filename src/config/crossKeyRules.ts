@@ -1,0 +1,42 @@
+/**
+ * Rules that span several keys (convict validates one key at a time) and need nothing but the
+ * configuration. The MQTT side adds its discovery-id rule (src/mqtt/settings.ts
+ * mqttConfigProblems); loadConfig runs both.
+ */
+import { isLoopbackHost } from '../util/loopback.js';
+import type { MqttSideConfig } from './schema.js';
+
+function overlaps(a: string, b: string): boolean {
+  return a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
+}
+
+/** Problems no single key can see; empty when the configuration is consistent. */
+export function crossKeyProblems(config: MqttSideConfig): string[] {
+  const problems: string[] = [];
+  if (config.broker.enabled && !isLoopbackHost(config.broker.host) && config.broker.users.length === 0) {
+    problems.push(
+      `"broker.host" = "${config.broker.host}" listens beyond this machine, so "broker.users" must list at least one username/password (or use 127.0.0.1)`,
+    );
+  }
+  if (config.homeassistant.discovery && overlaps(config.homeassistant.prefix, config.mqtt.baseTopic)) {
+    problems.push(`"homeassistant.prefix" = "${config.homeassistant.prefix}" must differ from "mqtt.baseTopic" = "${config.mqtt.baseTopic}" (and not contain it)`);
+  }
+  if (config.mqtt.mowableOffThreshold > config.mqtt.mowableOnThreshold) {
+    problems.push(`"mqtt.mowableOffThreshold" (${config.mqtt.mowableOffThreshold}) must not be above "mqtt.mowableOnThreshold" (${config.mqtt.mowableOnThreshold})`);
+  }
+  if (config.mqtt.url !== '' && !/^(mqtts?|wss?):\/\/[^/]/.test(config.mqtt.url)) {
+    problems.push(`"mqtt.url" must start with mqtt://, mqtts://, ws:// or wss:// followed by a host`);
+  }
+  const hasFile = (name: 'cert' | 'key'): boolean => config.mqtt[name] !== '';
+  if (hasFile('cert') !== hasFile('key')) problems.push('"mqtt.cert" and "mqtt.key" must be set together');
+  const underBase = (topic: string): boolean => topic === config.mqtt.baseTopic || topic.startsWith(`${config.mqtt.baseTopic}/`);
+  for (const station of config.stations) {
+    if (underBase(station.topic)) {
+      problems.push(`station "${station.id}" topic "${station.topic}" lies under "mqtt.baseTopic" = "${config.mqtt.baseTopic}", where we publish`);
+    }
+    if (station.irrigation && underBase(station.irrigation.topic)) {
+      problems.push(`station "${station.id}" irrigation.topic "${station.irrigation.topic}" lies under "mqtt.baseTopic" = "${config.mqtt.baseTopic}", where only we may publish`);
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { calculate } from '../../src/core/index.js';
+import { buildStatePayload } from '../../src/mqtt/statePayload.js';
+
+const INPUT = { temperature: 35, precipitation_rate: 0, humidity: 30, soil_moisture: 8, soil_temperature: 33, rain_14d: 1 };
+const CONTEXT = { nowMs: Date.parse('2026-07-15T12:00:00Z'), timeZone: 'Europe/Berlin', hemisphere: 'north' } as const;
+
+describe('station state payload', () => {
+  it('carries the checks reasons as plain text, the HTTP result keeps the spec emphasis', () => {
+    const outcome = calculate(INPUT, CONTEXT);
+    if (!outcome.ok) throw new Error('expected a result');
+    const httpReasons = Object.values(outcome.result.checks).flatMap((check) => check?.reasons ?? []);
+    expect(httpReasons.some((reason) => reason.includes('<b>'))).toBe(true);
+
+    const payload = buildStatePayload({
+      stationId: 'garden',
+      stationName: 'Garden',
+      outcome,
+      assembly: { input: INPUT, withheld: {}, derived: [], coverage: {}, lastReadingAtMs: CONTEXT.nowMs },
+      mowable: false,
+      mowableReason: 'index below the threshold',
+    });
+    const checks = payload.checks as Record<string, { reasons: string[] }>;
+    const stateReasons = Object.values(checks).flatMap((check) => check.reasons);
+    expect(stateReasons).toEqual(httpReasons.map((reason) => reason.replace(/<\/?b>/g, '')));
+    expect(JSON.stringify(payload)).not.toMatch(/<\/?b>/);
+  });
+});
