@@ -8,7 +8,7 @@ import { ServiceStore } from '../../store/serviceStore.js';
 import { calendarDay } from '../../util/calendarDay.js';
 import { calculationContext } from '../../config/calculationContext.js';
 import { systemClock } from '../../util/clock.js';
-import { formatTable } from './keys.js';
+import { formatTable } from '../table.js';
 
 export const KEY_LIFECYCLE_SUBCOMMANDS = ['rotate', 'usage', 'quota', 'expire'] as const;
 const DAY_MS = 86_400_000;

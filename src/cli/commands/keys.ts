@@ -4,6 +4,7 @@ import { CommandError, EXIT_OK, UsageError, type CliIo } from '../io.js';
 import { HELP } from '../help.js';
 import { assertPrintable, escapeTerminalText } from '../terminalText.js';
 import { InvalidOwnerError } from '../../store/serviceStore.js';
+import { formatTable } from '../table.js';
 import { KEY_LIFECYCLE_SUBCOMMANDS, keyLifecycleCommand } from './keyLifecycle.js';
 
 const COMMAND = 'keys';
@@ -113,10 +114,4 @@ export async function keysCommand(argv: readonly string[], io: CliIo): Promise<n
       if ((KEY_LIFECYCLE_SUBCOMMANDS as readonly string[]).includes(subcommand)) return keyLifecycleCommand(subcommand, rest, parsed, io);
       throw new UsageError(COMMAND, `unknown subcommand "${subcommand}"`);
   }
-}
-
-export function formatTable(header: string[], rows: string[][]): string {
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
-  const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd();
-  return `${[line(header), ...rows.map(line)].join('\n')}\n`;
 }

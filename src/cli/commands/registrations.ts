@@ -5,7 +5,7 @@ import { CommandError, EXIT_OK, UsageError, type CliIo } from '../io.js';
 import { HELP } from '../help.js';
 import { assertPrintable, escapeTerminalText } from '../terminalText.js';
 import { RegistrationError, RegistrationStore, type Registration } from '../../store/registrationStore.js';
-import { formatTable } from './keys.js';
+import { formatTable } from '../table.js';
 
 const COMMAND = 'registrations';
 const DAY_MS = 86_400_000;
