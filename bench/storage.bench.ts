@@ -12,12 +12,12 @@
  * than 30 s apart (the kernel's dirty-page expiry, so re-dirtied pages count
  * again as they would at the real pace). Per-day figures use payload time.
  */
-import { statSync, existsSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Benchmark, BenchContext, BenchOutcome } from './lib/benchmark.js';
 import { cliAvailable, spawnDaemon, waitHealthy, type RunningDaemon } from './lib/daemon.js';
 import { connectPublisher, publishAtRate } from './lib/mqttLoad.js';
-import { ioDelta, KIB, MIB, readIo, readMemory } from './lib/proc.js';
+import { childPids, ioDelta, KIB, MIB, readIo, readMemory } from './lib/proc.js';
 import { atMost, measured, notMeasured, type Figure } from './lib/report.js';
 import { benchStations, rtl433Readings, STATION_INTERVAL_MS } from './lib/rtl433.js';
 import { countFsyncs, straceAvailable } from './lib/strace.js';
@@ -45,6 +45,21 @@ interface StorageRun {
   steadyRssBytes: number;
 }
 
+/** The daemon's node process: under strace, the descendant of strace running main.js (resolved again once it runs). */
+function daemonPid(daemon: RunningDaemon): number {
+  const queue = [daemon.child.process.pid ?? 0];
+  while (queue.length > 0) {
+    const pid = queue.shift()!;
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('main.js')) return pid;
+    } catch {
+      continue;
+    }
+    queue.push(...childPids(pid));
+  }
+  throw new Error(`the daemon exited:\n${daemon.child.tail()}`);
+}
+
 function fileBytes(path: string): number {
   return existsSync(path) ? statSync(path).size : 0;
 }
@@ -69,15 +84,19 @@ async function runStorage(context: BenchContext, stations: number, perStation: n
     });
     const running = daemon;
     await waitHealthy(running, 60_000);
+    // HTTP answers before the histories are restored; the broker listens after.
+    const probe = await waitFor(() => connectPublisher(running.brokerPort, 'bench-storage-probe').catch(() => undefined), { timeoutMs: 120_000, intervalMs: 200, what: 'the MQTT broker' });
+    await probe.endAsync(true);
     await sleep(3000);
-    const startPeakRssBytes = readMemory(running.child.pid).peakRssBytes;
+    const pid = daemonPid(running);
+    const startPeakRssBytes = readMemory(pid).peakRssBytes;
     const fsyncs = (): number => (straceFile ? countFsyncs(straceFile) : 0);
     // Start-up writes (migration, retained restore) are not part of the windows.
-    const io0 = readIo(running.child.pid);
+    const io0 = readIo(pid);
     const fsync0 = fsyncs();
     const idleSeconds = context.quick ? 10 : 30;
     await sleep(idleSeconds * 1000);
-    const io1 = readIo(running.child.pid);
+    const io1 = readIo(pid);
     const fsync1 = fsyncs();
 
     const readings = rtl433Readings(stations, perStation, endMs);
@@ -92,10 +111,10 @@ async function runStorage(context: BenchContext, stations: number, perStation: n
     }
     // Wait for the last scheduled flush (at most one interval after the last reading), then a little.
     await sleep(flushSeconds * 1000 + 3000);
-    const io2 = readIo(running.child.pid);
+    const io2 = readIo(pid);
     const fsync2 = fsyncs();
     const seconds = (performance.now() - started) / 1000;
-    const steadyRssBytes = readMemory(running.child.pid).rssBytes;
+    const steadyRssBytes = readMemory(pid).rssBytes;
     const walBytes = fileBytes(`${dbPath}-wal`);
     return {
       stations,

@@ -113,6 +113,11 @@ export class StationHistory {
     }
   }
 
+  /** Minute buckets held. */
+  get bucketCount(): number {
+    return this.#buckets.size;
+  }
+
   get lastReadingAtMs(): number | null {
     return this.#lastReadingAtMs;
   }
