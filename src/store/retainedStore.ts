@@ -33,17 +33,20 @@ export class RetainedStore {
 
   /** Topics and payload sizes without the payloads, oldest first (so when limits force a cut the long-standing messages stay). */
   async sizes(): Promise<Array<{ topic: string; bytes: number }>> {
+    await this.#writeStaged();
     return this.#db.all<{ topic: string; bytes: number }>('SELECT topic, length(payload) AS bytes FROM retained_messages ORDER BY updated_at_ms, topic');
   }
 
   /** One stored payload, read alone so a check can look at a few rows without loading all of them. */
   async payload(topic: string): Promise<Buffer | undefined> {
+    await this.#writeStaged();
     const row = await this.#db.get<{ payload: Buffer }>('SELECT payload FROM retained_messages WHERE topic = ?', [topic]);
     return row ? Buffer.from(row.payload) : undefined;
   }
 
   /** Oldest first, like sizes(). */
   async loadAll(): Promise<RetainedMessage[]> {
+    await this.#writeStaged();
     const rows = await this.#db.all<{ topic: string; payload: Buffer; qos: number }>('SELECT topic, payload, qos FROM retained_messages ORDER BY updated_at_ms, topic');
     return rows.map((row) => ({ topic: row.topic, payload: Buffer.from(row.payload), qos: Math.min(2, Math.max(0, row.qos)) as 0 | 1 | 2 }));
   }
@@ -58,6 +61,11 @@ export class RetainedStore {
     for (const message of changes.values()) this.#staged.set(message.topic, { message, nowMs });
     if (this.#commit.staged()) return;
     await this.#commit.commit();
+  }
+
+  /** Reads see every saved change: staged ones are written first (this happens only around a restore at start). */
+  async #writeStaged(): Promise<void> {
+    if (this.#staged.size > 0) await this.#commit.commit();
   }
 
   #take(): StagedRows | undefined {
