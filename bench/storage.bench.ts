@@ -51,7 +51,8 @@ function daemonPid(daemon: RunningDaemon): number {
   while (queue.length > 0) {
     const pid = queue.shift()!;
     try {
-      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('main.js')) return pid;
+      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      if (!argv[0]?.endsWith('strace') && argv.some((arg) => arg.endsWith('main.js'))) return pid;
     } catch {
       continue;
     }
