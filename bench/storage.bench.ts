@@ -92,11 +92,7 @@ async function runStorage(context: BenchContext, stations: number, perStation: n
     const pid = daemonPid(running);
     const startPeakRssBytes = readMemory(pid).peakRssBytes;
     const fsyncs = (): number => (straceFile ? countFsyncs(straceFile) : 0);
-    // Start-up writes (migration, retained restore) are not part of the windows.
-    const io0 = readIo(pid);
-    const fsync0 = fsyncs();
-    const idleSeconds = context.quick ? 10 : 30;
-    await sleep(idleSeconds * 1000);
+    // Start-up writes (migration, the first station states) are not part of the windows.
     const io1 = readIo(pid);
     const fsync1 = fsyncs();
 
@@ -117,6 +113,11 @@ async function runStorage(context: BenchContext, stations: number, perStation: n
     const seconds = (performance.now() - started) / 1000;
     const steadyRssBytes = readMemory(pid).rssBytes;
     const walBytes = fileBytes(`${dbPath}-wal`);
+    // Idle: the stations have stopped and the last batch is written; nothing may be written now.
+    const idleSeconds = context.quick ? 10 : 30;
+    await sleep(idleSeconds * 1000);
+    const io3 = readIo(pid);
+    const fsync3 = fsyncs();
     return {
       stations,
       readings: readings.length,
@@ -125,8 +126,8 @@ async function runStorage(context: BenchContext, stations: number, perStation: n
       writeBytes: ioDelta(io2, io1).writeBytes,
       fsyncs: straceFile ? fsync2 - fsync1 : null,
       walBytes,
-      idleWriteBytes: ioDelta(io1, io0).writeBytes,
-      idleFsyncs: straceFile ? fsync1 - fsync0 : null,
+      idleWriteBytes: ioDelta(io3, io2).writeBytes,
+      idleFsyncs: straceFile ? fsync3 - fsync2 : null,
       startPeakRssBytes,
       steadyRssBytes,
     };
