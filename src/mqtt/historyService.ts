@@ -67,11 +67,14 @@ export class HistoryService {
     this.#release = await this.#store.drive(() => this.#writer.markDirty());
   }
 
-  /** SIGTERM: writes everything pending (history and staged retained messages); later stagers commit alone. */
+  /**
+   * SIGTERM: writes everything pending (history and staged retained messages). Released first, so
+   * a writer staging during the final commit commits alone instead of waiting for a stopped writer.
+   */
   async stop(): Promise<void> {
-    await this.#writer.stop();
     this.#release?.();
     this.#release = undefined;
+    await this.#writer.stop();
   }
 
   #history(stationId: string): StationHistory {
