@@ -48,8 +48,8 @@ describe('history persistence: schema 5, one commit with the retained messages, 
     const old = await Database.open(temp.dbPath, { migrations: MIGRATIONS.filter((m) => m.version <= 4) });
     const stored = new Map([['garden', fourteenDays(3)], ['shed', fourteenDays(40)]]);
     for (const [station, rows] of stored) {
-      for (let start = 0; start < rows.length; start += 200) {
-        const chunk = rows.slice(start, start + 200);
+      for (let start = 0; start < rows.length; start += 1000) {
+        const chunk = rows.slice(start, start + 1000);
         await old.run(
           `INSERT INTO history_buckets (station, minute, rain_mm, rain_observed, temp_min_c) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?)').join(', ')}`,
           chunk.flatMap((b) => [station, b.minute, b.rainMm, b.rainObserved ? 1 : 0, b.tempMinC]),
@@ -82,7 +82,7 @@ describe('history persistence: schema 5, one commit with the retained messages, 
     expect(history.assemble('garden', NOW).input.rain_14d).toBeGreaterThan(0);
     await history.stop();
     await upgraded.close();
-  });
+  }, 60_000);
 
   it("retained messages are written in the history's commit, SIGTERM writes both, and after stop they commit alone", async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
