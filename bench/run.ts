@@ -12,13 +12,14 @@ import { mqttBenchmark } from './mqtt.bench.js';
 import { reconnectBenchmark } from './reconnect.bench.js';
 import { startupBenchmark } from './startup.bench.js';
 import { writesBenchmark } from './writes.bench.js';
+import { storageBenchmark } from './storage.bench.js';
 import type { Benchmark, BenchContext } from './lib/benchmark.js';
 import { machineInfo, renderTable, resultsPath, writeJson, type BenchResult, type Figure } from './lib/report.js';
 
 const repoRoot = join(import.meta.dirname, '..', '..');
 
 // Order matters: core compares itself with the HTTP figures measured before it.
-const BENCHMARKS: readonly Benchmark[] = [httpBenchmark, coreBenchmark, mqttBenchmark, writesBenchmark, memoryBenchmark, reconnectBenchmark, startupBenchmark];
+const BENCHMARKS: readonly Benchmark[] = [httpBenchmark, coreBenchmark, mqttBenchmark, writesBenchmark, storageBenchmark, memoryBenchmark, reconnectBenchmark, startupBenchmark];
 
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2), { resultsDir: join(repoRoot, 'bench', 'results') });

@@ -11,9 +11,10 @@ import { ratio } from './lib/stats.js';
 
 const NO_STRACE = 'strace missing';
 
-function fsyncFigure(id: string, label: string, window: WindowMeasure, per: number, goal: number): Figure {
-  if (window.fsyncs === null) return notMeasured(id, label, 'fsyncs', NO_STRACE, atMost(goal));
-  return measured(id, label, window.fsyncs * per, 'fsyncs', atMost(goal), `${window.fsyncs} in the window`);
+function fsyncFigure(id: string, label: string, window: WindowMeasure, per: number, goal: number | undefined): Figure {
+  const target = goal === undefined ? undefined : atMost(goal);
+  if (window.fsyncs === null) return notMeasured(id, label, 'fsyncs', NO_STRACE, target);
+  return measured(id, label, window.fsyncs * per, 'fsyncs', target, `${window.fsyncs} in the window`);
 }
 
 export const writesBenchmark: Benchmark = {
@@ -43,14 +44,14 @@ export const writesBenchmark: Benchmark = {
       fsyncFigure('writes.burst.fsyncs', 'fsyncs per 1000 readings', burst, perBurst, 20),
       measured(
         'writes.steady.writeKiB',
-        `storage KiB per 1000 readings at a station's pace (${steady.ratePerSecond}/s)`,
+        `storage KiB per 1000 readings at a station's pace (${steady.ratePerSecond}/s), 5 s flush (shipped 300 s: see storage)`,
         (steady.io.writeBytes * perSteady) / KIB,
         'KiB',
-        atMost(250),
+        undefined,
         `${steady.readings} readings in ${steady.seconds.toFixed(0)} s; ${((steady.io.writeBytes / steady.seconds) * 86400 / 2 ** 20).toFixed(1)} MiB/day`,
       ),
       measured('writes.steady.vsNaive', "daemon (station pace) / autocommit baseline bytes", ratio(steady.io.writeBytes * perSteady, naive.writeBytes * (1000 / naive.rows)), 'x'),
-      fsyncFigure('writes.steady.fsyncs', "fsyncs per 1000 readings at a station's pace", steady, perSteady, 20),
+      fsyncFigure('writes.steady.fsyncs', "fsyncs per 1000 readings at a station's pace, 5 s flush", steady, perSteady, undefined),
       measured('writes.idle.writeBytes', `storage bytes while idle (${idle.seconds.toFixed(0)} s)`, idle.io.writeBytes, 'bytes', atMost(0)),
       measured('writes.idle.wchar', 'all write() bytes while idle', idle.io.wchar, 'bytes', undefined, 'eventfd wake-ups (8 B) of the 1 s key-cache poll, logs, keepalives'),
       idle.fsyncs === null ? notMeasured('writes.idle.fsyncs', 'fsyncs while idle', 'fsyncs', NO_STRACE, atMost(0)) : measured('writes.idle.fsyncs', 'fsyncs while idle', idle.fsyncs, 'fsyncs', atMost(0)),

@@ -252,9 +252,9 @@ export const mqttSchema = {
       env: 'MOWABILITY_HISTORY_FRESHNESS_MINUTES',
     },
     flushIntervalSeconds: {
-      doc: 'History is written to the database at most this often, and only when something changed.',
+      doc: 'History (and the embedded broker\'s retained messages) is written to the database at most this often, in one commit, and only when something changed; a power cut loses at most this much (SIGTERM writes everything).',
       format: 'positive-int',
-      default: 5,
+      default: 300,
       env: 'MOWABILITY_HISTORY_FLUSH_INTERVAL_SECONDS',
     },
     pruneSchedule: {

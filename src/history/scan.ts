@@ -2,7 +2,7 @@
  * The window scan behind StationHistory.assemble(): rain sums, minimum
  * temperatures and coverage for every window in one linear pass. Pure.
  */
-import type { BucketRow } from './types.js';
+import type { MinuteColumns } from './minuteColumns.js';
 import { RAIN_WINDOWS, RATE_WINDOW_MINUTES, RETENTION_MINUTES, TEMPERATURE_WINDOWS } from './windows.js';
 
 export interface WindowStats {
@@ -32,20 +32,19 @@ export interface WindowScan {
  * at most maxGapMinutes old. The first reading after a longer silence
  * covers only its own minute.
  */
-export function scanWindows(buckets: ReadonlyMap<number, BucketRow>, nowMinute: number, gap: number): WindowScan {
+export function scanWindows(buckets: MinuteColumns, nowMinute: number, gap: number): WindowScan {
   const oldestMinute = nowMinute - RETENTION_MINUTES + 1;
   const lengths = new Set<number>([RATE_WINDOW_MINUTES, ...RAIN_WINDOWS.map(([, m]) => m), ...TEMPERATURE_WINDOWS.map(([, m]) => m)]);
   const windows = new Map<number, WindowStats>();
   const rainSamples: number[] = [];
   const tempSamples: number[] = [];
   // Samples just before the scanned range decide whether its oldest minutes are covered.
-  for (const bucket of buckets.values()) {
-    if (bucket.minute > nowMinute || bucket.minute < oldestMinute - gap) continue;
-    if (bucket.rainObserved) rainSamples.push(bucket.minute);
-    if (bucket.tempMinC !== null) tempSamples.push(bucket.minute);
+  const first = buckets.lowerBound(oldestMinute - gap);
+  const last = buckets.lowerBound(nowMinute + 1) - 1;
+  for (let index = last; index >= first; index--) {
+    if (buckets.observedAt(index)) rainSamples.push(buckets.minuteAt(index));
+    if (buckets.tempMinAt(index) !== null) tempSamples.push(buckets.minuteAt(index));
   }
-  rainSamples.sort((a, b) => b - a);
-  tempSamples.sort((a, b) => b - a);
   const rainCover = coverageCursor(rainSamples, nowMinute, gap);
   const tempCover = coverageCursor(tempSamples, nowMinute, gap);
   let rainMm = 0;
@@ -54,16 +53,19 @@ export function scanWindows(buckets: ReadonlyMap<number, BucketRow>, nowMinute: 
   let tempMinC: number | null = null;
   let lastRainMinute: number | null = null;
   let coverageSinceRain = 0;
+  let cursor = last; // the bucket at or before the visited minute
   for (let count = 1; count <= RETENTION_MINUTES; count++) {
     const minute = nowMinute - count + 1;
-    const bucket = buckets.get(minute);
-    if (bucket) {
-      if (bucket.rainMm > 0 && lastRainMinute === null) {
+    while (cursor >= first && buckets.minuteAt(cursor) > minute) cursor--;
+    if (cursor >= first && buckets.minuteAt(cursor) === minute) {
+      const bucketRain = buckets.rainAt(cursor);
+      const bucketTemp = buckets.tempMinAt(cursor);
+      if (bucketRain > 0 && lastRainMinute === null) {
         lastRainMinute = minute;
         coverageSinceRain = count > 1 ? rainCovered / (count - 1) : 1;
       }
-      if (bucket.tempMinC !== null) tempMinC = tempMinC === null ? bucket.tempMinC : Math.min(tempMinC, bucket.tempMinC);
-      rainMm += bucket.rainMm;
+      if (bucketTemp !== null) tempMinC = tempMinC === null ? bucketTemp : Math.min(tempMinC, bucketTemp);
+      rainMm += bucketRain;
     }
     if (rainCover(minute)) rainCovered++;
     if (tempCover(minute)) tempCovered++;

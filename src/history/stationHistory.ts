@@ -11,9 +11,10 @@ import type { CalculationInput, FieldName } from '../core/fields.js';
 import type { CurrentField, Reading } from '../ingest/types.js';
 import { CURRENT_FIELDS } from '../ingest/types.js';
 import { DuplicateFilter, type DuplicateFilterState } from './fingerprints.js';
+import { MinuteColumns } from './minuteColumns.js';
 import { addToMinute, clampToSpecMax, MAX_PENDING_ANOMALIES, type RainAnomaly } from './rainPlausibility.js';
 import { scanWindows } from './scan.js';
-import type { BucketRow } from './types.js';
+import type { BucketRow, CounterRow, HistoryRows, LatestRow } from './types.js';
 import {
   COVERAGE_REQUIRED,
   MINUTE_MS,
@@ -49,27 +50,10 @@ export const DEFAULT_HISTORY_OPTIONS: HistoryOptions = {
   freshnessMs: 30 * MINUTE_MS,
 };
 
-export type { BucketRow };
+export type { BucketRow, CounterRow, HistoryRows, LatestRow };
 
-export interface CounterRow {
-  key: string;
-  totalMm: number;
-  atMs: number;
-}
-
-export interface LatestRow {
-  field: CurrentField;
-  value: number;
-  atMs: number;
-}
-
-export interface HistoryRows {
-  buckets: BucketRow[];
-  counters: CounterRow[];
-  latest: LatestRow[];
-  /** The duplicate filter's high-water mark (null: no reading yet, or in a change set: unchanged). */
-  duplicates: DuplicateFilterState | null;
-}
+/** What the store hands back on start: the buckets may come as columns already (no object per minute). */
+export type RestoredRows = Partial<Omit<HistoryRows, 'buckets'>> & { buckets?: BucketRow[] | MinuteColumns };
 
 export type { DuplicateFilterState, RainAnomaly };
 
@@ -102,7 +86,7 @@ function round(value: number, digits = 3): number {
 
 export class StationHistory {
   readonly #options: HistoryOptions;
-  readonly #buckets = new Map<number, BucketRow>();
+  readonly #buckets: MinuteColumns;
   readonly #counters = new Map<string, CounterRow>();
   readonly #latest = new Map<CurrentField, LatestRow>();
   readonly #duplicates: DuplicateFilter;
@@ -114,18 +98,24 @@ export class StationHistory {
   #hasRainAmounts = false;
   #lastReadingAtMs: number | null = null;
 
-  constructor(options: HistoryOptions, rows?: Partial<HistoryRows>) {
+  constructor(options: HistoryOptions, rows?: RestoredRows) {
     this.#options = options;
     this.#duplicates = new DuplicateFilter(options.duplicateWindowMs, rows?.duplicates ?? null);
-    for (const bucket of rows?.buckets ?? []) this.#buckets.set(bucket.minute, { ...bucket });
+    const buckets = rows?.buckets;
+    this.#buckets = buckets instanceof MinuteColumns ? buckets : MinuteColumns.from(buckets ?? [], buckets?.length);
     for (const counter of rows?.counters ?? []) this.#counters.set(counter.key, { ...counter });
     for (const latest of rows?.latest ?? []) this.#latest.set(latest.field, { ...latest });
     if (this.#counters.size > 0) this.#hasRainAmounts = true;
     for (const latest of this.#latest.values()) this.#noteReadingTime(latest.atMs);
     for (const counter of this.#counters.values()) this.#noteReadingTime(counter.atMs);
-    for (const bucket of this.#buckets.values()) {
-      if (bucket.rainObserved && bucket.rainMm > 0) this.#hasRainAmounts = true;
+    for (let i = this.#buckets.first; i < this.#buckets.end && !this.#hasRainAmounts; i++) {
+      if (this.#buckets.observedAt(i) && this.#buckets.rainAt(i) > 0) this.#hasRainAmounts = true;
     }
+  }
+
+  /** Minute buckets held. */
+  get bucketCount(): number {
+    return this.#buckets.size;
   }
 
   get lastReadingAtMs(): number | null {
@@ -140,22 +130,18 @@ export class StationHistory {
     if (this.#lastReadingAtMs === null || timeMs > this.#lastReadingAtMs) this.#lastReadingAtMs = timeMs;
   }
 
-  #bucket(minute: number): BucketRow {
-    let bucket = this.#buckets.get(minute);
-    if (!bucket) {
-      bucket = { minute, rainMm: 0, rainObserved: false, tempMinC: null };
-      this.#buckets.set(minute, bucket);
-    }
+  /** Index of the minute's bucket (created when missing), marked for the next batch. */
+  #bucket(minute: number): number {
     this.#dirtyBuckets.add(minute);
-    return bucket;
+    return this.#buckets.upsert(minute);
   }
 
   #addRain(minute: number, mm: number): void {
     if (mm <= 0) return;
     const capped = Math.min(mm, this.#options.maxRainIncrementMm);
-    const bucket = this.#bucket(minute);
-    const { totalMm, excessMm } = addToMinute(bucket.rainMm, capped);
-    bucket.rainMm = round(totalMm, 6);
+    const index = this.#bucket(minute);
+    const { totalMm, excessMm } = addToMinute(this.#buckets.rainAt(index), capped);
+    this.#buckets.setRain(index, round(totalMm, 6));
     if (excessMm > 0) this.#noteAnomaly({ kind: 'minute-capped', minute, excessMm });
   }
 
@@ -184,8 +170,9 @@ export class StationHistory {
 
     const temperature = reading.values.temperature;
     if (temperature !== undefined) {
-      const bucket = this.#bucket(minute);
-      bucket.tempMinC = bucket.tempMinC === null ? temperature : Math.min(bucket.tempMinC, temperature);
+      const index = this.#bucket(minute);
+      const lowest = this.#buckets.tempMinAt(index);
+      this.#buckets.setTempMin(index, lowest === null ? temperature : Math.min(lowest, temperature));
     }
 
     let rainObserved = false;
@@ -217,7 +204,7 @@ export class StationHistory {
       if (!last || timeMs > last.atMs) this.#lastRate = { rateMmH: rate, atMs: timeMs };
       rainObserved = true;
     }
-    if (rainObserved) this.#bucket(minute).rainObserved = true;
+    if (rainObserved) this.#buckets.setObserved(this.#bucket(minute));
 
     for (const field of CURRENT_FIELDS) {
       const value = reading.values[field];
@@ -234,7 +221,7 @@ export class StationHistory {
   /** Drops buckets, counter baselines and duplicate-filter entries older than the 14-day retention. */
   prune(nowMs: number): void {
     const oldestMinute = minuteOf(nowMs) - RETENTION_MINUTES;
-    for (const minute of this.#buckets.keys()) if (minute < oldestMinute) this.#buckets.delete(minute);
+    this.#buckets.pruneBefore(oldestMinute);
     for (const [key, counter] of this.#counters) if (counter.atMs < nowMs - RETENTION_MS) this.#counters.delete(key);
     this.#duplicates.prune(nowMs - RETENTION_MS);
   }
@@ -243,8 +230,8 @@ export class StationHistory {
   takeChanges(): HistoryRows {
     const changes: HistoryRows = {
       buckets: [...this.#dirtyBuckets].flatMap((minute) => {
-        const bucket = this.#buckets.get(minute);
-        return bucket ? [{ ...bucket }] : [];
+        const index = this.#buckets.indexOf(minute);
+        return index < 0 ? [] : [this.#buckets.row(index)];
       }),
       counters: [...this.#dirtyCounters].flatMap((key) => {
         const counter = this.#counters.get(key);
@@ -265,7 +252,7 @@ export class StationHistory {
   /** Every row, for tests and diagnostics. */
   rows(): HistoryRows {
     return {
-      buckets: [...this.#buckets.values()].map((bucket) => ({ ...bucket })).sort((a, b) => a.minute - b.minute),
+      buckets: this.#rowsBetween(Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY),
       counters: [...this.#counters.values()].map((counter) => ({ ...counter })),
       latest: [...this.#latest.values()].map((latest) => ({ ...latest })),
       duplicates: this.#duplicates.state,
@@ -274,11 +261,13 @@ export class StationHistory {
 
   /** The minute buckets from `fromMs` up to and including `toMs`, oldest first (copies). */
   buckets(fromMs: number, toMs: number): BucketRow[] {
-    const from = minuteOf(fromMs);
-    const to = minuteOf(toMs);
+    return this.#rowsBetween(minuteOf(fromMs), minuteOf(toMs));
+  }
+
+  #rowsBetween(fromMinute: number, toMinute: number): BucketRow[] {
     const rows: BucketRow[] = [];
-    for (const bucket of this.#buckets.values()) if (bucket.minute >= from && bucket.minute <= to) rows.push({ ...bucket });
-    return rows.sort((a, b) => a.minute - b.minute);
+    for (let i = this.#buckets.lowerBound(fromMinute); i < this.#buckets.end && this.#buckets.minuteAt(i) <= toMinute; i++) rows.push(this.#buckets.row(i));
+    return rows;
   }
 
   /** The calculation input this history supports at `nowMs`. */

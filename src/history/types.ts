@@ -1,4 +1,10 @@
-/** Types shared by the station history and its window scan (own module, so neither imports the other's). */
+/**
+ * The row shapes of a station history, shared by the pure history code
+ * (stationHistory.ts, scan.ts, minuteColumns.ts) and the SQLite adapter, in
+ * a module of their own so none of them imports another for a type.
+ */
+import type { CurrentField } from '../ingest/types.js';
+import type { DuplicateFilterState } from './fingerprints.js';
 
 export interface BucketRow {
   minute: number;
@@ -7,4 +13,24 @@ export interface BucketRow {
   rainObserved: boolean;
   /** Lowest temperature in this minute; null when no temperature arrived. */
   tempMinC: number | null;
+}
+
+export interface CounterRow {
+  key: string;
+  totalMm: number;
+  atMs: number;
+}
+
+export interface LatestRow {
+  field: CurrentField;
+  value: number;
+  atMs: number;
+}
+
+export interface HistoryRows {
+  buckets: BucketRow[];
+  counters: CounterRow[];
+  latest: LatestRow[];
+  /** The duplicate filter's high-water mark (null: no reading yet, or in a change set: unchanged). */
+  duplicates: DuplicateFilterState | null;
 }

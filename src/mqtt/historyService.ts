@@ -1,7 +1,10 @@
 /**
  * Owns one StationHistory per configured station: restores them from SQLite
  * on start, feeds readings in, writes changes in batches (BatchWriter) and
- * prunes old rows. The history logic itself is pure (src/history).
+ * prunes old rows. Its batches also carry what other writers on the same
+ * database staged (the broker's retained messages, src/store/sharedCommit.ts),
+ * so there is one commit per flush interval. The history logic itself is
+ * pure (src/history).
  */
 import type { Logger } from 'pino';
 import type { StationConfig } from '../ingest/types.js';
@@ -32,6 +35,7 @@ export class HistoryService {
   readonly #pendingStates = new Map<string, StationStateRow>();
   readonly #writer: BatchWriter;
   readonly #anomalyLog: LogThrottle;
+  #release: (() => void) | undefined;
   /** Commits made, for benchmarks (SD-card wear). */
   commits = 0;
 
@@ -52,15 +56,24 @@ export class HistoryService {
   }
 
   async start(): Promise<void> {
+    const restored = await this.#store.loadAll(this.#stations.map((station) => station.id));
     for (const station of this.#stations) {
-      const { rows, state } = await this.#store.load(station.id);
-      this.#histories.set(station.id, new StationHistory(this.#optionsFor(station), rows));
+      const { rows, state } = restored.get(station.id)!;
+      const history = new StationHistory(this.#optionsFor(station), rows);
+      this.#histories.set(station.id, history);
       if (state) this.#states.set(station.id, state);
-      this.#log.info({ station: station.id, buckets: rows.buckets.length }, 'history restored');
+      this.#log.info({ station: station.id, buckets: history.bucketCount }, 'history restored');
     }
+    this.#release = await this.#store.drive(() => this.#writer.markDirty());
   }
 
+  /**
+   * SIGTERM: writes everything pending (history and staged retained messages). Released first, so
+   * a writer staging during the final commit commits alone instead of waiting for a stopped writer.
+   */
   async stop(): Promise<void> {
+    this.#release?.();
+    this.#release = undefined;
     await this.#writer.stop();
   }
 
@@ -139,14 +152,12 @@ export class HistoryService {
       for (const row of changes.latest) pending.latest.set(row.field, row);
       if (changes.duplicates !== null) pending.duplicates = changes.duplicates;
     }
-    if (this.#pending.size === 0 && this.#pendingStates.size === 0) return;
     const histories = [...this.#pending].map(([station, pending]) => ({
       station,
       changes: { buckets: [...pending.buckets.values()], counters: [...pending.counters.values()], latest: [...pending.latest.values()], duplicates: pending.duplicates },
     }));
     const states = [...this.#pendingStates.values()];
-    await this.#store.save({ histories, states });
-    this.commits++;
+    if (await this.#store.save({ histories, states })) this.commits++;
     // Only now are the changes safe; rows changed again meanwhile are newer copies in the histories.
     this.#pending.clear();
     for (const state of states) if (this.#pendingStates.get(state.station) === state) this.#pendingStates.delete(state.station);

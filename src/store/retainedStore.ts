@@ -1,9 +1,12 @@
 /**
  * The embedded broker's retained messages in SQLite, so a user's retained
- * station data and our own topics come back after a restart. Written in
- * batches with the history; an empty payload deletes the topic.
+ * station data and our own topics come back after a restart. An empty
+ * payload deletes the topic. Saved changes are staged and written in the
+ * history's next commit (sharedCommit.ts), one commit for both; when no
+ * history drives commits they are written at once in their own transaction.
  */
 import type { Database } from './database.js';
+import { SharedCommit, type StagedRows } from './sharedCommit.js';
 
 export interface RetainedMessage {
   topic: string;
@@ -11,43 +14,81 @@ export interface RetainedMessage {
   qos: 0 | 1 | 2;
 }
 
+interface Staged {
+  message: RetainedMessage;
+  nowMs: number;
+}
+
 export class RetainedStore {
   readonly #db: Database;
+  readonly #commit: SharedCommit;
+  /** The latest change per topic not yet committed. */
+  #staged = new Map<string, Staged>();
 
   constructor(db: Database) {
     this.#db = db;
+    this.#commit = SharedCommit.of(db);
+    this.#commit.join({ take: () => this.#take() });
   }
 
   /** Topics and payload sizes without the payloads, oldest first (so when limits force a cut the long-standing messages stay). */
   async sizes(): Promise<Array<{ topic: string; bytes: number }>> {
+    await this.#writeStaged();
     return this.#db.all<{ topic: string; bytes: number }>('SELECT topic, length(payload) AS bytes FROM retained_messages ORDER BY updated_at_ms, topic');
   }
 
   /** One stored payload, read alone so a check can look at a few rows without loading all of them. */
   async payload(topic: string): Promise<Buffer | undefined> {
+    await this.#writeStaged();
     const row = await this.#db.get<{ payload: Buffer }>('SELECT payload FROM retained_messages WHERE topic = ?', [topic]);
     return row ? Buffer.from(row.payload) : undefined;
   }
 
   /** Oldest first, like sizes(). */
   async loadAll(): Promise<RetainedMessage[]> {
+    await this.#writeStaged();
     const rows = await this.#db.all<{ topic: string; payload: Buffer; qos: number }>('SELECT topic, payload, qos FROM retained_messages ORDER BY updated_at_ms, topic');
     return rows.map((row) => ({ topic: row.topic, payload: Buffer.from(row.payload), qos: Math.min(2, Math.max(0, row.qos)) as 0 | 1 | 2 }));
   }
 
-  /** Applies the latest change per topic in one transaction. */
+  /**
+   * Stages the latest change per topic for the shared commit, or writes it
+   * at once (one transaction) when no history drives commits. Resolves once
+   * the change is staged or written.
+   */
   async save(changes: ReadonlyMap<string, RetainedMessage>, nowMs: number): Promise<void> {
     if (changes.size === 0) return;
-    await this.#db.transaction(async (db) => {
-      for (const message of changes.values()) {
-        if (message.payload.length === 0) await db.run('DELETE FROM retained_messages WHERE topic = ?', [message.topic]);
-        else {
-          await db.run(
-            'INSERT INTO retained_messages (topic, payload, qos, updated_at_ms) VALUES (?, ?, ?, ?) ON CONFLICT (topic) DO UPDATE SET payload = excluded.payload, qos = excluded.qos, updated_at_ms = excluded.updated_at_ms',
-            [message.topic, message.payload, message.qos, nowMs],
-          );
-        }
-      }
-    });
+    for (const message of changes.values()) this.#staged.set(message.topic, { message, nowMs });
+    if (this.#commit.staged()) return;
+    await this.#commit.commit();
+  }
+
+  /** Reads see every saved change: staged ones are written first (this happens only around a restore at start). */
+  async #writeStaged(): Promise<void> {
+    if (this.#staged.size > 0) await this.#commit.commit();
+  }
+
+  #take(): StagedRows | undefined {
+    if (this.#staged.size === 0) return undefined;
+    const taken = this.#staged;
+    this.#staged = new Map();
+    return {
+      write: (db) => writeChanges(db, taken.values()),
+      restore: () => {
+        for (const [topic, staged] of taken) if (!this.#staged.has(topic)) this.#staged.set(topic, staged);
+      },
+    };
+  }
+}
+
+async function writeChanges(db: Database, changes: Iterable<Staged>): Promise<void> {
+  for (const { message, nowMs } of changes) {
+    if (message.payload.length === 0) await db.run('DELETE FROM retained_messages WHERE topic = ?', [message.topic]);
+    else {
+      await db.run(
+        'INSERT INTO retained_messages (topic, payload, qos, updated_at_ms) VALUES (?, ?, ?, ?) ON CONFLICT (topic) DO UPDATE SET payload = excluded.payload, qos = excluded.qos, updated_at_ms = excluded.updated_at_ms',
+        [message.topic, message.payload, message.qos, nowMs],
+      );
+    }
   }
 }

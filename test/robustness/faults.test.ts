@@ -115,6 +115,8 @@ describe('the daemon process under faults', () => {
       MOWABILITY_TIMEZONE: 'UTC',
       MOWABILITY_BROKER_ENABLED: 'true',
       MOWABILITY_BROKER_PORT: '0',
+      // A short flush (the default is 300 s) so batch A is committed while the test waits.
+      MOWABILITY_HISTORY_FLUSH_INTERVAL_SECONDS: '5',
     });
     const port = await brokerPortOf(daemon);
     // Readings sent before the daemon's own client has subscribed would go nowhere.

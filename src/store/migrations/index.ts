@@ -6,10 +6,11 @@ import { serviceTables } from './001_serviceTables.js';
 import { historyTables } from './002_historyTables.js';
 import { historyFingerprints } from './003_historyFingerprints.js';
 import { historyHighWater } from './004_historyHighWater.js';
+import { historyTimeOrdered } from './005_historyTimeOrdered.js';
 import { publicService } from './008_publicService.js';
 
 import type { Migration } from './migration.js';
 
 export type { Migration };
 
-export const MIGRATIONS: readonly Migration[] = [serviceTables, historyTables, historyFingerprints, historyHighWater, publicService];
+export const MIGRATIONS: readonly Migration[] = [serviceTables, historyTables, historyFingerprints, historyHighWater, historyTimeOrdered, publicService];

@@ -1,0 +1,84 @@
+/**
+ * One SQLite commit for every batched writer on a connection. The station
+ * histories and the embedded broker's retained messages used to commit on
+ * timers of their own; each commit costs the SD card the WAL frames of the
+ * pages it touches plus the wal-index and an fsync, so two writers cost
+ * nearly twice one. Now the history's writer drives the commits (its
+ * interval, its final flush on SIGTERM) and the other writers stage rows
+ * here, written in the same transaction. Without a driver (the CLI, a
+ * daemon without stations' history running yet or any more) a staging
+ * writer commits alone, as before.
+ */
+import type { Database } from './database.js';
+
+/** Rows taken from a writer for one commit. */
+export interface StagedRows {
+  write(db: Database): Promise<void>;
+  /** The commit failed: give the rows back (unless newer ones replaced them meanwhile). */
+  restore(): void;
+}
+
+export interface CommitPart {
+  /** Takes the staged rows, or undefined when nothing is staged. */
+  take(): StagedRows | undefined;
+}
+
+/** One per Database connection, found through the connection itself. */
+const shared = new WeakMap<Database, SharedCommit>();
+
+export class SharedCommit {
+  readonly #db: Database;
+  readonly #parts = new Set<CommitPart>();
+  #wake: (() => void) | undefined;
+
+  private constructor(db: Database) {
+    this.#db = db;
+  }
+
+  static of(db: Database): SharedCommit {
+    let commit = shared.get(db);
+    if (!commit) {
+      commit = new SharedCommit(db);
+      shared.set(db, commit);
+    }
+    return commit;
+  }
+
+  join(part: CommitPart): void {
+    this.#parts.add(part);
+  }
+
+  /**
+   * The caller commits from now on: `wake` asks it for a commit (on its
+   * schedule). Returns the release, called after its final commit.
+   */
+  drive(wake: () => void): () => void {
+    this.#wake = wake;
+    return () => {
+      if (this.#wake === wake) this.#wake = undefined;
+    };
+  }
+
+  /** A part staged rows. True: the driver will commit them; false: no driver, the part commits itself. */
+  staged(): boolean {
+    if (!this.#wake) return false;
+    this.#wake();
+    return true;
+  }
+
+  /** Runs `work` (if any) and every part's staged rows in one transaction; false when there was nothing to write. */
+  async commit(work?: (db: Database) => Promise<void>): Promise<boolean> {
+    const taken = [...this.#parts].flatMap((part) => part.take() ?? []);
+    if (!work && taken.length === 0) return false;
+    try {
+      await this.#db.transaction(async (db) => {
+        if (work) await work(db);
+        for (const rows of taken) await rows.write(db);
+      });
+    } catch (err) {
+      for (const rows of taken) rows.restore();
+      throw err;
+    }
+    return true;
+  }
+}
