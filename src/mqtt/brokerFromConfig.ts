@@ -12,6 +12,8 @@ import { discoveryDeviceIdPrefix, discoveryTopicFilters, discoveryUniqueIdPrefix
 import type { MqttSideConfig } from './settings.js';
 
 /** Whether the daemon runs its own broker: enabled, and no external mqtt.url given. */
+const RETAINED_HANDOVER_MS = 1000;
+
 export function usesEmbeddedBroker(config: MqttSideConfig): boolean {
   return config.broker.enabled && config.mqtt.url === '';
 }
@@ -37,7 +39,9 @@ export function brokerFromConfig(config: MqttSideConfig, deps: { database: Datab
     discovery: { prefix: homeassistant.prefix, uniqueIdPrefix: discoveryUniqueIdPrefix(baseTopic), deviceIdPrefix: discoveryDeviceIdPrefix(baseTopic) },
     maxClients: broker.maxClients,
     sysTopics: broker.sysTopics,
-    flushIntervalMs: config.history.flushIntervalSeconds * 1000,
+    // Retained changes only queue into the history's next commit (src/store/sharedCommit.ts), so hand them over
+    // every second: a power cut then loses at most one history flush interval of them, not two.
+    flushIntervalMs: RETAINED_HANDOVER_MS,
     logger: deps.logger,
     clock: deps.clock,
   });
