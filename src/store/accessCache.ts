@@ -8,7 +8,7 @@
 import type { Logger } from 'pino';
 import { LogThrottle } from '../util/logThrottle.js';
 import { guarded, type ErrorReport } from '../util/guarded.js';
-import { digestsEqual, hashApiKey } from './apiKeyCodec.js';
+import { apiKeyDigest, digestBytesEqual } from './apiKeyCodec.js';
 import { AddressMatcher } from './addressBlocks.js';
 import type { Database } from './database.js';
 import type { ApiKeyCredential, ServiceStore } from './serviceStore.js';
@@ -22,6 +22,12 @@ export interface AccessCacheOptions {
   pollIntervalMs?: number;
 }
 
+/** A key as the request path needs it: its digest already decoded, so a lookup decodes nothing. */
+interface KnownKey {
+  credential: ApiKeyCredential;
+  digest: Buffer;
+}
+
 export class AccessCache {
   readonly #database: Database;
   readonly #store: ServiceStore;
@@ -30,7 +36,7 @@ export class AccessCache {
   /** A failing database fails every poll (once a second): say so once a minute. */
   readonly #throttle: LogThrottle;
   readonly #reportReloadFailure: ErrorReport;
-  #keysByHash = new Map<string, ApiKeyCredential>();
+  #keysByHash = new Map<string, KnownKey>();
   #blocked = new AddressMatcher([]);
   #maintenance = false;
   #dataVersion: number | undefined;
@@ -66,10 +72,10 @@ export class AccessCache {
 
   /** The credential for a presented key, compared by digest in constant time. */
   lookupKey(presentedKey: string): ApiKeyCredential | undefined {
-    const digest = hashApiKey(presentedKey);
-    const candidate = this.#keysByHash.get(digest);
-    if (!candidate || !digestsEqual(candidate.keyHash, digest)) return undefined;
-    return candidate;
+    const digest = apiKeyDigest(presentedKey);
+    const candidate = this.#keysByHash.get(digest.toString('hex'));
+    if (!candidate || !digestBytesEqual(candidate.digest, digest)) return undefined;
+    return candidate.credential;
   }
 
   isBlocked(clientAddress: string): boolean {
@@ -108,7 +114,7 @@ export class AccessCache {
       this.#store.listBlocks(),
       this.#store.isMaintenance(),
     ]);
-    this.#keysByHash = new Map(credentials.map((credential) => [credential.keyHash, credential]));
+    this.#keysByHash = new Map(credentials.map((credential) => [credential.keyHash, { credential, digest: Buffer.from(credential.keyHash, 'hex') }]));
     this.#blocked = new AddressMatcher(blocks.map((block) => block.cidr));
     this.#maintenance = maintenance;
     this.#dataVersion = version;
