@@ -3,9 +3,9 @@
  * fast-json-stringify it writes only the properties a closed object declares
  * and refuses an object that lacks a required one, so a field the schema does
  * not know never reaches a client; unlike it, it keeps the order in which the
- * calculation core built each object (the spec's table order) and hands open
- * objects (additionalProperties: true), strings and numbers to JSON.stringify,
- * which is faster for this payload. Types are not coerced:
+ * calculation core built each object (the spec's table order), shares open
+ * objects (additionalProperties: true) instead of copying them, and leaves the
+ * writing to one JSON.stringify, which is faster for this payload. Types are not coerced:
  * test/http/responseShape.test.ts proves the core emits the declared types.
  */
 export interface SerializerSchema {
@@ -17,48 +17,52 @@ export interface SerializerSchema {
 }
 
 export type Serialize = (value: unknown) => string;
+type Filter = (value: unknown) => unknown;
 
-const stringifyValue: Serialize = (value) => JSON.stringify(value) ?? 'null';
+const keep: Filter = (value) => value;
 
 interface Field {
-  /** `"name":`, escaped once. */
-  prefix: string;
-  serialize: Serialize;
+  filter: Filter;
   required: boolean;
 }
 
-function closedObjectSerializer(schema: SerializerSchema, properties: Readonly<Record<string, SerializerSchema>>): Serialize {
+/** A copy of a closed object with only its declared fields, in the object's own order; open parts are shared, not copied. */
+function closedObjectFilter(schema: SerializerSchema, properties: Readonly<Record<string, SerializerSchema>>): Filter {
   const required = new Set(schema.required ?? []);
-  const fields = new Map<string, Field>(
-    Object.entries(properties).map(([name, child]) => [name, { prefix: `${JSON.stringify(name)}:`, serialize: compileSerializer(child), required: required.has(name) }]),
-  );
+  const fields = new Map<string, Field>(Object.entries(properties).map(([name, child]) => [name, { filter: compileFilter(child), required: required.has(name) }]));
   return (value) => {
-    // null where the schema allows it (e.g. the health body while stopping), or a primitive: as JSON.
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return stringifyValue(value);
+    // null where the schema allows it (e.g. the health body while stopping), or a primitive: as it is.
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
     const record = value as Record<string, unknown>;
-    let out = '';
+    const copy: Record<string, unknown> = {};
     let requiredSeen = 0;
     for (const key of Object.keys(record)) {
       const field = fields.get(key);
       const fieldValue = record[key];
       if (field === undefined || fieldValue === undefined) continue;
-      out += `${out === '' ? '' : ','}${field.prefix}${field.serialize(fieldValue)}`;
+      copy[key] = field.filter(fieldValue);
       if (field.required) requiredSeen++;
     }
     if (requiredSeen !== required.size) {
       const missing = [...required].filter((name) => record[name] === undefined);
       throw new Error(`response object lacks required field(s) ${missing.join(', ')}`);
     }
-    return `{${out}}`;
+    return copy;
   };
 }
 
-export function compileSerializer(schema: SerializerSchema): Serialize {
-  if (schema.properties !== undefined && schema.additionalProperties !== true) return closedObjectSerializer(schema, schema.properties);
+function compileFilter(schema: SerializerSchema): Filter {
+  if (schema.properties !== undefined && schema.additionalProperties !== true) return closedObjectFilter(schema, schema.properties);
   const items = schema.items;
   if (items?.properties !== undefined && items.additionalProperties !== true) {
-    const serializeItem = compileSerializer(items);
-    return (value) => (Array.isArray(value) ? `[${value.map((item) => (item === undefined ? 'null' : serializeItem(item))).join(',')}]` : stringifyValue(value));
+    const filterItem = compileFilter(items);
+    return (value) => (Array.isArray(value) ? value.map((item) => filterItem(item)) : value);
   }
-  return stringifyValue;
+  return keep;
+}
+
+/** Filters with the schema, then one JSON.stringify over the whole copy (V8's fast path, a flat string). */
+export function compileSerializer(schema: SerializerSchema): Serialize {
+  const filter = compileFilter(schema);
+  return (value) => JSON.stringify(filter(value)) ?? 'null';
 }
