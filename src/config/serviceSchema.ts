@@ -135,7 +135,7 @@ export const serviceSchema = {
       doc:
         'One log line per HTTP request (method, path without the query, status, time, client address): info (written at the shipped log level; ' +
         'at a home station\'s few requests a minute it costs nothing), debug (only when log.level is debug or trace; for a busy or public service, ' +
-        'where the line costs about a tenth of a request\'s CPU and fills the journal) or off. Errors are logged either way.',
+        'where the line is a noticeable share of a request\'s CPU and fills the journal) or off. Errors are logged either way.',
       format: [...ACCESS_LOG_MODES],
       default: 'info' as AccessLogMode,
       env: 'MOWABILITY_HTTP_ACCESS_LOG',
