@@ -5,6 +5,7 @@
  */
 import autocannon from 'autocannon';
 import { LOOPBACK } from './net.js';
+import { readCpuMicros } from './proc.js';
 
 export interface HttpTarget {
   name: string;
@@ -12,6 +13,8 @@ export interface HttpTarget {
   path: string;
   headers?: Record<string, string>;
   body?: string;
+  /** Another server than the one `port` names (e.g. a bare fastify instance in the same process). */
+  port?: number;
 }
 
 export interface LoadShape {
@@ -32,11 +35,13 @@ export interface HttpRound {
   errors: number;
   timeouts: number;
   statusCounts: Record<string, number>;
+  /** Server CPU (user + system) per response in µs, when the server's pid was given; the load generator is another process. */
+  cpuMicrosPerRequest?: number;
 }
 
 export async function fire(port: number, target: HttpTarget, shape: LoadShape): Promise<HttpRound> {
   const options: Parameters<typeof autocannon>[0] = {
-    url: `http://${LOOPBACK}:${port}${target.path}`,
+    url: `http://${LOOPBACK}:${target.port ?? port}${target.path}`,
     method: target.method,
     connections: shape.connections,
     pipelining: shape.pipelining,
@@ -65,15 +70,19 @@ export async function fire(port: number, target: HttpTarget, shape: LoadShape): 
 export async function interleavedRounds(
   port: number,
   targets: readonly HttpTarget[],
-  options: { rounds: number; shape: LoadShape; warmupS: number; log?: (message: string) => void },
+  options: { rounds: number; shape: LoadShape; warmupS: number; log?: (message: string) => void; serverPid?: number },
 ): Promise<Map<string, HttpRound[]>> {
+  const pid = options.serverPid;
   for (const target of targets) await fire(port, target, { ...options.shape, durationS: options.warmupS });
   const rounds = new Map<string, HttpRound[]>(targets.map((t) => [t.name, []]));
   for (let round = 1; round <= options.rounds; round++) {
     for (const target of targets) {
+      const cpuBefore = pid === undefined ? 0 : readCpuMicros(pid);
       const result = await fire(port, target, options.shape);
+      if (pid !== undefined && result.total > 0) result.cpuMicrosPerRequest = (readCpuMicros(pid) - cpuBefore) / result.total;
       rounds.get(target.name)?.push(result);
-      options.log?.(`round ${round} ${target.name}: ${Math.round(result.rps)} req/s, p99 ${result.latencyP99Ms} ms, non-2xx ${result.non2xx}`);
+      const cpu = result.cpuMicrosPerRequest === undefined ? '' : `, ${Math.round(result.cpuMicrosPerRequest)} µs CPU/req`;
+      options.log?.(`round ${round} ${target.name}: ${Math.round(result.rps)} req/s${cpu}, p99 ${result.latencyP99Ms} ms, non-2xx ${result.non2xx}`);
     }
   }
   return rounds;

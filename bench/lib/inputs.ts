@@ -81,3 +81,9 @@ export const FULL_INPUT: Readonly<Record<string, number>> = {
 };
 
 export const HTTP_BENCH_BODY = JSON.stringify(FULL_INPUT);
+
+/** A syntactically valid API key nobody was given: same prefix and length as `key`. */
+export function wrongKeyLike(key: string): string {
+  const [prefix] = key.split('_');
+  return `${prefix}_${'x'.repeat(key.length - (prefix?.length ?? 0) - 1)}`;
+}

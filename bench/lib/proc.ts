@@ -118,3 +118,15 @@ export class RssSampler {
     return this.samples.reduce((peak, s) => Math.max(peak, s.rssBytes), 0);
   }
 }
+
+/** Linux USER_HZ: the unit of utime/stime in /proc/<pid>/stat (100 on every mainstream architecture). */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** CPU time (user + system, all threads) `pid` has used so far, in microseconds; 10 ms resolution. */
+export function readCpuMicros(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may contain spaces) start at field 3; utime is field 14, stime 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1_000_000) / CLOCK_TICKS_PER_SECOND;
+}

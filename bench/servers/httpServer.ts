@@ -1,13 +1,17 @@
 /**
  * The HTTP benchmark's server process: the real app from buildApp() on a temp
- * SQLite file, with two bench-only baseline routes registered on the returned
- * instance before listen (the product code is unchanged):
- *   GET  /bench/bare  a schema'd {ok:true}
- *   POST /bench/raw   parses the JSON body, no auth, no schema
- * A valid key is created through the product's key store. Sends
- * {port, key} to the parent over IPC; exits on "stop".
+ * SQLite file (shipped defaults: rate limit on, access log at info), and in
+ * the same process a bare fastify instance (no hooks, no plugins, no logger)
+ * whose routes return, as a constant string, exactly the bytes the real
+ * routes answer:
+ *   POST /same/calculate  the body of a real POST /v1/calculate (200)
+ *   POST /same/401        the 401 envelope of an unknown key
+ *   POST /same/403        the 403 envelope of a disabled key
+ * A valid and a disabled key are created through the product's key store.
+ * Sends {port, barePort, key, disabledKey} to the parent over IPC; exits on "stop".
  */
 import { join } from 'node:path';
+import Fastify from 'fastify';
 import pino from 'pino';
 import { MFI_VERSION } from '../../src/core/index.js';
 import { loadConfig } from '../../src/config/load.js';
@@ -16,8 +20,23 @@ import { AccessCache } from '../../src/store/accessCache.js';
 import { Database } from '../../src/store/database.js';
 import { ServiceStore, SETTING_MFI_VERSION } from '../../src/store/serviceStore.js';
 import { systemClock } from '../../src/util/clock.js';
+import { HTTP_BENCH_BODY, wrongKeyLike } from '../lib/inputs.js';
 import { makeTempDir, removeDir } from '../lib/tempDir.js';
 import { waitFor } from '../lib/time.js';
+
+async function sameBytesServer(samples: Record<string, { statusCode: number; body: string; contentType: string }>): Promise<ReturnType<typeof Fastify>> {
+  const bare = Fastify();
+  for (const [name, sample] of Object.entries(samples)) {
+    bare.post(`/same/${name}`, async (_request, reply) => reply.code(sample.statusCode).type(sample.contentType).send(sample.body));
+  }
+  await bare.listen({ host: '127.0.0.1', port: 0 });
+  return bare;
+}
+
+function portOf(server: { address(): unknown }): number {
+  const address = server.address();
+  return typeof address === 'object' && address !== null && 'port' in address ? Number(address.port) : 0;
+}
 
 async function main(): Promise<void> {
   const dir = makeTempDir();
@@ -28,6 +47,7 @@ async function main(): Promise<void> {
       MOWABILITY_HTTP_HOST: '127.0.0.1',
       // Raised, not disabled: the plugin stays on the measured path without ever refusing a request.
       MOWABILITY_RATE_LIMIT_MAX: '1000000000',
+      ...(process.env.MOWABILITY_HTTP_ACCESS_LOG ? { MOWABILITY_HTTP_ACCESS_LOG: process.env.MOWABILITY_HTTP_ACCESS_LOG } : {}),
     },
   });
   // The daemon's default level: one info line per request, written to stdout (discarded by the parent).
@@ -38,20 +58,34 @@ async function main(): Promise<void> {
   const access = new AccessCache({ database: db, store, logger });
   await access.start();
   const { key } = await store.addKey('bench');
-  await waitFor(() => access.lookupKey(key) !== undefined, { timeoutMs: 5000, what: 'the new key in the access cache' });
+  const disabled = await store.addKey('bench-disabled');
+  await store.setKeyDisabled(disabled.id, true);
+  await waitFor(() => access.lookupKey(key) !== undefined && access.lookupKey(disabled.key)?.disabled === true, {
+    timeoutMs: 5000,
+    what: 'the new keys in the access cache',
+  });
 
   const app = await buildApp({ config, store, access, logger, clock: systemClock });
-  app.get('/bench/bare', { schema: { response: { 200: { type: 'object', properties: { ok: { type: 'boolean' } } } } } }, async () => ({
-    ok: true,
-  }));
-  app.post('/bench/raw', async (request) => ({ fields: Object.keys((request.body as object | null) ?? {}).length }));
   await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
+  const sample = async (authorization: string) => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/v1/calculate',
+      headers: { 'content-type': 'application/json', authorization },
+      payload: HTTP_BENCH_BODY,
+    });
+    return { statusCode: response.statusCode, body: response.body, contentType: String(response.headers['content-type']) };
+  };
+  const bare = await sameBytesServer({
+    calculate: await sample(`Bearer ${key}`),
+    401: await sample(`Bearer ${wrongKeyLike(key)}`),
+    403: await sample(`Bearer ${disabled.key}`),
+  });
 
   process.on('message', (message: unknown) => {
     if (message !== 'stop') return;
     void (async () => {
+      await bare.close();
       await app.close();
       await access.stop();
       await db.close();
@@ -59,7 +93,7 @@ async function main(): Promise<void> {
       process.exit(0);
     })();
   });
-  process.send?.({ port, key });
+  process.send?.({ port: portOf(app.server), barePort: portOf(bare.server), key, disabledKey: disabled.key });
 }
 
 main().catch((err: unknown) => {

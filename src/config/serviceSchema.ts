@@ -15,6 +15,9 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 /** Who may read GET /metrics (see docs/api.md). */
 export const METRICS_ACCESS = ['off', 'loopback', 'key', 'open'] as const;
 export type MetricsAccess = (typeof METRICS_ACCESS)[number];
+/** Where the one line per HTTP request goes (see docs/configuration.md). */
+export const ACCESS_LOG_MODES = ['info', 'debug', 'off'] as const;
+export type AccessLogMode = (typeof ACCESS_LOG_MODES)[number];
 
 /** 0 (the soil type's default) or a field capacity inside the core's valid range. */
 function fieldCapacityFormat(value: unknown): void {
@@ -128,6 +131,16 @@ export const serviceSchema = {
       default: 'loopback' as MetricsAccess,
       env: 'MOWABILITY_HTTP_METRICS',
       arg: 'http-metrics',
+    },
+    accessLog: {
+      doc:
+        'One log line per HTTP request (method, path without the query, status, time, client address): info (written at the shipped log level; ' +
+        'at a home station\'s few requests a minute it costs nothing), debug (only when log.level is debug or trace; for a busy or public service, ' +
+        'where the line is a noticeable share of a request\'s CPU and fills the journal) or off. Errors are logged either way.',
+      format: [...ACCESS_LOG_MODES],
+      default: 'info' as AccessLogMode,
+      env: 'MOWABILITY_HTTP_ACCESS_LOG',
+      arg: 'http-access-log',
     },
   },
   log: {

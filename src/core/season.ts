@@ -1,18 +1,11 @@
+import { LocalTimeCache, type LocalDateTime } from './localTime.js';
 import type { Hemisphere, Season } from './types.js';
 import { SEASONS } from './vocabulary.js';
 
+export type { LocalDateTime };
 
 export function isSeason(value: unknown): value is Season {
   return typeof value === 'string' && (SEASONS as readonly string[]).includes(value);
-}
-
-export interface LocalDateTime {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
 }
 
 const FALLBACK_TIME_ZONE = 'UTC';
@@ -37,19 +30,12 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   return formatter;
 }
 
-// formatToParts dominates a calculation's cost, and its output depends only on
-// the whole second: remember the last second per time zone (bounded with the
-// formatter cache). Callers get a copy, so the cache cannot be changed from outside.
-const lastSecond = new Map<string, { second: number; parts: LocalDateTime }>();
+// formatToParts dominates a calculation's cost: the offset cache calls it twice per zone and UTC minute.
+// Callers get a fresh object, so the cache cannot be changed from outside.
+const localTimes = new LocalTimeCache(formatParts);
 
 function partsIn(nowMs: number, timeZone: string): LocalDateTime {
-  const second = Math.floor(nowMs / 1000);
-  const cached = lastSecond.get(timeZone);
-  if (cached !== undefined && cached.second === second) return { ...cached.parts };
-  const parts = formatParts(nowMs, timeZone);
-  if (lastSecond.size > 64) lastSecond.clear();
-  lastSecond.set(timeZone, { second, parts });
-  return { ...parts };
+  return localTimes.partsAt(nowMs, timeZone);
 }
 
 function formatParts(nowMs: number, timeZone: string): LocalDateTime {

@@ -11,6 +11,7 @@ import { calculate as coreCalculate } from '../core/index.js';
 import type { Metrics } from '../metrics/registry.js';
 import type { ServiceStore } from '../store/serviceStore.js';
 import type { Clock } from '../util/clock.js';
+import { registerAccessLog } from './accessLog.js';
 import { assertNotBlocked, type AccessView } from './auth.js';
 import { registerCalculateRoute, type Calculator } from './calculateRoute.js';
 import { createClientAddressResolver, rateLimitKey } from './clientAddress.js';
@@ -20,7 +21,6 @@ import {
   clientErrorHandler,
   frameworkErrorHandler,
   installErrorHandling,
-  loggedPath,
   type RequestGuard,
 } from './errors.js';
 import { createConfigCheck, registerHealthRoutes, type HealthRouteDeps } from './healthRoute.js';
@@ -90,9 +90,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (_request, reply, payload) => {
+  // The per-request hooks are callback style: a promise per hook and request costs more than what they check.
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
-    return payload;
+    done(null, payload);
   });
 
   // For a bounded stop (src/http/shutdown.ts closeApp).
@@ -100,23 +101,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // Refuse new work while stopping; refuse a blocked address everywhere, before anything else runs.
   // RFC 9112 section 3.2: an HTTP/1.1 request without Host gets 400 (Node's own answer has no body).
-  app.addHook('onRequest', async (request) => {
+  // A synchronous throw here reaches the error handler like a rejected promise would.
+  app.addHook('onRequest', (request, _reply, done) => {
     if (closing) throw new HttpError(503, MESSAGES.shuttingDown);
     if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) throw new HttpError(400, MESSAGES.missingHost);
     assertNotBlocked(clientAddressOf(request), access);
+    done();
   });
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.info(
-      {
-        method: request.method,
-        path: loggedPath(request),
-        statusCode: reply.statusCode,
-        responseTimeMs: Math.round(reply.elapsedTime),
-        clientAddress: clientAddressOf(request),
-      },
-      'request',
-    );
-  });
+  registerAccessLog(app, { mode: http.accessLog, logger: deps.logger, clientAddressOf });
 
   await app.register(formbody, { bodyLimit: http.bodyLimitBytes });
   let limiter: RequestGuard | undefined;

@@ -6,6 +6,8 @@ import { isSeason, type CalculationContext, type CalculationOutcome, type RawInp
 import type { Clock } from '../util/clock.js';
 import { authorize, keyIsInBody, type AccessView } from './auth.js';
 import { HttpError, MESSAGES, sendError } from './errors.js';
+import { sendJsonText } from './jsonReply.js';
+import { compileSerializer } from './orderedSerializer.js';
 import { CALCULATE_PATH } from './paths.js';
 import { admitOrThrow, type UsageGate } from './quota.js';
 import { calculateResponses } from './schemas.js';
@@ -27,33 +29,39 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 export function registerCalculateRoute(app: FastifyInstance, deps: CalculateRouteDeps): void {
   const { config, access, clock, calculate } = deps;
+  const serializeResult = compileSerializer(calculateResponses[200]);
 
   const context = (input: Record<string, unknown>): CalculationContext => {
     const season = Object.hasOwn(input, 'season') ? input.season : undefined;
     return calculationContext(config, clock.now(), { forcedSeason: config.allowSeasonOverride && isSeason(season) ? season : undefined });
   };
 
+  // Hooks and handler are synchronous (callback style): a promise per hook costs more than the check it runs.
+  // fastify turns a synchronous throw into the error handler's answer.
   app.route({
     method: ['GET', 'POST'],
     url: CALCULATE_PATH,
+    // Also for the OpenAPI document; the 200 body is written by serializeResult from the same schema and sent as bytes.
     schema: { response: calculateResponses },
     // preParsing runs after the onRequest hooks (address block, rate limit) and before the body is read.
-    preParsing: async (request: FastifyRequest, _reply: FastifyReply, payload) => {
+    preParsing: (request: FastifyRequest, _reply: FastifyReply, payload, done) => {
       if (access.maintenance) throw new HttpError(503, MESSAGES.maintenance);
       if (!keyIsInBody(request)) admitOrThrow(deps.usage, authorize(request, access), clock.now());
-      return payload;
+      done(null, payload);
     },
-    preHandler: async (request: FastifyRequest) => {
+    preHandler: (request: FastifyRequest, _reply: FastifyReply, done) => {
       if (keyIsInBody(request)) admitOrThrow(deps.usage, authorize(request, access), clock.now());
+      done();
     },
-    handler: async (request: FastifyRequest, reply: FastifyReply) => {
+    // Returns nothing: a synchronous handler's return value would be sent a second time.
+    handler: (request: FastifyRequest, reply: FastifyReply): void => {
       // No body at all is an empty input (400 names the required fields); a JSON null is not an object.
       const supplied = request.method === 'POST' ? request.body : request.query;
       const raw = supplied === undefined ? {} : supplied;
       if (!isRecord(raw)) throw new HttpError(400, MESSAGES.bodyNotObject);
       const outcome = calculate(raw, context(raw));
-      if (!outcome.ok) return sendError(reply, 400, outcome.error.message);
-      return { status: 'ok', mfi: outcome.result, message: '' };
+      if (outcome.ok) sendJsonText(reply, 200, serializeResult({ status: 'ok', mfi: outcome.result, message: '' }));
+      else sendError(reply, 400, outcome.error.message);
     },
   });
 }

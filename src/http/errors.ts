@@ -6,8 +6,8 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sendJsonText } from './jsonReply.js';
 import { CALCULATE_PATH, HEALTH_PATHS, OPENAPI_PATH } from './paths.js';
-import { errorEnvelopeSchema } from './schemas.js';
 
 export const MESSAGES = {
   noApiKey: 'No API key provided.',
@@ -41,13 +41,23 @@ export const MESSAGES = {
  */
 export const KNOWN_PATHS = new Set<string>([CALCULATE_PATH, ...HEALTH_PATHS, OPENAPI_PATH]);
 
-/** An error with an HTTP status whose message may be shown to the client. */
+/**
+ * An error with an HTTP status whose message may be shown to the client. It
+ * is an expected outcome (a wrong key, a full rate limit), never logged with
+ * a stack, so it captures none: that alone cost more than the rest of a 401.
+ */
 export class HttpError extends Error {
   readonly statusCode: number;
   /** Sent with the error response (e.g. Retry-After). */
   readonly headers: Readonly<Record<string, string>> | undefined;
   constructor(statusCode: number, message: string, headers?: Record<string, string>) {
-    super(message);
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+      super(message);
+    } finally {
+      Error.stackTraceLimit = stackTraceLimit;
+    }
     this.name = 'HttpError';
     this.statusCode = statusCode;
     this.headers = headers;
@@ -58,8 +68,9 @@ export function errorEnvelope(message: string): { status: 'error'; mfi: null; me
   return { status: 'error', mfi: null, message };
 }
 
+/** The envelope has exactly the fields of errorEnvelopeSchema, in its order, by construction. */
 export function sendError(reply: FastifyReply, statusCode: number, message: string): FastifyReply {
-  return reply.code(statusCode).send(errorEnvelope(message));
+  return sendJsonText(reply, statusCode, JSON.stringify(errorEnvelope(message)));
 }
 
 function pathOf(request: FastifyRequest): string {
@@ -127,12 +138,7 @@ export function installErrorHandling(app: FastifyInstance, options: ErrorHandlin
   app.setNotFoundHandler(hooks, (request, reply) => {
     const path = pathOf(request);
     const [statusCode, message] = KNOWN_PATHS.has(path) ? [405, MESSAGES.methodNotAllowed] : [404, MESSAGES.notFound];
-    // No route schema applies here, so serialise with the shared error schema explicitly.
-    return reply
-      .code(statusCode)
-      .type('application/json; charset=utf-8')
-      .serializer(reply.compileSerializationSchema(errorEnvelopeSchema))
-      .send(errorEnvelope(message));
+    return sendError(reply, statusCode, message);
   });
 }
 

@@ -8,7 +8,7 @@
 import type { Logger } from 'pino';
 import { LogThrottle } from '../util/logThrottle.js';
 import { guarded, type ErrorReport } from '../util/guarded.js';
-import { digestsEqual, hashApiKey } from './apiKeyCodec.js';
+import { apiKeyDigest, digestBytesEqual } from './apiKeyCodec.js';
 import { AddressMatcher } from './addressBlocks.js';
 import type { Database } from './database.js';
 import type { ApiKeyCredential, ServiceStore } from './serviceStore.js';
@@ -24,6 +24,12 @@ export interface AccessCacheOptions {
   now?: () => number;
 }
 
+/** A key as the request path needs it: its digest already decoded, so a lookup decodes nothing. */
+interface KnownKey {
+  credential: ApiKeyCredential;
+  digest: Buffer;
+}
+
 export class AccessCache {
   readonly #database: Database;
   readonly #store: ServiceStore;
@@ -33,7 +39,7 @@ export class AccessCache {
   /** A failing database fails every poll (once a second): say so once a minute. */
   readonly #throttle: LogThrottle;
   readonly #reportReloadFailure: ErrorReport;
-  #keysByHash = new Map<string, ApiKeyCredential>();
+  #keysByHash = new Map<string, KnownKey>();
   #blocked = new AddressMatcher([]);
   #maintenance = false;
   #dataVersion: number | undefined;
@@ -73,11 +79,12 @@ export class AccessCache {
    * (past its rotation grace or expiry date) is not found: the client hears "Invalid API key.".
    */
   lookupKey(presentedKey: string): ApiKeyCredential | undefined {
-    const digest = hashApiKey(presentedKey);
-    const candidate = this.#keysByHash.get(digest);
-    if (!candidate || !digestsEqual(candidate.keyHash, digest)) return undefined;
-    if (candidate.expiresAtMs !== null && this.#now() >= candidate.expiresAtMs) return undefined;
-    return candidate;
+    const digest = apiKeyDigest(presentedKey);
+    const candidate = this.#keysByHash.get(digest.toString('hex'));
+    if (!candidate || !digestBytesEqual(candidate.digest, digest)) return undefined;
+    const { credential } = candidate;
+    if (credential.expiresAtMs !== null && this.#now() >= credential.expiresAtMs) return undefined;
+    return credential;
   }
 
   isBlocked(clientAddress: string): boolean {
@@ -116,7 +123,7 @@ export class AccessCache {
       this.#store.listBlocks(),
       this.#store.isMaintenance(),
     ]);
-    this.#keysByHash = new Map(credentials.map((credential) => [credential.keyHash, credential]));
+    this.#keysByHash = new Map(credentials.map((credential) => [credential.keyHash, { credential, digest: Buffer.from(credential.keyHash, 'hex') }]));
     this.#blocked = new AddressMatcher(blocks.map((block) => block.cidr));
     this.#maintenance = maintenance;
     this.#dataVersion = version;

@@ -2,7 +2,7 @@
  * API keys: generated from crypto randomness, stored and compared only as
  * SHA-256 digests so the database and the logs never hold a usable key.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const API_KEY_PREFIX = 'mow_';
 const KEY_RANDOM_BYTES = 32;
@@ -11,17 +11,19 @@ export function generateApiKey(): string {
   return API_KEY_PREFIX + randomBytes(KEY_RANDOM_BYTES).toString('base64url');
 }
 
-/** SHA-256 of the key as lowercase hex; this is what api_keys.key_hash holds. */
-export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+/** SHA-256 of the key (UTF-8). crypto.hash: one call, no Hash object per request. */
+export function apiKeyDigest(key: string): Buffer {
+  return hash('sha256', key, 'buffer');
 }
 
-/** Constant-time comparison of two hex digests of equal length. */
-export function digestsEqual(leftHex: string, rightHex: string): boolean {
-  const left = Buffer.from(leftHex, 'hex');
-  const right = Buffer.from(rightHex, 'hex');
+/** SHA-256 of the key as lowercase hex; this is what api_keys.key_hash holds. */
+export function hashApiKey(key: string): string {
+  return apiKeyDigest(key).toString('hex');
+}
+
+/** Constant-time comparison of two digests; a length mismatch costs the same time. */
+export function digestBytesEqual(left: Buffer, right: Buffer): boolean {
   if (left.length !== right.length) {
-    // Compare with itself so that a length mismatch costs the same time.
     timingSafeEqual(left, left);
     return false;
   }

@@ -5,7 +5,7 @@
  * never creates a key by itself: only approve() does.
  */
 import type { Database } from './database.js';
-import { digestsEqual, generateApiKey, hashApiKey } from './apiKeyCodec.js';
+import { apiKeyDigest, digestBytesEqual, generateApiKey, hashApiKey } from './apiKeyCodec.js';
 import { createRegistrationSeal, generateClaimToken, openWithClaimToken, sealToRegistration } from './keySealing.js';
 
 export const USAGE_KINDS = ['private', 'commercial'] as const;
@@ -165,10 +165,11 @@ export class RegistrationStore {
    * "claimed". Expired tokens find nothing.
    */
   async claim(claimToken: string, nowMs: number): Promise<ClaimResult> {
-    const claimHash = hashApiKey(claimToken);
+    const digest = apiKeyDigest(claimToken);
+    const claimHash = digest.toString('hex');
     return this.#db.transaction(async (db) => {
       const row = await db.get<Row>('SELECT * FROM registrations WHERE claim_hash = ?', [claimHash]);
-      if (!row || !digestsEqual(row.claim_hash, claimHash) || row.expires_at <= iso(nowMs)) return { status: 'unknown' };
+      if (!row || !digestBytesEqual(Buffer.from(row.claim_hash, 'hex'), digest) || row.expires_at <= iso(nowMs)) return { status: 'unknown' };
       if (row.status === 'pending') return { status: 'pending', expiresAt: row.expires_at };
       if (row.status === 'rejected') return { status: 'rejected', reason: row.reason };
       if (row.status === 'claimed' || row.key_id === null) return { status: 'claimed' };

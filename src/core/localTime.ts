@@ -1,0 +1,75 @@
+/**
+ * Local wall-clock time from a time zone's UTC offset, which is looked up
+ * once per UTC minute and zone (two Intl calls) instead of once per call
+ * (Intl formatToParts costs about as much as the rest of a calculation).
+ * tzdata changes offsets at whole seconds and never twice within a minute, so
+ * an offset that is the same at the minute's first and last whole second
+ * holds for the whole minute; a minute with a change in it, and years Intl
+ * writes differently (before 1000 or after 9999), take the exact path.
+ */
+export interface LocalDateTime {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+export type ExactParts = (nowMs: number, timeZone: string) => LocalDateTime;
+
+const MINUTE_MS = 60_000;
+const SECOND_MS = 1000;
+/** The span in which Date's UTC fields and Intl's en-US year agree (four-digit years, no era). */
+const FAST_FROM_MS = Date.UTC(1000, 0, 2);
+const FAST_UNTIL_MS = Date.UTC(9999, 11, 30);
+/** Zones remembered at once; a daemon uses one or two. */
+const MAX_ZONES = 64;
+
+interface MinuteOffset {
+  minute: number;
+  /** undefined: the offset changes within this minute. */
+  offsetMs: number | undefined;
+}
+
+function offsetAt(instantMs: number, timeZone: string, exact: ExactParts): number {
+  const t = exact(instantMs, timeZone);
+  return Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute, t.second) - instantMs;
+}
+
+export class LocalTimeCache {
+  readonly #exact: ExactParts;
+  readonly #offsets = new Map<string, MinuteOffset>();
+
+  constructor(exact: ExactParts) {
+    this.#exact = exact;
+  }
+
+  /** The same parts `exact` returns for `nowMs` in `timeZone`; throws what `exact` throws (an unknown zone). */
+  partsAt(nowMs: number, timeZone: string): LocalDateTime {
+    if (!(nowMs >= FAST_FROM_MS && nowMs < FAST_UNTIL_MS)) return this.#exact(nowMs, timeZone);
+    const offsetMs = this.#offsetFor(Math.floor(nowMs / MINUTE_MS), timeZone);
+    if (offsetMs === undefined) return this.#exact(nowMs, timeZone);
+    const local = new Date(nowMs + offsetMs);
+    return {
+      year: local.getUTCFullYear(),
+      month: local.getUTCMonth() + 1,
+      day: local.getUTCDate(),
+      hour: local.getUTCHours(),
+      minute: local.getUTCMinutes(),
+      second: local.getUTCSeconds(),
+    };
+  }
+
+  #offsetFor(minute: number, timeZone: string): number | undefined {
+    const cached = this.#offsets.get(timeZone);
+    if (cached !== undefined && cached.minute === minute) return cached.offsetMs;
+    const startMs = minute * MINUTE_MS;
+    const first = offsetAt(startMs, timeZone, this.#exact);
+    const last = offsetAt(startMs + MINUTE_MS - SECOND_MS, timeZone, this.#exact);
+    const entry = { minute, offsetMs: first === last ? first : undefined };
+    if (this.#offsets.size >= MAX_ZONES && !this.#offsets.has(timeZone)) this.#offsets.clear();
+    this.#offsets.set(timeZone, entry);
+    return entry.offsetMs;
+  }
+}

@@ -1,0 +1,53 @@
+/** http.accessLog: the per-request line can go to debug or away; error logs stay. */
+import { describe, expect, it } from 'vitest';
+import { addKey, MINIMAL_INPUT, startHttpHarness } from '../helpers/httpApp.js';
+import { captureLogger } from '../helpers/httpLogCapture.js';
+
+const failing = () => {
+  throw new Error('core failure for the log test');
+};
+
+async function run(accessLog: string | undefined, level: string) {
+  const log = captureLogger(level);
+  const env: Record<string, string> = accessLog === undefined ? {} : { MOWABILITY_HTTP_ACCESS_LOG: accessLog };
+  const h = await startHttpHarness({ logger: log.logger, env, overrides: { calculate: failing } });
+  try {
+    const { key } = await addKey(h, 'access-log');
+    const ok = await h.app.inject({ method: 'GET', url: '/health' });
+    const broken = await h.app.inject({ method: 'POST', url: '/v1/calculate', headers: { authorization: `Bearer ${key}` }, payload: MINIMAL_INPUT });
+    expect([ok.statusCode, broken.statusCode]).toEqual([200, 500]);
+  } finally {
+    await h.close();
+  }
+  const lines = log.lines();
+  return { requests: lines.filter((line) => line.msg === 'request'), errors: lines.filter((line) => line.msg === 'unexpected error') };
+}
+
+describe('http.accessLog', () => {
+  it('info (the default): one info line per request', async () => {
+    const { requests, errors } = await run(undefined, 'info');
+    expect(requests.map((line) => [line.level, line.path, line.statusCode])).toEqual([
+      [30, '/health', 200],
+      [30, '/v1/calculate', 500],
+    ]);
+    expect(errors).toHaveLength(1);
+  });
+
+  it('debug: the line is written at debug, so the shipped info level skips it; the error log stays', async () => {
+    const atInfo = await run('debug', 'info');
+    expect(atInfo.requests).toEqual([]);
+    expect(atInfo.errors).toHaveLength(1);
+    expect(atInfo.errors[0]).toMatchObject({ level: 50, path: '/v1/calculate' });
+    const atDebug = await run('debug', 'debug');
+    expect(atDebug.requests.map((line) => [line.level, line.path])).toEqual([
+      [20, '/health'],
+      [20, '/v1/calculate'],
+    ]);
+  });
+
+  it('off: no access line even at trace; the error log stays', async () => {
+    const { requests, errors } = await run('off', 'trace');
+    expect(requests).toEqual([]);
+    expect(errors).toHaveLength(1);
+  });
+});
