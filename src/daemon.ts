@@ -14,6 +14,9 @@ import { buildApp } from './http/app.js';
 import { listenHttp } from './http/listen.js';
 import { closeApp } from './http/shutdown.js';
 import { createMetrics } from './metrics/registry.js';
+import { StationReadingCounter } from './metrics/stationReadings.js';
+import type { AcceptReading } from './http/uploads.js';
+import { UploadCounters } from './http/uploadsCounters.js';
 import { AccessCache } from './store/accessCache.js';
 import { Database } from './store/database.js';
 import { DatabaseWatch } from './store/databaseWatch.js';
@@ -169,6 +172,8 @@ function accessCacheComponent(runtime: MutableRuntime, keyCommandHint: string): 
 interface HttpSources {
   mqttStatus: () => MqttHealth | undefined;
   mqttStats: () => MqttStats | undefined;
+  acceptReading: AcceptReading;
+  readings: StationReadingCounter;
 }
 
 function httpComponent(runtime: MutableRuntime, sources: HttpSources): LifecycleComponent {
@@ -177,7 +182,17 @@ function httpComponent(runtime: MutableRuntime, sources: HttpSources): Lifecycle
     name: 'http',
     async start() {
       const { config } = runtime;
-      const metrics = config.http.metrics === 'off' ? undefined : createMetrics({ processMetrics: true, mqttStats: sources.mqttStats });
+      const uploadCounters = new UploadCounters();
+      const metrics =
+        config.http.metrics === 'off'
+          ? undefined
+          : createMetrics({
+              processMetrics: true,
+              mqttStats: sources.mqttStats,
+              uploads: () => uploadCounters.entries(),
+              stationReadings: () => sources.readings.counts(),
+              databasePath: config.db.path,
+            });
       app = await buildApp({
         config,
         store: runtime.store,
@@ -186,6 +201,8 @@ function httpComponent(runtime: MutableRuntime, sources: HttpSources): Lifecycle
         clock: runtime.clock,
         mqttStatus: sources.mqttStatus,
         version: packageVersion(),
+        acceptReading: sources.acceptReading,
+        uploadCounters,
         ...(metrics ? { metrics } : {}),
       });
       const { port } = await listenHttp(app, config.http).catch((err: unknown) => {
@@ -206,6 +223,7 @@ function httpComponent(runtime: MutableRuntime, sources: HttpSources): Lifecycle
 export function daemonComponents(runtime: MutableRuntime, options: { keyCommandHint: string }): LifecycleComponent[] {
   // The product's version (not the MFI spec version) for HA's device sw_version and the bridge's Version entity;
   // its homepage, once package.json names one, as the discovery origin's support_url.
+  const readings = new StationReadingCounter();
   const mqtt = deferredMqttComponents(() => ({
     config: runtime.config,
     database: runtime.database,
@@ -213,7 +231,10 @@ export function daemonComponents(runtime: MutableRuntime, options: { keyCommandH
     clock: runtime.clock,
     softwareVersion: packageVersion(),
     supportUrl: packageHomepage(),
+    units: [readings],
   }));
+  // Direct uploads (src/http/uploads.ts) enter the MQTT side's pipeline; without it they are counted and dropped.
+  const acceptReading: AcceptReading = (stationId, reading, origin) => mqtt.service()?.acceptReading(stationId, reading, origin) ?? 'not_running';
   // HTTP starts first; until the MQTT components have started, health says so.
   const mqttStatus = (): MqttHealth | undefined =>
     mqttEnabled(runtime.config) ? (mqtt.service()?.health() ?? { status: 'error', message: 'MQTT is starting' }) : undefined;
@@ -221,7 +242,7 @@ export function daemonComponents(runtime: MutableRuntime, options: { keyCommandH
     serveLockComponent(runtime),
     databaseComponent(runtime),
     accessCacheComponent(runtime, options.keyCommandHint),
-    httpComponent(runtime, { mqttStatus, mqttStats: () => (mqttEnabled(runtime.config) ? mqtt.service()?.stats() : undefined) }),
+    httpComponent(runtime, { mqttStatus, mqttStats: () => (mqttEnabled(runtime.config) ? mqtt.service()?.stats() : undefined), acceptReading, readings }),
     ...mqtt.components,
   ];
 }

@@ -6,6 +6,8 @@
 import { existsSync } from 'node:fs';
 import convict from 'convict';
 import { applyCredentials } from './credentials.js';
+import type { StationConfig } from '../ingest/types.js';
+import { withUploadTopics } from '../ingest/uploadStations.js';
 import { configShapeProblems, kindOf, readConfigFile } from './fileShape.js';
 import { registerConfigFormats } from './formats.js';
 import { configSchema, listSettings, type AppConfig } from './schema.js';
@@ -71,7 +73,8 @@ export function loadConfig(sources: ConfigSources = {}): AppConfig {
     throw new ConfigError(describeProblems((err as Error).message, (key) => config.get(key as never)));
   }
 
-  const loaded = config.getProperties() as { timezone: string };
+  const loaded = config.getProperties() as { timezone: string; stations: StationConfig[] };
+  loaded.stations = withUploadTopics(loaded.stations);
   // Rules that span several keys (convict validates one key at a time).
   const crossKeyProblems = mqttConfigProblems(loaded as unknown as MqttSideConfig);
   if (crossKeyProblems.length > 0) throw new ConfigError(crossKeyProblems);
