@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { stationsProblems } from '../../src/ingest/stationConfig.js';
 import { uploadRelayTopic, withUploadTopics } from '../../src/ingest/uploadStations.js';
 import type { StationConfig } from '../../src/ingest/types.js';
+import { ConfigError, loadConfig } from '../../src/config/load.js';
 
 const DIGEST = 'a'.repeat(64);
 const ecowitt = { id: 'gw', name: 'Gateway', format: 'ecowitt-http', upload: { passkeySha256: DIGEST } };
@@ -47,5 +48,14 @@ describe('upload stations in the configuration', () => {
       "stations[1].upload.passkeySha256 is the same as stations[0]'s; each uploading station needs its own",
       "stations[3].upload.stationId is the same as stations[2]'s; each uploading station needs its own",
     ]);
+  });
+
+  it('checks http.ecowittUploadPath, naming the setting', () => {
+    const load = (path: string) => () => loadConfig({ env: { MOWABILITY_DB_PATH: '/tmp/unused.db', MOWABILITY_HTTP_ECOWITT_UPLOAD_PATH: path } });
+    expect(load('/v1/report')).toThrow(ConfigError);
+    expect(load('/v1/report')).toThrow(/"http\.ecowittUploadPath" = "\/v1\/report" is invalid: must not lie under the API's own paths/);
+    expect(load('data/report')).toThrow(/"http\.ecowittUploadPath" = "data\/report" is invalid: must be "" or a path/);
+    expect(load('/a//b')).toThrow(/http\.ecowittUploadPath/);
+    expect(load('/gw/report').call(null).http.ecowittUploadPath).toBe('/gw/report');
   });
 });
