@@ -16,6 +16,9 @@ import { buildApp } from './http/app.js';
 import { listenHttp } from './http/listen.js';
 import { closeApp } from './http/shutdown.js';
 import { createMetrics } from './metrics/registry.js';
+import { StationReadingCounter } from './metrics/stationReadings.js';
+import type { AcceptReading } from './http/uploads.js';
+import { UploadCounters } from './http/uploadsCounters.js';
 import { AccessCache } from './store/accessCache.js';
 import { KeyUsage } from './store/keyUsage.js';
 import { RegistrationStore } from './store/registrationStore.js';
@@ -121,6 +124,8 @@ interface HttpSources {
   mqttStatus: () => MqttHealth | undefined;
   mqttStats: () => MqttStats | undefined;
   usage: () => KeyUsage | undefined;
+  acceptReading: AcceptReading;
+  readings: StationReadingCounter;
 }
 
 /** Per-key request counts and the daily quota: counted in memory, written every keys.usageFlushSeconds and on stop. */
@@ -151,7 +156,17 @@ function httpComponent(runtime: MutableRuntime, sources: HttpSources): Lifecycle
     name: 'http',
     async start() {
       const { config } = runtime;
-      const metrics = config.http.metrics === 'off' ? undefined : createMetrics({ processMetrics: true, mqttStats: sources.mqttStats });
+      const uploadCounters = new UploadCounters();
+      const metrics =
+        config.http.metrics === 'off'
+          ? undefined
+          : createMetrics({
+              processMetrics: true,
+              mqttStats: sources.mqttStats,
+              uploads: () => uploadCounters.entries(),
+              stationReadings: () => sources.readings.counts(),
+              databasePath: config.db.path,
+            });
       app = await buildApp({
         config,
         store: runtime.store,
@@ -163,6 +178,8 @@ function httpComponent(runtime: MutableRuntime, sources: HttpSources): Lifecycle
         usage: sources.usage(),
         registrations: new RegistrationStore(runtime.database),
         onRegistered: registrationNotifier(config.registration.notifyCommand, runtime.logger),
+        acceptReading: sources.acceptReading,
+        uploadCounters,
         ...(metrics ? { metrics } : {}),
       });
       const { port } = await listenHttp(app, config.http).catch((err: unknown) => {
@@ -184,8 +201,8 @@ function httpComponent(runtime: MutableRuntime, sources: HttpSources): Lifecycle
  * irrigation source. The one place a new station feature is built: add it to this array. Called
  * when the station side starts, so `runtime.database` and `runtime.store` are available.
  */
-export function stationUnits(_runtime: DaemonRuntime): StationUnit[] {
-  return [];
+export function stationUnits(_runtime: DaemonRuntime, shared: { readings: StationReadingCounter }): StationUnit[] {
+  return [shared.readings];
 }
 
 /** What the station side needs from the composition root (the DaemonRuntime satisfies it; so does the test harness). */
@@ -237,6 +254,9 @@ export function daemonComponents(runtime: MutableRuntime, options: { keyCommandH
   // (acceptReading, stationState): it is set once the station side has started.
   const side: StationSideRef = { current: undefined };
   const usageHolder: { usage?: KeyUsage } = {};
+  const readings = new StationReadingCounter();
+  // Direct uploads (src/http/uploads.ts) enter the station pipeline; before it has started they are counted and dropped.
+  const acceptReading: AcceptReading = (stationId, reading, origin) => side.current?.acceptReading(stationId, reading, origin) ?? 'not_running';
   // HTTP starts first; until the station side has started, health says so.
   const mqttStatus = (): MqttHealth | undefined =>
     mqttEnabled(runtime.config) ? (side.current?.health() ?? { status: 'error', message: 'MQTT is starting' }) : undefined;
@@ -246,8 +266,8 @@ export function daemonComponents(runtime: MutableRuntime, options: { keyCommandH
     databaseComponent(runtime),
     accessCacheComponent(runtime, options.keyCommandHint),
     keyUsageComponent(runtime, usageHolder),
-    httpComponent(runtime, { mqttStatus, mqttStats, usage: () => usageHolder.usage }),
-    stationSideComponent(runtime, () => stationUnits(runtime), side),
+    httpComponent(runtime, { mqttStatus, mqttStats, usage: () => usageHolder.usage, acceptReading, readings }),
+    stationSideComponent(runtime, () => stationUnits(runtime, { readings }), side),
   ];
 }
 

@@ -17,6 +17,8 @@ Commands:
   maintenance        switch maintenance mode (on, off, status)
   calc               calculate the mowability index locally, without a server
   config             print the effective configuration (secrets redacted)
+  status             what the daemon sees: stations, last readings, mowable, history
+  upload-secret      print a station's "upload" line for a PASSKEY or WU password
   --version          print the version
 
 Run "mowability <command> --help" for details.
@@ -92,6 +94,26 @@ humidity, wind_speed, wind_gusts, dew_point, solar, soil_temperature,
 soil_moisture, rain_1h, rain_12h, rain_24h, rain_14d, minutes_since_rain,
 min_temp_3h, min_temp_3d, min_temp_14d. --season spring|summer|autumn|winter
 forces the season (season_source "manual").
+
+${COMMON}`,
+  status: `Usage: mowability status [--json]
+
+Prints what the daemon sees, read from its database (the same db.path, so
+pass the same --config / MOWABILITY_DB_PATH): each configured station with
+its last reading, latest values, the stored mowable flag and how much
+history is kept. Works while the daemon runs. Without a database (the daemon
+never ran with this path) it says so and exits 0.
+
+${COMMON}`,
+  'upload-secret': `Usage: mowability upload-secret ecowitt [--json]
+       mowability upload-secret wunderground STATION_ID [--json]
+
+Reads the secret from standard input (or MOWABILITY_UPLOAD_SECRET), never
+from the command line, and prints the station's "upload" line holding only
+its SHA-256: the Ecowitt gateway's PASSKEY, or the Weather Underground
+station's PASSWORD. Example:
+  read -rs S; printf %s "$S" | mowability upload-secret wunderground KXXTEST1
+A gateway with an unknown PASSKEY is logged with the line to paste.
 
 ${COMMON}`,
   config: `Usage: mowability config [options]

@@ -10,6 +10,8 @@ export interface CliIo {
   shutdownSignal(): Promise<ShutdownReason>;
   /** Ends the process at once; used by `serve` when a graceful stop takes too long. */
   forceExit(code: number): void;
+  /** All of standard input as text (`upload-secret` reads a secret there, never from the command line). */
+  readStdin?(): Promise<string>;
 }
 
 /** A signal name, or the error that escaped every handler. */

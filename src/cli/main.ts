@@ -31,6 +31,11 @@ const io: CliIo = {
       process.on('unhandledRejection', onFatal('unhandledRejection'));
     }),
   forceExit: (code) => process.exit(code),
+  readStdin: async () => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk as Buffer));
+    return Buffer.concat(chunks).toString('utf8');
+  },
 };
 
 runCli(process.argv.slice(2), io).then(

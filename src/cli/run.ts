@@ -8,6 +8,8 @@ import { keysCommand } from './commands/keys.js';
 import { registrationsCommand } from './commands/registrations.js';
 import { maintenanceCommand } from './commands/maintenance.js';
 import { serveCommand } from './commands/serve.js';
+import { statusCommand } from './commands/status.js';
+import { uploadSecretCommand } from './commands/uploadSecret.js';
 import { HELP } from './help.js';
 import { packageVersion } from '../util/packageVersion.js';
 import { CommandError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, type CliIo } from './io.js';
@@ -22,6 +24,8 @@ const COMMANDS: Record<string, Command> = {
   maintenance: maintenanceCommand,
   calc: calcCommand,
   config: configCommand,
+  status: statusCommand,
+  'upload-secret': uploadSecretCommand,
 };
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {

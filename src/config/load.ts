@@ -10,6 +10,8 @@
 import { existsSync } from 'node:fs';
 import convict from 'convict';
 import { applyCredentials } from './credentials.js';
+import type { StationConfig } from '../ingest/types.js';
+import { withUploadTopics } from '../ingest/uploadStations.js';
 import { configShapeProblems, kindOf, readConfigFile } from './fileShape.js';
 import { registerConfigFormats } from './formats.js';
 import { configSchema, listSettings, type AppConfig } from './schema.js';
@@ -77,7 +79,11 @@ export function loadConfig(sources: ConfigSources = {}): AppConfig {
   }
 
   const properties = config.getProperties();
-  const loaded: AppConfig = { ...properties, timezone: properties.timezone === '' ? Intl.DateTimeFormat().resolvedOptions().timeZone : properties.timezone };
+  const loaded: AppConfig = {
+    ...properties,
+    timezone: properties.timezone === '' ? Intl.DateTimeFormat().resolvedOptions().timeZone : properties.timezone,
+    stations: withUploadTopics(properties.stations),
+  };
   // Rules that span several keys (convict validates one key at a time), the MQTT side's included.
   const crossKeyProblems = mqttConfigProblems(loaded);
   if (crossKeyProblems.length > 0) throw new ConfigError(crossKeyProblems);

@@ -19,6 +19,15 @@ export type MetricsAccess = (typeof METRICS_ACCESS)[number];
 export const ACCESS_LOG_MODES = ['info', 'debug', 'off'] as const;
 export type AccessLogMode = (typeof ACCESS_LOG_MODES)[number];
 
+/** An absolute URL path of plain characters, not one of the API's own (a gateway's "Path" setting). */
+function uploadPathFormat(value: unknown): void {
+  if (value === '') return;
+  if (typeof value !== 'string' || !/^\/[A-Za-z0-9._~\/-]{0,200}$/.test(value) || value.includes('//')) {
+    throw new Error('must be "" or a path such as "/data/report/" (letters, digits, "/", ".", "_", "~", "-")');
+  }
+  if (/^\/(v1|health|metrics|openapi)/.test(value)) throw new Error('must not lie under the API\'s own paths (/v1, /health, /metrics, /openapi.json)');
+}
+
 /** 0 (the soil type's default) or a field capacity inside the core's valid range. */
 function fieldCapacityFormat(value: unknown): void {
   if (value === 0 || isValidFieldCapacity(value)) return;
@@ -124,6 +133,13 @@ export const serviceSchema = {
         env: 'MOWABILITY_RATE_LIMIT_TIME_WINDOW_MS',
         arg: 'rate-limit-time-window-ms',
       },
+    },
+    ecowittUploadPath: {
+      doc: 'Path of the Ecowitt "Customized" upload (protocol Ecowitt; the same path with or without the final "/" is accepted); "" switches it off. Stations with format "ecowitt-http" send here (see docs/mqtt.md).',
+      format: uploadPathFormat,
+      default: '/data/report/',
+      env: 'MOWABILITY_HTTP_ECOWITT_UPLOAD_PATH',
+      arg: 'http-ecowitt-upload-path',
     },
     metrics: {
       doc: 'Who may read the Prometheus metrics at GET /metrics: off (no route, 404), loopback (only clients on 127.0.0.0/8 or ::1, after http.trustProxy), key (a valid, enabled API key as Bearer header) or open (anyone).',

@@ -30,6 +30,8 @@ import { registerRegistrationRoutes, type RegistrationRouteDeps } from './regist
 import { registerOpenApi, registerOpenApiRoute, UNKNOWN_VERSION } from './openapi.js';
 import { applyConnectionCap, serverOptions } from './serverLimits.js';
 import { trackConnections } from './shutdown.js';
+import { registerUploadRoutes, type AcceptReading } from './uploads.js';
+import { UploadCounters } from './uploadsCounters.js';
 
 export interface AppDeps {
   config: AppConfig;
@@ -53,6 +55,10 @@ export interface AppDeps {
   registrations?: RegistrationRouteDeps['store'];
   /** registration.notifyCommand, built by the daemon. */
   onRegistered?: RegistrationRouteDeps['onRegistered'];
+  /** Where direct station uploads go (MqttService.acceptReading); omitted: no upload routes. */
+  acceptReading?: AcceptReading;
+  /** Counts of what became of uploads (shared with /metrics); a fresh one when omitted. */
+  uploadCounters?: UploadCounters;
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -137,6 +143,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     checkConfig: deps.checkConfig ?? createConfigCheck(config),
     ...(deps.mqttStatus ? { mqttStatus: deps.mqttStatus } : {}),
   });
+  if (deps.acceptReading) {
+    registerUploadRoutes(app, {
+      stations: config.stations,
+      ecowittPath: http.ecowittUploadPath,
+      acceptReading: deps.acceptReading,
+      counters: deps.uploadCounters ?? new UploadCounters(),
+      logger: deps.logger,
+      clientAddressOf,
+      now: () => deps.clock.now(),
+    });
+  }
   registerCalculateRoute(app, { config, access, clock: deps.clock, calculate: deps.calculate ?? coreCalculate, ...(deps.usage ? { usage: deps.usage } : {}) });
   if (config.registration.enabled && deps.registrations) {
     registerRegistrationRoutes(app, {

@@ -3,10 +3,12 @@
  * spec's units, or a reason to ignore/reject it. Pure: no I/O, no clock.
  */
 import { parseEcowitt2mqtt } from './formats/ecowitt2mqtt.js';
+import { formFields, parseEcowittUpload } from './formats/ecowittHttp.js';
 import { parseFieldsFormat } from './formats/fields.js';
 import { parseJsonFormat } from './formats/json.js';
 import { parseRtl433 } from './formats/rtl433.js';
 import { parseWeewx } from './formats/weewx.js';
+import { parseWundergroundUpload } from './formats/wunderground.js';
 import type { IngestContext } from './formats/context.js';
 import type { ParseOutcome, StationConfig } from './types.js';
 
@@ -25,5 +27,10 @@ export function parseStationMessage(station: StationConfig, topic: string, paylo
       return parseJsonFormat(station, payload, context);
     case 'fields':
       return parseFieldsFormat(station, topic, payload);
+    // Uploads normally arrive over HTTP (src/http/uploads.ts); a relay may forward the raw body or query string.
+    case 'ecowitt-http':
+      return parseEcowittUpload(station, formFields(payload));
+    case 'wunderground':
+      return parseWundergroundUpload(station, formFields(payload));
   }
 }

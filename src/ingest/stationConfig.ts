@@ -5,14 +5,15 @@
 import { FIELD_CAPACITY_RANGE_PCT, isValidFieldCapacity } from '../core/soil.js';
 import { MOWER_CLASSES, SOIL_TYPES, TURF_TYPES } from '../core/vocabulary.js';
 import { FIELD_QUANTITY } from './builder.js';
-import { CURRENT_FIELDS, RAIN_INPUT_FIELDS, STATION_FORMATS, type StationConfig } from './types.js';
+import { CURRENT_FIELDS, RAIN_INPUT_FIELDS, STATION_FORMATS, isUploadFormat, type StationConfig } from './types.js';
+import { sharedUploadProblems, uploadProblems } from './uploadConfig.js';
 import { isUnitOf, unitsFor, type Quantity } from './units.js';
 
 const ID_PATTERN = /^[a-zA-Z0-9_-]+$/;
 /** Ids whose topics the daemon itself publishes under (<base>/bridge/state, <base>/bridge/stats). */
 const RESERVED_IDS = new Set(['bridge']);
 const INPUT_FIELDS: readonly string[] = [...CURRENT_FIELDS, ...RAIN_INPUT_FIELDS];
-const STATION_KEYS = new Set(['id', 'name', 'format', 'topic', 'match', 'units', 'fields', 'timestampKey', 'lawn', 'freshness', 'irrigation', 'location']);
+const STATION_KEYS = new Set(['id', 'name', 'format', 'topic', 'match', 'units', 'fields', 'timestampKey', 'lawn', 'freshness', 'irrigation', 'location', 'upload']);
 /** A station's lawn keys and their allowed values: the core's lists, as for the service-level lawn profile. */
 const LAWN_VALUES: Readonly<Record<string, readonly string[]>> = { soilType: SOIL_TYPES, mowerClass: MOWER_CLASSES, turfType: TURF_TYPES };
 const IRRIGATION_KEYS = ['topic', 'key'];
@@ -103,7 +104,10 @@ function stationProblems(raw: unknown, index: number): string[] {
   if (typeof raw.format !== 'string' || !STATION_FORMATS.includes(raw.format as never)) {
     problem('format', `must be one of ${STATION_FORMATS.join(', ')}`);
   }
-  if (typeof raw.topic !== 'string') problem('topic', 'must be an MQTT topic (wildcards + and # allowed)');
+  const uploads = typeof raw.format === 'string' && isUploadFormat(raw.format);
+  if (uploads && raw.topic === undefined) {
+    // Optional: the station uploads over HTTP (src/ingest/uploadStations.ts gives it a relay topic).
+  } else if (typeof raw.topic !== 'string') problem('topic', 'must be an MQTT topic (wildcards + and # allowed)');
   else {
     const topicProblem = topicFilterProblem(raw.topic);
     if (topicProblem) problem('topic', topicProblem);
@@ -161,6 +165,7 @@ function stationProblems(raw: unknown, index: number): string[] {
   if (raw.timestampKey !== undefined && (raw.format !== 'json' || typeof raw.timestampKey !== 'string' || raw.timestampKey === '')) {
     problem('timestampKey', 'must be a payload key, and is only used by format "json"');
   }
+  uploadProblems(raw.format, raw.upload, problem);
   lawnProblems(raw.lawn, problem);
   irrigationProblems(raw.irrigation, problem);
   locationProblems(raw.location, problem);
@@ -195,6 +200,7 @@ export function stationsProblems(raw: unknown): string[] {
     if (seen.has(id)) problems.push(`stations[${index}] ("${id}").id is used by another station; ids must be unique`);
     seen.add(id);
   }
+  problems.push(...sharedUploadProblems(raw));
   return problems;
 }
 

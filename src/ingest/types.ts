@@ -52,8 +52,27 @@ export type ParseOutcome =
   | { kind: 'ignored'; reason: string }
   | { kind: 'rejected'; reason: string };
 
-export type StationFormat = 'rtl_433' | 'ecowitt2mqtt' | 'weewx' | 'json' | 'fields';
-export const STATION_FORMATS: readonly StationFormat[] = ['rtl_433', 'ecowitt2mqtt', 'weewx', 'json', 'fields'];
+export type StationFormat = 'rtl_433' | 'ecowitt2mqtt' | 'weewx' | 'json' | 'fields' | UploadFormat;
+/** Stations that send straight to our HTTP server (src/http/uploads.ts); `topic` is optional for them. */
+export type UploadFormat = 'ecowitt-http' | 'wunderground';
+export const UPLOAD_FORMATS: readonly UploadFormat[] = ['ecowitt-http', 'wunderground'];
+export const STATION_FORMATS: readonly StationFormat[] = ['rtl_433', 'ecowitt2mqtt', 'weewx', 'json', 'fields', ...UPLOAD_FORMATS];
+
+export function isUploadFormat(format: string): format is UploadFormat {
+  return (UPLOAD_FORMATS as readonly string[]).includes(format);
+}
+
+/**
+ * How an upload names its station. Only SHA-256 digests (lowercase hex) are configured:
+ * `mowability upload-secret` prints the line to paste.
+ */
+export interface UploadConfig {
+  /** ecowitt-http: SHA-256 of the gateway's PASSKEY. */
+  passkeySha256?: string;
+  /** wunderground: the station ID the station sends (not secret) and the SHA-256 of its PASSWORD. */
+  stationId?: string;
+  passwordSha256?: string;
+}
 
 export interface JsonFieldMapping {
   key: string;
@@ -77,7 +96,10 @@ export interface StationConfig {
   id: string;
   name: string;
   format: StationFormat;
+  /** Upload formats without a configured topic get uploadRelayTopic(id) at load (src/ingest/uploadStations.ts). */
   topic: string;
+  /** ecowitt-http / wunderground: how uploads are matched to this station. */
+  upload?: UploadConfig;
   /** rtl_433: model/id/channel/subtype filter; json: key → expected value. */
   match?: Record<string, string | number | Array<string | number>>;
   /** 'metric' | 'imperial' (ecowitt2mqtt, weewx without unit labels) or field → unit. */

@@ -8,6 +8,8 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { CALCULATE_PATH } from '../http/paths.js';
 import type { MqttStats } from '../mqtt/service.js';
+import { registerDaemonMetrics } from './daemonMetrics.js';
+import type { UploadCount } from '../http/uploadsCounters.js';
 
 export const METRIC_PREFIX = 'mowability_';
 
@@ -20,6 +22,12 @@ export const UNMATCHED_ROUTE = 'unmatched';
 export interface MetricsOptions {
   /** The MQTT bridge's counters; undefined while MQTT is off or starting. */
   mqttStats?: () => MqttStats | undefined;
+  /** What became of direct station uploads, by protocol, station and outcome. */
+  uploads?: () => readonly UploadCount[];
+  /** Readings accepted into each station's history (MQTT and uploads), by station id. */
+  stationReadings?: () => ReadonlyMap<string, number>;
+  /** The SQLite database file; its size (with the write-ahead log) is read at scrape time. */
+  databasePath?: string;
   /** Node.js process metrics (CPU, memory, event loop, GC); on in the daemon. */
   processMetrics?: boolean;
 }
@@ -100,6 +108,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     registers: [registry],
   });
   if (options.mqttStats) registerMqttMetrics(registry, options.mqttStats);
+  registerDaemonMetrics(registry, options);
 
   return {
     registry,

@@ -29,3 +29,8 @@ export function digestBytesEqual(left: Buffer, right: Buffer): boolean {
   }
   return timingSafeEqual(left, right);
 }
+
+/** Constant-time comparison of two hex digests (configured upload secrets). */
+export function digestsEqual(leftHex: string, rightHex: string): boolean {
+  return digestBytesEqual(Buffer.from(leftHex, 'hex'), Buffer.from(rightHex, 'hex'));
+}

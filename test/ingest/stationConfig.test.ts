@@ -18,7 +18,7 @@ describe('station configuration', () => {
 
   it('names the station and the key in every message', () => {
     const problems = stationsProblems([
-      { ...valid, id: 'bad id', format: 'wunderground' },
+      { ...valid, id: 'bad id', format: 'weatherlink' },
       { ...valid, id: 'b', topic: 'a/#/b', units: { temperature: 'mph' } },
       { ...valid, id: 'c', lawn: { soilType: 'peat' }, freshness: { maxAgeMinutes: 0 }, extra: 1 },
       { id: 'd', name: 'D', format: 'json', topic: 'x' },

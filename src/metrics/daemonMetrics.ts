@@ -1,0 +1,59 @@
+/**
+ * Metrics read at scrape time from the daemon's parts: direct uploads by
+ * protocol, station and outcome; accepted readings per station; the size of
+ * the database on disk. Each only when its source is given.
+ */
+import { stat } from 'node:fs/promises';
+import { Counter, Gauge, type Registry } from 'prom-client';
+import type { MetricsOptions } from './registry.js';
+
+const PREFIX = 'mowability_';
+/** SQLite's write-ahead log and shared-memory index live beside the database file. */
+const DATABASE_FILE_SUFFIXES = ['', '-wal', '-shm'];
+
+async function fileBytes(path: string): Promise<number> {
+  try {
+    return (await stat(path)).size;
+  } catch {
+    return 0;
+  }
+}
+
+export function registerDaemonMetrics(registry: Registry, options: MetricsOptions): void {
+  const { uploads, stationReadings, databasePath } = options;
+  if (uploads) {
+    new Counter({
+      name: `${PREFIX}uploads_total`,
+      help: 'Direct station uploads (HTTP) by protocol, station ("(unmatched)" when no station matched) and outcome (accepted, duplicate, or why it was refused).',
+      labelNames: ['protocol', 'station', 'outcome'] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const { protocol, station, outcome, count } of uploads()) this.inc({ protocol, station, outcome }, count);
+      },
+    });
+  }
+  if (stationReadings) {
+    new Counter({
+      name: `${PREFIX}station_readings_accepted_total`,
+      help: 'Readings accepted into a station\'s history (MQTT and uploads), by station.',
+      labelNames: ['station'] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const [station, count] of stationReadings()) this.inc({ station }, count);
+      },
+    });
+  }
+  if (databasePath !== undefined) {
+    new Gauge({
+      name: `${PREFIX}database_bytes`,
+      help: 'Bytes of the SQLite database on disk (database file, write-ahead log and its index).',
+      registers: [registry],
+      async collect() {
+        const sizes = await Promise.all(DATABASE_FILE_SUFFIXES.map((suffix) => fileBytes(databasePath + suffix)));
+        this.set(sizes.reduce((sum, size) => sum + size, 0));
+      },
+    });
+  }
+}

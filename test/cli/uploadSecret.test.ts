@@ -1,0 +1,66 @@
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load.js';
+import { createUploadMatcher } from '../../src/http/uploadsMatch.js';
+import { BUILT_CLI, assertBuilt, runCliInProcess, type CliResult } from '../helpers/httpCli.js';
+import { makeTempDir } from '../helpers/httpTempDir.js';
+
+const PASSKEY = '0123456789ABCDEF0123456789ABCDEF';
+
+/** The built CLI with `input` on standard input. */
+function runWithStdin(argv: string[], input: string, env: Record<string, string>): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BUILT_CLI, ...argv], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += String(chunk)));
+    child.stderr.on('data', (chunk) => (stderr += String(chunk)));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
+describe('mowability upload-secret', () => {
+  let temp: ReturnType<typeof makeTempDir>;
+  beforeEach(() => {
+    temp = makeTempDir();
+  });
+  afterEach(() => temp.cleanup());
+
+  it('prints an upload line that, pasted into the config, matches the gateway; the secret is not echoed', async () => {
+    const result = await runCliInProcess(['upload-secret', 'ecowitt', '--json'], { MOWABILITY_UPLOAD_SECRET: PASSKEY });
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain(PASSKEY);
+    const { upload } = JSON.parse(result.stdout);
+    const file = join(temp.dir, 'config.json');
+    writeFileSync(file, JSON.stringify({ stations: [{ id: 'gw', name: 'GW', format: 'ecowitt-http', upload }] }));
+    const config = loadConfig({ argv: ['--config', file], env: { MOWABILITY_DB_PATH: temp.dbPath } });
+    const matcher = createUploadMatcher(config.stations);
+    expect(matcher.ecowitt(PASSKEY)).toEqual({ station: config.stations[0] });
+    expect(matcher.ecowitt(`${PASSKEY}0`)).toEqual({ refused: 'unknown_passkey' });
+  });
+
+  it('reads a WU password from standard input (final newline dropped) and prints the line to paste', async () => {
+    assertBuilt();
+    const result = await runWithStdin(['upload-secret', 'wunderground', 'KXXTEST1'], 'hunter2\n', {});
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).not.toContain('hunter2');
+    const line = /"upload": (\{.*\})/.exec(result.stdout)?.[1];
+    const upload = JSON.parse(line ?? 'null');
+    expect(createUploadMatcher([{ id: 'p', name: 'P', format: 'wunderground', topic: 't', upload }]).wunderground('KXXTEST1', 'hunter2')).toMatchObject({ station: { id: 'p' } });
+  });
+
+  it('refuses an empty secret and a wrong protocol with a hint', async () => {
+    const empty = await runCliInProcess(['upload-secret', 'ecowitt'], {});
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toContain('no secret given');
+    const wrong = await runCliInProcess(['upload-secret', 'ambient'], {});
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('expected ecowitt or wunderground, got "ambient"');
+    const missingId = await runCliInProcess(['upload-secret', 'wunderground'], { MOWABILITY_UPLOAD_SECRET: 'x' });
+    expect(missingId.code).toBe(2);
+  });
+});

@@ -1,0 +1,59 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { UploadCounters } from '../../src/http/uploadsCounters.js';
+import { createMetrics } from '../../src/metrics/registry.js';
+import { StationReadingCounter } from '../../src/metrics/stationReadings.js';
+import { parsePrometheusText, sampleValue } from '../helpers/promText.js';
+
+async function scrape(metrics: ReturnType<typeof createMetrics>) {
+  return parsePrometheusText((await metrics.render()).body);
+}
+
+describe('daemon metrics: uploads, accepted readings per station, database bytes', () => {
+  it('labels uploads by protocol, station and outcome, and follows the counters', async () => {
+    const counters = new UploadCounters();
+    const metrics = createMetrics({ uploads: () => counters.entries() });
+    counters.add('ecowitt', 'garden', 'accepted');
+    counters.add('ecowitt', 'garden', 'accepted');
+    counters.add('wunderground', undefined, 'wrong_password');
+    let families = await scrape(metrics);
+    expect(families.get('mowability_uploads_total')?.type).toBe('counter');
+    expect(sampleValue(families, 'mowability_uploads_total', { protocol: 'ecowitt', station: 'garden', outcome: 'accepted' })).toBe(2);
+    expect(sampleValue(families, 'mowability_uploads_total', { protocol: 'wunderground', station: '(unmatched)', outcome: 'wrong_password' })).toBe(1);
+    counters.add('ecowitt', 'garden', 'accepted');
+    families = await scrape(metrics);
+    expect(sampleValue(families, 'mowability_uploads_total', { protocol: 'ecowitt', station: 'garden', outcome: 'accepted' })).toBe(3);
+  });
+
+  it('counts accepted readings per station from the station unit hook', async () => {
+    const readings = new StationReadingCounter();
+    const metrics = createMetrics({ stationReadings: () => readings.counts() });
+    readings.onReading('garden');
+    readings.onReading('garden');
+    readings.onReading('pws');
+    const families = await scrape(metrics);
+    expect(sampleValue(families, 'mowability_station_readings_accepted_total', { station: 'garden' })).toBe(2);
+    expect(sampleValue(families, 'mowability_station_readings_accepted_total', { station: 'pws' })).toBe(1);
+  });
+
+  it('adds the database file, its write-ahead log and index; a missing file counts 0', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mowability-metrics-'));
+    try {
+      const path = join(dir, 'db.sqlite');
+      const metrics = createMetrics({ databasePath: path });
+      expect(sampleValue(await scrape(metrics), 'mowability_database_bytes')).toBe(0);
+      writeFileSync(path, Buffer.alloc(4096));
+      writeFileSync(`${path}-wal`, Buffer.alloc(1000));
+      expect(sampleValue(await scrape(metrics), 'mowability_database_bytes')).toBe(5096);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('registers none of them without their sources', async () => {
+    const families = await scrape(createMetrics());
+    for (const name of ['mowability_uploads_total', 'mowability_station_readings_accepted_total', 'mowability_database_bytes']) expect(families.has(name)).toBe(false);
+  });
+});
