@@ -5,7 +5,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { Counter, Gauge, type Registry } from 'prom-client';
-import type { MetricsOptions } from './registry.js';
+import type { MetricsOptions } from './options.js';
 
 const PREFIX = 'mowability_';
 /** SQLite's write-ahead log and shared-memory index live beside the database file. */

@@ -7,9 +7,9 @@
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { CALCULATE_PATH } from '../http/paths.js';
-import type { MqttStats } from '../mqtt/service.js';
 import { registerDaemonMetrics } from './daemonMetrics.js';
-import type { UploadCount } from '../http/uploadsCounters.js';
+import type { MetricsOptions } from './options.js';
+import type { MqttStats } from '../mqtt/service.js';
 
 export const METRIC_PREFIX = 'mowability_';
 
@@ -19,18 +19,7 @@ const CALCULATE_BUCKETS_S = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.
 /** Routes of the app are few and fixed; anything the router did not match shares one label value. */
 export const UNMATCHED_ROUTE = 'unmatched';
 
-export interface MetricsOptions {
-  /** The MQTT bridge's counters; undefined while MQTT is off or starting. */
-  mqttStats?: () => MqttStats | undefined;
-  /** What became of direct station uploads, by protocol, station and outcome. */
-  uploads?: () => readonly UploadCount[];
-  /** Readings accepted into each station's history (MQTT and uploads), by station id. */
-  stationReadings?: () => ReadonlyMap<string, number>;
-  /** The SQLite database file; its size (with the write-ahead log) is read at scrape time. */
-  databasePath?: string;
-  /** Node.js process metrics (CPU, memory, event loop, GC); on in the daemon. */
-  processMetrics?: boolean;
-}
+export type { MetricsOptions };
 
 export interface Metrics {
   readonly registry: Registry;
