@@ -10,6 +10,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config/schema.js';
 import { MFI_VERSION } from './core/index.js';
+import { createForecastUnit, forecastSource } from './forecast/compose.js';
+import type { ForecastSource } from './http/forecastRoute.js';
 import { buildApp } from './http/app.js';
 import { listenHttp } from './http/listen.js';
 import { closeApp } from './http/shutdown.js';
@@ -169,6 +171,7 @@ function accessCacheComponent(runtime: MutableRuntime, keyCommandHint: string): 
 interface HttpSources {
   mqttStatus: () => MqttHealth | undefined;
   mqttStats: () => MqttStats | undefined;
+  forecast: ForecastSource;
 }
 
 function httpComponent(runtime: MutableRuntime, sources: HttpSources): LifecycleComponent {
@@ -185,6 +188,7 @@ function httpComponent(runtime: MutableRuntime, sources: HttpSources): Lifecycle
         logger: runtime.logger,
         clock: runtime.clock,
         mqttStatus: sources.mqttStatus,
+        forecast: sources.forecast,
         version: packageVersion(),
         ...(metrics ? { metrics } : {}),
       });
@@ -206,6 +210,8 @@ function httpComponent(runtime: MutableRuntime, sources: HttpSources): Lifecycle
 export function daemonComponents(runtime: MutableRuntime, options: { keyCommandHint: string }): LifecycleComponent[] {
   // The product's version (not the MFI spec version) for HA's device sw_version and the bridge's Version entity;
   // its homepage, once package.json names one, as the discovery origin's support_url.
+  // The forecast unit (src/forecast/): state, hold and entities through `units`; GET /v1/stations/{id}/forecast through buildApp.
+  const forecast = createForecastUnit({ config: runtime.config, database: () => runtime.database, logger: runtime.logger, clock: runtime.clock, version: packageVersion() });
   const mqtt = deferredMqttComponents(() => ({
     config: runtime.config,
     database: runtime.database,
@@ -213,6 +219,7 @@ export function daemonComponents(runtime: MutableRuntime, options: { keyCommandH
     clock: runtime.clock,
     softwareVersion: packageVersion(),
     supportUrl: packageHomepage(),
+    units: [forecast],
   }));
   // HTTP starts first; until the MQTT components have started, health says so.
   const mqttStatus = (): MqttHealth | undefined =>
@@ -221,7 +228,11 @@ export function daemonComponents(runtime: MutableRuntime, options: { keyCommandH
     serveLockComponent(runtime),
     databaseComponent(runtime),
     accessCacheComponent(runtime, options.keyCommandHint),
-    httpComponent(runtime, { mqttStatus, mqttStats: () => (mqttEnabled(runtime.config) ? mqtt.service()?.stats() : undefined) }),
+    httpComponent(runtime, {
+      mqttStatus,
+      mqttStats: () => (mqttEnabled(runtime.config) ? mqtt.service()?.stats() : undefined),
+      forecast: forecastSource(forecast, runtime.config, () => mqttEnabled(runtime.config) && mqtt.service() !== undefined),
+    }),
     ...mqtt.components,
   ];
 }

@@ -23,6 +23,7 @@ import {
   pathOf,
   type RequestGuard,
 } from './errors.js';
+import { registerForecastRoute, type ForecastSource } from './forecastRoute.js';
 import { createConfigCheck, registerHealthRoutes, type HealthRouteDeps } from './healthRoute.js';
 import { registerMetrics } from './metricsRoute.js';
 import { registerOpenApi, registerOpenApiRoute, UNKNOWN_VERSION } from './openapi.js';
@@ -43,6 +44,8 @@ export interface AppDeps {
   mqttStatus?: HealthRouteDeps['mqttStatus'];
   /** Prometheus metrics for GET /metrics (omitted: no metrics, no hook). Access: config.http.metrics. */
   metrics?: Metrics;
+  /** Station forecasts for GET /v1/stations/{id}/forecast (omitted: no such route). */
+  forecast?: ForecastSource;
   /** The product version for /openapi.json's info.version (the daemon passes package.json's). */
   version?: string;
 }
@@ -136,6 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.mqttStatus ? { mqttStatus: deps.mqttStatus } : {}),
   });
   registerCalculateRoute(app, { config, access, clock: deps.clock, calculate: deps.calculate ?? coreCalculate });
+  if (deps.forecast) registerForecastRoute(app, { access, clock: deps.clock, forecastOf: deps.forecast });
   registerOpenApiRoute(app);
   return app;
 }
