@@ -171,10 +171,7 @@ export class ForecastUnit implements StationUnit {
   /** Remembers the input the pipeline calculates with now (the forecast's first hour starts from it). */
   extendInput(stationId: string, input: StationInput): StationInput {
     const held = this.#held.get(stationId);
-    if (held && held.input !== input) {
-      held.input = input;
-      held.memo = undefined;
-    }
+    if (held) held.input = input;
     return input;
   }
 
@@ -182,7 +179,9 @@ export class ForecastUnit implements StationUnit {
   detail(stationId: string, nowMs: number): ForecastDetail | undefined {
     const held = this.#held.get(stationId);
     if (!held) return undefined;
-    const key = `${nowMs}`;
+    // 48 calculations cost tens of milliseconds: at most once a minute per station (and on a new forecast),
+    // not on every reading; the first hour may lag a reading by up to a minute.
+    const key = `${Math.floor(nowMs / MINUTE_MS)}`;
     if (held.memo?.key === key) return held.memo.detail;
     const context = this.#options.contextFor(held.station, nowMs);
     const mowerClass = context.lawn?.mowerClass ?? DEFAULT_LAWN.mowerClass;
