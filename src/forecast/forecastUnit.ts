@@ -179,9 +179,10 @@ export class ForecastUnit implements StationUnit {
   detail(stationId: string, nowMs: number): ForecastDetail | undefined {
     const held = this.#held.get(stationId);
     if (!held) return undefined;
-    // 48 calculations cost tens of milliseconds: at most once a minute per station (and on a new forecast),
-    // not on every reading; the first hour may lag a reading by up to a minute.
-    const key = `${Math.floor(nowMs / MINUTE_MS)}`;
+    // 48 calculations cost tens of milliseconds: at most once a minute per station (and on a new forecast
+    // or when the station's set of fields changes), not on every reading; the first hour may lag a reading's
+    // values by up to a minute.
+    const key = `${Math.floor(nowMs / MINUTE_MS)}|${held.input ? Object.keys(held.input).sort().join(',') : '-'}`;
     if (held.memo?.key === key) return held.memo.detail;
     const context = this.#options.contextFor(held.station, nowMs);
     const mowerClass = context.lawn?.mowerClass ?? DEFAULT_LAWN.mowerClass;
