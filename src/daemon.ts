@@ -12,6 +12,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config/schema.js';
 import { MFI_VERSION } from './core/index.js';
+import { createForecastUnit, forecastSource } from './forecast/compose.js';
+import type { ForecastSource } from './http/forecastRoute.js';
 import { buildApp } from './http/app.js';
 import { listenHttp } from './http/listen.js';
 import { closeApp } from './http/shutdown.js';
@@ -126,6 +128,7 @@ interface HttpSources {
   usage: () => KeyUsage | undefined;
   acceptReading: AcceptReading;
   readings: StationReadingCounter;
+  forecast: ForecastSource;
 }
 
 /** Per-key request counts and the daily quota: counted in memory, written every keys.usageFlushSeconds and on stop. */
@@ -174,6 +177,7 @@ function httpComponent(runtime: MutableRuntime, sources: HttpSources): Lifecycle
         logger: runtime.logger,
         clock: runtime.clock,
         mqttStatus: sources.mqttStatus,
+        forecast: sources.forecast,
         version: packageVersion(),
         usage: sources.usage(),
         registrations: new RegistrationStore(runtime.database),
@@ -201,8 +205,8 @@ function httpComponent(runtime: MutableRuntime, sources: HttpSources): Lifecycle
  * irrigation source. The one place a new station feature is built: add it to this array. Called
  * when the station side starts, so `runtime.database` and `runtime.store` are available.
  */
-export function stationUnits(_runtime: DaemonRuntime, shared: { readings: StationReadingCounter }): StationUnit[] {
-  return [shared.readings];
+export function stationUnits(_runtime: DaemonRuntime, shared: { readings: StationReadingCounter; forecast: StationUnit }): StationUnit[] {
+  return [shared.readings, shared.forecast];
 }
 
 /** What the station side needs from the composition root (the DaemonRuntime satisfies it; so does the test harness). */
@@ -258,6 +262,8 @@ export function daemonComponents(runtime: MutableRuntime, options: { keyCommandH
   // Direct uploads (src/http/uploads.ts) enter the station pipeline; before it has started they are counted and dropped.
   const acceptReading: AcceptReading = (stationId, reading, origin) => side.current?.acceptReading(stationId, reading, origin) ?? 'not_running';
   // HTTP starts first; until the station side has started, health says so.
+  // The forecast unit (src/forecast/): state, hold and entities through the station units; GET /v1/stations/{id}/forecast through buildApp.
+  const forecast = createForecastUnit({ config: runtime.config, database: () => runtime.database, logger: runtime.logger, clock: runtime.clock, version: packageVersion() });
   const mqttStatus = (): MqttHealth | undefined =>
     mqttEnabled(runtime.config) ? (side.current?.health() ?? { status: 'error', message: 'MQTT is starting' }) : undefined;
   const mqttStats = (): MqttStats | undefined => (mqttEnabled(runtime.config) ? side.current?.stats() : undefined);
@@ -266,8 +272,15 @@ export function daemonComponents(runtime: MutableRuntime, options: { keyCommandH
     databaseComponent(runtime),
     accessCacheComponent(runtime, options.keyCommandHint),
     keyUsageComponent(runtime, usageHolder),
-    httpComponent(runtime, { mqttStatus, mqttStats, usage: () => usageHolder.usage, acceptReading, readings }),
-    stationSideComponent(runtime, () => stationUnits(runtime, { readings }), side),
+    httpComponent(runtime, {
+      mqttStatus,
+      mqttStats,
+      usage: () => usageHolder.usage,
+      acceptReading,
+      readings,
+      forecast: forecastSource(forecast, runtime.config, () => side.current !== undefined),
+    }),
+    stationSideComponent(runtime, () => stationUnits(runtime, { readings, forecast }), side),
   ];
 }
 

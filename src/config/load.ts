@@ -105,7 +105,9 @@ function describeProblems(output: string, valueOf: (key: string) => unknown): st
       const spec = SETTINGS.get(key);
       if (!spec) return line.replace(/: value was .*$/s, '');
       const message = line.slice(separator + 2).replace(/: value was .*$/s, '');
-      const shown = spec.sensitive ? '[Sensitive]' : JSON.stringify(safeValue(valueOf, key));
+      const value = safeValue(valueOf, key);
+      // A refused URL (e.g. forecast.openMeteoUrl with user:password@) is shown without its credentials.
+      const shown = spec.sensitive ? '[Sensitive]' : JSON.stringify(typeof value === 'string' && value.includes('://') ? redactUrl(value) : value);
       const sources = [spec.env, spec.arg ? `--${spec.arg}` : undefined].filter(Boolean).join(' or ');
       const origin = sources ? ` (set in the config file or via ${sources})` : '';
       return `"${key}" = ${shown} is invalid: ${message}${origin}`;

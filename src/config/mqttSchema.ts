@@ -19,6 +19,18 @@ function positiveNumber(value: unknown): void {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw new Error('must be a number above 0');
 }
 
+/** An http(s) URL without credentials, query or fragment (the forecast request adds its own path and query). */
+function httpBaseUrl(value: unknown): void {
+  let url: URL;
+  try {
+    url = new URL(String(value));
+  } catch {
+    throw new Error('must be an http:// or https:// URL such as https://api.open-meteo.com');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('must start with http:// or https://');
+  if (url.username || url.password || url.search || url.hash) throw new Error('must not contain credentials, a query or a fragment');
+}
+
 function percentThreshold(value: unknown): void {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 100) throw new Error('must be a number from 0 to 100');
 }
@@ -262,6 +274,43 @@ export const mqttSchema = {
       format: validateCronExpression,
       default: '17 3 * * *',
       env: 'MOWABILITY_HISTORY_PRUNE_SCHEDULE',
+    },
+  },
+  forecast: {
+    openMeteoUrl: {
+      doc: 'Base URL of the Open-Meteo forecast API for stations with forecast.source "open-meteo" (a self-hosted Open-Meteo works too). Data: Open-Meteo, CC BY 4.0.',
+      format: httpBaseUrl,
+      default: 'https://api.open-meteo.com',
+      env: 'MOWABILITY_FORECAST_OPEN_METEO_URL',
+      arg: 'forecast-open-meteo-url',
+    },
+    intervalMinutes: {
+      doc: 'How often each station\'s forecast is fetched (±10 % jitter). A forecast older than three intervals is marked stale and no longer holds mowable off; MQTT forecasts are held to the same age.',
+      format: 'positive-int',
+      default: 60,
+      env: 'MOWABILITY_FORECAST_INTERVAL_MINUTES',
+      arg: 'forecast-interval-minutes',
+    },
+    timeoutSeconds: {
+      doc: 'How long one forecast request may take before it is abandoned (and retried).',
+      format: 'positive-int',
+      default: 15,
+      env: 'MOWABILITY_FORECAST_TIMEOUT_SECONDS',
+      arg: 'forecast-timeout-seconds',
+    },
+    retries: {
+      doc: 'Retries of a failed forecast request (network error, timeout, HTTP 429 or 5xx), with back-off 5 s, 10 s, 20 s, ... (Retry-After honoured, at most 60 s).',
+      format: 'nat',
+      default: 3,
+      env: 'MOWABILITY_FORECAST_RETRIES',
+      arg: 'forecast-retries',
+    },
+    rainLeadMinutes: {
+      doc: 'mowable turns off early (reason rain_expected) when the forecast expects rain within this many minutes; 0: never.',
+      format: 'nat',
+      default: 20,
+      env: 'MOWABILITY_FORECAST_RAIN_LEAD_MINUTES',
+      arg: 'forecast-rain-lead-minutes',
     },
   },
   stations: {

@@ -23,6 +23,7 @@ import {
   installErrorHandling,
   type RequestGuard,
 } from './errors.js';
+import { registerForecastRoute, type ForecastSource } from './forecastRoute.js';
 import { createConfigCheck, registerHealthRoutes, type HealthRouteDeps } from './healthRoute.js';
 import { registerMetrics } from './metricsRoute.js';
 import type { UsageGate } from './quota.js';
@@ -47,6 +48,8 @@ export interface AppDeps {
   mqttStatus?: HealthRouteDeps['mqttStatus'];
   /** Prometheus metrics for GET /metrics (omitted: no metrics, no hook). Access: config.http.metrics. */
   metrics?: Metrics;
+  /** Station forecasts for GET /v1/stations/{id}/forecast (omitted: no such route). */
+  forecast?: ForecastSource;
   /** The product version for /openapi.json's info.version (the daemon passes package.json's). */
   version?: string;
   /** Per-key usage counting and the daily quota on /v1/calculate (omitted: not counted). */
@@ -165,6 +168,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ...(deps.onRegistered ? { onRegistered: deps.onRegistered } : {}),
     });
   }
+  if (deps.forecast) registerForecastRoute(app, { access, clock: deps.clock, forecastOf: deps.forecast });
   registerOpenApiRoute(app);
   return app;
 }

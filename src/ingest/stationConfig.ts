@@ -13,7 +13,7 @@ const ID_PATTERN = /^[a-zA-Z0-9_-]+$/;
 /** Ids whose topics the daemon itself publishes under (<base>/bridge/state, <base>/bridge/stats). */
 const RESERVED_IDS = new Set(['bridge']);
 const INPUT_FIELDS: readonly string[] = [...CURRENT_FIELDS, ...RAIN_INPUT_FIELDS];
-const STATION_KEYS = new Set(['id', 'name', 'format', 'topic', 'match', 'units', 'fields', 'timestampKey', 'lawn', 'freshness', 'irrigation', 'location', 'upload']);
+const STATION_KEYS = new Set(['id', 'name', 'format', 'topic', 'match', 'units', 'fields', 'timestampKey', 'lawn', 'freshness', 'irrigation', 'location', 'upload', 'forecast']);
 /** A station's lawn keys and their allowed values: the core's lists, as for the service-level lawn profile. */
 const LAWN_VALUES: Readonly<Record<string, readonly string[]>> = { soilType: SOIL_TYPES, mowerClass: MOWER_CLASSES, turfType: TURF_TYPES };
 const IRRIGATION_KEYS = ['topic', 'key'];
@@ -72,6 +72,31 @@ function locationProblems(location: unknown, problem: Problem): void {
     }
   }
   for (const key of ['latitude', 'longitude']) if (!Object.hasOwn(location, key)) problem(`location.${key}`, 'is required when "location" is given');
+}
+
+const FORECAST_KEYS = ['source', 'topic', 'minJobMinutes'];
+const FORECAST_SOURCES = ['open-meteo', 'mqtt'];
+/** A mowing job of more than a day is not a job; the forecast looks 48 hours ahead. */
+export const MAX_MIN_JOB_MINUTES = 24 * 60;
+
+function forecastProblems(forecast: unknown, location: unknown, problem: Problem): void {
+  if (forecast === undefined) return;
+  if (!isPlainObject(forecast)) return problem('forecast', 'must be an object {"source": "open-meteo"} or {"source": "mqtt", "topic": "..."}');
+  for (const key of Object.keys(forecast)) if (!FORECAST_KEYS.includes(key)) problem(`forecast.${key}`, `is not allowed (only ${FORECAST_KEYS.join(', ')})`);
+  if (typeof forecast.source !== 'string' || !FORECAST_SOURCES.includes(forecast.source)) problem('forecast.source', `must be one of ${FORECAST_SOURCES.join(', ')}`);
+  if (forecast.source === 'open-meteo' && location === undefined) problem('forecast.source', '"open-meteo" needs the station\'s "location" {"latitude": ..., "longitude": ...}');
+  if (forecast.source === 'mqtt') {
+    if (typeof forecast.topic !== 'string') problem('forecast.topic', 'is required for source "mqtt": the topic carrying the forecast JSON (docs/mqtt.md)');
+    else {
+      const topicProblem = topicFilterProblem(forecast.topic);
+      if (topicProblem) problem('forecast.topic', topicProblem);
+      else if (forecast.topic.includes('+') || forecast.topic.includes('#')) problem('forecast.topic', 'must be a concrete topic (no wildcards)');
+    }
+  } else if (forecast.topic !== undefined) problem('forecast.topic', 'is only used by source "mqtt"');
+  const minutes = forecast.minJobMinutes;
+  if (minutes !== undefined && (typeof minutes !== 'number' || !Number.isInteger(minutes) || minutes < 1 || minutes > MAX_MIN_JOB_MINUTES)) {
+    problem('forecast.minJobMinutes', `must be a whole number of minutes from 1 to ${MAX_MIN_JOB_MINUTES} (e.g. 90 for a robot mower, 45 for a walk-behind)`);
+  }
 }
 
 function irrigationProblems(irrigation: unknown, problem: Problem): void {
@@ -169,6 +194,7 @@ function stationProblems(raw: unknown, index: number): string[] {
   lawnProblems(raw.lawn, problem);
   irrigationProblems(raw.irrigation, problem);
   locationProblems(raw.location, problem);
+  forecastProblems(raw.forecast, raw.location, problem);
   if (raw.freshness !== undefined) {
     const positive = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v) && v > 0;
     if (!isPlainObject(raw.freshness)) problem('freshness', 'must be an object {maxAgeMinutes, fields}');

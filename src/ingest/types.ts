@@ -92,6 +92,14 @@ export interface StationLocation {
   elevation?: number;
 }
 
+/** Where a station's weather forecast comes from (src/forecast/); `minJobMinutes`: shortest useful mowing window. */
+export interface StationForecastConfig {
+  source: 'open-meteo' | 'mqtt';
+  /** `mqtt`: the topic carrying the forecast JSON (docs/mqtt.md). */
+  topic?: string;
+  minJobMinutes?: number;
+}
+
 export interface StationConfig {
   id: string;
   name: string;
@@ -113,5 +121,7 @@ export interface StationConfig {
   irrigation?: IrrigationConfig;
   /** Where the station stands (WGS 84 degrees): for sunrise/sunset and forecasts. */
   location?: StationLocation;
+  /** Off when absent: no forecast fields, nothing else changes. */
+  forecast?: StationForecastConfig;
   freshness?: { maxAgeMinutes?: number; fields?: Partial<Record<CurrentField, number>> };
 }

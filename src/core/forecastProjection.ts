@@ -1,0 +1,202 @@
+/**
+ * Projects a station's calculation input onto the hours of a weather forecast
+ * (docs/model.md, "Forecast"). Current fields come from the forecast; the
+ * rain windows, minutes_since_rain and the minimum-temperature windows
+ * combine what the station observed (minute buckets up to now) with what the
+ * forecast adds after now, so observed rain keeps counting down the windows
+ * while forecast rain enters them. Pure: time is passed in.
+ *
+ * A forecast hour is named by its end T (Open-Meteo's convention: values are
+ * for the instant T, precipitation is the sum of the hour before T). Its slot
+ * is [max(now, T - 1 h), T): the index at T rates mowing in that hour.
+ */
+import type { CalculationInput, FieldName } from './fields.js';
+import { expectedRainMm, isRainExpected } from './forecastRain.js';
+import { EXTENSION_FIELD_SPECS, type ExtensionInput } from './irrigation.js';
+
+export const MINUTE_MS = 60_000;
+export const HOUR_MS = 60 * MINUTE_MS;
+/** How far ahead the forecast index is computed. */
+export const FORECAST_HORIZON_HOURS = 48;
+
+/** Current fields a forecast can supply, in the spec's units (°C, %, km/h, W/m², %). */
+export const FORECAST_FIELDS = ['temperature', 'humidity', 'dew_point', 'wind_speed', 'wind_gusts', 'solar', 'soil_temperature', 'soil_moisture'] as const;
+export type ForecastField = (typeof FORECAST_FIELDS)[number];
+
+/** The spec's rain and temperature windows with their lengths (the same the station history supplies). */
+const RAIN_WINDOWS = [['rain_1h', 60], ['rain_12h', 720], ['rain_24h', 1440], ['rain_14d', 20_160]] as const;
+const TEMPERATURE_WINDOWS = [['min_temp_3h', 180], ['min_temp_3d', 4320], ['min_temp_14d', 20_160]] as const;
+const MAX_MINUTES_SINCE = 99_999;
+const MAX_MINUTES_SINCE_IRRIGATION = EXTENSION_FIELD_SPECS[0].max;
+
+export interface ForecastHour {
+  /** End of the hour, epoch ms. */
+  timeMs: number;
+  values: Partial<Record<ForecastField, number>>;
+  /** Rain of the hour before timeMs, mm. */
+  precipitationMm?: number;
+  /** Probability of precipitation in that hour, %. */
+  precipitationProbabilityPct?: number;
+}
+
+/** One minute of the station's history (structurally the history's bucket row). */
+export interface ObservedMinute {
+  minute: number;
+  rainMm: number;
+  tempMinC: number | null;
+}
+
+/** Where an input value of a projected hour came from. */
+export type InputSource = 'observed' | 'forecast' | 'combined';
+
+export interface ProjectedHour {
+  startMs: number;
+  endMs: number;
+  input: CalculationInput & ExtensionInput;
+  inputSource: Partial<Record<FieldName, InputSource>>;
+  /** Probability-weighted rain of the slot (docs/model.md, forecastRain.ts). */
+  expectedRainMm: number;
+  rainExpected: boolean;
+}
+
+export interface ProjectionRequest {
+  nowMs: number;
+  /** The station's assembled input now: which windows it supplies, and its current values for the first hour. */
+  current: CalculationInput & ExtensionInput;
+  /** The station's minute buckets up to now (any order). */
+  observed: readonly ObservedMinute[];
+  hours: readonly ForecastHour[];
+}
+
+interface RainSpan {
+  fromMs: number;
+  toMs: number;
+  mm: number;
+}
+
+/** Rain and lowest temperature observed from a time up to now, by binary search over sorted minutes. */
+class ObservedSeries {
+  readonly #minutes: number[];
+  readonly #rainSuffix: number[];
+  readonly #tempSuffix: number[];
+
+  constructor(observed: readonly ObservedMinute[], nowMs: number) {
+    const rows = observed.filter((row) => row.minute * MINUTE_MS < nowMs).sort((a, b) => a.minute - b.minute);
+    this.#minutes = rows.map((row) => row.minute);
+    this.#rainSuffix = new Array<number>(rows.length + 1).fill(0);
+    this.#tempSuffix = new Array<number>(rows.length + 1).fill(Infinity);
+    for (let i = rows.length - 1; i >= 0; i--) {
+      this.#rainSuffix[i] = this.#rainSuffix[i + 1]! + Math.max(0, rows[i]!.rainMm);
+      this.#tempSuffix[i] = Math.min(this.#tempSuffix[i + 1]!, rows[i]!.tempMinC ?? Infinity);
+    }
+  }
+
+  #firstIndexFrom(fromMs: number): number {
+    const minute = Math.ceil(fromMs / MINUTE_MS);
+    let low = 0;
+    let high = this.#minutes.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (this.#minutes[mid]! < minute) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
+
+  rainSince(fromMs: number): number {
+    return this.#rainSuffix[this.#firstIndexFrom(fromMs)]!;
+  }
+
+  minTempSince(fromMs: number): number {
+    return this.#tempSuffix[this.#firstIndexFrom(fromMs)]!;
+  }
+}
+
+function overlapMm(span: RainSpan, fromMs: number, toMs: number): number {
+  const overlap = Math.min(span.toMs, toMs) - Math.max(span.fromMs, fromMs);
+  return overlap <= 0 ? 0 : (span.mm * overlap) / (span.toMs - span.fromMs);
+}
+
+function round(value: number, digits = 2): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
+
+/** The slots of the forecast within the horizon, oldest first, with their expected rain. */
+function slots(request: ProjectionRequest): Array<{ hour: ForecastHour; span: RainSpan }> {
+  const horizonEnd = request.nowMs + FORECAST_HORIZON_HOURS * HOUR_MS;
+  return [...request.hours]
+    .filter((hour) => hour.timeMs > request.nowMs && hour.timeMs - HOUR_MS < horizonEnd)
+    .sort((a, b) => a.timeMs - b.timeMs)
+    .filter((hour, index, sorted) => index === 0 || sorted[index - 1]!.timeMs !== hour.timeMs)
+    .slice(0, FORECAST_HORIZON_HOURS)
+    .map((hour) => {
+      const fromMs = Math.max(request.nowMs, hour.timeMs - HOUR_MS);
+      // The part of the hour still to come carries its share of the hour's expected rain.
+      const share = (hour.timeMs - fromMs) / HOUR_MS;
+      const mm = expectedRainMm(hour.precipitationMm ?? 0, hour.precipitationProbabilityPct) * share;
+      return { hour, span: { fromMs, toMs: hour.timeMs, mm } };
+    });
+}
+
+/** Projects the input for every forecast hour within the horizon (at most 48). */
+export function projectForecast(request: ProjectionRequest): ProjectedHour[] {
+  const { nowMs, current } = request;
+  const observed = new ObservedSeries(request.observed, nowMs);
+  const planned = slots(request);
+  const spans = planned.map((slot) => slot.span);
+  return planned.map(({ hour, span }, index) => {
+    const endMs = hour.timeMs;
+    const input: CalculationInput & ExtensionInput = {};
+    const source: Partial<Record<FieldName, InputSource>> = {};
+    const set = (field: FieldName, value: number, from: InputSource): void => {
+      input[field] = round(value);
+      source[field] = from;
+    };
+    const first = span.fromMs === nowMs;
+    for (const field of FORECAST_FIELDS) {
+      const observedNow = first ? current[field] : undefined;
+      const forecast = hour.values[field];
+      if (observedNow !== undefined) set(field, observedNow, 'observed');
+      else if (forecast !== undefined && Number.isFinite(forecast)) set(field, forecast, 'forecast');
+    }
+    const slotRateMmH = span.mm / ((span.toMs - span.fromMs) / HOUR_MS);
+    const observedRate = first ? current.precipitation_rate : undefined;
+    set('precipitation_rate', Math.max(slotRateMmH, observedRate ?? 0), observedRate === undefined ? 'forecast' : 'combined');
+
+    const forecastRain = (fromMs: number): number => spans.slice(0, index + 1).reduce((sum, s) => sum + overlapMm(s, fromMs, endMs), 0);
+    for (const [field, minutes] of RAIN_WINDOWS) {
+      const fromMs = endMs - minutes * MINUTE_MS;
+      if (fromMs >= nowMs) set(field, forecastRain(fromMs), 'forecast');
+      else if (current[field] !== undefined) set(field, observed.rainSince(fromMs) + forecastRain(fromMs), 'combined');
+    }
+    for (const [field, minutes] of TEMPERATURE_WINDOWS) {
+      const fromMs = endMs - minutes * MINUTE_MS;
+      const temps = planned.slice(0, index + 1).filter((slot) => slot.hour.timeMs > fromMs)
+        .map((slot) => slot.hour.values.temperature).filter((t): t is number => t !== undefined && Number.isFinite(t));
+      if (fromMs >= nowMs) {
+        if (temps.length > 0) set(field, Math.min(...temps), 'forecast');
+      } else if (current[field] !== undefined) {
+        const lowest = Math.min(observed.minTempSince(fromMs), ...temps);
+        if (Number.isFinite(lowest)) set(field, lowest, 'combined');
+      }
+    }
+    const sinceRain = minutesSinceRain(planned.slice(0, index + 1).map((slot) => slot.span), current.minutes_since_rain, nowMs, endMs);
+    if (sinceRain !== undefined) set('minutes_since_rain', sinceRain.minutes, sinceRain.source);
+    if (current.minutes_since_irrigation !== undefined) {
+      input.minutes_since_irrigation = Math.min(MAX_MINUTES_SINCE_IRRIGATION, current.minutes_since_irrigation + Math.floor((endMs - nowMs) / MINUTE_MS));
+    }
+    return { startMs: span.fromMs, endMs, input, inputSource: source, expectedRainMm: round(span.mm), rainExpected: isRainExpected(span.mm) };
+  });
+}
+
+/**
+ * Minutes since rain at `atMs`: since the end of the last slot with rain expected, else the station's
+ * current count plus the time elapsed (observed rain keeps counting); unknown when the station supplies none.
+ */
+function minutesSinceRain(spans: readonly RainSpan[], currentMinutes: number | undefined, nowMs: number, atMs: number): { minutes: number; source: InputSource } | undefined {
+  const lastRain = [...spans].reverse().find((span) => isRainExpected(span.mm));
+  if (lastRain) return { minutes: Math.floor((atMs - lastRain.toMs) / MINUTE_MS), source: 'forecast' };
+  if (currentMinutes === undefined) return undefined;
+  return { minutes: Math.min(MAX_MINUTES_SINCE, currentMinutes + Math.floor((atMs - nowMs) / MINUTE_MS)), source: 'combined' };
+}

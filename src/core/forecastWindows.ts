@@ -1,0 +1,94 @@
+/**
+ * The forecast index and its mowing windows: the core's calculate() for every
+ * projected hour, then runs of hours whose index is OK. A run shorter than the
+ * station's minimum job length is not a window (a robot that needs 90 minutes
+ * gains nothing from a 60-minute gap between showers). Pure.
+ */
+import { calculate } from './calculate.js';
+import type { InputSource, ProjectedHour } from './forecastProjection.js';
+import { MINUTE_MS } from './forecastProjection.js';
+import type { FieldName } from './fields.js';
+import type { CalculationContext, Status } from './types.js';
+
+export interface HourIndex {
+  startMs: number;
+  endMs: number;
+  /** The index of the hour; null when the projection lacks a required field (no forecast temperature). */
+  index: number | null;
+  status: Status | null;
+  limitingCheck: string | null;
+  expectedRainMm: number;
+  rainExpected: boolean;
+  input: ProjectedHour['input'];
+  inputSource: Partial<Record<FieldName, InputSource>>;
+}
+
+export interface ForecastWindow {
+  startMs: number;
+  endMs: number;
+  /** The lowest index within the window. */
+  minIndex: number;
+}
+
+export interface ForecastSummary {
+  /** The first window at least the minimum job long (starting now when the current run is one). */
+  nextWindow: ForecastWindow | null;
+  /** Every window within the horizon, oldest first. */
+  windows: ForecastWindow[];
+  /** Minutes the current run of OK hours lasts from now; 0 when the hour now is not OK. */
+  mowableForMinutes: number;
+  /** Minutes until the first hour with rain expected; 0 when it is expected now; null when none within the horizon. */
+  rainExpectedInMinutes: number | null;
+}
+
+/** Rates every projected hour with the core (context.nowMs is replaced by the hour's start). */
+export function indexHours(hours: readonly ProjectedHour[], context: CalculationContext): HourIndex[] {
+  return hours.map((hour) => {
+    const outcome = calculate(hour.input, { ...context, nowMs: hour.startMs });
+    const result = outcome.ok ? outcome.result : undefined;
+    return {
+      startMs: hour.startMs,
+      endMs: hour.endMs,
+      index: result?.index_score ?? null,
+      status: result?.main_status ?? null,
+      limitingCheck: result?.score_basis.limiting_check ?? null,
+      expectedRainMm: hour.expectedRainMm,
+      rainExpected: hour.rainExpected,
+      input: hour.input,
+      inputSource: hour.inputSource,
+    };
+  });
+}
+
+/** Runs of consecutive OK hours (no gap between them), oldest first, regardless of length. */
+export function okRuns(hours: readonly HourIndex[]): ForecastWindow[] {
+  const runs: ForecastWindow[] = [];
+  let run: ForecastWindow | undefined;
+  for (const hour of hours) {
+    if (hour.status !== 'OK' || hour.index === null) {
+      run = undefined;
+      continue;
+    }
+    if (run && run.endMs === hour.startMs) {
+      run.endMs = hour.endMs;
+      run.minIndex = Math.min(run.minIndex, hour.index);
+    } else {
+      run = { startMs: hour.startMs, endMs: hour.endMs, minIndex: hour.index };
+      runs.push(run);
+    }
+  }
+  return runs;
+}
+
+export function summarizeForecast(hours: readonly HourIndex[], nowMs: number, minJobMinutes: number): ForecastSummary {
+  const runs = okRuns(hours);
+  const windows = runs.filter((run) => run.endMs - run.startMs >= minJobMinutes * MINUTE_MS);
+  const current = runs.find((run) => run.startMs <= nowMs && nowMs < run.endMs);
+  const rain = hours.find((hour) => hour.rainExpected);
+  return {
+    nextWindow: windows[0] ?? null,
+    windows,
+    mowableForMinutes: current ? Math.floor((current.endMs - nowMs) / MINUTE_MS) : 0,
+    rainExpectedInMinutes: rain ? Math.max(0, Math.floor((rain.startMs - nowMs) / MINUTE_MS)) : null,
+  };
+}

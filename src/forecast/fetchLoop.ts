@@ -1,0 +1,93 @@
+/**
+ * Fetches one station's Open-Meteo forecast every interval (±10 % jitter, so
+ * many daemons do not hit the provider on the same second). The first fetch
+ * runs at once unless the cached forecast is younger than one interval. A
+ * failed fetch keeps the last good forecast; an outage is logged once when it
+ * begins and once when it ends, never per attempt. Nothing here throws: the
+ * loop runs off the ingest path on its own timer.
+ */
+import type { Logger } from 'pino';
+import type { StationLocation } from '../ingest/types.js';
+import type { CachedForecast } from './forecastStore.js';
+import type { FetchOutcome, OpenMeteoClient } from './openMeteoClient.js';
+
+const JITTER = 0.1;
+
+export interface FetchLoopOptions {
+  stationId: string;
+  location: StationLocation;
+  client: Pick<OpenMeteoClient, 'fetchForecast'>;
+  intervalMs: number;
+  now: () => number;
+  random: () => number;
+  log: Logger;
+  /** The forecast held now (cache or last fetch). */
+  current: () => CachedForecast | undefined;
+  /** A new forecast (or a confirmation that the old one is still current, with a new fetch time). */
+  accept: (forecast: CachedForecast) => Promise<void>;
+  onOutcome?: (outcome: FetchOutcome['kind']) => void;
+}
+
+export class FetchLoop {
+  readonly #options: FetchLoopOptions;
+  readonly #abort = new AbortController();
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<void> | undefined;
+  #failures = 0;
+
+  constructor(options: FetchLoopOptions) {
+    this.#options = options;
+  }
+
+  start(): void {
+    const cached = this.#options.current();
+    const age = cached ? this.#options.now() - cached.fetchedAtMs : Infinity;
+    this.#schedule(age < this.#options.intervalMs ? this.#options.intervalMs - age : 0);
+  }
+
+  async stop(): Promise<void> {
+    this.#abort.abort();
+    clearTimeout(this.#timer);
+    await this.#running;
+  }
+
+  #schedule(delayMs: number): void {
+    if (this.#abort.signal.aborted) return;
+    this.#timer = setTimeout(() => {
+      this.#running = this.#tick().finally(() => {
+        this.#running = undefined;
+        const jitter = 1 - JITTER + 2 * JITTER * this.#options.random();
+        this.#schedule(this.#options.intervalMs * jitter);
+      });
+    }, delayMs);
+    this.#timer.unref();
+  }
+
+  async #tick(): Promise<void> {
+    const { stationId, log } = this.#options;
+    try {
+      const previous = this.#options.current();
+      const validators = previous?.source === 'open-meteo' ? previous.validators : {};
+      const outcome = await this.#options.client.fetchForecast(this.#options.location, validators, this.#abort.signal);
+      if (this.#abort.signal.aborted) return;
+      this.#options.onOutcome?.(outcome.kind);
+      if (outcome.kind === 'error') return this.#failed(outcome.reason);
+      if (this.#failures > 0) log.info({ station: stationId, failures: this.#failures }, `forecast for station ${stationId} available again after ${this.#failures} failed fetch(es)`);
+      this.#failures = 0;
+      const fetchedAtMs = this.#options.now();
+      if (outcome.kind === 'ok') await this.#options.accept({ source: 'open-meteo', fetchedAtMs, hours: outcome.hours, validators: outcome.validators });
+      else if (previous) await this.#options.accept({ ...previous, fetchedAtMs });
+    } catch (err) {
+      this.#failed(err instanceof Error ? err.message : String(err));
+    }
+  }
+
+  #failed(reason: string): void {
+    this.#failures++;
+    if (this.#failures > 1) return;
+    this.#options.log.warn(
+      { station: this.#options.stationId, reason },
+      `forecast fetch for station ${this.#options.stationId} failed (${reason}); the last good forecast is kept and marked stale after 3 intervals. Check forecast.openMeteoUrl and the network; logged again when it recovers`,
+    );
+  }
+}

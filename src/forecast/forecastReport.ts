@@ -1,0 +1,104 @@
+/**
+ * What a station's forecast looks like to users: the `forecast` object of the
+ * retained state (compact: windows and the hourly indexes) and the body of
+ * GET /v1/stations/{id}/forecast (each hour's projected input and where every
+ * value came from). Built from the core's projection, index and windows.
+ */
+import type { CalculationContext } from '../core/index.js';
+import { projectForecast, type ObservedMinute } from '../core/forecastProjection.js';
+import { indexHours, summarizeForecast, type ForecastWindow, type HourIndex } from '../core/forecastWindows.js';
+import type { StationInput } from '../station/unit.js';
+import type { CachedForecast, ForecastSourceKind } from './forecastStore.js';
+
+/** Open-Meteo's terms ask for attribution (https://open-meteo.com/en/license): CC BY 4.0. */
+export const OPEN_METEO_ATTRIBUTION = 'Weather data by Open-Meteo.com (CC BY 4.0)';
+/** A forecast older than this many fetch intervals is stale: shown, but not used for mowable. */
+export const STALE_AFTER_INTERVALS = 3;
+
+export interface WindowView {
+  start: string;
+  end: string;
+  min_index: number;
+}
+
+export interface HourView {
+  time: string;
+  index: number | null;
+  status: string | null;
+  rain_mm: number;
+  rain_expected: boolean;
+}
+
+export interface HourDetail extends HourView {
+  end: string;
+  limiting_check: string | null;
+  input: Record<string, number>;
+  input_source: Record<string, string>;
+}
+
+export interface ForecastView {
+  source: ForecastSourceKind;
+  fetched_at: string | null;
+  age_minutes: number | null;
+  stale: boolean;
+  min_job_minutes: number;
+  next_window: WindowView | null;
+  mowable_for_minutes: number;
+  rain_expected_in_minutes: number | null;
+  attribution: string | null;
+  hours: HourView[];
+}
+
+export interface ForecastDetail extends Omit<ForecastView, 'hours'> {
+  windows: WindowView[];
+  hours: HourDetail[];
+}
+
+export interface ReportRequest {
+  source: ForecastSourceKind;
+  cached: CachedForecast | undefined;
+  nowMs: number;
+  staleAfterMs: number;
+  minJobMinutes: number;
+  current: StationInput;
+  observed: readonly ObservedMinute[];
+  context: CalculationContext;
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+const windowView = (window: ForecastWindow): WindowView => ({ start: iso(window.startMs), end: iso(window.endMs), min_index: window.minIndex });
+const hourView = (hour: HourIndex): HourView => ({
+  time: iso(hour.startMs), index: hour.index, status: hour.status, rain_mm: hour.expectedRainMm, rain_expected: hour.rainExpected,
+});
+
+/** The detailed report; `compact()` turns it into the state's object. */
+export function buildForecastDetail(request: ReportRequest): ForecastDetail {
+  const { cached, nowMs } = request;
+  const hours = cached ? indexHours(projectForecast({ nowMs, current: request.current, observed: request.observed, hours: cached.hours }), request.context) : [];
+  const summary = summarizeForecast(hours, nowMs, request.minJobMinutes);
+  const ageMs = cached ? Math.max(0, nowMs - cached.fetchedAtMs) : null;
+  return {
+    source: request.source,
+    fetched_at: cached ? iso(cached.fetchedAtMs) : null,
+    age_minutes: ageMs === null ? null : Math.floor(ageMs / 60_000),
+    stale: ageMs === null || ageMs > request.staleAfterMs,
+    min_job_minutes: request.minJobMinutes,
+    next_window: summary.nextWindow ? windowView(summary.nextWindow) : null,
+    mowable_for_minutes: summary.mowableForMinutes,
+    rain_expected_in_minutes: summary.rainExpectedInMinutes,
+    attribution: request.source === 'open-meteo' ? OPEN_METEO_ATTRIBUTION : null,
+    windows: summary.windows.map(windowView),
+    hours: hours.map((hour) => ({
+      ...hourView(hour),
+      end: iso(hour.endMs),
+      limiting_check: hour.limitingCheck,
+      input: { ...hour.input } as Record<string, number>,
+      input_source: { ...hour.inputSource } as Record<string, string>,
+    })),
+  };
+}
+
+export function compactForecast(detail: ForecastDetail): ForecastView {
+  const { windows: _windows, hours, ...rest } = detail;
+  return { ...rest, hours: hours.map(({ time, index, status, rain_mm, rain_expected }) => ({ time, index, status, rain_mm, rain_expected })) };
+}

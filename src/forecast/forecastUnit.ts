@@ -1,0 +1,223 @@
+/**
+ * The forecast as a station unit (src/station/unit.ts): per station with a
+ * `forecast` setting, it holds the last good forecast (cached in SQLite), keeps
+ * it fresh (Open-Meteo fetch loop or the station's MQTT forecast topic), and
+ * answers the pipeline's hooks from memory: the state's `forecast` object, the
+ * `rain_expected` hold on mowable, and the Home Assistant entities. Stations
+ * without a forecast setting see no change at all.
+ */
+import type { Logger } from 'pino';
+import { DEFAULT_LAWN, type CalculationContext, type MowerClass } from '../core/index.js';
+import { MINUTE_MS } from '../core/forecastProjection.js';
+import type { StationConfig, StationForecastConfig } from '../ingest/types.js';
+import type { EntitySpec } from '../mqtt/stationEntities.js';
+import type { Database } from '../store/database.js';
+import type { MowableHold, StationHistoryView, StationInput, StationUnit, UnitContext, UnitSubscriber } from '../station/unit.js';
+import { LogThrottle } from '../util/logThrottle.js';
+import { FetchLoop } from './fetchLoop.js';
+import { forecastEntities } from './forecastEntities.js';
+import { buildForecastDetail, compactForecast, STALE_AFTER_INTERVALS, type ForecastDetail, type ForecastView } from './forecastReport.js';
+import { ForecastStore, type CachedForecast } from './forecastStore.js';
+import { parseForecastPayload } from './mqttForecast.js';
+import { OpenMeteoClient } from './openMeteoClient.js';
+
+/** The service-level settings (config `forecast.*`). */
+export interface ForecastSettings {
+  openMeteoUrl: string;
+  intervalMinutes: number;
+  timeoutSeconds: number;
+  retries: number;
+  rainLeadMinutes: number;
+}
+
+/** Shortest useful window when a station names none: a robot's run vs. a push mower's. */
+export const DEFAULT_MIN_JOB_MINUTES: Readonly<Record<MowerClass, number>> = { robot: 90, walk: 45, ride_on: 45 };
+const RETRY_BACKOFF_MS = 5000;
+const LOOKBACK_MS = 14 * 24 * 60 * MINUTE_MS;
+
+export interface ForecastUnitOptions {
+  stations: readonly StationConfig[];
+  settings: ForecastSettings;
+  /** Read at start (the database opens before the MQTT components start). */
+  database: () => Database;
+  logger: Logger;
+  now: () => number;
+  contextFor: (station: StationConfig, nowMs: number) => CalculationContext;
+  userAgent: string;
+  /** Tests: a fake fetch, a quicker back-off, a fixed jitter. */
+  fetch?: typeof fetch;
+  backoffMs?: number;
+  random?: () => number;
+}
+
+export type ForecastCounters = { forecastFetches: number; forecastFetchErrors: number; forecastMessages: number; forecastMessagesRejected: number };
+
+interface Held {
+  station: StationConfig;
+  config: StationForecastConfig;
+  cached?: CachedForecast;
+  input?: StationInput;
+  memo?: { key: string; detail: ForecastDetail };
+}
+
+export class ForecastUnit implements StationUnit {
+  readonly name = 'forecast';
+  readonly counters: ForecastCounters = { forecastFetches: 0, forecastFetchErrors: 0, forecastMessages: 0, forecastMessagesRejected: 0 };
+  readonly #options: ForecastUnitOptions;
+  readonly #held = new Map<string, Held>();
+  readonly #log: Logger;
+  readonly #throttle: LogThrottle;
+  readonly #loops: FetchLoop[] = [];
+  #history: StationHistoryView | undefined;
+  #store: ForecastStore | undefined;
+  #recompute: ((stationId: string) => void) | undefined;
+
+  constructor(options: ForecastUnitOptions) {
+    this.#options = options;
+    this.#log = options.logger.child({ module: 'forecast' });
+    this.#throttle = new LogThrottle(this.#log, 60_000, options.now);
+    for (const station of options.stations) if (station.forecast) this.#held.set(station.id, { station, config: station.forecast });
+  }
+
+  /** True once start() ran (the MQTT side is up). */
+  get started(): boolean {
+    return this.#history !== undefined;
+  }
+
+  get #intervalMs(): number {
+    return this.#options.settings.intervalMinutes * MINUTE_MS;
+  }
+
+  async start(context: UnitContext): Promise<void> {
+    this.#history = context.history;
+    if (this.#held.size === 0) return;
+    this.#store = new ForecastStore(this.#options.database());
+    const cached = await this.#store.loadAll();
+    for (const [id, held] of this.#held) {
+      const row = cached.get(id);
+      if (row && row.source === held.config.source) held.cached = row;
+    }
+    const { settings } = this.#options;
+    const client = new OpenMeteoClient({
+      baseUrl: settings.openMeteoUrl,
+      timeoutMs: settings.timeoutSeconds * 1000,
+      retries: settings.retries,
+      backoffMs: this.#options.backoffMs ?? RETRY_BACKOFF_MS,
+      userAgent: this.#options.userAgent,
+      ...(this.#options.fetch ? { fetch: this.#options.fetch } : {}),
+    });
+    for (const held of this.#held.values()) {
+      const location = held.station.location;
+      if (held.config.source !== 'open-meteo' || !location) continue;
+      const loop = new FetchLoop({
+        stationId: held.station.id,
+        location,
+        client,
+        intervalMs: this.#intervalMs,
+        now: this.#options.now,
+        random: this.#options.random ?? Math.random,
+        log: this.#log,
+        current: () => held.cached,
+        accept: (forecast) => this.#accept(held, forecast),
+        onOutcome: (kind) => {
+          this.counters.forecastFetches++;
+          if (kind === 'error') this.counters.forecastFetchErrors++;
+        },
+      });
+      loop.start();
+      this.#loops.push(loop);
+    }
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.#loops.map((loop) => loop.stop()));
+    this.#loops.length = 0;
+  }
+
+  async #accept(held: Held, forecast: CachedForecast): Promise<void> {
+    held.cached = forecast;
+    held.memo = undefined;
+    this.#recompute?.(held.station.id);
+    await this.#store?.save(held.station.id, forecast);
+  }
+
+  subscribe(connection: UnitSubscriber, recompute: (stationId: string) => void): void {
+    this.#recompute = recompute;
+    for (const held of this.#held.values()) {
+      const topic = held.config.topic;
+      if (held.config.source !== 'mqtt' || topic === undefined) continue;
+      connection.subscribe(topic, (_topic, payload, retained) => this.handleMessage(held.station.id, payload, retained));
+    }
+  }
+
+  /** One message on a station's forecast topic. */
+  handleMessage(stationId: string, payload: Buffer, retained: boolean): void {
+    const held = this.#held.get(stationId);
+    if (!held) return;
+    this.counters.forecastMessages++;
+    const parsed = parseForecastPayload(payload);
+    if (!parsed.ok) {
+      this.counters.forecastMessagesRejected++;
+      this.#throttle.warn(`forecast:${stationId}`, { station: stationId, topic: held.config.topic }, `forecast message ignored: ${parsed.reason} (docs/mqtt.md, "Forecast")`);
+      return;
+    }
+    // A retained copy of what we already hold (replayed on reconnect) is not a new forecast.
+    if (retained && held.cached && JSON.stringify(held.cached.hours) === JSON.stringify(parsed.hours)) return;
+    this.#accept(held, { source: 'mqtt', fetchedAtMs: this.#options.now(), hours: parsed.hours, validators: {} }).catch((err: unknown) => {
+      this.#throttle.warn(`forecast-save:${stationId}`, { err, station: stationId }, 'forecast could not be cached in the database');
+    });
+  }
+
+  /** Remembers the input the pipeline calculates with now (the forecast's first hour starts from it). */
+  extendInput(stationId: string, input: StationInput): StationInput {
+    const held = this.#held.get(stationId);
+    if (held) held.input = input;
+    return input;
+  }
+
+  /** The detailed forecast; undefined for a station without a forecast setting. */
+  detail(stationId: string, nowMs: number): ForecastDetail | undefined {
+    const held = this.#held.get(stationId);
+    if (!held) return undefined;
+    // 48 calculations cost tens of milliseconds: at most once a minute per station (and on a new forecast
+    // or when the station's set of fields changes), not on every reading; the first hour may lag a reading's
+    // values by up to a minute.
+    const key = `${Math.floor(nowMs / MINUTE_MS)}|${held.input ? Object.keys(held.input).sort().join(',') : '-'}`;
+    if (held.memo?.key === key) return held.memo.detail;
+    const context = this.#options.contextFor(held.station, nowMs);
+    const mowerClass = context.lawn?.mowerClass ?? DEFAULT_LAWN.mowerClass;
+    const detail = buildForecastDetail({
+      source: held.config.source,
+      cached: held.cached,
+      nowMs,
+      staleAfterMs: STALE_AFTER_INTERVALS * this.#intervalMs,
+      minJobMinutes: held.config.minJobMinutes ?? DEFAULT_MIN_JOB_MINUTES[mowerClass],
+      current: held.input ?? this.#history?.assemble(stationId, nowMs).input ?? {},
+      observed: this.#history?.buckets(stationId, nowMs - LOOKBACK_MS, nowMs) ?? [],
+      context,
+    });
+    held.memo = { key, detail };
+    return detail;
+  }
+
+  stateFragment(stationId: string, nowMs: number): { forecast: ForecastView } | undefined {
+    const detail = this.detail(stationId, nowMs);
+    return detail ? { forecast: compactForecast(detail) } : undefined;
+  }
+
+  mowableHold(stationId: string, nowMs: number): MowableHold | undefined {
+    const lead = this.#options.settings.rainLeadMinutes;
+    const detail = lead > 0 ? this.detail(stationId, nowMs) : undefined;
+    const minutes = detail?.rain_expected_in_minutes;
+    if (!detail || detail.stale || minutes === null || minutes === undefined || minutes > lead) return undefined;
+    return { code: 'rain_expected', reason: minutes === 0 ? 'rain is expected now (forecast)' : `rain is expected in ${minutes} min (forecast)` };
+  }
+
+  entities(station: StationConfig): EntitySpec[] {
+    return this.#held.has(station.id) ? forecastEntities() : [];
+  }
+
+  stats(): Readonly<ForecastCounters> {
+    return this.counters;
+  }
+}

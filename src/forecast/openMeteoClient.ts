@@ -1,0 +1,114 @@
+/**
+ * Fetches one station's forecast from Open-Meteo (or a self-hosted instance)
+ * with Node's fetch: a timeout per attempt, retries with exponential back-off
+ * on network errors, timeouts, 429 and 5xx (Retry-After honoured up to the
+ * back-off cap), and conditional requests (If-None-Match / If-Modified-Since)
+ * when the server sent an ETag or Last-Modified. Never throws: every failure
+ * is a result with a reason for the log.
+ */
+import type { ForecastHour } from '../core/forecastProjection.js';
+import type { StationLocation } from '../ingest/types.js';
+import { openMeteoUrl, parseOpenMeteo } from './openMeteoResponse.js';
+
+/** Largest response body read (a 3-day hourly forecast is about 10 kB). */
+export const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
+/** Longest wait between two attempts, Retry-After included. */
+export const MAX_BACKOFF_MS = 60_000;
+
+export interface Validators {
+  etag?: string;
+  lastModified?: string;
+}
+
+export type FetchOutcome =
+  | { kind: 'ok'; hours: ForecastHour[]; validators: Validators }
+  | { kind: 'not_modified' }
+  | { kind: 'error'; reason: string };
+
+export interface OpenMeteoClientOptions {
+  baseUrl: string;
+  timeoutMs: number;
+  /** Attempts after the first one. */
+  retries: number;
+  /** First back-off; doubles per attempt. */
+  backoffMs: number;
+  fetch?: typeof fetch;
+  sleep?: (ms: number) => Promise<void>;
+  userAgent: string;
+}
+
+const RETRYABLE = (status: number): boolean => status === 429 || status >= 500;
+
+function retryAfterMs(header: string | null): number | undefined {
+  if (header === null) return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+async function readBody(response: Response): Promise<string> {
+  const length = Number(response.headers.get('content-length') ?? 0);
+  if (length > MAX_RESPONSE_BYTES) throw new Error(`the response is larger than ${MAX_RESPONSE_BYTES} bytes`);
+  const text = await response.text();
+  if (text.length > MAX_RESPONSE_BYTES) throw new Error(`the response is larger than ${MAX_RESPONSE_BYTES} bytes`);
+  return text;
+}
+
+export class OpenMeteoClient {
+  readonly #options: OpenMeteoClientOptions;
+  readonly #fetch: typeof fetch;
+  readonly #sleep: (ms: number) => Promise<void>;
+
+  constructor(options: OpenMeteoClientOptions) {
+    this.#options = options;
+    this.#fetch = options.fetch ?? fetch;
+    this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms).unref()));
+  }
+
+  async fetchForecast(location: StationLocation, validators: Validators = {}, signal?: AbortSignal): Promise<FetchOutcome> {
+    const url = openMeteoUrl(this.#options.baseUrl, location);
+    let last: FetchOutcome = { kind: 'error', reason: 'no attempt made' };
+    for (let attempt = 0; attempt <= this.#options.retries; attempt++) {
+      if (signal?.aborted) return { kind: 'error', reason: 'stopped' };
+      const { outcome, retryInMs } = await this.#attempt(url, validators, signal);
+      if (retryInMs === undefined) return outcome;
+      last = outcome;
+      if (attempt < this.#options.retries) await this.#sleep(Math.min(MAX_BACKOFF_MS, Math.max(retryInMs, this.#options.backoffMs * 2 ** attempt)));
+    }
+    return last;
+  }
+
+  async #attempt(url: string, validators: Validators, signal?: AbortSignal): Promise<{ outcome: FetchOutcome; retryInMs?: number }> {
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.#options.userAgent };
+    if (validators.etag) headers['if-none-match'] = validators.etag;
+    if (validators.lastModified) headers['if-modified-since'] = validators.lastModified;
+    const timeout = AbortSignal.timeout(this.#options.timeoutMs);
+    let response: Response;
+    let text: string;
+    try {
+      response = await this.#fetch(url, { headers, signal: signal ? AbortSignal.any([signal, timeout]) : timeout, redirect: 'follow' });
+      if (response.status === 304) return { outcome: { kind: 'not_modified' } };
+      if (!response.ok) {
+        await response.body?.cancel().catch(() => undefined);
+        const reason = `HTTP ${response.status}${response.status === 429 ? ' (rate limited)' : ''}`;
+        return { outcome: { kind: 'error', reason }, ...(RETRYABLE(response.status) ? { retryInMs: retryAfterMs(response.headers.get('retry-after')) ?? 0 } : {}) };
+      }
+      text = await readBody(response);
+    } catch (err) {
+      const reason = timeout.aborted ? `no answer within ${this.#options.timeoutMs} ms` : `request failed: ${err instanceof Error ? err.message : String(err)}`;
+      return { outcome: { kind: 'error', reason }, retryInMs: 0 };
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return { outcome: { kind: 'error', reason: 'the response is not valid JSON' } };
+    }
+    const parsed = parseOpenMeteo(body);
+    if (!parsed.ok) return { outcome: { kind: 'error', reason: parsed.reason } };
+    const etag = response.headers.get('etag');
+    const lastModified = response.headers.get('last-modified');
+    return { outcome: { kind: 'ok', hours: parsed.hours, validators: { ...(etag ? { etag } : {}), ...(lastModified ? { lastModified } : {}) } } };
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * GET /v1/stations/{id}/forecast: a station's forecast index and mowing
+ * windows (docs/api.md), with the envelope and API keys of /v1/calculate. A
+ * Bearer key works for every enabled key; api_key in the query only for keys
+ * enabled for GET (it lands in URLs and logs). The forecast itself comes from
+ * the MQTT side's forecast unit through `forecastOf`.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ForecastDetail } from '../forecast/forecastReport.js';
+import type { Clock } from '../util/clock.js';
+import { authorize, authorizeBearer, type AccessView } from './auth.js';
+import { HttpError, MESSAGES, sendError } from './errors.js';
+import { errorEnvelopeSchema } from './schemas.js';
+
+export const FORECAST_PATH = '/v1/stations/:id/forecast';
+export const FORECAST_MESSAGES = {
+  unknownStation: 'Unknown station.',
+  notConfigured: 'No forecast is configured for this station (set "forecast" in its station settings).',
+  unavailable: 'Forecasts are not available: the MQTT side (which reads the stations) is off or still starting.',
+} as const;
+
+/** A station's forecast now, or why there is none. */
+export type ForecastSource = (stationId: string, nowMs: number) => ForecastDetail | 'unknown_station' | 'not_configured' | 'unavailable';
+
+const nullableString = { type: ['string', 'null'] } as const;
+const windowSchema = {
+  type: 'object',
+  required: ['start', 'end', 'min_index'],
+  properties: {
+    start: { type: 'string', description: 'ISO 8601 UTC; now when the window is already open.' },
+    end: { type: 'string', description: 'ISO 8601 UTC; the end of the last OK hour.' },
+    min_index: { type: 'integer', description: 'Lowest projected index within the window.' },
+  },
+} as const;
+const hourSchema = {
+  type: 'object',
+  required: ['time', 'end', 'index', 'status', 'rain_mm', 'rain_expected', 'limiting_check', 'input', 'input_source'],
+  properties: {
+    time: { type: 'string', description: 'Start of the hour (now for the first one), ISO 8601 UTC.' },
+    end: { type: 'string', description: 'End of the hour, ISO 8601 UTC.' },
+    index: { type: ['integer', 'null'], description: 'Projected index 0-100; null when the forecast lacks a required field.' },
+    status: { ...nullableString, description: 'OK, WARNING or BLOCK.' },
+    rain_mm: { type: 'number', description: 'Expected rain in the hour: probability × amount (docs/model.md).' },
+    rain_expected: { type: 'boolean', description: 'Expected rain of 0.2 mm or more.' },
+    limiting_check: { ...nullableString, description: 'The worst check of the hour.' },
+    input: { type: 'object', additionalProperties: { type: 'number' }, description: 'The projected calculation input.' },
+    input_source: { type: 'object', additionalProperties: { type: 'string' }, description: 'Per field: observed, forecast or combined (observed history plus forecast).' },
+  },
+} as const;
+export const forecastResultSchema = {
+  type: 'object',
+  required: ['source', 'fetched_at', 'age_minutes', 'stale', 'min_job_minutes', 'next_window', 'mowable_for_minutes', 'rain_expected_in_minutes', 'attribution', 'windows', 'hours'],
+  properties: {
+    source: { type: 'string', description: 'open-meteo or mqtt.' },
+    fetched_at: { ...nullableString, description: 'When the forecast was fetched or received; null before the first one.' },
+    age_minutes: { type: ['integer', 'null'], description: 'Minutes since fetched_at.' },
+    stale: { type: 'boolean', description: 'No forecast yet, or older than 3 fetch intervals: shown, but not used to hold mowable off.' },
+    min_job_minutes: { type: 'integer', description: 'Shortest run of OK hours that counts as a window.' },
+    next_window: { anyOf: [windowSchema, { type: 'null' }], description: 'The first window within 48 h; null when none.' },
+    mowable_for_minutes: { type: 'integer', description: 'How long the OK run lasts from now; 0 when the hour now is not OK.' },
+    rain_expected_in_minutes: { type: ['integer', 'null'], description: 'Minutes until the first hour with rain expected; null when none within 48 h.' },
+    attribution: { ...nullableString, description: 'The data licence to show with the data (Open-Meteo: CC BY 4.0).' },
+    windows: { type: 'array', items: windowSchema, description: 'Every window within 48 h.' },
+    hours: { type: 'array', items: hourSchema, description: 'Up to 48 projected hours.' },
+  },
+} as const;
+
+const forecastResponses = {
+  200: {
+    type: 'object',
+    required: ['status', 'mfi', 'message'],
+    properties: { status: { type: 'string', enum: ['ok'] }, mfi: forecastResultSchema, message: { type: 'string' } },
+  },
+  '4xx': errorEnvelopeSchema,
+  '5xx': errorEnvelopeSchema,
+} as const;
+
+export interface ForecastRouteDeps {
+  access: AccessView;
+  clock: Clock;
+  forecastOf: ForecastSource;
+}
+
+export function registerForecastRoute(app: FastifyInstance, deps: ForecastRouteDeps): void {
+  const { access, clock, forecastOf } = deps;
+  app.route({
+    method: 'GET',
+    url: FORECAST_PATH,
+    schema: {
+      summary: "A station's forecast index and mowing windows",
+      description: 'Requires an API key (Bearer: any enabled key; api_key query: keys enabled for GET). 404 for an unknown station or one without a forecast setting.',
+      params: { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[a-zA-Z0-9_-]{1,64}$' } } },
+      security: [{ bearerAuth: [] }, { apiKeyQuery: [] }],
+      response: forecastResponses,
+    },
+    // Runs before params validation, so an unauthenticated request learns nothing about station ids.
+    onRequest: async (request: FastifyRequest) => {
+      if (access.maintenance) throw new HttpError(503, MESSAGES.maintenance);
+      if (request.headers.authorization !== undefined) authorizeBearer(request, access);
+      else authorize(request, access);
+    },
+    handler: async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
+      const forecast = forecastOf(request.params.id, clock.now());
+      if (forecast === 'unknown_station') return sendError(reply, 404, FORECAST_MESSAGES.unknownStation);
+      if (forecast === 'not_configured') return sendError(reply, 404, FORECAST_MESSAGES.notConfigured);
+      if (forecast === 'unavailable') return sendError(reply, 503, FORECAST_MESSAGES.unavailable);
+      return { status: 'ok', mfi: forecast, message: '' };
+    },
+  });
+}

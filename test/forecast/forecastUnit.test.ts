@@ -1,0 +1,91 @@
+/**
+ * The forecast unit with the MQTT forecast topic, through the embedded broker: a
+ * Home Assistant-shaped message becomes the state's forecast; a bad one is
+ * counted and ignored; a station without a forecast setting gets no forecast
+ * fields and no forecast entities.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load.js';
+import { createForecastUnit } from '../../src/forecast/compose.js';
+import type { Reading, StationConfig } from '../../src/ingest/types.js';
+import { Database } from '../../src/store/database.js';
+import { FakeClock, RecordingClient, mqttTempDir, silentLogger, startMqttDaemon, testMqttConfig, waitUntil, type RunningDaemon } from '../helpers/mqttHarness.js';
+
+const NOW = Date.parse('2026-06-15T10:00:00Z');
+const HOUR_MS = 3_600_000;
+const fields = { temperature: 'temp', precipitation_rate: 'rate', humidity: 'hum', wind_speed: 'wind' };
+const garden: StationConfig = { id: 'garden', name: 'Garden', format: 'json', topic: 'garden/weather', fields, forecast: { source: 'mqtt', topic: 'ha/forecast/garden', minJobMinutes: 45 } };
+const plain: StationConfig = { id: 'plain', name: 'Plain', format: 'json', topic: 'plain/weather', fields };
+
+function reading(values: Reading['values']): Reading {
+  return { values, rainCounters: [], fingerprint: JSON.stringify(values), dropped: [] };
+}
+
+/** HA weather.get_forecasts entries: dry until 13:00, a shower 13:00-14:00, dry after. */
+function haForecast(): { forecast: Array<Record<string, unknown>> } {
+  return {
+    forecast: Array.from({ length: 48 }, (_, i) => ({
+      datetime: new Date(NOW + i * HOUR_MS).toISOString(),
+      condition: i === 3 ? 'rainy' : 'sunny',
+      temperature: 21, humidity: 50, dew_point: 10, wind_speed: 8, wind_gust_speed: 15,
+      precipitation: i === 3 ? 4 : 0, precipitation_probability: i === 3 ? 90 : 0,
+    })),
+  };
+}
+
+describe('forecast unit with the MQTT forecast topic', () => {
+  let temp: ReturnType<typeof mqttTempDir>;
+  let daemon: RunningDaemon | undefined;
+  let observer: RecordingClient | undefined;
+  let cacheDb: Database | undefined;
+
+  beforeEach(() => {
+    temp = mqttTempDir();
+  });
+  afterEach(async () => {
+    await observer?.close();
+    await daemon?.stop();
+    await cacheDb?.close();
+    observer = daemon = cacheDb = undefined;
+    temp.cleanup();
+  });
+
+  it('turns a Home Assistant forecast into the state\'s forecast, and ignores a bad message', async () => {
+    const clock = new FakeClock(NOW);
+    const config = loadConfig({ env: { MOWABILITY_DB_PATH: temp.dbPath } });
+    cacheDb = await Database.open(temp.dbPath);
+    const db = cacheDb;
+    const unit = createForecastUnit({ config: { ...config, stations: [garden, plain] }, database: () => db, logger: silentLogger, clock, version: 'test' });
+    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ stations: [garden, plain] }), clock, silentLogger, [unit]);
+    observer = await RecordingClient.connect(daemon.port);
+    await observer.client.subscribeAsync(['mowability/+/state', 'homeassistant/+/+/config'], { qos: 1 });
+    daemon.service.acceptReading('garden', reading({ temperature: 21, humidity: 50, wind_speed: 8, precipitation_rate: 0 }), 'test');
+    daemon.service.acceptReading('plain', reading({ temperature: 21, humidity: 50, wind_speed: 8, precipitation_rate: 0 }), 'test');
+
+    await observer.client.publishAsync('ha/forecast/garden', JSON.stringify(haForecast()), { qos: 1 });
+    const state = (id: string) => observer!.json(`mowability/${id}/state`) as Record<string, unknown> & { forecast?: Record<string, unknown> } | undefined;
+    await waitUntil(() => Boolean(state('garden')?.forecast?.fetched_at), 'the MQTT forecast in the state');
+    expect(state('garden')!.forecast).toMatchObject({
+      source: 'mqtt',
+      attribution: null,
+      min_job_minutes: 45,
+      rain_expected_in_minutes: 180,
+      mowable_for_minutes: 180,
+      next_window: { start: new Date(NOW).toISOString(), end: new Date(NOW + 3 * HOUR_MS).toISOString() },
+    });
+
+    await observer.client.publishAsync('ha/forecast/garden', '{"forecast": "soon"}', { qos: 1 });
+    await waitUntil(() => (daemon!.service.stats() as unknown as Record<string, number>).forecastMessagesRejected === 1, 'the refused message counted');
+    expect(state('garden')!.forecast).toMatchObject({ source: 'mqtt', rain_expected_in_minutes: 180 });
+
+    // No forecast setting: nothing changes for that station.
+    await waitUntil(() => state('plain')?.index_score !== undefined && state('plain')?.index_score !== null, 'the plain station\'s state');
+    expect(state('plain')).not.toHaveProperty('forecast');
+    await waitUntil(() => observer!.json('homeassistant/sensor/mowability_garden_next_window_start/config') !== undefined, 'the garden forecast entity');
+    expect(observer.json('homeassistant/sensor/mowability_plain_next_window_start/config')).toBeUndefined();
+
+    // The forecast is cached: the row is there for a restart.
+    const row = await db.get<{ source: string; fetched_at_ms: number }>("SELECT source, fetched_at_ms FROM forecast_cache WHERE station = 'garden'");
+    expect(row).toEqual({ source: 'mqtt', fetched_at_ms: NOW });
+  });
+});
