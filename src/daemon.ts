@@ -23,6 +23,7 @@ import { ServiceStore, SETTING_MFI_VERSION } from './store/serviceStore.js';
 import type { MqttHealth } from './mqtt/health.js';
 import { deferredMqttComponents, type MqttStats } from './mqtt/service.js';
 import { mqttEnabled } from './mqtt/settings.js';
+import { lawnMemoryUnits } from './lawn/buildLawnUnit.js';
 import { systemClock, type Clock } from './util/clock.js';
 import { explainListenError } from './util/listenError.js';
 import { packageHomepage, packageVersion } from './util/packageVersion.js';
@@ -213,6 +214,8 @@ export function daemonComponents(runtime: MutableRuntime, options: { keyCommandH
     clock: runtime.clock,
     softwareVersion: packageVersion(),
     supportUrl: packageHomepage(),
+    // Lawn memory (src/lawn/): blade and soil water, growth since the last cut, quiet hours.
+    units: lawnMemoryUnits(runtime.config, runtime.database, runtime.logger, runtime.clock),
   }));
   // HTTP starts first; until the MQTT components have started, health says so.
   const mqttStatus = (): MqttHealth | undefined =>

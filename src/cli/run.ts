@@ -6,6 +6,7 @@ import { configCommand } from './commands/config.js';
 import { ipCommand } from './commands/ip.js';
 import { keysCommand } from './commands/keys.js';
 import { maintenanceCommand } from './commands/maintenance.js';
+import { mowedCommand } from './commands/mowed.js';
 import { serveCommand } from './commands/serve.js';
 import { HELP } from './help.js';
 import { packageVersion } from '../util/packageVersion.js';
@@ -18,6 +19,7 @@ const COMMANDS: Record<string, Command> = {
   keys: keysCommand,
   ip: ipCommand,
   maintenance: maintenanceCommand,
+  mowed: mowedCommand,
   calc: calcCommand,
   config: configCommand,
 };

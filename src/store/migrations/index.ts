@@ -6,6 +6,7 @@ import { serviceTables } from './001_serviceTables.js';
 import { historyTables } from './002_historyTables.js';
 import { historyFingerprints } from './003_historyFingerprints.js';
 import { historyHighWater } from './004_historyHighWater.js';
+import { lawnMemory } from './007_lawnMemory.js';
 
 export interface Migration {
   version: number;
@@ -14,4 +15,4 @@ export interface Migration {
   up: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [serviceTables, historyTables, historyFingerprints, historyHighWater];
+export const MIGRATIONS: readonly Migration[] = [serviceTables, historyTables, historyFingerprints, historyHighWater, lawnMemory];
