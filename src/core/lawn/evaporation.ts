@@ -49,7 +49,6 @@ export function referenceEtMmPerHour(weather: EtWeather): number | undefined {
   if (ea === undefined) return undefined;
   const t = weather.temperatureC;
   const es = saturationVapourPressure(t);
-  const delta = (4098 * es) / (t + 237.3) ** 2; // eq. 13
   const pressure = 101.3 * ((293 - 0.0065 * (weather.elevationM ?? 0)) / 293) ** 5.26; // eq. 7
   const gamma = 0.665e-3 * pressure; // eq. 8
   const u2 = windAt2m(weather.windKmh);
@@ -58,7 +57,12 @@ export function referenceEtMmPerHour(weather: EtWeather): number | undefined {
   const rnl = SIGMA_HOURLY * (t + 273.16) ** 4 * (0.34 - 0.14 * Math.sqrt(Math.max(0, ea))) * (1.35 * ASSUMED_RS_RSO - 0.35); // eq. 39
   const rn = rns - rnl; // eq. 40
   const g = rs > 0 ? 0.1 * rn : 0.5 * rn; // eqs. 45, 46
-  const numerator = 0.408 * delta * (rn - g) + gamma * (37 / (t + 273)) * u2 * Math.max(0, es - ea);
-  const et0 = numerator / (delta + gamma * (1 + 0.34 * u2));
-  return Math.max(0, et0);
+  return Math.max(0, penmanMonteithHourly({ temperatureC: t, es, ea, u2, rn, g, gamma }));
+}
+
+/** FAO-56 eq. 53 itself (mm/h): radiation in MJ m⁻² h⁻¹, pressures in kPa, u2 in m/s. */
+export function penmanMonteithHourly(p: { temperatureC: number; es: number; ea: number; u2: number; rn: number; g: number; gamma: number }): number {
+  const delta = (4098 * p.es) / (p.temperatureC + 237.3) ** 2; // eq. 13
+  const numerator = 0.408 * delta * (p.rn - p.g) + p.gamma * (37 / (p.temperatureC + 273)) * p.u2 * Math.max(0, p.es - p.ea);
+  return numerator / (delta + p.gamma * (1 + 0.34 * p.u2));
 }
