@@ -86,7 +86,11 @@ export class LawnStation {
       return entry && nowMs - entry.atMs <= VALUE_FRESH_MS ? entry.value : undefined;
     };
     const temperatureC = fresh('temperature');
-    if (temperatureC === undefined) return undefined;
+    if (temperatureC === undefined) {
+      // After a restart: the weather of the last step, while it is fresh.
+      const saved = this.#memory.weather;
+      return saved && this.#memory.atMs !== null && nowMs - this.#memory.atMs <= VALUE_FRESH_MS ? saved : undefined;
+    }
     const weather: EtWeather = { temperatureC };
     const pairs: Array<[keyof EtWeather, string]> = [['humidityPct', 'humidity'], ['dewPointC', 'dew_point'], ['windKmh', 'wind_speed'], ['solarWm2', 'solar']];
     for (const [key, field] of pairs) {
@@ -107,6 +111,14 @@ export class LawnStation {
     const current = buckets.find((bucket) => bucket.minute === minute);
     this.#rainCursor = { minute, countedMm: current?.rainMm ?? 0 };
     return mm;
+  }
+
+  /** After a restart: continue reading rain where the restored balance stopped (`buckets` of that minute). */
+  resumeRain(buckets: readonly BucketRow[]): void {
+    const atMs = this.#memory.atMs;
+    if (atMs === null) return;
+    const minute = Math.floor(atMs / MINUTE_MS);
+    this.#rainCursor = { minute, countedMm: buckets.find((bucket) => bucket.minute === minute)?.rainMm ?? 0 };
   }
 
   /** Where the rain cursor starts reading buckets (ms). */

@@ -63,7 +63,10 @@ export class LawnMemoryUnit implements StationUnit {
     for (const station of this.#options.stations) {
       const lawn = { ...this.#options.lawn, ...station.lawn };
       const profile = soilProfile(lawn.soilType, lawn.turfType, lawn.fieldCapacityPercent);
-      this.#stations.set(station.id, new LawnStation(profile, station.location?.elevation, restoreMemory(balances.get(station.id))));
+      const lawnStation = new LawnStation(profile, station.location?.elevation, restoreMemory(balances.get(station.id)));
+      const atMs = lawnStation.memory.atMs;
+      if (atMs !== null) lawnStation.resumeRain(context.history.buckets(station.id, atMs, atMs));
+      this.#stations.set(station.id, lawnStation);
     }
     await this.#pollCuts();
     this.#saveTimer = setInterval(() => void this.#save(), this.#options.saveIntervalMs);
