@@ -19,6 +19,7 @@ import { lawnEntities } from './lawnEntities.js';
 import { restoreMemory } from './restore.js';
 import { LawnStation, type GrowthSettings, type LawnStatus } from './lawnStation.js';
 import { LawnStore } from './lawnStore.js';
+import { MOWED_COMMAND } from '../mqtt/topics.js';
 import { MAX_MOWED_PAYLOAD_BYTES, cutTimeProblem, parseMowedPayload } from './mowedPayload.js';
 
 export interface LawnUnitOptions {
@@ -91,7 +92,7 @@ export class LawnMemoryUnit implements StationUnit {
   subscribe(connection: UnitSubscriber, recompute: (stationId: string) => void): void {
     this.#recompute = recompute;
     for (const station of this.#options.stations) {
-      connection.subscribe(`${this.#options.baseTopic}/${station.id}/mowed`, (_topic, payload, retained) => {
+      connection.subscribe(`${this.#options.baseTopic}/${station.id}/${MOWED_COMMAND}`, (_topic, payload, retained) => {
         if (this.handleMowed(station.id, payload, retained)) recompute(station.id);
       });
     }
