@@ -153,3 +153,21 @@ describe('growth since the cut', () => {
     expect(gddSince(memory, T0 + 6 * HOUR)).toBeCloseTo(3, 6);
   });
 });
+
+describe('stored size of the memory', () => {
+  it('keeps hourly degree-day checkpoints for 2 days and 6-hourly ones up to 15 days, so the stored row stays small', () => {
+    const profile = soilProfile('loam', 'cool_season');
+    let memory = initialLawnMemory(profile);
+    const weather = { temperatureC: 15, humidityPct: 60 };
+    for (let minutes = 0; minutes <= 20 * 24 * 60; minutes += 30) {
+      memory = stepLawnMemory(memory, { toMs: T0 + minutes * 60_000, rainMm: 0, weather }, profile);
+    }
+    const now = memory.atMs!;
+    expect(memory.gddCheckpoints.every(([ms]) => ms >= now - 15 * 24 * HOUR)).toBe(true);
+    expect(memory.gddCheckpoints.length).toBeLessThanOrEqual(48 + 13 * 4 + 2);
+    expect(JSON.stringify(memory).length).toBeLessThan(3000);
+    // A cut five days ago still counts from the nearest 6-hour checkpoint before it: 5 days · 10 GDD, within 6 h.
+    expect(gddSince(memory, now - 5 * 24 * HOUR)).toBeGreaterThanOrEqual(50);
+    expect(gddSince(memory, now - 5 * 24 * HOUR)).toBeLessThanOrEqual(52.5);
+  });
+});

@@ -13,6 +13,9 @@ const HOUR_MS = 3_600_000;
 export const MAX_WEATHER_CARRY_MS = 30 * 60_000;
 /** Degree-day checkpoints are kept this long: the 14-day history plus a day. */
 export const CHECKPOINT_RETENTION_MS = 15 * 24 * HOUR_MS;
+/** Hourly checkpoints for this long; older ones are thinned to every 6 h (a smaller stored row). */
+export const HOURLY_CHECKPOINTS_MS = 48 * HOUR_MS;
+const THINNED_STEP_MS = 6 * HOUR_MS;
 /** A dry break shorter than this does not end a wet spell. */
 export const WET_SPELL_BREAK_MS = 3 * HOUR_MS;
 
@@ -47,9 +50,11 @@ export interface LawnStepInput {
 
 function checkpoint(state: LawnMemoryState, atMs: number): Array<[number, number]> {
   const hour = Math.floor(atMs / HOUR_MS) * HOUR_MS;
-  const points = state.gddCheckpoints.filter(([ms]) => ms >= atMs - CHECKPOINT_RETENTION_MS);
+  const newest = state.gddCheckpoints[state.gddCheckpoints.length - 1];
+  if (newest && newest[0] >= hour) return state.gddCheckpoints; // once per hour is enough
+  const points = state.gddCheckpoints.filter(([ms]) => ms >= atMs - CHECKPOINT_RETENTION_MS && (ms >= atMs - HOURLY_CHECKPOINTS_MS || ms % THINNED_STEP_MS === 0));
   const last = points[points.length - 1];
-  if (!last || last[0] < hour) points.push([hour, state.gddTotal]);
+  if (!last || last[0] < hour) points.push([hour, Math.round(state.gddTotal * 1000) / 1000]);
   return points;
 }
 
