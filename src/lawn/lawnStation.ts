@@ -5,7 +5,7 @@
 import { coreDryingMinutes, dryingMinutesLeft } from '../core/lawn/blades.js';
 import type { EtWeather } from '../core/lawn/evaporation.js';
 import { growthCm, mowNeed } from '../core/lawn/growth.js';
-import { gddSince, initialLawnMemory, stepLawnMemory, wetSpellHours, type LawnMemoryState } from '../core/lawn/memory.js';
+import { gddSinceCut, initialLawnMemory, withCut, stepLawnMemory, wetSpellHours, type LawnMemoryState } from '../core/lawn/memory.js';
 import { isSoilDrought, isSoilSoft, type SoilProfile } from '../core/lawn/soilBucket.js';
 import type { BucketRow, TimedReading } from '../history/stationHistory.js';
 import type { CurrentField } from '../ingest/types.js';
@@ -70,8 +70,9 @@ export class LawnStation {
   }
 
   setCut(atMs: number, source: string): void {
-    this.#memory = { ...this.#memory, lastCutMs: atMs };
     this.#lastCutSource = source;
+    if (atMs === this.#memory.lastCutMs) return; // the same cut (e.g. read back after a restart): keep its degree-days
+    this.#memory = withCut(this.#memory, atMs);
     this.dirty = true;
   }
 
@@ -147,7 +148,7 @@ export class LawnStation {
   }
 
   gddSinceCut(): number | null {
-    return this.#memory.lastCutMs === null ? null : gddSince(this.#memory, this.#memory.lastCutMs);
+    return gddSinceCut(this.#memory);
   }
 
   /** The derived inputs for the core (extension fields), only what the memory knows. */

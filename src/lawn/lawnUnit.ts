@@ -51,6 +51,7 @@ export class LawnMemoryUnit implements StationUnit {
   #pollTimer: NodeJS.Timeout | undefined;
   #dataVersion = -1;
   #polling = false;
+  readonly #cutWrites = new Set<Promise<void>>();
 
   constructor(options: LawnUnitOptions) {
     this.#options = options;
@@ -79,6 +80,7 @@ export class LawnMemoryUnit implements StationUnit {
   async stop(): Promise<void> {
     clearInterval(this.#saveTimer);
     clearInterval(this.#pollTimer);
+    await Promise.all(this.#cutWrites);
     await this.#save();
   }
 
@@ -116,7 +118,10 @@ export class LawnMemoryUnit implements StationUnit {
     if (lawn.lastCutMs !== null && atMs <= lawn.lastCutMs) return false;
     const source = report.source ?? 'mqtt';
     lawn.setCut(atMs, source);
-    this.#store.saveCut({ station: stationId, atMs, source }, nowMs).catch((err: unknown) => this.#log.error({ err, station: stationId }, 'saving the cut failed'));
+    const write = this.#store.saveCut({ station: stationId, atMs, source }, nowMs)
+      .catch((err: unknown) => this.#log.error({ err, station: stationId }, 'saving the cut failed'))
+      .finally(() => this.#cutWrites.delete(write));
+    this.#cutWrites.add(write);
     return true;
   }
 
@@ -179,9 +184,10 @@ export class LawnMemoryUnit implements StationUnit {
       this.#dataVersion = version;
       for (const [stationId, cut] of await this.#store.loadCuts()) {
         const lawn = this.#stations.get(stationId);
-        if (!lawn || lawn.lastCutMs === cut.atMs) continue;
+        if (!lawn) continue;
+        const changed = lawn.lastCutMs !== cut.atMs;
         lawn.setCut(cut.atMs, cut.source);
-        this.#recompute?.(stationId);
+        if (changed) this.#recompute?.(stationId);
       }
     } catch (err) {
       this.#log.warn({ err }, 'reading recorded cuts failed');

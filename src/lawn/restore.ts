@@ -19,6 +19,7 @@ export function restoreMemory(raw: unknown): LawnMemoryState | undefined {
     gddCheckpoints: points,
     wetSpellStartMs: r.wetSpellStartMs,
     lastCutMs: r.lastCutMs,
+    gddAtCut: num(r.gddAtCut) ? r.gddAtCut : null,
     atMs: r.atMs,
     weather,
   };

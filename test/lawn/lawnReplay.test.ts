@@ -54,12 +54,18 @@ describe('lawn memory replays', () => {
     expect(before.derived_inputs).toContain('blade_drying_minutes');
     expect(lawn.state()!.mowable).toBe(false);
 
-    // Restart in the middle of the sequence: the balance comes back from SQLite, not reset.
+    // A cut reported at 13:00 for 09:00 (the robot's run): 4 h at 20 °C ≈ 4 · 15/24 = 2.5 degree-days (20 min of it at 15 °C: 2.43).
+    expect(lawn.unit.handleMowed('garden', Buffer.from('{"at": "2026-06-15T09:00:00Z", "source": "robot"}'), false)).toBe(true);
+    const cut = lawn.unit.status('garden', clock.now())!;
+    expect(cut).toMatchObject({ last_cut_at: '2026-06-15T09:00:00.000Z', last_cut_source: 'robot', gdd_since_cut: 2.4 });
+
+    // Restart in the middle of the sequence: the balance and the cut come back from SQLite, not reset.
     await lawn.stop();
     lawn = await startLawnDaemon(temp.dbPath, clock);
     await waitUntil(() => lawn!.state()?.lawn !== undefined, 'the first state after the restart');
     expect(lawn.state()!.lawn.blade_water_mm).toBeCloseTo(water1300, 3);
     expect(lawn.state()!.lawn.soil_water_estimate).toBe(before.soil_water_estimate);
+    expect(lawn.state()!.lawn).toMatchObject({ last_cut_at: cut.last_cut_at, last_cut_source: 'robot', gdd_since_cut: cut.gdd_since_cut, mow_need: cut.mow_need });
 
     replay(lawn, clock, '2026-06-15T13:10:00Z', '2026-06-15T15:30:00Z', () => sunny);
     const dryAt = Date.parse('2026-06-15T13:00:00Z') + (water1300 / et(sunny)) * HOUR;

@@ -30,6 +30,8 @@ export interface LawnMemoryState {
   /** When the current wet spell began (blades wet, breaks under 3 h ignored); null outside one. */
   wetSpellStartMs: number | null;
   lastCutMs: number | null;
+  /** gddTotal at the last cut, fixed when the cut is learnt (checkpoints are thinned later). */
+  gddAtCut: number | null;
   /** The end of the last step and the weather then (carried to the next reading). */
   atMs: number | null;
   weather: EtWeather | null;
@@ -37,7 +39,7 @@ export interface LawnMemoryState {
 
 /** A new memory: soil at field capacity (the state after a wet winter or a watering), blades dry. */
 export function initialLawnMemory(profile: SoilProfile): LawnMemoryState {
-  return { blades: DRY_BLADES, soilPct: profile.fieldCapacityPct, gddTotal: 0, gddCheckpoints: [], wetSpellStartMs: null, lastCutMs: null, atMs: null, weather: null };
+  return { blades: DRY_BLADES, soilPct: profile.fieldCapacityPct, gddTotal: 0, gddCheckpoints: [], wetSpellStartMs: null, lastCutMs: null, gddAtCut: null, atMs: null, weather: null };
 }
 
 export interface LawnStepInput {
@@ -85,6 +87,18 @@ export function gddSince(state: LawnMemoryState, sinceMs: number): number {
     base = total;
   }
   return Math.max(0, state.gddTotal - base);
+}
+
+/** The memory with a cut at `cutMs`: growth counts from the degree-days at that time. */
+export function withCut(state: LawnMemoryState, cutMs: number): LawnMemoryState {
+  const gddAtCut = state.atMs !== null && cutMs >= state.atMs ? state.gddTotal : state.gddTotal - gddSince(state, cutMs);
+  return { ...state, lastCutMs: cutMs, gddAtCut };
+}
+
+/** Degree-days since the last cut; null before one is known. */
+export function gddSinceCut(state: LawnMemoryState): number | null {
+  if (state.lastCutMs === null) return null;
+  return Math.max(0, state.gddTotal - (state.gddAtCut ?? state.gddTotal - gddSince(state, state.lastCutMs)));
 }
 
 /** Hours of the current wet spell at `nowMs` (0 when the blades are dry). */
