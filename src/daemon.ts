@@ -35,6 +35,7 @@ import type { MqttHealth } from './mqtt/health.js';
 import { createMqttService, type MqttService, type MqttServiceOptions, type MqttStats } from './mqtt/service.js';
 import { mqttEnabled } from './mqtt/settings.js';
 import type { StationUnit } from './station/unit.js';
+import { lawnMemoryUnits } from './lawn/buildLawnUnit.js';
 import { systemClock, type Clock } from './util/clock.js';
 import { startInOrder, type LifecycleComponent, type StartedComponents } from './util/lifecycle.js';
 import { MutableRuntime, type DaemonRuntime } from './daemonRuntime.js';
@@ -205,8 +206,13 @@ function httpComponent(runtime: MutableRuntime, sources: HttpSources): Lifecycle
  * irrigation source. The one place a new station feature is built: add it to this array. Called
  * when the station side starts, so `runtime.database` and `runtime.store` are available.
  */
-export function stationUnits(_runtime: DaemonRuntime, shared: { readings: StationReadingCounter; forecast: StationUnit }): StationUnit[] {
-  return [shared.readings, shared.forecast];
+export function stationUnits(runtime: DaemonRuntime, shared: { readings: StationReadingCounter; forecast: StationUnit }): StationUnit[] {
+  return [
+    shared.readings,
+    shared.forecast,
+    // Lawn memory (src/lawn/): blade and soil water, growth since the last cut, quiet hours.
+    ...lawnMemoryUnits(runtime.config, runtime.database, runtime.logger, runtime.clock),
+  ];
 }
 
 /** What the station side needs from the composition root (the DaemonRuntime satisfies it; so does the test harness). */

@@ -15,6 +15,7 @@ Commands:
   registrations      review key requests of a public service (list, approve, reject, purge)
   ip                 block or unblock client addresses (block, unblock, list)
   maintenance        switch maintenance mode (on, off, status)
+  mowed              record that a station's lawn was cut (lawn memory)
   calc               calculate the mowability index locally, without a server
   config             print the effective configuration (secrets redacted)
   status             what the daemon sees: stations, last readings, mowable, history
@@ -84,6 +85,15 @@ ${COMMON}`,
 on      health answers 503 "maintenance", calculate answers 503
 off     normal operation
 status  print whether maintenance mode is active
+
+${COMMON}`,
+  mowed: `Usage: mowability mowed STATION [--at TIME] [--json]
+
+Records that the lawn of STATION was cut, now or at TIME (ISO 8601 with an
+offset such as 2026-06-15T10:00:00+02:00, or Unix seconds), in the daemon's
+database. Growth since the last cut and mow need start from there; a running
+daemon picks it up within lawnMemory.pollSeconds (default 5 s). TIME may not
+lie in the future or more than 14 days back.
 
 ${COMMON}`,
   calc: `Usage: mowability calc --temperature C --precipitation_rate MM_H [--<field> VALUE ...] [--season S]

@@ -7,6 +7,7 @@ import { ipCommand } from './commands/ip.js';
 import { keysCommand } from './commands/keys.js';
 import { registrationsCommand } from './commands/registrations.js';
 import { maintenanceCommand } from './commands/maintenance.js';
+import { mowedCommand } from './commands/mowed.js';
 import { serveCommand } from './commands/serve.js';
 import { statusCommand } from './commands/status.js';
 import { uploadSecretCommand } from './commands/uploadSecret.js';
@@ -22,6 +23,7 @@ const COMMANDS: Record<string, Command> = {
   registrations: registrationsCommand,
   ip: ipCommand,
   maintenance: maintenanceCommand,
+  mowed: mowedCommand,
   calc: calcCommand,
   config: configCommand,
   status: statusCommand,

@@ -9,6 +9,9 @@ import { rainSourceInfo } from './rainWindows.js';
 import { formatLocalDateTime, isSeason, localDateTime, seasonForMonth } from './season.js';
 import { isValidFieldCapacity } from './soil.js';
 import { statusForScore, toScore } from './status.js';
+import { OVERGROWTH_REASON, overgrowthRelief } from './lawnWetness.js';
+import type { ExtensionInput } from './irrigation.js';
+import type { Combination } from './combine.js';
 import type {
   CalculationContext,
   CalculationOutcome,
@@ -140,7 +143,8 @@ export function calculateWith(registry: readonly CheckDefinition[], input: RawIn
     if (parts.length > 0) partialChecks.push({ check: definition.name, parts });
   }
 
-  const combination = combine(scored, dataQuality, errors.length > 0, noWetnessEvidence ? NO_WETNESS_EVIDENCE_CAP : 100);
+  const combined = combine(scored, dataQuality, errors.length > 0, noWetnessEvidence ? NO_WETNESS_EVIDENCE_CAP : 100);
+  const combination = withOvergrowthRelief(combined, checkContext.extensions ?? {}, parsed.values.precipitation_rate, scored, checks.rain);
   const protocol: Protocol = { skipped_checks: skippedChecks, partial_checks: partialChecks };
   if (errors.length > 0) protocol.calculation_error = errors.join(' ');
 
@@ -165,6 +169,16 @@ export function calculateWith(registry: readonly CheckDefinition[], input: RawIn
     return { ok: true, result: { ...rest, rain_source_info: rainInfo, calculated_at: calculatedAt } };
   }
   return { ok: true, result };
+}
+
+/** An overdue lawn after a long wet spell: BLOCK becomes WARNING with K-State's advice (lawn memory extension). */
+function withOvergrowthRelief(
+  combination: Combination, extensions: ExtensionInput, precipitationRate: number | undefined, scored: readonly ScoredCheck[], rain: CheckResult | undefined,
+): Combination {
+  const lifted = overgrowthRelief({ extensions, precipitationRate, indexScore: combination.indexScore, status: combination.mainStatus, scores: scored });
+  if (lifted === null) return combination;
+  rain?.reasons.push(OVERGROWTH_REASON);
+  return { ...combination, indexScore: lifted, mainStatus: statusForScore(lifted) };
 }
 
 /**

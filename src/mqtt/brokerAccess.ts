@@ -12,7 +12,7 @@ import type { Client } from 'aedes';
 import { checkCredentials, INTERNAL_USERNAME, type BrokerUser } from './brokerUsers.js';
 import { peerAddress } from './connectionCap.js';
 import { isLoopbackHost } from './settings.js';
-import { topicMatches, topicTextProblem } from './topics.js';
+import { isStationCommandTopic, topicMatches, topicTextProblem } from './topics.js';
 
 export interface BrokerAccessOptions {
   /** Accounts of `broker.users`; empty: anonymous logins (loopback only, enforced by the config rules). */
@@ -152,6 +152,8 @@ export class BrokerAccess {
 
   isOwnedTopic(topic: string): boolean {
     if (!this.#ownedFirstLevels.has(topic.split('/', 1)[0]!)) return false;
+    // A station's command topic (e.g. `<base>/<station>/mowed`) is for other clients to publish to.
+    if (isStationCommandTopic(topic)) return false;
     return this.#options.ownedTopics.some((filter) => topicMatches(filter, topic));
   }
 

@@ -44,3 +44,16 @@ export function topicTextProblem(topic: string): string | undefined {
 /** Our bridge's topics, relative to mqtt.baseTopic: online/offline (also the Last Will) and the counters. */
 export const BRIDGE_STATE_TOPIC = 'bridge/state';
 export const BRIDGE_STATS_TOPIC = 'bridge/stats';
+
+/**
+ * Command topics `<base>/<station>/<command>` other clients (a mower, Home Assistant) publish to, under
+ * the otherwise daemon-owned base topic: `mowed` reports a cut to the lawn memory (src/lawn/).
+ */
+export const MOWED_COMMAND = 'mowed';
+export const STATION_COMMANDS: readonly string[] = [MOWED_COMMAND];
+
+/** Whether `topic` has the shape of a station command topic (three levels, the last a command). */
+export function isStationCommandTopic(topic: string): boolean {
+  const levels = topic.split('/');
+  return levels.length === 3 && levels[1] !== '' && STATION_COMMANDS.includes(levels[2]!);
+}

@@ -33,7 +33,7 @@ const SENSOR_STATE_CLASSES: Record<string, readonly string[]> = {
   timestamp: [],
 };
 const STATE_CLASSES = ['measurement', 'total', 'total_increasing'];
-const BINARY_DEVICE_CLASSES = ['connectivity', 'problem', 'running'];
+const BINARY_DEVICE_CLASSES = ['connectivity', 'moisture', 'problem', 'running'];
 const ENTITY_CATEGORIES = ['config', 'diagnostic'];
 
 export function haDiscoveryViolations(topic: string, payload: Record<string, unknown>): string[] {

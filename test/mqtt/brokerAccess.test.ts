@@ -54,6 +54,15 @@ describe('topic text, discovery filters and the access rules', () => {
     expect(access.isOwnedTopic('mowabilityx/garden/state')).toBe(false);
   });
 
+  it('leaves a station\'s command topic (mowed) to other clients, and nothing else under the base topic', () => {
+    const access = new BrokerAccess({ users: [], ownedTopics: ['mowability/#'], sysTopicsForAccounts: false });
+    expect(access.isOwnedTopic('mowability/garden/mowed')).toBe(false);
+    expect(access.isOwnedTopic('mowability/garden/state')).toBe(true);
+    expect(access.isOwnedTopic('mowability/garden/mowed/x')).toBe(true);
+    expect(access.isOwnedTopic('mowability/bridge/mowedx')).toBe(true);
+    expect(access.isOwnedTopic('mowability//mowed')).toBe(true);
+  });
+
   it('marks only the connection that logged in with the internal password as ours', () => {
     const access = new BrokerAccess({ users: [], ownedTopics: ['mowability/#'], sysTopicsForAccounts: false });
     const { username, password } = access.internalUser;

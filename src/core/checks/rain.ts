@@ -4,6 +4,7 @@ import { clamp, piecewiseLinear, scaleCurveX } from '../piecewise.js';
 import type { Curve } from '../piecewise.js';
 import { antecedentPrecipitationMm } from '../antecedent.js';
 import { irrigationWetness } from '../irrigation.js';
+import { bladeWetness } from '../lawnWetness.js';
 import { dryingPotential } from '../physics.js';
 import { effectiveRainWindows, weightedCumulativeMm } from '../rainWindows.js';
 import type { EffectiveRainWindows } from '../rainWindows.js';
@@ -135,6 +136,9 @@ function evaluate({ values, extensions = {}, season, lawn }: CheckContext): Chec
   // A sprinkler run wets the blades like light rain (model 1.1 extension).
   const irrigation = irrigationWetness(extensions);
   if (irrigation !== null && irrigation.score < (subs.surface_wetness?.score ?? Number.POSITIVE_INFINITY)) subs.surface_wetness = irrigation;
+  // Water still on the blades by the lawn memory's balance (extension): only ever lowers the sub-score.
+  const blades = bladeWetness(extensions);
+  if (blades !== null && blades.score < (subs.surface_wetness?.score ?? Number.POSITIVE_INFINITY)) subs.surface_wetness = blades;
 
   let cumulativeMm: number | null = null;
   if (windows === null) {

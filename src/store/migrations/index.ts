@@ -8,10 +8,20 @@ import { historyFingerprints } from './003_historyFingerprints.js';
 import { historyHighWater } from './004_historyHighWater.js';
 import { historyTimeOrdered } from './005_historyTimeOrdered.js';
 import { forecastCache } from './006_forecastCache.js';
+import { lawnMemory } from './007_lawnMemory.js';
 import { publicService } from './008_publicService.js';
 
 import type { Migration } from './migration.js';
 
 export type { Migration };
 
-export const MIGRATIONS: readonly Migration[] = [serviceTables, historyTables, historyFingerprints, historyHighWater, historyTimeOrdered, forecastCache, publicService];
+export const MIGRATIONS: readonly Migration[] = [
+  serviceTables,
+  historyTables,
+  historyFingerprints,
+  historyHighWater,
+  historyTimeOrdered,
+  forecastCache,
+  lawnMemory,
+  publicService,
+];

@@ -1,0 +1,45 @@
+/**
+ * `mowability mowed STATION [--at TIME]`: records a cut in the daemon's database (lawn_cuts). A
+ * running daemon notices within lawnMemory.pollSeconds (default 5 s) and resets the station's growth.
+ */
+import { expectPositionals, parseCommand } from '../args.js';
+import { configFor, printJson } from '../context.js';
+import { CommandError, EXIT_OK, UsageError, type CliIo } from '../io.js';
+import { HELP } from '../help.js';
+import { LawnStore } from '../../lawn/lawnStore.js';
+import { cutTimeProblem, parseMowedPayload } from '../../lawn/mowedPayload.js';
+import { Database } from '../../store/database.js';
+import { systemClock } from '../../util/clock.js';
+
+const COMMAND = 'mowed';
+
+export async function mowedCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const parsed = parseCommand(COMMAND, argv, { at: { type: 'string' }, json: { type: 'boolean' } });
+  if (parsed.help) {
+    io.stdout(`${HELP.mowed}\n`);
+    return EXIT_OK;
+  }
+  const [station] = expectPositionals(COMMAND, parsed.positionals, ['STATION']);
+  const config = configFor(parsed, io);
+  const known = config.stations.map((candidate) => candidate.id);
+  if (!known.includes(station!)) {
+    throw new CommandError(`unknown station "${station}" (configured: ${known.length > 0 ? known.join(', ') : 'none; add it to "stations"'})`);
+  }
+  const nowMs = systemClock.now();
+  const at = typeof parsed.values.at === 'string' ? parsed.values.at : 'now';
+  const report = parseMowedPayload(at);
+  if (!report.ok) throw new UsageError(COMMAND, `--at: ${report.reason.replace('expected empty, ', 'expected ')}`);
+  const atMs = report.atMs ?? nowMs;
+  const problem = cutTimeProblem(atMs, nowMs);
+  if (problem) throw new UsageError(COMMAND, `--at: ${problem}`);
+  const database = await Database.open(config.db.path, { create: false });
+  try {
+    await new LawnStore(database).saveCut({ station: station!, atMs, source: 'cli' }, nowMs);
+  } finally {
+    await database.close();
+  }
+  const iso = new Date(atMs).toISOString();
+  if (parsed.values.json === true) printJson(io, { station, last_cut_at: iso });
+  else io.stdout(`Recorded a cut of "${station}" at ${iso}; a running daemon picks it up within ${config.lawnMemory.pollSeconds} s.\n`);
+  return EXIT_OK;
+}

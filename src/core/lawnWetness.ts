@@ -1,0 +1,51 @@
+/**
+ * How the lawn memory's derived inputs (extension fields, docs/model.md "Lawn memory") reach the index:
+ * water still on the blades lowers the rain check's surface-wetness sub-score, and an overdue lawn after a
+ * long wet spell turns an endless BLOCK into a WARNING once the rain has stopped. Pure.
+ */
+import { formatNumberDe } from './format.js';
+import type { ExtensionInput } from './irrigation.js';
+import { piecewiseLinear, type Curve } from './piecewise.js';
+import type { CheckName, Status } from './types.js';
+
+/** Minutes until the blades are dry → surface-wetness score: WARNING when nearly dry, BLOCK with more than ~45 min to go. */
+const BLADE_CURVE: Curve = [[0, 69], [15, 55], [45, 39], [120, 25], [240, 15]];
+
+export function bladeWetness(extensions: ExtensionInput): { score: number; reason: string | null } | null {
+  const minutes = extensions.blade_drying_minutes;
+  if (minutes === undefined || minutes <= 0) return null;
+  return {
+    score: piecewiseLinear(BLADE_CURVE, minutes),
+    reason: `<b>Halme noch nass</b> (Wasserbilanz) – trocken in ca. ${formatNumberDe(minutes / 60, 1)} Stunden bei jetzigem Wetter.`,
+  };
+}
+
+/** Mow need from which the lawn counts as overdue (grown close to the one-third limit). */
+export const OVERGROWTH_MOW_NEED = 80;
+/** Hours of (nearly) continuously wet blades that make a wet spell. */
+export const WET_SPELL_HOURS = 48;
+/** The index an overdue lawn after a wet spell gets at least: the bottom of WARNING. */
+export const OVERGROWTH_FLOOR = 40;
+export const OVERGROWTH_REASON = '<b>Rasen überfällig nach langer Nässe</b> – leicht feuchtes Gras schneiden ist besser, '
+  + 'als es weit über die Ein-Drittel-Regel wachsen zu lassen (K-State): hoch schneiden, scharfes Messer, Schnittgut entfernen.';
+
+/** Checks whose BLOCK only says "wet", which the relief may lift; any other BLOCK (frost, heat, wind) stands. */
+const WET_CHECKS: readonly CheckName[] = ['rain', 'humidity'];
+
+export interface OvergrowthInput {
+  extensions: ExtensionInput;
+  precipitationRate: number | undefined;
+  indexScore: number;
+  status: Status;
+  /** Scores of the checks that ran. */
+  scores: ReadonlyArray<{ name: CheckName; score: number }>;
+}
+
+/** The lifted index (WARNING, never OK) or null when the relief does not apply. */
+export function overgrowthRelief(input: OvergrowthInput): number | null {
+  const { extensions } = input;
+  if ((extensions.mow_need ?? 0) < OVERGROWTH_MOW_NEED || (extensions.wet_spell_hours ?? 0) < WET_SPELL_HOURS) return null;
+  if (input.precipitationRate !== 0 || input.status !== 'BLOCK') return null;
+  if (input.scores.some((check) => !WET_CHECKS.includes(check.name) && check.score < OVERGROWTH_FLOOR)) return null;
+  return Math.max(input.indexScore, OVERGROWTH_FLOOR);
+}

@@ -1,0 +1,39 @@
+/** Builds the lawn memory unit from the configuration (the composition root calls this). */
+import type { Logger } from 'pino';
+import type { AppConfig } from '../config/schema.js';
+import { calculationContext } from '../config/calculationContext.js';
+import { parseNoiseHours } from '../core/lawn/quietHours.js';
+import type { LawnProfile } from '../core/types.js';
+import type { StationUnit } from '../station/unit.js';
+import type { Database } from '../store/database.js';
+import type { Clock } from '../util/clock.js';
+import { LawnMemoryUnit } from './lawnUnit.js';
+
+const DEFAULT_PROFILE: LawnProfile = { soilType: 'loam', mowerClass: 'robot', turfType: 'cool_season' };
+
+type LawnConfig = Pick<AppConfig, 'lawnMemory' | 'mqtt' | 'stations' | 'timezone' | 'hemisphere' | 'lawn'>;
+
+/** The lawn memory unit, or none when lawnMemory.enabled is false. */
+export function lawnMemoryUnits(config: LawnConfig, database: Database, logger: Logger, clock: Clock): StationUnit[] {
+  const settings = config.lawnMemory;
+  if (!settings.enabled) return [];
+  const context = calculationContext(config, 0);
+  return [new LawnMemoryUnit({
+    stations: config.stations,
+    database,
+    logger,
+    now: () => clock.now(),
+    baseTopic: config.mqtt.baseTopic,
+    lawn: { ...DEFAULT_PROFILE, ...context.lawn },
+    quiet: {
+      night: settings.nightBan,
+      marginMinutes: settings.nightMarginMinutes,
+      noise: parseNoiseHours(settings.noiseHours),
+      sundays: settings.quietSundays,
+      timeZone: context.timeZone,
+    },
+    growth: { cutHeightCm: settings.cutHeightCm, growthFactor: settings.growthFactor },
+    saveIntervalMs: settings.saveIntervalMinutes * 60_000,
+    pollIntervalMs: settings.pollSeconds * 1000,
+  })];
+}

@@ -1,0 +1,198 @@
+/**
+ * Lawn memory as a station unit: keeps a LawnStation per station from every accepted reading, adds
+ * the derived inputs (blade_drying_minutes, mow_need, wet_spell_hours) to the calculation, publishes
+ * the state's `lawn`, holds `mowable` in quiet hours, and takes cuts from `<base>/<station>/mowed`
+ * and from `mowability mowed` (polled from the database). Balances are written every
+ * saveIntervalMinutes and on stop; a cut at once.
+ */
+import type { Logger } from 'pino';
+import { QUIET_HOURS_CODE, quietHoursReason, type QuietHoursSettings } from '../core/lawn/quietHours.js';
+import { soilProfile } from '../core/lawn/soilBucket.js';
+import { localDateTime } from '../core/season.js';
+import type { LawnProfile } from '../core/types.js';
+import type { TimedReading } from '../history/stationHistory.js';
+import type { StationConfig } from '../ingest/types.js';
+import type { EntitySpec } from '../mqtt/stationEntities.js';
+import type { MowableHold, StationHistoryView, StationInput, StationUnit, UnitContext, UnitSubscriber } from '../station/unit.js';
+import type { Database } from '../store/database.js';
+import { lawnEntities } from './lawnEntities.js';
+import { restoreMemory } from './restore.js';
+import { LawnStation, type GrowthSettings, type LawnStatus } from './lawnStation.js';
+import { LawnStore } from './lawnStore.js';
+import { MOWED_COMMAND } from '../mqtt/topics.js';
+import { MAX_MOWED_PAYLOAD_BYTES, cutTimeProblem, parseMowedPayload } from './mowedPayload.js';
+
+export interface LawnUnitOptions {
+  stations: readonly StationConfig[];
+  database: Database;
+  logger: Logger;
+  now: () => number;
+  baseTopic: string;
+  /** The service-level lawn profile; a station's `lawn` overrides it key by key. */
+  lawn: LawnProfile;
+  quiet: QuietHoursSettings;
+  growth: GrowthSettings;
+  saveIntervalMs: number;
+  pollIntervalMs: number;
+}
+
+export type LawnCounters = { lawnCutsReceived: number; lawnCutsRejected: number; lawnSaves: number };
+
+export class LawnMemoryUnit implements StationUnit {
+  readonly name = 'lawn';
+  readonly counters: LawnCounters = { lawnCutsReceived: 0, lawnCutsRejected: 0, lawnSaves: 0 };
+  readonly #options: LawnUnitOptions;
+  readonly #store: LawnStore;
+  readonly #log: Logger;
+  readonly #stations = new Map<string, LawnStation>();
+  #history: StationHistoryView | undefined;
+  #recompute: ((stationId: string) => void) | undefined;
+  #saveTimer: NodeJS.Timeout | undefined;
+  #pollTimer: NodeJS.Timeout | undefined;
+  #dataVersion = -1;
+  #polling = false;
+  readonly #cutWrites = new Set<Promise<void>>();
+
+  constructor(options: LawnUnitOptions) {
+    this.#options = options;
+    this.#store = new LawnStore(options.database);
+    this.#log = options.logger.child({ module: 'lawn' });
+  }
+
+  async start(context: UnitContext): Promise<void> {
+    this.#history = context.history;
+    const balances = await this.#store.loadBalances();
+    for (const station of this.#options.stations) {
+      const lawn = { ...this.#options.lawn, ...station.lawn };
+      const profile = soilProfile(lawn.soilType, lawn.turfType, lawn.fieldCapacityPercent);
+      const lawnStation = new LawnStation(profile, station.location?.elevation, restoreMemory(balances.get(station.id)));
+      const atMs = lawnStation.memory.atMs;
+      if (atMs !== null) lawnStation.resumeRain(context.history.buckets(station.id, atMs, atMs));
+      this.#stations.set(station.id, lawnStation);
+    }
+    await this.#pollCuts();
+    this.#saveTimer = setInterval(() => void this.#save(), this.#options.saveIntervalMs);
+    this.#saveTimer.unref();
+    this.#pollTimer = setInterval(() => void this.#pollCuts(), this.#options.pollIntervalMs);
+    this.#pollTimer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.#saveTimer);
+    clearInterval(this.#pollTimer);
+    await Promise.all(this.#cutWrites);
+    await this.#save();
+  }
+
+  onReading(stationId: string, reading: TimedReading): void {
+    const lawn = this.#stations.get(stationId);
+    if (!lawn || !this.#history) return;
+    const buckets = this.#history.buckets(stationId, lawn.rainFromMs(reading.timeMs), reading.timeMs);
+    lawn.onReading(reading, buckets);
+  }
+
+  subscribe(connection: UnitSubscriber, recompute: (stationId: string) => void): void {
+    this.#recompute = recompute;
+    for (const station of this.#options.stations) {
+      connection.subscribe(`${this.#options.baseTopic}/${station.id}/${MOWED_COMMAND}`, (_topic, payload, retained) => {
+        if (this.handleMowed(station.id, payload, retained)) recompute(station.id);
+      });
+    }
+  }
+
+  /** One message on a station's mowed topic; true when the last cut changed. */
+  handleMowed(stationId: string, payload: Buffer, retained: boolean): boolean {
+    const lawn = this.#stations.get(stationId);
+    if (!lawn) return false;
+    this.counters.lawnCutsReceived++;
+    const nowMs = this.#options.now();
+    const report = payload.length <= MAX_MOWED_PAYLOAD_BYTES ? parseMowedPayload(payload.toString('utf8')) : { ok: false as const, reason: 'payload too long' };
+    // A retained "now" is as old as the broker's copy: it says nothing about when the lawn was cut.
+    const problem = !report.ok ? report.reason : report.atMs === null && retained ? 'retained message without a time' : cutTimeProblem(report.atMs ?? nowMs, nowMs);
+    if (!report.ok || problem !== null) {
+      this.counters.lawnCutsRejected++;
+      this.#log.warn({ station: stationId, bytes: payload.length }, `mowed message ignored: ${problem}`);
+      return false;
+    }
+    const atMs = report.atMs ?? nowMs;
+    if (lawn.lastCutMs !== null && atMs <= lawn.lastCutMs) return false;
+    const source = report.source ?? 'mqtt';
+    lawn.setCut(atMs, source);
+    const write = this.#store.saveCut({ station: stationId, atMs, source }, nowMs)
+      .catch((err: unknown) => this.#log.error({ err, station: stationId }, 'saving the cut failed'))
+      .finally(() => this.#cutWrites.delete(write));
+    this.#cutWrites.add(write);
+    return true;
+  }
+
+  extendInput(stationId: string, input: StationInput, nowMs: number): StationInput {
+    const lawn = this.#stations.get(stationId);
+    if (!lawn) return input;
+    if (input.minutes_since_irrigation === 0) lawn.markIrrigated();
+    const derived = lawn.derived(nowMs, this.#options.growth);
+    return Object.keys(derived).length === 0 ? input : { ...input, ...derived };
+  }
+
+  status(stationId: string, nowMs: number): LawnStatus | undefined {
+    const timeLabel = (ms: number) => {
+      const local = localDateTime(ms, this.#options.quiet.timeZone);
+      return `${String(local.hour).padStart(2, '0')}:${String(local.minute).padStart(2, '0')}`;
+    };
+    return this.#stations.get(stationId)?.status(nowMs, this.#options.growth, timeLabel);
+  }
+
+  stateFragment(stationId: string, nowMs: number): { lawn: LawnStatus } | undefined {
+    const status = this.status(stationId, nowMs);
+    return status ? { lawn: status } : undefined;
+  }
+
+  mowableHold(stationId: string, nowMs: number): MowableHold | undefined {
+    const station = this.#options.stations.find((candidate) => candidate.id === stationId);
+    const reason = station ? quietHoursReason(nowMs, station.location, this.#options.quiet) : undefined;
+    return reason ? { code: QUIET_HOURS_CODE, reason } : undefined;
+  }
+
+  entities(_station: StationConfig): EntitySpec[] {
+    return lawnEntities();
+  }
+
+  stats(): Readonly<LawnCounters> {
+    return this.counters;
+  }
+
+  /** Writes the balances of stations that changed, in one transaction. */
+  async #save(): Promise<void> {
+    const rows = [...this.#stations].filter(([, lawn]) => lawn.dirty).map(([station, lawn]) => ({ station, state: lawn.memory }));
+    if (rows.length === 0) return;
+    for (const [, lawn] of this.#stations) lawn.dirty = false;
+    try {
+      await this.#store.saveBalances(rows, this.#options.now());
+      this.counters.lawnSaves++;
+    } catch (err) {
+      for (const row of rows) this.#stations.get(row.station)!.dirty = true;
+      this.#log.error({ err }, 'saving the lawn memory failed; retrying at the next interval');
+    }
+  }
+
+  /** Picks up cuts another process (the CLI) wrote: only when the database's change counter moved. */
+  async #pollCuts(): Promise<void> {
+    if (this.#polling) return;
+    this.#polling = true;
+    try {
+      const version = await this.#options.database.dataVersion();
+      if (version === this.#dataVersion) return;
+      this.#dataVersion = version;
+      for (const [stationId, cut] of await this.#store.loadCuts()) {
+        const lawn = this.#stations.get(stationId);
+        if (!lawn) continue;
+        const changed = lawn.lastCutMs !== cut.atMs;
+        lawn.setCut(cut.atMs, cut.source);
+        if (changed) this.#recompute?.(stationId);
+      }
+    } catch (err) {
+      this.#log.warn({ err }, 'reading recorded cuts failed');
+    } finally {
+      this.#polling = false;
+    }
+  }
+}

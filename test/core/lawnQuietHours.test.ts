@@ -1,0 +1,60 @@
+/** Sunrise/sunset (NOAA/Meeus) and the quiet-hours rule for the `mowable` flag. */
+import { describe, expect, it } from 'vitest';
+import { nightBan, parseNoiseHours, quietHoursReason, type QuietHoursSettings } from '../../src/core/lawn/quietHours.js';
+import { sunDay } from '../../src/core/lawn/sun.js';
+
+const berlin = { latitude: 52.52, longitude: 13.405 };
+const settings: QuietHoursSettings = { night: true, marginMinutes: 30, noise: null, sundays: false, timeZone: 'Europe/Berlin' };
+
+describe('sun', () => {
+  it.each([
+    // NOAA Solar Calculator: Berlin 21 June 2026 sunrise 04:43, sunset 21:33 CEST; Munich 1 Sept 06:31 / 19:55 CEST.
+    ['Berlin midsummer', '2026-06-21T12:00:00Z', berlin, '2026-06-21T02:43:00Z', '2026-06-21T19:33:00Z'],
+    ['Munich 1 September', '2026-09-01T12:00:00Z', { latitude: 48.14, longitude: 11.58 }, '2026-09-01T04:31:00Z', '2026-09-01T17:55:00Z'],
+  ])('%s', (_name, day, place, sunrise, sunset) => {
+    const sun = sunDay(Date.parse(day), place.latitude, place.longitude);
+    if (sun.kind !== 'normal') throw new Error('expected a normal day');
+    expect(Math.abs(sun.sunriseMs - Date.parse(sunrise))).toBeLessThan(2 * 60_000);
+    expect(Math.abs(sun.sunsetMs - Date.parse(sunset))).toBeLessThan(2 * 60_000);
+  });
+
+  it('knows polar day and night (Tromsø)', () => {
+    expect(sunDay(Date.parse('2026-06-21T12:00:00Z'), 69.65, 18.96).kind).toBe('polar_day');
+    expect(sunDay(Date.parse('2026-12-21T12:00:00Z'), 69.65, 18.96).kind).toBe('polar_night');
+  });
+});
+
+describe('quiet hours', () => {
+  it.each([
+    ['18:55 UTC, 38 min before sunset: allowed', '2026-06-21T18:55:00Z', false],
+    ['19:05 UTC, 28 min before sunset: night ban', '2026-06-21T19:05:00Z', true],
+    ['midnight', '2026-06-21T23:59:00Z', true],
+    ['03:05 UTC, 22 min after sunrise: still banned', '2026-06-22T03:05:00Z', true],
+    ['03:20 UTC, 37 min after sunrise: allowed', '2026-06-22T03:20:00Z', false],
+  ])('Berlin, %s', (_name, at, banned) => {
+    expect(nightBan(Date.parse(at), berlin, 30, 'Europe/Berlin') !== undefined).toBe(banned);
+  });
+
+  it('names the window in local time', () => {
+    expect(quietHoursReason(Date.parse('2026-06-21T19:05:00Z'), berlin, settings)).toBe(
+      'quiet hours: night ban from 21:03 (30 min before sunset) to 05:13 (30 min after sunrise)',
+    );
+  });
+
+  it('needs a location for the night ban, and applies noise hours and Sundays in local time', () => {
+    expect(quietHoursReason(Date.parse('2026-06-21T23:00:00Z'), undefined, settings)).toBeUndefined();
+    const noisy = { ...settings, night: false, noise: parseNoiseHours('20:00-07:00'), sundays: true };
+    expect(quietHoursReason(Date.parse('2026-06-22T18:30:00Z'), berlin, noisy)).toBe('quiet hours: noise hours 20:00–07:00');
+    expect(quietHoursReason(Date.parse('2026-06-22T10:00:00Z'), berlin, noisy)).toBeUndefined();
+    // 21 June 2026 is a Sunday.
+    expect(quietHoursReason(Date.parse('2026-06-21T10:00:00Z'), berlin, noisy)).toBe('quiet hours: Sunday');
+  });
+
+  it('polar night is quiet all day', () => {
+    expect(nightBan(Date.parse('2026-12-21T11:00:00Z'), { latitude: 69.65, longitude: 18.96 }, 30, 'UTC')).toMatch(/polar night/);
+  });
+
+  it.each(['7-8', '20:00', '25:00-07:00', '20:00-20:00', '20:61-07:00'])('refuses noise hours "%s"', (text) => {
+    expect(() => parseNoiseHours(text)).toThrow();
+  });
+});
