@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OVERGROWTH_REASON } from '../../src/core/lawnWetness.js';
+import { plainReason } from '../../src/core/reasonText.js';
 import { haDiscoveryViolations } from '../helpers/haRules.js';
 import { runCliInProcess } from '../helpers/httpCli.js';
 import { FakeClock, RecordingClient, mqttTempDir, waitUntil } from '../helpers/mqttHarness.js';
@@ -89,7 +90,7 @@ describe('lawn memory: cuts and growth', () => {
     // The rain stops after 10:00 on the fourth day; grey, saturated air keeps the blades wet.
     replay(lawn, clock, '2026-06-18T10:10:00Z', '2026-06-18T10:30:00Z', (at) => ({ ...drizzle(at), rainMm: 0 }));
     expect(lawn.state()).toMatchObject({ main_status: 'WARNING', index_score: 40, mowable: false });
-    expect((lawn.state()!.checks as { rain: { reasons: string[] } }).rain.reasons).toContain(OVERGROWTH_REASON);
+    expect((lawn.state()!.checks as { rain: { reasons: string[] } }).rain.reasons).toContain(plainReason(OVERGROWTH_REASON));
   });
 
   it('`mowability mowed STATION --at TIME` writes the cut; the running daemon picks it up from the database', async () => {
