@@ -11,6 +11,8 @@ import type { Logger } from 'pino';
 import type { AppConfig } from './config/schema.js';
 import { MFI_VERSION } from './core/index.js';
 import { buildApp } from './http/app.js';
+import type { StationsView } from './http/stationsView.js';
+import { statusPageSources } from './http/stationsView.js';
 import { listenHttp } from './http/listen.js';
 import { closeApp } from './http/shutdown.js';
 import { createMetrics } from './metrics/registry.js';
@@ -169,6 +171,7 @@ function accessCacheComponent(runtime: MutableRuntime, keyCommandHint: string): 
 interface HttpSources {
   mqttStatus: () => MqttHealth | undefined;
   mqttStats: () => MqttStats | undefined;
+  stations: StationsView;
 }
 
 function httpComponent(runtime: MutableRuntime, sources: HttpSources): LifecycleComponent {
@@ -185,6 +188,7 @@ function httpComponent(runtime: MutableRuntime, sources: HttpSources): Lifecycle
         logger: runtime.logger,
         clock: runtime.clock,
         mqttStatus: sources.mqttStatus,
+        stations: sources.stations,
         version: packageVersion(),
         ...(metrics ? { metrics } : {}),
       });
@@ -204,6 +208,8 @@ function httpComponent(runtime: MutableRuntime, sources: HttpSources): Lifecycle
 
 /** The daemon's parts in start order. */
 export function daemonComponents(runtime: MutableRuntime, options: { keyCommandHint: string }): LifecycleComponent[] {
+  // Status page (src/http/statusPage.ts): a recorder unit on the MQTT side, a read view for the HTTP side.
+  const statusPage = statusPageSources(runtime.config, (stationId) => mqtt.service()?.stationState(stationId));
   // The product's version (not the MFI spec version) for HA's device sw_version and the bridge's Version entity;
   // its homepage, once package.json names one, as the discovery origin's support_url.
   const mqtt = deferredMqttComponents(() => ({
@@ -213,6 +219,7 @@ export function daemonComponents(runtime: MutableRuntime, options: { keyCommandH
     clock: runtime.clock,
     softwareVersion: packageVersion(),
     supportUrl: packageHomepage(),
+    units: [statusPage.recorder],
   }));
   // HTTP starts first; until the MQTT components have started, health says so.
   const mqttStatus = (): MqttHealth | undefined =>
@@ -221,7 +228,11 @@ export function daemonComponents(runtime: MutableRuntime, options: { keyCommandH
     serveLockComponent(runtime),
     databaseComponent(runtime),
     accessCacheComponent(runtime, options.keyCommandHint),
-    httpComponent(runtime, { mqttStatus, mqttStats: () => (mqttEnabled(runtime.config) ? mqtt.service()?.stats() : undefined) }),
+    httpComponent(runtime, {
+      mqttStatus,
+      mqttStats: () => (mqttEnabled(runtime.config) ? mqtt.service()?.stats() : undefined),
+      stations: statusPage.view,
+    }),
     ...mqtt.components,
   ];
 }

@@ -26,6 +26,8 @@ import {
 import { createConfigCheck, registerHealthRoutes, type HealthRouteDeps } from './healthRoute.js';
 import { registerMetrics } from './metricsRoute.js';
 import { registerOpenApi, registerOpenApiRoute, UNKNOWN_VERSION } from './openapi.js';
+import { registerStatusPage } from './statusPage.js';
+import { NO_STATIONS, type StationsView } from './stationsView.js';
 import { applyConnectionCap, serverOptions } from './serverLimits.js';
 import { trackConnections } from './shutdown.js';
 
@@ -43,6 +45,10 @@ export interface AppDeps {
   mqttStatus?: HealthRouteDeps['mqttStatus'];
   /** Prometheus metrics for GET /metrics (omitted: no metrics, no hook). Access: config.http.metrics. */
   metrics?: Metrics;
+  /** The stations for the status page and GET /v1/stations (omitted: none). Access: config.http.statusPage. */
+  stations?: StationsView;
+  /** How often the status page polls (default 15 s; browser tests make it short). */
+  statusPagePollMs?: number;
   /** The product version for /openapi.json's info.version (the daemon passes package.json's). */
   version?: string;
 }
@@ -136,6 +142,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.mqttStatus ? { mqttStatus: deps.mqttStatus } : {}),
   });
   registerCalculateRoute(app, { config, access, clock: deps.clock, calculate: deps.calculate ?? coreCalculate });
+  await registerStatusPage(app, {
+    mode: http.statusPage,
+    view: deps.stations ?? NO_STATIONS,
+    access,
+    clock: deps.clock,
+    ...(deps.statusPagePollMs ? { pollIntervalMs: deps.statusPagePollMs } : {}),
+  });
   registerOpenApiRoute(app);
   return app;
 }

@@ -29,7 +29,7 @@ export interface HttpHarness {
 export interface HarnessOptions {
   env?: Record<string, string>;
   logger?: Logger;
-  overrides?: Partial<Pick<AppDeps, 'calculate' | 'checkConfig' | 'metrics'>>;
+  overrides?: Partial<Pick<AppDeps, 'calculate' | 'checkConfig' | 'metrics' | 'stations' | 'statusPagePollMs' | 'clock'>>;
 }
 
 export async function startHttpHarness(options: HarnessOptions = {}): Promise<HttpHarness> {
