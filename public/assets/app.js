@@ -139,7 +139,8 @@
     $('availability').textContent = t(station.availability);
     $('availability').className = `badge ${station.availability}`;
     $('data-quality').textContent = station.data_quality === null ? t('unknown') : t(station.data_quality);
-    const missing = [...station.missing_fields, ...Object.keys(station.withheld_fields).map((field) => `${field} (${station.withheld_fields[field]})`)];
+    const withheld = station.withheld_fields;
+    const missing = station.missing_fields.map((field) => (field in withheld ? `${field} (${withheld[field]})` : field));
     $('missing').textContent = missing.length === 0 ? t('none') : missing.join(', ');
     state.ageSeconds = station.last_reading_age_seconds;
     state.fetchedAt = Date.now();
@@ -185,10 +186,24 @@
     };
   }
 
+  const tickFormats = {
+    time: new Intl.DateTimeFormat(window.MowI18n.lang, { hour: '2-digit', minute: '2-digit' }),
+    day: new Intl.DateTimeFormat(window.MowI18n.lang, { weekday: 'short', day: 'numeric' }),
+  };
+
+  /** Time ticks in the browser's language: the hour, or the day where a day starts or the range is long. */
+  function timeTicks(_u, splits, _axis, _space, increment) {
+    return splits.map((seconds) => {
+      const date = new Date(seconds * 1000);
+      const midnight = date.getHours() === 0 && date.getMinutes() === 0;
+      return increment >= 86400 || midnight ? tickFormats.day.format(date) : tickFormats.time.format(date);
+    });
+  }
+
   function axes() {
     const stroke = css('--muted');
     const grid = { stroke: css('--grid'), width: 1 };
-    return [{ stroke, grid, ticks: grid }, { stroke, grid, ticks: grid, size: 44 }];
+    return [{ stroke, grid, ticks: grid, values: timeTicks }, { stroke, grid, ticks: grid, size: 44 }];
   }
 
   function chartWidth(id) {
@@ -212,18 +227,19 @@
     const nowSeconds = Math.floor(Date.parse(history.generatedAt) / 1000);
     const future = (forecast?.hours ?? []).map((hour) => [Math.floor(Date.parse(hour.time) / 1000), hour.index]).filter(([time]) => time > history.time[history.time.length - 1]);
     const times = [...history.time, ...future.map(([time]) => time)];
-    const pad = (values) => [...values, ...future.map(() => null)];
-    const indexLine = pad(history.index);
+    const indexLine = [...history.index, ...future.map(() => null)];
     const forecastLine = [...history.time.map(() => null), ...future.map(([, index]) => index)];
     // The dashed forecast starts at the last known index so the two lines join.
     if (future.length > 0) forecastLine[history.time.length - 1] = last(history.index);
     const stepHours = history.step_minutes / 60;
     const summary = (label, value, unit) => `${label}: ${value === null ? t('noData') : `${value}${unit}`}`;
+    const indexSeries = [{}, { label: t('chartIndex'), stroke: css('--line'), width: 2 }];
+    if (future.length > 0) indexSeries.push({ label: t('forecastIndex'), stroke: css('--line'), width: 2, dash: [6, 6] });
     drawChart('chart-index', {
       scales: { x: { time: true }, y: { range: [0, 100] } },
-      series: [{}, { label: t('chartIndex'), stroke: css('--line'), width: 2, spanGaps: false }, { label: t('forecastIndex'), stroke: css('--line'), width: 2, dash: [6, 6] }],
+      series: indexSeries,
       plugins: [bandsPlugin(), nowLinePlugin(nowSeconds)],
-    }, [times, indexLine, forecastLine], summary(t('chartIndex'), last(history.index), ''));
+    }, future.length > 0 ? [times, indexLine, forecastLine] : [history.time, history.index], summary(t('chartIndex'), last(history.index), ''));
     drawChart('chart-rain', {
       scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max ?? 1)] } },
       series: [{}, { label: t('chartRain'), stroke: css('--rain'), fill: css('--rain'), paths: window.uPlot.paths.bars({ size: [0.8, 40] }) }],

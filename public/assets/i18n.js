@@ -23,7 +23,7 @@
       OK: 'OK', WARNING: 'WARNING', BLOCK: 'BLOCK',
     },
     de: {
-      skip: 'Zum Inhalt', title: 'Mähbarkeit', stations: 'Stationen', overview: 'Überblick', index: 'Index',
+      skip: 'Zum Inhalt', title: 'Mowability', stations: 'Stationen', overview: 'Überblick', index: 'Index',
       mowable: 'Mähbar', yes: 'ja', no: 'nein', unknown: 'unbekannt', availability: 'Station', online: 'online', offline: 'offline',
       lastReading: 'Letzte Messung', never: 'noch keine Messung', ago: 'vor {age}', dataQuality: 'Datenqualität', missing: 'Fehlt', none: 'nichts',
       full: 'vollständig', partial: 'teilweise', minimal: 'minimal',

@@ -6,6 +6,7 @@
 import type { Reading, StationConfig } from '../../src/ingest/types.js';
 import { createStationsView, type StationsView } from '../../src/http/stationsView.js';
 import { StationsRecorder } from '../../src/http/stationsRecorder.js';
+import { closeApp } from '../../src/http/shutdown.js';
 import { historyOptionsFor } from '../../src/mqtt/settings.js';
 import { startHttpHarness, type HttpHarness } from './httpApp.js';
 import { FakeClock, mqttTempDir, startMqttDaemon, testMqttConfig, type RunningDaemon } from './mqttHarness.js';
@@ -61,6 +62,8 @@ export async function startStationsHarness(options: StationsHarnessOptions = {})
   const stop = async (): Promise<void> => {
     if (stopped) return;
     stopped = true;
+    // Browsers open spare connections that never send a request; closeApp ends them after a moment.
+    await closeApp(http.app);
     await http.close();
     await daemon!.stop();
   };
