@@ -6,6 +6,7 @@
  */
 'use strict';
 (() => {
+  performance.mark('mowability:script');
   const { t } = window.MowI18n;
   const meta = (name) => document.querySelector(`meta[name="${name}"]`)?.content ?? '';
   const ACCESS = meta('mowability-access');
@@ -257,25 +258,43 @@
     }, [history.time, history.humidity], summary(t('humidity'), last(history.humidity), ' %'));
   }
 
-  async function loadHistory() {
+  /** Fetches the history; draws it unless the caller draws after the station's details arrived. */
+  async function loadHistory(draw = true) {
     if (!state.stationId) return;
     const id = encodeURIComponent(state.stationId);
     const body = await getJson(`/v1/stations/${id}/history?hours=${state.hours}&step=${STEPS[state.hours]}`);
     state.history = { ...body.history, generatedAt: body.generated_at };
     state.historyAt = Date.now();
-    renderCharts();
+    if (draw) renderCharts();
   }
 
   async function poll() {
-    const { stations } = await getJson('/v1/stations');
+    // With the station known (its own URL, or any later poll) the three requests go out together.
+    const known = state.stationId;
+    const wantHistory = Date.now() - state.historyAt >= HISTORY_EVERY_MS || !state.history;
+    const detailOf = (id) => getJson(`/v1/stations/${encodeURIComponent(id)}`);
+    const [list, early, history] = await Promise.all([
+      getJson('/v1/stations'),
+      known ? detailOf(known).catch((error) => error) : null,
+      known && wantHistory ? loadHistory(false).catch((error) => error) : null,
+    ]);
+    const { stations } = list;
     if (!state.stationId && stations.length > 0) state.stationId = stations[0].id;
     renderNav(stations);
     if (stations.length === 0) return say(t('noStations'));
     if (!stations.some((station) => station.id === state.stationId)) return say(t('unknownStation'));
-    const { station } = await getJson(`/v1/stations/${encodeURIComponent(state.stationId)}`);
+    for (const result of [early, history]) if (result instanceof Error) throw result;
+    const { station } = early ?? (await detailOf(state.stationId));
     say('');
     renderDetail(station);
-    if (Date.now() - state.historyAt >= HISTORY_EVERY_MS || !state.history) await loadHistory();
+    if (!state.firstRendered) performance.mark('mowability:station');
+    if (!known) await loadHistory(false);
+    // Charts are rebuilt only with new history (the forecast line changes with it often enough).
+    if (!known || wantHistory) renderCharts();
+    if (!state.firstRendered) {
+      state.firstRendered = true;
+      performance.mark('mowability:rendered');
+    }
     document.body.dataset.updated = String(Date.now());
   }
 

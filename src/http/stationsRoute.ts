@@ -17,6 +17,12 @@ import { detail, summarize, type StationsView } from './stationsView.js';
 export const STATIONS_PATH = '/v1/stations';
 export const STATION_MESSAGES = { unknownStation: 'Unknown station. GET /v1/stations lists the configured ones.' } as const;
 
+const ACCESS_DOC: Record<StatusPageAccess, string> = {
+  open: 'No API key (http.statusPage is open).',
+  key: 'Needs an enabled API key as Bearer header (http.statusPage is key).',
+  off: '',
+};
+
 export interface StationsRouteDeps {
   view: StationsView;
   mode: StatusPageAccess;
@@ -38,14 +44,23 @@ export function registerStationsRoutes(app: FastifyInstance, deps: StationsRoute
   const preHandler = async (request: FastifyRequest): Promise<void> => {
     if (deps.mode === 'key') authorizeBearer(request, deps.access);
   };
+  // For /openapi.json: whether a key is needed depends on http.statusPage.
+  const docs = (summary: string, description: string) => ({ summary, description: `${description} ${ACCESS_DOC[deps.mode]}`, security: deps.mode === 'key' ? [{ bearerAuth: [] }] : [] });
   const ok = (nowMs: number) => ({ status: 'ok' as const, message: '', generated_at: new Date(nowMs).toISOString() });
 
-  app.get(STATIONS_PATH, { schema: { response: stationsListResponses }, preHandler }, async () => {
+  app.get(STATIONS_PATH, { schema: { ...docs('Stations', 'Every configured station with its current index, mowable flag, last reading and availability.'), response: stationsListResponses }, preHandler }, async () => {
     const nowMs = clock.now();
     return { ...ok(nowMs), stations: view.stations().map((station) => summarize(view, station, nowMs)) };
   });
 
-  app.get(`${STATIONS_PATH}/:id`, { schema: { params: stationIdParams, response: stationDetailResponses }, preHandler }, async (request) => {
+  app.get(`${STATIONS_PATH}/:id`, {
+      schema: {
+        ...docs('One station', "The station's summary plus its five checks with German reasons, data quality, missing fields and forecast (when a forecast is configured)."),
+        params: stationIdParams,
+        response: stationDetailResponses,
+      },
+      preHandler,
+    }, async (request) => {
     const nowMs = clock.now();
     return { ...ok(nowMs), station: detail(view, stationOf(view, request), nowMs) };
   });
@@ -53,7 +68,16 @@ export function registerStationsRoutes(app: FastifyInstance, deps: StationsRoute
   app.get(
     `${STATIONS_PATH}/:id/history`,
     // attachValidation: the handler answers a bad query with a message naming the rules, not a bare "Bad request."
-    { schema: { params: stationIdParams, querystring: historyQuerySchema, response: historyResponses }, attachValidation: true, preHandler },
+    {
+      schema: {
+        ...docs('Station history', 'Series for charts, downsampled on the server from the minute history: one value per step for index, rain, temperature, dew point and humidity.'),
+        params: stationIdParams,
+        querystring: historyQuerySchema,
+        response: historyResponses,
+      },
+      attachValidation: true,
+      preHandler,
+    },
     async (request) => {
       const station = stationOf(view, request);
       // The schema documents the query; this check (run whether or not the schema accepted it) words the answer.

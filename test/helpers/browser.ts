@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /**
  * Headless Chromium for the status page tests: Debian's `chromium` package
  * (/usr/bin/chromium, installed by .ci/run), driven by puppeteer-core, which
