@@ -46,7 +46,7 @@
     return `${Math.round(seconds / 86400)} d`;
   }
 
-  const dateFormat = new Intl.DateTimeFormat(window.MowI18n.lang, { weekday: 'short', hour: '2-digit', minute: '2-digit' });
+  const dateFormat = new Intl.DateTimeFormat(window.MowI18n.lang, { weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
 
   function renderNav(stations) {
     const list = $('station-list');
@@ -188,7 +188,7 @@
   }
 
   const tickFormats = {
-    time: new Intl.DateTimeFormat(window.MowI18n.lang, { hour: '2-digit', minute: '2-digit' }),
+    time: new Intl.DateTimeFormat(window.MowI18n.lang, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }),
     day: new Intl.DateTimeFormat(window.MowI18n.lang, { weekday: 'short', day: 'numeric' }),
   };
 
@@ -219,6 +219,18 @@
     state.charts[id] = new window.uPlot({ width: chartWidth(id), height: 200, axes: axes(), legend: { live: false }, ...options }, data, element);
   }
 
+  /** Rain per clock hour (mm/h): the steps' sums, null for hours without a rain report. */
+  function rainPerHour(times, values) {
+    const hours = new Map();
+    times.forEach((time, i) => {
+      const hour = Math.floor(time / 3600) * 3600;
+      const mm = values[i];
+      if (!hours.has(hour)) hours.set(hour, null);
+      if (mm !== null) hours.set(hour, (hours.get(hour) ?? 0) + mm);
+    });
+    return [[...hours.keys()], [...hours.values()].map((mm) => (mm === null ? null : Math.round(mm * 100) / 100))];
+  }
+
   const last = (values) => [...values].reverse().find((value) => value !== null && value !== undefined) ?? null;
 
   function renderCharts() {
@@ -232,7 +244,6 @@
     const forecastLine = [...history.time.map(() => null), ...future.map(([, index]) => index)];
     // The dashed forecast starts at the last known index so the two lines join.
     if (future.length > 0) forecastLine[history.time.length - 1] = last(history.index);
-    const stepHours = history.step_minutes / 60;
     const summary = (label, value, unit) => `${label}: ${value === null ? t('noData') : `${value}${unit}`}`;
     const indexSeries = [{}, { label: t('chartIndex'), stroke: css('--line'), width: 2 }];
     if (future.length > 0) indexSeries.push({ label: t('forecastIndex'), stroke: css('--line'), width: 2, dash: [6, 6] });
@@ -243,9 +254,9 @@
     }, future.length > 0 ? [times, indexLine, forecastLine] : [history.time, history.index], summary(t('chartIndex'), last(history.index), ''));
     drawChart('chart-rain', {
       scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max ?? 1)] } },
-      series: [{}, { label: t('chartRain'), stroke: css('--rain'), fill: css('--rain'), paths: window.uPlot.paths.bars({ size: [0.8, 40] }) }],
+      series: [{}, { label: t('chartRain'), stroke: css('--rain'), fill: css('--rain'), paths: window.uPlot.paths.bars({ size: [0.9, 24] }), points: { show: false } }],
       plugins: [nowLinePlugin(nowSeconds)],
-    }, [history.time, history.rain_mm.map((mm) => (mm === null ? null : Math.round((mm / stepHours) * 100) / 100))], summary(t('chartRain'), last(history.rain_mm), ' mm'));
+    }, rainPerHour(history.time, history.rain_mm), summary(t('chartRain'), last(history.rain_mm), ' mm'));
     drawChart('chart-temp', {
       scales: { x: { time: true } },
       series: [{}, { label: t('temperature'), stroke: css('--block'), width: 2 }, { label: t('dewPoint'), stroke: css('--line2'), width: 2 }],

@@ -98,7 +98,7 @@ async function contentShare(png: Uint8Array): Promise<number> {
   }
 }
 
-describe('status page in Chromium', () => {
+describe('status page in Chromium', { timeout: 60_000 }, () => {
   it('shows a station fed through the embedded broker: index, checks, charts; no console errors; desktop and phone screenshots', async () => {
     harness = await startStationsHarness({ statusPagePollMs: POLL_MS });
     const h = harness;
@@ -123,6 +123,7 @@ describe('status page in Chromium', () => {
     await page.waitForFunction(() => document.querySelector('#chart-index canvas') !== null, { timeout: DEADLINE_MS });
     expect(await lineColouredPixels(page)).toBeGreaterThan(50);
     expect(await page.$$eval('.chart canvas', (canvases) => canvases.length)).toBe(4);
+    expect(await page.$$eval('#chart-index .u-legend .u-label', (labels) => labels.map((label) => label.textContent))).toEqual(['Index']);
 
     const desktop = await page.screenshot({ path: artifactPath('status-page-desktop.png'), fullPage: true });
     expect(await contentShare(desktop)).toBeGreaterThan(0.05);
@@ -156,6 +157,34 @@ describe('status page in Chromium', () => {
     expect(await page.$eval('#index-box', (element) => element.classList.contains('offline'))).toBe(true);
     await waitForText(page, '#last-reading', '16 min');
     expect(await page.evaluate(() => performance.getEntriesByType('navigation').length)).toBe(loads);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('shows the forecast window and draws the forecast hours when the state carries a forecast', async () => {
+    const clockStart = Date.parse('2026-06-15T10:00:00Z');
+    // A stand-in for the forecast unit: its state fragment, in the shape the page reads.
+    const forecast = {
+      name: 'test-forecast',
+      stateFragment: (_id: string, nowMs: number) => ({
+        forecast: {
+          next_window: { start: new Date(nowMs + 3 * 3_600_000).toISOString(), end: new Date(nowMs + 6 * 3_600_000).toISOString(), min_index: 72 },
+          rain_expected_in_minutes: 45,
+          hours: Array.from({ length: 12 }, (_, hour) => ({ time: new Date(nowMs + (hour + 1) * 3_600_000).toISOString(), index: 40 + hour * 4 })),
+        },
+      }),
+    };
+    harness = await startStationsHarness({ statusPagePollMs: POLL_MS, units: [forecast], startMs: clockStart });
+    await feedThroughBroker(harness, 4);
+    const address = await listen(harness);
+    const { page, problems } = await openWatchedPage(browser);
+    await page.goto(`${address}/stations/garden`);
+    await page.waitForSelector('#forecast:not([hidden])', { timeout: DEADLINE_MS });
+    expect(await page.$eval('#forecast-window', (element) => element.textContent)).toMatch(/^Next mowing window: .+ – .+ \(index at least 72\)$/);
+    expect(await page.$eval('#forecast-rain', (element) => element.textContent)).toBe('Rain expected in 45 min.');
+    // The legend names the dashed forecast series next to the index (without a forecast there is none).
+    await page.waitForFunction(() => document.querySelectorAll('#chart-index .u-legend .u-series').length === 2, { timeout: DEADLINE_MS });
+    expect(await page.$$eval('#chart-index .u-legend .u-label', (labels) => labels.map((label) => label.textContent))).toEqual(['Index', 'Forecast']);
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -4,6 +4,7 @@
  * HTTP app reading it through the same StationsView the daemon wires.
  */
 import type { Reading, StationConfig } from '../../src/ingest/types.js';
+import type { StationUnit } from '../../src/station/unit.js';
 import { createStationsView, type StationsView } from '../../src/http/stationsView.js';
 import { StationsRecorder } from '../../src/http/stationsRecorder.js';
 import { closeApp } from '../../src/http/shutdown.js';
@@ -36,6 +37,8 @@ export interface StationsHarnessOptions {
   freshnessMinutes?: number;
   statusPagePollMs?: number;
   startMs?: number;
+  /** More station units (a stand-in forecast). */
+  units?: readonly StationUnit[];
   /** Reuse a database (restart tests). */
   dbPath?: string;
 }
@@ -47,7 +50,7 @@ export async function startStationsHarness(options: StationsHarnessOptions = {})
   const config = testMqttConfig({ stations: [GARDEN], mqtt: { mowableOnDelayMinutes: 0 }, history: { freshnessMinutes: options.freshnessMinutes ?? 30 } });
   let daemon: RunningDaemon | undefined;
   const recorder = new StationsRecorder((id) => daemon?.service.stationState(id));
-  daemon = await startMqttDaemon(dbPath, config, clock, undefined, [recorder]);
+  daemon = await startMqttDaemon(dbPath, config, clock, undefined, [recorder, ...(options.units ?? [])]);
   const view = createStationsView({
     stations: config.stations,
     freshnessMs: (station) => historyOptionsFor(config, station).freshnessMs,
