@@ -351,6 +351,8 @@
       for (const [id, chart] of Object.entries(state.charts)) chart.setSize({ width: chartWidth(id), height: 200 });
     }, 150);
   });
+  // Chart colours come from the CSS variables: redraw when the system switches light/dark.
+  window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => renderCharts());
   setInterval(() => state.detail && renderAge(), 1000);
   tick();
 })();

@@ -125,6 +125,18 @@ describe('status page in Chromium', { timeout: 60_000 }, () => {
     expect(await page.$$eval('.chart canvas', (canvases) => canvases.length)).toBe(4);
     expect(await page.$$eval('#chart-index .u-legend .u-label', (labels) => labels.map((label) => label.textContent))).toEqual(['Index']);
 
+    // Keyboard: Tab reaches the range buttons; Enter picks 7 days, fetched at 1-hour steps.
+    const historyRequest = page.waitForRequest((request) => request.url().includes('/history?hours=168&step=1h'), { timeout: DEADLINE_MS });
+    await page.focus('#ranges button[data-hours="24"]');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.hours)).toBe('168');
+    await page.keyboard.press('Enter');
+    await historyRequest;
+    await page.waitForSelector('#ranges button[data-hours="168"][aria-pressed="true"]', { timeout: DEADLINE_MS });
+    await page.click('#ranges button[data-hours="48"]');
+    await page.waitForSelector('#ranges button[data-hours="48"][aria-pressed="true"]', { timeout: DEADLINE_MS });
+
     const desktop = await page.screenshot({ path: artifactPath('status-page-desktop.png'), fullPage: true });
     expect(await contentShare(desktop)).toBeGreaterThan(0.05);
     const phone = await openWatchedPage(browser, { width: 390, height: 844, mobile: true, language: 'de-DE' });
@@ -136,6 +148,12 @@ describe('status page in Chromium', { timeout: 60_000 }, () => {
     expect(await phone.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     const phoneShot = await phone.page.screenshot({ path: artifactPath('status-page-phone.png'), fullPage: true });
     expect(await contentShare(phoneShot)).toBeGreaterThan(0.05);
+    // Dark mode follows the system.
+    const background = () => phone.page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+    expect(await background()).toBe('rgb(255, 255, 255)');
+    await phone.page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
+    expect(await background()).toBe('rgb(13, 17, 23)');
+    await phone.page.screenshot({ path: artifactPath('status-page-phone-dark.png'), fullPage: true });
 
     expect(problems).toEqual([]);
     expect(phone.problems).toEqual([]);
