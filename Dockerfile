@@ -19,6 +19,8 @@ COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules node_modules
 COPY --from=build /app/dist dist
 COPY config config
+# The status page's HTML, script and style (uPlot comes from node_modules).
+COPY public public
 RUN mkdir /data && chown node:node /data
 VOLUME /data
 USER node

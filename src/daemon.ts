@@ -15,6 +15,7 @@ import { MFI_VERSION } from './core/index.js';
 import { createForecastUnit, forecastSource } from './forecast/compose.js';
 import type { ForecastSource } from './http/forecastRoute.js';
 import { buildApp } from './http/app.js';
+import { statusPageSources, type StationsView } from './http/stationsView.js';
 import { listenHttp } from './http/listen.js';
 import { closeApp } from './http/shutdown.js';
 import { createMetrics } from './metrics/registry.js';
@@ -130,6 +131,7 @@ interface HttpSources {
   acceptReading: AcceptReading;
   readings: StationReadingCounter;
   forecast: ForecastSource;
+  stations: StationsView;
 }
 
 /** Per-key request counts and the daily quota: counted in memory, written every keys.usageFlushSeconds and on stop. */
@@ -179,6 +181,7 @@ function httpComponent(runtime: MutableRuntime, sources: HttpSources): Lifecycle
         clock: runtime.clock,
         mqttStatus: sources.mqttStatus,
         forecast: sources.forecast,
+        stations: sources.stations,
         version: packageVersion(),
         usage: sources.usage(),
         registrations: new RegistrationStore(runtime.database),
@@ -206,9 +209,14 @@ function httpComponent(runtime: MutableRuntime, sources: HttpSources): Lifecycle
  * irrigation source. The one place a new station feature is built: add it to this array. Called
  * when the station side starts, so `runtime.database` and `runtime.store` are available.
  */
-export function stationUnits(runtime: DaemonRuntime, shared: { readings: StationReadingCounter; forecast: StationUnit }): StationUnit[] {
+export function stationUnits(
+  runtime: DaemonRuntime,
+  shared: { readings: StationReadingCounter; forecast: StationUnit; recorder: StationUnit },
+): StationUnit[] {
   return [
     shared.readings,
+    // The status page's chart series (src/http/stationsRecorder.ts).
+    shared.recorder,
     shared.forecast,
     // Lawn memory (src/lawn/): blade and soil water, growth since the last cut, quiet hours.
     ...lawnMemoryUnits(runtime.config, runtime.database, runtime.logger, runtime.clock),
@@ -270,6 +278,8 @@ export function daemonComponents(runtime: MutableRuntime, options: { keyCommandH
   // HTTP starts first; until the station side has started, health says so.
   // The forecast unit (src/forecast/): state, hold and entities through the station units; GET /v1/stations/{id}/forecast through buildApp.
   const forecast = createForecastUnit({ config: runtime.config, database: () => runtime.database, logger: runtime.logger, clock: runtime.clock, version: packageVersion() });
+  // Status page (src/http/statusPage.ts): a recorder unit on the station side, a read view for the HTTP side.
+  const statusPage = statusPageSources(runtime.config, (stationId) => side.current?.stationState(stationId));
   const mqttStatus = (): MqttHealth | undefined =>
     mqttEnabled(runtime.config) ? (side.current?.health() ?? { status: 'error', message: 'MQTT is starting' }) : undefined;
   const mqttStats = (): MqttStats | undefined => (mqttEnabled(runtime.config) ? side.current?.stats() : undefined);
@@ -285,8 +295,9 @@ export function daemonComponents(runtime: MutableRuntime, options: { keyCommandH
       acceptReading,
       readings,
       forecast: forecastSource(forecast, runtime.config, () => side.current !== undefined),
+      stations: statusPage.view,
     }),
-    stationSideComponent(runtime, () => stationUnits(runtime, { readings, forecast }), side),
+    stationSideComponent(runtime, () => stationUnits(runtime, { readings, forecast, recorder: statusPage.recorder }), side),
   ];
 }
 

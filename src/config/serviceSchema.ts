@@ -27,6 +27,9 @@ function uploadPathFormat(value: unknown): void {
   }
   if (/^\/(v1|health|metrics|openapi)/.test(value)) throw new Error('must not lie under the API\'s own paths (/v1, /health, /metrics, /openapi.json)');
 }
+/** Who may open the status page and read its JSON endpoints (see docs/api.md, "Status page"). */
+export const STATUS_PAGE_ACCESS = ['open', 'key', 'off'] as const;
+export type StatusPageAccess = (typeof STATUS_PAGE_ACCESS)[number];
 
 /** 0 (the soil type's default) or a field capacity inside the core's valid range. */
 function fieldCapacityFormat(value: unknown): void {
@@ -157,6 +160,16 @@ export const serviceSchema = {
       default: 'info' as AccessLogMode,
       env: 'MOWABILITY_HTTP_ACCESS_LOG',
       arg: 'http-access-log',
+    },
+    statusPage: {
+      doc:
+        'The status page at / and its endpoints GET /v1/stations…: open (anyone who reaches the port sees the stations, their index and history: ' +
+        'fine on a home LAN), key (the endpoints need a valid, enabled API key as Bearer header; the page asks for it once and keeps it in the browser) ' +
+        'or off (no page, no endpoints, 404). POST /v1/calculate needs a key in every mode.',
+      format: [...STATUS_PAGE_ACCESS],
+      default: 'open' as StatusPageAccess,
+      env: 'MOWABILITY_HTTP_STATUS_PAGE',
+      arg: 'http-status-page',
     },
   },
   log: {

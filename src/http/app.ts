@@ -29,6 +29,8 @@ import { registerMetrics } from './metricsRoute.js';
 import type { UsageGate } from './quota.js';
 import { registerRegistrationRoutes, type RegistrationRouteDeps } from './registrationRoutes.js';
 import { registerOpenApi, registerOpenApiRoute, UNKNOWN_VERSION } from './openapi.js';
+import { registerStatusPage } from './statusPage.js';
+import { NO_STATIONS, type StationsView } from './stationsView.js';
 import { applyConnectionCap, serverOptions } from './serverLimits.js';
 import { trackConnections } from './shutdown.js';
 import { registerUploadRoutes, type AcceptReading } from './uploads.js';
@@ -50,6 +52,10 @@ export interface AppDeps {
   metrics?: Metrics;
   /** Station forecasts for GET /v1/stations/{id}/forecast (omitted: no such route). */
   forecast?: ForecastSource;
+  /** The stations for the status page and GET /v1/stations (omitted: none). Access: config.http.statusPage. */
+  stations?: StationsView;
+  /** How often the status page polls (default 15 s; browser tests make it short). */
+  statusPagePollMs?: number;
   /** The product version for /openapi.json's info.version (the daemon passes package.json's). */
   version?: string;
   /** Per-key usage counting and the daily quota on /v1/calculate (omitted: not counted). */
@@ -169,6 +175,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   }
   if (deps.forecast) registerForecastRoute(app, { access, clock: deps.clock, forecastOf: deps.forecast });
+  await registerStatusPage(app, {
+    mode: http.statusPage,
+    view: deps.stations ?? NO_STATIONS,
+    access,
+    clock: deps.clock,
+    ...(deps.statusPagePollMs ? { pollIntervalMs: deps.statusPagePollMs } : {}),
+  });
   registerOpenApiRoute(app);
   return app;
 }

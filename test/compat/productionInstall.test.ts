@@ -61,7 +61,7 @@ describe('production install from the release tarball', () => {
   afterAll(() => temp?.cleanup());
 
   it('ships the build, the unit and the docs, but no sources or tests', () => {
-    expect(packedFiles).toEqual(expect.arrayContaining(['dist/cli/main.js', 'scripts/prepare.mjs', 'systemd/mowability.service', 'README.md', 'package.json']));
+    expect(packedFiles).toEqual(expect.arrayContaining(['dist/cli/main.js', 'public/index.html', 'public/assets/app.js', 'scripts/prepare.mjs', 'systemd/mowability.service', 'README.md', 'package.json']));
     expect(packedFiles.filter((path) => /^(src|test|bench)\//.test(path) || path.endsWith('.ts'))).toEqual([]);
   });
 

@@ -38,7 +38,15 @@ describe('GET /openapi.json', () => {
     expect(result.errors).toBeUndefined();
     expect(result.valid).toBe(true);
     expect(document.openapi).toBe('3.1.0');
-    expect(Object.keys(document.paths).sort()).toEqual(['/health', '/openapi.json', '/v1/calculate', '/v1/health']);
+    expect(Object.keys(document.paths).sort()).toEqual([
+      '/health',
+      '/openapi.json',
+      '/v1/calculate',
+      '/v1/health',
+      '/v1/stations',
+      '/v1/stations/{id}',
+      '/v1/stations/{id}/history',
+    ]);
   });
 
   it('includes the registration routes, still valid, when registration is on', async () => {

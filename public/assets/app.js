@@ -1,0 +1,238 @@
+/*
+ * The status page: polls GET /v1/stations and /v1/stations/{id} every few
+ * seconds, the history when the range changes and now and then, and draws
+ * four uPlot charts. Everything from the daemon enters the DOM as text;
+ * reasons go through MowReasons (only <b> becomes markup).
+ */
+'use strict';
+(() => {
+  performance.mark('mowability:script');
+  const { t } = window.MowI18n;
+  const meta = (name) => document.querySelector(`meta[name="${name}"]`)?.content ?? '';
+  const ACCESS = meta('mowability-access');
+  const POLL_MS = Math.max(100, Number(meta('mowability-poll-ms')) || 15000);
+  const HISTORY_EVERY_MS = Math.max(POLL_MS * 4, 1000);
+  const KEY_STORAGE = 'mowability.apiKey';
+  const STEPS = { 24: '10m', 48: '10m', 168: '1h', 336: '1h' };
+  const $ = (id) => document.getElementById(id);
+
+  const state = { stationId: null, hours: 48, historyAt: 0, fetchedAt: 0, ageSeconds: null, stopped: false, detail: null, history: null };
+  const pathStation = /^\/stations\/([^/]+)\/?$/.exec(location.pathname);
+  if (pathStation) state.stationId = decodeURIComponent(pathStation[1]);
+
+  class AuthError extends Error {}
+
+  async function getJson(url) {
+    const headers = { accept: 'application/json' };
+    const key = localStorage.getItem(KEY_STORAGE);
+    if (ACCESS === 'key' && key) headers.authorization = `Bearer ${key}`;
+    const response = await fetch(url, { headers, cache: 'no-store' });
+    if (response.status === 401 || response.status === 403) throw new AuthError();
+    const body = await response.json();
+    if (!response.ok) throw Object.assign(new Error(body.message || response.statusText), { status: response.status });
+    return body;
+  }
+
+  function say(text) {
+    $('message').textContent = text;
+  }
+
+  function formatAge(seconds) {
+    if (seconds < 90) return `${Math.round(seconds)} s`;
+    if (seconds < 5400) return `${Math.round(seconds / 60)} min`;
+    if (seconds < 172800) return `${Math.round(seconds / 3600)} h`;
+    return `${Math.round(seconds / 86400)} d`;
+  }
+
+  const renderCharts = () => window.MowCharts.render(state.history, state.detail?.forecast ?? null);
+  const dateFormat = new Intl.DateTimeFormat(window.MowI18n.lang, { weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+
+  function renderNav(stations) {
+    const list = $('station-list');
+    list.replaceChildren();
+    for (const station of stations) {
+      const item = document.createElement('li');
+      const link = document.createElement('a');
+      link.href = `/stations/${encodeURIComponent(station.id)}`;
+      if (station.id === state.stationId) link.setAttribute('aria-current', 'page');
+      const dot = document.createElement('span');
+      dot.className = `dot ${station.availability === 'online' ? station.status ?? '' : ''}`;
+      dot.setAttribute('aria-hidden', 'true');
+      const label = station.index === null ? '–' : String(station.index);
+      link.append(dot, document.createTextNode(`${station.name} · ${label} · ${t(station.availability)}`));
+      item.append(link);
+      list.append(item);
+    }
+  }
+
+  function renderChecks(checks) {
+    const list = $('checks');
+    list.replaceChildren();
+    for (const check of checks) {
+      const item = document.createElement('li');
+      item.className = 'check';
+      const head = document.createElement('div');
+      head.className = 'check-head';
+      const name = document.createElement('span');
+      name.className = 'check-name';
+      name.textContent = t(check.name);
+      head.append(name);
+      if (check.executed && check.score !== null) {
+        const meter = document.createElement('meter');
+        Object.assign(meter, { min: 0, max: 100, low: 40, high: 70, optimum: 100, value: check.score });
+        meter.setAttribute('aria-label', `${t(check.name)}: ${t('score')} ${check.score}`);
+        const status = document.createElement('span');
+        status.className = `check-status ${check.status ?? ''}`;
+        status.textContent = `${check.score} · ${t(check.status ?? '') || ''}`;
+        head.append(meter, status);
+      } else {
+        const skipped = document.createElement('span');
+        skipped.className = 'muted';
+        skipped.textContent = t('skipped');
+        head.append(skipped);
+      }
+      item.append(head);
+      const reasons = check.executed ? check.reasons : check.skipped_reason ? [check.skipped_reason] : [];
+      if (reasons.length > 0) {
+        const list2 = document.createElement('ul');
+        list2.lang = check.executed ? 'de' : 'en';
+        for (const reason of reasons) {
+          const line = document.createElement('li');
+          window.MowReasons.render(line, reason);
+          list2.append(line);
+        }
+        item.append(list2);
+      }
+      list.append(item);
+    }
+  }
+
+  function renderForecast(forecast) {
+    $('forecast').hidden = forecast === null;
+    if (forecast === null) return;
+    const window_ = forecast.next_window;
+    $('forecast-window').textContent = window_
+      ? `${t('nextWindow', { start: dateFormat.format(new Date(window_.start)), end: dateFormat.format(new Date(window_.end)) })}${window_.min_index === null ? '' : ` ${t('minIndex', { min: window_.min_index })}`}`
+      : t('noWindow');
+    $('forecast-rain').textContent = forecast.rain_expected_in_minutes === null ? '' : t('rainIn', { minutes: Math.round(forecast.rain_expected_in_minutes) });
+  }
+
+  function renderAge() {
+    if (state.ageSeconds === null) {
+      $('last-reading').textContent = t('never');
+      return;
+    }
+    $('last-reading').textContent = t('ago', { age: formatAge(state.ageSeconds + (Date.now() - state.fetchedAt) / 1000) });
+  }
+
+  function renderDetail(station) {
+    state.detail = station;
+    $('station').hidden = false;
+    $('station-name').textContent = station.name;
+    document.title = `${station.name} · ${t('title')}`;
+    const offline = station.availability !== 'online';
+    $('index-box').className = `index ${station.status ?? ''}${offline ? ' offline' : ''}`;
+    $('index-value').textContent = station.index === null ? '–' : String(station.index);
+    $('index-status').textContent = station.status === null ? t('unknown') : t(station.status);
+    $('mowable').textContent = station.mowable === null ? t('unknown') : t(station.mowable ? 'yes' : 'no');
+    $('mowable-reason').textContent = station.mowable_reason ?? '';
+    $('availability').textContent = t(station.availability);
+    $('availability').className = `badge ${station.availability}`;
+    $('data-quality').textContent = station.data_quality === null ? t('unknown') : t(station.data_quality);
+    const withheld = station.withheld_fields;
+    const missing = station.missing_fields.map((field) => (field in withheld ? `${field} (${withheld[field]})` : field));
+    $('missing').textContent = missing.length === 0 ? t('none') : missing.join(', ');
+    state.ageSeconds = station.last_reading_age_seconds;
+    state.fetchedAt = Date.now();
+    renderAge();
+    $('calc-error').hidden = station.error === null;
+    $('calc-error').textContent = station.error ? t('calcError', { message: station.error.message }) : '';
+    renderChecks(station.checks);
+    renderForecast(station.forecast);
+  }
+
+  /** Fetches the history; draws it unless the caller draws after the station's details arrived. */
+  async function loadHistory(draw = true) {
+    if (!state.stationId) return;
+    const id = encodeURIComponent(state.stationId);
+    const body = await getJson(`/v1/stations/${id}/history?hours=${state.hours}&step=${STEPS[state.hours]}`);
+    state.history = { ...body.history, generatedAt: body.generated_at };
+    state.historyAt = Date.now();
+    if (draw) renderCharts();
+  }
+
+  async function poll() {
+    // With the station known (its own URL, or any later poll) the three requests go out together.
+    const known = state.stationId;
+    const wantHistory = Date.now() - state.historyAt >= HISTORY_EVERY_MS || !state.history;
+    const detailOf = (id) => getJson(`/v1/stations/${encodeURIComponent(id)}`);
+    const [list, early, history] = await Promise.all([
+      getJson('/v1/stations'),
+      known ? detailOf(known).catch((error) => error) : null,
+      known && wantHistory ? loadHistory(false).catch((error) => error) : null,
+    ]);
+    const { stations } = list;
+    if (!state.stationId && stations.length > 0) state.stationId = stations[0].id;
+    renderNav(stations);
+    if (stations.length === 0) return say(t('noStations'));
+    if (!stations.some((station) => station.id === state.stationId)) return say(t('unknownStation'));
+    for (const result of [early, history]) if (result instanceof Error) throw result;
+    const { station } = early ?? (await detailOf(state.stationId));
+    say('');
+    renderDetail(station);
+    if (!state.firstRendered) performance.mark('mowability:station');
+    if (!known) await loadHistory(false);
+    // Charts are rebuilt only with new history (the forecast line changes with it often enough).
+    if (!known || wantHistory) renderCharts();
+    if (!state.firstRendered) {
+      state.firstRendered = true;
+      performance.mark('mowability:rendered');
+    }
+    document.body.dataset.updated = String(Date.now());
+  }
+
+  function showKeyForm(rejected) {
+    state.stopped = true;
+    $('key-form').hidden = false;
+    $('station').hidden = true;
+    $('key-error').textContent = rejected ? t('keyRejected') : '';
+    $('key-input').focus();
+  }
+
+  async function tick() {
+    if (state.stopped) return;
+    try {
+      await poll();
+    } catch (error) {
+      if (error instanceof AuthError) return showKeyForm(localStorage.getItem(KEY_STORAGE) !== null);
+      say(t('loadFailed'));
+    }
+    setTimeout(tick, POLL_MS);
+  }
+
+  function setRange(hours) {
+    state.hours = hours;
+    for (const button of document.querySelectorAll('#ranges button')) button.setAttribute('aria-pressed', String(Number(button.dataset.hours) === hours));
+    loadHistory().catch(() => say(t('loadFailed')));
+  }
+
+  window.MowI18n.apply(document);
+  for (const button of document.querySelectorAll('#ranges button')) button.addEventListener('click', () => setRange(Number(button.dataset.hours)));
+  for (const button of document.querySelectorAll('#ranges button')) button.setAttribute('aria-pressed', String(Number(button.dataset.hours) === state.hours));
+  $('key-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    localStorage.setItem(KEY_STORAGE, $('key-input').value.trim());
+    $('key-form').hidden = true;
+    state.stopped = false;
+    tick();
+  });
+  let resizeTimer;
+  window.addEventListener('resize', () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(() => window.MowCharts.resize(), 150);
+  });
+  // Chart colours come from the CSS variables: redraw when the system switches light/dark.
+  window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => renderCharts());
+  setInterval(() => state.detail && renderAge(), 1000);
+  tick();
+})();

@@ -1,0 +1,195 @@
+/**
+ * What the status page's endpoints read about the stations (StationsView),
+ * the daemon's implementation of it over the MQTT pipeline, and the pure
+ * shaping of a station's published state into the endpoints' objects.
+ */
+import { CHECK_NAMES } from '../core/index.js';
+import type { BucketRow } from '../history/stationHistory.js';
+import type { StationConfig } from '../ingest/types.js';
+import type { StationStatePayload } from '../mqtt/statePayload.js';
+import { historyOptionsFor, mqttEnabled, type MqttSideConfig } from '../mqtt/settings.js';
+import { StationsRecorder, type RecordedMinute } from './stationsRecorder.js';
+
+/** Read-only station data for the status page routes. */
+export interface StationsView {
+  stations(): ReadonlyArray<{ id: string; name: string }>;
+  /** The last state published for the station (undefined before the first calculation); records its index for the history. */
+  state(stationId: string): StationStatePayload | undefined;
+  lastReadingAtMs(stationId: string): number | null;
+  /** How old the last reading may be before the station counts as offline (its freshness limit). */
+  freshnessMs(stationId: string): number;
+  buckets(stationId: string, fromMs: number, toMs: number): readonly BucketRow[];
+  forEachMinute(stationId: string, fromMinute: number, toMinute: number, visit: RecordedMinute): void;
+}
+
+/** No stations (MQTT off, or a test of other routes): the page says so. */
+export const NO_STATIONS: StationsView = {
+  stations: () => [],
+  state: () => undefined,
+  lastReadingAtMs: () => null,
+  freshnessMs: () => 0,
+  buckets: () => [],
+  forEachMinute: () => undefined,
+};
+
+export interface StationsViewDeps {
+  stations: readonly StationConfig[];
+  freshnessMs(station: StationConfig): number;
+  /** The MQTT service's last published state (undefined while it has not started). */
+  stateOf(stationId: string): StationStatePayload | undefined;
+  recorder: StationsRecorder;
+}
+
+export function createStationsView(deps: StationsViewDeps): StationsView {
+  const byId = new Map(deps.stations.map((station) => [station.id, station]));
+  return {
+    stations: () => deps.stations.map(({ id, name }) => ({ id, name })),
+    state: (stationId) => {
+      deps.recorder.noteState(stationId);
+      return deps.stateOf(stationId);
+    },
+    lastReadingAtMs: (stationId) => deps.recorder.history?.lastReadingAtMs(stationId) ?? null,
+    freshnessMs: (stationId) => {
+      const station = byId.get(stationId);
+      return station ? deps.freshnessMs(station) : 0;
+    },
+    buckets: (stationId, fromMs, toMs) => deps.recorder.history?.buckets(stationId, fromMs, toMs) ?? [],
+    forEachMinute: (stationId, fromMinute, toMinute, visit) => deps.recorder.forEachMinute(stationId, fromMinute, toMinute, visit),
+  };
+}
+
+/**
+ * For the composition root: the recorder (a StationUnit for the MQTT side) and the view over it
+ * (for buildApp). With MQTT off there are no station readings: the view lists no stations.
+ */
+export function statusPageSources(config: MqttSideConfig, stateOf: (stationId: string) => StationStatePayload | undefined): { recorder: StationsRecorder; view: StationsView } {
+  const recorder = new StationsRecorder(stateOf);
+  if (!mqttEnabled(config)) return { recorder, view: NO_STATIONS };
+  const view = createStationsView({ stations: config.stations, freshnessMs: (station) => historyOptionsFor(config, station).freshnessMs, stateOf, recorder });
+  return { recorder, view };
+}
+
+export type Availability = 'online' | 'offline';
+
+export interface StationSummary {
+  id: string;
+  name: string;
+  index: number | null;
+  status: string | null;
+  mowable: boolean | null;
+  mowable_reason: string | null;
+  last_reading_at: string | null;
+  last_reading_age_seconds: number | null;
+  availability: Availability;
+}
+
+export interface CheckSummary {
+  name: string;
+  executed: boolean;
+  status: string | null;
+  score: number | null;
+  reasons: string[];
+  skipped_reason: string | null;
+}
+
+export interface ForecastSummary {
+  next_window: { start: string; end: string; min_index: number | null } | null;
+  rain_expected_in_minutes: number | null;
+  hours: Array<{ time: string; index: number }>;
+}
+
+export interface StationDetail extends StationSummary {
+  data_quality: string | null;
+  missing_fields: string[];
+  withheld_fields: Record<string, string>;
+  limiting_check: string | null;
+  checks: CheckSummary[];
+  error: { message: string; missing: string[] } | null;
+  forecast: ForecastSummary | null;
+}
+
+type Loose = Record<string, unknown>;
+
+function isRecord(value: unknown): value is Loose {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+const numberOrNull = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+const stringOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
+const isoTime = (value: unknown): string | null => (typeof value === 'string' && Number.isFinite(Date.parse(value)) ? new Date(Date.parse(value)).toISOString() : null);
+
+export function summarize(view: StationsView, station: { id: string; name: string }, nowMs: number): StationSummary {
+  const state = view.state(station.id);
+  const lastMs = view.lastReadingAtMs(station.id);
+  const online = lastMs !== null && nowMs - lastMs <= view.freshnessMs(station.id);
+  return {
+    id: station.id,
+    name: station.name,
+    index: numberOrNull(state?.index_score),
+    status: stringOrNull(state?.main_status),
+    mowable: typeof state?.mowable === 'boolean' ? state.mowable : null,
+    mowable_reason: stringOrNull(state?.mowable_reason),
+    last_reading_at: lastMs === null ? null : new Date(lastMs).toISOString(),
+    last_reading_age_seconds: lastMs === null ? null : Math.max(0, Math.round((nowMs - lastMs) / 1000)),
+    availability: online ? 'online' : 'offline',
+  };
+}
+
+function checkSummaries(checks: unknown): CheckSummary[] {
+  const all = isRecord(checks) ? checks : {};
+  return CHECK_NAMES.map((name) => {
+    const check = isRecord(all[name]) ? all[name] : {};
+    return {
+      name,
+      executed: check.executed === true,
+      status: stringOrNull(check.status),
+      score: numberOrNull(check.score),
+      reasons: strings(check.reasons),
+      skipped_reason: stringOrNull(check.skipped_reason),
+    };
+  });
+}
+
+/**
+ * The forecast unit's state fragment, read defensively (it may be absent or
+ * change shape): next_window {start, end, min_index}, rain_expected_in_minutes,
+ * and hours as [{time|start, index|index_score}] or {iso time: index}.
+ */
+export function forecastSummary(fragment: unknown): ForecastSummary | null {
+  if (!isRecord(fragment)) return null;
+  const window = isRecord(fragment.next_window) ? fragment.next_window : undefined;
+  const start = isoTime(window?.start);
+  const end = isoTime(window?.end);
+  const entries: Array<[unknown, unknown]> = Array.isArray(fragment.hours)
+    ? fragment.hours.filter(isRecord).map((hour) => [hour.time ?? hour.start, hour.index ?? hour.index_score])
+    : isRecord(fragment.hours)
+      ? Object.entries(fragment.hours)
+      : [];
+  const hours = entries
+    .map(([time, index]) => ({ time: isoTime(time), index: numberOrNull(index) }))
+    .filter((hour): hour is { time: string; index: number } => hour.time !== null && hour.index !== null)
+    .slice(0, 14 * 24);
+  return {
+    next_window: start !== null && end !== null ? { start, end, min_index: numberOrNull(window?.min_index) } : null,
+    rain_expected_in_minutes: numberOrNull(fragment.rain_expected_in_minutes),
+    hours,
+  };
+}
+
+export function detail(view: StationsView, station: { id: string; name: string }, nowMs: number): StationDetail {
+  const summary = summarize(view, station, nowMs);
+  const state = view.state(station.id);
+  const withheld = isRecord(state?.withheld_fields) ? state.withheld_fields : {};
+  const scoreBasis = isRecord(state?.score_basis) ? state.score_basis : {};
+  const error = isRecord(state?.error) ? state.error : undefined;
+  return {
+    ...summary,
+    data_quality: stringOrNull(state?.data_quality),
+    missing_fields: strings(state?.missing_fields ?? error?.missing),
+    withheld_fields: Object.fromEntries(Object.entries(withheld).filter((entry): entry is [string, string] => typeof entry[1] === 'string')),
+    limiting_check: stringOrNull(scoreBasis.limiting_check),
+    checks: checkSummaries(state?.checks),
+    error: error ? { message: stringOrNull(error.message) ?? '', missing: strings(error.missing) } : null,
+    forecast: forecastSummary(state?.forecast),
+  };
+}

@@ -1,0 +1,63 @@
+/** Shaping a published state for the endpoints, defensively: a forecast unit's fragment may be absent or change shape. */
+import { describe, expect, it } from 'vitest';
+import { detail, forecastSummary, type StationsView } from '../../src/http/stationsView.js';
+import type { StationStatePayload } from '../../src/mqtt/statePayload.js';
+
+function viewWith(state: Partial<StationStatePayload> | undefined, lastMs: number | null): StationsView {
+  return {
+    stations: () => [{ id: 'garden', name: 'Garden' }],
+    state: () => state as StationStatePayload | undefined,
+    lastReadingAtMs: () => lastMs,
+    freshnessMs: () => 30 * 60_000,
+    buckets: () => [],
+    forEachMinute: () => undefined,
+  };
+}
+
+describe('forecastSummary', () => {
+  it.each([undefined, null, 'soon', 42, []])('is null for %j', (fragment) => {
+    expect(forecastSummary(fragment)).toBeNull();
+  });
+
+  it('reads the window, the rain warning and hourly indexes given as a list', () => {
+    expect(
+      forecastSummary({
+        next_window: { start: '2026-06-15T14:00:00Z', end: '2026-06-15T17:00:00+00:00', min_index: 74 },
+        rain_expected_in_minutes: 95,
+        hours: [{ time: '2026-06-15T13:00:00Z', index: 60 }, { start: '2026-06-15T14:00:00Z', index_score: 75 }, { time: 'later', index: 1 }, { time: '2026-06-15T15:00:00Z', index: 'high' }, 7],
+      }),
+    ).toEqual({
+      next_window: { start: '2026-06-15T14:00:00.000Z', end: '2026-06-15T17:00:00.000Z', min_index: 74 },
+      rain_expected_in_minutes: 95,
+      hours: [{ time: '2026-06-15T13:00:00.000Z', index: 60 }, { time: '2026-06-15T14:00:00.000Z', index: 75 }],
+    });
+  });
+
+  it('reads hourly indexes given as a time → index map; a window without both ends is none', () => {
+    expect(forecastSummary({ next_window: { start: '2026-06-15T14:00:00Z' }, hours: { '2026-06-15T13:00:00Z': 61 } })).toEqual({
+      next_window: null,
+      rain_expected_in_minutes: null,
+      hours: [{ time: '2026-06-15T13:00:00.000Z', index: 61 }],
+    });
+  });
+});
+
+describe('detail', () => {
+  it('before any reading: no index, offline, every check not executed', () => {
+    const station = detail(viewWith(undefined, null), { id: 'garden', name: 'Garden' }, 0);
+    expect(station).toMatchObject({ index: null, status: null, mowable: null, availability: 'offline', last_reading_at: null, forecast: null, error: null });
+    expect(station.checks.every((check) => !check.executed && check.score === null)).toBe(true);
+  });
+
+  it('a state without the required fields: the error with what is missing', () => {
+    const state = { index_score: null, main_status: null, mowable: false, mowable_reason: 'no index', withheld_fields: { temperature: 'stale (31 min old)' }, error: { code: 'x', message: 'Missing required field temperature.', missing: ['temperature'] } };
+    const station = detail(viewWith(state as Partial<StationStatePayload>, 1000), { id: 'garden', name: 'Garden' }, 1000 + 31 * 60_000);
+    expect(station).toMatchObject({
+      availability: 'offline',
+      last_reading_age_seconds: 31 * 60,
+      missing_fields: ['temperature'],
+      withheld_fields: { temperature: 'stale (31 min old)' },
+      error: { message: 'Missing required field temperature.', missing: ['temperature'] },
+    });
+  });
+});
