@@ -1,0 +1,37 @@
+// typescript-eslint's type-checked recommended rules over the product, tests, benchmarks and scripts (npm run lint;
+// part of npm test, zero warnings allowed).
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'test-artifacts/**', 'data/**', 'src/web/vendor/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      globals: globals.node,
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      // `_`-prefixed names are deliberately unused (callback positions).
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // fastify hooks and our lifecycle interfaces (start/stop, command handlers) are async by contract, also when a
+      // body happens to be synchronous; an un-awaited promise is caught by no-floating-promises instead.
+      '@typescript-eslint/require-await': 'off',
+    },
+  },
+  {
+    // Tests read HTTP and MQTT answers with response.json()/JSON.parse, which are `any` by design;
+    // the assertions are what checks their shape. Every other type-checked rule still applies.
+    files: ['test/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+    },
+  },
+  { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
+);
