@@ -9,5 +9,15 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 20_000,
     hookTimeout: 30_000,
+    // `npm test` runs with --coverage: the product's code must stay covered by the in-process tests
+    // (code run only inside spawned daemons is not counted, so these are lower bounds).
+    coverage: {
+      provider: 'v8',
+      include: ['src/**/*.ts'],
+      // main.ts only wires process signals to runCli; it runs in the spawned-daemon tests.
+      exclude: ['src/cli/main.ts'],
+      reporter: ['text-summary'],
+      thresholds: { lines: 95, branches: 88 },
+    },
   },
 });

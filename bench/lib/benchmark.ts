@@ -5,7 +5,7 @@ export interface BenchContext {
   quick: boolean;
   /** Repository root (where package.json and dist/ live). */
   repoRoot: string;
-  log(message: string): void;
+  log: (message: string) => void;
   /** Extra node flags for daemon processes the benchmarks spawn (--node-arg=…). */
   daemonNodeArgs: readonly string[];
   /** Figures of benchmarks that already ran in this invocation, by benchmark name then figure id. */

@@ -10,7 +10,7 @@ function withReadOnly<T>(path: string, work: (db: sqlite3.Database) => Promise<T
       }
       work(db).then(
         (value) => db.close(() => resolve(value)),
-        (err: unknown) => db.close(() => reject(err)),
+        (err: unknown) => db.close(() => reject(err instanceof Error ? err : new Error(String(err)))),
       );
     });
   });

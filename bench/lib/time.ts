@@ -17,7 +17,7 @@ export async function waitFor<T>(
   for (;;) {
     try {
       const value = await probe();
-      if (value) return value as NonNullable<T>;
+      if (value) return value;
     } catch (err) {
       if (err instanceof FatalWaitError) throw err;
       lastError = err;

@@ -11,7 +11,7 @@
  * Sends {port, barePort, key, disabledKey} to the parent over IPC; exits on "stop".
  */
 import { join } from 'node:path';
-import Fastify from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { MFI_VERSION } from '../../src/core/index.js';
 import { loadConfig } from '../../src/config/load.js';
@@ -24,7 +24,7 @@ import { HTTP_BENCH_BODY, wrongKeyLike } from '../lib/inputs.js';
 import { makeTempDir, removeDir } from '../lib/tempDir.js';
 import { waitFor } from '../lib/time.js';
 
-async function sameBytesServer(samples: Record<string, { statusCode: number; body: string; contentType: string }>): Promise<ReturnType<typeof Fastify>> {
+async function sameBytesServer(samples: Record<string, { statusCode: number; body: string; contentType: string }>): Promise<FastifyInstance> {
   const bare = Fastify();
   for (const [name, sample] of Object.entries(samples)) {
     bare.post(`/same/${name}`, async (_request, reply) => reply.code(sample.statusCode).type(sample.contentType).send(sample.body));

@@ -10,7 +10,6 @@
 import { existsSync } from 'node:fs';
 import convict from 'convict';
 import { applyCredentials } from './credentials.js';
-import type { StationConfig } from '../ingest/types.js';
 import { withUploadTopics } from '../ingest/uploadStations.js';
 import { configShapeProblems, kindOf, readConfigFile } from './fileShape.js';
 import { registerConfigFormats } from './formats.js';

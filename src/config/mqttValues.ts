@@ -7,6 +7,8 @@
 /** Convict format for topic prefixes we publish under: no wildcards, no empty levels. */
 export function validateTopicPrefix(value: unknown): void {
   if (typeof value !== 'string' || value === '') throw new Error('must be a non-empty MQTT topic');
+  // NUL is forbidden in MQTT topic names (MQTT 5.0, section 1.5.4).
+  // eslint-disable-next-line no-control-regex
   if (/[+#\u0000]/.test(value)) throw new Error('must not contain the wildcards + or # (we publish under it)');
   if (value.startsWith('/') || value.endsWith('/') || value.includes('//')) throw new Error('must not start or end with "/" or contain empty levels');
   if (value.startsWith('$')) throw new Error('must not start with "$" (reserved for the broker)');

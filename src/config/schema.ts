@@ -45,7 +45,7 @@ export function listSettings(schema: object = configSchema): Array<{ key: string
     for (const [name, child] of Object.entries(node)) {
       const key = prefix ? `${prefix}.${name}` : name;
       if (isSettingSpec(child)) settings.push({ key, spec: child });
-      else if (typeof child === 'object' && child !== null) visit(child, key);
+      else if (typeof child === 'object' && child !== null) visit(child as object, key);
     }
   };
   visit(schema, '');

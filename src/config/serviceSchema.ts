@@ -22,7 +22,7 @@ export type AccessLogMode = (typeof ACCESS_LOG_MODES)[number];
 /** An absolute URL path of plain characters, not one of the API's own (a gateway's "Path" setting). */
 function uploadPathFormat(value: unknown): void {
   if (value === '') return;
-  if (typeof value !== 'string' || !/^\/[A-Za-z0-9._~\/-]{0,200}$/.test(value) || value.includes('//')) {
+  if (typeof value !== 'string' || !/^\/[A-Za-z0-9._~/-]{0,200}$/.test(value) || value.includes('//')) {
     throw new Error('must be "" or a path such as "/data/report/" (letters, digits, "/", ".", "_", "~", "-")');
   }
   if (/^\/(v1|health|metrics|openapi)/.test(value)) throw new Error('must not lie under the API\'s own paths (/v1, /health, /metrics, /openapi.json)');

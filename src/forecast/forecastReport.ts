@@ -92,8 +92,8 @@ export function buildForecastDetail(request: ReportRequest): ForecastDetail {
       ...hourView(hour),
       end: iso(hour.endMs),
       limiting_check: hour.limitingCheck,
-      input: { ...hour.input } as Record<string, number>,
-      input_source: { ...hour.inputSource } as Record<string, string>,
+      input: { ...hour.input },
+      input_source: { ...hour.inputSource },
     })),
   };
 }

@@ -29,7 +29,10 @@ function hoursOf(text: string): ForecastHour[] | undefined {
   try {
     const parsed: unknown = JSON.parse(text);
     if (!Array.isArray(parsed)) return undefined;
-    const valid = parsed.every((hour) => typeof hour === 'object' && hour !== null && typeof hour.timeMs === 'number' && typeof hour.values === 'object' && hour.values !== null);
+    const valid = (parsed as unknown[]).every((entry) => {
+      const hour = entry as { timeMs?: unknown; values?: unknown } | null;
+      return typeof hour === 'object' && hour !== null && typeof hour.timeMs === 'number' && typeof hour.values === 'object' && hour.values !== null;
+    });
     return valid ? (parsed as ForecastHour[]) : undefined;
   } catch {
     return undefined;

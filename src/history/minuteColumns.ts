@@ -143,7 +143,7 @@ export class MinuteColumns {
     const capacity = size * 2 > this.#minutes.length ? this.#minutes.length * 2 : this.#minutes.length;
     const move = <T extends Float64Array | Uint8Array>(array: T, make: (n: number) => T): T => {
       const target = capacity === array.length ? array : make(capacity);
-      target.set(array.subarray(this.#start, this.#end) as never);
+      target.set(array.subarray(this.#start, this.#end));
       return target;
     };
     this.#minutes = move(this.#minutes, (n) => new Float64Array(n));

@@ -87,6 +87,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     requestTimeout: http.requestTimeoutMs,
     http: serverOptions(http),
     clientErrorHandler,
+    // fastify awaits the promise this handler returns (its type says void).
+    // eslint-disable-next-line @typescript-eslint/no-misused-promises
     frameworkErrors: frameworkErrorHandler(() => guard, http.bodyLimitBytes),
     connectionTimeout: http.connectionTimeoutMs,
     keepAliveTimeout: http.keepAliveTimeoutMs,

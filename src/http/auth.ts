@@ -37,7 +37,7 @@ function stringField(container: unknown, name: string): string | undefined {
   if (typeof container !== 'object' || container === null || !Object.hasOwn(container, name)) return undefined;
   const raw = (container as Record<string, unknown>)[name];
   // A field repeated in a query string or form body (api_key=a&api_key=b) parses as an array: the first one counts.
-  const value = Array.isArray(raw) ? raw[0] : raw;
+  const value: unknown = Array.isArray(raw) ? (raw as unknown[])[0] : raw;
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 

@@ -120,7 +120,7 @@ export async function registerOpenApi(app: FastifyInstance, options: { bodyLimit
     transform: ({ schema, url }) => {
       const doc = docs[url];
       if (!doc) return { schema, url };
-      const response = documentedResponses((schema?.response ?? {}) as Schema, doc.responses as Record<string, Schema>);
+      const response = documentedResponses((schema?.response ?? {}) as Schema, doc.responses);
       return { schema: { ...schema, summary: doc.summary, description: doc.description, response }, url };
     },
     transformObject: (documentObject) => {

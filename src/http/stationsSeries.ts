@@ -31,7 +31,7 @@ export function parseHistoryQuery(hoursRaw: unknown, stepRaw: unknown): HistoryQ
   if (!Number.isInteger(hours) || hours < 1 || hours > MAX_HISTORY_HOURS) {
     return { ok: false, message: `Invalid hours: ${HISTORY_QUERY_RULES}` };
   }
-  const step = stepRaw === undefined ? DEFAULT_HISTORY_STEP : String(stepRaw);
+  const step = stepRaw === undefined ? DEFAULT_HISTORY_STEP : typeof stepRaw === 'string' ? stepRaw : JSON.stringify(stepRaw);
   if (!new RegExp(STEP_PATTERN).test(step)) return { ok: false, message: `Invalid step: ${HISTORY_QUERY_RULES}` };
   const stepMinutes = Number(step.slice(0, -1)) * (step.endsWith('h') ? 60 : 1);
   if (stepMinutes > MAX_STEP_MINUTES) return { ok: false, message: `Invalid step: ${HISTORY_QUERY_RULES}` };

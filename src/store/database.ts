@@ -86,7 +86,10 @@ export class Database {
     return new Promise((resolve, reject) => {
       const writes = this.#writes;
       this.#db.run(sql, params, function onRun(this: sqlite3.RunResult, err: Error | null) {
-        if (err) return reject(writes.failed(err));
+        if (err) {
+          const failure = writes.failed(err);
+          return reject(failure instanceof Error ? failure : err);
+        }
         writes.succeeded();
         resolve({ changes: this.changes, lastID: this.lastID });
       });

@@ -86,7 +86,7 @@ export class KeyUsage {
     if (quota > 0 && used >= quota) return { ok: false, quota, retryAfterSeconds: Math.max(1, Math.ceil((endMs - nowMs) / 1000)) };
     this.#today.set(credential.id, used + 1);
     let days = this.#pending.get(credential.id);
-    if (!days) this.#pending.set(credential.id, (days = new Map()));
+    if (!days) this.#pending.set(credential.id, (days = new Map<string, number>()));
     days.set(day, (days.get(day) ?? 0) + 1);
     this.#lastUsed.set(credential.id, nowMs);
     return { ok: true };

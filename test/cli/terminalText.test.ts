@@ -11,6 +11,8 @@ const CLEAR_SCREEN_ATTACK = '\u001b[2J\u001b[Hmallory\nAPI key 7 removed.';
 /** Right-to-left override: the terminal shows "evil" reversed (CVE-2021-42574 style). */
 const BIDI_ATTACK = 'admin\u202Elive';
 /** Anything that can steer a terminal: C0, DEL, C1 (U+009B is an 8-bit CSI), bidi overrides. */
+// The very characters under test.
+// eslint-disable-next-line no-control-regex
 const RAW_CONTROL = /[\u0000-\u0009\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/u;
 
 describe('terminal text (pure)', () => {

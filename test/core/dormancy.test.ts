@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { DORMANCY_CAP, DORMANT_AIR_BELOW_C, DORMANT_SOIL_BELOW_C, dormancy } from '../../src/core/dormancy.js';
-import type { TurfType } from '../../src/core/index.js';
 import { checkFor } from './helpers.js';
 
 describe('dormancy from the lawn state (D4)', () => {
@@ -26,7 +25,7 @@ describe('dormancy from the lawn state (D4)', () => {
     ['warm_season', undefined, 15, undefined, -1, null],
   ] as const)('%s, soil %s °C, air %d °C, min 3 h %s, min 3 d %s: %s', (turf, soilC, airC, min3h, min3d, evidence) => {
     const values = { temperature: airC, precipitation_rate: 0, soil_temperature: soilC, min_temp_3h: min3h, min_temp_3d: min3d };
-    const result = dormancy(values, turf as TurfType);
+    const result = dormancy(values, turf);
     expect(result?.evidence ?? null).toBe(evidence);
     if (result !== null) expect(result.cap).toBe(DORMANCY_CAP);
   });

@@ -54,7 +54,7 @@ describe('blade water', () => {
     ['no dew in wind', 0, { temperatureC: 12, humidityPct: 95, windKmh: 15, solarWm2: 0 }, 8, 0],
     ['unknown weather: rain only', 0.5, undefined, 1, 0.5],
   ])('%s', (_name, rain, weather, hours, expected) => {
-    expect(step(DRY_BLADES, rain as number, weather as EtWeather | undefined, hours as number).waterMm).toBeCloseTo(expected as number, 3);
+    expect(step(DRY_BLADES, rain, weather, hours).waterMm).toBeCloseTo(expected, 3);
   });
 
   it('dates the moment the film is gone', () => {
@@ -99,7 +99,7 @@ describe('soil bucket', () => {
     ['100 mm on saturated clay: capped at saturation, then drains', 51, 100, undefined, 0, 51],
   ])('%s', (_name, theta, rain, et0, hours, expected) => {
     const profile = String(_name).includes('clay') ? soilProfile('clay', 'cool_season') : loam;
-    expect(stepSoil(theta as number, profile, rain as number, et0 as number | undefined, hours as number)).toBeCloseTo(expected as number, 3);
+    expect(stepSoil(theta, profile, rain, et0, hours)).toBeCloseTo(expected, 3);
   });
 
   it('flags drought below the readily available water and softness above field capacity', () => {

@@ -7,7 +7,6 @@ import type { StationUnit } from '../../src/station/unit.js';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import pino, { type Logger } from 'pino';
 import { mqttSchema } from '../../src/config/mqttSchema.js';
-import type { StationConfig } from '../../src/ingest/types.js';
 import { stationSideComponent, type StationSideRef } from '../../src/daemon.js';
 import type { MqttService } from '../../src/mqtt/service.js';
 import { startInOrder, type StartedComponents } from '../../src/util/lifecycle.js';
@@ -83,7 +82,7 @@ export function testMqttConfig(overrides: DeepPartial<MqttSideConfig> & { timezo
       pruneSchedule: '17 3 * * *',
       ...overrides.history,
     },
-    stations: (overrides.stations ?? []) as StationConfig[],
+    stations: (overrides.stations ?? []),
   };
 }
 

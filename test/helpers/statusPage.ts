@@ -70,7 +70,7 @@ export async function startStationsHarness(options: StationsHarnessOptions = {})
     // Browsers open spare connections that never send a request; closeApp ends them after a moment.
     await closeApp(http.app);
     await http.close();
-    await daemon!.stop();
+    await daemon.stop();
   };
   return {
     clock,

@@ -76,7 +76,7 @@ describe('HTTP fuzz: generated requests never produce a 5xx or a broken envelope
         if (generated.auth === 'valid') headers.authorization = `Bearer ${key}`;
         if (generated.auth === 'wrong') headers.authorization = `Bearer ${key.slice(0, -1)}`;
         const response = await h.app.inject({
-          method: generated.method as 'GET' | 'POST',
+          method: generated.method,
           url: `/v1/calculate?${generated.query}`,
           headers,
           ...(generated.method === 'POST' ? { payload: generated.body } : {}),
@@ -126,7 +126,7 @@ describe('HTTP fuzz: registration routes never produce a 5xx or a broken envelop
     await fc.assert(
       fc.asyncProperty(registrationRequest, async (generated) => {
         const response = await h.app.inject({
-          method: generated.method as 'GET' | 'POST',
+          method: generated.method,
           url: generated.method === 'POST' ? '/v1/registrations' : `/v1/registrations/${generated.token}`,
           headers: generated.contentType ? { 'content-type': generated.contentType } : {},
           ...(generated.method === 'POST' ? { payload: generated.body } : {}),

@@ -63,7 +63,7 @@ describe('listenHttp', () => {
       const all = typeof rest[0] === 'object' && (rest[0] as { all?: boolean } | null)?.all === true;
       if (all) callback(null, [{ address: '127.0.0.1', family: 4 }, { address: '::1', family: 6 }]);
       else callback(null, '127.0.0.1', 4);
-    }) as typeof dns.lookup);
+    }));
     app = buildApp();
     // What app.ts sets on app.server; a second server that fastify opened for ::1 had none of it.
     app.server.maxConnections = 1;

@@ -111,7 +111,7 @@ describe('lawn memory: cuts and growth', () => {
     const result = await runCliInProcess(['mowed', 'garden', '--at', at, '--config', configFile], {});
     expect(result.stdout).toMatch(/^Recorded a cut of "garden"/);
     expect(result.code).toBe(0);
-    await waitUntil(() => (lawn!.state()?.lawn as Record<string, unknown> | undefined)?.last_cut_at === at, 'the daemon picks up the CLI\'s cut');
+    await waitUntil(() => (lawn!.state()?.lawn)?.last_cut_at === at, 'the daemon picks up the CLI\'s cut');
     expect(lawn.state()!.lawn.last_cut_source).toBe('cli');
   });
 });

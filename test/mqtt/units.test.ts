@@ -71,7 +71,7 @@ describe('Home Assistant discovery', () => {
     expect(new Set(ids).size).toBe(ids.length);
     for (const { topic, payload } of messages) {
       expect(payload.unique_id).toMatch(/^home_mow_garden_/);
-      expect(topic).toBe(`ha/${topic.split('/')[1]}/${payload.unique_id}/config`);
+      expect(topic).toBe(`ha/${topic.split('/')[1]}/${String(payload.unique_id)}/config`);
       expect(topic).not.toMatch(/[+#]/);
       expect(payload.device).toEqual(messages[0]!.payload.device);
       expect(payload.availability_mode).toBe('all');

@@ -19,7 +19,8 @@ const BODY_LIMIT_BYTES = 16_384;
 
 /** A forced-GC function even without --expose-gc (V8 flag set at run time), or undefined. */
 function gcFunction(): (() => void) | undefined {
-  if (typeof globalThis.gc === 'function') return globalThis.gc;
+  const exposed: unknown = globalThis.gc;
+  if (typeof exposed === 'function') return exposed as () => void;
   try {
     setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as unknown;

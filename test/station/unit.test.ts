@@ -83,7 +83,7 @@ describe('station units', () => {
     temp.cleanup();
   });
 
-  const state = () => observer!.json('mowability/garden/state') as Record<string, unknown> | undefined;
+  const state = () => observer!.json('mowability/garden/state');
 
   it('feeds a unit\'s input, fragment, hold, entities and stats through to MQTT', async () => {
     const unit = new HoldUnit();

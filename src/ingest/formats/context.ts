@@ -11,6 +11,8 @@ export function matchesFilter(object: Record<string, unknown>, filter: StationMa
     const actual = object[key];
     if (actual === undefined || actual === null) return false;
     const allowed = Array.isArray(expected) ? expected : [expected];
+    // `actual` is a JSON scalar from the payload (objects never equal a configured string or number).
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string
     if (!allowed.some((value) => String(value) === String(actual))) return false;
   }
   return true;

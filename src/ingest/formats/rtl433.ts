@@ -60,6 +60,8 @@ export function parseRtl433(station: StationConfig, payload: string, context: In
       }
     }
   }
+  // rtl_433 sends model, channel and id as strings or numbers.
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string
   const device = [event.model, event.channel ?? '', event.id ?? ''].join('/');
   for (const [key, unit] of RAIN_COUNTER_KEYS) {
     if (event[key] !== undefined) {
