@@ -32,6 +32,19 @@ function httpBaseUrl(value: unknown): void {
   if (url.username || url.password || url.search || url.hash) throw new Error('must not contain credentials, a query or a fragment');
 }
 
+/** Empty, or an http(s) URL without credentials (it is published to every MQTT client). */
+function optionalHttpUrl(value: unknown): void {
+  if (value === '') return;
+  let url: URL;
+  try {
+    url = new URL(String(value));
+  } catch {
+    throw new Error('must be empty or an http:// or https:// URL such as http://raspberrypi.local:8080/');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('must start with http:// or https://');
+  if (url.username || url.password) throw new Error('must not contain credentials (every MQTT client can read it)');
+}
+
 function percentThreshold(value: unknown): void {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 100) throw new Error('must be a number from 0 to 100');
 }
@@ -242,6 +255,13 @@ export const mqttSchema = {
       format: validateTopicPrefix,
       default: 'homeassistant/status',
       env: 'MOWABILITY_HOMEASSISTANT_STATUS_TOPIC',
+    },
+    configurationUrl: {
+      doc: 'The status page as Home Assistant\'s browser reaches it, e.g. "http://raspberrypi.local:8080/": shown as "Visit" on every mowability device. Empty: no link (the daemon cannot know its address on your network).',
+      format: optionalHttpUrl,
+      default: '',
+      env: 'MOWABILITY_HOMEASSISTANT_CONFIGURATION_URL',
+      arg: 'homeassistant-configuration-url',
     },
   },
   history: {

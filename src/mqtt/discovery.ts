@@ -20,6 +20,8 @@ export interface DiscoveryInput {
   stationName: string;
   /** Sent as `origin.support_url` when not empty. */
   supportUrl?: string;
+  /** The status page: `device.configuration_url` when not empty (homeassistant.configurationUrl). */
+  configurationUrl?: string;
   /** Entities station units add (src/station/unit.ts), after the built-in ones. */
   extraEntities?: readonly EntitySpec[];
 }
@@ -55,6 +57,12 @@ function origin(version: string, supportUrl: string): Record<string, unknown> {
   return { name: 'mowability', sw_version: version, ...(supportUrl === '' ? {} : { support_url: supportUrl }) };
 }
 
+/** `configuration_url` for a device: the status page, or a station's page under it. */
+function configurationUrl(base: string | undefined, page: string): Record<string, string> {
+  if (!base) return {};
+  return { configuration_url: new URL(page, base.endsWith('/') ? base : `${base}/`).toString() };
+}
+
 function bridgeIdentifier(baseTopic: string): string {
   return `${discoveryDeviceIdPrefix(baseTopic)}bridge`;
 }
@@ -86,6 +94,7 @@ export function discoveryMessages(input: DiscoveryInput): DiscoveryMessage[] {
       model: 'Mowability Index',
       sw_version: input.softwareVersion,
       via_device: bridgeIdentifier(base),
+      ...configurationUrl(input.configurationUrl, `stations/${encodeURIComponent(station)}`),
     },
     origin: origin(input.softwareVersion, input.supportUrl ?? ''),
   };
@@ -94,7 +103,7 @@ export function discoveryMessages(input: DiscoveryInput): DiscoveryMessage[] {
 }
 
 /** The bridge device's discovery messages. */
-export function bridgeDiscoveryMessages(input: { prefix: string; baseTopic: string; softwareVersion: string; supportUrl?: string }): DiscoveryMessage[] {
+export function bridgeDiscoveryMessages(input: { prefix: string; baseTopic: string; softwareVersion: string; supportUrl?: string; configurationUrl?: string }): DiscoveryMessage[] {
   const base = input.baseTopic;
   const shared = {
     device: {
@@ -103,6 +112,7 @@ export function bridgeDiscoveryMessages(input: { prefix: string; baseTopic: stri
       manufacturer: 'mowability',
       model: 'Mowability daemon',
       sw_version: input.softwareVersion,
+      ...configurationUrl(input.configurationUrl, ''),
     },
     origin: origin(input.softwareVersion, input.supportUrl ?? ''),
   };
@@ -117,6 +127,7 @@ export interface AllDiscoveryInput {
   baseTopic: string;
   softwareVersion: string;
   supportUrl?: string;
+  configurationUrl?: string;
   stations: ReadonlyArray<{ id: string; name: string }>;
   /** The entities station units add for a station. */
   extraEntities?: ExtraEntities;

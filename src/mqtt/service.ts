@@ -95,7 +95,7 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
       settings: config.homeassistant,
       baseTopic,
       messages: () =>
-        allDiscoveryMessages({ prefix: config.homeassistant.prefix, baseTopic, softwareVersion: version, supportUrl: options.supportUrl, stations: config.stations, extraEntities }),
+        allDiscoveryMessages({ prefix: config.homeassistant.prefix, baseTopic, softwareVersion: version, supportUrl: options.supportUrl, configurationUrl: config.homeassistant.configurationUrl, stations: config.stations, extraEntities }),
       log,
     });
     bridge = new MqttBridge({ config, logger: options.logger, log, clock, pipeline, broker, availability, discovery, publishStats });

@@ -72,7 +72,7 @@ export function testMqttConfig(overrides: DeepPartial<MqttSideConfig> & { timezo
       maxInflightBytesPerClient: mqttSchema.broker.maxInflightBytesPerClient.default,
       ...overrides.broker,
     },
-    homeassistant: { discovery: true, prefix: 'homeassistant', statusTopic: 'homeassistant/status', ...overrides.homeassistant },
+    homeassistant: { discovery: true, prefix: 'homeassistant', statusTopic: 'homeassistant/status', configurationUrl: '', ...overrides.homeassistant },
     history: {
       rainCounterReset: 'ignore',
       maxRainIncrementMm: 50,

@@ -27,6 +27,22 @@ describe('Home Assistant discovery configs', () => {
     expect(new Set(entityIds).size).toBe(entityIds.length);
   });
 
+  it('link every device to its page of the status page when homeassistant.configurationUrl is set, and not otherwise', () => {
+    const linked = allDiscoveryMessages({
+      prefix: 'homeassistant', baseTopic: 'mowability', softwareVersion: '1.2.3', configurationUrl: 'http://pi.local:8080', stations: [station('Back-Yard')],
+    });
+    const devices = new Map(linked.map((message) => [message.owner ?? 'bridge', (message.payload.device as Record<string, unknown>).configuration_url]));
+    expect(Object.fromEntries(devices)).toEqual({ bridge: 'http://pi.local:8080/', 'Back-Yard': 'http://pi.local:8080/stations/Back-Yard' });
+    for (const message of linked) expect(haDiscoveryViolations(message.topic, message.payload)).toEqual([]);
+    for (const message of discovery([station('garden')])) expect(message.payload.device).not.toHaveProperty('configuration_url');
+  });
+
+  it('refuses a configuration URL that is not http(s) or carries credentials', () => {
+    expect(() => loadConfig({ env: { MOWABILITY_HOMEASSISTANT_CONFIGURATION_URL: 'ftp://pi.local/' } })).toThrow(/homeassistant.configurationUrl.*http/);
+    expect(() => loadConfig({ env: { MOWABILITY_HOMEASSISTANT_CONFIGURATION_URL: 'http://admin:secret@pi.local/' } })).toThrow(/credentials/);
+    expect(loadConfig({ env: { MOWABILITY_HOMEASSISTANT_CONFIGURATION_URL: 'http://pi.local:8080/' } }).homeassistant.configurationUrl).toBe('http://pi.local:8080/');
+  });
+
   it('the validator refuses what Home Assistant refuses', () => {
     const [index] = discovery([station('garden')]).filter((message) => message.topic.endsWith('_garden_index/config'));
     const bad = { ...index!.payload, default_entity_id: 'sensor.mowability_Back-Yard_index', object_id: 'mowability_Back-Yard_index' };
