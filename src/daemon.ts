@@ -20,6 +20,7 @@ import { listenHttp } from './http/listen.js';
 import { closeApp } from './http/shutdown.js';
 import { createMetrics } from './metrics/registry.js';
 import { StationReadingCounter } from './metrics/stationReadings.js';
+import type { IngestCounters } from './mqtt/stationIngest.js';
 import type { AcceptReading } from './http/uploads.js';
 import { UploadCounters } from './http/uploadsCounters.js';
 import { AccessCache } from './store/accessCache.js';
@@ -130,6 +131,7 @@ interface HttpSources {
   usage: () => KeyUsage | undefined;
   acceptReading: AcceptReading;
   readings: StationReadingCounter;
+  stationMessages: () => ReadonlyMap<string, Readonly<IngestCounters>>;
   forecast: ForecastSource;
   stations: StationsView;
 }
@@ -171,6 +173,7 @@ function httpComponent(runtime: MutableRuntime, sources: HttpSources): Lifecycle
               mqttStats: sources.mqttStats,
               uploads: () => uploadCounters.entries(),
               stationReadings: () => sources.readings.counts(),
+              stationMessages: sources.stationMessages,
               databasePath: config.db.path,
             });
       app = await buildApp({
@@ -294,6 +297,7 @@ export function daemonComponents(runtime: MutableRuntime, options: { keyCommandH
       usage: () => usageHolder.usage,
       acceptReading,
       readings,
+      stationMessages: () => side.current?.stationCounts() ?? new Map<string, IngestCounters>(),
       forecast: forecastSource(forecast, runtime.config, () => side.current !== undefined),
       stations: statusPage.view,
     }),

@@ -20,7 +20,21 @@ async function fileBytes(path: string): Promise<number> {
 }
 
 export function registerDaemonMetrics(registry: Registry, options: MetricsOptions): void {
-  const { uploads, stationReadings, databasePath } = options;
+  const { uploads, stationReadings, stationMessages, databasePath } = options;
+  if (stationMessages) {
+    new Counter({
+      name: `${PREFIX}station_messages_total`,
+      help: 'What became of each station\'s messages and readings (MQTT and uploads), by station and outcome: received, accepted, rejected, ignored, duplicates, droppedValues (single values dropped as implausible).',
+      labelNames: ['station', 'outcome'] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const [station, counts] of stationMessages()) {
+          for (const [outcome, count] of Object.entries(counts)) this.inc({ station, outcome }, count);
+        }
+      },
+    });
+  }
   if (uploads) {
     new Counter({
       name: `${PREFIX}uploads_total`,

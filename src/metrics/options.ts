@@ -1,12 +1,15 @@
 /** What the metrics registry reads at scrape time (src/metrics/registry.ts). */
 import type { UploadCount } from '../http/uploadsCounters.js';
 import type { MqttStats } from '../mqtt/service.js';
+import type { IngestCounters } from '../mqtt/stationIngest.js';
 
 export interface MetricsOptions {
   /** The MQTT bridge's counters; undefined while MQTT is off or starting. */
   mqttStats?: () => MqttStats | undefined;
   /** What became of direct station uploads, by protocol, station and outcome. */
   uploads?: () => readonly UploadCount[];
+  /** What became of each station's messages and readings (MQTT and uploads), by station id. */
+  stationMessages?: () => ReadonlyMap<string, Readonly<IngestCounters>>;
   /** Readings accepted into each station's history (MQTT and uploads), by station id. */
   stationReadings?: () => ReadonlyMap<string, number>;
   /** The SQLite database file; its size (with the write-ahead log) is read at scrape time. */

@@ -29,7 +29,8 @@ export interface Metrics {
   render(): Promise<{ contentType: string; body: string }>;
 }
 
-type MqttCounterName = Exclude<keyof MqttStats, 'connected' | 'brokerRetainedMessages' | 'brokerRetainedBytes'>;
+type MqttGaugeName = 'connected' | 'brokerRetainedMessages' | 'brokerRetainedBytes' | 'brokerClients';
+type MqttCounterName = Exclude<keyof MqttStats, MqttGaugeName>;
 
 /** Each MQTT counter once: metric name and help. */
 const MQTT_COUNTERS: Record<MqttCounterName, [name: string, help: string]> = {
@@ -49,10 +50,11 @@ const MQTT_COUNTERS: Record<MqttCounterName, [name: string, help: string]> = {
   irrigationRejected: ['mqtt_irrigation_messages_rejected_total', 'Irrigation messages refused (not ON/OFF, too large).'],
 };
 
-const MQTT_GAUGES: Record<'connected' | 'brokerRetainedMessages' | 'brokerRetainedBytes', [name: string, help: string]> = {
+const MQTT_GAUGES: Record<MqttGaugeName, [name: string, help: string]> = {
   connected: ['mqtt_connected', '1 while the bridge is connected to its broker.'],
   brokerRetainedMessages: ['broker_retained_messages', 'Retained messages of other clients held by the embedded broker.'],
   brokerRetainedBytes: ['broker_retained_bytes', 'Payload bytes of those retained messages.'],
+  brokerClients: ['broker_clients', "Open client connections of the embedded broker (the daemon's own included)."],
 };
 
 function registerMqttMetrics(registry: Registry, source: () => MqttStats | undefined): void {

@@ -18,12 +18,14 @@ export interface MqttStats extends PipelineStats {
   /** Retained messages of other clients held by the embedded broker, and their payload bytes. */
   brokerRetainedMessages: number;
   brokerRetainedBytes: number;
+  /** Open client connections of the embedded broker (the daemon's own included); 0 with an external broker. */
+  brokerClients: number;
 }
 
 export interface StatsSources {
   pipeline: { stats(): PipelineStats };
   connection: PublisherRef;
-  broker: Pick<EmbeddedBroker, 'rejectedPublishes' | 'refusedConnections' | 'retainedRefused' | 'retained'> | undefined;
+  broker: Pick<EmbeddedBroker, 'rejectedPublishes' | 'refusedConnections' | 'retainedRefused' | 'retained' | 'openConnections'> | undefined;
 }
 
 export function bridgeStats({ pipeline, connection, broker }: StatsSources): MqttStats {
@@ -35,6 +37,7 @@ export function bridgeStats({ pipeline, connection, broker }: StatsSources): Mqt
     brokerRetainedRefused: broker?.retainedRefused ?? 0,
     brokerRetainedMessages: broker?.retained.messages ?? 0,
     brokerRetainedBytes: broker?.retained.bytes ?? 0,
+    brokerClients: broker?.openConnections ?? 0,
   };
 }
 

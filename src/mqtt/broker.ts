@@ -107,6 +107,11 @@ export class EmbeddedBroker {
     return this.#access.internalClientId;
   }
 
+  /** Client connections open now (the daemon's own included). */
+  get openConnections(): number {
+    return this.#cap.open;
+  }
+
   /** Connections closed because broker.maxClients were open. */
   get refusedConnections(): number {
     return this.#cap.refused;

@@ -28,7 +28,7 @@ import type { MqttHealth } from './health.js';
 import { mqttConfigProblems, mqttEnabled, type MqttSideConfig } from './settings.js';
 import type { StationStatePayload } from './statePayload.js';
 import { publishStates } from './statePublisher.js';
-import type { AcceptOutcome } from './stationIngest.js';
+import type { AcceptOutcome, IngestCounters } from './stationIngest.js';
 
 export type { MqttStats } from './bridgeStats.js';
 
@@ -55,6 +55,8 @@ export interface MqttService {
   health(): MqttHealth;
   /** The last state computed for a station. */
   stationState(stationId: string): StationStatePayload | undefined;
+  /** Per-station message and reading counts (for /metrics). */
+  stationCounts(): ReadonlyMap<string, Readonly<IngestCounters>>;
   /** Writes pending history now (tests, benchmarks). */
   flush(): Promise<void>;
   /**
@@ -119,6 +121,7 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
     brokerPort: () => (broker && broker.port > 0 ? broker.port : undefined),
     health: () => bridge?.health() ?? MQTT_OFF,
     stationState: (stationId) => pipeline.stationState(stationId),
+    stationCounts: () => pipeline.stationCounts(),
     flush: () => pipeline.history.flush(),
     acceptReading: (stationId, reading, origin) => pipeline.acceptReading(stationId, reading, origin),
   };

@@ -22,11 +22,17 @@ export interface IngestCounters {
   droppedValues: number;
 }
 
+function emptyCounters(): IngestCounters {
+  return { received: 0, accepted: 0, rejected: 0, ignored: 0, duplicates: 0, droppedValues: 0 };
+}
+
 /** What became of one reading. */
 export type AcceptOutcome = 'accepted' | 'duplicate' | 'rejected';
 
 export class StationIngest {
-  readonly counters: IngestCounters = { received: 0, accepted: 0, rejected: 0, ignored: 0, duplicates: 0, droppedValues: 0 };
+  readonly counters: IngestCounters = emptyCounters();
+  /** The same counts per station id, for /metrics. */
+  readonly #perStation = new Map<string, IngestCounters>();
   readonly #history: HistoryService;
   readonly #clock: Clock;
   readonly #throttle: LogThrottle;
@@ -34,6 +40,18 @@ export class StationIngest {
   readonly #maxPayloadBytes: number;
 
   readonly #onAccepted: (stationId: string, reading: TimedReading) => void;
+
+  /** Each station's counts (stations that had no message yet are absent). */
+  get perStation(): ReadonlyMap<string, Readonly<IngestCounters>> {
+    return this.#perStation;
+  }
+
+  #count(stationId: string, field: keyof IngestCounters, amount = 1): void {
+    this.counters[field] += amount;
+    let station = this.#perStation.get(stationId);
+    if (!station) this.#perStation.set(stationId, (station = emptyCounters()));
+    station[field] += amount;
+  }
 
   constructor(options: {
     history: HistoryService;
@@ -54,38 +72,37 @@ export class StationIngest {
 
   /** Returns true when the reading changed the history (a recompute is due). Never throws. */
   handle(station: StationConfig, topic: string, payload: Buffer, retained: boolean): boolean {
-    this.counters.received++;
+    this.#count(station.id, 'received');
     try {
       return this.#handle(station, topic, payload, retained);
     } catch (err) {
       // A bug must cost one message, not the loop; count it so every message is accounted for.
-      this.counters.rejected++;
+      this.#count(station.id, 'rejected');
       this.#throttle.warn(`bug:${station.id}`, { err, station: station.id, topic }, 'station message could not be handled');
       return false;
     }
   }
 
   #handle(station: StationConfig, topic: string, payload: Buffer, retained: boolean): boolean {
-    const counters = this.counters;
     if (payload.length > this.#maxPayloadBytes) {
-      counters.rejected++;
+      this.#count(station.id, 'rejected');
       this.#throttle.warn(`size:${station.id}`, { station: station.id, topic, bytes: payload.length }, 'station payload too large; dropped');
       return false;
     }
     const outcome = parseStationMessage(station, topic, payload.toString('utf8'), { timeZone: this.#timeZone });
     if (outcome.kind === 'ignored') {
-      counters.ignored++;
+      this.#count(station.id, 'ignored');
       return false;
     }
     if (outcome.kind === 'rejected') {
-      counters.rejected++;
+      this.#count(station.id, 'rejected');
       this.#throttle.warn(`rejected:${station.id}`, { station: station.id, topic, reason: outcome.reason }, 'station payload rejected');
       return false;
     }
     const reading = outcome.reading;
     if (retained && reading.payloadTimeMs === undefined) {
       // A retained message replayed on subscribe carries no time of its own: its age is unknown.
-      counters.ignored++;
+      this.#count(station.id, 'ignored');
       return false;
     }
     return this.#accept(station, reading, topic) === 'accepted';
@@ -96,26 +113,25 @@ export class StationIngest {
    * counted as received, time-checked, written to the history. `origin` names it in logs.
    */
   accept(station: StationConfig, reading: Reading, origin: string): AcceptOutcome {
-    this.counters.received++;
+    this.#count(station.id, 'received');
     try {
       return this.#accept(station, reading, origin);
     } catch (err) {
-      this.counters.rejected++;
+      this.#count(station.id, 'rejected');
       this.#throttle.warn(`bug:${station.id}`, { err, station: station.id, origin }, 'station reading could not be handled');
       return 'rejected';
     }
   }
 
   #accept(station: StationConfig, reading: Reading, origin: string): AcceptOutcome {
-    const counters = this.counters;
     if (reading.dropped.length > 0) {
-      counters.droppedValues += reading.dropped.length;
+      this.#count(station.id, 'droppedValues', reading.dropped.length);
       this.#throttle.warn(`dropped:${station.id}`, { station: station.id, origin, dropped: reading.dropped }, 'implausible values dropped');
     }
     const nowMs = this.#clock.now();
     const time = resolveReadingTime(reading.payloadTimeMs, nowMs);
     if (!time.ok) {
-      counters.rejected++;
+      this.#count(station.id, 'rejected');
       this.#throttle.warn(`time:${station.id}`, { station: station.id, origin, reason: time.reason }, 'station reading rejected');
       return 'rejected';
     }
@@ -123,10 +139,10 @@ export class StationIngest {
     const timed: TimedReading = { ...reading, timeMs: Math.min(time.timeMs, nowMs) };
     const result = this.#history.ingest(station.id, timed);
     if (result === 'duplicate') {
-      counters.duplicates++;
+      this.#count(station.id, 'duplicates');
       return 'duplicate';
     }
-    counters.accepted++;
+    this.#count(station.id, 'accepted');
     this.#onAccepted(station.id, timed);
     return 'accepted';
   }

@@ -161,6 +161,11 @@ export class StationPipeline implements LifecycleComponent {
     return station ? this.units.flatMap((unit) => unit.entities?.(station) ?? []) : [];
   }
 
+  /** What became of each station's messages and readings (received, accepted, rejected, ...). */
+  stationCounts(): ReadonlyMap<string, Readonly<IngestCounters>> {
+    return this.#ingest.perStation;
+  }
+
   stats(): PipelineStats {
     return {
       ...(Object.assign({}, ...this.units.map((unit) => unit.stats?.())) as Record<string, number>),

@@ -55,6 +55,11 @@ describe('daemon /metrics', () => {
     const families = await scrape();
     expect(sampleValue(families, 'mowability_mqtt_station_messages_received_total')).toBe(1);
     expect(sampleValue(families, 'mowability_mqtt_connected')).toBe(1);
+    expect(sampleValue(families, 'mowability_station_messages_total', { station: 'garden', outcome: 'received' })).toBe(1);
+    expect(sampleValue(families, 'mowability_station_messages_total', { station: 'garden', outcome: 'accepted' })).toBe(1);
+    expect(sampleValue(families, 'mowability_station_messages_total', { station: 'garden', outcome: 'rejected' })).toBe(0);
+    // The daemon's own connection and this test's client.
+    expect(sampleValue(families, 'mowability_broker_clients')).toBe(2);
     expect(families.get('process_cpu_seconds_total')?.type).toBe('counter');
     expect(sampleValue(families, 'mowability_http_requests_total', { route: '/metrics', method: 'GET', status: '200' })).toBeGreaterThanOrEqual(1);
   });

@@ -38,6 +38,17 @@ describe('daemon metrics: uploads, accepted readings per station, database bytes
     expect(sampleValue(families, 'mowability_station_readings_accepted_total', { station: 'pws' })).toBe(1);
   });
 
+  it('labels what became of each station\'s messages by station and outcome', async () => {
+    const counts = new Map([
+      ['garden', { received: 5, accepted: 3, rejected: 1, ignored: 0, duplicates: 1, droppedValues: 2 }],
+      ['roof', { received: 1, accepted: 0, rejected: 1, ignored: 0, duplicates: 0, droppedValues: 0 }],
+    ]);
+    const families = await scrape(createMetrics({ stationMessages: () => counts }));
+    expect(families.get('mowability_station_messages_total')?.type).toBe('counter');
+    expect(sampleValue(families, 'mowability_station_messages_total', { station: 'garden', outcome: 'duplicates' })).toBe(1);
+    expect(sampleValue(families, 'mowability_station_messages_total', { station: 'roof', outcome: 'rejected' })).toBe(1);
+  });
+
   it('adds the database file, its write-ahead log and index; a missing file counts 0', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mowability-metrics-'));
     try {

@@ -18,6 +18,7 @@ const STATS: MqttStats = {
   brokerRetainedRefused: 10,
   brokerRetainedMessages: 11,
   brokerRetainedBytes: 1200,
+  brokerClients: 3,
   irrigationReceived: 13,
   irrigationAccepted: 12,
   irrigationRejected: 1,
@@ -65,6 +66,7 @@ describe('createMetrics', () => {
     expect(sampleValue(families, 'mowability_broker_refused_connections_total')).toBe(9);
     expect(sampleValue(families, 'mowability_mqtt_connected')).toBe(1);
     expect(sampleValue(families, 'mowability_broker_retained_bytes')).toBe(1200);
+    expect(sampleValue(families, 'mowability_broker_clients')).toBe(3);
     expect(sampleValue(families, 'mowability_mqtt_irrigation_messages_rejected_total')).toBe(1);
 
     stats = { ...STATS, received: 12, connected: false };

@@ -134,6 +134,8 @@ describe('station units', () => {
     expect(daemon.service.acceptReading('nowhere', reading(values), 'test')).toBe('unknown_station');
     expect(daemon.service.acceptReading('garden', { ...reading(values), payloadTimeMs: clock.now() + 3_600_000 }, 'test')).toBe('rejected');
     expect(daemon.service.stats()).toMatchObject({ received: 3, accepted: 1, duplicates: 1, rejected: 1 });
+    expect(daemon.service.stationCounts().get('garden')).toMatchObject({ received: 3, accepted: 1, duplicates: 1, rejected: 1 });
+    expect(daemon.service.stationCounts().has('nowhere')).toBe(false);
     await waitUntil(() => daemon!.service.stationState('garden')?.input.temperature === 18, 'state from the handed reading');
   });
 });
