@@ -66,6 +66,13 @@ export interface StatusPageDeps {
   access: AccessView;
   clock: Clock;
   pollIntervalMs?: number;
+  /** Reads the page's files (tests replace it to simulate a broken install). */
+  loadPage?: (mode: StatusPageAccess, pollIntervalMs: number) => LoadedPage;
+}
+
+interface LoadedPage {
+  assets: Map<string, Asset>;
+  shell: Asset;
 }
 
 interface Asset {
@@ -107,10 +114,24 @@ function send(request: FastifyRequest, reply: FastifyReply, served: Asset): Fast
   return reply.type(served.type).send(served.body);
 }
 
+function loadPage(mode: StatusPageAccess, pollIntervalMs: number): LoadedPage {
+  const assets = loadAssets();
+  return { assets, shell: renderShell(assets, mode, pollIntervalMs) };
+}
+
 export async function registerStatusPage(app: FastifyInstance, deps: StatusPageDeps): Promise<void> {
   if (deps.mode === 'off') return;
-  const assets = loadAssets();
-  const shell = renderShell(assets, deps.mode, deps.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS);
+  let page: LoadedPage;
+  try {
+    page = (deps.loadPage ?? loadPage)(deps.mode, deps.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS);
+  } catch (err) {
+    // A broken install (public/ missing or unreadable) costs the page, not the daemon: the API and the
+    // station endpoints keep working.
+    app.log.warn({ err, dir: PUBLIC_DIR }, `the status page is off: its files in ${PUBLIC_DIR} are missing or unreadable (reinstall the package); the API and /v1/stations keep working`);
+    await app.register(async (scope) => registerStationsRoutes(scope, deps));
+    return;
+  }
+  const { assets, shell } = page;
 
   await app.register(async (scope) => {
     // The compressed answer is cached by the browser per content hash; brotli at quality 4 (the plugin's default) is cheap on a Pi.

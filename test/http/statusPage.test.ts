@@ -5,7 +5,10 @@
  */
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CONTENT_SECURITY_POLICY } from '../../src/http/statusPage.js';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
+import { CONTENT_SECURITY_POLICY, registerStatusPage } from '../../src/http/statusPage.js';
+import { NO_STATIONS } from '../../src/http/stationsView.js';
+import { captureLogger } from '../helpers/httpLogCapture.js';
 import { startHttpHarness, type HttpHarness } from '../helpers/httpApp.js';
 
 let harness: HttpHarness | undefined;
@@ -86,5 +89,31 @@ describe('status page shell and assets', () => {
     const document = (await harness.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, unknown> };
     expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/v1/stations', '/v1/stations/{id}', '/v1/stations/{id}/history']));
     expect(Object.keys(document.paths).some((path) => path === '/' || path.startsWith('/assets') || path.startsWith('/stations'))).toBe(false);
+  });
+});
+
+describe('status page on a broken install', () => {
+  it('turns only the page off when its files cannot be read: the daemon starts, /v1/stations answers, a warning says why', async () => {
+    const log = captureLogger('warn');
+    const logger: FastifyBaseLogger = log.logger;
+    const app = Fastify({ loggerInstance: logger });
+    try {
+      await registerStatusPage(app, {
+        mode: 'open',
+        view: NO_STATIONS,
+        access: { lookupKey: () => undefined, isBlocked: () => false, maintenance: false },
+        clock: { now: () => Date.parse('2026-06-15T12:00:00Z') },
+        loadPage: () => {
+          throw Object.assign(new Error("ENOENT: no such file or directory, open 'public/index.html'"), { code: 'ENOENT' });
+        },
+      });
+      expect((await app.inject({ method: 'GET', url: '/' })).statusCode).toBe(404);
+      const stations = await app.inject({ method: 'GET', url: '/v1/stations' });
+      expect(stations.statusCode).toBe(200);
+      expect(stations.json()).toMatchObject({ status: 'ok', message: '' });
+      expect(log.lines()).toEqual([expect.objectContaining({ level: 40, msg: expect.stringMatching(/the status page is off: its files in .* are missing or unreadable \(reinstall the package\)/) })]);
+    } finally {
+      await app.close();
+    }
   });
 });
