@@ -7,7 +7,7 @@ import { CHECK_NAMES } from '../core/index.js';
 import type { BucketRow } from '../history/stationHistory.js';
 import type { StationConfig } from '../ingest/types.js';
 import type { StationStatePayload } from '../mqtt/statePayload.js';
-import { historyOptionsFor, mqttEnabled, type MqttSideConfig } from '../mqtt/settings.js';
+import { historyOptionsFor, type MqttSideConfig } from '../mqtt/settings.js';
 import { StationsRecorder, type RecordedMinute } from './stationsRecorder.js';
 
 /** Read-only station data for the status page routes. */
@@ -59,12 +59,12 @@ export function createStationsView(deps: StationsViewDeps): StationsView {
 }
 
 /**
- * For the composition root: the recorder (a StationUnit for the MQTT side) and the view over it
- * (for buildApp). With MQTT off there are no station readings: the view lists no stations.
+ * For the composition root: the recorder (a StationUnit of the station pipeline) and the view over
+ * it (for buildApp). The pipeline runs whenever stations are configured, MQTT or not (direct
+ * uploads feed it with MQTT off), so the view lists every configured station.
  */
 export function statusPageSources(config: MqttSideConfig, stateOf: (stationId: string) => StationStatePayload | undefined): { recorder: StationsRecorder; view: StationsView } {
   const recorder = new StationsRecorder(stateOf);
-  if (!mqttEnabled(config)) return { recorder, view: NO_STATIONS };
   const view = createStationsView({ stations: config.stations, freshnessMs: (station) => historyOptionsFor(config, station).freshnessMs, stateOf, recorder });
   return { recorder, view };
 }
