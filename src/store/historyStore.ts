@@ -157,7 +157,8 @@ export class HistoryStore {
       for (const row of changes.buckets) buckets.push({ key: bucketKey(row.minute, slot), row });
       if (changes.latest.length + changes.counters.length > 0 || changes.duplicates !== null) {
         await db.run(
-          `UPDATE history_stations SET latest = json_patch(latest, ?), counters = json_patch(counters, ?),
+          // A damaged column (edited by hand) is started afresh rather than failing every commit.
+          `UPDATE history_stations SET latest = json_patch(IIF(json_valid(latest), latest, '{}'), ?), counters = json_patch(IIF(json_valid(counters), counters, '{}'), ?),
              high_water_ms = COALESCE(?, high_water_ms), recent = COALESCE(?, recent) WHERE slot = ?`,
           [latestPatch(changes.latest), countersPatch(changes.counters), changes.duplicates?.highWaterMs ?? null, changes.duplicates ? JSON.stringify(changes.duplicates.recent) : null, slot],
         );

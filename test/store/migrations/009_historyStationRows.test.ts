@@ -116,4 +116,19 @@ describe('migration 9: one row per station, buckets in a rowid table', () => {
     expect(await db.all('SELECT minute FROM history_buckets')).toEqual([{ minute }]);
     await db.close();
   });
+
+  it('a station row damaged by hand does not block the commits: the damaged column starts afresh', async () => {
+    const db = await Database.open(temp.dbPath);
+    const store = new HistoryStore(db);
+    const none = { buckets: [], counters: [], latest: [], duplicates: null };
+    await store.save({ histories: [{ station: 'garden', changes: { ...none, latest: [{ field: 'humidity', value: 60, atMs: NOW }] } }], states: [] });
+    await db.run("UPDATE history_stations SET latest = 'not json', counters = '{\"broken' WHERE station = 'garden'");
+    expect((await new HistoryStore(db).loadAll(['garden'])).get('garden')!.rows.latest).toEqual([]);
+    const latest = [{ field: 'temperature' as const, value: 9, atMs: NOW }];
+    const counters = [{ key: COUNTER, totalMm: 5, atMs: NOW }];
+    expect(await store.save({ histories: [{ station: 'garden', changes: { ...none, latest, counters } }], states: [] })).toBe(true);
+    const restored = (await new HistoryStore(db).loadAll(['garden'])).get('garden')!.rows;
+    expect([restored.latest, restored.counters]).toEqual([latest, counters]);
+    await db.close();
+  });
 });
