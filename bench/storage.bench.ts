@@ -11,7 +11,14 @@
  * of one real flush interval (the same pages dirtied) and commits stay more
  * than 30 s apart (the kernel's dirty-page expiry, so re-dirtied pages count
  * again as they would at the real pace). Per-day figures use payload time.
+ *
+ * The WAL frames of the window are decoded per table (lib/walFrames.ts):
+ * what each commit writes. With BENCH_BASELINE_ROOT (a checkout of an
+ * older commit with dist/ and dist-bench/ built) the same cases run
+ * interleaved against that build too, on a database seeded by its own
+ * code: a same-run before/after on identical parameters.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Benchmark, BenchContext, BenchOutcome } from './lib/benchmark.js';
@@ -23,12 +30,13 @@ import { benchStations, rtl433Readings, STATION_INTERVAL_MS } from './lib/rtl433
 import { countFsyncs, straceAvailable } from './lib/strace.js';
 import { makeTempDir, removeDir } from './lib/tempDir.js';
 import { sleep, waitFor } from './lib/time.js';
-import { seedHistory } from './lib/seedHistory.js';
+import { describeWindow, walOffset, walWindow, type WalWindow } from './lib/walFrames.js';
 
 /** The shipped history.flushIntervalSeconds (src/config/mqttSchema.ts); override for a baseline of an older build. */
 const DEFAULT_FLUSH_SECONDS = Number(process.env.BENCH_FLUSH_SECONDS ?? 300);
 const COMPRESSION = Number(process.env.BENCH_COMPRESSION ?? 10);
 const DAY_MS = 86_400_000;
+const BASELINE_ROOT = process.env.BENCH_BASELINE_ROOT;
 
 interface StorageRun {
   stations: number;
@@ -43,6 +51,16 @@ interface StorageRun {
   idleFsyncs: number | null;
   startPeakRssBytes: number;
   steadyRssBytes: number;
+  wal: WalWindow;
+}
+
+/**
+ * Seeds with the build under test's own HistoryStore (its schema), in a
+ * child process so a baseline build seeds with its own code.
+ */
+function seedWith(root: string, dbPath: string, stations: readonly string[], endMs: number): void {
+  const script = 'const [module, args] = process.argv.slice(1); const { seedHistory } = await import(module); await seedHistory(...JSON.parse(args));';
+  execFileSync(process.execPath, ['--input-type=module', '-e', script, join(root, 'dist-bench', 'bench', 'lib', 'seedHistory.js'), JSON.stringify([dbPath, stations, endMs])], { stdio: 'inherit' });
 }
 
 /** The daemon's node process: under strace, the descendant of strace running main.js (resolved again once it runs). */
@@ -65,7 +83,7 @@ function fileBytes(path: string): number {
   return existsSync(path) ? statSync(path).size : 0;
 }
 
-async function runStorage(context: BenchContext, stations: number, perStation: number): Promise<StorageRun> {
+async function runStorage(context: BenchContext, root: string, stations: number, perStation: number): Promise<StorageRun> {
   const dir = makeTempDir();
   const dbPath = join(dir, 'mowability.db');
   const straceFile = straceAvailable() ? join(dir, 'strace.txt') : undefined;
@@ -74,9 +92,9 @@ async function runStorage(context: BenchContext, stations: number, perStation: n
   const startMs = endMs - (perStation - 1) * STATION_INTERVAL_MS;
   let daemon: RunningDaemon | undefined;
   try {
-    await seedHistory(dbPath, benchStations(stations).map((s) => s.id), startMs - STATION_INTERVAL_MS);
+    seedWith(root, dbPath, benchStations(stations).map((s) => s.id), startMs - STATION_INTERVAL_MS);
     daemon = await spawnDaemon({
-      repoRoot: context.repoRoot,
+      repoRoot: root,
       dir,
       env: { MOWABILITY_TIMEZONE: 'UTC', MOWABILITY_LOG_LEVEL: 'info', MOWABILITY_HISTORY_FLUSH_INTERVAL_SECONDS: String(flushSeconds) },
       configFile: { stations: benchStations(stations) },
@@ -95,6 +113,7 @@ async function runStorage(context: BenchContext, stations: number, perStation: n
     // Start-up writes (migration, the first station states) are not part of the windows.
     const io1 = readIo(pid);
     const fsync1 = fsyncs();
+    const wal1 = walOffset(`${dbPath}-wal`);
 
     const readings = rtl433Readings(stations, perStation, endMs);
     const rate = (stations * 1000 * COMPRESSION) / STATION_INTERVAL_MS;
@@ -113,6 +132,7 @@ async function runStorage(context: BenchContext, stations: number, perStation: n
     const seconds = (performance.now() - started) / 1000;
     const steadyRssBytes = readMemory(pid).rssBytes;
     const walBytes = fileBytes(`${dbPath}-wal`);
+    const wal = await walWindow(dbPath, wal1);
     // Idle: the stations have stopped and the last batch is written; nothing may be written now.
     const idleSeconds = context.quick ? 10 : 30;
     await sleep(idleSeconds * 1000);
@@ -130,6 +150,7 @@ async function runStorage(context: BenchContext, stations: number, perStation: n
       idleFsyncs: straceFile ? fsync3 - fsync2 : null,
       startPeakRssBytes,
       steadyRssBytes,
+      wal,
     };
   } finally {
     if (daemon) {
@@ -144,18 +165,25 @@ function perDayBytes(run: StorageRun): number {
   return (run.writeBytes * DAY_MS) / (run.payloadSeconds * 1000);
 }
 
-function figuresOf(run: StorageRun, id: string, goals: boolean): Figure[] {
+function figuresOf(run: StorageRun, id: string, goals: boolean, label = ''): Figure[] {
   const per1000 = 1000 / run.readings;
   const note = `${run.readings} readings (${(run.payloadSeconds / 60).toFixed(0)} min of station time in ${run.seconds.toFixed(0)} s), WAL ${(run.walBytes / KIB).toFixed(0)} KiB`;
+  const who = `${run.stations} station(s)${label}`;
   const figures: Figure[] = [
-    measured(`${id}.writeKiB`, `storage KiB per 1000 readings, ${run.stations} station(s), 14-day database`, (run.writeBytes * per1000) / KIB, 'KiB', goals ? atMost(250) : undefined, note),
+    measured(`${id}.writeKiB`, `storage KiB per 1000 readings, ${who}, 14-day database`, (run.writeBytes * per1000) / KIB, 'KiB', goals ? atMost(250) : undefined, note),
     run.fsyncs === null
-      ? notMeasured(`${id}.fsyncs`, `fsyncs per 1000 readings, ${run.stations} station(s)`, 'fsyncs', 'strace missing', goals ? atMost(20) : undefined)
-      : measured(`${id}.fsyncs`, `fsyncs per 1000 readings, ${run.stations} station(s)`, run.fsyncs * per1000, 'fsyncs', goals ? atMost(20) : undefined, `${run.fsyncs} in the window`),
-    measured(`${id}.mibPerDay`, `storage MiB per day, ${run.stations} station(s) at one reading per 16 s`, perDayBytes(run) / MIB, 'MiB'),
-    measured(`${id}.idleWriteBytes`, `storage bytes while idle, ${run.stations} station(s)`, run.idleWriteBytes, 'bytes', atMost(0), run.idleFsyncs === null ? '' : `${run.idleFsyncs} fsyncs`),
+      ? notMeasured(`${id}.fsyncs`, `fsyncs per 1000 readings, ${who}`, 'fsyncs', 'strace missing', goals ? atMost(20) : undefined)
+      : measured(`${id}.fsyncs`, `fsyncs per 1000 readings, ${who}`, run.fsyncs * per1000, 'fsyncs', goals ? atMost(20) : undefined, `${run.fsyncs} in the window`),
+    measured(`${id}.mibPerDay`, `storage MiB per day, ${who} at one reading per 16 s`, perDayBytes(run) / MIB, 'MiB'),
+    measured(`${id}.framesPerCommit`, `WAL frames (pages) per commit, ${who}`, run.wal.commits === 0 ? 0 : run.wal.frames / run.wal.commits, 'frames', undefined,
+      `${run.wal.commits} commits: ${describeWindow(run.wal)}${run.wal.reset ? ' (WAL reset in the window)' : ''}`),
+    measured(`${id}.idleWriteBytes`, `storage bytes while idle, ${who}`, run.idleWriteBytes, 'bytes', goals ? atMost(0) : undefined, run.idleFsyncs === null ? '' : `${run.idleFsyncs} fsyncs`),
   ];
   return figures;
+}
+
+function ratioFigure(id: string, label: string, after: StorageRun, before: StorageRun): Figure {
+  return measured(id, label, after.writeBytes / after.readings / (before.writeBytes / before.readings), 'x', undefined, 'bytes per reading, this build / baseline, same run');
 }
 
 export const storageBenchmark: Benchmark = {
@@ -166,8 +194,11 @@ export const storageBenchmark: Benchmark = {
       return { figures: [notMeasured('storage.ten.writeKiB', 'storage KiB per 1000 readings', 'KiB', 'dist/cli/main.js missing', atMost(250))], details: {} };
     }
     const perStation = context.quick ? 60 : 120;
-    const ten = await runStorage(context, 10, perStation);
-    const one = await runStorage(context, 1, perStation);
+    // Interleaved with the baseline (when given), so both see the same machine load.
+    const baseTen = BASELINE_ROOT ? await runStorage(context, BASELINE_ROOT, 10, perStation) : undefined;
+    const ten = await runStorage(context, context.repoRoot, 10, perStation);
+    const baseOne = BASELINE_ROOT ? await runStorage(context, BASELINE_ROOT, 1, perStation) : undefined;
+    const one = await runStorage(context, context.repoRoot, 1, perStation);
     // Same-run memory baseline: the daemon with one station and the same 14 days (the histories are 10× smaller).
     const figures: Figure[] = [
       ...figuresOf(ten, 'storage.ten', true),
@@ -175,6 +206,14 @@ export const storageBenchmark: Benchmark = {
       measured('storage.memory.startPeakMb', 'peak RSS at start, 10 stations × 14 days (VmHWM)', ten.startPeakRssBytes / MIB, 'MB', atMost(130), `1 station: ${(one.startPeakRssBytes / MIB).toFixed(1)} MB`),
       measured('storage.memory.steadyMb', 'RSS after the readings, 10 stations × 14 days', ten.steadyRssBytes / MIB, 'MB', atMost(110), `1 station: ${(one.steadyRssBytes / MIB).toFixed(1)} MB`),
     ];
-    return { figures, details: { compression: COMPRESSION, defaultFlushSeconds: DEFAULT_FLUSH_SECONDS, ten, one } };
+    if (baseTen && baseOne) {
+      figures.push(
+        ...figuresOf(baseTen, 'storage.baseline.ten', false, ', baseline build'),
+        ...figuresOf(baseOne, 'storage.baseline.one', false, ', baseline build'),
+        ratioFigure('storage.vsBaseline.ten', 'storage bytes vs baseline, 10 stations', ten, baseTen),
+        ratioFigure('storage.vsBaseline.one', 'storage bytes vs baseline, 1 station', one, baseOne),
+      );
+    }
+    return { figures, details: { compression: COMPRESSION, defaultFlushSeconds: DEFAULT_FLUSH_SECONDS, baselineRoot: BASELINE_ROOT ?? null, ten, one, baseTen, baseOne } };
   },
 };

@@ -1,15 +1,19 @@
 /**
  * SQLite adapter for station histories: loads every station's rows on start
  * in one ordered scan and writes changed rows in one transaction per batch
- * (shared with the retained messages, see sharedCommit.ts). The history
- * logic itself is in src/history (pure); this file only maps rows.
+ * (shared with the retained messages, see sharedCommit.ts). Schema of
+ * migration 9: one `history_stations` row per station (latest values,
+ * counter baselines, high-water mark, mowable state) and `history_minutes`
+ * keyed by (minute, station slot), so a commit writes about two pages
+ * (historyRows.ts has the formats). The history logic itself is in
+ * src/history (pure); this file only maps rows.
  */
-import type { CurrentField } from '../ingest/types.js';
 import { MinuteColumns } from '../history/minuteColumns.js';
 import type { RestoredRows } from '../history/stationHistory.js';
-import type { CounterRow, HistoryRows, LatestRow } from '../history/types.js';
+import type { HistoryRows } from '../history/types.js';
 import { MINUTE_MS, RETENTION_MINUTES } from '../history/windows.js';
 import type { Database } from './database.js';
+import { bucketKey, bucketMinute, bucketSlot, countersPatch, decodeCounters, decodeLatest, decodeRecent, latestPatch, MAX_SLOT } from './historyRows.js';
 import { SharedCommit } from './sharedCommit.js';
 
 export interface StationStateRow {
@@ -23,7 +27,7 @@ export interface HistoryBatch {
   states: readonly StationStateRow[];
 }
 
-/** Rows per INSERT statement; 5 parameters each stays far below SQLite's variable limit. */
+/** Rows per INSERT statement; 4 parameters each stays far below SQLite's variable limit. */
 const CHUNK = 200;
 /** Bucket rows per page of the start-up scan: bounds the row objects alive at once (the peak RSS at start). */
 const LOAD_PAGE = 4096;
@@ -33,6 +37,17 @@ export interface RestoredStation {
   state: StationStateRow | undefined;
 }
 
+interface StationRow {
+  slot: number;
+  station: string;
+  latest: string;
+  counters: string;
+  high_water_ms: number | null;
+  recent: string;
+  mowable: number | null;
+  above_since_ms: number | null;
+}
+
 async function insertChunked<T>(db: Database, head: string, placeholders: string, rows: readonly T[], params: (row: T) => unknown[], tail: string): Promise<void> {
   for (let start = 0; start < rows.length; start += CHUNK) {
     const chunk = rows.slice(start, start + CHUNK);
@@ -40,19 +55,17 @@ async function insertChunked<T>(db: Database, head: string, placeholders: string
   }
 }
 
-/** The filter's recent entries; a damaged value only costs the radio-repeat memory of one restart. */
-function parseRecent(text: string): Array<[number, number]> {
-  try {
-    const value: unknown = JSON.parse(text);
-    if (!Array.isArray(value)) return [];
-    return value.filter((pair): pair is [number, number] => Array.isArray(pair) && pair.length === 2 && pair.every(Number.isFinite));
-  } catch {
-    return [];
-  }
+function restoreStation(entry: RestoredStation, row: StationRow): void {
+  entry.rows.counters = decodeCounters(row.counters);
+  entry.rows.latest = decodeLatest(row.latest);
+  entry.rows.duplicates = row.high_water_ms === null ? null : { highWaterMs: row.high_water_ms, recent: decodeRecent(row.recent) };
+  if (row.mowable !== null) entry.state = { station: row.station, mowable: row.mowable === 1, aboveSinceMs: row.above_since_ms };
 }
 
 export class HistoryStore {
   readonly #db: Database;
+  /** Station id → slot (its history_stations row), the low bits of its bucket keys. */
+  readonly #slots = new Map<string, number>();
 
   constructor(db: Database) {
     this.#db = db;
@@ -61,24 +74,15 @@ export class HistoryStore {
   /** The restored history of each station in `stations` (rows of other stations stay untouched). */
   async loadAll(stations: readonly string[]): Promise<Map<string, RestoredStation>> {
     const restored = new Map<string, RestoredStation>(stations.map((id) => [id, { rows: { counters: [], latest: [], duplicates: null }, state: undefined }]));
-    const columns = await this.#loadBuckets(restored);
+    const bySlot = new Map<number, string>();
+    for (const row of await this.#db.all<StationRow>('SELECT slot, station, latest, counters, high_water_ms, recent, mowable, above_since_ms FROM history_stations')) {
+      this.#slots.set(row.station, row.slot);
+      bySlot.set(row.slot, row.station);
+      const entry = restored.get(row.station);
+      if (entry) restoreStation(entry, row);
+    }
+    const columns = await this.#loadBuckets(restored, bySlot);
     for (const [id, station] of restored) station.rows.buckets = columns.get(id) ?? new MinuteColumns();
-    const place = <T>(station: string, add: (entry: RestoredStation) => T): void => {
-      const entry = restored.get(station);
-      if (entry) add(entry);
-    };
-    for (const row of await this.#db.all<{ station: string; counter: string; total_mm: number; at_ms: number }>('SELECT station, counter, total_mm, at_ms FROM history_counters')) {
-      place(row.station, (entry) => entry.rows.counters!.push({ key: row.counter, totalMm: row.total_mm, atMs: row.at_ms } satisfies CounterRow));
-    }
-    for (const row of await this.#db.all<{ station: string; field: string; value: number; at_ms: number }>('SELECT station, field, value, at_ms FROM history_latest')) {
-      place(row.station, (entry) => entry.rows.latest!.push({ field: row.field as CurrentField, value: row.value, atMs: row.at_ms } satisfies LatestRow));
-    }
-    for (const row of await this.#db.all<{ station: string; at_ms: number; recent: string }>('SELECT station, at_ms, recent FROM history_high_water')) {
-      place(row.station, (entry) => (entry.rows.duplicates = { highWaterMs: row.at_ms, recent: parseRecent(row.recent) }));
-    }
-    for (const row of await this.#db.all<{ station: string; mowable: number; above_since_ms: number | null }>('SELECT station, mowable, above_since_ms FROM history_station_state')) {
-      place(row.station, (entry) => (entry.state = { station: row.station, mowable: row.mowable === 1, aboveSinceMs: row.above_since_ms }));
-    }
     return restored;
   }
 
@@ -87,24 +91,23 @@ export class HistoryStore {
    * each station's columns (sized from a count first): no array of row
    * objects for the whole history ever exists.
    */
-  async #loadBuckets(restored: ReadonlyMap<string, RestoredStation>): Promise<Map<string, MinuteColumns>> {
-    const columns = new Map<string, MinuteColumns>();
-    for (const { station, n } of await this.#db.all<{ station: string; n: number }>('SELECT station, COUNT(*) AS n FROM history_buckets GROUP BY station')) {
-      if (restored.has(station)) columns.set(station, new MinuteColumns(n + 64));
+  async #loadBuckets(restored: ReadonlyMap<string, RestoredStation>, bySlot: ReadonlyMap<number, string>): Promise<Map<string, MinuteColumns>> {
+    const columns = new Map<number, MinuteColumns>();
+    for (const { slot, n } of await this.#db.all<{ slot: number; n: number }>(`SELECT bucket & ${MAX_SLOT} AS slot, COUNT(*) AS n FROM history_minutes GROUP BY 1`)) {
+      if (restored.has(bySlot.get(slot) ?? '')) columns.set(slot, new MinuteColumns(n + 64));
     }
-    let after: [number, string] | undefined;
-    for (;;) {
-      const rows = await this.#db.all<{ minute: number; station: string; rain_mm: number; rain_observed: number; temp_min_c: number | null }>(
-        `SELECT minute, station, rain_mm, rain_observed, temp_min_c FROM history_buckets ${after ? 'WHERE (minute, station) > (?, ?)' : ''} ORDER BY minute, station LIMIT ${LOAD_PAGE}`,
-        after ?? [],
+    for (let after = -1; ; ) {
+      const rows = await this.#db.all<{ bucket: number; rain_mm: number; rain_observed: number; temp_min_c: number | null }>(
+        `SELECT bucket, rain_mm, rain_observed, temp_min_c FROM history_minutes WHERE bucket > ? ORDER BY bucket LIMIT ${LOAD_PAGE}`,
+        [after],
       );
       for (const row of rows) {
-        columns.get(row.station)?.put({ minute: row.minute, rainMm: row.rain_mm, rainObserved: row.rain_observed === 1, tempMinC: row.temp_min_c });
+        columns.get(bucketSlot(row.bucket))?.put({ minute: bucketMinute(row.bucket), rainMm: row.rain_mm, rainObserved: row.rain_observed === 1, tempMinC: row.temp_min_c });
       }
-      if (rows.length < LOAD_PAGE) return columns;
-      const last = rows[rows.length - 1]!;
-      after = [last.minute, last.station];
+      if (rows.length < LOAD_PAGE) break;
+      after = rows[rows.length - 1]!.bucket;
     }
+    return new Map([...columns].map(([slot, minutes]) => [bySlot.get(slot)!, minutes]));
   }
 
   /**
@@ -128,30 +131,47 @@ export class HistoryStore {
     const empty =
       batch.states.length === 0 &&
       batch.histories.every(({ changes }) => changes.buckets.length + changes.counters.length + changes.latest.length === 0 && changes.duplicates === null);
-    return SharedCommit.of(this.#db).commit(empty ? undefined : (db) => this.#write(db, batch));
+    // Slots numbered in this transaction count only once it commits (a rolled-back one would leave buckets without a station).
+    const numbered = new Map<string, number>();
+    const committed = await SharedCommit.of(this.#db).commit(empty ? undefined : (db) => this.#write(db, batch, numbered));
+    for (const [station, slot] of numbered) this.#slots.set(station, slot);
+    return committed;
   }
 
-  async #write(db: Database, batch: HistoryBatch): Promise<void> {
+  /** The station's slot (its row in history_stations), numbering a new station. */
+  async #slot(db: Database, station: string, numbered: Map<string, number>): Promise<number> {
+    const known = this.#slots.get(station) ?? numbered.get(station);
+    if (known !== undefined) return known;
+    await db.run('INSERT INTO history_stations (station) VALUES (?) ON CONFLICT (station) DO NOTHING', [station]);
+    const row = await db.get<{ slot: number }>('SELECT slot FROM history_stations WHERE station = ?', [station]);
+    if (!row || row.slot > MAX_SLOT) throw new Error(`history_stations: no slot for station "${station}" (more than ${MAX_SLOT} station ids stored; remove old ones with SQL)`);
+    numbered.set(station, row.slot);
+    return row.slot;
+  }
+
+  /** Station rows first (they number new stations), then every bucket in key order, so new minutes append at the B-tree's right edge. */
+  async #write(db: Database, batch: HistoryBatch, numbered: Map<string, number>): Promise<void> {
+    const buckets: Array<{ key: number; row: HistoryRows['buckets'][number] }> = [];
     for (const { station, changes } of batch.histories) {
-      await insertChunked(db, 'INSERT INTO history_buckets (minute, station, rain_mm, rain_observed, temp_min_c)', '(?, ?, ?, ?, ?)', changes.buckets,
-        (b) => [b.minute, station, b.rainMm, b.rainObserved ? 1 : 0, b.tempMinC],
-        'ON CONFLICT (minute, station) DO UPDATE SET rain_mm = excluded.rain_mm, rain_observed = excluded.rain_observed, temp_min_c = excluded.temp_min_c');
-      await insertChunked(db, 'INSERT INTO history_counters (station, counter, total_mm, at_ms)', '(?, ?, ?, ?)', changes.counters,
-        (c) => [station, c.key, c.totalMm, c.atMs],
-        'ON CONFLICT (station, counter) DO UPDATE SET total_mm = excluded.total_mm, at_ms = excluded.at_ms');
-      await insertChunked(db, 'INSERT INTO history_latest (station, field, value, at_ms)', '(?, ?, ?, ?)', changes.latest,
-        (l) => [station, l.field, l.value, l.atMs],
-        'ON CONFLICT (station, field) DO UPDATE SET value = excluded.value, at_ms = excluded.at_ms');
-      if (changes.duplicates !== null) {
+      const slot = await this.#slot(db, station, numbered);
+      for (const row of changes.buckets) buckets.push({ key: bucketKey(row.minute, slot), row });
+      if (changes.latest.length + changes.counters.length > 0 || changes.duplicates !== null) {
         await db.run(
-          'INSERT INTO history_high_water (station, at_ms, recent) VALUES (?, ?, ?) ON CONFLICT (station) DO UPDATE SET at_ms = excluded.at_ms, recent = excluded.recent',
-          [station, changes.duplicates.highWaterMs, JSON.stringify(changes.duplicates.recent)],
+          // A damaged column (edited by hand) is started afresh rather than failing every commit.
+          `UPDATE history_stations SET latest = json_patch(IIF(json_valid(latest), latest, '{}'), ?), counters = json_patch(IIF(json_valid(counters), counters, '{}'), ?),
+             high_water_ms = COALESCE(?, high_water_ms), recent = COALESCE(?, recent) WHERE slot = ?`,
+          [latestPatch(changes.latest), countersPatch(changes.counters), changes.duplicates?.highWaterMs ?? null, changes.duplicates ? JSON.stringify(changes.duplicates.recent) : null, slot],
         );
       }
     }
-    await insertChunked(db, 'INSERT INTO history_station_state (station, mowable, above_since_ms)', '(?, ?, ?)', batch.states,
-      (s) => [s.station, s.mowable ? 1 : 0, s.aboveSinceMs],
-      'ON CONFLICT (station) DO UPDATE SET mowable = excluded.mowable, above_since_ms = excluded.above_since_ms');
+    for (const state of batch.states) {
+      const slot = await this.#slot(db, state.station, numbered);
+      await db.run('UPDATE history_stations SET mowable = ?, above_since_ms = ? WHERE slot = ?', [state.mowable ? 1 : 0, state.aboveSinceMs, slot]);
+    }
+    buckets.sort((a, b) => a.key - b.key);
+    await insertChunked(db, 'INSERT INTO history_minutes (bucket, rain_mm, rain_observed, temp_min_c)', '(?, ?, ?, ?)', buckets,
+      ({ key, row }) => [key, row.rainMm, row.rainObserved ? 1 : 0, row.tempMinC],
+      'ON CONFLICT (bucket) DO UPDATE SET rain_mm = excluded.rain_mm, rain_observed = excluded.rain_observed, temp_min_c = excluded.temp_min_c');
   }
 
   /**
@@ -160,12 +180,16 @@ export class HistoryStore {
    * bucket rows.
    */
   async prune(nowMs: number): Promise<number> {
-    const oldestMinute = Math.floor(nowMs / MINUTE_MS) - RETENTION_MINUTES;
+    const oldestKey = bucketKey(Math.floor(nowMs / MINUTE_MS) - RETENTION_MINUTES, 0);
     const oldestMs = nowMs - RETENTION_MINUTES * MINUTE_MS;
     return this.#db.transaction(async (db) => {
-      const buckets = await db.run('DELETE FROM history_buckets WHERE minute < ?', [oldestMinute]);
-      await db.run('DELETE FROM history_counters WHERE at_ms < ?', [oldestMs]);
-      await db.run('DELETE FROM history_high_water WHERE at_ms < ?', [oldestMs]);
+      const buckets = await db.run('DELETE FROM history_minutes WHERE bucket < ?', [oldestKey]);
+      await db.run(
+        `UPDATE history_stations SET counters = (SELECT json_group_object(key, value) FROM json_each(counters) WHERE value ->> '$[1]' >= ?1)
+         WHERE EXISTS (SELECT 1 FROM json_each(counters) WHERE value ->> '$[1]' < ?1)`,
+        [oldestMs],
+      );
+      await db.run("UPDATE history_stations SET high_water_ms = NULL, recent = '[]' WHERE high_water_ms < ?", [oldestMs]);
       return buckets.changes;
     });
   }

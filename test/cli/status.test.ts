@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ago } from '../../src/cli/statusReport.js';
 import { Database } from '../../src/store/database.js';
+import { HistoryStore } from '../../src/store/historyStore.js';
 import { runCliInProcess } from '../helpers/httpCli.js';
 import { makeTempDir } from '../helpers/httpTempDir.js';
 
@@ -42,12 +43,17 @@ describe('mowability status', () => {
     const readAt = Date.now() - 5 * MINUTE_MS;
     const db = await Database.open(temp.dbPath);
     try {
-      await db.run('INSERT INTO history_latest (station, field, value, at_ms) VALUES (?, ?, ?, ?), (?, ?, ?, ?), (?, ?, ?, ?)', [
-        'garden', 'temperature', 18.25, readAt - MINUTE_MS, 'garden', 'humidity', 55, readAt, 'old', 'humidity', 40, readAt,
-      ]);
-      await db.run('INSERT INTO history_station_state (station, mowable, above_since_ms) VALUES (?, 1, NULL)', ['garden']);
+      // Written the way the daemon writes them (migration 9's rows); the CLI reads them back through its views.
       const minute = Math.floor(readAt / MINUTE_MS);
-      await db.run('INSERT INTO history_buckets (station, minute, rain_mm, rain_observed, temp_min_c) VALUES (?, ?, 0, 1, 18), (?, ?, 0, 1, 18)', ['garden', minute - 1, 'garden', minute]);
+      const bucket = (m: number) => ({ minute: m, rainMm: 0, rainObserved: true, tempMinC: 18 });
+      const noChanges = { buckets: [], counters: [], latest: [], duplicates: null };
+      await new HistoryStore(db).save({
+        histories: [
+          { station: 'garden', changes: { ...noChanges, buckets: [bucket(minute - 1), bucket(minute)], latest: [{ field: 'temperature', value: 18.25, atMs: readAt - MINUTE_MS }, { field: 'humidity', value: 55, atMs: readAt }] } },
+          { station: 'old', changes: { ...noChanges, latest: [{ field: 'humidity', value: 40, atMs: readAt }] } },
+        ],
+        states: [{ station: 'garden', mowable: true, aboveSinceMs: null }],
+      });
     } finally {
       await db.close();
     }

@@ -62,8 +62,9 @@ describe('history persistence: schema 5, one commit with the retained messages, 
     await old.close();
 
     const upgraded = await Database.open(temp.dbPath);
-    const keys = await upgraded.all<{ name: string; pk: number }>("SELECT name, pk FROM pragma_table_info('history_buckets') WHERE pk > 0 ORDER BY pk");
-    expect(keys.map((key) => key.name)).toEqual(['minute', 'station']);
+    // Migration 9 (after 5) keys the buckets by rowid, (minute, station slot).
+    const keys = await upgraded.all<{ name: string; pk: number }>("SELECT name, pk FROM pragma_table_info('history_minutes') WHERE pk > 0 ORDER BY pk");
+    expect(keys.map((key) => key.name)).toEqual(['bucket']);
     const history = service(upgraded, [garden, shed]);
     await history.start();
     for (const [station, rows] of stored) {

@@ -51,7 +51,9 @@ describe('database problems while running: health 503 and one log line (issue 8,
   it('regression: a full disk (SQLITE_FULL) → error until a write succeeds again; one error and one recovery line', async () => {
     const { page_count: pages } = (await h.db.get<{ page_count: number }>('PRAGMA page_count'))!;
     await h.db.exec(`PRAGMA max_page_count = ${pages + 1}`);
-    const big = 'x'.repeat(20_000);
+    // Larger than the free pages the migrations left (tables replaced by later ones), so the file must grow.
+    const { freelist_count: free } = (await h.db.get<{ freelist_count: number }>('PRAGMA freelist_count'))!;
+    const big = 'x'.repeat((free + 5) * 4096);
     await expect(h.db.run("INSERT INTO settings (key, value) VALUES ('big', ?)", [big])).rejects.toMatchObject({ code: 'SQLITE_FULL' });
     expect(await health()).toEqual({ status: 503, database: { status: 'error', message: DATABASE_MESSAGES.writesFailing } });
     expect(watch.check()).toMatch(/database writes are failing: the last write failed \(SQLITE_FULL/);

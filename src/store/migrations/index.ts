@@ -10,6 +10,7 @@ import { historyTimeOrdered } from './005_historyTimeOrdered.js';
 import { forecastCache } from './006_forecastCache.js';
 import { lawnMemory } from './007_lawnMemory.js';
 import { publicService } from './008_publicService.js';
+import { historyStationRows } from './009_historyStationRows.js';
 
 import type { Migration } from './migration.js';
 
@@ -24,4 +25,5 @@ export const MIGRATIONS: readonly Migration[] = [
   forecastCache,
   lawnMemory,
   publicService,
+  historyStationRows,
 ];
