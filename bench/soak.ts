@@ -56,7 +56,8 @@ async function main(): Promise<void> {
       nodeArgs: options.daemonNodeArgs,
     });
     const running = daemon;
-    await waitHealthy(running, 15_000);
+    // Generous: on the shared 2-core machine a loaded start has taken more than 15 s.
+    await waitHealthy(running, 60_000);
     log(`daemon pid ${running.child.pid}; ${options.minutes} min of mixed load (HTTP ${HTTP_RATE} req/s, ${STATIONS} readings/s)`);
 
     const http = autocannon({
