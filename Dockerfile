@@ -13,7 +13,9 @@ RUN npm ci && npm prune --omit=dev
 
 FROM node:22-bookworm-slim
 WORKDIR /app
+# MALLOC_ARENA_MAX and --max-semi-space-size: as `npm start` and the systemd unit (docs/performance.md, "Memory").
 ENV NODE_ENV=production \
+    MALLOC_ARENA_MAX=2 \
     MOWABILITY_DB_PATH=/data/mowability.db
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules node_modules
@@ -27,4 +29,4 @@ USER node
 EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:8080/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["node", "dist/cli/main.js", "serve"]
+CMD ["node", "--max-semi-space-size=2", "dist/cli/main.js", "serve"]

@@ -16,7 +16,7 @@ import { LOOPBACK } from './lib/net.js';
 import { ioDelta, MIB, readIo, readMemory } from './lib/proc.js';
 import { atMost, machineInfo, measured, renderTable, resultsPath, writeJson, type BenchResult, type Figure } from './lib/report.js';
 import { benchStations, rtl433Readings } from './lib/rtl433.js';
-import { median, slope } from './lib/stats.js';
+import { blockMedians, median, slope, slopeInterval } from './lib/stats.js';
 import { makeTempDir, removeDir } from './lib/tempDir.js';
 import { sleep } from './lib/time.js';
 
@@ -24,6 +24,8 @@ const repoRoot = join(import.meta.dirname, '..', '..');
 const STATIONS = 10;
 const HTTP_RATE = 50;
 const SAMPLE_MS = 5000;
+/** Blocks for the slope's confidence interval: RSS samples 5 s apart are strongly correlated, 2-minute medians much less. */
+const BLOCK_S = 120;
 
 /** (median RSS of the last minute − median of the first minute) scaled to 10 minutes. */
 function netChangePer10Min(samples: readonly { seconds: number; rssMb: number }[]): number {
@@ -56,7 +58,8 @@ async function main(): Promise<void> {
       nodeArgs: options.daemonNodeArgs,
     });
     const running = daemon;
-    await waitHealthy(running, 15_000);
+    // Generous: on the shared 2-core machine a loaded start has taken more than 15 s.
+    await waitHealthy(running, 60_000);
     log(`daemon pid ${running.child.pid}; ${options.minutes} min of mixed load (HTTP ${HTTP_RATE} req/s, ${STATIONS} readings/s)`);
 
     const http = autocannon({
@@ -104,8 +107,18 @@ async function main(): Promise<void> {
       steady.map((s) => s.seconds),
       steady.map((s) => s.rssMb),
     ) * 600;
+    const blocks = blockMedians(steady.map((s) => s.seconds), steady.map((s) => s.rssMb), BLOCK_S);
+    const blockFit = slopeInterval(blocks.xs, blocks.ys);
     const figures: Figure[] = [
       measured('soak.rssSlope', `RSS slope after ${warmupS} s warm-up`, slopeMbPer10Min, 'MB/10 min', atMost(1), `${steady.length} samples over ${((steady.at(-1)?.seconds ?? 0) - (steady[0]?.seconds ?? 0)).toFixed(0)} s`),
+      measured(
+        'soak.rssSlopeBlocks',
+        `RSS slope over ${BLOCK_S} s block medians`,
+        blockFit.slope * 600,
+        'MB/10 min',
+        undefined,
+        `± ${(blockFit.halfWidth95 * 600).toFixed(2)} MB/10 min (95 % CI, ${blockFit.n} blocks)`,
+      ),
       measured(
         'soak.rssNetChange',
         'RSS change, last minute vs first minute after warm-up, per 10 min',

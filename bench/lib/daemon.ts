@@ -7,6 +7,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Child } from './child.js';
 import { freePort, getJson } from './net.js';
+import { shippedStart } from './shippedStart.js';
 import { makeTempDir, removeDir } from './tempDir.js';
 import { FatalWaitError, waitFor } from './time.js';
 
@@ -45,7 +46,11 @@ export async function spawnDaemon(options: DaemonOptions): Promise<RunningDaemon
   const dir = options.dir ?? makeTempDir();
   const dbPath = join(dir, 'mowability.db');
   const [httpPort, brokerPort] = [await freePort(), await freePort()];
+  // The shipped start path's environment and node flags (package.json's start script); extra flags come later and win.
+  // BENCH_PLAIN_START=1 starts a bare `node dist/cli/main.js serve` instead, for before/after comparisons.
+  const shipped = process.env.BENCH_PLAIN_START === '1' ? { env: {}, nodeArgs: [] } : shippedStart(options.repoRoot);
   const env: NodeJS.ProcessEnv = {
+    ...shipped.env,
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     MOWABILITY_DB_PATH: dbPath,
@@ -64,7 +69,7 @@ export async function spawnDaemon(options: DaemonOptions): Promise<RunningDaemon
     env.MOWABILITY_CONFIG = configPath;
   }
   const spawnOptions: Parameters<typeof Child.spawnNode>[0] = {
-    args: [...(options.nodeArgs ?? []), cliPath(options.repoRoot), 'serve'],
+    args: [...shipped.nodeArgs, ...(options.nodeArgs ?? []), cliPath(options.repoRoot), 'serve'],
     env,
     cwd: dir,
   };

@@ -1,33 +1,25 @@
 /** Dispatches `mowability <command>` and maps failures to exit codes. */
 import { ConfigError } from '../config/load.js';
 import { DatabaseInUseError } from '../store/serveLock.js';
-import { calcCommand } from './commands/calc.js';
-import { configCommand } from './commands/config.js';
-import { ipCommand } from './commands/ip.js';
-import { keysCommand } from './commands/keys.js';
-import { registrationsCommand } from './commands/registrations.js';
-import { maintenanceCommand } from './commands/maintenance.js';
-import { mowedCommand } from './commands/mowed.js';
-import { serveCommand } from './commands/serve.js';
-import { statusCommand } from './commands/status.js';
-import { uploadSecretCommand } from './commands/uploadSecret.js';
 import { HELP } from './help.js';
 import { packageVersion } from '../util/packageVersion.js';
 import { CommandError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, type CliIo } from './io.js';
 
 type Command = (argv: readonly string[], io: CliIo) => Promise<number>;
 
-const COMMANDS: Record<string, Command> = {
-  serve: serveCommand,
-  keys: keysCommand,
-  registrations: registrationsCommand,
-  ip: ipCommand,
-  maintenance: maintenanceCommand,
-  mowed: mowedCommand,
-  calc: calcCommand,
-  config: configCommand,
-  status: statusCommand,
-  'upload-secret': uploadSecretCommand,
+// Each command's module (and what it pulls in) loads only when that command runs: `serve` never
+// carries the admin commands' code on its heap, and an admin command loads only what it uses.
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  serve: async () => (await import('./commands/serve.js')).serveCommand,
+  keys: async () => (await import('./commands/keys.js')).keysCommand,
+  registrations: async () => (await import('./commands/registrations.js')).registrationsCommand,
+  ip: async () => (await import('./commands/ip.js')).ipCommand,
+  maintenance: async () => (await import('./commands/maintenance.js')).maintenanceCommand,
+  mowed: async () => (await import('./commands/mowed.js')).mowedCommand,
+  calc: async () => (await import('./commands/calc.js')).calcCommand,
+  config: async () => (await import('./commands/config.js')).configCommand,
+  status: async () => (await import('./commands/status.js')).statusCommand,
+  'upload-secret': async () => (await import('./commands/uploadSecret.js')).uploadSecretCommand,
 };
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
@@ -40,9 +32,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     io.stdout(`${packageVersion()}\n`);
     return EXIT_OK;
   }
-  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   try {
-    if (!command) throw new UsageError('', `unknown command "${name}"`);
+    if (!load) throw new UsageError('', `unknown command "${name}"`);
+    const command = await load();
     return await command(rest, io);
   } catch (err) {
     if (err instanceof UsageError) {

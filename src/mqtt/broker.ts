@@ -16,6 +16,7 @@ import type { BrokerUser } from './brokerUsers.js';
 import { ConnectionCap } from './connectionCap.js';
 import { LogThrottle } from '../util/logThrottle.js';
 import { PacketLengthWatch } from './packetLengthWatch.js';
+import { skipPacketNumberCache } from './packetNumbers.js';
 import { payloadBytes, RetainedLedger } from './retainedLedger.js';
 import { RetainedPersistence } from './retainedPersistence.js';
 import type { RetainedLimits } from './retainedQuota.js';
@@ -133,6 +134,7 @@ export class EmbeddedBroker {
   }
 
   async start(): Promise<void> {
+    skipPacketNumberCache();
     const broker = await this.#createAedes();
     this.#broker = broker;
     broker.on('publish', (packet, client) => this.#onPublish(packet, client));

@@ -6,6 +6,7 @@
  * cannot break the loop. Never throws into the caller for network problems.
  */
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import { skipPacketNumberCache } from './packetNumbers.js';
 import type { Logger } from 'pino';
 import { LogThrottle } from '../util/logThrottle.js';
 import { hasWildcard, topicMatches } from './topics.js';
@@ -110,6 +111,7 @@ export class MqttConnection {
   /** Starts connecting in the background; never blocks on or throws for an unreachable broker. */
   start(): void {
     if (this.#client) return;
+    skipPacketNumberCache();
     const o = this.#options;
     const clientOptions: IClientOptions = {
       clientId: o.clientId,

@@ -3,8 +3,13 @@
  * API keys and Authorization headers are redacted wherever they appear in a
  * logged object, at any of the places a request or error could carry them.
  */
+import { createRequire } from 'node:module';
 import pino, { type DestinationStream, type Logger } from 'pino';
-import pinoPretty from 'pino-pretty';
+
+// pino-pretty (about 1 MB of heap with its dependencies) is loaded only for a terminal: under
+// systemd or Docker stdout is a pipe and the daemon never needs it. It is CommonJS, so a
+// synchronous require keeps createLogger synchronous.
+const requireLazily = createRequire(import.meta.url);
 
 export const REDACTED = '[Redacted]';
 
@@ -38,7 +43,10 @@ export function createLogger({ level, destination }: LoggerOptions): Logger {
     redact: { paths: REDACT_PATHS, censor: REDACTED },
   };
   if (destination) return pino(options, destination);
-  if (process.stdout.isTTY) return pino(options, pinoPretty({ colorize: true, sync: true }));
+  if (process.stdout.isTTY) {
+    const pinoPretty = requireLazily('pino-pretty') as typeof import('pino-pretty');
+    return pino(options, pinoPretty({ colorize: true, sync: true }));
+  }
   return pino(options, pino.destination({ dest: 1, sync: true }));
 }
 
