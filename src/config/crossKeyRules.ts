@@ -37,6 +37,9 @@ export function crossKeyProblems(config: MqttSideConfig): string[] {
     if (station.irrigation && underBase(station.irrigation.topic)) {
       problems.push(`station "${station.id}" irrigation.topic "${station.irrigation.topic}" lies under "mqtt.baseTopic" = "${config.mqtt.baseTopic}", where only we may publish`);
     }
+    if (station.mower && underBase(station.mower.topic)) {
+      problems.push(`station "${station.id}" mower.topic "${station.mower.topic}" lies under "mqtt.baseTopic" = "${config.mqtt.baseTopic}", where only we may publish`);
+    }
   }
   return problems;
 }

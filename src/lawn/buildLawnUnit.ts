@@ -8,6 +8,7 @@ import type { StationUnit } from '../station/unit.js';
 import type { Database } from '../store/database.js';
 import type { Clock } from '../util/clock.js';
 import { LawnMemoryUnit } from './lawnUnit.js';
+import { MowerStateSources } from './mowerStateSource.js';
 
 const DEFAULT_PROFILE: LawnProfile = { soilType: 'loam', mowerClass: 'robot', turfType: 'cool_season' };
 
@@ -18,7 +19,7 @@ export function lawnMemoryUnits(config: LawnConfig, database: Database, logger: 
   const settings = config.lawnMemory;
   if (!settings.enabled) return [];
   const context = calculationContext(config, 0);
-  return [new LawnMemoryUnit({
+  const lawnUnit = new LawnMemoryUnit({
     stations: config.stations,
     database,
     logger,
@@ -35,5 +36,7 @@ export function lawnMemoryUnits(config: LawnConfig, database: Database, logger: 
     growth: { cutHeightCm: settings.cutHeightCm, growthFactor: settings.growthFactor },
     saveIntervalMs: settings.saveIntervalMinutes * 60_000,
     pollIntervalMs: settings.pollSeconds * 1000,
-  })];
+  });
+  const mower = new MowerStateSources(config.stations, (station, atMs, source) => lawnUnit.recordCut(station, atMs, source), logger, () => clock.now());
+  return mower.configured ? [lawnUnit, mower] : [lawnUnit];
 }
