@@ -4,14 +4,14 @@
  * mqttConfigProblems); loadConfig runs both.
  */
 import { isLoopbackHost } from '../util/loopback.js';
-import type { MqttSideConfig } from './schema.js';
+import type { AppConfig, MqttSideConfig } from './schema.js';
 
 function overlaps(a: string, b: string): boolean {
   return a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
 }
 
 /** Problems no single key can see; empty when the configuration is consistent. */
-export function crossKeyProblems(config: MqttSideConfig): string[] {
+export function crossKeyProblems(config: MqttSideConfig & Partial<Pick<AppConfig, 'lawnMemory'>>): string[] {
   const problems: string[] = [];
   if (config.broker.enabled && !isLoopbackHost(config.broker.host) && config.broker.users.length === 0) {
     problems.push(
@@ -26,6 +26,10 @@ export function crossKeyProblems(config: MqttSideConfig): string[] {
   }
   if (config.mqtt.url !== '' && !/^(mqtts?|wss?):\/\/[^/]/.test(config.mqtt.url)) {
     problems.push(`"mqtt.url" must start with mqtt://, mqtts://, ws:// or wss:// followed by a host`);
+  }
+  // The loader passes the whole configuration; the MQTT side's own callers have no lawnMemory.
+  if (config.lawnMemory && config.lawnMemory.holidayRegion !== '' && config.lawnMemory.holidayCountry === '') {
+    problems.push(`"lawnMemory.holidayRegion" = "${config.lawnMemory.holidayRegion}" needs "lawnMemory.holidayCountry" (e.g. "DE" for the region "BY")`);
   }
   const hasFile = (name: 'cert' | 'key'): boolean => config.mqtt[name] !== '';
   if (hasFile('cert') !== hasFile('key')) problems.push('"mqtt.cert" and "mqtt.key" must be set together');
