@@ -1,7 +1,7 @@
 /**
  * Public holidays for the quiet hours (lawnMemory.holidayCountry / holidayRegion), from the
  * date-holidays library (https://github.com/commenthol/date-holidays; rules from public sources, no
- * network). The library and its rules for every country cost ~30 MB of memory, so it is imported only
+ * network). The library and its rules for every country add ~22 MB to the daemon's RSS, so it is imported only
  * when a country is configured. At start the dates of the configured years are computed once and
  * handed to the pure quiet hours as data: local date "YYYY-MM-DD" → English name. A holiday is the
  * whole calendar day in the configured time zone (lawnMemory's `timezone`), as the country observes it.

@@ -103,4 +103,4 @@ mqttTest('ATTACK: a forged mowing session on an overdue lawn after a wet spell t
   // Nor does it come back on while the blades stay wet: no relief without an overdue lawn.
   replay(lawn, mqtt.clock, '2026-06-18T10:50:00Z', '2026-06-18T12:00:00Z', afterRain);
   expect(lawn.state()).toMatchObject({ mowable: false });
-});
+}, 120_000); // three days of 10-minute readings: ~6 s alone, several times that on a loaded machine
