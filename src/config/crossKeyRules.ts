@@ -4,14 +4,14 @@
  * mqttConfigProblems); loadConfig runs both.
  */
 import { isLoopbackHost } from '../util/loopback.js';
-import type { MqttSideConfig } from './schema.js';
+import type { AppConfig, MqttSideConfig } from './schema.js';
 
 function overlaps(a: string, b: string): boolean {
   return a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
 }
 
 /** Problems no single key can see; empty when the configuration is consistent. */
-export function crossKeyProblems(config: MqttSideConfig): string[] {
+export function crossKeyProblems(config: MqttSideConfig & Partial<Pick<AppConfig, 'lawnMemory'>>): string[] {
   const problems: string[] = [];
   if (config.broker.enabled && !isLoopbackHost(config.broker.host) && config.broker.users.length === 0) {
     problems.push(
@@ -27,6 +27,10 @@ export function crossKeyProblems(config: MqttSideConfig): string[] {
   if (config.mqtt.url !== '' && !/^(mqtts?|wss?):\/\/[^/]/.test(config.mqtt.url)) {
     problems.push(`"mqtt.url" must start with mqtt://, mqtts://, ws:// or wss:// followed by a host`);
   }
+  // The loader passes the whole configuration; the MQTT side's own callers have no lawnMemory.
+  if (config.lawnMemory && config.lawnMemory.holidayRegion !== '' && config.lawnMemory.holidayCountry === '') {
+    problems.push(`"lawnMemory.holidayRegion" = "${config.lawnMemory.holidayRegion}" needs "lawnMemory.holidayCountry" (e.g. "DE" for the region "BY")`);
+  }
   const hasFile = (name: 'cert' | 'key'): boolean => config.mqtt[name] !== '';
   if (hasFile('cert') !== hasFile('key')) problems.push('"mqtt.cert" and "mqtt.key" must be set together');
   const underBase = (topic: string): boolean => topic === config.mqtt.baseTopic || topic.startsWith(`${config.mqtt.baseTopic}/`);
@@ -36,6 +40,9 @@ export function crossKeyProblems(config: MqttSideConfig): string[] {
     }
     if (station.irrigation && underBase(station.irrigation.topic)) {
       problems.push(`station "${station.id}" irrigation.topic "${station.irrigation.topic}" lies under "mqtt.baseTopic" = "${config.mqtt.baseTopic}", where only we may publish`);
+    }
+    if (station.mower && underBase(station.mower.topic)) {
+      problems.push(`station "${station.id}" mower.topic "${station.mower.topic}" lies under "mqtt.baseTopic" = "${config.mqtt.baseTopic}", where only we may publish`);
     }
   }
   return problems;

@@ -6,6 +6,7 @@
  */
 import { validateStations } from '../ingest/stationConfig.js';
 import type { StationConfig } from '../ingest/types.js';
+import { holidayCountryFormat, holidayRegionFormat } from './holidayValues.js';
 import { validateTopicPrefix, type BrokerUser } from './mqttValues.js';
 import { validateCronExpression } from '../util/scheduler.js';
 import { parseNoiseHours } from '../core/lawn/quietHours.js';
@@ -374,6 +375,20 @@ export const mqttSchema = {
       default: false,
       env: 'MOWABILITY_LAWN_MEMORY_QUIET_SUNDAYS',
       arg: 'lawn-memory-quiet-sundays',
+    },
+    holidayCountry: {
+      doc: 'Quiet hours all day on this country\'s public holidays (ISO 3166-1 code, e.g. "DE"; dates from the date-holidays library, in the configured time zone); empty: none.',
+      format: holidayCountryFormat,
+      default: '',
+      env: 'MOWABILITY_LAWN_MEMORY_HOLIDAY_COUNTRY',
+      arg: 'lawn-memory-holiday-country',
+    },
+    holidayRegion: {
+      doc: 'The state or region for regional public holidays (e.g. "BY" for Bavaria with holidayCountry "DE"); empty: national holidays only.',
+      format: holidayRegionFormat,
+      default: '',
+      env: 'MOWABILITY_LAWN_MEMORY_HOLIDAY_REGION',
+      arg: 'lawn-memory-holiday-region',
     },
     cutHeightCm: {
       doc: 'Height the lawn is cut to (cm); mow need reaches 100 when the grass has grown half of it (the one-third rule).',

@@ -6,6 +6,7 @@ import { FIELD_CAPACITY_RANGE_PCT, isValidFieldCapacity } from '../core/soil.js'
 import { MOWER_CLASSES, SOIL_TYPES, TURF_TYPES } from '../core/vocabulary.js';
 import { FIELD_QUANTITY } from './builder.js';
 import { CURRENT_FIELDS, RAIN_INPUT_FIELDS, STATION_FORMATS, isUploadFormat, type StationConfig } from './types.js';
+import { mowerProblems } from './mowerConfig.js';
 import { sharedUploadProblems, uploadProblems } from './uploadConfig.js';
 import { isUnitOf, unitsFor, type Quantity } from './units.js';
 
@@ -13,7 +14,7 @@ const ID_PATTERN = /^[a-zA-Z0-9_-]+$/;
 /** Ids whose topics the daemon itself publishes under (<base>/bridge/state, <base>/bridge/stats). */
 const RESERVED_IDS = new Set(['bridge']);
 const INPUT_FIELDS: readonly string[] = [...CURRENT_FIELDS, ...RAIN_INPUT_FIELDS];
-const STATION_KEYS = new Set(['id', 'name', 'format', 'topic', 'match', 'units', 'fields', 'timestampKey', 'lawn', 'freshness', 'irrigation', 'location', 'upload', 'forecast']);
+const STATION_KEYS = new Set(['id', 'name', 'format', 'topic', 'match', 'units', 'fields', 'timestampKey', 'lawn', 'freshness', 'irrigation', 'mower', 'location', 'upload', 'forecast']);
 /** A station's lawn keys and their allowed values: the core's lists, as for the service-level lawn profile. */
 const LAWN_VALUES: Readonly<Record<string, readonly string[]>> = { soilType: SOIL_TYPES, mowerClass: MOWER_CLASSES, turfType: TURF_TYPES };
 const IRRIGATION_KEYS = ['topic', 'key'];
@@ -193,6 +194,7 @@ function stationProblems(raw: unknown, index: number): string[] {
   uploadProblems(raw.format, raw.upload, problem);
   lawnProblems(raw.lawn, problem);
   irrigationProblems(raw.irrigation, problem);
+  mowerProblems(raw.mower, problem);
   locationProblems(raw.location, problem);
   forecastProblems(raw.forecast, raw.location, problem);
   if (raw.freshness !== undefined) {

@@ -7,18 +7,21 @@ import type { LawnProfile } from '../core/types.js';
 import type { StationUnit } from '../station/unit.js';
 import type { Database } from '../store/database.js';
 import type { Clock } from '../util/clock.js';
+import { HolidayCalendar } from './holidays.js';
 import { LawnMemoryUnit } from './lawnUnit.js';
+import { MowerStateSources } from './mowerStateSource.js';
 
 const DEFAULT_PROFILE: LawnProfile = { soilType: 'loam', mowerClass: 'robot', turfType: 'cool_season' };
 
 type LawnConfig = Pick<AppConfig, 'lawnMemory' | 'mqtt' | 'stations' | 'timezone' | 'hemisphere' | 'lawn'>;
 
-/** The lawn memory unit, or none when lawnMemory.enabled is false. */
+/** The lawn memory unit (after the holiday calendar, before the mower state source, when configured), or none when lawnMemory.enabled is false. */
 export function lawnMemoryUnits(config: LawnConfig, database: Database, logger: Logger, clock: Clock): StationUnit[] {
   const settings = config.lawnMemory;
   if (!settings.enabled) return [];
   const context = calculationContext(config, 0);
-  return [new LawnMemoryUnit({
+  const holidays = settings.holidayCountry === '' ? undefined : new HolidayCalendar({ country: settings.holidayCountry, region: settings.holidayRegion }, () => clock.now());
+  const lawnUnit = new LawnMemoryUnit({
     stations: config.stations,
     database,
     logger,
@@ -31,9 +34,13 @@ export function lawnMemoryUnits(config: LawnConfig, database: Database, logger: 
       noise: parseNoiseHours(settings.noiseHours),
       sundays: settings.quietSundays,
       timeZone: context.timeZone,
+      ...(holidays && { holidays: holidays.days }),
     },
     growth: { cutHeightCm: settings.cutHeightCm, growthFactor: settings.growthFactor },
     saveIntervalMs: settings.saveIntervalMinutes * 60_000,
     pollIntervalMs: settings.pollSeconds * 1000,
-  })];
+  });
+  const mower = new MowerStateSources(config.stations, (station, atMs, source) => lawnUnit.recordCut(station, atMs, source), logger, () => clock.now());
+  // The calendar first: its start fills the dates (or stops the daemon on unknown codes) before anything asks.
+  return [...(holidays ? [holidays] : []), lawnUnit, ...(mower.configured ? [mower] : [])];
 }

@@ -114,11 +114,18 @@ export class LawnMemoryUnit implements StationUnit {
       this.#log.warn({ station: stationId, bytes: payload.length }, `mowed message ignored: ${problem}`);
       return false;
     }
-    const atMs = report.atMs ?? nowMs;
-    if (lawn.lastCutMs !== null && atMs <= lawn.lastCutMs) return false;
-    const source = report.source ?? 'mqtt';
+    return this.recordCut(stationId, report.atMs ?? nowMs, report.source ?? 'mqtt');
+  }
+
+  /**
+   * The one place a cut reported to the running daemon is recorded (the mowed topic, the mower state
+   * topic): in memory at once, in the database in the background. True when the last cut moved later.
+   */
+  recordCut(stationId: string, atMs: number, source: string): boolean {
+    const lawn = this.#stations.get(stationId);
+    if (!lawn || (lawn.lastCutMs !== null && atMs <= lawn.lastCutMs)) return false;
     lawn.setCut(atMs, source);
-    const write = this.#store.saveCut({ station: stationId, atMs, source }, nowMs)
+    const write = this.#store.saveCut({ station: stationId, atMs, source }, this.#options.now())
       .catch((err: unknown) => this.#log.error({ err, station: stationId }, 'saving the cut failed'))
       .finally(() => this.#cutWrites.delete(write));
     this.#cutWrites.add(write);

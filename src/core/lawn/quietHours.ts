@@ -1,7 +1,8 @@
 /**
  * Quiet hours for the `mowable` flag (never the index), pure: a night ban from some minutes before sunset
  * to some minutes after sunrise (hedgehogs and other nocturnal animals are out at dusk; several German
- * municipalities ban robot mowers at night), and optional noise hours in local time, on Sundays too.
+ * municipalities ban robot mowers at night), and optional noise hours in local time, on Sundays and
+ * public holidays too (the holiday dates come in as data).
  */
 import { localDateTime } from '../season.js';
 import { sunDay } from './sun.js';
@@ -20,6 +21,8 @@ export interface QuietHoursSettings {
   /** No mowing all Sunday (local time). */
   sundays: boolean;
   timeZone: string;
+  /** Public holidays: local date "YYYY-MM-DD" → name, quiet all day (computed by src/lawn/holidays.ts); absent: none. */
+  holidays?: ReadonlyMap<string, string>;
 }
 
 export interface Location {
@@ -89,5 +92,12 @@ export function quietHoursReason(nowMs: number, location: Location | undefined, 
     return `quiet hours: noise hours ${fmt(settings.noise.fromMin)}–${fmt(settings.noise.toMin)}`;
   }
   if (settings.sundays && weekday(local) === 0) return 'quiet hours: Sunday';
-  return undefined;
+  return holidayReason(local, settings.holidays);
+}
+
+/** The holiday's reason when the local date is one, else undefined. */
+function holidayReason(local: { year: number; month: number; day: number }, holidays: ReadonlyMap<string, string> | undefined): string | undefined {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const name = holidays?.get(`${local.year}-${pad(local.month)}-${pad(local.day)}`);
+  return name === undefined ? undefined : `quiet hours: public holiday (${name})`;
 }

@@ -1,0 +1,98 @@
+/**
+ * A robot mower's state topic as a cut source (a station's `mower` config): subscribes the topic,
+ * reads the state word, steps the pure session of src/core/lawn/mowerSession.ts, and hands a cut to
+ * the lawn memory's recordCut (the one place cuts are recorded). Another MQTT client publishes this
+ * topic, so it is untrusted: all it can do is record a cut at the daemon's own time, which lowers
+ * mow_need; that never turns `mowable` on (docs/model.md "Lawn memory", test/lawn/mowerAttack.test.ts).
+ * Sessions live in memory: a restart forgets a run in progress.
+ */
+import type { Logger } from 'pino';
+import { DEFAULT_MOWER_KEY, DEFAULT_MOWER_MIN_MINUTES, MAX_MOWER_PAYLOAD_BYTES, isMowingState, mowerStateWord } from '../core/lawn/mowerPayload.js';
+import { IDLE_MOWER, mowingMinutes, stepMowerSession, type MowerSession } from '../core/lawn/mowerSession.js';
+import type { MowerConfig, StationConfig } from '../ingest/types.js';
+import type { StationUnit, UnitSubscriber } from '../station/unit.js';
+import { LogThrottle } from '../util/logThrottle.js';
+
+/** The `last_cut_source` of cuts this source records. */
+export const MOWER_CUT_SOURCE = 'mower';
+
+export type RecordCut = (stationId: string, atMs: number, source: string) => boolean;
+
+export type MowerCounters = { mowerStatesReceived: number; mowerStatesRejected: number; mowerCuts: number };
+
+/** The state's `mower` object. */
+export interface MowerStatus {
+  topic: string;
+  state: string | null;
+  mowing: boolean;
+  mowing_minutes: number;
+}
+
+interface Tracked {
+  config: MowerConfig;
+  session: MowerSession;
+  state: string | null;
+}
+
+export class MowerStateSources implements StationUnit {
+  readonly name = 'mower';
+  readonly counters: MowerCounters = { mowerStatesReceived: 0, mowerStatesRejected: 0, mowerCuts: 0 };
+  readonly #stations = new Map<string, Tracked>();
+  readonly #recordCut: RecordCut;
+  readonly #now: () => number;
+  readonly #throttle: LogThrottle;
+
+  constructor(stations: readonly StationConfig[], recordCut: RecordCut, logger: Logger, now: () => number) {
+    for (const station of stations) if (station.mower) this.#stations.set(station.id, { config: station.mower, session: IDLE_MOWER, state: null });
+    this.#recordCut = recordCut;
+    this.#now = now;
+    this.#throttle = new LogThrottle(logger.child({ module: 'mower' }), 60_000, now);
+  }
+
+  /** True when some station has a mower topic (else the composition root leaves the unit out). */
+  get configured(): boolean {
+    return this.#stations.size > 0;
+  }
+
+  subscribe(connection: UnitSubscriber, recompute: (stationId: string) => void): void {
+    for (const [stationId, tracked] of this.#stations) {
+      connection.subscribe(tracked.config.topic, (_topic, payload, retained) => {
+        if (this.handle(stationId, payload, retained)) recompute(stationId);
+      });
+    }
+  }
+
+  /** One message on a station's mower topic; true when it recorded a cut. */
+  handle(stationId: string, payload: Buffer, retained: boolean): boolean {
+    const tracked = this.#stations.get(stationId);
+    if (!tracked) return false;
+    this.counters.mowerStatesReceived++;
+    const key = tracked.config.key ?? DEFAULT_MOWER_KEY;
+    const state = payload.length <= MAX_MOWER_PAYLOAD_BYTES ? mowerStateWord(payload.toString('utf8'), key) : undefined;
+    if (state === undefined) {
+      this.counters.mowerStatesRejected++;
+      this.#throttle.warn(`mower:${stationId}`, { station: stationId, bytes: payload.length },
+        `mower state ignored: expected a state word (e.g. mowing, docked) or a JSON object with "${key}" holding one`);
+      return false;
+    }
+    const nowMs = this.#now();
+    const minMs = (tracked.config.minMinutes ?? DEFAULT_MOWER_MIN_MINUTES) * 60_000;
+    const step = stepMowerSession(tracked.session, { mowing: isMowingState(state, tracked.config.mowingStates), retained }, nowMs, minMs);
+    tracked.session = step.session;
+    tracked.state = state;
+    if (step.cutAtMs === null || !this.#recordCut(stationId, step.cutAtMs, MOWER_CUT_SOURCE)) return false;
+    this.counters.mowerCuts++;
+    return true;
+  }
+
+  stateFragment(stationId: string, nowMs: number): { mower: MowerStatus } | undefined {
+    const tracked = this.#stations.get(stationId);
+    if (!tracked) return undefined;
+    const mowing = tracked.session.mowingSinceMs !== null;
+    return { mower: { topic: tracked.config.topic, state: tracked.state, mowing, mowing_minutes: mowingMinutes(tracked.session, nowMs) } };
+  }
+
+  stats(): Readonly<MowerCounters> {
+    return this.counters;
+  }
+}

@@ -1,0 +1,49 @@
+/** The lawn memory with a mower state source on the MQTT fixture's daemon (aedes on an ephemeral port). */
+import { onTestFinished } from 'vitest';
+import type { MowerConfig, StationConfig } from '../../src/ingest/types.js';
+import { LawnMemoryUnit } from '../../src/lawn/lawnUnit.js';
+import { MowerStateSources } from '../../src/lawn/mowerStateSource.js';
+import type { MqttSideConfig } from '../../src/mqtt/settings.js';
+import { Database } from '../../src/store/database.js';
+import type { MqttDaemonFixture } from '../helpers/mqttFixture.js';
+import { silentLogger, testMqttConfig } from '../helpers/mqttHarness.js';
+import { garden, type LawnDaemon } from './lawnHarness.js';
+
+export interface MowerDaemon extends LawnDaemon {
+  mower: MowerStateSources;
+}
+
+type MqttOverrides = Partial<MqttSideConfig['mqtt']>;
+
+export async function startMowerDaemon(fixture: MqttDaemonFixture, mower: MowerConfig, mqtt: MqttOverrides = {}): Promise<MowerDaemon> {
+  const station: StationConfig = { ...garden, mower };
+  const config = testMqttConfig({ stations: [station], mqtt: { mowableOnDelayMinutes: 0, ...mqtt } });
+  const database = await Database.open(fixture.dbPath);
+  const unit = new LawnMemoryUnit({
+    stations: [station],
+    database,
+    logger: silentLogger,
+    now: () => fixture.clock.now(),
+    baseTopic: 'mowability',
+    lawn: { soilType: 'loam', mowerClass: 'robot', turfType: 'cool_season' },
+    quiet: { night: true, marginMinutes: 30, noise: null, sundays: false, timeZone: 'Europe/Berlin' },
+    growth: { cutHeightCm: 4, growthFactor: 1 },
+    saveIntervalMs: 3_600_000,
+    pollIntervalMs: 3_600_000,
+  });
+  // As the composition root wires it (src/lawn/buildLawnUnit.ts): the source records through the lawn unit.
+  const source = new MowerStateSources([station], (id, atMs, from) => unit.recordCut(id, atMs, from), silentLogger, () => fixture.clock.now());
+  const daemon = await fixture.start(config, { units: [unit, source] });
+  const stop = async () => {
+    await daemon.stop();
+    await database.close().catch(() => undefined);
+  };
+  onTestFinished(stop);
+  return {
+    daemon,
+    unit,
+    mower: source,
+    stop,
+    state: () => daemon.service.stationState('garden') as ReturnType<LawnDaemon['state']>,
+  };
+}
