@@ -61,6 +61,7 @@ export class SoilMoistureFeed {
   /** The estimate on the core's scale; undefined while the bucket is spinning up. */
   estimate(stationId: string, memory: LawnMemoryState, nowMs: number): number | undefined {
     const feed = this.#stations.get(stationId);
+    // The oldest degree-day checkpoint tells how long the memory has run (kept for 15 days > SPIN_UP_MS).
     const startedMs = memory.gddCheckpoints[0]?.[0];
     if (!feed || memory.soilPct === null || startedMs === undefined || nowMs - startedMs < SPIN_UP_MS) return undefined;
     return Math.min(100, Math.max(0, Math.round(memory.soilPct * feed.scale * 10) / 10));
