@@ -8,6 +8,7 @@ import { parseExtensions, parseInput } from './parse.js';
 import { rainSourceInfo } from './rainWindows.js';
 import { formatLocalDateTime, isSeason, localDateTime, seasonForMonth } from './season.js';
 import { isValidFieldCapacity } from './soil.js';
+import { soilEstimateFor, splitSoilEstimate } from './soilEstimate.js';
 import { statusForScore, toScore } from './status.js';
 import { OVERGROWTH_REASON, overgrowthRelief } from './lawnWetness.js';
 import type { ExtensionInput } from './irrigation.js';
@@ -94,7 +95,9 @@ function describeError(check: CheckName, error: unknown): string {
  * failing check. `calculate` uses the built-in registry.
  */
 export function calculateWith(registry: readonly CheckDefinition[], input: RawInput, context: CalculationContext): CalculationOutcome {
-  const parsed = parseInput(input);
+  // An estimated soil moisture (MQTT side, lawn memory) is not parsed as a measurement.
+  const estimated = splitSoilEstimate(input, context);
+  const parsed = parseInput(estimated.input);
   const missingRequired = REQUIRED_FIELDS.filter((name) => parsed.values[name] === undefined);
   if (missingRequired.length > 0) {
     return {
@@ -112,6 +115,7 @@ export function calculateWith(registry: readonly CheckDefinition[], input: RawIn
   const season = forced ?? seasonForMonth(localTime.month, hemisphere);
   const dataQuality = dataQualityFor(parsed.available.length, REQUIRED_FIELDS.length, FIELD_SPECS.length);
   const checkContext: CheckContext = { values: parsed.values, extensions: parseExtensions(input), season, lawn };
+  if (estimated.pct !== undefined) checkContext.soilEstimate = soilEstimateFor(estimated.pct, lawn);
   const noWetnessEvidence = lacksWetnessEvidence(parsed.values);
 
   const checks: Partial<Record<CheckName, CheckResult>> = {};

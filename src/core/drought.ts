@@ -2,6 +2,7 @@ import { formatNumberDe } from './format.js';
 import { effectiveRainWindows } from './rainWindows.js';
 import type { CalculationInput } from './fields.js';
 import { HEAT_STRESS_FROM_C } from './turf.js';
+import type { SoilEstimate } from './soilEstimate.js';
 import type { Season } from './types.js';
 import { emphasis } from './reasonText.js';
 
@@ -30,26 +31,29 @@ function rain14dMm(values: CalculationInput): number | undefined {
 /**
  * True when a lawn without a soil sensor is in a dry spell during the growing season. A measured
  * soil_moisture replaces this estimate (the soiltemp check rates drought from it). Based on the rain
- * sum, not on minutes_since_rain, so that more time since rain never lowers a score.
+ * sum, not on minutes_since_rain, so that more time since rain never lowers a score. With the lawn
+ * memory's estimated soil moisture it is the bucket's drought signal instead (docs/model.md, "Lawn memory").
  */
-export function isDrySpell(values: CalculationInput, season: Season): boolean {
+export function isDrySpell(values: CalculationInput, season: Season, estimate?: SoilEstimate): boolean {
   if (values.soil_moisture !== undefined || season === 'winter') return false;
+  // The lawn memory's water balance knows ET as well as rain: it replaces the rain-sum rule.
+  if (estimate !== undefined) return estimate.drought;
   const sum = rain14dMm(values);
   return sum !== undefined && sum < DRY_SPELL_RAIN_14D_MM;
 }
 
 /** The cap a dry spell puts on the temperature check (null when there is none). */
-export function droughtCap(values: CalculationInput, season: Season, tempC: number, heatFromC = HEAT_STRESS_FROM_C): DroughtCap | null {
-  if (!isDrySpell(values, season)) return null;
-  const sum = formatNumberDe(rain14dMm(values) ?? 0);
+export function droughtCap(values: CalculationInput, season: Season, tempC: number, heatFromC = HEAT_STRESS_FROM_C, estimate?: SoilEstimate): DroughtCap | null {
+  if (!isDrySpell(values, season, estimate)) return null;
+  const evidence = estimate === undefined ? `${formatNumberDe(rain14dMm(values) ?? 0)} mm Regen in 14 Tagen` : `geschätzte Bodenfeuchte ${formatNumberDe(estimate.pct)} % nach Wasserbilanz`;
   if (tempC >= heatFromC) {
     return {
       cap: DRY_SPELL_HEAT_CAP,
-      reason: `${emphasis('Trockenstress und Hitze')} (${sum} mm Regen in 14 Tagen, ${formatNumberDe(tempC)} °C) – nicht mähen, die Grasnarbe wird geschädigt.`,
+      reason: `${emphasis('Trockenstress und Hitze')} (${evidence}, ${formatNumberDe(tempC)} °C) – nicht mähen, die Grasnarbe wird geschädigt.`,
     };
   }
   return {
     cap: DRY_SPELL_CAP,
-    reason: `${emphasis('Trockenphase')} (${sum} mm Regen in 14 Tagen) – Trockenstress, Rasen nicht zusätzlich belasten, Schnitthöhe erhöhen.`,
+    reason: `${emphasis('Trockenphase')} (${evidence}) – Trockenstress, Rasen nicht zusätzlich belasten, Schnitthöhe erhöhen.`,
   };
 }

@@ -35,6 +35,11 @@ export interface CalculationContext {
   /** Forces the season (season_source "manual"); the caller decides whether forcing is allowed. */
   forcedSeason?: Season;
   lawn?: Partial<LawnProfile>;
+  /**
+   * Input fields the caller estimated rather than measured. Only `soil_moisture` is honoured (the lawn
+   * memory's soil water bucket, src/core/soilEstimate.ts); the HTTP API never sets this.
+   */
+  estimatedFields?: readonly FieldName[];
 }
 
 /** Untrusted input: field -> value from JSON, form strings or MQTT. */

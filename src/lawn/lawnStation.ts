@@ -3,6 +3,7 @@
  * cursor into the history's minute buckets, and the pure memory of src/core/lawn/memory.ts.
  */
 import { coreDryingMinutes, dryingMinutesLeft } from '../core/lawn/blades.js';
+import { catchUpMemory } from '../core/lawn/catchUp.js';
 import type { EtWeather } from '../core/lawn/evaporation.js';
 import { growthCm, mowNeed } from '../core/lawn/growth.js';
 import { gddSinceCut, initialLawnMemory, withCut, stepLawnMemory, wetSpellHours, type LawnMemoryState } from '../core/lawn/memory.js';
@@ -114,6 +115,14 @@ export class LawnStation {
     return mm;
   }
 
+  /** After a restart: step over the history's minutes after the restored snapshot (src/core/lawn/catchUp.ts). */
+  catchUp(buckets: readonly BucketRow[]): void {
+    const next = catchUpMemory(this.#memory, buckets, this.#profile);
+    if (next === this.#memory) return;
+    this.#memory = next;
+    this.dirty = true;
+  }
+
   /** After a restart: continue reading rain where the restored balance stopped (`buckets` of that minute). */
   resumeRain(buckets: readonly BucketRow[]): void {
     const atMs = this.#memory.atMs;
@@ -141,8 +150,9 @@ export class LawnStation {
     this.dirty = true;
   }
 
-  /** Knows whether the blades are wet: it has humidity (or dew point) for the balance. */
+  /** Knows whether the blades are wet: it has humidity (or dew point) for the balance, and no gap since. */
   #knowsBlades(nowMs: number): boolean {
+    if (this.#memory.bladesUnknown) return false;
     const weather = this.weather(nowMs);
     return weather !== undefined && (weather.humidityPct !== undefined || weather.dewPointC !== undefined);
   }
@@ -172,7 +182,9 @@ export class LawnStation {
     const left = knows ? dryingMinutesLeft(memory.blades, this.weather(nowMs)) : null;
     const gdd = this.gddSinceCut();
     const soil = memory.soilPct;
-    let summary = 'blades: unknown (no humidity or dew point from the station)';
+    let summary = memory.bladesUnknown
+      ? 'blades: unknown after a gap in the readings, until they would have dried at the observed weather'
+      : 'blades: unknown (no humidity or dew point from the station)';
     if (wet === false) summary = memory.blades.drySinceMs === null ? 'blades dry' : `blades dry since ${timeLabel(memory.blades.drySinceMs)}`;
     if (wet === true) {
       summary = left !== null && Number.isFinite(left)

@@ -19,6 +19,7 @@ import { lawnEntities } from './lawnEntities.js';
 import { restoreMemory } from './restore.js';
 import { LawnStation, type GrowthSettings, type LawnStatus } from './lawnStation.js';
 import { LawnStore } from './lawnStore.js';
+import { SoilMoistureFeed, seedSensor, withSoilSource, type SoilMoistureSource } from './soilFeed.js';
 import { MOWED_COMMAND } from '../mqtt/topics.js';
 import { MAX_MOWED_PAYLOAD_BYTES, cutTimeProblem, parseMowedPayload } from './mowedPayload.js';
 
@@ -45,6 +46,7 @@ export class LawnMemoryUnit implements StationUnit {
   readonly #store: LawnStore;
   readonly #log: Logger;
   readonly #stations = new Map<string, LawnStation>();
+  readonly #soil = new SoilMoistureFeed();
   #history: StationHistoryView | undefined;
   #recompute: ((stationId: string) => void) | undefined;
   #saveTimer: NodeJS.Timeout | undefined;
@@ -66,9 +68,13 @@ export class LawnMemoryUnit implements StationUnit {
       const lawn = { ...this.#options.lawn, ...station.lawn };
       const profile = soilProfile(lawn.soilType, lawn.turfType, lawn.fieldCapacityPercent);
       const lawnStation = new LawnStation(profile, station.location?.elevation, restoreMemory(balances.get(station.id)));
+      const savedAtMs = lawnStation.memory.atMs;
+      if (savedAtMs !== null) lawnStation.catchUp(context.history.buckets(station.id, savedAtMs, this.#options.now()));
       const atMs = lawnStation.memory.atMs;
       if (atMs !== null) lawnStation.resumeRain(context.history.buckets(station.id, atMs, atMs));
       this.#stations.set(station.id, lawnStation);
+      this.#soil.register(station.id, lawn, profile);
+      seedSensor(this.#soil, context.history, station.id, this.#options.now());
     }
     await this.#pollCuts();
     this.#saveTimer = setInterval(() => void this.#save(), this.#options.saveIntervalMs);
@@ -89,6 +95,7 @@ export class LawnMemoryUnit implements StationUnit {
     if (!lawn || !this.#history) return;
     const buckets = this.#history.buckets(stationId, lawn.rainFromMs(reading.timeMs), reading.timeMs);
     lawn.onReading(reading, buckets);
+    this.#soil.onReading(stationId, reading);
   }
 
   subscribe(connection: UnitSubscriber, recompute: (stationId: string) => void): void {
@@ -137,18 +144,20 @@ export class LawnMemoryUnit implements StationUnit {
     if (!lawn) return input;
     if (input.minutes_since_irrigation === 0) lawn.markIrrigated();
     const derived = lawn.derived(nowMs, this.#options.growth);
-    return Object.keys(derived).length === 0 ? input : { ...input, ...derived };
+    const extended = this.#soil.extend(stationId, input, lawn.memory, nowMs);
+    return Object.keys(derived).length === 0 ? extended : { ...extended, ...derived };
   }
 
-  status(stationId: string, nowMs: number): LawnStatus | undefined {
+  status(stationId: string, nowMs: number): (LawnStatus & { soil_moisture_source: SoilMoistureSource }) | undefined {
     const timeLabel = (ms: number) => {
       const local = localDateTime(ms, this.#options.quiet.timeZone);
       return `${String(local.hour).padStart(2, '0')}:${String(local.minute).padStart(2, '0')}`;
     };
-    return this.#stations.get(stationId)?.status(nowMs, this.#options.growth, timeLabel);
+    const lawn = this.#stations.get(stationId);
+    return lawn && withSoilSource(lawn.status(nowMs, this.#options.growth, timeLabel), this.#soil.source(stationId, lawn.memory, nowMs));
   }
 
-  stateFragment(stationId: string, nowMs: number): { lawn: LawnStatus } | undefined {
+  stateFragment(stationId: string, nowMs: number): { lawn: LawnStatus & { soil_moisture_source: SoilMoistureSource } } | undefined {
     const status = this.status(stationId, nowMs);
     return status ? { lawn: status } : undefined;
   }

@@ -14,6 +14,7 @@ export function restoreMemory(raw: unknown): LawnMemoryState | undefined {
   const weather = typeof r.weather === 'object' && r.weather !== null && num((r.weather as Record<string, unknown>).temperatureC) ? (r.weather as LawnMemoryState['weather']) : null;
   return {
     blades: { waterMm: Math.max(0, blades.waterMm), drySinceMs: blades.drySinceMs },
+    bladesUnknown: r.bladesUnknown === true, // absent in rows written before gaps were modelled
     soilPct: r.soilPct,
     gddTotal: r.gddTotal,
     gddCheckpoints: points,

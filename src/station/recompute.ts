@@ -15,6 +15,7 @@ import { buildStatePayload, type StationStatePayload } from '../mqtt/statePayloa
 import type { StationEventLog } from '../mqtt/stationEvents.js';
 import type { LogThrottle } from '../util/logThrottle.js';
 import type { MowableHold, StationInput, StationUnit } from './unit.js';
+import { fieldsAddedByUnits } from './unitDerivedFields.js';
 
 export function mowableSettingsFor(config: MqttSideConfig): MowableSettings {
   return {
@@ -48,9 +49,10 @@ export class StationRecompute {
     const { history, units, config } = this.#deps;
     const assembly = history.assemble(station.id, nowMs);
     const input = units.reduce<StationInput>((current, unit) => unit.extendInput?.(station.id, current, nowMs) ?? current, assembly.input);
+    const estimated = fieldsAddedByUnits(assembly.input, input);
     let outcome: CalculationOutcome;
     try {
-      outcome = calculate(input, calculationContext(config, nowMs, { lawn: station.lawn }));
+      outcome = calculate(input, { ...calculationContext(config, nowMs, { lawn: station.lawn }), estimatedFields: estimated });
     } catch (err) {
       this.#deps.throttle.warn(`calculate:${station.id}`, { err, station: station.id }, 'calculation failed');
       return undefined;
@@ -67,7 +69,8 @@ export class StationRecompute {
     this.#deps.events.mowable(station.id, this.#publishedMowable.get(station.id) ?? previous.mowable, flag, score, status, reason);
     this.#publishedMowable.set(station.id, flag);
     const fragments = Object.assign({}, ...units.map((unit) => unit.stateFragment?.(station.id, nowMs))) as Record<string, unknown>;
-    return buildStatePayload({ stationId: station.id, stationName: station.name, outcome, assembly, mowable: flag, mowableReason: reason, input, fragments });
+    const published = estimated.length === 0 ? assembly : { ...assembly, derived: [...assembly.derived, ...estimated] };
+    return buildStatePayload({ stationId: station.id, stationName: station.name, outcome, assembly: published, mowable: flag, mowableReason: reason, input, fragments });
   }
 
   #firstHold(stationId: string, nowMs: number): MowableHold | undefined {

@@ -62,7 +62,9 @@ export interface StationUnit {
   subscribe?(connection: UnitSubscriber, recompute: (stationId: string) => void): void;
   /**
    * Adds the inputs the unit derives (e.g. `minutes_since_irrigation`) before the core calculates.
-   * Must return the input unchanged (the same object is fine) when it knows nothing.
+   * Must return the input unchanged (the same object is fine) when it knows nothing. A spec field a
+   * unit adds (e.g. the lawn memory's `soil_moisture`) is an estimate: published in `derived_fields`
+   * and calculated as such (src/station/unitDerivedFields.ts).
    */
   extendInput?(stationId: string, input: StationInput, nowMs: number): StationInput;
   /** Top-level keys merged into the station's retained state (e.g. `{ irrigation: {...} }`). */

@@ -21,6 +21,8 @@ export interface Weather {
   solar: number;
   /** Rain in the 10 minutes up to this reading, mm. */
   rainMm?: number;
+  /** A soil-moisture sensor's reading, %. */
+  soil_moisture?: number;
 }
 
 export interface LawnDaemon {
@@ -60,7 +62,10 @@ export async function startLawnDaemon(dbPath: string, clock: FakeClock, options:
 
 function reading(weather: Weather, atMs: number): Reading {
   const rainMm = weather.rainMm ?? 0;
-  const values = { temperature: weather.temperature, humidity: weather.humidity, wind_speed: weather.wind_speed, solar: weather.solar, precipitation_rate: rainMm * 6 };
+  const values = {
+    temperature: weather.temperature, humidity: weather.humidity, wind_speed: weather.wind_speed, solar: weather.solar, precipitation_rate: rainMm * 6,
+    ...(weather.soil_moisture === undefined ? {} : { soil_moisture: weather.soil_moisture }),
+  };
   return { values, rainCounters: [], rainDeltaMm: rainMm, fingerprint: `${atMs}`, dropped: [] };
 }
 
@@ -68,7 +73,7 @@ function reading(weather: Weather, atMs: number): Reading {
  * One reading every 10 minutes from `fromIso` up to and including `toIso`, each at its own clock time;
  * `weatherAt` gives the weather of each reading.
  */
-export function replay(lawn: LawnDaemon, clock: FakeClock, fromIso: string, toIso: string, weatherAt: (atMs: number) => Weather, stepMinutes = 10): void {
+export function replay(lawn: Pick<LawnDaemon, 'daemon'>, clock: FakeClock, fromIso: string, toIso: string, weatherAt: (atMs: number) => Weather, stepMinutes = 10): void {
   for (let at = Date.parse(fromIso); at <= Date.parse(toIso); at += stepMinutes * 60_000) {
     clock.ms = at;
     const outcome = lawn.daemon.service.acceptReading('garden', reading(weatherAt(at), at), 'test');

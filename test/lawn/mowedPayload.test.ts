@@ -34,7 +34,9 @@ describe('restoring a stored balance', () => {
   const good = { blades: { waterMm: 0.4, drySinceMs: null }, soilPct: 27.5, gddTotal: 12, gddCheckpoints: [[0, 0], ['x', 1]], wetSpellStartMs: null, lastCutMs: 5, atMs: 10, weather: { temperatureC: 14 } };
 
   it('keeps a sound balance and drops malformed checkpoints', () => {
-    expect(restoreMemory(good)).toEqual({ ...good, gddCheckpoints: [[0, 0]], gddAtCut: null });
+    // A row written before gaps were modelled has no bladesUnknown: the blades were known.
+    expect(restoreMemory(good)).toEqual({ ...good, gddCheckpoints: [[0, 0]], gddAtCut: null, bladesUnknown: false });
+    expect(restoreMemory({ ...good, bladesUnknown: true })?.bladesUnknown).toBe(true);
   });
 
   it.each([null, 'x', { ...good, blades: null }, { ...good, gddTotal: 'many' }, { ...good, soilPct: Number.NaN }])('starts afresh from %j', (raw) => {

@@ -9,6 +9,7 @@ import { dryingPotential } from '../physics.js';
 import { effectiveRainWindows, weightedCumulativeMm } from '../rainWindows.js';
 import type { EffectiveRainWindows } from '../rainWindows.js';
 import { LOAD_BEARING_DE, RESIDUAL_MIN, SOIL_TYPE_DE, fieldCapacityPct, loadBearingClass, soilLoadForScore, wetnessScore } from '../soil.js';
+import { SOIL_ESTIMATE_SOURCE, estimatedSoilLoad } from '../soilEstimate.js';
 import type { SkippedPart, SoilType } from '../types.js';
 import type { CheckContext, CheckDefinition, CheckEvaluation } from './types.js';
 import { emphasis } from '../reasonText.js';
@@ -100,7 +101,7 @@ function hoursDe(minutes: number): string {
   return formatNumberDe(minutes / 60, 1);
 }
 
-function evaluate({ values, extensions = {}, season, lawn }: CheckContext): CheckEvaluation {
+function evaluate({ values, extensions = {}, season, lawn, soilEstimate }: CheckContext): CheckEvaluation {
   const rateMmH = values.precipitation_rate ?? 0;
   const tempC = values.temperature ?? 15;
   const windows = effectiveRainWindows(values);
@@ -179,6 +180,11 @@ function evaluate({ values, extensions = {}, season, lawn }: CheckContext): Chec
         ? `${emphasis(`Boden ${LOAD_BEARING_DE[bearing]}`)} (${formatNumberDe(values.soil_moisture)} % Bodenfeuchte, ${SOIL_TYPE_DE[lawn.soilType]}) – Gefahr von Bodenverdichtung und Fahrspuren.`
         : null,
     };
+  } else if (soilEstimate !== undefined) {
+    // The lawn memory's water balance replaces the rain-sum estimate; the surface keeps the residual rule.
+    modelsExecuted.push('sml');
+    soilSource = SOIL_ESTIMATE_SOURCE;
+    subs.soil = estimatedSoilLoad(soilEstimate, lawn);
   } else if (apiMm !== null && values.rain_14d !== undefined) {
     modelsExecuted.push('sml');
     soilSource = 'api_estimate';

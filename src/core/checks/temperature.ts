@@ -25,7 +25,7 @@ function growthPotential(tempC: number): number {
   return Math.exp(-0.5 * ((tempC - 20) / 5.5) ** 2);
 }
 
-function evaluate({ values, season, lawn }: CheckContext): CheckEvaluation {
+function evaluate({ values, season, lawn, soilEstimate }: CheckContext): CheckEvaluation {
   const tempC = values.temperature ?? Number.NaN;
   const minTemp3hC = values.min_temp_3h;
   const minTemp3dC = values.min_temp_3d;
@@ -62,7 +62,7 @@ function evaluate({ values, season, lawn }: CheckContext): CheckEvaluation {
 
   const turf = TURF_PROFILES[lawn.turfType];
   const heatFromC = turf.heatStressFromC;
-  const drought = droughtCap(values, season, tempC, heatFromC) ?? heatStressCap(values, fieldCapacityPct(lawn), tempC, heatFromC, turf.hotSoilFromC);
+  const drought = droughtCap(values, season, tempC, heatFromC, soilEstimate) ?? heatStressCap(values, fieldCapacityPct(lawn), tempC, heatFromC, turf.hotSoilFromC);
   if (drought !== null) caps.push(drought);
 
   const airScore = piecewiseLinear(turf.airCurve, tempC);

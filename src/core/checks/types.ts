@@ -1,5 +1,6 @@
 import type { CalculationInput, FieldName } from '../fields.js';
 import type { ExtensionInput } from '../irrigation.js';
+import type { SoilEstimate } from '../soilEstimate.js';
 import type { CheckName, DataConfidence, LawnProfile, Season, SkippedPart } from '../types.js';
 
 /** What every check receives: valid values only, plus the resolved season and lawn profile. */
@@ -9,6 +10,8 @@ export interface CheckContext {
   extensions?: ExtensionInput;
   season: Season;
   lawn: LawnProfile;
+  /** An estimated soil moisture (context `estimatedFields`); `values` then holds no soil_moisture. */
+  soilEstimate?: SoilEstimate;
 }
 
 /** The outcome of an executed check before the common shape (status, rounding) is applied. */

@@ -3,7 +3,7 @@
  * water, degree-days with hourly checkpoints (so a cut reported later still counts from its own time),
  * the wet spell, and the last cut. Serialisable as JSON for the store.
  */
-import { DRY_BLADES, stepBlades, type BladeState } from './blades.js';
+import { BLADE_STORAGE_MM, DRY_BLADES, stepBlades, type BladeState } from './blades.js';
 import { referenceEtMmPerHour, type EtWeather } from './evaporation.js';
 import { degreeDays } from './growth.js';
 import { stepSoil, type SoilProfile } from './soilBucket.js';
@@ -21,6 +21,11 @@ export const WET_SPELL_BREAK_MS = 3 * HOUR_MS;
 
 export interface LawnMemoryState {
   blades: BladeState;
+  /**
+   * The blade water is not known: a gap without readings (over MAX_WEATHER_CARRY_MS) set `blades` to the
+   * upper bound, full storage; known again when that bound has dried at observed weather.
+   */
+  bladesUnknown: boolean;
   /** Root-zone water content, %; null until the bucket is initialised. */
   soilPct: number | null;
   /** Degree-days accumulated since the memory started. */
@@ -39,7 +44,7 @@ export interface LawnMemoryState {
 
 /** A new memory: soil at field capacity (the state after a wet winter or a watering), blades dry. */
 export function initialLawnMemory(profile: SoilProfile): LawnMemoryState {
-  return { blades: DRY_BLADES, soilPct: profile.fieldCapacityPct, gddTotal: 0, gddCheckpoints: [], wetSpellStartMs: null, lastCutMs: null, gddAtCut: null, atMs: null, weather: null };
+  return { blades: DRY_BLADES, bladesUnknown: false, soilPct: profile.fieldCapacityPct, gddTotal: 0, gddCheckpoints: [], wetSpellStartMs: null, lastCutMs: null, gddAtCut: null, atMs: null, weather: null };
 }
 
 export interface LawnStepInput {
@@ -60,23 +65,37 @@ function checkpoint(state: LawnMemoryState, atMs: number): Array<[number, number
   return points;
 }
 
-/** The memory after the time from the last step to `input.toMs`, carrying the last step's weather. */
+/**
+ * The memory after the time from the last step to `input.toMs`, carrying the last step's weather for at
+ * most MAX_WEATHER_CARRY_MS. Beyond that (no readings) the weather is unknown: no ET, dew or degree-days;
+ * drainage, a property of the soil, goes on; the blade water becomes unknown (docs/model.md, "Gaps").
+ */
 export function stepLawnMemory(state: LawnMemoryState, input: LawnStepInput, profile: SoilProfile): LawnMemoryState {
   const fromMs = state.atMs ?? input.toMs;
   if (input.toMs < fromMs) return state; // out of order: the balance only moves forward
-  const carriedMs = Math.min(input.toMs - fromMs, MAX_WEATHER_CARRY_MS);
+  const elapsedMs = input.toMs - fromMs;
+  const carriedMs = Math.min(elapsedMs, MAX_WEATHER_CARRY_MS);
   const weather = state.weather ?? undefined;
   const hours = weather ? carriedMs / HOUR_MS : 0;
-  const blades = stepBlades(state.blades, { fromMs, toMs: fromMs + (weather ? carriedMs : 0), rainMm: input.rainMm, weather, irrigated: input.irrigated });
+  let blades = stepBlades(state.blades, { fromMs, toMs: fromMs + (weather ? carriedMs : 0), rainMm: input.rainMm, weather, irrigated: input.irrigated });
+  // After a gap the blades may hold anything up to full storage (dew, unseen rain): take that bound.
+  const gap = elapsedMs > MAX_WEATHER_CARRY_MS;
+  if (gap) blades = { waterMm: BLADE_STORAGE_MM, drySinceMs: null };
+  const bladesUnknown = gap || (state.bladesUnknown && blades.waterMm > 0);
   const et0 = weather ? referenceEtMmPerHour(weather) : undefined;
-  const soilPct = state.soilPct === null ? null : stepSoil(state.soilPct, profile, input.rainMm, et0, hours);
+  const soilPct = state.soilPct === null ? null : drain(stepSoil(state.soilPct, profile, input.rainMm, et0, hours), profile, elapsedMs / HOUR_MS - hours);
   const gddTotal = state.gddTotal + (weather ? degreeDays(weather.temperatureC, hours) : 0);
-  let wetSpellStartMs = state.wetSpellStartMs;
-  if (blades.waterMm > 0) wetSpellStartMs ??= fromMs;
+  let wetSpellStartMs = gap ? null : state.wetSpellStartMs; // a spell is only counted while the blades are known
+  if (blades.waterMm > 0 && !bladesUnknown) wetSpellStartMs ??= fromMs;
   else if (blades.drySinceMs !== null && input.toMs - blades.drySinceMs >= WET_SPELL_BREAK_MS) wetSpellStartMs = null;
-  const next: LawnMemoryState = { ...state, blades, soilPct, gddTotal, wetSpellStartMs, atMs: input.toMs, weather: input.weather };
+  const next: LawnMemoryState = { ...state, blades, bladesUnknown, soilPct, gddTotal, wetSpellStartMs, atMs: input.toMs, weather: input.weather };
   next.gddCheckpoints = checkpoint(next, input.toMs);
   return next;
+}
+
+/** Drainage alone over `hours` without weather (no rain or ET known). */
+function drain(thetaPct: number, profile: SoilProfile, hours: number): number {
+  return hours > 0 ? stepSoil(thetaPct, profile, 0, undefined, hours) : thetaPct;
 }
 
 /** Degree-days since `sinceMs` (the checkpoint at or before it; the oldest one when it is older). */
