@@ -20,7 +20,7 @@ import type { MqttSideConfig } from '../../src/mqtt/settings.js';
 import type { StationUnit } from '../../src/station/unit.js';
 import { captureLogger } from './httpLogCapture.js';
 import { FakeClock, RecordingClient, mqttTempDir, startMqttDaemon, type RunningDaemon } from './mqttHarness.js';
-import { Mosquitto, startMosquitto } from './mqttMosquitto.js';
+import { AutosavingMosquitto, Mosquitto, startMosquitto } from './mqttMosquitto.js';
 
 /** Midsummer morning: the season and daylight checks are not in the way. */
 export const FIXTURE_START_MS = Date.parse('2026-06-15T08:00:00Z');
@@ -46,8 +46,8 @@ export interface MqttDaemonFixture {
   readonly dir: string;
   readonly dbPath: string;
   readonly clock: FakeClock;
-  /** Starts the station side on the fixture's database (again after a stop: a restart). */
-  start(config: MqttSideConfig, options?: { logger?: Logger; units?: readonly StationUnit[] }): Promise<RunningDaemon>;
+  /** Starts the station side on the fixture's database (again after a stop: a restart); `clock` replaces the fixture's. */
+  start(config: MqttSideConfig, options?: { logger?: Logger; units?: readonly StationUnit[]; clock?: FakeClock }): Promise<RunningDaemon>;
   /**
    * Starts the whole daemon as `serve` does, from `configFile` (written to config.json in the
    * temp dir; none when undefined) and the environment.
@@ -55,8 +55,11 @@ export interface MqttDaemonFixture {
   serve(configFile?: unknown, options?: ServeOptions): Promise<ServedDaemon>;
   /** A recording client on `port`, closed after the test. */
   connect(port: number, options?: IClientOptions): Promise<RecordingClient>;
-  /** Starts mosquitto in the temp dir (on `port`, or on a free one), killed after the test. */
-  mosquitto(port?: number): Promise<Mosquitto>;
+  /**
+   * Starts mosquitto in the temp dir (on `port`, or on a free one; `autosave`: it saves its
+   * persistence every second), killed after the test.
+   */
+  mosquitto(options?: { port?: number; autosave?: boolean }): Promise<Mosquitto>;
   /** Runs `cleanup` after the test, after the clients close and before the daemons stop. */
   defer(cleanup: () => unknown): void;
 }
@@ -74,7 +77,7 @@ export const mqttTest = base.extend<{ mqtt: MqttDaemonFixture }>({
       dbPath: temp.dbPath,
       clock: new FakeClock(FIXTURE_START_MS),
       async start(config, options = {}) {
-        const daemon = await startMqttDaemon(temp.dbPath, config, fixture.clock, options.logger, options.units);
+        const daemon = await startMqttDaemon(temp.dbPath, config, options.clock ?? fixture.clock, options.logger, options.units);
         daemons.push(daemon);
         return daemon;
       },
@@ -88,13 +91,14 @@ export const mqttTest = base.extend<{ mqtt: MqttDaemonFixture }>({
         clients.push(client);
         return client;
       },
-      async mosquitto(port) {
+      async mosquitto({ port, autosave = false } = {}) {
+        const create = (dir: string, on: number) => (autosave ? new AutosavingMosquitto(dir, on) : new Mosquitto(dir, on));
         if (port === undefined) {
-          const broker = await startMosquitto(temp.dir);
-          brokers.push(broker);
-          return broker;
+          const started = await startMosquitto(temp.dir, create);
+          brokers.push(started);
+          return started;
         }
-        const broker = new Mosquitto(temp.dir, port);
+        const broker = create(temp.dir, port);
         brokers.push(broker);
         await broker.start();
         return broker;

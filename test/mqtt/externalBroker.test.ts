@@ -59,11 +59,11 @@ describe.skipIf(!available && !required)('external broker (mosquitto)', () => {
     mqtt.defer(() => new Promise<void>((resolve) => blocker.close(() => resolve())));
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const taken = (blocker.address() as AddressInfo).port;
-    await expect(mqtt.mosquitto(taken)).rejects.toBeInstanceOf(MosquittoPortInUseError);
+    await expect(mqtt.mosquitto({ port: taken })).rejects.toBeInstanceOf(MosquittoPortInUseError);
     const tried: number[] = [];
     const broker = await onFreePort(async (port) => {
       tried.push(port);
-      return mqtt.mosquitto(tried.length === 1 ? taken : port);
+      return mqtt.mosquitto({ port: tried.length === 1 ? taken : port });
     });
     expect(tried).toHaveLength(2);
     expect(broker.port).not.toBe(taken);
@@ -85,7 +85,7 @@ describe.skipIf(!available && !required)('external broker (mosquitto)', () => {
       const started = await mqtt.start(config);
       try {
         expect(started.service.stats().connected).toBe(false);
-        broker = await mqtt.mosquitto(candidate);
+        broker = await mqtt.mosquitto({ port: candidate });
         daemon = started;
         return candidate;
       } catch (err) {
