@@ -13,7 +13,7 @@ import { startInOrder, type StartedComponents } from '../../src/util/lifecycle.j
 import type { MqttSideConfig } from '../../src/mqtt/settings.js';
 import { Database } from '../../src/store/database.js';
 import { makeTempDir } from './httpTempDir.js';
-import { waitUntil } from './wait.js';
+import { withDeadline } from './wait.js';
 
 /** Silent unless MOW_TEST_LOG names a level (debugging a failing test). */
 export const silentLogger = pino({ level: process.env.MOW_TEST_LOG ?? 'silent' });
@@ -157,29 +157,9 @@ export class RecordingClient {
   }
 }
 
-export { waitUntil } from './wait.js';
+export { waitUntil, withDeadline } from './wait.js';
+export { noRetainedMessage, retainedMessage, retainedNow, retainedUnder, waitForRetained } from './mqttRetained.js';
 
-/** Rejects with a message naming what was awaited when `promise` takes longer than `timeoutMs`. */
-export async function withDeadline<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)), timeoutMs);
-  });
-  try {
-    return await Promise.race([promise, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** How long to wait before concluding that a broker holds no retained message (assert absence only). */
-export const RETAINED_ABSENT_AFTER_MS = 500;
-
-/**
- * Connects a fresh client and returns the retained message on `topic` as soon as it arrives, or
- * undefined when none arrived within `timeoutMs`. The long default is for asserting presence;
- * pass RETAINED_ABSENT_AFTER_MS (or use noRetainedMessage) to assert absence.
- */
 /** Topics of the retained messages stored in the database at `dbPath` (open it after the daemon stopped). */
 export async function storedRetainedTopics(dbPath: string): Promise<string[]> {
   const database = await Database.open(dbPath);
@@ -188,37 +168,6 @@ export async function storedRetainedTopics(dbPath: string): Promise<string[]> {
   } finally {
     await database.close();
   }
-}
-
-export async function retainedMessage(port: number, topic: string, timeoutMs = 10_000, options: IClientOptions = {}): Promise<string | undefined> {
-  const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { reconnectPeriod: 0, connectTimeout: 5000, ...options });
-  try {
-    return await new Promise<string | undefined>((resolve) => {
-      const timer = setTimeout(() => resolve(undefined), timeoutMs);
-      client.on('message', (received, payload, packet) => {
-        if (received === topic && packet.retain) {
-          clearTimeout(timer);
-          resolve(payload.toString('utf8'));
-        }
-      });
-      void client.subscribeAsync(topic, { qos: 1 }).catch(() => undefined);
-    });
-  } finally {
-    await client.endAsync(true);
-  }
-}
-
-/** True when the broker holds no retained message on `topic`. */
-export async function noRetainedMessage(port: number, topic: string, options: IClientOptions = {}): Promise<boolean> {
-  return (await retainedMessage(port, topic, RETAINED_ABSENT_AFTER_MS, options)) === undefined;
-}
-
-/**
- * Waits until the retained message on `topic` satisfies `accept` (it may be published only later:
- * a message published while we are subscribed arrives without the retain flag, so this asks again).
- */
-export async function waitForRetained(port: number, topic: string, accept: (payload: string | undefined) => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  await waitUntil(async () => accept(await retainedMessage(port, topic, RETAINED_ABSENT_AFTER_MS)), what, timeoutMs);
 }
 
 /**

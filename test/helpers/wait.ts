@@ -8,3 +8,16 @@ export async function waitUntil(check: () => boolean | Promise<boolean>, what: s
     await new Promise((resolve) => setTimeout(resolve, stepMs));
   }
 }
+
+/** Rejects with a message naming what was awaited when `promise` takes longer than `timeoutMs`. */
+export async function withDeadline<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([promise, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -4,8 +4,8 @@
  * account, fake discovery configs, poison topics, reading $SYS), each with a
  * real mqtt.js client against the daemon on an ephemeral port.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import { describe, expect, it } from 'vitest';
+import type { IClientOptions, MqttClient } from 'mqtt';
 import type { Client } from 'aedes';
 import type { StationConfig } from '../../src/ingest/types.js';
 import { BrokerAccess } from '../../src/mqtt/brokerAccess.js';
@@ -15,7 +15,8 @@ import { topicTextProblem } from '../../src/mqtt/topics.js';
 import { Database } from '../../src/store/database.js';
 import { RetainedStore } from '../../src/store/retainedStore.js';
 import { captureLogger } from '../helpers/httpLogCapture.js';
-import { FakeClock, mqttTempDir, publishOnce, retainedMessage, startMqttDaemon, testMqttConfig, waitUntil, type RunningDaemon, storedRetainedTopics } from '../helpers/mqttHarness.js';
+import { mqttTest, type MqttDaemonFixture } from '../helpers/mqttFixture.js';
+import { publishOnce, retainedMessage, testMqttConfig, waitUntil, type RunningDaemon, storedRetainedTopics } from '../helpers/mqttHarness.js';
 import { publishPacket, rawExchange, subscribePacket } from '../helpers/mqttRaw.js';
 
 const garden: StationConfig = { id: 'garden', name: 'Garden', format: 'fields', topic: 'garden/+' };
@@ -98,29 +99,25 @@ describe('topic text, discovery filters and the access rules', () => {
 });
 
 describe('attacks on the embedded broker', () => {
-  let temp: ReturnType<typeof mqttTempDir>;
+  // Set by start(); the fixture closes the clients and stops the daemon after each test.
+  let fixture: MqttDaemonFixture;
   let daemon: RunningDaemon | undefined;
   let observer: MqttClient | undefined;
   let log: ReturnType<typeof captureLogger>;
   /** Every message the observer received, in order. */
   let seen: Array<{ topic: string; payload: string }>;
 
-  beforeEach(() => {
-    temp = mqttTempDir();
+  /** Starts the daemon and an observer of our topics that has seen the daemon's own state and discovery. */
+  async function start(
+    mqttFixture: MqttDaemonFixture,
+    broker: { users?: Array<{ username: string; password: string }>; sysTopics?: boolean } = {},
+    observerLogin: IClientOptions = {},
+  ): Promise<void> {
+    fixture = mqttFixture;
     log = captureLogger('info');
     seen = [];
-  });
-  afterEach(async () => {
-    await observer?.endAsync(true);
-    await daemon?.stop();
-    observer = daemon = undefined;
-    temp.cleanup();
-  });
-
-  /** Starts the daemon and an observer of our topics that has seen the daemon's own state and discovery. */
-  async function start(broker: { users?: Array<{ username: string; password: string }>; sysTopics?: boolean } = {}, observerLogin: IClientOptions = {}): Promise<void> {
-    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ stations: [garden], broker }), new FakeClock(), log.logger);
-    observer = await mqtt.connectAsync(`mqtt://127.0.0.1:${daemon.port}`, { reconnectPeriod: 0, ...observerLogin });
+    daemon = await fixture.start(testMqttConfig({ stations: [garden], broker }), { logger: log.logger });
+    observer = (await fixture.connect(daemon.port, observerLogin)).client;
     observer.on('message', (topic, payload) => seen.push({ topic, payload: payload.toString('utf8') }));
     await observer.subscribeAsync(['mowability/#', 'homeassistant/#', 'sync/#'], { qos: 1 });
     await waitUntil(() => seen.some((m) => m.topic === 'mowability/garden/state'), "the daemon's state");
@@ -151,11 +148,11 @@ describe('attacks on the embedded broker', () => {
 
   async function retainedTopicsInDatabase(): Promise<string[]> {
     await daemon!.stop();
-    return storedRetainedTopics(temp.dbPath);
+    return storedRetainedTopics(fixture.dbPath);
   }
 
-  it("(a) refuses a client presenting the daemon's client id: nothing delivered, the daemon's session kept", async () => {
-    await start();
+  mqttTest("(a) refuses a client presenting the daemon's client id: nothing delivered, the daemon's session kept", async ({ mqtt: fx }) => {
+    await start(fx);
     const outcome = await publishOnce(daemon!.port, 'mowability/garden/state', '{"mowable":true}', { qos: 1, retain: true, connect: { clientId: daemonClientId() } });
     await synced();
     expect(mowableSpoofs()).toBe(0);
@@ -165,9 +162,9 @@ describe('attacks on the embedded broker', () => {
     expect(outcome).toBe('refused');
   });
 
-  it("(b) refuses the daemon's client id and the internal user name through a configured account", async () => {
+  mqttTest("(b) refuses the daemon's client id and the internal user name through a configured account", async ({ mqtt: fx }) => {
     // $SYS on for accounts, so the observer sees whether the daemon's session is ever closed.
-    await start({ users: [ACCOUNT], sysTopics: true }, ACCOUNT);
+    await start(fx, { users: [ACCOUNT], sysTopics: true }, ACCOUNT);
     await observer!.subscribeAsync('$SYS/+/disconnect/clients', { qos: 0 });
     const spoof = (connect: IClientOptions) => publishOnce(daemon!.port, 'mowability/garden/state', '{"mowable":true}', { qos: 1, retain: true, connect });
     const outcomes = [
@@ -185,8 +182,8 @@ describe('attacks on the embedded broker', () => {
     expect(outcomes).toEqual(['refused', 'refused', 'closed']);
   });
 
-  it('(c) refuses an anonymous retained discovery config for our node id and does not persist it', async () => {
-    await start();
+  mqttTest('(c) refuses an anonymous retained discovery config for our node id and does not persist it', async ({ mqtt: fx }) => {
+    await start(fx);
     const outcome = await publishOnce(daemon!.port, MOWABLE_TOPIC, FAKE_DISCOVERY, { qos: 1, retain: true });
     await synced();
     expect(seen.filter((m) => m.topic === MOWABLE_TOPIC && m.payload.includes('evil/state'))).toHaveLength(0);
@@ -195,19 +192,19 @@ describe('attacks on the embedded broker', () => {
     expect(outcome).toBe('closed');
   });
 
-  it('(c) drops fake discovery configs and poison topics that an older version stored, and deletes them', async () => {
-    const database = await Database.open(temp.dbPath);
+  mqttTest('(c) drops fake discovery configs and poison topics that an older version stored, and deletes them', async ({ mqtt: fx }) => {
+    const database = await Database.open(fx.dbPath);
     const stored = (topic: string, payload: string) => [topic, { topic, payload: Buffer.from(payload), qos: 1 as const }] as const;
     await new RetainedStore(database).save(new Map([stored(MOWABLE_TOPIC, FAKE_DISCOVERY), stored('poison/a\u0000b', 'x'), stored('rtl_433/pi/last', 'kept')]), Date.now());
     await database.close();
-    await start();
+    await start(fx);
     expect(JSON.parse((await retainedMessage(daemon!.port, MOWABLE_TOPIC)) ?? '{}')).toMatchObject({ state_topic: 'mowability/garden/state' });
     expect(await retainedMessage(daemon!.port, 'rtl_433/pi/last')).toBe('kept');
     expect(await retainedTopicsInDatabase()).toEqual(['rtl_433/pi/last']);
   });
 
-  it('(d) refuses publishes and subscribes on topics with invalid UTF-8 or U+0000, counts them, persists nothing', async () => {
-    await start();
+  mqttTest('(d) refuses publishes and subscribes on topics with invalid UTF-8 or U+0000, counts them, persists nothing', async ({ mqtt: fx }) => {
+    await start(fx);
     await observer!.subscribeAsync('poison/#', { qos: 1 });
     const invalid = Buffer.concat([Buffer.from('poison/'), Buffer.from([0xc3, 0x28])]);
     const nul = Buffer.from('poison/a\u0000b');
@@ -225,43 +222,35 @@ describe('attacks on the embedded broker', () => {
     expect(outcomes).toEqual(['closed', 'closed', 'closed', 'answered']);
   });
 
-  it('(e) gives an anonymous $SYS/# subscriber nothing: no client id leaks', async () => {
-    await start();
+  mqttTest('(e) gives an anonymous $SYS/# subscriber nothing: no client id leaks', async ({ mqtt: fx }) => {
+    await start(fx);
     const sys: string[] = [];
-    const spy = await mqtt.connectAsync(`mqtt://127.0.0.1:${daemon!.port}`, { reconnectPeriod: 0 });
-    try {
-      spy.on('message', (topic, payload) => topic.startsWith('$SYS') && sys.push(`${topic} ${payload.toString()}`));
-      const refused = await spy.subscribeAsync('$SYS/#', { qos: 0 }).then(
-        () => false,
-        () => true,
-      );
-      const newcomer = await mqtt.connectAsync(`mqtt://127.0.0.1:${daemon!.port}`, { reconnectPeriod: 0, clientId: 'newcomer-with-a-name' });
-      await newcomer.endAsync();
-      await spy.subscribeAsync('sync/#', { qos: 1 });
-      const marker = `m${Math.random()}`;
-      let markerSeen = false;
-      spy.on('message', (_topic, payload) => (markerSeen ||= payload.toString() === marker));
-      expect(await publishOnce(daemon!.port, 'sync/marker', marker, { qos: 1 })).toBe('handled');
-      await waitUntil(() => markerSeen, 'the sync marker at the $SYS subscriber');
-      expect(sys).toEqual([]);
-      expect(refused).toBe(true);
-    } finally {
-      await spy.endAsync(true);
-    }
+    const spy = (await fx.connect(daemon!.port)).client;
+    spy.on('message', (topic, payload) => topic.startsWith('$SYS') && sys.push(`${topic} ${payload.toString()}`));
+    const refused = await spy.subscribeAsync('$SYS/#', { qos: 0 }).then(
+      () => false,
+      () => true,
+    );
+    const newcomer = await fx.connect(daemon!.port, { clientId: 'newcomer-with-a-name' });
+    await newcomer.client.endAsync();
+    await spy.subscribeAsync('sync/#', { qos: 1 });
+    const marker = `m${Math.random()}`;
+    let markerSeen = false;
+    spy.on('message', (_topic, payload) => (markerSeen ||= payload.toString() === marker));
+    expect(await publishOnce(daemon!.port, 'sync/marker', marker, { qos: 1 })).toBe('handled');
+    await waitUntil(() => markerSeen, 'the sync marker at the $SYS subscriber');
+    expect(sys).toEqual([]);
+    expect(refused).toBe(true);
   });
 
-  it('(e) with broker.sysTopics on, a loopback client with an account reads $SYS', async () => {
-    await start({ users: [ACCOUNT], sysTopics: true }, ACCOUNT);
+  mqttTest('(e) with broker.sysTopics on, a loopback client with an account reads $SYS', async ({ mqtt: fx }) => {
+    await start(fx, { users: [ACCOUNT], sysTopics: true }, ACCOUNT);
     const sys: string[] = [];
-    const admin = await mqtt.connectAsync(`mqtt://127.0.0.1:${daemon!.port}`, { reconnectPeriod: 0, ...ACCOUNT });
-    try {
-      admin.on('message', (topic, payload) => sys.push(`${topic} ${payload.toString()}`));
-      await admin.subscribeAsync('$SYS/+/new/clients', { qos: 0 });
-      const newcomer = await mqtt.connectAsync(`mqtt://127.0.0.1:${daemon!.port}`, { reconnectPeriod: 0, clientId: 'newcomer-with-a-name', ...ACCOUNT });
-      await newcomer.endAsync();
-      await waitUntil(() => sys.some((line) => line.endsWith(' newcomer-with-a-name')), 'the $SYS announcement');
-    } finally {
-      await admin.endAsync(true);
-    }
+    const admin = (await fx.connect(daemon!.port, ACCOUNT)).client;
+    admin.on('message', (topic, payload) => sys.push(`${topic} ${payload.toString()}`));
+    await admin.subscribeAsync('$SYS/+/new/clients', { qos: 0 });
+    const newcomer = await fx.connect(daemon!.port, { clientId: 'newcomer-with-a-name', ...ACCOUNT });
+    await newcomer.client.endAsync();
+    await waitUntil(() => sys.some((line) => line.endsWith(' newcomer-with-a-name')), 'the $SYS announcement');
   });
 });

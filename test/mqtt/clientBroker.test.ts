@@ -1,8 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import mqtt from 'mqtt';
 import { EmbeddedBroker } from '../../src/mqtt/broker.js';
 import { MqttConnection } from '../../src/mqtt/client.js';
-import { FakeClock, RecordingClient, mqttTempDir, silentLogger, startMqttDaemon, testMqttConfig, waitUntil, type RunningDaemon } from '../helpers/mqttHarness.js';
+import { mqttTest as it } from '../helpers/mqttFixture.js';
+import { FakeClock, silentLogger, testMqttConfig, waitUntil } from '../helpers/mqttHarness.js';
 
 function brokerOn(port = 0, users: Array<{ username: string; password: string }> = []): EmbeddedBroker {
   return new EmbeddedBroker({
@@ -43,21 +44,15 @@ function connectionTo(broker: EmbeddedBroker): MqttConnection {
 }
 
 describe('the mqtt.js wrapper', () => {
-  const cleanups: Array<() => Promise<void>> = [];
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  });
-
-  it('keeps only the latest message per topic while disconnected, refuses wildcards, survives a throwing handler', async () => {
+  it('keeps only the latest message per topic while disconnected, refuses wildcards, survives a throwing handler', async ({ mqtt: fixture }) => {
     const broker = brokerOn();
     await broker.start();
-    cleanups.push(() => broker.stop());
-    const observer = await RecordingClient.connect(broker.port);
-    cleanups.push(() => observer.close());
+    fixture.defer(() => broker.stop());
+    const observer = await fixture.connect(broker.port);
     await observer.client.subscribeAsync('mowability/#', { qos: 1 });
 
     const connection = connectionTo(broker);
-    cleanups.push(() => connection.stop('offline'));
+    fixture.defer(() => connection.stop('offline'));
     const received: string[] = [];
     connection.subscribe('stations/#', (topic) => {
       if (topic === 'stations/bad') throw new Error('handler bug');
@@ -73,8 +68,7 @@ describe('the mqtt.js wrapper', () => {
     await waitUntil(() => observer.text('mowability/garden/state') === 'three', 'flushed latest state');
     expect(observer.latest.get('mowability/garden/state')?.count).toBe(1);
 
-    const station = await RecordingClient.connect(broker.port);
-    cleanups.push(() => station.close());
+    const station = await fixture.connect(broker.port);
     await station.client.publishAsync('stations/bad', 'x', { qos: 1 });
     await station.client.publishAsync('stations/good', 'y', { qos: 1 });
     await waitUntil(() => received.includes('y'), 'message after a throwing handler');
@@ -86,28 +80,16 @@ describe('the mqtt.js wrapper', () => {
 });
 
 describe('embedded broker with accounts', () => {
-  let daemon: RunningDaemon | undefined;
-  let temp: ReturnType<typeof mqttTempDir>;
-  beforeEach(() => {
-    temp = mqttTempDir();
-  });
-  afterEach(async () => {
-    await daemon?.stop();
-    daemon = undefined;
-    temp.cleanup();
-  });
-
-  it('refuses anonymous and wrong logins, accepts configured users, and our own client still works', async () => {
+  it('refuses anonymous and wrong logins, accepts configured users, and our own client still works', async ({ mqtt: fixture }) => {
     const users = [{ username: 'rtl433', password: 'correct horse' }];
-    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ broker: { users } }), new FakeClock());
+    const daemon = await fixture.start(testMqttConfig({ broker: { users } }));
     const url = `mqtt://127.0.0.1:${daemon.port}`;
     await expect(mqtt.connectAsync(url, { reconnectPeriod: 0, connectTimeout: 3000 })).rejects.toThrow(/Bad username or password|Not authorized/i);
     await expect(
       mqtt.connectAsync(url, { reconnectPeriod: 0, connectTimeout: 3000, username: 'rtl433', password: 'wrong password' }),
     ).rejects.toThrow(/Bad username or password|Not authorized/i);
-    const client = await RecordingClient.connect(daemon.port, { username: 'rtl433', password: 'correct horse' });
+    const client = await fixture.connect(daemon.port, { username: 'rtl433', password: 'correct horse' });
     await client.client.subscribeAsync('mowability/bridge/state', { qos: 1 });
     await waitUntil(() => client.text('mowability/bridge/state') === 'online', 'bridge online with authentication on');
-    await client.close();
   });
 });

@@ -5,10 +5,12 @@
  */
 import { createConnection, type Socket } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { StationConfig } from '../../src/ingest/types.js';
-import { FakeClock, mqttTempDir, startMqttDaemon, testMqttConfig, waitUntil, withDeadline, type RunningDaemon } from '../helpers/mqttHarness.js';
+import type { MqttSideConfig } from '../../src/mqtt/settings.js';
+import { mqttTest as it, type MqttDaemonFixture } from '../helpers/mqttFixture.js';
+import { testMqttConfig, waitUntil, withDeadline, type RunningDaemon } from '../helpers/mqttHarness.js';
 
 const garden: StationConfig = { id: 'garden', name: 'Garden', format: 'fields', topic: 'garden/+' };
 
@@ -36,44 +38,43 @@ function lanAddress(): string {
   return address;
 }
 
+/** Connections the broker has handled so far: admitted (still open) or refused. */
+function handledConnections(daemon: RunningDaemon): number {
+  const stats = daemon.service.stats();
+  return stats.brokerClients + stats.brokerRefusedConnections;
+}
+
 /** An idle TCP connection (no CONNECT, as an attacker holding slots would do): 'open', or 'closed' by the broker. */
-async function holdSocket(host: string, port: number, sockets: Socket[]): Promise<'open' | 'closed'> {
-  const socket = createConnection({ host, port });
+async function holdSocket(host: string, daemon: RunningDaemon, sockets: Socket[]): Promise<'open' | 'closed'> {
+  const handled = handledConnections(daemon);
+  const refused = daemon.service.stats().brokerRefusedConnections;
+  const socket = createConnection({ host, port: daemon.port });
   sockets.push(socket);
   socket.on('error', () => undefined);
+  const closed = new Promise<'closed'>((resolve) => socket.once('close', () => resolve('closed')));
   await withDeadline(new Promise((resolve) => socket.once('connect', resolve)), 5000, 'a TCP connection');
-  // A refused socket is closed at once; an admitted one stays open for the connect timeout (10 s).
-  return withDeadline(
-    new Promise((resolve) => {
-      socket.once('close', () => resolve('closed'));
-      setTimeout(() => resolve('open'), 500);
-    }),
-    5000,
-    'the broker to keep or close the socket',
-  );
+  // The broker admits or refuses a socket as it accepts it; a refused one is destroyed at once.
+  await waitUntil(() => handledConnections(daemon) > handled, 'the broker to admit or refuse the socket');
+  if (daemon.service.stats().brokerRefusedConnections === refused) return 'open';
+  return withDeadline(closed, 5000, 'the refused socket to close');
 }
 
 describe('broker.maxClients', () => {
-  let temp: ReturnType<typeof mqttTempDir>;
-  let daemon: RunningDaemon | undefined;
+  // The fixture ends the clients and stops the daemon; the sockets must go first (the server's close waits for them).
   const clients: MqttClient[] = [];
   const sockets: Socket[] = [];
 
-  beforeEach(() => {
-    temp = mqttTempDir();
-  });
-  afterEach(async () => {
-    for (const client of clients.splice(0)) await client.endAsync(true);
-    // Before stopping: the server's close waits for open sockets.
-    for (const socket of sockets.splice(0)) socket.destroy();
-    await daemon?.stop();
-    daemon = undefined;
-    temp.cleanup();
-  });
+  function start(fixture: MqttDaemonFixture, config: MqttSideConfig): Promise<RunningDaemon> {
+    fixture.defer(async () => {
+      for (const client of clients.splice(0)) await client.endAsync(true);
+      for (const socket of sockets.splice(0)) socket.destroy();
+    });
+    return fixture.start(config);
+  }
 
-  it('(f) refuses connection number maxClients + 1, counts it, and frees the slot when a client leaves', async () => {
-    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ stations: [garden], broker: { maxClients: 3 } }), new FakeClock());
-    await waitUntil(() => daemon!.service.stats().connected, 'the daemon connected to its broker');
+  it('(f) refuses connection number maxClients + 1, counts it, and frees the slot when a client leaves', async ({ mqtt: fixture }) => {
+    const daemon = await start(fixture, testMqttConfig({ stations: [garden], broker: { maxClients: 3 } }));
+    await waitUntil(() => daemon.service.stats().connected, 'the daemon connected to its broker');
     // The daemon's own connection is the first of the three.
     expect(await tryConnect(daemon.port, clients)).toBe('connected');
     expect(await tryConnect(daemon.port, clients)).toBe('connected');
@@ -82,19 +83,18 @@ describe('broker.maxClients', () => {
     expect(daemon.service.stats().connected).toBe(true);
 
     await clients[0]!.endAsync();
-    await waitUntil(async () => (await tryConnect(daemon!.port, clients)) === 'connected', 'a free slot after a client left');
+    await waitUntil(async () => (await tryConnect(daemon.port, clients)) === 'connected', 'a free slot after a client left');
     expect(daemon.service.stats().connected).toBe(true);
   });
 
-  it('(f) keeps the last slot for loopback: a LAN host holding every other slot cannot shut the daemon out', async () => {
+  it('(f) keeps the last slot for loopback: a LAN host holding every other slot cannot shut the daemon out', async ({ mqtt: fixture }) => {
     const account = { username: 'station', password: 'station password' };
-    const config = testMqttConfig({ stations: [garden], broker: { host: '0.0.0.0', users: [account], maxClients: 4 } });
-    daemon = await startMqttDaemon(temp.dbPath, config, new FakeClock());
-    await waitUntil(() => daemon!.service.stats().connected, 'the daemon connected to its broker');
+    const daemon = await start(fixture, testMqttConfig({ stations: [garden], broker: { host: '0.0.0.0', users: [account], maxClients: 4 } }));
+    await waitUntil(() => daemon.service.stats().connected, 'the daemon connected to its broker');
     const lan = lanAddress();
     // The daemon holds one slot; the LAN may take two more, the fourth is loopback's.
     const held = [];
-    for (let i = 0; i < 4; i++) held.push(await holdSocket(lan, daemon.port, sockets));
+    for (let i = 0; i < 4; i++) held.push(await holdSocket(lan, daemon, sockets));
     expect(held).toEqual(['open', 'open', 'closed', 'closed']);
     // What the daemon does when it reconnects: a loopback connection still gets in.
     expect(await tryConnect(daemon.port, clients, account)).toBe('connected');

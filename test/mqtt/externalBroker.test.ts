@@ -2,26 +2,16 @@
  * The daemon against an external broker: Debian's mosquitto. Fails (does not
  * skip) when CI is set and mosquitto is missing.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { rmSync } from 'node:fs';
-import { createServer, type AddressInfo, type Server } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import mqtt, { type MqttClient } from 'mqtt';
 import type { StationConfig } from '../../src/ingest/types.js';
 import { MINUTE_MS } from '../../src/history/windows.js';
 import { clientIdFor } from '../../src/mqtt/settings.js';
-import {
-  FakeClock,
-  mqttTempDir,
-  noRetainedMessage,
-  retainedMessage,
-  startMqttDaemon,
-  testMqttConfig,
-  waitForRetained,
-  waitUntil,
-  type RunningDaemon,
-} from '../helpers/mqttHarness.js';
-import { MOSQUITTO_BINARY, Mosquitto, MosquittoPortInUseError, mosquittoAvailable, onFreePort, startMosquitto } from '../helpers/mqttMosquitto.js';
+import { mqttTest as it } from '../helpers/mqttFixture.js';
+import { mqttTempDir, noRetainedMessage, retainedMessage, testMqttConfig, waitForRetained, waitUntil, type RunningDaemon } from '../helpers/mqttHarness.js';
+import { MOSQUITTO_BINARY, Mosquitto, MosquittoPortInUseError, mosquittoAvailable, onFreePort } from '../helpers/mqttMosquitto.js';
 
 const available = mosquittoAvailable();
 const required = Boolean(process.env.CI);
@@ -59,49 +49,32 @@ describe('external broker settings', () => {
 });
 
 describe.skipIf(!available && !required)('external broker (mosquitto)', () => {
-  let temp: ReturnType<typeof mqttTempDir>;
-  let clock: FakeClock;
-  let broker: Mosquitto | undefined;
-  let daemon: RunningDaemon | undefined;
-  let publisher: MqttClient | undefined;
-  let blocker: Server | undefined;
-
-  beforeEach(() => {
-    temp = mqttTempDir();
-    clock = new FakeClock(Date.parse('2026-06-15T08:00:00Z'));
-  });
-
-  afterEach(async () => {
-    await publisher?.endAsync(true);
-    await daemon?.stop();
-    await broker?.stop('SIGKILL');
-    await new Promise<void>((resolve) => (blocker ? blocker.close(() => resolve()) : resolve()));
-    publisher = daemon = broker = blocker = undefined;
-    temp.cleanup();
-  });
-
+  // The fixture stops the daemons, kills the brokers and removes the temp dir after each test.
   it('requires mosquitto in CI', () => {
     expect(available, `${MOSQUITTO_BINARY} is missing`).toBe(true);
   });
 
-  it('the mosquitto helper retries on another port when its port was taken meanwhile', async () => {
-    blocker = createServer();
-    await new Promise<void>((resolve) => blocker!.listen(0, '127.0.0.1', resolve));
+  it('the mosquitto helper retries on another port when its port was taken meanwhile', async ({ mqtt }) => {
+    const blocker = createServer();
+    mqtt.defer(() => new Promise<void>((resolve) => blocker.close(() => resolve())));
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const taken = (blocker.address() as AddressInfo).port;
-    await expect(new Mosquitto(temp.dir, taken).start()).rejects.toBeInstanceOf(MosquittoPortInUseError);
+    await expect(mqtt.mosquitto({ port: taken })).rejects.toBeInstanceOf(MosquittoPortInUseError);
     const tried: number[] = [];
-    broker = await onFreePort(async (port) => {
+    const broker = await onFreePort(async (port) => {
       tried.push(port);
-      const candidate = new Mosquitto(temp.dir, tried.length === 1 ? taken : port);
-      await candidate.start();
-      return candidate;
+      return mqtt.mosquitto({ port: tried.length === 1 ? taken : port });
     });
     expect(tried).toHaveLength(2);
     expect(broker.port).not.toBe(taken);
-    expect(await retainedMessage(broker.port, 'nothing/here', 200)).toBeUndefined(); // it serves MQTT
+    const probe = await mqtt.connect(broker.port); // it serves MQTT
+    expect(await probe.client.subscribeAsync('nothing/here', { qos: 1 })).toEqual([{ topic: 'nothing/here', qos: 1 }]);
   });
 
-  it('starts without a reachable broker, connects when it appears, and loses no reading across a broker restart', async () => {
+  it('starts without a reachable broker, connects when it appears, and loses no reading across a broker restart', async ({ mqtt }) => {
+    const { clock } = mqtt;
+    let daemon: RunningDaemon | undefined;
+    let broker: Mosquitto | undefined;
     const port = await onFreePort(async (candidate) => {
       const config = testMqttConfig({
         stations: [diy],
@@ -109,13 +82,11 @@ describe.skipIf(!available && !required)('external broker (mosquitto)', () => {
         broker: { enabled: false },
       });
       // Nothing listens yet: start() must return at once and the daemon keeps running.
-      const started = await startMqttDaemon(temp.dbPath, config, clock);
+      const started = await mqtt.start(config);
       try {
         expect(started.service.stats().connected).toBe(false);
-        const mosquitto = new Mosquitto(temp.dir, candidate);
-        await mosquitto.start();
+        broker = await mqtt.mosquitto({ port: candidate });
         daemon = started;
-        broker = mosquitto;
         return candidate;
       } catch (err) {
         await started.stop();
@@ -127,8 +98,7 @@ describe.skipIf(!available && !required)('external broker (mosquitto)', () => {
     expect(await retainedMessage(port, 'mowability/bridge/state')).toBe('online');
     expect(await retainedMessage(port, 'homeassistant/sensor/mowability_diy_index/config')).toContain('"unique_id":"mowability_diy_index"');
 
-    publisher = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { clientId: 'station-publisher', clean: false, reconnectPeriod: 200 });
-    const station = publisher;
+    const station = (await mqtt.connect(port, { clientId: 'station-publisher', clean: false, reconnectPeriod: 200 })).client;
     // One reading every 30 s for 30 minutes, each with 0.1 mm of rain and its own temperature.
     const total = 60;
     const baseSeconds = Math.floor(clock.now() / 1000) - 3600;
@@ -139,7 +109,8 @@ describe.skipIf(!available && !required)('external broker (mosquitto)', () => {
     // Restart the broker mid-stream; the publisher's QoS 1 queue and our persistent session carry the rest.
     await broker!.stop('SIGTERM');
     const pending = Array.from({ length: total / 2 }, (_, k) => publish(total / 2 + k));
-    await new Promise((resolve) => setTimeout(resolve, 300)); // the broker stays down a moment: readings queue up
+    // Both sides have seen the broker go: the readings queue up in the publisher's QoS 1 store.
+    await waitUntil(() => !station.connected && !running.service.stats().connected, 'both clients to notice the broker is down');
     await broker!.start();
     await Promise.all(pending);
     await waitUntil(() => running.service.stats().accepted === total, `all ${total} readings`, 15_000).catch((err) => {
@@ -163,41 +134,39 @@ describe.skipIf(!available && !required)('external broker (mosquitto)', () => {
     await waitForRetained(port, 'mowability/bridge/state', (payload) => payload === 'online', 'online again after the restart');
   });
 
-  it('subscribes again when the broker comes back without our session', async () => {
-    broker = await startMosquitto(temp.dir);
+  it('subscribes again when the broker comes back without our session', async ({ mqtt }) => {
+    const broker = await mqtt.mosquitto();
     const port = broker.port;
     const config = testMqttConfig({ stations: [diy], mqtt: { url: `mqtt://127.0.0.1:${port}`, reconnectMaxSeconds: 1 }, broker: { enabled: false } });
-    daemon = await startMqttDaemon(temp.dbPath, config, clock);
-    const running = daemon;
+    const running = await mqtt.start(config);
     await waitUntil(() => running.service.stats().connected, 'connected');
     await broker.stop('SIGKILL'); // no persistence file written: the session is gone
-    rmSync(join(temp.dir, 'mosquitto.db'), { force: true });
+    rmSync(join(mqtt.dir, 'mosquitto.db'), { force: true });
     await broker.start();
     // Nothing retained survived: 'online' appears only when the daemon has reconnected.
     await waitForRetained(port, 'mowability/bridge/state', (payload) => payload === 'online', 'reconnected');
-    const seconds = Math.floor(clock.now() / 1000);
-    publisher = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { reconnectPeriod: 0 });
-    const station = publisher;
+    const seconds = Math.floor(mqtt.clock.now() / 1000);
+    const station = (await mqtt.connect(port)).client;
     await waitUntil(async () => {
       await station.publishAsync('diy/weather', JSON.stringify({ t: 12, r: 0, ts: seconds }), { qos: 1 });
       return running.service.stats().accepted >= 1;
     }, 'a reading through the renewed subscription', 10_000);
   });
 
-  it('removes the retained discovery configs of a station that is no longer configured', async () => {
-    broker = await startMosquitto(temp.dir);
+  it('removes the retained discovery configs of a station that is no longer configured', async ({ mqtt }) => {
+    const broker = await mqtt.mosquitto();
     const port = broker.port;
     const old: StationConfig = { ...diy, id: 'old', topic: 'old/weather' };
     const external = { mqtt: { url: `mqtt://127.0.0.1:${port}` }, broker: { enabled: false } };
-    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ ...external, stations: [diy, old] }), clock);
+    const daemon = await mqtt.start(testMqttConfig({ ...external, stations: [diy, old] }));
     await waitForRetained(port, 'homeassistant/sensor/mowability_old_index/config', (payload) => payload !== undefined, 'old station discovered');
     // Someone else's config under the same prefix must survive.
-    const foreign = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { reconnectPeriod: 0 });
+    const foreign = (await mqtt.connect(port)).client;
     await foreign.publishAsync('homeassistant/sensor/other_thing/config', JSON.stringify({ name: 'x', unique_id: 'other', origin: { name: 'other' } }), { qos: 1, retain: true });
     await foreign.endAsync();
     await daemon.stop();
 
-    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ ...external, stations: [diy] }), clock);
+    await mqtt.start(testMqttConfig({ ...external, stations: [diy] }));
     await waitForRetained(port, 'homeassistant/sensor/mowability_old_index/config', (payload) => payload === undefined, 'stale config removed');
     expect(await noRetainedMessage(port, 'homeassistant/binary_sensor/mowability_old_mowable/config')).toBe(true);
     expect(await retainedMessage(port, 'homeassistant/sensor/mowability_diy_index/config')).toContain('mowability_diy_index');

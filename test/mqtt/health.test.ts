@@ -1,9 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/load.js';
-import { startDaemon, type RunningDaemon } from '../../src/daemon.js';
+import { describe, expect, it } from 'vitest';
 import { mqttHealth } from '../../src/mqtt/health.js';
-import { captureLogger } from '../helpers/httpLogCapture.js';
-import { makeTempDir } from '../helpers/httpTempDir.js';
+import { mqttTest, type ServedDaemon } from '../helpers/mqttFixture.js';
 import { waitUntil } from '../helpers/mqttHarness.js';
 import { freePort } from '../helpers/mqttMosquitto.js';
 
@@ -26,34 +23,16 @@ interface HealthBody {
 }
 
 describe('/health checks.mqtt (issue 8, item 14)', () => {
-  let temp: ReturnType<typeof makeTempDir>;
-  let daemon: RunningDaemon | undefined;
-  const baseEnv = () => ({
-    MOWABILITY_DB_PATH: temp.dbPath,
-    MOWABILITY_HTTP_HOST: '127.0.0.1',
-    MOWABILITY_HTTP_PORT: '0',
-    MOWABILITY_BROKER_PORT: '0',
-    MOWABILITY_TIMEZONE: 'UTC',
-  });
-  const health = async (): Promise<{ code: number; body: HealthBody }> => {
-    const response = await fetch(`${daemon!.httpAddress}/health`);
+  const env = { MOWABILITY_TIMEZONE: 'UTC' };
+  const health = async (daemon: ServedDaemon): Promise<{ code: number; body: HealthBody }> => {
+    const response = await fetch(`${daemon.httpAddress}/health`);
     return { code: response.status, body: (await response.json()) as HealthBody };
   };
 
-  beforeEach(() => {
-    temp = makeTempDir();
-  });
-  afterEach(async () => {
-    await daemon?.stop();
-    daemon = undefined;
-    temp.cleanup();
-  });
-
-  it('external broker down: checks.mqtt is an error without the address, and health stays 200 ok', async () => {
+  mqttTest('external broker down: checks.mqtt is an error without the address, and health stays 200 ok', async ({ mqtt }) => {
     const deadPort = await freePort(); // nothing listens there: the broker is down
-    const config = loadConfig({ env: { ...baseEnv(), MOWABILITY_BROKER_ENABLED: 'false', MOWABILITY_MQTT_URL: `mqtt://user:secret@127.0.0.1:${deadPort}` } });
-    daemon = await startDaemon({ config, logger: captureLogger('warn').logger });
-    const { code, body } = await health();
+    const daemon = await mqtt.serve(undefined, { logLevel: 'warn', env: { ...env, MOWABILITY_BROKER_ENABLED: 'false', MOWABILITY_MQTT_URL: `mqtt://user:secret@127.0.0.1:${deadPort}` } });
+    const { code, body } = await health(daemon);
     expect(code).toBe(200);
     expect(body.status).toBe('ok');
     expect(body.mfi.status).toBe('ok');
@@ -61,15 +40,15 @@ describe('/health checks.mqtt (issue 8, item 14)', () => {
     expect(JSON.stringify(body)).not.toMatch(new RegExp(`secret|${deadPort}`));
   });
 
-  it('embedded broker: checks.mqtt is ok once the bridge is connected', async () => {
-    daemon = await startDaemon({ config: loadConfig({ env: { ...baseEnv(), MOWABILITY_BROKER_ENABLED: 'true' } }), logger: captureLogger('warn').logger });
-    await waitUntil(async () => (await health()).body.mfi.checks.mqtt?.status === 'ok', 'the bridge connected');
-    expect((await health()).body.mfi.checks.mqtt).toEqual({ status: 'ok', message: 'connected to the embedded broker' });
+  mqttTest('embedded broker: checks.mqtt is ok once the bridge is connected', async ({ mqtt }) => {
+    const daemon = await mqtt.serve(undefined, { logLevel: 'warn', env: { ...env, MOWABILITY_BROKER_ENABLED: 'true' } });
+    await waitUntil(async () => (await health(daemon)).body.mfi.checks.mqtt?.status === 'ok', 'the bridge connected');
+    expect((await health(daemon)).body.mfi.checks.mqtt).toEqual({ status: 'ok', message: 'connected to the embedded broker' });
   });
 
-  it('MQTT off: no checks.mqtt at all', async () => {
-    daemon = await startDaemon({ config: loadConfig({ env: { ...baseEnv(), MOWABILITY_BROKER_ENABLED: 'false' } }), logger: captureLogger('warn').logger });
-    const { code, body } = await health();
+  mqttTest('MQTT off: no checks.mqtt at all', async ({ mqtt }) => {
+    const daemon = await mqtt.serve(undefined, { logLevel: 'warn', env: { ...env, MOWABILITY_BROKER_ENABLED: 'false' } });
+    const { code, body } = await health(daemon);
     expect(code).toBe(200);
     expect(body.mfi.checks).not.toHaveProperty('mqtt');
   });

@@ -4,11 +4,12 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/load.js';
 import { mqttConfigProblems } from '../../src/mqtt/settings.js';
 import type { StationConfig } from '../../src/ingest/types.js';
-import { FakeClock, RecordingClient, mqttTempDir, startMqttDaemon, testMqttConfig, waitUntil, type RunningDaemon } from '../helpers/mqttHarness.js';
+import { mqttTest, type MqttDaemonFixture } from '../helpers/mqttFixture.js';
+import { mqttTempDir, testMqttConfig, waitUntil, type FakeClock, type RecordingClient, type RunningDaemon } from '../helpers/mqttHarness.js';
 
 const MINUTE = 60_000;
 const weather = { format: 'json', topic: 'garden/weather', fields: { temperature: 'temp', precipitation_rate: 'rate', humidity: 'hum', wind_speed: 'wind' } } as const;
@@ -18,21 +19,12 @@ const dry: StationConfig = { id: 'dry', name: 'Dry', ...weather };
 type State = { index_score: number; input: Record<string, number>; irrigation?: Record<string, unknown> };
 
 describe('irrigation topic', () => {
-  let temp: ReturnType<typeof mqttTempDir>;
+  // Set by start(); the fixture closes the clients and stops the daemons after each test.
   let daemon: RunningDaemon | undefined;
   let observer: RecordingClient | undefined;
   let publisher: RecordingClient | undefined;
   let clock: FakeClock;
   let sequence = 0;
-
-  beforeEach(() => {
-    temp = mqttTempDir();
-    clock = new FakeClock(Date.parse('2026-06-15T08:00:00Z'));
-  });
-  afterEach(async () => {
-    await stop();
-    temp.cleanup();
-  });
 
   async function stop(): Promise<void> {
     await observer?.close();
@@ -41,11 +33,12 @@ describe('irrigation topic', () => {
     observer = publisher = daemon = undefined;
   }
 
-  async function start(stations: StationConfig[] = [watered, dry]): Promise<void> {
-    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ stations }), clock);
-    observer = await RecordingClient.connect(daemon.port);
+  async function start(mqtt: MqttDaemonFixture, stations: StationConfig[] = [watered, dry]): Promise<void> {
+    clock = mqtt.clock;
+    daemon = await mqtt.start(testMqttConfig({ stations }));
+    observer = await mqtt.connect(daemon.port);
     await observer.client.subscribeAsync('mowability/+/state', { qos: 1 });
-    publisher = await RecordingClient.connect(daemon.port);
+    publisher = await mqtt.connect(daemon.port);
   }
 
   const state = (id: string): State | undefined => observer!.json(`mowability/${id}/state`) as State | undefined;
@@ -67,8 +60,8 @@ describe('irrigation topic', () => {
     await waitUntil(() => daemon!.service.stats().irrigationReceived === before + 1, `irrigation message ${payload}`);
   }
 
-  it('reports a run from ON to OFF, lowers the index for wet blades, and ignores bad payloads', async () => {
-    await start();
+  mqttTest('reports a run from ON to OFF, lowers the index for wet blades, and ignores bad payloads', async ({ mqtt }) => {
+    await start(mqtt);
     await reading();
     const baseline = state('dry')!.index_score;
     expect(state('watered')!.index_score).toBe(baseline);
@@ -108,9 +101,9 @@ describe('irrigation topic', () => {
     expect(state('watered')!.index_score).toBe(state('dry')!.index_score);
   });
 
-  it('calculates a station with its own lawn.turfType', async () => {
+  mqttTest('calculates a station with its own lawn.turfType', async ({ mqtt }) => {
     // `watered` stands in for a second station here: no sprinkler message is sent.
-    await start([{ ...watered, lawn: { turfType: 'warm_season' } }, dry]);
+    await start(mqtt, [{ ...watered, lawn: { turfType: 'warm_season' } }, dry]);
     await reading();
     const temperatureScore = (id: string): number => (observer!.json(`mowability/${id}/state`) as { checks: { temperature: { score: number } } }).checks.temperature.score;
     // 21 °C is in the cool-season optimum (15–24 °C) but below the warm-season one (24–35 °C).
@@ -118,15 +111,15 @@ describe('irrigation topic', () => {
     expect(temperatureScore('watered')).toBeLessThan(100);
   });
 
-  it('does not count a retained ON from before a restart as a run', async () => {
-    await start();
+  mqttTest('does not count a retained ON from before a restart as a run', async ({ mqtt }) => {
+    await start(mqtt);
     await sprinkler('ON', true);
     await reading();
     expect(state('watered')!.irrigation).toMatchObject({ running: true, minutes_since_irrigation: 0 });
     await stop();
 
     clock.advance(2 * 60 * MINUTE);
-    await start();
+    await start(mqtt);
     // The embedded broker kept the retained ON and replays it on subscribe.
     await waitUntil(() => daemon!.service.stats().irrigationReceived === 1, 'retained ON replayed');
     await reading();

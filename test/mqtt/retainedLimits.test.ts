@@ -4,18 +4,16 @@
  * 187 MB of WAL and never shrank.
  */
 import { createConnection } from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { SpaceReclaimer } from '../../src/store/spaceReclaimer.js';
 import { databaseBytes } from '../helpers/httpTempDir.js';
 import { connectPacket, lengthPrefixed, packet } from '../helpers/mqttRaw.js';
+import { mqttTest as it } from '../helpers/mqttFixture.js';
 import {
-  FakeClock,
-  mqttTempDir,
   noRetainedMessage,
   publishOnce,
   retainedMessage,
   silentLogger,
-  startMqttDaemon,
   testMqttConfig,
   waitUntil,
   withDeadline,
@@ -38,21 +36,10 @@ async function storedRows(daemon: RunningDaemon): Promise<number> {
 }
 
 describe('retained storage limits of the embedded broker', () => {
-  let temp: ReturnType<typeof mqttTempDir>;
-  let daemon: RunningDaemon | undefined;
-  beforeEach(() => {
-    temp = mqttTempDir();
-  });
-  afterEach(async () => {
-    await daemon?.stop();
-    daemon = undefined;
-    temp.cleanup();
-  });
-
-  it('refuses retained messages past broker.maxRetainedBytes, keeps them out of memory and the database, and restores only the accepted ones', async () => {
+  it('refuses retained messages past broker.maxRetainedBytes, keeps them out of memory and the database, and restores only the accepted ones', async ({ mqtt }) => {
     const maxRetainedBytes = 1024 * KIB;
     const config = testMqttConfig({ broker: { maxRetainedBytes, maxRetainedBytesPerClient: maxRetainedBytes } });
-    daemon = await startMqttDaemon(temp.dbPath, config, new FakeClock());
+    const daemon = await mqtt.start(config);
     const results = await flood(daemon.port, 300, 'attack');
 
     const accepted = Math.floor(maxRetainedBytes / PAYLOAD.length); // 17
@@ -62,47 +49,47 @@ describe('retained storage limits of the embedded broker', () => {
     expect(daemon.service.stats().brokerRejectedPublishes).toBeGreaterThanOrEqual(300 - accepted);
     expect(await noRetainedMessage(daemon.port, `attack/${accepted}`)).toBe(true);
     await daemon.stop();
-    expect(databaseBytes(temp.dbPath)).toBeLessThan(2 * maxRetainedBytes);
+    expect(databaseBytes(mqtt.dbPath)).toBeLessThan(2 * maxRetainedBytes);
 
-    daemon = await startMqttDaemon(temp.dbPath, config, new FakeClock());
-    expect(await storedRows(daemon)).toBe(accepted);
-    expect(daemon.service.stats().brokerRetainedMessages).toBe(accepted);
-    expect(await retainedMessage(daemon.port, `attack/${accepted - 1}`)).toBe(PAYLOAD.toString());
-    expect(await noRetainedMessage(daemon.port, 'attack/299')).toBe(true);
+    const restarted = await mqtt.start(config);
+    expect(await storedRows(restarted)).toBe(accepted);
+    expect(restarted.service.stats().brokerRetainedMessages).toBe(accepted);
+    expect(await retainedMessage(restarted.port, `attack/${accepted - 1}`)).toBe(PAYLOAD.toString());
+    expect(await noRetainedMessage(restarted.port, 'attack/299')).toBe(true);
   }, 60_000); // 300 connections: about 3 s, more on a loaded 2-core machine
 
-  it('at the default limits keeps 34 messages of 60 KB from anonymous clients (their shared 2 MiB) and refuses the rest', async () => {
-    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig(), new FakeClock());
+  it('at the default limits keeps 34 messages of 60 KB from anonymous clients (their shared 2 MiB) and refuses the rest', async ({ mqtt }) => {
+    const daemon = await mqtt.start(testMqttConfig());
     const results = await flood(daemon.port, 100, 'defaults');
     expect(results.filter((result) => result === 'handled')).toHaveLength(34);
     expect(results.slice(34).every((result) => result === 'closed')).toBe(true);
     expect(daemon.service.stats().brokerRetainedBytes).toBeLessThanOrEqual(2 * 1024 * KIB);
   });
 
-  it('trims a database filled beyond the limits (older release, or limits lowered) on start, keeping the oldest', async () => {
-    const clock = new FakeClock(Date.parse('2026-06-15T08:00:00Z'));
-    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ broker: { maxRetainedMessages: 10 } }), clock);
+  it('trims a database filled beyond the limits (older release, or limits lowered) on start, keeping the oldest', async ({ mqtt }) => {
+    const { clock } = mqtt;
+    const daemon = await mqtt.start(testMqttConfig({ broker: { maxRetainedMessages: 10 } }));
     expect(await publishOnce(daemon.port, 'trim/old', 'first', { qos: 1, retain: true })).toBe('handled');
-    await waitUntil(async () => (await storedRows(daemon!)) === 1, 'the first message in the database');
+    await waitUntil(async () => (await storedRows(daemon)) === 1, 'the first message in the database');
     clock.advance(60_000);
     expect((await flood(daemon.port, 9, 'trim/new')).every((result) => result === 'handled')).toBe(true);
     await daemon.stop();
 
-    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ broker: { maxRetainedMessages: 4 } }), clock);
-    expect(daemon.service.stats().brokerRetainedMessages).toBe(4);
-    await waitUntil(async () => (await storedRows(daemon!)) === 4, 'the database trimmed to 4 messages');
-    expect(await retainedMessage(daemon.port, 'trim/old')).toBe('first');
+    const restarted = await mqtt.start(testMqttConfig({ broker: { maxRetainedMessages: 4 } }));
+    expect(restarted.service.stats().brokerRetainedMessages).toBe(4);
+    await waitUntil(async () => (await storedRows(restarted)) === 4, 'the database trimmed to 4 messages');
+    expect(await retainedMessage(restarted.port, 'trim/old')).toBe('first');
   });
 
-  it('refuses past broker.maxRetainedMessages', async () => {
-    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ broker: { maxRetainedMessages: 20 } }), new FakeClock());
+  it('refuses past broker.maxRetainedMessages', async ({ mqtt }) => {
+    const daemon = await mqtt.start(testMqttConfig({ broker: { maxRetainedMessages: 20 } }));
     const results = await flood(daemon.port, 40, 'many');
     expect(results.filter((result) => result === 'handled')).toHaveLength(20);
     expect(results.slice(20).every((result) => result === 'closed')).toBe(true);
   });
 
-  it('caps all anonymous clients together at broker.maxRetainedBytesPerClient, whatever client ids they choose', async () => {
-    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ broker: { maxRetainedBytesPerClient: 256 * KIB } }), new FakeClock());
+  it('caps all anonymous clients together at broker.maxRetainedBytesPerClient, whatever client ids they choose', async ({ mqtt }) => {
+    const daemon = await mqtt.start(testMqttConfig({ broker: { maxRetainedBytesPerClient: 256 * KIB } }));
     // flood() without a client id: every publish comes from a fresh random id.
     expect(await flood(daemon.port, 6, 'hog')).toEqual(['handled', 'handled', 'handled', 'handled', 'closed', 'closed']);
     expect(await publishOnce(daemon.port, 'hog/fresh', PAYLOAD, { qos: 1, retain: true, clientId: 'a-brand-new-id' })).toBe('closed');
@@ -110,37 +97,37 @@ describe('retained storage limits of the embedded broker', () => {
     expect(await publishOnce(daemon.port, 'hog/0', 'small', { qos: 1, retain: true })).toBe('handled');
   });
 
-  it('caps one account at broker.maxRetainedBytesPerClient while another account can still retain', async () => {
+  it('caps one account at broker.maxRetainedBytesPerClient while another account can still retain', async ({ mqtt }) => {
     const hog = { username: 'hog', password: 'hog password 1' };
     const other = { username: 'other', password: 'other password' };
-    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ broker: { users: [hog, other], maxRetainedBytesPerClient: 256 * KIB } }), new FakeClock());
-    const publish = (topic: string, login: typeof hog) => publishOnce(daemon!.port, topic, PAYLOAD, { qos: 1, retain: true, connect: login });
+    const daemon = await mqtt.start(testMqttConfig({ broker: { users: [hog, other], maxRetainedBytesPerClient: 256 * KIB } }));
+    const publish = (topic: string, login: typeof hog) => publishOnce(daemon.port, topic, PAYLOAD, { qos: 1, retain: true, connect: login });
     const results = [];
     for (let i = 0; i < 6; i++) results.push(await publish(`hog/${i}`, hog));
     expect(results).toEqual(['handled', 'handled', 'handled', 'handled', 'closed', 'closed']);
     expect(await publish('other/1', other)).toBe('handled');
   });
 
-  it('always accepts deletes, which free the quota, and the file shrinks once the space is reclaimed', async () => {
-    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ broker: { maxRetainedMessages: 40, maxRetainedBytesPerClient: 4 * 1024 * KIB } }), new FakeClock());
+  it('always accepts deletes, which free the quota, and the file shrinks once the space is reclaimed', async ({ mqtt }) => {
+    const daemon = await mqtt.start(testMqttConfig({ broker: { maxRetainedMessages: 40, maxRetainedBytesPerClient: 4 * 1024 * KIB } }));
     expect((await flood(daemon.port, 41, 'full')).filter((result) => result === 'handled')).toHaveLength(40);
-    await waitUntil(async () => (await storedRows(daemon!)) === 40, 'the 40 accepted messages in the database');
-    const full = databaseBytes(temp.dbPath);
+    await waitUntil(async () => (await storedRows(daemon)) === 40, 'the 40 accepted messages in the database');
+    const full = databaseBytes(mqtt.dbPath);
     expect(full).toBeGreaterThan(40 * PAYLOAD.length);
 
     for (let i = 0; i < 40; i++) expect(await publishOnce(daemon.port, `full/${i}`, '', { qos: 1, retain: true })).toBe('handled');
     expect(daemon.service.stats().brokerRetainedMessages).toBe(0);
-    await waitUntil(async () => (await storedRows(daemon!)) === 0, 'the deletes in the database');
+    await waitUntil(async () => (await storedRows(daemon)) === 0, 'the deletes in the database');
     const result = await new SpaceReclaimer(daemon.database, silentLogger).reclaim();
     expect(result.action).toBe('incremental');
-    expect(databaseBytes(temp.dbPath)).toBeLessThan(full / 4);
+    expect(databaseBytes(mqtt.dbPath)).toBeLessThan(full / 4);
 
     expect(await publishOnce(daemon.port, 'full/again', PAYLOAD, { qos: 1, retain: true })).toBe('handled');
   });
 
-  it('disconnects a client that keeps more QoS 2 bytes than broker.maxInflightBytesPerClient waiting for PUBREL', async () => {
+  it('disconnects a client that keeps more QoS 2 bytes than broker.maxInflightBytesPerClient waiting for PUBREL', async ({ mqtt }) => {
     const maxPayloadBytes = 1024;
-    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ broker: { maxPayloadBytes, maxInflightBytesPerClient: 4 * maxPayloadBytes } }), new FakeClock());
+    const daemon = await mqtt.start(testMqttConfig({ broker: { maxPayloadBytes, maxInflightBytesPerClient: 4 * maxPayloadBytes } }));
     const socket = createConnection({ host: '127.0.0.1', port: daemon.port });
     try {
       socket.on('error', () => undefined);
@@ -155,9 +142,9 @@ describe('retained storage limits of the embedded broker', () => {
     }
   });
 
-  it('gives back the quota of a retained QoS 2 message it admitted but then dropped past maxInflightBytesPerClient', async () => {
+  it('gives back the quota of a retained QoS 2 message it admitted but then dropped past maxInflightBytesPerClient', async ({ mqtt }) => {
     const maxPayloadBytes = 1024;
-    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ broker: { maxPayloadBytes, maxInflightBytesPerClient: 4 * maxPayloadBytes } }), new FakeClock());
+    const daemon = await mqtt.start(testMqttConfig({ broker: { maxPayloadBytes, maxInflightBytesPerClient: 4 * maxPayloadBytes } }));
     const socket = createConnection({ host: '127.0.0.1', port: daemon.port });
     try {
       socket.on('error', () => undefined);
@@ -171,7 +158,7 @@ describe('retained storage limits of the embedded broker', () => {
       socket.destroy();
     }
     expect(await noRetainedMessage(daemon.port, 'leak/5')).toBe(true);
-    await waitUntil(() => daemon!.service.stats().brokerRetainedMessages === 4, 'the dropped message given back');
+    await waitUntil(() => daemon.service.stats().brokerRetainedMessages === 4, 'the dropped message given back');
     expect(daemon.service.stats()).toMatchObject({ brokerRetainedMessages: 4, brokerRetainedBytes: 4 * maxPayloadBytes });
   });
 });

@@ -9,7 +9,6 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import mqtt, { type MqttClient } from 'mqtt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DATABASE_MESSAGES } from '../../src/http/healthRoute.js';
 import type { StationConfig } from '../../src/ingest/types.js';
@@ -17,8 +16,9 @@ import { clientIdFor } from '../../src/mqtt/settings.js';
 import { runBuiltCli } from '../helpers/httpCli.js';
 import { startDaemonProcess, type DaemonProcess } from '../helpers/httpDaemon.js';
 import { makeTempDir, waitFor } from '../helpers/httpTempDir.js';
-import { FakeClock, RecordingClient, startMqttDaemon, testMqttConfig, waitUntil, type RunningDaemon } from '../helpers/mqttHarness.js';
-import { AutosavingMosquitto, Mosquitto, freePort, mosquittoAvailable, MOSQUITTO_BINARY, waitUntilPortOpen } from '../helpers/mqttMosquitto.js';
+import { mqttTest } from '../helpers/mqttFixture.js';
+import { RecordingClient, testMqttConfig, waitUntil } from '../helpers/mqttHarness.js';
+import { mosquittoAvailable, MOSQUITTO_BINARY } from '../helpers/mqttMosquitto.js';
 import { OtherConnection, brokerPortOf, corruptTablePage, queryReadOnly } from '../helpers/robustnessProcess.js';
 
 const DIY: StationConfig = { id: 'diy', name: 'DIY', format: 'json', topic: 'diy/weather', fields: { temperature: 't', precipitation_rate: 'r' }, timestampKey: 'ts' };
@@ -186,7 +186,6 @@ describe('the daemon process under faults', () => {
   }, 60_000);
 });
 
-/** Mosquitto that also saves its persistence every second, so a SIGKILL loses at most a second of broker state. */
 const mosquittoPresent = mosquittoAvailable();
 const mosquittoRequired = Boolean(process.env.CI);
 if (!mosquittoPresent && !mosquittoRequired) {
@@ -194,37 +193,19 @@ if (!mosquittoPresent && !mosquittoRequired) {
 }
 
 describe.skipIf(!mosquittoPresent && !mosquittoRequired)('external broker (mosquitto) killed mid-stream', () => {
-  let temp: ReturnType<typeof makeTempDir>;
-  let broker: Mosquitto | undefined;
-  let daemon: RunningDaemon | undefined;
-  let publisher: MqttClient | undefined;
-  const clock = new FakeClock(Date.parse('2026-06-15T08:00:00Z'));
-
-  beforeEach(() => {
-    temp = makeTempDir();
-  });
-  afterEach(async () => {
-    await publisher?.endAsync(true);
-    await daemon?.stop();
-    await broker?.stop('SIGKILL');
-    publisher = daemon = broker = undefined;
-    temp.cleanup();
-  });
-
-  it.each(['SIGTERM', 'SIGKILL'] as const)(
-    '%s, back after 1 s: the daemon reconnects within 2 s of the broker\'s return (shipped back-off) and no reading is lost',
-    async (signal) => {
+  mqttTest.for(['SIGTERM', 'SIGKILL'] as const)(
+    '%s, back once both clients saw it go: the daemon reconnects within 2 s of the broker\'s return (shipped back-off) and no reading is lost',
+    { timeout: 40_000 },
+    async (signal, { mqtt }) => {
       expect(mosquittoPresent, `${MOSQUITTO_BINARY} is missing`).toBe(true);
-      const port = await freePort();
-      broker = new AutosavingMosquitto(temp.dir, port);
-      await broker.start();
+      const broker = await mqtt.mosquitto({ autosave: true });
+      const port = broker.port;
       // The shipped reconnect setting (60 s cap), not the test harness's short one.
       const config = testMqttConfig({ stations: [DIY], mqtt: { url: `mqtt://127.0.0.1:${port}`, reconnectMaxSeconds: 60 }, broker: { enabled: false } });
-      daemon = await startMqttDaemon(temp.dbPath, config, clock);
-      const running = daemon;
+      const running = await mqtt.start(config);
       await waitUntil(() => running.service.stats().connected, 'daemon connected', 10_000);
       // Until mosquitto's one-second autosave has recorded the daemon's session and subscription.
-      const persisted = join(temp.dir, 'mosquitto.db');
+      const persisted = join(mqtt.dir, 'mosquitto.db');
       await waitUntil(() => {
         try {
           const saved = readFileSync(persisted);
@@ -234,27 +215,21 @@ describe.skipIf(!mosquittoPresent && !mosquittoRequired)('external broker (mosqu
         }
       }, 'mosquitto to autosave the daemon\'s session', 10_000);
 
-      publisher = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { clientId: `station-${signal}`, clean: false, reconnectPeriod: 200 });
-      const station = publisher;
+      const station = (await mqtt.connect(port, { clientId: `station-${signal}`, clean: false, reconnectPeriod: 200 })).client;
       const total = 60;
-      const baseSeconds = Math.floor(clock.now() / 1000) - 3600;
+      const baseSeconds = Math.floor(mqtt.clock.now() / 1000) - 3600;
       const publish = (i: number) => station.publishAsync('diy/weather', JSON.stringify({ t: 10 + i / 10, r: 0, ts: baseSeconds + i * 30 }), { qos: 1 });
 
       const pending: Promise<unknown>[] = [];
-      let restart: Promise<void> = Promise.resolve();
-      for (let i = 0; i < total; i++) {
-        if (i === total / 2) {
-          // Mid-stream, between two readings the daemon has fully handled: kill the broker, keep publishing.
-          await waitUntil(() => running.service.stats().accepted === i, `first ${i} readings`);
-          await broker.stop(signal);
-          const stopped = broker;
-          restart = new Promise((resolve) => setTimeout(resolve, 1000)).then(() => stopped.start());
-        }
-        pending.push(publish(i));
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      const returnedAt = await waitUntilPortOpen(port);
-      await restart;
+      for (let i = 0; i < total / 2; i++) pending.push(publish(i));
+      // Mid-stream, between two readings the daemon has fully handled: kill the broker, keep publishing.
+      await waitUntil(() => running.service.stats().accepted === total / 2, `first ${total / 2} readings`);
+      await broker.stop(signal);
+      await waitUntil(() => !station.connected && !running.service.stats().connected, 'both clients to see the broker go', 10_000);
+      // The second half waits in the publisher's QoS 1 store while the broker is down.
+      for (let i = total / 2; i < total; i++) pending.push(publish(i));
+      await broker.start();
+      const returnedAt = Date.now();
       await waitUntil(() => running.service.stats().connected, 'the daemon reconnected on its own', 10_000);
       // The shipped back-off retries every second at first, so the daemon is back about 1 s after the broker;
       // 2 s is the promise (bench/reconnect.bench.ts reports the measured time).
@@ -263,11 +238,10 @@ describe.skipIf(!mosquittoPresent && !mosquittoRequired)('external broker (mosqu
 
       await Promise.all(pending);
       await waitUntil(() => running.service.stats().accepted === total, `all ${total} readings`, 15_000).catch((err: Error) => {
-        throw new Error(`${err.message}: ${JSON.stringify(running.service.stats())}\n${broker?.output ?? ''}`);
+        throw new Error(`${err.message}: ${JSON.stringify(running.service.stats())}\n${broker.output}`);
       });
       expect(running.service.stats().rejected).toBe(0);
     },
-    40_000,
   );
 });
 

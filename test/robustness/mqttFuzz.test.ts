@@ -6,61 +6,70 @@
  * counted and never written, stored values always plausible.
  */
 import fc from 'fast-check';
-import mqtt, { type MqttClient } from 'mqtt';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MqttClient } from 'mqtt';
+import { describe, expect } from 'vitest';
 import { FIELD_SPECS } from '../../src/core/index.js';
-import { FakeClock, mqttTempDir, publishOnce, startMqttDaemon, testMqttConfig, waitUntil, type RunningDaemon } from '../helpers/mqttHarness.js';
+import { mqttTest as it, type MqttDaemonFixture } from '../helpers/mqttFixture.js';
+import type { FakeClock } from '../helpers/mqttHarness.js';
+import { publishOnce, testMqttConfig, waitUntil, type RunningDaemon } from '../helpers/mqttHarness.js';
 import { FUZZ_STATIONS, certainlyRejected, hostileMessage, type FuzzMessage } from '../helpers/robustnessMqtt.js';
 
 const GENERATED = 1500;
 const RANGES = new Map<string, { min: number; max: number }>(FIELD_SPECS.map((spec) => [spec.name, spec]));
 
-/** Waits until the daemon's client is connected and its station subscriptions deliver (a probe reading arrives). */
+/** A probe per station topic: each reaches exactly one station. */
+const PROBE_TOPICS = ['fuzz/rtl/events', 'fuzz/eco', 'fuzz/weewx/loop', 'fuzz/diy', 'fuzz/plain/probe'];
+
+/**
+ * Waits until the daemon's subscriptions to every station topic deliver. A retained probe per
+ * topic reaches the daemon exactly once, live or replayed when its subscription starts; once all
+ * arrived, every subscription is active, and deleting the probes (delivered live) leaves the
+ * broker clean and the counts settled: no probe can trickle into a later test's counts.
+ */
 async function subscribed(daemon: RunningDaemon, publisher: MqttClient): Promise<void> {
   await waitUntil(() => daemon.service.stats().connected, 'the daemon connected to its broker');
   const before = daemon.service.stats().received;
-  await waitUntil(async () => {
-    await publisher.publishAsync('fuzz/plain/temperature', '12.5', { qos: 1 });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    return daemon.service.stats().received > before;
-  }, 'the station subscriptions delivering');
-  // Probes queued before the subscription was active may still trickle in: wait until the count is stable.
-  let last = -1;
-  await waitUntil(async () => {
-    const now = daemon.service.stats().received;
-    const stable = now === last;
-    last = now;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    return stable;
-  }, 'the probes to settle');
+  for (const topic of PROBE_TOPICS) await publisher.publishAsync(topic, '12.5', { qos: 1, retain: true });
+  await waitUntil(() => daemon.service.stats().received === before + PROBE_TOPICS.length, 'every station subscription delivering');
+  for (const topic of PROBE_TOPICS) await publisher.publishAsync(topic, '', { qos: 1, retain: true });
+  await waitUntil(() => daemon.service.stats().received === before + 2 * PROBE_TOPICS.length, 'the probe deletes delivered');
 }
 
-describe('MQTT fuzz through the embedded broker', () => {
-  const clock = new FakeClock(Date.now());
-  let temp: ReturnType<typeof mqttTempDir>;
+interface FuzzDaemon {
+  daemon: RunningDaemon;
+  publisher: MqttClient;
+  /** Unhandled rejections and uncaught exceptions while the test ran. */
+  problems: unknown[];
+}
+
+async function startFuzzDaemon(fixture: MqttDaemonFixture, clientId: string): Promise<FuzzDaemon> {
   const problems: unknown[] = [];
   const onProblem = (err: unknown): void => {
     problems.push(err);
   };
-  let daemon: RunningDaemon;
-  let publisher: MqttClient;
-
-  beforeAll(async () => {
-    temp = mqttTempDir();
-    process.on('unhandledRejection', onProblem);
-    process.on('uncaughtException', onProblem);
-    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ stations: FUZZ_STATIONS, history: { flushIntervalSeconds: 1 } }), clock);
-    publisher = await mqtt.connectAsync(`mqtt://127.0.0.1:${daemon.port}`, { clientId: 'fuzz-publisher', reconnectPeriod: 0 });
-    await subscribed(daemon, publisher);
-  });
-
-  afterAll(async () => {
-    await publisher?.endAsync(true);
-    await daemon?.stop();
-    temp?.cleanup();
+  process.on('unhandledRejection', onProblem);
+  process.on('uncaughtException', onProblem);
+  fixture.defer(() => {
     process.off('unhandledRejection', onProblem);
     process.off('uncaughtException', onProblem);
   });
+  const daemon = await fixture.start(testMqttConfig({ stations: FUZZ_STATIONS, history: { flushIntervalSeconds: 1 } }));
+  const publisher = (await fixture.connect(daemon.port, { clientId })).client;
+  await subscribed(daemon, publisher);
+  return { daemon, publisher, problems };
+}
+
+describe('MQTT fuzz through the embedded broker', () => {
+  // The daemon's fake clock: the generated timestamps are relative to it.
+  let clock: FakeClock;
+  let daemon: RunningDaemon;
+  let publisher: MqttClient;
+  let problems: unknown[];
+
+  async function start(fixture: MqttDaemonFixture): Promise<void> {
+    clock = fixture.clock;
+    ({ daemon, publisher, problems } = await startFuzzDaemon(fixture, 'fuzz-publisher'));
+  }
 
   async function publishAll(messages: readonly FuzzMessage[]): Promise<void> {
     for (const message of messages) await publisher.publishAsync(message.topic, message.payload, { qos: 1 });
@@ -76,7 +85,8 @@ describe('MQTT fuzz through the embedded broker', () => {
     return total;
   }
 
-  it('rejects and counts payloads no station can use, and writes nothing for them', async () => {
+  it('rejects and counts payloads no station can use, and writes nothing for them', async ({ mqtt }) => {
+    await start(mqtt);
     const messages = certainlyRejected(clock.now());
     await daemon.service.flush();
     const rowsBefore = await historyRowCount();
@@ -91,7 +101,8 @@ describe('MQTT fuzz through the embedded broker', () => {
     expect(problems).toEqual([]);
   });
 
-  it('refuses oversized payloads and over-deep topics at the broker without harming the daemon', async () => {
+  it('refuses oversized payloads and over-deep topics at the broker without harming the daemon', async ({ mqtt }) => {
+    await start(mqtt);
     const before = daemon.service.stats();
     await publishOnce(daemon.port, 'fuzz/diy', JSON.stringify({ t: 18, r: 0, pad: 'x'.repeat(70_000), ts: Math.floor(clock.now() / 1000) }), { qos: 1 });
     await publishOnce(daemon.port, `fuzz/${'a/'.repeat(40)}x`, '{"t":18}', { qos: 1 });
@@ -102,7 +113,8 @@ describe('MQTT fuzz through the embedded broker', () => {
     expect(problems).toEqual([]);
   });
 
-  it(`survives ${GENERATED} generated hostile messages across all formats: every message accounted for, stored values plausible`, async () => {
+  it(`survives ${GENERATED} generated hostile messages across all formats: every message accounted for, stored values plausible`, async ({ mqtt }) => {
+    await start(mqtt);
     const messages = fc.sample(hostileMessage(clock.now()), { numRuns: GENERATED, seed: 4242 });
     const before = daemon.service.stats();
     await publishAll(messages);
@@ -142,8 +154,9 @@ describe('MQTT fuzz through the embedded broker', () => {
     expect(problems).toEqual([]);
   }, 60_000);
 
-  it('keeps the newest value when an older reading arrives out of order, and still serves valid readings', async () => {
-    // Ten minutes later than every generated reading, so "newer" really is the newest the station sent.
+  it('keeps the newest value when an older reading arrives out of order, and still serves valid readings', async ({ mqtt }) => {
+    await start(mqtt);
+    // Ten minutes on: "newer" is the newest the station sent, also against readings up to the tolerated skew.
     clock.advance(10 * 60_000);
     const nowS = Math.floor(clock.now() / 1000);
     await publishAll([
@@ -163,47 +176,31 @@ describe('MQTT fuzz through the embedded broker', () => {
 });
 
 describe('a station topic with an empty level on the embedded broker', () => {
-  const clock = new FakeClock(Date.now());
-  let temp: ReturnType<typeof mqttTempDir>;
-  let daemon: RunningDaemon;
-  let publisher: MqttClient;
-
-  beforeAll(async () => {
-    temp = mqttTempDir();
-    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ stations: FUZZ_STATIONS }), clock);
-    publisher = await mqtt.connectAsync(`mqtt://127.0.0.1:${daemon.port}`, { clientId: 'empty-level-publisher', reconnectPeriod: 0 });
-    await subscribed(daemon, publisher);
-  });
-
-  afterAll(async () => {
-    await publisher?.endAsync(true);
-    await daemon?.stop();
-    temp?.cleanup();
-  });
-
   // Regression: with aedes 1.2, a QoS 1 publish whose topic has an empty level matched by a "+"
   // of a persistent-session (clean: false) subscription ("fuzz/plain/" for "fuzz/plain/+",
   // "rtl_433//events" for "rtl_433/+/events") failed with "no such packet" and dropped the
   // daemon's connection, losing readings until it reconnected. Any broker client could do it.
-  it('keeps the daemon connected and handling readings after a publish to "fuzz/plain/"', async () => {
-    const observer = await mqtt.connectAsync(`mqtt://127.0.0.1:${daemon.port}`, { reconnectPeriod: 0 });
-    try {
-      let onlineAnnouncements = 0;
-      observer.on('message', (topic, payload) => {
-        if (topic === 'mowability/bridge/state' && payload.toString() === 'online') onlineAnnouncements++;
-      });
-      await observer.subscribeAsync('mowability/bridge/state', { qos: 1 });
-      await waitUntil(() => onlineAnnouncements === 1, 'the retained bridge state');
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      const before = daemon.service.stats().received;
-      await publisher.publishAsync('fuzz/plain/', '7', { qos: 1 });
-      await publisher.publishAsync('fuzz/diy', JSON.stringify({ t: 19, r: 0, ts: Math.floor(clock.now() / 1000) }), { qos: 1 });
-      // Both messages reach the daemon (the first is ignored: no field), and it never had to reconnect.
-      await waitUntil(() => daemon.service.stats().received - before === 2, 'both messages handled', 3000);
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      expect(onlineAnnouncements, 'the daemon re-announced itself, i.e. it had reconnected').toBe(1);
-    } finally {
-      await observer.endAsync(true);
-    }
+  it('keeps the daemon connected and handling readings after a publish to "fuzz/plain/"', async ({ mqtt }) => {
+    const { daemon, publisher } = await startFuzzDaemon(mqtt, 'empty-level-publisher');
+    const observer = (await mqtt.connect(daemon.port)).client;
+    const announcements: string[] = [];
+    let diyState: { input?: { temperature?: number } } | undefined;
+    observer.on('message', (topic, payload) => {
+      if (topic === 'mowability/bridge/state') announcements.push(payload.toString());
+      if (topic === 'mowability/diy/state') diyState = JSON.parse(payload.toString()) as typeof diyState;
+    });
+    await observer.subscribeAsync(['mowability/bridge/state', 'mowability/diy/state'], { qos: 1 });
+    await waitUntil(() => announcements.length === 1, 'the retained bridge state');
+    const before = daemon.service.stats().received;
+    await publisher.publishAsync('fuzz/plain/', '7', { qos: 1 });
+    await publisher.publishAsync('fuzz/diy', JSON.stringify({ t: 19, r: 0, ts: Math.floor(mqtt.clock.now() / 1000) }), { qos: 1 });
+    // Both messages reach the daemon (the first is ignored: no field).
+    await waitUntil(() => daemon.service.stats().received - before === 2, 'both messages handled', 3000);
+    // The bug closed the daemon's connection when the broker handled its PUBACK for the first
+    // message; the broker then publishes the daemon's Last Will ("offline") at once. The state
+    // for the second reading is sent on that connection after both PUBACKs, so once it is here,
+    // a drop would have shown as "offline" before it.
+    await waitUntil(() => diyState?.input?.temperature === 19, 'the state of the second reading');
+    expect(announcements, 'the daemon lost its connection (Last Will) or re-announced itself').toEqual(['online']);
   });
 });

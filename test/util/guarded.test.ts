@@ -1,12 +1,10 @@
-import mqtt from 'mqtt';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { StationConfig } from '../../src/ingest/types.js';
-import { createMqttService, type MqttService } from '../../src/mqtt/service.js';
-import { Database } from '../../src/store/database.js';
 import { guarded, logFailure, runGuarded } from '../../src/util/guarded.js';
 import { createScheduler } from '../../src/util/scheduler.js';
 import { captureLogger } from '../helpers/httpLogCapture.js';
-import { FakeClock, mqttTempDir, testMqttConfig, waitUntil } from '../helpers/mqttHarness.js';
+import { mqttTest } from '../helpers/mqttFixture.js';
+import { FakeClock, testMqttConfig, waitUntil } from '../helpers/mqttHarness.js';
 
 describe('runGuarded / guarded', () => {
   it('reports a synchronous throw and a rejected promise, and never throws or rejects itself', async () => {
@@ -24,8 +22,12 @@ describe('runGuarded / guarded', () => {
 
   it('waits for the returned promise (so a caller can keep runs from overlapping)', async () => {
     const order: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    // Released only in a later turn of the event loop: a runGuarded that did not wait would have resolved by then.
+    setImmediate(release);
     await runGuarded(async () => {
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await gate;
       order.push('job');
     }, vi.fn());
     order.push('after');
@@ -69,11 +71,15 @@ describe('runGuarded / guarded', () => {
       runs++;
       throw new Error(`run ${runs} failed`);
     });
+    // Fake timers (and Date): cron's seconds pass at once.
+    vi.useFakeTimers();
     scheduler.start();
     try {
-      await waitUntil(() => runs >= 2, 'two runs', 5000);
+      await vi.advanceTimersByTimeAsync(2_500);
+      expect(runs).toBeGreaterThanOrEqual(2);
     } finally {
       await scheduler.stop();
+      vi.useRealTimers();
     }
     const failures = capture.lines().filter((line) => line.msg === 'scheduled job failed');
     expect(failures.length).toBeGreaterThanOrEqual(2);
@@ -91,46 +97,26 @@ class BreakableClock extends FakeClock {
 }
 
 describe('the MQTT service survives a throwing timer callback (issue 8, item 14)', () => {
-  const temp = mqttTempDir();
-  let service: MqttService | undefined;
-  let database: Database | undefined;
-  afterEach(async () => {
-    for (const component of [...(service?.components ?? [])].reverse()) await component.stop();
-    await database?.close();
-    temp.cleanup();
-  });
-
-  it('the debounced recompute throws: logged with the station, and the next reading is processed', async () => {
+  mqttTest('the debounced recompute throws: logged with the station, and the next reading is processed', async ({ mqtt }) => {
     const capture = captureLogger('info');
-    const clock = new BreakableClock();
+    const clock = new BreakableClock(mqtt.clock.now());
     const station: StationConfig = { id: 'plain', name: 'Plain', format: 'fields', topic: 'plain/+' };
-    database = await Database.open(temp.dbPath);
-    service = createMqttService({
-      config: testMqttConfig({ stations: [station], mqtt: { recomputeDebounceMs: 200 }, homeassistant: { discovery: false } }),
-      database,
-      logger: capture.logger,
-      clock,
+    const config = testMqttConfig({ stations: [station], mqtt: { recomputeDebounceMs: 200 }, homeassistant: { discovery: false } });
+    const { service, port } = await mqtt.start(config, { logger: capture.logger, clock });
+    const client = (await mqtt.connect(port)).client;
+    await client.publishAsync('plain/temperature', '21.5', { qos: 1 });
+    await waitUntil(() => service.stats().accepted === 1, 'first reading accepted');
+    clock.broken = true; // the debounce timer fires in ≤ 200 ms and hits the bug
+    await waitUntil(() => capture.lines().some((line) => line.msg === 'recompute failed'), 'the failure logged');
+    clock.broken = false;
+    expect(capture.lines().find((line) => line.msg === 'recompute failed')).toMatchObject({
+      level: 50,
+      station: 'plain',
+      err: expect.objectContaining({ message: 'clock exploded inside a timer' }),
     });
-    for (const component of service.components) await component.start();
-    const port = service.brokerPort()!;
-    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { reconnectPeriod: 0 });
-    try {
-      await client.publishAsync('plain/temperature', '21.5', { qos: 1 });
-      await waitUntil(() => service!.stats().accepted === 1, 'first reading accepted');
-      clock.broken = true; // the debounce timer fires in ≤ 200 ms and hits the bug
-      await waitUntil(() => capture.lines().some((line) => line.msg === 'recompute failed'), 'the failure logged');
-      clock.broken = false;
-      expect(capture.lines().find((line) => line.msg === 'recompute failed')).toMatchObject({
-        level: 50,
-        station: 'plain',
-        err: expect.objectContaining({ message: 'clock exploded inside a timer' }),
-      });
-      // Still alive and working.
-      clock.advance(60_000);
-      await client.publishAsync('plain/temperature', '22', { qos: 1 });
-      await waitUntil(() => service!.stationState('plain')?.input.temperature === 22, 'state recomputed after the failure');
-    } finally {
-      await client.endAsync();
-    }
+    // Still alive and working.
+    clock.advance(60_000);
+    await client.publishAsync('plain/temperature', '22', { qos: 1 });
+    await waitUntil(() => service.stationState('plain')?.input.temperature === 22, 'state recomputed after the failure');
   });
 });
