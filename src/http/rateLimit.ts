@@ -67,12 +67,8 @@ export function registerRateLimit(app: FastifyInstance, options: RateLimitOption
     const existing = route.onRequest;
     route.onRequest = existing === undefined ? [hook] : [...(Array.isArray(existing) ? existing : [existing]), hook];
   });
-  return (request, reply) => {
-    try {
-      check(request, reply);
-      return Promise.resolve();
-    } catch (error) {
-      return Promise.reject(error as Error);
-    }
+  // A throw inside an async function becomes the rejection the guard's callers await.
+  return async (request, reply) => {
+    check(request, reply);
   };
 }
