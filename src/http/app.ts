@@ -75,8 +75,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const http = config.http;
   // Set once the rate limiter exists; requests the router rejects run it too.
   let guard: RequestGuard | undefined;
+  const httpLogger = deps.logger.child({ module: 'http' });
   // Typed as fastify's logger interface, so the instance is a plain FastifyInstance (no cast).
-  const logger: FastifyBaseLogger = deps.logger.child({ module: 'http' });
+  const logger: FastifyBaseLogger = httpLogger;
   const app = Fastify({
     loggerInstance: logger,
     // One line per request comes from the onResponse hook below (path without the query string).
@@ -125,7 +126,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     assertNotBlocked(clientAddressOf(request), access);
     done();
   });
-  registerAccessLog(app, { mode: http.accessLog, logger: deps.logger, clientAddressOf });
+  registerAccessLog(app, { mode: http.accessLog, logger: httpLogger, clientAddressOf });
 
   await app.register(formbody, { bodyLimit: http.bodyLimitBytes });
   let limiter: RequestGuard | undefined;
