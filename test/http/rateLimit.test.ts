@@ -47,6 +47,14 @@ describe('rate limit (http.rateLimit)', () => {
     expect(limitHeaders(renewed)).toEqual({ limit: '3', remaining: '2', reset: '60', retryAfter: undefined });
   });
 
+  it('counts a HEAD request once, like the GET it mirrors', async () => {
+    await start();
+    const head = () => h.app.inject({ method: 'HEAD', url: '/openapi.json', remoteAddress: '192.0.2.40' });
+    expect(limitHeaders(await head()).remaining).toBe('2');
+    expect(limitHeaders(await head()).remaining).toBe('1');
+    expect(limitHeaders(await h.app.inject({ method: 'GET', url: '/openapi.json', remoteAddress: '192.0.2.40' })).remaining).toBe('0');
+  });
+
   it('counts unknown paths and refused keys too; health is exempt and carries no rate-limit headers', async () => {
     await start();
     const remoteAddress = '192.0.2.30';
