@@ -12,7 +12,6 @@
  */
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
-import pino from 'pino';
 import { MFI_VERSION } from '../../src/core/index.js';
 import { loadConfig } from '../../src/config/load.js';
 import { buildApp } from '../../src/http/app.js';
@@ -20,6 +19,7 @@ import { AccessCache } from '../../src/store/accessCache.js';
 import { Database } from '../../src/store/database.js';
 import { ServiceStore, SETTING_MFI_VERSION } from '../../src/store/serviceStore.js';
 import { systemClock } from '../../src/util/clock.js';
+import { createLogger } from '../../src/util/logger.js';
 import { HTTP_BENCH_BODY, wrongKeyLike } from '../lib/inputs.js';
 import { makeTempDir, removeDir } from '../lib/tempDir.js';
 import { waitFor } from '../lib/time.js';
@@ -50,8 +50,8 @@ async function main(): Promise<void> {
       ...(process.env.MOWABILITY_HTTP_ACCESS_LOG ? { MOWABILITY_HTTP_ACCESS_LOG: process.env.MOWABILITY_HTTP_ACCESS_LOG } : {}),
     },
   });
-  // The daemon's default level: one info line per request, written to stdout (discarded by the parent).
-  const logger = pino({ level: config.log.level });
+  // The daemon's logger (redaction included) at its default level: one info line per request, written to stdout (discarded by the parent).
+  const logger = createLogger({ level: config.log.level });
   const db = await Database.open(config.db.path);
   const store = new ServiceStore(db, systemClock);
   await store.setSetting(SETTING_MFI_VERSION, MFI_VERSION);

@@ -3,7 +3,6 @@
  * listening and without touching the process. src/daemon.ts listens.
  */
 import formbody from '@fastify/formbody';
-import rateLimit from '@fastify/rate-limit';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/schema.js';
@@ -30,6 +29,7 @@ import type { UsageGate } from './quota.js';
 import { registerRegistrationRoutes, type RegistrationRouteDeps } from './registrationRoutes.js';
 import { registerOpenApi, registerOpenApiRoute, UNKNOWN_VERSION } from './openapi.js';
 import { registerStatusPage } from './statusPage.js';
+import { registerRateLimit } from './rateLimit.js';
 import { NO_STATIONS, type StationsView } from './stationsView.js';
 import { applyConnectionCap, serverOptions } from './serverLimits.js';
 import { trackConnections } from './shutdown.js';
@@ -75,8 +75,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const http = config.http;
   // Set once the rate limiter exists; requests the router rejects run it too.
   let guard: RequestGuard | undefined;
+  const httpLogger = deps.logger.child({ module: 'http' });
   // Typed as fastify's logger interface, so the instance is a plain FastifyInstance (no cast).
-  const logger: FastifyBaseLogger = deps.logger.child({ module: 'http' });
+  const logger: FastifyBaseLogger = httpLogger;
   const app = Fastify({
     loggerInstance: logger,
     // One line per request comes from the onResponse hook below (path without the query string).
@@ -125,20 +126,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     assertNotBlocked(clientAddressOf(request), access);
     done();
   });
-  registerAccessLog(app, { mode: http.accessLog, logger: deps.logger, clientAddressOf });
+  registerAccessLog(app, { mode: http.accessLog, logger: httpLogger, clientAddressOf });
 
   await app.register(formbody, { bodyLimit: http.bodyLimitBytes });
   let limiter: RequestGuard | undefined;
   if (http.rateLimit.max > 0) {
-    await app.register(rateLimit, {
-      global: true,
-      max: http.rateLimit.max,
-      timeWindow: http.rateLimit.timeWindowMs,
-      keyGenerator: (request) => rateLimitKey(clientAddressOf(request)),
-      errorResponseBuilder: (_request, context) => new HttpError(context.statusCode, MESSAGES.tooManyRequests),
-    });
-    // Without options this shares the global routes' counters: unknown paths count like any other.
-    limiter = app.rateLimit();
+    // Unknown paths and rejected URLs share the routes' counters (guard below).
+    const { max, timeWindowMs } = http.rateLimit;
+    limiter = registerRateLimit(app, { max, timeWindowMs, keyOf: (request) => rateLimitKey(clientAddressOf(request)), now: () => deps.clock.now() });
   }
   guard = async (request, reply) => {
     assertNotBlocked(clientAddressOf(request), access);

@@ -15,7 +15,7 @@
  * the raw request rather than a request decorator because requests the router
  * rejects (fastify's frameworkErrors) are built without decorators.
  */
-import { isIP } from 'node:net';
+import { isIP, type Socket } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import type { FastifyRequest } from 'fastify';
 import { AddressMatcher } from '../store/addressBlocks.js';
@@ -65,7 +65,8 @@ export const RATE_LIMIT_IPV6_PREFIX = 64;
 
 /** Rate-limit key: one bucket per IPv4 address and per IPv6 /64. */
 export function rateLimitKey(clientAddress: string): string {
-  if (!ipaddr.IPv6.isValid(clientAddress)) return clientAddress;
+  // A canonical IPv4 address has no colon: no parser needed for the common case.
+  if (!clientAddress.includes(':') || !ipaddr.IPv6.isValid(clientAddress)) return clientAddress;
   const parts = ipaddr.IPv6.parse(clientAddress).parts.slice(0, RATE_LIMIT_IPV6_PREFIX / 16);
   return `${parts.map((part) => part.toString(16)).join(':')}::/${RATE_LIMIT_IPV6_PREFIX}`;
 }
@@ -78,10 +79,21 @@ export function createClientAddressResolver(setting: TrustProxySetting): ClientA
   // Blocks, rate limit, access log and metrics each ask; resolve once per request (keyed on the raw
   // request, which also exists for requests the router rejects).
   const resolved = new WeakMap<FastifyRequest['raw'], string>();
+  // The peer of a connection never changes: its canonical form is parsed once per connection, not per request.
+  const peers = new WeakMap<Socket, string>();
+  const peerOf = (socket: Socket | undefined): string => {
+    const known = socket === undefined ? undefined : peers.get(socket);
+    if (known !== undefined) return known;
+    const remote = socket?.remoteAddress;
+    const peer = canonicalAddress(remote) ?? remote ?? '';
+    if (socket !== undefined && remote !== undefined) peers.set(socket, peer);
+    return peer;
+  };
   return (request) => {
     let address = resolved.get(request.raw);
     if (address === undefined) {
-      address = resolveClientAddress(request.raw.socket?.remoteAddress ?? '', request.raw.headers['x-forwarded-for'], trust);
+      const peer = peerOf(request.raw.socket);
+      address = trust === undefined ? peer : resolveClientAddress(peer, request.raw.headers['x-forwarded-for'], trust);
       resolved.set(request.raw, address);
     }
     return address;

@@ -31,7 +31,12 @@ export class WindowCounter {
   }
 
   #evict(nowMs: number): void {
-    for (const [key, window] of this.#windows) if (nowMs - window.startMs >= this.#windowMs) this.#windows.delete(key);
+    // A window is (re-)inserted when it starts, so the Map runs from the oldest start to the newest: ended
+    // windows are all at the front, and the scan stops at the first live one (not a walk over every address).
+    for (const [key, window] of this.#windows) {
+      if (nowMs - window.startMs < this.#windowMs) break;
+      this.#windows.delete(key);
+    }
     // Still full: drop the oldest windows (Map keeps insertion order, and a new window is re-inserted).
     for (const key of this.#windows.keys()) {
       if (this.#windows.size < MAX_ADDRESSES) break;

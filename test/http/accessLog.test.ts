@@ -33,6 +33,15 @@ describe('http.accessLog', () => {
     expect(errors).toHaveLength(1);
   });
 
+  it('the line has the fields and order it had from the request logger, the same request id as the error line, and no redaction to undo', async () => {
+    const { requests, errors } = await run(undefined, 'info');
+    const line = requests[1] ?? {};
+    expect(Object.keys(line)).toEqual(['level', 'time', 'service', 'module', 'reqId', 'method', 'path', 'statusCode', 'responseTimeMs', 'clientAddress', 'msg']);
+    expect(line).toMatchObject({ service: 'mowability', module: 'http', method: 'POST', path: '/v1/calculate', statusCode: 500, clientAddress: '127.0.0.1' });
+    expect(line.reqId).toBe(errors[0]?.reqId);
+    expect(line.reqId).not.toBe(requests[0]?.reqId);
+  });
+
   it('debug: the line is written at debug, so the shipped info level skips it; the error log stays', async () => {
     const atInfo = await run('debug', 'info');
     expect(atInfo.requests).toEqual([]);

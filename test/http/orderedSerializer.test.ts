@@ -27,6 +27,14 @@ describe('compileSerializer', () => {
     expect(JSON.parse(serialize(value))).toEqual({ a: 1, b: 'b', open: { secret: 'kept' }, list: [{ x: 1 }], nested: { keep: true } });
   });
 
+  it('drops an undeclared field found only deep down (a later array item, a nested object) and leaves the input untouched', () => {
+    const deepItem = { a: 1, b: 'b', list: [{ x: 1 }, { x: 2, secret: 2 }] };
+    expect(serialize(deepItem)).toBe('{"a":1,"b":"b","list":[{"x":1},{"x":2}]}');
+    expect(deepItem.list[1]).toEqual({ x: 2, secret: 2 });
+    expect(serialize({ b: 'b', a: 1, nested: { secret: 3, keep: true } })).toBe('{"b":"b","a":1,"nested":{"keep":true}}');
+    expect(() => serialize({ a: 1, b: 'b', secret: 1, list: [{ x: 1 }], nested: { keep: true } })).not.toThrow();
+  });
+
   it('skips undefined values like JSON.stringify and refuses a missing required field', () => {
     expect(serialize({ a: 1, b: 'b', nested: undefined })).toBe('{"a":1,"b":"b"}');
     expect(() => serialize({ a: 1 })).toThrow(/required field\(s\) b/);

@@ -1,0 +1,96 @@
+/**
+ * Before/after of the HTTP request path in one interleaved run:
+ * `node dist-bench/bench/httpAb.js <before-dir> [rounds] [seconds]`, where
+ * <before-dir> holds another build of the benchmarks (e.g. an older commit
+ * unpacked with `git archive <commit> | tar -x -C <dir>`, node_modules linked,
+ * `npx tsc -p tsconfig.bench.json` run there). Both bench servers run at the
+ * same time; each round loads the calculate, 401 and 403 paths and the
+ * same-bytes bare route of each server in turn and prints the server's CPU
+ * per request and the bare/route CPU ratio, then the medians. Not part of
+ * `npm run bench`: it needs the second build.
+ */
+import { join } from 'node:path';
+import { loadavg } from 'node:os';
+import { fire, type HttpTarget } from './lib/httpLoad.js';
+import { HTTP_BENCH_BODY, wrongKeyLike } from './lib/inputs.js';
+import { forkServer, type ForkedServer } from './lib/ipc.js';
+import { readCpuMicros } from './lib/proc.js';
+import { median } from './lib/stats.js';
+
+interface ServerReady {
+  port: number;
+  barePort: number;
+  key: string;
+  disabledKey: string;
+}
+
+const PATHS = ['calculate', 'unauthorized', 'disabled'] as const;
+
+function targetOf(ready: ServerReady, name: string): HttpTarget {
+  const headers = { 'content-type': 'application/json' };
+  const post = (path: string, port: number, authorization?: string): HttpTarget => ({
+    name,
+    method: 'POST',
+    path,
+    port,
+    headers: authorization === undefined ? headers : { ...headers, authorization },
+    body: HTTP_BENCH_BODY,
+  });
+  if (name === 'calculate') return post('/v1/calculate', ready.port, `Bearer ${ready.key}`);
+  if (name === 'unauthorized') return post('/v1/calculate', ready.port, `Bearer ${wrongKeyLike(ready.key)}`);
+  if (name === 'disabled') return post('/v1/calculate', ready.port, `Bearer ${ready.disabledKey}`);
+  return post(`/same/${{ sameCalculate: 'calculate', same401: '401', same403: '403' }[name] ?? name}`, ready.barePort);
+}
+
+const BARE_OF: Record<string, string> = { calculate: 'sameCalculate', unauthorized: 'same401', disabled: 'same403' };
+
+async function cpuPerRequest(server: ForkedServer<ServerReady>, name: string, durationS: number): Promise<number> {
+  const pid = server.child.pid ?? 0;
+  const before = readCpuMicros(pid);
+  const round = await fire(0, targetOf(server.ready, name), { durationS, connections: 20, pipelining: 1 });
+  return round.total > 0 ? (readCpuMicros(pid) - before) / round.total : Number.NaN;
+}
+
+async function main(): Promise<void> {
+  const [beforeDir, roundsArg, secondsArg] = process.argv.slice(2);
+  if (beforeDir === undefined) throw new Error('usage: node dist-bench/bench/httpAb.js <before-dir> [rounds] [seconds]');
+  const rounds = Number(roundsArg ?? 4);
+  const seconds = Number(secondsArg ?? 4);
+  const serverPath = (root: string): string => join(root, 'dist-bench', 'bench', 'servers', 'httpServer.js');
+  const servers = { before: await forkServer<ServerReady>(serverPath(beforeDir)), after: await forkServer<ServerReady>(serverPath(join(import.meta.dirname, '..', '..'))) };
+  const ratios = new Map<string, number[]>();
+  const cpus = new Map<string, number[]>();
+  const loadBefore = loadavg()[0] ?? Number.NaN;
+  try {
+    for (const server of Object.values(servers)) for (const name of [...PATHS, ...Object.values(BARE_OF)]) await cpuPerRequest(server, name, 1);
+    for (let round = 1; round <= rounds; round++) {
+      for (const [label, server] of Object.entries(servers)) {
+        for (const name of PATHS) {
+          const bare = await cpuPerRequest(server, BARE_OF[name] ?? name, seconds);
+          const route = await cpuPerRequest(server, name, seconds);
+          const key = `${label} ${name}`;
+          ratios.set(key, [...(ratios.get(key) ?? []), bare / route]);
+          cpus.set(key, [...(cpus.get(key) ?? []), route]);
+          cpus.set(`${key} bare`, [...(cpus.get(`${key} bare`) ?? []), bare]);
+          process.stderr.write(`round ${round} ${key}: ${route.toFixed(0)} µs, bare ${bare.toFixed(0)} µs, ratio ${(bare / route).toFixed(2)}\n`);
+        }
+      }
+    }
+  } finally {
+    await Promise.all(Object.values(servers).map((server) => server.stop()));
+  }
+  const list = (values: readonly number[], digits: number): string => values.map((v) => v.toFixed(digits)).join('/');
+  for (const [key, values] of ratios) {
+    const route = cpus.get(key) ?? [];
+    const bare = cpus.get(`${key} bare`) ?? [];
+    process.stdout.write(
+      `${key}: bare/route CPU ${median(values).toFixed(2)}x (rounds ${list(values, 2)}); route ${median(route).toFixed(0)} µs (${list(route, 0)}); bare ${median(bare).toFixed(0)} µs (${list(bare, 0)})\n`,
+    );
+  }
+  process.stdout.write(`load average (1 min): before ${loadBefore.toFixed(2)}, after ${(loadavg()[0] ?? Number.NaN).toFixed(2)}\n`);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});
