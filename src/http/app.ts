@@ -3,6 +3,7 @@
  * listening and without touching the process. src/daemon.ts listens.
  */
 import formbody from '@fastify/formbody';
+import rateLimit from '@fastify/rate-limit';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/schema.js';
@@ -29,7 +30,6 @@ import type { UsageGate } from './quota.js';
 import { registerRegistrationRoutes, type RegistrationRouteDeps } from './registrationRoutes.js';
 import { registerOpenApi, registerOpenApiRoute, UNKNOWN_VERSION } from './openapi.js';
 import { registerStatusPage } from './statusPage.js';
-import { registerRateLimit } from './rateLimit.js';
 import { NO_STATIONS, type StationsView } from './stationsView.js';
 import { applyConnectionCap, serverOptions } from './serverLimits.js';
 import { trackConnections } from './shutdown.js';
@@ -131,9 +131,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(formbody, { bodyLimit: http.bodyLimitBytes });
   let limiter: RequestGuard | undefined;
   if (http.rateLimit.max > 0) {
-    // Unknown paths and rejected URLs share the routes' counters (guard below).
-    const { max, timeWindowMs } = http.rateLimit;
-    limiter = registerRateLimit(app, { max, timeWindowMs, keyOf: (request) => rateLimitKey(clientAddressOf(request)), now: () => deps.clock.now() });
+    await app.register(rateLimit, {
+      global: true,
+      max: http.rateLimit.max,
+      timeWindow: http.rateLimit.timeWindowMs,
+      keyGenerator: (request) => rateLimitKey(clientAddressOf(request)),
+      errorResponseBuilder: (_request, context) => new HttpError(context.statusCode, MESSAGES.tooManyRequests),
+    });
+    // Without options this shares the global routes' counters: unknown paths count like any other.
+    limiter = app.rateLimit();
   }
   guard = async (request, reply) => {
     assertNotBlocked(clientAddressOf(request), access);

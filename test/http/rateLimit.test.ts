@@ -1,9 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { addKey, FIXED_NOW_MS, MINIMAL_INPUT, startHttpHarness, type HttpHarness } from '../helpers/httpApp.js';
 
 const TOO_MANY = { status: 'error', mfi: null, message: 'Too many requests. Retry after the time given in the Retry-After header.' };
 
-/** The rate-limit headers of a response, as @fastify/rate-limit sent them before this module replaced it. */
+/** The rate-limit headers of a response, as @fastify/rate-limit sends them. */
 function limitHeaders(response: { headers: Record<string, unknown> }): Record<string, unknown> {
   const { headers } = response;
   return {
@@ -16,12 +16,17 @@ function limitHeaders(response: { headers: Record<string, unknown> }): Record<st
 
 describe('rate limit (http.rateLimit)', () => {
   let h: HttpHarness;
-  let nowMs = FIXED_NOW_MS;
-  afterEach(async () => h.close());
+  afterEach(async () => {
+    vi.useRealTimers();
+    await h.close();
+  });
+  /** @fastify/rate-limit's window reads Date.now(): only Date is faked, so sockets and timers stay real. */
+  const setNow = (ms: number) => vi.setSystemTime(ms);
 
   const start = async () => {
-    nowMs = FIXED_NOW_MS;
-    h = await startHttpHarness({ env: { MOWABILITY_RATE_LIMIT_MAX: '3', MOWABILITY_RATE_LIMIT_TIME_WINDOW_MS: '60000' }, overrides: { clock: { now: () => nowMs } } });
+    vi.useFakeTimers({ toFake: ['Date'] });
+    setNow(FIXED_NOW_MS);
+    h = await startHttpHarness({ env: { MOWABILITY_RATE_LIMIT_MAX: '3', MOWABILITY_RATE_LIMIT_TIME_WINDOW_MS: '60000' }, overrides: { clock: { now: () => Date.now() } } });
     return `Bearer ${(await addKey(h)).key}`;
   };
 
@@ -31,7 +36,7 @@ describe('rate limit (http.rateLimit)', () => {
     const first = await send();
     expect(first.statusCode).toBe(200);
     expect(limitHeaders(first)).toEqual({ limit: '3', remaining: '2', reset: '60', retryAfter: undefined });
-    nowMs += 20_500;
+    setNow(FIXED_NOW_MS + 20_500);
     expect(limitHeaders(await send())).toEqual({ limit: '3', remaining: '1', reset: '40', retryAfter: undefined });
     expect(limitHeaders(await send())).toEqual({ limit: '3', remaining: '0', reset: '40', retryAfter: undefined });
     const refused = await send();
@@ -41,7 +46,7 @@ describe('rate limit (http.rateLimit)', () => {
     expect(refused.headers['content-type']).toBe('application/json; charset=utf-8');
     // Another client has its own budget; the window ends 60 s after its first request.
     expect((await send('192.0.2.21')).statusCode).toBe(200);
-    nowMs = FIXED_NOW_MS + 60_000;
+    setNow(FIXED_NOW_MS + 60_000);
     const renewed = await send();
     expect(renewed.statusCode).toBe(200);
     expect(limitHeaders(renewed)).toEqual({ limit: '3', remaining: '2', reset: '60', retryAfter: undefined });
