@@ -20,7 +20,7 @@ import { listenHttp } from './http/listen.js';
 import { closeApp } from './http/shutdown.js';
 import { createMetrics } from './metrics/registry.js';
 import { StationReadingCounter } from './metrics/stationReadings.js';
-import type { IngestCounters } from './mqtt/stationIngest.js';
+import type { IngestCounters } from './station/stationIngest.js';
 import type { AcceptReading } from './http/uploads.js';
 import { UploadCounters } from './http/uploadsCounters.js';
 import { AccessCache } from './store/accessCache.js';

@@ -26,9 +26,9 @@ import { allDiscoveryMessages } from './discovery.js';
 import { DiscoveryPublisher } from './discoveryPublisher.js';
 import type { MqttHealth } from './health.js';
 import { mqttConfigProblems, mqttEnabled, type MqttSideConfig } from './settings.js';
-import type { StationStatePayload } from './statePayload.js';
+import type { StationStatePayload } from '../station/statePayload.js';
 import { publishStates } from './statePublisher.js';
-import type { AcceptOutcome, IngestCounters } from './stationIngest.js';
+import type { AcceptOutcome, IngestCounters } from '../station/stationIngest.js';
 
 export type { MqttStats } from './bridgeStats.js';
 

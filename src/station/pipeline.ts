@@ -7,12 +7,12 @@
 import type { Logger } from 'pino';
 import { calculationContext, type CalculationSettings } from '../config/calculationContext.js';
 import type { Reading, StationConfig } from '../ingest/types.js';
-import { HistoryService } from '../mqtt/historyService.js';
-import { IrrigationSources, type IrrigationCounters } from '../mqtt/irrigationSource.js';
+import { HistoryService } from './historyService.js';
+import { IrrigationSources, type IrrigationCounters } from './irrigationSource.js';
 import { historyOptionsFor, type MqttSideConfig } from '../mqtt/settings.js';
-import type { StationStatePayload } from '../mqtt/statePayload.js';
-import { StationEventLog } from '../mqtt/stationEvents.js';
-import { StationIngest, type AcceptOutcome, type IngestCounters } from '../mqtt/stationIngest.js';
+import type { StationStatePayload } from './statePayload.js';
+import { StationEventLog } from './stationEvents.js';
+import { StationIngest, type AcceptOutcome, type IngestCounters } from './stationIngest.js';
 import type { EntitySpec } from '../mqtt/stationEntities.js';
 import type { Database } from '../store/database.js';
 import { HistoryStore } from '../store/historyStore.js';

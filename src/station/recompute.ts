@@ -8,11 +8,11 @@ import { calculate, type CalculationOutcome } from '../core/index.js';
 import { calculationContext, type CalculationSettings } from '../config/calculationContext.js';
 import { MINUTE_MS } from '../history/windows.js';
 import type { StationConfig } from '../ingest/types.js';
-import type { HistoryService } from '../mqtt/historyService.js';
-import { INITIAL_MOWABLE, mowableReason, nextMowable, type MowableSettings } from '../mqtt/mowable.js';
+import type { HistoryService } from './historyService.js';
+import { INITIAL_MOWABLE, mowableReason, nextMowable, type MowableSettings } from './mowable.js';
 import type { MqttSideConfig } from '../mqtt/settings.js';
-import { buildStatePayload, type StationStatePayload } from '../mqtt/statePayload.js';
-import type { StationEventLog } from '../mqtt/stationEvents.js';
+import { buildStatePayload, type StationStatePayload } from './statePayload.js';
+import type { StationEventLog } from './stationEvents.js';
 import type { LogThrottle } from '../util/logThrottle.js';
 import type { MowableHold, StationInput, StationUnit } from './unit.js';
 

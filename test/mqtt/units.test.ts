@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { reconnectDelayMs } from '../../src/mqtt/client.js';
 import { discoveryMessages } from '../../src/mqtt/discovery.js';
-import { INITIAL_MOWABLE, nextMowable, type MowableState } from '../../src/mqtt/mowable.js';
+import { INITIAL_MOWABLE, nextMowable, type MowableState } from '../../src/station/mowable.js';
 import { mqttConfigProblems } from '../../src/mqtt/settings.js';
 import { topicMatches, validateTopicPrefix } from '../../src/mqtt/topics.js';
 import { testMqttConfig } from '../helpers/mqttHarness.js';
