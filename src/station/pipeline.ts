@@ -13,7 +13,7 @@ import { historyOptionsFor, type MqttSideConfig } from '../mqtt/settings.js';
 import type { StationStatePayload } from './statePayload.js';
 import { StationEventLog } from './stationEvents.js';
 import { StationIngest, type AcceptOutcome, type IngestCounters } from './stationIngest.js';
-import type { EntitySpec } from '../mqtt/stationEntities.js';
+import type { EntitySpec } from '../homeassistant/stationEntities.js';
 import type { Database } from '../store/database.js';
 import { HistoryStore } from '../store/historyStore.js';
 import type { Clock } from '../util/clock.js';
