@@ -58,6 +58,8 @@ export interface RunningDaemon {
   /** Stops every component in reverse start order. Idempotent. */
   stop(): Promise<void>;
   readonly httpAddress: string;
+  /** The station side (pipeline, broker, bridge): its counters, broker port and flush, e.g. for the benchmarks. */
+  readonly stationSide: MqttService | undefined;
 }
 
 function databaseComponent(runtime: MutableRuntime): LifecycleComponent {
@@ -270,10 +272,13 @@ export function stationSideComponent(deps: StationSideDeps, units: () => readonl
 }
 
 /** The daemon's parts in start order. */
-export function daemonComponents(runtime: MutableRuntime, options: { keyCommandHint: string }): LifecycleComponent[] {
+export function daemonComponents(
+  runtime: MutableRuntime,
+  options: { keyCommandHint: string; side?: StationSideRef },
+): LifecycleComponent[] {
   // HTTP routes that feed or read the stations (uploads, a status page) use side.current
   // (acceptReading, stationState): it is set once the station side has started.
-  const side: StationSideRef = { current: undefined };
+  const side: StationSideRef = options.side ?? { current: undefined };
   const usageHolder: { usage?: KeyUsage } = {};
   const readings = new StationReadingCounter();
   // Direct uploads (src/http/uploads.ts) enter the station pipeline; before it has started they are counted and dropped.
@@ -308,11 +313,13 @@ export function daemonComponents(runtime: MutableRuntime, options: { keyCommandH
 export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon> {
   const logger = options.logger;
   const runtime = new MutableRuntime(options.config, logger, options.clock ?? systemClock);
-  const components = daemonComponents(runtime, { keyCommandHint: options.keyCommandHint ?? 'npx mowability keys add <owner>' });
+  const side: StationSideRef = { current: undefined };
+  const components = daemonComponents(runtime, { keyCommandHint: options.keyCommandHint ?? 'npx mowability keys add <owner>', side });
   const started = await startInOrder(components, logger);
   let stopping: Promise<void> | undefined;
   return {
     httpAddress: runtime.httpAddress,
+    stationSide: side.current,
     stop: () => (stopping ??= started.stop().then(() => logger.info('daemon stopped'))),
   };
 }
