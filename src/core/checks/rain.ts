@@ -100,21 +100,22 @@ function hoursDe(minutes: number): string {
   return formatNumberDe(minutes / 60, 1);
 }
 
-function evaluate({ values, extensions = {}, season, lawn }: CheckContext): CheckEvaluation {
-  const rateMmH = values.precipitation_rate ?? 0;
-  const tempC = values.temperature ?? 15;
-  const windows = effectiveRainWindows(values);
-  const since = minutesSinceRain(rateMmH, values);
-  const drying = dryingPotential(tempC, values.humidity, values.solar, values.wind_speed);
-  const skippedParts: Record<string, SkippedPart> = {};
-  const modelsExecuted: string[] = [];
-  const subs: Partial<Record<SubModel, SubResult>> = {};
+/** What the sub-models found: their results, the parts they could not assess, and the models run (in run order). */
+interface RainFindings {
+  subs: Partial<Record<SubModel, SubResult>>;
+  skippedParts: Record<string, SkippedPart>;
+  modelsExecuted: string[];
+}
 
-  subs.precipitation = {
-    score: precipitationScore(rateMmH),
-    reason: rateMmH > 0 ? `${emphasis('Es regnet')} (${formatNumberDe(rateMmH, 2)} mm/h) – nicht mähen.` : null,
-  };
-
+/** Wet blades: the dry-down since the last rain, lowered by a sprinkler run or the lawn memory's blade water. Returns the drying time. */
+function surfaceWetnessSub(
+  found: RainFindings,
+  rateMmH: number,
+  since: MinutesSinceRain | null,
+  windows: EffectiveRainWindows | null,
+  extensions: NonNullable<CheckContext['extensions']>,
+): number | null {
+  const { subs, skippedParts, modelsExecuted } = found;
   let dryTimeMin: number | null = null;
   if (since === null) {
     skippedParts.dry_down = {
@@ -139,37 +140,45 @@ function evaluate({ values, extensions = {}, season, lawn }: CheckContext): Chec
   // Water still on the blades by the lawn memory's balance (extension): only ever lowers the sub-score.
   const blades = bladeWetness(extensions);
   if (blades !== null && blades.score < (subs.surface_wetness?.score ?? Number.POSITIVE_INFINITY)) subs.surface_wetness = blades;
+  return dryTimeMin;
+}
 
-  let cumulativeMm: number | null = null;
+/** Much rain in the last 24 hours soaks surface and thatch. Returns the weighted cumulative rain. */
+function cumulativeSub(found: RainFindings, windows: EffectiveRainWindows | null): number | null {
   if (windows === null) {
-    skippedParts.rain_cumulative = { reason: 'No rain window (rain_1h, rain_12h, rain_24h) supplied.', missing: ['rain_1h', 'rain_12h', 'rain_24h'] };
-  } else {
-    cumulativeMm = weightedCumulativeMm(windows);
-    const score = piecewiseLinear(CUMULATIVE_CURVE, cumulativeMm);
-    subs.cumulative = {
-      score,
-      reason: score < 70 ? `Viel Regen in den letzten 24 Stunden (${formatNumberDe(cumulativeMm)} mm gewichtet) – Oberfläche und Rasenfilz durchnässt.` : null,
-    };
+    found.skippedParts.rain_cumulative = { reason: 'No rain window (rain_1h, rain_12h, rain_24h) supplied.', missing: ['rain_1h', 'rain_12h', 'rain_24h'] };
+    return null;
   }
+  const cumulativeMm = weightedCumulativeMm(windows);
+  const score = piecewiseLinear(CUMULATIVE_CURVE, cumulativeMm);
+  found.subs.cumulative = {
+    score,
+    reason: score < 70 ? `Viel Regen in den letzten 24 Stunden (${formatNumberDe(cumulativeMm)} mm gewichtet) – Oberfläche und Rasenfilz durchnässt.` : null,
+  };
+  return cumulativeMm;
+}
 
+/** Residual moisture after heavy rain, unless a measured soil moisture replaces the estimate. */
+function residualSub(found: RainFindings, values: CheckContext['values'], windows: EffectiveRainWindows | null, since: MinutesSinceRain | null, soilType: SoilType): void {
   if (values.soil_moisture !== undefined) {
     // A measured soil moisture replaces the residual estimate (D3): the soil sub-model rates it.
   } else if (windows === null || since === null) {
-    skippedParts.residual_moisture = { reason: 'No rain window supplied; residual moisture after heavy rain cannot be assessed.', missing: ['rain_12h', 'rain_24h'] };
+    found.skippedParts.residual_moisture = { reason: 'No rain window supplied; residual moisture after heavy rain cannot be assessed.', missing: ['rain_12h', 'rain_24h'] };
   } else {
-    modelsExecuted.push('residual_moisture');
-    const score = residualScore(windows, since.minutes, lawn.soilType);
-    subs.residual = {
+    found.modelsExecuted.push('residual_moisture');
+    const score = residualScore(windows, since.minutes, soilType);
+    found.subs.residual = {
       score,
       reason: score < 100 ? residualReason(windows) : null,
     };
   }
+}
 
-  const apiMm = antecedentPrecipitationMm(values, windows, season);
-  let soilSource: string | null = null;
+/** The soil's load bearing: measured soil moisture, else the antecedent precipitation index. Returns the source used. */
+function soilSub(found: RainFindings, values: CheckContext['values'], apiMm: number | null, lawn: CheckContext['lawn']): string | null {
+  const { subs, modelsExecuted } = found;
   if (values.soil_moisture !== undefined) {
     modelsExecuted.push('sml');
-    soilSource = 'soil_moisture';
     const fieldCapacity = fieldCapacityPct(lawn);
     const score = wetnessScore(values.soil_moisture, fieldCapacity, lawn.mowerClass);
     const bearing = loadBearingClass(values.soil_moisture, fieldCapacity, lawn.mowerClass);
@@ -179,18 +188,23 @@ function evaluate({ values, extensions = {}, season, lawn }: CheckContext): Chec
         ? `${emphasis(`Boden ${LOAD_BEARING_DE[bearing]}`)} (${formatNumberDe(values.soil_moisture)} % Bodenfeuchte, ${SOIL_TYPE_DE[lawn.soilType]}) – Gefahr von Bodenverdichtung und Fahrspuren.`
         : null,
     };
-  } else if (apiMm !== null && values.rain_14d !== undefined) {
+    return 'soil_moisture';
+  }
+  if (apiMm !== null && values.rain_14d !== undefined) {
     modelsExecuted.push('sml');
-    soilSource = 'api_estimate';
     const score = piecewiseLinear(scaleCurveX(API_CURVE_LOAM, API_SOIL_FACTOR[lawn.soilType]), apiMm);
     subs.soil = {
       score,
       reason: score < 70 ? `Viel Vorregen (${formatNumberDe(values.rain_14d)} mm in 14 Tagen) – Boden noch nicht ausreichend tragfähig.` : null,
     };
-  } else {
-    skippedParts.sml = { reason: 'No soil moisture and no 14-day rain sum; the soil moisture load cannot be assessed.', missing: ['soil_moisture', 'rain_14d'] };
+    return 'api_estimate';
   }
+  found.skippedParts.sml = { reason: 'No soil moisture and no 14-day rain sum; the soil moisture load cannot be assessed.', missing: ['soil_moisture', 'rain_14d'] };
+  return null;
+}
 
+/** The lowest sub-score and its sub-model (ties in SUB_MODEL_ORDER). */
+function limitingSub(subs: RainFindings['subs']): { score: number; limitingFactor: SubModel } {
   let score = Number.POSITIVE_INFINITY;
   let limitingFactor: SubModel = 'precipitation';
   for (const name of SUB_MODEL_ORDER) {
@@ -200,7 +214,10 @@ function evaluate({ values, extensions = {}, season, lawn }: CheckContext): Chec
       limitingFactor = name;
     }
   }
+  return { score, limitingFactor };
+}
 
+function rainReasons(subs: RainFindings['subs'], since: MinutesSinceRain | null, windows: EffectiveRainWindows | null): string[] {
   // Most severe finding first; equal scores keep the tie order.
   const reasons = SUB_MODEL_ORDER
     .flatMap((name) => {
@@ -217,18 +234,42 @@ function evaluate({ values, extensions = {}, season, lawn }: CheckContext): Chec
   if (windows?.inconsistent) {
     reasons.push('Hinweis: Regenfenster widersprüchlich – das kürzere Fenster wurde als Untergrenze des längeren verwendet.');
   }
+  return reasons;
+}
 
+function rainDataConfidence(values: CheckContext['values']): CheckEvaluation['dataConfidence'] {
   const refining: FieldName[] = ['rain_1h', 'rain_12h', 'rain_24h', 'rain_14d', 'minutes_since_rain', 'humidity'];
   const anyRainRefining = (['rain_1h', 'rain_12h', 'rain_24h', 'rain_14d', 'minutes_since_rain', 'soil_moisture'] as const)
     .some((name) => values[name] !== undefined);
-  const dataConfidence = !anyRainRefining ? 'low' : refining.every((name) => values[name] !== undefined) ? 'high' : 'medium';
+  return !anyRainRefining ? 'low' : refining.every((name) => values[name] !== undefined) ? 'high' : 'medium';
+}
+
+function evaluate({ values, extensions = {}, season, lawn }: CheckContext): CheckEvaluation {
+  const rateMmH = values.precipitation_rate ?? 0;
+  const tempC = values.temperature ?? 15;
+  const windows = effectiveRainWindows(values);
+  const since = minutesSinceRain(rateMmH, values);
+  const drying = dryingPotential(tempC, values.humidity, values.solar, values.wind_speed);
+  const found: RainFindings = { subs: {}, skippedParts: {}, modelsExecuted: [] };
+  const { subs } = found;
+
+  subs.precipitation = {
+    score: precipitationScore(rateMmH),
+    reason: rateMmH > 0 ? `${emphasis('Es regnet')} (${formatNumberDe(rateMmH, 2)} mm/h) – nicht mähen.` : null,
+  };
+  const dryTimeMin = surfaceWetnessSub(found, rateMmH, since, windows, extensions);
+  const cumulativeMm = cumulativeSub(found, windows);
+  residualSub(found, values, windows, since, lawn.soilType);
+  const apiMm = antecedentPrecipitationMm(values, windows, season);
+  const soilSource = soilSub(found, values, apiMm, lawn);
+  const { score, limitingFactor } = limitingSub(subs);
 
   const soilScore = subs.soil?.score;
   return {
     score,
-    dataConfidence,
-    reasons,
-    skippedParts,
+    dataConfidence: rainDataConfidence(values),
+    reasons: rainReasons(subs, since, windows),
+    skippedParts: found.skippedParts,
     meta: {
       rain_source: windows === null ? 'precipitation_rate' : (windows.supplied[windows.supplied.length - 1] ?? null),
       rain_cumulative: cumulativeMm === null ? null : roundTo(cumulativeMm, 2),
@@ -236,7 +277,7 @@ function evaluate({ values, extensions = {}, season, lawn }: CheckContext): Chec
       soil_load: soilScore === undefined ? null : soilLoadForScore(soilScore),
       limiting_factor: limitingFactor,
       season,
-      models_executed: modelsExecuted,
+      models_executed: found.modelsExecuted,
       minutes_since_rain: since === null ? null : since.minutes,
       minutes_since_rain_source: since === null ? null : since.source,
       minutes_since_irrigation: extensions.minutes_since_irrigation ?? null,
