@@ -10,11 +10,11 @@ const LAYERS = [
   { name: 'core', paths: ['src/core/'] },
   { name: 'util', paths: ['src/util/'] },
   { name: 'data', paths: ['src/ingest/', 'src/history/', 'src/store/'] },
-  { name: 'config', paths: ['src/config/(?!load\\.ts$)'] },
+  // Home Assistant naming as data (entities, ids, discovery messages): the config's id-collision
+  // rule needs it, the MQTT side publishes it.
+  { name: 'homeassistant', paths: ['src/homeassistant/'] },
+  { name: 'config', paths: ['src/config/'] },
   { name: 'adapters', paths: ['src/http/', 'src/mqtt/', 'src/metrics/', 'src/station/'] },
-  // Loading applies every layer's cross-key rules (the MQTT side's discovery ids too), so the
-  // loader sits above the adapters while the schema and its formats stay below them.
-  { name: 'config loader', paths: ['src/config/load\\.ts$'] },
   { name: 'composition root', paths: ['src/daemon\\.ts$'] },
   // The process entry: parses argv and runs a command, one of which (serve) starts the daemon.
   { name: 'cli', paths: ['src/cli/'] },

@@ -11,7 +11,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config/schema.js';
-import { MFI_VERSION } from './core/index.js';
 import { createForecastUnit, forecastSource } from './forecast/compose.js';
 import type { ForecastSource } from './http/forecastRoute.js';
 import { buildApp } from './http/app.js';
@@ -20,19 +19,13 @@ import { listenHttp } from './http/listen.js';
 import { closeApp } from './http/shutdown.js';
 import { createMetrics } from './metrics/registry.js';
 import { StationReadingCounter } from './metrics/stationReadings.js';
-import type { IngestCounters } from './mqtt/stationIngest.js';
+import type { IngestCounters } from './station/stationIngest.js';
 import type { AcceptReading } from './http/uploads.js';
 import { UploadCounters } from './http/uploadsCounters.js';
-import { AccessCache } from './store/accessCache.js';
 import { KeyUsage } from './store/keyUsage.js';
 import { RegistrationStore } from './store/registrationStore.js';
 import { registrationNotifier } from './http/registrationNotifier.js';
-import { calculationContext } from './config/calculationContext.js';
 import { Database } from './store/database.js';
-import { DatabaseWatch } from './store/databaseWatch.js';
-import { ServeLock } from './store/serveLock.js';
-import { migrationsAppliedSince } from './store/migrationLog.js';
-import { ServiceStore, SETTING_MFI_VERSION } from './store/serviceStore.js';
 import type { MqttHealth } from './mqtt/health.js';
 import { createMqttService, type MqttService, type MqttServiceOptions, type MqttStats } from './mqtt/service.js';
 import { mqttEnabled } from './mqtt/settings.js';
@@ -41,6 +34,7 @@ import { lawnMemoryUnits } from './lawn/buildLawnUnit.js';
 import { systemClock, type Clock } from './util/clock.js';
 import { startInOrder, type LifecycleComponent, type StartedComponents } from './util/lifecycle.js';
 import { MutableRuntime, type DaemonRuntime } from './daemonRuntime.js';
+import { accessCacheComponent, databaseComponent, keyUsageComponent, serveLockComponent } from './daemonStorage.js';
 export type { DaemonRuntime } from './daemonRuntime.js';
 import { explainListenError } from './util/listenError.js';
 import { packageHomepage, packageVersion } from './util/packageVersion.js';
@@ -58,71 +52,8 @@ export interface RunningDaemon {
   /** Stops every component in reverse start order. Idempotent. */
   stop(): Promise<void>;
   readonly httpAddress: string;
-}
-
-function databaseComponent(runtime: MutableRuntime): LifecycleComponent {
-  let database: Database | undefined;
-  let watch: DatabaseWatch | undefined;
-  return {
-    name: 'database',
-    async start() {
-      // Database.open stamps migrations with the wall clock, so compare against it, not runtime.clock.
-      const openedAt = new Date().toISOString();
-      database = await Database.open(runtime.config.db.path);
-      watch = new DatabaseWatch({ database, logger: runtime.logger });
-      watch.start();
-      runtime.database = database;
-      for (const migration of await migrationsAppliedSince(database, openedAt)) {
-        runtime.logger.info({ version: migration.version, name: migration.name }, `database migration ${migration.version} (${migration.name}) applied`);
-      }
-      runtime.store = new ServiceStore(database, runtime.clock);
-      await runtime.store.setSetting(SETTING_MFI_VERSION, MFI_VERSION);
-      runtime.logger.info({ path: runtime.config.db.path, mfiVersion: MFI_VERSION }, 'database open');
-    },
-    async stop() {
-      watch?.stop();
-      await database?.close();
-    },
-  };
-}
-
-/** One daemon per database: taken before the database opens, released after it closed. */
-function serveLockComponent(runtime: MutableRuntime): LifecycleComponent {
-  let lock: ServeLock | null = null;
-  return {
-    name: 'serve-lock',
-    async start() {
-      lock = await ServeLock.acquire(runtime.config.db.path);
-    },
-    async stop() {
-      await lock?.release();
-      lock = null;
-    },
-  };
-}
-
-function accessCacheComponent(runtime: MutableRuntime, keyCommandHint: string): LifecycleComponent {
-  let access: AccessCache | undefined;
-  return {
-    name: 'access-cache',
-    async start() {
-      access = new AccessCache({
-        database: runtime.database,
-        store: runtime.store,
-        logger: runtime.logger,
-        pollIntervalMs: runtime.config.db.changePollIntervalMs,
-        now: () => runtime.clock.now(),
-      });
-      await access.start();
-      runtime.access = access;
-      if (access.keyCount === 0) {
-        runtime.logger.warn({ command: keyCommandHint }, `No API key exists yet. Create one with: ${keyCommandHint}`);
-      }
-    },
-    async stop() {
-      await access?.stop();
-    },
-  };
+  /** The station side (pipeline, broker, bridge): its counters, broker port and flush, e.g. for the benchmarks. */
+  readonly stationSide: MqttService | undefined;
 }
 
 interface HttpSources {
@@ -134,28 +65,6 @@ interface HttpSources {
   stationMessages: () => ReadonlyMap<string, Readonly<IngestCounters>>;
   forecast: ForecastSource;
   stations: StationsView;
-}
-
-/** Per-key request counts and the daily quota: counted in memory, written every keys.usageFlushSeconds and on stop. */
-function keyUsageComponent(runtime: MutableRuntime, holder: { usage?: KeyUsage }): LifecycleComponent {
-  return {
-    name: 'key-usage',
-    async start() {
-      const { config } = runtime;
-      const usage = new KeyUsage({
-        database: runtime.database,
-        logger: runtime.logger,
-        timeZone: calculationContext(config, runtime.clock.now()).timeZone,
-        defaultDailyQuota: config.keys.dailyQuota,
-        flushIntervalMs: config.keys.usageFlushSeconds * 1000,
-      });
-      await usage.start(runtime.clock.now());
-      holder.usage = usage;
-    },
-    async stop() {
-      await holder.usage?.stop();
-    },
-  };
 }
 
 function httpComponent(runtime: MutableRuntime, sources: HttpSources): LifecycleComponent {
@@ -270,10 +179,13 @@ export function stationSideComponent(deps: StationSideDeps, units: () => readonl
 }
 
 /** The daemon's parts in start order. */
-export function daemonComponents(runtime: MutableRuntime, options: { keyCommandHint: string }): LifecycleComponent[] {
+export function daemonComponents(
+  runtime: MutableRuntime,
+  options: { keyCommandHint: string; side?: StationSideRef },
+): LifecycleComponent[] {
   // HTTP routes that feed or read the stations (uploads, a status page) use side.current
   // (acceptReading, stationState): it is set once the station side has started.
-  const side: StationSideRef = { current: undefined };
+  const side: StationSideRef = options.side ?? { current: undefined };
   const usageHolder: { usage?: KeyUsage } = {};
   const readings = new StationReadingCounter();
   // Direct uploads (src/http/uploads.ts) enter the station pipeline; before it has started they are counted and dropped.
@@ -308,11 +220,13 @@ export function daemonComponents(runtime: MutableRuntime, options: { keyCommandH
 export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon> {
   const logger = options.logger;
   const runtime = new MutableRuntime(options.config, logger, options.clock ?? systemClock);
-  const components = daemonComponents(runtime, { keyCommandHint: options.keyCommandHint ?? 'npx mowability keys add <owner>' });
+  const side: StationSideRef = { current: undefined };
+  const components = daemonComponents(runtime, { keyCommandHint: options.keyCommandHint ?? 'npx mowability keys add <owner>', side });
   const started = await startInOrder(components, logger);
   let stopping: Promise<void> | undefined;
   return {
     httpAddress: runtime.httpAddress,
+    stationSide: side.current,
     stop: () => (stopping ??= started.stop().then(() => logger.info('daemon stopped'))),
   };
 }

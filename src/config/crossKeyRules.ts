@@ -1,8 +1,8 @@
 /**
  * Rules that span several keys (convict validates one key at a time) and need nothing but the
- * configuration. The MQTT side adds its discovery-id rule (src/mqtt/settings.ts
- * mqttConfigProblems); loadConfig runs both.
+ * configuration. loadConfig runs them, and the MQTT side again for a configuration built in code.
  */
+import { discoveryIdProblems } from '../homeassistant/discovery.js';
 import { isLoopbackHost } from '../util/loopback.js';
 import type { AppConfig, MqttSideConfig } from './schema.js';
 
@@ -45,5 +45,7 @@ export function crossKeyProblems(config: MqttSideConfig & Partial<Pick<AppConfig
       problems.push(`station "${station.id}" mower.topic "${station.mower.topic}" lies under "mqtt.baseTopic" = "${config.mqtt.baseTopic}", where only we may publish`);
     }
   }
+  // Home Assistant would give two owners one entity id.
+  if (config.homeassistant.discovery) problems.push(...discoveryIdProblems(config.homeassistant.prefix, config.mqtt.baseTopic, config.stations));
   return problems;
 }

@@ -2,10 +2,6 @@
  * Loads the configuration. Precedence, lowest first: schema defaults, the
  * JSON file named by --config or MOWABILITY_CONFIG, environment variables,
  * command-line flags. Unknown keys and invalid values are errors.
- *
- * The loader sits above the adapters (.dependency-cruiser.cjs): besides the schema it applies
- * every cross-key rule, including the MQTT side's (Home Assistant ids that would collide need
- * the discovery configs). The schema, its formats and the config layer's own rules stay below.
  */
 import { existsSync } from 'node:fs';
 import convict from 'convict';
@@ -14,7 +10,7 @@ import { withUploadTopics } from '../ingest/uploadStations.js';
 import { configShapeProblems, kindOf, readConfigFile } from './fileShape.js';
 import { registerConfigFormats } from './formats.js';
 import { configSchema, listSettings, type AppConfig } from './schema.js';
-import { mqttConfigProblems } from '../mqtt/settings.js';
+import { crossKeyProblems } from './crossKeyRules.js';
 import { EXIT_CONFIG } from '../util/exitCodes.js';
 import { redactUrl } from '../util/redactUrl.js';
 
@@ -83,9 +79,9 @@ export function loadConfig(sources: ConfigSources = {}): AppConfig {
     timezone: properties.timezone === '' ? Intl.DateTimeFormat().resolvedOptions().timeZone : properties.timezone,
     stations: withUploadTopics(properties.stations),
   };
-  // Rules that span several keys (convict validates one key at a time), the MQTT side's included.
-  const crossKeyProblems = mqttConfigProblems(loaded);
-  if (crossKeyProblems.length > 0) throw new ConfigError(crossKeyProblems);
+  // Rules that span several keys (convict validates one key at a time).
+  const ruleProblems = crossKeyProblems(loaded);
+  if (ruleProblems.length > 0) throw new ConfigError(ruleProblems);
   return deepFreeze(loaded);
 }
 

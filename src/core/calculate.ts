@@ -19,6 +19,7 @@ import type {
   CalculationResult,
   CheckName,
   CheckResult,
+  DataQuality,
   Hemisphere,
   LawnProfile,
   PartialCheckEntry,
@@ -118,34 +119,7 @@ export function calculateWith(registry: readonly CheckDefinition[], input: RawIn
   if (estimated.pct !== undefined) checkContext.soilEstimate = soilEstimateFor(estimated.pct, lawn);
   const noWetnessEvidence = lacksWetnessEvidence(parsed.values);
 
-  const checks: Partial<Record<CheckName, CheckResult>> = {};
-  const scored: ScoredCheck[] = [];
-  const skippedChecks: SkippedCheckEntry[] = [];
-  const partialChecks: PartialCheckEntry[] = [];
-  const errors: string[] = [];
-  for (const definition of registry) {
-    const missing = definition.requiredFields.filter((name) => parsed.values[name] === undefined);
-    if (missing.length > 0) {
-      checks[definition.name] = skippedCheck(definition.skippedReason);
-      skippedChecks.push({ check: definition.name, reason: definition.skippedReason, missing });
-      continue;
-    }
-    let result: CheckResult;
-    try {
-      result = executedCheck(definition.evaluate(checkContext));
-    } catch (error) {
-      checks[definition.name] = skippedCheck(INTERNAL_ERROR_REASON);
-      skippedChecks.push({ check: definition.name, reason: INTERNAL_ERROR_REASON, missing: [] });
-      errors.push(describeError(definition.name, error));
-      continue;
-    }
-    if (dataQuality === 'minimal' && definition.name === 'rain') result.reasons.push(MINIMAL_DATA_REASON);
-    if (noWetnessEvidence && definition.name === 'rain') result.reasons.push(NO_WETNESS_EVIDENCE_REASON);
-    checks[definition.name] = result;
-    scored.push({ name: definition.name, weight: definition.weight, score: result.score ?? 0 });
-    const parts = Object.keys(result.skipped_parts);
-    if (parts.length > 0) partialChecks.push({ check: definition.name, parts });
-  }
+  const { checks, scored, skippedChecks, partialChecks, errors } = runChecks(registry, checkContext, dataQuality, noWetnessEvidence);
 
   const combined = combine(scored, dataQuality, errors.length > 0, noWetnessEvidence ? NO_WETNESS_EVIDENCE_CAP : 100);
   const combination = withOvergrowthRelief(combined, checkContext.extensions ?? {}, parsed.values.precipitation_rate, scored, checks.rain);
@@ -173,6 +147,48 @@ export function calculateWith(registry: readonly CheckDefinition[], input: RawIn
     return { ok: true, result: { ...rest, rain_source_info: rainInfo, calculated_at: calculatedAt } };
   }
   return { ok: true, result };
+}
+
+/** What running the registry's checks gave: each check's result, the scored ones, and the protocol's lists. */
+interface CheckRun {
+  checks: Partial<Record<CheckName, CheckResult>>;
+  scored: ScoredCheck[];
+  skippedChecks: SkippedCheckEntry[];
+  partialChecks: PartialCheckEntry[];
+  errors: string[];
+}
+
+/** Runs every check whose required fields are there; a check that throws is skipped with an internal-error reason. */
+function runChecks(registry: readonly CheckDefinition[], checkContext: CheckContext, dataQuality: DataQuality, noWetnessEvidence: boolean): CheckRun {
+  const checks: Partial<Record<CheckName, CheckResult>> = {};
+  const scored: ScoredCheck[] = [];
+  const skippedChecks: SkippedCheckEntry[] = [];
+  const partialChecks: PartialCheckEntry[] = [];
+  const errors: string[] = [];
+  for (const definition of registry) {
+    const missing = definition.requiredFields.filter((name) => checkContext.values[name] === undefined);
+    if (missing.length > 0) {
+      checks[definition.name] = skippedCheck(definition.skippedReason);
+      skippedChecks.push({ check: definition.name, reason: definition.skippedReason, missing });
+      continue;
+    }
+    let result: CheckResult;
+    try {
+      result = executedCheck(definition.evaluate(checkContext));
+    } catch (error) {
+      checks[definition.name] = skippedCheck(INTERNAL_ERROR_REASON);
+      skippedChecks.push({ check: definition.name, reason: INTERNAL_ERROR_REASON, missing: [] });
+      errors.push(describeError(definition.name, error));
+      continue;
+    }
+    if (dataQuality === 'minimal' && definition.name === 'rain') result.reasons.push(MINIMAL_DATA_REASON);
+    if (noWetnessEvidence && definition.name === 'rain') result.reasons.push(NO_WETNESS_EVIDENCE_REASON);
+    checks[definition.name] = result;
+    scored.push({ name: definition.name, weight: definition.weight, score: result.score ?? 0 });
+    const parts = Object.keys(result.skipped_parts);
+    if (parts.length > 0) partialChecks.push({ check: definition.name, parts });
+  }
+  return { checks, scored, skippedChecks, partialChecks, errors };
 }
 
 /** An overdue lawn after a long wet spell: BLOCK becomes WARNING with K-State's advice (lawn memory extension). */

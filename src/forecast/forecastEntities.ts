@@ -4,7 +4,7 @@
  * sensor documentation (https://developers.home-assistant.io/docs/core/entity/sensor/):
  * `timestamp` takes an ISO 8601 time with offset and no unit, `duration` takes min.
  */
-import type { EntitySpec } from '../mqtt/stationEntities.js';
+import type { EntitySpec } from '../homeassistant/stationEntities.js';
 import type { ForecastSourceKind } from './forecastStore.js';
 
 export const FORECAST_SOURCE_OPTIONS: readonly ForecastSourceKind[] = ['open-meteo', 'mqtt'];

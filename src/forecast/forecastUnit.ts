@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import { DEFAULT_LAWN, type CalculationContext, type MowerClass } from '../core/index.js';
 import { MINUTE_MS } from '../core/forecastProjection.js';
 import type { StationConfig, StationForecastConfig } from '../ingest/types.js';
-import type { EntitySpec } from '../mqtt/stationEntities.js';
+import type { EntitySpec } from '../homeassistant/stationEntities.js';
 import type { Database } from '../store/database.js';
 import type { MowableHold, StationHistoryView, StationInput, StationUnit, UnitContext, UnitSubscriber } from '../station/unit.js';
 import { LogThrottle } from '../util/logThrottle.js';

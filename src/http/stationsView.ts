@@ -6,7 +6,7 @@
 import { CHECK_NAMES } from '../core/index.js';
 import type { BucketRow } from '../history/stationHistory.js';
 import type { StationConfig } from '../ingest/types.js';
-import type { StationStatePayload } from '../mqtt/statePayload.js';
+import type { StationStatePayload } from '../station/statePayload.js';
 import { historyOptionsFor, type MqttSideConfig } from '../mqtt/settings.js';
 import { StationsRecorder, type RecordedMinute } from './stationsRecorder.js';
 

@@ -79,7 +79,7 @@ export interface JsonFieldMapping {
   unit?: string;
 }
 
-/** A topic reporting sprinkler runs (src/mqtt/irrigationSource.ts); `key`: the JSON key holding on/off. */
+/** A topic reporting sprinkler runs (src/station/irrigationSource.ts); `key`: the JSON key holding on/off. */
 export interface IrrigationConfig {
   topic: string;
   key?: string;

@@ -4,7 +4,7 @@
  * https://www.home-assistant.io/integrations/binary_sensor/#device-class). They read the station's
  * state topic; a state without `lawn` gives HA "unknown".
  */
-import type { EntitySpec } from '../mqtt/stationEntities.js';
+import type { EntitySpec } from '../homeassistant/stationEntities.js';
 
 const has = (key: string) => `value_json.lawn is defined and value_json.lawn.${key} is not none`;
 

@@ -12,7 +12,7 @@ import { localDateTime } from '../core/season.js';
 import type { LawnProfile } from '../core/types.js';
 import type { TimedReading } from '../history/stationHistory.js';
 import type { StationConfig } from '../ingest/types.js';
-import type { EntitySpec } from '../mqtt/stationEntities.js';
+import type { EntitySpec } from '../homeassistant/stationEntities.js';
 import type { MowableHold, StationHistoryView, StationInput, StationUnit, UnitContext, UnitSubscriber } from '../station/unit.js';
 import type { Database } from '../store/database.js';
 import { lawnEntities } from './lawnEntities.js';

@@ -1,7 +1,7 @@
 /** What the metrics registry reads at scrape time (src/metrics/registry.ts). */
 import type { UploadCount } from '../http/uploadsCounters.js';
 import type { MqttStats } from '../mqtt/service.js';
-import type { IngestCounters } from '../mqtt/stationIngest.js';
+import type { IngestCounters } from '../station/stationIngest.js';
 
 export interface MetricsOptions {
   /** The MQTT bridge's counters; undefined while MQTT is off or starting. */

@@ -8,7 +8,7 @@ import type { Database } from '../store/database.js';
 import { RetainedStore } from '../store/retainedStore.js';
 import type { Clock } from '../util/clock.js';
 import { EmbeddedBroker } from './broker.js';
-import { discoveryDeviceIdPrefix, discoveryTopicFilters, discoveryUniqueIdPrefix, type ExtraEntities } from './discovery.js';
+import { discoveryDeviceIdPrefix, discoveryTopicFilters, discoveryUniqueIdPrefix, type ExtraEntities } from '../homeassistant/discovery.js';
 import type { MqttSideConfig } from './settings.js';
 
 /** Whether the daemon runs its own broker: enabled, and no external mqtt.url given. */

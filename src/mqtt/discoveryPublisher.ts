@@ -7,7 +7,7 @@
 import type { Logger } from 'pino';
 import { guarded, logFailure } from '../util/guarded.js';
 import type { MqttConnection } from './client.js';
-import { isOurDiscoveryConfig, type DiscoveryMessage } from './discovery.js';
+import { isOurDiscoveryConfig, type DiscoveryMessage } from '../homeassistant/discovery.js';
 
 /** Home Assistant subscribes to discovery shortly after its birth message; give it that time. */
 export const BIRTH_DELAY_MS = 1000;

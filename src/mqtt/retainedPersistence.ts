@@ -7,7 +7,7 @@ import type { Aedes } from 'aedes';
 import type { Logger } from 'pino';
 import type { RetainedMessage, RetainedStore } from '../store/retainedStore.js';
 import type { Clock } from '../util/clock.js';
-import { BatchWriter } from './batchWriter.js';
+import { BatchWriter } from '../util/batchWriter.js';
 import type { BrokerAccess } from './brokerAccess.js';
 import { RESTORED_OWNER, type RetainedQuota } from './retainedQuota.js';
 

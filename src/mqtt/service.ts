@@ -22,13 +22,14 @@ import { AvailabilityPublisher } from './availability.js';
 import { MqttBridge } from './bridge.js';
 import { bridgeStats, publishBridgeStats, type MqttStats, type StatsSources } from './bridgeStats.js';
 import { brokerFromConfig, usesEmbeddedBroker } from './brokerFromConfig.js';
-import { allDiscoveryMessages } from './discovery.js';
+import { allDiscoveryMessages } from '../homeassistant/discovery.js';
 import { DiscoveryPublisher } from './discoveryPublisher.js';
 import type { MqttHealth } from './health.js';
-import { mqttConfigProblems, mqttEnabled, type MqttSideConfig } from './settings.js';
-import type { StationStatePayload } from './statePayload.js';
+import { crossKeyProblems } from '../config/crossKeyRules.js';
+import { mqttEnabled, type MqttSideConfig } from './settings.js';
+import type { StationStatePayload } from '../station/statePayload.js';
 import { publishStates } from './statePublisher.js';
-import type { AcceptOutcome, IngestCounters } from './stationIngest.js';
+import type { AcceptOutcome, IngestCounters } from '../station/stationIngest.js';
 
 export type { MqttStats } from './bridgeStats.js';
 
@@ -70,7 +71,7 @@ const MQTT_OFF: MqttHealth = { status: 'error', message: 'MQTT is off' };
 
 export function createMqttService(options: MqttServiceOptions): MqttService {
   const { config, database } = options;
-  const problems = mqttConfigProblems(config);
+  const problems = crossKeyProblems(config);
   if (problems.length > 0) throw new Error(`Invalid MQTT configuration: ${problems.join('; ')}`);
   const clock = options.clock ?? systemClock;
   const log = options.logger.child({ module: 'mqtt' });

@@ -1,28 +1,16 @@
 /**
- * The MQTT side's view of the configuration, rules that span several keys,
- * and derived values (client id, history options).
+ * The MQTT side's view of the configuration and values derived from it (client id, history
+ * options). Its cross-key rules are the config layer's (src/config/crossKeyRules.ts).
  */
 import { createHash } from 'node:crypto';
-import { crossKeyProblems } from '../config/crossKeyRules.js';
 import type { MqttSideConfig } from '../config/schema.js';
 import type { StationConfig } from '../ingest/types.js';
 import type { HistoryOptions } from '../history/stationHistory.js';
 import { MINUTE_MS } from '../history/windows.js';
 import { isLoopbackHost } from '../util/loopback.js';
-import { discoveryIdProblems } from './discovery.js';
 
 export type { MqttSideConfig };
 export { isLoopbackHost };
-
-/** Home Assistant would give two owners one entity id (needs the discovery configs, so it lives here). */
-export function discoveryProblems(config: MqttSideConfig): string[] {
-  return config.homeassistant.discovery ? discoveryIdProblems(config.homeassistant.prefix, config.mqtt.baseTopic, config.stations) : [];
-}
-
-/** Every cross-key problem of the MQTT side: the config layer's rules and the discovery ids. */
-export function mqttConfigProblems(config: MqttSideConfig): string[] {
-  return [...crossKeyProblems(config), ...discoveryProblems(config)];
-}
 
 /** False when there is neither an external broker URL nor the embedded broker: the daemon serves HTTP only. */
 export function mqttEnabled(config: MqttSideConfig): boolean {

@@ -1,4 +1,4 @@
-/** Pure topic helpers: validation, wildcard matching, ids safe for HA. */
+/** Pure topic helpers: validation, wildcard matching, our bridge's and stations' command topics. */
 
 export { validateTopicPrefix } from '../config/mqttValues.js';
 
@@ -20,11 +20,6 @@ export function topicMatches(filter: string, topic: string): boolean {
   return filterLevels.length === topicLevels.length;
 }
 
-/** `[a-zA-Z0-9_-]` only, for unique ids and discovery object ids. */
-export function safeId(text: string): string {
-  return text.replace(/[^a-zA-Z0-9_-]/g, '_');
-}
-
 /**
  * Why a topic name or filter is unacceptable as text, else undefined. MQTT 3.1.1 §1.5.3 requires
  * well-formed UTF-8 without U+0000 and lets a receiver refuse control characters and
@@ -41,9 +36,8 @@ export function topicTextProblem(topic: string): string | undefined {
   return undefined;
 }
 
-/** Our bridge's topics, relative to mqtt.baseTopic: online/offline (also the Last Will) and the counters. */
-export const BRIDGE_STATE_TOPIC = 'bridge/state';
-export const BRIDGE_STATS_TOPIC = 'bridge/stats';
+/** Our bridge's topics: defined with the bridge device that reads them (src/homeassistant/, below the config). */
+export { BRIDGE_STATE_TOPIC, BRIDGE_STATS_TOPIC } from '../homeassistant/bridgeEntities.js';
 
 /**
  * Command topics `<base>/<station>/<command>` other clients (a mower, Home Assistant) publish to, under

@@ -12,7 +12,7 @@ import type { CalculationInput } from '../core/index.js';
 import type { ExtensionInput } from '../core/irrigation.js';
 import type { Assembly, BucketRow, TimedReading } from '../history/stationHistory.js';
 import type { StationConfig } from '../ingest/types.js';
-import type { EntitySpec } from '../mqtt/stationEntities.js';
+import type { EntitySpec } from '../homeassistant/stationEntities.js';
 
 /** The calculation input as the pipeline passes it from unit to unit. */
 export type StationInput = CalculationInput & ExtensionInput;

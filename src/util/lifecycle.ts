@@ -18,8 +18,22 @@ export interface StartedComponents {
 }
 
 /**
- * Starts `components` one after another. When one fails to start, the ones
- * already started are stopped in reverse order and the error is rethrown.
+ * Start failures already logged, by the innermost startInOrder: a component may start parts of
+ * its own with startInOrder (the station side does), and the enclosing call rethrows the same
+ * error, which must not be logged a second time under the enclosing component's name.
+ */
+const reportedStartFailures = new WeakSet<object>();
+
+function logStartFailure(logger: Logger, component: LifecycleComponent, err: unknown): void {
+  const reportable = typeof err === 'object' && err !== null;
+  if (reportable && reportedStartFailures.has(err)) return;
+  logger.error({ err, component: component.name }, 'component failed to start');
+  if (reportable) reportedStartFailures.add(err);
+}
+
+/**
+ * Starts `components` one after another. When one fails to start, it is logged with its name and
+ * the cause, the ones already started are stopped in reverse order and the error is rethrown.
  */
 export async function startInOrder(components: readonly LifecycleComponent[], logger: Logger): Promise<StartedComponents> {
   const started: LifecycleComponent[] = [];
@@ -41,7 +55,7 @@ export async function startInOrder(components: readonly LifecycleComponent[], lo
       started.push(component);
       logger.debug({ component: component.name }, 'component started');
     } catch (err) {
-      logger.error({ err, component: component.name }, 'component failed to start');
+      logStartFailure(logger, component, err);
       await stopStarted();
       throw err;
     }

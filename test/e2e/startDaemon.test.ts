@@ -61,9 +61,13 @@ describe('startDaemon (in-process composition root)', () => {
   it('explains a taken broker port and how to use the broker that holds it', async () => {
     await withTakenPort(async (takenPort) => {
       const config = loadConfig({ env: { ...env(), MOWABILITY_BROKER_ENABLED: 'true', MOWABILITY_BROKER_PORT: String(takenPort) } });
-      await expect(startDaemon({ config, logger: captureLogger('info').logger })).rejects.toThrow(
+      const log = captureLogger('info');
+      await expect(startDaemon({ config, logger: log.logger })).rejects.toThrow(
         `The embedded MQTT broker cannot listen on 127.0.0.1:${takenPort}: the port is already in use. If another broker (e.g. Mosquitto) runs there, use it instead: MOWABILITY_BROKER_ENABLED=false MOWABILITY_MQTT_URL=mqtt://127.0.0.1:${takenPort}`,
       );
+      // Logged once, under the part that failed (not again for the station side that started it).
+      const failures = log.lines().filter((line) => line.msg === 'component failed to start');
+      expect(failures).toMatchObject([{ component: 'mqtt-broker', err: { message: expect.stringContaining('already in use') } }]);
       expect(existsSync(`${temp.dbPath}-wal`)).toBe(false);
     });
   });

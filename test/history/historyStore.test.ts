@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { StationConfig } from '../../src/ingest/types.js';
 import { DEFAULT_HISTORY_OPTIONS, type TimedReading } from '../../src/history/stationHistory.js';
 import { MINUTE_MS, RETENTION_MINUTES } from '../../src/history/windows.js';
-import { HistoryService } from '../../src/mqtt/historyService.js';
+import { HistoryService } from '../../src/station/historyService.js';
 import { Database } from '../../src/store/database.js';
 import { HistoryStore } from '../../src/store/historyStore.js';
 import { MIGRATIONS } from '../../src/store/migrations/index.js';

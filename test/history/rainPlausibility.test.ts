@@ -5,7 +5,7 @@ import { FIELD_SPECS } from '../../src/core/fields.js';
 import { addToMinute, clampToSpecMax, MAX_PENDING_ANOMALIES, MAX_RAIN_PER_MINUTE_MM } from '../../src/history/rainPlausibility.js';
 import { DEFAULT_HISTORY_OPTIONS, StationHistory, type TimedReading } from '../../src/history/stationHistory.js';
 import { MINUTE_MS } from '../../src/history/windows.js';
-import { HistoryService } from '../../src/mqtt/historyService.js';
+import { HistoryService } from '../../src/station/historyService.js';
 import { Database } from '../../src/store/database.js';
 import { HistoryStore } from '../../src/store/historyStore.js';
 import { captureLogger } from '../helpers/httpLogCapture.js';

@@ -1,7 +1,7 @@
 /** Shaping a published state for the endpoints, defensively: a forecast unit's fragment may be absent or change shape. */
 import { describe, expect, it } from 'vitest';
 import { detail, forecastSummary, type StationsView } from '../../src/http/stationsView.js';
-import type { StationStatePayload } from '../../src/mqtt/statePayload.js';
+import type { StationStatePayload } from '../../src/station/statePayload.js';
 
 function viewWith(state: Partial<StationStatePayload> | undefined, lastMs: number | null): StationsView {
   return {

@@ -1,7 +1,7 @@
 /** Builds the lawn memory unit on a test database and replays weather through a running MQTT daemon. */
 import type { Reading, StationConfig } from '../../src/ingest/types.js';
 import { LawnMemoryUnit } from '../../src/lawn/lawnUnit.js';
-import type { StationStatePayload } from '../../src/mqtt/statePayload.js';
+import type { StationStatePayload } from '../../src/station/statePayload.js';
 import { Database } from '../../src/store/database.js';
 import { FakeClock, silentLogger, startMqttDaemon, testMqttConfig, type RunningDaemon } from '../helpers/mqttHarness.js';
 

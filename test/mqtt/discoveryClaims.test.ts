@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StationConfig } from '../../src/ingest/types.js';
 import { claimsOurDiscovery } from '../../src/mqtt/brokerAccess.js';
-import { discoveryDeviceIdPrefix, discoveryMessages, discoveryUniqueIdPrefix } from '../../src/mqtt/discovery.js';
+import { discoveryDeviceIdPrefix, discoveryMessages, discoveryUniqueIdPrefix } from '../../src/homeassistant/discovery.js';
 import { Database } from '../../src/store/database.js';
 import { RetainedStore } from '../../src/store/retainedStore.js';
 import { captureLogger } from '../helpers/httpLogCapture.js';

@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/load.js';
-import { mqttConfigProblems } from '../../src/mqtt/settings.js';
+import { crossKeyProblems } from '../../src/config/crossKeyRules.js';
 import type { StationConfig } from '../../src/ingest/types.js';
 import { mqttTest, type MqttDaemonFixture } from '../helpers/mqttFixture.js';
 import { mqttTempDir, testMqttConfig, waitUntil, type FakeClock, type RecordingClient, type RunningDaemon } from '../helpers/mqttHarness.js';
@@ -158,8 +158,8 @@ describe('station lawn and irrigation configuration', () => {
   });
 
   it('refuses an irrigation topic under the base topic, where only the daemon may publish', () => {
-    const problems = mqttConfigProblems(testMqttConfig({ stations: [{ ...watered, irrigation: { topic: 'mowability/sprinkler' } }] }));
+    const problems = crossKeyProblems(testMqttConfig({ stations: [{ ...watered, irrigation: { topic: 'mowability/sprinkler' } }] }));
     expect(problems).toEqual(['station "watered" irrigation.topic "mowability/sprinkler" lies under "mqtt.baseTopic" = "mowability", where only we may publish']);
-    expect(mqttConfigProblems(testMqttConfig({ stations: [watered] }))).toEqual([]);
+    expect(crossKeyProblems(testMqttConfig({ stations: [watered] }))).toEqual([]);
   });
 });

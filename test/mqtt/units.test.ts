@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { reconnectDelayMs } from '../../src/mqtt/client.js';
-import { discoveryMessages } from '../../src/mqtt/discovery.js';
-import { INITIAL_MOWABLE, nextMowable, type MowableState } from '../../src/mqtt/mowable.js';
-import { mqttConfigProblems } from '../../src/mqtt/settings.js';
+import { discoveryMessages } from '../../src/homeassistant/discovery.js';
+import { INITIAL_MOWABLE, nextMowable, type MowableState } from '../../src/station/mowable.js';
+import { crossKeyProblems } from '../../src/config/crossKeyRules.js';
 import { topicMatches, validateTopicPrefix } from '../../src/mqtt/topics.js';
 import { testMqttConfig } from '../helpers/mqttHarness.js';
 
@@ -85,18 +85,18 @@ describe('Home Assistant discovery', () => {
 
 describe('MQTT configuration rules', () => {
   it('refuses a non-loopback broker without users, like Mosquitto 2', () => {
-    expect(mqttConfigProblems(testMqttConfig({ broker: { host: '0.0.0.0' } }))[0]).toMatch(/"broker.host" = "0.0.0.0" listens beyond this machine/);
-    expect(mqttConfigProblems(testMqttConfig({ broker: { host: '::1' } }))).toEqual([]);
-    expect(mqttConfigProblems(testMqttConfig({ broker: { host: '0.0.0.0', users: [{ username: 'rtl', password: 'long enough' }] } }))).toEqual([]);
+    expect(crossKeyProblems(testMqttConfig({ broker: { host: '0.0.0.0' } }))[0]).toMatch(/"broker.host" = "0.0.0.0" listens beyond this machine/);
+    expect(crossKeyProblems(testMqttConfig({ broker: { host: '::1' } }))).toEqual([]);
+    expect(crossKeyProblems(testMqttConfig({ broker: { host: '0.0.0.0', users: [{ username: 'rtl', password: 'long enough' }] } }))).toEqual([]);
   });
 
   it('refuses a discovery prefix equal to (or overlapping) the base topic', () => {
-    expect(mqttConfigProblems(testMqttConfig({ homeassistant: { prefix: 'mowability' } }))[0]).toMatch(/must differ from "mqtt.baseTopic"/);
-    expect(mqttConfigProblems(testMqttConfig({ homeassistant: { prefix: 'mowability', discovery: false } }))).toEqual([]);
+    expect(crossKeyProblems(testMqttConfig({ homeassistant: { prefix: 'mowability' } }))[0]).toMatch(/must differ from "mqtt.baseTopic"/);
+    expect(crossKeyProblems(testMqttConfig({ homeassistant: { prefix: 'mowability', discovery: false } }))).toEqual([]);
   });
 
   it('refuses inverted thresholds, a bad URL, a lone client key, and station topics under our base topic', () => {
-    const problems = mqttConfigProblems(
+    const problems = crossKeyProblems(
       testMqttConfig({
         mqtt: { mowableOnThreshold: 50, mowableOffThreshold: 60, url: 'http://x', key: '/k.pem' },
         stations: [{ id: 's', name: 'S', format: 'fields', topic: 'mowability/+' }],

@@ -1,5 +1,5 @@
 /** `mowability registrations`: review key requests (list, approve, reject) and purge old ones. */
-import { expectPositionals, parseCommand, parseId } from '../args.js';
+import { expectPositionals, parseCommand, parseId, type ParsedCommand } from '../args.js';
 import { printJson, withDatabase } from '../context.js';
 import { CommandError, EXIT_OK, UsageError, type CliIo } from '../io.js';
 import { HELP } from '../help.js';
@@ -48,6 +48,69 @@ function explained<T>(work: Promise<T>): Promise<T> {
   });
 }
 
+/** One `registrations` subcommand: its positionals after the subcommand, the parsed flags, the terminal. */
+interface Invocation {
+  where: string;
+  rest: string[];
+  parsed: ParsedCommand;
+  io: CliIo;
+}
+
+/** --note / --reason, refused when it holds what a terminal would not print as text. */
+function printableOption({ where, parsed }: Invocation, name: 'note' | 'reason'): string | undefined {
+  const value = parsed.values[name];
+  if (typeof value !== 'string') return undefined;
+  assertPrintable(where, `--${name}`, value);
+  return value;
+}
+
+async function listRegistrations({ where, rest, parsed, io }: Invocation): Promise<number> {
+  expectPositionals(where, rest, []);
+  const list = await withDatabase(parsed, io, (db) => new RegistrationStore(db).list({ pending: parsed.values.pending === true }));
+  if (parsed.values.json === true) printJson(io, list.map(asJson));
+  else if (list.length === 0) io.stdout(parsed.values.pending === true ? 'No pending registrations.\n' : 'No registrations.\n');
+  else io.stdout(table(list));
+  return EXIT_OK;
+}
+
+async function approveRegistration(invocation: Invocation): Promise<number> {
+  const { where, rest, parsed, io } = invocation;
+  const id = parseId(where, expectPositionals(where, rest, ['ID'])[0] ?? '');
+  const note = printableOption(invocation, 'note');
+  const approved = await withDatabase(parsed, io, (db) =>
+    explained(new RegistrationStore(db).approve(id, Date.now(), { allowGet: parsed.values['allow-get'] === true, ...(note ? { note } : {}) })),
+  );
+  io.stdout(`Registration ${id} approved: API key ${approved.keyId} created for ${escapeTerminalText(approved.owner)}.\n`);
+  io.stdout('The registrant collects the key once with their claim token (GET /v1/registrations/<claim_token>); it is not shown here.\n');
+  return EXIT_OK;
+}
+
+async function rejectRegistration(invocation: Invocation): Promise<number> {
+  const { where, rest, parsed, io } = invocation;
+  const id = parseId(where, expectPositionals(where, rest, ['ID'])[0] ?? '');
+  const reason = printableOption(invocation, 'reason');
+  await withDatabase(parsed, io, (db) => explained(new RegistrationStore(db).reject(id, Date.now(), reason)));
+  io.stdout(`Registration ${id} rejected${reason ? ` (${escapeTerminalText(reason)})` : ''}.\n`);
+  return EXIT_OK;
+}
+
+async function purgeRegistrations({ where, rest, parsed, io }: Invocation): Promise<number> {
+  expectPositionals(where, rest, []);
+  const raw = parsed.values['older-than'];
+  const days = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(days)) throw new UsageError(where, '--older-than DAYS is required (a whole number of days, e.g. 30)');
+  const removed = await withDatabase(parsed, io, (db) => new RegistrationStore(db).purge(Date.now() - days * DAY_MS, Date.now()));
+  io.stdout(`Deleted ${removed} registration${removed === 1 ? '' : 's'} (rejected, claimed or expired, older than ${days} days).\n`);
+  return EXIT_OK;
+}
+
+const SUBCOMMANDS: Record<string, (invocation: Invocation) => Promise<number>> = {
+  list: listRegistrations,
+  approve: approveRegistration,
+  reject: rejectRegistration,
+  purge: purgeRegistrations,
+};
+
 export async function registrationsCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const parsed = parseCommand(COMMAND, argv, {
     pending: { type: 'boolean' },
@@ -63,50 +126,7 @@ export async function registrationsCommand(argv: readonly string[], io: CliIo): 
     io.stdout(`${HELP.registrations}\n`);
     return EXIT_OK;
   }
-  const where = `${COMMAND} ${subcommand}`;
-  const text = (name: 'note' | 'reason'): string | undefined => {
-    const value = parsed.values[name];
-    if (typeof value !== 'string') return undefined;
-    assertPrintable(where, `--${name}`, value);
-    return value;
-  };
-
-  switch (subcommand) {
-    case 'list': {
-      expectPositionals(where, rest, []);
-      const list = await withDatabase(parsed, io, (db) => new RegistrationStore(db).list({ pending: parsed.values.pending === true }));
-      if (parsed.values.json === true) printJson(io, list.map(asJson));
-      else if (list.length === 0) io.stdout(parsed.values.pending === true ? 'No pending registrations.\n' : 'No registrations.\n');
-      else io.stdout(table(list));
-      return EXIT_OK;
-    }
-    case 'approve': {
-      const id = parseId(where, expectPositionals(where, rest, ['ID'])[0] ?? '');
-      const note = text('note');
-      const approved = await withDatabase(parsed, io, (db) =>
-        explained(new RegistrationStore(db).approve(id, Date.now(), { allowGet: parsed.values['allow-get'] === true, ...(note ? { note } : {}) })),
-      );
-      io.stdout(`Registration ${id} approved: API key ${approved.keyId} created for ${escapeTerminalText(approved.owner)}.\n`);
-      io.stdout('The registrant collects the key once with their claim token (GET /v1/registrations/<claim_token>); it is not shown here.\n');
-      return EXIT_OK;
-    }
-    case 'reject': {
-      const id = parseId(where, expectPositionals(where, rest, ['ID'])[0] ?? '');
-      const reason = text('reason');
-      await withDatabase(parsed, io, (db) => explained(new RegistrationStore(db).reject(id, Date.now(), reason)));
-      io.stdout(`Registration ${id} rejected${reason ? ` (${escapeTerminalText(reason)})` : ''}.\n`);
-      return EXIT_OK;
-    }
-    case 'purge': {
-      expectPositionals(where, rest, []);
-      const raw = parsed.values['older-than'];
-      const days = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : NaN;
-      if (!Number.isSafeInteger(days)) throw new UsageError(where, '--older-than DAYS is required (a whole number of days, e.g. 30)');
-      const removed = await withDatabase(parsed, io, (db) => new RegistrationStore(db).purge(Date.now() - days * DAY_MS, Date.now()));
-      io.stdout(`Deleted ${removed} registration${removed === 1 ? '' : 's'} (rejected, claimed or expired, older than ${days} days).\n`);
-      return EXIT_OK;
-    }
-    default:
-      throw new UsageError(COMMAND, `unknown subcommand "${subcommand}"`);
-  }
+  const run = Object.hasOwn(SUBCOMMANDS, subcommand) ? SUBCOMMANDS[subcommand] : undefined;
+  if (!run) throw new UsageError(COMMAND, `unknown subcommand "${subcommand}"`);
+  return run({ where: `${COMMAND} ${subcommand}`, rest, parsed, io });
 }

@@ -8,8 +8,9 @@ import { bladeWetness } from '../lawnWetness.js';
 import { dryingPotential } from '../physics.js';
 import { effectiveRainWindows, weightedCumulativeMm } from '../rainWindows.js';
 import type { EffectiveRainWindows } from '../rainWindows.js';
-import { LOAD_BEARING_DE, RESIDUAL_MIN, SOIL_TYPE_DE, fieldCapacityPct, loadBearingClass, soilLoadForScore, wetnessScore } from '../soil.js';
+import { LOAD_BEARING_DE, SOIL_TYPE_DE, fieldCapacityPct, loadBearingClass, soilLoadForScore, wetnessScore } from '../soil.js';
 import { SOIL_ESTIMATE_SOURCE, estimatedSoilLoad } from '../soilEstimate.js';
+import { residualReason, residualScore } from './rainResidual.js';
 import type { SkippedPart, SoilType } from '../types.js';
 import type { CheckContext, CheckDefinition, CheckEvaluation } from './types.js';
 import { emphasis } from '../reasonText.js';
@@ -32,9 +33,6 @@ export const CUMULATIVE_CURVE: Curve = [[2, 100], [5, 85], [10, 65], [20, 40], [
 export const API_CURVE_LOAM: Curve = [[10, 100], [20, 80], [35, 50], [50, 25], [65, 10]];
 export const API_SOIL_FACTOR: Readonly<Record<SoilType, number>> = { sand: 1.5, loam: 1, clay: 0.8 };
 
-export const RESIDUAL_FROM_RAIN_12H_MM = 5;
-export const RESIDUAL_DOUBLE_FROM_RAIN_24H_MM = 20;
-const RESIDUAL_SCORE = 55;
 /** Used when minutes_since_rain must be estimated and no rain is on record. */
 const NO_RECENT_RAIN_MIN = 1440;
 
@@ -77,45 +75,26 @@ export function dryingTimeMin(rain12hMm: number): number {
   return DRYING_TIME_REFERENCE_MIN * amountFactor;
 }
 
-/**
- * Residual moisture after much rain (docs/model.md, "Check: rain"). It applies after ≥ 5 mm in 12 h, and also after
- * ≥ 20 mm in 24 h even when the last 12 h were dry: heavy rain 12–24 h ago still soaks thatch and soil
- * (wait ≥ 1 day after heavy rain; Swiss rule: > 10 mm in 24 h is critical). Heavy rain doubles both windows.
- */
-function residualScore(windows: EffectiveRainWindows, minutes: number, soilType: SoilType): number {
-  const heavy24h = windows.rain24hMm >= RESIDUAL_DOUBLE_FROM_RAIN_24H_MM;
-  if (windows.rain12hMm < RESIDUAL_FROM_RAIN_12H_MM && !heavy24h) return 100;
-  const factor = heavy24h ? 2 : 1;
-  const { hold, clear } = RESIDUAL_MIN[soilType];
-  return piecewiseLinear([[hold * factor, RESIDUAL_SCORE], [clear * factor, 100]], minutes);
-}
-
-/** Names the window that decided the residual rule: the 24 h sum when heavy rain doubled the wait. */
-function residualReason(windows: EffectiveRainWindows): string {
-  return windows.rain24hMm >= RESIDUAL_DOUBLE_FROM_RAIN_24H_MM
-    ? `Ergiebiger Regen (${formatNumberDe(windows.rain24hMm)} mm in 24 Stunden) – Restfeuchte in Rasenfilz und Boden, nach Starkregen etwa einen Tag warten.`
-    : `Ergiebiger Regen (${formatNumberDe(windows.rain12hMm)} mm in 12 Stunden) – Restfeuchte in Rasenfilz und Boden.`;
-}
-
 function hoursDe(minutes: number): string {
   return formatNumberDe(minutes / 60, 1);
 }
 
-function evaluate({ values, extensions = {}, season, lawn, soilEstimate }: CheckContext): CheckEvaluation {
-  const rateMmH = values.precipitation_rate ?? 0;
-  const tempC = values.temperature ?? 15;
-  const windows = effectiveRainWindows(values);
-  const since = minutesSinceRain(rateMmH, values);
-  const drying = dryingPotential(tempC, values.humidity, values.solar, values.wind_speed);
-  const skippedParts: Record<string, SkippedPart> = {};
-  const modelsExecuted: string[] = [];
-  const subs: Partial<Record<SubModel, SubResult>> = {};
+/** What the sub-models found: their results, the parts they could not assess, and the models run (in run order). */
+interface RainFindings {
+  subs: Partial<Record<SubModel, SubResult>>;
+  skippedParts: Record<string, SkippedPart>;
+  modelsExecuted: string[];
+}
 
-  subs.precipitation = {
-    score: precipitationScore(rateMmH),
-    reason: rateMmH > 0 ? `${emphasis('Es regnet')} (${formatNumberDe(rateMmH, 2)} mm/h) – nicht mähen.` : null,
-  };
-
+/** Wet blades: the dry-down since the last rain, lowered by a sprinkler run or the lawn memory's blade water. Returns the drying time. */
+function surfaceWetnessSub(
+  found: RainFindings,
+  rateMmH: number,
+  since: MinutesSinceRain | null,
+  windows: EffectiveRainWindows | null,
+  extensions: NonNullable<CheckContext['extensions']>,
+): number | null {
+  const { subs, skippedParts, modelsExecuted } = found;
   let dryTimeMin: number | null = null;
   if (since === null) {
     skippedParts.dry_down = {
@@ -140,37 +119,48 @@ function evaluate({ values, extensions = {}, season, lawn, soilEstimate }: Check
   // Water still on the blades by the lawn memory's balance (extension): only ever lowers the sub-score.
   const blades = bladeWetness(extensions);
   if (blades !== null && blades.score < (subs.surface_wetness?.score ?? Number.POSITIVE_INFINITY)) subs.surface_wetness = blades;
+  return dryTimeMin;
+}
 
-  let cumulativeMm: number | null = null;
+/** Much rain in the last 24 hours soaks surface and thatch. Returns the weighted cumulative rain. */
+function cumulativeSub(found: RainFindings, windows: EffectiveRainWindows | null): number | null {
   if (windows === null) {
-    skippedParts.rain_cumulative = { reason: 'No rain window (rain_1h, rain_12h, rain_24h) supplied.', missing: ['rain_1h', 'rain_12h', 'rain_24h'] };
-  } else {
-    cumulativeMm = weightedCumulativeMm(windows);
-    const score = piecewiseLinear(CUMULATIVE_CURVE, cumulativeMm);
-    subs.cumulative = {
-      score,
-      reason: score < 70 ? `Viel Regen in den letzten 24 Stunden (${formatNumberDe(cumulativeMm)} mm gewichtet) – Oberfläche und Rasenfilz durchnässt.` : null,
-    };
+    found.skippedParts.rain_cumulative = { reason: 'No rain window (rain_1h, rain_12h, rain_24h) supplied.', missing: ['rain_1h', 'rain_12h', 'rain_24h'] };
+    return null;
   }
+  const cumulativeMm = weightedCumulativeMm(windows);
+  const score = piecewiseLinear(CUMULATIVE_CURVE, cumulativeMm);
+  found.subs.cumulative = {
+    score,
+    reason: score < 70 ? `Viel Regen in den letzten 24 Stunden (${formatNumberDe(cumulativeMm)} mm gewichtet) – Oberfläche und Rasenfilz durchnässt.` : null,
+  };
+  return cumulativeMm;
+}
 
+/** Residual moisture after heavy rain, unless a measured soil moisture replaces the estimate. */
+function residualSub(found: RainFindings, values: CheckContext['values'], windows: EffectiveRainWindows | null, since: MinutesSinceRain | null, soilType: SoilType): void {
   if (values.soil_moisture !== undefined) {
     // A measured soil moisture replaces the residual estimate (D3): the soil sub-model rates it.
   } else if (windows === null || since === null) {
-    skippedParts.residual_moisture = { reason: 'No rain window supplied; residual moisture after heavy rain cannot be assessed.', missing: ['rain_12h', 'rain_24h'] };
+    found.skippedParts.residual_moisture = { reason: 'No rain window supplied; residual moisture after heavy rain cannot be assessed.', missing: ['rain_12h', 'rain_24h'] };
   } else {
-    modelsExecuted.push('residual_moisture');
-    const score = residualScore(windows, since.minutes, lawn.soilType);
-    subs.residual = {
+    found.modelsExecuted.push('residual_moisture');
+    const score = residualScore(windows, since.minutes, soilType);
+    found.subs.residual = {
       score,
       reason: score < 100 ? residualReason(windows) : null,
     };
   }
+}
 
-  const apiMm = antecedentPrecipitationMm(values, windows, season);
-  let soilSource: string | null = null;
+/**
+ * The soil's load bearing: measured soil moisture, else the lawn memory's water balance (MQTT side only),
+ * else the antecedent precipitation index. Returns the source used.
+ */
+function soilSub(found: RainFindings, values: CheckContext['values'], apiMm: number | null, { lawn, soilEstimate }: Pick<CheckContext, 'lawn' | 'soilEstimate'>): string | null {
+  const { subs, modelsExecuted } = found;
   if (values.soil_moisture !== undefined) {
     modelsExecuted.push('sml');
-    soilSource = 'soil_moisture';
     const fieldCapacity = fieldCapacityPct(lawn);
     const score = wetnessScore(values.soil_moisture, fieldCapacity, lawn.mowerClass);
     const bearing = loadBearingClass(values.soil_moisture, fieldCapacity, lawn.mowerClass);
@@ -180,23 +170,29 @@ function evaluate({ values, extensions = {}, season, lawn, soilEstimate }: Check
         ? `${emphasis(`Boden ${LOAD_BEARING_DE[bearing]}`)} (${formatNumberDe(values.soil_moisture)} % Bodenfeuchte, ${SOIL_TYPE_DE[lawn.soilType]}) – Gefahr von Bodenverdichtung und Fahrspuren.`
         : null,
     };
-  } else if (soilEstimate !== undefined) {
+    return 'soil_moisture';
+  }
+  if (soilEstimate !== undefined) {
     // The lawn memory's water balance replaces the rain-sum estimate; the surface keeps the residual rule.
     modelsExecuted.push('sml');
-    soilSource = SOIL_ESTIMATE_SOURCE;
     subs.soil = estimatedSoilLoad(soilEstimate, lawn);
-  } else if (apiMm !== null && values.rain_14d !== undefined) {
+    return SOIL_ESTIMATE_SOURCE;
+  }
+  if (apiMm !== null && values.rain_14d !== undefined) {
     modelsExecuted.push('sml');
-    soilSource = 'api_estimate';
     const score = piecewiseLinear(scaleCurveX(API_CURVE_LOAM, API_SOIL_FACTOR[lawn.soilType]), apiMm);
     subs.soil = {
       score,
       reason: score < 70 ? `Viel Vorregen (${formatNumberDe(values.rain_14d)} mm in 14 Tagen) – Boden noch nicht ausreichend tragfähig.` : null,
     };
-  } else {
-    skippedParts.sml = { reason: 'No soil moisture and no 14-day rain sum; the soil moisture load cannot be assessed.', missing: ['soil_moisture', 'rain_14d'] };
+    return 'api_estimate';
   }
+  found.skippedParts.sml = { reason: 'No soil moisture and no 14-day rain sum; the soil moisture load cannot be assessed.', missing: ['soil_moisture', 'rain_14d'] };
+  return null;
+}
 
+/** The lowest sub-score and its sub-model (ties in SUB_MODEL_ORDER). */
+function limitingSub(subs: RainFindings['subs']): { score: number; limitingFactor: SubModel } {
   let score = Number.POSITIVE_INFINITY;
   let limitingFactor: SubModel = 'precipitation';
   for (const name of SUB_MODEL_ORDER) {
@@ -206,7 +202,10 @@ function evaluate({ values, extensions = {}, season, lawn, soilEstimate }: Check
       limitingFactor = name;
     }
   }
+  return { score, limitingFactor };
+}
 
+function rainReasons(subs: RainFindings['subs'], since: MinutesSinceRain | null, windows: EffectiveRainWindows | null): string[] {
   // Most severe finding first; equal scores keep the tie order.
   const reasons = SUB_MODEL_ORDER
     .flatMap((name) => {
@@ -223,18 +222,42 @@ function evaluate({ values, extensions = {}, season, lawn, soilEstimate }: Check
   if (windows?.inconsistent) {
     reasons.push('Hinweis: Regenfenster widersprüchlich – das kürzere Fenster wurde als Untergrenze des längeren verwendet.');
   }
+  return reasons;
+}
 
+function rainDataConfidence(values: CheckContext['values']): CheckEvaluation['dataConfidence'] {
   const refining: FieldName[] = ['rain_1h', 'rain_12h', 'rain_24h', 'rain_14d', 'minutes_since_rain', 'humidity'];
   const anyRainRefining = (['rain_1h', 'rain_12h', 'rain_24h', 'rain_14d', 'minutes_since_rain', 'soil_moisture'] as const)
     .some((name) => values[name] !== undefined);
-  const dataConfidence = !anyRainRefining ? 'low' : refining.every((name) => values[name] !== undefined) ? 'high' : 'medium';
+  return !anyRainRefining ? 'low' : refining.every((name) => values[name] !== undefined) ? 'high' : 'medium';
+}
+
+function evaluate({ values, extensions = {}, season, lawn, soilEstimate }: CheckContext): CheckEvaluation {
+  const rateMmH = values.precipitation_rate ?? 0;
+  const tempC = values.temperature ?? 15;
+  const windows = effectiveRainWindows(values);
+  const since = minutesSinceRain(rateMmH, values);
+  const drying = dryingPotential(tempC, values.humidity, values.solar, values.wind_speed);
+  const found: RainFindings = { subs: {}, skippedParts: {}, modelsExecuted: [] };
+  const { subs } = found;
+
+  subs.precipitation = {
+    score: precipitationScore(rateMmH),
+    reason: rateMmH > 0 ? `${emphasis('Es regnet')} (${formatNumberDe(rateMmH, 2)} mm/h) – nicht mähen.` : null,
+  };
+  const dryTimeMin = surfaceWetnessSub(found, rateMmH, since, windows, extensions);
+  const cumulativeMm = cumulativeSub(found, windows);
+  residualSub(found, values, windows, since, lawn.soilType);
+  const apiMm = antecedentPrecipitationMm(values, windows, season);
+  const soilSource = soilSub(found, values, apiMm, { lawn, soilEstimate });
+  const { score, limitingFactor } = limitingSub(subs);
 
   const soilScore = subs.soil?.score;
   return {
     score,
-    dataConfidence,
-    reasons,
-    skippedParts,
+    dataConfidence: rainDataConfidence(values),
+    reasons: rainReasons(subs, since, windows),
+    skippedParts: found.skippedParts,
     meta: {
       rain_source: windows === null ? 'precipitation_rate' : (windows.supplied[windows.supplied.length - 1] ?? null),
       rain_cumulative: cumulativeMm === null ? null : roundTo(cumulativeMm, 2),
@@ -242,7 +265,7 @@ function evaluate({ values, extensions = {}, season, lawn, soilEstimate }: Check
       soil_load: soilScore === undefined ? null : soilLoadForScore(soilScore),
       limiting_factor: limitingFactor,
       season,
-      models_executed: modelsExecuted,
+      models_executed: found.modelsExecuted,
       minutes_since_rain: since === null ? null : since.minutes,
       minutes_since_rain_source: since === null ? null : since.source,
       minutes_since_irrigation: extensions.minutes_since_irrigation ?? null,

@@ -30,6 +30,35 @@ function soilTemperatureReason(soilTempC: number): string {
   return `Bodentemperatur ${t} °C – aktives Wurzel- und Sprosswachstum.`;
 }
 
+/** The soil moisture's sub-score (the lower of wetness and drought), its load class and bearing, and its reason. */
+function moistureAssessment(soilMoisturePct: number, fieldCapacity: number, lawn: CheckContext['lawn']): {
+  score: number;
+  loadClass: string;
+  loadBearing: string;
+  wetness: number;
+  reason: string;
+} {
+  const wet = wetnessScore(soilMoisturePct, fieldCapacity, lawn.mowerClass);
+  const dry = droughtScore(soilMoisturePct, fieldCapacity);
+  const bearing = loadBearingClass(soilMoisturePct, fieldCapacity, lawn.mowerClass);
+  const vwc = formatNumberDe(soilMoisturePct);
+  let reason: string;
+  if (dry < wet) {
+    reason = `${emphasis('Trockenstress')} (Bodenfeuchte ${vwc} %) – Rasen nicht zusätzlich belasten, Schnitthöhe erhöhen.`;
+  } else if (wet < 80) {
+    reason = `${emphasis(`Boden ${LOAD_BEARING_DE[bearing]}`)} (${vwc} % Bodenfeuchte, ${SOIL_TYPE_DE[lawn.soilType]}) – Gefahr von Bodenverdichtung und Fahrspuren.`;
+  } else {
+    reason = `Boden ${LOAD_BEARING_DE[bearing]} (${vwc} % Bodenfeuchte, ${SOIL_TYPE_DE[lawn.soilType]}).`;
+  }
+  return {
+    score: Math.min(wet, dry),
+    loadClass: soilLoadForScore(wet),
+    loadBearing: bearing,
+    wetness: relativeWetness(soilMoisturePct, fieldCapacity),
+    reason,
+  };
+}
+
 function evaluate({ values, season, lawn }: CheckContext): CheckEvaluation {
   const soilTempC = values.soil_temperature ?? Number.NaN;
   const soilMoisturePct = values.soil_moisture;
@@ -38,29 +67,13 @@ function evaluate({ values, season, lawn }: CheckContext): CheckEvaluation {
   const skippedParts: Record<string, SkippedPart> = {};
   const fieldCapacity = fieldCapacityPct(lawn);
 
-  let moistureScore: number | null = null;
-  let loadClass: string | null = null;
-  let loadBearing: string | null = null;
-  let wetness: number | null = null;
-  if (soilMoisturePct === undefined) {
+  const moisture = soilMoisturePct === undefined ? null : moistureAssessment(soilMoisturePct, fieldCapacity, lawn);
+  if (moisture === null) {
     skippedParts.load_bearing = { reason: 'No soil moisture; the load-bearing capacity cannot be assessed.', missing: ['soil_moisture'] };
   } else {
-    const wet = wetnessScore(soilMoisturePct, fieldCapacity, lawn.mowerClass);
-    const dry = droughtScore(soilMoisturePct, fieldCapacity);
-    moistureScore = Math.min(wet, dry);
-    loadClass = soilLoadForScore(wet);
-    const bearing = loadBearingClass(soilMoisturePct, fieldCapacity, lawn.mowerClass);
-    loadBearing = bearing;
-    wetness = relativeWetness(soilMoisturePct, fieldCapacity);
-    const vwc = formatNumberDe(soilMoisturePct);
-    if (dry < wet) {
-      reasons.push(`${emphasis('Trockenstress')} (Bodenfeuchte ${vwc} %) – Rasen nicht zusätzlich belasten, Schnitthöhe erhöhen.`);
-    } else if (wet < 80) {
-      reasons.push(`${emphasis(`Boden ${LOAD_BEARING_DE[bearing]}`)} (${vwc} % Bodenfeuchte, ${SOIL_TYPE_DE[lawn.soilType]}) – Gefahr von Bodenverdichtung und Fahrspuren.`);
-    } else {
-      reasons.push(`Boden ${LOAD_BEARING_DE[bearing]} (${vwc} % Bodenfeuchte, ${SOIL_TYPE_DE[lawn.soilType]}).`);
-    }
+    reasons.push(moisture.reason);
   }
+  const moistureScore = moisture?.score ?? null;
   let score = moistureScore === null ? temperatureScore : Math.min(temperatureScore, moistureScore);
   // The lower sub-score leads the reasons.
   if (moistureScore !== null && moistureScore < temperatureScore) reasons.reverse();
@@ -79,10 +92,10 @@ function evaluate({ values, season, lawn }: CheckContext): CheckEvaluation {
       soil_temp: soilTempC,
       season,
       soil_moisture: soilMoisturePct ?? null,
-      soil_moisture_load_class: loadClass,
+      soil_moisture_load_class: moisture?.loadClass ?? null,
       soil_moisture_source: soilMoisturePct === undefined ? null : 'measured',
-      load_bearing: loadBearing,
-      relative_wetness: wetness === null ? null : roundTo(wetness, 2),
+      load_bearing: moisture?.loadBearing ?? null,
+      relative_wetness: moisture === null ? null : roundTo(moisture.wetness, 2),
       soil_temp_score: roundTo(temperatureScore, 1),
       moisture_score: moistureScore === null ? null : roundTo(moistureScore, 1),
       soil_type: lawn.soilType,

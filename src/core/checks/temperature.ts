@@ -1,7 +1,7 @@
 import { formatNumberDe, roundTo } from '../format.js';
 import { piecewiseLinear } from '../piecewise.js';
 import type { Curve } from '../piecewise.js';
-import { dormancy } from '../dormancy.js';
+import { dormancy, type Dormancy } from '../dormancy.js';
 import { droughtCap } from '../drought.js';
 import { frostCaps, groundFrostNow } from '../frost.js';
 import { heatStressCap } from '../heat.js';
@@ -25,12 +25,67 @@ function growthPotential(tempC: number): number {
   return Math.exp(-0.5 * ((tempC - 20) / 5.5) ** 2);
 }
 
+/**
+ * Whether the growth phase is stable: false when dormant or after a recent hard frost (each adds its
+ * cap), true in summer, null when the 14-day minimum is missing (a skipped part).
+ */
+function growthPhaseStability(
+  { values, season }: Pick<CheckContext, 'values' | 'season'>,
+  dormant: Dormancy | null,
+  caps: Array<{ cap: number; reason: string }>,
+  skippedParts: Record<string, SkippedPart>,
+): boolean | null {
+  const minTemp14dC = values.min_temp_14d;
+  const minTemp3dC = values.min_temp_3d;
+  if (dormant !== null) {
+    caps.push({ cap: dormant.cap, reason: dormant.reason });
+    return false;
+  }
+  if (season === 'summer') return true;
+  if (minTemp14dC === undefined) {
+    skippedParts.growth_phase = { reason: 'No 14-day minimum temperature; the stability of the growth phase cannot be assessed.', missing: ['min_temp_14d'] };
+    return null;
+  }
+  // A frost older than 3 days stops mattering (model 1.1, D4): frost harms turf through traffic
+  // while it is frozen (USGA); min_temp_3d above 0 shows the last 3 days were frost-free.
+  const frostIsOld = minTemp3dC !== undefined && minTemp3dC > 0;
+  const stable = minTemp14dC > UNSTABLE_GROWTH_MIN_TEMP_C || frostIsOld;
+  if (!stable) {
+    const kind = FROST_KIND_DE[season];
+    caps.push({ cap: UNSTABLE_GROWTH_CAP, reason: `Wachstumsphase instabil – ${kind} in den letzten 14 Tagen (min. ${formatNumberDe(minTemp14dC)} °C).` });
+  }
+  return stable;
+}
+
+/** Caps first, lowest cap first (the most severe finding leads), then heat or cold, else the all-clear. */
+function temperatureReasons(caps: ReadonlyArray<{ cap: number; reason: string }>, tempC: number, heatFromC: number, droughtDecided: boolean): string[] {
+  const t = formatNumberDe(tempC);
+  const reasons: string[] = [];
+  for (const entry of [...caps].sort((a, b) => a.cap - b.cap)) reasons.push(entry.reason);
+  if (tempC > 0 && tempC >= heatFromC) {
+    // Heat leads unless drought and heat together decided the score (that reason names both).
+    const add = droughtDecided ? (r: string) => reasons.push(r) : (r: string) => reasons.unshift(r);
+    add(`${emphasis(`Hitze ${t} °C`)} – Hitzestress, Gras wächst kaum; Mähen vermeiden oder in die Abendstunden legen.`);
+  } else if (tempC > 0 && tempC < COLD_FROM_C) {
+    reasons.push(`Kühl (${t} °C) – Gras wächst langsam, Schnittwunden heilen schlecht.`);
+  }
+  if (reasons.length === 0) reasons.push(`Lufttemperatur ${t} °C – gute Wachstumsbedingungen.`);
+  return reasons;
+}
+
+function frostState(tempC: number, minTemp3hC: number | undefined, minTemp3dC: number | undefined, solar: number | undefined): 'present' | 'possible' | 'none' {
+  return tempC <= 0 || (minTemp3hC !== undefined && minTemp3hC <= 0) || groundFrostNow(tempC, minTemp3hC, solar)
+    ? 'present'
+    : (minTemp3hC !== undefined && minTemp3hC <= 3 && tempC < 5) || (minTemp3hC === undefined && tempC < 5) || (minTemp3dC !== undefined && minTemp3dC <= 0)
+      ? 'possible'
+      : 'none';
+}
+
 function evaluate({ values, season, lawn, soilEstimate }: CheckContext): CheckEvaluation {
   const tempC = values.temperature ?? Number.NaN;
   const minTemp3hC = values.min_temp_3h;
   const minTemp3dC = values.min_temp_3d;
   const minTemp14dC = values.min_temp_14d;
-  const t = formatNumberDe(tempC);
   const skippedParts: Record<string, SkippedPart> = {};
 
   const caps = frostCaps(tempC, minTemp3hC, minTemp3dC, values.solar);
@@ -40,25 +95,7 @@ function evaluate({ values, season, lawn, soilEstimate }: CheckContext): CheckEv
 
   // Dormancy comes from the soil (or frost and cold air), not from the month (model 1.1, D4).
   const dormant = dormancy(values, lawn.turfType);
-  let growthPhaseStable: boolean | null;
-  if (dormant !== null) {
-    growthPhaseStable = false;
-    caps.push({ cap: dormant.cap, reason: dormant.reason });
-  } else if (season === 'summer') {
-    growthPhaseStable = true;
-  } else if (minTemp14dC === undefined) {
-    growthPhaseStable = null;
-    skippedParts.growth_phase = { reason: 'No 14-day minimum temperature; the stability of the growth phase cannot be assessed.', missing: ['min_temp_14d'] };
-  } else {
-    // A frost older than 3 days stops mattering (model 1.1, D4): frost harms turf through traffic
-    // while it is frozen (USGA); min_temp_3d above 0 shows the last 3 days were frost-free.
-    const frostIsOld = minTemp3dC !== undefined && minTemp3dC > 0;
-    growthPhaseStable = minTemp14dC > UNSTABLE_GROWTH_MIN_TEMP_C || frostIsOld;
-    if (!growthPhaseStable) {
-      const kind = FROST_KIND_DE[season];
-      caps.push({ cap: UNSTABLE_GROWTH_CAP, reason: `Wachstumsphase instabil – ${kind} in den letzten 14 Tagen (min. ${formatNumberDe(minTemp14dC)} °C).` });
-    }
-  }
+  const growthPhaseStable = growthPhaseStability({ values, season }, dormant, caps, skippedParts);
 
   const turf = TURF_PROFILES[lawn.turfType];
   const heatFromC = turf.heatStressFromC;
@@ -68,23 +105,8 @@ function evaluate({ values, season, lawn, soilEstimate }: CheckContext): CheckEv
   const airScore = piecewiseLinear(turf.airCurve, tempC);
   const score = Math.min(airScore, ...caps.map((entry) => entry.cap));
 
-  const reasons: string[] = [];
-  // Caps first, lowest cap first: the most severe finding leads.
-  for (const entry of [...caps].sort((a, b) => a.cap - b.cap)) reasons.push(entry.reason);
-  if (tempC > 0 && tempC >= heatFromC) {
-    // Heat leads unless drought and heat together decided the score (that reason names both).
-    const add = drought !== null && drought.cap < airScore ? (r: string) => reasons.push(r) : (r: string) => reasons.unshift(r);
-    add(`${emphasis(`Hitze ${t} °C`)} – Hitzestress, Gras wächst kaum; Mähen vermeiden oder in die Abendstunden legen.`);
-  } else if (tempC > 0 && tempC < COLD_FROM_C) {
-    reasons.push(`Kühl (${t} °C) – Gras wächst langsam, Schnittwunden heilen schlecht.`);
-  }
-  if (reasons.length === 0) reasons.push(`Lufttemperatur ${t} °C – gute Wachstumsbedingungen.`);
-
-  const frost = tempC <= 0 || (minTemp3hC !== undefined && minTemp3hC <= 0) || groundFrostNow(tempC, minTemp3hC, values.solar)
-    ? 'present'
-    : (minTemp3hC !== undefined && minTemp3hC <= 3 && tempC < 5) || (minTemp3hC === undefined && tempC < 5) || (minTemp3dC !== undefined && minTemp3dC <= 0)
-      ? 'possible'
-      : 'none';
+  const reasons = temperatureReasons(caps, tempC, heatFromC, drought !== null && drought.cap < airScore);
+  const frost = frostState(tempC, minTemp3hC, minTemp3dC, values.solar);
   const growthPhase = dormant !== null || tempC < 5
     ? 'dormant'
     : tempC >= heatFromC

@@ -3,7 +3,7 @@ import type { StationConfig } from '../../../src/ingest/types.js';
 import { DEFAULT_HISTORY_OPTIONS, type TimedReading } from '../../../src/history/stationHistory.js';
 import type { BucketRow } from '../../../src/history/types.js';
 import { MINUTE_MS } from '../../../src/history/windows.js';
-import { HistoryService } from '../../../src/mqtt/historyService.js';
+import { HistoryService } from '../../../src/station/historyService.js';
 import { Database } from '../../../src/store/database.js';
 import { HistoryStore } from '../../../src/store/historyStore.js';
 import { MIGRATIONS } from '../../../src/store/migrations/index.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LogThrottle } from '../../src/util/logThrottle.js';
-import { IrrigationSources, IrrigationTracker, MAX_IRRIGATION_PAYLOAD_BYTES, parseIrrigationPayload } from '../../src/mqtt/irrigationSource.js';
+import { IrrigationSources, IrrigationTracker, MAX_IRRIGATION_PAYLOAD_BYTES, parseIrrigationPayload } from '../../src/station/irrigationSource.js';
 import type { StationConfig } from '../../src/ingest/types.js';
 import { silentLogger } from '../helpers/mqttHarness.js';
 

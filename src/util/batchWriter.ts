@@ -3,7 +3,7 @@
  * card sees one commit per few seconds under load and none when idle.
  */
 import type { Logger } from 'pino';
-import { guarded, logFailure } from '../util/guarded.js';
+import { guarded, logFailure } from './guarded.js';
 
 export class BatchWriter {
   readonly #write: () => Promise<void>;

@@ -11,7 +11,7 @@ import type { StationConfig } from '../ingest/types.js';
 import { StationHistory, type Assembly, type BucketRow, type HistoryOptions, type HistoryRows, type IngestResult, type TimedReading } from '../history/stationHistory.js';
 import type { HistoryStore, StationStateRow } from '../store/historyStore.js';
 import { describeAnomaly } from '../history/rainPlausibility.js';
-import { BatchWriter } from './batchWriter.js';
+import { BatchWriter } from '../util/batchWriter.js';
 import { LogThrottle } from '../util/logThrottle.js';
 
 /** A station with a broken rain counter repeats its anomaly every minute: say it once an hour. */

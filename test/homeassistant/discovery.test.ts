@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/load.js';
 import type { StationConfig } from '../../src/ingest/types.js';
 import { BrokerAccess } from '../../src/mqtt/brokerAccess.js';
-import { allDiscoveryMessages, discoveryIdProblems, discoveryTopicFilters, isOurDiscoveryConfig } from '../../src/mqtt/discovery.js';
+import { allDiscoveryMessages, discoveryIdProblems, discoveryTopicFilters, isOurDiscoveryConfig } from '../../src/homeassistant/discovery.js';
 import { haDiscoveryViolations } from '../helpers/haRules.js';
 import { renderHaTemplate } from '../helpers/haTemplate.js';
 import { makeTempDir } from '../helpers/httpTempDir.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { entityIdCollisions, entitySlug, HA_ENTITY_ID_PATTERN } from '../../src/mqtt/haIds.js';
+import { entityIdCollisions, entitySlug, HA_ENTITY_ID_PATTERN } from '../../src/homeassistant/haIds.js';
 
 describe('Home Assistant ids from station ids', () => {
   it('lower-cases station ids and turns "-" into "_"', () => {

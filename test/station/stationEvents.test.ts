@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { mowableReason, nextMowable, INITIAL_MOWABLE, type MowableSettings } from '../../src/mqtt/mowable.js';
-import { StationEventLog } from '../../src/mqtt/stationEvents.js';
+import { mowableReason, nextMowable, INITIAL_MOWABLE, type MowableSettings } from '../../src/station/mowable.js';
+import { StationEventLog } from '../../src/station/stationEvents.js';
 import { captureLogger } from '../helpers/httpLogCapture.js';
 
 const SETTINGS: MowableSettings = { onThreshold: 70, offThreshold: 60, onDelayMs: 15 * 60_000 };

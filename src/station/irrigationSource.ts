@@ -12,7 +12,7 @@
  * restart forgets it until the next live message.
  */
 import { EXTENSION_FIELD_SPECS } from '../core/irrigation.js';
-import type { StationInput, StationUnit, UnitSubscriber } from '../station/unit.js';
+import type { StationInput, StationUnit, UnitSubscriber } from './unit.js';
 import type { IrrigationConfig, StationConfig } from '../ingest/types.js';
 import type { LogThrottle } from '../util/logThrottle.js';
 

@@ -4,7 +4,10 @@
  * `<base>/bridge/stats`; all are diagnostic. Station devices point at it with `via_device`.
  */
 import type { EntitySpec } from './stationEntities.js';
-import { BRIDGE_STATE_TOPIC, BRIDGE_STATS_TOPIC } from './topics.js';
+
+/** Our bridge's topics, relative to mqtt.baseTopic: online/offline (also the Last Will) and the counters. */
+export const BRIDGE_STATE_TOPIC = 'bridge/state';
+export const BRIDGE_STATS_TOPIC = 'bridge/stats';
 
 /** Counters of `<base>/bridge/stats` shown as entities: stats key → name, icon. Counters restart at 0 with the daemon (HA's total_increasing handles that). */
 const COUNTERS: ReadonlyArray<{ key: string; stat: string; name: string; icon: string }> = [

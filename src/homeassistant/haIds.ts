@@ -11,6 +11,11 @@ export function entitySlug(stationId: string): string {
   return stationId.toLowerCase().replace(/[^a-z0-9_]/g, '_');
 }
 
+/** `[a-zA-Z0-9_-]` only, for unique ids and discovery object ids. */
+export function safeId(text: string): string {
+  return text.replace(/[^a-zA-Z0-9_-]/g, '_');
+}
+
 /** Home Assistant's entity-id rule (component "." object id). */
 export const HA_ENTITY_ID_PATTERN = /^[a-z0-9_]+\.[a-z0-9_]+$/;
 

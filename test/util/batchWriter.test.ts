@@ -4,7 +4,7 @@
  * loses nothing.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BatchWriter } from '../../src/mqtt/batchWriter.js';
+import { BatchWriter } from '../../src/util/batchWriter.js';
 import { captureLogger } from '../helpers/httpLogCapture.js';
 
 /** A store that takes the pending changes only when its write succeeds. */

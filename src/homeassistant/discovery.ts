@@ -5,10 +5,9 @@
  * is derived here once; the broker's owned-topic filters, the stale-config
  * sweep and the id-collision check all use `allDiscoveryMessages`.
  */
-import { bridgeEntities } from './bridgeEntities.js';
-import { entityIdCollisions, entitySlug } from './haIds.js';
+import { bridgeEntities, BRIDGE_STATE_TOPIC } from './bridgeEntities.js';
+import { entityIdCollisions, entitySlug, safeId } from './haIds.js';
 import { stationEntities, type EntitySpec } from './stationEntities.js';
-import { safeId, BRIDGE_STATE_TOPIC } from './topics.js';
 
 export { LIMITING_CHECK_OPTIONS, MAIN_STATUS_OPTIONS } from './stationEntities.js';
 

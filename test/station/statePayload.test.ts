@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { calculate } from '../../src/core/index.js';
-import { buildStatePayload } from '../../src/mqtt/statePayload.js';
+import { buildStatePayload } from '../../src/station/statePayload.js';
 
 const INPUT = { temperature: 35, precipitation_rate: 0, humidity: 30, soil_moisture: 8, soil_temperature: 33, rain_14d: 1 };
 const CONTEXT = { nowMs: Date.parse('2026-07-15T12:00:00Z'), timeZone: 'Europe/Berlin', hemisphere: 'north' } as const;
