@@ -14,7 +14,7 @@ import type { Clock } from '../util/clock.js';
 import { registerAccessLog } from './accessLog.js';
 import { assertNotBlocked, type AccessView } from './auth.js';
 import { registerCalculateRoute, type Calculator } from './calculateRoute.js';
-import { createClientAddressResolver, rateLimitKey } from './clientAddress.js';
+import { createClientAddressResolver, rateLimitKey, type ClientAddressOf } from './clientAddress.js';
 import {
   HttpError,
   MESSAGES,
@@ -70,16 +70,28 @@ export interface AppDeps {
   uploadCounters?: UploadCounters;
 }
 
-// eslint-disable-next-line max-lines-per-function -- split pending (issue 9): not done by the deadline; see the report of branch struct9
+type HttpSettings = AppConfig['http'];
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, access } = deps;
   const http = config.http;
   // Set once the rate limiter exists; requests the router rejects run it too.
   let guard: RequestGuard | undefined;
   const httpLogger = deps.logger.child({ module: 'http' });
+  const app = createFastify(http, httpLogger, () => guard);
+  applyConnectionCap(app.server, http.maxConnections);
+  const clientAddressOf = createClientAddressResolver(http.trustProxy);
+  installRequestHooks(app, http, access, httpLogger, clientAddressOf);
+  guard = await registerLimitsAndErrorHandling(app, http, access, clientAddressOf);
+  await registerRoutes(app, deps, clientAddressOf);
+  return app;
+}
+
+/** The fastify instance with its server limits; `guardOf` yields the request guard once it exists. */
+function createFastify(http: HttpSettings, httpLogger: Logger, guardOf: () => RequestGuard | undefined): FastifyInstance {
   // Typed as fastify's logger interface, so the instance is a plain FastifyInstance (no cast).
   const logger: FastifyBaseLogger = httpLogger;
-  const app = Fastify({
+  return Fastify({
     loggerInstance: logger,
     // One line per request comes from the onResponse hook below (path without the query string).
     logController: new LogController({ disableRequestLogging: true }),
@@ -91,15 +103,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clientErrorHandler,
     // fastify awaits the promise this handler returns (its type says void).
     // eslint-disable-next-line @typescript-eslint/no-misused-promises
-    frameworkErrors: frameworkErrorHandler(() => guard, http.bodyLimitBytes),
+    frameworkErrors: frameworkErrorHandler(guardOf, http.bodyLimitBytes),
     connectionTimeout: http.connectionTimeoutMs,
     keepAliveTimeout: http.keepAliveTimeoutMs,
     // Requests that arrive while stopping get our envelope (hook below), not fastify's own 503 body.
     return503OnClosing: false,
   });
-  applyConnectionCap(app.server, http.maxConnections);
-  const clientAddressOf = createClientAddressResolver(http.trustProxy);
+}
 
+/** Content types, the stopping hooks, the blocked-address and Host checks, and the access log. */
+function installRequestHooks(app: FastifyInstance, http: HttpSettings, access: AccessView, httpLogger: Logger, clientAddressOf: ClientAddressOf): void {
   // Only JSON and form bodies are part of the contract; fastify would also parse text/plain.
   app.removeContentTypeParser('text/plain');
 
@@ -128,7 +141,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done();
   });
   registerAccessLog(app, { mode: http.accessLog, logger: httpLogger, clientAddressOf });
+}
 
+/** The form body parser, the rate limiter and the error handling; returns the guard for requests the router rejects. */
+async function registerLimitsAndErrorHandling(app: FastifyInstance, http: HttpSettings, access: AccessView, clientAddressOf: ClientAddressOf): Promise<RequestGuard> {
   await app.register(formbody, { bodyLimit: http.bodyLimitBytes });
   let limiter: RequestGuard | undefined;
   if (http.rateLimit.max > 0) {
@@ -142,11 +158,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Without options this shares the global routes' counters: unknown paths count like any other.
     limiter = app.rateLimit();
   }
-  guard = async (request, reply) => {
+  const guard: RequestGuard = async (request, reply) => {
     assertNotBlocked(clientAddressOf(request), access);
     await limiter?.(request, reply);
   };
   installErrorHandling(app, { bodyLimitBytes: http.bodyLimitBytes, notFoundPreHandler: limiter });
+  return guard;
+}
+
+/** The OpenAPI generator, then every route (the generator only sees routes added after it). */
+async function registerRoutes(app: FastifyInstance, deps: AppDeps, clientAddressOf: ClientAddressOf): Promise<void> {
+  const { config, access } = deps;
+  const http = config.http;
   // Before the routes: the generator collects them as they are added.
   await registerOpenApi(app, { bodyLimitBytes: http.bodyLimitBytes, version: deps.version ?? UNKNOWN_VERSION });
   if (deps.metrics) registerMetrics(app, { metrics: deps.metrics, mode: http.metrics, access, clientAddressOf });
@@ -187,5 +210,4 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.statusPagePollMs ? { pollIntervalMs: deps.statusPagePollMs } : {}),
   });
   registerOpenApiRoute(app);
-  return app;
 }
