@@ -10,28 +10,28 @@ export function positiveNumber(value: unknown): void {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw new Error('must be a number above 0');
 }
 
-/** An http(s) URL without credentials, query or fragment (the forecast request adds its own path and query). */
-export function httpBaseUrl(value: unknown): void {
+/** The value as an http(s) URL; `unparsable` is the message when it is no URL at all. */
+function parseHttpUrl(value: unknown, unparsable: string): URL {
   let url: URL;
   try {
     url = new URL(String(value));
   } catch {
-    throw new Error('must be an http:// or https:// URL such as https://api.open-meteo.com');
+    throw new Error(unparsable);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('must start with http:// or https://');
+  return url;
+}
+
+/** An http(s) URL without credentials, query or fragment (the forecast request adds its own path and query). */
+export function httpBaseUrl(value: unknown): void {
+  const url = parseHttpUrl(value, 'must be an http:// or https:// URL such as https://api.open-meteo.com');
   if (url.username || url.password || url.search || url.hash) throw new Error('must not contain credentials, a query or a fragment');
 }
 
 /** Empty, or an http(s) URL without credentials (it is published to every MQTT client). */
 export function optionalHttpUrl(value: unknown): void {
   if (value === '') return;
-  let url: URL;
-  try {
-    url = new URL(String(value));
-  } catch {
-    throw new Error('must be empty or an http:// or https:// URL such as http://raspberrypi.local:8080/');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('must start with http:// or https://');
+  const url = parseHttpUrl(value, 'must be empty or an http:// or https:// URL such as http://raspberrypi.local:8080/');
   if (url.username || url.password) throw new Error('must not contain credentials (every MQTT client can read it)');
 }
 

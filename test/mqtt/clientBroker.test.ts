@@ -3,26 +3,11 @@ import mqtt from 'mqtt';
 import { EmbeddedBroker } from '../../src/mqtt/broker.js';
 import { MqttConnection } from '../../src/mqtt/client.js';
 import { mqttTest as it } from '../helpers/mqttFixture.js';
-import { FakeClock, silentLogger, testMqttConfig, waitUntil } from '../helpers/mqttHarness.js';
+import { silentLogger, testMqttConfig, waitUntil } from '../helpers/mqttHarness.js';
+import { testBroker } from '../helpers/testBroker.js';
 
 function brokerOn(port = 0, users: Array<{ username: string; password: string }> = []): EmbeddedBroker {
-  return new EmbeddedBroker({
-    host: '127.0.0.1',
-    port,
-    users,
-    maxPayloadBytes: 1024,
-    maxTopicLevels: 8,
-    retainedLimits: { maxMessages: 100, maxBytes: 64 * 1024, maxBytesPerClient: 64 * 1024 },
-    maxInflightBytesPerClient: 64 * 1024,
-    retainedStore: undefined,
-    baseTopic: 'mowability',
-    ownedTopics: ['mowability/#'],
-    maxClients: 16,
-    sysTopics: false,
-    flushIntervalMs: 1000,
-    logger: silentLogger,
-    clock: new FakeClock(),
-  });
+  return testBroker({ port, users });
 }
 
 function connectionTo(broker: EmbeddedBroker): MqttConnection {

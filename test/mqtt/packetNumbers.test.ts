@@ -7,29 +7,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import mqttPacket from 'mqtt-packet';
 import { EmbeddedBroker } from '../../src/mqtt/broker.js';
 import { MqttConnection } from '../../src/mqtt/client.js';
-import { FakeClock, RecordingClient, silentLogger, waitUntil } from '../helpers/mqttHarness.js';
+import { RecordingClient, silentLogger, waitUntil } from '../helpers/mqttHarness.js';
+import { testBroker } from '../helpers/testBroker.js';
 
 // The cache object mqtt-packet fills on its first write when caching is on (mqtt-packet/numbers.js).
 const numberCache = (createRequire(import.meta.url)('mqtt-packet/numbers.js') as { cache: Record<number, Buffer> }).cache;
 
 function broker(): EmbeddedBroker {
-  return new EmbeddedBroker({
-    host: '127.0.0.1',
-    port: 0,
-    users: [],
-    maxPayloadBytes: 1024,
-    maxTopicLevels: 8,
-    retainedLimits: { maxMessages: 100, maxBytes: 64 * 1024, maxBytesPerClient: 64 * 1024 },
-    maxInflightBytesPerClient: 64 * 1024,
-    retainedStore: undefined,
-    baseTopic: 'mowability',
-    ownedTopics: ['mowability/#'],
-    maxClients: 16,
-    sysTopics: false,
-    flushIntervalMs: 1000,
-    logger: silentLogger,
-    clock: new FakeClock(),
-  });
+  return testBroker();
 }
 
 describe('the MQTT packet number cache', () => {

@@ -1,0 +1,28 @@
+/** Options for an embedded broker in unit tests: loopback, small limits, no persistence, a fake clock. */
+import { EmbeddedBroker, type BrokerOptions } from '../../src/mqtt/broker.js';
+import { FakeClock, silentLogger } from './mqttHarness.js';
+
+export function testBrokerOptions(overrides: Partial<BrokerOptions> = {}): BrokerOptions {
+  return {
+    host: '127.0.0.1',
+    port: 0,
+    users: [],
+    maxPayloadBytes: 1024,
+    maxTopicLevels: 8,
+    retainedLimits: { maxMessages: 100, maxBytes: 64 * 1024, maxBytesPerClient: 64 * 1024 },
+    maxInflightBytesPerClient: 64 * 1024,
+    retainedStore: undefined,
+    baseTopic: 'mowability',
+    ownedTopics: ['mowability/#'],
+    maxClients: 16,
+    sysTopics: false,
+    flushIntervalMs: 1000,
+    logger: silentLogger,
+    clock: new FakeClock(),
+    ...overrides,
+  };
+}
+
+export function testBroker(overrides: Partial<BrokerOptions> = {}): EmbeddedBroker {
+  return new EmbeddedBroker(testBrokerOptions(overrides));
+}
