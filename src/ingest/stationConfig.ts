@@ -114,16 +114,9 @@ function irrigationProblems(irrigation: unknown, problem: Problem): void {
   }
 }
 
-// eslint-disable-next-line max-lines-per-function -- split pending (issue 9): not done by the deadline; see the report of branch struct9
-function stationProblems(raw: unknown, index: number): string[] {
-  const where = (key: string, id?: unknown): string =>
-    `stations[${index}]${typeof id === 'string' && id !== '' ? ` ("${id}")` : ''}.${key}`;
-  if (!isPlainObject(raw)) return [`stations[${index}] must be an object`];
+/** Unknown keys, then the identity of the station: id, name, format and the topic it is read from. */
+function identityProblems(raw: Record<string, unknown>, problem: Problem): void {
   const id = raw.id;
-  const problems: string[] = [];
-  const problem: Problem = (key, message) => {
-    problems.push(`${where(key, id)} ${message}`);
-  };
   for (const key of Object.keys(raw)) if (!STATION_KEYS.has(key)) problem(key, `is not a station setting (allowed: ${[...STATION_KEYS].join(', ')})`);
   if (typeof id !== 'string' || !ID_PATTERN.test(id)) problem('id', 'must be a non-empty string of letters, digits, "_" and "-" (it becomes an MQTT topic level)');
   else if (RESERVED_IDS.has(id.toLowerCase())) problem('id', `"${id}" is reserved for the daemon's own topics (<base>/bridge/...); choose another id`);
@@ -139,6 +132,10 @@ function stationProblems(raw: unknown, index: number): string[] {
     const topicProblem = topicFilterProblem(raw.topic);
     if (topicProblem) problem('topic', topicProblem);
   }
+}
+
+/** The optional payload filter and unit overrides. */
+function matchAndUnitsProblems(raw: Record<string, unknown>, problem: Problem): void {
   if (raw.match !== undefined) {
     if (!isPlainObject(raw.match) || Object.keys(raw.match).length === 0) problem('match', 'must be an object such as {"model": "Fineoffset-WH65B", "id": 65}');
     else {
@@ -159,6 +156,10 @@ function stationProblems(raw: unknown, index: number): string[] {
       }
     }
   }
+}
+
+/** The format-specific field mapping ("json" payload keys, "fields" topics) and the "json" timestamp key. */
+function fieldsProblems(raw: Record<string, unknown>, problem: Problem): void {
   if (raw.format === 'json') {
     if (!isPlainObject(raw.fields) || Object.keys(raw.fields).length === 0) problem('fields', 'is required for format "json": an object field → payload key, e.g. {"temperature": {"key": "temp_f", "unit": "F"}}');
     else {
@@ -192,29 +193,47 @@ function stationProblems(raw: unknown, index: number): string[] {
   if (raw.timestampKey !== undefined && (raw.format !== 'json' || typeof raw.timestampKey !== 'string' || raw.timestampKey === '')) {
     problem('timestampKey', 'must be a payload key, and is only used by format "json"');
   }
+}
+
+/** How old a reading (or one field of it) may be before it no longer counts as current. */
+function freshnessProblems(freshness: unknown, problem: Problem): void {
+  if (freshness === undefined) return;
+  const positive = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v) && v > 0;
+  if (!isPlainObject(freshness)) problem('freshness', 'must be an object {maxAgeMinutes, fields}');
+  else {
+    for (const key of Object.keys(freshness)) if (key !== 'maxAgeMinutes' && key !== 'fields') problem(`freshness.${key}`, 'is not allowed (only maxAgeMinutes and fields)');
+    if (freshness.maxAgeMinutes !== undefined && !positive(freshness.maxAgeMinutes)) problem('freshness.maxAgeMinutes', 'must be a number of minutes above 0');
+    if (freshness.fields !== undefined) {
+      if (!isPlainObject(freshness.fields)) problem('freshness.fields', 'must be an object field → minutes');
+      else {
+        for (const [field, minutes] of Object.entries(freshness.fields)) {
+          if (!(CURRENT_FIELDS as readonly string[]).includes(field)) problem(`freshness.fields.${field}`, `is not a current-value field (allowed: ${CURRENT_FIELDS.join(', ')})`);
+          else if (!positive(minutes)) problem(`freshness.fields.${field}`, 'must be a number of minutes above 0');
+        }
+      }
+    }
+  }
+}
+
+function stationProblems(raw: unknown, index: number): string[] {
+  const where = (key: string, id?: unknown): string =>
+    `stations[${index}]${typeof id === 'string' && id !== '' ? ` ("${id}")` : ''}.${key}`;
+  if (!isPlainObject(raw)) return [`stations[${index}] must be an object`];
+  const id = raw.id;
+  const problems: string[] = [];
+  const problem: Problem = (key, message) => {
+    problems.push(`${where(key, id)} ${message}`);
+  };
+  identityProblems(raw, problem);
+  matchAndUnitsProblems(raw, problem);
+  fieldsProblems(raw, problem);
   uploadProblems(raw.format, raw.upload, problem);
   lawnProblems(raw.lawn, problem);
   irrigationProblems(raw.irrigation, problem);
   mowerProblems(raw.mower, problem);
   locationProblems(raw.location, problem);
   forecastProblems(raw.forecast, raw.location, problem);
-  if (raw.freshness !== undefined) {
-    const positive = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v) && v > 0;
-    if (!isPlainObject(raw.freshness)) problem('freshness', 'must be an object {maxAgeMinutes, fields}');
-    else {
-      for (const key of Object.keys(raw.freshness)) if (key !== 'maxAgeMinutes' && key !== 'fields') problem(`freshness.${key}`, 'is not allowed (only maxAgeMinutes and fields)');
-      if (raw.freshness.maxAgeMinutes !== undefined && !positive(raw.freshness.maxAgeMinutes)) problem('freshness.maxAgeMinutes', 'must be a number of minutes above 0');
-      if (raw.freshness.fields !== undefined) {
-        if (!isPlainObject(raw.freshness.fields)) problem('freshness.fields', 'must be an object field → minutes');
-        else {
-          for (const [field, minutes] of Object.entries(raw.freshness.fields)) {
-            if (!(CURRENT_FIELDS as readonly string[]).includes(field)) problem(`freshness.fields.${field}`, `is not a current-value field (allowed: ${CURRENT_FIELDS.join(', ')})`);
-            else if (!positive(minutes)) problem(`freshness.fields.${field}`, 'must be a number of minutes above 0');
-          }
-        }
-      }
-    }
-  }
+  freshnessProblems(raw.freshness, problem);
   return problems;
 }
 
