@@ -10,6 +10,8 @@
  */
 import type { LawnMemoryState } from '../core/lawn/memory.js';
 import type { SoilProfile } from '../core/lawn/soilBucket.js';
+import { roundTo } from '../core/format.js';
+import { clamp } from '../core/piecewise.js';
 import { fieldCapacityPct } from '../core/soil.js';
 import type { LawnProfile } from '../core/types.js';
 import type { TimedReading } from '../history/stationHistory.js';
@@ -64,7 +66,7 @@ export class SoilMoistureFeed {
     // The oldest degree-day checkpoint tells how long the memory has run (kept for 15 days > SPIN_UP_MS).
     const startedMs = memory.gddCheckpoints[0]?.[0];
     if (!feed || memory.soilPct === null || startedMs === undefined || nowMs - startedMs < SPIN_UP_MS) return undefined;
-    return Math.min(100, Math.max(0, Math.round(memory.soilPct * feed.scale * 10) / 10));
+    return clamp(roundTo(memory.soilPct * feed.scale, 1), 0, 100);
   }
 
   /** The input with the estimate added, unless a sensor reports (a real reading always wins). */

@@ -1,27 +1,13 @@
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { createUploadMatcher } from '../../src/http/uploadsMatch.js';
-import { BUILT_CLI, assertBuilt, runCliInProcess, type CliResult } from '../helpers/httpCli.js';
+import { assertBuilt, runBuiltCli, runCliInProcess } from '../helpers/httpCli.js';
 import { makeTempDir } from '../helpers/httpTempDir.js';
 
 const PASSKEY = '0123456789ABCDEF0123456789ABCDEF';
 
-/** The built CLI with `input` on standard input. */
-function runWithStdin(argv: string[], input: string, env: Record<string, string>): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BUILT_CLI, ...argv], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += String(chunk)));
-    child.stderr.on('data', (chunk) => (stderr += String(chunk)));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
 
 describe('mowability upload-secret', () => {
   let temp: ReturnType<typeof makeTempDir>;
@@ -45,7 +31,7 @@ describe('mowability upload-secret', () => {
 
   it('reads a WU password from standard input (final newline dropped) and prints the line to paste', async () => {
     assertBuilt();
-    const result = await runWithStdin(['upload-secret', 'wunderground', 'KXXTEST1'], 'hunter2\n', {});
+    const result = await runBuiltCli(['upload-secret', 'wunderground', 'KXXTEST1'], {}, process.execPath, 'hunter2\n');
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).not.toContain('hunter2');
     const line = /"upload": (\{.*\})/.exec(result.stdout)?.[1];

@@ -33,9 +33,12 @@ export async function runCliInProcess(argv: string[], env: Record<string, string
   return { code, stdout, stderr };
 }
 
-export function runBuiltCli(argv: string[], env: Record<string, string>, node = process.execPath): Promise<CliResult> {
+/** The built CLI in a child process; `stdin`, when given, is its standard input. */
+export function runBuiltCli(argv: string[], env: Record<string, string>, node = process.execPath, stdin?: string): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(node, [BUILT_CLI, ...argv], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(node, [BUILT_CLI, ...argv], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    // Without input the CLI sees end-of-file at once, as with stdin ignored.
+    child.stdin.end(stdin ?? '');
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += String(chunk)));

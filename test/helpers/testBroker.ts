@@ -1,5 +1,6 @@
 /** Options for an embedded broker in unit tests: loopback, small limits, no persistence, a fake clock. */
 import { EmbeddedBroker, type BrokerOptions } from '../../src/mqtt/broker.js';
+import { MqttConnection } from '../../src/mqtt/client.js';
 import { FakeClock, silentLogger } from './mqttHarness.js';
 
 export function testBrokerOptions(overrides: Partial<BrokerOptions> = {}): BrokerOptions {
@@ -25,4 +26,23 @@ export function testBrokerOptions(overrides: Partial<BrokerOptions> = {}): Broke
 
 export function testBroker(overrides: Partial<BrokerOptions> = {}): EmbeddedBroker {
   return new EmbeddedBroker(testBrokerOptions(overrides));
+}
+
+/** The daemon's own bridge connection to `broker` (its internal login), as the MQTT service makes it. */
+export function internalConnection(broker: EmbeddedBroker): MqttConnection {
+  return new MqttConnection(
+    {
+      url: `mqtt://127.0.0.1:${broker.port}`,
+      clientId: broker.internalClientId,
+      ...broker.internalUser,
+      baseTopic: 'mowability',
+      rejectUnauthorized: true,
+      keepaliveSeconds: 30,
+      persistentSession: false,
+      reconnectMaxSeconds: 1,
+      willTopic: 'bridge/state',
+      willPayload: 'offline',
+    },
+    silentLogger,
+  );
 }

@@ -1,32 +1,15 @@
 import { describe, expect } from 'vitest';
 import mqtt from 'mqtt';
 import { EmbeddedBroker } from '../../src/mqtt/broker.js';
-import { MqttConnection } from '../../src/mqtt/client.js';
 import { mqttTest as it } from '../helpers/mqttFixture.js';
-import { silentLogger, testMqttConfig, waitUntil } from '../helpers/mqttHarness.js';
-import { testBroker } from '../helpers/testBroker.js';
+import { testMqttConfig, waitUntil } from '../helpers/mqttHarness.js';
+import { internalConnection, testBroker } from '../helpers/testBroker.js';
 
 function brokerOn(port = 0, users: Array<{ username: string; password: string }> = []): EmbeddedBroker {
   return testBroker({ port, users });
 }
 
-function connectionTo(broker: EmbeddedBroker): MqttConnection {
-  return new MqttConnection(
-    {
-      url: `mqtt://127.0.0.1:${broker.port}`,
-      clientId: broker.internalClientId,
-      ...broker.internalUser,
-      baseTopic: 'mowability',
-      rejectUnauthorized: true,
-      keepaliveSeconds: 30,
-      persistentSession: false,
-      reconnectMaxSeconds: 1,
-      willTopic: 'bridge/state',
-      willPayload: 'offline',
-    },
-    silentLogger,
-  );
-}
+const connectionTo = internalConnection;
 
 describe('the mqtt.js wrapper', () => {
   it('keeps only the latest message per topic while disconnected, refuses wildcards, survives a throwing handler', async ({ mqtt: fixture }) => {

@@ -6,9 +6,8 @@ import { createRequire } from 'node:module';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import mqttPacket from 'mqtt-packet';
 import { EmbeddedBroker } from '../../src/mqtt/broker.js';
-import { MqttConnection } from '../../src/mqtt/client.js';
-import { RecordingClient, silentLogger, waitUntil } from '../helpers/mqttHarness.js';
-import { testBroker } from '../helpers/testBroker.js';
+import { RecordingClient, waitUntil } from '../helpers/mqttHarness.js';
+import { internalConnection, testBroker } from '../helpers/testBroker.js';
 
 // The cache object mqtt-packet fills on its first write when caching is on (mqtt-packet/numbers.js).
 const numberCache = (createRequire(import.meta.url)('mqtt-packet/numbers.js') as { cache: Record<number, Buffer> }).cache;
@@ -46,21 +45,7 @@ describe('the MQTT packet number cache', () => {
     await embedded.start();
     cleanups.push(() => embedded.stop());
     mqttPacket.writeToStream.cacheNumbers = true;
-    const connection = new MqttConnection(
-      {
-        url: `mqtt://127.0.0.1:${embedded.port}`,
-        clientId: embedded.internalClientId,
-        ...embedded.internalUser,
-        baseTopic: 'mowability',
-        rejectUnauthorized: true,
-        keepaliveSeconds: 30,
-        persistentSession: false,
-        reconnectMaxSeconds: 1,
-        willTopic: 'bridge/state',
-        willPayload: 'offline',
-      },
-      silentLogger,
-    );
+    const connection = internalConnection(embedded);
     cleanups.push(() => connection.stop('offline'));
     connection.start();
     const observer = await RecordingClient.connect(embedded.port);
