@@ -7,7 +7,8 @@ import { CHECK_NAMES } from '../core/index.js';
 import type { BucketRow } from '../history/stationHistory.js';
 import type { StationConfig } from '../ingest/types.js';
 import type { StationStatePayload } from '../station/statePayload.js';
-import { historyOptionsFor, type MqttSideConfig } from '../mqtt/settings.js';
+import { historyOptionsFor } from '../config/historyOptions.js';
+import type { MqttSideConfig } from '../config/schema.js';
 import { StationsRecorder, type RecordedMinute } from './stationsRecorder.js';
 
 /** Read-only station data for the status page routes. */

@@ -1,12 +1,10 @@
 /**
- * The MQTT side's view of the configuration and values derived from it (client id, history
- * options). Its cross-key rules are the config layer's (src/config/crossKeyRules.ts).
+ * The MQTT side's view of the configuration and values derived from it (whether MQTT runs, the
+ * client id). Its cross-key rules are the config layer's (src/config/crossKeyRules.ts); the
+ * per-station history options are src/config/historyOptions.ts.
  */
 import { createHash } from 'node:crypto';
 import type { MqttSideConfig } from '../config/schema.js';
-import type { StationConfig } from '../ingest/types.js';
-import type { HistoryOptions } from '../history/stationHistory.js';
-import { MINUTE_MS } from '../history/windows.js';
 import { isLoopbackHost } from '../util/loopback.js';
 
 export type { MqttSideConfig };
@@ -26,24 +24,4 @@ export function mqttEnabled(config: MqttSideConfig): boolean {
 export function clientIdFor(config: MqttSideConfig): string {
   if (config.mqtt.clientId !== '') return config.mqtt.clientId;
   return `mowability-${createHash('sha256').update(config.mqtt.baseTopic).digest('hex').slice(0, 8)}`;
-}
-
-/** How old a station's current values may be: its own `freshness.maxAgeMinutes`, else `history.freshnessMinutes`. */
-export function stationFreshnessMs(config: MqttSideConfig, station: StationConfig): number {
-  return (station.freshness?.maxAgeMinutes ?? config.history.freshnessMinutes) * MINUTE_MS;
-}
-
-export function historyOptionsFor(config: MqttSideConfig, station: StationConfig): HistoryOptions {
-  const fieldFreshnessMs: HistoryOptions['fieldFreshnessMs'] = {};
-  for (const [field, minutes] of Object.entries(station.freshness?.fields ?? {})) {
-    fieldFreshnessMs[field as keyof typeof fieldFreshnessMs] = minutes * MINUTE_MS;
-  }
-  return {
-    counterResetPolicy: config.history.rainCounterReset === 'count' ? 'count' : 'ignore',
-    maxRainIncrementMm: config.history.maxRainIncrementMm,
-    maxGapMinutes: config.history.maxGapMinutes,
-    duplicateWindowMs: 10_000,
-    freshnessMs: stationFreshnessMs(config, station),
-    fieldFreshnessMs,
-  };
 }

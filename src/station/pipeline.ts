@@ -9,7 +9,8 @@ import { calculationContext, type CalculationSettings } from '../config/calculat
 import type { Reading, StationConfig } from '../ingest/types.js';
 import { HistoryService } from './historyService.js';
 import { IrrigationSources, type IrrigationCounters } from './irrigationSource.js';
-import { historyOptionsFor, type MqttSideConfig } from '../mqtt/settings.js';
+import { historyOptionsFor } from '../config/historyOptions.js';
+import type { MqttSideConfig } from '../config/schema.js';
 import type { StationStatePayload } from './statePayload.js';
 import { StationEventLog } from './stationEvents.js';
 import { StationIngest, type AcceptOutcome, type IngestCounters } from './stationIngest.js';

@@ -10,7 +10,7 @@ import { MINUTE_MS } from '../history/windows.js';
 import type { StationConfig } from '../ingest/types.js';
 import type { HistoryService } from './historyService.js';
 import { INITIAL_MOWABLE, mowableReason, nextMowable, type MowableSettings } from './mowable.js';
-import type { MqttSideConfig } from '../mqtt/settings.js';
+import type { MqttSideConfig } from '../config/schema.js';
 import { buildStatePayload, type StationStatePayload } from './statePayload.js';
 import type { StationEventLog } from './stationEvents.js';
 import type { LogThrottle } from '../util/logThrottle.js';

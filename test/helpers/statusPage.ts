@@ -8,7 +8,7 @@ import type { StationUnit } from '../../src/station/unit.js';
 import { createStationsView, type StationsView } from '../../src/http/stationsView.js';
 import { StationsRecorder } from '../../src/http/stationsRecorder.js';
 import { closeApp } from '../../src/http/shutdown.js';
-import { historyOptionsFor } from '../../src/mqtt/settings.js';
+import { historyOptionsFor } from '../../src/config/historyOptions.js';
 import { startHttpHarness, type HttpHarness } from './httpApp.js';
 import { FakeClock, mqttTempDir, startMqttDaemon, testMqttConfig, type RunningDaemon } from './mqttHarness.js';
 

@@ -1,0 +1,29 @@
+/**
+ * A station's history options from the configuration: the history.* settings and the station's own
+ * `freshness` block. Used by the station pipeline (what a reading is worth) and the status page (when
+ * a value is shown as stale), so both judge freshness the same way.
+ */
+import type { HistoryOptions } from '../history/stationHistory.js';
+import { MINUTE_MS } from '../history/windows.js';
+import type { StationConfig } from '../ingest/types.js';
+import type { MqttSideConfig } from './schema.js';
+
+/** How old a station's current values may be: its own `freshness.maxAgeMinutes`, else `history.freshnessMinutes`. */
+export function stationFreshnessMs(config: MqttSideConfig, station: StationConfig): number {
+  return (station.freshness?.maxAgeMinutes ?? config.history.freshnessMinutes) * MINUTE_MS;
+}
+
+export function historyOptionsFor(config: MqttSideConfig, station: StationConfig): HistoryOptions {
+  const fieldFreshnessMs: HistoryOptions['fieldFreshnessMs'] = {};
+  for (const [field, minutes] of Object.entries(station.freshness?.fields ?? {})) {
+    fieldFreshnessMs[field as keyof typeof fieldFreshnessMs] = minutes * MINUTE_MS;
+  }
+  return {
+    counterResetPolicy: config.history.rainCounterReset === 'count' ? 'count' : 'ignore',
+    maxRainIncrementMm: config.history.maxRainIncrementMm,
+    maxGapMinutes: config.history.maxGapMinutes,
+    duplicateWindowMs: 10_000,
+    freshnessMs: stationFreshnessMs(config, station),
+    fieldFreshnessMs,
+  };
+}
