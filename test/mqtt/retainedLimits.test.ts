@@ -31,8 +31,12 @@ async function flood(port: number, count: number, prefix: string, clientId?: str
   return results;
 }
 
+/**
+ * Committed rows only: the daemon shares its one connection with this query, so a plain SELECT could
+ * run between the flush's BEGIN and COMMIT and count rows not yet on disk. transaction() queues behind it.
+ */
 async function storedRows(daemon: RunningDaemon): Promise<number> {
-  return (await daemon.database.get<{ n: number }>('SELECT count(*) AS n FROM retained_messages'))?.n ?? -1;
+  return daemon.database.transaction(async (db) => (await db.get<{ n: number }>('SELECT count(*) AS n FROM retained_messages'))?.n ?? -1);
 }
 
 describe('retained storage limits of the embedded broker', () => {
