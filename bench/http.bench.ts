@@ -18,6 +18,7 @@ import { interleavedRounds, type HttpRound, type HttpTarget } from './lib/httpLo
 import { HTTP_BENCH_BODY, wrongKeyLike } from './lib/inputs.js';
 import { forkServer } from './lib/ipc.js';
 import { LOOPBACK } from './lib/net.js';
+import { shippedStart } from './lib/shippedStart.js';
 import { atLeast, atMost, measured, type Figure } from './lib/report.js';
 import { median, medianRatio, ratio } from './lib/stats.js';
 
@@ -93,7 +94,13 @@ export const httpBenchmark: Benchmark = {
   title: 'HTTP request path: POST /v1/calculate, 401 and 403 vs a bare route returning the same bytes (autocannon, CPU per request)',
   async run(context: BenchContext): Promise<BenchOutcome> {
     const loadBefore = loadavg()[0] ?? Number.NaN;
-    const server = await forkServer<ServerReady>(join(context.repoRoot, 'dist-bench', 'bench', 'servers', 'httpServer.js'));
+    // With the shipped start's node flags and environment (the small young generation, the malloc arenas): the
+    // route and its bare baseline share the process, so both run as the daemon does.
+    const shipped = shippedStart(context.repoRoot);
+    const server = await forkServer<ServerReady>(join(context.repoRoot, 'dist-bench', 'bench', 'servers', 'httpServer.js'), [], 15_000, {
+      execArgv: shipped.nodeArgs,
+      env: shipped.env,
+    });
     try {
       const { port } = server.ready;
       const serverPid = server.child.pid;

@@ -14,6 +14,7 @@ import { loadavg } from 'node:os';
 import { fire, type HttpTarget } from './lib/httpLoad.js';
 import { HTTP_BENCH_BODY, wrongKeyLike } from './lib/inputs.js';
 import { forkServer, type ForkedServer } from './lib/ipc.js';
+import { shippedStart } from './lib/shippedStart.js';
 import { readCpuMicros } from './lib/proc.js';
 import { median } from './lib/stats.js';
 
@@ -57,7 +58,11 @@ async function main(): Promise<void> {
   const rounds = Number(roundsArg ?? 4);
   const seconds = Number(secondsArg ?? 4);
   const serverPath = (root: string): string => join(root, 'dist-bench', 'bench', 'servers', 'httpServer.js');
-  const servers = { before: await forkServer<ServerReady>(serverPath(beforeDir)), after: await forkServer<ServerReady>(serverPath(join(import.meta.dirname, '..', '..'))) };
+  const afterDir = join(import.meta.dirname, '..', '..');
+  // Both with this checkout's shipped node flags, so only the code differs.
+  const shipped = shippedStart(afterDir);
+  const fork = (root: string) => forkServer<ServerReady>(serverPath(root), [], 15_000, { execArgv: shipped.nodeArgs, env: shipped.env });
+  const servers = { before: await fork(beforeDir), after: await fork(afterDir) };
   const ratios = new Map<string, number[]>();
   const cpus = new Map<string, number[]>();
   const loadBefore = loadavg()[0] ?? Number.NaN;

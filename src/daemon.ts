@@ -43,6 +43,8 @@ import { packageHomepage, packageVersion } from './util/packageVersion.js';
 export interface DaemonOptions {
   config: AppConfig;
   logger: Logger;
+  /** The HTTP access lines' logger (createAccessLogger: written in blocks); omitted: they go through `logger`. */
+  accessLogger?: Logger;
   clock?: Clock;
   /** Shell command that creates a key for this daemon's database (shown when none exists). */
   keyCommandHint?: string;
@@ -67,7 +69,7 @@ interface HttpSources {
   stations: StationsView;
 }
 
-function httpComponent(runtime: MutableRuntime, sources: HttpSources): LifecycleComponent {
+function httpComponent(runtime: MutableRuntime, sources: HttpSources, accessLogger: Logger | undefined): LifecycleComponent {
   let app: FastifyInstance | undefined;
   return {
     name: 'http',
@@ -90,6 +92,7 @@ function httpComponent(runtime: MutableRuntime, sources: HttpSources): Lifecycle
         store: runtime.store,
         access: runtime.access,
         logger: runtime.logger,
+        ...(accessLogger ? { accessLogger } : {}),
         clock: runtime.clock,
         mqttStatus: sources.mqttStatus,
         forecast: sources.forecast,
@@ -181,7 +184,7 @@ export function stationSideComponent(deps: StationSideDeps, units: () => readonl
 /** The daemon's parts in start order. */
 export function daemonComponents(
   runtime: MutableRuntime,
-  options: { keyCommandHint: string; side?: StationSideRef },
+  options: { keyCommandHint: string; side?: StationSideRef; accessLogger?: Logger },
 ): LifecycleComponent[] {
   // HTTP routes that feed or read the stations (uploads, a status page) use side.current
   // (acceptReading, stationState): it is set once the station side has started.
@@ -212,7 +215,7 @@ export function daemonComponents(
       stationMessages: () => side.current?.stationCounts() ?? new Map<string, IngestCounters>(),
       forecast: forecastSource(forecast, runtime.config, () => side.current !== undefined),
       stations: statusPage.view,
-    }),
+    }, options.accessLogger),
     stationSideComponent(runtime, () => stationUnits(runtime, { readings, forecast, recorder: statusPage.recorder }), side),
   ];
 }
@@ -221,7 +224,11 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   const logger = options.logger;
   const runtime = new MutableRuntime(options.config, logger, options.clock ?? systemClock);
   const side: StationSideRef = { current: undefined };
-  const components = daemonComponents(runtime, { keyCommandHint: options.keyCommandHint ?? 'npx mowability keys add <owner>', side });
+  const components = daemonComponents(runtime, {
+    keyCommandHint: options.keyCommandHint ?? 'npx mowability keys add <owner>',
+    side,
+    ...(options.accessLogger ? { accessLogger: options.accessLogger } : {}),
+  });
   const started = await startInOrder(components, logger);
   let stopping: Promise<void> | undefined;
   return {

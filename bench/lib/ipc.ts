@@ -8,8 +8,18 @@ export interface ForkedServer<Ready> {
   stop(timeoutMs?: number): Promise<void>;
 }
 
-export async function forkServer<Ready>(modulePath: string, args: readonly string[] = [], timeoutMs = 15_000): Promise<ForkedServer<Ready>> {
-  const child = fork(modulePath, [...args], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+/** How the helper's node runs: its flags and extra environment (e.g. the shipped start's, ./shippedStart.ts). */
+export interface ForkOptions {
+  execArgv?: readonly string[];
+  env?: Record<string, string>;
+}
+
+export async function forkServer<Ready>(modulePath: string, args: readonly string[] = [], timeoutMs = 15_000, options: ForkOptions = {}): Promise<ForkedServer<Ready>> {
+  const child = fork(modulePath, [...args], {
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    execArgv: [...(options.execArgv ?? [])],
+    env: { ...process.env, ...options.env },
+  });
   let stderr = '';
   child.stderr?.setEncoding('utf8');
   child.stderr?.on('data', (chunk: string) => {

@@ -19,7 +19,7 @@ import { AccessCache } from '../../src/store/accessCache.js';
 import { Database } from '../../src/store/database.js';
 import { ServiceStore, SETTING_MFI_VERSION } from '../../src/store/serviceStore.js';
 import { systemClock } from '../../src/util/clock.js';
-import { createLogger } from '../../src/util/logger.js';
+import { createAccessLogger, createLogger } from '../../src/util/logger.js';
 import { HTTP_BENCH_BODY, wrongKeyLike } from '../lib/inputs.js';
 import { makeTempDir, removeDir } from '../lib/tempDir.js';
 import { waitFor } from '../lib/time.js';
@@ -50,8 +50,10 @@ async function main(): Promise<void> {
       ...(process.env.MOWABILITY_HTTP_ACCESS_LOG ? { MOWABILITY_HTTP_ACCESS_LOG: process.env.MOWABILITY_HTTP_ACCESS_LOG } : {}),
     },
   });
-  // The daemon's logger (redaction included) at its default level: one info line per request, written to stdout (discarded by the parent).
+  // The daemon's loggers (redaction included) at the default level, composed as `serve` composes them: one info line
+  // per request through the access logger (written in blocks), to stdout (discarded by the parent).
   const logger = createLogger({ level: config.log.level });
+  const accessLogger = createAccessLogger({ level: config.log.level });
   const db = await Database.open(config.db.path);
   const store = new ServiceStore(db, systemClock);
   await store.setSetting(SETTING_MFI_VERSION, MFI_VERSION);
@@ -65,7 +67,7 @@ async function main(): Promise<void> {
     what: 'the new keys in the access cache',
   });
 
-  const app = await buildApp({ config, store, access, logger, clock: systemClock });
+  const app = await buildApp({ config, store, access, logger, accessLogger, clock: systemClock });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const sample = async (authorization: string) => {
     const response = await app.inject({

@@ -41,6 +41,8 @@ export interface AppDeps {
   store: Pick<ServiceStore, 'healthProbe'>;
   access: AccessView;
   logger: Logger;
+  /** The access lines' logger (src/util/logger.ts createAccessLogger: written in blocks); omitted: through `logger`. */
+  accessLogger?: Logger;
   clock: Clock;
   /** Defaults to the core's calculate(); tests may inject a failing one. */
   calculate?: Calculator;
@@ -72,16 +74,20 @@ export interface AppDeps {
 
 type HttpSettings = AppConfig['http'];
 
+/** What every HTTP log line says about where it comes from. */
+const HTTP_BINDINGS = { module: 'http' } as const;
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, access } = deps;
   const http = config.http;
   // Set once the rate limiter exists; requests the router rejects run it too.
   let guard: RequestGuard | undefined;
-  const httpLogger = deps.logger.child({ module: 'http' });
+  const httpLogger = deps.logger.child(HTTP_BINDINGS);
   const app = createFastify(http, httpLogger, () => guard);
   applyConnectionCap(app.server, http.maxConnections);
   const clientAddressOf = createClientAddressResolver(http.trustProxy);
-  installRequestHooks(app, http, access, httpLogger, clientAddressOf);
+  installRequestHooks(app, http, access, clientAddressOf);
+  registerAccessLog(app, { mode: http.accessLog, logger: httpLogger, lines: deps.accessLogger?.child(HTTP_BINDINGS), clientAddressOf });
   guard = await registerLimitsAndErrorHandling(app, http, access, clientAddressOf);
   await registerRoutes(app, deps, clientAddressOf);
   return app;
@@ -111,8 +117,8 @@ function createFastify(http: HttpSettings, httpLogger: Logger, guardOf: () => Re
   });
 }
 
-/** Content types, the stopping hooks, the blocked-address and Host checks, and the access log. */
-function installRequestHooks(app: FastifyInstance, http: HttpSettings, access: AccessView, httpLogger: Logger, clientAddressOf: ClientAddressOf): void {
+/** Content types, the stopping hooks, and the blocked-address and Host checks. */
+function installRequestHooks(app: FastifyInstance, http: HttpSettings, access: AccessView, clientAddressOf: ClientAddressOf): void {
   // Only JSON and form bodies are part of the contract; fastify would also parse text/plain.
   app.removeContentTypeParser('text/plain');
 
@@ -140,7 +146,6 @@ function installRequestHooks(app: FastifyInstance, http: HttpSettings, access: A
     assertNotBlocked(clientAddressOf(request), access);
     done();
   });
-  registerAccessLog(app, { mode: http.accessLog, logger: httpLogger, clientAddressOf });
 }
 
 /** The form body parser, the rate limiter and the error handling; returns the guard for requests the router rejects. */

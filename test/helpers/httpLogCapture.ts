@@ -1,9 +1,9 @@
-/** A pino logger (with the production redaction) whose output the test can read. */
+/** A pino logger (by default the production one, with its redaction) whose output the test can read. */
 import { Writable } from 'node:stream';
 import type { Logger } from 'pino';
-import { createLogger } from '../../src/util/logger.js';
+import { createLogger, type LoggerOptions } from '../../src/util/logger.js';
 
-export function captureLogger(level = 'debug'): { logger: Logger; text(): string; lines(): Array<Record<string, unknown>> } {
+export function captureLogger(level = 'debug', make: (options: LoggerOptions) => Logger = createLogger): { logger: Logger; text(): string; lines(): Array<Record<string, unknown>> } {
   const chunks: string[] = [];
   const stream = new Writable({
     write(chunk, _encoding, done) {
@@ -11,7 +11,7 @@ export function captureLogger(level = 'debug'): { logger: Logger; text(): string
       done();
     },
   });
-  const logger = createLogger({ level, destination: stream });
+  const logger = make({ level, destination: stream });
   const text = () => chunks.join('');
   return {
     logger,

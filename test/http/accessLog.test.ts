@@ -1,16 +1,18 @@
 /** http.accessLog: the per-request line can go to debug or away; error logs stay. */
 import { describe, expect, it } from 'vitest';
 import { addKey, MINIMAL_INPUT, startHttpHarness } from '../helpers/httpApp.js';
+import { createAccessLogger } from '../../src/util/logger.js';
 import { captureLogger } from '../helpers/httpLogCapture.js';
 
 const failing = () => {
   throw new Error('core failure for the log test');
 };
 
-async function run(accessLog: string | undefined, level: string) {
+async function run(accessLog: string | undefined, level: string, accessLines?: ReturnType<typeof captureLogger>) {
   const log = captureLogger(level);
   const env: Record<string, string> = accessLog === undefined ? {} : { MOWABILITY_HTTP_ACCESS_LOG: accessLog };
-  const h = await startHttpHarness({ logger: log.logger, env, overrides: { calculate: failing } });
+  const overrides = { calculate: failing, ...(accessLines ? { accessLogger: accessLines.logger } : {}) };
+  const h = await startHttpHarness({ logger: log.logger, env, overrides });
   try {
     const { key } = await addKey(h, 'access-log');
     const ok = await h.app.inject({ method: 'GET', url: '/health' });
@@ -19,8 +21,8 @@ async function run(accessLog: string | undefined, level: string) {
   } finally {
     await h.close();
   }
-  const lines = log.lines();
-  return { requests: lines.filter((line) => line.msg === 'request'), errors: lines.filter((line) => line.msg === 'unexpected error') };
+  const lines = [...log.lines(), ...(accessLines?.lines() ?? [])];
+  return { requests: lines.filter((line) => line.msg === 'request'), errors: lines.filter((line) => line.msg === 'unexpected error'), main: log.lines() };
 }
 
 describe('http.accessLog', () => {
@@ -58,5 +60,17 @@ describe('http.accessLog', () => {
     const { requests, errors } = await run('off', 'trace');
     expect(requests).toEqual([]);
     expect(errors).toHaveLength(1);
+  });
+
+  it("the daemon's access logger (written in blocks) gets the lines, field for field as before; errors stay on the main logger", async () => {
+    const accessLines = captureLogger('info', createAccessLogger);
+    const { requests, main } = await run(undefined, 'info', accessLines);
+    expect(requests.map((line) => [line.level, line.path, line.statusCode])).toEqual([
+      [30, '/health', 200],
+      [30, '/v1/calculate', 500],
+    ]);
+    expect(Object.keys(requests[1] ?? {})).toEqual(['level', 'time', 'service', 'module', 'reqId', 'method', 'path', 'statusCode', 'responseTimeMs', 'clientAddress', 'msg']);
+    expect(accessLines.lines().every((line) => line.msg === 'request')).toBe(true);
+    expect(main.map((line) => line.msg)).toEqual(['unexpected error']);
   });
 });

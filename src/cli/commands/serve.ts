@@ -1,7 +1,7 @@
 import { configFileFrom } from '../../config/load.js';
 import { startDaemon } from '../../daemon.js';
 import { MFI_VERSION } from '../../core/version.js';
-import { createLogger } from '../../util/logger.js';
+import { createAccessLogger, createLogger } from '../../util/logger.js';
 import { packageVersion } from '../../util/packageVersion.js';
 import { expectPositionals, parseCommand } from '../args.js';
 import { configFor } from '../context.js';
@@ -37,7 +37,7 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
   // Listen for SIGTERM/SIGINT before starting: a signal that arrives while the
   // components start is answered with a graceful stop once they are up.
   const shutdownSignal = io.shutdownSignal();
-  const daemon = await startDaemon({ config, logger, keyCommandHint });
+  const daemon = await startDaemon({ config, logger, accessLogger: createAccessLogger({ level: config.log.level }), keyCommandHint });
   const reason = await shutdownSignal;
   if (typeof reason === 'string') logger.info({ signal: reason }, 'stopping');
   else logger.fatal({ err: reason.error, origin: reason.origin }, `${reason.origin}: stopping the daemon (a bug: please report it with this log)`);
