@@ -1,6 +1,7 @@
 /**
  * The HTTP benchmark's server process: the real app from buildApp() on a temp
- * SQLite file (shipped defaults: rate limit on, access log at info), and in
+ * SQLite file (shipped defaults: rate limit on, access log at info, request
+ * metrics on; the loggers and node flags as `serve` has them), and in
  * the same process a bare fastify instance (no hooks, no plugins, no logger)
  * whose routes return, as a constant string, exactly the bytes the real
  * routes answer:
@@ -15,6 +16,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { MFI_VERSION } from '../../src/core/index.js';
 import { loadConfig } from '../../src/config/load.js';
 import { buildApp } from '../../src/http/app.js';
+import { createMetrics } from '../../src/metrics/registry.js';
 import { AccessCache } from '../../src/store/accessCache.js';
 import { Database } from '../../src/store/database.js';
 import { ServiceStore, SETTING_MFI_VERSION } from '../../src/store/serviceStore.js';
@@ -67,7 +69,9 @@ async function main(): Promise<void> {
     what: 'the new keys in the access cache',
   });
 
-  const app = await buildApp({ config, store, access, logger, accessLogger, clock: systemClock });
+  // The request counters as the daemon has them (http.metrics is on by default: a hook on every request).
+  const metrics = createMetrics({ processMetrics: true, databasePath: config.db.path });
+  const app = await buildApp({ config, store, access, logger, accessLogger, clock: systemClock, metrics });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const sample = async (authorization: string) => {
     const response = await app.inject({
