@@ -8,6 +8,10 @@
  * same-bytes bare route of each server in turn and prints the server's CPU
  * per request and the bare/route CPU ratio, then the medians. Not part of
  * `npm run bench`: it needs the second build.
+ *
+ * `node dist-bench/bench/httpAb.js --parts [rounds] [seconds]` compares, the
+ * same way, this build with parts of the request path left out (access log,
+ * rate limit, request metrics, the calculation): what each part costs.
  */
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
@@ -52,17 +56,36 @@ async function cpuPerRequest(server: ForkedServer<ServerReady>, name: string, du
   return round.total > 0 ? (readCpuMicros(pid) - before) / round.total : Number.NaN;
 }
 
+/** `--parts`: this build with parts of the path left out (bench/servers/httpServer.ts BENCH_HTTP_WITHOUT). */
+const PARTS: Record<string, string> = {
+  shipped: '',
+  'lines one by one': 'blocks',
+  'no access log': 'accessLog',
+  'no rate limit': 'rateLimit',
+  'no metrics': 'metrics',
+  'none of the three': 'accessLog,rateLimit,metrics',
+  'none, calculation once': 'accessLog,rateLimit,metrics,calculation',
+};
+
+async function startServers(first: string): Promise<Record<string, ForkedServer<ServerReady>>> {
+  const serverPath = (root: string): string => join(root, 'dist-bench', 'bench', 'servers', 'httpServer.js');
+  const thisBuild = join(import.meta.dirname, '..', '..');
+  // All with this checkout's shipped node flags, so only the code differs.
+  const shipped = shippedStart(thisBuild);
+  const fork = (root: string, without = '') =>
+    forkServer<ServerReady>(serverPath(root), [], 15_000, { execArgv: shipped.nodeArgs, env: { ...shipped.env, BENCH_HTTP_WITHOUT: without } });
+  if (first !== '--parts') return { before: await fork(first), after: await fork(thisBuild) };
+  const servers: Record<string, ForkedServer<ServerReady>> = {};
+  for (const [label, without] of Object.entries(PARTS)) servers[label] = await fork(thisBuild, without);
+  return servers;
+}
+
 async function main(): Promise<void> {
-  const [beforeDir, roundsArg, secondsArg] = process.argv.slice(2);
-  if (beforeDir === undefined) throw new Error('usage: node dist-bench/bench/httpAb.js <before-dir> [rounds] [seconds]');
+  const [first, roundsArg, secondsArg] = process.argv.slice(2);
+  if (first === undefined) throw new Error('usage: node dist-bench/bench/httpAb.js <before-dir>|--parts [rounds] [seconds]');
   const rounds = Number(roundsArg ?? 4);
   const seconds = Number(secondsArg ?? 4);
-  const serverPath = (root: string): string => join(root, 'dist-bench', 'bench', 'servers', 'httpServer.js');
-  const afterDir = join(import.meta.dirname, '..', '..');
-  // Both with this checkout's shipped node flags, so only the code differs.
-  const shipped = shippedStart(afterDir);
-  const fork = (root: string) => forkServer<ServerReady>(serverPath(root), [], 15_000, { execArgv: shipped.nodeArgs, env: shipped.env });
-  const servers = { before: await fork(beforeDir), after: await fork(afterDir) };
+  const servers = await startServers(first);
   const ratios = new Map<string, number[]>();
   const cpus = new Map<string, number[]>();
   const loadBefore = loadavg()[0] ?? Number.NaN;

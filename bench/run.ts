@@ -4,6 +4,7 @@
  * each result plus a combined file to bench/results/.
  */
 import { join } from 'node:path';
+import { accessLinesBenchmark } from './accessLines.bench.js';
 import { coreBenchmark } from './core.bench.js';
 import { httpBenchmark } from './http.bench.js';
 import { parseArgs } from './lib/args.js';
@@ -19,7 +20,7 @@ import { machineInfo, renderTable, resultsPath, writeJson, type BenchResult, typ
 const repoRoot = join(import.meta.dirname, '..', '..');
 
 // Order matters: core compares itself with the HTTP figures measured before it.
-const BENCHMARKS: readonly Benchmark[] = [httpBenchmark, coreBenchmark, mqttBenchmark, writesBenchmark, storageBenchmark, memoryBenchmark, reconnectBenchmark, startupBenchmark];
+const BENCHMARKS: readonly Benchmark[] = [httpBenchmark, accessLinesBenchmark, coreBenchmark, mqttBenchmark, writesBenchmark, storageBenchmark, memoryBenchmark, reconnectBenchmark, startupBenchmark];
 
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2), { resultsDir: join(repoRoot, 'bench', 'results') });

@@ -13,7 +13,10 @@
  */
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { MFI_VERSION } from '../../src/core/index.js';
+import { calculationContext } from '../../src/config/calculationContext.js';
+import type { AppConfig } from '../../src/config/schema.js';
+import { calculate, MFI_VERSION, type RawInput } from '../../src/core/index.js';
+import type { Calculator } from '../../src/http/calculateRoute.js';
 import { loadConfig } from '../../src/config/load.js';
 import { buildApp } from '../../src/http/app.js';
 import { createMetrics } from '../../src/metrics/registry.js';
@@ -40,6 +43,18 @@ function portOf(server: { address(): unknown }): number {
   return typeof address === 'object' && address !== null && 'port' in address ? Number(address.port) : 0;
 }
 
+/**
+ * Parts of the shipped path left out, for `httpAb.js --parts` (what each part costs): BENCH_HTTP_WITHOUT is a
+ * comma list of accessLog, rateLimit, metrics, blocks (access lines written one by one, as before they were
+ * buffered) and calculation (the core's outcome computed once; it is still serialised and sent per request).
+ */
+const without = new Set((process.env.BENCH_HTTP_WITHOUT ?? '').split(',').filter(Boolean));
+
+function constantOutcome(config: AppConfig): Calculator {
+  const outcome = calculate(JSON.parse(HTTP_BENCH_BODY) as RawInput, calculationContext(config, Date.now()));
+  return () => outcome;
+}
+
 async function main(): Promise<void> {
   const dir = makeTempDir();
   const config = loadConfig({
@@ -48,14 +63,15 @@ async function main(): Promise<void> {
       MOWABILITY_TIMEZONE: 'Europe/Berlin',
       MOWABILITY_HTTP_HOST: '127.0.0.1',
       // Raised, not disabled: the plugin stays on the measured path without ever refusing a request.
-      MOWABILITY_RATE_LIMIT_MAX: '1000000000',
+      MOWABILITY_RATE_LIMIT_MAX: without.has('rateLimit') ? '0' : '1000000000',
       ...(process.env.MOWABILITY_HTTP_ACCESS_LOG ? { MOWABILITY_HTTP_ACCESS_LOG: process.env.MOWABILITY_HTTP_ACCESS_LOG } : {}),
+      ...(without.has('accessLog') ? { MOWABILITY_HTTP_ACCESS_LOG: 'off' } : {}),
     },
   });
   // The daemon's loggers (redaction included) at the default level, composed as `serve` composes them: one info line
   // per request through the access logger (written in blocks), to stdout (discarded by the parent).
   const logger = createLogger({ level: config.log.level });
-  const accessLogger = createAccessLogger({ level: config.log.level });
+  const accessLogger = without.has('blocks') ? undefined : createAccessLogger({ level: config.log.level });
   const db = await Database.open(config.db.path);
   const store = new ServiceStore(db, systemClock);
   await store.setSetting(SETTING_MFI_VERSION, MFI_VERSION);
@@ -70,8 +86,17 @@ async function main(): Promise<void> {
   });
 
   // The request counters as the daemon has them (http.metrics is on by default: a hook on every request).
-  const metrics = createMetrics({ processMetrics: true, databasePath: config.db.path });
-  const app = await buildApp({ config, store, access, logger, accessLogger, clock: systemClock, metrics });
+  const metrics = without.has('metrics') ? undefined : createMetrics({ processMetrics: true, databasePath: config.db.path });
+  const app = await buildApp({
+    config,
+    store,
+    access,
+    logger,
+    clock: systemClock,
+    ...(accessLogger ? { accessLogger } : {}),
+    ...(metrics ? { metrics } : {}),
+    ...(without.has('calculation') ? { calculate: constantOutcome(config) } : {}),
+  });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const sample = async (authorization: string) => {
     const response = await app.inject({
