@@ -14,11 +14,13 @@ import { median, medianRatio } from './lib/stats.js';
 /** The change is worth its lost-at-kill-9 second only if it saves at least half of the line's cost. */
 const GOAL_RATIO = 0.5;
 
-async function cpuPerLine(repoRoot: string, mode: 'blocks' | 'each', count: number): Promise<number> {
+/** CPU per line of one writer process, and the bytes it wrote (so a dropped line cannot pass for a cheap one). */
+async function cpuPerLine(repoRoot: string, mode: 'blocks' | 'each', count: number): Promise<{ micros: number; bytes: number }> {
   const writer = await forkServer<{ cpuMicros: number }>(join(repoRoot, 'dist-bench', 'bench', 'servers', 'logLines.js'), [mode, String(count)], 120_000);
-  // The writer exits by itself once it has reported.
+  // The writer exits by itself once it has reported; its exit writes what still waited.
   if (writer.child.exitCode === null) await new Promise((resolve) => writer.child.once('exit', resolve));
-  return writer.ready.cpuMicros / count;
+  if (writer.child.stdout && !writer.child.stdout.readableEnded) await new Promise((resolve) => writer.child.stdout?.once('end', resolve));
+  return { micros: writer.ready.cpuMicros / count, bytes: writer.stdoutBytes() };
 }
 
 export const accessLinesBenchmark: Benchmark = {
@@ -29,9 +31,13 @@ export const accessLinesBenchmark: Benchmark = {
     const blocks: number[] = [];
     const each: number[] = [];
     for (let round = 1; round <= 3; round++) {
-      each.push(await cpuPerLine(context.repoRoot, 'each', count));
-      blocks.push(await cpuPerLine(context.repoRoot, 'blocks', count));
-      context.log(`round ${round}: one write per line ${each.at(-1)?.toFixed(2)} µs, in blocks ${blocks.at(-1)?.toFixed(2)} µs`);
+      const one = await cpuPerLine(context.repoRoot, 'each', count);
+      const block = await cpuPerLine(context.repoRoot, 'blocks', count);
+      // Every line has the same length (the time field is always 13 digits): equal bytes or a line went missing.
+      if (one.bytes !== block.bytes) throw new Error(`the writers wrote ${one.bytes} and ${block.bytes} bytes: lines were lost`);
+      each.push(one.micros);
+      blocks.push(block.micros);
+      context.log(`round ${round}: one write per line ${one.micros.toFixed(2)} µs, in blocks ${block.micros.toFixed(2)} µs, ${block.bytes} bytes each`);
     }
     const fixed = (values: readonly number[]) => values.map((v) => v.toFixed(2)).join('/');
     return {

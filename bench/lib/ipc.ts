@@ -4,6 +4,8 @@ import { fork, type ChildProcess } from 'node:child_process';
 export interface ForkedServer<Ready> {
   child: ChildProcess;
   ready: Ready;
+  /** Bytes the helper has written to its stdout so far (drained and discarded). */
+  stdoutBytes(): number;
   request<T>(message: string, timeoutMs?: number): Promise<T>;
   stop(timeoutMs?: number): Promise<void>;
 }
@@ -22,7 +24,10 @@ export async function forkServer<Ready>(modulePath: string, args: readonly strin
     execArgv: [...(options.execArgv ?? [])],
     env: { ...process.env, ...options.env },
   });
-  child.stdout?.resume();
+  let stdoutBytes = 0;
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdoutBytes += chunk.length;
+  });
   let stderr = '';
   child.stderr?.setEncoding('utf8');
   child.stderr?.on('data', (chunk: string) => {
@@ -46,6 +51,7 @@ export async function forkServer<Ready>(modulePath: string, args: readonly strin
   return {
     child,
     ready,
+    stdoutBytes: () => stdoutBytes,
     request<T>(message: string, requestTimeoutMs = 5000): Promise<T> {
       return new Promise<T>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no answer to ${message}`)), requestTimeoutMs);

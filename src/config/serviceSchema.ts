@@ -154,7 +154,7 @@ export const serviceSchema = {
     accessLog: {
       doc:
         'One log line per HTTP request (method, path without the query, status, time, client address), written to stdout in blocks of about 4 KiB, ' +
-        'at most 1 s after the request (at once on a terminal; what waits is written when the daemon exits): info (written at the shipped log level; ' +
+        'at most about 1 s after the request (at once on a terminal; what waits is written when the daemon exits): info (written at the shipped log level; ' +
         'at a home station\'s few requests a minute it costs nothing), debug (only when log.level is debug or trace; for a busy or public service, ' +
         'where the line is a noticeable share of a request\'s CPU and fills the journal) or off. Errors are logged either way.',
       format: [...ACCESS_LOG_MODES],

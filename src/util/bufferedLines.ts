@@ -1,57 +1,65 @@
 /**
  * A log destination that gathers lines and writes them in blocks: for the
  * HTTP access lines, one per request. Written one by one, each line is a
- * write() system call, which on the measured machine cost as much CPU as
- * everything else the access log does (docs/performance.md, "Request
- * path"); in blocks of about 4 KiB it is one call per ~20 requests.
+ * write() system call, which costs more CPU than formatting the line
+ * (`npm run bench -- accesslines`, docs/performance.md "Request path"); in
+ * blocks of about 4 KiB it is one call per ~20 requests.
  *
- * The buffering is sonic-boom's (pino's own destination, asynchronous with a
- * minimum length); this module only bounds how long a line may wait: the
- * first line into an empty buffer arms one timer, so a quiet daemon's line
- * still reaches the journal within `flushAfterMs`, and an idle daemon has no
- * timer at all. pino flushes the buffer synchronously when the process
- * exits (also after a fatal error), so only a kill -9 or a power cut can
- * lose lines, at most `flushAfterMs` of them. Lines beyond `maxBufferBytes`
- * while the reader of stdout is stuck are dropped instead of held in memory.
+ * The buffering is sonic-boom's (pino's own destination) with a minimum
+ * length, and the writes stay synchronous, as every other log line's: when
+ * the reader of stdout (journald, Docker) falls behind, the daemon waits for
+ * it as it always did, and no line is dropped or piles up in memory. This
+ * module only bounds how long a line may wait for its block to fill: the
+ * first line into an empty buffer arms a timer that writes what waits, so a
+ * line reaches stdout at most about `flushAfterMs` after it was logged, and
+ * an idle daemon has no timer at all. What waits is written when the process
+ * exits (also after a fatal error); only a kill -9 or a power cut loses it.
  */
 import pino, { type DestinationStream } from 'pino';
 
 export interface BufferedLinesOptions {
   /** The file descriptor written to (1: stdout). */
   fd: number;
-  /** Lines are written once this many bytes are waiting. */
+  /** Lines are written once this many bytes are waiting (below sonic-boom's 16 KiB write size). */
   blockBytes: number;
-  /** ...or this long after the first line of a block arrived, whichever comes first. */
+  /** ...or about this long after the first line of a block arrived, whichever comes first. */
   flushAfterMs: number;
-  /** Beyond this many bytes waiting (a blocked reader), new lines are dropped. */
-  maxBufferBytes: number;
 }
 
-/** The access log's shipped settings: about 20 lines per write, at most a second late, at most 1 MiB held. */
-export const ACCESS_LINES: Omit<BufferedLinesOptions, 'fd'> = { blockBytes: 4096, flushAfterMs: 1000, maxBufferBytes: 1024 * 1024 };
+/** The access log's shipped settings: about 20 lines per write, at most about a second late. */
+export const ACCESS_LINE_BUFFERING: Omit<BufferedLinesOptions, 'fd'> = { blockBytes: 4096, flushAfterMs: 1000 };
 
 export interface BufferedLines extends DestinationStream {
-  /** Writes what is waiting now (for tests and an orderly stop; process exit does it by itself). */
-  flush(): Promise<void>;
+  /** Bytes handed in and not yet written (0 once everything is out). */
+  waitingBytes(): number;
 }
 
 export function bufferedLines(options: BufferedLinesOptions): BufferedLines {
-  const sonic = pino.destination({ dest: options.fd, sync: false, minLength: options.blockBytes, maxLength: options.maxBufferBytes });
+  const sonic = pino.destination({ dest: options.fd, sync: true, minLength: options.blockBytes });
+  let waiting = 0;
   let timer: NodeJS.Timeout | undefined;
-  const flushNow = (): void => {
+  sonic.on('write', (bytes: number) => {
+    waiting -= bytes;
+  });
+  // pino registers its exit flush only for asynchronous destinations.
+  process.once('exit', () => {
+    if (waiting > 0) sonic.flushSync();
+  });
+  // unref: a pending flush never keeps the process alive; the exit writes what waits instead.
+  const arm = (): NodeJS.Timeout => setTimeout(tick, options.flushAfterMs).unref();
+  function tick(): void {
     timer = undefined;
+    if (waiting <= 0) return;
     sonic.flush();
-  };
+    // A write that could not finish (the reader is stuck and sonic-boom retries later) is tried again.
+    if (waiting > 0) timer = arm();
+  }
   return {
     write(line: string): void {
+      waiting += Buffer.byteLength(line);
       sonic.write(line);
-      // unref: a pending flush never keeps the process alive; exit flushes synchronously instead.
-      timer ??= setTimeout(flushNow, options.flushAfterMs).unref();
+      timer ??= arm();
     },
-    flush(): Promise<void> {
-      clearTimeout(timer);
-      timer = undefined;
-      return new Promise((resolve, reject) => sonic.flush((err?: Error | null) => (err ? reject(err) : resolve())));
-    },
+    waitingBytes: () => Math.max(0, waiting),
   };
 }

@@ -5,7 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import pino, { type DestinationStream, type Logger } from 'pino';
-import { ACCESS_LINES, bufferedLines } from './bufferedLines.js';
+import { ACCESS_LINE_BUFFERING, bufferedLines } from './bufferedLines.js';
 
 // pino-pretty (about 1 MB of heap with its dependencies) is loaded only for a terminal: under
 // systemd or Docker stdout is a pipe and the daemon never needs it. It is CommonJS, so a
@@ -53,7 +53,7 @@ export function createLogger({ level, destination }: LoggerOptions): Logger {
 export function createAccessLogger({ level, destination }: LoggerOptions): Logger {
   // A terminal is for a person watching: lines as they happen.
   if (destination === undefined && process.stdout.isTTY) return pino({ level, base: BASE }, stdoutDestination());
-  return pino({ level, base: BASE }, destination ?? bufferedLines({ fd: 1, ...ACCESS_LINES }));
+  return pino({ level, base: BASE }, destination ?? bufferedLines({ fd: 1, ...ACCESS_LINE_BUFFERING }));
 }
 
 function stdoutDestination(): DestinationStream {

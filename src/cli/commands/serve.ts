@@ -37,7 +37,9 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
   // Listen for SIGTERM/SIGINT before starting: a signal that arrives while the
   // components start is answered with a graceful stop once they are up.
   const shutdownSignal = io.shutdownSignal();
-  const daemon = await startDaemon({ config, logger, accessLogger: createAccessLogger({ level: config.log.level }), keyCommandHint });
+  // The access lines' own logger writes in blocks (src/util/bufferedLines.ts), at the main logger's level.
+  const accessLogger = createAccessLogger({ level: logger.level });
+  const daemon = await startDaemon({ config, logger, accessLogger, keyCommandHint });
   const reason = await shutdownSignal;
   if (typeof reason === 'string') logger.info({ signal: reason }, 'stopping');
   else logger.fatal({ err: reason.error, origin: reason.origin }, `${reason.origin}: stopping the daemon (a bug: please report it with this log)`);
