@@ -4,6 +4,7 @@
  * strace, in which case `pid` is the traced node process, not strace.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readlinkSync, realpathSync } from 'node:fs';
 import { childPids } from './proc.js';
 import { straceArgs } from './strace.js';
 import { waitFor } from './time.js';
@@ -16,6 +17,15 @@ export interface SpawnOptions {
   straceOutput?: string;
   /** Fork-style IPC channel (node children only, ignored under strace). */
   ipc?: boolean;
+}
+
+/** Whether process `pid` has exec'd `binary` (false once it is gone). */
+function runs(pid: number, binary: string): boolean {
+  try {
+    return readlinkSync(`/proc/${pid}/exe`) === binary;
+  } catch {
+    return false;
+  }
 }
 
 export class Child {
@@ -76,7 +86,9 @@ export class Child {
       wrapper.pid = child.pid ?? 0;
     } else {
       const outerPid = child.pid ?? 0;
-      wrapper.pid = await waitFor(() => childPids(outerPid)[0], { timeoutMs: 5000, intervalMs: 5, what: 'the traced process' });
+      // strace forks short-lived test children of its own (its seccomp-filter probe) before the tracee; take the child that runs node.
+      const nodeBinary = realpathSync(process.execPath);
+      wrapper.pid = await waitFor(() => childPids(outerPid).find((pid) => runs(pid, nodeBinary)), { timeoutMs: 5000, intervalMs: 5, what: 'the traced process' });
     }
     return wrapper;
   }
