@@ -98,7 +98,7 @@ export const httpBenchmark: Benchmark = {
     // route and its bare baseline share the process, so both run as the daemon does.
     const shipped = shippedStart(context.repoRoot);
     const server = await forkServer<ServerReady>(join(context.repoRoot, 'dist-bench', 'bench', 'servers', 'httpServer.js'), [], 15_000, {
-      execArgv: shipped.nodeArgs,
+      execArgv: [...shipped.nodeArgs, ...context.daemonNodeArgs],
       env: shipped.env,
     });
     try {
