@@ -53,6 +53,8 @@ export async function spawnDaemon(options: DaemonOptions): Promise<RunningDaemon
     ...shipped.env,
     PATH: process.env.PATH,
     HOME: process.env.HOME,
+    // Another allocator for the daemon (e.g. LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2 npm run bench -- memory).
+    ...(process.env.LD_PRELOAD ? { LD_PRELOAD: process.env.LD_PRELOAD } : {}),
     MOWABILITY_DB_PATH: dbPath,
     MOWABILITY_HTTP_HOST: '127.0.0.1',
     MOWABILITY_HTTP_PORT: String(httpPort),
