@@ -92,7 +92,7 @@ function httpComponent(runtime: MutableRuntime, sources: HttpSources, accessLogg
         store: runtime.store,
         access: runtime.access,
         logger: runtime.logger,
-        ...(accessLogger ? { accessLogger } : {}),
+        accessLogger,
         clock: runtime.clock,
         mqttStatus: sources.mqttStatus,
         forecast: sources.forecast,
@@ -227,7 +227,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   const components = daemonComponents(runtime, {
     keyCommandHint: options.keyCommandHint ?? 'npx mowability keys add <owner>',
     side,
-    ...(options.accessLogger ? { accessLogger: options.accessLogger } : {}),
+    accessLogger: options.accessLogger,
   });
   const started = await startInOrder(components, logger);
   let stopping: Promise<void> | undefined;

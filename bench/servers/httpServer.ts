@@ -71,7 +71,7 @@ async function main(): Promise<void> {
   // The daemon's loggers (redaction included) at the default level, composed as `serve` composes them: one info line
   // per request through the access logger (written in blocks), to stdout (discarded by the parent).
   const logger = createLogger({ level: config.log.level });
-  const accessLogger = without.has('blocks') ? undefined : createAccessLogger({ level: config.log.level });
+  const accessLogger = without.has('blocks') ? undefined : createAccessLogger({ level: logger.level });
   const db = await Database.open(config.db.path);
   const store = new ServiceStore(db, systemClock);
   await store.setSetting(SETTING_MFI_VERSION, MFI_VERSION);
@@ -93,8 +93,8 @@ async function main(): Promise<void> {
     access,
     logger,
     clock: systemClock,
-    ...(accessLogger ? { accessLogger } : {}),
-    ...(metrics ? { metrics } : {}),
+    accessLogger,
+    metrics,
     ...(without.has('calculation') ? { calculate: constantOutcome(config) } : {}),
   });
   await app.listen({ host: '127.0.0.1', port: 0 });

@@ -9,8 +9,9 @@
  * paths: none of its fields can carry a key (the path is a route pattern or a
  * path without its query string), and walking the paths on every line cost
  * more than writing it. The daemon gives it a logger that writes in blocks
- * (one write() per ~20 lines) instead of one system call per request. It carries the request id as the request's own
- * logger would, so the line reads exactly as before.
+ * (one write() per ~20 lines) instead of one system call per request. It
+ * carries the request id as the request's own logger would, so the line
+ * reads exactly as before.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';

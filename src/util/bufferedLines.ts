@@ -47,12 +47,10 @@ export function bufferedLines(options: BufferedLinesOptions): BufferedLines {
   });
   // unref: a pending flush never keeps the process alive; the exit writes what waits instead.
   const arm = (): NodeJS.Timeout => setTimeout(tick, options.flushAfterMs).unref();
+  // The writes are synchronous, so after flush() nothing waits: one timer per block, none while idle.
   function tick(): void {
     timer = undefined;
-    if (waiting <= 0) return;
-    sonic.flush();
-    // A write that could not finish (the reader is stuck and sonic-boom retries later) is tried again.
-    if (waiting > 0) timer = arm();
+    if (waiting > 0) sonic.flush();
   }
   return {
     write(line: string): void {
