@@ -8,7 +8,7 @@ import type { Database } from '../store/database.js';
 import { RetainedStore } from '../store/retainedStore.js';
 import type { Clock } from '../util/clock.js';
 import { EmbeddedBroker } from './broker.js';
-import { discoveryDeviceIdPrefix, discoveryTopicFilters, discoveryUniqueIdPrefix, type ExtraEntities } from '../homeassistant/discovery.js';
+import { discoveryDeviceIdPrefix, discoveryEntityObjectIds, discoveryTopicFilters, discoveryUniqueIdPrefix, type ExtraEntities } from '../homeassistant/discovery.js';
 import type { MqttSideConfig } from './settings.js';
 
 /** Whether the daemon runs its own broker: enabled, and no external mqtt.url given. */
@@ -36,7 +36,12 @@ export function brokerFromConfig(config: MqttSideConfig, deps: { database: Datab
     retainedStore: broker.persistRetained ? new RetainedStore(deps.database) : undefined,
     baseTopic,
     ownedTopics: [`${baseTopic}/#`, ...discoveryTopicFilters(homeassistant.prefix, baseTopic, config.stations, deps.extraEntities)],
-    discovery: { prefix: homeassistant.prefix, uniqueIdPrefix: discoveryUniqueIdPrefix(baseTopic), deviceIdPrefix: discoveryDeviceIdPrefix(baseTopic) },
+    discovery: {
+      prefix: homeassistant.prefix,
+      uniqueIdPrefix: discoveryUniqueIdPrefix(baseTopic),
+      deviceIdPrefix: discoveryDeviceIdPrefix(baseTopic),
+      entityObjectIds: discoveryEntityObjectIds(homeassistant.prefix, baseTopic, config.stations, deps.extraEntities),
+    },
     maxClients: broker.maxClients,
     sysTopics: broker.sysTopics,
     // Retained changes only queue into the history's next commit (src/store/sharedCommit.ts), so hand them over
