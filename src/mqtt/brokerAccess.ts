@@ -12,7 +12,8 @@ import type { Client } from 'aedes';
 import { checkCredentials, INTERNAL_USERNAME, type BrokerUser } from './brokerUsers.js';
 import { peerAddress } from './connectionCap.js';
 import { isLoopbackHost } from './settings.js';
-import { isStationCommandTopic, topicMatches, topicTextProblem } from './topics.js';
+import { topicMatches, topicTextProblem } from './topics.js';
+import type { ClientTopics } from './clientTopics.js';
 import { claimsOurDiscovery, type DiscoveryIdentity } from '../homeassistant/discoveryClaims.js';
 
 export { claimsOurDiscovery, type DiscoveryIdentity };
@@ -26,6 +27,8 @@ export interface BrokerAccessOptions {
   sysTopicsForAccounts: boolean;
   /** Our discovery identity: configs of other clients under `prefix/` may not claim it, on any topic. */
   discovery?: DiscoveryIdentity;
+  /** The topics in our namespaces other clients write (station commands, upload relay); none when absent. */
+  clientTopics?: ClientTopics;
 }
 
 /** The one retained-quota owner of every anonymous client (accounts are `user:<name>`, so no clash). */
@@ -99,9 +102,14 @@ export class BrokerAccess {
 
   isOwnedTopic(topic: string): boolean {
     if (!this.#ownedFirstLevels.has(topic.split('/', 1)[0]!)) return false;
-    // A station's command topic (e.g. `<base>/<station>/mowed`) is for other clients to publish to.
-    if (isStationCommandTopic(topic)) return false;
+    // A configured station's command topic (e.g. `<base>/garden/mowed`) is for other clients to publish to.
+    if (this.#options.clientTopics?.isStationCommand(topic)) return false;
     return this.#options.ownedTopics.some((filter) => topicMatches(filter, topic));
+  }
+
+  /** Whether another client's retained publish to `topic` loses its retain flag (src/mqtt/clientTopics.ts). */
+  dropsRetain(client: Client | null, topic: string): boolean {
+    return client !== null && !this.isInternal(client) && this.#options.clientTopics?.dropsRetain(topic) === true;
   }
 
   /** Whether `topic` lies under the discovery prefix, where configs claiming our entities are refused. */
@@ -119,6 +127,9 @@ export class BrokerAccess {
     if (text) return text;
     if (topic.startsWith('$')) return 'topics starting with $ are reserved';
     if (!client || this.isInternal(client)) return undefined;
+    const written = this.#options.clientTopics?.verdict(topic, this.#accounts.has(client));
+    if (written?.kind === 'refused') return written.reason;
+    if (written?.kind === 'allowed') return undefined;
     if (this.isOwnedTopic(topic)) return `only mowability publishes to ${topic.split('/').slice(0, 3).join('/')}/...`;
     return this.#discoveryProblem(topic, payload);
   }

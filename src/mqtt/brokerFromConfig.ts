@@ -8,6 +8,8 @@ import type { Database } from '../store/database.js';
 import { RetainedStore } from '../store/retainedStore.js';
 import type { Clock } from '../util/clock.js';
 import { EmbeddedBroker } from './broker.js';
+import { ClientTopics } from './clientTopics.js';
+import { UPLOAD_RELAY_PREFIX, uploadRelayTopic } from '../ingest/uploadStations.js';
 import { discoveryDeviceIdPrefix, discoveryEntityObjectIds, discoveryTopicFilters, discoveryUniqueIdPrefix, type ExtraEntities } from '../homeassistant/discovery.js';
 import type { MqttSideConfig } from './settings.js';
 
@@ -35,12 +37,26 @@ export function brokerFromConfig(config: MqttSideConfig, deps: { database: Datab
     maxInflightBytesPerClient: broker.maxInflightBytesPerClient,
     retainedStore: broker.persistRetained ? new RetainedStore(deps.database) : undefined,
     baseTopic,
-    ownedTopics: [`${baseTopic}/#`, ...discoveryTopicFilters(homeassistant.prefix, baseTopic, config.stations, deps.extraEntities)],
+    ownedTopics: [`${baseTopic}/#`, `${UPLOAD_RELAY_PREFIX}/#`, ...discoveryTopicFilters(homeassistant.prefix, baseTopic, config.stations, deps.extraEntities)],
     discovery: {
       prefix: homeassistant.prefix,
       uniqueIdPrefix: discoveryUniqueIdPrefix(baseTopic),
       deviceIdPrefix: discoveryDeviceIdPrefix(baseTopic),
       entityObjectIds: discoveryEntityObjectIds(homeassistant.prefix, baseTopic, config.stations, deps.extraEntities),
+    },
+    clientTopics: new ClientTopics({
+      baseTopic,
+      stationIds: config.stations.map((station) => station.id),
+      relayStationIds: config.stations.filter((station) => station.topic === uploadRelayTopic(station.id)).map((station) => station.id),
+      uploadRelay: mqtt.uploadRelay,
+    }),
+    sessionLimits: {
+      maxFiltersPerSubscribe: broker.maxFiltersPerSubscribe,
+      maxSubscriptionsPerClient: broker.maxSubscriptionsPerClient,
+      maxSubscriptionsPerSession: broker.maxSubscriptionsPerClient,
+      maxSessions: broker.maxPersistentSessions,
+      maxQueuedMessages: broker.maxQueuedMessagesPerSession,
+      maxQueuedBytes: broker.maxQueuedBytesPerSession,
     },
     maxClients: broker.maxClients,
     sysTopics: broker.sysTopics,
