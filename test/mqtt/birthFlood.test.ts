@@ -4,14 +4,28 @@
  * births per window, and what arrives from many connections is coalesced into one re-send per
  * `homeassistant.birthResendSeconds`.
  */
-import { describe, expect } from 'vitest';
+import { describe, expect, it as unit } from 'vitest';
+import { BirthLimit, MAX_BIRTHS_PER_CONNECTION } from '../../src/mqtt/birthLimit.js';
 import type { StationConfig } from '../../src/ingest/types.js';
-import { MAX_BIRTHS_PER_CONNECTION } from '../../src/mqtt/birthLimit.js';
 import { mqttTest as it } from '../helpers/mqttFixture.js';
 import { publishOnce, testMqttConfig, waitUntil } from '../helpers/mqttHarness.js';
 
 const garden: StationConfig = { id: 'garden', name: 'Garden', format: 'fields', topic: 'garden/+' };
 const CONFIG_TOPIC = 'homeassistant/binary_sensor/mowability_garden_mowable/config';
+
+describe('births per connection', () => {
+  unit('allows a few per window and connection, other topics always', () => {
+    let nowMs = 0;
+    const limit = new BirthLimit({ topic: 'homeassistant/status', windowMs: 60_000 }, () => nowMs);
+    const connection = {};
+    for (let i = 0; i < MAX_BIRTHS_PER_CONNECTION; i++) expect(limit.problem(connection, 'homeassistant/status')).toBeUndefined();
+    expect(limit.problem(connection, 'homeassistant/status')).toMatch(/more than 3 messages to homeassistant\/status/);
+    expect(limit.problem({}, 'homeassistant/status')).toBeUndefined();
+    expect(limit.problem(connection, 'rtl_433/events')).toBeUndefined();
+    nowMs = 60_000;
+    expect(limit.problem(connection, 'homeassistant/status')).toBeUndefined();
+  });
+});
 
 describe('a flood of Home Assistant birth messages', () => {
   it('refuses a connection repeating it, and re-sends discovery once per window for births from many connections', async ({ mqtt }) => {
