@@ -47,11 +47,24 @@ function stationConfig(forecast: FakeForecast | undefined): Record<string, unkno
   }));
 }
 
+/** /health answers before the embedded broker listens: connect once it does. */
+async function connectWhenListening(port: number): Promise<Awaited<ReturnType<typeof connectPublisher>>> {
+  let client: Awaited<ReturnType<typeof connectPublisher>> | undefined;
+  await waitFor(
+    async () => {
+      client = await connectPublisher(port, 'household-stations').catch(() => undefined);
+      return client !== undefined;
+    },
+    { timeoutMs: 30_000, intervalMs: 200, what: `the embedded broker on port ${port}` },
+  );
+  return client as NonNullable<typeof client>;
+}
+
 /** Drives the part's load for `seconds` while measuring the daemon from outside. */
 async function measureWindow(part: Part, ports: { http: number; broker: number }, pid: number, seconds: number, apiKey: string): Promise<WindowFigures> {
   const counts: LoadCounts = { readings: 0, httpRequests: 0, httpFailures: 0 };
   const stop = new AbortController();
-  const publisher = part === 'idle' ? undefined : await connectPublisher(ports.broker, 'household-stations');
+  const publisher = part === 'idle' ? undefined : await connectWhenListening(ports.broker);
   const rss = new RssSampler(pid);
   const cpuBefore = readCpuMicros(pid);
   const ioBefore = readIo(pid);
