@@ -149,6 +149,15 @@
     $('calc-error').textContent = station.error ? t('calcError', { message: station.error.message }) : '';
     renderChecks(station.checks);
     renderForecast(station.forecast);
+    renderRefused(station.last_upload_refused);
+  }
+
+  /** "Last upload refused": the reason, when, and how many since the last accepted reading. */
+  function renderRefused(refused) {
+    $('refused-row').hidden = !refused;
+    if (!refused) return;
+    const age = formatAge(Math.max(0, (Date.now() - Date.parse(refused.at)) / 1000));
+    $('upload-refused').textContent = t('uploadRefusedText', { reason: refused.reason, age, count: refused.count });
   }
 
   /** Fetches the history; draws it unless the caller draws after the station's details arrived. */

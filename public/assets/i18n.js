@@ -20,6 +20,7 @@
       unknownStation: 'This station does not exist.', loadFailed: 'The daemon did not answer. Retrying…',
       keyTitle: 'API key needed', keyHelp: 'This page needs an API key. It is kept in this browser only.', keyLabel: 'API key', keySave: 'Show stations',
       keyRejected: 'The key was not accepted.', noData: 'No data in this range yet.', calcError: 'No index: {message}',
+      uploadRefused: 'Last upload refused', uploadRefusedText: '{reason} ({age} ago; {count} refused since the last accepted reading)',
       OK: 'OK', WARNING: 'WARNING', BLOCK: 'BLOCK',
     },
     de: {
@@ -37,6 +38,7 @@
       unknownStation: 'Diese Station gibt es nicht.', loadFailed: 'Der Dienst antwortet nicht. Neuer Versuch…',
       keyTitle: 'API-Schlüssel nötig', keyHelp: 'Diese Seite braucht einen API-Schlüssel. Er bleibt nur in diesem Browser.', keyLabel: 'API-Schlüssel', keySave: 'Stationen zeigen',
       keyRejected: 'Der Schlüssel wurde nicht angenommen.', noData: 'Noch keine Daten in diesem Zeitraum.', calcError: 'Kein Index: {message}',
+      uploadRefused: 'Letzter Upload abgelehnt', uploadRefusedText: '{reason} (vor {age}; {count} abgelehnt seit der letzten angenommenen Messung)',
       OK: 'OK', WARNING: 'WARNUNG', BLOCK: 'SPERRE',
     },
   };

@@ -23,9 +23,15 @@ const stationSummarySchema = { type: 'object', required: summaryRequired, proper
 
 const stationDetailSchema = {
   type: 'object',
-  required: [...summaryRequired, 'data_quality', 'missing_fields', 'withheld_fields', 'limiting_check', 'checks', 'error', 'forecast'],
+  required: [...summaryRequired, 'data_quality', 'missing_fields', 'withheld_fields', 'limiting_check', 'checks', 'error', 'forecast', 'last_upload_refused'],
   properties: {
     ...summaryProperties,
+    last_upload_refused: {
+      type: ['object', 'null'],
+      required: ['at', 'protocol', 'reason', 'count'],
+      properties: { at: { type: 'string' }, protocol: { type: 'string' }, reason: { type: 'string' }, count: { type: 'integer' } },
+      description: 'The last refused upload (time, protocol, reason, how many since) while no reading was accepted after it; null otherwise.',
+    },
     data_quality: { ...nullableString, description: 'full, partial or minimal.' },
     missing_fields: { type: 'array', items: { type: 'string' } },
     withheld_fields: { type: 'object', additionalProperties: { type: 'string' }, description: 'Fields held but not supplied (stale, history not covering the window), with the reason.' },

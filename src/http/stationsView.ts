@@ -107,6 +107,8 @@ export interface StationDetail extends StationSummary {
   checks: CheckSummary[];
   error: { message: string; missing: string[] } | null;
   forecast: ForecastSummary | null;
+  /** The station unit's `last_upload_refused` (src/station/uploadRefusals.ts), or null. */
+  last_upload_refused: { at: string; protocol: string; reason: string; count: number } | null;
 }
 
 type Loose = Record<string, unknown>;
@@ -192,5 +194,15 @@ export function detail(view: StationsView, station: { id: string; name: string }
     checks: checkSummaries(state?.checks),
     error: error ? { message: stringOrNull(error.message) ?? '', missing: strings(error.missing) } : null,
     forecast: forecastSummary(state?.forecast),
+    last_upload_refused: lastUploadRefused(state?.last_upload_refused),
   };
+}
+
+/** The state's `last_upload_refused`, read defensively; null when absent or malformed. */
+export function lastUploadRefused(value: unknown): StationDetail['last_upload_refused'] {
+  if (!isRecord(value)) return null;
+  const at = isoTime(value.at);
+  const reason = stringOrNull(value.reason);
+  if (at === null || reason === null) return null;
+  return { at, protocol: stringOrNull(value.protocol) ?? '', reason, count: numberOrNull(value.count) ?? 1 };
 }

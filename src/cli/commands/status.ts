@@ -20,7 +20,7 @@ export async function statusCommand(argv: readonly string[], io: CliIo): Promise
   const config = configFor(parsed, io);
   let report: StatusReport;
   if (!existsSync(config.db.path)) {
-    report = { database: config.db.path, database_exists: false, stations: [], unconfigured_with_history: [] };
+    report = { database: config.db.path, database_exists: false, stations: [], unconfigured_with_history: [], unmatched_uploads: [] };
   } else {
     const database = await Database.open(config.db.path, { create: false });
     try {
