@@ -3,9 +3,9 @@
  * JSON file named by --config or MOWABILITY_CONFIG, environment variables,
  * command-line flags. Unknown keys and invalid values are errors.
  */
-import { existsSync } from 'node:fs';
 import convict from 'convict';
 import { applyCredentials } from './credentials.js';
+import { unreadableProblem } from './fileAccess.js';
 import { withUploadTopics } from '../ingest/uploadStations.js';
 import { configShapeProblems, kindOf, readConfigFile } from './fileShape.js';
 import { registerConfigFormats } from './formats.js';
@@ -59,7 +59,8 @@ export function loadConfig(sources: ConfigSources = {}): AppConfig {
 
   const file = configFileFrom(sources);
   if (file !== undefined) {
-    if (!existsSync(file)) throw new ConfigError([`configuration file "${file}" does not exist`]);
+    const unreadable = unreadableProblem('configuration file', file);
+    if (unreadable !== undefined) throw new ConfigError([unreadable]);
     const content = readConfigFile(file);
     if (!content.ok) throw new ConfigError([content.problem]);
     const shapeProblems = configShapeProblems(content.value, configSchema);
