@@ -34,6 +34,11 @@ export interface ConfigSources {
   /** Command-line arguments: --config FILE and any setting flag (e.g. --http-port 9000). */
   argv?: readonly string[];
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * For commands that never use the secrets (key management, status): a secret that only the
+   * service gets (a systemd credential) is not required. `serve` and `config` leave it false.
+   */
+  secretsOptional?: boolean;
 }
 
 /** The configuration file named by --config (wins) or MOWABILITY_CONFIG, if any. */
@@ -81,7 +86,7 @@ export function loadConfig(sources: ConfigSources = {}): AppConfig {
     stations: withUploadTopics(properties.stations),
   };
   // Rules that span several keys (convict validates one key at a time).
-  const ruleProblems = crossKeyProblems(loaded);
+  const ruleProblems = crossKeyProblems(loaded, { secretsOptional: sources.secretsOptional === true });
   if (ruleProblems.length > 0) throw new ConfigError(ruleProblems);
   return deepFreeze(loaded);
 }
