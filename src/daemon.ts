@@ -27,7 +27,7 @@ import { KeyUsage } from './store/keyUsage.js';
 import { RegistrationStore } from './store/registrationStore.js';
 import { registrationNotifier } from './http/registrationNotifier.js';
 import { Database } from './store/database.js';
-import type { MqttHealth } from './mqtt/health.js';
+import { MQTT_STARTING, type MqttHealth } from './mqtt/health.js';
 import { createMqttService, type MqttService, type MqttServiceOptions, type MqttStats } from './mqtt/service.js';
 import { mqttEnabled } from './mqtt/settings.js';
 import type { StationUnit } from './station/unit.js';
@@ -154,6 +154,8 @@ export interface StationSideDeps {
 /** The station side once built; undefined before its component starts (HTTP starts earlier). */
 export interface StationSideRef {
   current: MqttService | undefined;
+  /** Every part of the station side has started (the embedded broker listens). */
+  started?: boolean;
 }
 
 /**
@@ -178,6 +180,7 @@ export function stationSideComponent(deps: StationSideDeps, units: () => readonl
       });
       ref.current = side;
       started = await startInOrder(side.components, deps.logger);
+      ref.started = true;
     },
     async stop() {
       await started?.stop();
@@ -209,7 +212,7 @@ export function daemonComponents(
   // Status page (src/http/statusPage.ts): a recorder unit on the station side, a read view for the HTTP side.
   const statusPage = statusPageSources(runtime.config, (stationId) => side.current?.stationState(stationId));
   const mqttStatus = (): MqttHealth | undefined =>
-    mqttEnabled(runtime.config) ? (side.current?.health() ?? { status: 'error', message: 'MQTT is starting' }) : undefined;
+    mqttEnabled(runtime.config) ? (side.current && side.started ? side.current.health() : MQTT_STARTING) : undefined;
   const mqttStats = (): MqttStats | undefined => (mqttEnabled(runtime.config) ? side.current?.stats() : undefined);
   return [
     serveLockComponent(runtime),

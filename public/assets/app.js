@@ -111,7 +111,9 @@
     $('forecast').hidden = forecast === null;
     if (forecast === null) return;
     const window_ = forecast.next_window;
-    $('forecast-window').textContent = window_
+    $('forecast-window').textContent = forecast.available === false
+      ? t('forecastUnavailable')
+      : window_
       ? `${t('nextWindow', { start: dateFormat.format(new Date(window_.start)), end: dateFormat.format(new Date(window_.end)) })}${window_.min_index === null ? '' : ` ${t('minIndex', { min: window_.min_index })}`}`
       : t('noWindow');
     $('forecast-rain').textContent = forecast.rain_expected_in_minutes === null ? '' : t('rainIn', { minutes: Math.round(forecast.rain_expected_in_minutes) });

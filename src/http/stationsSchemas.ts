@@ -60,8 +60,9 @@ const stationDetailSchema = {
     forecast: {
       type: ['object', 'null'],
       description: "The forecast unit's view when a forecast is configured; null otherwise.",
-      required: ['next_window', 'rain_expected_in_minutes', 'hours'],
+      required: ['available', 'next_window', 'rain_expected_in_minutes', 'hours'],
       properties: {
+        available: { type: 'boolean', description: 'false while no forecast has been received: the page says "forecast unavailable".' },
         next_window: {
           type: ['object', 'null'],
           required: ['start', 'end', 'min_index'],

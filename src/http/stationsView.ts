@@ -94,6 +94,8 @@ export interface CheckSummary {
 }
 
 export interface ForecastSummary {
+  /** False while no forecast has been received (the provider was never reached). */
+  available: boolean;
   next_window: { start: string; end: string; min_index: number | null } | null;
   rain_expected_in_minutes: number | null;
   hours: Array<{ time: string; index: number }>;
@@ -173,6 +175,7 @@ export function forecastSummary(fragment: unknown): ForecastSummary | null {
     .filter((hour): hour is { time: string; index: number } => hour.time !== null && hour.index !== null)
     .slice(0, 14 * 24);
   return {
+    available: fragment.available !== false,
     next_window: start !== null && end !== null ? { start, end, min_index: numberOrNull(window?.min_index) } : null,
     rain_expected_in_minutes: numberOrNull(fragment.rain_expected_in_minutes),
     hours,
