@@ -12,6 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config/schema.js';
 import { createForecastUnit, forecastSource } from './forecast/compose.js';
+import { createModelledUnit } from './modelled/compose.js';
 import type { ForecastSource } from './http/forecastRoute.js';
 import { buildApp } from './http/app.js';
 import { statusPageSources, type StationsView } from './http/stationsView.js';
@@ -126,10 +127,12 @@ function httpComponent(runtime: MutableRuntime, sources: HttpSources, accessLogg
  */
 export function stationUnits(
   runtime: DaemonRuntime,
-  shared: { readings: StationReadingCounter; forecast: StationUnit; recorder: StationUnit },
+  shared: { readings: StationReadingCounter; forecast: StationUnit; recorder: StationUnit; modelled?: StationUnit },
 ): StationUnit[] {
   return [
     shared.readings,
+    // Modelled stations (src/modelled/): Open-Meteo's readings through acceptReading, state `origin`.
+    ...(shared.modelled ? [shared.modelled] : []),
     // The status page's chart series (src/http/stationsRecorder.ts).
     shared.recorder,
     shared.forecast,
@@ -196,6 +199,7 @@ export function daemonComponents(
   // HTTP starts first; until the station side has started, health says so.
   // The forecast unit (src/forecast/): state, hold and entities through the station units; GET /v1/stations/{id}/forecast through buildApp.
   const forecast = createForecastUnit({ config: runtime.config, database: () => runtime.database, logger: runtime.logger, clock: runtime.clock, version: packageVersion() });
+  const modelled = createModelledUnit({ config: runtime.config, logger: runtime.logger, clock: runtime.clock, version: packageVersion(), accept: acceptReading, forecast });
   // Status page (src/http/statusPage.ts): a recorder unit on the station side, a read view for the HTTP side.
   const statusPage = statusPageSources(runtime.config, (stationId) => side.current?.stationState(stationId));
   const mqttStatus = (): MqttHealth | undefined =>
@@ -216,7 +220,7 @@ export function daemonComponents(
       forecast: forecastSource(forecast, runtime.config, () => side.current !== undefined),
       stations: statusPage.view,
     }, options.accessLogger),
-    stationSideComponent(runtime, () => stationUnits(runtime, { readings, forecast, recorder: statusPage.recorder }), side),
+    stationSideComponent(runtime, () => stationUnits(runtime, { readings, forecast, recorder: statusPage.recorder, modelled }), side),
   ];
 }
 

@@ -74,5 +74,7 @@ export function buildStatePayload(parts: StatePayloadParts): StationStatePayload
   };
   // A unit adds keys; it never replaces one the result or the pipeline already set.
   for (const [key, value] of Object.entries(parts.fragments ?? {})) if (!Object.hasOwn(payload, key)) payload[key] = value;
+  // A modelled station's inputs come from a weather model, not sensors (docs/model.md, "Modelled stations").
+  if (payload.origin === 'modelled' && typeof payload.data_quality === 'string') payload.data_quality = 'modelled';
   return payload;
 }
