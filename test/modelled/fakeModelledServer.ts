@@ -18,6 +18,8 @@ export type Reply =
   | { kind: 'hourlyOnly' }
   | { kind: 'missing'; variables: string[] }
   | { kind: 'edgeNulls'; hours: number }
+  /** A current temperature of 95 °C and a relative humidity of 140 % in the last past hour. */
+  | { kind: 'outOfRange' }
   | { kind: 'gzip' }
   | { kind: 'status'; status: number; retryAfter?: string }
   | { kind: 'body'; text: string }
@@ -99,11 +101,13 @@ export class FakeModelledServer {
       hourly_units: Object.fromEntries(hourlyNames.map((name) => [name, name.includes('moisture') ? 'm³/m³' : ''])),
       hourly,
     };
+    if (reply.kind === 'outOfRange' && hourly.relative_humidity_2m) hourly.relative_humidity_2m[pastHours] = 140;
     const currentNames = (url.searchParams.get('current') ?? '').split(',').filter((name) => name !== '' && !(reply.kind === 'missing' && reply.variables.includes(name)));
     if (currentNames.length > 0 && reply.kind !== 'hourlyOnly') {
       const currentS = nowS - (nowS % 900);
       body.current_units = { time: 'unixtime', interval: 'seconds' };
       body.current = { time: currentS, interval: 900, ...Object.fromEntries(currentNames.map((name) => [name, name === 'precipitation' ? rainAt(hourNow) / 4 : weatherAt(currentS)[name] ?? null])) };
+      if (reply.kind === 'outOfRange') (body.current as Record<string, number>).temperature_2m = 95;
     }
     return body;
   }

@@ -32,7 +32,8 @@ function config(fakeUrl: string, dbPath: string) {
       MOWABILITY_BROKER_PORT: '0',
       MOWABILITY_FORECAST_OPEN_METEO_URL: fakeUrl,
       MOWABILITY_FORECAST_RETRIES: '0',
-      MOWABILITY_MQTT_RECOMPUTE_DEBOUNCE_MS: '0',
+      // The backfill's hours arrive in one burst: one recompute, as in production (1 s).
+      MOWABILITY_MQTT_RECOMPUTE_DEBOUNCE_MS: '200',
     },
   });
 }
