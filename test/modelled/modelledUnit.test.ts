@@ -69,7 +69,7 @@ describe('modelled station unit', () => {
     await built.start();
     const state = () => {
       built.recomputeAll();
-      return built.stationState('home') as ReturnType<Harness['state']>;
+      return built.stationState('home') as unknown as ReturnType<Harness['state']>;
     };
     harness = { pipeline: built, database, unit, warnings, state };
     return harness;
