@@ -12,7 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config/schema.js';
 import { createForecastUnit, forecastSource } from './forecast/compose.js';
-import { createModelledUnit } from './modelled/compose.js';
+import { createGapFillUnit, createModelledUnit } from './modelled/compose.js';
 import type { ForecastSource } from './http/forecastRoute.js';
 import { buildApp } from './http/app.js';
 import { statusPageSources, type StationsView } from './http/stationsView.js';
@@ -138,6 +138,8 @@ export function stationUnits(
     shared.forecast,
     // Lawn memory (src/lawn/): blade and soil water, growth since the last cut, quiet hours.
     ...lawnMemoryUnits(runtime.config, runtime.database, runtime.logger, runtime.clock),
+    // Gap filling (src/modelled/gapFill.ts): after the lawn memory, so its soil estimate comes first.
+    createGapFillUnit({ config: runtime.config, logger: runtime.logger, clock: runtime.clock, version: packageVersion() }),
   ];
 }
 

@@ -9,7 +9,7 @@ type Problem = (key: string, message: string) => void;
 
 /** Keys that describe how hardware sends readings: meaningless for a modelled station. */
 const HARDWARE_KEYS = ['topic', 'match', 'units', 'fields', 'timestampKey', 'upload', 'gapFill'];
-const GAP_FILL_KEYS = ['source', 'fields', 'preferModelRain'];
+const GAP_FILL_KEYS = ['source', 'fields'];
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -35,5 +35,4 @@ export function gapFillProblems(gapFill: unknown, location: unknown, problem: Pr
   if (fields !== undefined && (!Array.isArray(fields) || fields.length === 0 || !fields.every((field) => allowed.includes(field)))) {
     problem('gapFill.fields', `must be a non-empty list of ${GAP_FILL_FIELDS.join(', ')}`);
   }
-  if (gapFill.preferModelRain !== undefined && typeof gapFill.preferModelRain !== 'boolean') problem('gapFill.preferModelRain', 'must be true or false');
 }

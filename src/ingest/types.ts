@@ -151,6 +151,4 @@ export interface GapFillConfig {
   source: 'open-meteo';
   /** Default: all of GAP_FILL_FIELDS. A field the station measures is never filled. */
   fields?: GapFillField[];
-  /** The station's rain gauge is known to be broken: use the model's rain instead (default false). */
-  preferModelRain?: boolean;
 }

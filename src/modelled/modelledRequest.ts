@@ -46,3 +46,17 @@ export function modelledUrl(baseUrl: string, location: StationLocation, span: Pa
   params.set('precipitation_unit', 'mm');
   return url.toString();
 }
+
+/** Gap filling's request: the current conditions only (a few hundred bytes). */
+export function currentUrl(baseUrl: string, location: StationLocation): string {
+  const url = new URL(`${baseUrl.replace(/\/+$/, '')}/v1/forecast`);
+  const params = url.searchParams;
+  params.set('latitude', String(location.latitude));
+  params.set('longitude', String(location.longitude));
+  if (location.elevation !== undefined) params.set('elevation', String(location.elevation));
+  params.set('current', MODELLED_CURRENT.join(','));
+  params.set('timeformat', 'unixtime');
+  params.set('timezone', 'GMT');
+  params.set('wind_speed_unit', 'kmh');
+  return url.toString();
+}
