@@ -12,6 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config/schema.js';
 import { createForecastUnit, forecastSource } from './forecast/compose.js';
+import { createGapFillUnit, createModelledUnit } from './modelled/compose.js';
 import type { ForecastSource } from './http/forecastRoute.js';
 import { buildApp } from './http/app.js';
 import { statusPageSources, type StationsView } from './http/stationsView.js';
@@ -129,17 +130,21 @@ function httpComponent(runtime: MutableRuntime, sources: HttpSources, accessLogg
  */
 export function stationUnits(
   runtime: DaemonRuntime,
-  shared: { readings: StationReadingCounter; forecast: StationUnit; recorder: StationUnit; uploadRefusals: StationUnit },
+  shared: { readings: StationReadingCounter; forecast: StationUnit; recorder: StationUnit; uploadRefusals: StationUnit; modelled?: StationUnit },
 ): StationUnit[] {
   return [
     shared.readings,
     // Refused uploads in the state and for `mowability status` (src/station/uploadRefusals.ts).
     shared.uploadRefusals,
+    // Modelled stations (src/modelled/): Open-Meteo's readings through acceptReading, state `origin`.
+    ...(shared.modelled ? [shared.modelled] : []),
     // The status page's chart series (src/http/stationsRecorder.ts).
     shared.recorder,
     shared.forecast,
     // Lawn memory (src/lawn/): blade and soil water, growth since the last cut, quiet hours.
     ...lawnMemoryUnits(runtime.config, runtime.database, runtime.logger, runtime.clock),
+    // Gap filling (src/modelled/gapFill.ts): after the lawn memory, so its soil estimate comes first.
+    createGapFillUnit({ config: runtime.config, logger: runtime.logger, clock: runtime.clock, version: packageVersion() }),
   ];
 }
 
@@ -209,6 +214,7 @@ export function daemonComponents(
   // HTTP starts first; until the station side has started, health says so.
   // The forecast unit (src/forecast/): state, hold and entities through the station units; GET /v1/stations/{id}/forecast through buildApp.
   const forecast = createForecastUnit({ config: runtime.config, database: () => runtime.database, logger: runtime.logger, clock: runtime.clock, version: packageVersion() });
+  const modelled = createModelledUnit({ config: runtime.config, logger: runtime.logger, clock: runtime.clock, version: packageVersion(), accept: acceptReading, forecast });
   // Status page (src/http/statusPage.ts): a recorder unit on the station side, a read view for the HTTP side.
   const statusPage = statusPageSources(runtime.config, (stationId) => side.current?.stationState(stationId));
   const mqttStatus = (): MqttHealth | undefined =>
@@ -230,7 +236,7 @@ export function daemonComponents(
       forecast: forecastSource(forecast, runtime.config, () => side.current !== undefined),
       stations: statusPage.view,
     }, options.accessLogger),
-    stationSideComponent(runtime, () => stationUnits(runtime, { readings, forecast, recorder: statusPage.recorder, uploadRefusals }), side),
+    stationSideComponent(runtime, () => stationUnits(runtime, { readings, forecast, recorder: statusPage.recorder, uploadRefusals, modelled }), side),
   ];
 }
 

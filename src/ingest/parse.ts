@@ -33,5 +33,8 @@ export function parseStationMessage(station: StationConfig, topic: string, paylo
       return parseEcowittUpload(station, formFields(payload));
     case 'wunderground':
       return parseWundergroundUpload(station, formFields(payload));
+    // A modelled station's readings come from Open-Meteo (src/modelled/), never from a message.
+    case 'open-meteo':
+      return { kind: 'ignored', reason: 'a modelled station takes no messages' };
   }
 }
