@@ -45,6 +45,9 @@ export function crossKeyProblems(config: MqttSideConfig & Partial<Pick<AppConfig
     if (station.mower && underBase(station.mower.topic)) {
       problems.push(`station "${station.id}" mower.topic "${station.mower.topic}" lies under "mqtt.baseTopic" = "${config.mqtt.baseTopic}", where only we may publish`);
     }
+    if (station.forecast?.topic !== undefined && underBase(station.forecast.topic)) {
+      problems.push(`station "${station.id}" forecast.topic "${station.forecast.topic}" lies under "mqtt.baseTopic" = "${config.mqtt.baseTopic}", where only we may publish`);
+    }
   }
   // Home Assistant would give two owners one entity id.
   if (config.homeassistant.discovery) problems.push(...discoveryIdProblems(config.homeassistant.prefix, config.mqtt.baseTopic, config.stations));
