@@ -132,9 +132,10 @@ export function stationUnits(
     shared.readings,
     // The status page's chart series (src/http/stationsRecorder.ts).
     shared.recorder,
-    shared.forecast,
     // Lawn memory (src/lawn/): blade and soil water, growth since the last cut, quiet hours.
     ...lawnMemoryUnits(runtime.config, runtime.database, runtime.logger, runtime.clock),
+    // After the lawn memory: the forecast starts from the input it extended (the blade water, docs/model.md).
+    shared.forecast,
   ];
 }
 

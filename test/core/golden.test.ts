@@ -46,8 +46,9 @@ const CASES: GoldenCase[] = [
       rain_14d: 18, minutes_since_rain: 40,
     },
     context: CET(berlin('2026-04-20T14:00:00Z')),
-    // Model 1.1 (D8): drying time 150 min, independent of the weather of now (1.0: 28).
-    status: 'BLOCK', limiting: 'rain', reason: 'Rasen noch nass', index: 29,
+    // Model 1.2: the film dries at 0,11 mm/h in humid April air with weak sun, 5,6 h (1.1: 29 BLOCK with a
+    // fixed 150 min; 1.0: 28).
+    status: 'BLOCK', limiting: 'rain', reason: 'Rasen noch nass', index: 25,
   },
   {
     name: 'summer: heat wave afternoon',
