@@ -7,7 +7,8 @@ import { agoDe } from '../duration.js';
 import { dryingPotential } from '../physics.js';
 import { effectiveRainWindows, weightedCumulativeMm } from '../rainWindows.js';
 import type { EffectiveRainWindows } from '../rainWindows.js';
-import { LOAD_BEARING_DE, SOIL_TYPE_DE, fieldCapacityPct, loadBearingClass, soilLoadForScore, wetnessScore } from '../soil.js';
+import { LOAD_BEARING_DE, SOIL_TYPE_DE, soilLoadForScore } from '../soil.js';
+import { trafficClass, trafficScore } from '../softSoil.js';
 import { SOIL_ESTIMATE_SOURCE, estimatedSoilLoad } from '../soilEstimate.js';
 import { residualReason, residualScore } from './rainResidual.js';
 import { surfaceWetness, type SurfaceWetness } from './surfaceWetness.js';
@@ -126,12 +127,12 @@ function soilSub(found: RainFindings, values: CheckContext['values'], apiMm: num
   const { subs, modelsExecuted } = found;
   if (values.soil_moisture !== undefined) {
     modelsExecuted.push('sml');
-    const fieldCapacity = fieldCapacityPct(lawn);
-    const score = wetnessScore(values.soil_moisture, fieldCapacity, lawn.mowerClass);
-    const bearing = loadBearingClass(values.soil_moisture, fieldCapacity, lawn.mowerClass);
+    const score = trafficScore(values.soil_moisture, lawn);
+    const bearing = trafficClass(values.soil_moisture, lawn);
+    // One fact, one reason: with a soil temperature the soiltemp check names the wet soil (model 1.2).
     subs.soil = {
       score,
-      reason: score < 70
+      reason: score < 70 && values.soil_temperature === undefined
         ? `${emphasis(`Boden ${LOAD_BEARING_DE[bearing]}`)} (${formatNumberDe(values.soil_moisture)} % Bodenfeuchte, ${SOIL_TYPE_DE[lawn.soilType]}) – Gefahr von Bodenverdichtung und Fahrspuren.`
         : null,
     };

@@ -203,7 +203,8 @@ describe('rain check: sml (soil moisture load)', () => {
   });
 
   it('prefers measured soil moisture, without the drought term', () => {
-    const wet = checkFor('rain', { soil_moisture: 36.4, rain_14d: 0, minutes_since_rain: 99999 });
+    // Saturated loam (46 %; 1.1 reached 10 already at 36.4 %, model 1.2 rates that 41.7, src/core/softSoil.ts).
+    const wet = checkFor('rain', { soil_moisture: 46, rain_14d: 0, minutes_since_rain: 99999 });
     expect(subScore(wet, 'soil')).toBe(10);
     expect(wet.meta).toMatchObject({ soil_load: 'saturated', soil_load_source: 'soil_moisture', limiting_factor: 'soil' });
     const dry = checkFor('rain', { soil_moisture: 3, minutes_since_rain: 99999 });
@@ -220,7 +221,7 @@ describe('rain check: combination and meta', () => {
   it('lists the most severe sub-model first', () => {
     const check = checkFor('rain', { soil_moisture: 38, rain_1h: 0, rain_12h: 8, rain_24h: 25, minutes_since_rain: 500, humidity: 50, solar: 600, wind_speed: 10 }, 'autumn');
     expect(check.meta.limiting_factor).toBe('soil');
-    expect(check.reasons[0]).toContain('Boden wassergesättigt');
+    expect(check.reasons[0]).toContain('Boden nass'); // 1.1: „Boden wassergesättigt“ (model 1.2: s = 0.56)
     // The measured soil moisture replaces the residual estimate (D3); the cumulative finding follows.
     expect(check.reasons[1]).toContain('Viel Regen in den letzten 24 Stunden');
     expect(check.meta.models_executed).not.toContain('residual_moisture');
