@@ -40,7 +40,8 @@ export function frostCaps(tempC: number, minTemp3hC: number | undefined, minTemp
       caps.push({ cap: FROST_3H_COLD_CAP, reason: `${emphasis('Frost in den letzten 3 Stunden')} (min. ${m} °C): gefrorene Halme brechen – Tritt- und Fahrschäden.` });
     } else if (minTemp3hC <= 0) {
       caps.push({ cap: FROST_3H_THAWED_CAP, reason: `Frost in den letzten 3 Stunden (min. ${m} °C) ist aufgetaut – Halme noch geschwächt und nass.` });
-    } else if (minTemp3hC <= GROUND_FROST_AIR_C && tempC < GROUND_FROST_AIR_MAX_C) {
+    } else if (minTemp3hC <= GROUND_FROST_AIR_C && tempC < GROUND_FROST_AIR_MAX_C && !groundFrostNow(tempC, minTemp3hC, solarWm2)) {
+      // Only while the frost-now cap below does not apply: one fact, one reason.
       caps.push({ cap: GROUND_FROST_CAP, reason: `${emphasis('Bodenfrost möglich')} (Luft ${t} °C) – Rasen erst nach dem Auftauen mähen.` });
     }
   }
