@@ -112,7 +112,9 @@
     $('forecast').hidden = forecast === null;
     if (forecast === null) return;
     const window_ = forecast.next_window;
-    $('forecast-window').textContent = window_
+    $('forecast-window').textContent = forecast.available === false
+      ? t('forecastUnavailable')
+      : window_
       ? `${t('nextWindow', { start: dateFormat.format(new Date(window_.start)), end: dateFormat.format(new Date(window_.end)) })}${window_.min_index === null ? '' : ` ${t('minIndex', { min: window_.min_index })}`}`
       : t('noWindow');
     $('forecast-rain').textContent = forecast.rain_expected_in_minutes === null ? '' : t('rainIn', { minutes: Math.round(forecast.rain_expected_in_minutes) });
@@ -155,6 +157,15 @@
     $('calc-error').textContent = station.error ? t('calcError', { message: station.error.message }) : '';
     renderChecks(station.checks);
     renderForecast(station.forecast);
+    renderRefused(station.last_upload_refused);
+  }
+
+  /** "Last upload refused": the reason, when, and how many since the last accepted reading. */
+  function renderRefused(refused) {
+    $('refused-row').hidden = !refused;
+    if (!refused) return;
+    const age = formatAge(Math.max(0, (Date.now() - Date.parse(refused.at)) / 1000));
+    $('upload-refused').textContent = t('uploadRefusedText', { reason: refused.reason, age, count: refused.count });
   }
 
   /** Fetches the history; draws it unless the caller draws after the station's details arrived. */

@@ -11,9 +11,10 @@ function overlaps(a: string, b: string): boolean {
 }
 
 /** Problems no single key can see; empty when the configuration is consistent. */
-export function crossKeyProblems(config: MqttSideConfig & Partial<Pick<AppConfig, 'lawnMemory'>>): string[] {
+export function crossKeyProblems(config: MqttSideConfig & Partial<Pick<AppConfig, 'lawnMemory'>>, options: { secretsOptional?: boolean } = {}): string[] {
   const problems: string[] = [];
-  if (config.broker.enabled && !isLoopbackHost(config.broker.host) && config.broker.users.length === 0) {
+  // The accounts are a secret (a credential only the service gets); the admin commands never start the broker.
+  if (!options.secretsOptional && config.broker.enabled && !isLoopbackHost(config.broker.host) && config.broker.users.length === 0) {
     problems.push(
       `"broker.host" = "${config.broker.host}" listens beyond this machine, so "broker.users" must list at least one username/password (or use 127.0.0.1)`,
     );

@@ -103,6 +103,8 @@ export interface CheckSummary {
 }
 
 export interface ForecastSummary {
+  /** False while no forecast has been received (the provider was never reached). */
+  available: boolean;
   next_window: { start: string; end: string; min_index: number | null } | null;
   rain_expected_in_minutes: number | null;
   hours: Array<{ time: string; index: number }>;
@@ -116,6 +118,8 @@ export interface StationDetail extends StationSummary {
   checks: CheckSummary[];
   error: { message: string; missing: string[] } | null;
   forecast: ForecastSummary | null;
+  /** The station unit's `last_upload_refused` (src/station/uploadRefusals.ts), or null. */
+  last_upload_refused: { at: string; protocol: string; reason: string; count: number } | null;
   /** A modelled station's provider status in words (state `modelled.message`); null for measured stations. */
   source_message: string | null;
 }
@@ -183,6 +187,7 @@ export function forecastSummary(fragment: unknown): ForecastSummary | null {
     .filter((hour): hour is { time: string; index: number } => hour.time !== null && hour.index !== null)
     .slice(0, 14 * 24);
   return {
+    available: fragment.available !== false,
     next_window: start !== null && end !== null ? { start, end, min_index: numberOrNull(window?.min_index) } : null,
     rain_expected_in_minutes: numberOrNull(fragment.rain_expected_in_minutes),
     hours,
@@ -204,6 +209,16 @@ export function detail(view: StationsView, station: StationListing, nowMs: numbe
     checks: checkSummaries(state?.checks),
     error: error ? { message: stringOrNull(error.message) ?? '', missing: strings(error.missing) } : null,
     forecast: forecastSummary(state?.forecast),
+    last_upload_refused: lastUploadRefused(state?.last_upload_refused),
     source_message: isRecord(state?.modelled) ? stringOrNull(state.modelled.message) : null,
   };
+}
+
+/** The state's `last_upload_refused`, read defensively; null when absent or malformed. */
+export function lastUploadRefused(value: unknown): StationDetail['last_upload_refused'] {
+  if (!isRecord(value)) return null;
+  const at = isoTime(value.at);
+  const reason = stringOrNull(value.reason);
+  if (at === null || reason === null) return null;
+  return { at, protocol: stringOrNull(value.protocol) ?? '', reason, count: numberOrNull(value.count) ?? 1 };
 }

@@ -8,6 +8,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { CALCULATE_PATH } from '../http/paths.js';
 import { registerDaemonMetrics } from './daemonMetrics.js';
+import { DEFAULT_MONITOR_RESOLUTION_MS, registerEventLoopDelay } from './eventLoopDelay.js';
 import type { MetricsOptions } from './options.js';
 import type { MqttStats } from '../mqtt/service.js';
 
@@ -84,7 +85,10 @@ function registerMqttMetrics(registry: Registry, source: () => MqttStats | undef
 
 export function createMetrics(options: MetricsOptions = {}): Metrics {
   const registry = new Registry();
-  if (options.processMetrics) collectDefaultMetrics({ register: registry });
+  if (options.processMetrics) {
+    collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: DEFAULT_MONITOR_RESOLUTION_MS });
+    registerEventLoopDelay(registry);
+  }
   const requests = new Counter({
     name: `${METRIC_PREFIX}http_requests_total`,
     help: `HTTP requests by route (path pattern; "${UNMATCHED_ROUTE}" for unknown paths), method and status code.`,

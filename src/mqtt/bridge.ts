@@ -36,6 +36,7 @@ export class MqttBridge implements LifecycleComponent {
   readonly #options: BridgeOptions;
   #connection: MqttConnection | undefined;
   #running = false;
+  #connectedOnce = false;
 
   constructor(options: BridgeOptions) {
     this.#options = options;
@@ -58,7 +59,10 @@ export class MqttBridge implements LifecycleComponent {
     discovery.onBirth(connection, () => {
       if (this.#running) this.publishEverything();
     });
-    connection.onConnect(() => this.publishEverything());
+    connection.onConnect(() => {
+      this.#connectedOnce = true;
+      this.publishEverything();
+    });
     this.#running = true;
     connection.start();
     pipeline.recomputeAll();
@@ -92,6 +96,6 @@ export class MqttBridge implements LifecycleComponent {
 
   health(): MqttHealth {
     const broker = this.#options.broker;
-    return mqttHealth({ running: this.#running, embedded: broker !== undefined, brokerListening: (broker?.port ?? 0) > 0, connected: this.#connection?.connected ?? false });
+    return mqttHealth({ running: this.#running, embedded: broker !== undefined, brokerListening: (broker?.port ?? 0) > 0, connected: this.#connection?.connected ?? false, connectedOnce: this.#connectedOnce });
   }
 }

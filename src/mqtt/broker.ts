@@ -145,8 +145,14 @@ export class EmbeddedBroker {
       this.#throttle.warn(`clientError:${err.message}`, { clientId: client.id, err: err.message }, 'MQTT client error');
     });
     broker.on('connectionError', (_client, err) => this.#throttle.warn(`connError:${err.message}`, { err: err.message }, 'MQTT connection error'));
-    await this.#persistence?.restore(broker);
-    await this.#listen(broker);
+    try {
+      await this.#persistence?.restore(broker);
+      await this.#listen(broker);
+    } catch (err) {
+      // Not started, so nobody calls stop(): aedes' own timers would keep the process alive after the error.
+      await this.stop();
+      throw err;
+    }
     this.#log.info({ host: this.#options.host, port: this.#port, authentication: this.#options.users.length > 0 }, 'embedded MQTT broker listening');
   }
 
