@@ -3,6 +3,9 @@
  * hardware; MOWABILITY_LOCATION adds the modelled station "home" and validates its coordinates;
  * gapFill is checked key by key; the modelled station gets its forecast from the same request.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { historyOptionsFor } from '../../src/config/historyOptions.js';
@@ -45,5 +48,27 @@ describe('modelled station settings', () => {
     expect(parseLocationSetting('52,200')).toMatch(/longitude 200/);
     expect(parseLocationSetting('52,13,9999')).toMatch(/elevation 9999/);
     expect(parseLocationSetting('a,b')).toMatch(/must be "latitude,longitude"/);
+  });
+});
+
+describe('mowability status with a modelled station', () => {
+  it('says the station is modelled', async () => {
+    const { renderStatus } = await import('../../src/cli/statusReport.js');
+    const station = { id: 'home', name: 'Home', format: 'open-meteo', last_reading_at: null, mowable: null, latest: {}, history_minutes: 0, history_since: null, uploads_refused: [] };
+    const text = renderStatus({ database: 'db', database_exists: true, stations: [station], unconfigured_with_history: [], unmatched_uploads: [] } as never, Date.now());
+    expect(text).toContain('source:       modelled from Open-Meteo, not measured');
+    expect(renderStatus({ database: 'db', database_exists: true, stations: [{ ...station, format: 'json' }], unconfigured_with_history: [], unmatched_uploads: [] } as never, Date.now())).not.toContain('modelled');
+  });
+
+  it('refuses MOWABILITY_LOCATION beside a station called home', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mow-location-'));
+    try {
+      const file = join(dir, 'config.json');
+      writeFileSync(file, JSON.stringify({ stations: [{ id: 'home', name: 'Home', format: 'open-meteo', location: { latitude: 1, longitude: 2 } }] }));
+      expect(() => loadConfig({ env: { MOWABILITY_CONFIG: file, MOWABILITY_LOCATION: '52.5,13.4' } })).toThrow(/a station with that id is configured already/);
+      expect(loadConfig({ env: { MOWABILITY_CONFIG: file } }).stations).toHaveLength(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
