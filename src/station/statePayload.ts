@@ -74,5 +74,14 @@ export function buildStatePayload(parts: StatePayloadParts): StationStatePayload
   };
   // A unit adds keys; it never replaces one the result or the pipeline already set.
   for (const [key, value] of Object.entries(parts.fragments ?? {})) if (!Object.hasOwn(payload, key)) payload[key] = value;
-  return payload;
+  // Every text, a hold's mowable_reason and the units' fragments included, without the spec's <b> markup.
+  return withoutMarkup(payload);
+}
+
+/** Strings with `<b>` markup as plain text, everywhere in the payload (other strings and values unchanged). */
+function withoutMarkup<T>(value: T): T {
+  if (typeof value === 'string') return (value.includes('<') ? plainReason(value) : value) as T;
+  if (Array.isArray(value)) return value.map(withoutMarkup) as T;
+  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, withoutMarkup(child)])) as T;
+  return value;
 }
