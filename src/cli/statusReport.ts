@@ -6,6 +6,7 @@
  */
 import type { Database } from '../store/database.js';
 import type { LiveStation } from './liveStatus.js';
+import { readRefusals, renderStationRefusals, renderUnmatched, type RefusedUploads } from './statusRefusals.js';
 
 const MINUTE_MS = 60_000;
 
@@ -23,6 +24,8 @@ export interface StationStatus {
   history_since: string | null;
   /** What the running daemon computes now, when it answered. */
   live?: Pick<LiveStation, 'index' | 'status' | 'mowable' | 'mowable_reason' | 'last_reading_at' | 'availability'>;
+  /** Refused uploads by outcome, with the last one's reason (empty: none refused). */
+  uploads_refused: RefusedUploads[];
 }
 
 export interface StatusReport {
@@ -40,6 +43,8 @@ export interface StatusReport {
   database_written_at?: string | null;
   /** Said when no configuration file was given and the stations come from the daemon or the database. */
   note?: string;
+  /** Uploads that matched no configured station, by outcome and the last console's source. */
+  unmatched_uploads: RefusedUploads[];
 }
 
 export interface StatusStation {
@@ -65,6 +70,7 @@ export async function readStatus(database: Database, path: string, configured: r
     ? [...configured, ...[...withHistory].filter((id) => !configured.some((station) => station.id === id)).sort().map((id) => ({ id, name: id, format: 'unknown' }))]
     : configured;
   const known = new Set(stations.map((station) => station.id));
+  const refusals = await readRefusals(database);
   return {
     database: path,
     database_exists: true,
@@ -81,9 +87,11 @@ export async function readStatus(database: Database, path: string, configured: r
         latest: Object.fromEntries(rows.map((row) => [row.field, { value: row.value, at: iso(row.at_ms) }])),
         history_minutes: bucket?.minutes ?? 0,
         history_since: bucket ? iso(bucket.first * MINUTE_MS) : null,
+        uploads_refused: refusals.byStation.get(station.id) ?? [],
       };
     }),
     unconfigured_with_history: [...withHistory].filter((id) => !known.has(id)).sort(),
+    unmatched_uploads: refusals.unmatched,
   };
 }
 
@@ -111,7 +119,9 @@ export function renderStatus(report: StatusReport, nowMs: number): string {
     const values = Object.entries(station.latest).map(([field, { value }]) => `${field} ${Math.round(value * 100) / 100}`);
     if (values.length > 0) lines.push(`  latest:       ${values.join(', ')}`);
     lines.push(`  history:      ${station.history_minutes} minutes${station.history_since ? ` since ${station.history_since}` : ''}`);
+    lines.push(...renderStationRefusals(station.uploads_refused ?? [], (at) => ago(at, nowMs)));
   }
+  lines.push(...renderUnmatched(report.unmatched_uploads ?? [], (at) => ago(at, nowMs)));
   if (report.unconfigured_with_history.length > 0) lines.push('', `History of stations no longer configured: ${report.unconfigured_with_history.join(', ')}`);
   if (report.source !== 'daemon') lines.push('', 'The index itself is computed live: see the station\'s MQTT state topic or Home Assistant.');
   return `${lines.join('\n')}\n`;

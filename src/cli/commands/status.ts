@@ -26,7 +26,7 @@ export async function statusCommand(argv: readonly string[], io: CliIo): Promise
   const stations: readonly StatusStation[] = configGiven || !live.ok ? config.stations : live.stations.map(({ id, name }) => ({ id, name, format: 'see the daemon\'s configuration' }));
   let report: StatusReport;
   if (!existsSync(config.db.path)) {
-    report = { database: config.db.path, database_exists: false, stations: [], unconfigured_with_history: [] };
+    report = { database: config.db.path, database_exists: false, stations: [], unconfigured_with_history: [], unmatched_uploads: [] };
   } else {
     const database = await Database.open(config.db.path, { create: false });
     try {
