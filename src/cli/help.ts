@@ -108,11 +108,15 @@ forces the season (season_source "manual").
 ${COMMON}`,
   status: `Usage: mowability status [--json]
 
-Prints what the daemon sees, read from its database (the same db.path, so
-pass the same --config / MOWABILITY_DB_PATH): each configured station with
-its last reading, latest values, the stored mowable flag and how much
-history is kept. Works while the daemon runs. Without a database (the daemon
-never ran with this path) it says so and exits 0.
+Prints what the daemon sees. It asks the running daemon first (GET
+/v1/stations on http.host/http.port, over loopback for 0.0.0.0): index,
+mowable and last reading as computed now. When the daemon does not answer it
+reads the database (the same db.path, so pass the same --config /
+MOWABILITY_DB_PATH) and says how old it is: the daemon writes it every
+history.flushIntervalSeconds. Each station shows its latest values, the stored
+mowable flag and how much history is kept. Without --config the stations are
+the daemon's (or the database's). Without a database (the daemon never ran
+with this path) it says so and exits 0.
 
 ${COMMON}`,
   'upload-secret': `Usage: mowability upload-secret ecowitt [--json]

@@ -5,8 +5,8 @@
  * text rendering is pure.
  */
 import { MODELLED_FORMAT } from '../ingest/types.js';
-import type { StationConfig } from '../ingest/types.js';
 import type { Database } from '../store/database.js';
+import type { LiveStation } from './liveStatus.js';
 import { readRefusals, renderStationRefusals, renderUnmatched, type RefusedUploads } from './statusRefusals.js';
 
 const MINUTE_MS = 60_000;
@@ -23,6 +23,8 @@ export interface StationStatus {
   /** Minutes of history kept (rain and temperature buckets), and the oldest. */
   history_minutes: number;
   history_since: string | null;
+  /** What the running daemon computes now, when it answered. */
+  live?: Pick<LiveStation, 'index' | 'status' | 'mowable' | 'mowable_reason' | 'last_reading_at' | 'availability'>;
   /** Refused uploads by outcome, with the last one's reason (empty: none refused). */
   uploads_refused: RefusedUploads[];
 }
@@ -34,20 +36,41 @@ export interface StatusReport {
   stations: StationStatus[];
   /** Stations with history but no longer configured. */
   unconfigured_with_history: string[];
+  /** Where the station values come from: the running daemon (live), or only the database. */
+  source?: 'daemon' | 'database';
+  /** The daemon's address asked, and why it did not answer. */
+  daemon?: { url: string; answered: boolean; reason?: string };
+  /** When the database was last written (it is written every history.flushIntervalSeconds). */
+  database_written_at?: string | null;
+  /** Said when no configuration file was given and the stations come from the daemon or the database. */
+  note?: string;
   /** Uploads that matched no configured station, by outcome and the last console's source. */
   unmatched_uploads: RefusedUploads[];
 }
 
+export interface StatusStation {
+  id: string;
+  name: string;
+  format: string;
+}
+
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-export async function readStatus(database: Database, path: string, stations: readonly StationConfig[]): Promise<StatusReport> {
+/**
+ * `databaseStations`: no configuration names the stations (no --config), so every station the
+ * database holds is listed as one, not as "no longer configured".
+ */
+export async function readStatus(database: Database, path: string, configured: readonly StatusStation[], options: { databaseStations?: boolean } = {}): Promise<StatusReport> {
   const latestRows = await database.all<{ station: string; field: string; value: number; at_ms: number }>('SELECT station, field, value, at_ms FROM history_latest ORDER BY station, field');
   const stateRows = await database.all<{ station: string; mowable: number }>('SELECT station, mowable FROM history_station_state');
   const bucketRows = await database.all<{ station: string; minutes: number; first: number }>('SELECT station, COUNT(*) AS minutes, MIN(minute) AS first FROM history_buckets GROUP BY station');
   const mowable = new Map(stateRows.map((row) => [row.station, row.mowable === 1]));
   const buckets = new Map(bucketRows.map((row) => [row.station, row]));
-  const known = new Set(stations.map((station) => station.id));
   const withHistory = new Set([...latestRows.map((row) => row.station), ...buckets.keys()]);
+  const stations = options.databaseStations
+    ? [...configured, ...[...withHistory].filter((id) => !configured.some((station) => station.id === id)).sort().map((id) => ({ id, name: id, format: 'unknown' }))]
+    : configured;
+  const known = new Set(stations.map((station) => station.id));
   const refusals = await readRefusals(database);
   return {
     database: path,
@@ -85,13 +108,16 @@ export function renderStatus(report: StatusReport, nowMs: number): string {
   if (!report.database_exists) {
     return `The daemon has not run with this database yet: ${report.database} does not exist.\nStart it with "mowability serve" (or the systemd service); check db.path / MOWABILITY_DB_PATH if it already runs.\n`;
   }
-  const lines = [`Database: ${report.database}`];
+  const lines = [`Database: ${report.database}`, ...sourceLines(report, nowMs)];
   if (report.stations.length === 0) lines.push('No stations configured (add a "stations" list to the config file, see docs/mqtt.md).');
   for (const station of report.stations) {
     lines.push('', `${station.id} (${station.name}, ${station.format})`);
-    lines.push(`  last reading: ${station.last_reading_at === null ? 'none yet' : `${station.last_reading_at} (${ago(station.last_reading_at, nowMs)})`}`);
+    const lastReading = station.live ? station.live.last_reading_at : station.last_reading_at;
+    const mowable = station.live ? station.live.mowable : station.mowable;
+    lines.push(`  last reading: ${lastReading === null ? 'none yet' : `${lastReading} (${ago(lastReading, nowMs)})`}`);
     if (station.format === MODELLED_FORMAT) lines.push('  source:       modelled from Open-Meteo, not measured (the page and the state say why when nothing arrives)');
-    lines.push(`  mowable:      ${station.mowable === null ? 'not decided yet' : station.mowable ? 'yes' : 'no'}`);
+    if (station.live) lines.push(`  index:        ${station.live.index === null ? 'none yet' : `${station.live.index} (${station.live.status ?? '-'})`}, ${station.live.availability}`);
+    lines.push(`  mowable:      ${mowable === null ? 'not decided yet' : mowable ? 'yes' : 'no'}${station.live?.mowable_reason ? ` (${station.live.mowable_reason})` : ''}`);
     const values = Object.entries(station.latest).map(([field, { value }]) => `${field} ${Math.round(value * 100) / 100}`);
     if (values.length > 0) lines.push(`  latest:       ${values.join(', ')}`);
     lines.push(`  history:      ${station.history_minutes} minutes${station.history_since ? ` since ${station.history_since}` : ''}`);
@@ -99,6 +125,19 @@ export function renderStatus(report: StatusReport, nowMs: number): string {
   }
   lines.push(...renderUnmatched(report.unmatched_uploads ?? [], (at) => ago(at, nowMs)));
   if (report.unconfigured_with_history.length > 0) lines.push('', `History of stations no longer configured: ${report.unconfigured_with_history.join(', ')}`);
-  lines.push('', 'The index itself is computed live: see the station\'s MQTT state topic or Home Assistant.');
+  if (report.source !== 'daemon') lines.push('', 'The index itself is computed live: see the station\'s MQTT state topic or Home Assistant.');
   return `${lines.join('\n')}\n`;
+}
+
+/** Where the values come from: live from the daemon, or the database with its age. */
+function sourceLines(report: StatusReport, nowMs: number): string[] {
+  const lines: string[] = [];
+  if (report.daemon?.answered) lines.push(`Live from the running daemon at ${report.daemon.url}.`);
+  else if (report.daemon) {
+    const written = report.database_written_at ? `, last written ${report.database_written_at} (${ago(report.database_written_at, nowMs)})` : '';
+    lines.push(`The daemon did not answer at ${report.daemon.url}: ${report.daemon.reason ?? 'unknown'}.`);
+    lines.push(`Showing the database instead${written}; the daemon writes it every few minutes (history.flushIntervalSeconds), so it can lag behind.`);
+  }
+  if (report.note) lines.push(report.note);
+  return lines;
 }

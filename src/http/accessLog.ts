@@ -18,6 +18,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { AccessLogMode } from '../config/serviceSchema.js';
 import { loggedPath } from './loggedPath.js';
+import { STATIONS_PATH } from './stationsRoute.js';
 
 /** The field fastify's request loggers name the request id in (its default; app.ts keeps it). */
 const REQUEST_ID_LABEL = 'reqId';
@@ -31,12 +32,22 @@ export interface AccessLogOptions {
   clientAddressOf: (request: FastifyRequest) => string;
 }
 
+/**
+ * The status page's own traffic: its polling (GET /v1/stations…) and its files, answered without
+ * error. Logged at debug even when the access log is at info: one open tab wrote ~13k lines a day.
+ */
+export function isPageTraffic(method: string, route: string | undefined, statusCode: number): boolean {
+  if ((method !== 'GET' && method !== 'HEAD') || statusCode >= 400 || route === undefined) return false;
+  return route === '/' || route === '/stations/:id' || route.startsWith('/assets/') || route === STATIONS_PATH || route.startsWith(`${STATIONS_PATH}/`);
+}
+
 export function registerAccessLog(app: FastifyInstance, { mode, logger, lines: given, clientAddressOf }: AccessLogOptions): void {
   if (mode === 'off' || !logger.isLevelEnabled(mode)) return;
   const lines = given ?? logger.child({}, { redact: [] });
   // Callback style: a promise per request costs more than the line itself.
   app.addHook('onResponse', (request, reply, done) => {
-    lines[mode](
+    const level = mode === 'info' && isPageTraffic(request.method, request.routeOptions.url, reply.statusCode) ? 'debug' : mode;
+    lines[level](
       {
         [REQUEST_ID_LABEL]: request.id,
         method: request.method,

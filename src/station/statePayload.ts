@@ -78,5 +78,14 @@ export function buildStatePayload(parts: StatePayloadParts): StationStatePayload
   // A modelled station's inputs come from a weather model, not sensors (docs/model.md, "Modelled stations").
   if (payload.origin === 'modelled' && typeof payload.data_quality === 'string') payload.data_quality = 'modelled';
   if (Array.isArray(payload.estimated_fields)) markModelledReasons(payload.checks, payload.estimated_fields as string[]);
-  return payload;
+  // Every text, a hold's mowable_reason and the units' fragments included, without the spec's <b> markup.
+  return withoutMarkup(payload);
+}
+
+/** Strings with `<b>` markup as plain text, everywhere in the payload (other strings and values unchanged). */
+function withoutMarkup<T>(value: T): T {
+  if (typeof value === 'string') return (value.includes('<') ? plainReason(value) : value) as T;
+  if (Array.isArray(value)) return value.map(withoutMarkup) as T;
+  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, withoutMarkup(child)])) as T;
+  return value;
 }

@@ -26,7 +26,8 @@ describe('mowability status', () => {
         ],
       }),
     );
-    env = { MOWABILITY_DB_PATH: temp.dbPath, MOWABILITY_TIMEZONE: 'UTC', MOWABILITY_CONFIG: config };
+    // Nothing listens on that port: these cases read the database (the live cases are in liveStatus.test.ts).
+    env = { MOWABILITY_DB_PATH: temp.dbPath, MOWABILITY_TIMEZONE: 'UTC', MOWABILITY_CONFIG: config, MOWABILITY_HTTP_PORT: '9' };
   });
   afterEach(() => temp.cleanup());
 
@@ -35,7 +36,7 @@ describe('mowability status', () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toContain(`The daemon has not run with this database yet: ${temp.dbPath} does not exist.`);
     const json = await cli('status', '--json');
-    expect(JSON.parse(json.stdout)).toEqual({ database: temp.dbPath, database_exists: false, stations: [], unconfigured_with_history: [], unmatched_uploads: [] });
+    expect(JSON.parse(json.stdout)).toMatchObject({ database: temp.dbPath, database_exists: false, stations: [], unconfigured_with_history: [], unmatched_uploads: [], source: 'database' });
     expect(existsSync(temp.dbPath)).toBe(false);
   });
 

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { addKey, MINIMAL_INPUT, startHttpHarness } from '../helpers/httpApp.js';
 import { createAccessLogger } from '../../src/util/logger.js';
+import { isPageTraffic } from '../../src/http/accessLog.js';
 import { captureLogger } from '../helpers/httpLogCapture.js';
 
 const failing = () => {
@@ -26,6 +27,29 @@ async function run(accessLog: string | undefined, level: string, accessLines?: R
 }
 
 describe('http.accessLog', () => {
+  it('info: the status page\'s polling and files go to debug; other requests and page errors stay at info', async () => {
+    const run = async (level: string) => {
+      const log = captureLogger(level);
+      const h = await startHttpHarness({ logger: log.logger });
+      try {
+        for (const url of ['/', '/assets/app.js', '/v1/stations', '/health', '/assets/missing.js']) await h.app.inject({ method: 'GET', url });
+      } finally {
+        await h.close();
+      }
+      return log.lines().filter((line) => line.msg === 'request').map((line) => [line.level, line.path, line.statusCode]);
+    };
+    expect(await run('info')).toEqual([
+      [30, '/health', 200],
+      [30, '/assets/missing.js', 404],
+    ]);
+    expect((await run('debug')).filter(([level]) => level === 20).map(([, path]) => path)).toEqual(['/', '/assets/app.js', '/v1/stations']);
+    expect(isPageTraffic('GET', '/v1/stations/:id/history', 200)).toBe(true);
+    expect(isPageTraffic('GET', '/v1/stations/:id', 304)).toBe(true);
+    expect(isPageTraffic('POST', '/v1/stations', 200)).toBe(false);
+    expect(isPageTraffic('GET', '/v1/calculate', 200)).toBe(false);
+  });
+
+
   it('info (the default): one info line per request', async () => {
     const { requests, errors } = await run(undefined, 'info');
     expect(requests.map((line) => [line.level, line.path, line.statusCode])).toEqual([

@@ -25,4 +25,22 @@ describe('station state payload', () => {
     expect(stateReasons).toEqual(httpReasons.map((reason) => reason.replace(/<\/?b>/g, '')));
     expect(JSON.stringify(payload)).not.toMatch(/<\/?b>/);
   });
+
+  it('no <b> anywhere: a hold\'s mowable_reason and the units\' fragments are plain text too; other "<" stays', () => {
+    const outcome = calculate(INPUT, CONTEXT);
+    if (!outcome.ok) throw new Error('expected a result');
+    const payload = buildStatePayload({
+      stationId: 'garden',
+      stationName: 'Garden',
+      outcome,
+      assembly: { input: INPUT, withheld: {}, derived: [], coverage: {}, lastReadingAtMs: CONTEXT.nowMs },
+      mowable: false,
+      // The lawn unit's hold reason (src/core/lawnWetness.ts) carries the spec's emphasis.
+      mowableReason: '<b>Halme noch nass</b> (Wasserbilanz) – trocken in ca. 2 Stunden',
+      fragments: { lawn: { note: '<b>Rasen überfällig</b>', list: ['<b>a</b>', 'index < 70'] } },
+    });
+    expect(payload.mowable_reason).toBe('Halme noch nass (Wasserbilanz) – trocken in ca. 2 Stunden');
+    expect(payload.lawn).toEqual({ note: 'Rasen überfällig', list: ['a', 'index < 70'] });
+    expect(JSON.stringify(payload)).not.toMatch(/<\/?b>/);
+  });
 });

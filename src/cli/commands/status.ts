@@ -4,7 +4,9 @@ import { configFor, printJson } from '../context.js';
 import { EXIT_OK, type CliIo } from '../io.js';
 import { HELP } from '../help.js';
 import { Database } from '../../store/database.js';
-import { readStatus, renderStatus, type StatusReport } from '../statusReport.js';
+import { configFileFrom } from '../../config/load.js';
+import { askDaemon, databaseWrittenAt, type LiveAnswer } from '../liveStatus.js';
+import { readStatus, renderStatus, type StatusReport, type StatusStation } from '../statusReport.js';
 import { escapeTerminalText } from '../terminalText.js';
 
 const COMMAND = 'status';
@@ -18,18 +20,42 @@ export async function statusCommand(argv: readonly string[], io: CliIo): Promise
   }
   expectPositionals(COMMAND, parsed.positionals, []);
   const config = configFor(parsed, io, { secretsOptional: true });
+  const live = await askDaemon(config);
+  // Without a configuration file the stations are the running daemon's, or else the database's.
+  const configGiven = configFileFrom({ argv: parsed.configArgv, env: io.env }) !== undefined || config.stations.length > 0;
+  const stations: readonly StatusStation[] = configGiven || !live.ok ? config.stations : live.stations.map(({ id, name }) => ({ id, name, format: 'see the daemon\'s configuration' }));
   let report: StatusReport;
   if (!existsSync(config.db.path)) {
     report = { database: config.db.path, database_exists: false, stations: [], unconfigured_with_history: [], unmatched_uploads: [] };
   } else {
     const database = await Database.open(config.db.path, { create: false });
     try {
-      report = await readStatus(database, config.db.path, config.stations);
+      report = await readStatus(database, config.db.path, stations, { databaseStations: !configGiven });
     } finally {
       await database.close();
     }
   }
+  report = withLive(report, live, configGiven);
   if (parsed.values.json === true) printJson(io, report);
   else io.stdout(renderStatus(report, Date.now()).split('\n').map(escapeTerminalText).join('\n'));
   return EXIT_OK;
+}
+
+/** The report with the daemon's live values per station, or the database's age when it did not answer. */
+function withLive(report: StatusReport, live: LiveAnswer, configGiven: boolean): StatusReport {
+  const note = configGiven ? {} : { note: 'No configuration file given (--config or MOWABILITY_CONFIG): the stations listed are the ones the daemon or its database knows.' };
+  if (!live.ok) return { ...report, source: 'database', daemon: { url: live.url, answered: false, reason: live.reason }, database_written_at: databaseWrittenAt(report.database), ...note };
+  const byId = new Map(live.stations.map((station) => [station.id, station]));
+  return {
+    ...report,
+    source: 'daemon',
+    daemon: { url: live.url, answered: true },
+    ...note,
+    stations: report.stations.map((station) => {
+      const now = byId.get(station.id);
+      if (!now) return station;
+      const { index, status, mowable, mowable_reason, last_reading_at, availability } = now;
+      return { ...station, live: { index, status, mowable, mowable_reason, last_reading_at, availability } };
+    }),
+  };
 }
