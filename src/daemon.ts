@@ -140,11 +140,12 @@ export function stationUnits(
     ...(shared.modelled ? [shared.modelled] : []),
     // The status page's chart series (src/http/stationsRecorder.ts).
     shared.recorder,
-    shared.forecast,
     // Lawn memory (src/lawn/): blade and soil water, growth since the last cut, quiet hours.
     ...lawnMemoryUnits(runtime.config, runtime.database, runtime.logger, runtime.clock),
     // Gap filling (src/modelled/gapFill.ts): after the lawn memory, so its soil estimate comes first.
     createGapFillUnit({ config: runtime.config, logger: runtime.logger, clock: runtime.clock, version: packageVersion() }),
+    // After the lawn memory and gap filling: the forecast starts from the input they extended (the blade water, docs/model.md).
+    shared.forecast,
   ];
 }
 

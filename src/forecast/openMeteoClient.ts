@@ -3,14 +3,20 @@
  * with Node's fetch: a timeout per attempt, retries with exponential back-off
  * on network errors, timeouts, 429 and 5xx (Retry-After honoured up to the
  * back-off cap), and conditional requests (If-None-Match / If-Modified-Since)
- * when the server sent an ETag or Last-Modified. Never throws: every failure
- * is a result with a reason for the log.
+ * when the server sent an ETag or Last-Modified. The body is read with a
+ * bound on its decoded bytes (../util/boundedBody.ts): a gzip bomb or an
+ * endless chunked answer ends the attempt at MAX_RESPONSE_BYTES, not at the
+ * timeout. Never throws: every failure is a result with a reason for the log.
  */
 import type { ForecastHour } from '../core/forecastProjection.js';
 import type { StationLocation } from '../ingest/types.js';
+import { BodyTooLargeError, readBoundedText } from '../util/boundedBody.js';
 import { openMeteoUrl, parseOpenMeteo } from './openMeteoResponse.js';
 
-/** Largest response body read (a 3-day hourly forecast is about 10 kB). */
+/**
+ * Largest response body read, counted after decoding (gzip, deflate, br) while it streams in, with or
+ * without Content-Length; the read stops there (a 3-day hourly forecast is about 10 kB).
+ */
 export const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
 /** Longest wait between two attempts, Retry-After included. */
 export const MAX_BACKOFF_MS = 60_000;
@@ -44,6 +50,8 @@ export interface OpenMeteoClientOptions {
   fetch?: typeof fetch;
   sleep?: (ms: number) => Promise<void>;
   userAgent: string;
+  /** Defaults to MAX_RESPONSE_BYTES. */
+  maxResponseBytes?: number;
 }
 
 const RETRYABLE = (status: number): boolean => status === 429 || status >= 500;
@@ -54,14 +62,6 @@ function retryAfterMs(header: string | null): number | undefined {
   if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
   const date = Date.parse(header);
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
-}
-
-async function readBody(response: Response): Promise<string> {
-  const length = Number(response.headers.get('content-length') ?? 0);
-  if (length > MAX_RESPONSE_BYTES) throw new Error(`the response is larger than ${MAX_RESPONSE_BYTES} bytes`);
-  const text = await response.text();
-  if (text.length > MAX_RESPONSE_BYTES) throw new Error(`the response is larger than ${MAX_RESPONSE_BYTES} bytes`);
-  return text;
 }
 
 export class OpenMeteoClient {
@@ -112,8 +112,10 @@ export class OpenMeteoClient {
         const reason = `HTTP ${response.status}${response.status === 429 ? ' (rate limited)' : ''}`;
         return { outcome: { kind: 'error', reason }, ...(RETRYABLE(response.status) ? { retryInMs: retryAfterMs(response.headers.get('retry-after')) ?? 0 } : {}) };
       }
-      text = await readBody(response);
+      text = await readBoundedText(response, this.#options.maxResponseBytes ?? MAX_RESPONSE_BYTES);
     } catch (err) {
+      // The same server would send the same body again: not retried.
+      if (err instanceof BodyTooLargeError) return { outcome: { kind: 'error', reason: err.message } };
       const reason = timeout.aborted ? `no answer within ${this.#options.timeoutMs} ms` : `request failed: ${err instanceof Error ? err.message : String(err)}`;
       return { outcome: { kind: 'error', reason }, retryInMs: 0 };
     }

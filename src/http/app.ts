@@ -31,7 +31,7 @@ import { registerRegistrationRoutes, type RegistrationRouteDeps } from './regist
 import { registerOpenApi, registerOpenApiRoute, UNKNOWN_VERSION } from './openapi.js';
 import { registerStatusPage } from './statusPage.js';
 import { NO_STATIONS, type StationsView } from './stationsView.js';
-import { applyConnectionCap, serverOptions } from './serverLimits.js';
+import { applyConnectionCap, applyConnectionShare, connectionShareOptions, serverOptions } from './serverLimits.js';
 import { trackConnections } from './shutdown.js';
 import { registerUploadRoutes, type AcceptReading, type UploadRefusal } from './uploads.js';
 import { UploadCounters } from './uploadsCounters.js';
@@ -87,6 +87,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const httpLogger = deps.logger.child(HTTP_BINDINGS);
   const app = createFastify(http, httpLogger, () => guard);
   applyConnectionCap(app.server, http.maxConnections);
+  applyConnectionShare(app.server, connectionShareOptions(http, httpLogger));
   const clientAddressOf = createClientAddressResolver(http.trustProxy);
   installRequestHooks(app, http, access, clientAddressOf);
   registerAccessLog(app, { mode: http.accessLog, logger: httpLogger, lines: deps.accessLogger?.child(HTTP_BINDINGS), clientAddressOf });

@@ -4,6 +4,7 @@
  * publishes everything retained: bridge state, discovery, stats, each
  * station's state and availability.
  */
+import { uploadRelayTopic } from '../ingest/uploadStations.js';
 import type { Logger } from 'pino';
 import type { StationPipeline } from '../station/pipeline.js';
 import type { Clock } from '../util/clock.js';
@@ -53,6 +54,8 @@ export class MqttBridge implements LifecycleComponent {
     const connection = new MqttConnection(connectionOptions, this.#options.logger);
     this.#connection = connection;
     for (const station of pipeline.stations) {
+      // The relay topic skips the upload PASSKEY: read only when mqtt.uploadRelay says so.
+      if (station.topic === uploadRelayTopic(station.id) && !config.mqtt.uploadRelay) continue;
       connection.subscribe(station.topic, (topic, payload, retained) => pipeline.handleMessage(station, topic, payload, retained));
     }
     for (const unit of pipeline.units) unit.subscribe?.(connection, (stationId) => pipeline.scheduleRecompute(stationId));
