@@ -10,6 +10,7 @@
 import type { FieldName } from '../core/fields.js';
 import type { CurrentField, Reading } from '../ingest/types.js';
 import { CURRENT_FIELDS } from '../ingest/types.js';
+import { MAX_FUTURE_SKEW_MS } from '../ingest/time.js';
 import { assembleInput, round, type Assembly } from './assembly.js';
 import { DuplicateFilter, type DuplicateFilterState } from './fingerprints.js';
 import { MinuteColumns } from './minuteColumns.js';
@@ -99,8 +100,10 @@ export class StationHistory {
     return this.#dirtyBuckets.size + this.#dirtyCounters.size + this.#dirtyLatest.size > 0 || this.#duplicates.dirty;
   }
 
-  #noteReadingTime(timeMs: number): void {
-    if (this.#lastReadingAtMs === null || timeMs > this.#lastReadingAtMs) this.#lastReadingAtMs = timeMs;
+  #noteReadingTime(timeMs: number, nowMs = Number.POSITIVE_INFINITY): void {
+    // A last reading stamped in the future (the clock stepped back since) gives way to the new one.
+    const future = this.#lastReadingAtMs !== null && this.#lastReadingAtMs > nowMs + MAX_FUTURE_SKEW_MS;
+    if (this.#lastReadingAtMs === null || timeMs > this.#lastReadingAtMs || future) this.#lastReadingAtMs = timeMs;
   }
 
   /** Index of the minute's bucket (created when missing), marked for the next batch. */
@@ -134,10 +137,15 @@ export class StationHistory {
     return clamped.value;
   }
 
-  /** Adds a reading. Repeated transmissions and redeliveries return 'duplicate' and change nothing. */
-  ingest(reading: TimedReading): IngestResult {
+  /**
+   * Adds a reading. Repeated transmissions and redeliveries return 'duplicate' and change nothing.
+   * `nowMs` is the wall clock at arrival: what the history holds stamped beyond it (plus the skew
+   * tolerance) was stamped by a clock that has since stepped back, and never hides a new reading.
+   */
+  ingest(reading: TimedReading, nowMs = Number.POSITIVE_INFINITY): IngestResult {
     const timeMs = reading.timeMs;
-    if (this.#duplicates.seen(reading.fingerprint, timeMs)) return 'duplicate';
+    const futureMs = nowMs + MAX_FUTURE_SKEW_MS;
+    if (this.#duplicates.seen(reading.fingerprint, timeMs, nowMs)) return 'duplicate';
     const minute = minuteOf(timeMs);
     const gapMs = this.#options.maxGapMinutes * MINUTE_MS;
 
@@ -157,20 +165,22 @@ export class StationHistory {
     for (const counter of reading.rainCounters) {
       this.#hasRainAmounts = true;
       const previous = this.#counters.get(counter.key);
-      if (previous && timeMs <= previous.atMs) continue; // older than the baseline: nothing to learn
+      // A baseline stamped in the future (the clock stepped back since) is the last total seen, at an unknown time.
+      const futureBaseline = previous !== undefined && previous.atMs > futureMs;
+      if (previous && timeMs <= previous.atMs && !futureBaseline) continue; // older than the baseline: nothing to learn
       this.#counters.set(counter.key, { key: counter.key, totalMm: counter.totalMm, atMs: timeMs });
       this.#dirtyCounters.add(counter.key);
       if (!previous) continue; // first sight sets the baseline only
       const step = counter.totalMm - previous.totalMm;
       const increment = step >= 0 ? step : this.#options.counterResetPolicy === 'count' ? counter.totalMm : 0;
       // After a gap we do not know when it rained: book it at the start of the gap, which is not covered.
-      const atMinute = timeMs - previous.atMs > gapMs ? minuteOf(previous.atMs) : minute;
+      const atMinute = !futureBaseline && timeMs - previous.atMs > gapMs ? minuteOf(previous.atMs) : minute;
       if (atMinute > minuteOf(timeMs) - RETENTION_MINUTES) this.#addRain(atMinute, increment);
       rainObserved = true;
     }
     const rate = reading.values.precipitation_rate;
     if (rate !== undefined && !this.#hasRainAmounts) {
-      const last = this.#lastRate;
+      const last = this.#lastRate !== undefined && this.#lastRate.atMs > futureMs ? undefined : this.#lastRate;
       if (last && timeMs > last.atMs && timeMs - last.atMs <= gapMs) {
         this.#addRain(minute, (last.rateMmH * (timeMs - last.atMs)) / 3_600_000);
       }
@@ -183,12 +193,22 @@ export class StationHistory {
       const value = reading.values[field];
       if (value === undefined) continue;
       const latest = this.#latest.get(field);
-      if (latest && latest.atMs > timeMs) continue;
+      if (latest && latest.atMs > timeMs && latest.atMs <= futureMs) continue;
       this.#latest.set(field, { field, value, atMs: timeMs });
       this.#dirtyLatest.add(field);
     }
-    this.#noteReadingTime(timeMs);
+    this.#noteReadingTime(timeMs, nowMs);
     return 'accepted';
+  }
+
+  /**
+   * The wall clock stepped (now `nowMs`): the duplicate filter forgets a floor and entries stamped
+   * beyond it (they would refuse every new reading until the clock caught up). Current values,
+   * baselines and buckets stamped in the future stay: they are superseded by new readings, are
+   * never fresh and lie outside every window. True when something was repaired.
+   */
+  clockStepped(nowMs: number): boolean {
+    return this.#duplicates.repair(nowMs + MAX_FUTURE_SKEW_MS);
   }
 
   /** Drops buckets, counter baselines and duplicate-filter entries older than the 14-day retention. */
