@@ -202,13 +202,26 @@ export class StationHistory {
   }
 
   /**
-   * The wall clock stepped (now `nowMs`): the duplicate filter forgets a floor and entries stamped
-   * beyond it (they would refuse every new reading until the clock caught up). Current values,
-   * baselines and buckets stamped in the future stay: they are superseded by new readings, are
-   * never fresh and lie outside every window. True when something was repaired.
+   * The wall clock stepped by `deltaMs` (now `nowMs`). Rain baselines the old clock stamped within
+   * the gap limit of its "now" move with the step: the next counter step is this interval's rain,
+   * not rain spread over a gap that never was (a year after a forward step). The duplicate filter
+   * forgets a floor and entries stamped beyond now (they would refuse every new reading until the
+   * clock caught up). Current values and buckets stamped in the future stay: new readings
+   * supersede them, they are never fresh and lie outside every window. True when something changed.
    */
-  clockStepped(nowMs: number): boolean {
-    return this.#duplicates.repair(nowMs + MAX_FUTURE_SKEW_MS);
+  clockStepped(nowMs: number, deltaMs = 0): boolean {
+    const oldNowMs = nowMs - deltaMs;
+    const recentMs = oldNowMs - this.#options.maxGapMinutes * MINUTE_MS;
+    let changed = false;
+    for (const counter of this.#counters.values()) {
+      if (deltaMs === 0 || counter.atMs < recentMs || counter.atMs > oldNowMs + MAX_FUTURE_SKEW_MS) continue;
+      counter.atMs += deltaMs;
+      this.#dirtyCounters.add(counter.key);
+      changed = true;
+    }
+    const rate = this.#lastRate;
+    if (rate && deltaMs !== 0 && rate.atMs >= recentMs && rate.atMs <= oldNowMs + MAX_FUTURE_SKEW_MS) this.#lastRate = { ...rate, atMs: rate.atMs + deltaMs };
+    return this.#duplicates.repair(nowMs + MAX_FUTURE_SKEW_MS) || changed;
   }
 
   /** Drops buckets, counter baselines and duplicate-filter entries older than the 14-day retention. */

@@ -148,11 +148,11 @@ export class HistoryService {
     return this.#writer.flush();
   }
 
-  /** The wall clock stepped: each history repairs what a clock that stepped back left beyond `nowMs`. */
-  clockStepped(nowMs: number): void {
+  /** The wall clock stepped by `deltaMs`: each history moves its fresh rain baselines and repairs its duplicate filter. */
+  clockStepped(nowMs: number, deltaMs: number): void {
     for (const [station, history] of this.#histories) {
-      if (!history.clockStepped(nowMs)) continue;
-      this.#log.info({ station }, 'duplicate filter repaired after a clock step (its high-water mark lay in the future)');
+      if (!history.clockStepped(nowMs, deltaMs)) continue;
+      this.#log.info({ station, deltaMs }, 'history follows the clock step (rain baselines moved, duplicate filter repaired)');
       this.#writer.markDirty();
     }
   }

@@ -95,9 +95,9 @@ export class StationPipeline implements LifecycleComponent {
     });
     this.#recompute = new StationRecompute({ config, history: this.#history, units: this.units, events: this.#events, throttle: options.throttle });
     this.#debounce = new KeyedDebounce(config.mqtt.recomputeDebounceMs, (stationId) => logFailure(options.log, 'recompute', { station: stationId }));
-    options.clockSteps?.onStep(() => {
+    options.clockSteps?.onStep((step) => {
       if (!this.#running) return;
-      this.#history.clockStepped(clock.now());
+      this.#history.clockStepped(clock.now(), step.deltaMs);
       this.recomputeAll();
     });
   }

@@ -109,3 +109,24 @@ describe('DuplicateFilter.repair', () => {
     expect(filter.dirty).toBe(true);
   });
 });
+
+describe('history after a forward clock step', () => {
+  it('books the next counter step in its own minute, not at the start of a year-long gap that never was', () => {
+    const YEAR = 365 * DAY;
+    const behind = REAL - YEAR;
+    const history = new StationHistory(DEFAULT_HISTORY_OPTIONS);
+    history.ingest(arrival(behind, 15, 100), behind);
+    // An old baseline (an hour before the old clock's now) stays where it is.
+    const untouched = new StationHistory(DEFAULT_HISTORY_OPTIONS);
+    untouched.ingest(arrival(behind - 3_600_000, 15, 100), behind - 3_600_000);
+    expect(untouched.clockStepped(REAL, YEAR)).toBe(false);
+    expect(history.clockStepped(REAL, YEAR)).toBe(true);
+    history.ingest(arrival(REAL + MINUTE_MS, 15, 101), REAL + MINUTE_MS);
+    expect(history.buckets(REAL, REAL + MINUTE_MS).reduce((sum, bucket) => sum + bucket.rainMm, 0)).toBe(1);
+    // Without the step the history would file that millimetre a year ago, outside every window.
+    const unaware = new StationHistory(DEFAULT_HISTORY_OPTIONS);
+    unaware.ingest(arrival(behind, 15, 100), behind);
+    unaware.ingest(arrival(REAL + MINUTE_MS, 15, 101), REAL + MINUTE_MS);
+    expect(unaware.buckets(REAL, REAL + MINUTE_MS).reduce((sum, bucket) => sum + bucket.rainMm, 0)).toBe(0);
+  });
+});
