@@ -52,6 +52,8 @@ export type { Assembly, DuplicateFilterState, RainAnomaly };
 export interface TimedReading extends Reading {
   /** Reading time, epoch ms (payload time or arrival time). */
   timeMs: number;
+  /** Rain the history booked from this reading (mm), set once it was accepted (for the station units). */
+  bookedRainMm?: number;
 }
 
 export type IngestResult = 'accepted' | 'duplicate';
@@ -71,6 +73,7 @@ export class StationHistory {
   #lastRate: { rateMmH: number; atMs: number } | undefined;
   #hasRainAmounts = false;
   #lastReadingAtMs: number | null = null;
+  #bookedMm = 0;
 
   constructor(options: HistoryOptions, rows?: RestoredRows) {
     this.#options = options;
@@ -96,6 +99,11 @@ export class StationHistory {
     return this.#lastReadingAtMs;
   }
 
+  /** Rain booked by the last ingest (mm; 0 for a duplicate). */
+  get lastIngestRainMm(): number {
+    return this.#bookedMm;
+  }
+
   get dirty(): boolean {
     return this.#dirtyBuckets.size + this.#dirtyCounters.size + this.#dirtyLatest.size > 0 || this.#duplicates.dirty;
   }
@@ -115,6 +123,7 @@ export class StationHistory {
   #addRain(minute: number, mm: number): void {
     if (mm <= 0) return;
     const capped = Math.min(mm, this.#options.maxRainIncrementMm);
+    this.#bookedMm += capped;
     const index = this.#bucket(minute);
     const { totalMm, excessMm } = addToMinute(this.#buckets.rainAt(index), capped);
     this.#buckets.setRain(index, round(totalMm, 6));
@@ -145,6 +154,7 @@ export class StationHistory {
   ingest(reading: TimedReading, nowMs = Number.POSITIVE_INFINITY): IngestResult {
     const timeMs = reading.timeMs;
     const futureMs = nowMs + MAX_FUTURE_SKEW_MS;
+    this.#bookedMm = 0;
     if (this.#duplicates.seen(reading.fingerprint, timeMs, nowMs)) return 'duplicate';
     const minute = minuteOf(timeMs);
     const gapMs = this.#options.maxGapMinutes * MINUTE_MS;

@@ -127,6 +127,11 @@ export class HistoryService {
     return this.#histories.get(stationId)?.buckets(fromMs, toMs) ?? [];
   }
 
+  /** Rain the station's last accepted reading added to its history (mm). */
+  lastIngestRainMm(stationId: string): number {
+    return this.#histories.get(stationId)?.lastIngestRainMm ?? 0;
+  }
+
   lastReadingAtMs(stationId: string): number | null {
     return this.#histories.get(stationId)?.lastReadingAtMs ?? null;
   }

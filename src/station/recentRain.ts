@@ -59,6 +59,8 @@ export class RecentRain implements StationUnit {
       memory.counters.set(counter.key, { totalMm: counter.totalMm, atMs });
       if (previous && atMs - previous.atMs <= MAX_STEP_GAP_MS && counter.totalMm > previous.totalMm) mm += counter.totalMm - previous.totalMm;
     }
+    // What the history booked from the reading (a first reading after a restart, a baseline a clock step left behind) knows more.
+    if (reading.bookedRainMm !== undefined) mm = Math.max(mm, reading.bookedRainMm);
     if (mm > 0) memory.events.push({ atMs, mm });
     this.#forget(memory, atMs);
   }

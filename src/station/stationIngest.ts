@@ -148,7 +148,7 @@ export class StationIngest {
       return 'duplicate';
     }
     this.#count(station.id, 'accepted');
-    this.#onAccepted(station.id, timed);
+    this.#onAccepted(station.id, { ...timed, bookedRainMm: this.#history.lastIngestRainMm(station.id) });
     return 'accepted';
   }
 }

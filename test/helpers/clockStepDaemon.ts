@@ -5,7 +5,7 @@
  * Readings go in over MQTT (the embedded broker); the station's state and the bridge stats come
  * back over MQTT; the history is read from the database once the daemon has stopped.
  */
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
 import { Database } from '../../src/store/database.js';
@@ -27,13 +27,23 @@ export interface ClockStepSetup {
   env?: Record<string, string>;
 }
 
+export interface ReadingValues {
+  t: number;
+  total: number;
+  r?: number;
+  /** Epoch seconds (stations with a timestamp key). */
+  ts?: number;
+}
+
 export interface SteppedDaemon {
   process: DaemonProcess;
   states: StationStatePayload[];
   latest(): StationStatePayload | undefined;
   stats(): Record<string, unknown> | undefined;
   /** Publishes one reading (QoS 1) and waits until the bridge stats count it as handled. */
-  reading(values: { t: number; total: number; r?: number; ts?: number }): Promise<void>;
+  reading(values: ReadingValues): Promise<void>;
+  /** Publishes readings in order and waits until the bridge stats count them all as handled. */
+  readings(list: readonly ReadingValues[]): Promise<void>;
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
@@ -100,22 +110,30 @@ export async function startStepped(setup: ClockStepSetup, offset: string): Promi
   });
   await connection.subscribeAsync(['mowability/garden/state', 'mowability/bridge/stats'], { qos: 0 });
   await waitUntil(() => stats !== undefined, 'the bridge stats', 10_000);
+  const readings = async (list: readonly ReadingValues[]): Promise<void> => {
+    const handled = (): number => Number(stats?.accepted ?? 0) + Number(stats?.duplicates ?? 0) + Number(stats?.rejected ?? 0);
+    const before = handled();
+    for (const values of list) await connection.publishAsync(STATION_TOPIC, JSON.stringify({ h: 60, w: 5, r: 0, ...values }), { qos: 1 });
+    await waitUntil(() => handled() >= before + list.length, 'the readings handled (bridge stats)', 10_000);
+  };
   return {
     process,
     states,
     latest: () => states.at(-1),
     stats: () => stats,
-    async reading(values) {
-      const handled = (): number => Number(stats?.accepted ?? 0) + Number(stats?.duplicates ?? 0) + Number(stats?.rejected ?? 0);
-      const before = handled();
-      await connection.publishAsync(STATION_TOPIC, JSON.stringify({ h: 60, w: 5, r: 0, ...values }), { qos: 1 });
-      await waitUntil(() => handled() > before, 'the reading handled (bridge stats)', 10_000);
-    },
+    reading: (values) => readings([values]),
+    readings,
     async stop(signal = 'SIGTERM') {
       await connection.endAsync(true);
       await process.stop(signal);
     },
   };
+}
+
+/** Peak resident memory of a process (VmHWM, bytes). */
+export function peakRssBytes(pid: number): number {
+  const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return Number(match?.[1] ?? 0) * 1024;
 }
 
 /** Rain stored in the history (mm) and its minute rows, read after the daemon stopped. */
