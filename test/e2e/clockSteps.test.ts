@@ -135,6 +135,8 @@ describe('a daemon whose wall clock steps (libfaketime)', () => {
         const response = await fetch(`${own.daemon!.process.baseUrl}/health`);
         expect(response.status).toBe(200);
         worstMs = Math.max(worstMs, performance.now() - started);
+        // A monitor's pace (10 per second), not a load test: the RSS bound is about the step.
+        await new Promise((resolve) => setTimeout(resolve, 100));
       }
       expect(Number(own.daemon!.stats()?.clockSteps)).toBe(1);
       expect(worstMs).toBeLessThan(1_000);
