@@ -16,7 +16,7 @@ import { HEALTH_PATHS } from './paths.js';
 import { describeDuration, type ClockWatchStats } from '../util/clockWatch.js';
 
 export interface ComponentState {
-  status: 'ok' | 'error';
+  status: 'ok' | 'starting' | 'error';
   message?: string;
 }
 

@@ -19,6 +19,14 @@ export interface MqttStats extends PipelineStats {
   /** Retained messages of other clients held by the embedded broker, and their payload bytes. */
   brokerRetainedMessages: number;
   brokerRetainedBytes: number;
+  /** Retained publishes of other clients to command or relay topics, delivered without the retain flag. */
+  brokerRetainDropped: number;
+  /** SUBSCRIBE packets refused by broker.maxFiltersPerSubscribe or broker.maxSubscriptionsPerClient (connection closed). */
+  brokerSubscribeRefused: number;
+  /** QoS 1/2 messages not queued for an offline persistent session past broker.maxQueued*PerSession. */
+  brokerQueueDropped: number;
+  /** Offline persistent sessions dropped to make room under broker.maxPersistentSessions. */
+  brokerSessionsEvicted: number;
   /** Open client connections of the embedded broker (the daemon's own included); 0 with an external broker. */
   brokerClients: number;
   /** Wall-clock steps seen (src/util/clockWatch.ts) and the system clock's NTP synchronisation. */
@@ -29,7 +37,7 @@ export interface MqttStats extends PipelineStats {
 export interface StatsSources {
   pipeline: { stats(): PipelineStats };
   connection: PublisherRef;
-  broker: Pick<EmbeddedBroker, 'rejectedPublishes' | 'refusedConnections' | 'retainedRefused' | 'retained' | 'openConnections'> | undefined;
+  broker: Pick<EmbeddedBroker, 'rejectedPublishes' | 'refusedConnections' | 'retainedRefused' | 'retainDropped' | 'subscribeRefused' | 'sessions' | 'retained' | 'openConnections'> | undefined;
   clock?: { stats(): ClockWatchStats } | undefined;
 }
 
@@ -43,6 +51,10 @@ export function bridgeStats({ pipeline, connection, broker, clock }: StatsSource
     brokerRetainedRefused: broker?.retainedRefused ?? 0,
     brokerRetainedMessages: broker?.retained.messages ?? 0,
     brokerRetainedBytes: broker?.retained.bytes ?? 0,
+    brokerRetainDropped: broker?.retainDropped ?? 0,
+    brokerSubscribeRefused: broker?.subscribeRefused ?? 0,
+    brokerQueueDropped: broker?.sessions.queueDropped ?? 0,
+    brokerSessionsEvicted: broker?.sessions.evicted ?? 0,
     brokerClients: broker?.openConnections ?? 0,
     clockSteps: clockStats?.clockSteps ?? 0,
     clockSync: clockStats?.clockSync ?? 'unknown',
