@@ -33,7 +33,9 @@ import { createMqttService, type MqttService, type MqttServiceOptions, type Mqtt
 import { mqttEnabled } from './mqtt/settings.js';
 import type { StationUnit } from './station/unit.js';
 import { lawnMemoryUnits } from './lawn/buildLawnUnit.js';
-import { systemClock, type Clock } from './util/clock.js';
+import { monotonicClock, systemClock, type Clock, type MonotonicClock } from './util/clock.js';
+import { ClockWatch } from './util/clockWatch.js';
+import { readClockSync } from './util/clockSync.js';
 import { startInOrder, type LifecycleComponent, type StartedComponents } from './util/lifecycle.js';
 import { MutableRuntime, type DaemonRuntime } from './daemonRuntime.js';
 import { accessCacheComponent, databaseComponent, keyUsageComponent, serveLockComponent } from './daemonStorage.js';
@@ -48,6 +50,8 @@ export interface DaemonOptions {
   /** The HTTP access lines' logger (createAccessLogger: written in blocks); omitted: they go through `logger`. */
   accessLogger?: Logger;
   clock?: Clock;
+  /** With `clock`: the monotonic clock clock steps are measured against (without it, an injected clock is not watched). */
+  monotonic?: MonotonicClock;
   /** Shell command that creates a key for this daemon's database (shown when none exists). */
   keyCommandHint?: string;
 }
@@ -89,6 +93,7 @@ function httpComponent(runtime: MutableRuntime, sources: HttpSources, accessLogg
               stationReadings: () => sources.readings.counts(),
               stationMessages: sources.stationMessages,
               databasePath: config.db.path,
+              clock: () => runtime.clockWatch?.stats(),
             });
       app = await buildApp({
         config,
@@ -98,6 +103,7 @@ function httpComponent(runtime: MutableRuntime, sources: HttpSources, accessLogg
         accessLogger,
         clock: runtime.clock,
         mqttStatus: sources.mqttStatus,
+        clockStatus: () => runtime.clockWatch?.stats(),
         forecast: sources.forecast,
         stations: sources.stations,
         version: packageVersion(),
@@ -155,6 +161,9 @@ export interface StationSideDeps {
   readonly logger: Logger;
   readonly clock: Clock;
   readonly database: Database;
+  readonly clockWatch?: ClockWatch | undefined;
+  /** The monotonic clock when the clock is watched (else the wall clock counts as steady). */
+  readonly monotonic?: MonotonicClock | undefined;
 }
 
 /** The station side once built; undefined before its component starts (HTTP starts earlier). */
@@ -183,6 +192,8 @@ export function stationSideComponent(deps: StationSideDeps, units: () => readonl
         softwareVersion: packageVersion(),
         supportUrl: packageHomepage(),
         units: units(),
+        clockWatch: deps.clockWatch,
+        monotonic: deps.monotonic,
       });
       ref.current = side;
       started = await startInOrder(side.components, deps.logger);
@@ -222,6 +233,7 @@ export function daemonComponents(
     mqttEnabled(runtime.config) ? (side.current && side.started ? side.current.health() : MQTT_STARTING) : undefined;
   const mqttStats = (): MqttStats | undefined => (mqttEnabled(runtime.config) ? side.current?.stats() : undefined);
   return [
+    ...(runtime.clockWatch ? [runtime.clockWatch] : []),
     serveLockComponent(runtime),
     databaseComponent(runtime),
     accessCacheComponent(runtime, options.keyCommandHint),
@@ -243,7 +255,12 @@ export function daemonComponents(
 
 export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon> {
   const logger = options.logger;
-  const runtime = new MutableRuntime(options.config, logger, options.clock ?? systemClock);
+  const clock = options.clock ?? systemClock;
+  // An injected clock without a monotonic one is a test driving time by hand: its jumps are not steps.
+  const watch = options.clock === undefined || options.monotonic !== undefined;
+  const monotonic = watch ? (options.monotonic ?? monotonicClock) : undefined;
+  const clockWatch = monotonic && new ClockWatch({ wall: clock, monotonic, logger, readSync: () => readClockSync(options.config.clock.syncMarkerPath) });
+  const runtime = new MutableRuntime(options.config, logger, clock, clockWatch, monotonic);
   const side: StationSideRef = { current: undefined };
   const components = daemonComponents(runtime, {
     keyCommandHint: options.keyCommandHint ?? 'npx mowability keys add <owner>',

@@ -8,7 +8,8 @@ import type { AppConfig } from './config/schema.js';
 import type { AccessCache } from './store/accessCache.js';
 import type { Database } from './store/database.js';
 import type { ServiceStore } from './store/serviceStore.js';
-import type { Clock } from './util/clock.js';
+import type { Clock, MonotonicClock } from './util/clock.js';
+import type { ClockWatch } from './util/clockWatch.js';
 
 /** What components share. Getters throw when read before the providing component started. */
 export interface DaemonRuntime {
@@ -20,6 +21,10 @@ export interface DaemonRuntime {
   readonly access: AccessCache;
   /** e.g. "http://127.0.0.1:8080"; set once the HTTP component listens. */
   readonly httpAddress: string;
+  /** Clock-step detection and NTP synchronisation (undefined when a test drives the clock). */
+  readonly clockWatch?: ClockWatch | undefined;
+  /** The clock watch's monotonic clock (undefined with it). */
+  readonly monotonic?: MonotonicClock | undefined;
 }
 
 /** The composition root's runtime: each providing component sets its value once it started. */
@@ -33,6 +38,8 @@ export class MutableRuntime implements DaemonRuntime {
     readonly config: AppConfig,
     readonly logger: Logger,
     readonly clock: Clock,
+    readonly clockWatch?: ClockWatch,
+    readonly monotonic?: MonotonicClock,
   ) {}
 
   get database(): Database {

@@ -92,6 +92,12 @@ export const mqttSchema = {
       default: 1000,
       env: 'MOWABILITY_MQTT_RECOMPUTE_DEBOUNCE_MS',
     },
+    recomputeIntervalSeconds: {
+      doc: 'Every station is recomputed (and the bridge stats published) this often, on the monotonic clock, so states age and hysteresis delays run out without new readings.',
+      format: 'positive-int',
+      default: 60,
+      env: 'MOWABILITY_MQTT_RECOMPUTE_INTERVAL_SECONDS',
+    },
     mowableOnThreshold: {
       doc: 'mowable turns on once the index has stayed at or above this for mowableOnDelayMinutes.',
       format: percentThreshold,

@@ -3,11 +3,12 @@
  * setting, its default, its environment variable and its flag is declared
  * here; the README table is generated from it (scripts/gen-config-docs.mjs).
  */
+import { clockSchema } from './clockSchema.js';
 import { mqttSchema } from './mqttSchema.js';
 import { publicServiceSchema } from './publicServiceSchema.js';
 import { serviceSchema } from './serviceSchema.js';
 
-export const configSchema = { ...serviceSchema, ...publicServiceSchema, ...mqttSchema };
+export const configSchema = { ...serviceSchema, ...publicServiceSchema, ...mqttSchema, ...clockSchema };
 
 export type ConfigSchema = typeof configSchema;
 

@@ -7,6 +7,7 @@
 import type { CalculationInput, FieldName } from '../core/fields.js';
 import type { CurrentField } from '../ingest/types.js';
 import { CURRENT_FIELDS } from '../ingest/types.js';
+import { MAX_FUTURE_SKEW_MS } from '../ingest/time.js';
 import type { MinuteColumns } from './minuteColumns.js';
 import { scanWindows } from './scan.js';
 import type { LatestRow } from './types.js';
@@ -65,7 +66,9 @@ export function assembleInput(source: AssemblySource, nowMs: number): Assembly {
     if (!latest) continue;
     const limitMs = options.fieldFreshnessMs?.[field] ?? options.freshnessMs;
     const ageMs = nowMs - latest.atMs;
-    if (ageMs <= limitMs) input[field] = latest.value;
+    // Stamped beyond now: by a clock that has since stepped back. Never fresh; a new reading supersedes it.
+    if (ageMs < -MAX_FUTURE_SKEW_MS) withheld[field] = `last value is stamped ${Math.round(-ageMs / MINUTE_MS)} min in the future (the clock stepped back)`;
+    else if (ageMs <= limitMs) input[field] = latest.value;
     else withheld[field] = `last value is ${Math.round(ageMs / MINUTE_MS)} min old (limit ${Math.round(limitMs / MINUTE_MS)} min)`;
   }
 

@@ -21,6 +21,8 @@
  * baselines anyway.
  */
 
+import { MAX_FUTURE_SKEW_MS as FUTURE_TOLERANCE_MS } from '../ingest/time.js';
+
 /** At one packet per 10 s this is about 11.5 days of exact memory; 1.5 MB per station at most. */
 export const MAX_EXACT_ENTRIES = 100_000;
 const INITIAL_CAPACITY = 1024;
@@ -86,8 +88,12 @@ export class DuplicateFilter {
     return { highWaterMs: this.#highWaterMs, recent };
   }
 
-  /** True for a duplicate; otherwise remembers the reading and returns false. */
-  seen(fingerprint: string, atMs: number): boolean {
+  /**
+   * True for a duplicate; otherwise remembers the reading and returns false. `nowMs`: the wall
+   * clock at arrival; a floor stamped beyond it (plus the skew tolerance) is repaired first.
+   */
+  seen(fingerprint: string, atMs: number, nowMs = Number.POSITIVE_INFINITY): boolean {
+    if (this.#floorMs > nowMs + FUTURE_TOLERANCE_MS || (this.#highWaterMs ?? 0) > nowMs + FUTURE_TOLERANCE_MS) this.repair(nowMs + FUTURE_TOLERANCE_MS);
     if (atMs <= this.#floorMs) return true;
     const hash = hashFingerprint(fingerprint);
     for (let i = this.#lowerBound(atMs - this.#windowMs); i < this.#end && this.#times[i]! <= atMs + this.#windowMs; i++) {
@@ -99,6 +105,21 @@ export class DuplicateFilter {
       this.#dirty = true;
     }
     return false;
+  }
+
+  /**
+   * Forgets what lies beyond `limitMs` (stamped by a clock that stepped back): exact entries, the
+   * floor and the high-water mark come back to the newest entry at or before it. True when changed.
+   */
+  repair(limitMs: number): boolean {
+    const floorBeyond = this.#floorMs > limitMs;
+    const highBeyond = this.#highWaterMs !== null && this.#highWaterMs > limitMs;
+    if (!floorBeyond && !highBeyond) return false;
+    this.#end = Math.max(this.#start, this.#lowerBound(limitMs + 1));
+    if (floorBeyond) this.#floorMs = Number.NEGATIVE_INFINITY;
+    this.#highWaterMs = this.#end > this.#start ? this.#times[this.#end - 1]! : this.#floorMs === Number.NEGATIVE_INFINITY ? null : this.#floorMs;
+    this.#dirty = true;
+    return true;
   }
 
   /** Drops exact entries older than `oldestMs`; readings that old are refused before they get here. */

@@ -10,6 +10,7 @@
 import type { FieldName } from '../core/fields.js';
 import type { CurrentField, Reading } from '../ingest/types.js';
 import { CURRENT_FIELDS } from '../ingest/types.js';
+import { MAX_FUTURE_SKEW_MS } from '../ingest/time.js';
 import { assembleInput, round, type Assembly } from './assembly.js';
 import { DuplicateFilter, type DuplicateFilterState } from './fingerprints.js';
 import { MinuteColumns } from './minuteColumns.js';
@@ -51,6 +52,8 @@ export type { Assembly, DuplicateFilterState, RainAnomaly };
 export interface TimedReading extends Reading {
   /** Reading time, epoch ms (payload time or arrival time). */
   timeMs: number;
+  /** Rain the history booked from this reading (mm), set once it was accepted (for the station units). */
+  bookedRainMm?: number;
 }
 
 export type IngestResult = 'accepted' | 'duplicate';
@@ -70,6 +73,7 @@ export class StationHistory {
   #lastRate: { rateMmH: number; atMs: number } | undefined;
   #hasRainAmounts = false;
   #lastReadingAtMs: number | null = null;
+  #bookedMm = 0;
 
   constructor(options: HistoryOptions, rows?: RestoredRows) {
     this.#options = options;
@@ -95,12 +99,19 @@ export class StationHistory {
     return this.#lastReadingAtMs;
   }
 
+  /** Rain booked by the last ingest (mm; 0 for a duplicate). */
+  get lastIngestRainMm(): number {
+    return this.#bookedMm;
+  }
+
   get dirty(): boolean {
     return this.#dirtyBuckets.size + this.#dirtyCounters.size + this.#dirtyLatest.size > 0 || this.#duplicates.dirty;
   }
 
-  #noteReadingTime(timeMs: number): void {
-    if (this.#lastReadingAtMs === null || timeMs > this.#lastReadingAtMs) this.#lastReadingAtMs = timeMs;
+  #noteReadingTime(timeMs: number, nowMs = Number.POSITIVE_INFINITY): void {
+    // A last reading stamped in the future (the clock stepped back since) gives way to the new one.
+    const future = this.#lastReadingAtMs !== null && this.#lastReadingAtMs > nowMs + MAX_FUTURE_SKEW_MS;
+    if (this.#lastReadingAtMs === null || timeMs > this.#lastReadingAtMs || future) this.#lastReadingAtMs = timeMs;
   }
 
   /** Index of the minute's bucket (created when missing), marked for the next batch. */
@@ -112,6 +123,7 @@ export class StationHistory {
   #addRain(minute: number, mm: number): void {
     if (mm <= 0) return;
     const capped = Math.min(mm, this.#options.maxRainIncrementMm);
+    this.#bookedMm += capped;
     const index = this.#bucket(minute);
     const { totalMm, excessMm } = addToMinute(this.#buckets.rainAt(index), capped);
     this.#buckets.setRain(index, round(totalMm, 6));
@@ -134,10 +146,16 @@ export class StationHistory {
     return clamped.value;
   }
 
-  /** Adds a reading. Repeated transmissions and redeliveries return 'duplicate' and change nothing. */
-  ingest(reading: TimedReading): IngestResult {
+  /**
+   * Adds a reading. Repeated transmissions and redeliveries return 'duplicate' and change nothing.
+   * `nowMs` is the wall clock at arrival: what the history holds stamped beyond it (plus the skew
+   * tolerance) was stamped by a clock that has since stepped back, and never hides a new reading.
+   */
+  ingest(reading: TimedReading, nowMs = Number.POSITIVE_INFINITY): IngestResult {
     const timeMs = reading.timeMs;
-    if (this.#duplicates.seen(reading.fingerprint, timeMs)) return 'duplicate';
+    const futureMs = nowMs + MAX_FUTURE_SKEW_MS;
+    this.#bookedMm = 0;
+    if (this.#duplicates.seen(reading.fingerprint, timeMs, nowMs)) return 'duplicate';
     const minute = minuteOf(timeMs);
     const gapMs = this.#options.maxGapMinutes * MINUTE_MS;
 
@@ -157,20 +175,22 @@ export class StationHistory {
     for (const counter of reading.rainCounters) {
       this.#hasRainAmounts = true;
       const previous = this.#counters.get(counter.key);
-      if (previous && timeMs <= previous.atMs) continue; // older than the baseline: nothing to learn
+      // A baseline stamped in the future (the clock stepped back since) is the last total seen, at an unknown time.
+      const futureBaseline = previous !== undefined && previous.atMs > futureMs;
+      if (previous && timeMs <= previous.atMs && !futureBaseline) continue; // older than the baseline: nothing to learn
       this.#counters.set(counter.key, { key: counter.key, totalMm: counter.totalMm, atMs: timeMs });
       this.#dirtyCounters.add(counter.key);
       if (!previous) continue; // first sight sets the baseline only
       const step = counter.totalMm - previous.totalMm;
       const increment = step >= 0 ? step : this.#options.counterResetPolicy === 'count' ? counter.totalMm : 0;
       // After a gap we do not know when it rained: book it at the start of the gap, which is not covered.
-      const atMinute = timeMs - previous.atMs > gapMs ? minuteOf(previous.atMs) : minute;
+      const atMinute = !futureBaseline && timeMs - previous.atMs > gapMs ? minuteOf(previous.atMs) : minute;
       if (atMinute > minuteOf(timeMs) - RETENTION_MINUTES) this.#addRain(atMinute, increment);
       rainObserved = true;
     }
     const rate = reading.values.precipitation_rate;
     if (rate !== undefined && !this.#hasRainAmounts) {
-      const last = this.#lastRate;
+      const last = this.#lastRate !== undefined && this.#lastRate.atMs > futureMs ? undefined : this.#lastRate;
       if (last && timeMs > last.atMs && timeMs - last.atMs <= gapMs) {
         this.#addRain(minute, (last.rateMmH * (timeMs - last.atMs)) / 3_600_000);
       }
@@ -183,12 +203,35 @@ export class StationHistory {
       const value = reading.values[field];
       if (value === undefined) continue;
       const latest = this.#latest.get(field);
-      if (latest && latest.atMs > timeMs) continue;
+      if (latest && latest.atMs > timeMs && latest.atMs <= futureMs) continue;
       this.#latest.set(field, { field, value, atMs: timeMs });
       this.#dirtyLatest.add(field);
     }
-    this.#noteReadingTime(timeMs);
+    this.#noteReadingTime(timeMs, nowMs);
     return 'accepted';
+  }
+
+  /**
+   * The wall clock stepped by `deltaMs` (now `nowMs`). Rain baselines the old clock stamped within
+   * the gap limit of its "now" move with the step: the next counter step is this interval's rain,
+   * not rain spread over a gap that never was (a year after a forward step). The duplicate filter
+   * forgets a floor and entries stamped beyond now (they would refuse every new reading until the
+   * clock caught up). Current values and buckets stamped in the future stay: new readings
+   * supersede them, they are never fresh and lie outside every window. True when something changed.
+   */
+  clockStepped(nowMs: number, deltaMs = 0): boolean {
+    const oldNowMs = nowMs - deltaMs;
+    const recentMs = oldNowMs - this.#options.maxGapMinutes * MINUTE_MS;
+    let changed = false;
+    for (const counter of this.#counters.values()) {
+      if (deltaMs === 0 || counter.atMs < recentMs || counter.atMs > oldNowMs + MAX_FUTURE_SKEW_MS) continue;
+      counter.atMs += deltaMs;
+      this.#dirtyCounters.add(counter.key);
+      changed = true;
+    }
+    const rate = this.#lastRate;
+    if (rate && deltaMs !== 0 && rate.atMs >= recentMs && rate.atMs <= oldNowMs + MAX_FUTURE_SKEW_MS) this.#lastRate = { ...rate, atMs: rate.atMs + deltaMs };
+    return this.#duplicates.repair(nowMs + MAX_FUTURE_SKEW_MS) || changed;
   }
 
   /** Drops buckets, counter baselines and duplicate-filter entries older than the 14-day retention. */

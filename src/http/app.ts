@@ -50,6 +50,8 @@ export interface AppDeps {
   checkConfig?: HealthRouteDeps['checkConfig'];
   /** The MQTT side's state for /health's `checks.mqtt` (omitted: MQTT off or not wired). */
   mqttStatus?: HealthRouteDeps['mqttStatus'];
+  /** The system clock's figures for /health's `checks.clock` (omitted: not shown). */
+  clockStatus?: HealthRouteDeps['clockStatus'];
   /** Prometheus metrics for GET /metrics (omitted: no metrics, no hook). Access: config.http.metrics. */
   metrics?: Metrics;
   /** Station forecasts for GET /v1/stations/{id}/forecast (omitted: no such route). */
@@ -186,6 +188,7 @@ async function registerRoutes(app: FastifyInstance, deps: AppDeps, clientAddress
     probeDatabase: () => deps.store.healthProbe(),
     checkConfig: deps.checkConfig ?? createConfigCheck(config),
     ...(deps.mqttStatus ? { mqttStatus: deps.mqttStatus } : {}),
+    ...(deps.clockStatus ? { clockStatus: deps.clockStatus } : {}),
   });
   if (deps.acceptReading) {
     registerUploadRoutes(app, {

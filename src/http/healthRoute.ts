@@ -13,6 +13,7 @@ import type { HealthProbe } from '../store/serviceStore.js';
 import { MESSAGES } from './errors.js';
 import { healthResponses } from './schemas.js';
 import { HEALTH_PATHS } from './paths.js';
+import { describeDuration, type ClockWatchStats } from '../util/clockWatch.js';
 
 export interface ComponentState {
   status: 'ok' | 'starting' | 'error';
@@ -27,6 +28,23 @@ export interface HealthRouteDeps {
    * but does not make health fail: this endpoint answers for the HTTP API.
    */
   mqttStatus?(): ComponentState | undefined;
+  /** The system clock (src/util/clockWatch.ts), reported as `checks.clock`; informational like mqtt. */
+  clockStatus?(): ClockStatsSnapshot | undefined;
+}
+
+type ClockStatsSnapshot = ClockWatchStats;
+
+/** checks.clock from the clock watch's figures. */
+export function clockCheck(stats: ClockWatchStats): { status: string; steps: number; last_step_ms?: number; message?: string } {
+  const messages: string[] = [];
+  if (stats.clockSync === 'unsynchronized') messages.push('the system clock is not NTP-synchronised yet');
+  if (stats.clockSteps > 0) messages.push(`the wall clock stepped ${stats.lastClockStepMs > 0 ? 'forward' : 'back'} by ${describeDuration(Math.abs(stats.lastClockStepMs))}`);
+  return {
+    status: stats.clockSync,
+    steps: stats.clockSteps,
+    ...(stats.clockSteps > 0 ? { last_step_ms: stats.lastClockStepMs } : {}),
+    ...(messages.length > 0 ? { message: messages.join('; ') } : {}),
+  };
 }
 
 /** Is the loaded configuration still usable: data directory writable, time zone known. */
@@ -71,6 +89,11 @@ function mqttCheck(deps: HealthRouteDeps): { mqtt?: ComponentState } {
   }
 }
 
+function clockChecks(deps: HealthRouteDeps): { clock?: ReturnType<typeof clockCheck> } {
+  const stats = deps.clockStatus?.();
+  return stats ? { clock: clockCheck(stats) } : {};
+}
+
 export function registerHealthRoutes(app: FastifyInstance, deps: HealthRouteDeps): void {
   // Logged once per distinct error, not once per monitoring request.
   let lastLogged: string | undefined;
@@ -104,6 +127,7 @@ export function registerHealthRoutes(app: FastifyInstance, deps: HealthRouteDeps
         maintenance: { status: maintenance ? 'active' : 'inactive' },
         config,
         ...mqttCheck(deps),
+        ...clockChecks(deps),
       },
       response_time_ms: Math.round(reply.elapsedTime),
     };

@@ -108,6 +108,18 @@ const componentSchema = {
   },
 } as const;
 
+/** checks.clock: informational, it never decides the HTTP status (docs/api.md, health). */
+const clockCheckSchema = {
+  type: 'object',
+  required: ['status', 'steps'],
+  properties: {
+    status: { type: 'string', description: "'synchronized' (NTP has set the clock), 'unsynchronized' (not yet) or 'unknown' (no systemd-timesyncd marker)." },
+    steps: { type: 'integer', description: 'Steps of the wall clock seen since the start.' },
+    last_step_ms: { type: 'integer', description: 'Size of the last step in ms, positive forward, negative back; present after a step.' },
+    message: { type: 'string', description: 'Present while the clock is not synchronised or after a step.' },
+  },
+} as const;
+
 export const healthResultSchema = {
   type: 'object',
   required: ['status', 'maintenance_mode', 'mfi_version', 'checks', 'response_time_ms'],
@@ -119,8 +131,8 @@ export const healthResultSchema = {
       type: 'object',
       description: 'Component states.',
       required: ['database', 'maintenance', 'config'],
-      // mqtt: only when MQTT is enabled; informational, it never decides the HTTP status.
-      properties: { database: componentSchema, maintenance: componentSchema, config: componentSchema, mqtt: componentSchema },
+      // mqtt: only when MQTT is enabled; mqtt and clock are informational, they never decide the HTTP status.
+      properties: { database: componentSchema, maintenance: componentSchema, config: componentSchema, mqtt: componentSchema, clock: clockCheckSchema },
     },
     response_time_ms: { type: 'integer', description: 'Server-internal processing time in milliseconds.' },
   },

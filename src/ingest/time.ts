@@ -80,10 +80,16 @@ export type ReadingTime =
   | { ok: true; timeMs: number; source: 'payload' | 'arrival' }
   | { ok: false; reason: string };
 
-/** The reading's time: the payload's when present, else the arrival; refuses stale or future readings. */
-export function resolveReadingTime(payloadTimeMs: number | undefined, arrivalMs: number): ReadingTime {
+/**
+ * The reading's time: the payload's when present, else the arrival; refuses stale or future
+ * readings. `clockUnsynchronised`: our own clock is known not to be NTP-set yet, so a payload
+ * time ahead of it says more about our clock than about the station's: the reading is kept,
+ * at its arrival time, instead of being refused.
+ */
+export function resolveReadingTime(payloadTimeMs: number | undefined, arrivalMs: number, clockUnsynchronised = false): ReadingTime {
   if (payloadTimeMs === undefined) return { ok: true, timeMs: arrivalMs, source: 'arrival' };
   if (plausibleDate(payloadTimeMs) === undefined) return { ok: false, reason: 'timestamp is not a valid time' };
+  if (payloadTimeMs > arrivalMs + MAX_FUTURE_SKEW_MS && clockUnsynchronised) return { ok: true, timeMs: arrivalMs, source: 'arrival' };
   if (payloadTimeMs > arrivalMs + MAX_FUTURE_SKEW_MS) {
     return { ok: false, reason: `timestamp ${new Date(payloadTimeMs).toISOString()} is more than 2 minutes in the future` };
   }

@@ -70,4 +70,27 @@ export function registerDaemonMetrics(registry: Registry, options: MetricsOption
       },
     });
   }
+  if (options.clock) registerClockMetrics(registry, options.clock);
+}
+
+const SYNC_VALUE = { synchronized: 1, unsynchronized: 0, unknown: -1 } as const;
+
+function registerClockMetrics(registry: Registry, clock: NonNullable<MetricsOptions['clock']>): void {
+  new Counter({
+    name: `${PREFIX}clock_steps_total`,
+    help: 'Steps of the system wall clock seen against the monotonic clock (NTP setting the time, a restored fake-hwclock).',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(clock()?.clockSteps ?? 0);
+    },
+  });
+  new Gauge({
+    name: `${PREFIX}clock_synchronized`,
+    help: 'The system clock is NTP-synchronised: 1 yes, 0 not yet, -1 unknown (no systemd-timesyncd marker).',
+    registers: [registry],
+    collect() {
+      this.set(SYNC_VALUE[clock()?.clockSync ?? 'unknown']);
+    },
+  });
 }

@@ -2,6 +2,7 @@
 import type { UploadCount } from '../http/uploadsCounters.js';
 import type { MqttStats } from '../mqtt/service.js';
 import type { IngestCounters } from '../station/stationIngest.js';
+import type { ClockWatchStats } from '../util/clockWatch.js';
 
 export interface MetricsOptions {
   /** The MQTT bridge's counters; undefined while MQTT is off or starting. */
@@ -14,6 +15,8 @@ export interface MetricsOptions {
   stationReadings?: () => ReadonlyMap<string, number>;
   /** The SQLite database file; its size (with the write-ahead log) is read at scrape time. */
   databasePath?: string;
+  /** Clock steps seen and the system clock's NTP synchronisation (src/util/clockWatch.ts). */
+  clock?: () => ClockWatchStats | undefined;
   /** Node.js process metrics (CPU, memory, event loop, GC); on in the daemon. */
   processMetrics?: boolean;
 }

@@ -31,7 +31,8 @@ export interface Metrics {
 }
 
 type MqttGaugeName = 'connected' | 'brokerRetainedMessages' | 'brokerRetainedBytes' | 'brokerClients';
-type MqttCounterName = Exclude<keyof MqttStats, MqttGaugeName>;
+/** The clock's figures have their own metrics (src/metrics/daemonMetrics.ts), with MQTT on or off. */
+type MqttCounterName = Exclude<keyof MqttStats, MqttGaugeName | 'clockSteps' | 'clockSync'>;
 
 /** Each MQTT counter once: metric name and help. */
 const MQTT_COUNTERS: Record<MqttCounterName, [name: string, help: string]> = {

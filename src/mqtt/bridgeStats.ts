@@ -4,6 +4,7 @@
  * /metrics and the retained `<base>/bridge/stats` topic.
  */
 import type { PipelineStats } from '../station/pipeline.js';
+import type { ClockWatchStats } from '../util/clockWatch.js';
 import type { EmbeddedBroker } from './broker.js';
 import type { PublisherRef } from './publisher.js';
 import { BRIDGE_STATS_TOPIC } from './topics.js';
@@ -28,15 +29,20 @@ export interface MqttStats extends PipelineStats {
   brokerSessionsEvicted: number;
   /** Open client connections of the embedded broker (the daemon's own included); 0 with an external broker. */
   brokerClients: number;
+  /** Wall-clock steps seen (src/util/clockWatch.ts) and the system clock's NTP synchronisation. */
+  clockSteps: number;
+  clockSync: ClockWatchStats['clockSync'];
 }
 
 export interface StatsSources {
   pipeline: { stats(): PipelineStats };
   connection: PublisherRef;
   broker: Pick<EmbeddedBroker, 'rejectedPublishes' | 'refusedConnections' | 'retainedRefused' | 'retainDropped' | 'subscribeRefused' | 'sessions' | 'retained' | 'openConnections'> | undefined;
+  clock?: { stats(): ClockWatchStats } | undefined;
 }
 
-export function bridgeStats({ pipeline, connection, broker }: StatsSources): MqttStats {
+export function bridgeStats({ pipeline, connection, broker, clock }: StatsSources): MqttStats {
+  const clockStats = clock?.stats();
   return {
     ...pipeline.stats(),
     connected: connection()?.connected ?? false,
@@ -50,6 +56,8 @@ export function bridgeStats({ pipeline, connection, broker }: StatsSources): Mqt
     brokerQueueDropped: broker?.sessions.queueDropped ?? 0,
     brokerSessionsEvicted: broker?.sessions.evicted ?? 0,
     brokerClients: broker?.openConnections ?? 0,
+    clockSteps: clockStats?.clockSteps ?? 0,
+    clockSync: clockStats?.clockSync ?? 'unknown',
   };
 }
 

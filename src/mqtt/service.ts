@@ -15,7 +15,8 @@ import { ScheduledJobs } from '../station/scheduledJobs.js';
 import type { StationUnit } from '../station/unit.js';
 import type { Database } from '../store/database.js';
 import { SpaceReclaimer } from '../store/spaceReclaimer.js';
-import { systemClock, type Clock } from '../util/clock.js';
+import { systemClock, type Clock, type MonotonicClock } from '../util/clock.js';
+import type { ClockWatch } from '../util/clockWatch.js';
 import type { LifecycleComponent } from '../util/lifecycle.js';
 import { LogThrottle } from '../util/logThrottle.js';
 import { AvailabilityPublisher } from './availability.js';
@@ -44,6 +45,10 @@ export interface MqttServiceOptions {
   supportUrl?: string;
   /** Station units built by the composition root (src/station/unit.ts), after the built-in irrigation source. */
   units?: readonly StationUnit[];
+  /** Clock-step detection (src/util/clockWatch.ts), started by the composition root: history and jobs follow its steps. */
+  clockWatch?: ClockWatch;
+  /** The clock "the last hour" of rain is measured on (src/station/recentRain.ts); default: `clock`. */
+  monotonic?: MonotonicClock;
 }
 
 export interface MqttService {
@@ -79,14 +84,14 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
   const log = options.logger.child({ module: 'mqtt' });
   const throttle = new LogThrottle(log, 60_000, () => clock.now());
   const version = options.softwareVersion ?? MFI_VERSION;
-  const pipeline = new StationPipeline({ config, database, logger: options.logger, log, throttle, clock, units: options.units ?? [] });
+  const pipeline = new StationPipeline({ config, database, logger: options.logger, log, throttle, clock, units: options.units ?? [], clockSteps: options.clockWatch, monotonic: options.monotonic });
   const extraEntities = (stationId: string) => pipeline.entities(stationId);
   const enabled = mqttEnabled(config);
   const broker = enabled && usesEmbeddedBroker(config) ? brokerFromConfig(config, { database, extraEntities, logger: options.logger, clock }) : undefined;
 
   let bridge: MqttBridge | undefined;
   const connection = () => bridge?.connection;
-  const statsSources: StatsSources = { pipeline, connection, broker };
+  const statsSources: StatsSources = { pipeline, connection, broker, clock: options.clockWatch };
   const publishStats = () => publishBridgeStats(statsSources, version, clock.now());
   if (enabled) {
     const availability = new AvailabilityPublisher({
@@ -112,6 +117,8 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
     clock,
     timeZone: calculationContext(config, 0).timeZone,
     pruneSchedule: config.history.pruneSchedule,
+    recomputeIntervalMs: config.mqtt.recomputeIntervalSeconds * 1000,
+    clockSteps: options.clockWatch,
     pipeline,
     reclaimer: new SpaceReclaimer(database, options.logger),
     ...(bridge ? { afterRecompute: publishStats } : {}),

@@ -13,6 +13,9 @@ import type { HistoryStore, StationStateRow } from '../store/historyStore.js';
 import { describeAnomaly } from '../history/rainPlausibility.js';
 import { BatchWriter } from '../util/batchWriter.js';
 import { LogThrottle } from '../util/logThrottle.js';
+import { planPrune } from '../history/prunePolicy.js';
+import { monotonicClock, type MonotonicClock } from '../util/clock.js';
+import type { ClockSyncStatus } from '../util/clockSync.js';
 
 /** A station with a broken rain counter repeats its anomaly every minute: say it once an hour. */
 const ANOMALY_LOG_INTERVAL_MS = 3_600_000;
@@ -36,6 +39,10 @@ export class HistoryService {
   readonly #writer: BatchWriter;
   readonly #anomalyLog: LogThrottle;
   #release: (() => void) | undefined;
+  readonly #monotonic: MonotonicClock;
+  readonly #clockSync: () => ClockSyncStatus;
+  #startedMonotonicMs = 0;
+  #restoredNewestMs: number | null = null;
   /** Commits made, for benchmarks (SD-card wear). */
   commits = 0;
 
@@ -46,7 +53,13 @@ export class HistoryService {
     flushIntervalMs: number;
     logger: Logger;
     now?: () => number;
+    /** For the prune's uptime (src/history/prunePolicy.ts). */
+    monotonic?: MonotonicClock;
+    /** NTP synchronisation of the system clock (the prune waits while it is missing). */
+    clockSync?: () => ClockSyncStatus;
   }) {
+    this.#monotonic = options.monotonic ?? monotonicClock;
+    this.#clockSync = options.clockSync ?? (() => 'unknown');
     this.#store = options.store;
     this.#stations = options.stations;
     this.#optionsFor = options.optionsFor;
@@ -63,7 +76,10 @@ export class HistoryService {
       this.#histories.set(station.id, history);
       if (state) this.#states.set(station.id, state);
       this.#log.info({ station: station.id, buckets: history.bucketCount }, 'history restored');
+      const newest = history.lastReadingAtMs;
+      if (newest !== null && (this.#restoredNewestMs === null || newest > this.#restoredNewestMs)) this.#restoredNewestMs = newest;
     }
+    this.#startedMonotonicMs = this.#monotonic.now();
     this.#release = await this.#store.drive(() => this.#writer.markDirty());
   }
 
@@ -83,9 +99,10 @@ export class HistoryService {
     return history;
   }
 
-  ingest(stationId: string, reading: TimedReading): IngestResult {
+  /** `nowMs`: the wall clock at arrival (what lies beyond it was stamped before a backward clock step). */
+  ingest(stationId: string, reading: TimedReading, nowMs = Number.POSITIVE_INFINITY): IngestResult {
     const history = this.#history(stationId);
-    const result = history.ingest(reading);
+    const result = history.ingest(reading, nowMs);
     if (history.dirty) this.#writer.markDirty();
     this.#logAnomalies(stationId, history);
     return result;
@@ -110,6 +127,11 @@ export class HistoryService {
     return this.#histories.get(stationId)?.buckets(fromMs, toMs) ?? [];
   }
 
+  /** Rain the station's last accepted reading added to its history (mm). */
+  lastIngestRainMm(stationId: string): number {
+    return this.#histories.get(stationId)?.lastIngestRainMm ?? 0;
+  }
+
   lastReadingAtMs(stationId: string): number | null {
     return this.#histories.get(stationId)?.lastReadingAtMs ?? null;
   }
@@ -131,11 +153,37 @@ export class HistoryService {
     return this.#writer.flush();
   }
 
-  async prune(nowMs: number): Promise<void> {
+  /** The wall clock stepped by `deltaMs`: each history moves its fresh rain baselines and repairs its duplicate filter. */
+  clockStepped(nowMs: number, deltaMs: number): void {
+    for (const [station, history] of this.#histories) {
+      if (!history.clockStepped(nowMs, deltaMs)) continue;
+      this.#log.info({ station, deltaMs }, 'history follows the clock step (rain baselines moved, duplicate filter repaired)');
+      this.#writer.markDirty();
+    }
+  }
+
+  /**
+   * Deletes history older than the retention, measured from the newest stored reading, and waits
+   * while the clock cannot be trusted (src/history/prunePolicy.ts): a clock that jumped ahead
+   * never deletes history. Returns whether it pruned.
+   */
+  async prune(nowMs: number): Promise<boolean> {
     await this.flush();
-    for (const history of this.#histories.values()) history.prune(nowMs);
-    const deleted = await this.#store.prune(nowMs);
-    this.#log.info({ deleted }, 'history pruned');
+    const plan = planPrune({
+      nowMs,
+      newestMs: [...this.#histories.values()].map((history) => history.lastReadingAtMs),
+      restoredNewestMs: this.#restoredNewestMs,
+      uptimeMs: this.#monotonic.now() - this.#startedMonotonicMs,
+      sync: this.#clockSync(),
+    });
+    if (!plan.prune) {
+      this.#log.warn({ reason: plan.reason, now: new Date(nowMs).toISOString() }, `history prune postponed: ${plan.reason}`);
+      return false;
+    }
+    for (const history of this.#histories.values()) history.prune(plan.referenceMs);
+    const deleted = await this.#store.prune(plan.referenceMs);
+    this.#log.info({ deleted, reference: new Date(plan.referenceMs).toISOString() }, 'history pruned');
+    return true;
   }
 
   async #persist(): Promise<void> {

@@ -17,7 +17,9 @@ import { StationIngest, type AcceptOutcome, type IngestCounters } from './statio
 import type { EntitySpec } from '../homeassistant/stationEntities.js';
 import type { Database } from '../store/database.js';
 import { HistoryStore } from '../store/historyStore.js';
-import type { Clock } from '../util/clock.js';
+import type { Clock, MonotonicClock } from '../util/clock.js';
+import { RecentRain } from './recentRain.js';
+import type { ClockSteps } from '../util/clockWatch.js';
 import { logFailure } from '../util/guarded.js';
 import type { LifecycleComponent } from '../util/lifecycle.js';
 import type { LogThrottle } from '../util/logThrottle.js';
@@ -40,6 +42,10 @@ export interface PipelineOptions {
   clock: Clock;
   /** Units built by the composition root, after the built-in irrigation source. */
   units: readonly StationUnit[];
+  /** Measures "rain in the last hour" for the recent-rain unit (src/station/recentRain.ts); default: `clock`. */
+  monotonic?: MonotonicClock;
+  /** Clock steps and synchronisation (src/util/clockWatch.ts): the history repairs itself, states are recomputed at once. */
+  clockSteps?: ClockSteps;
 }
 
 export type StateListener = (station: StationConfig, state: StationStatePayload, nowMs: number) => void;
@@ -73,9 +79,10 @@ export class StationPipeline implements LifecycleComponent {
       flushIntervalMs: config.history.flushIntervalSeconds * 1000,
       logger: options.logger,
       now: () => clock.now(),
+      clockSync: () => options.clockSteps?.sync ?? 'unknown',
     });
     this.#irrigation = new IrrigationSources(this.stations, options.throttle, () => clock.now());
-    this.units = [this.#irrigation, ...options.units];
+    this.units = [this.#irrigation, new RecentRain(options.monotonic ?? clock), ...options.units];
     this.#events = new StationEventLog(options.logger);
     this.#ingest = new StationIngest({
       history: this.#history,
@@ -83,10 +90,16 @@ export class StationPipeline implements LifecycleComponent {
       throttle: options.throttle,
       timeZone: calculationContext(config, 0).timeZone,
       maxPayloadBytes: config.broker.maxPayloadBytes,
+      clockSync: () => options.clockSteps?.sync ?? 'unknown',
       onAccepted: (stationId, reading) => this.#tellUnits(stationId, reading),
     });
     this.#recompute = new StationRecompute({ config, history: this.#history, units: this.units, events: this.#events, throttle: options.throttle });
     this.#debounce = new KeyedDebounce(config.mqtt.recomputeDebounceMs, (stationId) => logFailure(options.log, 'recompute', { station: stationId }));
+    options.clockSteps?.onStep((step) => {
+      if (!this.#running) return;
+      this.#history.clockStepped(clock.now(), step.deltaMs);
+      this.recomputeAll();
+    });
   }
 
   /** Restores the histories, then starts the units (they read the restored history). */

@@ -1,13 +1,16 @@
 /**
- * The station side's cron jobs: a recompute of every station each minute
- * (states age: freshness, hysteresis delays), the history prune and the
- * database's space reclaim. They run with or without MQTT.
+ * The station side's scheduled jobs: a recompute of every station each
+ * interval (states age: freshness, hysteresis delays) and the database's space
+ * reclaim on the monotonic clock, and the history prune at its calendar time
+ * (src/util/scheduler.ts: no replay of missed runs, re-armed after a clock
+ * step). They run with or without MQTT.
  */
 import type { Logger } from 'pino';
 import type { Clock } from '../util/clock.js';
+import type { ClockSteps } from '../util/clockWatch.js';
 import type { LifecycleComponent } from '../util/lifecycle.js';
 import { createScheduler, type Scheduler } from '../util/scheduler.js';
-import { RECLAIM_SCHEDULE } from '../store/spaceReclaimer.js';
+import { RECLAIM_INTERVAL_MS } from '../store/spaceReclaimer.js';
 
 export interface ScheduledJobsOptions {
   logger: Logger;
@@ -15,10 +18,14 @@ export interface ScheduledJobsOptions {
   timeZone: string;
   /** `history.pruneSchedule` (cron). */
   pruneSchedule: string;
+  /** `mqtt.recomputeIntervalSeconds` in ms. */
+  recomputeIntervalMs: number;
   pipeline: { recomputeAll(): void; history: { prune(nowMs: number): unknown } };
   reclaimer: { reclaim(): unknown };
-  /** Runs after each minute's recompute (the MQTT side publishes its stats). */
+  /** Runs after each interval's recompute (the MQTT side publishes its stats). */
   afterRecompute?: () => void;
+  /** Clock steps re-arm the calendar jobs. */
+  clockSteps?: ClockSteps;
 }
 
 export class ScheduledJobs implements LifecycleComponent {
@@ -28,18 +35,19 @@ export class ScheduledJobs implements LifecycleComponent {
 
   constructor(options: ScheduledJobsOptions) {
     this.#options = options;
+    options.clockSteps?.onStep(() => this.#scheduler?.clockStepped());
   }
 
   async start(): Promise<void> {
     const { pipeline, clock, reclaimer } = this.#options;
-    const scheduler = createScheduler(this.#options.logger, { timeZone: this.#options.timeZone });
+    const scheduler = createScheduler(this.#options.logger, { timeZone: this.#options.timeZone, clock });
     // The job names appear in the scheduler's log lines; kept from when the MQTT bridge owned them.
-    scheduler.add('mqtt-recompute', '* * * * *', () => {
+    scheduler.every('mqtt-recompute', this.#options.recomputeIntervalMs, () => {
       pipeline.recomputeAll();
       this.#options.afterRecompute?.();
     });
     scheduler.add('history-prune', this.#options.pruneSchedule, () => pipeline.history.prune(clock.now()));
-    scheduler.add('database-reclaim', RECLAIM_SCHEDULE, () => reclaimer.reclaim());
+    scheduler.every('database-reclaim', RECLAIM_INTERVAL_MS, () => reclaimer.reclaim());
     scheduler.start();
     this.#scheduler = scheduler;
   }

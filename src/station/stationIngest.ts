@@ -6,6 +6,7 @@ import { parseStationMessage } from '../ingest/parse.js';
 import { resolveReadingTime } from '../ingest/time.js';
 import type { Reading, StationConfig } from '../ingest/types.js';
 import type { Clock } from '../util/clock.js';
+import type { ClockSyncStatus } from '../util/clockSync.js';
 import type { HistoryService } from './historyService.js';
 import type { TimedReading } from '../history/stationHistory.js';
 import type { LogThrottle } from '../util/logThrottle.js';
@@ -38,6 +39,7 @@ export class StationIngest {
   readonly #throttle: LogThrottle;
   readonly #timeZone: string;
   readonly #maxPayloadBytes: number;
+  readonly #clockSync: () => ClockSyncStatus;
 
   readonly #onAccepted: (stationId: string, reading: TimedReading) => void;
 
@@ -61,7 +63,10 @@ export class StationIngest {
     maxPayloadBytes: number;
     /** Told of every reading the history accepted (station units' onReading). */
     onAccepted?: (stationId: string, reading: TimedReading) => void;
+    /** NTP synchronisation of our clock: while it is known missing, payload times ahead of it do not refuse a reading. */
+    clockSync?: () => ClockSyncStatus;
   }) {
+    this.#clockSync = options.clockSync ?? (() => 'unknown');
     this.#onAccepted = options.onAccepted ?? (() => undefined);
     this.#history = options.history;
     this.#clock = options.clock;
@@ -129,7 +134,7 @@ export class StationIngest {
       this.#throttle.warn(`dropped:${station.id}`, { station: station.id, origin, dropped: reading.dropped }, 'implausible values dropped');
     }
     const nowMs = this.#clock.now();
-    const time = resolveReadingTime(reading.payloadTimeMs, nowMs);
+    const time = resolveReadingTime(reading.payloadTimeMs, nowMs, this.#clockSync() === 'unsynchronized');
     if (!time.ok) {
       this.#count(station.id, 'rejected');
       this.#throttle.warn(`time:${station.id}`, { station: station.id, origin, reason: time.reason }, 'station reading rejected');
@@ -137,13 +142,13 @@ export class StationIngest {
     }
     // Up to 2 minutes of clock skew is tolerated, but a reading never lies in our future.
     const timed: TimedReading = { ...reading, timeMs: Math.min(time.timeMs, nowMs) };
-    const result = this.#history.ingest(station.id, timed);
+    const result = this.#history.ingest(station.id, timed, nowMs);
     if (result === 'duplicate') {
       this.#count(station.id, 'duplicates');
       return 'duplicate';
     }
     this.#count(station.id, 'accepted');
-    this.#onAccepted(station.id, timed);
+    this.#onAccepted(station.id, { ...timed, bookedRainMm: this.#history.lastIngestRainMm(station.id) });
     return 'accepted';
   }
 }

@@ -12,8 +12,8 @@ import type { Logger } from 'pino';
 import { shellQuote } from '../util/shellQuote.js';
 import type { Database } from './database.js';
 
-/** How often the MQTT scheduler asks for a reclaim (cron): cheap reads when there is nothing to do. */
-export const RECLAIM_SCHEDULE = '*/10 * * * *';
+/** How often the scheduler asks for a reclaim (monotonic interval): cheap reads when there is nothing to do. */
+export const RECLAIM_INTERVAL_MS = 10 * 60_000;
 
 export interface ReclaimLimits {
   /** Free space below which nothing is written. */

@@ -5,3 +5,13 @@ export interface Clock {
 }
 
 export const systemClock: Clock = { now: () => Date.now() };
+
+/**
+ * Elapsed milliseconds from an arbitrary origin that never steps (NTP setting the wall clock
+ * leaves it alone): what periodic work and "how long ago" measure against. Not epoch time.
+ */
+export interface MonotonicClock {
+  now(): number;
+}
+
+export const monotonicClock: MonotonicClock = { now: () => performance.now() };

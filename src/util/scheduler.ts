@@ -1,11 +1,21 @@
 /**
- * A small wrapper around node-cron: named jobs, no overlapping runs, errors
- * logged instead of thrown, and every task destroyed on stop (node-cron keeps
- * a module-wide registry).
+ * The daemon's scheduler. Periodic work (the minute recompute, stats) runs on
+ * Node's timers, which follow the monotonic clock: a step of the wall clock
+ * neither stalls nor bunches it. Calendar work (the nightly prune) is a cron
+ * expression checked once per tick against the wall clock's current minute:
+ * a missed run is never replayed, a step in either direction only changes
+ * which minute is checked next (no walk over the minutes in between, which
+ * is what node-cron's own timer does after a forward step: seconds of CPU and
+ * hundreds of MB for a year). No job overlaps itself; errors are logged.
  */
-import cron, { type ScheduledTask } from 'node-cron';
+import cron from 'node-cron';
 import type { Logger } from 'pino';
+import { systemClock, type Clock } from './clock.js';
+import { cronMatcher, type CronMatcher } from './cronMatch.js';
 import { logFailure, runGuarded } from './guarded.js';
+
+/** How often calendar jobs are checked against the wall clock. */
+export const CALENDAR_TICK_MS = 1_000;
 
 /** Throws a readable message unless `value` is a cron expression (5 fields, or 6 with seconds). */
 export function validateCronExpression(value: unknown): void {
@@ -13,53 +23,80 @@ export function validateCronExpression(value: unknown): void {
 }
 
 export interface Scheduler {
-  /** Registers a job; throws on an invalid cron expression. Jobs run only after start(). */
+  /** A calendar job (cron expression on the wall clock); throws on an invalid expression. Jobs run only after start(). */
   add(name: string, expression: string, job: () => unknown): void;
+  /** A periodic job every `intervalMs` on the monotonic clock. */
+  every(name: string, intervalMs: number, job: () => unknown): void;
   start(): void;
   stop(): Promise<void>;
+  /** The wall clock stepped: calendar jobs are checked against the new time on the next tick. */
+  clockStepped(): void;
 }
 
-export function createScheduler(logger: Logger, options: { timeZone?: string } = {}): Scheduler {
+interface Job {
+  name: string;
+  run: () => Promise<void>;
+}
+
+interface CalendarJob extends Job {
+  matcher: CronMatcher;
+  /** The minute (or second) last checked; a different one is checked once. */
+  lastSlot: number | undefined;
+}
+
+export function createScheduler(logger: Logger, options: { timeZone?: string; clock?: Clock } = {}): Scheduler {
   const log = logger.child({ module: 'scheduler' });
-  const jobs: Array<{ name: string; expression: string; job: () => unknown }> = [];
-  const tasks: ScheduledTask[] = [];
-  const cronLogger = {
-    info: (message: string) => log.debug(message),
-    warn: (message: string) => log.debug(message),
-    error: (message: string | Error, err?: Error) => log.warn({ err: err ?? message }, 'cron error'),
-    debug: () => undefined,
+  const clock = options.clock ?? systemClock;
+  const timeZone = options.timeZone ?? 'UTC';
+  const calendar: CalendarJob[] = [];
+  const periodic: Array<Job & { intervalMs: number }> = [];
+  const timers: NodeJS.Timeout[] = [];
+  let started = false;
+
+  const guardedRun = (name: string, job: () => unknown): (() => Promise<void>) => {
+    let running = false;
+    const report = logFailure(log, 'scheduled job', { job: name });
+    return async () => {
+      if (running) return;
+      running = true;
+      await runGuarded(job, report);
+      running = false;
+    };
+  };
+
+  const tick = (): void => {
+    const nowMs = clock.now();
+    for (const job of calendar) {
+      const slot = Math.floor(nowMs / (job.matcher.perSecond ? 1000 : 60_000));
+      if (slot === job.lastSlot) continue;
+      job.lastSlot = slot;
+      if (job.matcher.matches(nowMs)) void job.run();
+    }
   };
 
   return {
     add(name, expression, job) {
       if (!cron.validate(expression)) throw new Error(`job "${name}": "${expression}" is not a valid cron expression`);
-      jobs.push({ name, expression, job });
+      calendar.push({ name, run: guardedRun(name, job), matcher: cronMatcher(expression, timeZone), lastSlot: undefined });
+    },
+    every(name, intervalMs, job) {
+      periodic.push({ name, run: guardedRun(name, job), intervalMs });
     },
     start() {
-      if (tasks.length > 0) return;
-      for (const { name, expression, job } of jobs) {
-        let running = false;
-        const report = logFailure(log, 'scheduled job', { job: name });
-        const run = async (): Promise<void> => {
-          if (running) return;
-          running = true;
-          await runGuarded(job, report);
-          running = false;
-        };
-        tasks.push(
-          cron.schedule(expression, run, {
-            name,
-            noOverlap: true,
-            logger: cronLogger,
-            suppressMissedWarning: true,
-            ...(options.timeZone ? { timezone: options.timeZone } : {}),
-          }),
-        );
-      }
+      if (started) return;
+      started = true;
+      // The current minute counts as checked: a start at 03:17:40 does not run the 03:17 job.
+      for (const job of calendar) job.lastSlot = Math.floor(clock.now() / (job.matcher.perSecond ? 1000 : 60_000));
+      if (calendar.length > 0) timers.push(setInterval(tick, CALENDAR_TICK_MS));
+      for (const job of periodic) timers.push(setInterval(() => void job.run(), job.intervalMs));
     },
     async stop() {
-      const stopping = tasks.splice(0);
-      for (const task of stopping) await task.destroy();
+      started = false;
+      for (const timer of timers.splice(0)) clearInterval(timer);
+    },
+    clockStepped() {
+      // The slot numbers jumped with the clock; the next tick checks the new current minute once.
+      tick();
     },
   };
 }

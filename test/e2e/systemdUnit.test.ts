@@ -32,6 +32,12 @@ describe('systemd/mowability.service', () => {
   });
   afterEach(() => temp.cleanup());
 
+  it('starts after the clock is synchronised where systemd knows it (time-sync.target), without requiring it', () => {
+    expect(directives('Wants')).toContain('time-sync.target');
+    expect(directives('After')).toContain('time-sync.target');
+    expect(directives('Requires')).not.toContain('time-sync.target');
+  });
+
   it('passes systemd-analyze verify without a warning', () => {
     const result = spawnSync('systemd-analyze', ['verify', unitCopy], { encoding: 'utf8' });
     expect(result.error).toBeUndefined();

@@ -51,6 +51,7 @@ export function testMqttConfig(overrides: DeepPartial<MqttSideConfig> & { timezo
       reconnectMaxSeconds: 2,
       baseTopic: 'mowability',
       recomputeDebounceMs: 0,
+      recomputeIntervalSeconds: 60,
       mowableOnThreshold: 70,
       mowableOffThreshold: 60,
       mowableOnDelayMinutes: 15,

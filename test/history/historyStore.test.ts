@@ -113,7 +113,7 @@ describe('history persistence (SQLite adapter + batching)', () => {
     expect(await storedRainMm()).toBeCloseTo(1.2, 9);
   });
 
-  it('keeps one high-water row per station (not one per reading) and prunes it after 14 days', async () => {
+  it('keeps one high-water row per station (not one per reading) and prunes it 14 days after the newest reading', async () => {
     const first = service();
     await first.start();
     const now = T0 + RETENTION_MINUTES * MINUTE_MS;
@@ -123,8 +123,13 @@ describe('history persistence (SQLite adapter + batching)', () => {
     expect(rows).toEqual([{ at_ms: now - 2 * 3_600_000 + 499_000 }]);
     await first.prune(now);
     expect(await database.all('SELECT at_ms FROM history_high_water')).toHaveLength(1);
-    await first.prune(now + RETENTION_MINUTES * MINUTE_MS);
-    expect(await database.all('SELECT at_ms FROM history_high_water')).toHaveLength(0);
+    // Measured from the newest reading, not the wall clock: a station that went quiet keeps its last 14 days.
+    const later = now + RETENTION_MINUTES * MINUTE_MS;
+    await first.prune(later);
+    expect(await database.all('SELECT at_ms FROM history_high_water')).toHaveLength(1);
+    first.ingest('garden', reading(later, 10));
+    await first.prune(later);
+    expect(await database.all('SELECT at_ms FROM history_high_water')).toEqual([{ at_ms: later }]);
     await first.stop();
   });
 

@@ -141,6 +141,11 @@ describe('timestamps that are not times', () => {
     }
     expect(parseTimestamp(1e308, 'UTC')).toBeUndefined();
     expect(resolveReadingTime(Number.NaN, Date.now())).toEqual({ ok: false, reason: 'timestamp is not a valid time' });
+    // Two days ahead of our clock: refused, unless our clock is known not to be NTP-set yet (then kept, at arrival).
+    const arrival = Date.parse('2026-06-01T12:00:00Z');
+    expect(resolveReadingTime(arrival + 2 * 86_400_000, arrival)).toMatchObject({ ok: false, reason: expect.stringMatching(/more than 2 minutes in the future/) });
+    expect(resolveReadingTime(arrival + 2 * 86_400_000, arrival, true)).toEqual({ ok: true, timeMs: arrival, source: 'arrival' });
+    expect(resolveReadingTime(arrival - 60_000, arrival, true)).toEqual({ ok: true, timeMs: arrival - 60_000, source: 'payload' });
     const station: StationConfig = { id: 'd', name: 'D', format: 'json', topic: 'd', fields: { temperature: 't' }, timestampKey: 'ts' };
     expect(parseStationMessage(station, 'd', JSON.stringify({ t: 1, ts: 1e300 }), context).kind).toBe('rejected');
     const weewx: StationConfig = { id: 'w', name: 'W', format: 'weewx', topic: 'w' };

@@ -26,6 +26,8 @@ const STATS: MqttStats = {
   irrigationReceived: 13,
   irrigationAccepted: 12,
   irrigationRejected: 1,
+  clockSteps: 2,
+  clockSync: 'unsynchronized',
 };
 
 async function scrape(metrics: ReturnType<typeof createMetrics>) {
