@@ -48,7 +48,7 @@ describe('drying agrees in HTTP, MQTT and the status page', () => {
     for (let at = start + 70 * MIN; at <= start + 90 * MIN; at += 10 * MIN) send(at, 1); // 3 mm
     for (let at = start + 100 * MIN; at <= start + 120 * MIN; at += 10 * MIN) send(at, 0);
 
-    const state = harness.daemon.service.stationState('garden') as { input: Record<string, number>; checks: { rain: { status: string; reasons: string[]; meta: Record<string, unknown> } } };
+    const state = harness.daemon.service.stationState('garden') as unknown as { input: Record<string, number>; checks: { rain: { status: string; reasons: string[]; meta: Record<string, unknown> } } };
     const mqttRain = state.checks.rain;
     expect(mqttRain.meta.drying_source).toBe('water_balance');
     const mqttLeft = mqttRain.meta.drying_minutes_left as number;
