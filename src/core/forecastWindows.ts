@@ -1,8 +1,10 @@
 /**
  * The forecast index and its mowing windows: the core's calculate() for every
- * projected hour, then runs of hours whose index is OK. A run shorter than the
- * station's minimum job length is not a window (a robot that needs 90 minutes
- * gains nothing from a 60-minute gap between showers). Pure.
+ * projected hour, then runs of hours whose index is OK, cut where quiet hours
+ * forbid mowing and before expected rain (the rain lead): a window never starts
+ * inside quiet hours. A run shorter than the station's minimum job length is not
+ * a window (a robot that needs 90 minutes gains nothing from a 60-minute gap
+ * between showers). Pure.
  */
 import { calculate } from './calculate.js';
 import type { InputSource, ProjectedHour } from './forecastProjection.js';
@@ -35,8 +37,11 @@ export interface ForecastSummary {
   nextWindow: ForecastWindow | null;
   /** Every window within the horizon, oldest first. */
   windows: ForecastWindow[];
-  /** Minutes the current run of OK hours lasts from now; 0 when the hour now is not OK. */
-  mowableForMinutes: number;
+  /**
+   * Minutes mowing stays possible from now: the current OK run, cut at quiet hours and at the rain lead;
+   * 0 when not now; null without forecast hours (unknown).
+   */
+  mowableForMinutes: number | null;
   /** Minutes until the first hour with rain expected; 0 when it is expected now; null when none within the horizon. */
   rainExpectedInMinutes: number | null;
 }
@@ -80,15 +85,49 @@ export function okRuns(hours: readonly HourIndex[]): ForecastWindow[] {
   return runs;
 }
 
-export function summarizeForecast(hours: readonly HourIndex[], nowMs: number, minJobMinutes: number): ForecastSummary {
-  const runs = okRuns(hours);
+/** What besides the index limits a window (docs/model.md, "Forecast windows"). */
+export interface WindowRules {
+  /** Whether quiet hours (night ban, noise hours, Sundays, holidays) allow mowing at an instant; absent: always. */
+  allowedAt?: (ms: number) => boolean;
+  /** Minutes before an hour with rain expected that are not mowable (config forecast.rainLeadMinutes). */
+  rainLeadMinutes?: number;
+}
+
+/** Quiet hours are looked at in steps of this many minutes (window edges are exact to it). */
+export const WINDOW_STEP_MINUTES = 5;
+
+/** The parts of an OK run outside quiet hours and outside the rain lead (and the rain) of wet hours. */
+function allowedParts(run: ForecastWindow, blockedSpans: ReadonlyArray<readonly [number, number]>, allowedAt: (ms: number) => boolean): ForecastWindow[] {
+  const parts: ForecastWindow[] = [];
+  let open: ForecastWindow | undefined;
+  for (let t = run.startMs; t < run.endMs; t += WINDOW_STEP_MINUTES * MINUTE_MS) {
+    const stepEnd = Math.min(run.endMs, t + WINDOW_STEP_MINUTES * MINUTE_MS);
+    // Both ends of the step: a window ends up to a step early, and never starts inside quiet hours.
+    const ok = allowedAt(t) && allowedAt(stepEnd - 1) && !blockedSpans.some(([from, to]) => t < to && stepEnd > from);
+    if (!ok) {
+      open = undefined;
+    } else if (open) {
+      open.endMs = stepEnd;
+    } else {
+      open = { startMs: t, endMs: stepEnd, minIndex: run.minIndex };
+      parts.push(open);
+    }
+  }
+  return parts;
+}
+
+export function summarizeForecast(hours: readonly HourIndex[], nowMs: number, minJobMinutes: number, rules: WindowRules = {}): ForecastSummary {
+  const leadMs = Math.max(0, rules.rainLeadMinutes ?? 0) * MINUTE_MS;
+  const blockedSpans = hours.filter((hour) => hour.rainExpected).map((hour) => [hour.startMs - leadMs, hour.endMs] as const);
+  const allowedAt = rules.allowedAt ?? (() => true);
+  const runs = okRuns(hours).flatMap((run) => allowedParts(run, blockedSpans, allowedAt));
   const windows = runs.filter((run) => run.endMs - run.startMs >= minJobMinutes * MINUTE_MS);
   const current = runs.find((run) => run.startMs <= nowMs && nowMs < run.endMs);
   const rain = hours.find((hour) => hour.rainExpected);
   return {
     nextWindow: windows[0] ?? null,
     windows,
-    mowableForMinutes: current ? Math.floor((current.endMs - nowMs) / MINUTE_MS) : 0,
+    mowableForMinutes: hours.length === 0 ? null : current ? Math.floor((current.endMs - nowMs) / MINUTE_MS) : 0,
     rainExpectedInMinutes: rain ? Math.max(0, Math.floor((rain.startMs - nowMs) / MINUTE_MS)) : null,
   };
 }

@@ -6,7 +6,7 @@
  */
 import type { CalculationContext } from '../core/index.js';
 import { projectForecast, type ObservedMinute } from '../core/forecastProjection.js';
-import { indexHours, summarizeForecast, type ForecastWindow, type HourIndex } from '../core/forecastWindows.js';
+import { indexHours, summarizeForecast, type ForecastWindow, type HourIndex, type WindowRules } from '../core/forecastWindows.js';
 import type { StationInput } from '../station/unit.js';
 import type { CachedForecast, ForecastSourceKind } from './forecastStore.js';
 
@@ -45,6 +45,7 @@ export interface ForecastView {
   stale: boolean;
   min_job_minutes: number;
   next_window: WindowView | null;
+  /** null while no forecast has arrived (unknown). */
   mowable_for_minutes: number | null;
   rain_expected_in_minutes: number | null;
   attribution: string | null;
@@ -65,6 +66,8 @@ export interface ReportRequest {
   current: StationInput;
   observed: readonly ObservedMinute[];
   context: CalculationContext;
+  /** Quiet hours and the rain lead (src/core/forecastWindows.ts); absent: the index alone. */
+  rules?: WindowRules;
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -77,7 +80,7 @@ const hourView = (hour: HourIndex): HourView => ({
 export function buildForecastDetail(request: ReportRequest): ForecastDetail {
   const { cached, nowMs } = request;
   const hours = cached ? indexHours(projectForecast({ nowMs, current: request.current, observed: request.observed, hours: cached.hours }), request.context) : [];
-  const summary = summarizeForecast(hours, nowMs, request.minJobMinutes);
+  const summary = summarizeForecast(hours, nowMs, request.minJobMinutes, request.rules);
   const ageMs = cached ? Math.max(0, nowMs - cached.fetchedAtMs) : null;
   return {
     source: request.source,

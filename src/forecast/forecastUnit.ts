@@ -9,6 +9,8 @@
 import type { Logger } from 'pino';
 import { DEFAULT_LAWN, type CalculationContext, type MowerClass } from '../core/index.js';
 import { MINUTE_MS } from '../core/forecastProjection.js';
+import type { WindowRules } from '../core/forecastWindows.js';
+import { quietHoursReason, type QuietHoursSettings } from '../core/lawn/quietHours.js';
 import { MODELLED_FORMAT, type StationConfig, type StationForecastConfig } from '../ingest/types.js';
 import type { EntitySpec } from '../homeassistant/stationEntities.js';
 import type { Database } from '../store/database.js';
@@ -43,6 +45,8 @@ export interface ForecastUnitOptions {
   logger: Logger;
   now: () => number;
   contextFor: (station: StationConfig, nowMs: number) => CalculationContext;
+  /** Quiet hours the windows and mowable_for honour (with the station's location for the night ban); absent: none. */
+  quietHours?: QuietHoursSettings;
   userAgent: string;
   /** Tests: a fake fetch, a quicker back-off, a fixed jitter. */
   fetch?: typeof fetch;
@@ -202,9 +206,18 @@ export class ForecastUnit implements StationUnit {
       current: held.input ?? this.#history?.assemble(stationId, nowMs).input ?? {},
       observed: this.#history?.buckets(stationId, nowMs - LOOKBACK_MS, nowMs) ?? [],
       context,
+      rules: this.#windowRules(held.station),
     });
     held.memo = { key, detail };
     return detail;
+  }
+
+  /** Quiet hours and the rain lead for the station's windows (src/core/forecastWindows.ts). */
+  #windowRules(station: StationConfig): WindowRules {
+    const quiet = this.#options.quietHours;
+    const rules: WindowRules = { rainLeadMinutes: this.#options.settings.rainLeadMinutes };
+    if (quiet) rules.allowedAt = (ms) => quietHoursReason(ms, station.location, quiet) === undefined;
+    return rules;
   }
 
   stateFragment(stationId: string, nowMs: number): { forecast: ForecastView } | undefined {

@@ -58,7 +58,7 @@ export const forecastResultSchema = {
     stale: { type: 'boolean', description: 'No forecast yet, or older than 3 fetch intervals: shown, but not used to hold mowable off.' },
     min_job_minutes: { type: 'integer', description: 'Shortest run of OK hours that counts as a window.' },
     next_window: { anyOf: [windowSchema, { type: 'null' }], description: 'The first window within 48 h; null when none.' },
-    mowable_for_minutes: { type: ['integer', 'null'], description: 'How long the OK run lasts from now; 0 when the hour now is not OK; null while no forecast has been received.' },
+    mowable_for_minutes: { type: ['integer', 'null'], description: 'How long mowing stays possible from now (OK index, outside quiet hours, before the rain lead); 0 when not now; null while no forecast has been received (unknown).' },
     rain_expected_in_minutes: { type: ['integer', 'null'], description: 'Minutes until the first hour with rain expected; null when none within 48 h.' },
     attribution: { ...nullableString, description: 'The data licence to show with the data (Open-Meteo: CC BY 4.0).' },
     windows: { type: 'array', items: windowSchema, description: 'Every window within 48 h.' },

@@ -2,7 +2,7 @@
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/schema.js';
 import { calculationContext } from '../config/calculationContext.js';
-import { parseNoiseHours } from '../core/lawn/quietHours.js';
+import { parseNoiseHours, type QuietHoursSettings } from '../core/lawn/quietHours.js';
 import type { LawnProfile } from '../core/types.js';
 import type { StationUnit } from '../station/unit.js';
 import type { Database } from '../store/database.js';
@@ -14,6 +14,19 @@ import { MowerStateSources } from './mowerStateSource.js';
 const DEFAULT_PROFILE: LawnProfile = { soilType: 'loam', mowerClass: 'robot', turfType: 'cool_season' };
 
 type LawnConfig = Pick<AppConfig, 'lawnMemory' | 'mqtt' | 'stations' | 'timezone' | 'hemisphere' | 'lawn'>;
+
+/** The quiet hours of the configuration (the lawn memory's `mowable` hold, the forecast's windows). */
+export function quietHoursSettings(config: Pick<AppConfig, 'lawnMemory' | 'timezone' | 'hemisphere' | 'lawn'>, holidays?: ReadonlyMap<string, string>): QuietHoursSettings {
+  const settings = config.lawnMemory;
+  return {
+    night: settings.nightBan,
+    marginMinutes: settings.nightMarginMinutes,
+    noise: parseNoiseHours(settings.noiseHours),
+    sundays: settings.quietSundays,
+    timeZone: calculationContext(config, 0).timeZone,
+    ...(holidays && { holidays }),
+  };
+}
 
 /** The lawn memory unit (after the holiday calendar, before the mower state source, when configured), or none when lawnMemory.enabled is false. */
 export function lawnMemoryUnits(config: LawnConfig, database: Database, logger: Logger, clock: Clock): StationUnit[] {
@@ -28,14 +41,7 @@ export function lawnMemoryUnits(config: LawnConfig, database: Database, logger: 
     now: () => clock.now(),
     baseTopic: config.mqtt.baseTopic,
     lawn: { ...DEFAULT_PROFILE, ...context.lawn },
-    quiet: {
-      night: settings.nightBan,
-      marginMinutes: settings.nightMarginMinutes,
-      noise: parseNoiseHours(settings.noiseHours),
-      sundays: settings.quietSundays,
-      timeZone: context.timeZone,
-      ...(holidays && { holidays: holidays.days }),
-    },
+    quiet: quietHoursSettings(config, holidays?.days),
     growth: { cutHeightCm: settings.cutHeightCm, growthFactor: settings.growthFactor },
     saveIntervalMs: settings.saveIntervalMinutes * 60_000,
     pollIntervalMs: settings.pollSeconds * 1000,

@@ -7,7 +7,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HOUR_MS, MINUTE_MS, projectForecast, type ForecastHour, type ObservedMinute } from '../../src/core/forecastProjection.js';
-import { indexHours, okRuns, summarizeForecast, type HourIndex } from '../../src/core/forecastWindows.js';
+import { WINDOW_STEP_MINUTES, indexHours, okRuns, summarizeForecast, type HourIndex } from '../../src/core/forecastWindows.js';
+import { quietHoursReason, type QuietHoursSettings } from '../../src/core/lawn/quietHours.js';
 import type { CalculationContext } from '../../src/core/index.js';
 
 const NOW = Date.parse('2026-06-15T12:00:00Z');
@@ -24,6 +25,59 @@ function statusHours(pattern: string, rainAt: number[] = []): HourIndex[] {
     };
   });
 }
+
+describe('windows honour quiet hours and the rain lead (model 1.2)', () => {
+  const BERLIN = { latitude: 52.52, longitude: 13.405 };
+  const quiet: QuietHoursSettings = { night: true, marginMinutes: 30, noise: null, sundays: true, timeZone: 'Europe/Berlin' };
+  const allowedAt = (ms: number) => quietHoursReason(ms, BERLIN, quiet) === undefined;
+  /** 48 OK hours from `startMs`. */
+  const okFrom = (startMs: number, rainAt: number[] = []): HourIndex[] => statusHours('O'.repeat(48), rainAt)
+    .map((hour, i) => ({ ...hour, startMs: startMs + i * HOUR_MS, endMs: startMs + (i + 1) * HOUR_MS }));
+
+  it('20:00 on a June Monday: mowable until the night ban, not for 2 days', () => {
+    const now = Date.parse('2026-06-15T18:00:00Z'); // 20:00 CEST, sunset 21:32: ban from 21:02
+    const summary = summarizeForecast(okFrom(now), now, 45, { allowedAt });
+    // 1.1: 2879 minutes (the index alone).
+    expect(summary.mowableForMinutes).toBe(60);
+    expect(summary.nextWindow).toEqual({ startMs: now, endMs: Date.parse('2026-06-15T19:00:00Z'), minIndex: 33 });
+  });
+
+  it('23:30 during the ban: not mowable now, the next window starts after the ban (never inside quiet hours)', () => {
+    const now = Date.parse('2026-06-15T21:30:00Z');
+    const summary = summarizeForecast(okFrom(now), now, 45, { allowedAt });
+    // 1.1: mowable for 2879 min, next window "now".
+    expect(summary.mowableForMinutes).toBe(0);
+    const start = summary.nextWindow!.startMs;
+    expect(allowedAt(start)).toBe(true);
+    expect(allowedAt(start - WINDOW_STEP_MINUTES * MINUTE_MS)).toBe(false);
+    expect(new Date(start).toISOString()).toBe('2026-06-16T03:15:00.000Z'); // sunrise 04:43 CEST + 30 min, to the step
+    for (const window of summary.windows) {
+      for (let t = window.startMs; t < window.endMs; t += MINUTE_MS) expect(allowedAt(t)).toBe(true);
+    }
+  });
+
+  it('Sunday is quiet all day', () => {
+    const now = Date.parse('2026-06-13T20:00:00Z'); // Saturday 22:00 CEST
+    const summary = summarizeForecast(okFrom(now), now, 45, { allowedAt });
+    // Not on Sunday at all: the first window opens on Monday after the night ban.
+    expect(new Date(summary.nextWindow!.startMs).toISOString()).toBe('2026-06-15T03:15:00.000Z');
+  });
+
+  it.each([
+    // [rain lead, minutes mowable from now before rain expected in hour 3]; 1.1: 180 whatever the lead
+    [0, 180],
+    [20, 160],
+    [60, 120],
+  ])('a rain lead of %d min leaves %d min', (lead, minutes) => {
+    const summary = summarizeForecast(statusHours('OOOBOO', [3]), NOW, 45, { rainLeadMinutes: lead });
+    expect(summary.mowableForMinutes).toBe(minutes);
+    expect(summary.windows[0]!.endMs).toBe(at(15) - lead * MINUTE_MS);
+  });
+
+  it('mowable_for is unknown (null) without forecast hours', () => {
+    expect(summarizeForecast([], NOW, 45).mowableForMinutes).toBeNull();
+  });
+});
 
 describe('summarizeForecast', () => {
   it('finds the first run at least the job long, and how long mowing lasts from now', () => {
@@ -104,7 +158,7 @@ describe('property: more forecast rain never lengthens a window', () => {
         for (const window of wetSummary.windows) {
           expect(drySummary.windows.some((outer) => outer.startMs <= window.startMs && window.endMs <= outer.endMs)).toBe(true);
         }
-        expect(wetSummary.mowableForMinutes).toBeLessThanOrEqual(drySummary.mowableForMinutes);
+        expect(wetSummary.mowableForMinutes ?? 0).toBeLessThanOrEqual(drySummary.mowableForMinutes ?? 0);
         const wetRain = wetSummary.rainExpectedInMinutes;
         if (drySummary.rainExpectedInMinutes !== null) expect(wetRain).not.toBeNull();
         if (wetRain !== null && drySummary.rainExpectedInMinutes !== null) expect(wetRain).toBeLessThanOrEqual(drySummary.rainExpectedInMinutes);

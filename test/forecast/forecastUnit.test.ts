@@ -70,8 +70,9 @@ describe('forecast unit with the MQTT forecast topic', () => {
       attribution: null,
       min_job_minutes: 45,
       rain_expected_in_minutes: 180,
-      mowable_for_minutes: 180,
-      next_window: { start: new Date(NOW).toISOString(), end: new Date(NOW + 3 * HOUR_MS).toISOString() },
+      // Model 1.2: the 20-minute rain lead is not mowable time (1.1: 180 and a window to the rain hour).
+      mowable_for_minutes: 160,
+      next_window: { start: new Date(NOW).toISOString(), end: new Date(NOW + 3 * HOUR_MS - 20 * 60_000).toISOString() },
     });
 
     await observer.client.publishAsync('ha/forecast/garden', '{"forecast": "soon"}', { qos: 1 });
