@@ -22,7 +22,6 @@ import { StationReadingCounter } from './metrics/stationReadings.js';
 import type { IngestCounters } from './station/stationIngest.js';
 import type { AcceptReading } from './http/uploads.js';
 import { UploadCounters } from './http/uploadsCounters.js';
-import { KeyUsage } from './store/keyUsage.js';
 import { RegistrationStore } from './store/registrationStore.js';
 import { registrationNotifier } from './http/registrationNotifier.js';
 import { Database } from './store/database.js';
@@ -34,7 +33,9 @@ import { lawnMemoryUnits } from './lawn/buildLawnUnit.js';
 import { systemClock, type Clock } from './util/clock.js';
 import { startInOrder, type LifecycleComponent, type StartedComponents } from './util/lifecycle.js';
 import { MutableRuntime, type DaemonRuntime } from './daemonRuntime.js';
-import { accessCacheComponent, databaseComponent, keyUsageComponent, serveLockComponent } from './daemonStorage.js';
+import { accessCacheComponent, databaseComponent, keyUsageComponent, serveLockComponent, type UsageHolder } from './daemonStorage.js';
+import { sharedAppDeps, sharedComponents, type SharedParts } from './daemonShared.js';
+import type { UsageGate } from './http/quota.js';
 export type { DaemonRuntime } from './daemonRuntime.js';
 import { explainListenError } from './util/listenError.js';
 import { packageHomepage, packageVersion } from './util/packageVersion.js';
@@ -61,7 +62,8 @@ export interface RunningDaemon {
 interface HttpSources {
   mqttStatus: () => MqttHealth | undefined;
   mqttStats: () => MqttStats | undefined;
-  usage: () => KeyUsage | undefined;
+  usage: () => UsageGate | undefined;
+  shared: SharedParts;
   acceptReading: AcceptReading;
   readings: StationReadingCounter;
   stationMessages: () => ReadonlyMap<string, Readonly<IngestCounters>>;
@@ -89,7 +91,7 @@ function httpComponent(runtime: MutableRuntime, sources: HttpSources, accessLogg
             });
       app = await buildApp({
         config,
-        store: runtime.store,
+        ...sharedAppDeps(runtime, sources.shared),
         access: runtime.access,
         logger: runtime.logger,
         accessLogger,
@@ -99,7 +101,7 @@ function httpComponent(runtime: MutableRuntime, sources: HttpSources, accessLogg
         stations: sources.stations,
         version: packageVersion(),
         usage: sources.usage(),
-        registrations: new RegistrationStore(runtime.database),
+        registrations: new RegistrationStore(runtime.serviceDatabase),
         onRegistered: registrationNotifier(config.registration.notifyCommand, runtime.logger),
         acceptReading: sources.acceptReading,
         uploadCounters,
@@ -189,7 +191,8 @@ export function daemonComponents(
   // HTTP routes that feed or read the stations (uploads, a status page) use side.current
   // (acceptReading, stationState): it is set once the station side has started.
   const side: StationSideRef = options.side ?? { current: undefined };
-  const usageHolder: { usage?: KeyUsage } = {};
+  const usageHolder: UsageHolder = {};
+  const shared: SharedParts = {};
   const readings = new StationReadingCounter();
   // Direct uploads (src/http/uploads.ts) enter the station pipeline; before it has started they are counted and dropped.
   const acceptReading: AcceptReading = (stationId, reading, origin) => side.current?.acceptReading(stationId, reading, origin) ?? 'not_running';
@@ -204,12 +207,15 @@ export function daemonComponents(
   return [
     serveLockComponent(runtime),
     databaseComponent(runtime),
+    // store.kind postgres, http.rateLimitStore: the servers several instances share (none for a home install).
+    ...sharedComponents(runtime, shared),
     accessCacheComponent(runtime, options.keyCommandHint),
     keyUsageComponent(runtime, usageHolder),
     httpComponent(runtime, {
       mqttStatus,
       mqttStats,
       usage: () => usageHolder.usage,
+      shared,
       acceptReading,
       readings,
       stationMessages: () => side.current?.stationCounts() ?? new Map<string, IngestCounters>(),

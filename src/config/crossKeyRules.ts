@@ -11,8 +11,8 @@ function overlaps(a: string, b: string): boolean {
 }
 
 /** Problems no single key can see; empty when the configuration is consistent. */
-export function crossKeyProblems(config: MqttSideConfig & Partial<Pick<AppConfig, 'lawnMemory'>>): string[] {
-  const problems: string[] = [];
+export function crossKeyProblems(config: MqttSideConfig & Partial<Pick<AppConfig, 'lawnMemory' | 'store' | 'http'>>): string[] {
+  const problems: string[] = [...sharedStoreProblems(config)];
   if (config.broker.enabled && !isLoopbackHost(config.broker.host) && config.broker.users.length === 0) {
     problems.push(
       `"broker.host" = "${config.broker.host}" listens beyond this machine, so "broker.users" must list at least one username/password (or use 127.0.0.1)`,
@@ -47,5 +47,16 @@ export function crossKeyProblems(config: MqttSideConfig & Partial<Pick<AppConfig
   }
   // Home Assistant would give two owners one entity id.
   if (config.homeassistant.discovery) problems.push(...discoveryIdProblems(config.homeassistant.prefix, config.mqtt.baseTopic, config.stations));
+  return problems;
+}
+
+/** The shared stores' URLs are secrets: the problems name the setting, never its value. */
+function sharedStoreProblems(config: Partial<Pick<AppConfig, 'store' | 'http'>>): string[] {
+  const problems: string[] = [];
+  if (config.store?.kind === 'postgres' && !/^postgres(ql)?:\/\/[^/]/.test(config.store.url)) {
+    problems.push('"store.kind" = "postgres" needs "store.url" = postgres://user:password@host:5432/database (best as the systemd credential store.url)');
+  }
+  const redis = config.http?.rateLimitStore ?? '';
+  if (redis !== '' && !/^rediss?:\/\/[^/]/.test(redis)) problems.push('"http.rateLimitStore" must be empty or a redis:// or rediss:// URL');
   return problems;
 }

@@ -6,8 +6,9 @@
 import { mqttSchema } from './mqttSchema.js';
 import { publicServiceSchema } from './publicServiceSchema.js';
 import { serviceSchema } from './serviceSchema.js';
+import { storeSchema } from './storeSchema.js';
 
-export const configSchema = { ...serviceSchema, ...publicServiceSchema, ...mqttSchema };
+export const configSchema = { ...serviceSchema, ...storeSchema, ...publicServiceSchema, ...mqttSchema };
 
 export type ConfigSchema = typeof configSchema;
 

@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppConfig } from '../config/schema.js';
 import { isValidTimeZone } from '../config/formats.js';
 import type { HealthProbe } from '../store/serviceStore.js';
+import type { SharedStatus } from '../store/sharedHealth.js';
 import { MESSAGES } from './errors.js';
 import { healthResponses } from './schemas.js';
 import { HEALTH_PATHS } from './paths.js';
@@ -27,6 +28,11 @@ export interface HealthRouteDeps {
    * but does not make health fail: this endpoint answers for the HTTP API.
    */
   mqttStatus?(): ComponentState | undefined;
+  /**
+   * The shared servers of several instances (checks.store: PostgreSQL, checks.rate_limit_store:
+   * Redis); they make health fail only once an outage outlasts store.outageGraceSeconds.
+   */
+  sharedStores?(): Promise<SharedStatus>;
 }
 
 /** Is the loaded configuration still usable: data directory writable, time zone known. */
@@ -82,7 +88,7 @@ export function registerHealthRoutes(app: FastifyInstance, deps: HealthRouteDeps
     return message;
   };
   const handler = async (_request: unknown, reply: FastifyReply) => {
-    const [database, config] = await Promise.all([
+    const [database, config, shared] = await Promise.all([
       deps.probeDatabase().then(
         (probe) => {
           lastLogged = undefined;
@@ -91,9 +97,10 @@ export function registerHealthRoutes(app: FastifyInstance, deps: HealthRouteDeps
         (err: unknown) => ({ ok: false as const, message: describeError(err) }),
       ),
       deps.checkConfig(),
+      deps.sharedStores?.(),
     ]);
     const maintenance = database.ok && database.probe.maintenance;
-    const healthy = database.ok && config.status === 'ok';
+    const healthy = database.ok && config.status === 'ok' && !shared?.failing;
     const status = maintenance ? 'maintenance' : healthy ? 'ok' : 'error';
     const mfi = {
       status,
@@ -104,6 +111,7 @@ export function registerHealthRoutes(app: FastifyInstance, deps: HealthRouteDeps
         maintenance: { status: maintenance ? 'active' : 'inactive' },
         config,
         ...mqttCheck(deps),
+        ...shared?.checks,
       },
       response_time_ms: Math.round(reply.elapsedTime),
     };

@@ -120,7 +120,15 @@ export const healthResultSchema = {
       description: 'Component states.',
       required: ['database', 'maintenance', 'config'],
       // mqtt: only when MQTT is enabled; informational, it never decides the HTTP status.
-      properties: { database: componentSchema, maintenance: componentSchema, config: componentSchema, mqtt: componentSchema },
+      // store, rate_limit_store: only with a shared PostgreSQL / Redis (docs/deployment.md).
+      properties: {
+        database: componentSchema,
+        maintenance: componentSchema,
+        config: componentSchema,
+        mqtt: componentSchema,
+        store: componentSchema,
+        rate_limit_store: componentSchema,
+      },
     },
     response_time_ms: { type: 'integer', description: 'Server-internal processing time in milliseconds.' },
   },

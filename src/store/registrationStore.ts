@@ -4,7 +4,7 @@
  * reviews them with the CLI, possibly from another process. A registration
  * never creates a key by itself: only approve() does.
  */
-import type { Database } from './database.js';
+import type { SqlDatabase } from './sqlDatabase.js';
 import { apiKeyDigest, digestBytesEqual, generateApiKey, hashApiKey } from './apiKeyCodec.js';
 import { createRegistrationSeal, generateClaimToken, openWithClaimToken, sealToRegistration } from './keySealing.js';
 
@@ -82,9 +82,9 @@ function fromRow(row: Row): Registration {
 const iso = (ms: number): string => new Date(ms).toISOString();
 
 export class RegistrationStore {
-  readonly #db: Database;
+  readonly #db: SqlDatabase;
 
-  constructor(db: Database) {
+  constructor(db: SqlDatabase) {
     this.#db = db;
   }
 
@@ -96,7 +96,7 @@ export class RegistrationStore {
     const expiresAt = iso(nowMs + validForMs);
     const { lastID } = await this.#db.run(
       `INSERT INTO registrations (name, email, intended_use, usage_kind, client_address, status, claim_hash, created_at, expires_at, seal_public, seal_private)
-       VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?) RETURNING id`,
       [registration.name, registration.email, registration.intendedUse, registration.usageKind, registration.clientAddress, claimHash, iso(nowMs), expiresAt, seal.publicKey, seal.sealedPrivateKey],
     );
     return { id: lastID, claimToken, expiresAt };
@@ -104,8 +104,10 @@ export class RegistrationStore {
 
   /** Pending registrations that have not expired, in all and from one address. */
   async pendingCounts(clientAddress: string, nowMs: number): Promise<{ total: number; fromAddress: number }> {
+    // CAST: PostgreSQL counts in bigint, which its driver returns as text.
     const row = await this.#db.get<{ total: number; from_address: number | null }>(
-      `SELECT COUNT(*) AS total, SUM(client_address = ?) AS from_address FROM registrations WHERE status = 'pending' AND expires_at > ?`,
+      `SELECT CAST(COUNT(*) AS INTEGER) AS total, CAST(SUM(CASE WHEN client_address = ? THEN 1 ELSE 0 END) AS INTEGER) AS from_address
+       FROM registrations WHERE status = 'pending' AND expires_at > ?`,
       [clientAddress, iso(nowMs)],
     );
     return { total: row?.total ?? 0, fromAddress: row?.from_address ?? 0 };
@@ -128,13 +130,15 @@ export class RegistrationStore {
       const key = generateApiKey();
       const owner = `${row.name} <${row.email}>`;
       const { lastID: keyId } = await db.run(
-        'INSERT INTO api_keys (owner, key_hash, created_at, disabled, allow_get, note) VALUES (?, ?, ?, 0, ?, ?)',
+        'INSERT INTO api_keys (owner, key_hash, created_at, disabled, allow_get, note) VALUES (?, ?, ?, 0, ?, ?) RETURNING id',
         [owner, hashApiKey(key), iso(nowMs), options.allowGet ? 1 : 0, `registration ${id}${options.note ? `: ${options.note}` : ''}`],
       );
-      await db.run(
-        `UPDATE registrations SET status = 'approved', decided_at = ?, note = ?, key_id = ?, sealed_key = ? WHERE id = ?`,
+      // Only a registration still pending turns approved: a concurrent decision (another operator, another instance) wins once.
+      const { changes } = await db.run(
+        `UPDATE registrations SET status = 'approved', decided_at = ?, note = ?, key_id = ?, sealed_key = ? WHERE id = ? AND status = 'pending'`,
         [iso(nowMs), options.note ?? null, keyId, sealToRegistration(key, row.seal_public ?? ''), id],
       );
+      if (changes !== 1) throw new RegistrationError(`registration ${id} was decided meanwhile, not pending`);
       return { keyId, owner };
     });
   }
@@ -143,14 +147,15 @@ export class RegistrationStore {
     await this.#db.transaction(async (db) => {
       await this.#pending(db, id, nowMs);
       // Nothing the registrant could use is kept: the seal goes with the decision.
-      await db.run(
-        `UPDATE registrations SET status = 'rejected', decided_at = ?, reason = ?, seal_public = NULL, seal_private = NULL WHERE id = ?`,
+      const { changes } = await db.run(
+        `UPDATE registrations SET status = 'rejected', decided_at = ?, reason = ?, seal_public = NULL, seal_private = NULL WHERE id = ? AND status = 'pending'`,
         [iso(nowMs), reason ?? null, id],
       );
+      if (changes !== 1) throw new RegistrationError(`registration ${id} was decided meanwhile, not pending`);
     });
   }
 
-  async #pending(db: Database, id: number, nowMs: number): Promise<Row> {
+  async #pending(db: SqlDatabase, id: number, nowMs: number): Promise<Row> {
     const row = await db.get<Row>('SELECT * FROM registrations WHERE id = ?', [id]);
     if (!row) throw new RegistrationError(`no registration has id ${id}`);
     if (row.status !== 'pending') throw new RegistrationError(`registration ${id} is ${row.status}, not pending`);
@@ -162,7 +167,10 @@ export class RegistrationStore {
    * What the claim token finds. An approved registration hands out its key
    * exactly once: the row turns `claimed` and the sealed values are deleted in
    * the same transaction, so a second claim (even a concurrent one) only hears
-   * "claimed". Expired tokens find nothing.
+   * "claimed". On PostgreSQL (no write lock for the whole database) the update
+   * only takes a row still `approved`: of two concurrent claims on two
+   * instances, the second waits for the first's commit and changes nothing.
+   * Expired tokens find nothing.
    */
   async claim(claimToken: string, nowMs: number): Promise<ClaimResult> {
     const digest = apiKeyDigest(claimToken);
@@ -177,8 +185,11 @@ export class RegistrationStore {
         ? openWithClaimToken({ publicKey: row.seal_public, sealedPrivateKey: row.seal_private }, row.sealed_key, claimToken, claimHash)
         : undefined;
       if (key === undefined) return { status: 'unknown' };
-      await db.run(`UPDATE registrations SET status = 'claimed', seal_public = NULL, seal_private = NULL, sealed_key = NULL WHERE id = ?`, [row.id]);
-      return { status: 'approved', key, keyId: row.key_id };
+      const { changes } = await db.run(
+        `UPDATE registrations SET status = 'claimed', seal_public = NULL, seal_private = NULL, sealed_key = NULL WHERE id = ? AND status = 'approved'`,
+        [row.id],
+      );
+      return changes === 1 ? { status: 'approved', key, keyId: row.key_id } : { status: 'claimed' };
     });
   }
 
