@@ -29,7 +29,7 @@ export interface SqlDatabase {
 /** The shared database could not be reached (PostgreSQL down or failing over); HTTP answers 503, retry shortly. */
 export class StoreUnavailableError extends Error {
   constructor(cause: unknown) {
-    super('the shared store (PostgreSQL) is unreachable', { cause });
+    super(`the shared store (PostgreSQL) is unreachable: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
     this.name = 'StoreUnavailableError';
   }
 }
