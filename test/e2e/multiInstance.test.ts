@@ -167,4 +167,18 @@ describe.skipIf(sharedServersMissing() !== undefined)('two instances on one Post
     expect(outageLines).toBeGreaterThanOrEqual(2);
     expect(outageLines).toBeLessThanOrEqual(4);
   }, 60_000);
+
+  // Last: it stops Redis for good.
+  it('lets requests through while Redis is away, and says so in health', async () => {
+    const { key } = await newKey('no redis');
+    await waitFor(async () => (await calculate(0, key)).status === 200);
+    await redis.stop();
+    const address = freshAddress();
+    const statuses: number[] = [];
+    for (let n = 0; n < RATE_LIMIT + 2; n++) statuses.push((await calculate(n % 2, key, address)).status);
+    expect(statuses.every((status) => status === 200)).toBe(true);
+    const health = await fetch(`${daemons[1]!.httpAddress}/health`);
+    expect(health.status).toBe(200);
+    expect(((await health.json()) as { mfi: { checks: Record<string, unknown> } }).mfi.checks.rate_limit_store).toMatchObject({ status: 'error', message: expect.stringContaining('Redis (http.rateLimitStore) unreachable') });
+  });
 });

@@ -108,6 +108,9 @@ export class PgDatabase extends PgStatements implements SqlDatabase {
   async transaction<T>(work: (db: SqlDatabase) => Promise<T>): Promise<T> {
     return this.#watched(async () => {
       const client = await this.#pool.connect();
+      // A connection lost between the transaction's statements is an 'error' event on the checked-out client.
+      const onError = (err: Error): void => this.#outage.failed(err);
+      client.on('error', onError);
       let broken: unknown;
       try {
         await client.query('BEGIN');
@@ -118,6 +121,7 @@ export class PgDatabase extends PgStatements implements SqlDatabase {
         await client.query('ROLLBACK').catch((rollbackErr: unknown) => (broken = rollbackErr));
         throw err;
       } finally {
+        client.off('error', onError);
         // A client whose rollback failed has a broken connection: the pool drops it.
         client.release(broken instanceof Error ? broken : undefined);
       }
