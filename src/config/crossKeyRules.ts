@@ -10,10 +10,27 @@ function overlaps(a: string, b: string): boolean {
   return a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
 }
 
+/** One client or network must not be able to fill the pending registrations (docs/api.md, "Registration"). */
+function registrationProblems(registration: AppConfig['registration']): string[] {
+  const { maxPending, maxPendingPerNetwork, maxPendingPerAddress } = registration;
+  const problems: string[] = [];
+  if (maxPendingPerNetwork >= maxPending) {
+    problems.push(`"registration.maxPendingPerNetwork" (${maxPendingPerNetwork}) must be below "registration.maxPending" (${maxPending}), so one network cannot pause registration for everyone`);
+  }
+  if (maxPendingPerAddress > maxPendingPerNetwork) {
+    problems.push(`"registration.maxPendingPerAddress" (${maxPendingPerAddress}) must not be above "registration.maxPendingPerNetwork" (${maxPendingPerNetwork}): a client's addresses lie in its network`);
+  }
+  return problems;
+}
+
 /** Problems no single key can see; empty when the configuration is consistent. */
-export function crossKeyProblems(config: MqttSideConfig & Partial<Pick<AppConfig, 'lawnMemory' | 'store' | 'http'>>): string[] {
+export function crossKeyProblems(
+  config: MqttSideConfig & Partial<Pick<AppConfig, 'lawnMemory' | 'registration' | 'store' | 'http'>>,
+  options: { secretsOptional?: boolean } = {},
+): string[] {
   const problems: string[] = [...sharedStoreProblems(config)];
-  if (config.broker.enabled && !isLoopbackHost(config.broker.host) && config.broker.users.length === 0) {
+  // The accounts are a secret (a credential only the service gets); the admin commands never start the broker.
+  if (!options.secretsOptional && config.broker.enabled && !isLoopbackHost(config.broker.host) && config.broker.users.length === 0) {
     problems.push(
       `"broker.host" = "${config.broker.host}" listens beyond this machine, so "broker.users" must list at least one username/password (or use 127.0.0.1)`,
     );
@@ -31,6 +48,7 @@ export function crossKeyProblems(config: MqttSideConfig & Partial<Pick<AppConfig
   if (config.lawnMemory && config.lawnMemory.holidayRegion !== '' && config.lawnMemory.holidayCountry === '') {
     problems.push(`"lawnMemory.holidayRegion" = "${config.lawnMemory.holidayRegion}" needs "lawnMemory.holidayCountry" (e.g. "DE" for the region "BY")`);
   }
+  if (config.registration?.enabled) problems.push(...registrationProblems(config.registration));
   const hasFile = (name: 'cert' | 'key'): boolean => config.mqtt[name] !== '';
   if (hasFile('cert') !== hasFile('key')) problems.push('"mqtt.cert" and "mqtt.key" must be set together');
   const underBase = (topic: string): boolean => topic === config.mqtt.baseTopic || topic.startsWith(`${config.mqtt.baseTopic}/`);
@@ -43,6 +61,9 @@ export function crossKeyProblems(config: MqttSideConfig & Partial<Pick<AppConfig
     }
     if (station.mower && underBase(station.mower.topic)) {
       problems.push(`station "${station.id}" mower.topic "${station.mower.topic}" lies under "mqtt.baseTopic" = "${config.mqtt.baseTopic}", where only we may publish`);
+    }
+    if (station.forecast?.topic !== undefined && underBase(station.forecast.topic)) {
+      problems.push(`station "${station.id}" forecast.topic "${station.forecast.topic}" lies under "mqtt.baseTopic" = "${config.mqtt.baseTopic}", where only we may publish`);
     }
   }
   // Home Assistant would give two owners one entity id.

@@ -20,11 +20,18 @@ export const publicServiceSchema = {
       arg: 'registration-claim-token-days',
     },
     maxPendingPerAddress: {
-      doc: 'Pending (not yet reviewed) registrations allowed from one client address; more get 429.',
+      doc: 'Pending (not yet reviewed) registrations allowed from one client: one IPv4 address, or one IPv6 /64 (a household\'s prefix, as the rate limit counts it); more get 429. Must be below registration.maxPending.',
       format: 'positive-int',
       default: 3,
       env: 'MOWABILITY_REGISTRATION_MAX_PENDING_PER_ADDRESS',
       arg: 'registration-max-pending-per-address',
+    },
+    maxPendingPerNetwork: {
+      doc: 'Pending registrations allowed from one network: an IPv4 /24 or an IPv6 /48 (what a provider hands one customer at most); more get 429. Must be below registration.maxPending, so one network cannot pause registration for everyone.',
+      format: 'positive-int',
+      default: 20,
+      env: 'MOWABILITY_REGISTRATION_MAX_PENDING_PER_NETWORK',
+      arg: 'registration-max-pending-per-network',
     },
     maxPending: {
       doc: 'Pending registrations allowed in all; more get 503 until the operator has reviewed some.',
@@ -34,7 +41,7 @@ export const publicServiceSchema = {
       arg: 'registration-max-pending',
     },
     perAddressPerHour: {
-      doc: 'Registration attempts (valid or not) one client address may make per hour; more get 429 with Retry-After.',
+      doc: 'Registration attempts (valid or not) one client (an IPv4 address or an IPv6 /64) may make per hour; more get 429 with Retry-After.',
       format: 'positive-int',
       default: 5,
       env: 'MOWABILITY_REGISTRATION_PER_ADDRESS_PER_HOUR',

@@ -86,6 +86,13 @@ export const serviceSchema = {
       env: 'MOWABILITY_HTTP_MAX_CONNECTIONS',
       arg: 'http-max-connections',
     },
+    maxConnectionsPerAddress: {
+      doc: 'Most of those connections one client may hold (an IPv4 address or an IPv6 /64, as the rate limit counts; loopback too), so one client cannot take every slot; further ones are closed at once. Trusted proxies (http.trustProxy) are exempt. 0: no share.',
+      format: 'nat',
+      default: 32,
+      env: 'MOWABILITY_HTTP_MAX_CONNECTIONS_PER_ADDRESS',
+      arg: 'http-max-connections-per-address',
+    },
     headersTimeoutMs: {
       doc: 'Time a client has to send the request line and headers, in milliseconds (at most http.requestTimeoutMs when that is on); idle new connections are closed after it.',
       format: 'positive-int',
@@ -146,7 +153,7 @@ export const serviceSchema = {
       sensitive: true,
     },
     ecowittUploadPath: {
-      doc: 'Path of the Ecowitt "Customized" upload (protocol Ecowitt; the same path with or without the final "/" is accepted); "" switches it off. Stations with format "ecowitt-http" send here (see docs/mqtt.md).',
+      doc: 'Path of the Ecowitt and Ambient "Customized" upload (a form POST, or a GET with the fields in the URL; the same path with or without the final "/" is accepted); "" switches it off. Stations with format "ecowitt-http" send here (see docs/mqtt.md).',
       format: uploadPathFormat,
       default: '/data/report/',
       env: 'MOWABILITY_HTTP_ECOWITT_UPLOAD_PATH',

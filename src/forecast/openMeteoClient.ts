@@ -3,14 +3,20 @@
  * with Node's fetch: a timeout per attempt, retries with exponential back-off
  * on network errors, timeouts, 429 and 5xx (Retry-After honoured up to the
  * back-off cap), and conditional requests (If-None-Match / If-Modified-Since)
- * when the server sent an ETag or Last-Modified. Never throws: every failure
- * is a result with a reason for the log.
+ * when the server sent an ETag or Last-Modified. The body is read with a
+ * bound on its decoded bytes (../util/boundedBody.ts): a gzip bomb or an
+ * endless chunked answer ends the attempt at MAX_RESPONSE_BYTES, not at the
+ * timeout. Never throws: every failure is a result with a reason for the log.
  */
 import type { ForecastHour } from '../core/forecastProjection.js';
 import type { StationLocation } from '../ingest/types.js';
+import { BodyTooLargeError, readBoundedText } from '../util/boundedBody.js';
 import { openMeteoUrl, parseOpenMeteo } from './openMeteoResponse.js';
 
-/** Largest response body read (a 3-day hourly forecast is about 10 kB). */
+/**
+ * Largest response body read, counted after decoding (gzip, deflate, br) while it streams in, with or
+ * without Content-Length; the read stops there (a 3-day hourly forecast is about 10 kB).
+ */
 export const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
 /** Longest wait between two attempts, Retry-After included. */
 export const MAX_BACKOFF_MS = 60_000;
@@ -25,6 +31,15 @@ export type FetchOutcome =
   | { kind: 'not_modified' }
   | { kind: 'error'; reason: string };
 
+/** The outcome of a request whose body `parse` turned into a T (a modelled station's readings, src/modelled/). */
+export type ParsedOutcome<T> = { kind: 'ok'; value: T; validators: Validators } | { kind: 'not_modified' } | { kind: 'error'; reason: string };
+export type BodyParser<T> = (body: unknown) => { ok: true; value: T } | { ok: false; reason: string };
+
+const parseForecastBody: BodyParser<ForecastHour[]> = (body) => {
+  const parsed = parseOpenMeteo(body);
+  return parsed.ok ? { ok: true, value: parsed.hours } : parsed;
+};
+
 export interface OpenMeteoClientOptions {
   baseUrl: string;
   timeoutMs: number;
@@ -35,6 +50,8 @@ export interface OpenMeteoClientOptions {
   fetch?: typeof fetch;
   sleep?: (ms: number) => Promise<void>;
   userAgent: string;
+  /** Defaults to MAX_RESPONSE_BYTES. */
+  maxResponseBytes?: number;
 }
 
 const RETRYABLE = (status: number): boolean => status === 429 || status >= 500;
@@ -45,14 +62,6 @@ function retryAfterMs(header: string | null): number | undefined {
   if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
   const date = Date.parse(header);
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
-}
-
-async function readBody(response: Response): Promise<string> {
-  const length = Number(response.headers.get('content-length') ?? 0);
-  if (length > MAX_RESPONSE_BYTES) throw new Error(`the response is larger than ${MAX_RESPONSE_BYTES} bytes`);
-  const text = await response.text();
-  if (text.length > MAX_RESPONSE_BYTES) throw new Error(`the response is larger than ${MAX_RESPONSE_BYTES} bytes`);
-  return text;
 }
 
 export class OpenMeteoClient {
@@ -66,12 +75,21 @@ export class OpenMeteoClient {
     this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms).unref()));
   }
 
+  get baseUrl(): string {
+    return this.#options.baseUrl;
+  }
+
   async fetchForecast(location: StationLocation, validators: Validators = {}, signal?: AbortSignal): Promise<FetchOutcome> {
-    const url = openMeteoUrl(this.#options.baseUrl, location);
-    let last: FetchOutcome = { kind: 'error', reason: 'no attempt made' };
+    const outcome = await this.fetchParsed(openMeteoUrl(this.#options.baseUrl, location), parseForecastBody, validators, signal);
+    return outcome.kind === 'ok' ? { kind: 'ok', hours: outcome.value, validators: outcome.validators } : outcome;
+  }
+
+  /** Any Open-Meteo URL, with the same timeout, retries, size bound and conditional request; `parse` judges the body. */
+  async fetchParsed<T>(url: string, parse: BodyParser<T>, validators: Validators = {}, signal?: AbortSignal): Promise<ParsedOutcome<T>> {
+    let last: ParsedOutcome<T> = { kind: 'error', reason: 'no attempt made' };
     for (let attempt = 0; attempt <= this.#options.retries; attempt++) {
       if (signal?.aborted) return { kind: 'error', reason: 'stopped' };
-      const { outcome, retryInMs } = await this.#attempt(url, validators, signal);
+      const { outcome, retryInMs } = await this.#attempt(url, parse, validators, signal);
       if (retryInMs === undefined) return outcome;
       last = outcome;
       if (attempt < this.#options.retries) await this.#sleep(Math.min(MAX_BACKOFF_MS, Math.max(retryInMs, this.#options.backoffMs * 2 ** attempt)));
@@ -79,7 +97,7 @@ export class OpenMeteoClient {
     return last;
   }
 
-  async #attempt(url: string, validators: Validators, signal?: AbortSignal): Promise<{ outcome: FetchOutcome; retryInMs?: number }> {
+  async #attempt<T>(url: string, parse: BodyParser<T>, validators: Validators, signal?: AbortSignal): Promise<{ outcome: ParsedOutcome<T>; retryInMs?: number }> {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.#options.userAgent };
     if (validators.etag) headers['if-none-match'] = validators.etag;
     if (validators.lastModified) headers['if-modified-since'] = validators.lastModified;
@@ -94,8 +112,10 @@ export class OpenMeteoClient {
         const reason = `HTTP ${response.status}${response.status === 429 ? ' (rate limited)' : ''}`;
         return { outcome: { kind: 'error', reason }, ...(RETRYABLE(response.status) ? { retryInMs: retryAfterMs(response.headers.get('retry-after')) ?? 0 } : {}) };
       }
-      text = await readBody(response);
+      text = await readBoundedText(response, this.#options.maxResponseBytes ?? MAX_RESPONSE_BYTES);
     } catch (err) {
+      // The same server would send the same body again: not retried.
+      if (err instanceof BodyTooLargeError) return { outcome: { kind: 'error', reason: err.message } };
       const reason = timeout.aborted ? `no answer within ${this.#options.timeoutMs} ms` : `request failed: ${err instanceof Error ? err.message : String(err)}`;
       return { outcome: { kind: 'error', reason }, retryInMs: 0 };
     }
@@ -105,10 +125,10 @@ export class OpenMeteoClient {
     } catch {
       return { outcome: { kind: 'error', reason: 'the response is not valid JSON' } };
     }
-    const parsed = parseOpenMeteo(body);
+    const parsed = parse(body);
     if (!parsed.ok) return { outcome: { kind: 'error', reason: parsed.reason } };
     const etag = response.headers.get('etag');
     const lastModified = response.headers.get('last-modified');
-    return { outcome: { kind: 'ok', hours: parsed.hours, validators: { ...(etag ? { etag } : {}), ...(lastModified ? { lastModified } : {}) } } };
+    return { outcome: { kind: 'ok', value: parsed.value, validators: { ...(etag ? { etag } : {}), ...(lastModified ? { lastModified } : {}) } } };
   }
 }

@@ -6,8 +6,9 @@
  * depend on this setting.
  *
  * The line goes through one logger made at start, without the redaction
- * paths: none of its fields can carry a key (the path is a route pattern or a
- * path without its query string), and walking the paths on every line cost
+ * paths: none of its fields can carry a key (the path is a route pattern, or a
+ * path without its query string and with its secret-looking segments replaced:
+ * ./loggedPath.ts), and walking the paths on every line cost
  * more than writing it. The daemon gives it a logger that writes in blocks
  * (one write() per ~20 lines) instead of one system call per request. It
  * carries the request id as the request's own logger would, so the line
@@ -16,7 +17,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { AccessLogMode } from '../config/serviceSchema.js';
-import { loggedPath } from './errors.js';
+import { loggedPath } from './loggedPath.js';
 
 /** The field fastify's request loggers name the request id in (its default; app.ts keeps it). */
 const REQUEST_ID_LABEL = 'reqId';

@@ -32,9 +32,9 @@ import { registerRegistrationRoutes, type RegistrationRouteDeps } from './regist
 import { registerOpenApi, registerOpenApiRoute, UNKNOWN_VERSION } from './openapi.js';
 import { registerStatusPage } from './statusPage.js';
 import { NO_STATIONS, type StationsView } from './stationsView.js';
-import { applyConnectionCap, serverOptions } from './serverLimits.js';
+import { applyConnectionCap, applyConnectionShare, connectionShareOptions, serverOptions } from './serverLimits.js';
 import { trackConnections } from './shutdown.js';
-import { registerUploadRoutes, type AcceptReading } from './uploads.js';
+import { registerUploadRoutes, type AcceptReading, type UploadRefusal } from './uploads.js';
 import { UploadCounters } from './uploadsCounters.js';
 
 export interface AppDeps {
@@ -75,6 +75,8 @@ export interface AppDeps {
   acceptReading?: AcceptReading;
   /** Counts of what became of uploads (shared with /metrics); a fresh one when omitted. */
   uploadCounters?: UploadCounters;
+  /** Told of every refused upload (src/station/uploadRefusals.ts keeps them for the state and `mowability status`). */
+  onUploadRefused?: (refusal: UploadRefusal) => void;
 }
 
 type HttpSettings = AppConfig['http'];
@@ -90,6 +92,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const httpLogger = deps.logger.child(HTTP_BINDINGS);
   const app = createFastify(http, httpLogger, () => guard);
   applyConnectionCap(app.server, http.maxConnections);
+  applyConnectionShare(app.server, connectionShareOptions(http, httpLogger));
   const clientAddressOf = createClientAddressResolver(http.trustProxy);
   installRequestHooks(app, http, access, clientAddressOf);
   registerAccessLog(app, { mode: http.accessLog, logger: httpLogger, lines: deps.accessLogger?.child(HTTP_BINDINGS), clientAddressOf });
@@ -204,6 +207,7 @@ async function registerRoutes(app: FastifyInstance, deps: AppDeps, clientAddress
       logger: deps.logger,
       clientAddressOf,
       now: () => deps.clock.now(),
+      ...(deps.onUploadRefused ? { onRefused: deps.onUploadRefused } : {}),
     });
   }
   registerCalculateRoute(app, { config, access, clock: deps.clock, calculate: deps.calculate ?? coreCalculate, ...(deps.usage ? { usage: deps.usage } : {}) });

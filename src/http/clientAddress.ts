@@ -71,6 +71,26 @@ export function rateLimitKey(clientAddress: string): string {
   return `${parts.map((part) => part.toString(16)).join(':')}::/${RATE_LIMIT_IPV6_PREFIX}`;
 }
 
+/** Prefix lengths that make one key per client (IPv4 /32, IPv6 /64) and per network (IPv4 /24, IPv6 /48). */
+export const CLIENT_PREFIX = { ipv4: 32, ipv6: RATE_LIMIT_IPV6_PREFIX } as const;
+export const NETWORK_PREFIX = { ipv4: 24, ipv6: 48 } as const;
+
+/**
+ * The network an address lies in, as text (`198.51.100.0/24`, `2001:db8:1::/48`); the address itself
+ * for a full-length prefix and for anything that is not an address.
+ */
+export function prefixKey(clientAddress: string, bits: { ipv4: number; ipv6: number }): string {
+  if (!ipaddr.isValid(clientAddress)) return clientAddress;
+  const address = ipaddr.process(clientAddress);
+  const length = address.kind() === 'ipv4' ? bits.ipv4 : bits.ipv6;
+  if (length === (address.kind() === 'ipv4' ? 32 : 128)) return address.toString();
+  const bytes = address.toByteArray().map((byte, index) => {
+    const kept = Math.max(0, Math.min(8, length - index * 8));
+    return byte & (0xff << (8 - kept)) & 0xff;
+  });
+  return `${ipaddr.fromByteArray(bytes).toString()}/${length}`;
+}
+
 /** The validated client address of a request (canonical text, IPv4-mapped IPv6 as IPv4). */
 export type ClientAddressOf = (request: FastifyRequest) => string;
 

@@ -8,6 +8,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { StoreUnavailableError } from '../store/sqlDatabase.js';
 import { sendJsonText } from './jsonReply.js';
+import { loggedPath, pathOf } from './loggedPath.js';
 import { CALCULATE_PATH, HEALTH_PATHS, OPENAPI_PATH } from './paths.js';
 
 export const MESSAGES = {
@@ -75,18 +76,6 @@ export function sendError(reply: FastifyReply, statusCode: number, message: stri
   return sendJsonText(reply, statusCode, JSON.stringify(errorEnvelope(message)));
 }
 
-function pathOf(request: FastifyRequest): string {
-  const query = request.url.indexOf('?');
-  return query === -1 ? request.url : request.url.slice(0, query);
-}
-
-/**
- * The path as logs show it: a matched route's pattern (`/v1/registrations/:claim_token`), so
- * secrets in path parameters never reach a log; an unmatched path as requested.
- */
-function loggedPath(request: FastifyRequest): string {
-  return request.routeOptions?.url ?? pathOf(request);
-}
 
 /** Status and client-safe message for any error; undefined status means "unexpected" (500). */
 function classify(error: FastifyError, bodyLimitBytes: number): { statusCode: number; message: string } | undefined {
@@ -151,8 +140,6 @@ export function installErrorHandling(app: FastifyInstance, options: ErrorHandlin
     return sendError(reply, statusCode, message);
   });
 }
-
-export { loggedPath, pathOf };
 
 /**
  * fastify's frameworkErrors option: the router rejects a path it cannot

@@ -5,9 +5,10 @@
  * the operator approves it with `mowability registrations approve`.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { RegistrationStore } from '../store/registrationStore.js';
+import type { RegistrationLimits, RegistrationStore } from '../store/registrationStore.js';
 import type { Clock } from '../util/clock.js';
 import type { AccessView } from './auth.js';
+import { CLIENT_PREFIX, NETWORK_PREFIX, prefixKey } from './clientAddress.js';
 import { HttpError, MESSAGES } from './errors.js';
 import { REGISTRATIONS_PATH } from './paths.js';
 import { registrationBodySchema, registrationFields } from './registrationFields.js';
@@ -17,6 +18,7 @@ import { WindowCounter } from './windowCounter.js';
 export const REGISTRATION_MESSAGES = {
   tooManyAttempts: 'Too many registration attempts from this address. Retry after the time given in the Retry-After header.',
   tooManyPending: 'Too many pending registrations from this address. Wait for the review of the earlier ones.',
+  tooManyPendingFromNetwork: 'Too many pending registrations from this network. Wait for the review of the earlier ones.',
   paused: 'Registration is paused until pending registrations have been reviewed. Retry later.',
   unknownClaim: 'Unknown or expired claim token.',
 } as const;
@@ -27,12 +29,34 @@ const DAY_MS = 24 * HOUR_MS;
 export interface RegistrationSettings {
   claimTokenDays: number;
   maxPendingPerAddress: number;
+  maxPendingPerNetwork: number;
   maxPending: number;
   perAddressPerHour: number;
 }
 
+/**
+ * The limits keyed like the rate limit (docs/api.md, "Registration"): an IPv6 client has a /64
+ * (RFC 7421), so its addresses count as one; its network (IPv6 /48, IPv4 /24) has a share of the
+ * pending registrations too, so one household or provider cannot fill the global cap.
+ */
+function pendingLimits(settings: RegistrationSettings): RegistrationLimits<'address' | 'network'> {
+  return {
+    perKey: [
+      { name: 'address', max: settings.maxPendingPerAddress, keyOf: (address) => prefixKey(address, CLIENT_PREFIX) },
+      { name: 'network', max: settings.maxPendingPerNetwork, keyOf: (address) => prefixKey(address, NETWORK_PREFIX) },
+    ],
+    maxPending: settings.maxPending,
+  };
+}
+
+const REFUSALS = {
+  address: [429, REGISTRATION_MESSAGES.tooManyPending],
+  network: [429, REGISTRATION_MESSAGES.tooManyPendingFromNetwork],
+  paused: [503, REGISTRATION_MESSAGES.paused],
+} as const;
+
 export interface RegistrationRouteDeps {
-  store: Pick<RegistrationStore, 'create' | 'pendingCounts' | 'claim'>;
+  store: Pick<RegistrationStore, 'createWithinLimits' | 'claim'>;
   settings: RegistrationSettings;
   access: Pick<AccessView, 'maintenance'>;
   clock: Clock;
@@ -68,10 +92,11 @@ export function registerRegistrationRoutes(app: FastifyInstance, deps: Registrat
   registerClaimRoute(app, deps);
 }
 
-/** POST /v1/registrations: rate-limited per address, capped while reviews are pending. */
+/** POST /v1/registrations: rate-limited per client (/64 or /32), capped per client, network and in all while reviews are pending. */
 function registerCreateRoute(app: FastifyInstance, deps: RegistrationRouteDeps): void {
   const { store, settings, clock } = deps;
   const attempts = new WindowCounter(HOUR_MS);
+  const limits = pendingLimits(settings);
 
   app.post(REGISTRATIONS_PATH, {
     // Declared for /openapi.json; validated by registrationFields for messages that name the field.
@@ -81,18 +106,19 @@ function registerCreateRoute(app: FastifyInstance, deps: RegistrationRouteDeps):
       if (deps.access.maintenance) throw new HttpError(503, MESSAGES.maintenance);
       const nowMs = clock.now();
       const address = deps.clientAddressOf(request);
-      const attempt = attempts.hit(address, nowMs);
+      const attempt = attempts.hit(prefixKey(address, CLIENT_PREFIX), nowMs);
       if (attempt.count > settings.perAddressPerHour) {
         throw new HttpError(429, REGISTRATION_MESSAGES.tooManyAttempts, { 'retry-after': String(attempt.retryAfterSeconds) });
       }
       const parsed = registrationFields(request.body);
       if (!parsed.ok) throw new HttpError(400, parsed.message);
-      const pending = await store.pendingCounts(address, nowMs);
-      if (pending.fromAddress >= settings.maxPendingPerAddress) throw new HttpError(429, REGISTRATION_MESSAGES.tooManyPending, { 'retry-after': String(DAY_MS / 1000) });
-      if (pending.total >= settings.maxPending) throw new HttpError(503, REGISTRATION_MESSAGES.paused, { 'retry-after': String(DAY_MS / 1000) });
-      const created = await store.create({ ...parsed.fields, clientAddress: address }, nowMs, settings.claimTokenDays * DAY_MS);
+      const created = await store.createWithinLimits({ ...parsed.fields, clientAddress: address }, limits, nowMs, settings.claimTokenDays * DAY_MS);
+      if ('refused' in created) {
+        const [status, message] = REFUSALS[created.refused];
+        throw new HttpError(status, message, { 'retry-after': String(DAY_MS / 1000) });
+      }
       request.log.info({ registration: created.id }, 'registration received; review it with "mowability registrations list --pending"');
-      deps.onRegistered?.({ id: created.id, pending: pending.total + 1 });
+      deps.onRegistered?.({ id: created.id, pending: created.pending });
       return reply.code(202).send({
         status: 'ok',
         mfi: {

@@ -1,9 +1,16 @@
 /**
- * Limits of the Node HTTP server under fastify: request and header deadlines
- * and the connection cap. They protect a small machine from clients that open
- * many connections and send nothing (each holds a file descriptor and memory).
+ * Limits of the Node HTTP server under fastify: request and header deadlines,
+ * the connection cap and each address's share of it. They protect a small
+ * machine from clients that open many connections and send nothing (each holds
+ * a file descriptor and memory), and the share keeps one such client from
+ * holding every slot while others (a health probe) are turned away.
  */
 import type { Server, ServerOptions } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Logger } from 'pino';
+import type { TrustProxySetting } from '../config/trustProxy.js';
+import { LogThrottle } from '../util/logThrottle.js';
+import { canonicalAddress, compileTrust, rateLimitKey } from './clientAddress.js';
 
 export interface ServerLimitSettings {
   requestTimeoutMs: number;
@@ -41,4 +48,53 @@ export function serverOptions(settings: Pick<ServerLimitSettings, 'requestTimeou
  */
 export function applyConnectionCap(server: Server, maxConnections: number): void {
   if (maxConnections > 0) server.maxConnections = maxConnections;
+}
+
+export interface ConnectionShareOptions {
+  /** Most connections one address (an IPv4 address, an IPv6 /64) may hold at once; 0: no share. */
+  perAddress: number;
+  /** Peers without a share (trusted reverse proxies: they carry many clients' requests). */
+  exempt: (peer: string) => boolean;
+  /** Told of each connection closed for being over the share, with the address's key. */
+  onRefused?: (key: string) => void;
+}
+
+/**
+ * Closes a new connection at once when its address (keyed like the rate limit:
+ * IPv4 address, IPv6 /64) already holds `perAddress` open connections. The
+ * connections it holds keep being served; the others' slots stay free.
+ */
+export function applyConnectionShare(server: Server, options: ConnectionShareOptions): void {
+  if (options.perAddress <= 0) return;
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const remote = socket.remoteAddress ?? '';
+    const peer = canonicalAddress(remote) ?? remote;
+    if (options.exempt(peer)) return;
+    const key = rateLimitKey(peer);
+    const count = (open.get(key) ?? 0) + 1;
+    if (count > options.perAddress) {
+      socket.destroy();
+      options.onRefused?.(key);
+      return;
+    }
+    open.set(key, count);
+    socket.once('close', () => {
+      const left = (open.get(key) ?? 1) - 1;
+      if (left === 0) open.delete(key);
+      else open.set(key, left);
+    });
+  });
+}
+
+/** The share as configured: trusted proxies exempt, each refusal logged at most once a minute per address. */
+export function connectionShareOptions(http: { maxConnectionsPerAddress: number; trustProxy: TrustProxySetting }, log: Logger): ConnectionShareOptions {
+  const trust = compileTrust(http.trustProxy);
+  const throttle = new LogThrottle(log);
+  return {
+    perAddress: http.maxConnectionsPerAddress,
+    exempt: (peer) => trust?.(peer, 0) ?? false,
+    onRefused: (key) =>
+      throttle.warn(`connection-share:${key}`, { clientAddress: key, limit: http.maxConnectionsPerAddress }, 'HTTP connection closed: this address already holds http.maxConnectionsPerAddress connections'),
+  };
 }

@@ -81,6 +81,33 @@ function fromRow(row: Row): Registration {
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
+/** A new claim token with its hash and seal, made outside any transaction (the key derivation takes a while). */
+function prepareClaim(): { claimToken: string; claimHash: string; seal: ReturnType<typeof createRegistrationSeal> } {
+  const claimToken = generateClaimToken();
+  const claimHash = hashApiKey(claimToken);
+  return { claimToken, claimHash, seal: createRegistrationSeal(claimToken, claimHash) };
+}
+
+export interface CreatedRegistration {
+  id: number;
+  claimToken: string;
+  expiresAt: string;
+}
+
+/** Pending registrations allowed per key of the address (name: what a refusal reports). */
+export interface PendingLimit<Name extends string = string> {
+  name: Name;
+  max: number;
+  keyOf: (clientAddress: string) => string;
+}
+
+export interface RegistrationLimits<Name extends string = string> {
+  perKey: ReadonlyArray<PendingLimit<Name>>;
+  maxPending: number;
+}
+
+export type CreateOutcome<Name extends string = string> = (CreatedRegistration & { pending: number }) | { refused: Name | 'paused' };
+
 export class RegistrationStore {
   readonly #db: SqlDatabase;
 
@@ -89,28 +116,40 @@ export class RegistrationStore {
   }
 
   /** Stores a pending registration; the claim token exists only in the return value. */
-  async create(registration: NewRegistration, nowMs: number, validForMs: number): Promise<{ id: number; claimToken: string; expiresAt: string }> {
-    const claimToken = generateClaimToken();
-    const claimHash = hashApiKey(claimToken);
-    const seal = createRegistrationSeal(claimToken, claimHash);
+  async create(registration: NewRegistration, nowMs: number, validForMs: number): Promise<CreatedRegistration> {
+    return this.#insert(this.#db, registration, nowMs, validForMs);
+  }
+
+  /**
+   * Stores a pending registration unless the limits refuse it, counting and inserting in one
+   * transaction: concurrent registrations (also from another process) see each other's rows, so
+   * five at once against a limit of three make three. Each limit counts the pending, unexpired
+   * registrations whose address has the same key as the new one (`keyOf`: the client's /64 or
+   * /32, its network's /48 or /24); `maxPending` counts all.
+   */
+  async createWithinLimits<Name extends string>(registration: NewRegistration, limits: RegistrationLimits<Name>, nowMs: number, validForMs: number): Promise<CreateOutcome<Name>> {
+    const prepared = prepareClaim();
+    // SQLite's write lock serialises these transactions; PostgreSQL takes a lock named after them.
+    return this.#db.transaction<CreateOutcome<Name>>(async (db) => {
+      const rows = await db.all<{ client_address: string }>(`SELECT client_address FROM registrations WHERE status = 'pending' AND expires_at > ?`, [iso(nowMs)]);
+      for (const limit of limits.perKey) {
+        const key = limit.keyOf(registration.clientAddress);
+        if (rows.filter((row) => limit.keyOf(row.client_address) === key).length >= limit.max) return { refused: limit.name };
+      }
+      if (rows.length >= limits.maxPending) return { refused: 'paused' };
+      return { ...(await this.#insert(db, registration, nowMs, validForMs, prepared)), pending: rows.length + 1 };
+    }, { serialize: 'registrations' });
+  }
+
+  async #insert(db: SqlDatabase, registration: NewRegistration, nowMs: number, validForMs: number, prepared = prepareClaim()): Promise<CreatedRegistration> {
+    const { claimToken, claimHash, seal } = prepared;
     const expiresAt = iso(nowMs + validForMs);
-    const { lastID } = await this.#db.run(
+    const { lastID } = await db.run(
       `INSERT INTO registrations (name, email, intended_use, usage_kind, client_address, status, claim_hash, created_at, expires_at, seal_public, seal_private)
        VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?) RETURNING id`,
       [registration.name, registration.email, registration.intendedUse, registration.usageKind, registration.clientAddress, claimHash, iso(nowMs), expiresAt, seal.publicKey, seal.sealedPrivateKey],
     );
     return { id: lastID, claimToken, expiresAt };
-  }
-
-  /** Pending registrations that have not expired, in all and from one address. */
-  async pendingCounts(clientAddress: string, nowMs: number): Promise<{ total: number; fromAddress: number }> {
-    // CAST: PostgreSQL counts in bigint, which its driver returns as text.
-    const row = await this.#db.get<{ total: number; from_address: number | null }>(
-      `SELECT CAST(COUNT(*) AS INTEGER) AS total, CAST(SUM(CASE WHEN client_address = ? THEN 1 ELSE 0 END) AS INTEGER) AS from_address
-       FROM registrations WHERE status = 'pending' AND expires_at > ?`,
-      [clientAddress, iso(nowMs)],
-    );
-    return { total: row?.total ?? 0, fromAddress: row?.from_address ?? 0 };
   }
 
   async list(options: { pending?: boolean } = {}): Promise<Registration[]> {

@@ -7,12 +7,21 @@
  */
 import type { RunResult, SqlParams } from './database.js';
 
+export interface TransactionOptions {
+  serialize?: string;
+}
+
 export interface SqlDatabase {
   run(sql: string, params?: SqlParams): Promise<RunResult>;
   get<T>(sql: string, params?: SqlParams): Promise<T | undefined>;
   all<T>(sql: string, params?: SqlParams): Promise<T[]>;
-  /** Runs `work` in one transaction on one connection; rolls back when it throws. */
-  transaction<T>(work: (db: SqlDatabase) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` in one transaction on one connection; rolls back when it throws. Transactions
+   * naming the same `serialize` run one after the other, also across processes (a count-then-insert
+   * stays exact): SQLite's write lock does this for every transaction, PostgreSQL takes an advisory
+   * lock on the name.
+   */
+  transaction<T>(work: (db: SqlDatabase) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /**
    * Changes whenever another process may have changed the data (SQLite's data_version; for
    * PostgreSQL a counter bumped by NOTIFY, reconnects and the periodic re-read).

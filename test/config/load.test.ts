@@ -121,6 +121,18 @@ describe('loadConfig', () => {
     expect(problems[0]).toMatch(/"log\.level" = "loud" is invalid: .*"info".*"debug"/);
   });
 
+  it('refuses registration limits that let one client or network fill the pending registrations', () => {
+    const on = { MOWABILITY_REGISTRATION_ENABLED: 'true' };
+    expect(problemsOf(() => loadConfig({ env: { ...on, MOWABILITY_REGISTRATION_MAX_PENDING: '20' } }))).toEqual([
+      '"registration.maxPendingPerNetwork" (20) must be below "registration.maxPending" (20), so one network cannot pause registration for everyone',
+    ]);
+    expect(problemsOf(() => loadConfig({ env: { ...on, MOWABILITY_REGISTRATION_MAX_PENDING_PER_ADDRESS: '21' } }))).toEqual([
+      '"registration.maxPendingPerAddress" (21) must not be above "registration.maxPendingPerNetwork" (20): a client\'s addresses lie in its network',
+    ]);
+    // Without registration the limits apply to nothing.
+    expect(loadConfig({ env: { MOWABILITY_REGISTRATION_MAX_PENDING: '20' } }).registration.maxPending).toBe(20);
+  });
+
   it('refuses an embedded broker reachable from the network without accounts', () => {
     const problems = problemsOf(() => loadConfig({ env: { MOWABILITY_BROKER_HOST: '0.0.0.0' } }));
     expect(problems).toHaveLength(1);

@@ -2,12 +2,14 @@
  * A fake Open-Meteo server on loopback (port 0) for tests: serves the recorded-shape
  * fixtures in test/fixtures/openMeteo/, or a scripted failure per request
  * (HTTP errors, 429 with Retry-After, a body that is not JSON, no answer at all),
- * honours If-None-Match with 304, and records every request.
+ * hostile bodies (a compression bomb, an endless chunked answer), honours
+ * If-None-Match with 304, and records every request.
  */
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { brotliCompressSync, constants, createBrotliCompress, createDeflate, createGzip, deflateSync, gzipSync, type BrotliCompress, type Gzip } from 'node:zlib';
 
 export type FixtureName = 'dryDay' | 'afternoonThunderstorm' | 'frostyMorning' | 'wetSpell';
 
@@ -24,7 +26,32 @@ export type Reply =
   | { kind: 'fixture'; name: FixtureName; etag?: string }
   | { kind: 'status'; status: number; retryAfter?: string }
   | { kind: 'body'; text: string }
-  | { kind: 'hang' };
+  | { kind: 'hang' }
+  /** A compressed body (compressionBomb) sent with its encoding and Content-Length. */
+  | { kind: 'bomb'; encoding: Encoding; body: Buffer }
+  /** A chunked 200 without Content-Length that never ends: `chunkBytes` of spaces every `everyMs`, optionally compressed. */
+  | { kind: 'endless'; chunkBytes: number; everyMs: number; encoding?: Encoding };
+
+export type Encoding = 'gzip' | 'deflate' | 'br';
+
+/** Small windows: the server's own memory (same process as the client under test) stays small. */
+const STREAM: Record<Encoding, () => Gzip | BrotliCompress> = {
+  gzip: () => createGzip({ windowBits: 9, memLevel: 1 }),
+  deflate: () => createDeflate({ windowBits: 9, memLevel: 1 }),
+  br: () => createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 1, [constants.BROTLI_PARAM_LGWIN]: 10 } }),
+};
+
+const COMPRESS: Record<Encoding, (data: Buffer) => Buffer> = {
+  gzip: (data) => gzipSync(data, { level: 9 }),
+  deflate: (data) => deflateSync(data, { level: 9 }),
+  // Quality 4: as small as the default for spaces, ten times faster to make.
+  br: (data) => brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } }),
+};
+
+/** A compression bomb: `decodedBytes` of spaces, compressed (64 MiB are 65 kB as gzip, 102 bytes as br). */
+export function compressionBomb(encoding: Encoding, decodedBytes: number): Buffer {
+  return COMPRESS[encoding](Buffer.alloc(decodedBytes, ' '));
+}
 
 export interface RecordedRequest {
   url: URL;
@@ -38,6 +65,11 @@ export class FakeOpenMeteo {
   fallback: Reply = { kind: 'fixture', name: 'dryDay' };
   readonly #server: Server;
   readonly #hanging = new Set<ServerResponse>();
+  readonly #timers = new Set<NodeJS.Timeout>();
+  /** Bytes written per endless answer, in order (what the client made the server produce). */
+  readonly endlessBytes: number[] = [];
+  /** Endless answers whose connection the client closed. */
+  endlessClosed = 0;
 
   private constructor() {
     this.#server = createServer((request, response) => this.#handle(request, response));
@@ -54,6 +86,7 @@ export class FakeOpenMeteo {
   }
 
   async close(): Promise<void> {
+    for (const timer of this.#timers) clearInterval(timer);
     for (const response of this.#hanging) response.destroy();
     this.#server.closeAllConnections();
     await new Promise((resolve) => this.#server.close(resolve));
@@ -66,6 +99,12 @@ export class FakeOpenMeteo {
       this.#hanging.add(response);
       return;
     }
+    if (reply.kind === 'bomb') {
+      response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': reply.encoding, 'content-length': reply.body.length });
+      response.end(reply.body);
+      return;
+    }
+    if (reply.kind === 'endless') return this.#endless(response, reply);
     if (reply.kind === 'status') {
       response.writeHead(reply.status, { 'content-type': 'application/json', ...(reply.retryAfter ? { 'retry-after': reply.retryAfter } : {}) });
       response.end(JSON.stringify({ error: true, reason: `status ${reply.status}` }));
@@ -83,5 +122,31 @@ export class FakeOpenMeteo {
     }
     response.writeHead(200, { 'content-type': 'application/json', ...(reply.etag ? { etag: reply.etag } : {}) });
     response.end(fixtureText(reply.name));
+  }
+
+  #endless(response: ServerResponse, reply: Extract<Reply, { kind: 'endless' }>): void {
+    const index = this.endlessBytes.push(0) - 1;
+    const chunk = Buffer.alloc(reply.chunkBytes, ' ');
+    response.writeHead(200, { 'content-type': 'application/json', ...(reply.encoding ? { 'content-encoding': reply.encoding } : {}) });
+    const compressor = reply.encoding ? STREAM[reply.encoding]() : undefined;
+    compressor?.pipe(response);
+    const sink = compressor ?? response;
+    sink.write('{"hourly":"');
+    const stop = () => {
+      clearInterval(timer);
+      this.#timers.delete(timer);
+      compressor?.destroy();
+    };
+    const timer = setInterval(() => {
+      if (response.destroyed) return stop();
+      sink.write(chunk);
+      compressor?.flush();
+      this.endlessBytes[index]! += reply.chunkBytes;
+    }, reply.everyMs);
+    this.#timers.add(timer);
+    response.on('close', () => {
+      this.endlessClosed++;
+      stop();
+    });
   }
 }

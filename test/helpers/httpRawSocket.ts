@@ -12,8 +12,9 @@ export interface RawClient {
   request(text: string, count?: number, deadlineMs?: number): Promise<string>;
 }
 
-export async function openRawClient(port: number, host = '127.0.0.1'): Promise<RawClient> {
-  const socket = connect(port, host);
+/** `localAddress`: the client's own address (e.g. 127.0.0.2, to be another client on loopback). */
+export async function openRawClient(port: number, host = '127.0.0.1', localAddress?: string): Promise<RawClient> {
+  const socket = connect({ port, host, ...(localAddress ? { localAddress } : {}) });
   let received = '';
   let closed = false;
   socket.on('data', (chunk) => (received += String(chunk)));

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { compileTrust, rateLimitKey, resolveClientAddress } from '../../src/http/clientAddress.js';
+import { CLIENT_PREFIX, NETWORK_PREFIX, compileTrust, prefixKey, rateLimitKey, resolveClientAddress } from '../../src/http/clientAddress.js';
 import { addKey, CHANGE_DEADLINE_MS, MINIMAL_INPUT, startHttpHarness, type HttpHarness } from '../helpers/httpApp.js';
 import { waitFor } from '../helpers/httpTempDir.js';
 
@@ -57,6 +57,16 @@ describe('resolveClientAddress (pure)', () => {
     expect(rateLimitKey('203.0.113.7')).toBe('203.0.113.7');
     expect(rateLimitKey('2001:db8:1:2:aaaa::1')).toBe(rateLimitKey('2001:db8:1:2:bbbb::2'));
     expect(rateLimitKey('2001:db8:1:2::1')).not.toBe(rateLimitKey('2001:db8:1:3::1'));
+  });
+
+  it('keys clients and networks by prefix, the client key matching the rate limit\'s', () => {
+    expect(prefixKey('2001:db8:1:2:aaaa::1', CLIENT_PREFIX)).toBe('2001:db8:1:2::/64');
+    expect(prefixKey('2001:db8:1:2:aaaa::1', NETWORK_PREFIX)).toBe('2001:db8:1::/48');
+    expect(prefixKey('203.0.113.7', CLIENT_PREFIX)).toBe('203.0.113.7');
+    expect(prefixKey('203.0.113.7', NETWORK_PREFIX)).toBe('203.0.113.0/24');
+    expect(prefixKey('203.0.113.7', { ipv4: 20, ipv6: 128 })).toBe('203.0.112.0/20');
+    expect(prefixKey('2001:db8::7', { ipv4: 20, ipv6: 128 })).toBe('2001:db8::7');
+    expect(prefixKey('not an address', NETWORK_PREFIX)).toBe('not an address');
   });
 });
 

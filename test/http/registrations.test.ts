@@ -85,9 +85,10 @@ describe('registration routes', () => {
     expect((await register(harness, VALID, { 'x-forwarded-for': '203.0.113.5' })).statusCode).toBe(429);
     await harness.close();
 
-    harness = await start({ MOWABILITY_REGISTRATION_MAX_PENDING: '1', MOWABILITY_HTTP_TRUST_PROXY: 'loopback' });
+    harness = await start({ MOWABILITY_REGISTRATION_MAX_PENDING: '2', MOWABILITY_REGISTRATION_MAX_PENDING_PER_NETWORK: '1', MOWABILITY_REGISTRATION_MAX_PENDING_PER_ADDRESS: '1', MOWABILITY_TRUST_PROXY: 'loopback' });
     expect((await register(harness, VALID, { 'x-forwarded-for': '203.0.113.5' })).statusCode).toBe(202);
-    const paused = await register(harness, VALID, { 'x-forwarded-for': '203.0.113.6' });
+    expect((await register(harness, VALID, { 'x-forwarded-for': '198.51.100.5' })).statusCode).toBe(202);
+    const paused = await register(harness, VALID, { 'x-forwarded-for': '192.0.2.6' });
     expect([paused.statusCode, paused.json().message]).toEqual([503, REGISTRATION_MESSAGES.paused]);
   });
 

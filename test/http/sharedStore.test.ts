@@ -40,7 +40,7 @@ describe('the HTTP side of a shared store', () => {
   it('answers 503 with Retry-After, not 500, when a registration cannot reach the store', async () => {
     h = await startHttpHarness({
       env: { MOWABILITY_REGISTRATION_ENABLED: 'true' },
-      overrides: { registrations: { create: unreachable, pendingCounts: unreachable, claim: unreachable } },
+      overrides: { registrations: { createWithinLimits: unreachable, claim: unreachable } },
     });
     const claim = await h.app.inject({ method: 'GET', url: `/v1/registrations/mowclaim_${'a'.repeat(43)}` });
     expect([claim.statusCode, claim.headers['retry-after']]).toEqual([503, '5']);

@@ -60,15 +60,27 @@ describe('RegistrationStore', () => {
     await expect(store.reject(999, NOW)).rejects.toThrow(/no registration has id 999/);
   });
 
-  it('counts pending registrations per address and in all, and purges decided ones', async () => {
-    await store.create(alice, NOW, DAY);
-    await store.create(alice, NOW, DAY);
-    const other = await store.create({ ...alice, clientAddress: '198.51.100.7' }, NOW, DAY);
-    expect(await store.pendingCounts('192.0.2.1', NOW)).toEqual({ total: 3, fromAddress: 2 });
-    expect(await store.pendingCounts('203.0.113.9', NOW)).toEqual({ total: 3, fromAddress: 0 });
-    expect(await store.pendingCounts('192.0.2.1', NOW + DAY)).toEqual({ total: 0, fromAddress: 0 });
-    await store.reject(other.id, NOW);
+  it('counts pending registrations per key and in all within the insert, and purges decided ones', async () => {
+    const sameFirstOctet = { name: 'octet', max: 2, keyOf: (address: string) => address.split('.')[0]! };
+    const limits = { perKey: [sameFirstOctet], maxPending: 3 };
+    expect(await store.createWithinLimits(alice, limits, NOW, DAY)).toMatchObject({ id: 1, pending: 1 });
+    expect(await store.createWithinLimits({ ...alice, clientAddress: '192.0.2.99' }, limits, NOW, DAY)).toMatchObject({ id: 2, pending: 2 });
+    expect(await store.createWithinLimits(alice, limits, NOW, DAY)).toEqual({ refused: 'octet' });
+    const other = await store.createWithinLimits({ ...alice, clientAddress: '198.51.100.7' }, limits, NOW, DAY);
+    expect(other).toMatchObject({ id: 3, pending: 3 });
+    expect(await store.createWithinLimits({ ...alice, clientAddress: '203.0.113.9' }, limits, NOW, DAY)).toEqual({ refused: 'paused' });
+    // Expired registrations count for nothing.
+    expect(await store.createWithinLimits(alice, limits, NOW + DAY, DAY)).toMatchObject({ id: 4, pending: 1 });
+    await store.reject(4, NOW + DAY);
     expect(await store.purge(NOW + 1, NOW + 2 * DAY)).toBe(3);
-    expect(await store.list()).toEqual([]);
+    expect((await store.list()).map((registration) => registration.id)).toEqual([4]);
+  });
+
+  it('counts and inserts as one step: concurrent registrations against a limit of 3 make 3', async () => {
+    const limits = { perKey: [{ name: 'address', max: 3, keyOf: (address: string) => address }], maxPending: 100 };
+    const outcomes = await Promise.all(Array.from({ length: 5 }, () => store.createWithinLimits(alice, limits, NOW, DAY)));
+    expect(outcomes.filter((outcome) => 'id' in outcome)).toHaveLength(3);
+    expect(outcomes.filter((outcome) => 'refused' in outcome)).toEqual([{ refused: 'address' }, { refused: 'address' }]);
+    expect(await store.list({ pending: true })).toHaveLength(3);
   });
 });

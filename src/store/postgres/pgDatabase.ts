@@ -8,7 +8,7 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import type { RunResult, SqlParams } from '../database.js';
 import type { Migration } from '../migrations/migration.js';
-import { StoreUnavailableError, type SqlDatabase } from '../sqlDatabase.js';
+import { StoreUnavailableError, type SqlDatabase, type TransactionOptions } from '../sqlDatabase.js';
 import { ChangeListener } from './changeListener.js';
 import { PG_MIGRATIONS } from './migrations.js';
 import { Outage } from './outage.js';
@@ -105,7 +105,7 @@ export class PgDatabase extends PgStatements implements SqlDatabase {
     return this.#watched(() => super.all<T>(sql, params));
   }
 
-  async transaction<T>(work: (db: SqlDatabase) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (db: SqlDatabase) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     return this.#watched(async () => {
       const client = await this.#pool.connect();
       // A connection lost between the transaction's statements is an 'error' event on the checked-out client.
@@ -114,6 +114,7 @@ export class PgDatabase extends PgStatements implements SqlDatabase {
       let broken: unknown;
       try {
         await client.query('BEGIN');
+        if (options.serialize !== undefined) await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [options.serialize]);
         const result = await work(new PgTransaction(client));
         await client.query('COMMIT');
         return result;
