@@ -5,7 +5,11 @@ import { loadConfig } from '../../src/config/load.js';
 import { isConnectionError } from '../../src/store/postgres/pgDatabase.js';
 import { backoffMs, Outage } from '../../src/store/postgres/outage.js';
 import { numberPlaceholders } from '../../src/store/postgres/placeholders.js';
+import { MutableRuntime } from '../../src/daemonRuntime.js';
+import { rateLimitStoreComponent } from '../../src/daemonShared.js';
+import { systemClock } from '../../src/util/clock.js';
 import { captureLogger } from '../helpers/httpLogCapture.js';
+import { freePort } from '../helpers/mqttMosquitto.js';
 
 describe('PostgreSQL store helpers', () => {
   it('numbers ? placeholders, leaving strings, quoted names and comments alone', () => {
@@ -55,5 +59,14 @@ describe('PostgreSQL store helpers', () => {
     expect(problems).toEqual([expect.stringContaining('"store.kind" = "postgres" needs "store.url"'), '"http.rateLimitStore" must be empty or a redis:// or rediss:// URL']);
     expect(problems.join(' ')).not.toContain('secret');
     expect(crossKeyProblems({ ...base, store: { ...base.store, kind: 'postgres', url: 'postgres://u:p@db:5432/mow' }, http: { ...base.http, rateLimitStore: 'rediss://cache:6380' } })).toEqual([]);
+  });
+
+  it('refuses to start when Redis cannot be reached, naming the setting and not the URL', async () => {
+    const port = await freePort();
+    const config = loadConfig({ env: { MOWABILITY_DB_PATH: '/tmp/x.db', MOWABILITY_RATE_LIMIT_STORE: `redis://:hunter2@127.0.0.1:${port}` } });
+    const runtime = new MutableRuntime(config, captureLogger('silent').logger, systemClock);
+    const started = rateLimitStoreComponent(runtime, {}).start();
+    await expect(started).rejects.toThrow(/^Redis \(http\.rateLimitStore\) cannot be reached: /);
+    await expect(started).rejects.not.toThrow(/hunter2/);
   });
 });
