@@ -4,6 +4,7 @@
  * persisted mowable flag, how much history). Reading is read-only SQL; the
  * text rendering is pure.
  */
+import { MODELLED_FORMAT } from '../ingest/types.js';
 import type { StationConfig } from '../ingest/types.js';
 import type { Database } from '../store/database.js';
 import { readRefusals, renderStationRefusals, renderUnmatched, type RefusedUploads } from './statusRefusals.js';
@@ -89,6 +90,7 @@ export function renderStatus(report: StatusReport, nowMs: number): string {
   for (const station of report.stations) {
     lines.push('', `${station.id} (${station.name}, ${station.format})`);
     lines.push(`  last reading: ${station.last_reading_at === null ? 'none yet' : `${station.last_reading_at} (${ago(station.last_reading_at, nowMs)})`}`);
+    if (station.format === MODELLED_FORMAT) lines.push('  source:       modelled from Open-Meteo, not measured (the page and the state say why when nothing arrives)');
     lines.push(`  mowable:      ${station.mowable === null ? 'not decided yet' : station.mowable ? 'yes' : 'no'}`);
     const values = Object.entries(station.latest).map(([field, { value }]) => `${field} ${Math.round(value * 100) / 100}`);
     if (values.length > 0) lines.push(`  latest:       ${values.join(', ')}`);

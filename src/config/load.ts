@@ -5,6 +5,7 @@
  */
 import convict from 'convict';
 import { applyCredentials } from './credentials.js';
+import { LOCATION_STATION_ID, withLocationStation } from '../ingest/modelledConfig.js';
 import { unreadableProblem } from './fileAccess.js';
 import { withUploadTopics } from '../ingest/uploadStations.js';
 import { configShapeProblems, kindOf, readConfigFile } from './fileShape.js';
@@ -80,10 +81,13 @@ export function loadConfig(sources: ConfigSources = {}): AppConfig {
   }
 
   const properties = config.getProperties();
+  if (properties.location.trim() !== '' && properties.stations.some((station) => station.id === LOCATION_STATION_ID)) {
+    throw new ConfigError([`location adds the modelled station "${LOCATION_STATION_ID}", but a station with that id is configured already: remove "location" or rename that station`]);
+  }
   const loaded: AppConfig = {
     ...properties,
     timezone: properties.timezone === '' ? Intl.DateTimeFormat().resolvedOptions().timeZone : properties.timezone,
-    stations: withUploadTopics(properties.stations),
+    stations: withUploadTopics(withLocationStation(properties.stations, properties.location)),
   };
   // Rules that span several keys (convict validates one key at a time).
   const ruleProblems = crossKeyProblems(loaded, { secretsOptional: sources.secretsOptional === true });

@@ -5,6 +5,7 @@
  * sections is the order of the generated settings tables. Rules that span several keys live in
  * ./crossKeyRules.ts.
  */
+import { validateLocationSetting } from '../ingest/modelledConfig.js';
 import { validateStations } from '../ingest/stationConfig.js';
 import type { StationConfig } from '../ingest/types.js';
 import { validateTopicPrefix } from './mqttValues.js';
@@ -190,6 +191,13 @@ export const mqttSchema = {
   },
   forecast: forecastSchema,
   lawnMemory: lawnMemorySchema,
+  location: {
+    doc: 'No weather station? "latitude,longitude" (WGS 84 degrees, optionally ",elevation" in metres) adds the modelled station "home": its readings come from Open-Meteo (14 days of hourly history at the first start, then the current conditions every forecast.modelledIntervalMinutes). Empty: off.',
+    format: validateLocationSetting,
+    default: '',
+    env: 'MOWABILITY_LOCATION',
+    arg: 'location',
+  },
   stations: {
     doc: 'Weather stations to read from MQTT (see docs/mqtt.md): [{"id", "name", "format", "topic", ...}].',
     format: validateStations,

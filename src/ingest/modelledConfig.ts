@@ -3,7 +3,7 @@
  * Open-Meteo for the station's `location`, src/modelled/) and of gap filling (`gapFill`: a real
  * station's unmeasured fields from Open-Meteo). Every message names the key.
  */
-import { GAP_FILL_FIELDS, MODELLED_FORMAT } from './types.js';
+import { GAP_FILL_FIELDS, MODELLED_FORMAT, type StationConfig, type StationLocation } from './types.js';
 
 type Problem = (key: string, message: string) => void;
 
@@ -35,4 +35,36 @@ export function gapFillProblems(gapFill: unknown, location: unknown, problem: Pr
   if (fields !== undefined && (!Array.isArray(fields) || fields.length === 0 || !fields.every((field) => allowed.includes(field)))) {
     problem('gapFill.fields', `must be a non-empty list of ${GAP_FILL_FIELDS.join(', ')}`);
   }
+}
+
+/** The id of the station `MOWABILITY_LOCATION` adds. */
+export const LOCATION_STATION_ID = 'home';
+
+/** "52.52,13.41" or "52.52,13.41,38" (latitude, longitude, optional elevation in metres) → a location, or why not. */
+export function parseLocationSetting(text: string): StationLocation | string {
+  const parts = text.split(',').map((part) => part.trim());
+  const numbers = parts.map(Number);
+  if ((parts.length !== 2 && parts.length !== 3) || parts.some((part) => part === '') || numbers.some((value) => !Number.isFinite(value))) {
+    return 'must be "latitude,longitude" or "latitude,longitude,elevation" in degrees (WGS 84) and metres, e.g. "52.52,13.41"';
+  }
+  const [latitude, longitude, elevation] = numbers as [number, number, number | undefined];
+  if (latitude < -90 || latitude > 90) return `latitude ${latitude} must be from -90 to 90 degrees north`;
+  if (longitude < -180 || longitude > 180) return `longitude ${longitude} must be from -180 to 180 degrees east`;
+  if (elevation !== undefined && (elevation < -500 || elevation > 9000)) return `elevation ${elevation} must be from -500 to 9000 metres`;
+  return { latitude, longitude, ...(elevation !== undefined ? { elevation } : {}) };
+}
+
+/** Convict format of the `location` setting: empty (off) or a location. */
+export function validateLocationSetting(value: unknown): void {
+  if (typeof value !== 'string') throw new Error('must be a string "latitude,longitude"');
+  if (value.trim() === '') return;
+  const parsed = parseLocationSetting(value);
+  if (typeof parsed === 'string') throw new Error(parsed);
+}
+
+/** The configured stations plus, when `location` is set, the modelled station "home" at it. */
+export function withLocationStation(stations: readonly StationConfig[], location: string): StationConfig[] {
+  const parsed = location.trim() === '' ? undefined : parseLocationSetting(location);
+  if (parsed === undefined || typeof parsed === 'string') return [...stations];
+  return [...stations, { id: LOCATION_STATION_ID, name: 'Home (modelled)', format: MODELLED_FORMAT, topic: '', location: parsed }];
 }

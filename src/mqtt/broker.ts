@@ -22,6 +22,7 @@ import { payloadBytes, RetainedLedger } from './retainedLedger.js';
 import { RetainedPersistence } from './retainedPersistence.js';
 import type { RetainedLimits } from './retainedQuota.js';
 import { explainListenError } from '../util/listenError.js';
+import { BirthLimit, type BirthLimitOptions } from './birthLimit.js';
 import { SessionStore, type SessionLimits } from './sessionStore.js';
 import { guardSubscribes, type SubscribeLimits } from './subscribeGuard.js';
 
@@ -47,6 +48,8 @@ export interface BrokerOptions {
   clientTopics?: ClientTopics;
   /** Bounds on SUBSCRIBE and on what persistent sessions keep (`broker.maxSubscriptionsPerClient`, ...). */
   sessionLimits: SessionLimits & SubscribeLimits;
+  /** Home Assistant's status topic and the birth window: a connection flooding it is refused. */
+  birthLimit?: BirthLimitOptions;
   /** `broker.maxClients`: open connections at once, ours included. */
   maxClients: number;
   /** `broker.sysTopics`: $SYS readable by loopback clients with an account. */
@@ -79,6 +82,7 @@ export class EmbeddedBroker {
   readonly #ledger: RetainedLedger;
   readonly #persistence: RetainedPersistence | undefined;
   readonly #sessions: SessionStore;
+  readonly #births: BirthLimit | undefined;
   /** Client ids connected now, and how many connections hold each (a takeover briefly has two). */
   readonly #online = new Map<string, number>();
   #broker: Aedes | undefined;
@@ -113,6 +117,7 @@ export class EmbeddedBroker {
           log: this.#log,
         })
       : undefined;
+    this.#births = options.birthLimit && new BirthLimit(options.birthLimit, () => options.clock.now());
     this.#sessions = new SessionStore(options.sessionLimits, (clientId) => this.#online.has(clientId));
     this.#cap = new ConnectionCap(options.maxClients, (socket) =>
       this.#throttle.warn('max-clients', { remoteAddress: socket.remoteAddress, maxClients: options.maxClients }, 'MQTT connection refused: broker.maxClients reached'),
@@ -285,7 +290,9 @@ export class EmbeddedBroker {
     const size = payloadBytes(payload);
     if (size > this.#options.maxPayloadBytes) return `payload of ${size} bytes exceeds broker.maxPayloadBytes = ${this.#options.maxPayloadBytes}`;
     if (topic.split('/').length > this.#options.maxTopicLevels) return `more than broker.maxTopicLevels = ${this.#options.maxTopicLevels} topic levels`;
-    return this.#access.publishProblem(client, topic, payload);
+    const access = this.#access.publishProblem(client, topic, payload);
+    if (access !== undefined || !client || this.#access.isInternal(client)) return access;
+    return this.#births?.problem(client, topic);
   }
 
   #onPublish(packet: AedesPublishPacket, client: Client | null): void {

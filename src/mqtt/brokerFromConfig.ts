@@ -58,6 +58,7 @@ export function brokerFromConfig(config: MqttSideConfig, deps: { database: Datab
       maxQueuedMessages: broker.maxQueuedMessagesPerSession,
       maxQueuedBytes: broker.maxQueuedBytesPerSession,
     },
+    birthLimit: homeassistant.discovery ? { topic: homeassistant.statusTopic, windowMs: homeassistant.birthResendSeconds * 1000 } : undefined,
     maxClients: broker.maxClients,
     sysTopics: broker.sysTopics,
     // Retained changes only queue into the history's next commit (src/store/sharedCommit.ts), so hand them over

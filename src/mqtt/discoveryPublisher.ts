@@ -2,7 +2,8 @@
  * Home Assistant discovery on the bridge connection: publishes every config
  * (retained), once per start deletes the retained configs of stations or
  * entities we no longer have, and asks for a full republish when Home
- * Assistant announces itself online (its birth message) after a restart.
+ * Assistant announces itself online (its birth message) after a restart,
+ * at most once per `homeassistant.birthResendSeconds`.
  */
 import type { Logger } from 'pino';
 import { guarded, logFailure } from '../util/guarded.js';
@@ -18,7 +19,7 @@ type DiscoveryConnection = Pick<MqttConnection, 'publishAbsolute' | 'subscribe' 
 
 export interface DiscoveryPublisherOptions {
   /** `homeassistant.*` */
-  settings: { readonly discovery: boolean; readonly prefix: string; readonly statusTopic: string };
+  settings: { readonly discovery: boolean; readonly prefix: string; readonly statusTopic: string; readonly birthResendSeconds: number };
   baseTopic: string;
   messages(): DiscoveryMessage[];
   log: Logger;
@@ -29,6 +30,11 @@ export class DiscoveryPublisher {
   #swept = false;
   #sweepTimer: NodeJS.Timeout | undefined;
   #birthTimer: NodeJS.Timeout | undefined;
+  #windowTimer: NodeJS.Timeout | undefined;
+  #birthPending = false;
+  /** `online` messages seen on the status topic, and the re-sends they caused. */
+  birthsReceived = 0;
+  birthResends = 0;
 
   constructor(options: DiscoveryPublisherOptions) {
     this.#options = options;
@@ -73,26 +79,57 @@ export class DiscoveryPublisher {
     this.#sweepTimer.unref();
   }
 
-  /** Calls `republish` BIRTH_DELAY_MS after Home Assistant's `online` (once per burst). */
+  /**
+   * Calls `republish` BIRTH_DELAY_MS after Home Assistant's `online`, then at most once per
+   * `birthResendSeconds`: births within that window after a re-send become one re-send at its
+   * end. A flood of `online` (50/s made us re-send every config to every subscriber each second)
+   * thus costs one re-send per window, however many clients send it.
+   */
   onBirth(connection: DiscoveryConnection, republish: () => void): void {
     if (!this.enabled) return;
     connection.subscribe(this.#options.settings.statusTopic, (_topic, payload) => {
-      if (payload.toString('utf8').trim() !== 'online' || this.#birthTimer) return;
-      this.#birthTimer = setTimeout(
-        guarded(() => {
-          this.#birthTimer = undefined;
-          republish();
-        }, logFailure(this.#options.log, 'republish after Home Assistant restart')),
-        BIRTH_DELAY_MS,
-      );
-      this.#birthTimer.unref();
+      if (payload.toString('utf8').trim() !== 'online') return;
+      this.birthsReceived++;
+      if (this.#birthTimer) return;
+      if (this.#windowTimer) {
+        this.#birthPending = true;
+        return;
+      }
+      this.#scheduleResend(BIRTH_DELAY_MS, republish);
     });
+  }
+
+  #scheduleResend(delayMs: number, republish: () => void): void {
+    this.#birthTimer = setTimeout(
+      guarded(() => {
+        this.#birthTimer = undefined;
+        this.#openWindow(republish);
+        this.birthResends++;
+        republish();
+      }, logFailure(this.#options.log, 'republish after Home Assistant restart')),
+      delayMs,
+    );
+    this.#birthTimer.unref();
+  }
+
+  /** After a re-send: births until the window closes are coalesced into one re-send then. */
+  #openWindow(republish: () => void): void {
+    this.#windowTimer = setTimeout(() => {
+      this.#windowTimer = undefined;
+      if (!this.#birthPending) return;
+      this.#birthPending = false;
+      this.#scheduleResend(0, republish);
+    }, this.#options.settings.birthResendSeconds * 1000);
+    this.#windowTimer.unref();
   }
 
   /** Cancels a pending sweep and republish (the connection is going away). */
   stop(): void {
     if (this.#birthTimer) clearTimeout(this.#birthTimer);
     this.#birthTimer = undefined;
+    if (this.#windowTimer) clearTimeout(this.#windowTimer);
+    this.#windowTimer = undefined;
+    this.#birthPending = false;
     if (this.#sweepTimer) clearTimeout(this.#sweepTimer);
     this.#sweepTimer = undefined;
   }

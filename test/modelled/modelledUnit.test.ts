@@ -108,8 +108,8 @@ describe('modelled station unit', () => {
     await waitUntil(() => h.state().modelled.status === 'provider_unreachable', 'the outage seen');
     clock.advance(7 * HOUR_MS);
     fake.fallback = { kind: 'ok' };
-    const before = fake.requests.length;
-    await waitUntil(() => h.state().modelled.status === 'ok' && fake.requests.length > before, 'the catch-up');
+    const fetchesBefore = h.unit.counters.modelledFetches;
+    await waitUntil(() => h.state().modelled.status === 'ok' && h.unit.counters.modelledFetches > fetchesBefore, 'the catch-up');
     expect(Number(fake.requests.at(-1)!.url.searchParams.get('past_hours'))).toBeGreaterThanOrEqual(8);
     expect(holes(h, NOW - 24 * HOUR_MS, clock.now())).toEqual([]);
     expect(h.state().history_coverage).toMatchObject({ rain_12h: 1, rain_24h: 1 });
@@ -147,7 +147,7 @@ describe('modelled station unit', () => {
 
   it('leaves hours with nulls at the edge of the range for the next round, and takes hourly-only answers', async () => {
     const h = await start({ intervalMinutes: 0.005, script: [{ kind: 'edgeNulls', hours: 2 }, { kind: 'hourlyOnly' }] });
-    await waitUntil(() => fake.requests.length >= 2 && h.state().modelled.status === 'ok', 'two answers');
+    await waitUntil(() => h.unit.counters.modelledFetches >= 2 && h.state().modelled.status === 'ok', 'two answers handed in');
     expect(holes(h, NOW - 24 * HOUR_MS, NOW)).toEqual([]);
   });
 

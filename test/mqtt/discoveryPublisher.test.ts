@@ -23,7 +23,7 @@ function fakeConnection() {
   return { connection, published, unsubscribed, deliver };
 }
 
-const settings = { discovery: true, prefix: 'homeassistant', statusTopic: 'homeassistant/status' };
+const settings = { discovery: true, prefix: 'homeassistant', statusTopic: 'homeassistant/status', birthResendSeconds: 60 };
 const current = { topic: 'homeassistant/sensor/mowability_garden_index/config', payload: { unique_id: 'mowability_garden_index' } };
 
 describe('DiscoveryPublisher', () => {
@@ -69,7 +69,31 @@ describe('DiscoveryPublisher', () => {
     expect(republished).toBe(1);
     fake.deliver('homeassistant/status', 'homeassistant/status', 'online', false);
     discovery.stop();
-    await vi.advanceTimersByTimeAsync(BIRTH_DELAY_MS);
+    await vi.advanceTimersByTimeAsync(60_000);
     expect(republished).toBe(1);
+  });
+
+  it('coalesces a flood of births: at most one re-send per birthResendSeconds, the last birth never lost', async () => {
+    const fake = fakeConnection();
+    const discovery = publisher();
+    let republished = 0;
+    discovery.onBirth(fake.connection, () => republished++);
+    // 50 births a second for two minutes, from any number of clients.
+    for (let ms = 0; ms < 120_000; ms += 20) {
+      fake.deliver('homeassistant/status', 'homeassistant/status', 'online', false);
+      await vi.advanceTimersByTimeAsync(20);
+    }
+    // At 1 s, then at the end of each 60 s window that saw a birth: 1 s, 61 s, 121 s.
+    expect(republished).toBe(2);
+    await vi.advanceTimersByTimeAsync(1_100);
+    expect(republished).toBe(3);
+    expect(discovery).toMatchObject({ birthsReceived: 6000, birthResends: 3 });
+    // A quiet window ends without a re-send; the next birth after it is answered after the short delay again.
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(republished).toBe(3);
+    fake.deliver('homeassistant/status', 'homeassistant/status', 'online', false);
+    await vi.advanceTimersByTimeAsync(BIRTH_DELAY_MS);
+    expect(republished).toBe(4);
+    discovery.stop();
   });
 });

@@ -81,6 +81,24 @@ describe('SUBSCRIBE limits', () => {
   });
 });
 
+describe('persistent session bookkeeping', () => {
+  it('forgets what a session unsubscribed, and keeps no new session while every kept one is online', async () => {
+    const started = await startBroker();
+    const leaving = await connect({ clientId: 'leaving', clean: false });
+    expect(await subscribe(leaving, ['x/1', 'x/2'])).toBe('granted');
+    await leaving.unsubscribeAsync(['x/1', 'x/2']);
+    await waitUntil(() => started.sessions.count === 0, 'the emptied session to be forgotten');
+    const online: MqttClient[] = [];
+    for (let i = 0; i < LIMITS.maxSessions; i++) {
+      online.push(await connect({ clientId: `on${i}`, clean: false }));
+      expect(await subscribe(online[i]!, [`on${i}/#`])).toBe('granted');
+    }
+    const extra = await connect({ clientId: 'extra', clean: false });
+    expect(await subscribe(extra, ['extra/#'])).toBe('granted');
+    expect(started.sessions).toMatchObject({ count: LIMITS.maxSessions, evicted: 0 });
+  });
+});
+
 describe('offline persistent sessions', () => {
   it('queue at most broker.maxQueuedMessagesPerSession messages and drop the rest for that session only', async () => {
     const started = await startBroker();
