@@ -24,7 +24,6 @@ import type { IngestCounters } from './station/stationIngest.js';
 import type { AcceptReading, UploadRefusal } from './http/uploads.js';
 import { UploadRefusals } from './station/uploadRefusals.js';
 import { UploadCounters } from './http/uploadsCounters.js';
-import { KeyUsage } from './store/keyUsage.js';
 import { RegistrationStore } from './store/registrationStore.js';
 import { registrationNotifier } from './http/registrationNotifier.js';
 import { Database } from './store/database.js';
@@ -38,7 +37,9 @@ import { ClockWatch } from './util/clockWatch.js';
 import { readClockSync } from './util/clockSync.js';
 import { startInOrder, type LifecycleComponent, type StartedComponents } from './util/lifecycle.js';
 import { MutableRuntime, type DaemonRuntime } from './daemonRuntime.js';
-import { accessCacheComponent, databaseComponent, keyUsageComponent, serveLockComponent } from './daemonStorage.js';
+import { accessCacheComponent, databaseComponent, keyUsageComponent, serveLockComponent, type UsageHolder } from './daemonStorage.js';
+import { sharedAppDeps, sharedComponents, type SharedParts } from './daemonShared.js';
+import type { UsageGate } from './http/quota.js';
 export type { DaemonRuntime } from './daemonRuntime.js';
 import { explainListenError } from './util/listenError.js';
 import { packageHomepage, packageVersion } from './util/packageVersion.js';
@@ -67,7 +68,8 @@ export interface RunningDaemon {
 interface HttpSources {
   mqttStatus: () => MqttHealth | undefined;
   mqttStats: () => MqttStats | undefined;
-  usage: () => KeyUsage | undefined;
+  usage: () => UsageGate | undefined;
+  shared: SharedParts;
   acceptReading: AcceptReading;
   readings: StationReadingCounter;
   onUploadRefused: (refusal: UploadRefusal) => void;
@@ -97,7 +99,7 @@ function httpComponent(runtime: MutableRuntime, sources: HttpSources, accessLogg
             });
       app = await buildApp({
         config,
-        store: runtime.store,
+        ...sharedAppDeps(runtime, sources.shared),
         access: runtime.access,
         logger: runtime.logger,
         accessLogger,
@@ -108,7 +110,7 @@ function httpComponent(runtime: MutableRuntime, sources: HttpSources, accessLogg
         stations: sources.stations,
         version: packageVersion(),
         usage: sources.usage(),
-        registrations: new RegistrationStore(runtime.database),
+        registrations: new RegistrationStore(runtime.serviceDatabase),
         onRegistered: registrationNotifier(config.registration.notifyCommand, runtime.logger),
         acceptReading: sources.acceptReading,
         uploadCounters,
@@ -214,7 +216,8 @@ export function daemonComponents(
   // HTTP routes that feed or read the stations (uploads, a status page) use side.current
   // (acceptReading, stationState): it is set once the station side has started.
   const side: StationSideRef = options.side ?? { current: undefined };
-  const usageHolder: { usage?: KeyUsage } = {};
+  const usageHolder: UsageHolder = {};
+  const shared: SharedParts = {};
   const readings = new StationReadingCounter();
   // Direct uploads (src/http/uploads.ts) enter the station pipeline; before it has started they are counted and dropped.
   const acceptReading: AcceptReading = (stationId, reading, origin) => side.current?.acceptReading(stationId, reading, origin) ?? 'not_running';
@@ -236,12 +239,15 @@ export function daemonComponents(
     ...(runtime.clockWatch ? [runtime.clockWatch] : []),
     serveLockComponent(runtime),
     databaseComponent(runtime),
+    // store.kind postgres, http.rateLimitStore: the servers several instances share (none for a home install).
+    ...sharedComponents(runtime, shared),
     accessCacheComponent(runtime, options.keyCommandHint),
     keyUsageComponent(runtime, usageHolder),
     httpComponent(runtime, {
       mqttStatus,
       mqttStats,
       usage: () => usageHolder.usage,
+      shared,
       acceptReading,
       readings,
       onUploadRefused,

@@ -8,6 +8,7 @@ import type { AppConfig } from './config/schema.js';
 import type { AccessCache } from './store/accessCache.js';
 import type { Database } from './store/database.js';
 import type { ServiceStore } from './store/serviceStore.js';
+import type { SqlDatabase } from './store/sqlDatabase.js';
 import type { Clock, MonotonicClock } from './util/clock.js';
 import type { ClockWatch } from './util/clockWatch.js';
 
@@ -16,7 +17,10 @@ export interface DaemonRuntime {
   readonly config: AppConfig;
   readonly logger: Logger;
   readonly clock: Clock;
+  /** The local SQLite file (station histories, MQTT state; the service tables too with store.kind sqlite). */
   readonly database: Database;
+  /** Where the service tables live: `database`, or PostgreSQL with store.kind postgres. */
+  readonly serviceDatabase: SqlDatabase;
   readonly store: ServiceStore;
   readonly access: AccessCache;
   /** e.g. "http://127.0.0.1:8080"; set once the HTTP component listens. */
@@ -30,6 +34,7 @@ export interface DaemonRuntime {
 /** The composition root's runtime: each providing component sets its value once it started. */
 export class MutableRuntime implements DaemonRuntime {
   #database?: Database;
+  #serviceDatabase?: SqlDatabase;
   #store?: ServiceStore;
   #access?: AccessCache;
   #httpAddress?: string;
@@ -47,6 +52,12 @@ export class MutableRuntime implements DaemonRuntime {
   }
   set database(value: Database) {
     this.#database = value;
+  }
+  get serviceDatabase(): SqlDatabase {
+    return required(this.#serviceDatabase, 'service database');
+  }
+  set serviceDatabase(value: SqlDatabase) {
+    this.#serviceDatabase = value;
   }
   get store(): ServiceStore {
     return required(this.#store, 'store');

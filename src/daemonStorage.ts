@@ -9,6 +9,7 @@ import type { MutableRuntime } from './daemonRuntime.js';
 import { AccessCache } from './store/accessCache.js';
 import { Database } from './store/database.js';
 import { DatabaseWatch } from './store/databaseWatch.js';
+import { ExactKeyUsage } from './store/exactKeyUsage.js';
 import { KeyUsage } from './store/keyUsage.js';
 import { migrationsAppliedSince } from './store/migrationLog.js';
 import { ServeLock } from './store/serveLock.js';
@@ -30,6 +31,7 @@ export function databaseComponent(runtime: MutableRuntime): LifecycleComponent {
       for (const migration of await migrationsAppliedSince(database, openedAt)) {
         runtime.logger.info({ version: migration.version, name: migration.name }, `database migration ${migration.version} (${migration.name}) applied`);
       }
+      runtime.serviceDatabase = database;
       runtime.store = new ServiceStore(database, runtime.clock);
       await runtime.store.setSetting(SETTING_MFI_VERSION, MFI_VERSION);
       runtime.logger.info({ path: runtime.config.db.path, mfiVersion: MFI_VERSION }, 'database open');
@@ -62,7 +64,7 @@ export function accessCacheComponent(runtime: MutableRuntime, keyCommandHint: st
     name: 'access-cache',
     async start() {
       access = new AccessCache({
-        database: runtime.database,
+        database: runtime.serviceDatabase,
         store: runtime.store,
         logger: runtime.logger,
         pollIntervalMs: runtime.config.db.changePollIntervalMs,
@@ -80,19 +82,28 @@ export function accessCacheComponent(runtime: MutableRuntime, keyCommandHint: st
   };
 }
 
-/** Per-key request counts and the daily quota: counted in memory, written every keys.usageFlushSeconds and on stop. */
-export function keyUsageComponent(runtime: MutableRuntime, holder: { usage?: KeyUsage }): LifecycleComponent {
+/**
+ * Per-key request counts and the daily quota: counted in memory, written every keys.usageFlushSeconds and on stop
+ * (keys.quotaMode shared), or one atomic update per request (exact).
+ */
+/** Where the key-usage component puts its counter for the HTTP side. */
+export interface UsageHolder {
+  usage?: KeyUsage | ExactKeyUsage;
+}
+
+export function keyUsageComponent(runtime: MutableRuntime, holder: UsageHolder): LifecycleComponent {
   return {
     name: 'key-usage',
     async start() {
       const { config } = runtime;
-      const usage = new KeyUsage({
-        database: runtime.database,
+      const options = {
+        database: runtime.serviceDatabase,
         logger: runtime.logger,
         timeZone: calculationContext(config, runtime.clock.now()).timeZone,
         defaultDailyQuota: config.keys.dailyQuota,
         flushIntervalMs: config.keys.usageFlushSeconds * 1000,
-      });
+      };
+      const usage = config.keys.quotaMode === 'exact' ? new ExactKeyUsage(options) : new KeyUsage(options);
       await usage.start(runtime.clock.now());
       holder.usage = usage;
     },

@@ -1,8 +1,11 @@
 /** Loads configuration and opens the daemon's database for one CLI command. */
+import { pino } from 'pino';
 import { loadConfig } from '../config/load.js';
 import type { AppConfig } from '../config/schema.js';
 import { Database } from '../store/database.js';
+import { PgDatabase } from '../store/postgres/pgDatabase.js';
 import { ServiceStore } from '../store/serviceStore.js';
+import type { SqlDatabase } from '../store/sqlDatabase.js';
 import { systemClock } from '../util/clock.js';
 import type { ParsedCommand } from './args.js';
 import type { CliIo } from './io.js';
@@ -32,15 +35,22 @@ export async function withStore<T>(
   return withDatabase(parsed, io, (database) => work(new ServiceStore(database, systemClock)), options);
 }
 
-/** Like withStore, for commands that need the database itself and the configuration. */
+/**
+ * Like withStore, for commands that need the database itself and the configuration: the
+ * service tables' database, so PostgreSQL with store.kind postgres (the same commands and
+ * output; no LISTEN connection for a one-shot command).
+ */
 export async function withDatabase<T>(
   parsed: ParsedCommand,
   io: CliIo,
-  work: (database: Database, config: AppConfig) => Promise<T>,
+  work: (database: SqlDatabase, config: AppConfig) => Promise<T>,
   options: { create?: boolean } = {},
 ): Promise<T> {
   const config = configFor(parsed, io, { secretsOptional: true });
-  const database = await Database.open(config.db.path, { create: options.create ?? false });
+  const database: SqlDatabase =
+    config.store.kind === 'postgres'
+      ? await PgDatabase.open({ connectionString: config.store.url, logger: pino({ level: 'silent' }), poolSize: 1, listen: false })
+      : await Database.open(config.db.path, { create: options.create ?? false });
   try {
     return await work(database, config);
   } finally {

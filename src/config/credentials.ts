@@ -16,7 +16,7 @@ import { listSettings } from './schema.js';
 export const CREDENTIALS_DIRECTORY_ENV = 'CREDENTIALS_DIRECTORY';
 
 /** The settings a credential may carry: the secrets themselves (paths such as mqtt.key can use %d in the unit). */
-export const CREDENTIAL_SETTINGS = ['broker.users', 'mqtt.password'] as const;
+export const CREDENTIAL_SETTINGS = ['broker.users', 'mqtt.password', 'store.url', 'http.rateLimitStore'] as const;
 
 type Env = Readonly<Record<string, string>>;
 

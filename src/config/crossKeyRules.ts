@@ -25,10 +25,10 @@ function registrationProblems(registration: AppConfig['registration']): string[]
 
 /** Problems no single key can see; empty when the configuration is consistent. */
 export function crossKeyProblems(
-  config: MqttSideConfig & Partial<Pick<AppConfig, 'lawnMemory' | 'registration'>>,
+  config: MqttSideConfig & Partial<Pick<AppConfig, 'lawnMemory' | 'registration' | 'store' | 'http'>>,
   options: { secretsOptional?: boolean } = {},
 ): string[] {
-  const problems: string[] = [];
+  const problems: string[] = [...sharedStoreProblems(config)];
   // The accounts are a secret (a credential only the service gets); the admin commands never start the broker.
   if (!options.secretsOptional && config.broker.enabled && !isLoopbackHost(config.broker.host) && config.broker.users.length === 0) {
     problems.push(
@@ -68,5 +68,16 @@ export function crossKeyProblems(
   }
   // Home Assistant would give two owners one entity id.
   if (config.homeassistant.discovery) problems.push(...discoveryIdProblems(config.homeassistant.prefix, config.mqtt.baseTopic, config.stations));
+  return problems;
+}
+
+/** The shared stores' URLs are secrets: the problems name the setting, never its value. */
+function sharedStoreProblems(config: Partial<Pick<AppConfig, 'store' | 'http'>>): string[] {
+  const problems: string[] = [];
+  if (config.store?.kind === 'postgres' && !/^postgres(ql)?:\/\/[^/]/.test(config.store.url)) {
+    problems.push('"store.kind" = "postgres" needs "store.url" = postgres://user:password@host:5432/database (best as the systemd credential store.url)');
+  }
+  const redis = config.http?.rateLimitStore ?? '';
+  if (redis !== '' && !/^rediss?:\/\/[^/]/.test(redis)) problems.push('"http.rateLimitStore" must be empty or a redis:// or rediss:// URL');
   return problems;
 }

@@ -77,5 +77,14 @@ export const publicServiceSchema = {
       env: 'MOWABILITY_KEYS_USAGE_FLUSH_SECONDS',
       arg: 'keys-usage-flush-seconds',
     },
+    quotaMode: {
+      doc:
+        'How several instances enforce keys.dailyQuota: shared (each counts in memory, flushes increments every keys.usageFlushSeconds and re-reads the shared total; ' +
+        'N instances may overshoot by N × the requests of one flush interval) or exact (one atomic database update per request; no overshoot, a write per request).',
+      format: ['shared', 'exact'],
+      default: 'shared' as 'shared' | 'exact',
+      env: 'MOWABILITY_KEYS_QUOTA_MODE',
+      arg: 'keys-quota-mode',
+    },
   },
 };

@@ -7,8 +7,9 @@ import { clockSchema } from './clockSchema.js';
 import { mqttSchema } from './mqttSchema.js';
 import { publicServiceSchema } from './publicServiceSchema.js';
 import { serviceSchema } from './serviceSchema.js';
+import { storeSchema } from './storeSchema.js';
 
-export const configSchema = { ...serviceSchema, ...publicServiceSchema, ...mqttSchema, ...clockSchema };
+export const configSchema = { ...serviceSchema, ...storeSchema, ...publicServiceSchema, ...mqttSchema, ...clockSchema };
 
 export type ConfigSchema = typeof configSchema;
 

@@ -144,6 +144,14 @@ export const serviceSchema = {
         arg: 'rate-limit-time-window-ms',
       },
     },
+    rateLimitStore: {
+      doc: 'Where rate-limit counters live: "" (this instance\'s memory; N instances allow N times the limit) or a Redis URL (redis://host:6379) shared by every instance; best given as the systemd credential http.rateLimitStore.',
+      format: String,
+      default: '',
+      env: 'MOWABILITY_RATE_LIMIT_STORE',
+      arg: 'rate-limit-store',
+      sensitive: true,
+    },
     ecowittUploadPath: {
       doc: 'Path of the Ecowitt and Ambient "Customized" upload (a form POST, or a GET with the fields in the URL; the same path with or without the final "/" is accepted); "" switches it off. Stations with format "ecowitt-http" send here (see docs/mqtt.md).',
       format: uploadPathFormat,

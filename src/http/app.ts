@@ -4,6 +4,7 @@
  */
 import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
+import type { Redis } from 'ioredis';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/schema.js';
@@ -52,6 +53,10 @@ export interface AppDeps {
   mqttStatus?: HealthRouteDeps['mqttStatus'];
   /** The system clock's figures for /health's `checks.clock` (omitted: not shown). */
   clockStatus?: HealthRouteDeps['clockStatus'];
+  /** Shared PostgreSQL / Redis for /health (omitted: one instance on SQLite). */
+  sharedStores?: HealthRouteDeps['sharedStores'];
+  /** Redis for rate-limit counters shared by every instance (http.rateLimitStore; omitted: in memory). */
+  rateLimitRedis?: Redis;
   /** Prometheus metrics for GET /metrics (omitted: no metrics, no hook). Access: config.http.metrics. */
   metrics?: Metrics;
   /** Station forecasts for GET /v1/stations/{id}/forecast (omitted: no such route). */
@@ -93,7 +98,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const clientAddressOf = createClientAddressResolver(http.trustProxy);
   installRequestHooks(app, http, access, clientAddressOf);
   registerAccessLog(app, { mode: http.accessLog, logger: httpLogger, lines: deps.accessLogger?.child(HTTP_BINDINGS), clientAddressOf });
-  guard = await registerLimitsAndErrorHandling(app, http, access, clientAddressOf);
+  guard = await registerLimitsAndErrorHandling(app, { http, access, clientAddressOf, redis: deps.rateLimitRedis });
   await registerRoutes(app, deps, clientAddressOf);
   return app;
 }
@@ -154,7 +159,10 @@ function installRequestHooks(app: FastifyInstance, http: HttpSettings, access: A
 }
 
 /** The form body parser, the rate limiter and the error handling; returns the guard for requests the router rejects. */
-async function registerLimitsAndErrorHandling(app: FastifyInstance, http: HttpSettings, access: AccessView, clientAddressOf: ClientAddressOf): Promise<RequestGuard> {
+async function registerLimitsAndErrorHandling(
+  app: FastifyInstance,
+  { http, access, clientAddressOf, redis }: { http: HttpSettings; access: AccessView; clientAddressOf: ClientAddressOf; redis: Redis | undefined },
+): Promise<RequestGuard> {
   await app.register(formbody, { bodyLimit: http.bodyLimitBytes });
   let limiter: RequestGuard | undefined;
   if (http.rateLimit.max > 0) {
@@ -164,6 +172,8 @@ async function registerLimitsAndErrorHandling(app: FastifyInstance, http: HttpSe
       timeWindow: http.rateLimit.timeWindowMs,
       keyGenerator: (request) => rateLimitKey(clientAddressOf(request)),
       errorResponseBuilder: (_request, context) => new HttpError(context.statusCode, MESSAGES.tooManyRequests),
+      // Shared counters: the limit holds across instances. Redis away: requests pass (the limit protects, it does not ration).
+      ...(redis ? { redis, nameSpace: 'mowability-rate-limit-', skipOnError: true } : {}),
     });
     // Without options this shares the global routes' counters: unknown paths count like any other.
     limiter = app.rateLimit();
@@ -189,6 +199,7 @@ async function registerRoutes(app: FastifyInstance, deps: AppDeps, clientAddress
     checkConfig: deps.checkConfig ?? createConfigCheck(config),
     ...(deps.mqttStatus ? { mqttStatus: deps.mqttStatus } : {}),
     ...(deps.clockStatus ? { clockStatus: deps.clockStatus } : {}),
+    ...(deps.sharedStores ? { sharedStores: deps.sharedStores } : {}),
   });
   if (deps.acceptReading) {
     registerUploadRoutes(app, {

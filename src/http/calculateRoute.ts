@@ -9,7 +9,7 @@ import { HttpError, MESSAGES, sendError } from './errors.js';
 import { sendJsonText } from './jsonReply.js';
 import { compileSerializer } from './orderedSerializer.js';
 import { CALCULATE_PATH } from './paths.js';
-import { admitOrThrow, type UsageGate } from './quota.js';
+import { admitThen, type UsageGate } from './quota.js';
 import { calculateResponses } from './schemas.js';
 
 export type Calculator = (input: RawInput, context: CalculationContext) => CalculationOutcome;
@@ -46,12 +46,12 @@ export function registerCalculateRoute(app: FastifyInstance, deps: CalculateRout
     // preParsing runs after the onRequest hooks (address block, rate limit) and before the body is read.
     preParsing: (request: FastifyRequest, _reply: FastifyReply, payload, done) => {
       if (access.maintenance) throw new HttpError(503, MESSAGES.maintenance);
-      if (!keyIsInBody(request)) admitOrThrow(deps.usage, authorize(request, access), clock.now());
-      done(null, payload);
+      if (keyIsInBody(request)) done(null, payload);
+      else admitThen(deps.usage, authorize(request, access), clock.now(), (err) => (err ? done(err) : done(null, payload)));
     },
     preHandler: (request: FastifyRequest, _reply: FastifyReply, done) => {
-      if (keyIsInBody(request)) admitOrThrow(deps.usage, authorize(request, access), clock.now());
-      done();
+      if (keyIsInBody(request)) admitThen(deps.usage, authorize(request, access), clock.now(), (err) => done(err));
+      else done();
     },
     // Returns nothing: a synchronous handler's return value would be sent a second time.
     handler: (request: FastifyRequest, reply: FastifyReply): void => {

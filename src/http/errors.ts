@@ -6,6 +6,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { StoreUnavailableError } from '../store/sqlDatabase.js';
 import { sendJsonText } from './jsonReply.js';
 import { loggedPath, pathOf } from './loggedPath.js';
 import { CALCULATE_PATH, HEALTH_PATHS, OPENAPI_PATH } from './paths.js';
@@ -32,6 +33,7 @@ export const MESSAGES = {
   requestTimeout: 'Request timeout.',
   headersTooLarge: 'Request header fields too large.',
   internal: 'Internal server error.',
+  storeUnavailable: 'The service is briefly unavailable. Retry after the time given in the Retry-After header.',
   bodyTooLarge: (limitBytes: number) => `Request body too large. The limit is ${limitBytes} bytes.`,
   quotaExceeded: (quota: number) => `Daily quota of ${quota} requests for this API key is used up. Retry after the time given in the Retry-After header.`,
 } as const;
@@ -110,9 +112,17 @@ function answerError(error: FastifyError, request: FastifyRequest, reply: Fastif
     if (error instanceof HttpError && error.headers) reply.headers(error.headers);
     return sendError(reply, known.statusCode, known.message);
   }
+  if (error instanceof StoreUnavailableError) {
+    // Logged once per outage by the store (src/store/postgres/outage.ts), not once per request.
+    reply.header('retry-after', String(STORE_RETRY_AFTER_SECONDS));
+    return sendError(reply, 503, MESSAGES.storeUnavailable);
+  }
   request.log.error({ err: error, method: request.method, path: loggedPath(request) }, 'unexpected error');
   return sendError(reply, 500, MESSAGES.internal);
 }
+
+/** What a client hears to wait while the shared store is unreachable (a failover takes seconds). */
+export const STORE_RETRY_AFTER_SECONDS = 5;
 
 export interface ErrorHandlingOptions {
   bodyLimitBytes: number;

@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppConfig } from '../config/schema.js';
 import { isValidTimeZone } from '../config/formats.js';
 import type { HealthProbe } from '../store/serviceStore.js';
+import type { SharedStatus } from '../store/sharedHealth.js';
 import { MESSAGES } from './errors.js';
 import { healthResponses } from './schemas.js';
 import { HEALTH_PATHS } from './paths.js';
@@ -30,6 +31,11 @@ export interface HealthRouteDeps {
   mqttStatus?(): ComponentState | undefined;
   /** The system clock (src/util/clockWatch.ts), reported as `checks.clock`; informational like mqtt. */
   clockStatus?(): ClockStatsSnapshot | undefined;
+  /**
+   * The shared servers of several instances (checks.store: PostgreSQL, checks.rate_limit_store:
+   * Redis); they make health fail only once an outage outlasts store.outageGraceSeconds.
+   */
+  sharedStores?(): Promise<SharedStatus>;
 }
 
 type ClockStatsSnapshot = ClockWatchStats;
@@ -105,7 +111,7 @@ export function registerHealthRoutes(app: FastifyInstance, deps: HealthRouteDeps
     return message;
   };
   const handler = async (_request: unknown, reply: FastifyReply) => {
-    const [database, config] = await Promise.all([
+    const [database, config, shared] = await Promise.all([
       deps.probeDatabase().then(
         (probe) => {
           lastLogged = undefined;
@@ -114,9 +120,10 @@ export function registerHealthRoutes(app: FastifyInstance, deps: HealthRouteDeps
         (err: unknown) => ({ ok: false as const, message: describeError(err) }),
       ),
       deps.checkConfig(),
+      deps.sharedStores?.(),
     ]);
     const maintenance = database.ok && database.probe.maintenance;
-    const healthy = database.ok && config.status === 'ok';
+    const healthy = database.ok && config.status === 'ok' && !shared?.failing;
     const status = maintenance ? 'maintenance' : healthy ? 'ok' : 'error';
     const mfi = {
       status,
@@ -128,6 +135,7 @@ export function registerHealthRoutes(app: FastifyInstance, deps: HealthRouteDeps
         config,
         ...mqttCheck(deps),
         ...clockChecks(deps),
+        ...shared?.checks,
       },
       response_time_ms: Math.round(reply.elapsedTime),
     };

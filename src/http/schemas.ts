@@ -132,7 +132,16 @@ export const healthResultSchema = {
       description: 'Component states.',
       required: ['database', 'maintenance', 'config'],
       // mqtt: only when MQTT is enabled; mqtt and clock are informational, they never decide the HTTP status.
-      properties: { database: componentSchema, maintenance: componentSchema, config: componentSchema, mqtt: componentSchema, clock: clockCheckSchema },
+      // store, rate_limit_store: only with a shared PostgreSQL / Redis (docs/deployment.md).
+      properties: {
+        database: componentSchema,
+        maintenance: componentSchema,
+        config: componentSchema,
+        mqtt: componentSchema,
+        store: componentSchema,
+        rate_limit_store: componentSchema,
+        clock: clockCheckSchema,
+      },
     },
     response_time_ms: { type: 'integer', description: 'Server-internal processing time in milliseconds.' },
   },

@@ -3,20 +3,22 @@
  * the request path. Changes made through this process's store apply at once;
  * changes by another process (the admin CLI) are noticed by polling SQLite's
  * PRAGMA data_version, so they reach the daemon within about one poll interval
- * (config key db.changePollIntervalMs, default DEFAULT_POLL_INTERVAL_MS).
+ * (config key db.changePollIntervalMs, default DEFAULT_POLL_INTERVAL_MS). On
+ * PostgreSQL the store's onChange also fires on NOTIFY (another instance, the
+ * CLI), and the polled version moves on reconnects and every store.rereadSeconds.
  */
 import type { Logger } from 'pino';
 import { LogThrottle } from '../util/logThrottle.js';
 import { guarded, type ErrorReport } from '../util/guarded.js';
 import { apiKeyDigest, digestBytesEqual } from './apiKeyCodec.js';
 import { AddressMatcher } from './addressBlocks.js';
-import type { Database } from './database.js';
+import type { SqlDatabase } from './sqlDatabase.js';
 import type { ApiKeyCredential, ServiceStore } from './serviceStore.js';
 
 export const DEFAULT_POLL_INTERVAL_MS = 1000;
 
 export interface AccessCacheOptions {
-  database: Database;
+  database: Pick<SqlDatabase, 'dataVersion' | 'closed'>;
   store: ServiceStore;
   logger: Logger;
   pollIntervalMs?: number;
@@ -31,7 +33,7 @@ interface KnownKey {
 }
 
 export class AccessCache {
-  readonly #database: Database;
+  readonly #database: Pick<SqlDatabase, 'dataVersion' | 'closed'>;
   readonly #store: ServiceStore;
   readonly #logger: Logger;
   readonly #pollIntervalMs: number;

@@ -3,11 +3,15 @@
  * the last use, counted in memory on the request path and written in one
  * transaction every keys.usageFlushSeconds and on stop — never a write per
  * request (SD cards; one commit per interval at most). The same counts
- * enforce the optional daily quota.
+ * enforce the optional daily quota. The writes are increments, so several
+ * instances on one PostgreSQL store sum up; after each write today's shared
+ * totals are read again, and each instance enforces the quota from that total
+ * plus what it counted since (overshoot: at most N instances × the requests of
+ * one flush interval; docs/deployment.md).
  */
 import type { Logger } from 'pino';
 import { CalendarDayClock } from '../util/calendarDay.js';
-import type { Database } from './database.js';
+import type { SqlDatabase } from './sqlDatabase.js';
 import type { ApiKeyCredential } from './serviceStore.js';
 
 export type Admission = { ok: true } | { ok: false; quota: number; retryAfterSeconds: number };
@@ -18,7 +22,7 @@ export interface UsageDay {
 }
 
 export interface KeyUsageOptions {
-  database: Database;
+  database: SqlDatabase;
   logger: Logger;
   timeZone: string;
   /** keys.dailyQuota: the quota of keys without their own (0: none). */
@@ -27,7 +31,7 @@ export interface KeyUsageOptions {
 }
 
 export class KeyUsage {
-  readonly #db: Database;
+  readonly #db: SqlDatabase;
   readonly #log: Logger;
   readonly #defaultQuota: number;
   readonly #flushIntervalMs: number;
@@ -99,19 +103,27 @@ export class KeyUsage {
   }
 
   async #write(): Promise<void> {
-    if (this.#pending.size === 0 || this.#db.closed) return;
+    if (this.#db.closed) return;
+    if (this.#pending.size > 0 && !(await this.#writePending())) return;
+    // Other instances count too: today's shared totals, plus what was counted here meanwhile.
+    await this.#loadDay(this.#day).catch((err: unknown) => this.#log.warn({ err }, 'could not read today\'s key usage; keeping the last totals'));
+  }
+
+  /** False when the write failed (the counts are kept for the next attempt). */
+  async #writePending(): Promise<boolean> {
     const pending = this.#pending;
     const lastUsed = this.#lastUsed;
     this.#pending = new Map();
     this.#lastUsed = new Map();
     try {
       await this.#db.transaction(async (db) => {
-        for (const [keyId, days] of pending) {
+        // In key order: two instances writing the same keys then lock their rows in the same order (no deadlock).
+        for (const [keyId, days] of [...pending].sort(([a], [b]) => a - b)) {
           for (const [day, requests] of days) {
             // A key removed meanwhile has no row to count against (foreign key): skip it.
             await db.run(
-              `INSERT INTO key_usage (key_id, day, requests) SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM api_keys WHERE id = ?)
-               ON CONFLICT (key_id, day) DO UPDATE SET requests = requests + excluded.requests`,
+              `INSERT INTO key_usage (key_id, day, requests) SELECT CAST(? AS INTEGER), ?, CAST(? AS INTEGER) WHERE EXISTS (SELECT 1 FROM api_keys WHERE id = ?)
+               ON CONFLICT (key_id, day) DO UPDATE SET requests = key_usage.requests + excluded.requests`,
               [keyId, day, requests, keyId],
             );
           }
@@ -129,11 +141,13 @@ export class KeyUsage {
         if (at !== undefined && !this.#lastUsed.has(keyId)) this.#lastUsed.set(keyId, at);
       }
       this.#log.warn({ err }, 'could not write key usage; keeping the counts for the next attempt');
+      return false;
     }
+    return true;
   }
 }
 
 /** A key's stored requests per day, newest first (the admin CLI; up to keys.usageFlushSeconds behind). */
-export async function keyUsageDays(db: Database, keyId: number, sinceDay: string): Promise<UsageDay[]> {
+export async function keyUsageDays(db: SqlDatabase, keyId: number, sinceDay: string): Promise<UsageDay[]> {
   return db.all<UsageDay>('SELECT day, requests FROM key_usage WHERE key_id = ? AND day >= ? ORDER BY day DESC', [keyId, sinceDay]);
 }

@@ -4,7 +4,7 @@
  * reviews them with the CLI, possibly from another process. A registration
  * never creates a key by itself: only approve() does.
  */
-import type { Database } from './database.js';
+import type { SqlDatabase } from './sqlDatabase.js';
 import { apiKeyDigest, digestBytesEqual, generateApiKey, hashApiKey } from './apiKeyCodec.js';
 import { createRegistrationSeal, generateClaimToken, openWithClaimToken, sealToRegistration } from './keySealing.js';
 
@@ -109,9 +109,9 @@ export interface RegistrationLimits<Name extends string = string> {
 export type CreateOutcome<Name extends string = string> = (CreatedRegistration & { pending: number }) | { refused: Name | 'paused' };
 
 export class RegistrationStore {
-  readonly #db: Database;
+  readonly #db: SqlDatabase;
 
-  constructor(db: Database) {
+  constructor(db: SqlDatabase) {
     this.#db = db;
   }
 
@@ -129,6 +129,7 @@ export class RegistrationStore {
    */
   async createWithinLimits<Name extends string>(registration: NewRegistration, limits: RegistrationLimits<Name>, nowMs: number, validForMs: number): Promise<CreateOutcome<Name>> {
     const prepared = prepareClaim();
+    // SQLite's write lock serialises these transactions; PostgreSQL takes a lock named after them.
     return this.#db.transaction<CreateOutcome<Name>>(async (db) => {
       const rows = await db.all<{ client_address: string }>(`SELECT client_address FROM registrations WHERE status = 'pending' AND expires_at > ?`, [iso(nowMs)]);
       for (const limit of limits.perKey) {
@@ -137,15 +138,15 @@ export class RegistrationStore {
       }
       if (rows.length >= limits.maxPending) return { refused: 'paused' };
       return { ...(await this.#insert(db, registration, nowMs, validForMs, prepared)), pending: rows.length + 1 };
-    });
+    }, { serialize: 'registrations' });
   }
 
-  async #insert(db: Database, registration: NewRegistration, nowMs: number, validForMs: number, prepared = prepareClaim()): Promise<CreatedRegistration> {
+  async #insert(db: SqlDatabase, registration: NewRegistration, nowMs: number, validForMs: number, prepared = prepareClaim()): Promise<CreatedRegistration> {
     const { claimToken, claimHash, seal } = prepared;
     const expiresAt = iso(nowMs + validForMs);
     const { lastID } = await db.run(
       `INSERT INTO registrations (name, email, intended_use, usage_kind, client_address, status, claim_hash, created_at, expires_at, seal_public, seal_private)
-       VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?) RETURNING id`,
       [registration.name, registration.email, registration.intendedUse, registration.usageKind, registration.clientAddress, claimHash, iso(nowMs), expiresAt, seal.publicKey, seal.sealedPrivateKey],
     );
     return { id: lastID, claimToken, expiresAt };
@@ -168,13 +169,15 @@ export class RegistrationStore {
       const key = generateApiKey();
       const owner = `${row.name} <${row.email}>`;
       const { lastID: keyId } = await db.run(
-        'INSERT INTO api_keys (owner, key_hash, created_at, disabled, allow_get, note) VALUES (?, ?, ?, 0, ?, ?)',
+        'INSERT INTO api_keys (owner, key_hash, created_at, disabled, allow_get, note) VALUES (?, ?, ?, 0, ?, ?) RETURNING id',
         [owner, hashApiKey(key), iso(nowMs), options.allowGet ? 1 : 0, `registration ${id}${options.note ? `: ${options.note}` : ''}`],
       );
-      await db.run(
-        `UPDATE registrations SET status = 'approved', decided_at = ?, note = ?, key_id = ?, sealed_key = ? WHERE id = ?`,
+      // Only a registration still pending turns approved: a concurrent decision (another operator, another instance) wins once.
+      const { changes } = await db.run(
+        `UPDATE registrations SET status = 'approved', decided_at = ?, note = ?, key_id = ?, sealed_key = ? WHERE id = ? AND status = 'pending'`,
         [iso(nowMs), options.note ?? null, keyId, sealToRegistration(key, row.seal_public ?? ''), id],
       );
+      if (changes !== 1) throw new RegistrationError(`registration ${id} was decided meanwhile, not pending`);
       return { keyId, owner };
     });
   }
@@ -183,14 +186,15 @@ export class RegistrationStore {
     await this.#db.transaction(async (db) => {
       await this.#pending(db, id, nowMs);
       // Nothing the registrant could use is kept: the seal goes with the decision.
-      await db.run(
-        `UPDATE registrations SET status = 'rejected', decided_at = ?, reason = ?, seal_public = NULL, seal_private = NULL WHERE id = ?`,
+      const { changes } = await db.run(
+        `UPDATE registrations SET status = 'rejected', decided_at = ?, reason = ?, seal_public = NULL, seal_private = NULL WHERE id = ? AND status = 'pending'`,
         [iso(nowMs), reason ?? null, id],
       );
+      if (changes !== 1) throw new RegistrationError(`registration ${id} was decided meanwhile, not pending`);
     });
   }
 
-  async #pending(db: Database, id: number, nowMs: number): Promise<Row> {
+  async #pending(db: SqlDatabase, id: number, nowMs: number): Promise<Row> {
     const row = await db.get<Row>('SELECT * FROM registrations WHERE id = ?', [id]);
     if (!row) throw new RegistrationError(`no registration has id ${id}`);
     if (row.status !== 'pending') throw new RegistrationError(`registration ${id} is ${row.status}, not pending`);
@@ -202,7 +206,10 @@ export class RegistrationStore {
    * What the claim token finds. An approved registration hands out its key
    * exactly once: the row turns `claimed` and the sealed values are deleted in
    * the same transaction, so a second claim (even a concurrent one) only hears
-   * "claimed". Expired tokens find nothing.
+   * "claimed". On PostgreSQL (no write lock for the whole database) the update
+   * only takes a row still `approved`: of two concurrent claims on two
+   * instances, the second waits for the first's commit and changes nothing.
+   * Expired tokens find nothing.
    */
   async claim(claimToken: string, nowMs: number): Promise<ClaimResult> {
     const digest = apiKeyDigest(claimToken);
@@ -217,8 +224,11 @@ export class RegistrationStore {
         ? openWithClaimToken({ publicKey: row.seal_public, sealedPrivateKey: row.seal_private }, row.sealed_key, claimToken, claimHash)
         : undefined;
       if (key === undefined) return { status: 'unknown' };
-      await db.run(`UPDATE registrations SET status = 'claimed', seal_public = NULL, seal_private = NULL, sealed_key = NULL WHERE id = ?`, [row.id]);
-      return { status: 'approved', key, keyId: row.key_id };
+      const { changes } = await db.run(
+        `UPDATE registrations SET status = 'claimed', seal_public = NULL, seal_private = NULL, sealed_key = NULL WHERE id = ? AND status = 'approved'`,
+        [row.id],
+      );
+      return changes === 1 ? { status: 'approved', key, keyId: row.key_id } : { status: 'claimed' };
     });
   }
 

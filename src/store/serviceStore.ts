@@ -4,7 +4,7 @@
  * (writes, possibly from another process).
  */
 import type { Clock } from '../util/clock.js';
-import type { Database } from './database.js';
+import type { SqlDatabase } from './sqlDatabase.js';
 import { generateApiKey, hashApiKey } from './apiKeyCodec.js';
 import { normalizeBlockEntry } from './addressBlocks.js';
 
@@ -75,19 +75,26 @@ export class InvalidOwnerError extends Error {}
 const MAX_OWNER_LENGTH = 200;
 
 export class ServiceStore {
-  readonly #db: Database;
+  readonly #db: SqlDatabase;
   readonly #clock: Clock;
   readonly #listeners = new Set<() => void>();
 
-  constructor(db: Database, clock: Clock) {
+  constructor(db: SqlDatabase, clock: Clock) {
     this.#db = db;
     this.#clock = clock;
   }
 
-  /** Called after every write through this store (other processes are seen via PRAGMA data_version). */
+  /**
+   * Called after every write through this store, and for changes elsewhere when the database
+   * announces them (PostgreSQL's NOTIFY); SQLite's other processes are seen via PRAGMA data_version.
+   */
   onChange(listener: () => void): () => void {
     this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    const unsubscribe = this.#db.subscribe?.(listener);
+    return () => {
+      this.#listeners.delete(listener);
+      unsubscribe?.();
+    };
   }
 
   async addKey(owner: string, options: { allowGet?: boolean; note?: string } = {}): Promise<NewApiKey> {
@@ -98,7 +105,7 @@ export class ServiceStore {
     const key = generateApiKey();
     const allowGet = options.allowGet ?? false;
     const { lastID } = await this.#db.run(
-      'INSERT INTO api_keys (owner, key_hash, created_at, disabled, allow_get, note) VALUES (?, ?, ?, 0, ?, ?)',
+      'INSERT INTO api_keys (owner, key_hash, created_at, disabled, allow_get, note) VALUES (?, ?, ?, 0, ?, ?) RETURNING id',
       [trimmed, hashApiKey(key), this.#now(), allowGet ? 1 : 0, options.note ?? null],
     );
     this.#changed();
@@ -144,7 +151,7 @@ export class ServiceStore {
       if (!old) return undefined;
       const key = generateApiKey();
       const { lastID } = await db.run(
-        'INSERT INTO api_keys (owner, key_hash, created_at, disabled, allow_get, note, daily_quota) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO api_keys (owner, key_hash, created_at, disabled, allow_get, note, daily_quota) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id',
         [old.owner, hashApiKey(key), this.#now(), old.disabled, old.allow_get, `rotated from key ${id}`, old.daily_quota],
       );
       const graceEnd = new Date(this.#clock.now() + graceMs).toISOString();

@@ -81,7 +81,7 @@ describe('secrets from systemd credentials and the environment', () => {
     ]);
     writeFileSync(join(credentials, 'mqtt.pasword'), PASSWORD);
     expect(problemsOf(() => loadConfig({ env }))).toEqual([
-      `credential "mqtt.pasword" (${join(credentials, 'mqtt.pasword')}) is not a setting this daemon reads from credentials; use one of: broker.users, mqtt.password`,
+      `credential "mqtt.pasword" (${join(credentials, 'mqtt.pasword')}) is not a setting this daemon reads from credentials; use one of: broker.users, mqtt.password, store.url, http.rateLimitStore`,
     ]);
     const missing = join(temp.dir, 'gone');
     expect(problemsOf(() => loadConfig({ env: { [CREDENTIALS_DIRECTORY_ENV]: missing } }))[0]).toContain(`CREDENTIALS_DIRECTORY="${missing}" cannot be read (ENOENT)`);

@@ -1,0 +1,75 @@
+/**
+ * keys.quotaMode exact: every authenticated request is one atomic
+ * `INSERT ... ON CONFLICT DO UPDATE ... WHERE requests < quota RETURNING`
+ * against the shared key_usage row, so the quota holds exactly across any
+ * number of instances (no overshoot) at the cost of a write per request.
+ * Keys without a quota are counted the same way. The last use is written
+ * every keys.usageFlushSeconds, as in the shared mode (./keyUsage.ts).
+ */
+import type { Logger } from 'pino';
+import { CalendarDayClock } from '../util/calendarDay.js';
+import type { Admission, KeyUsageOptions } from './keyUsage.js';
+import type { ApiKeyCredential } from './serviceStore.js';
+import type { SqlDatabase } from './sqlDatabase.js';
+
+const COUNT_ONE = `
+  INSERT INTO key_usage (key_id, day, requests) SELECT CAST(? AS INTEGER), ?, 1 WHERE EXISTS (SELECT 1 FROM api_keys WHERE id = ?)
+  ON CONFLICT (key_id, day) DO UPDATE SET requests = key_usage.requests + 1 WHERE CAST(? AS INTEGER) = 0 OR key_usage.requests < CAST(? AS INTEGER)
+  RETURNING requests`;
+
+export class ExactKeyUsage {
+  readonly #db: SqlDatabase;
+  readonly #log: Logger;
+  readonly #defaultQuota: number;
+  readonly #flushIntervalMs: number;
+  readonly #days: CalendarDayClock;
+  #lastUsed = new Map<number, number>();
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(options: KeyUsageOptions) {
+    this.#db = options.database;
+    this.#log = options.logger.child({ module: 'key-usage' });
+    this.#defaultQuota = options.defaultDailyQuota;
+    this.#flushIntervalMs = options.flushIntervalMs;
+    this.#days = new CalendarDayClock(options.timeZone);
+  }
+
+  start(): Promise<void> {
+    this.#timer = setInterval(() => void this.flush(), this.#flushIntervalMs);
+    this.#timer.unref();
+    return Promise.resolve();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    await this.flush();
+  }
+
+  /** Counts the request in the shared row, or refuses it when that row says today's quota is used up. */
+  async admit(credential: ApiKeyCredential, nowMs: number): Promise<Admission> {
+    const { day, endMs } = this.#days.at(nowMs);
+    const quota = credential.dailyQuota ?? this.#defaultQuota;
+    const row = await this.#db.get<{ requests: number }>(COUNT_ONE, [credential.id, day, credential.id, quota, quota]);
+    // No row: the update's condition failed (quota used up), or the key was removed meanwhile (not counted).
+    if (row === undefined && quota > 0) return { ok: false, quota, retryAfterSeconds: Math.max(1, Math.ceil((endMs - nowMs) / 1000)) };
+    this.#lastUsed.set(credential.id, nowMs);
+    return { ok: true };
+  }
+
+  /** Writes the last use of the keys used since the last write. */
+  async flush(): Promise<void> {
+    if (this.#lastUsed.size === 0 || this.#db.closed) return;
+    const lastUsed = this.#lastUsed;
+    this.#lastUsed = new Map();
+    try {
+      await this.#db.transaction(async (db) => {
+        for (const [keyId, at] of [...lastUsed].sort(([a], [b]) => a - b)) {
+          await db.run('UPDATE api_keys SET last_used_at = ? WHERE id = ?', [new Date(at).toISOString(), keyId]);
+        }
+      });
+    } catch (err) {
+      for (const [keyId, at] of lastUsed) if (!this.#lastUsed.has(keyId)) this.#lastUsed.set(keyId, at);
+      this.#log.warn({ err }, 'could not write the keys\' last use; keeping it for the next attempt');
+    }
+  }
+}

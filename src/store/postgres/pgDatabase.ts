@@ -1,0 +1,205 @@
+/**
+ * The service tables in PostgreSQL, for several instances (docs/deployment.md):
+ * a `pg` pool for queries and transactions, the change listener for the access
+ * cache, and the migrations of ./migrations.ts. Implements SqlDatabase, so the
+ * stores run their (portable) SQL here as on SQLite.
+ */
+import pg from 'pg';
+import type { Logger } from 'pino';
+import type { RunResult, SqlParams } from '../database.js';
+import type { Migration } from '../migrations/migration.js';
+import { StoreUnavailableError, type SqlDatabase, type TransactionOptions } from '../sqlDatabase.js';
+import { ChangeListener } from './changeListener.js';
+import { PG_MIGRATIONS } from './migrations.js';
+import { Outage } from './outage.js';
+import { numberPlaceholders } from './placeholders.js';
+
+export interface PgOptions {
+  connectionString: string;
+  logger: Logger;
+  poolSize?: number;
+  /** The safety-net re-read of keys, blocks and maintenance (store.rereadSeconds). */
+  rereadMs?: number;
+  /** Set false for one-shot use (the CLI): no LISTEN connection. */
+  listen?: boolean;
+  migrations?: readonly Migration[];
+}
+
+/** A query target: the pool, or one client inside a transaction. */
+type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>;
+
+/** An arbitrary, fixed key for pg_advisory_xact_lock: one migrating instance at a time. */
+const MIGRATION_LOCK = 0x6d6f77;
+
+function values(params: SqlParams): unknown[] {
+  if (!Array.isArray(params)) throw new Error('PostgreSQL statements take positional (?) parameters only');
+  return params as unknown[];
+}
+
+/** Statements against one query target. */
+class PgStatements {
+  constructor(protected readonly target: Queryable) {}
+
+  async run(sql: string, params: SqlParams = []): Promise<RunResult> {
+    const result = await this.target.query(numberPlaceholders(sql), values(params));
+    const first = result.rows[0] as { id?: unknown } | undefined;
+    return { changes: result.rowCount ?? 0, lastID: Number(first?.id ?? 0) };
+  }
+
+  async get<T>(sql: string, params: SqlParams = []): Promise<T | undefined> {
+    return (await this.all<T>(sql, params))[0];
+  }
+
+  async all<T>(sql: string, params: SqlParams = []): Promise<T[]> {
+    const result = await this.target.query(numberPlaceholders(sql), values(params));
+    return result.rows as T[];
+  }
+}
+
+export class PgDatabase extends PgStatements implements SqlDatabase {
+  readonly #pool: pg.Pool;
+  readonly #listener: ChangeListener | undefined;
+  readonly #outage: Outage;
+  #closed = false;
+
+  private constructor(pool: pg.Pool, listener: ChangeListener | undefined, outage: Outage) {
+    super(pool);
+    this.#pool = pool;
+    this.#listener = listener;
+    this.#outage = outage;
+  }
+
+  /** Connects, applies pending migrations and (unless `listen` is false) starts listening for changes. */
+  static async open(options: PgOptions): Promise<PgDatabase> {
+    const logger = options.logger.child({ module: 'postgres' });
+    const outage = new Outage(logger, 'PostgreSQL (store.url)');
+    const pool = new pg.Pool({ connectionString: options.connectionString, max: options.poolSize ?? 5, keepAlive: true, connectionTimeoutMillis: 5000 });
+    // An idle client losing its connection (server restart) must not crash the process; the pool replaces it.
+    pool.on('error', (err) => outage.failed(err));
+    const listener = options.listen === false ? undefined : new ChangeListener({ connectionString: options.connectionString, logger, rereadMs: options.rereadMs ?? 60_000, outage });
+    const database = new PgDatabase(pool, listener, outage);
+    try {
+      await database.migrate(options.migrations ?? PG_MIGRATIONS);
+      await listener?.start();
+    } catch (err) {
+      await database.close();
+      throw err;
+    }
+    return database;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Since when PostgreSQL is unreachable (epoch ms), or undefined. */
+  get unreachableSinceMs(): number | undefined {
+    return this.#outage.sinceMs;
+  }
+
+  override async run(sql: string, params: SqlParams = []): Promise<RunResult> {
+    return this.#watched(() => super.run(sql, params));
+  }
+
+  override async all<T>(sql: string, params: SqlParams = []): Promise<T[]> {
+    return this.#watched(() => super.all<T>(sql, params));
+  }
+
+  async transaction<T>(work: (db: SqlDatabase) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+    return this.#watched(async () => {
+      const client = await this.#pool.connect();
+      // A connection lost between the transaction's statements is an 'error' event on the checked-out client.
+      const onError = (err: Error): void => this.#outage.failed(err);
+      client.on('error', onError);
+      let broken: unknown;
+      try {
+        await client.query('BEGIN');
+        if (options.serialize !== undefined) await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [options.serialize]);
+        const result = await work(new PgTransaction(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch((rollbackErr: unknown) => (broken = rollbackErr));
+        throw err;
+      } finally {
+        client.off('error', onError);
+        // A client whose rollback failed has a broken connection: the pool drops it.
+        client.release(broken instanceof Error ? broken : undefined);
+      }
+    });
+  }
+
+  async dataVersion(): Promise<number> {
+    return this.#listener?.version ?? 0;
+  }
+
+  /** Changes made by any instance or the CLI (NOTIFY), reconnects and the periodic re-read. */
+  subscribe(listener: () => void): () => void {
+    return this.#listener?.subscribe(listener) ?? (() => undefined);
+  }
+
+  problem(): string | null {
+    return this.#outage.sinceMs === undefined ? null : `PostgreSQL unreachable: ${this.#outage.lastError}`;
+  }
+
+  async migrate(migrations: readonly Migration[]): Promise<void> {
+    await this.transaction(async (db) => {
+      await db.run('SELECT pg_advisory_xact_lock(?)', [MIGRATION_LOCK]);
+      await db.run('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+      const applied = new Set((await db.all<{ version: number }>('SELECT version FROM schema_migrations')).map((row) => row.version));
+      for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
+        if (applied.has(migration.version)) continue;
+        await (db as PgTransaction).exec(migration.up);
+        await db.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', [migration.version, migration.name, new Date().toISOString()]);
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#listener?.stop();
+    await this.#pool.end();
+  }
+
+  async #watched<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      const result = await work();
+      this.#outage.succeeded();
+      return result;
+    } catch (err) {
+      if (!isConnectionError(err)) throw err;
+      this.#outage.failed(err);
+      throw new StoreUnavailableError(err);
+    }
+  }
+}
+
+/** Statements inside one transaction (one client); nested transactions are not needed by the stores. */
+class PgTransaction extends PgStatements implements SqlDatabase {
+  readonly closed = false;
+  transaction<T>(work: (db: SqlDatabase) => Promise<T>): Promise<T> {
+    return work(this);
+  }
+  async exec(sql: string): Promise<void> {
+    await this.target.query(sql);
+  }
+  async dataVersion(): Promise<number> {
+    return 0;
+  }
+  problem(): null {
+    return null;
+  }
+  async close(): Promise<void> {}
+}
+
+/**
+ * A failure to reach the server, as opposed to an error in a statement or in the caller's work:
+ * a socket error (ECONNREFUSED, ECONNRESET, ...), SQLSTATE class 08 (connection exception) or 57P
+ * (admin shutdown, crash, cannot connect now), or the driver's own words for a lost connection.
+ */
+export function isConnectionError(err: unknown): boolean {
+  const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === 'string') return /^E[A-Z]+$/.test(code) || code.startsWith('08') || code.startsWith('57P');
+  return typeof message === 'string' && /Connection terminated|timeout exceeded when trying to connect|connection error|not queryable/i.test(message);
+}
