@@ -11,7 +11,7 @@ import type { StationConfig } from '../ingest/types.js';
 import type { HistoryService } from './historyService.js';
 import { INITIAL_MOWABLE, mowableReason, nextMowable, type MowableSettings } from './mowable.js';
 import type { MqttSideConfig } from '../config/schema.js';
-import { buildStatePayload, type StationStatePayload } from './statePayload.js';
+import { buildStatePayload, PUBLIC_REASON_KEY, type StationStatePayload } from './statePayload.js';
 import type { StationEventLog } from './stationEvents.js';
 import type { LogThrottle } from '../util/logThrottle.js';
 import type { MowableHold, StationInput, StationUnit } from './unit.js';
@@ -75,6 +75,7 @@ export class StationRecompute {
     this.#deps.events.mowable(station.id, this.#publishedMowable.get(station.id) ?? previous.mowable, flag, score, status, reason);
     this.#publishedMowable.set(station.id, flag);
     const fragments = Object.assign({}, ...units.map((unit) => unit.stateFragment?.(station.id, nowMs))) as Record<string, unknown>;
+    if (hold?.publicReason !== undefined) fragments[PUBLIC_REASON_KEY] = hold.publicReason;
     const failed = this.#deps.unitFailures?.forStation(station.id) ?? [];
     if (failed.length > 0) fragments[UNIT_ERRORS_KEY] = failed;
     const published = estimated.length === 0 ? assembly : { ...assembly, derived: [...assembly.derived, ...estimated] };

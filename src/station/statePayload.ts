@@ -11,6 +11,9 @@ import type { ExtensionInput } from '../core/irrigation.js';
 import type { Assembly } from '../history/stationHistory.js';
 import type { IrrigationStatus } from './irrigationSource.js';
 
+/** The state key with a unit hold's reason for pages anyone may read, when the hold gives one (src/station/unit.ts MowableHold). */
+export const PUBLIC_REASON_KEY = 'mowable_reason_public';
+
 export interface StatePayloadParts {
   stationId: string;
   stationName: string;
