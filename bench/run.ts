@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { accessLinesBenchmark } from './accessLines.bench.js';
 import { coreBenchmark } from './core.bench.js';
+import { householdBenchmark } from './household.bench.js';
 import { httpBenchmark } from './http.bench.js';
 import { parseArgs } from './lib/args.js';
 import { memoryBenchmark } from './memory.bench.js';
@@ -20,7 +21,7 @@ import { machineInfo, renderTable, resultsPath, writeJson, type BenchResult, typ
 const repoRoot = join(import.meta.dirname, '..', '..');
 
 // Order matters: core compares itself with the HTTP figures measured before it.
-const BENCHMARKS: readonly Benchmark[] = [httpBenchmark, accessLinesBenchmark, coreBenchmark, mqttBenchmark, writesBenchmark, storageBenchmark, memoryBenchmark, reconnectBenchmark, startupBenchmark];
+const BENCHMARKS: readonly Benchmark[] = [httpBenchmark, accessLinesBenchmark, coreBenchmark, mqttBenchmark, writesBenchmark, storageBenchmark, memoryBenchmark, reconnectBenchmark, startupBenchmark, householdBenchmark];
 
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2), { resultsDir: join(repoRoot, 'bench', 'results') });

@@ -12,6 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config/schema.js';
 import { createForecastUnit, forecastSource } from './forecast/compose.js';
+import { createGapFillUnit, createModelledUnit } from './modelled/compose.js';
 import type { ForecastSource } from './http/forecastRoute.js';
 import { buildApp } from './http/app.js';
 import { statusPageSources, type StationsView } from './http/stationsView.js';
@@ -20,13 +21,14 @@ import { closeApp } from './http/shutdown.js';
 import { createMetrics } from './metrics/registry.js';
 import { StationReadingCounter } from './metrics/stationReadings.js';
 import type { IngestCounters } from './station/stationIngest.js';
-import type { AcceptReading } from './http/uploads.js';
+import type { AcceptReading, UploadRefusal } from './http/uploads.js';
+import { UploadRefusals } from './station/uploadRefusals.js';
 import { UploadCounters } from './http/uploadsCounters.js';
 import { KeyUsage } from './store/keyUsage.js';
 import { RegistrationStore } from './store/registrationStore.js';
 import { registrationNotifier } from './http/registrationNotifier.js';
 import { Database } from './store/database.js';
-import type { MqttHealth } from './mqtt/health.js';
+import { MQTT_STARTING, type MqttHealth } from './mqtt/health.js';
 import { createMqttService, type MqttService, type MqttServiceOptions, type MqttStats } from './mqtt/service.js';
 import { mqttEnabled } from './mqtt/settings.js';
 import type { StationUnit } from './station/unit.js';
@@ -64,6 +66,7 @@ interface HttpSources {
   usage: () => KeyUsage | undefined;
   acceptReading: AcceptReading;
   readings: StationReadingCounter;
+  onUploadRefused: (refusal: UploadRefusal) => void;
   stationMessages: () => ReadonlyMap<string, Readonly<IngestCounters>>;
   forecast: ForecastSource;
   stations: StationsView;
@@ -103,6 +106,7 @@ function httpComponent(runtime: MutableRuntime, sources: HttpSources, accessLogg
         onRegistered: registrationNotifier(config.registration.notifyCommand, runtime.logger),
         acceptReading: sources.acceptReading,
         uploadCounters,
+        onUploadRefused: sources.onUploadRefused,
         ...(metrics ? { metrics } : {}),
       });
       const { port } = await listenHttp(app, config.http).catch((err: unknown) => {
@@ -126,15 +130,22 @@ function httpComponent(runtime: MutableRuntime, sources: HttpSources, accessLogg
  */
 export function stationUnits(
   runtime: DaemonRuntime,
-  shared: { readings: StationReadingCounter; forecast: StationUnit; recorder: StationUnit },
+  shared: { readings: StationReadingCounter; forecast: StationUnit; recorder: StationUnit; uploadRefusals: StationUnit; modelled?: StationUnit },
 ): StationUnit[] {
   return [
     shared.readings,
+    // Refused uploads in the state and for `mowability status` (src/station/uploadRefusals.ts).
+    shared.uploadRefusals,
+    // Modelled stations (src/modelled/): Open-Meteo's readings through acceptReading, state `origin`.
+    ...(shared.modelled ? [shared.modelled] : []),
     // The status page's chart series (src/http/stationsRecorder.ts).
     shared.recorder,
-    shared.forecast,
     // Lawn memory (src/lawn/): blade and soil water, growth since the last cut, quiet hours.
     ...lawnMemoryUnits(runtime.config, runtime.database, runtime.logger, runtime.clock),
+    // Gap filling (src/modelled/gapFill.ts): after the lawn memory, so its soil estimate comes first.
+    createGapFillUnit({ config: runtime.config, logger: runtime.logger, clock: runtime.clock, version: packageVersion() }),
+    // After the lawn memory and gap filling: the forecast starts from the input they extended (the blade water, docs/model.md).
+    shared.forecast,
   ];
 }
 
@@ -149,6 +160,8 @@ export interface StationSideDeps {
 /** The station side once built; undefined before its component starts (HTTP starts earlier). */
 export interface StationSideRef {
   current: MqttService | undefined;
+  /** Every part of the station side has started (the embedded broker listens). */
+  started?: boolean;
 }
 
 /**
@@ -173,6 +186,7 @@ export function stationSideComponent(deps: StationSideDeps, units: () => readonl
       });
       ref.current = side;
       started = await startInOrder(side.components, deps.logger);
+      ref.started = true;
     },
     async stop() {
       await started?.stop();
@@ -193,13 +207,19 @@ export function daemonComponents(
   const readings = new StationReadingCounter();
   // Direct uploads (src/http/uploads.ts) enter the station pipeline; before it has started they are counted and dropped.
   const acceptReading: AcceptReading = (stationId, reading, origin) => side.current?.acceptReading(stationId, reading, origin) ?? 'not_running';
+  const uploadRefusals = new UploadRefusals({ database: () => runtime.database, logger: runtime.logger, now: () => runtime.clock.now(), saveIntervalMs: runtime.config.history.flushIntervalSeconds * 1000 });
+  const onUploadRefused = (refusal: UploadRefusal): void => {
+    uploadRefusals.record(refusal);
+    if (refusal.station !== undefined) side.current?.recompute(refusal.station);
+  };
   // HTTP starts first; until the station side has started, health says so.
   // The forecast unit (src/forecast/): state, hold and entities through the station units; GET /v1/stations/{id}/forecast through buildApp.
   const forecast = createForecastUnit({ config: runtime.config, database: () => runtime.database, logger: runtime.logger, clock: runtime.clock, version: packageVersion() });
+  const modelled = createModelledUnit({ config: runtime.config, logger: runtime.logger, clock: runtime.clock, version: packageVersion(), accept: acceptReading, forecast });
   // Status page (src/http/statusPage.ts): a recorder unit on the station side, a read view for the HTTP side.
   const statusPage = statusPageSources(runtime.config, (stationId) => side.current?.stationState(stationId));
   const mqttStatus = (): MqttHealth | undefined =>
-    mqttEnabled(runtime.config) ? (side.current?.health() ?? { status: 'error', message: 'MQTT is starting' }) : undefined;
+    mqttEnabled(runtime.config) ? (side.current && side.started ? side.current.health() : MQTT_STARTING) : undefined;
   const mqttStats = (): MqttStats | undefined => (mqttEnabled(runtime.config) ? side.current?.stats() : undefined);
   return [
     serveLockComponent(runtime),
@@ -212,11 +232,12 @@ export function daemonComponents(
       usage: () => usageHolder.usage,
       acceptReading,
       readings,
+      onUploadRefused,
       stationMessages: () => side.current?.stationCounts() ?? new Map<string, IngestCounters>(),
       forecast: forecastSource(forecast, runtime.config, () => side.current !== undefined),
       stations: statusPage.view,
     }, options.accessLogger),
-    stationSideComponent(runtime, () => stationUnits(runtime, { readings, forecast, recorder: statusPage.recorder }), side),
+    stationSideComponent(runtime, () => stationUnits(runtime, { readings, forecast, recorder: statusPage.recorder, uploadRefusals, modelled }), side),
   ];
 }
 

@@ -59,7 +59,8 @@
       dot.className = `dot ${station.availability === 'online' ? station.status ?? '' : ''}`;
       dot.setAttribute('aria-hidden', 'true');
       const label = station.index === null ? '–' : String(station.index);
-      link.append(dot, document.createTextNode(`${station.name} · ${label} · ${t(station.availability)}`));
+      const origin = station.origin === 'modelled' ? ` · ${t('modelled')}` : '';
+      link.append(dot, document.createTextNode(`${station.name} · ${label} · ${t(station.availability)}${origin}`));
       item.append(link);
       list.append(item);
     }
@@ -111,7 +112,9 @@
     $('forecast').hidden = forecast === null;
     if (forecast === null) return;
     const window_ = forecast.next_window;
-    $('forecast-window').textContent = window_
+    $('forecast-window').textContent = forecast.available === false
+      ? t('forecastUnavailable')
+      : window_
       ? `${t('nextWindow', { start: dateFormat.format(new Date(window_.start)), end: dateFormat.format(new Date(window_.end)) })}${window_.min_index === null ? '' : ` ${t('minIndex', { min: window_.min_index })}`}`
       : t('noWindow');
     $('forecast-rain').textContent = forecast.rain_expected_in_minutes === null ? '' : t('rainIn', { minutes: Math.round(forecast.rain_expected_in_minutes) });
@@ -139,6 +142,11 @@
     $('availability').textContent = t(station.availability);
     $('availability').className = `badge ${station.availability}`;
     $('data-quality').textContent = station.data_quality === null ? t('unknown') : t(station.data_quality);
+    $('origin').hidden = station.origin !== 'modelled';
+    $('origin').textContent = t('modelled');
+    $('origin').title = t('modelledHelp');
+    $('source-message').hidden = station.source_message === null;
+    $('source-message').textContent = station.source_message ?? '';
     const withheld = station.withheld_fields;
     const missing = station.missing_fields.map((field) => (field in withheld ? `${field} (${withheld[field]})` : field));
     $('missing').textContent = missing.length === 0 ? t('none') : missing.join(', ');
@@ -149,6 +157,15 @@
     $('calc-error').textContent = station.error ? t('calcError', { message: station.error.message }) : '';
     renderChecks(station.checks);
     renderForecast(station.forecast);
+    renderRefused(station.last_upload_refused);
+  }
+
+  /** "Last upload refused": the reason, when, and how many since the last accepted reading. */
+  function renderRefused(refused) {
+    $('refused-row').hidden = !refused;
+    if (!refused) return;
+    const age = formatAge(Math.max(0, (Date.now() - Date.parse(refused.at)) / 1000));
+    $('upload-refused').textContent = t('uploadRefusedText', { reason: refused.reason, age, count: refused.count });
   }
 
   /** Fetches the history; draws it unless the caller draws after the station's details arrived. */

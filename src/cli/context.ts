@@ -8,8 +8,13 @@ import type { ParsedCommand } from './args.js';
 import type { CliIo } from './io.js';
 import { terminalJson } from './terminalText.js';
 
-export function configFor(parsed: ParsedCommand, io: CliIo): AppConfig {
-  return loadConfig({ argv: parsed.configArgv, env: io.env });
+/**
+ * The configuration for a command. Only `serve` and `config` check it whole; the others (keys,
+ * blocks, maintenance, status, ...) pass `secretsOptional`: they never use the broker's accounts,
+ * which under systemd reach the service alone (LoadCredential=), not the admin wrapper.
+ */
+export function configFor(parsed: ParsedCommand, io: CliIo, options: { secretsOptional?: boolean } = {}): AppConfig {
+  return loadConfig({ argv: parsed.configArgv, env: io.env, secretsOptional: options.secretsOptional === true });
 }
 
 /**
@@ -34,7 +39,7 @@ export async function withDatabase<T>(
   work: (database: Database, config: AppConfig) => Promise<T>,
   options: { create?: boolean } = {},
 ): Promise<T> {
-  const config = configFor(parsed, io);
+  const config = configFor(parsed, io, { secretsOptional: true });
   const database = await Database.open(config.db.path, { create: options.create ?? false });
   try {
     return await work(database, config);

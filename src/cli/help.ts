@@ -116,12 +116,15 @@ never ran with this path) it says so and exits 0.
 
 ${COMMON}`,
   'upload-secret': `Usage: mowability upload-secret ecowitt [--json]
+       mowability upload-secret ambient [--json]
        mowability upload-secret wunderground STATION_ID [--json]
 
 Reads the secret from standard input (or MOWABILITY_UPLOAD_SECRET), never
 from the command line, and prints the station's "upload" line holding only
-its SHA-256: the Ecowitt gateway's PASSKEY, or the Weather Underground
-station's PASSWORD. Example:
+its SHA-256: the Ecowitt gateway's PASSKEY, the Ambient console's PASSKEY
+(its MAC address, e.g. 00:0E:C6:AA:BB:CC, any spelling; the station's
+format is "ecowitt-http"), or the Weather Underground station's PASSWORD.
+Example:
   read -rs S; printf %s "$S" | mowability upload-secret wunderground KXXTEST1
 A gateway with an unknown PASSKEY is logged with the line to paste.
 

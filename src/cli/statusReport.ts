@@ -6,6 +6,7 @@
  */
 import type { StationConfig } from '../ingest/types.js';
 import type { Database } from '../store/database.js';
+import { readRefusals, renderStationRefusals, renderUnmatched, type RefusedUploads } from './statusRefusals.js';
 
 const MINUTE_MS = 60_000;
 
@@ -21,6 +22,8 @@ export interface StationStatus {
   /** Minutes of history kept (rain and temperature buckets), and the oldest. */
   history_minutes: number;
   history_since: string | null;
+  /** Refused uploads by outcome, with the last one's reason (empty: none refused). */
+  uploads_refused: RefusedUploads[];
 }
 
 export interface StatusReport {
@@ -30,6 +33,8 @@ export interface StatusReport {
   stations: StationStatus[];
   /** Stations with history but no longer configured. */
   unconfigured_with_history: string[];
+  /** Uploads that matched no configured station, by outcome and the last console's source. */
+  unmatched_uploads: RefusedUploads[];
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -42,6 +47,7 @@ export async function readStatus(database: Database, path: string, stations: rea
   const buckets = new Map(bucketRows.map((row) => [row.station, row]));
   const known = new Set(stations.map((station) => station.id));
   const withHistory = new Set([...latestRows.map((row) => row.station), ...buckets.keys()]);
+  const refusals = await readRefusals(database);
   return {
     database: path,
     database_exists: true,
@@ -58,9 +64,11 @@ export async function readStatus(database: Database, path: string, stations: rea
         latest: Object.fromEntries(rows.map((row) => [row.field, { value: row.value, at: iso(row.at_ms) }])),
         history_minutes: bucket?.minutes ?? 0,
         history_since: bucket ? iso(bucket.first * MINUTE_MS) : null,
+        uploads_refused: refusals.byStation.get(station.id) ?? [],
       };
     }),
     unconfigured_with_history: [...withHistory].filter((id) => !known.has(id)).sort(),
+    unmatched_uploads: refusals.unmatched,
   };
 }
 
@@ -85,7 +93,9 @@ export function renderStatus(report: StatusReport, nowMs: number): string {
     const values = Object.entries(station.latest).map(([field, { value }]) => `${field} ${Math.round(value * 100) / 100}`);
     if (values.length > 0) lines.push(`  latest:       ${values.join(', ')}`);
     lines.push(`  history:      ${station.history_minutes} minutes${station.history_since ? ` since ${station.history_since}` : ''}`);
+    lines.push(...renderStationRefusals(station.uploads_refused ?? [], (at) => ago(at, nowMs)));
   }
+  lines.push(...renderUnmatched(report.unmatched_uploads ?? [], (at) => ago(at, nowMs)));
   if (report.unconfigured_with_history.length > 0) lines.push('', `History of stations no longer configured: ${report.unconfigured_with_history.join(', ')}`);
   lines.push('', 'The index itself is computed live: see the station\'s MQTT state topic or Home Assistant.');
   return `${lines.join('\n')}\n`;

@@ -9,6 +9,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { unreadableProblem } from './fileAccess.js';
 import { listSettings } from './schema.js';
 
 /** Set by systemd for a service with LoadCredential=/SetCredential=. */
@@ -44,6 +45,8 @@ function listDirectory(directory: string): { names: string[]; problem?: string }
   try {
     return { names: readdirSync(directory) };
   } catch (err) {
+    const unreadable = (err as NodeJS.ErrnoException).code === 'EACCES' ? unreadableProblem(CREDENTIALS_DIRECTORY_ENV, directory, { directory: true }) : undefined;
+    if (unreadable !== undefined) return { names: [], problem: unreadable };
     const code = (err as NodeJS.ErrnoException).code ?? String(err);
     return { names: [], problem: `${CREDENTIALS_DIRECTORY_ENV}="${directory}" cannot be read (${code}); check the unit's LoadCredential= lines` };
   }

@@ -24,9 +24,13 @@ function registrationProblems(registration: AppConfig['registration']): string[]
 }
 
 /** Problems no single key can see; empty when the configuration is consistent. */
-export function crossKeyProblems(config: MqttSideConfig & Partial<Pick<AppConfig, 'lawnMemory' | 'registration'>>): string[] {
+export function crossKeyProblems(
+  config: MqttSideConfig & Partial<Pick<AppConfig, 'lawnMemory' | 'registration'>>,
+  options: { secretsOptional?: boolean } = {},
+): string[] {
   const problems: string[] = [];
-  if (config.broker.enabled && !isLoopbackHost(config.broker.host) && config.broker.users.length === 0) {
+  // The accounts are a secret (a credential only the service gets); the admin commands never start the broker.
+  if (!options.secretsOptional && config.broker.enabled && !isLoopbackHost(config.broker.host) && config.broker.users.length === 0) {
     problems.push(
       `"broker.host" = "${config.broker.host}" listens beyond this machine, so "broker.users" must list at least one username/password (or use 127.0.0.1)`,
     );
@@ -57,6 +61,9 @@ export function crossKeyProblems(config: MqttSideConfig & Partial<Pick<AppConfig
     }
     if (station.mower && underBase(station.mower.topic)) {
       problems.push(`station "${station.id}" mower.topic "${station.mower.topic}" lies under "mqtt.baseTopic" = "${config.mqtt.baseTopic}", where only we may publish`);
+    }
+    if (station.forecast?.topic !== undefined && underBase(station.forecast.topic)) {
+      problems.push(`station "${station.id}" forecast.topic "${station.forecast.topic}" lies under "mqtt.baseTopic" = "${config.mqtt.baseTopic}", where only we may publish`);
     }
   }
   // Home Assistant would give two owners one entity id.

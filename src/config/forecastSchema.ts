@@ -30,6 +30,13 @@ export const forecastSchema = {
     env: 'MOWABILITY_FORECAST_RETRIES',
     arg: 'forecast-retries',
   },
+  modelledIntervalMinutes: {
+    doc: 'How often a modelled station (format "open-meteo") fetches the current conditions and its forecast, one request for both (±10 % jitter; Open-Meteo updates them every 15 min). The first start also fetches 14 days of hourly history.',
+    format: 'positive-int',
+    default: 15,
+    env: 'MOWABILITY_FORECAST_MODELLED_INTERVAL_MINUTES',
+    arg: 'forecast-modelled-interval-minutes',
+  },
   rainLeadMinutes: {
     doc: 'mowable turns off early (reason rain_expected) when the forecast expects rain within this many minutes; 0: never.',
     format: 'nat',

@@ -5,13 +5,19 @@
  */
 import type { HistoryOptions } from '../history/stationHistory.js';
 import { MINUTE_MS } from '../history/windows.js';
-import type { StationConfig } from '../ingest/types.js';
+import { MODELLED_FORMAT, type StationConfig } from '../ingest/types.js';
 import type { MqttSideConfig } from './schema.js';
 
 /** How old a station's current values may be: its own `freshness.maxAgeMinutes`, else `history.freshnessMinutes`. */
 export function stationFreshnessMs(config: MqttSideConfig, station: StationConfig): number {
   return (station.freshness?.maxAgeMinutes ?? config.history.freshnessMinutes) * MINUTE_MS;
 }
+
+/**
+ * A modelled station's history arrives hourly (Open-Meteo's past hours, docs/model.md "Modelled
+ * stations"): two hourly samples cover the hour between them, and one missing hour leaves no hole.
+ */
+export const MODELLED_MAX_GAP_MINUTES = 130;
 
 export function historyOptionsFor(config: MqttSideConfig, station: StationConfig): HistoryOptions {
   const fieldFreshnessMs: HistoryOptions['fieldFreshnessMs'] = {};
@@ -21,7 +27,7 @@ export function historyOptionsFor(config: MqttSideConfig, station: StationConfig
   return {
     counterResetPolicy: config.history.rainCounterReset === 'count' ? 'count' : 'ignore',
     maxRainIncrementMm: config.history.maxRainIncrementMm,
-    maxGapMinutes: config.history.maxGapMinutes,
+    maxGapMinutes: station.format === MODELLED_FORMAT ? Math.max(MODELLED_MAX_GAP_MINUTES, config.history.maxGapMinutes) : config.history.maxGapMinutes,
     duplicateWindowMs: 10_000,
     freshnessMs: stationFreshnessMs(config, station),
     fieldFreshnessMs,

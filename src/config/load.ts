@@ -3,9 +3,9 @@
  * JSON file named by --config or MOWABILITY_CONFIG, environment variables,
  * command-line flags. Unknown keys and invalid values are errors.
  */
-import { existsSync } from 'node:fs';
 import convict from 'convict';
 import { applyCredentials } from './credentials.js';
+import { unreadableProblem } from './fileAccess.js';
 import { withUploadTopics } from '../ingest/uploadStations.js';
 import { configShapeProblems, kindOf, readConfigFile } from './fileShape.js';
 import { registerConfigFormats } from './formats.js';
@@ -34,6 +34,11 @@ export interface ConfigSources {
   /** Command-line arguments: --config FILE and any setting flag (e.g. --http-port 9000). */
   argv?: readonly string[];
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * For commands that never use the secrets (key management, status): a secret that only the
+   * service gets (a systemd credential) is not required. `serve` and `config` leave it false.
+   */
+  secretsOptional?: boolean;
 }
 
 /** The configuration file named by --config (wins) or MOWABILITY_CONFIG, if any. */
@@ -59,7 +64,8 @@ export function loadConfig(sources: ConfigSources = {}): AppConfig {
 
   const file = configFileFrom(sources);
   if (file !== undefined) {
-    if (!existsSync(file)) throw new ConfigError([`configuration file "${file}" does not exist`]);
+    const unreadable = unreadableProblem('configuration file', file);
+    if (unreadable !== undefined) throw new ConfigError([unreadable]);
     const content = readConfigFile(file);
     if (!content.ok) throw new ConfigError([content.problem]);
     const shapeProblems = configShapeProblems(content.value, configSchema);
@@ -80,7 +86,7 @@ export function loadConfig(sources: ConfigSources = {}): AppConfig {
     stations: withUploadTopics(properties.stations),
   };
   // Rules that span several keys (convict validates one key at a time).
-  const ruleProblems = crossKeyProblems(loaded);
+  const ruleProblems = crossKeyProblems(loaded, { secretsOptional: sources.secretsOptional === true });
   if (ruleProblems.length > 0) throw new ConfigError(ruleProblems);
   return deepFreeze(loaded);
 }

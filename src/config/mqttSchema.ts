@@ -103,6 +103,12 @@ export const mqttSchema = {
       default: 60,
       env: 'MOWABILITY_MQTT_MOWABLE_OFF_THRESHOLD',
     },
+    uploadRelay: {
+      doc: 'Read readings published to an upload station\'s relay topic mowability-upload/<station> (for relays such as Node-RED). Off: not subscribed. On the embedded broker only clients logged in with a broker.users account may publish there (the relay bypasses the upload PASSKEY); on an external broker restrict it with its ACL.',
+      format: 'boolean',
+      default: false,
+      env: 'MOWABILITY_MQTT_UPLOAD_RELAY',
+    },
     mowableOnDelayMinutes: {
       doc: 'How long the index must stay at or above the on-threshold before mowable turns on.',
       format: 'nat',
@@ -129,6 +135,12 @@ export const mqttSchema = {
       format: validateTopicPrefix,
       default: 'homeassistant/status',
       env: 'MOWABILITY_HOMEASSISTANT_STATUS_TOPIC',
+    },
+    birthResendSeconds: {
+      doc: 'Home Assistant\'s "online" on the status topic re-sends discovery and states at most once per this many seconds: the first after 1 s, further ones within the window become one re-send at its end. Protects subscribers from a flood of "online" messages.',
+      format: 'positive-int',
+      default: 60,
+      env: 'MOWABILITY_HOMEASSISTANT_BIRTH_RESEND_SECONDS',
     },
     configurationUrl: {
       doc: 'The status page as Home Assistant\'s browser reaches it, e.g. "http://raspberrypi.local:8080/": shown as "Visit" on every mowability device. Empty: no link (the daemon cannot know its address on your network).',

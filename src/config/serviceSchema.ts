@@ -145,7 +145,7 @@ export const serviceSchema = {
       },
     },
     ecowittUploadPath: {
-      doc: 'Path of the Ecowitt "Customized" upload (protocol Ecowitt; the same path with or without the final "/" is accepted); "" switches it off. Stations with format "ecowitt-http" send here (see docs/mqtt.md).',
+      doc: 'Path of the Ecowitt and Ambient "Customized" upload (a form POST, or a GET with the fields in the URL; the same path with or without the final "/" is accepted); "" switches it off. Stations with format "ecowitt-http" send here (see docs/mqtt.md).',
       format: uploadPathFormat,
       default: '/data/report/',
       env: 'MOWABILITY_HTTP_ECOWITT_UPLOAD_PATH',

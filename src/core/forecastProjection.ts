@@ -11,6 +11,7 @@
  * is [max(now, T - 1 h), T): the index at T rates mowing in that hour.
  */
 import type { CalculationInput, FieldName } from './fields.js';
+import { withBladeDrying } from './forecastDrying.js';
 import { expectedRainMm, isRainExpected } from './forecastRain.js';
 import { EXTENSION_FIELD_SPECS, type ExtensionInput } from './irrigation.js';
 
@@ -145,7 +146,7 @@ export function projectForecast(request: ProjectionRequest): ProjectedHour[] {
   const observed = new ObservedSeries(request.observed, nowMs);
   const planned = slots(request);
   const spans = planned.map((slot) => slot.span);
-  return planned.map(({ hour, span }, index) => {
+  const projected = planned.map(({ hour, span }, index): ProjectedHour => {
     const endMs = hour.timeMs;
     const input: CalculationInput & ExtensionInput = {};
     const source: Partial<Record<FieldName, InputSource>> = {};
@@ -188,6 +189,8 @@ export function projectForecast(request: ProjectionRequest): ProjectedHour[] {
     }
     return { startMs: span.fromMs, endMs, input, inputSource: source, expectedRainMm: round(span.mm), rainExpected: isRainExpected(span.mm) };
   });
+  // The blades dry hour by hour at the forecast's weather, by the one drying model (./forecastDrying.ts).
+  return withBladeDrying(projected, current);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { formatNumberDe } from './format.js';
 import { emphasis } from './reasonText.js';
+import { GRASS_MINIMUM_DEPRESSION_K, HOARFROST_GRASS_C, airMinimumC, grassMinimumC, hoarfrostOnBlades } from './grassMinimum.js';
 
 export const FROZEN_CAP = 5;
 export const FROST_3H_COLD_CAP = 20;
@@ -9,12 +10,8 @@ export const FROST_3H_THAWED_CAP = 60;
 export const GROUND_FROST_CAP = 45;
 export const FROST_3D_CAP = 80;
 /** Ground frost (5 cm) is possible at 2 m air temperatures of +3 to +5 °C (DWD Wetterlexikon "Bodenfrost"). */
-export const GROUND_FROST_AIR_C = 3;
+export const GROUND_FROST_AIR_C = GRASS_MINIMUM_DEPRESSION_K + HOARFROST_GRASS_C;
 export const GROUND_FROST_AIR_MAX_C = 5;
-/** Below this air temperature frost from the last hours has not thawed off the blades without sun. */
-export const THAW_AIR_C = 8;
-/** From this irradiance the sun warms the blades above the air (active thawing and drying). */
-export const THAW_SOLAR_WM2 = 300;
 
 export interface FrostCap {
   cap: number;
@@ -22,14 +19,12 @@ export interface FrostCap {
 }
 
 /**
- * True when frost is likely on the blades now: the air fell to ground-frost level in the last
- * 3 hours (the current reading counts as part of that window), it is still cool, and no strong sun
- * has thawed the grass layer, which is 3–6 K colder than 2 m air on clear nights.
+ * True when frost is likely on the blades now (model 1.2, ./grassMinimum.ts): the grass minimum, 3 K below
+ * the 2 m air minimum of the last 3 hours, reached 0 °C, and neither warm air nor long enough sun has
+ * thawed it.
  */
 export function groundFrostNow(tempC: number, minTemp3hC: number | undefined, solarWm2: number | undefined): boolean {
-  const minimumC = Math.min(minTemp3hC ?? tempC, tempC);
-  const lowSun = solarWm2 === undefined || solarWm2 < THAW_SOLAR_WM2;
-  return minimumC <= GROUND_FROST_AIR_C && tempC < THAW_AIR_C && lowSun;
+  return hoarfrostOnBlades(tempC, minTemp3hC, solarWm2);
 }
 
 /** The frost caps of the temperature check (the lowest applies). */
@@ -45,15 +40,16 @@ export function frostCaps(tempC: number, minTemp3hC: number | undefined, minTemp
       caps.push({ cap: FROST_3H_COLD_CAP, reason: `${emphasis('Frost in den letzten 3 Stunden')} (min. ${m} °C): gefrorene Halme brechen – Tritt- und Fahrschäden.` });
     } else if (minTemp3hC <= 0) {
       caps.push({ cap: FROST_3H_THAWED_CAP, reason: `Frost in den letzten 3 Stunden (min. ${m} °C) ist aufgetaut – Halme noch geschwächt und nass.` });
-    } else if (minTemp3hC <= GROUND_FROST_AIR_C && tempC < GROUND_FROST_AIR_MAX_C) {
+    } else if (minTemp3hC <= GROUND_FROST_AIR_C && tempC < GROUND_FROST_AIR_MAX_C && !groundFrostNow(tempC, minTemp3hC, solarWm2)) {
+      // Only while the frost-now cap below does not apply: one fact, one reason.
       caps.push({ cap: GROUND_FROST_CAP, reason: `${emphasis('Bodenfrost möglich')} (Luft ${t} °C) – Rasen erst nach dem Auftauen mähen.` });
     }
   }
   if (tempC > 0 && groundFrostNow(tempC, minTemp3hC, solarWm2)) {
-    const m = formatNumberDe(Math.min(minTemp3hC ?? tempC, tempC));
+    const airMin = airMinimumC(tempC, minTemp3hC);
     caps.push({
       cap: GROUND_FROST_NOW_CAP,
-      reason: `${emphasis('Reif oder Bodenfrost auf den Halmen')} (Luft min. ${m} °C in 3 Stunden, jetzt ${t} °C, wenig Sonne) – erst nach dem Auftauen mähen.`,
+      reason: `${emphasis('Reif oder Bodenfrost auf den Halmen')} (Luft min. ${formatNumberDe(airMin)} °C in 3 Stunden, am Boden etwa ${formatNumberDe(grassMinimumC(airMin))} °C; jetzt ${t} °C) – erst nach dem Auftauen mähen.`,
     });
   }
   if (minTemp3dC !== undefined && minTemp3dC <= 0) {

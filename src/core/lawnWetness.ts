@@ -1,24 +1,10 @@
 /**
- * How the lawn memory's derived inputs (extension fields, docs/model.md "Lawn memory") reach the index:
- * water still on the blades lowers the rain check's surface-wetness sub-score, and an overdue lawn after a
- * long wet spell turns an endless BLOCK into a WARNING once the rain has stopped. Pure.
+ * How the lawn memory's wet spell reaches the index (docs/model.md "Lawn memory"): an overdue lawn after a
+ * long wet spell turns an endless BLOCK into a WARNING once the rain has stopped. (The blade water,
+ * `blade_drying_minutes`, is rated by the rain check's surface wetness, ./checks/surfaceWetness.ts.) Pure.
  */
-import { formatNumberDe } from './format.js';
 import type { ExtensionInput } from './irrigation.js';
-import { piecewiseLinear, type Curve } from './piecewise.js';
 import type { CheckName, Status } from './types.js';
-
-/** Minutes until the blades are dry → surface-wetness score: WARNING when nearly dry, BLOCK with more than ~45 min to go. */
-const BLADE_CURVE: Curve = [[0, 69], [15, 55], [45, 39], [120, 25], [240, 15]];
-
-export function bladeWetness(extensions: ExtensionInput): { score: number; reason: string | null } | null {
-  const minutes = extensions.blade_drying_minutes;
-  if (minutes === undefined || minutes <= 0) return null;
-  return {
-    score: piecewiseLinear(BLADE_CURVE, minutes),
-    reason: `<b>Halme noch nass</b> (Wasserbilanz) – trocken in ca. ${formatNumberDe(minutes / 60, 1)} Stunden bei jetzigem Wetter.`,
-  };
-}
 
 /** Mow need from which the lawn counts as overdue (grown close to the one-third limit). */
 export const OVERGROWTH_MOW_NEED = 80;

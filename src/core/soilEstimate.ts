@@ -9,7 +9,8 @@
  * without a sensor) and used only where the model already estimates the soil: the rain check's soil
  * load (in place of the rain-sum estimate) and the dry-spell rule (D1). Pure.
  */
-import { fieldCapacityPct, LOAD_BEARING_DE, loadBearingClass, SOIL_TYPE_DE, wetnessScore } from './soil.js';
+import { fieldCapacityPct, LOAD_BEARING_DE, SOIL_TYPE_DE } from './soil.js';
+import { trafficClass, trafficScore } from './softSoil.js';
 import { formatNumberDe } from './format.js';
 import { isSoilDrought, soilProfile } from './lawn/soilBucket.js';
 import { parseFieldValue } from './parse.js';
@@ -58,9 +59,8 @@ export function soilEstimateFor(pct: number, lawn: Pick<LawnProfile, 'soilType' 
 
 /** The rain check's soil load from the estimate: the wetness curve of a measured value, reason marked as estimated. */
 export function estimatedSoilLoad(estimate: SoilEstimate, lawn: LawnProfile): { score: number; reason: string | null } {
-  const fieldCapacity = fieldCapacityPct(lawn);
-  const score = wetnessScore(estimate.pct, fieldCapacity, lawn.mowerClass);
-  const bearing = loadBearingClass(estimate.pct, fieldCapacity, lawn.mowerClass);
+  const score = trafficScore(estimate.pct, lawn);
+  const bearing = trafficClass(estimate.pct, lawn);
   return {
     score,
     reason: score < 70

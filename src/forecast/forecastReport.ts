@@ -38,12 +38,14 @@ export interface HourDetail extends HourView {
 
 export interface ForecastView {
   source: ForecastSourceKind;
+  /** False until a forecast has been fetched or received: then nothing below is known (null, not 0). */
+  available: boolean;
   fetched_at: string | null;
   age_minutes: number | null;
   stale: boolean;
   min_job_minutes: number;
   next_window: WindowView | null;
-  mowable_for_minutes: number;
+  mowable_for_minutes: number | null;
   rain_expected_in_minutes: number | null;
   attribution: string | null;
   hours: HourView[];
@@ -79,12 +81,14 @@ export function buildForecastDetail(request: ReportRequest): ForecastDetail {
   const ageMs = cached ? Math.max(0, nowMs - cached.fetchedAtMs) : null;
   return {
     source: request.source,
+    available: cached !== undefined,
     fetched_at: cached ? iso(cached.fetchedAtMs) : null,
     age_minutes: ageMs === null ? null : Math.floor(ageMs / 60_000),
     stale: ageMs === null || ageMs > request.staleAfterMs,
     min_job_minutes: request.minJobMinutes,
     next_window: summary.nextWindow ? windowView(summary.nextWindow) : null,
-    mowable_for_minutes: summary.mowableForMinutes,
+    // Never reached (no internet, provider down since the start): unknown, not "0 minutes".
+    mowable_for_minutes: cached ? summary.mowableForMinutes : null,
     rain_expected_in_minutes: summary.rainExpectedInMinutes,
     attribution: request.source === 'open-meteo' ? OPEN_METEO_ATTRIBUTION : null,
     windows: summary.windows.map(windowView),

@@ -9,7 +9,7 @@
 import type { Logger } from 'pino';
 import { DEFAULT_LAWN, type CalculationContext, type MowerClass } from '../core/index.js';
 import { MINUTE_MS } from '../core/forecastProjection.js';
-import type { StationConfig, StationForecastConfig } from '../ingest/types.js';
+import { MODELLED_FORMAT, type StationConfig, type StationForecastConfig } from '../ingest/types.js';
 import type { EntitySpec } from '../homeassistant/stationEntities.js';
 import type { Database } from '../store/database.js';
 import type { MowableHold, StationHistoryView, StationInput, StationUnit, UnitContext, UnitSubscriber } from '../station/unit.js';
@@ -108,7 +108,8 @@ export class ForecastUnit implements StationUnit {
     });
     for (const held of this.#held.values()) {
       const location = held.station.location;
-      if (held.config.source !== 'open-meteo' || !location) continue;
+      // A modelled station's own request carries its forecast (supply() below): no second request.
+      if (held.config.source !== 'open-meteo' || !location || held.station.format === MODELLED_FORMAT) continue;
       const loop = new FetchLoop({
         stationId: held.station.id,
         location,
@@ -139,6 +140,12 @@ export class ForecastUnit implements StationUnit {
     held.memo = undefined;
     this.#recompute?.(held.station.id);
     await this.#store?.save(held.station.id, forecast);
+  }
+
+  /** An Open-Meteo forecast fetched by someone else (a modelled station's request, src/modelled/). */
+  async supply(stationId: string, forecast: CachedForecast): Promise<void> {
+    const held = this.#held.get(stationId);
+    if (held?.config.source === 'open-meteo') await this.#accept(held, forecast);
   }
 
   subscribe(connection: UnitSubscriber, recompute: (stationId: string) => void): void {

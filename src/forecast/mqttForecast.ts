@@ -7,7 +7,9 @@
  *     "humidity": 60, "dew_point": 12.9, "wind_speed": 11, "wind_gust_speed": 25,
  *     "precipitation": 0.4, "precipitation_probability": 30}, ...]}
  *
- * `hourly` is accepted for `forecast`, `time` for `datetime` (ISO 8601 or Unix
+ * The action's raw response, keyed by the weather entity's id, is accepted as
+ * it is (what a user pastes from Developer tools): `{"weather.home": {"forecast": [...]}}`;
+ * it must name one entity. `hourly` is accepted for `forecast`, `time` for `datetime` (ISO 8601 or Unix
  * seconds), `wind_gusts` for `wind_gust_speed`; `solar` (W/m²), `soil_temperature`
  * (°C) and `soil_moisture` (%) are optional extras. Units are metric (°C, km/h,
  * mm, %), as HA reports them in a metric unit system. Each entry describes the
@@ -60,6 +62,20 @@ function entryOf(raw: unknown, index: number): ForecastHour | string {
   return hour;
 }
 
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The list of entries: top level, or under the one entity id of a raw `weather.get_forecasts` response. */
+function forecastList(object: Record<string, unknown>): unknown[] | string {
+  const own = object.forecast ?? object.hourly;
+  if (own !== undefined) return Array.isArray(own) ? (own as unknown[]) : [];
+  const entities = Object.entries(object).filter(([key, value]) => key.includes('.') && isObject(value) && Array.isArray(value.forecast ?? value.hourly));
+  if (entities.length > 1) return `the response holds forecasts of ${entities.length} entities (${entities.map(([key]) => key).slice(0, 3).join(', ')}); publish one`;
+  const inner = entities[0]?.[1] as Record<string, unknown> | undefined;
+  return (inner?.forecast ?? inner?.hourly ?? []) as unknown[];
+}
+
 /** The forecast hours of one message, or why it was refused. */
 export function parseForecastPayload(payload: Buffer): { ok: true; hours: ForecastHour[] } | { ok: false; reason: string } {
   if (payload.length > MAX_FORECAST_PAYLOAD_BYTES) return { ok: false, reason: `larger than ${MAX_FORECAST_PAYLOAD_BYTES} bytes` };
@@ -70,9 +86,9 @@ export function parseForecastPayload(payload: Buffer): { ok: true; hours: Foreca
     return { ok: false, reason: 'not valid JSON' };
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return { ok: false, reason: 'not a JSON object' };
-  const object = parsed as Record<string, unknown>;
-  const list = object.forecast ?? object.hourly;
-  if (!Array.isArray(list) || list.length === 0) return { ok: false, reason: 'no "forecast" (or "hourly") list of entries' };
+  const list = forecastList(parsed as Record<string, unknown>);
+  if (typeof list === 'string') return { ok: false, reason: list };
+  if (list.length === 0) return { ok: false, reason: 'no "forecast" (or "hourly") list of entries' };
   if (list.length > MAX_FORECAST_ENTRIES) return { ok: false, reason: `more than ${MAX_FORECAST_ENTRIES} entries` };
   const hours: ForecastHour[] = [];
   for (const [index, raw] of list.entries()) {

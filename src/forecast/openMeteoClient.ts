@@ -31,6 +31,15 @@ export type FetchOutcome =
   | { kind: 'not_modified' }
   | { kind: 'error'; reason: string };
 
+/** The outcome of a request whose body `parse` turned into a T (a modelled station's readings, src/modelled/). */
+export type ParsedOutcome<T> = { kind: 'ok'; value: T; validators: Validators } | { kind: 'not_modified' } | { kind: 'error'; reason: string };
+export type BodyParser<T> = (body: unknown) => { ok: true; value: T } | { ok: false; reason: string };
+
+const parseForecastBody: BodyParser<ForecastHour[]> = (body) => {
+  const parsed = parseOpenMeteo(body);
+  return parsed.ok ? { ok: true, value: parsed.hours } : parsed;
+};
+
 export interface OpenMeteoClientOptions {
   baseUrl: string;
   timeoutMs: number;
@@ -66,12 +75,21 @@ export class OpenMeteoClient {
     this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms).unref()));
   }
 
+  get baseUrl(): string {
+    return this.#options.baseUrl;
+  }
+
   async fetchForecast(location: StationLocation, validators: Validators = {}, signal?: AbortSignal): Promise<FetchOutcome> {
-    const url = openMeteoUrl(this.#options.baseUrl, location);
-    let last: FetchOutcome = { kind: 'error', reason: 'no attempt made' };
+    const outcome = await this.fetchParsed(openMeteoUrl(this.#options.baseUrl, location), parseForecastBody, validators, signal);
+    return outcome.kind === 'ok' ? { kind: 'ok', hours: outcome.value, validators: outcome.validators } : outcome;
+  }
+
+  /** Any Open-Meteo URL, with the same timeout, retries, size bound and conditional request; `parse` judges the body. */
+  async fetchParsed<T>(url: string, parse: BodyParser<T>, validators: Validators = {}, signal?: AbortSignal): Promise<ParsedOutcome<T>> {
+    let last: ParsedOutcome<T> = { kind: 'error', reason: 'no attempt made' };
     for (let attempt = 0; attempt <= this.#options.retries; attempt++) {
       if (signal?.aborted) return { kind: 'error', reason: 'stopped' };
-      const { outcome, retryInMs } = await this.#attempt(url, validators, signal);
+      const { outcome, retryInMs } = await this.#attempt(url, parse, validators, signal);
       if (retryInMs === undefined) return outcome;
       last = outcome;
       if (attempt < this.#options.retries) await this.#sleep(Math.min(MAX_BACKOFF_MS, Math.max(retryInMs, this.#options.backoffMs * 2 ** attempt)));
@@ -79,7 +97,7 @@ export class OpenMeteoClient {
     return last;
   }
 
-  async #attempt(url: string, validators: Validators, signal?: AbortSignal): Promise<{ outcome: FetchOutcome; retryInMs?: number }> {
+  async #attempt<T>(url: string, parse: BodyParser<T>, validators: Validators, signal?: AbortSignal): Promise<{ outcome: ParsedOutcome<T>; retryInMs?: number }> {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.#options.userAgent };
     if (validators.etag) headers['if-none-match'] = validators.etag;
     if (validators.lastModified) headers['if-modified-since'] = validators.lastModified;
@@ -107,10 +125,10 @@ export class OpenMeteoClient {
     } catch {
       return { outcome: { kind: 'error', reason: 'the response is not valid JSON' } };
     }
-    const parsed = parseOpenMeteo(body);
+    const parsed = parse(body);
     if (!parsed.ok) return { outcome: { kind: 'error', reason: parsed.reason } };
     const etag = response.headers.get('etag');
     const lastModified = response.headers.get('last-modified');
-    return { outcome: { kind: 'ok', hours: parsed.hours, validators: { ...(etag ? { etag } : {}), ...(lastModified ? { lastModified } : {}) } } };
+    return { outcome: { kind: 'ok', value: parsed.value, validators: { ...(etag ? { etag } : {}), ...(lastModified ? { lastModified } : {}) } } };
   }
 }

@@ -26,8 +26,8 @@ export const OPEN_METEO_HOURLY = [...VARIABLES.map(([name]) => name), PRECIPITAT
 /** Two past hours (so the hour now is complete) and three days ahead: more than the 48-hour horizon. */
 const PAST_HOURS = 2;
 const FORECAST_DAYS = 3;
-/** Most hours accepted from one response (a self-hosted server could send any length). */
-export const MAX_FORECAST_HOURS = 24 * 16;
+/** Most hours accepted from one response (a self-hosted server could send any length): a modelled station's 14 past days and 3 ahead fit. */
+export const MAX_FORECAST_HOURS = 24 * 18;
 
 export function openMeteoUrl(baseUrl: string, location: StationLocation): string {
   // A base URL with a path (a reverse proxy prefix) keeps it.

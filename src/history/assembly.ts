@@ -93,8 +93,13 @@ export function assembleInput(source: AssemblySource, nowMs: number): Assembly {
         input.precipitation_rate = plausible('precipitation_rate', round((window.rainMm * 60) / RATE_WINDOW_MINUTES));
         derived.push('precipitation_rate');
         delete withheld.precipitation_rate;
+      } else if (window.rainCoverage > 0) {
+        // A station without a rate of its own, before the window is covered: the rain over the minutes covered so far.
+        input.precipitation_rate = plausible('precipitation_rate', round((window.rainMm * 60) / (window.rainCoverage * RATE_WINDOW_MINUTES)));
+        derived.push('precipitation_rate');
+        delete withheld.precipitation_rate;
       } else if (withheld.precipitation_rate === undefined) {
-        withheld.precipitation_rate = `no fresh rate, and readings cover only ${Math.floor(window.rainCoverage * 100)}% of the last ${RATE_WINDOW_MINUTES} min`;
+        withheld.precipitation_rate = `no rate reported, and no rain amount observed in the last ${RATE_WINDOW_MINUTES} min yet (a rain counter's first reading only sets its baseline)`;
       }
     }
   }

@@ -186,3 +186,13 @@ export function discoveryTopicFilters(
   }
   return [...filters];
 }
+
+/** The object ids of our suggested entity ids (`object_id`), for the broker's claim check (./discoveryClaims.ts). */
+export function discoveryEntityObjectIds(
+  prefix: string,
+  baseTopic: string,
+  stations: ReadonlyArray<{ id: string; name: string }>,
+  extraEntities?: ExtraEntities,
+): Set<string> {
+  return new Set(allDiscoveryMessages({ prefix, baseTopic, softwareVersion: '', stations, extraEntities }).map((entry) => String(entry.payload.object_id)));
+}

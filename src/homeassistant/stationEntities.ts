@@ -28,7 +28,7 @@ const CHECK_LABELS: Record<CheckName, { name: string; icon: string }> = {
 };
 
 /** Keys of the state that explain a result beyond its score: shown as attributes of the Status entity. */
-export const STATUS_ATTRIBUTES = ['withheld_fields', 'derived_fields', 'history_coverage', 'missing_fields', 'data_quality', 'error'] as const;
+export const STATUS_ATTRIBUTES = ['withheld_fields', 'derived_fields', 'history_coverage', 'missing_fields', 'data_quality', 'error', 'last_upload_refused'] as const;
 
 /** A state key, or `None` (HA: unknown) when the state lacks it. */
 function optional(path: string): string {

@@ -33,7 +33,7 @@ import { registerStatusPage } from './statusPage.js';
 import { NO_STATIONS, type StationsView } from './stationsView.js';
 import { applyConnectionCap, applyConnectionShare, connectionShareOptions, serverOptions } from './serverLimits.js';
 import { trackConnections } from './shutdown.js';
-import { registerUploadRoutes, type AcceptReading } from './uploads.js';
+import { registerUploadRoutes, type AcceptReading, type UploadRefusal } from './uploads.js';
 import { UploadCounters } from './uploadsCounters.js';
 
 export interface AppDeps {
@@ -70,6 +70,8 @@ export interface AppDeps {
   acceptReading?: AcceptReading;
   /** Counts of what became of uploads (shared with /metrics); a fresh one when omitted. */
   uploadCounters?: UploadCounters;
+  /** Told of every refused upload (src/station/uploadRefusals.ts keeps them for the state and `mowability status`). */
+  onUploadRefused?: (refusal: UploadRefusal) => void;
 }
 
 type HttpSettings = AppConfig['http'];
@@ -194,6 +196,7 @@ async function registerRoutes(app: FastifyInstance, deps: AppDeps, clientAddress
       logger: deps.logger,
       clientAddressOf,
       now: () => deps.clock.now(),
+      ...(deps.onUploadRefused ? { onRefused: deps.onUploadRefused } : {}),
     });
   }
   registerCalculateRoute(app, { config, access, clock: deps.clock, calculate: deps.calculate ?? coreCalculate, ...(deps.usage ? { usage: deps.usage } : {}) });

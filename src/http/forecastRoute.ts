@@ -49,15 +49,16 @@ const hourSchema = {
 } as const;
 export const forecastResultSchema = {
   type: 'object',
-  required: ['source', 'fetched_at', 'age_minutes', 'stale', 'min_job_minutes', 'next_window', 'mowable_for_minutes', 'rain_expected_in_minutes', 'attribution', 'windows', 'hours'],
+  required: ['source', 'available', 'fetched_at', 'age_minutes', 'stale', 'min_job_minutes', 'next_window', 'mowable_for_minutes', 'rain_expected_in_minutes', 'attribution', 'windows', 'hours'],
   properties: {
     source: { type: 'string', description: 'open-meteo or mqtt.' },
+    available: { type: 'boolean', description: 'false until the first forecast arrives (provider never reached): next_window, mowable_for_minutes and rain_expected_in_minutes are then null (unknown).' },
     fetched_at: { ...nullableString, description: 'When the forecast was fetched or received; null before the first one.' },
     age_minutes: { type: ['integer', 'null'], description: 'Minutes since fetched_at.' },
     stale: { type: 'boolean', description: 'No forecast yet, or older than 3 fetch intervals: shown, but not used to hold mowable off.' },
     min_job_minutes: { type: 'integer', description: 'Shortest run of OK hours that counts as a window.' },
     next_window: { anyOf: [windowSchema, { type: 'null' }], description: 'The first window within 48 h; null when none.' },
-    mowable_for_minutes: { type: 'integer', description: 'How long the OK run lasts from now; 0 when the hour now is not OK.' },
+    mowable_for_minutes: { type: ['integer', 'null'], description: 'How long the OK run lasts from now; 0 when the hour now is not OK; null while no forecast has been received.' },
     rain_expected_in_minutes: { type: ['integer', 'null'], description: 'Minutes until the first hour with rain expected; null when none within 48 h.' },
     attribution: { ...nullableString, description: 'The data licence to show with the data (Open-Meteo: CC BY 4.0).' },
     windows: { type: 'array', items: windowSchema, description: 'Every window within 48 h.' },

@@ -15,7 +15,7 @@ import { healthResponses } from './schemas.js';
 import { HEALTH_PATHS } from './paths.js';
 
 export interface ComponentState {
-  status: 'ok' | 'error';
+  status: 'ok' | 'starting' | 'error';
   message?: string;
 }
 

@@ -103,7 +103,7 @@ const componentSchema = {
   type: 'object',
   required: ['status'],
   properties: {
-    status: { type: 'string', description: "database, config: 'ok' or 'error'; maintenance: 'inactive' or 'active'; mqtt: 'ok' or 'error'." },
+    status: { type: 'string', description: "database, config: 'ok' or 'error'; maintenance: 'inactive' or 'active'; mqtt: 'ok', 'starting' or 'error'." },
     message: { type: 'string', description: 'Present on a failing component, e.g. a database query failure text.' },
   },
 } as const;

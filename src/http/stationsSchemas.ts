@@ -16,6 +16,7 @@ const summaryProperties = {
   last_reading_at: { ...nullableString, description: 'Time of the last accepted reading (ISO 8601, UTC).' },
   last_reading_age_seconds: { type: ['integer', 'null'] },
   availability: { type: 'string', enum: ['online', 'offline'], description: "offline when the last reading is older than the station's freshness limit." },
+  origin: { type: 'string', enum: ['measured', 'modelled'], description: 'modelled: a station without hardware whose readings come from Open-Meteo (format "open-meteo", docs/model.md).' },
 } as const;
 const summaryRequired = Object.keys(summaryProperties);
 
@@ -23,10 +24,17 @@ const stationSummarySchema = { type: 'object', required: summaryRequired, proper
 
 const stationDetailSchema = {
   type: 'object',
-  required: [...summaryRequired, 'data_quality', 'missing_fields', 'withheld_fields', 'limiting_check', 'checks', 'error', 'forecast'],
+  required: [...summaryRequired, 'data_quality', 'missing_fields', 'withheld_fields', 'limiting_check', 'checks', 'error', 'forecast', 'last_upload_refused', 'source_message'],
   properties: {
     ...summaryProperties,
-    data_quality: { ...nullableString, description: 'full, partial or minimal.' },
+    last_upload_refused: {
+      type: ['object', 'null'],
+      required: ['at', 'protocol', 'reason', 'count'],
+      properties: { at: { type: 'string' }, protocol: { type: 'string' }, reason: { type: 'string' }, count: { type: 'integer' } },
+      description: 'The last refused upload (time, protocol, reason, how many since) while no reading was accepted after it; null otherwise.',
+    },
+    data_quality: { ...nullableString, description: 'full, partial or minimal; modelled for a modelled station.' },
+    source_message: { ...nullableString, description: "A modelled station's provider status in words (e.g. no data yet, provider unreachable); null for measured stations." },
     missing_fields: { type: 'array', items: { type: 'string' } },
     withheld_fields: { type: 'object', additionalProperties: { type: 'string' }, description: 'Fields held but not supplied (stale, history not covering the window), with the reason.' },
     limiting_check: nullableString,
@@ -54,8 +62,9 @@ const stationDetailSchema = {
     forecast: {
       type: ['object', 'null'],
       description: "The forecast unit's view when a forecast is configured; null otherwise.",
-      required: ['next_window', 'rain_expected_in_minutes', 'hours'],
+      required: ['available', 'next_window', 'rain_expected_in_minutes', 'hours'],
       properties: {
+        available: { type: 'boolean', description: 'false while no forecast has been received: the page says "forecast unavailable".' },
         next_window: {
           type: ['object', 'null'],
           required: ['start', 'end', 'min_index'],

@@ -5,15 +5,23 @@
  */
 import { CHECK_NAMES } from '../core/index.js';
 import type { BucketRow } from '../history/stationHistory.js';
-import type { StationConfig } from '../ingest/types.js';
+import { MODELLED_FORMAT, type StationConfig } from '../ingest/types.js';
 import { PUBLIC_REASON_KEY, type StationStatePayload } from '../station/statePayload.js';
 import { historyOptionsFor } from '../config/historyOptions.js';
 import type { MqttSideConfig } from '../config/schema.js';
 import { StationsRecorder, type RecordedMinute } from './stationsRecorder.js';
 
+/** A configured station as the page lists it; `origin` "modelled": readings from a weather model (format "open-meteo"). */
+export interface StationListing {
+  id: string;
+  name: string;
+  origin?: Origin;
+}
+export type Origin = 'measured' | 'modelled';
+
 /** Read-only station data for the status page routes. */
 export interface StationsView {
-  stations(): ReadonlyArray<{ id: string; name: string }>;
+  stations(): ReadonlyArray<StationListing>;
   /** The last state published for the station (undefined before the first calculation); records its index for the history. */
   state(stationId: string): StationStatePayload | undefined;
   lastReadingAtMs(stationId: string): number | null;
@@ -44,7 +52,7 @@ export interface StationsViewDeps {
 export function createStationsView(deps: StationsViewDeps): StationsView {
   const byId = new Map(deps.stations.map((station) => [station.id, station]));
   return {
-    stations: () => deps.stations.map(({ id, name }) => ({ id, name })),
+    stations: () => deps.stations.map(({ id, name, format }) => ({ id, name, origin: format === MODELLED_FORMAT ? 'modelled' : 'measured' })),
     state: (stationId) => {
       deps.recorder.noteState(stationId);
       return deps.stateOf(stationId);
@@ -82,6 +90,7 @@ export interface StationSummary {
   last_reading_at: string | null;
   last_reading_age_seconds: number | null;
   availability: Availability;
+  origin: Origin;
 }
 
 export interface CheckSummary {
@@ -94,6 +103,8 @@ export interface CheckSummary {
 }
 
 export interface ForecastSummary {
+  /** False while no forecast has been received (the provider was never reached). */
+  available: boolean;
   next_window: { start: string; end: string; min_index: number | null } | null;
   rain_expected_in_minutes: number | null;
   hours: Array<{ time: string; index: number }>;
@@ -107,6 +118,10 @@ export interface StationDetail extends StationSummary {
   checks: CheckSummary[];
   error: { message: string; missing: string[] } | null;
   forecast: ForecastSummary | null;
+  /** The station unit's `last_upload_refused` (src/station/uploadRefusals.ts), or null. */
+  last_upload_refused: { at: string; protocol: string; reason: string; count: number } | null;
+  /** A modelled station's provider status in words (state `modelled.message`); null for measured stations. */
+  source_message: string | null;
 }
 
 type Loose = Record<string, unknown>;
@@ -123,7 +138,7 @@ const isoTime = (value: unknown): string | null => (typeof value === 'string' &&
  * `open`: for the open status page, which anyone who reaches the port reads: `mowable_reason` is the
  * hold's public reason where it has one (no sunset/sunrise times, which would locate the station).
  */
-export function summarize(view: StationsView, station: { id: string; name: string }, nowMs: number, open = false): StationSummary {
+export function summarize(view: StationsView, station: StationListing, nowMs: number, open = false): StationSummary {
   const state = view.state(station.id);
   const lastMs = view.lastReadingAtMs(station.id);
   const online = lastMs !== null && nowMs - lastMs <= view.freshnessMs(station.id);
@@ -137,6 +152,7 @@ export function summarize(view: StationsView, station: { id: string; name: strin
     last_reading_at: lastMs === null ? null : new Date(lastMs).toISOString(),
     last_reading_age_seconds: lastMs === null ? null : Math.max(0, Math.round((nowMs - lastMs) / 1000)),
     availability: online ? 'online' : 'offline',
+    origin: station.origin ?? 'measured',
   };
 }
 
@@ -175,13 +191,14 @@ export function forecastSummary(fragment: unknown): ForecastSummary | null {
     .filter((hour): hour is { time: string; index: number } => hour.time !== null && hour.index !== null)
     .slice(0, 14 * 24);
   return {
+    available: fragment.available !== false,
     next_window: start !== null && end !== null ? { start, end, min_index: numberOrNull(window?.min_index) } : null,
     rain_expected_in_minutes: numberOrNull(fragment.rain_expected_in_minutes),
     hours,
   };
 }
 
-export function detail(view: StationsView, station: { id: string; name: string }, nowMs: number, open = false): StationDetail {
+export function detail(view: StationsView, station: StationListing, nowMs: number, open = false): StationDetail {
   const summary = summarize(view, station, nowMs, open);
   const state = view.state(station.id);
   const withheld = isRecord(state?.withheld_fields) ? state.withheld_fields : {};
@@ -196,5 +213,16 @@ export function detail(view: StationsView, station: { id: string; name: string }
     checks: checkSummaries(state?.checks),
     error: error ? { message: stringOrNull(error.message) ?? '', missing: strings(error.missing) } : null,
     forecast: forecastSummary(state?.forecast),
+    last_upload_refused: lastUploadRefused(state?.last_upload_refused),
+    source_message: isRecord(state?.modelled) ? stringOrNull(state.modelled.message) : null,
   };
+}
+
+/** The state's `last_upload_refused`, read defensively; null when absent or malformed. */
+export function lastUploadRefused(value: unknown): StationDetail['last_upload_refused'] {
+  if (!isRecord(value)) return null;
+  const at = isoTime(value.at);
+  const reason = stringOrNull(value.reason);
+  if (at === null || reason === null) return null;
+  return { at, protocol: stringOrNull(value.protocol) ?? '', reason, count: numberOrNull(value.count) ?? 1 };
 }

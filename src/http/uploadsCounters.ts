@@ -3,7 +3,8 @@
  * /metrics (read at scrape time) and tests. Labels stay bounded: stations
  * are the configured ones, anything unmatched counts under UNMATCHED_STATION.
  */
-export type UploadProtocol = 'ecowitt' | 'wunderground';
+/** By the credentials an upload carries: a PASSKEY (Ecowitt, Ambient when its stationtype says so) or an ID (Weather Underground). */
+export type UploadProtocol = 'ecowitt' | 'ambient' | 'wunderground';
 
 /** `accepted` and `duplicate` come from the history; every other outcome is a refusal. */
 export type UploadOutcome =

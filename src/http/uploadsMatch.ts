@@ -1,6 +1,8 @@
 /**
- * Which configured station an upload comes from: the SHA-256 of the Ecowitt
- * PASSKEY, or the WU station ID plus the SHA-256 of its PASSWORD, compared
+ * Which configured station an upload comes from: the SHA-256 of the PASSKEY
+ * (an Ecowitt gateway's, or an Ambient console's MAC, written canonically:
+ * upper case with colons, however the console spells it), or the WU station
+ * ID plus the SHA-256 of its PASSWORD, compared
  * in constant time (src/store/apiKeyCodec.ts) against every station of the
  * protocol, so the time taken does not tell how much of a secret matched.
  */
@@ -14,6 +16,22 @@ export type Match = { station: StationConfig } | { refused: NoMatch };
 
 /** SHA-256 (lowercase hex) of a secret as the config holds it; the same digest as API keys. */
 export const uploadSecretDigest = hashApiKey;
+
+/** Six hex pairs with or without ":" or "-" between them: a MAC, as Ambient consoles send as PASSKEY. */
+const MAC = /^[0-9a-f]{2}(?:([:-]?)[0-9a-f]{2})(?:\1[0-9a-f]{2}){4}$/i;
+
+/** A PASSKEY as it is hashed: a MAC in one spelling (AA:BB:CC:DD:EE:FF), anything else unchanged. */
+export function canonicalPasskey(passkey: string): string {
+  const trimmed = passkey.trim();
+  if (!MAC.test(trimmed)) return passkey;
+  const hex = trimmed.replace(/[:-]/g, '').toUpperCase();
+  return hex.match(/../g)!.join(':');
+}
+
+/** The digest a station's `upload.passkeySha256` holds for this PASSKEY. */
+export function passkeyDigest(passkey: string): string {
+  return uploadSecretDigest(canonicalPasskey(passkey));
+}
 
 export interface UploadMatcher {
   ecowitt(passkey: unknown): Match;
@@ -32,7 +50,7 @@ export function createUploadMatcher(stations: readonly StationConfig[]): UploadM
     ecowitt(passkey) {
       const secret = single(passkey);
       if (secret === undefined) return { refused: 'missing_credentials' };
-      const digest = uploadSecretDigest(secret);
+      const digest = passkeyDigest(secret);
       let found: StationConfig | undefined;
       // No early exit: every station costs one comparison whichever matches.
       for (const station of ecowittStations) if (digestsEqual(digest, station.upload?.passkeySha256 ?? '') && !found) found = station;

@@ -3,7 +3,8 @@
  * spec's units, or a reason to ignore/reject it. Pure: no I/O, no clock.
  */
 import { parseEcowitt2mqtt } from './formats/ecowitt2mqtt.js';
-import { formFields, parseEcowittUpload } from './formats/ecowittHttp.js';
+import { parseEcowittUpload } from './formats/ecowittHttp.js';
+import { formFields } from './formats/uploadFields.js';
 import { parseFieldsFormat } from './formats/fields.js';
 import { parseJsonFormat } from './formats/json.js';
 import { parseRtl433 } from './formats/rtl433.js';
@@ -32,5 +33,8 @@ export function parseStationMessage(station: StationConfig, topic: string, paylo
       return parseEcowittUpload(station, formFields(payload));
     case 'wunderground':
       return parseWundergroundUpload(station, formFields(payload));
+    // A modelled station's readings come from Open-Meteo (src/modelled/), never from a message.
+    case 'open-meteo':
+      return { kind: 'ignored', reason: 'a modelled station takes no messages' };
   }
 }

@@ -5,7 +5,8 @@
 import { FIELD_CAPACITY_RANGE_PCT, isValidFieldCapacity } from '../core/soil.js';
 import { MOWER_CLASSES, SOIL_TYPES, TURF_TYPES } from '../core/vocabulary.js';
 import { FIELD_QUANTITY } from './builder.js';
-import { CURRENT_FIELDS, RAIN_INPUT_FIELDS, STATION_FORMATS, isUploadFormat, type StationConfig } from './types.js';
+import { CURRENT_FIELDS, MODELLED_FORMAT, RAIN_INPUT_FIELDS, STATION_FORMATS, isUploadFormat, type StationConfig } from './types.js';
+import { gapFillProblems, modelledProblems } from './modelledConfig.js';
 import { mowerProblems } from './mowerConfig.js';
 import { sharedUploadProblems, uploadProblems } from './uploadConfig.js';
 import { isUnitOf, unitsFor, type Quantity } from './units.js';
@@ -14,7 +15,7 @@ const ID_PATTERN = /^[a-zA-Z0-9_-]+$/;
 /** Ids whose topics the daemon itself publishes under (<base>/bridge/state, <base>/bridge/stats). */
 const RESERVED_IDS = new Set(['bridge']);
 const INPUT_FIELDS: readonly string[] = [...CURRENT_FIELDS, ...RAIN_INPUT_FIELDS];
-const STATION_KEYS = new Set(['id', 'name', 'format', 'topic', 'match', 'units', 'fields', 'timestampKey', 'lawn', 'freshness', 'irrigation', 'mower', 'location', 'upload', 'forecast']);
+const STATION_KEYS = new Set(['id', 'name', 'format', 'topic', 'match', 'units', 'fields', 'timestampKey', 'lawn', 'freshness', 'irrigation', 'mower', 'location', 'upload', 'forecast', 'gapFill']);
 /** A station's lawn keys and their allowed values: the core's lists, as for the service-level lawn profile. */
 const LAWN_VALUES: Readonly<Record<string, readonly string[]>> = { soilType: SOIL_TYPES, mowerClass: MOWER_CLASSES, turfType: TURF_TYPES };
 const IRRIGATION_KEYS = ['topic', 'key'];
@@ -125,8 +126,8 @@ function identityProblems(raw: Record<string, unknown>, problem: Problem): void 
     problem('format', `must be one of ${STATION_FORMATS.join(', ')}`);
   }
   const uploads = typeof raw.format === 'string' && isUploadFormat(raw.format);
-  if (uploads && raw.topic === undefined) {
-    // Optional: the station uploads over HTTP (src/ingest/uploadStations.ts gives it a relay topic).
+  if ((uploads || raw.format === MODELLED_FORMAT) && raw.topic === undefined) {
+    // Optional: the station uploads over HTTP (src/ingest/uploadStations.ts gives it a relay topic), or is modelled.
   } else if (typeof raw.topic !== 'string') problem('topic', 'must be an MQTT topic (wildcards + and # allowed)');
   else {
     const topicProblem = topicFilterProblem(raw.topic);
@@ -234,6 +235,8 @@ function stationProblems(raw: unknown, index: number): string[] {
   locationProblems(raw.location, problem);
   forecastProblems(raw.forecast, raw.location, problem);
   freshnessProblems(raw.freshness, problem);
+  modelledProblems(raw, problem);
+  gapFillProblems(raw.gapFill, raw.location, problem);
   return problems;
 }
 

@@ -52,11 +52,13 @@ export type ParseOutcome =
   | { kind: 'ignored'; reason: string }
   | { kind: 'rejected'; reason: string };
 
-export type StationFormat = 'rtl_433' | 'ecowitt2mqtt' | 'weewx' | 'json' | 'fields' | UploadFormat;
+export type StationFormat = 'rtl_433' | 'ecowitt2mqtt' | 'weewx' | 'json' | 'fields' | UploadFormat | typeof MODELLED_FORMAT;
+/** A modelled station: no hardware, its readings come from Open-Meteo for its `location` (src/modelled/). */
+export const MODELLED_FORMAT = 'open-meteo';
 /** Stations that send straight to our HTTP server (src/http/uploads.ts); `topic` is optional for them. */
 export type UploadFormat = 'ecowitt-http' | 'wunderground';
 export const UPLOAD_FORMATS: readonly UploadFormat[] = ['ecowitt-http', 'wunderground'];
-export const STATION_FORMATS: readonly StationFormat[] = ['rtl_433', 'ecowitt2mqtt', 'weewx', 'json', 'fields', ...UPLOAD_FORMATS];
+export const STATION_FORMATS: readonly StationFormat[] = ['rtl_433', 'ecowitt2mqtt', 'weewx', 'json', 'fields', ...UPLOAD_FORMATS, MODELLED_FORMAT];
 
 export function isUploadFormat(format: string): format is UploadFormat {
   return (UPLOAD_FORMATS as readonly string[]).includes(format);
@@ -137,4 +139,16 @@ export interface StationConfig {
   /** Off when absent: no forecast fields, nothing else changes. */
   forecast?: StationForecastConfig;
   freshness?: { maxAgeMinutes?: number; fields?: Partial<Record<CurrentField, number>> };
+  /** Fields the station does not measure, filled from Open-Meteo at its `location` (src/modelled/gapFill.ts). */
+  gapFill?: GapFillConfig;
+}
+
+/** The fields gap filling may fill (what stations most often lack). */
+export const GAP_FILL_FIELDS = ['soil_moisture', 'soil_temperature', 'solar', 'wind_gusts'] as const satisfies readonly CurrentField[];
+export type GapFillField = (typeof GAP_FILL_FIELDS)[number];
+
+export interface GapFillConfig {
+  source: 'open-meteo';
+  /** Default: all of GAP_FILL_FIELDS. A field the station measures is never filled. */
+  fields?: GapFillField[];
 }

@@ -5,7 +5,7 @@
  * there is read like an upload (for relays such as Node-RED), under the
  * broker's access rules. Nothing is published there by the daemon.
  */
-import { isUploadFormat, type StationConfig } from './types.js';
+import { isUploadFormat, MODELLED_FORMAT, type StationConfig } from './types.js';
 
 /** First topic level of the relay topics; not under mqtt.baseTopic, where only the daemon publishes. */
 export const UPLOAD_RELAY_PREFIX = 'mowability-upload';
@@ -14,11 +14,19 @@ export function uploadRelayTopic(stationId: string): string {
   return `${UPLOAD_RELAY_PREFIX}/${stationId}`;
 }
 
-/** The stations with relay topics filled in; other stations unchanged. */
+/** First topic level of modelled stations' topics: subscribed like any station's, every message there is ignored. */
+export const MODELLED_TOPIC_PREFIX = 'mowability-modelled';
+
+/**
+ * The stations with relay topics filled in, and modelled stations (format "open-meteo") with their
+ * topic and, unless configured otherwise, the Open-Meteo forecast (the same request serves both);
+ * other stations unchanged.
+ */
 export function withUploadTopics(stations: readonly StationConfig[]): StationConfig[] {
-  return stations.map((station) =>
-    isUploadFormat(station.format) && (station.topic === undefined || station.topic === '') ? { ...station, topic: uploadRelayTopic(station.id) } : station,
-  );
+  return stations.map((station) => {
+    if (station.format === MODELLED_FORMAT) return { ...station, topic: `${MODELLED_TOPIC_PREFIX}/${station.id}`, forecast: station.forecast ?? { source: 'open-meteo' } };
+    return isUploadFormat(station.format) && (station.topic === undefined || station.topic === '') ? { ...station, topic: uploadRelayTopic(station.id) } : station;
+  });
 }
 
 /** Lowercase hex SHA-256, as `mowability upload-secret` prints it. */

@@ -165,8 +165,9 @@ export class LawnStation {
   derived(nowMs: number, growth: GrowthSettings): { blade_drying_minutes?: number; mow_need?: number; wet_spell_hours?: number } {
     const out: { blade_drying_minutes?: number; mow_need?: number; wet_spell_hours?: number } = {};
     if (this.#knowsBlades(nowMs)) {
+      // 0: the balance knows the blades are dry now (the core then trusts it over its stateless estimate).
       const minutes = coreDryingMinutes(this.#memory.blades, this.weather(nowMs));
-      if (minutes !== null) out.blade_drying_minutes = Math.min(99999, minutes);
+      out.blade_drying_minutes = Math.min(99999, minutes ?? 0);
       const spell = wetSpellHours(this.#memory, nowMs);
       if (spell > 0) out.wet_spell_hours = Math.min(9999, Math.floor(spell));
     }

@@ -8,6 +8,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { CALCULATE_PATH } from '../http/paths.js';
 import { registerDaemonMetrics } from './daemonMetrics.js';
+import { DEFAULT_MONITOR_RESOLUTION_MS, registerEventLoopDelay } from './eventLoopDelay.js';
 import type { MetricsOptions } from './options.js';
 import type { MqttStats } from '../mqtt/service.js';
 
@@ -46,6 +47,10 @@ const MQTT_COUNTERS: Record<MqttCounterName, [name: string, help: string]> = {
   brokerRejectedPublishes: ['broker_rejected_publishes_total', 'Publishes the embedded broker refused (ACL).'],
   brokerRefusedConnections: ['broker_refused_connections_total', 'Connections the embedded broker closed because broker.maxClients were open.'],
   brokerRetainedRefused: ['broker_retained_refused_total', 'Retained publishes of other clients refused by the broker.maxRetained* limits.'],
+  brokerRetainDropped: ['broker_retain_dropped_total', 'Retained publishes of other clients to command or relay topics, delivered without the retain flag.'],
+  brokerSubscribeRefused: ['broker_subscribe_refused_total', 'SUBSCRIBE packets refused by broker.maxFiltersPerSubscribe or broker.maxSubscriptionsPerClient.'],
+  brokerQueueDropped: ['broker_queue_dropped_total', 'QoS 1/2 messages not queued for an offline persistent session past broker.maxQueued*PerSession.'],
+  brokerSessionsEvicted: ['broker_sessions_evicted_total', 'Offline persistent sessions dropped to make room under broker.maxPersistentSessions.'],
   irrigationReceived: ['mqtt_irrigation_messages_received_total', 'Messages on the stations\' irrigation topics.'],
   irrigationAccepted: ['mqtt_irrigation_messages_accepted_total', 'Irrigation messages understood as ON or OFF.'],
   irrigationRejected: ['mqtt_irrigation_messages_rejected_total', 'Irrigation messages refused (not ON/OFF, too large).'],
@@ -85,7 +90,10 @@ function registerMqttMetrics(registry: Registry, source: () => MqttStats | undef
 
 export function createMetrics(options: MetricsOptions = {}): Metrics {
   const registry = new Registry();
-  if (options.processMetrics) collectDefaultMetrics({ register: registry });
+  if (options.processMetrics) {
+    collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: DEFAULT_MONITOR_RESOLUTION_MS });
+    registerEventLoopDelay(registry);
+  }
   const requests = new Counter({
     name: `${METRIC_PREFIX}http_requests_total`,
     help: `HTTP requests by route (path pattern; "${UNMATCHED_ROUTE}" for unknown paths), method and status code.`,

@@ -4,6 +4,7 @@
  * publishes everything retained: bridge state, discovery, stats, each
  * station's state and availability.
  */
+import { uploadRelayTopic } from '../ingest/uploadStations.js';
 import type { Logger } from 'pino';
 import type { StationPipeline } from '../station/pipeline.js';
 import type { Clock } from '../util/clock.js';
@@ -36,6 +37,7 @@ export class MqttBridge implements LifecycleComponent {
   readonly #options: BridgeOptions;
   #connection: MqttConnection | undefined;
   #running = false;
+  #connectedOnce = false;
 
   constructor(options: BridgeOptions) {
     this.#options = options;
@@ -52,13 +54,18 @@ export class MqttBridge implements LifecycleComponent {
     const connection = new MqttConnection(connectionOptions, this.#options.logger);
     this.#connection = connection;
     for (const station of pipeline.stations) {
+      // The relay topic skips the upload PASSKEY: read only when mqtt.uploadRelay says so.
+      if (station.topic === uploadRelayTopic(station.id) && !config.mqtt.uploadRelay) continue;
       connection.subscribe(station.topic, (topic, payload, retained) => pipeline.handleMessage(station, topic, payload, retained));
     }
     for (const unit of pipeline.units) unit.subscribe?.(connection, (stationId) => pipeline.scheduleRecompute(stationId));
     discovery.onBirth(connection, () => {
       if (this.#running) this.publishEverything();
     });
-    connection.onConnect(() => this.publishEverything());
+    connection.onConnect(() => {
+      this.#connectedOnce = true;
+      this.publishEverything();
+    });
     this.#running = true;
     connection.start();
     pipeline.recomputeAll();
@@ -92,6 +99,6 @@ export class MqttBridge implements LifecycleComponent {
 
   health(): MqttHealth {
     const broker = this.#options.broker;
-    return mqttHealth({ running: this.#running, embedded: broker !== undefined, brokerListening: (broker?.port ?? 0) > 0, connected: this.#connection?.connected ?? false });
+    return mqttHealth({ running: this.#running, embedded: broker !== undefined, brokerListening: (broker?.port ?? 0) > 0, connected: this.#connection?.connected ?? false, connectedOnce: this.#connectedOnce });
   }
 }

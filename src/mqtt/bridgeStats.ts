@@ -18,6 +18,14 @@ export interface MqttStats extends PipelineStats {
   /** Retained messages of other clients held by the embedded broker, and their payload bytes. */
   brokerRetainedMessages: number;
   brokerRetainedBytes: number;
+  /** Retained publishes of other clients to command or relay topics, delivered without the retain flag. */
+  brokerRetainDropped: number;
+  /** SUBSCRIBE packets refused by broker.maxFiltersPerSubscribe or broker.maxSubscriptionsPerClient (connection closed). */
+  brokerSubscribeRefused: number;
+  /** QoS 1/2 messages not queued for an offline persistent session past broker.maxQueued*PerSession. */
+  brokerQueueDropped: number;
+  /** Offline persistent sessions dropped to make room under broker.maxPersistentSessions. */
+  brokerSessionsEvicted: number;
   /** Open client connections of the embedded broker (the daemon's own included); 0 with an external broker. */
   brokerClients: number;
 }
@@ -25,7 +33,7 @@ export interface MqttStats extends PipelineStats {
 export interface StatsSources {
   pipeline: { stats(): PipelineStats };
   connection: PublisherRef;
-  broker: Pick<EmbeddedBroker, 'rejectedPublishes' | 'refusedConnections' | 'retainedRefused' | 'retained' | 'openConnections'> | undefined;
+  broker: Pick<EmbeddedBroker, 'rejectedPublishes' | 'refusedConnections' | 'retainedRefused' | 'retainDropped' | 'subscribeRefused' | 'sessions' | 'retained' | 'openConnections'> | undefined;
 }
 
 export function bridgeStats({ pipeline, connection, broker }: StatsSources): MqttStats {
@@ -37,6 +45,10 @@ export function bridgeStats({ pipeline, connection, broker }: StatsSources): Mqt
     brokerRetainedRefused: broker?.retainedRefused ?? 0,
     brokerRetainedMessages: broker?.retained.messages ?? 0,
     brokerRetainedBytes: broker?.retained.bytes ?? 0,
+    brokerRetainDropped: broker?.retainDropped ?? 0,
+    brokerSubscribeRefused: broker?.subscribeRefused ?? 0,
+    brokerQueueDropped: broker?.sessions.queueDropped ?? 0,
+    brokerSessionsEvicted: broker?.sessions.evicted ?? 0,
     brokerClients: broker?.openConnections ?? 0,
   };
 }

@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../util/clock.js';
 import type { RetainedStore } from '../store/retainedStore.js';
 import { BrokerAccess, remoteAddress, type DiscoveryIdentity } from './brokerAccess.js';
+import type { ClientTopics } from './clientTopics.js';
 import type { BrokerUser } from './brokerUsers.js';
 import { ConnectionCap } from './connectionCap.js';
 import { LogThrottle } from '../util/logThrottle.js';
@@ -21,6 +22,8 @@ import { payloadBytes, RetainedLedger } from './retainedLedger.js';
 import { RetainedPersistence } from './retainedPersistence.js';
 import type { RetainedLimits } from './retainedQuota.js';
 import { explainListenError } from '../util/listenError.js';
+import { SessionStore, type SessionLimits } from './sessionStore.js';
+import { guardSubscribes, type SubscribeLimits } from './subscribeGuard.js';
 
 export interface BrokerOptions {
   host: string;
@@ -40,6 +43,10 @@ export interface BrokerOptions {
   ownedTopics: readonly string[];
   /** Our discovery identity: other clients' configs under its prefix may not claim it (live or restored). */
   discovery?: DiscoveryIdentity;
+  /** Topics in our namespaces other clients write (station commands, upload relay). */
+  clientTopics?: ClientTopics;
+  /** Bounds on SUBSCRIBE and on what persistent sessions keep (`broker.maxSubscriptionsPerClient`, ...). */
+  sessionLimits: SessionLimits & SubscribeLimits;
   /** `broker.maxClients`: open connections at once, ours included. */
   maxClients: number;
   /** `broker.sysTopics`: $SYS readable by loopback clients with an account. */
@@ -71,16 +78,29 @@ export class EmbeddedBroker {
   readonly #cap: ConnectionCap;
   readonly #ledger: RetainedLedger;
   readonly #persistence: RetainedPersistence | undefined;
+  readonly #sessions: SessionStore;
+  /** Client ids connected now, and how many connections hold each (a takeover briefly has two). */
+  readonly #online = new Map<string, number>();
   #broker: Aedes | undefined;
   #server: Server | undefined;
   #port = 0;
   rejectedPublishes = 0;
+  /** SUBSCRIBE packets refused by broker.maxFiltersPerSubscribe or broker.maxSubscriptionsPerClient. */
+  subscribeRefused = 0;
+  /** Retained publishes to command or relay topics passed on without the retain flag. */
+  retainDropped = 0;
 
   constructor(options: BrokerOptions) {
     this.#options = options;
     this.#log = options.logger.child({ module: 'broker' });
     this.#throttle = new LogThrottle(this.#log);
-    this.#access = new BrokerAccess({ users: options.users, ownedTopics: options.ownedTopics, sysTopicsForAccounts: options.sysTopics, discovery: options.discovery });
+    this.#access = new BrokerAccess({
+      users: options.users,
+      ownedTopics: options.ownedTopics,
+      sysTopicsForAccounts: options.sysTopics,
+      discovery: options.discovery,
+      clientTopics: options.clientTopics,
+    });
     this.#ledger = new RetainedLedger(options.retainedLimits, this.#access, options.baseTopic);
     this.#persistence = options.retainedStore
       ? new RetainedPersistence({
@@ -93,6 +113,7 @@ export class EmbeddedBroker {
           log: this.#log,
         })
       : undefined;
+    this.#sessions = new SessionStore(options.sessionLimits, (clientId) => this.#online.has(clientId));
     this.#cap = new ConnectionCap(options.maxClients, (socket) =>
       this.#throttle.warn('max-clients', { remoteAddress: socket.remoteAddress, maxClients: options.maxClients }, 'MQTT connection refused: broker.maxClients reached'),
     );
@@ -128,6 +149,11 @@ export class EmbeddedBroker {
     return { messages: this.#ledger.quota.messages, bytes: this.#ledger.quota.bytes };
   }
 
+  /** What persistent sessions hold: sessions, and messages dropped or sessions evicted by their limits. */
+  get sessions(): { count: number; queueDropped: number; evicted: number } {
+    return { count: this.#sessions.sessions, queueDropped: this.#sessions.queueDropped, evicted: this.#sessions.evicted };
+  }
+
   /** The port actually listened on (useful with port 0). */
   get port(): number {
     return this.#port;
@@ -138,15 +164,25 @@ export class EmbeddedBroker {
     const broker = await this.#createAedes();
     this.#broker = broker;
     broker.on('publish', (packet, client) => this.#onPublish(packet, client));
-    broker.on('clientDisconnect', (client) => this.#ledger.clientGone(client));
+    broker.on('client', (client) => this.#clientOnline(client.id, 1));
+    broker.on('clientDisconnect', (client) => {
+      this.#clientOnline(client.id, -1);
+      this.#ledger.clientGone(client);
+    });
     broker.on('clientError', (client, err) => {
       // aedes refuses over-deep topics itself, before authorizePublish sees them: count those refusals too.
       if (err.message === TOO_MANY_LEVELS) this.rejectedPublishes++;
       this.#throttle.warn(`clientError:${err.message}`, { clientId: client.id, err: err.message }, 'MQTT client error');
     });
     broker.on('connectionError', (_client, err) => this.#throttle.warn(`connError:${err.message}`, { err: err.message }, 'MQTT connection error'));
-    await this.#persistence?.restore(broker);
-    await this.#listen(broker);
+    try {
+      await this.#persistence?.restore(broker);
+      await this.#listen(broker);
+    } catch (err) {
+      // Not started, so nobody calls stop(): aedes' own timers would keep the process alive after the error.
+      await this.stop();
+      throw err;
+    }
     this.#log.info({ host: this.#options.host, port: this.#port, authentication: this.#options.users.length > 0 }, 'embedded MQTT broker listening');
   }
 
@@ -156,6 +192,7 @@ export class EmbeddedBroker {
     return Aedes.createBroker({
       maxTopicLevels: Math.min(100, o.maxTopicLevels),
       connectTimeout: CONNECT_TIMEOUT_MS,
+      persistence: this.#sessions,
       maxInflightInbound: Math.max(1, Math.floor(o.maxInflightBytesPerClient / o.maxPayloadBytes)),
       authenticate: (client, username, password, done) => {
         const verdict = this.#access.authenticate(client, username, password);
@@ -166,8 +203,14 @@ export class EmbeddedBroker {
         return done(error, false);
       },
       authorizePublish: (client, packet, done) => {
+        const refusal = this.#publishProblem(client, packet.topic, packet.payload);
+        if (!refusal && packet.retain && this.#access.dropsRetain(client, packet.topic)) {
+          // Delivered, never kept: its contract needs no retained copy (src/mqtt/clientTopics.ts).
+          packet.retain = false;
+          this.retainDropped++;
+        }
         // The retained quota runs last: earlier refusals reserve nothing.
-        const problem = this.#publishProblem(client, packet.topic, packet.payload) ?? this.#ledger.admit(client, packet);
+        const problem = refusal ?? this.#ledger.admit(client, packet);
         if (problem) {
           this.rejectedPublishes++;
           this.#throttle.warn(`publish:${problem}`, { clientId: client?.id, topic: JSON.stringify(packet.topic.slice(0, 200)) }, `publish refused: ${problem}`);
@@ -223,7 +266,19 @@ export class EmbeddedBroker {
       this.#throttle.warn('packet-size', { remoteAddress: socket.remoteAddress, length }, 'MQTT packet too large (over broker.maxPayloadBytes + 128 KiB) or malformed; connection closed');
       socket.destroy();
     });
-    broker.handle(socket);
+    const client = broker.handle(socket);
+    guardSubscribes(client, this.#options.sessionLimits, (clientId) => this.#sessions.subscriptionsOf(clientId), (reason) => {
+      this.subscribeRefused++;
+      this.#throttle.warn(`subscribe-limit:${reason.split(' (')[1] ?? ''}`, { remoteAddress: socket.remoteAddress }, `SUBSCRIBE refused, connection closed: ${reason}`);
+    });
+  }
+
+  /** Keeps #online current; a connecting client's session becomes the most recently used. */
+  #clientOnline(clientId: string, change: 1 | -1): void {
+    const count = (this.#online.get(clientId) ?? 0) + change;
+    if (count > 0) this.#online.set(clientId, count);
+    else this.#online.delete(clientId);
+    if (change === 1) this.#sessions.touch(clientId);
   }
 
   #publishProblem(client: Client | null, topic: string, payload: Buffer | string): string | undefined {

@@ -12,7 +12,11 @@ import type { Client } from 'aedes';
 import { checkCredentials, INTERNAL_USERNAME, type BrokerUser } from './brokerUsers.js';
 import { peerAddress } from './connectionCap.js';
 import { isLoopbackHost } from './settings.js';
-import { isStationCommandTopic, topicMatches, topicTextProblem } from './topics.js';
+import { topicMatches, topicTextProblem } from './topics.js';
+import type { ClientTopics } from './clientTopics.js';
+import { claimsOurDiscovery, type DiscoveryIdentity } from '../homeassistant/discoveryClaims.js';
+
+export { claimsOurDiscovery, type DiscoveryIdentity };
 
 export interface BrokerAccessOptions {
   /** Accounts of `broker.users`; empty: anonymous logins (loopback only, enforced by the config rules). */
@@ -23,62 +27,8 @@ export interface BrokerAccessOptions {
   sysTopicsForAccounts: boolean;
   /** Our discovery identity: configs of other clients under `prefix/` may not claim it, on any topic. */
   discovery?: DiscoveryIdentity;
-}
-
-/** `homeassistant.prefix` and how our unique ids and device identifiers begin (from discovery.ts). */
-export interface DiscoveryIdentity {
-  prefix: string;
-  uniqueIdPrefix: string;
-  deviceIdPrefix: string;
-}
-
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** A field under its full name or HA's abbreviation (https://www.home-assistant.io/integrations/mqtt/#discovery-payload). */
-function field(config: Json, name: string, abbreviation: string): unknown {
-  return config[name] ?? config[abbreviation];
-}
-
-function startsWith(value: unknown, prefix: string): boolean {
-  return typeof value === 'string' && value.toLowerCase().startsWith(prefix);
-}
-
-/** Whether one entity config (or a device config) names our unique ids or our device. */
-function claimsUs(config: Json, uniqueIdPrefix: string, deviceIdPrefix: string): boolean {
-  if (startsWith(field(config, 'unique_id', 'uniq_id'), uniqueIdPrefix)) return true;
-  const device = field(config, 'device', 'dev');
-  if (isObject(device)) {
-    const ids = field(device, 'identifiers', 'ids');
-    if ((Array.isArray(ids) ? ids : [ids]).some((id) => startsWith(id, deviceIdPrefix))) return true;
-  }
-  return false;
-}
-
-/**
- * Whether a discovery payload claims one of our entities or our device. Home Assistant keeps the
- * first config it sees for a unique id and merges configs by device identifier, whatever the topic,
- * so the topic alone cannot protect them. Checks the entity, and each component of a device-based
- * config (`components`/`cmps`). Only a JSON object can be a config; anything else claims nothing.
- */
-export function claimsOurDiscovery(payload: Buffer | string, identity: DiscoveryIdentity): boolean {
-  const text = typeof payload === 'string' ? payload : payload.toString('utf8');
-  if (!/^\s*\{/.test(text)) return false;
-  let config: unknown;
-  try {
-    config = JSON.parse(text);
-  } catch {
-    return false;
-  }
-  if (!isObject(config)) return false;
-  const uniqueIdPrefix = identity.uniqueIdPrefix.toLowerCase();
-  const deviceIdPrefix = identity.deviceIdPrefix.toLowerCase();
-  if (claimsUs(config, uniqueIdPrefix, deviceIdPrefix)) return true;
-  const components = field(config, 'components', 'cmps');
-  return isObject(components) && Object.values(components).some((component) => isObject(component) && claimsUs(component, uniqueIdPrefix, deviceIdPrefix));
+  /** The topics in our namespaces other clients write (station commands, upload relay); none when absent. */
+  clientTopics?: ClientTopics;
 }
 
 /** The one retained-quota owner of every anonymous client (accounts are `user:<name>`, so no clash). */
@@ -152,9 +102,14 @@ export class BrokerAccess {
 
   isOwnedTopic(topic: string): boolean {
     if (!this.#ownedFirstLevels.has(topic.split('/', 1)[0]!)) return false;
-    // A station's command topic (e.g. `<base>/<station>/mowed`) is for other clients to publish to.
-    if (isStationCommandTopic(topic)) return false;
+    // A configured station's command topic (e.g. `<base>/garden/mowed`) is for other clients to publish to.
+    if (this.#options.clientTopics?.isStationCommand(topic)) return false;
     return this.#options.ownedTopics.some((filter) => topicMatches(filter, topic));
+  }
+
+  /** Whether another client's retained publish to `topic` loses its retain flag (src/mqtt/clientTopics.ts). */
+  dropsRetain(client: Client | null, topic: string): boolean {
+    return client !== null && !this.isInternal(client) && this.#options.clientTopics?.dropsRetain(topic) === true;
   }
 
   /** Whether `topic` lies under the discovery prefix, where configs claiming our entities are refused. */
@@ -172,6 +127,9 @@ export class BrokerAccess {
     if (text) return text;
     if (topic.startsWith('$')) return 'topics starting with $ are reserved';
     if (!client || this.isInternal(client)) return undefined;
+    const written = this.#options.clientTopics?.verdict(topic, this.#accounts.has(client));
+    if (written?.kind === 'refused') return written.reason;
+    if (written?.kind === 'allowed') return undefined;
     if (this.isOwnedTopic(topic)) return `only mowability publishes to ${topic.split('/').slice(0, 3).join('/')}/...`;
     return this.#discoveryProblem(topic, payload);
   }

@@ -8,7 +8,9 @@ import type { Database } from '../store/database.js';
 import { RetainedStore } from '../store/retainedStore.js';
 import type { Clock } from '../util/clock.js';
 import { EmbeddedBroker } from './broker.js';
-import { discoveryDeviceIdPrefix, discoveryTopicFilters, discoveryUniqueIdPrefix, type ExtraEntities } from '../homeassistant/discovery.js';
+import { ClientTopics } from './clientTopics.js';
+import { UPLOAD_RELAY_PREFIX, uploadRelayTopic } from '../ingest/uploadStations.js';
+import { discoveryDeviceIdPrefix, discoveryEntityObjectIds, discoveryTopicFilters, discoveryUniqueIdPrefix, type ExtraEntities } from '../homeassistant/discovery.js';
 import type { MqttSideConfig } from './settings.js';
 
 /** Whether the daemon runs its own broker: enabled, and no external mqtt.url given. */
@@ -35,8 +37,27 @@ export function brokerFromConfig(config: MqttSideConfig, deps: { database: Datab
     maxInflightBytesPerClient: broker.maxInflightBytesPerClient,
     retainedStore: broker.persistRetained ? new RetainedStore(deps.database) : undefined,
     baseTopic,
-    ownedTopics: [`${baseTopic}/#`, ...discoveryTopicFilters(homeassistant.prefix, baseTopic, config.stations, deps.extraEntities)],
-    discovery: { prefix: homeassistant.prefix, uniqueIdPrefix: discoveryUniqueIdPrefix(baseTopic), deviceIdPrefix: discoveryDeviceIdPrefix(baseTopic) },
+    ownedTopics: [`${baseTopic}/#`, `${UPLOAD_RELAY_PREFIX}/#`, ...discoveryTopicFilters(homeassistant.prefix, baseTopic, config.stations, deps.extraEntities)],
+    discovery: {
+      prefix: homeassistant.prefix,
+      uniqueIdPrefix: discoveryUniqueIdPrefix(baseTopic),
+      deviceIdPrefix: discoveryDeviceIdPrefix(baseTopic),
+      entityObjectIds: discoveryEntityObjectIds(homeassistant.prefix, baseTopic, config.stations, deps.extraEntities),
+    },
+    clientTopics: new ClientTopics({
+      baseTopic,
+      stationIds: config.stations.map((station) => station.id),
+      relayStationIds: config.stations.filter((station) => station.topic === uploadRelayTopic(station.id)).map((station) => station.id),
+      uploadRelay: mqtt.uploadRelay,
+    }),
+    sessionLimits: {
+      maxFiltersPerSubscribe: broker.maxFiltersPerSubscribe,
+      maxSubscriptionsPerClient: broker.maxSubscriptionsPerClient,
+      maxSubscriptionsPerSession: broker.maxSubscriptionsPerClient,
+      maxSessions: broker.maxPersistentSessions,
+      maxQueuedMessages: broker.maxQueuedMessagesPerSession,
+      maxQueuedBytes: broker.maxQueuedBytesPerSession,
+    },
     maxClients: broker.maxClients,
     sysTopics: broker.sysTopics,
     // Retained changes only queue into the history's next commit (src/store/sharedCommit.ts), so hand them over

@@ -4,7 +4,8 @@
  * the log has the details.
  */
 export interface MqttHealth {
-  status: 'ok' | 'error';
+  /** `starting` until the embedded broker listens and the bridge's first connection is up. */
+  status: 'ok' | 'starting' | 'error';
   message: string;
 }
 
@@ -17,12 +18,19 @@ export interface MqttHealthFacts {
   brokerListening: boolean;
   /** The bridge's MQTT connection is up. */
   connected: boolean;
+  /** The bridge's connection has been up at least once since it started. */
+  connectedOnce?: boolean;
 }
+
+/** Before the station side (and with it the embedded broker) has started. */
+export const MQTT_STARTING: MqttHealth = { status: 'starting', message: 'MQTT is starting' };
 
 export function mqttHealth(facts: MqttHealthFacts): MqttHealth {
   const broker = facts.embedded ? 'the embedded broker' : 'the external broker (mqtt.url)';
   if (facts.embedded && !facts.brokerListening) return { status: 'error', message: 'the embedded broker is not listening' };
   if (!facts.running) return { status: 'error', message: 'the MQTT bridge is not running' };
+  // The embedded broker is local: the first connection follows at once, so until then it is starting, not failing.
+  if (facts.embedded && !facts.connected && facts.connectedOnce === false) return { status: 'starting', message: 'connecting to the embedded broker' };
   if (!facts.connected) return { status: 'error', message: `not connected to ${broker}; retrying in the background (see the log)` };
   return { status: 'ok', message: `connected to ${broker}` };
 }

@@ -7,6 +7,7 @@
  */
 import type { AedesPublishPacket, Client } from 'aedes';
 import type { BrokerAccess } from './brokerAccess.js';
+import { isStationCommandTopic } from './topics.js';
 import { RetainedQuota, type Entry, type RetainedLimits } from './retainedQuota.js';
 
 interface Unconfirmed {
@@ -38,9 +39,12 @@ export class RetainedLedger {
     this.#baseTopic = baseTopic;
   }
 
-  /** Under our base topic: the daemon's own, never counted or persisted. */
+  /**
+   * Under our base topic: the daemon's own, never counted or persisted; except a station's command
+   * topic, which other clients write, so it counts against their share like any topic of theirs.
+   */
   isOurs(topic: string): boolean {
-    return topic === this.#baseTopic || topic.startsWith(`${this.#baseTopic}/`);
+    return (topic === this.#baseTopic || topic.startsWith(`${this.#baseTopic}/`)) && !isStationCommandTopic(topic);
   }
 
   /** authorizePublish: reserves quota for another client's retained publish; a refusal reason when over a limit. */

@@ -65,6 +65,8 @@ export interface MqttService {
    * message: history, first-reading log, recompute. `origin` names it in logs.
    */
   acceptReading(stationId: string, reading: Reading, origin: string): AcceptOutcome | 'unknown_station' | 'not_running';
+  /** A (debounced) recompute of one station, e.g. after a refused upload changed what its state says. */
+  recompute(stationId: string): void;
 }
 
 const MQTT_OFF: MqttHealth = { status: 'error', message: 'MQTT is off' };
@@ -125,5 +127,6 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
     stationCounts: () => pipeline.stationCounts(),
     flush: () => pipeline.history.flush(),
     acceptReading: (stationId, reading, origin) => pipeline.acceptReading(stationId, reading, origin),
+    recompute: (stationId) => pipeline.scheduleRecompute(stationId),
   };
 }

@@ -10,6 +10,7 @@ import { plainReason, type CalculationInput, type CalculationOutcome, type Calcu
 import type { ExtensionInput } from '../core/irrigation.js';
 import type { Assembly } from '../history/stationHistory.js';
 import type { IrrigationStatus } from './irrigationSource.js';
+import { markModelledReasons } from './modelledReasons.js';
 
 /** The state key with a unit hold's reason for pages anyone may read, when the hold gives one (src/station/unit.ts MowableHold). */
 export const PUBLIC_REASON_KEY = 'mowable_reason_public';
@@ -77,5 +78,8 @@ export function buildStatePayload(parts: StatePayloadParts): StationStatePayload
   };
   // A unit adds keys; it never replaces one the result or the pipeline already set.
   for (const [key, value] of Object.entries(parts.fragments ?? {})) if (!Object.hasOwn(payload, key)) payload[key] = value;
+  // A modelled station's inputs come from a weather model, not sensors (docs/model.md, "Modelled stations").
+  if (payload.origin === 'modelled' && typeof payload.data_quality === 'string') payload.data_quality = 'modelled';
+  if (Array.isArray(payload.estimated_fields)) markModelledReasons(payload.checks, payload.estimated_fields as string[]);
   return payload;
 }

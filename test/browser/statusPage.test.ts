@@ -207,6 +207,25 @@ describe('status page in Chromium', { timeout: 60_000 }, () => {
     await page.close();
   });
 
+  it('says "forecast unavailable" when the forecast was never received, not "no mowing window"', async () => {
+    // The forecast unit's fragment before any forecast arrived (src/forecast/forecastReport.ts).
+    const forecast = {
+      name: 'test-forecast',
+      stateFragment: () => ({ forecast: { available: false, fetched_at: null, stale: true, next_window: null, mowable_for_minutes: null, rain_expected_in_minutes: null, hours: [] } }),
+    };
+    harness = await startStationsHarness({ statusPagePollMs: POLL_MS, units: [forecast] });
+    await feedThroughBroker(harness, 2);
+    const address = await listen(harness);
+    const { page, problems } = await openWatchedPage(browser);
+    await page.goto(`${address}/stations/garden`);
+    await page.waitForSelector('#forecast:not([hidden])', { timeout: DEADLINE_MS });
+    const text = await page.$eval('#forecast-window', (element) => element.textContent);
+    expect(text).toMatch(/^Forecast unavailable/);
+    expect(text).not.toContain('No mowing window');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('renders only <b> of a reason as markup; everything else stays text', async () => {
     harness = await startStationsHarness({ statusPagePollMs: POLL_MS });
     const address = await listen(harness);

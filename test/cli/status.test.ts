@@ -35,7 +35,7 @@ describe('mowability status', () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toContain(`The daemon has not run with this database yet: ${temp.dbPath} does not exist.`);
     const json = await cli('status', '--json');
-    expect(JSON.parse(json.stdout)).toEqual({ database: temp.dbPath, database_exists: false, stations: [], unconfigured_with_history: [] });
+    expect(JSON.parse(json.stdout)).toEqual({ database: temp.dbPath, database_exists: false, stations: [], unconfigured_with_history: [], unmatched_uploads: [] });
     expect(existsSync(temp.dbPath)).toBe(false);
   });
 
@@ -71,8 +71,9 @@ describe('mowability status', () => {
         latest: { humidity: { value: 55, at: new Date(readAt).toISOString() }, temperature: { value: 18.25, at: new Date(readAt - MINUTE_MS).toISOString() } },
         history_minutes: 2,
         history_since: new Date((Math.floor(readAt / MINUTE_MS) - 1) * MINUTE_MS).toISOString(),
+        uploads_refused: [],
       },
-      { id: 'pws', name: 'PWS', format: 'wunderground', last_reading_at: null, mowable: null, latest: {}, history_minutes: 0, history_since: null },
+      { id: 'pws', name: 'PWS', format: 'wunderground', last_reading_at: null, mowable: null, latest: {}, history_minutes: 0, history_since: null, uploads_refused: [] },
     ]);
     expect(report.unconfigured_with_history).toEqual(['old']);
 

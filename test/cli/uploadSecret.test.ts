@@ -29,6 +29,13 @@ describe('mowability upload-secret', () => {
     expect(matcher.ecowitt(`${PASSKEY}0`)).toEqual({ refused: 'unknown_passkey' });
   });
 
+  it('prints the same line for an Ambient MAC however it is spelt, and it matches the console', async () => {
+    const lines = await Promise.all(['00:0e:c6:aa:bb:cc', '000EC6AABBCC', '00-0E-C6-AA-BB-CC'].map(async (mac) => (await runCliInProcess(['upload-secret', 'ambient', '--json'], { MOWABILITY_UPLOAD_SECRET: mac })).stdout));
+    expect(new Set(lines).size).toBe(1);
+    const { upload } = JSON.parse(lines[0] ?? 'null');
+    expect(createUploadMatcher([{ id: 'a', name: 'A', format: 'ecowitt-http', topic: 't', upload }]).ecowitt('00:0E:C6:AA:BB:CC')).toMatchObject({ station: { id: 'a' } });
+  });
+
   it('reads a WU password from standard input (final newline dropped) and prints the line to paste', async () => {
     assertBuilt();
     const result = await runBuiltCli(['upload-secret', 'wunderground', 'KXXTEST1'], {}, process.execPath, 'hunter2\n');
@@ -43,9 +50,9 @@ describe('mowability upload-secret', () => {
     const empty = await runCliInProcess(['upload-secret', 'ecowitt'], {});
     expect(empty.code).toBe(1);
     expect(empty.stderr).toContain('no secret given');
-    const wrong = await runCliInProcess(['upload-secret', 'ambient'], {});
+    const wrong = await runCliInProcess(['upload-secret', 'davis'], {});
     expect(wrong.code).toBe(2);
-    expect(wrong.stderr).toContain('expected ecowitt or wunderground, got "ambient"');
+    expect(wrong.stderr).toContain('expected ecowitt, ambient or wunderground, got "davis"');
     const missingId = await runCliInProcess(['upload-secret', 'wunderground'], { MOWABILITY_UPLOAD_SECRET: 'x' });
     expect(missingId.code).toBe(2);
   });

@@ -4,6 +4,7 @@
  * the soil bucket stays between wilting point and saturation.
  */
 import fc from 'fast-check';
+import { dryingRateMmH } from '../../src/core/drying.js';
 import { describe, expect, it } from 'vitest';
 import { BLADE_STORAGE_MM, DEW_RATE_MM_H, DRY_BLADES, dryingMinutesLeft, stepBlades, type BladeState } from '../../src/core/lawn/blades.js';
 import { penmanMonteithHourly, referenceEtMmPerHour, saturationVapourPressure, windAt2m, type EtWeather } from '../../src/core/lawn/evaporation.js';
@@ -48,7 +49,8 @@ describe('blade water', () => {
     stepBlades(state, { fromMs: T0, toMs: T0 + hours * HOUR, rainMm, weather });
 
   it.each([
-    ['8 mm fill the storage, an hour of sun takes ET0 off', 8, sunny, 1, BLADE_STORAGE_MM - 0.3648],
+    // Model 1.2: the wet-canopy rate of the one drying model (1.1: ET0, 0.3648 mm/h, off a 1.0 mm storage).
+    ['8 mm fill the storage, an hour of sun takes the wet-canopy rate off', 8, sunny, 1, BLADE_STORAGE_MM - dryingRateMmH(sunny)],
     ['0.2 mm of drizzle in the sun evaporate within the hour', 0.2, sunny, 1, 0],
     ['dew on a calm humid night', 0, { temperatureC: 12, humidityPct: 95, windKmh: 3, solarWm2: 0 }, 8, 8 * DEW_RATE_MM_H],
     ['no dew in wind', 0, { temperatureC: 12, humidityPct: 95, windKmh: 15, solarWm2: 0 }, 8, 0],
@@ -58,9 +60,9 @@ describe('blade water', () => {
   });
 
   it('dates the moment the film is gone', () => {
-    const after = step({ waterMm: referenceEtMmPerHour(sunny)! / 2, drySinceMs: null }, 0, sunny, 1);
+    const after = step({ waterMm: dryingRateMmH(sunny) / 2, drySinceMs: null }, 0, sunny, 1);
     expect(after).toEqual({ waterMm: 0, drySinceMs: T0 + 30 * 60_000 });
-    expect(dryingMinutesLeft({ waterMm: 0.36, drySinceMs: null }, sunny)).toBe(60);
+    expect(dryingMinutesLeft({ waterMm: dryingRateMmH(sunny), drySinceMs: null }, sunny)).toBe(60);
     expect(dryingMinutesLeft({ waterMm: 0.3, drySinceMs: null }, { temperatureC: 12, humidityPct: 95, windKmh: 2, solarWm2: 0 })).toBe(Number.POSITIVE_INFINITY);
   });
 

@@ -25,8 +25,20 @@ describe('blade_drying_minutes', () => {
   it.each([[10, 'WARNING'], [90, 'BLOCK']])('%i min to dry: rain check %s', (minutes, status) => {
     const result = run({ ...dryMorning, blade_drying_minutes: minutes });
     expect(result.checks.rain?.status).toBe(status);
-    expect(result.checks.rain?.reasons.join(' ')).toMatch(/Halme noch nass/);
+    // 1.1: "Halme noch nass (Wasserbilanz)"; 1.2 phrases it like the stateless estimate.
+    expect(result.checks.rain?.reasons.join(' ')).toMatch(/nach Wasserbilanz – <b>Rasen noch nass<\/b>, trocken in ca\./);
     expect(result.main_status).not.toBe('OK');
+  });
+
+  it('replaces the stateless estimate: the balance knows the blades dried in the afternoon', () => {
+    // 20:00, rain ended 4 h ago; the evening's weak drying alone would keep the blades wet for hours.
+    const evening = { temperature: 17, precipitation_rate: 0, humidity: 75, wind_speed: 4, solar: 0, minutes_since_rain: 240 };
+    expect(run(evening).checks.rain?.status).toBe('BLOCK');
+    const known = run({ ...evening, blade_drying_minutes: 0 });
+    expect(known.checks.rain?.status).toBe('OK');
+    expect(known.checks.rain?.meta.drying_minutes_left).toBe(0);
+    const wet = run({ ...evening, blade_drying_minutes: 30 });
+    expect(wet.checks.rain?.meta).toMatchObject({ drying_source: 'water_balance', drying_minutes_left: 30 });
   });
 
   it('never raises a score: more minutes to dry never raise the index', () => {

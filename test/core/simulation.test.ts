@@ -46,7 +46,8 @@ describe('8 mm of rain stepped hourly for 48 h', () => {
   it('sand recovers before loam, loam before clay', () => {
     const firstOk = (soil: SoilType) => hours.find((hour, index) => hour >= 0 && (series[soil]?.[index] ?? 0) >= 70);
     const [sand, loam, clay] = [firstOk('sand'), firstOk('loam'), firstOk('clay')];
-    expect(sand).toBe(4);
+    // Model 1.2: the blades dry in 250 min at 0,17 mm/h, so sand waits an hour longer (1.1: 4).
+    expect(sand).toBe(5);
     expect(loam).toBe(5);
     expect(clay).toBe(7);
   });

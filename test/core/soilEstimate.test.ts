@@ -31,9 +31,9 @@ describe('estimated soil moisture', () => {
     const rain = resultFor(afterRain, estimated).checks.rain!;
     expect(rain.meta.soil_load_source).toBe(SOIL_ESTIMATE_SOURCE);
     expect(rain.meta.models_executed).toEqual(['dry_down', 'residual_moisture', 'sml']);
-    // w = 34/28 = 1.21, robot +0.05 → 1.16 on the walk curve: score 35, "nass".
+    // Model 1.2: 34 % is s = 6/18 = 0.33 above field capacity: soft for a robot, WARNING (1.1: score 35, "nass").
     expect(rain.reasons.join(' ')).toContain('geschätzt: 34 % Bodenfeuchte nach Wasserbilanz, Lehmboden');
-    expect(rain.reasons.join(' ')).toContain('Boden nass');
+    expect(rain.reasons.join(' ')).toContain('Boden sehr feucht, eingeschränkt befahrbar');
   });
 
   it('the same body without the flag is a measurement, as the HTTP API rates it', () => {

@@ -3,8 +3,10 @@
  * (no open handle left behind, no process.exit to hide one), and an error
  * that escapes every handler must be logged and stop it gracefully.
  */
-import { connect, type Socket } from 'node:net';
+import { spawn } from 'node:child_process';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BUILT_CLI } from '../helpers/httpCli.js';
 import { startDaemonProcess, type DaemonProcess } from '../helpers/httpDaemon.js';
 import { makeTempDir, waitFor } from '../helpers/httpTempDir.js';
 
@@ -86,5 +88,24 @@ describe('process lifecycle of the built daemon (issue 8, item 14)', () => {
     expect(after.some((line) => line.msg === 'daemon stopped')).toBe(true);
     expect(daemon.output()).not.toMatch(/graceful stop took too long|still running/);
     await waitFor(() => daemon!.child.exitCode !== null);
+  });
+
+  it('a taken broker port: exits 1 at once with the reason, nothing left running', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    try {
+      const child = spawn(process.execPath, [BUILT_CLI, 'serve'], {
+        env: { PATH: process.env.PATH ?? '', ...env({ MOWABILITY_HTTP_HOST: '127.0.0.1', MOWABILITY_HTTP_PORT: '0', MOWABILITY_BROKER_ENABLED: 'true', MOWABILITY_BROKER_PORT: String((blocker.address() as AddressInfo).port) }) },
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk) => (stderr += String(chunk)));
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      expect(code).toBe(1);
+      expect(stderr).toContain('the port is already in use');
+      // The broker's own timers used to outlive the failed start: the process lingered 5 s, then said so.
+      expect(stderr).not.toMatch(/still running/);
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
   });
 });

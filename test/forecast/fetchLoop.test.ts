@@ -3,7 +3,7 @@
  * forecast is one interval old; an outage is logged once when it begins and once
  * when it ends, and the last good forecast is kept throughout.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FetchLoop } from '../../src/forecast/fetchLoop.js';
 import type { CachedForecast } from '../../src/forecast/forecastStore.js';
 import type { FetchOutcome } from '../../src/forecast/openMeteoClient.js';
@@ -12,17 +12,21 @@ import { waitUntil } from '../helpers/mqttHarness.js';
 
 const good: FetchOutcome = { kind: 'ok', hours: [{ timeMs: 3_600_000, values: { temperature: 20 } }], validators: { etag: '"a"' } };
 
-function loop(outcomes: FetchOutcome[], options: { cached?: CachedForecast; intervalMs?: number; now?: number } = {}) {
+function loop(outcomes: FetchOutcome[], options: { cached?: CachedForecast; intervalMs?: number; now?: number; hang?: boolean } = {}) {
   const log = captureLogger('info');
   let held = options.cached;
   const accepted: CachedForecast[] = [];
   const calls: unknown[] = [];
+  const signals: (AbortSignal | undefined)[] = [];
   const fetchLoop = new FetchLoop({
     stationId: 'garden',
     location: { latitude: 1, longitude: 2 },
     client: {
-      fetchForecast: async (_location, validators) => {
+      fetchForecast: async (_location, validators, signal) => {
         calls.push(validators);
+        signals.push(signal);
+        // A request that answers only when aborted, as a hung provider would.
+        if (options.hang) await new Promise((resolve) => signal?.addEventListener('abort', resolve));
         return outcomes.shift() ?? good;
       },
     },
@@ -36,7 +40,7 @@ function loop(outcomes: FetchOutcome[], options: { cached?: CachedForecast; inte
       accepted.push(forecast);
     },
   });
-  return { fetchLoop, log, accepted, calls, held: () => held };
+  return { fetchLoop, log, accepted, calls, signals, held: () => held };
 }
 
 describe('FetchLoop', () => {
@@ -72,10 +76,31 @@ describe('FetchLoop', () => {
     expect(calls).toHaveLength(1);
   });
 
-  it('stops cleanly while a fetch is waiting', async () => {
-    const { fetchLoop, calls } = loop([], { intervalMs: 60_000, cached: { source: 'open-meteo', fetchedAtMs: 1_000_000, hours: [], validators: {} } });
+  it('stops cleanly while a fetch is waiting: the request is aborted, nothing is accepted, nothing more is fetched', async () => {
+    const { fetchLoop, accepted, calls, signals } = loop([], { hang: true });
     fetchLoop.start();
+    await waitUntil(() => calls.length === 1, 'the first fetch to be under way');
     await fetchLoop.stop();
-    expect(calls).toHaveLength(0);
+    expect(signals[0]?.aborted).toBe(true);
+    expect(accepted).toHaveLength(0);
+    expect(calls).toHaveLength(1);
+  });
+
+  it.each([
+    ['stopped', true, 0],
+    ['running', false, 1],
+  ])('fetches a cached forecast again when it turns one interval old, unless stopped (%s)', async (_name, stopFirst, expectedCalls) => {
+    vi.useFakeTimers();
+    try {
+      const cached: CachedForecast = { source: 'open-meteo', fetchedAtMs: 1_000_000 - 30_000, hours: [], validators: {} };
+      const { fetchLoop, calls } = loop([], { intervalMs: 60_000, cached });
+      running = fetchLoop;
+      fetchLoop.start();
+      if (stopFirst) await fetchLoop.stop();
+      await vi.advanceTimersByTimeAsync(30_001);
+      expect(calls).toHaveLength(expectedCalls);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

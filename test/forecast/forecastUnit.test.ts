@@ -88,4 +88,27 @@ describe('forecast unit with the MQTT forecast topic', () => {
     const row = await db.get<{ source: string; fetched_at_ms: number }>("SELECT source, fetched_at_ms FROM forecast_cache WHERE station = 'garden'");
     expect(row).toEqual({ source: 'mqtt', fetched_at_ms: NOW });
   });
+
+  it('forecast never reached: says unavailable and publishes unknown (null), not 0 minutes', async () => {
+    const clock = new FakeClock(NOW);
+    const config = loadConfig({ env: { MOWABILITY_DB_PATH: temp.dbPath } });
+    cacheDb = await Database.open(temp.dbPath);
+    const db = cacheDb;
+    const unit = createForecastUnit({ config: { ...config, stations: [garden] }, database: () => db, logger: silentLogger, clock, version: 'test' });
+    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ stations: [garden] }), clock, silentLogger, [unit]);
+    observer = await RecordingClient.connect(daemon.port);
+    await observer.client.subscribeAsync('mowability/garden/state', { qos: 1 });
+    daemon.service.acceptReading('garden', reading({ temperature: 21, humidity: 50, wind_speed: 8, precipitation_rate: 0 }), 'test');
+    const state = () => observer!.json('mowability/garden/state') as (Record<string, unknown> & { forecast?: Record<string, unknown> }) | undefined;
+    await waitUntil(() => state()?.forecast !== undefined, 'the state with its forecast object');
+    expect(state()!.forecast).toMatchObject({
+      available: false,
+      fetched_at: null,
+      stale: true,
+      next_window: null,
+      mowable_for_minutes: null,
+      rain_expected_in_minutes: null,
+      hours: [],
+    });
+  });
 });

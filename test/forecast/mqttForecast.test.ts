@@ -28,6 +28,18 @@ describe('parseForecastPayload', () => {
     expect(parsed).toMatchObject({ ok: true, hours: [{ timeMs: 1781535600000, values: { temperature: 10, wind_gusts: 30, solar: 300, soil_temperature: 9, soil_moisture: 31 } }] });
   });
 
+  it("takes the raw weather.get_forecasts response keyed by the entity id, as a user pastes it", () => {
+    const entry = { datetime: '2026-06-15T14:00:00+02:00', condition: 'sunny', temperature: 21.5, precipitation: 0 };
+    const parsed = parseForecastPayload(json({ 'weather.home': { forecast: [entry, { ...entry, datetime: '2026-06-15T15:00:00+02:00' }] } }));
+    expect(parsed).toMatchObject({ ok: true, hours: [{ timeMs: Date.parse('2026-06-15T13:00:00Z'), values: { temperature: 21.5 } }, { timeMs: Date.parse('2026-06-15T14:00:00Z') }] });
+    expect(parseForecastPayload(json({ 'weather.home': { forecast: [entry] }, 'weather.work': { forecast: [entry] } }))).toEqual({
+      ok: false,
+      reason: 'the response holds forecasts of 2 entities (weather.home, weather.work); publish one',
+    });
+    expect(parseForecastPayload(json({ 'weather.home': { forecast: [] } }))).toEqual({ ok: false, reason: 'no "forecast" (or "hourly") list of entries' });
+    expect(parseForecastPayload(json({ home: { forecast: [entry] } }))).toEqual({ ok: false, reason: 'no "forecast" (or "hourly") list of entries' });
+  });
+
   it('leaves out values that are not numbers', () => {
     const parsed = parseForecastPayload(json({ forecast: [{ datetime: '2026-06-15T14:00:00Z', temperature: '21', humidity: null, precipitation: -1 }] }));
     expect(parsed).toMatchObject({ ok: true, hours: [{ values: {}, precipitationMm: 0 }] });

@@ -30,7 +30,7 @@ describe('station forecast setting', () => {
 
   it('validates the service-level settings', () => {
     expect(loadConfig({ env: {} }).forecast).toEqual({
-      openMeteoUrl: 'https://api.open-meteo.com', intervalMinutes: 60, timeoutSeconds: 15, retries: 3, rainLeadMinutes: 20,
+      openMeteoUrl: 'https://api.open-meteo.com', intervalMinutes: 60, timeoutSeconds: 15, retries: 3, rainLeadMinutes: 20, modelledIntervalMinutes: 15,
     });
     expect(() => loadConfig({ env: { MOWABILITY_FORECAST_OPEN_METEO_URL: 'ftp://example.org' } })).toThrow(/forecast\.openMeteoUrl.*http/);
     expect(() => loadConfig({ env: { MOWABILITY_FORECAST_OPEN_METEO_URL: 'https://user:pw@example.org' } })).toThrow(/must not contain credentials/);

@@ -8,6 +8,8 @@ import { join } from 'node:path';
 
 /** The majors users run besides Debian 13's Node 20: the README recommends them. */
 export const COMPAT_NODE_MAJORS = [22, 24] as const;
+/** A Node.js too old to run mowability (Raspberry Pi OS Bookworm's): the version check must answer it. */
+export const OLD_NODE_MAJOR = 18;
 
 /** Same default as scripts/fetch-node.sh. */
 export function nodeCacheDir(env: NodeJS.ProcessEnv = process.env): string {

@@ -54,6 +54,7 @@ export function testMqttConfig(overrides: DeepPartial<MqttSideConfig> & { timezo
       mowableOnThreshold: 70,
       mowableOffThreshold: 60,
       mowableOnDelayMinutes: 15,
+      uploadRelay: false,
       ...overrides.mqtt,
     },
     broker: {
@@ -70,9 +71,14 @@ export function testMqttConfig(overrides: DeepPartial<MqttSideConfig> & { timezo
       maxRetainedBytes: mqttSchema.broker.maxRetainedBytes.default,
       maxRetainedBytesPerClient: mqttSchema.broker.maxRetainedBytesPerClient.default,
       maxInflightBytesPerClient: mqttSchema.broker.maxInflightBytesPerClient.default,
+      maxSubscriptionsPerClient: mqttSchema.broker.maxSubscriptionsPerClient.default,
+      maxFiltersPerSubscribe: mqttSchema.broker.maxFiltersPerSubscribe.default,
+      maxPersistentSessions: mqttSchema.broker.maxPersistentSessions.default,
+      maxQueuedMessagesPerSession: mqttSchema.broker.maxQueuedMessagesPerSession.default,
+      maxQueuedBytesPerSession: mqttSchema.broker.maxQueuedBytesPerSession.default,
       ...overrides.broker,
     },
-    homeassistant: { discovery: true, prefix: 'homeassistant', statusTopic: 'homeassistant/status', configurationUrl: '', ...overrides.homeassistant },
+    homeassistant: { discovery: true, prefix: 'homeassistant', statusTopic: 'homeassistant/status', birthResendSeconds: 60, configurationUrl: '', ...overrides.homeassistant },
     history: {
       rainCounterReset: 'ignore',
       maxRainIncrementMm: 50,

@@ -16,6 +16,7 @@ export function testBrokerOptions(overrides: Partial<BrokerOptions> = {}): Broke
     baseTopic: 'mowability',
     ownedTopics: ['mowability/#'],
     maxClients: 16,
+    sessionLimits: { maxFiltersPerSubscribe: 50, maxSubscriptionsPerClient: 100, maxSubscriptionsPerSession: 100, maxSessions: 4, maxQueuedMessages: 20, maxQueuedBytes: 16 * 1024 },
     sysTopics: false,
     flushIntervalMs: 1000,
     logger: silentLogger,

@@ -185,6 +185,7 @@ describe('discovery end to end through the embedded broker', () => {
       missing_fields: state.missing_fields,
       data_quality: state.data_quality,
       error: null,
+      last_upload_refused: null,
     });
     const connection = late.json('homeassistant/binary_sensor/mowability_bridge_connection_state/config')!;
     expect(connection).toMatchObject({ state_topic: 'mowability/bridge/state', payload_on: 'online', device_class: 'connectivity' });

@@ -65,6 +65,7 @@ describe('GET /v1/stations', () => {
         last_reading_at: new Date(h.clock.now()).toISOString(),
         last_reading_age_seconds: 0,
         availability: 'online',
+        origin: 'measured',
       },
     ]);
     h.clock.advance(21 * MINUTE_MS);

@@ -27,6 +27,7 @@ describe('forecastSummary', () => {
         hours: [{ time: '2026-06-15T13:00:00Z', index: 60 }, { start: '2026-06-15T14:00:00Z', index_score: 75 }, { time: 'later', index: 1 }, { time: '2026-06-15T15:00:00Z', index: 'high' }, 7],
       }),
     ).toEqual({
+      available: true,
       next_window: { start: '2026-06-15T14:00:00.000Z', end: '2026-06-15T17:00:00.000Z', min_index: 74 },
       rain_expected_in_minutes: 95,
       hours: [{ time: '2026-06-15T13:00:00.000Z', index: 60 }, { time: '2026-06-15T14:00:00.000Z', index: 75 }],
@@ -35,10 +36,15 @@ describe('forecastSummary', () => {
 
   it('reads hourly indexes given as a time → index map; a window without both ends is none', () => {
     expect(forecastSummary({ next_window: { start: '2026-06-15T14:00:00Z' }, hours: { '2026-06-15T13:00:00Z': 61 } })).toEqual({
+      available: true,
       next_window: null,
       rain_expected_in_minutes: null,
       hours: [{ time: '2026-06-15T13:00:00.000Z', index: 61 }],
     });
+  });
+
+  it('carries "not received yet" through', () => {
+    expect(forecastSummary({ available: false, next_window: null, rain_expected_in_minutes: null, hours: [] })).toEqual({ available: false, next_window: null, rain_expected_in_minutes: null, hours: [] });
   });
 });
 

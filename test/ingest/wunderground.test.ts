@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formFields } from '../../src/ingest/formats/ecowittHttp.js';
+import { formFields } from '../../src/ingest/formats/uploadFields.js';
 import { parseWundergroundUpload } from '../../src/ingest/formats/wunderground.js';
 import { parseStationMessage } from '../../src/ingest/parse.js';
 import type { ParseOutcome, Reading, StationConfig } from '../../src/ingest/types.js';

@@ -7,6 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BLADE_STORAGE_MM, DEW_RATE_MM_H } from '../../src/core/lawn/blades.js';
 import { referenceEtMmPerHour } from '../../src/core/lawn/evaporation.js';
+import { dryingRateMmH } from '../../src/core/drying.js';
 import { FakeClock, mqttTempDir, waitUntil } from '../helpers/mqttHarness.js';
 import { replay, startLawnDaemon, type LawnDaemon, type Weather } from './lawnHarness.js';
 
@@ -16,6 +17,8 @@ const shower: Weather = { temperature: 15, humidity: 95, wind_speed: 5, solar: 1
 const dewNight: Weather = { temperature: 12, humidity: 95, wind_speed: 3, solar: 0 };
 const morning: Weather = { temperature: 16, humidity: 70, wind_speed: 5, solar: 300 };
 const et = (w: Weather) => referenceEtMmPerHour({ temperatureC: w.temperature, humidityPct: w.humidity, windKmh: w.wind_speed, solarWm2: w.solar })!;
+/** The blades dry by the one drying model (wet canopy, src/core/drying.ts); the soil loses ET0. */
+const dry = (w: Weather) => dryingRateMmH({ temperatureC: w.temperature, humidityPct: w.humidity, windKmh: w.wind_speed, solarWm2: w.solar });
 const iso = (ms: number) => new Date(ms).toISOString();
 
 describe('lawn memory replays', () => {
@@ -43,13 +46,13 @@ describe('lawn memory replays', () => {
     expect(lawn.state()).toMatchObject({ mowable: false, main_status: 'BLOCK', lawn: { blades_wet: true, soil_soft: true } });
 
     replay(lawn, clock, '2026-06-15T12:20:00Z', '2026-06-15T13:00:00Z', () => sunny);
-    // By hand: 11:50–12:00 sun (4 mm fill the 1 mm storage, then 10 min of sun), 12:00–12:20 two steps of
+    // By hand: 11:50–12:00 sun (4 mm fill the storage, then 10 min of sun), 12:00–12:20 two steps of
     // shower weather, then 12:20–13:00 four steps of sun.
-    const water1300 = BLADE_STORAGE_MM - (2 * et(shower)) / 6 - (4 * et(sunny)) / 6;
+    const water1300 = BLADE_STORAGE_MM - (2 * dry(shower)) / 6 - (4 * dry(sunny)) / 6;
     const before = lawn.state()!.lawn;
     expect(before.blade_water_mm).toBeCloseTo(water1300, 3);
-    expect(before.drying_minutes_left).toBe(Math.ceil((water1300 / et(sunny)) * 60));
-    const left = Math.ceil((water1300 / et(sunny)) * 60);
+    expect(before.drying_minutes_left).toBe(Math.ceil((water1300 / dry(sunny)) * 60));
+    const left = Math.ceil((water1300 / dry(sunny)) * 60);
     expect(before.summary).toBe(`wet, about ${Math.floor(left / 60)} h ${left % 60} min to dry at current conditions`);
     expect(before.derived_inputs).toContain('blade_drying_minutes');
     expect(lawn.state()!.mowable).toBe(false);
@@ -68,7 +71,7 @@ describe('lawn memory replays', () => {
     expect(lawn.state()!.lawn).toMatchObject({ last_cut_at: cut.last_cut_at, last_cut_source: 'robot', gdd_since_cut: cut.gdd_since_cut, mow_need: cut.mow_need });
 
     replay(lawn, clock, '2026-06-15T13:10:00Z', '2026-06-15T15:30:00Z', () => sunny);
-    const dryAt = Date.parse('2026-06-15T13:00:00Z') + (water1300 / et(sunny)) * HOUR;
+    const dryAt = Date.parse('2026-06-15T13:00:00Z') + (water1300 / dry(sunny)) * HOUR;
     const after = lawn.state()!.lawn;
     expect(after.blades_wet).toBe(false);
     expect(Math.abs(Date.parse(after.dry_since as string) - dryAt)).toBeLessThan(1000);
@@ -84,10 +87,10 @@ describe('lawn memory replays', () => {
     // 24 calm humid steps of 10 min: 4 h of dew at 0.04 mm/h.
     expect(lawn.state()!.lawn).toMatchObject({ blades_wet: true, blade_water_mm: expect.closeTo(4 * DEW_RATE_MM_H, 3) });
     expect(lawn.state()).toMatchObject({ mowable: false });
-    expect(lawn.state()!.input).toMatchObject({ blade_drying_minutes: Math.ceil(((4 * DEW_RATE_MM_H) / et(morning)) * 60) });
+    expect(lawn.state()!.input).toMatchObject({ blade_drying_minutes: Math.ceil(((4 * DEW_RATE_MM_H) / dry(morning)) * 60) });
 
     replay(lawn, clock, '2026-06-21T04:10:00Z', '2026-06-21T18:50:00Z', () => morning);
-    const dryAt = Date.parse('2026-06-21T04:00:00Z') + ((4 * DEW_RATE_MM_H) / et(morning)) * HOUR;
+    const dryAt = Date.parse('2026-06-21T04:00:00Z') + ((4 * DEW_RATE_MM_H) / dry(morning)) * HOUR;
     expect(Math.abs(Date.parse(lawn.state()!.lawn.dry_since as string) - dryAt)).toBeLessThan(1000);
     expect(lawn.state()).toMatchObject({ mowable: true });
 

@@ -6,6 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BLADE_STORAGE_MM } from '../../src/core/lawn/blades.js';
+import { dryingRateMmH } from '../../src/core/drying.js';
 import { referenceEtMmPerHour, type EtWeather } from '../../src/core/lawn/evaporation.js';
 import { MAX_WEATHER_CARRY_MS } from '../../src/core/lawn/memory.js';
 import { soilProfile, stepSoil } from '../../src/core/lawn/soilBucket.js';
@@ -109,9 +110,9 @@ describe('lawn memory across restarts', () => {
     // Degree-days: 2 h at 20 °C before the outage, 30 min of it after, none for the rest of the gap (not 6 h: 5.0).
     expect(saved.gdd_since_cut).toBe(Math.round(((15 * 2) / 24) * 10) / 10);
     expect(first.gdd_since_cut).toBe(Math.round(((15 * 2.5) / 24) * 10) / 10);
-    // The upper bound (1 mm) dries in 1/ET0 h of sun: then the blades are known again, dry since then.
+    // The upper bound (the full storage) dries at the wet-canopy rate of the sun: then the blades are known again, dry since then.
     replay(lawn, clock, '2026-06-15T12:10:00Z', '2026-06-15T15:00:00Z', () => sunny);
-    const dryAt = Date.parse('2026-06-15T12:00:00Z') + (BLADE_STORAGE_MM / referenceEtMmPerHour(etWeather(sunny))!) * HOUR;
+    const dryAt = Date.parse('2026-06-15T12:00:00Z') + (BLADE_STORAGE_MM / dryingRateMmH(etWeather(sunny))) * HOUR;
     const later = lawn.state()!.lawn;
     expect(later.blades_wet).toBe(false);
     expect(Math.abs(Date.parse(later.dry_since as string) - dryAt)).toBeLessThan(1000);

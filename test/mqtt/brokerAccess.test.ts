@@ -9,6 +9,7 @@ import type { IClientOptions, MqttClient } from 'mqtt';
 import type { Client } from 'aedes';
 import type { StationConfig } from '../../src/ingest/types.js';
 import { BrokerAccess } from '../../src/mqtt/brokerAccess.js';
+import { ClientTopics } from '../../src/mqtt/clientTopics.js';
 import { INTERNAL_USERNAME, validateBrokerUsers } from '../../src/mqtt/brokerUsers.js';
 import { allDiscoveryMessages, discoveryTopicFilters } from '../../src/homeassistant/discovery.js';
 import { topicTextProblem } from '../../src/mqtt/topics.js';
@@ -55,9 +56,11 @@ describe('topic text, discovery filters and the access rules', () => {
     expect(access.isOwnedTopic('mowabilityx/garden/state')).toBe(false);
   });
 
-  it('leaves a station\'s command topic (mowed) to other clients, and nothing else under the base topic', () => {
-    const access = new BrokerAccess({ users: [], ownedTopics: ['mowability/#'], sysTopicsForAccounts: false });
+  it('leaves a configured station\'s command topic (mowed) to other clients, and nothing else under the base topic', () => {
+    const clientTopics = new ClientTopics({ baseTopic: 'mowability', stationIds: ['garden'], relayStationIds: [], uploadRelay: false });
+    const access = new BrokerAccess({ users: [], ownedTopics: ['mowability/#'], sysTopicsForAccounts: false, clientTopics });
     expect(access.isOwnedTopic('mowability/garden/mowed')).toBe(false);
+    expect(access.isOwnedTopic('mowability/nosuch/mowed')).toBe(true);
     expect(access.isOwnedTopic('mowability/garden/state')).toBe(true);
     expect(access.isOwnedTopic('mowability/garden/mowed/x')).toBe(true);
     expect(access.isOwnedTopic('mowability/bridge/mowedx')).toBe(true);

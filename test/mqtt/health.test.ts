@@ -1,4 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load.js';
+import { daemonComponents } from '../../src/daemon.js';
+import { MutableRuntime } from '../../src/daemonRuntime.js';
+import { systemClock } from '../../src/util/clock.js';
+import { startInOrder } from '../../src/util/lifecycle.js';
+import { captureLogger } from '../helpers/httpLogCapture.js';
+import { makeTempDir } from '../helpers/httpTempDir.js';
 import { mqttHealth } from '../../src/mqtt/health.js';
 import { mqttTest, type ServedDaemon } from '../helpers/mqttFixture.js';
 import { waitUntil } from '../helpers/mqttHarness.js';
@@ -11,6 +18,9 @@ describe('mqttHealth', () => {
     [{ ...up, embedded: false, brokerListening: false }, 'ok', 'connected to the external broker (mqtt.url)'],
     [{ ...up, brokerListening: false, connected: false }, 'error', 'the embedded broker is not listening'],
     [{ ...up, running: false, connected: false }, 'error', 'the MQTT bridge is not running'],
+    [{ ...up, connected: false, connectedOnce: false }, 'starting', 'connecting to the embedded broker'],
+    [{ ...up, connected: false, connectedOnce: true }, 'error', 'not connected to the embedded broker; retrying in the background (see the log)'],
+    [{ ...up, embedded: false, brokerListening: false, connected: false, connectedOnce: false }, 'error', 'not connected to the external broker (mqtt.url); retrying in the background (see the log)'],
     [{ ...up, embedded: false, connected: false }, 'error', 'not connected to the external broker (mqtt.url); retrying in the background (see the log)'],
   ])('%o → %s', (facts, status, message) => {
     expect(mqttHealth(facts)).toEqual({ status, message });
@@ -51,5 +61,31 @@ describe('/health checks.mqtt (issue 8, item 14)', () => {
     const { code, body } = await health(daemon);
     expect(code).toBe(200);
     expect(body.mfi.checks).not.toHaveProperty('mqtt');
+  });
+});
+
+describe('/health before the embedded broker listens', () => {
+  it('reports checks.mqtt as starting while HTTP already answers, then ok once the broker and bridge are up', async () => {
+    const temp = makeTempDir();
+    const config = loadConfig({ env: { MOWABILITY_DB_PATH: temp.dbPath, MOWABILITY_TIMEZONE: 'UTC', MOWABILITY_HTTP_HOST: '127.0.0.1', MOWABILITY_HTTP_PORT: '0', MOWABILITY_BROKER_ENABLED: 'true', MOWABILITY_BROKER_PORT: '0' } });
+    const { logger } = captureLogger('warn');
+    const runtime = new MutableRuntime(config, logger, systemClock);
+    const components = daemonComponents(runtime, { keyCommandHint: 'x' });
+    const stationSide = components.findIndex((component) => component.name === 'station-side');
+    // Everything up to HTTP, as the daemon starts it; the station side (with the broker) not yet.
+    const first = await startInOrder(components.slice(0, stationSide), logger);
+    const mqttCheck = async () => ((await (await fetch(`${runtime.httpAddress}/health`)).json()) as HealthBody).mfi.checks.mqtt;
+    try {
+      expect(await mqttCheck()).toEqual({ status: 'starting', message: 'MQTT is starting' });
+      const rest = await startInOrder(components.slice(stationSide), logger);
+      try {
+        await waitUntil(async () => (await mqttCheck())?.status === 'ok', 'the bridge connected');
+      } finally {
+        await rest.stop();
+      }
+    } finally {
+      await first.stop();
+      temp.cleanup();
+    }
   });
 });

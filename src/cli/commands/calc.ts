@@ -21,7 +21,7 @@ export async function calcCommand(argv: readonly string[], io: CliIo): Promise<n
   if (season !== undefined && !isSeason(season)) {
     throw new UsageError(COMMAND, `--season must be spring, summer, autumn or winter, got "${String(season)}"`);
   }
-  const config = configFor(parsed, io);
+  const config = configFor(parsed, io, { secretsOptional: true });
   const input: Record<string, unknown> = {};
   for (const name of FIELD_NAMES) if (parsed.values[name] !== undefined) input[name] = parsed.values[name];
   const outcome = calculate(input, calculationContext(config, systemClock.now(), { forcedSeason: isSeason(season) ? season : undefined }));

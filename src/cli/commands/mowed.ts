@@ -20,7 +20,7 @@ export async function mowedCommand(argv: readonly string[], io: CliIo): Promise<
     return EXIT_OK;
   }
   const [station] = expectPositionals(COMMAND, parsed.positionals, ['STATION']);
-  const config = configFor(parsed, io);
+  const config = configFor(parsed, io, { secretsOptional: true });
   const known = config.stations.map((candidate) => candidate.id);
   if (!known.includes(station!)) {
     throw new CommandError(`unknown station "${station}" (configured: ${known.length > 0 ? known.join(', ') : 'none; add it to "stations"'})`);

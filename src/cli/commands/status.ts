@@ -17,10 +17,10 @@ export async function statusCommand(argv: readonly string[], io: CliIo): Promise
     return EXIT_OK;
   }
   expectPositionals(COMMAND, parsed.positionals, []);
-  const config = configFor(parsed, io);
+  const config = configFor(parsed, io, { secretsOptional: true });
   let report: StatusReport;
   if (!existsSync(config.db.path)) {
-    report = { database: config.db.path, database_exists: false, stations: [], unconfigured_with_history: [] };
+    report = { database: config.db.path, database_exists: false, stations: [], unconfigured_with_history: [], unmatched_uploads: [] };
   } else {
     const database = await Database.open(config.db.path, { create: false });
     try {

@@ -1,6 +1,7 @@
 /**
- * `mowability upload-secret ecowitt|wunderground [STATION_ID]`: turns a
- * gateway's PASSKEY or a WU station's PASSWORD into the station's `upload`
+ * `mowability upload-secret ecowitt|ambient|wunderground [STATION_ID]`: turns
+ * an Ecowitt gateway's PASSKEY, an Ambient console's PASSKEY (its MAC, any
+ * spelling) or a WU station's PASSWORD into the station's `upload`
  * line. The secret comes from MOWABILITY_UPLOAD_SECRET or standard input,
  * never from the command line (shell history, `ps`), and only its SHA-256 is printed.
  */
@@ -8,7 +9,7 @@ import { expectPositionals, parseCommand } from '../args.js';
 import { printJson } from '../context.js';
 import { CommandError, EXIT_OK, UsageError, type CliIo } from '../io.js';
 import { HELP } from '../help.js';
-import { uploadSecretDigest } from '../../http/uploadsMatch.js';
+import { passkeyDigest, uploadSecretDigest } from '../../http/uploadsMatch.js';
 import { assertPrintable } from '../terminalText.js';
 
 const COMMAND = 'upload-secret';
@@ -31,15 +32,15 @@ export async function uploadSecretCommand(argv: readonly string[], io: CliIo): P
   }
   const [protocol, ...rest] = parsed.positionals;
   let upload: Record<string, string>;
-  if (protocol === 'ecowitt') {
-    expectPositionals(`${COMMAND} ecowitt`, rest, []);
-    upload = { passkeySha256: uploadSecretDigest(await readSecret(io)) };
+  if (protocol === 'ecowitt' || protocol === 'ambient') {
+    expectPositionals(`${COMMAND} ${protocol}`, rest, []);
+    upload = { passkeySha256: passkeyDigest(await readSecret(io)) };
   } else if (protocol === 'wunderground') {
     const [stationId] = expectPositionals(`${COMMAND} wunderground`, rest, ['STATION_ID']);
     assertPrintable(`${COMMAND} wunderground`, 'STATION_ID', stationId ?? '');
     upload = { stationId: stationId ?? '', passwordSha256: uploadSecretDigest(await readSecret(io)) };
   } else {
-    throw new UsageError(COMMAND, protocol === undefined ? 'missing ecowitt or wunderground' : `expected ecowitt or wunderground, got "${protocol}"`);
+    throw new UsageError(COMMAND, protocol === undefined ? 'missing ecowitt, ambient or wunderground' : `expected ecowitt, ambient or wunderground, got "${protocol}"`);
   }
   if (parsed.values.json === true) printJson(io, { upload });
   else io.stdout(`Add to the station in the config file:\n  "upload": ${JSON.stringify(upload)}\n`);

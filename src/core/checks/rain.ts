@@ -1,16 +1,17 @@
 import type { FieldName } from '../fields.js';
 import { formatNumberDe, roundTo } from '../format.js';
-import { clamp, piecewiseLinear, scaleCurveX } from '../piecewise.js';
+import { piecewiseLinear, scaleCurveX } from '../piecewise.js';
 import type { Curve } from '../piecewise.js';
 import { antecedentPrecipitationMm } from '../antecedent.js';
-import { irrigationWetness } from '../irrigation.js';
-import { bladeWetness } from '../lawnWetness.js';
+import { agoDe } from '../duration.js';
 import { dryingPotential } from '../physics.js';
 import { effectiveRainWindows, weightedCumulativeMm } from '../rainWindows.js';
 import type { EffectiveRainWindows } from '../rainWindows.js';
-import { LOAD_BEARING_DE, SOIL_TYPE_DE, fieldCapacityPct, loadBearingClass, soilLoadForScore, wetnessScore } from '../soil.js';
+import { LOAD_BEARING_DE, SOIL_TYPE_DE, soilLoadForScore } from '../soil.js';
+import { trafficClass, trafficScore } from '../softSoil.js';
 import { SOIL_ESTIMATE_SOURCE, estimatedSoilLoad } from '../soilEstimate.js';
 import { residualReason, residualScore } from './rainResidual.js';
+import { surfaceWetness, type SurfaceWetness } from './surfaceWetness.js';
 import type { SkippedPart, SoilType } from '../types.js';
 import type { CheckContext, CheckDefinition, CheckEvaluation } from './types.js';
 import { emphasis } from '../reasonText.js';
@@ -25,8 +26,6 @@ export function precipitationScore(rateMmH: number): number {
   return 0;
 }
 
-/** r = minutes_since_rain / drying time -> score (docs/model.md, "Check: rain"). */
-export const DRY_DOWN_CURVE: Curve = [[0, 15], [0.25, 20], [0.5, 40], [1, 70], [1.5, 90], [2, 100]];
 /** Weighted cumulative rain, mm -> score (docs/model.md, "Check: rain"). */
 export const CUMULATIVE_CURVE: Curve = [[2, 100], [5, 85], [10, 65], [20, 40], [30, 20], [40, 10]];
 /** Antecedent precipitation index, mm -> score for loam (docs/model.md, "Check: rain"). */
@@ -62,23 +61,6 @@ function minutesSinceRain(rateMmH: number, values: CheckContext['values']): Minu
   return { minutes: NO_RECENT_RAIN_MIN, source: 'estimated' };
 }
 
-/**
- * Minutes the blades need to dry before a normal cut (model 1.1, D8). One reading shows the drying
- * conditions of now, not those since the rain stopped (the evening's low potential did not dry the
- * blades in the afternoon), so the drying time depends on the rain amount only: the reference time is
- * the 1.0 formula (60 + 300·(1 − dp)) min at the typical potential dp = 0.7, i.e. 2.5 h after light
- * rain (practice: 2–5 h), longer after more rain. The weather of now acts in the humidity check.
- */
-export const DRYING_TIME_REFERENCE_MIN = 150;
-export function dryingTimeMin(rain12hMm: number): number {
-  const amountFactor = 1 + clamp((rain12hMm - 2) / 10, 0, 2);
-  return DRYING_TIME_REFERENCE_MIN * amountFactor;
-}
-
-function hoursDe(minutes: number): string {
-  return formatNumberDe(minutes / 60, 1);
-}
-
 /** What the sub-models found: their results, the parts they could not assess, and the models run (in run order). */
 interface RainFindings {
   subs: Partial<Record<SubModel, SubResult>>;
@@ -86,40 +68,24 @@ interface RainFindings {
   modelsExecuted: string[];
 }
 
-/** Wet blades: the dry-down since the last rain, lowered by a sprinkler run or the lawn memory's blade water. Returns the drying time. */
+/** Wet blades: the water on them and how long it takes to dry at the weather of now (./surfaceWetness.ts). */
 function surfaceWetnessSub(
   found: RainFindings,
-  rateMmH: number,
+  values: CheckContext['values'],
   since: MinutesSinceRain | null,
-  windows: EffectiveRainWindows | null,
   extensions: NonNullable<CheckContext['extensions']>,
-): number | null {
-  const { subs, skippedParts, modelsExecuted } = found;
-  let dryTimeMin: number | null = null;
+): SurfaceWetness | null {
   if (since === null) {
-    skippedParts.dry_down = {
+    found.skippedParts.dry_down = {
       reason: 'No minutes_since_rain and no rain window; the drying of the blades cannot be assessed.',
       missing: ['minutes_since_rain', 'rain_1h', 'rain_12h', 'rain_24h'],
     };
   } else {
-    modelsExecuted.push('dry_down');
-    dryTimeMin = dryingTimeMin(windows?.rain12hMm ?? 0);
-    const score = piecewiseLinear(DRY_DOWN_CURVE, since.minutes / dryTimeMin);
-    subs.surface_wetness = {
-      score,
-      reason: score < 70 && rateMmH === 0
-        ? `Letzter Regen vor ${Math.round(since.minutes)} Minuten – ${emphasis('Rasen noch nass')}, Abtrocknung dauert ca. ${hoursDe(dryTimeMin)} Stunden.`
-        : null,
-    };
+    found.modelsExecuted.push('dry_down');
   }
-
-  // A sprinkler run wets the blades like light rain (model 1.1 extension).
-  const irrigation = irrigationWetness(extensions);
-  if (irrigation !== null && irrigation.score < (subs.surface_wetness?.score ?? Number.POSITIVE_INFINITY)) subs.surface_wetness = irrigation;
-  // Water still on the blades by the lawn memory's balance (extension): only ever lowers the sub-score.
-  const blades = bladeWetness(extensions);
-  if (blades !== null && blades.score < (subs.surface_wetness?.score ?? Number.POSITIVE_INFINITY)) subs.surface_wetness = blades;
-  return dryTimeMin;
+  const wetness = surfaceWetness(values, since?.minutes ?? null, extensions);
+  if (wetness !== null) found.subs.surface_wetness = { score: wetness.score, reason: wetness.reason };
+  return wetness;
 }
 
 /** Much rain in the last 24 hours soaks surface and thatch. Returns the weighted cumulative rain. */
@@ -161,12 +127,12 @@ function soilSub(found: RainFindings, values: CheckContext['values'], apiMm: num
   const { subs, modelsExecuted } = found;
   if (values.soil_moisture !== undefined) {
     modelsExecuted.push('sml');
-    const fieldCapacity = fieldCapacityPct(lawn);
-    const score = wetnessScore(values.soil_moisture, fieldCapacity, lawn.mowerClass);
-    const bearing = loadBearingClass(values.soil_moisture, fieldCapacity, lawn.mowerClass);
+    const score = trafficScore(values.soil_moisture, lawn);
+    const bearing = trafficClass(values.soil_moisture, lawn);
+    // One fact, one reason: with a soil temperature the soiltemp check names the wet soil (model 1.2).
     subs.soil = {
       score,
-      reason: score < 70
+      reason: score < 70 && values.soil_temperature === undefined
         ? `${emphasis(`Boden ${LOAD_BEARING_DE[bearing]}`)} (${formatNumberDe(values.soil_moisture)} % Bodenfeuchte, ${SOIL_TYPE_DE[lawn.soilType]}) – Gefahr von Bodenverdichtung und Fahrspuren.`
         : null,
     };
@@ -216,7 +182,7 @@ function rainReasons(subs: RainFindings['subs'], since: MinutesSinceRain | null,
     .map((entry) => entry.reason);
   if (reasons.length === 0) {
     reasons.push(since !== null && since.source === 'measured'
-      ? `Kein Niederschlag, letzter Regen vor ${hoursDe(since.minutes)} Stunden – Rasen abgetrocknet.`
+      ? `Kein Niederschlag, letzter Regen ${agoDe(since.minutes)} – Rasen abgetrocknet.`
       : 'Kein Niederschlag – Rasen trocken.');
   }
   if (windows?.inconsistent) {
@@ -245,7 +211,7 @@ function evaluate({ values, extensions = {}, season, lawn, soilEstimate }: Check
     score: precipitationScore(rateMmH),
     reason: rateMmH > 0 ? `${emphasis('Es regnet')} (${formatNumberDe(rateMmH, 2)} mm/h) – nicht mähen.` : null,
   };
-  const dryTimeMin = surfaceWetnessSub(found, rateMmH, since, windows, extensions);
+  const wetness = surfaceWetnessSub(found, values, since, extensions);
   const cumulativeMm = cumulativeSub(found, windows);
   residualSub(found, values, windows, since, lawn.soilType);
   const apiMm = antecedentPrecipitationMm(values, windows, season);
@@ -269,7 +235,10 @@ function evaluate({ values, extensions = {}, season, lawn, soilEstimate }: Check
       minutes_since_rain: since === null ? null : since.minutes,
       minutes_since_rain_source: since === null ? null : since.source,
       minutes_since_irrigation: extensions.minutes_since_irrigation ?? null,
-      drying_time_min: dryTimeMin === null ? null : Math.round(dryTimeMin),
+      drying_time_min: wetness?.dryingTimeMin == null ? null : Math.round(wetness.dryingTimeMin),
+      drying_minutes_left: wetness === null ? null : Math.max(0, Math.round(wetness.minutesLeft)),
+      drying_rate_mm_h: wetness === null ? null : roundTo(wetness.rateMmH, 2),
+      drying_source: wetness?.source ?? null,
       drying_potential: roundTo(drying.value, 2),
       drying_potential_complete: drying.complete,
       api_mm: apiMm === null ? null : roundTo(apiMm, 1),

@@ -6,11 +6,10 @@ import {
   SOIL_TYPE_DE,
   droughtScore,
   fieldCapacityPct,
-  loadBearingClass,
   relativeWetness,
   soilLoadForScore,
-  wetnessScore,
 } from '../soil.js';
+import { trafficClass, trafficScore } from '../softSoil.js';
 import { thawCap } from '../thaw.js';
 import { TURF_PROFILES } from '../turf.js';
 import type { SkippedPart } from '../types.js';
@@ -38,9 +37,9 @@ function moistureAssessment(soilMoisturePct: number, fieldCapacity: number, lawn
   wetness: number;
   reason: string;
 } {
-  const wet = wetnessScore(soilMoisturePct, fieldCapacity, lawn.mowerClass);
+  const wet = trafficScore(soilMoisturePct, lawn);
   const dry = droughtScore(soilMoisturePct, fieldCapacity);
-  const bearing = loadBearingClass(soilMoisturePct, fieldCapacity, lawn.mowerClass);
+  const bearing = trafficClass(soilMoisturePct, lawn);
   const vwc = formatNumberDe(soilMoisturePct);
   let reason: string;
   if (dry < wet) {

@@ -2,17 +2,14 @@
  * Water on the grass blades as a balance (mm), stepped reading by reading. Pure.
  *
  * In: rain (up to the sward's storage), dew (calm, humid, dark), a sprinkler run (fills the storage).
- * Out: evaporation at the reference rate ET0 (FAO-56, ./evaporation.ts) — a wet grass surface
- * evaporates at about the reference rate, since the reference surface *is* well-watered short grass.
+ * Out: evaporation of the wet canopy by the model's one drying model (../drying.ts, FAO-56 eq. 53 with
+ * rs = 0), the same the rain check and the forecast use.
  */
-import { referenceEtMmPerHour, type EtWeather } from './evaporation.js';
+import { INTERCEPTION_STORAGE_MM, MIN_DRYING_RATE_MM_H, dryingRateMmH } from '../drying.js';
+import type { EtWeather } from './evaporation.js';
 
-/**
- * Water the sward holds on its blades, mm. Calibrated so that a full sward dries in about 2.5–3 h of a
- * sunny temperate afternoon (ET0 ≈ 0.35 mm/h), the model's 150-minute drying time after light rain
- * (docs/model.md, D8).
- */
-export const BLADE_STORAGE_MM = 1.0;
+/** Water the sward holds on its blades, mm: the drying model's interception storage. */
+export const BLADE_STORAGE_MM = INTERCEPTION_STORAGE_MM;
 /** Dew deposition on calm clear nights, mm/h: ~0.4 mm in a 10-hour night (Monteith 1957: rarely above 0.5 mm a night). */
 export const DEW_RATE_MM_H = 0.04;
 /** Dew forms at RH ≥ 90 % or a dew-point spread below 1 K … */
@@ -22,8 +19,13 @@ export const DEW_MAX_SPREAD_K = 1;
 export const DEW_MAX_WIND_KMH = 11;
 /** … without sun (night or twilight). */
 export const DEW_MAX_SOLAR_WM2 = 20;
-/** When nothing evaporates now, the drying time given to the core assumes this slow rate (mm/h). */
-export const MIN_DRYING_RATE_MM_H = 0.05;
+export { MIN_DRYING_RATE_MM_H };
+
+/** The drying rate of the blades in this weather, mm/h; 0 in dew weather or without humidity and dew point (unknown). */
+export function bladeDryingRateMmH(weather: EtWeather): number {
+  if (isDewWeather(weather) || (weather.humidityPct === undefined && weather.dewPointC === undefined)) return 0;
+  return dryingRateMmH(weather);
+}
 
 export interface BladeState {
   /** Water on the blades, mm, 0..BLADE_STORAGE_MM. */
@@ -62,7 +64,7 @@ export function stepBlades(state: BladeState, step: BladeStep): BladeState {
   if (step.weather && isDewWeather(step.weather)) {
     water = Math.min(BLADE_STORAGE_MM, water + DEW_RATE_MM_H * hours);
   } else if (step.weather && wetBefore) {
-    const rate = referenceEtMmPerHour(step.weather) ?? 0;
+    const rate = bladeDryingRateMmH(step.weather);
     if (rate > 0 && water <= rate * hours) {
       // Dry within the step: at the moment the film is gone.
       return { waterMm: 0, drySinceMs: Math.round(step.fromMs + (water / rate) * 3_600_000) };
@@ -76,7 +78,7 @@ export function stepBlades(state: BladeState, step: BladeStep): BladeState {
 /** Minutes to dry at the current weather; null when dry, Infinity when nothing evaporates now. */
 export function dryingMinutesLeft(state: BladeState, weather: EtWeather | undefined): number | null {
   if (state.waterMm <= 0) return null;
-  const rate = weather && !isDewWeather(weather) ? referenceEtMmPerHour(weather) ?? 0 : 0;
+  const rate = weather ? bladeDryingRateMmH(weather) : 0;
   return rate > 0 ? Math.ceil((state.waterMm / rate) * 60) : Number.POSITIVE_INFINITY;
 }
 

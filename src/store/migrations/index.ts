@@ -11,6 +11,7 @@ import { forecastCache } from './006_forecastCache.js';
 import { lawnMemory } from './007_lawnMemory.js';
 import { publicService } from './008_publicService.js';
 import { historyStationRows } from './009_historyStationRows.js';
+import { uploadRefusals } from './010_uploadRefusals.js';
 
 import type { Migration } from './migration.js';
 
@@ -26,4 +27,5 @@ export const MIGRATIONS: readonly Migration[] = [
   lawnMemory,
   publicService,
   historyStationRows,
+  uploadRefusals,
 ];

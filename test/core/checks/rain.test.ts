@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { INTERCEPTION_STORAGE_MM, MIN_DRYING_RATE_MM_H, dryingMinutesFor } from '../../../src/core/drying.js';
 import { checkFor, subScore } from '../helpers.js';
 
 describe('rain check: precipitation now', () => {
@@ -26,41 +27,45 @@ describe('rain check: precipitation now', () => {
 });
 
 describe('rain check: dry_down (surface wetness)', () => {
-  // Model 1.1 (D8): blades need 150 min (2.5 h) after light rain, whatever the weather of now.
+  // Model 1.2: the film of INTERCEPTION_STORAGE_MM dries at the wet-canopy rate of now (src/core/drying.ts).
+  const SUNNY = { temperature: 24, humidity: 50, wind_speed: 15, solar: 700 };
+  const sunnyMinutes = dryingMinutesFor(INTERCEPTION_STORAGE_MM, { temperatureC: 24, humidityPct: 50, windKmh: 15, solarWm2: 700 });
+
   it.each([
-    [0, 15],
-    [37.5, 20],
-    [75, 40],
-    [112.5, 55],
-    [150, 70],
-    [225, 90],
-    [300, 100],
-    [5000, 100],
-  ])('%d minutes after light rain scores %d', (minutes, score) => {
-    const check = checkFor('rain', { minutes_since_rain: minutes });
-    expect(check.meta.drying_time_min).toBe(150);
-    expect(subScore(check, 'surface_wetness')).toBe(score);
+    // [minutes left to dry, sub-score]: the breakpoints of BLADE_DRYING_CURVE, 1.1 in the comment.
+    [240, 15], // 1.1: 0 min after light rain 15
+    [120, 20], // 1.1: 37.5 min 20
+    [60, 40], // 1.1: 75 min 40
+    [20, 55], // 1.1: 112.5 min 55
+    [0, 70], // 1.1: 150 min 70
+    [-60, 90], // 1.1: 225 min 90
+    [-120, 100], // 1.1: 300 min 100
+  ])('%d minutes left to dry in sun and wind scores %d', (left, score) => {
+    const check = checkFor('rain', { ...SUNNY, minutes_since_rain: Math.max(0, sunnyMinutes - left) });
+    if (sunnyMinutes - left >= 0) expect(subScore(check, 'surface_wetness')).toBeCloseTo(score, 0);
+    expect(check.meta.drying_time_min).toBe(Math.round(sunnyMinutes));
   });
 
-  it('does not depend on the drying conditions of now (D8)', () => {
-    const sunny = checkFor('rain', { temperature: 25, humidity: 30, solar: 800, wind_speed: 15, minutes_since_rain: 60 });
-    const dull = checkFor('rain', { temperature: 12, humidity: 95, solar: 0, wind_speed: 0, minutes_since_rain: 60 });
-    expect(sunny.meta.drying_potential).toBe(1);
-    expect(dull.meta.drying_potential).toBeLessThan(0.1);
-    expect(sunny.meta.drying_time_min).toBe(150);
-    expect(subScore(sunny, 'surface_wetness')).toBe(subScore(dull, 'surface_wetness'));
+  it('dries in about an hour in summer sun and wind, in most of a day on a still humid night', () => {
+    const sunny = checkFor('rain', { ...SUNNY, minutes_since_rain: 60 });
+    const night = checkFor('rain', { temperature: 12, humidity: 95, solar: 0, wind_speed: 0, minutes_since_rain: 60 });
+    expect(sunny.meta.drying_time_min).toBeGreaterThan(55);
+    expect(sunny.meta.drying_time_min).toBeLessThan(80);
+    expect(night.meta.drying_time_min).toBe(Math.round((INTERCEPTION_STORAGE_MM / MIN_DRYING_RATE_MM_H) * 60));
+    expect(subScore(sunny, 'surface_wetness')).toBeGreaterThan(subScore(night, 'surface_wetness'));
   });
 
-  it('takes longer after more rain (amount factor from rain_12h)', () => {
-    expect(checkFor('rain', { minutes_since_rain: 100, rain_12h: 2 }).meta.drying_time_min).toBe(150);
-    expect(checkFor('rain', { minutes_since_rain: 100, rain_12h: 12 }).meta.drying_time_min).toBe(300);
-    expect(checkFor('rain', { minutes_since_rain: 100, rain_12h: 40 }).meta.drying_time_min).toBe(450);
+  it('holds the same film after light and heavy rain (thatch and soil are the residual and cumulative models)', () => {
+    const light = checkFor('rain', { ...SUNNY, minutes_since_rain: 30, rain_12h: 1 });
+    const heavy = checkFor('rain', { ...SUNNY, minutes_since_rain: 30, rain_12h: 40 });
+    expect(light.meta.drying_time_min).toBe(heavy.meta.drying_time_min);
   });
 
-  it('uses the German wet-lawn template', () => {
-    const check = checkFor('rain', { minutes_since_rain: 45 });
-    expect(check.reasons.join(' ')).toContain('Letzter Regen vor 45 Minuten – <b>Rasen noch nass</b>, Abtrocknung dauert ca. 2,5 Stunden.');
-    expect(check.status).toBe('BLOCK');
+  it('uses the German wet-lawn template with natural durations', () => {
+    const check = checkFor('rain', { minutes_since_rain: 45, humidity: 70, solar: 200, wind_speed: 5 });
+    expect(check.reasons.join(' ')).toMatch(/^Letzter Regen vor 45 Minuten – <b>Rasen noch nass<\/b>, trocken in ca\. [0-9,]+ (Minuten|Stunden) bei jetzigem Wetter \(Verdunstung [0-9,]+ mm\/h\)\.$/);
+    expect(check.meta.drying_source).toBe('rain');
+    expect(check.meta.drying_minutes_left).toBeGreaterThan(0);
   });
 
   it.each([
@@ -145,7 +150,8 @@ describe('rain check: residual_moisture', () => {
 
   it('penalises heavy rain 12–24 h ago even when the last 12 h were dry', () => {
     // 500 min after 30 mm: the cumulative model alone (0.3·30 = 9 mm -> 69) would leave it near OK.
-    const check = checkFor('rain', { rain_24h: 30, rain_12h: 0, minutes_since_rain: 500 });
+    // Sunny, so the blades dried long ago (model 1.2 dries by the weather of now).
+    const check = checkFor('rain', { rain_24h: 30, rain_12h: 0, minutes_since_rain: 500, humidity: 50, solar: 600, wind_speed: 10 });
     expect(check.score).toBe(63);
     expect(check.meta.limiting_factor).toBe('residual');
     expect(check.reasons[0]).toBe('Ergiebiger Regen (30 mm in 24 Stunden) – Restfeuchte in Rasenfilz und Boden, nach Starkregen etwa einen Tag warten.');
@@ -197,7 +203,8 @@ describe('rain check: sml (soil moisture load)', () => {
   });
 
   it('prefers measured soil moisture, without the drought term', () => {
-    const wet = checkFor('rain', { soil_moisture: 36.4, rain_14d: 0, minutes_since_rain: 99999 });
+    // Saturated loam (46 %; 1.1 reached 10 already at 36.4 %, model 1.2 rates that 41.7, src/core/softSoil.ts).
+    const wet = checkFor('rain', { soil_moisture: 46, rain_14d: 0, minutes_since_rain: 99999 });
     expect(subScore(wet, 'soil')).toBe(10);
     expect(wet.meta).toMatchObject({ soil_load: 'saturated', soil_load_source: 'soil_moisture', limiting_factor: 'soil' });
     const dry = checkFor('rain', { soil_moisture: 3, minutes_since_rain: 99999 });
@@ -212,9 +219,9 @@ describe('rain check: sml (soil moisture load)', () => {
 
 describe('rain check: combination and meta', () => {
   it('lists the most severe sub-model first', () => {
-    const check = checkFor('rain', { soil_moisture: 38, rain_1h: 0, rain_12h: 8, rain_24h: 25, minutes_since_rain: 500 }, 'autumn');
+    const check = checkFor('rain', { soil_moisture: 38, rain_1h: 0, rain_12h: 8, rain_24h: 25, minutes_since_rain: 500, humidity: 50, solar: 600, wind_speed: 10 }, 'autumn');
     expect(check.meta.limiting_factor).toBe('soil');
-    expect(check.reasons[0]).toContain('Boden wassergesättigt');
+    expect(check.reasons[0]).toContain('Boden nass'); // 1.1: „Boden wassergesättigt“ (model 1.2: s = 0.56)
     // The measured soil moisture replaces the residual estimate (D3); the cumulative finding follows.
     expect(check.reasons[1]).toContain('Viel Regen in den letzten 24 Stunden');
     expect(check.meta.models_executed).not.toContain('residual_moisture');

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { trafficScore } from '../../../src/core/softSoil.js';
 import { checkFor } from '../helpers.js';
 
 describe('soiltemp check', () => {
@@ -25,13 +26,15 @@ describe('soiltemp check', () => {
   });
 
   it.each([
-    // loam, field capacity 28 %: [soil_moisture, score, load class]
+    // loam, field capacity 28 %, saturation 46 %, walk-behind mower: [soil_moisture, score, load class].
+    // Model 1.2 (src/core/softSoil.ts): above field capacity at the breakpoints of s = (θ − 28)/18.
     [23.8, 100, 'low'],
     [28, 80, 'moderate'],
-    [30.8, 50, 'high'],
-    [33.6, 25, 'very_high'],
-    [36.4, 10, 'saturated'],
-    [45, 10, 'saturated'],
+    [28.9, 65, 'high'], // s 0.05; 1.1: 70
+    [33.4, 50, 'high'], // s 0.3; 1.1: 27
+    [37, 40, 'high'], // s 0.5; 1.1: 10
+    [40.6, 25, 'very_high'], // s 0.7; 1.1: 10
+    [46, 10, 'saturated'], // s 1; 1.1: 10
   ])('loam at %d %% moisture scores %d', (soilMoisture, score, loadClass) => {
     const check = checkFor('soiltemp', { soil_temperature: 15, soil_moisture: soilMoisture });
     expect(check.score).toBe(score);
@@ -62,9 +65,41 @@ describe('soiltemp check', () => {
   });
 
   it('names wet soil with the German template', () => {
+    // 1.1: "Boden wassergesättigt" (score 10); 1.2: s = 0.56, BLOCK for a walk-behind mower.
     const check = checkFor('soiltemp', { soil_temperature: 15, soil_moisture: 38 });
     expect(check.status).toBe('BLOCK');
-    expect(check.reasons[0]).toContain('Boden wassergesättigt</b> (38 % Bodenfeuchte, Lehmboden) – Gefahr von Bodenverdichtung und Fahrspuren.');
+    expect(check.reasons[0]).toContain('Boden nass</b> (38 % Bodenfeuchte, Lehmboden) – Gefahr von Bodenverdichtung und Fahrspuren.');
+  });
+
+  it.each([
+    // Loam 4 points above field capacity two days after heavy rain (s = 0.22): a weight question (model 1.2).
+    // [mower, score, status]; 1.1: robot 52 WARNING, walk 39 BLOCK, ride-on 19 BLOCK.
+    ['robot', 61, 'WARNING'],
+    ['walk', 55, 'WARNING'],
+    ['ride_on', 32, 'BLOCK'],
+  ] as const)('soft loam (32 %%) for a %s mower scores %d (%s)', (mowerClass, score, status) => {
+    const check = checkFor('soiltemp', { soil_temperature: 15, soil_moisture: 32 }, 'summer', { mowerClass });
+    expect(check.score).toBe(score);
+    expect(check.status).toBe(status);
+  });
+
+  it('never rates wetter soil better, for any mower (monotone in θ)', () => {
+    for (const mowerClass of ['robot', 'walk', 'ride_on'] as const) {
+      let previous = 101;
+      for (let theta = 10; theta <= 50; theta += 0.25) {
+        const score = trafficScore(theta, { soilType: 'loam', mowerClass });
+        expect(score).toBeLessThanOrEqual(previous + 1e-9);
+        previous = score;
+      }
+    }
+  });
+
+  it('never rates a heavier mower better on the same soil', () => {
+    for (let theta = 10; theta <= 50; theta += 0.5) {
+      const lawn = (mowerClass: 'robot' | 'walk' | 'ride_on') => trafficScore(theta, { soilType: 'clay', mowerClass });
+      expect(lawn('walk')).toBeLessThanOrEqual(lawn('robot'));
+      expect(lawn('ride_on')).toBeLessThanOrEqual(lawn('walk'));
+    }
   });
 
   it('skips the load-bearing part without soil moisture and never estimates it', () => {

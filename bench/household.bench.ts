@@ -1,0 +1,156 @@
+/**
+ * A household day: the real daemon (`dist/cli/main.js serve`, the shipped start path) under the
+ * load of one household, measured from the outside (/proc/<pid>) over a window and extrapolated to
+ * a day. Four runs, each a fresh daemon on a 14-day database, add one part at a time so the
+ * differences attribute the cost:
+ *
+ *   idle       no stations (broker, HTTP, metrics and timers only)
+ *   readings   + 10 stations reporting every 16 s (lawn memory on, the default)
+ *   forecast   + an Open-Meteo forecast per station (a loopback stand-in)
+ *   household  + one open status page polling, a REST client calling /v1/calculate once a minute
+ *
+ * Baseline in the same run: an idle `node` process with nothing loaded (the floor of any daemon).
+ */
+import { join } from 'node:path';
+import type { Benchmark, BenchContext, BenchOutcome } from './lib/benchmark.js';
+import { Child } from './lib/child.js';
+import { createKey } from './lib/cli.js';
+import { cliAvailable, spawnDaemon, waitHealthy } from './lib/daemon.js';
+import { callCalculate, pollStatusPage, publishAtStationPace, startFakeForecast, type FakeForecast, type LoadCounts } from './lib/householdLoad.js';
+import { connectPublisher } from './lib/mqttLoad.js';
+import { ioDelta, MIB, readCpuMicros, readIo, RssSampler } from './lib/proc.js';
+import { atMost, measured, notMeasured, type Figure } from './lib/report.js';
+import { benchStations } from './lib/rtl433.js';
+import { seedHistory } from './lib/seedHistory.js';
+import { makeTempDir } from './lib/tempDir.js';
+import { sleep, waitFor } from './lib/time.js';
+
+const STATION_COUNT = 10;
+const DAY_S = 86_400;
+const PARTS = ['idle', 'readings', 'forecast', 'household'] as const;
+type Part = (typeof PARTS)[number];
+
+interface WindowFigures {
+  seconds: number;
+  cpuSeconds: number;
+  writeBytes: number;
+  peakRssBytes: number;
+  counts: LoadCounts;
+}
+
+const perDay = (value: number, seconds: number): number => (value * DAY_S) / seconds;
+
+function stationConfig(forecast: FakeForecast | undefined): Record<string, unknown>[] {
+  return benchStations(STATION_COUNT).map((station) => ({
+    ...station,
+    ...(forecast ? { location: { latitude: 52.52, longitude: 13.41 }, forecast: { source: 'open-meteo' } } : {}),
+  }));
+}
+
+/** /health answers before the embedded broker listens: connect once it does. */
+async function connectWhenListening(port: number): Promise<Awaited<ReturnType<typeof connectPublisher>>> {
+  let client: Awaited<ReturnType<typeof connectPublisher>> | undefined;
+  await waitFor(
+    async () => {
+      client = await connectPublisher(port, 'household-stations').catch(() => undefined);
+      return client !== undefined;
+    },
+    { timeoutMs: 30_000, intervalMs: 200, what: `the embedded broker on port ${port}` },
+  );
+  return client as NonNullable<typeof client>;
+}
+
+/** Drives the part's load for `seconds` while measuring the daemon from outside. */
+async function measureWindow(part: Part, ports: { http: number; broker: number }, pid: number, seconds: number, apiKey: string): Promise<WindowFigures> {
+  const counts: LoadCounts = { readings: 0, httpRequests: 0, httpFailures: 0 };
+  const stop = new AbortController();
+  const publisher = part === 'idle' ? undefined : await connectWhenListening(ports.broker);
+  const rss = new RssSampler(pid);
+  const cpuBefore = readCpuMicros(pid);
+  const ioBefore = readIo(pid);
+  rss.start(250);
+  const loads: Promise<unknown>[] = [];
+  if (publisher) loads.push(publishAtStationPace(publisher, STATION_COUNT, seconds * 1000, stop.signal).then((n) => (counts.readings = n)));
+  if (part === 'household') {
+    loads.push(pollStatusPage(ports.http, 'bench0', stop.signal, counts), callCalculate(ports.http, apiKey, stop.signal, counts));
+  }
+  await sleep(seconds * 1000);
+  const cpuSeconds = (readCpuMicros(pid) - cpuBefore) / 1e6;
+  const writeBytes = ioDelta(readIo(pid), ioBefore).writeBytes;
+  rss.stop();
+  stop.abort();
+  await Promise.allSettled(loads);
+  await publisher?.endAsync();
+  return { seconds, cpuSeconds, writeBytes, peakRssBytes: rss.peakBytes, counts };
+}
+
+async function runPart(context: BenchContext, part: Part, seconds: number): Promise<WindowFigures> {
+  const dir = makeTempDir();
+  const dbPath = join(dir, 'mowability.db');
+  const withStations = part !== 'idle';
+  if (withStations) await seedHistory(dbPath, benchStations(STATION_COUNT).map((s) => s.id), Date.now() - 60_000);
+  const apiKey = await createKey(context.repoRoot, dbPath, 'household');
+  const forecast = part === 'forecast' || part === 'household' ? await startFakeForecast(context.repoRoot) : undefined;
+  const daemon = await spawnDaemon({
+    repoRoot: context.repoRoot,
+    dir,
+    nodeArgs: context.daemonNodeArgs,
+    env: { MOWABILITY_TIMEZONE: 'UTC', ...(forecast ? { MOWABILITY_FORECAST_OPEN_METEO_URL: forecast.baseUrl } : {}) },
+    ...(withStations ? { configFile: { stations: stationConfig(forecast) } } : {}),
+  });
+  try {
+    await waitHealthy(daemon, 30_000);
+    if (forecast) await waitFor(() => forecast.requests >= STATION_COUNT, { timeoutMs: 60_000, intervalMs: 100, what: 'every station fetched its forecast' });
+    await sleep(context.quick ? 3000 : 15_000); // start-up work (restore, first recompute) is not a household day's
+    const figures = await measureWindow(part, { http: daemon.httpPort, broker: daemon.brokerPort }, daemon.child.pid, seconds, apiKey);
+    context.log(`${part}: ${figures.cpuSeconds.toFixed(2)} CPU-s in ${seconds} s, ${figures.counts.readings} readings, ${figures.counts.httpRequests} requests`);
+    return figures;
+  } finally {
+    await daemon.child.stop();
+    await forecast?.close();
+    daemon.cleanup();
+  }
+}
+
+async function bareNodeCpuSeconds(seconds: number): Promise<number> {
+  const child = await Child.spawnNode({ args: ['-e', 'setInterval(() => {}, 60000)'] });
+  try {
+    await sleep(1000);
+    const before = readCpuMicros(child.pid);
+    await sleep(seconds * 1000);
+    return (readCpuMicros(child.pid) - before) / 1e6;
+  } finally {
+    await child.stop();
+  }
+}
+
+function figuresOf(runs: Record<Part, WindowFigures>, bareCpuSeconds: number, seconds: number): Figure[] {
+  const day = (part: Part): number => perDay(runs[part].cpuSeconds, runs[part].seconds);
+  const { household, readings, idle } = runs;
+  const cpuPerReadingMs = ((readings.cpuSeconds - perDay(idle.cpuSeconds, idle.seconds) * (readings.seconds / DAY_S)) / Math.max(1, readings.counts.readings)) * 1000;
+  const failures = household.counts.httpFailures;
+  return [
+    measured('household.cpuPerDay', 'CPU per household day', day('household'), 'CPU-s', atMost(150), `${seconds} s windows × ${DAY_S / seconds}; ${household.counts.readings} readings, ${household.counts.httpRequests} requests (${failures} failed)`),
+    measured('household.idleCpuPerDay', 'CPU per day, idle daemon (no stations)', day('idle'), 'CPU-s', atMost(30), `bare node process: ${perDay(bareCpuSeconds, seconds).toFixed(1)} CPU-s/day`),
+    measured('household.idleRatio', 'idle daemon ÷ bare node (CPU)', bareCpuSeconds > 0 ? idle.cpuSeconds / bareCpuSeconds : Number.NaN, '×'),
+    measured('household.readingsPart', 'CPU per day, readings part', day('readings') - day('idle'), 'CPU-s'),
+    measured('household.forecastPart', 'CPU per day, forecast part', day('forecast') - day('readings'), 'CPU-s'),
+    measured('household.httpPart', 'CPU per day, page + REST part', day('household') - day('forecast'), 'CPU-s'),
+    measured('household.cpuPerReading', 'CPU per reading (readings part)', cpuPerReadingMs, 'ms', atMost(1)),
+    measured('household.writtenPerDay', 'bytes written per household day', perDay(household.writeBytes, household.seconds) / MIB, 'MiB', atMost(8)),
+    measured('household.peakRss', 'peak RSS, household', household.peakRssBytes / MIB, 'MB', atMost(110)),
+  ];
+}
+
+export const householdBenchmark: Benchmark = {
+  name: 'household',
+  title: "A household day: 10 stations at a station's pace, forecast, lawn memory, a status page and a REST client",
+  async run(context: BenchContext): Promise<BenchOutcome> {
+    if (!cliAvailable(context.repoRoot)) return { figures: [notMeasured('household.cpuPerDay', 'CPU per household day', 'CPU-s', 'dist/cli/main.js does not exist', atMost(150))], details: {} };
+    const seconds = context.quick ? 60 : 300;
+    const bareCpuSeconds = await bareNodeCpuSeconds(seconds);
+    const runs = {} as Record<Part, WindowFigures>;
+    for (const part of PARTS) runs[part] = await runPart(context, part, seconds);
+    return { figures: figuresOf(runs, bareCpuSeconds, seconds), details: { seconds, bareCpuSeconds, runs } };
+  },
+};

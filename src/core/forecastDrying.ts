@@ -1,0 +1,51 @@
+/**
+ * The blade water carried through the forecast hours (docs/model.md, "Drying of the blades"): the one
+ * drying model of ./drying.ts, stepped hour by hour at the forecast's weather, starting from the water
+ * on the blades now (the lawn memory's balance when the input has it, else the rain check's stateless
+ * estimate). Every projected hour gets `blade_drying_minutes`, so the forecast's index dries the lawn
+ * exactly as the lawn memory would at that weather, and never contradicts it. Pure.
+ */
+import { INTERCEPTION_STORAGE_MM, dryingRateMmH } from './drying.js';
+import { dryingWeatherOf } from './checks/surfaceWetness.js';
+import type { CalculationInput } from './fields.js';
+import type { ExtensionInput } from './irrigation.js';
+
+const HOUR_MS = 3_600_000;
+const MAX_MINUTES = 99_999;
+
+type Input = CalculationInput & ExtensionInput;
+
+export interface DryingSlot {
+  startMs: number;
+  endMs: number;
+  input: Input;
+  /** Rain expected in the slot, mm. */
+  expectedRainMm: number;
+}
+
+/**
+ * Water on the blades now, mm; null when the input says nothing about wet blades. The balance's minutes
+ * to dry are turned back into water at the rate of now (the balance computed them at that rate).
+ */
+export function bladeWaterNow(current: Input): number | null {
+  const rate = dryingRateMmH(dryingWeatherOf(current));
+  if (current.blade_drying_minutes !== undefined) return Math.min(INTERCEPTION_STORAGE_MM, (current.blade_drying_minutes / 60) * rate);
+  const since = [current.minutes_since_rain, current.minutes_since_irrigation].filter((m): m is number => m !== undefined);
+  if (since.length === 0 && (current.precipitation_rate ?? 0) === 0) return null;
+  const latest = (current.precipitation_rate ?? 0) > 0 ? 0 : Math.min(...since);
+  return Math.max(0, INTERCEPTION_STORAGE_MM - (latest / 60) * rate);
+}
+
+/** The slots with `blade_drying_minutes` at each slot's end; unchanged when nothing is known of the blades now. */
+export function withBladeDrying<T extends DryingSlot>(slots: readonly T[], current: Input): T[] {
+  let water = bladeWaterNow(current);
+  if (water === null) return [...slots];
+  return slots.map((slot) => {
+    const rate = dryingRateMmH(dryingWeatherOf(slot.input));
+    const hours = Math.max(0, slot.endMs - slot.startMs) / HOUR_MS;
+    // Rain first (up to the storage), then the slot's drying: the state at the slot's end.
+    water = Math.max(0, Math.min(INTERCEPTION_STORAGE_MM, (water ?? 0) + Math.max(0, slot.expectedRainMm)) - rate * hours);
+    const minutes = Math.min(MAX_MINUTES, Math.ceil((water / rate) * 60));
+    return { ...slot, input: { ...slot.input, blade_drying_minutes: minutes } };
+  });
+}

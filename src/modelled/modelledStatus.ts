@@ -1,0 +1,80 @@
+/**
+ * What a modelled station tells its users: the start-up line saying what will be fetched and how
+ * often, and the state's `modelled` object (provider, status in words, last fetch). Pure.
+ */
+import type { StationConfig, StationLocation } from '../ingest/types.js';
+import { BACKFILL_DAYS } from './modelledRequest.js';
+import type { RoundMemory } from './modelledRound.js';
+
+/** A round's bookkeeping per station. */
+export interface ModelledProgress {
+  failures: number;
+  lastError?: string;
+  failingSinceMs?: number | undefined;
+  lastFetchAtMs?: number;
+  lastOkAtMs?: number;
+  memory: RoundMemory;
+}
+
+export type ModelledStatus = 'waiting' | 'ok' | 'no_data_provider_unreachable' | 'provider_unreachable';
+
+export interface ModelledView {
+  provider: 'open-meteo';
+  status: ModelledStatus;
+  /** The status in words, for the page and `mowability status`. */
+  message: string;
+  last_fetch_at: string | null;
+  last_success_at: string | null;
+  failed_rounds: number;
+  last_error: string | null;
+  attribution: string;
+}
+
+const HOUR_MINUTES = 60;
+const DAY_MINUTES = 24 * HOUR_MINUTES;
+
+/** Requests a day at one interval (the backfill and retries aside). */
+export function requestsPerDay(intervalMinutes: number): number {
+  return Math.ceil(DAY_MINUTES / intervalMinutes);
+}
+
+export function modelledPlan(station: StationConfig & { location: StationLocation }, intervalMinutes: number, baseUrl: string): string {
+  const { latitude, longitude } = station.location;
+  return `station "${station.id}" is modelled from Open-Meteo (${baseUrl}) at ${latitude}, ${longitude}: ${BACKFILL_DAYS} days of hourly history on the first start, `
+    + `then the current conditions and the forecast every ${intervalMinutes} min (about ${requestsPerDay(intervalMinutes)} requests a day). `
+    + 'Data by Open-Meteo.com (CC BY 4.0), free for non-commercial use';
+}
+
+const iso = (ms: number | undefined): string | null => (ms === undefined ? null : new Date(ms).toISOString());
+
+function statusOf(progress: ModelledProgress, hasData: boolean): ModelledStatus {
+  if (progress.failures > 0) return hasData ? 'provider_unreachable' : 'no_data_provider_unreachable';
+  return hasData ? 'ok' : 'waiting';
+}
+
+function messageOf(status: ModelledStatus, progress: ModelledProgress): string {
+  switch (status) {
+    case 'waiting':
+      return 'no data yet (waiting for the first answer from Open-Meteo)';
+    case 'no_data_provider_unreachable':
+      return `no data yet (provider unreachable: ${progress.lastError ?? 'no answer'}); retrying with back-off`;
+    case 'provider_unreachable':
+      return `provider unreachable since ${iso(progress.failingSinceMs)} (${progress.lastError ?? 'no answer'}); the last modelled values are used until they are stale, the gap is filled when it answers`;
+    case 'ok':
+      return 'modelled from Open-Meteo (not measured)';
+  }
+}
+
+export function modelledView(progress: ModelledProgress, lastReadingAtMs: number | null, attribution: string): ModelledView {
+  const status = statusOf(progress, lastReadingAtMs !== null);
+  return {
+    provider: 'open-meteo',
+    status,
+    message: messageOf(status, progress),
+    last_fetch_at: iso(progress.lastFetchAtMs),
+    last_success_at: iso(progress.lastOkAtMs),
+    failed_rounds: progress.failures,
+    last_error: progress.lastError ?? null,
+    attribution,
+  };
+}

@@ -1,0 +1,41 @@
+/**
+ * Under systemd the broker's accounts reach the service alone (LoadCredential=); the admin wrapper
+ * runs the CLI with the unit's Environment= but without its credentials. A broker on all
+ * interfaces needs accounts, yet key management needs no secret: it must still work. `serve` and
+ * `config` keep checking the whole configuration.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { EXIT_CONFIG } from '../../src/util/exitCodes.js';
+import { runCliInProcess } from '../helpers/httpCli.js';
+import { makeTempDir } from '../helpers/httpTempDir.js';
+
+describe('admin commands without the service\'s secrets', () => {
+  let temp: ReturnType<typeof makeTempDir>;
+  let env: Record<string, string>;
+  const cli = (...argv: string[]) => runCliInProcess(argv, env);
+
+  beforeEach(() => {
+    temp = makeTempDir();
+    // The README's unit: a broker for the LAN, its accounts in a credential this process does not get.
+    env = { MOWABILITY_DB_PATH: temp.dbPath, MOWABILITY_TIMEZONE: 'UTC', MOWABILITY_BROKER_ENABLED: 'true', MOWABILITY_BROKER_HOST: '0.0.0.0' };
+  });
+  afterEach(() => temp.cleanup());
+
+  it('keys add, keys list, maintenance and status work', async () => {
+    const added = await cli('keys', 'add', 'alice');
+    expect(added.stderr).toBe('');
+    expect(added.code).toBe(0);
+    expect(added.stdout).toContain('Created API key 1 for alice.');
+    expect((await cli('keys', 'list')).stdout).toContain('alice');
+    expect((await cli('maintenance', 'on')).code).toBe(0);
+    expect((await cli('status')).code).toBe(0);
+  });
+
+  it('config and serve still refuse the configuration, naming broker.users', async () => {
+    for (const command of ['config', 'serve']) {
+      const result = await cli(command);
+      expect(result.code, command).toBe(EXIT_CONFIG);
+      expect(result.stderr).toContain('"broker.users" must list at least one username/password');
+    }
+  });
+});

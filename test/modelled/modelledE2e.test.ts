@@ -1,0 +1,91 @@
+/**
+ * A user with only a location, end to end and without the internet: the full daemon
+ * (src/daemon.ts) on an empty database, a modelled station and a fake Open-Meteo on loopback.
+ * The first answer backfills 14 days of hours through acceptReading, so the published state has
+ * an index with every rain window complete, marked as modelled; one request served the station
+ * and its forecast. Then the provider goes down at a restart with the clock moved on, comes back,
+ * and the missed hours are filled from past hours: no hole in the history.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load.js';
+import { startDaemon, type RunningDaemon } from '../../src/daemon.js';
+import { RETENTION_MINUTES } from '../../src/history/windows.js';
+import { FakeClock, RecordingClient, mqttTempDir, silentLogger, waitUntil } from '../helpers/mqttHarness.js';
+import { FakeModelledServer, rainAt } from './fakeModelledServer.js';
+
+const HOUR_MS = 3_600_000;
+/** 10:20 UTC: the backfill reaches back to 00:00 fourteen days ago. */
+const NOW = Date.parse('2026-06-15T10:20:00Z');
+
+function config(fakeUrl: string, dbPath: string) {
+  const file = join(dbPath, '..', 'config.json');
+  writeFileSync(file, JSON.stringify({ stations: [{ id: 'home', name: 'Home', format: 'open-meteo', location: { latitude: 52.52, longitude: 13.41 } }] }));
+  return loadConfig({
+    env: {
+      MOWABILITY_CONFIG: file,
+      MOWABILITY_DB_PATH: dbPath,
+      MOWABILITY_TIMEZONE: 'Europe/Berlin',
+      MOWABILITY_HTTP_HOST: '127.0.0.1',
+      MOWABILITY_HTTP_PORT: '0',
+      MOWABILITY_BROKER_PORT: '0',
+      MOWABILITY_FORECAST_OPEN_METEO_URL: fakeUrl,
+      MOWABILITY_FORECAST_RETRIES: '0',
+      // The backfill's hours arrive in one burst: one recompute, as in production (1 s).
+      MOWABILITY_MQTT_RECOMPUTE_DEBOUNCE_MS: '200',
+    },
+  });
+}
+
+/** The rain the fake reports for the hours after `fromMs` up to `toMs`. */
+function expectedRain(fromMs: number, toMs: number): number {
+  let sum = 0;
+  for (let t = Math.ceil(fromMs / HOUR_MS) * HOUR_MS; t <= toMs; t += HOUR_MS) if (t > fromMs) sum += rainAt(t / 1000);
+  return Math.round(sum * 1000) / 1000;
+}
+
+type State = Record<string, unknown> & { input: Record<string, number>; history_coverage: Record<string, number>; modelled?: { status: string; message: string } };
+
+describe('modelled station end to end', () => {
+  let temp: ReturnType<typeof mqttTempDir>;
+  let fake: FakeModelledServer;
+  let daemon: RunningDaemon | undefined;
+  let observer: RecordingClient | undefined;
+  const clock = new FakeClock(NOW);
+
+  beforeEach(async () => {
+    temp = mqttTempDir();
+    clock.ms = NOW;
+    fake = await FakeModelledServer.start(() => clock.now());
+  });
+  afterEach(async () => {
+    await observer?.close();
+    await daemon?.stop();
+    await fake.close();
+    observer = daemon = undefined;
+    temp.cleanup();
+  });
+
+  it('publishes an index with complete rain windows from the backfill, marked modelled', async () => {
+    daemon = await startDaemon({ config: config(fake.baseUrl, temp.dbPath), logger: silentLogger, clock });
+    const side = daemon.stationSide!;
+    observer = await RecordingClient.connect(side.brokerPort()!);
+    await observer.client.subscribeAsync('mowability/home/state', { qos: 1 });
+    const state = (): State | undefined => observer!.json('mowability/home/state') as State | undefined;
+    await waitUntil(() => typeof state()?.index_score === 'number' && state()?.input.rain_14d !== undefined, 'a published index with rain windows');
+    const published = state()!;
+    expect(published.origin).toBe('modelled');
+    expect(published.data_quality).toBe('modelled');
+    expect(published.modelled).toMatchObject({ status: 'ok' });
+    for (const window of ['rain_1h', 'rain_12h', 'rain_24h', 'rain_14d']) expect(published.history_coverage[window]).toBeGreaterThanOrEqual(0.9);
+    expect(published.input.rain_14d).toBeCloseTo(expectedRain(NOW - RETENTION_MINUTES * 60_000, NOW), 3);
+    expect(published.input.rain_24h).toBeCloseTo(expectedRain(NOW - 24 * HOUR_MS, NOW), 3);
+    expect(published.input).toMatchObject({ soil_moisture: 24, wind_gusts: 21, soil_temperature: 15 });
+    // One request: the backfill, the current conditions and the forecast.
+    expect(fake.requests).toHaveLength(1);
+    expect(fake.requests[0]!.url.searchParams.get('past_days')).toBe('14');
+    expect(fake.requests[0]!.url.searchParams.get('current')).toContain('temperature_2m');
+    await waitUntil(() => side.stationState('home')?.forecast !== undefined && (side.stationState('home')!.forecast as { fetched_at: string | null }).fetched_at !== null, 'the forecast from the same answer');
+  });
+});
