@@ -40,6 +40,8 @@ function stationOf(view: StationsView, request: FastifyRequest): { id: string; n
 export function registerStationsRoutes(app: FastifyInstance, deps: StationsRouteDeps): void {
   if (deps.mode === 'off') return;
   const { view, clock } = deps;
+  // The open page is read by anyone: holds give their public reason (docs/api.md, "Status page endpoints").
+  const open = deps.mode === 'open';
   // A Bearer header only: a key in a URL would land in browser history and proxy logs.
   const preHandler = async (request: FastifyRequest): Promise<void> => {
     if (deps.mode === 'key') authorizeBearer(request, deps.access);
@@ -50,7 +52,7 @@ export function registerStationsRoutes(app: FastifyInstance, deps: StationsRoute
 
   app.get(STATIONS_PATH, { schema: { ...docs('Stations', 'Every configured station with its current index, mowable flag, last reading and availability.'), response: stationsListResponses }, preHandler }, async () => {
     const nowMs = clock.now();
-    return { ...ok(nowMs), stations: view.stations().map((station) => summarize(view, station, nowMs)) };
+    return { ...ok(nowMs), stations: view.stations().map((station) => summarize(view, station, nowMs, open)) };
   });
 
   app.get(`${STATIONS_PATH}/:id`, {
@@ -62,7 +64,7 @@ export function registerStationsRoutes(app: FastifyInstance, deps: StationsRoute
       preHandler,
     }, async (request) => {
     const nowMs = clock.now();
-    return { ...ok(nowMs), station: detail(view, stationOf(view, request), nowMs) };
+    return { ...ok(nowMs), station: detail(view, stationOf(view, request), nowMs, open) };
   });
 
   app.get(

@@ -6,7 +6,7 @@
 import { CHECK_NAMES } from '../core/index.js';
 import type { BucketRow } from '../history/stationHistory.js';
 import { MODELLED_FORMAT, type StationConfig } from '../ingest/types.js';
-import type { StationStatePayload } from '../station/statePayload.js';
+import { PUBLIC_REASON_KEY, type StationStatePayload } from '../station/statePayload.js';
 import { historyOptionsFor } from '../config/historyOptions.js';
 import type { MqttSideConfig } from '../config/schema.js';
 import { StationsRecorder, type RecordedMinute } from './stationsRecorder.js';
@@ -134,7 +134,11 @@ const stringOrNull = (value: unknown): string | null => (typeof value === 'strin
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
 const isoTime = (value: unknown): string | null => (typeof value === 'string' && Number.isFinite(Date.parse(value)) ? new Date(Date.parse(value)).toISOString() : null);
 
-export function summarize(view: StationsView, station: StationListing, nowMs: number): StationSummary {
+/**
+ * `open`: for the open status page, which anyone who reaches the port reads: `mowable_reason` is the
+ * hold's public reason where it has one (no sunset/sunrise times, which would locate the station).
+ */
+export function summarize(view: StationsView, station: StationListing, nowMs: number, open = false): StationSummary {
   const state = view.state(station.id);
   const lastMs = view.lastReadingAtMs(station.id);
   const online = lastMs !== null && nowMs - lastMs <= view.freshnessMs(station.id);
@@ -144,7 +148,7 @@ export function summarize(view: StationsView, station: StationListing, nowMs: nu
     index: numberOrNull(state?.index_score),
     status: stringOrNull(state?.main_status),
     mowable: typeof state?.mowable === 'boolean' ? state.mowable : null,
-    mowable_reason: stringOrNull(state?.mowable_reason),
+    mowable_reason: stringOrNull((open ? state?.[PUBLIC_REASON_KEY] : undefined) ?? state?.mowable_reason),
     last_reading_at: lastMs === null ? null : new Date(lastMs).toISOString(),
     last_reading_age_seconds: lastMs === null ? null : Math.max(0, Math.round((nowMs - lastMs) / 1000)),
     availability: online ? 'online' : 'offline',
@@ -194,8 +198,8 @@ export function forecastSummary(fragment: unknown): ForecastSummary | null {
   };
 }
 
-export function detail(view: StationsView, station: StationListing, nowMs: number): StationDetail {
-  const summary = summarize(view, station, nowMs);
+export function detail(view: StationsView, station: StationListing, nowMs: number, open = false): StationDetail {
+  const summary = summarize(view, station, nowMs, open);
   const state = view.state(station.id);
   const withheld = isRecord(state?.withheld_fields) ? state.withheld_fields : {};
   const scoreBasis = isRecord(state?.score_basis) ? state.score_basis : {};

@@ -6,7 +6,7 @@
  * saveIntervalMinutes and on stop; a cut at once.
  */
 import type { Logger } from 'pino';
-import { QUIET_HOURS_CODE, quietHoursReason, type QuietHoursSettings } from '../core/lawn/quietHours.js';
+import { nightBan, QUIET_HOURS_CODE, quietHoursReason, type QuietHoursSettings } from '../core/lawn/quietHours.js';
 import { soilProfile } from '../core/lawn/soilBucket.js';
 import { localDateTime } from '../core/season.js';
 import type { LawnProfile } from '../core/types.js';
@@ -164,7 +164,12 @@ export class LawnMemoryUnit implements StationUnit {
 
   mowableHold(stationId: string, nowMs: number): MowableHold | undefined {
     const station = this.#options.stations.find((candidate) => candidate.id === stationId);
-    const reason = station ? quietHoursReason(nowMs, station.location, this.#options.quiet) : undefined;
+    if (!station) return undefined;
+    const { quiet } = this.#options;
+    // The night ban's times are the station's sunset and sunrise, which locate it: pages anyone may read get none.
+    const night = quiet.night && station.location ? nightBan(nowMs, station.location, quiet.marginMinutes, quiet.timeZone) : undefined;
+    if (night) return { code: QUIET_HOURS_CODE, reason: night, publicReason: nightBanPublicReason(quiet.marginMinutes) };
+    const reason = quietHoursReason(nowMs, undefined, quiet);
     return reason ? { code: QUIET_HOURS_CODE, reason } : undefined;
   }
 
@@ -211,4 +216,9 @@ export class LawnMemoryUnit implements StationUnit {
       this.#polling = false;
     }
   }
+}
+
+/** The night ban without its times (they are the station's sunset and sunrise). */
+export function nightBanPublicReason(marginMinutes: number): string {
+  return `quiet hours: night ban (from ${marginMinutes} min before sunset to ${marginMinutes} min after sunrise)`;
 }

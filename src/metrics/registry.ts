@@ -44,6 +44,7 @@ const MQTT_COUNTERS: Record<MqttCounterName, [name: string, help: string]> = {
   droppedValues: ['mqtt_station_values_dropped_total', 'Single values dropped as implausible while the rest of the reading was used.'],
   statesPublished: ['mqtt_states_published_total', 'Station state messages published.'],
   historyCommits: ['history_commits_total', 'History write transactions committed to SQLite.'],
+  unitFailures: ['station_unit_failures_total', 'Station unit hooks that threw; caught, logged with the unit and station, and named in the station\'s state (unit_errors).'],
   brokerRejectedPublishes: ['broker_rejected_publishes_total', 'Publishes the embedded broker refused (ACL).'],
   brokerRefusedConnections: ['broker_refused_connections_total', 'Connections the embedded broker closed because broker.maxClients were open.'],
   brokerRetainedRefused: ['broker_retained_refused_total', 'Retained publishes of other clients refused by the broker.maxRetained* limits.'],

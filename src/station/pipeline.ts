@@ -24,12 +24,15 @@ import { logFailure } from '../util/guarded.js';
 import type { LifecycleComponent } from '../util/lifecycle.js';
 import type { LogThrottle } from '../util/logThrottle.js';
 import { KeyedDebounce } from './debounce.js';
+import { isolateUnit, UnitFailures } from './isolatedUnit.js';
 import { StationRecompute } from './recompute.js';
 import type { StationHistoryView, StationUnit } from './unit.js';
 
 export interface PipelineStats extends IngestCounters, IrrigationCounters {
   statesPublished: number;
   historyCommits: number;
+  /** Station unit hooks that threw (caught: ./isolatedUnit.ts). */
+  unitFailures: number;
 }
 
 export interface PipelineOptions {
@@ -62,6 +65,7 @@ export class StationPipeline implements LifecycleComponent {
   readonly #events: StationEventLog;
   readonly #recompute: StationRecompute;
   readonly #debounce: KeyedDebounce;
+  readonly #unitFailures = new UnitFailures();
   readonly #lastStates = new Map<string, StationStatePayload>();
   readonly #listeners: StateListener[] = [];
   #statesPublished = 0;
@@ -82,7 +86,9 @@ export class StationPipeline implements LifecycleComponent {
       clockSync: () => options.clockSteps?.sync ?? 'unknown',
     });
     this.#irrigation = new IrrigationSources(this.stations, options.throttle, () => clock.now());
-    this.units = [this.#irrigation, new RecentRain(options.monotonic ?? clock), ...options.units];
+    // Every unit behind the one isolation wrapper: a unit that throws costs its own part, never a station.
+    const isolation = { failures: this.#unitFailures, throttle: options.throttle, log: options.log };
+    this.units = [this.#irrigation, new RecentRain(options.monotonic ?? clock), ...options.units].map((unit) => isolateUnit(unit, isolation));
     this.#events = new StationEventLog(options.logger);
     this.#ingest = new StationIngest({
       history: this.#history,
@@ -93,7 +99,7 @@ export class StationPipeline implements LifecycleComponent {
       clockSync: () => options.clockSteps?.sync ?? 'unknown',
       onAccepted: (stationId, reading) => this.#tellUnits(stationId, reading),
     });
-    this.#recompute = new StationRecompute({ config, history: this.#history, units: this.units, events: this.#events, throttle: options.throttle });
+    this.#recompute = new StationRecompute({ config, history: this.#history, units: this.units, events: this.#events, throttle: options.throttle, unitFailures: this.#unitFailures });
     this.#debounce = new KeyedDebounce(config.mqtt.recomputeDebounceMs, (stationId) => logFailure(options.log, 'recompute', { station: stationId }));
     options.clockSteps?.onStep((step) => {
       if (!this.#running) return;
@@ -112,9 +118,8 @@ export class StationPipeline implements LifecycleComponent {
   async stop(): Promise<void> {
     this.#running = false;
     this.#debounce.cancelAll();
-    for (const unit of [...this.units].reverse()) {
-      await unit.stop?.().catch((err: unknown) => this.#options.log.error({ err, unit: unit.name }, 'station unit failed to stop'));
-    }
+    // The isolated units catch and log their own failures to stop.
+    for (const unit of [...this.units].reverse()) await unit.stop?.();
     await this.#history.stop();
   }
 
@@ -187,25 +192,26 @@ export class StationPipeline implements LifecycleComponent {
       ...this.#irrigation.counters,
       statesPublished: this.#statesPublished,
       historyCommits: this.#history.commits,
+      unitFailures: this.#unitFailures.count,
     };
   }
 
+  /** One station's recompute; whatever fails here is logged for that station and the others go on. */
   #recomputeNow(station: StationConfig): void {
-    const nowMs = this.#options.clock.now();
-    const state = this.#recompute.run(station, nowMs);
-    if (!state) return;
-    this.#lastStates.set(station.id, state);
-    this.#statesPublished++;
-    for (const listener of this.#listeners) listener(station, state, nowMs);
+    try {
+      const nowMs = this.#options.clock.now();
+      const state = this.#recompute.run(station, nowMs);
+      if (!state) return;
+      this.#lastStates.set(station.id, state);
+      this.#statesPublished++;
+      for (const listener of this.#listeners) listener(station, state, nowMs);
+    } catch (err) {
+      this.#options.throttle.warn(`recompute:${station.id}`, { err, station: station.id }, `recompute of station ${station.id} failed; the other stations go on`);
+    }
   }
 
   #tellUnits(stationId: string, reading: Parameters<NonNullable<StationUnit['onReading']>>[1]): void {
-    for (const unit of this.units) {
-      try {
-        unit.onReading?.(stationId, reading);
-      } catch (err) {
-        this.#options.throttle.warn(`unit:${unit.name}:${stationId}`, { err, unit: unit.name, station: stationId }, 'station unit failed on a reading');
-      }
-    }
+    // Isolated units: a throwing onReading is caught and logged per unit and station.
+    for (const unit of this.units) unit.onReading?.(stationId, reading);
   }
 }

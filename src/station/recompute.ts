@@ -11,11 +11,15 @@ import type { StationConfig } from '../ingest/types.js';
 import type { HistoryService } from './historyService.js';
 import { INITIAL_MOWABLE, mowableReason, nextMowable, type MowableSettings } from './mowable.js';
 import type { MqttSideConfig } from '../config/schema.js';
-import { buildStatePayload, type StationStatePayload } from './statePayload.js';
+import { buildStatePayload, PUBLIC_REASON_KEY, type StationStatePayload } from './statePayload.js';
 import type { StationEventLog } from './stationEvents.js';
 import type { LogThrottle } from '../util/logThrottle.js';
 import type { MowableHold, StationInput, StationUnit } from './unit.js';
 import { fieldsAddedByUnits } from './unitDerivedFields.js';
+import type { UnitFailures } from './isolatedUnit.js';
+
+/** The state key naming the station units that failed and in which hook (docs/mqtt.md, state payload). */
+export const UNIT_ERRORS_KEY = 'unit_errors';
 
 export function mowableSettingsFor(config: MqttSideConfig): MowableSettings {
   return {
@@ -31,6 +35,8 @@ export interface RecomputeDeps {
   units: readonly StationUnit[];
   events: StationEventLog;
   throttle: LogThrottle;
+  /** What the (isolated) units failed at; named in the state as `unit_errors`. */
+  unitFailures?: UnitFailures;
 }
 
 export class StationRecompute {
@@ -69,6 +75,9 @@ export class StationRecompute {
     this.#deps.events.mowable(station.id, this.#publishedMowable.get(station.id) ?? previous.mowable, flag, score, status, reason);
     this.#publishedMowable.set(station.id, flag);
     const fragments = Object.assign({}, ...units.map((unit) => unit.stateFragment?.(station.id, nowMs))) as Record<string, unknown>;
+    if (hold?.publicReason !== undefined) fragments[PUBLIC_REASON_KEY] = hold.publicReason;
+    const failed = this.#deps.unitFailures?.forStation(station.id) ?? [];
+    if (failed.length > 0) fragments[UNIT_ERRORS_KEY] = failed;
     const published = estimated.length === 0 ? assembly : { ...assembly, derived: [...assembly.derived, ...estimated] };
     return buildStatePayload({ stationId: station.id, stationName: station.name, outcome, assembly: published, mowable: flag, mowableReason: reason, input, fragments });
   }

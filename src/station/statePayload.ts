@@ -12,6 +12,9 @@ import type { Assembly } from '../history/stationHistory.js';
 import type { IrrigationStatus } from './irrigationSource.js';
 import { markModelledReasons } from './modelledReasons.js';
 
+/** The state key with a unit hold's reason for pages anyone may read, when the hold gives one (src/station/unit.ts MowableHold). */
+export const PUBLIC_REASON_KEY = 'mowable_reason_public';
+
 export interface StatePayloadParts {
   stationId: string;
   stationName: string;

@@ -28,6 +28,11 @@ export interface MowableHold {
   code: string;
   /** One sentence for people: the state's `mowable_reason` and the log. */
   reason: string;
+  /**
+   * The reason for pages anyone may read (the open status page), when `reason` has details that
+   * locate the station (the sunset and sunrise times of a night ban): the state's `mowable_reason_public`.
+   */
+  publicReason?: string;
 }
 
 /** Read-only access to the station histories (14 days of minute buckets and the latest values). */

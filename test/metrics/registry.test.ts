@@ -12,6 +12,7 @@ const STATS: MqttStats = {
   droppedValues: 2,
   statesPublished: 4,
   historyCommits: 6,
+  unitFailures: 0,
   connected: true,
   brokerRejectedPublishes: 8,
   brokerRefusedConnections: 9,
