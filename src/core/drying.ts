@@ -27,6 +27,14 @@ export const MIN_DRYING_RATE_MM_H = 0.05;
 export const CALM_U2_MS = 0.5;
 /** Relative humidity assumed when neither humidity nor dew point is known: humid air, slow drying. */
 export const UNKNOWN_HUMIDITY_PCT = 90;
+/**
+ * Global radiation assumed when the station measures none, W/m²: the 24-hour mean over the year in
+ * Germany (Deutscher Wetterdienst, annual global radiation about 1,000–1,200 kWh/m², i.e. 114–137
+ * W/m²). Unknown is neither night nor full sun: taken as darkness, every station without a
+ * pyranometer (most cheap ones) dried at the floor rate, so a sprinkler run ten hours ago in summer
+ * still read as wet lawn.
+ */
+export const UNKNOWN_SOLAR_WM2 = 125;
 /** Net emissivity term of FAO-56 eq. 39 at ea = 1.0 kPa (0.34 − 0.14·√1.0), see wetCanopyEvaporationMmH. */
 const NET_EMISSIVITY = 0.2;
 const SIGMA_HOURLY = 2.043e-10; // MJ K⁻⁴ m⁻² h⁻¹ (FAO-56 eq. 53 notes)
@@ -50,7 +58,7 @@ export function wetCanopyEvaporationMmH(weather: DryingWeather): number {
   const es = saturationVapourPressure(t);
   const ea = Math.min(es, actualVapourPressure(weather) ?? (es * UNKNOWN_HUMIDITY_PCT) / 100);
   const u2 = Math.max(CALM_U2_MS, weather.windKmh === undefined ? CALM_U2_MS : windAt2m(weather.windKmh));
-  const rs = Math.max(0, weather.solarWm2 ?? 0) * 0.0036; // W/m² → MJ m⁻² h⁻¹
+  const rs = Math.max(0, weather.solarWm2 ?? UNKNOWN_SOLAR_WM2) * 0.0036; // W/m² → MJ m⁻² h⁻¹
   const rnl = SIGMA_HOURLY * (t + 273.16) ** 4 * NET_EMISSIVITY * CLOUDINESS;
   const rn = (1 - ALBEDO) * rs - rnl;
   const g = rn > 0 ? 0.1 * rn : 0.5 * rn;

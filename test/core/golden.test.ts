@@ -94,10 +94,11 @@ const CASES: GoldenCase[] = [
       rain_1h: 0, rain_12h: 0.4, rain_24h: 6, rain_14d: 85, minutes_since_rain: 700,
     },
     context: CET(berlin('2026-11-04T12:00:00Z')),
-    // Model 1.2: 38 % on loam is "nass" (s = 0.56, soiltemp 36, src/core/softSoil.ts); without a solar sensor
-    // a November noon is rated as no sun, so the blades of the 0.4 mm 12 h ago are still drying at
-    // 0,05 mm/h (rain 19) and limit. 1.1: 19 BLOCK, soiltemp and rain tied at 10, „Boden wassergesättigt“.
-    status: 'BLOCK', limiting: 'rain', reason: 'Rasen noch nass', index: 28,
+    // Model 1.2: 38 % on loam is "nass" (s = 0.56, src/core/softSoil.ts) and limits; without a solar sensor
+    // the sky counts as the year's mean global radiation (UNKNOWN_SOLAR_WM2), so the 0.4 mm of 12 h ago
+    // have dried. An earlier 1.2 draft rated a missing sensor as darkness: 28 BLOCK, rain limiting
+    // („Rasen noch nass“). 1.1: 19 BLOCK, soiltemp and rain tied at 10, „Boden wassergesättigt“.
+    status: 'BLOCK', limiting: 'soiltemp', reason: 'Boden nass', index: 39,
   },
   {
     name: 'autumn: sunny dry afternoon',

@@ -94,10 +94,12 @@ describe('irrigation topic', () => {
     await reading();
     expect(state('watered')!.irrigation).toMatchObject({ running: false, last_run_end_at: end, minutes_since_irrigation: 35 });
 
-    // Hours later the blades are dry again: the same index as without irrigation.
-    clock.advance(6 * 60 * MINUTE);
+    // Hours later the blades are dry again: the same index as without irrigation. Without a solar
+    // sensor the sky counts as the year's mean (docs/model.md), so 0.7 mm at 21 °C, 55 % and a light
+    // breeze take about 7 h, plus the dry-down of the lower canopy.
+    clock.advance(10 * 60 * MINUTE);
     await reading();
-    expect(state('watered')!.input.minutes_since_irrigation).toBe(395);
+    expect(state('watered')!.input.minutes_since_irrigation).toBe(635);
     expect(state('watered')!.index_score).toBe(state('dry')!.index_score);
   });
 
