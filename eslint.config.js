@@ -40,7 +40,7 @@ export default tseslint.config(
     },
   },
   {
-    // Size gates (issue 9): a file over ~250 lines or a function over ~60 does more than one thing.
+    // Size gates: a file over ~250 lines or a function over ~60 does more than one thing.
     // A declarative table that reads better whole keeps an eslint-disable comment with its reason.
     files: ['src/**/*.ts'],
     linterOptions: { reportUnusedDisableDirectives: 'error' },
