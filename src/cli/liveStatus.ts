@@ -6,18 +6,10 @@
  */
 import { statSync } from 'node:fs';
 import type { AppConfig } from '../config/schema.js';
+import type { StationSummary } from '../http/stationsView.js';
 
-/** A station as the running daemon sees it (the summary of GET /v1/stations). */
-export interface LiveStation {
-  id: string;
-  name: string;
-  index: number | null;
-  status: string | null;
-  mowable: boolean | null;
-  mowable_reason: string | null;
-  last_reading_at: string | null;
-  availability: string;
-}
+/** A station as the running daemon sees it: the summary of GET /v1/stations (src/http/stationsView.ts). */
+export type LiveStation = Pick<StationSummary, 'id' | 'name' | 'index' | 'status' | 'mowable' | 'mowable_reason' | 'last_reading_at' | 'availability'>;
 
 export type LiveAnswer = { ok: true; url: string; stations: LiveStation[] } | { ok: false; url: string; reason: string };
 

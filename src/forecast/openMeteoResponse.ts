@@ -29,22 +29,33 @@ const FORECAST_DAYS = 3;
 /** Most hours accepted from one response (a self-hosted server could send any length): a modelled station's 14 past days and 3 ahead fit. */
 export const MAX_FORECAST_HOURS = 24 * 18;
 
-export function openMeteoUrl(baseUrl: string, location: StationLocation): string {
-  // A base URL with a path (a reverse proxy prefix) keeps it.
+/**
+ * An Open-Meteo `/v1/forecast` URL for `location` in the units and time format every answer is
+ * parsed in; `query` adds what one request asks for (hourly variables, current conditions, span).
+ * A base URL with a path (a reverse proxy prefix) keeps it.
+ */
+export function openMeteoRequestUrl(baseUrl: string, location: StationLocation, query: Readonly<Record<string, string>>): string {
   const url = new URL(`${baseUrl.replace(/\/+$/, '')}/v1/forecast`);
   const params = url.searchParams;
   params.set('latitude', String(location.latitude));
   params.set('longitude', String(location.longitude));
   if (location.elevation !== undefined) params.set('elevation', String(location.elevation));
-  params.set('hourly', OPEN_METEO_HOURLY.join(','));
-  params.set('past_hours', String(PAST_HOURS));
-  params.set('forecast_days', String(FORECAST_DAYS));
+  for (const [name, value] of Object.entries(query)) params.set(name, value);
   params.set('timeformat', 'unixtime');
   params.set('timezone', 'GMT');
   params.set('temperature_unit', 'celsius');
   params.set('wind_speed_unit', 'kmh');
   params.set('precipitation_unit', 'mm');
   return url.toString();
+}
+
+/** The forecast's request: the hourly variables from two hours back to three days ahead. */
+export function openMeteoUrl(baseUrl: string, location: StationLocation): string {
+  return openMeteoRequestUrl(baseUrl, location, {
+    hourly: OPEN_METEO_HOURLY.join(','),
+    past_hours: String(PAST_HOURS),
+    forecast_days: String(FORECAST_DAYS),
+  });
 }
 
 function finite(value: unknown): number | undefined {

@@ -4,7 +4,7 @@
  * history lacks: 14 days on the first start, a few hours once it is up to date, the whole outage
  * after one. Pure.
  */
-import { OPEN_METEO_HOURLY } from '../forecast/openMeteoResponse.js';
+import { OPEN_METEO_HOURLY, openMeteoRequestUrl } from '../forecast/openMeteoResponse.js';
 import { MODELLED_CURRENT } from '../ingest/formats/openMeteo.js';
 import type { StationLocation } from '../ingest/types.js';
 import { MINUTE_MS, RETENTION_MINUTES } from '../history/windows.js';
@@ -29,34 +29,15 @@ export function pastSpan(lastHourMs: number | null, nowMs: number): PastSpan {
 }
 
 export function modelledUrl(baseUrl: string, location: StationLocation, span: PastSpan): string {
-  const url = new URL(`${baseUrl.replace(/\/+$/, '')}/v1/forecast`);
-  const params = url.searchParams;
-  params.set('latitude', String(location.latitude));
-  params.set('longitude', String(location.longitude));
-  if (location.elevation !== undefined) params.set('elevation', String(location.elevation));
-  params.set('hourly', OPEN_METEO_HOURLY.join(','));
-  params.set('current', MODELLED_CURRENT.join(','));
-  if ('pastDays' in span) params.set('past_days', String(span.pastDays));
-  else params.set('past_hours', String(span.pastHours));
-  params.set('forecast_days', String(FORECAST_DAYS));
-  params.set('timeformat', 'unixtime');
-  params.set('timezone', 'GMT');
-  params.set('temperature_unit', 'celsius');
-  params.set('wind_speed_unit', 'kmh');
-  params.set('precipitation_unit', 'mm');
-  return url.toString();
+  return openMeteoRequestUrl(baseUrl, location, {
+    hourly: OPEN_METEO_HOURLY.join(','),
+    current: MODELLED_CURRENT.join(','),
+    ...('pastDays' in span ? { past_days: String(span.pastDays) } : { past_hours: String(span.pastHours) }),
+    forecast_days: String(FORECAST_DAYS),
+  });
 }
 
 /** Gap filling's request: the current conditions only (a few hundred bytes). */
 export function currentUrl(baseUrl: string, location: StationLocation): string {
-  const url = new URL(`${baseUrl.replace(/\/+$/, '')}/v1/forecast`);
-  const params = url.searchParams;
-  params.set('latitude', String(location.latitude));
-  params.set('longitude', String(location.longitude));
-  if (location.elevation !== undefined) params.set('elevation', String(location.elevation));
-  params.set('current', MODELLED_CURRENT.join(','));
-  params.set('timeformat', 'unixtime');
-  params.set('timezone', 'GMT');
-  params.set('wind_speed_unit', 'kmh');
-  return url.toString();
+  return openMeteoRequestUrl(baseUrl, location, { current: MODELLED_CURRENT.join(',') });
 }
