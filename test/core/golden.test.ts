@@ -1,21 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { CalculationContext, CheckName, Status } from '../../src/core/index.js';
+import type { CalculationContext } from '../../src/core/index.js';
+import { expectGolden, goldenRows, type GoldenCase } from './golden.js';
 import { resultFor } from './helpers.js';
 
 /** Local wall-clock instant in Europe/Berlin, given as UTC (CET = UTC+1, CEST = UTC+2). */
 const berlin = (iso: string): number => Date.parse(iso);
 
-interface GoldenCase {
-  name: string;
-  input: Record<string, number | string>;
-  context: CalculationContext;
-  status: Status;
-  limiting: CheckName;
-  /** German key reason expected in the limiting check. */
-  reason: string;
-  /** Exact index_score, checked by hand against the combination rule in docs/model.md. */
-  index: number;
-}
 
 const CET = (nowMs: number, extra: Partial<CalculationContext> = {}): CalculationContext => ({
   nowMs, timeZone: 'Europe/Berlin', hemisphere: 'north', ...extra,
@@ -139,12 +129,8 @@ const CASES: GoldenCase[] = [
 ];
 
 describe('golden situations', () => {
-  it.each(CASES.map((golden) => [golden.name, golden]))('%s', (_name, golden) => {
-    const result = resultFor(golden.input, golden.context);
-    expect(result.main_status).toBe(golden.status);
-    expect(result.score_basis.limiting_check).toBe(golden.limiting);
-    expect(result.checks[golden.limiting]?.reasons.join(' ')).toContain(golden.reason);
-    expect(result.index_score).toBe(golden.index);
+  it.each(goldenRows(CASES))('%s', (_name, golden) => {
+    expectGolden(golden);
   });
 
   it('flags the minimal data basis with a German reason in the rain check', () => {

@@ -1,20 +1,11 @@
 /**
- * Golden situations of model 1.1, one (or more) per defect of issue 10, named after it. Each
+ * Golden situations of model 1.1, one (or more) per defect model 1.1 fixed, named after it. Each
  * case notes the 1.0 result it replaces; the exact index is checked by hand in docs/model.md.
  */
-import { describe, expect, it } from 'vitest';
-import type { CalculationContext, CheckName, Status } from '../../src/core/index.js';
-import { resultFor } from './helpers.js';
+import { describe, it } from 'vitest';
+import type { CalculationContext } from '../../src/core/index.js';
+import { expectGolden, goldenRows, type GoldenCase } from './golden.js';
 
-interface GoldenCase {
-  name: string;
-  input: Record<string, number>;
-  context: CalculationContext;
-  status: Status;
-  limiting: CheckName;
-  reason: string;
-  index: number;
-}
 
 const berlin = (iso: string, extra: Partial<CalculationContext> = {}): CalculationContext => ({
   nowMs: Date.parse(iso), timeZone: 'Europe/Berlin', hemisphere: 'north', ...extra,
@@ -191,12 +182,8 @@ const CASES: GoldenCase[] = [
   },
 ];
 
-describe('golden situations of model 1.1 (issue 10)', () => {
-  it.each(CASES.map((golden) => [golden.name, golden]))('%s', (_name, golden) => {
-    const result = resultFor(golden.input, golden.context);
-    expect(result.main_status).toBe(golden.status);
-    expect(result.score_basis.limiting_check).toBe(golden.limiting);
-    expect(result.checks[golden.limiting]?.reasons.join(' ')).toContain(golden.reason);
-    expect(result.index_score).toBe(golden.index);
+describe('golden situations of model 1.1', () => {
+  it.each(goldenRows(CASES))('%s', (_name, golden) => {
+    expectGolden(golden);
   });
 });

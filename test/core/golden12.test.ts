@@ -3,18 +3,10 @@
  * case notes the 1.1 result it replaces (computed with the 1.1 core); docs/model.md works the first by hand.
  */
 import { describe, expect, it } from 'vitest';
-import type { CalculationContext, CheckName, Status } from '../../src/core/index.js';
+import type { CalculationContext } from '../../src/core/index.js';
+import { expectGolden, goldenRows, type GoldenCase } from './golden.js';
 import { resultFor } from './helpers.js';
 
-interface GoldenCase {
-  name: string;
-  input: Record<string, number>;
-  context: CalculationContext;
-  status: Status;
-  limiting: CheckName;
-  reason: string;
-  index: number;
-}
 
 const berlin = (iso: string, extra: Partial<CalculationContext> = {}): CalculationContext => ({
   nowMs: Date.parse(iso), timeZone: 'Europe/Berlin', hemisphere: 'north', ...extra,
@@ -71,12 +63,8 @@ const CASES: GoldenCase[] = [
 ];
 
 describe('golden situations of model 1.2', () => {
-  it.each(CASES.map((golden) => [golden.name, golden]))('%s', (_name, golden) => {
-    const result = resultFor(golden.input, golden.context);
-    expect(result.main_status).toBe(golden.status);
-    expect(result.score_basis.limiting_check).toBe(golden.limiting);
-    expect(result.checks[golden.limiting]?.reasons.join(' ')).toContain(golden.reason);
-    expect(result.index_score).toBe(golden.index);
+  it.each(goldenRows(CASES))('%s', (_name, golden) => {
+    const result = expectGolden(golden);
     expect(result.mfi_version).toBe('1.2.0');
   });
 
