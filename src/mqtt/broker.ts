@@ -272,9 +272,9 @@ export class EmbeddedBroker {
       socket.destroy();
     });
     const client = broker.handle(socket);
-    guardSubscribes(client, this.#options.sessionLimits, (clientId) => this.#sessions.subscriptionsOf(clientId), (reason) => {
+    guardSubscribes(client, this.#options.sessionLimits, (clientId) => this.#sessions.subscriptionsOf(clientId), (refusal) => {
       this.subscribeRefused++;
-      this.#throttle.warn(`subscribe-limit:${reason.split(' (')[1] ?? ''}`, { remoteAddress: socket.remoteAddress }, `SUBSCRIBE refused, connection closed: ${reason}`);
+      this.#throttle.warn(`subscribe-limit:${refusal.setting}`, { remoteAddress: socket.remoteAddress, setting: refusal.setting }, `SUBSCRIBE refused, connection closed: ${refusal.message}`);
     });
   }
 

@@ -22,19 +22,32 @@ interface ParsedPacket {
 /** What aedes closes the connection on, unhandled (lib/handlers/index.js: the default case). */
 const REFUSED_PACKET = 'refused-subscribe';
 
+/** Why a SUBSCRIBE is refused: the limit's setting and a sentence naming it with the numbers. */
+export interface SubscribeRefusal {
+  setting: 'broker.maxFiltersPerSubscribe' | 'broker.maxSubscriptionsPerClient';
+  message: string;
+}
+
 /**
  * Why a SUBSCRIBE with `filters` must be refused for a client already holding `held` filters,
  * else undefined. A filter held already is replaced, not added.
  */
-export function subscribeProblem(filters: readonly string[], held: ReadonlySet<string>, limits: SubscribeLimits): string | undefined {
+export function subscribeRefusal(filters: readonly string[], held: ReadonlySet<string>, limits: SubscribeLimits): SubscribeRefusal | undefined {
   if (filters.length > limits.maxFiltersPerSubscribe) {
-    return `${filters.length} filters in one SUBSCRIBE (broker.maxFiltersPerSubscribe = ${limits.maxFiltersPerSubscribe})`;
+    const setting = 'broker.maxFiltersPerSubscribe';
+    return { setting, message: `${filters.length} filters in one SUBSCRIBE (${setting} = ${limits.maxFiltersPerSubscribe})` };
   }
   const added = new Set(filters.filter((filter) => !held.has(filter))).size;
   if (held.size + added > limits.maxSubscriptionsPerClient) {
-    return `${held.size + added} subscriptions for one client (broker.maxSubscriptionsPerClient = ${limits.maxSubscriptionsPerClient})`;
+    const setting = 'broker.maxSubscriptionsPerClient';
+    return { setting, message: `${held.size + added} subscriptions for one client (${setting} = ${limits.maxSubscriptionsPerClient})` };
   }
   return undefined;
+}
+
+/** The refusal's sentence alone (undefined: the SUBSCRIBE is within the limits). */
+export function subscribeProblem(filters: readonly string[], held: ReadonlySet<string>, limits: SubscribeLimits): string | undefined {
+  return subscribeRefusal(filters, held, limits)?.message;
 }
 
 /** The filters a client holds: its live subscriptions and what its persistent session keeps. */
@@ -47,7 +60,7 @@ function heldFilters(client: Client, persisted: ReadonlySet<string>): Set<string
  * Checks every SUBSCRIBE of `client` before aedes sees it. `persisted` gives the filters a
  * client id's persistent session keeps; `onRefused` is told why a packet was refused.
  */
-export function guardSubscribes(client: Client, limits: SubscribeLimits, persisted: (clientId: string) => ReadonlySet<string>, onRefused: (reason: string) => void): void {
+export function guardSubscribes(client: Client, limits: SubscribeLimits, persisted: (clientId: string) => ReadonlySet<string>, onRefused: (refusal: SubscribeRefusal) => void): void {
   // aedes parses each connection with its own mqtt-packet parser; listening first on it is the one
   // point before aedes handles a packet. Pinned aedes version: test/mqtt/subscriptionLimits.test.ts.
   const parser = (client as unknown as { _parser?: EventEmitter })._parser;
@@ -55,14 +68,14 @@ export function guardSubscribes(client: Client, limits: SubscribeLimits, persist
   parser.prependListener('packet', (packet: ParsedPacket) => {
     if (packet.cmd !== 'subscribe' || !Array.isArray(packet.subscriptions)) return;
     const held = heldFilters(client, typeof client.id === 'string' ? persisted(client.id) : new Set());
-    const problem = subscribeProblem(
+    const refusal = subscribeRefusal(
       packet.subscriptions.map((sub) => sub.topic),
       held,
       limits,
     );
-    if (problem === undefined) return;
+    if (refusal === undefined) return;
     packet.cmd = REFUSED_PACKET;
     packet.subscriptions = [];
-    onRefused(problem);
+    onRefused(refusal);
   });
 }

@@ -121,7 +121,7 @@ export class ClockWatch implements LifecycleComponent, ClockSteps {
       try {
         listener(step);
       } catch (err) {
-        this.#logger?.error({ err }, 'a clock-step listener failed');
+        this.#logger?.error({ err }, 'a part of the daemon could not follow the clock step; the others did. Restart the daemon if values look stale');
       }
     }
     return step;
