@@ -40,13 +40,14 @@ export default tseslint.config(
     },
   },
   {
-    // Size gates: a file over ~250 lines or a function over ~60 does more than one thing.
-    // A declarative table that reads better whole keeps an eslint-disable comment with its reason.
+    // Size gates: a file over ~400 lines or a function over ~80 does more than one thing. They
+    // are loose enough that a module holds one whole idea (no forwarding micro-files to fit a
+    // gate); a declarative table that reads better whole keeps an eslint-disable comment with its reason.
     files: ['src/**/*.ts'],
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
-      'max-lines': ['error', { max: 250, skipBlankLines: true, skipComments: true }],
-      'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }],
+      'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }],
+      'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
     },
   },
   { files: ['**/*.js', '**/*.mjs', '**/*.cjs'], ...tseslint.configs.disableTypeChecked },
