@@ -11,6 +11,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config/schema.js';
+import { deprecatedSettingsOf } from './config/load.js';
+import { deprecationMessage } from './config/settingAliases.js';
 import { createForecastUnit, forecastSource } from './forecast/compose.js';
 import { createGapFillUnit, createModelledUnit } from './modelled/compose.js';
 import type { ForecastSource } from './http/forecastRoute.js';
@@ -259,8 +261,14 @@ export function daemonComponents(
   ];
 }
 
+/** One warning line per old setting name the configuration was loaded with (src/config/settingAliases.ts). */
+export function logDeprecatedSettings(config: AppConfig, logger: Logger): void {
+  for (const use of deprecatedSettingsOf(config)) logger.warn({ setting: use.used, instead: use.instead }, deprecationMessage(use));
+}
+
 export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon> {
   const logger = options.logger;
+  logDeprecatedSettings(options.config, logger);
   const clock = options.clock ?? systemClock;
   // An injected clock without a monotonic one is a test driving time by hand: its jumps are not steps.
   const watch = options.clock === undefined || options.monotonic !== undefined;

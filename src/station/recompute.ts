@@ -10,7 +10,7 @@ import { MINUTE_MS } from '../history/windows.js';
 import type { StationConfig } from '../ingest/types.js';
 import type { HistoryService } from './historyService.js';
 import { INITIAL_MOWABLE, mowableReason, nextMowable, type MowableSettings } from './mowable.js';
-import type { MqttSideConfig } from '../config/schema.js';
+import type { StationSideConfig } from '../config/schema.js';
 import { buildStatePayload, PUBLIC_REASON_KEY, type StationStatePayload } from './statePayload.js';
 import type { StationEventLog } from './stationEvents.js';
 import type { LogThrottle } from '../util/logThrottle.js';
@@ -21,16 +21,16 @@ import type { UnitFailures } from './isolatedUnit.js';
 /** The state key naming the station units that failed and in which hook (docs/mqtt.md, state payload). */
 export const UNIT_ERRORS_KEY = 'unit_errors';
 
-export function mowableSettingsFor(config: MqttSideConfig): MowableSettings {
+export function mowableSettingsFor(config: Pick<StationSideConfig, 'station'>): MowableSettings {
   return {
-    onThreshold: config.mqtt.mowableOnThreshold,
-    offThreshold: config.mqtt.mowableOffThreshold,
-    onDelayMs: config.mqtt.mowableOnDelayMinutes * MINUTE_MS,
+    onThreshold: config.station.mowableOnThreshold,
+    offThreshold: config.station.mowableOffThreshold,
+    onDelayMs: config.station.mowableOnDelayMinutes * MINUTE_MS,
   };
 }
 
 export interface RecomputeDeps {
-  config: MqttSideConfig & CalculationSettings;
+  config: StationSideConfig & CalculationSettings;
   history: HistoryService;
   units: readonly StationUnit[];
   events: StationEventLog;

@@ -30,7 +30,7 @@ describe('refused uploads where the user looks', () => {
   it('state, status page and mowability status say why an upload was refused', async () => {
     const file = join(temp.dir, 'config.json');
     writeFileSync(file, JSON.stringify({ stations: [{ id: 'pws', name: 'PWS', format: 'wunderground', upload: { stationId: 'KXXTEST2', passwordSha256: uploadSecretDigest(PASSWORD) } }] }));
-    const env = { MOWABILITY_DB_PATH: temp.dbPath, MOWABILITY_HTTP_HOST: '127.0.0.1', MOWABILITY_HTTP_PORT: '0', MOWABILITY_BROKER_ENABLED: 'false', MOWABILITY_MQTT_RECOMPUTE_DEBOUNCE_MS: '0' };
+    const env = { MOWABILITY_DB_PATH: temp.dbPath, MOWABILITY_HTTP_HOST: '127.0.0.1', MOWABILITY_HTTP_PORT: '0', MOWABILITY_BROKER_ENABLED: 'false', MOWABILITY_STATION_RECOMPUTE_DEBOUNCE_MS: '0' };
     daemon = await startDaemon({ config: loadConfig({ argv: ['--config', file], env }), logger: silentLogger });
     const base = daemon.httpAddress;
     const get = async (path: string) => {

@@ -49,7 +49,7 @@ export async function startStationsHarness(options: StationsHarnessOptions = {})
   const temp = options.dbPath ? undefined : mqttTempDir();
   const dbPath = options.dbPath ?? temp!.dbPath;
   const clock = new FakeClock(options.startMs ?? Date.parse('2026-06-15T10:00:00Z'));
-  const config = testMqttConfig({ stations: [GARDEN], mqtt: { mowableOnDelayMinutes: 0, recomputeDebounceMs: options.recomputeDebounceMs ?? 0 }, history: { freshnessMinutes: options.freshnessMinutes ?? 30 } });
+  const config = testMqttConfig({ stations: [GARDEN], station: { mowableOnDelayMinutes: 0, recomputeDebounceMs: options.recomputeDebounceMs ?? 0 }, history: { freshnessMinutes: options.freshnessMinutes ?? 30 } });
   let daemon: RunningDaemon | undefined;
   const recorder = new StationsRecorder((id) => daemon?.service.stationState(id));
   daemon = await startMqttDaemon(dbPath, config, clock, undefined, [recorder, ...(options.units ?? [])]);

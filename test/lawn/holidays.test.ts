@@ -70,7 +70,7 @@ async function startWithHolidays(mqtt: MqttDaemonFixture, region: string): Promi
   // The composition root's own builder: the calendar unit, then the lawn memory reading its dates.
   const units = lawnMemoryUnits(config, database, silentLogger, mqtt.clock);
   expect(units.map((unit) => unit.name)).toEqual(['holidays', 'lawn']);
-  const daemon = await mqtt.start(testMqttConfig({ stations: [garden], mqtt: { mowableOnDelayMinutes: 0 } }), { units });
+  const daemon = await mqtt.start(testMqttConfig({ stations: [garden], station: { mowableOnDelayMinutes: 0 } }), { units });
   const stop = async () => {
     await daemon.stop();
     await database.close().catch(() => undefined);
