@@ -7,7 +7,7 @@
  * The checks' reasons are plain text here (HTTP keeps the spec's `<b>` emphasis).
  */
 import { plainReason, type CalculationInput, type CalculationOutcome, type CalculationResult, type FieldName } from '../core/index.js';
-import type { ExtensionInput } from '../core/irrigation.js';
+import type { ExtensionInput } from '../core/extensionFields.js';
 import type { Assembly } from '../history/stationHistory.js';
 import type { IrrigationStatus } from './irrigationSource.js';
 import { markModelledReasons } from './modelledReasons.js';

@@ -9,7 +9,7 @@
  * so in its own start()/timers and answers hooks from memory.
  */
 import type { CalculationInput } from '../core/index.js';
-import type { ExtensionInput } from '../core/irrigation.js';
+import type { ExtensionInput } from '../core/extensionFields.js';
 import type { Assembly, BucketRow, TimedReading } from '../history/stationHistory.js';
 import type { StationConfig } from '../ingest/types.js';
 import type { EntitySpec } from '../homeassistant/stationEntities.js';
