@@ -39,7 +39,7 @@ import { startInOrder, type LifecycleComponent, type StartedComponents } from '.
 import { MutableRuntime, type DaemonRuntime } from './daemonRuntime.js';
 import { accessCacheComponent, databaseComponent, keyUsageComponent, serveLockComponent, type UsageHolder } from './daemonStorage.js';
 import { sharedAppDeps, sharedComponents, type SharedParts } from './daemonShared.js';
-import type { UsageGate } from './http/quota.js';
+import type { UsageGate } from './http/auth.js';
 export type { DaemonRuntime } from './daemonRuntime.js';
 import { explainListenError } from './util/listenError.js';
 import { packageHomepage, packageVersion } from './util/packageVersion.js';

@@ -1,20 +1,25 @@
 /**
  * GET /v1/stations, /v1/stations/{id} and /v1/stations/{id}/history: what
- * the status page shows, for any client. Access follows http.statusPage
- * (open, or an API key as Bearer header); the routes do not exist when it
- * is off. Answers use the API's envelope; errors go through ./errors.ts.
+ * the status page shows, for any client. In the /v1 scope; access follows
+ * http.statusPage (open, or an API key as Bearer header, checked by the
+ * scope's hook); the routes do not exist when it is off. Answers use the
+ * API's envelope; errors go through ./errors.ts. Compressed and with the
+ * page's headers, like the page that reads them.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { StatusPageAccess } from '../config/serviceSchema.js';
 import { MINUTE_MS, minuteOf } from '../history/windows.js';
 import type { Clock } from '../util/clock.js';
-import { authorizeBearer, type AccessView } from './auth.js';
 import { HttpError } from './errors.js';
+import { API_PREFIX } from './paths.js';
+import { addPageResponseHandling } from './statusPage.js';
 import { downsample, parseHistoryQuery, stepGrid } from './stationsSeries.js';
 import { historyQuerySchema, historyResponses, stationDetailResponses, stationIdParams, stationsListResponses } from './stationsSchemas.js';
 import { detail, summarize, type StationsView } from './stationsView.js';
 
-export const STATIONS_PATH = '/v1/stations';
+export const STATIONS_PATH = `${API_PREFIX}/stations`;
+/** The same paths inside the /v1 scope. */
+const ROUTE = STATIONS_PATH.slice(API_PREFIX.length);
 export const STATION_MESSAGES = { unknownStation: 'Unknown station. GET /v1/stations lists the configured ones.' } as const;
 
 const ACCESS_DOC: Record<StatusPageAccess, string> = {
@@ -23,10 +28,9 @@ const ACCESS_DOC: Record<StatusPageAccess, string> = {
   off: '',
 };
 
-export interface StationsRouteDeps {
+export interface StationsOptions {
   view: StationsView;
   mode: StatusPageAccess;
-  access: AccessView;
   clock: Clock;
 }
 
@@ -37,38 +41,38 @@ function stationOf(view: StationsView, request: FastifyRequest): { id: string; n
   return station;
 }
 
-export function registerStationsRoutes(app: FastifyInstance, deps: StationsRouteDeps): void {
+/** In the /v1 scope; encapsulated (its compression and headers stay its own). */
+export async function stationsPlugin(app: FastifyInstance, deps: StationsOptions): Promise<void> {
   if (deps.mode === 'off') return;
   const { view, clock } = deps;
+  await addPageResponseHandling(app);
   // The open page is read by anyone: holds give their public reason (docs/api.md, "Status page endpoints").
   const open = deps.mode === 'open';
-  // A Bearer header only: a key in a URL would land in browser history and proxy logs.
-  const preHandler = async (request: FastifyRequest): Promise<void> => {
-    if (deps.mode === 'key') authorizeBearer(request, deps.access);
-  };
+  // With a key: a Bearer header only, as a key in a URL would land in browser history and proxy logs.
+  const config = { access: open ? ('open' as const) : ('bearer' as const) };
   // For /openapi.json: whether a key is needed depends on http.statusPage.
   const docs = (summary: string, description: string) => ({ summary, description: `${description} ${ACCESS_DOC[deps.mode]}`, security: deps.mode === 'key' ? [{ bearerAuth: [] }] : [] });
   const ok = (nowMs: number) => ({ status: 'ok' as const, message: '', generated_at: new Date(nowMs).toISOString() });
 
-  app.get(STATIONS_PATH, { schema: { ...docs('Stations', 'Every configured station with its current index, mowable flag, last reading and availability.'), response: stationsListResponses }, preHandler }, async () => {
+  app.get(ROUTE, { schema: { ...docs('Stations', 'Every configured station with its current index, mowable flag, last reading and availability.'), response: stationsListResponses }, config }, async () => {
     const nowMs = clock.now();
     return { ...ok(nowMs), stations: view.stations().map((station) => summarize(view, station, nowMs, open)) };
   });
 
-  app.get(`${STATIONS_PATH}/:id`, {
+  app.get(`${ROUTE}/:id`, {
       schema: {
         ...docs('One station', "The station's summary plus its five checks with German reasons, data quality, missing fields and forecast (when a forecast is configured)."),
         params: stationIdParams,
         response: stationDetailResponses,
       },
-      preHandler,
+      config,
     }, async (request) => {
     const nowMs = clock.now();
     return { ...ok(nowMs), station: detail(view, stationOf(view, request), nowMs, open) };
   });
 
   app.get(
-    `${STATIONS_PATH}/:id/history`,
+    `${ROUTE}/:id/history`,
     // attachValidation: the handler answers a bad query with a message naming the rules, not a bare "Bad request."
     {
       schema: {
@@ -78,7 +82,7 @@ export function registerStationsRoutes(app: FastifyInstance, deps: StationsRoute
         response: historyResponses,
       },
       attachValidation: true,
-      preHandler,
+      config,
     },
     async (request) => {
       const station = stationOf(view, request);
