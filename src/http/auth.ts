@@ -194,5 +194,7 @@ function apiKeyHooks(scope: FastifyInstance, { access, clock, usage }: ApiKeysOp
   done();
 }
 
+/** The plugins of the /v1 scope name it as their dependency: registered elsewhere, fastify refuses to start. */
+export const API_KEYS_PLUGIN = 'mowability-api-keys';
 /** Not encapsulated: the hooks belong to the scope that registers the plugin. */
-export const apiKeys = fp(apiKeyHooks, { name: 'mowability-api-keys' });
+export const apiKeys = fp(apiKeyHooks, { name: API_KEYS_PLUGIN });

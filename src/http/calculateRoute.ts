@@ -3,10 +3,12 @@
  * Registered in the /v1 scope, whose key hook (./auth.ts) admits and counts each call first.
  */
 import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { calculationContext } from '../config/calculationContext.js';
 import type { AppConfig } from '../config/schema.js';
 import { isSeason, type CalculationContext, type CalculationOutcome, type RawInput } from '../core/index.js';
 import type { Clock } from '../util/clock.js';
+import { API_KEYS_PLUGIN } from './auth.js';
 import { HttpError, MESSAGES, sendError, sendJsonText } from './errors.js';
 import { compileSerializer } from './orderedSerializer.js';
 import { API_PREFIX, CALCULATE_PATH } from './paths.js';
@@ -24,8 +26,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Encapsulated: it adds nothing its siblings should see. */
-export const calculatePlugin: FastifyPluginCallback<CalculateOptions> = (app: FastifyInstance, { config, clock, calculate }, done) => {
+const calculateRoutes: FastifyPluginCallback<CalculateOptions> = (app: FastifyInstance, { config, clock, calculate }, done) => {
   const serializeResult = compileSerializer(calculateResponses[200]);
 
   const context = (input: Record<string, unknown>): CalculationContext => {
@@ -54,3 +55,6 @@ export const calculatePlugin: FastifyPluginCallback<CalculateOptions> = (app: Fa
   });
   done();
 };
+
+/** Encapsulated, and only in the /v1 scope: fastify refuses to start when the key hook is not registered before it. */
+export const calculatePlugin = fp(calculateRoutes, { name: 'mowability-calculate', encapsulate: true, dependencies: [API_KEYS_PLUGIN] });

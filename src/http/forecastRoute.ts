@@ -6,8 +6,10 @@
  * the MQTT side's forecast unit through `forecastOf`.
  */
 import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import type { ForecastDetail } from '../forecast/forecastReport.js';
 import type { Clock } from '../util/clock.js';
+import { API_KEYS_PLUGIN } from './auth.js';
 import { sendError } from './errors.js';
 import { API_PREFIX } from './paths.js';
 import { errorEnvelopeSchema } from './schemas.js';
@@ -81,8 +83,7 @@ export interface ForecastOptions {
   forecastOf: ForecastSource;
 }
 
-/** In the /v1 scope; encapsulated. */
-export const forecastPlugin: FastifyPluginCallback<ForecastOptions> = (app: FastifyInstance, { clock, forecastOf }, done) => {
+const forecastRoutes: FastifyPluginCallback<ForecastOptions> = (app: FastifyInstance, { clock, forecastOf }, done) => {
   app.route({
     method: 'GET',
     url: FORECAST_PATH.slice(API_PREFIX.length),
@@ -105,3 +106,6 @@ export const forecastPlugin: FastifyPluginCallback<ForecastOptions> = (app: Fast
   });
   done();
 };
+
+/** Encapsulated, and only in the /v1 scope (after the key hook). */
+export const forecastPlugin = fp(forecastRoutes, { name: 'mowability-forecast', encapsulate: true, dependencies: [API_KEYS_PLUGIN] });

@@ -12,7 +12,7 @@ import type { FastifyInstance, FastifyPluginCallback } from 'fastify';
 import fp from 'fastify-plugin';
 import { USAGE_KINDS, type RegistrationLimits, type RegistrationStore, type UsageKind } from '../store/registrationStore.js';
 import type { Clock } from '../util/clock.js';
-import type { AccessView } from './auth.js';
+import { API_KEYS_PLUGIN, type AccessView } from './auth.js';
 import { CLIENT_PREFIX, NETWORK_PREFIX, prefixKey } from './clientAddress.js';
 import { HttpError, MESSAGES } from './errors.js';
 import { API_PREFIX, REGISTRATIONS_PATH } from './paths.js';
@@ -155,14 +155,14 @@ const ROUTE = REGISTRATIONS_PATH.slice(API_PREFIX.length);
 /** No key: anyone may ask for one (the limits above and the rate limit protect the route). */
 const config = { access: 'open' } as const;
 
-/** In the /v1 scope; encapsulated, and needs the server's client-address resolver (./server.ts). */
+/** Encapsulated, in the /v1 scope (after the key hook; its routes are open), and needs the server's client-address resolver (./server.ts). */
 export const registrationPlugin = fp<RegistrationOptions>(
   ((app, deps, done) => {
     registerCreateRoute(app, deps);
     registerClaimRoute(app, deps);
     done();
   }) satisfies FastifyPluginCallback<RegistrationOptions>,
-  { name: 'mowability-registration', encapsulate: true, decorators: { fastify: ['clientAddressOf'] } },
+  { name: 'mowability-registration', encapsulate: true, dependencies: [API_KEYS_PLUGIN], decorators: { fastify: ['clientAddressOf'] } },
 );
 
 /** POST /v1/registrations: rate-limited per client (/64 or /32), capped per client, network and in all while reviews are pending. */

@@ -7,9 +7,11 @@
  * page's headers, like the page that reads them.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import type { StatusPageAccess } from '../config/serviceSchema.js';
 import { MINUTE_MS, minuteOf } from '../history/windows.js';
 import type { Clock } from '../util/clock.js';
+import { API_KEYS_PLUGIN } from './auth.js';
 import { HttpError } from './errors.js';
 import { API_PREFIX } from './paths.js';
 import { addPageResponseHandling } from './statusPage.js';
@@ -41,8 +43,7 @@ function stationOf(view: StationsView, request: FastifyRequest): { id: string; n
   return station;
 }
 
-/** In the /v1 scope; encapsulated (its compression and headers stay its own). */
-export async function stationsPlugin(app: FastifyInstance, deps: StationsOptions): Promise<void> {
+async function stationsRoutes(app: FastifyInstance, deps: StationsOptions): Promise<void> {
   if (deps.mode === 'off') return;
   const { view, clock } = deps;
   await addPageResponseHandling(app);
@@ -110,3 +111,6 @@ export async function stationsPlugin(app: FastifyInstance, deps: StationsOptions
     },
   );
 }
+
+/** Encapsulated (its compression and headers stay its own), and only in the /v1 scope (after the key hook). */
+export const stationsPlugin = fp(stationsRoutes, { name: 'mowability-stations', encapsulate: true, dependencies: [API_KEYS_PLUGIN] });

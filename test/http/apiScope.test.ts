@@ -4,9 +4,13 @@
  * than by a list kept beside them, and a route a station unit adds later needs a
  * key without saying so (docs/api.md, "Authentication").
  */
-import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
+import { calculate } from '../../src/core/index.js';
+import { calculatePlugin } from '../../src/http/calculateRoute.js';
 import { MESSAGES } from '../../src/http/errors.js';
+import { stationsPlugin } from '../../src/http/stationsRoute.js';
+import { NO_STATIONS } from '../../src/http/stationsView.js';
 import type { ForecastSource } from '../../src/http/forecastRoute.js';
 import { addKey, CHANGE_DEADLINE_MS, setMaintenance, startHttpHarness, type HarnessOptions, type HttpHarness } from '../helpers/httpApp.js';
 import { waitFor } from '../helpers/httpTempDir.js';
@@ -111,5 +115,18 @@ describe('the /v1 scope', () => {
   it('keeps the hook inside /v1: health, the OpenAPI document and the page answer without a key', async () => {
     const { app } = await start();
     for (const url of ['/health', '/openapi.json', '/']) expect((await app.inject({ url })).statusCode, url).toBe(200);
+  });
+
+  it('refuses to start when a protected plugin is registered outside the scope (its fastify-plugin dependency)', async () => {
+    const clock = { now: () => 0 };
+    const harness = await start();
+    for (const register of [
+      (app: FastifyInstance) => app.register(calculatePlugin, { config: harness.config, clock, calculate }),
+      (app: FastifyInstance) => app.register(stationsPlugin, { mode: 'open', view: NO_STATIONS, clock }),
+    ]) {
+      const bare = Fastify();
+      await expect(register(bare)).rejects.toThrow(/mowability-api-keys/);
+      await bare.close();
+    }
   });
 });
