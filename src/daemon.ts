@@ -25,7 +25,7 @@ import type { AcceptReading, UploadRefusal } from './http/uploads.js';
 import { UploadRefusals } from './station/uploadRefusals.js';
 import { UploadCounters } from './http/uploadsCounters.js';
 import { RegistrationStore } from './store/registrationStore.js';
-import { registrationNotifier } from './http/registrationNotifier.js';
+import { registrationNotifier } from './http/registrationRoutes.js';
 import { Database } from './store/database.js';
 import { MQTT_STARTING, type MqttHealth } from './mqtt/health.js';
 import { createMqttService, type MqttService, type MqttServiceOptions, type MqttStats } from './mqtt/service.js';

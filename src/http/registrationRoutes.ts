@@ -8,8 +8,10 @@
  * problem gets a clear 400 naming the field; only what review needs is kept
  * (docs/api.md says what is stored and why).
  */
+import { execFile } from 'node:child_process';
 import type { FastifyInstance, FastifyPluginCallback } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Logger } from 'pino';
 import { USAGE_KINDS, type RegistrationLimits, type RegistrationStore, type UsageKind } from '../store/registrationStore.js';
 import type { Clock } from '../util/clock.js';
 import { API_KEYS_PLUGIN, type AccessView } from './auth.js';
@@ -240,4 +242,23 @@ function registerClaimRoute(app: FastifyInstance, deps: RegistrationOptions): vo
       }
     },
   });
+}
+
+/**
+ * registration.notifyCommand: runs the operator's program when a registration
+ * arrives, so no mail server is needed. No shell (the setting is one program
+ * path), a small environment with the registration's number and the pending
+ * count only — never the registrant's data —, a timeout, and failures logged.
+ */
+const NOTIFY_TIMEOUT_MS = 10_000;
+
+export function registrationNotifier(command: string, logger: Logger): ((registration: { id: number; pending: number }) => void) | undefined {
+  if (command === '') return undefined;
+  const log = logger.child({ module: 'registration-notify' });
+  return ({ id, pending }) => {
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', MOWABILITY_REGISTRATION_ID: String(id), MOWABILITY_REGISTRATION_PENDING: String(pending) };
+    execFile(command, [], { env, timeout: NOTIFY_TIMEOUT_MS, windowsHide: true }, (err) => {
+      if (err) log.warn({ err, command, registration: id }, 'registration.notifyCommand failed');
+    });
+  };
 }
