@@ -27,7 +27,7 @@ import type { AcceptReading, UploadRefusal } from './http/uploads.js';
 import { UploadRefusals } from './station/uploadRefusals.js';
 import { UploadCounters } from './http/uploadsCounters.js';
 import { RegistrationStore } from './store/registrationStore.js';
-import { registrationNotifier } from './http/registrationNotifier.js';
+import { registrationNotifier } from './http/registrationRoutes.js';
 import { Database } from './store/database.js';
 import { MQTT_STARTING, type MqttHealth } from './mqtt/health.js';
 import { createMqttService, type MqttService, type MqttServiceOptions, type MqttStats } from './mqtt/service.js';
@@ -41,7 +41,7 @@ import { startInOrder, type LifecycleComponent, type StartedComponents } from '.
 import { MutableRuntime, type DaemonRuntime } from './daemonRuntime.js';
 import { accessCacheComponent, databaseComponent, keyUsageComponent, serveLockComponent, type UsageHolder } from './daemonStorage.js';
 import { sharedAppDeps, sharedComponents, type SharedParts } from './daemonShared.js';
-import type { UsageGate } from './http/quota.js';
+import type { UsageGate } from './http/auth.js';
 export type { DaemonRuntime } from './daemonRuntime.js';
 import { explainListenError } from './util/listenError.js';
 import { packageHomepage, packageVersion } from './util/packageVersion.js';
