@@ -37,7 +37,7 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
   // Listen for SIGTERM/SIGINT before starting: a signal that arrives while the
   // components start is answered with a graceful stop once they are up.
   const shutdownSignal = io.shutdownSignal();
-  // The access lines' own logger writes in blocks (src/util/bufferedLines.ts), at the main logger's level.
+  // The access lines' own logger writes in blocks (src/util/logger.ts), at the main logger's level.
   const accessLogger = createAccessLogger({ level: logger.level });
   const daemon = await startDaemon({ config, logger, accessLogger, keyCommandHint });
   const reason = await shutdownSignal;
