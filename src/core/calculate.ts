@@ -25,6 +25,7 @@ import type {
   PartialCheckEntry,
   Season,
   Protocol,
+  RainSourceInfo,
   RawInput,
   SkippedCheckEntry,
 } from './types.js';
@@ -35,11 +36,17 @@ export const DEFAULT_LAWN: LawnProfile = { soilType: 'loam', mowerClass: 'walk',
 export const MINIMAL_DATA_REASON = 'Eingeschränkte Datenbasis – nur Lufttemperatur und Niederschlagsrate vorhanden; Boden, Wind und Taubildung nicht bewertet.';
 const INTERNAL_ERROR_REASON = `Internal calculation error; the check was left out of the index, which is therefore capped at ${FAILED_CHECK_CAP} (WARNING at best).`;
 
+/** `value` when it is one of `known`, else `fallback`. */
+function oneOf<T extends string>(known: readonly T[], value: unknown, fallback: T): T {
+  return (known as readonly unknown[]).includes(value) ? (value as T) : fallback;
+}
+
 function resolveLawn(lawn: unknown): LawnProfile {
+  if (lawn === undefined) return { ...DEFAULT_LAWN };
   const candidate = (typeof lawn === 'object' && lawn !== null ? lawn : {}) as Record<string, unknown>;
-  const soilType = SOIL_TYPES.find((value) => value === candidate.soilType) ?? DEFAULT_LAWN.soilType;
-  const mowerClass = MOWER_CLASSES.find((value) => value === candidate.mowerClass) ?? DEFAULT_LAWN.mowerClass;
-  const turfType = TURF_TYPES.find((value) => value === candidate.turfType) ?? DEFAULT_LAWN.turfType;
+  const soilType = oneOf(SOIL_TYPES, candidate.soilType, DEFAULT_LAWN.soilType);
+  const mowerClass = oneOf(MOWER_CLASSES, candidate.mowerClass, DEFAULT_LAWN.mowerClass);
+  const turfType = oneOf(TURF_TYPES, candidate.turfType, DEFAULT_LAWN.turfType);
   // An out-of-range field capacity is ignored (the soil type's default applies), like any invalid lawn value.
   const fieldCapacity = candidate.fieldCapacityPercent;
   return isValidFieldCapacity(fieldCapacity) ? { soilType, mowerClass, turfType, fieldCapacityPercent: fieldCapacity } : { soilType, mowerClass, turfType };
@@ -99,8 +106,8 @@ export function calculateWith(registry: readonly CheckDefinition[], input: RawIn
   // An estimated soil moisture (MQTT side, lawn memory) is not parsed as a measurement.
   const estimated = splitSoilEstimate(input, context);
   const parsed = parseInput(estimated.input);
-  const missingRequired = REQUIRED_FIELDS.filter((name) => parsed.values[name] === undefined);
-  if (missingRequired.length > 0) {
+  if (REQUIRED_FIELDS.some((name) => parsed.values[name] === undefined)) {
+    const missingRequired = REQUIRED_FIELDS.filter((name) => parsed.values[name] === undefined);
     return {
       ok: false,
       error: {
@@ -126,7 +133,7 @@ export function calculateWith(registry: readonly CheckDefinition[], input: RawIn
   const protocol: Protocol = { skipped_checks: skippedChecks, partial_checks: partialChecks };
   if (errors.length > 0) protocol.calculation_error = errors.join(' ');
 
-  const result: CalculationResult = {
+  const head: ResultHead = {
     mfi_version: MFI_VERSION,
     season,
     season_source: forced === undefined ? 'auto' : 'manual',
@@ -138,15 +145,19 @@ export function calculateWith(registry: readonly CheckDefinition[], input: RawIn
     missing_fields: parsed.missing,
     checks,
     protocol,
-    calculated_at: formatLocalDateTime(localTime),
   };
-  const rainInfo = rainSourceInfo(parsed.values);
-  if (rainInfo !== null) {
-    // rain_source_info sits before calculated_at, in the spec's table order.
-    const { calculated_at: calculatedAt, ...rest } = result;
-    return { ok: true, result: { ...rest, rain_source_info: rainInfo, calculated_at: calculatedAt } };
-  }
-  return { ok: true, result };
+  return { ok: true, result: withTail(head, rainSourceInfo(parsed.values), formatLocalDateTime(localTime)) };
+}
+
+/** The result up to its optional rain_source_info. */
+type ResultHead = Omit<CalculationResult, 'rain_source_info' | 'calculated_at'>;
+
+/** Adds rain_source_info (when there is one) and calculated_at, in the spec's table order, without copying the result. */
+function withTail(head: ResultHead, rainInfo: RainSourceInfo | null, calculatedAt: string): CalculationResult {
+  const result: ResultHead & Partial<Pick<CalculationResult, 'rain_source_info' | 'calculated_at'>> = head;
+  if (rainInfo !== null) result.rain_source_info = rainInfo;
+  result.calculated_at = calculatedAt;
+  return result as CalculationResult;
 }
 
 /** What running the registry's checks gave: each check's result, the scored ones, and the protocol's lists. */
@@ -166,8 +177,8 @@ function runChecks(registry: readonly CheckDefinition[], checkContext: CheckCont
   const partialChecks: PartialCheckEntry[] = [];
   const errors: string[] = [];
   for (const definition of registry) {
-    const missing = definition.requiredFields.filter((name) => checkContext.values[name] === undefined);
-    if (missing.length > 0) {
+    if (definition.requiredFields.some((name) => checkContext.values[name] === undefined)) {
+      const missing = definition.requiredFields.filter((name) => checkContext.values[name] === undefined);
       checks[definition.name] = skippedCheck(definition.skippedReason);
       skippedChecks.push({ check: definition.name, reason: definition.skippedReason, missing });
       continue;

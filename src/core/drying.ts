@@ -74,7 +74,12 @@ export function dryingRateMmH(weather: DryingWeather): number {
 
 /** Minutes `waterMm` on the blades takes to dry at the weather's rate. */
 export function dryingMinutesFor(waterMm: number, weather: DryingWeather): number {
-  return (Math.max(0, waterMm) / dryingRateMmH(weather)) * 60;
+  return dryingMinutesAt(waterMm, dryingRateMmH(weather));
+}
+
+/** Minutes `waterMm` on the blades takes to dry at `rateMmH` (a dryingRateMmH). */
+export function dryingMinutesAt(waterMm: number, rateMmH: number): number {
+  return (Math.max(0, waterMm) / rateMmH) * 60;
 }
 
 
