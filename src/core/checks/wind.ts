@@ -70,8 +70,9 @@ function evaluate({ values, season }: CheckContext): CheckEvaluation {
   if (gust !== null && mean !== null) {
     // Most severe first; on a tie the gust (the safety finding) leads.
     reasons.push(...(mean.score < gust.score ? [mean.reason, gust.reason] : [gust.reason, mean.reason]));
-  } else if (gust !== null || mean !== null) {
-    reasons.push((gust ?? mean as ScoredReason).reason);
+  } else {
+    const only = gust ?? mean;
+    if (only !== null) reasons.push(only.reason);
   }
   if (reasons.length === 0) {
     reasons.push(`Wind ${formatNumberDe(windKmh)} km/h (Bft ${beaufortForKmh(windKmh)}), Böen ${gustText} – unkritisch.`);
