@@ -3,7 +3,7 @@ import type { CheckContext, CheckDefinition, CheckEvaluation } from './checks/ty
 import { FAILED_CHECK_CAP, combine, dataQualityFor } from './combine.js';
 import type { ScoredCheck } from './combine.js';
 import { NO_WETNESS_EVIDENCE_CAP, NO_WETNESS_EVIDENCE_REASON, lacksWetnessEvidence } from './evidence.js';
-import { FIELD_SPECS, REQUIRED_FIELDS } from './fields.js';
+import { FIELD_NAMES, FIELD_SPECS, REQUIRED_FIELDS, type CalculationInput } from './fields.js';
 import { parseExtensions, parseInput } from './parse.js';
 import { rainSourceInfo } from './rainWindows.js';
 import { formatLocalDateTime, isSeason, localDateTime, seasonForMonth } from './season.js';
@@ -50,6 +50,17 @@ function resolveLawn(lawn: unknown): LawnProfile {
   // An out-of-range field capacity is ignored (the soil type's default applies), like any invalid lawn value.
   const fieldCapacity = candidate.fieldCapacityPercent;
   return isValidFieldCapacity(fieldCapacity) ? { soilType, mowerClass, turfType, fieldCapacityPercent: fieldCapacity } : { soilType, mowerClass, turfType };
+}
+
+/**
+ * The valid values with every field present (undefined when missing), in the spec's order: one
+ * object shape for every input, so the checks' many reads of `values` stay monomorphic (with a
+ * shape per combination of supplied fields they were megamorphic lookups).
+ */
+function denseValues(values: CalculationInput): CalculationInput {
+  const dense: Record<string, number | undefined> = {};
+  for (const name of FIELD_NAMES) dense[name] = values[name];
+  return dense;
 }
 
 interface ResolvedContext {
@@ -122,7 +133,7 @@ export function calculateWith(registry: readonly CheckDefinition[], input: RawIn
   const localTime = localDateTime(nowMs, timeZone);
   const season = forced ?? seasonForMonth(localTime.month, hemisphere);
   const dataQuality = dataQualityFor(parsed.available.length, REQUIRED_FIELDS.length, FIELD_SPECS.length);
-  const checkContext: CheckContext = { values: parsed.values, extensions: parseExtensions(input), season, lawn };
+  const checkContext: CheckContext = { values: denseValues(parsed.values), extensions: parseExtensions(input), season, lawn };
   if (estimated.pct !== undefined) checkContext.soilEstimate = soilEstimateFor(estimated.pct, lawn);
   const noWetnessEvidence = lacksWetnessEvidence(parsed.values);
 

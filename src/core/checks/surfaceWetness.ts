@@ -25,14 +25,18 @@ export interface SurfaceWetness {
   rateMmH: number;
 }
 
-/** The drying weather of an input: the current fields, missing ones at the drying model's defaults. */
+/**
+ * The drying weather of an input: the current fields, missing ones undefined (the drying model's
+ * defaults apply). Every field is always present, so the model reads one object shape.
+ */
 export function dryingWeatherOf(values: CheckContext['values']): DryingWeather {
-  const weather: DryingWeather = { temperatureC: values.temperature ?? 15 };
-  if (values.humidity !== undefined) weather.humidityPct = values.humidity;
-  if (values.dew_point !== undefined) weather.dewPointC = values.dew_point;
-  if (values.wind_speed !== undefined) weather.windKmh = values.wind_speed;
-  if (values.solar !== undefined) weather.solarWm2 = values.solar;
-  return weather;
+  return {
+    temperatureC: values.temperature ?? 15,
+    humidityPct: values.humidity,
+    dewPointC: values.dew_point,
+    windKmh: values.wind_speed,
+    solarWm2: values.solar,
+  };
 }
 
 interface Candidate {
