@@ -124,10 +124,10 @@ ${COMMON}`,
 
 Asks the running daemon's GET /health (on http.host/http.port, over loopback
 for 0.0.0.0; pass the same --config / MOWABILITY_HTTP_PORT as the daemon) and
-exits 0 when it answers ok or maintenance and none of its checks is "error" or
-"starting", else 1 with the failing checks on standard error. Unlike /health,
-which answers 200 for the HTTP API, it also fails while the MQTT side is down.
-The container image's HEALTHCHECK runs it.
+exits 0 when its status is ok or maintenance and checks.mqtt is neither "error"
+nor "starting", else 1 with the failing checks on standard error. Unlike
+/health, which answers 200 for the HTTP API, it also fails while the MQTT side
+is down. The container image's HEALTHCHECK runs it.
 
 ${COMMON}`,
   'upload-secret': `Usage: mowability upload-secret ecowitt [--json]

@@ -40,6 +40,12 @@ describe('healthVerdict', () => {
     expect(healthVerdict(503, report('maintenance', { database: { status: 'ok' }, maintenance: { status: 'active' } })).healthy).toBe(true);
   });
 
+  it('leaves a shared store\'s outage to /health\'s grace: unhealthy only once /health says error', () => {
+    const outage = { status: 'error', message: 'PostgreSQL (store.url) unreachable for 12 s' };
+    expect(healthVerdict(200, report('ok', { database: { status: 'ok' }, store: outage })).healthy).toBe(true);
+    expect(healthVerdict(503, report('error', { database: { status: 'ok' }, store: outage }))).toEqual({ healthy: false, problems: ['store: error (PostgreSQL (store.url) unreachable for 12 s)'] });
+  });
+
   it('is unhealthy on an error status without a failing check, and on an answer that is no health report', () => {
     expect(healthVerdict(503, report('error', {}))).toEqual({ healthy: false, problems: ['status error (HTTP 503)'] });
     expect(healthVerdict(404, { error: 'not found' })).toEqual({ healthy: false, problems: ['HTTP 404 without a health report'] });

@@ -13,26 +13,40 @@ import { daemonUrl, LIVE_TIMEOUT_MS } from '../liveStatus.js';
 
 const COMMAND = 'health';
 
-/** Check states that mean a part is down or not up yet (mqtt: 'starting' until its first connection). */
-const FAILING_STATES = new Set(['error', 'starting']);
+/** States of checks.mqtt that mean the MQTT side is down or not up yet ('starting' until its first connection). */
+const MQTT_DOWN = new Set(['error', 'starting']);
 
 export interface HealthVerdict {
   healthy: boolean;
-  /** One line per failing part ("mqtt: not connected to …"), or why the answer could not be read. */
+  /** One line per failing part ("mqtt: error (not connected to …)"), or why the answer could not be read. */
   problems: string[];
 }
 
+interface HealthCheck {
+  status?: unknown;
+  message?: unknown;
+}
+
+const describeCheck = (name: string, check: HealthCheck): string =>
+  `${name}: ${String(check.status)}${typeof check.message === 'string' ? ` (${check.message})` : ''}`;
+
 /**
- * The verdict on one /health answer: healthy when the daemon says ok (or maintenance, which an
- * operator switched on and which is no fault of the container) and no check fails.
+ * The verdict on one /health answer. Its `status` decides for the HTTP API's parts: 'error' names
+ * the failing checks; maintenance, which an operator switched on, is no fault of the container;
+ * the shared stores' outages count only after store.outageGraceSeconds, as /health counts them
+ * (docs/deployment.md, "Failures"). checks.mqtt, which /health only reports, decides for the MQTT side.
  */
 export function healthVerdict(httpStatus: number, body: unknown): HealthVerdict {
-  const mfi = (body as { mfi?: { status?: unknown; checks?: unknown } } | null)?.mfi;
+  const mfi = (body as { mfi?: { status?: unknown; checks?: Record<string, HealthCheck> } } | null)?.mfi;
   if (typeof mfi?.status !== 'string') return { healthy: false, problems: [`HTTP ${httpStatus} without a health report`] };
-  const problems = Object.entries((mfi.checks ?? {}) as Record<string, { status?: unknown; message?: unknown }>)
-    .filter(([, check]) => typeof check?.status === 'string' && FAILING_STATES.has(check.status))
-    .map(([name, check]) => `${name}: ${String(check.status)}${typeof check.message === 'string' ? ` (${check.message})` : ''}`);
-  if (mfi.status !== 'ok' && mfi.status !== 'maintenance' && problems.length === 0) problems.push(`status ${mfi.status} (HTTP ${httpStatus})`);
+  const checks = Object.entries(mfi.checks ?? {});
+  const problems: string[] = [];
+  if (mfi.status !== 'ok' && mfi.status !== 'maintenance') {
+    const failing = checks.filter(([name, check]) => name !== 'mqtt' && check?.status === 'error');
+    problems.push(...(failing.length > 0 ? failing.map(([name, check]) => describeCheck(name, check)) : [`status ${mfi.status} (HTTP ${httpStatus})`]));
+  }
+  const mqtt = mfi.checks?.mqtt;
+  if (typeof mqtt?.status === 'string' && MQTT_DOWN.has(mqtt.status)) problems.push(describeCheck('mqtt', mqtt));
   return { healthy: problems.length === 0, problems };
 }
 
