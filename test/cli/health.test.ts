@@ -88,6 +88,11 @@ describe('mowability health against a running daemon', () => {
     expect(result.stderr).toMatch(/^unhealthy: http:\/\/127\.0\.0\.1:\d+\/health: mqtt: (error|starting)/);
   });
 
+  it('prints its help, and refuses arguments', async () => {
+    expect(await runCliInProcess(['health', '--help'], env)).toMatchObject({ code: 0, stdout: expect.stringContaining('HEALTHCHECK') });
+    expect((await runCliInProcess(['health', 'now'], env)).code).toBe(2);
+  });
+
   it('fails when nothing listens on the configured port', async () => {
     const result = await runCliInProcess(['health'], env);
     expect(result).toMatchObject({ code: 1, stderr: expect.stringContaining('nothing listens there') });
