@@ -2,7 +2,7 @@
  * `mowability health`, the container's HEALTHCHECK: it follows the daemon's configured port and
  * fails when a required part is down, the MQTT side included, although /health answers 200 then.
  */
-import { createServer, type AddressInfo } from 'node:net';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { healthVerdict } from '../../src/cli/commands/health.js';
 import { loadConfig } from '../../src/config/load.js';
@@ -91,6 +91,19 @@ describe('mowability health against a running daemon', () => {
   it('prints its help, and refuses arguments', async () => {
     expect(await runCliInProcess(['health', '--help'], env)).toMatchObject({ code: 0, stdout: expect.stringContaining('HEALTHCHECK') });
     expect((await runCliInProcess(['health', 'now'], env)).code).toBe(2);
+  });
+
+  it('fails when the daemon accepts but does not answer in time', async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(Number(env.MOWABILITY_HTTP_PORT), '127.0.0.1', resolve));
+    try {
+      const result = await runCliInProcess(['health'], env);
+      expect(result).toMatchObject({ code: 1, stderr: expect.stringMatching(/: no answer \(\w+\)\n$/) });
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 
   it('fails when nothing listens on the configured port', async () => {
