@@ -9,6 +9,7 @@ import { MODELLED_FORMAT, type StationConfig } from '../ingest/types.js';
 import { PUBLIC_REASON_KEY, type StationStatePayload } from '../station/statePayload.js';
 import { historyOptionsFor } from '../config/historyOptions.js';
 import type { MqttSideConfig } from '../config/schema.js';
+import type { Database } from '../store/database.js';
 import { StationsRecorder, type RecordedMinute } from './stationsRecorder.js';
 
 /** A configured station as the page lists it; `origin` "modelled": readings from a weather model (format "open-meteo"). */
@@ -70,10 +71,15 @@ export function createStationsView(deps: StationsViewDeps): StationsView {
 /**
  * For the composition root: the recorder (a StationUnit of the station pipeline) and the view over
  * it (for buildApp). The pipeline runs whenever stations are configured, MQTT or not (direct
- * uploads feed it with MQTT off), so the view lists every configured station.
+ * uploads feed it with MQTT off), so the view lists every configured station. `database`: where the
+ * chart series outlive a restart (open once the station side starts).
  */
-export function statusPageSources(config: MqttSideConfig, stateOf: (stationId: string) => StationStatePayload | undefined): { recorder: StationsRecorder; view: StationsView } {
-  const recorder = new StationsRecorder(stateOf);
+export function statusPageSources(
+  config: MqttSideConfig,
+  stateOf: (stationId: string) => StationStatePayload | undefined,
+  database?: () => Database,
+): { recorder: StationsRecorder; view: StationsView } {
+  const recorder = new StationsRecorder(stateOf, database && { database, stations: config.stations.map((station) => station.id) });
   const view = createStationsView({ stations: config.stations, freshnessMs: (station) => historyOptionsFor(config, station).freshnessMs, stateOf, recorder });
   return { recorder, view };
 }
