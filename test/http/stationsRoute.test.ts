@@ -62,6 +62,7 @@ describe('GET /v1/stations', () => {
         status: state.main_status,
         mowable: state.mowable,
         mowable_reason: state.mowable_reason,
+        mowable_reason_de: state.mowable_reason_de,
         last_reading_at: new Date(h.clock.now()).toISOString(),
         last_reading_age_seconds: 0,
         availability: 'online',
