@@ -233,7 +233,7 @@ export function daemonComponents(
   const forecast = createForecastUnit({ config: runtime.config, database: () => runtime.database, logger: runtime.logger, clock: runtime.clock, version: packageVersion() });
   const modelled = createModelledUnit({ config: runtime.config, logger: runtime.logger, clock: runtime.clock, version: packageVersion(), accept: acceptReading, forecast });
   // Status page (src/http/statusPage.ts): a recorder unit on the station side, a read view for the HTTP side.
-  const statusPage = statusPageSources(runtime.config, (stationId) => side.current?.stationState(stationId));
+  const statusPage = statusPageSources(runtime.config, (stationId) => side.current?.stationState(stationId), () => runtime.database);
   const mqttStatus = (): MqttHealth | undefined =>
     mqttEnabled(runtime.config) ? (side.current && side.started ? side.current.health() : MQTT_STARTING) : undefined;
   const mqttStats = (): MqttStats | undefined => (mqttEnabled(runtime.config) ? side.current?.stats() : undefined);

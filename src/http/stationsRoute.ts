@@ -31,6 +31,7 @@ const summaryProperties = {
   status: { ...nullableString, description: 'OK, WARNING or BLOCK; null like index.' },
   mowable: { type: ['boolean', 'null'], description: 'The published mowable flag (index with hysteresis and holds); null before the first calculation.' },
   mowable_reason: { ...nullableString, description: 'Why mowable is what it is (English).' },
+  mowable_reason_de: { ...nullableString, description: 'The same in German (the language of the model reasons), for the German page.' },
   last_reading_at: { ...nullableString, description: 'Time of the last accepted reading (ISO 8601, UTC).' },
   last_reading_age_seconds: { type: ['integer', 'null'] },
   availability: { type: 'string', enum: ['online', 'offline'], description: "offline when the last reading is older than the station's freshness limit." },
@@ -42,7 +43,7 @@ const stationSummarySchema = { type: 'object', required: summaryRequired, proper
 
 const stationDetailSchema = {
   type: 'object',
-  required: [...summaryRequired, 'data_quality', 'missing_fields', 'withheld_fields', 'limiting_check', 'checks', 'error', 'forecast', 'last_upload_refused', 'source_message'],
+  required: [...summaryRequired, 'data_quality', 'missing_fields', 'withheld_fields', 'data_gaps', 'limiting_check', 'checks', 'error', 'forecast', 'last_upload_refused', 'source_message'],
   properties: {
     ...summaryProperties,
     last_upload_refused: {
@@ -55,6 +56,27 @@ const stationDetailSchema = {
     source_message: { ...nullableString, description: "A modelled station's provider status in words (e.g. no data yet, provider unreachable); null for measured stations." },
     missing_fields: { type: 'array', items: { type: 'string' } },
     withheld_fields: { type: 'object', additionalProperties: { type: 'string' }, description: 'Fields held but not supplied (stale, history not covering the window), with the reason.' },
+    data_gaps: {
+      type: 'object',
+      required: ['history', 'not_current', 'not_reported'],
+      description: 'The missing fields grouped by why, for one sentence: history windows not covered yet, current values held back, fields the station does not report.',
+      properties: {
+        history: {
+          type: ['object', 'null'],
+          required: ['kinds', 'covered_minutes', 'needed_minutes', 'covered_percent', 'required_percent', 'fields'],
+          properties: {
+            kinds: { type: 'array', items: { type: 'string', enum: ['rain', 'temperature'] } },
+            covered_minutes: { type: 'integer', description: 'How long the readings cover so far.' },
+            needed_minutes: { type: 'integer', description: 'The longest window still needed.' },
+            covered_percent: { type: 'integer', description: 'How much of that window is covered.' },
+            required_percent: { type: 'integer', description: 'The share a window needs before it is used.' },
+            fields: { type: 'array', items: { type: 'string' } },
+          },
+        },
+        not_current: { type: 'array', items: { type: 'string' }, description: 'Current values held back (too old, or none yet).' },
+        not_reported: { type: 'array', items: { type: 'string' }, description: 'Fields the station does not report.' },
+      },
+    },
     limiting_check: nullableString,
     checks: {
       type: 'array',

@@ -117,13 +117,13 @@ export async function startMqttDaemon(
   config: TestSideConfig,
   clock: FakeClock,
   logger: Logger = silentLogger,
-  units: readonly StationUnit[] = [],
+  units: readonly StationUnit[] | ((database: Database) => readonly StationUnit[]) = [],
 ): Promise<RunningDaemon> {
   const database = await Database.open(dbPath);
   const side: StationSideRef = { current: undefined };
   let started: StartedComponents;
   try {
-    started = await startInOrder([stationSideComponent({ config, database, logger, clock }, () => units, side)], logger);
+    started = await startInOrder([stationSideComponent({ config, database, logger, clock }, () => (typeof units === 'function' ? units(database) : units), side)], logger);
   } catch (err) {
     await database.close();
     throw err;

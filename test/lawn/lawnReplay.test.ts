@@ -4,6 +4,7 @@
  * documented formulas (docs/model.md, "Lawn memory"), and a restart in the middle restores the balances
  * from SQLite.
  */
+import { durationDe } from '../../src/core/duration.js';
 import { describe, expect, it } from 'vitest';
 import { BLADE_STORAGE_MM, DEW_RATE_MM_H } from '../../src/core/lawn/blades.js';
 import { referenceEtMmPerHour } from '../../src/core/lawn/evaporation.js';
@@ -43,7 +44,7 @@ describe('lawn memory replays', () => {
     expect(before.blade_water_mm).toBeCloseTo(water1300, 3);
     expect(before.drying_minutes_left).toBe(Math.ceil((water1300 / dry(sunny)) * 60));
     const left = Math.ceil((water1300 / dry(sunny)) * 60);
-    expect(before.summary).toBe(`wet, about ${Math.floor(left / 60)} h ${left % 60} min to dry at current conditions`);
+    expect(before.summary).toBe(`Halme nass, trocken in etwa ${durationDe(left)} beim jetzigen Wetter`);
     expect(before.derived_inputs).toContain('blade_drying_minutes');
     expect(lawn.state()!.mowable).toBe(false);
 
@@ -65,7 +66,7 @@ describe('lawn memory replays', () => {
     const after = lawn.state()!.lawn;
     expect(after.blades_wet).toBe(false);
     expect(Math.abs(Date.parse(after.dry_since as string) - dryAt)).toBeLessThan(1000);
-    expect(after.summary).toBe(`blades dry since ${new Date(dryAt + 2 * HOUR).toISOString().slice(11, 16)}`);
+    expect(after.summary).toBe(`Halme trocken seit ${new Date(dryAt + 2 * HOUR).toISOString().slice(11, 16)} Uhr`);
     expect(lawn.state()!.mowable).toBe(true);
   });
 
