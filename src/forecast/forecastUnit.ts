@@ -79,7 +79,7 @@ export class ForecastUnit implements StationUnit {
   constructor(options: ForecastUnitOptions) {
     this.#options = options;
     this.#log = options.logger.child({ module: 'forecast' });
-    this.#throttle = new LogThrottle(this.#log, 60_000, options.now);
+    this.#throttle = new LogThrottle(this.#log);
     for (const station of options.stations) if (station.forecast) this.#held.set(station.id, { station, config: station.forecast });
   }
 
