@@ -15,6 +15,7 @@ import { MODELLED_FORMAT, type StationConfig, type StationForecastConfig } from 
 import type { EntitySpec } from '../homeassistant/stationEntities.js';
 import type { Database } from '../store/database.js';
 import type { MowableHold, StationHistoryView, StationInput, StationUnit, UnitContext, UnitSubscriber } from '../station/unit.js';
+import type { ClockStep } from '../util/clockWatch.js';
 import { LogThrottle } from '../util/logThrottle.js';
 import { FetchLoop } from './fetchLoop.js';
 import { forecastEntities } from './forecastEntities.js';
@@ -150,6 +151,22 @@ export class ForecastUnit implements StationUnit {
   async supply(stationId: string, forecast: CachedForecast): Promise<void> {
     const held = this.#held.get(stationId);
     if (held?.config.source === 'open-meteo') await this.#accept(held, forecast);
+  }
+
+  /**
+   * The wall clock stepped: each held forecast's fetch time moves with it, so its age stays the time
+   * that really passed (a step forward does not make it stale, a step back does not keep it fresh).
+   */
+  clockStepped(step: ClockStep): void {
+    for (const held of this.#held.values()) {
+      if (!held.cached) continue;
+      held.cached = { ...held.cached, fetchedAtMs: held.cached.fetchedAtMs + step.deltaMs };
+      held.memo = undefined;
+      const stationId = held.station.id;
+      this.#store?.save(stationId, held.cached).catch((err: unknown) => {
+        this.#throttle.warn(`forecast-save:${stationId}`, { err, station: stationId }, 'forecast could not be cached in the database');
+      });
+    }
   }
 
   subscribe(connection: UnitSubscriber, recompute: (stationId: string) => void): void {
