@@ -145,8 +145,10 @@
     $('origin').hidden = station.origin !== 'modelled';
     $('origin').textContent = t('modelled');
     $('origin').title = t('modelledHelp');
-    $('source-message').hidden = station.source_message === null;
-    $('source-message').textContent = station.source_message ?? '';
+    // A broken gauge replaced by the model (gapFill.rain "model"); a modelled station says so with its badge.
+    const rainNote = station.origin !== 'modelled' && station.rain_source === 'model' ? t('rainFromModel') : null;
+    $('source-message').hidden = station.source_message === null && rainNote === null;
+    $('source-message').textContent = station.source_message ?? rainNote ?? '';
     const withheld = station.withheld_fields;
     const missing = station.missing_fields.map((field) => (field in withheld ? `${field} (${withheld[field]})` : field));
     $('missing').textContent = missing.length === 0 ? t('none') : missing.join(', ');

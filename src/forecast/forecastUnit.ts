@@ -11,6 +11,7 @@ import { DEFAULT_LAWN, type CalculationContext, type MowerClass } from '../core/
 import { MINUTE_MS } from '../core/forecastProjection.js';
 import type { WindowRules } from '../core/forecastWindows.js';
 import { quietHoursReason, type QuietHoursSettings } from '../core/lawn/quietHours.js';
+import { forecastRidesOnGapFill } from '../ingest/modelledConfig.js';
 import { MODELLED_FORMAT, type StationConfig, type StationForecastConfig } from '../ingest/types.js';
 import type { EntitySpec } from '../homeassistant/stationEntities.js';
 import type { Database } from '../store/database.js';
@@ -113,8 +114,8 @@ export class ForecastUnit implements StationUnit {
     });
     for (const held of this.#held.values()) {
       const location = held.station.location;
-      // A modelled station's own request carries its forecast (supply() below): no second request.
-      if (held.config.source !== 'open-meteo' || !location || held.station.format === MODELLED_FORMAT) continue;
+      // A modelled station's own request, or a station's gap filling, carries its forecast (supply() below): no second request.
+      if (held.config.source !== 'open-meteo' || !location || held.station.format === MODELLED_FORMAT || forecastRidesOnGapFill(held.station)) continue;
       const loop = new FetchLoop({
         stationId: held.station.id,
         location,
