@@ -140,7 +140,7 @@ function httpComponent(runtime: MutableRuntime, sources: HttpSources, accessLogg
  */
 export function stationUnits(
   runtime: DaemonRuntime,
-  shared: { readings: StationReadingCounter; forecast: StationUnit; recorder: StationUnit; uploadRefusals: StationUnit; modelled?: StationUnit },
+  shared: { readings: StationReadingCounter; forecast: StationUnit; recorder: StationUnit; uploadRefusals: StationUnit; modelled?: StationUnit; gapFill?: StationUnit },
 ): StationUnit[] {
   return [
     shared.readings,
@@ -153,7 +153,7 @@ export function stationUnits(
     // Lawn memory (src/lawn/): blade and soil water, growth since the last cut, quiet hours.
     ...lawnMemoryUnits(runtime.config, runtime.database, runtime.logger, runtime.clock),
     // Gap filling (src/modelled/gapFill.ts): after the lawn memory, so its soil estimate comes first.
-    createGapFillUnit({ config: runtime.config, logger: runtime.logger, clock: runtime.clock, version: packageVersion() }),
+    ...(shared.gapFill ? [shared.gapFill] : []),
     // After the lawn memory and gap filling: the forecast starts from the input they extended (the blade water, docs/model.md).
     shared.forecast,
   ];
@@ -232,6 +232,7 @@ export function daemonComponents(
   // The forecast unit (src/forecast/): state, hold and entities through the station units; GET /v1/stations/{id}/forecast through buildApp.
   const forecast = createForecastUnit({ config: runtime.config, database: () => runtime.database, logger: runtime.logger, clock: runtime.clock, version: packageVersion() });
   const modelled = createModelledUnit({ config: runtime.config, logger: runtime.logger, clock: runtime.clock, version: packageVersion(), accept: acceptReading, forecast });
+  const gapFill = createGapFillUnit({ config: runtime.config, logger: runtime.logger, clock: runtime.clock, version: packageVersion(), accept: acceptReading, forecast });
   // Status page (src/http/statusPage.ts): a recorder unit on the station side, a read view for the HTTP side.
   const statusPage = statusPageSources(runtime.config, (stationId) => side.current?.stationState(stationId), () => runtime.database);
   const mqttStatus = (): MqttHealth | undefined =>
@@ -257,7 +258,7 @@ export function daemonComponents(
       forecast: forecastSource(forecast, runtime.config, () => side.current !== undefined),
       stations: statusPage.view,
     }, options.accessLogger),
-    stationSideComponent(runtime, () => stationUnits(runtime, { readings, forecast, recorder: statusPage.recorder, uploadRefusals, modelled }), side),
+    stationSideComponent(runtime, () => stationUnits(runtime, { readings, forecast, recorder: statusPage.recorder, uploadRefusals, modelled, gapFill }), side),
   ];
 }
 

@@ -172,8 +172,10 @@
     $('origin').hidden = station.origin !== 'modelled';
     $('origin').textContent = t('modelled');
     $('origin').title = t('modelledHelp');
-    $('source-message').hidden = station.source_message === null;
-    $('source-message').textContent = station.source_message ?? '';
+    // A broken gauge replaced by the model (gapFill.rain "model"); a modelled station says so with its badge.
+    const rainNote = station.origin !== 'modelled' && station.rain_source === 'model' ? t('rainFromModel') : null;
+    $('source-message').hidden = station.source_message === null && rainNote === null;
+    $('source-message').textContent = station.source_message ?? rainNote ?? '';
     $('missing').textContent = missingText(station.data_gaps);
     state.ageSeconds = station.last_reading_age_seconds;
     state.fetchedAt = Date.now();

@@ -43,7 +43,7 @@ const stationSummarySchema = { type: 'object', required: summaryRequired, proper
 
 const stationDetailSchema = {
   type: 'object',
-  required: [...summaryRequired, 'data_quality', 'missing_fields', 'withheld_fields', 'data_gaps', 'limiting_check', 'checks', 'error', 'forecast', 'last_upload_refused', 'source_message'],
+  required: [...summaryRequired, 'data_quality', 'missing_fields', 'withheld_fields', 'data_gaps', 'limiting_check', 'checks', 'error', 'forecast', 'last_upload_refused', 'source_message', 'rain_source'],
   properties: {
     ...summaryProperties,
     last_upload_refused: {
@@ -54,6 +54,7 @@ const stationDetailSchema = {
     },
     data_quality: { ...nullableString, description: 'full, partial or minimal; modelled for a modelled station.' },
     source_message: { ...nullableString, description: "A modelled station's provider status in words (e.g. no data yet, provider unreachable); null for measured stations." },
+    rain_source: { type: ['string', 'null'], enum: ['gauge', 'model', null], description: 'Where the rain comes from: the station\'s gauge, or the model (a modelled station, or gapFill.rain "model" for a broken gauge); null while unknown.' },
     missing_fields: { type: 'array', items: { type: 'string' } },
     withheld_fields: { type: 'object', additionalProperties: { type: 'string' }, description: 'Fields held but not supplied (stale, history not covering the window), with the reason.' },
     data_gaps: {

@@ -133,6 +133,8 @@ export interface StationDetail extends StationSummary {
   last_upload_refused: { at: string; protocol: string; reason: string; count: number } | null;
   /** A modelled station's provider status in words (state `modelled.message`); null for measured stations. */
   source_message: string | null;
+  /** Where the rain comes from: a modelled station's and a broken gauge's (gapFill.rain "model") from the model. */
+  rain_source: 'gauge' | 'model' | null;
 }
 
 type Loose = Record<string, unknown>;
@@ -229,6 +231,7 @@ export function detail(view: StationsView, station: StationListing, nowMs: numbe
     forecast: forecastSummary(state?.forecast),
     last_upload_refused: lastUploadRefused(state?.last_upload_refused),
     source_message: isRecord(state?.modelled) ? stringOrNull(state.modelled.message) : null,
+    rain_source: summary.origin === 'modelled' || state?.rain_source === 'model' ? 'model' : state ? 'gauge' : null,
   };
 }
 

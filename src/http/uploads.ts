@@ -112,7 +112,7 @@ type Parser = (station: StationConfig, fields: UploadFields) => ParseOutcome;
  */
 export function createUploadReceiver(deps: UploadReceiverDeps, matcher: UploadMatcher): (fields: UploadFields, fallback: UploadProtocol, address: string) => void {
   const log = deps.logger.child({ module: 'uploads' });
-  const throttle = new LogThrottle(log, LOG_INTERVAL_MS, deps.now);
+  const throttle = new LogThrottle(log, LOG_INTERVAL_MS);
 
   const refuse = (refusal: Omit<UploadRefusal, 'atMs'>, details: Record<string, unknown>, message: string): void => {
     deps.counters.add(refusal.protocol, refusal.station, refusal.outcome);

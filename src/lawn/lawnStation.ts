@@ -7,7 +7,7 @@ import { coreDryingMinutes, dryingMinutesLeft } from '../core/lawn/blades.js';
 import { catchUpMemory } from '../core/lawn/catchUp.js';
 import type { EtWeather } from '../core/lawn/evaporation.js';
 import { growthCm, mowNeed } from '../core/lawn/growth.js';
-import { gddSinceCut, initialLawnMemory, withCut, stepLawnMemory, wetSpellHours, type LawnMemoryState } from '../core/lawn/memory.js';
+import { gddSinceCut, initialLawnMemory, shiftLawnMemory, withCut, stepLawnMemory, wetSpellHours, type LawnMemoryState } from '../core/lawn/memory.js';
 import { isSoilDrought, isSoilSoft, type SoilProfile } from '../core/lawn/soilBucket.js';
 import type { BucketRow, TimedReading } from '../history/stationHistory.js';
 import type { CurrentField } from '../ingest/types.js';
@@ -130,6 +130,17 @@ export class LawnStation {
     if (atMs === null) return;
     const minute = Math.floor(atMs / MINUTE_MS);
     this.#rainCursor = { minute, countedMm: buckets.find((bucket) => bucket.minute === minute)?.rainMm ?? 0 };
+  }
+
+  /**
+   * The wall clock stepped by `deltaMs`: the memory and the latest values move with it (the time
+   * that really passed counts); the rain cursor then resumes at the moved balance (resumeRain).
+   */
+  clockStepped(deltaMs: number): void {
+    this.#memory = shiftLawnMemory(this.#memory, deltaMs);
+    for (const [field, entry] of this.#latest) this.#latest.set(field, { value: entry.value, atMs: entry.atMs + deltaMs });
+    this.#rainCursor = undefined;
+    this.dirty = true;
   }
 
   /** Where the rain cursor starts reading buckets (ms). */

@@ -15,6 +15,7 @@ import type { StationConfig } from '../ingest/types.js';
 import type { EntitySpec } from '../homeassistant/stationEntities.js';
 import type { MowableHold, StationHistoryView, StationInput, StationUnit, UnitContext, UnitSubscriber } from '../station/unit.js';
 import type { Database } from '../store/database.js';
+import type { ClockStep } from '../util/clockWatch.js';
 import { lawnEntities } from './lawnEntities.js';
 import { restoreMemory } from './restore.js';
 import { LawnStation, type GrowthSettings, type LawnStatus } from './lawnStation.js';
@@ -96,6 +97,15 @@ export class LawnMemoryUnit implements StationUnit {
     const buckets = this.#history.buckets(stationId, lawn.rainFromMs(reading.timeMs), reading.timeMs);
     lawn.onReading(reading, buckets);
     this.#soil.onReading(stationId, reading);
+  }
+
+  /** The wall clock stepped: each memory moves with it and reads rain on from its moved balance. */
+  clockStepped(step: ClockStep): void {
+    for (const [stationId, lawn] of this.#stations) {
+      lawn.clockStepped(step.deltaMs);
+      const atMs = lawn.memory.atMs;
+      if (atMs !== null && this.#history) lawn.resumeRain(this.#history.buckets(stationId, atMs, atMs));
+    }
   }
 
   subscribe(connection: UnitSubscriber, recompute: (stationId: string) => void): void {

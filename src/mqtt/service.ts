@@ -83,7 +83,7 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
   if (problems.length > 0) throw new Error(`Invalid MQTT configuration: ${problems.join('; ')}`);
   const clock = options.clock ?? systemClock;
   const log = options.logger.child({ module: 'mqtt' });
-  const throttle = new LogThrottle(log, 60_000, () => clock.now());
+  const throttle = new LogThrottle(log, 60_000, options.monotonic);
   const version = options.softwareVersion ?? MFI_VERSION;
   const pipeline = new StationPipeline({ config, database, logger: options.logger, log, throttle, clock, units: options.units ?? [], clockSteps: options.clockWatch, monotonic: options.monotonic });
   const extraEntities = (stationId: string) => pipeline.entities(stationId);

@@ -11,6 +11,7 @@
  * this unit changes nothing.
  */
 import type { TimedReading } from '../history/stationHistory.js';
+import { isModelHour } from '../ingest/formats/openMeteo.js';
 import type { MonotonicClock } from '../util/clock.js';
 import type { MowableHold, StationInput, StationUnit } from './unit.js';
 
@@ -51,6 +52,8 @@ export class RecentRain implements StationUnit {
   }
 
   onReading(stationId: string, reading: TimedReading): void {
+    // A model's past hour (a modelled station's backfill, a broken gauge's model rain) arrives late by construction.
+    if (isModelHour(reading)) return;
     const atMs = this.#monotonic.now();
     const memory = this.#memory(stationId);
     let mm = reading.rainDeltaMm !== undefined && reading.rainDeltaMm > 0 ? reading.rainDeltaMm : 0;

@@ -8,6 +8,7 @@
  * most once per debounce per station): a unit that fetches or persists does
  * so in its own start()/timers and answers hooks from memory.
  */
+import type { ClockStep } from '../util/clockWatch.js';
 import type { CalculationInput } from '../core/index.js';
 import type { ExtensionInput } from '../core/extensionFields.js';
 import type { Assembly, BucketRow, TimedReading } from '../history/stationHistory.js';
@@ -84,4 +85,10 @@ export interface StationUnit {
   entities?(station: StationConfig): EntitySpec[];
   /** Counters merged into the bridge stats and metrics; names must not collide with other units'. */
   stats?(): Readonly<Record<string, number>>;
+  /**
+   * The wall clock stepped (src/util/clockWatch.ts; called before the recompute that follows):
+   * a unit keeping wall-clock times re-bases them by `step.deltaMs` so ages and day boundaries
+   * keep the time that really passed.
+   */
+  clockStepped?(step: ClockStep): void;
 }

@@ -115,4 +115,19 @@ describe('FetchLoop', () => {
       vi.useRealTimers();
     }
   });
+
+  it('fetches at once when the cached forecast is stamped in the future (the clock stepped back since): its age is unknown', async () => {
+    vi.useFakeTimers();
+    try {
+      // Fetched "a day from now": before, this waited a day and an interval for the next fetch.
+      const cached: CachedForecast = { source: 'open-meteo', fetchedAtMs: 1_000_000 + 86_400_000, hours: [], validators: {} };
+      const { fetchLoop, calls } = loop([], { intervalMs: 60_000, cached });
+      running = fetchLoop;
+      fetchLoop.start();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(calls).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
