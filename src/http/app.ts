@@ -222,6 +222,7 @@ async function registerRoutes(app: FastifyInstance, deps: AppDeps, clientAddress
       clock: deps.clock,
       clientAddressOf,
       ...(deps.onRegistered ? { onRegistered: deps.onRegistered } : {}),
+      ...(deps.rateLimitRedis ? { redis: deps.rateLimitRedis } : {}),
     });
   }
   if (deps.forecast) registerForecastRoute(app, { access, clock: deps.clock, forecastOf: deps.forecast });

@@ -4,6 +4,7 @@
  * registration.enabled is on. A registration never creates a key by itself:
  * the operator approves it with `mowability registrations approve`.
  */
+import type { Redis } from 'ioredis';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RegistrationLimits, RegistrationStore } from '../store/registrationStore.js';
 import type { Clock } from '../util/clock.js';
@@ -14,6 +15,7 @@ import { REGISTRATIONS_PATH } from './paths.js';
 import { registrationBodySchema, registrationFields } from './registrationFields.js';
 import { envelope, errorEnvelopeSchema } from './schemas.js';
 import { WindowCounter } from './windowCounter.js';
+import { RedisWindowCounter, type WindowCounting } from '../store/redisWindows.js';
 
 export const REGISTRATION_MESSAGES = {
   tooManyAttempts: 'Too many registration attempts from this address. Retry after the time given in the Retry-After header.',
@@ -63,6 +65,8 @@ export interface RegistrationRouteDeps {
   clientAddressOf: (request: FastifyRequest) => string;
   /** Told of each new registration (the notify hook); never gets the registrant's data. */
   onRegistered?: (registration: { id: number; pending: number }) => void;
+  /** Redis (http.rateLimitStore): the attempts per client and hour are counted across instances. */
+  redis?: Redis;
 }
 
 const registrationSchema = {
@@ -95,7 +99,8 @@ export function registerRegistrationRoutes(app: FastifyInstance, deps: Registrat
 /** POST /v1/registrations: rate-limited per client (/64 or /32), capped per client, network and in all while reviews are pending. */
 function registerCreateRoute(app: FastifyInstance, deps: RegistrationRouteDeps): void {
   const { store, settings, clock } = deps;
-  const attempts = new WindowCounter(HOUR_MS);
+  const local = new WindowCounter(HOUR_MS);
+  const attempts: WindowCounting = deps.redis ? new RedisWindowCounter({ redis: deps.redis, windowMs: HOUR_MS, prefix: 'mowability-registration-attempts-', fallback: local }) : local;
   const limits = pendingLimits(settings);
 
   app.post(REGISTRATIONS_PATH, {
@@ -106,7 +111,7 @@ function registerCreateRoute(app: FastifyInstance, deps: RegistrationRouteDeps):
       if (deps.access.maintenance) throw new HttpError(503, MESSAGES.maintenance);
       const nowMs = clock.now();
       const address = deps.clientAddressOf(request);
-      const attempt = attempts.hit(prefixKey(address, CLIENT_PREFIX), nowMs);
+      const attempt = await attempts.hit(prefixKey(address, CLIENT_PREFIX), nowMs);
       if (attempt.count > settings.perAddressPerHour) {
         throw new HttpError(429, REGISTRATION_MESSAGES.tooManyAttempts, { 'retry-after': String(attempt.retryAfterSeconds) });
       }
