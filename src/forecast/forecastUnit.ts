@@ -248,7 +248,11 @@ export class ForecastUnit implements StationUnit {
     const detail = lead > 0 ? this.detail(stationId, nowMs) : undefined;
     const minutes = detail?.rain_expected_in_minutes;
     if (!detail || detail.stale || minutes === null || minutes === undefined || minutes > lead) return undefined;
-    return { code: 'rain_expected', reason: minutes === 0 ? 'rain is expected now (forecast)' : `rain is expected in ${minutes} min (forecast)` };
+    return {
+      code: 'rain_expected',
+      reason: minutes === 0 ? 'rain is expected now (forecast)' : `rain is expected in ${minutes} min (forecast)`,
+      reasonDe: minutes === 0 ? 'Regen jetzt erwartet (Vorhersage)' : `Regen in ${minutes} Min. erwartet (Vorhersage)`,
+    };
   }
 
   entities(station: StationConfig): EntitySpec[] {

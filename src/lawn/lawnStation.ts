@@ -2,6 +2,7 @@
  * One station's lawn memory in the daemon: the latest weather values from its readings, the rain
  * cursor into the history's minute buckets, and the pure memory of src/core/lawn/memory.ts.
  */
+import { durationDe } from '../core/duration.js';
 import { coreDryingMinutes, dryingMinutesLeft } from '../core/lawn/blades.js';
 import { catchUpMemory } from '../core/lawn/catchUp.js';
 import type { EtWeather } from '../core/lawn/evaporation.js';
@@ -194,14 +195,15 @@ export class LawnStation {
     const left = knows ? dryingMinutesLeft(memory.blades, this.weather(nowMs)) : null;
     const gdd = this.gddSinceCut();
     const soil = memory.soilPct;
+    // German, as the model's reasons (docs/model.md, "Conventions"); durations through the core's one formatter.
     let summary = memory.bladesUnknown
-      ? 'blades: unknown after a gap in the readings, until they would have dried at the observed weather'
-      : 'blades: unknown (no humidity or dew point from the station)';
-    if (wet === false) summary = memory.blades.drySinceMs === null ? 'blades dry' : `blades dry since ${timeLabel(memory.blades.drySinceMs)}`;
+      ? 'Halme: unbekannt nach einer Lücke in den Messungen, bis sie beim beobachteten Wetter getrocknet wären'
+      : 'Halme: unbekannt (die Station liefert weder Luftfeuchte noch Taupunkt)';
+    if (wet === false) summary = memory.blades.drySinceMs === null ? 'Halme trocken' : `Halme trocken seit ${timeLabel(memory.blades.drySinceMs)} Uhr`;
     if (wet === true) {
       summary = left !== null && Number.isFinite(left)
-        ? `wet, about ${Math.floor(left / 60)} h ${left % 60} min to dry at current conditions`
-        : 'wet, not drying at current conditions';
+        ? `Halme nass, trocken in etwa ${durationDe(left)} beim jetzigen Wetter`
+        : 'Halme nass, beim jetzigen Wetter trocknen sie nicht';
     }
     return {
       blades_wet: wet,

@@ -6,7 +6,7 @@
  * saveIntervalMinutes and on stop; a cut at once.
  */
 import type { Logger } from 'pino';
-import { nightBan, QUIET_HOURS_CODE, quietHoursReason, type QuietHoursSettings } from '../core/lawn/quietHours.js';
+import { nightCause, QUIET_HOURS_CODE, quietCauseText, quietHoursCause, type QuietCause, type QuietHoursSettings } from '../core/lawn/quietHours.js';
 import { soilProfile } from '../core/lawn/soilBucket.js';
 import { localDateTime } from '../core/season.js';
 import type { LawnProfile } from '../core/types.js';
@@ -176,11 +176,14 @@ export class LawnMemoryUnit implements StationUnit {
     const station = this.#options.stations.find((candidate) => candidate.id === stationId);
     if (!station) return undefined;
     const { quiet } = this.#options;
+    const text = (lang: 'en' | 'de', hideTimes = false) => (cause: QuietCause) => quietCauseText(cause, lang, quiet.timeZone, hideTimes);
     // The night ban's times are the station's sunset and sunrise, which locate it: pages anyone may read get none.
-    const night = quiet.night && station.location ? nightBan(nowMs, station.location, quiet.marginMinutes, quiet.timeZone) : undefined;
-    if (night) return { code: QUIET_HOURS_CODE, reason: night, publicReason: nightBanPublicReason(quiet.marginMinutes) };
-    const reason = quietHoursReason(nowMs, undefined, quiet);
-    return reason ? { code: QUIET_HOURS_CODE, reason } : undefined;
+    const night = quiet.night && station.location ? nightCause(nowMs, station.location, quiet.marginMinutes) : undefined;
+    if (night) {
+      return { code: QUIET_HOURS_CODE, reason: text('en')(night), reasonDe: text('de')(night), publicReason: text('en', true)(night), publicReasonDe: text('de', true)(night) };
+    }
+    const cause = quietHoursCause(nowMs, undefined, quiet);
+    return cause ? { code: QUIET_HOURS_CODE, reason: text('en')(cause), reasonDe: text('de')(cause) } : undefined;
   }
 
   entities(_station: StationConfig): EntitySpec[] {
@@ -230,5 +233,5 @@ export class LawnMemoryUnit implements StationUnit {
 
 /** The night ban without its times (they are the station's sunset and sunrise). */
 export function nightBanPublicReason(marginMinutes: number): string {
-  return `quiet hours: night ban (from ${marginMinutes} min before sunset to ${marginMinutes} min after sunrise)`;
+  return quietCauseText({ kind: 'night', fromMs: 0, toMs: 0, marginMinutes }, 'en', 'UTC', true);
 }

@@ -101,6 +101,11 @@ export class RecentRain implements StationUnit {
   mowableHold(stationId: string): MowableHold | undefined {
     const missing = this.#stations.get(stationId)?.missingMm ?? 0;
     if (missing <= 0) return undefined;
-    return { code: 'recent_rain', reason: `the station reported ${Math.round(missing * 10) / 10} mm of rain in the last hour that the history's windows do not show (clock step?)` };
+    const mm = Math.round(missing * 10) / 10;
+    return {
+      code: 'recent_rain',
+      reason: `the station reported ${mm} mm of rain in the last hour that the history's windows do not show (clock step?)`,
+      reasonDe: `die Station meldete in der letzten Stunde ${String(mm).replace('.', ',')} mm Regen, die im Verlauf fehlen (Zeitsprung der Uhr?)`,
+    };
   }
 }

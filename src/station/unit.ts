@@ -10,7 +10,7 @@
  */
 import type { ClockStep } from '../util/clockWatch.js';
 import type { CalculationInput } from '../core/index.js';
-import type { ExtensionInput } from '../core/irrigation.js';
+import type { ExtensionInput } from '../core/extensionFields.js';
 import type { Assembly, BucketRow, TimedReading } from '../history/stationHistory.js';
 import type { StationConfig } from '../ingest/types.js';
 import type { EntitySpec } from '../homeassistant/stationEntities.js';
@@ -34,6 +34,10 @@ export interface MowableHold {
    * locate the station (the sunset and sunrise times of a night ban): the state's `mowable_reason_public`.
    */
   publicReason?: string;
+  /** `reason` in German (the language of the model's reasons): the state's `mowable_reason_de`; absent: the English one. */
+  reasonDe?: string;
+  /** `publicReason` in German: the state's `mowable_reason_public_de`. */
+  publicReasonDe?: string;
 }
 
 /** Read-only access to the station histories (14 days of minute buckets and the latest values). */

@@ -49,7 +49,7 @@ describe('modelled station on the status page', { timeout: 60_000 }, () => {
     const config = loadConfig({
       env: {
         MOWABILITY_CONFIG: file, MOWABILITY_DB_PATH: temp.dbPath, MOWABILITY_HTTP_HOST: '127.0.0.1', MOWABILITY_HTTP_PORT: '0', MOWABILITY_BROKER_PORT: '0',
-        MOWABILITY_FORECAST_OPEN_METEO_URL: fake.baseUrl, MOWABILITY_FORECAST_RETRIES: '0', MOWABILITY_MQTT_RECOMPUTE_DEBOUNCE_MS: '200',
+        MOWABILITY_FORECAST_OPEN_METEO_URL: fake.baseUrl, MOWABILITY_FORECAST_RETRIES: '0', MOWABILITY_STATION_RECOMPUTE_DEBOUNCE_MS: '200',
       },
     });
     daemon = await startDaemon({ config, logger: silentLogger, clock });
