@@ -168,6 +168,7 @@ function publicService(deps: AppDeps): PluginEntry[] {
       access: deps.access,
       clock: deps.clock,
       ...(deps.onRegistered ? { onRegistered: deps.onRegistered } : {}),
+      ...(deps.rateLimitRedis ? { redis: deps.rateLimitRedis } : {}),
     }),
   ];
 }

@@ -9,6 +9,7 @@
  * (docs/api.md says what is stored and why).
  */
 import { execFile } from 'node:child_process';
+import type { Redis } from 'ioredis';
 import type { FastifyInstance, FastifyPluginCallback } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Logger } from 'pino';
@@ -20,6 +21,7 @@ import { HttpError, MESSAGES } from './errors.js';
 import { API_PREFIX, REGISTRATIONS_PATH } from './paths.js';
 import { envelope, errorEnvelopeSchema } from './schemas.js';
 import { WindowCounter } from './windowCounter.js';
+import { RedisWindowCounter, type WindowCounting } from '../store/redisWindows.js';
 
 export const REGISTRATION_MESSAGES = {
   tooManyAttempts: 'Too many registration attempts from this address. Retry after the time given in the Retry-After header.',
@@ -129,6 +131,8 @@ export interface RegistrationOptions {
   clock: Clock;
   /** Told of each new registration (the notify hook); never gets the registrant's data. */
   onRegistered?: (registration: { id: number; pending: number }) => void;
+  /** Redis (http.rateLimitStore): the attempts per client and hour are counted across instances. */
+  redis?: Redis;
 }
 
 const registrationSchema = {
@@ -170,7 +174,8 @@ export const registrationPlugin = fp<RegistrationOptions>(
 /** POST /v1/registrations: rate-limited per client (/64 or /32), capped per client, network and in all while reviews are pending. */
 function registerCreateRoute(app: FastifyInstance, deps: RegistrationOptions): void {
   const { store, settings, clock } = deps;
-  const attempts = new WindowCounter(HOUR_MS);
+  const local = new WindowCounter(HOUR_MS);
+  const attempts: WindowCounting = deps.redis ? new RedisWindowCounter({ redis: deps.redis, windowMs: HOUR_MS, prefix: 'mowability-registration-attempts-', fallback: local }) : local;
   const limits = pendingLimits(settings);
 
   app.post(ROUTE, {
@@ -182,7 +187,7 @@ function registerCreateRoute(app: FastifyInstance, deps: RegistrationOptions): v
       if (deps.access.maintenance) throw new HttpError(503, MESSAGES.maintenance);
       const nowMs = clock.now();
       const address = app.clientAddressOf(request);
-      const attempt = attempts.hit(prefixKey(address, CLIENT_PREFIX), nowMs);
+      const attempt = await attempts.hit(prefixKey(address, CLIENT_PREFIX), nowMs);
       if (attempt.count > settings.perAddressPerHour) {
         throw new HttpError(429, REGISTRATION_MESSAGES.tooManyAttempts, { 'retry-after': String(attempt.retryAfterSeconds) });
       }

@@ -108,6 +108,20 @@ describe.skipIf(sharedServersMissing() !== undefined)('two instances on one Post
     expect((await calculate(1, key, address)).status).toBe(429);
   });
 
+  it('counts registration attempts of one address across both instances (registration.perAddressPerHour, 5)', async () => {
+    const address = freshAddress();
+    const attempt = async (i: number) => (await fetch(`${daemons[i]!.httpAddress}/v1/registrations`, {
+      method: 'POST', body: '{}', headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
+    })).status;
+    // Counted before the body is read: five refused bodies use up the hour, spread over both instances.
+    const statuses: number[] = [];
+    for (let n = 0; n < 5; n++) statuses.push(await attempt(n % 2));
+    expect(statuses).toEqual([400, 400, 400, 400, 400]);
+    // Per instance, the second one would still have had two attempts left.
+    expect(await attempt(1)).toBe(429);
+    expect(await attempt(0)).toBe(429);
+  });
+
   it('concurrent claims on both instances hand out the key once', async () => {
     const registered = await fetch(`${daemons[0]!.httpAddress}/v1/registrations`, {
       method: 'POST',
