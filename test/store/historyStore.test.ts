@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { bucketKey, bucketMinute, bucketSlot, countersPatch, decodeCounters, decodeLatest, decodeRecent, latestPatch, MAX_SLOT } from '../../src/store/historyRows.js';
+import { bucketKey, bucketMinute, bucketSlot, countersPatch, decodeCounters, decodeLatest, decodeRecent, latestPatch, MAX_SLOT } from '../../src/store/historyStore.js';
 
 describe('history row formats (migration 9)', () => {
   it('bucket keys order by minute, then slot, and split back exactly', () => {

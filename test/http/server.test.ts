@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { serverOptions } from '../../src/http/serverLimits.js';
+import { serverOptions } from '../../src/http/server.js';
 import { startHttpHarness, type HttpHarness } from '../helpers/httpApp.js';
 import { openRawClient, responseStatuses, type RawClient } from '../helpers/httpRawSocket.js';
 import { waitFor } from '../helpers/httpTempDir.js';

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bufferedLines } from '../../src/util/bufferedLines.js';
+import { bufferedLines } from '../../src/util/logger.js';
 import { assertBuilt } from '../helpers/httpCli.js';
 import { makeTempDir } from '../helpers/httpTempDir.js';
 import { waitUntil } from '../helpers/wait.js';
@@ -66,7 +66,7 @@ describe('bufferedLines', () => {
 
   it('loses nothing when the process exits right after a line, as it does after a fatal error (exit flush)', () => {
     assertBuilt();
-    const moduleUrl = new URL('../../dist/util/bufferedLines.js', import.meta.url).href;
+    const moduleUrl = new URL('../../dist/util/logger.js', import.meta.url).href;
     const script = [
       `const { bufferedLines } = await import(${JSON.stringify(moduleUrl)});`,
       `const lines = bufferedLines({ fd: 1, blockBytes: 4096, flushAfterMs: 60000 });`,

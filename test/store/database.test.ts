@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Database } from '../../src/store/database.js';
-import { BUSY_FAILURES_BEFORE_ERROR } from '../../src/store/writeHealth.js';
+import { Database, BUSY_FAILURES_BEFORE_ERROR } from '../../src/store/database.js';
 import { makeTempDir } from '../helpers/httpTempDir.js';
 
 describe('a database that stays busy', () => {

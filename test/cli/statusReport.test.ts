@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { daemonUrl } from '../../src/cli/liveStatus.js';
+import { daemonUrl } from '../../src/cli/statusReport.js';
 import { loadConfig } from '../../src/config/load.js';
 import { startDaemon, type RunningDaemon } from '../../src/daemon.js';
 import type { Reading } from '../../src/ingest/types.js';
