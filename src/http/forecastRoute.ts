@@ -6,7 +6,7 @@
  * the MQTT side's forecast unit through `forecastOf`.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ForecastDetail } from '../forecast/forecastReport.js';
+import type { ForecastSource } from '../forecast/forecastReport.js';
 import type { Clock } from '../util/clock.js';
 import { authorize, authorizeBearer, type AccessView } from './auth.js';
 import { HttpError, MESSAGES, sendError } from './errors.js';
@@ -19,8 +19,7 @@ export const FORECAST_MESSAGES = {
   unavailable: 'Forecasts are not available: the MQTT side (which reads the stations) is off or still starting.',
 } as const;
 
-/** A station's forecast now, or why there is none. */
-export type ForecastSource = (stationId: string, nowMs: number) => ForecastDetail | 'unknown_station' | 'not_configured' | 'unavailable';
+export type { ForecastSource };
 
 const nullableString = { type: ['string', 'null'] } as const;
 const windowSchema = {

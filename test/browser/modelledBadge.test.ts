@@ -53,7 +53,7 @@ describe('modelled station on the status page', { timeout: 60_000 }, () => {
       },
     });
     daemon = await startDaemon({ config, logger: silentLogger, clock });
-    const side = daemon.stationSide!;
+    const side = daemon.station;
     await waitUntil(() => typeof side.stationState('home')?.index_score === 'number', 'the modelled index', DEADLINE_MS);
 
     const { page, problems } = await openWatchedPage(browser);
