@@ -20,7 +20,7 @@ import { createForecastUnit, forecastSource } from './forecast/compose.js';
 import type { ForecastUnit } from './forecast/forecastUnit.js';
 import { buildApp } from './http/app.js';
 import { listenHttp } from './http/listen.js';
-import { registrationNotifier } from './http/registrationNotifier.js';
+import { registrationNotifier } from './http/registrationRoutes.js';
 import { closeApp } from './http/shutdown.js';
 import { statusPageSources, type StationsView } from './http/stationsView.js';
 import type { UploadRefusal } from './http/uploads.js';
@@ -104,7 +104,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     const store = pg ? await serviceStoreOn(pg, clock) : sqliteStore;
     const keys = { serviceDatabase: pg ?? database, store, config, logger, clock };
     const access = await parts.open('access-cache', () => startAccessCache(keys, options.keyCommandHint ?? 'npx mowability keys add <owner>'), (cache) => cache.stop());
-    const usage = await parts.open('key-usage', () => startKeyUsage(keys), (counter) => counter.stop());
+    const usage = await parts.open('key-usage', () => startKeyUsage(keys, clockWatch), (counter) => counter.stop());
 
     // The station side, then the MQTT side that feeds it and publishes its states.
     const core: Core = { config, logger, clock, clockWatch, monotonic, database };
@@ -157,7 +157,7 @@ export function stationFeatures(core: Core, station: StationFacade): DaemonFeatu
   const readings = new StationReadingCounter();
   const uploadRefusals = new UploadRefusals({ database: () => database, logger, now: () => clock.now(), saveIntervalMs: config.history.flushIntervalSeconds * 1000 });
   const forecast = createForecastUnit({ config, database, logger, clock, version });
-  const statusPage = statusPageSources(config, (stationId) => station.stationState(stationId));
+  const statusPage = statusPageSources(config, (stationId) => station.stationState(stationId), () => database);
   const units: StationUnit[] = [
     readings,
     // Refused uploads in the state and for `mowability status` (src/station/uploadRefusals.ts).
@@ -169,7 +169,7 @@ export function stationFeatures(core: Core, station: StationFacade): DaemonFeatu
     // Lawn memory (src/lawn/): blade and soil water, growth since the last cut, quiet hours.
     ...lawnMemoryUnits(config, database, logger, clock),
     // Gap filling (src/modelled/gapFill.ts): after the lawn memory, so its soil estimate comes first.
-    createGapFillUnit({ config, logger, clock, version }),
+    createGapFillUnit({ config, logger, clock, version, accept: station.acceptReading, forecast }),
     // After the lawn memory and gap filling: the forecast starts from the input they extended (the blade water, docs/model.md).
     forecast,
   ];

@@ -23,6 +23,7 @@ import { ServiceStore, SETTING_MFI_VERSION } from './store/serviceStore.js';
 import { sharedStatus, type SharedServer } from './store/sharedHealth.js';
 import type { SqlDatabase } from './store/sqlDatabase.js';
 import type { Clock } from './util/clock.js';
+import type { ClockWatch } from './util/clockWatch.js';
 import type { LifecycleComponent } from './util/lifecycle.js';
 
 /** One daemon per database: taken before the database opens, released after it closed. */
@@ -118,7 +119,7 @@ export async function startAccessCache(parts: KeyStorage, keyCommandHint: string
  * Per-key request counts and the daily quota: counted in memory, written every keys.usageFlushSeconds and on stop
  * (keys.quotaMode shared), or one atomic update per request (exact).
  */
-export async function startKeyUsage(parts: KeyStorage): Promise<KeyUsage | ExactKeyUsage> {
+export async function startKeyUsage(parts: KeyStorage, clockWatch: ClockWatch | undefined): Promise<KeyUsage | ExactKeyUsage> {
   const { config, clock } = parts;
   const options = {
     database: parts.serviceDatabase,
@@ -129,6 +130,7 @@ export async function startKeyUsage(parts: KeyStorage): Promise<KeyUsage | Exact
   };
   const usage = config.keys.quotaMode === 'exact' ? new ExactKeyUsage(options) : new KeyUsage(options);
   await usage.start(clock.now());
+  clockWatch?.onStep((step) => void usage.clockStepped(step));
   return usage;
 }
 

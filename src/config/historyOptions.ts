@@ -5,6 +5,7 @@
  */
 import type { HistoryOptions } from '../history/stationHistory.js';
 import { MINUTE_MS } from '../history/windows.js';
+import { gaugeRainReplaced } from '../ingest/modelledConfig.js';
 import { MODELLED_FORMAT, type StationConfig } from '../ingest/types.js';
 import type { StationSideConfig } from './schema.js';
 
@@ -27,7 +28,8 @@ export function historyOptionsFor(config: Pick<StationSideConfig, 'history'>, st
   return {
     counterResetPolicy: config.history.rainCounterReset === 'count' ? 'count' : 'ignore',
     maxRainIncrementMm: config.history.maxRainIncrementMm,
-    maxGapMinutes: station.format === MODELLED_FORMAT ? Math.max(MODELLED_MAX_GAP_MINUTES, config.history.maxGapMinutes) : config.history.maxGapMinutes,
+    // A gauge replaced by the model (gapFill.rain "model") has the model's hourly rain too.
+    maxGapMinutes: station.format === MODELLED_FORMAT || gaugeRainReplaced(station) ? Math.max(MODELLED_MAX_GAP_MINUTES, config.history.maxGapMinutes) : config.history.maxGapMinutes,
     duplicateWindowMs: 10_000,
     freshnessMs: stationFreshnessMs(config, station),
     fieldFreshnessMs,

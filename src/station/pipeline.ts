@@ -104,6 +104,7 @@ export class StationPipeline implements LifecycleComponent {
     options.clockSteps?.onStep((step) => {
       if (!this.#running) return;
       this.#history.clockStepped(clock.now(), step.deltaMs);
+      for (const unit of this.units) unit.clockStepped?.(step);
       this.recomputeAll();
     });
   }

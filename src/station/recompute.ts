@@ -72,14 +72,16 @@ export class StationRecompute {
     const hold = this.#firstHold(station.id, nowMs);
     const flag = mowable.mowable && hold === undefined;
     const reason = hold?.reason ?? mowableReason(mowable, score, status, this.#mowableSettings);
+    const reasonDe = hold ? (hold.reasonDe ?? hold.reason) : mowableReason(mowable, score, status, this.#mowableSettings, 'de');
     this.#deps.events.mowable(station.id, this.#publishedMowable.get(station.id) ?? previous.mowable, flag, score, status, reason);
     this.#publishedMowable.set(station.id, flag);
     const fragments = Object.assign({}, ...units.map((unit) => unit.stateFragment?.(station.id, nowMs))) as Record<string, unknown>;
     if (hold?.publicReason !== undefined) fragments[PUBLIC_REASON_KEY] = hold.publicReason;
+    if (hold?.publicReason !== undefined) fragments[`${PUBLIC_REASON_KEY}_de`] = hold.publicReasonDe ?? hold.publicReason;
     const failed = this.#deps.unitFailures?.forStation(station.id) ?? [];
     if (failed.length > 0) fragments[UNIT_ERRORS_KEY] = failed;
     const published = estimated.length === 0 ? assembly : { ...assembly, derived: [...assembly.derived, ...estimated] };
-    return buildStatePayload({ stationId: station.id, stationName: station.name, outcome, assembly: published, mowable: flag, mowableReason: reason, input, fragments });
+    return buildStatePayload({ stationId: station.id, stationName: station.name, outcome, assembly: published, mowable: flag, mowableReason: reason, mowableReasonDe: reasonDe, input, fragments });
   }
 
   #firstHold(stationId: string, nowMs: number): MowableHold | undefined {

@@ -58,7 +58,7 @@ export function createStationSide<F extends StationFeatures>(options: StationSid
   const { config, database } = options;
   const clock = options.clock ?? systemClock;
   const log = options.logger.child({ module: 'station' });
-  const throttle = new LogThrottle(log, 60_000, () => clock.now());
+  const throttle = new LogThrottle(log, 60_000, options.monotonic);
   const facade: StationFacade = {
     stationState: (stationId) => pipeline.stationState(stationId),
     stationCounts: () => pipeline.stationCounts(),

@@ -131,13 +131,13 @@ export async function startMqttDaemon(
   config: TestSideConfig,
   clock: FakeClock,
   logger: Logger = silentLogger,
-  units: readonly StationUnit[] = [],
+  units: readonly StationUnit[] | ((database: Database) => readonly StationUnit[]) = [],
 ): Promise<RunningDaemon> {
   const database = await Database.open(dbPath);
   let started: StartedComponents;
   let service: TestSides;
   try {
-    service = createSides({ config, database, logger, clock, units });
+    service = createSides({ config, database, logger, clock, units: typeof units === 'function' ? units(database) : units });
     started = await startInOrder(service.components, logger);
   } catch (err) {
     await database.close();

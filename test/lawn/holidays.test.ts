@@ -49,6 +49,8 @@ describe('public holidays from date-holidays', () => {
     await calendar.start();
     expect(calendar.days.get('2025-12-08')).toBe('Immaculate Conception');
     expect(calendar.days.has('2036-12-08')).toBe(true);
+    // The German names, for the German reason.
+    expect(calendar.daysDe.get('2025-12-08')).toBe('Mariä Empfängnis');
   });
 
   it('checks the form of the settings at load', () => {

@@ -64,7 +64,7 @@ describe('modelled station unit', () => {
     const database = await Database.open(temp.dbPath);
     const config = testMqttConfig({ stations: [home], broker: { enabled: false }, station: { recomputeDebounceMs: 100 } });
     const log = logger.child({ module: 'mqtt' });
-    const built = new StationPipeline({ config, database, logger, log, throttle: new LogThrottle(log, 60_000, () => clock.now()), clock, units: [unit] });
+    const built = new StationPipeline({ config, database, logger, log, throttle: new LogThrottle(log, 60_000, clock), clock, units: [unit] });
     pipeline = built;
     await built.start();
     const state = () => {
