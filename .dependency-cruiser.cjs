@@ -50,6 +50,13 @@ module.exports = {
     },
     ...upwardRules,
     {
+      name: 'transports-apart',
+      severity: 'error',
+      comment: 'HTTP and MQTT are two transports over the station side; what both need lives in a lower layer.',
+      from: { path: '^src/(http|mqtt)/' },
+      to: { path: '^src/(http|mqtt)/', pathNot: '^src/$1/' },
+    },
+    {
       name: 'core-is-pure',
       severity: 'error',
       comment: 'src/core is pure: no Node built-ins, no npm packages (clock, I/O and config are parameters).',

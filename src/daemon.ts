@@ -7,7 +7,7 @@
  * Each part starts with the values the earlier ones returned, so nothing is read before it
  * exists. HTTP starts last and gets a read-only facade of the running station side
  * (src/station/facade.ts). A feature that knows more about a station (forecast, lawn memory,
- * quiet hours) is a StationUnit: build it in stationFeatures() below. docs/architecture.md has
+ * quiet hours) is a StationUnit: build it in stationUnits() below. docs/architecture.md has
  * the map. Nothing happens at import.
  */
 import type { FastifyInstance } from 'fastify';
@@ -108,7 +108,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
 
     // The station side, then the MQTT side that feeds it and publishes its states.
     const core: Core = { config, logger, clock, clockWatch, monotonic, database };
-    const station = createStationSide({ config, database, logger, clock, clockWatch, monotonic }, (facade) => stationFeatures(core, facade));
+    const station = createStationSide({ config, database, logger, clock, clockWatch, monotonic }, (facade) => stationUnits(core, facade));
     await parts.startAll(station.components);
     const mqtt = createMqttSide({ config, station, database, logger, clock, clockWatch, softwareVersion: packageVersion(), supportUrl: packageHomepage() });
     await parts.startAll(mqtt.components);
@@ -151,7 +151,7 @@ export interface DaemonFeatures extends StationFeatures {
  * The station units, in the order the pipeline asks them (after the built-in irrigation source
  * and recent rain). The one place a new station feature is built: add it to `units`.
  */
-export function stationFeatures(core: Core, station: StationFacade): DaemonFeatures {
+export function stationUnits(core: Core, station: StationFacade): DaemonFeatures {
   const { config, logger, clock, database } = core;
   const version = packageVersion();
   const readings = new StationReadingCounter();
