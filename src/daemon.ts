@@ -1,51 +1,51 @@
 /**
- * The composition root. startDaemon() starts an ordered list of lifecycle
- * components and stops them in reverse order. Nothing happens at import.
+ * The composition root: the whole system, built and started top to bottom, stopped in reverse.
  *
- * To add a part, add a component to daemonComponents(): it receives the
- * DaemonRuntime, whose database, store and access cache are available from
- * its start() on (they are started earlier). A feature that knows more about
- * a station (forecast, lawn memory, quiet hours) is a StationUnit: build it in
- * stationUnits() below. docs/architecture.md has the map.
+ *   clock watch → serve lock → database → [PostgreSQL, Redis] → API keys → key usage
+ *   → station side (pipeline with its units, scheduled jobs) → MQTT side (broker, bridge) → HTTP
+ *
+ * Each part starts with the values the earlier ones returned, so nothing is read before it
+ * exists. HTTP starts last and gets a read-only facade of the running station side
+ * (src/station/facade.ts). A feature that knows more about a station (forecast, lawn memory,
+ * quiet hours) is a StationUnit: build it in stationUnits() below. docs/architecture.md has
+ * the map. Nothing happens at import.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import type { AppConfig } from './config/schema.js';
 import { deprecatedSettingsOf } from './config/load.js';
+import type { AppConfig } from './config/schema.js';
 import { deprecationMessage } from './config/settingAliases.js';
+import { closeDatabase, connectRateLimitStore, openDatabase, openSharedStore, serveLockComponent, serviceStoreOn, startAccessCache, startKeyUsage, storeAppDeps } from './daemonStorage.js';
 import { createForecastUnit, forecastSource } from './forecast/compose.js';
-import { createGapFillUnit, createModelledUnit } from './modelled/compose.js';
-import type { ForecastSource } from './http/forecastRoute.js';
+import type { ForecastUnit } from './forecast/forecastUnit.js';
 import { buildApp } from './http/app.js';
-import { statusPageSources, type StationsView } from './http/stationsView.js';
 import { listenHttp } from './http/listen.js';
+import { registrationNotifier } from './http/registrationRoutes.js';
 import { closeApp } from './http/shutdown.js';
+import { statusPageSources, type StationsView } from './http/stationsView.js';
+import type { UploadRefusal } from './http/uploads.js';
+import { UploadCounters } from './http/uploadsCounters.js';
+import { lawnMemoryUnits } from './lawn/buildLawnUnit.js';
 import { createMetrics } from './metrics/registry.js';
 import { StationReadingCounter } from './metrics/stationReadings.js';
-import type { IngestCounters } from './station/stationIngest.js';
-import type { AcceptReading, UploadRefusal } from './http/uploads.js';
-import { UploadRefusals } from './station/uploadRefusals.js';
-import { UploadCounters } from './http/uploadsCounters.js';
-import { RegistrationStore } from './store/registrationStore.js';
-import { registrationNotifier } from './http/registrationRoutes.js';
-import { Database } from './store/database.js';
-import { MQTT_STARTING, type MqttHealth } from './mqtt/health.js';
-import { createMqttService, type MqttService, type MqttServiceOptions, type MqttStats } from './mqtt/service.js';
+import { createGapFillUnit, createModelledUnit } from './modelled/compose.js';
+import { createMqttSide, type MqttSide } from './mqtt/service.js';
 import { mqttEnabled } from './mqtt/settings.js';
+import type { StationFacade } from './station/facade.js';
+import { createStationSide, type StationFeatures, type StationSide } from './station/side.js';
 import type { StationUnit } from './station/unit.js';
-import { lawnMemoryUnits } from './lawn/buildLawnUnit.js';
+import { UploadRefusals } from './station/uploadRefusals.js';
+import { RegistrationStore } from './store/registrationStore.js';
+import type { ServiceStore } from './store/serviceStore.js';
+import type { AccessCache } from './store/accessCache.js';
+import type { Database } from './store/database.js';
+import type { SqlDatabase } from './store/sqlDatabase.js';
 import { monotonicClock, systemClock, type Clock, type MonotonicClock } from './util/clock.js';
-import { ClockWatch } from './util/clockWatch.js';
 import { readClockSync } from './util/clockSync.js';
-import { startInOrder, type LifecycleComponent, type StartedComponents } from './util/lifecycle.js';
-import { MutableRuntime, type DaemonRuntime } from './daemonRuntime.js';
-import { accessCacheComponent, databaseComponent, keyUsageComponent, serveLockComponent, type UsageHolder } from './daemonStorage.js';
-import { sharedAppDeps, sharedComponents, type SharedParts } from './daemonShared.js';
-import type { UsageGate } from './http/auth.js';
-export type { DaemonRuntime } from './daemonRuntime.js';
+import { ClockWatch } from './util/clockWatch.js';
+import { StartedStack } from './util/lifecycle.js';
 import { explainListenError } from './util/listenError.js';
 import { packageHomepage, packageVersion } from './util/packageVersion.js';
-
 
 export interface DaemonOptions {
   config: AppConfig;
@@ -60,206 +60,23 @@ export interface DaemonOptions {
 }
 
 export interface RunningDaemon {
-  /** Stops every component in reverse start order. Idempotent. */
+  /** Stops every part in reverse start order. Idempotent. */
   stop(): Promise<void>;
   readonly httpAddress: string;
-  /** The station side (pipeline, broker, bridge): its counters, broker port and flush, e.g. for the benchmarks. */
-  readonly stationSide: MqttService | undefined;
+  /** The station side's facade and counters, e.g. for the benchmarks. */
+  readonly station: StationFacade & Pick<StationSide, 'stats' | 'flush'>;
+  /** The MQTT side: its broker port and counters (no parts with MQTT off). */
+  readonly mqtt: Pick<MqttSide, 'brokerPort' | 'stats'>;
 }
 
-interface HttpSources {
-  mqttStatus: () => MqttHealth | undefined;
-  mqttStats: () => MqttStats | undefined;
-  usage: () => UsageGate | undefined;
-  shared: SharedParts;
-  acceptReading: AcceptReading;
-  readings: StationReadingCounter;
-  onUploadRefused: (refusal: UploadRefusal) => void;
-  stationMessages: () => ReadonlyMap<string, Readonly<IngestCounters>>;
-  forecast: ForecastSource;
-  stations: StationsView;
-}
-
-function httpComponent(runtime: MutableRuntime, sources: HttpSources, accessLogger: Logger | undefined): LifecycleComponent {
-  let app: FastifyInstance | undefined;
-  return {
-    name: 'http',
-    async start() {
-      const { config } = runtime;
-      const uploadCounters = new UploadCounters();
-      const metrics =
-        config.http.metrics === 'off'
-          ? undefined
-          : createMetrics({
-              processMetrics: true,
-              mqttStats: sources.mqttStats,
-              uploads: () => uploadCounters.entries(),
-              stationReadings: () => sources.readings.counts(),
-              stationMessages: sources.stationMessages,
-              databasePath: config.db.path,
-              clock: () => runtime.clockWatch?.stats(),
-            });
-      app = await buildApp({
-        config,
-        ...sharedAppDeps(runtime, sources.shared),
-        access: runtime.access,
-        logger: runtime.logger,
-        accessLogger,
-        clock: runtime.clock,
-        mqttStatus: sources.mqttStatus,
-        clockStatus: () => runtime.clockWatch?.stats(),
-        forecast: sources.forecast,
-        stations: sources.stations,
-        version: packageVersion(),
-        usage: sources.usage(),
-        registrations: new RegistrationStore(runtime.serviceDatabase),
-        onRegistered: registrationNotifier(config.registration.notifyCommand, runtime.logger),
-        acceptReading: sources.acceptReading,
-        uploadCounters,
-        onUploadRefused: sources.onUploadRefused,
-        ...(metrics ? { metrics } : {}),
-      });
-      const { port } = await listenHttp(app, config.http).catch((err: unknown) => {
-        throw explainListenError(err, 'The HTTP server', config.http, 'Pick another port with MOWABILITY_HTTP_PORT (or http.port).');
-      });
-      const host = config.http.host.includes(':') ? `[${config.http.host}]` : config.http.host;
-      runtime.httpAddress = `http://${host}:${port}`;
-      runtime.logger.info({ url: runtime.httpAddress, host: config.http.host, port }, `HTTP server listening on ${runtime.httpAddress}`);
-    },
-    async stop() {
-      // Stops accepting, lets in-flight requests finish, then closes every connection left.
-      if (app) await closeApp(app);
-    },
-  };
-}
-
-/**
- * The station units (src/station/unit.ts), in the order the pipeline asks them, after the built-in
- * irrigation source. The one place a new station feature is built: add it to this array. Called
- * when the station side starts, so `runtime.database` and `runtime.store` are available.
- */
-export function stationUnits(
-  runtime: DaemonRuntime,
-  shared: { readings: StationReadingCounter; forecast: StationUnit; recorder: StationUnit; uploadRefusals: StationUnit; modelled?: StationUnit; gapFill?: StationUnit },
-): StationUnit[] {
-  return [
-    shared.readings,
-    // Refused uploads in the state and for `mowability status` (src/station/uploadRefusals.ts).
-    shared.uploadRefusals,
-    // Modelled stations (src/modelled/): Open-Meteo's readings through acceptReading, state `origin`.
-    ...(shared.modelled ? [shared.modelled] : []),
-    // The status page's chart series (src/http/stationsRecorder.ts).
-    shared.recorder,
-    // Lawn memory (src/lawn/): blade and soil water, growth since the last cut, quiet hours.
-    ...lawnMemoryUnits(runtime.config, runtime.database, runtime.logger, runtime.clock),
-    // Gap filling (src/modelled/gapFill.ts): after the lawn memory, so its soil estimate comes first.
-    ...(shared.gapFill ? [shared.gapFill] : []),
-    // After the lawn memory and gap filling: the forecast starts from the input they extended (the blade water, docs/model.md).
-    shared.forecast,
-  ];
-}
-
-/** What the station side needs from the composition root (the DaemonRuntime satisfies it; so does the test harness). */
-export interface StationSideDeps {
-  readonly config: MqttServiceOptions['config'];
+/** What the parts after the storage are built with. */
+interface Core {
+  readonly config: AppConfig;
   readonly logger: Logger;
   readonly clock: Clock;
+  readonly clockWatch: ClockWatch | undefined;
+  readonly monotonic: MonotonicClock | undefined;
   readonly database: Database;
-  readonly clockWatch?: ClockWatch | undefined;
-  /** The monotonic clock when the clock is watched (else the wall clock counts as steady). */
-  readonly monotonic?: MonotonicClock | undefined;
-}
-
-/** The station side once built; undefined before its component starts (HTTP starts earlier). */
-export interface StationSideRef {
-  current: MqttService | undefined;
-  /** Every part of the station side has started (the embedded broker listens). */
-  started?: boolean;
-}
-
-/**
- * The station pipeline and the MQTT side, built when their component starts (the database is
- * open by then) and started in order by startInOrder, so a part that fails stops the ones before.
- */
-export function stationSideComponent(deps: StationSideDeps, units: () => readonly StationUnit[], ref: StationSideRef): LifecycleComponent {
-  let started: StartedComponents | undefined;
-  return {
-    name: 'station-side',
-    async start() {
-      // The product's version (not the MFI spec version) for HA's device sw_version and the bridge's Version entity;
-      // its homepage, once package.json names one, as the discovery origin's support_url.
-      const side = createMqttService({
-        config: deps.config,
-        database: deps.database,
-        logger: deps.logger,
-        clock: deps.clock,
-        softwareVersion: packageVersion(),
-        supportUrl: packageHomepage(),
-        units: units(),
-        clockWatch: deps.clockWatch,
-        monotonic: deps.monotonic,
-      });
-      ref.current = side;
-      started = await startInOrder(side.components, deps.logger);
-      ref.started = true;
-    },
-    async stop() {
-      await started?.stop();
-      started = undefined;
-    },
-  };
-}
-
-/** The daemon's parts in start order. */
-export function daemonComponents(
-  runtime: MutableRuntime,
-  options: { keyCommandHint: string; side?: StationSideRef; accessLogger?: Logger },
-): LifecycleComponent[] {
-  // HTTP routes that feed or read the stations (uploads, a status page) use side.current
-  // (acceptReading, stationState): it is set once the station side has started.
-  const side: StationSideRef = options.side ?? { current: undefined };
-  const usageHolder: UsageHolder = {};
-  const shared: SharedParts = {};
-  const readings = new StationReadingCounter();
-  // Direct uploads (src/http/uploads.ts) enter the station pipeline; before it has started they are counted and dropped.
-  const acceptReading: AcceptReading = (stationId, reading, origin) => side.current?.acceptReading(stationId, reading, origin) ?? 'not_running';
-  const uploadRefusals = new UploadRefusals({ database: () => runtime.database, logger: runtime.logger, now: () => runtime.clock.now(), saveIntervalMs: runtime.config.history.flushIntervalSeconds * 1000 });
-  const onUploadRefused = (refusal: UploadRefusal): void => {
-    uploadRefusals.record(refusal);
-    if (refusal.station !== undefined) side.current?.recompute(refusal.station);
-  };
-  // HTTP starts first; until the station side has started, health says so.
-  // The forecast unit (src/forecast/): state, hold and entities through the station units; GET /v1/stations/{id}/forecast through buildApp.
-  const forecast = createForecastUnit({ config: runtime.config, database: () => runtime.database, logger: runtime.logger, clock: runtime.clock, version: packageVersion() });
-  const modelled = createModelledUnit({ config: runtime.config, logger: runtime.logger, clock: runtime.clock, version: packageVersion(), accept: acceptReading, forecast });
-  const gapFill = createGapFillUnit({ config: runtime.config, logger: runtime.logger, clock: runtime.clock, version: packageVersion(), accept: acceptReading, forecast });
-  // Status page (src/http/statusPage.ts): a recorder unit on the station side, a read view for the HTTP side.
-  const statusPage = statusPageSources(runtime.config, (stationId) => side.current?.stationState(stationId), () => runtime.database);
-  const mqttStatus = (): MqttHealth | undefined =>
-    mqttEnabled(runtime.config) ? (side.current && side.started ? side.current.health() : MQTT_STARTING) : undefined;
-  const mqttStats = (): MqttStats | undefined => (mqttEnabled(runtime.config) ? side.current?.stats() : undefined);
-  return [
-    ...(runtime.clockWatch ? [runtime.clockWatch] : []),
-    serveLockComponent(runtime),
-    databaseComponent(runtime),
-    // store.kind postgres, http.rateLimitStore: the servers several instances share (none for a home install).
-    ...sharedComponents(runtime, shared),
-    accessCacheComponent(runtime, options.keyCommandHint),
-    keyUsageComponent(runtime, usageHolder),
-    httpComponent(runtime, {
-      mqttStatus,
-      mqttStats,
-      usage: () => usageHolder.usage,
-      shared,
-      acceptReading,
-      readings,
-      onUploadRefused,
-      stationMessages: () => side.current?.stationCounts() ?? new Map<string, IngestCounters>(),
-      forecast: forecastSource(forecast, runtime.config, () => side.current !== undefined),
-      stations: statusPage.view,
-    }, options.accessLogger),
-    stationSideComponent(runtime, () => stationUnits(runtime, { readings, forecast, recorder: statusPage.recorder, uploadRefusals, modelled, gapFill }), side),
-  ];
 }
 
 /** One warning line per old setting name the configuration was loaded with (src/config/settingAliases.ts). */
@@ -268,26 +85,159 @@ export function logDeprecatedSettings(config: AppConfig, logger: Logger): void {
 }
 
 export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon> {
-  const logger = options.logger;
-  logDeprecatedSettings(options.config, logger);
+  const { config, logger } = options;
+  logDeprecatedSettings(config, logger);
   const clock = options.clock ?? systemClock;
   // An injected clock without a monotonic one is a test driving time by hand: its jumps are not steps.
-  const watch = options.clock === undefined || options.monotonic !== undefined;
-  const monotonic = watch ? (options.monotonic ?? monotonicClock) : undefined;
-  const clockWatch = monotonic && new ClockWatch({ wall: clock, monotonic, logger, readSync: () => readClockSync(options.config.clock.syncMarkerPath) });
-  const runtime = new MutableRuntime(options.config, logger, clock, clockWatch, monotonic);
-  const side: StationSideRef = { current: undefined };
-  const components = daemonComponents(runtime, {
-    keyCommandHint: options.keyCommandHint ?? 'npx mowability keys add <owner>',
-    side,
-    accessLogger: options.accessLogger,
-  });
-  const started = await startInOrder(components, logger);
-  let stopping: Promise<void> | undefined;
-  return {
-    httpAddress: runtime.httpAddress,
-    stationSide: side.current,
-    stop: () => (stopping ??= started.stop().then(() => logger.info('daemon stopped'))),
-  };
+  const monotonic = options.clock === undefined || options.monotonic !== undefined ? (options.monotonic ?? monotonicClock) : undefined;
+  const clockWatch = monotonic && new ClockWatch({ wall: clock, monotonic, logger, readSync: () => readClockSync(config.clock.syncMarkerPath) });
+  const parts = new StartedStack(logger);
+  try {
+    if (clockWatch) await parts.start(clockWatch);
+
+    // Storage: one daemon per database; the service tables in SQLite, or PostgreSQL when shared.
+    await parts.start(serveLockComponent(config.db.path));
+    const { database } = await parts.open('database', () => openDatabase(config, logger), closeDatabase);
+    const pg = config.store.kind === 'postgres' ? await parts.open('shared-store', () => openSharedStore(config, logger), (db) => db.close()) : undefined;
+    const redis = config.http.rateLimitStore !== '' ? await parts.open('rate-limit-store', () => connectRateLimitStore(config, logger), (r) => r.close()) : undefined;
+    const sqliteStore = await serviceStoreOn(database, clock);
+    const store = pg ? await serviceStoreOn(pg, clock) : sqliteStore;
+    const keys = { serviceDatabase: pg ?? database, store, config, logger, clock };
+    const access = await parts.open('access-cache', () => startAccessCache(keys, options.keyCommandHint ?? 'npx mowability keys add <owner>'), (cache) => cache.stop());
+    const usage = await parts.open('key-usage', () => startKeyUsage(keys, clockWatch), (counter) => counter.stop());
+
+    // The station side, then the MQTT side that feeds it and publishes its states.
+    const core: Core = { config, logger, clock, clockWatch, monotonic, database };
+    const station = createStationSide({ config, database, logger, clock, clockWatch, monotonic }, (facade) => stationUnits(core, facade));
+    await parts.startAll(station.components);
+    const mqtt = createMqttSide({ config, station, database, logger, clock, clockWatch, softwareVersion: packageVersion(), supportUrl: packageHomepage() });
+    await parts.startAll(mqtt.components);
+
+    // HTTP last: it reads the running station side through its facade.
+    const http = { app: undefined as FastifyInstance | undefined, address: '' };
+    await parts.start({
+      name: 'http',
+      start: async () => {
+        http.app = await buildHttpApp(core, { station, mqtt, store, access, usage, serviceDatabase: keys.serviceDatabase, storeDeps: storeAppDeps({ database, store: sqliteStore, access, pg, redis, config, clock }) }, options.accessLogger);
+        http.address = await listen(http.app, config, logger);
+      },
+      // Stops accepting, lets in-flight requests finish, then closes every connection left.
+      stop: async () => {
+        if (http.app) await closeApp(http.app);
+      },
+    });
+    let stopping: Promise<void> | undefined;
+    return {
+      httpAddress: http.address,
+      station,
+      mqtt,
+      stop: () => (stopping ??= parts.stop().then(() => logger.info('daemon stopped'))),
+    };
+  } catch (err) {
+    await parts.stop();
+    throw err;
+  }
 }
 
+/** The station units and what HTTP reads of them (the status page's view, the forecast, upload refusals, reading counts). */
+export interface DaemonFeatures extends StationFeatures {
+  readonly readings: StationReadingCounter;
+  readonly uploadRefusals: UploadRefusals;
+  readonly forecast: ForecastUnit;
+  readonly statusPage: StationsView;
+}
+
+/**
+ * The station units, in the order the pipeline asks them (after the built-in irrigation source
+ * and recent rain). The one place a new station feature is built: add it to `units`.
+ */
+export function stationUnits(core: Core, station: StationFacade): DaemonFeatures {
+  const { config, logger, clock, database } = core;
+  const version = packageVersion();
+  const readings = new StationReadingCounter();
+  const uploadRefusals = new UploadRefusals({ database: () => database, logger, now: () => clock.now(), saveIntervalMs: config.history.flushIntervalSeconds * 1000 });
+  const forecast = createForecastUnit({ config, database, logger, clock, version });
+  const statusPage = statusPageSources(config, (stationId) => station.stationState(stationId), () => database);
+  const units: StationUnit[] = [
+    readings,
+    // Refused uploads in the state and for `mowability status` (src/station/uploadRefusals.ts).
+    uploadRefusals,
+    // Modelled stations (src/modelled/): Open-Meteo's readings through acceptReading, state `origin`.
+    createModelledUnit({ config, logger, clock, version, accept: station.acceptReading, forecast }),
+    // The status page's chart series (src/http/stationsRecorder.ts).
+    statusPage.recorder,
+    // Lawn memory (src/lawn/): blade and soil water, growth since the last cut, quiet hours.
+    ...lawnMemoryUnits(config, database, logger, clock),
+    // Gap filling (src/modelled/gapFill.ts): after the lawn memory, so its soil estimate comes first.
+    createGapFillUnit({ config, logger, clock, version, accept: station.acceptReading, forecast }),
+    // After the lawn memory and gap filling: the forecast starts from the input they extended (the blade water, docs/model.md).
+    forecast,
+  ];
+  return { units, readings, uploadRefusals, forecast, statusPage: statusPage.view };
+}
+
+interface HttpSources {
+  station: StationFacade & { readonly features: DaemonFeatures };
+  mqtt: MqttSide;
+  store: ServiceStore;
+  access: AccessCache;
+  usage: Awaited<ReturnType<typeof startKeyUsage>>;
+  /** Where the service tables live: the SQLite database, or PostgreSQL with store.kind postgres. */
+  serviceDatabase: SqlDatabase;
+  storeDeps: ReturnType<typeof storeAppDeps>;
+}
+
+/** The fastify app over the running station side (its facade), the stores and the MQTT side's health. */
+async function buildHttpApp(core: Core, sources: HttpSources, accessLogger: Logger | undefined): Promise<FastifyInstance> {
+  const { config, logger, clock, clockWatch } = core;
+  const { station, mqtt } = sources;
+  const { features } = station;
+  const mqttOn = mqttEnabled(config);
+  const uploadCounters = new UploadCounters();
+  const metrics =
+    config.http.metrics === 'off'
+      ? undefined
+      : createMetrics({
+          processMetrics: true,
+          mqttStats: () => (mqttOn ? mqtt.stats() : undefined),
+          uploads: () => uploadCounters.entries(),
+          stationReadings: () => features.readings.counts(),
+          stationMessages: () => station.stationCounts(),
+          databasePath: config.db.path,
+          clock: () => clockWatch?.stats(),
+        });
+  return buildApp({
+    config,
+    ...sources.storeDeps,
+    access: sources.access,
+    logger,
+    accessLogger,
+    clock,
+    mqttStatus: () => (mqttOn ? mqtt.health() : undefined),
+    clockStatus: () => clockWatch?.stats(),
+    forecast: forecastSource(features.forecast, config),
+    stations: features.statusPage,
+    version: packageVersion(),
+    usage: sources.usage,
+    registrations: new RegistrationStore(sources.serviceDatabase),
+    onRegistered: registrationNotifier(config.registration.notifyCommand, logger),
+    acceptReading: station.acceptReading,
+    uploadCounters,
+    onUploadRefused: (refusal: UploadRefusal) => {
+      features.uploadRefusals.record(refusal);
+      if (refusal.station !== undefined) station.recompute(refusal.station);
+    },
+    ...(metrics ? { metrics } : {}),
+  });
+}
+
+/** Listens on http.host/http.port; returns the address, e.g. "http://127.0.0.1:8080". */
+async function listen(app: FastifyInstance, config: AppConfig, logger: Logger): Promise<string> {
+  const { port } = await listenHttp(app, config.http).catch((err: unknown) => {
+    throw explainListenError(err, 'The HTTP server', config.http, 'Pick another port with MOWABILITY_HTTP_PORT (or http.port).');
+  });
+  const host = config.http.host.includes(':') ? `[${config.http.host}]` : config.http.host;
+  const address = `http://${host}:${port}`;
+  logger.info({ url: address, host: config.http.host, port }, `HTTP server listening on ${address}`);
+  return address;
+}

@@ -1,55 +1,38 @@
 /**
- * The daemon's storage parts, started first by daemonComponents() (src/daemon.ts): the serve
- * lock, the database, the API-key cache and the per-key usage counts. Each fills its slot of the
- * MutableRuntime for the parts started after it.
+ * The daemon's storage parts, opened first by startDaemon() (src/daemon.ts), each returning what
+ * the later parts use: the serve lock, the SQLite database and its service store, the shared
+ * servers of a multi-instance public service (PostgreSQL for the service tables with store.kind
+ * postgres, Redis for the rate limit with http.rateLimitStore: docs/deployment.md; none for a
+ * home install), the API-key cache and the per-key usage counts.
  */
+import type { Logger } from 'pino';
 import { calculationContext } from './config/calculationContext.js';
+import type { AppConfig } from './config/schema.js';
 import { MFI_VERSION } from './core/index.js';
-import type { MutableRuntime } from './daemonRuntime.js';
+import type { AppDeps } from './http/app.js';
 import { AccessCache } from './store/accessCache.js';
 import { Database } from './store/database.js';
 import { DatabaseWatch } from './store/databaseWatch.js';
 import { ExactKeyUsage } from './store/exactKeyUsage.js';
 import { KeyUsage } from './store/keyUsage.js';
 import { migrationsAppliedSince } from './store/migrationLog.js';
+import { PgDatabase } from './store/postgres/pgDatabase.js';
+import { RedisConnection } from './store/redisClient.js';
 import { ServeLock } from './store/serveLock.js';
 import { ServiceStore, SETTING_MFI_VERSION } from './store/serviceStore.js';
+import { sharedStatus, type SharedServer } from './store/sharedHealth.js';
+import type { SqlDatabase } from './store/sqlDatabase.js';
+import type { Clock } from './util/clock.js';
+import type { ClockWatch } from './util/clockWatch.js';
 import type { LifecycleComponent } from './util/lifecycle.js';
 
-export function databaseComponent(runtime: MutableRuntime): LifecycleComponent {
-  let database: Database | undefined;
-  let watch: DatabaseWatch | undefined;
-  return {
-    name: 'database',
-    async start() {
-      // Database.open stamps migrations with the wall clock, so compare against it, not runtime.clock.
-      const openedAt = new Date().toISOString();
-      database = await Database.open(runtime.config.db.path);
-      watch = new DatabaseWatch({ database, logger: runtime.logger });
-      watch.start();
-      runtime.database = database;
-      for (const migration of await migrationsAppliedSince(database, openedAt)) {
-        runtime.logger.info({ version: migration.version, name: migration.name }, `database migration ${migration.version} (${migration.name}) applied`);
-      }
-      runtime.serviceDatabase = database;
-      runtime.store = new ServiceStore(database, runtime.clock);
-      await runtime.store.setSetting(SETTING_MFI_VERSION, MFI_VERSION);
-      runtime.logger.info({ path: runtime.config.db.path, mfiVersion: MFI_VERSION }, 'database open');
-    },
-    async stop() {
-      watch?.stop();
-      await database?.close();
-    },
-  };
-}
-
 /** One daemon per database: taken before the database opens, released after it closed. */
-export function serveLockComponent(runtime: MutableRuntime): LifecycleComponent {
+export function serveLockComponent(dbPath: string): LifecycleComponent {
   let lock: ServeLock | null = null;
   return {
     name: 'serve-lock',
     async start() {
-      lock = await ServeLock.acquire(runtime.config.db.path);
+      lock = await ServeLock.acquire(dbPath);
     },
     async stop() {
       await lock?.release();
@@ -58,58 +41,129 @@ export function serveLockComponent(runtime: MutableRuntime): LifecycleComponent 
   };
 }
 
-export function accessCacheComponent(runtime: MutableRuntime, keyCommandHint: string): LifecycleComponent {
-  let access: AccessCache | undefined;
-  return {
-    name: 'access-cache',
-    async start() {
-      access = new AccessCache({
-        database: runtime.serviceDatabase,
-        store: runtime.store,
-        logger: runtime.logger,
-        pollIntervalMs: runtime.config.db.changePollIntervalMs,
-        now: () => runtime.clock.now(),
-      });
-      await access.start();
-      runtime.access = access;
-      if (access.keyCount === 0) {
-        runtime.logger.warn({ command: keyCommandHint }, `No API key exists yet. Create one with: ${keyCommandHint}`);
-      }
-    },
-    async stop() {
-      await access?.stop();
-    },
-  };
+/** The local SQLite file, watched for write failures; its migrations are logged. */
+export interface OpenDatabase {
+  readonly database: Database;
+  readonly watch: DatabaseWatch;
+}
+
+export async function openDatabase(config: AppConfig, logger: Logger): Promise<OpenDatabase> {
+  // Database.open stamps migrations with the wall clock, so compare against it, not an injected clock.
+  const openedAt = new Date().toISOString();
+  const database = await Database.open(config.db.path);
+  const watch = new DatabaseWatch({ database, logger });
+  watch.start();
+  for (const migration of await migrationsAppliedSince(database, openedAt)) {
+    logger.info({ version: migration.version, name: migration.name }, `database migration ${migration.version} (${migration.name}) applied`);
+  }
+  logger.info({ path: config.db.path, mfiVersion: MFI_VERSION }, 'database open');
+  return { database, watch };
+}
+
+export async function closeDatabase(open: OpenDatabase): Promise<void> {
+  open.watch.stop();
+  await open.database.close();
+}
+
+/** The service tables' store (API keys, registrations, settings), stamped with the MFI version it serves. */
+export async function serviceStoreOn(database: SqlDatabase, clock: Clock): Promise<ServiceStore> {
+  const store = new ServiceStore(database, clock);
+  await store.setSetting(SETTING_MFI_VERSION, MFI_VERSION);
+  return store;
+}
+
+/** store.kind postgres: the service tables move to PostgreSQL (opened after the SQLite database). */
+export async function openSharedStore(config: AppConfig, logger: Logger): Promise<PgDatabase> {
+  const { store } = config;
+  const pg = await PgDatabase.open({ connectionString: store.url, logger, poolSize: store.poolSize, rereadMs: store.rereadSeconds * 1000 });
+  logger.info({ poolSize: store.poolSize }, 'service tables in PostgreSQL (store.kind postgres)');
+  return pg;
+}
+
+/** http.rateLimitStore: rate-limit counters in Redis, shared by every instance. */
+export async function connectRateLimitStore(config: AppConfig, logger: Logger): Promise<RedisConnection> {
+  const redis = new RedisConnection(config.http.rateLimitStore, logger);
+  try {
+    await redis.connect();
+  } catch (err) {
+    await redis.close();
+    throw new Error(`Redis (http.rateLimitStore) cannot be reached: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  logger.info('rate-limit counters in Redis (http.rateLimitStore)');
+  return redis;
+}
+
+export interface KeyStorage {
+  readonly serviceDatabase: SqlDatabase;
+  readonly store: ServiceStore;
+  readonly config: AppConfig;
+  readonly logger: Logger;
+  readonly clock: Clock;
+}
+
+/** The API keys in memory, kept current by polling (or NOTIFY); warns when none exists yet. */
+export async function startAccessCache(parts: KeyStorage, keyCommandHint: string): Promise<AccessCache> {
+  const access = new AccessCache({
+    database: parts.serviceDatabase,
+    store: parts.store,
+    logger: parts.logger,
+    pollIntervalMs: parts.config.db.changePollIntervalMs,
+    now: () => parts.clock.now(),
+  });
+  await access.start();
+  if (access.keyCount === 0) parts.logger.warn({ command: keyCommandHint }, `No API key exists yet. Create one with: ${keyCommandHint}`);
+  return access;
 }
 
 /**
  * Per-key request counts and the daily quota: counted in memory, written every keys.usageFlushSeconds and on stop
  * (keys.quotaMode shared), or one atomic update per request (exact).
  */
-/** Where the key-usage component puts its counter for the HTTP side. */
-export interface UsageHolder {
-  usage?: KeyUsage | ExactKeyUsage;
+export async function startKeyUsage(parts: KeyStorage, clockWatch: ClockWatch | undefined): Promise<KeyUsage | ExactKeyUsage> {
+  const { config, clock } = parts;
+  const options = {
+    database: parts.serviceDatabase,
+    logger: parts.logger,
+    timeZone: calculationContext(config, clock.now()).timeZone,
+    defaultDailyQuota: config.keys.dailyQuota,
+    flushIntervalMs: config.keys.usageFlushSeconds * 1000,
+  };
+  const usage = config.keys.quotaMode === 'exact' ? new ExactKeyUsage(options) : new KeyUsage(options);
+  await usage.start(clock.now());
+  clockWatch?.onStep((step) => void usage.clockStepped(step));
+  return usage;
 }
 
-export function keyUsageComponent(runtime: MutableRuntime, holder: UsageHolder): LifecycleComponent {
+export interface SharedServers {
+  readonly database: Database;
+  readonly store: ServiceStore;
+  readonly access: AccessCache;
+  readonly pg?: PgDatabase | undefined;
+  readonly redis?: RedisConnection | undefined;
+  readonly config: AppConfig;
+  readonly clock: Clock;
+}
+
+/**
+ * buildApp's inputs for the stores. With PostgreSQL, health's database check reads the local
+ * SQLite file and the maintenance flag comes from the access cache (kept current by NOTIFY), so
+ * a PostgreSQL failover shows in checks.store and fails health only after the grace.
+ */
+export function storeAppDeps(parts: SharedServers): Pick<AppDeps, 'store' | 'sharedStores' | 'rateLimitRedis'> {
+  const { pg, redis } = parts;
+  if (!pg && !redis) return { store: parts.store };
+  const local = new ServiceStore(parts.database, parts.clock);
+  const graceMs = parts.config.store.outageGraceSeconds * 1000;
   return {
-    name: 'key-usage',
-    async start() {
-      const { config } = runtime;
-      const options = {
-        database: runtime.serviceDatabase,
-        logger: runtime.logger,
-        timeZone: calculationContext(config, runtime.clock.now()).timeZone,
-        defaultDailyQuota: config.keys.dailyQuota,
-        flushIntervalMs: config.keys.usageFlushSeconds * 1000,
-      };
-      const usage = config.keys.quotaMode === 'exact' ? new ExactKeyUsage(options) : new KeyUsage(options);
-      await usage.start(runtime.clock.now());
-      runtime.clockWatch?.onStep((step) => void usage.clockStepped(step));
-      holder.usage = usage;
+    store: pg ? { healthProbe: async () => ({ ...(await local.healthProbe()), maintenance: parts.access.maintenance }) } : parts.store,
+    sharedStores: async () => {
+      // A real query, so an outage shows even without traffic (its failure is recorded by the pool's watch).
+      await pg?.get('SELECT 1').catch(() => undefined);
+      const servers: SharedServer[] = [];
+      if (pg) servers.push({ name: 'store', label: 'PostgreSQL (store.url)', unreachableSinceMs: pg.unreachableSinceMs });
+      if (redis) servers.push({ name: 'rate_limit_store', label: 'Redis (http.rateLimitStore)', unreachableSinceMs: redis.unreachableSinceMs });
+      return sharedStatus(servers, Date.now(), graceMs);
     },
-    async stop() {
-      await holder.usage?.stop();
-    },
+    ...(redis ? { rateLimitRedis: redis.client } : {}),
   };
 }

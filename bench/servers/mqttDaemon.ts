@@ -36,12 +36,11 @@ async function main(): Promise<void> {
     },
   });
   const daemon = await startDaemon({ config, logger: pino({ level: config.log.level }) });
-  const side = daemon.stationSide;
-  if (!side) throw new Error('the daemon started without its station side');
+  const side = daemon.station;
 
   process.on('message', (message: unknown) => {
     void (async () => {
-      if (message === 'stats') process.send?.(side.stats());
+      if (message === 'stats') process.send?.(daemon.mqtt.stats());
       else if (message === 'flush') {
         await side.flush();
         process.send?.({ flushed: true });
@@ -52,7 +51,7 @@ async function main(): Promise<void> {
       }
     })();
   });
-  process.send?.({ port: side.brokerPort() });
+  process.send?.({ port: daemon.mqtt.brokerPort() });
 }
 
 main().catch((err: unknown) => {

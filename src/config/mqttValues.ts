@@ -1,7 +1,7 @@
 /**
  * Convict formats of MQTT settings and the value types they admit: topic prefixes and the
  * embedded broker's accounts. Here, in the config layer, because the schema needs them;
- * src/mqtt/ imports them from here (and re-exports them where its modules used to define them).
+ * src/mqtt/ and src/lawn/ import them from here.
  */
 
 /** Convict format for topic prefixes we publish under: no wildcards, no empty levels. */
@@ -13,6 +13,14 @@ export function validateTopicPrefix(value: unknown): void {
   if (value.startsWith('/') || value.endsWith('/') || value.includes('//')) throw new Error('must not start or end with "/" or contain empty levels');
   if (value.startsWith('$')) throw new Error('must not start with "$" (reserved for the broker)');
 }
+
+/**
+ * Command topics `<base>/<station>/<command>` other clients (a mower, Home Assistant) publish to, under
+ * the otherwise daemon-owned base topic: `mowed` reports a cut to the lawn memory (src/lawn/). The
+ * MQTT side opens them to other clients (src/mqtt/clientTopics.ts).
+ */
+export const MOWED_COMMAND = 'mowed';
+export const STATION_COMMANDS: readonly string[] = [MOWED_COMMAND];
 
 /** One account of the embedded broker (config `broker.users`). */
 export interface BrokerUser {

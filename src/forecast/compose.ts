@@ -1,19 +1,19 @@
 /**
- * Builds the forecast unit from the configuration and exposes it to HTTP,
- * so the composition root (src/daemon.ts) needs only two lines.
+ * Builds the forecast unit from the configuration, like the lawn memory's (src/lawn/buildLawnUnit.ts),
+ * and its source for GET /v1/stations/{id}/forecast (docs/api.md, "Forecast").
  */
 import type { Logger } from 'pino';
 import { calculationContext } from '../config/calculationContext.js';
 import type { AppConfig } from '../config/schema.js';
-import type { ForecastSource } from '../http/forecastRoute.js';
 import type { Database } from '../store/database.js';
 import type { Clock } from '../util/clock.js';
 import { holidayCalendar, quietHoursSettings } from '../lawn/buildLawnUnit.js';
+import type { ForecastSource } from './forecastReport.js';
 import { ForecastUnit } from './forecastUnit.js';
 
 export interface ForecastWiring {
   config: AppConfig;
-  database: () => Database;
+  database: Database;
   logger: Logger;
   clock: Clock;
   version: string;
@@ -34,13 +34,13 @@ export function createForecastUnit(wiring: ForecastWiring): ForecastUnit {
   });
 }
 
-/** GET /v1/stations/{id}/forecast's data source; `running()`: the MQTT side (which starts the unit) is up. */
-export function forecastSource(unit: ForecastUnit, config: AppConfig, running: () => boolean): ForecastSource {
+/** GET /v1/stations/{id}/forecast's data source: 'unavailable' until the unit has started (it starts with the station side). */
+export function forecastSource(unit: ForecastUnit, config: AppConfig): ForecastSource {
   return (stationId, nowMs) => {
     const station = config.stations.find((candidate) => candidate.id === stationId);
     if (!station) return 'unknown_station';
     if (!station.forecast) return 'not_configured';
-    if (!running() || !unit.started) return 'unavailable';
+    if (!unit.started) return 'unavailable';
     return unit.detail(stationId, nowMs) ?? 'not_configured';
   };
 }

@@ -42,8 +42,8 @@ const LOOKBACK_MS = 14 * 24 * 60 * MINUTE_MS;
 export interface ForecastUnitOptions {
   stations: readonly StationConfig[];
   settings: ForecastSettings;
-  /** Read at start (the database opens before the MQTT components start). */
-  database: () => Database;
+  /** The daemon's database (open before the station side is built). */
+  database: Database;
   logger: Logger;
   now: () => number;
   contextFor: (station: StationConfig, nowMs: number) => CalculationContext;
@@ -97,7 +97,7 @@ export class ForecastUnit implements StationUnit {
   async start(context: UnitContext): Promise<void> {
     this.#history = context.history;
     if (this.#held.size === 0) return;
-    this.#store = new ForecastStore(this.#options.database());
+    this.#store = new ForecastStore(this.#options.database);
     const cached = await this.#store.loadAll();
     for (const [id, held] of this.#held) {
       const row = cached.get(id);

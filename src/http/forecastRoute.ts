@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { ForecastDetail } from '../forecast/forecastReport.js';
+import type { ForecastSource } from '../forecast/forecastReport.js';
 import type { Clock } from '../util/clock.js';
 import { API_KEYS_PLUGIN } from './auth.js';
 import { sendError } from './errors.js';
@@ -21,8 +21,7 @@ export const FORECAST_MESSAGES = {
   unavailable: 'Forecasts are not available: the MQTT side (which reads the stations) is off or still starting.',
 } as const;
 
-/** A station's forecast now, or why there is none. */
-export type ForecastSource = (stationId: string, nowMs: number) => ForecastDetail | 'unknown_station' | 'not_configured' | 'unavailable';
+export type { ForecastSource };
 
 const nullableString = { type: ['string', 'null'] } as const;
 const windowSchema = {

@@ -15,7 +15,7 @@ import { MqttConnection } from './client.js';
 import type { DiscoveryPublisher } from './discoveryPublisher.js';
 import { mqttHealth, type MqttHealth } from './health.js';
 import type { MqttSideConfig } from './settings.js';
-import { BRIDGE_STATE_TOPIC } from './topics.js';
+import { BRIDGE_STATE_TOPIC } from '../homeassistant/bridgeEntities.js';
 
 export interface BridgeOptions {
   config: MqttSideConfig;

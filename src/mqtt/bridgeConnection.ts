@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import type { ConnectionOptions } from './client.js';
 import type { MqttSideConfig } from './settings.js';
 import { clientIdFor } from './settings.js';
-import { BRIDGE_STATE_TOPIC } from './topics.js';
+import { BRIDGE_STATE_TOPIC } from '../homeassistant/bridgeEntities.js';
 
 /** What the bridge needs of the embedded broker it connects to. */
 export interface EmbeddedEndpoint {

@@ -7,7 +7,7 @@ import type { PipelineStats } from '../station/pipeline.js';
 import type { ClockWatchStats } from '../util/clockWatch.js';
 import type { EmbeddedBroker } from './broker.js';
 import type { PublisherRef } from './publisher.js';
-import { BRIDGE_STATS_TOPIC } from './topics.js';
+import { BRIDGE_STATS_TOPIC } from '../homeassistant/bridgeEntities.js';
 
 export interface MqttStats extends PipelineStats {
   connected: boolean;

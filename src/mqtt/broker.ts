@@ -13,7 +13,7 @@ import type { Clock } from '../util/clock.js';
 import type { RetainedStore } from '../store/retainedStore.js';
 import { BrokerAccess, remoteAddress, type DiscoveryIdentity } from './brokerAccess.js';
 import type { ClientTopics } from './clientTopics.js';
-import type { BrokerUser } from './brokerUsers.js';
+import type { BrokerUser } from '../config/mqttValues.js';
 import { ConnectionCap } from './connectionCap.js';
 import { LogThrottle } from '../util/logThrottle.js';
 import { PacketLengthWatch } from './packetLengthWatch.js';

@@ -7,11 +7,11 @@
  * also when the broker is otherwise anonymous, and only a connection that
  * did so is marked internal.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Client } from 'aedes';
-import { checkCredentials, INTERNAL_USERNAME, type BrokerUser } from './brokerUsers.js';
+import { INTERNAL_USERNAME, type BrokerUser } from '../config/mqttValues.js';
 import { peerAddress } from './connectionCap.js';
-import { isLoopbackHost } from './settings.js';
+import { isLoopbackHost } from '../util/loopback.js';
 import { topicMatches, topicTextProblem } from './topics.js';
 import type { ClientTopics } from './clientTopics.js';
 import { claimsOurDiscovery, type DiscoveryIdentity } from '../homeassistant/discoveryClaims.js';
@@ -163,4 +163,20 @@ export class BrokerAccess {
   #maySeeSys(client: Client): boolean {
     return this.#options.sysTopicsForAccounts && this.#accounts.has(client) && isLoopbackHost(remoteAddress(client));
   }
+}
+
+/** The embedded broker's accounts (config `broker.users`): constant-time check of a username/password pair. */
+function digest(text: string | Buffer): Buffer {
+  return createHash('sha256').update(text).digest();
+}
+
+export function checkCredentials(users: readonly BrokerUser[], username: string | undefined, password: Buffer | undefined): boolean {
+  if (username === undefined || password === undefined) return false;
+  let ok = false;
+  for (const user of users) {
+    const nameOk = timingSafeEqual(digest(user.username), digest(username));
+    const passwordOk = timingSafeEqual(digest(user.password), digest(password));
+    if (nameOk && passwordOk) ok = true;
+  }
+  return ok;
 }

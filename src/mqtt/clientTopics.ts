@@ -7,7 +7,7 @@
  * publish on without the retain flag and the broker's memory and database never keep it.
  */
 import { UPLOAD_RELAY_PREFIX } from '../ingest/uploadStations.js';
-import { STATION_COMMANDS } from './topics.js';
+import { STATION_COMMANDS } from '../config/mqttValues.js';
 
 export interface ClientTopicsOptions {
   baseTopic: string;

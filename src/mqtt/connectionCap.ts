@@ -10,7 +10,7 @@
  * the daemon out when it reconnects.
  */
 import type { Socket } from 'node:net';
-import { isLoopbackHost } from './settings.js';
+import { isLoopbackHost } from '../util/loopback.js';
 
 /** Slots only loopback connections may take. */
 export const LOOPBACK_RESERVED_SLOTS = 1;

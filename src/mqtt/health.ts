@@ -22,9 +22,6 @@ export interface MqttHealthFacts {
   connectedOnce?: boolean;
 }
 
-/** Before the station side (and with it the embedded broker) has started. */
-export const MQTT_STARTING: MqttHealth = { status: 'starting', message: 'MQTT is starting' };
-
 export function mqttHealth(facts: MqttHealthFacts): MqttHealth {
   const broker = facts.embedded ? 'the embedded broker' : 'the external broker (mqtt.url)';
   if (facts.embedded && !facts.brokerListening) return { status: 'error', message: 'the embedded broker is not listening' };

@@ -5,10 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { MqttSideConfig } from '../config/schema.js';
-import { isLoopbackHost } from '../util/loopback.js';
 
 export type { MqttSideConfig };
-export { isLoopbackHost };
 
 /** False when there is neither an external broker URL nor the embedded broker: the daemon serves HTTP only. */
 export function mqttEnabled(config: MqttSideConfig): boolean {

@@ -1,6 +1,6 @@
 /** Pure topic helpers: validation, wildcard matching, our bridge's and stations' command topics. */
 
-export { validateTopicPrefix } from '../config/mqttValues.js';
+import { STATION_COMMANDS } from '../config/mqttValues.js';
 
 export function hasWildcard(topic: string): boolean {
   return topic.includes('+') || topic.includes('#');
@@ -35,16 +35,6 @@ export function topicTextProblem(topic: string): string | undefined {
   if (/\p{Noncharacter_Code_Point}/u.test(topic)) return 'topic contains a Unicode noncharacter';
   return undefined;
 }
-
-/** Our bridge's topics: defined with the bridge device that reads them (src/homeassistant/, below the config). */
-export { BRIDGE_STATE_TOPIC, BRIDGE_STATS_TOPIC } from '../homeassistant/bridgeEntities.js';
-
-/**
- * Command topics `<base>/<station>/<command>` other clients (a mower, Home Assistant) publish to, under
- * the otherwise daemon-owned base topic: `mowed` reports a cut to the lawn memory (src/lawn/).
- */
-export const MOWED_COMMAND = 'mowed';
-export const STATION_COMMANDS: readonly string[] = [MOWED_COMMAND];
 
 /** Whether `topic` has the shape of a station command topic (three levels, the last a command). */
 export function isStationCommandTopic(topic: string): boolean {

@@ -39,7 +39,7 @@ export interface PipelineOptions {
   config: StationSideConfig & CalculationSettings;
   database: Database;
   logger: Logger;
-  /** The MQTT side's child logger and its throttle: the pipeline's lines keep `module: "mqtt"`. */
+  /** The station side's child logger (`module: "station"`) and its throttle. */
   log: Logger;
   throttle: LogThrottle;
   clock: Clock;

@@ -22,7 +22,7 @@ export interface ScheduledJobsOptions {
   recomputeIntervalMs: number;
   pipeline: { recomputeAll(): void; history: { prune(nowMs: number): unknown } };
   reclaimer: { reclaim(): unknown };
-  /** Runs after each interval's recompute (the MQTT side publishes its stats). */
+  /** Runs after each interval's recompute (./side.ts hands it to its listeners: the MQTT side's stats). */
   afterRecompute?: () => void;
   /** Clock steps re-arm the calendar jobs. */
   clockSteps?: ClockSteps;
@@ -41,7 +41,7 @@ export class ScheduledJobs implements LifecycleComponent {
   async start(): Promise<void> {
     const { pipeline, clock, reclaimer } = this.#options;
     const scheduler = createScheduler(this.#options.logger, { timeZone: this.#options.timeZone, clock });
-    // The job names appear in the scheduler's log lines; kept from when the MQTT bridge owned them.
+    // The job names appear in the scheduler's log lines.
     scheduler.every('station-recompute', this.#options.recomputeIntervalMs, () => {
       pipeline.recomputeAll();
       this.#options.afterRecompute?.();

@@ -32,34 +32,71 @@ function logStartFailure(logger: Logger, component: LifecycleComponent, err: unk
 }
 
 /**
- * Starts `components` one after another. When one fails to start, it is logged with its name and
- * the cause, the ones already started are stopped in reverse order and the error is rethrown.
+ * Parts started one at a time, stopped in reverse. The composition root starts each part with the
+ * values the earlier ones returned (the database once it is open, the station side once it
+ * runs), so nothing is read before it exists. When a start fails, it is logged with the part's
+ * name and cause, the parts already started are stopped in reverse order and the error is rethrown.
  */
-export async function startInOrder(components: readonly LifecycleComponent[], logger: Logger): Promise<StartedComponents> {
-  const started: LifecycleComponent[] = [];
-  const stopStarted = async (): Promise<void> => {
-    for (const component of [...started].reverse()) {
-      try {
-        await component.stop();
-        logger.debug({ component: component.name }, 'component stopped');
-      } catch (err) {
-        logger.error({ err, component: component.name }, 'component failed to stop');
-      }
-    }
-    started.length = 0;
-  };
+export class StartedStack implements StartedComponents {
+  readonly #logger: Logger;
+  readonly #started: LifecycleComponent[] = [];
+  #stopping: Promise<void> | undefined;
 
-  for (const component of components) {
+  constructor(logger: Logger) {
+    this.#logger = logger;
+  }
+
+  /** Starts one component; on failure stops everything started before it and rethrows. */
+  async start(component: LifecycleComponent): Promise<void> {
     try {
       await component.start();
-      started.push(component);
-      logger.debug({ component: component.name }, 'component started');
     } catch (err) {
-      logStartFailure(logger, component, err);
-      await stopStarted();
+      logStartFailure(this.#logger, component, err);
+      await this.#stopStarted();
       throw err;
     }
+    this.#started.push(component);
+    this.#logger.debug({ component: component.name }, 'component started');
   }
-  let stopping: Promise<void> | undefined;
-  return { stop: () => (stopping ??= stopStarted()) };
+
+  /** Starts the components in order. */
+  async startAll(components: readonly LifecycleComponent[]): Promise<void> {
+    for (const component of components) await this.start(component);
+  }
+
+  /** Opens a part that is a value (a database): `close` is its stop. */
+  async open<T>(name: string, open: () => Promise<T>, close: (value: T) => Promise<void>): Promise<T> {
+    let value: T | undefined;
+    await this.start({
+      name,
+      start: async () => {
+        value = await open();
+      },
+      stop: () => close(value as T),
+    });
+    return value as T;
+  }
+
+  /** Stops every started component in reverse start order; logs and continues past failures. Idempotent. */
+  stop(): Promise<void> {
+    return (this.#stopping ??= this.#stopStarted());
+  }
+
+  async #stopStarted(): Promise<void> {
+    for (const component of this.#started.splice(0).reverse()) {
+      try {
+        await component.stop();
+        this.#logger.debug({ component: component.name }, 'component stopped');
+      } catch (err) {
+        this.#logger.error({ err, component: component.name }, 'component failed to stop');
+      }
+    }
+  }
+}
+
+/** Starts `components` one after another (a StartedStack of them). */
+export async function startInOrder(components: readonly LifecycleComponent[], logger: Logger): Promise<StartedComponents> {
+  const stack = new StartedStack(logger);
+  await stack.startAll(components);
+  return stack;
 }

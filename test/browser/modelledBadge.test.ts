@@ -53,7 +53,7 @@ describe('modelled station on the status page', { timeout: 60_000 }, () => {
       },
     });
     daemon = await startDaemon({ config, logger: silentLogger, clock });
-    const side = daemon.stationSide!;
+    const side = daemon.station;
     await waitUntil(() => typeof side.stationState('home')?.index_score === 'number', 'the modelled index', DEADLINE_MS);
 
     const { page, problems } = await openWatchedPage(browser);
@@ -87,11 +87,11 @@ describe('modelled station on the status page', { timeout: 60_000 }, () => {
     const config = loadConfig({
       env: {
         MOWABILITY_CONFIG: file, MOWABILITY_DB_PATH: temp.dbPath, MOWABILITY_HTTP_HOST: '127.0.0.1', MOWABILITY_HTTP_PORT: '0', MOWABILITY_BROKER_PORT: '0',
-        MOWABILITY_FORECAST_OPEN_METEO_URL: fake.baseUrl, MOWABILITY_FORECAST_RETRIES: '0', MOWABILITY_MQTT_RECOMPUTE_DEBOUNCE_MS: '200',
+        MOWABILITY_FORECAST_OPEN_METEO_URL: fake.baseUrl, MOWABILITY_FORECAST_RETRIES: '0', MOWABILITY_STATION_RECOMPUTE_DEBOUNCE_MS: '200',
       },
     });
     daemon = await startDaemon({ config, logger: silentLogger, clock });
-    const side = daemon.stationSide!;
+    const side = daemon.station;
     side.acceptReading('garden', { values: { temperature: 20, precipitation_rate: 30 }, rainCounters: [], fingerprint: 'gauge', dropped: [] }, 'test');
     // The model's 14 days of rain arrived through the daemon's wiring: rain_14d from the model, the gauge's 30 mm/h left out.
     await waitUntil(() => (side.stationState('garden') as { input?: { rain_14d?: number } } | undefined)?.input?.rain_14d !== undefined, 'the model\'s rain', DEADLINE_MS);

@@ -53,7 +53,7 @@ describe('mowability status with a running daemon', () => {
 
   it('shows what the daemon computes now, although the database has not been written yet', async () => {
     const running = await serve();
-    expect(running.stationSide?.acceptReading('garden', reading({ temperature: 21, humidity: 50, precipitation_rate: 0 }), 'test')).toBe('accepted');
+    expect(running.station.acceptReading('garden', reading({ temperature: 21, humidity: 50, precipitation_rate: 0 }), 'test')).toBe('accepted');
     const json = await cli('status', '--json', '--config', configFile);
     expect(json.code, json.stderr).toBe(0);
     const report = JSON.parse(json.stdout);

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/load.js';
-import { INTERNAL_USERNAME } from '../../src/mqtt/brokerUsers.js';
+import { INTERNAL_USERNAME } from '../../src/config/mqttValues.js';
 
 const SECRET = 'a secret password';
 

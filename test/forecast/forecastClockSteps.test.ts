@@ -3,6 +3,7 @@
  * the age is the time that really passed. A step forward does not make the forecast stale, a
  * step back does not keep an old one fresh, and a cache stamped in the future is never fresh.
  */
+import type { Database } from '../../src/store/database.js';
 import { describe, expect, it } from 'vitest';
 import { calculationContext } from '../../src/config/calculationContext.js';
 import { loadConfig } from '../../src/config/load.js';
@@ -27,9 +28,12 @@ function setup() {
   const unit = new ForecastUnit({
     stations: [garden],
     settings: config.forecast,
-    database: () => {
-      throw new Error('not started');
-    },
+    // Never started here: any use of the database would throw.
+    database: new Proxy({} as Database, {
+      get() {
+        throw new Error('not started');
+      },
+    }),
     logger: silentLogger,
     now: () => clock.now(),
     contextFor: (_station, nowMs) => calculationContext(config, nowMs),

@@ -88,7 +88,7 @@ describe('forecast end to end', () => {
     // The unit's cache uses its own connection to the daemon's database file (WAL allows both).
     const cacheDb = await Database.open(temp.dbPath);
     cleanups.push(() => cacheDb.close());
-    const unit: ForecastUnit = createForecastUnit({ config, database: () => cacheDb, logger: silentLogger, clock, version: 'test' });
+    const unit: ForecastUnit = createForecastUnit({ config, database: cacheDb, logger: silentLogger, clock, version: 'test' });
     const mqttConfig = testMqttConfig({ stations: [garden], station: { mowableOnDelayMinutes: 0 } });
     daemon = await startMqttDaemon(temp.dbPath, mqttConfig, clock, silentLogger, [unit]);
     observer = await RecordingClient.connect(daemon.port);
@@ -132,7 +132,7 @@ describe('forecast end to end', () => {
     await access.start();
     const { key } = await store.addKey('tester');
     await waitUntil(() => access.lookupKey(key) !== undefined, 'the key');
-    const app = await buildApp({ config, store, access, logger: silentLogger, clock, forecast: forecastSource(unit, config, () => true) });
+    const app = await buildApp({ config, store, access, logger: silentLogger, clock, forecast: forecastSource(unit, config) });
     try {
       const ok = await app.inject({ url: '/v1/stations/garden/forecast', headers: { authorization: `Bearer ${key}` } });
       expect(ok.statusCode).toBe(200);

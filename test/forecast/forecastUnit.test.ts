@@ -56,7 +56,7 @@ describe('forecast unit with the MQTT forecast topic', () => {
     const config = loadConfig({ env: { MOWABILITY_DB_PATH: temp.dbPath } });
     cacheDb = await Database.open(temp.dbPath);
     const db = cacheDb;
-    const unit = createForecastUnit({ config: { ...config, stations: [garden, plain] }, database: () => db, logger: silentLogger, clock, version: 'test' });
+    const unit = createForecastUnit({ config: { ...config, stations: [garden, plain] }, database: db, logger: silentLogger, clock, version: 'test' });
     daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ stations: [garden, plain] }), clock, silentLogger, [unit]);
     observer = await RecordingClient.connect(daemon.port);
     await observer.client.subscribeAsync(['mowability/+/state', 'homeassistant/+/+/config'], { qos: 1 });
@@ -96,7 +96,7 @@ describe('forecast unit with the MQTT forecast topic', () => {
     const config = loadConfig({ env: { MOWABILITY_DB_PATH: temp.dbPath } });
     cacheDb = await Database.open(temp.dbPath);
     const db = cacheDb;
-    const unit = createForecastUnit({ config: { ...config, stations: [garden] }, database: () => db, logger: silentLogger, clock, version: 'test' });
+    const unit = createForecastUnit({ config: { ...config, stations: [garden] }, database: db, logger: silentLogger, clock, version: 'test' });
     daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ stations: [garden] }), clock, silentLogger, [unit]);
     observer = await RecordingClient.connect(daemon.port);
     await observer.client.subscribeAsync('mowability/garden/state', { qos: 1 });
@@ -123,7 +123,7 @@ describe('forecast unit with the MQTT forecast topic', () => {
     await holidayCalendar(config, clock)!.start();
     cacheDb = await Database.open(temp.dbPath);
     const db = cacheDb;
-    const unit = createForecastUnit({ config, database: () => db, logger: silentLogger, clock, version: 'test' });
+    const unit = createForecastUnit({ config, database: db, logger: silentLogger, clock, version: 'test' });
     daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ stations: [garden] }), clock, silentLogger, [unit]);
     observer = await RecordingClient.connect(daemon.port);
     await observer.client.subscribeAsync('mowability/garden/state', { qos: 1 });

@@ -4,7 +4,7 @@
  * the temp dir removed after each test, whatever the test did. Replaces the copied
  * beforeEach/afterEach blocks.
  *
- * - `start()`: the station side alone, through the composition root's stationSideComponent.
+ * - `start()`: the station side and the MQTT side alone, built as the composition root builds them (createSides).
  * - `serve()`: the whole composition root (`startDaemon`, what `mowability serve` runs) from a
  *   config file, with HTTP on an ephemeral port.
  * - `mosquitto()`: Debian's mosquitto as an external broker.

@@ -4,11 +4,13 @@
  * mqtt.js clients that record the latest message per topic.
  */
 import type { StationUnit } from '../../src/station/unit.js';
+import type { LifecycleComponent } from '../../src/util/lifecycle.js';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import pino, { type Logger } from 'pino';
 import { mqttSchema } from '../../src/config/mqttSchema.js';
-import { stationSideComponent, type StationSideRef } from '../../src/daemon.js';
-import type { MqttService } from '../../src/mqtt/service.js';
+import { createMqttSide, type MqttSide, type MqttStats } from '../../src/mqtt/service.js';
+import { createStationSide, type StationSide } from '../../src/station/side.js';
+import type { Clock } from '../../src/util/clock.js';
 import { startInOrder, type StartedComponents } from '../../src/util/lifecycle.js';
 import type { MqttSideConfig } from '../../src/mqtt/settings.js';
 import type { StationSideConfig } from '../../src/config/schema.js';
@@ -101,17 +103,29 @@ export function testMqttConfig(overrides: DeepPartial<MqttSideConfig & StationSi
   };
 }
 
+/** The station side and the MQTT side as one object, as tests drive them: the MQTT side's stats include the station side's. */
+export type TestSides = Omit<StationSide, 'components' | 'stats' | 'features'> & Pick<MqttSide, 'brokerPort' | 'health'> & {
+  /** In start order, as the daemon starts them: station pipeline, scheduled jobs, [embedded broker, bridge]. */
+  readonly components: readonly LifecycleComponent[];
+  stats(): MqttStats;
+};
+
+/** Builds both sides as the composition root does (src/daemon.ts), with the given station units. */
+export function createSides(options: { config: TestSideConfig; database: Database; logger: Logger; clock: Clock; units?: readonly StationUnit[] }): TestSides {
+  const { config, database, logger, clock } = options;
+  const station = createStationSide({ config, database, logger, clock }, () => ({ units: options.units ?? [] }));
+  const mqtt = createMqttSide({ config, station, database, logger, clock });
+  return { ...station, components: [...station.components, ...mqtt.components], stats: () => mqtt.stats(), brokerPort: () => mqtt.brokerPort(), health: () => mqtt.health() };
+}
+
 export interface RunningDaemon {
-  service: MqttService;
+  service: TestSides;
   database: Database;
   port: number;
   stop(): Promise<void>;
 }
 
-/**
- * Opens the database and starts the station side through the composition root's own
- * stationSideComponent and startInOrder (what `serve` runs after its database, store and HTTP).
- */
+/** Opens the database and starts the station side and the MQTT side in the daemon's order (what `serve` runs between its storage and HTTP). */
 export async function startMqttDaemon(
   dbPath: string,
   config: TestSideConfig,
@@ -120,15 +134,15 @@ export async function startMqttDaemon(
   units: readonly StationUnit[] | ((database: Database) => readonly StationUnit[]) = [],
 ): Promise<RunningDaemon> {
   const database = await Database.open(dbPath);
-  const side: StationSideRef = { current: undefined };
   let started: StartedComponents;
+  let service: TestSides;
   try {
-    started = await startInOrder([stationSideComponent({ config, database, logger, clock }, () => (typeof units === 'function' ? units(database) : units), side)], logger);
+    service = createSides({ config, database, logger, clock, units: typeof units === 'function' ? units(database) : units });
+    started = await startInOrder(service.components, logger);
   } catch (err) {
     await database.close();
     throw err;
   }
-  const service = side.current!;
   let stopped = false;
   return {
     service,

@@ -35,7 +35,7 @@ describe('daemon status page', () => {
     const history = async (address: string): Promise<Series> =>
       ((await (await fetch(`${address}/v1/stations/garden/history?hours=1&step=10m`)).json()) as { history: Series }).history;
     // Every reading recomputes at once: its index is in the state before the clock moves on.
-    const config = { stations: [station], mqtt: { recomputeDebounceMs: 0 } };
+    const config = { stations: [station], station: { recomputeDebounceMs: 0 } };
     const first = await mqtt.serve(config, { fakeClock: true });
     // Readings every 5 min for 30 min: three completed 10-minute slots, and one in progress at the stop.
     for (let i = 0; i < 7; i++) {

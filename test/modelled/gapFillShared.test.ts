@@ -58,7 +58,7 @@ describe('gap filling: one request with the forecast, and the model\'s rain for 
     const db = database;
     const forecast = new ForecastUnit({
       stations: [station], settings: { openMeteoUrl: fake.baseUrl, intervalMinutes: 60, timeoutSeconds: 5, retries: 0, rainLeadMinutes: 20 },
-      database: () => db, logger, now: () => clock.now(), contextFor: (_s, nowMs) => calculationContext(config, nowMs), userAgent: 'test', random: () => 0.5,
+      database: db, logger, now: () => clock.now(), contextFor: (_s, nowMs) => calculationContext(config, nowMs), userAgent: 'test', random: () => 0.5,
     });
     let built: StationPipeline | undefined;
     const gapFill = new GapFillUnit({

@@ -69,8 +69,8 @@ describe('modelled station end to end', () => {
 
   it('publishes an index with complete rain windows from the backfill, marked modelled', async () => {
     daemon = await startDaemon({ config: config(fake.baseUrl, temp.dbPath), logger: silentLogger, clock });
-    const side = daemon.stationSide!;
-    observer = await RecordingClient.connect(side.brokerPort()!);
+    const side = daemon.station;
+    observer = await RecordingClient.connect(daemon.mqtt.brokerPort()!);
     await observer.client.subscribeAsync('mowability/home/state', { qos: 1 });
     const state = (): State | undefined => observer!.json('mowability/home/state') as State | undefined;
     await waitUntil(() => typeof state()?.index_score === 'number' && state()?.input.rain_14d !== undefined, 'a published index with rain windows');

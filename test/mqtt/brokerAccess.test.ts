@@ -10,7 +10,7 @@ import type { Client } from 'aedes';
 import type { StationConfig } from '../../src/ingest/types.js';
 import { BrokerAccess } from '../../src/mqtt/brokerAccess.js';
 import { ClientTopics } from '../../src/mqtt/clientTopics.js';
-import { INTERNAL_USERNAME, validateBrokerUsers } from '../../src/mqtt/brokerUsers.js';
+import { INTERNAL_USERNAME, validateBrokerUsers } from '../../src/config/mqttValues.js';
 import { allDiscoveryMessages, discoveryTopicFilters } from '../../src/homeassistant/discovery.js';
 import { topicTextProblem } from '../../src/mqtt/topics.js';
 import { Database } from '../../src/store/database.js';

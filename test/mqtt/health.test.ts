@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
-import { daemonComponents } from '../../src/daemon.js';
-import { MutableRuntime } from '../../src/daemonRuntime.js';
-import { systemClock } from '../../src/util/clock.js';
-import { startInOrder } from '../../src/util/lifecycle.js';
+import { startDaemon } from '../../src/daemon.js';
 import { captureLogger } from '../helpers/httpLogCapture.js';
 import { makeTempDir } from '../helpers/httpTempDir.js';
 import { mqttHealth } from '../../src/mqtt/health.js';
@@ -64,28 +61,24 @@ describe('/health checks.mqtt (issue 8, item 14)', () => {
   });
 });
 
-describe('/health before the embedded broker listens', () => {
-  it('reports checks.mqtt as starting while HTTP already answers, then ok once the broker and bridge are up', async () => {
+describe('the daemon\'s start order', () => {
+  it('starts storage, the station side, the MQTT side, then HTTP, and stops them in reverse', async () => {
     const temp = makeTempDir();
     const config = loadConfig({ env: { MOWABILITY_DB_PATH: temp.dbPath, MOWABILITY_TIMEZONE: 'UTC', MOWABILITY_HTTP_HOST: '127.0.0.1', MOWABILITY_HTTP_PORT: '0', MOWABILITY_BROKER_ENABLED: 'true', MOWABILITY_BROKER_PORT: '0' } });
-    const { logger } = captureLogger('warn');
-    const runtime = new MutableRuntime(config, logger, systemClock);
-    const components = daemonComponents(runtime, { keyCommandHint: 'x' });
-    const stationSide = components.findIndex((component) => component.name === 'station-side');
-    // Everything up to HTTP, as the daemon starts it; the station side (with the broker) not yet.
-    const first = await startInOrder(components.slice(0, stationSide), logger);
-    const mqttCheck = async () => ((await (await fetch(`${runtime.httpAddress}/health`)).json()) as HealthBody).mfi.checks.mqtt;
+    const log = captureLogger('debug');
+    const daemon = await startDaemon({ config, logger: log.logger, keyCommandHint: 'x' });
+    const named = (msg: string) => log.lines().filter((line) => line.msg === msg).map((line) => line.component);
     try {
-      expect(await mqttCheck()).toEqual({ status: 'starting', message: 'MQTT is starting' });
-      const rest = await startInOrder(components.slice(stationSide), logger);
-      try {
-        await waitUntil(async () => (await mqttCheck())?.status === 'ok', 'the bridge connected');
-      } finally {
-        await rest.stop();
-      }
+      // HTTP answers only once the station side and the MQTT side run: health never sees them missing.
+      const body = (await (await fetch(`${daemon.httpAddress}/health`)).json()) as HealthBody;
+      expect(['ok', 'starting']).toContain(body.mfi.checks.mqtt?.status);
+      await waitUntil(async () => ((await (await fetch(`${daemon.httpAddress}/health`)).json()) as HealthBody).mfi.checks.mqtt?.status === 'ok', 'the bridge connected');
     } finally {
-      await first.stop();
+      await daemon.stop();
       temp.cleanup();
     }
+    const order = ['clock-watch', 'serve-lock', 'database', 'access-cache', 'key-usage', 'station-pipeline', 'scheduled-jobs', 'mqtt-broker', 'mqtt-bridge', 'http'];
+    expect(named('component started').filter((name) => name !== 'clock-watch')).toEqual(order.slice(1));
+    expect(named('component stopped').filter((name) => name !== 'clock-watch')).toEqual(order.slice(1).reverse());
   });
 });

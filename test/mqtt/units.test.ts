@@ -4,7 +4,8 @@ import { reconnectDelayMs } from '../../src/mqtt/client.js';
 import { discoveryMessages } from '../../src/homeassistant/discovery.js';
 import { INITIAL_MOWABLE, nextMowable, type MowableState } from '../../src/station/mowable.js';
 import { crossKeyProblems } from '../../src/config/crossKeyRules.js';
-import { topicMatches, validateTopicPrefix } from '../../src/mqtt/topics.js';
+import { validateTopicPrefix } from '../../src/config/mqttValues.js';
+import { topicMatches } from '../../src/mqtt/topics.js';
 import { testMqttConfig } from '../helpers/mqttHarness.js';
 
 const settings = { onThreshold: 70, offThreshold: 60, onDelayMs: 15 * 60_000 };

@@ -5,11 +5,10 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Reading, StationConfig } from '../../src/ingest/types.js';
-import { createMqttService } from '../../src/mqtt/service.js';
 import { Database } from '../../src/store/database.js';
 import type { StationUnit } from '../../src/station/unit.js';
 import { startInOrder, type StartedComponents } from '../../src/util/lifecycle.js';
-import { FakeClock, mqttTempDir, silentLogger, testMqttConfig } from '../helpers/mqttHarness.js';
+import { createSides, FakeClock, mqttTempDir, silentLogger, testMqttConfig } from '../helpers/mqttHarness.js';
 
 const garden: StationConfig = { id: 'garden', name: 'Garden', format: 'json', topic: 'garden/weather', fields: { temperature: 'temp' } };
 
@@ -38,7 +37,7 @@ describe('the station pipeline with MQTT off', () => {
     const unit: StationUnit = { name: 'probe', onReading: (stationId) => seen.push(stationId) };
     const config = testMqttConfig({ stations: [garden], broker: { enabled: false }, mqtt: { url: '' } });
     database = await Database.open(temp.dbPath);
-    const side = createMqttService({ config, database, logger: silentLogger, clock, units: [unit] });
+    const side = createSides({ config, database, logger: silentLogger, clock, units: [unit] });
     expect(side.components.map((component) => component.name)).toEqual(['station-pipeline', 'scheduled-jobs']);
     expect(side.acceptReading('garden', reading({ temperature: 20 }), 'upload')).toBe('not_running');
 
@@ -54,7 +53,7 @@ describe('the station pipeline with MQTT off', () => {
     await started.stop();
     started = undefined;
     // The reading was persisted: a new pipeline on the same database remembers it.
-    const again = createMqttService({ config, database, logger: silentLogger, clock });
+    const again = createSides({ config, database, logger: silentLogger, clock });
     started = await startInOrder(again.components, silentLogger);
     expect(again.acceptReading('garden', reading({ temperature: 20 }), 'upload')).toBe('duplicate');
   });

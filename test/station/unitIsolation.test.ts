@@ -7,12 +7,11 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Reading, StationConfig } from '../../src/ingest/types.js';
-import { createMqttService, type MqttService } from '../../src/mqtt/service.js';
 import { Database } from '../../src/store/database.js';
 import type { StationUnit } from '../../src/station/unit.js';
 import { startInOrder, type StartedComponents } from '../../src/util/lifecycle.js';
 import { captureLogger } from '../helpers/httpLogCapture.js';
-import { FakeClock, RecordingClient, mqttTempDir, silentLogger, startMqttDaemon, testMqttConfig, waitUntil, type RunningDaemon } from '../helpers/mqttHarness.js';
+import { createSides, FakeClock, RecordingClient, mqttTempDir, silentLogger, startMqttDaemon, testMqttConfig, waitUntil, type RunningDaemon, type TestSides } from '../helpers/mqttHarness.js';
 
 const station = (id: string): StationConfig => ({ id, name: id, format: 'json', topic: `${id}/weather`, fields: { temperature: 'temp' } });
 const STATIONS = [station('front'), station('back')];
@@ -63,9 +62,9 @@ describe('station unit failure isolation', () => {
     temp.cleanup();
   });
 
-  const offline = async (units: StationUnit[], logger = silentLogger): Promise<MqttService> => {
+  const offline = async (units: StationUnit[], logger = silentLogger): Promise<TestSides> => {
     database = await Database.open(temp.dbPath);
-    const side = createMqttService({ config: testMqttConfig({ stations: STATIONS, broker: { enabled: false }, mqtt: { url: '' }, station: { mowableOnDelayMinutes: 0 } }), database, logger, clock, units });
+    const side = createSides({ config: testMqttConfig({ stations: STATIONS, broker: { enabled: false }, mqtt: { url: '' }, station: { mowableOnDelayMinutes: 0 } }), database, logger, clock, units });
     started = await startInOrder(side.components, logger);
     return side;
   };

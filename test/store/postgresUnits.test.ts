@@ -4,9 +4,7 @@ import { crossKeyProblems } from '../../src/config/crossKeyRules.js';
 import { loadConfig } from '../../src/config/load.js';
 import { isConnectionError, numberPlaceholders } from '../../src/store/postgres/pgDatabase.js';
 import { backoffMs, Outage } from '../../src/store/postgres/outage.js';
-import { MutableRuntime } from '../../src/daemonRuntime.js';
-import { rateLimitStoreComponent } from '../../src/daemonShared.js';
-import { systemClock } from '../../src/util/clock.js';
+import { connectRateLimitStore } from '../../src/daemonStorage.js';
 import { captureLogger } from '../helpers/httpLogCapture.js';
 import { freePort } from '../helpers/mqttMosquitto.js';
 
@@ -63,8 +61,7 @@ describe('PostgreSQL store helpers', () => {
   it('refuses to start when Redis cannot be reached, naming the setting and not the URL', async () => {
     const port = await freePort();
     const config = loadConfig({ env: { MOWABILITY_DB_PATH: '/tmp/x.db', MOWABILITY_RATE_LIMIT_STORE: `redis://:hunter2@127.0.0.1:${port}` } });
-    const runtime = new MutableRuntime(config, captureLogger('silent').logger, systemClock);
-    const started = rateLimitStoreComponent(runtime, {}).start();
+    const started = connectRateLimitStore(config, captureLogger('silent').logger);
     await expect(started).rejects.toThrow(/^Redis \(http\.rateLimitStore\) cannot be reached: /);
     await expect(started).rejects.not.toThrow(/hunter2/);
   });
