@@ -30,7 +30,11 @@ import { Database } from './store/database.js';
 import { MQTT_STARTING, type MqttHealth } from './mqtt/health.js';
 import { createMqttService, type MqttService, type MqttServiceOptions, type MqttStats } from './mqtt/service.js';
 import { mqttEnabled } from './mqtt/settings.js';
-import type { StationUnit } from './station/unit.js';
+import { buildUnit, unitMetricsOf, type StationUnit, type StationUnitModule, type UnitBuildDeps } from './station/unit.js';
+import { irrigationUnit } from './station/irrigationSource.js';
+import { snowCoverUnit } from './units/snowCover.js';
+import type { UnitConfigSpec } from './config/unitSettings.js';
+import { LogThrottle } from './util/logThrottle.js';
 import { lawnMemoryUnits } from './lawn/buildLawnUnit.js';
 import { monotonicClock, systemClock, type Clock, type MonotonicClock } from './util/clock.js';
 import { ClockWatch } from './util/clockWatch.js';
@@ -76,6 +80,8 @@ interface HttpSources {
   stationMessages: () => ReadonlyMap<string, Readonly<IngestCounters>>;
   forecast: ForecastSource;
   stations: StationsView;
+  /** The units built from stationUnits(): their routes and metrics. */
+  units: readonly StationUnit[];
 }
 
 function httpComponent(runtime: MutableRuntime, sources: HttpSources, accessLogger: Logger | undefined): LifecycleComponent {
@@ -96,6 +102,7 @@ function httpComponent(runtime: MutableRuntime, sources: HttpSources, accessLogg
               stationMessages: sources.stationMessages,
               databasePath: config.db.path,
               clock: () => runtime.clockWatch?.stats(),
+              unitMetrics: unitMetricsOf(sources.units),
             });
       app = await buildApp({
         config,
@@ -115,6 +122,7 @@ function httpComponent(runtime: MutableRuntime, sources: HttpSources, accessLogg
         acceptReading: sources.acceptReading,
         uploadCounters,
         onUploadRefused: sources.onUploadRefused,
+        unitRoutes: sources.units.flatMap((unit) => (unit.routes ? [unit.routes] : [])),
         ...(metrics ? { metrics } : {}),
       });
       const { port } = await listenHttp(app, config.http).catch((err: unknown) => {
@@ -132,11 +140,37 @@ function httpComponent(runtime: MutableRuntime, sources: HttpSources, accessLogg
 }
 
 /**
- * The station units (src/station/unit.ts), in the order the pipeline asks them, after the built-in
- * irrigation source. The one place a new station feature is built: add it to this array. Called
- * when the station side starts, so `runtime.database` and `runtime.store` are available.
+ * The station units (src/station/unit.ts) that come as one module each: its settings, its key in the
+ * station objects and that key's validation, its state, hold, entities, counters and routes. A new
+ * station feature is one module and one line here (docs/units.md). The pipeline asks them first, in
+ * this order, then the built-in units below.
  */
-export function stationUnits(
+export function stationUnits(): readonly StationUnitModule[] {
+  return [
+    // Sprinkler runs from MQTT → minutes_since_irrigation (src/station/irrigationSource.ts).
+    irrigationUnit,
+    // Snow cover from a topic holds mowable off (src/units/snowCover.ts; the worked example in docs/units.md).
+    snowCoverUnit,
+  ];
+}
+
+/** What the configuration loader needs of the station units: their settings and station keys. */
+export function stationUnitConfigs(): UnitConfigSpec[] {
+  return stationUnits().flatMap((module) => (module.config ? [module.config] : []));
+}
+
+/** Builds stationUnits() from the loaded configuration (each from its own slices of it). */
+export function buildStationUnits(deps: { config: UnitBuildDeps['config']; logger: Logger; clock: Clock }): StationUnit[] {
+  const throttle = (log: Logger): LogThrottle => new LogThrottle(log, 60_000, () => deps.clock.now());
+  return stationUnits().map((module) => buildUnit(module, { config: deps.config, logger: deps.logger, clock: deps.clock, throttle }));
+}
+
+/**
+ * The station side's built-in units, after stationUnits(): built from parts the HTTP side shares
+ * (the forecast, the status page's recorder) or from the database. Called when the station side
+ * starts, so `runtime.database` and `runtime.store` are available.
+ */
+export function builtInUnits(
   runtime: DaemonRuntime,
   shared: { readings: StationReadingCounter; forecast: StationUnit; recorder: StationUnit; uploadRefusals: StationUnit; modelled?: StationUnit },
 ): StationUnit[] {
@@ -235,6 +269,7 @@ export function daemonComponents(
   const mqttStatus = (): MqttHealth | undefined =>
     mqttEnabled(runtime.config) ? (side.current && side.started ? side.current.health() : MQTT_STARTING) : undefined;
   const mqttStats = (): MqttStats | undefined => (mqttEnabled(runtime.config) ? side.current?.stats() : undefined);
+  const units = buildStationUnits(runtime);
   return [
     ...(runtime.clockWatch ? [runtime.clockWatch] : []),
     serveLockComponent(runtime),
@@ -254,8 +289,9 @@ export function daemonComponents(
       stationMessages: () => side.current?.stationCounts() ?? new Map<string, IngestCounters>(),
       forecast: forecastSource(forecast, runtime.config, () => side.current !== undefined),
       stations: statusPage.view,
+      units,
     }, options.accessLogger),
-    stationSideComponent(runtime, () => stationUnits(runtime, { readings, forecast, recorder: statusPage.recorder, uploadRefusals, modelled }), side),
+    stationSideComponent(runtime, () => [...units, ...builtInUnits(runtime, { readings, forecast, recorder: statusPage.recorder, uploadRefusals, modelled })], side),
   ];
 }
 

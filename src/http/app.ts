@@ -5,7 +5,7 @@
 import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
 import type { Redis } from 'ioredis';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/schema.js';
 import { calculate as coreCalculate } from '../core/index.js';
@@ -13,7 +13,7 @@ import type { Metrics } from '../metrics/registry.js';
 import type { ServiceStore } from '../store/serviceStore.js';
 import type { Clock } from '../util/clock.js';
 import { registerAccessLog } from './accessLog.js';
-import { assertNotBlocked, type AccessView } from './auth.js';
+import { assertNotBlocked, authorize, authorizeBearer, type AccessView } from './auth.js';
 import { registerCalculateRoute, type Calculator } from './calculateRoute.js';
 import { createClientAddressResolver, rateLimitKey, type ClientAddressOf } from './clientAddress.js';
 import {
@@ -59,6 +59,8 @@ export interface AppDeps {
   rateLimitRedis?: Redis;
   /** Prometheus metrics for GET /metrics (omitted: no metrics, no hook). Access: config.http.metrics. */
   metrics?: Metrics;
+  /** The station units' routes (StationUnit.routes, src/station/unit.ts): registered under /v1 behind the API key. */
+  unitRoutes?: readonly FastifyPluginAsync[];
   /** Station forecasts for GET /v1/stations/{id}/forecast (omitted: no such route). */
   forecast?: ForecastSource;
   /** The stations for the status page and GET /v1/stations (omitted: none). Access: config.http.statusPage. */
@@ -186,6 +188,18 @@ async function registerLimitsAndErrorHandling(
   return guard;
 }
 
+/** The units' route plugins in one /v1 scope whose hook asks for an API key before anything else runs. */
+function unitRoutesScope(plugins: readonly FastifyPluginAsync[], access: AccessView): FastifyPluginAsync {
+  return async (scope) => {
+    scope.addHook('onRequest', async (request) => {
+      if (access.maintenance) throw new HttpError(503, MESSAGES.maintenance);
+      if (request.headers.authorization !== undefined) authorizeBearer(request, access);
+      else authorize(request, access);
+    });
+    for (const plugin of plugins) await scope.register(plugin);
+  };
+}
+
 /** The OpenAPI generator, then every route (the generator only sees routes added after it). */
 async function registerRoutes(app: FastifyInstance, deps: AppDeps, clientAddressOf: ClientAddressOf): Promise<void> {
   const { config, access } = deps;
@@ -225,6 +239,7 @@ async function registerRoutes(app: FastifyInstance, deps: AppDeps, clientAddress
     });
   }
   if (deps.forecast) registerForecastRoute(app, { access, clock: deps.clock, forecastOf: deps.forecast });
+  if (deps.unitRoutes?.length) await app.register(unitRoutesScope(deps.unitRoutes, access), { prefix: '/v1' });
   await registerStatusPage(app, {
     mode: http.statusPage,
     view: deps.stations ?? NO_STATIONS,

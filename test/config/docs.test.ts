@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { replaceSettingsTable, renderSettingsTable } from '../../src/config/docsTable.js';
 import { loadConfig } from '../../src/config/load.js';
+import { stationUnitConfigs } from '../../src/daemon.js';
 import { listSettings } from '../../src/config/schema.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -22,7 +23,7 @@ describe('generated settings documentation', () => {
   });
 
   it('the example configuration file is valid', () => {
-    const config = loadConfig({ argv: ['--config', `${root}config/mowability.example.json`], env: {} });
+    const config = loadConfig({ argv: ['--config', `${root}config/mowability.example.json`], env: {}, units: stationUnitConfigs() });
     expect(config.http.port).toBe(8080);
   });
 });

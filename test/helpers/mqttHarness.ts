@@ -7,7 +7,7 @@ import type { StationUnit } from '../../src/station/unit.js';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import pino, { type Logger } from 'pino';
 import { mqttSchema } from '../../src/config/mqttSchema.js';
-import { stationSideComponent, type StationSideRef } from '../../src/daemon.js';
+import { buildStationUnits, stationSideComponent, type StationSideRef } from '../../src/daemon.js';
 import type { MqttService } from '../../src/mqtt/service.js';
 import { startInOrder, type StartedComponents } from '../../src/util/lifecycle.js';
 import type { MqttSideConfig } from '../../src/mqtt/settings.js';
@@ -102,7 +102,8 @@ export interface RunningDaemon {
 
 /**
  * Opens the database and starts the station side through the composition root's own
- * stationSideComponent and startInOrder (what `serve` runs after its database, store and HTTP).
+ * stationSideComponent and startInOrder (what `serve` runs after its database, store and HTTP),
+ * with the units of stationUnits() (irrigation, snow cover) before `units`, as the daemon has them.
  */
 export async function startMqttDaemon(
   dbPath: string,
@@ -115,7 +116,7 @@ export async function startMqttDaemon(
   const side: StationSideRef = { current: undefined };
   let started: StartedComponents;
   try {
-    started = await startInOrder([stationSideComponent({ config, database, logger, clock }, () => units, side)], logger);
+    started = await startInOrder([stationSideComponent({ config, database, logger, clock }, () => [...buildStationUnits({ config, logger, clock }), ...units], side)], logger);
   } catch (err) {
     await database.close();
     throw err;
