@@ -3,7 +3,7 @@ import type { CheckContext, CheckDefinition, CheckEvaluation } from './checks/ty
 import { FAILED_CHECK_CAP, combine, dataQualityFor } from './combine.js';
 import type { ScoredCheck } from './combine.js';
 import { NO_WETNESS_EVIDENCE_CAP, NO_WETNESS_EVIDENCE_REASON, lacksWetnessEvidence } from './evidence.js';
-import { FIELD_SPECS, REQUIRED_FIELDS } from './fields.js';
+import { FIELD_NAMES, FIELD_SPECS, REQUIRED_FIELDS, type CalculationInput } from './fields.js';
 import { parseExtensions, parseInput } from './parse.js';
 import { rainSourceInfo } from './rainWindows.js';
 import { formatLocalDateTime, isSeason, localDateTime, seasonForMonth } from './season.js';
@@ -25,6 +25,7 @@ import type {
   PartialCheckEntry,
   Season,
   Protocol,
+  RainSourceInfo,
   RawInput,
   SkippedCheckEntry,
 } from './types.js';
@@ -35,14 +36,31 @@ export const DEFAULT_LAWN: LawnProfile = { soilType: 'loam', mowerClass: 'walk',
 export const MINIMAL_DATA_REASON = 'Eingeschränkte Datenbasis – nur Lufttemperatur und Niederschlagsrate vorhanden; Boden, Wind und Taubildung nicht bewertet.';
 const INTERNAL_ERROR_REASON = `Internal calculation error; the check was left out of the index, which is therefore capped at ${FAILED_CHECK_CAP} (WARNING at best).`;
 
+/** `value` when it is one of `known`, else `fallback`. */
+function oneOf<T extends string>(known: readonly T[], value: unknown, fallback: T): T {
+  return (known as readonly unknown[]).includes(value) ? (value as T) : fallback;
+}
+
 function resolveLawn(lawn: unknown): LawnProfile {
+  if (lawn === undefined) return { ...DEFAULT_LAWN };
   const candidate = (typeof lawn === 'object' && lawn !== null ? lawn : {}) as Record<string, unknown>;
-  const soilType = SOIL_TYPES.find((value) => value === candidate.soilType) ?? DEFAULT_LAWN.soilType;
-  const mowerClass = MOWER_CLASSES.find((value) => value === candidate.mowerClass) ?? DEFAULT_LAWN.mowerClass;
-  const turfType = TURF_TYPES.find((value) => value === candidate.turfType) ?? DEFAULT_LAWN.turfType;
+  const soilType = oneOf(SOIL_TYPES, candidate.soilType, DEFAULT_LAWN.soilType);
+  const mowerClass = oneOf(MOWER_CLASSES, candidate.mowerClass, DEFAULT_LAWN.mowerClass);
+  const turfType = oneOf(TURF_TYPES, candidate.turfType, DEFAULT_LAWN.turfType);
   // An out-of-range field capacity is ignored (the soil type's default applies), like any invalid lawn value.
   const fieldCapacity = candidate.fieldCapacityPercent;
   return isValidFieldCapacity(fieldCapacity) ? { soilType, mowerClass, turfType, fieldCapacityPercent: fieldCapacity } : { soilType, mowerClass, turfType };
+}
+
+/**
+ * The valid values with every field present (undefined when missing), in the spec's order: one
+ * object shape for every input, so the checks' many reads of `values` stay monomorphic (with a
+ * shape per combination of supplied fields they were megamorphic lookups).
+ */
+function denseValues(values: CalculationInput): CalculationInput {
+  const dense: Record<string, number | undefined> = {};
+  for (const name of FIELD_NAMES) dense[name] = values[name];
+  return dense;
 }
 
 interface ResolvedContext {
@@ -99,8 +117,8 @@ export function calculateWith(registry: readonly CheckDefinition[], input: RawIn
   // An estimated soil moisture (MQTT side, lawn memory) is not parsed as a measurement.
   const estimated = splitSoilEstimate(input, context);
   const parsed = parseInput(estimated.input);
-  const missingRequired = REQUIRED_FIELDS.filter((name) => parsed.values[name] === undefined);
-  if (missingRequired.length > 0) {
+  if (REQUIRED_FIELDS.some((name) => parsed.values[name] === undefined)) {
+    const missingRequired = REQUIRED_FIELDS.filter((name) => parsed.values[name] === undefined);
     return {
       ok: false,
       error: {
@@ -115,7 +133,7 @@ export function calculateWith(registry: readonly CheckDefinition[], input: RawIn
   const localTime = localDateTime(nowMs, timeZone);
   const season = forced ?? seasonForMonth(localTime.month, hemisphere);
   const dataQuality = dataQualityFor(parsed.available.length, REQUIRED_FIELDS.length, FIELD_SPECS.length);
-  const checkContext: CheckContext = { values: parsed.values, extensions: parseExtensions(input), season, lawn };
+  const checkContext: CheckContext = { values: denseValues(parsed.values), extensions: parseExtensions(input), season, lawn };
   if (estimated.pct !== undefined) checkContext.soilEstimate = soilEstimateFor(estimated.pct, lawn);
   const noWetnessEvidence = lacksWetnessEvidence(parsed.values);
 
@@ -126,7 +144,7 @@ export function calculateWith(registry: readonly CheckDefinition[], input: RawIn
   const protocol: Protocol = { skipped_checks: skippedChecks, partial_checks: partialChecks };
   if (errors.length > 0) protocol.calculation_error = errors.join(' ');
 
-  const result: CalculationResult = {
+  const head: ResultHead = {
     mfi_version: MFI_VERSION,
     season,
     season_source: forced === undefined ? 'auto' : 'manual',
@@ -138,15 +156,19 @@ export function calculateWith(registry: readonly CheckDefinition[], input: RawIn
     missing_fields: parsed.missing,
     checks,
     protocol,
-    calculated_at: formatLocalDateTime(localTime),
   };
-  const rainInfo = rainSourceInfo(parsed.values);
-  if (rainInfo !== null) {
-    // rain_source_info sits before calculated_at, in the spec's table order.
-    const { calculated_at: calculatedAt, ...rest } = result;
-    return { ok: true, result: { ...rest, rain_source_info: rainInfo, calculated_at: calculatedAt } };
-  }
-  return { ok: true, result };
+  return { ok: true, result: withTail(head, rainSourceInfo(parsed.values), formatLocalDateTime(localTime)) };
+}
+
+/** The result up to its optional rain_source_info. */
+type ResultHead = Omit<CalculationResult, 'rain_source_info' | 'calculated_at'>;
+
+/** Adds rain_source_info (when there is one) and calculated_at, in the spec's table order, without copying the result. */
+function withTail(head: ResultHead, rainInfo: RainSourceInfo | null, calculatedAt: string): CalculationResult {
+  const result: ResultHead & Partial<Pick<CalculationResult, 'rain_source_info' | 'calculated_at'>> = head;
+  if (rainInfo !== null) result.rain_source_info = rainInfo;
+  result.calculated_at = calculatedAt;
+  return result as CalculationResult;
 }
 
 /** What running the registry's checks gave: each check's result, the scored ones, and the protocol's lists. */
@@ -166,8 +188,8 @@ function runChecks(registry: readonly CheckDefinition[], checkContext: CheckCont
   const partialChecks: PartialCheckEntry[] = [];
   const errors: string[] = [];
   for (const definition of registry) {
-    const missing = definition.requiredFields.filter((name) => checkContext.values[name] === undefined);
-    if (missing.length > 0) {
+    if (definition.requiredFields.some((name) => checkContext.values[name] === undefined)) {
+      const missing = definition.requiredFields.filter((name) => checkContext.values[name] === undefined);
       checks[definition.name] = skippedCheck(definition.skippedReason);
       skippedChecks.push({ check: definition.name, reason: definition.skippedReason, missing });
       continue;

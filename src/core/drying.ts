@@ -56,7 +56,7 @@ export type DryingWeather = EtWeather;
 export function wetCanopyEvaporationMmH(weather: DryingWeather): number {
   const t = weather.temperatureC;
   const es = saturationVapourPressure(t);
-  const ea = Math.min(es, actualVapourPressure(weather) ?? (es * UNKNOWN_HUMIDITY_PCT) / 100);
+  const ea = Math.min(es, actualVapourPressure(weather, es) ?? (es * UNKNOWN_HUMIDITY_PCT) / 100);
   const u2 = Math.max(CALM_U2_MS, weather.windKmh === undefined ? CALM_U2_MS : windAt2m(weather.windKmh));
   const rs = Math.max(0, weather.solarWm2 ?? UNKNOWN_SOLAR_WM2) * 0.0036; // W/m² → MJ m⁻² h⁻¹
   const rnl = SIGMA_HOURLY * (t + 273.16) ** 4 * NET_EMISSIVITY * CLOUDINESS;
@@ -74,7 +74,12 @@ export function dryingRateMmH(weather: DryingWeather): number {
 
 /** Minutes `waterMm` on the blades takes to dry at the weather's rate. */
 export function dryingMinutesFor(waterMm: number, weather: DryingWeather): number {
-  return (Math.max(0, waterMm) / dryingRateMmH(weather)) * 60;
+  return dryingMinutesAt(waterMm, dryingRateMmH(weather));
+}
+
+/** Minutes `waterMm` on the blades takes to dry at `rateMmH` (a dryingRateMmH). */
+export function dryingMinutesAt(waterMm: number, rateMmH: number): number {
+  return (Math.max(0, waterMm) / rateMmH) * 60;
 }
 
 

@@ -1,12 +1,38 @@
+/** Below this many units of the last decimal a number is written from integers (exact, see formatNumberDe). */
+const FAST_LIMIT = 1e9;
+
 /**
  * German number formatting for reason texts: decimal comma, at most
  * `decimals` fraction digits, no thousands separator.
+ *
+ * Written as `String(Math.round(value·10^d)/10^d)` with the point replaced by a comma. For
+ * 0 ≤ d ≤ 3 and |k| = |round(value·10^d)| < 10⁹ the quotient has at most 12 significant digits, so
+ * its shortest round-trip form (what String writes) is exactly the decimal k/10^d without trailing
+ * zeros; that is built here from the integers, since a double's String costs more than the rest of
+ * a reason. Anything else (NaN, huge values, more decimals) takes the String path.
  */
 export function formatNumberDe(value: number, decimals = 1): string {
   const factor = 10 ** decimals;
-  const rounded = Math.round(value * factor) / factor;
+  const units = Math.round(value * factor);
+  if (units > -FAST_LIMIT && units < FAST_LIMIT && decimals >= 0 && decimals <= 3 && Number.isInteger(decimals)) {
+    return units < 0 ? `-${fromUnits(-units, factor)}` : fromUnits(units, factor); // -0 and 0 both give "0"
+  }
+  const rounded = units / factor;
   const normalised = Object.is(rounded, -0) ? 0 : rounded;
   return String(normalised).replace('.', ',');
+}
+
+/** `units / factor` (units a non-negative integer below 10⁹, factor 1, 10, 100 or 1000) with a decimal comma. */
+function fromUnits(units: number, factor: number): string {
+  const whole = Math.floor(units / factor);
+  let fraction = units - whole * factor;
+  if (fraction === 0) return `${whole}`;
+  let width = factor === 10 ? 1 : factor === 100 ? 2 : 3;
+  while (fraction % 10 === 0) {
+    fraction /= 10;
+    width--;
+  }
+  return `${whole},${`${fraction}`.padStart(width, '0')}`;
 }
 
 /** Rounds for meta values (JSON numbers, not text). */

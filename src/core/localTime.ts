@@ -37,6 +37,33 @@ function offsetAt(instantMs: number, timeZone: string, exact: ExactParts): numbe
   return Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute, t.second) - instantMs;
 }
 
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+
+/**
+ * The UTC calendar fields of an instant, as Date's getUTC… give them, by integer arithmetic
+ * (H. Hinnant, "chrono-Compatible Low-Level Date Algorithms", civil_from_days): no Date object.
+ */
+export function utcParts(ms: number): LocalDateTime {
+  const days = Math.floor(ms / DAY_MS);
+  const msOfDay = ms - days * DAY_MS;
+  const z = days + 719_468;
+  const era = Math.floor(z / 146_097);
+  const dayOfEra = z - era * 146_097;
+  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365);
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const mp = Math.floor((5 * dayOfYear + 2) / 153);
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  return {
+    year: yearOfEra + era * 400 + (month <= 2 ? 1 : 0),
+    month,
+    day: dayOfYear - Math.floor((153 * mp + 2) / 5) + 1,
+    hour: Math.floor(msOfDay / HOUR_MS),
+    minute: Math.floor((msOfDay % HOUR_MS) / MINUTE_MS),
+    second: Math.floor((msOfDay % MINUTE_MS) / SECOND_MS),
+  };
+}
+
 export class LocalTimeCache {
   readonly #exact: ExactParts;
   readonly #offsets = new Map<string, MinuteOffset>();
@@ -50,15 +77,7 @@ export class LocalTimeCache {
     if (!(nowMs >= FAST_FROM_MS && nowMs < FAST_UNTIL_MS)) return this.#exact(nowMs, timeZone);
     const offsetMs = this.#offsetFor(Math.floor(nowMs / MINUTE_MS), timeZone);
     if (offsetMs === undefined) return this.#exact(nowMs, timeZone);
-    const local = new Date(nowMs + offsetMs);
-    return {
-      year: local.getUTCFullYear(),
-      month: local.getUTCMonth() + 1,
-      day: local.getUTCDate(),
-      hour: local.getUTCHours(),
-      minute: local.getUTCMinutes(),
-      second: local.getUTCSeconds(),
-    };
+    return utcParts(nowMs + offsetMs);
   }
 
   #offsetFor(minute: number, timeZone: string): number | undefined {

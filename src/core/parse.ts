@@ -38,10 +38,14 @@ export function toFiniteNumber(value: unknown): number | undefined {
  */
 export function parseFieldValue(name: string, value: unknown): number | undefined {
   const spec = SPEC_BY_NAME.get(name);
-  if (spec === undefined) return undefined;
+  return spec === undefined ? undefined : parseSpecValue(spec, value);
+}
+
+/** parseFieldValue for a known field. */
+function parseSpecValue(spec: FieldSpec, value: unknown): number | undefined {
   const parsed = toFiniteNumber(value);
   if (parsed === undefined || parsed < spec.min || parsed > spec.max) return undefined;
-  return Object.is(parsed, -0) ? 0 : parsed;
+  return parsed === 0 ? 0 : parsed; // -0 becomes 0
 }
 
 function readOwn(raw: unknown, name: string): unknown {
@@ -60,8 +64,9 @@ export function parseInput(raw: unknown): ParsedInput {
   const values: CalculationInput = {};
   const available: FieldName[] = [];
   const missing: FieldName[] = [];
+  const record = typeof raw === 'object' && raw !== null ? raw : undefined;
   for (const spec of FIELD_SPECS) {
-    const parsed = parseFieldValue(spec.name, readOwn(raw, spec.name));
+    const parsed = record === undefined ? undefined : parseSpecValue(spec, readOwn(record, spec.name));
     if (parsed === undefined) {
       missing.push(spec.name);
     } else {

@@ -55,6 +55,8 @@ export function dryingPotential(tempC: number, humidityPct?: number, solarWm2?: 
 /** Beaufort number for a wind speed in km/h (upper bounds of Bft 0..11). */
 const BEAUFORT_UPPER_KMH = [1, 5, 11, 19, 28, 38, 49, 61, 74, 88, 102, 117];
 export function beaufortForKmh(windKmh: number): number {
-  const index = BEAUFORT_UPPER_KMH.findIndex((upper) => windKmh <= upper);
-  return index === -1 ? 12 : index;
+  for (let index = 0; index < BEAUFORT_UPPER_KMH.length; index++) {
+    if (windKmh <= (BEAUFORT_UPPER_KMH[index] as number)) return index;
+  }
+  return 12;
 }

@@ -23,11 +23,13 @@ export interface EffectiveRainWindows {
  * Every step is a max or a copy, so more rain in any window never gives less.
  */
 export function effectiveRainWindows(values: CalculationInput): EffectiveRainWindows | null {
-  const supplied = RAIN_WINDOWS.filter((name) => values[name] !== undefined);
-  if (supplied.length === 0) return null;
   const r1 = values.rain_1h;
   const r12 = values.rain_12h;
   const r24 = values.rain_24h;
+  if (r1 === undefined && r12 === undefined && r24 === undefined) return null;
+  const supplied: RainWindow[] = [];
+  const notProvided: RainWindow[] = [];
+  for (const name of RAIN_WINDOWS) (values[name] === undefined ? notProvided : supplied).push(name);
   const filled1 = r1 ?? r12 ?? r24 ?? 0;
   const filled12 = r12 ?? r24 ?? filled1;
   const filled24 = r24 ?? filled12;
@@ -42,7 +44,7 @@ export function effectiveRainWindows(values: CalculationInput): EffectiveRainWin
     rain12hMm,
     rain24hMm,
     supplied,
-    notProvided: RAIN_WINDOWS.filter((name) => values[name] === undefined),
+    notProvided,
     inconsistent,
   };
 }

@@ -80,7 +80,12 @@ export function seasonFor(nowMs: number, timeZone: string, hemisphere: Hemispher
   return seasonForMonth(localDateTime(nowMs, timeZone).month, hemisphere);
 }
 
-const pad = (value: number, width = 2): string => String(value).padStart(width, '0');
+/** Zero-padded; the common cases (two digits, a four-digit year) without padStart. */
+function pad(value: number, width = 2): string {
+  if (width === 2 && value >= 0 && value < 10) return `0${value}`;
+  if (value >= 10 ** (width - 1) && value < 10 ** width) return `${value}`;
+  return String(value).padStart(width, '0');
+}
 
 /** `YYYY-MM-DD HH:MM:SS` in `timeZone` (UTC when the zone is invalid). */
 export function formatCalculatedAt(nowMs: number, timeZone: string): string {

@@ -38,6 +38,12 @@ export const MOWER_SHIFT: Readonly<Record<MowerClass, number>> = { robot: 0.05, 
 
 /** w = θ/θ_FC -> load-bearing score (walk-behind mower); docs/model.md, "Check: soiltemp". */
 export const WETNESS_CURVE: Curve = [[0.85, 100], [1.0, 80], [1.1, 50], [1.2, 25], [1.3, 10]];
+/** WETNESS_CURVE shifted for each mower class, built once. */
+const WETNESS_CURVES: Readonly<Record<MowerClass, Curve>> = {
+  robot: shiftCurveX(WETNESS_CURVE, MOWER_SHIFT.robot),
+  walk: shiftCurveX(WETNESS_CURVE, MOWER_SHIFT.walk),
+  ride_on: shiftCurveX(WETNESS_CURVE, MOWER_SHIFT.ride_on),
+};
 /** Drought stress; never a BLOCK on its own (minimum 45). */
 export const DROUGHT_CURVE: Curve = [[0.35, 45], [0.5, 100]];
 
@@ -61,7 +67,7 @@ export function relativeWetness(soilMoisturePct: number, fieldCapacity: number):
 
 /** Load-bearing score from wetness only (no drought term), mower-class shifted. */
 export function wetnessScore(soilMoisturePct: number, fieldCapacity: number, mowerClass: MowerClass): number {
-  return piecewiseLinear(shiftCurveX(WETNESS_CURVE, MOWER_SHIFT[mowerClass]), relativeWetness(soilMoisturePct, fieldCapacity));
+  return piecewiseLinear(WETNESS_CURVES[mowerClass], relativeWetness(soilMoisturePct, fieldCapacity));
 }
 
 export function droughtScore(soilMoisturePct: number, fieldCapacity: number): number {

@@ -15,6 +15,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Logger } from 'pino';
 import { settingsDefaults, type UnitConfigSpec } from '../config/unitSettings.js';
+import type { ClockStep } from '../util/clockWatch.js';
 import type { CalculationInput } from '../core/index.js';
 import type { ExtensionInput } from '../core/extensionFields.js';
 import type { Assembly, BucketRow, TimedReading } from '../history/stationHistory.js';
@@ -42,6 +43,10 @@ export interface MowableHold {
    * locate the station (the sunset and sunrise times of a night ban): the state's `mowable_reason_public`.
    */
   publicReason?: string;
+  /** `reason` in German (the language of the model's reasons): the state's `mowable_reason_de`; absent: the English one. */
+  reasonDe?: string;
+  /** `publicReason` in German: the state's `mowable_reason_public_de`. */
+  publicReasonDe?: string;
 }
 
 /** Read-only access to the station histories (14 days of minute buckets and the latest values). */
@@ -113,6 +118,12 @@ export interface StationUnit {
    * API key like every `/v1` route (src/http/app.ts). They answer from the unit's memory.
    */
   readonly routes?: FastifyPluginAsync;
+  /**
+   * The wall clock stepped (src/util/clockWatch.ts; called before the recompute that follows):
+   * a unit keeping wall-clock times re-bases them by `step.deltaMs` so ages and day boundaries
+   * keep the time that really passed.
+   */
+  clockStepped?(step: ClockStep): void;
 }
 
 /** One station that configured the unit: its id, name and the value of the unit's own key, validated at load. */

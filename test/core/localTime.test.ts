@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LocalTimeCache, type LocalDateTime } from '../../src/core/localTime.js';
+import { LocalTimeCache, utcParts, type LocalDateTime } from '../../src/core/localTime.js';
 
 /** The reference: Intl's parts, as the core read them before the cache. */
 function intlParts(nowMs: number, timeZone: string): LocalDateTime {
@@ -67,5 +67,26 @@ describe('LocalTimeCache', () => {
   it('passes an unknown zone to the exact path, which decides (throws)', () => {
     const cache = new LocalTimeCache(intlParts);
     expect(() => cache.partsAt(Date.now(), 'Not/AZone')).toThrow(RangeError);
+  });
+});
+
+describe('utcParts', () => {
+  it("gives Date's UTC fields at any instant of years 0000-9999", () => {
+    const anywhere = fc.integer({ min: -62_198_755_200_000, max: 253_402_300_799_999 });
+    const dayEdges = fc.tuple(fc.integer({ min: -719_528, max: 2_932_896 }), fc.constantFrom(0, 1, 999, 1000, 86_399_999)).map(([day, ms]) => day * 86_400_000 + ms);
+    fc.assert(
+      fc.property(fc.oneof(anywhere, dayEdges), (ms) => {
+        const date = new Date(ms);
+        expect(utcParts(ms)).toEqual({
+          year: date.getUTCFullYear(),
+          month: date.getUTCMonth() + 1,
+          day: date.getUTCDate(),
+          hour: date.getUTCHours(),
+          minute: date.getUTCMinutes(),
+          second: date.getUTCSeconds(),
+        });
+      }),
+      { numRuns: 20_000 },
+    );
   });
 });

@@ -31,6 +31,12 @@ export const CUMULATIVE_CURVE: Curve = [[2, 100], [5, 85], [10, 65], [20, 40], [
 /** Antecedent precipitation index, mm -> score for loam (docs/model.md, "Check: rain"). */
 export const API_CURVE_LOAM: Curve = [[10, 100], [20, 80], [35, 50], [50, 25], [65, 10]];
 export const API_SOIL_FACTOR: Readonly<Record<SoilType, number>> = { sand: 1.5, loam: 1, clay: 0.8 };
+/** The API curve of each soil type (loam's scaled by the soil factor), built once. */
+const API_CURVES: Readonly<Record<SoilType, Curve>> = {
+  sand: scaleCurveX(API_CURVE_LOAM, API_SOIL_FACTOR.sand),
+  loam: scaleCurveX(API_CURVE_LOAM, API_SOIL_FACTOR.loam),
+  clay: scaleCurveX(API_CURVE_LOAM, API_SOIL_FACTOR.clay),
+};
 
 /** Used when minutes_since_rain must be estimated and no rain is on record. */
 const NO_RECENT_RAIN_MIN = 1440;
@@ -146,7 +152,7 @@ function soilSub(found: RainFindings, values: CheckContext['values'], apiMm: num
   }
   if (apiMm !== null && values.rain_14d !== undefined) {
     modelsExecuted.push('sml');
-    const score = piecewiseLinear(scaleCurveX(API_CURVE_LOAM, API_SOIL_FACTOR[lawn.soilType]), apiMm);
+    const score = piecewiseLinear(API_CURVES[lawn.soilType], apiMm);
     subs.soil = {
       score,
       reason: score < 70 ? `Viel Vorregen (${formatNumberDe(values.rain_14d)} mm in 14 Tagen) – Boden noch nicht ausreichend tragfähig.` : null,
@@ -172,14 +178,14 @@ function limitingSub(subs: RainFindings['subs']): { score: number; limitingFacto
 }
 
 function rainReasons(subs: RainFindings['subs'], since: MinutesSinceRain | null, windows: EffectiveRainWindows | null): string[] {
-  // Most severe finding first; equal scores keep the tie order.
-  const reasons = SUB_MODEL_ORDER
-    .flatMap((name) => {
-      const sub = subs[name];
-      return sub?.reason ? [{ score: sub.score, reason: sub.reason }] : [];
-    })
-    .sort((a, b) => a.score - b.score)
-    .map((entry) => entry.reason);
+  const explained: Array<{ score: number; reason: string }> = [];
+  for (const name of SUB_MODEL_ORDER) {
+    const sub = subs[name];
+    if (sub?.reason) explained.push({ score: sub.score, reason: sub.reason });
+  }
+  // Most severe finding first; equal scores keep the tie order (the sort is stable).
+  if (explained.length > 1) explained.sort((a, b) => a.score - b.score);
+  const reasons = explained.map((entry) => entry.reason);
   if (reasons.length === 0) {
     reasons.push(since !== null && since.source === 'measured'
       ? `Kein Niederschlag, letzter Regen ${agoDe(since.minutes)} – Rasen abgetrocknet.`
@@ -191,11 +197,24 @@ function rainReasons(subs: RainFindings['subs'], since: MinutesSinceRain | null,
   return reasons;
 }
 
+/** All of these make the rain check's confidence high. */
+const REFINING_FIELDS: readonly FieldName[] = ['rain_1h', 'rain_12h', 'rain_24h', 'rain_14d', 'minutes_since_rain', 'humidity'];
+/** Without any of these the confidence is low. */
+const RAIN_REFINING_FIELDS: readonly FieldName[] = ['rain_1h', 'rain_12h', 'rain_24h', 'rain_14d', 'minutes_since_rain', 'soil_moisture'];
+
 function rainDataConfidence(values: CheckContext['values']): CheckEvaluation['dataConfidence'] {
-  const refining: FieldName[] = ['rain_1h', 'rain_12h', 'rain_24h', 'rain_14d', 'minutes_since_rain', 'humidity'];
-  const anyRainRefining = (['rain_1h', 'rain_12h', 'rain_24h', 'rain_14d', 'minutes_since_rain', 'soil_moisture'] as const)
-    .some((name) => values[name] !== undefined);
-  return !anyRainRefining ? 'low' : refining.every((name) => values[name] !== undefined) ? 'high' : 'medium';
+  const anyRainRefining = RAIN_REFINING_FIELDS.some((name) => values[name] !== undefined);
+  return !anyRainRefining ? 'low' : REFINING_FIELDS.every((name) => values[name] !== undefined) ? 'high' : 'medium';
+}
+
+/** The sub-models' scores for meta, in tie order. */
+function subScores(subs: RainFindings['subs']): Record<string, number> {
+  const scores: Record<string, number> = {};
+  for (const name of SUB_MODEL_ORDER) {
+    const sub = subs[name];
+    if (sub !== undefined) scores[name] = roundTo(sub.score, 1);
+  }
+  return scores;
 }
 
 function evaluate({ values, extensions = {}, season, lawn, soilEstimate }: CheckContext): CheckEvaluation {
@@ -244,8 +263,7 @@ function evaluate({ values, extensions = {}, season, lawn, soilEstimate }: Check
       api_mm: apiMm === null ? null : roundTo(apiMm, 1),
       soil_load_source: soilSource,
       windows_inconsistent: windows?.inconsistent ?? false,
-      sub_scores: Object.fromEntries(SUB_MODEL_ORDER.filter((name) => subs[name] !== undefined)
-        .map((name) => [name, roundTo(subs[name]?.score ?? 0, 1)])),
+      sub_scores: subScores(subs),
     },
   };
 }

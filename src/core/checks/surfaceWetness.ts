@@ -4,7 +4,7 @@
  * and the minutes since; the lawn memory's blade-water balance, when given, replaces that estimate: it
  * knows the weather since the rain. Both use the one drying model of src/core/drying.ts. Pure.
  */
-import { BLADE_DRYING_CURVE, INTERCEPTION_STORAGE_MM, dryingMinutesFor, dryingRateMmH, type DryingWeather } from '../drying.js';
+import { BLADE_DRYING_CURVE, INTERCEPTION_STORAGE_MM, dryingMinutesAt, dryingRateMmH, type DryingWeather } from '../drying.js';
 import { agoDe, durationDe } from '../duration.js';
 import { formatNumberDe } from '../format.js';
 import type { ExtensionInput } from '../extensionFields.js';
@@ -25,14 +25,18 @@ export interface SurfaceWetness {
   rateMmH: number;
 }
 
-/** The drying weather of an input: the current fields, missing ones at the drying model's defaults. */
+/**
+ * The drying weather of an input: the current fields, missing ones undefined (the drying model's
+ * defaults apply). Every field is always present, so the model reads one object shape.
+ */
 export function dryingWeatherOf(values: CheckContext['values']): DryingWeather {
-  const weather: DryingWeather = { temperatureC: values.temperature ?? 15 };
-  if (values.humidity !== undefined) weather.humidityPct = values.humidity;
-  if (values.dew_point !== undefined) weather.dewPointC = values.dew_point;
-  if (values.wind_speed !== undefined) weather.windKmh = values.wind_speed;
-  if (values.solar !== undefined) weather.solarWm2 = values.solar;
-  return weather;
+  return {
+    temperatureC: values.temperature ?? 15,
+    humidityPct: values.humidity,
+    dewPointC: values.dew_point,
+    windKmh: values.wind_speed,
+    solarWm2: values.solar,
+  };
 }
 
 interface Candidate {
@@ -48,19 +52,15 @@ interface Candidate {
  * may be one downpour or drizzle that stopped long ago), and taking the amount would let more rain look
  * drier below the storage.
  */
-function statelessCandidate(sinceRainMin: number | null, extensions: ExtensionInput, weather: DryingWeather): Candidate | null {
-  const found: Candidate[] = [];
-  if (sinceRainMin !== null) {
-    const total = dryingMinutesFor(INTERCEPTION_STORAGE_MM, weather);
-    found.push({ source: 'rain', dryingTimeMin: total, minutesLeft: total - sinceRainMin, sinceMin: sinceRainMin });
-  }
+function statelessCandidate(sinceRainMin: number | null, extensions: ExtensionInput, rateMmH: number): Candidate | null {
   const irrigated = extensions.minutes_since_irrigation;
-  if (irrigated !== undefined) {
-    const total = dryingMinutesFor(INTERCEPTION_STORAGE_MM, weather);
-    found.push({ source: 'irrigation', dryingTimeMin: total, minutesLeft: total - irrigated, sinceMin: irrigated });
-  }
+  if (sinceRainMin === null && irrigated === undefined) return null;
+  const total = dryingMinutesAt(INTERCEPTION_STORAGE_MM, rateMmH);
+  const rain: Candidate | null = sinceRainMin === null ? null : { source: 'rain', dryingTimeMin: total, minutesLeft: total - sinceRainMin, sinceMin: sinceRainMin };
+  if (irrigated === undefined) return rain;
+  const irrigation: Candidate = { source: 'irrigation', dryingTimeMin: total, minutesLeft: total - irrigated, sinceMin: irrigated };
   // The source that dries last decides (equal: the rain).
-  return found.reduce<Candidate | null>((worst, next) => (worst === null || next.minutesLeft > worst.minutesLeft ? next : worst), null);
+  return rain === null || irrigation.minutesLeft > rain.minutesLeft ? irrigation : rain;
 }
 
 function reasonFor(candidate: Candidate, rateMmH: number): string {
@@ -79,7 +79,7 @@ function reasonFor(candidate: Candidate, rateMmH: number): string {
 export function surfaceWetness(values: CheckContext['values'], sinceRainMin: number | null, extensions: ExtensionInput): SurfaceWetness | null {
   const weather = dryingWeatherOf(values);
   const rateMmH = dryingRateMmH(weather);
-  const stateless = statelessCandidate(sinceRainMin, extensions, weather);
+  const stateless = statelessCandidate(sinceRainMin, extensions, rateMmH);
   const balance = extensions.blade_drying_minutes;
   let candidate = stateless;
   if (balance !== undefined && balance > 0) {

@@ -61,7 +61,7 @@ function growthPhaseStability(
 function temperatureReasons(caps: ReadonlyArray<{ cap: number; reason: string }>, tempC: number, heatFromC: number, droughtDecided: boolean): string[] {
   const t = formatNumberDe(tempC);
   const reasons: string[] = [];
-  for (const entry of [...caps].sort((a, b) => a.cap - b.cap)) reasons.push(entry.reason);
+  for (const entry of caps.length > 1 ? [...caps].sort((a, b) => a.cap - b.cap) : caps) reasons.push(entry.reason);
   if (tempC > 0 && tempC >= heatFromC) {
     // Heat leads unless drought and heat together decided the score (that reason names both).
     const add = droughtDecided ? (r: string) => reasons.push(r) : (r: string) => reasons.unshift(r);
@@ -103,7 +103,8 @@ function evaluate({ values, season, lawn, soilEstimate }: CheckContext): CheckEv
   if (drought !== null) caps.push(drought);
 
   const airScore = piecewiseLinear(turf.airCurve, tempC);
-  const score = Math.min(airScore, ...caps.map((entry) => entry.cap));
+  let score = airScore;
+  for (const entry of caps) score = Math.min(score, entry.cap);
 
   const reasons = temperatureReasons(caps, tempC, heatFromC, drought !== null && drought.cap < airScore);
   const frost = frostState(tempC, minTemp3hC, minTemp3dC, values.solar);

@@ -36,20 +36,20 @@ interface ScoredReason {
 
 /** The reason follows the band of the sub-score it explains, so text and status never disagree. */
 function gustReason(score: number, gustText: string, gustKmh: number): ScoredReason | null {
-  const bft = beaufortForKmh(gustKmh);
   const status = statusForScore(toScore(score));
+  if (status === 'OK') return null;
+  const bft = beaufortForKmh(gustKmh);
   if (status === 'BLOCK') return { score, reason: `${emphasis(`Sturmböen bis ${gustText}`)} (Bft ${bft}) – Sicherheitsrisiko, Schnittgut verweht.` };
-  if (status === 'WARNING') return { score, reason: `${emphasis(`Starke Böen bis ${gustText}`)} (Bft ${bft}) – Vorsicht, herabfallende Äste, Schnittgut verweht.` };
-  return null;
+  return { score, reason: `${emphasis(`Starke Böen bis ${gustText}`)} (Bft ${bft}) – Vorsicht, herabfallende Äste, Schnittgut verweht.` };
 }
 
 function meanReason(score: number, windKmh: number): ScoredReason | null {
+  const status = statusForScore(toScore(score));
+  if (status === 'OK') return null;
   const w = formatNumberDe(windKmh);
   const bft = beaufortForKmh(windKmh);
-  const status = statusForScore(toScore(score));
   if (status === 'BLOCK') return { score, reason: `${emphasis(`Sehr starker Wind ${w} km/h`)} (Bft ${bft}) – Sicherheitsrisiko, herabfallende Äste, nicht mähen.` };
-  if (status === 'WARNING') return { score, reason: `Kräftiger Wind ${w} km/h (Bft ${bft}) – Schnittgut verweht, Arbeiten unangenehm.` };
-  return null;
+  return { score, reason: `Kräftiger Wind ${w} km/h (Bft ${bft}) – Schnittgut verweht, Arbeiten unangenehm.` };
 }
 
 function evaluate({ values, season }: CheckContext): CheckEvaluation {
@@ -64,11 +64,16 @@ function evaluate({ values, season }: CheckContext): CheckEvaluation {
 
   const g = formatNumberDe(gustKmh);
   const gustText = gustEstimated ? `geschätzt ${g} km/h` : `${g} km/h`;
-  // Most severe first; on a tie the gust (the safety finding) leads.
-  const reasons = [gustReason(gustSubScore, gustText, gustKmh), meanReason(meanScore, windKmh)]
-    .filter((entry): entry is ScoredReason => entry !== null)
-    .sort((a, b) => a.score - b.score)
-    .map((entry) => entry.reason);
+  const gust = gustReason(gustSubScore, gustText, gustKmh);
+  const mean = meanReason(meanScore, windKmh);
+  const reasons: string[] = [];
+  if (gust !== null && mean !== null) {
+    // Most severe first; on a tie the gust (the safety finding) leads.
+    reasons.push(...(mean.score < gust.score ? [mean.reason, gust.reason] : [gust.reason, mean.reason]));
+  } else {
+    const only = gust ?? mean;
+    if (only !== null) reasons.push(only.reason);
+  }
   if (reasons.length === 0) {
     reasons.push(`Wind ${formatNumberDe(windKmh)} km/h (Bft ${beaufortForKmh(windKmh)}), Böen ${gustText} – unkritisch.`);
   }

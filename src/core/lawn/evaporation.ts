@@ -30,9 +30,9 @@ export function saturationVapourPressure(tC: number): number {
   return 0.6108 * Math.exp((17.27 * tC) / (tC + 237.3));
 }
 
-/** Actual vapour pressure, kPa, from RH (eq. 19 with one temperature) or dew point (eq. 14); undefined without either. */
-export function actualVapourPressure(weather: EtWeather): number | undefined {
-  if (weather.humidityPct !== undefined) return (saturationVapourPressure(weather.temperatureC) * weather.humidityPct) / 100;
+/** Actual vapour pressure, kPa, from RH (eq. 19 with one temperature; `es` at the temperature when the caller has it) or dew point (eq. 14); undefined without either. */
+export function actualVapourPressure(weather: EtWeather, es = saturationVapourPressure(weather.temperatureC)): number | undefined {
+  if (weather.humidityPct !== undefined) return (es * weather.humidityPct) / 100;
   if (weather.dewPointC !== undefined) return saturationVapourPressure(weather.dewPointC);
   return undefined;
 }
@@ -40,8 +40,10 @@ export function actualVapourPressure(weather: EtWeather): number | undefined {
 /** Wind speed at 2 m, m/s (eq. 47). */
 export function windAt2m(windKmh: number | undefined): number {
   if (windKmh === undefined) return MISSING_WIND_U2_MS;
-  return ((windKmh / 3.6) * 4.87) / Math.log(67.8 * WIND_HEIGHT_M - 5.42);
+  return ((windKmh / 3.6) * 4.87) / LOG_PROFILE;
 }
+/** The logarithmic wind profile's denominator of eq. 47 at WIND_HEIGHT_M. */
+const LOG_PROFILE = Math.log(67.8 * WIND_HEIGHT_M - 5.42);
 
 /** Reference evapotranspiration ET0, mm/h (never negative: condensation is the dew rule's job); undefined without humidity. */
 export function referenceEtMmPerHour(weather: EtWeather): number | undefined {
