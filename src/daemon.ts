@@ -7,7 +7,8 @@
  * Each part starts with the values the earlier ones returned, so nothing is read before it
  * exists. HTTP starts last and gets a read-only facade of the running station side
  * (src/station/facade.ts). A feature that knows more about a station (forecast, lawn memory,
- * quiet hours) is a StationUnit: build it in stationUnits() below. docs/architecture.md has
+ * quiet hours) is a StationUnit: a self-contained module is one line in stationUnits() below
+ * (docs/units.md); one built from parts HTTP shares goes into builtInUnits(). docs/architecture.md has
  * the map. Nothing happens at import.
  */
 import type { FastifyInstance } from 'fastify';
@@ -33,7 +34,11 @@ import { createMqttSide, type MqttSide } from './mqtt/service.js';
 import { mqttEnabled } from './mqtt/settings.js';
 import type { StationFacade } from './station/facade.js';
 import { createStationSide, type StationFeatures, type StationSide } from './station/side.js';
-import type { StationUnit } from './station/unit.js';
+import { buildUnit, unitMetricsOf, type StationUnit, type StationUnitModule, type UnitBuildDeps } from './station/unit.js';
+import { irrigationUnit } from './station/irrigationSource.js';
+import { snowCoverUnit } from './units/snowCover.js';
+import type { UnitConfigSpec } from './config/unitSettings.js';
+import { LogThrottle } from './util/logThrottle.js';
 import { UploadRefusals } from './station/uploadRefusals.js';
 import { RegistrationStore } from './store/registrationStore.js';
 import type { ServiceStore } from './store/serviceStore.js';
@@ -108,7 +113,8 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
 
     // The station side, then the MQTT side that feeds it and publishes its states.
     const core: Core = { config, logger, clock, clockWatch, monotonic, database };
-    const station = createStationSide({ config, database, logger, clock, clockWatch, monotonic }, (facade) => stationUnits(core, facade));
+    const moduleUnits = buildStationUnits({ config, logger, clock });
+    const station = createStationSide({ config, database, logger, clock, clockWatch, monotonic }, (facade) => builtInUnits(core, facade, moduleUnits));
     await parts.startAll(station.components);
     const mqtt = createMqttSide({ config, station, database, logger, clock, clockWatch, softwareVersion: packageVersion(), supportUrl: packageHomepage() });
     await parts.startAll(mqtt.components);
@@ -139,8 +145,36 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   }
 }
 
+/**
+ * The station units (src/station/unit.ts) that come as one module each: its settings, its key in the
+ * station objects and that key's validation, its state, hold, entities, counters and routes. A new
+ * station feature is one module and one line here (docs/units.md). The pipeline asks them first, in
+ * this order, then the built-in units below.
+ */
+export function stationUnits(): readonly StationUnitModule[] {
+  return [
+    // Sprinkler runs from MQTT → minutes_since_irrigation (src/station/irrigationSource.ts).
+    irrigationUnit,
+    // Snow cover from a topic holds mowable off (src/units/snowCover.ts; the worked example in docs/units.md).
+    snowCoverUnit,
+  ];
+}
+
+/** What the configuration loader needs of the station units: their settings and station keys. */
+export function stationUnitConfigs(): UnitConfigSpec[] {
+  return stationUnits().flatMap((module) => (module.config ? [module.config] : []));
+}
+
+/** Builds stationUnits() from the loaded configuration (each from its own slices of it). */
+export function buildStationUnits(deps: { config: UnitBuildDeps['config']; logger: Logger; clock: Clock }): StationUnit[] {
+  const throttle = (log: Logger): LogThrottle => new LogThrottle(log);
+  return stationUnits().map((module) => buildUnit(module, { config: deps.config, logger: deps.logger, clock: deps.clock, throttle }));
+}
+
 /** The station units and what HTTP reads of them (the status page's view, the forecast, upload refusals, reading counts). */
 export interface DaemonFeatures extends StationFeatures {
+  /** The units built from stationUnits(): HTTP registers their routes and metrics. */
+  readonly modules: readonly StationUnit[];
   readonly readings: StationReadingCounter;
   readonly uploadRefusals: UploadRefusals;
   readonly forecast: ForecastUnit;
@@ -148,10 +182,11 @@ export interface DaemonFeatures extends StationFeatures {
 }
 
 /**
- * The station units, in the order the pipeline asks them (after the built-in irrigation source
- * and recent rain). The one place a new station feature is built: add it to `units`.
+ * Every station unit, in the order the pipeline asks them (after the built-in recent rain): the
+ * modules of stationUnits() first, then the units built from parts the HTTP side shares (the
+ * forecast, the status page's recorder, upload refusals) or from the database.
  */
-export function stationUnits(core: Core, station: StationFacade): DaemonFeatures {
+export function builtInUnits(core: Core, station: StationFacade, modules: readonly StationUnit[]): DaemonFeatures {
   const { config, logger, clock, database } = core;
   const version = packageVersion();
   const readings = new StationReadingCounter();
@@ -159,6 +194,7 @@ export function stationUnits(core: Core, station: StationFacade): DaemonFeatures
   const forecast = createForecastUnit({ config, database, logger, clock, version });
   const statusPage = statusPageSources(config, (stationId) => station.stationState(stationId), () => database);
   const units: StationUnit[] = [
+    ...modules,
     readings,
     // Refused uploads in the state and for `mowability status` (src/station/uploadRefusals.ts).
     uploadRefusals,
@@ -173,7 +209,7 @@ export function stationUnits(core: Core, station: StationFacade): DaemonFeatures
     // After the lawn memory and gap filling: the forecast starts from the input they extended (the blade water, docs/model.md).
     forecast,
   ];
-  return { units, readings, uploadRefusals, forecast, statusPage: statusPage.view };
+  return { units, modules, readings, uploadRefusals, forecast, statusPage: statusPage.view };
 }
 
 interface HttpSources {
@@ -205,6 +241,7 @@ async function buildHttpApp(core: Core, sources: HttpSources, accessLogger: Logg
           stationMessages: () => station.stationCounts(),
           databasePath: config.db.path,
           clock: () => clockWatch?.stats(),
+          unitMetrics: unitMetricsOf(features.modules),
         });
   return buildApp({
     config,
@@ -227,6 +264,7 @@ async function buildHttpApp(core: Core, sources: HttpSources, accessLogger: Logg
       features.uploadRefusals.record(refusal);
       if (refusal.station !== undefined) station.recompute(refusal.station);
     },
+    unitRoutes: features.modules.flatMap((unit) => (unit.routes ? [unit.routes] : [])),
     ...(metrics ? { metrics } : {}),
   });
 }

@@ -1,6 +1,7 @@
 /** Loads configuration and opens the daemon's database for one CLI command. */
 import { pino } from 'pino';
 import { loadConfig } from '../config/load.js';
+import { stationUnitConfigs } from '../daemon.js';
 import type { AppConfig } from '../config/schema.js';
 import { Database } from '../store/database.js';
 import { PgDatabase } from '../store/postgres/pgDatabase.js';
@@ -17,7 +18,8 @@ import { terminalJson } from './terminalText.js';
  * which under systemd reach the service alone (LoadCredential=), not the admin wrapper.
  */
 export function configFor(parsed: ParsedCommand, io: CliIo, options: { secretsOptional?: boolean } = {}): AppConfig {
-  return loadConfig({ argv: parsed.configArgv, env: io.env, secretsOptional: options.secretsOptional === true });
+  // The station units' settings and station keys belong to the configuration (stationUnits() in src/daemon.ts).
+  return loadConfig({ argv: parsed.configArgv, env: io.env, secretsOptional: options.secretsOptional === true, units: stationUnitConfigs() });
 }
 
 /**

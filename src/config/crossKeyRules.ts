@@ -4,7 +4,9 @@
  */
 import { discoveryIdProblems } from '../homeassistant/discovery.js';
 import { isLoopbackHost } from '../util/loopback.js';
+import { unitSliceOf } from '../ingest/types.js';
 import type { AppConfig, MqttSideConfig, StationSideConfig } from './schema.js';
+import { unitStationKeys, type UnitConfigSpec } from './unitSettings.js';
 
 function overlaps(a: string, b: string): boolean {
   return a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
@@ -26,7 +28,7 @@ function registrationProblems(registration: AppConfig['registration']): string[]
 /** Problems no single key can see; empty when the configuration is consistent. */
 export function crossKeyProblems(
   config: MqttSideConfig & Pick<StationSideConfig, 'station'> & Partial<Pick<AppConfig, 'lawnMemory' | 'registration' | 'store' | 'http'>>,
-  options: { secretsOptional?: boolean } = {},
+  options: { secretsOptional?: boolean; units?: readonly UnitConfigSpec[] } = {},
 ): string[] {
   const problems: string[] = [...sharedStoreProblems(config)];
   // The accounts are a secret (a credential only the service gets); the admin commands never start the broker.
@@ -56,8 +58,11 @@ export function crossKeyProblems(
     if (underBase(station.topic)) {
       problems.push(`station "${station.id}" topic "${station.topic}" lies under "mqtt.baseTopic" = "${config.mqtt.baseTopic}", where we publish`);
     }
-    if (station.irrigation && underBase(station.irrigation.topic)) {
-      problems.push(`station "${station.id}" irrigation.topic "${station.irrigation.topic}" lies under "mqtt.baseTopic" = "${config.mqtt.baseTopic}", where only we may publish`);
+    for (const unit of unitStationKeys(options.units ?? [])) {
+      const slice = unitSliceOf(station, unit.key);
+      for (const topic of slice === undefined ? [] : (unit.topics?.(slice) ?? [])) {
+        if (underBase(topic)) problems.push(`station "${station.id}" ${unit.key}.topic "${topic}" lies under "mqtt.baseTopic" = "${config.mqtt.baseTopic}", where only we may publish`);
+      }
     }
     if (station.mower && underBase(station.mower.topic)) {
       problems.push(`station "${station.id}" mower.topic "${station.mower.topic}" lies under "mqtt.baseTopic" = "${config.mqtt.baseTopic}", where only we may publish`);

@@ -10,7 +10,8 @@ import { unreadableProblem } from './fileAccess.js';
 import { withUploadTopics } from '../ingest/uploadStations.js';
 import { configShapeProblems, kindOf, readConfigFile } from './fileShape.js';
 import { registerConfigFormats } from './formats.js';
-import { configSchema, listSettings, type AppConfig } from './schema.js';
+import { listSettings, type AppConfig, type SettingSpec } from './schema.js';
+import { schemaWithUnits, type UnitConfigSpec } from './unitSettings.js';
 import { crossKeyProblems } from './crossKeyRules.js';
 import { renameAliasedEnv, renameAliasedKeys, type DeprecatedSettingUse } from './settingAliases.js';
 import { EXIT_CONFIG } from '../util/exitCodes.js';
@@ -41,6 +42,8 @@ export interface ConfigSources {
    * service gets (a systemd credential) is not required. `serve` and `config` leave it false.
    */
   secretsOptional?: boolean;
+  /** The station units' settings and station keys (stationUnits() in src/daemon.ts); none: only the service's. */
+  units?: readonly UnitConfigSpec[];
 }
 
 /** The configuration file named by --config (wins) or MOWABILITY_CONFIG, if any. */
@@ -65,7 +68,10 @@ export function loadConfig(sources: ConfigSources = {}): AppConfig {
   const { env, problems } = applyCredentials(definedOnly(sources.env ?? {}));
   if (problems.length > 0) throw new ConfigError(problems);
   renameAliasedEnv(env, deprecated, aliasProblems);
-  const config = convict<AppConfig>(configSchema, { env, args: [...(sources.argv ?? [])] });
+  const units = sources.units ?? [];
+  const schema = schemaWithUnits(units);
+  const settings = new Map(listSettings(schema).map(({ key, spec }) => [key, spec]));
+  const config = convict<AppConfig>(schema as never, { env, args: [...(sources.argv ?? [])] });
 
   const file = configFileFrom(sources);
   if (file !== undefined) {
@@ -74,7 +80,7 @@ export function loadConfig(sources: ConfigSources = {}): AppConfig {
     const content = readConfigFile(file);
     if (!content.ok) throw new ConfigError([content.problem]);
     const value = renameAliasedKeys(content.value, deprecated, aliasProblems);
-    const shapeProblems = configShapeProblems(value, configSchema);
+    const shapeProblems = configShapeProblems(value, schema);
     if (shapeProblems.length > 0) throw new ConfigError(shapeProblems.map((problem) => `configuration file "${file}": ${problem}`));
     config.load(value);
   }
@@ -83,7 +89,7 @@ export function loadConfig(sources: ConfigSources = {}): AppConfig {
   try {
     config.validate({ allowed: 'strict' });
   } catch (err) {
-    throw new ConfigError(describeProblems((err as Error).message, (key) => config.get(key as never)));
+    throw new ConfigError(describeProblems((err as Error).message, (key) => config.get(key as never), settings));
   }
 
   const properties = config.getProperties();
@@ -97,7 +103,7 @@ export function loadConfig(sources: ConfigSources = {}): AppConfig {
     stations: withUploadTopics(withLocationStation(properties.stations, properties.location)),
   };
   // Rules that span several keys (convict validates one key at a time).
-  const ruleProblems = crossKeyProblems(loaded, { secretsOptional: sources.secretsOptional === true });
+  const ruleProblems = crossKeyProblems(loaded, { secretsOptional: sources.secretsOptional === true, units });
   if (ruleProblems.length > 0) throw new ConfigError(ruleProblems);
   const frozen = deepFreeze(loaded);
   DEPRECATED_USES.set(frozen, deprecated);
@@ -112,18 +118,19 @@ export function deprecatedSettingsOf(config: AppConfig): readonly DeprecatedSett
 }
 
 const SETTINGS = new Map(listSettings().map(({ key, spec }) => [key, spec]));
+type Settings = ReadonlyMap<string, SettingSpec>;
 
 /** Turns convict's validation output into one readable line per problem. */
-function describeProblems(output: string, valueOf: (key: string) => unknown): string[] {
+function describeProblems(output: string, valueOf: (key: string) => unknown, settings: Settings): string[] {
   return output
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => {
       const undeclared = /^configuration param '(.+)' not declared in the schema$/.exec(line);
-      if (undeclared?.[1]) return describeUnknownKey(undeclared[1], safeValue(valueOf, undeclared[1]));
+      if (undeclared?.[1]) return describeUnknownKey(undeclared[1], safeValue(valueOf, undeclared[1]), settings);
       const separator = line.indexOf(': ');
       const key = separator > 0 ? line.slice(0, separator) : '';
-      const spec = SETTINGS.get(key);
+      const spec = settings.get(key);
       if (!spec) return line.replace(/: value was .*$/s, '');
       const message = line.slice(separator + 2).replace(/: value was .*$/s, '');
       const value = safeValue(valueOf, key);
@@ -136,12 +143,12 @@ function describeProblems(output: string, valueOf: (key: string) => unknown): st
 }
 
 /** The value itself is never shown: a misspelt key ("passwd") may well hold a secret. */
-function describeUnknownKey(key: string, value: unknown): string {
+function describeUnknownKey(key: string, value: unknown, settings: Settings): string {
   const parent = key.includes('.') ? key.slice(0, key.lastIndexOf('.')) : '';
-  const siblings = [...SETTINGS.keys()].filter((known) =>
+  const siblings = [...settings.keys()].filter((known) =>
     parent === '' ? true : known.startsWith(`${parent}.`),
   );
-  const allowed = siblings.length > 0 ? siblings : [...SETTINGS.keys()];
+  const allowed = siblings.length > 0 ? siblings : [...settings.keys()];
   return `unknown key "${key}" (${kindOf(value)}); allowed keys${parent ? ` under "${parent}"` : ''}: ${allowed.join(', ')}`;
 }
 

@@ -15,12 +15,21 @@ const ID_PATTERN = /^[a-zA-Z0-9_-]+$/;
 /** Ids whose topics the daemon itself publishes under (<base>/bridge/state, <base>/bridge/stats). */
 const RESERVED_IDS = new Set(['bridge']);
 const INPUT_FIELDS: readonly string[] = [...CURRENT_FIELDS, ...RAIN_INPUT_FIELDS];
-const STATION_KEYS = new Set(['id', 'name', 'format', 'topic', 'match', 'units', 'fields', 'timestampKey', 'lawn', 'freshness', 'irrigation', 'mower', 'location', 'upload', 'forecast', 'gapFill']);
+const STATION_KEYS = new Set(['id', 'name', 'format', 'topic', 'match', 'units', 'fields', 'timestampKey', 'lawn', 'freshness', 'mower', 'location', 'upload', 'forecast', 'gapFill']);
+/** What a station unit declares about the key it owns in each station object (src/station/unit.ts). */
+export interface UnitStationKey {
+  /** The key, e.g. `irrigation`: absent means the unit is off for the station. */
+  readonly key: string;
+  /** Reports each problem of the key's value with the full key (`irrigation.topic`) and how to fix it. */
+  problems(value: unknown, problem: Problem): void;
+  /** The MQTT topics the value subscribes: none may lie under `mqtt.baseTopic` (src/config/crossKeyRules.ts). */
+  topics?(value: unknown): readonly string[];
+}
+
 /** A station's lawn keys and their allowed values: the core's lists, as for the service-level lawn profile. */
 const LAWN_VALUES: Readonly<Record<string, readonly string[]>> = { soilType: SOIL_TYPES, mowerClass: MOWER_CLASSES, turfType: TURF_TYPES };
-const IRRIGATION_KEYS = ['topic', 'key'];
 
-type Problem = (key: string, message: string) => void;
+export type Problem = (key: string, message: string) => void;
 
 /** Each location key with its range: WGS 84 degrees, and metres from the Dead Sea shore to above any lawn. */
 const LOCATION_RANGES: Readonly<Record<string, readonly [number, number, string]>> = {
@@ -45,7 +54,7 @@ export function topicFilterProblem(topic: string): string | undefined {
   return undefined;
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -101,24 +110,11 @@ function forecastProblems(forecast: unknown, location: unknown, problem: Problem
   }
 }
 
-function irrigationProblems(irrigation: unknown, problem: Problem): void {
-  if (irrigation === undefined) return;
-  if (!isPlainObject(irrigation)) return problem('irrigation', 'must be an object {"topic": "...", "key": "state"} naming the MQTT topic that reports sprinkler runs');
-  for (const key of Object.keys(irrigation)) if (!IRRIGATION_KEYS.includes(key)) problem(`irrigation.${key}`, `is not allowed (only ${IRRIGATION_KEYS.join(' and ')})`);
-  if (typeof irrigation.topic !== 'string') problem('irrigation.topic', 'is required: the MQTT topic (wildcards + and # allowed) that reports ON/OFF');
-  else {
-    const topicProblem = topicFilterProblem(irrigation.topic);
-    if (topicProblem) problem('irrigation.topic', topicProblem);
-  }
-  if (irrigation.key !== undefined && (typeof irrigation.key !== 'string' || irrigation.key === '')) {
-    problem('irrigation.key', 'must be a non-empty JSON key (the payload key holding ON/OFF in JSON payloads)');
-  }
-}
-
 /** Unknown keys, then the identity of the station: id, name, format and the topic it is read from. */
-function identityProblems(raw: Record<string, unknown>, problem: Problem): void {
+function identityProblems(raw: Record<string, unknown>, problem: Problem, units: readonly UnitStationKey[]): void {
   const id = raw.id;
-  for (const key of Object.keys(raw)) if (!STATION_KEYS.has(key)) problem(key, `is not a station setting (allowed: ${[...STATION_KEYS].join(', ')})`);
+  const allowed = [...STATION_KEYS, ...units.map((unit) => unit.key)];
+  for (const key of Object.keys(raw)) if (!allowed.includes(key)) problem(key, `is not a station setting (allowed: ${allowed.join(', ')})`);
   if (typeof id !== 'string' || !ID_PATTERN.test(id)) problem('id', 'must be a non-empty string of letters, digits, "_" and "-" (it becomes an MQTT topic level)');
   else if (RESERVED_IDS.has(id.toLowerCase())) problem('id', `"${id}" is reserved for the daemon's own topics (<base>/bridge/...); choose another id`);
   if (typeof raw.name !== 'string' || raw.name.trim() === '') problem('name', 'must be a non-empty string');
@@ -216,7 +212,7 @@ function freshnessProblems(freshness: unknown, problem: Problem): void {
   }
 }
 
-function stationProblems(raw: unknown, index: number): string[] {
+function stationProblems(raw: unknown, index: number, units: readonly UnitStationKey[]): string[] {
   const where = (key: string, id?: unknown): string =>
     `stations[${index}]${typeof id === 'string' && id !== '' ? ` ("${id}")` : ''}.${key}`;
   if (!isPlainObject(raw)) return [`stations[${index}] must be an object`];
@@ -225,25 +221,26 @@ function stationProblems(raw: unknown, index: number): string[] {
   const problem: Problem = (key, message) => {
     problems.push(`${where(key, id)} ${message}`);
   };
-  identityProblems(raw, problem);
+  identityProblems(raw, problem, units);
   matchAndUnitsProblems(raw, problem);
   fieldsProblems(raw, problem);
   uploadProblems(raw.format, raw.upload, problem);
   lawnProblems(raw.lawn, problem);
-  irrigationProblems(raw.irrigation, problem);
   mowerProblems(raw.mower, problem);
   locationProblems(raw.location, problem);
   forecastProblems(raw.forecast, raw.location, problem);
   freshnessProblems(raw.freshness, problem);
   modelledProblems(raw, problem);
   gapFillProblems(raw.gapFill, raw.location, problem);
+  // Each station unit validates the key it owns (src/station/unit.ts).
+  for (const unit of units) if (raw[unit.key] !== undefined) unit.problems(raw[unit.key], problem);
   return problems;
 }
 
-/** Every problem of the stations array, one line each; empty when valid. */
-export function stationsProblems(raw: unknown): string[] {
+/** Every problem of the stations array, one line each; empty when valid. `units`: the station units' keys. */
+export function stationsProblems(raw: unknown, units: readonly UnitStationKey[] = []): string[] {
   if (!Array.isArray(raw)) return ['stations must be a list of station objects'];
-  const problems = raw.flatMap((station, index) => stationProblems(station, index));
+  const problems = raw.flatMap((station, index) => stationProblems(station, index, units));
   const seen = new Set<string>();
   for (const [index, station] of raw.entries()) {
     const id = isPlainObject(station) ? station.id : undefined;
@@ -255,13 +252,20 @@ export function stationsProblems(raw: unknown): string[] {
   return problems;
 }
 
-/** Convict format: throws one message listing every problem. */
+/** Convict format (called with the value and its schema): throws one message listing every problem. */
 export function validateStations(raw: unknown): void {
-  const problems = stationsProblems(raw);
-  if (problems.length > 0) throw new Error(problems.join('; '));
+  stationsValidator([])(raw);
 }
 
-export function asStations(raw: unknown): StationConfig[] {
-  validateStations(raw);
+/** The convict format of `stations` when station units own keys in the station objects. */
+export function stationsValidator(units: readonly UnitStationKey[]): (raw: unknown) => void {
+  return (raw) => {
+    const problems = stationsProblems(raw, units);
+    if (problems.length > 0) throw new Error(problems.join('; '));
+  };
+}
+
+export function asStations(raw: unknown, units: readonly UnitStationKey[] = []): StationConfig[] {
+  stationsValidator(units)(raw);
   return raw as StationConfig[];
 }

@@ -81,12 +81,6 @@ export interface JsonFieldMapping {
   unit?: string;
 }
 
-/** A topic reporting sprinkler runs (src/station/irrigationSource.ts); `key`: the JSON key holding on/off. */
-export interface IrrigationConfig {
-  topic: string;
-  key?: string;
-}
-
 /** A robot mower's state topic (src/lawn/mowerStateSource.ts): a long enough run of "mowing" records a cut. */
 export interface MowerConfig {
   /** A concrete topic (no wildcards): the mower's state, plain text or JSON. */
@@ -132,7 +126,6 @@ export interface StationConfig {
   timestampKey?: string;
   /** Overrides the configured lawn profile for this station, key by key. */
   lawn?: { soilType?: SoilType; mowerClass?: MowerClass; turfType?: TurfType; fieldCapacityPercent?: number };
-  irrigation?: IrrigationConfig;
   mower?: MowerConfig;
   /** Where the station stands (WGS 84 degrees): for sunrise/sunset and forecasts. */
   location?: StationLocation;
@@ -141,6 +134,14 @@ export interface StationConfig {
   freshness?: { maxAgeMinutes?: number; fields?: Partial<Record<CurrentField, number>> };
   /** Fields the station does not measure, filled from Open-Meteo at its `location` (src/modelled/gapFill.ts). */
   gapFill?: GapFillConfig;
+}
+
+/**
+ * The value of the key a station unit owns in the station object (e.g. `irrigation`; src/station/unit.ts):
+ * not part of StationConfig, since the unit declares and validates it (UnitStationKey) when the config loads.
+ */
+export function unitSliceOf(station: StationConfig, key: string): unknown {
+  return Object.hasOwn(station, key) ? (station as unknown as Readonly<Record<string, unknown>>)[key] : undefined;
 }
 
 /** The fields gap filling may fill (what stations most often lack). */

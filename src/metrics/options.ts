@@ -2,6 +2,7 @@
 import type { UploadCount } from '../http/uploadsCounters.js';
 import type { MqttStats } from '../mqtt/service.js';
 import type { IngestCounters } from '../station/stationIngest.js';
+import type { UnitMetric } from '../station/unit.js';
 import type { ClockWatchStats } from '../util/clockWatch.js';
 
 export interface MetricsOptions {
@@ -17,6 +18,8 @@ export interface MetricsOptions {
   databasePath?: string;
   /** Clock steps seen and the system clock's NTP synchronisation (src/util/clockWatch.ts). */
   clock?: () => ClockWatchStats | undefined;
+  /** Counters the station units export (StationUnit.metrics), read from `mqttStats().units`. */
+  unitMetrics?: ReadonlyArray<{ unit: string; counter: string; metric: UnitMetric }>;
   /** Node.js process metrics (CPU, memory, event loop, GC); on in the daemon. */
   processMetrics?: boolean;
 }

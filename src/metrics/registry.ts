@@ -32,7 +32,7 @@ export interface Metrics {
 
 type MqttGaugeName = 'connected' | 'brokerRetainedMessages' | 'brokerRetainedBytes' | 'brokerClients';
 /** The clock's figures have their own metrics (src/metrics/daemonMetrics.ts), with MQTT on or off. */
-type MqttCounterName = Exclude<keyof MqttStats, MqttGaugeName | 'clockSteps' | 'clockSync'>;
+type MqttCounterName = Exclude<keyof MqttStats, MqttGaugeName | 'clockSteps' | 'clockSync' | 'units'>;
 
 /** Each MQTT counter once: metric name and help. */
 const MQTT_COUNTERS: Record<MqttCounterName, [name: string, help: string]> = {
@@ -52,9 +52,6 @@ const MQTT_COUNTERS: Record<MqttCounterName, [name: string, help: string]> = {
   brokerSubscribeRefused: ['broker_subscribe_refused_total', 'SUBSCRIBE packets refused by broker.maxFiltersPerSubscribe or broker.maxSubscriptionsPerClient.'],
   brokerQueueDropped: ['broker_queue_dropped_total', 'QoS 1/2 messages not queued for an offline persistent session past broker.maxQueued*PerSession.'],
   brokerSessionsEvicted: ['broker_sessions_evicted_total', 'Offline persistent sessions dropped to make room under broker.maxPersistentSessions.'],
-  irrigationReceived: ['mqtt_irrigation_messages_received_total', 'Messages on the stations\' irrigation topics.'],
-  irrigationAccepted: ['mqtt_irrigation_messages_accepted_total', 'Irrigation messages understood as ON or OFF.'],
-  irrigationRejected: ['mqtt_irrigation_messages_rejected_total', 'Irrigation messages refused (not ON/OFF, too large).'],
 };
 
 const MQTT_GAUGES: Record<MqttGaugeName, [name: string, help: string]> = {
@@ -89,6 +86,21 @@ function registerMqttMetrics(registry: Registry, source: () => MqttStats | undef
   }
 }
 
+/** The counters the station units declare (StationUnit.metrics), read from their per-unit stats. */
+function registerUnitMetrics(registry: Registry, source: () => MqttStats | undefined, units: NonNullable<MetricsOptions['unitMetrics']>): void {
+  for (const { unit, counter, metric: [name, help] } of units) {
+    new Counter({
+      name: METRIC_PREFIX + name,
+      help,
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(source()?.units[unit]?.[counter] ?? 0);
+      },
+    });
+  }
+}
+
 export function createMetrics(options: MetricsOptions = {}): Metrics {
   const registry = new Registry();
   if (options.processMetrics) {
@@ -108,7 +120,10 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     buckets: CALCULATE_BUCKETS_S,
     registers: [registry],
   });
-  if (options.mqttStats) registerMqttMetrics(registry, options.mqttStats);
+  if (options.mqttStats) {
+    registerMqttMetrics(registry, options.mqttStats);
+    registerUnitMetrics(registry, options.mqttStats, options.unitMetrics ?? []);
+  }
   registerDaemonMetrics(registry, options);
 
   return {

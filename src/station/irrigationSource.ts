@@ -12,9 +12,15 @@
  * restart forgets it until the next live message.
  */
 import { IRRIGATION_FIELD_SPECS } from '../core/irrigation.js';
-import type { StationInput, StationUnit, UnitSubscriber } from './unit.js';
-import type { IrrigationConfig, StationConfig } from '../ingest/types.js';
+import { isPlainObject, topicFilterProblem, type Problem, type UnitStationKey } from '../ingest/stationConfig.js';
+import { defineStationUnit, type StationInput, type StationUnit, type UnitMetric, type UnitStation, type UnitSubscriber } from './unit.js';
 import type { LogThrottle } from '../util/logThrottle.js';
+
+/** A station's `irrigation`: the topic reporting sprinkler runs; `key`: the JSON key holding on/off. */
+export interface IrrigationConfig {
+  topic: string;
+  key?: string;
+}
 
 /** JSON key read when the station's irrigation config names none (OpenSprinkler, HA statestream-style objects). */
 export const DEFAULT_IRRIGATION_KEY = 'state';
@@ -122,18 +128,25 @@ export type IrrigationCounters = {
   irrigationRejected: number;
 };
 
+const IRRIGATION_METRICS: Readonly<Record<keyof IrrigationCounters, UnitMetric>> = {
+  irrigationReceived: ['mqtt_irrigation_messages_received_total', 'Messages on the stations\' irrigation topics.'],
+  irrigationAccepted: ['mqtt_irrigation_messages_accepted_total', 'Irrigation messages understood as ON or OFF.'],
+  irrigationRejected: ['mqtt_irrigation_messages_rejected_total', 'Irrigation messages refused (not ON/OFF, too large).'],
+};
+
 /** Every station's irrigation source: subscribes, parses, counts, and extends the calculation input. */
 export class IrrigationSources implements StationUnit {
   readonly name = 'irrigation';
+  readonly metrics = IRRIGATION_METRICS;
   readonly counters: IrrigationCounters = { irrigationReceived: 0, irrigationAccepted: 0, irrigationRejected: 0 };
-  readonly #stations: readonly StationConfig[];
+  readonly #stations: readonly UnitStation<IrrigationConfig>[];
   readonly #trackers = new Map<string, IrrigationTracker>();
   readonly #throttle: LogThrottle;
   readonly #now: () => number;
 
-  constructor(stations: readonly StationConfig[], throttle: LogThrottle, now: () => number) {
+  constructor(stations: readonly UnitStation<IrrigationConfig>[], throttle: LogThrottle, now: () => number) {
     this.#stations = stations;
-    for (const station of stations) if (station.irrigation) this.#trackers.set(station.id, new IrrigationTracker(station.irrigation));
+    for (const station of stations) this.#trackers.set(station.id, new IrrigationTracker(station.settings));
     this.#throttle = throttle;
     this.#now = now;
   }
@@ -141,9 +154,7 @@ export class IrrigationSources implements StationUnit {
   /** Subscribes every station's irrigation topic; `recompute` gets the station whose minutes may have changed. */
   subscribe(connection: UnitSubscriber, recompute: (stationId: string) => void): void {
     for (const station of this.#stations) {
-      const irrigation = station.irrigation;
-      if (!irrigation) continue;
-      connection.subscribe(irrigation.topic, (topic, payload, retained) => {
+      connection.subscribe(station.settings.topic, (topic, payload, retained) => {
         if (this.handle(station.id, topic, payload, retained)) recompute(station.id);
       });
     }
@@ -186,3 +197,30 @@ export class IrrigationSources implements StationUnit {
     return status ? { irrigation: status } : undefined;
   }
 }
+
+const IRRIGATION_KEYS = ['topic', 'key'];
+
+/** The station key `irrigation` and its validation. */
+const IRRIGATION_STATION_KEY: UnitStationKey = {
+  key: 'irrigation',
+  problems(irrigation: unknown, problem: Problem): void {
+    if (!isPlainObject(irrigation)) return problem('irrigation', 'must be an object {"topic": "...", "key": "state"} naming the MQTT topic that reports sprinkler runs');
+    for (const key of Object.keys(irrigation)) if (!IRRIGATION_KEYS.includes(key)) problem(`irrigation.${key}`, `is not allowed (only ${IRRIGATION_KEYS.join(' and ')})`);
+    if (typeof irrigation.topic !== 'string') problem('irrigation.topic', 'is required: the MQTT topic (wildcards + and # allowed) that reports ON/OFF');
+    else {
+      const topicProblem = topicFilterProblem(irrigation.topic);
+      if (topicProblem) problem('irrigation.topic', topicProblem);
+    }
+    if (irrigation.key !== undefined && (typeof irrigation.key !== 'string' || irrigation.key === '')) {
+      problem('irrigation.key', 'must be a non-empty JSON key (the payload key holding ON/OFF in JSON payloads)');
+    }
+  },
+  topics: (irrigation) => [(irrigation as IrrigationConfig).topic],
+};
+
+/** Sprinkler runs from MQTT as a station unit: a station's `irrigation` key turns it on for that station. */
+export const irrigationUnit = defineStationUnit<undefined, IrrigationConfig>({
+  name: 'irrigation',
+  config: { station: IRRIGATION_STATION_KEY },
+  create: ({ stations, throttle, clock }) => new IrrigationSources(stations, throttle, () => clock.now()),
+});

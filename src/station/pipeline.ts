@@ -8,7 +8,6 @@ import type { Logger } from 'pino';
 import { calculationContext, type CalculationSettings } from '../config/calculationContext.js';
 import type { Reading, StationConfig } from '../ingest/types.js';
 import { HistoryService } from './historyService.js';
-import { IrrigationSources, type IrrigationCounters } from './irrigationSource.js';
 import { historyOptionsFor } from '../config/historyOptions.js';
 import type { StationSideConfig } from '../config/schema.js';
 import type { StationStatePayload } from './statePayload.js';
@@ -26,9 +25,11 @@ import type { LogThrottle } from '../util/logThrottle.js';
 import { KeyedDebounce } from './debounce.js';
 import { isolateUnit, UnitFailures } from './isolatedUnit.js';
 import { StationRecompute } from './recompute.js';
-import type { StationHistoryView, StationUnit } from './unit.js';
+import { unitContext, type StationHistoryView, type StationUnit } from './unit.js';
 
-export interface PipelineStats extends IngestCounters, IrrigationCounters {
+export interface PipelineStats extends IngestCounters {
+  /** Each unit's own counters (its `stats()`), by unit name. */
+  units: Readonly<Record<string, Readonly<Record<string, number>>>>;
   statesPublished: number;
   historyCommits: number;
   /** Station unit hooks that threw (caught: ./isolatedUnit.ts). */
@@ -43,7 +44,7 @@ export interface PipelineOptions {
   log: Logger;
   throttle: LogThrottle;
   clock: Clock;
-  /** Units built by the composition root, after the built-in irrigation source. */
+  /** Units built by the composition root (stationUnits() in src/daemon.ts), after the built-in recent rain. */
   units: readonly StationUnit[];
   /** Measures "rain in the last hour" for the recent-rain unit (src/station/recentRain.ts); default: `clock`. */
   monotonic?: MonotonicClock;
@@ -60,7 +61,6 @@ export class StationPipeline implements LifecycleComponent {
   readonly #options: PipelineOptions;
   readonly #byId: ReadonlyMap<string, StationConfig>;
   readonly #history: HistoryService;
-  readonly #irrigation: IrrigationSources;
   readonly #ingest: StationIngest;
   readonly #events: StationEventLog;
   readonly #recompute: StationRecompute;
@@ -85,10 +85,9 @@ export class StationPipeline implements LifecycleComponent {
       now: () => clock.now(),
       clockSync: () => options.clockSteps?.sync ?? 'unknown',
     });
-    this.#irrigation = new IrrigationSources(this.stations, options.throttle, () => clock.now());
     // Every unit behind the one isolation wrapper: a unit that throws costs its own part, never a station.
     const isolation = { failures: this.#unitFailures, throttle: options.throttle, log: options.log };
-    this.units = [this.#irrigation, new RecentRain(options.monotonic ?? clock), ...options.units].map((unit) => isolateUnit(unit, isolation));
+    this.units = [new RecentRain(options.monotonic ?? clock), ...options.units].map((unit) => isolateUnit(unit, isolation));
     this.#events = new StationEventLog(options.logger);
     this.#ingest = new StationIngest({
       history: this.#history,
@@ -112,7 +111,9 @@ export class StationPipeline implements LifecycleComponent {
   /** Restores the histories, then starts the units (they read the restored history). */
   async start(): Promise<void> {
     await this.#history.start();
-    for (const unit of this.units) await unit.start?.({ history: this.#history });
+    // A frozen view of the history, nothing else of the pipeline (src/station/unit.ts).
+    const context = unitContext(this.#history);
+    for (const unit of this.units) await unit.start?.(context);
     this.#running = true;
   }
 
@@ -187,10 +188,14 @@ export class StationPipeline implements LifecycleComponent {
   }
 
   stats(): PipelineStats {
+    const units: Record<string, Readonly<Record<string, number>>> = {};
+    for (const unit of this.units) {
+      const counters = unit.stats?.();
+      if (counters) units[unit.name] = { ...counters };
+    }
     return {
-      ...(Object.assign({}, ...this.units.map((unit) => unit.stats?.())) as Record<string, number>),
       ...this.#ingest.counters,
-      ...this.#irrigation.counters,
+      units,
       statesPublished: this.#statesPublished,
       historyCommits: this.#history.commits,
       unitFailures: this.#unitFailures.count,

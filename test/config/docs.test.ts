@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { GROUP_OF_PREFIX, groupOf, replaceSettingsTable, renderOtherGroups, renderSettingsTable } from '../../src/config/docsTable.js';
 import { loadConfig } from '../../src/config/load.js';
+import { stationUnitConfigs } from '../../src/daemon.js';
 import { listSettings } from '../../src/config/schema.js';
 import { makeTempDir } from '../helpers/httpTempDir.js';
 
@@ -70,7 +71,7 @@ describe('generated settings documentation', () => {
   });
 
   it('the example configuration file is valid', () => {
-    const config = loadConfig({ argv: ['--config', `${root}config/mowability.example.json`], env: {} });
+    const config = loadConfig({ argv: ['--config', `${root}config/mowability.example.json`], env: {}, units: stationUnitConfigs() });
     expect(config.http.port).toBe(8080);
   });
 

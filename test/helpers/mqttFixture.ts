@@ -15,7 +15,7 @@ import type { IClientOptions } from 'mqtt';
 import type { Logger } from 'pino';
 import { test as base } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
-import { startDaemon, type RunningDaemon as ServeDaemon } from '../../src/daemon.js';
+import { startDaemon, stationUnitConfigs, type RunningDaemon as ServeDaemon } from '../../src/daemon.js';
 import type { StationUnit } from '../../src/station/unit.js';
 import { captureLogger } from './httpLogCapture.js';
 import { FakeClock, RecordingClient, mqttTempDir, startMqttDaemon, type RunningDaemon, type TestSideConfig } from './mqttHarness.js';
@@ -128,7 +128,7 @@ async function serveDaemon(temp: { dir: string; dbPath: string }, clock: FakeClo
   }
   const env = { MOWABILITY_DB_PATH: temp.dbPath, MOWABILITY_HTTP_HOST: '127.0.0.1', MOWABILITY_HTTP_PORT: '0', MOWABILITY_BROKER_PORT: '0', ...options.env };
   const log = captureLogger(options.logLevel ?? 'info');
-  const daemon = await startDaemon({ config: loadConfig({ argv, env }), logger: log.logger, ...(options.fakeClock ? { clock } : {}) });
+  const daemon = await startDaemon({ config: loadConfig({ argv, env, units: stationUnitConfigs() }), logger: log.logger, ...(options.fakeClock ? { clock } : {}) });
   const listening = log.lines().find((line) => line.msg === 'embedded MQTT broker listening');
   return { daemon, httpAddress: daemon.httpAddress, brokerPort: listening?.port as number | undefined, log };
 }

@@ -8,6 +8,7 @@ import type { LifecycleComponent } from '../../src/util/lifecycle.js';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import pino, { type Logger } from 'pino';
 import { mqttSchema } from '../../src/config/mqttSchema.js';
+import { buildStationUnits } from '../../src/daemon.js';
 import { createMqttSide, type MqttSide, type MqttStats } from '../../src/mqtt/service.js';
 import { createStationSide, type StationSide } from '../../src/station/side.js';
 import type { Clock } from '../../src/util/clock.js';
@@ -125,7 +126,11 @@ export interface RunningDaemon {
   stop(): Promise<void>;
 }
 
-/** Opens the database and starts the station side and the MQTT side in the daemon's order (what `serve` runs between its storage and HTTP). */
+/**
+ * Opens the database and starts the station side and the MQTT side in the daemon's order (what `serve`
+ * runs between its storage and HTTP), with the units of stationUnits() (irrigation, snow cover) before
+ * `units`, as the daemon has them.
+ */
 export async function startMqttDaemon(
   dbPath: string,
   config: TestSideConfig,
@@ -137,7 +142,7 @@ export async function startMqttDaemon(
   let started: StartedComponents;
   let service: TestSides;
   try {
-    service = createSides({ config, database, logger, clock, units: typeof units === 'function' ? units(database) : units });
+    service = createSides({ config, database, logger, clock, units: [...buildStationUnits({ config, logger, clock }), ...(typeof units === 'function' ? units(database) : units)] });
     started = await startInOrder(service.components, logger);
   } catch (err) {
     await database.close();

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { stationsProblems } from '../../src/ingest/stationConfig.js';
+import { unitStationKeys } from '../../src/config/unitSettings.js';
+import { stationUnitConfigs } from '../../src/daemon.js';
+
+/** The station keys the units of stationUnits() own (irrigation, snow cover). */
+const UNITS = unitStationKeys(stationUnitConfigs());
 
 const valid = { id: 'garden', name: 'Garden', format: 'rtl_433', topic: 'rtl_433/+/events', match: { model: 'Fineoffset-WH65B', id: 65 } };
 
@@ -53,8 +58,14 @@ describe('station lawn and irrigation settings', () => {
         { ...valid, lawn: { soilType: 'sand', mowerClass: 'robot', turfType: 'warm_season' }, irrigation: { topic: 'opensprinkler/station/+', key: 'state' } },
         { ...valid, id: 'b', irrigation: { topic: 'homeassistant/switch/garden_sprinkler/state' } },
         { ...valid, id: 'c', lawn: { soilType: 'loam', fieldCapacityPercent: 16.5 } },
-      ]),
+      ], UNITS),
     ).toEqual([]);
+  });
+
+  it('knows "irrigation" only through the irrigation unit, which owns the key', () => {
+    const station = { ...valid, irrigation: { topic: 'sprinkler' } };
+    expect(stationsProblems([station], UNITS)).toEqual([]);
+    expect(stationsProblems([station])).toEqual([expect.stringMatching(/^stations\[0\] \("garden"\)\.irrigation is not a station setting \(allowed: id, name, .*\)$/)]);
   });
 
   it('refuses a field capacity outside the core range or not a number, naming the key and the range', () => {
@@ -74,7 +85,7 @@ describe('station lawn and irrigation settings', () => {
       { ...valid, id: 'b', irrigation: 'sprinkler/state' },
       { ...valid, id: 'c', irrigation: { key: '', payloadOn: 'ON' } },
       { ...valid, id: 'd', irrigation: { topic: 'sprinkler/#/state' } },
-    ]);
+    ], UNITS);
     expect(problems).toEqual([
       'stations[0] ("garden").lawn.turfType must be one of cool_season, warm_season',
       'stations[0] ("garden").lawn.cutHeight is not allowed (only soilType, mowerClass, turfType, fieldCapacityPercent)',

@@ -39,7 +39,7 @@ describe('lawn memory: cuts and growth', () => {
     expect(lawn.unit.handleMowed('garden', Buffer.from('now'), true)).toBe(false);
     await observer.client.publishAsync('mowability/garden/mowed', '{"at": "2026-06-15T10:00:00Z", "source": "robot"}', { qos: 1 });
     await waitUntil(() => (observer!.json('mowability/garden/state')?.lawn as Record<string, unknown> | undefined)?.last_cut_at === '2026-06-15T10:00:00.000Z', 'the cut in the published state');
-    expect(lawn.daemon.service.stats()).toMatchObject({ lawnCutsReceived: 3, lawnCutsRejected: 2 });
+    expect(lawn.daemon.service.stats().units.lawn).toMatchObject({ lawnCutsReceived: 3, lawnCutsRejected: 2 });
     // Two 10-minute steps since 10:00 at 17 °C: (17 − 5) · (20/60) / 24 = 0.17 degree-days.
     expect(lawn.state()!.lawn).toMatchObject({ last_cut_source: 'robot', mow_need: 0, gdd_since_cut: 0.2 });
 

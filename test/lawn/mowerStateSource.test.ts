@@ -38,7 +38,7 @@ mqttTest('a run of "mowing" for 30 min records a cut when the robot docks; a 5-m
   await waitUntil(() => lastCut(lawn) === '2026-06-15T11:00:00.000Z', 'the cut at the end of the run in the published state');
   expect(lawn.state()!.lawn).toMatchObject({ last_cut_source: 'mower', mow_need: 0 });
   expect(lawn.state()).toMatchObject({ mower: { topic: ROBOT_TOPIC, state: 'docked', mowing: false, mowing_minutes: 0 } });
-  expect(lawn.daemon.service.stats()).toMatchObject({ mowerStatesReceived: 5, mowerStatesRejected: 1, mowerCuts: 1 });
+  expect(lawn.daemon.service.stats().units.mower).toEqual({ mowerStatesReceived: 5, mowerStatesRejected: 1, mowerCuts: 1 });
 
   // The cut went the one way cuts are recorded: it is in the database after a restart.
   await lawn.stop();

@@ -24,9 +24,7 @@ const STATS: MqttStats = {
   brokerSubscribeRefused: 15,
   brokerQueueDropped: 16,
   brokerSessionsEvicted: 17,
-  irrigationReceived: 13,
-  irrigationAccepted: 12,
-  irrigationRejected: 1,
+  units: { irrigation: { irrigationReceived: 13, irrigationAccepted: 12, irrigationRejected: 1 } },
   clockSteps: 2,
   clockSync: 'unsynchronized',
 };
@@ -62,7 +60,9 @@ describe('createMetrics', () => {
 
   it("copies the MQTT bridge's counters at scrape time, and follows them", async () => {
     let stats: MqttStats | undefined = { ...STATS };
-    const metrics = createMetrics({ mqttStats: () => stats });
+    // The irrigation unit's counters, as the daemon declares them (StationUnit.metrics).
+    const unitMetrics = [{ unit: 'irrigation', counter: 'irrigationRejected', metric: ['mqtt_irrigation_messages_rejected_total', 'Irrigation messages refused.'] as const }];
+    const metrics = createMetrics({ mqttStats: () => stats, unitMetrics });
     let families = await scrape(metrics);
     expect(families.get('mowability_mqtt_station_messages_received_total')?.type).toBe('counter');
     expect(sampleValue(families, 'mowability_mqtt_station_messages_received_total')).toBe(7);

@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import { loadConfig, ConfigError } from '../../src/config/load.js';
+import { stationUnitConfigs } from '../../src/daemon.js';
 import { mqttTest as it } from '../helpers/mqttFixture.js';
 import { waitUntil } from '../helpers/mqttHarness.js';
 import { payloadLines } from '../helpers/mqttPayloads.js';
@@ -36,7 +37,7 @@ describe('daemon wiring', () => {
     writeFileSync(file, JSON.stringify({ stations: [{ id: 'garden', name: 'Garden', format: 'rtl433', topic: 'rtl_433/+/events' }] }));
     let error: unknown;
     try {
-      loadConfig({ argv: ['--config', file], env: {} });
+      loadConfig({ argv: ['--config', file], env: {}, units: stationUnitConfigs() });
     } catch (err) {
       error = err;
     }

@@ -8,13 +8,17 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/load.js';
 import { crossKeyProblems } from '../../src/config/crossKeyRules.js';
 import type { StationConfig } from '../../src/ingest/types.js';
+import type { IrrigationConfig } from '../../src/station/irrigationSource.js';
+import { stationUnitConfigs } from '../../src/daemon.js';
 import { mqttTest, type MqttDaemonFixture } from '../helpers/mqttFixture.js';
 import { mqttTempDir, testMqttConfig, waitUntil, type FakeClock, type RecordingClient, type RunningDaemon } from '../helpers/mqttHarness.js';
 
 const MINUTE = 60_000;
 const weather = { format: 'json', topic: 'garden/weather', fields: { temperature: 'temp', precipitation_rate: 'rate', humidity: 'hum', wind_speed: 'wind' } } as const;
-const watered: StationConfig = { id: 'watered', name: 'Watered', ...weather, irrigation: { topic: 'garden/sprinkler' } };
-const dry: StationConfig = { id: 'dry', name: 'Dry', ...weather };
+/** A station with the irrigation unit's key (declared by the unit, not by StationConfig). */
+type Station = StationConfig & { irrigation?: IrrigationConfig };
+const watered: Station = { id: 'watered', name: 'Watered', ...weather, irrigation: { topic: 'garden/sprinkler' } };
+const dry: Station = { id: 'dry', name: 'Dry', ...weather };
 
 type State = { index_score: number; input: Record<string, number>; irrigation?: Record<string, unknown> };
 
@@ -33,7 +37,7 @@ describe('irrigation topic', () => {
     observer = publisher = daemon = undefined;
   }
 
-  async function start(mqtt: MqttDaemonFixture, stations: StationConfig[] = [watered, dry]): Promise<void> {
+  async function start(mqtt: MqttDaemonFixture, stations: Station[] = [watered, dry]): Promise<void> {
     clock = mqtt.clock;
     daemon = await mqtt.start(testMqttConfig({ stations }));
     observer = await mqtt.connect(daemon.port);
@@ -55,9 +59,9 @@ describe('irrigation topic', () => {
   }
 
   async function sprinkler(payload: string, retain = false): Promise<void> {
-    const before = daemon!.service.stats().irrigationReceived;
+    const before = daemon!.service.stats().units.irrigation?.irrigationReceived ?? 0;
     await publisher!.client.publishAsync('garden/sprinkler', payload, { qos: 1, retain });
-    await waitUntil(() => daemon!.service.stats().irrigationReceived === before + 1, `irrigation message ${payload}`);
+    await waitUntil(() => daemon!.service.stats().units.irrigation?.irrigationReceived === before + 1, `irrigation message ${payload}`);
   }
 
   mqttTest('reports a run from ON to OFF, lowers the index for wet blades, and ignores bad payloads', async ({ mqtt }) => {
@@ -89,7 +93,7 @@ describe('irrigation topic', () => {
 
     await sprinkler('sprinkler says maybe');
     await sprinkler('{"state":"pending"}');
-    expect(daemon!.service.stats()).toMatchObject({ irrigationReceived: 4, irrigationAccepted: 2, irrigationRejected: 2 });
+    expect(daemon!.service.stats().units.irrigation).toEqual({ irrigationReceived: 4, irrigationAccepted: 2, irrigationRejected: 2 });
     clock.advance(5 * MINUTE);
     await reading();
     expect(state('watered')!.irrigation).toMatchObject({ running: false, last_run_end_at: end, minutes_since_irrigation: 35 });
@@ -123,7 +127,7 @@ describe('irrigation topic', () => {
     clock.advance(2 * 60 * MINUTE);
     await start(mqtt);
     // The embedded broker kept the retained ON and replays it on subscribe.
-    await waitUntil(() => daemon!.service.stats().irrigationReceived === 1, 'retained ON replayed');
+    await waitUntil(() => daemon!.service.stats().units.irrigation?.irrigationReceived === 1, 'retained ON replayed');
     await reading();
     expect(state('watered')!.irrigation).toMatchObject({ running: false, last_run_end_at: null, minutes_since_irrigation: null });
     expect(state('watered')!.index_score).toBe(state('dry')!.index_score);
@@ -144,7 +148,7 @@ describe('station lawn and irrigation configuration', () => {
       writeFileSync(file, JSON.stringify({ stations: [{ ...station, lawn: { turfType: 'kikuyu' }, irrigation: { topic: 'a/#/b', onPayload: 'ON' } }] }));
       let error: unknown;
       try {
-        loadConfig({ env: { MOWABILITY_CONFIG: file } });
+        loadConfig({ env: { MOWABILITY_CONFIG: file }, units: stationUnitConfigs() });
       } catch (err) {
         error = err;
       }
@@ -160,8 +164,8 @@ describe('station lawn and irrigation configuration', () => {
   });
 
   it('refuses an irrigation topic under the base topic, where only the daemon may publish', () => {
-    const problems = crossKeyProblems(testMqttConfig({ stations: [{ ...watered, irrigation: { topic: 'mowability/sprinkler' } }] }));
+    const problems = crossKeyProblems(testMqttConfig({ stations: [{ ...watered, irrigation: { topic: 'mowability/sprinkler' } } as Station] }), { units: stationUnitConfigs() });
     expect(problems).toEqual(['station "watered" irrigation.topic "mowability/sprinkler" lies under "mqtt.baseTopic" = "mowability", where only we may publish']);
-    expect(crossKeyProblems(testMqttConfig({ stations: [watered] }))).toEqual([]);
+    expect(crossKeyProblems(testMqttConfig({ stations: [watered] }), { units: stationUnitConfigs() })).toEqual([]);
   });
 });

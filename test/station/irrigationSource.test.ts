@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LogThrottle } from '../../src/util/logThrottle.js';
 import { IrrigationSources, IrrigationTracker, MAX_IRRIGATION_PAYLOAD_BYTES, parseIrrigationPayload } from '../../src/station/irrigationSource.js';
-import type { StationConfig } from '../../src/ingest/types.js';
 import { silentLogger } from '../helpers/mqttHarness.js';
 
 const T0 = Date.parse('2026-06-15T08:00:00Z');
@@ -76,10 +75,8 @@ describe('IrrigationTracker', () => {
 });
 
 describe('IrrigationSources', () => {
-  const stations: StationConfig[] = [
-    { id: 'garden', name: 'Garden', format: 'weewx', topic: 'weewx/loop', irrigation: { topic: 'sprinkler', key: 'valve' } },
-    { id: 'front', name: 'Front', format: 'weewx', topic: 'weewx/front' },
-  ];
+  // The unit is built with the stations that have its key ("front" has none).
+  const stations = [{ id: 'garden', name: 'Garden', settings: { topic: 'sprinkler', key: 'valve' } }];
 
   it('counts bad payloads, ignores them and extends only the input of stations with a source', () => {
     let now = T0;

@@ -115,7 +115,7 @@ describe('station units', () => {
     await observer.client.publishAsync('test/hold', 'release', { qos: 1 });
     // The hold did not reset the index's hysteresis: the flag is back at once.
     await waitUntil(() => state()?.mowable === true, 'the flag is back once released');
-    expect(daemon.service.stats()).toMatchObject({ holdMessages: 2 });
+    expect(daemon.service.stats().units).toMatchObject({ hold: { holdMessages: 2 } });
 
     await waitUntil(() => observer!.json('homeassistant/binary_sensor/mowability_garden_held/config') !== undefined, 'the unit\'s entity announced');
     expect(observer.json('homeassistant/binary_sensor/mowability_garden_held/config')).toMatchObject({

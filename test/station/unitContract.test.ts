@@ -1,0 +1,63 @@
+/**
+ * A station unit cannot reach the pipeline's internals: at start it gets a frozen context holding
+ * only a frozen read view of the history (three functions), and a module is built from a frozen
+ * context of its own configuration slices, a logger, a throttle and the clock.
+ */
+import { describe, expect } from 'vitest';
+import { buildUnit, defineStationUnit, unitContext, type StationHistoryView, type UnitBuildContext, type UnitContext } from '../../src/station/unit.js';
+import { LogThrottle } from '../../src/util/logThrottle.js';
+import { mqttTest } from '../helpers/mqttFixture.js';
+import { silentLogger, testMqttConfig } from '../helpers/mqttHarness.js';
+
+describe('the station unit contract', () => {
+  mqttTest('a started unit sees a frozen history view and nothing else of the pipeline', async ({ mqtt }) => {
+    let seen: UnitContext | undefined;
+    await mqtt.start(testMqttConfig({ stations: [{ id: 'garden', name: 'Garden', format: 'weewx', topic: 'weewx/loop' }] }), {
+      units: [{ name: 'spy', start: async (context) => void (seen = context) }],
+    });
+    expect(seen).toBeDefined();
+    const context = seen!;
+    expect(Object.isFrozen(context) && Object.isFrozen(context.history)).toBe(true);
+    expect(Object.keys(context)).toEqual(['history']);
+    expect(Object.keys(context.history).sort()).toEqual(['assemble', 'buckets', 'lastReadingAtMs']);
+    // The history service's writing side (flush, prune, its store) is not on the view, not even by a cast.
+    const loose = context.history as unknown as Record<string, unknown>;
+    for (const internal of ['flush', 'prune', 'start', 'stop', 'clockStepped']) expect(loose[internal]).toBeUndefined();
+    expect(Object.getPrototypeOf(context.history)).toBe(Object.prototype);
+    expect(() => { (context as { history: unknown }).history = {}; }).toThrow(TypeError);
+    expect(context.history.lastReadingAtMs('garden')).toBeNull();
+    // Type level: the view has no writing methods.
+    // @ts-expect-error flush is not part of StationHistoryView
+    expect(context.history.flush).toBeUndefined();
+  });
+
+  mqttTest('unitContext binds the three reads and drops every other member', () => {
+    const calls: string[] = [];
+    const history = {
+      assemble: () => { calls.push('assemble'); return {} as never; },
+      buckets: () => [],
+      lastReadingAtMs: () => 5,
+      flush: () => calls.push('flush'),
+    } satisfies StationHistoryView & { flush(): unknown };
+    const context = unitContext(history);
+    expect(context.history.lastReadingAtMs('x')).toBe(5);
+    expect((context.history as unknown as { flush?: unknown }).flush).toBeUndefined();
+  });
+
+  mqttTest('a module is built from a frozen context of its own slices', () => {
+    let built: UnitBuildContext<{ level: number }, { topic: string }> | undefined;
+    const module = defineStationUnit<{ level: number }, { topic: string }>({
+      name: 'probe',
+      config: { settings: { key: 'probe', schema: { level: { doc: 'x', format: Number, default: 3 } } }, station: { key: 'probe', problems: () => undefined } },
+      create: (context) => ((built = context), { name: 'probe' }),
+    });
+    const stations = [{ id: 'a', name: 'A', format: 'weewx', topic: 't', probe: { topic: 'p/a' } }, { id: 'b', name: 'B', format: 'weewx', topic: 't' }] as never;
+    buildUnit(module, { config: { stations }, logger: silentLogger, clock: { now: () => 0 }, throttle: (log) => new LogThrottle(log) });
+    expect(Object.isFrozen(built)).toBe(true);
+    expect(Object.keys(built!).sort()).toEqual(['clock', 'log', 'settings', 'stations', 'throttle']);
+    expect(built!.settings).toEqual({ level: 3 });
+    expect(built!.stations).toEqual([{ id: 'a', name: 'A', settings: { topic: 'p/a' } }]);
+    // @ts-expect-error the build context has no pipeline, history or configuration beyond the slices
+    expect(built!.pipeline).toBeUndefined();
+  });
+});
