@@ -18,7 +18,7 @@ const LAYERS = [
   // Its unit contract (unit.ts) and its facade for HTTP (facade.ts) are here.
   { name: 'station', paths: ['src/station/'] },
   // Station units: features that plug into the station side through its unit contract.
-  { name: 'units', paths: ['src/forecast/', 'src/lawn/', 'src/modelled/'] },
+  { name: 'units', paths: ['src/forecast/', 'src/lawn/', 'src/modelled/', 'src/units/'] },
   // Transports and views: they feed the station side and show its results, never each other.
   { name: 'adapters', paths: ['src/http/', 'src/mqtt/', 'src/metrics/'] },
   { name: 'composition root', paths: ['src/daemon[A-Za-z]*\\.ts$'] },

@@ -14,7 +14,8 @@ import fp from 'fastify-plugin';
 import type { Admission } from '../store/keyUsage.js';
 import type { ApiKeyCredential } from '../store/serviceStore.js';
 import type { Clock } from '../util/clock.js';
-import { HttpError, MESSAGES } from './errors.js';
+import { MESSAGES } from './errors.js';
+import { HttpError } from '../util/httpError.js';
 
 /** What the request path reads from the key/block cache. */
 export interface AccessView {

@@ -3,6 +3,7 @@
  * hooks, the body parser, the rate limiter, the router or a bug, ends up as the
  * envelope {status: "error", mfi: null, message} with a fixed English message.
  */
+import { HttpError } from '../util/httpError.js';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -42,29 +43,6 @@ export const MESSAGES = {
  * /metrics: it exists only when http.metrics is not off.
  */
 export const KNOWN_PATHS = new Set<string>([CALCULATE_PATH, ...HEALTH_PATHS, OPENAPI_PATH]);
-
-/**
- * An error with an HTTP status whose message may be shown to the client. It
- * is an expected outcome (a wrong key, a full rate limit), never logged with
- * a stack, so it captures none: that alone cost more than the rest of a 401.
- */
-export class HttpError extends Error {
-  readonly statusCode: number;
-  /** Sent with the error response (e.g. Retry-After). */
-  readonly headers: Readonly<Record<string, string>> | undefined;
-  constructor(statusCode: number, message: string, headers?: Record<string, string>) {
-    const stackTraceLimit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
-    try {
-      super(message);
-    } finally {
-      Error.stackTraceLimit = stackTraceLimit;
-    }
-    this.name = 'HttpError';
-    this.statusCode = statusCode;
-    this.headers = headers;
-  }
-}
 
 /**
  * Sends JSON text as UTF-8 bytes, encoded once: given a string, fastify

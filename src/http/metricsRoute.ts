@@ -10,7 +10,8 @@ import fp from 'fastify-plugin';
 import type { MetricsAccess } from '../config/serviceSchema.js';
 import type { Metrics } from '../metrics/registry.js';
 import { authorizeBearer, type AccessView } from './auth.js';
-import { HttpError, MESSAGES } from './errors.js';
+import { MESSAGES } from './errors.js';
+import { HttpError } from '../util/httpError.js';
 import { METRICS_PATH } from './paths.js';
 import { errorEnvelopeSchema } from './schemas.js';
 

@@ -17,7 +17,8 @@ import { USAGE_KINDS, type RegistrationLimits, type RegistrationStore, type Usag
 import type { Clock } from '../util/clock.js';
 import { API_KEYS_PLUGIN, type AccessView } from './auth.js';
 import { CLIENT_PREFIX, NETWORK_PREFIX, prefixKey } from './clientAddress.js';
-import { HttpError, MESSAGES } from './errors.js';
+import { MESSAGES } from './errors.js';
+import { HttpError } from '../util/httpError.js';
 import { API_PREFIX, REGISTRATIONS_PATH } from './paths.js';
 import { envelope, errorEnvelopeSchema } from './schemas.js';
 import { WindowCounter } from './windowCounter.js';

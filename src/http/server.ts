@@ -21,7 +21,8 @@ import { LogThrottle } from '../util/logThrottle.js';
 import { registerAccessLog } from './accessLog.js';
 import { assertNotBlocked, type AccessView } from './auth.js';
 import { canonicalAddress, compileTrust, createClientAddressResolver, rateLimitKey, type ClientAddressOf } from './clientAddress.js';
-import { HttpError, MESSAGES, clientErrorHandler, frameworkErrorHandler, installErrorHandling, type RequestGuard } from './errors.js';
+import { MESSAGES, clientErrorHandler, frameworkErrorHandler, installErrorHandling, type RequestGuard } from './errors.js';
+import { HttpError } from '../util/httpError.js';
 import { trackConnections } from './shutdown.js';
 
 declare module 'fastify' {

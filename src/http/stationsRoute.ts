@@ -12,7 +12,7 @@ import type { StatusPageAccess } from '../config/serviceSchema.js';
 import { MINUTE_MS, minuteOf } from '../history/windows.js';
 import type { Clock } from '../util/clock.js';
 import { API_KEYS_PLUGIN } from './auth.js';
-import { HttpError } from './errors.js';
+import { HttpError } from '../util/httpError.js';
 import { API_PREFIX } from './paths.js';
 import { addPageResponseHandling } from './statusPage.js';
 import { errorEnvelopeSchema } from './schemas.js';

@@ -11,7 +11,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { EntitySpec } from '../homeassistant/stationEntities.js';
-import { HttpError } from '../http/errors.js';
+import { HttpError } from '../util/httpError.js';
 import { isPlainObject, topicFilterProblem, type Problem, type UnitStationKey } from '../ingest/stationConfig.js';
 import { toNumber } from '../ingest/units.js';
 import { defineStationUnit, type MowableHold, type StationUnit, type UnitStation, type UnitSubscriber } from '../station/unit.js';

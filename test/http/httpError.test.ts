@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../../src/http/errors.js';
+import { HttpError } from '../../src/util/httpError.js';
 
 describe('HttpError', () => {
   it('captures no stack (an expected answer, never logged with one) and leaves other errors their stacks', () => {
