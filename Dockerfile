@@ -1,15 +1,28 @@
-# mowability in a container: build with the dev dependencies, run with the production ones as
-# the unprivileged "node" user. Not built or run in this project's CI (no container engine
-# there); see README.md, "Container".
+# mowability in a container: build with the dev dependencies and the C toolchain, run with the
+# production dependencies only, as the unprivileged "node" user. Built and run by
+# scripts/container-test.sh (npm run test:container, part of CI) with podman; see
+# docs/deployment.md, "Container".
+# Build with the Docker image format (docker build does; podman/buildah need --format docker or
+# BUILDAH_FORMAT=docker), or HEALTHCHECK is dropped.
 FROM node:22-bookworm-slim AS build
 WORKDIR /app
-# sqlite3 compiles its addon where no prebuilt one fits.
+# sqlite3 compiles its addon where no prebuilt one fits; node-gyp takes the headers the Node.js
+# image ships in /usr/local/include/node instead of downloading them.
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
-COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
+ENV npm_config_nodedir=/usr/local
+COPY package.json package-lock.json ./
+# The dependencies first, sqlite3's addon compiled with them: this layer stays cached while only
+# the sources change.
+RUN npm ci --ignore-scripts && npm rebuild sqlite3
+COPY tsconfig.json tsconfig.build.json ./
 COPY scripts/prepare.mjs scripts/
 COPY src src
-# npm ci builds dist/ (prepare); prune then drops the dev dependencies but keeps the built addon.
-RUN npm ci && npm prune --omit=dev
+# Then dist/, and prune drops the dev dependencies. Of sqlite3's build only the addon is kept:
+# its object files and the bundled SQLite sources are build leftovers.
+RUN npm run build && npm prune --omit=dev \
+  && find node_modules/sqlite3/build -mindepth 1 -maxdepth 1 ! -name Release -exec rm -rf {} + \
+  && find node_modules/sqlite3/build/Release -mindepth 1 ! -name node_sqlite3.node -exec rm -rf {} + \
+  && rm -rf node_modules/sqlite3/deps node_modules/sqlite3/src
 
 FROM node:22-bookworm-slim
 WORKDIR /app
@@ -27,6 +40,9 @@ RUN mkdir /data && chown node:node /data
 VOLUME /data
 USER node
 EXPOSE 8080
+# `mowability health` asks the daemon's own /health on the address it listens on (http.host and
+# http.port from the environment or MOWABILITY_CONFIG) and fails when a required part is down,
+# the MQTT side included (/health itself answers 200 then: it answers for the HTTP API).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:8080/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "dist/cli/main.js", "health"]
 CMD ["node", "--max-semi-space-size=2", "dist/cli/main.js", "serve"]

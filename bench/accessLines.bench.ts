@@ -1,6 +1,6 @@
 /**
  * The HTTP access lines: CPU per line written in blocks (the daemon's access
- * logger, src/util/bufferedLines.ts) against one write() per line (the main
+ * logger, src/util/logger.ts) against one write() per line (the main
  * logger, how they were written before), each in a fresh process whose
  * stdout is a pipe drained by this one (as under journald or Docker).
  * Interleaved rounds; the figure is the median of per-round ratios.

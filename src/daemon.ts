@@ -11,6 +11,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppConfig } from './config/schema.js';
+import { deprecatedSettingsOf } from './config/load.js';
+import { deprecationMessage } from './config/settingAliases.js';
 import { createForecastUnit, forecastSource } from './forecast/compose.js';
 import { createGapFillUnit, createModelledUnit } from './modelled/compose.js';
 import type { ForecastSource } from './http/forecastRoute.js';
@@ -25,7 +27,7 @@ import type { AcceptReading, UploadRefusal } from './http/uploads.js';
 import { UploadRefusals } from './station/uploadRefusals.js';
 import { UploadCounters } from './http/uploadsCounters.js';
 import { RegistrationStore } from './store/registrationStore.js';
-import { registrationNotifier } from './http/registrationNotifier.js';
+import { registrationNotifier } from './http/registrationRoutes.js';
 import { Database } from './store/database.js';
 import { MQTT_STARTING, type MqttHealth } from './mqtt/health.js';
 import { createMqttService, type MqttService, type MqttServiceOptions, type MqttStats } from './mqtt/service.js';
@@ -39,7 +41,7 @@ import { startInOrder, type LifecycleComponent, type StartedComponents } from '.
 import { MutableRuntime, type DaemonRuntime } from './daemonRuntime.js';
 import { accessCacheComponent, databaseComponent, keyUsageComponent, serveLockComponent, type UsageHolder } from './daemonStorage.js';
 import { sharedAppDeps, sharedComponents, type SharedParts } from './daemonShared.js';
-import type { UsageGate } from './http/quota.js';
+import type { UsageGate } from './http/auth.js';
 export type { DaemonRuntime } from './daemonRuntime.js';
 import { explainListenError } from './util/listenError.js';
 import { packageHomepage, packageVersion } from './util/packageVersion.js';
@@ -138,7 +140,7 @@ function httpComponent(runtime: MutableRuntime, sources: HttpSources, accessLogg
  */
 export function stationUnits(
   runtime: DaemonRuntime,
-  shared: { readings: StationReadingCounter; forecast: StationUnit; recorder: StationUnit; uploadRefusals: StationUnit; modelled?: StationUnit },
+  shared: { readings: StationReadingCounter; forecast: StationUnit; recorder: StationUnit; uploadRefusals: StationUnit; modelled?: StationUnit; gapFill?: StationUnit },
 ): StationUnit[] {
   return [
     shared.readings,
@@ -151,7 +153,7 @@ export function stationUnits(
     // Lawn memory (src/lawn/): blade and soil water, growth since the last cut, quiet hours.
     ...lawnMemoryUnits(runtime.config, runtime.database, runtime.logger, runtime.clock),
     // Gap filling (src/modelled/gapFill.ts): after the lawn memory, so its soil estimate comes first.
-    createGapFillUnit({ config: runtime.config, logger: runtime.logger, clock: runtime.clock, version: packageVersion() }),
+    ...(shared.gapFill ? [shared.gapFill] : []),
     // After the lawn memory and gap filling: the forecast starts from the input they extended (the blade water, docs/model.md).
     shared.forecast,
   ];
@@ -230,8 +232,9 @@ export function daemonComponents(
   // The forecast unit (src/forecast/): state, hold and entities through the station units; GET /v1/stations/{id}/forecast through buildApp.
   const forecast = createForecastUnit({ config: runtime.config, database: () => runtime.database, logger: runtime.logger, clock: runtime.clock, version: packageVersion() });
   const modelled = createModelledUnit({ config: runtime.config, logger: runtime.logger, clock: runtime.clock, version: packageVersion(), accept: acceptReading, forecast });
+  const gapFill = createGapFillUnit({ config: runtime.config, logger: runtime.logger, clock: runtime.clock, version: packageVersion(), accept: acceptReading, forecast });
   // Status page (src/http/statusPage.ts): a recorder unit on the station side, a read view for the HTTP side.
-  const statusPage = statusPageSources(runtime.config, (stationId) => side.current?.stationState(stationId));
+  const statusPage = statusPageSources(runtime.config, (stationId) => side.current?.stationState(stationId), () => runtime.database);
   const mqttStatus = (): MqttHealth | undefined =>
     mqttEnabled(runtime.config) ? (side.current && side.started ? side.current.health() : MQTT_STARTING) : undefined;
   const mqttStats = (): MqttStats | undefined => (mqttEnabled(runtime.config) ? side.current?.stats() : undefined);
@@ -255,12 +258,18 @@ export function daemonComponents(
       forecast: forecastSource(forecast, runtime.config, () => side.current !== undefined),
       stations: statusPage.view,
     }, options.accessLogger),
-    stationSideComponent(runtime, () => stationUnits(runtime, { readings, forecast, recorder: statusPage.recorder, uploadRefusals, modelled }), side),
+    stationSideComponent(runtime, () => stationUnits(runtime, { readings, forecast, recorder: statusPage.recorder, uploadRefusals, modelled, gapFill }), side),
   ];
+}
+
+/** One warning line per old setting name the configuration was loaded with (src/config/settingAliases.ts). */
+export function logDeprecatedSettings(config: AppConfig, logger: Logger): void {
+  for (const use of deprecatedSettingsOf(config)) logger.warn({ setting: use.used, instead: use.instead }, deprecationMessage(use));
 }
 
 export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon> {
   const logger = options.logger;
+  logDeprecatedSettings(options.config, logger);
   const clock = options.clock ?? systemClock;
   // An injected clock without a monotonic one is a test driving time by hand: its jumps are not steps.
   const watch = options.clock === undefined || options.monotonic !== undefined;

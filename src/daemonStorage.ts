@@ -105,6 +105,7 @@ export function keyUsageComponent(runtime: MutableRuntime, holder: UsageHolder):
       };
       const usage = config.keys.quotaMode === 'exact' ? new ExactKeyUsage(options) : new KeyUsage(options);
       await usage.start(runtime.clock.now());
+      runtime.clockWatch?.onStep((step) => void usage.clockStepped(step));
       holder.usage = usage;
     },
     async stop() {

@@ -7,7 +7,9 @@
 'use strict';
 (() => {
   performance.mark('mowability:script');
-  const { t } = window.MowI18n;
+  const { t, lang } = window.MowI18n;
+  /** The field each check needs (its skipped reason names it; the page says it in its own language). */
+  const CHECK_FIELDS = { temperature: 'temperature', soiltemp: 'soil_temperature', rain: 'precipitation_rate', wind: 'wind_speed', humidity: 'humidity' };
   const meta = (name) => document.querySelector(`meta[name="${name}"]`)?.content ?? '';
   const ACCESS = meta('mowability-access');
   const POLL_MS = Math.max(100, Number(meta('mowability-poll-ms')) || 15000);
@@ -39,9 +41,27 @@
 
   function formatAge(seconds) {
     if (seconds < 90) return `${Math.round(seconds)} s`;
-    if (seconds < 5400) return `${Math.round(seconds / 60)} min`;
-    if (seconds < 172800) return `${Math.round(seconds / 3600)} h`;
-    return `${Math.round(seconds / 86400)} d`;
+    if (seconds < 5400) return t('minutes', { n: Math.round(seconds / 60) });
+    if (seconds < 172800) return t('hours', { n: Math.round(seconds / 3600) });
+    return t('days', { n: Math.round(seconds / 86400) });
+  }
+
+  /** The "Missing" row in one or a few sentences: history still filling, values not current, fields not measured. */
+  function missingText(gaps) {
+    const parts = [];
+    const history = gaps.history;
+    if (history) {
+      const kinds = history.kinds.length === 2 ? 'historyBoth' : history.kinds[0] === 'rain' ? 'historyRain' : 'historyTemperature';
+      parts.push(t('missingHistory', {
+        covered: window.MowI18n.duration(history.covered_minutes, true),
+        kinds: t(kinds),
+        needed: window.MowI18n.duration(history.needed_minutes),
+        percent: history.covered_percent,
+      }));
+    }
+    if (gaps.not_current.length > 0) parts.push(t('missingNotCurrent', { fields: window.MowI18n.fields(gaps.not_current) }));
+    if (gaps.not_reported.length > 0) parts.push(t('missingNotReported', { fields: window.MowI18n.fields(gaps.not_reported) }));
+    return parts.length === 0 ? t('none') : parts.join(' ');
   }
 
   const renderCharts = () => window.MowCharts.render(state.history, state.detail?.forecast ?? null);
@@ -93,10 +113,17 @@
         head.append(skipped);
       }
       item.append(head);
-      const reasons = check.executed ? check.reasons : check.skipped_reason ? [check.skipped_reason] : [];
+      if (!check.executed && check.skipped_reason) {
+        const why = document.createElement('p');
+        why.className = 'muted small';
+        why.textContent = t('skippedMissing', { field: window.MowI18n.field(CHECK_FIELDS[check.name] ?? check.name) });
+        item.append(why);
+      }
+      const reasons = check.executed ? check.reasons : [];
       if (reasons.length > 0) {
         const list2 = document.createElement('ul');
-        list2.lang = check.executed ? 'de' : 'en';
+        // The model's reasons are German (the API contract; the footer says so on the English page).
+        list2.lang = 'de';
         for (const reason of reasons) {
           const line = document.createElement('li');
           window.MowReasons.render(line, reason);
@@ -138,23 +165,26 @@
     $('index-value').textContent = station.index === null ? '–' : String(station.index);
     $('index-status').textContent = station.status === null ? t('unknown') : t(station.status);
     $('mowable').textContent = station.mowable === null ? t('unknown') : t(station.mowable ? 'yes' : 'no');
-    $('mowable-reason').textContent = station.mowable_reason ?? '';
+    $('mowable-reason').textContent = (lang === 'de' ? station.mowable_reason_de : station.mowable_reason) ?? station.mowable_reason ?? '';
     $('availability').textContent = t(station.availability);
     $('availability').className = `badge ${station.availability}`;
     $('data-quality').textContent = station.data_quality === null ? t('unknown') : t(station.data_quality);
     $('origin').hidden = station.origin !== 'modelled';
     $('origin').textContent = t('modelled');
     $('origin').title = t('modelledHelp');
-    $('source-message').hidden = station.source_message === null;
-    $('source-message').textContent = station.source_message ?? '';
-    const withheld = station.withheld_fields;
-    const missing = station.missing_fields.map((field) => (field in withheld ? `${field} (${withheld[field]})` : field));
-    $('missing').textContent = missing.length === 0 ? t('none') : missing.join(', ');
+    // A broken gauge replaced by the model (gapFill.rain "model"); a modelled station says so with its badge.
+    const rainNote = station.origin !== 'modelled' && station.rain_source === 'model' ? t('rainFromModel') : null;
+    $('source-message').hidden = station.source_message === null && rainNote === null;
+    $('source-message').textContent = station.source_message ?? rainNote ?? '';
+    $('missing').textContent = missingText(station.data_gaps);
     state.ageSeconds = station.last_reading_age_seconds;
     state.fetchedAt = Date.now();
     renderAge();
     $('calc-error').hidden = station.error === null;
-    $('calc-error').textContent = station.error ? t('calcError', { message: station.error.message }) : '';
+    const missingRequired = station.error?.missing ?? [];
+    $('calc-error').textContent = !station.error ? '' : missingRequired.length > 0
+      ? t('calcErrorMissing', { fields: window.MowI18n.fields(missingRequired) })
+      : t('calcError', { message: station.error.message });
     renderChecks(station.checks);
     renderForecast(station.forecast);
     renderRefused(station.last_upload_refused);

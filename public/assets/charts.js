@@ -77,7 +77,9 @@
     const element = $(id);
     element.replaceChildren();
     element.setAttribute('aria-label', summary);
-    charts[id] = new window.uPlot({ width: chartWidth(id), height: HEIGHT, axes: axes(), legend: { live: false }, ...options }, data, element);
+    // The time series' label in the page's language (uPlot's own default is English).
+    const series = [{ label: window.MowI18n.t('time'), ...options.series[0] }, ...options.series.slice(1)];
+    charts[id] = new window.uPlot({ width: chartWidth(id), height: HEIGHT, axes: axes(), legend: { live: false }, ...options, series }, data, element);
   }
 
   /** Rain per clock hour (mm/h): the steps' sums, null for hours without a rain report. */

@@ -19,6 +19,7 @@ Commands:
   calc               calculate the mowability index locally, without a server
   config             print the effective configuration (secrets redacted)
   status             what the daemon sees: stations, last readings, mowable, history
+  health             exit 0 if the running daemon and every part it needs are up (HEALTHCHECK)
   upload-secret      print a station's "upload" line for a PASSKEY or WU password
   --version          print the version
 
@@ -117,6 +118,16 @@ history.flushIntervalSeconds. Each station shows its latest values, the stored
 mowable flag and how much history is kept. Without --config the stations are
 the daemon's (or the database's). Without a database (the daemon never ran
 with this path) it says so and exits 0.
+
+${COMMON}`,
+  health: `Usage: mowability health
+
+Asks the running daemon's GET /health (on http.host/http.port, over loopback
+for 0.0.0.0; pass the same --config / MOWABILITY_HTTP_PORT as the daemon) and
+exits 0 when its status is ok or maintenance and checks.mqtt is neither "error"
+nor "starting", else 1 with the failing checks on standard error. Unlike
+/health, which answers 200 for the HTTP API, it also fails while the MQTT side
+is down. The container image's HEALTHCHECK runs it.
 
 ${COMMON}`,
   'upload-secret': `Usage: mowability upload-secret ecowitt [--json]

@@ -19,6 +19,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   calc: async () => (await import('./commands/calc.js')).calcCommand,
   config: async () => (await import('./commands/config.js')).configCommand,
   status: async () => (await import('./commands/status.js')).statusCommand,
+  health: async () => (await import('./commands/health.js')).healthCommand,
   'upload-secret': async () => (await import('./commands/uploadSecret.js')).uploadSecretCommand,
 };
 

@@ -4,10 +4,113 @@
  * persisted mowable flag, how much history). Reading is read-only SQL; the
  * text rendering is pure.
  */
+import { statSync } from 'node:fs';
 import { MODELLED_FORMAT } from '../ingest/types.js';
 import type { Database } from '../store/database.js';
-import type { LiveStation } from './liveStatus.js';
-import { readRefusals, renderStationRefusals, renderUnmatched, type RefusedUploads } from './statusRefusals.js';
+import { loadUploadRefusals } from '../store/uploadRefusalStore.js';
+import { UNMATCHED } from '../station/uploadRefusals.js';
+import type { AppConfig } from '../config/schema.js';
+import type { StationSummary } from '../http/stationsView.js';
+
+/*
+ * `mowability status` asks the running daemon first: its status endpoint (GET /v1/stations, the
+ * status page's) on this machine answers with what it computes now, while the database is written
+ * only every history.flushIntervalSeconds. When the daemon does not answer, the report comes from
+ * the database with a note saying how old that is.
+ */
+/** A station as the running daemon sees it: the summary of GET /v1/stations (src/http/stationsView.ts). */
+export type LiveStation = Pick<StationSummary, 'id' | 'name' | 'index' | 'status' | 'mowable' | 'mowable_reason' | 'last_reading_at' | 'availability'>;
+
+export type LiveAnswer = { ok: true; url: string; stations: LiveStation[] } | { ok: false; url: string; reason: string };
+
+/** How long to wait for the daemon before reading the database instead. */
+export const LIVE_TIMEOUT_MS = 2000;
+
+/** The daemon's address as seen from this machine: a wildcard listen address is reached on loopback. */
+export function daemonUrl(config: Pick<AppConfig, 'http'>): string {
+  const host = config.http.host;
+  const local = host === '' || host === '0.0.0.0' || host === 'localhost' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  return `http://${local.includes(':') ? `[${local}]` : local}:${config.http.port}`;
+}
+
+export async function askDaemon(config: Pick<AppConfig, 'http'>, fetchImpl: typeof fetch = fetch): Promise<LiveAnswer> {
+  const url = daemonUrl(config);
+  if (config.http.statusPage === 'off') return { ok: false, url, reason: 'its status endpoints are off (http.statusPage)' };
+  try {
+    const response = await fetchImpl(`${url}/v1/stations`, { signal: AbortSignal.timeout(LIVE_TIMEOUT_MS) });
+    if (response.status === 401) return { ok: false, url, reason: 'its status endpoints need a key (http.statusPage = key)' };
+    if (!response.ok) return { ok: false, url, reason: `it answered HTTP ${response.status}` };
+    const body = (await response.json()) as { stations?: unknown };
+    if (!Array.isArray(body.stations)) return { ok: false, url, reason: 'its answer was not a station list' };
+    return { ok: true, url, stations: body.stations as LiveStation[] };
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string } }).cause?.code;
+    return { ok: false, url, reason: cause === 'ECONNREFUSED' ? 'nothing listens there (is the daemon running?)' : `no answer (${cause ?? (err as Error).name})` };
+  }
+}
+
+/** When the database (or its WAL) was last written, from the files' modification times. */
+export function databaseWrittenAt(path: string): string | null {
+  let latest = 0;
+  for (const file of [path, `${path}-wal`]) {
+    try {
+      latest = Math.max(latest, statSync(file).mtimeMs);
+    } catch {
+      // no such file
+    }
+  }
+  return latest > 0 ? new Date(latest).toISOString() : null;
+}
+
+/*
+ * The refused uploads part of `mowability status` (the daemon keeps them in
+ * `upload_refusals`, src/station/uploadRefusals.ts): per station, and for
+ * consoles that matched no station, how many uploads were refused for which
+ * reason and when the last one was. Reading is read-only SQL; rendering is pure.
+ */
+export interface RefusedUploads {
+  outcome: string;
+  count: number;
+  last_at: string;
+  protocol: string;
+  reason: string;
+  /** Unmatched uploads only: what names the console (its WU ID or its PASSKEY's SHA-256). */
+  source?: string;
+}
+
+export interface RefusalReport {
+  byStation: Map<string, RefusedUploads[]>;
+  unmatched: RefusedUploads[];
+}
+
+export async function readRefusals(database: Database): Promise<RefusalReport> {
+  const byStation = new Map<string, RefusedUploads[]>();
+  const unmatched: RefusedUploads[] = [];
+  for (const row of await loadUploadRefusals(database)) {
+    const entry: RefusedUploads = { outcome: row.outcome, count: row.count, last_at: new Date(row.lastAtMs).toISOString(), protocol: row.protocol, reason: row.reason };
+    if (row.station === UNMATCHED) unmatched.push({ ...entry, ...(row.source ? { source: row.source } : {}) });
+    else byStation.set(row.station, [...(byStation.get(row.station) ?? []), entry]);
+  }
+  return { byStation, unmatched };
+}
+
+/** Lines for one station's refused uploads (none: nothing refused). */
+export function renderStationRefusals(refused: readonly RefusedUploads[], ago: (iso: string) => string): string[] {
+  if (refused.length === 0) return [];
+  return [
+    '  uploads refused:',
+    ...refused.map((entry) => `    ${entry.count} × ${entry.outcome} (${entry.protocol}), last ${ago(entry.last_at)}: ${entry.reason}`),
+  ];
+}
+
+export function renderUnmatched(unmatched: readonly RefusedUploads[], ago: (iso: string) => string): string[] {
+  if (unmatched.length === 0) return [];
+  return [
+    '',
+    'Uploads that matched no station (check the station\'s "upload" block; "mowability upload-secret" prints it):',
+    ...unmatched.map((entry) => `  ${entry.count} × ${entry.outcome} (${entry.protocol}${entry.source ? `, ${entry.source}` : ''}), last ${ago(entry.last_at)}: ${entry.reason}`),
+  ];
+}
 
 const MINUTE_MS = 60_000;
 

@@ -13,6 +13,13 @@
  */
 import { UsageError } from './io.js';
 
+/* Plain-text tables for the admin CLI: columns padded to their widest cell. */
+export function formatTable(header: string[], rows: string[][]): string {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd();
+  return `${[line(header), ...rows.map(line)].join('\n')}\n`;
+}
+
 /** What JSON.stringify leaves raw (it escapes C0 itself). */
 const UNSAFE_BEYOND_C0 = '\\u007F-\\u009F\\u2028\\u2029\\u202A-\\u202E\\u2066-\\u2069';
 const UNSAFE = new RegExp(`[\\u0000-\\u001F${UNSAFE_BEYOND_C0}]`, 'gu');

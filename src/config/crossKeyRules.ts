@@ -4,7 +4,7 @@
  */
 import { discoveryIdProblems } from '../homeassistant/discovery.js';
 import { isLoopbackHost } from '../util/loopback.js';
-import type { AppConfig, MqttSideConfig } from './schema.js';
+import type { AppConfig, MqttSideConfig, StationSideConfig } from './schema.js';
 
 function overlaps(a: string, b: string): boolean {
   return a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
@@ -25,7 +25,7 @@ function registrationProblems(registration: AppConfig['registration']): string[]
 
 /** Problems no single key can see; empty when the configuration is consistent. */
 export function crossKeyProblems(
-  config: MqttSideConfig & Partial<Pick<AppConfig, 'lawnMemory' | 'registration' | 'store' | 'http'>>,
+  config: MqttSideConfig & Pick<StationSideConfig, 'station'> & Partial<Pick<AppConfig, 'lawnMemory' | 'registration' | 'store' | 'http'>>,
   options: { secretsOptional?: boolean } = {},
 ): string[] {
   const problems: string[] = [...sharedStoreProblems(config)];
@@ -38,8 +38,8 @@ export function crossKeyProblems(
   if (config.homeassistant.discovery && overlaps(config.homeassistant.prefix, config.mqtt.baseTopic)) {
     problems.push(`"homeassistant.prefix" = "${config.homeassistant.prefix}" must differ from "mqtt.baseTopic" = "${config.mqtt.baseTopic}" (and not contain it)`);
   }
-  if (config.mqtt.mowableOffThreshold > config.mqtt.mowableOnThreshold) {
-    problems.push(`"mqtt.mowableOffThreshold" (${config.mqtt.mowableOffThreshold}) must not be above "mqtt.mowableOnThreshold" (${config.mqtt.mowableOnThreshold})`);
+  if (config.station.mowableOffThreshold > config.station.mowableOnThreshold) {
+    problems.push(`"station.mowableOffThreshold" (${config.station.mowableOffThreshold}) must not be above "station.mowableOnThreshold" (${config.station.mowableOnThreshold})`);
   }
   if (config.mqtt.url !== '' && !/^(mqtts?|wss?):\/\/[^/]/.test(config.mqtt.url)) {
     problems.push(`"mqtt.url" must start with mqtt://, mqtts://, ws:// or wss:// followed by a host`);

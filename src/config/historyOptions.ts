@@ -5,11 +5,12 @@
  */
 import type { HistoryOptions } from '../history/stationHistory.js';
 import { MINUTE_MS } from '../history/windows.js';
+import { gaugeRainReplaced } from '../ingest/modelledConfig.js';
 import { MODELLED_FORMAT, type StationConfig } from '../ingest/types.js';
-import type { MqttSideConfig } from './schema.js';
+import type { StationSideConfig } from './schema.js';
 
 /** How old a station's current values may be: its own `freshness.maxAgeMinutes`, else `history.freshnessMinutes`. */
-export function stationFreshnessMs(config: MqttSideConfig, station: StationConfig): number {
+export function stationFreshnessMs(config: Pick<StationSideConfig, 'history'>, station: StationConfig): number {
   return (station.freshness?.maxAgeMinutes ?? config.history.freshnessMinutes) * MINUTE_MS;
 }
 
@@ -19,7 +20,7 @@ export function stationFreshnessMs(config: MqttSideConfig, station: StationConfi
  */
 export const MODELLED_MAX_GAP_MINUTES = 130;
 
-export function historyOptionsFor(config: MqttSideConfig, station: StationConfig): HistoryOptions {
+export function historyOptionsFor(config: Pick<StationSideConfig, 'history'>, station: StationConfig): HistoryOptions {
   const fieldFreshnessMs: HistoryOptions['fieldFreshnessMs'] = {};
   for (const [field, minutes] of Object.entries(station.freshness?.fields ?? {})) {
     fieldFreshnessMs[field as keyof typeof fieldFreshnessMs] = minutes * MINUTE_MS;
@@ -27,7 +28,8 @@ export function historyOptionsFor(config: MqttSideConfig, station: StationConfig
   return {
     counterResetPolicy: config.history.rainCounterReset === 'count' ? 'count' : 'ignore',
     maxRainIncrementMm: config.history.maxRainIncrementMm,
-    maxGapMinutes: station.format === MODELLED_FORMAT ? Math.max(MODELLED_MAX_GAP_MINUTES, config.history.maxGapMinutes) : config.history.maxGapMinutes,
+    // A gauge replaced by the model (gapFill.rain "model") has the model's hourly rain too.
+    maxGapMinutes: station.format === MODELLED_FORMAT || gaugeRainReplaced(station) ? Math.max(MODELLED_MAX_GAP_MINUTES, config.history.maxGapMinutes) : config.history.maxGapMinutes,
     duplicateWindowMs: 10_000,
     freshnessMs: stationFreshnessMs(config, station),
     fieldFreshnessMs,

@@ -12,6 +12,7 @@ import { configShapeProblems, kindOf, readConfigFile } from './fileShape.js';
 import { registerConfigFormats } from './formats.js';
 import { configSchema, listSettings, type AppConfig } from './schema.js';
 import { crossKeyProblems } from './crossKeyRules.js';
+import { renameAliasedEnv, renameAliasedKeys, type DeprecatedSettingUse } from './settingAliases.js';
 import { EXIT_CONFIG } from '../util/exitCodes.js';
 import { redactUrl } from '../util/redactUrl.js';
 
@@ -59,8 +60,11 @@ export function configFileFrom({ argv = [], env = {} }: ConfigSources): string |
 
 export function loadConfig(sources: ConfigSources = {}): AppConfig {
   registerConfigFormats();
+  const deprecated: DeprecatedSettingUse[] = [];
+  const aliasProblems: string[] = [];
   const { env, problems } = applyCredentials(definedOnly(sources.env ?? {}));
   if (problems.length > 0) throw new ConfigError(problems);
+  renameAliasedEnv(env, deprecated, aliasProblems);
   const config = convict<AppConfig>(configSchema, { env, args: [...(sources.argv ?? [])] });
 
   const file = configFileFrom(sources);
@@ -69,10 +73,12 @@ export function loadConfig(sources: ConfigSources = {}): AppConfig {
     if (unreadable !== undefined) throw new ConfigError([unreadable]);
     const content = readConfigFile(file);
     if (!content.ok) throw new ConfigError([content.problem]);
-    const shapeProblems = configShapeProblems(content.value, configSchema);
+    const value = renameAliasedKeys(content.value, deprecated, aliasProblems);
+    const shapeProblems = configShapeProblems(value, configSchema);
     if (shapeProblems.length > 0) throw new ConfigError(shapeProblems.map((problem) => `configuration file "${file}": ${problem}`));
-    config.load(content.value);
+    config.load(value);
   }
+  if (aliasProblems.length > 0) throw new ConfigError(aliasProblems);
 
   try {
     config.validate({ allowed: 'strict' });
@@ -87,12 +93,22 @@ export function loadConfig(sources: ConfigSources = {}): AppConfig {
   const loaded: AppConfig = {
     ...properties,
     timezone: properties.timezone === '' ? Intl.DateTimeFormat().resolvedOptions().timeZone : properties.timezone,
+    station: { ...properties.station, maxPayloadBytes: properties.station.maxPayloadBytes || properties.broker.maxPayloadBytes },
     stations: withUploadTopics(withLocationStation(properties.stations, properties.location)),
   };
   // Rules that span several keys (convict validates one key at a time).
   const ruleProblems = crossKeyProblems(loaded, { secretsOptional: sources.secretsOptional === true });
   if (ruleProblems.length > 0) throw new ConfigError(ruleProblems);
-  return deepFreeze(loaded);
+  const frozen = deepFreeze(loaded);
+  DEPRECATED_USES.set(frozen, deprecated);
+  return frozen;
+}
+
+const DEPRECATED_USES = new WeakMap<AppConfig, readonly DeprecatedSettingUse[]>();
+
+/** The old setting names (src/config/settingAliases.ts) this configuration was loaded with; the daemon logs them. */
+export function deprecatedSettingsOf(config: AppConfig): readonly DeprecatedSettingUse[] {
+  return DEPRECATED_USES.get(config) ?? [];
 }
 
 const SETTINGS = new Map(listSettings().map(({ key, spec }) => [key, spec]));

@@ -1,7 +1,7 @@
 /**
- * Convict schema for the station side: the MQTT connection and publishing, Home Assistant
- * discovery, history and stations here; the embedded broker, the forecast and the lawn memory
- * in their own files. Composed with the service schema in ./schema.ts; the order of the
+ * Convict schema of the MQTT connection and publishing, Home Assistant discovery, history and
+ * stations here (how readings become a state is ./stationSchema.ts); the embedded broker, the
+ * forecast and the lawn memory in their own files. Composed with the service schema in ./schema.ts; the order of the
  * sections is the order of the generated settings tables. Rules that span several keys live in
  * ./crossKeyRules.ts.
  */
@@ -13,7 +13,7 @@ import { validateCronExpression } from '../util/scheduler.js';
 import { brokerSchema } from './brokerSchema.js';
 import { forecastSchema } from './forecastSchema.js';
 import { lawnMemorySchema } from './lawnMemorySchema.js';
-import { oneOf, optionalHttpUrl, percentThreshold, positiveNumber } from './settingFormats.js';
+import { oneOf, optionalHttpUrl, positiveNumber } from './settingFormats.js';
 
 export const mqttSchema = {
   mqtt: {
@@ -86,41 +86,11 @@ export const mqttSchema = {
       default: 'mowability',
       env: 'MOWABILITY_MQTT_BASE_TOPIC',
     },
-    recomputeDebounceMs: {
-      doc: 'Wait this long after a reading before recomputing, so a burst of packets gives one publish.',
-      format: 'nat',
-      default: 1000,
-      env: 'MOWABILITY_MQTT_RECOMPUTE_DEBOUNCE_MS',
-    },
-    recomputeIntervalSeconds: {
-      doc: 'Every station is recomputed (and the bridge stats published) this often, on the monotonic clock, so states age and hysteresis delays run out without new readings.',
-      format: 'positive-int',
-      default: 60,
-      env: 'MOWABILITY_MQTT_RECOMPUTE_INTERVAL_SECONDS',
-    },
-    mowableOnThreshold: {
-      doc: 'mowable turns on once the index has stayed at or above this for mowableOnDelayMinutes.',
-      format: percentThreshold,
-      default: 70,
-      env: 'MOWABILITY_MQTT_MOWABLE_ON_THRESHOLD',
-    },
-    mowableOffThreshold: {
-      doc: 'mowable turns off at once when the index drops below this (or on BLOCK).',
-      format: percentThreshold,
-      default: 60,
-      env: 'MOWABILITY_MQTT_MOWABLE_OFF_THRESHOLD',
-    },
     uploadRelay: {
       doc: 'Read readings published to an upload station\'s relay topic mowability-upload/<station> (for relays such as Node-RED). Off: not subscribed. On the embedded broker only clients logged in with a broker.users account may publish there (the relay bypasses the upload PASSKEY); on an external broker restrict it with its ACL.',
       format: 'boolean',
       default: false,
       env: 'MOWABILITY_MQTT_UPLOAD_RELAY',
-    },
-    mowableOnDelayMinutes: {
-      doc: 'How long the index must stay at or above the on-threshold before mowable turns on.',
-      format: 'nat',
-      default: 15,
-      env: 'MOWABILITY_MQTT_MOWABLE_ON_DELAY_MINUTES',
     },
   },
   broker: brokerSchema,

@@ -7,9 +7,10 @@ import { clockSchema } from './clockSchema.js';
 import { mqttSchema } from './mqttSchema.js';
 import { publicServiceSchema } from './publicServiceSchema.js';
 import { serviceSchema } from './serviceSchema.js';
+import { stationSchema } from './stationSchema.js';
 import { storeSchema } from './storeSchema.js';
 
-export const configSchema = { ...serviceSchema, ...storeSchema, ...publicServiceSchema, ...mqttSchema, ...clockSchema };
+export const configSchema = { ...serviceSchema, ...storeSchema, ...publicServiceSchema, ...stationSchema, ...mqttSchema, ...clockSchema };
 
 export type ConfigSchema = typeof configSchema;
 
@@ -33,7 +34,10 @@ export type ConfigOf<S> = {
 
 export type AppConfig = ConfigOf<ConfigSchema>;
 
-/** The part of the configuration the MQTT side reads (derived, so it cannot drift from the schema). */
+/** The part of the configuration the station side (src/station/) reads (derived, so it cannot drift from the schema). */
+export type StationSideConfig = Pick<AppConfig, 'station' | 'history' | 'stations'>;
+
+/** The part of the configuration the MQTT side reads; it publishes what the station side computes. */
 export type MqttSideConfig = Pick<AppConfig, 'mqtt' | 'broker' | 'homeassistant' | 'history' | 'stations'>;
 
 export function isSettingSpec(node: unknown): node is SettingSpec {

@@ -11,7 +11,7 @@ import { isValidFieldCapacity } from './soil.js';
 import { soilEstimateFor, splitSoilEstimate } from './soilEstimate.js';
 import { statusForScore, toScore } from './status.js';
 import { OVERGROWTH_REASON, overgrowthRelief } from './lawnWetness.js';
-import type { ExtensionInput } from './irrigation.js';
+import type { ExtensionInput } from './extensionFields.js';
 import type { Combination } from './combine.js';
 import type {
   CalculationContext,

@@ -8,7 +8,7 @@
 import { INTERCEPTION_STORAGE_MM, dryingRateMmH } from './drying.js';
 import { dryingWeatherOf } from './checks/surfaceWetness.js';
 import type { CalculationInput } from './fields.js';
-import type { ExtensionInput } from './irrigation.js';
+import type { ExtensionInput } from './extensionFields.js';
 
 const HOUR_MS = 3_600_000;
 const MAX_MINUTES = 99_999;

@@ -13,7 +13,8 @@
 import type { CalculationInput, FieldName } from './fields.js';
 import { withBladeDrying } from './forecastDrying.js';
 import { expectedRainMm, isRainExpected } from './forecastRain.js';
-import { EXTENSION_FIELD_SPECS, type ExtensionInput } from './irrigation.js';
+import type { ExtensionInput } from './extensionFields.js';
+import { IRRIGATION_FIELD_SPECS } from './irrigation.js';
 
 export const MINUTE_MS = 60_000;
 export const HOUR_MS = 60 * MINUTE_MS;
@@ -28,7 +29,7 @@ export type ForecastField = (typeof FORECAST_FIELDS)[number];
 const RAIN_WINDOWS = [['rain_1h', 60], ['rain_12h', 720], ['rain_24h', 1440], ['rain_14d', 20_160]] as const;
 const TEMPERATURE_WINDOWS = [['min_temp_3h', 180], ['min_temp_3d', 4320], ['min_temp_14d', 20_160]] as const;
 const MAX_MINUTES_SINCE = 99_999;
-const MAX_MINUTES_SINCE_IRRIGATION = EXTENSION_FIELD_SPECS[0].max;
+const MAX_MINUTES_SINCE_IRRIGATION = IRRIGATION_FIELD_SPECS[0].max;
 
 export interface ForecastHour {
   /** End of the hour, epoch ms. */

@@ -3,7 +3,7 @@
  * long wet spell turns an endless BLOCK into a WARNING once the rain has stopped. (The blade water,
  * `blade_drying_minutes`, is rated by the rain check's surface wetness, ./checks/surfaceWetness.ts.) Pure.
  */
-import type { ExtensionInput } from './irrigation.js';
+import type { ExtensionInput } from './extensionFields.js';
 import type { CheckName, Status } from './types.js';
 
 /** Mow need from which the lawn counts as overdue (grown close to the one-third limit). */

@@ -1,7 +1,7 @@
 import { FIELD_SPECS } from './fields.js';
 import type { CalculationInput, FieldName, FieldSpec } from './fields.js';
-import { EXTENSION_FIELD_SPECS } from './irrigation.js';
-import type { ExtensionInput } from './irrigation.js';
+import { EXTENSION_FIELD_SPECS } from './extensionFields.js';
+import type { ExtensionInput } from './extensionFields.js';
 
 /** A complete finite decimal number: optional sign, digits with optional fraction, optional exponent. */
 const DECIMAL_PATTERN = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;

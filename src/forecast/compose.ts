@@ -8,7 +8,7 @@ import type { AppConfig } from '../config/schema.js';
 import type { ForecastSource } from '../http/forecastRoute.js';
 import type { Database } from '../store/database.js';
 import type { Clock } from '../util/clock.js';
-import { quietHoursSettings } from '../lawn/buildLawnUnit.js';
+import { holidayCalendar, quietHoursSettings } from '../lawn/buildLawnUnit.js';
 import { ForecastUnit } from './forecastUnit.js';
 
 export interface ForecastWiring {
@@ -28,8 +28,8 @@ export function createForecastUnit(wiring: ForecastWiring): ForecastUnit {
     logger: wiring.logger,
     now: () => wiring.clock.now(),
     contextFor: (station, nowMs) => calculationContext(config, nowMs, { lawn: station.lawn }),
-    // Windows honour the lawn memory's quiet hours (night ban, noise hours, Sundays; public holidays stay with the hold).
-    ...(config.lawnMemory.enabled && { quietHours: quietHoursSettings(config) }),
+    // Windows honour the lawn memory's quiet hours (night ban, noise hours, Sundays, public holidays: the hold's calendar).
+    ...(config.lawnMemory.enabled && { quietHours: quietHoursSettings(config, holidayCalendar(config, wiring.clock)) }),
     userAgent: `mowability/${wiring.version}`,
   });
 }

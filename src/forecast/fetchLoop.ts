@@ -42,7 +42,8 @@ export class FetchLoop {
   start(): void {
     const cached = this.#options.current();
     const age = cached ? this.#options.now() - cached.fetchedAtMs : Infinity;
-    this.#schedule(age < this.#options.intervalMs ? this.#options.intervalMs - age : 0);
+    // A cache stamped in the future (the clock stepped back since it was fetched) has no known age: fetch at once.
+    this.#schedule(age >= 0 && age < this.#options.intervalMs ? this.#options.intervalMs - age : 0);
   }
 
   async stop(): Promise<void> {

@@ -7,6 +7,7 @@
 import type { CalculationContext } from '../core/index.js';
 import { projectForecast, type ObservedMinute } from '../core/forecastProjection.js';
 import { indexHours, summarizeForecast, type ForecastWindow, type HourIndex, type WindowRules } from '../core/forecastWindows.js';
+import { MAX_FUTURE_SKEW_MS } from '../ingest/time.js';
 import type { StationInput } from '../station/unit.js';
 import type { CachedForecast, ForecastSourceKind } from './forecastStore.js';
 
@@ -82,12 +83,14 @@ export function buildForecastDetail(request: ReportRequest): ForecastDetail {
   const hours = cached ? indexHours(projectForecast({ nowMs, current: request.current, observed: request.observed, hours: cached.hours }), request.context) : [];
   const summary = summarizeForecast(hours, nowMs, request.minJobMinutes, request.rules);
   const ageMs = cached ? Math.max(0, nowMs - cached.fetchedAtMs) : null;
+  // Fetched "later than now" (a cache from before the clock stepped back, read after a restart): its age is unknown, never fresh.
+  const future = cached !== undefined && cached.fetchedAtMs > nowMs + MAX_FUTURE_SKEW_MS;
   return {
     source: request.source,
     available: cached !== undefined,
     fetched_at: cached ? iso(cached.fetchedAtMs) : null,
     age_minutes: ageMs === null ? null : Math.floor(ageMs / 60_000),
-    stale: ageMs === null || ageMs > request.staleAfterMs,
+    stale: ageMs === null || future || ageMs > request.staleAfterMs,
     min_job_minutes: request.minJobMinutes,
     next_window: summary.nextWindow ? windowView(summary.nextWindow) : null,
     // Never reached (no internet, provider down since the start): unknown, not "0 minutes".

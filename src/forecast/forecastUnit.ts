@@ -11,10 +11,12 @@ import { DEFAULT_LAWN, type CalculationContext, type MowerClass } from '../core/
 import { MINUTE_MS } from '../core/forecastProjection.js';
 import type { WindowRules } from '../core/forecastWindows.js';
 import { quietHoursReason, type QuietHoursSettings } from '../core/lawn/quietHours.js';
+import { forecastRidesOnGapFill } from '../ingest/modelledConfig.js';
 import { MODELLED_FORMAT, type StationConfig, type StationForecastConfig } from '../ingest/types.js';
 import type { EntitySpec } from '../homeassistant/stationEntities.js';
 import type { Database } from '../store/database.js';
 import type { MowableHold, StationHistoryView, StationInput, StationUnit, UnitContext, UnitSubscriber } from '../station/unit.js';
+import type { ClockStep } from '../util/clockWatch.js';
 import { LogThrottle } from '../util/logThrottle.js';
 import { FetchLoop } from './fetchLoop.js';
 import { forecastEntities } from './forecastEntities.js';
@@ -80,7 +82,7 @@ export class ForecastUnit implements StationUnit {
   constructor(options: ForecastUnitOptions) {
     this.#options = options;
     this.#log = options.logger.child({ module: 'forecast' });
-    this.#throttle = new LogThrottle(this.#log, 60_000, options.now);
+    this.#throttle = new LogThrottle(this.#log);
     for (const station of options.stations) if (station.forecast) this.#held.set(station.id, { station, config: station.forecast });
     this.#details = new DetailCache(this.#held.size);
   }
@@ -114,8 +116,8 @@ export class ForecastUnit implements StationUnit {
     });
     for (const held of this.#held.values()) {
       const location = held.station.location;
-      // A modelled station's own request carries its forecast (supply() below): no second request.
-      if (held.config.source !== 'open-meteo' || !location || held.station.format === MODELLED_FORMAT) continue;
+      // A modelled station's own request, or a station's gap filling, carries its forecast (supply() below): no second request.
+      if (held.config.source !== 'open-meteo' || !location || held.station.format === MODELLED_FORMAT || forecastRidesOnGapFill(held.station)) continue;
       const loop = new FetchLoop({
         stationId: held.station.id,
         location,
@@ -152,6 +154,22 @@ export class ForecastUnit implements StationUnit {
   async supply(stationId: string, forecast: CachedForecast): Promise<void> {
     const held = this.#held.get(stationId);
     if (held?.config.source === 'open-meteo') await this.#accept(held, forecast);
+  }
+
+  /**
+   * The wall clock stepped: each held forecast's fetch time moves with it, so its age stays the time
+   * that really passed (a step forward does not make it stale, a step back does not keep it fresh).
+   */
+  clockStepped(step: ClockStep): void {
+    for (const held of this.#held.values()) {
+      if (!held.cached) continue;
+      held.cached = { ...held.cached, fetchedAtMs: held.cached.fetchedAtMs + step.deltaMs };
+      held.memo = undefined;
+      const stationId = held.station.id;
+      this.#store?.save(stationId, held.cached).catch((err: unknown) => {
+        this.#throttle.warn(`forecast-save:${stationId}`, { err, station: stationId }, 'forecast could not be cached in the database');
+      });
+    }
   }
 
   subscribe(connection: UnitSubscriber, recompute: (stationId: string) => void): void {
@@ -231,7 +249,11 @@ export class ForecastUnit implements StationUnit {
     const detail = lead > 0 ? this.detail(stationId, nowMs) : undefined;
     const minutes = detail?.rain_expected_in_minutes;
     if (!detail || detail.stale || minutes === null || minutes === undefined || minutes > lead) return undefined;
-    return { code: 'rain_expected', reason: minutes === 0 ? 'rain is expected now (forecast)' : `rain is expected in ${minutes} min (forecast)` };
+    return {
+      code: 'rain_expected',
+      reason: minutes === 0 ? 'rain is expected now (forecast)' : `rain is expected in ${minutes} min (forecast)`,
+      reasonDe: minutes === 0 ? 'Regen jetzt erwartet (Vorhersage)' : `Regen in ${minutes} Min. erwartet (Vorhersage)`,
+    };
   }
 
   entities(station: StationConfig): EntitySpec[] {

@@ -1,6 +1,6 @@
 /**
  * The row shapes of a station history, shared by the pure history code
- * (stationHistory.ts, scan.ts, minuteColumns.ts) and the SQLite adapter, in
+ * (stationHistory.ts, assembly.ts, minuteColumns.ts) and the SQLite adapter, in
  * a module of their own so none of them imports another for a type.
  */
 import type { CurrentField } from '../ingest/types.js';

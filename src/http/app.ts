@@ -1,49 +1,42 @@
 /**
- * The HTTP app factory: routes, hooks, limits and error handling, without
- * listening and without touching the process. src/daemon.ts listens.
+ * The HTTP app factory: the server layer (./server.ts) and then one fastify
+ * plugin per area, without listening and without touching the process.
+ * src/daemon.ts listens. Every route under /v1 sits in one scope whose key
+ * hook (./auth.ts) admits each request; a route there needs a key unless it
+ * says otherwise (its `config.access`).
  */
-import formbody from '@fastify/formbody';
-import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyPluginAsync, FastifyPluginCallback, FastifyPluginOptions } from 'fastify';
 import type { Redis } from 'ioredis';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/schema.js';
 import { calculate as coreCalculate } from '../core/index.js';
 import type { Metrics } from '../metrics/registry.js';
 import type { ServiceStore } from '../store/serviceStore.js';
 import type { Clock } from '../util/clock.js';
-import { registerAccessLog } from './accessLog.js';
-import { assertNotBlocked, type AccessView } from './auth.js';
-import { registerCalculateRoute, type Calculator } from './calculateRoute.js';
-import { createClientAddressResolver, rateLimitKey, type ClientAddressOf } from './clientAddress.js';
-import {
-  HttpError,
-  MESSAGES,
-  clientErrorHandler,
-  frameworkErrorHandler,
-  installErrorHandling,
-  type RequestGuard,
-} from './errors.js';
-import { registerForecastRoute, type ForecastSource } from './forecastRoute.js';
-import { createConfigCheck, registerHealthRoutes, type HealthRouteDeps } from './healthRoute.js';
-import { registerMetrics } from './metricsRoute.js';
-import type { UsageGate } from './quota.js';
-import { registerRegistrationRoutes, type RegistrationRouteDeps } from './registrationRoutes.js';
-import { registerOpenApi, registerOpenApiRoute, UNKNOWN_VERSION } from './openapi.js';
-import { registerStatusPage } from './statusPage.js';
+import { apiKeys, type AccessView, type ApiKeysOptions, type UsageGate } from './auth.js';
+import { calculatePlugin, type Calculator } from './calculateRoute.js';
+import { forecastPlugin, type ForecastSource } from './forecastRoute.js';
+import { createConfigCheck, healthPlugin, type HealthRouteDeps } from './healthRoute.js';
+import { metricsPlugin } from './metricsRoute.js';
+import { openApiPlugin, UNKNOWN_VERSION } from './openapi.js';
+import { API_PREFIX } from './paths.js';
+import { registrationPlugin, type RegistrationOptions } from './registrationRoutes.js';
+import { createServer } from './server.js';
+import { stationsPlugin } from './stationsRoute.js';
 import { NO_STATIONS, type StationsView } from './stationsView.js';
-import { applyConnectionCap, applyConnectionShare, connectionShareOptions, serverOptions } from './serverLimits.js';
-import { trackConnections } from './shutdown.js';
-import { registerUploadRoutes, type AcceptReading, type UploadRefusal } from './uploads.js';
+import { statusPagePlugin } from './statusPage.js';
+import { uploadsPlugin, type AcceptReading, type UploadRefusal } from './uploads.js';
 import { UploadCounters } from './uploadsCounters.js';
 
-export interface AppDeps {
+/** A plugin whose routes live in the /v1 scope (a station unit's routes): protected by the key hook unless a route says otherwise. */
+export type ApiRoutePlugin = FastifyPluginAsync | FastifyPluginCallback;
+
+/** What every install has: the calculation, health, the status page, and the station side's views. */
+export interface HomeDeps {
   config: AppConfig;
   store: Pick<ServiceStore, 'healthProbe'>;
   access: AccessView;
   logger: Logger;
-  /** The access lines' logger (src/util/logger.ts createAccessLogger: written in blocks); omitted: through `logger`. */
-  accessLogger?: Logger;
   clock: Clock;
   /** Defaults to the core's calculate(); tests may inject a failing one. */
   calculate?: Calculator;
@@ -53,10 +46,6 @@ export interface AppDeps {
   mqttStatus?: HealthRouteDeps['mqttStatus'];
   /** The system clock's figures for /health's `checks.clock` (omitted: not shown). */
   clockStatus?: HealthRouteDeps['clockStatus'];
-  /** Shared PostgreSQL / Redis for /health (omitted: one instance on SQLite). */
-  sharedStores?: HealthRouteDeps['sharedStores'];
-  /** Redis for rate-limit counters shared by every instance (http.rateLimitStore; omitted: in memory). */
-  rateLimitRedis?: Redis;
   /** Prometheus metrics for GET /metrics (omitted: no metrics, no hook). Access: config.http.metrics. */
   metrics?: Metrics;
   /** Station forecasts for GET /v1/stations/{id}/forecast (omitted: no such route). */
@@ -67,170 +56,118 @@ export interface AppDeps {
   statusPagePollMs?: number;
   /** The product version for /openapi.json's info.version (the daemon passes package.json's). */
   version?: string;
-  /** Per-key usage counting and the daily quota on /v1/calculate (omitted: not counted). */
-  usage?: UsageGate;
-  /** The registration store; the routes exist only when registration.enabled is on. */
-  registrations?: RegistrationRouteDeps['store'];
-  /** registration.notifyCommand, built by the daemon. */
-  onRegistered?: RegistrationRouteDeps['onRegistered'];
   /** Where direct station uploads go (MqttService.acceptReading); omitted: no upload routes. */
   acceptReading?: AcceptReading;
   /** Counts of what became of uploads (shared with /metrics); a fresh one when omitted. */
   uploadCounters?: UploadCounters;
   /** Told of every refused upload (src/station/uploadRefusals.ts keeps them for the state and `mowability status`). */
   onUploadRefused?: (refusal: UploadRefusal) => void;
+  /** Route plugins of station units, registered in the /v1 scope (their routes need a key unless they say otherwise). */
+  unitRoutes?: readonly ApiRoutePlugin[];
 }
 
-type HttpSettings = AppConfig['http'];
+/** The public service: keys for strangers, their daily quota, and registration. */
+export interface PublicServiceDeps {
+  /** Per-key usage counting and the daily quota on /v1/calculate (omitted: not counted). */
+  usage?: UsageGate;
+  /** The registration store; the routes exist only when registration.enabled is on. */
+  registrations?: RegistrationOptions['store'];
+  /** registration.notifyCommand, built by the daemon. */
+  onRegistered?: RegistrationOptions['onRegistered'];
+}
 
-/** What every HTTP log line says about where it comes from. */
-const HTTP_BINDINGS = { module: 'http' } as const;
+/** Several instances and busy servers. */
+export interface TuningDeps {
+  /** The access lines' logger (src/util/logger.ts createAccessLogger: written in blocks); omitted: through `logger`. */
+  accessLogger?: Logger;
+  /** Shared PostgreSQL / Redis for /health (omitted: one instance on SQLite). */
+  sharedStores?: HealthRouteDeps['sharedStores'];
+  /** Redis for rate-limit counters shared by every instance (http.rateLimitStore; omitted: in memory). */
+  rateLimitRedis?: Redis;
+}
+
+export type AppDeps = HomeDeps & PublicServiceDeps & TuningDeps;
+
+/** One plugin with its options, registered on the instance it is given (fastify-plugin metadata decides where it lands). */
+type PluginEntry = (app: FastifyInstance) => PromiseLike<unknown>;
+
+function use<O extends FastifyPluginOptions>(plugin: FastifyPluginAsync<O> | FastifyPluginCallback<O>, options: O): PluginEntry {
+  return (app) => app.register(plugin as FastifyPluginAsync<O>, options);
+}
+
+async function registerAll(app: FastifyInstance, plugins: readonly PluginEntry[]): Promise<void> {
+  for (const register of plugins) await register(app);
+}
+
+interface ApiScopeOptions extends FastifyPluginOptions {
+  keys: ApiKeysOptions;
+  plugins: readonly PluginEntry[];
+}
+
+/** The /v1 scope (registered with that prefix): the key hook first, so it covers every route the listed plugins add. Encapsulated: the hook stays in /v1. */
+async function apiScope(scope: FastifyInstance, { keys, plugins }: ApiScopeOptions): Promise<void> {
+  await scope.register(apiKeys, keys);
+  await registerAll(scope, plugins);
+}
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const { config, access } = deps;
+  const { config, access, clock } = deps;
   const http = config.http;
-  // Set once the rate limiter exists; requests the router rejects run it too.
-  let guard: RequestGuard | undefined;
-  const httpLogger = deps.logger.child(HTTP_BINDINGS);
-  const app = createFastify(http, httpLogger, () => guard);
-  applyConnectionCap(app.server, http.maxConnections);
-  applyConnectionShare(app.server, connectionShareOptions(http, httpLogger));
-  const clientAddressOf = createClientAddressResolver(http.trustProxy);
-  installRequestHooks(app, http, access, clientAddressOf);
-  registerAccessLog(app, { mode: http.accessLog, logger: httpLogger, lines: deps.accessLogger?.child(HTTP_BINDINGS), clientAddressOf });
-  guard = await registerLimitsAndErrorHandling(app, { http, access, clientAddressOf, redis: deps.rateLimitRedis });
-  await registerRoutes(app, deps, clientAddressOf);
+  const app = await createServer({ http, access, logger: deps.logger, accessLogger: deps.accessLogger, rateLimitRedis: deps.rateLimitRedis });
+  await registerAll(app, [
+    // First: the generator only sees routes added after it.
+    use(openApiPlugin, { bodyLimitBytes: http.bodyLimitBytes, version: deps.version ?? UNKNOWN_VERSION }),
+    ...(deps.metrics ? [use(metricsPlugin, { metrics: deps.metrics, mode: http.metrics, access })] : []),
+    use(healthPlugin, {
+      probeDatabase: () => deps.store.healthProbe(),
+      checkConfig: deps.checkConfig ?? createConfigCheck(config),
+      ...(deps.mqttStatus ? { mqttStatus: deps.mqttStatus } : {}),
+      ...(deps.clockStatus ? { clockStatus: deps.clockStatus } : {}),
+      ...(deps.sharedStores ? { sharedStores: deps.sharedStores } : {}),
+    }),
+    ...(deps.acceptReading ? [uploads(deps, deps.acceptReading)] : []),
+    use(apiScope, { prefix: API_PREFIX, keys: { access, clock, ...(deps.usage ? { usage: deps.usage } : {}) }, plugins: apiPlugins(deps) }),
+    use(statusPagePlugin, { mode: http.statusPage, ...(deps.statusPagePollMs ? { pollIntervalMs: deps.statusPagePollMs } : {}) }),
+  ]);
   return app;
 }
 
-/** The fastify instance with its server limits; `guardOf` yields the request guard once it exists. */
-function createFastify(http: HttpSettings, httpLogger: Logger, guardOf: () => RequestGuard | undefined): FastifyInstance {
-  // Typed as fastify's logger interface, so the instance is a plain FastifyInstance (no cast).
-  const logger: FastifyBaseLogger = httpLogger;
-  return Fastify({
-    loggerInstance: logger,
-    // One line per request comes from the onResponse hook below (path without the query string).
-    logController: new LogController({ disableRequestLogging: true }),
-    // Client addresses come from clientAddressOf (./clientAddress.ts), never from fastify's trustProxy.
-    trustProxy: false,
-    bodyLimit: http.bodyLimitBytes,
-    requestTimeout: http.requestTimeoutMs,
-    http: serverOptions(http),
-    clientErrorHandler,
-    // fastify awaits the promise this handler returns (its type says void).
-    // eslint-disable-next-line @typescript-eslint/no-misused-promises
-    frameworkErrors: frameworkErrorHandler(guardOf, http.bodyLimitBytes),
-    connectionTimeout: http.connectionTimeoutMs,
-    keepAliveTimeout: http.keepAliveTimeoutMs,
-    // Requests that arrive while stopping get our envelope (hook below), not fastify's own 503 body.
-    return503OnClosing: false,
+/** The routes under /v1, in the order /openapi.json lists them. */
+function apiPlugins(deps: AppDeps): PluginEntry[] {
+  const { config, clock } = deps;
+  return [
+    use(calculatePlugin, { config, clock, calculate: deps.calculate ?? coreCalculate }),
+    ...publicService(deps),
+    ...(deps.forecast ? [use(forecastPlugin, { clock, forecastOf: deps.forecast })] : []),
+    use(stationsPlugin, { mode: config.http.statusPage, view: deps.stations ?? NO_STATIONS, clock }),
+    ...(deps.unitRoutes ?? []).map((plugin) => use(plugin, {})),
+  ];
+}
+
+function uploads(deps: AppDeps, acceptReading: AcceptReading): PluginEntry {
+  const { config } = deps;
+  return use(uploadsPlugin, {
+    stations: config.stations,
+    ecowittPath: config.http.ecowittUploadPath,
+    acceptReading,
+    counters: deps.uploadCounters ?? new UploadCounters(),
+    logger: deps.logger,
+    now: () => deps.clock.now(),
+    ...(deps.onUploadRefused ? { onRefused: deps.onUploadRefused } : {}),
   });
 }
 
-/** Content types, the stopping hooks, and the blocked-address and Host checks. */
-function installRequestHooks(app: FastifyInstance, http: HttpSettings, access: AccessView, clientAddressOf: ClientAddressOf): void {
-  // Only JSON and form bodies are part of the contract; fastify would also parse text/plain.
-  app.removeContentTypeParser('text/plain');
-
-  // While stopping, close each connection after its response; otherwise a keep-alive
-  // socket that was busy when close() began would hold the server open for keepAliveTimeoutMs.
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-  });
-  // The per-request hooks are callback style: a promise per hook and request costs more than what they check.
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (closing) reply.header('connection', 'close');
-    done(null, payload);
-  });
-
-  // For a bounded stop (src/http/shutdown.ts closeApp).
-  trackConnections(app);
-
-  // Refuse new work while stopping; refuse a blocked address everywhere, before anything else runs.
-  // RFC 9112 section 3.2: an HTTP/1.1 request without Host gets 400 (Node's own answer has no body).
-  // A synchronous throw here reaches the error handler like a rejected promise would.
-  app.addHook('onRequest', (request, _reply, done) => {
-    if (closing) throw new HttpError(503, MESSAGES.shuttingDown);
-    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) throw new HttpError(400, MESSAGES.missingHost);
-    assertNotBlocked(clientAddressOf(request), access);
-    done();
-  });
-}
-
-/** The form body parser, the rate limiter and the error handling; returns the guard for requests the router rejects. */
-async function registerLimitsAndErrorHandling(
-  app: FastifyInstance,
-  { http, access, clientAddressOf, redis }: { http: HttpSettings; access: AccessView; clientAddressOf: ClientAddressOf; redis: Redis | undefined },
-): Promise<RequestGuard> {
-  await app.register(formbody, { bodyLimit: http.bodyLimitBytes });
-  let limiter: RequestGuard | undefined;
-  if (http.rateLimit.max > 0) {
-    await app.register(rateLimit, {
-      global: true,
-      max: http.rateLimit.max,
-      timeWindow: http.rateLimit.timeWindowMs,
-      keyGenerator: (request) => rateLimitKey(clientAddressOf(request)),
-      errorResponseBuilder: (_request, context) => new HttpError(context.statusCode, MESSAGES.tooManyRequests),
-      // Shared counters: the limit holds across instances. Redis away: requests pass (the limit protects, it does not ration).
-      ...(redis ? { redis, nameSpace: 'mowability-rate-limit-', skipOnError: true } : {}),
-    });
-    // Without options this shares the global routes' counters: unknown paths count like any other.
-    limiter = app.rateLimit();
-  }
-  const guard: RequestGuard = async (request, reply) => {
-    assertNotBlocked(clientAddressOf(request), access);
-    await limiter?.(request, reply);
-  };
-  installErrorHandling(app, { bodyLimitBytes: http.bodyLimitBytes, notFoundPreHandler: limiter });
-  return guard;
-}
-
-/** The OpenAPI generator, then every route (the generator only sees routes added after it). */
-async function registerRoutes(app: FastifyInstance, deps: AppDeps, clientAddressOf: ClientAddressOf): Promise<void> {
-  const { config, access } = deps;
-  const http = config.http;
-  // Before the routes: the generator collects them as they are added.
-  await registerOpenApi(app, { bodyLimitBytes: http.bodyLimitBytes, version: deps.version ?? UNKNOWN_VERSION });
-  if (deps.metrics) registerMetrics(app, { metrics: deps.metrics, mode: http.metrics, access, clientAddressOf });
-
-  registerHealthRoutes(app, {
-    probeDatabase: () => deps.store.healthProbe(),
-    checkConfig: deps.checkConfig ?? createConfigCheck(config),
-    ...(deps.mqttStatus ? { mqttStatus: deps.mqttStatus } : {}),
-    ...(deps.clockStatus ? { clockStatus: deps.clockStatus } : {}),
-    ...(deps.sharedStores ? { sharedStores: deps.sharedStores } : {}),
-  });
-  if (deps.acceptReading) {
-    registerUploadRoutes(app, {
-      stations: config.stations,
-      ecowittPath: http.ecowittUploadPath,
-      acceptReading: deps.acceptReading,
-      counters: deps.uploadCounters ?? new UploadCounters(),
-      logger: deps.logger,
-      clientAddressOf,
-      now: () => deps.clock.now(),
-      ...(deps.onUploadRefused ? { onRefused: deps.onUploadRefused } : {}),
-    });
-  }
-  registerCalculateRoute(app, { config, access, clock: deps.clock, calculate: deps.calculate ?? coreCalculate, ...(deps.usage ? { usage: deps.usage } : {}) });
-  if (config.registration.enabled && deps.registrations) {
-    registerRegistrationRoutes(app, {
+/** Registration, when the operator hands out keys to strangers (registration.enabled). The quota is counted by the key hook. */
+function publicService(deps: AppDeps): PluginEntry[] {
+  const { config } = deps;
+  if (!config.registration.enabled || !deps.registrations) return [];
+  return [
+    use(registrationPlugin, {
       store: deps.registrations,
       settings: config.registration,
-      access,
+      access: deps.access,
       clock: deps.clock,
-      clientAddressOf,
       ...(deps.onRegistered ? { onRegistered: deps.onRegistered } : {}),
-    });
-  }
-  if (deps.forecast) registerForecastRoute(app, { access, clock: deps.clock, forecastOf: deps.forecast });
-  await registerStatusPage(app, {
-    mode: http.statusPage,
-    view: deps.stations ?? NO_STATIONS,
-    access,
-    clock: deps.clock,
-    ...(deps.statusPagePollMs ? { pollIntervalMs: deps.statusPagePollMs } : {}),
-  });
-  registerOpenApiRoute(app);
+    }),
+  ];
 }

@@ -1,12 +1,19 @@
 /**
- * Client checks for the calculation endpoint, in the contract's order:
- * blocked address (403), no key (401), unknown key (401), disabled key (403),
- * method not allowed for the key (405). A key is read from the Bearer header,
- * from the api_key query parameter on GET, or from the api_key field of a
- * form-encoded POST body. A query api_key on a POST is not a key.
+ * API keys and the hook of the /v1 scope. Client checks, in docs/api.md's
+ * order: blocked address (403), maintenance (503), no key (401), unknown key
+ * (401), disabled key (403), method not allowed for the key (405), daily quota
+ * (429). A key is read from the Bearer header, from the api_key query
+ * parameter on GET, or from the api_key field of a form-encoded POST body. A
+ * query api_key on a POST is not a key.
+ *
+ * `apiKeys` is the only place a /v1 route is admitted: every route in the
+ * scope needs a key unless its `config.access` says otherwise.
  */
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Admission } from '../store/keyUsage.js';
 import type { ApiKeyCredential } from '../store/serviceStore.js';
+import type { Clock } from '../util/clock.js';
 import { HttpError, MESSAGES } from './errors.js';
 
 /** What the request path reads from the key/block cache. */
@@ -85,3 +92,109 @@ export function authorize(request: FastifyRequest, access: AccessView): ApiKeyCr
 export function authorizeBearer(request: FastifyRequest, access: AccessView): ApiKeyCredential {
   return enabledCredential(bearerKey(request), access);
 }
+
+/**
+ * Counts requests per key and day; refuses once the quota is used up. In memory (keys.quotaMode
+ * shared) the answer is immediate; exact mode asks the database and answers with a promise.
+ */
+export interface UsageGate {
+  admit(credential: ApiKeyCredential, nowMs: number): Admission | Promise<Admission>;
+}
+
+function refusal(admission: Admission | undefined): HttpError | undefined {
+  if (!admission || admission.ok) return undefined;
+  return new HttpError(429, MESSAGES.quotaExceeded(admission.quota), { 'retry-after': String(admission.retryAfterSeconds) });
+}
+
+/**
+ * Counts the request, then calls `next` (with the 429, Retry-After: seconds until midnight in the
+ * configured zone, when the quota is used up). An immediate answer throws its 429 synchronously
+ * and calls `next` before returning: the request path stays free of promises.
+ */
+function admitThen(usage: UsageGate | undefined, credential: ApiKeyCredential, nowMs: number, next: (err?: Error) => void): void {
+  const admission = usage?.admit(credential, nowMs);
+  if (admission instanceof Promise) {
+    admission.then((answer) => next(refusal(answer)), (err: unknown) => next(err instanceof Error ? err : new Error(String(err))));
+    return;
+  }
+  const refused = refusal(admission);
+  if (refused) throw refused;
+  next();
+}
+
+/**
+ * Who may call a route of the /v1 scope (its `config.access`):
+ * - `key` (what a route that names none gets): the calculation's rules above;
+ * - `bearerOrGetKey`: a Bearer header with any enabled key, or api_key in the query for keys enabled for GET;
+ * - `bearer`: a Bearer header with any enabled key only (a key in a URL lands in browser history and logs);
+ * - `open`: no key (registration, the status page's JSON with http.statusPage open).
+ */
+export type RouteAccess = 'key' | 'bearerOrGetKey' | 'bearer' | 'open';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Who may call this /v1 route (src/http/auth.ts); a route that says nothing needs a key. */
+    access?: RouteAccess;
+    /** Counts each call against the key's daily quota (keys.dailyQuota). */
+    countsUsage?: boolean;
+  }
+}
+
+interface AccessRule {
+  /** Refused with 503 while maintenance mode is on. */
+  maintenance: boolean;
+  check(request: FastifyRequest, access: AccessView): ApiKeyCredential;
+}
+
+const RULES: Record<Exclude<RouteAccess, 'open'>, AccessRule> = {
+  key: { maintenance: true, check: authorize },
+  bearerOrGetKey: {
+    maintenance: true,
+    check: (request, access) => (request.headers.authorization !== undefined ? authorizeBearer(request, access) : authorize(request, access)),
+  },
+  bearer: { maintenance: false, check: authorizeBearer },
+};
+
+export interface ApiKeysOptions {
+  access: AccessView;
+  clock: Clock;
+  /** Per-key usage and daily quota for routes with `countsUsage` (omitted: not counted). */
+  usage?: UsageGate;
+}
+
+const accessOf = (request: FastifyRequest): RouteAccess => request.routeOptions.config.access ?? 'key';
+/** Only the calculation's rules read a key from a form body. */
+const waitsForBody = (request: FastifyRequest): boolean => accessOf(request) === 'key' && keyIsInBody(request);
+
+/**
+ * The key hook, added to the context that registers it (the /v1 scope). It runs after the
+ * onRequest hooks (address block, rate limit) and before the body is read or the route's schema
+ * validates anything, so a request without a key learns nothing about station ids or fields. A form
+ * POST without a Bearer header carries its key in the body: that one is checked once it is parsed.
+ * Callback style: a promise per request costs more than the checks.
+ */
+function apiKeyHooks(scope: FastifyInstance, { access, clock, usage }: ApiKeysOptions, done: (err?: Error) => void): void {
+  const admit = (request: FastifyRequest, next: (err?: Error) => void): void => {
+    const name = accessOf(request);
+    if (name === 'open') return next();
+    const rule = RULES[name];
+    if (rule.maintenance && access.maintenance) throw new HttpError(503, MESSAGES.maintenance);
+    const credential = rule.check(request, access);
+    if (request.routeOptions.config.countsUsage) admitThen(usage, credential, clock.now(), next);
+    else next();
+  };
+  scope.addHook('preParsing', (request, _reply: FastifyReply, payload, next) => {
+    if (waitsForBody(request)) next(null, payload);
+    else admit(request, (err) => (err ? next(err) : next(null, payload)));
+  });
+  scope.addHook('preValidation', (request, _reply: FastifyReply, next) => {
+    if (waitsForBody(request)) admit(request, next);
+    else next();
+  });
+  done();
+}
+
+/** The plugins of the /v1 scope name it as their dependency: registered elsewhere, fastify refuses to start. */
+export const API_KEYS_PLUGIN = 'mowability-api-keys';
+/** Not encapsulated: the hooks belong to the scope that registers the plugin. */
+export const apiKeys = fp(apiKeyHooks, { name: API_KEYS_PLUGIN });

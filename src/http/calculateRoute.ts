@@ -1,34 +1,32 @@
-/** POST and GET /v1/calculate: authenticate, hand the fields to the core, wrap the outcome. */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+/**
+ * The core API: POST and GET /v1/calculate hand the fields to the core and wrap the outcome.
+ * Registered in the /v1 scope, whose key hook (./auth.ts) admits and counts each call first.
+ */
+import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { calculationContext } from '../config/calculationContext.js';
 import type { AppConfig } from '../config/schema.js';
 import { isSeason, type CalculationContext, type CalculationOutcome, type RawInput } from '../core/index.js';
 import type { Clock } from '../util/clock.js';
-import { authorize, keyIsInBody, type AccessView } from './auth.js';
-import { HttpError, MESSAGES, sendError } from './errors.js';
-import { sendJsonText } from './jsonReply.js';
+import { API_KEYS_PLUGIN } from './auth.js';
+import { HttpError, MESSAGES, sendError, sendJsonText } from './errors.js';
 import { compileSerializer } from './orderedSerializer.js';
-import { CALCULATE_PATH } from './paths.js';
-import { admitThen, type UsageGate } from './quota.js';
+import { API_PREFIX, CALCULATE_PATH } from './paths.js';
 import { calculateResponses } from './schemas.js';
 
 export type Calculator = (input: RawInput, context: CalculationContext) => CalculationOutcome;
 
-export interface CalculateRouteDeps {
+export interface CalculateOptions {
   config: AppConfig;
-  access: AccessView;
   clock: Clock;
   calculate: Calculator;
-  /** Per-key usage and daily quota (omitted: not counted). */
-  usage?: UsageGate;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export function registerCalculateRoute(app: FastifyInstance, deps: CalculateRouteDeps): void {
-  const { config, access, clock, calculate } = deps;
+const calculateRoutes: FastifyPluginCallback<CalculateOptions> = (app: FastifyInstance, { config, clock, calculate }, done) => {
   const serializeResult = compileSerializer(calculateResponses[200]);
 
   const context = (input: Record<string, unknown>): CalculationContext => {
@@ -36,24 +34,15 @@ export function registerCalculateRoute(app: FastifyInstance, deps: CalculateRout
     return calculationContext(config, clock.now(), { forcedSeason: config.allowSeasonOverride && isSeason(season) ? season : undefined });
   };
 
-  // Hooks and handler are synchronous (callback style): a promise per hook costs more than the check it runs.
-  // fastify turns a synchronous throw into the error handler's answer.
   app.route({
     method: ['GET', 'POST'],
-    url: CALCULATE_PATH,
+    url: CALCULATE_PATH.slice(API_PREFIX.length),
     // Also for the OpenAPI document; the 200 body is written by serializeResult from the same schema and sent as bytes.
     schema: { response: calculateResponses },
-    // preParsing runs after the onRequest hooks (address block, rate limit) and before the body is read.
-    preParsing: (request: FastifyRequest, _reply: FastifyReply, payload, done) => {
-      if (access.maintenance) throw new HttpError(503, MESSAGES.maintenance);
-      if (keyIsInBody(request)) done(null, payload);
-      else admitThen(deps.usage, authorize(request, access), clock.now(), (err) => (err ? done(err) : done(null, payload)));
-    },
-    preHandler: (request: FastifyRequest, _reply: FastifyReply, done) => {
-      if (keyIsInBody(request)) admitThen(deps.usage, authorize(request, access), clock.now(), (err) => done(err));
-      else done();
-    },
+    // The scope's rules for a key (access "key", the default), and the daily quota.
+    config: { countsUsage: true },
     // Returns nothing: a synchronous handler's return value would be sent a second time.
+    // fastify turns a synchronous throw into the error handler's answer.
     handler: (request: FastifyRequest, reply: FastifyReply): void => {
       // No body at all is an empty input (400 names the required fields); a JSON null is not an object.
       const supplied = request.method === 'POST' ? request.body : request.query;
@@ -64,4 +53,8 @@ export function registerCalculateRoute(app: FastifyInstance, deps: CalculateRout
       else sendError(reply, 400, outcome.error.message);
     },
   });
-}
+  done();
+};
+
+/** Encapsulated, and only in the /v1 scope: fastify refuses to start when the key hook is not registered before it. */
+export const calculatePlugin = fp(calculateRoutes, { name: 'mowability-calculate', encapsulate: true, dependencies: [API_KEYS_PLUGIN] });

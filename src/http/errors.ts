@@ -7,7 +7,6 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { StoreUnavailableError } from '../store/sqlDatabase.js';
-import { sendJsonText } from './jsonReply.js';
 import { loggedPath, pathOf } from './loggedPath.js';
 import { CALCULATE_PATH, HEALTH_PATHS, OPENAPI_PATH } from './paths.js';
 
@@ -65,6 +64,20 @@ export class HttpError extends Error {
     this.statusCode = statusCode;
     this.headers = headers;
   }
+}
+
+/**
+ * Sends JSON text as UTF-8 bytes, encoded once: given a string, fastify
+ * measures its UTF-8 length and Node encodes it again on write, and the
+ * German reason texts (– and °) make every result a two-byte string, which
+ * is the slow case for both. No response schema applies to a Buffer, so the
+ * text must already be schema-conformant (./orderedSerializer.ts, or an
+ * envelope fixed by construction).
+ */
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+export function sendJsonText(reply: FastifyReply, statusCode: number, json: string): FastifyReply {
+  return reply.code(statusCode).header('content-type', JSON_CONTENT_TYPE).send(Buffer.from(json, 'utf8'));
 }
 
 export function errorEnvelope(message: string): { status: 'error'; mfi: null; message: string } {

@@ -5,14 +5,16 @@
  * enabled for GET (it lands in URLs and logs). The forecast itself comes from
  * the MQTT side's forecast unit through `forecastOf`.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import type { ForecastDetail } from '../forecast/forecastReport.js';
 import type { Clock } from '../util/clock.js';
-import { authorize, authorizeBearer, type AccessView } from './auth.js';
-import { HttpError, MESSAGES, sendError } from './errors.js';
+import { API_KEYS_PLUGIN } from './auth.js';
+import { sendError } from './errors.js';
+import { API_PREFIX } from './paths.js';
 import { errorEnvelopeSchema } from './schemas.js';
 
-export const FORECAST_PATH = '/v1/stations/:id/forecast';
+export const FORECAST_PATH = `${API_PREFIX}/stations/:id/forecast`;
 export const FORECAST_MESSAGES = {
   unknownStation: 'Unknown station.',
   notConfigured: 'No forecast is configured for this station (set "forecast" in its station settings).',
@@ -76,17 +78,15 @@ const forecastResponses = {
   '5xx': errorEnvelopeSchema,
 } as const;
 
-export interface ForecastRouteDeps {
-  access: AccessView;
+export interface ForecastOptions {
   clock: Clock;
   forecastOf: ForecastSource;
 }
 
-export function registerForecastRoute(app: FastifyInstance, deps: ForecastRouteDeps): void {
-  const { access, clock, forecastOf } = deps;
+const forecastRoutes: FastifyPluginCallback<ForecastOptions> = (app: FastifyInstance, { clock, forecastOf }, done) => {
   app.route({
     method: 'GET',
-    url: FORECAST_PATH,
+    url: FORECAST_PATH.slice(API_PREFIX.length),
     schema: {
       summary: "A station's forecast index and mowing windows",
       description: 'Requires an API key (Bearer: any enabled key; api_key query: keys enabled for GET). 404 for an unknown station or one without a forecast setting.',
@@ -94,12 +94,8 @@ export function registerForecastRoute(app: FastifyInstance, deps: ForecastRouteD
       security: [{ bearerAuth: [] }, { apiKeyQuery: [] }],
       response: forecastResponses,
     },
-    // Runs before params validation, so an unauthenticated request learns nothing about station ids.
-    onRequest: async (request: FastifyRequest) => {
-      if (access.maintenance) throw new HttpError(503, MESSAGES.maintenance);
-      if (request.headers.authorization !== undefined) authorizeBearer(request, access);
-      else authorize(request, access);
-    },
+    // The scope's key hook runs before params validation, so an unauthenticated request learns nothing about station ids.
+    config: { access: 'bearerOrGetKey' },
     handler: async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
       const forecast = forecastOf(request.params.id, clock.now());
       if (forecast === 'unknown_station') return sendError(reply, 404, FORECAST_MESSAGES.unknownStation);
@@ -108,4 +104,8 @@ export function registerForecastRoute(app: FastifyInstance, deps: ForecastRouteD
       return { status: 'ok', mfi: forecast, message: '' };
     },
   });
-}
+  done();
+};
+
+/** Encapsulated, and only in the /v1 scope (after the key hook). */
+export const forecastPlugin = fp(forecastRoutes, { name: 'mowability-forecast', encapsulate: true, dependencies: [API_KEYS_PLUGIN] });

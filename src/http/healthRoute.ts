@@ -6,7 +6,7 @@
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyPluginCallback, FastifyReply } from 'fastify';
 import type { AppConfig } from '../config/schema.js';
 import { isValidTimeZone } from '../config/formats.js';
 import type { HealthProbe } from '../store/serviceStore.js';
@@ -100,7 +100,8 @@ function clockChecks(deps: HealthRouteDeps): { clock?: ReturnType<typeof clockCh
   return stats ? { clock: clockCheck(stats) } : {};
 }
 
-export function registerHealthRoutes(app: FastifyInstance, deps: HealthRouteDeps): void {
+/** GET /health and /v1/health, outside the key scope; encapsulated. */
+export const healthPlugin: FastifyPluginCallback<HealthRouteDeps> = (app: FastifyInstance, deps, done) => {
   // Logged once per distinct error, not once per monitoring request.
   let lastLogged: string | undefined;
   const describeError = (err: unknown): string => {
@@ -153,4 +154,5 @@ export function registerHealthRoutes(app: FastifyInstance, deps: HealthRouteDeps
       handler,
     });
   }
-}
+  done();
+};

@@ -5,38 +5,37 @@
  * daemon is and which stations send; a remote Prometheus gets `key` or `open`.
  */
 import ipaddr from 'ipaddr.js';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginCallback, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import type { MetricsAccess } from '../config/serviceSchema.js';
 import type { Metrics } from '../metrics/registry.js';
 import { authorizeBearer, type AccessView } from './auth.js';
-import type { ClientAddressOf } from './clientAddress.js';
 import { HttpError, MESSAGES } from './errors.js';
 import { METRICS_PATH } from './paths.js';
 import { errorEnvelopeSchema } from './schemas.js';
 
-export interface MetricsRouteDeps {
+export interface MetricsOptions {
   metrics: Metrics;
   mode: MetricsAccess;
   access: AccessView;
-  clientAddressOf: ClientAddressOf;
 }
 
 function isLoopback(address: string): boolean {
   return ipaddr.isValid(address) && ipaddr.process(address).range() === 'loopback';
 }
 
-function checkAccess(request: FastifyRequest, deps: MetricsRouteDeps): void {
+function checkAccess(app: FastifyInstance, request: FastifyRequest, deps: MetricsOptions): void {
   if (deps.mode === 'open') return;
   if (deps.mode === 'key') {
     authorizeBearer(request, deps.access);
     return;
   }
-  if (!isLoopback(deps.clientAddressOf(request))) throw new HttpError(403, MESSAGES.accessDenied);
+  if (!isLoopback(app.clientAddressOf(request))) throw new HttpError(403, MESSAGES.accessDenied);
 }
 
 /** Counts requests and serves /metrics; with http.metrics off neither (no hook on the request path). */
-export function registerMetrics(app: FastifyInstance, deps: MetricsRouteDeps): void {
-  if (deps.mode === 'off') return;
+const metricsRoutes: FastifyPluginCallback<MetricsOptions> = (app, deps, done) => {
+  if (deps.mode === 'off') return done();
   // Callback style: on every request, a promise would cost more than the counting.
   app.addHook('onResponse', (request, reply, done) => {
     deps.metrics.observeRequest({
@@ -52,10 +51,14 @@ export function registerMetrics(app: FastifyInstance, deps: MetricsRouteDeps): v
     url: METRICS_PATH,
     // Not in the OpenAPI document: it is operational, not part of the API contract.
     schema: { hide: true, response: { '4xx': errorEnvelopeSchema, '5xx': errorEnvelopeSchema } },
-    preHandler: async (request) => checkAccess(request, deps),
+    preHandler: async (request) => checkAccess(app, request, deps),
     handler: async (_request, reply) => {
       const { contentType, body } = await deps.metrics.render();
       return reply.type(contentType).send(body);
     },
   });
-}
+  done();
+};
+
+/** Not encapsulated: its hook counts the requests of every route. */
+export const metricsPlugin = fp(metricsRoutes, { name: 'mowability-metrics', decorators: { fastify: ['clientAddressOf'] } });

@@ -7,6 +7,7 @@
  */
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import { errorEnvelopeSchema } from './schemas.js';
 import { apiKeyFieldSchema, calculateInputSchema, calculateResponseDocs, healthResponseDocs, openApiResponseDocs } from './openapiDocs.js';
 
@@ -98,8 +99,14 @@ function documentCalculate(paths: Record<string, Record<string, Operation>>): vo
   }
 }
 
-/** Registers the generator; call before the routes so it sees them all. */
-export async function registerOpenApi(app: FastifyInstance, options: { bodyLimitBytes: number; version: string }): Promise<void> {
+export interface OpenApiOptions {
+  bodyLimitBytes: number;
+  /** info.version: the product version (UNKNOWN_VERSION when the caller does not know it). */
+  version: string;
+}
+
+/** The generator, then GET /openapi.json (it goes through the same hooks, limiter and error handler as every route). */
+async function openApi(app: FastifyInstance, options: OpenApiOptions): Promise<void> {
   const docs = routeDocs(options.bodyLimitBytes);
   await app.register(swagger, {
     openapi: {
@@ -130,10 +137,6 @@ export async function registerOpenApi(app: FastifyInstance, options: { bodyLimit
       return openapiObject as never;
     },
   });
-}
-
-/** The route itself, registered after the others (it goes through the same hooks, limiter and error handler). */
-export function registerOpenApiRoute(app: FastifyInstance): void {
   app.route({
     method: 'GET',
     url: OPENAPI_PATH,
@@ -141,3 +144,6 @@ export function registerOpenApiRoute(app: FastifyInstance): void {
     handler: async () => app.swagger(),
   });
 }
+
+/** Not encapsulated, and first in the list: the generator only sees routes added after it, in every scope. */
+export const openApiPlugin = fp(openApi, { name: 'mowability-openapi' });

@@ -1,7 +1,9 @@
 /** Route paths used in more than one place (router, 405 rule, metrics), named once. */
-export const CALCULATE_PATH = '/v1/calculate';
+/** The versioned API: every route under it is behind the key hook of ./auth.ts unless it says otherwise. */
+export const API_PREFIX = '/v1';
+export const CALCULATE_PATH = `${API_PREFIX}/calculate`;
 export const OPENAPI_PATH = '/openapi.json';
 export const METRICS_PATH = '/metrics';
-export const REGISTRATIONS_PATH = '/v1/registrations';
+export const REGISTRATIONS_PATH = `${API_PREFIX}/registrations`;
 /** The health check answers on both (the spec names /health; /v1/health sits beside the API). */
 export const HEALTH_PATHS = ['/health', '/v1/health'] as const;

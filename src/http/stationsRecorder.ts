@@ -1,20 +1,24 @@
 /**
- * The status page's memory of what SQLite does not keep: per station a ring
- * of one slot per minute for the last 14 days holding temperature, humidity,
- * dew point and the index. The history store keeps only rain and the lowest
- * temperature per minute, so after a restart these series start empty (the
- * temperature chart falls back to the stored minute minima).
+ * The status page's chart series the minute buckets do not keep: per station
+ * a ring of one slot per minute for the last 14 days holding temperature,
+ * humidity, dew point and the index. With a database, each completed
+ * 10-minute slot's means (the index: its last value) are staged for the
+ * history's next commit (src/store/chartSeriesStore.ts) and read back at
+ * start, so the charts survive a restart at 10-minute resolution; the slot in
+ * progress is staged on stop.
  *
  * It is a StationUnit: it observes every accepted reading (onReading) and the
  * state the pipeline published before it, and it keeps the history view it
- * gets at start for the endpoints. No timer, no I/O: work happens only on a
- * reading or a request. Memory: 20 bytes per slot, about 400 KB per station,
- * allocated on the station's first reading.
+ * gets at start for the endpoints. No timer of its own: work happens only on
+ * a reading, a request, start and stop. Memory: 20 bytes per slot, about
+ * 400 KB per station, allocated on the station's first reading.
  */
 import { dewPointMagnusC } from '../core/physics.js';
 import type { TimedReading } from '../history/stationHistory.js';
 import { RETENTION_MINUTES, minuteOf } from '../history/windows.js';
 import type { StationHistoryView, StationUnit, UnitContext } from '../station/unit.js';
+import { CHART_RETENTION_SLOTS, CHART_SLOT_MINUTES, ChartSeriesStore, type ChartSlotRow } from '../store/chartSeriesStore.js';
+import type { Database } from '../store/database.js';
 
 /** The series the ring holds, in slot order. */
 export const RECORDED_SERIES = ['temperature', 'humidity', 'dew_point', 'index'] as const;
@@ -64,19 +68,69 @@ class MinuteRing {
 /** One recorded minute: NaN where nothing was recorded. */
 export type RecordedMinute = (minute: number, value: (series: RecordedSeries) => number) => void;
 
+/** Where the series are kept across restarts: the daemon's database (open once the unit starts) and the configured stations. */
+export interface RecorderPersistence {
+  database: () => Database;
+  stations: readonly string[];
+}
+
+const slotOf = (minute: number): number => Math.floor(minute / CHART_SLOT_MINUTES);
+
+/** A slot's row from the ring: the mean of each series' minutes, the index's last value. */
+function slotRow(ring: MinuteRing, station: string, slot: number): ChartSlotRow {
+  const sums = { temperature: 0, humidity: 0, dew_point: 0 };
+  const counts = { temperature: 0, humidity: 0, dew_point: 0 };
+  const last = { index: null as number | null };
+  ring.forEach(slot * CHART_SLOT_MINUTES, (slot + 1) * CHART_SLOT_MINUTES, (_minute, value) => {
+    for (const series of ['temperature', 'humidity', 'dew_point'] as const) {
+      const v = value(series);
+      if (Number.isNaN(v)) continue;
+      sums[series] += v;
+      counts[series] += 1;
+    }
+    if (!Number.isNaN(value('index'))) last.index = value('index');
+  });
+  const mean = (series: keyof typeof sums) => (counts[series] === 0 ? null : Math.round((sums[series] / counts[series]) * 100) / 100);
+  return { station, slot, temperature: mean('temperature'), humidity: mean('humidity'), dewPoint: mean('dew_point'), index: last.index };
+}
+
 export class StationsRecorder implements StationUnit {
   readonly name = 'status-page';
   readonly #stateOf: (stationId: string) => RecordableState | undefined;
   readonly #rings = new Map<string, MinuteRing>();
+  readonly #persistence: RecorderPersistence | undefined;
+  /** Per station, the slot of its newest recorded minute (staged once a later slot begins). */
+  readonly #openSlots = new Map<string, number>();
+  #store: ChartSeriesStore | undefined;
   #history: StationHistoryView | undefined;
 
-  /** `stateOf`: the last state the pipeline published for a station (read lazily: it may not exist yet). */
-  constructor(stateOf: (stationId: string) => RecordableState | undefined) {
+  /**
+   * `stateOf`: the last state the pipeline published for a station (read lazily: it may not exist yet).
+   * `persistence`: keep the series in the database (without it they live in memory only).
+   */
+  constructor(stateOf: (stationId: string) => RecordableState | undefined, persistence?: RecorderPersistence) {
     this.#stateOf = stateOf;
+    this.#persistence = persistence;
   }
 
   async start(context: UnitContext): Promise<void> {
     this.#history = context.history;
+    if (!this.#persistence) return;
+    this.#store = new ChartSeriesStore(this.#persistence.database());
+    const newest = context.history.lastReadingAtMs.bind(context.history);
+    const latestMs = Math.max(0, ...this.#persistence.stations.map((station) => newest(station) ?? 0));
+    const fromSlot = slotOf(minuteOf(latestMs)) - CHART_RETENTION_SLOTS;
+    for (const row of await this.#store.load(this.#persistence.stations, fromSlot)) {
+      const minute = row.slot * CHART_SLOT_MINUTES;
+      const values: Array<[RecordedSeries, number | null]> = [['temperature', row.temperature], ['humidity', row.humidity], ['dew_point', row.dewPoint], ['index', row.index]];
+      for (const [series, value] of values) if (value !== null) this.#ring(row.station).set(minute, series, value);
+    }
+  }
+
+  /** Stages every station's slot in progress for the history's final commit. */
+  async stop(): Promise<void> {
+    for (const [station, slot] of this.#openSlots) this.#stage(station, slot);
+    this.#openSlots.clear();
   }
 
   /** The station histories, once the pipeline started (undefined before, and with MQTT off). */
@@ -93,6 +147,22 @@ export class StationsRecorder implements StationUnit {
     if (dewPoint !== undefined) this.#ring(stationId).set(minute, 'dew_point', dewPoint);
     // The state published so far belongs to the previous reading; this reading's state follows after the debounce.
     this.noteState(stationId);
+    this.#closeSlots(stationId);
+  }
+
+  /** Once a station's newest minute is in a later slot, the slot before is complete: staged for the next commit. */
+  #closeSlots(stationId: string): void {
+    const ring = this.#rings.get(stationId);
+    if (!this.#store || !ring || ring.newestMinute === -1) return;
+    const slot = slotOf(ring.newestMinute);
+    const open = this.#openSlots.get(stationId);
+    if (open !== undefined && open < slot) this.#stage(stationId, open);
+    if (open === undefined || open < slot) this.#openSlots.set(stationId, slot);
+  }
+
+  #stage(stationId: string, slot: number): void {
+    const ring = this.#rings.get(stationId);
+    if (this.#store && ring) this.#store.stage(slotRow(ring, stationId, slot));
   }
 
   /** Records the index of the station's last published state at the minute of the reading it was computed from. */

@@ -9,6 +9,8 @@ import { MODELLED_FORMAT, type StationConfig } from '../ingest/types.js';
 import { PUBLIC_REASON_KEY, type StationStatePayload } from '../station/statePayload.js';
 import { historyOptionsFor } from '../config/historyOptions.js';
 import type { MqttSideConfig } from '../config/schema.js';
+import type { Database } from '../store/database.js';
+import { dataGaps, type DataGaps } from './dataGaps.js';
 import { StationsRecorder, type RecordedMinute } from './stationsRecorder.js';
 
 /** A configured station as the page lists it; `origin` "modelled": readings from a weather model (format "open-meteo"). */
@@ -70,10 +72,15 @@ export function createStationsView(deps: StationsViewDeps): StationsView {
 /**
  * For the composition root: the recorder (a StationUnit of the station pipeline) and the view over
  * it (for buildApp). The pipeline runs whenever stations are configured, MQTT or not (direct
- * uploads feed it with MQTT off), so the view lists every configured station.
+ * uploads feed it with MQTT off), so the view lists every configured station. `database`: where the
+ * chart series outlive a restart (open once the station side starts).
  */
-export function statusPageSources(config: MqttSideConfig, stateOf: (stationId: string) => StationStatePayload | undefined): { recorder: StationsRecorder; view: StationsView } {
-  const recorder = new StationsRecorder(stateOf);
+export function statusPageSources(
+  config: MqttSideConfig,
+  stateOf: (stationId: string) => StationStatePayload | undefined,
+  database?: () => Database,
+): { recorder: StationsRecorder; view: StationsView } {
+  const recorder = new StationsRecorder(stateOf, database && { database, stations: config.stations.map((station) => station.id) });
   const view = createStationsView({ stations: config.stations, freshnessMs: (station) => historyOptionsFor(config, station).freshnessMs, stateOf, recorder });
   return { recorder, view };
 }
@@ -87,6 +94,8 @@ export interface StationSummary {
   status: string | null;
   mowable: boolean | null;
   mowable_reason: string | null;
+  /** The same in German (state `mowable_reason_de`), for the German page. */
+  mowable_reason_de: string | null;
   last_reading_at: string | null;
   last_reading_age_seconds: number | null;
   availability: Availability;
@@ -114,6 +123,8 @@ export interface StationDetail extends StationSummary {
   data_quality: string | null;
   missing_fields: string[];
   withheld_fields: Record<string, string>;
+  /** The missing fields grouped by why they are missing, for one sentence in the page's language (./dataGaps.ts). */
+  data_gaps: DataGaps;
   limiting_check: string | null;
   checks: CheckSummary[];
   error: { message: string; missing: string[] } | null;
@@ -122,6 +133,8 @@ export interface StationDetail extends StationSummary {
   last_upload_refused: { at: string; protocol: string; reason: string; count: number } | null;
   /** A modelled station's provider status in words (state `modelled.message`); null for measured stations. */
   source_message: string | null;
+  /** Where the rain comes from: a modelled station's and a broken gauge's (gapFill.rain "model") from the model. */
+  rain_source: 'gauge' | 'model' | null;
 }
 
 type Loose = Record<string, unknown>;
@@ -149,6 +162,7 @@ export function summarize(view: StationsView, station: StationListing, nowMs: nu
     status: stringOrNull(state?.main_status),
     mowable: typeof state?.mowable === 'boolean' ? state.mowable : null,
     mowable_reason: stringOrNull((open ? state?.[PUBLIC_REASON_KEY] : undefined) ?? state?.mowable_reason),
+    mowable_reason_de: stringOrNull((open ? state?.[`${PUBLIC_REASON_KEY}_de`] : undefined) ?? state?.mowable_reason_de ?? state?.mowable_reason),
     last_reading_at: lastMs === null ? null : new Date(lastMs).toISOString(),
     last_reading_age_seconds: lastMs === null ? null : Math.max(0, Math.round((nowMs - lastMs) / 1000)),
     availability: online ? 'online' : 'offline',
@@ -204,17 +218,20 @@ export function detail(view: StationsView, station: StationListing, nowMs: numbe
   const withheld = isRecord(state?.withheld_fields) ? state.withheld_fields : {};
   const scoreBasis = isRecord(state?.score_basis) ? state.score_basis : {};
   const error = isRecord(state?.error) ? state.error : undefined;
+  const withheldStrings = Object.fromEntries(Object.entries(withheld).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
   return {
     ...summary,
     data_quality: stringOrNull(state?.data_quality),
     missing_fields: strings(state?.missing_fields ?? error?.missing),
-    withheld_fields: Object.fromEntries(Object.entries(withheld).filter((entry): entry is [string, string] => typeof entry[1] === 'string')),
+    withheld_fields: withheldStrings,
+    data_gaps: dataGaps(strings(state?.missing_fields ?? error?.missing), withheldStrings, isRecord(state?.history_coverage) ? state.history_coverage : {}),
     limiting_check: stringOrNull(scoreBasis.limiting_check),
     checks: checkSummaries(state?.checks),
     error: error ? { message: stringOrNull(error.message) ?? '', missing: strings(error.missing) } : null,
     forecast: forecastSummary(state?.forecast),
     last_upload_refused: lastUploadRefused(state?.last_upload_refused),
     source_message: isRecord(state?.modelled) ? stringOrNull(state.modelled.message) : null,
+    rain_source: summary.origin === 'modelled' || state?.rain_source === 'model' ? 'model' : state ? 'gauge' : null,
   };
 }
 

@@ -1,8 +1,8 @@
 /**
  * The status page: GET / and /stations/{id} (one HTML shell), its script and
- * style from public/, uPlot from its npm package, and the JSON endpoints of
- * ./stationsRoute.ts, all in one encapsulated scope with gzip/brotli
- * (@fastify/compress). Nothing is built at runtime: the few asset files are
+ * style from public/ and uPlot from its npm package, in one encapsulated
+ * plugin with gzip/brotli (@fastify/compress); the JSON endpoints it reads
+ * are ./stationsRoute.ts in the /v1 scope, answered the same way. Nothing is built at runtime: the few asset files are
  * read once at registration and served from memory with a strong ETag; their
  * URLs carry a content hash, so browsers may cache them for a year, and the
  * shell itself is revalidated by its ETag.
@@ -18,10 +18,6 @@ import { fileURLToPath } from 'node:url';
 import compress from '@fastify/compress';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { StatusPageAccess } from '../config/serviceSchema.js';
-import type { Clock } from '../util/clock.js';
-import type { AccessView } from './auth.js';
-import { registerStationsRoutes } from './stationsRoute.js';
-import type { StationsView } from './stationsView.js';
 
 /** public/ beside src/ and dist/ (both are one level below the package root). */
 export const PUBLIC_DIR = fileURLToPath(new URL('../../public/', import.meta.url));
@@ -62,9 +58,6 @@ export const CONTENT_SECURITY_POLICY = [
 
 export interface StatusPageDeps {
   mode: StatusPageAccess;
-  view: StationsView;
-  access: AccessView;
-  clock: Clock;
   pollIntervalMs?: number;
   /** Reads the page's files (tests replace it to simulate a broken install). */
   loadPage?: (mode: StatusPageAccess, pollIntervalMs: number) => LoadedPage;
@@ -119,7 +112,19 @@ function loadPage(mode: StatusPageAccess, pollIntervalMs: number): LoadedPage {
   return { assets, shell: renderShell(assets, mode, pollIntervalMs) };
 }
 
-export async function registerStatusPage(app: FastifyInstance, deps: StatusPageDeps): Promise<void> {
+/** Compression and the page's headers, for the page and for the JSON endpoints it reads. */
+export async function addPageResponseHandling(scope: FastifyInstance): Promise<void> {
+  // The compressed answer is cached by the browser per content hash; brotli at quality 4 (the plugin's default) is cheap on a Pi.
+  await scope.register(compress, { global: true, encodings: ['br', 'gzip'] });
+  scope.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'no-referrer');
+    return payload;
+  });
+}
+
+/** Encapsulated: its compression and headers stay its own. */
+export async function statusPagePlugin(app: FastifyInstance, deps: StatusPageDeps): Promise<void> {
   if (deps.mode === 'off') return;
   let page: LoadedPage;
   try {
@@ -128,28 +133,17 @@ export async function registerStatusPage(app: FastifyInstance, deps: StatusPageD
     // A broken install (public/ missing or unreadable) costs the page, not the daemon: the API and the
     // station endpoints keep working.
     app.log.warn({ err, dir: PUBLIC_DIR }, `the status page is off: its files in ${PUBLIC_DIR} are missing or unreadable (reinstall the package); the API and /v1/stations keep working`);
-    await app.register(async (scope) => registerStationsRoutes(scope, deps));
     return;
   }
   const { assets, shell } = page;
-
-  await app.register(async (scope) => {
-    // The compressed answer is cached by the browser per content hash; brotli at quality 4 (the plugin's default) is cheap on a Pi.
-    await scope.register(compress, { global: true, encodings: ['br', 'gzip'] });
-    scope.addHook('onSend', async (_request, reply, payload) => {
-      reply.header('x-content-type-options', 'nosniff');
-      reply.header('referrer-policy', 'no-referrer');
-      return payload;
-    });
-    // Not API: hidden from /openapi.json.
-    const page = { schema: { hide: true } };
-    const sendShell = async (request: FastifyRequest, reply: FastifyReply) => {
-      reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
-      return send(request, reply, shell);
-    };
-    scope.get('/', page, sendShell);
-    scope.get('/stations/:id', page, sendShell);
-    for (const [path, served] of assets) scope.get(path, page, async (request, reply) => send(request, reply, served));
-    registerStationsRoutes(scope, deps);
-  });
+  await addPageResponseHandling(app);
+  // Not API: hidden from /openapi.json.
+  const hidden = { schema: { hide: true } };
+  const sendShell = async (request: FastifyRequest, reply: FastifyReply) => {
+    reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
+    return send(request, reply, shell);
+  };
+  app.get('/', hidden, sendShell);
+  app.get('/stations/:id', hidden, sendShell);
+  for (const [path, served] of assets) app.get(path, hidden, async (request, reply) => send(request, reply, served));
 }

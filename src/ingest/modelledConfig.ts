@@ -3,13 +3,13 @@
  * Open-Meteo for the station's `location`, src/modelled/) and of gap filling (`gapFill`: a real
  * station's unmeasured fields from Open-Meteo). Every message names the key.
  */
-import { GAP_FILL_FIELDS, MODELLED_FORMAT, type StationConfig, type StationLocation } from './types.js';
+import { GAP_FILL_FIELDS, MODELLED_FORMAT, RAIN_SOURCES, type Reading, type StationConfig, type StationLocation } from './types.js';
 
 type Problem = (key: string, message: string) => void;
 
 /** Keys that describe how hardware sends readings: meaningless for a modelled station. */
 const HARDWARE_KEYS = ['topic', 'match', 'units', 'fields', 'timestampKey', 'upload', 'gapFill'];
-const GAP_FILL_KEYS = ['source', 'fields'];
+const GAP_FILL_KEYS = ['source', 'fields', 'rain'];
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -35,6 +35,30 @@ export function gapFillProblems(gapFill: unknown, location: unknown, problem: Pr
   if (fields !== undefined && (!Array.isArray(fields) || fields.length === 0 || !fields.every((field) => allowed.includes(field)))) {
     problem('gapFill.fields', `must be a non-empty list of ${GAP_FILL_FIELDS.join(', ')}`);
   }
+  const rain: unknown = gapFill.rain;
+  if (rain !== undefined && !(RAIN_SOURCES as readonly unknown[]).includes(rain)) {
+    problem('gapFill.rain', `must be "gauge" (the station's rain gauge, the default) or "model" (the gauge is broken: Open-Meteo's rain replaces it)`);
+  }
+}
+
+/** The station's own rain is not used: its gauge is known broken and the model's rain replaces it (`gapFill.rain: "model"`). */
+export function gaugeRainReplaced(station: StationConfig): boolean {
+  return station.gapFill?.rain === 'model';
+}
+
+/**
+ * The station's Open-Meteo forecast comes with its gap filling's request (src/modelled/gapFill.ts):
+ * the forecast unit fetches none for it, so one request per round serves both.
+ */
+export function forecastRidesOnGapFill(station: StationConfig): boolean {
+  return station.gapFill !== undefined && station.location !== undefined && station.forecast?.source === 'open-meteo';
+}
+
+/** A reading without its rain: rate, lifetime counters and increments (what a broken gauge reports). */
+export function withoutGaugeRain(reading: Reading): Reading {
+  const { precipitation_rate: _rate, ...values } = reading.values;
+  const { rainDeltaMm: _delta, ...rest } = reading;
+  return { ...rest, values, rainCounters: [] };
 }
 
 /** The id of the station `MOWABILITY_LOCATION` adds. */

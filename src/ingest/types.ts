@@ -151,4 +151,9 @@ export interface GapFillConfig {
   source: 'open-meteo';
   /** Default: all of GAP_FILL_FIELDS. A field the station measures is never filled. */
   fields?: GapFillField[];
+  /** Where rain comes from (default "gauge"); "model": the gauge is known broken, the model's rain replaces it (src/modelled/gapFill.ts). */
+  rain?: RainSource;
 }
+
+export const RAIN_SOURCES = ['gauge', 'model'] as const;
+export type RainSource = (typeof RAIN_SOURCES)[number];

@@ -15,8 +15,27 @@ const DEFAULT_PROFILE: LawnProfile = { soilType: 'loam', mowerClass: 'robot', tu
 
 type LawnConfig = Pick<AppConfig, 'lawnMemory' | 'mqtt' | 'stations' | 'timezone' | 'hemisphere' | 'lawn'>;
 
+type HolidayConfig = Pick<AppConfig, 'lawnMemory'>;
+/** One calendar per configuration: the lawn memory's hold and the forecast's windows read the same dates. */
+const calendars = new WeakMap<HolidayConfig, HolidayCalendar>();
+
+/**
+ * The configuration's public-holiday calendar (undefined without `lawnMemory.holidayCountry`): made
+ * once per configuration object, its dates filled when the unit starts (lawnMemoryUnits lists it).
+ */
+export function holidayCalendar(config: HolidayConfig, clock: Clock): HolidayCalendar | undefined {
+  const settings = config.lawnMemory;
+  if (settings.holidayCountry === '') return undefined;
+  let calendar = calendars.get(config);
+  if (!calendar) {
+    calendar = new HolidayCalendar({ country: settings.holidayCountry, region: settings.holidayRegion }, () => clock.now());
+    calendars.set(config, calendar);
+  }
+  return calendar;
+}
+
 /** The quiet hours of the configuration (the lawn memory's `mowable` hold, the forecast's windows). */
-export function quietHoursSettings(config: Pick<AppConfig, 'lawnMemory' | 'timezone' | 'hemisphere' | 'lawn'>, holidays?: ReadonlyMap<string, string>): QuietHoursSettings {
+export function quietHoursSettings(config: Pick<AppConfig, 'lawnMemory' | 'timezone' | 'hemisphere' | 'lawn'>, holidays?: HolidayCalendar): QuietHoursSettings {
   const settings = config.lawnMemory;
   return {
     night: settings.nightBan,
@@ -24,7 +43,7 @@ export function quietHoursSettings(config: Pick<AppConfig, 'lawnMemory' | 'timez
     noise: parseNoiseHours(settings.noiseHours),
     sundays: settings.quietSundays,
     timeZone: calculationContext(config, 0).timeZone,
-    ...(holidays && { holidays }),
+    ...(holidays && { holidays: holidays.days, holidayNamesDe: holidays.daysDe }),
   };
 }
 
@@ -33,7 +52,7 @@ export function lawnMemoryUnits(config: LawnConfig, database: Database, logger: 
   const settings = config.lawnMemory;
   if (!settings.enabled) return [];
   const context = calculationContext(config, 0);
-  const holidays = settings.holidayCountry === '' ? undefined : new HolidayCalendar({ country: settings.holidayCountry, region: settings.holidayRegion }, () => clock.now());
+  const holidays = holidayCalendar(config, clock);
   const lawnUnit = new LawnMemoryUnit({
     stations: config.stations,
     database,
@@ -41,7 +60,7 @@ export function lawnMemoryUnits(config: LawnConfig, database: Database, logger: 
     now: () => clock.now(),
     baseTopic: config.mqtt.baseTopic,
     lawn: { ...DEFAULT_PROFILE, ...context.lawn },
-    quiet: quietHoursSettings(config, holidays?.days),
+    quiet: quietHoursSettings(config, holidays),
     growth: { cutHeightCm: settings.cutHeightCm, growthFactor: settings.growthFactor },
     saveIntervalMs: settings.saveIntervalMinutes * 60_000,
     pollIntervalMs: settings.pollSeconds * 1000,

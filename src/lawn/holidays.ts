@@ -3,7 +3,8 @@
  * date-holidays library (https://github.com/commenthol/date-holidays; rules from public sources, no
  * network). The library and its rules for every country add ~22 MB to the daemon's RSS, so it is imported only
  * when a country is configured. At start the dates of the configured years are computed once and
- * handed to the pure quiet hours as data: local date "YYYY-MM-DD" → English name. A holiday is the
+ * handed to the pure quiet hours as data: local date "YYYY-MM-DD" → English name (and German name, for
+ * the German reason). A holiday is the
  * whole calendar day in the configured time zone (lawnMemory's `timezone`), as the country observes it.
  */
 import type { StationUnit } from '../station/unit.js';
@@ -37,18 +38,18 @@ function codeProblem(Holidays: HolidaysLibrary, settings: HolidaySettings): stri
     : `"lawnMemory.holidayRegion" = "${settings.region}" is not a region of ${settings.country}: use one of ${known}; or leave it empty for national holidays`;
 }
 
-/** The public holidays of `fromYear`…`toYear`: local date → name (two on one day joined). Throws ConfigError on unknown codes. */
-export async function publicHolidays(settings: HolidaySettings, fromYear: number, toYear: number): Promise<Map<string, string>> {
+/** The public holidays of `fromYear`…`toYear`: local date → name in `lang` (two on one day joined). Throws ConfigError on unknown codes. */
+export async function publicHolidays(settings: HolidaySettings, fromYear: number, toYear: number, lang: 'en' | 'de' = 'en'): Promise<Map<string, string>> {
   const { default: Holidays } = await import('date-holidays');
   const problem = codeProblem(Holidays, settings);
   if (problem) throw new ConfigError([problem]);
   const calendar = settings.region === ''
-    ? new Holidays(settings.country, { languages: ['en'] })
-    : new Holidays(settings.country, settings.region, { languages: ['en'] });
+    ? new Holidays(settings.country, { languages: [lang] })
+    : new Holidays(settings.country, settings.region, { languages: [lang] });
   const days = new Map<string, string>();
   for (let year = fromYear; year <= toYear; year++) {
     // Bank holidays, school holidays and observances are not days of rest that noise rules protect.
-    for (const holiday of calendar.getHolidays(year)) {
+    for (const holiday of calendar.getHolidays(year, lang)) {
       if (holiday.type !== 'public') continue;
       const day = holiday.date.slice(0, 10);
       const before = days.get(day);
@@ -58,10 +59,14 @@ export async function publicHolidays(settings: HolidaySettings, fromYear: number
   return days;
 }
 
-/** Fills `days` (the map the quiet hours read) when the daemon starts; a unit so that start can wait for it. */
+/**
+ * Fills `days` and `daysDe` (the maps the quiet hours of the lawn memory's hold and of the forecast's
+ * windows read) when the daemon starts; a unit so that start can wait for it.
+ */
 export class HolidayCalendar implements StationUnit {
   readonly name = 'holidays';
   readonly days = new Map<string, string>();
+  readonly daysDe = new Map<string, string>();
   readonly #settings: HolidaySettings;
   readonly #now: () => number;
 
@@ -73,5 +78,6 @@ export class HolidayCalendar implements StationUnit {
   async start(): Promise<void> {
     const year = new Date(this.#now()).getUTCFullYear();
     for (const [day, name] of await publicHolidays(this.#settings, year - 1, year + HOLIDAY_YEARS_AHEAD)) this.days.set(day, name);
+    for (const [day, name] of await publicHolidays(this.#settings, year - 1, year + HOLIDAY_YEARS_AHEAD, 'de')) this.daysDe.set(day, name);
   }
 }

@@ -2,11 +2,12 @@
  * One station's lawn memory in the daemon: the latest weather values from its readings, the rain
  * cursor into the history's minute buckets, and the pure memory of src/core/lawn/memory.ts.
  */
+import { durationDe } from '../core/duration.js';
 import { coreDryingMinutes, dryingMinutesLeft } from '../core/lawn/blades.js';
 import { catchUpMemory } from '../core/lawn/catchUp.js';
 import type { EtWeather } from '../core/lawn/evaporation.js';
 import { growthCm, mowNeed } from '../core/lawn/growth.js';
-import { gddSinceCut, initialLawnMemory, withCut, stepLawnMemory, wetSpellHours, type LawnMemoryState } from '../core/lawn/memory.js';
+import { gddSinceCut, initialLawnMemory, shiftLawnMemory, withCut, stepLawnMemory, wetSpellHours, type LawnMemoryState } from '../core/lawn/memory.js';
 import { isSoilDrought, isSoilSoft, type SoilProfile } from '../core/lawn/soilBucket.js';
 import type { BucketRow, TimedReading } from '../history/stationHistory.js';
 import type { CurrentField } from '../ingest/types.js';
@@ -131,6 +132,17 @@ export class LawnStation {
     this.#rainCursor = { minute, countedMm: buckets.find((bucket) => bucket.minute === minute)?.rainMm ?? 0 };
   }
 
+  /**
+   * The wall clock stepped by `deltaMs`: the memory and the latest values move with it (the time
+   * that really passed counts); the rain cursor then resumes at the moved balance (resumeRain).
+   */
+  clockStepped(deltaMs: number): void {
+    this.#memory = shiftLawnMemory(this.#memory, deltaMs);
+    for (const [field, entry] of this.#latest) this.#latest.set(field, { value: entry.value, atMs: entry.atMs + deltaMs });
+    this.#rainCursor = undefined;
+    this.dirty = true;
+  }
+
   /** Where the rain cursor starts reading buckets (ms). */
   rainFromMs(toMs: number): number {
     return this.#rainCursor ? this.#rainCursor.minute * MINUTE_MS : toMs;
@@ -183,14 +195,15 @@ export class LawnStation {
     const left = knows ? dryingMinutesLeft(memory.blades, this.weather(nowMs)) : null;
     const gdd = this.gddSinceCut();
     const soil = memory.soilPct;
+    // German, as the model's reasons (docs/model.md, "Conventions"); durations through the core's one formatter.
     let summary = memory.bladesUnknown
-      ? 'blades: unknown after a gap in the readings, until they would have dried at the observed weather'
-      : 'blades: unknown (no humidity or dew point from the station)';
-    if (wet === false) summary = memory.blades.drySinceMs === null ? 'blades dry' : `blades dry since ${timeLabel(memory.blades.drySinceMs)}`;
+      ? 'Halme: unbekannt nach einer Lücke in den Messungen, bis sie beim beobachteten Wetter getrocknet wären'
+      : 'Halme: unbekannt (die Station liefert weder Luftfeuchte noch Taupunkt)';
+    if (wet === false) summary = memory.blades.drySinceMs === null ? 'Halme trocken' : `Halme trocken seit ${timeLabel(memory.blades.drySinceMs)} Uhr`;
     if (wet === true) {
       summary = left !== null && Number.isFinite(left)
-        ? `wet, about ${Math.floor(left / 60)} h ${left % 60} min to dry at current conditions`
-        : 'wet, not drying at current conditions';
+        ? `Halme nass, trocken in etwa ${durationDe(left)} beim jetzigen Wetter`
+        : 'Halme nass, beim jetzigen Wetter trocknen sie nicht';
     }
     return {
       blades_wet: wet,

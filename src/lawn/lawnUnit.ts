@@ -6,7 +6,7 @@
  * saveIntervalMinutes and on stop; a cut at once.
  */
 import type { Logger } from 'pino';
-import { nightBan, QUIET_HOURS_CODE, quietHoursReason, type QuietHoursSettings } from '../core/lawn/quietHours.js';
+import { nightCause, QUIET_HOURS_CODE, quietCauseText, quietHoursCause, type QuietCause, type QuietHoursSettings } from '../core/lawn/quietHours.js';
 import { soilProfile } from '../core/lawn/soilBucket.js';
 import { localDateTime } from '../core/season.js';
 import type { LawnProfile } from '../core/types.js';
@@ -15,6 +15,7 @@ import type { StationConfig } from '../ingest/types.js';
 import type { EntitySpec } from '../homeassistant/stationEntities.js';
 import type { MowableHold, StationHistoryView, StationInput, StationUnit, UnitContext, UnitSubscriber } from '../station/unit.js';
 import type { Database } from '../store/database.js';
+import type { ClockStep } from '../util/clockWatch.js';
 import { lawnEntities } from './lawnEntities.js';
 import { restoreMemory } from './restore.js';
 import { LawnStation, type GrowthSettings, type LawnStatus } from './lawnStation.js';
@@ -98,6 +99,15 @@ export class LawnMemoryUnit implements StationUnit {
     this.#soil.onReading(stationId, reading);
   }
 
+  /** The wall clock stepped: each memory moves with it and reads rain on from its moved balance. */
+  clockStepped(step: ClockStep): void {
+    for (const [stationId, lawn] of this.#stations) {
+      lawn.clockStepped(step.deltaMs);
+      const atMs = lawn.memory.atMs;
+      if (atMs !== null && this.#history) lawn.resumeRain(this.#history.buckets(stationId, atMs, atMs));
+    }
+  }
+
   subscribe(connection: UnitSubscriber, recompute: (stationId: string) => void): void {
     this.#recompute = recompute;
     for (const station of this.#options.stations) {
@@ -166,11 +176,14 @@ export class LawnMemoryUnit implements StationUnit {
     const station = this.#options.stations.find((candidate) => candidate.id === stationId);
     if (!station) return undefined;
     const { quiet } = this.#options;
+    const text = (lang: 'en' | 'de', hideTimes = false) => (cause: QuietCause) => quietCauseText(cause, lang, quiet.timeZone, hideTimes);
     // The night ban's times are the station's sunset and sunrise, which locate it: pages anyone may read get none.
-    const night = quiet.night && station.location ? nightBan(nowMs, station.location, quiet.marginMinutes, quiet.timeZone) : undefined;
-    if (night) return { code: QUIET_HOURS_CODE, reason: night, publicReason: nightBanPublicReason(quiet.marginMinutes) };
-    const reason = quietHoursReason(nowMs, undefined, quiet);
-    return reason ? { code: QUIET_HOURS_CODE, reason } : undefined;
+    const night = quiet.night && station.location ? nightCause(nowMs, station.location, quiet.marginMinutes) : undefined;
+    if (night) {
+      return { code: QUIET_HOURS_CODE, reason: text('en')(night), reasonDe: text('de')(night), publicReason: text('en', true)(night), publicReasonDe: text('de', true)(night) };
+    }
+    const cause = quietHoursCause(nowMs, undefined, quiet);
+    return cause ? { code: QUIET_HOURS_CODE, reason: text('en')(cause), reasonDe: text('de')(cause) } : undefined;
   }
 
   entities(_station: StationConfig): EntitySpec[] {
@@ -220,5 +233,5 @@ export class LawnMemoryUnit implements StationUnit {
 
 /** The night ban without its times (they are the station's sunset and sunrise). */
 export function nightBanPublicReason(marginMinutes: number): string {
-  return `quiet hours: night ban (from ${marginMinutes} min before sunset to ${marginMinutes} min after sunrise)`;
+  return quietCauseText({ kind: 'night', fromMs: 0, toMs: 0, marginMinutes }, 'en', 'UTC', true);
 }

@@ -46,7 +46,7 @@ export class MowerStateSources implements StationUnit {
     for (const station of stations) if (station.mower) this.#stations.set(station.id, { config: station.mower, session: IDLE_MOWER, state: null });
     this.#recordCut = recordCut;
     this.#now = now;
-    this.#throttle = new LogThrottle(logger.child({ module: 'mower' }), 60_000, now);
+    this.#throttle = new LogThrottle(logger.child({ module: 'mower' }));
   }
 
   /** True when some station has a mower topic (else the composition root leaves the unit out). */

@@ -37,11 +37,16 @@ export function createModelledUnit(wiring: ModelledWiring): ModelledStationUnit 
   });
 }
 
-/** Gap filling for real stations with `gapFill` (runs after the lawn memory: see ./gapFill.ts). */
-export function createGapFillUnit(wiring: Omit<ModelledWiring, 'accept' | 'forecast'>): GapFillUnit {
+/**
+ * Gap filling for real stations with `gapFill` (runs after the lawn memory: see ./gapFill.ts); the
+ * model's rain enters through `accept`, a station's Open-Meteo forecast goes to the forecast unit.
+ */
+export function createGapFillUnit(wiring: ModelledWiring): GapFillUnit {
   return new GapFillUnit({
     stations: wiring.config.stations,
     settings: settingsOf(wiring.config),
+    accept: wiring.accept,
+    supplyForecast: (stationId, cached) => wiring.forecast.supply(stationId, cached),
     logger: wiring.logger,
     now: () => wiring.clock.now(),
     userAgent: `mowability/${wiring.version}`,

@@ -7,17 +7,31 @@
  * filling"): the sensor, then the lawn memory's water balance once it has spun up (this unit runs
  * after it and fills only what is still missing), then the model. Filled fields are listed in the
  * state's `estimated_fields` and `derived_fields`; the checks they decide say "modelliert".
+ *
+ * With `gapFill.rain: "model"` (a gauge known broken) the station's own rain is left out at
+ * ingest (src/station/stationIngest.ts) and the model's hourly rain of the hours the history
+ * lacks, and its current rate, enter the station's history through `acceptReading` instead: rain
+ * windows from the model, the state's `rain_source` "model". A station whose forecast is
+ * Open-Meteo's gets it from the same request (hourly forecast variables beside the current
+ * conditions), so gap filling and the forecast cost one request per round, not two.
  */
 import type { Logger } from 'pino';
 import { OpenMeteoClient } from '../forecast/openMeteoClient.js';
 import { parseModelledAnswer } from '../ingest/formats/openMeteo.js';
-import { GAP_FILL_FIELDS, type CurrentField, type GapFillField, type Reading, type StationConfig, type StationLocation } from '../ingest/types.js';
+import { forecastRidesOnGapFill } from '../ingest/modelledConfig.js';
+import { GAP_FILL_FIELDS, type CurrentField, type GapFillField, type RainSource, type Reading, type StationConfig, type StationLocation } from '../ingest/types.js';
 import { MINUTE_MS } from '../history/windows.js';
 import type { TimedReading } from '../history/stationHistory.js';
 import type { StationHistoryView, StationInput, StationUnit, UnitContext } from '../station/unit.js';
+import type { CachedForecast } from '../forecast/forecastStore.js';
 import { ModelledLoop, type RoundResult } from './modelledLoop.js';
-import { currentUrl } from './modelledRequest.js';
+import { currentUrl, modelledUrl, pastSpan } from './modelledRequest.js';
+import { acceptAll, lastObservedMs, newHours, parserAt, type AcceptReadingFn, type Parsed } from './modelledRound.js';
 import type { ModelledSettings } from './modelledUnit.js';
+
+/** Past hours asked for when only the forecast shares the request (its own request's two, and the hour now). */
+const FORECAST_PAST = { pastHours: 3 };
+const NO_CURRENT = 'the answer has no "current" conditions';
 
 /** A modelled current value older than this is not used (two missed rounds at 15 min and slack). */
 export const GAP_FILL_MAX_AGE_MS = 45 * MINUTE_MS;
@@ -28,6 +42,10 @@ export interface GapFillOptions {
   logger: Logger;
   now: () => number;
   userAgent: string;
+  /** The pipeline's acceptReading: the model's rain for stations with `gapFill.rain` "model". */
+  accept?: AcceptReadingFn;
+  /** The forecast unit's supply(): the forecast of a station whose forecast is Open-Meteo's, from the same request. */
+  supplyForecast?: (stationId: string, forecast: CachedForecast) => Promise<void>;
   fetch?: typeof fetch;
   retryBackoffMs?: number;
   roundBackoffMs?: number;
@@ -38,6 +56,10 @@ interface Filled {
   station: StationConfig & { location: StationLocation };
   fields: readonly GapFillField[];
   measured: Set<CurrentField>;
+  /** The model's rain replaces the gauge's. */
+  modelRain: boolean;
+  /** The station's Open-Meteo forecast rides on this request. */
+  carriesForecast: boolean;
   current?: { values: Reading['values']; timeMs: number };
   lastFilled: GapFillField[];
   failures: number;
@@ -53,17 +75,23 @@ export class GapFillUnit implements StationUnit {
   readonly #held = new Map<string, Filled>();
   readonly #loops: ModelledLoop[] = [];
   readonly #log: Logger;
+  #history: StationHistoryView | undefined;
 
   constructor(options: GapFillOptions) {
     this.#options = options;
     this.#log = options.logger.child({ module: 'gap-fill' });
     for (const station of options.stations) {
       if (!station.gapFill || !station.location) continue;
-      this.#held.set(station.id, { station: { ...station, location: station.location }, fields: station.gapFill.fields ?? GAP_FILL_FIELDS, measured: new Set(), lastFilled: [], failures: 0 });
+      this.#held.set(station.id, {
+        station: { ...station, location: station.location }, fields: station.gapFill.fields ?? GAP_FILL_FIELDS, measured: new Set(), lastFilled: [], failures: 0,
+        modelRain: station.gapFill.rain === 'model' && options.accept !== undefined,
+        carriesForecast: forecastRidesOnGapFill(station),
+      });
     }
   }
 
   async start(context: UnitContext): Promise<void> {
+    this.#history = context.history;
     if (this.#held.size === 0) return;
     const { settings } = this.#options;
     const client = new OpenMeteoClient({
@@ -94,13 +122,41 @@ export class GapFillUnit implements StationUnit {
     for (const field of held.fields) if (assembly.input[field] !== undefined || assembly.withheld[field] !== undefined) held.measured.add(field);
   }
 
+  /** One request: the current conditions, and the hourly part when the model's rain or the forecast rides on it. */
+  async #fetch(client: OpenMeteoClient, held: Filled, nowMs: number, signal: AbortSignal) {
+    const { id, location } = held.station;
+    if (!held.modelRain && !held.carriesForecast) {
+      return client.fetchParsed<Parsed>(currentUrl(client.baseUrl, location), (body) => {
+        const parsed = parseModelledAnswer(body, nowMs);
+        if (!parsed.ok) return parsed;
+        return parsed.answer.current ? { ok: true, value: { answer: parsed.answer, forecast: [] } } : { ok: false, reason: NO_CURRENT };
+      }, {}, signal);
+    }
+    const span = held.modelRain && this.#history ? pastSpan(lastObservedMs(this.#history, id, nowMs), nowMs) : FORECAST_PAST;
+    const parse = parserAt(nowMs);
+    return client.fetchParsed<Parsed>(modelledUrl(client.baseUrl, location, span), (body) => {
+      const parsed = parse(body);
+      return parsed.ok && !parsed.value.answer.current ? { ok: false, reason: NO_CURRENT } : parsed;
+    }, {}, signal);
+  }
+
+  /** The model's rain into the station's history (rain only: the station measures the rest), and the forecast. */
+  async #deliver(held: Filled, parsed: Parsed, nowMs: number): Promise<void> {
+    const { id } = held.station;
+    if (held.modelRain && this.#options.accept && this.#history) {
+      const hours = newHours(this.#history, id, parsed.answer, nowMs).filter((hour) => hour.rainDeltaMm !== undefined);
+      const rate = parsed.answer.current?.values.precipitation_rate;
+      const current = rate === undefined ? [] : [rainOnly(parsed.answer.current!, { precipitation_rate: rate })];
+      acceptAll(this.#options.accept, id, [...hours.map((hour) => rainOnly(hour, {})), ...current]);
+    }
+    if (held.carriesForecast && parsed.forecast.length > 0) {
+      await this.#options.supplyForecast?.(id, { source: 'open-meteo', fetchedAtMs: this.#options.now(), hours: parsed.forecast, validators: {} });
+    }
+  }
+
   async #round(client: OpenMeteoClient, held: Filled, signal: AbortSignal): Promise<RoundResult> {
     const nowMs = this.#options.now();
-    const outcome = await client.fetchParsed(currentUrl(client.baseUrl, held.station.location), (body) => {
-      const parsed = parseModelledAnswer(body, nowMs);
-      if (!parsed.ok) return parsed;
-      return parsed.answer.current ? { ok: true, value: parsed.answer.current } : { ok: false, reason: 'the answer has no "current" conditions' };
-    }, {}, signal);
+    const outcome = await this.#fetch(client, held, nowMs, signal);
     this.counters.gapFillFetches++;
     if (outcome.kind !== 'ok') {
       if (outcome.kind === 'not_modified') return 'ok';
@@ -111,7 +167,9 @@ export class GapFillUnit implements StationUnit {
     }
     if (held.failures > 0) this.#log.info({ station: held.station.id }, `gap filling for station "${held.station.id}" has Open-Meteo's answers again`);
     held.failures = 0;
-    held.current = { values: outcome.value.values, timeMs: Math.min(outcome.value.payloadTimeMs ?? nowMs, nowMs) };
+    const current = outcome.value.answer.current!;
+    held.current = { values: current.values, timeMs: Math.min(current.payloadTimeMs ?? nowMs, nowMs) };
+    await this.#deliver(held, outcome.value, nowMs);
     return 'ok';
   }
 
@@ -130,11 +188,12 @@ export class GapFillUnit implements StationUnit {
     return filled.length === 0 ? input : { ...input, ...Object.fromEntries(filled.map((field) => [field, current[field]])) };
   }
 
-  stateFragment(stationId: string): { estimated_fields: GapFillField[]; gap_fill: Record<string, unknown> } | undefined {
+  stateFragment(stationId: string): { estimated_fields: GapFillField[]; rain_source: RainSource; gap_fill: Record<string, unknown> } | undefined {
     const held = this.#held.get(stationId);
     if (!held) return undefined;
     return {
       estimated_fields: held.lastFilled,
+      rain_source: held.modelRain ? 'model' : 'gauge',
       gap_fill: {
         provider: 'open-meteo',
         fields: held.fields,
@@ -148,4 +207,13 @@ export class GapFillUnit implements StationUnit {
   stats(): Readonly<GapFillCounters> {
     return this.counters;
   }
+}
+
+/** A reading of the model with only its rain (and `values`): the station measures everything else. */
+function rainOnly(reading: Reading, values: Reading['values']): Reading {
+  const { rainDeltaMm, payloadTimeMs } = reading;
+  return {
+    values, rainCounters: [], dropped: [], fingerprint: `${reading.fingerprint}:rain`,
+    ...(rainDeltaMm === undefined ? {} : { rainDeltaMm }), ...(payloadTimeMs === undefined ? {} : { payloadTimeMs }),
+  };
 }

@@ -57,7 +57,8 @@ function observedMinutes(history: StationHistoryView, stationId: string, nowMs: 
   return new Set(rows.filter((row) => row.rainObserved).map((row) => row.minute));
 }
 
-function parserAt(nowMs: number): BodyParser<Parsed> {
+/** The answer's parser at `nowMs`: the station's readings and the forecast hours of the same body. */
+export function parserAt(nowMs: number): BodyParser<Parsed> {
   return (body) => {
     const parsed = parseModelledAnswer(body, nowMs);
     if (!parsed.ok) return parsed;
@@ -67,20 +68,28 @@ function parserAt(nowMs: number): BodyParser<Parsed> {
   };
 }
 
-/** Hands the answer's new readings to the pipeline; 'not_running' when the pipeline has not started yet. */
-function ingest(deps: RoundDeps, stationId: string, answer: ModelledAnswer, nowMs: number): { kind: 'ok'; accepted: number; rejected: number } | { kind: 'not_running' } {
-  const observed = observedMinutes(deps.history, stationId, nowMs);
+/** The past hours the history lacks (within its 14 days, no rain observation in their minute yet). */
+export function newHours(history: StationHistoryView, stationId: string, answer: ModelledAnswer, nowMs: number): Reading[] {
+  const observed = observedMinutes(history, stationId, nowMs);
   const oldestMs = nowMs - RETENTION_MINUTES * MINUTE_MS + EDGE_MS;
-  const fresh = answer.hours.filter((hour) => (hour.payloadTimeMs ?? 0) >= oldestMs && !(hour.rainDeltaMm !== undefined && observed.has(minuteOf(hour.payloadTimeMs!))));
+  return answer.hours.filter((hour) => (hour.payloadTimeMs ?? 0) >= oldestMs && !(hour.rainDeltaMm !== undefined && observed.has(minuteOf(hour.payloadTimeMs!))));
+}
+
+/** Hands readings to the pipeline; 'not_running' when the pipeline has not started yet. */
+export function acceptAll(accept: AcceptReadingFn, stationId: string, readings: readonly Reading[]): { kind: 'ok'; accepted: number; rejected: number } | { kind: 'not_running' } {
   let accepted = 0;
   let rejected = 0;
-  for (const reading of [...fresh, ...(answer.current ? [answer.current] : [])]) {
-    const result = deps.accept(stationId, reading, MODELLED_ORIGIN);
+  for (const reading of readings) {
+    const result = accept(stationId, reading, MODELLED_ORIGIN);
     if (result === 'not_running') return { kind: 'not_running' };
     if (result === 'accepted') accepted++;
     else if (result !== 'duplicate') rejected++;
   }
   return { kind: 'ok', accepted, rejected };
+}
+
+function ingest(deps: RoundDeps, stationId: string, answer: ModelledAnswer, nowMs: number): { kind: 'ok'; accepted: number; rejected: number } | { kind: 'not_running' } {
+  return acceptAll(deps.accept, stationId, [...newHours(deps.history, stationId, answer, nowMs), ...(answer.current ? [answer.current] : [])]);
 }
 
 /** What a station's rounds carry over: the validators of the last answer, an answer not yet handed in. */

@@ -28,6 +28,7 @@ import { DiscoveryPublisher } from './discoveryPublisher.js';
 import type { MqttHealth } from './health.js';
 import { crossKeyProblems } from '../config/crossKeyRules.js';
 import { mqttEnabled, type MqttSideConfig } from './settings.js';
+import type { StationSideConfig } from '../config/schema.js';
 import type { StationStatePayload } from '../station/statePayload.js';
 import { publishStates } from './statePublisher.js';
 import type { AcceptOutcome, IngestCounters } from '../station/stationIngest.js';
@@ -36,7 +37,7 @@ export type { MqttStats } from './bridgeStats.js';
 
 export interface MqttServiceOptions {
   /** The service-schema keys the calculation context needs are optional: sensible defaults. */
-  config: MqttSideConfig & CalculationSettings;
+  config: MqttSideConfig & StationSideConfig & CalculationSettings;
   database: Database;
   logger: Logger;
   clock?: Clock;
@@ -82,7 +83,7 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
   if (problems.length > 0) throw new Error(`Invalid MQTT configuration: ${problems.join('; ')}`);
   const clock = options.clock ?? systemClock;
   const log = options.logger.child({ module: 'mqtt' });
-  const throttle = new LogThrottle(log, 60_000, () => clock.now());
+  const throttle = new LogThrottle(log, 60_000, options.monotonic);
   const version = options.softwareVersion ?? MFI_VERSION;
   const pipeline = new StationPipeline({ config, database, logger: options.logger, log, throttle, clock, units: options.units ?? [], clockSteps: options.clockWatch, monotonic: options.monotonic });
   const extraEntities = (stationId: string) => pipeline.entities(stationId);
@@ -117,7 +118,7 @@ export function createMqttService(options: MqttServiceOptions): MqttService {
     clock,
     timeZone: calculationContext(config, 0).timeZone,
     pruneSchedule: config.history.pruneSchedule,
-    recomputeIntervalMs: config.mqtt.recomputeIntervalSeconds * 1000,
+    recomputeIntervalMs: config.station.recomputeIntervalSeconds * 1000,
     clockSteps: options.clockWatch,
     pipeline,
     reclaimer: new SpaceReclaimer(database, options.logger),

@@ -64,7 +64,7 @@ export class HistoryService {
     this.#stations = options.stations;
     this.#optionsFor = options.optionsFor;
     this.#log = options.logger.child({ module: 'history' });
-    this.#anomalyLog = new LogThrottle(this.#log, ANOMALY_LOG_INTERVAL_MS, options.now);
+    this.#anomalyLog = new LogThrottle(this.#log, ANOMALY_LOG_INTERVAL_MS, this.#monotonic);
     this.#writer = new BatchWriter(() => this.#persist(), options.flushIntervalMs, this.#log);
   }
 

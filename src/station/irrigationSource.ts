@@ -11,7 +11,7 @@
  * (the sprinkler was on until then). The last run is kept in memory only: a
  * restart forgets it until the next live message.
  */
-import { EXTENSION_FIELD_SPECS } from '../core/irrigation.js';
+import { IRRIGATION_FIELD_SPECS } from '../core/irrigation.js';
 import type { StationInput, StationUnit, UnitSubscriber } from './unit.js';
 import type { IrrigationConfig, StationConfig } from '../ingest/types.js';
 import type { LogThrottle } from '../util/logThrottle.js';
@@ -26,7 +26,7 @@ export const MAX_IRRIGATION_TOPICS = 64;
 const ON_WORDS = new Set(['on', 'true', '1']);
 const OFF_WORDS = new Set(['off', 'false', '0']);
 const MINUTE_MS = 60_000;
-const MAX_MINUTES = EXTENSION_FIELD_SPECS.find((spec) => spec.name === 'minutes_since_irrigation')!.max;
+const MAX_MINUTES = IRRIGATION_FIELD_SPECS[0].max;
 
 export type IrrigationReport = 'on' | 'off';
 

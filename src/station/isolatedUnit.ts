@@ -79,7 +79,11 @@ export function isolateUnit(unit: StationUnit, deps: IsolationDeps): StationUnit
     }
   };
   const nothing = () => undefined;
-  const failedHold = (message: string): MowableHold => ({ code: UNIT_FAILED_CODE, reason: `station unit "${unit.name}" failed (${message}); mowable is held off until it works again` });
+  const failedHold = (message: string): MowableHold => ({
+    code: UNIT_FAILED_CODE,
+    reason: `station unit "${unit.name}" failed (${message}); mowable is held off until it works again`,
+    reasonDe: `Stationsbaustein „${unit.name}“ ausgefallen; Mähen bleibt gesperrt, bis er wieder arbeitet`,
+  });
   const isolated: StationUnit = {
     name: unit.name,
     async start(context) {
@@ -110,6 +114,7 @@ export function isolateUnit(unit: StationUnit, deps: IsolationDeps): StationUnit
   if (unit.extendInput) isolated.extendInput = (stationId, input, nowMs) => guard(stationId, 'extendInput', () => unit.extendInput?.(stationId, input, nowMs) ?? input, () => input);
   if (unit.stateFragment) isolated.stateFragment = (stationId, nowMs) => guard(stationId, 'stateFragment', () => unit.stateFragment?.(stationId, nowMs), nothing);
   if (unit.entities) isolated.entities = (station) => guard(station.id, 'entities', () => unit.entities?.(station) ?? [], () => []);
+  if (unit.clockStepped) isolated.clockStepped = (step) => guard(undefined, 'clockStepped', () => unit.clockStepped?.(step), nothing);
   if (unit.stats) isolated.stats = () => guard(undefined, 'stats', () => unit.stats?.() ?? {}, () => ({}));
   return isolated;
 }

@@ -39,19 +39,24 @@ export function nextMowable(
 
 /**
  * Why `mowable` is what `nextMowable` made it, in one sentence for the state's `mowable_reason`
- * and the log (the same branches, in the same order).
+ * and the log (the same branches, in the same order); `de`: the German sentence for
+ * `mowable_reason_de` (the language of the model's reasons).
  */
-export function mowableReason(state: MowableState, score: number | null, status: string | null, settings: MowableSettings): string {
-  if (score === null || status === null) return 'no index could be calculated (inputs missing or stale)';
-  if (status === 'BLOCK') return `status BLOCK (index ${score})`;
-  if (score < settings.offThreshold) return `index ${score} is below ${settings.offThreshold}`;
+export function mowableReason(state: MowableState, score: number | null, status: string | null, settings: MowableSettings, lang: 'en' | 'de' = 'en'): string {
+  const de = lang === 'de';
+  const { onThreshold: on, offThreshold: off } = settings;
+  if (score === null || status === null) return de ? 'kein Index berechenbar (Eingaben fehlen oder sind veraltet)' : 'no index could be calculated (inputs missing or stale)';
+  if (status === 'BLOCK') return de ? `Index ${score}: Mähen gesperrt` : `status BLOCK (index ${score})`;
+  if (score < off) return de ? `Index ${score} liegt unter ${off}` : `index ${score} is below ${off}`;
   const minutes = settings.onDelayMs / 60_000;
   if (state.mowable) {
-    return score >= settings.onThreshold
-      ? `index ${score} has stayed at or above ${settings.onThreshold} for ${minutes} min`
-      : `index ${score} is still at or above ${settings.offThreshold}, where the flag stays on`;
+    if (score >= on) return de ? `Index ${score} liegt seit ${minutes} Min. bei ${on} oder darüber` : `index ${score} has stayed at or above ${on} for ${minutes} min`;
+    return de ? `Index ${score} liegt noch bei ${off} oder darüber, so bleibt die Freigabe` : `index ${score} is still at or above ${off}, where the flag stays on`;
   }
-  return score >= settings.onThreshold
-    ? `index ${score} is at or above ${settings.onThreshold}; waiting until it has stayed there for ${minutes} min`
-    : `index ${score} is below ${settings.onThreshold}, the level at which the flag turns on`;
+  if (score >= on) {
+    return de
+      ? `Index ${score} liegt bei ${on} oder darüber; frei, sobald er ${minutes} Min. dort geblieben ist`
+      : `index ${score} is at or above ${on}; waiting until it has stayed there for ${minutes} min`;
+  }
+  return de ? `Index ${score} liegt unter ${on}, der Schwelle für die Freigabe` : `index ${score} is below ${on}, the level at which the flag turns on`;
 }

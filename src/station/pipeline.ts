@@ -10,7 +10,7 @@ import type { Reading, StationConfig } from '../ingest/types.js';
 import { HistoryService } from './historyService.js';
 import { IrrigationSources, type IrrigationCounters } from './irrigationSource.js';
 import { historyOptionsFor } from '../config/historyOptions.js';
-import type { MqttSideConfig } from '../config/schema.js';
+import type { StationSideConfig } from '../config/schema.js';
 import type { StationStatePayload } from './statePayload.js';
 import { StationEventLog } from './stationEvents.js';
 import { StationIngest, type AcceptOutcome, type IngestCounters } from './stationIngest.js';
@@ -36,7 +36,7 @@ export interface PipelineStats extends IngestCounters, IrrigationCounters {
 }
 
 export interface PipelineOptions {
-  config: MqttSideConfig & CalculationSettings;
+  config: StationSideConfig & CalculationSettings;
   database: Database;
   logger: Logger;
   /** The MQTT side's child logger and its throttle: the pipeline's lines keep `module: "mqtt"`. */
@@ -95,15 +95,16 @@ export class StationPipeline implements LifecycleComponent {
       clock,
       throttle: options.throttle,
       timeZone: calculationContext(config, 0).timeZone,
-      maxPayloadBytes: config.broker.maxPayloadBytes,
+      maxPayloadBytes: config.station.maxPayloadBytes,
       clockSync: () => options.clockSteps?.sync ?? 'unknown',
       onAccepted: (stationId, reading) => this.#tellUnits(stationId, reading),
     });
     this.#recompute = new StationRecompute({ config, history: this.#history, units: this.units, events: this.#events, throttle: options.throttle, unitFailures: this.#unitFailures });
-    this.#debounce = new KeyedDebounce(config.mqtt.recomputeDebounceMs, (stationId) => logFailure(options.log, 'recompute', { station: stationId }));
+    this.#debounce = new KeyedDebounce(config.station.recomputeDebounceMs, (stationId) => logFailure(options.log, 'recompute', { station: stationId }));
     options.clockSteps?.onStep((step) => {
       if (!this.#running) return;
       this.#history.clockStepped(clock.now(), step.deltaMs);
+      for (const unit of this.units) unit.clockStepped?.(step);
       this.recomputeAll();
     });
   }

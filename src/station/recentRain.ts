@@ -11,6 +11,7 @@
  * this unit changes nothing.
  */
 import type { TimedReading } from '../history/stationHistory.js';
+import { isModelHour } from '../ingest/formats/openMeteo.js';
 import type { MonotonicClock } from '../util/clock.js';
 import type { MowableHold, StationInput, StationUnit } from './unit.js';
 
@@ -51,6 +52,8 @@ export class RecentRain implements StationUnit {
   }
 
   onReading(stationId: string, reading: TimedReading): void {
+    // A model's past hour (a modelled station's backfill, a broken gauge's model rain) arrives late by construction.
+    if (isModelHour(reading)) return;
     const atMs = this.#monotonic.now();
     const memory = this.#memory(stationId);
     let mm = reading.rainDeltaMm !== undefined && reading.rainDeltaMm > 0 ? reading.rainDeltaMm : 0;
@@ -98,6 +101,11 @@ export class RecentRain implements StationUnit {
   mowableHold(stationId: string): MowableHold | undefined {
     const missing = this.#stations.get(stationId)?.missingMm ?? 0;
     if (missing <= 0) return undefined;
-    return { code: 'recent_rain', reason: `the station reported ${Math.round(missing * 10) / 10} mm of rain in the last hour that the history's windows do not show (clock step?)` };
+    const mm = Math.round(missing * 10) / 10;
+    return {
+      code: 'recent_rain',
+      reason: `the station reported ${mm} mm of rain in the last hour that the history's windows do not show (clock step?)`,
+      reasonDe: `die Station meldete in der letzten Stunde ${String(mm).replace('.', ',')} mm Regen, die im Verlauf fehlen (Zeitsprung der Uhr?)`,
+    };
   }
 }

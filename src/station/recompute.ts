@@ -10,7 +10,7 @@ import { MINUTE_MS } from '../history/windows.js';
 import type { StationConfig } from '../ingest/types.js';
 import type { HistoryService } from './historyService.js';
 import { INITIAL_MOWABLE, mowableReason, nextMowable, type MowableSettings } from './mowable.js';
-import type { MqttSideConfig } from '../config/schema.js';
+import type { StationSideConfig } from '../config/schema.js';
 import { buildStatePayload, PUBLIC_REASON_KEY, type StationStatePayload } from './statePayload.js';
 import type { StationEventLog } from './stationEvents.js';
 import type { LogThrottle } from '../util/logThrottle.js';
@@ -21,16 +21,16 @@ import type { UnitFailures } from './isolatedUnit.js';
 /** The state key naming the station units that failed and in which hook (docs/mqtt.md, state payload). */
 export const UNIT_ERRORS_KEY = 'unit_errors';
 
-export function mowableSettingsFor(config: MqttSideConfig): MowableSettings {
+export function mowableSettingsFor(config: Pick<StationSideConfig, 'station'>): MowableSettings {
   return {
-    onThreshold: config.mqtt.mowableOnThreshold,
-    offThreshold: config.mqtt.mowableOffThreshold,
-    onDelayMs: config.mqtt.mowableOnDelayMinutes * MINUTE_MS,
+    onThreshold: config.station.mowableOnThreshold,
+    offThreshold: config.station.mowableOffThreshold,
+    onDelayMs: config.station.mowableOnDelayMinutes * MINUTE_MS,
   };
 }
 
 export interface RecomputeDeps {
-  config: MqttSideConfig & CalculationSettings;
+  config: StationSideConfig & CalculationSettings;
   history: HistoryService;
   units: readonly StationUnit[];
   events: StationEventLog;
@@ -72,14 +72,16 @@ export class StationRecompute {
     const hold = this.#firstHold(station.id, nowMs);
     const flag = mowable.mowable && hold === undefined;
     const reason = hold?.reason ?? mowableReason(mowable, score, status, this.#mowableSettings);
+    const reasonDe = hold ? (hold.reasonDe ?? hold.reason) : mowableReason(mowable, score, status, this.#mowableSettings, 'de');
     this.#deps.events.mowable(station.id, this.#publishedMowable.get(station.id) ?? previous.mowable, flag, score, status, reason);
     this.#publishedMowable.set(station.id, flag);
     const fragments = Object.assign({}, ...units.map((unit) => unit.stateFragment?.(station.id, nowMs))) as Record<string, unknown>;
     if (hold?.publicReason !== undefined) fragments[PUBLIC_REASON_KEY] = hold.publicReason;
+    if (hold?.publicReason !== undefined) fragments[`${PUBLIC_REASON_KEY}_de`] = hold.publicReasonDe ?? hold.publicReason;
     const failed = this.#deps.unitFailures?.forStation(station.id) ?? [];
     if (failed.length > 0) fragments[UNIT_ERRORS_KEY] = failed;
     const published = estimated.length === 0 ? assembly : { ...assembly, derived: [...assembly.derived, ...estimated] };
-    return buildStatePayload({ stationId: station.id, stationName: station.name, outcome, assembly: published, mowable: flag, mowableReason: reason, input, fragments });
+    return buildStatePayload({ stationId: station.id, stationName: station.name, outcome, assembly: published, mowable: flag, mowableReason: reason, mowableReasonDe: reasonDe, input, fragments });
   }
 
   #firstHold(stationId: string, nowMs: number): MowableHold | undefined {

@@ -18,7 +18,7 @@ export interface ScheduledJobsOptions {
   timeZone: string;
   /** `history.pruneSchedule` (cron). */
   pruneSchedule: string;
-  /** `mqtt.recomputeIntervalSeconds` in ms. */
+  /** `station.recomputeIntervalSeconds` in ms. */
   recomputeIntervalMs: number;
   pipeline: { recomputeAll(): void; history: { prune(nowMs: number): unknown } };
   reclaimer: { reclaim(): unknown };
@@ -42,7 +42,7 @@ export class ScheduledJobs implements LifecycleComponent {
     const { pipeline, clock, reclaimer } = this.#options;
     const scheduler = createScheduler(this.#options.logger, { timeZone: this.#options.timeZone, clock });
     // The job names appear in the scheduler's log lines; kept from when the MQTT bridge owned them.
-    scheduler.every('mqtt-recompute', this.#options.recomputeIntervalMs, () => {
+    scheduler.every('station-recompute', this.#options.recomputeIntervalMs, () => {
       pipeline.recomputeAll();
       this.#options.afterRecompute?.();
     });

@@ -7,7 +7,7 @@
  * The checks' reasons are plain text here (HTTP keeps the spec's `<b>` emphasis).
  */
 import { plainReason, type CalculationInput, type CalculationOutcome, type CalculationResult, type FieldName } from '../core/index.js';
-import type { ExtensionInput } from '../core/irrigation.js';
+import type { ExtensionInput } from '../core/extensionFields.js';
 import type { Assembly } from '../history/stationHistory.js';
 import type { IrrigationStatus } from './irrigationSource.js';
 import { markModelledReasons } from './modelledReasons.js';
@@ -25,6 +25,8 @@ export interface StatePayloadParts {
   input?: CalculationInput & ExtensionInput;
   /** Why `mowable` is what it is, in one sentence. */
   mowableReason: string;
+  /** The same in German (the language of the model's reasons); absent: the English sentence. */
+  mowableReasonDe?: string;
   /** Top-level keys the station units add (src/station/unit.ts), e.g. `irrigation`. */
   fragments?: Record<string, unknown>;
 }
@@ -35,6 +37,8 @@ export interface StationStatePayload {
   mowable: boolean;
   /** Why `mowable` is what it is: the index and its hysteresis, or a station unit's hold (quiet hours, rain expected). */
   mowable_reason: string;
+  /** `mowable_reason` in German, for German pages and dashboards. */
+  mowable_reason_de: string;
   input: CalculationInput & ExtensionInput;
   /** The station's irrigation source and what it last reported (stations with `irrigation` only). */
   irrigation?: IrrigationStatus;
@@ -64,6 +68,7 @@ export function buildStatePayload(parts: StatePayloadParts): StationStatePayload
     station_name: parts.stationName,
     mowable: parts.mowable,
     mowable_reason: parts.mowableReason,
+    mowable_reason_de: parts.mowableReasonDe ?? parts.mowableReason,
     input: parts.input ?? assembly.input,
     last_reading_at: assembly.lastReadingAtMs === null ? null : new Date(assembly.lastReadingAtMs).toISOString(),
     withheld_fields: assembly.withheld,

@@ -2,9 +2,10 @@
  * One station message → parsed, time-checked reading → history. Counts every
  * outcome and logs problems at most once a minute per station and kind.
  */
+import { gaugeRainReplaced, withoutGaugeRain } from '../ingest/modelledConfig.js';
 import { parseStationMessage } from '../ingest/parse.js';
 import { resolveReadingTime } from '../ingest/time.js';
-import type { Reading, StationConfig } from '../ingest/types.js';
+import { MODELLED_FORMAT, type Reading, type StationConfig } from '../ingest/types.js';
 import type { Clock } from '../util/clock.js';
 import type { ClockSyncStatus } from '../util/clockSync.js';
 import type { HistoryService } from './historyService.js';
@@ -128,7 +129,9 @@ export class StationIngest {
     }
   }
 
-  #accept(station: StationConfig, reading: Reading, origin: string): AcceptOutcome {
+  #accept(station: StationConfig, received: Reading, origin: string): AcceptOutcome {
+    // A gauge known broken (gapFill.rain "model"): the station's rain is left out, the model's comes through gap filling.
+    const reading = gaugeRainReplaced(station) && origin !== MODELLED_FORMAT ? withoutGaugeRain(received) : received;
     if (reading.dropped.length > 0) {
       this.#count(station.id, 'droppedValues', reading.dropped.length);
       this.#throttle.warn(`dropped:${station.id}`, { station: station.id, origin, dropped: reading.dropped }, 'implausible values dropped');

@@ -8,8 +8,9 @@
  * most once per debounce per station): a unit that fetches or persists does
  * so in its own start()/timers and answers hooks from memory.
  */
+import type { ClockStep } from '../util/clockWatch.js';
 import type { CalculationInput } from '../core/index.js';
-import type { ExtensionInput } from '../core/irrigation.js';
+import type { ExtensionInput } from '../core/extensionFields.js';
 import type { Assembly, BucketRow, TimedReading } from '../history/stationHistory.js';
 import type { StationConfig } from '../ingest/types.js';
 import type { EntitySpec } from '../homeassistant/stationEntities.js';
@@ -33,6 +34,10 @@ export interface MowableHold {
    * locate the station (the sunset and sunrise times of a night ban): the state's `mowable_reason_public`.
    */
   publicReason?: string;
+  /** `reason` in German (the language of the model's reasons): the state's `mowable_reason_de`; absent: the English one. */
+  reasonDe?: string;
+  /** `publicReason` in German: the state's `mowable_reason_public_de`. */
+  publicReasonDe?: string;
 }
 
 /** Read-only access to the station histories (14 days of minute buckets and the latest values). */
@@ -80,4 +85,10 @@ export interface StationUnit {
   entities?(station: StationConfig): EntitySpec[];
   /** Counters merged into the bridge stats and metrics; names must not collide with other units'. */
   stats?(): Readonly<Record<string, number>>;
+  /**
+   * The wall clock stepped (src/util/clockWatch.ts; called before the recompute that follows):
+   * a unit keeping wall-clock times re-bases them by `step.deltaMs` so ages and day boundaries
+   * keep the time that really passed.
+   */
+  clockStepped?(step: ClockStep): void;
 }

@@ -13,7 +13,7 @@ import { loadUploadRefusals, saveUploadRefusals, type UploadRefusalRow } from '.
 import { guarded, logFailure } from '../util/guarded.js';
 import type { StationUnit, UnitContext } from './unit.js';
 
-/** What the upload routes report (src/http/uploadsReceive.ts); `station` undefined: it matched none. */
+/** What the upload routes report (src/http/uploads.ts); `station` undefined: it matched none. */
 export interface RefusedUpload {
   station: string | undefined;
   protocol: string;

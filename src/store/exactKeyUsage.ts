@@ -8,9 +8,11 @@
  */
 import type { Logger } from 'pino';
 import { CalendarDayClock } from '../util/calendarDay.js';
+import type { ClockStep } from '../util/clockWatch.js';
 import type { Admission, KeyUsageOptions } from './keyUsage.js';
 import type { ApiKeyCredential } from './serviceStore.js';
 import type { SqlDatabase } from './sqlDatabase.js';
+import { OwnDayCounts, moveUsage } from './usageDays.js';
 
 const COUNT_ONE = `
   INSERT INTO key_usage (key_id, day, requests) SELECT CAST(? AS INTEGER), ?, 1 WHERE EXISTS (SELECT 1 FROM api_keys WHERE id = ?)
@@ -24,6 +26,7 @@ export class ExactKeyUsage {
   readonly #flushIntervalMs: number;
   readonly #days: CalendarDayClock;
   #lastUsed = new Map<number, number>();
+  readonly #own = new OwnDayCounts();
   #timer: NodeJS.Timeout | undefined;
 
   constructor(options: KeyUsageOptions) {
@@ -52,8 +55,21 @@ export class ExactKeyUsage {
     const row = await this.#db.get<{ requests: number }>(COUNT_ONE, [credential.id, day, credential.id, quota, quota]);
     // No row: the update's condition failed (quota used up), or the key was removed meanwhile (not counted).
     if (row === undefined && quota > 0) return { ok: false, quota, retryAfterSeconds: Math.max(1, Math.ceil((endMs - nowMs) / 1000)) };
+    if (row !== undefined) this.#own.count(day, credential.id, nowMs);
     this.#lastUsed.set(credential.id, nowMs);
     return { ok: true };
+  }
+
+  /** The wall clock stepped to another day: this instance's counts of its usage day move there (./usageDays.ts). */
+  async clockStepped(step: ClockStep): Promise<void> {
+    const moved = this.#own.clockStepped(step, this.#days.at(step.atMs).day);
+    if (!moved) return;
+    try {
+      await moveUsage(this.#db, moved);
+      this.#log.info({ from: moved.from, to: moved.to, keys: moved.counts.size }, 'the clock stepped to another day: this instance\'s key usage of the day moves with it (quotas neither reset nor granted twice)');
+    } catch (err) {
+      this.#log.warn({ err }, 'could not move the key usage to the day the stepped clock shows; quotas may be off until midnight');
+    }
   }
 
   /** Writes the last use of the keys used since the last write. */

@@ -11,8 +11,10 @@
  */
 import type { Logger } from 'pino';
 import { CalendarDayClock } from '../util/calendarDay.js';
+import type { ClockStep } from '../util/clockWatch.js';
 import type { SqlDatabase } from './sqlDatabase.js';
 import type { ApiKeyCredential } from './serviceStore.js';
+import { OwnDayCounts } from './usageDays.js';
 
 export type Admission = { ok: true } | { ok: false; quota: number; retryAfterSeconds: number };
 
@@ -42,6 +44,7 @@ export class KeyUsage {
   /** Counted since the last write: key → day → requests, and the last use per key. */
   #pending = new Map<number, Map<string, number>>();
   #lastUsed = new Map<number, number>();
+  readonly #own = new OwnDayCounts();
   #timer: NodeJS.Timeout | undefined;
   #writing: Promise<void> = Promise.resolve();
 
@@ -92,8 +95,32 @@ export class KeyUsage {
     let days = this.#pending.get(credential.id);
     if (!days) this.#pending.set(credential.id, (days = new Map<string, number>()));
     days.set(day, (days.get(day) ?? 0) + 1);
+    this.#own.count(day, credential.id, nowMs);
     this.#lastUsed.set(credential.id, nowMs);
     return { ok: true };
+  }
+
+  /**
+   * The wall clock stepped to another day: what this instance counted on its usage day moves to
+   * the day the clock shows now (./usageDays.ts), written at once with the next totals read.
+   */
+  clockStepped(step: ClockStep): Promise<void> {
+    const to = this.#days.at(step.atMs).day;
+    const moved = this.#own.clockStepped(step, to);
+    if (!moved) return Promise.resolve();
+    if (this.#day !== to) {
+      this.#day = to;
+      this.#today = new Map();
+    }
+    for (const [keyId, requests] of moved.counts) {
+      let days = this.#pending.get(keyId);
+      if (!days) this.#pending.set(keyId, (days = new Map<string, number>()));
+      days.set(moved.from, (days.get(moved.from) ?? 0) - requests);
+      days.set(to, (days.get(to) ?? 0) + requests);
+      this.#today.set(keyId, (this.#today.get(keyId) ?? 0) + requests);
+    }
+    this.#log.info({ from: moved.from, to, keys: moved.counts.size }, 'the clock stepped to another day: this instance\'s key usage of the day moves with it (quotas neither reset nor granted twice)');
+    return this.flush();
   }
 
   /** Writes what was counted since the last write, in one transaction; nothing when nothing was counted. */
@@ -120,6 +147,7 @@ export class KeyUsage {
         // In key order: two instances writing the same keys then lock their rows in the same order (no deadlock).
         for (const [keyId, days] of [...pending].sort(([a], [b]) => a - b)) {
           for (const [day, requests] of days) {
+            if (requests === 0) continue;
             // A key removed meanwhile has no row to count against (foreign key): skip it.
             await db.run(
               `INSERT INTO key_usage (key_id, day, requests) SELECT CAST(? AS INTEGER), ?, CAST(? AS INTEGER) WHERE EXISTS (SELECT 1 FROM api_keys WHERE id = ?)

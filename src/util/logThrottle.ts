@@ -1,20 +1,26 @@
-/** Logs a repeated problem at most once per interval per key, with the count of suppressed repeats. */
+/**
+ * Logs a repeated problem at most once per interval per key, with the count of suppressed repeats.
+ * The interval is measured on the monotonic clock: a wall clock stepped back (a Pi without a
+ * real-time clock, then NTP) must not silence a problem for the size of the step, nor a step
+ * forward let a burst of repeats through.
+ */
 import type { Logger } from 'pino';
+import { monotonicClock, type MonotonicClock } from './clock.js';
 
 export class LogThrottle {
   readonly #log: Logger;
   readonly #intervalMs: number;
-  readonly #now: () => number;
+  readonly #monotonic: MonotonicClock;
   readonly #seen = new Map<string, { lastMs: number; suppressed: number }>();
 
-  constructor(log: Logger, intervalMs = 60_000, now: () => number = Date.now) {
+  constructor(log: Logger, intervalMs = 60_000, monotonic: MonotonicClock = monotonicClock) {
     this.#log = log;
     this.#intervalMs = intervalMs;
-    this.#now = now;
+    this.#monotonic = monotonic;
   }
 
   warn(key: string, details: Record<string, unknown>, message: string): void {
-    const now = this.#now();
+    const now = this.#monotonic.now();
     const entry = this.#seen.get(key);
     if (entry && now - entry.lastMs < this.#intervalMs) {
       entry.suppressed++;

@@ -1,6 +1,6 @@
 /** Sunrise/sunset (NOAA/Meeus) and the quiet-hours rule for the `mowable` flag. */
 import { describe, expect, it } from 'vitest';
-import { nightBan, parseNoiseHours, quietHoursReason, type QuietHoursSettings } from '../../src/core/lawn/quietHours.js';
+import { nightBan, parseNoiseHours, quietCauseText, quietHoursCause, quietHoursReason, type QuietHoursSettings } from '../../src/core/lawn/quietHours.js';
 import { sunDay } from '../../src/core/lawn/sun.js';
 
 const berlin = { latitude: 52.52, longitude: 13.405 };
@@ -56,5 +56,33 @@ describe('quiet hours', () => {
 
   it.each(['7-8', '20:00', '25:00-07:00', '20:00-20:00', '20:61-07:00'])('refuses noise hours "%s"', (text) => {
     expect(() => parseNoiseHours(text)).toThrow();
+  });
+});
+
+describe('quiet hours in German (the language of the model\'s reasons)', () => {
+  const holidays = new Map([['2026-06-04', 'Corpus Christi']]);
+  const full: QuietHoursSettings = { ...settings, noise: parseNoiseHours('20:00-07:00'), sundays: true, holidays, holidayNamesDe: new Map([['2026-06-04', 'Fronleichnam']]) };
+  const german = (iso: string, hideTimes = false) => {
+    const cause = quietHoursCause(Date.parse(iso), berlin, full);
+    return cause && quietCauseText(cause, 'de', full.timeZone, hideTimes);
+  };
+
+  it.each([
+    ['night ban with its times', '2026-06-21T21:00:00Z', false, 'Ruhezeit: Nachtverbot von 21:03 (30 Min. vor Sonnenuntergang) bis 05:13 (30 Min. nach Sonnenaufgang)'],
+    ['night ban for open pages', '2026-06-21T21:00:00Z', true, 'Ruhezeit: Nachtverbot (von 30 Min. vor Sonnenuntergang bis 30 Min. nach Sonnenaufgang)'],
+    ['Sunday', '2026-06-21T10:00:00Z', false, 'Ruhezeit: Sonntag'],
+    ['holiday, German name', '2026-06-04T10:00:00Z', false, 'Ruhezeit: Feiertag (Fronleichnam)'],
+  ])('%s', (_name, iso, hideTimes, text) => {
+    expect(german(iso, hideTimes)).toBe(text);
+  });
+
+  it('noise hours, polar night, and the English sentence of the same cause', () => {
+    const noise = quietHoursCause(Date.parse('2026-06-22T04:00:00Z'), undefined, full)!;
+    expect(quietCauseText(noise, 'de', 'Europe/Berlin')).toBe('Ruhezeit: Lärmschutzzeit 20:00–07:00');
+    expect(quietCauseText(noise, 'en', 'Europe/Berlin')).toBe('quiet hours: noise hours 20:00–07:00');
+    expect(quietCauseText({ kind: 'polar_night' }, 'de', 'UTC')).toBe('Ruhezeit: Polarnacht (die Sonne geht heute nicht auf)');
+    // Without German names the holiday keeps the name it has.
+    const cause = quietHoursCause(Date.parse('2026-06-04T10:00:00Z'), undefined, { ...settings, night: false, holidays });
+    expect(quietCauseText(cause!, 'de', 'UTC')).toBe('Ruhezeit: Feiertag (Corpus Christi)');
   });
 });

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { DRY_SPELL_RAIN_14D_MM } from '../../src/core/drought.js';
 import { NO_WETNESS_EVIDENCE_CAP, lacksWetnessEvidence } from '../../src/core/evidence.js';
 import { FIELD_SPECS, REQUIRED_FIELDS, calculate, parseInput, statusForScore } from '../../src/core/index.js';
-import type { CalculationContext, CalculationResult, FieldName, FieldSpec } from '../../src/core/index.js';
+import type { FieldName, FieldSpec } from '../../src/core/index.js';
+import { contextOf, mustResult, specOf, validInputOf } from '../helpers/calculationProperties.js';
 
 const NUM_RUNS = 500;
 
@@ -41,35 +42,10 @@ const anyInput: fc.Arbitrary<Record<string, unknown>> = fc
   .map(([fields, extra]) => ({ ...extra, ...fields }));
 
 /** Only valid numbers; the two required fields are always present. */
-const validInput: fc.Arbitrary<Partial<Record<FieldName, number>>> = fc.record(
-  Object.fromEntries(FIELD_SPECS.map((spec) => [spec.name, validNumber(spec)])) as Record<FieldName, fc.Arbitrary<number>>,
-  { requiredKeys: [...REQUIRED_FIELDS] },
-);
+const validInput = validInputOf(validNumber);
 
-const anyContext: fc.Arbitrary<CalculationContext> = fc.record({
-  nowMs: fc.integer({ min: 0, max: 4_102_444_800_000 }),
-  timeZone: fc.constantFrom('UTC', 'Europe/Berlin', 'America/New_York', 'Australia/Sydney', 'Asia/Kolkata', 'Invalid/Zone', ''),
-  hemisphere: fc.constantFrom('north' as const, 'south' as const),
-  forcedSeason: fc.option(fc.constantFrom('spring' as const, 'summer' as const, 'autumn' as const, 'winter' as const), { nil: undefined }),
-  lawn: fc.option(
-    fc.record({ soilType: fc.constantFrom('sand' as const, 'loam' as const, 'clay' as const), mowerClass: fc.constantFrom('robot' as const, 'walk' as const, 'ride_on' as const) }),
-    { nil: undefined },
-  ),
-});
+const anyContext = contextOf(0, 4_102_444_800_000, ['UTC', 'Europe/Berlin', 'America/New_York', 'Australia/Sydney', 'Asia/Kolkata', 'Invalid/Zone', '']);
 
-function mustResult(input: Record<string, unknown>, context: CalculationContext): CalculationResult {
-  const outcome = calculate(input, context);
-  if (!outcome.ok) throw new Error(outcome.error.message);
-  return outcome.result;
-}
-
-function specOf(name: FieldName): FieldSpec {
-  const spec = FIELD_SPECS.find((candidate) => candidate.name === name);
-  if (spec === undefined) throw new Error(name);
-  return spec;
-}
-
-/** A base input with `field` present and a copy where it is raised by a share of its remaining range. */
 function raisedPair(field: FieldName, floor: number = specOf(field).min) {
   const spec = specOf(field);
   return fc.tuple(validInput, validNumber(spec), fc.double({ min: 0, max: 1, noNaN: true })).map(([input, fallback, share]) => {

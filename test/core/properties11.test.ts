@@ -1,45 +1,19 @@
-/** Properties of model 1.1 (issue 10). */
+/** Properties of model 1.1 (docs/model.md, "Model 1.1"). */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DRY_SPELL_RAIN_14D_MM } from '../../src/core/drought.js';
 import { WETNESS_EVIDENCE_FIELDS } from '../../src/core/evidence.js';
-import { FIELD_SPECS, calculate } from '../../src/core/index.js';
-import type { CalculationContext, CalculationResult, FieldName, FieldSpec } from '../../src/core/index.js';
+import { FIELD_SPECS } from '../../src/core/index.js';
+import type { CalculationResult } from '../../src/core/index.js';
+import { contextOf, mustResult, specOf, validInputOf, valueOf } from '../helpers/calculationProperties.js';
 import { HEAT_STRESS_FROM_C } from '../../src/core/turf.js';
 
 const NUM_RUNS = 300;
 
-function specOf(name: FieldName): FieldSpec {
-  const spec = FIELD_SPECS.find((candidate) => candidate.name === name);
-  if (spec === undefined) throw new Error(name);
-  return spec;
-}
-
-const valueOf = (name: FieldName, min = specOf(name).min, max = specOf(name).max): fc.Arbitrary<number> =>
-  fc.oneof(fc.double({ min, max, noNaN: true }), fc.constantFrom(min, max));
-
 /** Valid numbers for every field; the two required ones always present. */
-const validInput = fc.record(
-  Object.fromEntries(FIELD_SPECS.map((spec) => [spec.name, valueOf(spec.name)])) as Record<FieldName, fc.Arbitrary<number>>,
-  { requiredKeys: ['temperature', 'precipitation_rate'] },
-);
+const validInput = validInputOf((spec) => valueOf(spec.name));
 
-const context: fc.Arbitrary<CalculationContext> = fc.record({
-  nowMs: fc.integer({ min: Date.UTC(2020, 0, 1), max: Date.UTC(2035, 0, 1) }),
-  timeZone: fc.constantFrom('UTC', 'Europe/Berlin', 'Australia/Perth', 'Europe/Lisbon'),
-  hemisphere: fc.constantFrom('north' as const, 'south' as const),
-  forcedSeason: fc.option(fc.constantFrom('spring' as const, 'summer' as const, 'autumn' as const, 'winter' as const), { nil: undefined }),
-  lawn: fc.option(
-    fc.record({ soilType: fc.constantFrom('sand' as const, 'loam' as const, 'clay' as const), mowerClass: fc.constantFrom('robot' as const, 'walk' as const, 'ride_on' as const) }),
-    { nil: undefined },
-  ),
-});
-
-function mustResult(input: Record<string, unknown>, ctx: CalculationContext): CalculationResult {
-  const outcome = calculate(input, ctx);
-  if (!outcome.ok) throw new Error(outcome.error.message);
-  return outcome.result;
-}
+const context = contextOf(Date.UTC(2020, 0, 1), Date.UTC(2035, 0, 1), ['UTC', 'Europe/Berlin', 'Australia/Perth', 'Europe/Lisbon']);
 
 function checkScores(result: CalculationResult): Record<string, number | null> {
   return Object.fromEntries(Object.entries(result.checks).map(([name, check]) => [name, check?.score ?? null]));

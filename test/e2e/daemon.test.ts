@@ -92,7 +92,7 @@ describe('end to end: the built daemon over real HTTP, administered by the built
     expect(daemon.output()).not.toContain(key);
     const stopped = daemon.logLines().some((line) => line.msg === 'daemon stopped');
     expect(stopped).toBe(true);
-    // The access lines are written in blocks (src/util/bufferedLines.ts); the exit writes what was still waiting.
+    // The access lines are written in blocks (src/util/logger.ts); the exit writes what was still waiting.
     const requestLines = daemon.logLines().filter((line) => line.msg === 'request');
     expect(requestLines.map((line) => `${String(line.statusCode)} ${String(line.method)} ${String(line.path)}`)).toEqual(
       expect.arrayContaining(['200 GET /health', '401 POST /v1/calculate', '405 GET /v1/calculate', '503 POST /v1/calculate', '403 GET /health']),

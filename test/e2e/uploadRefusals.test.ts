@@ -6,15 +6,12 @@
  * station (and per unmatched console) with the reason, and a counter-only
  * station has its first index with its second reading.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/load.js';
-import { startDaemon, type RunningDaemon } from '../../src/daemon.js';
-import { uploadSecretDigest } from '../../src/http/uploadsMatch.js';
+import { type RunningDaemon } from '../../src/daemon.js';
 import { runCliInProcess } from '../helpers/httpCli.js';
-import { mqttTempDir, silentLogger, waitUntil } from '../helpers/mqttHarness.js';
+import { mqttTempDir, waitUntil } from '../helpers/mqttHarness.js';
 import { payloadText } from '../helpers/mqttPayloads.js';
+import { startUploadDaemon, wundergroundStation } from '../helpers/uploadStations.js';
 
 const PASSWORD = 'pws-secret-9';
 
@@ -28,10 +25,9 @@ describe('refused uploads where the user looks', () => {
   });
 
   it('state, status page and mowability status say why an upload was refused', async () => {
-    const file = join(temp.dir, 'config.json');
-    writeFileSync(file, JSON.stringify({ stations: [{ id: 'pws', name: 'PWS', format: 'wunderground', upload: { stationId: 'KXXTEST2', passwordSha256: uploadSecretDigest(PASSWORD) } }] }));
-    const env = { MOWABILITY_DB_PATH: temp.dbPath, MOWABILITY_HTTP_HOST: '127.0.0.1', MOWABILITY_HTTP_PORT: '0', MOWABILITY_BROKER_ENABLED: 'false', MOWABILITY_MQTT_RECOMPUTE_DEBOUNCE_MS: '0' };
-    daemon = await startDaemon({ config: loadConfig({ argv: ['--config', file], env }), logger: silentLogger });
+    const started = await startUploadDaemon(temp, [wundergroundStation('pws', 'KXXTEST2', PASSWORD, 'PWS')], { MOWABILITY_STATION_RECOMPUTE_DEBOUNCE_MS: '0' });
+    const { configFile: file, env } = started;
+    daemon = started.daemon;
     const base = daemon.httpAddress;
     const get = async (path: string) => {
       const response = await fetch(`${base}${path}`);

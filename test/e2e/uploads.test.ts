@@ -4,18 +4,16 @@
  * SQLite → the retained state on MQTT; refusals are still answered 200 and
  * show up per station and reason in /metrics.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { startDaemon, type RunningDaemon } from '../../src/daemon.js';
-import { uploadSecretDigest } from '../../src/http/uploadsMatch.js';
 import { Database } from '../../src/store/database.js';
 import { createLogger } from '../../src/util/logger.js';
 import { RecordingClient, mqttTempDir, waitUntil } from '../helpers/mqttHarness.js';
 import { parsePrometheusText, sampleValue } from '../helpers/promText.js';
 import { ecowittBody, wundergroundRequest } from '../helpers/uploadPayloads.js';
+import { gardenAndPws, writeStationsConfig } from '../helpers/uploadStations.js';
 
 const PASSKEY = '0123456789ABCDEF0123456789ABCDEF';
 const WU_PASSWORD = 'pws-secret-7';
@@ -34,16 +32,7 @@ describe('direct station uploads through the daemon', () => {
   beforeEach(async () => {
     temp = mqttTempDir();
     logLines.length = 0;
-    const file = join(temp.dir, 'config.json');
-    writeFileSync(
-      file,
-      JSON.stringify({
-        stations: [
-          { id: 'garden', name: 'Garden', format: 'ecowitt-http', upload: { passkeySha256: uploadSecretDigest(PASSKEY) } },
-          { id: 'pws', name: 'PWS', format: 'wunderground', upload: { stationId: 'KXXTEST1', passwordSha256: uploadSecretDigest(WU_PASSWORD) } },
-        ],
-      }),
-    );
+    const file = writeStationsConfig(temp.dir, gardenAndPws(PASSKEY, WU_PASSWORD));
     const env = { MOWABILITY_DB_PATH: temp.dbPath, MOWABILITY_HTTP_HOST: '127.0.0.1', MOWABILITY_HTTP_PORT: '0', MOWABILITY_BROKER_PORT: '0', MOWABILITY_HISTORY_FLUSH_INTERVAL_SECONDS: '1' };
     const sink = new Writable({
       write(chunk, _encoding, done) {

@@ -3,14 +3,11 @@
  * pipeline still runs, so an Ecowitt upload lands in the history and the status page's
  * GET /v1/stations shows the station with its reading.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/load.js';
-import { startDaemon, type RunningDaemon } from '../../src/daemon.js';
-import { uploadSecretDigest } from '../../src/http/uploadsMatch.js';
-import { mqttTempDir, silentLogger, waitUntil } from '../helpers/mqttHarness.js';
+import { type RunningDaemon } from '../../src/daemon.js';
+import { mqttTempDir, waitUntil } from '../helpers/mqttHarness.js';
 import { ecowittBody } from '../helpers/uploadPayloads.js';
+import { ecowittStation, startUploadDaemon } from '../helpers/uploadStations.js';
 
 const PASSKEY = '0123456789ABCDEF0123456789ABCDEF';
 
@@ -24,10 +21,7 @@ describe('direct uploads with MQTT off', () => {
   });
 
   it('feeds the pipeline and the station list', async () => {
-    const file = join(temp.dir, 'config.json');
-    writeFileSync(file, JSON.stringify({ stations: [{ id: 'garden', name: 'Garden', format: 'ecowitt-http', upload: { passkeySha256: uploadSecretDigest(PASSKEY) } }] }));
-    const env = { MOWABILITY_DB_PATH: temp.dbPath, MOWABILITY_HTTP_HOST: '127.0.0.1', MOWABILITY_HTTP_PORT: '0', MOWABILITY_BROKER_ENABLED: 'false' };
-    daemon = await startDaemon({ config: loadConfig({ argv: ['--config', file], env }), logger: silentLogger });
+    ({ daemon } = await startUploadDaemon(temp, [ecowittStation('garden', PASSKEY, 'Garden')]));
     const dateutc = new Date(Date.now() - 30_000).toISOString().slice(0, 19).replace('T', ' ');
     const upload = await fetch(`${daemon.httpAddress}/data/report/`, {
       method: 'POST',

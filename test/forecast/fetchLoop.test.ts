@@ -76,14 +76,23 @@ describe('FetchLoop', () => {
     expect(calls).toHaveLength(1);
   });
 
-  it('stops cleanly while a fetch is waiting: the request is aborted, nothing is accepted, nothing more is fetched', async () => {
-    const { fetchLoop, accepted, calls, signals } = loop([], { hang: true });
-    fetchLoop.start();
-    await waitUntil(() => calls.length === 1, 'the first fetch to be under way');
-    await fetchLoop.stop();
-    expect(signals[0]?.aborted).toBe(true);
-    expect(accepted).toHaveLength(0);
-    expect(calls).toHaveLength(1);
+  it('stops cleanly while a fetch is waiting: the request is aborted, nothing is accepted, no timer is left and nothing more is fetched', async () => {
+    vi.useFakeTimers();
+    try {
+      const { fetchLoop, accepted, calls, signals } = loop([], { hang: true, intervalMs: 60_000 });
+      fetchLoop.start();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(calls).toHaveLength(1);
+      await fetchLoop.stop();
+      expect(signals[0]?.aborted).toBe(true);
+      expect(vi.getTimerCount()).toBe(0);
+      // Ten intervals later the loop has still fetched only the aborted request.
+      await vi.advanceTimersByTimeAsync(10 * 60_000);
+      expect(accepted).toHaveLength(0);
+      expect(calls).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it.each([
@@ -96,9 +105,27 @@ describe('FetchLoop', () => {
       const { fetchLoop, calls } = loop([], { intervalMs: 60_000, cached });
       running = fetchLoop;
       fetchLoop.start();
-      if (stopFirst) await fetchLoop.stop();
+      if (stopFirst) {
+        await fetchLoop.stop();
+        expect(vi.getTimerCount()).toBe(0);
+      }
       await vi.advanceTimersByTimeAsync(30_001);
       expect(calls).toHaveLength(expectedCalls);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('fetches at once when the cached forecast is stamped in the future (the clock stepped back since): its age is unknown', async () => {
+    vi.useFakeTimers();
+    try {
+      // Fetched "a day from now": before, this waited a day and an interval for the next fetch.
+      const cached: CachedForecast = { source: 'open-meteo', fetchedAtMs: 1_000_000 + 86_400_000, hours: [], validators: {} };
+      const { fetchLoop, calls } = loop([], { intervalMs: 60_000, cached });
+      running = fetchLoop;
+      fetchLoop.start();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(calls).toHaveLength(1);
     } finally {
       vi.useRealTimers();
     }

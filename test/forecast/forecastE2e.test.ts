@@ -54,7 +54,7 @@ function appConfig(fakeUrl: string, dbPath: string, extraEnv: Record<string, str
       MOWABILITY_BROKER_PORT: '0',
       MOWABILITY_FORECAST_OPEN_METEO_URL: fakeUrl,
       MOWABILITY_FORECAST_RETRIES: '0',
-      MOWABILITY_MQTT_RECOMPUTE_DEBOUNCE_MS: '0',
+      MOWABILITY_STATION_RECOMPUTE_DEBOUNCE_MS: '0',
       ...extraEnv,
     },
   });
@@ -89,7 +89,7 @@ describe('forecast end to end', () => {
     const cacheDb = await Database.open(temp.dbPath);
     cleanups.push(() => cacheDb.close());
     const unit: ForecastUnit = createForecastUnit({ config, database: () => cacheDb, logger: silentLogger, clock, version: 'test' });
-    const mqttConfig = testMqttConfig({ stations: [garden], mqtt: { mowableOnDelayMinutes: 0 } });
+    const mqttConfig = testMqttConfig({ stations: [garden], station: { mowableOnDelayMinutes: 0 } });
     daemon = await startMqttDaemon(temp.dbPath, mqttConfig, clock, silentLogger, [unit]);
     observer = await RecordingClient.connect(daemon.port);
     await observer.client.subscribeAsync(['mowability/garden/state', 'homeassistant/+/+/config'], { qos: 1 });

@@ -7,6 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { createForecastUnit } from '../../src/forecast/compose.js';
+import { holidayCalendar } from '../../src/lawn/buildLawnUnit.js';
 import type { Reading, StationConfig } from '../../src/ingest/types.js';
 import { Database } from '../../src/store/database.js';
 import { FakeClock, RecordingClient, mqttTempDir, silentLogger, startMqttDaemon, testMqttConfig, waitUntil, type RunningDaemon } from '../helpers/mqttHarness.js';
@@ -111,5 +112,31 @@ describe('forecast unit with the MQTT forecast topic', () => {
       rain_expected_in_minutes: null,
       hours: [],
     });
+  });
+
+  it('cuts the windows at public holidays: on Corpus Christi in Bavaria the first window opens at local midnight', async () => {
+    const corpusChristi = Date.parse('2026-06-04T06:00:00Z');
+    const clock = new FakeClock(corpusChristi);
+    const loaded = loadConfig({ env: { MOWABILITY_DB_PATH: temp.dbPath } });
+    const config = { ...loaded, timezone: 'Europe/Berlin', stations: [garden], lawnMemory: { ...loaded.lawnMemory, holidayCountry: 'DE', holidayRegion: 'BY' } };
+    // The daemon starts the calendar as one of the lawn memory's units; here by hand.
+    await holidayCalendar(config, clock)!.start();
+    cacheDb = await Database.open(temp.dbPath);
+    const db = cacheDb;
+    const unit = createForecastUnit({ config, database: () => db, logger: silentLogger, clock, version: 'test' });
+    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ stations: [garden] }), clock, silentLogger, [unit]);
+    observer = await RecordingClient.connect(daemon.port);
+    await observer.client.subscribeAsync('mowability/garden/state', { qos: 1 });
+    daemon.service.acceptReading('garden', reading({ temperature: 21, humidity: 50, wind_speed: 8, precipitation_rate: 0 }), 'test');
+    const dry = Array.from({ length: 48 }, (_, i) => ({
+      datetime: new Date(corpusChristi + i * HOUR_MS).toISOString(),
+      condition: 'sunny', temperature: 21, humidity: 50, dew_point: 10, wind_speed: 8, wind_gust_speed: 15, precipitation: 0, precipitation_probability: 0,
+    }));
+    await observer.client.publishAsync('ha/forecast/garden', JSON.stringify({ forecast: dry }), { qos: 1 });
+    const state = () => observer!.json('mowability/garden/state') as (Record<string, unknown> & { forecast?: Record<string, any> }) | undefined;
+    await waitUntil(() => Boolean(state()?.forecast?.fetched_at), 'the forecast in the state');
+    // 5 June 00:00 in Munich (CEST) is 4 June 22:00 UTC: the whole holiday is quiet, so no mowable time now.
+    expect(state()!.forecast!.next_window.start).toBe('2026-06-04T22:00:00.000Z');
+    expect(state()!.forecast!.mowable_for_minutes).toBe(0);
   });
 });

@@ -16,10 +16,9 @@ import type { Logger } from 'pino';
 import { test as base } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { startDaemon, type RunningDaemon as ServeDaemon } from '../../src/daemon.js';
-import type { MqttSideConfig } from '../../src/mqtt/settings.js';
 import type { StationUnit } from '../../src/station/unit.js';
 import { captureLogger } from './httpLogCapture.js';
-import { FakeClock, RecordingClient, mqttTempDir, startMqttDaemon, type RunningDaemon } from './mqttHarness.js';
+import { FakeClock, RecordingClient, mqttTempDir, startMqttDaemon, type RunningDaemon, type TestSideConfig } from './mqttHarness.js';
 import { AutosavingMosquitto, Mosquitto, startMosquitto } from './mqttMosquitto.js';
 
 /** Midsummer morning: the season and daylight checks are not in the way. */
@@ -47,7 +46,7 @@ export interface MqttDaemonFixture {
   readonly dbPath: string;
   readonly clock: FakeClock;
   /** Starts the station side on the fixture's database (again after a stop: a restart); `clock` replaces the fixture's. */
-  start(config: MqttSideConfig, options?: { logger?: Logger; units?: readonly StationUnit[]; clock?: FakeClock }): Promise<RunningDaemon>;
+  start(config: TestSideConfig, options?: { logger?: Logger; units?: readonly StationUnit[]; clock?: FakeClock }): Promise<RunningDaemon>;
   /**
    * Starts the whole daemon as `serve` does, from `configFile` (written to config.json in the
    * temp dir; none when undefined) and the environment.

@@ -11,6 +11,7 @@ import { stationSideComponent, type StationSideRef } from '../../src/daemon.js';
 import type { MqttService } from '../../src/mqtt/service.js';
 import { startInOrder, type StartedComponents } from '../../src/util/lifecycle.js';
 import type { MqttSideConfig } from '../../src/mqtt/settings.js';
+import type { StationSideConfig } from '../../src/config/schema.js';
 import { Database } from '../../src/store/database.js';
 import { makeTempDir } from './httpTempDir.js';
 import { withDeadline } from './wait.js';
@@ -35,9 +36,21 @@ export class FakeClock {
 
 type DeepPartial<T> = { -readonly [K in keyof T]?: T[K] extends object ? (T[K] extends readonly unknown[] ? T[K] : DeepPartial<T[K]>) : T[K] };
 
-export function testMqttConfig(overrides: DeepPartial<MqttSideConfig> & { timezone?: string } = {}): MqttSideConfig & { timezone: string } {
+/** The station side's and the MQTT side's configuration, as a test daemon runs them. */
+export type TestSideConfig = MqttSideConfig & StationSideConfig & { timezone: string };
+
+export function testMqttConfig(overrides: DeepPartial<MqttSideConfig & StationSideConfig> & { timezone?: string } = {}): TestSideConfig {
   return {
     timezone: overrides.timezone ?? 'Europe/Berlin',
+    station: {
+      recomputeDebounceMs: 0,
+      recomputeIntervalSeconds: 60,
+      mowableOnThreshold: 70,
+      mowableOffThreshold: 60,
+      mowableOnDelayMinutes: 15,
+      maxPayloadBytes: 65536,
+      ...overrides.station,
+    },
     mqtt: {
       url: '',
       username: '',
@@ -50,11 +63,6 @@ export function testMqttConfig(overrides: DeepPartial<MqttSideConfig> & { timezo
       keepaliveSeconds: 60,
       reconnectMaxSeconds: 2,
       baseTopic: 'mowability',
-      recomputeDebounceMs: 0,
-      recomputeIntervalSeconds: 60,
-      mowableOnThreshold: 70,
-      mowableOffThreshold: 60,
-      mowableOnDelayMinutes: 15,
       uploadRelay: false,
       ...overrides.mqtt,
     },
@@ -106,16 +114,16 @@ export interface RunningDaemon {
  */
 export async function startMqttDaemon(
   dbPath: string,
-  config: MqttSideConfig,
+  config: TestSideConfig,
   clock: FakeClock,
   logger: Logger = silentLogger,
-  units: readonly StationUnit[] = [],
+  units: readonly StationUnit[] | ((database: Database) => readonly StationUnit[]) = [],
 ): Promise<RunningDaemon> {
   const database = await Database.open(dbPath);
   const side: StationSideRef = { current: undefined };
   let started: StartedComponents;
   try {
-    started = await startInOrder([stationSideComponent({ config, database, logger, clock }, () => units, side)], logger);
+    started = await startInOrder([stationSideComponent({ config, database, logger, clock }, () => (typeof units === 'function' ? units(database) : units), side)], logger);
   } catch (err) {
     await database.close();
     throw err;

@@ -7,6 +7,7 @@ import type { Reading, StationConfig } from '../../src/ingest/types.js';
 import type { StationUnit } from '../../src/station/unit.js';
 import { createStationsView, type StationsView } from '../../src/http/stationsView.js';
 import { StationsRecorder } from '../../src/http/stationsRecorder.js';
+import type { Database } from '../../src/store/database.js';
 import { closeApp } from '../../src/http/shutdown.js';
 import { historyOptionsFor } from '../../src/config/historyOptions.js';
 import { startHttpHarness, type HttpHarness } from './httpApp.js';
@@ -49,10 +50,15 @@ export async function startStationsHarness(options: StationsHarnessOptions = {})
   const temp = options.dbPath ? undefined : mqttTempDir();
   const dbPath = options.dbPath ?? temp!.dbPath;
   const clock = new FakeClock(options.startMs ?? Date.parse('2026-06-15T10:00:00Z'));
-  const config = testMqttConfig({ stations: [GARDEN], mqtt: { mowableOnDelayMinutes: 0, recomputeDebounceMs: options.recomputeDebounceMs ?? 0 }, history: { freshnessMinutes: options.freshnessMinutes ?? 30 } });
+  const config = testMqttConfig({ stations: [GARDEN], station: { mowableOnDelayMinutes: 0, recomputeDebounceMs: options.recomputeDebounceMs ?? 0 }, history: { freshnessMinutes: options.freshnessMinutes ?? 30 } });
   let daemon: RunningDaemon | undefined;
-  const recorder = new StationsRecorder((id) => daemon?.service.stationState(id));
-  daemon = await startMqttDaemon(dbPath, config, clock, undefined, [recorder, ...(options.units ?? [])]);
+  let database: Database | undefined;
+  // The chart series kept in the daemon's database, as the composition root wires them.
+  const recorder = new StationsRecorder((id) => daemon?.service.stationState(id), { database: () => database!, stations: config.stations.map((station) => station.id) });
+  daemon = await startMqttDaemon(dbPath, config, clock, undefined, (opened) => {
+    database = opened;
+    return [recorder, ...(options.units ?? [])];
+  });
   const view = createStationsView({
     stations: config.stations,
     freshnessMs: (station) => historyOptionsFor(config, station).freshnessMs,

@@ -6,7 +6,9 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
-import { CONTENT_SECURITY_POLICY, registerStatusPage } from '../../src/http/statusPage.js';
+import { apiKeys } from '../../src/http/auth.js';
+import { stationsPlugin } from '../../src/http/stationsRoute.js';
+import { CONTENT_SECURITY_POLICY, statusPagePlugin } from '../../src/http/statusPage.js';
 import { NO_STATIONS } from '../../src/http/stationsView.js';
 import { captureLogger } from '../helpers/httpLogCapture.js';
 import { startHttpHarness, type HttpHarness } from '../helpers/httpApp.js';
@@ -98,15 +100,18 @@ describe('status page on a broken install', () => {
     const logger: FastifyBaseLogger = log.logger;
     const app = Fastify({ loggerInstance: logger });
     try {
-      await registerStatusPage(app, {
+      const clock = { now: () => Date.parse('2026-06-15T12:00:00Z') };
+      await app.register(statusPagePlugin, {
         mode: 'open',
-        view: NO_STATIONS,
-        access: { lookupKey: () => undefined, isBlocked: () => false, maintenance: false },
-        clock: { now: () => Date.parse('2026-06-15T12:00:00Z') },
         loadPage: () => {
           throw Object.assign(new Error("ENOENT: no such file or directory, open 'public/index.html'"), { code: 'ENOENT' });
         },
       });
+      // The /v1 scope as buildApp makes it: the key hook, then the stations' JSON (a plugin of its own).
+      await app.register(async (v1) => {
+        await v1.register(apiKeys, { access: { lookupKey: () => undefined, isBlocked: () => false, maintenance: false }, clock });
+        await v1.register(stationsPlugin, { mode: 'open', view: NO_STATIONS, clock });
+      }, { prefix: '/v1' });
       expect((await app.inject({ method: 'GET', url: '/' })).statusCode).toBe(404);
       const stations = await app.inject({ method: 'GET', url: '/v1/stations' });
       expect(stations.statusCode).toBe(200);

@@ -58,6 +58,8 @@ describe('the open status page and the station location', () => {
     for (const station of [list.stations[0], detail.station]) {
       expect(station).toMatchObject({ mowable: false, mowable_reason: nightBanPublicReason(30) });
       expect(station.mowable_reason).not.toMatch(/\d{1,2}:\d{2}/);
+      // The German page's sentence hides them too.
+      expect(station.mowable_reason_de).toBe('Ruhezeit: Nachtverbot (von 30 Min. vor Sonnenuntergang bis 30 Min. nach Sonnenaufgang)');
     }
     expect(JSON.stringify([list, detail])).not.toContain(String(BERLIN.latitude));
   });
@@ -67,5 +69,6 @@ describe('the open status page and the station location', () => {
     const { key } = await addKey(harness.http, 'owner', { allowGet: true });
     const list = await get(harness, '/v1/stations', { authorization: `Bearer ${key}` });
     expect(list.stations[0]).toMatchObject({ mowable: false, mowable_reason: TIMED });
+    expect(list.stations[0].mowable_reason_de).toMatch(/^Ruhezeit: Nachtverbot von \d{2}:\d{2} \(30 Min\. vor Sonnenuntergang\)/);
   });
 });

@@ -3,7 +3,7 @@
  * its hashed PASSKEY or ID+PASSWORD, every request is answered 200 "success",
  * and every refusal is counted per station and reason and logged without the secret.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -15,6 +15,7 @@ import type { Reading } from '../../src/ingest/types.js';
 import { startHttpHarness, type HttpHarness } from '../helpers/httpApp.js';
 import { captureLogger } from '../helpers/httpLogCapture.js';
 import { ecowittBody, wundergroundRequest } from '../helpers/uploadPayloads.js';
+import { gardenAndPws, writeStationsConfig } from '../helpers/uploadStations.js';
 
 const PASSKEY = '0123456789ABCDEF0123456789ABCDEF';
 const WU_PASSWORD = 'hunter2-pws';
@@ -36,16 +37,7 @@ afterEach(async () => {
 async function setup(options: { outcome?: ReturnType<AcceptReading>; env?: Record<string, string> } = {}): Promise<Setup> {
   const dir = mkdtempSync(join(tmpdir(), 'mowability-uploads-'));
   cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
-  const configFile = join(dir, 'config.json');
-  writeFileSync(
-    configFile,
-    JSON.stringify({
-      stations: [
-        { id: 'garden', name: 'Garden', format: 'ecowitt-http', upload: { passkeySha256: uploadSecretDigest(PASSKEY) } },
-        { id: 'pws', name: 'PWS', format: 'wunderground', upload: { stationId: 'KXXTEST1', passwordSha256: uploadSecretDigest(WU_PASSWORD) } },
-      ],
-    }),
-  );
+  const configFile = writeStationsConfig(dir, gardenAndPws(PASSKEY, WU_PASSWORD));
   const received: Setup['received'] = [];
   const counters = new UploadCounters();
   const log = captureLogger('info');

@@ -4,7 +4,7 @@
  * (a MAC in any spelling) on the WU path and by GET on the Ecowitt path, with
  * the fields after "?" or glued onto the path; each refusal told with its reason.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -16,6 +16,7 @@ import type { Reading } from '../../src/ingest/types.js';
 import { startHttpHarness } from '../helpers/httpApp.js';
 import { captureLogger } from '../helpers/httpLogCapture.js';
 import { payloadText } from '../helpers/mqttPayloads.js';
+import { ecowittStation, writeStationsConfig, wundergroundStation } from '../helpers/uploadStations.js';
 
 const AMBIENT_MAC = '00:0E:C6:AA:BB:0C';
 const INTERCEPTOR_PASSKEY = 'DUMMYDATADUMMYDATADUMMYDATADATAD';
@@ -29,18 +30,12 @@ afterEach(async () => {
 async function setup() {
   const dir = mkdtempSync(join(tmpdir(), 'mowability-consoles-'));
   cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
-  const configFile = join(dir, 'config.json');
-  writeFileSync(
-    configFile,
-    JSON.stringify({
-      stations: [
-        { id: 'hp1001', name: 'HP1001', format: 'wunderground', upload: { stationId: 'XXXXXXXXXXXXX', passwordSha256: uploadSecretDigest('PASSWORD') } },
-        { id: 'observer', name: 'Observer', format: 'wunderground', upload: { stationId: 'XXXX', passwordSha256: uploadSecretDigest('PASSWORD') } },
-        { id: 'amb', name: 'Ambient', format: 'ecowitt-http', upload: { passkeySha256: uploadSecretDigest(INTERCEPTOR_PASSKEY) } },
-        { id: 'mac', name: 'Ambient MAC', format: 'ecowitt-http', upload: { passkeySha256: uploadSecretDigest(AMBIENT_MAC) } },
-      ],
-    }),
-  );
+  const configFile = writeStationsConfig(dir, [
+    wundergroundStation('hp1001', 'XXXXXXXXXXXXX', 'PASSWORD', 'HP1001'),
+    wundergroundStation('observer', 'XXXX', 'PASSWORD', 'Observer'),
+    ecowittStation('amb', INTERCEPTOR_PASSKEY, 'Ambient'),
+    ecowittStation('mac', AMBIENT_MAC, 'Ambient MAC'),
+  ]);
   const received: Array<{ stationId: string; reading: Reading; origin: string }> = [];
   const refusals: UploadRefusal[] = [];
   const counters = new UploadCounters();

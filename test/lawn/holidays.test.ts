@@ -49,6 +49,8 @@ describe('public holidays from date-holidays', () => {
     await calendar.start();
     expect(calendar.days.get('2025-12-08')).toBe('Immaculate Conception');
     expect(calendar.days.has('2036-12-08')).toBe(true);
+    // The German names, for the German reason.
+    expect(calendar.daysDe.get('2025-12-08')).toBe('Mariä Empfängnis');
   });
 
   it('checks the form of the settings at load', () => {
@@ -70,7 +72,7 @@ async function startWithHolidays(mqtt: MqttDaemonFixture, region: string): Promi
   // The composition root's own builder: the calendar unit, then the lawn memory reading its dates.
   const units = lawnMemoryUnits(config, database, silentLogger, mqtt.clock);
   expect(units.map((unit) => unit.name)).toEqual(['holidays', 'lawn']);
-  const daemon = await mqtt.start(testMqttConfig({ stations: [garden], mqtt: { mowableOnDelayMinutes: 0 } }), { units });
+  const daemon = await mqtt.start(testMqttConfig({ stations: [garden], station: { mowableOnDelayMinutes: 0 } }), { units });
   const stop = async () => {
     await daemon.stop();
     await database.close().catch(() => undefined);

@@ -6,34 +6,28 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { OVERGROWTH_REASON } from '../../src/core/lawnWetness.js';
 import { plainReason } from '../../src/core/reasonText.js';
 import { haDiscoveryViolations } from '../helpers/haRules.js';
 import { runCliInProcess } from '../helpers/httpCli.js';
-import { FakeClock, RecordingClient, mqttTempDir, waitUntil } from '../helpers/mqttHarness.js';
-import { garden, replay, startLawnDaemon, type LawnDaemon, type Weather } from './lawnHarness.js';
+import { FakeClock, RecordingClient, waitUntil } from '../helpers/mqttHarness.js';
+import { garden, replay, type Weather } from './lawnHarness.js';
+import { lawnDaemonPerTest } from '../helpers/lawnReplay.js';
 
 const mild: Weather = { temperature: 17, humidity: 60, wind_speed: 8, solar: 400 };
 
 describe('lawn memory: cuts and growth', () => {
-  let temp: ReturnType<typeof mqttTempDir>;
-  let lawn: LawnDaemon | undefined;
+  const lawns = lawnDaemonPerTest();
   let observer: RecordingClient | undefined;
-
-  beforeEach(() => {
-    temp = mqttTempDir();
-  });
   afterEach(async () => {
     await observer?.close();
-    await lawn?.stop();
-    lawn = observer = undefined;
-    temp.cleanup();
+    observer = undefined;
   });
 
   it('a mower reports a cut at 10:00 on the mowed topic; growth counts from then; the entities pass HA\'s rules', async () => {
     const clock = new FakeClock(Date.parse('2026-06-15T06:00:00Z'));
-    lawn = await startLawnDaemon(temp.dbPath, clock);
+    const lawn = await lawns.start(clock);
     observer = await RecordingClient.connect(lawn.daemon.port);
     await observer.client.subscribeAsync(['mowability/garden/state', 'homeassistant/+/+/config'], { qos: 1 });
     replay(lawn, clock, '2026-06-15T06:00:00Z', '2026-06-15T10:20:00Z', () => mild);
@@ -68,7 +62,7 @@ describe('lawn memory: cuts and growth', () => {
 
   it('a 3-day wet spell on an overdue lawn: BLOCK while it rains, WARNING with K-State\'s advice once it stops', async () => {
     const clock = new FakeClock(Date.parse('2026-06-15T10:00:00Z'));
-    lawn = await startLawnDaemon(temp.dbPath, clock);
+    const lawn = await lawns.start(clock);
     replay(lawn, clock, '2026-06-15T10:00:00Z', '2026-06-15T10:00:00Z', () => mild);
     expect(lawn.unit.handleMowed('garden', Buffer.from(''), false)).toBe(true);
     const drizzle = (at: number): Weather => {
@@ -95,10 +89,10 @@ describe('lawn memory: cuts and growth', () => {
 
   it('`mowability mowed STATION --at TIME` writes the cut; the running daemon picks it up from the database', async () => {
     const clock = new FakeClock(Date.now());
-    lawn = await startLawnDaemon(temp.dbPath, clock, { pollIntervalMs: 100 });
+    const lawn = await lawns.start(clock, { pollIntervalMs: 100 });
     replay(lawn, clock, new Date(clock.now()).toISOString(), new Date(clock.now()).toISOString(), () => mild);
-    const configFile = join(temp.dir, 'config.json');
-    writeFileSync(configFile, JSON.stringify({ db: { path: temp.dbPath }, stations: [garden] }));
+    const configFile = join(lawns.dir, 'config.json');
+    writeFileSync(configFile, JSON.stringify({ db: { path: lawns.dbPath }, stations: [garden] }));
     const at = new Date(Math.floor(clock.now() / 1000) * 1000 - 3_600_000).toISOString();
 
     const refused = await runCliInProcess(['mowed', 'orchard', '--config', configFile], {});

@@ -33,7 +33,7 @@ export interface LawnDaemon {
 }
 
 export async function startLawnDaemon(dbPath: string, clock: FakeClock, options: { pollIntervalMs?: number } = {}): Promise<LawnDaemon> {
-  const config = testMqttConfig({ stations: [garden], mqtt: { mowableOnDelayMinutes: 0 } });
+  const config = testMqttConfig({ stations: [garden], station: { mowableOnDelayMinutes: 0 } });
   // The unit's own connection, as the composition root gives it the daemon's (a second one is what the CLI is).
   const database = await Database.open(dbPath);
   const unit = new LawnMemoryUnit({

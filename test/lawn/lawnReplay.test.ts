@@ -4,15 +4,16 @@
  * documented formulas (docs/model.md, "Lawn memory"), and a restart in the middle restores the balances
  * from SQLite.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { durationDe } from '../../src/core/duration.js';
+import { describe, expect, it } from 'vitest';
 import { BLADE_STORAGE_MM, DEW_RATE_MM_H } from '../../src/core/lawn/blades.js';
 import { referenceEtMmPerHour } from '../../src/core/lawn/evaporation.js';
 import { dryingRateMmH } from '../../src/core/drying.js';
-import { FakeClock, mqttTempDir, waitUntil } from '../helpers/mqttHarness.js';
-import { replay, startLawnDaemon, type LawnDaemon, type Weather } from './lawnHarness.js';
+import { FakeClock, waitUntil } from '../helpers/mqttHarness.js';
+import { replay, type Weather } from './lawnHarness.js';
+import { lawnDaemonPerTest, SUNNY as sunny } from '../helpers/lawnReplay.js';
 
 const HOUR = 3_600_000;
-const sunny: Weather = { temperature: 20, humidity: 60, wind_speed: 10, solar: 600 };
 const shower: Weather = { temperature: 15, humidity: 95, wind_speed: 5, solar: 100, rainMm: 4 };
 const dewNight: Weather = { temperature: 12, humidity: 95, wind_speed: 3, solar: 0 };
 const morning: Weather = { temperature: 16, humidity: 70, wind_speed: 5, solar: 300 };
@@ -22,21 +23,11 @@ const dry = (w: Weather) => dryingRateMmH({ temperatureC: w.temperature, humidit
 const iso = (ms: number) => new Date(ms).toISOString();
 
 describe('lawn memory replays', () => {
-  let temp: ReturnType<typeof mqttTempDir>;
-  let lawn: LawnDaemon | undefined;
-
-  beforeEach(() => {
-    temp = mqttTempDir();
-  });
-  afterEach(async () => {
-    await lawn?.stop();
-    lawn = undefined;
-    temp.cleanup();
-  });
+  const lawns = lawnDaemonPerTest();
 
   it('an 8 mm shower then sun: wet while it rains, dry when ET0 has taken the film; a restart in between keeps the balance', async () => {
     const clock = new FakeClock(Date.parse('2026-06-15T08:00:00Z'));
-    lawn = await startLawnDaemon(temp.dbPath, clock);
+    let lawn = await lawns.start(clock);
     replay(lawn, clock, '2026-06-15T08:00:00Z', '2026-06-15T11:50:00Z', () => sunny);
     // 23 steps of 10 min of sun from field capacity: 28 − Kc·ET0·t / (5 mm per %) = 28 − 0.95·0.3648·23/6 / 5.
     expect(lawn.state()!.lawn).toMatchObject({ blades_wet: false, drying_minutes_left: null, soil_water_estimate: 27.7 });
@@ -53,7 +44,7 @@ describe('lawn memory replays', () => {
     expect(before.blade_water_mm).toBeCloseTo(water1300, 3);
     expect(before.drying_minutes_left).toBe(Math.ceil((water1300 / dry(sunny)) * 60));
     const left = Math.ceil((water1300 / dry(sunny)) * 60);
-    expect(before.summary).toBe(`wet, about ${Math.floor(left / 60)} h ${left % 60} min to dry at current conditions`);
+    expect(before.summary).toBe(`Halme nass, trocken in etwa ${durationDe(left)} beim jetzigen Wetter`);
     expect(before.derived_inputs).toContain('blade_drying_minutes');
     expect(lawn.state()!.mowable).toBe(false);
 
@@ -63,8 +54,8 @@ describe('lawn memory replays', () => {
     expect(cut).toMatchObject({ last_cut_at: '2026-06-15T09:00:00.000Z', last_cut_source: 'robot', gdd_since_cut: 2.4 });
 
     // Restart in the middle of the sequence: the balance and the cut come back from SQLite, not reset.
-    await lawn.stop();
-    lawn = await startLawnDaemon(temp.dbPath, clock);
+    await lawns.stop();
+    lawn = await lawns.start(clock);
     await waitUntil(() => lawn!.state()?.lawn !== undefined, 'the first state after the restart');
     expect(lawn.state()!.lawn.blade_water_mm).toBeCloseTo(water1300, 3);
     expect(lawn.state()!.lawn.soil_water_estimate).toBe(before.soil_water_estimate);
@@ -75,13 +66,13 @@ describe('lawn memory replays', () => {
     const after = lawn.state()!.lawn;
     expect(after.blades_wet).toBe(false);
     expect(Math.abs(Date.parse(after.dry_since as string) - dryAt)).toBeLessThan(1000);
-    expect(after.summary).toBe(`blades dry since ${new Date(dryAt + 2 * HOUR).toISOString().slice(11, 16)}`);
+    expect(after.summary).toBe(`Halme trocken seit ${new Date(dryAt + 2 * HOUR).toISOString().slice(11, 16)} Uhr`);
     expect(lawn.state()!.mowable).toBe(true);
   });
 
   it('a dew morning and quiet hours at sunset (Berlin, 21 June: sunset 21:33 CEST)', async () => {
     const clock = new FakeClock(Date.parse('2026-06-21T00:00:00Z'));
-    lawn = await startLawnDaemon(temp.dbPath, clock);
+    const lawn = await lawns.start(clock);
     replay(lawn, clock, '2026-06-21T00:00:00Z', '2026-06-21T03:50:00Z', () => dewNight);
     replay(lawn, clock, '2026-06-21T04:00:00Z', '2026-06-21T04:00:00Z', () => morning);
     // 24 calm humid steps of 10 min: 4 h of dew at 0.04 mm/h.
@@ -105,7 +96,7 @@ describe('lawn memory replays', () => {
 
   it('a 10-day drought empties the soil bucket to below its readily available water, never below the wilting point', async () => {
     const clock = new FakeClock(Date.parse('2026-07-01T00:00:00Z'));
-    lawn = await startLawnDaemon(temp.dbPath, clock);
+    const lawn = await lawns.start(clock);
     const hot = (at: number): Weather => {
       const hour = new Date(at).getUTCHours() + 2;
       const sun = Math.max(0, Math.sin(((hour - 5) / 16) * Math.PI));

@@ -99,7 +99,7 @@ describe('lawn memory across restarts', () => {
     replay(lawn, clock, '2026-06-15T12:00:00Z', '2026-06-15T12:00:00Z', () => sunny);
     const first = lawn.state()!.lawn;
     expect(first).toMatchObject({ blades_wet: null, blade_water_mm: null, wet_spell_hours: 0 });
-    expect(first.summary).toBe('blades: unknown after a gap in the readings, until they would have dried at the observed weather');
+    expect(first.summary).toBe('Halme: unbekannt nach einer Lücke in den Messungen, bis sie beim beobachteten Wetter getrocknet wären');
     expect(first.derived_inputs).not.toContain('blade_drying_minutes');
     expect(lawn.state()!.input.blade_drying_minutes).toBeUndefined();
     // Soil: ET for the 30 min the 06:00 weather is carried, drainage over all 6 h (saved value is rounded to 0.1).

@@ -3,7 +3,7 @@ import { onTestFinished } from 'vitest';
 import type { MowerConfig, StationConfig } from '../../src/ingest/types.js';
 import { LawnMemoryUnit } from '../../src/lawn/lawnUnit.js';
 import { MowerStateSources } from '../../src/lawn/mowerStateSource.js';
-import type { MqttSideConfig } from '../../src/mqtt/settings.js';
+import type { StationSideConfig } from '../../src/config/schema.js';
 import { Database } from '../../src/store/database.js';
 import type { MqttDaemonFixture } from '../helpers/mqttFixture.js';
 import { silentLogger, testMqttConfig } from '../helpers/mqttHarness.js';
@@ -13,11 +13,11 @@ export interface MowerDaemon extends LawnDaemon {
   mower: MowerStateSources;
 }
 
-type MqttOverrides = Partial<MqttSideConfig['mqtt']>;
+type StationOverrides = Partial<StationSideConfig['station']>;
 
-export async function startMowerDaemon(fixture: MqttDaemonFixture, mower: MowerConfig, mqtt: MqttOverrides = {}): Promise<MowerDaemon> {
+export async function startMowerDaemon(fixture: MqttDaemonFixture, mower: MowerConfig, settings: StationOverrides = {}): Promise<MowerDaemon> {
   const station: StationConfig = { ...garden, mower };
-  const config = testMqttConfig({ stations: [station], mqtt: { mowableOnDelayMinutes: 0, ...mqtt } });
+  const config = testMqttConfig({ stations: [station], station: { mowableOnDelayMinutes: 0, ...settings } });
   const database = await Database.open(fixture.dbPath);
   const unit = new LawnMemoryUnit({
     stations: [station],

@@ -3,18 +3,18 @@
  * minutes): without a soil-moisture sensor the estimate is fed to the core as `soil_moisture`, flagged
  * in derived_fields and `lawn.soil_moisture_source`; a sensor's reading always wins; a drought shows.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { initialLawnMemory } from '../../src/core/lawn/memory.js';
 import { soilProfile } from '../../src/core/lawn/soilBucket.js';
 import { LawnStore } from '../../src/lawn/lawnStore.js';
 import { SPIN_UP_MS } from '../../src/lawn/soilFeed.js';
 import { Database } from '../../src/store/database.js';
-import { FakeClock, mqttTempDir } from '../helpers/mqttHarness.js';
-import { replay, startLawnDaemon, type LawnDaemon, type Weather } from './lawnHarness.js';
+import { FakeClock } from '../helpers/mqttHarness.js';
+import { replay, type LawnDaemon, type Weather } from './lawnHarness.js';
+import { lawnDaemonPerTest, SUNNY as sunny } from '../helpers/lawnReplay.js';
 
 const HOUR = 3_600_000;
 const loam = soilProfile('loam', 'cool_season');
-const sunny: Weather = { temperature: 20, humidity: 60, wind_speed: 10, solar: 600 };
 const downpour: Weather = { temperature: 15, humidity: 98, wind_speed: 5, solar: 50, rainMm: 5 };
 
 /** A lawn memory that has run for longer than the spin-up (the daemon ran for weeks), at `soilPct`. */
@@ -30,22 +30,12 @@ async function seedMemory(dbPath: string, atMs: number, soilPct: number): Promis
 }
 
 describe('soil water estimate in the index', () => {
-  let temp: ReturnType<typeof mqttTempDir>;
-  let lawn: LawnDaemon | undefined;
-
-  beforeEach(() => {
-    temp = mqttTempDir();
-  });
-  afterEach(async () => {
-    await lawn?.stop();
-    lawn = undefined;
-    temp.cleanup();
-  });
+  const lawns = lawnDaemonPerTest();
 
   async function heavyRain(weather: (w: Weather) => Weather): Promise<LawnDaemon> {
     const clock = new FakeClock(Date.parse('2026-06-15T06:00:00Z'));
-    await seedMemory(temp.dbPath, clock.now(), 28);
-    lawn = await startLawnDaemon(temp.dbPath, clock);
+    await seedMemory(lawns.dbPath, clock.now(), 28);
+    const lawn = await lawns.start(clock);
     replay(lawn, clock, '2026-06-15T06:00:00Z', '2026-06-15T07:50:00Z', () => weather(sunny));
     // 30 mm in an hour, then four hours of sun: the surface dries, the root zone is still draining.
     replay(lawn, clock, '2026-06-15T08:00:00Z', '2026-06-15T08:50:00Z', () => weather(downpour));
@@ -85,7 +75,7 @@ describe('soil water estimate in the index', () => {
 
   it('a fresh memory is not fed to the index until it has run for the spin-up time', async () => {
     const clock = new FakeClock(Date.parse('2026-06-15T06:00:00Z'));
-    lawn = await startLawnDaemon(temp.dbPath, clock);
+    const lawn = await lawns.start(clock);
     replay(lawn, clock, '2026-06-15T06:00:00Z', '2026-06-15T08:50:00Z', () => downpour);
     expect(lawn.state()!.lawn).toMatchObject({ soil_soft: true, soil_moisture_source: null });
     expect(lawn.state()!.input.soil_moisture).toBeUndefined();
@@ -95,8 +85,8 @@ describe('soil water estimate in the index', () => {
   it('a drought: once the bucket has used its readily available water, the index caps at WARNING (estimated)', async () => {
     const start = Date.parse('2026-07-01T04:00:00Z');
     const clock = new FakeClock(start);
-    await seedMemory(temp.dbPath, start, 23);
-    lawn = await startLawnDaemon(temp.dbPath, clock);
+    await seedMemory(lawns.dbPath, start, 23);
+    const lawn = await lawns.start(clock);
     // Warm dry days (max 25 °C, below the heat threshold): only the drought caps the temperature check.
     const day = (at: number): Weather => {
       const sun = Math.max(0, Math.sin(((new Date(at).getUTCHours() + 2 - 5) / 16) * Math.PI));

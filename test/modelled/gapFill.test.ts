@@ -62,7 +62,7 @@ describe('gap filling', () => {
     database = await Database.open(temp.dbPath);
     const log = logger.child({ module: 'mqtt' });
     const config = testMqttConfig({ stations: [garden], broker: { enabled: false }, history: { freshnessMinutes: 30 } });
-    pipeline = new StationPipeline({ config, database, logger, log, throttle: new LogThrottle(log, 60_000, () => clock.now()), clock, units: [...before, unit] });
+    pipeline = new StationPipeline({ config, database, logger, log, throttle: new LogThrottle(log, 60_000, clock), clock, units: [...before, unit] });
     await pipeline.start();
     const p = pipeline;
     return { unit, state: () => { p.recomputeAll(); return p.stationState('garden') as unknown as State; } };

@@ -31,6 +31,9 @@ describe('modelled station settings', () => {
       .toEqual(expect.arrayContaining([expect.stringMatching(/gapFill\.extra is not allowed/), expect.stringMatching(/gapFill\.source must be "open-meteo"/), expect.stringMatching(/gapFill\.fields must be a non-empty list of soil_moisture/)]));
     expect(stationsProblems([{ ...station, location: { latitude: 1, longitude: 2 }, gapFill: 'yes' }]).join('\n')).toMatch(/gapFill must be an object/);
     expect(stationsProblems([{ ...station, location: { latitude: 1, longitude: 2 }, gapFill: { source: 'open-meteo', fields: ['soil_moisture'] } }])).toEqual([]);
+    expect(stationsProblems([{ ...station, location: { latitude: 1, longitude: 2 }, gapFill: { source: 'open-meteo', rain: 'model' } }])).toEqual([]);
+    expect(stationsProblems([{ ...station, location: { latitude: 1, longitude: 2 }, gapFill: { source: 'open-meteo', rain: 'broken' } }]).join('\n'))
+      .toMatch(/gapFill\.rain must be "gauge" \(the station's rain gauge, the default\) or "model"/);
   });
 
   it('adds the modelled station "home" for MOWABILITY_LOCATION, with its forecast, an hourly history gap and no messages', () => {

@@ -33,7 +33,7 @@ function config(fakeUrl: string, dbPath: string) {
       MOWABILITY_FORECAST_OPEN_METEO_URL: fakeUrl,
       MOWABILITY_FORECAST_RETRIES: '0',
       // The backfill's hours arrive in one burst: one recompute, as in production (1 s).
-      MOWABILITY_MQTT_RECOMPUTE_DEBOUNCE_MS: '200',
+      MOWABILITY_STATION_RECOMPUTE_DEBOUNCE_MS: '200',
     },
   });
 }

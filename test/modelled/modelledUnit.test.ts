@@ -62,9 +62,9 @@ describe('modelled station unit', () => {
       logger, now: () => clock.now(), userAgent: 'test', retryBackoffMs: 10, roundBackoffMs: 20, random: () => 0.5,
     });
     const database = await Database.open(temp.dbPath);
-    const config = testMqttConfig({ stations: [home], broker: { enabled: false }, mqtt: { recomputeDebounceMs: 100 } });
+    const config = testMqttConfig({ stations: [home], broker: { enabled: false }, station: { recomputeDebounceMs: 100 } });
     const log = logger.child({ module: 'mqtt' });
-    const built = new StationPipeline({ config, database, logger, log, throttle: new LogThrottle(log, 60_000, () => clock.now()), clock, units: [unit] });
+    const built = new StationPipeline({ config, database, logger, log, throttle: new LogThrottle(log, 60_000, clock), clock, units: [unit] });
     pipeline = built;
     await built.start();
     const state = () => {

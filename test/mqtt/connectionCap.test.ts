@@ -8,9 +8,8 @@ import { networkInterfaces } from 'node:os';
 import { describe, expect } from 'vitest';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { StationConfig } from '../../src/ingest/types.js';
-import type { MqttSideConfig } from '../../src/mqtt/settings.js';
 import { mqttTest as it, type MqttDaemonFixture } from '../helpers/mqttFixture.js';
-import { testMqttConfig, waitUntil, withDeadline, type RunningDaemon } from '../helpers/mqttHarness.js';
+import { testMqttConfig, waitUntil, withDeadline, type RunningDaemon, type TestSideConfig } from '../helpers/mqttHarness.js';
 
 const garden: StationConfig = { id: 'garden', name: 'Garden', format: 'fields', topic: 'garden/+' };
 
@@ -64,7 +63,7 @@ describe('broker.maxClients', () => {
   const clients: MqttClient[] = [];
   const sockets: Socket[] = [];
 
-  function start(fixture: MqttDaemonFixture, config: MqttSideConfig): Promise<RunningDaemon> {
+  function start(fixture: MqttDaemonFixture, config: TestSideConfig): Promise<RunningDaemon> {
     fixture.defer(async () => {
       for (const client of clients.splice(0)) await client.endAsync(true);
       for (const socket of sockets.splice(0)) socket.destroy();

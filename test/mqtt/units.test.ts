@@ -98,7 +98,8 @@ describe('MQTT configuration rules', () => {
   it('refuses inverted thresholds, a bad URL, a lone client key, and station topics under our base topic', () => {
     const problems = crossKeyProblems(
       testMqttConfig({
-        mqtt: { mowableOnThreshold: 50, mowableOffThreshold: 60, url: 'http://x', key: '/k.pem' },
+        station: { mowableOnThreshold: 50, mowableOffThreshold: 60 },
+        mqtt: { url: 'http://x', key: '/k.pem' },
         stations: [{ id: 's', name: 'S', format: 'fields', topic: 'mowability/+' }],
       }),
     );

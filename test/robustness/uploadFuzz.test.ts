@@ -3,16 +3,16 @@
  * (or anyone) sends, the answer is 200 "success" (413 only beyond the upload
  * body limit), never a 5xx, and every request is accounted for in the counters.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UPLOAD_BODY_LIMIT_BYTES, WUNDERGROUND_PATH, type AcceptReading } from '../../src/http/uploads.js';
 import { UploadCounters } from '../../src/http/uploadsCounters.js';
-import { uploadSecretDigest } from '../../src/http/uploadsMatch.js';
 import { startHttpHarness, type HttpHarness } from '../helpers/httpApp.js';
 import { uploadFields } from '../helpers/uploadPayloads.js';
+import { gardenAndPws, writeStationsConfig } from '../helpers/uploadStations.js';
 
 const RUNS = 1500;
 const PASSKEY = 'ABCDEF0123456789ABCDEF0123456789';
@@ -43,16 +43,7 @@ describe('upload routes fuzz', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'mowability-upload-fuzz-'));
-    const configFile = join(dir, 'config.json');
-    writeFileSync(
-      configFile,
-      JSON.stringify({
-        stations: [
-          { id: 'garden', name: 'Garden', format: 'ecowitt-http', upload: { passkeySha256: uploadSecretDigest(PASSKEY) } },
-          { id: 'pws', name: 'PWS', format: 'wunderground', upload: { stationId: 'KXXTEST1', passwordSha256: uploadSecretDigest(PASSKEY) } },
-        ],
-      }),
-    );
+    const configFile = writeStationsConfig(dir, gardenAndPws(PASSKEY, PASSKEY));
     const acceptReading: AcceptReading = () => {
       handedOn++;
       return 'accepted';

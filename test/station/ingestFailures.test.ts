@@ -1,6 +1,6 @@
 /**
  * The two ways a station message is lost on purpose, each counted and logged so the user can
- * see it: a payload larger than broker.maxPayloadBytes (an external broker does not enforce
+ * see it: a payload larger than station.maxPayloadBytes (an external broker does not enforce
  * our limit), and a bug while handling one message (it costs that message, not the loop).
  */
 import { describe, expect, vi } from 'vitest';
@@ -43,11 +43,11 @@ describe('station messages the daemon drops', () => {
   });
 
   it.skipIf(!mosquittoAvailable() && !process.env.CI)(
-    'a payload over broker.maxPayloadBytes from an external broker: counted as rejected and logged',
+    'a payload over station.maxPayloadBytes from an external broker: counted as rejected and logged',
     async ({ mqtt }) => {
       const broker = await mqtt.mosquitto();
       const log = captureLogger('info');
-      const config = testMqttConfig({ stations: [plain], mqtt: { url: `mqtt://127.0.0.1:${broker.port}` }, broker: { enabled: false, maxPayloadBytes: 1024 } });
+      const config = testMqttConfig({ stations: [plain], mqtt: { url: `mqtt://127.0.0.1:${broker.port}` }, broker: { enabled: false }, station: { maxPayloadBytes: 1024 } });
       const daemon = await mqtt.start(config, { logger: log.logger });
       await waitUntil(() => daemon.service.stats().connected, 'connected to mosquitto');
       const station = (await mqtt.connect(broker.port)).client;

@@ -1,15 +1,15 @@
 /**
- * The recompute debounce at its shipped default (mqtt.recomputeDebounceMs): a burst of readings
+ * The recompute debounce at its shipped default (station.recomputeDebounceMs): a burst of readings
  * gives one recompute and one state, at the end of the first reading's delay, with the newest
  * values. The pipeline runs with MQTT off, so fake timers drive it without a network in the way.
  */
 import { afterEach, describe, expect, vi } from 'vitest';
-import { mqttSchema } from '../../src/config/mqttSchema.js';
+import { stationSchema } from '../../src/config/stationSchema.js';
 import type { Reading, StationConfig } from '../../src/ingest/types.js';
 import { mqttTest as it } from '../helpers/mqttFixture.js';
 import { testMqttConfig } from '../helpers/mqttHarness.js';
 
-const DEFAULT_MS = mqttSchema.mqtt.recomputeDebounceMs.default;
+const DEFAULT_MS = stationSchema.station.recomputeDebounceMs.default;
 const garden: StationConfig = { id: 'garden', name: 'Garden', format: 'json', topic: 'garden/weather', fields: { temperature: 'temp' } };
 
 function reading(temperature: number, atMs: number): Reading {
@@ -23,7 +23,7 @@ describe('recompute debounce at the default', () => {
 
   it(`recomputes a burst of readings once, ${DEFAULT_MS} ms after the first, with the newest values`, async ({ mqtt }) => {
     expect(DEFAULT_MS).toBeGreaterThan(0);
-    const config = testMqttConfig({ stations: [garden], broker: { enabled: false }, mqtt: { url: '', recomputeDebounceMs: DEFAULT_MS } });
+    const config = testMqttConfig({ stations: [garden], broker: { enabled: false }, mqtt: { url: '' }, station: { recomputeDebounceMs: DEFAULT_MS } });
     const { service } = await mqtt.start(config);
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const published = () => service.stats().statesPublished;

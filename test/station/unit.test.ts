@@ -87,7 +87,7 @@ describe('station units', () => {
 
   it('feeds a unit\'s input, fragment, hold, entities and stats through to MQTT', async () => {
     const unit = new HoldUnit();
-    const config = testMqttConfig({ stations: [garden], mqtt: { mowableOnDelayMinutes: 0 } });
+    const config = testMqttConfig({ stations: [garden], station: { mowableOnDelayMinutes: 0 } });
     daemon = await startMqttDaemon(temp.dbPath, config, clock, undefined, [unit]);
     expect(unit.calls).toEqual(['start']);
     observer = await RecordingClient.connect(daemon.port);

@@ -65,7 +65,7 @@ describe('station unit failure isolation', () => {
 
   const offline = async (units: StationUnit[], logger = silentLogger): Promise<MqttService> => {
     database = await Database.open(temp.dbPath);
-    const side = createMqttService({ config: testMqttConfig({ stations: STATIONS, broker: { enabled: false }, mqtt: { url: '', mowableOnDelayMinutes: 0 } }), database, logger, clock, units });
+    const side = createMqttService({ config: testMqttConfig({ stations: STATIONS, broker: { enabled: false }, mqtt: { url: '' }, station: { mowableOnDelayMinutes: 0 } }), database, logger, clock, units });
     started = await startInOrder(side.components, logger);
     return side;
   };
@@ -140,7 +140,7 @@ describe('station unit failure isolation', () => {
         throw new Error('entities broken');
       },
     };
-    const config = testMqttConfig({ stations: STATIONS, mqtt: { mowableOnDelayMinutes: 0 } });
+    const config = testMqttConfig({ stations: STATIONS, station: { mowableOnDelayMinutes: 0 } });
     daemon = await startMqttDaemon(temp.dbPath, config, clock, silentLogger, [alwaysBroken, healthy]);
     observer = await RecordingClient.connect(daemon.port);
     await observer.client.subscribeAsync('mowability/+/state', { qos: 1 });

@@ -2,9 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { crossKeyProblems } from '../../src/config/crossKeyRules.js';
 import { loadConfig } from '../../src/config/load.js';
-import { isConnectionError } from '../../src/store/postgres/pgDatabase.js';
+import { isConnectionError, numberPlaceholders } from '../../src/store/postgres/pgDatabase.js';
 import { backoffMs, Outage } from '../../src/store/postgres/outage.js';
-import { numberPlaceholders } from '../../src/store/postgres/placeholders.js';
 import { MutableRuntime } from '../../src/daemonRuntime.js';
 import { rateLimitStoreComponent } from '../../src/daemonShared.js';
 import { systemClock } from '../../src/util/clock.js';

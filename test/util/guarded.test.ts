@@ -101,7 +101,7 @@ describe('the MQTT service survives a throwing timer callback (issue 8, item 14)
     const capture = captureLogger('info');
     const clock = new BreakableClock(mqtt.clock.now());
     const station: StationConfig = { id: 'plain', name: 'Plain', format: 'fields', topic: 'plain/+' };
-    const config = testMqttConfig({ stations: [station], mqtt: { recomputeDebounceMs: 200 }, homeassistant: { discovery: false } });
+    const config = testMqttConfig({ stations: [station], station: { recomputeDebounceMs: 200 }, homeassistant: { discovery: false } });
     const { service, port } = await mqtt.start(config, { logger: capture.logger, clock });
     const client = (await mqtt.connect(port)).client;
     await client.publishAsync('plain/temperature', '21.5', { qos: 1 });

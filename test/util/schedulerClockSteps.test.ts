@@ -4,8 +4,7 @@
  * after a step either way. Timers are faked (the monotonic side); the wall clock is injected.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cronMatcher } from '../../src/util/cronMatch.js';
-import { CALENDAR_TICK_MS, createScheduler } from '../../src/util/scheduler.js';
+import { cronMatcher, CALENDAR_TICK_MS, createScheduler } from '../../src/util/scheduler.js';
 import { silentLogger } from '../helpers/mqttHarness.js';
 
 const YEAR = 365 * 86_400_000;

@@ -3,8 +3,7 @@ import { printJson, withStore } from '../context.js';
 import { CommandError, EXIT_OK, UsageError, type CliIo } from '../io.js';
 import { HELP } from '../help.js';
 import { InvalidAddressError } from '../../store/addressBlocks.js';
-import { formatTable } from '../table.js';
-import { assertPrintable, escapeTerminalText } from '../terminalText.js';
+import { formatTable, assertPrintable, escapeTerminalText } from '../terminalText.js';
 
 const COMMAND = 'ip';
 

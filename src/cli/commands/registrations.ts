@@ -3,9 +3,8 @@ import { expectPositionals, parseCommand, parseId, type ParsedCommand } from '..
 import { printJson, withDatabase } from '../context.js';
 import { CommandError, EXIT_OK, UsageError, type CliIo } from '../io.js';
 import { HELP } from '../help.js';
-import { assertPrintable, escapeTerminalText } from '../terminalText.js';
+import { assertPrintable, escapeTerminalText, formatTable } from '../terminalText.js';
 import { RegistrationError, RegistrationStore, type Registration } from '../../store/registrationStore.js';
-import { formatTable } from '../table.js';
 
 const COMMAND = 'registrations';
 const DAY_MS = 86_400_000;

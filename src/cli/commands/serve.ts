@@ -5,9 +5,42 @@ import { createAccessLogger, createLogger } from '../../util/logger.js';
 import { packageVersion } from '../../util/packageVersion.js';
 import { expectPositionals, parseCommand } from '../args.js';
 import { configFor } from '../context.js';
-import { keyCommandHint as keyHint } from '../keyHint.js';
 import { EXIT_FAILURE, EXIT_OK, type CliIo } from '../io.js';
 import { HELP } from '../help.js';
+import { isAbsolute, resolve } from 'node:path';
+import { shellQuote } from '../../util/shellQuote.js';
+
+/*
+ * The command that the daemon's first start suggests for creating an API key. It must reach the
+ * daemon's own database whatever put it there (a --config file, MOWABILITY_DB_PATH, a flag, a
+ * relative path resolved against the daemon's working directory), so it always names the
+ * absolute path. Under systemd the service's database belongs to its dynamic user: there the
+ * hint names the `mowability` wrapper (systemd/mowability), which runs the CLI as that user.
+ */
+export interface KeyHintInput {
+  /** The --config file or MOWABILITY_CONFIG, if any. */
+  configFile?: string;
+  /** db.path as configured (may be relative). */
+  dbPath: string;
+  /** The daemon's working directory, against which a relative db.path is opened. */
+  cwd: string;
+  /** systemd sets INVOCATION_ID for every unit it runs. */
+  underSystemd: boolean;
+}
+
+/** The wrapper's name once installed (README: "Install on a Raspberry Pi"). */
+export const SERVICE_WRAPPER_COMMAND = 'sudo mowability';
+
+export function keyCommandHint(input: KeyHintInput): string {
+  if (input.underSystemd) return `${SERVICE_WRAPPER_COMMAND} keys add <owner>`;
+  const absolute = (path: string) => (isAbsolute(path) ? path : resolve(input.cwd, path));
+  const dbPath = absolute(input.dbPath);
+  return [
+    'npx mowability keys add <owner>',
+    ...(input.configFile ? [`--config ${shellQuote(absolute(input.configFile))}`] : []),
+    shellQuote(`--db-path=${dbPath}`),
+  ].join(' ');
+}
 
 const COMMAND = 'serve';
 /** Graceful stop budget; systemd's default TimeoutStopSec (90 s) is far above it. */
@@ -27,7 +60,7 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
 
   // Only the config file and the database path go into the hint: other flags may carry
   // secrets (a broker URL with a password).
-  const keyCommandHint = keyHint({
+  const hint = keyCommandHint({
     configFile: configFileFrom({ argv: parsed.configArgv, env: io.env }),
     dbPath: config.db.path,
     cwd: process.cwd(),
@@ -37,9 +70,9 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
   // Listen for SIGTERM/SIGINT before starting: a signal that arrives while the
   // components start is answered with a graceful stop once they are up.
   const shutdownSignal = io.shutdownSignal();
-  // The access lines' own logger writes in blocks (src/util/bufferedLines.ts), at the main logger's level.
+  // The access lines' own logger writes in blocks (src/util/logger.ts), at the main logger's level.
   const accessLogger = createAccessLogger({ level: logger.level });
-  const daemon = await startDaemon({ config, logger, accessLogger, keyCommandHint });
+  const daemon = await startDaemon({ config, logger, accessLogger, keyCommandHint: hint });
   const reason = await shutdownSignal;
   if (typeof reason === 'string') logger.info({ signal: reason }, 'stopping');
   else logger.fatal({ err: reason.error, origin: reason.origin }, `${reason.origin}: stopping the daemon (a bug: please report it with this log)`);

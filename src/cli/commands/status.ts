@@ -5,8 +5,7 @@ import { EXIT_OK, type CliIo } from '../io.js';
 import { HELP } from '../help.js';
 import { Database } from '../../store/database.js';
 import { configFileFrom } from '../../config/load.js';
-import { askDaemon, databaseWrittenAt, type LiveAnswer } from '../liveStatus.js';
-import { readStatus, renderStatus, type StatusReport, type StatusStation } from '../statusReport.js';
+import { askDaemon, databaseWrittenAt, type LiveAnswer, readStatus, renderStatus, type StatusReport, type StatusStation } from '../statusReport.js';
 import { escapeTerminalText } from '../terminalText.js';
 
 const COMMAND = 'status';

@@ -7,7 +7,7 @@
 import { BLADE_DRYING_CURVE, INTERCEPTION_STORAGE_MM, dryingMinutesAt, dryingRateMmH, type DryingWeather } from '../drying.js';
 import { agoDe, durationDe } from '../duration.js';
 import { formatNumberDe } from '../format.js';
-import type { ExtensionInput } from '../irrigation.js';
+import type { ExtensionInput } from '../extensionFields.js';
 import { piecewiseLinear } from '../piecewise.js';
 import { emphasis } from '../reasonText.js';
 import type { CheckContext } from './types.js';

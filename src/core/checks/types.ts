@@ -1,5 +1,5 @@
 import type { CalculationInput, FieldName } from '../fields.js';
-import type { ExtensionInput } from '../irrigation.js';
+import type { ExtensionInput } from '../extensionFields.js';
 import type { SoilEstimate } from '../soilEstimate.js';
 import type { CheckName, DataConfidence, LawnProfile, Season, SkippedPart } from '../types.js';
 

@@ -125,3 +125,23 @@ export function wetSpellHours(state: LawnMemoryState, nowMs: number): number {
   if (state.blades.waterMm <= 0 || state.wetSpellStartMs === null) return 0;
   return Math.max(0, (nowMs - state.wetSpellStartMs) / HOUR_MS);
 }
+
+/**
+ * The memory re-based after the wall clock stepped by `deltaMs`: its times move with the clock, so
+ * the next reading (stamped on the new clock) continues the balance after the time that really
+ * passed, not after a gap of the step's size (a year of drainage, every checkpoint pruned) or
+ * before its last step (ignored as out of order). The degree-day checkpoints move by whole hours
+ * (they sit on hour starts). The last cut stays: it is a reported event, and growth counts from
+ * the degree-days fixed at the cut (`gddAtCut`).
+ */
+export function shiftLawnMemory(state: LawnMemoryState, deltaMs: number): LawnMemoryState {
+  const by = (ms: number | null): number | null => (ms === null ? null : ms + deltaMs);
+  const hoursMs = Math.round(deltaMs / HOUR_MS) * HOUR_MS;
+  return {
+    ...state,
+    blades: { ...state.blades, drySinceMs: by(state.blades.drySinceMs) },
+    gddCheckpoints: state.gddCheckpoints.map(([ms, total]) => [ms + hoursMs, total]),
+    wetSpellStartMs: by(state.wetSpellStartMs),
+    atMs: by(state.atMs),
+  };
+}

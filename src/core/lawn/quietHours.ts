@@ -23,6 +23,8 @@ export interface QuietHoursSettings {
   timeZone: string;
   /** Public holidays: local date "YYYY-MM-DD" → name, quiet all day (computed by src/lawn/holidays.ts); absent: none. */
   holidays?: ReadonlyMap<string, string>;
+  /** The same days' German names (for the German reason); absent: the English name. */
+  holidayNamesDe?: ReadonlyMap<string, string>;
 }
 
 export interface Location {
@@ -51,23 +53,69 @@ function clock(ms: number, timeZone: string): string {
   return `${String(local.hour).padStart(2, '0')}:${String(local.minute).padStart(2, '0')}`;
 }
 
-/** The night ban's reason at `nowMs`, or undefined outside it. */
-export function nightBan(nowMs: number, location: Location, marginMinutes: number, timeZone: string): string | undefined {
+/** Why quiet hours hold mowing off: the cause, from which the English and German sentences are made. */
+export type QuietCause =
+  | { kind: 'polar_night' }
+  | { kind: 'night'; fromMs: number; toMs: number; marginMinutes: number }
+  | { kind: 'noise'; fromMin: number; toMin: number }
+  | { kind: 'sunday' }
+  | { kind: 'holiday'; name: string; nameDe: string };
+
+/** The night ban's cause at `nowMs`, or undefined outside it. */
+export function nightCause(nowMs: number, location: Location, marginMinutes: number): QuietCause | undefined {
   const margin = marginMinutes * MINUTE_MS;
   // The night may have begun on the previous UTC day or end on the next: look at three days.
   for (const offset of [-1, 0, 1]) {
     const day = sunDay(nowMs + offset * DAY_MS, location.latitude, location.longitude);
-    if (day.kind === 'polar_night' && offset === 0) return 'quiet hours: polar night (the sun does not rise today)';
+    if (day.kind === 'polar_night' && offset === 0) return { kind: 'polar_night' };
     if (day.kind !== 'normal') continue;
     const next = sunDay(nowMs + (offset + 1) * DAY_MS, location.latitude, location.longitude);
     const nextSunrise = next.kind === 'normal' ? next.sunriseMs : day.sunriseMs + DAY_MS;
     const from = day.sunsetMs - margin;
     const to = nextSunrise + margin;
-    if (nowMs >= from && nowMs < to) {
-      return `quiet hours: night ban from ${clock(from, timeZone)} (${marginMinutes} min before sunset) to ${clock(to, timeZone)} (${marginMinutes} min after sunrise)`;
-    }
+    if (nowMs >= from && nowMs < to) return { kind: 'night', fromMs: from, toMs: to, marginMinutes };
   }
   return undefined;
+}
+
+/** The night ban's reason at `nowMs`, or undefined outside it. */
+export function nightBan(nowMs: number, location: Location, marginMinutes: number, timeZone: string): string | undefined {
+  const cause = nightCause(nowMs, location, marginMinutes);
+  return cause && quietCauseText(cause, 'en', timeZone);
+}
+
+const hhmm = (m: number) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+
+/**
+ * The cause in one sentence: English for `mowable_reason` and the log, German for `mowable_reason_de`
+ * (the language of the model's reasons). `hideTimes`: the night ban without its clock times (they are
+ * the station's sunset and sunrise, which locate it).
+ */
+export function quietCauseText(cause: QuietCause, lang: 'en' | 'de', timeZone: string, hideTimes = false): string {
+  const de = lang === 'de';
+  switch (cause.kind) {
+    case 'polar_night':
+      return de ? 'Ruhezeit: Polarnacht (die Sonne geht heute nicht auf)' : 'quiet hours: polar night (the sun does not rise today)';
+    case 'night': {
+      const m = cause.marginMinutes;
+      if (hideTimes) {
+        return de
+          ? `Ruhezeit: Nachtverbot (von ${m} Min. vor Sonnenuntergang bis ${m} Min. nach Sonnenaufgang)`
+          : `quiet hours: night ban (from ${m} min before sunset to ${m} min after sunrise)`;
+      }
+      const from = clock(cause.fromMs, timeZone);
+      const to = clock(cause.toMs, timeZone);
+      return de
+        ? `Ruhezeit: Nachtverbot von ${from} (${m} Min. vor Sonnenuntergang) bis ${to} (${m} Min. nach Sonnenaufgang)`
+        : `quiet hours: night ban from ${from} (${m} min before sunset) to ${to} (${m} min after sunrise)`;
+    }
+    case 'noise':
+      return `${de ? 'Ruhezeit: Lärmschutzzeit' : 'quiet hours: noise hours'} ${hhmm(cause.fromMin)}–${hhmm(cause.toMin)}`;
+    case 'sunday':
+      return de ? 'Ruhezeit: Sonntag' : 'quiet hours: Sunday';
+    case 'holiday':
+      return de ? `Ruhezeit: Feiertag (${cause.nameDe})` : `quiet hours: public holiday (${cause.name})`;
+  }
 }
 
 function inNoiseHours(minuteOfDay: number, noise: { fromMin: number; toMin: number }): boolean {
@@ -80,24 +128,23 @@ function weekday(local: { year: number; month: number; day: number }): number {
   return new Date(Date.UTC(local.year, local.month - 1, local.day)).getUTCDay();
 }
 
-/** Why mowing is not allowed now (one sentence), or undefined. Night ban first, then noise hours, then Sunday. */
-export function quietHoursReason(nowMs: number, location: Location | undefined, settings: QuietHoursSettings): string | undefined {
+/** Why mowing is not allowed now, or undefined. Night ban first, then noise hours, then Sunday, then a public holiday. */
+export function quietHoursCause(nowMs: number, location: Location | undefined, settings: QuietHoursSettings): QuietCause | undefined {
   if (settings.night && location) {
-    const night = nightBan(nowMs, location, settings.marginMinutes, settings.timeZone);
+    const night = nightCause(nowMs, location, settings.marginMinutes);
     if (night) return night;
   }
   const local = localDateTime(nowMs, settings.timeZone);
-  if (settings.noise && inNoiseHours(local.hour * 60 + local.minute, settings.noise)) {
-    const fmt = (m: number) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
-    return `quiet hours: noise hours ${fmt(settings.noise.fromMin)}–${fmt(settings.noise.toMin)}`;
-  }
-  if (settings.sundays && weekday(local) === 0) return 'quiet hours: Sunday';
-  return holidayReason(local, settings.holidays);
+  if (settings.noise && inNoiseHours(local.hour * 60 + local.minute, settings.noise)) return { kind: 'noise', ...settings.noise };
+  if (settings.sundays && weekday(local) === 0) return { kind: 'sunday' };
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const day = `${local.year}-${pad(local.month)}-${pad(local.day)}`;
+  const name = settings.holidays?.get(day);
+  return name === undefined ? undefined : { kind: 'holiday', name, nameDe: settings.holidayNamesDe?.get(day) ?? name };
 }
 
-/** The holiday's reason when the local date is one, else undefined. */
-function holidayReason(local: { year: number; month: number; day: number }, holidays: ReadonlyMap<string, string> | undefined): string | undefined {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  const name = holidays?.get(`${local.year}-${pad(local.month)}-${pad(local.day)}`);
-  return name === undefined ? undefined : `quiet hours: public holiday (${name})`;
+/** Why mowing is not allowed now (one English sentence), or undefined. */
+export function quietHoursReason(nowMs: number, location: Location | undefined, settings: QuietHoursSettings): string | undefined {
+  const cause = quietHoursCause(nowMs, location, settings);
+  return cause && quietCauseText(cause, 'en', settings.timeZone);
 }

@@ -25,6 +25,16 @@ export const PRECIPITATION = 'precipitation';
 export const MODELLED_CURRENT = [...MODELLED_VARIABLES.map(([name]) => name), PRECIPITATION];
 /** Most hours one answer may hold: 14 past days, 3 ahead and slack (a self-hosted server could send any length). */
 export const MAX_MODELLED_HOURS = 24 * 18;
+/** Fingerprints of a model's past hours start with this. */
+const HOUR_FINGERPRINT = 'open-meteo:hour:';
+
+/**
+ * A reading of one of the model's past hours (a backfill or catch-up): its rain is booked in its
+ * own hour by the history, it is not rain that just fell (src/station/recentRain.ts).
+ */
+export function isModelHour(reading: Pick<Reading, 'fingerprint'>): boolean {
+  return reading.fingerprint.startsWith(HOUR_FINGERPRINT);
+}
 /** Open-Meteo's current conditions cover 15 minutes; other intervals are refused as not understood. */
 const MIN_INTERVAL_S = 60;
 const MAX_INTERVAL_S = 3600;
@@ -84,7 +94,7 @@ function hourReadings(hourly: unknown, nowMs: number): { ok: true; hours: Readin
     if (!builder.hasData()) continue;
     builder.payloadTimeMs = seconds * 1000;
     const reading = builder.build('');
-    hours.push({ ...reading, fingerprint: `open-meteo:hour:${seconds}:${JSON.stringify([reading.values, reading.rainDeltaMm ?? null])}` });
+    hours.push({ ...reading, fingerprint: `${HOUR_FINGERPRINT}${seconds}:${JSON.stringify([reading.values, reading.rainDeltaMm ?? null])}` });
   }
   return { ok: true, hours };
 }

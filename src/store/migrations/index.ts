@@ -12,6 +12,7 @@ import { lawnMemory } from './007_lawnMemory.js';
 import { publicService } from './008_publicService.js';
 import { historyStationRows } from './009_historyStationRows.js';
 import { uploadRefusals } from './010_uploadRefusals.js';
+import { chartSeries } from './011_chartSeries.js';
 
 import type { Migration } from './migration.js';
 
@@ -28,4 +29,5 @@ export const MIGRATIONS: readonly Migration[] = [
   publicService,
   historyStationRows,
   uploadRefusals,
+  chartSeries,
 ];

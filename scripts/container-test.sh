@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# Builds the image from the Dockerfile with podman and runs it the way a user would
+# (npm run test:container; .ci/run runs it as root on a clean machine). Steps:
+#  1. the stand-in base images (scripts/container-base.sh: no container registry is reachable here)
+#  2. the image (Docker format, or HEALTHCHECK is dropped); the size of its layers above the
+#     Node.js base (at most MAX_LAYERS_MB) and no build toolchain, headers or sqlite3 build leftovers
+#  3. one container on a port other than 8080: /health 200, HEALTHCHECK healthy, `keys add`
+#     inside, the new key accepted by /v1/calculate
+#  4. docker/compose.yaml with podman-compose and the Mosquitto stand-in: healthy once connected
+#     to Mosquitto, `keys add` through compose, MQTT through the published loopback port, then
+#     unhealthy while Mosquitto is stopped (where /health still answers 200) and healthy again
+# Prints each step's time and the total wall time. Usage: scripts/container-test.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/container/env.sh
+
+MAX_LAYERS_MB=100
+IMAGE=localhost/mowability:test
+PROJECT=mowtest
+started=$(date +%s)
+step_started=$started
+step() {
+  local now
+  now=$(date +%s)
+  echo "container-test: [$((now - step_started)) s] $*"
+  step_started=$now
+}
+fail() {
+  echo "container-test: FAILED: $*" >&2
+  exit 1
+}
+
+free_port() { node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
+compose() { MOWABILITY_HTTP_PUBLISH="127.0.0.1:$http_port" MOSQUITTO_PUBLISH="127.0.0.1:$mqtt_port" podman-compose -p "$PROJECT" -f docker/compose.yaml "$@"; }
+cleanup() {
+  podman rm -f -t 2 mowtest-single >/dev/null 2>&1 || true
+  [ -z "${http_port:-}" ] || compose down -v >/dev/null 2>&1 || true
+}
+trap cleanup EXIT
+
+# GET a URL; prints the HTTP status (000: no answer).
+http_status() { curl -s -o /dev/null -w '%{http_code}' --max-time 3 "$@" || true; }
+# Polls a command until it succeeds, up to $1 seconds.
+wait_for() {
+  local seconds=$1
+  shift
+  local deadline=$(($(date +%s) + seconds))
+  until "$@"; do
+    [ "$(date +%s)" -lt "$deadline" ] || return 1
+    sleep 1
+  done
+}
+health_is() { [ "$(http_status "http://127.0.0.1:$1/health")" = "$2" ]; }
+# Runs the image's HEALTHCHECK now (podman schedules it with systemd timers, absent here) and
+# compares the container's health with $2: healthy, or unhealthy after the image's --retries
+# failures in a row.
+healthcheck_is() {
+  podman healthcheck run "$1" >/dev/null 2>&1 || true
+  [ "$(podman inspect "$1" --format '{{.State.Health.Status}}')" = "$2" ]
+}
+# Podman logs an error for every container with a HEALTHCHECK when systemd does not run.
+podman_quiet() { podman "$@" 2> >(grep -v 'unable to get systemd connection' >&2); }
+
+# 1. Base images
+scripts/container-base.sh
+step "base images ready"
+
+# 2. The image
+podman build --quiet --network host --format docker -t "$IMAGE" . >/dev/null
+base_image="$(sed -n 's/^FROM \(node:[^ ]*\).*/\1/p' Dockerfile | tail -1)"
+image_bytes=$(podman image inspect "$IMAGE" --format '{{.Size}}')
+base_bytes=$(podman image inspect "$base_image" --format '{{.Size}}')
+layers_mb=$(((image_bytes - base_bytes) / 1000000))
+step "image built: $((image_bytes / 1000000)) MB, of which ${layers_mb} MB above $base_image"
+[ "$layers_mb" -le "$MAX_LAYERS_MB" ] || fail "the layers above $base_image are $layers_mb MB (at most $MAX_LAYERS_MB)"
+healthcheck="$(podman image inspect "$IMAGE" --format '{{json .Config.Healthcheck}}')"
+[[ "$healthcheck" == *'"dist/cli/main.js","health"'* ]] || fail "the image has no HEALTHCHECK running mowability health: $healthcheck"
+leftovers="$(podman run --rm --network none --no-healthcheck --entrypoint sh "$IMAGE" -c \
+  'for tool in gcc g++ cc make python3; do command -v $tool; done; ls -d node_modules/sqlite3/deps node_modules/sqlite3/src node_modules/sqlite3/build/Release/obj.target 2>/dev/null; ls node_modules/typescript node_modules/vitest 2>/dev/null | head -1; true')"
+[ -z "$leftovers" ] || fail "the runtime image holds build leftovers: $leftovers"
+
+# 3. One container, on a port other than 8080, the embedded broker on another free port
+http_port=$(free_port)
+broker_port=$(free_port)
+podman_quiet run -d --name mowtest-single --network host \
+  -e MOWABILITY_HTTP_HOST=127.0.0.1 -e MOWABILITY_HTTP_PORT="$http_port" -e MOWABILITY_BROKER_PORT="$broker_port" \
+  -e MOWABILITY_BROKER_HOST=127.0.0.1 -e MOWABILITY_TIMEZONE=Europe/Berlin "$IMAGE" >/dev/null
+wait_for 30 health_is "$http_port" 200 || { podman logs mowtest-single | tail -20; fail "/health on port $http_port did not answer 200"; }
+wait_for 20 healthcheck_is mowtest-single healthy || fail "HEALTHCHECK on port $http_port: $(podman healthcheck run mowtest-single 2>&1; podman exec mowtest-single node dist/cli/main.js health 2>&1)"
+key="$(podman exec mowtest-single node dist/cli/main.js keys add alice --json | node -e "let s='';process.stdin.on('data',(c)=>s+=c).on('end',()=>console.log(JSON.parse(s).key))")"
+[ -n "$key" ] || fail "keys add printed no key"
+calc=$(http_status -X POST -H "Authorization: Bearer $key" -H 'Content-Type: application/json' -d '{"temperature": 18, "humidity": 60, "precipitation_rate": 0}' "http://127.0.0.1:$http_port/v1/calculate")
+[ "$calc" = 200 ] || fail "POST /v1/calculate with the new key answered $calc"
+podman_quiet rm -f -t 5 mowtest-single >/dev/null
+step "single container: /health 200 and healthy on port $http_port, keys add, the key accepted"
+
+# 4. docker/compose.yaml with Mosquitto
+http_port=$(free_port)
+mqtt_port=$(free_port)
+podman tag "$IMAGE" "localhost/${PROJECT}_mowability"
+compose up -d >/dev/null 2>&1 || { compose up -d; fail "podman-compose up"; }
+app="${PROJECT}_mowability_1"
+broker="${PROJECT}_mosquitto_1"
+wait_for 30 health_is "$http_port" 200 || { podman logs "$app" | tail -20; fail "/health through the published port $http_port"; }
+wait_for 30 healthcheck_is "$app" healthy || fail "compose: not healthy with Mosquitto up: $(podman exec "$app" node dist/cli/main.js health 2>&1)"
+# podman-compose 1.0 does not pass on the command's exit code: the printed key is the proof.
+added="$(compose exec -T mowability node dist/cli/main.js keys add bob --json 2>&1)"
+[[ "$added" == *'"key": "mow_'* ]] || fail "keys add through podman-compose exec: $added"
+node scripts/container/mqtt-roundtrip.mjs "mqtt://127.0.0.1:$mqtt_port" || fail "MQTT through the published port $mqtt_port"
+for container in "$app" "$broker"; do
+  binding="$(podman port "$container")"
+  [[ "$binding" =~ ^[0-9]+/tcp\ -\>\ 127\.0\.0\.1:[0-9]+$ ]] || fail "$container is not published on loopback alone: $binding"
+done
+step "compose: healthy with Mosquitto, keys add, MQTT on 127.0.0.1:$mqtt_port, HTTP on 127.0.0.1:$http_port"
+podman stop -t 2 "$broker" >/dev/null
+wait_for 30 healthcheck_is "$app" unhealthy || fail "compose: still healthy with Mosquitto stopped"
+health_is "$http_port" 200 || fail "/health should still answer 200 (it answers for the HTTP API)"
+podman_quiet start "$broker" >/dev/null
+wait_for 60 healthcheck_is "$app" healthy || fail "compose: not healthy again after Mosquitto came back"
+step "compose: unhealthy while Mosquitto was stopped (/health 200), healthy again after"
+compose down -v >/dev/null 2>&1
+echo "container-test: passed in $(($(date +%s) - started)) s (image $((image_bytes / 1000000)) MB, ${layers_mb} MB above $base_image)"

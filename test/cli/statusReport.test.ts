@@ -1,0 +1,101 @@
+/**
+ * `mowability status` against a running daemon: the live values come from it (the database lags
+ * up to history.flushIntervalSeconds behind), and without --config the daemon's (or the
+ * database's) stations are listed as stations, never as "no longer configured".
+ */
+import { writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { daemonUrl } from '../../src/cli/statusReport.js';
+import { loadConfig } from '../../src/config/load.js';
+import { startDaemon, type RunningDaemon } from '../../src/daemon.js';
+import type { Reading } from '../../src/ingest/types.js';
+import { Database } from '../../src/store/database.js';
+import { HistoryStore } from '../../src/store/historyStore.js';
+import { runCliInProcess } from '../helpers/httpCli.js';
+import { captureLogger } from '../helpers/httpLogCapture.js';
+import { makeTempDir } from '../helpers/httpTempDir.js';
+
+const reading = (values: Reading['values']): Reading => ({ values, rainCounters: [], fingerprint: JSON.stringify(values), dropped: [] });
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('mowability status with a running daemon', () => {
+  let temp: ReturnType<typeof makeTempDir>;
+  let configFile: string;
+  let env: Record<string, string>;
+  let daemon: RunningDaemon | undefined;
+  const cli = (...argv: string[]) => runCliInProcess(argv, env);
+
+  beforeEach(async () => {
+    temp = makeTempDir();
+    configFile = join(temp.dir, 'config.json');
+    writeFileSync(configFile, JSON.stringify({ stations: [{ id: 'garden', name: 'Garden', format: 'json', topic: 'garden/weather', fields: { temperature: 'temp', humidity: 'hum', precipitation_rate: 'rate' } }] }));
+    env = { MOWABILITY_DB_PATH: temp.dbPath, MOWABILITY_TIMEZONE: 'UTC', MOWABILITY_HTTP_HOST: '127.0.0.1', MOWABILITY_HTTP_PORT: String(await freePort()) };
+  });
+  afterEach(async () => {
+    await daemon?.stop();
+    daemon = undefined;
+    temp.cleanup();
+  });
+
+  async function serve(): Promise<RunningDaemon> {
+    daemon = await startDaemon({ config: loadConfig({ env: { ...env, MOWABILITY_CONFIG: configFile } }), logger: captureLogger('warn').logger });
+    return daemon;
+  }
+
+  it('shows what the daemon computes now, although the database has not been written yet', async () => {
+    const running = await serve();
+    expect(running.stationSide?.acceptReading('garden', reading({ temperature: 21, humidity: 50, precipitation_rate: 0 }), 'test')).toBe('accepted');
+    const json = await cli('status', '--json', '--config', configFile);
+    expect(json.code, json.stderr).toBe(0);
+    const report = JSON.parse(json.stdout);
+    expect(report).toMatchObject({ source: 'daemon', daemon: { url: daemonUrl(loadConfig({ env })), answered: true } });
+    const [garden] = report.stations;
+    // The database does not have the reading yet (written every flush interval); the daemon does.
+    expect(garden.last_reading_at).toBeNull();
+    expect(garden.live.last_reading_at).not.toBeNull();
+    expect(garden.live.availability).toBe('online');
+    const text = await cli('status', '--config', configFile);
+    expect(text.stdout).toContain(`Live from the running daemon at ${daemonUrl(loadConfig({ env }))}.`);
+    expect(text.stdout).toMatch(/last reading: \S+ \(0 min ago\)/);
+  });
+
+  it('without --config lists the daemon\'s stations as stations', async () => {
+    await serve();
+    const text = await cli('status');
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain('garden (Garden,');
+    expect(text.stdout).toContain('No configuration file given');
+    expect(text.stdout).not.toContain('no longer configured');
+  });
+
+  it('daemon not running, without --config: the database\'s stations, its age, and why the daemon was not asked', async () => {
+    const db = await Database.open(temp.dbPath);
+    try {
+      const noChanges = { buckets: [], counters: [], latest: [], duplicates: null };
+      await new HistoryStore(db).save({ histories: [{ station: 'garden', changes: { ...noChanges, latest: [{ field: 'humidity', value: 40, atMs: Date.now() - 60_000 }] } }], states: [] });
+    } finally {
+      await db.close();
+    }
+    const text = await cli('status');
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain(`The daemon did not answer at ${daemonUrl(loadConfig({ env }))}: nothing listens there (is the daemon running?).`);
+    expect(text.stdout).toMatch(/Showing the database instead, last written \S+ \(0 min ago\)/);
+    expect(text.stdout).toContain('garden (garden, unknown)');
+    expect(text.stdout).not.toContain('no longer configured');
+    expect(JSON.parse((await cli('status', '--json')).stdout)).toMatchObject({ source: 'database', unconfigured_with_history: [] });
+  });
+
+  it('reaches a daemon listening on all interfaces over loopback', () => {
+    expect(daemonUrl({ http: { ...loadConfig({ env }).http, host: '0.0.0.0', port: 8080 } })).toBe('http://127.0.0.1:8080');
+    expect(daemonUrl({ http: { ...loadConfig({ env }).http, host: '::', port: 8080 } })).toBe('http://[::1]:8080');
+  });
+});

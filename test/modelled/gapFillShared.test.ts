@@ -1,0 +1,119 @@
+/**
+ * Gap filling against the fake Open-Meteo, beyond the fields: one request per round serves the
+ * gap filling and the station's Open-Meteo forecast (the requests are counted at the fake), and
+ * `gapFill.rain: "model"` replaces a broken gauge's rain with the model's (rain windows from the
+ * model, the gauge's rain left out, `rain_source` in the state).
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import pino from 'pino';
+import { calculationContext } from '../../src/config/calculationContext.js';
+import { ForecastUnit } from '../../src/forecast/forecastUnit.js';
+import type { Reading, StationConfig } from '../../src/ingest/types.js';
+import { GapFillUnit } from '../../src/modelled/gapFill.js';
+import { StationPipeline } from '../../src/station/pipeline.js';
+import { Database } from '../../src/store/database.js';
+import { LogThrottle } from '../../src/util/logThrottle.js';
+import { FakeClock, mqttTempDir, testMqttConfig, waitUntil } from '../helpers/mqttHarness.js';
+import { FakeModelledServer } from './fakeModelledServer.js';
+
+const NOW = Date.parse('2026-06-15T10:20:00Z');
+const base: StationConfig = {
+  id: 'garden', name: 'Garden', format: 'json', topic: 'garden/weather',
+  fields: { temperature: 'temp', precipitation_rate: 'rate', humidity: 'hum', wind_speed: 'wind' },
+  location: { latitude: 52.52, longitude: 13.41 },
+};
+
+/** A reading whose gauge says 6 mm fell since the last one and it rains 12 mm/h. */
+function gaugeReading(atMs: number): Reading {
+  const values = { temperature: 20, precipitation_rate: 12, humidity: 55, wind_speed: 8 };
+  return { values, rainCounters: [], rainDeltaMm: 6, payloadTimeMs: atMs, fingerprint: `gauge:${atMs}`, dropped: [] };
+}
+
+type State = Record<string, unknown> & { input: Record<string, number>; rain_source?: string; forecast?: { available: boolean; source: string } };
+
+describe('gap filling: one request with the forecast, and the model\'s rain for a broken gauge', () => {
+  let temp: ReturnType<typeof mqttTempDir>;
+  let fake: FakeModelledServer;
+  let pipeline: StationPipeline | undefined;
+  let database: Database | undefined;
+  const clock = new FakeClock(NOW);
+
+  beforeEach(async () => {
+    temp = mqttTempDir();
+    clock.ms = NOW;
+    fake = await FakeModelledServer.start(() => clock.now());
+  });
+  afterEach(async () => {
+    await pipeline?.stop();
+    await database?.close();
+    await fake.close();
+    pipeline = database = undefined;
+    temp.cleanup();
+  });
+
+  async function start(station: StationConfig): Promise<{ gapFill: GapFillUnit; state: () => State }> {
+    const logger = pino({ level: 'silent' });
+    const config = testMqttConfig({ stations: [station], broker: { enabled: false }, history: { freshnessMinutes: 30 } });
+    database = await Database.open(temp.dbPath);
+    const db = database;
+    const forecast = new ForecastUnit({
+      stations: [station], settings: { openMeteoUrl: fake.baseUrl, intervalMinutes: 60, timeoutSeconds: 5, retries: 0, rainLeadMinutes: 20 },
+      database: () => db, logger, now: () => clock.now(), contextFor: (_s, nowMs) => calculationContext(config, nowMs), userAgent: 'test', random: () => 0.5,
+    });
+    let built: StationPipeline | undefined;
+    const gapFill = new GapFillUnit({
+      stations: [station], settings: { openMeteoUrl: fake.baseUrl, intervalMinutes: 60, timeoutSeconds: 5, retries: 0 },
+      accept: (id, reading, origin) => built?.acceptReading(id, reading, origin) ?? 'not_running',
+      supplyForecast: (id, cached) => forecast.supply(id, cached),
+      logger, now: () => clock.now(), userAgent: 'test', random: () => 0.5,
+    });
+    const log = logger.child({ module: 'mqtt' });
+    built = new StationPipeline({ config, database, logger, log, throttle: new LogThrottle(log), clock, units: [gapFill, forecast] });
+    pipeline = built;
+    await built.start();
+    const p = built;
+    return { gapFill, state: () => { p.recomputeAll(); return p.stationState('garden') as unknown as State; } };
+  }
+
+  it('fetches the forecast with the gap filling: one request, not two', async () => {
+    const { gapFill, state } = await start({ ...base, gapFill: { source: 'open-meteo' }, forecast: { source: 'open-meteo' } });
+    pipeline!.acceptReading('garden', gaugeReading(NOW), 'test');
+    await waitUntil(() => gapFill.counters.gapFillFetches > 0 && state().forecast?.available === true, 'the filled fields and the forecast');
+    await pipeline!.stop();
+    pipeline = undefined;
+    expect(fake.requests).toHaveLength(1);
+    const params = fake.requests[0]!.url.searchParams;
+    expect(params.has('current') && params.has('hourly')).toBe(true);
+    expect(state).toBeDefined();
+  });
+
+  it('asks for the current conditions alone when the forecast comes from elsewhere (the control)', async () => {
+    const { gapFill } = await start({ ...base, gapFill: { source: 'open-meteo' } });
+    pipeline!.acceptReading('garden', gaugeReading(NOW), 'test');
+    await waitUntil(() => gapFill.counters.gapFillFetches > 0, 'the filled fields');
+    expect(fake.requests[0]!.url.searchParams.has('hourly')).toBe(false);
+  });
+
+  it('takes the model\'s rain instead of a broken gauge\'s, and says so in the state', async () => {
+    const { gapFill, state } = await start({ ...base, gapFill: { source: 'open-meteo', rain: 'model' } });
+    pipeline!.acceptReading('garden', gaugeReading(NOW - 60_000), 'test');
+    await waitUntil(() => gapFill.counters.gapFillFetches > 0 && state().input.rain_24h !== undefined, 'the model\'s rain windows');
+    const modelled = state();
+    expect(modelled.rain_source).toBe('model');
+    // The model: 0.8 mm in the hour before 03:00 UTC, dry since; the gauge's 6 mm and 12 mm/h are left out.
+    expect(modelled.input.rain_24h).toBeCloseTo(0.8, 5);
+    expect(modelled.input.precipitation_rate).toBe(0);
+    expect(modelled.input.rain_14d).toBeCloseTo(14 * 0.8, 5);
+    // The backfill is the model's past, not rain that just fell: mowable is not held off by it.
+    expect(modelled.main_status).toBe('OK');
+    expect(fake.requests[0]!.url.searchParams.get('past_days')).toBe('14');
+  });
+
+  it('keeps the gauge\'s rain by default (the control)', async () => {
+    const { gapFill, state } = await start({ ...base, gapFill: { source: 'open-meteo' } });
+    pipeline!.acceptReading('garden', gaugeReading(NOW - 60_000), 'test');
+    await waitUntil(() => gapFill.counters.gapFillFetches > 0, 'the filled fields');
+    expect(state().rain_source).toBe('gauge');
+    expect(state().input.precipitation_rate).toBe(12);
+  });
+});
