@@ -164,8 +164,8 @@ export class ForecastUnit implements StationUnit {
     for (const held of this.#held.values()) {
       if (!held.cached) continue;
       held.cached = { ...held.cached, fetchedAtMs: held.cached.fetchedAtMs + step.deltaMs };
-      held.memo = undefined;
       const stationId = held.station.id;
+      this.#details.invalidate(stationId);
       this.#store?.save(stationId, held.cached).catch((err: unknown) => {
         this.#throttle.warn(`forecast-save:${stationId}`, { err, station: stationId }, 'forecast could not be cached in the database');
       });
