@@ -1,22 +1,35 @@
 /**
- * Core: in-process calculate() calls per second on realistic inputs, compared
- * with the HTTP calculate route's req/s measured earlier in the same run.
+ * Core: in-process calculate() on realistic inputs: CPU time per call (the goal) and calls per
+ * second, compared with the HTTP calculate route's req/s measured earlier in the same run. With
+ * BENCH_BASELINE_ROOT (a built checkout of an older version: its dist/core/index.js) the older
+ * calculate() runs in interleaved rounds in the same process, and the ratio is printed; the two
+ * answers are first compared byte for byte over the inputs.
  */
-import { calculate, type CalculationContext, type RawInput } from '../src/core/index.js';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { calculate, type RawInput } from '../src/core/index.js';
 import type { Benchmark, BenchContext, BenchOutcome } from './lib/benchmark.js';
 import { realisticInputs } from './lib/inputs.js';
-import { atLeast, measured, notMeasured, type Figure } from './lib/report.js';
+import { atLeast, atMost, measured, notMeasured, type Figure } from './lib/report.js';
 import { median, ratio, round } from './lib/stats.js';
 
 type Calculate = typeof calculate;
 
-const CONTEXT_BASE: Omit<CalculationContext, 'nowMs'> = { timeZone: 'Europe/Berlin', hemisphere: 'north' };
 // 2026-05-14 10:00 UTC: a mowing-season instant, so every check runs.
 const BASE_NOW_MS = Date.UTC(2026, 4, 14, 10, 0, 0);
+const BASELINE_ROOT = process.env.BENCH_BASELINE_ROOT;
 
-/** Calls calculate() over the inputs for about `durationMs`; returns calls per second. */
-function runFor(calculate: Calculate, inputs: readonly RawInput[], durationMs: number): { callsPerSecond: number; okShare: number } {
+interface Round {
+  callsPerSecond: number;
+  /** CPU time (user + system) per call, µs: steadier than wall time on a shared machine. */
+  cpuMicros: number;
+  okShare: number;
+}
+
+/** Calls calculate() over the inputs for about `durationMs`. */
+function runFor(calculate: Calculate, inputs: readonly RawInput[], durationMs: number): Round {
   const started = performance.now();
+  const cpuStart = process.cpuUsage();
   let calls = 0;
   let ok = 0;
   let elapsed = 0;
@@ -24,30 +37,69 @@ function runFor(calculate: Calculate, inputs: readonly RawInput[], durationMs: n
     // check the clock every 256 calls: reading it costs more than a call to a cheap function
     for (let i = 0; i < 256; i++) {
       const input = inputs[(calls + i) % inputs.length] as RawInput;
-      const outcome = calculate(input, { ...CONTEXT_BASE, nowMs: BASE_NOW_MS + ((calls + i) % 3600) * 1000 });
+      // A literal context, as the HTTP route and calculationContext() build it (a spread copy is slow to read in V8).
+      const outcome = calculate(input, { timeZone: 'Europe/Berlin', hemisphere: 'north', nowMs: BASE_NOW_MS + ((calls + i) % 3600) * 1000 });
       if (outcome.ok) ok++;
     }
     calls += 256;
     elapsed = performance.now() - started;
   } while (elapsed < durationMs);
-  return { callsPerSecond: (calls / elapsed) * 1000, okShare: ok / calls };
+  const cpu = process.cpuUsage(cpuStart);
+  return { callsPerSecond: (calls / elapsed) * 1000, cpuMicros: (cpu.user + cpu.system) / calls, okShare: ok / calls };
+}
+
+async function loadBaseline(): Promise<Calculate | undefined> {
+  if (!BASELINE_ROOT) return undefined;
+  const module = (await import(pathToFileURL(join(BASELINE_ROOT, 'dist', 'core', 'index.js')).href)) as { calculate: Calculate };
+  return module.calculate;
+}
+
+/** Indexes of inputs whose answers differ between the two builds (a few instants each). */
+function differences(current: Calculate, baseline: Calculate, inputs: readonly RawInput[]): number {
+  let differing = 0;
+  inputs.forEach((input, i) => {
+    for (const offsetMs of [0, 1_234_567, 200 * 86_400_000]) {
+      const context = { timeZone: 'Europe/Berlin', hemisphere: 'north' as const, nowMs: BASE_NOW_MS + offsetMs + i * 1000 };
+      if (JSON.stringify(current(input, context)) !== JSON.stringify(baseline(input, context))) {
+        differing++;
+        return;
+      }
+    }
+  });
+  return differing;
 }
 
 export const coreBenchmark: Benchmark = {
   name: 'core',
   title: 'Core calculate() in-process',
   async run(context: BenchContext): Promise<BenchOutcome> {
-    const goal = atLeast(10);
     const inputs = realisticInputs(1000);
     const roundMs = context.quick ? 1000 : 2000;
+    const baseline = await loadBaseline();
     runFor(calculate, inputs, context.quick ? 500 : 1500); // warm-up: let V8 optimise
-    const rounds = [1, 2, 3].map(() => runFor(calculate, inputs, roundMs));
+    if (baseline) runFor(baseline, inputs, context.quick ? 500 : 1500);
+    const rounds: Round[] = [];
+    const baseRounds: Round[] = [];
+    for (let i = 0; i < (baseline ? 5 : 3); i++) {
+      rounds.push(runFor(calculate, inputs, roundMs));
+      if (baseline) baseRounds.push(runFor(baseline, inputs, roundMs));
+    }
     const callsPerSecond = median(rounds.map((r) => r.callsPerSecond));
+    const cpuMicros = median(rounds.map((r) => r.cpuMicros));
     const okShare = median(rounds.map((r) => r.okShare));
     const figures: Figure[] = [
+      measured('core.cpuMicrosPerCall', 'calculate() CPU per call', cpuMicros, 'µs', atMost(8), `rounds ${rounds.map((r) => r.cpuMicros.toFixed(1)).join('/')} µs`),
       measured('core.callsPerSecond', 'calculate() calls/s', callsPerSecond, 'calls/s', undefined, `${Math.round(okShare * 100)} % of inputs ok; 1000 inputs`),
     ];
+    if (baseline) {
+      const baseMicros = median(baseRounds.map((r) => r.cpuMicros));
+      figures.push(
+        measured('core.vsBaseline', 'baseline CPU per call / calculate() CPU per call', ratio(baseMicros, cpuMicros), 'x', undefined, `baseline ${baseMicros.toFixed(1)} µs (rounds ${baseRounds.map((r) => r.cpuMicros.toFixed(1)).join('/')}); ${BASELINE_ROOT}`),
+        measured('core.baselineDifferences', 'inputs answered differently from the baseline', differences(calculate, baseline, inputs), 'inputs', atMost(0), '3 instants per input, JSON compared'),
+      );
+    }
     const http = context.earlier.get('http')?.get('http.calculate.rps');
+    const goal = atLeast(10);
     if (http?.value) {
       figures.push(
         measured('core.vsHttp', 'calculate() / HTTP calculate req/s', ratio(callsPerSecond, http.value), 'x', goal, `HTTP calculate ${Math.round(http.value)} req/s`),
@@ -56,6 +108,9 @@ export const coreBenchmark: Benchmark = {
       const reason = http ? (http.note ?? 'HTTP calculate not measured') : 'needs the http benchmark in the same run';
       figures.push(notMeasured('core.vsHttp', 'calculate() / HTTP calculate req/s', 'x', reason, goal));
     }
-    return { figures, details: { rounds: rounds.map((r) => ({ callsPerSecond: round(r.callsPerSecond, 0), okShare: r.okShare })), roundMs } };
+    return {
+      figures,
+      details: { rounds: rounds.map((r) => ({ callsPerSecond: round(r.callsPerSecond, 0), cpuMicros: round(r.cpuMicros, 2), okShare: r.okShare })), roundMs, baseline: BASELINE_ROOT ?? null },
+    };
   },
 };

@@ -9,11 +9,22 @@ export interface EffectiveRainWindows {
   rain1hMm: number;
   rain12hMm: number;
   rain24hMm: number;
-  supplied: RainWindow[];
-  notProvided: RainWindow[];
+  supplied: readonly RainWindow[];
+  notProvided: readonly RainWindow[];
   /** True when a broader window was smaller than a narrower one. */
   inconsistent: boolean;
 }
+
+interface WindowLists {
+  supplied: readonly RainWindow[];
+  notProvided: readonly RainWindow[];
+}
+
+/** The supplied and missing windows for each combination (bit i: RAIN_WINDOWS[i] supplied), built once and frozen. */
+const WINDOW_LISTS: readonly WindowLists[] = Array.from({ length: 2 ** RAIN_WINDOWS.length }, (_, mask) => ({
+  supplied: Object.freeze(RAIN_WINDOWS.filter((_name, bit) => (mask & (1 << bit)) !== 0)),
+  notProvided: Object.freeze(RAIN_WINDOWS.filter((_name, bit) => (mask & (1 << bit)) === 0)),
+}));
 
 /**
  * Effective rain windows. A missing narrower window takes the next broader
@@ -27,9 +38,7 @@ export function effectiveRainWindows(values: CalculationInput): EffectiveRainWin
   const r12 = values.rain_12h;
   const r24 = values.rain_24h;
   if (r1 === undefined && r12 === undefined && r24 === undefined) return null;
-  const supplied: RainWindow[] = [];
-  const notProvided: RainWindow[] = [];
-  for (const name of RAIN_WINDOWS) (values[name] === undefined ? notProvided : supplied).push(name);
+  const { supplied, notProvided } = WINDOW_LISTS[(r1 === undefined ? 0 : 1) + (r12 === undefined ? 0 : 2) + (r24 === undefined ? 0 : 4)] as WindowLists;
   const filled1 = r1 ?? r12 ?? r24 ?? 0;
   const filled12 = r12 ?? r24 ?? filled1;
   const filled24 = r24 ?? filled12;

@@ -20,6 +20,7 @@ import type { ClockStep } from '../util/clockWatch.js';
 import { LogThrottle } from '../util/logThrottle.js';
 import { FetchLoop } from './fetchLoop.js';
 import { forecastEntities } from './forecastEntities.js';
+import { DetailCache } from './detailCache.js';
 import { buildForecastDetail, compactForecast, STALE_AFTER_INTERVALS, type ForecastDetail, type ForecastView } from './forecastReport.js';
 import { ForecastStore, type CachedForecast } from './forecastStore.js';
 import { parseForecastPayload } from './mqttForecast.js';
@@ -63,7 +64,6 @@ interface Held {
   config: StationForecastConfig;
   cached?: CachedForecast;
   input?: StationInput;
-  memo?: { key: string; detail: ForecastDetail };
 }
 
 export class ForecastUnit implements StationUnit {
@@ -71,6 +71,7 @@ export class ForecastUnit implements StationUnit {
   readonly counters: ForecastCounters = { forecastFetches: 0, forecastFetchErrors: 0, forecastMessages: 0, forecastMessagesRejected: 0 };
   readonly #options: ForecastUnitOptions;
   readonly #held = new Map<string, Held>();
+  readonly #details: DetailCache<ForecastDetail>;
   readonly #log: Logger;
   readonly #throttle: LogThrottle;
   readonly #loops: FetchLoop[] = [];
@@ -83,6 +84,7 @@ export class ForecastUnit implements StationUnit {
     this.#log = options.logger.child({ module: 'forecast' });
     this.#throttle = new LogThrottle(this.#log);
     for (const station of options.stations) if (station.forecast) this.#held.set(station.id, { station, config: station.forecast });
+    this.#details = new DetailCache(this.#held.size);
   }
 
   /** True once start() ran (the MQTT side is up). */
@@ -143,7 +145,7 @@ export class ForecastUnit implements StationUnit {
 
   async #accept(held: Held, forecast: CachedForecast): Promise<void> {
     held.cached = forecast;
-    held.memo = undefined;
+    this.#details.invalidate(held.station.id);
     this.#recompute?.(held.station.id);
     await this.#store?.save(held.station.id, forecast);
   }
@@ -162,8 +164,8 @@ export class ForecastUnit implements StationUnit {
     for (const held of this.#held.values()) {
       if (!held.cached) continue;
       held.cached = { ...held.cached, fetchedAtMs: held.cached.fetchedAtMs + step.deltaMs };
-      held.memo = undefined;
       const stationId = held.station.id;
+      this.#details.invalidate(stationId);
       this.#store?.save(stationId, held.cached).catch((err: unknown) => {
         this.#throttle.warn(`forecast-save:${stationId}`, { err, station: stationId }, 'forecast could not be cached in the database');
       });
@@ -208,14 +210,15 @@ export class ForecastUnit implements StationUnit {
   detail(stationId: string, nowMs: number): ForecastDetail | undefined {
     const held = this.#held.get(stationId);
     if (!held) return undefined;
-    // 48 calculations cost tens of milliseconds: at most once a minute per station (and on a new forecast
-    // or when the station's set of fields changes), not on every reading; the first hour may lag a reading's
-    // values by up to a minute.
-    const key = `${Math.floor(nowMs / MINUTE_MS)}|${held.input ? Object.keys(held.input).sort().join(',') : '-'}`;
-    if (held.memo?.key === key) return held.memo.detail;
+    // 48 calculations: at most once a minute per station, and on a new forecast or a change of the station's
+    // fields or rain state (./detailCache.ts); the first hour may lag other values of a reading by up to a minute.
+    return this.#details.get(stationId, { forecast: held.cached, nowMs, input: held.input }, () => this.#build(held, stationId, nowMs));
+  }
+
+  #build(held: Held, stationId: string, nowMs: number): ForecastDetail {
     const context = this.#options.contextFor(held.station, nowMs);
     const mowerClass = context.lawn?.mowerClass ?? DEFAULT_LAWN.mowerClass;
-    const detail = buildForecastDetail({
+    return buildForecastDetail({
       source: held.config.source,
       cached: held.cached,
       nowMs,
@@ -226,8 +229,6 @@ export class ForecastUnit implements StationUnit {
       context,
       rules: this.#windowRules(held.station),
     });
-    held.memo = { key, detail };
-    return detail;
   }
 
   /** Quiet hours and the rain lead for the station's windows (src/core/forecastWindows.ts). */
