@@ -9,7 +9,7 @@ import { expectPositionals, parseCommand } from '../args.js';
 import { configFor } from '../context.js';
 import { EXIT_FAILURE, EXIT_OK, type CliIo } from '../io.js';
 import { HELP } from '../help.js';
-import { daemonUrl, LIVE_TIMEOUT_MS } from '../liveStatus.js';
+import { daemonUrl, LIVE_TIMEOUT_MS } from '../statusReport.js';
 
 const COMMAND = 'health';
 
