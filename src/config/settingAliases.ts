@@ -72,7 +72,7 @@ export function renameAliasedKeys(content: unknown, uses: DeprecatedSettingUse[]
     const group = copy[fromGroup];
     if (!isObject(group) || !(fromLeaf in group)) continue;
     if (copy[toGroup] !== undefined && !isObject(copy[toGroup])) continue; // the shape check names it
-    const target = isObject(copy[toGroup]) ? { ...(copy[toGroup] as Record<string, unknown>) } : {};
+    const target = isObject(copy[toGroup]) ? { ...(copy[toGroup]) } : {};
     if (toLeaf in target) {
       problems.push(`both "${alias.from}" (the old name) and "${alias.to}" are set in the configuration file: remove "${alias.from}"`);
       continue;
