@@ -26,7 +26,7 @@ describe('mowability status', () => {
         ],
       }),
     );
-    // Nothing listens on that port: these cases read the database (the live cases are in liveStatus.test.ts).
+    // Nothing listens on that port: these cases read the database (the live cases are in statusReport.test.ts).
     env = { MOWABILITY_DB_PATH: temp.dbPath, MOWABILITY_TIMEZONE: 'UTC', MOWABILITY_CONFIG: config, MOWABILITY_HTTP_PORT: '9' };
   });
   afterEach(() => temp.cleanup());
