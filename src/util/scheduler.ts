@@ -11,7 +11,7 @@
 import cron from 'node-cron';
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from './clock.js';
-import { logFailure, runGuarded } from './guarded.js';
+import { guarded, logFailure, runGuarded } from './guarded.js';
 import { localDateTime } from '../core/index.js';
 
 /*
@@ -104,7 +104,8 @@ export function createScheduler(logger: Logger, options: { timeZone?: string; cl
     };
   };
 
-  const tick = (): void => {
+  // Guarded like every job: a throwing clock inside the timer is logged, never an uncaught exception.
+  const tick = guarded((): void => {
     const nowMs = clock.now();
     for (const job of calendar) {
       const slot = Math.floor(nowMs / (job.matcher.perSecond ? 1000 : 60_000));
@@ -112,7 +113,7 @@ export function createScheduler(logger: Logger, options: { timeZone?: string; cl
       job.lastSlot = slot;
       if (job.matcher.matches(nowMs)) void job.run();
     }
-  };
+  }, logFailure(log, 'scheduler tick'));
 
   return {
     add(name, expression, job) {

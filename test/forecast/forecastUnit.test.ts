@@ -77,7 +77,7 @@ describe('forecast unit with the MQTT forecast topic', () => {
     });
 
     await observer.client.publishAsync('ha/forecast/garden', '{"forecast": "soon"}', { qos: 1 });
-    await waitUntil(() => (daemon!.service.stats() as unknown as Record<string, number>).forecastMessagesRejected === 1, 'the refused message counted');
+    await waitUntil(() => daemon!.service.stats().units.forecast?.forecastMessagesRejected === 1, 'the refused message counted');
     expect(state('garden')!.forecast).toMatchObject({ source: 'mqtt', rain_expected_in_minutes: 180 });
 
     // No forecast setting: nothing changes for that station.
