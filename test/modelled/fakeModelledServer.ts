@@ -10,6 +10,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
+import { afterEach, beforeEach } from 'vitest';
+import { mqttTempDir } from '../helpers/mqttHarness.js';
 
 const HOUR_S = 3600;
 
@@ -141,4 +143,40 @@ export class FakeModelledServer {
         response.end(JSON.stringify(this.answer(url, reply)));
     }
   }
+}
+
+/**
+ * The per-test set-up of the modelled tests: a temp directory and a fresh fake Open-Meteo for each
+ * test of the calling describe block, the clock back at `startMs`. Call it before the block's own
+ * afterEach: vitest runs after-hooks last first, so what a test started stops before the fake closes
+ * and the directory goes.
+ */
+export function useFakeOpenMeteo(clock: { ms: number; now(): number }, startMs: number): {
+  readonly temp: { dir: string; dbPath: string };
+  readonly fake: FakeModelledServer;
+} {
+  let temp: ReturnType<typeof mqttTempDir> | undefined;
+  let fake: FakeModelledServer | undefined;
+  beforeEach(async () => {
+    temp = mqttTempDir();
+    clock.ms = startMs;
+    fake = await FakeModelledServer.start(() => clock.now());
+  });
+  afterEach(async () => {
+    await fake?.close();
+    temp?.cleanup();
+    fake = temp = undefined;
+  });
+  const inTest = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('useFakeOpenMeteo: only inside a test');
+    return value;
+  };
+  return {
+    get temp() {
+      return inTest(temp);
+    },
+    get fake() {
+      return inTest(fake);
+    },
+  };
 }

@@ -4,7 +4,7 @@
  * "modelliert" in the checks they decide; a measured field is never overridden, not even once it
  * is stale; the lawn memory's estimate comes before the model's; rain is never filled.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { MINUTE_MS } from '../../src/history/windows.js';
 import type { Reading, StationConfig } from '../../src/ingest/types.js';
@@ -13,8 +13,8 @@ import { StationPipeline } from '../../src/station/pipeline.js';
 import type { StationUnit } from '../../src/station/unit.js';
 import { Database } from '../../src/store/database.js';
 import { LogThrottle } from '../../src/util/logThrottle.js';
-import { FakeClock, mqttTempDir, testMqttConfig, waitUntil } from '../helpers/mqttHarness.js';
-import { FakeModelledServer } from './fakeModelledServer.js';
+import { FakeClock, testMqttConfig, waitUntil } from '../helpers/mqttHarness.js';
+import { useFakeOpenMeteo } from './fakeModelledServer.js';
 
 const NOW = Date.parse('2026-06-15T10:20:00Z');
 const garden: StationConfig = {
@@ -34,32 +34,24 @@ type State = Record<string, unknown> & {
 };
 
 describe('gap filling', () => {
-  let temp: ReturnType<typeof mqttTempDir>;
-  let fake: FakeModelledServer;
   let pipeline: StationPipeline | undefined;
   let database: Database | undefined;
   const clock = new FakeClock(NOW);
+  const openMeteo = useFakeOpenMeteo(clock, NOW);
 
-  beforeEach(async () => {
-    temp = mqttTempDir();
-    clock.ms = NOW;
-    fake = await FakeModelledServer.start(() => clock.now());
-  });
   afterEach(async () => {
     await pipeline?.stop();
     await database?.close();
-    await fake.close();
     pipeline = database = undefined;
-    temp.cleanup();
   });
 
   async function start(before: StationUnit[] = []): Promise<{ unit: GapFillUnit; state: () => State }> {
     const logger = pino({ level: 'silent' });
     const unit = new GapFillUnit({
-      stations: [garden], settings: { openMeteoUrl: fake.baseUrl, intervalMinutes: 60, timeoutSeconds: 5, retries: 0 },
+      stations: [garden], settings: { openMeteoUrl: openMeteo.fake.baseUrl, intervalMinutes: 60, timeoutSeconds: 5, retries: 0 },
       logger, now: () => clock.now(), userAgent: 'test', random: () => 0.5,
     });
-    database = await Database.open(temp.dbPath);
+    database = await Database.open(openMeteo.temp.dbPath);
     const log = logger.child({ module: 'mqtt' });
     const config = testMqttConfig({ stations: [garden], broker: { enabled: false }, history: { freshnessMinutes: 30 } });
     pipeline = new StationPipeline({ config, database, logger, log, throttle: new LogThrottle(log, 60_000, clock), clock, units: [...before, unit] });
@@ -82,7 +74,7 @@ describe('gap filling', () => {
     expect(filled.checks.wind!.meta.modelled_fields).toBeUndefined();
     // Rain stays measured: no rain windows from the model.
     expect(filled.input.rain_24h).toBeUndefined();
-    expect(fake.requests[0]!.url.searchParams.has('hourly')).toBe(false);
+    expect(openMeteo.fake.requests[0]!.url.searchParams.has('hourly')).toBe(false);
 
     // The gauge's gust value goes stale: it is still not replaced by the model's.
     clock.advance(40 * MINUTE_MS);
@@ -101,7 +93,7 @@ describe('gap filling', () => {
   });
 
   it('stops using modelled values when the provider stays away, and says why', async () => {
-    fake.fallback = { kind: 'status', status: 500 };
+    openMeteo.fake.fallback = { kind: 'status', status: 500 };
     const { unit, state } = await start();
     pipeline!.acceptReading('garden', reading({ temperature: 20, precipitation_rate: 0, humidity: 55, wind_speed: 8 }), 'test');
     await waitUntil(() => unit.counters.gapFillFetchErrors > 0, 'the failed fetch');

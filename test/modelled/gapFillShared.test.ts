@@ -4,7 +4,7 @@
  * `gapFill.rain: "model"` replaces a broken gauge's rain with the model's (rain windows from the
  * model, the gauge's rain left out, `rain_source` in the state).
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { calculationContext } from '../../src/config/calculationContext.js';
 import { ForecastUnit } from '../../src/forecast/forecastUnit.js';
@@ -13,8 +13,8 @@ import { GapFillUnit } from '../../src/modelled/gapFill.js';
 import { StationPipeline } from '../../src/station/pipeline.js';
 import { Database } from '../../src/store/database.js';
 import { LogThrottle } from '../../src/util/logThrottle.js';
-import { FakeClock, mqttTempDir, testMqttConfig, waitUntil } from '../helpers/mqttHarness.js';
-import { FakeModelledServer } from './fakeModelledServer.js';
+import { FakeClock, testMqttConfig, waitUntil } from '../helpers/mqttHarness.js';
+import { useFakeOpenMeteo } from './fakeModelledServer.js';
 
 const NOW = Date.parse('2026-06-15T10:20:00Z');
 const base: StationConfig = {
@@ -32,37 +32,29 @@ function gaugeReading(atMs: number): Reading {
 type State = Record<string, unknown> & { input: Record<string, number>; rain_source?: string; forecast?: { available: boolean; source: string } };
 
 describe('gap filling: one request with the forecast, and the model\'s rain for a broken gauge', () => {
-  let temp: ReturnType<typeof mqttTempDir>;
-  let fake: FakeModelledServer;
   let pipeline: StationPipeline | undefined;
   let database: Database | undefined;
   const clock = new FakeClock(NOW);
+  const openMeteo = useFakeOpenMeteo(clock, NOW);
 
-  beforeEach(async () => {
-    temp = mqttTempDir();
-    clock.ms = NOW;
-    fake = await FakeModelledServer.start(() => clock.now());
-  });
   afterEach(async () => {
     await pipeline?.stop();
     await database?.close();
-    await fake.close();
     pipeline = database = undefined;
-    temp.cleanup();
   });
 
   async function start(station: StationConfig): Promise<{ gapFill: GapFillUnit; state: () => State }> {
     const logger = pino({ level: 'silent' });
     const config = testMqttConfig({ stations: [station], broker: { enabled: false }, history: { freshnessMinutes: 30 } });
-    database = await Database.open(temp.dbPath);
+    database = await Database.open(openMeteo.temp.dbPath);
     const db = database;
     const forecast = new ForecastUnit({
-      stations: [station], settings: { openMeteoUrl: fake.baseUrl, intervalMinutes: 60, timeoutSeconds: 5, retries: 0, rainLeadMinutes: 20 },
+      stations: [station], settings: { openMeteoUrl: openMeteo.fake.baseUrl, intervalMinutes: 60, timeoutSeconds: 5, retries: 0, rainLeadMinutes: 20 },
       database: db, logger, now: () => clock.now(), contextFor: (_s, nowMs) => calculationContext(config, nowMs), userAgent: 'test', random: () => 0.5,
     });
     let built: StationPipeline | undefined;
     const gapFill = new GapFillUnit({
-      stations: [station], settings: { openMeteoUrl: fake.baseUrl, intervalMinutes: 60, timeoutSeconds: 5, retries: 0 },
+      stations: [station], settings: { openMeteoUrl: openMeteo.fake.baseUrl, intervalMinutes: 60, timeoutSeconds: 5, retries: 0 },
       accept: (id, reading, origin) => built?.acceptReading(id, reading, origin) ?? 'not_running',
       supplyForecast: (id, cached) => forecast.supply(id, cached),
       logger, now: () => clock.now(), userAgent: 'test', random: () => 0.5,
@@ -81,8 +73,8 @@ describe('gap filling: one request with the forecast, and the model\'s rain for 
     await waitUntil(() => gapFill.counters.gapFillFetches > 0 && state().forecast?.available === true, 'the filled fields and the forecast');
     await pipeline!.stop();
     pipeline = undefined;
-    expect(fake.requests).toHaveLength(1);
-    const params = fake.requests[0]!.url.searchParams;
+    expect(openMeteo.fake.requests).toHaveLength(1);
+    const params = openMeteo.fake.requests[0]!.url.searchParams;
     expect(params.has('current') && params.has('hourly')).toBe(true);
     expect(state).toBeDefined();
   });
@@ -91,7 +83,7 @@ describe('gap filling: one request with the forecast, and the model\'s rain for 
     const { gapFill } = await start({ ...base, gapFill: { source: 'open-meteo' } });
     pipeline!.acceptReading('garden', gaugeReading(NOW), 'test');
     await waitUntil(() => gapFill.counters.gapFillFetches > 0, 'the filled fields');
-    expect(fake.requests[0]!.url.searchParams.has('hourly')).toBe(false);
+    expect(openMeteo.fake.requests[0]!.url.searchParams.has('hourly')).toBe(false);
   });
 
   it('takes the model\'s rain instead of a broken gauge\'s, and says so in the state', async () => {
@@ -106,7 +98,7 @@ describe('gap filling: one request with the forecast, and the model\'s rain for 
     expect(modelled.input.rain_14d).toBeCloseTo(14 * 0.8, 5);
     // The backfill is the model's past, not rain that just fell: mowable is not held off by it.
     expect(modelled.main_status).toBe('OK');
-    expect(fake.requests[0]!.url.searchParams.get('past_days')).toBe('14');
+    expect(openMeteo.fake.requests[0]!.url.searchParams.get('past_days')).toBe('14');
   });
 
   it('keeps the gauge\'s rain by default (the control)', async () => {

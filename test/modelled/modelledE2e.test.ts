@@ -8,12 +8,12 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { startDaemon, type RunningDaemon } from '../../src/daemon.js';
 import { RETENTION_MINUTES } from '../../src/history/windows.js';
-import { FakeClock, RecordingClient, mqttTempDir, silentLogger, waitUntil } from '../helpers/mqttHarness.js';
-import { FakeModelledServer, rainAt } from './fakeModelledServer.js';
+import { FakeClock, RecordingClient, silentLogger, waitUntil } from '../helpers/mqttHarness.js';
+import { rainAt, useFakeOpenMeteo } from './fakeModelledServer.js';
 
 const HOUR_MS = 3_600_000;
 /** 10:20 UTC: the backfill reaches back to 00:00 fourteen days ago. */
@@ -48,27 +48,19 @@ function expectedRain(fromMs: number, toMs: number): number {
 type State = Record<string, unknown> & { input: Record<string, number>; history_coverage: Record<string, number>; modelled?: { status: string; message: string } };
 
 describe('modelled station end to end', () => {
-  let temp: ReturnType<typeof mqttTempDir>;
-  let fake: FakeModelledServer;
   let daemon: RunningDaemon | undefined;
   let observer: RecordingClient | undefined;
   const clock = new FakeClock(NOW);
+  const openMeteo = useFakeOpenMeteo(clock, NOW);
 
-  beforeEach(async () => {
-    temp = mqttTempDir();
-    clock.ms = NOW;
-    fake = await FakeModelledServer.start(() => clock.now());
-  });
   afterEach(async () => {
     await observer?.close();
     await daemon?.stop();
-    await fake.close();
     observer = daemon = undefined;
-    temp.cleanup();
   });
 
   it('publishes an index with complete rain windows from the backfill, marked modelled', async () => {
-    daemon = await startDaemon({ config: config(fake.baseUrl, temp.dbPath), logger: silentLogger, clock });
+    daemon = await startDaemon({ config: config(openMeteo.fake.baseUrl, openMeteo.temp.dbPath), logger: silentLogger, clock });
     const side = daemon.station;
     observer = await RecordingClient.connect(daemon.mqtt.brokerPort()!);
     await observer.client.subscribeAsync('mowability/home/state', { qos: 1 });
@@ -83,9 +75,9 @@ describe('modelled station end to end', () => {
     expect(published.input.rain_24h).toBeCloseTo(expectedRain(NOW - 24 * HOUR_MS, NOW), 3);
     expect(published.input).toMatchObject({ soil_moisture: 24, wind_gusts: 21, soil_temperature: 15 });
     // One request: the backfill, the current conditions and the forecast.
-    expect(fake.requests).toHaveLength(1);
-    expect(fake.requests[0]!.url.searchParams.get('past_days')).toBe('14');
-    expect(fake.requests[0]!.url.searchParams.get('current')).toContain('temperature_2m');
+    expect(openMeteo.fake.requests).toHaveLength(1);
+    expect(openMeteo.fake.requests[0]!.url.searchParams.get('past_days')).toBe('14');
+    expect(openMeteo.fake.requests[0]!.url.searchParams.get('current')).toContain('temperature_2m');
     await waitUntil(() => side.stationState('home')?.forecast !== undefined && (side.stationState('home')!.forecast as { fetched_at: string | null }).fetched_at !== null, 'the forecast from the same answer');
   });
 });

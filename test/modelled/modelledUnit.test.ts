@@ -7,15 +7,15 @@
  */
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { MINUTE_MS } from '../../src/history/windows.js';
 import type { StationConfig } from '../../src/ingest/types.js';
 import { ModelledStationUnit } from '../../src/modelled/modelledUnit.js';
 import { StationPipeline } from '../../src/station/pipeline.js';
 import { Database } from '../../src/store/database.js';
 import { LogThrottle } from '../../src/util/logThrottle.js';
-import { FakeClock, mqttTempDir, testMqttConfig, waitUntil } from '../helpers/mqttHarness.js';
-import { FakeModelledServer, type Reply } from './fakeModelledServer.js';
+import { FakeClock, testMqttConfig, waitUntil } from '../helpers/mqttHarness.js';
+import { type Reply, useFakeOpenMeteo } from './fakeModelledServer.js';
 
 const HOUR_MS = 60 * MINUTE_MS;
 const NOW = Date.parse('2026-06-15T10:20:00Z');
@@ -30,38 +30,30 @@ interface Harness {
 }
 
 describe('modelled station unit', () => {
-  let temp: ReturnType<typeof mqttTempDir>;
-  let fake: FakeModelledServer;
   let harness: Harness | undefined;
   const clock = new FakeClock(NOW);
+  const openMeteo = useFakeOpenMeteo(clock, NOW);
 
-  beforeEach(async () => {
-    temp = mqttTempDir();
-    clock.ms = NOW;
-    fake = await FakeModelledServer.start(() => clock.now());
-  });
   afterEach(async () => {
     await harness?.pipeline.stop();
     await harness?.database.close();
-    await fake.close();
     harness = undefined;
-    temp.cleanup();
   });
 
   async function start(options: { script?: Reply[]; fallback?: Reply; retries?: number; timeoutSeconds?: number; intervalMinutes?: number } = {}): Promise<Harness> {
-    fake.script.push(...(options.script ?? []));
-    if (options.fallback) fake.fallback = options.fallback;
+    openMeteo.fake.script.push(...(options.script ?? []));
+    if (options.fallback) openMeteo.fake.fallback = options.fallback;
     const warnings: string[] = [];
     const sink = new Writable({ write(chunk: Buffer, _encoding, done) { const line = JSON.parse(chunk.toString()) as { level: number; msg: string }; if (line.level === 40) warnings.push(line.msg); done(); } });
     const logger = pino({ level: 'info' }, sink);
     let pipeline: StationPipeline | undefined;
     const unit = new ModelledStationUnit({
       stations: [home],
-      settings: { openMeteoUrl: fake.baseUrl, intervalMinutes: options.intervalMinutes ?? 60, timeoutSeconds: options.timeoutSeconds ?? 5, retries: options.retries ?? 0 },
+      settings: { openMeteoUrl: openMeteo.fake.baseUrl, intervalMinutes: options.intervalMinutes ?? 60, timeoutSeconds: options.timeoutSeconds ?? 5, retries: options.retries ?? 0 },
       accept: (id, reading, origin) => pipeline?.acceptReading(id, reading, origin) ?? 'not_running',
       logger, now: () => clock.now(), userAgent: 'test', retryBackoffMs: 10, roundBackoffMs: 20, random: () => 0.5,
     });
-    const database = await Database.open(temp.dbPath);
+    const database = await Database.open(openMeteo.temp.dbPath);
     const config = testMqttConfig({ stations: [home], broker: { enabled: false }, station: { recomputeDebounceMs: 100 } });
     const log = logger.child({ module: 'mqtt' });
     const built = new StationPipeline({ config, database, logger, log, throttle: new LogThrottle(log, 60_000, clock), clock, units: [unit] });
@@ -85,7 +77,7 @@ describe('modelled station unit', () => {
 
   it('says "no data yet (provider unreachable)" while the provider is down at the first start, then backfills with no hole', async () => {
     const h = await start({ fallback: { kind: 'status', status: 503 } });
-    await waitUntil(() => fake.requests.length >= 3, 'retries with back-off');
+    await waitUntil(() => openMeteo.fake.requests.length >= 3, 'retries with back-off');
     expect(h.state().modelled).toMatchObject({ status: 'no_data_provider_unreachable' });
     expect(h.state().modelled.message).toContain('no data yet (provider unreachable');
     expect(h.state().index_score).toBeNull();
@@ -93,9 +85,9 @@ describe('modelled station unit', () => {
     expect(h.warnings.filter((line) => line.includes('Open-Meteo did not deliver'))).toHaveLength(1);
 
     clock.advance(3 * HOUR_MS);
-    fake.fallback = { kind: 'ok' };
+    openMeteo.fake.fallback = { kind: 'ok' };
     await waitUntil(() => h.state().modelled.status === 'ok', 'the provider back');
-    expect(fake.requests.at(-1)!.url.searchParams.get('past_days')).toBe('14');
+    expect(openMeteo.fake.requests.at(-1)!.url.searchParams.get('past_days')).toBe('14');
     expect(holes(h, clock.now() - 14 * 24 * HOUR_MS + HOUR_MS, clock.now())).toEqual([]);
     expect(typeof h.state().index_score).toBe('number');
     expect(h.unit.counters).toMatchObject({ modelledFetchErrors: expect.any(Number), modelledAnswersRefused: 0 });
@@ -104,13 +96,13 @@ describe('modelled station unit', () => {
   it('fills an outage from past hours when the provider answers again: no hole', async () => {
     const h = await start({ intervalMinutes: 0.005 });
     await waitUntil(() => h.state().modelled.status === 'ok', 'the backfill');
-    fake.fallback = { kind: 'status', status: 502 };
+    openMeteo.fake.fallback = { kind: 'status', status: 502 };
     await waitUntil(() => h.state().modelled.status === 'provider_unreachable', 'the outage seen');
     clock.advance(7 * HOUR_MS);
-    fake.fallback = { kind: 'ok' };
+    openMeteo.fake.fallback = { kind: 'ok' };
     const fetchesBefore = h.unit.counters.modelledFetches;
     await waitUntil(() => h.state().modelled.status === 'ok' && h.unit.counters.modelledFetches > fetchesBefore, 'the catch-up');
-    expect(Number(fake.requests.at(-1)!.url.searchParams.get('past_hours'))).toBeGreaterThanOrEqual(8);
+    expect(Number(openMeteo.fake.requests.at(-1)!.url.searchParams.get('past_hours'))).toBeGreaterThanOrEqual(8);
     expect(holes(h, NOW - 24 * HOUR_MS, clock.now())).toEqual([]);
     expect(h.state().history_coverage).toMatchObject({ rain_12h: 1, rain_24h: 1 });
   });
@@ -135,7 +127,7 @@ describe('modelled station unit', () => {
   it('honours 429 with Retry-After and reads a compressed body', async () => {
     const h = await start({ retries: 1, script: [{ kind: 'status', status: 429, retryAfter: '0' }, { kind: 'gzip' }] });
     await waitUntil(() => h.state().modelled.status === 'ok', 'data after the 429');
-    expect(fake.requests).toHaveLength(2);
+    expect(openMeteo.fake.requests).toHaveLength(2);
     expect(h.state().input.soil_moisture).toBe(24);
   });
 
