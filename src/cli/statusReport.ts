@@ -121,7 +121,7 @@ export interface StationStatus {
   last_reading_at: string | null;
   /** The mowable flag as the daemon last stored it; null before its first decision. */
   mowable: boolean | null;
-  /** Latest value of each field (spec units) and when it was read. */
+  /** Latest value of each field (the API's units) and when it was read. */
   latest: Record<string, { value: number; at: string }>;
   /** Minutes of history kept (rain and temperature buckets), and the oldest. */
   history_minutes: number;

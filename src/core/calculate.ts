@@ -53,7 +53,7 @@ function resolveLawn(lawn: unknown): LawnProfile {
 }
 
 /**
- * The valid values with every field present (undefined when missing), in the spec's order: one
+ * The valid values with every field present (undefined when missing), in the order of FIELD_SPECS: one
  * object shape for every input, so the checks' many reads of `values` stay monomorphic (with a
  * shape per combination of supplied fields they were megamorphic lookups).
  */
@@ -163,7 +163,7 @@ export function calculateWith(registry: readonly CheckDefinition[], input: RawIn
 /** The result up to its optional rain_source_info. */
 type ResultHead = Omit<CalculationResult, 'rain_source_info' | 'calculated_at'>;
 
-/** Adds rain_source_info (when there is one) and calculated_at, in the spec's table order, without copying the result. */
+/** Adds rain_source_info (when there is one) and calculated_at, in the order of docs/api.md's examples, without copying the result. */
 function withTail(head: ResultHead, rainInfo: RainSourceInfo | null, calculatedAt: string): CalculationResult {
   const result: ResultHead & Partial<Pick<CalculationResult, 'rain_source_info' | 'calculated_at'>> = head;
   if (rainInfo !== null) result.rain_source_info = rainInfo;

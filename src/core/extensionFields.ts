@@ -1,8 +1,8 @@
 /**
  * Input fields beyond the interface spec (documented extensions), each list defined by the unit
  * that derives it: irrigation (./irrigation.ts) and lawn memory (./lawnFields.ts). They are parsed
- * and range-checked like the spec's fields but never appear in available_fields or missing_fields,
- * so the spec's response stays exactly as it is.
+ * and range-checked like the base input fields but never appear in available_fields or missing_fields,
+ * so the answer docs/api.md describes stays exactly as it is.
  */
 import { IRRIGATION_FIELD_SPECS } from './irrigation.js';
 import { LAWN_FIELD_SPECS } from './lawnFields.js';

@@ -1,5 +1,5 @@
 /**
- * The 17 input fields of the interface spec, in the spec's table order, with
+ * The 17 input fields of the interface spec, in the order of docs/api.md's examples, with
  * their units and valid ranges. Order matters: available_fields and
  * missing_fields are listed in this order.
  */

@@ -21,11 +21,11 @@ export const HOUR_MS = 60 * MINUTE_MS;
 /** How far ahead the forecast index is computed. */
 export const FORECAST_HORIZON_HOURS = 48;
 
-/** Current fields a forecast can supply, in the spec's units (°C, %, km/h, W/m², %). */
+/** Current fields a forecast can supply, in the API's units (src/core/fields.ts) (°C, %, km/h, W/m², %). */
 export const FORECAST_FIELDS = ['temperature', 'humidity', 'dew_point', 'wind_speed', 'wind_gusts', 'solar', 'soil_temperature', 'soil_moisture'] as const;
 export type ForecastField = (typeof FORECAST_FIELDS)[number];
 
-/** The spec's rain and temperature windows with their lengths (the same the station history supplies). */
+/** The rain and temperature windows of the input fields with their lengths (the same the station history supplies). */
 const RAIN_WINDOWS = [['rain_1h', 60], ['rain_12h', 720], ['rain_24h', 1440], ['rain_14d', 20_160]] as const;
 const TEMPERATURE_WINDOWS = [['min_temp_3h', 180], ['min_temp_3d', 4320], ['min_temp_14d', 20_160]] as const;
 const MAX_MINUTES_SINCE = 99_999;

@@ -11,9 +11,9 @@ const SPEC_BY_NAME: ReadonlyMap<string, FieldSpec> = new Map(FIELD_SPECS.map((sp
 export interface ParsedInput {
   /** Valid values only. */
   values: CalculationInput;
-  /** Valid field names in the spec's table order. */
+  /** Valid field names in the order of docs/api.md's examples. */
   available: FieldName[];
-  /** Missing or invalid field names in the spec's table order. */
+  /** Missing or invalid field names in the order of docs/api.md's examples. */
   missing: FieldName[];
 }
 

@@ -1,7 +1,7 @@
 /**
- * Reason texts and their one structured form. The spec's HTTP `reasons` are German sentences
+ * Reason texts and their one structured form. The HTTP `reasons` (docs/api.md) are German sentences
  * whose key phrase is wrapped in `<b>…</b>`; that markup is written only by `emphasis()` and read
- * only by `reasonSegments()`, so every consumer renders from segments: the spec's text
+ * only by `reasonSegments()`, so every consumer renders from segments: the HTTP text
  * (`renderSpecReason`, byte for byte what the checks produce), plain text for MQTT and Home
  * Assistant attributes (`renderPlainReason`), and escaped HTML for a status page
  * (`renderHtmlReason`).
@@ -16,7 +16,7 @@ export interface ReasonSegment {
 const OPEN = '<b>';
 const CLOSE = '</b>';
 
-/** Marks the key phrase of a reason (the spec renders it bold). */
+/** Marks the key phrase of a reason (docs/api.md's answer renders it bold). */
 export function emphasis(text: string): string {
   return `${OPEN}${text}${CLOSE}`;
 }
@@ -40,7 +40,7 @@ export function reasonSegments(reason: string): ReasonSegment[] {
   return segments;
 }
 
-/** The spec's format (HTTP `reasons`): emphasis as `<b>…</b>`, everything else as it is. */
+/** The HTTP answer's format (`reasons`, docs/api.md): emphasis as `<b>…</b>`, everything else as it is. */
 export function renderSpecReason(segments: readonly ReasonSegment[]): string {
   return segments.map((segment) => (segment.emphasis ? emphasis(segment.text) : segment.text)).join('');
 }

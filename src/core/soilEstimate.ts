@@ -2,7 +2,7 @@
  * A soil moisture the caller *estimated* (the lawn memory's soil water bucket, docs/model.md "Soil
  * moisture from the bucket"), as opposed to one a sensor measured. The caller says so in the context
  * (`estimatedFields: ['soil_moisture']`); the HTTP API never does, so a request body is rated exactly
- * as the spec describes.
+ * as docs/api.md ("POST /v1/calculate") describes.
  *
  * An estimated value is not a measurement: it is taken out of the parsed input (so available_fields,
  * missing_fields, data_quality and every check that rates a *measured* soil moisture see a station

@@ -106,7 +106,7 @@ export interface CalculationResult {
 /** Returned instead of a result when a required field is missing or invalid (HTTP 400). */
 export interface InputError {
   code: 'MISSING_REQUIRED_FIELDS';
-  /** Every missing or invalid required field, in the spec's table order. */
+  /** Every missing or invalid required field, in the order of docs/api.md's examples. */
   missing: FieldName[];
   /** English, e.g. "Missing or invalid required field(s): temperature." */
   message: string;

@@ -1,14 +1,14 @@
 /**
  * The Open-Meteo forecast API (https://open-meteo.com/en/docs): the request
  * URL for a station's location and the parsing of its hourly response into
- * forecast hours in the spec's units. Pure. Open-Meteo names each hour by its
+ * forecast hours in the API's units (src/core/fields.ts). Pure. Open-Meteo names each hour by its
  * time; instantaneous values hold for that instant, `precipitation` is the sum
  * of the preceding hour — the convention of src/core/forecastProjection.ts.
  */
 import type { ForecastField, ForecastHour } from '../core/forecastProjection.js';
 import type { StationLocation } from '../ingest/types.js';
 
-/** Hourly variables requested, and the forecast field each becomes (with a factor to the spec's unit). */
+/** Hourly variables requested, and the forecast field each becomes (with a factor to the API's unit). */
 const VARIABLES: ReadonlyArray<readonly [string, ForecastField, number]> = [
   ['temperature_2m', 'temperature', 1],
   ['relative_humidity_2m', 'humidity', 1],

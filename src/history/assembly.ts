@@ -125,7 +125,7 @@ export interface AssemblySource {
   /** Rain amounts or a rate were ever reported (beyond what the buckets show). */
   rainSeen: boolean;
   lastReadingAtMs: number | null;
-  /** A value derived from rain buckets, capped at the spec maximum (and noted when capped). */
+  /** A value derived from rain buckets, capped at the field's maximum (and noted when capped). */
   plausible: (field: FieldName, value: number) => number;
 }
 

@@ -1,11 +1,11 @@
 /**
  * Physical plausibility of rain amounts in the history. A flapping or
  * corrupted counter can add rain far beyond anything that falls from the sky;
- * left alone it pushes a window past the spec's range, the core then treats
+ * left alone it pushes a window past the field's valid range, the core then treats
  * the window as missing, and absurd rain would make the index *better* than a
  * real storm. So one-minute buckets are capped at the world-record one-minute
  * rainfall, and a rain window (or the rate derived from the buckets) is never
- * supplied above the spec maximum: it is clamped at the maximum, which still
+ * supplied above the field's maximum: it is clamped at the maximum, which still
  * blocks mowing.
  */
 import { FIELD_SPECS, type FieldName } from '../core/fields.js';
@@ -37,7 +37,7 @@ export function addToMinute(currentMm: number, addMm: number): { totalMm: number
 
 const MAX_BY_FIELD = new Map<FieldName, number>(FIELD_SPECS.map((spec) => [spec.name, spec.max]));
 
-/** A history-derived amount, at most the spec maximum of `field` (a value above it would count as missing). */
+/** A history-derived amount, at most the valid maximum of `field` (a value above it would count as missing). */
 export function clampToSpecMax(field: FieldName, value: number): { value: number; clamped: boolean } {
   const max = MAX_BY_FIELD.get(field) ?? Number.POSITIVE_INFINITY;
   return value > max ? { value: max, clamped: true } : { value, clamped: false };
@@ -52,7 +52,7 @@ export function describeAnomaly(anomaly: RainAnomaly): { message: string; detail
     };
   }
   return {
-    message: `${anomaly.field} above the spec maximum (${anomaly.max}) was clamped to it; check the station's rain counter`,
+    message: `${anomaly.field} above its valid maximum (${anomaly.max}) was clamped to it; check the station's rain counter`,
     details: { field: anomaly.field, value: Math.round(anomaly.value * 10) / 10, max: anomaly.max },
   };
 }

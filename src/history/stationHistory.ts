@@ -139,7 +139,7 @@ export class StationHistory {
     if (this.#anomalies.length < MAX_PENDING_ANOMALIES) this.#anomalies.push(anomaly);
   }
 
-  /** A value derived from rain buckets, never above the spec maximum (where the core would ignore it). */
+  /** A value derived from rain buckets, never above the field's maximum (where the core would ignore it). */
   #plausible(field: FieldName, value: number): number {
     const clamped = clampToSpecMax(field, value);
     if (clamped.clamped) this.#noteAnomaly({ kind: 'window-clamped', field, value, max: clamped.value });

@@ -1,4 +1,4 @@
-/** Window lengths of the spec's history fields, in one-minute buckets. */
+/** Window lengths of the history input fields (docs/api.md, "POST /v1/calculate"), in one-minute buckets. */
 import type { FieldName } from '../core/fields.js';
 
 export const MINUTE_MS = 60_000;

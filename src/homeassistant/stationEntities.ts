@@ -3,7 +3,7 @@
  * entity-specific part of the discovery config (discovery.ts adds ids, topics,
  * device and availability). Device classes, units and state classes follow HA's
  * sensor documentation (https://www.home-assistant.io/integrations/sensor/#device-class);
- * values are in the spec units the state's `input` carries (°C, %, km/h, mm/h, mm).
+ * values are in the API's units the state's `input` carries (°C, %, km/h, mm/h, mm).
  */
 import { CHECK_NAMES, STATUSES, type CheckName, type DataQuality } from '../core/index.js';
 

@@ -78,7 +78,7 @@ function enabledCredential(key: string | undefined, access: AccessView): ApiKeyC
   return credential;
 }
 
-/** Throws the contract's HttpError for the first failing rule; returns the key's credential otherwise. */
+/** Throws docs/api.md's ("Authentication") HttpError for the first failing rule; returns the key's credential otherwise. */
 export function authorize(request: FastifyRequest, access: AccessView): ApiKeyCredential {
   const credential = enabledCredential(presentedKey(request), access);
   if (isReadMethod(request) && !credential.allowGet) throw new HttpError(405, MESSAGES.methodNotAllowed);

@@ -122,7 +122,7 @@ async function openApi(app: FastifyInstance, options: OpenApiOptions): Promise<v
       // Only the calculation needs a key; it states its own security.
       security: [],
     },
-    // Fastify's generated HEAD routes answer like their GET and are not part of the contract.
+    // Fastify's generated HEAD routes answer like their GET and are not part of docs/api.md.
     exposeHeadRoutes: false,
     transform: ({ schema, url }) => {
       const doc = docs[url];

@@ -3,7 +3,7 @@
  * one response per documented error status with its messages, and examples.
  * They are merged into the document (./openapi.ts), never into the route
  * schemas, because a request schema would make fastify validate and coerce
- * the input, while the contract ignores out-of-range values instead of
+ * the input, while docs/api.md ("POST /v1/calculate") ignores out-of-range values instead of
  * rejecting them, and the serialisers must stay exactly as they are.
  */
 import { FIELD_SPECS, SEASONS, type FieldName } from '../core/index.js';
@@ -13,7 +13,7 @@ import { errorEnvelopeSchema } from './schemas.js';
 /*
  * Example responses, taken from real answers of this service (POST
  * /v1/calculate with the example input below; GET /health). Shortened where
- * the contract leaves content open (meta, and only two of the five checks shown).
+ * docs/api.md leaves content open (meta, and only two of the five checks shown).
  */
 export const calculateOkExample = {
   status: 'ok',

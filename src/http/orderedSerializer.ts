@@ -3,7 +3,7 @@
  * fast-json-stringify it writes only the properties a closed object declares
  * and refuses an object that lacks a required one, so a field the schema does
  * not know never reaches a client; unlike it, it keeps the order in which the
- * calculation core built each object (the spec's table order), shares open
+ * calculation core built each object (the order of docs/api.md's examples), shares open
  * objects (additionalProperties: true) instead of copying them, and leaves the
  * writing to one JSON.stringify, which is faster for this payload. Types are not coerced:
  * test/http/responseShape.test.ts proves the core emits the declared types.

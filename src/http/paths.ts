@@ -5,5 +5,5 @@ export const CALCULATE_PATH = `${API_PREFIX}/calculate`;
 export const OPENAPI_PATH = '/openapi.json';
 export const METRICS_PATH = '/metrics';
 export const REGISTRATIONS_PATH = `${API_PREFIX}/registrations`;
-/** The health check answers on both (the spec names /health; /v1/health sits beside the API). */
+/** The health check answers on both (docs/api.md, "GET /health and /v1/health"). */
 export const HEALTH_PATHS = ['/health', '/v1/health'] as const;

@@ -2,7 +2,7 @@
  * Response schemas. Every response is serialised through one of these, so a
  * field that is not declared here never reaches a client. Check meta,
  * skipped_parts and protocol entries are left open: their exact content is
- * internal to the calculation core and not part of the contract.
+ * internal to the calculation core and not part of docs/api.md.
  */
 import { CHECK_NAMES } from '../core/vocabulary.js';
 

@@ -176,7 +176,7 @@ function createFastify(http: HttpSettings, httpLogger: Logger, guardOf: () => Re
 
 /** Content types, the stopping hooks, and the blocked-address and Host checks. */
 function installRequestHooks(app: FastifyInstance, http: HttpSettings, access: AccessView, clientAddressOf: ClientAddressOf): void {
-  // Only JSON and form bodies are part of the contract; fastify would also parse text/plain.
+  // Only JSON and form bodies are part of docs/api.md; fastify would also parse text/plain.
   app.removeContentTypeParser('text/plain');
 
   // While stopping, close each connection after its response; otherwise a keep-alive

@@ -1,6 +1,6 @@
 /**
  * Collects converted values for one payload and drops implausible ones
- * (outside the spec's valid range), remembering why.
+ * (outside the field's valid range), remembering why.
  */
 import { FIELD_SPECS } from '../core/fields.js';
 import { roundTo } from '../core/format.js';

@@ -1,6 +1,6 @@
 /**
  * Entry point of ingest: one MQTT message for one station → a reading in the
- * spec's units, or a reason to ignore/reject it. Pure: no I/O, no clock.
+ * API's units (src/core/fields.ts), or a reason to ignore/reject it. Pure: no I/O, no clock.
  */
 import { parseEcowitt2mqtt } from './formats/ecowitt2mqtt.js';
 import { parseEcowittUpload } from './formats/ecowittHttp.js';

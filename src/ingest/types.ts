@@ -1,5 +1,5 @@
 /**
- * What a station payload becomes after parsing: values already in the spec's
+ * What a station payload becomes after parsing: values already in the API's
  * units, plus rain information in one of three shapes and an optional
  * payload timestamp. Parsing is pure; time plausibility is decided later
  * against the arrival time (./time.ts).

@@ -1,5 +1,5 @@
 /**
- * Unit conversion into the spec's units (°C, mm, mm/h, km/h, %, W/m2). Unit
+ * Unit conversion into the API's units (src/core/fields.ts) (°C, mm, mm/h, km/h, %, W/m2). Unit
  * names are the spellings stations use (rtl_433 suffixes, WeeWX labels, HA
  * units), normalised by `canonicalUnit`.
  */
@@ -72,7 +72,7 @@ export function isUnitOf(quantity: Quantity, unit: string): boolean {
   return canonical !== undefined && canonical in CONVERTERS[quantity];
 }
 
-/** Converts `value` given in `unit` to the spec unit of `quantity`; undefined for an unknown unit. */
+/** Converts `value` given in `unit` to the API's unit of `quantity`; undefined for an unknown unit. */
 export function toSpecUnit(quantity: Quantity, value: number, unit: string): number | undefined {
   const canonical = canonicalUnit(unit);
   const convert = canonical === undefined ? undefined : CONVERTERS[quantity][canonical];

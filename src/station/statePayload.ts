@@ -4,7 +4,7 @@
  * notes; when required fields are missing it keeps the same top-level keys
  * with index_score/main_status null and an `error` object, so templates and
  * automations see a clear "not mowable, because ..." instead of silence.
- * The checks' reasons are plain text here (HTTP keeps the spec's `<b>` emphasis).
+ * The checks' reasons are plain text here (HTTP keeps the `<b>` emphasis of docs/api.md).
  */
 import { plainReason, type CalculationInput, type CalculationOutcome, type CalculationResult, type FieldName } from '../core/index.js';
 import type { ExtensionInput } from '../core/extensionFields.js';
@@ -86,7 +86,7 @@ export function buildStatePayload(parts: StatePayloadParts): StationStatePayload
   // A modelled station's inputs come from a weather model, not sensors (docs/model.md, "Modelled stations").
   if (payload.origin === 'modelled' && typeof payload.data_quality === 'string') payload.data_quality = 'modelled';
   if (Array.isArray(payload.estimated_fields)) markModelledReasons(payload.checks, payload.estimated_fields as string[]);
-  // Every text, a hold's mowable_reason and the units' fragments included, without the spec's <b> markup.
+  // Every text, a hold's mowable_reason and the units' fragments included, without the <b> markup of the HTTP answer.
   return withoutMarkup(payload);
 }
 

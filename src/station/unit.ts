@@ -88,7 +88,7 @@ export interface StationUnit {
   stop?(): Promise<void>;
   /**
    * Every reading accepted into a station's history (MQTT or upload), after it was stored; not
-   * repeats, not refused ones. `reading.timeMs` is the reading's time, `values` in spec units.
+   * repeats, not refused ones. `reading.timeMs` is the reading's time, `values` in the API's units (src/core/fields.ts).
    */
   onReading?(stationId: string, reading: TimedReading): void;
   /**

@@ -6,7 +6,7 @@ import type { CheckName, DataConfidence, LawnProfile, Season, SkippedPart } from
 /** What every check receives: valid values only, plus the resolved season and lawn profile. */
 export interface CheckContext {
   values: CalculationInput;
-  /** Documented extensions beyond the spec's fields (minutes_since_irrigation); optional for tests. */
+  /** Documented extensions beyond the base input fields (minutes_since_irrigation); optional for tests. */
   extensions?: ExtensionInput;
   season: Season;
   lawn: LawnProfile;

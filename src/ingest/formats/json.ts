@@ -8,7 +8,7 @@ import { parseTimestamp } from '../time.js';
 import { CURRENT_FIELDS, type CurrentField, type JsonFieldMapping, type ParseOutcome, type StationConfig } from '../types.js';
 import { matchesFilter, type IngestContext } from './context.js';
 
-/** The spec unit of each quantity: what a value without a configured unit is taken to be. */
+/** The API's unit of each quantity: what a value without a configured unit is taken to be. */
 export const SPEC_UNITS = { temperature: 'C', rate: 'mm/h', speed: 'km/h', percent: '%', irradiance: 'W/m2', depth: 'mm' } as const;
 
 function valueAt(object: Record<string, unknown>, path: string): unknown {
