@@ -49,7 +49,7 @@ describe('rain plausibility (pure)', () => {
     expect(addToMinute(40, 1)).toEqual({ totalMm: 40, excessMm: 1 });
   });
 
-  it('clamps a value above the field's maximum to the maximum and leaves valid values alone', () => {
+  it('clamps a value above its field maximum to the maximum and leaves valid values alone', () => {
     expect(clampToSpecMax('rain_12h', 6000)).toEqual({ value: specMax('rain_12h'), clamped: true });
     expect(clampToSpecMax('rain_1h', specMax('rain_1h'))).toEqual({ value: specMax('rain_1h'), clamped: false });
     expect(clampToSpecMax('rain_24h', 12.5)).toEqual({ value: 12.5, clamped: false });
