@@ -174,8 +174,7 @@
     $('origin').title = t('modelledHelp');
     // A broken gauge replaced by the model (gapFill.rain "model"); a modelled station says so with its badge.
     const rainNote = station.origin !== 'modelled' && station.rain_source === 'model' ? t('rainFromModel') : null;
-    $('source-message').hidden = station.source_message === null && rainNote === null;
-    $('source-message').textContent = station.source_message ?? rainNote ?? '';
+    renderSourceMessage(station, rainNote);
     $('missing').textContent = missingText(station.data_gaps);
     state.ageSeconds = station.last_reading_age_seconds;
     state.fetchedAt = Date.now();
@@ -190,12 +189,50 @@
     renderRefused(station.last_upload_refused);
   }
 
-  /** "Last upload refused": the reason, when, and how many since the last accepted reading. */
+  /**
+   * Fills `element` with a sentence in the page's language and, when there is one, the daemon's
+   * English technical detail after it, marked lang="en" (as the English page marks German reasons).
+   */
+  function sentenceWithDetail(element, sentence, detail) {
+    element.textContent = sentence;
+    if (!detail) return;
+    if (sentence) element.append(' ');
+    const english = document.createElement('span');
+    english.lang = 'en';
+    english.textContent = detail;
+    element.append(english);
+  }
+
+  /** A modelled station's provider status, said from its code (the English message only for an unknown code); or the rain note. */
+  function renderSourceMessage(station, rainNote) {
+    const element = $('source-message');
+    element.hidden = station.source_message === null && rainNote === null;
+    const key = `source_${station.source_status}`;
+    if (station.source_message !== null && station.source_status && window.MowI18n.has(key)) {
+      const unreachable = station.source_status.endsWith('provider_unreachable');
+      sentenceWithDetail(element, t(key), unreachable && station.source_error ? `(${station.source_error})` : '');
+    } else if (station.source_message !== null) {
+      sentenceWithDetail(element, '', station.source_message);
+    } else {
+      element.textContent = rainNote ?? '';
+    }
+  }
+
+  /** Refusals whose English reason names what could not be read (the field, the date): shown after the sentence. */
+  const REFUSAL_DETAILS = new Set(['unparsable']);
+
+  /** "Last upload refused": why (from its code), when, and how many since the last accepted reading. */
   function renderRefused(refused) {
     $('refused-row').hidden = !refused;
     if (!refused) return;
     const age = formatAge(Math.max(0, (Date.now() - Date.parse(refused.at)) / 1000));
-    $('upload-refused').textContent = t('uploadRefusedText', { reason: refused.reason, age, count: refused.count });
+    const key = `refused_${refused.outcome}`;
+    const known = window.MowI18n.has(key);
+    // The time of a rejected reading is the usual reason, and a technical one ("dateutc: ...").
+    const detail = !known || REFUSAL_DETAILS.has(refused.outcome) || refused.reason.startsWith('dateutc') ? refused.reason : '';
+    const element = $('upload-refused');
+    sentenceWithDetail(element, known ? t(key) : '', detail);
+    element.append(` ${t('uploadRefusedCount', { age, count: refused.count })}`);
   }
 
   /** Fetches the history; draws it unless the caller draws after the station's details arrived. */

@@ -2,7 +2,9 @@
  * UI labels in English and German, chosen by the browser's languages. The
  * check reasons come from the daemon and stay German (the API contract);
  * the mowable reason comes in both languages; everything else the daemon
- * sends as data (field names, windows, durations) is put into words here.
+ * sends as data (field names, windows, durations, a refused upload's outcome
+ * and a modelled station's provider status as codes) is put into words here;
+ * the daemon's English technical details stay English, marked lang="en".
  */
 'use strict';
 (() => {
@@ -24,7 +26,14 @@
       unknownStation: 'This station does not exist.', loadFailed: 'The daemon did not answer. Retrying…',
       keyTitle: 'API key needed', keyHelp: 'This page needs an API key. It is kept in this browser only.', keyLabel: 'API key', keySave: 'Show stations',
       keyRejected: 'The key was not accepted.', noData: 'No data in this range yet.', calcError: 'No index: {message}',
-      uploadRefused: 'Last upload refused', uploadRefusedText: '{reason} ({age} ago; {count} refused since the last accepted reading)',
+      uploadRefused: 'Last upload refused', uploadRefusedCount: '({age} ago; {count} refused since the last accepted reading)',
+      refused_missing_credentials: 'The upload carried no station key or ID.', refused_unknown_passkey: 'No configured station has this PASSKEY.',
+      refused_unknown_station_id: 'No configured station has this station ID.', refused_wrong_password: 'The station password was wrong.',
+      refused_unparsable: 'The upload carried no usable reading.', refused_rejected: 'The reading was not accepted.',
+      refused_not_running: 'The station was not running yet.',
+      source_waiting: 'No data yet: waiting for the first answer from Open-Meteo.', source_ok: 'Modelled from Open-Meteo (not measured).',
+      source_no_data_provider_unreachable: 'No data yet: Open-Meteo does not answer; retrying.',
+      source_provider_unreachable: 'Open-Meteo does not answer; the last modelled values are used until they are stale, the gap is filled once it answers.',
       OK: 'OK', WARNING: 'WARNING', BLOCK: 'BLOCK',
       time: 'Time', range24: '24 h', range48: '48 h', range168: '7 days', range336: '14 days',
       minutes: '{n} min', hours: '{n} h', days: '{n} d', minutesLong: '{n} minutes', hoursLong: '{n} hours', daysLong: '{n} days', oneMinute: '1 minute', oneHour: '1 hour', oneDay: '1 day',
@@ -54,7 +63,14 @@
       unknownStation: 'Diese Station gibt es nicht.', loadFailed: 'Der Dienst antwortet nicht. Neuer Versuch…',
       keyTitle: 'API-Schlüssel nötig', keyHelp: 'Diese Seite braucht einen API-Schlüssel. Er bleibt nur in diesem Browser.', keyLabel: 'API-Schlüssel', keySave: 'Stationen zeigen',
       keyRejected: 'Der Schlüssel wurde nicht angenommen.', noData: 'Noch keine Daten in diesem Zeitraum.', calcError: 'Kein Index: {message}',
-      uploadRefused: 'Letzter Upload abgelehnt', uploadRefusedText: '{reason} (vor {age}; {count} abgelehnt seit der letzten angenommenen Messung)',
+      uploadRefused: 'Letzter Upload abgelehnt', uploadRefusedCount: '(vor {age}; {count} abgelehnt seit der letzten angenommenen Messung)',
+      refused_missing_credentials: 'Der Upload enthielt keinen Stationsschlüssel und keine Kennung.', refused_unknown_passkey: 'Keine konfigurierte Station hat diesen PASSKEY.',
+      refused_unknown_station_id: 'Keine konfigurierte Station hat diese Stationskennung.', refused_wrong_password: 'Das Stationspasswort war falsch.',
+      refused_unparsable: 'Der Upload enthielt keine verwertbare Messung.', refused_rejected: 'Die Messung wurde nicht angenommen.',
+      refused_not_running: 'Die Station lief noch nicht.',
+      source_waiting: 'Noch keine Daten: Warten auf die erste Antwort von Open-Meteo.', source_ok: 'Modelliert von Open-Meteo (nicht gemessen).',
+      source_no_data_provider_unreachable: 'Noch keine Daten: Open-Meteo antwortet nicht; neuer Versuch folgt.',
+      source_provider_unreachable: 'Open-Meteo antwortet nicht; die letzten modellierten Werte gelten, bis sie veraltet sind, die Lücke wird gefüllt, sobald es wieder antwortet.',
       OK: 'OK', WARNING: 'WARNUNG', BLOCK: 'SPERRE',
       time: 'Zeit', range24: '24 Std.', range48: '48 Std.', range168: '7 Tage', range336: '14 Tage',
       minutes: '{n} Min.', hours: '{n} Std.', days: '{n} Tg.', minutesLong: '{n} Minuten', hoursLong: '{n} Stunden', daysLong: '{n} Tage', daysDative: '{n} Tagen', oneMinute: 'einer Minute', oneHour: 'einer Stunde', oneDay: 'einem Tag',
@@ -90,6 +106,8 @@
   window.MowI18n = {
     lang,
     t,
+    /** Whether `key` is a text (the page's codes from the daemon: an unknown one falls back to the daemon's words). */
+    has: (key) => key in texts.en,
     field,
     fields,
     duration,

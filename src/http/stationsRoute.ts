@@ -43,17 +43,31 @@ const stationSummarySchema = { type: 'object', required: summaryRequired, proper
 
 const stationDetailSchema = {
   type: 'object',
-  required: [...summaryRequired, 'data_quality', 'missing_fields', 'withheld_fields', 'data_gaps', 'limiting_check', 'checks', 'error', 'forecast', 'last_upload_refused', 'source_message', 'rain_source'],
+  required: [...summaryRequired, 'data_quality', 'missing_fields', 'withheld_fields', 'data_gaps', 'limiting_check', 'checks', 'error', 'forecast', 'last_upload_refused', 'source_message', 'source_status', 'source_error', 'rain_source'],
   properties: {
     ...summaryProperties,
     last_upload_refused: {
       type: ['object', 'null'],
-      required: ['at', 'protocol', 'reason', 'count'],
-      properties: { at: { type: 'string' }, protocol: { type: 'string' }, reason: { type: 'string' }, count: { type: 'integer' } },
-      description: 'The last refused upload (time, protocol, reason, how many since) while no reading was accepted after it; null otherwise.',
+      required: ['at', 'protocol', 'outcome', 'reason', 'count'],
+      properties: {
+        at: { type: 'string' },
+        protocol: { type: 'string' },
+        outcome: {
+          type: 'string',
+          description: 'Why, as a code: missing_credentials, unknown_passkey, unknown_station_id, wrong_password, unparsable, rejected or not_running (the upload counters\' outcomes); empty when unknown.',
+        },
+        reason: { type: 'string', description: 'Why, in English words (for unparsable: which field or date could not be read).' },
+        count: { type: 'integer' },
+      },
+      description: 'The last refused upload (time, protocol, outcome code, reason, how many since) while no reading was accepted after it; null otherwise.',
     },
     data_quality: { ...nullableString, description: 'full, partial or minimal; modelled for a modelled station.' },
-    source_message: { ...nullableString, description: "A modelled station's provider status in words (e.g. no data yet, provider unreachable); null for measured stations." },
+    source_message: { ...nullableString, description: "A modelled station's provider status in English words (e.g. no data yet, provider unreachable); null for measured stations." },
+    source_status: {
+      type: ['string', 'null'],
+      description: "The code of source_message: waiting, ok, no_data_provider_unreachable or provider_unreachable; null for measured stations.",
+    },
+    source_error: { ...nullableString, description: "A modelled station's last provider error (English, technical), or null." },
     rain_source: { type: ['string', 'null'], enum: ['gauge', 'model', null], description: 'Where the rain comes from: the station\'s gauge, or the model (a modelled station, or gapFill.rain "model" for a broken gauge); null while unknown.' },
     missing_fields: { type: 'array', items: { type: 'string' } },
     withheld_fields: { type: 'object', additionalProperties: { type: 'string' }, description: 'Fields held but not supplied (stale, history not covering the window), with the reason.' },

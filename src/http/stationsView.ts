@@ -130,9 +130,13 @@ export interface StationDetail extends StationSummary {
   error: { message: string; missing: string[] } | null;
   forecast: ForecastSummary | null;
   /** The station unit's `last_upload_refused` (src/station/uploadRefusals.ts), or null. */
-  last_upload_refused: { at: string; protocol: string; reason: string; count: number } | null;
+  last_upload_refused: { at: string; protocol: string; outcome: string; reason: string; count: number } | null;
   /** A modelled station's provider status in words (state `modelled.message`); null for measured stations. */
   source_message: string | null;
+  /** The code of `source_message` (state `modelled.status`: waiting, ok, no_data_provider_unreachable, provider_unreachable), for a sentence in the page's language. */
+  source_status: string | null;
+  /** The provider's last error (state `modelled.last_error`), a technical detail in English; null when none. */
+  source_error: string | null;
   /** Where the rain comes from: a modelled station's and a broken gauge's (gapFill.rain "model") from the model. */
   rain_source: 'gauge' | 'model' | null;
 }
@@ -231,6 +235,8 @@ export function detail(view: StationsView, station: StationListing, nowMs: numbe
     forecast: forecastSummary(state?.forecast),
     last_upload_refused: lastUploadRefused(state?.last_upload_refused),
     source_message: isRecord(state?.modelled) ? stringOrNull(state.modelled.message) : null,
+    source_status: isRecord(state?.modelled) ? stringOrNull(state.modelled.status) : null,
+    source_error: isRecord(state?.modelled) ? stringOrNull(state.modelled.last_error) : null,
     rain_source: summary.origin === 'modelled' || state?.rain_source === 'model' ? 'model' : state ? 'gauge' : null,
   };
 }
@@ -241,5 +247,5 @@ export function lastUploadRefused(value: unknown): StationDetail['last_upload_re
   const at = isoTime(value.at);
   const reason = stringOrNull(value.reason);
   if (at === null || reason === null) return null;
-  return { at, protocol: stringOrNull(value.protocol) ?? '', reason, count: numberOrNull(value.count) ?? 1 };
+  return { at, protocol: stringOrNull(value.protocol) ?? '', outcome: stringOrNull(value.outcome) ?? '', reason, count: numberOrNull(value.count) ?? 1 };
 }

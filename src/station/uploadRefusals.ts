@@ -27,6 +27,9 @@ export interface RefusedUpload {
 export interface LastUploadRefused {
   at: string;
   protocol: string;
+  /** Why, as a code (UploadOutcome in src/http/uploadsCounters.ts), for a sentence in the reader's language. */
+  outcome: string;
+  /** Why, in English words (for `unparsable` with the field or date that could not be read). */
   reason: string;
   /** Uploads refused since the station's last accepted reading. */
   count: number;
@@ -98,7 +101,7 @@ export class UploadRefusals implements StationUnit {
   stateFragment(stationId: string): { last_upload_refused: LastUploadRefused } | undefined {
     const last = this.#last.get(stationId);
     if (!last || this.#acceptedSince(stationId, last)) return undefined;
-    return { last_upload_refused: { at: new Date(last.atMs).toISOString(), protocol: last.protocol, reason: last.reason, count: last.since } };
+    return { last_upload_refused: { at: new Date(last.atMs).toISOString(), protocol: last.protocol, outcome: last.outcome, reason: last.reason, count: last.since } };
   }
 
   /** Writes the rows that changed since the last save. */

@@ -5,13 +5,24 @@
  * language. On the English page only the model's reasons may be German (the API contract: they
  * are marked lang="de" and the footer says so); on the German page nothing is exempt. The
  * "Missing" row of a new station is one sentence, not raw field names and English reasons.
+ * The daemon's English words for a refused upload and a modelled station's provider status are
+ * said from their codes; only a technical detail (the date an upload's time could not be read
+ * from, the provider's error) stays English, marked lang="en".
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'puppeteer-core';
+import { loadConfig } from '../../src/config/load.js';
+import { startDaemon, type RunningDaemon } from '../../src/daemon.js';
 import { MINUTE_MS } from '../../src/history/windows.js';
+import { UploadRefusals } from '../../src/station/uploadRefusals.js';
+import type { StationUnit } from '../../src/station/unit.js';
+import { Database } from '../../src/store/database.js';
 import { launchChromium, openWatchedPage } from '../helpers/browser.js';
 import { GARDEN, startStationsHarness, type StationsHarness } from '../helpers/statusPage.js';
-import { publishOnce, waitUntil } from '../helpers/mqttHarness.js';
+import { FakeClock, mqttTempDir, publishOnce, silentLogger, waitUntil } from '../helpers/mqttHarness.js';
+import { FakeModelledServer } from '../modelled/fakeModelledServer.js';
 
 /** Words that belong to one language only (the brand, units, „Index“, „Wind“, „online“ are both). */
 const ENGLISH = new Set(('the is and of history covers needed status no yes not reading readings missing last hours days minutes rain temperature humidity dew point ' +
@@ -32,7 +43,10 @@ afterAll(async () => {
 afterEach(async () => {
   await harness?.cleanup();
   harness = undefined;
+  for (const step of cleanups.splice(0).reverse()) await step();
 });
+/** What else a test started (a database, a daemon, a fake provider), stopped after it. */
+const cleanups: Array<() => Promise<void> | void> = [];
 
 /** Every visible text node's text, with the language it is marked in (the nearest lang attribute). */
 async function visibleTexts(page: Page): Promise<Array<{ text: string; lang: string }>> {
@@ -59,8 +73,8 @@ function foreignWords(texts: ReadonlyArray<{ text: string; lang: string }>, fore
     .filter((word) => foreign.has(word));
 }
 
-async function newStation(): Promise<{ h: StationsHarness; address: string }> {
-  const h = await startStationsHarness({ statusPagePollMs: 150 });
+async function newStation(units: readonly StationUnit[] = []): Promise<{ h: StationsHarness; address: string }> {
+  const h = await startStationsHarness({ statusPagePollMs: 150, units });
   // Two hours of a new station's readings, every 10 minutes (within the history's gap limit).
   for (let i = 0; i < 13; i++) {
     if (i > 0) h.clock.advance(10 * MINUTE_MS);
@@ -72,9 +86,9 @@ async function newStation(): Promise<{ h: StationsHarness; address: string }> {
   return { h, address: await h.http.app.listen({ port: 0, host: '127.0.0.1' }) };
 }
 
-async function render(address: string, language: string): Promise<{ page: Page; problems: string[] }> {
+async function render(address: string, language: string, station = 'garden'): Promise<{ page: Page; problems: string[] }> {
   const watched = await openWatchedPage(browser, { language });
-  await watched.page.goto(`${address}/stations/garden`);
+  await watched.page.goto(`${address}/stations/${station}`);
   await watched.page.waitForFunction(() => document.body.dataset.updated !== undefined && document.querySelector('#chart-index canvas') !== null, { timeout: 15_000 });
   return watched;
 }
@@ -108,6 +122,55 @@ describe('the status page in one language', () => {
     expect(foreignWords(texts, GERMAN).length).toBeGreaterThan(0);
     const missing = await page.$eval('#missing', (element) => element.textContent ?? '');
     expect(missing).toMatch(/^Readings for 2 hours so far; the rain and temperature history needs 14 days \(0 % so far\)\./);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('German: a refused upload is said in German, its unreadable date marked lang="en"', async () => {
+    const temp = mqttTempDir();
+    const db = await Database.open(temp.dbPath);
+    cleanups.push(() => temp.cleanup(), () => db.close());
+    let now = (): number => 0;
+    const refusals = new UploadRefusals({ database: () => db, logger: silentLogger, now: () => now(), saveIntervalMs: 60_000 });
+    const station = await newStation([refusals]);
+    const h = (harness = station.h);
+    now = () => h.clock.now();
+    h.clock.advance(MINUTE_MS);
+    refusals.record({ station: 'garden', protocol: 'wunderground', outcome: 'unparsable', reason: 'dateutc "2016-13-4 21:2:35" is not a UTC time', atMs: h.clock.now() });
+    h.daemon.service.recompute('garden');
+    await waitUntil(() => h.daemon.service.stationState('garden')?.last_upload_refused !== undefined, 'the refusal in the state');
+
+    const { page, problems } = await render(station.address, 'de-DE');
+    await page.waitForSelector('#refused-row:not([hidden])', { timeout: 15_000 });
+    const texts = await visibleTexts(page);
+    expect(foreignWords(texts, ENGLISH, 'en')).toEqual([]);
+    expect(await page.$eval('#upload-refused', (element) => element.textContent ?? '')).toMatch(/^Der Upload enthielt keine verwertbare Messung\. dateutc "2016-13-4 21:2:35" is not a UTC time \(vor /);
+    expect(await page.$eval('#upload-refused [lang="en"]', (element) => element.textContent)).toBe('dateutc "2016-13-4 21:2:35" is not a UTC time');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('German: a modelled station\'s provider status is said in German', { timeout: 60_000 }, async () => {
+    const temp = mqttTempDir();
+    const clock = new FakeClock(Date.parse('2026-06-15T10:20:00Z'));
+    const fake = await FakeModelledServer.start(() => clock.now());
+    cleanups.push(() => temp.cleanup(), () => fake.close());
+    const file = join(temp.dir, 'config.json');
+    writeFileSync(file, JSON.stringify({ stations: [{ id: 'home', name: 'Home', format: 'open-meteo', location: { latitude: 52.52, longitude: 13.41 } }] }));
+    const config = loadConfig({
+      env: {
+        MOWABILITY_CONFIG: file, MOWABILITY_DB_PATH: temp.dbPath, MOWABILITY_HTTP_HOST: '127.0.0.1', MOWABILITY_HTTP_PORT: '0', MOWABILITY_BROKER_PORT: '0',
+        MOWABILITY_FORECAST_OPEN_METEO_URL: fake.baseUrl, MOWABILITY_FORECAST_RETRIES: '0', MOWABILITY_STATION_RECOMPUTE_DEBOUNCE_MS: '200',
+      },
+    });
+    const daemon: RunningDaemon = await startDaemon({ config, logger: silentLogger, clock });
+    cleanups.push(() => daemon.stop());
+    await waitUntil(() => typeof daemon.station.stationState('home')?.index_score === 'number', 'the modelled index', 15_000);
+
+    const { page, problems } = await render(daemon.httpAddress, 'de-DE', 'home');
+    await page.waitForSelector('#source-message:not([hidden])', { timeout: 15_000 });
+    expect(foreignWords(await visibleTexts(page), ENGLISH, 'en')).toEqual([]);
+    expect(await page.$eval('#source-message', (element) => element.textContent)).toBe('Modelliert von Open-Meteo (nicht gemessen).');
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -66,4 +66,10 @@ describe('detail', () => {
       error: { message: 'Missing required field temperature.', missing: ['temperature'] },
     });
   });
+  it('a modelled station: the provider status in words, its code and the last error; null for a measured one', () => {
+    const modelled = { provider: 'open-meteo', status: 'provider_unreachable', message: 'provider unreachable since …', last_error: 'HTTP 503', failed_rounds: 2 };
+    const station = detail(viewWith({ modelled } as unknown as Partial<StationStatePayload>, 1000), { id: 'garden', name: 'Garden' }, 1000);
+    expect(station).toMatchObject({ source_message: 'provider unreachable since …', source_status: 'provider_unreachable', source_error: 'HTTP 503' });
+    expect(detail(viewWith(undefined, null), { id: 'garden', name: 'Garden' }, 0)).toMatchObject({ source_message: null, source_status: null, source_error: null });
+  });
 });

@@ -22,11 +22,11 @@ describe('UploadRefusals', () => {
     unit.record({ station: 'pws', protocol: 'wunderground', outcome: 'unparsable', reason: 'first', atMs: now });
     unit.record({ station: 'pws', protocol: 'wunderground', outcome: 'unparsable', reason: 'second', atMs: (now += 1000) });
     unit.record({ station: undefined, protocol: 'ambient', outcome: 'unknown_passkey', reason: 'no station', atMs: now, source: 'PASSKEY SHA-256 ab' });
-    expect(unit.stateFragment('pws')).toEqual({ last_upload_refused: { at: new Date(now).toISOString(), protocol: 'wunderground', reason: 'second', count: 2 } });
+    expect(unit.stateFragment('pws')).toEqual({ last_upload_refused: { at: new Date(now).toISOString(), protocol: 'wunderground', outcome: 'unparsable', reason: 'second', count: 2 } });
     unit.onReading('pws');
     expect(unit.stateFragment('pws')).toBeUndefined();
     unit.record({ station: 'pws', protocol: 'wunderground', outcome: 'rejected', reason: 'third', atMs: (now += 1000) });
-    expect(unit.stateFragment('pws')?.last_upload_refused.count).toBe(1);
+    expect(unit.stateFragment('pws')?.last_upload_refused).toMatchObject({ outcome: 'rejected', reason: 'third', count: 1 });
 
     // A failed save keeps the rows: the next one writes them.
     await db.close();
@@ -65,6 +65,9 @@ describe('UploadRefusals', () => {
   it('the status page reads last_upload_refused defensively', () => {
     expect(lastUploadRefused(undefined)).toBeNull();
     expect(lastUploadRefused({ at: 'soon', reason: 'x' })).toBeNull();
-    expect(lastUploadRefused({ at: '2026-06-01T10:00:00Z', reason: 'x' })).toEqual({ at: '2026-06-01T10:00:00.000Z', protocol: '', reason: 'x', count: 1 });
+    // Without an outcome code (not expected from the unit) the page falls back to the English reason.
+    expect(lastUploadRefused({ at: '2026-06-01T10:00:00Z', reason: 'x' })).toEqual({ at: '2026-06-01T10:00:00.000Z', protocol: '', outcome: '', reason: 'x', count: 1 });
+    expect(lastUploadRefused({ at: '2026-06-01T10:00:00Z', protocol: 'ecowitt', outcome: 'wrong_password', reason: 'y', count: 3 }))
+      .toEqual({ at: '2026-06-01T10:00:00.000Z', protocol: 'ecowitt', outcome: 'wrong_password', reason: 'y', count: 3 });
   });
 });
