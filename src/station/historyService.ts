@@ -127,9 +127,10 @@ export class HistoryService {
     return this.#histories.get(stationId)?.buckets(fromMs, toMs) ?? [];
   }
 
-  /** Rain the station's last accepted reading added to its history (mm). */
-  lastIngestRainMm(stationId: string): number {
-    return this.#histories.get(stationId)?.lastIngestRainMm ?? 0;
+  /** Rain the station's last accepted reading added to its history (mm), and whether its rain is unknown (TimedReading.rainUnknown). */
+  lastIngestRain(stationId: string): { bookedMm: number; unknown: boolean | undefined } {
+    const history = this.#histories.get(stationId);
+    return { bookedMm: history?.lastIngestRainMm ?? 0, unknown: history?.lastIngestRainUnknown };
   }
 
   lastReadingAtMs(stationId: string): number | null {
