@@ -3,7 +3,7 @@
  * broker and the StationsRecorder unit (temp SQLite, fake clock), and the
  * HTTP app reading it through the same StationsView the daemon wires.
  */
-import type { Reading, StationConfig } from '../../src/ingest/types.js';
+import type { StationConfig } from '../../src/ingest/types.js';
 import type { StationUnit } from '../../src/station/unit.js';
 import { createStationsView, type StationsView } from '../../src/http/stationsView.js';
 import { StationsRecorder } from '../../src/http/stationsRecorder.js';
@@ -114,8 +114,4 @@ export async function feedThroughBroker(h: StationsHarness, count: number, paylo
     const at = new Date(h.clock.now()).toISOString();
     await waitUntil(() => h.daemon.service.stationState(GARDEN.id)?.last_reading_at === at, `the state of reading ${i}`);
   }
-}
-
-export function reading(values: Reading['values'], rainDeltaMm?: number): Reading {
-  return { values, rainCounters: [], ...(rainDeltaMm === undefined ? {} : { rainDeltaMm }), fingerprint: JSON.stringify([values, rainDeltaMm]), dropped: [] };
 }
