@@ -36,7 +36,7 @@
       source_provider_unreachable: 'Open-Meteo does not answer; the last modelled values are used until they are stale, the gap is filled once it answers.',
       OK: 'OK', WARNING: 'WARNING', BLOCK: 'BLOCK',
       time: 'Time', range24: '24 h', range48: '48 h', range168: '7 days', range336: '14 days',
-      minutes: '{n} min', hours: '{n} h', days: '{n} d', minutesLong: '{n} minutes', hoursLong: '{n} hours', daysLong: '{n} days', oneMinute: '1 minute', oneHour: '1 hour', oneDay: '1 day',
+      minutes: '{n} min', hours: '{n} h', days: '{n} d', minutesLong: '{n} minutes', hoursLong: '{n} hours', daysLong: '{n} days', daysDative: '{n} days', oneMinute: '1 minute', oneHour: '1 hour', oneDay: '1 day',
       historyRain: 'rain history', historyTemperature: 'temperature history', historyBoth: 'rain and temperature history',
       missingHistory: 'Readings for {covered} so far; the {kinds} needs {needed} ({percent} % so far).',
       missingNotReported: 'Not measured by the station: {fields}.', missingNotCurrent: 'No current value: {fields}.',
@@ -101,9 +101,11 @@
     if (h < 48) return h === 1 ? t('oneHour') : t('hoursLong', { n: h });
     const d = Math.round(m / 1440);
     if (d === 1) return t('oneDay');
-    return t(dative && 'daysDative' in dict ? 'daysDative' : 'daysLong', { n: d });
+    return t(dative ? 'daysDative' : 'daysLong', { n: d });
   };
   window.MowI18n = {
+    /** Both languages' tables: the same keys, and in each text the same {placeholders} (a test checks it). */
+    texts,
     lang,
     t,
     /** Whether `key` is a text (the page's codes from the daemon: an unknown one falls back to the daemon's words). */
