@@ -115,7 +115,7 @@ export const recomputeBenchmark: Benchmark = {
     const current: Build = { History: StationHistory, calculate };
     const baseline = await loadBaseline();
     // A simulated hour and a bit per round: the history's windows move past their edges many times.
-    const count = context.quick ? 2_500 : 6_000;
+    const count = context.quick ? 1_500 : 6_000;
     const rounds: Round[] = [];
     const baseRounds: Round[] = [];
     const first = runRound(current, count, baseline !== undefined);
