@@ -14,6 +14,7 @@ import { MAX_FUTURE_SKEW_MS } from '../ingest/time.js';
 import { assembleInput, round, type Assembly } from './assembly.js';
 import { DuplicateFilter, type DuplicateFilterState } from './fingerprints.js';
 import { MinuteColumns } from './minuteColumns.js';
+import { WindowSummary } from './windowSummary.js';
 import { addToMinute, clampToSpecMax, MAX_PENDING_ANOMALIES, type RainAnomaly } from './rainPlausibility.js';
 import type { BucketRow, CounterRow, HistoryRows, LatestRow } from './types.js';
 import { MINUTE_MS, RETENTION_MINUTES, minuteOf } from './windows.js';
@@ -70,6 +71,8 @@ const RETENTION_MS = RETENTION_MINUTES * MINUTE_MS;
 export class StationHistory {
   readonly #options: HistoryOptions;
   readonly #buckets: MinuteColumns;
+  /** The rain and temperature windows, kept up to date with the buckets. */
+  readonly #windows: WindowSummary;
   readonly #counters = new Map<string, CounterRow>();
   readonly #latest = new Map<CurrentField, LatestRow>();
   readonly #duplicates: DuplicateFilter;
@@ -88,6 +91,7 @@ export class StationHistory {
     this.#duplicates = new DuplicateFilter(options.duplicateWindowMs, rows?.duplicates ?? null);
     const buckets = rows?.buckets;
     this.#buckets = buckets instanceof MinuteColumns ? buckets : MinuteColumns.from(buckets ?? [], buckets?.length);
+    this.#windows = new WindowSummary(this.#buckets, options.maxGapMinutes);
     for (const counter of rows?.counters ?? []) this.#counters.set(counter.key, { ...counter });
     for (const latest of rows?.latest ?? []) this.#latest.set(latest.field, { ...latest });
     if (this.#counters.size > 0) this.#hasRainAmounts = true;
@@ -311,7 +315,7 @@ export class StationHistory {
   assemble(nowMs: number): Assembly {
     return assembleInput({
       latest: this.#latest,
-      buckets: this.#buckets,
+      windows: this.#windows,
       options: this.#options,
       rainSeen: this.#hasRainAmounts || this.#lastRate !== undefined,
       lastReadingAtMs: this.#lastReadingAtMs,
