@@ -8,6 +8,7 @@
  * CLI), and the polled version moves on reconnects and every store.rereadSeconds.
  */
 import type { Logger } from 'pino';
+import { CLOCK_CHECK_INTERVAL_MS, type TickSource } from '../util/clockWatch.js';
 import { LogThrottle } from '../util/logThrottle.js';
 import { guarded, type ErrorReport } from '../util/guarded.js';
 import { apiKeyDigest, digestBytesEqual } from './apiKeyCodec.js';
@@ -22,6 +23,11 @@ export interface AccessCacheOptions {
   store: ServiceStore;
   logger: Logger;
   pollIntervalMs?: number;
+  /**
+   * The daemon's once-a-second heartbeat: the poll rides every (pollIntervalMs / 1 s)-th tick of it
+   * instead of an own timer, so an idle daemon does not wake for it separately.
+   */
+  ticks?: TickSource;
   /** For key expiry (rotation grace); defaults to the wall clock. */
   now?: () => number;
 }
@@ -37,6 +43,7 @@ export class AccessCache {
   readonly #store: ServiceStore;
   readonly #logger: Logger;
   readonly #pollIntervalMs: number;
+  readonly #ticks: TickSource | undefined;
   readonly #now: () => number;
   /** A failing database fails every poll (once a second): say so once a minute. */
   readonly #throttle: LogThrottle;
@@ -46,6 +53,7 @@ export class AccessCache {
   #maintenance = false;
   #dataVersion: number | undefined;
   #timer: NodeJS.Timeout | undefined;
+  #untick: (() => void) | undefined;
   #unsubscribe: (() => void) | undefined;
   #loading: Promise<void> | undefined;
   #reloadAgain = false;
@@ -55,6 +63,7 @@ export class AccessCache {
     this.#store = options.store;
     this.#logger = options.logger.child({ module: 'access-cache' });
     this.#pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+    this.#ticks = options.ticks;
     this.#now = options.now ?? Date.now;
     this.#throttle = new LogThrottle(this.#logger);
     this.#reportReloadFailure = (err) =>
@@ -64,13 +73,24 @@ export class AccessCache {
   async start(): Promise<void> {
     await this.reload();
     this.#unsubscribe = this.#store.onChange(guarded(() => this.reload(), this.#reportReloadFailure));
-    this.#timer = setInterval(guarded(() => this.#poll(), this.#reportReloadFailure), this.#pollIntervalMs);
+    const poll = guarded(() => this.#poll(), this.#reportReloadFailure);
+    if (this.#ticks) {
+      const every = Math.max(1, Math.round(this.#pollIntervalMs / CLOCK_CHECK_INTERVAL_MS));
+      let ticks = 0;
+      this.#untick = this.#ticks(() => {
+        if (++ticks % every === 0) poll();
+      });
+      return;
+    }
+    this.#timer = setInterval(poll, this.#pollIntervalMs);
     this.#timer.unref();
   }
 
   async stop(): Promise<void> {
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = undefined;
+    this.#untick?.();
+    this.#untick = undefined;
     this.#unsubscribe?.();
     this.#unsubscribe = undefined;
     await this.#loading?.catch(() => undefined);
