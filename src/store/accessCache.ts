@@ -18,8 +18,15 @@ import type { ApiKeyCredential, ServiceStore } from './serviceStore.js';
 
 export const DEFAULT_POLL_INTERVAL_MS = 1000;
 
+/**
+ * Where the database offers a change stamp (SQLite's files), a poll whose stamp has not moved asks
+ * nothing of the database, except every this many polls: a safety net for a commit the stamp might
+ * miss (the same size and a modification time within the file system's timestamp granularity).
+ */
+export const FULL_POLL_EVERY = 30;
+
 export interface AccessCacheOptions {
-  database: Pick<SqlDatabase, 'dataVersion' | 'closed'>;
+  database: Pick<SqlDatabase, 'dataVersion' | 'closed' | 'changeStamp'>;
   store: ServiceStore;
   logger: Logger;
   pollIntervalMs?: number;
@@ -39,7 +46,7 @@ interface KnownKey {
 }
 
 export class AccessCache {
-  readonly #database: Pick<SqlDatabase, 'dataVersion' | 'closed'>;
+  readonly #database: Pick<SqlDatabase, 'dataVersion' | 'closed' | 'changeStamp'>;
   readonly #store: ServiceStore;
   readonly #logger: Logger;
   readonly #pollIntervalMs: number;
@@ -52,6 +59,8 @@ export class AccessCache {
   #blocked = new AddressMatcher([]);
   #maintenance = false;
   #dataVersion: number | undefined;
+  #stamp: string | undefined;
+  #pollsSinceQuery = 0;
   #timer: NodeJS.Timeout | undefined;
   #untick: (() => void) | undefined;
   #unsubscribe: (() => void) | undefined;
@@ -155,6 +164,11 @@ export class AccessCache {
   async #poll(): Promise<void> {
     if (this.#loading || this.#database.closed) return;
     try {
+      // Stamp first: a commit landing between the stamp and the query moves the stamp for the next poll.
+      const stamp = this.#database.changeStamp?.();
+      if (stamp !== undefined && stamp === this.#stamp && ++this.#pollsSinceQuery < FULL_POLL_EVERY) return;
+      this.#stamp = stamp;
+      this.#pollsSinceQuery = 0;
       const version = await this.#database.dataVersion();
       if (version !== this.#dataVersion) await this.reload();
     } catch (err) {
