@@ -108,7 +108,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     const sqliteStore = await serviceStoreOn(database, clock);
     const store = pg ? await serviceStoreOn(pg, clock) : sqliteStore;
     const keys = { serviceDatabase: pg ?? database, store, config, logger, clock };
-    const access = await parts.open('access-cache', () => startAccessCache(keys, options.keyCommandHint ?? 'npx mowability keys add <owner>'), (cache) => cache.stop());
+    const access = await parts.open('access-cache', () => startAccessCache(keys, options.keyCommandHint ?? 'npx mowability keys add <owner>', clockWatch), (cache) => cache.stop());
     const usage = await parts.open('key-usage', () => startKeyUsage(keys, clockWatch), (counter) => counter.stop());
 
     // The station side, then the MQTT side that feeds it and publishes its states.
@@ -235,6 +235,7 @@ async function buildHttpApp(core: Core, sources: HttpSources, accessLogger: Logg
       ? undefined
       : createMetrics({
           processMetrics: true,
+          ...(clockWatch ? { loopTicks: clockWatch.onTick } : {}),
           mqttStats: () => (mqttOn ? mqtt.stats() : undefined),
           uploads: () => uploadCounters.entries(),
           stationReadings: () => features.readings.counts(),

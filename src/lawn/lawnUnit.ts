@@ -84,6 +84,8 @@ export class LawnMemoryUnit implements StationUnit {
       this.#soil.register(station.id, lawn, profile);
       seedSensor(this.#soil, context.history, station.id, this.#options.now());
     }
+    // No station keeps a lawn memory: nothing to save or pick up, and an idle daemon does not wake for it.
+    if (this.#stations.size === 0) return;
     await this.#pollCuts();
     this.#saveTimer = setInterval(() => void this.#save(), this.#options.saveIntervalMs);
     this.#saveTimer.unref();

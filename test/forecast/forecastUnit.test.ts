@@ -9,9 +9,9 @@ import { loadConfig } from '../../src/config/load.js';
 import { createForecastUnit } from '../../src/forecast/compose.js';
 import { holidayCalendar, lawnMemorySettingsOf } from '../../src/lawn/buildLawnUnit.js';
 import { stationUnitConfigs } from '../../src/daemon.js';
-import type { Reading, StationConfig } from '../../src/ingest/types.js';
+import type { StationConfig } from '../../src/ingest/types.js';
 import { Database } from '../../src/store/database.js';
-import { FakeClock, RecordingClient, mqttTempDir, silentLogger, startMqttDaemon, testMqttConfig, waitUntil, type RunningDaemon } from '../helpers/mqttHarness.js';
+import { FakeClock, mqttTempDir, reading, RecordingClient, silentLogger, startMqttDaemon, testMqttConfig, waitUntil, type RunningDaemon } from '../helpers/mqttHarness.js';
 
 const NOW = Date.parse('2026-06-15T10:00:00Z');
 const HOUR_MS = 3_600_000;
@@ -19,9 +19,6 @@ const fields = { temperature: 'temp', precipitation_rate: 'rate', humidity: 'hum
 const garden: StationConfig = { id: 'garden', name: 'Garden', format: 'json', topic: 'garden/weather', fields, forecast: { source: 'mqtt', topic: 'ha/forecast/garden', minJobMinutes: 45 } };
 const plain: StationConfig = { id: 'plain', name: 'Plain', format: 'json', topic: 'plain/weather', fields };
 
-function reading(values: Reading['values']): Reading {
-  return { values, rainCounters: [], fingerprint: JSON.stringify(values), dropped: [] };
-}
 
 /** HA weather.get_forecasts entries: dry until 13:00, a shower 13:00-14:00, dry after. */
 function haForecast(): { forecast: Array<Record<string, unknown>> } {
