@@ -127,6 +127,23 @@ describe('the status page in one language', () => {
     await page.close();
   });
 
+  it('German: why there is no index is said from the error\'s code; an unknown code\'s English message only marked lang="en"', async () => {
+    // A state whose error carries a code this page does not know (a newer daemon's), beside the English message the API keeps.
+    const message = 'the soil probe reported a value the model could not use';
+    const newer: StationUnit = { name: 'newer', stateFragment: () => ({ error: { code: 'SOMETHING_NEW', message, missing: [] } }) };
+    const station = await newStation([newer]);
+    harness = station.h;
+    const { page, problems } = await render(station.address, 'de-DE');
+    await page.waitForSelector('#calc-error:not([hidden])', { timeout: 15_000 });
+    expect(foreignWords(await visibleTexts(page), ENGLISH, 'en')).toEqual([]);
+    expect(await page.$eval('#calc-error', (element) => element.textContent)).toBe(`Kein Index berechenbar. ${message}`);
+    expect(await page.$eval('#calc-error [lang="en"]', (element) => element.textContent)).toBe(message);
+    const api = await fetch(`${station.address}/v1/stations/garden`);
+    expect(((await api.json()) as { station: { error: unknown } }).station.error).toEqual({ code: 'SOMETHING_NEW', message, missing: [] });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('German: a modelled station\'s provider status is said in German', { timeout: 60_000 }, async () => {
     const temp = mqttTempDir();
     const clock = new FakeClock(Date.parse('2026-06-15T10:20:00Z'));

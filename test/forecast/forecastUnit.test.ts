@@ -7,7 +7,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { createForecastUnit } from '../../src/forecast/compose.js';
-import { holidayCalendar } from '../../src/lawn/buildLawnUnit.js';
+import { holidayCalendar, lawnMemorySettingsOf } from '../../src/lawn/buildLawnUnit.js';
+import { stationUnitConfigs } from '../../src/daemon.js';
 import type { StationConfig } from '../../src/ingest/types.js';
 import { Database } from '../../src/store/database.js';
 import { FakeClock, mqttTempDir, reading, RecordingClient, silentLogger, startMqttDaemon, testMqttConfig, waitUntil, type RunningDaemon } from '../helpers/mqttHarness.js';
@@ -114,10 +115,10 @@ describe('forecast unit with the MQTT forecast topic', () => {
   it('cuts the windows at public holidays: on Corpus Christi in Bavaria the first window opens at local midnight', async () => {
     const corpusChristi = Date.parse('2026-06-04T06:00:00Z');
     const clock = new FakeClock(corpusChristi);
-    const loaded = loadConfig({ env: { MOWABILITY_DB_PATH: temp.dbPath } });
-    const config = { ...loaded, timezone: 'Europe/Berlin', stations: [garden], lawnMemory: { ...loaded.lawnMemory, holidayCountry: 'DE', holidayRegion: 'BY' } };
+    const loaded = loadConfig({ env: { MOWABILITY_DB_PATH: temp.dbPath, MOWABILITY_LAWN_MEMORY_HOLIDAY_COUNTRY: 'DE', MOWABILITY_LAWN_MEMORY_HOLIDAY_REGION: 'BY' }, units: stationUnitConfigs() });
+    const config = { ...loaded, timezone: 'Europe/Berlin', stations: [garden] };
     // The daemon starts the calendar as one of the lawn memory's units; here by hand.
-    await holidayCalendar(config, clock)!.start();
+    await holidayCalendar(lawnMemorySettingsOf(config), clock)!.start();
     cacheDb = await Database.open(temp.dbPath);
     const db = cacheDb;
     const unit = createForecastUnit({ config, database: db, logger: silentLogger, clock, version: 'test' });

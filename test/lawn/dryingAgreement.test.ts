@@ -32,7 +32,7 @@ describe('drying agrees in HTTP, MQTT and the status page', () => {
     database = await Database.open(temp.dbPath);
     const db = database;
     const unit = new LawnMemoryUnit({
-      stations: [{ id: 'garden', name: 'Garden', format: 'json', topic: 'garden/weather', fields: {} }],
+      stations: [{ id: 'garden' }],
       database: db, logger: silentLogger, now: () => harness?.clock.now() ?? start, baseTopic: 'mowability',
       lawn: { soilType: 'loam', mowerClass: 'robot', turfType: 'cool_season' },
       quiet: { night: false, marginMinutes: 30, noise: null, sundays: false, timeZone: 'Europe/Berlin' },
