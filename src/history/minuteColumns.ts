@@ -9,6 +9,14 @@ import type { BucketRow } from './types.js';
 
 const INITIAL_CAPACITY = 256;
 
+/** Told of every change to the buckets' contents (./windowSummary.ts keeps its sums with it). */
+export interface ColumnsListener {
+  /** The bucket of `minute` changed (rain, temperature, observed, or a whole row restored). */
+  changed(minute: number): void;
+  /** The buckets before `minute` were dropped. */
+  pruned(minute: number): void;
+}
+
 export class MinuteColumns {
   /** Float64, not Int32: any minute a reading can carry fits, as it did in the Map this replaces. */
   #minutes: Float64Array;
@@ -19,6 +27,7 @@ export class MinuteColumns {
   /** Buckets live at indices [#start, #end). */
   #start = 0;
   #end = 0;
+  #listener: ColumnsListener | undefined;
 
   constructor(capacity = INITIAL_CAPACITY) {
     const size = Math.max(1, capacity);
@@ -33,6 +42,11 @@ export class MinuteColumns {
     const columns = new MinuteColumns(capacity);
     for (const row of rows) columns.put(row);
     return columns;
+  }
+
+  /** Tells `listener` of every later change (one listener; a new one replaces it). */
+  listen(listener: ColumnsListener): void {
+    this.#listener = listener;
   }
 
   get size(): number {
@@ -67,14 +81,17 @@ export class MinuteColumns {
 
   setRain(index: number, mm: number): void {
     this.#rain[index] = mm;
+    this.#listener?.changed(this.#minutes[index]!);
   }
 
   setTempMin(index: number, celsius: number): void {
     this.#tempMin[index] = celsius;
+    this.#listener?.changed(this.#minutes[index]!);
   }
 
   setObserved(index: number): void {
     this.#observed[index] = 1;
+    this.#listener?.changed(this.#minutes[index]!);
   }
 
   row(index: number): BucketRow {
@@ -129,12 +146,14 @@ export class MinuteColumns {
     this.#rain[index] = row.rainMm;
     this.#tempMin[index] = row.tempMinC ?? Number.NaN;
     this.#observed[index] = row.rainObserved ? 1 : 0;
+    this.#listener?.changed(row.minute);
   }
 
   /** Drops the buckets before `minute`. */
   pruneBefore(minute: number): void {
     this.#start = this.lowerBound(minute);
     if (this.#start === this.#end) this.#start = this.#end = 0;
+    this.#listener?.pruned(minute);
   }
 
   /** Moves the buckets to the front, doubling the arrays when more than half full. */

@@ -4,7 +4,7 @@
  * with the history), the units' holds and state fragments, into the state
  * payload. Knows nothing of MQTT: the pipeline hands the payload on.
  */
-import { calculate, type CalculationOutcome } from '../core/index.js';
+import { calculate, type CalculationContext, type CalculationOutcome } from '../core/index.js';
 import { calculationContext, type CalculationSettings } from '../config/calculationContext.js';
 import { MINUTE_MS } from '../history/windows.js';
 import type { StationConfig } from '../ingest/types.js';
@@ -44,6 +44,8 @@ export class StationRecompute {
   readonly #mowableSettings: MowableSettings;
   /** The flag as last published per station (the hysteresis state is the history's). */
   readonly #publishedMowable = new Map<string, boolean>();
+  /** Each station's time zone, hemisphere and lawn profile, resolved once per station configuration. */
+  readonly #contexts = new WeakMap<StationConfig, CalculationContext>();
 
   constructor(deps: RecomputeDeps) {
     this.#deps = deps;
@@ -52,13 +54,13 @@ export class StationRecompute {
 
   /** The station's new state, or undefined when the calculation failed (logged, throttled). */
   run(station: StationConfig, nowMs: number): StationStatePayload | undefined {
-    const { history, units, config } = this.#deps;
+    const { history, units } = this.#deps;
     const assembly = history.assemble(station.id, nowMs);
     const input = units.reduce<StationInput>((current, unit) => unit.extendInput?.(station.id, current, nowMs) ?? current, assembly.input);
     const estimated = fieldsAddedByUnits(assembly.input, input);
     let outcome: CalculationOutcome;
     try {
-      outcome = calculate(input, { ...calculationContext(config, nowMs, { lawn: station.lawn }), estimatedFields: estimated });
+      outcome = calculate(input, this.#context(station, nowMs, estimated));
     } catch (err) {
       this.#deps.throttle.warn(`calculate:${station.id}`, { err, station: station.id }, 'calculation failed');
       return undefined;
@@ -82,6 +84,16 @@ export class StationRecompute {
     if (failed.length > 0) fragments[UNIT_ERRORS_KEY] = failed;
     const published = estimated.length === 0 ? assembly : { ...assembly, derived: [...assembly.derived, ...estimated] };
     return buildStatePayload({ stationId: station.id, stationName: station.name, outcome, assembly: published, mowable: flag, mowableReason: reason, mowableReasonDe: reasonDe, input, fragments });
+  }
+
+  /** One literal per call: a spread copy of the context is slow to read in V8 (docs/performance.md). */
+  #context(station: StationConfig, nowMs: number, estimatedFields: CalculationContext['estimatedFields']): CalculationContext {
+    let base = this.#contexts.get(station);
+    if (base === undefined) {
+      base = calculationContext(this.#deps.config, nowMs, { lawn: station.lawn });
+      this.#contexts.set(station, base);
+    }
+    return { nowMs, timeZone: base.timeZone, hemisphere: base.hemisphere, lawn: base.lawn, estimatedFields };
   }
 
   #firstHold(stationId: string, nowMs: number): MowableHold | undefined {

@@ -3,6 +3,7 @@ import type { FieldName } from '../../src/core/fields.js';
 import type { CurrentField } from '../../src/ingest/types.js';
 import { assembleInput, round, type AssemblySource } from '../../src/history/assembly.js';
 import { MinuteColumns } from '../../src/history/minuteColumns.js';
+import { WindowSummary } from '../../src/history/windowSummary.js';
 import type { BucketRow, LatestRow } from '../../src/history/types.js';
 import { MINUTE_MS, minuteOf } from '../../src/history/windows.js';
 
@@ -11,7 +12,7 @@ const NOW = Date.parse('2026-06-01T12:00:00Z');
 function source(parts: Partial<AssemblySource> = {}): AssemblySource {
   return {
     latest: new Map<CurrentField, LatestRow>(),
-    buckets: MinuteColumns.from([]),
+    windows: new WindowSummary(MinuteColumns.from([]), 15),
     options: { freshnessMs: 30 * MINUTE_MS, maxGapMinutes: 15 },
     rainSeen: false,
     lastReadingAtMs: null,
@@ -21,11 +22,11 @@ function source(parts: Partial<AssemblySource> = {}): AssemblySource {
 }
 
 /** One observed, dry minute bucket for each of the last `minutes` minutes, plus `rainMm` in the newest one. */
-function observedMinutes(minutes: number, rainMm: number): MinuteColumns {
+function observedMinutes(minutes: number, rainMm: number): WindowSummary {
   const now = minuteOf(NOW);
   const rows: BucketRow[] = [];
   for (let m = now - minutes + 1; m <= now; m++) rows.push({ minute: m, rainMm: m === now ? rainMm : 0, rainObserved: true, tempMinC: null });
-  return MinuteColumns.from(rows);
+  return new WindowSummary(MinuteColumns.from(rows), 15);
 }
 
 describe('assembleInput', () => {
@@ -54,7 +55,7 @@ describe('assembleInput', () => {
       seen.push(field);
       return value;
     };
-    const { input, derived, coverage, withheld } = assembleInput(source({ buckets: observedMinutes(120, 1.5), rainSeen: true, plausible }), NOW);
+    const { input, derived, coverage, withheld } = assembleInput(source({ windows: observedMinutes(120, 1.5), rainSeen: true, plausible }), NOW);
     expect(input.rain_1h).toBe(1.5);
     expect(coverage.rain_1h).toBe(1);
     expect(input.minutes_since_rain).toBe(0);
