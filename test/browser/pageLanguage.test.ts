@@ -132,7 +132,6 @@ describe('the status page in one language', () => {
     const message = 'the soil probe reported a value the model could not use';
     const newer: StationUnit = { name: 'newer', stateFragment: () => ({ error: { code: 'SOMETHING_NEW', message, missing: [] } }) };
     const station = await newStation([newer]);
-    harness = station.h;
     const { page, problems } = await render(station.address, 'de-DE');
     await page.waitForSelector('#calc-error:not([hidden])', { timeout: 15_000 });
     expect(foreignWords(await visibleTexts(page), ENGLISH, 'en')).toEqual([]);
