@@ -26,7 +26,7 @@ import { closeApp } from './http/shutdown.js';
 import { statusPageSources, type StationsView } from './http/stationsView.js';
 import type { UploadRefusal } from './http/uploads.js';
 import { UploadCounters } from './http/uploadsCounters.js';
-import { lawnMemoryUnits } from './lawn/buildLawnUnit.js';
+import { lawnMemoryUnit } from './lawn/buildLawnUnit.js';
 import { createMetrics } from './metrics/registry.js';
 import { StationReadingCounter } from './metrics/stationReadings.js';
 import { createGapFillUnit, createModelledUnit } from './modelled/compose.js';
@@ -108,12 +108,12 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     const sqliteStore = await serviceStoreOn(database, clock);
     const store = pg ? await serviceStoreOn(pg, clock) : sqliteStore;
     const keys = { serviceDatabase: pg ?? database, store, config, logger, clock };
-    const access = await parts.open('access-cache', () => startAccessCache(keys, options.keyCommandHint ?? 'npx mowability keys add <owner>'), (cache) => cache.stop());
+    const access = await parts.open('access-cache', () => startAccessCache(keys, options.keyCommandHint ?? 'npx mowability keys add <owner>', clockWatch), (cache) => cache.stop());
     const usage = await parts.open('key-usage', () => startKeyUsage(keys, clockWatch), (counter) => counter.stop());
 
     // The station side, then the MQTT side that feeds it and publishes its states.
     const core: Core = { config, logger, clock, clockWatch, monotonic, database };
-    const moduleUnits = buildStationUnits({ config, logger, clock });
+    const moduleUnits = buildStationUnits({ config, logger, clock, store: database });
     const station = createStationSide({ config, database, logger, clock, clockWatch, monotonic }, (facade) => builtInUnits(core, facade, moduleUnits));
     await parts.startAll(station.components);
     const mqtt = createMqttSide({ config, station, database, logger, clock, clockWatch, softwareVersion: packageVersion(), supportUrl: packageHomepage() });
@@ -157,6 +157,8 @@ export function stationUnits(): readonly StationUnitModule[] {
     irrigationUnit,
     // Snow cover from a topic holds mowable off (src/units/snowCover.ts; the worked example in docs/units.md).
     snowCoverUnit,
+    // Lawn memory (src/lawn/): blade and soil water, growth since the last cut, cuts from a mower topic, quiet hours.
+    lawnMemoryUnit,
   ];
 }
 
@@ -165,10 +167,10 @@ export function stationUnitConfigs(): UnitConfigSpec[] {
   return stationUnits().flatMap((module) => (module.config ? [module.config] : []));
 }
 
-/** Builds stationUnits() from the loaded configuration (each from its own slices of it). */
-export function buildStationUnits(deps: { config: UnitBuildDeps['config']; logger: Logger; clock: Clock }): StationUnit[] {
+/** Builds stationUnits() from the loaded configuration (each from its own slices of it, the database as its store). */
+export function buildStationUnits(deps: Pick<UnitBuildDeps, 'config' | 'logger' | 'clock' | 'store'>): StationUnit[] {
   const throttle = (log: Logger): LogThrottle => new LogThrottle(log);
-  return stationUnits().map((module) => buildUnit(module, { config: deps.config, logger: deps.logger, clock: deps.clock, throttle }));
+  return stationUnits().flatMap((module) => buildUnit(module, { ...deps, throttle }));
 }
 
 /** The station units and what HTTP reads of them (the status page's view, the forecast, upload refusals, reading counts). */
@@ -202,9 +204,7 @@ export function builtInUnits(core: Core, station: StationFacade, modules: readon
     createModelledUnit({ config, logger, clock, version, accept: station.acceptReading, forecast }),
     // The status page's chart series (src/http/stationsRecorder.ts).
     statusPage.recorder,
-    // Lawn memory (src/lawn/): blade and soil water, growth since the last cut, quiet hours.
-    ...lawnMemoryUnits(config, database, logger, clock),
-    // Gap filling (src/modelled/gapFill.ts): after the lawn memory, so its soil estimate comes first.
+    // Gap filling (src/modelled/gapFill.ts): after the lawn memory (a module above), so its soil estimate comes first.
     createGapFillUnit({ config, logger, clock, version, accept: station.acceptReading, forecast }),
     // After the lawn memory and gap filling: the forecast starts from the input they extended (the blade water, docs/model.md).
     forecast,
@@ -235,6 +235,7 @@ async function buildHttpApp(core: Core, sources: HttpSources, accessLogger: Logg
       ? undefined
       : createMetrics({
           processMetrics: true,
+          ...(clockWatch ? { loopTicks: clockWatch.onTick } : {}),
           mqttStats: () => (mqttOn ? mqtt.stats() : undefined),
           uploads: () => uploadCounters.entries(),
           stationReadings: () => features.readings.counts(),

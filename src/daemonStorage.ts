@@ -102,12 +102,13 @@ export interface KeyStorage {
 }
 
 /** The API keys in memory, kept current by polling (or NOTIFY); warns when none exists yet. */
-export async function startAccessCache(parts: KeyStorage, keyCommandHint: string): Promise<AccessCache> {
+export async function startAccessCache(parts: KeyStorage, keyCommandHint: string, clockWatch?: ClockWatch): Promise<AccessCache> {
   const access = new AccessCache({
     database: parts.serviceDatabase,
     store: parts.store,
     logger: parts.logger,
     pollIntervalMs: parts.config.db.changePollIntervalMs,
+    ...(clockWatch ? { ticks: clockWatch.onTick } : {}),
     now: () => parts.clock.now(),
   });
   await access.start();

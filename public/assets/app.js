@@ -179,11 +179,7 @@
     state.ageSeconds = station.last_reading_age_seconds;
     state.fetchedAt = Date.now();
     renderAge();
-    $('calc-error').hidden = station.error === null;
-    const missingRequired = station.error?.missing ?? [];
-    $('calc-error').textContent = !station.error ? '' : missingRequired.length > 0
-      ? t('calcErrorMissing', { fields: window.MowI18n.fields(missingRequired) })
-      : t('calcError', { message: station.error.message });
+    renderCalcError(station.error);
     renderChecks(station.checks);
     renderForecast(station.forecast);
     renderRefused(station.last_upload_refused);
@@ -201,6 +197,19 @@
     english.lang = 'en';
     english.textContent = detail;
     element.append(english);
+  }
+
+  /** Why there is no index, said from the error's code; the daemon's English message only for a code the page does not know, marked lang="en". */
+  function renderCalcError(error) {
+    const element = $('calc-error');
+    element.hidden = error === null;
+    if (!error) {
+      element.textContent = '';
+    } else if (error.code === 'MISSING_REQUIRED_FIELDS' && error.missing.length > 0) {
+      element.textContent = t('calcErrorMissing', { fields: window.MowI18n.fields(error.missing) });
+    } else {
+      sentenceWithDetail(element, t('calcError'), error.message);
+    }
   }
 
   /** A modelled station's provider status, said from its code (the English message only for an unknown code); or the rain note. */

@@ -25,7 +25,7 @@
       footer: 'Reasons are given in German.', noStations: 'No stations are configured. Add stations to the configuration (see docs/mqtt.md).',
       unknownStation: 'This station does not exist.', loadFailed: 'The daemon did not answer. Retrying…',
       keyTitle: 'API key needed', keyHelp: 'This page needs an API key. It is kept in this browser only.', keyLabel: 'API key', keySave: 'Show stations',
-      keyRejected: 'The key was not accepted.', noData: 'No data in this range yet.', calcError: 'No index: {message}',
+      keyRejected: 'The key was not accepted.', noData: 'No data in this range yet.', calcError: 'No index could be calculated.',
       uploadRefused: 'Last upload refused', uploadRefusedCount: '({age} ago; {count} refused since the last accepted reading)',
       refused_missing_credentials: 'The upload carried no station key or ID.', refused_unknown_passkey: 'No configured station has this PASSKEY.',
       refused_unknown_station_id: 'No configured station has this station ID.', refused_wrong_password: 'The station password was wrong.',
@@ -36,7 +36,7 @@
       source_provider_unreachable: 'Open-Meteo does not answer; the last modelled values are used until they are stale, the gap is filled once it answers.',
       OK: 'OK', WARNING: 'WARNING', BLOCK: 'BLOCK',
       time: 'Time', range24: '24 h', range48: '48 h', range168: '7 days', range336: '14 days',
-      minutes: '{n} min', hours: '{n} h', days: '{n} d', minutesLong: '{n} minutes', hoursLong: '{n} hours', daysLong: '{n} days', oneMinute: '1 minute', oneHour: '1 hour', oneDay: '1 day',
+      minutes: '{n} min', hours: '{n} h', days: '{n} d', minutesLong: '{n} minutes', hoursLong: '{n} hours', daysLong: '{n} days', daysDative: '{n} days', oneMinute: '1 minute', oneHour: '1 hour', oneDay: '1 day',
       historyRain: 'rain history', historyTemperature: 'temperature history', historyBoth: 'rain and temperature history',
       missingHistory: 'Readings for {covered} so far; the {kinds} needs {needed} ({percent} % so far).',
       missingNotReported: 'Not measured by the station: {fields}.', missingNotCurrent: 'No current value: {fields}.',
@@ -62,7 +62,7 @@
       footer: 'Begründungen sind deutsch.', noStations: 'Keine Stationen konfiguriert. Stationen in der Konfiguration anlegen (siehe docs/mqtt.md).',
       unknownStation: 'Diese Station gibt es nicht.', loadFailed: 'Der Dienst antwortet nicht. Neuer Versuch…',
       keyTitle: 'API-Schlüssel nötig', keyHelp: 'Diese Seite braucht einen API-Schlüssel. Er bleibt nur in diesem Browser.', keyLabel: 'API-Schlüssel', keySave: 'Stationen zeigen',
-      keyRejected: 'Der Schlüssel wurde nicht angenommen.', noData: 'Noch keine Daten in diesem Zeitraum.', calcError: 'Kein Index: {message}',
+      keyRejected: 'Der Schlüssel wurde nicht angenommen.', noData: 'Noch keine Daten in diesem Zeitraum.', calcError: 'Kein Index berechenbar.',
       uploadRefused: 'Letzter Upload abgelehnt', uploadRefusedCount: '(vor {age}; {count} abgelehnt seit der letzten angenommenen Messung)',
       refused_missing_credentials: 'Der Upload enthielt keinen Stationsschlüssel und keine Kennung.', refused_unknown_passkey: 'Keine konfigurierte Station hat diesen PASSKEY.',
       refused_unknown_station_id: 'Keine konfigurierte Station hat diese Stationskennung.', refused_wrong_password: 'Das Stationspasswort war falsch.',
@@ -101,9 +101,11 @@
     if (h < 48) return h === 1 ? t('oneHour') : t('hoursLong', { n: h });
     const d = Math.round(m / 1440);
     if (d === 1) return t('oneDay');
-    return t(dative && 'daysDative' in dict ? 'daysDative' : 'daysLong', { n: d });
+    return t(dative ? 'daysDative' : 'daysLong', { n: d });
   };
   window.MowI18n = {
+    /** Both languages' tables: the same keys, and in each text the same {placeholders} (a test checks it). */
+    texts,
     lang,
     t,
     /** Whether `key` is a text (the page's codes from the daemon: an unknown one falls back to the daemon's words). */

@@ -27,7 +27,7 @@ function registrationProblems(registration: AppConfig['registration']): string[]
 
 /** Problems no single key can see; empty when the configuration is consistent. */
 export function crossKeyProblems(
-  config: MqttSideConfig & Pick<StationSideConfig, 'station'> & Partial<Pick<AppConfig, 'lawnMemory' | 'registration' | 'store' | 'http'>>,
+  config: MqttSideConfig & Pick<StationSideConfig, 'station'> & Partial<Pick<AppConfig, 'registration' | 'store' | 'http'>>,
   options: { secretsOptional?: boolean; units?: readonly UnitConfigSpec[] } = {},
 ): string[] {
   const problems: string[] = [...sharedStoreProblems(config)];
@@ -46,9 +46,10 @@ export function crossKeyProblems(
   if (config.mqtt.url !== '' && !/^(mqtts?|wss?):\/\/[^/]/.test(config.mqtt.url)) {
     problems.push(`"mqtt.url" must start with mqtt://, mqtts://, ws:// or wss:// followed by a host`);
   }
-  // The loader passes the whole configuration; the MQTT side's own callers have no lawnMemory.
-  if (config.lawnMemory && config.lawnMemory.holidayRegion !== '' && config.lawnMemory.holidayCountry === '') {
-    problems.push(`"lawnMemory.holidayRegion" = "${config.lawnMemory.holidayRegion}" needs "lawnMemory.holidayCountry" (e.g. "DE" for the region "BY")`);
+  // Each unit's rules across its own settings (the loader passes the whole configuration, holding their values).
+  for (const unit of options.units ?? []) {
+    const values = unit.settings && (config as Readonly<Record<string, unknown>>)[unit.settings.key];
+    if (unit.settings?.problems && typeof values === 'object' && values !== null) problems.push(...unit.settings.problems(values as Readonly<Record<string, unknown>>));
   }
   if (config.registration?.enabled) problems.push(...registrationProblems(config.registration));
   const hasFile = (name: 'cert' | 'key'): boolean => config.mqtt[name] !== '';
@@ -63,9 +64,6 @@ export function crossKeyProblems(
       for (const topic of slice === undefined ? [] : (unit.topics?.(slice) ?? [])) {
         if (underBase(topic)) problems.push(`station "${station.id}" ${unit.key}.topic "${topic}" lies under "mqtt.baseTopic" = "${config.mqtt.baseTopic}", where only we may publish`);
       }
-    }
-    if (station.mower && underBase(station.mower.topic)) {
-      problems.push(`station "${station.id}" mower.topic "${station.mower.topic}" lies under "mqtt.baseTopic" = "${config.mqtt.baseTopic}", where only we may publish`);
     }
     if (station.forecast?.topic !== undefined && underBase(station.forecast.topic)) {
       problems.push(`station "${station.id}" forecast.topic "${station.forecast.topic}" lies under "mqtt.baseTopic" = "${config.mqtt.baseTopic}", where only we may publish`);

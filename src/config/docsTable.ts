@@ -8,8 +8,24 @@
  * from GROUP_OF_PREFIX alone (the longest matching prefix wins), so a renamed or new setting is
  * placed by one line there. docs/configuration.md shows the home table first and the other groups
  * at its end; README.md shows the home table only.
+ *
+ * A station unit module brings its own settings (src/station/unit.ts): the tables take the modules of
+ * stationUnits() (src/daemon.ts; scripts/gen-config-docs.mjs passes them) and show each module's
+ * settings under its own heading, but those GROUP_OF_PREFIX names for the home table.
  */
 import { listSettings, type SettingSpec } from './schema.js';
+import type { UnitConfigSpec } from './unitSettings.js';
+
+/** What the tables need of a station unit module: its name and its configuration (settings fragment). */
+export interface UnitSettingsSource {
+  readonly name: string;
+  readonly config?: UnitConfigSpec;
+}
+
+interface ListedSetting {
+  key: string;
+  spec: SettingSpec;
+}
 
 export type SettingGroupId = 'home' | 'station' | 'publicService' | 'brokerLimits' | 'httpLimits' | 'tuning';
 
@@ -49,7 +65,6 @@ export const GROUP_OF_PREFIX: Readonly<Record<string, SettingGroupId>> = {
   'broker.persistRetained': 'station',
   'homeassistant.': 'station',
   'lawn.': 'station',
-  'lawnMemory.': 'station',
   'forecast.': 'station',
   hemisphere: 'station',
   'http.host': 'station',
@@ -69,8 +84,6 @@ export const GROUP_OF_PREFIX: Readonly<Record<string, SettingGroupId>> = {
   'mqtt.reconnectMaxSeconds': 'tuning',
   'forecast.timeoutSeconds': 'tuning',
   'forecast.retries': 'tuning',
-  'lawnMemory.saveIntervalMinutes': 'tuning',
-  'lawnMemory.pollSeconds': 'tuning',
 };
 
 const PREFIXES = Object.keys(GROUP_OF_PREFIX);
@@ -112,12 +125,14 @@ function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 }
 
-/** One table of the settings of one group, in schema order. */
-export function renderSettingsTable(group: SettingGroupId): string {
+/** A unit module's settings with their dotted keys (under its settings key), in fragment order. */
+export function unitSettings(unit: UnitSettingsSource): ListedSetting[] {
+  const settings = unit.config?.settings;
+  return settings ? listSettings(settings.schema).map(({ key, spec }) => ({ key: `${settings.key}.${key}`, spec })) : [];
+}
+
+function table(settings: readonly ListedSetting[]): string {
   const header = '| Key | Environment variable | Flag | Default | Allowed | Description |\n|---|---|---|---|---|---|';
-  const settings = listSettings().filter(({ key }) => groupOf(key) === group);
-  // The home table reads in the order GROUP_OF_PREFIX names its keys, stations first; the others in schema order.
-  if (group === 'home') settings.sort((a, b) => PREFIXES.indexOf(matchingPrefix(a.key)) - PREFIXES.indexOf(matchingPrefix(b.key)));
   const rows = settings.map(({ key, spec }) => {
     const defaultText = spec.sensitive ? '(secret)' : `\`${JSON.stringify(spec.default)}\``;
     const description = spec.sensitive ? `${spec.doc} Secret: redacted in output.` : spec.doc;
@@ -126,19 +141,46 @@ export function renderSettingsTable(group: SettingGroupId): string {
   return [header, ...rows].join('\n');
 }
 
-/** Every group but the home one, each under its own heading. */
-export function renderOtherGroups(): string {
-  return SETTING_GROUPS.filter(({ id }) => id !== 'home').map(({ id, title, intro }) => `### ${title}\n\n${intro}\n\n${renderSettingsTable(id)}`).join('\n\n');
+/**
+ * One table of the settings of one group, in schema order. The home table also holds the units'
+ * settings GROUP_OF_PREFIX names for it, and reads in the order GROUP_OF_PREFIX names its keys, stations first.
+ */
+export function renderSettingsTable(group: SettingGroupId, units: readonly UnitSettingsSource[] = []): string {
+  const settings = listSettings().filter(({ key }) => groupOf(key) === group);
+  if (group !== 'home') return table(settings);
+  settings.push(...units.flatMap(unitSettings).filter(({ key }) => groupOf(key) === 'home'));
+  settings.sort((a, b) => PREFIXES.indexOf(matchingPrefix(a.key)) - PREFIXES.indexOf(matchingPrefix(b.key)));
+  return table(settings);
+}
+
+/** Each unit module's settings but the home ones, under the unit's heading. */
+export function renderUnitSettings(units: readonly UnitSettingsSource[]): string {
+  const sections = units.flatMap((unit) => {
+    const settings = unitSettings(unit).filter(({ key }) => groupOf(key) !== 'home');
+    if (settings.length === 0) return [];
+    const key = unit.config!.settings!.key;
+    return [`#### Unit \`${unit.name}\`: \`${key}.*\`\n\n${table(settings)}`];
+  });
+  if (sections.length === 0) return '';
+  const intro = 'Settings a station unit brings with its module (docs/units.md): each under its own key, known when the unit is listed in `stationUnits()`.';
+  return `### Station units\n\n${intro}\n\n${sections.join('\n\n')}`;
+}
+
+/** Every group but the home one, each under its own heading, then the units' settings. */
+export function renderOtherGroups(units: readonly UnitSettingsSource[] = []): string {
+  const groups = SETTING_GROUPS.filter(({ id }) => id !== 'home').map(({ id, title, intro }) => `### ${title}\n\n${intro}\n\n${renderSettingsTable(id)}`);
+  const unitSection = renderUnitSettings(units);
+  return [...groups, ...(unitSection === '' ? [] : [unitSection])].join('\n\n');
 }
 
 /** The generated blocks: each between its start and end marker, in any document that holds the markers. */
-export const GENERATED_BLOCKS: ReadonlyArray<{ start: string; end: string; render: () => string }> = [
-  { start: '<!-- settings-home:start (generated by npm run docs:config; do not edit) -->', end: '<!-- settings-home:end -->', render: () => renderSettingsTable('home') },
+export const GENERATED_BLOCKS: ReadonlyArray<{ start: string; end: string; render: (units: readonly UnitSettingsSource[]) => string }> = [
+  { start: '<!-- settings-home:start (generated by npm run docs:config; do not edit) -->', end: '<!-- settings-home:end -->', render: (units) => renderSettingsTable('home', units) },
   { start: '<!-- settings-groups:start (generated by npm run docs:config; do not edit) -->', end: '<!-- settings-groups:end -->', render: renderOtherGroups },
 ];
 
-/** Replaces every generated block the document holds; throws when it holds none or a broken pair. */
-export function replaceSettingsTable(document: string): string {
+/** Replaces every generated block the document holds (with the settings of `units`); throws when it holds none or a broken pair. */
+export function replaceSettingsTable(document: string, units: readonly UnitSettingsSource[] = []): string {
   let result = document;
   let found = 0;
   for (const block of GENERATED_BLOCKS) {
@@ -146,7 +188,7 @@ export function replaceSettingsTable(document: string): string {
     const end = result.indexOf(block.end);
     if (start === -1 && end === -1) continue;
     if (start === -1 || end === -1 || end < start) throw new Error(`settings table markers broken: ${block.start}`);
-    result = `${result.slice(0, start + block.start.length)}\n${block.render()}\n${result.slice(end)}`;
+    result = `${result.slice(0, start + block.start.length)}\n${block.render(units)}\n${result.slice(end)}`;
     found++;
   }
   if (found === 0) throw new Error('settings table markers not found');

@@ -1,7 +1,7 @@
 /**
  * Convict schema of the MQTT connection and publishing, Home Assistant discovery, history and
  * stations here (how readings become a state is ./stationSchema.ts); the embedded broker, the
- * forecast and the lawn memory in their own files. Composed with the service schema in ./schema.ts; the order of the
+ * forecast in its own file (the lawn memory's settings come with its unit, src/lawn/lawnSettings.ts). Composed with the service schema in ./schema.ts; the order of the
  * sections is the order of the generated settings tables. Rules that span several keys live in
  * ./crossKeyRules.ts.
  */
@@ -12,7 +12,6 @@ import { validateTopicPrefix } from './mqttValues.js';
 import { validateCronExpression } from '../util/scheduler.js';
 import { brokerSchema } from './brokerSchema.js';
 import { forecastSchema } from './forecastSchema.js';
-import { lawnMemorySchema } from './lawnMemorySchema.js';
 import { oneOf, optionalHttpUrl, positiveNumber } from './settingFormats.js';
 
 export const mqttSchema = {
@@ -166,7 +165,6 @@ export const mqttSchema = {
     },
   },
   forecast: forecastSchema,
-  lawnMemory: lawnMemorySchema,
   location: {
     doc: 'No weather station? "latitude,longitude" (WGS 84 degrees, optionally ",elevation" in metres) adds the modelled station "home": its readings come from Open-Meteo (14 days of hourly history at the first start, then the current conditions every forecast.modelledIntervalMinutes). Empty: off.',
     format: validateLocationSetting,

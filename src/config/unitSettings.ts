@@ -9,7 +9,12 @@ import { configSchema, isSettingSpec } from './schema.js';
 
 export interface UnitConfigSpec {
   /** Global settings: `schema` (convict: doc, format, default, env for every leaf) under the top-level `key`. */
-  readonly settings?: { readonly key: string; readonly schema: Readonly<Record<string, unknown>> };
+  readonly settings?: {
+    readonly key: string;
+    readonly schema: Readonly<Record<string, unknown>>;
+    /** Rules across the unit's own settings (convict checks one key at a time): one line per problem, naming the keys. */
+    problems?(values: Readonly<Record<string, unknown>>): readonly string[];
+  };
   /** The key the unit owns in each station object and its validation. */
   readonly station?: UnitStationKey;
 }

@@ -3,8 +3,8 @@ import type { CheckContext, CheckDefinition, CheckEvaluation } from './checks/ty
 import { FAILED_CHECK_CAP, combine, dataQualityFor } from './combine.js';
 import type { ScoredCheck } from './combine.js';
 import { NO_WETNESS_EVIDENCE_CAP, NO_WETNESS_EVIDENCE_REASON, lacksWetnessEvidence } from './evidence.js';
-import { FIELD_NAMES, FIELD_SPECS, REQUIRED_FIELDS, type CalculationInput } from './fields.js';
-import { parseExtensions, parseInput } from './parse.js';
+import { FIELD_SPECS, REQUIRED_FIELDS, type CalculationInput, type FieldName } from './fields.js';
+import { parseDenseInput, parseExtensions } from './parse.js';
 import { rainSourceInfo } from './rainWindows.js';
 import { formatLocalDateTime, isSeason, localDateTime, seasonForMonth } from './season.js';
 import { isValidFieldCapacity } from './soil.js';
@@ -52,15 +52,10 @@ function resolveLawn(lawn: unknown): LawnProfile {
   return isValidFieldCapacity(fieldCapacity) ? { soilType, mowerClass, turfType, fieldCapacityPercent: fieldCapacity } : { soilType, mowerClass, turfType };
 }
 
-/**
- * The valid values with every field present (undefined when missing), in the order of FIELD_SPECS: one
- * object shape for every input, so the checks' many reads of `values` stay monomorphic (with a
- * shape per combination of supplied fields they were megamorphic lookups).
- */
-function denseValues(values: CalculationInput): CalculationInput {
-  const dense: Record<string, number | undefined> = {};
-  for (const name of FIELD_NAMES) dense[name] = values[name];
-  return dense;
+/** True when one of `names` has no value (a loop: a closure per call costs more than the test). */
+function anyMissing(names: readonly FieldName[], values: CalculationInput): boolean {
+  for (const name of names) if (values[name] === undefined) return true;
+  return false;
 }
 
 interface ResolvedContext {
@@ -116,8 +111,8 @@ function describeError(check: CheckName, error: unknown): string {
 export function calculateWith(registry: readonly CheckDefinition[], input: RawInput, context: CalculationContext): CalculationOutcome {
   // An estimated soil moisture (MQTT side, lawn memory) is not parsed as a measurement.
   const estimated = splitSoilEstimate(input, context);
-  const parsed = parseInput(estimated.input);
-  if (REQUIRED_FIELDS.some((name) => parsed.values[name] === undefined)) {
+  const parsed = parseDenseInput(estimated.input);
+  if (anyMissing(REQUIRED_FIELDS, parsed.values)) {
     const missingRequired = REQUIRED_FIELDS.filter((name) => parsed.values[name] === undefined);
     return {
       ok: false,
@@ -133,7 +128,7 @@ export function calculateWith(registry: readonly CheckDefinition[], input: RawIn
   const localTime = localDateTime(nowMs, timeZone);
   const season = forced ?? seasonForMonth(localTime.month, hemisphere);
   const dataQuality = dataQualityFor(parsed.available.length, REQUIRED_FIELDS.length, FIELD_SPECS.length);
-  const checkContext: CheckContext = { values: denseValues(parsed.values), extensions: parseExtensions(input), season, lawn };
+  const checkContext: CheckContext = { values: parsed.values, extensions: parseExtensions(input), season, lawn };
   if (estimated.pct !== undefined) checkContext.soilEstimate = soilEstimateFor(estimated.pct, lawn);
   const noWetnessEvidence = lacksWetnessEvidence(parsed.values);
 
@@ -188,7 +183,7 @@ function runChecks(registry: readonly CheckDefinition[], checkContext: CheckCont
   const partialChecks: PartialCheckEntry[] = [];
   const errors: string[] = [];
   for (const definition of registry) {
-    if (definition.requiredFields.some((name) => checkContext.values[name] === undefined)) {
+    if (anyMissing(definition.requiredFields, checkContext.values)) {
       const missing = definition.requiredFields.filter((name) => checkContext.values[name] === undefined);
       checks[definition.name] = skippedCheck(definition.skippedReason);
       skippedChecks.push({ check: definition.name, reason: definition.skippedReason, missing });

@@ -1,5 +1,11 @@
 /** Below this many units of the last decimal a number is written from integers (exact, see formatNumberDe). */
 const FAST_LIMIT = 1e9;
+/** 10^d for the usual decimals, looked up instead of computed (`10 ** d` with a variable d is a call to Math.pow). */
+const POWERS_OF_TEN: readonly number[] = [1, 10, 100, 1000, 10_000];
+
+function powerOfTen(decimals: number): number {
+  return POWERS_OF_TEN[decimals] ?? 10 ** decimals;
+}
 
 /**
  * German number formatting for reason texts: decimal comma, at most
@@ -12,7 +18,7 @@ const FAST_LIMIT = 1e9;
  * a reason. Anything else (NaN, huge values, more decimals) takes the String path.
  */
 export function formatNumberDe(value: number, decimals = 1): string {
-  const factor = 10 ** decimals;
+  const factor = powerOfTen(decimals);
   const units = Math.round(value * factor);
   if (units > -FAST_LIMIT && units < FAST_LIMIT && decimals >= 0 && decimals <= 3 && Number.isInteger(decimals)) {
     return units < 0 ? `-${fromUnits(-units, factor)}` : fromUnits(units, factor); // -0 and 0 both give "0"
@@ -37,7 +43,7 @@ function fromUnits(units: number, factor: number): string {
 
 /** Rounds for meta values (JSON numbers, not text). */
 export function roundTo(value: number, decimals: number): number {
-  const factor = 10 ** decimals;
+  const factor = powerOfTen(decimals);
   const rounded = Math.round(value * factor) / factor;
-  return Object.is(rounded, -0) ? 0 : rounded;
+  return rounded === 0 ? 0 : rounded; // -0 becomes 0
 }

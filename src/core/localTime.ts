@@ -1,7 +1,10 @@
 /**
  * Local wall-clock time from a time zone's UTC offset, which is looked up
  * once per UTC minute and zone (two Intl calls) instead of once per call
- * (Intl formatToParts costs about as much as the rest of a calculation).
+ * (Intl formatToParts costs about as much as the rest of a calculation). The
+ * last MAX_MINUTES minutes looked up per zone are remembered, so calculations
+ * that go back and forth in time (the forecast's hourly projection, a replay)
+ * pay for each minute once.
  * tzdata changes offsets at whole seconds and never twice within a minute, so
  * an offset that is the same at the minute's first and last whole second
  * holds for the whole minute; a minute with a change in it, and years Intl
@@ -26,11 +29,10 @@ const FAST_UNTIL_MS = Date.UTC(9999, 11, 30);
 /** Zones remembered at once; a daemon uses one or two. */
 const MAX_ZONES = 64;
 
-interface MinuteOffset {
-  minute: number;
-  /** undefined: the offset changes within this minute. */
-  offsetMs: number | undefined;
-}
+/** Minutes remembered per zone before the zone's list starts again (a few dozen KB). */
+const MAX_MINUTES = 1024;
+/** A minute in which the offset changes. */
+const CHANGING = null;
 
 function offsetAt(instantMs: number, timeZone: string, exact: ExactParts): number {
   const t = exact(instantMs, timeZone);
@@ -66,7 +68,8 @@ export function utcParts(ms: number): LocalDateTime {
 
 export class LocalTimeCache {
   readonly #exact: ExactParts;
-  readonly #offsets = new Map<string, MinuteOffset>();
+  /** Per zone: UTC minute -> the offset in that minute, or CHANGING. */
+  readonly #offsets = new Map<string, Map<number, number | typeof CHANGING>>();
 
   constructor(exact: ExactParts) {
     this.#exact = exact;
@@ -81,14 +84,21 @@ export class LocalTimeCache {
   }
 
   #offsetFor(minute: number, timeZone: string): number | undefined {
-    const cached = this.#offsets.get(timeZone);
-    if (cached !== undefined && cached.minute === minute) return cached.offsetMs;
+    const minutes = this.#offsets.get(timeZone) ?? this.#newZone(timeZone);
+    const cached = minutes.get(minute);
+    if (cached !== undefined) return cached ?? undefined;
     const startMs = minute * MINUTE_MS;
     const first = offsetAt(startMs, timeZone, this.#exact);
     const last = offsetAt(startMs + MINUTE_MS - SECOND_MS, timeZone, this.#exact);
-    const entry = { minute, offsetMs: first === last ? first : undefined };
-    if (this.#offsets.size >= MAX_ZONES && !this.#offsets.has(timeZone)) this.#offsets.clear();
-    this.#offsets.set(timeZone, entry);
-    return entry.offsetMs;
+    if (minutes.size >= MAX_MINUTES) minutes.clear();
+    minutes.set(minute, first === last ? first : CHANGING);
+    return first === last ? first : undefined;
+  }
+
+  #newZone(timeZone: string): Map<number, number | typeof CHANGING> {
+    if (this.#offsets.size >= MAX_ZONES) this.#offsets.clear();
+    const minutes = new Map<number, number | typeof CHANGING>();
+    this.#offsets.set(timeZone, minutes);
+    return minutes;
   }
 }

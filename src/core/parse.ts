@@ -1,4 +1,4 @@
-import { FIELD_SPECS } from './fields.js';
+import { FIELD_NAMES, FIELD_SPECS } from './fields.js';
 import type { CalculationInput, FieldName, FieldSpec } from './fields.js';
 import { EXTENSION_FIELD_SPECS } from './extensionFields.js';
 import type { ExtensionInput } from './extensionFields.js';
@@ -59,22 +59,61 @@ function readOwn(raw: unknown, name: string): unknown {
   }
 }
 
-/** Parses an untrusted record field -> value; unknown keys are ignored. Never throws. */
-export function parseInput(raw: unknown): ParsedInput {
-  const values: CalculationInput = {};
+/** Each field's valid value (undefined when missing or invalid), by its index in FIELD_SPECS. Never throws. */
+function parseFields(raw: unknown): (number | undefined)[] {
+  const parsed: (number | undefined)[] = [];
+  if (typeof raw !== 'object' || raw === null) {
+    for (let i = 0; i < FIELD_SPECS.length; i++) parsed.push(undefined);
+    return parsed;
+  }
+  try {
+    // One guard for the whole record: a plain object (what JSON and the MQTT side give) never throws here.
+    for (const spec of FIELD_SPECS) parsed.push(parseSpecValue(spec, Object.hasOwn(raw, spec.name) ? (raw as Record<string, unknown>)[spec.name] : undefined));
+    return parsed;
+  } catch {
+    // A hostile getter or proxy: read field by field, so only the fields that throw count as invalid.
+    parsed.length = 0;
+    for (const spec of FIELD_SPECS) parsed.push(parseSpecValue(spec, readOwn(raw, spec.name)));
+    return parsed;
+  }
+}
+
+/** The available and missing field names of parsed values, in the order of FIELD_SPECS. */
+function fieldLists(parsed: readonly (number | undefined)[]): Pick<ParsedInput, 'available' | 'missing'> {
   const available: FieldName[] = [];
   const missing: FieldName[] = [];
-  const record = typeof raw === 'object' && raw !== null ? raw : undefined;
-  for (const spec of FIELD_SPECS) {
-    const parsed = record === undefined ? undefined : parseSpecValue(spec, readOwn(record, spec.name));
-    if (parsed === undefined) {
-      missing.push(spec.name);
-    } else {
-      values[spec.name] = parsed;
-      available.push(spec.name);
-    }
+  for (let i = 0; i < FIELD_NAMES.length; i++) (parsed[i] === undefined ? missing : available).push(FIELD_NAMES[i] as FieldName);
+  return { available, missing };
+}
+
+/** Parses an untrusted record field -> value; unknown keys are ignored. Never throws. */
+export function parseInput(raw: unknown): ParsedInput {
+  const parsed = parseFields(raw);
+  const values: CalculationInput = {};
+  for (let i = 0; i < FIELD_NAMES.length; i++) {
+    const value = parsed[i];
+    if (value !== undefined) values[FIELD_NAMES[i] as FieldName] = value;
   }
-  return { values, available, missing };
+  return { values, ...fieldLists(parsed) };
+}
+
+/** Every input field, undefined when missing or invalid. */
+export type DenseInput = { [K in FieldName]: number | undefined };
+
+/**
+ * parseInput with every field present in `values` (undefined when missing), written as one
+ * literal: the same object shape for every input, so the checks' many reads of `values` stay
+ * monomorphic (with a shape per combination of supplied fields they were megamorphic lookups, and
+ * adding the fields one by one cost more than the rest of the parse).
+ */
+export function parseDenseInput(raw: unknown): ParsedInput & { values: DenseInput } {
+  const p = parseFields(raw);
+  const values: DenseInput = {
+    temperature: p[0], precipitation_rate: p[1], humidity: p[2], wind_speed: p[3], wind_gusts: p[4], dew_point: p[5],
+    solar: p[6], soil_temperature: p[7], soil_moisture: p[8], rain_1h: p[9], rain_12h: p[10], rain_24h: p[11],
+    rain_14d: p[12], minutes_since_rain: p[13], min_temp_3h: p[14], min_temp_3d: p[15], min_temp_14d: p[16],
+  };
+  return { values, ...fieldLists(p) };
 }
 
 /** Parses the extension fields (e.g. minutes_since_irrigation) of an untrusted record. Never throws. */

@@ -80,9 +80,15 @@ export function seasonFor(nowMs: number, timeZone: string, hemisphere: Hemispher
   return seasonForMonth(localDateTime(nowMs, timeZone).month, hemisphere);
 }
 
+/** "00" … "99", built once: the two-digit fields of calculated_at are looked up, not formatted. */
+const TWO_DIGITS: readonly string[] = Array.from({ length: 100 }, (_, i) => (i < 10 ? `0${i}` : `${i}`));
+
 /** Zero-padded; the common cases (two digits, a four-digit year) without padStart. */
 function pad(value: number, width = 2): string {
-  if (width === 2 && value >= 0 && value < 10) return `0${value}`;
+  if (width === 2) {
+    const text = TWO_DIGITS[value];
+    if (text !== undefined) return text;
+  }
   if (value >= 10 ** (width - 1) && value < 10 ** width) return `${value}`;
   return String(value).padStart(width, '0');
 }

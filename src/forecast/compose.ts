@@ -7,7 +7,7 @@ import { calculationContext } from '../config/calculationContext.js';
 import type { AppConfig } from '../config/schema.js';
 import type { Database } from '../store/database.js';
 import type { Clock } from '../util/clock.js';
-import { holidayCalendar, quietHoursSettings } from '../lawn/buildLawnUnit.js';
+import { lawnQuietHours } from '../lawn/buildLawnUnit.js';
 import type { ForecastSource } from './forecastReport.js';
 import { ForecastUnit } from './forecastUnit.js';
 
@@ -21,6 +21,7 @@ export interface ForecastWiring {
 
 export function createForecastUnit(wiring: ForecastWiring): ForecastUnit {
   const { config } = wiring;
+  const quietHours = lawnQuietHours(config, calculationContext(config, 0).timeZone, wiring.clock);
   return new ForecastUnit({
     stations: config.stations,
     settings: config.forecast,
@@ -29,7 +30,7 @@ export function createForecastUnit(wiring: ForecastWiring): ForecastUnit {
     now: () => wiring.clock.now(),
     contextFor: (station, nowMs) => calculationContext(config, nowMs, { lawn: station.lawn }),
     // Windows honour the lawn memory's quiet hours (night ban, noise hours, Sundays, public holidays: the hold's calendar).
-    ...(config.lawnMemory.enabled && { quietHours: quietHoursSettings(config, holidayCalendar(config, wiring.clock)) }),
+    ...(quietHours && { quietHours }),
     userAgent: `mowability/${wiring.version}`,
   });
 }

@@ -56,6 +56,13 @@ export interface TimedReading extends Reading {
   timeMs: number;
   /** Rain the history booked from this reading (mm), set once it was accepted (for the station units). */
   bookedRainMm?: number;
+  /**
+   * Set once it was accepted. True: a rain counter of this reading had no usable baseline (its
+   * first sight since the history began or lost it, or a step from beyond the retention), so the
+   * rain up to this reading is unknown, not zero. False: its rain was observed (a counter step, a
+   * delta, a rate). Absent: the reading said nothing about rain.
+   */
+  rainUnknown?: boolean;
 }
 
 export type IngestResult = 'accepted' | 'duplicate';
@@ -78,6 +85,7 @@ export class StationHistory {
   #hasRainAmounts = false;
   #lastReadingAtMs: number | null = null;
   #bookedMm = 0;
+  #rainUnknown: boolean | undefined;
 
   constructor(options: HistoryOptions, rows?: RestoredRows) {
     this.#options = options;
@@ -107,6 +115,11 @@ export class StationHistory {
   /** Rain booked by the last ingest (mm; 0 for a duplicate). */
   get lastIngestRainMm(): number {
     return this.#bookedMm;
+  }
+
+  /** What the last ingest knew of its rain (TimedReading.rainUnknown): true unknown, false observed, undefined nothing said. */
+  get lastIngestRainUnknown(): boolean | undefined {
+    return this.#rainUnknown;
   }
 
   get dirty(): boolean {
@@ -160,6 +173,7 @@ export class StationHistory {
     const timeMs = reading.timeMs;
     const futureMs = nowMs + MAX_FUTURE_SKEW_MS;
     this.#bookedMm = 0;
+    this.#rainUnknown = undefined;
     if (this.#duplicates.seen(reading.fingerprint, timeMs, nowMs)) return 'duplicate';
     const minute = minuteOf(timeMs);
     const gapMs = this.#options.maxGapMinutes * MINUTE_MS;
@@ -172,6 +186,7 @@ export class StationHistory {
     }
 
     let rainObserved = false;
+    let rainUnknown = false;
     if (reading.rainDeltaMm !== undefined) {
       this.#hasRainAmounts = true;
       this.#addRain(minute, reading.rainDeltaMm);
@@ -185,12 +200,17 @@ export class StationHistory {
       if (previous && timeMs <= previous.atMs && !futureBaseline) continue; // older than the baseline: nothing to learn
       this.#counters.set(counter.key, { key: counter.key, totalMm: counter.totalMm, atMs: timeMs });
       this.#dirtyCounters.add(counter.key);
-      if (!previous) continue; // first sight sets the baseline only
+      if (!previous) {
+        // First sight sets the baseline only: how much rain came before it is unknown, not zero.
+        rainUnknown = true;
+        continue;
+      }
       const step = counter.totalMm - previous.totalMm;
       const increment = step >= 0 ? step : this.#options.counterResetPolicy === 'count' ? counter.totalMm : 0;
       // After a gap we do not know when it rained: book it at the start of the gap, which is not covered.
       const atMinute = !futureBaseline && timeMs - previous.atMs > gapMs ? minuteOf(previous.atMs) : minute;
       if (atMinute > minuteOf(timeMs) - RETENTION_MINUTES) this.#addRain(atMinute, increment);
+      else if (increment > 0) rainUnknown = true; // rain from beyond the retention: when it fell is unknown
       rainObserved = true;
     }
     const rate = reading.values.precipitation_rate;
@@ -203,6 +223,7 @@ export class StationHistory {
       rainObserved = true;
     }
     if (rainObserved) this.#buckets.setObserved(this.#bucket(minute));
+    this.#rainUnknown = rainUnknown ? true : rainObserved ? false : undefined;
 
     for (const field of CURRENT_FIELDS) {
       const value = reading.values[field];

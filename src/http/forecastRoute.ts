@@ -18,8 +18,13 @@ export const FORECAST_PATH = `${API_PREFIX}/stations/:id/forecast`;
 export const FORECAST_MESSAGES = {
   unknownStation: 'Unknown station.',
   notConfigured: 'No forecast is configured for this station (set "forecast" in its station settings).',
-  unavailable: 'Forecasts are not available: the MQTT side (which reads the stations) is off or still starting.',
+  // Only before the forecast unit has started: the daemon starts the station side and its units before HTTP listens,
+  // so a listening daemon says this only while an embedding app starts; MQTT plays no part (src/forecast/compose.ts).
+  unavailable: 'The forecast is not available yet: the station side is still starting. Retry after the time given in the Retry-After header.',
 } as const;
+
+/** Seconds a client waits before asking again for a forecast that is not available yet (Retry-After). */
+export const FORECAST_RETRY_AFTER_SECONDS = 5;
 
 export type { ForecastSource };
 
@@ -99,7 +104,7 @@ const forecastRoutes: FastifyPluginCallback<ForecastOptions> = (app: FastifyInst
       const forecast = forecastOf(request.params.id, clock.now());
       if (forecast === 'unknown_station') return sendError(reply, 404, FORECAST_MESSAGES.unknownStation);
       if (forecast === 'not_configured') return sendError(reply, 404, FORECAST_MESSAGES.notConfigured);
-      if (forecast === 'unavailable') return sendError(reply, 503, FORECAST_MESSAGES.unavailable);
+      if (forecast === 'unavailable') return sendError(reply.header('retry-after', String(FORECAST_RETRY_AFTER_SECONDS)), 503, FORECAST_MESSAGES.unavailable);
       return { status: 'ok', mfi: forecast, message: '' };
     },
   });

@@ -110,8 +110,12 @@ const stationDetailSchema = {
     },
     error: {
       type: ['object', 'null'],
-      required: ['message', 'missing'],
-      properties: { message: { type: 'string' }, missing: { type: 'array', items: { type: 'string' } } },
+      required: ['code', 'message', 'missing'],
+      properties: {
+        code: { ...nullableString, description: 'Why, as a code for a sentence in the reader\'s language: MISSING_REQUIRED_FIELDS (then `missing` names them); null when the state carried none.' },
+        message: { type: 'string', description: 'The same in English (technical).' },
+        missing: { type: 'array', items: { type: 'string' } },
+      },
       description: 'Why no index could be calculated (required fields missing); null otherwise.',
     },
     forecast: {

@@ -127,7 +127,8 @@ export interface StationDetail extends StationSummary {
   data_gaps: DataGaps;
   limiting_check: string | null;
   checks: CheckSummary[];
-  error: { message: string; missing: string[] } | null;
+  /** `code` says why for a sentence in the page's language (MISSING_REQUIRED_FIELDS, src/core/types.ts); `message` is the English one. */
+  error: { code: string | null; message: string; missing: string[] } | null;
   forecast: ForecastSummary | null;
   /** The station unit's `last_upload_refused` (src/station/uploadRefusals.ts), or null. */
   last_upload_refused: { at: string; protocol: string; outcome: string; reason: string; count: number } | null;
@@ -231,7 +232,7 @@ export function detail(view: StationsView, station: StationListing, nowMs: numbe
     data_gaps: dataGaps(strings(state?.missing_fields ?? error?.missing), withheldStrings, isRecord(state?.history_coverage) ? state.history_coverage : {}),
     limiting_check: stringOrNull(scoreBasis.limiting_check),
     checks: checkSummaries(state?.checks),
-    error: error ? { message: stringOrNull(error.message) ?? '', missing: strings(error.missing) } : null,
+    error: error ? { code: stringOrNull(error.code), message: stringOrNull(error.message) ?? '', missing: strings(error.missing) } : null,
     forecast: forecastSummary(state?.forecast),
     last_upload_refused: lastUploadRefused(state?.last_upload_refused),
     source_message: isRecord(state?.modelled) ? stringOrNull(state.modelled.message) : null,

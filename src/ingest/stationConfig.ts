@@ -7,7 +7,6 @@ import { MOWER_CLASSES, SOIL_TYPES, TURF_TYPES } from '../core/vocabulary.js';
 import { FIELD_QUANTITY } from './builder.js';
 import { CURRENT_FIELDS, MODELLED_FORMAT, RAIN_INPUT_FIELDS, STATION_FORMATS, isUploadFormat, type StationConfig } from './types.js';
 import { gapFillProblems, modelledProblems } from './modelledConfig.js';
-import { mowerProblems } from './mowerConfig.js';
 import { sharedUploadProblems, uploadProblems } from './uploadConfig.js';
 import { isUnitOf, unitsFor, type Quantity } from './units.js';
 
@@ -15,7 +14,7 @@ const ID_PATTERN = /^[a-zA-Z0-9_-]+$/;
 /** Ids whose topics the daemon itself publishes under (<base>/bridge/state, <base>/bridge/stats). */
 const RESERVED_IDS = new Set(['bridge']);
 const INPUT_FIELDS: readonly string[] = [...CURRENT_FIELDS, ...RAIN_INPUT_FIELDS];
-const STATION_KEYS = new Set(['id', 'name', 'format', 'topic', 'match', 'units', 'fields', 'timestampKey', 'lawn', 'freshness', 'mower', 'location', 'upload', 'forecast', 'gapFill']);
+const STATION_KEYS = new Set(['id', 'name', 'format', 'topic', 'match', 'units', 'fields', 'timestampKey', 'lawn', 'freshness', 'location', 'upload', 'forecast', 'gapFill']);
 /** What a station unit declares about the key it owns in each station object (src/station/unit.ts). */
 export interface UnitStationKey {
   /** The key, e.g. `irrigation`: absent means the unit is off for the station. */
@@ -226,7 +225,6 @@ function stationProblems(raw: unknown, index: number, units: readonly UnitStatio
   fieldsProblems(raw, problem);
   uploadProblems(raw.format, raw.upload, problem);
   lawnProblems(raw.lawn, problem);
-  mowerProblems(raw.mower, problem);
   locationProblems(raw.location, problem);
   forecastProblems(raw.forecast, raw.location, problem);
   freshnessProblems(raw.freshness, problem);

@@ -81,18 +81,6 @@ export interface JsonFieldMapping {
   unit?: string;
 }
 
-/** A robot mower's state topic (src/lawn/mowerStateSource.ts): a long enough run of "mowing" records a cut. */
-export interface MowerConfig {
-  /** A concrete topic (no wildcards): the mower's state, plain text or JSON. */
-  topic: string;
-  /** Dotted path of the state in JSON object payloads (default `state`). */
-  key?: string;
-  /** State values that mean "mowing", compared without case (default `["mowing"]`). */
-  mowingStates?: string[];
-  /** Shortest run of "mowing" that counts as a cut, minutes (default 10). */
-  minMinutes?: number;
-}
-
 /** WGS 84 position of a station; `elevation` in metres above sea level (optional). */
 export interface StationLocation {
   latitude: number;
@@ -126,7 +114,6 @@ export interface StationConfig {
   timestampKey?: string;
   /** Overrides the configured lawn profile for this station, key by key. */
   lawn?: { soilType?: SoilType; mowerClass?: MowerClass; turfType?: TurfType; fieldCapacityPercent?: number };
-  mower?: MowerConfig;
   /** Where the station stands (WGS 84 degrees): for sunrise/sunset and forecasts. */
   location?: StationLocation;
   /** Off when absent: no forecast fields, nothing else changes. */

@@ -1,71 +1,92 @@
-/** Builds the lawn memory unit from the configuration (the composition root calls this). */
-import type { Logger } from 'pino';
-import type { AppConfig } from '../config/schema.js';
-import { calculationContext } from '../config/calculationContext.js';
+/**
+ * The lawn memory as a station unit module (src/station/unit.ts): one line in stationUnits()
+ * (src/daemon.ts) plugs it in with everything it owns — its settings (`lawnMemory.*`,
+ * ./lawnSettings.ts), its key in the station objects (`mower`, ./mowerConfig.ts), its tables (through
+ * the build context's store), its state, hold, entities and counters. It serves every station; the
+ * `mower` key only adds a cut source. Built as up to three units in this order: the holiday calendar
+ * (its start fills the dates before anything asks), the memory, the mower state source.
+ */
 import { parseNoiseHours, type QuietHoursSettings } from '../core/lawn/quietHours.js';
 import type { LawnProfile } from '../core/types.js';
-import type { StationUnit } from '../station/unit.js';
-import type { Database } from '../store/database.js';
+import { defineStationUnit, unitSettingsOf, type StationUnit } from '../station/unit.js';
 import type { Clock } from '../util/clock.js';
 import { HolidayCalendar } from './holidays.js';
+import { lawnMemorySchema, lawnSettingsProblems, type LawnMemorySettings } from './lawnSettings.js';
 import { LawnMemoryUnit } from './lawnUnit.js';
+import { MOWER_STATION_KEY, type MowerConfig } from './mowerConfig.js';
 import { MowerStateSources } from './mowerStateSource.js';
 
 const DEFAULT_PROFILE: LawnProfile = { soilType: 'loam', mowerClass: 'robot', turfType: 'cool_season' };
 
-type LawnConfig = Pick<AppConfig, 'lawnMemory' | 'mqtt' | 'stations' | 'timezone' | 'hemisphere' | 'lawn'>;
-
-type HolidayConfig = Pick<AppConfig, 'lawnMemory'>;
-/** One calendar per configuration: the lawn memory's hold and the forecast's windows read the same dates. */
-const calendars = new WeakMap<HolidayConfig, HolidayCalendar>();
+/** One calendar per loaded settings object: the lawn memory's hold and the forecast's windows read the same dates. */
+const calendars = new WeakMap<LawnMemorySettings, HolidayCalendar>();
 
 /**
- * The configuration's public-holiday calendar (undefined without `lawnMemory.holidayCountry`): made
- * once per configuration object, its dates filled when the unit starts (lawnMemoryUnits lists it).
+ * The public-holiday calendar of these settings (undefined without `lawnMemory.holidayCountry`):
+ * made once per settings object, its dates filled when the lawn memory's units start.
  */
-export function holidayCalendar(config: HolidayConfig, clock: Clock): HolidayCalendar | undefined {
-  const settings = config.lawnMemory;
+export function holidayCalendar(settings: LawnMemorySettings, clock: Clock): HolidayCalendar | undefined {
   if (settings.holidayCountry === '') return undefined;
-  let calendar = calendars.get(config);
+  let calendar = calendars.get(settings);
   if (!calendar) {
     calendar = new HolidayCalendar({ country: settings.holidayCountry, region: settings.holidayRegion }, () => clock.now());
-    calendars.set(config, calendar);
+    calendars.set(settings, calendar);
   }
   return calendar;
 }
 
-/** The quiet hours of the configuration (the lawn memory's `mowable` hold, the forecast's windows). */
-export function quietHoursSettings(config: Pick<AppConfig, 'lawnMemory' | 'timezone' | 'hemisphere' | 'lawn'>, holidays?: HolidayCalendar): QuietHoursSettings {
-  const settings = config.lawnMemory;
+/** The quiet hours of the settings in the configured time zone (the lawn memory's `mowable` hold, the forecast's windows). */
+export function quietHoursSettings(settings: LawnMemorySettings, timeZone: string, holidays?: HolidayCalendar): QuietHoursSettings {
   return {
     night: settings.nightBan,
     marginMinutes: settings.nightMarginMinutes,
     noise: parseNoiseHours(settings.noiseHours),
     sundays: settings.quietSundays,
-    timeZone: calculationContext(config, 0).timeZone,
+    timeZone,
     ...(holidays && { holidays: holidays.days, holidayNamesDe: holidays.daysDe }),
   };
 }
 
-/** The lawn memory unit (after the holiday calendar, before the mower state source, when configured), or none when lawnMemory.enabled is false. */
-export function lawnMemoryUnits(config: LawnConfig, database: Database, logger: Logger, clock: Clock): StationUnit[] {
-  const settings = config.lawnMemory;
-  if (!settings.enabled) return [];
-  const context = calculationContext(config, 0);
-  const holidays = holidayCalendar(config, clock);
-  const lawnUnit = new LawnMemoryUnit({
-    stations: config.stations,
-    database,
-    logger,
-    now: () => clock.now(),
-    baseTopic: config.mqtt.baseTopic,
-    lawn: { ...DEFAULT_PROFILE, ...context.lawn },
-    quiet: quietHoursSettings(config, holidays),
-    growth: { cutHeightCm: settings.cutHeightCm, growthFactor: settings.growthFactor },
-    saveIntervalMs: settings.saveIntervalMinutes * 60_000,
-    pollIntervalMs: settings.pollSeconds * 1000,
-  });
-  const mower = new MowerStateSources(config.stations, (station, atMs, source) => lawnUnit.recordCut(station, atMs, source), logger, () => clock.now());
-  // The calendar first: its start fills the dates (or stops the daemon on unknown codes) before anything asks.
-  return [...(holidays ? [holidays] : []), lawnUnit, ...(mower.configured ? [mower] : [])];
+/** The station unit module: settings, the `mower` key, and the units built from them (none when `lawnMemory.enabled` is false or without a store). */
+export const lawnMemoryUnit = defineStationUnit<LawnMemorySettings, MowerConfig | undefined, StationUnit[]>({
+  name: 'lawn',
+  config: {
+    settings: { key: 'lawnMemory', schema: lawnMemorySchema, problems: lawnSettingsProblems },
+    station: MOWER_STATION_KEY,
+  },
+  everyStation: true,
+  create: ({ settings, stations, log, clock, baseTopic, calculationContext, store }) => {
+    if (!settings.enabled || !store) return [];
+    const timeZone = calculationContext(0).timeZone;
+    const holidays = holidayCalendar(settings, clock);
+    const lawnUnit = new LawnMemoryUnit({
+      stations: stations.map(({ id, location }) => ({ id, lawn: calculationContext(0, id).lawn, ...(location && { location }) })),
+      database: store,
+      logger: log,
+      now: () => clock.now(),
+      baseTopic,
+      lawn: DEFAULT_PROFILE,
+      quiet: quietHoursSettings(settings, timeZone, holidays),
+      growth: { cutHeightCm: settings.cutHeightCm, growthFactor: settings.growthFactor },
+      saveIntervalMs: settings.saveIntervalMinutes * 60_000,
+      pollIntervalMs: settings.pollSeconds * 1000,
+    });
+    const mowers = stations.flatMap(({ id, settings: mower }) => (mower ? [{ id, mower }] : []));
+    const mower = new MowerStateSources(mowers, (station, atMs, source) => lawnUnit.recordCut(station, atMs, source), log, () => clock.now());
+    return [...(holidays ? [holidays] : []), lawnUnit, ...(mower.configured ? [mower] : [])];
+  },
+});
+
+/** `lawnMemory.*` of a loaded configuration (its defaults when it was loaded without the unit). */
+export function lawnMemorySettingsOf(config: object): LawnMemorySettings {
+  return unitSettingsOf<LawnMemorySettings>(lawnMemoryUnit, config);
+}
+
+/**
+ * The lawn memory's quiet hours for another unit that honours them (the forecast's windows), with the
+ * holiday calendar the lawn memory starts; undefined when the lawn memory is off.
+ */
+export function lawnQuietHours(config: object, timeZone: string, clock: Clock): QuietHoursSettings | undefined {
+  const settings = lawnMemorySettingsOf(config);
+  return settings.enabled ? quietHoursSettings(settings, timeZone, holidayCalendar(settings, clock)) : undefined;
 }

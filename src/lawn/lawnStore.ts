@@ -3,7 +3,7 @@
  * transaction per save, and the last cut per station (the daemon's MQTT topic and `mowability mowed`
  * both write it). Reading a cut is cheap, so the daemon polls it.
  */
-import type { Database } from '../store/database.js';
+import type { UnitStore } from '../station/unit.js';
 
 export interface StoredCut {
   station: string;
@@ -12,9 +12,9 @@ export interface StoredCut {
 }
 
 export class LawnStore {
-  readonly #database: Database;
+  readonly #database: UnitStore;
 
-  constructor(database: Database) {
+  constructor(database: UnitStore) {
     this.#database = database;
   }
 

@@ -10,11 +10,10 @@ import { nightCause, QUIET_HOURS_CODE, quietCauseText, quietHoursCause, type Qui
 import { soilProfile } from '../core/lawn/soilBucket.js';
 import { localDateTime } from '../core/season.js';
 import type { LawnProfile } from '../core/types.js';
+import type { StationLocation } from '../ingest/types.js';
 import type { TimedReading } from '../history/stationHistory.js';
-import type { StationConfig } from '../ingest/types.js';
 import type { EntitySpec } from '../homeassistant/stationEntities.js';
-import type { MowableHold, StationHistoryView, StationInput, StationUnit, UnitContext, UnitSubscriber } from '../station/unit.js';
-import type { Database } from '../store/database.js';
+import type { MowableHold, StationHistoryView, StationInput, StationUnit, UnitContext, UnitStore, UnitSubscriber } from '../station/unit.js';
 import type { ClockStep } from '../util/clockWatch.js';
 import { lawnEntities } from './lawnEntities.js';
 import { restoreMemory } from './restore.js';
@@ -24,9 +23,17 @@ import { SoilMoistureFeed, seedSensor, withSoilSource, type SoilMoistureSource }
 import { MOWED_COMMAND } from '../config/mqttValues.js';
 import { MAX_MOWED_PAYLOAD_BYTES, cutTimeProblem, parseMowedPayload } from './mowedPayload.js';
 
+/** What the lawn memory needs of a station: its lawn profile (over the service-level one) and where it stands. */
+export interface LawnStationConfig {
+  id: string;
+  lawn?: Partial<LawnProfile> | undefined;
+  location?: StationLocation | undefined;
+}
+
 export interface LawnUnitOptions {
-  stations: readonly StationConfig[];
-  database: Database;
+  stations: readonly LawnStationConfig[];
+  /** The database holding lawn_balances and lawn_cuts (migration 007). */
+  database: UnitStore;
   logger: Logger;
   now: () => number;
   baseTopic: string;
@@ -77,6 +84,8 @@ export class LawnMemoryUnit implements StationUnit {
       this.#soil.register(station.id, lawn, profile);
       seedSensor(this.#soil, context.history, station.id, this.#options.now());
     }
+    // No station keeps a lawn memory: nothing to save or pick up, and an idle daemon does not wake for it.
+    if (this.#stations.size === 0) return;
     await this.#pollCuts();
     this.#saveTimer = setInterval(() => void this.#save(), this.#options.saveIntervalMs);
     this.#saveTimer.unref();
@@ -186,7 +195,7 @@ export class LawnMemoryUnit implements StationUnit {
     return cause ? { code: QUIET_HOURS_CODE, reason: text('en')(cause), reasonDe: text('de')(cause) } : undefined;
   }
 
-  entities(_station: StationConfig): EntitySpec[] {
+  entities(): EntitySpec[] {
     return lawnEntities();
   }
 

@@ -9,7 +9,7 @@
 import type { Logger } from 'pino';
 import { DEFAULT_MOWER_KEY, DEFAULT_MOWER_MIN_MINUTES, MAX_MOWER_PAYLOAD_BYTES, isMowingState, mowerStateWord } from '../core/lawn/mowerPayload.js';
 import { IDLE_MOWER, mowingMinutes, stepMowerSession, type MowerSession } from '../core/lawn/mowerSession.js';
-import type { MowerConfig, StationConfig } from '../ingest/types.js';
+import type { MowerConfig } from './mowerConfig.js';
 import type { StationUnit, UnitSubscriber } from '../station/unit.js';
 import { LogThrottle } from '../util/logThrottle.js';
 
@@ -42,7 +42,8 @@ export class MowerStateSources implements StationUnit {
   readonly #now: () => number;
   readonly #throttle: LogThrottle;
 
-  constructor(stations: readonly StationConfig[], recordCut: RecordCut, logger: Logger, now: () => number) {
+  /** `stations`: those with a `mower` key (the others are left out). */
+  constructor(stations: ReadonlyArray<{ id: string; mower?: MowerConfig | undefined }>, recordCut: RecordCut, logger: Logger, now: () => number) {
     for (const station of stations) if (station.mower) this.#stations.set(station.id, { config: station.mower, session: IDLE_MOWER, state: null });
     this.#recordCut = recordCut;
     this.#now = now;

@@ -12,12 +12,16 @@
  * The sampler is our own timer rather than `monitorEventLoopDelay`, because resetting that monitor
  * (as each scrape does) also forgets when it last ran, so a stall starting within one sample period
  * after a scrape went unrecorded; at a 1 s period that would hide one stall in fifteen.
+ *
+ * In the daemon the sample is the clock check's own timer (src/util/clockWatch.ts, `onTick`): how late
+ * that once-a-second timer ran is the same figure, and an idle daemon wakes once a second, not twice.
  */
 import { createHistogram, type RecordableHistogram } from 'node:perf_hooks';
 import { Gauge, type Registry } from 'prom-client';
+import { CLOCK_CHECK_INTERVAL_MS, type TickSource } from '../util/clockWatch.js';
 
-/** How often the loop is sampled. */
-export const EVENT_LOOP_SAMPLE_MS = 1000;
+/** How often the loop is sampled: as often as the clock check runs, whose timer the daemon samples. */
+export const EVENT_LOOP_SAMPLE_MS = CLOCK_CHECK_INTERVAL_MS;
 
 /** Resolution handed to prom-client's own monitor, whose series are replaced here: it wakes hourly. */
 export const DEFAULT_MONITOR_RESOLUTION_MS = 3_600_000;
@@ -41,12 +45,15 @@ export function eventLoopSeriesName(statistic: Statistic): string {
   return `nodejs_eventloop_lag_${statistic}_seconds`;
 }
 
-/** Records, once per period, how much later than due the loop ran the sampler (≥ 1 ns: the histogram's floor). */
+/** One sample: how much later than due a timer ran (≥ 1 ns: the histogram's floor). */
+const record = (histogram: RecordableHistogram, lateMs: number): void => histogram.record(Math.max(1, Math.round(lateMs * 1e6)));
+
+/** Records, once per period, how much later than due the loop ran the sampler. */
 function startSampler(histogram: RecordableHistogram, sampleMs: number): void {
   let previous = performance.now();
   const timer = setInterval(() => {
     const now = performance.now();
-    histogram.record(Math.max(1, Math.round((now - previous - sampleMs) * 1e6)));
+    record(histogram, now - previous - sampleMs);
     previous = now;
   }, sampleMs);
   timer.unref();
@@ -54,12 +61,14 @@ function startSampler(histogram: RecordableHistogram, sampleMs: number): void {
 
 /**
  * Replaces prom-client's histogram series in `registry` (call after `collectDefaultMetrics`) with
- * ones read from the 1 s sampler. Like prom-client, each scrape reports the samples since the last
- * one (0 when there were none).
+ * ones read from the 1 s sampler, or from `ticks` (a timer of period `sampleMs` that reports its
+ * lateness) when given. Like prom-client, each scrape reports the samples since the last one (0
+ * when there were none).
  */
-export function registerEventLoopDelay(registry: Registry, sampleMs = EVENT_LOOP_SAMPLE_MS): void {
+export function registerEventLoopDelay(registry: Registry, sampleMs = EVENT_LOOP_SAMPLE_MS, ticks?: TickSource): void {
   const histogram = createHistogram();
-  startSampler(histogram, sampleMs);
+  if (ticks) ticks((lateMs) => record(histogram, lateMs));
+  else startSampler(histogram, sampleMs);
   const statistics = Object.keys(STATISTICS) as Statistic[];
   const last = statistics[statistics.length - 1];
   for (const statistic of statistics) {

@@ -3,7 +3,7 @@ import type { UploadCount } from '../http/uploadsCounters.js';
 import type { MqttStats } from '../mqtt/service.js';
 import type { IngestCounters } from '../station/stationIngest.js';
 import type { UnitMetric } from '../station/unit.js';
-import type { ClockWatchStats } from '../util/clockWatch.js';
+import type { ClockWatchStats, TickSource } from '../util/clockWatch.js';
 
 export interface MetricsOptions {
   /** The MQTT bridge's counters; undefined while MQTT is off or starting. */
@@ -22,4 +22,6 @@ export interface MetricsOptions {
   unitMetrics?: ReadonlyArray<{ unit: string; counter: string; metric: UnitMetric }>;
   /** Node.js process metrics (CPU, memory, event loop, GC); on in the daemon. */
   processMetrics?: boolean;
+  /** The daemon's once-a-second heartbeat: the event-loop delay is sampled on it instead of an own timer. */
+  loopTicks?: TickSource;
 }

@@ -105,7 +105,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
   const registry = new Registry();
   if (options.processMetrics) {
     collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: DEFAULT_MONITOR_RESOLUTION_MS });
-    registerEventLoopDelay(registry);
+    registerEventLoopDelay(registry, undefined, options.loopTicks);
   }
   const requests = new Counter({
     name: `${METRIC_PREFIX}http_requests_total`,

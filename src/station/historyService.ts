@@ -77,7 +77,8 @@ export class HistoryService {
       const { rows, state } = restored.get(station.id)!;
       const history = new StationHistory(this.#optionsFor(station), rows);
       this.#histories.set(station.id, history);
-      if (state) this.#states.set(station.id, state);
+      // The flag survives a restart; a running on-timer starts over: the index was not watched while the daemon was down.
+      if (state) this.#states.set(station.id, { ...state, aboveSinceMs: null });
       this.#log.info({ station: station.id, buckets: history.bucketCount }, 'history restored');
       const newest = history.lastReadingAtMs;
       if (newest !== null && (this.#restoredNewestMs === null || newest > this.#restoredNewestMs)) this.#restoredNewestMs = newest;
@@ -135,9 +136,10 @@ export class HistoryService {
     return this.#histories.get(stationId)?.observed(fromMs, toMs) ?? NOTHING_OBSERVED;
   }
 
-  /** Rain the station's last accepted reading added to its history (mm). */
-  lastIngestRainMm(stationId: string): number {
-    return this.#histories.get(stationId)?.lastIngestRainMm ?? 0;
+  /** Rain the station's last accepted reading added to its history (mm), and whether its rain is unknown (TimedReading.rainUnknown). */
+  lastIngestRain(stationId: string): { bookedMm: number; unknown: boolean | undefined } {
+    const history = this.#histories.get(stationId);
+    return { bookedMm: history?.lastIngestRainMm ?? 0, unknown: history?.lastIngestRainUnknown };
   }
 
   lastReadingAtMs(stationId: string): number | null {
@@ -161,8 +163,14 @@ export class HistoryService {
     return this.#writer.flush();
   }
 
-  /** The wall clock stepped by `deltaMs`: each history moves its fresh rain baselines and repairs its duplicate filter. */
+  /**
+   * The wall clock stepped by `deltaMs`: each history moves its fresh rain baselines and repairs its duplicate filter,
+   * and a running on-timer of the mowable hysteresis moves with the step (a step forward never shortens the on-delay).
+   */
   clockStepped(nowMs: number, deltaMs: number): void {
+    for (const state of this.#states.values()) {
+      if (state.aboveSinceMs !== null && deltaMs !== 0) this.setStationState({ ...state, aboveSinceMs: state.aboveSinceMs + deltaMs });
+    }
     for (const [station, history] of this.#histories) {
       if (!history.clockStepped(nowMs, deltaMs)) continue;
       this.#log.info({ station, deltaMs }, 'history follows the clock step (rain baselines moved, duplicate filter repaired)');

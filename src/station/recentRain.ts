@@ -9,6 +9,14 @@
  * that reported rain in the last hour is never mowable because its windows
  * are withheld. In steady operation the history shows at least as much and
  * this unit changes nothing.
+ *
+ * It also holds `mowable` off while the newest rain reading's rain is unknown
+ * (`rain_unknown`): a rain counter's first reading without a stored baseline
+ * (a fresh start, or a restart whose last commit did not reach the counter,
+ * such as a power cut within the flush interval) only sets the baseline, so
+ * the history shows no rain where 3 mm may just have fallen, and the index
+ * computed without rain fields can be high. The hold ends with the next
+ * reading whose rain the history observes (docs/mqtt.md, section 6).
  */
 import type { TimedReading } from '../history/stationHistory.js';
 import { isModelHour } from '../ingest/formats/openMeteo.js';
@@ -24,6 +32,13 @@ const MAX_STEP_GAP_MS = 15 * 60_000;
 /** Differences below this are rounding (mm). */
 const EPSILON_MM = 0.01;
 
+/** The hold while the newest reading's rain is unknown (fail safe: no rain known is not no rain). */
+const RAIN_UNKNOWN_HOLD: MowableHold = Object.freeze({
+  code: 'rain_unknown',
+  reason: "the rain counter's reading has no earlier total to compare with (first reading, or its last total was not stored), so the rain that just fell is unknown; waiting for its next reading",
+  reasonDe: 'der Regenzähler hat keinen früheren Stand zum Vergleich (erste Meldung, oder sein letzter Stand wurde nicht gespeichert), der gerade gefallene Regen ist also unbekannt; warte auf seine nächste Meldung',
+});
+
 interface RainEvent {
   atMs: number;
   mm: number;
@@ -34,6 +49,8 @@ interface StationMemory {
   counters: Map<string, { totalMm: number; atMs: number }>;
   /** Set by extendInput for mowableHold: the remembered rain the history did not show. */
   missingMm: number;
+  /** The newest reading that said something about rain left its rain unknown (TimedReading.rainUnknown). */
+  rainUnknown: boolean;
 }
 
 export class RecentRain implements StationUnit {
@@ -47,7 +64,7 @@ export class RecentRain implements StationUnit {
 
   #memory(stationId: string): StationMemory {
     let memory = this.#stations.get(stationId);
-    if (!memory) this.#stations.set(stationId, (memory = { events: [], counters: new Map(), missingMm: 0 }));
+    if (!memory) this.#stations.set(stationId, (memory = { events: [], counters: new Map(), missingMm: 0, rainUnknown: false }));
     return memory;
   }
 
@@ -56,6 +73,7 @@ export class RecentRain implements StationUnit {
     if (isModelHour(reading)) return;
     const atMs = this.#monotonic.now();
     const memory = this.#memory(stationId);
+    if (reading.rainUnknown !== undefined) memory.rainUnknown = reading.rainUnknown;
     let mm = reading.rainDeltaMm !== undefined && reading.rainDeltaMm > 0 ? reading.rainDeltaMm : 0;
     for (const counter of reading.rainCounters) {
       const previous = memory.counters.get(counter.key);
@@ -99,8 +117,9 @@ export class RecentRain implements StationUnit {
   }
 
   mowableHold(stationId: string): MowableHold | undefined {
-    const missing = this.#stations.get(stationId)?.missingMm ?? 0;
-    if (missing <= 0) return undefined;
+    const memory = this.#stations.get(stationId);
+    const missing = memory?.missingMm ?? 0;
+    if (missing <= 0) return memory?.rainUnknown ? RAIN_UNKNOWN_HOLD : undefined;
     const mm = Math.round(missing * 10) / 10;
     return {
       code: 'recent_rain',

@@ -40,7 +40,8 @@ export class ScheduledJobs implements LifecycleComponent {
 
   async start(): Promise<void> {
     const { pipeline, clock, reclaimer } = this.#options;
-    const scheduler = createScheduler(this.#options.logger, { timeZone: this.#options.timeZone, clock });
+    const ticks = this.#options.clockSteps?.onTick;
+    const scheduler = createScheduler(this.#options.logger, { timeZone: this.#options.timeZone, clock, ...(ticks ? { ticks } : {}) });
     // The job names appear in the scheduler's log lines.
     scheduler.every('station-recompute', this.#options.recomputeIntervalMs, () => {
       pipeline.recomputeAll();

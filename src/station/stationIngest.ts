@@ -151,7 +151,8 @@ export class StationIngest {
       return 'duplicate';
     }
     this.#count(station.id, 'accepted');
-    this.#onAccepted(station.id, { ...timed, bookedRainMm: this.#history.lastIngestRainMm(station.id) });
+    const booked = this.#history.lastIngestRain(station.id);
+    this.#onAccepted(station.id, { ...timed, bookedRainMm: booked.bookedMm, ...(booked.unknown === undefined ? {} : { rainUnknown: booked.unknown }) });
     return 'accepted';
   }
 }

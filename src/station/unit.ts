@@ -14,13 +14,15 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { Logger } from 'pino';
+import { calculationContext, type CalculationSettings } from '../config/calculationContext.js';
 import { settingsDefaults, type UnitConfigSpec } from '../config/unitSettings.js';
 import type { ClockStep } from '../util/clockWatch.js';
-import type { CalculationInput } from '../core/index.js';
+import type { CalculationContext, CalculationInput } from '../core/index.js';
 import type { ExtensionInput } from '../core/extensionFields.js';
 import type { ObservedHistory } from '../core/forecastProjection.js';
 import type { Assembly, BucketRow, TimedReading } from '../history/stationHistory.js';
-import { unitSliceOf, type StationConfig } from '../ingest/types.js';
+import { unitSliceOf, type StationConfig, type StationLocation } from '../ingest/types.js';
+import type { RunResult, SqlParams } from '../store/database.js';
 import type { EntitySpec } from '../homeassistant/stationEntities.js';
 import type { Clock } from '../util/clock.js';
 import type { LogThrottle } from '../util/logThrottle.js';
@@ -134,7 +136,22 @@ export interface StationUnit {
 export interface UnitStation<P> {
   readonly id: string;
   readonly name: string;
+  /** The value of the unit's key; undefined on a station without it (only for an `everyStation` module). */
   readonly settings: P;
+  /** Where the station stands, when configured (sunrise and sunset, forecasts). */
+  readonly location?: StationLocation;
+}
+
+/**
+ * The SQLite database for a unit that keeps its own tables (created by a migration in
+ * src/store/migrations/): statements, one transaction at a time, and the change counter that
+ * shows another process (the CLI) wrote.
+ */
+export interface UnitStore {
+  all<T>(sql: string, params?: SqlParams): Promise<T[]>;
+  run(sql: string, params?: SqlParams): Promise<RunResult>;
+  transaction<T>(work: (db: UnitStore) => Promise<T>): Promise<T>;
+  dataVersion(): Promise<number>;
 }
 
 /** What a unit module is built with: its own slices of the configuration, a logger, the clock. Frozen. */
@@ -147,45 +164,77 @@ export interface UnitBuildContext<G = unknown, P = unknown> {
   readonly log: Logger;
   readonly throttle: LogThrottle;
   readonly clock: Clock;
+  /** The daemon's own topic root (`mqtt.baseTopic`), for command topics under `<base>/<station>/`. */
+  readonly baseTopic: string;
+  /** The context the core calculates a station with at `nowMs` (time zone, hemisphere, its lawn profile); without a station, the configured one. */
+  readonly calculationContext: (nowMs: number, stationId?: string) => CalculationContext;
+  /** The database, for a unit that keeps its own tables; absent when units are built without one (a test's pipeline in memory). */
+  readonly store?: UnitStore;
 }
 
 /** A station unit with its configuration: one module, one line in stationUnits() (src/daemon.ts). */
-export interface StationUnitModule<G = never, P = never> {
+export interface StationUnitModule<G = never, P = never, U extends StationUnit | readonly StationUnit[] = StationUnit | readonly StationUnit[]> {
   readonly name: string;
   /** Its global settings (convict fragment) and its key in the station objects with the key's validation. */
   readonly config?: UnitConfigSpec;
-  create(context: UnitBuildContext<G, P>): StationUnit;
+  /**
+   * The unit serves every station, and its station key is an option: `stations` lists every station,
+   * `settings` undefined where the key is absent. Without it `stations` holds only those with the key.
+   */
+  readonly everyStation?: boolean;
+  /** The unit, or several that work together (a source feeding a memory), in the order the pipeline asks them; none when off. */
+  create(context: UnitBuildContext<G, P>): U;
 }
 
 /** Types a module's settings from its create() (an identity: `export const snowUnit = defineStationUnit({...})`). */
-export function defineStationUnit<G = undefined, P = undefined>(module: StationUnitModule<G, P>): StationUnitModule<G, P> {
+export function defineStationUnit<G = undefined, P = undefined, U extends StationUnit | readonly StationUnit[] = StationUnit>(module: StationUnitModule<G, P, U>): StationUnitModule<G, P, U> {
   return module;
 }
 
 /** What building a module needs from the composition root. */
 export interface UnitBuildDeps {
-  readonly config: { readonly stations: readonly StationConfig[] };
+  readonly config: CalculationSettings & { readonly stations: readonly StationConfig[]; readonly mqtt: { readonly baseTopic: string } };
   readonly logger: Logger;
   readonly clock: Clock;
   readonly throttle: (log: Logger) => LogThrottle;
+  /** The database the units' tables live in (UnitBuildContext.store). */
+  readonly store?: UnitStore;
+}
+
+/**
+ * A module's global settings in a loaded configuration (its `config.settings.key`), or their defaults
+ * when the configuration was loaded without the unit (a test's hand-made one); undefined without settings.
+ */
+export function unitSettingsOf<G>(module: Pick<StationUnitModule<G, unknown, never>, 'config'>, config: object): G {
+  const settings = module.config?.settings;
+  if (settings === undefined) return undefined as G;
+  return ((config as Readonly<Record<string, unknown>>)[settings.key] ?? settingsDefaults(settings.schema)) as G;
+}
+
+function unitStations<P>(module: StationUnitModule<unknown, P, never>, stations: readonly StationConfig[]): UnitStation<P>[] {
+  const stationKey = module.config?.station?.key;
+  if (stationKey === undefined && !module.everyStation) return [];
+  return stations.flatMap((station) => {
+    const settings = stationKey === undefined ? undefined : unitSliceOf(station, stationKey);
+    if (settings === undefined && !module.everyStation) return [];
+    return [Object.freeze({ id: station.id, name: station.name, settings: settings as P, ...(station.location && { location: station.location }) })];
+  });
 }
 
 /** Builds a module from its slices of the configuration (the loaded config holds the keys loadConfig added for it). */
-export function buildUnit<G, P>(module: StationUnitModule<G, P>, deps: UnitBuildDeps): StationUnit {
-  const settings = module.config?.settings;
-  const stationKey = module.config?.station?.key;
-  const stations = stationKey === undefined ? [] : deps.config.stations.flatMap((station) => {
-    const settings = unitSliceOf(station, stationKey);
-    return settings === undefined ? [] : [Object.freeze({ id: station.id, name: station.name, settings: settings as P })];
-  });
+export function buildUnit<G, P, U extends StationUnit | readonly StationUnit[]>(module: StationUnitModule<G, P, U>, deps: UnitBuildDeps): U {
   const log = deps.logger.child({ unit: module.name });
+  const { config } = deps;
+  const lawnOf = (stationId: string | undefined) => config.stations.find((station) => station.id === stationId)?.lawn;
   const context: UnitBuildContext<G, P> = Object.freeze({
-    // The loaded value; its defaults when the configuration was loaded without the unit (a test's hand-made one).
-    settings: (settings === undefined ? undefined : ((deps.config as Readonly<Record<string, unknown>>)[settings.key] ?? settingsDefaults(settings.schema))) as G,
-    stations: Object.freeze(stations),
+    settings: unitSettingsOf<G>(module, config),
+    stations: Object.freeze(unitStations<P>(module as StationUnitModule<unknown, P, never>, config.stations)),
     log,
     throttle: deps.throttle(log),
     clock: deps.clock,
+    baseTopic: config.mqtt.baseTopic,
+    calculationContext: (nowMs: number, stationId?: string) => calculationContext(config, nowMs, { lawn: lawnOf(stationId) }),
+    ...(deps.store && { store: deps.store }),
   });
   return module.create(context);
 }

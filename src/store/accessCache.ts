@@ -8,6 +8,7 @@
  * CLI), and the polled version moves on reconnects and every store.rereadSeconds.
  */
 import type { Logger } from 'pino';
+import { CLOCK_CHECK_INTERVAL_MS, type TickSource } from '../util/clockWatch.js';
 import { LogThrottle } from '../util/logThrottle.js';
 import { guarded, type ErrorReport } from '../util/guarded.js';
 import { apiKeyDigest, digestBytesEqual } from './apiKeyCodec.js';
@@ -17,11 +18,23 @@ import type { ApiKeyCredential, ServiceStore } from './serviceStore.js';
 
 export const DEFAULT_POLL_INTERVAL_MS = 1000;
 
+/**
+ * Where the database offers a change stamp (SQLite's files), a poll whose stamp has not moved asks
+ * nothing of the database, except every this many polls: a safety net for a commit the stamp might
+ * miss (the same size and a modification time within the file system's timestamp granularity).
+ */
+export const FULL_POLL_EVERY = 30;
+
 export interface AccessCacheOptions {
-  database: Pick<SqlDatabase, 'dataVersion' | 'closed'>;
+  database: Pick<SqlDatabase, 'dataVersion' | 'closed' | 'changeStamp'>;
   store: ServiceStore;
   logger: Logger;
   pollIntervalMs?: number;
+  /**
+   * The daemon's once-a-second heartbeat: the poll rides every (pollIntervalMs / 1 s)-th tick of it
+   * instead of an own timer, so an idle daemon does not wake for it separately.
+   */
+  ticks?: TickSource;
   /** For key expiry (rotation grace); defaults to the wall clock. */
   now?: () => number;
 }
@@ -33,10 +46,11 @@ interface KnownKey {
 }
 
 export class AccessCache {
-  readonly #database: Pick<SqlDatabase, 'dataVersion' | 'closed'>;
+  readonly #database: Pick<SqlDatabase, 'dataVersion' | 'closed' | 'changeStamp'>;
   readonly #store: ServiceStore;
   readonly #logger: Logger;
   readonly #pollIntervalMs: number;
+  readonly #ticks: TickSource | undefined;
   readonly #now: () => number;
   /** A failing database fails every poll (once a second): say so once a minute. */
   readonly #throttle: LogThrottle;
@@ -45,7 +59,10 @@ export class AccessCache {
   #blocked = new AddressMatcher([]);
   #maintenance = false;
   #dataVersion: number | undefined;
+  #stamp: string | undefined;
+  #pollsSinceQuery = 0;
   #timer: NodeJS.Timeout | undefined;
+  #untick: (() => void) | undefined;
   #unsubscribe: (() => void) | undefined;
   #loading: Promise<void> | undefined;
   #reloadAgain = false;
@@ -55,6 +72,7 @@ export class AccessCache {
     this.#store = options.store;
     this.#logger = options.logger.child({ module: 'access-cache' });
     this.#pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+    this.#ticks = options.ticks;
     this.#now = options.now ?? Date.now;
     this.#throttle = new LogThrottle(this.#logger);
     this.#reportReloadFailure = (err) =>
@@ -64,13 +82,24 @@ export class AccessCache {
   async start(): Promise<void> {
     await this.reload();
     this.#unsubscribe = this.#store.onChange(guarded(() => this.reload(), this.#reportReloadFailure));
-    this.#timer = setInterval(guarded(() => this.#poll(), this.#reportReloadFailure), this.#pollIntervalMs);
+    const poll = guarded(() => this.#poll(), this.#reportReloadFailure);
+    if (this.#ticks) {
+      const every = Math.max(1, Math.round(this.#pollIntervalMs / CLOCK_CHECK_INTERVAL_MS));
+      let ticks = 0;
+      this.#untick = this.#ticks(() => {
+        if (++ticks % every === 0) poll();
+      });
+      return;
+    }
+    this.#timer = setInterval(poll, this.#pollIntervalMs);
     this.#timer.unref();
   }
 
   async stop(): Promise<void> {
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = undefined;
+    this.#untick?.();
+    this.#untick = undefined;
     this.#unsubscribe?.();
     this.#unsubscribe = undefined;
     await this.#loading?.catch(() => undefined);
@@ -135,6 +164,11 @@ export class AccessCache {
   async #poll(): Promise<void> {
     if (this.#loading || this.#database.closed) return;
     try {
+      // Stamp first: a commit landing between the stamp and the query moves the stamp for the next poll.
+      const stamp = this.#database.changeStamp?.();
+      if (stamp !== undefined && stamp === this.#stamp && ++this.#pollsSinceQuery < FULL_POLL_EVERY) return;
+      this.#stamp = stamp;
+      this.#pollsSinceQuery = 0;
       const version = await this.#database.dataVersion();
       if (version !== this.#dataVersion) await this.reload();
     } catch (err) {

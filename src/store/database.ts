@@ -2,6 +2,7 @@
  * A small promise wrapper around node-sqlite3 and the migration runner.
  * Every other store module talks to SQLite through this class only.
  */
+import { statSync } from 'node:fs';
 import sqlite3 from 'sqlite3';
 import { explainOpenError, fileIdentity, identityProblem, prepareDatabaseFile, type FileIdentity } from './databaseFile.js';
 import { MIGRATIONS, type Migration } from './migrations/index.js';
@@ -122,6 +123,16 @@ export class Database {
 
   get closed(): boolean {
     return this.#closed;
+  }
+
+  /** Inode, size and modification time (ns) of the database file and its -wal: another connection's commit moves them. */
+  changeStamp(): string {
+    return [this.path, `${this.path}-wal`]
+      .map((file) => {
+        const stat = statSync(file, { bigint: true, throwIfNoEntry: false });
+        return stat ? `${stat.ino}:${stat.size}:${stat.mtimeNs}` : '-';
+      })
+      .join(' ');
   }
 
   run(sql: string, params: SqlParams = []): Promise<RunResult> {

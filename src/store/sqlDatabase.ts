@@ -27,6 +27,12 @@ export interface SqlDatabase {
    * PostgreSQL a counter bumped by NOTIFY, reconnects and the periodic re-read).
    */
   dataVersion(): Promise<number>;
+  /**
+   * A cheap, synchronous stamp of the files another process writes to (SQLite: the database and its
+   * write-ahead log, one stat() each): while it stays the same, dataVersion() need not be asked.
+   * Absent where no such files exist (PostgreSQL).
+   */
+  changeStamp?(): string;
   /** Changes made elsewhere that the engine announces (PostgreSQL's NOTIFY); SQLite has none (data_version is polled). */
   subscribe?(listener: () => void): () => void;
   /** Why the database cannot be trusted, or null (cheap, no query). */

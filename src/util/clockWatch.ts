@@ -30,6 +30,14 @@ export interface ClockStep {
 
 export type ClockStepListener = (step: ClockStep) => void;
 
+/**
+ * The daemon's once-a-second heartbeat: subscribe a listener to the clock check's timer (it gets how
+ * many ms later than due the check ran) and get back the unsubscribe. Per-second work (the
+ * scheduler's calendar check, the event-loop delay sample, the database change poll) rides this one
+ * timer instead of waking an idle daemon once a second each (docs/performance.md, "A household day").
+ */
+export type TickSource = (listener: (lateMs: number) => void) => () => void;
+
 /** What the parts that keep time subscribe to. */
 export interface ClockSteps {
   onStep(listener: ClockStepListener): void;
@@ -37,6 +45,8 @@ export interface ClockSteps {
   readonly sync: ClockSyncStatus;
   /** The monotonic time of the last step (ms), undefined before the first. */
   readonly lastStepMonotonicMs: number | undefined;
+  /** The heartbeat of the clock check (absent in fakes: their users keep their own timers). */
+  readonly onTick?: TickSource;
 }
 
 export interface ClockWatchStats {
@@ -52,6 +62,7 @@ export class ClockWatch implements LifecycleComponent, ClockSteps {
   readonly #monotonic: MonotonicClock;
   readonly #logger: Logger | undefined;
   readonly #listeners: ClockStepListener[] = [];
+  readonly #tickListeners = new Set<(lateMs: number) => void>();
   #offsetMs: number;
   #steps = 0;
   #last: ClockStep | undefined;
@@ -101,6 +112,23 @@ export class ClockWatch implements LifecycleComponent, ClockSteps {
     this.#listeners.push(listener);
   }
 
+  readonly onTick: TickSource = (listener) => {
+    this.#tickListeners.add(listener);
+    return () => void this.#tickListeners.delete(listener);
+  };
+
+  /** One timed check: the clocks first, then the heartbeat's listeners, each on its own. */
+  #tick(lateMs: number): void {
+    this.check();
+    for (const listener of this.#tickListeners) {
+      try {
+        listener(lateMs);
+      } catch (err) {
+        this.#logger?.error({ err }, 'a once-a-second check failed; it runs again at the next second');
+      }
+    }
+  }
+
   /** Compares the clocks; on a step logs it, counts it and tells the listeners. Returns the step, if any. */
   check(): ClockStep | undefined {
     if (++this.#checks % SYNC_EVERY_CHECKS === 0) this.checkSync();
@@ -138,7 +166,15 @@ export class ClockWatch implements LifecycleComponent, ClockSteps {
   async start(): Promise<void> {
     this.checkSync();
     this.#offsetMs = this.#offset();
-    this.#timer ??= setInterval(() => this.check(), CLOCK_CHECK_INTERVAL_MS);
+    if (this.#timer === undefined) {
+      let previousMs = this.#monotonic.now();
+      this.#timer = setInterval(() => {
+        const nowMs = this.#monotonic.now();
+        const lateMs = Math.max(0, nowMs - previousMs - CLOCK_CHECK_INTERVAL_MS);
+        previousMs = nowMs;
+        this.#tick(lateMs);
+      }, CLOCK_CHECK_INTERVAL_MS);
+    }
     this.#timer.unref();
   }
 

@@ -11,6 +11,7 @@
 import cron from 'node-cron';
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from './clock.js';
+import type { TickSource } from './clockWatch.js';
 import { guarded, logFailure, runGuarded } from './guarded.js';
 import { localDateTime } from '../core/index.js';
 
@@ -84,13 +85,18 @@ interface CalendarJob extends Job {
   lastSlot: number | undefined;
 }
 
-export function createScheduler(logger: Logger, options: { timeZone?: string; clock?: Clock } = {}): Scheduler {
+/**
+ * `ticks`: the daemon's once-a-second heartbeat (the clock check's timer); calendar jobs are checked
+ * on it instead of on an own timer, so an idle daemon wakes once a second, not twice.
+ */
+export function createScheduler(logger: Logger, options: { timeZone?: string; clock?: Clock; ticks?: TickSource } = {}): Scheduler {
   const log = logger.child({ module: 'scheduler' });
   const clock = options.clock ?? systemClock;
   const timeZone = options.timeZone ?? 'UTC';
   const calendar: CalendarJob[] = [];
   const periodic: Array<Job & { intervalMs: number }> = [];
   const timers: NodeJS.Timeout[] = [];
+  let untick: (() => void) | undefined;
   let started = false;
 
   const guardedRun = (name: string, job: () => unknown): (() => Promise<void>) => {
@@ -128,12 +134,15 @@ export function createScheduler(logger: Logger, options: { timeZone?: string; cl
       started = true;
       // The current minute counts as checked: a start at 03:17:40 does not run the 03:17 job.
       for (const job of calendar) job.lastSlot = Math.floor(clock.now() / (job.matcher.perSecond ? 1000 : 60_000));
-      if (calendar.length > 0) timers.push(setInterval(tick, CALENDAR_TICK_MS));
+      if (calendar.length > 0 && options.ticks) untick = options.ticks(tick);
+      else if (calendar.length > 0) timers.push(setInterval(tick, CALENDAR_TICK_MS));
       for (const job of periodic) timers.push(setInterval(() => void job.run(), job.intervalMs));
     },
     async stop() {
       started = false;
       for (const timer of timers.splice(0)) clearInterval(timer);
+      untick?.();
+      untick = undefined;
     },
     clockStepped() {
       // The slot numbers jumped with the clock; the next tick checks the new current minute once.

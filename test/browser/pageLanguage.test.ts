@@ -9,19 +9,16 @@
  * said from their codes; only a technical detail (the date an upload's time could not be read
  * from, the provider's error) stays English, marked lang="en".
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'puppeteer-core';
-import { loadConfig } from '../../src/config/load.js';
-import { startDaemon, type RunningDaemon } from '../../src/daemon.js';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'puppeteer-core';
 import { MINUTE_MS } from '../../src/history/windows.js';
 import { UploadRefusals } from '../../src/station/uploadRefusals.js';
 import type { StationUnit } from '../../src/station/unit.js';
 import { Database } from '../../src/store/database.js';
-import { launchChromium, openWatchedPage } from '../helpers/browser.js';
-import { GARDEN, startStationsHarness, type StationsHarness } from '../helpers/statusPage.js';
-import { FakeClock, mqttTempDir, publishOnce, silentLogger, waitUntil } from '../helpers/mqttHarness.js';
+import { openWatchedPage, useChromium } from '../helpers/browser.js';
+import { FakeClock, mqttTempDir, silentLogger, waitUntil } from '../helpers/mqttHarness.js';
+import { startOpenMeteoDaemon } from '../helpers/openMeteoDaemon.js';
+import { feedThroughBroker, GARDEN, startStationsHarness, type StationsHarness } from '../helpers/statusPage.js';
 import { FakeModelledServer } from '../modelled/fakeModelledServer.js';
 
 /** Words that belong to one language only (the brand, units, „Index“, „Wind“, „online“ are both). */
@@ -32,21 +29,7 @@ const GERMAN = new Set(('der die das und ist nicht nein ja seit für werden gebr
   'letzte messung fehlt prüfungen verlauf zeitraum mähbar vorhersage gemessen böen überblick zeit zum inhalt begründungen deutsch gesperrt liegt unter ' +
   'darüber sonntag ruhezeit bewertet sperre warnung punkte teilweise vollständig unbekannt regenrate tiefsttemperatur schwelle freigabe sobald').split(' '));
 
-let browser: Browser;
-let harness: StationsHarness | undefined;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-afterEach(async () => {
-  await harness?.cleanup();
-  harness = undefined;
-  for (const step of cleanups.splice(0).reverse()) await step();
-});
-/** What else a test started (a database, a daemon, a fake provider), stopped after it. */
-const cleanups: Array<() => Promise<void> | void> = [];
+const chromium = useChromium();
 
 /** Every visible text node's text, with the language it is marked in (the nearest lang attribute). */
 async function visibleTexts(page: Page): Promise<Array<{ text: string; lang: string }>> {
@@ -75,19 +58,14 @@ function foreignWords(texts: ReadonlyArray<{ text: string; lang: string }>, fore
 
 async function newStation(units: readonly StationUnit[] = []): Promise<{ h: StationsHarness; address: string }> {
   const h = await startStationsHarness({ statusPagePollMs: 150, units });
-  // Two hours of a new station's readings, every 10 minutes (within the history's gap limit).
-  for (let i = 0; i < 13; i++) {
-    if (i > 0) h.clock.advance(10 * MINUTE_MS);
-    const payload = JSON.stringify({ temp: 17 + i / 4, rate: 0, hum: 60, wind: 5, rain: 0 });
-    expect(await publishOnce(h.daemon.port, 'garden/weather', payload, { qos: 1 })).toBe('handled');
-    const at = new Date(h.clock.now()).toISOString();
-    await waitUntil(() => h.daemon.service.stationState('garden')?.last_reading_at === at, `the state of reading ${i}`);
-  }
-  return { h, address: await h.http.app.listen({ port: 0, host: '127.0.0.1' }) };
+  chromium.afterTest(() => h.cleanup());
+  // Two hours of a new station's readings, every 10 minutes.
+  await feedThroughBroker(h, 13, (i) => ({ temp: 17 + i / 4, rate: 0, hum: 60, wind: 5, rain: 0 }));
+  return { h, address: await h.listen() };
 }
 
 async function render(address: string, language: string, station = 'garden'): Promise<{ page: Page; problems: string[] }> {
-  const watched = await openWatchedPage(browser, { language });
+  const watched = await openWatchedPage(chromium.browser, { language });
   await watched.page.goto(`${address}/stations/${station}`);
   await watched.page.waitForFunction(() => document.body.dataset.updated !== undefined && document.querySelector('#chart-index canvas') !== null, { timeout: 15_000 });
   return watched;
@@ -96,7 +74,6 @@ async function render(address: string, language: string, station = 'garden'): Pr
 describe('the status page in one language', () => {
   it('German: every visible text is German, and the Missing row is one sentence', async () => {
     const station = await newStation();
-    harness = station.h;
     const { page, problems } = await render(station.address, 'de-DE');
     const texts = await visibleTexts(page);
     expect(texts.map((entry) => entry.text).join(' ')).toContain('Mähbar');
@@ -113,7 +90,6 @@ describe('the status page in one language', () => {
 
   it('English: every visible text is English, except the model\'s reasons marked lang="de"', async () => {
     const station = await newStation();
-    harness = station.h;
     const { page, problems } = await render(station.address, 'en-GB');
     const texts = await visibleTexts(page);
     expect(texts.map((entry) => entry.text).join(' ')).toContain('Mowable');
@@ -129,11 +105,12 @@ describe('the status page in one language', () => {
   it('German: a refused upload is said in German, its unreadable date marked lang="en"', async () => {
     const temp = mqttTempDir();
     const db = await Database.open(temp.dbPath);
-    cleanups.push(() => temp.cleanup(), () => db.close());
+    chromium.afterTest(() => temp.cleanup());
+    chromium.afterTest(() => db.close());
     let now = (): number => 0;
     const refusals = new UploadRefusals({ database: () => db, logger: silentLogger, now: () => now(), saveIntervalMs: 60_000 });
     const station = await newStation([refusals]);
-    const h = (harness = station.h);
+    const h = station.h;
     now = () => h.clock.now();
     h.clock.advance(MINUTE_MS);
     refusals.record({ station: 'garden', protocol: 'wunderground', outcome: 'unparsable', reason: 'dateutc "2016-13-4 21:2:35" is not a UTC time', atMs: h.clock.now() });
@@ -150,21 +127,31 @@ describe('the status page in one language', () => {
     await page.close();
   });
 
+  it('German: why there is no index is said from the error\'s code; an unknown code\'s English message only marked lang="en"', async () => {
+    // A state whose error carries a code this page does not know (a newer daemon's), beside the English message the API keeps.
+    const message = 'the soil probe reported a value the model could not use';
+    const newer: StationUnit = { name: 'newer', stateFragment: () => ({ error: { code: 'SOMETHING_NEW', message, missing: [] } }) };
+    const station = await newStation([newer]);
+    const { page, problems } = await render(station.address, 'de-DE');
+    await page.waitForSelector('#calc-error:not([hidden])', { timeout: 15_000 });
+    expect(foreignWords(await visibleTexts(page), ENGLISH, 'en')).toEqual([]);
+    expect(await page.$eval('#calc-error', (element) => element.textContent)).toBe(`Kein Index berechenbar. ${message}`);
+    expect(await page.$eval('#calc-error [lang="en"]', (element) => element.textContent)).toBe(message);
+    const api = await fetch(`${station.address}/v1/stations/garden`);
+    expect(((await api.json()) as { station: { error: unknown } }).station.error).toEqual({ code: 'SOMETHING_NEW', message, missing: [] });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('German: a modelled station\'s provider status is said in German', { timeout: 60_000 }, async () => {
     const temp = mqttTempDir();
     const clock = new FakeClock(Date.parse('2026-06-15T10:20:00Z'));
     const fake = await FakeModelledServer.start(() => clock.now());
-    cleanups.push(() => temp.cleanup(), () => fake.close());
-    const file = join(temp.dir, 'config.json');
-    writeFileSync(file, JSON.stringify({ stations: [{ id: 'home', name: 'Home', format: 'open-meteo', location: { latitude: 52.52, longitude: 13.41 } }] }));
-    const config = loadConfig({
-      env: {
-        MOWABILITY_CONFIG: file, MOWABILITY_DB_PATH: temp.dbPath, MOWABILITY_HTTP_HOST: '127.0.0.1', MOWABILITY_HTTP_PORT: '0', MOWABILITY_BROKER_PORT: '0',
-        MOWABILITY_FORECAST_OPEN_METEO_URL: fake.baseUrl, MOWABILITY_FORECAST_RETRIES: '0', MOWABILITY_STATION_RECOMPUTE_DEBOUNCE_MS: '200',
-      },
-    });
-    const daemon: RunningDaemon = await startDaemon({ config, logger: silentLogger, clock });
-    cleanups.push(() => daemon.stop());
+    chromium.afterTest(() => temp.cleanup());
+    chromium.afterTest(() => fake.close());
+    const stations = [{ id: 'home', name: 'Home', format: 'open-meteo', location: { latitude: 52.52, longitude: 13.41 } }];
+    const daemon = await startOpenMeteoDaemon({ temp, stations, openMeteoUrl: fake.baseUrl, clock });
+    chromium.afterTest(() => daemon.stop());
     await waitUntil(() => typeof daemon.station.stationState('home')?.index_score === 'number', 'the modelled index', 15_000);
 
     const { page, problems } = await render(daemon.httpAddress, 'de-DE', 'home');

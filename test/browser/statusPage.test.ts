@@ -7,44 +7,28 @@
  * test-artifacts/ and are checked for content.
  */
 import { writeFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'puppeteer-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'puppeteer-core';
 import { MINUTE_MS } from '../../src/history/windows.js';
 import { addKey } from '../helpers/httpApp.js';
-import { artifactPath, launchChromium, openWatchedPage } from '../helpers/browser.js';
-import { publishOnce, waitUntil } from '../helpers/mqttHarness.js';
-import { startStationsHarness, type StationsHarness } from '../helpers/statusPage.js';
+import { artifactPath, openWatchedPage, useChromium } from '../helpers/browser.js';
+import { feedThroughBroker, startStationsHarness, type StationsHarness, type StationsHarnessOptions } from '../helpers/statusPage.js';
 
 const POLL_MS = 150;
 const DEADLINE_MS = 15_000;
 
-let browser: Browser;
-let harness: StationsHarness | undefined;
+const chromium = useChromium();
 
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-afterEach(async () => {
-  await harness?.cleanup();
-  harness = undefined;
-});
-
-/** Publishes `count` readings ten minutes apart through the embedded broker, each after the previous state. */
-async function feedThroughBroker(h: StationsHarness, count: number): Promise<void> {
-  for (let i = 0; i < count; i++) {
-    h.clock.advance(10 * MINUTE_MS);
-    const payload = JSON.stringify({ temp: 17 + i, rate: 0, hum: 55 + i, wind: 5, rain: i === 1 ? 0.6 : 0 });
-    expect(await publishOnce(h.daemon.port, 'garden/weather', payload, { qos: 1 })).toBe('handled');
-    const at = new Date(h.clock.now()).toISOString();
-    await waitUntil(() => h.daemon.service.stationState('garden')?.last_reading_at === at, `the state of reading ${i}`);
-  }
+/** The pipeline and the HTTP app around one station, stopped after the test. */
+async function startStations(options: StationsHarnessOptions): Promise<StationsHarness> {
+  const h = await startStationsHarness(options);
+  chromium.afterTest(() => h.cleanup());
+  return h;
 }
 
-async function listen(h: StationsHarness): Promise<string> {
-  return h.http.app.listen({ port: 0, host: '127.0.0.1' });
+/** Publishes `count` readings, one with 0.6 mm of rain (so the rain chart has a bar). */
+async function feed(h: StationsHarness, count: number): Promise<void> {
+  await feedThroughBroker(h, count, (i) => ({ temp: 17 + i, rate: 0, hum: 55 + i, wind: 5, rain: i === 1 ? 0.6 : 0 }));
 }
 
 async function waitForText(page: Page, selector: string, expected: string): Promise<void> {
@@ -73,7 +57,7 @@ async function lineColouredPixels(page: Page): Promise<number> {
 
 /** Share of a PNG's pixels that differ from its most common colour, measured in a blank page's canvas. */
 async function contentShare(png: Uint8Array): Promise<number> {
-  const page = await browser.newPage();
+  const page = await chromium.browser.newPage();
   try {
     return await page.evaluate(async (base64: string) => {
       const image = new Image();
@@ -100,13 +84,12 @@ async function contentShare(png: Uint8Array): Promise<number> {
 
 describe('status page in Chromium', { timeout: 60_000 }, () => {
   it('shows a station fed through the embedded broker: index, checks, charts; no console errors; desktop and phone screenshots', async () => {
-    harness = await startStationsHarness({ statusPagePollMs: POLL_MS });
-    const h = harness;
-    await feedThroughBroker(h, 6);
-    const address = await listen(h);
+    const h = await startStations({ statusPagePollMs: POLL_MS });
+    await feed(h, 6);
+    const address = await h.listen();
     const state = h.daemon.service.stationState('garden')! as Record<string, any>;
 
-    const { page, problems } = await openWatchedPage(browser);
+    const { page, problems } = await openWatchedPage(chromium.browser);
     const response = await page.goto(`${address}/`);
     expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
     await waitForText(page, '#index-value', String(state.index_score));
@@ -139,7 +122,7 @@ describe('status page in Chromium', { timeout: 60_000 }, () => {
 
     const desktop = await page.screenshot({ path: artifactPath('status-page-desktop.png'), fullPage: true });
     expect(await contentShare(desktop)).toBeGreaterThan(0.05);
-    const phone = await openWatchedPage(browser, { width: 390, height: 844, mobile: true, language: 'de-DE' });
+    const phone = await openWatchedPage(chromium.browser, { width: 390, height: 844, mobile: true, language: 'de-DE' });
     await phone.page.goto(`${address}/stations/garden`);
     await waitForText(phone.page, '#index-value', String(state.index_score));
     await phone.page.waitForFunction(() => document.querySelector('#chart-humidity canvas') !== null, { timeout: DEADLINE_MS });
@@ -162,11 +145,10 @@ describe('status page in Chromium', { timeout: 60_000 }, () => {
   });
 
   it('turns a station that goes silent "offline" without a reload', async () => {
-    harness = await startStationsHarness({ statusPagePollMs: POLL_MS, freshnessMinutes: 15 });
-    const h = harness;
-    await feedThroughBroker(h, 2);
-    const address = await listen(h);
-    const { page, problems } = await openWatchedPage(browser);
+    const h = await startStations({ statusPagePollMs: POLL_MS, freshnessMinutes: 15 });
+    await feed(h, 2);
+    const address = await h.listen();
+    const { page, problems } = await openWatchedPage(chromium.browser);
     await page.goto(`${address}/stations/garden`);
     await waitForText(page, '#availability', 'online');
     const loads = await page.evaluate(() => performance.getEntriesByType('navigation').length);
@@ -192,10 +174,10 @@ describe('status page in Chromium', { timeout: 60_000 }, () => {
         },
       }),
     };
-    harness = await startStationsHarness({ statusPagePollMs: POLL_MS, units: [forecast], startMs: clockStart });
-    await feedThroughBroker(harness, 4);
-    const address = await listen(harness);
-    const { page, problems } = await openWatchedPage(browser);
+    const h = await startStations({ statusPagePollMs: POLL_MS, units: [forecast], startMs: clockStart });
+    await feed(h, 4);
+    const address = await h.listen();
+    const { page, problems } = await openWatchedPage(chromium.browser);
     await page.goto(`${address}/stations/garden`);
     await page.waitForSelector('#forecast:not([hidden])', { timeout: DEADLINE_MS });
     expect(await page.$eval('#forecast-window', (element) => element.textContent)).toMatch(/^Next mowing window: .+ – .+ \(index at least 72\)$/);
@@ -213,10 +195,10 @@ describe('status page in Chromium', { timeout: 60_000 }, () => {
       name: 'test-forecast',
       stateFragment: () => ({ forecast: { available: false, fetched_at: null, stale: true, next_window: null, mowable_for_minutes: null, rain_expected_in_minutes: null, hours: [] } }),
     };
-    harness = await startStationsHarness({ statusPagePollMs: POLL_MS, units: [forecast] });
-    await feedThroughBroker(harness, 2);
-    const address = await listen(harness);
-    const { page, problems } = await openWatchedPage(browser);
+    const h = await startStations({ statusPagePollMs: POLL_MS, units: [forecast] });
+    await feed(h, 2);
+    const address = await h.listen();
+    const { page, problems } = await openWatchedPage(chromium.browser);
     await page.goto(`${address}/stations/garden`);
     await page.waitForSelector('#forecast:not([hidden])', { timeout: DEADLINE_MS });
     const text = await page.$eval('#forecast-window', (element) => element.textContent);
@@ -227,9 +209,9 @@ describe('status page in Chromium', { timeout: 60_000 }, () => {
   });
 
   it('renders only <b> of a reason as markup; everything else stays text', async () => {
-    harness = await startStationsHarness({ statusPagePollMs: POLL_MS });
-    const address = await listen(harness);
-    const { page } = await openWatchedPage(browser);
+    const h = await startStations({ statusPagePollMs: POLL_MS });
+    const address = await h.listen();
+    const { page } = await openWatchedPage(chromium.browser);
     await page.goto(`${address}/`);
     const html = await page.evaluate(() => {
       const line = document.createElement('li');
@@ -244,12 +226,11 @@ describe('status page in Chromium', { timeout: 60_000 }, () => {
   });
 
   it('http.statusPage=key: the page asks for a key, refuses a wrong one, shows the station with a right one', async () => {
-    harness = await startStationsHarness({ statusPagePollMs: POLL_MS, env: { MOWABILITY_HTTP_STATUS_PAGE: 'key' } });
-    const h = harness;
-    await feedThroughBroker(h, 1);
+    const h = await startStations({ statusPagePollMs: POLL_MS, env: { MOWABILITY_HTTP_STATUS_PAGE: 'key' } });
+    await feed(h, 1);
     const { key } = await addKey(h.http, 'viewer');
-    const address = await listen(h);
-    const { page, problems } = await openWatchedPage(browser);
+    const address = await h.listen();
+    const { page, problems } = await openWatchedPage(chromium.browser);
     await page.goto(`${address}/`);
     await page.waitForSelector('#key-form:not([hidden])', { timeout: DEADLINE_MS });
     expect(await page.$eval('#station', (element) => (element as HTMLElement).hidden)).toBe(true);
@@ -270,20 +251,19 @@ describe('status page in Chromium', { timeout: 60_000 }, () => {
   });
 
   it('http.statusPage=off: no page', async () => {
-    harness = await startStationsHarness({ env: { MOWABILITY_HTTP_STATUS_PAGE: 'off' } });
-    const address = await listen(harness);
-    const page = await browser.newPage();
+    const h = await startStations({ env: { MOWABILITY_HTTP_STATUS_PAGE: 'off' } });
+    const address = await h.listen();
+    const page = await chromium.browser.newPage();
     const response = await page.goto(`${address}/`);
     expect(response?.status()).toBe(404);
     await page.close();
   });
 
   it('transfers under 150 KB on the first visit (compressed), and records its timing under 4x CPU throttling', async () => {
-    harness = await startStationsHarness({ statusPagePollMs: 60_000 });
-    const h = harness;
-    await feedThroughBroker(h, 3);
-    const address = await listen(h);
-    const { page, problems } = await openWatchedPage(browser);
+    const h = await startStations({ statusPagePollMs: 60_000 });
+    await feed(h, 3);
+    const address = await h.listen();
+    const { page, problems } = await openWatchedPage(chromium.browser);
     const session = await page.createCDPSession();
     await session.send('Network.enable');
     await session.send('Network.setCacheDisabled', { cacheDisabled: true });

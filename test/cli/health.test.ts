@@ -2,7 +2,7 @@
  * `mowability health`, the container's HEALTHCHECK: it follows the daemon's configured port and
  * fails when a required part is down, the MQTT side included, although /health answers 200 then.
  */
-import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { healthVerdict } from '../../src/cli/commands/health.js';
 import { loadConfig } from '../../src/config/load.js';
@@ -11,14 +11,7 @@ import { runCliInProcess } from '../helpers/httpCli.js';
 import { captureLogger } from '../helpers/httpLogCapture.js';
 import { makeTempDir } from '../helpers/httpTempDir.js';
 import { waitUntil } from '../helpers/wait.js';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { freePort } from '../../bench/lib/mosquitto.js';
 
 const report = (status: string, checks: Record<string, { status: string; message?: string }>) => ({ status, mfi: { status, checks } });
 

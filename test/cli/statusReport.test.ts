@@ -4,28 +4,18 @@
  * database's) stations are listed as stations, never as "no longer configured".
  */
 import { writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { daemonUrl } from '../../src/cli/statusReport.js';
 import { loadConfig } from '../../src/config/load.js';
 import { startDaemon, type RunningDaemon } from '../../src/daemon.js';
-import type { Reading } from '../../src/ingest/types.js';
+import { reading } from '../helpers/mqttHarness.js';
 import { Database } from '../../src/store/database.js';
 import { HistoryStore } from '../../src/store/historyStore.js';
 import { runCliInProcess } from '../helpers/httpCli.js';
 import { captureLogger } from '../helpers/httpLogCapture.js';
 import { makeTempDir } from '../helpers/httpTempDir.js';
-
-const reading = (values: Reading['values']): Reading => ({ values, rainCounters: [], fingerprint: JSON.stringify(values), dropped: [] });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { freePort } from '../../bench/lib/mosquitto.js';
 
 describe('mowability status with a running daemon', () => {
   let temp: ReturnType<typeof makeTempDir>;

@@ -3,20 +3,14 @@
  * setting and what to fix, and never echoes a password.
  */
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config/load.js';
+import { loadConfig } from '../../src/config/load.js';
 import { INTERNAL_USERNAME } from '../../src/config/mqttValues.js';
+import { configProblems } from '../helpers/configFile.js';
 
 const SECRET = 'a secret password';
 
 function problemsFor(users: unknown): string {
-  try {
-    loadConfig({ env: { MOWABILITY_BROKER_USERS: JSON.stringify(users) } });
-  } catch (err) {
-    expect(err).toBeInstanceOf(ConfigError);
-    expect((err as ConfigError).exitCode).toBe(78);
-    return (err as ConfigError).problems.join('\n');
-  }
-  throw new Error(`broker.users ${JSON.stringify(users)} was accepted`);
+  return configProblems(() => loadConfig({ env: { MOWABILITY_BROKER_USERS: JSON.stringify(users) } })).join('\n');
 }
 
 describe('broker.users', () => {

@@ -2,23 +2,14 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyCredentials, CREDENTIAL_SETTINGS, CREDENTIALS_DIRECTORY_ENV } from '../../src/config/credentials.js';
-import { ConfigError, loadConfig, redactConfig } from '../../src/config/load.js';
+import { loadConfig, redactConfig } from '../../src/config/load.js';
 import { listSettings } from '../../src/config/schema.js';
 import { runBuiltCli } from '../helpers/httpCli.js';
+import { configProblems } from '../helpers/configFile.js';
 import { makeTempDir } from '../helpers/httpTempDir.js';
 
 const PASSWORD = 'credential-pw-4711';
 const USERS = [{ username: 'rtl433', password: 'users-pw-0815' }];
-
-function problemsOf(run: () => unknown): string[] {
-  try {
-    run();
-  } catch (err) {
-    expect(err).toBeInstanceOf(ConfigError);
-    return [...(err as ConfigError).problems];
-  }
-  throw new Error('expected a ConfigError');
-}
 
 describe('secrets from systemd credentials and the environment', () => {
   let temp: ReturnType<typeof makeTempDir>;
@@ -66,30 +57,30 @@ describe('secrets from systemd credentials and the environment', () => {
   });
 
   it('refuses malformed or invalid accounts without echoing them', () => {
-    const malformed = problemsOf(() => loadConfig({ env: { MOWABILITY_BROKER_USERS: `[{"username": "a", "password": ${PASSWORD}` } }));
+    const malformed = configProblems(() => loadConfig({ env: { MOWABILITY_BROKER_USERS: `[{"username": "a", "password": ${PASSWORD}` } }));
     expect(malformed.join('\n')).toContain('"broker.users" = [Sensitive] is invalid: must be a JSON list');
     expect(malformed.join('\n')).not.toContain(PASSWORD);
     writeFileSync(join(credentials, 'broker.users'), JSON.stringify([{ username: 'a', password: 'short' }]));
-    const invalid = problemsOf(() => loadConfig({ env }));
+    const invalid = configProblems(() => loadConfig({ env }));
     expect(invalid.join('\n')).toContain('"broker.users" = [Sensitive] is invalid: user "a" needs a password of at least 8 characters');
   });
 
   it('refuses a secret given twice, an unknown credential and an unreadable one, naming the fix', () => {
     writeFileSync(join(credentials, 'mqtt.password'), PASSWORD);
-    expect(problemsOf(() => loadConfig({ env: { ...env, MOWABILITY_MQTT_PASSWORD: 'other' } }))).toEqual([
+    expect(configProblems(() => loadConfig({ env: { ...env, MOWABILITY_MQTT_PASSWORD: 'other' } }))).toEqual([
       `"mqtt.password" is set twice: by the credential ${join(credentials, 'mqtt.password')} and by MOWABILITY_MQTT_PASSWORD; remove one of them`,
     ]);
     writeFileSync(join(credentials, 'mqtt.pasword'), PASSWORD);
-    expect(problemsOf(() => loadConfig({ env }))).toEqual([
+    expect(configProblems(() => loadConfig({ env }))).toEqual([
       `credential "mqtt.pasword" (${join(credentials, 'mqtt.pasword')}) is not a setting this daemon reads from credentials; use one of: broker.users, mqtt.password, store.url, http.rateLimitStore`,
     ]);
     const missing = join(temp.dir, 'gone');
-    expect(problemsOf(() => loadConfig({ env: { [CREDENTIALS_DIRECTORY_ENV]: missing } }))[0]).toContain(`CREDENTIALS_DIRECTORY="${missing}" cannot be read (ENOENT)`);
+    expect(configProblems(() => loadConfig({ env: { [CREDENTIALS_DIRECTORY_ENV]: missing } }))[0]).toContain(`CREDENTIALS_DIRECTORY="${missing}" cannot be read (ENOENT)`);
   });
 
   it('reports a credential it cannot read', () => {
     mkdirSync(join(credentials, 'broker.users'));
-    expect(problemsOf(() => loadConfig({ env }))[0]).toMatch(/^credential "broker.users" \(.+\) cannot be read \(EISDIR\)$/);
+    expect(configProblems(() => loadConfig({ env }))[0]).toMatch(/^credential "broker.users" \(.+\) cannot be read \(EISDIR\)$/);
   });
 
   it('keeps credential secrets out of the printed configuration (mowability config)', async () => {

@@ -2,14 +2,19 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { GROUP_OF_PREFIX, groupOf, replaceSettingsTable, renderOtherGroups, renderSettingsTable } from '../../src/config/docsTable.js';
+import { GROUP_OF_PREFIX, groupOf, replaceSettingsTable, renderOtherGroups, renderSettingsTable, unitSettings } from '../../src/config/docsTable.js';
 import { loadConfig } from '../../src/config/load.js';
-import { stationUnitConfigs } from '../../src/daemon.js';
+import { stationUnitConfigs, stationUnits } from '../../src/daemon.js';
+import { schemaWithUnits } from '../../src/config/unitSettings.js';
 import { listSettings } from '../../src/config/schema.js';
 import { makeTempDir } from '../helpers/httpTempDir.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const configurationDoc = readFileSync(`${root}docs/configuration.md`, 'utf8');
+/** The modules the daemon plugs in: their settings are documented with the base schema's. */
+const units = stationUnits();
+/** Every setting the daemon knows: the base schema's and each unit module's. */
+const everySetting = () => listSettings(schemaWithUnits(stationUnitConfigs()));
 
 /** The JSON code blocks of one section ("## Title" up to the next "## "). */
 function jsonBlocks(document: string, heading: string): string[] {
@@ -26,7 +31,7 @@ describe('generated settings documentation', () => {
 
   it.each([['README.md'], ['docs/configuration.md']])('%s holds the current settings tables (run "npm run docs:config")', (file) => {
     const document = readFileSync(`${root}${file}`, 'utf8');
-    expect(replaceSettingsTable(document)).toBe(document);
+    expect(replaceSettingsTable(document, units)).toBe(document);
   });
 
   it('refuses a document without markers or with a broken pair', () => {
@@ -35,7 +40,8 @@ describe('generated settings documentation', () => {
   });
 
   it('docs/configuration.md has every setting in exactly one table, with its environment variable', () => {
-    for (const { key, spec } of listSettings()) {
+    expect(everySetting().map(({ key }) => key)).toEqual(expect.arrayContaining(['snowCover.minDepthCm', 'lawnMemory.pollSeconds']));
+    for (const { key, spec } of everySetting()) {
       const rows = configurationDoc.split('\n').filter((line) => line.startsWith(`| \`${key}\` |`));
       expect(rows, key).toHaveLength(1);
       if (spec.env) expect(rows[0]).toContain(`\`${spec.env}\``);
@@ -43,21 +49,37 @@ describe('generated settings documentation', () => {
   });
 
   it('opens with the home settings, stations first, and README.md shows only those', () => {
-    const home = renderSettingsTable('home');
+    const home = renderSettingsTable('home', units);
     const homeKeys = [...home.matchAll(/^\| `([^`]+)` \|/gm)].map((match) => match[1]);
     expect(homeKeys[0]).toBe('stations');
     expect(homeKeys.length).toBeGreaterThanOrEqual(8);
     expect(homeKeys.length).toBeLessThanOrEqual(14);
-    expect(configurationDoc.indexOf(home)).toBeLessThan(configurationDoc.indexOf(renderOtherGroups()));
+    expect(configurationDoc.indexOf(home)).toBeLessThan(configurationDoc.indexOf(renderOtherGroups(units)));
     const readme = readFileSync(`${root}README.md`, 'utf8');
     expect(readme).toContain(home);
     expect(readme).not.toContain('| `broker.maxClients` |');
   });
 
   it('names existing settings in the home group, so a renamed setting cannot drop out of it unnoticed', () => {
-    const keys = new Set(listSettings().map(({ key }) => key));
+    const keys = new Set(everySetting().map(({ key }) => key));
     const homeEntries = Object.entries(GROUP_OF_PREFIX).filter(([, group]) => group === 'home').map(([prefix]) => prefix);
     for (const entry of homeEntries) expect(keys.has(entry), entry).toBe(true);
+  });
+
+  it('shows each unit module\'s settings under the unit, those for home in the home table', () => {
+    const others = renderOtherGroups(units);
+    for (const unit of units) {
+      for (const { key } of unitSettings(unit)) {
+        const inHome = renderSettingsTable('home', units).includes(`| \`${key}\` |`);
+        const section = others.slice(others.indexOf(`#### Unit \`${unit.name}\``));
+        expect(inHome || section.split('\n#### ')[0]!.includes(`| \`${key}\` |`), key).toBe(true);
+      }
+    }
+    expect(renderSettingsTable('home', units)).toContain('| `lawnMemory.noiseHours` |');
+    expect(others).toContain('#### Unit `snow-cover`: `snowCover.*`');
+    // Without the units the tables lack their settings: the committed document is not what the base schema alone renders.
+    expect(replaceSettingsTable(configurationDoc)).not.toBe(configurationDoc);
+    expect(renderOtherGroups()).not.toContain('snowCover.minDepthCm');
   });
 
   it('groups a key by its longest matching prefix, and a key no prefix matches as tuning', () => {
@@ -81,7 +103,7 @@ describe('generated settings documentation', () => {
     examples.forEach((example, index) => {
       const file = join(temp.dir, `example-${index}.json`);
       writeFileSync(file, example);
-      const config = loadConfig({ argv: ['--config', file], env: {} });
+      const config = loadConfig({ argv: ['--config', file], env: {}, units: stationUnitConfigs() });
       expect(config.stations.length, example).toBeGreaterThan(0);
     });
   });

@@ -4,39 +4,24 @@
  * for a list left the empty default in place (no stations; a broker without accounts, i.e.
  * anonymous), and only a syntax error may be called "not valid JSON".
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config/load.js';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load.js';
 import { configShapeProblems } from '../../src/config/fileShape.js';
 import { configSchema } from '../../src/config/schema.js';
-import { makeTempDir } from '../helpers/httpTempDir.js';
+import { configProblems, configRefusal, useConfigFile } from '../helpers/configFile.js';
 
 describe('configuration file shapes', () => {
-  let temp: ReturnType<typeof makeTempDir>;
-  let file: string;
-  beforeEach(() => {
-    temp = makeTempDir();
-    file = join(temp.dir, 'config.json');
-  });
-  afterEach(() => temp.cleanup());
+  const config = useConfigFile();
 
   function problemsFor(content: string): string[] {
-    writeFileSync(file, content);
-    try {
-      loadConfig({ argv: ['--config', file], env: {} });
-    } catch (err) {
-      expect(err).toBeInstanceOf(ConfigError);
-      expect((err as ConfigError).exitCode).toBe(78);
-      return [...(err as ConfigError).problems];
-    }
-    throw new Error(`expected ${content} to be refused`);
+    const file = config.write(content);
+    return configProblems(() => loadConfig({ argv: ['--config', file], env: {} }));
   }
 
   it('refuses broker.users given as one object instead of a list, which left the broker anonymous (attack)', () => {
     const problems = problemsFor(JSON.stringify({ broker: { host: '127.0.0.1', users: { username: 'ha', password: 'long-enough-secret' } } }));
     expect(problems).toEqual([
-      `configuration file "${file}": "broker.users" must be a list such as [{"username": "...", "password": "..."}]; it is an object (a single entry goes in [ ] too)`,
+      `configuration file "${config.path}": "broker.users" must be a list such as [{"username": "...", "password": "..."}]; it is an object (a single entry goes in [ ] too)`,
     ]);
     expect(problems.join('\n')).not.toContain('long-enough-secret');
   });
@@ -47,7 +32,7 @@ describe('configuration file shapes', () => {
 
   it('refuses "stations": {}', () => {
     expect(problemsFor('{"stations": {}}')).toEqual([
-      `configuration file "${file}": "stations" must be a list such as [{"id", "name", "format", "topic", ...}]; it is an object (a single entry goes in [ ] too)`,
+      `configuration file "${config.path}": "stations" must be a list such as [{"id", "name", "format", "topic", ...}]; it is an object (a single entry goes in [ ] too)`,
     ]);
   });
 
@@ -60,7 +45,7 @@ describe('configuration file shapes', () => {
 
   it('refuses a top-level array', () => {
     expect(problemsFor('[{"http": {"port": 8080}}]')).toEqual([
-      `configuration file "${file}": the configuration file must hold one JSON object of settings, such as {"http": {"port": 8080}}; it holds a list`,
+      `configuration file "${config.path}": the configuration file must hold one JSON object of settings, such as {"http": {"port": 8080}}; it holds a list`,
     ]);
   });
 
@@ -78,20 +63,15 @@ describe('configuration file shapes', () => {
   });
 
   it('says "not valid JSON" for a syntax error only', () => {
-    expect(problemsFor('{"http": {"port": 1,}}')).toEqual([expect.stringMatching(new RegExp(`^configuration file "${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" is not valid JSON: `))]);
+    expect(problemsFor('{"http": {"port": 1,}}')).toEqual([expect.stringMatching(new RegExp(`^configuration file "${config.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" is not valid JSON: `))]);
   });
 
   describe('never echoes a value: a misspelt or misplaced key may hold a secret', () => {
     const SECRET = 'hunter2hunter2';
     function messageFor(content: string): string {
-      writeFileSync(file, content);
-      try {
-        loadConfig({ argv: ['--config', file], env: {} });
-      } catch (err) {
-        expect(err).toBeInstanceOf(ConfigError);
-        return `${(err as ConfigError).message}\n${(err as ConfigError).problems.join('\n')}`;
-      }
-      throw new Error('expected a ConfigError');
+      const file = config.write(content);
+      const refusal = configRefusal(() => loadConfig({ argv: ['--config', file], env: {} }));
+      return `${refusal.message}\n${refusal.problems.join('\n')}`;
     }
 
     it('names a misspelt mqtt.password without its value', () => {
@@ -123,7 +103,7 @@ describe('configuration file shapes', () => {
 
   it('accepts the documented shapes', () => {
     expect(configShapeProblems({ stations: [], broker: { users: [] }, http: { rateLimit: { max: 1 } } }, configSchema)).toEqual([]);
-    writeFileSync(file, JSON.stringify({ broker: { users: [{ username: 'ha', password: 'long-enough-secret' }] }, stations: [] }));
+    const file = config.write({ broker: { users: [{ username: 'ha', password: 'long-enough-secret' }] }, stations: [] });
     expect(loadConfig({ argv: ['--config', file], env: {} }).broker.users).toHaveLength(1);
   });
 });

@@ -1,30 +1,12 @@
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, configFileFrom, loadConfig, redactConfig } from '../../src/config/load.js';
+import { describe, expect, it } from 'vitest';
+import { configFileFrom, loadConfig, redactConfig } from '../../src/config/load.js';
 import { listSettings } from '../../src/config/schema.js';
 import { serviceSchema } from '../../src/config/serviceSchema.js';
-import { makeTempDir } from '../helpers/httpTempDir.js';
-
-function problemsOf(run: () => unknown): string[] {
-  try {
-    run();
-  } catch (err) {
-    expect(err).toBeInstanceOf(ConfigError);
-    expect((err as ConfigError).exitCode).toBe(78);
-    return [...(err as ConfigError).problems];
-  }
-  throw new Error('expected a ConfigError');
-}
+import { configProblems, useConfigFile } from '../helpers/configFile.js';
 
 describe('loadConfig', () => {
-  let temp: ReturnType<typeof makeTempDir>;
-  let file: string;
-  beforeEach(() => {
-    temp = makeTempDir();
-    file = join(temp.dir, 'config.json');
-  });
-  afterEach(() => temp.cleanup());
+  const configFile = useConfigFile();
 
   it('gives the embedded defaults without any source', () => {
     const config = loadConfig({ env: {}, argv: [] });
@@ -43,7 +25,7 @@ describe('loadConfig', () => {
   });
 
   it('applies defaults < file < env < flags', () => {
-    writeFileSync(file, JSON.stringify({ http: { port: 1111, host: '127.0.0.1' }, log: { level: 'warn' }, timezone: 'Europe/Berlin' }));
+    const file = configFile.write({ http: { port: 1111, host: '127.0.0.1' }, log: { level: 'warn' }, timezone: 'Europe/Berlin' });
     const fileOnly = loadConfig({ env: { MOWABILITY_CONFIG: file } });
     expect(fileOnly.http.port).toBe(1111);
     expect(fileOnly.timezone).toBe('Europe/Berlin');
@@ -89,8 +71,8 @@ describe('loadConfig', () => {
   });
 
   it('names an unknown key in the file, the kind of its value (never the value) and the allowed keys', () => {
-    writeFileSync(file, JSON.stringify({ http: { prot: 8080 } }));
-    const problems = problemsOf(() => loadConfig({ argv: ['--config', file], env: {} }));
+    const file = configFile.write({ http: { prot: 8080 } });
+    const problems = configProblems(() => loadConfig({ argv: ['--config', file], env: {} }));
     expect(problems).toHaveLength(1);
     expect(problems[0]).toContain('unknown key "http.prot"');
     expect(problems[0]).toContain('(a number)');
@@ -99,7 +81,7 @@ describe('loadConfig', () => {
   });
 
   it('names an invalid value, the key and what is allowed', () => {
-    const problems = problemsOf(() =>
+    const problems = configProblems(() =>
       loadConfig({ env: { MOWABILITY_HTTP_PORT: '99999', MOWABILITY_TRUST_PROXY: 'maybe', MOWABILITY_TIMEZONE: 'Mars/Olympus' } }),
     );
     expect(problems).toEqual(
@@ -112,21 +94,21 @@ describe('loadConfig', () => {
   });
 
   it('rejects a port with trailing garbage instead of truncating it', () => {
-    const problems = problemsOf(() => loadConfig({ env: { MOWABILITY_HTTP_PORT: '80abc' } }));
+    const problems = configProblems(() => loadConfig({ env: { MOWABILITY_HTTP_PORT: '80abc' } }));
     expect(problems[0]).toContain('"http.port" = "80abc"');
   });
 
   it('lists the allowed values of an enumerated setting', () => {
-    const problems = problemsOf(() => loadConfig({ env: { MOWABILITY_LOG_LEVEL: 'loud' } }));
+    const problems = configProblems(() => loadConfig({ env: { MOWABILITY_LOG_LEVEL: 'loud' } }));
     expect(problems[0]).toMatch(/"log\.level" = "loud" is invalid: .*"info".*"debug"/);
   });
 
   it('refuses registration limits that let one client or network fill the pending registrations', () => {
     const on = { MOWABILITY_REGISTRATION_ENABLED: 'true' };
-    expect(problemsOf(() => loadConfig({ env: { ...on, MOWABILITY_REGISTRATION_MAX_PENDING: '20' } }))).toEqual([
+    expect(configProblems(() => loadConfig({ env: { ...on, MOWABILITY_REGISTRATION_MAX_PENDING: '20' } }))).toEqual([
       '"registration.maxPendingPerNetwork" (20) must be below "registration.maxPending" (20), so one network cannot pause registration for everyone',
     ]);
-    expect(problemsOf(() => loadConfig({ env: { ...on, MOWABILITY_REGISTRATION_MAX_PENDING_PER_ADDRESS: '21' } }))).toEqual([
+    expect(configProblems(() => loadConfig({ env: { ...on, MOWABILITY_REGISTRATION_MAX_PENDING_PER_ADDRESS: '21' } }))).toEqual([
       '"registration.maxPendingPerAddress" (21) must not be above "registration.maxPendingPerNetwork" (20): a client\'s addresses lie in its network',
     ]);
     // Without registration the limits apply to nothing.
@@ -134,25 +116,24 @@ describe('loadConfig', () => {
   });
 
   it('refuses an embedded broker reachable from the network without accounts', () => {
-    const problems = problemsOf(() => loadConfig({ env: { MOWABILITY_BROKER_HOST: '0.0.0.0' } }));
+    const problems = configProblems(() => loadConfig({ env: { MOWABILITY_BROKER_HOST: '0.0.0.0' } }));
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(/"broker\.host" = "0\.0\.0\.0".*"broker\.users"/);
   });
 
   it('refuses a discovery prefix equal to the base topic', () => {
-    writeFileSync(file, JSON.stringify({ mqtt: { baseTopic: 'home' }, homeassistant: { prefix: 'home' } }));
-    expect(problemsOf(() => loadConfig({ argv: ['--config', file] }))[0]).toMatch(/"homeassistant\.prefix" = "home" must differ/);
+    const file = configFile.write({ mqtt: { baseTopic: 'home' }, homeassistant: { prefix: 'home' } });
+    expect(configProblems(() => loadConfig({ argv: ['--config', file] }))[0]).toMatch(/"homeassistant\.prefix" = "home" must differ/);
   });
 
   it('refuses a prune schedule that is not a cron expression', () => {
-    const problems = problemsOf(() => loadConfig({ env: { MOWABILITY_HISTORY_PRUNE_SCHEDULE: 'every night' } }));
+    const problems = configProblems(() => loadConfig({ env: { MOWABILITY_HISTORY_PRUNE_SCHEDULE: 'every night' } }));
     expect(problems[0]).toMatch(/"history\.pruneSchedule" = "every night" is invalid: must be a cron expression/);
   });
 
   it('reports a missing or malformed config file', () => {
-    expect(problemsOf(() => loadConfig({ argv: ['--config', join(temp.dir, 'nope.json')] }))[0]).toMatch(/does not exist/);
-    writeFileSync(file, '{ not json');
-    expect(problemsOf(() => loadConfig({ argv: ['--config', file] }))[0]).toMatch(/not valid JSON/);
+    expect(configProblems(() => loadConfig({ argv: ['--config', join(configFile.dir, 'nope.json')] }))[0]).toMatch(/does not exist/);
+    expect(configProblems(() => loadConfig({ argv: ['--config', configFile.write('{ not json')] }))[0]).toMatch(/not valid JSON/);
   });
 
   it('redacts sensitive settings', () => {

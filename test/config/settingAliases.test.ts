@@ -2,29 +2,18 @@
  * The station side's settings moved from `mqtt.*` to `station.*`; the old names (file keys and
  * environment variables) keep working, each reported once for the daemon's deprecation line.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigError, deprecatedSettingsOf, loadConfig } from '../../src/config/load.js';
 import { listSettings } from '../../src/config/schema.js';
 import { deprecationMessage, SETTING_ALIASES } from '../../src/config/settingAliases.js';
 import { logDeprecatedSettings } from '../../src/daemon.js';
-import { makeTempDir } from '../helpers/httpTempDir.js';
+import { useConfigFile } from '../helpers/configFile.js';
 import { captureLogger } from '../helpers/httpLogCapture.js';
 
 describe('renamed settings', () => {
-  let temp: ReturnType<typeof makeTempDir>;
-  let file: string;
-  beforeEach(() => {
-    temp = makeTempDir();
-    file = join(temp.dir, 'config.json');
-  });
-  afterEach(() => temp.cleanup());
+  const configFile = useConfigFile();
 
-  const withFile = (content: unknown, env: Record<string, string> = {}) => {
-    writeFileSync(file, JSON.stringify(content));
-    return loadConfig({ env: { MOWABILITY_CONFIG: file, ...env } });
-  };
+  const withFile = (content: unknown, env: Record<string, string> = {}) => loadConfig({ env: { MOWABILITY_CONFIG: configFile.write(content), ...env } });
 
   it('names the old keys and environment variables the docs promise, each moved to a station.* setting that exists', () => {
     expect(SETTING_ALIASES.map((alias) => [alias.from, alias.fromEnv])).toEqual([
@@ -81,8 +70,7 @@ describe('renamed settings', () => {
   });
 
   it('the daemon logs one warning line per old name, naming the old and the new one', () => {
-    writeFileSync(file, JSON.stringify({ mqtt: { mowableOnDelayMinutes: 0 } }));
-    const config = loadConfig({ env: { MOWABILITY_CONFIG: file, MOWABILITY_MQTT_RECOMPUTE_INTERVAL_SECONDS: '30' } });
+    const config = withFile({ mqtt: { mowableOnDelayMinutes: 0 } }, { MOWABILITY_MQTT_RECOMPUTE_INTERVAL_SECONDS: '30' });
     const log = captureLogger('info');
     logDeprecatedSettings(config, log.logger);
     const lines = log.lines().filter((line) => line.level === 40);

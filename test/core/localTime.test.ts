@@ -64,6 +64,37 @@ describe('LocalTimeCache', () => {
     expect(calls).toBe(2);
   });
 
+  it('remembers earlier minutes: an hourly projection and a replay back and forth ask Intl once per minute, and stay exact', () => {
+    let calls = 0;
+    const cache = new LocalTimeCache((nowMs, zone) => {
+      calls++;
+      return intlParts(nowMs, zone);
+    });
+    // 48 hourly instants across Berlin's autumn change, three times over, with a minute in between.
+    const start = Date.parse('2026-10-24T06:00:00Z');
+    for (let pass = 0; pass < 3; pass++) {
+      for (let hour = 0; hour < 48; hour++) {
+        const ms = start + hour * 3_600_000 + pass * 7_000;
+        expect(cache.partsAt(ms, 'Europe/Berlin')).toEqual(intlParts(ms, 'Europe/Berlin'));
+      }
+    }
+    expect(calls).toBe(48 * 2);
+  });
+
+  it('keeps a bounded list of minutes per zone and is still exact after starting it again', () => {
+    let calls = 0;
+    const cache = new LocalTimeCache((nowMs, zone) => {
+      calls++;
+      return intlParts(nowMs, zone);
+    });
+    const start = Date.parse('2026-03-28T12:00:00Z');
+    for (let minute = 0; minute < 3000; minute++) cache.partsAt(start + minute * 60_000, 'Europe/Berlin');
+    expect(calls).toBe(3000 * 2);
+    // Minute 0 was dropped when the list started again: asked again, still right.
+    expect(cache.partsAt(start, 'Europe/Berlin')).toEqual(intlParts(start, 'Europe/Berlin'));
+    expect(calls).toBe(3000 * 2 + 2);
+  });
+
   it('passes an unknown zone to the exact path, which decides (throws)', () => {
     const cache = new LocalTimeCache(intlParts);
     expect(() => cache.partsAt(Date.now(), 'Not/AZone')).toThrow(RangeError);

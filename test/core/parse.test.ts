@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FIELD_NAMES, parseFieldValue, parseInput } from '../../src/core/index.js';
+import { parseDenseInput } from '../../src/core/parse.js';
 
 describe('parseFieldValue', () => {
   it.each([
@@ -94,5 +95,27 @@ describe('parseInput', () => {
     expect(parseInput(trap).available).toEqual(['precipitation_rate']);
     const proxy = new Proxy({}, { getOwnPropertyDescriptor() { throw new Error('boom'); } });
     expect(parseInput(proxy).available).toEqual([]);
+  });
+});
+
+describe('parseDenseInput', () => {
+  it('holds every field in the spec table order, undefined where parseInput has none, with the same lists', () => {
+    const raws: unknown[] = [
+      { min_temp_14d: 1, humidity: '40', temperature: 10, precipitation_rate: 'x', rain_1h: 0 },
+      Object.fromEntries(FIELD_NAMES.map((name, i) => [name, i])),
+      { temperature: 99, humidity: 140, precipitation_rate: -0 },
+      { precipitation_rate: 0, get temperature(): number { throw new Error('boom'); } },
+      new Proxy({}, { getOwnPropertyDescriptor() { throw new Error('boom'); } }),
+      null,
+      'temperature=1',
+    ];
+    for (const raw of raws) {
+      const dense = parseDenseInput(raw);
+      const sparse = parseInput(raw);
+      expect(Object.keys(dense.values)).toEqual(FIELD_NAMES);
+      expect(Object.fromEntries(Object.entries(dense.values).filter(([, value]) => value !== undefined))).toEqual(sparse.values);
+      expect(dense.available).toEqual(sparse.available);
+      expect(dense.missing).toEqual(sparse.missing);
+    }
   });
 });

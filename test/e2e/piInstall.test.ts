@@ -10,7 +10,6 @@
  */
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +19,7 @@ import { assertBuilt } from '../helpers/httpCli.js';
 import { makeTempDir } from '../helpers/httpTempDir.js';
 import { DYNAMIC_UID, mapPaths, startSimulatedUnit, writeServiceStubs, type SimulatedService } from '../helpers/unitSimulation.js';
 import { waitUntil } from '../helpers/wait.js';
+import { freePort } from '../../bench/lib/mosquitto.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const STEPS_TIMEOUT_MS = 180_000;
@@ -30,14 +30,6 @@ function readmeShellBlocks(): string[][] {
   const start = readme.indexOf('\n## Install on a Raspberry Pi');
   const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
   return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => (match[1] as string).replace(/\\\n\s*/g, '').split('\n').filter((line) => line.trim() !== ''));
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 describe.skipIf(userInfo().uid !== 0 && !process.env.CI)("README's Raspberry Pi install, step by step", () => {

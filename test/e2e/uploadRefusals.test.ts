@@ -6,28 +6,19 @@
  * station (and per unmatched console) with the reason, and a counter-only
  * station has its first index with its second reading.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { type RunningDaemon } from '../../src/daemon.js';
+import { describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../helpers/httpCli.js';
-import { mqttTempDir, waitUntil } from '../helpers/mqttHarness.js';
+import { waitUntil } from '../helpers/mqttHarness.js';
 import { payloadText } from '../helpers/mqttPayloads.js';
-import { startUploadDaemon, wundergroundStation } from '../helpers/uploadStations.js';
+import { useUploadDaemon, wundergroundStation } from '../helpers/uploadStations.js';
 
 const PASSWORD = 'pws-secret-9';
 
 describe('refused uploads where the user looks', () => {
-  let daemon: RunningDaemon | undefined;
-  const temp = mqttTempDir();
-  afterEach(async () => {
-    await daemon?.stop();
-    daemon = undefined;
-    temp.cleanup();
-  });
+  const uploads = useUploadDaemon();
 
   it('state, status page and mowability status say why an upload was refused', async () => {
-    const started = await startUploadDaemon(temp, [wundergroundStation('pws', 'KXXTEST2', PASSWORD, 'PWS')], { MOWABILITY_STATION_RECOMPUTE_DEBOUNCE_MS: '0' });
-    const { configFile: file, env } = started;
-    daemon = started.daemon;
+    const { daemon, configFile: file, env } = await uploads.start([wundergroundStation('pws', 'KXXTEST2', PASSWORD, 'PWS')], { MOWABILITY_STATION_RECOMPUTE_DEBOUNCE_MS: '0' });
     const base = daemon.httpAddress;
     const get = async (path: string) => {
       const response = await fetch(`${base}${path}`);
@@ -53,7 +44,6 @@ describe('refused uploads where the user looks', () => {
     await waitUntil(async () => typeof (await detail()).index === 'number', 'the index after the second counter reading', 10_000);
 
     await daemon.stop();
-    daemon = undefined;
     const status = await runCliInProcess(['status', '--config', file], env);
     expect(status.code, status.stderr).toBe(0);
     expect(status.stdout).toMatch(/uploads refused:\n {4}2 × unparsable \(wunderground\), last \d+ min ago: no weather field found/);

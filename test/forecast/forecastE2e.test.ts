@@ -7,20 +7,18 @@
  * the same forecast; the full daemon (src/daemon.ts) serves it too, and after a
  * restart with the provider down it still serves the cached forecast.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/load.js';
 import { startDaemon } from '../../src/daemon.js';
 import { createForecastUnit, forecastSource } from '../../src/forecast/compose.js';
 import type { ForecastUnit } from '../../src/forecast/forecastUnit.js';
 import { buildApp } from '../../src/http/app.js';
-import type { Reading, StationConfig } from '../../src/ingest/types.js';
+import type { StationConfig } from '../../src/ingest/types.js';
 import { AccessCache } from '../../src/store/accessCache.js';
 import { Database } from '../../src/store/database.js';
 import { ServiceStore } from '../../src/store/serviceStore.js';
 import { haDiscoveryViolations } from '../helpers/haRules.js';
-import { FakeClock, RecordingClient, mqttTempDir, silentLogger, startMqttDaemon, testMqttConfig, waitUntil, type RunningDaemon } from '../helpers/mqttHarness.js';
+import { FakeClock, mqttTempDir, reading, RecordingClient, silentLogger, startMqttDaemon, testMqttConfig, waitUntil, type RunningDaemon } from '../helpers/mqttHarness.js';
+import { openMeteoDaemonConfig } from '../helpers/openMeteoDaemon.js';
 import { FakeOpenMeteo, fixtureStartMs } from './fakeOpenMeteo.js';
 
 const HOUR_MS = 3_600_000;
@@ -37,27 +35,10 @@ const garden: StationConfig = {
   forecast: { source: 'open-meteo', minJobMinutes: 90 },
 };
 
-function reading(values: Reading['values']): Reading {
-  return { values, rainCounters: [], fingerprint: JSON.stringify(values), dropped: [] };
-}
 
-function appConfig(fakeUrl: string, dbPath: string, extraEnv: Record<string, string> = {}) {
-  const file = join(dbPath, '..', 'config.json');
-  writeFileSync(file, JSON.stringify({ stations: [garden] }));
-  return loadConfig({
-    env: {
-      MOWABILITY_CONFIG: file,
-      MOWABILITY_DB_PATH: dbPath,
-      MOWABILITY_TIMEZONE: 'Europe/Berlin',
-      MOWABILITY_HTTP_HOST: '127.0.0.1',
-      MOWABILITY_HTTP_PORT: '0',
-      MOWABILITY_BROKER_PORT: '0',
-      MOWABILITY_FORECAST_OPEN_METEO_URL: fakeUrl,
-      MOWABILITY_FORECAST_RETRIES: '0',
-      MOWABILITY_STATION_RECOMPUTE_DEBOUNCE_MS: '0',
-      ...extraEnv,
-    },
-  });
+/** The whole daemon's configuration on `garden`; every reading recomputes at once. */
+function appConfig(fakeUrl: string, temp: { dir: string; dbPath: string }, extraEnv: Record<string, string> = {}) {
+  return openMeteoDaemonConfig({ temp, stations: [garden], openMeteoUrl: fakeUrl, env: { MOWABILITY_TIMEZONE: 'Europe/Berlin', MOWABILITY_STATION_RECOMPUTE_DEBOUNCE_MS: '0', ...extraEnv } });
 }
 
 describe('forecast end to end', () => {
@@ -84,7 +65,7 @@ describe('forecast end to end', () => {
   it('publishes the forecast in the state, announces its entities, and serves it over HTTP', async () => {
     const clock = new FakeClock(NOW);
     // Stale after 3 × 2 h: the hold below is still in force 4 h 50 min after the fetch.
-    const config = appConfig(fake.baseUrl, temp.dbPath, { MOWABILITY_FORECAST_RAIN_LEAD_MINUTES: '20', MOWABILITY_FORECAST_INTERVAL_MINUTES: '120' });
+    const config = appConfig(fake.baseUrl, temp, { MOWABILITY_FORECAST_RAIN_LEAD_MINUTES: '20', MOWABILITY_FORECAST_INTERVAL_MINUTES: '120' });
     // The unit's cache uses its own connection to the daemon's database file (WAL allows both).
     const cacheDb = await Database.open(temp.dbPath);
     cleanups.push(() => cacheDb.close());
@@ -170,7 +151,7 @@ describe('forecast end to end', () => {
     const db = await Database.open(temp.dbPath);
     const { key } = await new ServiceStore(db, clock).addKey('tester');
     await db.close();
-    const config = appConfig(fake.baseUrl, temp.dbPath);
+    const config = appConfig(fake.baseUrl, temp);
     const get = async (address: string) => {
       const response = await fetch(`${address}/v1/stations/garden/forecast`, { headers: { authorization: `Bearer ${key}` } });
       return { status: response.status, body: (await response.json()) as { mfi: { fetched_at: string | null; next_window: unknown; stale: boolean } | null } };

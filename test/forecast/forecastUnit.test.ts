@@ -7,10 +7,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { createForecastUnit } from '../../src/forecast/compose.js';
-import { holidayCalendar } from '../../src/lawn/buildLawnUnit.js';
-import type { Reading, StationConfig } from '../../src/ingest/types.js';
+import { holidayCalendar, lawnMemorySettingsOf } from '../../src/lawn/buildLawnUnit.js';
+import { stationUnitConfigs } from '../../src/daemon.js';
+import type { StationConfig } from '../../src/ingest/types.js';
 import { Database } from '../../src/store/database.js';
-import { FakeClock, RecordingClient, mqttTempDir, silentLogger, startMqttDaemon, testMqttConfig, waitUntil, type RunningDaemon } from '../helpers/mqttHarness.js';
+import { FakeClock, mqttTempDir, reading, RecordingClient, silentLogger, startMqttDaemon, testMqttConfig, waitUntil, type RunningDaemon } from '../helpers/mqttHarness.js';
 
 const NOW = Date.parse('2026-06-15T10:00:00Z');
 const HOUR_MS = 3_600_000;
@@ -18,9 +19,6 @@ const fields = { temperature: 'temp', precipitation_rate: 'rate', humidity: 'hum
 const garden: StationConfig = { id: 'garden', name: 'Garden', format: 'json', topic: 'garden/weather', fields, forecast: { source: 'mqtt', topic: 'ha/forecast/garden', minJobMinutes: 45 } };
 const plain: StationConfig = { id: 'plain', name: 'Plain', format: 'json', topic: 'plain/weather', fields };
 
-function reading(values: Reading['values']): Reading {
-  return { values, rainCounters: [], fingerprint: JSON.stringify(values), dropped: [] };
-}
 
 /** HA weather.get_forecasts entries: dry until 13:00, a shower 13:00-14:00, dry after. */
 function haForecast(): { forecast: Array<Record<string, unknown>> } {
@@ -117,10 +115,10 @@ describe('forecast unit with the MQTT forecast topic', () => {
   it('cuts the windows at public holidays: on Corpus Christi in Bavaria the first window opens at local midnight', async () => {
     const corpusChristi = Date.parse('2026-06-04T06:00:00Z');
     const clock = new FakeClock(corpusChristi);
-    const loaded = loadConfig({ env: { MOWABILITY_DB_PATH: temp.dbPath } });
-    const config = { ...loaded, timezone: 'Europe/Berlin', stations: [garden], lawnMemory: { ...loaded.lawnMemory, holidayCountry: 'DE', holidayRegion: 'BY' } };
+    const loaded = loadConfig({ env: { MOWABILITY_DB_PATH: temp.dbPath, MOWABILITY_LAWN_MEMORY_HOLIDAY_COUNTRY: 'DE', MOWABILITY_LAWN_MEMORY_HOLIDAY_REGION: 'BY' }, units: stationUnitConfigs() });
+    const config = { ...loaded, timezone: 'Europe/Berlin', stations: [garden] };
     // The daemon starts the calendar as one of the lawn memory's units; here by hand.
-    await holidayCalendar(config, clock)!.start();
+    await holidayCalendar(lawnMemorySettingsOf(config), clock)!.start();
     cacheDb = await Database.open(temp.dbPath);
     const db = cacheDb;
     const unit = createForecastUnit({ config, database: db, logger: silentLogger, clock, version: 'test' });

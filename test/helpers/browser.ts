@@ -7,6 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import puppeteer, { type Browser, type ConsoleMessage, type Page } from 'puppeteer-core';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Screenshots and other artefacts of the browser tests (ignored by git). */
@@ -49,4 +50,36 @@ export async function openWatchedPage(browser: Browser, options: { width?: numbe
 export function artifactPath(name: string): string {
   mkdirSync(ARTIFACTS_DIR, { recursive: true });
   return join(ARTIFACTS_DIR, name);
+}
+
+export interface ChromiumSuite {
+  /** The file's Chromium (launched before its first test). */
+  readonly browser: Browser;
+  /** Runs `step` after the current test, the last registered first (a harness, a daemon, a fake provider). */
+  afterTest(step: () => unknown): void;
+}
+
+/**
+ * The browser tests' start-up: one Chromium for the whole test file, closed after it, and what
+ * each test started stopped after that test, whether it passed or not.
+ */
+export function useChromium(): ChromiumSuite {
+  let browser: Browser | undefined;
+  const steps: Array<() => unknown> = [];
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  afterEach(async () => {
+    for (const step of steps.splice(0).reverse()) await step();
+  });
+  return {
+    get browser() {
+      if (!browser) throw new Error('useChromium: the browser is there only inside a test');
+      return browser;
+    },
+    afterTest: (step) => void steps.push(step),
+  };
 }

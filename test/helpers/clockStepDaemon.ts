@@ -11,6 +11,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { Database } from '../../src/store/database.js';
 import type { StationStatePayload } from '../../src/station/statePayload.js';
 import { startDaemonProcess, type DaemonProcess } from './httpDaemon.js';
+import { queryReadOnly } from './robustnessProcess.js';
 import { waitUntil } from './wait.js';
 
 export const LIBFAKETIME = '/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1';
@@ -145,6 +146,16 @@ export async function storedHistory(dbPath: string): Promise<{ rainMm: number; r
   } finally {
     await database.close();
   }
+}
+
+/**
+ * The rain counter's total as the running daemon's last commit stored it (read-only, from outside),
+ * or undefined before it is stored: what survives a SIGKILL. A commit counter is no proof, since
+ * the station state and retained messages are committed without readings.
+ */
+export async function committedCounterMm(dbPath: string): Promise<number | undefined> {
+  const rows = await queryReadOnly<{ total: number | null }>(dbPath, 'SELECT MAX(total_mm) AS total FROM history_counters');
+  return rows[0]?.total ?? undefined;
 }
 
 export function cleanup(dir: string): void {

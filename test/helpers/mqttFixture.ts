@@ -19,7 +19,7 @@ import { startDaemon, stationUnitConfigs, type RunningDaemon as ServeDaemon } fr
 import type { StationUnit } from '../../src/station/unit.js';
 import { captureLogger } from './httpLogCapture.js';
 import { FakeClock, RecordingClient, mqttTempDir, startMqttDaemon, type RunningDaemon, type TestSideConfig } from './mqttHarness.js';
-import { AutosavingMosquitto, Mosquitto, startMosquitto } from './mqttMosquitto.js';
+import { AutosavingMosquitto, Mosquitto, startMosquitto } from '../../bench/lib/mosquitto.js';
 
 /** Midsummer morning: the season and daylight checks are not in the way. */
 export const FIXTURE_START_MS = Date.parse('2026-06-15T08:00:00Z');

@@ -3,6 +3,7 @@
  * an embedded broker on port 0, lifecycle start/stop, a fake clock, and
  * mqtt.js clients that record the latest message per topic.
  */
+import type { Reading } from '../../src/ingest/types.js';
 import type { StationUnit } from '../../src/station/unit.js';
 import type { LifecycleComponent } from '../../src/util/lifecycle.js';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
@@ -25,6 +26,11 @@ export const silentLogger = pino({ level: process.env.MOW_TEST_LOG ?? 'silent' }
 /** A temp dir with a database path (test/helpers/httpTempDir.ts's, named for MQTT tests). */
 export function mqttTempDir(): { dir: string; dbPath: string; cleanup(): void } {
   return makeTempDir('mow-mqtt-');
+}
+
+/** A parsed reading as a station's format or an upload hands it to the pipeline (acceptReading). */
+export function reading(values: Reading['values'], rainDeltaMm?: number): Reading {
+  return { values, rainCounters: [], ...(rainDeltaMm === undefined ? {} : { rainDeltaMm }), fingerprint: JSON.stringify([values, rainDeltaMm]), dropped: [] };
 }
 
 export class FakeClock {

@@ -1,6 +1,7 @@
 /** Loads the captured station payloads in test/fixtures/payloads. */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { ParseOutcome, Reading } from '../../src/ingest/types.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/payloads/', import.meta.url));
 
@@ -13,4 +14,10 @@ export function payloadLines(name: string): string[] {
   return payloadText(name)
     .split('\n')
     .filter((line) => line.trim() !== '');
+}
+
+/** The reading a parser made of a capture; a refusal fails the test with the parser's reason. */
+export function parsedReading(outcome: ParseOutcome): Reading {
+  if (outcome.kind !== 'reading') throw new Error(`expected a reading, got ${outcome.kind}: ${outcome.reason}`);
+  return outcome.reading;
 }

@@ -3,7 +3,7 @@
  * broker and the StationsRecorder unit (temp SQLite, fake clock), and the
  * HTTP app reading it through the same StationsView the daemon wires.
  */
-import type { Reading, StationConfig } from '../../src/ingest/types.js';
+import type { StationConfig } from '../../src/ingest/types.js';
 import type { StationUnit } from '../../src/station/unit.js';
 import { createStationsView, type StationsView } from '../../src/http/stationsView.js';
 import { StationsRecorder } from '../../src/http/stationsRecorder.js';
@@ -11,7 +11,8 @@ import type { Database } from '../../src/store/database.js';
 import { closeApp } from '../../src/http/shutdown.js';
 import { historyOptionsFor } from '../../src/config/historyOptions.js';
 import { startHttpHarness, type HttpHarness } from './httpApp.js';
-import { FakeClock, mqttTempDir, startMqttDaemon, testMqttConfig, type RunningDaemon } from './mqttHarness.js';
+import { MINUTE_MS } from '../../src/history/windows.js';
+import { FakeClock, mqttTempDir, publishOnce, startMqttDaemon, testMqttConfig, waitUntil, type RunningDaemon } from './mqttHarness.js';
 
 export const GARDEN: StationConfig = {
   id: 'garden',
@@ -28,6 +29,8 @@ export interface StationsHarness {
   view: StationsView;
   recorder: StationsRecorder;
   dbPath: string;
+  /** Listens on an ephemeral loopback port (for a browser) and returns the address. */
+  listen(): Promise<string>;
   /** Stops the HTTP app and the daemon; the database stays until cleanup(). */
   stop(): Promise<void>;
   cleanup(): Promise<void>;
@@ -85,6 +88,7 @@ export async function startStationsHarness(options: StationsHarnessOptions = {})
     view,
     recorder,
     dbPath,
+    listen: () => http.app.listen({ port: 0, host: '127.0.0.1' }),
     stop,
     async cleanup() {
       await stop();
@@ -93,6 +97,21 @@ export async function startStationsHarness(options: StationsHarnessOptions = {})
   };
 }
 
-export function reading(values: Reading['values'], rainDeltaMm?: number): Reading {
-  return { values, rainCounters: [], ...(rainDeltaMm === undefined ? {} : { rainDeltaMm }), fingerprint: JSON.stringify([values, rainDeltaMm]), dropped: [] };
+/** GARDEN's payload number `i` of a feed: a dry, mild day warming up. */
+function dryReading(i: number): object {
+  return { temp: 17 + i, rate: 0, hum: 55 + i, wind: 5, rain: 0 };
+}
+
+/**
+ * Publishes `count` readings through the embedded broker, the clock ten minutes on before each
+ * (within the history's gap limit), and waits for each one's state before the next.
+ */
+export async function feedThroughBroker(h: StationsHarness, count: number, payload: (i: number) => object = dryReading): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    h.clock.advance(10 * MINUTE_MS);
+    const outcome = await publishOnce(h.daemon.port, 'garden/weather', JSON.stringify(payload(i)), { qos: 1 });
+    if (outcome !== 'handled') throw new Error(`reading ${i} was not handled: ${outcome}`);
+    const at = new Date(h.clock.now()).toISOString();
+    await waitUntil(() => h.daemon.service.stationState(GARDEN.id)?.last_reading_at === at, `the state of reading ${i}`);
+  }
 }

@@ -1,6 +1,11 @@
 /** Captured station uploads (test/fixtures/payloads) as gateways send them over HTTP. */
 import { payloadText } from './mqttPayloads.js';
 
+/** The imperial units uploads use (°F, mph, inches), as the parsers must convert them. */
+export const F_TO_C = (f: number): number => ((f - 32) * 5) / 9;
+export const MPH = 1.609344;
+export const INCH = 25.4;
+
 /** The form fields of a capture stored as a JSON object (values are strings on the wire). */
 export function uploadFields(file: string): Record<string, string> {
   const fields = JSON.parse(payloadText(file)) as Record<string, unknown>;

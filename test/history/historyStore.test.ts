@@ -62,7 +62,9 @@ describe('history persistence (SQLite adapter + batching)', () => {
     const second = service();
     await second.start();
     expect(second.assemble('garden', now)).toEqual(first.assemble('garden', now));
-    expect(second.stationState('garden')).toEqual({ station: 'garden', mowable: true, aboveSinceMs: now - 20 * MINUTE_MS });
+    // The flag is restored; its on-timer starts over (the time the daemon was down was not watched).
+    expect(second.stationState('garden')).toEqual({ station: 'garden', mowable: true, aboveSinceMs: null });
+    expect(await database.all('SELECT mowable, above_since_ms FROM history_station_state')).toEqual([{ mowable: 1, above_since_ms: now - 20 * MINUTE_MS }]);
     const before = await database.all<{ minute: number }>('SELECT minute FROM history_buckets');
     await second.prune(now);
     const after = await database.all<{ minute: number }>('SELECT minute FROM history_buckets');

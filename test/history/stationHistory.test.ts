@@ -287,3 +287,37 @@ describe('StationHistory properties', () => {
     );
   });
 });
+
+describe('StationHistory: what a reading says of its rain (lastIngestRainUnknown)', () => {
+  const counter = (timeMs: number, totalMm: number, parts: Partial<TimedReading> = {}) => reading(timeMs, { rainCounters: [{ key: 'c', totalMm }], ...parts });
+
+  it('unknown for a counter without baseline, observed for a step or a delta, nothing said without rain', () => {
+    const history = new StationHistory(options);
+    history.ingest(counter(T0, 50));
+    expect(history.lastIngestRainUnknown).toBe(true);
+    expect(history.lastIngestRainMm).toBe(0);
+    history.ingest(counter(T0 + MINUTE_MS, 53));
+    expect(history.lastIngestRainUnknown).toBe(false);
+    history.ingest(reading(T0 + 2 * MINUTE_MS, { values: { temperature: 12 } }));
+    expect(history.lastIngestRainUnknown).toBeUndefined();
+    // Older than the baseline: nothing to learn, nothing said.
+    history.ingest(counter(T0 + 30_000, 51));
+    expect(history.lastIngestRainUnknown).toBeUndefined();
+    history.ingest(reading(T0 + 3 * MINUTE_MS, { rainDeltaMm: 0 }));
+    expect(history.lastIngestRainUnknown).toBe(false);
+    // A second counter seen for the first time makes the reading's rain unknown, whatever the first one says.
+    history.ingest(reading(T0 + 4 * MINUTE_MS, { rainCounters: [{ key: 'c', totalMm: 53 }, { key: 'd', totalMm: 7 }] }));
+    expect(history.lastIngestRainUnknown).toBe(true);
+  });
+
+  it('unknown for a step from a baseline beyond the retention (when it rained is unknown), known for no step', () => {
+    const history = new StationHistory(options, { counters: [{ key: 'c', totalMm: 50, atMs: T0 }] });
+    const later = T0 + (RETENTION_MINUTES + 60) * MINUTE_MS;
+    history.ingest(counter(later, 50));
+    expect(history.lastIngestRainUnknown).toBe(false);
+    const again = new StationHistory(options, { counters: [{ key: 'c', totalMm: 50, atMs: T0 }] });
+    again.ingest(counter(later, 53));
+    expect(again.lastIngestRainUnknown).toBe(true);
+    expect(again.lastIngestRainMm).toBe(0);
+  });
+});

@@ -10,7 +10,7 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildForecastDetail } from '../../src/forecast/forecastReport.js';
 import { buildApp } from '../../src/http/app.js';
-import { FORECAST_MESSAGES, type ForecastSource } from '../../src/http/forecastRoute.js';
+import { FORECAST_MESSAGES, FORECAST_RETRY_AFTER_SECONDS, type ForecastSource } from '../../src/http/forecastRoute.js';
 import { MESSAGES } from '../../src/http/errors.js';
 import { addKey, FIXED_NOW_MS, setMaintenance, startHttpHarness, type HttpHarness } from '../helpers/httpApp.js';
 
@@ -70,6 +70,17 @@ describe('GET /v1/stations/{id}/forecast', () => {
     const response = await server.inject({ url: `/v1/stations/${id}/forecast`, headers: { authorization: `Bearer ${key}` } });
     expect(response.statusCode).toBe(status);
     expect(response.json()).toEqual({ status: 'error', mfi: null, message });
+  });
+
+  it('before the forecast unit has started: 503 saying why in terms that hold (not MQTT) and when to retry', async () => {
+    const server = await start();
+    const { key } = await addKey(h!);
+    const response = await server.inject({ url: '/v1/stations/later/forecast', headers: { authorization: `Bearer ${key}` } });
+    expect(response.statusCode).toBe(503);
+    expect(response.headers['retry-after']).toBe(String(FORECAST_RETRY_AFTER_SECONDS));
+    // The station side, not MQTT, runs the forecast, and it starts before HTTP listens; the user can retry.
+    expect(response.json().message).toBe('The forecast is not available yet: the station side is still starting. Retry after the time given in the Retry-After header.');
+    expect(response.json().message).not.toMatch(/MQTT/);
   });
 
   it('checks the key before anything about the station (no enumeration of station ids without a key)', async () => {

@@ -41,6 +41,21 @@ describe('compileSerializer', () => {
     expect(() => serialize({ a: 1, b: undefined })).toThrow(/required/);
   });
 
+  it('writes a conforming value as it is and anything else through the copy: a class instance, an own toJSON, a null prototype', () => {
+    class Row {
+      a = 1;
+      b = 'b';
+      toJSON(): unknown {
+        return 'leaked';
+      }
+    }
+    expect(serialize(new Row())).toBe('{"a":1,"b":"b"}');
+    expect(serialize({ a: 1, b: 'b', toJSON: () => 'leaked' })).toBe('{"a":1,"b":"b"}');
+    const bare = Object.assign(Object.create(null) as Record<string, unknown>, { b: 'b', a: 2, nested: { keep: true } });
+    expect(serialize(bare)).toBe('{"b":"b","a":2,"nested":{"keep":true}}');
+    expect(serialize({ a: 1, b: 'b', undeclared: undefined, list: [{ x: 1, gone: undefined }] })).toBe('{"a":1,"b":"b","list":[{"x":1}]}');
+  });
+
   it('writes null and primitives where the schema allows them, e.g. a null body', () => {
     expect(compileSerializer(healthResponses[503])({ status: 'error', mfi: null, message: 'x' })).toBe('{"status":"error","mfi":null,"message":"x"}');
     expect(compileSerializer(errorEnvelopeSchema)({ status: 'error', mfi: null, message: 'x', extra: 1 })).toBe('{"status":"error","mfi":null,"message":"x"}');

@@ -7,8 +7,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { MINUTE_MS } from '../../src/history/windows.js';
 import { addKey } from '../helpers/httpApp.js';
-import { reading, startStationsHarness, type StationsHarness } from '../helpers/statusPage.js';
-import { waitUntil } from '../helpers/mqttHarness.js';
+import { startStationsHarness, type StationsHarness } from '../helpers/statusPage.js';
+import { reading, waitUntil } from '../helpers/mqttHarness.js';
 
 let harness: StationsHarness | undefined;
 afterEach(async () => {

@@ -56,15 +56,18 @@ describe('detail', () => {
   });
 
   it('a state without the required fields: the error with what is missing', () => {
-    const state = { index_score: null, main_status: null, mowable: false, mowable_reason: 'no index', withheld_fields: { temperature: 'stale (31 min old)' }, error: { code: 'x', message: 'Missing required field temperature.', missing: ['temperature'] } };
+    const state = { index_score: null, main_status: null, mowable: false, mowable_reason: 'no index', withheld_fields: { temperature: 'stale (31 min old)' }, error: { code: 'MISSING_REQUIRED_FIELDS', message: 'Missing required field temperature.', missing: ['temperature'] } };
     const station = detail(viewWith(state as Partial<StationStatePayload>, 1000), { id: 'garden', name: 'Garden' }, 1000 + 31 * 60_000);
     expect(station).toMatchObject({
       availability: 'offline',
       last_reading_age_seconds: 31 * 60,
       missing_fields: ['temperature'],
       withheld_fields: { temperature: 'stale (31 min old)' },
-      error: { message: 'Missing required field temperature.', missing: ['temperature'] },
+      error: { code: 'MISSING_REQUIRED_FIELDS', message: 'Missing required field temperature.', missing: ['temperature'] },
     });
+    // A state without a code (an older daemon's retained state): null, for the page's generic sentence.
+    const older = { ...state, error: { message: 'Missing required field temperature.', missing: ['temperature'] } };
+    expect(detail(viewWith(older as Partial<StationStatePayload>, 1000), { id: 'garden', name: 'Garden' }, 1000).error).toEqual({ code: null, message: 'Missing required field temperature.', missing: ['temperature'] });
   });
   it('a modelled station: the provider status in words, its code and the last error; null for a measured one', () => {
     const modelled = { provider: 'open-meteo', status: 'provider_unreachable', message: 'provider unreachable since …', last_error: 'HTTP 503', failed_rounds: 2 };

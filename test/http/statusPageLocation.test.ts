@@ -9,8 +9,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { LawnMemoryUnit, nightBanPublicReason } from '../../src/lawn/lawnUnit.js';
 import { Database } from '../../src/store/database.js';
 import { addKey } from '../helpers/httpApp.js';
-import { mqttTempDir, silentLogger } from '../helpers/mqttHarness.js';
-import { GARDEN, reading, startStationsHarness, type StationsHarness } from '../helpers/statusPage.js';
+import { mqttTempDir, reading, silentLogger } from '../helpers/mqttHarness.js';
+import { GARDEN, startStationsHarness, type StationsHarness } from '../helpers/statusPage.js';
 
 const BERLIN = { latitude: 52.52, longitude: 13.405 };
 const DUSK_MS = Date.parse('2026-06-21T19:10:00Z');

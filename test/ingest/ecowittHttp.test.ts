@@ -2,19 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { parseEcowittUpload } from '../../src/ingest/formats/ecowittHttp.js';
 import { formFields } from '../../src/ingest/formats/uploadFields.js';
 import { parseStationMessage } from '../../src/ingest/parse.js';
-import type { ParseOutcome, Reading, StationConfig } from '../../src/ingest/types.js';
-import { ecowittBody } from '../helpers/uploadPayloads.js';
+import type { StationConfig } from '../../src/ingest/types.js';
+import { ecowittBody, F_TO_C, INCH, MPH } from '../helpers/uploadPayloads.js';
+import { parsedReading } from '../helpers/mqttPayloads.js';
 
 const station: StationConfig = { id: 'gw', name: 'Gateway', format: 'ecowitt-http', topic: 'mowability-upload/gw' };
-
-function reading(outcome: ParseOutcome): Reading {
-  if (outcome.kind !== 'reading') throw new Error(`expected a reading, got ${outcome.kind}: ${outcome.reason}`);
-  return outcome.reading;
-}
-
-const F_TO_C = (f: number): number => ((f - 32) * 5) / 9;
-const MPH = 1.609344;
-const INCH = 25.4;
 
 interface Expected {
   tempF: number;
@@ -52,7 +44,7 @@ const CAPTURES: ReadonlyArray<[string, Expected]> = [
 
 describe('Ecowitt "Customized" upload (protocol Ecowitt): every captured body', () => {
   it.each(CAPTURES)('%s: °F, mph, in and in/h become °C, km/h, mm and mm/h; dateutc is UTC', (name, expected) => {
-    const r = reading(parseEcowittUpload(station, formFields(ecowittBody(name))));
+    const r = parsedReading(parseEcowittUpload(station, formFields(ecowittBody(name))));
     expect(r.values.temperature).toBeCloseTo(F_TO_C(expected.tempF), 6);
     expect(r.values.humidity).toBe(expected.humidity);
     if (expected.windMph === undefined) expect(r.values.wind_speed).toBeUndefined();
@@ -76,21 +68,21 @@ describe('Ecowitt "Customized" upload (protocol Ecowitt): every captured body', 
 
   it('keeps the PASSKEY and uptime out of the fingerprint, but not the time', () => {
     const fields = formFields(ecowittBody('gw1000bpro'));
-    const base = reading(parseEcowittUpload(station, fields)).fingerprint;
+    const base = parsedReading(parseEcowittUpload(station, fields)).fingerprint;
     expect(base).not.toContain('xxxxxxxx');
-    expect(reading(parseEcowittUpload(station, { ...fields, PASSKEY: 'other', runtime: '1' })).fingerprint).toBe(base);
-    expect(reading(parseEcowittUpload(station, { ...fields, dateutc: '2022-05-27 19:09:10' })).fingerprint).not.toBe(base);
+    expect(parsedReading(parseEcowittUpload(station, { ...fields, PASSKEY: 'other', runtime: '1' })).fingerprint).toBe(base);
+    expect(parsedReading(parseEcowittUpload(station, { ...fields, dateutc: '2022-05-27 19:09:10' })).fingerprint).not.toBe(base);
   });
 
   it('reads the metric rewrite as metric when the station says units "metric"', () => {
-    const r = reading(parseEcowittUpload({ ...station, units: 'metric' }, formFields(ecowittBody('gw1000bpro_metric'))));
+    const r = parsedReading(parseEcowittUpload({ ...station, units: 'metric' }, formFields(ecowittBody('gw1000bpro_metric'))));
     expect(r.values.temperature).toBe(-4.4);
     expect(r.values.wind_speed).toBe(32.4);
     expect(r.rainCounters[0]?.totalMm).toBe(112.8);
   });
 
   it('takes the lowest soil channel present and skips -9999 and empty values', () => {
-    const r = reading(parseEcowittUpload(station, { tempf: '-9999', humidity: '', soilmoisture3: '31', soilmoisture5: '12', dateutc: '2024-10-03 19:42:19' }));
+    const r = parsedReading(parseEcowittUpload(station, { tempf: '-9999', humidity: '', soilmoisture3: '31', soilmoisture5: '12', dateutc: '2024-10-03 19:42:19' }));
     expect(r.values).toEqual({ soil_moisture: 31 });
     expect(r.dropped).toEqual([]);
   });
@@ -98,14 +90,14 @@ describe('Ecowitt "Customized" upload (protocol Ecowitt): every captured body', 
   it('refuses a body without weather or with a dateutc that is not a time, and drops implausible values', () => {
     expect(parseEcowittUpload(station, { PASSKEY: 'x', stationtype: 'GW2000A' }).kind).toBe('rejected');
     expect(parseEcowittUpload(station, { tempf: '50', dateutc: 'yesterday' })).toMatchObject({ kind: 'rejected', reason: expect.stringContaining('dateutc') });
-    const r = reading(parseEcowittUpload(station, { tempf: '500', humidity: '50', dailyrainin: 'lots' }));
+    const r = parsedReading(parseEcowittUpload(station, { tempf: '500', humidity: '50', dailyrainin: 'lots' }));
     expect(r.values).toEqual({ humidity: 50 });
     expect(r.dropped).toHaveLength(2);
     expect(r.payloadTimeMs).toBeUndefined();
   });
 
   it('reads the same body relayed over MQTT', () => {
-    const r = reading(parseStationMessage(station, 'mowability-upload/gw', ecowittBody('ws2900'), { timeZone: 'Europe/Berlin' }));
+    const r = parsedReading(parseStationMessage(station, 'mowability-upload/gw', ecowittBody('ws2900'), { timeZone: 'Europe/Berlin' }));
     expect(r.values.humidity).toBe(100);
     expect(r.payloadTimeMs).toBe(Date.parse('2021-08-17T00:15:59Z'));
   });

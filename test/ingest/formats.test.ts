@@ -1,21 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { parseStationMessage } from '../../src/ingest/parse.js';
-import type { ParseOutcome, Reading, StationConfig } from '../../src/ingest/types.js';
-import { payloadText } from '../helpers/mqttPayloads.js';
+import type { StationConfig } from '../../src/ingest/types.js';
+import { parsedReading, payloadText } from '../helpers/mqttPayloads.js';
 
 const context = { timeZone: 'UTC' };
-
-function reading(outcome: ParseOutcome): Reading {
-  if (outcome.kind !== 'reading') throw new Error(`expected a reading, got ${outcome.kind}: ${outcome.reason}`);
-  return outcome.reading;
-}
 
 describe('weewx format', () => {
   const station: StationConfig = { id: 'davis', name: 'Davis', format: 'weewx', topic: 'weewx/loop' };
   const loop = payloadText('weewx-mqtt__kotori__vantagepro2_loop.json');
 
   it('reads the Vantage Pro2 METRIC loop packet: string values, unit labels, dateTime', () => {
-    const r = reading(parseStationMessage(station, 'weewx/loop', loop, context));
+    const r = parsedReading(parseStationMessage(station, 'weewx/loop', loop, context));
     expect(r.values.temperature).toBeCloseTo(3.55555555556, 6);
     expect(r.values.humidity).toBe(90);
     expect(r.values.wind_speed).toBeCloseTo(3.95409343049, 6);
@@ -29,7 +24,7 @@ describe('weewx format', () => {
 
   it('turns METRIC rain in cm into mm and takes it as a per-packet delta', () => {
     const packet = { ...JSON.parse(loop), rain_cm: '0.02', rainRate_cm_per_hour: '0.24' };
-    const r = reading(parseStationMessage(station, 't', JSON.stringify(packet), context));
+    const r = parsedReading(parseStationMessage(station, 't', JSON.stringify(packet), context));
     expect(r.rainDeltaMm).toBeCloseTo(0.2, 9);
     expect(r.values.precipitation_rate).toBeCloseTo(2.4, 9);
     expect(r.rainCounters).toEqual([]);
@@ -37,12 +32,12 @@ describe('weewx format', () => {
 
   it('uses usUnits when the keys carry no unit label', () => {
     const us = { dateTime: '1492467300', usUnits: '1', outTemp: '50.0', windSpeed: '10', rain: '0.1' };
-    const r = reading(parseStationMessage(station, 't', JSON.stringify(us), context));
+    const r = parsedReading(parseStationMessage(station, 't', JSON.stringify(us), context));
     expect(r.values.temperature).toBeCloseTo(10, 9);
     expect(r.values.wind_speed).toBeCloseTo(16.09344, 6);
     expect(r.rainDeltaMm).toBeCloseTo(2.54, 9);
     const metricwx = { ...us, usUnits: '17', outTemp: '10', windSpeed: '2', rain: '0.4' };
-    const m = reading(parseStationMessage(station, 't', JSON.stringify(metricwx), context));
+    const m = parsedReading(parseStationMessage(station, 't', JSON.stringify(metricwx), context));
     expect(m.values.wind_speed).toBeCloseTo(7.2, 9);
     expect(m.rainDeltaMm).toBeCloseTo(0.4, 9);
   });
@@ -58,7 +53,7 @@ describe('ecowitt2mqtt format', () => {
   const published = payloadText('ecowitt2mqtt-published__topic-json__gw1000bpro.json');
 
   it('reads the imperial output and converts °F, mph, in', () => {
-    const r = reading(parseStationMessage(station, 't', published, context));
+    const r = parsedReading(parseStationMessage(station, 't', published, context));
     expect(r.values.temperature).toBeCloseTo(34, 6);
     expect(r.values.humidity).toBe(64);
     expect(r.values.wind_speed).toBeCloseTo(20.89 * 1.609344, 6);
@@ -71,7 +66,7 @@ describe('ecowitt2mqtt format', () => {
 
   it('reads metric output when configured', () => {
     const metric = { ...station, units: 'metric' as const };
-    const r = reading(parseStationMessage(metric, 't', JSON.stringify({ temp: 21.5, windspeed: 12, totalrain: 812.4 }), context));
+    const r = parsedReading(parseStationMessage(metric, 't', JSON.stringify({ temp: 21.5, windspeed: 12, totalrain: 812.4 }), context));
     expect(r.values.temperature).toBe(21.5);
     expect(r.values.wind_speed).toBe(12);
     expect(r.rainCounters[0]?.totalMm).toBe(812.4);
@@ -94,7 +89,7 @@ describe('json format', () => {
 
   it('maps configured keys (dotted paths) and units, and reads the timestamp key', () => {
     const payload = JSON.stringify({ sensors: { t: 68 }, rate: '1.5', rain: 2, ts: '2026-05-01T10:00:00Z' });
-    const r = reading(parseStationMessage(station, 't', payload, context));
+    const r = parsedReading(parseStationMessage(station, 't', payload, context));
     expect(r.values.temperature).toBeCloseTo(20, 9);
     expect(r.values.precipitation_rate).toBe(1.5);
     expect(r.rainCounters).toEqual([{ key: 'json/rain', totalMm: 50.8 }]);
@@ -112,8 +107,8 @@ describe('json format', () => {
 describe('fields format', () => {
   it('takes the field from the last topic level', () => {
     const station: StationConfig = { id: 'g', name: 'G', format: 'fields', topic: 'garden/+' };
-    expect(reading(parseStationMessage(station, 'garden/temperature', ' 12.5 ', context)).values.temperature).toBe(12.5);
-    expect(reading(parseStationMessage(station, 'garden/rain_total', '3.2', context)).rainCounters[0]?.totalMm).toBe(3.2);
+    expect(parsedReading(parseStationMessage(station, 'garden/temperature', ' 12.5 ', context)).values.temperature).toBe(12.5);
+    expect(parsedReading(parseStationMessage(station, 'garden/rain_total', '3.2', context)).rainCounters[0]?.totalMm).toBe(3.2);
     expect(parseStationMessage(station, 'garden/battery', '3.2', context).kind).toBe('ignored');
     expect(parseStationMessage(station, 'garden/temperature', 'warm', context).kind).toBe('rejected');
   });
@@ -127,8 +122,8 @@ describe('fields format', () => {
       fields: { 'sensors/out/t_f': 'temperature', 'sensors/wind': 'wind_speed' },
       units: { temperature: 'F', wind_speed: 'm/s' },
     };
-    expect(reading(parseStationMessage(station, 'sensors/out/t_f', '32', context)).values.temperature).toBe(0);
-    expect(reading(parseStationMessage(station, 'sensors/wind', '10', context)).values.wind_speed).toBe(36);
+    expect(parsedReading(parseStationMessage(station, 'sensors/out/t_f', '32', context)).values.temperature).toBe(0);
+    expect(parsedReading(parseStationMessage(station, 'sensors/wind', '10', context)).values.wind_speed).toBe(36);
     expect(parseStationMessage(station, 'sensors/other', '1', context).kind).toBe('ignored');
   });
 });
@@ -149,6 +144,6 @@ describe('timestamps that are not times', () => {
     const station: StationConfig = { id: 'd', name: 'D', format: 'json', topic: 'd', fields: { temperature: 't' }, timestampKey: 'ts' };
     expect(parseStationMessage(station, 'd', JSON.stringify({ t: 1, ts: 1e300 }), context).kind).toBe('rejected');
     const weewx: StationConfig = { id: 'w', name: 'W', format: 'weewx', topic: 'w' };
-    expect(reading(parseStationMessage(weewx, 'w', JSON.stringify({ outTemp_C: '1', dateTime: '1e999' }), context)).payloadTimeMs).toBeUndefined();
+    expect(parsedReading(parseStationMessage(weewx, 'w', JSON.stringify({ outTemp_C: '1', dateTime: '1e999' }), context)).payloadTimeMs).toBeUndefined();
   });
 });

@@ -1,18 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { parseStationMessage } from '../../src/ingest/parse.js';
-import type { ParseOutcome, Reading, StationConfig } from '../../src/ingest/types.js';
-import { payloadLines } from '../helpers/mqttPayloads.js';
+import type { Reading, StationConfig } from '../../src/ingest/types.js';
+import { parsedReading, payloadLines } from '../helpers/mqttPayloads.js';
 
 const station: StationConfig = { id: 'garden', name: 'Garden', format: 'rtl_433', topic: 'rtl_433/+/events' };
 const context = { timeZone: 'Europe/Berlin' };
 
-function reading(outcome: ParseOutcome): Reading {
-  if (outcome.kind !== 'reading') throw new Error(`expected a reading, got ${outcome.kind}: ${outcome.reason}`);
-  return outcome.reading;
-}
-
 function first(file: string, s: StationConfig = station): Reading {
-  return reading(parseStationMessage(s, 'rtl_433/host/events', payloadLines(file)[0]!, context));
+  return parsedReading(parseStationMessage(s, 'rtl_433/host/events', payloadLines(file)[0]!, context));
 }
 
 describe('rtl_433 format', () => {
@@ -38,7 +33,7 @@ describe('rtl_433 format', () => {
 
   it('gives the three repeated Acurite transmissions one fingerprint', () => {
     const lines = payloadLines('rtl433-json__rtl_433_tests__Acurite-5n1_VN1TXC_02.jsonl');
-    const prints = new Set(lines.map((line) => reading(parseStationMessage(station, 't', line, context)).fingerprint));
+    const prints = new Set(lines.map((line) => parsedReading(parseStationMessage(station, 't', line, context)).fingerprint));
     expect(lines.length).toBeGreaterThanOrEqual(3);
     expect(prints.size).toBe(1);
   });
@@ -47,7 +42,7 @@ describe('rtl_433 format', () => {
     const lines = payloadLines('rtl433-json__rtl_433_tests__LaCrosse-WS3600_g005.jsonl').map((line) =>
       parseStationMessage(station, 't', line, context),
     );
-    const readings = lines.filter((o) => o.kind === 'reading').map((o) => reading(o));
+    const readings = lines.filter((o) => o.kind === 'reading').map((o) => parsedReading(o));
     expect(readings.some((r) => r.values.temperature === -2)).toBe(true);
     expect(readings.some((r) => r.values.humidity === 85)).toBe(true);
     expect(readings.some((r) => r.rainCounters[0]?.totalMm === 18.648)).toBe(true);
@@ -69,18 +64,18 @@ describe('rtl_433 format', () => {
     const celsius = { ...station, match: { id: 65 } };
     const everyWh65b = { ...station, id: 'all', match: { model: 'Fineoffset-WH65B' } };
     const neighbour = { ...station, id: 'n', match: { id: 195 } };
-    const first = reading(parseStationMessage(celsius, 't', line65, context));
+    const first = parsedReading(parseStationMessage(celsius, 't', line65, context));
     expect(parseStationMessage(neighbour, 't', line65, context).kind).toBe('ignored');
-    const again = reading(parseStationMessage(celsius, 't', line65, context));
+    const again = parsedReading(parseStationMessage(celsius, 't', line65, context));
     expect(again).toEqual(first);
-    expect(reading(parseStationMessage(everyWh65b, 't', line65, context)).values).toEqual(first.values);
+    expect(parsedReading(parseStationMessage(everyWh65b, 't', line65, context)).values).toEqual(first.values);
     expect(parseStationMessage({ ...station, id: 'x', match: { model: 'Acurite-5n1' } }, 't', line65, context).kind).toBe('ignored');
   });
 
   it('reads a local rtl_433 time in the configured zone, and ISO and Unix times', () => {
     const base = { model: 'X', id: 1, temperature_C: 10 };
     const at = (time: unknown) =>
-      reading(parseStationMessage(station, 't', JSON.stringify({ ...base, time }), context)).payloadTimeMs;
+      parsedReading(parseStationMessage(station, 't', JSON.stringify({ ...base, time }), context)).payloadTimeMs;
     expect(at('2026-07-01 12:00:00')).toBe(Date.parse('2026-07-01T10:00:00Z'));
     expect(at('2026-01-01 12:00:00')).toBe(Date.parse('2026-01-01T11:00:00Z'));
     expect(at('2026-07-01T12:00:00+02:00')).toBe(Date.parse('2026-07-01T10:00:00Z'));
@@ -89,7 +84,7 @@ describe('rtl_433 format', () => {
   });
 
   it('drops implausible values but keeps the rest of the event', () => {
-    const r = reading(
+    const r = parsedReading(
       parseStationMessage(station, 't', JSON.stringify({ model: 'X', id: 1, temperature_C: 140, humidity: 50 }), context),
     );
     expect(r.values.temperature).toBeUndefined();
@@ -173,7 +168,7 @@ const CAPTURES: ReadonlyArray<{
 
 describe('rtl_433 captures', () => {
   it.each(CAPTURES)('$file', ({ file, lines, values, rainCounters, sameFingerprint }) => {
-    const readings = payloadLines(file).map((line) => reading(parseStationMessage(station, 'rtl_433/host/events', line, context)));
+    const readings = payloadLines(file).map((line) => parsedReading(parseStationMessage(station, 'rtl_433/host/events', line, context)));
     expect(readings).toHaveLength(lines);
     for (const r of readings) {
       expect(Object.keys(r.values).sort()).toEqual(Object.keys(values).sort());

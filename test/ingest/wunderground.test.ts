@@ -2,23 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { formFields } from '../../src/ingest/formats/uploadFields.js';
 import { parseWundergroundUpload } from '../../src/ingest/formats/wunderground.js';
 import { parseStationMessage } from '../../src/ingest/parse.js';
-import type { ParseOutcome, Reading, StationConfig } from '../../src/ingest/types.js';
-import { wundergroundRequest } from '../helpers/uploadPayloads.js';
+import type { StationConfig } from '../../src/ingest/types.js';
+import { F_TO_C, INCH, MPH, wundergroundRequest } from '../helpers/uploadPayloads.js';
+import { parsedReading } from '../helpers/mqttPayloads.js';
 
 const station: StationConfig = { id: 'pws', name: 'PWS', format: 'wunderground', topic: 'mowability-upload/pws' };
 
-function reading(outcome: ParseOutcome): Reading {
-  if (outcome.kind !== 'reading') throw new Error(`expected a reading, got ${outcome.kind}: ${outcome.reason}`);
-  return outcome.reading;
-}
-
-const F_TO_C = (f: number): number => ((f - 32) * 5) / 9;
-const MPH = 1.609344;
-const INCH = 25.4;
-
 describe('Weather Underground upload protocol', () => {
   it("reads the protocol page's sample request: dateutc with '+' and %3A, rainin as the hourly rate", () => {
-    const r = reading(parseWundergroundUpload(station, formFields(wundergroundRequest('wunderground-get__wu-protocol__sample.txt'))));
+    const r = parsedReading(parseWundergroundUpload(station, formFields(wundergroundRequest('wunderground-get__wu-protocol__sample.txt'))));
     expect(r.values.temperature).toBeCloseTo(F_TO_C(70), 6);
     expect(r.values.humidity).toBe(90);
     expect(r.values.dew_point).toBeCloseTo(F_TO_C(68.2), 6);
@@ -30,7 +22,7 @@ describe('Weather Underground upload protocol', () => {
   });
 
   it('reads every field the daemon uses, in their units', () => {
-    const r = reading(parseWundergroundUpload(station, formFields(wundergroundRequest('wunderground-get__wu-protocol__all-fields.txt'))));
+    const r = parsedReading(parseWundergroundUpload(station, formFields(wundergroundRequest('wunderground-get__wu-protocol__all-fields.txt'))));
     expect(r.values.temperature).toBeCloseTo(F_TO_C(61.3), 6);
     expect(r.values.humidity).toBe(72);
     expect(r.values.dew_point).toBeCloseTo(F_TO_C(52.1), 6);
@@ -46,7 +38,7 @@ describe('Weather Underground upload protocol', () => {
   });
 
   it('reads the Ambient ObserverIP capture (dateutc=now: the arrival time counts), yearly counter before daily', () => {
-    const r = reading(parseWundergroundUpload(station, formFields(wundergroundRequest('ecowitt-http__ecowitt2mqtt__payload_wunderground.json'))));
+    const r = parsedReading(parseWundergroundUpload(station, formFields(wundergroundRequest('ecowitt-http__ecowitt2mqtt__payload_wunderground.json'))));
     expect(r.values.temperature).toBeCloseTo(F_TO_C(89.42), 6);
     expect(r.values.humidity).toBe(54);
     expect(r.values.dew_point).toBeCloseTo(F_TO_C(70.7), 6);
@@ -59,7 +51,7 @@ describe('Weather Underground upload protocol', () => {
   });
 
   it('prefers Ambient\'s rainratein and totalrainin', () => {
-    const r = reading(parseWundergroundUpload(station, { rainin: '0.5', rainratein: '0.1', dailyrainin: '0.2', totalrainin: '10' }));
+    const r = parsedReading(parseWundergroundUpload(station, { rainin: '0.5', rainratein: '0.1', dailyrainin: '0.2', totalrainin: '10' }));
     expect(r.values.precipitation_rate).toBeCloseTo(2.54, 6);
     expect(r.rainCounters).toEqual([{ key: 'wunderground/totalrainin', totalMm: 254 }]);
   });
@@ -67,13 +59,13 @@ describe('Weather Underground upload protocol', () => {
   it('refuses a request with no weather or a broken dateutc; the credentials never enter the fingerprint', () => {
     expect(parseWundergroundUpload(station, { ID: 'K', PASSWORD: 'p', action: 'updateraw' }).kind).toBe('rejected');
     expect(parseWundergroundUpload(station, { tempf: '50', dateutc: '2026-13-45 99:00:00' }).kind).toBe('rejected');
-    const r = reading(parseWundergroundUpload(station, { ID: 'K', PASSWORD: 'hunter2', tempf: '50' }));
+    const r = parsedReading(parseWundergroundUpload(station, { ID: 'K', PASSWORD: 'hunter2', tempf: '50' }));
     expect(r.fingerprint).not.toContain('hunter2');
   });
 
   it('reads a query string relayed over MQTT', () => {
     const query = wundergroundRequest('wunderground-get__wu-protocol__all-fields.txt');
-    const r = reading(parseStationMessage(station, 'mowability-upload/pws', query, { timeZone: 'UTC' }));
+    const r = parsedReading(parseStationMessage(station, 'mowability-upload/pws', query, { timeZone: 'UTC' }));
     expect(r.values.humidity).toBe(72);
   });
 });

@@ -8,8 +8,8 @@ import { INTERCEPTION_STORAGE_MM, dryingRateMmH } from '../../src/core/drying.js
 import { LawnMemoryUnit } from '../../src/lawn/lawnUnit.js';
 import { Database } from '../../src/store/database.js';
 import { addKey } from '../helpers/httpApp.js';
-import { silentLogger } from '../helpers/mqttHarness.js';
-import { reading, startStationsHarness, type StationsHarness } from '../helpers/statusPage.js';
+import { reading, silentLogger } from '../helpers/mqttHarness.js';
+import { startStationsHarness, type StationsHarness } from '../helpers/statusPage.js';
 
 const SUN = { temperature: 20, humidity: 50, wind_speed: 12, solar: 650 };
 const MIN = 60_000;
@@ -32,7 +32,7 @@ describe('drying agrees in HTTP, MQTT and the status page', () => {
     database = await Database.open(temp.dbPath);
     const db = database;
     const unit = new LawnMemoryUnit({
-      stations: [{ id: 'garden', name: 'Garden', format: 'json', topic: 'garden/weather', fields: {} }],
+      stations: [{ id: 'garden' }],
       database: db, logger: silentLogger, now: () => harness?.clock.now() ?? start, baseTopic: 'mowability',
       lawn: { soilType: 'loam', mowerClass: 'robot', turfType: 'cool_season' },
       quiet: { night: false, marginMinutes: 30, noise: null, sundays: false, timeZone: 'Europe/Berlin' },

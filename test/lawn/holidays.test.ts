@@ -9,7 +9,10 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/load.js';
 import type { AppConfig } from '../../src/config/schema.js';
 import { HolidayCalendar, publicHolidays } from '../../src/lawn/holidays.js';
-import { lawnMemoryUnits } from '../../src/lawn/buildLawnUnit.js';
+import { lawnMemorySettingsOf, lawnMemoryUnit } from '../../src/lawn/buildLawnUnit.js';
+import { stationUnitConfigs } from '../../src/daemon.js';
+import { buildUnit } from '../../src/station/unit.js';
+import { LogThrottle } from '../../src/util/logThrottle.js';
 import { Database } from '../../src/store/database.js';
 import { mqttTest, type MqttDaemonFixture } from '../helpers/mqttFixture.js';
 import { silentLogger, testMqttConfig } from '../helpers/mqttHarness.js';
@@ -20,7 +23,7 @@ const mild: Weather = { temperature: 18, humidity: 55, wind_speed: 6, solar: 500
 function configWith(dir: string, lawnMemory: Record<string, unknown>): () => AppConfig {
   const file = join(dir, 'config.json');
   writeFileSync(file, JSON.stringify({ db: { path: join(dir, 'mowability.db') }, timezone: 'Europe/Berlin', lawnMemory, stations: [garden] }));
-  return () => loadConfig({ argv: ['--config', file] });
+  return () => loadConfig({ argv: ['--config', file], units: stationUnitConfigs() });
 }
 
 describe('public holidays from date-holidays', () => {
@@ -58,7 +61,7 @@ describe('public holidays from date-holidays', () => {
     try {
       expect(configWith(dir, { holidayCountry: 'de' })).toThrow(/lawnMemory\.holidayCountry.*must be empty or a two-letter ISO 3166-1 country code in capitals/);
       expect(configWith(dir, { holidayRegion: 'BY' })).toThrow(/"lawnMemory\.holidayRegion" = "BY" needs "lawnMemory\.holidayCountry"/);
-      expect(configWith(dir, { holidayCountry: 'DE', holidayRegion: 'BY' })().lawnMemory).toMatchObject({ holidayCountry: 'DE', holidayRegion: 'BY' });
+      expect(lawnMemorySettingsOf(configWith(dir, { holidayCountry: 'DE', holidayRegion: 'BY' })())).toMatchObject({ holidayCountry: 'DE', holidayRegion: 'BY' });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -69,8 +72,8 @@ async function startWithHolidays(mqtt: MqttDaemonFixture, region: string): Promi
   mqtt.clock.ms = Date.parse('2026-06-03T08:00:00Z');
   const config = configWith(mqtt.dir, { holidayCountry: 'DE', holidayRegion: region })();
   const database = await Database.open(mqtt.dbPath);
-  // The composition root's own builder: the calendar unit, then the lawn memory reading its dates.
-  const units = lawnMemoryUnits(config, database, silentLogger, mqtt.clock);
+  // The module as stationUnits() builds it: the calendar unit, then the lawn memory reading its dates.
+  const units = buildUnit(lawnMemoryUnit, { config, logger: silentLogger, clock: mqtt.clock, throttle: (log) => new LogThrottle(log), store: database });
   expect(units.map((unit) => unit.name)).toEqual(['holidays', 'lawn']);
   const daemon = await mqtt.start(testMqttConfig({ stations: [garden], station: { mowableOnDelayMinutes: 0 } }), { units });
   const stop = async () => {

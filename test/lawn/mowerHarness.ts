@@ -1,6 +1,7 @@
 /** The lawn memory with a mower state source on the MQTT fixture's daemon (aedes on an ephemeral port). */
 import { onTestFinished } from 'vitest';
-import type { MowerConfig, StationConfig } from '../../src/ingest/types.js';
+import type { StationConfig } from '../../src/ingest/types.js';
+import type { MowerConfig } from '../../src/lawn/mowerConfig.js';
 import { LawnMemoryUnit } from '../../src/lawn/lawnUnit.js';
 import { MowerStateSources } from '../../src/lawn/mowerStateSource.js';
 import type { StationSideConfig } from '../../src/config/schema.js';
@@ -16,7 +17,7 @@ export interface MowerDaemon extends LawnDaemon {
 type StationOverrides = Partial<StationSideConfig['station']>;
 
 export async function startMowerDaemon(fixture: MqttDaemonFixture, mower: MowerConfig, settings: StationOverrides = {}): Promise<MowerDaemon> {
-  const station: StationConfig = { ...garden, mower };
+  const station: StationConfig & { mower: MowerConfig } = { ...garden, mower };
   const config = testMqttConfig({ stations: [station], station: { mowableOnDelayMinutes: 0, ...settings } });
   const database = await Database.open(fixture.dbPath);
   const unit = new LawnMemoryUnit({
@@ -31,7 +32,7 @@ export async function startMowerDaemon(fixture: MqttDaemonFixture, mower: MowerC
     saveIntervalMs: 3_600_000,
     pollIntervalMs: 3_600_000,
   });
-  // As the composition root wires it (src/lawn/buildLawnUnit.ts): the source records through the lawn unit.
+  // As the lawn memory's module wires it (src/lawn/buildLawnUnit.ts): the source records through the lawn unit.
   const source = new MowerStateSources([station], (id, atMs, from) => unit.recordCut(id, atMs, from), silentLogger, () => fixture.clock.now());
   const daemon = await fixture.start(config, { units: [unit, source] });
   const stop = async () => {

@@ -7,13 +7,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { MINUTE_MS } from '../../src/history/windows.js';
-import type { Reading, StationConfig } from '../../src/ingest/types.js';
+import type { StationConfig } from '../../src/ingest/types.js';
 import { GapFillUnit } from '../../src/modelled/gapFill.js';
 import { StationPipeline } from '../../src/station/pipeline.js';
 import type { StationUnit } from '../../src/station/unit.js';
 import { Database } from '../../src/store/database.js';
 import { LogThrottle } from '../../src/util/logThrottle.js';
-import { FakeClock, testMqttConfig, waitUntil } from '../helpers/mqttHarness.js';
+import { FakeClock, reading, testMqttConfig, waitUntil } from '../helpers/mqttHarness.js';
 import { useFakeOpenMeteo } from './fakeModelledServer.js';
 
 const NOW = Date.parse('2026-06-15T10:20:00Z');
@@ -24,9 +24,6 @@ const garden: StationConfig = {
   gapFill: { source: 'open-meteo' },
 };
 
-function reading(values: Reading['values']): Reading {
-  return { values, rainCounters: [], fingerprint: JSON.stringify(values), dropped: [] };
-}
 
 type State = Record<string, unknown> & {
   input: Record<string, number>; estimated_fields: string[]; derived_fields: string[];

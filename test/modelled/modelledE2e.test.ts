@@ -6,37 +6,18 @@
  * and its forecast. Then the provider goes down at a restart with the clock moved on, comes back,
  * and the missed hours are filled from past hours: no hole in the history.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/load.js';
-import { startDaemon, type RunningDaemon } from '../../src/daemon.js';
+import type { RunningDaemon } from '../../src/daemon.js';
 import { RETENTION_MINUTES } from '../../src/history/windows.js';
-import { FakeClock, RecordingClient, silentLogger, waitUntil } from '../helpers/mqttHarness.js';
+import { FakeClock, RecordingClient, waitUntil } from '../helpers/mqttHarness.js';
+import { startOpenMeteoDaemon } from '../helpers/openMeteoDaemon.js';
 import { rainAt, useFakeOpenMeteo } from './fakeModelledServer.js';
 
 const HOUR_MS = 3_600_000;
 /** 10:20 UTC: the backfill reaches back to 00:00 fourteen days ago. */
 const NOW = Date.parse('2026-06-15T10:20:00Z');
 
-function config(fakeUrl: string, dbPath: string) {
-  const file = join(dbPath, '..', 'config.json');
-  writeFileSync(file, JSON.stringify({ stations: [{ id: 'home', name: 'Home', format: 'open-meteo', location: { latitude: 52.52, longitude: 13.41 } }] }));
-  return loadConfig({
-    env: {
-      MOWABILITY_CONFIG: file,
-      MOWABILITY_DB_PATH: dbPath,
-      MOWABILITY_TIMEZONE: 'Europe/Berlin',
-      MOWABILITY_HTTP_HOST: '127.0.0.1',
-      MOWABILITY_HTTP_PORT: '0',
-      MOWABILITY_BROKER_PORT: '0',
-      MOWABILITY_FORECAST_OPEN_METEO_URL: fakeUrl,
-      MOWABILITY_FORECAST_RETRIES: '0',
-      // The backfill's hours arrive in one burst: one recompute, as in production (1 s).
-      MOWABILITY_STATION_RECOMPUTE_DEBOUNCE_MS: '200',
-    },
-  });
-}
+const HOME = { id: 'home', name: 'Home', format: 'open-meteo', location: { latitude: 52.52, longitude: 13.41 } };
 
 /** The rain the fake reports for the hours after `fromMs` up to `toMs`. */
 function expectedRain(fromMs: number, toMs: number): number {
@@ -60,7 +41,7 @@ describe('modelled station end to end', () => {
   });
 
   it('publishes an index with complete rain windows from the backfill, marked modelled', async () => {
-    daemon = await startDaemon({ config: config(openMeteo.fake.baseUrl, openMeteo.temp.dbPath), logger: silentLogger, clock });
+    daemon = await startOpenMeteoDaemon({ temp: openMeteo.temp, stations: [HOME], openMeteoUrl: openMeteo.fake.baseUrl, clock, env: { MOWABILITY_TIMEZONE: 'Europe/Berlin' } });
     const side = daemon.station;
     observer = await RecordingClient.connect(daemon.mqtt.brokerPort()!);
     await observer.client.subscribeAsync('mowability/home/state', { qos: 1 });

@@ -11,7 +11,7 @@ import { MINUTE_MS } from '../../src/history/windows.js';
 import { clientIdFor } from '../../src/mqtt/settings.js';
 import { mqttTest as it } from '../helpers/mqttFixture.js';
 import { mqttTempDir, noRetainedMessage, retainedMessage, testMqttConfig, waitForRetained, waitUntil, type RunningDaemon } from '../helpers/mqttHarness.js';
-import { MOSQUITTO_BINARY, Mosquitto, MosquittoPortInUseError, mosquittoAvailable, onFreePort } from '../helpers/mqttMosquitto.js';
+import { MOSQUITTO_BINARY, Mosquitto, MosquittoPortInUseError, mosquittoAvailable, onFreePort } from '../../bench/lib/mosquitto.js';
 
 const available = mosquittoAvailable();
 const required = Boolean(process.env.CI);

@@ -6,7 +6,7 @@ import { makeTempDir } from '../helpers/httpTempDir.js';
 import { mqttHealth } from '../../src/mqtt/health.js';
 import { mqttTest, type ServedDaemon } from '../helpers/mqttFixture.js';
 import { waitUntil } from '../helpers/mqttHarness.js';
-import { freePort } from '../helpers/mqttMosquitto.js';
+import { freePort } from '../../bench/lib/mosquitto.js';
 
 describe('mqttHealth', () => {
   const up = { running: true, embedded: true, brokerListening: true, connected: true };

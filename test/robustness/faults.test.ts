@@ -18,7 +18,7 @@ import { startDaemonProcess, type DaemonProcess } from '../helpers/httpDaemon.js
 import { makeTempDir, waitFor } from '../helpers/httpTempDir.js';
 import { mqttTest } from '../helpers/mqttFixture.js';
 import { RecordingClient, testMqttConfig, waitUntil } from '../helpers/mqttHarness.js';
-import { mosquittoAvailable, MOSQUITTO_BINARY } from '../helpers/mqttMosquitto.js';
+import { mosquittoAvailable, MOSQUITTO_BINARY } from '../../bench/lib/mosquitto.js';
 import { OtherConnection, brokerPortOf, corruptTablePage, queryReadOnly } from '../helpers/robustnessProcess.js';
 
 const DIY: StationConfig = { id: 'diy', name: 'DIY', format: 'json', topic: 'diy/weather', fields: { temperature: 't', precipitation_rate: 'r' }, timestampKey: 'ts' };

@@ -8,7 +8,7 @@ import type { StationConfig } from '../../src/ingest/types.js';
 import { captureLogger } from '../helpers/httpLogCapture.js';
 import { mqttTest as it } from '../helpers/mqttFixture.js';
 import { testMqttConfig, waitUntil } from '../helpers/mqttHarness.js';
-import { mosquittoAvailable } from '../helpers/mqttMosquitto.js';
+import { mosquittoAvailable } from '../../bench/lib/mosquitto.js';
 
 // A bug stand-in: the parser throws for one payload (every other payload is parsed for real).
 vi.mock('../../src/ingest/parse.js', async (importOriginal) => {

@@ -45,3 +45,28 @@ describe('RecentRain (rain of the last hour on the monotonic clock)', () => {
     expect(unit.mowableHold('shed')).toBeUndefined();
   });
 });
+
+describe("RecentRain: the newest reading's rain unknown (a counter without baseline)", () => {
+  it('holds mowable off until a reading whose rain is observed; readings saying nothing of rain keep the hold', () => {
+    const mono = { ms: 0, now() { return this.ms; } };
+    const unit = new RecentRain(mono);
+    unit.onReading('garden', counter(53, { rainUnknown: true, bookedRainMm: 0 }));
+    expect(unit.extendInput('garden', { temperature: 12 })).toEqual({ temperature: 12 });
+    expect(unit.mowableHold('garden')).toMatchObject({ code: 'rain_unknown', reason: expect.stringMatching(/rain that just fell is unknown/), reasonDe: expect.stringMatching(/unbekannt/) });
+    unit.onReading('garden', { timeMs: 0, values: { temperature: 11 }, rainCounters: [], fingerprint: 't', dropped: [] });
+    expect(unit.mowableHold('garden')?.code).toBe('rain_unknown');
+    expect(unit.mowableHold('shed')).toBeUndefined();
+    mono.ms += 60_000;
+    unit.onReading('garden', counter(53, { rainUnknown: false, bookedRainMm: 0 }));
+    expect(unit.mowableHold('garden')).toBeUndefined();
+  });
+
+  it('says the remembered rain first when both hold', () => {
+    const mono = { ms: 0, now() { return this.ms; } };
+    const unit = new RecentRain(mono);
+    unit.onReading('garden', counter(100, { rainUnknown: false, bookedRainMm: 2 }));
+    unit.onReading('garden', counter(100, { rainUnknown: true, bookedRainMm: 0 }));
+    unit.extendInput('garden', {});
+    expect(unit.mowableHold('garden')?.code).toBe('recent_rain');
+  });
+});

@@ -4,11 +4,12 @@
  * and stats all reach what a user sees; a reading handed in directly (as an
  * HTTP upload does) goes through the same pipeline as an MQTT message.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Reading, StationConfig } from '../../src/ingest/types.js';
+import { describe, expect, it } from 'vitest';
+import type { StationConfig } from '../../src/ingest/types.js';
 import type { TimedReading } from '../../src/history/stationHistory.js';
 import type { StationInput, StationUnit, UnitContext } from '../../src/station/unit.js';
-import { FakeClock, RecordingClient, mqttTempDir, startMqttDaemon, testMqttConfig, waitUntil, type RunningDaemon } from '../helpers/mqttHarness.js';
+import { FakeClock, reading, testMqttConfig, waitUntil, type RecordingClient } from '../helpers/mqttHarness.js';
+import { useStationFixture } from '../helpers/stationFixture.js';
 
 const garden: StationConfig = {
   id: 'garden',
@@ -63,35 +64,19 @@ class HoldUnit implements StationUnit {
   }
 }
 
-function reading(values: Reading['values']): Reading {
-  return { values, rainCounters: [], fingerprint: JSON.stringify(values), dropped: [] };
-}
-
 describe('station units', () => {
-  let temp: ReturnType<typeof mqttTempDir>;
-  let daemon: RunningDaemon | undefined;
+  const fixture = useStationFixture();
   let observer: RecordingClient | undefined;
   const clock = new FakeClock(Date.parse('2026-06-15T10:00:00Z'));
-
-  beforeEach(() => {
-    temp = mqttTempDir();
-  });
-  afterEach(async () => {
-    await observer?.close();
-    await daemon?.stop();
-    observer = daemon = undefined;
-    temp.cleanup();
-  });
 
   const state = () => observer!.json('mowability/garden/state');
 
   it('feeds a unit\'s input, fragment, hold, entities and stats through to MQTT', async () => {
     const unit = new HoldUnit();
     const config = testMqttConfig({ stations: [garden], station: { mowableOnDelayMinutes: 0 } });
-    daemon = await startMqttDaemon(temp.dbPath, config, clock, undefined, [unit]);
+    const daemon = await fixture.daemon(config, clock, [unit]);
     expect(unit.calls).toEqual(['start']);
-    observer = await RecordingClient.connect(daemon.port);
-    await observer.client.subscribeAsync(['mowability/garden/state', 'homeassistant/binary_sensor/+/config'], { qos: 1 });
+    observer = await fixture.observe(daemon.port, ['mowability/garden/state', 'homeassistant/binary_sensor/+/config']);
 
     // Sun, so the sprinkler run of 600 min ago has dried (model 1.2: without solar the blades dry at the 0.05 mm/h floor).
     expect(daemon.service.acceptReading('garden', reading({ temperature: 21, humidity: 55, wind_speed: 5, solar: 500, precipitation_rate: 0 }), 'test')).toBe('accepted');
@@ -128,7 +113,7 @@ describe('station units', () => {
   });
 
   it('accepts a directly handed reading once, refuses repeats and unknown stations', async () => {
-    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ stations: [garden] }), clock);
+    const daemon = await fixture.daemon(testMqttConfig({ stations: [garden] }), clock);
     const values = { temperature: 18, humidity: 60, wind_speed: 3, precipitation_rate: 0 };
     expect(daemon.service.acceptReading('garden', reading(values), 'test')).toBe('accepted');
     expect(daemon.service.acceptReading('garden', reading(values), 'test')).toBe('duplicate');
@@ -137,6 +122,6 @@ describe('station units', () => {
     expect(daemon.service.stats()).toMatchObject({ received: 3, accepted: 1, duplicates: 1, rejected: 1 });
     expect(daemon.service.stationCounts().get('garden')).toMatchObject({ received: 3, accepted: 1, duplicates: 1, rejected: 1 });
     expect(daemon.service.stationCounts().has('nowhere')).toBe(false);
-    await waitUntil(() => daemon!.service.stationState('garden')?.input.temperature === 18, 'state from the handed reading');
+    await waitUntil(() => daemon.service.stationState('garden')?.input.temperature === 18, 'state from the handed reading');
   });
 });

@@ -52,12 +52,42 @@ describe('the station unit contract', () => {
       create: (context) => ((built = context), { name: 'probe' }),
     });
     const stations = [{ id: 'a', name: 'A', format: 'weewx', topic: 't', probe: { topic: 'p/a' } }, { id: 'b', name: 'B', format: 'weewx', topic: 't' }] as never;
-    buildUnit(module, { config: { stations }, logger: silentLogger, clock: { now: () => 0 }, throttle: (log) => new LogThrottle(log) });
+    buildUnit(module, { config: { stations, mqtt: { baseTopic: 'mow' } }, logger: silentLogger, clock: { now: () => 0 }, throttle: (log) => new LogThrottle(log) });
     expect(Object.isFrozen(built)).toBe(true);
-    expect(Object.keys(built!).sort()).toEqual(['clock', 'log', 'settings', 'stations', 'throttle']);
+    expect(Object.keys(built!).sort()).toEqual(['baseTopic', 'calculationContext', 'clock', 'log', 'settings', 'stations', 'throttle']);
     expect(built!.settings).toEqual({ level: 3 });
     expect(built!.stations).toEqual([{ id: 'a', name: 'A', settings: { topic: 'p/a' } }]);
+    expect(built!.baseTopic).toBe('mow');
+    expect(built!.store).toBeUndefined();
     // @ts-expect-error the build context has no pipeline, history or configuration beyond the slices
     expect(built!.pipeline).toBeUndefined();
+    // @ts-expect-error nor the configuration's other settings
+    expect(built!.config).toBeUndefined();
+  });
+
+  mqttTest('an everyStation module sees every station with its location and calculation context; the store only as given', () => {
+    let built: UnitBuildContext<undefined, { topic: string } | undefined> | undefined;
+    const module = defineStationUnit<undefined, { topic: string } | undefined, []>({
+      name: 'all',
+      config: { station: { key: 'probe', problems: () => undefined } },
+      everyStation: true,
+      create: (context) => ((built = context), []),
+    });
+    const location = { latitude: 52.5, longitude: 13.4 };
+    const stations = [
+      { id: 'a', name: 'A', format: 'weewx', topic: 't', probe: { topic: 'p/a' }, lawn: { soilType: 'sand' } },
+      { id: 'b', name: 'B', format: 'weewx', topic: 't', location },
+    ] as never;
+    const store = { all: async () => [], run: async () => ({ changes: 0, lastID: 0 }), transaction: async () => undefined as never, dataVersion: async () => 1 };
+    const config = { stations, mqtt: { baseTopic: 'mow' }, timezone: 'Europe/Berlin', lawn: { soilType: 'clay' as const } };
+    expect(buildUnit(module, { config, logger: silentLogger, clock: { now: () => 0 }, throttle: (log) => new LogThrottle(log), store })).toEqual([]);
+    expect(built!.stations).toEqual([{ id: 'a', name: 'A', settings: { topic: 'p/a' } }, { id: 'b', name: 'B', settings: undefined, location }]);
+    expect(built!.store).toBe(store);
+    // The core's context: a station's own lawn profile over the configured one; without a station, the configured one.
+    expect(built!.calculationContext(5, 'a')).toMatchObject({ nowMs: 5, timeZone: 'Europe/Berlin', lawn: { soilType: 'sand' } });
+    expect(built!.calculationContext(5).lawn).toEqual({ soilType: 'clay' });
+    // The store is the database's statements only: no migrations, no closing it for everyone.
+    // @ts-expect-error close is not part of UnitStore
+    expect(built!.store!.close).toBeUndefined();
   });
 });

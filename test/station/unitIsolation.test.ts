@@ -5,21 +5,17 @@
  * (recomputeAll threw), the station side failed to start with MQTT on, and with
  * debounce 0 the exception reached the caller of acceptReading (the upload route).
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Reading, StationConfig } from '../../src/ingest/types.js';
-import { Database } from '../../src/store/database.js';
+import { describe, expect, it } from 'vitest';
+import type { StationConfig } from '../../src/ingest/types.js';
 import type { StationUnit } from '../../src/station/unit.js';
-import { startInOrder, type StartedComponents } from '../../src/util/lifecycle.js';
 import { captureLogger } from '../helpers/httpLogCapture.js';
-import { createSides, FakeClock, RecordingClient, mqttTempDir, silentLogger, startMqttDaemon, testMqttConfig, waitUntil, type RunningDaemon, type TestSides } from '../helpers/mqttHarness.js';
+import { FakeClock, reading, silentLogger, testMqttConfig, waitUntil, type TestSides } from '../helpers/mqttHarness.js';
+import { useStationFixture } from '../helpers/stationFixture.js';
 
 const station = (id: string): StationConfig => ({ id, name: id, format: 'json', topic: `${id}/weather`, fields: { temperature: 'temp' } });
 const STATIONS = [station('front'), station('back')];
 const GOOD = { temperature: 21, humidity: 55, wind_speed: 5, precipitation_rate: 0 };
 
-function reading(values: Reading['values']): Reading {
-  return { values, rainCounters: [], fingerprint: JSON.stringify(values), dropped: [] };
-}
 
 /** Throws in every hook for station "front" only; "back" it answers. */
 const brokenForFront: StationUnit = {
@@ -43,29 +39,12 @@ const brokenForFront: StationUnit = {
 const healthy: StationUnit = { name: 'healthy', stateFragment: (stationId) => ({ healthy: { station: stationId } }) };
 
 describe('station unit failure isolation', () => {
-  let temp: ReturnType<typeof mqttTempDir>;
-  let database: Database | undefined;
-  let started: StartedComponents | undefined;
-  let daemon: RunningDaemon | undefined;
-  let observer: RecordingClient | undefined;
+  const fixture = useStationFixture();
   const clock = new FakeClock(Date.parse('2026-06-15T10:00:00Z'));
 
-  beforeEach(() => {
-    temp = mqttTempDir();
-  });
-  afterEach(async () => {
-    await observer?.close();
-    await daemon?.stop();
-    await started?.stop();
-    await database?.close();
-    started = database = daemon = observer = undefined;
-    temp.cleanup();
-  });
-
   const offline = async (units: StationUnit[], logger = silentLogger): Promise<TestSides> => {
-    database = await Database.open(temp.dbPath);
-    const side = createSides({ config: testMqttConfig({ stations: STATIONS, broker: { enabled: false }, mqtt: { url: '' }, station: { mowableOnDelayMinutes: 0 } }), database, logger, clock, units });
-    started = await startInOrder(side.components, logger);
+    const side = await fixture.sides(testMqttConfig({ stations: STATIONS, broker: { enabled: false }, mqtt: { url: '' }, station: { mowableOnDelayMinutes: 0 } }), clock, units, logger);
+    await side.start();
     return side;
   };
 
@@ -140,13 +119,12 @@ describe('station unit failure isolation', () => {
       },
     };
     const config = testMqttConfig({ stations: STATIONS, station: { mowableOnDelayMinutes: 0 } });
-    daemon = await startMqttDaemon(temp.dbPath, config, clock, silentLogger, [alwaysBroken, healthy]);
-    observer = await RecordingClient.connect(daemon.port);
-    await observer.client.subscribeAsync('mowability/+/state', { qos: 1 });
+    const daemon = await fixture.daemon(config, clock, [alwaysBroken, healthy]);
+    const observer = await fixture.observe(daemon.port, 'mowability/+/state');
     for (const { id } of STATIONS) expect(daemon.service.acceptReading(id, reading(GOOD), 'test')).toBe('accepted');
     await observer.client.publishAsync('test/poke', 'x', { qos: 1 });
-    await waitUntil(() => STATIONS.every(({ id }) => observer!.json(`mowability/${id}/state`)?.healthy !== undefined), 'both states');
-    await waitUntil(() => daemon!.service.stats().unitFailures >= 5, 'the handler failure counted');
+    await waitUntil(() => STATIONS.every(({ id }) => observer.json(`mowability/${id}/state`)?.healthy !== undefined), 'both states');
+    await waitUntil(() => daemon.service.stats().unitFailures >= 5, 'the handler failure counted');
     expect(observer.json('mowability/back/state')).toMatchObject({
       mowable: true,
       unit_errors: expect.arrayContaining([

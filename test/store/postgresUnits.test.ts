@@ -6,7 +6,7 @@ import { isConnectionError, numberPlaceholders } from '../../src/store/postgres/
 import { backoffMs, Outage } from '../../src/store/postgres/outage.js';
 import { connectRateLimitStore } from '../../src/daemonStorage.js';
 import { captureLogger } from '../helpers/httpLogCapture.js';
-import { freePort } from '../helpers/mqttMosquitto.js';
+import { freePort } from '../../bench/lib/mosquitto.js';
 
 describe('PostgreSQL store helpers', () => {
   it('numbers ? placeholders, leaving strings, quoted names and comments alone', () => {

@@ -93,7 +93,7 @@ describe('snow cover configuration', () => {
   });
 
   it('is built from its own slices of the configuration only', () => {
-    const built = buildUnit(snowCoverUnit, { config: { stations: [garden, { ...garden, id: 'front', snow: undefined }] }, logger: silentLogger, clock: { now: () => T0 }, throttle: (log) => new LogThrottle(log) }) as SnowCover;
+    const built = buildUnit(snowCoverUnit, { config: { stations: [garden, { ...garden, id: 'front', snow: undefined }], mqtt: { baseTopic: 'mowability' } }, logger: silentLogger, clock: { now: () => T0 }, throttle: (log) => new LogThrottle(log) }) as SnowCover;
     expect(built.stateFragment('garden')?.snow.topic).toBe('garden/snow_depth');
     expect(built.stateFragment('front')).toBeUndefined();
   });

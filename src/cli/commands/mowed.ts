@@ -6,6 +6,7 @@ import { expectPositionals, parseCommand } from '../args.js';
 import { configFor, printJson } from '../context.js';
 import { CommandError, EXIT_OK, UsageError, type CliIo } from '../io.js';
 import { HELP } from '../help.js';
+import { lawnMemorySettingsOf } from '../../lawn/buildLawnUnit.js';
 import { LawnStore } from '../../lawn/lawnStore.js';
 import { cutTimeProblem, parseMowedPayload } from '../../lawn/mowedPayload.js';
 import { Database } from '../../store/database.js';
@@ -40,6 +41,6 @@ export async function mowedCommand(argv: readonly string[], io: CliIo): Promise<
   }
   const iso = new Date(atMs).toISOString();
   if (parsed.values.json === true) printJson(io, { station, last_cut_at: iso });
-  else io.stdout(`Recorded a cut of "${station}" at ${iso}; a running daemon picks it up within ${config.lawnMemory.pollSeconds} s.\n`);
+  else io.stdout(`Recorded a cut of "${station}" at ${iso}; a running daemon picks it up within ${lawnMemorySettingsOf(config).pollSeconds} s.\n`);
   return EXIT_OK;
 }

@@ -4,7 +4,9 @@
  * triggers that announce changes to keys, blocks and settings on the channel
  * every instance listens to (NOTIFY is delivered at commit, once per
  * transaction and payload). Applied in order under an advisory lock, so
- * instances starting together migrate once.
+ * instances starting together migrate once. A SQLite migration that changes a
+ * service table needs a PostgreSQL one here: test/store/postgresSchemaParity.test.ts
+ * compares both stores' columns after migrating.
  */
 import type { Migration } from '../migrations/migration.js';
 

@@ -1,20 +1,28 @@
 /**
- * Validation of a station's `mower` block: the robot mower's state topic whose long enough runs of
- * "mowing" record cuts (docs/mqtt.md "Mower state topic"). Every message names the key and the fix.
+ * A station's `mower` block, the key the lawn memory owns in the station objects: the robot mower's
+ * state topic whose long enough runs of "mowing" record cuts (docs/mqtt.md "Mower state topic").
+ * Every message names the key and the fix; the topic may not lie under `mqtt.baseTopic`.
  */
 import { MAX_MOWER_KEY_DEPTH, MAX_MOWER_MIN_MINUTES } from '../core/lawn/mowerPayload.js';
+import { isPlainObject, type Problem, type UnitStationKey } from '../ingest/stationConfig.js';
 
-type Problem = (key: string, message: string) => void;
+/** A robot mower's state topic (./mowerStateSource.ts): a long enough run of "mowing" records a cut. */
+export interface MowerConfig {
+  /** A concrete topic (no wildcards): the mower's state, plain text or JSON. */
+  topic: string;
+  /** Dotted path of the state in JSON object payloads (default `state`). */
+  key?: string;
+  /** State values that mean "mowing", compared without case (default `["mowing"]`). */
+  mowingStates?: string[];
+  /** Shortest run of "mowing" that counts as a cut, minutes (default 10). */
+  minMinutes?: number;
+}
 
 export const MOWER_KEYS: readonly string[] = ['topic', 'key', 'mowingStates', 'minMinutes'];
 /** More state words than any mower has; a longer list is a mistake. */
 const MAX_MOWING_STATES = 16;
 const MAX_STATE_LENGTH = 64;
 const MAX_TOPIC_LENGTH = 256;
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function topicProblem(topic: unknown): string | undefined {
   if (typeof topic !== 'string' || topic === '') return 'is required: the MQTT topic the mower (or its bridge) publishes its state on, e.g. "homeassistant/lawn_mower/robbi/state"';
@@ -50,3 +58,10 @@ export function mowerProblems(mower: unknown, problem: Problem): void {
     problem('mower.minMinutes', `must be a whole number of minutes from 1 to ${MAX_MOWER_MIN_MINUTES} (the shortest run of "mowing" that counts as a cut)`);
   }
 }
+
+/** The station key `mower` and its validation (the lawn memory's, ./buildLawnUnit.ts). */
+export const MOWER_STATION_KEY: UnitStationKey = {
+  key: 'mower',
+  problems: mowerProblems,
+  topics: (mower) => [(mower as MowerConfig).topic],
+};

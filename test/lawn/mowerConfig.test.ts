@@ -1,10 +1,15 @@
-/** A station's `mower` block: every mistake names the station, the key and the fix. */
+/** A station's `mower` block (the lawn memory's key): every mistake names the station, the key and the fix. */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/load.js';
-import { stationsProblems } from '../../src/ingest/stationConfig.js';
+import { stationUnitConfigs } from '../../src/daemon.js';
+import { unitStationKeys } from '../../src/config/unitSettings.js';
+import { stationsProblems as problemsOf } from '../../src/ingest/stationConfig.js';
+
+/** The `mower` key is the lawn memory's (src/lawn/mowerConfig.ts), known with the units of stationUnits(). */
+const stationsProblems = (stations: unknown) => problemsOf(stations, unitStationKeys(stationUnitConfigs()));
 
 const station = { id: 'garden', name: 'Garden', format: 'json', topic: 'garden/weather', fields: { temperature: 'temp' } };
 
@@ -35,7 +40,7 @@ describe('station mower settings', () => {
     try {
       const file = join(dir, 'config.json');
       writeFileSync(file, JSON.stringify({ db: { path: join(dir, 'db.sqlite') }, stations: [{ ...station, mower: { topic: 'mowability/robot/state' } }] }));
-      const load = () => loadConfig({ argv: ['--config', file] });
+      const load = () => loadConfig({ argv: ['--config', file], units: stationUnitConfigs() });
       expect(load).toThrow(ConfigError);
       expect(load).toThrow(/station "garden" mower\.topic "mowability\/robot\/state" lies under "mqtt\.baseTopic" = "mowability"/);
     } finally {

@@ -1,7 +1,52 @@
-/** Convict schema of the lawn memory (src/lawn/): water balances, growth, quiet hours. Part of ./mqttSchema.ts. */
+/**
+ * The lawn memory's global settings (`lawnMemory.*`): water balances, growth, quiet hours. A convict
+ * fragment the unit brings (./buildLawnUnit.ts); loadConfig merges it under `lawnMemory` with every
+ * unit of stationUnits() (src/daemon.ts), so the keys, environment variables and flags are the ones
+ * the base schema had.
+ */
 import { parseNoiseHours } from '../core/lawn/quietHours.js';
-import { holidayCountryFormat, holidayRegionFormat } from './holidayValues.js';
-import { positiveNumber } from './settingFormats.js';
+import { positiveNumber } from '../config/settingFormats.js';
+
+/** `lawnMemory.*` as loaded. */
+export interface LawnMemorySettings {
+  readonly enabled: boolean;
+  readonly nightBan: boolean;
+  readonly nightMarginMinutes: number;
+  readonly noiseHours: string;
+  readonly quietSundays: boolean;
+  readonly holidayCountry: string;
+  readonly holidayRegion: string;
+  readonly cutHeightCm: number;
+  readonly growthFactor: number;
+  readonly saveIntervalMinutes: number;
+  readonly pollSeconds: number;
+}
+
+/*
+ * The public-holiday codes: only their form is checked at load; whether date-holidays knows them is
+ * checked when the daemon starts (./holidays.ts), because loading the library costs memory that only
+ * a configured install pays.
+ */
+
+/** Convict format: empty (no holidays) or an ISO 3166-1 alpha-2 country code in capitals. */
+export function holidayCountryFormat(value: unknown): void {
+  if (typeof value !== 'string' || !/^([A-Z]{2})?$/.test(value)) {
+    throw new Error('must be empty or a two-letter ISO 3166-1 country code in capitals, e.g. "DE"');
+  }
+}
+
+/** Convict format: empty (the whole country) or a state/region code as date-holidays spells it, e.g. "BY". */
+export function holidayRegionFormat(value: unknown): void {
+  if (typeof value !== 'string' || !/^([A-Z0-9]{1,6})?$/.test(value)) {
+    throw new Error('must be empty or a state/region code of capitals and digits, e.g. "BY" for Bavaria');
+  }
+}
+
+/** What no single key can see: a region needs its country. */
+export function lawnSettingsProblems(settings: Pick<LawnMemorySettings, 'holidayCountry' | 'holidayRegion'>): string[] {
+  if (settings.holidayRegion === '' || settings.holidayCountry !== '') return [];
+  return [`"lawnMemory.holidayRegion" = "${settings.holidayRegion}" needs "lawnMemory.holidayCountry" (e.g. "DE" for the region "BY")`];
+}
 
 function noiseHoursFormat(value: unknown): void {
   if (typeof value !== 'string') throw new Error('must be a string "HH:MM-HH:MM" or empty');

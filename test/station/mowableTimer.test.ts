@@ -1,0 +1,96 @@
+/**
+ * The on-delay of the `mowable` hysteresis (docs/mqtt.md, section 6) is time the daemon watched the
+ * index stay high. Time it did not watch never counts: after a restart a running on-timer starts
+ * over (the flag itself survives), and a wall-clock step moves the timer with it. Before, a timer
+ * restored from before a two-hour power cut, or a clock stepped 20 min forward, set the flag with
+ * the first reading.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { StationConfig } from '../../src/ingest/types.js';
+import { StationPipeline } from '../../src/station/pipeline.js';
+import type { StationStatePayload } from '../../src/station/statePayload.js';
+import { Database } from '../../src/store/database.js';
+import { ClockWatch } from '../../src/util/clockWatch.js';
+import { LogThrottle } from '../../src/util/logThrottle.js';
+import { FakeClock, mqttTempDir, silentLogger, testMqttConfig } from '../helpers/mqttHarness.js';
+
+const NOW = Date.parse('2026-06-15T10:00:00Z');
+const MINUTE = 60_000;
+const TOPIC = 'weather/garden';
+// A rate, no counter: every reading's rain is known, so only the hysteresis decides.
+const garden: StationConfig = { id: 'garden', name: 'Garden', format: 'json', topic: TOPIC, fields: { temperature: 't', humidity: 'h', wind_speed: 'w', precipitation_rate: 'r' } };
+const config = testMqttConfig({ stations: [garden], broker: { enabled: false }, station: { mowableOnDelayMinutes: 15 } });
+
+interface Running {
+  pipeline: StationPipeline;
+  wall: FakeClock;
+  monotonic: FakeClock;
+  watch: ClockWatch;
+  /** One reading after `minutes` on both clocks; the state it produced. */
+  readingAfter(minutes: number): StationStatePayload;
+}
+
+describe('the mowable on-timer counts only watched time', () => {
+  let temp: ReturnType<typeof mqttTempDir>;
+  const cleanups: Array<() => Promise<void>> = [];
+  beforeEach(() => {
+    temp = mqttTempDir();
+  });
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+    temp.cleanup();
+  });
+
+  async function start(wallMs: number): Promise<Running> {
+    const database = await Database.open(temp.dbPath);
+    const wall = new FakeClock(wallMs);
+    const monotonic = new FakeClock(0);
+    const watch = new ClockWatch({ wall, monotonic });
+    const pipeline = new StationPipeline({ config, database, logger: silentLogger, log: silentLogger, throttle: new LogThrottle(silentLogger), clock: wall, monotonic, units: [], clockSteps: watch });
+    const states: StationStatePayload[] = [];
+    pipeline.onState((_station, state) => states.push(state));
+    await pipeline.start();
+    let stopped = false;
+    const stop = async (): Promise<void> => {
+      if (!stopped) await pipeline.stop();
+      stopped = true;
+      await database.close();
+    };
+    cleanups.push(stop);
+    const readingAfter = (minutes: number): StationStatePayload => {
+      wall.advance(minutes * MINUTE);
+      monotonic.advance(minutes * MINUTE);
+      pipeline.handleMessage(garden, TOPIC, Buffer.from(JSON.stringify({ t: 20 + states.length / 100, h: 60, w: 5, r: 0 })), false);
+      return states.at(-1)!;
+    };
+    return { pipeline, wall, monotonic, watch, readingAfter };
+  }
+
+  it('starts over after a restart two hours later, and a flag that was on stays on across a restart', async () => {
+    const before = await start(NOW);
+    expect(before.readingAfter(0)).toMatchObject({ mowable: false, mowable_reason: expect.stringMatching(/waiting until it has stayed there for 15 min/) });
+    expect(before.readingAfter(5).index_score).toBeGreaterThanOrEqual(70);
+    await before.pipeline.stop();
+
+    const after = await start(NOW + 2 * 60 * MINUTE);
+    // The index was high 2 h ago, but nobody watched it since: 15 more minutes of readings first.
+    expect(after.readingAfter(0)).toMatchObject({ mowable: false, mowable_reason: expect.stringMatching(/waiting/) });
+    expect(after.readingAfter(10)).toMatchObject({ mowable: false });
+    expect(after.readingAfter(5)).toMatchObject({ mowable: true });
+    await after.pipeline.stop();
+
+    const again = await start(NOW + 2 * 60 * MINUTE + 16 * MINUTE);
+    expect(again.readingAfter(0)).toMatchObject({ mowable: true });
+  });
+
+  it('moves with a wall-clock step forward, so the step does not shorten the on-delay', async () => {
+    const running = await start(NOW);
+    expect(running.readingAfter(0)).toMatchObject({ mowable: false });
+    // NTP steps the clock 20 min forward (the readings are still fresh), one real second later.
+    running.wall.advance(20 * MINUTE);
+    running.monotonic.advance(1_000);
+    running.watch.check();
+    expect(running.readingAfter(1)).toMatchObject({ mowable: false, mowable_reason: expect.stringMatching(/waiting/) });
+    expect(running.readingAfter(14)).toMatchObject({ mowable: true });
+  });
+});

@@ -1,0 +1,139 @@
+/**
+ * One timer a second for an idle daemon: the clock check's timer is the heartbeat that the
+ * scheduler's calendar check, the event-loop delay sample and the access cache's change poll ride
+ * (src/util/clockWatch.ts, `onTick`), and the access poll asks SQLite nothing while the database's
+ * files are unchanged. Timers are faked where the test drives the heartbeat by hand.
+ */
+import { Registry } from 'prom-client';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { eventLoopSeriesName, registerEventLoopDelay } from '../../src/metrics/eventLoopDelay.js';
+import { AccessCache, FULL_POLL_EVERY } from '../../src/store/accessCache.js';
+import { Database } from '../../src/store/database.js';
+import { ServiceStore } from '../../src/store/serviceStore.js';
+import { systemClock } from '../../src/util/clock.js';
+import { CLOCK_CHECK_INTERVAL_MS, ClockWatch, type TickSource } from '../../src/util/clockWatch.js';
+import { createScheduler } from '../../src/util/scheduler.js';
+import { captureLogger } from '../helpers/httpLogCapture.js';
+import { makeTempDir } from '../helpers/httpTempDir.js';
+import { silentLogger } from '../helpers/mqttHarness.js';
+import { parsePrometheusText, sampleValue } from '../helpers/promText.js';
+
+/** A heartbeat the test beats by hand. */
+function manualTicks(): { ticks: TickSource; beat(lateMs?: number): void; listeners: number } {
+  const listeners = new Set<(lateMs: number) => void>();
+  return {
+    ticks: (listener) => {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    beat: (lateMs = 0) => {
+      for (const listener of listeners) listener(lateMs);
+    },
+    get listeners() {
+      return listeners.size;
+    },
+  };
+}
+
+describe('the clock check as the heartbeat', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('calls each listener once per check with how late it ran; a throwing listener costs only itself; unsubscribe stops it', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const mono = { ms: 0, now() { return this.ms; } };
+    const capture = captureLogger('info');
+    const watch = new ClockWatch({ wall: { now: () => 1_800_000_000_000 + mono.ms }, monotonic: mono, logger: capture.logger });
+    const late: number[] = [];
+    let others = 0;
+    watch.onTick(() => {
+      throw new Error('listener bug');
+    });
+    const stop = watch.onTick((lateMs) => late.push(lateMs));
+    watch.onTick(() => others++);
+    await watch.start();
+    mono.ms += CLOCK_CHECK_INTERVAL_MS;
+    await vi.advanceTimersByTimeAsync(CLOCK_CHECK_INTERVAL_MS);
+    mono.ms += CLOCK_CHECK_INTERVAL_MS + 250; // the loop was busy: the check ran 250 ms late
+    await vi.advanceTimersByTimeAsync(CLOCK_CHECK_INTERVAL_MS);
+    expect(late).toEqual([0, 250]);
+    expect(others).toBe(2);
+    expect(capture.lines().filter((line) => line.level === 50)).toHaveLength(2);
+    stop();
+    mono.ms += CLOCK_CHECK_INTERVAL_MS;
+    await vi.advanceTimersByTimeAsync(CLOCK_CHECK_INTERVAL_MS);
+    expect(late).toHaveLength(2);
+    expect(others).toBe(3);
+    await watch.stop();
+  });
+
+  it('the scheduler checks its calendar jobs on the heartbeat and starts no timer of its own for them', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const wall = { ms: Date.parse('2026-06-01T03:16:59Z'), now() { return this.ms; } };
+    const heart = manualTicks();
+    const scheduler = createScheduler(silentLogger, { timeZone: 'UTC', clock: wall, ticks: heart.ticks });
+    let runs = 0;
+    scheduler.add('prune', '17 3 * * *', () => runs++);
+    scheduler.start();
+    expect(vi.getTimerCount()).toBe(0);
+    wall.ms += 1000; // 03:17:00
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(runs).toBe(0); // no own timer: nothing checks until the heartbeat beats
+    heart.beat();
+    heart.beat();
+    expect(runs).toBe(1);
+    await scheduler.stop();
+    expect(heart.listeners).toBe(0);
+  });
+
+  it('the event-loop delay series are the heartbeat’s lateness', async () => {
+    const registry = new Registry();
+    const heart = manualTicks();
+    registerEventLoopDelay(registry, CLOCK_CHECK_INTERVAL_MS, heart.ticks);
+    heart.beat(2);
+    heart.beat(400);
+    const text = parsePrometheusText(await registry.metrics());
+    expect(sampleValue(text, eventLoopSeriesName('max'))).toBeCloseTo(0.4, 3);
+    expect(sampleValue(text, eventLoopSeriesName('min'))).toBeCloseTo(0.002, 3);
+  });
+});
+
+describe('the access cache poll on the heartbeat', () => {
+  it('asks SQLite nothing while the database files are unchanged, sees another connection’s commit at the next poll, and asks anyway every FULL_POLL_EVERY polls', async () => {
+    const temp = makeTempDir();
+    const database = await Database.open(temp.dbPath);
+    const other = await Database.open(temp.dbPath);
+    const heart = manualTicks();
+    const cache = new AccessCache({ database, store: new ServiceStore(database, systemClock), logger: silentLogger, pollIntervalMs: 2000, ticks: heart.ticks });
+    try {
+      await cache.start();
+      const queries = vi.spyOn(database, 'dataVersion');
+      const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+      heart.beat(); // every second beat polls (2000 ms)
+      heart.beat();
+      await settle();
+      expect(queries).toHaveBeenCalledTimes(1); // the first poll takes the stamp and asks
+      for (let i = 0; i < 2 * (FULL_POLL_EVERY - 2); i++) heart.beat();
+      await settle();
+      expect(queries).toHaveBeenCalledTimes(1);
+      // The admin CLI adds a key through its own connection: the -wal moves, the next poll asks and reloads.
+      const added = await new ServiceStore(other, systemClock).addKey('bob');
+      heart.beat();
+      heart.beat();
+      await settle();
+      expect(queries.mock.calls.length).toBeGreaterThanOrEqual(2);
+      expect(cache.lookupKey(added.key)?.owner).toBe('bob');
+      // The safety net: FULL_POLL_EVERY unchanged polls later it asks again.
+      const before = queries.mock.calls.length;
+      for (let i = 0; i < 2 * FULL_POLL_EVERY; i++) heart.beat();
+      await settle();
+      expect(queries.mock.calls.length).toBe(before + 1);
+      await cache.stop();
+      expect(heart.listeners).toBe(0);
+    } finally {
+      await cache.stop();
+      await other.close();
+      await database.close();
+      temp.cleanup();
+    }
+  });
+});
