@@ -61,12 +61,21 @@ export interface ProjectedHour {
   rainExpected: boolean;
 }
 
+/**
+ * What the station observed from a time up to now: rain (mm) and the lowest temperature (°C;
+ * Infinity: none), over the minutes from `fromMs` (rounded up to a minute) that began before now.
+ */
+export interface ObservedHistory {
+  rainSince(fromMs: number): number;
+  minTempSince(fromMs: number): number;
+}
+
 export interface ProjectionRequest {
   nowMs: number;
   /** The station's assembled input now: which windows it supplies, and its current values for the first hour. */
   current: CalculationInput & ExtensionInput;
-  /** The station's minute buckets up to now (any order). */
-  observed: readonly ObservedMinute[];
+  /** The station's minute buckets up to now (any order), or the history's running sums of them. */
+  observed: readonly ObservedMinute[] | ObservedHistory;
   hours: readonly ForecastHour[];
 }
 
@@ -77,7 +86,7 @@ interface RainSpan {
 }
 
 /** Rain and lowest temperature observed from a time up to now, by binary search over sorted minutes. */
-class ObservedSeries {
+class ObservedSeries implements ObservedHistory {
   readonly #minutes: number[];
   readonly #rainSuffix: number[];
   readonly #tempSuffix: number[];
@@ -144,7 +153,7 @@ function slots(request: ProjectionRequest): Array<{ hour: ForecastHour; span: Ra
 /** Projects the input for every forecast hour within the horizon (at most 48). */
 export function projectForecast(request: ProjectionRequest): ProjectedHour[] {
   const { nowMs, current } = request;
-  const observed = new ObservedSeries(request.observed, nowMs);
+  const observed = Array.isArray(request.observed) ? new ObservedSeries(request.observed as readonly ObservedMinute[], nowMs) : request.observed as ObservedHistory;
   const planned = slots(request);
   const spans = planned.map((slot) => slot.span);
   const projected = planned.map(({ hour, span }, index): ProjectedHour => {

@@ -5,7 +5,7 @@
  * value came from). Built from the core's projection, index and windows.
  */
 import type { CalculationContext } from '../core/index.js';
-import { projectForecast, type ObservedMinute } from '../core/forecastProjection.js';
+import { projectForecast, type ProjectionRequest } from '../core/forecastProjection.js';
 import { indexHours, summarizeForecast, type ForecastWindow, type HourIndex, type WindowRules } from '../core/forecastWindows.js';
 import { MAX_FUTURE_SKEW_MS } from '../ingest/time.js';
 import type { StationInput } from '../station/unit.js';
@@ -68,7 +68,7 @@ export interface ReportRequest {
   staleAfterMs: number;
   minJobMinutes: number;
   current: StationInput;
-  observed: readonly ObservedMinute[];
+  observed: ProjectionRequest['observed'];
   context: CalculationContext;
   /** Quiet hours and the rain lead (src/core/forecastWindows.ts); absent: the index alone. */
   rules?: WindowRules;

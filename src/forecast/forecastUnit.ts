@@ -225,7 +225,7 @@ export class ForecastUnit implements StationUnit {
       staleAfterMs: STALE_AFTER_INTERVALS * this.#intervalMs,
       minJobMinutes: held.config.minJobMinutes ?? DEFAULT_MIN_JOB_MINUTES[mowerClass],
       current: held.input ?? this.#history?.assemble(stationId, nowMs).input ?? {},
-      observed: this.#history?.buckets(stationId, nowMs - LOOKBACK_MS, nowMs) ?? [],
+      observed: this.#history?.observed(stationId, nowMs - LOOKBACK_MS, nowMs) ?? [],
       context,
       rules: this.#windowRules(held.station),
     });

@@ -8,6 +8,7 @@
  * the rows back to the constructor on start.
  */
 import type { FieldName } from '../core/fields.js';
+import type { ObservedHistory } from '../core/forecastProjection.js';
 import type { CurrentField, Reading } from '../ingest/types.js';
 import { CURRENT_FIELDS } from '../ingest/types.js';
 import { MAX_FUTURE_SKEW_MS } from '../ingest/time.js';
@@ -309,6 +310,11 @@ export class StationHistory {
     const rows: BucketRow[] = [];
     for (let i = this.#buckets.lowerBound(fromMinute); i < this.#buckets.end && this.#buckets.minuteAt(i) <= toMinute; i++) rows.push(this.#buckets.row(i));
     return rows;
+  }
+
+  /** Rain and lowest temperature from any time on, over the minutes from `fromMs` that began before `toMs` (the forecast's observed part). */
+  observed(fromMs: number, toMs: number): ObservedHistory {
+    return this.#windows.observed(minuteOf(fromMs), Math.ceil(toMs / MINUTE_MS) - 1);
   }
 
   /** The calculation input this history supports at `nowMs`. */

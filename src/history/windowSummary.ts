@@ -14,8 +14,9 @@
  * plus the minutes after the latest sample. Rain sums in whole micro-millimetres (the precision the
  * history books rain in), so the sum is exact and the same in any order.
  */
+import type { ObservedHistory } from '../core/forecastProjection.js';
 import type { MinuteColumns } from './minuteColumns.js';
-import { RAIN_WINDOWS, RATE_WINDOW_MINUTES, RETENTION_MINUTES, TEMPERATURE_WINDOWS } from './windows.js';
+import { MINUTE_MS, RAIN_WINDOWS, RATE_WINDOW_MINUTES, RETENTION_MINUTES, TEMPERATURE_WINDOWS } from './windows.js';
 
 /** Rain is booked rounded to 6 decimals (micro-millimetres): sums in those units are exact. */
 export const MICRO_MM = 1_000_000;
@@ -167,6 +168,39 @@ export class WindowSummary {
     const oldest = nowMinute - RETENTION_MINUTES + 1;
     const lastSample = Number.isNaN(total.rain.last) ? this.#span(oldest - this.#gap, oldest - 1).rain.last : total.rain.last;
     return { nowMinute, windows, lastRainMinute: lastRain, coverageSinceRain, lastRainSample: Number.isNaN(lastSample) ? null : lastSample };
+  }
+
+  /**
+   * Rain and lowest temperature over the minutes [first, last] from any minute on (the forecast
+   * projection's observed part): suffix sums over the blocks, built once, so each question costs
+   * at most one partial block.
+   */
+  observed(first: number, last: number): ObservedHistory {
+    this.#refresh();
+    const firstBlock = Math.floor(first / BLOCK_MINUTES);
+    const count = Math.max(0, Math.floor(last / BLOCK_MINUTES) - firstBlock + 1);
+    const rainMicro = new Float64Array(count + 1);
+    const tempMin = new Float64Array(count + 1).fill(Number.POSITIVE_INFINITY);
+    for (let i = count - 1; i >= 0; i--) {
+      const start = (firstBlock + i) * BLOCK_MINUTES;
+      const whole = start >= first && start + BLOCK_MINUTES - 1 <= last;
+      const span = whole ? this.#blocks.get(firstBlock + i) : this.#span(Math.max(first, start), Math.min(last, start + BLOCK_MINUTES - 1));
+      rainMicro[i] = rainMicro[i + 1]! + (span?.rainMicro ?? 0);
+      tempMin[i] = lower(tempMin[i + 1]!, span?.tempMin ?? NONE);
+    }
+    const since = (fromMs: number): { rainMicro: number; tempMin: number } => {
+      const minute = Math.max(first, Math.ceil(fromMs / MINUTE_MS));
+      if (minute > last) return { rainMicro: 0, tempMin: Number.POSITIVE_INFINITY };
+      const i = Math.floor(minute / BLOCK_MINUTES) - firstBlock;
+      const start = (firstBlock + i) * BLOCK_MINUTES;
+      if (minute === Math.max(first, start)) return { rainMicro: rainMicro[i]!, tempMin: tempMin[i]! };
+      const part = this.#span(minute, Math.min(last, start + BLOCK_MINUTES - 1));
+      return { rainMicro: rainMicro[i + 1]! + part.rainMicro, tempMin: lower(tempMin[i + 1]!, part.tempMin) };
+    };
+    return {
+      rainSince: (fromMs) => since(fromMs).rainMicro / MICRO_MM,
+      minTempSince: (fromMs) => since(fromMs).tempMin,
+    };
   }
 
   /** Covered minutes of [from, now], given the samples of that range. */

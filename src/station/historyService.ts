@@ -7,6 +7,7 @@
  * pure (src/history).
  */
 import type { Logger } from 'pino';
+import type { ObservedHistory } from '../core/forecastProjection.js';
 import type { StationConfig } from '../ingest/types.js';
 import { StationHistory, type Assembly, type BucketRow, type HistoryOptions, type HistoryRows, type IngestResult, type TimedReading } from '../history/stationHistory.js';
 import type { HistoryStore, StationStateRow } from '../store/historyStore.js';
@@ -16,6 +17,8 @@ import { LogThrottle } from '../util/logThrottle.js';
 import { planPrune } from '../history/prunePolicy.js';
 import { monotonicClock, type MonotonicClock } from '../util/clock.js';
 import type { ClockSyncStatus } from '../util/clockSync.js';
+
+const NOTHING_OBSERVED: ObservedHistory = Object.freeze({ rainSince: () => 0, minTempSince: () => Number.POSITIVE_INFINITY });
 
 /** A station with a broken rain counter repeats its anomaly every minute: say it once an hour. */
 const ANOMALY_LOG_INTERVAL_MS = 3_600_000;
@@ -126,6 +129,11 @@ export class HistoryService {
   /** A station's minute buckets in [fromMs, toMs], oldest first; empty for an unknown station. */
   buckets(stationId: string, fromMs: number, toMs: number): BucketRow[] {
     return this.#histories.get(stationId)?.buckets(fromMs, toMs) ?? [];
+  }
+
+  /** A station's rain and lowest temperature from any time on, over [fromMs, toMs) (./unit.ts); none for an unknown station. */
+  observed(stationId: string, fromMs: number, toMs: number): ObservedHistory {
+    return this.#histories.get(stationId)?.observed(fromMs, toMs) ?? NOTHING_OBSERVED;
   }
 
   /** Rain the station's last accepted reading added to its history (mm), and whether its rain is unknown (TimedReading.rainUnknown). */

@@ -19,6 +19,7 @@ import { settingsDefaults, type UnitConfigSpec } from '../config/unitSettings.js
 import type { ClockStep } from '../util/clockWatch.js';
 import type { CalculationContext, CalculationInput } from '../core/index.js';
 import type { ExtensionInput } from '../core/extensionFields.js';
+import type { ObservedHistory } from '../core/forecastProjection.js';
 import type { Assembly, BucketRow, TimedReading } from '../history/stationHistory.js';
 import { unitSliceOf, type StationConfig, type StationLocation } from '../ingest/types.js';
 import type { RunResult, SqlParams } from '../store/database.js';
@@ -57,6 +58,8 @@ export interface StationHistoryView {
   assemble(stationId: string, nowMs: number): Assembly;
   /** Minute buckets (rain, lowest temperature) in [fromMs, toMs], oldest first. */
   buckets(stationId: string, fromMs: number, toMs: number): readonly BucketRow[];
+  /** Rain and lowest temperature from any time on, over the minutes from `fromMs` that began before `toMs` (no copy of the buckets). */
+  observed(stationId: string, fromMs: number, toMs: number): ObservedHistory;
   lastReadingAtMs(stationId: string): number | null;
 }
 
@@ -74,6 +77,7 @@ export function unitContext(history: StationHistoryView): UnitContext {
   const view: StationHistoryView = Object.freeze({
     assemble: (stationId: string, nowMs: number) => history.assemble(stationId, nowMs),
     buckets: (stationId: string, fromMs: number, toMs: number) => history.buckets(stationId, fromMs, toMs),
+    observed: (stationId: string, fromMs: number, toMs: number) => history.observed(stationId, fromMs, toMs),
     lastReadingAtMs: (stationId: string) => history.lastReadingAtMs(stationId),
   });
   return Object.freeze({ history: view });

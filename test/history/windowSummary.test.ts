@@ -6,6 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { projectForecast, type ForecastHour } from '../../src/core/forecastProjection.js';
 import { MinuteColumns } from '../../src/history/minuteColumns.js';
 import { DEFAULT_HISTORY_OPTIONS, StationHistory, type TimedReading } from '../../src/history/stationHistory.js';
 import type { BucketRow } from '../../src/history/types.js';
@@ -138,6 +139,25 @@ function check(ops: readonly Op[], gap: number, endMinute: number): void {
   }
   compare(endMinute);
   compare(BASE);
+  checkObserved(columns, summary, endMinute - RETENTION_MINUTES, endMinute);
+}
+
+/** The forecast's observed part against a sum over the rows, from minutes across the range and around it. */
+function checkObserved(columns: MinuteColumns, summary: WindowSummary, first: number, last: number): void {
+  const observed = summary.observed(first, last);
+  const rows = rowsOf(columns).filter((row) => row.minute >= first && row.minute <= last);
+  let index = rows.length;
+  let rainMicro = 0;
+  let lowest = Infinity;
+  // Walk down from after the range: the rows from `from` on are summed as the walk passes them.
+  for (let from = last + 2; from >= first - 2; from -= from > last - 200 ? 1 : 97) {
+    while (index > 0 && rows[index - 1]!.minute >= from) {
+      const row = rows[--index]!;
+      rainMicro += Math.round(row.rainMm * MICRO_MM);
+      lowest = Math.min(lowest, row.tempMinC ?? Infinity);
+    }
+    expect([observed.rainSince(from * MINUTE_MS - 1), observed.minTempSince(from * MINUTE_MS)]).toEqual([rainMicro / MICRO_MM, lowest]);
+  }
 }
 
 describe('WindowSummary (incremental rain and temperature windows)', () => {
@@ -196,6 +216,12 @@ describe('StationHistory windows across a restart', () => {
           history.assemble(timeMs);
         });
         const restored = new StationHistory(DEFAULT_HISTORY_OPTIONS, history.rows());
+        // The forecast projection reads the same from the running sums as from a copy of the buckets.
+        const hours: ForecastHour[] = Array.from({ length: 48 }, (_, h) => ({ timeMs: (Math.floor(timeMs / 3_600_000) + h + 1) * 3_600_000, values: { temperature: 10 + (h % 7) }, precipitationMm: h % 5 === 0 ? 0.4 : 0 }));
+        const current = restored.assemble(timeMs).input;
+        const fromMs = timeMs - RETENTION_MINUTES * MINUTE_MS;
+        expect(projectForecast({ nowMs: timeMs, current, observed: restored.observed(fromMs, timeMs), hours }))
+          .toEqual(projectForecast({ nowMs: timeMs, current, observed: history.buckets(fromMs, timeMs), hours }));
         for (const atMs of [timeMs, timeMs + 10 * MINUTE_MS, timeMs - 90 * MINUTE_MS, timeMs + 2 * 86_400_000]) {
           expect(restored.assemble(atMs)).toEqual(history.assemble(atMs));
         }

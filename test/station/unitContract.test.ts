@@ -19,7 +19,7 @@ describe('the station unit contract', () => {
     const context = seen!;
     expect(Object.isFrozen(context) && Object.isFrozen(context.history)).toBe(true);
     expect(Object.keys(context)).toEqual(['history']);
-    expect(Object.keys(context.history).sort()).toEqual(['assemble', 'buckets', 'lastReadingAtMs']);
+    expect(Object.keys(context.history).sort()).toEqual(['assemble', 'buckets', 'lastReadingAtMs', 'observed']);
     // The history service's writing side (flush, prune, its store) is not on the view, not even by a cast.
     const loose = context.history as unknown as Record<string, unknown>;
     for (const internal of ['flush', 'prune', 'start', 'stop', 'clockStepped']) expect(loose[internal]).toBeUndefined();
@@ -31,11 +31,11 @@ describe('the station unit contract', () => {
     expect(context.history.flush).toBeUndefined();
   });
 
-  mqttTest('unitContext binds the three reads and drops every other member', () => {
+  mqttTest('unitContext binds the four reads and drops every other member', () => {
     const calls: string[] = [];
     const history = {
       assemble: () => { calls.push('assemble'); return {} as never; },
-      buckets: () => [],
+      buckets: () => [], observed: () => ({ rainSince: () => 0, minTempSince: () => Infinity }),
       lastReadingAtMs: () => 5,
       flush: () => calls.push('flush'),
     } satisfies StationHistoryView & { flush(): unknown };

@@ -17,7 +17,7 @@ describe('UploadRefusals', () => {
     let db = await Database.open(temp.dbPath);
     let now = T0;
     const unit = new UploadRefusals({ database: () => db, logger: silentLogger, now: () => now, saveIntervalMs: 60_000 });
-    await unit.start({ history: { assemble: () => { throw new Error('unused'); }, buckets: () => [], lastReadingAtMs: () => null } });
+    await unit.start({ history: { assemble: () => { throw new Error('unused'); }, buckets: () => [], observed: () => ({ rainSince: () => 0, minTempSince: () => Infinity }), lastReadingAtMs: () => null } });
     expect(unit.stateFragment('pws')).toBeUndefined();
     unit.record({ station: 'pws', protocol: 'wunderground', outcome: 'unparsable', reason: 'first', atMs: now });
     unit.record({ station: 'pws', protocol: 'wunderground', outcome: 'unparsable', reason: 'second', atMs: (now += 1000) });
@@ -44,7 +44,7 @@ describe('UploadRefusals', () => {
   it('restores the counts at start and keeps adding to them', async () => {
     const db = await Database.open(temp.dbPath);
     const first = new UploadRefusals({ database: () => db, logger: silentLogger, now: () => T0, saveIntervalMs: 60_000 });
-    const context = { history: { assemble: () => { throw new Error('unused'); }, buckets: () => [], lastReadingAtMs: () => T0 + 5000 } };
+    const context = { history: { assemble: () => { throw new Error('unused'); }, buckets: () => [], observed: () => ({ rainSince: () => 0, minTempSince: () => Infinity }), lastReadingAtMs: () => T0 + 5000 } };
     await first.start(context);
     first.record({ station: undefined, protocol: 'wunderground', outcome: 'unknown_station_id', reason: 'r', atMs: T0, source: 'ID K1' });
     await first.stop();
