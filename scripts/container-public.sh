@@ -29,15 +29,6 @@ compose() { podman-compose -p "$PROJECT" -f "$FILE" "$@" 2> >(grep -v 'unable to
 cleanup() { compose down -v >/dev/null 2>&1 || true; }
 trap cleanup EXIT
 
-wait_for() {
-  local seconds=$1
-  shift
-  local deadline=$(($(date +%s) + seconds))
-  until "$@"; do
-    [ "$(date +%s)" -lt "$deadline" ] || return 1
-    sleep 1
-  done
-}
 calculate() {
   curl -s -o /dev/null -w '%{http_code}' --max-time 5 -X POST -H "Authorization: Bearer $key" -H 'Content-Type: application/json' "$@" \
     -d '{"temperature": 18, "humidity": 60, "precipitation_rate": 0}' "$URL/v1/calculate" || true

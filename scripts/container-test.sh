@@ -40,16 +40,6 @@ trap cleanup EXIT
 
 # GET a URL; prints the HTTP status (000: no answer).
 http_status() { curl -s -o /dev/null -w '%{http_code}' --max-time 3 "$@" || true; }
-# Polls a command until it succeeds, up to $1 seconds.
-wait_for() {
-  local seconds=$1
-  shift
-  local deadline=$(($(date +%s) + seconds))
-  until "$@"; do
-    [ "$(date +%s)" -lt "$deadline" ] || return 1
-    sleep 1
-  done
-}
 health_is() { [ "$(http_status "http://127.0.0.1:$1/health")" = "$2" ]; }
 # Runs the image's HEALTHCHECK now (podman schedules it with systemd timers, absent here) and
 # compares the container's health with $2: healthy, or unhealthy after the image's --retries
