@@ -42,7 +42,8 @@ function oneOf<T extends string>(known: readonly T[], value: unknown, fallback: 
 }
 
 function resolveLawn(lawn: unknown): LawnProfile {
-  if (lawn === undefined) return { ...DEFAULT_LAWN };
+  // A literal, not a spread copy of DEFAULT_LAWN: slower to build and to read in V8.
+  if (lawn === undefined) return { soilType: DEFAULT_LAWN.soilType, mowerClass: DEFAULT_LAWN.mowerClass, turfType: DEFAULT_LAWN.turfType };
   const candidate = (typeof lawn === 'object' && lawn !== null ? lawn : {}) as Record<string, unknown>;
   const soilType = oneOf(SOIL_TYPES, candidate.soilType, DEFAULT_LAWN.soilType);
   const mowerClass = oneOf(MOWER_CLASSES, candidate.mowerClass, DEFAULT_LAWN.mowerClass);
@@ -55,6 +56,12 @@ function resolveLawn(lawn: unknown): LawnProfile {
 /** True when one of `names` has no value (a loop: a closure per call costs more than the test). */
 function anyMissing(names: readonly FieldName[], values: CalculationInput): boolean {
   for (const name of names) if (values[name] === undefined) return true;
+  return false;
+}
+
+/** `Object.keys(object).length > 0` without building the list (mostly empty here). */
+function hasKeys(object: object): boolean {
+  for (const key in object) if (Object.hasOwn(object, key)) return true;
   return false;
 }
 
@@ -202,8 +209,7 @@ function runChecks(registry: readonly CheckDefinition[], checkContext: CheckCont
     if (noWetnessEvidence && definition.name === 'rain') result.reasons.push(NO_WETNESS_EVIDENCE_REASON);
     checks[definition.name] = result;
     scored.push({ name: definition.name, weight: definition.weight, score: result.score ?? 0 });
-    const parts = Object.keys(result.skipped_parts);
-    if (parts.length > 0) partialChecks.push({ check: definition.name, parts });
+    if (hasKeys(result.skipped_parts)) partialChecks.push({ check: definition.name, parts: Object.keys(result.skipped_parts) });
   }
   return { checks, scored, skippedChecks, partialChecks, errors };
 }

@@ -59,20 +59,48 @@ function readOwn(raw: unknown, name: string): unknown {
   }
 }
 
+/** Each field's index in FIELD_SPECS, by name. */
+const FIELD_INDEX: ReadonlyMap<string, number> = new Map(FIELD_SPECS.map((spec, i) => [spec.name, i]));
+
+/** One undefined per field, as a literal (a packed array of FIELD_SPECS.length, filled in place). */
+function noFields(): (number | undefined)[] {
+  return [undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined];
+}
+
+/**
+ * The fields of an object with only enumerable own string keys (what JSON and the MQTT side give),
+ * read from its own keys and values; undefined when it has a non-enumerable own key (then the
+ * caller reads field by field). Same values as `Object.hasOwn(raw, name) ? raw[name] : undefined`
+ * per field: Object.keys and Object.values list the own enumerable properties in one order, never
+ * the prototype's, and a throwing getter or proxy trap throws here as there. Cheaper than 17
+ * own-property tests by name: with a shape per combination of supplied fields those are
+ * megamorphic lookups, while the keys and values come from the object's enumeration cache.
+ */
+function parseOwnEnumerable(raw: object): (number | undefined)[] | undefined {
+  const keys = Object.keys(raw);
+  const values: unknown[] = Object.values(raw);
+  if (values.length !== keys.length || Object.getOwnPropertyNames(raw).length !== keys.length) return undefined;
+  const parsed = noFields();
+  for (let i = 0; i < keys.length; i++) {
+    const index = FIELD_INDEX.get(keys[i] as string);
+    if (index !== undefined) parsed[index] = parseSpecValue(FIELD_SPECS[index] as FieldSpec, values[i]);
+  }
+  return parsed;
+}
+
 /** Each field's valid value (undefined when missing or invalid), by its index in FIELD_SPECS. Never throws. */
 function parseFields(raw: unknown): (number | undefined)[] {
-  const parsed: (number | undefined)[] = [];
-  if (typeof raw !== 'object' || raw === null) {
-    for (let i = 0; i < FIELD_SPECS.length; i++) parsed.push(undefined);
-    return parsed;
-  }
+  if (typeof raw !== 'object' || raw === null) return noFields();
   try {
     // One guard for the whole record: a plain object (what JSON and the MQTT side give) never throws here.
+    const fast = parseOwnEnumerable(raw);
+    if (fast !== undefined) return fast;
+    const parsed: (number | undefined)[] = [];
     for (const spec of FIELD_SPECS) parsed.push(parseSpecValue(spec, Object.hasOwn(raw, spec.name) ? (raw as Record<string, unknown>)[spec.name] : undefined));
     return parsed;
   } catch {
     // A hostile getter or proxy: read field by field, so only the fields that throw count as invalid.
-    parsed.length = 0;
+    const parsed: (number | undefined)[] = [];
     for (const spec of FIELD_SPECS) parsed.push(parseSpecValue(spec, readOwn(raw, spec.name)));
     return parsed;
   }

@@ -89,6 +89,7 @@ function pad(value: number, width = 2): string {
     const text = TWO_DIGITS[value];
     if (text !== undefined) return text;
   }
+  if (width === 4 && value >= 1000 && value < 10_000) return `${value}`;
   if (value >= 10 ** (width - 1) && value < 10 ** width) return `${value}`;
   return String(value).padStart(width, '0');
 }

@@ -163,29 +163,34 @@ function soilSub(found: RainFindings, values: CheckContext['values'], apiMm: num
   return null;
 }
 
+/** The sub-models' results in SUB_MODEL_ORDER, read by name once (a loop of keyed reads was megamorphic). */
+function inTieOrder(subs: RainFindings['subs']): readonly (SubResult | undefined)[] {
+  return [subs.precipitation, subs.surface_wetness, subs.residual, subs.cumulative, subs.soil];
+}
+
 /** The lowest sub-score and its sub-model (ties in SUB_MODEL_ORDER). */
-function limitingSub(subs: RainFindings['subs']): { score: number; limitingFactor: SubModel } {
+function limitingSub(ordered: readonly (SubResult | undefined)[]): { score: number; limitingFactor: SubModel } {
   let score = Number.POSITIVE_INFINITY;
   let limitingFactor: SubModel = 'precipitation';
-  for (const name of SUB_MODEL_ORDER) {
-    const sub = subs[name];
+  for (let i = 0; i < ordered.length; i++) {
+    const sub = ordered[i];
     if (sub !== undefined && sub.score < score) {
       score = sub.score;
-      limitingFactor = name;
+      limitingFactor = SUB_MODEL_ORDER[i] as SubModel;
     }
   }
   return { score, limitingFactor };
 }
 
-function rainReasons(subs: RainFindings['subs'], since: MinutesSinceRain | null, windows: EffectiveRainWindows | null): string[] {
-  const explained: Array<{ score: number; reason: string }> = [];
-  for (const name of SUB_MODEL_ORDER) {
-    const sub = subs[name];
-    if (sub?.reason) explained.push({ score: sub.score, reason: sub.reason });
-  }
+const BY_SCORE = (a: SubResult, b: SubResult): number => a.score - b.score;
+
+function rainReasons(ordered: readonly (SubResult | undefined)[], since: MinutesSinceRain | null, windows: EffectiveRainWindows | null): string[] {
+  const explained: SubResult[] = [];
+  for (const sub of ordered) if (sub?.reason) explained.push(sub);
   // Most severe finding first; equal scores keep the tie order (the sort is stable).
-  if (explained.length > 1) explained.sort((a, b) => a.score - b.score);
-  const reasons = explained.map((entry) => entry.reason);
+  if (explained.length > 1) explained.sort(BY_SCORE);
+  const reasons: string[] = [];
+  for (const entry of explained) reasons.push(entry.reason as string);
   if (reasons.length === 0) {
     reasons.push(since !== null && since.source === 'measured'
       ? `Kein Niederschlag, letzter Regen ${agoDe(since.minutes)} – Rasen abgetrocknet.`
@@ -207,13 +212,17 @@ function rainDataConfidence(values: CheckContext['values']): CheckEvaluation['da
   return !anyRainRefining ? 'low' : REFINING_FIELDS.every((name) => values[name] !== undefined) ? 'high' : 'medium';
 }
 
-/** The sub-models' scores for meta, in tie order. */
-function subScores(subs: RainFindings['subs']): Record<string, number> {
-  const scores: Record<string, number> = {};
-  for (const name of SUB_MODEL_ORDER) {
-    const sub = subs[name];
-    if (sub !== undefined) scores[name] = roundTo(sub.score, 1);
-  }
+/**
+ * The sub-models' scores for meta, in tie order (SUB_MODEL_ORDER), written by name: a loop's keyed
+ * stores into a fresh object cost more than the rounding.
+ */
+function subScores(subs: RainFindings['subs']): Partial<Record<SubModel, number>> {
+  const scores: Partial<Record<SubModel, number>> = {};
+  if (subs.precipitation !== undefined) scores.precipitation = roundTo(subs.precipitation.score, 1);
+  if (subs.surface_wetness !== undefined) scores.surface_wetness = roundTo(subs.surface_wetness.score, 1);
+  if (subs.residual !== undefined) scores.residual = roundTo(subs.residual.score, 1);
+  if (subs.cumulative !== undefined) scores.cumulative = roundTo(subs.cumulative.score, 1);
+  if (subs.soil !== undefined) scores.soil = roundTo(subs.soil.score, 1);
   return scores;
 }
 
@@ -235,13 +244,14 @@ function evaluate({ values, extensions = {}, season, lawn, soilEstimate }: Check
   residualSub(found, values, windows, since, lawn.soilType);
   const apiMm = antecedentPrecipitationMm(values, windows, season);
   const soilSource = soilSub(found, values, apiMm, { lawn, soilEstimate });
-  const { score, limitingFactor } = limitingSub(subs);
+  const ordered = inTieOrder(subs);
+  const { score, limitingFactor } = limitingSub(ordered);
 
   const soilScore = subs.soil?.score;
   return {
     score,
     dataConfidence: rainDataConfidence(values),
-    reasons: rainReasons(subs, since, windows),
+    reasons: rainReasons(ordered, since, windows),
     skippedParts: found.skippedParts,
     meta: {
       rain_source: windows === null ? 'precipitation_rate' : (windows.supplied[windows.supplied.length - 1] ?? null),
