@@ -184,15 +184,15 @@ interface CheckRun {
 
 /** Runs every check whose required fields are there; a check that throws is skipped with an internal-error reason. */
 function runChecks(registry: readonly CheckDefinition[], checkContext: CheckContext, dataQuality: DataQuality, noWetnessEvidence: boolean): CheckRun {
-  const checks: Partial<Record<CheckName, CheckResult>> = {};
   const scored: ScoredCheck[] = [];
   const skippedChecks: SkippedCheckEntry[] = [];
   const partialChecks: PartialCheckEntry[] = [];
   const errors: string[] = [];
+  const results: CheckResult[] = [];
   for (const definition of registry) {
     if (anyMissing(definition.requiredFields, checkContext.values)) {
       const missing = definition.requiredFields.filter((name) => checkContext.values[name] === undefined);
-      checks[definition.name] = skippedCheck(definition.skippedReason);
+      results.push(skippedCheck(definition.skippedReason));
       skippedChecks.push({ check: definition.name, reason: definition.skippedReason, missing });
       continue;
     }
@@ -200,18 +200,37 @@ function runChecks(registry: readonly CheckDefinition[], checkContext: CheckCont
     try {
       result = executedCheck(definition.evaluate(checkContext));
     } catch (error) {
-      checks[definition.name] = skippedCheck(INTERNAL_ERROR_REASON);
+      results.push(skippedCheck(INTERNAL_ERROR_REASON));
       skippedChecks.push({ check: definition.name, reason: INTERNAL_ERROR_REASON, missing: [] });
       errors.push(describeError(definition.name, error));
       continue;
     }
     if (dataQuality === 'minimal' && definition.name === 'rain') result.reasons.push(MINIMAL_DATA_REASON);
     if (noWetnessEvidence && definition.name === 'rain') result.reasons.push(NO_WETNESS_EVIDENCE_REASON);
-    checks[definition.name] = result;
+    results.push(result);
     scored.push({ name: definition.name, weight: definition.weight, score: result.score ?? 0 });
     if (hasKeys(result.skipped_parts)) partialChecks.push({ check: definition.name, parts: Object.keys(result.skipped_parts) });
   }
-  return { checks, scored, skippedChecks, partialChecks, errors };
+  return { checks: checksByName(registry, results), scored, skippedChecks, partialChecks, errors };
+}
+
+/** The built-in registry's check names in its order, which the result's `checks` object keeps. */
+const BUILT_IN_ORDER = ['temperature', 'soiltemp', 'rain', 'wind', 'humidity'] as const;
+const BUILT_IN_IN_ORDER = CHECK_REGISTRY.length === BUILT_IN_ORDER.length && CHECK_REGISTRY.every((definition, i) => definition.name === BUILT_IN_ORDER[i]);
+
+/**
+ * The results by check name, in the registry's order. For the built-in registry one literal (five
+ * keyed stores of varying names into a fresh object were a megamorphic store each).
+ */
+function checksByName(registry: readonly CheckDefinition[], results: readonly CheckResult[]): Partial<Record<CheckName, CheckResult>> {
+  if (registry === CHECK_REGISTRY && BUILT_IN_IN_ORDER) {
+    return { temperature: results[0], soiltemp: results[1], rain: results[2], wind: results[3], humidity: results[4] };
+  }
+  const checks: Partial<Record<CheckName, CheckResult>> = {};
+  registry.forEach((definition, i) => {
+    checks[definition.name] = results[i];
+  });
+  return checks;
 }
 
 /** An overdue lawn after a long wet spell: BLOCK becomes WARNING with K-State's advice (lawn memory extension). */
