@@ -64,8 +64,9 @@ function temperatureReasons(caps: ReadonlyArray<{ cap: number; reason: string }>
   for (const entry of caps.length > 1 ? [...caps].sort((a, b) => a.cap - b.cap) : caps) reasons.push(entry.reason);
   if (tempC > 0 && tempC >= heatFromC) {
     // Heat leads unless drought and heat together decided the score (that reason names both).
-    const add = droughtDecided ? (r: string) => reasons.push(r) : (r: string) => reasons.unshift(r);
-    add(`${emphasis(`Hitze ${t} °C`)} – Hitzestress, Gras wächst kaum; Mähen vermeiden oder in die Abendstunden legen.`);
+    const heat = `${emphasis(`Hitze ${t} °C`)} – Hitzestress, Gras wächst kaum; Mähen vermeiden oder in die Abendstunden legen.`;
+    if (droughtDecided) reasons.push(heat);
+    else reasons.unshift(heat);
   } else if (tempC > 0 && tempC < COLD_FROM_C) {
     reasons.push(`Kühl (${t} °C) – Gras wächst langsam, Schnittwunden heilen schlecht.`);
   }
