@@ -1,23 +1,15 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { Database } from '../../src/store/database.js';
 import { hashApiKey } from '../../src/store/apiKeyCodec.js';
-import { assertBuilt, runBuiltCli, runCliInProcess } from '../helpers/httpCli.js';
-import { makeTempDir } from '../helpers/httpTempDir.js';
+import { assertBuilt, runBuiltCli, runCliInProcess, useCliTempDir } from '../helpers/httpCli.js';
 
 describe('admin CLI', () => {
-  let temp: ReturnType<typeof makeTempDir>;
-  let env: Record<string, string>;
-  const cli = (...argv: string[]) => runCliInProcess(argv, env);
+  const fixture = useCliTempDir();
+  const { cli } = fixture;
   /** The admin commands other than `keys add` work on the daemon's existing database only. */
-  const createDatabase = async () => (await Database.open(temp.dbPath)).close();
-
-  beforeEach(() => {
-    temp = makeTempDir();
-    env = { MOWABILITY_DB_PATH: temp.dbPath, MOWABILITY_TIMEZONE: 'UTC' };
-  });
-  afterEach(() => temp.cleanup());
+  const createDatabase = async () => (await Database.open(fixture.temp.dbPath)).close();
 
   describe('keys', () => {
     it('add --json prints id, owner, key and allow_get once; the database holds only the hash', async () => {
@@ -26,7 +18,7 @@ describe('admin CLI', () => {
       const created = JSON.parse(result.stdout);
       expect(Object.keys(created).sort()).toEqual(['allow_get', 'id', 'key', 'owner']);
       expect(created).toMatchObject({ id: 1, owner: 'alice', allow_get: true });
-      const db = await Database.open(temp.dbPath);
+      const db = await Database.open(fixture.temp.dbPath);
       try {
         const rows = await db.all<{ key_hash: string }>('SELECT key_hash FROM api_keys');
         expect(rows).toEqual([{ key_hash: hashApiKey(created.key) }]);
@@ -121,7 +113,7 @@ describe('admin CLI', () => {
     expect(result.code).toBe(0);
     const config = JSON.parse(result.stdout);
     expect(config.http.port).toBe(9123);
-    expect(config.db.path).toBe(temp.dbPath);
+    expect(config.db.path).toBe(fixture.temp.dbPath);
   });
 
   describe('usage errors (exit 2) name what is wrong and point to --help', () => {
@@ -133,7 +125,7 @@ describe('admin CLI', () => {
       [['keys', 'list', '--bogus'], "Unknown option '--bogus'"],
       [['calc', '--season', 'monsoon', '--temperature', '1'], '--season must be'],
     ])('%j', async (argv, expected) => {
-      const result = await runCliInProcess(argv, env);
+      const result = await runCliInProcess(argv, fixture.env);
       expect(result.code).toBe(2);
       expect(result.stderr).toContain(expected);
       expect(result.stderr).toContain('--help');
@@ -148,7 +140,7 @@ describe('admin CLI', () => {
 
   describe('configuration errors exit with 78', () => {
     it('an unknown key in the --config file names the key', async () => {
-      const file = join(temp.dir, 'bad.json');
+      const file = join(fixture.temp.dir, 'bad.json');
       writeFileSync(file, JSON.stringify({ http: { prot: 1 } }));
       const result = await cli('keys', 'list', '--config', file);
       expect(result.code).toBe(78);
@@ -157,14 +149,14 @@ describe('admin CLI', () => {
 
     it('the built executable exits 78 on an invalid environment value', async () => {
       assertBuilt();
-      const result = await runBuiltCli(['config'], { ...env, MOWABILITY_HTTP_PORT: '70000' });
+      const result = await runBuiltCli(['config'], { ...fixture.env, MOWABILITY_HTTP_PORT: '70000' });
       expect(result.code).toBe(78);
       expect(result.stderr).toContain('"http.port" = 70000 is invalid');
     });
 
     it('the built executable exits 78 from serve with an invalid value before opening anything', async () => {
       assertBuilt();
-      const result = await runBuiltCli(['serve'], { ...env, MOWABILITY_LOG_LEVEL: 'chatty' });
+      const result = await runBuiltCli(['serve'], { ...fixture.env, MOWABILITY_LOG_LEVEL: 'chatty' });
       expect(result.code).toBe(78);
       expect(result.stderr).toContain('"log.level" = "chatty"');
     });

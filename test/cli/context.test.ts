@@ -1,15 +1,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../helpers/httpCli.js';
-import { makeTempDir } from '../helpers/httpTempDir.js';
+import { useTempDir } from '../helpers/httpTempDir.js';
 
 describe('admin commands never create an empty database (issue 8, item 9)', () => {
-  let temp: ReturnType<typeof makeTempDir>;
-  beforeEach(() => {
-    temp = makeTempDir();
-  });
-  afterEach(() => temp.cleanup());
+  const temp = useTempDir();
 
   it.each([
     [['keys', 'list']],

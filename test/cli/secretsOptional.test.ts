@@ -4,22 +4,13 @@
  * interfaces needs accounts, yet key management needs no secret: it must still work. `serve` and
  * `config` keep checking the whole configuration.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EXIT_CONFIG } from '../../src/util/exitCodes.js';
-import { runCliInProcess } from '../helpers/httpCli.js';
-import { makeTempDir } from '../helpers/httpTempDir.js';
+import { useCliTempDir } from '../helpers/httpCli.js';
 
 describe('admin commands without the service\'s secrets', () => {
-  let temp: ReturnType<typeof makeTempDir>;
-  let env: Record<string, string>;
-  const cli = (...argv: string[]) => runCliInProcess(argv, env);
-
-  beforeEach(() => {
-    temp = makeTempDir();
-    // The README's unit: a broker for the LAN, its accounts in a credential this process does not get.
-    env = { MOWABILITY_DB_PATH: temp.dbPath, MOWABILITY_TIMEZONE: 'UTC', MOWABILITY_BROKER_ENABLED: 'true', MOWABILITY_BROKER_HOST: '0.0.0.0' };
-  });
-  afterEach(() => temp.cleanup());
+  // The README's unit: a broker for the LAN, its accounts in a credential this process does not get.
+  const { cli } = useCliTempDir(() => ({ MOWABILITY_BROKER_ENABLED: 'true', MOWABILITY_BROKER_HOST: '0.0.0.0' }));
 
   it('keys add, keys list, maintenance and status work', async () => {
     const added = await cli('keys', 'add', 'alice');

@@ -1,21 +1,15 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ago } from '../../src/cli/statusReport.js';
 import { Database } from '../../src/store/database.js';
 import { HistoryStore } from '../../src/store/historyStore.js';
-import { runCliInProcess } from '../helpers/httpCli.js';
-import { makeTempDir } from '../helpers/httpTempDir.js';
+import { useCliTempDir } from '../helpers/httpCli.js';
 
 const MINUTE_MS = 60_000;
 
 describe('mowability status', () => {
-  let temp: ReturnType<typeof makeTempDir>;
-  let env: Record<string, string>;
-  const cli = (...argv: string[]) => runCliInProcess(argv, env);
-
-  beforeEach(() => {
-    temp = makeTempDir();
+  const fixture = useCliTempDir((temp) => {
     const config = join(temp.dir, 'config.json');
     writeFileSync(
       config,
@@ -27,22 +21,22 @@ describe('mowability status', () => {
       }),
     );
     // Nothing listens on that port: these cases read the database (the live cases are in statusReport.test.ts).
-    env = { MOWABILITY_DB_PATH: temp.dbPath, MOWABILITY_TIMEZONE: 'UTC', MOWABILITY_CONFIG: config, MOWABILITY_HTTP_PORT: '9' };
+    return { MOWABILITY_CONFIG: config, MOWABILITY_HTTP_PORT: '9' };
   });
-  afterEach(() => temp.cleanup());
+  const { cli } = fixture;
 
   it('says plainly that the daemon never ran with this database, in text and JSON, and creates nothing', async () => {
     const text = await cli('status');
     expect(text.code).toBe(0);
-    expect(text.stdout).toContain(`The daemon has not run with this database yet: ${temp.dbPath} does not exist.`);
+    expect(text.stdout).toContain(`The daemon has not run with this database yet: ${fixture.temp.dbPath} does not exist.`);
     const json = await cli('status', '--json');
-    expect(JSON.parse(json.stdout)).toMatchObject({ database: temp.dbPath, database_exists: false, stations: [], unconfigured_with_history: [], unmatched_uploads: [], source: 'database' });
-    expect(existsSync(temp.dbPath)).toBe(false);
+    expect(JSON.parse(json.stdout)).toMatchObject({ database: fixture.temp.dbPath, database_exists: false, stations: [], unconfigured_with_history: [], unmatched_uploads: [], source: 'database' });
+    expect(existsSync(fixture.temp.dbPath)).toBe(false);
   });
 
   it('shows each station with its last reading, latest values, the stored mowable flag and history size', async () => {
     const readAt = Date.now() - 5 * MINUTE_MS;
-    const db = await Database.open(temp.dbPath);
+    const db = await Database.open(fixture.temp.dbPath);
     try {
       // Written the way the daemon writes them (migration 9's rows); the CLI reads them back through its views.
       const minute = Math.floor(readAt / MINUTE_MS);
@@ -90,8 +84,8 @@ describe('mowability status', () => {
   });
 
   it('keeps control characters in station names away from the terminal', async () => {
-    writeFileSync(env.MOWABILITY_CONFIG!, JSON.stringify({ stations: [{ id: 'x', name: 'Evil\u001b[2J', format: 'rtl_433', topic: 't' }] }));
-    await (await Database.open(temp.dbPath)).close();
+    writeFileSync(fixture.env.MOWABILITY_CONFIG!, JSON.stringify({ stations: [{ id: 'x', name: 'Evil\u001b[2J', format: 'rtl_433', topic: 't' }] }));
+    await (await Database.open(fixture.temp.dbPath)).close();
     const text = await cli('status');
     expect(text.stdout).not.toContain('\u001b');
     expect(text.stdout).toContain('Evil\\u001b[2J');

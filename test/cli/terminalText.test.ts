@@ -1,10 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { assertPrintable, escapeTerminalText, terminalJson } from '../../src/cli/terminalText.js';
 import { Database } from '../../src/store/database.js';
 import { ServiceStore } from '../../src/store/serviceStore.js';
 import { systemClock } from '../../src/util/clock.js';
-import { runCliInProcess } from '../helpers/httpCli.js';
-import { makeTempDir } from '../helpers/httpTempDir.js';
+import { useCliTempDir } from '../helpers/httpCli.js';
 
 /** Clears the screen, homes the cursor and forges a second line that looks like CLI output. */
 const CLEAR_SCREEN_ATTACK = '\u001b[2J\u001b[Hmallory\nAPI key 7 removed.';
@@ -37,19 +36,12 @@ describe('terminal text (pure)', () => {
   });
 });
 
-describe('CLI against terminal escape injection (issue 8, item 13)', () => {
-  let temp: ReturnType<typeof makeTempDir>;
-  let env: Record<string, string>;
-  const cli = (...argv: string[]) => runCliInProcess(argv, env);
-
-  beforeEach(() => {
-    temp = makeTempDir();
-    env = { MOWABILITY_DB_PATH: temp.dbPath, MOWABILITY_TIMEZONE: 'UTC' };
-  });
-  afterEach(() => temp.cleanup());
+describe('CLI against terminal escape injection', () => {
+  const fixture = useCliTempDir();
+  const { cli } = fixture;
 
   async function withStore(work: (store: ServiceStore) => Promise<void>): Promise<void> {
-    const database = await Database.open(temp.dbPath);
+    const database = await Database.open(fixture.temp.dbPath);
     try {
       await work(new ServiceStore(database, systemClock));
     } finally {

@@ -1,20 +1,16 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { createUploadMatcher } from '../../src/http/uploadsMatch.js';
 import { assertBuilt, runBuiltCli, runCliInProcess } from '../helpers/httpCli.js';
-import { makeTempDir } from '../helpers/httpTempDir.js';
+import { useTempDir } from '../helpers/httpTempDir.js';
 
 const PASSKEY = '0123456789ABCDEF0123456789ABCDEF';
 
 
 describe('mowability upload-secret', () => {
-  let temp: ReturnType<typeof makeTempDir>;
-  beforeEach(() => {
-    temp = makeTempDir();
-  });
-  afterEach(() => temp.cleanup());
+  const temp = useTempDir();
 
   it('prints an upload line that, pasted into the config, matches the gateway; the secret is not echoed', async () => {
     const result = await runCliInProcess(['upload-secret', 'ecowitt', '--json'], { MOWABILITY_UPLOAD_SECRET: PASSKEY });

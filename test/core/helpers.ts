@@ -60,3 +60,17 @@ export function subScore(check: CheckResult, key: string): number {
   if (value === undefined) throw new Error(`sub-score ${key} missing`);
   return value;
 }
+
+/** The check entry docs/api.md gives for a check skipped because its required field is missing. */
+export function skippedCheck(field: string): CheckResult {
+  return {
+    executed: false,
+    skipped_reason: `Required field ${field} is missing or invalid.`,
+    status: null,
+    score: null,
+    data_confidence: null,
+    reasons: [],
+    skipped_parts: {},
+    meta: {},
+  };
+}

@@ -4,7 +4,7 @@ import { CHECK_REGISTRY } from '../../src/core/checks/registry.js';
 import { rainCheck } from '../../src/core/checks/rain.js';
 import type { CheckDefinition } from '../../src/core/checks/types.js';
 import { CHECK_NAMES, FIELD_NAMES, calculate } from '../../src/core/index.js';
-import { GOOD_DAY, SPRING_NOON_MS, SUMMER_NOON_MS, WINTER_NOON_MS, contextAt, resultFor } from './helpers.js';
+import { contextAt, GOOD_DAY, resultFor, skippedCheck, SPRING_NOON_MS, SUMMER_NOON_MS, WINTER_NOON_MS } from './helpers.js';
 
 const RESULT_KEYS = [
   'mfi_version', 'season', 'season_source', 'index_score', 'main_status', 'data_quality', 'score_basis',
@@ -28,16 +28,7 @@ describe('result shape', () => {
 
   it('reports skipped checks in the check entry and in protocol.skipped_checks', () => {
     const result = resultFor({ temperature: 10, precipitation_rate: 0, wind_gusts: 30, dew_point: 5 });
-    expect(result.checks.humidity).toEqual({
-      executed: false,
-      skipped_reason: 'Required field humidity is missing or invalid.',
-      status: null,
-      score: null,
-      data_confidence: null,
-      reasons: [],
-      skipped_parts: {},
-      meta: {},
-    });
+    expect(result.checks.humidity).toEqual(skippedCheck('humidity'));
     expect(result.protocol.skipped_checks).toEqual([
       { check: 'soiltemp', reason: 'Required field soil_temperature is missing or invalid.', missing: ['soil_temperature'] },
       { check: 'wind', reason: 'Required field wind_speed is missing or invalid.', missing: ['wind_speed'] },

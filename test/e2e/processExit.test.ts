@@ -5,10 +5,10 @@
  */
 import { spawn } from 'node:child_process';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BUILT_CLI } from '../helpers/httpCli.js';
-import { startDaemonProcess, type DaemonProcess } from '../helpers/httpDaemon.js';
-import { makeTempDir, waitFor } from '../helpers/httpTempDir.js';
+import { useDaemonProcess } from '../helpers/httpDaemon.js';
+import { waitFor } from '../helpers/httpTempDir.js';
 
 /** Preloaded into the daemon: on SIGUSR2 it throws or rejects where nothing catches it, as a stray bug would. */
 const FAULT_INJECTOR = `data:text/javascript,${encodeURIComponent(`
@@ -20,25 +20,15 @@ process.on('SIGUSR2', () => {
 /** Well below the 5 s forced-exit and linger limits: the daemon ends by itself. */
 const EXIT_BUDGET_MS = 3000;
 
-describe('process lifecycle of the built daemon (issue 8, item 14)', () => {
-  let temp: ReturnType<typeof makeTempDir>;
-  let daemon: DaemonProcess | undefined;
-  const env = (extra: Record<string, string> = {}) => ({ MOWABILITY_DB_PATH: temp.dbPath, MOWABILITY_TIMEZONE: 'UTC', ...extra });
-
-  beforeEach(() => {
-    temp = makeTempDir();
-  });
-  afterEach(async () => {
-    if (daemon && daemon.child.exitCode === null) await daemon.stop('SIGKILL');
-    daemon = undefined;
-    temp.cleanup();
-  });
+describe('process lifecycle of the built daemon', () => {
+  const fixture = useDaemonProcess();
+  const env = fixture.env;
 
   it.each([
     ['HTTP only', { MOWABILITY_BROKER_ENABLED: 'false' }],
     ['HTTP + embedded broker + bridge', { MOWABILITY_BROKER_ENABLED: 'true' }],
   ])('%s: exits 0 on its own soon after SIGTERM, nothing left running', async (_name, extra) => {
-    daemon = await startDaemonProcess(env(extra));
+    const daemon = await fixture.start(extra);
     expect((await fetch(`${daemon.baseUrl}/health`)).status).toBe(200);
     const started = Date.now();
     const code = await daemon.stop('SIGTERM');
@@ -50,7 +40,7 @@ describe('process lifecycle of the built daemon (issue 8, item 14)', () => {
   });
 
   it('a client holding a connection open (silent, or half a request) does not hold up the stop', async () => {
-    daemon = await startDaemonProcess(env({ MOWABILITY_BROKER_ENABLED: 'false' }));
+    const daemon = await fixture.start({ MOWABILITY_BROKER_ENABLED: 'false' });
     const { hostname, port } = new URL(daemon.baseUrl);
     const open = (data?: string) =>
       new Promise<Socket>((resolve, reject) => {
@@ -75,8 +65,8 @@ describe('process lifecycle of the built daemon (issue 8, item 14)', () => {
     ['unhandledRejection', 'rejection', 'injected unhandled rejection'],
     ['uncaughtException', 'exception', 'injected uncaught exception'],
   ])('%s: logged, then a graceful stop and exit 1', async (origin, fault, message) => {
-    daemon = await startDaemonProcess(env({ MOWABILITY_BROKER_ENABLED: 'true', MOW_TEST_FAULT: fault }), [], { nodeArgs: [`--import=${FAULT_INJECTOR}`] });
-    const exited = new Promise<number | null>((resolve) => daemon!.child.on('exit', (code) => resolve(code)));
+    const daemon = await fixture.start({ MOWABILITY_BROKER_ENABLED: 'true', MOW_TEST_FAULT: fault }, [], { nodeArgs: [`--import=${FAULT_INJECTOR}`] });
+    const exited = new Promise<number | null>((resolve) => daemon.child.on('exit', (code) => resolve(code)));
     daemon.child.kill('SIGUSR2');
     const code = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve('timeout'), EXIT_BUDGET_MS + 5000))]);
     expect(code).toBe(1);
@@ -87,7 +77,7 @@ describe('process lifecycle of the built daemon (issue 8, item 14)', () => {
     const after = lines.slice(lines.indexOf(fatal!));
     expect(after.some((line) => line.msg === 'daemon stopped')).toBe(true);
     expect(daemon.output()).not.toMatch(/graceful stop took too long|still running/);
-    await waitFor(() => daemon!.child.exitCode !== null);
+    await waitFor(() => daemon.child.exitCode !== null);
   });
 
   it('a taken broker port: exits 1 at once with the reason, nothing left running', async () => {

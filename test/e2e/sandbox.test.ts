@@ -2,9 +2,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import mqtt from 'mqtt';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serviceSchema } from '../../src/config/serviceSchema.js';
-import { startDaemonProcess, type DaemonProcess } from '../helpers/httpDaemon.js';
+import { useDaemonProcess, type DaemonProcess } from '../helpers/httpDaemon.js';
 import { makeTempDir, waitFor } from '../helpers/httpTempDir.js';
 import { addressFamilyLauncher, unitAddressFamilies } from '../helpers/sandbox.js';
 
@@ -15,27 +15,17 @@ const START_DEADLINE_MS = 15_000;
 describe('the built daemon under the unit\'s RestrictAddressFamilies=', () => {
   let helperDir: ReturnType<typeof makeTempDir>;
   let launcher: string[];
-  let temp: ReturnType<typeof makeTempDir>;
-  let daemon: DaemonProcess | undefined;
 
   beforeAll(() => {
     helperDir = makeTempDir();
     launcher = addressFamilyLauncher(helperDir.dir);
   });
   afterAll(() => helperDir.cleanup());
-  beforeEach(() => {
-    temp = makeTempDir();
-  });
-  afterEach(async () => {
-    if (daemon && daemon.child.exitCode === null) await daemon.stop('SIGKILL');
-    daemon = undefined;
-    temp.cleanup();
-  });
+  const fixture = useDaemonProcess();
 
   /** Starts the sandboxed daemon and waits until the MQTT side (started after HTTP) is up too. */
   async function startSandboxed(env: Record<string, string>): Promise<DaemonProcess> {
-    const started = await startDaemonProcess({ MOWABILITY_DB_PATH: temp.dbPath, MOWABILITY_TIMEZONE: 'UTC', ...env }, [], { launcher });
-    daemon = started;
+    const started = await fixture.start(env, [], { launcher });
     await waitFor(() => started.logLines().some((line) => line.msg === 'MQTT bridge started'), START_DEADLINE_MS);
     return started;
   }
@@ -61,7 +51,7 @@ describe('the built daemon under the unit\'s RestrictAddressFamilies=', () => {
 
   it('takes the broker accounts from $CREDENTIALS_DIRECTORY and never logs them, even at trace level', async () => {
     const password = 'sandbox-credential-pw';
-    const credentials = join(temp.dir, 'credentials');
+    const credentials = join(fixture.temp.dir, 'credentials');
     mkdirSync(credentials, { mode: 0o700 });
     writeFileSync(join(credentials, 'broker.users'), `${JSON.stringify([{ username: 'station', password }])}\n`);
     // A broker on all interfaces is refused without accounts: it starts only if the credential was read.

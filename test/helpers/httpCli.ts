@@ -2,8 +2,10 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
 import type { CliIo } from '../../src/cli/io.js';
+import { makeTempDir } from './httpTempDir.js';
 
 export const BUILT_CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
@@ -46,4 +48,35 @@ export function runBuiltCli(argv: string[], env: Record<string, string>, node = 
     child.on('error', reject);
     child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
   });
+}
+
+/** The admin CLI per test against a fresh temp dir and database (removed after each test). */
+export interface CliFixture {
+  /** This test's temp dir (its database is `dbPath`). */
+  readonly temp: ReturnType<typeof makeTempDir>;
+  /** The CLI's environment: this test's database, time zone UTC, then what `extraEnv` added. */
+  readonly env: Record<string, string>;
+  /** Runs the CLI in-process with `env`. */
+  cli: (...argv: string[]) => Promise<CliResult>;
+}
+
+/** `extraEnv` runs in each test's beforeEach with its temp dir (e.g. to write a config file there). */
+export function useCliTempDir(extraEnv: (temp: ReturnType<typeof makeTempDir>) => Record<string, string> = () => ({})): CliFixture {
+  let temp: ReturnType<typeof makeTempDir> | undefined;
+  let env: Record<string, string> | undefined;
+  beforeEach(() => {
+    const dir = makeTempDir();
+    temp = dir;
+    env = { MOWABILITY_DB_PATH: dir.dbPath, MOWABILITY_TIMEZONE: 'UTC', ...extraEnv(dir) };
+  });
+  afterEach(() => temp?.cleanup());
+  const inTest = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('useCliTempDir: the temp dir exists only inside a test');
+    return value;
+  };
+  return {
+    get temp() { return inTest(temp); },
+    get env() { return inTest(env); },
+    cli: (...argv) => runCliInProcess(argv, inTest(env)),
+  };
 }

@@ -1,7 +1,8 @@
 /** Starts the built daemon (`node dist/cli/main.js serve`) as a child process and reads its JSON log. */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { afterEach, beforeEach } from 'vitest';
 import { BUILT_CLI, assertBuilt } from './httpCli.js';
-import { waitFor } from './httpTempDir.js';
+import { makeTempDir, waitFor } from './httpTempDir.js';
 
 export interface DaemonProcess {
   child: ChildProcessWithoutNullStreams;
@@ -72,4 +73,39 @@ export async function startDaemonProcess(env: Record<string, string>, args: stri
       return exited;
     },
   };
+}
+
+/** The built daemon per test: a fresh temp dir and database, the daemon killed and the dir removed after each test. */
+export interface DaemonProcessFixture {
+  /** This test's temp dir (its database is `dbPath`). */
+  readonly temp: ReturnType<typeof makeTempDir>;
+  /** The daemon's environment: this test's database, time zone UTC, then `extra`. */
+  env: (extra?: Record<string, string>) => Record<string, string>;
+  /** Starts the daemon with `env(extra)`; it is killed after the test if still running. */
+  start(extra?: Record<string, string>, args?: string[], options?: DaemonProcessOptions): Promise<DaemonProcess>;
+}
+
+export function useDaemonProcess(): DaemonProcessFixture {
+  let temp: ReturnType<typeof makeTempDir> | undefined;
+  let daemon: DaemonProcess | undefined;
+  beforeEach(() => {
+    temp = makeTempDir();
+  });
+  afterEach(async () => {
+    if (daemon && daemon.child.exitCode === null) await daemon.stop('SIGKILL');
+    daemon = undefined;
+    temp?.cleanup();
+  });
+  const fixture: DaemonProcessFixture = {
+    get temp() {
+      if (!temp) throw new Error('useDaemonProcess: the temp dir exists only inside a test');
+      return temp;
+    },
+    env: (extra = {}) => ({ MOWABILITY_DB_PATH: fixture.temp.dbPath, MOWABILITY_TIMEZONE: 'UTC', ...extra }),
+    async start(extra = {}, args = [], options = {}) {
+      daemon = await startDaemonProcess(fixture.env(extra), args, options);
+      return daemon;
+    },
+  };
+  return fixture;
 }

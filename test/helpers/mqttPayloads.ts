@@ -1,6 +1,7 @@
 /** Loads the captured station payloads in test/fixtures/payloads. */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 import type { ParseOutcome, Reading } from '../../src/ingest/types.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/payloads/', import.meta.url));
@@ -21,3 +22,6 @@ export function parsedReading(outcome: ParseOutcome): Reading {
   if (outcome.kind !== 'reading') throw new Error(`expected a reading, got ${outcome.kind}: ${outcome.reason}`);
   return outcome.reading;
 }
+
+/** A reading value equal to six decimals (as `toBeCloseTo(value, 6)`), for `toMatchObject` over `values`. */
+export const near = (value: number): unknown => expect.closeTo(value, 6);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseStationMessage } from '../../src/ingest/parse.js';
 import type { StationConfig } from '../../src/ingest/types.js';
-import { parsedReading, payloadText } from '../helpers/mqttPayloads.js';
+import { near, parsedReading, payloadText } from '../helpers/mqttPayloads.js';
 
 const context = { timeZone: 'UTC' };
 
@@ -11,13 +11,10 @@ describe('weewx format', () => {
 
   it('reads the Vantage Pro2 METRIC loop packet: string values, unit labels, dateTime', () => {
     const r = parsedReading(parseStationMessage(station, 'weewx/loop', loop, context));
-    expect(r.values.temperature).toBeCloseTo(3.55555555556, 6);
-    expect(r.values.humidity).toBe(90);
-    expect(r.values.wind_speed).toBeCloseTo(3.95409343049, 6);
-    expect(r.values.wind_gusts).toBeCloseTo(9.65608800006, 6);
-    expect(r.values.dew_point).toBeCloseTo(2.07088485785, 6);
-    expect(r.values.solar).toBe(0);
-    expect(r.values.precipitation_rate).toBe(0);
+    expect(r.values).toMatchObject({
+      temperature: near(3.55555555556), humidity: 90, wind_speed: near(3.95409343049),
+      wind_gusts: near(9.65608800006), dew_point: near(2.07088485785), solar: 0, precipitation_rate: 0,
+    });
     expect(r.rainDeltaMm).toBe(0);
     expect(r.payloadTimeMs).toBe(1_492_467_300_000);
   });
@@ -54,12 +51,10 @@ describe('ecowitt2mqtt format', () => {
 
   it('reads the imperial output and converts °F, mph, in', () => {
     const r = parsedReading(parseStationMessage(station, 't', published, context));
-    expect(r.values.temperature).toBeCloseTo(34, 6);
-    expect(r.values.humidity).toBe(64);
-    expect(r.values.wind_speed).toBeCloseTo(20.89 * 1.609344, 6);
-    expect(r.values.wind_gusts).toBeCloseTo(1.12 * 1.609344, 6);
-    expect(r.values.solar).toBe(264.61);
-    expect(r.values.precipitation_rate).toBe(0);
+    expect(r.values).toMatchObject({
+      temperature: near(34), humidity: 64, wind_speed: near(20.89 * 1.609344), wind_gusts: near(1.12 * 1.609344),
+      solar: 264.61, precipitation_rate: 0,
+    });
     // No totalrain in this firmware: the yearly accumulation is the counter, never dailyrain.
     expect(r.rainCounters).toEqual([{ key: 'ecowitt2mqtt/yearlyrain', totalMm: expect.closeTo(4.441 * 25.4, 6) }]);
   });

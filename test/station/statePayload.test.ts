@@ -5,21 +5,27 @@ import { buildStatePayload } from '../../src/station/statePayload.js';
 const INPUT = { temperature: 35, precipitation_rate: 0, humidity: 30, soil_moisture: 8, soil_temperature: 33, rain_14d: 1 };
 const CONTEXT = { nowMs: Date.parse('2026-07-15T12:00:00Z'), timeZone: 'Europe/Berlin', hemisphere: 'north' } as const;
 
+/** The garden station's outcome for INPUT, and its state payload built with `extra` (mowable false, its reason). */
+function gardenPayload(extra: Partial<Parameters<typeof buildStatePayload>[0]> = {}) {
+  const outcome = calculate(INPUT, CONTEXT);
+  if (!outcome.ok) throw new Error('expected a result');
+  const payload = buildStatePayload({
+    stationId: 'garden',
+    stationName: 'Garden',
+    outcome,
+    assembly: { input: INPUT, withheld: {}, derived: [], coverage: {}, lastReadingAtMs: CONTEXT.nowMs },
+    mowable: false,
+    mowableReason: 'index below the threshold',
+    ...extra,
+  });
+  return { result: outcome.result, payload };
+}
+
 describe('station state payload', () => {
   it('carries the checks reasons as plain text, the HTTP result keeps the spec emphasis', () => {
-    const outcome = calculate(INPUT, CONTEXT);
-    if (!outcome.ok) throw new Error('expected a result');
-    const httpReasons = Object.values(outcome.result.checks).flatMap((check) => check?.reasons ?? []);
+    const { result, payload } = gardenPayload();
+    const httpReasons = Object.values(result.checks).flatMap((check) => check?.reasons ?? []);
     expect(httpReasons.some((reason) => reason.includes('<b>'))).toBe(true);
-
-    const payload = buildStatePayload({
-      stationId: 'garden',
-      stationName: 'Garden',
-      outcome,
-      assembly: { input: INPUT, withheld: {}, derived: [], coverage: {}, lastReadingAtMs: CONTEXT.nowMs },
-      mowable: false,
-      mowableReason: 'index below the threshold',
-    });
     const checks = payload.checks as Record<string, { reasons: string[] }>;
     const stateReasons = Object.values(checks).flatMap((check) => check.reasons);
     expect(stateReasons).toEqual(httpReasons.map((reason) => reason.replace(/<\/?b>/g, '')));
@@ -27,14 +33,7 @@ describe('station state payload', () => {
   });
 
   it('no <b> anywhere: a hold\'s mowable_reason and the units\' fragments are plain text too; other "<" stays', () => {
-    const outcome = calculate(INPUT, CONTEXT);
-    if (!outcome.ok) throw new Error('expected a result');
-    const payload = buildStatePayload({
-      stationId: 'garden',
-      stationName: 'Garden',
-      outcome,
-      assembly: { input: INPUT, withheld: {}, derived: [], coverage: {}, lastReadingAtMs: CONTEXT.nowMs },
-      mowable: false,
+    const { payload } = gardenPayload({
       // The lawn unit's hold reason (src/core/lawnWetness.ts) carries the spec's emphasis.
       mowableReason: '<b>Halme noch nass</b> (Wasserbilanz) – trocken in ca. 2 Stunden',
       fragments: { lawn: { note: '<b>Rasen überfällig</b>', list: ['<b>a</b>', 'index < 70'] } },

@@ -1,13 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Database, BUSY_FAILURES_BEFORE_ERROR } from '../../src/store/database.js';
-import { makeTempDir } from '../helpers/httpTempDir.js';
+import { useTempDir } from '../helpers/httpTempDir.js';
 
 describe('a database that stays busy', () => {
-  let temp: ReturnType<typeof makeTempDir>;
-  beforeEach(() => {
-    temp = makeTempDir();
-  });
-  afterEach(() => temp.cleanup());
+  const temp = useTempDir();
 
   it(`counts as failing after ${BUSY_FAILURES_BEFORE_ERROR} busy writes in a row, not after one`, async () => {
     const holder = await Database.open(temp.dbPath);

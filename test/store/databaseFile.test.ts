@@ -2,11 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Database } from '../../src/store/database.js';
 import { DatabaseFileError } from '../../src/store/databaseFile.js';
 import { assertBuilt } from '../helpers/httpCli.js';
-import { makeTempDir } from '../helpers/httpTempDir.js';
+import { useTempDir } from '../helpers/httpTempDir.js';
 
 const BUILT_DATABASE = fileURLToPath(new URL('../../dist/store/database.js', import.meta.url));
 
@@ -29,11 +29,7 @@ function modesUnderUmask(umask: number, dbPath: string): Record<string, string> 
 }
 
 describe('the database file (issue 8, items 9 and 12)', () => {
-  let temp: ReturnType<typeof makeTempDir>;
-  beforeEach(() => {
-    temp = makeTempDir();
-  });
-  afterEach(() => temp.cleanup());
+  const temp = useTempDir();
 
   it.each([
     ['022', 0o022],

@@ -3,21 +3,20 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AccessCache } from '../../src/store/accessCache.js';
 import { Database } from '../../src/store/database.js';
 import { ServiceStore } from '../../src/store/serviceStore.js';
-import { makeTempDir } from '../helpers/httpTempDir.js';
+import { useTempDatabase } from '../helpers/tempDatabase.js';
 
 const NOW = Date.parse('2026-06-15T12:00:00Z');
 const DAY = 86_400_000;
 
 describe('key rotation and expiry', () => {
-  let temp: ReturnType<typeof makeTempDir>;
+  const database = useTempDatabase();
   let db: Database;
   let now = NOW;
   let store: ServiceStore;
   let access: AccessCache;
 
   beforeEach(async () => {
-    temp = makeTempDir();
-    db = await Database.open(temp.dbPath);
+    db = database.db;
     now = NOW;
     store = new ServiceStore(db, { now: () => now });
     access = new AccessCache({ database: db, store, logger: pino({ level: 'silent' }), now: () => now });
@@ -25,8 +24,6 @@ describe('key rotation and expiry', () => {
   });
   afterEach(async () => {
     await access.stop();
-    await db.close();
-    temp.cleanup();
   });
 
   it('keeps the old key working through the grace period, then refuses it as unknown', async () => {

@@ -1,9 +1,9 @@
 import pino from 'pino';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { Database } from '../../src/store/database.js';
 import { KeyUsage, keyUsageDays } from '../../src/store/keyUsage.js';
 import { ServiceStore, type ApiKeyCredential } from '../../src/store/serviceStore.js';
-import { makeTempDir } from '../helpers/httpTempDir.js';
+import { useTempDatabase } from '../helpers/tempDatabase.js';
 
 const silent = pino({ level: 'silent' });
 // 2026-06-15 23:00 CEST; midnight in Berlin is one hour later.
@@ -11,22 +11,17 @@ const LATE = Date.parse('2026-06-15T21:00:00Z');
 const HOUR = 3_600_000;
 
 describe('KeyUsage', () => {
-  let temp: ReturnType<typeof makeTempDir>;
+  const database = useTempDatabase();
   let db: Database;
   let credential: ApiKeyCredential;
   let writes: number;
 
   beforeEach(async () => {
-    temp = makeTempDir();
-    db = await Database.open(temp.dbPath);
+    db = database.db;
     const store = new ServiceStore(db, { now: () => LATE });
     const key = await store.addKey('quota tester');
     credential = (await store.credentials()).find((entry) => entry.id === key.id)!;
     writes = 0;
-  });
-  afterEach(async () => {
-    await db.close();
-    temp.cleanup();
   });
 
   const usage = (defaultDailyQuota: number) => {

@@ -10,7 +10,7 @@ import { ExactKeyUsage } from '../../src/store/exactKeyUsage.js';
 import { KeyUsage, keyUsageDays, type Admission } from '../../src/store/keyUsage.js';
 import { ServiceStore, type ApiKeyCredential } from '../../src/store/serviceStore.js';
 import type { ClockStep } from '../../src/util/clockWatch.js';
-import { makeTempDir } from '../helpers/httpTempDir.js';
+import { useTempDatabase } from '../helpers/tempDatabase.js';
 
 const silent = pino({ level: 'silent' });
 const DAY = 86_400_000;
@@ -31,14 +31,13 @@ describe.each([
   ['kept in memory (keys.quotaMode shared)', KeyUsage],
   ['counted in the row (keys.quotaMode exact)', ExactKeyUsage],
 ])('key usage across clock steps, %s', (_mode, Kind) => {
-  let temp: ReturnType<typeof makeTempDir>;
+  const database = useTempDatabase();
   let db: Database;
   let credential: ApiKeyCredential;
   let gate: Gate;
 
   beforeEach(async () => {
-    temp = makeTempDir();
-    db = await Database.open(temp.dbPath);
+    db = database.db;
     const store = new ServiceStore(db, { now: () => AHEAD });
     const key = await store.addKey('quota tester');
     credential = { ...(await store.credentials()).find((entry) => entry.id === key.id)!, dailyQuota: 3 };
@@ -47,8 +46,6 @@ describe.each([
   });
   afterEach(async () => {
     await gate.stop();
-    await db.close();
-    temp.cleanup();
   });
 
   const ok = async (nowMs: number): Promise<boolean> => (await gate.admit(credential, nowMs)).ok;

@@ -1,15 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Database } from '../../src/store/database.js';
 import { migrationsAppliedSince } from '../../src/store/migrationLog.js';
 import { MIGRATIONS } from '../../src/store/migrations/index.js';
-import { makeTempDir } from '../helpers/httpTempDir.js';
+import { useTempDir } from '../helpers/httpTempDir.js';
 
 describe('migrationsAppliedSince', () => {
-  let temp: ReturnType<typeof makeTempDir>;
-  beforeEach(() => {
-    temp = makeTempDir();
-  });
-  afterEach(() => temp.cleanup());
+  const temp = useTempDir();
 
   it('lists every migration a fresh database got, and none on the next open', async () => {
     const first = new Date().toISOString();

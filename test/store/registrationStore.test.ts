@@ -1,26 +1,21 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { Database } from '../../src/store/database.js';
 import { hashApiKey } from '../../src/store/apiKeyCodec.js';
 import { RegistrationError, RegistrationStore, type NewRegistration } from '../../src/store/registrationStore.js';
-import { makeTempDir } from '../helpers/httpTempDir.js';
+import { useTempDatabase } from '../helpers/tempDatabase.js';
 
 const NOW = Date.parse('2026-06-15T12:00:00Z');
 const DAY = 86_400_000;
 const alice: NewRegistration = { name: 'Alice', email: 'alice@example.org', intendedUse: 'My garden robot mower', usageKind: 'private', clientAddress: '192.0.2.1' };
 
 describe('RegistrationStore', () => {
-  let temp: ReturnType<typeof makeTempDir>;
+  const database = useTempDatabase();
   let db: Database;
   let store: RegistrationStore;
 
   beforeEach(async () => {
-    temp = makeTempDir();
-    db = await Database.open(temp.dbPath);
+    db = database.db;
     store = new RegistrationStore(db);
-  });
-  afterEach(async () => {
-    await db.close();
-    temp.cleanup();
   });
 
   it('never creates a key by itself; approval does, and the key is collected exactly once', async () => {

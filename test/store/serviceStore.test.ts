@@ -4,7 +4,8 @@ import { Database } from '../../src/store/database.js';
 import { ServiceStore } from '../../src/store/serviceStore.js';
 import { AccessCache } from '../../src/store/accessCache.js';
 import { hashApiKey, API_KEY_PREFIX } from '../../src/store/apiKeyCodec.js';
-import { makeTempDir, waitFor } from '../helpers/httpTempDir.js';
+import { waitFor } from '../helpers/httpTempDir.js';
+import { useTempDatabase } from '../helpers/tempDatabase.js';
 
 const clock = { now: () => Date.parse('2026-05-01T10:00:00Z') };
 const logger = pino({ level: 'silent' });
@@ -12,18 +13,13 @@ const logger = pino({ level: 'silent' });
 const CHANGE_DEADLINE_MS = 10_000;
 
 describe('ServiceStore and AccessCache on a real SQLite file', () => {
-  let temp: ReturnType<typeof makeTempDir>;
+  const database = useTempDatabase();
   let db: Database;
   let store: ServiceStore;
 
   beforeEach(async () => {
-    temp = makeTempDir();
-    db = await Database.open(temp.dbPath);
+    db = database.db;
     store = new ServiceStore(db, clock);
-  });
-  afterEach(async () => {
-    await db.close();
-    temp.cleanup();
   });
 
   it('stores only the SHA-256 of a new key, never the key itself', async () => {
@@ -112,7 +108,7 @@ describe('ServiceStore and AccessCache on a real SQLite file', () => {
     it('picks up keys, blocks and maintenance committed by another connection (another process) without a restart', async () => {
       cache = new AccessCache({ database: db, store, logger, pollIntervalMs: 50 });
       await cache.start();
-      const other = await Database.open(temp.dbPath);
+      const other = await Database.open(database.dbPath);
       try {
         const otherStore = new ServiceStore(other, clock);
         const created = await otherStore.addKey('erin');

@@ -1,9 +1,10 @@
 import pino from 'pino';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { Database } from '../../src/store/database.js';
 import { JOURNAL_SIZE_LIMIT_BYTES } from '../../src/store/database.js';
 import { SpaceReclaimer } from '../../src/store/spaceReclaimer.js';
-import { databaseBytes, makeTempDir } from '../helpers/httpTempDir.js';
+import { databaseBytes } from '../helpers/httpTempDir.js';
+import { useTempDatabase } from '../helpers/tempDatabase.js';
 
 const logger = pino({ level: 'silent' });
 const MIB = 1024 * 1024;
@@ -24,15 +25,10 @@ async function autoVacuum(db: Database): Promise<number | undefined> {
 }
 
 describe('SpaceReclaimer', () => {
-  let temp: ReturnType<typeof makeTempDir>;
+  const database = useTempDatabase();
   let db: Database;
   beforeEach(async () => {
-    temp = makeTempDir();
-    db = await Database.open(temp.dbPath);
-  });
-  afterEach(async () => {
-    await db.close();
-    temp.cleanup();
+    db = database.db;
   });
 
   it('creates new databases in incremental auto-vacuum mode with a WAL size limit', async () => {
@@ -42,11 +38,11 @@ describe('SpaceReclaimer', () => {
 
   it('shrinks the database and the WAL after large deletes', async () => {
     await fillAndDelete(db);
-    expect(databaseBytes(temp.dbPath)).toBeGreaterThan(8 * MIB);
+    expect(databaseBytes(database.dbPath)).toBeGreaterThan(8 * MIB);
     const result = await new SpaceReclaimer(db, logger).reclaim();
     expect(result.action).toBe('incremental');
     expect(result.bytesAfter).toBeLessThan(MIB);
-    expect(databaseBytes(temp.dbPath)).toBeLessThan(MIB);
+    expect(databaseBytes(database.dbPath)).toBeLessThan(MIB);
   });
 
   it('writes nothing while the free space is below the threshold', async () => {
@@ -66,7 +62,7 @@ describe('SpaceReclaimer', () => {
     const result = await new SpaceReclaimer(db, logger).reclaim();
     expect(result.action).toBe('vacuum');
     expect(await autoVacuum(db)).toBe(2);
-    expect(databaseBytes(temp.dbPath)).toBeLessThan(MIB);
+    expect(databaseBytes(database.dbPath)).toBeLessThan(MIB);
   });
 
   it('leaves a large older database alone (the VACUUM would rewrite all of it) and says how to convert it', async () => {

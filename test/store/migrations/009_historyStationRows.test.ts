@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { StationConfig } from '../../../src/ingest/types.js';
 import { DEFAULT_HISTORY_OPTIONS, type TimedReading } from '../../../src/history/stationHistory.js';
 import type { BucketRow } from '../../../src/history/types.js';
@@ -7,7 +7,8 @@ import { HistoryService } from '../../../src/station/historyService.js';
 import { Database } from '../../../src/store/database.js';
 import { HistoryStore } from '../../../src/store/historyStore.js';
 import { MIGRATIONS } from '../../../src/store/migrations/index.js';
-import { mqttTempDir, silentLogger } from '../../helpers/mqttHarness.js';
+import { useTempDir } from '../../helpers/httpTempDir.js';
+import { silentLogger } from '../../helpers/mqttHarness.js';
 
 const NOW = Date.parse('2026-06-15T12:00:30Z');
 const COUNTER = 'Fineoffset-WH24/100/rain_mm';
@@ -54,11 +55,7 @@ async function writeSchema8(db: Database, stored: Map<string, BucketRow[]>): Pro
 }
 
 describe('migration 9: one row per station, buckets in a rowid table', () => {
-  let temp: ReturnType<typeof mqttTempDir>;
-  beforeEach(() => {
-    temp = mqttTempDir();
-  });
-  afterEach(() => temp.cleanup());
+  const temp = useTempDir('mow-mqtt-');
 
   it('upgrades a schema 8 database without losing a row or a digit, and rain totals carry on through the counter', async () => {
     const stored = new Map([['garden', days(3)], ['shed', days(40)]]);
