@@ -186,6 +186,21 @@ export class AccessCache {
     this.#unwatch = undefined;
   }
 
+  /**
+   * The safety-net poll of a watched database found its files moved with no change told. A write that
+   * finished just before this timer has its notification queued but not yet read (timers run before the
+   * loop reads its file descriptors), so look again after this turn's I/O: still nothing told means
+   * notifications do not arrive here (e.g. a file system without them), and the files are checked every
+   * poll from now on.
+   */
+  #suspectLostNotifications(): void {
+    setImmediate(() => {
+      if (!this.#unwatch || this.#changeTold) return;
+      this.#logger.info('database changes were not notified; checking its files every poll');
+      this.#stopWatching();
+    });
+  }
+
   /** Whether this heartbeat's poll runs: always unless watching; when watching, after a told change or as the safety net. */
   #dueOnTick(): boolean {
     if (!this.#unwatch) return true;
@@ -202,12 +217,7 @@ export class AccessCache {
       // Stamp first: a commit landing between the stamp and the query moves the stamp for the next poll.
       const stamp = this.#database.changeStamp?.();
       const moved = stamp !== this.#stamp;
-      // The safety-net poll of a watched database found its files moved with no change told: notifications
-      // do not arrive here (e.g. a file system without them), so the files are checked every poll from now on.
-      if (this.#unwatch && !told && moved && this.#stamp !== undefined) {
-        this.#logger.info('database changes were not notified; checking its files every poll');
-        this.#stopWatching();
-      }
+      if (this.#unwatch && !told && moved && this.#stamp !== undefined) this.#suspectLostNotifications();
       if (!this.#unwatch && stamp !== undefined && !moved && ++this.#pollsSinceQuery < FULL_POLL_EVERY) return;
       this.#stamp = stamp;
       this.#pollsSinceQuery = 0;
