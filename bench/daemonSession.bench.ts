@@ -13,7 +13,7 @@ import { cliAvailable, spawnDaemon, waitHealthy, type RunningDaemon } from './li
 import { fire } from './lib/httpLoad.js';
 import { HTTP_BENCH_BODY } from './lib/inputs.js';
 import { connectPublisher, publishAll, publishAtRate, type Reading } from './lib/mqttLoad.js';
-import { ioDelta, readIo, readMemory, RssSampler, type ProcIo } from './lib/proc.js';
+import { ioDelta, readIo, readMemory, readThreadCpuNs, RssSampler, type ProcIo } from './lib/proc.js';
 import { benchStations, rtl433Readings, STATION_INTERVAL_MS } from './lib/rtl433.js';
 import { countFsyncs, straceAvailable } from './lib/strace.js';
 import { makeTempDir, removeDir } from './lib/tempDir.js';
@@ -52,7 +52,7 @@ export interface DaemonSession {
   idle: WindowMeasure & { rssBytes: number; secondsAfterStart: number };
   burst: WindowMeasure & { readings: number; ratePerSecond: number };
   steady: WindowMeasure & { readings: number; ratePerSecond: number };
-  load: { seconds: number; peakRssBytes: number; httpRequests: number; httpNon2xx: number; mqttReadings: number };
+  load: { seconds: number; peakRssBytes: number; httpRequests: number; httpNon2xx: number; mqttReadings: number; cpuSeconds: number };
   after: { seconds: number; rssBytes: number };
 }
 
@@ -174,6 +174,7 @@ async function runSession(context: BenchContext): Promise<DaemonSession> {
       context.log(`load: HTTP + MQTT for ${loadSeconds} s`);
       const sampler = new RssSampler(running.child.pid);
       sampler.start(100);
+      const cpuBeforeNs = readThreadCpuNs(running.child.pid);
       const mqttLoad = take(Math.min(stream.length - offset, 8000));
       const [http] = await Promise.all([
         fire(
@@ -184,7 +185,8 @@ async function runSession(context: BenchContext): Promise<DaemonSession> {
         publishAll(publisher, mqttLoad),
       ]);
       sampler.stop();
-      const load = { seconds: loadSeconds, peakRssBytes: sampler.peakBytes, httpRequests: http.total, httpNon2xx: http.non2xx, mqttReadings: mqttLoad.length };
+      const cpuSeconds = (readThreadCpuNs(running.child.pid) - cpuBeforeNs) / 1e9;
+      const load = { seconds: loadSeconds, peakRssBytes: sampler.peakBytes, httpRequests: http.total, httpNon2xx: http.non2xx, mqttReadings: mqttLoad.length, cpuSeconds };
 
       context.log(`after load: ${afterSeconds} s`);
       await sleep(afterSeconds * 1000);

@@ -25,7 +25,7 @@ import { createKey } from './lib/cli.js';
 import { cliAvailable, spawnDaemon, waitHealthy } from './lib/daemon.js';
 import { callCalculate, pollStatusPage, publishAtStationPace, startFakeForecast, type FakeForecast, type LoadCounts } from './lib/householdLoad.js';
 import { connectPublisher } from './lib/mqttLoad.js';
-import { ioDelta, MIB, readCpuMicros, readIo, RssSampler } from './lib/proc.js';
+import { ioDelta, MIB, readCpuMicros, readIo, readThreadCpuNs, RssSampler } from './lib/proc.js';
 import { atMost, measured, notMeasured, type Figure } from './lib/report.js';
 import { benchStations } from './lib/rtl433.js';
 import { seedHistory } from './lib/seedHistory.js';
@@ -77,7 +77,8 @@ async function measureWindow(part: Part, ports: { http: number; broker: number }
   const stop = new AbortController();
   const publisher = part === 'idle' ? undefined : await connectWhenListening(ports.broker);
   const rss = new RssSampler(pid);
-  const cpuBefore = readCpuMicros(pid);
+  // Per-thread schedstat (ns): /proc/<pid>/stat counts 10 ms ticks, 4 of them in an idle minute.
+  const cpuBefore = readThreadCpuNs(pid);
   const ioBefore = readIo(pid);
   rss.start(250);
   const loads: Promise<unknown>[] = [];
@@ -86,7 +87,7 @@ async function measureWindow(part: Part, ports: { http: number; broker: number }
     loads.push(pollStatusPage(ports.http, 'bench0', stop.signal, counts), callCalculate(ports.http, apiKey, stop.signal, counts));
   }
   await sleep(seconds * 1000);
-  const cpuSeconds = (readCpuMicros(pid) - cpuBefore) / 1e6;
+  const cpuSeconds = (readThreadCpuNs(pid) - cpuBefore) / 1e9;
   const writeBytes = ioDelta(readIo(pid), ioBefore).writeBytes;
   rss.stop();
   stop.abort();
@@ -128,9 +129,9 @@ async function bareNodeCpuSeconds(seconds: number, intervalMs: number): Promise<
   const child = await Child.spawnNode({ args: ['-e', `setInterval(() => {}, ${intervalMs})`] });
   try {
     await sleep(1000);
-    const before = readCpuMicros(child.pid);
+    const before = readThreadCpuNs(child.pid);
     await sleep(seconds * 1000);
-    return (readCpuMicros(child.pid) - before) / 1e6;
+    return (readThreadCpuNs(child.pid) - before) / 1e9;
   } finally {
     await child.stop();
   }

@@ -36,6 +36,14 @@ export const memoryBenchmark: Benchmark = {
         `${load.httpRequests} HTTP requests (${load.httpNon2xx} non-2xx), ${load.mqttReadings} readings`,
       ),
       measured('memory.peakVsIdle', 'peak RSS / idle', ratio(load.peakRssBytes, idle.rssBytes), 'x'),
+      measured(
+        'memory.loadCpuPerKiloRequest',
+        'daemon CPU under the load per 1000 HTTP requests (MQTT included)',
+        (load.cpuSeconds * 1000) / Math.max(1, load.httpRequests),
+        'CPU-s',
+        undefined,
+        `${load.cpuSeconds.toFixed(2)} CPU-s in ${load.seconds} s (all threads, schedstat)`,
+      ),
       measured('memory.afterMb', `RSS ${after.seconds} s after the load`, after.rssBytes / MIB, 'MB'),
       measured('memory.afterVsIdle', 'RSS after load / idle', ratio(after.rssBytes, idle.rssBytes), 'x', atMost(1.1)),
     ];

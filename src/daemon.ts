@@ -102,7 +102,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
 
     // Storage: one daemon per database; the service tables in SQLite, or PostgreSQL when shared.
     await parts.start(serveLockComponent(config.db.path));
-    const { database } = await parts.open('database', () => openDatabase(config, logger), closeDatabase);
+    const { database } = await parts.open('database', () => openDatabase(config, logger, clockWatch), closeDatabase);
     const pg = config.store.kind === 'postgres' ? await parts.open('shared-store', () => openSharedStore(config, logger), (db) => db.close()) : undefined;
     const redis = config.http.rateLimitStore !== '' ? await parts.open('rate-limit-store', () => connectRateLimitStore(config, logger), (r) => r.close()) : undefined;
     const sqliteStore = await serviceStoreOn(database, clock);

@@ -47,12 +47,12 @@ export interface OpenDatabase {
   readonly watch: DatabaseWatch;
 }
 
-export async function openDatabase(config: AppConfig, logger: Logger): Promise<OpenDatabase> {
+export async function openDatabase(config: AppConfig, logger: Logger, clockWatch?: ClockWatch): Promise<OpenDatabase> {
   // Database.open stamps migrations with the wall clock, so compare against it, not an injected clock.
   const openedAt = new Date().toISOString();
   const database = await Database.open(config.db.path);
   const watch = new DatabaseWatch({ database, logger });
-  watch.start();
+  watch.start(clockWatch?.onTick);
   for (const migration of await migrationsAppliedSince(database, openedAt)) {
     logger.info({ version: migration.version, name: migration.name }, `database migration ${migration.version} (${migration.name}) applied`);
   }

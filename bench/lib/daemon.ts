@@ -41,6 +41,17 @@ export function cliAvailable(repoRoot: string): boolean {
   return existsSync(cliPath(repoRoot));
 }
 
+/** `NAME=value NAME2=value2` as an environment (empty when unset); a word that is not NAME=value is refused. */
+export function daemonEnvToTry(words: string | undefined): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const word of (words ?? '').split(/\s+/).filter(Boolean)) {
+    const match = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(word);
+    if (!match) throw new Error(`BENCH_DAEMON_ENV: "${word}" is not NAME=value`);
+    env[match[1] as string] = match[2] as string;
+  }
+  return env;
+}
+
 export async function spawnDaemon(options: DaemonOptions): Promise<RunningDaemon> {
   const ownDir = options.dir === undefined;
   const dir = options.dir ?? makeTempDir();
@@ -55,6 +66,8 @@ export async function spawnDaemon(options: DaemonOptions): Promise<RunningDaemon
     HOME: process.env.HOME,
     // Another allocator for the daemon (e.g. LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2 npm run bench -- memory).
     ...(process.env.LD_PRELOAD ? { LD_PRELOAD: process.env.LD_PRELOAD } : {}),
+    // Variables to try on the daemon (e.g. BENCH_DAEMON_ENV='MALLOC_TRIM_THRESHOLD_=131072 MALLOC_MMAP_THRESHOLD_=65536').
+    ...daemonEnvToTry(process.env.BENCH_DAEMON_ENV),
     MOWABILITY_DB_PATH: dbPath,
     MOWABILITY_HTTP_HOST: '127.0.0.1',
     MOWABILITY_HTTP_PORT: String(httpPort),

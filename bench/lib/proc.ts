@@ -130,3 +130,20 @@ export function readCpuMicros(pid: number): number {
   const ticks = Number(fields[11]) + Number(fields[12]);
   return (ticks * 1_000_000) / CLOCK_TICKS_PER_SECOND;
 }
+
+/**
+ * CPU time of every thread of `pid` in nanoseconds (the first field of /proc/<pid>/task/<tid>/schedstat: time
+ * on a CPU). Unlike /proc/<pid>/stat's clock ticks (10 ms) it resolves an idle second's fraction of a
+ * millisecond; a thread that exited within the window is not counted.
+ */
+export function readThreadCpuNs(pid: number): number {
+  let total = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      total += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return total;
+}

@@ -3,7 +3,8 @@
  * the request path. Changes made through this process's store apply at once;
  * changes by another process (the admin CLI) are noticed by polling SQLite's
  * PRAGMA data_version, so they reach the daemon within about one poll interval
- * (config key db.changePollIntervalMs, default DEFAULT_POLL_INTERVAL_MS). On
+ * (config key db.changePollIntervalMs, default DEFAULT_POLL_INTERVAL_MS); on the daemon's heartbeat a
+ * poll runs only once the kernel told of a change to the database's files (or as a safety net). On
  * PostgreSQL the store's onChange also fires on NOTIFY (another instance, the
  * CLI), and the polled version moves on reconnects and every store.rereadSeconds.
  */
@@ -22,11 +23,13 @@ export const DEFAULT_POLL_INTERVAL_MS = 1000;
  * Where the database offers a change stamp (SQLite's files), a poll whose stamp has not moved asks
  * nothing of the database, except every this many polls: a safety net for a commit the stamp might
  * miss (the same size and a modification time within the file system's timestamp granularity).
+ * Where its files are also watched (inotify), a poll with no change told does nothing at all, and every
+ * this many such polls asks anyway (a safety net for a lost notification).
  */
 export const FULL_POLL_EVERY = 30;
 
 export interface AccessCacheOptions {
-  database: Pick<SqlDatabase, 'dataVersion' | 'closed' | 'changeStamp'>;
+  database: Pick<SqlDatabase, 'dataVersion' | 'closed' | 'changeStamp' | 'watchChanges'>;
   store: ServiceStore;
   logger: Logger;
   pollIntervalMs?: number;
@@ -46,7 +49,7 @@ interface KnownKey {
 }
 
 export class AccessCache {
-  readonly #database: Pick<SqlDatabase, 'dataVersion' | 'closed' | 'changeStamp'>;
+  readonly #database: Pick<SqlDatabase, 'dataVersion' | 'closed' | 'changeStamp' | 'watchChanges'>;
   readonly #store: ServiceStore;
   readonly #logger: Logger;
   readonly #pollIntervalMs: number;
@@ -61,6 +64,10 @@ export class AccessCache {
   #dataVersion: number | undefined;
   #stamp: string | undefined;
   #pollsSinceQuery = 0;
+  /** The database's files are watched: a poll asks only after a change was told (or as the safety net). */
+  #unwatch: (() => void) | undefined;
+  #changeTold = false;
+  #quietPolls = 0;
   #timer: NodeJS.Timeout | undefined;
   #untick: (() => void) | undefined;
   #unsubscribe: (() => void) | undefined;
@@ -84,10 +91,11 @@ export class AccessCache {
     this.#unsubscribe = this.#store.onChange(guarded(() => this.reload(), this.#reportReloadFailure));
     const poll = guarded(() => this.#poll(), this.#reportReloadFailure);
     if (this.#ticks) {
+      this.#watchFiles();
       const every = Math.max(1, Math.round(this.#pollIntervalMs / CLOCK_CHECK_INTERVAL_MS));
       let ticks = 0;
       this.#untick = this.#ticks(() => {
-        if (++ticks % every === 0) poll();
+        if (++ticks % every === 0 && this.#dueOnTick()) poll();
       });
       return;
     }
@@ -100,6 +108,7 @@ export class AccessCache {
     this.#timer = undefined;
     this.#untick?.();
     this.#untick = undefined;
+    this.#stopWatching();
     this.#unsubscribe?.();
     this.#unsubscribe = undefined;
     await this.#loading?.catch(() => undefined);
@@ -161,12 +170,55 @@ export class AccessCache {
     this.#logger.debug({ keys: this.#keysByHash.size, blocked: this.#blocked.size, maintenance }, 'access data loaded');
   }
 
+  /** Watching the files (heartbeat only): the once-a-second poll then costs nothing while nothing changes. */
+  #watchFiles(): void {
+    this.#unwatch = this.#database.watchChanges?.(
+      () => void (this.#changeTold = true),
+      () => {
+        this.#logger.info('the database directory can no longer be watched; checking its files every poll');
+        this.#stopWatching();
+      },
+    );
+  }
+
+  #stopWatching(): void {
+    this.#unwatch?.();
+    this.#unwatch = undefined;
+  }
+
+  /**
+   * The safety-net poll of a watched database found its files moved with no change told. A write that
+   * finished just before this timer has its notification queued but not yet read (timers run before the
+   * loop reads its file descriptors), so look again after this turn's I/O: still nothing told means
+   * notifications do not arrive here (e.g. a file system without them), and the files are checked every
+   * poll from now on.
+   */
+  #suspectLostNotifications(): void {
+    setImmediate(() => {
+      if (!this.#unwatch || this.#changeTold) return;
+      this.#logger.info('database changes were not notified; checking its files every poll');
+      this.#stopWatching();
+    });
+  }
+
+  /** Whether this heartbeat's poll runs: always unless watching; when watching, after a told change or as the safety net. */
+  #dueOnTick(): boolean {
+    if (!this.#unwatch) return true;
+    if (!this.#changeTold && ++this.#quietPolls < FULL_POLL_EVERY) return false;
+    this.#quietPolls = 0;
+    return true;
+  }
+
   async #poll(): Promise<void> {
     if (this.#loading || this.#database.closed) return;
     try {
+      const told = this.#changeTold;
+      this.#changeTold = false;
       // Stamp first: a commit landing between the stamp and the query moves the stamp for the next poll.
       const stamp = this.#database.changeStamp?.();
-      if (stamp !== undefined && stamp === this.#stamp && ++this.#pollsSinceQuery < FULL_POLL_EVERY) return;
+      const moved = stamp !== this.#stamp;
+      if (this.#unwatch && !told && moved && this.#stamp !== undefined) this.#suspectLostNotifications();
+      if (!this.#unwatch && stamp !== undefined && !moved && ++this.#pollsSinceQuery < FULL_POLL_EVERY) return;
       this.#stamp = stamp;
       this.#pollsSinceQuery = 0;
       const version = await this.#database.dataVersion();

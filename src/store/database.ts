@@ -2,7 +2,8 @@
  * A small promise wrapper around node-sqlite3 and the migration runner.
  * Every other store module talks to SQLite through this class only.
  */
-import { statSync } from 'node:fs';
+import { statSync, watch } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import sqlite3 from 'sqlite3';
 import { explainOpenError, fileIdentity, identityProblem, prepareDatabaseFile, type FileIdentity } from './databaseFile.js';
 import { MIGRATIONS, type Migration } from './migrations/index.js';
@@ -133,6 +134,28 @@ export class Database {
         return stat ? `${stat.ino}:${stat.size}:${stat.mtimeNs}` : '-';
       })
       .join(' ');
+  }
+
+  /**
+   * Calls `onChange` when the database file or its -wal may have changed (another connection's commit, and
+   * this one's own writes), told by the kernel (inotify on the file's directory), so a quiet database costs
+   * no stat() a second. Returns the stop function, or undefined where the directory cannot be watched;
+   * `onLost` is called (and the watch closed) if the watch fails later.
+   */
+  watchChanges(onChange: () => void, onLost: () => void): (() => void) | undefined {
+    const files = new Set([basename(this.path), `${basename(this.path)}-wal`]);
+    try {
+      const watcher = watch(dirname(this.path), { persistent: false }, (_event, file) => {
+        if (file === null || files.has(String(file))) onChange();
+      });
+      watcher.once('error', () => {
+        watcher.close();
+        onLost();
+      });
+      return () => watcher.close();
+    } catch {
+      return undefined;
+    }
   }
 
   run(sql: string, params: SqlParams = []): Promise<RunResult> {

@@ -5,6 +5,7 @@
  * line when it clears.
  */
 import type { Logger } from 'pino';
+import { CLOCK_CHECK_INTERVAL_MS, type TickSource } from '../util/clockWatch.js';
 import type { Database } from './database.js';
 
 /** How often the file is stat()ed between health requests. */
@@ -15,6 +16,7 @@ export class DatabaseWatch {
   readonly #log: Logger;
   readonly #intervalMs: number;
   #timer: NodeJS.Timeout | undefined;
+  #untick: (() => void) | undefined;
   #reported: string | null = null;
 
   constructor(options: { database: Pick<Database, 'path' | 'problem'>; logger: Logger; intervalMs?: number }) {
@@ -23,7 +25,19 @@ export class DatabaseWatch {
     this.#intervalMs = options.intervalMs ?? DATABASE_WATCH_INTERVAL_MS;
   }
 
-  start(): void {
+  /**
+   * Checks every interval: on every (interval / 1 s)-th beat of the daemon's heartbeat when given (no wake-up
+   * of its own), else on an own timer.
+   */
+  start(ticks?: TickSource): void {
+    if (ticks) {
+      const every = Math.max(1, Math.round(this.#intervalMs / CLOCK_CHECK_INTERVAL_MS));
+      let beats = 0;
+      this.#untick = ticks(() => {
+        if (++beats % every === 0) this.check();
+      });
+      return;
+    }
     this.#timer = setInterval(() => this.check(), this.#intervalMs);
     this.#timer.unref();
   }
@@ -31,6 +45,8 @@ export class DatabaseWatch {
   stop(): void {
     clearInterval(this.#timer);
     this.#timer = undefined;
+    this.#untick?.();
+    this.#untick = undefined;
   }
 
   /** The current problem (or null), logged when it differs from the last one reported. */

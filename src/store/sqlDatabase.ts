@@ -33,6 +33,8 @@ export interface SqlDatabase {
    * Absent where no such files exist (PostgreSQL).
    */
   changeStamp?(): string;
+  /** Told when those files may have changed (SQLite: inotify); undefined where they cannot be watched. */
+  watchChanges?(onChange: () => void, onLost: () => void): (() => void) | undefined;
   /** Changes made elsewhere that the engine announces (PostgreSQL's NOTIFY); SQLite has none (data_version is polled). */
   subscribe?(listener: () => void): () => void;
   /** Why the database cannot be trusted, or null (cheap, no query). */

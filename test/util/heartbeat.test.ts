@@ -9,11 +9,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { eventLoopSeriesName, registerEventLoopDelay } from '../../src/metrics/eventLoopDelay.js';
 import { AccessCache, FULL_POLL_EVERY } from '../../src/store/accessCache.js';
 import { Database } from '../../src/store/database.js';
+import { DatabaseWatch } from '../../src/store/databaseWatch.js';
 import { ServiceStore } from '../../src/store/serviceStore.js';
 import { systemClock } from '../../src/util/clock.js';
 import { CLOCK_CHECK_INTERVAL_MS, ClockWatch, type TickSource } from '../../src/util/clockWatch.js';
 import { createScheduler } from '../../src/util/scheduler.js';
 import { captureLogger } from '../helpers/httpLogCapture.js';
+import { waitUntil } from '../helpers/wait.js';
 import { makeTempDir } from '../helpers/httpTempDir.js';
 import { silentLogger } from '../helpers/mqttHarness.js';
 import { parsePrometheusText, sampleValue } from '../helpers/promText.js';
@@ -97,17 +99,19 @@ describe('the clock check as the heartbeat', () => {
   });
 });
 
+const settle = (): Promise<unknown> => new Promise((resolve) => setTimeout(resolve, 50));
+
 describe('the access cache poll on the heartbeat', () => {
-  it('asks SQLite nothing while the database files are unchanged, sees another connection’s commit at the next poll, and asks anyway every FULL_POLL_EVERY polls', async () => {
+  it('unwatched (no file notifications): asks SQLite nothing while the database files are unchanged, sees another connection’s commit at the next poll, and asks anyway every FULL_POLL_EVERY polls', async () => {
     const temp = makeTempDir();
     const database = await Database.open(temp.dbPath);
     const other = await Database.open(temp.dbPath);
+    vi.spyOn(database, 'watchChanges').mockReturnValue(undefined);
     const heart = manualTicks();
     const cache = new AccessCache({ database, store: new ServiceStore(database, systemClock), logger: silentLogger, pollIntervalMs: 2000, ticks: heart.ticks });
     try {
       await cache.start();
       const queries = vi.spyOn(database, 'dataVersion');
-      const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
       heart.beat(); // every second beat polls (2000 ms)
       heart.beat();
       await settle();
@@ -119,9 +123,8 @@ describe('the access cache poll on the heartbeat', () => {
       const added = await new ServiceStore(other, systemClock).addKey('bob');
       heart.beat();
       heart.beat();
-      await settle();
       expect(queries.mock.calls.length).toBeGreaterThanOrEqual(2);
-      expect(cache.lookupKey(added.key)?.owner).toBe('bob');
+      await waitUntil(() => cache.lookupKey(added.key)?.owner === 'bob', 'the commit reloaded');
       // The safety net: FULL_POLL_EVERY unchanged polls later it asks again.
       const before = queries.mock.calls.length;
       for (let i = 0; i < 2 * FULL_POLL_EVERY; i++) heart.beat();
@@ -134,6 +137,164 @@ describe('the access cache poll on the heartbeat', () => {
       await other.close();
       await database.close();
       temp.cleanup();
+    }
+  });
+
+  it('watched: no stat and no query while nothing is told; another connection’s commit is told and seen at the next poll; the safety net asks every FULL_POLL_EVERY polls', async () => {
+    const temp = makeTempDir();
+    const database = await Database.open(temp.dbPath);
+    const other = await Database.open(temp.dbPath);
+    const heart = manualTicks();
+    const cache = new AccessCache({ database, store: new ServiceStore(database, systemClock), logger: silentLogger, ticks: heart.ticks });
+    try {
+      await cache.start();
+      const queries = vi.spyOn(database, 'dataVersion');
+      const stamps = vi.spyOn(database, 'changeStamp');
+      for (let i = 0; i < FULL_POLL_EVERY - 1; i++) heart.beat();
+      await settle();
+      expect(stamps).not.toHaveBeenCalled();
+      expect(queries).not.toHaveBeenCalled();
+      heart.beat(); // the safety net
+      await settle();
+      expect(queries).toHaveBeenCalledTimes(1);
+      // The admin CLI adds a key through its own connection: the kernel tells, the next beat asks and reloads.
+      const added = await new ServiceStore(other, systemClock).addKey('carol');
+      await waitUntil(async () => {
+        heart.beat();
+        await settle();
+        return cache.lookupKey(added.key)?.owner === 'carol';
+      }, 'the told commit reloaded');
+      expect(queries.mock.calls.length).toBeLessThanOrEqual(3);
+      // Told changes were all consumed: quiet again until the safety net.
+      const before = queries.mock.calls.length;
+      for (let i = 0; i < FULL_POLL_EVERY - 1; i++) heart.beat();
+      await settle();
+      expect(queries.mock.calls.length).toBeLessThanOrEqual(before + 1);
+      await cache.stop();
+      expect(heart.listeners).toBe(0);
+    } finally {
+      await cache.stop();
+      await other.close();
+      await database.close();
+      temp.cleanup();
+    }
+  });
+
+  it('watched but never told (a file system without notifications): the safety net finds the files moved, reloads, and checks the files every poll from then on', async () => {
+    const temp = makeTempDir();
+    const database = await Database.open(temp.dbPath);
+    const other = await Database.open(temp.dbPath);
+    const stopped = vi.fn();
+    vi.spyOn(database, 'watchChanges').mockReturnValue(stopped);
+    const capture = captureLogger('info');
+    const heart = manualTicks();
+    const cache = new AccessCache({ database, store: new ServiceStore(database, systemClock), logger: capture.logger, ticks: heart.ticks });
+    try {
+      await cache.start();
+      for (let i = 0; i < FULL_POLL_EVERY; i++) heart.beat(); // the first safety net takes the stamp
+      await settle();
+      const bob = await new ServiceStore(other, systemClock).addKey('bob');
+      for (let i = 0; i < FULL_POLL_EVERY - 1; i++) heart.beat();
+      await settle();
+      expect(cache.lookupKey(bob.key)).toBeUndefined(); // nothing told, nothing asked
+      heart.beat();
+      await waitUntil(() => cache.lookupKey(bob.key)?.owner === 'bob', 'the safety net reloaded');
+      await waitUntil(() => stopped.mock.calls.length === 1, 'the watch stopped');
+      expect(capture.lines().some((line) => String(line.msg).includes('not notified'))).toBe(true);
+      // From now on the stamp is read every poll: the next commit is seen at the next beat.
+      const dave = await new ServiceStore(other, systemClock).addKey('dave');
+      heart.beat();
+      await waitUntil(() => cache.lookupKey(dave.key)?.owner === 'dave', 'the next beat reloaded');
+    } finally {
+      await cache.stop();
+      await other.close();
+      await database.close();
+      temp.cleanup();
+    }
+  });
+
+  it('a notification read in the same turn as the safety net (a write just before the beat) keeps the watch', async () => {
+    const temp = makeTempDir();
+    const database = await Database.open(temp.dbPath);
+    const other = await Database.open(temp.dbPath);
+    const stopped = vi.fn();
+    let tell: (() => void) | undefined;
+    vi.spyOn(database, 'watchChanges').mockImplementation((onChange) => {
+      tell = onChange;
+      return stopped;
+    });
+    const heart = manualTicks();
+    const cache = new AccessCache({ database, store: new ServiceStore(database, systemClock), logger: silentLogger, ticks: heart.ticks });
+    try {
+      await cache.start();
+      for (let i = 0; i < FULL_POLL_EVERY; i++) heart.beat(); // the first safety net takes the stamp
+      await settle();
+      const frank = await new ServiceStore(other, systemClock).addKey('frank');
+      for (let i = 0; i < FULL_POLL_EVERY; i++) heart.beat(); // the safety net sees the files moved, nothing told yet
+      tell?.(); // the queued notification, read after the timers of this turn
+      await waitUntil(() => cache.lookupKey(frank.key)?.owner === 'frank', 'the safety net reloaded');
+      await settle();
+      expect(stopped).not.toHaveBeenCalled();
+    } finally {
+      await cache.stop();
+      await other.close();
+      await database.close();
+      temp.cleanup();
+    }
+  });
+
+  it('a watch that fails later is closed and the files are checked every poll', async () => {
+    const temp = makeTempDir();
+    const database = await Database.open(temp.dbPath);
+    const other = await Database.open(temp.dbPath);
+    let lose: (() => void) | undefined;
+    vi.spyOn(database, 'watchChanges').mockImplementation((_onChange, onLost) => {
+      lose = onLost;
+      return () => undefined;
+    });
+    const heart = manualTicks();
+    const cache = new AccessCache({ database, store: new ServiceStore(database, systemClock), logger: silentLogger, ticks: heart.ticks });
+    try {
+      await cache.start();
+      heart.beat();
+      lose?.();
+      heart.beat(); // takes the stamp
+      await settle();
+      const erin = await new ServiceStore(other, systemClock).addKey('erin');
+      heart.beat();
+      await waitUntil(() => cache.lookupKey(erin.key)?.owner === 'erin', 'the next beat reloaded');
+    } finally {
+      await cache.stop();
+      await other.close();
+      await database.close();
+      temp.cleanup();
+    }
+  });
+});
+
+describe('the database watch on the heartbeat', () => {
+  it('checks the file every (interval / 1 s)-th beat with no timer of its own, and stops with the watch', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const heart = manualTicks();
+      const problems = ['gone', null];
+      let checks = 0;
+      const capture = captureLogger('info');
+      const watch = new DatabaseWatch({ database: { path: '/x.db', problem: () => (checks++ === 0 ? problems[0]! : null) }, logger: capture.logger, intervalMs: 3000 });
+      watch.start(heart.ticks);
+      expect(vi.getTimerCount()).toBe(0);
+      heart.beat();
+      heart.beat();
+      expect(checks).toBe(0);
+      heart.beat();
+      expect(checks).toBe(1);
+      expect(capture.lines().filter((line) => line.level === 50)).toHaveLength(1);
+      for (let i = 0; i < 3; i++) heart.beat();
+      expect(checks).toBe(2);
+      watch.stop();
+      expect(heart.listeners).toBe(0);
+    } finally {
+      vi.useRealTimers();
     }
   });
 });
