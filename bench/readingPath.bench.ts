@@ -12,7 +12,8 @@
  * station's 16 s).
  *
  * With BENCH_BASELINE_ROOT (a built checkout of an older version) the same is measured for its
- * daemon in the same run, rounds interleaved, and the ratio is reported. `--node-arg=--cpu-prof`
+ * daemon in the same run, rounds interleaved, and the ratio is reported; BENCH_OWN_ROOT measures a
+ * snapshot of this build instead of the working tree; BENCH_READING_ROUNDS sets the number of rounds. `--node-arg=--cpu-prof`
  * (with `--node-arg=--cpu-prof-dir=DIR`) profiles each daemon.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -29,8 +30,10 @@ import { sleep, waitFor } from './lib/time.js';
 
 const STATION_COUNT = 10;
 /** Each station's reading interval in the readings window (a real WH24: 16 s). */
-const PACE_MS = 2_000;
+const PACE_MS = 1_200;
 const BASELINE_ROOT = process.env.BENCH_BASELINE_ROOT;
+/** A snapshot of this build to measure instead of the working tree's dist/ (so a rebuild during the run changes nothing). */
+const OWN_ROOT = process.env.BENCH_OWN_ROOT;
 
 interface RoundFigures {
   /** CPU of the readings window: main thread and the other threads (V8 and libuv workers), ms. */
@@ -130,11 +133,11 @@ export const readingPathBenchmark: Benchmark = {
     if (!cliAvailable(context.repoRoot)) return { figures: [notMeasured('readingPath.cpuPerReading', 'CPU per reading', 'ms', 'dist/cli/main.js does not exist', atMost(1))], details: {} };
     const windowS = context.quick ? 30 : 120;
     const settleS = 60;
-    const rounds = context.quick ? 2 : 3;
+    const rounds = Number(process.env.BENCH_READING_ROUNDS ?? (context.quick ? 2 : 3));
     const own: RoundFigures[] = [];
     const base: RoundFigures[] = [];
     for (let round = 0; round < rounds; round++) {
-      own.push(await measureDaemon(context, context.repoRoot, windowS, settleS));
+      own.push(await measureDaemon(context, OWN_ROOT ?? context.repoRoot, windowS, settleS));
       const last = own.at(-1) as RoundFigures;
       context.log(`round ${round}: ${last.cpuPerReadingMs.toFixed(2)} ms per reading (${last.readings} readings; readings window by thread, ms: ${JSON.stringify(last.threadsMs)})`);
       if (BASELINE_ROOT) {
