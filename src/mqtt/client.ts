@@ -5,7 +5,8 @@
  * sends those on connect, and wraps message handlers so one bad message
  * cannot break the loop. Never throws into the caller for network problems.
  */
-import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import mqtt, { MqttClient, type IClientOptions } from 'mqtt';
+import type { Duplex } from 'node:stream';
 import { skipPacketNumberCache } from './packetNumbers.js';
 import type { Logger } from 'pino';
 import { LogThrottle } from '../util/logThrottle.js';
@@ -15,6 +16,8 @@ import { redactUrl } from '../util/redactUrl.js';
 
 export interface ConnectionOptions {
   url: string;
+  /** Opens the connection's stream instead of dialling `url` (the embedded broker, in process); called again on every reconnect. */
+  stream?: () => Duplex;
   clientId: string;
   baseTopic: string;
   username?: string;
@@ -139,7 +142,7 @@ export class MqttConnection {
       ...(o.cert ? { cert: o.cert } : {}),
       ...(o.key ? { key: o.key } : {}),
     };
-    const client = mqtt.connect(o.url, clientOptions);
+    const client = o.stream ? new MqttClient(o.stream, clientOptions) : mqtt.connect(o.url, clientOptions);
     this.#client = client;
     client.on('connect', (connack) => {
       this.connects++;
