@@ -6,6 +6,7 @@
  */
 import { uploadRelayTopic } from '../ingest/uploadStations.js';
 import type { Logger } from 'pino';
+import type { StationConfig } from '../ingest/types.js';
 import type { StationPipeline } from '../station/pipeline.js';
 import type { Clock } from '../util/clock.js';
 import type { LifecycleComponent } from '../util/lifecycle.js';
@@ -53,11 +54,16 @@ export class MqttBridge implements LifecycleComponent {
     const connectionOptions = bridgeConnectionOptions(config, broker);
     const connection = new MqttConnection(connectionOptions, this.#options.logger);
     this.#connection = connection;
+    // One handler per topic filter: a shared topic (rtl_433's events) is decoded once for all its stations.
+    const byTopic = new Map<string, StationConfig[]>();
     for (const station of pipeline.stations) {
       // The relay topic skips the upload PASSKEY: read only when mqtt.uploadRelay says so.
       if (station.topic === uploadRelayTopic(station.id) && !config.mqtt.uploadRelay) continue;
-      connection.subscribe(station.topic, (topic, payload, retained) => pipeline.handleMessage(station, topic, payload, retained));
+      const stations = byTopic.get(station.topic);
+      if (stations) stations.push(station);
+      else byTopic.set(station.topic, [station]);
     }
+    for (const [filter, stations] of byTopic) connection.subscribe(filter, (topic, payload, retained) => pipeline.handleSharedMessage(stations, topic, payload, retained));
     for (const unit of pipeline.units) unit.subscribe?.(connection, (stationId) => pipeline.scheduleRecompute(stationId));
     discovery.onBirth(connection, () => {
       if (this.#running) this.publishEverything();

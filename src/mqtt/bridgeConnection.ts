@@ -4,6 +4,7 @@
  * configured credentials and TLS files (read at start, errors name the key).
  */
 import { readFileSync } from 'node:fs';
+import type { Duplex } from 'node:stream';
 import type { ConnectionOptions } from './client.js';
 import type { MqttSideConfig } from './settings.js';
 import { clientIdFor } from './settings.js';
@@ -14,6 +15,8 @@ export interface EmbeddedEndpoint {
   readonly port: number;
   readonly internalUser: { username: string; password: string };
   readonly internalClientId: string;
+  /** A connection from inside this process (src/mqtt/broker.ts), used instead of loopback TCP when present. */
+  openInProcess?(): Duplex;
 }
 
 type TlsKey = 'ca' | 'cert' | 'key';
@@ -50,8 +53,10 @@ export function bridgeConnectionOptions(config: MqttSideConfig, broker: Embedded
         ...(config.mqtt.password ? { password: config.mqtt.password } : {}),
       };
   const tls = { ca: readTlsFile(config, 'ca'), cert: readTlsFile(config, 'cert'), key: readTlsFile(config, 'key') };
+  const openInProcess = broker?.openInProcess?.bind(broker);
   return {
     url,
+    ...(openInProcess ? { stream: openInProcess } : {}),
     clientId: bridgeClientId(config, broker),
     baseTopic: config.mqtt.baseTopic,
     ...credentials,

@@ -7,6 +7,7 @@
  * (RetainedPersistence).
  */
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { duplexPair, type Duplex } from 'node:stream';
 import { Aedes, type AedesPublishPacket, type AuthenticateError, type Client } from 'aedes';
 import type { Logger } from 'pino';
 import type { Clock } from '../util/clock.js';
@@ -258,6 +259,30 @@ export class EmbeddedBroker {
     });
     server.on('error', (err) => this.#log.error({ err }, 'broker server error'));
     this.#port = (server.address() as AddressInfo).port;
+  }
+
+  /**
+   * A connection from inside this process (the daemon's own client, src/mqtt/bridgeConnection.ts):
+   * one end of an in-memory stream pair handed to aedes like a socket, the other end returned. The
+   * same MQTT packets and login, without loopback TCP (two socket writes and reads per reading,
+   * docs/performance.md). It takes a loopback slot of broker.maxClients. Before start and after stop the
+   * returned stream fails at once, and the client retries as it would a refused TCP connection.
+   */
+  openInProcess(): Duplex {
+    const [ours, theirs] = duplexPair();
+    const broker = this.#broker;
+    if (broker === undefined) {
+      process.nextTick(() => theirs.destroy(new Error('the embedded MQTT broker is not running')));
+      return theirs;
+    }
+    // A socket's ends close together; a pair's do not: the client's end (its DISCONNECT read) ends
+    // ours, and either side closing closes the other, or the client would wait for a close forever.
+    ours.once('end', () => ours.end());
+    ours.once('close', () => theirs.destroy());
+    theirs.once('close', () => ours.destroy());
+    // The daemon's connection takes a slot of broker.maxClients, as it did over loopback TCP.
+    if (this.#cap.admitInProcess(ours)) broker.handle(ours);
+    return theirs;
   }
 
   /** A new TCP connection: refused beyond maxClients, watched for oversized packets, handed to aedes. */

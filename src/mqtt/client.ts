@@ -5,7 +5,8 @@
  * sends those on connect, and wraps message handlers so one bad message
  * cannot break the loop. Never throws into the caller for network problems.
  */
-import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import mqtt, { MqttClient, type IClientOptions } from 'mqtt';
+import type { Duplex } from 'node:stream';
 import { skipPacketNumberCache } from './packetNumbers.js';
 import type { Logger } from 'pino';
 import { LogThrottle } from '../util/logThrottle.js';
@@ -15,6 +16,8 @@ import { redactUrl } from '../util/redactUrl.js';
 
 export interface ConnectionOptions {
   url: string;
+  /** Opens the connection's stream instead of dialling `url` (the embedded broker, in process); called again on every reconnect. */
+  stream?: () => Duplex;
   clientId: string;
   baseTopic: string;
   username?: string;
@@ -31,6 +34,12 @@ export interface ConnectionOptions {
    * our own process, and aedes 1.2 mishandles clean:false sessions when a
    * message arrives on a topic with an empty level ("no such packet", the
    * connection is dropped and messages are lost).
+   *
+   * It also sets the QoS we subscribe with: 1 with a persistent session (what
+   * the broker queues for us while we are away), 0 without. A clean session's
+   * unacknowledged messages are dropped with the connection either way, so
+   * QoS 1 would only add a PUBACK per message and the broker's bookkeeping of
+   * it (the embedded broker: one reading's round trip, docs/performance.md).
    */
   persistentSession: boolean;
   /** Relative to the base topic, e.g. "bridge/state". */
@@ -89,12 +98,17 @@ export class MqttConnection {
     this.#connectHandlers.push(handler);
   }
 
-  /** Subscribes (QoS 1) and routes matching messages to `handler`. Call before or after start(). */
+  /** QoS 1 only where the broker keeps our session (see `persistentSession`). */
+  get #subscribeQos(): 0 | 1 {
+    return this.#options.persistentSession ? 1 : 0;
+  }
+
+  /** Subscribes (QoS 1 with a persistent session, else 0) and routes matching messages to `handler`. Call before or after start(). */
   subscribe(filter: string, handler: MessageHandler): void {
     this.#handlers.push({ filter, handler });
     if (this.#subscriptions.has(filter)) return;
     this.#subscriptions.add(filter);
-    this.#client?.subscribe(filter, { qos: 1 }, (err) => {
+    this.#client?.subscribe(filter, { qos: this.#subscribeQos }, (err) => {
       if (err) this.#log.error({ err, filter }, 'subscribe failed');
     });
   }
@@ -128,7 +142,7 @@ export class MqttConnection {
       ...(o.cert ? { cert: o.cert } : {}),
       ...(o.key ? { key: o.key } : {}),
     };
-    const client = mqtt.connect(o.url, clientOptions);
+    const client = o.stream ? new MqttClient(o.stream, clientOptions) : mqtt.connect(o.url, clientOptions);
     this.#client = client;
     client.on('connect', (connack) => {
       this.connects++;
@@ -150,7 +164,7 @@ export class MqttConnection {
       guarded((topic, payload, packet) => this.#dispatch(topic, payload, packet.retain), logFailure(this.#log, 'message dispatch')),
     );
     for (const filter of this.#subscriptions) {
-      client.subscribe(filter, { qos: 1 }, (err) => err && this.#log.debug({ err, filter }, 'subscribe deferred'));
+      client.subscribe(filter, { qos: this.#subscribeQos }, (err) => err && this.#log.debug({ err, filter }, 'subscribe deferred'));
     }
   }
 

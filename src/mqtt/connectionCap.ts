@@ -10,6 +10,7 @@
  * the daemon out when it reconnects.
  */
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { isLoopbackHost } from '../util/loopback.js';
 
 /** Slots only loopback connections may take. */
@@ -42,14 +43,23 @@ export class ConnectionCap {
   /** True when the socket may proceed; otherwise it has been destroyed and counted. */
   admit(socket: Socket): boolean {
     const limit = isLoopbackSocket(socket) ? this.#max : Math.max(0, this.#max - LOOPBACK_RESERVED_SLOTS);
+    return this.#take(socket, limit, () => this.#onRefused(socket));
+  }
+
+  /** The daemon's own connection from inside the process (src/mqtt/broker.ts openInProcess): a loopback one. */
+  admitInProcess(stream: Duplex): boolean {
+    return this.#take(stream, this.#max, () => undefined);
+  }
+
+  #take(stream: Pick<Duplex, 'destroy' | 'once'>, limit: number, refused: () => void): boolean {
     if (this.#open >= limit) {
       this.refused++;
-      this.#onRefused(socket);
-      socket.destroy();
+      refused();
+      stream.destroy();
       return false;
     }
     this.#open++;
-    socket.once('close', () => this.#open--);
+    stream.once('close', () => this.#open--);
     return true;
   }
 }

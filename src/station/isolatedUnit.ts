@@ -37,8 +37,10 @@ export class UnitFailures {
     entries.set(`${failure.unit}:${failure.hook}`, failure);
   }
 
+  /** Called after every hook that worked (several per reading): no key is built while nothing failed. */
   clear(stationId: string, unit: string, hook: string): void {
-    this.#byStation.get(stationId)?.delete(`${unit}:${hook}`);
+    const entries = this.#byStation.get(stationId);
+    if (entries !== undefined && entries.size > 0) entries.delete(`${unit}:${hook}`);
   }
 
   /** The failures that stand for the station (its own and every station's), oldest first. */

@@ -141,9 +141,17 @@ export class StationPipeline implements LifecycleComponent {
 
   /** One MQTT message on a station's topic. */
   handleMessage(station: StationConfig, topic: string, payload: Buffer, retained: boolean): void {
-    if (!this.#ingest.handle(station, topic, payload, retained)) return;
-    this.#events.reading(station.id, topic);
-    this.scheduleRecompute(station.id);
+    this.handleSharedMessage([station], topic, payload, retained);
+  }
+
+  /** One MQTT message on a topic several stations read (rtl_433's events topic): decoded once, offered to each in order. */
+  handleSharedMessage(stations: readonly StationConfig[], topic: string, payload: Buffer, retained: boolean): void {
+    const decoded: { text?: string } = {};
+    for (const station of stations) {
+      if (!this.#ingest.handle(station, topic, payload, retained, decoded)) continue;
+      this.#events.reading(station.id, topic);
+      this.scheduleRecompute(station.id);
+    }
   }
 
   /** A reading parsed outside MQTT (uploads): the same history, units and recompute. */

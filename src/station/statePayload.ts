@@ -6,7 +6,7 @@
  * automations see a clear "not mowable, because ..." instead of silence.
  * The checks' reasons are plain text here (HTTP keeps the `<b>` emphasis of docs/api.md).
  */
-import { plainReason, type CalculationInput, type CalculationOutcome, type CalculationResult, type FieldName } from '../core/index.js';
+import { plainReason, type CalculationInput, type CalculationOutcome, type FieldName } from '../core/index.js';
 import type { ExtensionInput } from '../core/extensionFields.js';
 import type { Assembly } from '../history/stationHistory.js';
 import type { IrrigationStatus } from './irrigationSource.js';
@@ -55,10 +55,10 @@ export interface StationStatePayload {
   [key: string]: unknown;
 }
 
-/** The result with every check's reasons as plain text: Home Assistant shows attributes as they are, markup included. */
-function withPlainReasons(result: CalculationResult): CalculationResult {
-  const checks = Object.fromEntries(Object.entries(result.checks).map(([name, check]) => [name, { ...check, reasons: check.reasons.map(plainReason) }]));
-  return { ...result, checks };
+/** A copy of the checks a caller may change (each check and its reasons copied; src/station/modelledReasons.ts edits them). */
+function copiedChecks(checks: unknown): unknown {
+  if (typeof checks !== 'object' || checks === null) return checks;
+  return Object.fromEntries(Object.entries(checks).map(([name, check]) => [name, typeof check === 'object' && check !== null ? { ...check, reasons: Array.isArray((check as { reasons?: unknown }).reasons) ? [...(check as { reasons: unknown[] }).reasons] : (check as { reasons?: unknown }).reasons } : check]));
 }
 
 export function buildStatePayload(parts: StatePayloadParts): StationStatePayload {
@@ -75,7 +75,7 @@ export function buildStatePayload(parts: StatePayloadParts): StationStatePayload
     derived_fields: assembly.derived,
     history_coverage: assembly.coverage,
   };
-  const payload: StationStatePayload = outcome.ok ? { ...withPlainReasons(outcome.result), ...common } : {
+  const payload: StationStatePayload = outcome.ok ? { ...outcome.result, ...common } : {
     index_score: null,
     main_status: null,
     ...common,
@@ -85,15 +85,36 @@ export function buildStatePayload(parts: StatePayloadParts): StationStatePayload
   for (const [key, value] of Object.entries(parts.fragments ?? {})) if (!Object.hasOwn(payload, key)) payload[key] = value;
   // A modelled station's inputs come from a weather model, not sensors (docs/model.md, "Modelled stations").
   if (payload.origin === 'modelled' && typeof payload.data_quality === 'string') payload.data_quality = 'modelled';
-  if (Array.isArray(payload.estimated_fields)) markModelledReasons(payload.checks, payload.estimated_fields as string[]);
+  if (Array.isArray(payload.estimated_fields)) {
+    payload.checks = copiedChecks(payload.checks);
+    markModelledReasons(payload.checks, payload.estimated_fields as string[]);
+  }
   // Every text, a hold's mowable_reason and the units' fragments included, without the <b> markup of the HTTP answer.
   return withoutMarkup(payload);
 }
 
-/** Strings with `<b>` markup as plain text, everywhere in the payload (other strings and values unchanged). */
+/**
+ * Strings with `<b>` markup as plain text, everywhere in the payload (other strings and values
+ * unchanged). Copy on write: an object or array without markup below it is returned as it is, so a
+ * state shares the parts that need no change (nothing changes a state once built).
+ */
 function withoutMarkup<T>(value: T): T {
   if (typeof value === 'string') return (value.includes('<') ? plainReason(value) : value) as T;
-  if (Array.isArray(value)) return value.map(withoutMarkup) as T;
-  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([key, child]) => [key, withoutMarkup(child)])) as T;
-  return value;
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let index = 0; index < value.length; index++) {
+      const child: unknown = value[index];
+      const plain = withoutMarkup(child);
+      if (plain !== child) (copy ??= value.slice())[index] = plain;
+    }
+    return (copy ?? value) as T;
+  }
+  let copy: Record<string, unknown> | undefined;
+  for (const key of Object.keys(value)) {
+    const child = (value as Record<string, unknown>)[key];
+    const plain = withoutMarkup(child);
+    if (plain !== child) (copy ??= { ...(value as Record<string, unknown>) })[key] = plain;
+  }
+  return (copy ?? value) as T;
 }

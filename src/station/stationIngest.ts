@@ -76,11 +76,15 @@ export class StationIngest {
     this.#maxPayloadBytes = options.maxPayloadBytes;
   }
 
-  /** Returns true when the reading changed the history (a recompute is due). Never throws. */
-  handle(station: StationConfig, topic: string, payload: Buffer, retained: boolean): boolean {
+  /**
+   * Returns true when the reading changed the history (a recompute is due). Never throws. `decoded`
+   * carries the payload's text between the stations of one shared topic (rtl_433's events topic
+   * reaches every station on it): decoded once, by the first station that needs it.
+   */
+  handle(station: StationConfig, topic: string, payload: Buffer, retained: boolean, decoded: { text?: string } = {}): boolean {
     this.#count(station.id, 'received');
     try {
-      return this.#handle(station, topic, payload, retained);
+      return this.#handle(station, topic, payload, retained, decoded);
     } catch (err) {
       // A bug must cost one message, not the loop; count it so every message is accounted for.
       this.#count(station.id, 'rejected');
@@ -89,13 +93,13 @@ export class StationIngest {
     }
   }
 
-  #handle(station: StationConfig, topic: string, payload: Buffer, retained: boolean): boolean {
+  #handle(station: StationConfig, topic: string, payload: Buffer, retained: boolean, decoded: { text?: string }): boolean {
     if (payload.length > this.#maxPayloadBytes) {
       this.#count(station.id, 'rejected');
       this.#throttle.warn(`size:${station.id}`, { station: station.id, topic, bytes: payload.length }, 'station payload too large; dropped');
       return false;
     }
-    const outcome = parseStationMessage(station, topic, payload.toString('utf8'), { timeZone: this.#timeZone });
+    const outcome = parseStationMessage(station, topic, (decoded.text ??= payload.toString('utf8')), { timeZone: this.#timeZone });
     if (outcome.kind === 'ignored') {
       this.#count(station.id, 'ignored');
       return false;

@@ -42,4 +42,31 @@ describe('station state payload', () => {
     expect(payload.lawn).toEqual({ note: 'Rasen überfällig', list: ['a', 'index < 70'] });
     expect(JSON.stringify(payload)).not.toMatch(/<\/?b>/);
   });
+
+  it('changes none of its parts: the core result, the assembly and the fragments stay as they were (modelled reasons included)', () => {
+    const outcome = calculate(INPUT, CONTEXT);
+    if (!outcome.ok) throw new Error('expected a result');
+    const fragments = { lawn: { note: '<b>Rasen überfällig</b>' }, estimated_fields: ['solar'], origin: 'modelled' };
+    const assembly = { input: INPUT, withheld: {}, derived: [], coverage: {}, lastReadingAtMs: CONTEXT.nowMs };
+    const before = JSON.stringify({ outcome, fragments, assembly });
+    const payload = buildStatePayload({ stationId: 'garden', stationName: 'Garden', outcome, assembly, mowable: false, mowableReason: 'x', fragments });
+    expect(JSON.stringify({ outcome, fragments, assembly })).toBe(before);
+    const humidity = (payload.checks as Record<string, { reasons: string[] }>).humidity;
+    expect(humidity?.reasons.at(-1)).toBe('Globalstrahlung modelliert (Open-Meteo, nicht gemessen).');
+    expect(JSON.stringify(outcome.result.checks)).not.toContain('modelliert (Open-Meteo');
+  });
+
+  it('builds the same state for the same parts twice (nothing of one state leaks into the next)', () => {
+    const outcome = calculate(INPUT, CONTEXT);
+    const parts = {
+      stationId: 'garden',
+      stationName: 'Garden',
+      outcome,
+      assembly: { input: INPUT, withheld: {}, derived: [], coverage: {}, lastReadingAtMs: CONTEXT.nowMs },
+      mowable: false,
+      mowableReason: 'x',
+      fragments: { estimated_fields: ['solar'], origin: 'modelled' },
+    };
+    expect(JSON.stringify(buildStatePayload(parts))).toBe(JSON.stringify(buildStatePayload(parts)));
+  });
 });
