@@ -46,11 +46,64 @@ export interface ForecastSummary {
   rainExpectedInMinutes: number | null;
 }
 
-/** Rates every projected hour with the core (context.nowMs is replaced by the hour's start). */
-export function indexHours(hours: readonly ProjectedHour[], context: CalculationContext): HourIndex[] {
+/**
+ * The hours rated by the previous call for one station, so the next call rates only the hours whose
+ * input changed (a new reading changes the first hours, not the 48th). An hour is taken over when its
+ * start, end, expected rain, input and input sources are equal to the kept one's and the context's
+ * settings are the same: calculate() is pure, so its answer for them is the same. Holds one forecast's
+ * hours (at most 48).
+ */
+export class HourIndexMemo {
+  #hours = new Map<number, HourIndex>();
+  #context: readonly unknown[] = [];
+
+  /** Only within indexHours: the kept hour for `hour`, if it can be taken over. */
+  reuse(hour: ProjectedHour): HourIndex | undefined {
+    const kept = this.#hours.get(hour.endMs);
+    if (kept === undefined || kept.startMs !== hour.startMs || kept.expectedRainMm !== hour.expectedRainMm || kept.rainExpected !== hour.rainExpected) return undefined;
+    return sameValues(kept.input, hour.input) && sameValues(kept.inputSource, hour.inputSource) ? kept : undefined;
+  }
+
+  /** Starts a call: forgets everything when the context's settings changed. */
+  begin(context: CalculationContext): void {
+    const settings = contextSettings(context);
+    if (settings.length !== this.#context.length || settings.some((value, i) => value !== this.#context[i])) this.#hours.clear();
+    this.#context = settings;
+  }
+
+  /** Ends a call: keeps exactly this call's hours. */
+  keep(hours: readonly HourIndex[]): void {
+    this.#hours = new Map(hours.map((hour) => [hour.endMs, hour]));
+  }
+}
+
+/** Everything of a context besides nowMs that calculate() reads, as primitives. */
+function contextSettings(context: CalculationContext): unknown[] {
+  return [context.timeZone, context.hemisphere, context.forcedSeason, JSON.stringify(context.lawn), JSON.stringify(context.estimatedFields)];
+}
+
+/** The same own keys in the same order with the same values (Object.is: -0 and NaN count as they are). */
+function sameValues(a: object, b: object): boolean {
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  const keys = Object.keys(right);
+  const kept = Object.keys(left);
+  if (keys.length !== kept.length) return false;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    if (kept[i] !== key || !Object.is(left[key], right[key])) return false;
+  }
+  return true;
+}
+
+/** Rates every projected hour with the core (context.nowMs is replaced by the hour's start); with a memo, only the changed hours. */
+export function indexHours(hours: readonly ProjectedHour[], context: CalculationContext, memo?: HourIndexMemo): HourIndex[] {
   // One literal per hour with every field the core reads: V8 reads a spread copy's properties slowly.
   const { timeZone, hemisphere, forcedSeason, lawn, estimatedFields } = context;
-  return hours.map((hour) => {
+  memo?.begin(context);
+  const rated = hours.map((hour) => {
+    const kept = memo?.reuse(hour);
+    if (kept !== undefined) return kept;
     const outcome = calculate(hour.input, { nowMs: hour.startMs, timeZone, hemisphere, forcedSeason, lawn, estimatedFields });
     const result = outcome.ok ? outcome.result : undefined;
     return {
@@ -65,6 +118,8 @@ export function indexHours(hours: readonly ProjectedHour[], context: Calculation
       inputSource: hour.inputSource,
     };
   });
+  memo?.keep(rated);
+  return rated;
 }
 
 /** Runs of consecutive OK hours (no gap between them), oldest first, regardless of length. */

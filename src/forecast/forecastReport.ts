@@ -6,7 +6,7 @@
  */
 import type { CalculationContext } from '../core/index.js';
 import { projectForecast, type ProjectionRequest } from '../core/forecastProjection.js';
-import { indexHours, summarizeForecast, type ForecastWindow, type HourIndex, type WindowRules } from '../core/forecastWindows.js';
+import { HourIndexMemo, indexHours, summarizeForecast, type ForecastWindow, type HourIndex, type WindowRules } from '../core/forecastWindows.js';
 import { MAX_FUTURE_SKEW_MS } from '../ingest/time.js';
 import type { StationInput } from '../station/unit.js';
 import type { CachedForecast, ForecastSourceKind } from './forecastStore.js';
@@ -72,6 +72,27 @@ export interface ReportRequest {
   context: CalculationContext;
   /** Quiet hours and the rain lead (src/core/forecastWindows.ts); absent: the index alone. */
   rules?: WindowRules;
+  /** The station's previous build: unchanged hours are taken over, not rated and rendered again. */
+  memo?: ForecastMemo;
+}
+
+/**
+ * What one station's builds keep for the next (docs/performance.md, "Forecast part"): the rated hours
+ * (src/core/forecastWindows.ts, HourIndexMemo) and each rated hour's rendering, so an hour whose input
+ * did not change is neither calculated nor rendered again. The detail is the same as a fresh build's.
+ */
+export class ForecastMemo {
+  readonly hours = new HourIndexMemo();
+  readonly #views = new WeakMap<HourIndex, HourDetail>();
+
+  view(hour: HourIndex): HourDetail {
+    let view = this.#views.get(hour);
+    if (view === undefined) {
+      view = hourDetail(hour);
+      this.#views.set(hour, view);
+    }
+    return view;
+  }
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -80,10 +101,15 @@ const hourView = (hour: HourIndex): HourView => ({
   time: iso(hour.startMs), index: hour.index, status: hour.status, rain_mm: hour.expectedRainMm, rain_expected: hour.rainExpected,
 });
 
+function hourDetail(hour: HourIndex): HourDetail {
+  return { ...hourView(hour), end: iso(hour.endMs), limiting_check: hour.limitingCheck, input: { ...hour.input }, input_source: { ...hour.inputSource } };
+}
+
 /** The detailed report; `compact()` turns it into the state's object. */
 export function buildForecastDetail(request: ReportRequest): ForecastDetail {
   const { cached, nowMs } = request;
-  const hours = cached ? indexHours(projectForecast({ nowMs, current: request.current, observed: request.observed, hours: cached.hours }), request.context) : [];
+  const { memo } = request;
+  const hours = cached ? indexHours(projectForecast({ nowMs, current: request.current, observed: request.observed, hours: cached.hours }), request.context, memo?.hours) : [];
   const summary = summarizeForecast(hours, nowMs, request.minJobMinutes, request.rules);
   const ageMs = cached ? Math.max(0, nowMs - cached.fetchedAtMs) : null;
   // Fetched "later than now" (a cache from before the clock stepped back, read after a restart): its age is unknown, never fresh.
@@ -101,13 +127,7 @@ export function buildForecastDetail(request: ReportRequest): ForecastDetail {
     rain_expected_in_minutes: summary.rainExpectedInMinutes,
     attribution: request.source === 'open-meteo' ? OPEN_METEO_ATTRIBUTION : null,
     windows: summary.windows.map(windowView),
-    hours: hours.map((hour) => ({
-      ...hourView(hour),
-      end: iso(hour.endMs),
-      limiting_check: hour.limitingCheck,
-      input: { ...hour.input },
-      input_source: { ...hour.inputSource },
-    })),
+    hours: hours.map((hour) => (memo ? memo.view(hour) : hourDetail(hour))),
   };
 }
 
