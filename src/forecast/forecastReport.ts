@@ -131,7 +131,26 @@ export function buildForecastDetail(request: ReportRequest): ForecastDetail {
   };
 }
 
+/** A detail's compact form, and each hour's: made once per detail and hour (both are never changed after the build). */
+const compacted = new WeakMap<ForecastDetail, ForecastView>();
+const compactHours = new WeakMap<HourDetail, HourView>();
+
+function compactHour(hour: HourDetail): HourView {
+  let view = compactHours.get(hour);
+  if (view === undefined) {
+    const { time, index, status, rain_mm, rain_expected } = hour;
+    view = { time, index, status, rain_mm, rain_expected };
+    compactHours.set(hour, view);
+  }
+  return view;
+}
+
 export function compactForecast(detail: ForecastDetail): ForecastView {
-  const { windows: _windows, hours, ...rest } = detail;
-  return { ...rest, hours: hours.map(({ time, index, status, rain_mm, rain_expected }) => ({ time, index, status, rain_mm, rain_expected })) };
+  let view = compacted.get(detail);
+  if (view === undefined) {
+    const { windows: _windows, hours, ...rest } = detail;
+    view = { ...rest, hours: hours.map(compactHour) };
+    compacted.set(detail, view);
+  }
+  return view;
 }
