@@ -95,14 +95,27 @@ export class ForecastMemo {
   }
 }
 
-const iso = (ms: number): string => new Date(ms).toISOString();
+/** ISO texts of the instants written lately (whole hours recur from build to build); strings cannot be changed. */
+const isoTexts = new Map<number, string>();
+const ISO_TEXTS_KEPT = 512;
+
+function iso(ms: number): string {
+  let text = isoTexts.get(ms);
+  if (text === undefined) {
+    text = new Date(ms).toISOString();
+    if (isoTexts.size >= ISO_TEXTS_KEPT) isoTexts.clear();
+    isoTexts.set(ms, text);
+  }
+  return text;
+}
+
 const windowView = (window: ForecastWindow): WindowView => ({ start: iso(window.startMs), end: iso(window.endMs), min_index: window.minIndex });
-const hourView = (hour: HourIndex): HourView => ({
-  time: iso(hour.startMs), index: hour.index, status: hour.status, rain_mm: hour.expectedRainMm, rain_expected: hour.rainExpected,
-});
 
 function hourDetail(hour: HourIndex): HourDetail {
-  return { ...hourView(hour), end: iso(hour.endMs), limiting_check: hour.limitingCheck, input: { ...hour.input }, input_source: { ...hour.inputSource } };
+  return {
+    time: iso(hour.startMs), index: hour.index, status: hour.status, rain_mm: hour.expectedRainMm, rain_expected: hour.rainExpected,
+    end: iso(hour.endMs), limiting_check: hour.limitingCheck, input: { ...hour.input }, input_source: { ...hour.inputSource },
+  };
 }
 
 /** The detailed report; `compact()` turns it into the state's object. */
