@@ -11,7 +11,7 @@
  * is [max(now, T - 1 h), T): the index at T rates mowing in that hour.
  */
 import type { CalculationInput, FieldName } from './fields.js';
-import { withBladeDrying } from './forecastDrying.js';
+import { bladeDryingMinutes } from './forecastDrying.js';
 import { expectedRainMm, isRainExpected } from './forecastRain.js';
 import type { ExtensionInput } from './extensionFields.js';
 import { IRRIGATION_FIELD_SPECS } from './irrigation.js';
@@ -200,8 +200,11 @@ export function projectForecast(request: ProjectionRequest): ProjectedHour[] {
     }
     return { startMs: span.fromMs, endMs, input, inputSource: source, expectedRainMm: round(span.mm), rainExpected: isRainExpected(span.mm) };
   });
-  // The blades dry hour by hour at the forecast's weather, by the one drying model (./forecastDrying.ts).
-  return withBladeDrying(projected, current);
+  // The blades dry hour by hour at the forecast's weather, by the one drying model (./forecastDrying.ts);
+  // the inputs were made just above, so the minutes are added to them (last, as a copy would add them).
+  const drying = bladeDryingMinutes(projected, current);
+  if (drying !== null) projected.forEach((hour, i) => (hour.input.blade_drying_minutes = drying[i]!));
+  return projected;
 }
 
 /** Forecast rain (mm) in [fromMs, endMs) of the rainy slots up to `index`, summed oldest first. */

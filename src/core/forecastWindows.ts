@@ -54,14 +54,16 @@ export interface ForecastSummary {
  * hours (at most 48).
  */
 export class HourIndexMemo {
-  #hours = new Map<number, HourIndex>();
+  #hours = new Map<number, KeptHour>();
   #context: readonly unknown[] = [];
 
   /** Only within indexHours: the kept hour for `hour`, if it can be taken over. */
   reuse(hour: ProjectedHour): HourIndex | undefined {
     const kept = this.#hours.get(hour.endMs);
-    if (kept === undefined || kept.startMs !== hour.startMs || kept.expectedRainMm !== hour.expectedRainMm || kept.rainExpected !== hour.rainExpected) return undefined;
-    return sameValues(kept.input, hour.input) && sameValues(kept.inputSource, hour.inputSource) ? kept : undefined;
+    if (kept === undefined) return undefined;
+    const index = kept.hour;
+    if (index.startMs !== hour.startMs || index.expectedRainMm !== hour.expectedRainMm || index.rainExpected !== hour.rainExpected) return undefined;
+    return sameValues(index.input, kept.inputKeys, hour.input) && sameValues(index.inputSource, kept.sourceKeys, hour.inputSource) ? index : undefined;
   }
 
   /** Starts a call: forgets everything when the context's settings changed. */
@@ -71,10 +73,20 @@ export class HourIndexMemo {
     this.#context = settings;
   }
 
-  /** Ends a call: keeps exactly this call's hours. */
+  /** Ends a call: keeps exactly this call's hours (with their keys, listed once per hour). */
   keep(hours: readonly HourIndex[]): void {
-    this.#hours = new Map(hours.map((hour) => [hour.endMs, hour]));
+    const previous = this.#hours;
+    this.#hours = new Map(hours.map((hour) => {
+      const kept = previous.get(hour.endMs);
+      return [hour.endMs, kept?.hour === hour ? kept : { hour, inputKeys: Object.keys(hour.input), sourceKeys: Object.keys(hour.inputSource) }];
+    }));
   }
+}
+
+interface KeptHour {
+  hour: HourIndex;
+  inputKeys: readonly string[];
+  sourceKeys: readonly string[];
 }
 
 /** Everything of a context besides nowMs that calculate() reads, as primitives. */
@@ -82,18 +94,16 @@ function contextSettings(context: CalculationContext): unknown[] {
   return [context.timeZone, context.hemisphere, context.forcedSeason, JSON.stringify(context.lawn), JSON.stringify(context.estimatedFields)];
 }
 
-/** The same own keys in the same order with the same values (Object.is: -0 and NaN count as they are). */
-function sameValues(a: object, b: object): boolean {
-  const left = a as Record<string, unknown>;
-  const right = b as Record<string, unknown>;
-  const keys = Object.keys(right);
-  const kept = Object.keys(left);
-  if (keys.length !== kept.length) return false;
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i]!;
-    if (kept[i] !== key || !Object.is(left[key], right[key])) return false;
+/** `next` has the kept object's own keys (`keys`) in the same order with the same values (Object.is: -0 and NaN as they are). */
+function sameValues(kept: object, keys: readonly string[], next: object): boolean {
+  const left = kept as Record<string, unknown>;
+  const right = next as Record<string, unknown>;
+  let i = 0;
+  for (const key in right) {
+    if (keys[i] !== key || !Object.is(left[key], right[key])) return false;
+    i++;
   }
-  return true;
+  return i === keys.length;
 }
 
 /** Rates every projected hour with the core (context.nowMs is replaced by the hour's start); with a memo, only the changed hours. */
