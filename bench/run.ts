@@ -15,6 +15,7 @@ import { multiInstanceBenchmark } from './multiInstance.bench.js';
 import { reconnectBenchmark } from './reconnect.bench.js';
 import { readingPathBenchmark } from './readingPath.bench.js';
 import { recomputeBenchmark } from './recompute.bench.js';
+import { forecastBenchmark } from './forecast.bench.js';
 import { startupBenchmark } from './startup.bench.js';
 import { writesBenchmark } from './writes.bench.js';
 import { storageBenchmark } from './storage.bench.js';
@@ -24,7 +25,7 @@ import { machineInfo, renderTable, resultsPath, writeJson, type BenchResult, typ
 const repoRoot = join(import.meta.dirname, '..', '..');
 
 // Order matters: core compares itself with the HTTP figures measured before it.
-const BENCHMARKS: readonly Benchmark[] = [httpBenchmark, accessLinesBenchmark, coreBenchmark, recomputeBenchmark, readingPathBenchmark, mqttBenchmark, writesBenchmark, storageBenchmark, memoryBenchmark, reconnectBenchmark, startupBenchmark, householdBenchmark, multiInstanceBenchmark];
+const BENCHMARKS: readonly Benchmark[] = [httpBenchmark, accessLinesBenchmark, coreBenchmark, recomputeBenchmark, readingPathBenchmark, forecastBenchmark, mqttBenchmark, writesBenchmark, storageBenchmark, memoryBenchmark, reconnectBenchmark, startupBenchmark, householdBenchmark, multiInstanceBenchmark];
 
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2), { resultsDir: join(repoRoot, 'bench', 'results') });

@@ -36,16 +36,17 @@ export function bladeWaterNow(current: Input): number | null {
   return Math.max(0, INTERCEPTION_STORAGE_MM - (latest / 60) * rate);
 }
 
-/** The slots with `blade_drying_minutes` at each slot's end; unchanged when nothing is known of the blades now. */
-export function withBladeDrying<T extends DryingSlot>(slots: readonly T[], current: Input): T[] {
+/**
+ * The blades' minutes to dry at each slot's end (rain first, up to the storage, then the slot's drying);
+ * null when nothing is known of the blades now.
+ */
+export function bladeDryingMinutes(slots: readonly DryingSlot[], current: Input): number[] | null {
   let water = bladeWaterNow(current);
-  if (water === null) return [...slots];
+  if (water === null) return null;
   return slots.map((slot) => {
     const rate = dryingRateMmH(dryingWeatherOf(slot.input));
     const hours = Math.max(0, slot.endMs - slot.startMs) / HOUR_MS;
-    // Rain first (up to the storage), then the slot's drying: the state at the slot's end.
     water = Math.max(0, Math.min(INTERCEPTION_STORAGE_MM, (water ?? 0) + Math.max(0, slot.expectedRainMm)) - rate * hours);
-    const minutes = Math.min(MAX_MINUTES, Math.ceil((water / rate) * 60));
-    return { ...slot, input: { ...slot.input, blade_drying_minutes: minutes } };
+    return Math.min(MAX_MINUTES, Math.ceil((water / rate) * 60));
   });
 }

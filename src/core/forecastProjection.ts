@@ -11,7 +11,7 @@
  * is [max(now, T - 1 h), T): the index at T rates mowing in that hour.
  */
 import type { CalculationInput, FieldName } from './fields.js';
-import { withBladeDrying } from './forecastDrying.js';
+import { bladeDryingMinutes } from './forecastDrying.js';
 import { expectedRainMm, isRainExpected } from './forecastRain.js';
 import type { ExtensionInput } from './extensionFields.js';
 import { IRRIGATION_FIELD_SPECS } from './irrigation.js';
@@ -155,7 +155,9 @@ export function projectForecast(request: ProjectionRequest): ProjectedHour[] {
   const { nowMs, current } = request;
   const observed = Array.isArray(request.observed) ? new ObservedSeries(request.observed as readonly ObservedMinute[], nowMs) : request.observed as ObservedHistory;
   const planned = slots(request);
-  const spans = planned.map((slot) => slot.span);
+  // Only slots with rain add to a rain window (the others add exactly 0), in the same order as before.
+  const rainy = planned.flatMap((slot, index) => (slot.span.mm > 0 ? [{ span: slot.span, index }] : []));
+  let lastRain: RainSpan | undefined;
   const projected = planned.map(({ hour, span }, index): ProjectedHour => {
     const endMs = hour.timeMs;
     const input: CalculationInput & ExtensionInput = {};
@@ -175,40 +177,68 @@ export function projectForecast(request: ProjectionRequest): ProjectedHour[] {
     const observedRate = first ? current.precipitation_rate : undefined;
     set('precipitation_rate', Math.max(slotRateMmH, observedRate ?? 0), observedRate === undefined ? 'forecast' : 'combined');
 
-    const forecastRain = (fromMs: number): number => spans.slice(0, index + 1).reduce((sum, s) => sum + overlapMm(s, fromMs, endMs), 0);
     for (const [field, minutes] of RAIN_WINDOWS) {
       const fromMs = endMs - minutes * MINUTE_MS;
-      if (fromMs >= nowMs) set(field, forecastRain(fromMs), 'forecast');
-      else if (current[field] !== undefined) set(field, observed.rainSince(fromMs) + forecastRain(fromMs), 'combined');
+      if (fromMs >= nowMs) set(field, forecastRain(rainy, index, fromMs, endMs), 'forecast');
+      else if (current[field] !== undefined) set(field, observed.rainSince(fromMs) + forecastRain(rainy, index, fromMs, endMs), 'combined');
     }
     for (const [field, minutes] of TEMPERATURE_WINDOWS) {
       const fromMs = endMs - minutes * MINUTE_MS;
-      const temps = planned.slice(0, index + 1).filter((slot) => slot.hour.timeMs > fromMs)
-        .map((slot) => slot.hour.values.temperature).filter((t): t is number => t !== undefined && Number.isFinite(t));
       if (fromMs >= nowMs) {
-        if (temps.length > 0) set(field, Math.min(...temps), 'forecast');
+        const lowest = forecastMinTemp(planned, index, fromMs, Number.POSITIVE_INFINITY);
+        if (lowest !== undefined) set(field, lowest, 'forecast');
       } else if (current[field] !== undefined) {
-        const lowest = Math.min(observed.minTempSince(fromMs), ...temps);
+        const lowest = forecastMinTemp(planned, index, fromMs, observed.minTempSince(fromMs)) ?? observed.minTempSince(fromMs);
         if (Number.isFinite(lowest)) set(field, lowest, 'combined');
       }
     }
-    const sinceRain = minutesSinceRain(planned.slice(0, index + 1).map((slot) => slot.span), current.minutes_since_rain, nowMs, endMs);
+    if (isRainExpected(span.mm)) lastRain = span;
+    const sinceRain = minutesSinceRain(lastRain, current.minutes_since_rain, nowMs, endMs);
     if (sinceRain !== undefined) set('minutes_since_rain', sinceRain.minutes, sinceRain.source);
     if (current.minutes_since_irrigation !== undefined) {
       input.minutes_since_irrigation = Math.min(MAX_MINUTES_SINCE_IRRIGATION, current.minutes_since_irrigation + Math.floor((endMs - nowMs) / MINUTE_MS));
     }
     return { startMs: span.fromMs, endMs, input, inputSource: source, expectedRainMm: round(span.mm), rainExpected: isRainExpected(span.mm) };
   });
-  // The blades dry hour by hour at the forecast's weather, by the one drying model (./forecastDrying.ts).
-  return withBladeDrying(projected, current);
+  // The blades dry hour by hour at the forecast's weather, by the one drying model (./forecastDrying.ts);
+  // the inputs were made just above, so the minutes are added to them (last, as a copy would add them).
+  const drying = bladeDryingMinutes(projected, current);
+  if (drying !== null) projected.forEach((hour, i) => (hour.input.blade_drying_minutes = drying[i]!));
+  return projected;
+}
+
+/** Forecast rain (mm) in [fromMs, endMs) of the rainy slots up to `index`, summed oldest first. */
+function forecastRain(rainy: ReadonlyArray<{ span: RainSpan; index: number }>, index: number, fromMs: number, endMs: number): number {
+  let sum = 0;
+  for (const slot of rainy) {
+    if (slot.index > index) break;
+    sum += overlapMm(slot.span, fromMs, endMs);
+  }
+  return sum;
+}
+
+/**
+ * The lowest forecast temperature of the slots up to `index` ending after `fromMs`, starting from
+ * `lowest` (Math.min over them, as one call would give it); undefined when no slot has one.
+ */
+function forecastMinTemp(planned: ReadonlyArray<{ hour: ForecastHour }>, index: number, fromMs: number, lowest: number): number | undefined {
+  let found = false;
+  let min = lowest;
+  for (let i = 0; i <= index; i++) {
+    const hour = planned[i]!.hour;
+    const t = hour.values.temperature;
+    if (hour.timeMs <= fromMs || t === undefined || !Number.isFinite(t)) continue;
+    min = Math.min(min, t);
+    found = true;
+  }
+  return found ? min : undefined;
 }
 
 /**
  * Minutes since rain at `atMs`: since the end of the last slot with rain expected, else the station's
  * current count plus the time elapsed (observed rain keeps counting); unknown when the station supplies none.
  */
-function minutesSinceRain(spans: readonly RainSpan[], currentMinutes: number | undefined, nowMs: number, atMs: number): { minutes: number; source: InputSource } | undefined {
-  const lastRain = [...spans].reverse().find((span) => isRainExpected(span.mm));
+function minutesSinceRain(lastRain: RainSpan | undefined, currentMinutes: number | undefined, nowMs: number, atMs: number): { minutes: number; source: InputSource } | undefined {
   if (lastRain) return { minutes: Math.floor((atMs - lastRain.toMs) / MINUTE_MS), source: 'forecast' };
   if (currentMinutes === undefined) return undefined;
   return { minutes: Math.min(MAX_MINUTES_SINCE, currentMinutes + Math.floor((atMs - nowMs) / MINUTE_MS)), source: 'combined' };

@@ -46,11 +46,74 @@ export interface ForecastSummary {
   rainExpectedInMinutes: number | null;
 }
 
-/** Rates every projected hour with the core (context.nowMs is replaced by the hour's start). */
-export function indexHours(hours: readonly ProjectedHour[], context: CalculationContext): HourIndex[] {
+/**
+ * The hours rated by the previous call for one station, so the next call rates only the hours whose
+ * input changed (a new reading changes the first hours, not the 48th). An hour is taken over when its
+ * start, end, expected rain, input and input sources are equal to the kept one's and the context's
+ * settings are the same: calculate() is pure, so its answer for them is the same. Holds one forecast's
+ * hours (at most 48).
+ */
+export class HourIndexMemo {
+  #hours = new Map<number, KeptHour>();
+  #context: readonly unknown[] = [];
+
+  /** Only within indexHours: the kept hour for `hour`, if it can be taken over. */
+  reuse(hour: ProjectedHour): HourIndex | undefined {
+    const kept = this.#hours.get(hour.endMs);
+    if (kept === undefined) return undefined;
+    const index = kept.hour;
+    if (index.startMs !== hour.startMs || index.expectedRainMm !== hour.expectedRainMm || index.rainExpected !== hour.rainExpected) return undefined;
+    return sameValues(index.input, kept.inputKeys, hour.input) && sameValues(index.inputSource, kept.sourceKeys, hour.inputSource) ? index : undefined;
+  }
+
+  /** Starts a call: forgets everything when the context's settings changed. */
+  begin(context: CalculationContext): void {
+    const settings = contextSettings(context);
+    if (settings.length !== this.#context.length || settings.some((value, i) => value !== this.#context[i])) this.#hours.clear();
+    this.#context = settings;
+  }
+
+  /** Ends a call: keeps exactly this call's hours (with their keys, listed once per hour). */
+  keep(hours: readonly HourIndex[]): void {
+    const previous = this.#hours;
+    this.#hours = new Map(hours.map((hour) => {
+      const kept = previous.get(hour.endMs);
+      return [hour.endMs, kept?.hour === hour ? kept : { hour, inputKeys: Object.keys(hour.input), sourceKeys: Object.keys(hour.inputSource) }];
+    }));
+  }
+}
+
+interface KeptHour {
+  hour: HourIndex;
+  inputKeys: readonly string[];
+  sourceKeys: readonly string[];
+}
+
+/** Everything of a context besides nowMs that calculate() reads, as primitives. */
+function contextSettings(context: CalculationContext): unknown[] {
+  return [context.timeZone, context.hemisphere, context.forcedSeason, JSON.stringify(context.lawn), JSON.stringify(context.estimatedFields)];
+}
+
+/** `next` has the kept object's own keys (`keys`) in the same order with the same values (Object.is: -0 and NaN as they are). */
+function sameValues(kept: object, keys: readonly string[], next: object): boolean {
+  const left = kept as Record<string, unknown>;
+  const right = next as Record<string, unknown>;
+  let i = 0;
+  for (const key in right) {
+    if (keys[i] !== key || !Object.is(left[key], right[key])) return false;
+    i++;
+  }
+  return i === keys.length;
+}
+
+/** Rates every projected hour with the core (context.nowMs is replaced by the hour's start); with a memo, only the changed hours. */
+export function indexHours(hours: readonly ProjectedHour[], context: CalculationContext, memo?: HourIndexMemo): HourIndex[] {
   // One literal per hour with every field the core reads: V8 reads a spread copy's properties slowly.
   const { timeZone, hemisphere, forcedSeason, lawn, estimatedFields } = context;
-  return hours.map((hour) => {
+  memo?.begin(context);
+  const rated = hours.map((hour) => {
+    const kept = memo?.reuse(hour);
+    if (kept !== undefined) return kept;
     const outcome = calculate(hour.input, { nowMs: hour.startMs, timeZone, hemisphere, forcedSeason, lawn, estimatedFields });
     const result = outcome.ok ? outcome.result : undefined;
     return {
@@ -65,6 +128,8 @@ export function indexHours(hours: readonly ProjectedHour[], context: Calculation
       inputSource: hour.inputSource,
     };
   });
+  memo?.keep(rated);
+  return rated;
 }
 
 /** Runs of consecutive OK hours (no gap between them), oldest first, regardless of length. */

@@ -6,7 +6,7 @@
  */
 import type { CalculationContext } from '../core/index.js';
 import { projectForecast, type ProjectionRequest } from '../core/forecastProjection.js';
-import { indexHours, summarizeForecast, type ForecastWindow, type HourIndex, type WindowRules } from '../core/forecastWindows.js';
+import { HourIndexMemo, indexHours, summarizeForecast, type ForecastWindow, type HourIndex, type WindowRules } from '../core/forecastWindows.js';
 import { MAX_FUTURE_SKEW_MS } from '../ingest/time.js';
 import type { StationInput } from '../station/unit.js';
 import type { CachedForecast, ForecastSourceKind } from './forecastStore.js';
@@ -72,18 +72,57 @@ export interface ReportRequest {
   context: CalculationContext;
   /** Quiet hours and the rain lead (src/core/forecastWindows.ts); absent: the index alone. */
   rules?: WindowRules;
+  /** The station's previous build: unchanged hours are taken over, not rated and rendered again. */
+  memo?: ForecastMemo;
 }
 
-const iso = (ms: number): string => new Date(ms).toISOString();
+/**
+ * What one station's builds keep for the next (docs/performance.md, "Forecast part"): the rated hours
+ * (src/core/forecastWindows.ts, HourIndexMemo) and each rated hour's rendering, so an hour whose input
+ * did not change is neither calculated nor rendered again. The detail is the same as a fresh build's.
+ */
+export class ForecastMemo {
+  readonly hours = new HourIndexMemo();
+  readonly #views = new WeakMap<HourIndex, HourDetail>();
+
+  view(hour: HourIndex): HourDetail {
+    let view = this.#views.get(hour);
+    if (view === undefined) {
+      view = hourDetail(hour);
+      this.#views.set(hour, view);
+    }
+    return view;
+  }
+}
+
+/** ISO texts of the instants written lately (whole hours recur from build to build); strings cannot be changed. */
+const isoTexts = new Map<number, string>();
+const ISO_TEXTS_KEPT = 512;
+
+function iso(ms: number): string {
+  let text = isoTexts.get(ms);
+  if (text === undefined) {
+    text = new Date(ms).toISOString();
+    if (isoTexts.size >= ISO_TEXTS_KEPT) isoTexts.clear();
+    isoTexts.set(ms, text);
+  }
+  return text;
+}
+
 const windowView = (window: ForecastWindow): WindowView => ({ start: iso(window.startMs), end: iso(window.endMs), min_index: window.minIndex });
-const hourView = (hour: HourIndex): HourView => ({
-  time: iso(hour.startMs), index: hour.index, status: hour.status, rain_mm: hour.expectedRainMm, rain_expected: hour.rainExpected,
-});
+
+function hourDetail(hour: HourIndex): HourDetail {
+  return {
+    time: iso(hour.startMs), index: hour.index, status: hour.status, rain_mm: hour.expectedRainMm, rain_expected: hour.rainExpected,
+    end: iso(hour.endMs), limiting_check: hour.limitingCheck, input: { ...hour.input }, input_source: { ...hour.inputSource },
+  };
+}
 
 /** The detailed report; `compact()` turns it into the state's object. */
 export function buildForecastDetail(request: ReportRequest): ForecastDetail {
   const { cached, nowMs } = request;
-  const hours = cached ? indexHours(projectForecast({ nowMs, current: request.current, observed: request.observed, hours: cached.hours }), request.context) : [];
+  const { memo } = request;
+  const hours = cached ? indexHours(projectForecast({ nowMs, current: request.current, observed: request.observed, hours: cached.hours }), request.context, memo?.hours) : [];
   const summary = summarizeForecast(hours, nowMs, request.minJobMinutes, request.rules);
   const ageMs = cached ? Math.max(0, nowMs - cached.fetchedAtMs) : null;
   // Fetched "later than now" (a cache from before the clock stepped back, read after a restart): its age is unknown, never fresh.
@@ -101,17 +140,30 @@ export function buildForecastDetail(request: ReportRequest): ForecastDetail {
     rain_expected_in_minutes: summary.rainExpectedInMinutes,
     attribution: request.source === 'open-meteo' ? OPEN_METEO_ATTRIBUTION : null,
     windows: summary.windows.map(windowView),
-    hours: hours.map((hour) => ({
-      ...hourView(hour),
-      end: iso(hour.endMs),
-      limiting_check: hour.limitingCheck,
-      input: { ...hour.input },
-      input_source: { ...hour.inputSource },
-    })),
+    hours: hours.map((hour) => (memo ? memo.view(hour) : hourDetail(hour))),
   };
 }
 
+/** A detail's compact form, and each hour's: made once per detail and hour (both are never changed after the build). */
+const compacted = new WeakMap<ForecastDetail, ForecastView>();
+const compactHours = new WeakMap<HourDetail, HourView>();
+
+function compactHour(hour: HourDetail): HourView {
+  let view = compactHours.get(hour);
+  if (view === undefined) {
+    const { time, index, status, rain_mm, rain_expected } = hour;
+    view = { time, index, status, rain_mm, rain_expected };
+    compactHours.set(hour, view);
+  }
+  return view;
+}
+
 export function compactForecast(detail: ForecastDetail): ForecastView {
-  const { windows: _windows, hours, ...rest } = detail;
-  return { ...rest, hours: hours.map(({ time, index, status, rain_mm, rain_expected }) => ({ time, index, status, rain_mm, rain_expected })) };
+  let view = compacted.get(detail);
+  if (view === undefined) {
+    const { windows: _windows, hours, ...rest } = detail;
+    view = { ...rest, hours: hours.map(compactHour) };
+    compacted.set(detail, view);
+  }
+  return view;
 }

@@ -10,7 +10,8 @@ import type { Logger } from 'pino';
 import { DEFAULT_LAWN, type CalculationContext, type MowerClass } from '../core/index.js';
 import { MINUTE_MS } from '../core/forecastProjection.js';
 import type { WindowRules } from '../core/forecastWindows.js';
-import { quietHoursReason, type QuietHoursSettings } from '../core/lawn/quietHours.js';
+import type { QuietHoursSettings } from '../core/lawn/quietHours.js';
+import { QuietHoursTimeline } from '../core/forecastQuietHours.js';
 import { forecastRidesOnGapFill } from '../ingest/modelledConfig.js';
 import { MODELLED_FORMAT, type StationConfig, type StationForecastConfig } from '../ingest/types.js';
 import type { EntitySpec } from '../homeassistant/stationEntities.js';
@@ -21,7 +22,7 @@ import { LogThrottle } from '../util/logThrottle.js';
 import { FetchLoop } from './fetchLoop.js';
 import { forecastEntities } from './forecastEntities.js';
 import { DetailCache } from './detailCache.js';
-import { buildForecastDetail, compactForecast, STALE_AFTER_INTERVALS, type ForecastDetail, type ForecastView } from './forecastReport.js';
+import { buildForecastDetail, compactForecast, ForecastMemo, STALE_AFTER_INTERVALS, type ForecastDetail, type ForecastView } from './forecastReport.js';
 import { ForecastStore, type CachedForecast } from './forecastStore.js';
 import { parseForecastPayload } from './mqttForecast.js';
 import { OpenMeteoClient } from './openMeteoClient.js';
@@ -64,6 +65,8 @@ interface Held {
   config: StationForecastConfig;
   cached?: CachedForecast;
   input?: StationInput;
+  /** The hours the last build rated (./forecastReport.ts): the next build rates only the changed ones. */
+  memo?: ForecastMemo;
 }
 
 export class ForecastUnit implements StationUnit {
@@ -75,6 +78,8 @@ export class ForecastUnit implements StationUnit {
   readonly #log: Logger;
   readonly #throttle: LogThrottle;
   readonly #loops: FetchLoop[] = [];
+  /** Quiet hours as the windows ask them: every 5 minutes of 48 hours, per rebuild (remembered, exact). */
+  readonly #quiet: QuietHoursTimeline | undefined;
   #history: StationHistoryView | undefined;
   #store: ForecastStore | undefined;
   #recompute: ((stationId: string) => void) | undefined;
@@ -85,6 +90,7 @@ export class ForecastUnit implements StationUnit {
     this.#throttle = new LogThrottle(this.#log);
     for (const station of options.stations) if (station.forecast) this.#held.set(station.id, { station, config: station.forecast });
     this.#details = new DetailCache(this.#held.size);
+    this.#quiet = options.quietHours && new QuietHoursTimeline(options.quietHours);
   }
 
   /** True once start() ran (the MQTT side is up). */
@@ -228,14 +234,15 @@ export class ForecastUnit implements StationUnit {
       observed: this.#history?.observed(stationId, nowMs - LOOKBACK_MS, nowMs) ?? [],
       context,
       rules: this.#windowRules(held.station),
+      memo: (held.memo ??= new ForecastMemo()),
     });
   }
 
   /** Quiet hours and the rain lead for the station's windows (src/core/forecastWindows.ts). */
   #windowRules(station: StationConfig): WindowRules {
-    const quiet = this.#options.quietHours;
+    const quiet = this.#quiet;
     const rules: WindowRules = { rainLeadMinutes: this.#options.settings.rainLeadMinutes };
-    if (quiet) rules.allowedAt = (ms) => quietHoursReason(ms, station.location, quiet) === undefined;
+    if (quiet) rules.allowedAt = (ms) => quiet.allowedAt(ms, station.location);
     return rules;
   }
 

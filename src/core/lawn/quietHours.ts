@@ -61,21 +61,43 @@ export type QuietCause =
   | { kind: 'sunday' }
   | { kind: 'holiday'; name: string; nameDe: string };
 
-/** The night ban's cause at `nowMs`, or undefined outside it. */
-export function nightCause(nowMs: number, location: Location, marginMinutes: number): QuietCause | undefined {
+/** A night ban that can hold on a UTC day: the whole day (polar night) or one night's span [fromMs, toMs). */
+export type NightSpan = { kind: 'polar_night' } | { kind: 'night'; fromMs: number; toMs: number };
+
+/**
+ * The night ban's spans for the instants of the UTC day of `dayMs`, in the order nightCause looks at them:
+ * the same for every instant of that day (each night comes from the sun of whole UTC days).
+ */
+export function nightSpans(dayMs: number, location: Location, marginMinutes: number): NightSpan[] {
   const margin = marginMinutes * MINUTE_MS;
+  const spans: NightSpan[] = [];
   // The night may have begun on the previous UTC day or end on the next: look at three days.
   for (const offset of [-1, 0, 1]) {
-    const day = sunDay(nowMs + offset * DAY_MS, location.latitude, location.longitude);
-    if (day.kind === 'polar_night' && offset === 0) return { kind: 'polar_night' };
+    const day = sunDay(dayMs + offset * DAY_MS, location.latitude, location.longitude);
+    if (day.kind === 'polar_night' && offset === 0) {
+      spans.push({ kind: 'polar_night' });
+      break;
+    }
     if (day.kind !== 'normal') continue;
-    const next = sunDay(nowMs + (offset + 1) * DAY_MS, location.latitude, location.longitude);
+    const next = sunDay(dayMs + (offset + 1) * DAY_MS, location.latitude, location.longitude);
     const nextSunrise = next.kind === 'normal' ? next.sunriseMs : day.sunriseMs + DAY_MS;
-    const from = day.sunsetMs - margin;
-    const to = nextSunrise + margin;
-    if (nowMs >= from && nowMs < to) return { kind: 'night', fromMs: from, toMs: to, marginMinutes };
+    spans.push({ kind: 'night', fromMs: day.sunsetMs - margin, toMs: nextSunrise + margin });
+  }
+  return spans;
+}
+
+/** The night ban's cause at `nowMs` among the day's spans (./nightSpans), or undefined outside them. */
+export function nightCauseIn(spans: readonly NightSpan[], nowMs: number, marginMinutes: number): QuietCause | undefined {
+  for (const span of spans) {
+    if (span.kind === 'polar_night') return { kind: 'polar_night' };
+    if (nowMs >= span.fromMs && nowMs < span.toMs) return { kind: 'night', fromMs: span.fromMs, toMs: span.toMs, marginMinutes };
   }
   return undefined;
+}
+
+/** The night ban's cause at `nowMs`, or undefined outside it. */
+export function nightCause(nowMs: number, location: Location, marginMinutes: number): QuietCause | undefined {
+  return nightCauseIn(nightSpans(nowMs, location, marginMinutes), nowMs, marginMinutes);
 }
 
 /** The night ban's reason at `nowMs`, or undefined outside it. */
