@@ -27,8 +27,12 @@ export function unitStationKeys(units: readonly UnitConfigSpec[]): UnitStationKe
 /** The whole schema: the service's, each unit's settings, and a `stations` validator that knows the units' keys. */
 export function schemaWithUnits(units: readonly UnitConfigSpec[]): Record<string, unknown> {
   const schema: Record<string, unknown> = { ...configSchema };
+  const shared = new Set<unknown>();
   for (const unit of units) {
     if (!unit.settings) continue;
+    // Modules that share a fragment (the forecast's Open-Meteo connection) list the same object.
+    if (shared.has(unit.settings.schema) && schema[unit.settings.key] === unit.settings.schema) continue;
+    shared.add(unit.settings.schema);
     if (Object.hasOwn(schema, unit.settings.key)) throw new Error(`station unit settings "${unit.settings.key}" collide with a setting of that name`);
     schema[unit.settings.key] = unit.settings.schema;
   }

@@ -15,7 +15,8 @@ import { MODELLED_FORMAT, type StationConfig, type StationLocation } from '../in
 import { MINUTE_MS } from '../history/windows.js';
 import type { StationHistoryView, StationUnit, UnitContext } from '../station/unit.js';
 import { ModelledLoop, type RoundResult } from './modelledLoop.js';
-import { runRound, type AcceptReadingFn, type RoundDeps, type RoundOutcome } from './modelledRound.js';
+import type { AcceptReading } from '../station/facade.js';
+import { runRound, type RoundDeps, type RoundOutcome } from './modelledRound.js';
 import { modelledPlan, modelledView, type ModelledProgress, type ModelledView } from './modelledStatus.js';
 
 export interface ModelledSettings {
@@ -27,9 +28,9 @@ export interface ModelledSettings {
 }
 
 export interface ModelledUnitOptions {
-  stations: readonly StationConfig[];
+  stations: readonly ModelledStationConfig[];
   settings: ModelledSettings;
-  accept: AcceptReadingFn;
+  accept: AcceptReading;
   supplyForecast?: (stationId: string, forecast: CachedForecast) => Promise<void>;
   logger: Logger;
   now: () => number;
@@ -43,12 +44,15 @@ export interface ModelledUnitOptions {
 
 export type ModelledCounters = { modelledFetches: number; modelledFetchErrors: number; modelledAnswersRefused: number; modelledReadings: number };
 
-type ModelledStation = StationConfig & { location: StationLocation };
+/** What the modelled units read of a station's configuration. */
+export type ModelledStationConfig = Pick<StationConfig, 'id' | 'location' | 'gapFill'> & { format?: StationConfig['format'] };
+
+type ModelledStation = ModelledStationConfig & { location: StationLocation };
 
 const RETRY_BACKOFF_MS = 5000;
 const ROUND_BACKOFF_MS = 30_000;
 
-export function isModelled(station: StationConfig): station is ModelledStation {
+export function isModelled(station: ModelledStationConfig): station is ModelledStation {
   return station.format === MODELLED_FORMAT && station.location !== undefined;
 }
 
