@@ -105,9 +105,23 @@ export function loadConfig(sources: ConfigSources = {}): AppConfig {
   // Rules that span several keys (convict validates one key at a time).
   const ruleProblems = crossKeyProblems(loaded, { secretsOptional: sources.secretsOptional === true, units });
   if (ruleProblems.length > 0) throw new ConfigError(ruleProblems);
+  // A symbol key: invisible to JSON and Object.keys, but kept by a spread copy ({ ...config, stations }).
+  Object.defineProperty(loaded, LOADED_UNIT_SETTINGS, { value: units.flatMap((unit) => (unit.settings ? [unit.settings.key] : [])), enumerable: true });
   const frozen = deepFreeze(loaded);
   DEPRECATED_USES.set(frozen, deprecated);
   return frozen;
+}
+
+const LOADED_UNIT_SETTINGS = Symbol('loaded unit settings');
+
+/**
+ * True when loadConfig made this configuration without the station unit settings under `key`: its
+ * environment and file values for them were never read, so the unit must not fall back to defaults
+ * (a test would reach the real Open-Meteo). A configuration made by hand (tests) says false.
+ */
+export function loadedWithoutUnitSettings(config: object, key: string): boolean {
+  const loaded = (config as { [LOADED_UNIT_SETTINGS]?: readonly string[] })[LOADED_UNIT_SETTINGS];
+  return loaded !== undefined && !loaded.includes(key);
 }
 
 const DEPRECATED_USES = new WeakMap<AppConfig, readonly DeprecatedSettingUse[]>();

@@ -20,7 +20,7 @@ import { parseEcowittUpload } from '../ingest/formats/ecowittHttp.js';
 import { formFields, type UploadFields } from '../ingest/formats/uploadFields.js';
 import { parseWundergroundUpload } from '../ingest/formats/wunderground.js';
 import { resolveReadingTime } from '../ingest/time.js';
-import type { ParseOutcome, Reading, StationConfig } from '../ingest/types.js';
+import type { ParseOutcome, StationConfig } from '../ingest/types.js';
 import { LogThrottle } from '../util/logThrottle.js';
 import type { AcceptReading } from '../station/facade.js';
 import { createUploadMatcher, passkeyDigest, type Match, type UploadMatcher } from './uploadsMatch.js';

@@ -15,6 +15,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Logger } from 'pino';
 import { calculationContext, type CalculationSettings } from '../config/calculationContext.js';
+import { loadedWithoutUnitSettings } from '../config/load.js';
 import { settingsDefaults, type UnitConfigSpec } from '../config/unitSettings.js';
 import type { ClockStep } from '../util/clockWatch.js';
 import type { CalculationContext, CalculationInput } from '../core/index.js';
@@ -261,11 +262,15 @@ export interface UnitBuildDeps {
 
 /**
  * A module's global settings in a loaded configuration (its `config.settings.key`), or their defaults
- * when the configuration was loaded without the unit (a test's hand-made one); undefined without settings.
+ * in a configuration made by hand (a test's); undefined without settings. A configuration loadConfig
+ * made without the units' settings throws: its environment values for them were never read.
  */
 export function unitSettingsOf<G>(module: Pick<StationUnitModule<G, unknown, never>, 'config'>, config: object): G {
   const settings = module.config?.settings;
   if (settings === undefined) return undefined as G;
+  if (loadedWithoutUnitSettings(config, settings.key)) {
+    throw new Error(`the configuration was loaded without the station units' settings ("${settings.key}.*" unread): pass units: stationUnitConfigs() (src/daemon.ts) to loadConfig`);
+  }
   return ((config as Readonly<Record<string, unknown>>)[settings.key] ?? settingsDefaults(settings.schema)) as G;
 }
 
