@@ -106,22 +106,23 @@ export function loadConfig(sources: ConfigSources = {}): AppConfig {
   const ruleProblems = crossKeyProblems(loaded, { secretsOptional: sources.secretsOptional === true, units });
   if (ruleProblems.length > 0) throw new ConfigError(ruleProblems);
   // A symbol key: invisible to JSON and Object.keys, but kept by a spread copy ({ ...config, stations }).
-  Object.defineProperty(loaded, LOADED_UNIT_SETTINGS, { value: units.flatMap((unit) => (unit.settings ? [unit.settings.key] : [])), enumerable: true });
+  const read = new Set([...settings.values()].flatMap((spec) => (spec.env ? [spec.env] : [])));
+  const unread = Object.keys(env).filter((name) => name.startsWith('MOWABILITY_') && !read.has(name));
+  Object.defineProperty(loaded, UNREAD_ENV, { value: unread, enumerable: true });
   const frozen = deepFreeze(loaded);
   DEPRECATED_USES.set(frozen, deprecated);
   return frozen;
 }
 
-const LOADED_UNIT_SETTINGS = Symbol('loaded unit settings');
+const UNREAD_ENV = Symbol('unread environment variables');
 
 /**
- * True when loadConfig made this configuration without the station unit settings under `key`: its
- * environment and file values for them were never read, so the unit must not fall back to defaults
- * (a test would reach the real Open-Meteo). A configuration made by hand (tests) says false.
+ * The MOWABILITY_* variables loadConfig was given but no setting it knew reads (a unit's, when it
+ * was loaded without `units`): a unit whose variable is among them must not fall back to its
+ * defaults (a test would reach the real Open-Meteo). None for a configuration made by hand.
  */
-export function loadedWithoutUnitSettings(config: object, key: string): boolean {
-  const loaded = (config as { [LOADED_UNIT_SETTINGS]?: readonly string[] })[LOADED_UNIT_SETTINGS];
-  return loaded !== undefined && !loaded.includes(key);
+export function unreadEnvironment(config: object): readonly string[] {
+  return (config as { [UNREAD_ENV]?: readonly string[] })[UNREAD_ENV] ?? [];
 }
 
 const DEPRECATED_USES = new WeakMap<AppConfig, readonly DeprecatedSettingUse[]>();

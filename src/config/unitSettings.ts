@@ -41,6 +41,14 @@ export function schemaWithUnits(units: readonly UnitConfigSpec[]): Record<string
   return schema;
 }
 
+/** The environment variables of a settings fragment's leaves. */
+export function settingsEnvironment(schema: Readonly<Record<string, unknown>>): string[] {
+  return Object.values(schema).flatMap((node) => {
+    if (isSettingSpec(node)) return typeof node.env === 'string' ? [node.env] : [];
+    return typeof node === 'object' && node !== null ? settingsEnvironment(node as Record<string, unknown>) : [];
+  });
+}
+
 /** The defaults of a settings fragment (each leaf's `default`), for a configuration loaded without the unit. */
 export function settingsDefaults(schema: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const values: Record<string, unknown> = {};

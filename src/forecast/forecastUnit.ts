@@ -23,7 +23,7 @@ import { DetailCache } from './detailCache.js';
 import { buildForecastDetail, compactForecast, STALE_AFTER_INTERVALS, type ForecastDetail, type ForecastView } from './forecastReport.js';
 import { ForecastStore, type CachedForecast } from './forecastStore.js';
 import { parseForecastPayload } from './mqttForecast.js';
-import { OpenMeteoClient } from './openMeteoClient.js';
+import { connectOpenMeteo } from './openMeteoClient.js';
 import type { ForecastSettings, StationForecastConfig } from './forecastSettings.js';
 
 /** A station with a forecast: where it stands, its `forecast` setting, and whether another unit's request carries it (ForecastCarrier). */
@@ -108,15 +108,7 @@ export class ForecastUnit implements StationUnit {
       const row = cached.get(id);
       if (row && row.source === held.config.source) held.cached = row;
     }
-    const { settings } = this.#options;
-    const client = new OpenMeteoClient({
-      baseUrl: settings.openMeteoUrl,
-      timeoutMs: settings.timeoutSeconds * 1000,
-      retries: settings.retries,
-      backoffMs: this.#options.backoffMs ?? RETRY_BACKOFF_MS,
-      userAgent: this.#options.userAgent,
-      ...(this.#options.fetch ? { fetch: this.#options.fetch } : {}),
-    });
+    const client = connectOpenMeteo(this.#options.settings, this.#options, this.#options.backoffMs ?? RETRY_BACKOFF_MS);
     for (const held of this.#held.values()) {
       const location = held.station.location;
       // A modelled station's own request, or a station's gap filling, carries its forecast (supply() below): no second request.

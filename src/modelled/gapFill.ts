@@ -16,7 +16,7 @@
  * conditions), so gap filling and the forecast cost one request per round, not two.
  */
 import type { Logger } from 'pino';
-import { OpenMeteoClient } from '../forecast/openMeteoClient.js';
+import { connectOpenMeteo, type OpenMeteoClient } from '../forecast/openMeteoClient.js';
 import { parseModelledAnswer } from '../ingest/formats/openMeteo.js';
 import { GAP_FILL_FIELDS, type CurrentField, type GapFillField, type RainSource, type Reading, type StationLocation } from '../ingest/types.js';
 import type { AcceptReading } from '../station/facade.js';
@@ -93,10 +93,7 @@ export class GapFillUnit implements StationUnit {
     this.#history = context.history;
     if (this.#held.size === 0) return;
     const { settings } = this.#options;
-    const client = new OpenMeteoClient({
-      baseUrl: settings.openMeteoUrl, timeoutMs: settings.timeoutSeconds * 1000, retries: settings.retries,
-      backoffMs: this.#options.retryBackoffMs ?? 5000, userAgent: this.#options.userAgent, ...(this.#options.fetch ? { fetch: this.#options.fetch } : {}),
-    });
+    const client = connectOpenMeteo(settings, this.#options, this.#options.retryBackoffMs ?? 5000);
     const intervalMs = settings.intervalMinutes * MINUTE_MS;
     for (const held of this.#held.values()) {
       this.#seedMeasured(held, context.history);

@@ -11,7 +11,8 @@ import { FORECAST_SETTINGS, type ForecastSettings } from '../forecast/forecastSe
 import type { CachedForecast } from '../forecast/forecastStore.js';
 import { gapFillProblems } from '../ingest/modelledConfig.js';
 import type { GapFillConfig } from '../ingest/types.js';
-import { defineStationUnit, provide, readingsService, type StationUnit, type UnitStation } from '../station/unit.js';
+import { readingsService } from '../station/facade.js';
+import { defineStationUnit, provide, type StationUnit, type UnitStation } from '../station/unit.js';
 import { packageVersion } from '../util/packageVersion.js';
 import { GapFillUnit } from './gapFill.js';
 import { isModelled, ModelledStationUnit, type ModelledSettings, type ModelledStationConfig } from './modelledUnit.js';

@@ -10,7 +10,7 @@
 import type { Logger } from 'pino';
 import { OPEN_METEO_ATTRIBUTION } from '../forecast/forecastReport.js';
 import type { CachedForecast } from '../forecast/forecastStore.js';
-import { OpenMeteoClient } from '../forecast/openMeteoClient.js';
+import { connectOpenMeteo } from '../forecast/openMeteoClient.js';
 import { MODELLED_FORMAT, type StationConfig, type StationLocation } from '../ingest/types.js';
 import { MINUTE_MS } from '../history/windows.js';
 import type { StationHistoryView, StationUnit, UnitContext } from '../station/unit.js';
@@ -77,14 +77,7 @@ export class ModelledStationUnit implements StationUnit {
     this.#history = context.history;
     if (this.#stations.length === 0) return;
     const { settings } = this.#options;
-    const client = new OpenMeteoClient({
-      baseUrl: settings.openMeteoUrl,
-      timeoutMs: settings.timeoutSeconds * 1000,
-      retries: settings.retries,
-      backoffMs: this.#options.retryBackoffMs ?? RETRY_BACKOFF_MS,
-      userAgent: this.#options.userAgent,
-      ...(this.#options.fetch ? { fetch: this.#options.fetch } : {}),
-    });
+    const client = connectOpenMeteo(settings, this.#options, this.#options.retryBackoffMs ?? RETRY_BACKOFF_MS);
     const deps: RoundDeps = { client, history: context.history, accept: this.#options.accept, now: this.#options.now, ...(this.#options.supplyForecast ? { supplyForecast: this.#options.supplyForecast } : {}) };
     const intervalMs = settings.intervalMinutes * MINUTE_MS;
     for (const station of this.#stations) {

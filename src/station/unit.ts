@@ -15,8 +15,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Logger } from 'pino';
 import { calculationContext, type CalculationSettings } from '../config/calculationContext.js';
-import { loadedWithoutUnitSettings } from '../config/load.js';
-import { settingsDefaults, type UnitConfigSpec } from '../config/unitSettings.js';
+import { unreadEnvironment } from '../config/load.js';
+import { settingsDefaults, settingsEnvironment, type UnitConfigSpec } from '../config/unitSettings.js';
 import type { ClockStep } from '../util/clockWatch.js';
 import type { CalculationContext, CalculationInput } from '../core/index.js';
 import type { ExtensionInput } from '../core/extensionFields.js';
@@ -28,7 +28,6 @@ import type { RunResult, SqlParams } from '../store/database.js';
 import type { EntitySpec } from '../homeassistant/stationEntities.js';
 import type { Clock } from '../util/clock.js';
 import type { LogThrottle } from '../util/logThrottle.js';
-import type { AcceptReading } from './facade.js';
 
 /** The calculation input as the pipeline passes it from unit to unit. */
 export type StationInput = CalculationInput & ExtensionInput;
@@ -185,7 +184,7 @@ export interface UnitBuildContext<G = unknown, P = unknown> {
 /**
  * A named service between the station side and the units, or from one unit module to those listed
  * after it (docs/units.md, "Services"): a token whose type is the service's. The station side provides
- * `readingsService`; a module lists what it provides in `provides`; a module's create() asks with
+ * `readingsService` (./facade.ts); a module lists what it provides in `provides`; a module's create() asks with
  * `use(token)`. The token is compared by identity: a look-alike with the same name finds nothing.
  */
 export interface UnitService<T> extends AnyUnitService {
@@ -218,9 +217,6 @@ export function provide<T>(service: UnitService<T>, value: T): ProvidedService {
 
 /** The quiet hours mowing honours (the lawn memory's settings and holiday calendar); undefined while the lawn memory is off. */
 export const quietHoursService = unitService<QuietHoursSettings | undefined>('quietHours', "the lawn memory's quiet hours");
-
-/** The station side's service: a reading into the pipeline, like an upload (a modelled station's, gap filling's rain). */
-export const readingsService = unitService<AcceptReading>('readings', "the station side's acceptReading (readings into the pipeline)");
 
 /** A station unit with its configuration: one module, one line in stationUnits() (src/daemon.ts). */
 export interface StationUnitModule<G = never, P = never, U extends StationUnit | readonly StationUnit[] = StationUnit | readonly StationUnit[]> {
@@ -262,16 +258,20 @@ export interface UnitBuildDeps {
 
 /**
  * A module's global settings in a loaded configuration (its `config.settings.key`), or their defaults
- * in a configuration made by hand (a test's); undefined without settings. A configuration loadConfig
- * made without the units' settings throws: its environment values for them were never read.
+ * when the configuration was loaded without the unit (a test's hand-made one); undefined without
+ * settings. When loadConfig, without the unit, was given the unit's environment variables, it throws:
+ * they were never read, and the defaults (the real Open-Meteo) would silently replace them.
  */
 export function unitSettingsOf<G>(module: Pick<StationUnitModule<G, unknown, never>, 'config'>, config: object): G {
   const settings = module.config?.settings;
   if (settings === undefined) return undefined as G;
-  if (loadedWithoutUnitSettings(config, settings.key)) {
-    throw new Error(`the configuration was loaded without the station units' settings ("${settings.key}.*" unread): pass units: stationUnitConfigs() (src/daemon.ts) to loadConfig`);
+  const loaded = (config as Readonly<Record<string, unknown>>)[settings.key];
+  if (loaded !== undefined) return loaded as G;
+  const unread = unreadEnvironment(config).filter((name) => settingsEnvironment(settings.schema).includes(name));
+  if (unread.length > 0) {
+    throw new Error(`the configuration was loaded without the station units' settings, so ${unread.join(', ')} went unread ("${settings.key}.*" would be its defaults): pass units: stationUnitConfigs() (src/daemon.ts) to loadConfig`);
   }
-  return ((config as Readonly<Record<string, unknown>>)[settings.key] ?? settingsDefaults(settings.schema)) as G;
+  return settingsDefaults(settings.schema) as G;
 }
 
 function unitStations<P>(module: StationUnitModule<unknown, P, never>, stations: readonly StationConfig[]): UnitStation<P>[] {

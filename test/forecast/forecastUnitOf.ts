@@ -5,7 +5,8 @@
 import type { Logger } from 'pino';
 import { buildStationUnits } from '../../src/daemon.js';
 import { ForecastUnit } from '../../src/forecast/forecastUnit.js';
-import { provide, readingsService, type UnitBuildDeps } from '../../src/station/unit.js';
+import { provide, type UnitBuildDeps } from '../../src/station/unit.js';
+import { readingsService } from '../../src/station/facade.js';
 import type { UnitStore } from '../../src/station/unit.js';
 import type { Clock } from '../../src/util/clock.js';
 import { silentLogger } from '../helpers/mqttHarness.js';

@@ -11,7 +11,8 @@ import type { StationForecastConfig } from '../../src/forecast/forecastSettings.
 import type { Reading, StationConfig } from '../../src/ingest/types.js';
 import { GapFillUnit } from '../../src/modelled/gapFill.js';
 import { StationPipeline } from '../../src/station/pipeline.js';
-import { provide, readingsService } from '../../src/station/unit.js';
+import { readingsService } from '../../src/station/facade.js';
+import { provide } from '../../src/station/unit.js';
 import { Database } from '../../src/store/database.js';
 import { LogThrottle } from '../../src/util/logThrottle.js';
 import { FakeClock, testMqttConfig, waitUntil } from '../helpers/mqttHarness.js';
