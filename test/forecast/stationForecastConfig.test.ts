@@ -52,7 +52,7 @@ describe('station forecast setting', () => {
   it('a configuration loaded without the units never falls back to the real Open-Meteo: building the units says what is missing', () => {
     // Its MOWABILITY_FORECAST_OPEN_METEO_URL was never read: defaults here would send a test to the internet.
     const withoutUnits = loadConfig({ env: { MOWABILITY_FORECAST_OPEN_METEO_URL: 'http://127.0.0.1:9' } });
-    expect(() => forecastUnitOf(withoutUnits, {} as UnitStore, { now: () => 0 })).toThrow(/loaded without the station units' settings .*pass units: stationUnitConfigs\(\)/);
+    expect(() => forecastUnitOf(withoutUnits, {} as UnitStore, { now: () => 0 })).toThrow(/loaded without the station units' settings, so MOWABILITY_FORECAST_OPEN_METEO_URL went unread .*pass units: stationUnitConfigs\(\)/);
     // A copy with other stations keeps the mark; loaded with the units, the URL is the one given.
     expect(() => forecastUnitOf({ ...withoutUnits, stations: [] }, {} as UnitStore, { now: () => 0 })).toThrow(/loaded without the station units' settings/);
     const loaded = loadConfig({ env: { MOWABILITY_FORECAST_OPEN_METEO_URL: 'http://127.0.0.1:9' }, units });
