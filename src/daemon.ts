@@ -8,8 +8,9 @@
  * exists. HTTP starts last and gets a read-only facade of the running station side
  * (src/station/facade.ts). A feature that knows more about a station (forecast, lawn memory,
  * quiet hours) is a StationUnit: a self-contained module is one line in stationUnits() below
- * (docs/units.md); one built from parts HTTP shares goes into builtInUnits(). docs/architecture.md has
- * the map. Nothing happens at import.
+ * (docs/units.md), with its settings, station key, routes and the services it provides to the
+ * modules after it; one built from parts HTTP shares goes into builtInUnits(). docs/architecture.md
+ * has the map. Nothing happens at import.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
@@ -17,8 +18,7 @@ import { deprecatedSettingsOf } from './config/load.js';
 import type { AppConfig } from './config/schema.js';
 import { deprecationMessage } from './config/settingAliases.js';
 import { closeDatabase, connectRateLimitStore, openDatabase, openSharedStore, serveLockComponent, serviceStoreOn, startAccessCache, startKeyUsage, storeAppDeps } from './daemonStorage.js';
-import { createForecastUnit, forecastSource } from './forecast/compose.js';
-import type { ForecastUnit } from './forecast/forecastUnit.js';
+import { forecastModule } from './forecast/forecastModule.js';
 import { buildApp } from './http/app.js';
 import { listenHttp } from './http/listen.js';
 import { registrationNotifier } from './http/registrationRoutes.js';
@@ -29,12 +29,12 @@ import { UploadCounters } from './http/uploadsCounters.js';
 import { lawnMemoryUnit } from './lawn/buildLawnUnit.js';
 import { createMetrics } from './metrics/registry.js';
 import { StationReadingCounter } from './metrics/stationReadings.js';
-import { createGapFillUnit, createModelledUnit } from './modelled/compose.js';
+import { modelledModule } from './modelled/modelledModule.js';
 import { createMqttSide, type MqttSide } from './mqtt/service.js';
 import { mqttEnabled } from './mqtt/settings.js';
-import type { StationFacade } from './station/facade.js';
+import { readingsService, type StationFacade } from './station/facade.js';
 import { createStationSide, type StationFeatures, type StationSide } from './station/side.js';
-import { buildUnit, unitMetricsOf, type StationUnit, type StationUnitModule, type UnitBuildDeps } from './station/unit.js';
+import { buildUnits, provide, unitMetricsOf, type StationUnit, type StationUnitModule, type UnitBuildDeps } from './station/unit.js';
 import { irrigationUnit } from './station/irrigationSource.js';
 import { snowCoverUnit } from './units/snowCover.js';
 import type { UnitConfigSpec } from './config/unitSettings.js';
@@ -113,8 +113,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
 
     // The station side, then the MQTT side that feeds it and publishes its states.
     const core: Core = { config, logger, clock, clockWatch, monotonic, database };
-    const moduleUnits = buildStationUnits({ config, logger, clock, store: database });
-    const station = createStationSide({ config, database, logger, clock, clockWatch, monotonic }, (facade) => builtInUnits(core, facade, moduleUnits));
+    const station = createStationSide({ config, database, logger, clock, clockWatch, monotonic }, (facade) => builtInUnits(core, facade));
     await parts.startAll(station.components);
     const mqtt = createMqttSide({ config, station, database, logger, clock, clockWatch, softwareVersion: packageVersion(), supportUrl: packageHomepage() });
     await parts.startAll(mqtt.components);
@@ -149,7 +148,8 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
  * The station units (src/station/unit.ts) that come as one module each: its settings, its key in the
  * station objects and that key's validation, its state, hold, entities, counters and routes. A new
  * station feature is one module and one line here (docs/units.md). The pipeline asks them first, in
- * this order, then the built-in units below.
+ * this order, then the built-in units below; a module uses only services the station side and the
+ * modules above it provide (src/station/unit.ts, `use`).
  */
 export function stationUnits(): readonly StationUnitModule[] {
   return [
@@ -157,8 +157,13 @@ export function stationUnits(): readonly StationUnitModule[] {
     irrigationUnit,
     // Snow cover from a topic holds mowable off (src/units/snowCover.ts; the worked example in docs/units.md).
     snowCoverUnit,
-    // Lawn memory (src/lawn/): blade and soil water, growth since the last cut, cuts from a mower topic, quiet hours.
+    // Lawn memory (src/lawn/): blade and soil water, growth since the last cut, cuts from a mower topic; provides the quiet hours.
     lawnMemoryUnit,
+    // Modelled stations and gap filling (src/modelled/): Open-Meteo's readings through the readings service, after the
+    // lawn memory so its soil estimate comes first; provides the forecast carrier (one request for readings and forecast).
+    modelledModule,
+    // The forecast (src/forecast/): after the units above, it starts from the input they extended (the blade water, docs/model.md).
+    forecastModule,
   ];
 }
 
@@ -167,49 +172,44 @@ export function stationUnitConfigs(): UnitConfigSpec[] {
   return stationUnits().flatMap((module) => (module.config ? [module.config] : []));
 }
 
-/** Builds stationUnits() from the loaded configuration (each from its own slices of it, the database as its store). */
-export function buildStationUnits(deps: Pick<UnitBuildDeps, 'config' | 'logger' | 'clock' | 'store'>): StationUnit[] {
+/**
+ * Builds stationUnits() from the loaded configuration (each from its own slices of it, the database as
+ * its store, the station side's services: readingsService).
+ */
+export function buildStationUnits(deps: Pick<UnitBuildDeps, 'config' | 'logger' | 'clock' | 'store' | 'services'>): StationUnit[] {
   const throttle = (log: Logger): LogThrottle => new LogThrottle(log);
-  return stationUnits().flatMap((module) => buildUnit(module, { ...deps, throttle }));
+  return buildUnits(stationUnits(), { ...deps, throttle });
 }
 
-/** The station units and what HTTP reads of them (the status page's view, the forecast, upload refusals, reading counts). */
+/** The station units and what HTTP reads of them (the status page's view, upload refusals, reading counts). */
 export interface DaemonFeatures extends StationFeatures {
   /** The units built from stationUnits(): HTTP registers their routes and metrics. */
   readonly modules: readonly StationUnit[];
   readonly readings: StationReadingCounter;
   readonly uploadRefusals: UploadRefusals;
-  readonly forecast: ForecastUnit;
   readonly statusPage: StationsView;
 }
 
 /**
  * Every station unit, in the order the pipeline asks them (after the built-in recent rain): the
- * modules of stationUnits() first, then the units built from parts the HTTP side shares (the
- * forecast, the status page's recorder, upload refusals) or from the database.
+ * modules of stationUnits() first (built here: the facade's acceptReading is their readings service),
+ * then the units built from parts the HTTP side shares (the status page's recorder, upload refusals).
  */
-export function builtInUnits(core: Core, station: StationFacade, modules: readonly StationUnit[]): DaemonFeatures {
+export function builtInUnits(core: Core, station: StationFacade): DaemonFeatures {
   const { config, logger, clock, database } = core;
-  const version = packageVersion();
+  const modules = buildStationUnits({ config, logger, clock, store: database, services: [provide(readingsService, station.acceptReading)] });
   const readings = new StationReadingCounter();
   const uploadRefusals = new UploadRefusals({ database: () => database, logger, now: () => clock.now(), saveIntervalMs: config.history.flushIntervalSeconds * 1000 });
-  const forecast = createForecastUnit({ config, database, logger, clock, version });
   const statusPage = statusPageSources(config, (stationId) => station.stationState(stationId), () => database);
   const units: StationUnit[] = [
     ...modules,
     readings,
     // Refused uploads in the state and for `mowability status` (src/station/uploadRefusals.ts).
     uploadRefusals,
-    // Modelled stations (src/modelled/): Open-Meteo's readings through acceptReading, state `origin`.
-    createModelledUnit({ config, logger, clock, version, accept: station.acceptReading, forecast }),
     // The status page's chart series (src/http/stationsRecorder.ts).
     statusPage.recorder,
-    // Gap filling (src/modelled/gapFill.ts): after the lawn memory (a module above), so its soil estimate comes first.
-    createGapFillUnit({ config, logger, clock, version, accept: station.acceptReading, forecast }),
-    // After the lawn memory and gap filling: the forecast starts from the input they extended (the blade water, docs/model.md).
-    forecast,
   ];
-  return { units, modules, readings, uploadRefusals, forecast, statusPage: statusPage.view };
+  return { units, modules, readings, uploadRefusals, statusPage: statusPage.view };
 }
 
 interface HttpSources {
@@ -253,7 +253,6 @@ async function buildHttpApp(core: Core, sources: HttpSources, accessLogger: Logg
     clock,
     mqttStatus: () => (mqttOn ? mqtt.health() : undefined),
     clockStatus: () => clockWatch?.stats(),
-    forecast: forecastSource(features.forecast, config),
     stations: features.statusPage,
     version: packageVersion(),
     usage: sources.usage,

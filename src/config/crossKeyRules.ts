@@ -47,7 +47,7 @@ export function crossKeyProblems(
     problems.push(`"mqtt.url" must start with mqtt://, mqtts://, ws:// or wss:// followed by a host`);
   }
   // Each unit's rules across its own settings (the loader passes the whole configuration, holding their values).
-  for (const unit of options.units ?? []) {
+  for (const unit of new Set(options.units ?? [])) {
     const values = unit.settings && (config as Readonly<Record<string, unknown>>)[unit.settings.key];
     if (unit.settings?.problems && typeof values === 'object' && values !== null) problems.push(...unit.settings.problems(values as Readonly<Record<string, unknown>>));
   }
@@ -64,9 +64,6 @@ export function crossKeyProblems(
       for (const topic of slice === undefined ? [] : (unit.topics?.(slice) ?? [])) {
         if (underBase(topic)) problems.push(`station "${station.id}" ${unit.key}.topic "${topic}" lies under "mqtt.baseTopic" = "${config.mqtt.baseTopic}", where only we may publish`);
       }
-    }
-    if (station.forecast?.topic !== undefined && underBase(station.forecast.topic)) {
-      problems.push(`station "${station.id}" forecast.topic "${station.forecast.topic}" lies under "mqtt.baseTopic" = "${config.mqtt.baseTopic}", where only we may publish`);
     }
   }
   // Home Assistant would give two owners one entity id.

@@ -125,6 +125,22 @@ function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 }
 
+/**
+ * The modules with settings, those sharing one fragment (the same object: the forecast's `forecast.*`
+ * for the forecast and the modelled stations) merged into one entry naming them all.
+ */
+function settingsOwners(units: readonly UnitSettingsSource[]): UnitSettingsSource[] {
+  const owners = new Map<unknown, { names: string[]; config: UnitConfigSpec }>();
+  for (const unit of units) {
+    const fragment = unit.config?.settings?.schema;
+    if (fragment === undefined) continue;
+    const owner = owners.get(fragment);
+    if (owner) owner.names.push(unit.name);
+    else owners.set(fragment, { names: [unit.name], config: unit.config! });
+  }
+  return [...owners.values()].map(({ names, config }) => ({ name: names.join('`, `'), config }));
+}
+
 /** A unit module's settings with their dotted keys (under its settings key), in fragment order. */
 export function unitSettings(unit: UnitSettingsSource): ListedSetting[] {
   const settings = unit.config?.settings;
@@ -148,18 +164,18 @@ function table(settings: readonly ListedSetting[]): string {
 export function renderSettingsTable(group: SettingGroupId, units: readonly UnitSettingsSource[] = []): string {
   const settings = listSettings().filter(({ key }) => groupOf(key) === group);
   if (group !== 'home') return table(settings);
-  settings.push(...units.flatMap(unitSettings).filter(({ key }) => groupOf(key) === 'home'));
+  settings.push(...settingsOwners(units).flatMap(unitSettings).filter(({ key }) => groupOf(key) === 'home'));
   settings.sort((a, b) => PREFIXES.indexOf(matchingPrefix(a.key)) - PREFIXES.indexOf(matchingPrefix(b.key)));
   return table(settings);
 }
 
 /** Each unit module's settings but the home ones, under the unit's heading. */
 export function renderUnitSettings(units: readonly UnitSettingsSource[]): string {
-  const sections = units.flatMap((unit) => {
+  const sections = settingsOwners(units).flatMap((unit) => {
     const settings = unitSettings(unit).filter(({ key }) => groupOf(key) !== 'home');
     if (settings.length === 0) return [];
     const key = unit.config!.settings!.key;
-    return [`#### Unit \`${unit.name}\`: \`${key}.*\`\n\n${table(settings)}`];
+    return [`#### ${unit.name.includes('`') ? 'Units' : 'Unit'} \`${unit.name}\`: \`${key}.*\`\n\n${table(settings)}`];
   });
   if (sections.length === 0) return '';
   const intro = 'Settings a station unit brings with its module (docs/units.md): each under its own key, known when the unit is listed in `stationUnits()`.';

@@ -105,9 +105,24 @@ export function loadConfig(sources: ConfigSources = {}): AppConfig {
   // Rules that span several keys (convict validates one key at a time).
   const ruleProblems = crossKeyProblems(loaded, { secretsOptional: sources.secretsOptional === true, units });
   if (ruleProblems.length > 0) throw new ConfigError(ruleProblems);
+  // A symbol key: invisible to JSON and Object.keys, but kept by a spread copy ({ ...config, stations }).
+  const read = new Set([...settings.values()].flatMap((spec) => (spec.env ? [spec.env] : [])));
+  const unread = Object.keys(env).filter((name) => name.startsWith('MOWABILITY_') && !read.has(name));
+  Object.defineProperty(loaded, UNREAD_ENV, { value: unread, enumerable: true });
   const frozen = deepFreeze(loaded);
   DEPRECATED_USES.set(frozen, deprecated);
   return frozen;
+}
+
+const UNREAD_ENV = Symbol('unread environment variables');
+
+/**
+ * The MOWABILITY_* variables loadConfig was given but no setting it knew reads (a unit's, when it
+ * was loaded without `units`): a unit whose variable is among them must not fall back to its
+ * defaults (a test would reach the real Open-Meteo). None for a configuration made by hand.
+ */
+export function unreadEnvironment(config: object): readonly string[] {
+  return (config as { [UNREAD_ENV]?: readonly string[] })[UNREAD_ENV] ?? [];
 }
 
 const DEPRECATED_USES = new WeakMap<AppConfig, readonly DeprecatedSettingUse[]>();

@@ -1,7 +1,8 @@
 /**
  * Convict schema of the MQTT connection and publishing, Home Assistant discovery, history and
- * stations here (how readings become a state is ./stationSchema.ts); the embedded broker, the
- * forecast in its own file (the lawn memory's settings come with its unit, src/lawn/lawnSettings.ts). Composed with the service schema in ./schema.ts; the order of the
+ * stations here (how readings become a state is ./stationSchema.ts); the embedded broker in its own
+ * file (the lawn memory's and the forecast's settings come with their units, src/lawn/lawnSettings.ts,
+ * src/forecast/forecastSettings.ts). Composed with the service schema in ./schema.ts; the order of the
  * sections is the order of the generated settings tables. Rules that span several keys live in
  * ./crossKeyRules.ts.
  */
@@ -11,7 +12,6 @@ import type { StationConfig } from '../ingest/types.js';
 import { validateTopicPrefix } from './mqttValues.js';
 import { validateCronExpression } from '../util/scheduler.js';
 import { brokerSchema } from './brokerSchema.js';
-import { forecastSchema } from './forecastSchema.js';
 import { oneOf, optionalHttpUrl, positiveNumber } from './settingFormats.js';
 
 export const mqttSchema = {
@@ -164,7 +164,6 @@ export const mqttSchema = {
       env: 'MOWABILITY_HISTORY_PRUNE_SCHEDULE',
     },
   },
-  forecast: forecastSchema,
   location: {
     doc: 'No weather station? "latitude,longitude" (WGS 84 degrees, optionally ",elevation" in metres) adds the modelled station "home": its readings come from Open-Meteo (14 days of hourly history at the first start, then the current conditions every forecast.modelledIntervalMinutes). Empty: off.',
     format: validateLocationSetting,

@@ -27,14 +27,26 @@ export function unitStationKeys(units: readonly UnitConfigSpec[]): UnitStationKe
 /** The whole schema: the service's, each unit's settings, and a `stations` validator that knows the units' keys. */
 export function schemaWithUnits(units: readonly UnitConfigSpec[]): Record<string, unknown> {
   const schema: Record<string, unknown> = { ...configSchema };
+  const shared = new Set<unknown>();
   for (const unit of units) {
     if (!unit.settings) continue;
+    // Modules that share a fragment (the forecast's Open-Meteo connection) list the same object.
+    if (shared.has(unit.settings.schema) && schema[unit.settings.key] === unit.settings.schema) continue;
+    shared.add(unit.settings.schema);
     if (Object.hasOwn(schema, unit.settings.key)) throw new Error(`station unit settings "${unit.settings.key}" collide with a setting of that name`);
     schema[unit.settings.key] = unit.settings.schema;
   }
   const keys = unitStationKeys(units);
   if (keys.length > 0) schema.stations = { ...configSchema.stations, format: stationsValidator(keys) };
   return schema;
+}
+
+/** The environment variables of a settings fragment's leaves. */
+export function settingsEnvironment(schema: Readonly<Record<string, unknown>>): string[] {
+  return Object.values(schema).flatMap((node) => {
+    if (isSettingSpec(node)) return typeof node.env === 'string' ? [node.env] : [];
+    return typeof node === 'object' && node !== null ? settingsEnvironment(node as Record<string, unknown>) : [];
+  });
 }
 
 /** The defaults of a settings fragment (each leaf's `default`), for a configuration loaded without the unit. */

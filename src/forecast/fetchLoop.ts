@@ -10,8 +10,7 @@ import type { Logger } from 'pino';
 import type { StationLocation } from '../ingest/types.js';
 import type { CachedForecast } from './forecastStore.js';
 import type { FetchOutcome, OpenMeteoClient } from './openMeteoClient.js';
-
-const JITTER = 0.1;
+import { jittered, RepeatingTask } from '../util/repeatingTask.js';
 
 export interface FetchLoopOptions {
   stationId: string;
@@ -30,38 +29,26 @@ export interface FetchLoopOptions {
 
 export class FetchLoop {
   readonly #options: FetchLoopOptions;
-  readonly #abort = new AbortController();
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<void> | undefined;
+  readonly #task: RepeatingTask;
   #failures = 0;
 
   constructor(options: FetchLoopOptions) {
     this.#options = options;
+    this.#task = new RepeatingTask(async () => {
+      await this.#tick();
+      return jittered(options.intervalMs, options.random);
+    });
   }
 
   start(): void {
     const cached = this.#options.current();
     const age = cached ? this.#options.now() - cached.fetchedAtMs : Infinity;
     // A cache stamped in the future (the clock stepped back since it was fetched) has no known age: fetch at once.
-    this.#schedule(age >= 0 && age < this.#options.intervalMs ? this.#options.intervalMs - age : 0);
+    this.#task.start(age >= 0 && age < this.#options.intervalMs ? this.#options.intervalMs - age : 0);
   }
 
   async stop(): Promise<void> {
-    this.#abort.abort();
-    clearTimeout(this.#timer);
-    await this.#running;
-  }
-
-  #schedule(delayMs: number): void {
-    if (this.#abort.signal.aborted) return;
-    this.#timer = setTimeout(() => {
-      this.#running = this.#tick().finally(() => {
-        this.#running = undefined;
-        const jitter = 1 - JITTER + 2 * JITTER * this.#options.random();
-        this.#schedule(this.#options.intervalMs * jitter);
-      });
-    }, delayMs);
-    this.#timer.unref();
+    await this.#task.stop();
   }
 
   async #tick(): Promise<void> {
@@ -69,8 +56,8 @@ export class FetchLoop {
     try {
       const previous = this.#options.current();
       const validators = previous?.source === 'open-meteo' ? previous.validators : {};
-      const outcome = await this.#options.client.fetchForecast(this.#options.location, validators, this.#abort.signal);
-      if (this.#abort.signal.aborted) return;
+      const outcome = await this.#options.client.fetchForecast(this.#options.location, validators, this.#task.signal);
+      if (this.#task.signal.aborted) return;
       this.#options.onOutcome?.(outcome.kind);
       if (outcome.kind === 'error') return this.#failed(outcome.reason);
       if (this.#failures > 0) log.info({ station: stationId, failures: this.#failures }, `forecast for station ${stationId} available again after ${this.#failures} failed fetch(es)`);

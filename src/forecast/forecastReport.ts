@@ -12,7 +12,7 @@ import type { StationInput } from '../station/unit.js';
 import type { CachedForecast, ForecastSourceKind } from './forecastStore.js';
 
 /** Open-Meteo's terms ask for attribution (https://open-meteo.com/en/license): CC BY 4.0. */
-/** A station's forecast now, or why there is none (GET /v1/stations/{id}/forecast, src/http/forecastRoute.ts). */
+/** A station's forecast now, or why there is none (GET /v1/stations/{id}/forecast, ./forecastRoute.ts). */
 export type ForecastSource = (stationId: string, nowMs: number) => ForecastDetail | 'unknown_station' | 'not_configured' | 'unavailable';
 
 export const OPEN_METEO_ATTRIBUTION = 'Weather data by Open-Meteo.com (CC BY 4.0)';

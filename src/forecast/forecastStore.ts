@@ -4,7 +4,7 @@
  * do not parse (a hand-edited database) are skipped, not fatal.
  */
 import type { ForecastHour } from '../core/forecastProjection.js';
-import type { Database } from '../store/database.js';
+import type { UnitStore } from '../station/unit.js';
 import type { Validators } from './openMeteoClient.js';
 
 export type ForecastSourceKind = 'open-meteo' | 'mqtt';
@@ -40,9 +40,9 @@ function hoursOf(text: string): ForecastHour[] | undefined {
 }
 
 export class ForecastStore {
-  readonly #database: Database;
+  readonly #database: UnitStore;
 
-  constructor(database: Database) {
+  constructor(database: UnitStore) {
     this.#database = database;
   }
 

@@ -12,11 +12,10 @@ import { MINUTE_MS } from '../core/forecastProjection.js';
 import type { WindowRules } from '../core/forecastWindows.js';
 import type { QuietHoursSettings } from '../core/lawn/quietHours.js';
 import { QuietHoursTimeline } from '../core/forecastQuietHours.js';
-import { forecastRidesOnGapFill } from '../ingest/modelledConfig.js';
-import { MODELLED_FORMAT, type StationConfig, type StationForecastConfig } from '../ingest/types.js';
+import type { StationConfig, StationLocation } from '../ingest/types.js';
 import type { EntitySpec } from '../homeassistant/stationEntities.js';
-import type { Database } from '../store/database.js';
-import type { MowableHold, StationHistoryView, StationInput, StationUnit, UnitContext, UnitSubscriber } from '../station/unit.js';
+import type { FastifyPluginAsync } from 'fastify';
+import type { MowableHold, StationHistoryView, StationInput, StationUnit, UnitContext, UnitStore, UnitSubscriber } from '../station/unit.js';
 import type { ClockStep } from '../util/clockWatch.js';
 import { LogThrottle } from '../util/logThrottle.js';
 import { FetchLoop } from './fetchLoop.js';
@@ -25,15 +24,16 @@ import { DetailCache } from './detailCache.js';
 import { buildForecastDetail, compactForecast, ForecastMemo, STALE_AFTER_INTERVALS, type ForecastDetail, type ForecastView } from './forecastReport.js';
 import { ForecastStore, type CachedForecast } from './forecastStore.js';
 import { parseForecastPayload } from './mqttForecast.js';
-import { OpenMeteoClient } from './openMeteoClient.js';
+import { connectOpenMeteo } from './openMeteoClient.js';
+import type { ForecastSettings, StationForecastConfig } from './forecastSettings.js';
 
-/** The service-level settings (config `forecast.*`). */
-export interface ForecastSettings {
-  openMeteoUrl: string;
-  intervalMinutes: number;
-  timeoutSeconds: number;
-  retries: number;
-  rainLeadMinutes: number;
+/** A station with a forecast: where it stands, its `forecast` setting, and whether another unit's request carries it (ForecastCarrier). */
+export interface ForecastStation {
+  readonly id: string;
+  readonly location?: StationLocation;
+  readonly config: StationForecastConfig;
+  /** Its Open-Meteo forecast arrives through supply() (a modelled station's or gap filling's request): no fetch loop of its own. */
+  readonly carried?: boolean;
 }
 
 /** Shortest useful window when a station names none: a robot's run vs. a push mower's. */
@@ -42,13 +42,14 @@ const RETRY_BACKOFF_MS = 5000;
 const LOOKBACK_MS = 14 * 24 * 60 * MINUTE_MS;
 
 export interface ForecastUnitOptions {
-  stations: readonly StationConfig[];
-  settings: ForecastSettings;
+  stations: readonly ForecastStation[];
+  settings: Pick<ForecastSettings, 'openMeteoUrl' | 'intervalMinutes' | 'timeoutSeconds' | 'retries' | 'rainLeadMinutes'>;
   /** The daemon's database (open before the station side is built). */
-  database: Database;
+  database: UnitStore;
   logger: Logger;
   now: () => number;
-  contextFor: (station: StationConfig, nowMs: number) => CalculationContext;
+  /** The context a station calculates with (its lawn profile, the time zone). */
+  contextFor: (stationId: string, nowMs: number) => CalculationContext;
   /** Quiet hours the windows and mowable_for honour (with the station's location for the night ban); absent: none. */
   quietHours?: QuietHoursSettings;
   userAgent: string;
@@ -61,7 +62,7 @@ export interface ForecastUnitOptions {
 export type ForecastCounters = { forecastFetches: number; forecastFetchErrors: number; forecastMessages: number; forecastMessagesRejected: number };
 
 interface Held {
-  station: StationConfig;
+  station: ForecastStation;
   config: StationForecastConfig;
   cached?: CachedForecast;
   input?: StationInput;
@@ -83,12 +84,14 @@ export class ForecastUnit implements StationUnit {
   #history: StationHistoryView | undefined;
   #store: ForecastStore | undefined;
   #recompute: ((stationId: string) => void) | undefined;
+  /** GET /v1/stations/{id}/forecast (./forecastRoute.ts), set by the module (./forecastModule.ts). */
+  routes?: FastifyPluginAsync;
 
   constructor(options: ForecastUnitOptions) {
     this.#options = options;
     this.#log = options.logger.child({ module: 'forecast' });
     this.#throttle = new LogThrottle(this.#log);
-    for (const station of options.stations) if (station.forecast) this.#held.set(station.id, { station, config: station.forecast });
+    for (const station of options.stations) this.#held.set(station.id, { station, config: station.config });
     this.#details = new DetailCache(this.#held.size);
     this.#quiet = options.quietHours && new QuietHoursTimeline(options.quietHours);
   }
@@ -111,19 +114,11 @@ export class ForecastUnit implements StationUnit {
       const row = cached.get(id);
       if (row && row.source === held.config.source) held.cached = row;
     }
-    const { settings } = this.#options;
-    const client = new OpenMeteoClient({
-      baseUrl: settings.openMeteoUrl,
-      timeoutMs: settings.timeoutSeconds * 1000,
-      retries: settings.retries,
-      backoffMs: this.#options.backoffMs ?? RETRY_BACKOFF_MS,
-      userAgent: this.#options.userAgent,
-      ...(this.#options.fetch ? { fetch: this.#options.fetch } : {}),
-    });
+    const client = connectOpenMeteo(this.#options.settings, this.#options, this.#options.backoffMs ?? RETRY_BACKOFF_MS);
     for (const held of this.#held.values()) {
       const location = held.station.location;
       // A modelled station's own request, or a station's gap filling, carries its forecast (supply() below): no second request.
-      if (held.config.source !== 'open-meteo' || !location || held.station.format === MODELLED_FORMAT || forecastRidesOnGapFill(held.station)) continue;
+      if (held.config.source !== 'open-meteo' || !location || held.station.carried) continue;
       const loop = new FetchLoop({
         stationId: held.station.id,
         location,
@@ -156,7 +151,7 @@ export class ForecastUnit implements StationUnit {
     await this.#store?.save(held.station.id, forecast);
   }
 
-  /** An Open-Meteo forecast fetched by someone else (a modelled station's request, src/modelled/). */
+  /** An Open-Meteo forecast fetched by someone else (a modelled station's or gap filling's request, src/modelled/). */
   async supply(stationId: string, forecast: CachedForecast): Promise<void> {
     const held = this.#held.get(stationId);
     if (held?.config.source === 'open-meteo') await this.#accept(held, forecast);
@@ -222,7 +217,7 @@ export class ForecastUnit implements StationUnit {
   }
 
   #build(held: Held, stationId: string, nowMs: number): ForecastDetail {
-    const context = this.#options.contextFor(held.station, nowMs);
+    const context = this.#options.contextFor(stationId, nowMs);
     const mowerClass = context.lawn?.mowerClass ?? DEFAULT_LAWN.mowerClass;
     return buildForecastDetail({
       source: held.config.source,
@@ -239,7 +234,7 @@ export class ForecastUnit implements StationUnit {
   }
 
   /** Quiet hours and the rain lead for the station's windows (src/core/forecastWindows.ts). */
-  #windowRules(station: StationConfig): WindowRules {
+  #windowRules(station: ForecastStation): WindowRules {
     const quiet = this.#quiet;
     const rules: WindowRules = { rainLeadMinutes: this.#options.settings.rainLeadMinutes };
     if (quiet) rules.allowedAt = (ms) => quiet.allowedAt(ms, station.location);

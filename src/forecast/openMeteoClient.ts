@@ -64,6 +64,31 @@ function retryAfterMs(header: string | null): number | undefined {
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
+/** The `forecast.*` connection settings every unit that asks Open-Meteo uses (src/forecast/forecastSettings.ts). */
+export interface OpenMeteoConnection {
+  openMeteoUrl: string;
+  timeoutSeconds: number;
+  retries: number;
+}
+
+/** What a unit adds to the connection: its User-Agent, its first retry back-off, and (tests) a fake fetch. */
+export interface OpenMeteoCaller {
+  userAgent: string;
+  fetch?: typeof fetch;
+}
+
+/** A unit's client: the forecast's, a modelled station's and gap filling's are made the same way. */
+export function connectOpenMeteo(connection: OpenMeteoConnection, caller: OpenMeteoCaller, backoffMs: number): OpenMeteoClient {
+  return new OpenMeteoClient({
+    baseUrl: connection.openMeteoUrl,
+    timeoutMs: connection.timeoutSeconds * 1000,
+    retries: connection.retries,
+    backoffMs,
+    userAgent: caller.userAgent,
+    ...(caller.fetch ? { fetch: caller.fetch } : {}),
+  });
+}
+
 export class OpenMeteoClient {
   readonly #options: OpenMeteoClientOptions;
   readonly #fetch: typeof fetch;

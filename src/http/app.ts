@@ -15,7 +15,6 @@ import type { ServiceStore } from '../store/serviceStore.js';
 import type { Clock } from '../util/clock.js';
 import { apiKeys, type AccessView, type ApiKeysOptions, type UsageGate } from './auth.js';
 import { calculatePlugin, type Calculator } from './calculateRoute.js';
-import { forecastPlugin, type ForecastSource } from './forecastRoute.js';
 import { createConfigCheck, healthPlugin, type HealthRouteDeps } from './healthRoute.js';
 import { metricsPlugin } from './metricsRoute.js';
 import { openApiPlugin, UNKNOWN_VERSION } from './openapi.js';
@@ -25,7 +24,8 @@ import { createServer } from './server.js';
 import { stationsPlugin } from './stationsRoute.js';
 import { NO_STATIONS, type StationsView } from './stationsView.js';
 import { statusPagePlugin } from './statusPage.js';
-import { uploadsPlugin, type AcceptReading, type UploadRefusal } from './uploads.js';
+import type { AcceptReading } from '../station/facade.js';
+import { uploadsPlugin, type UploadRefusal } from './uploads.js';
 import { UploadCounters } from './uploadsCounters.js';
 
 /** A plugin whose routes live in the /v1 scope (a station unit's routes): protected by the key hook unless a route says otherwise. */
@@ -48,8 +48,6 @@ export interface HomeDeps {
   clockStatus?: HealthRouteDeps['clockStatus'];
   /** Prometheus metrics for GET /metrics (omitted: no metrics, no hook). Access: config.http.metrics. */
   metrics?: Metrics;
-  /** Station forecasts for GET /v1/stations/{id}/forecast (omitted: no such route). */
-  forecast?: ForecastSource;
   /** The stations for the status page and GET /v1/stations (omitted: none). Access: config.http.statusPage. */
   stations?: StationsView;
   /** How often the status page polls (default 15 s; browser tests make it short). */
@@ -138,7 +136,6 @@ function apiPlugins(deps: AppDeps): PluginEntry[] {
   return [
     use(calculatePlugin, { config, clock, calculate: deps.calculate ?? coreCalculate }),
     ...publicService(deps),
-    ...(deps.forecast ? [use(forecastPlugin, { clock, forecastOf: deps.forecast })] : []),
     use(stationsPlugin, { mode: config.http.statusPage, view: deps.stations ?? NO_STATIONS, clock }),
     ...(deps.unitRoutes ?? []).map((plugin) => use(plugin, {})),
   ];

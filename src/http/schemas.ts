@@ -9,15 +9,10 @@ import { CHECK_NAMES } from '../core/vocabulary.js';
 const nullableString = { type: ['string', 'null'] } as const;
 const openObject = { type: 'object', additionalProperties: true } as const;
 
-export const errorEnvelopeSchema = {
-  type: 'object',
-  required: ['status', 'mfi', 'message'],
-  properties: {
-    status: { type: 'string', enum: ['error'], description: "Always 'error' here." },
-    mfi: { type: 'null', description: 'null on every error.' },
-    message: { type: 'string', description: 'A fixed English message naming the problem.' },
-  },
-} as const;
+// The one error envelope's schema sits beside HttpError, so a station unit's route can declare it too.
+import { errorEnvelopeSchema } from '../util/httpError.js';
+
+export { errorEnvelopeSchema };
 
 const checkSchema = {
   type: 'object',

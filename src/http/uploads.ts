@@ -20,8 +20,9 @@ import { parseEcowittUpload } from '../ingest/formats/ecowittHttp.js';
 import { formFields, type UploadFields } from '../ingest/formats/uploadFields.js';
 import { parseWundergroundUpload } from '../ingest/formats/wunderground.js';
 import { resolveReadingTime } from '../ingest/time.js';
-import type { ParseOutcome, Reading, StationConfig } from '../ingest/types.js';
+import type { ParseOutcome, StationConfig } from '../ingest/types.js';
 import { LogThrottle } from '../util/logThrottle.js';
+import type { AcceptReading } from '../station/facade.js';
 import { createUploadMatcher, passkeyDigest, type Match, type UploadMatcher } from './uploadsMatch.js';
 import type { UploadCounters, UploadOutcome, UploadProtocol } from './uploadsCounters.js';
 
@@ -46,9 +47,6 @@ export interface UploadRouteDeps {
   /** Told of every refused upload (the station's state, status page and `mowability status` show it). */
   onRefused?: (refusal: UploadRefusal) => void;
 }
-
-/** MqttService.acceptReading, or a stand-in when the MQTT side is off. */
-export type AcceptReading = (stationId: string, reading: Reading, origin: string) => 'accepted' | 'duplicate' | 'rejected' | 'unknown_station' | 'not_running';
 
 /** A refused upload as the user is told of it. `station` is undefined when it matched none. */
 export interface UploadRefusal {

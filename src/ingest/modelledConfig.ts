@@ -25,7 +25,6 @@ export function modelledProblems(raw: Record<string, unknown>, problem: Problem)
 }
 
 export function gapFillProblems(gapFill: unknown, location: unknown, problem: Problem): void {
-  if (gapFill === undefined) return;
   if (!isPlainObject(gapFill)) return problem('gapFill', 'must be an object {"source": "open-meteo"}');
   for (const key of Object.keys(gapFill)) if (!GAP_FILL_KEYS.includes(key)) problem(`gapFill.${key}`, `is not allowed (only ${GAP_FILL_KEYS.join(', ')})`);
   if (gapFill.source !== MODELLED_FORMAT) problem('gapFill.source', `must be "${MODELLED_FORMAT}"`);
@@ -44,14 +43,6 @@ export function gapFillProblems(gapFill: unknown, location: unknown, problem: Pr
 /** The station's own rain is not used: its gauge is known broken and the model's rain replaces it (`gapFill.rain: "model"`). */
 export function gaugeRainReplaced(station: StationConfig): boolean {
   return station.gapFill?.rain === 'model';
-}
-
-/**
- * The station's Open-Meteo forecast comes with its gap filling's request (src/modelled/gapFill.ts):
- * the forecast unit fetches none for it, so one request per round serves both.
- */
-export function forecastRidesOnGapFill(station: StationConfig): boolean {
-  return station.gapFill !== undefined && station.location !== undefined && station.forecast?.source === 'open-meteo';
 }
 
 /** A reading without its rain: rate, lifetime counters and increments (what a broken gauge reports). */

@@ -6,7 +6,7 @@ import { FIELD_CAPACITY_RANGE_PCT, isValidFieldCapacity } from '../core/soil.js'
 import { MOWER_CLASSES, SOIL_TYPES, TURF_TYPES } from '../core/vocabulary.js';
 import { FIELD_QUANTITY } from './builder.js';
 import { CURRENT_FIELDS, MODELLED_FORMAT, RAIN_INPUT_FIELDS, STATION_FORMATS, isUploadFormat, type StationConfig } from './types.js';
-import { gapFillProblems, modelledProblems } from './modelledConfig.js';
+import { modelledProblems } from './modelledConfig.js';
 import { sharedUploadProblems, uploadProblems } from './uploadConfig.js';
 import { isUnitOf, unitsFor, type Quantity } from './units.js';
 
@@ -14,13 +14,13 @@ const ID_PATTERN = /^[a-zA-Z0-9_-]+$/;
 /** Ids whose topics the daemon itself publishes under (<base>/bridge/state, <base>/bridge/stats). */
 const RESERVED_IDS = new Set(['bridge']);
 const INPUT_FIELDS: readonly string[] = [...CURRENT_FIELDS, ...RAIN_INPUT_FIELDS];
-const STATION_KEYS = new Set(['id', 'name', 'format', 'topic', 'match', 'units', 'fields', 'timestampKey', 'lawn', 'freshness', 'location', 'upload', 'forecast', 'gapFill']);
+const STATION_KEYS = new Set(['id', 'name', 'format', 'topic', 'match', 'units', 'fields', 'timestampKey', 'lawn', 'freshness', 'location', 'upload']);
 /** What a station unit declares about the key it owns in each station object (src/station/unit.ts). */
 export interface UnitStationKey {
   /** The key, e.g. `irrigation`: absent means the unit is off for the station. */
   readonly key: string;
   /** Reports each problem of the key's value with the full key (`irrigation.topic`) and how to fix it. */
-  problems(value: unknown, problem: Problem): void;
+  problems(value: unknown, problem: Problem, station: Readonly<Record<string, unknown>>): void;
   /** The MQTT topics the value subscribes: none may lie under `mqtt.baseTopic` (src/config/crossKeyRules.ts). */
   topics?(value: unknown): readonly string[];
 }
@@ -82,31 +82,6 @@ function locationProblems(location: unknown, problem: Problem): void {
     }
   }
   for (const key of ['latitude', 'longitude']) if (!Object.hasOwn(location, key)) problem(`location.${key}`, 'is required when "location" is given');
-}
-
-const FORECAST_KEYS = ['source', 'topic', 'minJobMinutes'];
-const FORECAST_SOURCES = ['open-meteo', 'mqtt'];
-/** A mowing job of more than a day is not a job; the forecast looks 48 hours ahead. */
-export const MAX_MIN_JOB_MINUTES = 24 * 60;
-
-function forecastProblems(forecast: unknown, location: unknown, problem: Problem): void {
-  if (forecast === undefined) return;
-  if (!isPlainObject(forecast)) return problem('forecast', 'must be an object {"source": "open-meteo"} or {"source": "mqtt", "topic": "..."}');
-  for (const key of Object.keys(forecast)) if (!FORECAST_KEYS.includes(key)) problem(`forecast.${key}`, `is not allowed (only ${FORECAST_KEYS.join(', ')})`);
-  if (typeof forecast.source !== 'string' || !FORECAST_SOURCES.includes(forecast.source)) problem('forecast.source', `must be one of ${FORECAST_SOURCES.join(', ')}`);
-  if (forecast.source === 'open-meteo' && location === undefined) problem('forecast.source', '"open-meteo" needs the station\'s "location" {"latitude": ..., "longitude": ...}');
-  if (forecast.source === 'mqtt') {
-    if (typeof forecast.topic !== 'string') problem('forecast.topic', 'is required for source "mqtt": the topic carrying the forecast JSON (docs/mqtt.md)');
-    else {
-      const topicProblem = topicFilterProblem(forecast.topic);
-      if (topicProblem) problem('forecast.topic', topicProblem);
-      else if (forecast.topic.includes('+') || forecast.topic.includes('#')) problem('forecast.topic', 'must be a concrete topic (no wildcards)');
-    }
-  } else if (forecast.topic !== undefined) problem('forecast.topic', 'is only used by source "mqtt"');
-  const minutes = forecast.minJobMinutes;
-  if (minutes !== undefined && (typeof minutes !== 'number' || !Number.isInteger(minutes) || minutes < 1 || minutes > MAX_MIN_JOB_MINUTES)) {
-    problem('forecast.minJobMinutes', `must be a whole number of minutes from 1 to ${MAX_MIN_JOB_MINUTES} (e.g. 90 for a robot mower, 45 for a walk-behind)`);
-  }
 }
 
 /** Unknown keys, then the identity of the station: id, name, format and the topic it is read from. */
@@ -226,12 +201,10 @@ function stationProblems(raw: unknown, index: number, units: readonly UnitStatio
   uploadProblems(raw.format, raw.upload, problem);
   lawnProblems(raw.lawn, problem);
   locationProblems(raw.location, problem);
-  forecastProblems(raw.forecast, raw.location, problem);
   freshnessProblems(raw.freshness, problem);
   modelledProblems(raw, problem);
-  gapFillProblems(raw.gapFill, raw.location, problem);
   // Each station unit validates the key it owns (src/station/unit.ts).
-  for (const unit of units) if (raw[unit.key] !== undefined) unit.problems(raw[unit.key], problem);
+  for (const unit of units) if (raw[unit.key] !== undefined) unit.problems(raw[unit.key], problem, raw);
   return problems;
 }
 

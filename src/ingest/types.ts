@@ -88,14 +88,6 @@ export interface StationLocation {
   elevation?: number;
 }
 
-/** Where a station's weather forecast comes from (src/forecast/); `minJobMinutes`: shortest useful mowing window. */
-export interface StationForecastConfig {
-  source: 'open-meteo' | 'mqtt';
-  /** `mqtt`: the topic carrying the forecast JSON (docs/mqtt.md). */
-  topic?: string;
-  minJobMinutes?: number;
-}
-
 export interface StationConfig {
   id: string;
   name: string;
@@ -116,8 +108,6 @@ export interface StationConfig {
   lawn?: { soilType?: SoilType; mowerClass?: MowerClass; turfType?: TurfType; fieldCapacityPercent?: number };
   /** Where the station stands (WGS 84 degrees): for sunrise/sunset and forecasts. */
   location?: StationLocation;
-  /** Off when absent: no forecast fields, nothing else changes. */
-  forecast?: StationForecastConfig;
   freshness?: { maxAgeMinutes?: number; fields?: Partial<Record<CurrentField, number>> };
   /** Fields the station does not measure, filled from Open-Meteo at its `location` (src/modelled/gapFill.ts). */
   gapFill?: GapFillConfig;

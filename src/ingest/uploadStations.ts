@@ -19,12 +19,11 @@ export const MODELLED_TOPIC_PREFIX = 'mowability-modelled';
 
 /**
  * The stations with relay topics filled in, and modelled stations (format "open-meteo") with their
- * topic and, unless configured otherwise, the Open-Meteo forecast (the same request serves both);
- * other stations unchanged.
+ * topic (their forecast defaults to Open-Meteo's: src/forecast/forecastModule.ts); other stations unchanged.
  */
 export function withUploadTopics(stations: readonly StationConfig[]): StationConfig[] {
   return stations.map((station) => {
-    if (station.format === MODELLED_FORMAT) return { ...station, topic: `${MODELLED_TOPIC_PREFIX}/${station.id}`, forecast: station.forecast ?? { source: 'open-meteo' } };
+    if (station.format === MODELLED_FORMAT) return { ...station, topic: `${MODELLED_TOPIC_PREFIX}/${station.id}` };
     return isUploadFormat(station.format) && (station.topic === undefined || station.topic === '') ? { ...station, topic: uploadRelayTopic(station.id) } : station;
   });
 }

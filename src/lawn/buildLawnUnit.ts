@@ -8,7 +8,7 @@
  */
 import { parseNoiseHours, type QuietHoursSettings } from '../core/lawn/quietHours.js';
 import type { LawnProfile } from '../core/types.js';
-import { defineStationUnit, unitSettingsOf, type StationUnit } from '../station/unit.js';
+import { defineStationUnit, provide, quietHoursService, unitSettingsOf, type StationUnit } from '../station/unit.js';
 import type { Clock } from '../util/clock.js';
 import { HolidayCalendar } from './holidays.js';
 import { lawnMemorySchema, lawnSettingsProblems, type LawnMemorySettings } from './lawnSettings.js';
@@ -75,6 +75,11 @@ export const lawnMemoryUnit = defineStationUnit<LawnMemorySettings, MowerConfig 
     const mower = new MowerStateSources(mowers, (station, atMs, source) => lawnUnit.recordCut(station, atMs, source), log, () => clock.now());
     return [...(holidays ? [holidays] : []), lawnUnit, ...(mower.configured ? [mower] : [])];
   },
+  // The forecast's windows honour the same quiet hours (src/forecast/forecastModule.ts).
+  provides: {
+    services: [quietHoursService],
+    values: (_units, { settings, clock, calculationContext }) => [provide(quietHoursService, quietHoursOf(settings, calculationContext(0).timeZone, clock))],
+  },
 });
 
 /** `lawnMemory.*` of a loaded configuration (its defaults when it was loaded without the unit). */
@@ -82,11 +87,12 @@ export function lawnMemorySettingsOf(config: object): LawnMemorySettings {
   return unitSettingsOf<LawnMemorySettings>(lawnMemoryUnit, config);
 }
 
-/**
- * The lawn memory's quiet hours for another unit that honours them (the forecast's windows), with the
- * holiday calendar the lawn memory starts; undefined when the lawn memory is off.
- */
-export function lawnQuietHours(config: object, timeZone: string, clock: Clock): QuietHoursSettings | undefined {
-  const settings = lawnMemorySettingsOf(config);
+/** The lawn memory's quiet hours with the holiday calendar it starts, for the forecast's windows; undefined when it is off. */
+function quietHoursOf(settings: LawnMemorySettings, timeZone: string, clock: Clock): QuietHoursSettings | undefined {
   return settings.enabled ? quietHoursSettings(settings, timeZone, holidayCalendar(settings, clock)) : undefined;
+}
+
+/** quietHoursOf a loaded configuration's `lawnMemory.*`. */
+export function lawnQuietHours(config: object, timeZone: string, clock: Clock): QuietHoursSettings | undefined {
+  return quietHoursOf(lawnMemorySettingsOf(config), timeZone, clock);
 }

@@ -16,18 +16,18 @@
  * conditions), so gap filling and the forecast cost one request per round, not two.
  */
 import type { Logger } from 'pino';
-import { OpenMeteoClient } from '../forecast/openMeteoClient.js';
+import { connectOpenMeteo, type OpenMeteoClient } from '../forecast/openMeteoClient.js';
 import { parseModelledAnswer } from '../ingest/formats/openMeteo.js';
-import { forecastRidesOnGapFill } from '../ingest/modelledConfig.js';
-import { GAP_FILL_FIELDS, type CurrentField, type GapFillField, type RainSource, type Reading, type StationConfig, type StationLocation } from '../ingest/types.js';
+import { GAP_FILL_FIELDS, type CurrentField, type GapFillField, type RainSource, type Reading, type StationLocation } from '../ingest/types.js';
+import type { AcceptReading } from '../station/facade.js';
 import { MINUTE_MS } from '../history/windows.js';
 import type { TimedReading } from '../history/stationHistory.js';
 import type { StationHistoryView, StationInput, StationUnit, UnitContext } from '../station/unit.js';
 import type { CachedForecast } from '../forecast/forecastStore.js';
 import { ModelledLoop, type RoundResult } from './modelledLoop.js';
 import { currentUrl, modelledUrl, pastSpan } from './modelledRequest.js';
-import { acceptAll, lastObservedMs, newHours, parserAt, type AcceptReadingFn, type Parsed } from './modelledRound.js';
-import type { ModelledSettings } from './modelledUnit.js';
+import { acceptAll, lastObservedMs, newHours, parserAt, type Parsed } from './modelledRound.js';
+import type { ModelledSettings, ModelledStationConfig } from './modelledUnit.js';
 
 /** Past hours asked for when only the forecast shares the request (its own request's two, and the hour now). */
 const FORECAST_PAST = { pastHours: 3 };
@@ -37,15 +37,17 @@ const NO_CURRENT = 'the answer has no "current" conditions';
 export const GAP_FILL_MAX_AGE_MS = 45 * MINUTE_MS;
 
 export interface GapFillOptions {
-  stations: readonly StationConfig[];
+  stations: readonly ModelledStationConfig[];
   settings: ModelledSettings;
   logger: Logger;
   now: () => number;
   userAgent: string;
   /** The pipeline's acceptReading: the model's rain for stations with `gapFill.rain` "model". */
-  accept?: AcceptReadingFn;
+  accept?: AcceptReading;
   /** The forecast unit's supply(): the forecast of a station whose forecast is Open-Meteo's, from the same request. */
   supplyForecast?: (stationId: string, forecast: CachedForecast) => Promise<void>;
+  /** Whether the station's Open-Meteo forecast rides on its gap filling's request (asked at start: the forecast says so once built). */
+  carriesForecast?: (stationId: string) => boolean;
   fetch?: typeof fetch;
   retryBackoffMs?: number;
   roundBackoffMs?: number;
@@ -53,13 +55,11 @@ export interface GapFillOptions {
 }
 
 interface Filled {
-  station: StationConfig & { location: StationLocation };
+  station: ModelledStationConfig & { location: StationLocation };
   fields: readonly GapFillField[];
   measured: Set<CurrentField>;
   /** The model's rain replaces the gauge's. */
   modelRain: boolean;
-  /** The station's Open-Meteo forecast rides on this request. */
-  carriesForecast: boolean;
   current?: { values: Reading['values']; timeMs: number };
   lastFilled: GapFillField[];
   failures: number;
@@ -85,7 +85,6 @@ export class GapFillUnit implements StationUnit {
       this.#held.set(station.id, {
         station: { ...station, location: station.location }, fields: station.gapFill.fields ?? GAP_FILL_FIELDS, measured: new Set(), lastFilled: [], failures: 0,
         modelRain: station.gapFill.rain === 'model' && options.accept !== undefined,
-        carriesForecast: forecastRidesOnGapFill(station),
       });
     }
   }
@@ -94,10 +93,7 @@ export class GapFillUnit implements StationUnit {
     this.#history = context.history;
     if (this.#held.size === 0) return;
     const { settings } = this.#options;
-    const client = new OpenMeteoClient({
-      baseUrl: settings.openMeteoUrl, timeoutMs: settings.timeoutSeconds * 1000, retries: settings.retries,
-      backoffMs: this.#options.retryBackoffMs ?? 5000, userAgent: this.#options.userAgent, ...(this.#options.fetch ? { fetch: this.#options.fetch } : {}),
-    });
+    const client = connectOpenMeteo(settings, this.#options, this.#options.retryBackoffMs ?? 5000);
     const intervalMs = settings.intervalMinutes * MINUTE_MS;
     for (const held of this.#held.values()) {
       this.#seedMeasured(held, context.history);
@@ -116,6 +112,10 @@ export class GapFillUnit implements StationUnit {
     this.#loops.length = 0;
   }
 
+  #carriesForecast(held: Filled): boolean {
+    return this.#options.carriesForecast?.(held.station.id) === true;
+  }
+
   /** What the restored history holds (fresh or stale) was measured. */
   #seedMeasured(held: Filled, history: StationHistoryView): void {
     const assembly = history.assemble(held.station.id, this.#options.now());
@@ -125,7 +125,7 @@ export class GapFillUnit implements StationUnit {
   /** One request: the current conditions, and the hourly part when the model's rain or the forecast rides on it. */
   async #fetch(client: OpenMeteoClient, held: Filled, nowMs: number, signal: AbortSignal) {
     const { id, location } = held.station;
-    if (!held.modelRain && !held.carriesForecast) {
+    if (!held.modelRain && !this.#carriesForecast(held)) {
       return client.fetchParsed<Parsed>(currentUrl(client.baseUrl, location), (body) => {
         const parsed = parseModelledAnswer(body, nowMs);
         if (!parsed.ok) return parsed;
@@ -149,7 +149,7 @@ export class GapFillUnit implements StationUnit {
       const current = rate === undefined ? [] : [rainOnly(parsed.answer.current!, { precipitation_rate: rate })];
       acceptAll(this.#options.accept, id, [...hours.map((hour) => rainOnly(hour, {})), ...current]);
     }
-    if (held.carriesForecast && parsed.forecast.length > 0) {
+    if (this.#carriesForecast(held) && parsed.forecast.length > 0) {
       await this.#options.supplyForecast?.(id, { source: 'open-meteo', fetchedAtMs: this.#options.now(), hours: parsed.forecast, validators: {} });
     }
   }

@@ -4,7 +4,8 @@
  * tries again sooner, backing off (30 s, 1 min, 2 min, ... up to the interval), so a provider that
  * was down at the first start is caught as soon as it answers. Nothing here throws.
  */
-const JITTER = 0.1;
+import { jittered, RepeatingTask } from '../util/repeatingTask.js';
+
 /** The pipeline was not running yet (it starts the units first): try again after this. */
 const NOT_RUNNING_RETRY_MS = 1000;
 
@@ -21,9 +22,7 @@ export interface ModelledLoopOptions {
 
 export class ModelledLoop {
   readonly #options: ModelledLoopOptions;
-  readonly #abort = new AbortController();
-  #timer: NodeJS.Timeout | undefined;
-  #running: Promise<void> | undefined;
+  readonly #task = new RepeatingTask(async (signal) => this.nextDelayMs(await this.#round(signal)));
   #failures = 0;
 
   constructor(options: ModelledLoopOptions) {
@@ -31,39 +30,25 @@ export class ModelledLoop {
   }
 
   start(): void {
-    this.#schedule(0);
+    this.#task.start(0);
   }
 
   async stop(): Promise<void> {
-    this.#abort.abort();
-    clearTimeout(this.#timer);
-    await this.#running;
+    await this.#task.stop();
   }
 
   /** The wait before the next round after `result`. */
   nextDelayMs(result: RoundResult): number {
     const { intervalMs, backoffMs, random } = this.#options;
     if (result === 'not_running') return NOT_RUNNING_RETRY_MS;
-    const jitter = 1 - JITTER + 2 * JITTER * random();
-    if (result === 'ok') return intervalMs * jitter;
-    return Math.min(intervalMs, backoffMs * 2 ** (this.#failures - 1)) * jitter;
+    if (result === 'ok') return jittered(intervalMs, random);
+    return jittered(Math.min(intervalMs, backoffMs * 2 ** (this.#failures - 1)), random);
   }
 
-  #schedule(delayMs: number): void {
-    if (this.#abort.signal.aborted) return;
-    this.#timer = setTimeout(() => {
-      this.#running = this.#round().then((result) => {
-        this.#running = undefined;
-        this.#schedule(this.nextDelayMs(result));
-      });
-    }, delayMs);
-    this.#timer.unref();
-  }
-
-  async #round(): Promise<RoundResult> {
+  async #round(signal: AbortSignal): Promise<RoundResult> {
     let result: RoundResult;
     try {
-      result = await this.#options.round(this.#abort.signal);
+      result = await this.#options.round(signal);
     } catch {
       result = 'failed';
     }

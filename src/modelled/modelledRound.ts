@@ -13,6 +13,7 @@ import { parseOpenMeteo } from '../forecast/openMeteoResponse.js';
 import { parseModelledAnswer, type ModelledAnswer } from '../ingest/formats/openMeteo.js';
 import type { Reading, StationConfig, StationLocation } from '../ingest/types.js';
 import { MINUTE_MS, RETENTION_MINUTES, minuteOf } from '../history/windows.js';
+import type { AcceptReading } from '../station/facade.js';
 import type { StationHistoryView } from '../station/unit.js';
 import { modelledUrl, pastSpan } from './modelledRequest.js';
 
@@ -22,13 +23,11 @@ const FORECAST_PAST_MS = 2 * 60 * MINUTE_MS;
 const EDGE_MS = 5 * MINUTE_MS;
 export const MODELLED_ORIGIN = 'open-meteo';
 
-export type AcceptResult = 'accepted' | 'duplicate' | 'rejected' | 'unknown_station' | 'not_running';
-export type AcceptReadingFn = (stationId: string, reading: Reading, origin: string) => AcceptResult;
 
 export interface RoundDeps {
   client: Pick<OpenMeteoClient, 'fetchParsed' | 'baseUrl'>;
   history: StationHistoryView;
-  accept: AcceptReadingFn;
+  accept: AcceptReading;
   supplyForecast?: (stationId: string, forecast: CachedForecast) => Promise<void>;
   now: () => number;
 }
@@ -76,7 +75,7 @@ export function newHours(history: StationHistoryView, stationId: string, answer:
 }
 
 /** Hands readings to the pipeline; 'not_running' when the pipeline has not started yet. */
-export function acceptAll(accept: AcceptReadingFn, stationId: string, readings: readonly Reading[]): { kind: 'ok'; accepted: number; rejected: number } | { kind: 'not_running' } {
+export function acceptAll(accept: AcceptReading, stationId: string, readings: readonly Reading[]): { kind: 'ok'; accepted: number; rejected: number } | { kind: 'not_running' } {
   let accepted = 0;
   let rejected = 0;
   for (const reading of readings) {
@@ -98,7 +97,7 @@ export interface RoundMemory {
   pending?: Parsed | undefined;
 }
 
-export async function runRound(deps: RoundDeps, station: StationConfig & { location: StationLocation }, memory: RoundMemory, signal: AbortSignal): Promise<RoundOutcome> {
+export async function runRound(deps: RoundDeps, station: Pick<StationConfig, 'id'> & { location: StationLocation }, memory: RoundMemory, signal: AbortSignal): Promise<RoundOutcome> {
   const nowMs = deps.now();
   if (memory.pending) return remember(memory, await deliver(deps, station.id, memory.pending, nowMs));
   const span = pastSpan(lastObservedMs(deps.history, station.id, nowMs), nowMs);

@@ -38,7 +38,7 @@ export function requestsPerDay(intervalMinutes: number): number {
   return Math.ceil(DAY_MINUTES / intervalMinutes);
 }
 
-export function modelledPlan(station: StationConfig & { location: StationLocation }, intervalMinutes: number, baseUrl: string): string {
+export function modelledPlan(station: Pick<StationConfig, 'id'> & { location: StationLocation }, intervalMinutes: number, baseUrl: string): string {
   const { latitude, longitude } = station.location;
   return `station "${station.id}" is modelled from Open-Meteo (${baseUrl}) at ${latitude}, ${longitude}: ${BACKFILL_DAYS} days of hourly history on the first start, `
     + `then the current conditions and the forecast every ${intervalMinutes} min (about ${requestsPerDay(intervalMinutes)} requests a day). `

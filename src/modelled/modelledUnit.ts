@@ -10,12 +10,13 @@
 import type { Logger } from 'pino';
 import { OPEN_METEO_ATTRIBUTION } from '../forecast/forecastReport.js';
 import type { CachedForecast } from '../forecast/forecastStore.js';
-import { OpenMeteoClient } from '../forecast/openMeteoClient.js';
+import { connectOpenMeteo } from '../forecast/openMeteoClient.js';
 import { MODELLED_FORMAT, type StationConfig, type StationLocation } from '../ingest/types.js';
 import { MINUTE_MS } from '../history/windows.js';
 import type { StationHistoryView, StationUnit, UnitContext } from '../station/unit.js';
 import { ModelledLoop, type RoundResult } from './modelledLoop.js';
-import { runRound, type AcceptReadingFn, type RoundDeps, type RoundOutcome } from './modelledRound.js';
+import type { AcceptReading } from '../station/facade.js';
+import { runRound, type RoundDeps, type RoundOutcome } from './modelledRound.js';
 import { modelledPlan, modelledView, type ModelledProgress, type ModelledView } from './modelledStatus.js';
 
 export interface ModelledSettings {
@@ -27,9 +28,9 @@ export interface ModelledSettings {
 }
 
 export interface ModelledUnitOptions {
-  stations: readonly StationConfig[];
+  stations: readonly ModelledStationConfig[];
   settings: ModelledSettings;
-  accept: AcceptReadingFn;
+  accept: AcceptReading;
   supplyForecast?: (stationId: string, forecast: CachedForecast) => Promise<void>;
   logger: Logger;
   now: () => number;
@@ -43,12 +44,15 @@ export interface ModelledUnitOptions {
 
 export type ModelledCounters = { modelledFetches: number; modelledFetchErrors: number; modelledAnswersRefused: number; modelledReadings: number };
 
-type ModelledStation = StationConfig & { location: StationLocation };
+/** What the modelled units read of a station's configuration. */
+export type ModelledStationConfig = Pick<StationConfig, 'id' | 'location' | 'gapFill'> & { format?: StationConfig['format'] };
+
+type ModelledStation = ModelledStationConfig & { location: StationLocation };
 
 const RETRY_BACKOFF_MS = 5000;
 const ROUND_BACKOFF_MS = 30_000;
 
-export function isModelled(station: StationConfig): station is ModelledStation {
+export function isModelled(station: ModelledStationConfig): station is ModelledStation {
   return station.format === MODELLED_FORMAT && station.location !== undefined;
 }
 
@@ -73,14 +77,7 @@ export class ModelledStationUnit implements StationUnit {
     this.#history = context.history;
     if (this.#stations.length === 0) return;
     const { settings } = this.#options;
-    const client = new OpenMeteoClient({
-      baseUrl: settings.openMeteoUrl,
-      timeoutMs: settings.timeoutSeconds * 1000,
-      retries: settings.retries,
-      backoffMs: this.#options.retryBackoffMs ?? RETRY_BACKOFF_MS,
-      userAgent: this.#options.userAgent,
-      ...(this.#options.fetch ? { fetch: this.#options.fetch } : {}),
-    });
+    const client = connectOpenMeteo(settings, this.#options, this.#options.retryBackoffMs ?? RETRY_BACKOFF_MS);
     const deps: RoundDeps = { client, history: context.history, accept: this.#options.accept, now: this.#options.now, ...(this.#options.supplyForecast ? { supplyForecast: this.#options.supplyForecast } : {}) };
     const intervalMs = settings.intervalMinutes * MINUTE_MS;
     for (const station of this.#stations) {

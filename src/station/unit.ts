@@ -15,13 +15,15 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Logger } from 'pino';
 import { calculationContext, type CalculationSettings } from '../config/calculationContext.js';
-import { settingsDefaults, type UnitConfigSpec } from '../config/unitSettings.js';
+import { unreadEnvironment } from '../config/load.js';
+import { settingsDefaults, settingsEnvironment, type UnitConfigSpec } from '../config/unitSettings.js';
 import type { ClockStep } from '../util/clockWatch.js';
 import type { CalculationContext, CalculationInput } from '../core/index.js';
 import type { ExtensionInput } from '../core/extensionFields.js';
+import type { QuietHoursSettings } from '../core/lawn/quietHours.js';
 import type { ObservedHistory } from '../core/forecastProjection.js';
 import type { Assembly, BucketRow, TimedReading } from '../history/stationHistory.js';
-import { unitSliceOf, type StationConfig, type StationLocation } from '../ingest/types.js';
+import { unitSliceOf, type StationConfig, type StationFormat, type StationLocation } from '../ingest/types.js';
 import type { RunResult, SqlParams } from '../store/database.js';
 import type { EntitySpec } from '../homeassistant/stationEntities.js';
 import type { Clock } from '../util/clock.js';
@@ -140,6 +142,8 @@ export interface UnitStation<P> {
   readonly settings: P;
   /** Where the station stands, when configured (sunrise and sunset, forecasts). */
   readonly location?: StationLocation;
+  /** How its readings arrive (`format`): a modelled station's (`open-meteo`) come from a unit. */
+  readonly format?: StationFormat;
 }
 
 /**
@@ -170,7 +174,49 @@ export interface UnitBuildContext<G = unknown, P = unknown> {
   readonly calculationContext: (nowMs: number, stationId?: string) => CalculationContext;
   /** The database, for a unit that keeps its own tables; absent when units are built without one (a test's pipeline in memory). */
   readonly store?: UnitStore;
+  /**
+   * A service the station side or a module listed before this one in stationUnits() provides (see
+   * UnitService); throws, naming the service and the module, when none does or only a later one.
+   */
+  readonly use: <T>(service: UnitService<T>) => T;
 }
+
+/**
+ * A named service between the station side and the units, or from one unit module to those listed
+ * after it (docs/units.md, "Services"): a token whose type is the service's. The station side provides
+ * `readingsService` (./facade.ts); a module lists what it provides in `provides`; a module's create() asks with
+ * `use(token)`. The token is compared by identity: a look-alike with the same name finds nothing.
+ */
+export interface UnitService<T> extends AnyUnitService {
+  /** Type only: never set. */
+  readonly type?: (value: T) => T;
+}
+
+/** A service token of any type (lists of them). */
+export interface AnyUnitService {
+  readonly name: string;
+  /** What the service is, for the error that names a missing one. */
+  readonly doc: string;
+}
+
+/** Declares a service (module scope: `export const quietHoursService = unitService<QuietHoursSettings | undefined>(...)`). */
+export function unitService<T>(name: string, doc: string): UnitService<T> {
+  return Object.freeze({ name, doc });
+}
+
+/** A service and its value, as a module's `provides` returns it (built with `provide`). */
+export interface ProvidedService {
+  readonly service: AnyUnitService;
+  readonly value: unknown;
+}
+
+/** One entry of a module's `provides`: the service and its value, type-checked against each other. */
+export function provide<T>(service: UnitService<T>, value: T): ProvidedService {
+  return Object.freeze({ service, value });
+}
+
+/** The quiet hours mowing honours (the lawn memory's settings and holiday calendar); undefined while the lawn memory is off. */
+export const quietHoursService = unitService<QuietHoursSettings | undefined>('quietHours', "the lawn memory's quiet hours");
 
 /** A station unit with its configuration: one module, one line in stationUnits() (src/daemon.ts). */
 export interface StationUnitModule<G = never, P = never, U extends StationUnit | readonly StationUnit[] = StationUnit | readonly StationUnit[]> {
@@ -184,6 +230,13 @@ export interface StationUnitModule<G = never, P = never, U extends StationUnit |
   readonly everyStation?: boolean;
   /** The unit, or several that work together (a source feeding a memory), in the order the pipeline asks them; none when off. */
   create(context: UnitBuildContext<G, P>): U;
+  /** The services it offers the modules listed after it in stationUnits() (docs/units.md, "Services"). */
+  readonly provides?: {
+    /** The tokens, known before anything is built: a module listed too early is told who provides what it asks for. */
+    readonly services: readonly AnyUnitService[];
+    /** Their values from what create() built, `provide(token, value)` each; called right after create(), each object value frozen. */
+    values(built: U, context: UnitBuildContext<G, P>): readonly ProvidedService[];
+  };
 }
 
 /** Types a module's settings from its create() (an identity: `export const snowUnit = defineStationUnit({...})`). */
@@ -199,16 +252,26 @@ export interface UnitBuildDeps {
   readonly throttle: (log: Logger) => LogThrottle;
   /** The database the units' tables live in (UnitBuildContext.store). */
   readonly store?: UnitStore;
+  /** What the station side provides (readingsService); buildUnits adds each module's `provides` for those after it. */
+  readonly services?: readonly ProvidedService[];
 }
 
 /**
  * A module's global settings in a loaded configuration (its `config.settings.key`), or their defaults
- * when the configuration was loaded without the unit (a test's hand-made one); undefined without settings.
+ * when the configuration was loaded without the unit (a test's hand-made one); undefined without
+ * settings. When loadConfig, without the unit, was given the unit's environment variables, it throws:
+ * they were never read, and the defaults (the real Open-Meteo) would silently replace them.
  */
 export function unitSettingsOf<G>(module: Pick<StationUnitModule<G, unknown, never>, 'config'>, config: object): G {
   const settings = module.config?.settings;
   if (settings === undefined) return undefined as G;
-  return ((config as Readonly<Record<string, unknown>>)[settings.key] ?? settingsDefaults(settings.schema)) as G;
+  const loaded = (config as Readonly<Record<string, unknown>>)[settings.key];
+  if (loaded !== undefined) return loaded as G;
+  const unread = unreadEnvironment(config).filter((name) => settingsEnvironment(settings.schema).includes(name));
+  if (unread.length > 0) {
+    throw new Error(`the configuration was loaded without the station units' settings, so ${unread.join(', ')} went unread ("${settings.key}.*" would be its defaults): pass units: stationUnitConfigs() (src/daemon.ts) to loadConfig`);
+  }
+  return settingsDefaults(settings.schema) as G;
 }
 
 function unitStations<P>(module: StationUnitModule<unknown, P, never>, stations: readonly StationConfig[]): UnitStation<P>[] {
@@ -217,15 +280,48 @@ function unitStations<P>(module: StationUnitModule<unknown, P, never>, stations:
   return stations.flatMap((station) => {
     const settings = stationKey === undefined ? undefined : unitSliceOf(station, stationKey);
     if (settings === undefined && !module.everyStation) return [];
-    return [Object.freeze({ id: station.id, name: station.name, settings: settings as P, ...(station.location && { location: station.location }) })];
+    return [Object.freeze({ id: station.id, name: station.name, format: station.format, settings: settings as P, ...(station.location && { location: station.location }) })];
   });
 }
 
 /** Builds a module from its slices of the configuration (the loaded config holds the keys loadConfig added for it). */
 export function buildUnit<G, P, U extends StationUnit | readonly StationUnit[]>(module: StationUnitModule<G, P, U>, deps: UnitBuildDeps): U {
+  return buildWithServices(module, deps, new Map(), []).built;
+}
+
+/**
+ * Builds modules in their order (stationUnits()): each may use() what the station side provides
+ * (deps.services) and what the modules before it provide; their units in the same order.
+ */
+export function buildUnits(modules: readonly StationUnitModule[], deps: UnitBuildDeps): StationUnit[] {
+  const later = new Map<AnyUnitService, string>();
+  for (const module of modules) for (const service of module.provides?.services ?? []) later.set(service, module.name);
+  const provided: ProvidedService[] = [...(deps.services ?? [])];
+  return modules.flatMap((module) => {
+    for (const service of module.provides?.services ?? []) later.delete(service);
+    const { built, services } = buildWithServices(module, { ...deps, services: provided }, later, modules.map((m) => m.name));
+    provided.push(...services);
+    return built;
+  });
+}
+
+function buildWithServices<G, P, U extends StationUnit | readonly StationUnit[]>(
+  module: StationUnitModule<G, P, U>,
+  deps: UnitBuildDeps,
+  later: ReadonlyMap<AnyUnitService, string>,
+  order: readonly string[],
+): { built: U; services: ProvidedService[] } {
   const log = deps.logger.child({ unit: module.name });
   const { config } = deps;
+  const available = new Map((deps.services ?? []).map(({ service, value }) => [service, value]));
   const lawnOf = (stationId: string | undefined) => config.stations.find((station) => station.id === stationId)?.lawn;
+  const use = <T>(service: UnitService<T>): T => {
+    if (available.has(service)) return available.get(service) as T;
+    const provider = later.get(service);
+    if (provider === undefined) throw new Error(`station unit "${module.name}" uses the service "${service.name}" (${service.doc}), which nothing provides: list the module that provides it in stationUnits() (src/daemon.ts)`);
+    const where = provider === module.name ? 'itself' : `"${provider}", which comes after it`;
+    throw new Error(`station unit "${module.name}" uses the service "${service.name}" (${service.doc}) provided by ${where} in stationUnits() (${order.join(', ')}): a module uses only what the station side and the modules before it provide`);
+  };
   const context: UnitBuildContext<G, P> = Object.freeze({
     settings: unitSettingsOf<G>(module, config),
     stations: Object.freeze(unitStations<P>(module as StationUnitModule<unknown, P, never>, config.stations)),
@@ -235,8 +331,17 @@ export function buildUnit<G, P, U extends StationUnit | readonly StationUnit[]>(
     baseTopic: config.mqtt.baseTopic,
     calculationContext: (nowMs: number, stationId?: string) => calculationContext(config, nowMs, { lawn: lawnOf(stationId) }),
     ...(deps.store && { store: deps.store }),
+    use,
   });
-  return module.create(context);
+  const built = module.create(context);
+  const declared = module.provides?.services ?? [];
+  const services = (module.provides?.values(built, context) ?? []).map(({ service, value }) => {
+    if (!declared.includes(service)) throw new Error(`station unit "${module.name}" provides the service "${service.name}" without listing it in provides.services`);
+    return provide(service, typeof value === 'object' && value !== null ? Object.freeze(value) : value);
+  });
+  const missing = declared.filter((service) => !services.some((entry) => entry.service === service));
+  if (missing.length > 0) throw new Error(`station unit "${module.name}" lists the service(s) ${missing.map((service) => `"${service.name}"`).join(', ')} in provides.services but gave no value`);
+  return { built, services };
 }
 
 /** Every counter the units export on /metrics, with its unit (for createMetrics' `unitMetrics`). */

@@ -23,3 +23,14 @@ export class HttpError extends Error {
     this.headers = headers;
   }
 }
+
+/** The one error envelope's response schema (src/http/errors.ts sends it), for every route's 4xx and 5xx. */
+export const errorEnvelopeSchema = {
+  type: 'object',
+  required: ['status', 'mfi', 'message'],
+  properties: {
+    status: { type: 'string', enum: ['error'], description: "Always 'error' here." },
+    mfi: { type: 'null', description: 'null on every error.' },
+    message: { type: 'string', description: 'A fixed English message naming the problem.' },
+  },
+} as const;

@@ -71,12 +71,16 @@ describe('generated settings documentation', () => {
     for (const unit of units) {
       for (const { key } of unitSettings(unit)) {
         const inHome = renderSettingsTable('home', units).includes(`| \`${key}\` |`);
-        const section = others.slice(others.indexOf(`#### Unit \`${unit.name}\``));
+        // A fragment several modules share (the forecast's, also the modelled stations') is shown once, under all their names.
+        const heading = others.split('\n').find((line) => line.startsWith('#### ') && line.includes(`\`${unit.name}\``)) ?? '(no heading)';
+        const section = others.slice(others.indexOf(heading));
         expect(inHome || section.split('\n#### ')[0]!.includes(`| \`${key}\` |`), key).toBe(true);
       }
     }
     expect(renderSettingsTable('home', units)).toContain('| `lawnMemory.noiseHours` |');
     expect(others).toContain('#### Unit `snow-cover`: `snowCover.*`');
+    expect(others).toContain('#### Units `modelled`, `forecast`: `forecast.*`');
+    expect(others.split('| `forecast.openMeteoUrl` |')).toHaveLength(2);
     // Without the units the tables lack their settings: the committed document is not what the base schema alone renders.
     expect(replaceSettingsTable(configurationDoc)).not.toBe(configurationDoc);
     expect(renderOtherGroups()).not.toContain('snowCover.minDepthCm');

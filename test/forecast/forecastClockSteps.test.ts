@@ -3,19 +3,20 @@
  * the age is the time that really passed. A step forward does not make the forecast stale, a
  * step back does not keep an old one fresh, and a cache stamped in the future is never fresh.
  */
-import type { Database } from '../../src/store/database.js';
+import type { UnitStore } from '../../src/station/unit.js';
 import { describe, expect, it } from 'vitest';
 import { calculationContext } from '../../src/config/calculationContext.js';
 import { loadConfig } from '../../src/config/load.js';
-import { ForecastUnit } from '../../src/forecast/forecastUnit.js';
-import type { StationConfig } from '../../src/ingest/types.js';
+import { stationUnitConfigs } from '../../src/daemon.js';
+import type { ForecastSettings } from '../../src/forecast/forecastSettings.js';
+import { ForecastUnit, type ForecastStation } from '../../src/forecast/forecastUnit.js';
 import type { ClockStep } from '../../src/util/clockWatch.js';
 import { FakeClock, silentLogger } from '../helpers/mqttHarness.js';
 
 const NOW = Date.parse('2026-06-15T10:00:00Z');
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
-const garden: StationConfig = { id: 'garden', name: 'Garden', format: 'json', topic: 'garden/weather', fields: { temperature: 'temp' }, forecast: { source: 'mqtt', topic: 'ha/forecast/garden' } };
+const garden: ForecastStation = { id: 'garden', config: { source: 'mqtt', topic: 'ha/forecast/garden' } };
 
 function forecastMessage(): Buffer {
   const forecast = Array.from({ length: 48 }, (_, i) => ({ datetime: new Date(NOW + i * HOUR_MS).toISOString(), temperature: 20, humidity: 50, precipitation: 0 }));
@@ -24,19 +25,19 @@ function forecastMessage(): Buffer {
 
 function setup() {
   const clock = new FakeClock(NOW);
-  const config = loadConfig({ env: {} });
+  const config = loadConfig({ env: {}, units: stationUnitConfigs() }) as ReturnType<typeof loadConfig> & { forecast: ForecastSettings };
   const unit = new ForecastUnit({
     stations: [garden],
     settings: config.forecast,
     // Never started here: any use of the database would throw.
-    database: new Proxy({} as Database, {
+    database: new Proxy({} as UnitStore, {
       get() {
         throw new Error('not started');
       },
     }),
     logger: silentLogger,
     now: () => clock.now(),
-    contextFor: (_station, nowMs) => calculationContext(config, nowMs),
+    contextFor: (_stationId, nowMs) => calculationContext(config, nowMs),
     userAgent: 'test',
   });
   unit.handleMessage('garden', forecastMessage(), false);

@@ -9,7 +9,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startDaemon } from '../../src/daemon.js';
-import { createForecastUnit, forecastSource } from '../../src/forecast/compose.js';
+import type { StationForecastConfig } from '../../src/forecast/forecastSettings.js';
+import { forecastUnitOf } from './forecastUnitOf.js';
 import type { ForecastUnit } from '../../src/forecast/forecastUnit.js';
 import { buildApp } from '../../src/http/app.js';
 import type { StationConfig } from '../../src/ingest/types.js';
@@ -25,7 +26,7 @@ const HOUR_MS = 3_600_000;
 /** 10:00 UTC on the thunderstorm day: the storm's first wet hour starts at 15:00. */
 const NOW = fixtureStartMs('afternoonThunderstorm') + 2 * HOUR_MS;
 
-const garden: StationConfig = {
+const garden: StationConfig & { forecast: StationForecastConfig } = {
   id: 'garden',
   name: 'Garden',
   format: 'json',
@@ -69,7 +70,7 @@ describe('forecast end to end', () => {
     // The unit's cache uses its own connection to the daemon's database file (WAL allows both).
     const cacheDb = await Database.open(temp.dbPath);
     cleanups.push(() => cacheDb.close());
-    const unit: ForecastUnit = createForecastUnit({ config, database: cacheDb, logger: silentLogger, clock, version: 'test' });
+    const unit: ForecastUnit = forecastUnitOf(config, cacheDb, clock);
     const mqttConfig = testMqttConfig({ stations: [garden], station: { mowableOnDelayMinutes: 0 } });
     daemon = await startMqttDaemon(temp.dbPath, mqttConfig, clock, silentLogger, [unit]);
     observer = await RecordingClient.connect(daemon.port);
@@ -113,7 +114,7 @@ describe('forecast end to end', () => {
     await access.start();
     const { key } = await store.addKey('tester');
     await waitUntil(() => access.lookupKey(key) !== undefined, 'the key');
-    const app = await buildApp({ config, store, access, logger: silentLogger, clock, forecast: forecastSource(unit, config) });
+    const app = await buildApp({ config, store, access, logger: silentLogger, clock, unitRoutes: [unit.routes!] });
     try {
       const ok = await app.inject({ url: '/v1/stations/garden/forecast', headers: { authorization: `Bearer ${key}` } });
       expect(ok.statusCode).toBe(200);

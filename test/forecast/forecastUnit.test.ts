@@ -6,17 +6,18 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
-import { createForecastUnit } from '../../src/forecast/compose.js';
+import type { StationForecastConfig } from '../../src/forecast/forecastSettings.js';
 import { holidayCalendar, lawnMemorySettingsOf } from '../../src/lawn/buildLawnUnit.js';
 import { stationUnitConfigs } from '../../src/daemon.js';
 import type { StationConfig } from '../../src/ingest/types.js';
 import { Database } from '../../src/store/database.js';
+import { forecastUnitOf } from './forecastUnitOf.js';
 import { FakeClock, mqttTempDir, reading, RecordingClient, silentLogger, startMqttDaemon, testMqttConfig, waitUntil, type RunningDaemon } from '../helpers/mqttHarness.js';
 
 const NOW = Date.parse('2026-06-15T10:00:00Z');
 const HOUR_MS = 3_600_000;
 const fields = { temperature: 'temp', precipitation_rate: 'rate', humidity: 'hum', wind_speed: 'wind' };
-const garden: StationConfig = { id: 'garden', name: 'Garden', format: 'json', topic: 'garden/weather', fields, forecast: { source: 'mqtt', topic: 'ha/forecast/garden', minJobMinutes: 45 } };
+const garden: StationConfig & { forecast: StationForecastConfig } = { id: 'garden', name: 'Garden', format: 'json', topic: 'garden/weather', fields, forecast: { source: 'mqtt', topic: 'ha/forecast/garden', minJobMinutes: 45 } };
 const plain: StationConfig = { id: 'plain', name: 'Plain', format: 'json', topic: 'plain/weather', fields };
 
 
@@ -51,10 +52,10 @@ describe('forecast unit with the MQTT forecast topic', () => {
 
   it('turns a Home Assistant forecast into the state\'s forecast, and ignores a bad message', async () => {
     const clock = new FakeClock(NOW);
-    const config = loadConfig({ env: { MOWABILITY_DB_PATH: temp.dbPath } });
+    const config = loadConfig({ env: { MOWABILITY_DB_PATH: temp.dbPath }, units: stationUnitConfigs() });
     cacheDb = await Database.open(temp.dbPath);
     const db = cacheDb;
-    const unit = createForecastUnit({ config: { ...config, stations: [garden, plain] }, database: db, logger: silentLogger, clock, version: 'test' });
+    const unit = forecastUnitOf({ ...config, stations: [garden, plain] }, db, clock);
     daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ stations: [garden, plain] }), clock, silentLogger, [unit]);
     observer = await RecordingClient.connect(daemon.port);
     await observer.client.subscribeAsync(['mowability/+/state', 'homeassistant/+/+/config'], { qos: 1 });
@@ -91,10 +92,10 @@ describe('forecast unit with the MQTT forecast topic', () => {
 
   it('forecast never reached: says unavailable and publishes unknown (null), not 0 minutes', async () => {
     const clock = new FakeClock(NOW);
-    const config = loadConfig({ env: { MOWABILITY_DB_PATH: temp.dbPath } });
+    const config = loadConfig({ env: { MOWABILITY_DB_PATH: temp.dbPath }, units: stationUnitConfigs() });
     cacheDb = await Database.open(temp.dbPath);
     const db = cacheDb;
-    const unit = createForecastUnit({ config: { ...config, stations: [garden] }, database: db, logger: silentLogger, clock, version: 'test' });
+    const unit = forecastUnitOf({ ...config, stations: [garden] }, db, clock);
     daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ stations: [garden] }), clock, silentLogger, [unit]);
     observer = await RecordingClient.connect(daemon.port);
     await observer.client.subscribeAsync('mowability/garden/state', { qos: 1 });
@@ -121,7 +122,7 @@ describe('forecast unit with the MQTT forecast topic', () => {
     await holidayCalendar(lawnMemorySettingsOf(config), clock)!.start();
     cacheDb = await Database.open(temp.dbPath);
     const db = cacheDb;
-    const unit = createForecastUnit({ config, database: db, logger: silentLogger, clock, version: 'test' });
+    const unit = forecastUnitOf(config, db, clock);
     daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ stations: [garden] }), clock, silentLogger, [unit]);
     observer = await RecordingClient.connect(daemon.port);
     await observer.client.subscribeAsync('mowability/garden/state', { qos: 1 });

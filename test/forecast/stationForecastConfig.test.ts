@@ -1,7 +1,15 @@
 /** A station's `forecast` setting: every mistake named with the station and key, and how to fix it. */
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
-import { stationsProblems } from '../../src/ingest/stationConfig.js';
+import type { UnitStore } from '../../src/station/unit.js';
+import { forecastUnitOf } from './forecastUnitOf.js';
+import { stationUnitConfigs } from '../../src/daemon.js';
+import { unitStationKeys } from '../../src/config/unitSettings.js';
+import { stationsProblems as problemsOf } from '../../src/ingest/stationConfig.js';
+
+/** The stations' problems with the units' keys, as loadConfig checks them (`forecast` is the forecast module's). */
+const stationsProblems = (stations: unknown) => problemsOf(stations, unitStationKeys(stationUnitConfigs()));
+const units = stationUnitConfigs();
 
 const base = { id: 'garden', name: 'Garden', format: 'json', topic: 'garden/weather', fields: { temperature: 'temp' } };
 const at = { latitude: 52.5, longitude: 13.4 };
@@ -29,15 +37,26 @@ describe('station forecast setting', () => {
   });
 
   it('validates the service-level settings', () => {
-    expect(loadConfig({ env: {} }).forecast).toEqual({
+    expect((loadConfig({ env: {}, units: stationUnitConfigs() }) as unknown as { forecast: unknown }).forecast).toEqual({
       openMeteoUrl: 'https://api.open-meteo.com', intervalMinutes: 60, timeoutSeconds: 15, retries: 3, rainLeadMinutes: 20, modelledIntervalMinutes: 15,
     });
-    expect(() => loadConfig({ env: { MOWABILITY_FORECAST_OPEN_METEO_URL: 'ftp://example.org' } })).toThrow(/forecast\.openMeteoUrl.*http/);
-    expect(() => loadConfig({ env: { MOWABILITY_FORECAST_OPEN_METEO_URL: 'https://user:pw@example.org' } })).toThrow(/must not contain credentials/);
+    expect(() => loadConfig({ env: { MOWABILITY_FORECAST_OPEN_METEO_URL: 'ftp://example.org' }, units })).toThrow(/forecast\.openMeteoUrl.*http/);
+    expect(() => loadConfig({ env: { MOWABILITY_FORECAST_OPEN_METEO_URL: 'https://user:pw@example.org' }, units })).toThrow(/must not contain credentials/);
     // Attack: credentials in a refused URL must not be echoed into the error (and so into logs).
-    expect(() => loadConfig({ env: { MOWABILITY_FORECAST_OPEN_METEO_URL: 'https://user:s3cret@example.org' } })).toThrow(
+    expect(() => loadConfig({ env: { MOWABILITY_FORECAST_OPEN_METEO_URL: 'https://user:s3cret@example.org' }, units })).toThrow(
       expect.objectContaining({ message: expect.not.stringContaining('s3cret') }),
     );
-    expect(() => loadConfig({ env: { MOWABILITY_FORECAST_INTERVAL_MINUTES: '0' } })).toThrow(/forecast\.intervalMinutes/);
+    expect(() => loadConfig({ env: { MOWABILITY_FORECAST_INTERVAL_MINUTES: '0' }, units })).toThrow(/forecast\.intervalMinutes/);
+  });
+
+  it('a configuration loaded without the units never falls back to the real Open-Meteo: building the units says what is missing', () => {
+    // Its MOWABILITY_FORECAST_OPEN_METEO_URL was never read: defaults here would send a test to the internet.
+    const withoutUnits = loadConfig({ env: { MOWABILITY_FORECAST_OPEN_METEO_URL: 'http://127.0.0.1:9' } });
+    expect(() => forecastUnitOf(withoutUnits, {} as UnitStore, { now: () => 0 })).toThrow(/loaded without the station units' settings, so MOWABILITY_FORECAST_OPEN_METEO_URL went unread .*pass units: stationUnitConfigs\(\)/);
+    // A copy with other stations keeps the mark; loaded with the units, the URL is the one given.
+    expect(() => forecastUnitOf({ ...withoutUnits, stations: [] }, {} as UnitStore, { now: () => 0 })).toThrow(/loaded without the station units' settings/);
+    const loaded = loadConfig({ env: { MOWABILITY_FORECAST_OPEN_METEO_URL: 'http://127.0.0.1:9' }, units });
+    expect((loaded as unknown as { forecast: { openMeteoUrl: string } }).forecast.openMeteoUrl).toBe('http://127.0.0.1:9');
+    expect(forecastUnitOf(loaded, {} as UnitStore, { now: () => 0 })).toBeDefined();
   });
 });

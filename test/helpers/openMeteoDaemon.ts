@@ -5,7 +5,7 @@
  */
 import { loadConfig } from '../../src/config/load.js';
 import type { AppConfig } from '../../src/config/schema.js';
-import { startDaemon, type RunningDaemon } from '../../src/daemon.js';
+import { startDaemon, stationUnitConfigs, type RunningDaemon } from '../../src/daemon.js';
 import type { FakeClock } from './mqttHarness.js';
 import { silentLogger } from './mqttHarness.js';
 import { writeStationsConfig } from './uploadStations.js';
@@ -33,6 +33,7 @@ export function openMeteoDaemonConfig(options: OpenMeteoDaemonOptions): AppConfi
       MOWABILITY_STATION_RECOMPUTE_DEBOUNCE_MS: '200',
       ...options.env,
     },
+    units: stationUnitConfigs(),
   });
 }
 

@@ -11,7 +11,7 @@ import { calculatePlugin } from '../../src/http/calculateRoute.js';
 import { MESSAGES } from '../../src/http/errors.js';
 import { stationsPlugin } from '../../src/http/stationsRoute.js';
 import { NO_STATIONS } from '../../src/http/stationsView.js';
-import type { ForecastSource } from '../../src/http/forecastRoute.js';
+import { forecastRoutes } from '../../src/forecast/forecastRoute.js';
 import { addKey, CHANGE_DEADLINE_MS, setMaintenance, startHttpHarness, type HarnessOptions, type HttpHarness } from '../helpers/httpApp.js';
 import { waitFor } from '../helpers/httpTempDir.js';
 
@@ -25,7 +25,7 @@ const snowRoutes: FastifyPluginAsync = async (app) => {
   app.get('/snow/public', { config: { access: 'open' } }, async () => ({ status: 'ok', mfi: { snow: true }, message: '' }));
 };
 
-const forecast: ForecastSource = () => 'unknown_station';
+const forecast = forecastRoutes(() => 'unknown_station', { now: () => 0 });
 
 /** Every route and method of the app, from fastify's own route table (printRoutes draws it as a tree of path segments). */
 async function routesOf(app: FastifyInstance): Promise<{ path: string; method: string }[]> {
@@ -58,7 +58,7 @@ describe('the /v1 scope', () => {
       env: { MOWABILITY_REGISTRATION_ENABLED: 'true', MOWABILITY_HTTP_STATUS_PAGE: 'key', MOWABILITY_RATE_LIMIT_MAX: '0' },
       withRegistrations: true,
       withUsage: true,
-      overrides: { forecast, unitRoutes: [snowRoutes], ...overrides },
+      overrides: { unitRoutes: [forecast, snowRoutes], ...overrides },
     });
     return h;
   };

@@ -10,7 +10,8 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildForecastDetail } from '../../src/forecast/forecastReport.js';
 import { buildApp } from '../../src/http/app.js';
-import { FORECAST_MESSAGES, FORECAST_RETRY_AFTER_SECONDS, type ForecastSource } from '../../src/http/forecastRoute.js';
+import type { ForecastSource } from '../../src/forecast/forecastReport.js';
+import { FORECAST_MESSAGES, FORECAST_RETRY_AFTER_SECONDS, forecastRoutes } from '../../src/forecast/forecastRoute.js';
 import { MESSAGES } from '../../src/http/errors.js';
 import { addKey, FIXED_NOW_MS, setMaintenance, startHttpHarness, type HttpHarness } from '../helpers/httpApp.js';
 
@@ -42,7 +43,7 @@ describe('GET /v1/stations/{id}/forecast', () => {
 
   async function start(): Promise<FastifyInstance> {
     h = await startHttpHarness();
-    app = await buildApp({ config: h.config, store: h.store, access: h.access, logger: pino({ level: 'silent' }), clock: { now: () => FIXED_NOW_MS }, forecast: source });
+    app = await buildApp({ config: h.config, store: h.store, access: h.access, logger: pino({ level: 'silent' }), clock: { now: () => FIXED_NOW_MS }, unitRoutes: [forecastRoutes(source, { now: () => FIXED_NOW_MS })] });
     return app;
   }
 

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AcceptReading } from '../../src/http/uploads.js';
+import type { AcceptReading } from '../../src/station/facade.js';
 import { UPLOAD_BODY_LIMIT_BYTES, WUNDERGROUND_PATH } from '../../src/http/uploads.js';
 import { uploadSecretDigest } from '../../src/http/uploadsMatch.js';
 import { UploadCounters } from '../../src/http/uploadsCounters.js';

@@ -6,11 +6,13 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import pino from 'pino';
-import { calculationContext } from '../../src/config/calculationContext.js';
-import { ForecastUnit } from '../../src/forecast/forecastUnit.js';
+import { buildStationUnits } from '../../src/daemon.js';
+import type { StationForecastConfig } from '../../src/forecast/forecastSettings.js';
 import type { Reading, StationConfig } from '../../src/ingest/types.js';
 import { GapFillUnit } from '../../src/modelled/gapFill.js';
 import { StationPipeline } from '../../src/station/pipeline.js';
+import { readingsService } from '../../src/station/facade.js';
+import { provide } from '../../src/station/unit.js';
 import { Database } from '../../src/store/database.js';
 import { LogThrottle } from '../../src/util/logThrottle.js';
 import { FakeClock, testMqttConfig, waitUntil } from '../helpers/mqttHarness.js';
@@ -43,24 +45,20 @@ describe('gap filling: one request with the forecast, and the model\'s rain for 
     pipeline = database = undefined;
   });
 
-  async function start(station: StationConfig): Promise<{ gapFill: GapFillUnit; state: () => State }> {
+  /** The station's units as the daemon builds them (stationUnits(): gap filling carries the forecast through the service lookup). */
+  async function start(station: StationConfig & { forecast?: StationForecastConfig }): Promise<{ gapFill: GapFillUnit; state: () => State }> {
     const logger = pino({ level: 'silent' });
-    const config = testMqttConfig({ stations: [station], broker: { enabled: false }, history: { freshnessMinutes: 30 } });
+    const forecast = { openMeteoUrl: openMeteo.fake.baseUrl, intervalMinutes: 60, modelledIntervalMinutes: 60, timeoutSeconds: 5, retries: 0, rainLeadMinutes: 20 };
+    const config = { ...testMqttConfig({ stations: [station], broker: { enabled: false }, history: { freshnessMinutes: 30 } }), forecast };
     database = await Database.open(openMeteo.temp.dbPath);
-    const db = database;
-    const forecast = new ForecastUnit({
-      stations: [station], settings: { openMeteoUrl: openMeteo.fake.baseUrl, intervalMinutes: 60, timeoutSeconds: 5, retries: 0, rainLeadMinutes: 20 },
-      database: db, logger, now: () => clock.now(), contextFor: (_s, nowMs) => calculationContext(config, nowMs), userAgent: 'test', random: () => 0.5,
-    });
     let built: StationPipeline | undefined;
-    const gapFill = new GapFillUnit({
-      stations: [station], settings: { openMeteoUrl: openMeteo.fake.baseUrl, intervalMinutes: 60, timeoutSeconds: 5, retries: 0 },
-      accept: (id, reading, origin) => built?.acceptReading(id, reading, origin) ?? 'not_running',
-      supplyForecast: (id, cached) => forecast.supply(id, cached),
-      logger, now: () => clock.now(), userAgent: 'test', random: () => 0.5,
+    const units = buildStationUnits({
+      config, logger, clock, store: database,
+      services: [provide(readingsService, (id, reading, origin) => built?.acceptReading(id, reading, origin) ?? 'not_running')],
     });
+    const gapFill = units.find((unit): unit is GapFillUnit => unit instanceof GapFillUnit)!;
     const log = logger.child({ module: 'mqtt' });
-    built = new StationPipeline({ config, database, logger, log, throttle: new LogThrottle(log), clock, units: [gapFill, forecast] });
+    built = new StationPipeline({ config, database, logger, log, throttle: new LogThrottle(log), clock, units });
     pipeline = built;
     await built.start();
     const p = built;

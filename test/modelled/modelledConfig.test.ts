@@ -9,11 +9,17 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { historyOptionsFor } from '../../src/config/historyOptions.js';
-import { stationsProblems } from '../../src/ingest/stationConfig.js';
+import { stationUnitConfigs } from '../../src/daemon.js';
+import { unitStationKeys } from '../../src/config/unitSettings.js';
+import { stationsProblems as problemsOf } from '../../src/ingest/stationConfig.js';
+import type { UnitStore } from '../../src/station/unit.js';
+import { forecastUnitOf } from '../forecast/forecastUnitOf.js';
 import { parseLocationSetting } from '../../src/ingest/modelledConfig.js';
 import { parseStationMessage } from '../../src/ingest/parse.js';
 
 const base = { id: 'home', name: 'Home', format: 'open-meteo' };
+/** With the units' keys (`gapFill` is the modelled module's), as loadConfig checks them. */
+const stationsProblems = (stations: unknown) => problemsOf(stations, unitStationKeys(stationUnitConfigs()));
 
 describe('modelled station settings', () => {
   it('needs a location and refuses hardware keys', () => {
@@ -37,8 +43,10 @@ describe('modelled station settings', () => {
   });
 
   it('adds the modelled station "home" for MOWABILITY_LOCATION, with its forecast, an hourly history gap and no messages', () => {
-    const config = loadConfig({ env: { MOWABILITY_LOCATION: ' 52.52, 13.41, 38 ' } });
-    expect(config.stations).toEqual([{ id: 'home', name: 'Home (modelled)', format: 'open-meteo', topic: 'mowability-modelled/home', location: { latitude: 52.52, longitude: 13.41, elevation: 38 }, forecast: { source: 'open-meteo' } }]);
+    const config = loadConfig({ env: { MOWABILITY_LOCATION: ' 52.52, 13.41, 38 ' }, units: stationUnitConfigs() });
+    expect(config.stations).toEqual([{ id: 'home', name: 'Home (modelled)', format: 'open-meteo', topic: 'mowability-modelled/home', location: { latitude: 52.52, longitude: 13.41, elevation: 38 } }]);
+    // Its forecast is Open-Meteo's without a `forecast` key (the forecast module's default for a modelled station).
+    expect(forecastUnitOf(config, {} as UnitStore, { now: () => 0 }).detail('home', 0)).toMatchObject({ source: 'open-meteo', available: false });
     const station = config.stations[0]!;
     expect(historyOptionsFor(config, station).maxGapMinutes).toBe(130);
     expect(parseStationMessage(station, station.topic, '{"temperature": 20}', { timeZone: 'UTC' })).toMatchObject({ kind: 'ignored' });

@@ -5,6 +5,7 @@
  * counted, and replayed to every new subscriber), and anonymous readings through the relay,
  * which skips the upload PASSKEY.
  */
+import { stationUnitConfigs } from '../../src/daemon.js';
 import { describe, expect, it as unit } from 'vitest';
 import { crossKeyProblems } from '../../src/config/crossKeyRules.js';
 import type { StationConfig } from '../../src/ingest/types.js';
@@ -43,7 +44,7 @@ describe('which command and relay topics other clients may write', () => {
 describe('a forecast topic under the base topic', () => {
   unit('is refused by the configuration: only the daemon may publish there, so the forecast would never arrive', () => {
     const station = { ...garden, forecast: { source: 'mqtt' as const, topic: 'mowability/garden/forecast' } };
-    expect(crossKeyProblems(testMqttConfig({ stations: [station] }))).toContainEqual(expect.stringMatching(/forecast\.topic "mowability\/garden\/forecast" lies under/));
+    expect(crossKeyProblems(testMqttConfig({ stations: [station] }), { units: stationUnitConfigs() })).toContainEqual(expect.stringMatching(/forecast\.topic "mowability\/garden\/forecast" lies under/));
   });
 });
 

@@ -2,31 +2,25 @@
  * GET /v1/stations/{id}/forecast: a station's forecast index and mowing
  * windows (docs/api.md), with the envelope and API keys of /v1/calculate. A
  * Bearer key works for every enabled key; api_key in the query only for keys
- * enabled for GET (it lands in URLs and logs). The forecast itself comes from
- * the MQTT side's forecast unit through `forecastOf`.
+ * enabled for GET (it lands in URLs and logs). The forecast unit's `routes`
+ * (./forecastModule.ts): the HTTP side registers it in the /v1 scope behind the
+ * key hook like every unit route; the forecast comes from `forecastOf`.
  */
-import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
-import fp from 'fastify-plugin';
-import type { ForecastSource } from '../forecast/forecastReport.js';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Clock } from '../util/clock.js';
-import { API_KEYS_PLUGIN } from './auth.js';
-import { sendError } from './errors.js';
-import { API_PREFIX } from './paths.js';
-import { errorEnvelopeSchema } from './schemas.js';
+import { errorEnvelopeSchema, HttpError } from '../util/httpError.js';
+import type { ForecastSource } from './forecastReport.js';
 
-export const FORECAST_PATH = `${API_PREFIX}/stations/:id/forecast`;
 export const FORECAST_MESSAGES = {
   unknownStation: 'Unknown station.',
   notConfigured: 'No forecast is configured for this station (set "forecast" in its station settings).',
   // Only before the forecast unit has started: the daemon starts the station side and its units before HTTP listens,
-  // so a listening daemon says this only while an embedding app starts; MQTT plays no part (src/forecast/compose.ts).
+  // so a listening daemon says this only while an embedding app starts; MQTT plays no part (./forecastModule.ts).
   unavailable: 'The forecast is not available yet: the station side is still starting. Retry after the time given in the Retry-After header.',
 } as const;
 
 /** Seconds a client waits before asking again for a forecast that is not available yet (Retry-After). */
 export const FORECAST_RETRY_AFTER_SECONDS = 5;
-
-export type { ForecastSource };
 
 const nullableString = { type: ['string', 'null'] } as const;
 const windowSchema = {
@@ -82,34 +76,28 @@ const forecastResponses = {
   '5xx': errorEnvelopeSchema,
 } as const;
 
-export interface ForecastOptions {
-  clock: Clock;
-  forecastOf: ForecastSource;
+/** The route over a forecast source, answering at `clock`'s now. */
+export function forecastRoutes(forecastOf: ForecastSource, clock: Clock): FastifyPluginAsync {
+  return async (app) => {
+    app.route({
+      method: 'GET',
+      url: '/stations/:id/forecast',
+      schema: {
+        summary: "A station's forecast index and mowing windows",
+        description: 'Requires an API key (Bearer: any enabled key; api_key query: keys enabled for GET). 404 for an unknown station or one without a forecast setting.',
+        params: { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[a-zA-Z0-9_-]{1,64}$' } } },
+        security: [{ bearerAuth: [] }, { apiKeyQuery: [] }],
+        response: forecastResponses,
+      },
+      // The scope's key hook runs before params validation, so an unauthenticated request learns nothing about station ids.
+      config: { access: 'bearerOrGetKey' },
+      handler: async (request: FastifyRequest<{ Params: { id: string } }>) => {
+        const forecast = forecastOf(request.params.id, clock.now());
+        if (forecast === 'unknown_station') throw new HttpError(404, FORECAST_MESSAGES.unknownStation);
+        if (forecast === 'not_configured') throw new HttpError(404, FORECAST_MESSAGES.notConfigured);
+        if (forecast === 'unavailable') throw new HttpError(503, FORECAST_MESSAGES.unavailable, { 'retry-after': String(FORECAST_RETRY_AFTER_SECONDS) });
+        return { status: 'ok', mfi: forecast, message: '' };
+      },
+    });
+  };
 }
-
-const forecastRoutes: FastifyPluginCallback<ForecastOptions> = (app: FastifyInstance, { clock, forecastOf }, done) => {
-  app.route({
-    method: 'GET',
-    url: FORECAST_PATH.slice(API_PREFIX.length),
-    schema: {
-      summary: "A station's forecast index and mowing windows",
-      description: 'Requires an API key (Bearer: any enabled key; api_key query: keys enabled for GET). 404 for an unknown station or one without a forecast setting.',
-      params: { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[a-zA-Z0-9_-]{1,64}$' } } },
-      security: [{ bearerAuth: [] }, { apiKeyQuery: [] }],
-      response: forecastResponses,
-    },
-    // The scope's key hook runs before params validation, so an unauthenticated request learns nothing about station ids.
-    config: { access: 'bearerOrGetKey' },
-    handler: async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
-      const forecast = forecastOf(request.params.id, clock.now());
-      if (forecast === 'unknown_station') return sendError(reply, 404, FORECAST_MESSAGES.unknownStation);
-      if (forecast === 'not_configured') return sendError(reply, 404, FORECAST_MESSAGES.notConfigured);
-      if (forecast === 'unavailable') return sendError(reply.header('retry-after', String(FORECAST_RETRY_AFTER_SECONDS)), 503, FORECAST_MESSAGES.unavailable);
-      return { status: 'ok', mfi: forecast, message: '' };
-    },
-  });
-  done();
-};
-
-/** Encapsulated, and only in the /v1 scope (after the key hook). */
-export const forecastPlugin = fp(forecastRoutes, { name: 'mowability-forecast', encapsulate: true, dependencies: [API_KEYS_PLUGIN] });

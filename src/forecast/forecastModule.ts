@@ -1,0 +1,75 @@
+/**
+ * The forecast as a station unit module (src/station/unit.ts, docs/units.md): its settings
+ * `forecast.*` and its key `forecast` in the station objects (./forecastSettings.ts), the unit
+ * (./forecastUnit.ts) with its state, hold, Home Assistant entities and counters, and its route
+ * GET /v1/stations/{id}/forecast (./forecastRoute.ts, docs/api.md "Forecast"). It uses two services:
+ * the lawn memory's quiet hours (its windows honour them) and the forecast carrier (a modelled
+ * station's or gap filling's request brings the station's Open-Meteo forecast: no second request).
+ */
+import { MODELLED_FORMAT } from '../ingest/types.js';
+import { defineStationUnit, quietHoursService, unitService, type StationUnit, type UnitStation } from '../station/unit.js';
+import { packageVersion } from '../util/packageVersion.js';
+import type { ForecastSource } from './forecastReport.js';
+import { forecastRoutes } from './forecastRoute.js';
+import { FORECAST_SETTINGS, FORECAST_STATION_KEY, type ForecastSettings, type StationForecastConfig } from './forecastSettings.js';
+import type { CachedForecast } from './forecastStore.js';
+import { ForecastUnit, type ForecastStation } from './forecastUnit.js';
+
+/** What a unit whose Open-Meteo request can bring a station's forecast offers the forecast. */
+export interface ForecastCarrier {
+  /**
+   * True when a request of the carrier's brings the station's Open-Meteo forecast; from then on
+   * each forecast it brings goes to `deliver`. False: the forecast fetches it itself.
+   */
+  carry(stationId: string, deliver: (forecast: CachedForecast) => Promise<void>): boolean;
+}
+
+/** The forecast carrier service (provided by the modelled stations' module, src/modelled/modelledModule.ts). */
+export const forecastCarrierService = unitService<ForecastCarrier>('forecastCarrier', "Open-Meteo requests that bring a station's forecast along");
+
+/** A station's `forecast` setting; a modelled station without one gets Open-Meteo's (its own request brings it). */
+function forecastConfigOf(station: UnitStation<StationForecastConfig | undefined>): StationForecastConfig | undefined {
+  return station.settings ?? (station.format === MODELLED_FORMAT ? { source: 'open-meteo' } : undefined);
+}
+
+/** GET /v1/stations/{id}/forecast's data source: 'unavailable' until the unit has started (it starts with the station side). */
+export function forecastSource(unit: ForecastUnit, stations: ReadonlyArray<UnitStation<StationForecastConfig | undefined>>): ForecastSource {
+  const configured = new Map(stations.map((station) => [station.id, forecastConfigOf(station) !== undefined]));
+  return (stationId, nowMs) => {
+    const has = configured.get(stationId);
+    if (has === undefined) return 'unknown_station';
+    if (!has) return 'not_configured';
+    if (!unit.started) return 'unavailable';
+    return unit.detail(stationId, nowMs) ?? 'not_configured';
+  };
+}
+
+export const forecastModule = defineStationUnit<ForecastSettings, StationForecastConfig | undefined, StationUnit[]>({
+  name: 'forecast',
+  config: { settings: FORECAST_SETTINGS, station: FORECAST_STATION_KEY },
+  // Every station: a modelled one has a forecast without the key, and the route tells an unknown station from one without it.
+  everyStation: true,
+  create: ({ settings, stations, log, clock, calculationContext, store, use }) => {
+    const quietHours = use(quietHoursService);
+    const carrier = use(forecastCarrierService);
+    if (!store) return [];
+    const unit: ForecastUnit = new ForecastUnit({
+      stations: stations.flatMap((station): ForecastStation[] => {
+        const config = forecastConfigOf(station);
+        if (!config) return [];
+        const carried = config.source === 'open-meteo' && carrier.carry(station.id, (forecast) => unit.supply(station.id, forecast));
+        return [{ id: station.id, config, carried, ...(station.location && { location: station.location }) }];
+      }),
+      settings,
+      database: store,
+      logger: log,
+      now: () => clock.now(),
+      contextFor: (stationId, nowMs) => calculationContext(nowMs, stationId),
+      // Windows honour the lawn memory's quiet hours (night ban, noise hours, Sundays, public holidays: the hold's calendar).
+      ...(quietHours && { quietHours }),
+      userAgent: `mowability/${packageVersion()}`,
+    });
+    unit.routes = forecastRoutes(forecastSource(unit, stations), clock);
+    return [unit];
+  },
+});

@@ -1,0 +1,80 @@
+/**
+ * Modelled stations and gap filling as one station unit module (src/station/unit.ts, docs/units.md):
+ * both ask Open-Meteo with the forecast's connection settings (`forecast.*`, the fragment they share
+ * with the forecast module), hand readings into the pipeline through the station side's `readings`
+ * service (the same path as uploads), and carry a station's Open-Meteo forecast in the same request:
+ * they provide the forecast carrier service the forecast module, listed after this one, uses.
+ * The module owns the station key `gapFill`; modelled stations are those of format "open-meteo".
+ */
+import { forecastCarrierService, type ForecastCarrier } from '../forecast/forecastModule.js';
+import { FORECAST_SETTINGS, type ForecastSettings } from '../forecast/forecastSettings.js';
+import type { CachedForecast } from '../forecast/forecastStore.js';
+import { gapFillProblems } from '../ingest/modelledConfig.js';
+import type { GapFillConfig } from '../ingest/types.js';
+import { readingsService } from '../station/facade.js';
+import { defineStationUnit, provide, type StationUnit, type UnitStation } from '../station/unit.js';
+import { packageVersion } from '../util/packageVersion.js';
+import { GapFillUnit } from './gapFill.js';
+import { isModelled, ModelledStationUnit, type ModelledSettings, type ModelledStationConfig } from './modelledUnit.js';
+
+function modelledSettings(forecast: ForecastSettings): ModelledSettings {
+  return { openMeteoUrl: forecast.openMeteoUrl, intervalMinutes: forecast.modelledIntervalMinutes, timeoutSeconds: forecast.timeoutSeconds, retries: forecast.retries };
+}
+
+function stationConfig(station: UnitStation<GapFillConfig | undefined>): ModelledStationConfig {
+  return { id: station.id, ...(station.format && { format: station.format }), ...(station.location && { location: station.location }), ...(station.settings && { gapFill: station.settings }) };
+}
+
+/** The forecasts the module's requests bring, by station, for whoever asked to carry them (a unit without hooks: the service's value). */
+class Carried implements ForecastCarrier, StationUnit {
+  readonly name = 'forecast-carrier';
+  readonly #deliveries = new Map<string, (forecast: CachedForecast) => Promise<void>>();
+  readonly #stations: ReadonlyMap<string, ModelledStationConfig>;
+
+  constructor(stations: readonly ModelledStationConfig[]) {
+    this.#stations = new Map(stations.map((station) => [station.id, station]));
+  }
+
+  carry(stationId: string, deliver: (forecast: CachedForecast) => Promise<void>): boolean {
+    const station = this.#stations.get(stationId);
+    // A modelled station's request, or a station's gap filling: one request per round serves both.
+    if (!station?.location || (!isModelled(station) && station.gapFill === undefined)) return false;
+    this.#deliveries.set(stationId, deliver);
+    return true;
+  }
+
+  carries(stationId: string): boolean {
+    return this.#deliveries.has(stationId);
+  }
+
+  async supply(stationId: string, forecast: CachedForecast): Promise<void> {
+    await this.#deliveries.get(stationId)?.(forecast);
+  }
+}
+
+/** Modelled stations (state `origin`, `modelled`) and gap filling (`estimated_fields`, `rain_source`), in that order. */
+export const modelledModule = defineStationUnit<ForecastSettings, GapFillConfig | undefined, readonly [ModelledStationUnit, GapFillUnit, Carried]>({
+  name: 'modelled',
+  config: { settings: FORECAST_SETTINGS, station: { key: 'gapFill', problems: (value, problem, station) => gapFillProblems(value, station.location, problem) } },
+  // Every station: a modelled one is known by its format, a gap-filled one by its key.
+  everyStation: true,
+  create: ({ settings, stations, log, clock, use }) => {
+    const configs = stations.map(stationConfig);
+    const carried = new Carried(configs);
+    const options = {
+      stations: configs,
+      settings: modelledSettings(settings),
+      supplyForecast: (stationId: string, forecast: CachedForecast) => carried.supply(stationId, forecast),
+      logger: log,
+      now: () => clock.now(),
+      userAgent: `mowability/${packageVersion()}`,
+    };
+    const needsReadings = configs.some((station) => isModelled(station) || station.gapFill !== undefined);
+    const accept = needsReadings ? use(readingsService) : () => 'not_running' as const;
+    return [new ModelledStationUnit({ ...options, accept }), new GapFillUnit({ ...options, accept, carriesForecast: (stationId) => carried.carries(stationId) }), carried] as const;
+  },
+  provides: {
+    services: [forecastCarrierService],
+    values: ([, , carried]) => [provide(forecastCarrierService, { carry: (stationId, deliver) => carried.carry(stationId, deliver) })],
+  },
+});
