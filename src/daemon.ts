@@ -13,6 +13,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { calculationContext } from './config/calculationContext.js';
 import { deprecatedSettingsOf } from './config/load.js';
 import type { AppConfig } from './config/schema.js';
 import { deprecationMessage } from './config/settingAliases.js';
@@ -26,7 +27,7 @@ import { closeApp } from './http/shutdown.js';
 import { statusPageSources, type StationsView } from './http/stationsView.js';
 import type { UploadRefusal } from './http/uploads.js';
 import { UploadCounters } from './http/uploadsCounters.js';
-import { lawnMemoryUnit } from './lawn/buildLawnUnit.js';
+import { lawnMemoryUnit, lawnQuietHours } from './lawn/buildLawnUnit.js';
 import { createMetrics } from './metrics/registry.js';
 import { StationReadingCounter } from './metrics/stationReadings.js';
 import { createGapFillUnit, createModelledUnit } from './modelled/compose.js';
@@ -193,7 +194,7 @@ export function builtInUnits(core: Core, station: StationFacade, modules: readon
   const version = packageVersion();
   const readings = new StationReadingCounter();
   const uploadRefusals = new UploadRefusals({ database: () => database, logger, now: () => clock.now(), saveIntervalMs: config.history.flushIntervalSeconds * 1000 });
-  const forecast = createForecastUnit({ config, database, logger, clock, version });
+  const forecast = createForecastUnit({ config, database, logger, clock, version, quietHours: lawnQuietHours(config, calculationContext(config, 0).timeZone, clock) });
   const statusPage = statusPageSources(config, (stationId) => station.stationState(stationId), () => database);
   const units: StationUnit[] = [
     ...modules,

@@ -5,9 +5,9 @@
 import type { Logger } from 'pino';
 import { calculationContext } from '../config/calculationContext.js';
 import type { AppConfig } from '../config/schema.js';
+import type { QuietHoursSettings } from '../core/lawn/quietHours.js';
 import type { Database } from '../store/database.js';
 import type { Clock } from '../util/clock.js';
-import { lawnQuietHours } from '../lawn/buildLawnUnit.js';
 import type { ForecastSource } from './forecastReport.js';
 import { ForecastUnit } from './forecastUnit.js';
 
@@ -17,11 +17,12 @@ export interface ForecastWiring {
   logger: Logger;
   clock: Clock;
   version: string;
+  /** The lawn memory's quiet hours (src/lawn/buildLawnUnit.ts lawnQuietHours), passed in: a unit imports no other unit. */
+  quietHours?: QuietHoursSettings | undefined;
 }
 
 export function createForecastUnit(wiring: ForecastWiring): ForecastUnit {
-  const { config } = wiring;
-  const quietHours = lawnQuietHours(config, calculationContext(config, 0).timeZone, wiring.clock);
+  const { config, quietHours } = wiring;
   return new ForecastUnit({
     stations: config.stations,
     settings: config.forecast,

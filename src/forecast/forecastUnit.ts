@@ -22,9 +22,9 @@ import { FetchLoop } from './fetchLoop.js';
 import { forecastEntities } from './forecastEntities.js';
 import { DetailCache } from './detailCache.js';
 import { buildForecastDetail, compactForecast, STALE_AFTER_INTERVALS, type ForecastDetail, type ForecastView } from './forecastReport.js';
-import { ForecastStore, type CachedForecast } from './forecastStore.js';
+import { ForecastStore, type CachedForecast } from '../store/forecastStore.js';
 import { parseForecastPayload } from './mqttForecast.js';
-import { OpenMeteoClient } from './openMeteoClient.js';
+import { OpenMeteoClient } from '../openmeteo/openMeteoClient.js';
 
 /** The service-level settings (config `forecast.*`). */
 export interface ForecastSettings {

@@ -10,14 +10,13 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/schema.js';
 import { calculate as coreCalculate } from '../core/index.js';
-import type { Metrics } from '../metrics/registry.js';
 import type { ServiceStore } from '../store/serviceStore.js';
 import type { Clock } from '../util/clock.js';
 import { apiKeys, type AccessView, type ApiKeysOptions, type UsageGate } from './auth.js';
 import { calculatePlugin, type Calculator } from './calculateRoute.js';
 import { forecastPlugin, type ForecastSource } from './forecastRoute.js';
 import { createConfigCheck, healthPlugin, type HealthRouteDeps } from './healthRoute.js';
-import { metricsPlugin } from './metricsRoute.js';
+import { metricsPlugin, type RequestMetrics } from './metricsRoute.js';
 import { openApiPlugin, UNKNOWN_VERSION } from './openapi.js';
 import { API_PREFIX } from './paths.js';
 import { registrationPlugin, type RegistrationOptions } from './registrationRoutes.js';
@@ -47,7 +46,7 @@ export interface HomeDeps {
   /** The system clock's figures for /health's `checks.clock` (omitted: not shown). */
   clockStatus?: HealthRouteDeps['clockStatus'];
   /** Prometheus metrics for GET /metrics (omitted: no metrics, no hook). Access: config.http.metrics. */
-  metrics?: Metrics;
+  metrics?: RequestMetrics;
   /** Station forecasts for GET /v1/stations/{id}/forecast (omitted: no such route). */
   forecast?: ForecastSource;
   /** The stations for the status page and GET /v1/stations (omitted: none). Access: config.http.statusPage. */

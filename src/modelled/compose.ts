@@ -5,7 +5,7 @@
  */
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/schema.js';
-import type { ForecastUnit } from '../forecast/forecastUnit.js';
+import type { SupplyForecast } from '../store/forecastStore.js';
 import type { Clock } from '../util/clock.js';
 import type { AcceptReadingFn } from './modelledRound.js';
 import { GapFillUnit } from './gapFill.js';
@@ -17,7 +17,8 @@ export interface ModelledWiring {
   clock: Clock;
   version: string;
   accept: AcceptReadingFn;
-  forecast: Pick<ForecastUnit, 'supply'>;
+  /** The forecast unit (its supply()), passed in: a unit imports no other unit. */
+  forecast: { supply: SupplyForecast };
 }
 
 function settingsOf(config: AppConfig): ModelledSettings {

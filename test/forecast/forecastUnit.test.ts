@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { createForecastUnit } from '../../src/forecast/compose.js';
-import { holidayCalendar, lawnMemorySettingsOf } from '../../src/lawn/buildLawnUnit.js';
+import { holidayCalendar, lawnMemorySettingsOf, lawnQuietHours } from '../../src/lawn/buildLawnUnit.js';
 import { stationUnitConfigs } from '../../src/daemon.js';
 import type { StationConfig } from '../../src/ingest/types.js';
 import { Database } from '../../src/store/database.js';
@@ -121,7 +121,8 @@ describe('forecast unit with the MQTT forecast topic', () => {
     await holidayCalendar(lawnMemorySettingsOf(config), clock)!.start();
     cacheDb = await Database.open(temp.dbPath);
     const db = cacheDb;
-    const unit = createForecastUnit({ config, database: db, logger: silentLogger, clock, version: 'test' });
+    const quietHours = lawnQuietHours(config, config.timezone, clock);
+    const unit = createForecastUnit({ config, database: db, logger: silentLogger, clock, version: 'test', quietHours });
     daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ stations: [garden] }), clock, silentLogger, [unit]);
     observer = await RecordingClient.connect(daemon.port);
     await observer.client.subscribeAsync('mowability/garden/state', { qos: 1 });
