@@ -3,7 +3,7 @@ import { startDaemon } from '../../daemon.js';
 import { MFI_VERSION } from '../../core/version.js';
 import { createAccessLogger, createLogger } from '../../util/logger.js';
 import { packageVersion } from '../../util/packageVersion.js';
-import { expectPositionals, parseCommand } from '../args.js';
+import { expectPositionals, parseCommand, printedHelp } from '../args.js';
 import { configFor } from '../context.js';
 import { EXIT_FAILURE, EXIT_OK, type CliIo } from '../io.js';
 import { HELP } from '../help.js';
@@ -48,10 +48,7 @@ export const FORCED_EXIT_AFTER_MS = 5000;
 
 export async function serveCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const parsed = parseCommand(COMMAND, argv);
-  if (parsed.help) {
-    io.stdout(`${HELP.serve}\n`);
-    return EXIT_OK;
-  }
+  if (printedHelp(parsed, io, HELP.serve)) return EXIT_OK;
   expectPositionals(COMMAND, parsed.positionals, []);
   const config = configFor(parsed, io);
   const logger = createLogger({ level: config.log.level });
