@@ -9,7 +9,9 @@
 const LAYERS = [
   { name: 'core', paths: ['src/core/'] },
   { name: 'util', paths: ['src/util/'] },
-  { name: 'data', paths: ['src/ingest/', 'src/history/', 'src/store/'] },
+  // Readings, their history, the tables, and the weather model's client (Open-Meteo): facts the
+  // units share live here, never in one unit that the others import.
+  { name: 'data', paths: ['src/ingest/', 'src/history/', 'src/store/', 'src/openmeteo/'] },
   // Home Assistant naming as data (entities, ids, discovery messages): the config's id-collision
   // rule needs it, the MQTT side publishes it.
   { name: 'homeassistant', paths: ['src/homeassistant/'] },
@@ -20,11 +22,17 @@ const LAYERS = [
   // Station units: features that plug into the station side through its unit contract.
   { name: 'units', paths: ['src/forecast/', 'src/lawn/', 'src/modelled/', 'src/units/'] },
   // Transports and views: they feed the station side and show its results, never each other.
-  { name: 'adapters', paths: ['src/http/', 'src/mqtt/', 'src/metrics/'] },
+  { name: 'adapters', paths: ['src/http/', 'src/mqtt/'] },
+  // Prometheus metrics read the transports' and the station side's counters at scrape time; HTTP
+  // serves them through the shape its /metrics plugin declares (src/http/metricsRoute.ts).
+  { name: 'metrics', paths: ['src/metrics/'] },
   { name: 'composition root', paths: ['src/daemon[A-Za-z]*\\.ts$'] },
   // The process entry: parses argv and runs a command, one of which (serve) starts the daemon.
   { name: 'cli', paths: ['src/cli/'] },
 ];
+
+/** The folders of station units: each plugs into the station side alone. */
+const UNIT_FOLDERS = ['forecast', 'lawn', 'modelled', 'units'];
 
 /** Regex alternatives matching every path of the given layers. */
 function pathsOf(layers) {
@@ -48,7 +56,24 @@ module.exports = {
       from: { path: '^(src|bench)/' },
       to: { circular: true },
     },
+    {
+      name: 'no-folder-cycle',
+      severity: 'error',
+      comment: 'Two folders that import each other are one idea split in two; move the shared fact to the lower one (or pass it in).',
+      scope: 'folder',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
     ...upwardRules,
+    {
+      name: 'units-apart',
+      severity: 'error',
+      comment:
+        'A station unit imports no other unit: what two units share lives in a lower layer (src/openmeteo/, src/store/), ' +
+        'and what one unit gives another is passed in by the composition root (src/daemon.ts).',
+      from: { path: `^src/(${UNIT_FOLDERS.join('|')})/` },
+      to: { path: `^src/(${UNIT_FOLDERS.join('|')})/`, pathNot: '^src/$1/' },
+    },
     {
       name: 'transports-apart',
       severity: 'error',

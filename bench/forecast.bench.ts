@@ -16,7 +16,7 @@ import { QuietHoursTimeline } from '../src/core/forecastQuietHours.js';
 import type { QuietHoursSettings } from '../src/core/lawn/quietHours.js';
 import { DetailCache } from '../src/forecast/detailCache.js';
 import * as report from '../src/forecast/forecastReport.js';
-import { parseOpenMeteo } from '../src/forecast/openMeteoResponse.js';
+import { parseOpenMeteo } from '../src/openmeteo/openMeteoResponse.js';
 import type { Benchmark, BenchContext, BenchOutcome } from './lib/benchmark.js';
 import { seededRandom } from './lib/inputs.js';
 import { measured, atMost, type Figure } from './lib/report.js';

@@ -5,7 +5,7 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { listSettings } from '../config/schema.js';
-import { UsageError } from './io.js';
+import { EXIT_OK, UsageError, type CliIo } from './io.js';
 
 type OptionSpec = NonNullable<ParseArgsConfig['options']>[string];
 export type Options = Record<string, OptionSpec>;
@@ -57,4 +57,31 @@ export function parseId(command: string, text: string): number {
     throw new UsageError(command, `ID must be a positive whole number, got "${text}"`);
   }
   return Number(text);
+}
+
+/** Prints the command's help when --help was given; the command then returns EXIT_OK. */
+export function printedHelp(parsed: ParsedCommand, io: CliIo, help: string): boolean {
+  if (parsed.help) io.stdout(`${help}\n`);
+  return parsed.help;
+}
+
+/** One call of `COMMAND SUBCOMMAND …`: "keys add" for messages, the positionals after the subcommand, the flags, the streams. */
+export interface SubcommandInvocation {
+  where: string;
+  subcommand: string;
+  rest: string[];
+  parsed: ParsedCommand;
+  io: CliIo;
+}
+
+export type Subcommands = Readonly<Record<string, (invocation: SubcommandInvocation) => Promise<number>>>;
+
+/** Runs the subcommand named by the first positional from the table; --help prints the command's help, no subcommand is a usage error. */
+export async function runSubcommand(command: string, parsed: ParsedCommand, io: CliIo, help: string, subcommands: Subcommands): Promise<number> {
+  const [subcommand, ...rest] = parsed.positionals;
+  if (printedHelp(parsed, io, help)) return EXIT_OK;
+  if (subcommand === undefined) throw new UsageError(command, 'missing subcommand');
+  const run = Object.hasOwn(subcommands, subcommand) ? subcommands[subcommand] : undefined;
+  if (!run) throw new UsageError(command, `unknown subcommand "${subcommand}"`);
+  return run({ where: `${command} ${subcommand}`, subcommand, rest, parsed, io });
 }

@@ -6,7 +6,7 @@ const COMMON = `Common options:
 
 Exit codes: 0 ok, 1 failure, 2 usage error, 78 configuration error.`;
 
-export const HELP: Record<string, string> = {
+export const HELP = {
   main: `Usage: mowability <command> [options]
 
 Commands:
@@ -153,4 +153,4 @@ Setting flags:
 @SETTINGS@
 
 ${COMMON}`,
-};
+} satisfies Record<string, string>;

@@ -145,7 +145,7 @@ export const serviceSchema = {
       },
     },
     rateLimitStore: {
-      doc: 'Where rate-limit counters live: "" (this instance\'s memory; N instances allow N times the limit) or a Redis URL (redis://host:6379) shared by every instance; best given as the systemd credential http.rateLimitStore.',
+      doc: 'Where rate-limit counters live: "" (this instance\'s memory; N instances allow N times the limit) or a Redis URL (redis://host:6379) shared by every instance; best given in the service\'s root-only environment file (docs/deployment.md).',
       format: String,
       default: '',
       env: 'MOWABILITY_RATE_LIMIT_STORE',

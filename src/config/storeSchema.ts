@@ -18,7 +18,7 @@ export const storeSchema = {
       arg: 'store-kind',
     },
     url: {
-      doc: 'PostgreSQL connection URL for store.kind postgres (postgres://user:password@host:5432/database); best given as the systemd credential store.url.',
+      doc: 'PostgreSQL connection URL for store.kind postgres (postgres://user:password@host:5432/database); best given in the service\'s root-only environment file (docs/deployment.md), which the admin command passes on too.',
       format: String,
       default: '',
       env: 'MOWABILITY_STORE_URL',

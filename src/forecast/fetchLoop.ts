@@ -8,8 +8,8 @@
  */
 import type { Logger } from 'pino';
 import type { StationLocation } from '../ingest/types.js';
-import type { CachedForecast } from './forecastStore.js';
-import type { FetchOutcome, OpenMeteoClient } from './openMeteoClient.js';
+import type { CachedForecast } from '../store/forecastStore.js';
+import type { FetchOutcome, OpenMeteoClient } from '../openmeteo/openMeteoClient.js';
 import { jittered, RepeatingTask } from '../util/repeatingTask.js';
 
 export interface FetchLoopOptions {

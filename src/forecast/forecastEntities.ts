@@ -5,7 +5,7 @@
  * `timestamp` takes an ISO 8601 time with offset and no unit, `duration` takes min.
  */
 import type { EntitySpec } from '../homeassistant/stationEntities.js';
-import type { ForecastSourceKind } from './forecastStore.js';
+import type { ForecastSourceKind } from '../store/forecastStore.js';
 
 export const FORECAST_SOURCE_OPTIONS: readonly ForecastSourceKind[] = ['open-meteo', 'mqtt'];
 

@@ -7,25 +7,13 @@
  * station's or gap filling's request brings the station's Open-Meteo forecast: no second request).
  */
 import { MODELLED_FORMAT } from '../ingest/types.js';
-import { defineStationUnit, quietHoursService, unitService, type StationUnit, type UnitStation } from '../station/unit.js';
+import { defineStationUnit, forecastCarrierService, quietHoursService, type StationUnit, type UnitStation } from '../station/unit.js';
 import { packageVersion } from '../util/packageVersion.js';
 import type { ForecastSource } from './forecastReport.js';
 import { forecastRoutes } from './forecastRoute.js';
-import { FORECAST_SETTINGS, FORECAST_STATION_KEY, type ForecastSettings, type StationForecastConfig } from './forecastSettings.js';
-import type { CachedForecast } from './forecastStore.js';
+import { FORECAST_STATION_KEY, type StationForecastConfig } from './forecastSettings.js';
+import { FORECAST_SETTINGS, type ForecastSettings } from '../config/openMeteoSettings.js';
 import { ForecastUnit, type ForecastStation } from './forecastUnit.js';
-
-/** What a unit whose Open-Meteo request can bring a station's forecast offers the forecast. */
-export interface ForecastCarrier {
-  /**
-   * True when a request of the carrier's brings the station's Open-Meteo forecast; from then on
-   * each forecast it brings goes to `deliver`. False: the forecast fetches it itself.
-   */
-  carry(stationId: string, deliver: (forecast: CachedForecast) => Promise<void>): boolean;
-}
-
-/** The forecast carrier service (provided by the modelled stations' module, src/modelled/modelledModule.ts). */
-export const forecastCarrierService = unitService<ForecastCarrier>('forecastCarrier', "Open-Meteo requests that bring a station's forecast along");
 
 /** A station's `forecast` setting; a modelled station without one gets Open-Meteo's (its own request brings it). */
 function forecastConfigOf(station: UnitStation<StationForecastConfig | undefined>): StationForecastConfig | undefined {

@@ -9,13 +9,12 @@ import { projectForecast, type ProjectionRequest } from '../core/forecastProject
 import { HourIndexMemo, indexHours, summarizeForecast, type ForecastWindow, type HourIndex, type WindowRules } from '../core/forecastWindows.js';
 import { MAX_FUTURE_SKEW_MS } from '../ingest/time.js';
 import type { StationInput } from '../station/unit.js';
-import type { CachedForecast, ForecastSourceKind } from './forecastStore.js';
+import { OPEN_METEO_ATTRIBUTION } from '../openmeteo/openMeteoResponse.js';
+import type { CachedForecast, ForecastSourceKind } from '../store/forecastStore.js';
 
-/** Open-Meteo's terms ask for attribution (https://open-meteo.com/en/license): CC BY 4.0. */
 /** A station's forecast now, or why there is none (GET /v1/stations/{id}/forecast, ./forecastRoute.ts). */
 export type ForecastSource = (stationId: string, nowMs: number) => ForecastDetail | 'unknown_station' | 'not_configured' | 'unavailable';
 
-export const OPEN_METEO_ATTRIBUTION = 'Weather data by Open-Meteo.com (CC BY 4.0)';
 /** A forecast older than this many fetch intervals is stale: shown, but not used for mowable. */
 export const STALE_AFTER_INTERVALS = 3;
 

@@ -22,10 +22,11 @@ import { FetchLoop } from './fetchLoop.js';
 import { forecastEntities } from './forecastEntities.js';
 import { DetailCache } from './detailCache.js';
 import { buildForecastDetail, compactForecast, ForecastMemo, STALE_AFTER_INTERVALS, type ForecastDetail, type ForecastView } from './forecastReport.js';
-import { ForecastStore, type CachedForecast } from './forecastStore.js';
+import { ForecastStore, type CachedForecast } from '../store/forecastStore.js';
 import { parseForecastPayload } from './mqttForecast.js';
-import { connectOpenMeteo } from './openMeteoClient.js';
-import type { ForecastSettings, StationForecastConfig } from './forecastSettings.js';
+import { connectOpenMeteo } from '../openmeteo/openMeteoClient.js';
+import type { StationForecastConfig } from './forecastSettings.js';
+import type { ForecastSettings } from '../config/openMeteoSettings.js';
 
 /** A station with a forecast: where it stands, its `forecast` setting, and whether another unit's request carries it (ForecastCarrier). */
 export interface ForecastStation {

@@ -10,13 +10,12 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/schema.js';
 import { calculate as coreCalculate } from '../core/index.js';
-import type { Metrics } from '../metrics/registry.js';
 import type { ServiceStore } from '../store/serviceStore.js';
 import type { Clock } from '../util/clock.js';
 import { apiKeys, type AccessView, type ApiKeysOptions, type UsageGate } from './auth.js';
 import { calculatePlugin, type Calculator } from './calculateRoute.js';
 import { createConfigCheck, healthPlugin, type HealthRouteDeps } from './healthRoute.js';
-import { metricsPlugin } from './metricsRoute.js';
+import { metricsPlugin, type RequestMetrics } from './metricsRoute.js';
 import { openApiPlugin, UNKNOWN_VERSION } from './openapi.js';
 import { API_PREFIX } from './paths.js';
 import { registrationPlugin, type RegistrationOptions } from './registrationRoutes.js';
@@ -47,7 +46,7 @@ export interface HomeDeps {
   /** The system clock's figures for /health's `checks.clock` (omitted: not shown). */
   clockStatus?: HealthRouteDeps['clockStatus'];
   /** Prometheus metrics for GET /metrics (omitted: no metrics, no hook). Access: config.http.metrics. */
-  metrics?: Metrics;
+  metrics?: RequestMetrics;
   /** The stations for the status page and GET /v1/stations (omitted: none). Access: config.http.statusPage. */
   stations?: StationsView;
   /** How often the status page polls (default 15 s; browser tests make it short). */

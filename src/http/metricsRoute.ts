@@ -8,15 +8,25 @@ import ipaddr from 'ipaddr.js';
 import type { FastifyInstance, FastifyPluginCallback, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { MetricsAccess } from '../config/serviceSchema.js';
-import type { Metrics } from '../metrics/registry.js';
 import { authorizeBearer, type AccessView } from './auth.js';
 import { MESSAGES } from './errors.js';
 import { HttpError } from '../util/httpError.js';
 import { METRICS_PATH } from './paths.js';
 import { errorEnvelopeSchema } from './schemas.js';
 
+/**
+ * What this plugin needs of the metrics (src/metrics/registry.ts builds them): declared here, so
+ * that HTTP does not import the metrics, which read HTTP's, MQTT's and the station side's counters.
+ */
+export interface RequestMetrics {
+  /** One finished HTTP request. */
+  observeRequest(request: { route: string | undefined; method: string; statusCode: number; seconds: number }): void;
+  /** The exposition text and its content type. */
+  render(): Promise<{ contentType: string; body: string }>;
+}
+
 export interface MetricsOptions {
-  metrics: Metrics;
+  metrics: RequestMetrics;
   mode: MetricsAccess;
   access: AccessView;
 }

@@ -56,7 +56,8 @@ export const registrationBodySchema = {
     email: { type: 'string', maxLength: REGISTRATION_LIMITS.email, description: 'Where the operator can reach you about the review.' },
     intended_use: { type: 'string', minLength: REGISTRATION_LIMITS.intendedUseMin, maxLength: REGISTRATION_LIMITS.intendedUseMax, description: 'What you want to use the key for.' },
     usage: { type: 'string', enum: [...USAGE_KINDS], description: 'private or commercial use.' },
-    accept_terms: { type: ['boolean', 'string'], description: 'true (form: "true", "on", "yes" or "1"): you accept the terms of use.' },
+    // anyOf, not `type: [...]`: Ajv's strict mode warns about union types at every start.
+    accept_terms: { anyOf: [{ type: 'boolean' }, { type: 'string' }], description: 'true (form: "true", "on", "yes" or "1"): you accept the terms of use.' },
   },
 } as const;
 

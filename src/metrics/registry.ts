@@ -6,6 +6,7 @@
  * state), so tests and a restarted app never collide.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { RequestMetrics } from '../http/metricsRoute.js';
 import { CALCULATE_PATH } from '../http/paths.js';
 import { registerDaemonMetrics } from './daemonMetrics.js';
 import { DEFAULT_MONITOR_RESOLUTION_MS, registerEventLoopDelay } from './eventLoopDelay.js';
@@ -22,12 +23,9 @@ export const UNMATCHED_ROUTE = 'unmatched';
 
 export type { MetricsOptions };
 
-export interface Metrics {
+/** What HTTP counts and serves (its /metrics plugin declares the shape), plus the registry itself. */
+export interface Metrics extends RequestMetrics {
   readonly registry: Registry;
-  /** One finished HTTP request. */
-  observeRequest(request: { route: string | undefined; method: string; statusCode: number; seconds: number }): void;
-  /** The exposition text and its content type. */
-  render(): Promise<{ contentType: string; body: string }>;
 }
 
 type MqttGaugeName = 'connected' | 'brokerRetainedMessages' | 'brokerRetainedBytes' | 'brokerClients';
@@ -61,18 +59,22 @@ const MQTT_GAUGES: Record<MqttGaugeName, [name: string, help: string]> = {
   brokerClients: ['broker_clients', "Open client connections of the embedded broker (the daemon's own included)."],
 };
 
+/** A counter whose count another part owns; a scrape copies it (reset + inc keeps the counter type). */
+function copiedCounter(registry: Registry, name: string, help: string, read: () => number): void {
+  new Counter({
+    name: METRIC_PREFIX + name,
+    help,
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(read());
+    },
+  });
+}
+
 function registerMqttMetrics(registry: Registry, source: () => MqttStats | undefined): void {
   for (const [field, [name, help]] of Object.entries(MQTT_COUNTERS) as Array<[MqttCounterName, [string, string]]>) {
-    new Counter({
-      name: METRIC_PREFIX + name,
-      help,
-      registers: [registry],
-      // The bridge owns the count; a scrape copies it (reset + inc keeps the counter type).
-      collect() {
-        this.reset();
-        this.inc(source()?.[field] ?? 0);
-      },
-    });
+    copiedCounter(registry, name, help, () => source()?.[field] ?? 0);
   }
   for (const [field, [name, help]] of Object.entries(MQTT_GAUGES) as Array<[keyof typeof MQTT_GAUGES, [string, string]]>) {
     new Gauge({
@@ -89,15 +91,7 @@ function registerMqttMetrics(registry: Registry, source: () => MqttStats | undef
 /** The counters the station units declare (StationUnit.metrics), read from their per-unit stats. */
 function registerUnitMetrics(registry: Registry, source: () => MqttStats | undefined, units: NonNullable<MetricsOptions['unitMetrics']>): void {
   for (const { unit, counter, metric: [name, help] } of units) {
-    new Counter({
-      name: METRIC_PREFIX + name,
-      help,
-      registers: [registry],
-      collect() {
-        this.reset();
-        this.inc(source()?.units[unit]?.[counter] ?? 0);
-      },
-    });
+    copiedCounter(registry, name, help, () => source()?.units[unit]?.[counter] ?? 0);
   }
 }
 

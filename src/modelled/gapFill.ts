@@ -16,14 +16,14 @@
  * conditions), so gap filling and the forecast cost one request per round, not two.
  */
 import type { Logger } from 'pino';
-import { connectOpenMeteo, type OpenMeteoClient } from '../forecast/openMeteoClient.js';
+import { connectOpenMeteo, type OpenMeteoClient } from '../openmeteo/openMeteoClient.js';
 import { parseModelledAnswer } from '../ingest/formats/openMeteo.js';
 import { GAP_FILL_FIELDS, type CurrentField, type GapFillField, type RainSource, type Reading, type StationLocation } from '../ingest/types.js';
 import type { AcceptReading } from '../station/facade.js';
 import { MINUTE_MS } from '../history/windows.js';
 import type { TimedReading } from '../history/stationHistory.js';
 import type { StationHistoryView, StationInput, StationUnit, UnitContext } from '../station/unit.js';
-import type { CachedForecast } from '../forecast/forecastStore.js';
+import type { CachedForecast } from '../store/forecastStore.js';
 import { ModelledLoop, type RoundResult } from './modelledLoop.js';
 import { currentUrl, modelledUrl, pastSpan } from './modelledRequest.js';
 import { acceptAll, lastObservedMs, newHours, parserAt, type Parsed } from './modelledRound.js';

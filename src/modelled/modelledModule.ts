@@ -6,13 +6,12 @@
  * they provide the forecast carrier service the forecast module, listed after this one, uses.
  * The module owns the station key `gapFill`; modelled stations are those of format "open-meteo".
  */
-import { forecastCarrierService, type ForecastCarrier } from '../forecast/forecastModule.js';
-import { FORECAST_SETTINGS, type ForecastSettings } from '../forecast/forecastSettings.js';
-import type { CachedForecast } from '../forecast/forecastStore.js';
+import { FORECAST_SETTINGS, type ForecastSettings } from '../config/openMeteoSettings.js';
+import type { CachedForecast } from '../store/forecastStore.js';
 import { gapFillProblems } from '../ingest/modelledConfig.js';
 import type { GapFillConfig } from '../ingest/types.js';
 import { readingsService } from '../station/facade.js';
-import { defineStationUnit, provide, type StationUnit, type UnitStation } from '../station/unit.js';
+import { defineStationUnit, forecastCarrierService, provide, type ForecastCarrier, type StationUnit, type UnitStation } from '../station/unit.js';
 import { packageVersion } from '../util/packageVersion.js';
 import { GapFillUnit } from './gapFill.js';
 import { isModelled, ModelledStationUnit, type ModelledSettings, type ModelledStationConfig } from './modelledUnit.js';

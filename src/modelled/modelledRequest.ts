@@ -4,7 +4,7 @@
  * history lacks: 14 days on the first start, a few hours once it is up to date, the whole outage
  * after one. Pure.
  */
-import { OPEN_METEO_HOURLY, openMeteoRequestUrl } from '../forecast/openMeteoResponse.js';
+import { OPEN_METEO_HOURLY, openMeteoRequestUrl } from '../openmeteo/openMeteoResponse.js';
 import { MODELLED_CURRENT } from '../ingest/formats/openMeteo.js';
 import type { StationLocation } from '../ingest/types.js';
 import { MINUTE_MS, RETENTION_MINUTES } from '../history/windows.js';

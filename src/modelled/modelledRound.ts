@@ -7,9 +7,9 @@
  * after an outage is filled from `past_days` when the provider answers again.
  */
 import type { ForecastHour } from '../core/forecastProjection.js';
-import type { CachedForecast } from '../forecast/forecastStore.js';
-import type { BodyParser, OpenMeteoClient, Validators } from '../forecast/openMeteoClient.js';
-import { parseOpenMeteo } from '../forecast/openMeteoResponse.js';
+import type { CachedForecast, Validators } from '../store/forecastStore.js';
+import type { BodyParser, OpenMeteoClient } from '../openmeteo/openMeteoClient.js';
+import { parseOpenMeteo } from '../openmeteo/openMeteoResponse.js';
 import { parseModelledAnswer, type ModelledAnswer } from '../ingest/formats/openMeteo.js';
 import type { Reading, StationConfig, StationLocation } from '../ingest/types.js';
 import { MINUTE_MS, RETENTION_MINUTES, minuteOf } from '../history/windows.js';

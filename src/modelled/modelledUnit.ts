@@ -8,9 +8,9 @@
  * once when it ends.
  */
 import type { Logger } from 'pino';
-import { OPEN_METEO_ATTRIBUTION } from '../forecast/forecastReport.js';
-import type { CachedForecast } from '../forecast/forecastStore.js';
-import { connectOpenMeteo } from '../forecast/openMeteoClient.js';
+import type { CachedForecast } from '../store/forecastStore.js';
+import { connectOpenMeteo } from '../openmeteo/openMeteoClient.js';
+import { OPEN_METEO_ATTRIBUTION } from '../openmeteo/openMeteoResponse.js';
 import { MODELLED_FORMAT, type StationConfig, type StationLocation } from '../ingest/types.js';
 import { MINUTE_MS } from '../history/windows.js';
 import type { StationHistoryView, StationUnit, UnitContext } from '../station/unit.js';

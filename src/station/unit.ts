@@ -25,6 +25,7 @@ import type { ObservedHistory } from '../core/forecastProjection.js';
 import type { Assembly, BucketRow, TimedReading } from '../history/stationHistory.js';
 import { unitSliceOf, type StationConfig, type StationFormat, type StationLocation } from '../ingest/types.js';
 import type { RunResult, SqlParams } from '../store/database.js';
+import type { CachedForecast } from '../store/forecastStore.js';
 import type { EntitySpec } from '../homeassistant/stationEntities.js';
 import type { Clock } from '../util/clock.js';
 import type { LogThrottle } from '../util/logThrottle.js';
@@ -217,6 +218,18 @@ export function provide<T>(service: UnitService<T>, value: T): ProvidedService {
 
 /** The quiet hours mowing honours (the lawn memory's settings and holiday calendar); undefined while the lawn memory is off. */
 export const quietHoursService = unitService<QuietHoursSettings | undefined>('quietHours', "the lawn memory's quiet hours");
+
+/** What a unit whose Open-Meteo request can bring a station's forecast offers the forecast. */
+export interface ForecastCarrier {
+  /**
+   * True when a request of the carrier's brings the station's Open-Meteo forecast; from then on
+   * each forecast it brings goes to `deliver`. False: the forecast fetches it itself.
+   */
+  carry(stationId: string, deliver: (forecast: CachedForecast) => Promise<void>): boolean;
+}
+
+/** The forecast carrier service (provided by the modelled stations' module, src/modelled/modelledModule.ts; used by the forecast, src/forecast/forecastModule.ts). */
+export const forecastCarrierService = unitService<ForecastCarrier>('forecastCarrier', "Open-Meteo requests that bring a station's forecast along");
 
 /** A station unit with its configuration: one module, one line in stationUnits() (src/daemon.ts). */
 export interface StationUnitModule<G = never, P = never, U extends StationUnit | readonly StationUnit[] = StationUnit | readonly StationUnit[]> {

@@ -6,86 +6,60 @@
  * Keys without a quota are counted the same way. The last use is written
  * every keys.usageFlushSeconds, as in the shared mode (./keyUsage.ts).
  */
-import type { Logger } from 'pino';
-import { CalendarDayClock } from '../util/calendarDay.js';
 import type { ClockStep } from '../util/clockWatch.js';
-import type { Admission, KeyUsageOptions } from './keyUsage.js';
+import { KeyUsageBase, type Admission } from './keyUsage.js';
 import type { ApiKeyCredential } from './serviceStore.js';
-import type { SqlDatabase } from './sqlDatabase.js';
-import { OwnDayCounts, moveUsage } from './usageDays.js';
+import { moveUsage } from './usageDays.js';
 
 const COUNT_ONE = `
   INSERT INTO key_usage (key_id, day, requests) SELECT CAST(? AS INTEGER), ?, 1 WHERE EXISTS (SELECT 1 FROM api_keys WHERE id = ?)
   ON CONFLICT (key_id, day) DO UPDATE SET requests = key_usage.requests + 1 WHERE CAST(? AS INTEGER) = 0 OR key_usage.requests < CAST(? AS INTEGER)
   RETURNING requests`;
 
-export class ExactKeyUsage {
-  readonly #db: SqlDatabase;
-  readonly #log: Logger;
-  readonly #defaultQuota: number;
-  readonly #flushIntervalMs: number;
-  readonly #days: CalendarDayClock;
-  #lastUsed = new Map<number, number>();
-  readonly #own = new OwnDayCounts();
-  #timer: NodeJS.Timeout | undefined;
-
-  constructor(options: KeyUsageOptions) {
-    this.#db = options.database;
-    this.#log = options.logger.child({ module: 'key-usage' });
-    this.#defaultQuota = options.defaultDailyQuota;
-    this.#flushIntervalMs = options.flushIntervalMs;
-    this.#days = new CalendarDayClock(options.timeZone);
-  }
-
+export class ExactKeyUsage extends KeyUsageBase {
   start(): Promise<void> {
-    this.#timer = setInterval(() => void this.flush(), this.#flushIntervalMs);
-    this.#timer.unref();
+    this.startFlushing();
     return Promise.resolve();
-  }
-
-  async stop(): Promise<void> {
-    clearInterval(this.#timer);
-    await this.flush();
   }
 
   /** Counts the request in the shared row, or refuses it when that row says today's quota is used up. */
   async admit(credential: ApiKeyCredential, nowMs: number): Promise<Admission> {
-    const { day, endMs } = this.#days.at(nowMs);
-    const quota = credential.dailyQuota ?? this.#defaultQuota;
-    const row = await this.#db.get<{ requests: number }>(COUNT_ONE, [credential.id, day, credential.id, quota, quota]);
+    const { day, endMs } = this.days.at(nowMs);
+    const quota = this.quotaOf(credential);
+    const row = await this.db.get<{ requests: number }>(COUNT_ONE, [credential.id, day, credential.id, quota, quota]);
     // No row: the update's condition failed (quota used up), or the key was removed meanwhile (not counted).
-    if (row === undefined && quota > 0) return { ok: false, quota, retryAfterSeconds: Math.max(1, Math.ceil((endMs - nowMs) / 1000)) };
-    if (row !== undefined) this.#own.count(day, credential.id, nowMs);
-    this.#lastUsed.set(credential.id, nowMs);
+    if (row === undefined && quota > 0) return this.refused(quota, endMs, nowMs);
+    if (row !== undefined) this.own.count(day, credential.id, nowMs);
+    this.lastUsed.set(credential.id, nowMs);
     return { ok: true };
   }
 
   /** The wall clock stepped to another day: this instance's counts of its usage day move there (./usageDays.ts). */
   async clockStepped(step: ClockStep): Promise<void> {
-    const moved = this.#own.clockStepped(step, this.#days.at(step.atMs).day);
+    const moved = this.own.clockStepped(step, this.days.at(step.atMs).day);
     if (!moved) return;
     try {
-      await moveUsage(this.#db, moved);
-      this.#log.info({ from: moved.from, to: moved.to, keys: moved.counts.size }, 'the clock stepped to another day: this instance\'s key usage of the day moves with it (quotas neither reset nor granted twice)');
+      await moveUsage(this.db, moved);
+      this.loggedMove(moved);
     } catch (err) {
-      this.#log.warn({ err }, 'could not move the key usage to the day the stepped clock shows; quotas may be off until midnight');
+      this.log.warn({ err }, 'could not move the key usage to the day the stepped clock shows; quotas may be off until midnight');
     }
   }
 
   /** Writes the last use of the keys used since the last write. */
   async flush(): Promise<void> {
-    if (this.#lastUsed.size === 0 || this.#db.closed) return;
-    const lastUsed = this.#lastUsed;
-    this.#lastUsed = new Map();
+    if (this.lastUsed.size === 0 || this.db.closed) return;
+    const lastUsed = this.lastUsed;
+    this.lastUsed = new Map();
     try {
-      await this.#db.transaction(async (db) => {
+      await this.db.transaction(async (db) => {
         for (const [keyId, at] of [...lastUsed].sort(([a], [b]) => a - b)) {
           await db.run('UPDATE api_keys SET last_used_at = ? WHERE id = ?', [new Date(at).toISOString(), keyId]);
         }
       });
     } catch (err) {
-      for (const [keyId, at] of lastUsed) if (!this.#lastUsed.has(keyId)) this.#lastUsed.set(keyId, at);
-      this.#log.warn({ err }, 'could not write the keys\' last use; keeping it for the next attempt');
+      for (const [keyId, at] of lastUsed) if (!this.lastUsed.has(keyId)) this.lastUsed.set(keyId, at);
+      this.log.warn({ err }, 'could not write the keys\' last use; keeping it for the next attempt');
     }
   }
 }

@@ -32,35 +32,32 @@ export interface KeyUsageOptions {
   flushIntervalMs: number;
 }
 
-export class KeyUsage {
-  readonly #db: SqlDatabase;
-  readonly #log: Logger;
+/**
+ * What both quota modes share: the options, the calendar day, this instance's own counts for a
+ * clock step (./usageDays.ts), the last use per key, the write timer and the refusal's Retry-After.
+ * The shared mode (KeyUsage below) counts in memory; the exact one (./exactKeyUsage.ts) in the row.
+ */
+export abstract class KeyUsageBase {
+  protected readonly db: SqlDatabase;
+  protected readonly log: Logger;
+  protected readonly days: CalendarDayClock;
+  protected readonly own = new OwnDayCounts();
+  /** The last use per key since the last write. */
+  protected lastUsed = new Map<number, number>();
   readonly #defaultQuota: number;
   readonly #flushIntervalMs: number;
-  readonly #days: CalendarDayClock;
-  /** Today's requests per key (stored plus unwritten). */
-  #today = new Map<number, number>();
-  #day = '';
-  /** Counted since the last write: key → day → requests, and the last use per key. */
-  #pending = new Map<number, Map<string, number>>();
-  #lastUsed = new Map<number, number>();
-  readonly #own = new OwnDayCounts();
   #timer: NodeJS.Timeout | undefined;
-  #writing: Promise<void> = Promise.resolve();
 
   constructor(options: KeyUsageOptions) {
-    this.#db = options.database;
-    this.#log = options.logger.child({ module: 'key-usage' });
+    this.db = options.database;
+    this.log = options.logger.child({ module: 'key-usage' });
     this.#defaultQuota = options.defaultDailyQuota;
     this.#flushIntervalMs = options.flushIntervalMs;
-    this.#days = new CalendarDayClock(options.timeZone);
+    this.days = new CalendarDayClock(options.timeZone);
   }
 
-  async start(nowMs: number): Promise<void> {
-    await this.#loadDay(this.#days.at(nowMs).day);
-    this.#timer = setInterval(() => void this.flush(), this.#flushIntervalMs);
-    this.#timer.unref();
-  }
+  /** Writes what waits to be written (every keys.usageFlushSeconds and on stop). */
+  abstract flush(): Promise<void>;
 
   async stop(): Promise<void> {
     if (this.#timer) clearInterval(this.#timer);
@@ -68,8 +65,41 @@ export class KeyUsage {
     await this.flush();
   }
 
+  protected startFlushing(): void {
+    this.#timer = setInterval(() => void this.flush(), this.#flushIntervalMs);
+    this.#timer.unref();
+  }
+
+  /** The key's own quota, else keys.dailyQuota (0: none). */
+  protected quotaOf(credential: ApiKeyCredential): number {
+    return credential.dailyQuota ?? this.#defaultQuota;
+  }
+
+  /** Quota used up: retry when the calendar day ends. */
+  protected refused(quota: number, dayEndMs: number, nowMs: number): Admission {
+    return { ok: false, quota, retryAfterSeconds: Math.max(1, Math.ceil((dayEndMs - nowMs) / 1000)) };
+  }
+
+  protected loggedMove(moved: { from: string; to: string; counts: ReadonlyMap<number, number> }): void {
+    this.log.info({ from: moved.from, to: moved.to, keys: moved.counts.size }, 'the clock stepped to another day: this instance\'s key usage of the day moves with it (quotas neither reset nor granted twice)');
+  }
+}
+
+export class KeyUsage extends KeyUsageBase {
+  /** Today's requests per key (stored plus unwritten). */
+  #today = new Map<number, number>();
+  #day = '';
+  /** Counted since the last write: key → day → requests. */
+  #pending = new Map<number, Map<string, number>>();
+  #writing: Promise<void> = Promise.resolve();
+
+  async start(nowMs: number): Promise<void> {
+    await this.#loadDay(this.days.at(nowMs).day);
+    this.startFlushing();
+  }
+
   async #loadDay(day: string): Promise<void> {
-    const rows = await this.#db.all<{ key_id: number; requests: number }>('SELECT key_id, requests FROM key_usage WHERE day = ?', [day]);
+    const rows = await this.db.all<{ key_id: number; requests: number }>('SELECT key_id, requests FROM key_usage WHERE day = ?', [day]);
     const today = new Map(rows.map((row) => [row.key_id, row.requests]));
     // Counted while the read ran stays counted.
     for (const [keyId, days] of this.#pending) {
@@ -82,21 +112,21 @@ export class KeyUsage {
 
   /** Counts one authenticated request, or refuses it when the key's quota for today is used up. */
   admit(credential: ApiKeyCredential, nowMs: number): Admission {
-    const { day, endMs } = this.#days.at(nowMs);
+    const { day, endMs } = this.days.at(nowMs);
     // A new day starts from zero; yesterday's counts are already in #pending for the next write.
     if (day !== this.#day) {
       this.#today = new Map();
       this.#day = day;
     }
-    const quota = credential.dailyQuota ?? this.#defaultQuota;
+    const quota = this.quotaOf(credential);
     const used = this.#today.get(credential.id) ?? 0;
-    if (quota > 0 && used >= quota) return { ok: false, quota, retryAfterSeconds: Math.max(1, Math.ceil((endMs - nowMs) / 1000)) };
+    if (quota > 0 && used >= quota) return this.refused(quota, endMs, nowMs);
     this.#today.set(credential.id, used + 1);
     let days = this.#pending.get(credential.id);
     if (!days) this.#pending.set(credential.id, (days = new Map<string, number>()));
     days.set(day, (days.get(day) ?? 0) + 1);
-    this.#own.count(day, credential.id, nowMs);
-    this.#lastUsed.set(credential.id, nowMs);
+    this.own.count(day, credential.id, nowMs);
+    this.lastUsed.set(credential.id, nowMs);
     return { ok: true };
   }
 
@@ -105,8 +135,8 @@ export class KeyUsage {
    * the day the clock shows now (./usageDays.ts), written at once with the next totals read.
    */
   clockStepped(step: ClockStep): Promise<void> {
-    const to = this.#days.at(step.atMs).day;
-    const moved = this.#own.clockStepped(step, to);
+    const to = this.days.at(step.atMs).day;
+    const moved = this.own.clockStepped(step, to);
     if (!moved) return Promise.resolve();
     if (this.#day !== to) {
       this.#day = to;
@@ -119,7 +149,7 @@ export class KeyUsage {
       days.set(to, (days.get(to) ?? 0) + requests);
       this.#today.set(keyId, (this.#today.get(keyId) ?? 0) + requests);
     }
-    this.#log.info({ from: moved.from, to, keys: moved.counts.size }, 'the clock stepped to another day: this instance\'s key usage of the day moves with it (quotas neither reset nor granted twice)');
+    this.loggedMove(moved);
     return this.flush();
   }
 
@@ -130,20 +160,20 @@ export class KeyUsage {
   }
 
   async #write(): Promise<void> {
-    if (this.#db.closed) return;
+    if (this.db.closed) return;
     if (this.#pending.size > 0 && !(await this.#writePending())) return;
     // Other instances count too: today's shared totals, plus what was counted here meanwhile.
-    await this.#loadDay(this.#day).catch((err: unknown) => this.#log.warn({ err }, 'could not read today\'s key usage; keeping the last totals'));
+    await this.#loadDay(this.#day).catch((err: unknown) => this.log.warn({ err }, 'could not read today\'s key usage; keeping the last totals'));
   }
 
   /** False when the write failed (the counts are kept for the next attempt). */
   async #writePending(): Promise<boolean> {
     const pending = this.#pending;
-    const lastUsed = this.#lastUsed;
+    const lastUsed = this.lastUsed;
     this.#pending = new Map();
-    this.#lastUsed = new Map();
+    this.lastUsed = new Map();
     try {
-      await this.#db.transaction(async (db) => {
+      await this.db.transaction(async (db) => {
         // In key order: two instances writing the same keys then lock their rows in the same order (no deadlock).
         for (const [keyId, days] of [...pending].sort(([a], [b]) => a - b)) {
           for (const [day, requests] of days) {
@@ -166,9 +196,9 @@ export class KeyUsage {
         for (const [day, requests] of days) into.set(day, (into.get(day) ?? 0) + requests);
         this.#pending.set(keyId, into);
         const at = lastUsed.get(keyId);
-        if (at !== undefined && !this.#lastUsed.has(keyId)) this.#lastUsed.set(keyId, at);
+        if (at !== undefined && !this.lastUsed.has(keyId)) this.lastUsed.set(keyId, at);
       }
-      this.#log.warn({ err }, 'could not write key usage; keeping the counts for the next attempt');
+      this.log.warn({ err }, 'could not write key usage; keeping the counts for the next attempt');
       return false;
     }
     return true;

@@ -71,6 +71,13 @@ describe('module dependencies', () => {
       'src/core/impure.ts': "import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n",
       'bench/x.bench.ts': "import { helper } from '../test/helpers/helper.js';\nimport { gone } from '../src/util/gone.js';\nexport const used = [helper, gone];\n",
       'test/helpers/helper.ts': 'export const helper = 1;\n',
+      // Two folders of one layer importing each other through different modules (no module cycle).
+      'src/http/usesMqtt.ts': "import { TOPIC } from '../mqtt/topic.js';\nexport const A = TOPIC;\n",
+      'src/mqtt/topic.ts': "export const TOPIC = 'x';\n",
+      'src/mqtt/usesHttp.ts': "import { ROUTE } from '../http/route.js';\nexport const B = ROUTE;\n",
+      // One station unit importing another.
+      'src/forecast/quiet.ts': "import { HOLIDAYS } from '../lawn/holidays.js';\nexport const Q = HOLIDAYS;\n",
+      'src/lawn/holidays.ts': 'export const HOLIDAYS: string[] = [];\n',
     };
     for (const [path, text] of Object.entries(files)) {
       mkdirSync(dirname(join(dir, path)), { recursive: true });
@@ -82,10 +89,15 @@ describe('module dependencies', () => {
       expect(found.sort()).toEqual([
         'core-is-pure: src/core/impure.ts → fs',
         'no-circular: src/history/a.ts → src/history/b.ts (cycle: src/history/b.ts → src/history/a.ts)',
+        'no-folder-cycle: src/http → src/mqtt (cycle: src/mqtt → src/http)',
+        'no-folder-cycle: src/mqtt → src/http (cycle: src/http → src/mqtt)',
         'no-test-code-in-product: bench/x.bench.ts → test/helpers/helper.ts',
         'no-upward-from-config: src/config/schema.ts → src/mqtt/topics.ts',
         'no-upward-from-core: src/core/upward.ts → src/http/route.ts',
         'not-to-unresolvable: bench/x.bench.ts → ../src/util/gone.js',
+        'transports-apart: src/http/usesMqtt.ts → src/mqtt/topic.ts',
+        'transports-apart: src/mqtt/usesHttp.ts → src/http/route.ts',
+        'units-apart: src/forecast/quiet.ts → src/lawn/holidays.ts',
       ]);
     }, CRUISE_TIMEOUT_MS);
   });

@@ -61,6 +61,8 @@ describe('systemd/mowability.service', () => {
 
   it('names only credentials the daemon reads', () => {
     const names = directives('LoadCredential', { commented: true }).map((value) => value.slice(0, value.indexOf(':')));
-    expect(names.sort()).toEqual([...CREDENTIAL_SETTINGS].sort());
+    // The store and rate-limit URLs are read from credentials too, but the unit suggests the environment file for them (test/compat/unitSecrets.test.ts).
+    expect(names.length).toBeGreaterThan(0);
+    expect(names.filter((name) => !(CREDENTIAL_SETTINGS as readonly string[]).includes(name))).toEqual([]);
   });
 });

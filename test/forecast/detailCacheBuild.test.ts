@@ -12,8 +12,8 @@ import { QuietHoursTimeline } from '../../src/core/forecastQuietHours.js';
 import { quietHoursReason, type QuietHoursSettings } from '../../src/core/lawn/quietHours.js';
 import type { CalculationContext } from '../../src/core/index.js';
 import { buildForecastDetail, compactForecast, ForecastMemo, type ReportRequest } from '../../src/forecast/forecastReport.js';
-import { parseOpenMeteo } from '../../src/forecast/openMeteoResponse.js';
-import type { CachedForecast } from '../../src/forecast/forecastStore.js';
+import { parseOpenMeteo } from '../../src/openmeteo/openMeteoResponse.js';
+import type { CachedForecast } from '../../src/store/forecastStore.js';
 
 const T0 = Date.parse('2026-10-24T21:17:23Z'); // the night before Berlin's autumn change, a Saturday
 const BERLIN = { latitude: 52.52, longitude: 13.405 };

@@ -5,8 +5,8 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FetchLoop } from '../../src/forecast/fetchLoop.js';
-import type { CachedForecast } from '../../src/forecast/forecastStore.js';
-import type { FetchOutcome } from '../../src/forecast/openMeteoClient.js';
+import type { CachedForecast } from '../../src/store/forecastStore.js';
+import type { FetchOutcome } from '../../src/openmeteo/openMeteoClient.js';
 import { captureLogger } from '../helpers/httpLogCapture.js';
 import { waitUntil } from '../helpers/mqttHarness.js';
 

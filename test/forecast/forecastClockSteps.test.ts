@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { calculationContext } from '../../src/config/calculationContext.js';
 import { loadConfig } from '../../src/config/load.js';
 import { stationUnitConfigs } from '../../src/daemon.js';
-import type { ForecastSettings } from '../../src/forecast/forecastSettings.js';
+import type { ForecastSettings } from '../../src/config/openMeteoSettings.js';
 import { ForecastUnit, type ForecastStation } from '../../src/forecast/forecastUnit.js';
 import type { ClockStep } from '../../src/util/clockWatch.js';
 import { FakeClock, silentLogger } from '../helpers/mqttHarness.js';

@@ -6,7 +6,7 @@
  * takes while reading must stay near the limit, not near what the server sends.
  */
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_RESPONSE_BYTES, OpenMeteoClient, type FetchOutcome } from '../../src/forecast/openMeteoClient.js';
+import { MAX_RESPONSE_BYTES, OpenMeteoClient, type FetchOutcome } from '../../src/openmeteo/openMeteoClient.js';
 import { waitUntil } from '../helpers/wait.js';
 import { FakeOpenMeteo, compressionBomb, type Encoding } from './fakeOpenMeteo.js';
 

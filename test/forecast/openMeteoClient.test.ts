@@ -4,8 +4,8 @@
  * survive (HTTP errors, 429, timeouts, malformed JSON) without throwing.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { OpenMeteoClient } from '../../src/forecast/openMeteoClient.js';
-import { OPEN_METEO_HOURLY, parseOpenMeteo } from '../../src/forecast/openMeteoResponse.js';
+import { OpenMeteoClient } from '../../src/openmeteo/openMeteoClient.js';
+import { OPEN_METEO_HOURLY, parseOpenMeteo } from '../../src/openmeteo/openMeteoResponse.js';
 import { FakeOpenMeteo, fixtureText, type FixtureName } from './fakeOpenMeteo.js';
 
 const berlin = { latitude: 52.52, longitude: 13.41, elevation: 38 };

@@ -6,8 +6,7 @@
  */
 import { describe, expect } from 'vitest';
 import { buildStationUnits, stationUnits } from '../../src/daemon.js';
-import { forecastCarrierService } from '../../src/forecast/forecastModule.js';
-import { buildUnit, buildUnits, defineStationUnit, provide, quietHoursService, unitContext, unitService, type StationHistoryView, type StationUnitModule, type UnitBuildContext, type UnitContext } from '../../src/station/unit.js';
+import { buildUnit, buildUnits, defineStationUnit, forecastCarrierService, provide, quietHoursService, unitContext, unitService, type StationHistoryView, type StationUnitModule, type UnitBuildContext, type UnitContext } from '../../src/station/unit.js';
 import { readingsService } from '../../src/station/facade.js';
 import { LogThrottle } from '../../src/util/logThrottle.js';
 import { mqttTest } from '../helpers/mqttFixture.js';

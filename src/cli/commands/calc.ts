@@ -1,6 +1,6 @@
 import { FIELD_NAMES, calculate, isSeason } from '../../core/index.js';
 import { systemClock } from '../../util/clock.js';
-import { expectPositionals, parseCommand, type Options } from '../args.js';
+import { expectPositionals, type Options, parseCommand, printedHelp } from '../args.js';
 import { configFor, printJson } from '../context.js';
 import { CommandError, EXIT_OK, UsageError, type CliIo } from '../io.js';
 import { HELP } from '../help.js';
@@ -12,10 +12,7 @@ export async function calcCommand(argv: readonly string[], io: CliIo): Promise<n
   const fieldOptions: Options = { season: { type: 'string' } };
   for (const name of FIELD_NAMES) fieldOptions[name] = { type: 'string' };
   const parsed = parseCommand(COMMAND, argv, fieldOptions);
-  if (parsed.help) {
-    io.stdout(`${HELP.calc}\n`);
-    return EXIT_OK;
-  }
+  if (printedHelp(parsed, io, HELP.calc)) return EXIT_OK;
   expectPositionals(COMMAND, parsed.positionals, []);
   const season = parsed.values.season;
   if (season !== undefined && !isSeason(season)) {

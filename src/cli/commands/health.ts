@@ -5,7 +5,7 @@
  * for the HTTP API (docs/api.md, "GET /health and /v1/health"); a daemon whose stations cannot
  * publish is not healthy, so this reads every entry of `checks` too.
  */
-import { expectPositionals, parseCommand } from '../args.js';
+import { expectPositionals, parseCommand, printedHelp } from '../args.js';
 import { configFor } from '../context.js';
 import { EXIT_FAILURE, EXIT_OK, type CliIo } from '../io.js';
 import { HELP } from '../help.js';
@@ -52,10 +52,7 @@ export function healthVerdict(httpStatus: number, body: unknown): HealthVerdict 
 
 export async function healthCommand(argv: readonly string[], io: CliIo, fetchImpl: typeof fetch = fetch): Promise<number> {
   const parsed = parseCommand(COMMAND, argv, {});
-  if (parsed.help) {
-    io.stdout(`${HELP.health}\n`);
-    return EXIT_OK;
-  }
+  if (printedHelp(parsed, io, HELP.health)) return EXIT_OK;
   expectPositionals(COMMAND, parsed.positionals, []);
   const url = `${daemonUrl(configFor(parsed, io, { secretsOptional: true }))}/health`;
   let verdict: HealthVerdict;

@@ -1,4 +1,4 @@
-import { expectPositionals, parseCommand } from '../args.js';
+import { expectPositionals, parseCommand, printedHelp } from '../args.js';
 import { printJson, withStore } from '../context.js';
 import { CommandError, EXIT_OK, UsageError, type CliIo } from '../io.js';
 import { HELP } from '../help.js';
@@ -10,11 +10,8 @@ const COMMAND = 'ip';
 export async function ipCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const parsed = parseCommand(COMMAND, argv, { note: { type: 'string' }, json: { type: 'boolean' } });
   const [subcommand, ...rest] = parsed.positionals;
-  if (parsed.help || subcommand === undefined) {
-    if (!parsed.help) throw new UsageError(COMMAND, 'missing subcommand');
-    io.stdout(`${HELP.ip}\n`);
-    return EXIT_OK;
-  }
+  if (printedHelp(parsed, io, HELP.ip)) return EXIT_OK;
+  if (subcommand === undefined) throw new UsageError(COMMAND, 'missing subcommand');
   const where = `${COMMAND} ${subcommand}`;
   try {
     switch (subcommand) {

@@ -1,4 +1,4 @@
-import { expectPositionals, parseCommand, parseId, type ParsedCommand } from '../args.js';
+import { expectPositionals, parseCommand, type ParsedCommand, parseId, runSubcommand, type SubcommandInvocation, type Subcommands } from '../args.js';
 import { printJson, withStore, withDatabase } from '../context.js';
 import { CommandError, EXIT_OK, UsageError, type CliIo } from '../io.js';
 import { HELP } from '../help.js';
@@ -80,13 +80,7 @@ export async function keyLifecycleCommand(subcommand: string, rest: string[], pa
 const COMMAND = 'keys';
 
 /** One `keys` subcommand: its positionals after the subcommand, the parsed flags, the terminal. */
-interface Invocation {
-  where: string;
-  subcommand: string;
-  rest: string[];
-  parsed: ParsedCommand;
-  io: CliIo;
-}
+type Invocation = SubcommandInvocation;
 
 async function addKey({ where, rest, parsed, io }: Invocation): Promise<number> {
   const [owner] = expectPositionals(where, rest, ['OWNER']);
@@ -168,7 +162,7 @@ async function changeKey({ where, subcommand, rest, parsed, io }: Invocation): P
   return EXIT_OK;
 }
 
-const SUBCOMMANDS: Record<string, (invocation: Invocation) => Promise<number>> = {
+const SUBCOMMANDS: Subcommands = {
   add: addKey,
   list: listKeys,
   ...Object.fromEntries(Object.keys(KEY_CHANGES).map((name) => [name, changeKey])),
@@ -182,13 +176,5 @@ export async function keysCommand(argv: readonly string[], io: CliIo): Promise<n
     json: { type: 'boolean' },
     days: { type: 'string' },
   });
-  const [subcommand, ...rest] = parsed.positionals;
-  if (parsed.help || subcommand === undefined) {
-    if (!parsed.help) throw new UsageError(COMMAND, 'missing subcommand');
-    io.stdout(`${HELP.keys}\n`);
-    return EXIT_OK;
-  }
-  const run = Object.hasOwn(SUBCOMMANDS, subcommand) ? SUBCOMMANDS[subcommand] : undefined;
-  if (!run) throw new UsageError(COMMAND, `unknown subcommand "${subcommand}"`);
-  return run({ where: `${COMMAND} ${subcommand}`, subcommand, rest, parsed, io });
+  return runSubcommand(COMMAND, parsed, io, HELP.keys, SUBCOMMANDS);
 }

@@ -1,4 +1,4 @@
-import { expectPositionals, parseCommand } from '../args.js';
+import { expectPositionals, parseCommand, printedHelp } from '../args.js';
 import { printJson, withStore } from '../context.js';
 import { EXIT_OK, UsageError, type CliIo } from '../io.js';
 import { HELP } from '../help.js';
@@ -7,10 +7,7 @@ const COMMAND = 'maintenance';
 
 export async function maintenanceCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const parsed = parseCommand(COMMAND, argv, { json: { type: 'boolean' } });
-  if (parsed.help) {
-    io.stdout(`${HELP.maintenance}\n`);
-    return EXIT_OK;
-  }
+  if (printedHelp(parsed, io, HELP.maintenance)) return EXIT_OK;
   const [action] = expectPositionals(COMMAND, parsed.positionals, ['on|off|status']);
   if (action === 'on' || action === 'off') {
     await withStore(parsed, io, (store) => store.setMaintenance(action === 'on'));

@@ -2,7 +2,7 @@
  * `mowability mowed STATION [--at TIME]`: records a cut in the daemon's database (lawn_cuts). A
  * running daemon notices within lawnMemory.pollSeconds (default 5 s) and resets the station's growth.
  */
-import { expectPositionals, parseCommand } from '../args.js';
+import { expectPositionals, parseCommand, printedHelp } from '../args.js';
 import { configFor, printJson } from '../context.js';
 import { CommandError, EXIT_OK, UsageError, type CliIo } from '../io.js';
 import { HELP } from '../help.js';
@@ -16,10 +16,7 @@ const COMMAND = 'mowed';
 
 export async function mowedCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const parsed = parseCommand(COMMAND, argv, { at: { type: 'string' }, json: { type: 'boolean' } });
-  if (parsed.help) {
-    io.stdout(`${HELP.mowed}\n`);
-    return EXIT_OK;
-  }
+  if (printedHelp(parsed, io, HELP.mowed)) return EXIT_OK;
   const [station] = expectPositionals(COMMAND, parsed.positionals, ['STATION']);
   const config = configFor(parsed, io, { secretsOptional: true });
   const known = config.stations.map((candidate) => candidate.id);

@@ -1,5 +1,5 @@
 /** `mowability registrations`: review key requests (list, approve, reject) and purge old ones. */
-import { expectPositionals, parseCommand, parseId, type ParsedCommand } from '../args.js';
+import { expectPositionals, parseCommand, parseId, runSubcommand, type SubcommandInvocation, type Subcommands } from '../args.js';
 import { printJson, withDatabase } from '../context.js';
 import { CommandError, EXIT_OK, UsageError, type CliIo } from '../io.js';
 import { HELP } from '../help.js';
@@ -48,12 +48,7 @@ function explained<T>(work: Promise<T>): Promise<T> {
 }
 
 /** One `registrations` subcommand: its positionals after the subcommand, the parsed flags, the terminal. */
-interface Invocation {
-  where: string;
-  rest: string[];
-  parsed: ParsedCommand;
-  io: CliIo;
-}
+type Invocation = SubcommandInvocation;
 
 /** --note / --reason, refused when it holds what a terminal would not print as text. */
 function printableOption({ where, parsed }: Invocation, name: 'note' | 'reason'): string | undefined {
@@ -103,7 +98,7 @@ async function purgeRegistrations({ where, rest, parsed, io }: Invocation): Prom
   return EXIT_OK;
 }
 
-const SUBCOMMANDS: Record<string, (invocation: Invocation) => Promise<number>> = {
+const SUBCOMMANDS: Subcommands = {
   list: listRegistrations,
   approve: approveRegistration,
   reject: rejectRegistration,
@@ -119,13 +114,5 @@ export async function registrationsCommand(argv: readonly string[], io: CliIo): 
     reason: { type: 'string' },
     'older-than': { type: 'string' },
   });
-  const [subcommand, ...rest] = parsed.positionals;
-  if (parsed.help || subcommand === undefined) {
-    if (!parsed.help) throw new UsageError(COMMAND, 'missing subcommand');
-    io.stdout(`${HELP.registrations}\n`);
-    return EXIT_OK;
-  }
-  const run = Object.hasOwn(SUBCOMMANDS, subcommand) ? SUBCOMMANDS[subcommand] : undefined;
-  if (!run) throw new UsageError(COMMAND, `unknown subcommand "${subcommand}"`);
-  return run({ where: `${COMMAND} ${subcommand}`, rest, parsed, io });
+  return runSubcommand(COMMAND, parsed, io, HELP.registrations, SUBCOMMANDS);
 }

@@ -3,19 +3,23 @@ import { startDaemon } from '../../daemon.js';
 import { MFI_VERSION } from '../../core/version.js';
 import { createAccessLogger, createLogger } from '../../util/logger.js';
 import { packageVersion } from '../../util/packageVersion.js';
-import { expectPositionals, parseCommand } from '../args.js';
+import { expectPositionals, parseCommand, printedHelp } from '../args.js';
 import { configFor } from '../context.js';
 import { EXIT_FAILURE, EXIT_OK, type CliIo } from '../io.js';
 import { HELP } from '../help.js';
+import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { shellQuote } from '../../util/shellQuote.js';
 
 /*
  * The command that the daemon's first start suggests for creating an API key. It must reach the
- * daemon's own database whatever put it there (a --config file, MOWABILITY_DB_PATH, a flag, a
- * relative path resolved against the daemon's working directory), so it always names the
- * absolute path. Under systemd the service's database belongs to its dynamic user: there the
- * hint names the `mowability` wrapper (systemd/mowability), which runs the CLI as that user.
+ * daemon's own key store whatever put it there (a --config file, MOWABILITY_DB_PATH, a flag, a
+ * relative path resolved against the daemon's working directory), so it names the absolute path.
+ * Under systemd the service's database belongs to its dynamic user: there the hint names the
+ * `mowability` wrapper (systemd/mowability), which runs the CLI as that user with the unit's
+ * environment. In a container the CLI runs inside it (`docker exec`, which has the container's
+ * environment; README, "Docker"). With store.kind postgres the keys live in PostgreSQL: a command
+ * started by hand needs the store's kind and URL (the URL is a secret: the hint names the setting).
  */
 export interface KeyHintInput {
   /** The --config file or MOWABILITY_CONFIG, if any. */
@@ -26,20 +30,36 @@ export interface KeyHintInput {
   cwd: string;
   /** systemd sets INVOCATION_ID for every unit it runs. */
   underSystemd: boolean;
+  /** Docker creates /.dockerenv, podman /run/.containerenv (inContainer() below). */
+  inContainer?: boolean;
+  /** store.kind: where the keys live. */
+  storeKind?: 'sqlite' | 'postgres';
 }
 
 /** The wrapper's name once installed (README: "Install on a Raspberry Pi"). */
 export const SERVICE_WRAPPER_COMMAND = 'sudo mowability';
 
+/** The CLI inside the image (Dockerfile: WORKDIR /app); the container's name is the user's. */
+export const CONTAINER_CLI_COMMAND = 'docker exec <container> node dist/cli/main.js';
+
 export function keyCommandHint(input: KeyHintInput): string {
   if (input.underSystemd) return `${SERVICE_WRAPPER_COMMAND} keys add <owner>`;
   const absolute = (path: string) => (isAbsolute(path) ? path : resolve(input.cwd, path));
-  const dbPath = absolute(input.dbPath);
+  const store =
+    input.storeKind === 'postgres'
+      ? // In a container the environment has the store already; by hand the URL must be given like the daemon's.
+        input.inContainer ? [] : ['--store-kind=postgres', "'--store-url=<store.url as the daemon has it>'"]
+      : [shellQuote(`--db-path=${absolute(input.dbPath)}`)];
   return [
-    'npx mowability keys add <owner>',
+    `${input.inContainer ? CONTAINER_CLI_COMMAND : 'npx mowability'} keys add <owner>`,
     ...(input.configFile ? [`--config ${shellQuote(absolute(input.configFile))}`] : []),
-    shellQuote(`--db-path=${dbPath}`),
+    ...store,
   ].join(' ');
+}
+
+/** Whether this process runs in a Docker or podman container (the files both runtimes create). */
+export function inContainer(exists: (path: string) => boolean = existsSync): boolean {
+  return exists('/.dockerenv') || exists('/run/.containerenv');
 }
 
 const COMMAND = 'serve';
@@ -48,10 +68,7 @@ export const FORCED_EXIT_AFTER_MS = 5000;
 
 export async function serveCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const parsed = parseCommand(COMMAND, argv);
-  if (parsed.help) {
-    io.stdout(`${HELP.serve}\n`);
-    return EXIT_OK;
-  }
+  if (printedHelp(parsed, io, HELP.serve)) return EXIT_OK;
   expectPositionals(COMMAND, parsed.positionals, []);
   const config = configFor(parsed, io);
   const logger = createLogger({ level: config.log.level });
@@ -65,6 +82,8 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
     dbPath: config.db.path,
     cwd: process.cwd(),
     underSystemd: Boolean(io.env.INVOCATION_ID),
+    inContainer: inContainer(),
+    storeKind: config.store.kind,
   });
 
   // Listen for SIGTERM/SIGINT before starting: a signal that arrives while the

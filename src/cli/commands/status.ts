@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { expectPositionals, parseCommand } from '../args.js';
+import { expectPositionals, parseCommand, printedHelp } from '../args.js';
 import { configFor, printJson } from '../context.js';
 import { EXIT_OK, type CliIo } from '../io.js';
 import { HELP } from '../help.js';
@@ -13,10 +13,7 @@ const COMMAND = 'status';
 /** What the daemon sees, read from its database; works while it runs (SQLite WAL readers do not block it). */
 export async function statusCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const parsed = parseCommand(COMMAND, argv, { json: { type: 'boolean' } });
-  if (parsed.help) {
-    io.stdout(`${HELP.status}\n`);
-    return EXIT_OK;
-  }
+  if (printedHelp(parsed, io, HELP.status)) return EXIT_OK;
   expectPositionals(COMMAND, parsed.positionals, []);
   const config = configFor(parsed, io, { secretsOptional: true });
   const live = await askDaemon(config);

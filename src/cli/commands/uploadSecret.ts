@@ -5,7 +5,7 @@
  * line. The secret comes from MOWABILITY_UPLOAD_SECRET or standard input,
  * never from the command line (shell history, `ps`), and only its SHA-256 is printed.
  */
-import { expectPositionals, parseCommand } from '../args.js';
+import { expectPositionals, parseCommand, printedHelp } from '../args.js';
 import { printJson } from '../context.js';
 import { CommandError, EXIT_OK, UsageError, type CliIo } from '../io.js';
 import { HELP } from '../help.js';
@@ -26,10 +26,7 @@ async function readSecret(io: CliIo): Promise<string> {
 
 export async function uploadSecretCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const parsed = parseCommand(COMMAND, argv, { json: { type: 'boolean' } });
-  if (parsed.help) {
-    io.stdout(`${HELP[COMMAND]}\n`);
-    return EXIT_OK;
-  }
+  if (printedHelp(parsed, io, HELP[COMMAND])) return EXIT_OK;
   const [protocol, ...rest] = parsed.positionals;
   let upload: Record<string, string>;
   if (protocol === 'ecowitt' || protocol === 'ambient') {

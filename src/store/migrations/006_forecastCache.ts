@@ -1,7 +1,7 @@
 import type { Migration } from './migration.js';
 
 /**
- * The last good forecast per station (src/forecast/forecastStore.ts), so a
+ * The last good forecast per station (src/store/forecastStore.ts), so a
  * restart or a provider outage does not lose it: the hours as JSON, when they
  * were fetched, and the HTTP validators for the next conditional request.
  */

@@ -10,6 +10,7 @@
  */
 import type { ForecastHour } from '../core/forecastProjection.js';
 import type { StationLocation } from '../ingest/types.js';
+import type { Validators } from '../store/forecastStore.js';
 import { BodyTooLargeError, readBoundedText } from '../util/boundedBody.js';
 import { openMeteoUrl, parseOpenMeteo } from './openMeteoResponse.js';
 
@@ -20,11 +21,6 @@ import { openMeteoUrl, parseOpenMeteo } from './openMeteoResponse.js';
 export const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
 /** Longest wait between two attempts, Retry-After included. */
 export const MAX_BACKOFF_MS = 60_000;
-
-export interface Validators {
-  etag?: string;
-  lastModified?: string;
-}
 
 export type FetchOutcome =
   | { kind: 'ok'; hours: ForecastHour[]; validators: Validators }

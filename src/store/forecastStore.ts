@@ -1,13 +1,23 @@
 /**
  * The SQLite cache of the last good forecast per station (migration 006).
  * Read once at start; written after every good fetch or message. Rows that
- * do not parse (a hand-edited database) are skipped, not fatal.
+ * do not parse (a hand-edited database) are skipped, not fatal. The forecast
+ * unit owns it; gap filling and the modelled station hand it forecasts from
+ * their own Open-Meteo request (SupplyForecast), so the type lives here, below both.
  */
 import type { ForecastHour } from '../core/forecastProjection.js';
-import type { UnitStore } from '../station/unit.js';
-import type { Validators } from './openMeteoClient.js';
+import type { Database } from './database.js';
+
+/** What the cache needs of the database (a unit's store is enough). */
+type ForecastDatabase = Pick<Database, 'all' | 'run'>;
 
 export type ForecastSourceKind = 'open-meteo' | 'mqtt';
+
+/** A server's cache validators, sent back on the next request (If-None-Match / If-Modified-Since). */
+export interface Validators {
+  etag?: string;
+  lastModified?: string;
+}
 
 export interface CachedForecast {
   source: ForecastSourceKind;
@@ -15,6 +25,9 @@ export interface CachedForecast {
   hours: ForecastHour[];
   validators: Validators;
 }
+
+/** Hands a station's forecast to the forecast unit (its supply()), which caches and projects it. */
+export type SupplyForecast = (stationId: string, forecast: CachedForecast) => Promise<void>;
 
 interface Row {
   station: string;
@@ -40,9 +53,9 @@ function hoursOf(text: string): ForecastHour[] | undefined {
 }
 
 export class ForecastStore {
-  readonly #database: UnitStore;
+  readonly #database: ForecastDatabase;
 
-  constructor(database: UnitStore) {
+  constructor(database: ForecastDatabase) {
     this.#database = database;
   }
 

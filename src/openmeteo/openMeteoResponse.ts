@@ -8,6 +8,9 @@
 import type { ForecastField, ForecastHour } from '../core/forecastProjection.js';
 import type { StationLocation } from '../ingest/types.js';
 
+/** Open-Meteo's terms ask for attribution (https://open-meteo.com/en/license): CC BY 4.0. */
+export const OPEN_METEO_ATTRIBUTION = 'Weather data by Open-Meteo.com (CC BY 4.0)';
+
 /** Hourly variables requested, and the forecast field each becomes (with a factor to the API's unit). */
 const VARIABLES: ReadonlyArray<readonly [string, ForecastField, number]> = [
   ['temperature_2m', 'temperature', 1],

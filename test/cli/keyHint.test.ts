@@ -1,0 +1,86 @@
+/**
+ * The first start's "Create one with: …" command where the plain `npx mowability … --db-path` hint
+ * was wrong: inside a container (the CLI runs there, through `docker exec`) and with store.kind
+ * postgres (the keys live in PostgreSQL; a --db-path command made a key in a new local SQLite file
+ * that the daemon never reads). The PostgreSQL case runs the hint's own arguments, with the owner
+ * and the URL filled in, and finds the key in PostgreSQL.
+ */
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inContainer, keyCommandHint } from '../../src/cli/commands/serve.js';
+import { PgDatabase } from '../../src/store/postgres/pgDatabase.js';
+import { ServiceStore } from '../../src/store/serviceStore.js';
+import { systemClock } from '../../src/util/clock.js';
+import { runCliInProcess } from '../helpers/httpCli.js';
+import { makeTempDir } from '../helpers/httpTempDir.js';
+import { PostgresServer, sharedServersMissing } from '../helpers/sharedServers.js';
+
+/** A shell's words of a hint (single quotes only, as shellQuote writes them). */
+function words(command: string): string[] {
+  return [...command.matchAll(/'([^']*)'|(\S+)/g)].map((match) => match[1] ?? match[2] ?? '');
+}
+
+describe('the first-start key hint', () => {
+  it('inside a container runs the image\'s CLI through docker exec, on the absolute database path', () => {
+    expect(keyCommandHint({ dbPath: 'data/mowability.db', cwd: '/app', underSystemd: false, inContainer: true })).toBe(
+      'docker exec <container> node dist/cli/main.js keys add <owner> --db-path=/app/data/mowability.db',
+    );
+  });
+
+  it('inside a container with PostgreSQL leaves the store to the container\'s environment', () => {
+    expect(keyCommandHint({ dbPath: '/data/mowability.db', cwd: '/app', underSystemd: false, inContainer: true, storeKind: 'postgres' })).toBe(
+      'docker exec <container> node dist/cli/main.js keys add <owner>',
+    );
+  });
+
+  it('under systemd names the wrapper whatever the store (it passes the unit\'s environment files on)', () => {
+    expect(keyCommandHint({ dbPath: '/var/lib/mowability/mowability.db', cwd: '/', underSystemd: true, storeKind: 'postgres' })).toBe('sudo mowability keys add <owner>');
+  });
+
+  it('knows a container by the file Docker or podman creates', () => {
+    expect(inContainer((path) => path === '/.dockerenv')).toBe(true);
+    expect(inContainer((path) => path === '/run/.containerenv')).toBe(true);
+    expect(inContainer(() => false)).toBe(false);
+  });
+
+  describe.skipIf(sharedServersMissing() !== undefined)('with store.kind postgres, started by hand', () => {
+    const temp = makeTempDir('mow-keyhint-');
+    let server: PostgresServer;
+    let url: string;
+
+    beforeAll(async () => {
+      server = await PostgresServer.start();
+      url = await server.createDatabase('keyhint');
+    }, 60_000);
+    afterAll(async () => {
+      await server?.stop();
+      temp.cleanup();
+    });
+
+    const owners = async (): Promise<string[]> => {
+      const db = await PgDatabase.open({ connectionString: url, logger: pino({ level: 'silent' }), listen: false });
+      try {
+        return (await new ServiceStore(db, systemClock).listKeys()).map((key) => key.owner);
+      } finally {
+        await db.close();
+      }
+    };
+
+    it('the hint, with the owner and URL filled in, adds the key where the daemon reads it', async () => {
+      const hint = keyCommandHint({ dbPath: temp.dbPath, cwd: temp.dir, underSystemd: false, storeKind: 'postgres' });
+      expect(hint).toBe("npx mowability keys add <owner> --store-kind=postgres '--store-url=<store.url as the daemon has it>'");
+      const argv = words(hint)
+        .slice(2)
+        .map((word) => (word === '<owner>' ? 'alice' : word.startsWith('--store-url=') ? `--store-url=${url}` : word));
+      const result = await runCliInProcess(argv, {});
+      expect(result.code, result.stderr).toBe(0);
+      expect(await owners()).toEqual(['alice']);
+    });
+
+    it('the SQLite hint it replaces would not have: its key lands in a local file', async () => {
+      const result = await runCliInProcess(['keys', 'add', 'bob', `--db-path=${temp.dbPath}`], {});
+      expect(result.code, result.stderr).toBe(0);
+      expect(await owners()).not.toContain('bob');
+    });
+  });
+});
