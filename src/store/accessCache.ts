@@ -11,7 +11,7 @@
 import type { Logger } from 'pino';
 import { CLOCK_CHECK_INTERVAL_MS, type TickSource } from '../util/clockWatch.js';
 import { LogThrottle } from '../util/logThrottle.js';
-import { guarded, type ErrorReport } from '../util/guarded.js';
+import { guarded, runGuarded, type ErrorReport } from '../util/guarded.js';
 import { apiKeyDigest, digestBytesEqual } from './apiKeyCodec.js';
 import { AddressMatcher } from './addressBlocks.js';
 import type { SqlDatabase } from './sqlDatabase.js';
@@ -64,6 +64,7 @@ export class AccessCache {
   #dataVersion: number | undefined;
   #stamp: string | undefined;
   #pollsSinceQuery = 0;
+  #polling: Promise<void> = Promise.resolve();
   /** The database's files are watched: a poll asks only after a change was told (or as the safety net). */
   #unwatch: (() => void) | undefined;
   #changeTold = false;
@@ -89,7 +90,8 @@ export class AccessCache {
   async start(): Promise<void> {
     await this.reload();
     this.#unsubscribe = this.#store.onChange(guarded(() => this.reload(), this.#reportReloadFailure));
-    const poll = guarded(() => this.#poll(), this.#reportReloadFailure);
+    // Every poll in flight is chained, so pollSettled() covers all of them, not only the last.
+    const poll = (): void => void (this.#polling = Promise.all([this.#polling, runGuarded(() => this.#poll(), this.#reportReloadFailure)]).then(() => undefined));
     if (this.#ticks) {
       this.#watchFiles();
       const every = Math.max(1, Math.round(this.#pollIntervalMs / CLOCK_CHECK_INTERVAL_MS));
@@ -111,7 +113,13 @@ export class AccessCache {
     this.#stopWatching();
     this.#unsubscribe?.();
     this.#unsubscribe = undefined;
+    await this.#polling;
     await this.#loading?.catch(() => undefined);
+  }
+
+  /** Settles when every poll started so far is done (its query, reload and second look included): stop() waits for it, tests read after it. */
+  pollSettled(): Promise<void> {
+    return this.#polling;
   }
 
   /**
@@ -193,12 +201,11 @@ export class AccessCache {
    * notifications do not arrive here (e.g. a file system without them), and the files are checked every
    * poll from now on.
    */
-  #suspectLostNotifications(): void {
-    setImmediate(() => {
-      if (!this.#unwatch || this.#changeTold) return;
-      this.#logger.info('database changes were not notified; checking its files every poll');
-      this.#stopWatching();
-    });
+  async #suspectLostNotifications(): Promise<void> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (!this.#unwatch || this.#changeTold) return;
+    this.#logger.info('database changes were not notified; checking its files every poll');
+    this.#stopWatching();
   }
 
   /** Whether this heartbeat's poll runs: always unless watching; when watching, after a told change or as the safety net. */
@@ -217,12 +224,13 @@ export class AccessCache {
       // Stamp first: a commit landing between the stamp and the query moves the stamp for the next poll.
       const stamp = this.#database.changeStamp?.();
       const moved = stamp !== this.#stamp;
-      if (this.#unwatch && !told && moved && this.#stamp !== undefined) this.#suspectLostNotifications();
+      const suspect = this.#unwatch && !told && moved && this.#stamp !== undefined ? this.#suspectLostNotifications() : undefined;
       if (!this.#unwatch && stamp !== undefined && !moved && ++this.#pollsSinceQuery < FULL_POLL_EVERY) return;
       this.#stamp = stamp;
       this.#pollsSinceQuery = 0;
       const version = await this.#database.dataVersion();
       if (version !== this.#dataVersion) await this.reload();
+      await suspect;
     } catch (err) {
       this.#throttle.warn('poll', { err }, 'could not check the database for key or block changes; keeping the last snapshot');
     }

@@ -99,8 +99,6 @@ describe('the clock check as the heartbeat', () => {
   });
 });
 
-const settle = (): Promise<unknown> => new Promise((resolve) => setTimeout(resolve, 50));
-
 describe('the access cache poll on the heartbeat', () => {
   it('unwatched (no file notifications): asks SQLite nothing while the database files are unchanged, sees another connection’s commit at the next poll, and asks anyway every FULL_POLL_EVERY polls', async () => {
     const temp = makeTempDir();
@@ -114,10 +112,10 @@ describe('the access cache poll on the heartbeat', () => {
       const queries = vi.spyOn(database, 'dataVersion');
       heart.beat(); // every second beat polls (2000 ms)
       heart.beat();
-      await settle();
+      await cache.pollSettled();
       expect(queries).toHaveBeenCalledTimes(1); // the first poll takes the stamp and asks
       for (let i = 0; i < 2 * (FULL_POLL_EVERY - 2); i++) heart.beat();
-      await settle();
+      await cache.pollSettled();
       expect(queries).toHaveBeenCalledTimes(1);
       // The admin CLI adds a key through its own connection: the -wal moves, the next poll asks and reloads.
       const added = await new ServiceStore(other, systemClock).addKey('bob');
@@ -128,7 +126,7 @@ describe('the access cache poll on the heartbeat', () => {
       // The safety net: FULL_POLL_EVERY unchanged polls later it asks again.
       const before = queries.mock.calls.length;
       for (let i = 0; i < 2 * FULL_POLL_EVERY; i++) heart.beat();
-      await settle();
+      await cache.pollSettled();
       expect(queries.mock.calls.length).toBe(before + 1);
       await cache.stop();
       expect(heart.listeners).toBe(0);
@@ -151,24 +149,24 @@ describe('the access cache poll on the heartbeat', () => {
       const queries = vi.spyOn(database, 'dataVersion');
       const stamps = vi.spyOn(database, 'changeStamp');
       for (let i = 0; i < FULL_POLL_EVERY - 1; i++) heart.beat();
-      await settle();
+      await cache.pollSettled();
       expect(stamps).not.toHaveBeenCalled();
       expect(queries).not.toHaveBeenCalled();
       heart.beat(); // the safety net
-      await settle();
+      await cache.pollSettled();
       expect(queries).toHaveBeenCalledTimes(1);
       // The admin CLI adds a key through its own connection: the kernel tells, the next beat asks and reloads.
       const added = await new ServiceStore(other, systemClock).addKey('carol');
       await waitUntil(async () => {
         heart.beat();
-        await settle();
+        await cache.pollSettled();
         return cache.lookupKey(added.key)?.owner === 'carol';
       }, 'the told commit reloaded');
       expect(queries.mock.calls.length).toBeLessThanOrEqual(3);
       // Told changes were all consumed: quiet again until the safety net.
       const before = queries.mock.calls.length;
       for (let i = 0; i < FULL_POLL_EVERY - 1; i++) heart.beat();
-      await settle();
+      await cache.pollSettled();
       expect(queries.mock.calls.length).toBeLessThanOrEqual(before + 1);
       await cache.stop();
       expect(heart.listeners).toBe(0);
@@ -192,10 +190,10 @@ describe('the access cache poll on the heartbeat', () => {
     try {
       await cache.start();
       for (let i = 0; i < FULL_POLL_EVERY; i++) heart.beat(); // the first safety net takes the stamp
-      await settle();
+      await cache.pollSettled();
       const bob = await new ServiceStore(other, systemClock).addKey('bob');
       for (let i = 0; i < FULL_POLL_EVERY - 1; i++) heart.beat();
-      await settle();
+      await cache.pollSettled();
       expect(cache.lookupKey(bob.key)).toBeUndefined(); // nothing told, nothing asked
       heart.beat();
       await waitUntil(() => cache.lookupKey(bob.key)?.owner === 'bob', 'the safety net reloaded');
@@ -228,12 +226,12 @@ describe('the access cache poll on the heartbeat', () => {
     try {
       await cache.start();
       for (let i = 0; i < FULL_POLL_EVERY; i++) heart.beat(); // the first safety net takes the stamp
-      await settle();
+      await cache.pollSettled();
       const frank = await new ServiceStore(other, systemClock).addKey('frank');
       for (let i = 0; i < FULL_POLL_EVERY; i++) heart.beat(); // the safety net sees the files moved, nothing told yet
       tell?.(); // the queued notification, read after the timers of this turn
       await waitUntil(() => cache.lookupKey(frank.key)?.owner === 'frank', 'the safety net reloaded');
-      await settle();
+      await cache.pollSettled();
       expect(stopped).not.toHaveBeenCalled();
     } finally {
       await cache.stop();
@@ -259,7 +257,7 @@ describe('the access cache poll on the heartbeat', () => {
       heart.beat();
       lose?.();
       heart.beat(); // takes the stamp
-      await settle();
+      await cache.pollSettled();
       const erin = await new ServiceStore(other, systemClock).addKey('erin');
       heart.beat();
       await waitUntil(() => cache.lookupKey(erin.key)?.owner === 'erin', 'the next beat reloaded');
