@@ -8,27 +8,10 @@ import mqtt from 'mqtt';
 import { bridgeConnectionOptions } from '../../src/mqtt/bridgeConnection.js';
 import type { EmbeddedBroker } from '../../src/mqtt/broker.js';
 import { MqttConnection } from '../../src/mqtt/client.js';
-import { silentLogger, testMqttConfig, waitUntil } from '../helpers/mqttHarness.js';
-import { testBroker } from '../helpers/testBroker.js';
+import { testMqttConfig, waitUntil } from '../helpers/mqttHarness.js';
+import { internalConnection, testBroker } from '../helpers/testBroker.js';
 
-function inProcessConnection(broker: EmbeddedBroker): MqttConnection {
-  return new MqttConnection(
-    {
-      url: 'mqtt://127.0.0.1:1',
-      stream: () => broker.openInProcess(),
-      clientId: broker.internalClientId,
-      ...broker.internalUser,
-      baseTopic: 'mowability',
-      rejectUnauthorized: true,
-      keepaliveSeconds: 30,
-      persistentSession: false,
-      reconnectMaxSeconds: 1,
-      willTopic: 'bridge/state',
-      willPayload: 'offline',
-    },
-    silentLogger,
-  );
-}
+const inProcessConnection = (broker: EmbeddedBroker): MqttConnection => internalConnection(broker, 'inProcess');
 
 describe('the in-process connection to the embedded broker', () => {
   const cleanups: Array<() => Promise<void>> = [];
