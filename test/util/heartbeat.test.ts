@@ -5,7 +5,8 @@
  * files are unchanged. Timers are faked where the test drives the heartbeat by hand.
  */
 import { Registry } from 'prom-client';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Logger } from 'pino';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { eventLoopSeriesName, registerEventLoopDelay } from '../../src/metrics/eventLoopDelay.js';
 import { AccessCache, FULL_POLL_EVERY } from '../../src/store/accessCache.js';
 import { Database } from '../../src/store/database.js';
@@ -100,173 +101,143 @@ describe('the clock check as the heartbeat', () => {
 });
 
 describe('the access cache poll on the heartbeat', () => {
+  // Two connections to one temp database: the cache's, and another process's (the admin CLI).
+  let temp: ReturnType<typeof makeTempDir>;
+  let database: Database;
+  let other: Database;
+  let heart: ReturnType<typeof manualTicks>;
+  let started: AccessCache | undefined;
+  beforeEach(async () => {
+    temp = makeTempDir();
+    database = await Database.open(temp.dbPath);
+    other = await Database.open(temp.dbPath);
+    heart = manualTicks();
+  });
+  afterEach(async () => {
+    await started?.stop();
+    started = undefined;
+    await other.close();
+    await database.close();
+    temp.cleanup();
+  });
+  /** The cache on the hand-beaten heartbeat (spy on `database` before calling this). */
+  const newCache = (logger: Logger, pollIntervalMs?: number): AccessCache =>
+    (started = new AccessCache({ database, store: new ServiceStore(database, systemClock), logger, ticks: heart.ticks, ...(pollIntervalMs !== undefined && { pollIntervalMs }) }));
+  /** A key added through the other connection, as the admin CLI adds one. */
+  const addKeyElsewhere = (owner: string) => new ServiceStore(other, systemClock).addKey(owner);
+
   it('unwatched (no file notifications): asks SQLite nothing while the database files are unchanged, sees another connection’s commit at the next poll, and asks anyway every FULL_POLL_EVERY polls', async () => {
-    const temp = makeTempDir();
-    const database = await Database.open(temp.dbPath);
-    const other = await Database.open(temp.dbPath);
     vi.spyOn(database, 'watchChanges').mockReturnValue(undefined);
-    const heart = manualTicks();
-    const cache = new AccessCache({ database, store: new ServiceStore(database, systemClock), logger: silentLogger, pollIntervalMs: 2000, ticks: heart.ticks });
-    try {
-      await cache.start();
-      const queries = vi.spyOn(database, 'dataVersion');
-      heart.beat(); // every second beat polls (2000 ms)
-      heart.beat();
-      await cache.pollSettled();
-      expect(queries).toHaveBeenCalledTimes(1); // the first poll takes the stamp and asks
-      for (let i = 0; i < 2 * (FULL_POLL_EVERY - 2); i++) heart.beat();
-      await cache.pollSettled();
-      expect(queries).toHaveBeenCalledTimes(1);
-      // The admin CLI adds a key through its own connection: the -wal moves, the next poll asks and reloads.
-      const added = await new ServiceStore(other, systemClock).addKey('bob');
-      heart.beat();
-      heart.beat();
-      expect(queries.mock.calls.length).toBeGreaterThanOrEqual(2);
-      await waitUntil(() => cache.lookupKey(added.key)?.owner === 'bob', 'the commit reloaded');
-      // The safety net: FULL_POLL_EVERY unchanged polls later it asks again.
-      const before = queries.mock.calls.length;
-      for (let i = 0; i < 2 * FULL_POLL_EVERY; i++) heart.beat();
-      await cache.pollSettled();
-      expect(queries.mock.calls.length).toBe(before + 1);
-      await cache.stop();
-      expect(heart.listeners).toBe(0);
-    } finally {
-      await cache.stop();
-      await other.close();
-      await database.close();
-      temp.cleanup();
-    }
+    const cache = newCache(silentLogger, 2000);
+    await cache.start();
+    const queries = vi.spyOn(database, 'dataVersion');
+    heart.beat(); // every second beat polls (2000 ms)
+    heart.beat();
+    await cache.pollSettled();
+    expect(queries).toHaveBeenCalledTimes(1); // the first poll takes the stamp and asks
+    for (let i = 0; i < 2 * (FULL_POLL_EVERY - 2); i++) heart.beat();
+    await cache.pollSettled();
+    expect(queries).toHaveBeenCalledTimes(1);
+    // The admin CLI adds a key through its own connection: the -wal moves, the next poll asks and reloads.
+    const added = await addKeyElsewhere('bob');
+    heart.beat();
+    heart.beat();
+    expect(queries.mock.calls.length).toBeGreaterThanOrEqual(2);
+    await waitUntil(() => cache.lookupKey(added.key)?.owner === 'bob', 'the commit reloaded');
+    // The safety net: FULL_POLL_EVERY unchanged polls later it asks again.
+    const before = queries.mock.calls.length;
+    for (let i = 0; i < 2 * FULL_POLL_EVERY; i++) heart.beat();
+    await cache.pollSettled();
+    expect(queries.mock.calls.length).toBe(before + 1);
+    await cache.stop();
+    expect(heart.listeners).toBe(0);
   });
 
   it('watched: no stat and no query while nothing is told; another connection’s commit is told and seen at the next poll; the safety net asks every FULL_POLL_EVERY polls', async () => {
-    const temp = makeTempDir();
-    const database = await Database.open(temp.dbPath);
-    const other = await Database.open(temp.dbPath);
-    const heart = manualTicks();
-    const cache = new AccessCache({ database, store: new ServiceStore(database, systemClock), logger: silentLogger, ticks: heart.ticks });
-    try {
-      await cache.start();
-      const queries = vi.spyOn(database, 'dataVersion');
-      const stamps = vi.spyOn(database, 'changeStamp');
-      for (let i = 0; i < FULL_POLL_EVERY - 1; i++) heart.beat();
+    const cache = newCache(silentLogger);
+    await cache.start();
+    const queries = vi.spyOn(database, 'dataVersion');
+    const stamps = vi.spyOn(database, 'changeStamp');
+    for (let i = 0; i < FULL_POLL_EVERY - 1; i++) heart.beat();
+    await cache.pollSettled();
+    expect(stamps).not.toHaveBeenCalled();
+    expect(queries).not.toHaveBeenCalled();
+    heart.beat(); // the safety net
+    await cache.pollSettled();
+    expect(queries).toHaveBeenCalledTimes(1);
+    // The admin CLI adds a key through its own connection: the kernel tells, the next beat asks and reloads.
+    const added = await addKeyElsewhere('carol');
+    await waitUntil(async () => {
+      heart.beat();
       await cache.pollSettled();
-      expect(stamps).not.toHaveBeenCalled();
-      expect(queries).not.toHaveBeenCalled();
-      heart.beat(); // the safety net
-      await cache.pollSettled();
-      expect(queries).toHaveBeenCalledTimes(1);
-      // The admin CLI adds a key through its own connection: the kernel tells, the next beat asks and reloads.
-      const added = await new ServiceStore(other, systemClock).addKey('carol');
-      await waitUntil(async () => {
-        heart.beat();
-        await cache.pollSettled();
-        return cache.lookupKey(added.key)?.owner === 'carol';
-      }, 'the told commit reloaded');
-      expect(queries.mock.calls.length).toBeLessThanOrEqual(3);
-      // Told changes were all consumed: quiet again until the safety net.
-      const before = queries.mock.calls.length;
-      for (let i = 0; i < FULL_POLL_EVERY - 1; i++) heart.beat();
-      await cache.pollSettled();
-      expect(queries.mock.calls.length).toBeLessThanOrEqual(before + 1);
-      await cache.stop();
-      expect(heart.listeners).toBe(0);
-    } finally {
-      await cache.stop();
-      await other.close();
-      await database.close();
-      temp.cleanup();
-    }
+      return cache.lookupKey(added.key)?.owner === 'carol';
+    }, 'the told commit reloaded');
+    expect(queries.mock.calls.length).toBeLessThanOrEqual(3);
+    // Told changes were all consumed: quiet again until the safety net.
+    const before = queries.mock.calls.length;
+    for (let i = 0; i < FULL_POLL_EVERY - 1; i++) heart.beat();
+    await cache.pollSettled();
+    expect(queries.mock.calls.length).toBeLessThanOrEqual(before + 1);
+    await cache.stop();
+    expect(heart.listeners).toBe(0);
   });
 
   it('watched but never told (a file system without notifications): the safety net finds the files moved, reloads, and checks the files every poll from then on', async () => {
-    const temp = makeTempDir();
-    const database = await Database.open(temp.dbPath);
-    const other = await Database.open(temp.dbPath);
     const stopped = vi.fn();
     vi.spyOn(database, 'watchChanges').mockReturnValue(stopped);
     const capture = captureLogger('info');
-    const heart = manualTicks();
-    const cache = new AccessCache({ database, store: new ServiceStore(database, systemClock), logger: capture.logger, ticks: heart.ticks });
-    try {
-      await cache.start();
-      for (let i = 0; i < FULL_POLL_EVERY; i++) heart.beat(); // the first safety net takes the stamp
-      await cache.pollSettled();
-      const bob = await new ServiceStore(other, systemClock).addKey('bob');
-      for (let i = 0; i < FULL_POLL_EVERY - 1; i++) heart.beat();
-      await cache.pollSettled();
-      expect(cache.lookupKey(bob.key)).toBeUndefined(); // nothing told, nothing asked
-      heart.beat();
-      await waitUntil(() => cache.lookupKey(bob.key)?.owner === 'bob', 'the safety net reloaded');
-      await waitUntil(() => stopped.mock.calls.length === 1, 'the watch stopped');
-      expect(capture.lines().some((line) => String(line.msg).includes('not notified'))).toBe(true);
-      // From now on the stamp is read every poll: the next commit is seen at the next beat.
-      const dave = await new ServiceStore(other, systemClock).addKey('dave');
-      heart.beat();
-      await waitUntil(() => cache.lookupKey(dave.key)?.owner === 'dave', 'the next beat reloaded');
-    } finally {
-      await cache.stop();
-      await other.close();
-      await database.close();
-      temp.cleanup();
-    }
+    const cache = newCache(capture.logger);
+    await cache.start();
+    for (let i = 0; i < FULL_POLL_EVERY; i++) heart.beat(); // the first safety net takes the stamp
+    await cache.pollSettled();
+    const bob = await addKeyElsewhere('bob');
+    for (let i = 0; i < FULL_POLL_EVERY - 1; i++) heart.beat();
+    await cache.pollSettled();
+    expect(cache.lookupKey(bob.key)).toBeUndefined(); // nothing told, nothing asked
+    heart.beat();
+    await waitUntil(() => cache.lookupKey(bob.key)?.owner === 'bob', 'the safety net reloaded');
+    await waitUntil(() => stopped.mock.calls.length === 1, 'the watch stopped');
+    expect(capture.lines().some((line) => String(line.msg).includes('not notified'))).toBe(true);
+    // From now on the stamp is read every poll: the next commit is seen at the next beat.
+    const dave = await addKeyElsewhere('dave');
+    heart.beat();
+    await waitUntil(() => cache.lookupKey(dave.key)?.owner === 'dave', 'the next beat reloaded');
   });
 
   it('a notification read in the same turn as the safety net (a write just before the beat) keeps the watch', async () => {
-    const temp = makeTempDir();
-    const database = await Database.open(temp.dbPath);
-    const other = await Database.open(temp.dbPath);
     const stopped = vi.fn();
     let tell: (() => void) | undefined;
     vi.spyOn(database, 'watchChanges').mockImplementation((onChange) => {
       tell = onChange;
       return stopped;
     });
-    const heart = manualTicks();
-    const cache = new AccessCache({ database, store: new ServiceStore(database, systemClock), logger: silentLogger, ticks: heart.ticks });
-    try {
-      await cache.start();
-      for (let i = 0; i < FULL_POLL_EVERY; i++) heart.beat(); // the first safety net takes the stamp
-      await cache.pollSettled();
-      const frank = await new ServiceStore(other, systemClock).addKey('frank');
-      for (let i = 0; i < FULL_POLL_EVERY; i++) heart.beat(); // the safety net sees the files moved, nothing told yet
-      tell?.(); // the queued notification, read after the timers of this turn
-      await waitUntil(() => cache.lookupKey(frank.key)?.owner === 'frank', 'the safety net reloaded');
-      await cache.pollSettled();
-      expect(stopped).not.toHaveBeenCalled();
-    } finally {
-      await cache.stop();
-      await other.close();
-      await database.close();
-      temp.cleanup();
-    }
+    const cache = newCache(silentLogger);
+    await cache.start();
+    for (let i = 0; i < FULL_POLL_EVERY; i++) heart.beat(); // the first safety net takes the stamp
+    await cache.pollSettled();
+    const frank = await addKeyElsewhere('frank');
+    for (let i = 0; i < FULL_POLL_EVERY; i++) heart.beat(); // the safety net sees the files moved, nothing told yet
+    tell?.(); // the queued notification, read after the timers of this turn
+    await waitUntil(() => cache.lookupKey(frank.key)?.owner === 'frank', 'the safety net reloaded');
+    await cache.pollSettled();
+    expect(stopped).not.toHaveBeenCalled();
   });
 
   it('a watch that fails later is closed and the files are checked every poll', async () => {
-    const temp = makeTempDir();
-    const database = await Database.open(temp.dbPath);
-    const other = await Database.open(temp.dbPath);
     let lose: (() => void) | undefined;
     vi.spyOn(database, 'watchChanges').mockImplementation((_onChange, onLost) => {
       lose = onLost;
       return () => undefined;
     });
-    const heart = manualTicks();
-    const cache = new AccessCache({ database, store: new ServiceStore(database, systemClock), logger: silentLogger, ticks: heart.ticks });
-    try {
-      await cache.start();
-      heart.beat();
-      lose?.();
-      heart.beat(); // takes the stamp
-      await cache.pollSettled();
-      const erin = await new ServiceStore(other, systemClock).addKey('erin');
-      heart.beat();
-      await waitUntil(() => cache.lookupKey(erin.key)?.owner === 'erin', 'the next beat reloaded');
-    } finally {
-      await cache.stop();
-      await other.close();
-      await database.close();
-      temp.cleanup();
-    }
+    const cache = newCache(silentLogger);
+    await cache.start();
+    heart.beat();
+    lose?.();
+    heart.beat(); // takes the stamp
+    await cache.pollSettled();
+    const erin = await addKeyElsewhere('erin');
+    heart.beat();
+    await waitUntil(() => cache.lookupKey(erin.key)?.owner === 'erin', 'the next beat reloaded');
   });
 });
 
