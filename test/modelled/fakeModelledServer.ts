@@ -11,6 +11,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach } from 'vitest';
+import type { StationPipeline } from '../../src/station/pipeline.js';
+import type { Database } from '../../src/store/database.js';
 import { mqttTempDir } from '../helpers/mqttHarness.js';
 
 const HOUR_S = 3600;
@@ -178,5 +180,31 @@ export function useFakeOpenMeteo(clock: { ms: number; now(): number }, startMs: 
     get fake() {
       return inTest(fake);
     },
+  };
+}
+
+/** A station pipeline (and its database) a test opens on the fake's temp database: stopped and closed after each test. */
+export interface PipelineSlot {
+  pipeline: StationPipeline | undefined;
+  database: Database | undefined;
+}
+
+/** useFakeOpenMeteo plus the slot for the pipeline a test builds on it, emptied after each test (pipeline first). */
+export function usePipelineOnFakeOpenMeteo(clock: { ms: number; now(): number }, startMs: number): ReturnType<typeof useFakeOpenMeteo> & { readonly slot: PipelineSlot } {
+  const openMeteo = useFakeOpenMeteo(clock, startMs);
+  const slot: PipelineSlot = { pipeline: undefined, database: undefined };
+  afterEach(async () => {
+    await slot.pipeline?.stop();
+    await slot.database?.close();
+    slot.pipeline = slot.database = undefined;
+  });
+  return {
+    get temp() {
+      return openMeteo.temp;
+    },
+    get fake() {
+      return openMeteo.fake;
+    },
+    slot,
   };
 }

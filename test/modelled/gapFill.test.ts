@@ -4,7 +4,7 @@
  * "modelliert" in the checks they decide; a measured field is never overridden, not even once it
  * is stale; the lawn memory's estimate comes before the model's; rain is never filled.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { MINUTE_MS } from '../../src/history/windows.js';
 import type { StationConfig } from '../../src/ingest/types.js';
@@ -14,7 +14,7 @@ import type { StationUnit } from '../../src/station/unit.js';
 import { Database } from '../../src/store/database.js';
 import { LogThrottle } from '../../src/util/logThrottle.js';
 import { FakeClock, reading, testMqttConfig, waitUntil } from '../helpers/mqttHarness.js';
-import { useFakeOpenMeteo } from './fakeModelledServer.js';
+import { usePipelineOnFakeOpenMeteo } from './fakeModelledServer.js';
 
 const NOW = Date.parse('2026-06-15T10:20:00Z');
 const garden: StationConfig = {
@@ -31,16 +31,9 @@ type State = Record<string, unknown> & {
 };
 
 describe('gap filling', () => {
-  let pipeline: StationPipeline | undefined;
-  let database: Database | undefined;
   const clock = new FakeClock(NOW);
-  const openMeteo = useFakeOpenMeteo(clock, NOW);
-
-  afterEach(async () => {
-    await pipeline?.stop();
-    await database?.close();
-    pipeline = database = undefined;
-  });
+  const openMeteo = usePipelineOnFakeOpenMeteo(clock, NOW);
+  const slot = openMeteo.slot;
 
   async function start(before: StationUnit[] = []): Promise<{ unit: GapFillUnit; state: () => State }> {
     const logger = pino({ level: 'silent' });
@@ -48,18 +41,18 @@ describe('gap filling', () => {
       stations: [garden], settings: { openMeteoUrl: openMeteo.fake.baseUrl, intervalMinutes: 60, timeoutSeconds: 5, retries: 0 },
       logger, now: () => clock.now(), userAgent: 'test', random: () => 0.5,
     });
-    database = await Database.open(openMeteo.temp.dbPath);
+    slot.database = await Database.open(openMeteo.temp.dbPath);
     const log = logger.child({ module: 'mqtt' });
     const config = testMqttConfig({ stations: [garden], broker: { enabled: false }, history: { freshnessMinutes: 30 } });
-    pipeline = new StationPipeline({ config, database, logger, log, throttle: new LogThrottle(log, 60_000, clock), clock, units: [...before, unit] });
-    await pipeline.start();
-    const p = pipeline;
+    slot.pipeline = new StationPipeline({ config, database: slot.database!, logger, log, throttle: new LogThrottle(log, 60_000, clock), clock, units: [...before, unit] });
+    await slot.pipeline.start();
+    const p = slot.pipeline;
     return { unit, state: () => { p.recomputeAll(); return p.stationState('garden') as unknown as State; } };
   }
 
   it('fills what the station does not measure, lists it, says "modelliert", and never overrides a measurement', async () => {
     const { unit, state } = await start();
-    pipeline!.acceptReading('garden', reading({ temperature: 20, precipitation_rate: 0, humidity: 55, wind_speed: 8, wind_gusts: 30 }), 'test');
+    slot.pipeline!.acceptReading('garden', reading({ temperature: 20, precipitation_rate: 0, humidity: 55, wind_speed: 8, wind_gusts: 30 }), 'test');
     await waitUntil(() => unit.counters.gapFillFetches > 0 && state().estimated_fields.length > 0, 'the modelled values');
     const filled = state();
     expect(filled.estimated_fields.sort()).toEqual(['soil_moisture', 'soil_temperature', 'solar']);
@@ -75,7 +68,7 @@ describe('gap filling', () => {
 
     // The gauge's gust value goes stale: it is still not replaced by the model's.
     clock.advance(40 * MINUTE_MS);
-    pipeline!.acceptReading('garden', reading({ temperature: 21, precipitation_rate: 0, humidity: 55, wind_speed: 8 }), 'test');
+    slot.pipeline!.acceptReading('garden', reading({ temperature: 21, precipitation_rate: 0, humidity: 55, wind_speed: 8 }), 'test');
     expect(state().input.wind_gusts).toBeUndefined();
     expect(state().estimated_fields).not.toContain('wind_gusts');
   });
@@ -83,7 +76,7 @@ describe('gap filling', () => {
   it('takes the lawn memory\'s soil estimate before the model\'s', async () => {
     const lawn: StationUnit = { name: 'lawn-stand-in', extendInput: (_id, input) => ({ ...input, soil_moisture: 31 }) };
     const { unit, state } = await start([lawn]);
-    pipeline!.acceptReading('garden', reading({ temperature: 20, precipitation_rate: 0, humidity: 55, wind_speed: 8, wind_gusts: 30 }), 'test');
+    slot.pipeline!.acceptReading('garden', reading({ temperature: 20, precipitation_rate: 0, humidity: 55, wind_speed: 8, wind_gusts: 30 }), 'test');
     await waitUntil(() => unit.counters.gapFillFetches > 0 && state().estimated_fields.length > 0, 'the modelled values');
     expect(state().input.soil_moisture).toBe(31);
     expect(state().estimated_fields).not.toContain('soil_moisture');
@@ -92,7 +85,7 @@ describe('gap filling', () => {
   it('stops using modelled values when the provider stays away, and says why', async () => {
     openMeteo.fake.fallback = { kind: 'status', status: 500 };
     const { unit, state } = await start();
-    pipeline!.acceptReading('garden', reading({ temperature: 20, precipitation_rate: 0, humidity: 55, wind_speed: 8 }), 'test');
+    slot.pipeline!.acceptReading('garden', reading({ temperature: 20, precipitation_rate: 0, humidity: 55, wind_speed: 8 }), 'test');
     await waitUntil(() => unit.counters.gapFillFetchErrors > 0, 'the failed fetch');
     expect(state().estimated_fields).toEqual([]);
     expect(state().gap_fill).toMatchObject({ last_error: 'HTTP 500' });

@@ -4,7 +4,7 @@
  * `gapFill.rain: "model"` replaces a broken gauge's rain with the model's (rain windows from the
  * model, the gauge's rain left out, `rain_source` in the state).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { buildStationUnits } from '../../src/daemon.js';
 import type { StationForecastConfig } from '../../src/forecast/forecastSettings.js';
@@ -16,7 +16,7 @@ import { provide } from '../../src/station/unit.js';
 import { Database } from '../../src/store/database.js';
 import { LogThrottle } from '../../src/util/logThrottle.js';
 import { FakeClock, testMqttConfig, waitUntil } from '../helpers/mqttHarness.js';
-import { useFakeOpenMeteo } from './fakeModelledServer.js';
+import { usePipelineOnFakeOpenMeteo } from './fakeModelledServer.js';
 
 const NOW = Date.parse('2026-06-15T10:20:00Z');
 const base: StationConfig = {
@@ -34,32 +34,25 @@ function gaugeReading(atMs: number): Reading {
 type State = Record<string, unknown> & { input: Record<string, number>; rain_source?: string; forecast?: { available: boolean; source: string } };
 
 describe('gap filling: one request with the forecast, and the model\'s rain for a broken gauge', () => {
-  let pipeline: StationPipeline | undefined;
-  let database: Database | undefined;
   const clock = new FakeClock(NOW);
-  const openMeteo = useFakeOpenMeteo(clock, NOW);
-
-  afterEach(async () => {
-    await pipeline?.stop();
-    await database?.close();
-    pipeline = database = undefined;
-  });
+  const openMeteo = usePipelineOnFakeOpenMeteo(clock, NOW);
+  const slot = openMeteo.slot;
 
   /** The station's units as the daemon builds them (stationUnits(): gap filling carries the forecast through the service lookup). */
   async function start(station: StationConfig & { forecast?: StationForecastConfig }): Promise<{ gapFill: GapFillUnit; state: () => State }> {
     const logger = pino({ level: 'silent' });
     const forecast = { openMeteoUrl: openMeteo.fake.baseUrl, intervalMinutes: 60, modelledIntervalMinutes: 60, timeoutSeconds: 5, retries: 0, rainLeadMinutes: 20 };
     const config = { ...testMqttConfig({ stations: [station], broker: { enabled: false }, history: { freshnessMinutes: 30 } }), forecast };
-    database = await Database.open(openMeteo.temp.dbPath);
+    slot.database = await Database.open(openMeteo.temp.dbPath);
     let built: StationPipeline | undefined;
     const units = buildStationUnits({
-      config, logger, clock, store: database,
+      config, logger, clock, store: slot.database,
       services: [provide(readingsService, (id, reading, origin) => built?.acceptReading(id, reading, origin) ?? 'not_running')],
     });
     const gapFill = units.find((unit): unit is GapFillUnit => unit instanceof GapFillUnit)!;
     const log = logger.child({ module: 'mqtt' });
-    built = new StationPipeline({ config, database, logger, log, throttle: new LogThrottle(log), clock, units });
-    pipeline = built;
+    built = new StationPipeline({ config, database: slot.database!, logger, log, throttle: new LogThrottle(log), clock, units });
+    slot.pipeline = built;
     await built.start();
     const p = built;
     return { gapFill, state: () => { p.recomputeAll(); return p.stationState('garden') as unknown as State; } };
@@ -67,10 +60,10 @@ describe('gap filling: one request with the forecast, and the model\'s rain for 
 
   it('fetches the forecast with the gap filling: one request, not two', async () => {
     const { gapFill, state } = await start({ ...base, gapFill: { source: 'open-meteo' }, forecast: { source: 'open-meteo' } });
-    pipeline!.acceptReading('garden', gaugeReading(NOW), 'test');
+    slot.pipeline!.acceptReading('garden', gaugeReading(NOW), 'test');
     await waitUntil(() => gapFill.counters.gapFillFetches > 0 && state().forecast?.available === true, 'the filled fields and the forecast');
-    await pipeline!.stop();
-    pipeline = undefined;
+    await slot.pipeline!.stop();
+    slot.pipeline = undefined;
     expect(openMeteo.fake.requests).toHaveLength(1);
     const params = openMeteo.fake.requests[0]!.url.searchParams;
     expect(params.has('current') && params.has('hourly')).toBe(true);
@@ -79,14 +72,14 @@ describe('gap filling: one request with the forecast, and the model\'s rain for 
 
   it('asks for the current conditions alone when the forecast comes from elsewhere (the control)', async () => {
     const { gapFill } = await start({ ...base, gapFill: { source: 'open-meteo' } });
-    pipeline!.acceptReading('garden', gaugeReading(NOW), 'test');
+    slot.pipeline!.acceptReading('garden', gaugeReading(NOW), 'test');
     await waitUntil(() => gapFill.counters.gapFillFetches > 0, 'the filled fields');
     expect(openMeteo.fake.requests[0]!.url.searchParams.has('hourly')).toBe(false);
   });
 
   it('takes the model\'s rain instead of a broken gauge\'s, and says so in the state', async () => {
     const { gapFill, state } = await start({ ...base, gapFill: { source: 'open-meteo', rain: 'model' } });
-    pipeline!.acceptReading('garden', gaugeReading(NOW - 60_000), 'test');
+    slot.pipeline!.acceptReading('garden', gaugeReading(NOW - 60_000), 'test');
     await waitUntil(() => gapFill.counters.gapFillFetches > 0 && state().input.rain_24h !== undefined, 'the model\'s rain windows');
     const modelled = state();
     expect(modelled.rain_source).toBe('model');
@@ -101,7 +94,7 @@ describe('gap filling: one request with the forecast, and the model\'s rain for 
 
   it('keeps the gauge\'s rain by default (the control)', async () => {
     const { gapFill, state } = await start({ ...base, gapFill: { source: 'open-meteo' } });
-    pipeline!.acceptReading('garden', gaugeReading(NOW - 60_000), 'test');
+    slot.pipeline!.acceptReading('garden', gaugeReading(NOW - 60_000), 'test');
     await waitUntil(() => gapFill.counters.gapFillFetches > 0, 'the filled fields');
     expect(state().rain_source).toBe('gauge');
     expect(state().input.precipitation_rate).toBe(12);
