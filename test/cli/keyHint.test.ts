@@ -7,7 +7,7 @@
  */
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inContainer, keyCommandHint } from '../../src/cli/commands/serve.js';
+import { IMAGE_CLI_PATH, inContainer, keyCommandHint } from '../../src/cli/commands/serve.js';
 import { PgDatabase } from '../../src/store/postgres/pgDatabase.js';
 import { ServiceStore } from '../../src/store/serviceStore.js';
 import { systemClock } from '../../src/util/clock.js';
@@ -37,10 +37,12 @@ describe('the first-start key hint', () => {
     expect(keyCommandHint({ dbPath: '/var/lib/mowability/mowability.db', cwd: '/', underSystemd: true, storeKind: 'postgres' })).toBe('sudo mowability keys add <owner>');
   });
 
-  it('knows a container by the file Docker or podman creates', () => {
-    expect(inContainer((path) => path === '/.dockerenv')).toBe(true);
-    expect(inContainer((path) => path === '/run/.containerenv')).toBe(true);
-    expect(inContainer(() => false)).toBe(false);
+  it('knows our image by the file Docker or podman creates and the image\'s CLI path; any other container gets the ordinary hint', () => {
+    expect(inContainer((path) => path === '/.dockerenv', IMAGE_CLI_PATH)).toBe(true);
+    expect(inContainer((path) => path === '/run/.containerenv', IMAGE_CLI_PATH)).toBe(true);
+    expect(inContainer(() => false, IMAGE_CLI_PATH)).toBe(false);
+    // A CI job or a devcontainer running a clone: npx works there, docker exec does not.
+    expect(inContainer((path) => path === '/.dockerenv', '/tmp/clone/dist/cli/main.js')).toBe(false);
   });
 
   describe.skipIf(sharedServersMissing() !== undefined)('with store.kind postgres, started by hand', () => {

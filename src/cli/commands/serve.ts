@@ -30,7 +30,7 @@ export interface KeyHintInput {
   cwd: string;
   /** systemd sets INVOCATION_ID for every unit it runs. */
   underSystemd: boolean;
-  /** Docker creates /.dockerenv, podman /run/.containerenv (inContainer() below). */
+  /** Our image in Docker or podman (inContainer() below). */
   inContainer?: boolean;
   /** store.kind: where the keys live. */
   storeKind?: 'sqlite' | 'postgres';
@@ -57,9 +57,16 @@ export function keyCommandHint(input: KeyHintInput): string {
   ].join(' ');
 }
 
-/** Whether this process runs in a Docker or podman container (the files both runtimes create). */
-export function inContainer(exists: (path: string) => boolean = existsSync): boolean {
-  return exists('/.dockerenv') || exists('/run/.containerenv');
+/** Where the image's CLI is (Dockerfile: WORKDIR /app, dist copied there). */
+export const IMAGE_CLI_PATH = '/app/dist/cli/main.js';
+
+/**
+ * Whether this process is our image's daemon: a Docker or podman container (the files both runtimes
+ * create) running the CLI from the image's path. Any other container (a devcontainer, a CI job, an
+ * npm install inside someone else's image) gets the ordinary hint, whose command works there.
+ */
+export function inContainer(exists: (path: string) => boolean = existsSync, script: string | undefined = process.argv[1]): boolean {
+  return script === IMAGE_CLI_PATH && (exists('/.dockerenv') || exists('/run/.containerenv'));
 }
 
 const COMMAND = 'serve';
