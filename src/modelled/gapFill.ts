@@ -140,18 +140,23 @@ export class GapFillUnit implements StationUnit {
     }, {}, signal);
   }
 
-  /** The model's rain into the station's history (rain only: the station measures the rest), and the forecast. */
-  async #deliver(held: Filled, parsed: Parsed, nowMs: number): Promise<void> {
+  /**
+   * The model's rain into the station's history (rain only: the station measures the rest), and the
+   * forecast. 'not_running': a first round can answer before the pipeline runs; the loop then asks
+   * again a second later instead of leaving the station without the model's rain for a whole interval.
+   */
+  async #deliver(held: Filled, parsed: Parsed, nowMs: number): Promise<'ok' | 'not_running'> {
     const { id } = held.station;
     if (held.modelRain && this.#options.accept && this.#history) {
       const hours = newHours(this.#history, id, parsed.answer, nowMs).filter((hour) => hour.rainDeltaMm !== undefined);
       const rate = parsed.answer.current?.values.precipitation_rate;
       const current = rate === undefined ? [] : [rainOnly(parsed.answer.current!, { precipitation_rate: rate })];
-      acceptAll(this.#options.accept, id, [...hours.map((hour) => rainOnly(hour, {})), ...current]);
+      if (acceptAll(this.#options.accept, id, [...hours.map((hour) => rainOnly(hour, {})), ...current]).kind === 'not_running') return 'not_running';
     }
     if (this.#carriesForecast(held) && parsed.forecast.length > 0) {
       await this.#options.supplyForecast?.(id, { source: 'open-meteo', fetchedAtMs: this.#options.now(), hours: parsed.forecast, validators: {} });
     }
+    return 'ok';
   }
 
   async #round(client: OpenMeteoClient, held: Filled, signal: AbortSignal): Promise<RoundResult> {
@@ -169,8 +174,7 @@ export class GapFillUnit implements StationUnit {
     held.failures = 0;
     const current = outcome.value.answer.current!;
     held.current = { values: current.values, timeMs: Math.min(current.payloadTimeMs ?? nowMs, nowMs) };
-    await this.#deliver(held, outcome.value, nowMs);
-    return 'ok';
+    return this.#deliver(held, outcome.value, nowMs);
   }
 
   onReading(stationId: string, reading: TimedReading): void {

@@ -39,7 +39,7 @@ describe('gap filling: one request with the forecast, and the model\'s rain for 
   const slot = openMeteo.slot;
 
   /** The station's units as the daemon builds them (stationUnits(): gap filling carries the forecast through the service lookup). */
-  async function start(station: StationConfig & { forecast?: StationForecastConfig }): Promise<{ gapFill: GapFillUnit; state: () => State }> {
+  async function start(station: StationConfig & { forecast?: StationForecastConfig }, gate = { open: true }): Promise<{ gapFill: GapFillUnit; state: () => State }> {
     const logger = pino({ level: 'silent' });
     const forecast = { openMeteoUrl: openMeteo.fake.baseUrl, intervalMinutes: 60, modelledIntervalMinutes: 60, timeoutSeconds: 5, retries: 0, rainLeadMinutes: 20 };
     const config = { ...testMqttConfig({ stations: [station], broker: { enabled: false }, history: { freshnessMinutes: 30 } }), forecast };
@@ -47,7 +47,8 @@ describe('gap filling: one request with the forecast, and the model\'s rain for 
     let built: StationPipeline | undefined;
     const units = buildStationUnits({
       config, logger, clock, store: slot.database,
-      services: [provide(readingsService, (id, reading, origin) => built?.acceptReading(id, reading, origin) ?? 'not_running')],
+      // A closed gate answers like a pipeline that is not running yet.
+      services: [provide(readingsService, (id, reading, origin) => (gate.open ? built?.acceptReading(id, reading, origin) : undefined) ?? 'not_running')],
     });
     const gapFill = units.find((unit): unit is GapFillUnit => unit instanceof GapFillUnit)!;
     const log = logger.child({ module: 'mqtt' });
@@ -90,6 +91,17 @@ describe('gap filling: one request with the forecast, and the model\'s rain for 
     // The backfill is the model's past, not rain that just fell: mowable is not held off by it.
     expect(modelled.main_status).toBe('OK');
     expect(openMeteo.fake.requests[0]!.url.searchParams.get('past_days')).toBe('14');
+  });
+
+  it('asks again when its first answer came before the pipeline ran, instead of waiting a whole interval for the model\'s rain', async () => {
+    const gate = { open: false };
+    const { gapFill, state } = await start({ ...base, gapFill: { source: 'open-meteo', rain: 'model' } }, gate);
+    await waitUntil(() => gapFill.counters.gapFillFetches > 0, 'the first round (its readings not taken)');
+    gate.open = true;
+    slot.pipeline!.acceptReading('garden', gaugeReading(NOW - 60_000), 'test');
+    // The interval is 60 min: only the retry a second later brings the rain.
+    await waitUntil(() => state().input.rain_24h !== undefined, 'the model\'s rain after the retry');
+    expect(state().input.rain_24h).toBeCloseTo(0.8, 5);
   });
 
   it('keeps the gauge\'s rain by default (the control)', async () => {
