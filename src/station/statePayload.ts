@@ -11,6 +11,7 @@ import type { ExtensionInput } from '../core/extensionFields.js';
 import type { Assembly } from '../history/stationHistory.js';
 import type { IrrigationStatus } from './irrigationSource.js';
 import { markModelledReasons } from './modelledReasons.js';
+import { isFixedPlain } from './stateText.js';
 
 /** The state key with a unit hold's reason for pages anyone may read, when the hold gives one (src/station/unit.ts MowableHold). */
 export const PUBLIC_REASON_KEY = 'mowable_reason_public';
@@ -90,7 +91,19 @@ export function buildStatePayload(parts: StatePayloadParts): StationStatePayload
     markModelledReasons(payload.checks, payload.estimated_fields as string[]);
   }
   // Every text, a hold's mowable_reason and the units' fragments included, without the <b> markup of the HTTP answer.
-  return withoutMarkup(payload);
+  return membersWithoutMarkup(payload);
+}
+
+/** withoutMarkup() of the payload's members; a unit's fragment serialised once without any `<` (./stateText.ts) is taken as it is. */
+function membersWithoutMarkup(payload: StationStatePayload): StationStatePayload {
+  let copy: StationStatePayload | undefined;
+  for (const key of Object.keys(payload)) {
+    const child = payload[key];
+    if (isFixedPlain(child)) continue;
+    const plain = withoutMarkup(child);
+    if (plain !== child) (copy ??= { ...payload })[key] = plain;
+  }
+  return copy ?? payload;
 }
 
 /**
