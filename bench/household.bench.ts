@@ -142,6 +142,15 @@ interface Baselines {
   everySecond: number;
 }
 
+/** Only the household window (`BENCH_HOUSEHOLD_ONLY=1`): the day's total over a longer window, without the parts. */
+function totalOnly(household: WindowFigures, seconds: number): Figure[] {
+  return [
+    measured('household.cpuPerDay', 'CPU per household day', perDay(household.cpuSeconds, seconds), 'CPU-s', atMost(150), `one ${seconds} s window × ${DAY_S / seconds}; ${household.counts.readings} readings, ${household.counts.httpRequests} requests (${household.counts.httpFailures} failed); parts not run`),
+    measured('household.writtenPerDay', 'bytes written per household day', perDay(household.writeBytes, seconds) / MIB, 'MiB', atMost(8)),
+    measured('household.peakRss', 'peak RSS, household', household.peakRssBytes / MIB, 'MB', atMost(110)),
+  ];
+}
+
 function figuresOf(runs: Record<Part, WindowFigures>, baselines: Baselines, seconds: number): Figure[] {
   const { bare: bareCpuSeconds, everySecond } = baselines;
   const day = (part: Part): number => perDay(runs[part].cpuSeconds, runs[part].seconds);
@@ -168,7 +177,11 @@ export const householdBenchmark: Benchmark = {
   title: "A household day: 10 stations at a station's pace, forecast, lawn memory, a status page and a REST client",
   async run(context: BenchContext): Promise<BenchOutcome> {
     if (!cliAvailable(context.repoRoot)) return { figures: [notMeasured('household.cpuPerDay', 'CPU per household day', 'CPU-s', 'dist/cli/main.js does not exist', atMost(150))], details: {} };
-    const seconds = context.quick ? 60 : 300;
+    const seconds = Number(process.env.BENCH_HOUSEHOLD_SECONDS) || (context.quick ? 60 : 300);
+    if (process.env.BENCH_HOUSEHOLD_ONLY === '1') {
+      const household = await runPart(context, 'household', seconds);
+      return { figures: totalOnly(household, seconds), details: { seconds, settleSeconds: SETTLE_S, runs: { household } } };
+    }
     const baselines: Baselines = { bare: await bareNodeCpuSeconds(seconds, 60_000), everySecond: await bareNodeCpuSeconds(seconds, 1000) };
     const runs = {} as Record<Part, WindowFigures>;
     for (const part of PARTS) runs[part] = await runPart(context, part, seconds);
