@@ -6,7 +6,7 @@
  */
 import { Registry } from 'prom-client';
 import type { Logger } from 'pino';
-import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { eventLoopSeriesName, registerEventLoopDelay } from '../../src/metrics/eventLoopDelay.js';
 import { AccessCache, FULL_POLL_EVERY } from '../../src/store/accessCache.js';
 import { Database } from '../../src/store/database.js';
@@ -229,7 +229,6 @@ describe('the access cache poll on the heartbeat', () => {
     await cache.start();
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    onTestFinished(() => release()); // a failed expectation must not leave stop() waiting on the gate
     const dataVersion = database.dataVersion.bind(database);
     const queries = vi.spyOn(database, 'dataVersion').mockImplementation(async () => {
       await gate;
@@ -239,10 +238,13 @@ describe('the access cache poll on the heartbeat', () => {
     let settled = false;
     void cache.pollSettled().then(() => (settled = true));
     const gina = await addKeyElsewhere('gina'); // the files move: a second poll would ask too
-    for (let i = 0; i < 3; i++) heart.beat();
-    expect(queries).toHaveBeenCalledTimes(1);
-    expect(settled).toBe(false);
-    release();
+    try {
+      for (let i = 0; i < 3; i++) heart.beat();
+      expect(queries).toHaveBeenCalledTimes(1);
+      expect(settled).toBe(false);
+    } finally {
+      release(); // a failed expectation must not leave stop() waiting on the gate
+    }
     await cache.pollSettled();
     expect(settled).toBe(true);
     expect(cache.lookupKey(gina.key)?.owner).toBe('gina');
