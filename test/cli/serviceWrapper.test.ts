@@ -1,7 +1,8 @@
 /**
  * systemd/mowability, the admin wrapper for the service, with stand-ins for systemctl and
  * systemd-run on PATH (no systemd in the test machine): it must pass the unit's MOWABILITY_*
- * environment and environment files on, run as the unit's dynamic user, and forward the arguments.
+ * environment, environment files and credentials on, run as the unit's dynamic user, and forward
+ * the arguments.
  */
 import { spawnSync } from 'node:child_process';
 import { chmodSync, writeFileSync } from 'node:fs';
@@ -27,6 +28,8 @@ describe.skipIf(userInfo().uid !== 0 && !process.env.CI)('systemd/mowability wra
       `case "$*" in
   *--property=Environment\\ *) echo "NODE_ENV=production MOWABILITY_DB_PATH=/var/lib/mowability/mowability.db MOWABILITY_CONFIG=/etc/mowability/config.json" ;;
   *--property=EnvironmentFiles*) echo "/etc/mowability/env (ignore_errors=no)" ;;
+  *--property=LoadCredential\\ *) echo mqtt.password:/etc/mowability/credentials/mqtt-password; echo store.url:/etc/mowability/credentials/store-url ;;
+  *--property=LoadCredentialEncrypted\\ *) echo broker.users:/etc/mowability/credentials/broker-users.cred ;;
 esac`,
     );
     stub('systemd-run', 'for a in "$@"; do echo "$a"; done');
@@ -43,6 +46,9 @@ esac`,
       '-E', 'MOWABILITY_DB_PATH=/var/lib/mowability/mowability.db',
       '-E', 'MOWABILITY_CONFIG=/etc/mowability/config.json',
       '-p', 'EnvironmentFile=-/etc/mowability/env',
+      '-p', 'LoadCredential=mqtt.password:/etc/mowability/credentials/mqtt-password',
+      '-p', 'LoadCredential=store.url:/etc/mowability/credentials/store-url',
+      '-p', 'LoadCredentialEncrypted=broker.users:/etc/mowability/credentials/broker-users.cred',
       '/usr/bin/node', '/opt/mowability/dist/cli/main.js', 'keys', 'add', 'alice',
     ]);
   });
