@@ -28,9 +28,18 @@ describe.skipIf(userInfo().uid !== 0 && !process.env.CI)('systemd/mowability wra
       `case "$*" in
   *--property=Environment\\ *) echo "NODE_ENV=production MOWABILITY_DB_PATH=/var/lib/mowability/mowability.db MOWABILITY_CONFIG=/etc/mowability/config.json" ;;
   *--property=EnvironmentFiles*) echo "/etc/mowability/env (ignore_errors=no)" ;;
-  *--property=LoadCredential\\ *) echo mqtt.password:/etc/mowability/credentials/mqtt-password; echo store.url:/etc/mowability/credentials/store-url ;;
-  *--property=LoadCredentialEncrypted\\ *) echo broker.users:/etc/mowability/credentials/broker-users.cred ;;
+  cat\\ *) cat "${temp.dir}/unit" ;;
 esac`,
+    );
+    // The unit and a drop-in as `systemctl cat` prints them: a credential dropped by an empty assignment, one added after it.
+    writeFileSync(
+      join(temp.dir, 'unit'),
+      [
+        '# /etc/systemd/system/mowability.service', '[Service]', 'LoadCredential=broker.users:/etc/mowability/credentials/broker-users.json',
+        '# LoadCredential=commented:/out', '  LoadCredential=mqtt.password:/etc/mowability/credentials/mqtt-password', '',
+        '# /etc/systemd/system/mowability.service.d/override.conf', '[Service]', 'LoadCredential=',
+        'LoadCredential=store.url:/etc/mowability/credentials/store-url', 'LoadCredentialEncrypted=broker.users:/etc/mowability/credentials/broker-users.cred', '',
+      ].join('\n'),
     );
     stub('systemd-run', 'for a in "$@"; do echo "$a"; done');
   });
@@ -46,7 +55,6 @@ esac`,
       '-E', 'MOWABILITY_DB_PATH=/var/lib/mowability/mowability.db',
       '-E', 'MOWABILITY_CONFIG=/etc/mowability/config.json',
       '-p', 'EnvironmentFile=-/etc/mowability/env',
-      '-p', 'LoadCredential=mqtt.password:/etc/mowability/credentials/mqtt-password',
       '-p', 'LoadCredential=store.url:/etc/mowability/credentials/store-url',
       '-p', 'LoadCredentialEncrypted=broker.users:/etc/mowability/credentials/broker-users.cred',
       '/usr/bin/node', '/opt/mowability/dist/cli/main.js', 'keys', 'add', 'alice',

@@ -21,11 +21,16 @@ export function mapPaths(root: string, text: string): string {
   return text.replace(/(?<![\w.\-/])\/(opt|etc|usr\/local|var\/lib|run)\//g, `${root}/$1/`).replace(/(?<![\w.\-/])\/usr\/bin\/node(?=\s|$)/g, process.execPath);
 }
 
-/** `[Service]` directives of the unit and its drop-ins (in name order), in order; comments dropped. */
-export function serviceDirectives(root: string, unit = 'mowability.service'): Array<[string, string]> {
+/** The unit's file and its drop-ins (in name order). */
+function unitFiles(root: string, unit: string): string[] {
   const dir = join(root, 'etc', 'systemd', 'system');
   const dropInDir = join(dir, `${unit}.d`);
-  const files = [join(dir, unit), ...(existsSync(dropInDir) ? readdirSync(dropInDir).filter((name) => name.endsWith('.conf')).sort().map((name) => join(dropInDir, name)) : [])];
+  return [join(dir, unit), ...(existsSync(dropInDir) ? readdirSync(dropInDir).filter((name) => name.endsWith('.conf')).sort().map((name) => join(dropInDir, name)) : [])];
+}
+
+/** `[Service]` directives of the unit and its drop-ins (in name order), in order; comments dropped. */
+export function serviceDirectives(root: string, unit = 'mowability.service'): Array<[string, string]> {
+  const files = unitFiles(root, unit);
   const directives: Array<[string, string]> = [];
   for (const file of files) {
     let section = '';
@@ -97,8 +102,8 @@ export function writeUnitAnswers(root: string, stubs: string, directives: Array<
   writeFileSync(join(stubs, 'environment'), `${assignments.join(' ')}\n`);
   const files = values(directives, 'EnvironmentFile').map((value) => `${mapPaths(root, value.replace(/^-/, ''))} (ignore_errors=${value.startsWith('-') ? 'yes' : 'no'})`);
   writeFileSync(join(stubs, 'envfiles'), `${files.join('\n')}\n`);
-  // `systemctl show --property=LoadCredential --value`: NAME:PATH, one a line.
-  writeFileSync(join(stubs, 'credentials'), values(directives, 'LoadCredential').map((value) => `${mapPaths(root, value)}\n`).join(''));
+  // `systemctl cat`: each file under a comment naming it, paths mapped like the rest.
+  writeFileSync(join(stubs, 'unit'), unitFiles(root, 'mowability.service').map((file) => `# ${file}\n${mapPaths(root, readFileSync(file, 'utf8'))}\n`).join(''));
 }
 
 /** Starts the unit as systemd would (systemctl start) and waits for its HTTP server. */
@@ -165,8 +170,7 @@ export function writeServiceStubs(stubs: string): void {
 case "$*" in
   *--property=Environment\\ *) cat "${stubs}/environment" ;;
   *--property=EnvironmentFiles*) cat "${stubs}/envfiles" ;;
-  *--property=LoadCredential\\ *) cat "${stubs}/credentials" ;;
-  *--property=LoadCredentialEncrypted\\ *) ;;
+  cat\\ *) cat "${stubs}/unit" ;;
   *) echo "systemctl stand-in: unexpected $*" >&2; exit 1 ;;
 esac
 `,
