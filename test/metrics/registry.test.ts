@@ -94,6 +94,16 @@ describe('createMetrics', () => {
     expect(withProcess.get('process_cpu_seconds_total')?.type).toBe('counter');
     expect(sampleValue(withProcess, 'process_resident_memory_bytes')).toBeGreaterThan(0);
     expect(withProcess.has('nodejs_eventloop_lag_seconds')).toBe(true);
+    expect(bare.has('nodejs_array_buffers_bytes')).toBe(false);
+  });
+
+  it('reports the memory of ArrayBuffers and Buffers, and follows it', async () => {
+    const metrics = createMetrics({ processMetrics: true });
+    const before = sampleValue(await scrape(metrics), 'nodejs_array_buffers_bytes');
+    const held = Buffer.alloc(4 * 1024 * 1024);
+    const after = sampleValue(await scrape(metrics), 'nodejs_array_buffers_bytes');
+    expect(after - before).toBeGreaterThanOrEqual(held.length);
+    expect(after).toBeLessThanOrEqual(sampleValue(await scrape(metrics), 'nodejs_external_memory_bytes'));
   });
 });
 
