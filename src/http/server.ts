@@ -23,6 +23,7 @@ import { assertNotBlocked, type AccessView } from './auth.js';
 import { canonicalAddress, compileTrust, createClientAddressResolver, rateLimitKey, type ClientAddressOf } from './clientAddress.js';
 import { MESSAGES, clientErrorHandler, frameworkErrorHandler, installErrorHandling, type RequestGuard } from './errors.js';
 import { HttpError } from '../util/httpError.js';
+import { parkDeadlineChecksWhileIdle } from './deadlineChecks.js';
 import { trackConnections } from './shutdown.js';
 
 declare module 'fastify' {
@@ -141,6 +142,7 @@ export async function createServer({ http, access, logger, accessLogger, rateLim
   const httpLogger = logger.child(HTTP_BINDINGS);
   const app = createFastify(http, httpLogger, () => guard);
   applyConnectionCap(app.server, http.maxConnections);
+  parkDeadlineChecksWhileIdle(app.server);
   applyConnectionShare(app.server, connectionShareOptions(http, httpLogger));
   const clientAddressOf = createClientAddressResolver(http.trustProxy);
   app.decorate('clientAddressOf', clientAddressOf);
