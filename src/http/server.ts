@@ -24,6 +24,7 @@ import { canonicalAddress, compileTrust, createClientAddressResolver, rateLimitK
 import { MESSAGES, clientErrorHandler, frameworkErrorHandler, installErrorHandling, type RequestGuard } from './errors.js';
 import { HttpError } from '../util/httpError.js';
 import { parkDeadlineChecksWhileIdle } from './deadlineChecks.js';
+import { lazyRequestLogger } from './requestLogger.js';
 import { trackConnections } from './shutdown.js';
 
 declare module 'fastify' {
@@ -160,6 +161,8 @@ function createFastify(http: HttpSettings, httpLogger: Logger, guardOf: () => Re
     loggerInstance: logger,
     // One line per request comes from the onResponse hook below (path without the query string).
     logController: new LogController({ disableRequestLogging: true }),
+    // Each request's logger is made only when the request logs (most never do).
+    childLoggerFactory: lazyRequestLogger,
     // Client addresses come from clientAddressOf (./clientAddress.ts), never from fastify's trustProxy.
     trustProxy: false,
     bodyLimit: http.bodyLimitBytes,
