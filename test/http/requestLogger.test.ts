@@ -8,7 +8,7 @@ import { captureLogger } from '../helpers/httpLogCapture.js';
 function countingChildren(level: string) {
   const capture = captureLogger(level);
   let children = 0;
-  const child = capture.logger.child;
+  const child = Reflect.get(capture.logger, 'child') as typeof capture.logger.child;
   // Also on the children (they inherit it): each counts, and each makes its own children.
   capture.logger.child = function (this: typeof capture.logger, ...args: Parameters<typeof child>) {
     children++;
