@@ -5,7 +5,8 @@ import type { ScoredCheck } from './combine.js';
 import { NO_WETNESS_EVIDENCE_CAP, NO_WETNESS_EVIDENCE_REASON, lacksWetnessEvidence } from './evidence.js';
 import { FIELD_SPECS, REQUIRED_FIELDS, type CalculationInput, type FieldName } from './fields.js';
 import { parseDenseInput, parseExtensions } from './parse.js';
-import { rainSourceInfo } from './rainWindows.js';
+import { dryingPotential } from './physics.js';
+import { effectiveRainWindows, rainSourceInfoOf } from './rainWindows.js';
 import { formatLocalDateTime, isSeason, localDateTime, seasonForMonth } from './season.js';
 import { isValidFieldCapacity } from './soil.js';
 import { soilEstimateFor, splitSoilEstimate } from './soilEstimate.js';
@@ -135,8 +136,18 @@ export function calculateWith(registry: readonly CheckDefinition[], input: RawIn
   const localTime = localDateTime(nowMs, timeZone);
   const season = forced ?? seasonForMonth(localTime.month, hemisphere);
   const dataQuality = dataQualityFor(parsed.available.length, REQUIRED_FIELDS.length, FIELD_SPECS.length);
-  const checkContext: CheckContext = { values: parsed.values, extensions: parseExtensions(input), season, lawn };
-  if (estimated.pct !== undefined) checkContext.soilEstimate = soilEstimateFor(estimated.pct, lawn);
+  const values = parsed.values;
+  const rainWindows = effectiveRainWindows(values);
+  // One literal with every field: one shape for the checks' reads. The windows and the drying potential once for all checks.
+  const checkContext: CheckContext = {
+    values,
+    extensions: parseExtensions(input),
+    season,
+    lawn,
+    soilEstimate: estimated.pct === undefined ? undefined : soilEstimateFor(estimated.pct, lawn),
+    rainWindows,
+    drying: dryingPotential(values.temperature ?? 15, values.humidity, values.solar, values.wind_speed),
+  };
   const noWetnessEvidence = lacksWetnessEvidence(parsed.values);
 
   const { checks, scored, skippedChecks, partialChecks, errors } = runChecks(registry, checkContext, dataQuality, noWetnessEvidence);
@@ -159,7 +170,7 @@ export function calculateWith(registry: readonly CheckDefinition[], input: RawIn
     checks,
     protocol,
   };
-  return { ok: true, result: withTail(head, rainSourceInfo(parsed.values), formatLocalDateTime(localTime)) };
+  return { ok: true, result: withTail(head, rainSourceInfoOf(rainWindows), formatLocalDateTime(localTime)) };
 }
 
 /** The result up to its optional rain_source_info. */

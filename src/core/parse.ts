@@ -43,7 +43,8 @@ export function parseFieldValue(name: string, value: unknown): number | undefine
 
 /** parseFieldValue for a known field. */
 function parseSpecValue(spec: FieldSpec, value: unknown): number | undefined {
-  const parsed = toFiniteNumber(value);
+  // A JSON number (the usual case) without the call: the same test as toFiniteNumber's first line.
+  const parsed = typeof value === 'number' ? (Number.isFinite(value) ? value : undefined) : toFiniteNumber(value);
   if (parsed === undefined || parsed < spec.min || parsed > spec.max) return undefined;
   return parsed === 0 ? 0 : parsed; // -0 becomes 0
 }
@@ -59,8 +60,36 @@ function readOwn(raw: unknown, name: string): unknown {
   }
 }
 
-/** Each field's index in FIELD_SPECS, by name. */
-const FIELD_INDEX: ReadonlyMap<string, number> = new Map(FIELD_SPECS.map((spec, i) => [spec.name, i]));
+/**
+ * A field's index in FIELD_SPECS, -1 for any other key. A switch of internalized strings: cheaper
+ * than a Map lookup per key. The cases are checked against FIELD_SPECS when the module loads.
+ */
+function fieldIndex(key: string): number {
+  switch (key) {
+    case 'temperature': return 0;
+    case 'precipitation_rate': return 1;
+    case 'humidity': return 2;
+    case 'wind_speed': return 3;
+    case 'wind_gusts': return 4;
+    case 'dew_point': return 5;
+    case 'solar': return 6;
+    case 'soil_temperature': return 7;
+    case 'soil_moisture': return 8;
+    case 'rain_1h': return 9;
+    case 'rain_12h': return 10;
+    case 'rain_24h': return 11;
+    case 'rain_14d': return 12;
+    case 'minutes_since_rain': return 13;
+    case 'min_temp_3h': return 14;
+    case 'min_temp_3d': return 15;
+    case 'min_temp_14d': return 16;
+    default: return -1;
+  }
+}
+
+if (FIELD_SPECS.length !== 17 || FIELD_SPECS.some((spec, i) => fieldIndex(spec.name) !== i)) {
+  throw new Error('parse.ts: fieldIndex() does not match FIELD_SPECS');
+}
 
 /** One undefined per field, as a literal (a packed array of FIELD_SPECS.length, filled in place). */
 function noFields(): (number | undefined)[] {
@@ -82,8 +111,8 @@ function parseOwnEnumerable(raw: object): (number | undefined)[] | undefined {
   if (values.length !== keys.length || Object.getOwnPropertyNames(raw).length !== keys.length) return undefined;
   const parsed = noFields();
   for (let i = 0; i < keys.length; i++) {
-    const index = FIELD_INDEX.get(keys[i] as string);
-    if (index !== undefined) parsed[index] = parseSpecValue(FIELD_SPECS[index] as FieldSpec, values[i]);
+    const index = fieldIndex(keys[i] as string);
+    if (index >= 0) parsed[index] = parseSpecValue(FIELD_SPECS[index] as FieldSpec, values[i]);
   }
   return parsed;
 }
@@ -142,8 +171,10 @@ export function parseDenseInput(raw: unknown): ParsedInput & { values: DenseInpu
     solar: p[6], soil_temperature: p[7], soil_moisture: p[8], rain_1h: p[9], rain_12h: p[10], rain_24h: p[11],
     rain_14d: p[12], minutes_since_rain: p[13], min_temp_3h: p[14], min_temp_3d: p[15], min_temp_14d: p[16],
   };
-  const lists = fieldLists(p); // not spread into the literal: a spread copy is slow to build in V8
-  return { values, available: lists.available, missing: lists.missing };
+  const available: FieldName[] = [];
+  const missing: FieldName[] = [];
+  for (let i = 0; i < FIELD_NAMES.length; i++) (p[i] === undefined ? missing : available).push(FIELD_NAMES[i] as FieldName);
+  return { values, available, missing };
 }
 
 /** Parses the extension fields (e.g. minutes_since_irrigation) of an untrusted record. Never throws. */
