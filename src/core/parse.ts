@@ -60,35 +60,12 @@ function readOwn(raw: unknown, name: string): unknown {
   }
 }
 
-/**
- * A field's index in FIELD_SPECS, -1 for any other key. A switch of internalized strings: cheaper
- * than a Map lookup per key. The cases are checked against FIELD_SPECS when the module loads.
- */
-function fieldIndex(key: string): number {
-  switch (key) {
-    case 'temperature': return 0;
-    case 'precipitation_rate': return 1;
-    case 'humidity': return 2;
-    case 'wind_speed': return 3;
-    case 'wind_gusts': return 4;
-    case 'dew_point': return 5;
-    case 'solar': return 6;
-    case 'soil_temperature': return 7;
-    case 'soil_moisture': return 8;
-    case 'rain_1h': return 9;
-    case 'rain_12h': return 10;
-    case 'rain_24h': return 11;
-    case 'rain_14d': return 12;
-    case 'minutes_since_rain': return 13;
-    case 'min_temp_3h': return 14;
-    case 'min_temp_3d': return 15;
-    case 'min_temp_14d': return 16;
-    default: return -1;
-  }
-}
+/** Each field's index in FIELD_SPECS, by name. */
+const FIELD_INDEX: ReadonlyMap<string, number> = new Map(FIELD_SPECS.map((spec, i) => [spec.name, i]));
 
-if (FIELD_SPECS.length !== 17 || FIELD_SPECS.some((spec, i) => fieldIndex(spec.name) !== i)) {
-  throw new Error('parse.ts: fieldIndex() does not match FIELD_SPECS');
+/** A field's index in FIELD_SPECS, -1 for any other key. */
+function fieldIndex(key: string): number {
+  return FIELD_INDEX.get(key) ?? -1;
 }
 
 /** One undefined per field, as a literal (a packed array of FIELD_SPECS.length, filled in place). */
