@@ -24,10 +24,10 @@ import { Child } from './lib/child.js';
 import { createKey } from './lib/cli.js';
 import { cliAvailable, spawnDaemon, waitHealthy } from './lib/daemon.js';
 import { callCalculate, pollStatusPage, publishAtStationPace, startFakeForecast, type FakeForecast, type LoadCounts } from './lib/householdLoad.js';
-import { connectPublisher } from './lib/mqttLoad.js';
+import { connectPublisher, publishAtRate } from './lib/mqttLoad.js';
 import { ioDelta, MIB, readCpuMicros, readIo, readThreadCpuNs, RssSampler } from './lib/proc.js';
 import { atMost, measured, notMeasured, type Figure } from './lib/report.js';
-import { benchStations } from './lib/rtl433.js';
+import { benchStations, rtl433Readings } from './lib/rtl433.js';
 import { seedHistory } from './lib/seedHistory.js';
 import { makeTempDir } from './lib/tempDir.js';
 import { sleep, waitFor } from './lib/time.js';
@@ -35,6 +35,7 @@ import { sleep, waitFor } from './lib/time.js';
 const STATION_COUNT = 10;
 /** Seconds from /health to the window: start-up work and V8's memory reducer are done by then. */
 const SETTLE_S = 60;
+const WARM_UP_PER_STATION = 20;
 const DAY_S = 86_400;
 const PARTS = ['idle', 'readings', 'forecast', 'household'] as const;
 type Part = (typeof PARTS)[number];
@@ -71,11 +72,21 @@ async function connectWhenListening(port: number): Promise<Awaited<ReturnType<ty
   return client as NonNullable<typeof client>;
 }
 
+/**
+ * V8 compiles the reading path on its first calls: a start's cost, not a day's. Twenty readings per
+ * station, one per station a second (each its own recompute: the debounce is 1 s), before the window.
+ */
+async function warmUp(publisher: Awaited<ReturnType<typeof connectPublisher>>): Promise<void> {
+  await publishAtRate(publisher, rtl433Readings(STATION_COUNT, WARM_UP_PER_STATION, Date.now() - 60_000), STATION_COUNT);
+  await sleep(5000);
+}
+
 /** Drives the part's load for `seconds` while measuring the daemon from outside. */
 async function measureWindow(part: Part, ports: { http: number; broker: number }, pid: number, seconds: number, apiKey: string): Promise<Omit<WindowFigures, 'startupCpuSeconds'>> {
   const counts: LoadCounts = { readings: 0, httpRequests: 0, httpFailures: 0 };
   const stop = new AbortController();
   const publisher = part === 'idle' ? undefined : await connectWhenListening(ports.broker);
+  if (publisher) await warmUp(publisher);
   const rss = new RssSampler(pid);
   // Per-thread schedstat (ns): /proc/<pid>/stat counts 10 ms ticks, 4 of them in an idle minute.
   const cpuBefore = readThreadCpuNs(pid);
