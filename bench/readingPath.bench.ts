@@ -27,7 +27,7 @@ import type { Benchmark, BenchContext, BenchOutcome } from './lib/benchmark.js';
 import { cliAvailable, spawnDaemon, waitHealthy } from './lib/daemon.js';
 import { startFakeForecast, type FakeForecast } from './lib/householdLoad.js';
 import { connectPublisher } from './lib/mqttLoad.js';
-import { readCpuMicros } from './lib/proc.js';
+import { cpuPerEventMs, openCpuWindow } from './lib/cpuWindow.js';
 import { measured, notMeasured, atMost, type Figure } from './lib/report.js';
 import { benchStations, rtl433Readings } from './lib/rtl433.js';
 import { seedHistory } from './lib/seedHistory.js';
@@ -120,19 +120,17 @@ async function measureDaemon(context: BenchContext, root: string, windowS: numbe
     const publisher = client as NonNullable<typeof client>;
     await sleep(settleS * 1000);
     const pid = daemon.child.pid;
-    const idleStart = readCpuMicros(pid);
+    const idleWindow = openCpuWindow(pid);
     await sleep(windowS * 1000);
-    const idleCpuMs = (readCpuMicros(pid) - idleStart) / 1000;
-    const readingsStart = readCpuMicros(pid);
+    const idle = idleWindow();
+    const readingsWindow = openCpuWindow(pid);
     const threadsStart = threadCpuMs(pid);
     const readings = await publishReadings(publisher, windowS * 1000);
     await sleep(1500); // the last reading's debounced recompute
-    const elapsedS = windowS + 1.5;
-    const readingsCpuMs = (readCpuMicros(pid) - readingsStart) / 1000;
+    const loaded = readingsWindow();
     const threadsMs = minus(threadCpuMs(pid), threadsStart);
     await publisher.endAsync();
-    const cpuPerReadingMs = (readingsCpuMs - idleCpuMs * (elapsedS / windowS)) / Math.max(1, readings);
-    return { threadsMs, idleCpuMs, readingsCpuMs, readings, cpuPerReadingMs };
+    return { threadsMs, idleCpuMs: idle.cpuSeconds * 1000, readingsCpuMs: loaded.cpuSeconds * 1000, readings, cpuPerReadingMs: cpuPerEventMs(loaded, idle, readings) };
   } finally {
     await daemon.child.stop();
     await forecast?.close();
