@@ -1,0 +1,65 @@
+/**
+ * The design's floor for one reading, run as a child process: what any daemon of this design must do
+ * per rtl_433 reading, and nothing else. An aedes broker listens on loopback (the station's publisher
+ * connects over TCP, as rtl_433 does); the reading is taken from the broker in process (no client,
+ * no packets of its own), parsed, calculated by the product's core, serialised as a state with the
+ * reading and the answer, and published retained (QoS 1) back into the broker. No history, no
+ * debounce timer, no units, no logging, no metrics: the daemon's readings part over this floor is
+ * what the daemon's own structure costs.
+ *
+ * IPC as bench/servers/mqttBaseline.ts: sends {port} when ready, answers "count" with {count},
+ * exits on "stop".
+ */
+import { createServer } from 'node:net';
+import { Aedes, type AedesPublishPacket } from 'aedes';
+import { calculate } from '../../src/core/index.js';
+
+const topic = process.argv[2] ?? 'rtl_433/bench/events';
+
+interface Rtl433Event {
+  time?: string;
+  model?: string;
+  id?: number;
+  temperature_C?: number;
+  humidity?: number;
+  wind_avg_m_s?: number;
+  wind_max_m_s?: number;
+  rain_mm?: number;
+}
+
+async function main(): Promise<void> {
+  const broker = await Aedes.createBroker();
+  const server = createServer(broker.handle);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  let count = 0;
+  const deliver = (packet: AedesPublishPacket, done: () => void): void => {
+    done();
+    const event = JSON.parse(packet.payload.toString()) as Rtl433Event;
+    if (event.model === undefined || event.id === undefined) return;
+    const nowMs = Date.now();
+    const input: Record<string, number> = { temperature: event.temperature_C ?? Number.NaN, precipitation_rate: 0 };
+    if (event.humidity !== undefined) input.humidity = event.humidity;
+    if (event.wind_avg_m_s !== undefined) input.wind_speed = event.wind_avg_m_s * 3.6;
+    if (event.wind_max_m_s !== undefined) input.wind_gusts = event.wind_max_m_s * 3.6;
+    const result = calculate(input, { timeZone: 'UTC', hemisphere: 'north', nowMs });
+    const state = JSON.stringify({ station: `bench${event.id - 100}`, at: new Date(nowMs).toISOString(), reading: event, result });
+    broker.publish({ cmd: 'publish', topic: `mowability/bench${event.id - 100}/state`, payload: Buffer.from(state), qos: 1, retain: true, dup: false }, () => undefined);
+    count++;
+  };
+  await new Promise<void>((resolve) => broker.subscribe(topic, deliver, resolve));
+  process.on('message', (message: unknown) => {
+    if (message === 'count') process.send?.({ count });
+    else if (message === 'stop') {
+      server.close();
+      broker.close(() => process.exit(0));
+    }
+  });
+  process.send?.({ port });
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});
