@@ -47,4 +47,4 @@ EXPOSE 8080
 # the MQTT side included (/health itself answers 200 then: it answers for the HTTP API).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "dist/cli/main.js", "health"]
-CMD ["node", "--max-semi-space-size=2", "dist/cli/main.js", "serve"]
+CMD ["node", "--max-semi-space-size=2", "--single-threaded-gc", "dist/cli/main.js", "serve"]
