@@ -37,6 +37,8 @@ COPY config config
 # The status page's HTML, script and style (uPlot comes from node_modules).
 COPY public public
 RUN mkdir /data && chown node:node /data
+# The first start's key hint names `docker exec` only here (docs/configuration.md, container.image).
+ENV MOWABILITY_CONTAINER_IMAGE=true
 VOLUME /data
 USER node
 EXPOSE 8080
@@ -45,4 +47,4 @@ EXPOSE 8080
 # the MQTT side included (/health itself answers 200 then: it answers for the HTTP API).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "dist/cli/main.js", "health"]
-CMD ["node", "--max-semi-space-size=2", "dist/cli/main.js", "serve"]
+CMD ["node", "--max-semi-space-size=2", "--single-threaded-gc", "dist/cli/main.js", "serve"]

@@ -10,6 +10,7 @@ import { householdBenchmark } from './household.bench.js';
 import { httpBenchmark } from './http.bench.js';
 import { parseArgs } from './lib/args.js';
 import { memoryBenchmark } from './memory.bench.js';
+import { memoryStartBenchmark } from './memoryStart.bench.js';
 import { mqttBenchmark } from './mqtt.bench.js';
 import { multiInstanceBenchmark } from './multiInstance.bench.js';
 import { reconnectBenchmark } from './reconnect.bench.js';
@@ -26,7 +27,7 @@ import { machineInfo, renderTable, resultsPath, writeJson, type BenchResult, typ
 const repoRoot = join(import.meta.dirname, '..', '..');
 
 // Order matters: core compares itself with the HTTP figures measured before it.
-const BENCHMARKS: readonly Benchmark[] = [httpBenchmark, accessLinesBenchmark, coreBenchmark, recomputeBenchmark, readingPathBenchmark, readingFloorBenchmark, forecastBenchmark, mqttBenchmark, writesBenchmark, storageBenchmark, memoryBenchmark, reconnectBenchmark, startupBenchmark, householdBenchmark, multiInstanceBenchmark];
+const BENCHMARKS: readonly Benchmark[] = [httpBenchmark, accessLinesBenchmark, coreBenchmark, recomputeBenchmark, readingPathBenchmark, readingFloorBenchmark, forecastBenchmark, mqttBenchmark, writesBenchmark, storageBenchmark, memoryBenchmark, memoryStartBenchmark, reconnectBenchmark, startupBenchmark, householdBenchmark, multiInstanceBenchmark];
 
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2), { resultsDir: join(repoRoot, 'bench', 'results') });

@@ -4,6 +4,9 @@
  * per station per second) for N minutes, sampling RSS every 5 s. Reports
  * the RSS slope in MB per 10 minutes (least squares after a warm-up), plus
  * storage writes per hour, and writes JSON to bench/results/.
+ *
+ * `npm run soak -- --speed 20 --hours 24`: an accelerated daemon day under libfaketime instead
+ * (bench/soakDay.ts).
  */
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -18,6 +21,7 @@ import { atMost, machineInfo, measured, renderTable, resultsPath, writeJson, typ
 import { benchStations, rtl433Readings } from './lib/rtl433.js';
 import { blockMedians, median, slope, slopeInterval } from './lib/stats.js';
 import { makeTempDir, removeDir } from './lib/tempDir.js';
+import { runAcceleratedDay } from './soakDay.js';
 import { sleep } from './lib/time.js';
 
 const repoRoot = join(import.meta.dirname, '..', '..');
@@ -40,6 +44,11 @@ function netChangePer10Min(samples: readonly { seconds: number; rssMb: number }[
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2), { resultsDir: join(repoRoot, 'bench', 'results') });
   if (!cliAvailable(repoRoot)) throw new Error('dist/cli/main.js does not exist: run npm run build');
+  if (options.speed !== undefined) {
+    const { speed, hours, resultsDir, daemonNodeArgs, snapshotHours } = options;
+    await runAcceleratedDay({ repoRoot, speed, hours, resultsDir, daemonNodeArgs, snapshotHours });
+    return;
+  }
   const durationS = Math.round(options.minutes * 60);
   const warmupS = Math.min(60, Math.round(durationS * 0.2));
   const startedAt = new Date();

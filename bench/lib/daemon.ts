@@ -60,6 +60,9 @@ export async function spawnDaemon(options: DaemonOptions): Promise<RunningDaemon
   // The shipped start path's environment and node flags (package.json's start script); extra flags come later and win.
   // BENCH_PLAIN_START=1 starts a bare `node dist/cli/main.js serve` instead, for before/after comparisons.
   const shipped = process.env.BENCH_PLAIN_START === '1' ? { env: {}, nodeArgs: [] } : shippedStart(options.repoRoot);
+  // BENCH_DROP_NODE_ARGS='--single-threaded-gc' starts the shipped path without those flags (one shipped flag against none).
+  const dropped = new Set((process.env.BENCH_DROP_NODE_ARGS ?? '').split(/\s+/).filter(Boolean));
+  shipped.nodeArgs = shipped.nodeArgs.filter((arg) => !dropped.has(arg));
   const env: NodeJS.ProcessEnv = {
     ...shipped.env,
     PATH: process.env.PATH,

@@ -24,6 +24,13 @@ export interface LoadCounts {
   readings: number;
   httpRequests: number;
   httpFailures: number;
+  /** When present, failed requests counted by status code or error message. */
+  failureReasons?: Record<string, number>;
+}
+
+function countFailure(counts: LoadCounts, reason: string): void {
+  counts.httpFailures++;
+  if (counts.failureReasons) counts.failureReasons[reason] = (counts.failureReasons[reason] ?? 0) + 1;
 }
 
 /**
@@ -51,28 +58,29 @@ async function request(port: number, path: string, init: RequestInit, counts: Lo
   try {
     const response = await fetch(`http://${LOOPBACK}:${port}${path}`, init);
     await response.arrayBuffer();
-    if (!response.ok) counts.httpFailures++;
-  } catch {
-    counts.httpFailures++;
+    if (!response.ok) countFailure(counts, `${path.split('?')[0]}: ${response.status}`);
+  } catch (err) {
+    const cause = err instanceof Error && err.cause instanceof Error ? `: ${err.cause.message}` : '';
+    countFailure(counts, `${path.split('?')[0]}: ${err instanceof Error ? err.message : String(err)}${cause}`);
   }
 }
 
 /** The status page of `stationId`: list and detail every poll, the 48 h history every fourth. */
-export async function pollStatusPage(port: number, stationId: string, signal: AbortSignal, counts: LoadCounts): Promise<void> {
+export async function pollStatusPage(port: number, stationId: string, signal: AbortSignal, counts: LoadCounts, pollMs = PAGE_POLL_MS): Promise<void> {
   const init: RequestInit = { headers: { accept: 'application/json', 'cache-control': 'no-store' } };
   for (let poll = 0; !signal.aborted; poll++) {
     await Promise.all([request(port, '/v1/stations', init, counts), request(port, `/v1/stations/${stationId}`, init, counts)]);
     if (poll % PAGE_HISTORY_EVERY === 0) await request(port, `/v1/stations/${stationId}/history?hours=48&step=10m`, init, counts);
-    await sleep(PAGE_POLL_MS);
+    await sleep(pollMs);
   }
 }
 
 /** A home automation asking /v1/calculate once a minute. */
-export async function callCalculate(port: number, apiKey: string, signal: AbortSignal, counts: LoadCounts): Promise<void> {
+export async function callCalculate(port: number, apiKey: string, signal: AbortSignal, counts: LoadCounts, everyMs = REST_CALL_MS): Promise<void> {
   const init: RequestInit = { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: HTTP_BENCH_BODY };
   while (!signal.aborted) {
     await request(port, '/v1/calculate', init, counts);
-    await sleep(REST_CALL_MS);
+    await sleep(everyMs);
   }
 }
 
@@ -82,13 +90,13 @@ export interface FakeForecast {
   close(): Promise<void>;
 }
 
-/** Serves the recorded dry-day forecast with its hours moved to start one hour before now. */
-export async function startFakeForecast(repoRoot: string): Promise<FakeForecast> {
+/** Serves the recorded dry-day forecast with its hours moved to start one hour before now (the daemon's now: `now` under an accelerated clock). */
+export async function startFakeForecast(repoRoot: string, now: () => number = Date.now): Promise<FakeForecast> {
   const recorded = JSON.parse(readFileSync(join(repoRoot, 'test', 'fixtures', 'openMeteo', 'dryDay.json'), 'utf8')) as { hourly: { time: number[] } };
   let requests = 0;
   const server: Server = createServer((_request, response) => {
     requests++;
-    const firstHourS = Math.floor(Date.now() / 3_600_000) * 3600 - 3600;
+    const firstHourS = Math.floor(now() / 3_600_000) * 3600 - 3600;
     const body = { ...recorded, hourly: { ...recorded.hourly, time: recorded.hourly.time.map((_, index) => firstHourS + index * 3600) } };
     response.writeHead(200, { 'content-type': 'application/json' });
     response.end(JSON.stringify(body));

@@ -95,11 +95,24 @@ function registerUnitMetrics(registry: Registry, source: () => MqttStats | undef
   }
 }
 
+/** Memory of ArrayBuffers and Buffers (part of prom-client's external memory), which the soak breaks down. */
+function registerArrayBuffers(registry: Registry): void {
+  new Gauge({
+    name: 'nodejs_array_buffers_bytes',
+    help: 'Memory allocated for ArrayBuffers and Buffers in bytes (process.memoryUsage().arrayBuffers, included in nodejs_external_memory_bytes).',
+    registers: [registry],
+    collect() {
+      this.set(process.memoryUsage().arrayBuffers);
+    },
+  });
+}
+
 export function createMetrics(options: MetricsOptions = {}): Metrics {
   const registry = new Registry();
   if (options.processMetrics) {
     collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: DEFAULT_MONITOR_RESOLUTION_MS });
     registerEventLoopDelay(registry, undefined, options.loopTicks);
+    registerArrayBuffers(registry);
   }
   const requests = new Counter({
     name: `${METRIC_PREFIX}http_requests_total`,

@@ -14,8 +14,9 @@ const unit = readFileSync(UNIT_FILE, 'utf8').split('\n');
 const dockerfile = readFileSync(fileURLToPath(new URL('../../Dockerfile', import.meta.url)), 'utf8');
 
 describe('the memory settings of the start path', () => {
-  it('npm start caps the young generation and the malloc arenas', () => {
+  it('npm start caps the young generation and the malloc arenas, and collects garbage on the main thread', () => {
     expect(shipped.nodeArgs).toContain('--max-semi-space-size=2');
+    expect(shipped.nodeArgs).toContain('--single-threaded-gc');
     expect(shipped.env.MALLOC_ARENA_MAX).toBe('2');
     expect(shipped.script).toEqual(['dist/cli/main.js', 'serve']);
   });

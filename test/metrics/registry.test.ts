@@ -94,6 +94,17 @@ describe('createMetrics', () => {
     expect(withProcess.get('process_cpu_seconds_total')?.type).toBe('counter');
     expect(sampleValue(withProcess, 'process_resident_memory_bytes')).toBeGreaterThan(0);
     expect(withProcess.has('nodejs_eventloop_lag_seconds')).toBe(true);
+    expect(bare.has('nodejs_array_buffers_bytes')).toBe(false);
+  });
+
+  it('reports the memory of ArrayBuffers and Buffers, and follows it', async () => {
+    const metrics = createMetrics({ processMetrics: true });
+    const read = async (name: string): Promise<number> => sampleValue(await scrape(metrics), name) ?? Number.NaN;
+    const before = await read('nodejs_array_buffers_bytes');
+    const held = Buffer.alloc(4 * 1024 * 1024);
+    const after = await read('nodejs_array_buffers_bytes');
+    expect(after - before).toBeGreaterThanOrEqual(held.length);
+    expect(after).toBeLessThanOrEqual(await read('nodejs_external_memory_bytes'));
   });
 });
 
