@@ -3,7 +3,7 @@ import type { CheckContext, CheckDefinition, CheckEvaluation } from './checks/ty
 import { FAILED_CHECK_CAP, combine, dataQualityFor } from './combine.js';
 import type { ScoredCheck } from './combine.js';
 import { NO_WETNESS_EVIDENCE_CAP, NO_WETNESS_EVIDENCE_REASON, lacksWetnessEvidenceIn } from './evidence.js';
-import { FIELD_SPECS, REQUIRED_FIELDS } from './fields.js';
+import { FIELD_SPECS, REQUIRED_FIELDS, type FieldName } from './fields.js';
 import { fieldMask, parseDenseInput, parseExtensions, type FieldMask } from './parse.js';
 import { dryingPotential } from './physics.js';
 import { effectiveRainWindows, rainSourceInfoOf } from './rainWindows.js';
@@ -207,7 +207,8 @@ function runChecks(registry: readonly CheckDefinition[], checkContext: CheckCont
   for (let i = 0; i < registry.length; i++) {
     const definition = registry[i] as CheckDefinition;
     if (anyMissing(requiredMasks[i] as FieldMask, valid)) {
-      const missing = definition.requiredFields.filter((name) => checkContext.values[name] === undefined);
+      const missing: FieldName[] = [];
+      for (const name of definition.requiredFields) if (checkContext.values[name] === undefined) missing.push(name);
       results.push(skippedCheck(definition.skippedReason));
       skippedChecks.push({ check: definition.name, reason: definition.skippedReason, missing });
       continue;

@@ -183,12 +183,17 @@ function limitingSub(ordered: readonly (SubResult | undefined)[]): { score: numb
 const BY_SCORE = (a: SubResult, b: SubResult): number => a.score - b.score;
 
 function rainReasons(ordered: readonly (SubResult | undefined)[], since: MinutesSinceRain | null, windows: EffectiveRainWindows | null): string[] {
-  const explained: SubResult[] = [];
-  for (const sub of ordered) if (sub?.reason) explained.push(sub);
-  // Most severe finding first; equal scores keep the tie order (the sort is stable).
-  if (explained.length > 1) explained.sort(BY_SCORE);
   const reasons: string[] = [];
-  for (const entry of explained) reasons.push(entry.reason as string);
+  let explained: SubResult[] | undefined;
+  for (let i = 0; i < ordered.length; i++) {
+    const sub = ordered[i];
+    if (sub !== undefined && sub.reason !== null && sub.reason !== '') (explained ??= []).push(sub);
+  }
+  if (explained !== undefined) {
+    // Most severe finding first; equal scores keep the tie order (the sort is stable).
+    if (explained.length > 1) explained.sort(BY_SCORE);
+    for (const entry of explained) reasons.push(entry.reason as string);
+  }
   if (reasons.length === 0) {
     reasons.push(since !== null && since.source === 'measured'
       ? `Kein Niederschlag, letzter Regen ${agoDe(since.minutes)} – Rasen abgetrocknet.`
