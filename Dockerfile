@@ -37,6 +37,8 @@ COPY config config
 # The status page's HTML, script and style (uPlot comes from node_modules).
 COPY public public
 RUN mkdir /data && chown node:node /data
+# The first start's key hint names `docker exec` only here (docs/configuration.md, container.image).
+ENV MOWABILITY_CONTAINER_IMAGE=true
 VOLUME /data
 USER node
 EXPOSE 8080

@@ -1,9 +1,9 @@
 /**
  * Core: in-process calculate() on realistic inputs: CPU time per call (the goal) and calls per
  * second, compared with the HTTP calculate route's req/s measured earlier in the same run. With
- * BENCH_BASELINE_ROOT (a built checkout of an older version: its dist/core/index.js) the older
- * calculate() runs in interleaved rounds in the same process, and the ratio is printed; the two
- * answers are first compared byte for byte over the inputs.
+ * BENCH_BASELINE_ROOT (a built checkout of an older version: its dist/core/index.js; several
+ * separated by commas) each older calculate() runs in interleaved rounds in the same process, and
+ * the ratios are printed; the answers are first compared byte for byte over the inputs.
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -17,7 +17,7 @@ type Calculate = typeof calculate;
 
 // 2026-05-14 10:00 UTC: a mowing-season instant, so every check runs.
 const BASE_NOW_MS = Date.UTC(2026, 4, 14, 10, 0, 0);
-const BASELINE_ROOT = process.env.BENCH_BASELINE_ROOT;
+const BASELINE_ROOTS = (process.env.BENCH_BASELINE_ROOT ?? '').split(',').map((root) => root.trim()).filter((root) => root !== '');
 
 interface Round {
   callsPerSecond: number;
@@ -48,10 +48,29 @@ function runFor(calculate: Calculate, inputs: readonly RawInput[], durationMs: n
   return { callsPerSecond: (calls / elapsed) * 1000, cpuMicros: (cpu.user + cpu.system) / calls, okShare: ok / calls };
 }
 
-async function loadBaseline(): Promise<Calculate | undefined> {
-  if (!BASELINE_ROOT) return undefined;
-  const module = (await import(pathToFileURL(join(BASELINE_ROOT, 'dist', 'core', 'index.js')).href)) as { calculate: Calculate };
-  return module.calculate;
+interface Baseline {
+  root: string;
+  calculate: Calculate;
+  rounds: Round[];
+}
+
+async function loadBaselines(): Promise<Baseline[]> {
+  const baselines: Baseline[] = [];
+  for (const root of BASELINE_ROOTS) {
+    const module = (await import(pathToFileURL(join(root, 'dist', 'core', 'index.js')).href)) as { calculate: Calculate };
+    baselines.push({ root, calculate: module.calculate, rounds: [] });
+  }
+  return baselines;
+}
+
+/** Figures against one baseline; the first keeps the keys of a single-baseline run, the others are numbered. */
+function baselineFigures(baseline: Baseline, index: number, cpuMicros: number, inputs: readonly RawInput[]): Figure[] {
+  const suffix = index === 0 ? '' : String(index + 1);
+  const baseMicros = median(baseline.rounds.map((r) => r.cpuMicros));
+  return [
+    measured(`core.vsBaseline${suffix}`, 'baseline CPU per call / calculate() CPU per call', ratio(baseMicros, cpuMicros), 'x', undefined, `baseline ${baseMicros.toFixed(1)} µs (rounds ${baseline.rounds.map((r) => r.cpuMicros.toFixed(1)).join('/')}); ${baseline.root}`),
+    measured(`core.baselineDifferences${suffix}`, 'inputs answered differently from the baseline', differences(calculate, baseline.calculate, inputs), 'inputs', atMost(0), `3 instants per input, JSON compared; ${baseline.root}`),
+  ];
 }
 
 /** Indexes of inputs whose answers differ between the two builds (a few instants each). */
@@ -75,14 +94,13 @@ export const coreBenchmark: Benchmark = {
   async run(context: BenchContext): Promise<BenchOutcome> {
     const inputs = realisticInputs(1000);
     const roundMs = context.quick ? 1000 : 2000;
-    const baseline = await loadBaseline();
+    const baselines = await loadBaselines();
     runFor(calculate, inputs, context.quick ? 500 : 1500); // warm-up: let V8 optimise
-    if (baseline) runFor(baseline, inputs, context.quick ? 500 : 1500);
+    for (const baseline of baselines) runFor(baseline.calculate, inputs, context.quick ? 500 : 1500);
     const rounds: Round[] = [];
-    const baseRounds: Round[] = [];
-    for (let i = 0; i < (baseline ? 5 : 3); i++) {
+    for (let i = 0; i < (baselines.length > 0 ? 5 : 3); i++) {
       rounds.push(runFor(calculate, inputs, roundMs));
-      if (baseline) baseRounds.push(runFor(baseline, inputs, roundMs));
+      for (const baseline of baselines) baseline.rounds.push(runFor(baseline.calculate, inputs, roundMs));
     }
     const callsPerSecond = median(rounds.map((r) => r.callsPerSecond));
     const cpuMicros = median(rounds.map((r) => r.cpuMicros));
@@ -91,13 +109,7 @@ export const coreBenchmark: Benchmark = {
       measured('core.cpuMicrosPerCall', 'calculate() CPU per call', cpuMicros, 'µs', atMost(8), `rounds ${rounds.map((r) => r.cpuMicros.toFixed(1)).join('/')} µs`),
       measured('core.callsPerSecond', 'calculate() calls/s', callsPerSecond, 'calls/s', undefined, `${Math.round(okShare * 100)} % of inputs ok; 1000 inputs`),
     ];
-    if (baseline) {
-      const baseMicros = median(baseRounds.map((r) => r.cpuMicros));
-      figures.push(
-        measured('core.vsBaseline', 'baseline CPU per call / calculate() CPU per call', ratio(baseMicros, cpuMicros), 'x', undefined, `baseline ${baseMicros.toFixed(1)} µs (rounds ${baseRounds.map((r) => r.cpuMicros.toFixed(1)).join('/')}); ${BASELINE_ROOT}`),
-        measured('core.baselineDifferences', 'inputs answered differently from the baseline', differences(calculate, baseline, inputs), 'inputs', atMost(0), '3 instants per input, JSON compared'),
-      );
-    }
+    baselines.forEach((baseline, i) => figures.push(...baselineFigures(baseline, i, cpuMicros, inputs)));
     const http = context.earlier.get('http')?.get('http.calculate.rps');
     const goal = atLeast(10);
     if (http?.value) {
@@ -110,7 +122,7 @@ export const coreBenchmark: Benchmark = {
     }
     return {
       figures,
-      details: { rounds: rounds.map((r) => ({ callsPerSecond: round(r.callsPerSecond, 0), cpuMicros: round(r.cpuMicros, 2), okShare: r.okShare })), roundMs, baseline: BASELINE_ROOT ?? null },
+      details: { rounds: rounds.map((r) => ({ callsPerSecond: round(r.callsPerSecond, 0), cpuMicros: round(r.cpuMicros, 2), okShare: r.okShare })), roundMs, baseline: BASELINE_ROOTS.length > 0 ? BASELINE_ROOTS.join(',') : null },
     };
   },
 };

@@ -4,7 +4,7 @@
  * hours, quiet hours on (night ban at Berlin, noise hours, Sundays). Each reading does what the daemon's
  * forecast unit does for it: the station's detail (rebuilt when the minute, the forecast or the rain
  * state moved on: src/forecast/detailCache.ts), the `rain_expected` hold, and the state's compact
- * forecast serialised. Reports CPU per reading and per rebuild. With BENCH_BASELINE_ROOT (a built
+ * forecast serialised as each build writes its state (the text kept per rebuild, or JSON.stringify). Reports CPU per reading and per rebuild. With BENCH_BASELINE_ROOT (a built
  * checkout of an older version: its dist/), the older report and quiet hours run the same readings in
  * interleaved rounds in the same process, and every detail of the first round is compared as JSON.
  */
@@ -16,6 +16,7 @@ import { QuietHoursTimeline } from '../src/core/forecastQuietHours.js';
 import type { QuietHoursSettings } from '../src/core/lawn/quietHours.js';
 import { DetailCache } from '../src/forecast/detailCache.js';
 import * as report from '../src/forecast/forecastReport.js';
+import * as stateTextModule from '../src/station/stateText.js';
 import { parseOpenMeteo } from '../src/openmeteo/openMeteoResponse.js';
 import type { Benchmark, BenchContext, BenchOutcome } from './lib/benchmark.js';
 import { seededRandom } from './lib/inputs.js';
@@ -33,6 +34,8 @@ const FIXTURES = ['dryDay', 'wetSpell', 'afternoonThunderstorm', 'frostyMorning'
 interface Build {
   buildForecastDetail: typeof report.buildForecastDetail;
   compactForecast: typeof report.compactForecast;
+  /** How the build writes a state carrying the compact forecast (src/station/stateText.ts; builds before it: JSON.stringify). */
+  stateText: (state: Readonly<Record<string, unknown>>) => string;
   /** Absent in builds before the memo. */
   ForecastMemo?: typeof report.ForecastMemo;
   allowedAt: () => (ms: number) => boolean;
@@ -74,7 +77,7 @@ function runRound(build: Build, forecasts: ForecastHour[][], readings: number, k
       source: 'open-meteo', cached: cached[s], nowMs, staleAfterMs: 3 * HOUR_MS, minJobMinutes: 90, current: input, observed,
       context: { nowMs, timeZone: 'Europe/Berlin', hemisphere: 'north', lawn: {} }, rules: { rainLeadMinutes: 30, allowedAt }, ...(memos[s] ? { memo: memos[s] } : {}),
     }));
-    bytes += JSON.stringify(build.compactForecast(detail)).length;
+    bytes += build.stateText({ forecast: build.compactForecast(detail) }).length;
     if (keepAnswers) answers.push(JSON.stringify(detail));
   }
   const cpu = process.cpuUsage(cpuStart);
@@ -87,14 +90,15 @@ async function loadBaseline(): Promise<Build | undefined> {
   const load = async <T>(path: string): Promise<T> => (await import(pathToFileURL(join(BASELINE_ROOT, 'dist', path)).href)) as T;
   const base = await load<typeof report>('forecast/forecastReport.js');
   const quiet = await load<typeof import('../src/core/lawn/quietHours.js')>('core/lawn/quietHours.js');
-  return { ...base, allowedAt: () => (ms) => quiet.quietHoursReason(ms, BERLIN, QUIET) === undefined };
+  const text: Partial<typeof stateTextModule> = await load<typeof stateTextModule>('station/stateText.js').catch(() => ({}));
+  return { ...base, stateText: text.stateText ?? ((state) => JSON.stringify(state)), allowedAt: () => (ms) => quiet.quietHoursReason(ms, BERLIN, QUIET) === undefined };
 }
 
 export const forecastBenchmark: Benchmark = {
   name: 'forecast',
   title: "Forecast in-process: the forecast unit's part of 10 stations' readings (rebuild per minute, hold, compact state)",
   async run(context: BenchContext): Promise<BenchOutcome> {
-    const current: Build = { ...report, allowedAt: () => { const timeline = new QuietHoursTimeline(QUIET); return (ms) => timeline.allowedAt(ms, BERLIN); } };
+    const current: Build = { ...report, stateText: stateTextModule.stateText, allowedAt: () => { const timeline = new QuietHoursTimeline(QUIET); return (ms) => timeline.allowedAt(ms, BERLIN); } };
     const baseline = await loadBaseline();
     const forecasts = Array.from({ length: STATION_COUNT }, (_, i) => forecastHours(context.repoRoot, FIXTURES[i % FIXTURES.length]!));
     const readings = (context.quick ? 1 : 2) * 225 * STATION_COUNT; // an hour (two) at a station's pace

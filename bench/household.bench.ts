@@ -25,7 +25,8 @@ import { createKey } from './lib/cli.js';
 import { cliAvailable, spawnDaemon, waitHealthy } from './lib/daemon.js';
 import { callCalculate, pollStatusPage, publishAtStationPace, startFakeForecast, type FakeForecast, type LoadCounts } from './lib/householdLoad.js';
 import { connectPublisher, publishAtRate } from './lib/mqttLoad.js';
-import { ioDelta, MIB, readCpuMicros, readIo, readThreadCpuNs, RssSampler } from './lib/proc.js';
+import { cpuPerEventMs, openCpuWindow } from './lib/cpuWindow.js';
+import { ioDelta, MIB, readCpuMicros, readIo, RssSampler } from './lib/proc.js';
 import { atMost, measured, notMeasured, type Figure } from './lib/report.js';
 import { benchStations, rtl433Readings } from './lib/rtl433.js';
 import { seedHistory } from './lib/seedHistory.js';
@@ -89,7 +90,7 @@ async function measureWindow(part: Part, ports: { http: number; broker: number }
   if (publisher) await warmUp(publisher);
   const rss = new RssSampler(pid);
   // Per-thread schedstat (ns): /proc/<pid>/stat counts 10 ms ticks, 4 of them in an idle minute.
-  const cpuBefore = readThreadCpuNs(pid);
+  const cpu = openCpuWindow(pid);
   const ioBefore = readIo(pid);
   rss.start(250);
   const loads: Promise<unknown>[] = [];
@@ -98,7 +99,7 @@ async function measureWindow(part: Part, ports: { http: number; broker: number }
     loads.push(pollStatusPage(ports.http, 'bench0', stop.signal, counts), callCalculate(ports.http, apiKey, stop.signal, counts));
   }
   await sleep(seconds * 1000);
-  const cpuSeconds = (readThreadCpuNs(pid) - cpuBefore) / 1e9;
+  const { cpuSeconds } = cpu();
   const writeBytes = ioDelta(readIo(pid), ioBefore).writeBytes;
   rss.stop();
   stop.abort();
@@ -140,9 +141,9 @@ async function bareNodeCpuSeconds(seconds: number, intervalMs: number): Promise<
   const child = await Child.spawnNode({ args: ['-e', `setInterval(() => {}, ${intervalMs})`] });
   try {
     await sleep(1000);
-    const before = readThreadCpuNs(child.pid);
+    const cpu = openCpuWindow(child.pid);
     await sleep(seconds * 1000);
-    return (readThreadCpuNs(child.pid) - before) / 1e9;
+    return cpu().cpuSeconds;
   } finally {
     await child.stop();
   }
@@ -166,7 +167,7 @@ function figuresOf(runs: Record<Part, WindowFigures>, baselines: Baselines, seco
   const { bare: bareCpuSeconds, everySecond } = baselines;
   const day = (part: Part): number => perDay(runs[part].cpuSeconds, runs[part].seconds);
   const { household, readings, idle } = runs;
-  const cpuPerReadingMs = ((readings.cpuSeconds - perDay(idle.cpuSeconds, idle.seconds) * (readings.seconds / DAY_S)) / Math.max(1, readings.counts.readings)) * 1000;
+  const cpuPerReadingMs = cpuPerEventMs(readings, idle, readings.counts.readings);
   const failures = household.counts.httpFailures;
   return [
     measured('household.cpuPerDay', 'CPU per household day', day('household'), 'CPU-s', atMost(150), `${seconds} s windows × ${DAY_S / seconds}; ${household.counts.readings} readings, ${household.counts.httpRequests} requests (${failures} failed)`),

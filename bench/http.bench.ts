@@ -49,6 +49,29 @@ const PAIRS = [
 
 const fixed = (values: readonly number[], digits = 0): string => values.map((v) => v.toFixed(digits)).join('/');
 
+/** V8's young-generation collector on the main thread only: the flag whose p99 effect the fixed-rate part also measures. */
+const SINGLE_THREADED_GC = '--single-threaded-gc';
+
+/** The server's flags with `--single-threaded-gc` toggled: added when the shipped start lacks it, removed when it has it. */
+export function otherGcFlags(nodeArgs: readonly string[]): { nodeArgs: string[]; label: string } {
+  return nodeArgs.includes(SINGLE_THREADED_GC)
+    ? { nodeArgs: nodeArgs.filter((arg) => arg !== SINGLE_THREADED_GC), label: `without ${SINGLE_THREADED_GC}` }
+    : { nodeArgs: [...nodeArgs, SINGLE_THREADED_GC], label: `with ${SINGLE_THREADED_GC}` };
+}
+
+/** Calculate and its bare route at a fixed rate on both servers, interleaved; the p99 ratio of each server. */
+async function fixedRateP99(servers: { label: string; ready: ServerReady }[], context: BenchContext, fixedRate: number) {
+  const fixedShape = { durationS: context.quick ? 2 : 4, connections: 20, pipelining: 1, overallRate: fixedRate };
+  const targets = servers.flatMap(({ label, ready }) => {
+    const { targets: all } = targetsFor(ready);
+    const port = (target: HttpTarget): number => target.port ?? ready.port;
+    return all.filter((t) => t.name === 'sameCalculate' || t.name === 'calculate').map((t) => ({ ...t, name: `${label}:${t.name}`, port: port(t) }));
+  });
+  const rounds = await interleavedRounds(0, targets, { rounds: 3, shape: fixedShape, warmupS: 1, log: context.log });
+  const p99 = (name: string): number[] => (rounds.get(name) ?? []).map((r) => r.latencyP99Ms);
+  return { fixedShape, rounds, p99 };
+}
+
 /** Per path: the judged CPU ratio, the req/s ratio, and both sides' CPU and req/s, each with its rounds. */
 function pairFigures(rounds: ReadonlyMap<string, HttpRound[]>): Figure[] {
   const of = (name: string): HttpRound[] => rounds.get(name) ?? [];
@@ -97,7 +120,8 @@ export const httpBenchmark: Benchmark = {
     // With the shipped start's node flags and environment (the small young generation, the malloc arenas): the
     // route and its bare baseline share the process, so both run as the daemon does.
     const shipped = shippedStart(context.repoRoot);
-    const server = await forkServer<ServerReady>(join(context.repoRoot, 'dist-bench', 'bench', 'servers', 'httpServer.js'), [], 15_000, {
+    const serverPath = join(context.repoRoot, 'dist-bench', 'bench', 'servers', 'httpServer.js');
+    const server = await forkServer<ServerReady>(serverPath, [], 15_000, {
       execArgv: [...shipped.nodeArgs, ...context.daemonNodeArgs],
       env: shipped.env,
     });
@@ -112,13 +136,24 @@ export const httpBenchmark: Benchmark = {
       const rounds = await interleavedRounds(port, targets, { rounds: context.quick ? 3 : 5, shape, warmupS: context.quick ? 1 : 2, log: context.log, serverPid });
       const of = (name: string): HttpRound[] => rounds.get(name) ?? [];
 
-      // Latency below saturation: calculate and its baseline at the same fixed rate, well under calculate's capacity.
+      // Latency below saturation: calculate and its baseline at the same fixed rate, well under calculate's capacity, on
+      // this server and on one started with --single-threaded-gc toggled (shorter young-generation pauses; its
+      // shipping is decided on memory and soak figures), interleaved.
       const fixedRate = 2000;
-      const fixedShape = { durationS: context.quick ? 2 : 4, connections: 20, pipelining: 1, overallRate: fixedRate };
-      const fixedTargets = targets.filter((t) => t.name === 'sameCalculate' || t.name === 'calculate');
-      const fixedRounds = await interleavedRounds(port, fixedTargets, { rounds: 3, shape: fixedShape, warmupS: 1, log: context.log });
-      const fixedP99 = (name: string): number[] => (fixedRounds.get(name) ?? []).map((r) => r.latencyP99Ms);
+      const other = otherGcFlags([...shipped.nodeArgs, ...context.daemonNodeArgs]);
+      const otherServer = await forkServer<ServerReady>(serverPath, [], 15_000, { execArgv: other.nodeArgs, env: shipped.env });
+      const fixedRun = await fixedRateP99(
+        [
+          { label: 'shipped', ready: server.ready },
+          { label: 'otherGc', ready: otherServer.ready },
+        ],
+        context,
+        fixedRate,
+      ).finally(() => otherServer.stop());
+      const { fixedShape, p99: fixedP99 } = fixedRun;
+      const fixedRounds = new Map([...fixedRun.rounds].map(([name, value]) => [name.replace(/^shipped:/, ''), value]));
       const loadAfter = loadavg()[0] ?? Number.NaN;
+      const serverStart = [...Object.entries(shipped.env).map(([k, v]) => `${k}=${v}`), 'node', ...shipped.nodeArgs, ...context.daemonNodeArgs, `(${process.version})`].join(' ');
 
       const calculate = [...of('calculate'), ...(fixedRounds.get('calculate') ?? [])];
       const invalid = calculate.reduce((sum, r) => sum + r.non2xx + r.errors + r.timeouts, 0);
@@ -128,15 +163,23 @@ export const httpBenchmark: Benchmark = {
         measured(
           'http.fixedRate.p99VsSame',
           `calculate p99 / bare route p99 at ${fixedRate} req/s each`,
-          medianRatio(fixedP99('calculate'), fixedP99('sameCalculate')),
+          medianRatio(fixedP99('shipped:calculate'), fixedP99('shipped:sameCalculate')),
           'x',
           atMost(GOALS.p99VsSame),
-          `p99 ${median(fixedP99('calculate'))} ms vs ${median(fixedP99('sameCalculate'))} ms`,
+          `p99 ${median(fixedP99('shipped:calculate'))} ms vs ${median(fixedP99('shipped:sameCalculate'))} ms; rounds ${fixed(fixedP99('shipped:calculate'))} vs ${fixed(fixedP99('shipped:sameCalculate'))} ms`,
+        ),
+        measured(
+          'http.fixedRate.otherGc.p99VsSame',
+          `the same, server ${other.label}`,
+          medianRatio(fixedP99('otherGc:calculate'), fixedP99('otherGc:sameCalculate')),
+          'x',
+          undefined,
+          `p99 ${median(fixedP99('otherGc:calculate'))} ms vs ${median(fixedP99('otherGc:sameCalculate'))} ms; rounds ${fixed(fixedP99('otherGc:calculate'))} vs ${fixed(fixedP99('otherGc:sameCalculate'))} ms`,
         ),
         measured('http.calculate.non2xx', 'calculate non-2xx + errors + timeouts', invalid, 'responses', atMost(0), `${calculate.reduce((s, r) => s + r.total, 0)} requests`),
         measured('http.unauthorized.not401', '401 path answers other than 401', wrongStatus('unauthorized', '401'), 'responses', atMost(0)),
         measured('http.disabled.not403', '403 path answers other than 403', wrongStatus('disabled', '403'), 'responses', atMost(0)),
-        measured('http.loadAverage', 'machine load average (1 min) before / after the run', loadAfter, '', undefined, `before ${loadBefore.toFixed(2)}, after ${loadAfter.toFixed(2)}`),
+        measured('http.loadAverage', 'machine load average (1 min) before / after the run', loadAfter, '', undefined, `before ${loadBefore.toFixed(2)}, after ${loadAfter.toFixed(2)}; server: ${serverStart}`),
       ];
       return { figures, details: { shape, rounds: Object.fromEntries(rounds), fixedShape, fixedRounds: Object.fromEntries(fixedRounds), loadBefore, loadAfter } };
     } finally {

@@ -15,11 +15,11 @@
  */
 import { join } from 'node:path';
 import type { Benchmark, BenchContext, BenchOutcome } from './lib/benchmark.js';
+import { cpuPerEventMs, openCpuWindow } from './lib/cpuWindow.js';
 import { cliAvailable, spawnDaemon, waitHealthy } from './lib/daemon.js';
 import { publishAtStationPace } from './lib/householdLoad.js';
 import { forkServer } from './lib/ipc.js';
 import { connectPublisher, publishAtRate } from './lib/mqttLoad.js';
-import { readThreadCpuNs } from './lib/proc.js';
 import { atMost, measured, notMeasured, type Figure } from './lib/report.js';
 import { benchStations, RTL433_TOPIC, rtl433Readings } from './lib/rtl433.js';
 import { seedHistory } from './lib/seedHistory.js';
@@ -53,19 +53,21 @@ async function measureSubject(pid: number, brokerPort: number, windows: Windows,
   await publishAtRate(warmer, rtl433Readings(STATION_COUNT, WARM_UP_PER_STATION, Date.now() - 60_000), STATION_COUNT);
   await warmer.endAsync();
   await sleep(5000);
-  const idleBefore = readThreadCpuNs(pid);
+  const closeIdle = openCpuWindow(pid);
   await sleep(windows.idleSeconds * 1000);
-  const idleCpuMs = (readThreadCpuNs(pid) - idleBefore) / 1e6;
+  const idle = closeIdle();
   const publisher = await connectPublisher(brokerPort, `floor-bench-${name}`);
   const stop = new AbortController();
-  const before = readThreadCpuNs(pid);
+  const closeReadings = openCpuWindow(pid);
   const publishing = publishAtStationPace(publisher, STATION_COUNT, windows.readingsSeconds * 1000, stop.signal);
   await sleep(windows.readingsSeconds * 1000);
-  const readingsCpuMs = (readThreadCpuNs(pid) - before) / 1e6;
+  const loaded = closeReadings();
   stop.abort();
   const readings = await publishing;
   await publisher.endAsync();
-  const cpuPerReadingMs = (readingsCpuMs - idleCpuMs * (windows.readingsSeconds / windows.idleSeconds)) / Math.max(1, readings);
+  const idleCpuMs = idle.cpuSeconds * 1000;
+  const readingsCpuMs = loaded.cpuSeconds * 1000;
+  const cpuPerReadingMs = cpuPerEventMs(loaded, idle, readings);
   return { idleCpuMs, readingsCpuMs, readings, cpuPerReadingMs };
 }
 

@@ -15,13 +15,19 @@
  * daemon in the same run, rounds interleaved, and the ratio is reported; BENCH_OWN_ROOT measures a
  * snapshot of this build instead of the working tree; BENCH_READING_ROUNDS sets the number of rounds. `--node-arg=--cpu-prof`
  * (with `--node-arg=--cpu-prof-dir=DIR`) profiles each daemon.
+ *
+ * BENCH_READING_FORECAST=1 gives every station an Open-Meteo forecast from the household bench's
+ * loopback stand-in (./lib/householdLoad.ts), so that the idle window holds the forecast's own
+ * minute rebuilds and the readings window what a reading costs with a forecast on (its detail, the
+ * compact forecast in every state).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Benchmark, BenchContext, BenchOutcome } from './lib/benchmark.js';
 import { cliAvailable, spawnDaemon, waitHealthy } from './lib/daemon.js';
+import { startFakeForecast, type FakeForecast } from './lib/householdLoad.js';
 import { connectPublisher } from './lib/mqttLoad.js';
-import { readCpuMicros } from './lib/proc.js';
+import { cpuPerEventMs, openCpuWindow } from './lib/cpuWindow.js';
 import { measured, notMeasured, atMost, type Figure } from './lib/report.js';
 import { benchStations, rtl433Readings } from './lib/rtl433.js';
 import { seedHistory } from './lib/seedHistory.js';
@@ -34,6 +40,8 @@ const PACE_MS = 1_200;
 const BASELINE_ROOT = process.env.BENCH_BASELINE_ROOT;
 /** A snapshot of this build to measure instead of the working tree's dist/ (so a rebuild during the run changes nothing). */
 const OWN_ROOT = process.env.BENCH_OWN_ROOT;
+/** Each station with a forecast (the household's forecast part, per reading). */
+const WITH_FORECAST = process.env.BENCH_READING_FORECAST === '1';
 
 interface RoundFigures {
   /** CPU of the readings window: main thread and the other threads (V8 and libuv workers), ms. */
@@ -82,18 +90,28 @@ async function publishReadings(client: Awaited<ReturnType<typeof connectPublishe
   return published;
 }
 
+/** The bench's stations, each with a forecast from `forecast` when given (as the household bench's forecast part). */
+function stationConfig(forecast: FakeForecast | undefined): Record<string, unknown>[] {
+  return benchStations(STATION_COUNT).map((station) => ({
+    ...station,
+    ...(forecast ? { location: { latitude: 52.52, longitude: 13.41 }, forecast: { source: 'open-meteo' } } : {}),
+  }));
+}
+
 async function measureDaemon(context: BenchContext, root: string, windowS: number, settleS: number): Promise<RoundFigures> {
   const dir = makeTempDir();
   await seedHistory(join(dir, 'mowability.db'), benchStations(STATION_COUNT).map((s) => s.id), Date.now() - 60_000);
+  const forecast = WITH_FORECAST ? await startFakeForecast(context.repoRoot) : undefined;
   const daemon = await spawnDaemon({
     repoRoot: root,
     dir,
     nodeArgs: context.daemonNodeArgs,
-    env: { MOWABILITY_TIMEZONE: 'UTC' },
-    configFile: { stations: benchStations(STATION_COUNT) },
+    env: { MOWABILITY_TIMEZONE: 'UTC', ...(forecast ? { MOWABILITY_FORECAST_OPEN_METEO_URL: forecast.baseUrl } : {}) },
+    configFile: { stations: stationConfig(forecast) },
   });
   try {
     await waitHealthy(daemon, 60_000);
+    if (forecast) await waitFor(() => forecast.requests >= STATION_COUNT, { timeoutMs: 60_000, intervalMs: 100, what: 'every station fetched its forecast' });
     let client: Awaited<ReturnType<typeof connectPublisher>> | undefined;
     await waitFor(
       async () => (client = await connectPublisher(daemon.brokerPort, 'reading-path').catch(() => undefined)) !== undefined,
@@ -102,21 +120,20 @@ async function measureDaemon(context: BenchContext, root: string, windowS: numbe
     const publisher = client as NonNullable<typeof client>;
     await sleep(settleS * 1000);
     const pid = daemon.child.pid;
-    const idleStart = readCpuMicros(pid);
+    const idleWindow = openCpuWindow(pid);
     await sleep(windowS * 1000);
-    const idleCpuMs = (readCpuMicros(pid) - idleStart) / 1000;
-    const readingsStart = readCpuMicros(pid);
+    const idle = idleWindow();
+    const readingsWindow = openCpuWindow(pid);
     const threadsStart = threadCpuMs(pid);
     const readings = await publishReadings(publisher, windowS * 1000);
     await sleep(1500); // the last reading's debounced recompute
-    const elapsedS = windowS + 1.5;
-    const readingsCpuMs = (readCpuMicros(pid) - readingsStart) / 1000;
+    const loaded = readingsWindow();
     const threadsMs = minus(threadCpuMs(pid), threadsStart);
     await publisher.endAsync();
-    const cpuPerReadingMs = (readingsCpuMs - idleCpuMs * (elapsedS / windowS)) / Math.max(1, readings);
-    return { threadsMs, idleCpuMs, readingsCpuMs, readings, cpuPerReadingMs };
+    return { threadsMs, idleCpuMs: idle.cpuSeconds * 1000, readingsCpuMs: loaded.cpuSeconds * 1000, readings, cpuPerReadingMs: cpuPerEventMs(loaded, idle, readings) };
   } finally {
     await daemon.child.stop();
+    await forecast?.close();
     daemon.cleanup();
   }
 }
@@ -128,7 +145,7 @@ const median = (values: number[]): number => {
 
 export const readingPathBenchmark: Benchmark = {
   name: 'readingPath',
-  title: "One reading's path through the real daemon (10 stations × 14 days, lawn memory on)",
+  title: `One reading's path through the real daemon (10 stations × 14 days, lawn memory on${WITH_FORECAST ? ', a forecast each' : ''})`,
   async run(context: BenchContext): Promise<BenchOutcome> {
     if (!cliAvailable(context.repoRoot)) return { figures: [notMeasured('readingPath.cpuPerReading', 'CPU per reading', 'ms', 'dist/cli/main.js does not exist', atMost(1))], details: {} };
     const windowS = context.quick ? 30 : 120;
@@ -148,12 +165,12 @@ export const readingPathBenchmark: Benchmark = {
     }
     const ownMs = median(own.map((r) => r.cpuPerReadingMs));
     const figures: Figure[] = [
-      measured('readingPath.cpuPerReading', 'CPU per reading (readings window − idle window)', ownMs, 'ms', atMost(1), `rounds ${own.map((r) => r.cpuPerReadingMs.toFixed(2)).join('/')}; ${PACE_MS} ms per station`),
+      measured('readingPath.cpuPerReading', 'CPU per reading (readings window − idle window)', ownMs, 'ms', atMost(1), `rounds ${own.map((r) => r.cpuPerReadingMs.toFixed(2)).join('/')}; ${PACE_MS} ms per station${WITH_FORECAST ? ', a forecast each' : ''}`),
     ];
     if (base.length > 0) {
       const baseMs = median(base.map((r) => r.cpuPerReadingMs));
       figures.push(measured('readingPath.vsBaseline', 'baseline CPU per reading / CPU per reading', baseMs / ownMs, 'x', undefined, `baseline ${baseMs.toFixed(2)} ms (rounds ${base.map((r) => r.cpuPerReadingMs.toFixed(2)).join('/')}); ${BASELINE_ROOT}`));
     }
-    return { figures, details: { windowS, settleS, paceMs: PACE_MS, own, base, baseline: BASELINE_ROOT ?? null } };
+    return { figures, details: { windowS, settleS, paceMs: PACE_MS, forecast: WITH_FORECAST, own, base, baseline: BASELINE_ROOT ?? null } };
   },
 };

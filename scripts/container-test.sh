@@ -77,6 +77,8 @@ podman_quiet run -d --name mowtest-single --network host \
   -e MOWABILITY_BROKER_HOST=127.0.0.1 -e MOWABILITY_TIMEZONE=Europe/Berlin "$IMAGE" >/dev/null
 wait_for 30 health_is "$http_port" 200 || { podman logs mowtest-single | tail -20; fail "/health on port $http_port did not answer 200"; }
 wait_for 20 healthcheck_is mowtest-single healthy || fail "HEALTHCHECK on port $http_port: $(podman healthcheck run mowtest-single 2>&1; podman exec mowtest-single node dist/cli/main.js health 2>&1)"
+# The image's own marker (ENV MOWABILITY_CONTAINER_IMAGE) makes the first start's key hint a docker exec.
+podman logs mowtest-single 2>&1 | grep -q 'Create one with: docker exec <container> node dist/cli/main.js keys add <owner>' || fail "the first start's key hint is not the docker exec command: $(podman logs mowtest-single 2>&1 | grep 'No API key' | tail -1)"
 key="$(podman exec mowtest-single node dist/cli/main.js keys add alice --json | node -e "let s='';process.stdin.on('data',(c)=>s+=c).on('end',()=>console.log(JSON.parse(s).key))")"
 [ -n "$key" ] || fail "keys add printed no key"
 # The daemon sees a key added by another process within db.changePollIntervalMs.

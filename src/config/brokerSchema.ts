@@ -46,7 +46,7 @@ export const brokerSchema = {
     env: 'MOWABILITY_BROKER_PERSIST_RETAINED',
   },
   maxClients: {
-    doc: 'Most connections the embedded broker keeps open at once, the daemon\'s own included; further ones are closed at once (counted, logged once a minute).',
+    doc: 'Most client connections the embedded broker keeps open at once (the daemon uses it in process and takes none); further ones are closed at once (counted, logged once a minute).',
     format: 'positive-int',
     default: 64,
     env: 'MOWABILITY_BROKER_MAX_CLIENTS',

@@ -4,13 +4,14 @@
  * here; the README table is generated from it (scripts/gen-config-docs.mjs).
  */
 import { clockSchema } from './clockSchema.js';
+import { containerSchema } from './containerSchema.js';
 import { mqttSchema } from './mqttSchema.js';
 import { publicServiceSchema } from './publicServiceSchema.js';
 import { serviceSchema } from './serviceSchema.js';
 import { stationSchema } from './stationSchema.js';
 import { storeSchema } from './storeSchema.js';
 
-export const configSchema = { ...serviceSchema, ...storeSchema, ...publicServiceSchema, ...stationSchema, ...mqttSchema, ...clockSchema };
+export const configSchema = { ...serviceSchema, ...storeSchema, ...publicServiceSchema, ...stationSchema, ...mqttSchema, ...clockSchema, ...containerSchema };
 
 export type ConfigSchema = typeof configSchema;
 

@@ -2,10 +2,11 @@ import { CHECK_REGISTRY } from './checks/registry.js';
 import type { CheckContext, CheckDefinition, CheckEvaluation } from './checks/types.js';
 import { FAILED_CHECK_CAP, combine, dataQualityFor } from './combine.js';
 import type { ScoredCheck } from './combine.js';
-import { NO_WETNESS_EVIDENCE_CAP, NO_WETNESS_EVIDENCE_REASON, lacksWetnessEvidence } from './evidence.js';
-import { FIELD_SPECS, REQUIRED_FIELDS, type CalculationInput, type FieldName } from './fields.js';
-import { parseDenseInput, parseExtensions } from './parse.js';
-import { rainSourceInfo } from './rainWindows.js';
+import { NO_WETNESS_EVIDENCE_CAP, NO_WETNESS_EVIDENCE_REASON, lacksWetnessEvidenceIn } from './evidence.js';
+import { FIELD_SPECS, REQUIRED_FIELDS } from './fields.js';
+import { fieldMask, parseDenseInput, parseExtensions, type FieldMask } from './parse.js';
+import { dryingPotential } from './physics.js';
+import { effectiveRainWindows, rainSourceInfoOf } from './rainWindows.js';
 import { formatLocalDateTime, isSeason, localDateTime, seasonForMonth } from './season.js';
 import { isValidFieldCapacity } from './soil.js';
 import { soilEstimateFor, splitSoilEstimate } from './soilEstimate.js';
@@ -53,10 +54,13 @@ function resolveLawn(lawn: unknown): LawnProfile {
   return isValidFieldCapacity(fieldCapacity) ? { soilType, mowerClass, turfType, fieldCapacityPercent: fieldCapacity } : { soilType, mowerClass, turfType };
 }
 
-/** True when one of `names` has no value (a loop: a closure per call costs more than the test). */
-function anyMissing(names: readonly FieldName[], values: CalculationInput): boolean {
-  for (const name of names) if (values[name] === undefined) return true;
-  return false;
+/** The required fields as a mask, and each built-in check's (an injected registry's are computed per call). */
+const REQUIRED_MASK = fieldMask(REQUIRED_FIELDS);
+const BUILT_IN_REQUIRED_MASKS: readonly FieldMask[] = CHECK_REGISTRY.map((definition) => fieldMask(definition.requiredFields));
+
+/** True when a field of `required` has no valid value (masks: one test instead of a lookup per name). */
+function anyMissing(required: FieldMask, valid: FieldMask): boolean {
+  return (required & ~valid) !== 0;
 }
 
 /** `Object.keys(object).length > 0` without building the list (mostly empty here). */
@@ -119,7 +123,7 @@ export function calculateWith(registry: readonly CheckDefinition[], input: RawIn
   // An estimated soil moisture (MQTT side, lawn memory) is not parsed as a measurement.
   const estimated = splitSoilEstimate(input, context);
   const parsed = parseDenseInput(estimated.input);
-  if (anyMissing(REQUIRED_FIELDS, parsed.values)) {
+  if (anyMissing(REQUIRED_MASK, parsed.mask)) {
     const missingRequired = REQUIRED_FIELDS.filter((name) => parsed.values[name] === undefined);
     return {
       ok: false,
@@ -135,11 +139,21 @@ export function calculateWith(registry: readonly CheckDefinition[], input: RawIn
   const localTime = localDateTime(nowMs, timeZone);
   const season = forced ?? seasonForMonth(localTime.month, hemisphere);
   const dataQuality = dataQualityFor(parsed.available.length, REQUIRED_FIELDS.length, FIELD_SPECS.length);
-  const checkContext: CheckContext = { values: parsed.values, extensions: parseExtensions(input), season, lawn };
-  if (estimated.pct !== undefined) checkContext.soilEstimate = soilEstimateFor(estimated.pct, lawn);
-  const noWetnessEvidence = lacksWetnessEvidence(parsed.values);
+  const values = parsed.values;
+  const rainWindows = effectiveRainWindows(values);
+  // One literal with every field: one shape for the checks' reads. The windows and the drying potential once for all checks.
+  const checkContext: CheckContext = {
+    values,
+    extensions: parseExtensions(input),
+    season,
+    lawn,
+    soilEstimate: estimated.pct === undefined ? undefined : soilEstimateFor(estimated.pct, lawn),
+    rainWindows,
+    drying: dryingPotential(values.temperature ?? 15, values.humidity, values.solar, values.wind_speed),
+  };
+  const noWetnessEvidence = lacksWetnessEvidenceIn(parsed.mask);
 
-  const { checks, scored, skippedChecks, partialChecks, errors } = runChecks(registry, checkContext, dataQuality, noWetnessEvidence);
+  const { checks, scored, skippedChecks, partialChecks, errors } = runChecks(registry, checkContext, parsed.mask, dataQuality, noWetnessEvidence);
 
   const combined = combine(scored, dataQuality, errors.length > 0, noWetnessEvidence ? NO_WETNESS_EVIDENCE_CAP : 100);
   const combination = withOvergrowthRelief(combined, checkContext.extensions ?? {}, parsed.values.precipitation_rate, scored, checks.rain);
@@ -159,7 +173,7 @@ export function calculateWith(registry: readonly CheckDefinition[], input: RawIn
     checks,
     protocol,
   };
-  return { ok: true, result: withTail(head, rainSourceInfo(parsed.values), formatLocalDateTime(localTime)) };
+  return { ok: true, result: withTail(head, rainSourceInfoOf(rainWindows), formatLocalDateTime(localTime)) };
 }
 
 /** The result up to its optional rain_source_info. */
@@ -183,14 +197,16 @@ interface CheckRun {
 }
 
 /** Runs every check whose required fields are there; a check that throws is skipped with an internal-error reason. */
-function runChecks(registry: readonly CheckDefinition[], checkContext: CheckContext, dataQuality: DataQuality, noWetnessEvidence: boolean): CheckRun {
+function runChecks(registry: readonly CheckDefinition[], checkContext: CheckContext, valid: FieldMask, dataQuality: DataQuality, noWetnessEvidence: boolean): CheckRun {
   const scored: ScoredCheck[] = [];
   const skippedChecks: SkippedCheckEntry[] = [];
   const partialChecks: PartialCheckEntry[] = [];
   const errors: string[] = [];
   const results: CheckResult[] = [];
-  for (const definition of registry) {
-    if (anyMissing(definition.requiredFields, checkContext.values)) {
+  const requiredMasks = registry === CHECK_REGISTRY ? BUILT_IN_REQUIRED_MASKS : registry.map((definition) => fieldMask(definition.requiredFields));
+  for (let i = 0; i < registry.length; i++) {
+    const definition = registry[i] as CheckDefinition;
+    if (anyMissing(requiredMasks[i] as FieldMask, valid)) {
       const missing = definition.requiredFields.filter((name) => checkContext.values[name] === undefined);
       results.push(skippedCheck(definition.skippedReason));
       skippedChecks.push({ check: definition.name, reason: definition.skippedReason, missing });

@@ -31,15 +31,17 @@ export interface Combination {
  */
 export function combine(checks: readonly ScoredCheck[], dataQuality: DataQuality, anyCheckFailed = false, evidenceCap = 100): Combination {
   let limiting: ScoredCheck | undefined;
+  // The sums in one loop, added in the same order as two reduce() calls would (same doubles).
+  let totalWeight = 0;
+  let weightedSum = 0;
   for (const check of checks) {
     if (limiting === undefined || check.score < limiting.score) limiting = check;
+    totalWeight += check.weight;
+    weightedSum += check.weight * check.score;
   }
   if (limiting === undefined) return { indexScore: 0, mainStatus: 'BLOCK', limitingCheck: null };
 
-  const totalWeight = checks.reduce((sum, check) => sum + check.weight, 0);
-  const weightedMean = totalWeight > 0
-    ? checks.reduce((sum, check) => sum + check.weight * check.score, 0) / totalWeight
-    : limiting.score;
+  const weightedMean = totalWeight > 0 ? weightedSum / totalWeight : limiting.score;
   const blend = MIN_SHARE * limiting.score + (1 - MIN_SHARE) * weightedMean;
   const worstStatus = statusForScore(limiting.score);
   const bandCap = worstStatus === 'BLOCK' ? BLOCK_CAP : worstStatus === 'WARNING' ? WARNING_CAP : 100;

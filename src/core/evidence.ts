@@ -1,4 +1,5 @@
 import type { CalculationInput, FieldName } from './fields.js';
+import { fieldMask, type FieldMask } from './parse.js';
 import { WARNING_CAP } from './status.js';
 
 /**
@@ -16,4 +17,11 @@ export const NO_WETNESS_EVIDENCE_REASON =
 /** True when nothing in the input tells whether the blades are dry. */
 export function lacksWetnessEvidence(values: CalculationInput): boolean {
   return WETNESS_EVIDENCE_FIELDS.every((name) => values[name] === undefined);
+}
+
+const WETNESS_EVIDENCE_MASK = fieldMask(WETNESS_EVIDENCE_FIELDS);
+
+/** lacksWetnessEvidence from the mask of valid fields (parseDenseInput's `mask`): one test instead of five lookups. */
+export function lacksWetnessEvidenceIn(valid: FieldMask): boolean {
+  return (valid & WETNESS_EVIDENCE_MASK) === 0;
 }

@@ -28,17 +28,31 @@ export function formatNumberDe(value: number, decimals = 1): string {
   return String(normalised).replace('.', ',');
 }
 
-/** `units / factor` (units a non-negative integer below 10⁹, factor 1, 10, 100 or 1000) with a decimal comma. */
-function fromUnits(units: number, factor: number): string {
-  const whole = Math.floor(units / factor);
-  let fraction = units - whole * factor;
-  if (fraction === 0) return `${whole}`;
+/** The digits after the comma of `fraction / factor` (0 < fraction < factor): zero-padded, without trailing zeros. */
+function fractionDigits(fraction: number, factor: number): string {
   let width = factor === 10 ? 1 : factor === 100 ? 2 : 3;
   while (fraction % 10 === 0) {
     fraction /= 10;
     width--;
   }
-  return `${whole},${`${fraction}`.padStart(width, '0')}`;
+  return `${fraction}`.padStart(width, '0');
+}
+
+/** fractionDigits of every fraction of 1, 2 and 3 decimals, built once (about 1,100 short strings). */
+function fractionTable(factor: number): readonly string[] {
+  return Array.from({ length: factor }, (_, fraction) => (fraction === 0 ? '' : fractionDigits(fraction, factor)));
+}
+const TENTHS = fractionTable(10);
+const HUNDREDTHS = fractionTable(100);
+const THOUSANDTHS = fractionTable(1000);
+
+/** `units / factor` (units a non-negative integer below 10⁹, factor 1, 10, 100 or 1000) with a decimal comma. */
+function fromUnits(units: number, factor: number): string {
+  const whole = Math.floor(units / factor);
+  const fraction = units - whole * factor;
+  if (fraction === 0) return `${whole}`;
+  const digits = factor === 10 ? TENTHS[fraction] : factor === 100 ? HUNDREDTHS[fraction] : THOUSANDTHS[fraction];
+  return `${whole},${digits ?? fractionDigits(fraction, factor)}`;
 }
 
 /** Rounds for meta values (JSON numbers, not text). */

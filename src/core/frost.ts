@@ -29,27 +29,26 @@ export function groundFrostNow(tempC: number, minTemp3hC: number | undefined, so
 
 /** The frost caps of the temperature check (the lowest applies). */
 export function frostCaps(tempC: number, minTemp3hC: number | undefined, minTemp3dC: number | undefined, solarWm2?: number): FrostCap[] {
+  // The numbers are formatted only where a reason is written (no closures per call).
   const caps: FrostCap[] = [];
-  const t = (): string => formatNumberDe(tempC);
   if (tempC <= 0) {
-    caps.push({ cap: FROZEN_CAP, reason: `Lufttemperatur ${t()} °C – ${emphasis('Rasen gefroren')}: gefrorene Halme brechen – Tritt- und Fahrschäden.` });
+    caps.push({ cap: FROZEN_CAP, reason: `Lufttemperatur ${formatNumberDe(tempC)} °C – ${emphasis('Rasen gefroren')}: gefrorene Halme brechen – Tritt- und Fahrschäden.` });
   }
   if (minTemp3hC !== undefined) {
-    const m = (): string => formatNumberDe(minTemp3hC);
     if (minTemp3hC <= 0 && tempC < 5) {
-      caps.push({ cap: FROST_3H_COLD_CAP, reason: `${emphasis('Frost in den letzten 3 Stunden')} (min. ${m()} °C): gefrorene Halme brechen – Tritt- und Fahrschäden.` });
+      caps.push({ cap: FROST_3H_COLD_CAP, reason: `${emphasis('Frost in den letzten 3 Stunden')} (min. ${formatNumberDe(minTemp3hC)} °C): gefrorene Halme brechen – Tritt- und Fahrschäden.` });
     } else if (minTemp3hC <= 0) {
-      caps.push({ cap: FROST_3H_THAWED_CAP, reason: `Frost in den letzten 3 Stunden (min. ${m()} °C) ist aufgetaut – Halme noch geschwächt und nass.` });
+      caps.push({ cap: FROST_3H_THAWED_CAP, reason: `Frost in den letzten 3 Stunden (min. ${formatNumberDe(minTemp3hC)} °C) ist aufgetaut – Halme noch geschwächt und nass.` });
     } else if (minTemp3hC <= GROUND_FROST_AIR_C && tempC < GROUND_FROST_AIR_MAX_C && !groundFrostNow(tempC, minTemp3hC, solarWm2)) {
       // Only while the frost-now cap below does not apply: one fact, one reason.
-      caps.push({ cap: GROUND_FROST_CAP, reason: `${emphasis('Bodenfrost möglich')} (Luft ${t()} °C) – Rasen erst nach dem Auftauen mähen.` });
+      caps.push({ cap: GROUND_FROST_CAP, reason: `${emphasis('Bodenfrost möglich')} (Luft ${formatNumberDe(tempC)} °C) – Rasen erst nach dem Auftauen mähen.` });
     }
   }
   if (tempC > 0 && groundFrostNow(tempC, minTemp3hC, solarWm2)) {
     const airMin = airMinimumC(tempC, minTemp3hC);
     caps.push({
       cap: GROUND_FROST_NOW_CAP,
-      reason: `${emphasis('Reif oder Bodenfrost auf den Halmen')} (Luft min. ${formatNumberDe(airMin)} °C in 3 Stunden, am Boden etwa ${formatNumberDe(grassMinimumC(airMin))} °C; jetzt ${t()} °C) – erst nach dem Auftauen mähen.`,
+      reason: `${emphasis('Reif oder Bodenfrost auf den Halmen')} (Luft min. ${formatNumberDe(airMin)} °C in 3 Stunden, am Boden etwa ${formatNumberDe(grassMinimumC(airMin))} °C; jetzt ${formatNumberDe(tempC)} °C) – erst nach dem Auftauen mähen.`,
     });
   }
   if (minTemp3dC !== undefined && minTemp3dC <= 0) {

@@ -43,7 +43,8 @@ export function parseFieldValue(name: string, value: unknown): number | undefine
 
 /** parseFieldValue for a known field. */
 function parseSpecValue(spec: FieldSpec, value: unknown): number | undefined {
-  const parsed = toFiniteNumber(value);
+  // A JSON number (the usual case) without the call: the same test as toFiniteNumber's first line.
+  const parsed = typeof value === 'number' ? (Number.isFinite(value) ? value : undefined) : toFiniteNumber(value);
   if (parsed === undefined || parsed < spec.min || parsed > spec.max) return undefined;
   return parsed === 0 ? 0 : parsed; // -0 becomes 0
 }
@@ -61,6 +62,11 @@ function readOwn(raw: unknown, name: string): unknown {
 
 /** Each field's index in FIELD_SPECS, by name. */
 const FIELD_INDEX: ReadonlyMap<string, number> = new Map(FIELD_SPECS.map((spec, i) => [spec.name, i]));
+
+/** A field's index in FIELD_SPECS, -1 for any other key. */
+function fieldIndex(key: string): number {
+  return FIELD_INDEX.get(key) ?? -1;
+}
 
 /** One undefined per field, as a literal (a packed array of FIELD_SPECS.length, filled in place). */
 function noFields(): (number | undefined)[] {
@@ -82,8 +88,8 @@ function parseOwnEnumerable(raw: object): (number | undefined)[] | undefined {
   if (values.length !== keys.length || Object.getOwnPropertyNames(raw).length !== keys.length) return undefined;
   const parsed = noFields();
   for (let i = 0; i < keys.length; i++) {
-    const index = FIELD_INDEX.get(keys[i] as string);
-    if (index !== undefined) parsed[index] = parseSpecValue(FIELD_SPECS[index] as FieldSpec, values[i]);
+    const index = fieldIndex(keys[i] as string);
+    if (index >= 0) parsed[index] = parseSpecValue(FIELD_SPECS[index] as FieldSpec, values[i]);
   }
   return parsed;
 }
@@ -106,12 +112,58 @@ function parseFields(raw: unknown): (number | undefined)[] {
   }
 }
 
-/** The available and missing field names of parsed values, in the order of FIELD_SPECS. */
-function fieldLists(parsed: readonly (number | undefined)[]): Pick<ParsedInput, 'available' | 'missing'> {
+/** Bit i set when FIELD_SPECS[i] has a valid value. */
+export type FieldMask = number;
+
+/** A bit no input sets: an unknown name in a mask of required fields is never valid. */
+const UNKNOWN_FIELD_BIT = 1 << FIELD_SPECS.length;
+
+/** The mask of some field names (bit i: FIELD_SPECS[i]; an unknown name sets a bit no input has). */
+export function fieldMask(names: readonly string[]): FieldMask {
+  let mask = 0;
+  for (const name of names) {
+    const index = fieldIndex(name);
+    mask |= index >= 0 ? 1 << index : UNKNOWN_FIELD_BIT;
+  }
+  return mask;
+}
+
+/** The mask of the fields with a valid value. */
+function validMask(parsed: readonly (number | undefined)[]): FieldMask {
+  let mask = 0;
+  for (let i = 0; i < FIELD_SPECS.length; i++) if (parsed[i] !== undefined) mask |= 1 << i;
+  return mask;
+}
+
+interface FieldLists {
+  available: readonly FieldName[];
+  missing: readonly FieldName[];
+}
+
+/**
+ * The available and missing names of each mask seen, built once and copied per call: a copy of a
+ * list is one allocation, building it by push grows two arrays per call. Bounded: an input sends
+ * one of a few field combinations; a flood of different ones only starts the cache again.
+ */
+const LISTS_BY_MASK = new Map<FieldMask, FieldLists>();
+const MAX_CACHED_MASKS = 1024;
+
+function listsOf(mask: FieldMask): FieldLists {
+  const cached = LISTS_BY_MASK.get(mask);
+  if (cached !== undefined) return cached;
   const available: FieldName[] = [];
   const missing: FieldName[] = [];
-  for (let i = 0; i < FIELD_NAMES.length; i++) (parsed[i] === undefined ? missing : available).push(FIELD_NAMES[i] as FieldName);
-  return { available, missing };
+  for (let i = 0; i < FIELD_NAMES.length; i++) ((mask & (1 << i)) === 0 ? missing : available).push(FIELD_NAMES[i] as FieldName);
+  if (LISTS_BY_MASK.size >= MAX_CACHED_MASKS) LISTS_BY_MASK.clear();
+  const lists: FieldLists = { available, missing };
+  LISTS_BY_MASK.set(mask, lists);
+  return lists;
+}
+
+/** The available and missing field names of parsed values, in the order of FIELD_SPECS (fresh arrays). */
+function fieldLists(mask: FieldMask): Pick<ParsedInput, 'available' | 'missing'> {
+  const lists = listsOf(mask);
+  return { available: lists.available.slice(), missing: lists.missing.slice() };
 }
 
 /** Parses an untrusted record field -> value; unknown keys are ignored. Never throws. */
@@ -122,7 +174,7 @@ export function parseInput(raw: unknown): ParsedInput {
     const value = parsed[i];
     if (value !== undefined) values[FIELD_NAMES[i] as FieldName] = value;
   }
-  const lists = fieldLists(parsed);
+  const lists = fieldLists(validMask(parsed));
   return { values, available: lists.available, missing: lists.missing };
 }
 
@@ -135,15 +187,16 @@ export type DenseInput = { [K in FieldName]: number | undefined };
  * monomorphic (with a shape per combination of supplied fields they were megamorphic lookups, and
  * adding the fields one by one cost more than the rest of the parse).
  */
-export function parseDenseInput(raw: unknown): ParsedInput & { values: DenseInput } {
+export function parseDenseInput(raw: unknown): ParsedInput & { values: DenseInput; mask: FieldMask } {
   const p = parseFields(raw);
   const values: DenseInput = {
     temperature: p[0], precipitation_rate: p[1], humidity: p[2], wind_speed: p[3], wind_gusts: p[4], dew_point: p[5],
     solar: p[6], soil_temperature: p[7], soil_moisture: p[8], rain_1h: p[9], rain_12h: p[10], rain_24h: p[11],
     rain_14d: p[12], minutes_since_rain: p[13], min_temp_3h: p[14], min_temp_3d: p[15], min_temp_14d: p[16],
   };
-  const lists = fieldLists(p); // not spread into the literal: a spread copy is slow to build in V8
-  return { values, available: lists.available, missing: lists.missing };
+  const mask = validMask(p);
+  const lists = listsOf(mask);
+  return { values, available: lists.available.slice(), missing: lists.missing.slice(), mask };
 }
 
 /** Parses the extension fields (e.g. minutes_since_irrigation) of an untrusted record. Never throws. */

@@ -70,7 +70,11 @@ export const RAIN_SOURCE_NOTE =
 
 /** rain_source_info of the result; null when none of rain_1h, rain_12h, rain_24h is valid. */
 export function rainSourceInfo(values: CalculationInput): RainSourceInfo | null {
-  const windows = effectiveRainWindows(values);
+  return rainSourceInfoOf(effectiveRainWindows(values));
+}
+
+/** rainSourceInfo from the windows effectiveRainWindows gave (fresh lists: the frozen ones are shared). */
+export function rainSourceInfoOf(windows: EffectiveRainWindows | null): RainSourceInfo | null {
   if (windows === null) return null;
   const broadest = windows.supplied[windows.supplied.length - 1] ?? 'rain_24h';
   return {

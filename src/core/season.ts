@@ -99,6 +99,21 @@ export function formatCalculatedAt(nowMs: number, timeZone: string): string {
   return formatLocalDateTime(localDateTime(nowMs, timeZone));
 }
 
+/**
+ * The last minute written (`YYYY-MM-DD HH:MM:`) and its fields: calculations come in bursts within a
+ * minute (a reading for every station, a run of requests), and then only the seconds are new.
+ */
+const lastMinute = { year: Number.NaN, month: 0, day: 0, hour: 0, minute: 0, text: '' };
+
 export function formatLocalDateTime(t: LocalDateTime): string {
-  return `${pad(t.year, 4)}-${pad(t.month)}-${pad(t.day)} ${pad(t.hour)}:${pad(t.minute)}:${pad(t.second)}`;
+  const m = lastMinute;
+  if (t.minute !== m.minute || t.hour !== m.hour || t.day !== m.day || t.month !== m.month || t.year !== m.year) {
+    m.text = `${pad(t.year, 4)}-${pad(t.month)}-${pad(t.day)} ${pad(t.hour)}:${pad(t.minute)}:`;
+    m.year = t.year;
+    m.month = t.month;
+    m.day = t.day;
+    m.hour = t.hour;
+    m.minute = t.minute;
+  }
+  return `${m.text}${pad(t.second)}`;
 }

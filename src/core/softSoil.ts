@@ -43,14 +43,29 @@ export function trafficScore(soilMoisturePct: number, lawn: Lawn): number {
   const fc = fieldCapacityPct(lawn);
   const atOrBelow = wetnessScore(Math.min(soilMoisturePct, fc), fc, lawn.mowerClass);
   if (soilMoisturePct <= fc) return atOrBelow;
-  return piecewiseLinear([[0, atOrBelow], ...SOFT_SOIL_CURVES[lawn.mowerClass]], saturationShare(soilMoisturePct, lawn));
+  return softSoilScore(SOFT_SOIL_CURVES[lawn.mowerClass], atOrBelow, saturationShare(soilMoisturePct, lawn));
 }
 
-/** The load-bearing class the reasons name: the 1.1 classes below field capacity, by the score above it. */
-export function trafficClass(soilMoisturePct: number, lawn: Lawn): LoadBearing {
+/**
+ * `piecewiseLinear([[0, atFieldCapacity], ...curve], s)` without building that curve per call: the
+ * same arithmetic on the same numbers, so the same score to the last bit.
+ */
+function softSoilScore(curve: Curve, atFieldCapacity: number, s: number): number {
+  if (Number.isNaN(s)) return Number.NaN;
+  if (s <= 0) return atFieldCapacity;
+  const first = curve[0];
+  if (first === undefined || s > first[0]) return piecewiseLinear(curve, s);
+  return atFieldCapacity + (s / first[0]) * (first[1] - atFieldCapacity);
+}
+
+/**
+ * The load-bearing class the reasons name: the 1.1 classes below field capacity, by the score above it.
+ * `score` is trafficScore() of the same moisture and lawn when the caller has it already.
+ */
+export function trafficClass(soilMoisturePct: number, lawn: Lawn, score?: number): LoadBearing {
   const fc = fieldCapacityPct(lawn);
   if (soilMoisturePct <= fc) return loadBearingClass(soilMoisturePct, fc, lawn.mowerClass);
-  const score = trafficScore(soilMoisturePct, lawn);
+  if (score === undefined) return trafficClass(soilMoisturePct, lawn, trafficScore(soilMoisturePct, lawn));
   if (score >= 40) return 'limited';
   return score >= 25 ? 'wet' : 'saturated';
 }

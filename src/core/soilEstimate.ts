@@ -60,7 +60,7 @@ export function soilEstimateFor(pct: number, lawn: Pick<LawnProfile, 'soilType' 
 /** The rain check's soil load from the estimate: the wetness curve of a measured value, reason marked as estimated. */
 export function estimatedSoilLoad(estimate: SoilEstimate, lawn: LawnProfile): { score: number; reason: string | null } {
   const score = trafficScore(estimate.pct, lawn);
-  const bearing = trafficClass(estimate.pct, lawn);
+  const bearing = trafficClass(estimate.pct, lawn, score);
   return {
     score,
     reason: score < 70

@@ -11,6 +11,7 @@ import { MAX_FUTURE_SKEW_MS } from '../ingest/time.js';
 import type { StationInput } from '../station/unit.js';
 import { OPEN_METEO_ATTRIBUTION } from '../openmeteo/openMeteoResponse.js';
 import type { CachedForecast, ForecastSourceKind } from '../store/forecastStore.js';
+import { fixedJson } from '../station/stateText.js';
 
 /** A station's forecast now, or why there is none (GET /v1/stations/{id}/forecast, ./forecastRoute.ts). */
 export type ForecastSource = (stationId: string, nowMs: number) => ForecastDetail | 'unknown_station' | 'not_configured' | 'unavailable';
@@ -143,7 +144,11 @@ export function buildForecastDetail(request: ReportRequest): ForecastDetail {
   };
 }
 
-/** A detail's compact form, and each hour's: made once per detail and hour (both are never changed after the build). */
+/**
+ * A detail's compact form, and each hour's: made once per detail and hour (both are never changed after the build).
+ * The compact form is the state's `forecast` member on every reading until the next rebuild: serialised once
+ * (src/station/stateText.ts) and spliced into each state's text.
+ */
 const compacted = new WeakMap<ForecastDetail, ForecastView>();
 const compactHours = new WeakMap<HourDetail, HourView>();
 
@@ -161,7 +166,7 @@ export function compactForecast(detail: ForecastDetail): ForecastView {
   let view = compacted.get(detail);
   if (view === undefined) {
     const { windows: _windows, hours, ...rest } = detail;
-    view = { ...rest, hours: hours.map(compactHour) };
+    view = fixedJson({ ...rest, hours: hours.map(compactHour) });
     compacted.set(detail, view);
   }
   return view;

@@ -45,17 +45,20 @@ export const MESSAGES = {
 export const KNOWN_PATHS = new Set<string>([CALCULATE_PATH, ...HEALTH_PATHS, OPENAPI_PATH]);
 
 /**
- * Sends JSON text as UTF-8 bytes, encoded once: given a string, fastify
- * measures its UTF-8 length and Node encodes it again on write, and the
- * German reason texts (– and °) make every result a two-byte string, which
- * is the slow case for both. No response schema applies to a Buffer, so the
- * text must already be schema-conformant (./orderedSerializer.ts, or an
- * envelope fixed by construction).
+ * Sends JSON text as it is: with a JSON content type fastify applies no
+ * response schema to a string, so the text must already be
+ * schema-conformant (./orderedSerializer.ts, or an envelope fixed by
+ * construction). The string goes out without a Buffer of its own: fastify
+ * measures its UTF-8 length for Content-Length and Node encodes it while
+ * writing it, in one write with the headers. A Buffer made here (as before)
+ * measured and encoded it too, and added an allocation and a second chunk to
+ * every write: the German reason texts (– and °) make every result a
+ * two-byte string, the slow case for each of these passes.
  */
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 export function sendJsonText(reply: FastifyReply, statusCode: number, json: string): FastifyReply {
-  return reply.code(statusCode).header('content-type', JSON_CONTENT_TYPE).send(Buffer.from(json, 'utf8'));
+  return reply.code(statusCode).header('content-type', JSON_CONTENT_TYPE).send(json);
 }
 
 export function errorEnvelope(message: string): { status: 'error'; mfi: null; message: string } {

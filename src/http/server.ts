@@ -23,6 +23,8 @@ import { assertNotBlocked, type AccessView } from './auth.js';
 import { canonicalAddress, compileTrust, createClientAddressResolver, rateLimitKey, type ClientAddressOf } from './clientAddress.js';
 import { MESSAGES, clientErrorHandler, frameworkErrorHandler, installErrorHandling, type RequestGuard } from './errors.js';
 import { HttpError } from '../util/httpError.js';
+import { parkDeadlineChecksWhileIdle } from './deadlineChecks.js';
+import { lazyRequestLogger } from './requestLogger.js';
 import { trackConnections } from './shutdown.js';
 
 declare module 'fastify' {
@@ -141,6 +143,7 @@ export async function createServer({ http, access, logger, accessLogger, rateLim
   const httpLogger = logger.child(HTTP_BINDINGS);
   const app = createFastify(http, httpLogger, () => guard);
   applyConnectionCap(app.server, http.maxConnections);
+  parkDeadlineChecksWhileIdle(app.server);
   applyConnectionShare(app.server, connectionShareOptions(http, httpLogger));
   const clientAddressOf = createClientAddressResolver(http.trustProxy);
   app.decorate('clientAddressOf', clientAddressOf);
@@ -158,6 +161,8 @@ function createFastify(http: HttpSettings, httpLogger: Logger, guardOf: () => Re
     loggerInstance: logger,
     // One line per request comes from the onResponse hook below (path without the query string).
     logController: new LogController({ disableRequestLogging: true }),
+    // Each request's logger is made only when the request logs (most never do).
+    childLoggerFactory: lazyRequestLogger,
     // Client addresses come from clientAddressOf (./clientAddress.ts), never from fastify's trustProxy.
     trustProxy: false,
     bodyLimit: http.bodyLimitBytes,

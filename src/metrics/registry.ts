@@ -56,7 +56,7 @@ const MQTT_GAUGES: Record<MqttGaugeName, [name: string, help: string]> = {
   connected: ['mqtt_connected', '1 while the bridge is connected to its broker.'],
   brokerRetainedMessages: ['broker_retained_messages', 'Retained messages of other clients held by the embedded broker.'],
   brokerRetainedBytes: ['broker_retained_bytes', 'Payload bytes of those retained messages.'],
-  brokerClients: ['broker_clients', "Open client connections of the embedded broker (the daemon's own included)."],
+  brokerClients: ['broker_clients', "Open client connections of the embedded broker (the daemon uses it in process, without one)."],
 };
 
 /** A counter whose count another part owns; a scrape copies it (reset + inc keeps the counter type). */

@@ -16,7 +16,7 @@
  * conditions), so gap filling and the forecast cost one request per round, not two.
  */
 import type { Logger } from 'pino';
-import { connectOpenMeteo, type OpenMeteoClient } from '../openmeteo/openMeteoClient.js';
+import { connectOpenMeteo, type BodyParser, type OpenMeteoClient } from '../openmeteo/openMeteoClient.js';
 import { parseModelledAnswer } from '../ingest/formats/openMeteo.js';
 import { GAP_FILL_FIELDS, type CurrentField, type GapFillField, type RainSource, type Reading, type StationLocation } from '../ingest/types.js';
 import type { AcceptReading } from '../station/facade.js';
@@ -26,7 +26,7 @@ import type { StationHistoryView, StationInput, StationUnit, UnitContext } from 
 import type { CachedForecast } from '../store/forecastStore.js';
 import { ModelledLoop, type RoundResult } from './modelledLoop.js';
 import { currentUrl, modelledUrl, pastSpan } from './modelledRequest.js';
-import { acceptAll, lastObservedMs, newHours, parserAt, type Parsed } from './modelledRound.js';
+import { acceptAll, lastObservedMs, newHours, parserAt, runRound, type Delivered, type Parsed, type RoundMemory, type RoundPlan } from './modelledRound.js';
 import type { ModelledSettings, ModelledStationConfig } from './modelledUnit.js';
 
 /** Past hours asked for when only the forecast shares the request (its own request's two, and the hour now). */
@@ -62,6 +62,8 @@ interface Filled {
   modelRain: boolean;
   current?: { values: Reading['values']; timeMs: number };
   lastFilled: GapFillField[];
+  /** An answer kept while the pipeline was not running (no conditional requests: validators stay empty). */
+  memory: RoundMemory;
   failures: number;
   lastError?: string;
 }
@@ -83,7 +85,7 @@ export class GapFillUnit implements StationUnit {
     for (const station of options.stations) {
       if (!station.gapFill || !station.location) continue;
       this.#held.set(station.id, {
-        station: { ...station, location: station.location }, fields: station.gapFill.fields ?? GAP_FILL_FIELDS, measured: new Set(), lastFilled: [], failures: 0,
+        station: { ...station, location: station.location }, fields: station.gapFill.fields ?? GAP_FILL_FIELDS, measured: new Set(), lastFilled: [], memory: { validators: {} }, failures: 0,
         modelRain: station.gapFill.rain === 'model' && options.accept !== undefined,
       });
     }
@@ -98,9 +100,10 @@ export class GapFillUnit implements StationUnit {
     for (const held of this.#held.values()) {
       this.#seedMeasured(held, context.history);
       this.#log.info({ station: held.station.id }, `station "${held.station.id}": fields it does not measure among ${held.fields.join(', ')} are filled from Open-Meteo's current conditions every ${settings.intervalMinutes} min`);
+      const plan = this.#plan(held, client.baseUrl);
       const loop = new ModelledLoop({
         intervalMs, backoffMs: Math.min(intervalMs, this.#options.roundBackoffMs ?? 30_000), random: this.#options.random ?? Math.random,
-        round: (signal) => this.#round(client, held, signal),
+        round: (signal) => this.#round(client, plan, held, signal),
       });
       loop.start();
       this.#loops.push(loop);
@@ -122,49 +125,60 @@ export class GapFillUnit implements StationUnit {
     for (const field of held.fields) if (assembly.input[field] !== undefined || assembly.withheld[field] !== undefined) held.measured.add(field);
   }
 
+  /** The station's round (shared with modelled stations, ./modelledRound.ts): the request, and what is done with its answer. */
+  #plan(held: Filled, baseUrl: string): RoundPlan {
+    return { conditional: false, request: (nowMs) => this.#request(held, baseUrl, nowMs), deliver: (parsed, nowMs) => this.#deliver(held, parsed, nowMs) };
+  }
+
   /** One request: the current conditions, and the hourly part when the model's rain or the forecast rides on it. */
-  async #fetch(client: OpenMeteoClient, held: Filled, nowMs: number, signal: AbortSignal) {
+  #request(held: Filled, baseUrl: string, nowMs: number): { url: string; parse: BodyParser<Parsed> } {
     const { id, location } = held.station;
-    if (!held.modelRain && !this.#carriesForecast(held)) {
-      return client.fetchParsed<Parsed>(currentUrl(client.baseUrl, location), (body) => {
-        const parsed = parseModelledAnswer(body, nowMs);
-        if (!parsed.ok) return parsed;
-        return parsed.answer.current ? { ok: true, value: { answer: parsed.answer, forecast: [] } } : { ok: false, reason: NO_CURRENT };
-      }, {}, signal);
-    }
+    const hourly = held.modelRain || this.#carriesForecast(held);
     const span = held.modelRain && this.#history ? pastSpan(lastObservedMs(this.#history, id, nowMs), nowMs) : FORECAST_PAST;
-    const parse = parserAt(nowMs);
-    return client.fetchParsed<Parsed>(modelledUrl(client.baseUrl, location, span), (body) => {
-      const parsed = parse(body);
-      return parsed.ok && !parsed.value.answer.current ? { ok: false, reason: NO_CURRENT } : parsed;
-    }, {}, signal);
+    const parse: BodyParser<Parsed> = hourly ? parserAt(nowMs) : (body) => {
+      const parsed = parseModelledAnswer(body, nowMs);
+      return parsed.ok ? { ok: true, value: { answer: parsed.answer, forecast: [] } } : parsed;
+    };
+    return {
+      url: hourly ? modelledUrl(baseUrl, location, span) : currentUrl(baseUrl, location),
+      parse: (body) => {
+        const parsed = parse(body);
+        return parsed.ok && !parsed.value.answer.current ? { ok: false, reason: NO_CURRENT } : parsed;
+      },
+    };
   }
 
   /**
-   * The model's rain into the station's history (rain only: the station measures the rest), and the
-   * forecast. 'not_running': a first round can answer before the pipeline runs; the loop then asks
-   * again a second later instead of leaving the station without the model's rain for a whole interval.
+   * The current conditions for the fields, the model's rain into the station's history (rain only:
+   * the station measures the rest), and the forecast. 'not_running': a first round can answer before
+   * the pipeline runs; the shared round keeps the answer and hands it in again a second later, so
+   * the station has the model's rain at once, not after a whole interval, and no second request.
    */
-  async #deliver(held: Filled, parsed: Parsed, nowMs: number): Promise<'ok' | 'not_running'> {
+  async #deliver(held: Filled, parsed: Parsed, nowMs: number): Promise<Delivered> {
     const { id } = held.station;
+    const current = parsed.answer.current!;
+    held.current = { values: current.values, timeMs: Math.min(current.payloadTimeMs ?? nowMs, nowMs) };
+    let delivered: Delivered = { kind: 'ok', accepted: 0, rejected: 0 };
     if (held.modelRain && this.#options.accept && this.#history) {
       const hours = newHours(this.#history, id, parsed.answer, nowMs).filter((hour) => hour.rainDeltaMm !== undefined);
-      const rate = parsed.answer.current?.values.precipitation_rate;
-      const current = rate === undefined ? [] : [rainOnly(parsed.answer.current!, { precipitation_rate: rate })];
-      if (acceptAll(this.#options.accept, id, [...hours.map((hour) => rainOnly(hour, {})), ...current]).kind === 'not_running') return 'not_running';
+      const rate = current.values.precipitation_rate;
+      const rateNow = rate === undefined ? [] : [rainOnly(current, { precipitation_rate: rate })];
+      delivered = acceptAll(this.#options.accept, id, [...hours.map((hour) => rainOnly(hour, {})), ...rateNow]);
+      if (delivered.kind === 'not_running') return delivered;
     }
     if (this.#carriesForecast(held) && parsed.forecast.length > 0) {
       await this.#options.supplyForecast?.(id, { source: 'open-meteo', fetchedAtMs: this.#options.now(), hours: parsed.forecast, validators: {} });
     }
-    return 'ok';
+    return delivered;
   }
 
-  async #round(client: OpenMeteoClient, held: Filled, signal: AbortSignal): Promise<RoundResult> {
-    const nowMs = this.#options.now();
-    const outcome = await this.#fetch(client, held, nowMs, signal);
+  async #round(client: OpenMeteoClient, plan: RoundPlan, held: Filled, signal: AbortSignal): Promise<RoundResult> {
+    const outcome = await runRound(client, plan, held.memory, this.#options.now(), signal);
+    // An answer kept from a round before the pipeline ran: handed in, no request made.
+    if ('fetched' in outcome && !outcome.fetched) return outcome.kind;
     this.counters.gapFillFetches++;
-    if (outcome.kind !== 'ok') {
-      if (outcome.kind === 'not_modified') return 'ok';
+    if (outcome.kind === 'not_modified') return 'ok';
+    if (outcome.kind === 'error') {
       this.counters.gapFillFetchErrors++;
       if (held.failures++ === 0) this.#log.warn({ station: held.station.id, reason: outcome.reason }, `gap filling for station "${held.station.id}" got no answer from Open-Meteo (${outcome.reason}); modelled values stop being used after 45 min. Logged again when it recovers`);
       held.lastError = outcome.reason;
@@ -172,9 +186,7 @@ export class GapFillUnit implements StationUnit {
     }
     if (held.failures > 0) this.#log.info({ station: held.station.id }, `gap filling for station "${held.station.id}" has Open-Meteo's answers again`);
     held.failures = 0;
-    const current = outcome.value.answer.current!;
-    held.current = { values: current.values, timeMs: Math.min(current.payloadTimeMs ?? nowMs, nowMs) };
-    return this.#deliver(held, outcome.value, nowMs);
+    return outcome.kind;
   }
 
   onReading(stationId: string, reading: TimedReading): void {

@@ -5,6 +5,10 @@
  * forecast hours to the forecast unit. A past hour whose minute already holds a rain observation
  * is not handed in again, so a repeated or overlapping answer never counts rain twice, and a gap
  * after an outage is filled from `past_days` when the provider answers again.
+ *
+ * The round itself (runRound) is shared with gap filling (./gapFill.ts), which asks and hands in
+ * differently (a RoundPlan): an answer that came before the pipeline ran is kept and handed in on
+ * the next round, a second later, without asking the provider again.
  */
 import type { ForecastHour } from '../core/forecastProjection.js';
 import type { CachedForecast, Validators } from '../store/forecastStore.js';
@@ -23,9 +27,9 @@ const FORECAST_PAST_MS = 2 * 60 * MINUTE_MS;
 const EDGE_MS = 5 * MINUTE_MS;
 export const MODELLED_ORIGIN = 'open-meteo';
 
-
-export interface RoundDeps {
-  client: Pick<OpenMeteoClient, 'fetchParsed' | 'baseUrl'>;
+/** What a modelled station's round reads and where it hands the answer. */
+export interface ModelledRoundDeps {
+  baseUrl: string;
   history: StationHistoryView;
   accept: AcceptReading;
   supplyForecast?: (stationId: string, forecast: CachedForecast) => Promise<void>;
@@ -37,11 +41,26 @@ export interface Parsed {
   forecast: ForecastHour[];
 }
 
+/** An answer handed to the pipeline: what it took, or that it is not running yet (it starts the units first). */
+export type Delivered = { kind: 'ok'; accepted: number; rejected: number } | { kind: 'not_running' };
+
+/**
+ * What one unit asks and how it hands the answer in (a modelled station's backfill and readings,
+ * gap filling's current conditions and the model's rain); the round between them is shared (runRound).
+ */
+export interface RoundPlan {
+  /** The request at `nowMs`: its URL and the parser that judges the body. */
+  request(nowMs: number): { url: string; parse: BodyParser<Parsed> };
+  /** Hands an answer to the pipeline and the forecast; 'not_running' keeps it for the next round. */
+  deliver(parsed: Parsed, nowMs: number): Promise<Delivered>;
+  /** Whether the next request sends this answer's validators (a conditional request). */
+  conditional: boolean;
+}
+
 export type RoundOutcome =
-  | { kind: 'ok'; accepted: number; rejected: number }
+  /** `fetched` false: the answer kept from a round whose pipeline was not running, handed in without asking again. */
+  | (Delivered & { fetched: boolean })
   | { kind: 'not_modified' }
-  /** The pipeline has not started yet: the answer is kept and handed in on the next round, not fetched again. */
-  | { kind: 'not_running'; pending: Parsed }
   | { kind: 'error'; reason: string; refused: boolean };
 
 /** The latest hour the history holds a rain observation for (the backfill's high-water mark). */
@@ -75,7 +94,7 @@ export function newHours(history: StationHistoryView, stationId: string, answer:
 }
 
 /** Hands readings to the pipeline; 'not_running' when the pipeline has not started yet. */
-export function acceptAll(accept: AcceptReading, stationId: string, readings: readonly Reading[]): { kind: 'ok'; accepted: number; rejected: number } | { kind: 'not_running' } {
+export function acceptAll(accept: AcceptReading, stationId: string, readings: readonly Reading[]): Delivered {
   let accepted = 0;
   let rejected = 0;
   for (const reading of readings) {
@@ -87,43 +106,51 @@ export function acceptAll(accept: AcceptReading, stationId: string, readings: re
   return { kind: 'ok', accepted, rejected };
 }
 
-function ingest(deps: RoundDeps, stationId: string, answer: ModelledAnswer, nowMs: number): { kind: 'ok'; accepted: number; rejected: number } | { kind: 'not_running' } {
-  return acceptAll(deps.accept, stationId, [...newHours(deps.history, stationId, answer, nowMs), ...(answer.current ? [answer.current] : [])]);
-}
-
 /** What a station's rounds carry over: the validators of the last answer, an answer not yet handed in. */
 export interface RoundMemory {
   validators: Validators;
   pending?: Parsed | undefined;
 }
 
-export async function runRound(deps: RoundDeps, station: Pick<StationConfig, 'id'> & { location: StationLocation }, memory: RoundMemory, signal: AbortSignal): Promise<RoundOutcome> {
-  const nowMs = deps.now();
-  if (memory.pending) return remember(memory, await deliver(deps, station.id, memory.pending, nowMs));
-  const span = pastSpan(lastObservedMs(deps.history, station.id, nowMs), nowMs);
+/**
+ * One round of either unit: an answer kept from a round whose pipeline was not running yet is
+ * handed in first, without a second request (a slow start costs no extra request to the provider);
+ * otherwise the plan's request is made and its answer handed in, and kept if the pipeline is not
+ * running yet.
+ */
+export async function runRound(client: Pick<OpenMeteoClient, 'fetchParsed'>, plan: RoundPlan, memory: RoundMemory, nowMs: number, signal: AbortSignal): Promise<RoundOutcome> {
+  if (memory.pending) return { ...(await handIn(plan, memory, memory.pending, nowMs)), fetched: false };
+  const { url, parse } = plan.request(nowMs);
   let refused = false;
-  const parse = parserAt(nowMs);
-  const outcome = await deps.client.fetchParsed(modelledUrl(deps.client.baseUrl, station.location, span), (body) => {
+  const outcome = await client.fetchParsed(url, (body) => {
     const parsed = parse(body);
     refused = !parsed.ok;
     return parsed;
   }, memory.validators, signal);
   if (outcome.kind === 'not_modified') return outcome;
   if (outcome.kind === 'error') return { ...outcome, refused: refused || /larger than|not valid JSON/.test(outcome.reason) };
-  memory.validators = outcome.validators;
-  return remember(memory, await deliver(deps, station.id, outcome.value, nowMs));
+  if (plan.conditional) memory.validators = outcome.validators;
+  return { ...(await handIn(plan, memory, outcome.value, nowMs)), fetched: true };
 }
 
-function remember(memory: RoundMemory, result: RoundOutcome): RoundOutcome {
-  memory.pending = result.kind === 'not_running' ? result.pending : undefined;
-  return result;
+async function handIn(plan: RoundPlan, memory: RoundMemory, parsed: Parsed, nowMs: number): Promise<Delivered> {
+  const delivered = await plan.deliver(parsed, nowMs);
+  memory.pending = delivered.kind === 'not_running' ? parsed : undefined;
+  return delivered;
 }
 
-async function deliver(deps: RoundDeps, stationId: string, parsed: Parsed, nowMs: number): Promise<RoundOutcome> {
-  const result = ingest(deps, stationId, parsed.answer, nowMs);
-  if (result.kind === 'not_running') return { kind: 'not_running', pending: parsed };
-  if (deps.supplyForecast && parsed.forecast.length > 0) {
-    await deps.supplyForecast(stationId, { source: 'open-meteo', fetchedAtMs: deps.now(), hours: parsed.forecast, validators: {} });
-  }
-  return result;
+/** A modelled station's round: what the history lacks (backfill), the current conditions and the forecast in one request. */
+export function modelledRoundPlan(deps: ModelledRoundDeps, station: Pick<StationConfig, 'id'> & { location: StationLocation }): RoundPlan {
+  return {
+    conditional: true,
+    request: (nowMs) => ({ url: modelledUrl(deps.baseUrl, station.location, pastSpan(lastObservedMs(deps.history, station.id, nowMs), nowMs)), parse: parserAt(nowMs) }),
+    deliver: async (parsed, nowMs) => {
+      const { answer } = parsed;
+      const result = acceptAll(deps.accept, station.id, [...newHours(deps.history, station.id, answer, nowMs), ...(answer.current ? [answer.current] : [])]);
+      if (result.kind === 'ok' && deps.supplyForecast && parsed.forecast.length > 0) {
+        await deps.supplyForecast(station.id, { source: 'open-meteo', fetchedAtMs: deps.now(), hours: parsed.forecast, validators: {} });
+      }
+      return result;
+    },
+  };
 }

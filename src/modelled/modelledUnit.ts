@@ -16,7 +16,7 @@ import { MINUTE_MS } from '../history/windows.js';
 import type { StationHistoryView, StationUnit, UnitContext } from '../station/unit.js';
 import { ModelledLoop, type RoundResult } from './modelledLoop.js';
 import type { AcceptReading } from '../station/facade.js';
-import { runRound, type RoundDeps, type RoundOutcome } from './modelledRound.js';
+import { modelledRoundPlan, runRound, type ModelledRoundDeps, type RoundOutcome } from './modelledRound.js';
 import { modelledPlan, modelledView, type ModelledProgress, type ModelledView } from './modelledStatus.js';
 
 export interface ModelledSettings {
@@ -78,16 +78,18 @@ export class ModelledStationUnit implements StationUnit {
     if (this.#stations.length === 0) return;
     const { settings } = this.#options;
     const client = connectOpenMeteo(settings, this.#options, this.#options.retryBackoffMs ?? RETRY_BACKOFF_MS);
-    const deps: RoundDeps = { client, history: context.history, accept: this.#options.accept, now: this.#options.now, ...(this.#options.supplyForecast ? { supplyForecast: this.#options.supplyForecast } : {}) };
+    const { accept, now, supplyForecast } = this.#options;
+    const deps: ModelledRoundDeps = { baseUrl: client.baseUrl, history: context.history, accept, now, ...(supplyForecast ? { supplyForecast } : {}) };
     const intervalMs = settings.intervalMinutes * MINUTE_MS;
     for (const station of this.#stations) {
       const progress = this.#progress.get(station.id)!;
+      const plan = modelledRoundPlan(deps, station);
       this.#log.info({ station: station.id, location: station.location }, modelledPlan(station, settings.intervalMinutes, settings.openMeteoUrl));
       const loop = new ModelledLoop({
         intervalMs,
         backoffMs: Math.min(intervalMs, this.#options.roundBackoffMs ?? ROUND_BACKOFF_MS),
         random: this.#options.random ?? Math.random,
-        round: async (signal) => this.#settle(station, progress, await runRound(deps, station, progress.memory, signal)),
+        round: async (signal) => this.#settle(station, progress, await runRound(client, plan, progress.memory, now(), signal)),
       });
       loop.start();
       this.#loops.push(loop);
@@ -100,10 +102,12 @@ export class ModelledStationUnit implements StationUnit {
   }
 
   #settle(station: ModelledStation, progress: ModelledProgress, outcome: RoundOutcome): RoundResult {
-    if (outcome.kind === 'not_running') return 'not_running';
     const nowMs = this.#options.now();
-    this.counters.modelledFetches++;
-    progress.lastFetchAtMs = nowMs;
+    if (!('fetched' in outcome) || outcome.fetched) {
+      this.counters.modelledFetches++;
+      progress.lastFetchAtMs = nowMs;
+    }
+    if (outcome.kind === 'not_running') return 'not_running';
     if (outcome.kind === 'error') {
       this.counters.modelledFetchErrors++;
       if (outcome.refused) this.counters.modelledAnswersRefused++;

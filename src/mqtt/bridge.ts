@@ -11,10 +11,10 @@ import type { StationPipeline } from '../station/pipeline.js';
 import type { Clock } from '../util/clock.js';
 import type { LifecycleComponent } from '../util/lifecycle.js';
 import type { AvailabilityPublisher } from './availability.js';
-import { bridgeConnectionOptions, type EmbeddedEndpoint } from './bridgeConnection.js';
-import { MqttConnection } from './client.js';
+import { openBridgeConnection, type EmbeddedEndpoint } from './bridgeConnection.js';
 import type { DiscoveryPublisher } from './discoveryPublisher.js';
 import { mqttHealth, type MqttHealth } from './health.js';
+import type { BridgeConnection } from './publisher.js';
 import type { MqttSideConfig } from './settings.js';
 import { BRIDGE_STATE_TOPIC } from '../homeassistant/bridgeEntities.js';
 
@@ -36,7 +36,7 @@ export interface BridgeOptions {
 export class MqttBridge implements LifecycleComponent {
   readonly name = 'mqtt-bridge';
   readonly #options: BridgeOptions;
-  #connection: MqttConnection | undefined;
+  #connection: BridgeConnection | undefined;
   #running = false;
   #connectedOnce = false;
 
@@ -45,14 +45,13 @@ export class MqttBridge implements LifecycleComponent {
   }
 
   /** The live connection; undefined before start and after stop. */
-  get connection(): MqttConnection | undefined {
+  get connection(): BridgeConnection | undefined {
     return this.#connection;
   }
 
   async start(): Promise<void> {
     const { config, pipeline, broker, discovery } = this.#options;
-    const connectionOptions = bridgeConnectionOptions(config, broker);
-    const connection = new MqttConnection(connectionOptions, this.#options.logger);
+    const connection = openBridgeConnection(config, broker, this.#options.logger);
     this.#connection = connection;
     // One handler per topic filter: a shared topic (rtl_433's events) is decoded once for all its stations.
     const byTopic = new Map<string, StationConfig[]>();
@@ -76,7 +75,7 @@ export class MqttBridge implements LifecycleComponent {
     connection.start();
     pipeline.recomputeAll();
     const stations = pipeline.stations.length;
-    this.#options.log.info({ url: broker ? connectionOptions.url : '(external)', clientId: connectionOptions.clientId, stations }, 'MQTT bridge started');
+    this.#options.log.info({ broker: broker ? 'embedded, in process' : 'external', stations }, 'MQTT bridge started');
     if (stations === 0) {
       this.#options.log.info('No weather stations configured yet: add a "stations" list to the config file (see docs/mqtt.md). The HTTP API works without them.');
     }

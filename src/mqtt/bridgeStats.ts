@@ -27,7 +27,7 @@ export interface MqttStats extends PipelineStats {
   brokerQueueDropped: number;
   /** Offline persistent sessions dropped to make room under broker.maxPersistentSessions. */
   brokerSessionsEvicted: number;
-  /** Open client connections of the embedded broker (the daemon's own included); 0 with an external broker. */
+  /** Open client connections of the embedded broker (the daemon uses it in process and holds none); 0 with an external broker. */
   brokerClients: number;
   /** Wall-clock steps seen (src/util/clockWatch.ts) and the system clock's NTP synchronisation. */
   clockSteps: number;

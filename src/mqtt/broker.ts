@@ -7,7 +7,6 @@
  * (RetainedPersistence).
  */
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import { duplexPair, type Duplex } from 'node:stream';
 import { Aedes, type AedesPublishPacket, type AuthenticateError, type Client } from 'aedes';
 import type { Logger } from 'pino';
 import type { Clock } from '../util/clock.js';
@@ -23,6 +22,7 @@ import { payloadBytes, RetainedLedger } from './retainedLedger.js';
 import { RetainedPersistence } from './retainedPersistence.js';
 import type { RetainedLimits } from './retainedQuota.js';
 import { explainListenError } from '../util/listenError.js';
+import type { DeliveredMessage, Deliver, OwnPacket, OwnTraffic } from './inProcessConnection.js';
 import { BirthLimit, type BirthLimitOptions } from './birthLimit.js';
 import { SessionStore, type SessionLimits } from './sessionStore.js';
 import { guardSubscribes, type SubscribeLimits } from './subscribeGuard.js';
@@ -74,7 +74,11 @@ const TOO_MANY_LEVELS = 'topic has too many levels';
 /** Room beyond the payload limit for the longest topic and MQTT 5 properties. */
 const PACKET_OVERHEAD_BYTES = 128 * 1024;
 
-export class EmbeddedBroker {
+function notRunning(): Error {
+  return new Error('the embedded MQTT broker is not running');
+}
+
+export class EmbeddedBroker implements OwnTraffic {
   readonly #options: BrokerOptions;
   readonly #log: Logger;
   readonly #throttle: LogThrottle;
@@ -87,6 +91,8 @@ export class EmbeddedBroker {
   /** Client ids connected now, and how many connections hold each (a takeover briefly has two). */
   readonly #online = new Map<string, number>();
   #broker: Aedes | undefined;
+  /** The daemon's own packets in flight through aedes (src/mqtt/inProcessConnection.ts): ours, whatever their topic. */
+  readonly #ownPackets = new WeakSet<object>();
   #server: Server | undefined;
   #port = 0;
   rejectedPublishes = 0;
@@ -125,17 +131,20 @@ export class EmbeddedBroker {
     );
   }
 
-  /** Credentials of the daemon's own connection, valid only in this process. */
+  /**
+   * The internal login, valid only in this process: a client connection with it owns our topics.
+   * The daemon itself needs none (it publishes in process, see OwnTraffic); the name stays reserved.
+   */
   get internalUser(): BrokerUser {
     return this.#access.internalUser;
   }
 
-  /** Client id of the daemon's own connection: random per process; others presenting it are refused. */
+  /** Client id reserved for the internal login: random per process; others presenting it are refused. */
   get internalClientId(): string {
     return this.#access.internalClientId;
   }
 
-  /** Client connections open now (the daemon's own included). */
+  /** Client connections open now (the daemon's own traffic is in process and holds none). */
   get openConnections(): number {
     return this.#cap.open;
   }
@@ -261,28 +270,40 @@ export class EmbeddedBroker {
     this.#port = (server.address() as AddressInfo).port;
   }
 
-  /**
-   * A connection from inside this process (the daemon's own client, src/mqtt/bridgeConnection.ts):
-   * one end of an in-memory stream pair handed to aedes like a socket, the other end returned. The
-   * same MQTT packets and login, without loopback TCP (two socket writes and reads per reading,
-   * docs/performance.md). It takes a loopback slot of broker.maxClients. Before start and after stop the
-   * returned stream fails at once, and the client retries as it would a refused TCP connection.
-   */
-  openInProcess(): Duplex {
-    const [ours, theirs] = duplexPair();
+  // The daemon's own traffic (OwnTraffic), through aedes' in-process API instead of a client
+  // connection (src/mqtt/inProcessConnection.ts): no packets, no connection slot. Only code in this
+  // process reaches it; network clients still pass authenticate, authorizePublish and authorizeSubscribe.
+
+  get running(): boolean {
+    return this.#broker !== undefined;
+  }
+
+  /** As authorizePublish would for the daemon's connection: its topics are open, the size and depth limits apply. */
+  publishOwn(own: OwnPacket, done: (err?: Error) => void): void {
     const broker = this.#broker;
-    if (broker === undefined) {
-      process.nextTick(() => theirs.destroy(new Error('the embedded MQTT broker is not running')));
-      return theirs;
+    if (!broker) return done(notRunning());
+    const problem = this.#publishProblem(null, own.topic, own.payload);
+    if (problem) {
+      this.rejectedPublishes++;
+      this.#throttle.warn(`publish:${problem}`, { topic: JSON.stringify(own.topic.slice(0, 200)) }, `publish refused: ${problem}`);
+      return done(new Error(problem));
     }
-    // A socket's ends close together; a pair's do not: the client's end (its DISCONNECT read) ends
-    // ours, and either side closing closes the other, or the client would wait for a close forever.
-    ours.once('end', () => ours.end());
-    ours.once('close', () => theirs.destroy());
-    theirs.once('close', () => ours.destroy());
-    // The daemon's connection takes a slot of broker.maxClients, as it did over loopback TCP.
-    if (this.#cap.admitInProcess(ours)) broker.handle(ours);
-    return theirs;
+    const packet = { cmd: 'publish' as const, topic: own.topic, payload: own.payload, qos: own.qos, retain: own.retain, dup: false };
+    this.#ownPackets.add(packet);
+    broker.publish(packet, (err) => done(err ?? undefined));
+  }
+
+  subscribeOwn(filter: string, deliver: Deliver, done: (err?: Error) => void): void {
+    if (this.#broker) this.#broker.subscribe(filter, deliver, done);
+    else done(notRunning());
+  }
+
+  unsubscribeOwn(filter: string, deliver: Deliver): void {
+    this.#broker?.unsubscribe(filter, deliver, () => undefined);
+  }
+
+  async *retainedOf(filter: string): AsyncIterable<DeliveredMessage> {
+    if (this.#broker) yield* this.#sessions.createRetainedStream(filter) as AsyncIterable<DeliveredMessage>;
   }
 
   /** A new TCP connection: refused beyond maxClients, watched for oversized packets, handed to aedes. */
@@ -322,7 +343,7 @@ export class EmbeddedBroker {
 
   #onPublish(packet: AedesPublishPacket, client: Client | null): void {
     if (this.#persistence?.restoring || !packet.retain || packet.topic.startsWith('$')) return;
-    const payload = this.#ledger.stored(packet, client);
+    const payload = this.#ledger.stored(packet, client, this.#ownPackets.has(packet));
     if (payload && this.#persistence) this.#persistence.record(packet.topic, payload, packet.qos);
   }
 

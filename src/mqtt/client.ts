@@ -5,19 +5,18 @@
  * sends those on connect, and wraps message handlers so one bad message
  * cannot break the loop. Never throws into the caller for network problems.
  */
-import mqtt, { MqttClient, type IClientOptions } from 'mqtt';
-import type { Duplex } from 'node:stream';
+import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { skipPacketNumberCache } from './packetNumbers.js';
 import type { Logger } from 'pino';
 import { LogThrottle } from '../util/logThrottle.js';
-import { hasWildcard, topicMatches } from './topics.js';
+import { hasWildcard } from './topics.js';
 import { guarded, logFailure, runGuarded } from '../util/guarded.js';
 import { redactUrl } from '../util/redactUrl.js';
+import { MessageRoutes } from './messageRoutes.js';
+import type { BridgeConnection, MessageHandler, PublishOptions } from './publisher.js';
 
 export interface ConnectionOptions {
   url: string;
-  /** Opens the connection's stream instead of dialling `url` (the embedded broker, in process); called again on every reconnect. */
-  stream?: () => Duplex;
   clientId: string;
   baseTopic: string;
   username?: string;
@@ -29,31 +28,24 @@ export interface ConnectionOptions {
   keepaliveSeconds: number;
   reconnectMaxSeconds: number;
   /**
-   * clean:false, so the broker queues QoS 1 readings while we are away. Only
-   * worth it with an external broker: the embedded broker's sessions live in
-   * our own process, and aedes 1.2 mishandles clean:false sessions when a
-   * message arrives on a topic with an empty level ("no such packet", the
-   * connection is dropped and messages are lost).
+   * clean:false, so the broker queues QoS 1 readings while we are away (the
+   * bridge's setting on an external broker; the embedded one is used in process,
+   * src/mqtt/inProcessConnection.ts). Tests connecting to aedes use a clean
+   * session: aedes 1.2 mishandles clean:false sessions when a message arrives
+   * on a topic with an empty level ("no such packet", the connection is
+   * dropped and messages are lost).
    *
    * It also sets the QoS we subscribe with: 1 with a persistent session (what
    * the broker queues for us while we are away), 0 without. A clean session's
    * unacknowledged messages are dropped with the connection either way, so
    * QoS 1 would only add a PUBACK per message and the broker's bookkeeping of
-   * it (the embedded broker: one reading's round trip, docs/performance.md).
+   * it.
    */
   persistentSession: boolean;
   /** Relative to the base topic, e.g. "bridge/state". */
   willTopic: string;
   willPayload: string;
 }
-
-export interface PublishOptions {
-  retain?: boolean;
-  qos?: 0 | 1;
-}
-
-/** `retained`: the broker replayed a stored message on subscribe (MQTT retain flag), not a live one. */
-type MessageHandler = (topic: string, payload: Buffer, retained: boolean) => void | Promise<void>;
 
 const FIRST_RECONNECT_MS = 1000;
 /** Attempts at the first delay before backing off: a broker restart takes a few seconds. */
@@ -66,12 +58,11 @@ export function reconnectDelayMs(failedAttempts: number, maxMs: number): number 
 }
 const STOP_TIMEOUT_MS = 3000;
 
-export class MqttConnection {
+export class MqttConnection implements BridgeConnection {
   readonly #options: ConnectionOptions;
   readonly #log: Logger;
   readonly #throttle: LogThrottle;
-  #handlers: Array<{ filter: string; handler: MessageHandler }> = [];
-  readonly #subscriptions = new Set<string>();
+  readonly #routes: MessageRoutes;
   readonly #connectHandlers: Array<() => void | Promise<void>> = [];
   /** Latest unsent message per topic while disconnected. */
   readonly #offline = new Map<string, { payload: string | Buffer; options: PublishOptions }>();
@@ -83,6 +74,7 @@ export class MqttConnection {
     this.#options = options;
     this.#log = logger.child({ module: 'mqtt-client' });
     this.#throttle = new LogThrottle(this.#log);
+    this.#routes = new MessageRoutes(this.#throttle);
   }
 
   get connected(): boolean {
@@ -105,9 +97,7 @@ export class MqttConnection {
 
   /** Subscribes (QoS 1 with a persistent session, else 0) and routes matching messages to `handler`. Call before or after start(). */
   subscribe(filter: string, handler: MessageHandler): void {
-    this.#handlers.push({ filter, handler });
-    if (this.#subscriptions.has(filter)) return;
-    this.#subscriptions.add(filter);
+    if (!this.#routes.add(filter, handler)) return;
     this.#client?.subscribe(filter, { qos: this.#subscribeQos }, (err) => {
       if (err) this.#log.error({ err, filter }, 'subscribe failed');
     });
@@ -115,8 +105,7 @@ export class MqttConnection {
 
   /** Drops every handler of `filter` and unsubscribes. */
   unsubscribe(filter: string): void {
-    this.#handlers = this.#handlers.filter((entry) => entry.filter !== filter);
-    if (!this.#subscriptions.delete(filter)) return;
+    if (!this.#routes.remove(filter)) return;
     this.#client?.unsubscribe(filter, (err) => {
       if (err) this.#log.warn({ err, filter }, 'unsubscribe failed');
     });
@@ -142,7 +131,7 @@ export class MqttConnection {
       ...(o.cert ? { cert: o.cert } : {}),
       ...(o.key ? { key: o.key } : {}),
     };
-    const client = o.stream ? new MqttClient(o.stream, clientOptions) : mqtt.connect(o.url, clientOptions);
+    const client = mqtt.connect(o.url, clientOptions);
     this.#client = client;
     client.on('connect', (connack) => {
       this.connects++;
@@ -161,9 +150,9 @@ export class MqttConnection {
     client.on('error', (err) => this.#throttle.warn(`error:${err.message}`, { err: err.message, url: redactUrl(o.url) }, 'MQTT connection error'));
     client.on(
       'message',
-      guarded((topic, payload, packet) => this.#dispatch(topic, payload, packet.retain), logFailure(this.#log, 'message dispatch')),
+      guarded((topic, payload, packet) => this.#routes.dispatch(topic, payload, packet.retain), logFailure(this.#log, 'message dispatch')),
     );
-    for (const filter of this.#subscriptions) {
+    for (const filter of this.#routes.filters) {
       client.subscribe(filter, { qos: this.#subscribeQos }, (err) => err && this.#log.debug({ err, filter }, 'subscribe deferred'));
     }
   }
@@ -173,17 +162,6 @@ export class MqttConnection {
     this.#offline.clear();
     for (const [topic, { payload, options }] of queued) this.#send(topic, payload, options);
     for (const handler of this.#connectHandlers) await runGuarded(handler, logFailure(this.#log, 'connect handler'));
-  }
-
-  #dispatch(topic: string, payload: Buffer, retained: boolean): void {
-    for (const { filter, handler } of this.#handlers) {
-      if (!topicMatches(filter, topic)) continue;
-      // Throttled: a bad message can repeat many times a second.
-      void runGuarded(
-        () => handler(topic, payload, retained),
-        (err) => this.#throttle.warn(`handler:${filter}`, { err, topic }, 'message handler failed'),
-      );
-    }
   }
 
   /** Publishes under the base topic (`relative` = "garden/state"). */

@@ -4,13 +4,13 @@
  * idle sockets that never log in cost memory and file descriptors too, and
  * aedes would keep each for its 30 s connect timeout.
  *
- * The last slot is kept for loopback connections: the daemon connects to its
- * own broker over loopback, so with `broker.host` 0.0.0.0 a host on the LAN
- * holding every slot (no login needed to hold a socket) would otherwise shut
- * the daemon out when it reconnects.
+ * The daemon's own traffic takes no slot (it uses aedes in process,
+ * src/mqtt/inProcessConnection.ts). The last slot is kept for loopback
+ * connections: with `broker.host` 0.0.0.0 a host on the LAN holding every
+ * slot (no login needed to hold a socket) would otherwise shut out a local
+ * rtl_433 or Home Assistant when it reconnects.
  */
 import type { Socket } from 'node:net';
-import type { Duplex } from 'node:stream';
 import { isLoopbackHost } from '../util/loopback.js';
 
 /** Slots only loopback connections may take. */
@@ -43,23 +43,14 @@ export class ConnectionCap {
   /** True when the socket may proceed; otherwise it has been destroyed and counted. */
   admit(socket: Socket): boolean {
     const limit = isLoopbackSocket(socket) ? this.#max : Math.max(0, this.#max - LOOPBACK_RESERVED_SLOTS);
-    return this.#take(socket, limit, () => this.#onRefused(socket));
-  }
-
-  /** The daemon's own connection from inside the process (src/mqtt/broker.ts openInProcess): a loopback one. */
-  admitInProcess(stream: Duplex): boolean {
-    return this.#take(stream, this.#max, () => undefined);
-  }
-
-  #take(stream: Pick<Duplex, 'destroy' | 'once'>, limit: number, refused: () => void): boolean {
     if (this.#open >= limit) {
       this.refused++;
-      refused();
-      stream.destroy();
+      this.#onRefused(socket);
+      socket.destroy();
       return false;
     }
     this.#open++;
-    stream.once('close', () => this.#open--);
+    socket.once('close', () => this.#open--);
     return true;
   }
 }

@@ -1,9 +1,18 @@
 /**
- * What the MQTT publishers need of the bridge connection, read when they
- * publish: the connection exists only while the bridge runs (undefined before
- * start and after stop, when publishing is a no-op).
+ * The daemon's one connection to its broker, as the bridge, the units and the publishers use it.
+ * Two implementations: mqtt.js to an external broker (src/mqtt/client.ts) and aedes' own
+ * in-process API on the embedded broker (src/mqtt/inProcessConnection.ts). Publishers read it
+ * when they publish: it exists only while the bridge runs (undefined before start and after
+ * stop, when publishing is a no-op).
  */
-import type { PublishOptions } from './client.js';
+
+export interface PublishOptions {
+  retain?: boolean;
+  qos?: 0 | 1;
+}
+
+/** `retained`: the broker replayed a stored message on subscribe (MQTT retain flag), not a live one. */
+export type MessageHandler = (topic: string, payload: Buffer, retained: boolean) => void | Promise<void>;
 
 export interface Publisher {
   readonly connected: boolean;
@@ -13,3 +22,18 @@ export interface Publisher {
 }
 
 export type PublisherRef = () => Publisher | undefined;
+
+export interface BridgeConnection extends Publisher {
+  /** `<base>/<relative>` */
+  topic(relative: string): string;
+  /** Run after every (re)connect, once what was published while away has gone out. */
+  onConnect(handler: () => void | Promise<void>): void;
+  /** Routes messages matching `filter` to `handler` (retained ones first, flagged). Call before or after start(). */
+  subscribe(filter: string, handler: MessageHandler): void;
+  /** Drops every handler of `filter` and the subscription. */
+  unsubscribe(filter: string): void;
+  /** Starts in the background; never throws for an unreachable broker. */
+  start(): void;
+  /** Publishes `finalPayload` retained to the will topic if connected, then disconnects. Bounded in time. */
+  stop(finalPayload?: string): Promise<void>;
+}

@@ -73,9 +73,10 @@ export class RetainedLedger {
   /**
    * aedes stored a retained message. Returns what to persist: the payload of another client's
    * message, an empty payload (a delete) where ours replaced another's, or undefined for nothing.
+   * `own`: the daemon published it in process (no client; src/mqtt/inProcessConnection.ts).
    */
-  stored(packet: AedesPublishPacket, client: Client | null): Buffer | undefined {
-    const ours = this.isOurs(packet.topic) || this.#access.isInternal(client);
+  stored(packet: AedesPublishPacket, client: Client | null, own = false): Buffer | undefined {
+    const ours = own || this.isOurs(packet.topic) || this.#access.isInternal(client);
     if (!ours && client) {
       // Stored: confirm what authorizePublish admitted (and count it again if a disconnect undid it first).
       const unconfirmed = this.#unconfirmed.get(client);

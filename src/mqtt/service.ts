@@ -12,6 +12,7 @@ import type { StationSideConfig } from '../config/schema.js';
 import { allDiscoveryMessages } from '../homeassistant/discovery.js';
 import type { StationPipeline } from '../station/pipeline.js';
 import type { StationSide } from '../station/side.js';
+import { stateText } from '../station/stateText.js';
 import type { Database } from '../store/database.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import type { ClockWatch } from '../util/clockWatch.js';
@@ -101,7 +102,7 @@ export function createMqttSide(options: MqttSideOptions): MqttSide {
 /** Every state the station pipeline computes goes out as the retained `<base>/<station>/state`, followed by the station's availability. */
 function publishStates(pipeline: Pick<StationPipeline, 'onState'>, connection: PublisherRef, availability: AvailabilityPublisher): void {
   pipeline.onState((station, state, nowMs) => {
-    connection()?.publish(`${station.id}/state`, JSON.stringify(state), { retain: true, qos: 1 });
+    connection()?.publish(`${station.id}/state`, stateText(state), { retain: true, qos: 1 });
     availability.publish(station, nowMs, false);
   });
 }

@@ -16,8 +16,8 @@ export function mqttEnabled(config: MqttSideConfig): boolean {
 /**
  * Client id at an external broker. Deterministic: the same base topic gives the same id, so our
  * clean:false session (the QoS 1 readings the broker queued while we were away) survives restarts.
- * Ownership of our topics there is the broker's ACL job (docs/mqtt.md), not this id's. The
- * embedded broker uses a random id instead (BrokerAccess.internalClientId).
+ * Ownership of our topics there is the broker's ACL job (docs/mqtt.md), not this id's. On the
+ * embedded broker the daemon has no client id: it uses aedes in process (src/mqtt/inProcessConnection.ts).
  */
 export function clientIdFor(config: MqttSideConfig): string {
   if (config.mqtt.clientId !== '') return config.mqtt.clientId;

@@ -64,7 +64,9 @@ export class AccessCache {
   #dataVersion: number | undefined;
   #stamp: string | undefined;
   #pollsSinceQuery = 0;
+  /** The newest poll; the only one in flight, if any. */
   #polling: Promise<void> = Promise.resolve();
+  #pollRunning = false;
   /** The database's files are watched: a poll asks only after a change was told (or as the safety net). */
   #unwatch: (() => void) | undefined;
   #changeTold = false;
@@ -90,8 +92,10 @@ export class AccessCache {
   async start(): Promise<void> {
     await this.reload();
     this.#unsubscribe = this.#store.onChange(guarded(() => this.reload(), this.#reportReloadFailure));
-    // Every poll in flight is chained, so pollSettled() covers all of them, not only the last.
-    const poll = (): void => void (this.#polling = Promise.all([this.#polling, runGuarded(() => this.#poll(), this.#reportReloadFailure)]).then(() => undefined));
+    // Polls never overlap (a beat while one is in flight skips it), so the newest is every poll in flight.
+    const poll = (): void => {
+      if (!this.#pollRunning) this.#polling = runGuarded(() => this.#poll(), this.#reportReloadFailure);
+    };
     if (this.#ticks) {
       this.#watchFiles();
       const every = Math.max(1, Math.round(this.#pollIntervalMs / CLOCK_CHECK_INTERVAL_MS));
@@ -117,7 +121,7 @@ export class AccessCache {
     await this.#loading?.catch(() => undefined);
   }
 
-  /** Settles when every poll started so far is done (its query, reload and second look included): stop() waits for it, tests read after it. */
+  /** Settles when the poll in flight, if any, is done (its query, reload and second look included): stop() waits for it, tests read after it. */
   pollSettled(): Promise<void> {
     return this.#polling;
   }
@@ -218,6 +222,7 @@ export class AccessCache {
 
   async #poll(): Promise<void> {
     if (this.#loading || this.#database.closed) return;
+    this.#pollRunning = true;
     try {
       const told = this.#changeTold;
       this.#changeTold = false;
@@ -233,6 +238,8 @@ export class AccessCache {
       await suspect;
     } catch (err) {
       this.#throttle.warn('poll', { err }, 'could not check the database for key or block changes; keeping the last snapshot');
+    } finally {
+      this.#pollRunning = false;
     }
   }
 }

@@ -7,13 +7,17 @@
  */
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IMAGE_CLI_PATH, inContainer, keyCommandHint } from '../../src/cli/commands/serve.js';
+import { readFileSync } from 'node:fs';
+import { daemonKeyHint, keyCommandHint } from '../../src/cli/commands/serve.js';
+import { loadConfig } from '../../src/config/load.js';
 import { PgDatabase } from '../../src/store/postgres/pgDatabase.js';
 import { ServiceStore } from '../../src/store/serviceStore.js';
 import { systemClock } from '../../src/util/clock.js';
 import { runCliInProcess } from '../helpers/httpCli.js';
 import { makeTempDir } from '../helpers/httpTempDir.js';
 import { PostgresServer, sharedServersMissing } from '../helpers/sharedServers.js';
+
+const dockerfile = readFileSync(new URL('../../Dockerfile', import.meta.url), 'utf8');
 
 /** A shell's words of a hint (single quotes only, as shellQuote writes them). */
 function words(command: string): string[] {
@@ -37,12 +41,18 @@ describe('the first-start key hint', () => {
     expect(keyCommandHint({ dbPath: '/var/lib/mowability/mowability.db', cwd: '/', underSystemd: true, storeKind: 'postgres' })).toBe('sudo mowability keys add <owner>');
   });
 
-  it('knows our image by the file Docker or podman creates and the image\'s CLI path; any other container gets the ordinary hint', () => {
-    expect(inContainer((path) => path === '/.dockerenv', IMAGE_CLI_PATH)).toBe(true);
-    expect(inContainer((path) => path === '/run/.containerenv', IMAGE_CLI_PATH)).toBe(true);
-    expect(inContainer(() => false, IMAGE_CLI_PATH)).toBe(false);
-    // A CI job or a devcontainer running a clone: npx works there, docker exec does not.
-    expect(inContainer((path) => path === '/.dockerenv', '/tmp/clone/dist/cli/main.js')).toBe(false);
+  it('knows our image by the marker its Dockerfile sets, read like any setting; a clone in any other container gets the ordinary hint', () => {
+    // The runtime stage's marker line, as the image's environment has it.
+    const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+    const marker = /^ENV (MOWABILITY_CONTAINER_IMAGE)=(\S+)$/m.exec(runtime);
+    expect(marker, 'the Dockerfile\'s runtime stage sets MOWABILITY_CONTAINER_IMAGE').not.toBeNull();
+    const image = loadConfig({ env: { [marker![1]!]: marker![2]!, MOWABILITY_DB_PATH: '/data/mowability.db' } });
+    expect(daemonKeyHint(image, undefined, {}, '/app')).toBe('docker exec <container> node dist/cli/main.js keys add <owner> --db-path=/data/mowability.db');
+    // A CI job or a devcontainer running a clone (Docker's /.dockerenv there, but not our image): npx works there, docker exec does not.
+    const clone = loadConfig({ env: {} });
+    expect(daemonKeyHint(clone, undefined, {}, '/tmp/clone')).toBe('npx mowability keys add <owner> --db-path=/tmp/clone/data/mowability.db');
+    // systemd wins over the marker (the wrapper runs the CLI as the service's user).
+    expect(daemonKeyHint(image, undefined, { INVOCATION_ID: 'x' }, '/')).toBe('sudo mowability keys add <owner>');
   });
 
   describe.skipIf(sharedServersMissing() !== undefined)('with store.kind postgres, started by hand', () => {

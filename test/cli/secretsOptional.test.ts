@@ -1,15 +1,15 @@
 /**
- * Under systemd the broker's accounts reach the service alone (LoadCredential=); the admin wrapper
- * runs the CLI with the unit's Environment= but without its credentials. A broker on all
- * interfaces needs accounts, yet key management needs no secret: it must still work. `serve` and
- * `config` keep checking the whole configuration.
+ * A CLI run without the service's secrets (by hand, as a user who cannot read the service's
+ * credentials or environment file; the admin wrapper passes them on). A broker on all interfaces
+ * needs accounts, yet key management needs no secret: it must still work. `serve` and `config`
+ * keep checking the whole configuration.
  */
 import { describe, expect, it } from 'vitest';
 import { EXIT_CONFIG } from '../../src/util/exitCodes.js';
 import { useCliTempDir } from '../helpers/httpCli.js';
 
 describe('admin commands without the service\'s secrets', () => {
-  // The README's unit: a broker for the LAN, its accounts in a credential this process does not get.
+  // The README's unit: a broker for the LAN, its accounts in a credential this process cannot read.
   const { cli } = useCliTempDir(() => ({ MOWABILITY_BROKER_ENABLED: 'true', MOWABILITY_BROKER_HOST: '0.0.0.0' }));
 
   it('keys add, keys list, maintenance and status work', async () => {

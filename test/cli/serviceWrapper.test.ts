@@ -1,7 +1,8 @@
 /**
  * systemd/mowability, the admin wrapper for the service, with stand-ins for systemctl and
  * systemd-run on PATH (no systemd in the test machine): it must pass the unit's MOWABILITY_*
- * environment and environment files on, run as the unit's dynamic user, and forward the arguments.
+ * environment, environment files and credentials on, run as the unit's dynamic user, and forward
+ * the arguments.
  */
 import { spawnSync } from 'node:child_process';
 import { chmodSync, writeFileSync } from 'node:fs';
@@ -27,7 +28,18 @@ describe.skipIf(userInfo().uid !== 0 && !process.env.CI)('systemd/mowability wra
       `case "$*" in
   *--property=Environment\\ *) echo "NODE_ENV=production MOWABILITY_DB_PATH=/var/lib/mowability/mowability.db MOWABILITY_CONFIG=/etc/mowability/config.json" ;;
   *--property=EnvironmentFiles*) echo "/etc/mowability/env (ignore_errors=no)" ;;
+  cat\\ *) cat "${temp.dir}/unit" ;;
 esac`,
+    );
+    // The unit and a drop-in as `systemctl cat` prints them: a credential dropped by an empty assignment, one added after it.
+    writeFileSync(
+      join(temp.dir, 'unit'),
+      [
+        '# /etc/systemd/system/mowability.service', '[Service]', 'LoadCredential=broker.users:/etc/mowability/credentials/broker-users.json',
+        '# LoadCredential=commented:/out', '  LoadCredential=mqtt.password:/etc/mowability/credentials/mqtt-password', '',
+        '# /etc/systemd/system/mowability.service.d/override.conf', '[Service]', 'LoadCredential=',
+        'LoadCredential=store.url:/etc/mowability/credentials/store-url', 'LoadCredentialEncrypted=broker.users:/etc/mowability/credentials/broker-users.cred', '',
+      ].join('\n'),
     );
     stub('systemd-run', 'for a in "$@"; do echo "$a"; done');
   });
@@ -43,6 +55,8 @@ esac`,
       '-E', 'MOWABILITY_DB_PATH=/var/lib/mowability/mowability.db',
       '-E', 'MOWABILITY_CONFIG=/etc/mowability/config.json',
       '-p', 'EnvironmentFile=-/etc/mowability/env',
+      '-p', 'LoadCredential=store.url:/etc/mowability/credentials/store-url',
+      '-p', 'LoadCredentialEncrypted=broker.users:/etc/mowability/credentials/broker-users.cred',
       '/usr/bin/node', '/opt/mowability/dist/cli/main.js', 'keys', 'add', 'alice',
     ]);
   });

@@ -1,25 +1,34 @@
 /**
- * The secrets systemd/mowability.service suggests as credentials (`LoadCredential=`) must be ones
- * the admin command can do without: systemd/mowability passes the unit's environment and
- * environment files on, not its credentials (test/cli/serviceWrapper.test.ts), and the admin
- * commands load their configuration with `secretsOptional` (src/cli/context.ts). For each suggested
- * credential, the configuration of a setup that uses it is loaded as the admin command would, without
- * the secret: it must load. The PostgreSQL URL fails this (a key command cannot find the store), so
- * the unit puts it in the environment file, as docs/deployment.md does.
+ * The admin command sees the service's secrets: systemd/mowability passes the unit's credentials
+ * (`LoadCredential=`) on to its run, as it passes the environment and the environment files, so a
+ * secret the unit loads as a credential reaches `sudo mowability ...` as it reaches the service.
+ * For each secret systemd/mowability.service suggests as a credential, and for the store's URL (a
+ * key command on PostgreSQL needs it), a setup whose check needs the secret runs `sudo mowability config`
+ * (which checks the whole configuration as the service's start does) through the wrapper, against
+ * the simulated unit (test/helpers/unitSimulation.ts: stand-ins for systemctl and systemd-run that
+ * answer from the unit and copy its credentials for the run). Needs root, as the wrapper does.
  */
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/load.js';
-import { stationUnitConfigs } from '../../src/daemon.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BUILT_CLI } from '../helpers/httpCli.js';
+import { makeTempDir } from '../helpers/httpTempDir.js';
+import { writeServiceStubs, writeUnitAnswers } from '../helpers/unitSimulation.js';
 
 const UNIT = fileURLToPath(new URL('../../systemd/mowability.service', import.meta.url));
+const WRAPPER = fileURLToPath(new URL('../../systemd/mowability', import.meta.url));
 
-/** For each secret the unit may suggest as a credential: the environment of a setup that uses it. */
-const SETUPS_USING: Record<string, Record<string, string>> = {
-  'broker.users': { MOWABILITY_BROKER_HOST: '0.0.0.0' },
-  'mqtt.password': { MOWABILITY_MQTT_URL: 'mqtt://broker.lan:1883', MOWABILITY_MQTT_USERNAME: 'mowability' },
-  'store.url': { MOWABILITY_STORE_KIND: 'postgres' },
+/** For each secret the configuration check needs in some setup: the unit's environment of that setup, and the secret. */
+const SETUPS: Record<string, { env: string[]; secret: string }> = {
+  'broker.users': { env: ['MOWABILITY_BROKER_HOST=0.0.0.0'], secret: '[{"username": "rtl433", "password": "credential-secret-1"}]' },
+  'store.url': { env: ['MOWABILITY_STORE_KIND=postgres'], secret: 'postgres://mowability:credential-secret-3@db.lan:5432/mowability' },
+};
+/** Secrets no check needs (the wrapper passes them like any credential: test/cli/serviceWrapper.test.ts), and why. */
+const UNCHECKED: Record<string, string> = {
+  'mqtt.password': 'an external broker may take a username without a password, so no setup fails without it',
 };
 
 /** The credential names of the unit's `LoadCredential=NAME:PATH` lines, commented out or not. */
@@ -27,29 +36,54 @@ function suggestedCredentials(unitText: string): string[] {
   return [...unitText.matchAll(/^#?\s*LoadCredential=([^:\s]+):/gm)].map((match) => match[1] ?? '');
 }
 
-function loadsForAdmin(env: Record<string, string>): string | undefined {
-  try {
-    loadConfig({ env: { MOWABILITY_DB_PATH: '/tmp/unused.db', ...env }, secretsOptional: true, units: stationUnitConfigs() });
-    return undefined;
-  } catch (error) {
-    return (error as Error).message;
+describe.skipIf(userInfo().uid !== 0 && !process.env.CI)('the admin command and the unit\'s credentials', () => {
+  let temp: ReturnType<typeof makeTempDir>;
+  let root: string;
+  let stubs: string;
+
+  beforeEach(() => {
+    temp = makeTempDir('mow-unit-secrets-');
+    root = join(temp.dir, 'root');
+    stubs = join(temp.dir, 'stubs');
+    mkdirSync(join(root, 'etc/systemd/system/mowability.service.d'), { recursive: true });
+    copyFileSync(UNIT, join(root, 'etc/systemd/system/mowability.service'));
+    writeServiceStubs(stubs);
+  });
+  afterEach(() => temp.cleanup());
+
+  /** `sudo mowability config` for a setup that needs `name`, its secret loaded as a credential when `asCredential`. */
+  function adminConfig(name: string, asCredential: boolean): { status: number | null; stdout: string; stderr: string } {
+    const setup = SETUPS[name]!;
+    const source = `/etc/mowability/credentials/${name}`;
+    mkdirSync(join(root, 'etc/mowability/credentials'), { recursive: true, mode: 0o700 });
+    writeFileSync(join(root, source), `${setup.secret}\n`, { mode: 0o600 });
+    const lines = ['[Service]', ...setup.env.map((assignment) => `Environment=${assignment}`), ...(asCredential ? [`LoadCredential=${name}:${source}`] : [])];
+    writeFileSync(join(root, 'etc/systemd/system/mowability.service.d/override.conf'), `${lines.join('\n')}\n`);
+    writeUnitAnswers(root, stubs);
+    return spawnSync('bash', [WRAPPER, 'config'], {
+      encoding: 'utf8',
+      env: { PATH: `${stubs}:${process.env.PATH ?? ''}`, MOWABILITY_NODE: process.execPath, MOWABILITY_CLI: BUILT_CLI },
+    });
   }
-}
 
-describe('the credentials systemd/mowability.service suggests', () => {
-  const suggested = suggestedCredentials(readFileSync(UNIT, 'utf8'));
-
-  it('are secrets the admin command loads its configuration without', () => {
+  it('covers every credential the unit suggests', () => {
+    expect(existsSync(BUILT_CLI), 'npm run build first').toBe(true);
+    const suggested = suggestedCredentials(readFileSync(UNIT, 'utf8'));
     expect(suggested.length).toBeGreaterThan(0);
-    for (const name of suggested) {
-      const setup = SETUPS_USING[name];
-      expect(setup, `add a setup that uses ${name} to SETUPS_USING`).toBeDefined();
-      expect(loadsForAdmin(setup ?? {}), name).toBeUndefined();
-    }
+    for (const name of suggested) expect(SETUPS[name] ?? UNCHECKED[name], `add a setup that needs ${name} to SETUPS`).toBeDefined();
   });
 
-  it('the check fails for the store URL, which the unit once suggested as a credential', () => {
-    expect(suggestedCredentials('# LoadCredential=store.url:/etc/mowability/credentials/store-url\n')).toEqual(['store.url']);
-    expect(loadsForAdmin(SETUPS_USING['store.url'] ?? {})).toMatch(/store\.url/);
+  it.each(Object.keys(SETUPS))('%s as a credential reaches `sudo mowability config`, which checks it as the service does', (name) => {
+    const result = adminConfig(name, true);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toContain('"kind"');
+    // Printed redacted, never in clear.
+    expect(result.stdout).not.toContain('credential-secret');
+  });
+
+  it('the same setup without the credential fails, naming the setting (the check can fail)', () => {
+    const result = adminConfig('store.url', false);
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toMatch(/store\.url/);
   });
 });

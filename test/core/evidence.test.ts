@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { NO_WETNESS_EVIDENCE_CAP, WETNESS_EVIDENCE_FIELDS, lacksWetnessEvidence } from '../../src/core/evidence.js';
+import { NO_WETNESS_EVIDENCE_CAP, WETNESS_EVIDENCE_FIELDS, lacksWetnessEvidence, lacksWetnessEvidenceIn } from '../../src/core/evidence.js';
+import { parseDenseInput } from '../../src/core/parse.js';
 import { resultFor } from './helpers.js';
 
 describe('wetness evidence (D7)', () => {
@@ -9,6 +10,9 @@ describe('wetness evidence (D7)', () => {
 
   it.each(WETNESS_EVIDENCE_FIELDS.map((name) => [name]))('is present with %s alone', (name) => {
     expect(lacksWetnessEvidence({ temperature: 20, precipitation_rate: 0, [name]: 0 })).toBe(false);
+    expect(lacksWetnessEvidenceIn(parseDenseInput({ temperature: 20, precipitation_rate: 0, [name]: 0 }).mask)).toBe(false);
+    // An invalid value is no evidence.
+    expect(lacksWetnessEvidenceIn(parseDenseInput({ temperature: 20, precipitation_rate: 0, [name]: -1 }).mask)).toBe(true);
   });
 
   it.each([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FIELD_NAMES, parseFieldValue, parseInput } from '../../src/core/index.js';
-import { parseDenseInput } from '../../src/core/parse.js';
+import { fieldMask, parseDenseInput } from '../../src/core/parse.js';
 
 describe('parseFieldValue', () => {
   it.each([
@@ -117,5 +117,26 @@ describe('parseDenseInput', () => {
       expect(dense.available).toEqual(sparse.available);
       expect(dense.missing).toEqual(sparse.missing);
     }
+  });
+});
+
+describe('the mask of valid fields', () => {
+  it('has the bit of each valid field, and a bit no input has for an unknown name', () => {
+    const dense = parseDenseInput({ temperature: 10, precipitation_rate: 0, humidity: 140, min_temp_14d: 2 });
+    expect(dense.mask).toBe(fieldMask(['temperature', 'precipitation_rate', 'min_temp_14d']));
+    expect(fieldMask(FIELD_NAMES)).toBe(2 ** FIELD_NAMES.length - 1);
+    const withUnknown = fieldMask(['temperature', 'no_such_field']);
+    expect(withUnknown & ~fieldMask(FIELD_NAMES)).not.toBe(0);
+  });
+
+  it('gives every parse its own field lists, whatever an earlier caller did to its lists', () => {
+    const raw = { temperature: 10, precipitation_rate: 0 };
+    const first = parseDenseInput(raw);
+    first.available.push('humidity');
+    first.missing.length = 0;
+    const second = parseDenseInput(raw);
+    expect(second.available).toEqual(['temperature', 'precipitation_rate']);
+    expect(second.missing).toEqual(FIELD_NAMES.slice(2));
+    expect(parseInput(raw).available).toEqual(['temperature', 'precipitation_rate']);
   });
 });

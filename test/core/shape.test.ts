@@ -93,6 +93,21 @@ describe('time, season and context', () => {
     expect(resultFor(GOOD_DAY, contextAt(nowMs, { timeZone: 'Invalid/Zone' })).calculated_at).toBe('2026-07-01 22:30:05');
   });
 
+  it('writes each calculated_at whole when consecutive calls share a minute, a second or neither', () => {
+    // The last minute's text is kept between calls: every field that differs has to be written anew.
+    const cases: Array<[number, string]> = [
+      [Date.UTC(2026, 6, 1, 22, 30, 5), '2026-07-01 22:30:05'],
+      [Date.UTC(2026, 6, 1, 22, 30, 59), '2026-07-01 22:30:59'],
+      [Date.UTC(2026, 6, 1, 22, 31, 59), '2026-07-01 22:31:59'],
+      [Date.UTC(2026, 6, 1, 23, 31, 59), '2026-07-01 23:31:59'],
+      [Date.UTC(2026, 6, 2, 23, 31, 59), '2026-07-02 23:31:59'],
+      [Date.UTC(2026, 7, 2, 23, 31, 59), '2026-08-02 23:31:59'],
+      [Date.UTC(2027, 7, 2, 23, 31, 59), '2027-08-02 23:31:59'],
+      [Date.UTC(2027, 7, 2, 23, 31, 0), '2027-08-02 23:31:00'],
+    ];
+    for (const [nowMs, text] of cases) expect(resultFor(GOOD_DAY, contextAt(nowMs, { timeZone: 'UTC' })).calculated_at).toBe(text);
+  });
+
   it('takes the season from the local month and the hemisphere', () => {
     // 31 August 23:30 UTC is 1 September in Berlin: autumn there, summer in UTC.
     const nowMs = Date.UTC(2026, 7, 31, 23, 30);
@@ -155,6 +170,12 @@ describe('a failing check', () => {
     },
   };
   const registry = CHECK_REGISTRY.map((check) => (check.name === 'wind' ? throwingWind : check));
+
+  it('skips a check of an injected registry that requires a field the input cannot have', () => {
+    const unknownField = { ...throwingWind, requiredFields: ['wind_speed', 'no_such_field'] } as unknown as CheckDefinition;
+    const outcome = calculateWith(CHECK_REGISTRY.map((check) => (check.name === 'wind' ? unknownField : check)), GOOD_DAY, contextAt(SPRING_NOON_MS));
+    expect(outcome.ok && outcome.result.protocol.skipped_checks).toEqual([{ check: 'wind', reason: throwingWind.skippedReason, missing: ['no_such_field'] }]);
+  });
 
   it('is reported as not executed while the calculation completes', () => {
     const outcome = calculateWith(registry, GOOD_DAY, contextAt(SPRING_NOON_MS));

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { FIELD_CAPACITY_PCT, fieldCapacityPct, isValidFieldCapacity, loadBearingClass, relativeWetness, wetnessScore } from '../../src/core/soil.js';
+import { piecewiseLinear } from '../../src/core/piecewise.js';
+import { SOFT_SOIL_CURVES, saturationShare, trafficClass, trafficScore } from '../../src/core/softSoil.js';
+import type { LawnProfile } from '../../src/core/types.js';
 import { checkFor, contextAt, resultFor, SUMMER_NOON_MS } from './helpers.js';
 
 describe('field capacity as a lawn setting (D9)', () => {
@@ -53,5 +56,31 @@ describe('field capacity as a lawn setting (D9)', () => {
     // 13 % is drought on loam (w = 0.46 < 0.5) but not on a lawn with a 20 % field capacity (w = 0.65).
     expect(checkFor('temperature', { temperature: 30, soil_moisture: 13 }).score).toBe(30);
     expect(checkFor('temperature', { temperature: 30, soil_moisture: 13 }, 'summer', { fieldCapacityPercent: 20 }).score).toBe(55);
+  });
+});
+
+describe('soft soil above field capacity', () => {
+  const lawns: LawnProfile[] = [
+    { soilType: 'loam', mowerClass: 'walk', turfType: 'cool_season' },
+    { soilType: 'clay', mowerClass: 'ride_on', turfType: 'cool_season' },
+    { soilType: 'sand', mowerClass: 'robot', turfType: 'warm_season', fieldCapacityPercent: 20 },
+  ];
+
+  it('scores exactly as the curve that starts at the score at field capacity (every 0.05 %)', () => {
+    for (const lawn of lawns) {
+      const fc = fieldCapacityPct(lawn);
+      const atFc = wetnessScore(fc, fc, lawn.mowerClass);
+      for (let centi = 0; centi <= 10_000; centi += 5) {
+        const pct = centi / 100;
+        const expected = pct <= fc ? wetnessScore(pct, fc, lawn.mowerClass) : piecewiseLinear([[0, atFc], ...SOFT_SOIL_CURVES[lawn.mowerClass]], saturationShare(pct, lawn));
+        expect(Object.is(trafficScore(pct, lawn), expected)).toBe(true);
+      }
+    }
+  });
+
+  it('names the same class with or without the score given', () => {
+    for (const lawn of lawns) {
+      for (let pct = 0; pct <= 100; pct += 0.5) expect(trafficClass(pct, lawn, trafficScore(pct, lawn))).toBe(trafficClass(pct, lawn));
+    }
   });
 });

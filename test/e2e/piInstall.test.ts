@@ -133,8 +133,9 @@ describe.skipIf(userInfo().uid !== 0 && !process.env.CI)("README's Raspberry Pi 
       expect({ uid: database.uid, mode: database.mode & 0o777 }).toEqual({ uid: DYNAMIC_UID, mode: 0o600 });
 
       // The admin examples switched maintenance on; switch it off again. Then a key under the final
-      // setup (broker on 0.0.0.0, its accounts a credential the wrapper does not get).
-      for (const args of ['maintenance off', 'keys add bob']) {
+      // setup (broker on 0.0.0.0, its accounts a credential), and the whole check, which needs them:
+      // the wrapper passes the unit's credentials on.
+      for (const args of ['maintenance off', 'keys add bob', 'config']) {
         const result = wrapper(args);
         expect(result.status, `${args}\n${result.stderr}`).toBe(0);
         wrapperOutputs.push(result.stdout);

@@ -29,15 +29,11 @@ export function testBroker(overrides: Partial<BrokerOptions> = {}): EmbeddedBrok
   return new EmbeddedBroker(testBrokerOptions(overrides));
 }
 
-/**
- * The daemon's own bridge connection to `broker` (its internal login), as the MQTT service makes it:
- * over loopback TCP, or `inProcess` over the broker's in-process stream (the URL then names a port
- * nobody listens on, so every packet crossed that stream).
- */
-export function internalConnection(broker: EmbeddedBroker, transport: 'tcp' | 'inProcess' = 'tcp'): MqttConnection {
+/** An mqtt.js connection to `broker` over loopback TCP with the broker's internal login (which owns our topics). */
+export function internalConnection(broker: EmbeddedBroker): MqttConnection {
   return new MqttConnection(
     {
-      ...(transport === 'tcp' ? { url: `mqtt://127.0.0.1:${broker.port}` } : { url: 'mqtt://127.0.0.1:1', stream: () => broker.openInProcess() }),
+      url: `mqtt://127.0.0.1:${broker.port}`,
       clientId: broker.internalClientId,
       ...broker.internalUser,
       baseTopic: 'mowability',

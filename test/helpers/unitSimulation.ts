@@ -5,7 +5,7 @@
  * `Environment=`, `EnvironmentFile=` read as root, `LoadCredential=` copied into a credentials
  * directory only the service's uid can read, and `INVOCATION_ID`. The admin wrapper
  * (systemd/mowability) runs against stand-ins for `systemctl show` and `systemd-run` that answer
- * from the same unit. Needs root (CI runs as root).
+ * from the same unit (its credentials copied the same way for the run). Needs root (CI runs as root).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -21,11 +21,16 @@ export function mapPaths(root: string, text: string): string {
   return text.replace(/(?<![\w.\-/])\/(opt|etc|usr\/local|var\/lib|run)\//g, `${root}/$1/`).replace(/(?<![\w.\-/])\/usr\/bin\/node(?=\s|$)/g, process.execPath);
 }
 
-/** `[Service]` directives of the unit and its drop-ins (in name order), in order; comments dropped. */
-export function serviceDirectives(root: string, unit = 'mowability.service'): Array<[string, string]> {
+/** The unit's file and its drop-ins (in name order). */
+function unitFiles(root: string, unit: string): string[] {
   const dir = join(root, 'etc', 'systemd', 'system');
   const dropInDir = join(dir, `${unit}.d`);
-  const files = [join(dir, unit), ...(existsSync(dropInDir) ? readdirSync(dropInDir).filter((name) => name.endsWith('.conf')).sort().map((name) => join(dropInDir, name)) : [])];
+  return [join(dir, unit), ...(existsSync(dropInDir) ? readdirSync(dropInDir).filter((name) => name.endsWith('.conf')).sort().map((name) => join(dropInDir, name)) : [])];
+}
+
+/** `[Service]` directives of the unit and its drop-ins (in name order), in order; comments dropped. */
+export function serviceDirectives(root: string, unit = 'mowability.service'): Array<[string, string]> {
+  const files = unitFiles(root, unit);
   const directives: Array<[string, string]> = [];
   for (const file of files) {
     let section = '';
@@ -92,11 +97,13 @@ export function unitEnvironment(root: string, directives: Array<[string, string]
 }
 
 /** What the systemctl and systemd-run stand-ins answer for the unit (see writeServiceStubs). */
-function writeUnitAnswers(root: string, stubs: string, directives: Array<[string, string]>): void {
+export function writeUnitAnswers(root: string, stubs: string, directives: Array<[string, string]> = serviceDirectives(root)): void {
   const assignments = values(directives, 'Environment').flatMap((value) => value.split(/\s+/)).map((assignment) => mapPaths(root, assignment));
   writeFileSync(join(stubs, 'environment'), `${assignments.join(' ')}\n`);
   const files = values(directives, 'EnvironmentFile').map((value) => `${mapPaths(root, value.replace(/^-/, ''))} (ignore_errors=${value.startsWith('-') ? 'yes' : 'no'})`);
   writeFileSync(join(stubs, 'envfiles'), `${files.join('\n')}\n`);
+  // `systemctl cat`: each file under a comment naming it, paths mapped like the rest.
+  writeFileSync(join(stubs, 'unit'), unitFiles(root, 'mowability.service').map((file) => `# ${file}\n${mapPaths(root, readFileSync(file, 'utf8'))}\n`).join(''));
 }
 
 /** Starts the unit as systemd would (systemctl start) and waits for its HTTP server. */
@@ -163,20 +170,25 @@ export function writeServiceStubs(stubs: string): void {
 case "$*" in
   *--property=Environment\\ *) cat "${stubs}/environment" ;;
   *--property=EnvironmentFiles*) cat "${stubs}/envfiles" ;;
+  cat\\ *) cat "${stubs}/unit" ;;
   *) echo "systemctl stand-in: unexpected $*" >&2; exit 1 ;;
 esac
 `,
     { mode: 0o755 },
   );
-  // systemd-run --pipe --wait: the command as the dynamic user, with -E variables and -p EnvironmentFile= files.
+  // systemd-run --pipe --wait: the command as the dynamic user, with -E variables, -p EnvironmentFile= files
+  // and -p LoadCredential= files (copied, read as root, into a directory only that user can read).
   writeFileSync(
     join(stubs, 'systemd-run'),
     `#!${process.execPath}
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 const args = process.argv.slice(2);
 const env = { PATH: '/usr/local/bin:/usr/bin:/bin' };
 const parse = ${parseEnvironmentFile.toString()};
+const credentials = [];
 let uid;
 while (args.length > 0 && args[0].startsWith('-')) {
   const flag = args.shift();
@@ -185,9 +197,24 @@ while (args.length > 0 && args[0].startsWith('-')) {
     const p = args.shift();
     if (p === 'DynamicUser=yes') uid = ${DYNAMIC_UID};
     else if (p.startsWith('EnvironmentFile=')) { const f = p.slice(16).replace(/^-/, ''); if (existsSync(f)) Object.assign(env, parse(readFileSync(f, 'utf8'))); }
+    else if (p.startsWith('LoadCredential=')) credentials.push(p.slice(15));
   }
 }
+let dir;
+if (credentials.length > 0) {
+  dir = mkdtempSync(join(tmpdir(), 'mow-run-credentials-'));
+  for (const credential of credentials) {
+    const at = credential.indexOf(':');
+    const file = join(dir, credential.slice(0, at));
+    writeFileSync(file, readFileSync(credential.slice(at + 1)), { mode: 0o400 });
+    if (uid) chownSync(file, uid, uid);
+  }
+  if (uid) chownSync(dir, uid, uid);
+  chmodSync(dir, 0o500);
+  env.CREDENTIALS_DIRECTORY = dir;
+}
 const result = spawnSync(args[0], args.slice(1), { stdio: 'inherit', env, ...(uid ? { uid, gid: uid } : {}) });
+if (dir) rmSync(dir, { recursive: true, force: true });
 process.exit(result.status ?? 1);
 `,
     { mode: 0o755 },

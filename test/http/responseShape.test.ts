@@ -7,6 +7,7 @@
  * or coerce anything; and that the HTTP body is byte for byte
  * JSON.stringify of the envelope.
  */
+import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { calculateWith } from '../../src/core/calculate.js';
@@ -109,6 +110,27 @@ describe('POST /v1/calculate writes the core result byte for byte', () => {
     expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(response.rawPayload.equals(Buffer.from(expected, 'utf8'))).toBe(true);
     expect(Number(response.headers['content-length'])).toBe(Buffer.byteLength(expected));
+  });
+
+  it('the same bytes and Content-Length over a real socket as through inject (the two-byte text is encoded while it is written)', async () => {
+    h = await startHttpHarness();
+    const { key } = await addKey(h, 'socket');
+    const input = { temperature: 14, precipitation_rate: 0, humidity: 97, dew_point: 13.5, wind_speed: 2, rain_1h: 0.4, rain_24h: 6 };
+    const injected = await h.app.inject({ method: 'POST', url: '/v1/calculate', headers: { authorization: `Bearer ${key}` }, payload: input });
+    expect(injected.body).toMatch(/[–°]/);
+    await h.app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = h.app.server.address() as AddressInfo;
+    const response = await fetch(`http://127.0.0.1:${port}/v1/calculate`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(input),
+    });
+    const body = Buffer.from(await response.arrayBuffer());
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(Number(response.headers.get('content-length'))).toBe(body.length);
+    // The harness's clock is fixed: the same answer, byte for byte.
+    expect(body.equals(injected.rawPayload)).toBe(true);
   });
 
   it('error envelopes keep their exact bytes', async () => {

@@ -6,10 +6,11 @@
  * page states the night ban without times; `key` mode and the MQTT state keep them.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { LawnMemoryUnit, nightBanPublicReason } from '../../src/lawn/lawnUnit.js';
+import { nightBanPublicReason } from '../../src/lawn/lawnUnit.js';
 import { Database } from '../../src/store/database.js';
 import { addKey } from '../helpers/httpApp.js';
-import { mqttTempDir, reading, silentLogger } from '../helpers/mqttHarness.js';
+import { testLawnUnit } from '../helpers/lawnUnit.js';
+import { mqttTempDir, reading } from '../helpers/mqttHarness.js';
 import { GARDEN, startStationsHarness, type StationsHarness } from '../helpers/statusPage.js';
 
 const BERLIN = { latitude: 52.52, longitude: 13.405 };
@@ -31,18 +32,7 @@ describe('the open status page and the station location', () => {
     temp = mqttTempDir();
     database = await Database.open(temp.dbPath);
     const clock = () => h?.clock.now() ?? DUSK_MS;
-    const lawn = new LawnMemoryUnit({
-      stations: [{ ...GARDEN, location: BERLIN }],
-      database,
-      logger: silentLogger,
-      now: clock,
-      baseTopic: 'mowability',
-      lawn: { soilType: 'loam', mowerClass: 'robot', turfType: 'cool_season' },
-      quiet: { night: true, marginMinutes: 30, noise: null, sundays: false, timeZone: 'Europe/Berlin' },
-      growth: { cutHeightCm: 4, growthFactor: 1 },
-      saveIntervalMs: 3_600_000,
-      pollIntervalMs: 3_600_000,
-    });
+    const lawn = testLawnUnit({ stations: [{ ...GARDEN, location: BERLIN }], database, now: clock });
     h = await startStationsHarness({ dbPath: temp.dbPath, startMs: DUSK_MS, units: [lawn], env: { MOWABILITY_HTTP_STATUS_PAGE: statusPage } });
     expect(h.daemon.service.acceptReading('garden', reading({ temperature: 20, humidity: 60, wind_speed: 5, precipitation_rate: 0 }), 'test')).toBe('accepted');
     // The owner's own channels keep the times.

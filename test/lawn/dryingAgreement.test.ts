@@ -5,10 +5,10 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { INTERCEPTION_STORAGE_MM, dryingRateMmH } from '../../src/core/drying.js';
-import { LawnMemoryUnit } from '../../src/lawn/lawnUnit.js';
 import { Database } from '../../src/store/database.js';
 import { addKey } from '../helpers/httpApp.js';
-import { reading, silentLogger } from '../helpers/mqttHarness.js';
+import { testLawnUnit } from '../helpers/lawnUnit.js';
+import { reading } from '../helpers/mqttHarness.js';
 import { startStationsHarness, type StationsHarness } from '../helpers/statusPage.js';
 
 const SUN = { temperature: 20, humidity: 50, wind_speed: 12, solar: 650 };
@@ -31,13 +31,7 @@ describe('drying agrees in HTTP, MQTT and the status page', () => {
     const temp = mqttTempDir();
     database = await Database.open(temp.dbPath);
     const db = database;
-    const unit = new LawnMemoryUnit({
-      stations: [{ id: 'garden' }],
-      database: db, logger: silentLogger, now: () => harness?.clock.now() ?? start, baseTopic: 'mowability',
-      lawn: { soilType: 'loam', mowerClass: 'robot', turfType: 'cool_season' },
-      quiet: { night: false, marginMinutes: 30, noise: null, sundays: false, timeZone: 'Europe/Berlin' },
-      growth: { cutHeightCm: 4, growthFactor: 1 }, saveIntervalMs: 3_600_000, pollIntervalMs: 3_600_000,
-    });
+    const unit = testLawnUnit({ stations: [{ id: 'garden' }], database: db, now: () => harness?.clock.now() ?? start, quiet: { night: false } });
     harness = await startStationsHarness({ startMs: start, units: [unit], dbPath: temp.dbPath });
     const send = (atMs: number, rainMm: number) => {
       harness!.clock.ms = atMs;

@@ -1,18 +1,14 @@
 /** Builds the lawn memory unit on a test database and replays weather through a running MQTT daemon. */
 import type { Reading, StationConfig } from '../../src/ingest/types.js';
-import { LawnMemoryUnit } from '../../src/lawn/lawnUnit.js';
+import type { LawnMemoryUnit } from '../../src/lawn/lawnUnit.js';
 import type { StationStatePayload } from '../../src/station/statePayload.js';
 import { Database } from '../../src/store/database.js';
+import { testLawnUnit } from '../helpers/lawnUnit.js';
+import { GARDEN } from '../helpers/statusPage.js';
 import { FakeClock, silentLogger, startMqttDaemon, testMqttConfig, type RunningDaemon } from '../helpers/mqttHarness.js';
 
-export const garden: StationConfig = {
-  id: 'garden',
-  name: 'Garden',
-  format: 'json',
-  topic: 'garden/weather',
-  fields: { temperature: 'temp', precipitation_rate: 'rate', humidity: 'hum', wind_speed: 'wind', solar: 'solar' },
-  location: { latitude: 52.52, longitude: 13.405 },
-};
+/** The status page tests' garden with a solar sensor and a location (sunrise and sunset). */
+export const garden: StationConfig = { ...GARDEN, fields: { ...GARDEN.fields, solar: 'solar' }, location: { latitude: 52.52, longitude: 13.405 } };
 
 export interface Weather {
   temperature: number;
@@ -36,18 +32,7 @@ export async function startLawnDaemon(dbPath: string, clock: FakeClock, options:
   const config = testMqttConfig({ stations: [garden], station: { mowableOnDelayMinutes: 0 } });
   // The unit's own connection, as the composition root gives it the daemon's (a second one is what the CLI is).
   const database = await Database.open(dbPath);
-  const unit = new LawnMemoryUnit({
-    stations: [garden],
-    database,
-    logger: silentLogger,
-    now: () => clock.now(),
-    baseTopic: 'mowability',
-    lawn: { soilType: 'loam', mowerClass: 'robot', turfType: 'cool_season' },
-    quiet: { night: true, marginMinutes: 30, noise: null, sundays: false, timeZone: 'Europe/Berlin' },
-    growth: { cutHeightCm: 4, growthFactor: 1 },
-    saveIntervalMs: 3_600_000,
-    pollIntervalMs: options.pollIntervalMs ?? 3_600_000,
-  });
+  const unit = testLawnUnit({ stations: [garden], database, now: () => clock.now(), ...options });
   const daemon = await startMqttDaemon(dbPath, config, clock, silentLogger, [unit]);
   return {
     daemon,

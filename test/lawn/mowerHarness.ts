@@ -2,11 +2,11 @@
 import { onTestFinished } from 'vitest';
 import type { StationConfig } from '../../src/ingest/types.js';
 import type { MowerConfig } from '../../src/lawn/mowerConfig.js';
-import { LawnMemoryUnit } from '../../src/lawn/lawnUnit.js';
 import { MowerStateSources } from '../../src/lawn/mowerStateSource.js';
 import type { StationSideConfig } from '../../src/config/schema.js';
 import { Database } from '../../src/store/database.js';
 import type { MqttDaemonFixture } from '../helpers/mqttFixture.js';
+import { testLawnUnit } from '../helpers/lawnUnit.js';
 import { silentLogger, testMqttConfig } from '../helpers/mqttHarness.js';
 import { garden, type LawnDaemon } from './lawnHarness.js';
 
@@ -20,18 +20,7 @@ export async function startMowerDaemon(fixture: MqttDaemonFixture, mower: MowerC
   const station: StationConfig & { mower: MowerConfig } = { ...garden, mower };
   const config = testMqttConfig({ stations: [station], station: { mowableOnDelayMinutes: 0, ...settings } });
   const database = await Database.open(fixture.dbPath);
-  const unit = new LawnMemoryUnit({
-    stations: [station],
-    database,
-    logger: silentLogger,
-    now: () => fixture.clock.now(),
-    baseTopic: 'mowability',
-    lawn: { soilType: 'loam', mowerClass: 'robot', turfType: 'cool_season' },
-    quiet: { night: true, marginMinutes: 30, noise: null, sundays: false, timeZone: 'Europe/Berlin' },
-    growth: { cutHeightCm: 4, growthFactor: 1 },
-    saveIntervalMs: 3_600_000,
-    pollIntervalMs: 3_600_000,
-  });
+  const unit = testLawnUnit({ stations: [station], database, now: () => fixture.clock.now() });
   // As the lawn memory's module wires it (src/lawn/buildLawnUnit.ts): the source records through the lawn unit.
   const source = new MowerStateSources([station], (id, atMs, from) => unit.recordCut(id, atMs, from), silentLogger, () => fixture.clock.now());
   const daemon = await fixture.start(config, { units: [unit, source] });

@@ -29,8 +29,8 @@ describe('daemon /metrics', () => {
     expect(sampleValue(families, 'mowability_station_messages_total', { station: 'garden', outcome: 'received' })).toBe(1);
     expect(sampleValue(families, 'mowability_station_messages_total', { station: 'garden', outcome: 'accepted' })).toBe(1);
     expect(sampleValue(families, 'mowability_station_messages_total', { station: 'garden', outcome: 'rejected' })).toBe(0);
-    // The daemon's own connection and this test's client.
-    expect(sampleValue(families, 'mowability_broker_clients')).toBe(2);
+    // This test's client only: the daemon uses its broker in process, without a connection.
+    expect(sampleValue(families, 'mowability_broker_clients')).toBe(1);
     expect(families.get('process_cpu_seconds_total')?.type).toBe('counter');
     expect(sampleValue(families, 'mowability_http_requests_total', { route: '/metrics', method: 'GET', status: '200' })).toBeGreaterThanOrEqual(1);
   });

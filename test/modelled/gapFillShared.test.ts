@@ -93,15 +93,18 @@ describe('gap filling: one request with the forecast, and the model\'s rain for 
     expect(openMeteo.fake.requests[0]!.url.searchParams.get('past_days')).toBe('14');
   });
 
-  it('asks again when its first answer came before the pipeline ran, instead of waiting a whole interval for the model\'s rain', async () => {
+  it('hands in its first answer a second later when it came before the pipeline ran: the model\'s rain at once, one request', async () => {
     const gate = { open: false };
     const { gapFill, state } = await start({ ...base, gapFill: { source: 'open-meteo', rain: 'model' } }, gate);
     await waitUntil(() => gapFill.counters.gapFillFetches > 0, 'the first round (its readings not taken)');
     gate.open = true;
     slot.pipeline!.acceptReading('garden', gaugeReading(NOW - 60_000), 'test');
-    // The interval is 60 min: only the retry a second later brings the rain.
-    await waitUntil(() => state().input.rain_24h !== undefined, 'the model\'s rain after the retry');
+    // The interval is 60 min: only the kept answer, handed in a second later, brings the rain.
+    await waitUntil(() => state().input.rain_24h !== undefined, 'the model\'s rain from the kept answer');
     expect(state().input.rain_24h).toBeCloseTo(0.8, 5);
+    // The slow start cost no second request.
+    expect(openMeteo.fake.requests).toHaveLength(1);
+    expect(gapFill.counters.gapFillFetches).toBe(1);
   });
 
   it('keeps the gauge\'s rain by default (the control)', async () => {

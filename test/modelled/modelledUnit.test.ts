@@ -40,7 +40,8 @@ describe('modelled station unit', () => {
     harness = undefined;
   });
 
-  async function start(options: { script?: Reply[]; fallback?: Reply; retries?: number; timeoutSeconds?: number; intervalMinutes?: number } = {}): Promise<Harness> {
+  /** A closed `gate` answers like a pipeline that is not running yet. */
+  async function start(options: { script?: Reply[]; fallback?: Reply; retries?: number; timeoutSeconds?: number; intervalMinutes?: number; gate?: { open: boolean } } = {}): Promise<Harness> {
     openMeteo.fake.script.push(...(options.script ?? []));
     if (options.fallback) openMeteo.fake.fallback = options.fallback;
     const warnings: string[] = [];
@@ -50,7 +51,7 @@ describe('modelled station unit', () => {
     const unit = new ModelledStationUnit({
       stations: [home],
       settings: { openMeteoUrl: openMeteo.fake.baseUrl, intervalMinutes: options.intervalMinutes ?? 60, timeoutSeconds: options.timeoutSeconds ?? 5, retries: options.retries ?? 0 },
-      accept: (id, reading, origin) => pipeline?.acceptReading(id, reading, origin) ?? 'not_running',
+      accept: (id, reading, origin) => ((options.gate?.open ?? true) ? pipeline?.acceptReading(id, reading, origin) : undefined) ?? 'not_running',
       logger, now: () => clock.now(), userAgent: 'test', retryBackoffMs: 10, roundBackoffMs: 20, random: () => 0.5,
     });
     const database = await Database.open(openMeteo.temp.dbPath);
@@ -91,6 +92,18 @@ describe('modelled station unit', () => {
     expect(holes(h, clock.now() - 14 * 24 * HOUR_MS + HOUR_MS, clock.now())).toEqual([]);
     expect(typeof h.state().index_score).toBe('number');
     expect(h.unit.counters).toMatchObject({ modelledFetchErrors: expect.any(Number), modelledAnswersRefused: 0 });
+  });
+
+  it('hands in an answer that came before the pipeline ran a second later, without asking Open-Meteo again', async () => {
+    const gate = { open: false };
+    const h = await start({ gate });
+    await waitUntil(() => h.unit.counters.modelledFetches > 0, 'the first round (its readings not taken)');
+    expect(h.pipeline.history.lastReadingAtMs('home')).toBeNull();
+    gate.open = true;
+    await waitUntil(() => h.state().modelled.status === 'ok', 'the kept answer handed in');
+    expect(holes(h, NOW - 24 * HOUR_MS, NOW)).toEqual([]);
+    expect(openMeteo.fake.requests).toHaveLength(1);
+    expect(h.unit.counters.modelledFetches).toBe(1);
   });
 
   it('fills an outage from past hours when the provider answers again: no hole', async () => {

@@ -223,6 +223,33 @@ describe('the access cache poll on the heartbeat', () => {
     expect(stopped).not.toHaveBeenCalled();
   });
 
+  it('never runs two polls at once: a beat while one is in flight skips it, and pollSettled() waits for the one in flight', async () => {
+    vi.spyOn(database, 'watchChanges').mockReturnValue(undefined);
+    const cache = newCache(silentLogger, CLOCK_CHECK_INTERVAL_MS);
+    await cache.start();
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const dataVersion = database.dataVersion.bind(database);
+    const queries = vi.spyOn(database, 'dataVersion').mockImplementation(async () => {
+      await gate;
+      return dataVersion();
+    });
+    heart.beat(); // the first poll takes the stamp and asks: held at the gate
+    let settled = false;
+    void cache.pollSettled().then(() => (settled = true));
+    const gina = await addKeyElsewhere('gina'); // the files move: a second poll would ask too
+    try {
+      for (let i = 0; i < 3; i++) heart.beat();
+      expect(queries).toHaveBeenCalledTimes(1);
+      expect(settled).toBe(false);
+    } finally {
+      release(); // a failed expectation must not leave stop() waiting on the gate
+    }
+    await cache.pollSettled();
+    expect(settled).toBe(true);
+    expect(cache.lookupKey(gina.key)?.owner).toBe('gina');
+  });
+
   it('a watch that fails later is closed and the files are checked every poll', async () => {
     let lose: (() => void) | undefined;
     vi.spyOn(database, 'watchChanges').mockImplementation((_onChange, onLost) => {

@@ -1,4 +1,5 @@
 import { configFileFrom } from '../../config/load.js';
+import type { AppConfig } from '../../config/schema.js';
 import { startDaemon } from '../../daemon.js';
 import { MFI_VERSION } from '../../core/version.js';
 import { createAccessLogger, createLogger } from '../../util/logger.js';
@@ -7,7 +8,6 @@ import { expectPositionals, parseCommand, printedHelp } from '../args.js';
 import { configFor } from '../context.js';
 import { EXIT_FAILURE, EXIT_OK, type CliIo } from '../io.js';
 import { HELP } from '../help.js';
-import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { shellQuote } from '../../util/shellQuote.js';
 
@@ -30,7 +30,7 @@ export interface KeyHintInput {
   cwd: string;
   /** systemd sets INVOCATION_ID for every unit it runs. */
   underSystemd: boolean;
-  /** Our image in Docker or podman (inContainer() below). */
+  /** Our image in Docker or podman (the setting container.image, which the Dockerfile sets). */
   inContainer?: boolean;
   /** store.kind: where the keys live. */
   storeKind?: 'sqlite' | 'postgres';
@@ -57,16 +57,17 @@ export function keyCommandHint(input: KeyHintInput): string {
   ].join(' ');
 }
 
-/** Where the image's CLI is (Dockerfile: WORKDIR /app, dist copied there). */
-export const IMAGE_CLI_PATH = '/app/dist/cli/main.js';
-
-/**
- * Whether this process is our image's daemon: a Docker or podman container (the files both runtimes
- * create) running the CLI from the image's path. Any other container (a devcontainer, a CI job, an
- * npm install inside someone else's image) gets the ordinary hint, whose command works there.
- */
-export function inContainer(exists: (path: string) => boolean = existsSync, script: string | undefined = process.argv[1]): boolean {
-  return script === IMAGE_CLI_PATH && (exists('/.dockerenv') || exists('/run/.containerenv'));
+/** The first start's key hint for this daemon: its configuration, the environment it was started with, its working directory. */
+export function daemonKeyHint(config: AppConfig, configFile: string | undefined, env: NodeJS.ProcessEnv, cwd: string): string {
+  return keyCommandHint({
+    configFile,
+    dbPath: config.db.path,
+    cwd,
+    underSystemd: Boolean(env.INVOCATION_ID),
+    // Our image says so itself (Dockerfile: ENV MOWABILITY_CONTAINER_IMAGE): any other container keeps the ordinary hint.
+    inContainer: config.container.image,
+    storeKind: config.store.kind,
+  });
 }
 
 const COMMAND = 'serve';
@@ -84,14 +85,7 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
 
   // Only the config file and the database path go into the hint: other flags may carry
   // secrets (a broker URL with a password).
-  const hint = keyCommandHint({
-    configFile: configFileFrom({ argv: parsed.configArgv, env: io.env }),
-    dbPath: config.db.path,
-    cwd: process.cwd(),
-    underSystemd: Boolean(io.env.INVOCATION_ID),
-    inContainer: inContainer(),
-    storeKind: config.store.kind,
-  });
+  const hint = daemonKeyHint(config, configFileFrom({ argv: parsed.configArgv, env: io.env }), io.env, process.cwd());
 
   // Listen for SIGTERM/SIGINT before starting: a signal that arrives while the
   // components start is answered with a graceful stop once they are up.

@@ -27,7 +27,7 @@ function dewRisk(dpdK: number, windKmh: number | undefined, solarWm2: number | u
   return 'low';
 }
 
-function evaluate({ values, season }: CheckContext): CheckEvaluation {
+function evaluate({ values, season, drying: given }: CheckContext): CheckEvaluation {
   const humidityPct = values.humidity ?? 0;
   const tempC = values.temperature ?? 15;
   const measuredDewPointC = values.dew_point;
@@ -61,7 +61,8 @@ function evaluate({ values, season }: CheckContext): CheckEvaluation {
     score = Math.min(100, score + SUN_DRYING_BONUS);
     reasons.push(`Sonne (${formatNumberDe(solarWm2, 0)} W/m²) beschleunigt die Abtrocknung.`);
   }
-  const drying = dryingPotential(tempC, humidityPct, solarWm2, values.wind_speed);
+  // The context's potential is the same call when humidity was given (it always is when this check runs).
+  const drying = given !== undefined && values.humidity !== undefined ? given : dryingPotential(tempC, humidityPct, solarWm2, values.wind_speed);
   const refiningComplete = measuredDewPointC !== undefined && solarWm2 !== undefined && values.wind_speed !== undefined;
 
   return {

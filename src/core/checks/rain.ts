@@ -1,4 +1,3 @@
-import type { FieldName } from '../fields.js';
 import { formatNumberDe, roundTo } from '../format.js';
 import { piecewiseLinear, scaleCurveX } from '../piecewise.js';
 import type { Curve } from '../piecewise.js';
@@ -134,12 +133,11 @@ function soilSub(found: RainFindings, values: CheckContext['values'], apiMm: num
   if (values.soil_moisture !== undefined) {
     modelsExecuted.push('sml');
     const score = trafficScore(values.soil_moisture, lawn);
-    const bearing = trafficClass(values.soil_moisture, lawn);
     // One fact, one reason: with a soil temperature the soiltemp check names the wet soil (model 1.2).
     subs.soil = {
       score,
       reason: score < 70 && values.soil_temperature === undefined
-        ? `${emphasis(`Boden ${LOAD_BEARING_DE[bearing]}`)} (${formatNumberDe(values.soil_moisture)} % Bodenfeuchte, ${SOIL_TYPE_DE[lawn.soilType]}) – Gefahr von Bodenverdichtung und Fahrspuren.`
+        ? `${emphasis(`Boden ${LOAD_BEARING_DE[trafficClass(values.soil_moisture, lawn, score)]}`)} (${formatNumberDe(values.soil_moisture)} % Bodenfeuchte, ${SOIL_TYPE_DE[lawn.soilType]}) – Gefahr von Bodenverdichtung und Fahrspuren.`
         : null,
     };
     return 'soil_moisture';
@@ -202,14 +200,16 @@ function rainReasons(ordered: readonly (SubResult | undefined)[], since: Minutes
   return reasons;
 }
 
-/** All of these make the rain check's confidence high. */
-const REFINING_FIELDS: readonly FieldName[] = ['rain_1h', 'rain_12h', 'rain_24h', 'rain_14d', 'minutes_since_rain', 'humidity'];
-/** Without any of these the confidence is low. */
-const RAIN_REFINING_FIELDS: readonly FieldName[] = ['rain_1h', 'rain_12h', 'rain_24h', 'rain_14d', 'minutes_since_rain', 'soil_moisture'];
-
+/**
+ * Low without any rain window, minutes_since_rain or soil_moisture; high with every rain window,
+ * minutes_since_rain and humidity; else medium. Read by name (a list of names read in a loop was a
+ * megamorphic lookup per name).
+ */
 function rainDataConfidence(values: CheckContext['values']): CheckEvaluation['dataConfidence'] {
-  const anyRainRefining = RAIN_REFINING_FIELDS.some((name) => values[name] !== undefined);
-  return !anyRainRefining ? 'low' : REFINING_FIELDS.every((name) => values[name] !== undefined) ? 'high' : 'medium';
+  const { rain_1h: r1, rain_12h: r12, rain_24h: r24, rain_14d: r14d, minutes_since_rain: since } = values;
+  const anyWindow = r1 !== undefined || r12 !== undefined || r24 !== undefined || r14d !== undefined || since !== undefined;
+  if (!anyWindow && values.soil_moisture === undefined) return 'low';
+  return r1 !== undefined && r12 !== undefined && r24 !== undefined && r14d !== undefined && since !== undefined && values.humidity !== undefined ? 'high' : 'medium';
 }
 
 /**
@@ -226,12 +226,12 @@ function subScores(subs: RainFindings['subs']): Partial<Record<SubModel, number>
   return scores;
 }
 
-function evaluate({ values, extensions = {}, season, lawn, soilEstimate }: CheckContext): CheckEvaluation {
+function evaluate({ values, extensions = {}, season, lawn, soilEstimate, rainWindows, drying: given }: CheckContext): CheckEvaluation {
   const rateMmH = values.precipitation_rate ?? 0;
   const tempC = values.temperature ?? 15;
-  const windows = effectiveRainWindows(values);
+  const windows = rainWindows === undefined ? effectiveRainWindows(values) : rainWindows;
   const since = minutesSinceRain(rateMmH, values);
-  const drying = dryingPotential(tempC, values.humidity, values.solar, values.wind_speed);
+  const drying = given ?? dryingPotential(tempC, values.humidity, values.solar, values.wind_speed);
   const found: RainFindings = { subs: {}, skippedParts: {}, modelsExecuted: [] };
   const { subs } = found;
 

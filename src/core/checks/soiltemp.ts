@@ -39,7 +39,7 @@ function moistureAssessment(soilMoisturePct: number, fieldCapacity: number, lawn
 } {
   const wet = trafficScore(soilMoisturePct, lawn);
   const dry = droughtScore(soilMoisturePct, fieldCapacity);
-  const bearing = trafficClass(soilMoisturePct, lawn);
+  const bearing = trafficClass(soilMoisturePct, lawn, wet);
   const vwc = formatNumberDe(soilMoisturePct);
   let reason: string;
   if (dry < wet) {

@@ -1,5 +1,7 @@
 import type { CalculationInput, FieldName } from '../fields.js';
 import type { ExtensionInput } from '../extensionFields.js';
+import type { DryingPotential } from '../physics.js';
+import type { EffectiveRainWindows } from '../rainWindows.js';
 import type { SoilEstimate } from '../soilEstimate.js';
 import type { CheckName, DataConfidence, LawnProfile, Season, SkippedPart } from '../types.js';
 
@@ -11,7 +13,14 @@ export interface CheckContext {
   season: Season;
   lawn: LawnProfile;
   /** An estimated soil moisture (context `estimatedFields`); `values` then holds no soil_moisture. */
-  soilEstimate?: SoilEstimate;
+  soilEstimate?: SoilEstimate | undefined;
+  /**
+   * effectiveRainWindows(values) and dryingPotential(temperature ?? 15, humidity, solar, wind_speed)
+   * when the caller computed them once for every check (calculate() does); undefined: each check
+   * computes them from `values`.
+   */
+  rainWindows?: EffectiveRainWindows | null | undefined;
+  drying?: DryingPotential | undefined;
 }
 
 /** The outcome of an executed check before the common shape (status, rounding) is applied. */

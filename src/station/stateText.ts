@@ -1,0 +1,80 @@
+/**
+ * The retained state's JSON text, with the parts that many states share serialised once
+ * (docs/performance.md, "State text"). A station unit's fragment that stays the same object from
+ * state to state until the unit rebuilds it (the forecast's compact view: 48 hours, rebuilt at most
+ * once a minute, carried by every reading's state) is marked with `fixedJson()`; `stateText()` then
+ * splices the kept text into the state's text instead of stringifying the part on every reading.
+ * The text equals `JSON.stringify(state)` byte for byte (test/station/stateText.test.ts).
+ */
+
+interface Fixed {
+  text: string;
+  /** No `<` anywhere in the text: no string inside carries markup the state's plain-text pass would change. */
+  plain: boolean;
+}
+
+/** Texts of values that are never changed after they were marked (weakly held: they go with their value). */
+const fixed = new WeakMap<object, Fixed>();
+
+/**
+ * Marks `value` as never changed from now on and serialises it once. Returns the same value. A
+ * value changed after this would be published as it was when marked: only for parts built anew
+ * rather than edited.
+ */
+export function fixedJson<T extends object>(value: T): T {
+  // A value with its own toJSON is asked with its key by JSON.stringify: not kept.
+  if (!fixed.has(value) && typeof (value as { toJSON?: unknown }).toJSON !== 'function') {
+    const text = JSON.stringify(value);
+    fixed.set(value, { text, plain: !text.includes('<') });
+  }
+  return value;
+}
+
+/** True when `value` was marked by fixedJson() and no string in it contains `<` (the state's plain-text pass can skip it). */
+export function isFixedPlain(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && fixed.get(value)?.plain === true;
+}
+
+const fixedText = (value: unknown): string | undefined => (typeof value === 'object' && value !== null ? fixed.get(value)?.text : undefined);
+
+/** Appends an object's JSON text without its braces to `out` (nothing for `{}`: every value was left out). */
+function appendMembers(out: string, text: string): string {
+  if (text.length <= 2) return out;
+  return out.length > 1 ? `${out},${text.slice(1, -1)}` : `${out}${text.slice(1, -1)}`;
+}
+
+/**
+ * `JSON.stringify(state)`, splicing in the kept text of every top-level value marked by
+ * fixedJson(). The other members are serialised by one `JSON.stringify` per run of them, in the
+ * state's own key order, so what it leaves out (undefined, functions) and how it escapes stay its own.
+ */
+export function stateText(state: Readonly<Record<string, unknown>>): string {
+  let any = false;
+  for (const key in state) {
+    if (fixedText(state[key]) !== undefined) {
+      any = true;
+      break;
+    }
+  }
+  if (!any || typeof state.toJSON === 'function') return JSON.stringify(state);
+  let out = '{';
+  let run: Record<string, unknown> = {};
+  let runLength = 0;
+  for (const key of Object.keys(state)) {
+    // An own "__proto__" member cannot be copied by assignment: the plain path keeps it.
+    if (key === '__proto__') return JSON.stringify(state);
+    const value = state[key];
+    const text = fixedText(value);
+    if (text === undefined) {
+      run[key] = value;
+      runLength++;
+      continue;
+    }
+    if (runLength > 0) out = appendMembers(out, JSON.stringify(run));
+    run = {};
+    runLength = 0;
+    out = `${out.length > 1 ? `${out},` : out}${JSON.stringify(key)}:${text}`;
+  }
+  if (runLength > 0) out = appendMembers(out, JSON.stringify(run));
+  return `${out}}`;
+}
