@@ -14,14 +14,14 @@
  */
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { MqttClient } from 'mqtt';
 import { acceleratedEnv, DaemonClock, libfaketimeAvailable, LIBFAKETIME } from './lib/acceleratedClock.js';
 import { createKey } from './lib/cli.js';
 import { spawnDaemon, waitHealthy, type RunningDaemon } from './lib/daemon.js';
 import { sampleDaemon, type DaemonSample } from './lib/daemonSamples.js';
 import { report, retainersOf, summarise, grewMost, compare, type HeapSnapshotJson } from './lib/heapSnapshot.js';
 import { callCalculate, PAGE_POLL_MS, pollStatusPage, REST_CALL_MS, startFakeForecast, type LoadCounts } from './lib/householdLoad.js';
-import { connectPublisher } from './lib/mqttLoad.js';
+import mqtt from 'mqtt';
+import { LOOPBACK } from './lib/net.js';
 import { queryNumber } from './lib/sqliteCheck.js';
 import { measured, machineInfo, renderTable, resultsPath, writeJson, atMost, type Figure } from './lib/report.js';
 import { benchStations, rtl433Readings, STATION_INTERVAL_MS } from './lib/rtl433.js';
@@ -31,6 +31,11 @@ import { makeTempDir, removeDir } from './lib/tempDir.js';
 import { sleep, waitFor } from './lib/time.js';
 
 const STATIONS = 10;
+
+interface DayCounts extends LoadCounts {
+  /** How often the stations' MQTT connection closed (it reconnects). */
+  publisherCloses: number;
+}
 const SAMPLE_WALL_MS = 3000;
 const HOUR_MS = 3_600_000;
 
@@ -49,7 +54,7 @@ const log = (message: string): void => void process.stderr.write(`[soak-day ${ne
 const rtlTime = (epochMs: number): string => new Date(epochMs).toISOString().slice(0, 19).replace('T', ' ');
 
 /** One reading per station per 16 daemon-seconds, each stamped with the daemon's time (a second back: the clock estimate may run a little ahead). */
-async function publishInDaemonTime(client: MqttClient, clock: DaemonClock, hours: number, signal: AbortSignal, counts: LoadCounts): Promise<void> {
+async function publishInDaemonTime(client: mqtt.MqttClient, clock: DaemonClock, hours: number, signal: AbortSignal, counts: LoadCounts): Promise<void> {
   const perStation = Math.ceil((hours * HOUR_MS) / STATION_INTERVAL_MS) + 1;
   const stream = rtl433Readings(STATIONS, perStation, clock.now());
   const slotWallMs = clock.wallMs(STATION_INTERVAL_MS / STATIONS);
@@ -114,7 +119,7 @@ function fitPerDay(samples: readonly DaemonSample[], field: keyof DaemonSample, 
 
 interface DayRun {
   samples: DaemonSample[];
-  counts: LoadCounts;
+  counts: DayCounts;
   forecastRequests: number;
   snapshots: string[];
   wallS: number;
@@ -138,7 +143,8 @@ function dayFigures(options: DayOptions, run: DayRun): Figure[] {
     measured('soakDay.cpuPerDay', 'daemon CPU per daemon day (after hour 1; snapshots included)', ((last.cpuS - settle.cpuS) / Math.max(1e-9, last.daemonH - settle.daemonH)) * 24, 'CPU-s'),
     measured('soakDay.walMax', 'WAL file size max', Math.max(...samples.map((s) => s.walMb)), 'MB'),
     measured('soakDay.clockSteps', 'clock steps the daemon reported', last.clockSteps, 'steps', atMost(0)),
-    measured('soakDay.readings', 'readings published', counts.readings, 'readings'),
+    measured('soakDay.readings', 'readings published', counts.readings, 'readings', undefined, `the stations' connection closed ${counts.publisherCloses} times`),
+    measured('soakDay.accepted', 'readings the daemon accepted', last.accepted, 'readings', undefined, 'mowability_mqtt_station_messages_accepted_total'),
     measured('soakDay.http', 'HTTP requests (page polls + REST)', counts.httpRequests, 'requests', undefined, `${counts.httpFailures} failed: ${JSON.stringify(counts.failureReasons)}`),
     measured('soakDay.httpFailures', 'HTTP requests failed', counts.httpFailures, 'requests', atMost(0)),
     measured('soakDay.forecastRequests', 'forecast requests to the stand-in', run.forecastRequests, 'requests', undefined, `${STATIONS} stations × ${options.hours} h`),
@@ -147,9 +153,12 @@ function dayFigures(options: DayOptions, run: DayRun): Figure[] {
   ];
 }
 
-async function driveDay(options: DayOptions, daemon: RunningDaemon, clock: DaemonClock, key: string, samplesPath: string, counts: LoadCounts): Promise<Omit<DayRun, 'forecastRequests' | 'bucketsPerStation' | 'daemonLog' | 'counts'>> {
+async function driveDay(options: DayOptions, daemon: RunningDaemon, clock: DaemonClock, key: string, samplesPath: string, counts: DayCounts): Promise<Omit<DayRun, 'forecastRequests' | 'bucketsPerStation' | 'daemonLog' | 'counts'>> {
   const stop = new AbortController();
-  const publisher = await connectPublisher(daemon.brokerPort, 'soak-day-stations');
+  // Reconnecting and without keep-alive: a heap snapshot stops the daemon for 10-20 wall seconds, minutes in its
+  // time, after which its broker would drop a client whose keep-alive (counted in the daemon's time) ran out.
+  const publisher = await mqtt.connectAsync(`mqtt://${LOOPBACK}:${daemon.brokerPort}`, { clientId: 'soak-day-stations', clean: true, keepalive: 0, reconnectPeriod: 1000 });
+  publisher.on('close', () => counts.publisherCloses++);
   const loads = [
     publishInDaemonTime(publisher, clock, options.hours, stop.signal, counts),
     pollStatusPage(daemon.httpPort, 'bench0', stop.signal, counts, clock.wallMs(PAGE_POLL_MS)),
@@ -167,7 +176,7 @@ async function driveDay(options: DayOptions, daemon: RunningDaemon, clock: Daemo
       const sample = await sampleDaemon(daemon.child.pid, daemon.httpPort, walPath, { wallS: (Date.now() - started) / 1000, daemonH: clock.hours() });
       samples.push(sample);
       appendFileSync(samplesPath, `${JSON.stringify(sample)}\n`);
-      if (samples.length % 20 === 0) log(`daemon hour ${sample.daemonH.toFixed(2)}: RSS ${sample.rssMb.toFixed(1)} MB, heap ${sample.heapUsedMb.toFixed(1)} MB, ${counts.readings} readings, ${counts.httpRequests} requests (${counts.httpFailures} failed), steps ${sample.clockSteps}`);
+      if (samples.length % 20 === 0) log(`daemon hour ${sample.daemonH.toFixed(2)}: RSS ${sample.rssMb.toFixed(1)} MB, heap ${sample.heapUsedMb.toFixed(1)} MB, ${counts.readings} readings, ${counts.httpRequests} requests (${counts.httpFailures} failed), steps ${sample.clockSteps}, accepted ${sample.accepted}`);
       if (pendingSnapshots.length > 0 && sample.daemonH >= (pendingSnapshots[0] as number)) {
         const hour = pendingSnapshots.shift() as number;
         const target = samplesPath.replace(/\.samples\.jsonl$/, `.h${hour}.heapsnapshot`);
@@ -212,7 +221,7 @@ export async function runAcceleratedDay(options: DayOptions): Promise<void> {
     const running = daemon;
     await waitHealthy(running, 120_000);
     log(`daemon pid ${running.child.pid} at ×${options.speed}: ${options.hours} daemon hours ≈ ${((options.hours * 60) / options.speed).toFixed(0)} wall minutes; samples → ${samplesPath}`);
-    const counts: LoadCounts = { readings: 0, httpRequests: 0, httpFailures: 0, failureReasons: {} };
+    const counts: DayCounts = { readings: 0, httpRequests: 0, httpFailures: 0, failureReasons: {}, publisherCloses: 0 };
     const day = await driveDay(options, running, clock, key, samplesPath, counts);
     const forecastRequests = forecast.requests;
     const daemonLog = running.child.tail(60);

@@ -19,6 +19,8 @@ export interface DaemonSample {
   cpuS: number;
   walMb: number;
   clockSteps: number;
+  /** Station messages the daemon accepted into the history so far. */
+  accepted: number;
 }
 
 /** The value of the first sample of `name` (no labels) in Prometheus text, NaN when absent. */
@@ -55,5 +57,6 @@ export async function sampleDaemon(pid: number, httpPort: number, walPath: strin
     cpuS: readThreadCpuNs(pid) / 1e9,
     walMb: fileMb(walPath),
     clockSteps: metricValue(text, 'mowability_clock_steps_total'),
+    accepted: metricValue(text, 'mowability_mqtt_station_messages_accepted_total'),
   };
 }
