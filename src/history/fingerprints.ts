@@ -23,8 +23,13 @@
 
 import { MAX_FUTURE_SKEW_MS as FUTURE_TOLERANCE_MS } from '../ingest/time.js';
 
-/** At one packet per 10 s this is about 11.5 days of exact memory; 1.5 MB per station at most. */
-export const MAX_EXACT_ENTRIES = 100_000;
+/**
+ * At a station's pace (one packet per 16 s) about 36 hours of exact memory, 123 KB per station at
+ * most (with slack); older redeliveries are refused by the floor anyway. 100,000 entries (1.5 MB per
+ * station, reached after ~12 days) cost 15 MB on a 10-station daemon for out-of-order readings
+ * more than a day and a half late.
+ */
+export const MAX_EXACT_ENTRIES = 8_192;
 const INITIAL_CAPACITY = 1024;
 /** Slack behind the cap: compacting once per quarter of the cap keeps appends amortised O(1). */
 const SLACK = 1.25;

@@ -53,6 +53,11 @@ export class MinuteColumns {
     return this.#end - this.#start;
   }
 
+  /** Minutes the columns have room for (what they hold in memory). */
+  get capacity(): number {
+    return this.#minutes.length;
+  }
+
   /** First index holding a bucket (iterate `first` up to `end`). */
   get first(): number {
     return this.#start;
@@ -159,7 +164,11 @@ export class MinuteColumns {
   /** Moves the buckets to the front, doubling the arrays when more than half full. */
   #makeRoom(): void {
     const size = this.size;
-    const capacity = size * 2 > this.#minutes.length ? this.#minutes.length * 2 : this.#minutes.length;
+    // Grow only when moving the pruned head out would leave less than a sixteenth free: a restored
+    // 14-day history (restored with a day of headroom) then stays at its size, where doubling
+    // whenever more than half full kept twice the columns for good (docs/performance.md, "Where the
+    // array buffers of a running household daemon are").
+    const capacity = size * 16 > this.#minutes.length * 15 ? this.#minutes.length * 2 : this.#minutes.length;
     const move = <T extends Float64Array | Uint8Array>(array: T, make: (n: number) => T): T => {
       const target = capacity === array.length ? array : make(capacity);
       target.set(array.subarray(this.#start, this.#end));

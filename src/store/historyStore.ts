@@ -26,6 +26,8 @@ import { BUCKET_SLOT_BITS } from './migrations/009_historyStationRows.js';
  * json_patch), so a commit needs only the changed entries.
  */
 const SLOTS = 2 ** BUCKET_SLOT_BITS;
+/** Room after a restored history: a day of minutes, so the columns move their pruned head out instead of doubling. */
+const RESTORE_HEADROOM_MINUTES = 1440;
 /** Slots a database can number (station ids ever stored); the key's low bits. */
 export const MAX_SLOT = SLOTS - 1;
 
@@ -162,7 +164,7 @@ export class HistoryStore {
   async #loadBuckets(restored: ReadonlyMap<string, RestoredStation>, bySlot: ReadonlyMap<number, string>): Promise<Map<string, MinuteColumns>> {
     const columns = new Map<number, MinuteColumns>();
     for (const { slot, n } of await this.#db.all<{ slot: number; n: number }>(`SELECT bucket & ${MAX_SLOT} AS slot, COUNT(*) AS n FROM history_minutes GROUP BY 1`)) {
-      if (restored.has(bySlot.get(slot) ?? '')) columns.set(slot, new MinuteColumns(n + 64));
+      if (restored.has(bySlot.get(slot) ?? '')) columns.set(slot, new MinuteColumns(n + RESTORE_HEADROOM_MINUTES));
     }
     for (let after = -1; ; ) {
       const rows = await this.#db.all<{ bucket: number; rain_mm: number; rain_observed: number; temp_min_c: number | null }>(

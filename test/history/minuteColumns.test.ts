@@ -20,6 +20,23 @@ const operation = fc.oneof(
 );
 
 describe('MinuteColumns (typed-array buckets)', () => {
+  it('a restored 14-day history keeps its size for days of bookings and prunes instead of doubling', () => {
+    const retention = 14 * 1440;
+    const columns = MinuteColumns.from(
+      Array.from({ length: retention }, (_, minute) => ({ minute, rainMm: 0, rainObserved: false, tempMinC: 10 })),
+      retention + 1440,
+    );
+    const restoredCapacity = columns.capacity;
+    // Three days of minutes, pruned to 14 days every 10 minutes as the history does.
+    for (let minute = retention; minute < retention + 3 * 1440; minute++) {
+      columns.put({ minute, rainMm: 0, rainObserved: false, tempMinC: 10 });
+      if (minute % 10 === 0) columns.pruneBefore(minute - retention + 1);
+    }
+    expect(columns.size).toBeLessThanOrEqual(retention + 10);
+    expect(columns.capacity).toBe(restoredCapacity);
+    expect(columns.row(columns.end - 1).minute).toBe(retention + 3 * 1440 - 1);
+  });
+
   it('holds the same buckets as a Map of row objects under any order of puts and prunes', () => {
     fc.assert(
       fc.property(fc.array(operation, { maxLength: 400 }), (operations) => {
