@@ -7,6 +7,7 @@
 import { createServer } from 'node:net';
 import { Aedes } from 'aedes';
 import mqtt from 'mqtt';
+import { answerParent, runHelper } from './ipcChild.js';
 
 const topicFilter = process.argv[2] ?? '#';
 const qos = Number(process.argv[3] ?? 1) as 0 | 1;
@@ -23,19 +24,11 @@ async function main(): Promise<void> {
     count++;
   });
   await subscriber.subscribeAsync(topicFilter, { qos });
-  process.on('message', (message: unknown) => {
-    if (message === 'count') process.send?.({ count });
-    else if (message === 'stop') {
-      void subscriber.endAsync(true).finally(() => {
-        server.close();
-        broker.close(() => process.exit(0));
-      });
-    }
+  answerParent(port, () => count, async () => {
+    await subscriber.endAsync(true);
+    server.close();
+    await new Promise<void>((resolve) => broker.close(() => resolve()));
   });
-  process.send?.({ port });
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  process.exit(1);
-});
+runHelper(main);

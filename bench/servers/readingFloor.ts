@@ -7,12 +7,13 @@
  * debounce timer, no units, no logging, no metrics: the daemon's readings part over this floor is
  * what the daemon's own structure costs.
  *
- * IPC as bench/servers/mqttBaseline.ts: sends {port} when ready, answers "count" with {count},
+ * IPC through ./ipcChild.ts: sends {port} when ready, answers "count" with {count},
  * exits on "stop".
  */
 import { createServer } from 'node:net';
 import { Aedes, type AedesPublishPacket } from 'aedes';
 import { calculate } from '../../src/core/index.js';
+import { answerParent, runHelper } from './ipcChild.js';
 
 const topic = process.argv[2] ?? 'rtl_433/bench/events';
 
@@ -49,17 +50,10 @@ async function main(): Promise<void> {
     count++;
   };
   await new Promise<void>((resolve) => broker.subscribe(topic, deliver, resolve));
-  process.on('message', (message: unknown) => {
-    if (message === 'count') process.send?.({ count });
-    else if (message === 'stop') {
-      server.close();
-      broker.close(() => process.exit(0));
-    }
+  answerParent(port, () => count, async () => {
+    server.close();
+    await new Promise<void>((resolve) => broker.close(() => resolve()));
   });
-  process.send?.({ port });
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  process.exit(1);
-});
+runHelper(main);
