@@ -4,20 +4,15 @@
  * daemon's ingest path minus the daemon. Talks to the parent over IPC:
  * sends {port} when ready, answers "count" with {count}, exits on "stop".
  */
-import { createServer } from 'node:net';
-import { Aedes } from 'aedes';
 import mqtt from 'mqtt';
 import { answerParent, runHelper } from './ipcChild.js';
+import { listenLoopbackBroker } from './loopbackBroker.js';
 
 const topicFilter = process.argv[2] ?? '#';
 const qos = Number(process.argv[3] ?? 1) as 0 | 1;
 
 async function main(): Promise<void> {
-  const broker = await Aedes.createBroker();
-  const server = createServer(broker.handle);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
+  const { port, close } = await listenLoopbackBroker();
   const subscriber = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { clientId: 'bench-null-subscriber', reconnectPeriod: 0 });
   let count = 0;
   subscriber.on('message', () => {
@@ -26,8 +21,7 @@ async function main(): Promise<void> {
   await subscriber.subscribeAsync(topicFilter, { qos });
   answerParent(port, () => count, async () => {
     await subscriber.endAsync(true);
-    server.close();
-    await new Promise<void>((resolve) => broker.close(() => resolve()));
+    await close();
   });
 }
 

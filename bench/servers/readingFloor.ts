@@ -10,10 +10,10 @@
  * IPC through ./ipcChild.ts: sends {port} when ready, answers "count" with {count},
  * exits on "stop".
  */
-import { createServer } from 'node:net';
-import { Aedes, type AedesPublishPacket } from 'aedes';
+import type { AedesPublishPacket } from 'aedes';
 import { calculate } from '../../src/core/index.js';
 import { answerParent, runHelper } from './ipcChild.js';
+import { listenLoopbackBroker } from './loopbackBroker.js';
 
 const topic = process.argv[2] ?? 'rtl_433/bench/events';
 
@@ -29,11 +29,7 @@ interface Rtl433Event {
 }
 
 async function main(): Promise<void> {
-  const broker = await Aedes.createBroker();
-  const server = createServer(broker.handle);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
+  const { broker, port, close } = await listenLoopbackBroker();
   let count = 0;
   const deliver = (packet: AedesPublishPacket, done: () => void): void => {
     done();
@@ -51,8 +47,7 @@ async function main(): Promise<void> {
   };
   await new Promise<void>((resolve) => broker.subscribe(topic, deliver, resolve));
   answerParent(port, () => count, async () => {
-    server.close();
-    await new Promise<void>((resolve) => broker.close(() => resolve()));
+    await close();
   });
 }
 
