@@ -59,7 +59,15 @@ export interface StationStatePayload {
 /** A copy of the checks a caller may change (each check and its reasons copied; src/station/modelledReasons.ts edits them). */
 function copiedChecks(checks: unknown): unknown {
   if (typeof checks !== 'object' || checks === null) return checks;
-  return Object.fromEntries(Object.entries(checks).map(([name, check]) => [name, typeof check === 'object' && check !== null ? { ...check, reasons: Array.isArray((check as { reasons?: unknown }).reasons) ? [...(check as { reasons: unknown[] }).reasons] : (check as { reasons?: unknown }).reasons } : check]));
+  const copy: Record<string, unknown> = {};
+  for (const [name, check] of Object.entries(checks)) copy[name] = copiedCheck(check);
+  return copy;
+}
+
+function copiedCheck(check: unknown): unknown {
+  if (typeof check !== 'object' || check === null) return check;
+  const { reasons } = check as { reasons?: unknown };
+  return { ...check, reasons: Array.isArray(reasons) ? [...(reasons as unknown[])] : reasons };
 }
 
 export function buildStatePayload(parts: StatePayloadParts): StationStatePayload {
@@ -108,27 +116,13 @@ function membersWithoutMarkup(payload: StationStatePayload): StationStatePayload
   return copy ?? payload;
 }
 
-/** Plain texts of the reasons seen lately: the same reasons recur from reading to reading (bounded, emptied when full). */
-const plainTexts = new Map<string, string>();
-const PLAIN_TEXTS_KEPT = 1024;
-
-function plainText(text: string): string {
-  let plain = plainTexts.get(text);
-  if (plain === undefined) {
-    plain = plainReason(text);
-    if (plainTexts.size >= PLAIN_TEXTS_KEPT) plainTexts.clear();
-    plainTexts.set(text, plain);
-  }
-  return plain;
-}
-
 /**
  * Strings with `<b>` markup as plain text, everywhere in the payload (other strings and values
  * unchanged). Copy on write: an object or array without markup below it is returned as it is, so a
  * state shares the parts that need no change (nothing changes a state once built).
  */
 function withoutMarkup<T>(value: T): T {
-  if (typeof value === 'string') return (value.includes('<') ? plainText(value) : value) as T;
+  if (typeof value === 'string') return (value.includes('<') ? plainReason(value) : value) as T;
   if (typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;
