@@ -3,12 +3,14 @@
  * save waits for the history's commit (the shared commit's driver) instead of committing on its own,
  * and rows of earlier versions (JSON text) still load.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ForecastHour } from '../../src/core/forecastProjection.js';
 import { Database } from '../../src/store/database.js';
 import { ForecastStore, type CachedForecast } from '../../src/store/forecastStore.js';
+import { MIGRATIONS } from '../../src/store/migrations/index.js';
+import { makeTempDir } from '../helpers/httpTempDir.js';
 import { SharedCommit } from '../../src/store/sharedCommit.js';
 import { useTempDatabase } from '../helpers/tempDatabase.js';
 
@@ -24,6 +26,18 @@ function recordedHours(): ForecastHour[] {
     values: { temperature: hourly.temperature_2m![index]!, humidity: hourly.relative_humidity_2m![index]!, wind_speed: hourly.wind_speed_10m![index]! },
     precipitationMm: hourly.precipitation![index]!,
     precipitationProbabilityPct: hourly.precipitation_probability![index]!,
+  }));
+}
+
+/** Hours whose values deflate little (a real forecast's do not repeat like the recorded dry day's): about 2 KB deflated. */
+function noisyHours(seed: number): ForecastHour[] {
+  let state = seed;
+  const next = (): number => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+  return Array.from({ length: 74 }, (_, index) => ({
+    timeMs: START_MS + index * HOUR_MS,
+    values: { temperature: Math.round(next() * 300) / 10, humidity: Math.round(next() * 100), wind_speed: Math.round(next() * 400) / 10, solar: Math.round(next() * 900) },
+    precipitationMm: Math.round(next() * 50) / 10,
+    precipitationProbabilityPct: Math.round(next() * 100),
   }));
 }
 
@@ -86,6 +100,19 @@ describe('ForecastStore', () => {
     release();
   });
 
+  it('a save rewrites one database page, also when the deflated hours are over 1 KB (no overflow page, no freelist)', async () => {
+    const store = new ForecastStore(temp.db);
+    const stations = Array.from({ length: 10 }, (_, index) => `station${index}`);
+    for (const [index, station] of stations.entries()) await store.save(station, forecast(START_MS, noisyHours(index + 1)));
+    const row = await temp.db.get<{ bytes: number }>("SELECT length(hours) AS bytes FROM forecast_cache WHERE station = 'station3'");
+    expect(row!.bytes).toBeGreaterThan(1500);
+    const walFrames = (): number => (statSync(`${temp.dbPath}-wal`).size - 32) / (4096 + 24);
+    const before = walFrames();
+    await store.save('station3', forecast(START_MS + HOUR_MS, noisyHours(99)));
+    expect(walFrames() - before).toBe(1);
+    expect((await store.loadAll()).get('station3')).toEqual(forecast(START_MS + HOUR_MS, noisyHours(99)));
+  });
+
   it('reads rows earlier versions wrote as JSON text, and skips a damaged blob', async () => {
     const hours = recordedHours();
     await temp.db.run("INSERT INTO forecast_cache (station, source, fetched_at_ms, hours) VALUES ('old', 'mqtt', 5, ?)", [JSON.stringify(hours)]);
@@ -93,5 +120,23 @@ describe('ForecastStore', () => {
     const loaded = await new ForecastStore(temp.db).loadAll();
     expect(loaded.get('old')).toEqual({ source: 'mqtt', fetchedAtMs: 5, hours, validators: {} });
     expect(loaded.has('broken')).toBe(false);
+  });
+
+  it('migration 12 keeps the forecasts an earlier version cached (JSON text in the WITHOUT ROWID table)', async () => {
+    const temp = makeTempDir('mow-forecast-');
+    try {
+      const hours = recordedHours();
+      const old = await Database.open(temp.dbPath, { migrations: MIGRATIONS.filter((migration) => migration.version < 12) });
+      await old.run("INSERT INTO forecast_cache (station, source, fetched_at_ms, etag, hours) VALUES ('garden', 'open-meteo', 7, ?, ?)", ['"v0"', JSON.stringify(hours)]);
+      await old.close();
+      const migrated = await Database.open(temp.dbPath);
+      try {
+        expect(await new ForecastStore(migrated).loadAll()).toEqual(new Map([['garden', { source: 'open-meteo', fetchedAtMs: 7, hours, validators: { etag: '"v0"' } }]]));
+      } finally {
+        await migrated.close();
+      }
+    } finally {
+      temp.cleanup();
+    }
   });
 });
