@@ -51,6 +51,11 @@ interface Queue {
   bytes: number;
 }
 
+function asBytes(payload: unknown): Uint8Array | undefined {
+  if (typeof payload === 'string') return Buffer.from(payload);
+  return payload instanceof Uint8Array ? payload : undefined;
+}
+
 function packetBytes(packet: object): number {
   const payload = 'payload' in packet ? packet.payload : undefined;
   if (typeof payload === 'string') return Buffer.byteLength(payload);
@@ -152,10 +157,14 @@ export class SessionStore extends MemoryPersistence {
    * aedes reads a SUBSCRIBE's retained messages ahead of handing them over, and the subscription is
    * live before the read: a message stored after the read reaches the subscriber live, so the copy
    * read before it must not follow it. Told by the payload object, which the store keeps from the
-   * publish and hands over as it is; a repeated payload object is the same content, so harmless.
+   * publish and aedes hands over as it is; failing that (a copy), by its bytes: a copy equal to what
+   * the topic holds is not older, whichever publish it came from.
    */
   holdsRetained(message: RetainedCandidate): boolean {
-    return this.#retainedNow.get(message.topic) === message.payload;
+    const now = this.#retainedNow.get(message.topic);
+    if (now === message.payload) return true;
+    const [held, copy] = [asBytes(now), asBytes(message.payload)];
+    return held !== undefined && copy !== undefined && Buffer.compare(held, copy) === 0;
   }
 
   /** A retained copy for a SUBSCRIBE whose topic was replaced (or deleted) since it was read. */

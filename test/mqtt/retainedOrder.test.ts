@@ -185,3 +185,38 @@ describe('retained messages and live ones published during a SUBSCRIBE', () => {
     expect(received.filter((line) => line.startsWith('weather/garden')).at(-1)).toBe('weather/garden=reading 2');
   });
 });
+
+describe('the session store knows which retained message each topic holds', () => {
+  const limits = { maxSessions: 2, maxSubscriptionsPerSession: 10, maxQueuedMessages: 10, maxQueuedBytes: 1024 };
+  const publish = (topic: string, payload: Buffer | string, brokerId: string | null = 'broker', retain = true) =>
+    ({ cmd: 'publish', topic, payload, qos: 1, retain, dup: false, brokerId, brokerCounter: 1 }) as never;
+
+  it('tells a copy of what a topic holds from one replaced or deleted since it was read', async () => {
+    const store = new SessionStore(limits, () => true);
+    const go = Buffer.from(GO);
+    await store.storeRetained(publish(STATE, go));
+    expect(store.holdsRetained({ topic: STATE, payload: go })).toBe(true);
+    // A copy with the same bytes is not older, whichever publish it came from.
+    expect(store.holdsRetained({ topic: STATE, payload: Buffer.from(GO) })).toBe(true);
+    expect(store.holdsRetained({ topic: STATE, payload: GO })).toBe(true);
+    await store.storeRetained(publish(STATE, Buffer.from(STOP)));
+    expect(store.holdsRetained({ topic: STATE, payload: go })).toBe(false);
+    expect(store.isStaleRetainedCopy({ topic: STATE, payload: go, retain: true, brokerId: null })).toBe(true);
+    // Live messages are never judged, also when they keep their retain flag.
+    expect(store.isStaleRetainedCopy({ topic: STATE, payload: go, retain: true, brokerId: 'broker' })).toBe(false);
+    await store.storeRetained(publish(STATE, Buffer.alloc(0)));
+    expect(store.holdsRetained({ topic: STATE, payload: Buffer.from(STOP) })).toBe(false);
+    expect(store.holdsRetained({ topic: 'never/retained', payload: Buffer.alloc(0) })).toBe(false);
+  });
+
+  it('clears no queued message for a dropped retained copy, which was never queued', async () => {
+    const store = new SessionStore(limits, () => true);
+    const client = { id: 'mower-controller' } as never;
+    await store.outgoingEnqueue({ clientId: 'mower-controller' }, publish(STATE, STOP));
+    expect(await store.outgoingClearMessageId(client, publish(STATE, GO, null))).toBeUndefined();
+    expect(store.queued('mower-controller').messages).toBe(1);
+    // A queued message is still cleared by its own (here still undefined) message id.
+    expect(await store.outgoingClearMessageId(client, publish(STATE, STOP, 'broker', false))).toMatchObject({ topic: STATE, payload: STOP });
+    expect(store.queued('mower-controller').messages).toBe(0);
+  });
+});
