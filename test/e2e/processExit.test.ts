@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { BUILT_CLI } from '../helpers/httpCli.js';
 import { useDaemonProcess } from '../helpers/httpDaemon.js';
 import { waitFor } from '../helpers/httpTempDir.js';
+import { SLOW_TEST_TIMEOUT_MS } from '../helpers/wait.js';
 
 /** Preloaded into the daemon: on SIGUSR2 it throws or rejects where nothing catches it, as a stray bug would. */
 const FAULT_INJECTOR = `data:text/javascript,${encodeURIComponent(`
@@ -20,7 +21,8 @@ process.on('SIGUSR2', () => {
 /** Well below the 5 s forced-exit and linger limits: the daemon ends by itself. */
 const EXIT_BUDGET_MS = 3000;
 
-describe('process lifecycle of the built daemon', () => {
+// Built daemons started and stopped (the start alone may take seconds on a loaded machine).
+describe('process lifecycle of the built daemon', { timeout: SLOW_TEST_TIMEOUT_MS }, () => {
   const fixture = useDaemonProcess();
   const env = fixture.env;
 
