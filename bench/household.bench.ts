@@ -17,6 +17,12 @@
  *
  * Baselines in the same run: an idle `node` process with nothing loaded (the floor of any
  * process), and one with a 1 s interval (the floor of a daemon that checks the clock each second).
+ *
+ * Switches: BENCH_HOUSEHOLD_SECONDS (window), BENCH_HOUSEHOLD_SETTLE_SECONDS (from /health to the
+ * window), BENCH_HOUSEHOLD_ONLY=1 (the household window alone), BENCH_HOUSEHOLD_PART=<part> (one part
+ * alone), BENCH_HOUSEHOLD_SLICE_SECONDS (log each slice of the window: start-up still dying away shows),
+ * BENCH_BASELINE_ROOT (only the forecast part, this build's and the baseline's alternately,
+ * BENCH_HOUSEHOLD_ROUNDS rounds). Each window reports its main thread's share of the CPU.
  */
 import { join } from 'node:path';
 import type { Benchmark, BenchContext, BenchOutcome } from './lib/benchmark.js';
