@@ -12,6 +12,7 @@ import { QuietHoursTimeline } from '../../src/core/forecastQuietHours.js';
 import { quietHoursReason, type QuietHoursSettings } from '../../src/core/lawn/quietHours.js';
 import type { CalculationContext } from '../../src/core/index.js';
 import { buildForecastDetail, compactForecast, ForecastMemo, type ReportRequest } from '../../src/forecast/forecastReport.js';
+import { stateText } from '../../src/station/stateText.js';
 import { parseOpenMeteo } from '../../src/openmeteo/openMeteoResponse.js';
 import type { CachedForecast } from '../../src/store/forecastStore.js';
 import { SLOW_TEST_TIMEOUT_MS } from '../helpers/wait.js';
@@ -83,6 +84,8 @@ describe('forecast builds that keep the previous build', { timeout: SLOW_TEST_TI
         const fresh = buildForecastDetail({ ...request, rules: { rainLeadMinutes: 30, allowedAt: (ms) => quietHoursReason(ms, BERLIN, QUIET) === undefined } });
         expect(JSON.stringify(kept)).toBe(JSON.stringify(fresh));
         expect(JSON.stringify(compactForecast(kept))).toBe(JSON.stringify(compactForecast(fresh)));
+        // The state carries the compact form's kept text, put together from the kept hours' texts.
+        expect(stateText({ station: 's', forecast: compactForecast(kept), mowable: true })).toBe(JSON.stringify({ station: 's', forecast: compactForecast(fresh), mowable: true }));
       }
     }), { numRuns: 60 });
   });
