@@ -82,3 +82,44 @@ export class SharedCommit {
     return true;
   }
 }
+
+/**
+ * Rows of one writer keyed by what they replace (a station's forecast, a station's balances): the
+ * newest write per key wins and goes into the driver's next commit, or, without a driver (the CLI,
+ * a daemon without histories), is written at once in a transaction of its own.
+ */
+export class KeyedStage {
+  readonly #commit: SharedCommit;
+  #staged = new Map<string, (db: Database) => Promise<void>>();
+
+  constructor(db: Database) {
+    this.#commit = SharedCommit.of(db);
+    this.#commit.join({ take: () => this.#take() });
+  }
+
+  /** Resolves once the write is staged for the driver's commit, or committed. */
+  async stage(key: string, write: (db: Database) => Promise<void>): Promise<void> {
+    this.#staged.set(key, write);
+    if (this.#commit.staged()) return;
+    await this.#commit.commit();
+  }
+
+  /** Commits what is staged, so a read sees it. */
+  async settle(): Promise<void> {
+    if (this.#staged.size > 0) await this.#commit.commit();
+  }
+
+  #take(): StagedRows | undefined {
+    if (this.#staged.size === 0) return undefined;
+    const taken = this.#staged;
+    this.#staged = new Map();
+    return {
+      write: async (db) => {
+        for (const write of taken.values()) await write(db);
+      },
+      restore: () => {
+        for (const [key, write] of taken) if (!this.#staged.has(key)) this.#staged.set(key, write);
+      },
+    };
+  }
+}

@@ -13,6 +13,7 @@ import { publicService } from './008_publicService.js';
 import { historyStationRows } from './009_historyStationRows.js';
 import { uploadRefusals } from './010_uploadRefusals.js';
 import { chartSeries } from './011_chartSeries.js';
+import { forecastCacheRowid } from './012_forecastCacheRowid.js';
 
 import type { Migration } from './migration.js';
 
@@ -30,4 +31,5 @@ export const MIGRATIONS: readonly Migration[] = [
   historyStationRows,
   uploadRefusals,
   chartSeries,
+  forecastCacheRowid,
 ];
