@@ -17,6 +17,12 @@
  *
  * Baselines in the same run: an idle `node` process with nothing loaded (the floor of any
  * process), and one with a 1 s interval (the floor of a daemon that checks the clock each second).
+ *
+ * Switches: BENCH_HOUSEHOLD_SECONDS (window), BENCH_HOUSEHOLD_SETTLE_SECONDS (from /health to the
+ * window), BENCH_HOUSEHOLD_ONLY=1 (the household window alone), BENCH_HOUSEHOLD_PART=<part> (one part
+ * alone), BENCH_HOUSEHOLD_SLICE_SECONDS (log each slice of the window: start-up still dying away shows),
+ * BENCH_BASELINE_ROOT (only the forecast part, this build's and the baseline's alternately,
+ * BENCH_HOUSEHOLD_ROUNDS rounds). Each window reports its main thread's share of the CPU.
  */
 import { join } from 'node:path';
 import type { Benchmark, BenchContext, BenchOutcome } from './lib/benchmark.js';
@@ -26,16 +32,17 @@ import { cliAvailable, spawnDaemon, waitHealthy } from './lib/daemon.js';
 import { callCalculate, pollStatusPage, publishAtStationPace, startFakeForecast, type FakeForecast, type LoadCounts } from './lib/householdLoad.js';
 import { connectPublisher, publishAtRate } from './lib/mqttLoad.js';
 import { cpuPerEventMs, openCpuWindow } from './lib/cpuWindow.js';
-import { ioDelta, MIB, readCpuMicros, readIo, RssSampler } from './lib/proc.js';
+import { ioDelta, MIB, readCpuMicros, readIo, readMainThreadCpuNs, RssSampler } from './lib/proc.js';
 import { atMost, measured, notMeasured, type Figure } from './lib/report.js';
 import { benchStations, rtl433Readings } from './lib/rtl433.js';
 import { seedHistory } from './lib/seedHistory.js';
 import { makeTempDir } from './lib/tempDir.js';
 import { sleep, waitFor } from './lib/time.js';
+import { median } from './lib/stats.js';
 
 const STATION_COUNT = 10;
 /** Seconds from /health to the window: start-up work and V8's memory reducer are done by then. */
-const SETTLE_S = 60;
+const SETTLE_S = Number(process.env.BENCH_HOUSEHOLD_SETTLE_SECONDS) || 60;
 const WARM_UP_PER_STATION = 20;
 const DAY_S = 86_400;
 const PARTS = ['idle', 'readings', 'forecast', 'household'] as const;
@@ -46,6 +53,8 @@ interface WindowFigures {
   /** CPU from spawn to the start of the window (start-up, first recomputes, settling). */
   startupCpuSeconds: number;
   cpuSeconds: number;
+  /** The main thread's share of cpuSeconds (the rest: V8's GC helpers, libuv's pool). */
+  mainThreadCpuSeconds: number;
   writeBytes: number;
   peakRssBytes: number;
   counts: LoadCounts;
@@ -82,8 +91,23 @@ async function warmUp(publisher: Awaited<ReturnType<typeof connectPublisher>>): 
   await sleep(5000);
 }
 
+/** Seconds of each slice of a window whose CPU is logged on its own (BENCH_HOUSEHOLD_SLICE_SECONDS; 0: none): shows start-up work that is still dying away. */
+const SLICE_S = Number(process.env.BENCH_HOUSEHOLD_SLICE_SECONDS) || 0;
+
+/** Sleeps for the window, logging the CPU (all threads, main thread) of each slice when slices are asked for. */
+async function sleepInSlices(pid: number, seconds: number, log: (text: string) => void): Promise<void> {
+  if (SLICE_S <= 0 || SLICE_S >= seconds) return sleep(seconds * 1000);
+  for (let start = 0; start < seconds; start += SLICE_S) {
+    const length = Math.min(SLICE_S, seconds - start);
+    const all = openCpuWindow(pid);
+    const main = openCpuWindow(pid, readMainThreadCpuNs);
+    await sleep(length * 1000);
+    log(`slice ${start}-${start + length} s: ${(all().cpuSeconds * 1000).toFixed(0)} ms CPU (main thread ${(main().cpuSeconds * 1000).toFixed(0)} ms)`);
+  }
+}
+
 /** Drives the part's load for `seconds` while measuring the daemon from outside. */
-async function measureWindow(part: Part, ports: { http: number; broker: number }, pid: number, seconds: number, apiKey: string): Promise<Omit<WindowFigures, 'startupCpuSeconds'>> {
+async function measureWindow(context: BenchContext, part: Part, ports: { http: number; broker: number }, pid: number, seconds: number, apiKey: string): Promise<Omit<WindowFigures, 'startupCpuSeconds'>> {
   const counts: LoadCounts = { readings: 0, httpRequests: 0, httpFailures: 0 };
   const stop = new AbortController();
   const publisher = part === 'idle' ? undefined : await connectWhenListening(ports.broker);
@@ -91,6 +115,7 @@ async function measureWindow(part: Part, ports: { http: number; broker: number }
   const rss = new RssSampler(pid);
   // Per-thread schedstat (ns): /proc/<pid>/stat counts 10 ms ticks, 4 of them in an idle minute.
   const cpu = openCpuWindow(pid);
+  const mainThread = openCpuWindow(pid, readMainThreadCpuNs);
   const ioBefore = readIo(pid);
   rss.start(250);
   const loads: Promise<unknown>[] = [];
@@ -98,17 +123,18 @@ async function measureWindow(part: Part, ports: { http: number; broker: number }
   if (part === 'household') {
     loads.push(pollStatusPage(ports.http, 'bench0', stop.signal, counts), callCalculate(ports.http, apiKey, stop.signal, counts));
   }
-  await sleep(seconds * 1000);
+  await sleepInSlices(pid, seconds, (text) => context.log(`${part}: ${text}`));
   const { cpuSeconds } = cpu();
+  const mainThreadCpuSeconds = mainThread().cpuSeconds;
   const writeBytes = ioDelta(readIo(pid), ioBefore).writeBytes;
   rss.stop();
   stop.abort();
   await Promise.allSettled(loads);
   await publisher?.endAsync();
-  return { seconds, cpuSeconds, writeBytes, peakRssBytes: rss.peakBytes, counts };
+  return { seconds, cpuSeconds, mainThreadCpuSeconds, writeBytes, peakRssBytes: rss.peakBytes, counts };
 }
 
-async function runPart(context: BenchContext, part: Part, seconds: number): Promise<WindowFigures> {
+async function runPart(context: BenchContext, part: Part, seconds: number, root = context.repoRoot): Promise<WindowFigures> {
   const dir = makeTempDir();
   const dbPath = join(dir, 'mowability.db');
   const withStations = part !== 'idle';
@@ -116,7 +142,7 @@ async function runPart(context: BenchContext, part: Part, seconds: number): Prom
   const apiKey = await createKey(context.repoRoot, dbPath, 'household');
   const forecast = part === 'forecast' || part === 'household' ? await startFakeForecast(context.repoRoot) : undefined;
   const daemon = await spawnDaemon({
-    repoRoot: context.repoRoot,
+    repoRoot: root,
     dir,
     nodeArgs: context.daemonNodeArgs,
     env: { MOWABILITY_TIMEZONE: 'UTC', ...(forecast ? { MOWABILITY_FORECAST_OPEN_METEO_URL: forecast.baseUrl } : {}) },
@@ -127,8 +153,8 @@ async function runPart(context: BenchContext, part: Part, seconds: number): Prom
     if (forecast) await waitFor(() => forecast.requests >= STATION_COUNT, { timeoutMs: 60_000, intervalMs: 100, what: 'every station fetched its forecast' });
     await sleep(SETTLE_S * 1000); // start-up work and V8's memory reducer are not a household day's
     const startupCpuSeconds = readCpuMicros(daemon.child.pid) / 1e6;
-    const figures = { ...(await measureWindow(part, { http: daemon.httpPort, broker: daemon.brokerPort }, daemon.child.pid, seconds, apiKey)), startupCpuSeconds };
-    context.log(`${part}: ${figures.cpuSeconds.toFixed(2)} CPU-s in ${seconds} s, ${figures.counts.readings} readings, ${figures.counts.httpRequests} requests; start-up ${startupCpuSeconds.toFixed(2)} CPU-s`);
+    const figures = { ...(await measureWindow(context, part, { http: daemon.httpPort, broker: daemon.brokerPort }, daemon.child.pid, seconds, apiKey)), startupCpuSeconds };
+    context.log(`${root === context.repoRoot ? '' : `${root}: `}${part}: ${figures.cpuSeconds.toFixed(2)} CPU-s (main thread ${figures.mainThreadCpuSeconds.toFixed(2)}) in ${seconds} s, ${figures.counts.readings} readings, ${figures.counts.httpRequests} requests; start-up ${startupCpuSeconds.toFixed(2)} CPU-s`);
     return figures;
   } finally {
     await daemon.child.stop();
@@ -184,12 +210,53 @@ function figuresOf(runs: Record<Part, WindowFigures>, baselines: Baselines, seco
   ];
 }
 
+const BASELINE_ROOT = process.env.BENCH_BASELINE_ROOT;
+const FORECAST_ROUNDS = Number(process.env.BENCH_HOUSEHOLD_ROUNDS) || 2;
+
+/**
+ * With BENCH_BASELINE_ROOT (a built checkout of an older version): only the forecast part (forecast
+ * window − readings window), this build's and the baseline's daemons alternately, BENCH_HOUSEHOLD_ROUNDS
+ * rounds each (default 2), and the ratio of the medians.
+ */
+async function forecastPartAgainst(context: BenchContext, baselineRoot: string, seconds: number): Promise<BenchOutcome> {
+  const part = async (root: string): Promise<number> => {
+    const readings = await runPart(context, 'readings', seconds, root);
+    const forecast = await runPart(context, 'forecast', seconds, root);
+    const main = perDay(forecast.mainThreadCpuSeconds - readings.mainThreadCpuSeconds, seconds);
+    context.log(`${root}: forecast part ${perDay(forecast.cpuSeconds - readings.cpuSeconds, seconds).toFixed(1)} CPU-s/day, main thread ${main.toFixed(1)}`);
+    return perDay(forecast.cpuSeconds - readings.cpuSeconds, seconds);
+  };
+  const own: number[] = [];
+  const base: number[] = [];
+  for (let round = 0; round < FORECAST_ROUNDS; round++) {
+    own.push(await part(context.repoRoot));
+    base.push(await part(baselineRoot));
+  }
+  const ownDay = median(own);
+  const baseDay = median(base);
+  const rounds = (values: number[]): string => values.map((v) => v.toFixed(1)).join('/');
+  return {
+    figures: [
+      measured('household.forecastPart', 'CPU per day, forecast part', ownDay, 'CPU-s', undefined, `rounds ${rounds(own)}; ${seconds} s windows`),
+      measured('household.forecastPartBaseline', 'CPU per day, forecast part, baseline', baseDay, 'CPU-s', undefined, `rounds ${rounds(base)}; ${baselineRoot}`),
+      measured('household.forecastVsBaseline', 'baseline forecast part / forecast part', baseDay / ownDay, 'x'),
+    ],
+    details: { seconds, own, base, baseline: baselineRoot },
+  };
+}
+
 export const householdBenchmark: Benchmark = {
   name: 'household',
   title: "A household day: 10 stations at a station's pace, forecast, lawn memory, a status page and a REST client",
   async run(context: BenchContext): Promise<BenchOutcome> {
     if (!cliAvailable(context.repoRoot)) return { figures: [notMeasured('household.cpuPerDay', 'CPU per household day', 'CPU-s', 'dist/cli/main.js does not exist', atMost(150))], details: {} };
     const seconds = Number(process.env.BENCH_HOUSEHOLD_SECONDS) || (context.quick ? 60 : 300);
+    if (BASELINE_ROOT) return forecastPartAgainst(context, BASELINE_ROOT, seconds);
+    const only = process.env.BENCH_HOUSEHOLD_PART as Part | undefined;
+    if (only !== undefined && PARTS.includes(only)) {
+      const figures = await runPart(context, only, seconds);
+      return { figures: [measured(`household.${only}CpuPerDay`, `CPU per day, ${only} window alone`, perDay(figures.cpuSeconds, seconds), 'CPU-s')], details: { seconds, runs: { [only]: figures } } };
+    }
     if (process.env.BENCH_HOUSEHOLD_ONLY === '1') {
       const household = await runPart(context, 'household', seconds);
       return { figures: totalOnly(household, seconds), details: { seconds, settleSeconds: SETTLE_S, runs: { household } } };

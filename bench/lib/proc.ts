@@ -147,3 +147,12 @@ export function readThreadCpuNs(pid: number): number {
   }
   return total;
 }
+
+/** CPU time of `pid`'s main thread (the thread whose id is the process id) in nanoseconds, from its schedstat; 0 when it cannot be read. */
+export function readMainThreadCpuNs(pid: number): number {
+  try {
+    return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[0]);
+  } catch {
+    return 0;
+  }
+}

@@ -128,9 +128,17 @@ function overlapMm(span: RainSpan, fromMs: number, toMs: number): number {
   return overlap <= 0 ? 0 : (span.mm * overlap) / (span.toMs - span.fromMs);
 }
 
-function round(value: number, digits = 2): number {
-  const factor = 10 ** digits;
-  return Math.round(value * factor) / factor;
+/** Rounded to two decimals (the projected inputs' precision). */
+function round(value: number): number {
+  return Math.round(value * 100) / 100;
+}
+
+type Sources = Partial<Record<FieldName, InputSource>>;
+
+/** Sets a projected field and where it came from (in the order the fields are set: the input's key order). */
+function put(input: CalculationInput & ExtensionInput, source: Sources, field: FieldName, value: number, from: InputSource): void {
+  input[field] = round(value);
+  source[field] = from;
 }
 
 /** The slots of the forecast within the horizon, oldest first, with their expected rain. */
@@ -161,40 +169,37 @@ export function projectForecast(request: ProjectionRequest): ProjectedHour[] {
   const projected = planned.map(({ hour, span }, index): ProjectedHour => {
     const endMs = hour.timeMs;
     const input: CalculationInput & ExtensionInput = {};
-    const source: Partial<Record<FieldName, InputSource>> = {};
-    const set = (field: FieldName, value: number, from: InputSource): void => {
-      input[field] = round(value);
-      source[field] = from;
-    };
+    const source: Sources = {};
     const first = span.fromMs === nowMs;
     for (const field of FORECAST_FIELDS) {
       const observedNow = first ? current[field] : undefined;
       const forecast = hour.values[field];
-      if (observedNow !== undefined) set(field, observedNow, 'observed');
-      else if (forecast !== undefined && Number.isFinite(forecast)) set(field, forecast, 'forecast');
+      if (observedNow !== undefined) put(input, source, field, observedNow, 'observed');
+      else if (forecast !== undefined && Number.isFinite(forecast)) put(input, source, field, forecast, 'forecast');
     }
     const slotRateMmH = span.mm / ((span.toMs - span.fromMs) / HOUR_MS);
     const observedRate = first ? current.precipitation_rate : undefined;
-    set('precipitation_rate', Math.max(slotRateMmH, observedRate ?? 0), observedRate === undefined ? 'forecast' : 'combined');
+    put(input, source, 'precipitation_rate', Math.max(slotRateMmH, observedRate ?? 0), observedRate === undefined ? 'forecast' : 'combined');
 
     for (const [field, minutes] of RAIN_WINDOWS) {
       const fromMs = endMs - minutes * MINUTE_MS;
-      if (fromMs >= nowMs) set(field, forecastRain(rainy, index, fromMs, endMs), 'forecast');
-      else if (current[field] !== undefined) set(field, observed.rainSince(fromMs) + forecastRain(rainy, index, fromMs, endMs), 'combined');
+      if (fromMs >= nowMs) put(input, source, field, forecastRain(rainy, index, fromMs, endMs), 'forecast');
+      else if (current[field] !== undefined) put(input, source, field, observed.rainSince(fromMs) + forecastRain(rainy, index, fromMs, endMs), 'combined');
     }
     for (const [field, minutes] of TEMPERATURE_WINDOWS) {
       const fromMs = endMs - minutes * MINUTE_MS;
       if (fromMs >= nowMs) {
         const lowest = forecastMinTemp(planned, index, fromMs, Number.POSITIVE_INFINITY);
-        if (lowest !== undefined) set(field, lowest, 'forecast');
+        if (lowest !== undefined) put(input, source, field, lowest, 'forecast');
       } else if (current[field] !== undefined) {
-        const lowest = forecastMinTemp(planned, index, fromMs, observed.minTempSince(fromMs)) ?? observed.minTempSince(fromMs);
-        if (Number.isFinite(lowest)) set(field, lowest, 'combined');
+        const observedLowest = observed.minTempSince(fromMs);
+        const lowest = forecastMinTemp(planned, index, fromMs, observedLowest) ?? observedLowest;
+        if (Number.isFinite(lowest)) put(input, source, field, lowest, 'combined');
       }
     }
     if (isRainExpected(span.mm)) lastRain = span;
     const sinceRain = minutesSinceRain(lastRain, current.minutes_since_rain, nowMs, endMs);
-    if (sinceRain !== undefined) set('minutes_since_rain', sinceRain.minutes, sinceRain.source);
+    if (sinceRain !== undefined) put(input, source, 'minutes_since_rain', sinceRain.minutes, sinceRain.source);
     if (current.minutes_since_irrigation !== undefined) {
       input.minutes_since_irrigation = Math.min(MAX_MINUTES_SINCE_IRRIGATION, current.minutes_since_irrigation + Math.floor((endMs - nowMs) / MINUTE_MS));
     }

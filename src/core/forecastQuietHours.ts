@@ -18,7 +18,7 @@
  * and NIGHT_DAYS UTC days per location.
  */
 import { localDateTime } from './season.js';
-import { nightCauseIn, nightSpans, quietHoursCause, type Location, type NightSpan, type QuietHoursSettings } from './lawn/quietHours.js';
+import { nightCauseIn, nightSpans, quietHoursCause, type Location, type NightSpan, type QuietCause, type QuietHoursSettings } from './lawn/quietHours.js';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
@@ -47,6 +47,26 @@ export class QuietHoursTimeline {
     const settings = this.#settings;
     if (settings.night && location && nightCauseIn(this.#nightSpans(ms, location), ms, settings.marginMinutes) !== undefined) return false;
     return this.#localAllows(ms);
+  }
+
+  /**
+   * The cause `quietHoursCause(ms, location, settings)` gives, and the first instant after `ms` at which
+   * it could be a different one (`untilMs`): the same cause holds for every instant in [ms, untilMs).
+   * The edges are the night spans' starts and ends and the end of their UTC day, and the next local
+   * noise-hour boundary or midnight (Sundays, holidays) at the offset in force at `ms`; when the
+   * offset changes before that edge (a DST change), the end of the UTC minute or, within a minute whose
+   * offset changes, `ms + 1`.
+   */
+  causeUntil(ms: number, location: Location | undefined): { cause: QuietCause | undefined; untilMs: number } {
+    const settings = this.#settings;
+    let untilMs = Number.POSITIVE_INFINITY;
+    if (settings.night && location) {
+      const spans = this.#nightSpans(ms, location);
+      untilMs = nextNightEdge(spans, ms);
+      const night = nightCauseIn(spans, ms, settings.marginMinutes);
+      if (night !== undefined) return { cause: night, untilMs };
+    }
+    return { cause: quietHoursCause(ms, undefined, settings), untilMs: Math.min(untilMs, nextLocalEdge(ms, settings)) };
   }
 
   #nightSpans(ms: number, location: Location): NightSpan[] {
@@ -83,6 +103,41 @@ export class QuietHoursTimeline {
     }
     return allowed;
   }
+}
+
+/** The first start or end of a span after `ms`, or the end of ms's UTC day (the spans are that day's). */
+function nextNightEdge(spans: readonly NightSpan[], ms: number): number {
+  let edge = (Math.floor(ms / DAY_MS) + 1) * DAY_MS;
+  for (const span of spans) {
+    if (span.kind !== 'night') continue;
+    if (span.fromMs > ms && span.fromMs < edge) edge = span.fromMs;
+    if (span.toMs > ms && span.toMs < edge) edge = span.toMs;
+  }
+  return edge;
+}
+
+/** Local wall time at `ms` minus `ms` (the UTC offset), to the second. */
+function offsetAt(ms: number, timeZone: string): number {
+  const t = localDateTime(ms, timeZone);
+  return Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute, t.second) - Math.floor(ms / 1000) * 1000;
+}
+
+/**
+ * The first instant after `ms` at which noise hours, Sundays or holidays could answer differently: the
+ * next local noise boundary or midnight. tzdata does not change a zone's offset twice within a day, so
+ * an offset equal at `ms` and just before that instant held throughout.
+ */
+function nextLocalEdge(ms: number, settings: QuietHoursSettings): number {
+  const local = localDateTime(ms, settings.timeZone);
+  const minuteOfDay = local.hour * 60 + local.minute;
+  let next = 1440;
+  const later = (boundary: number) => (boundary > minuteOfDay ? boundary : boundary + 1440);
+  if (settings.noise) next = Math.min(next, later(settings.noise.fromMin), later(settings.noise.toMin));
+  const offset = offsetAt(ms, settings.timeZone);
+  const edgeMs = Date.UTC(local.year, local.month - 1, local.day) + next * MINUTE_MS - offset;
+  if (edgeMs > ms && offsetAt(edgeMs - 1, settings.timeZone) === offset) return edgeMs;
+  const minuteEndMs = (Math.floor(ms / MINUTE_MS) + 1) * MINUTE_MS;
+  return sameLocalMinute(minuteEndMs - MINUTE_MS, minuteEndMs - 1, settings.timeZone) ? minuteEndMs : ms + 1;
 }
 
 function sameLocalMinute(firstMs: number, lastMs: number, timeZone: string): boolean {

@@ -47,6 +47,9 @@ function round(value: number, digits: number): number {
   return Math.round(value * f) / f;
 }
 
+/** The weather's optional members and the reading fields they come from (made once, not per reading). */
+const WEATHER_PAIRS: ReadonlyArray<readonly [Exclude<keyof EtWeather, 'temperatureC' | 'elevationM'>, string]> = [['humidityPct', 'humidity'], ['dewPointC', 'dew_point'], ['windKmh', 'wind_speed'], ['solarWm2', 'solar']];
+
 export class LawnStation {
   readonly #profile: SoilProfile;
   readonly #elevationM: number | undefined;
@@ -84,24 +87,24 @@ export class LawnStation {
 
   /** The weather the fresh values describe at `nowMs`; undefined without a fresh temperature. */
   weather(nowMs: number): EtWeather | undefined {
-    const fresh = (field: string) => {
-      const entry = this.#latest.get(field);
-      return entry && nowMs - entry.atMs <= VALUE_FRESH_MS ? entry.value : undefined;
-    };
-    const temperatureC = fresh('temperature');
+    const temperatureC = this.#fresh('temperature', nowMs);
     if (temperatureC === undefined) {
       // After a restart: the weather of the last step, while it is fresh.
       const saved = this.#memory.weather;
       return saved && this.#memory.atMs !== null && nowMs - this.#memory.atMs <= VALUE_FRESH_MS ? saved : undefined;
     }
     const weather: EtWeather = { temperatureC };
-    const pairs: Array<[keyof EtWeather, string]> = [['humidityPct', 'humidity'], ['dewPointC', 'dew_point'], ['windKmh', 'wind_speed'], ['solarWm2', 'solar']];
-    for (const [key, field] of pairs) {
-      const value = fresh(field);
+    for (const [key, field] of WEATHER_PAIRS) {
+      const value = this.#fresh(field, nowMs);
       if (value !== undefined) weather[key] = value;
     }
     if (this.#elevationM !== undefined) weather.elevationM = this.#elevationM;
     return weather;
+  }
+
+  #fresh(field: string, nowMs: number): number | undefined {
+    const entry = this.#latest.get(field);
+    return entry && nowMs - entry.atMs <= VALUE_FRESH_MS ? entry.value : undefined;
   }
 
   /** Rain booked in the buckets since the cursor (a minute's later additions counted once). */
@@ -153,7 +156,14 @@ export class LawnStation {
     for (const field of WEATHER_FIELDS) {
       const value = reading.values[field];
       const previous = this.#latest.get(field);
-      if (value !== undefined && (!previous || previous.atMs <= reading.timeMs)) this.#latest.set(field, { value, atMs: reading.timeMs });
+      if (value === undefined || (previous && previous.atMs > reading.timeMs)) continue;
+      // The entries never leave this object: the newer value is written into the one kept.
+      if (previous) {
+        previous.value = value;
+        previous.atMs = reading.timeMs;
+      } else {
+        this.#latest.set(field, { value, atMs: reading.timeMs });
+      }
     }
     const rainMm = this.#newRain(buckets, Math.floor(reading.timeMs / MINUTE_MS));
     const weather = this.weather(reading.timeMs) ?? null;

@@ -6,7 +6,7 @@
  * saveIntervalMinutes and on stop; a cut at once.
  */
 import type { Logger } from 'pino';
-import { nightCause, QUIET_HOURS_CODE, quietCauseText, quietHoursCause, type QuietCause, type QuietHoursSettings } from '../core/lawn/quietHours.js';
+import { quietCauseText, type QuietHoursSettings } from '../core/lawn/quietHours.js';
 import { soilProfile } from '../core/lawn/soilBucket.js';
 import { localDateTime } from '../core/season.js';
 import type { LawnProfile } from '../core/types.js';
@@ -16,6 +16,7 @@ import type { EntitySpec } from '../homeassistant/stationEntities.js';
 import type { MowableHold, StationHistoryView, StationInput, StationUnit, UnitContext, UnitStore, UnitSubscriber } from '../station/unit.js';
 import type { ClockStep } from '../util/clockWatch.js';
 import { lawnEntities } from './lawnEntities.js';
+import { QuietHolds } from './quietHold.js';
 import { restoreMemory } from './restore.js';
 import { LawnStation, type GrowthSettings, type LawnStatus } from './lawnStation.js';
 import { LawnStore } from './lawnStore.js';
@@ -55,6 +56,7 @@ export class LawnMemoryUnit implements StationUnit {
   readonly #log: Logger;
   readonly #stations = new Map<string, LawnStation>();
   readonly #soil = new SoilMoistureFeed();
+  readonly #quietHolds: QuietHolds;
   #history: StationHistoryView | undefined;
   #recompute: ((stationId: string) => void) | undefined;
   #saveTimer: NodeJS.Timeout | undefined;
@@ -66,6 +68,7 @@ export class LawnMemoryUnit implements StationUnit {
   constructor(options: LawnUnitOptions) {
     this.#options = options;
     this.#store = new LawnStore(options.database);
+    this.#quietHolds = new QuietHolds(options.quiet, options.stations);
     this.#log = options.logger.child({ module: 'lawn' });
   }
 
@@ -164,7 +167,8 @@ export class LawnMemoryUnit implements StationUnit {
     if (input.minutes_since_irrigation === 0) lawn.markIrrigated();
     const derived = lawn.derived(nowMs, this.#options.growth);
     const extended = this.#soil.extend(stationId, input, lawn.memory, nowMs);
-    return Object.keys(derived).length === 0 ? extended : { ...extended, ...derived };
+    // Object.assign, not two spreads: V8 adds the second object's members to a copy of the first's shape on a slow path (docs/performance.md). Same members, same order.
+    return Object.keys(derived).length === 0 ? extended : Object.assign({}, extended, derived);
   }
 
   status(stationId: string, nowMs: number): (LawnStatus & { soil_moisture_source: SoilMoistureSource }) | undefined {
@@ -182,17 +186,7 @@ export class LawnMemoryUnit implements StationUnit {
   }
 
   mowableHold(stationId: string, nowMs: number): MowableHold | undefined {
-    const station = this.#options.stations.find((candidate) => candidate.id === stationId);
-    if (!station) return undefined;
-    const { quiet } = this.#options;
-    const text = (lang: 'en' | 'de', hideTimes = false) => (cause: QuietCause) => quietCauseText(cause, lang, quiet.timeZone, hideTimes);
-    // The night ban's times are the station's sunset and sunrise, which locate it: pages anyone may read get none.
-    const night = quiet.night && station.location ? nightCause(nowMs, station.location, quiet.marginMinutes) : undefined;
-    if (night) {
-      return { code: QUIET_HOURS_CODE, reason: text('en')(night), reasonDe: text('de')(night), publicReason: text('en', true)(night), publicReasonDe: text('de', true)(night) };
-    }
-    const cause = quietHoursCause(nowMs, undefined, quiet);
-    return cause ? { code: QUIET_HOURS_CODE, reason: text('en')(cause), reasonDe: text('de')(cause) } : undefined;
+    return this.#quietHolds.holdAt(stationId, nowMs);
   }
 
   entities(): EntitySpec[] {

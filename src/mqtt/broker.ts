@@ -241,6 +241,8 @@ export class EmbeddedBroker implements OwnTraffic {
         // A null subscription is a failure code in SUBACK; an error closes the connection.
         return refusal.close ? done(new Error(refusal.reason)) : done(null, null);
       },
+      // A retained copy for a SUBSCRIBE, replaced since aedes read it: its replacement reaches the client live.
+      authorizeForward: (_client, packet) => (this.#sessions.isStaleRetainedCopy(packet) ? null : packet),
     });
   }
 
@@ -304,6 +306,10 @@ export class EmbeddedBroker implements OwnTraffic {
 
   async *retainedOf(filter: string): AsyncIterable<DeliveredMessage> {
     if (this.#broker) yield* this.#sessions.createRetainedStream(filter) as AsyncIterable<DeliveredMessage>;
+  }
+
+  holdsRetained(message: DeliveredMessage): boolean {
+    return this.#sessions.holdsRetained(message);
   }
 
   /** A new TCP connection: refused beyond maxClients, watched for oversized packets, handed to aedes. */

@@ -42,6 +42,8 @@ export interface OwnTraffic {
   unsubscribeOwn(filter: string, deliver: Deliver): void;
   /** The retained messages matching `filter` now. */
   retainedOf(filter: string): AsyncIterable<DeliveredMessage>;
+  /** Whether a message `retainedOf` gave is still the retained message of its topic (not replaced since). */
+  holdsRetained(message: DeliveredMessage): boolean;
 }
 
 export interface InProcessOptions {
@@ -135,6 +137,8 @@ export class InProcessConnection implements BridgeConnection {
     for await (const message of this.#broker.retainedOf(filter)) {
       // Unsubscribed meanwhile: the rest is not for us any more.
       if (this.#delivers.get(filter) !== deliver) return;
+      // Replaced since it was read: the newer message reaches us live (the subscription came first).
+      if (!this.#broker.holdsRetained(message)) continue;
       this.#routes.dispatchTo(filter, message.topic, asBuffer(message.payload), true);
     }
   }

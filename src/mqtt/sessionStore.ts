@@ -12,6 +12,10 @@
  *
  * Online clients' queues are aedes' delivery bookkeeping (cleared by their acknowledgements),
  * so they are counted but never cut.
+ *
+ * It also knows which retained message each topic holds now, so that a retained copy read for a
+ * SUBSCRIBE and replaced before it was handed over is dropped instead of following its newer
+ * replacement (`isStaleRetainedCopy`, docs/mqtt.md "What a subscriber can rely on").
  */
 import MemoryPersistence from 'aedes-persistence/asyncPersistence.js';
 import type { Client, Subscription } from 'aedes';
@@ -25,9 +29,31 @@ export interface SessionLimits {
 
 type QueuedPacket = Parameters<MemoryPersistence['outgoingEnqueue']>[1];
 
+/** What a message handed over by aedes shows of itself (its packet, or the in-process `DeliveredMessage`). */
+export interface RetainedCandidate {
+  readonly topic: string;
+  readonly payload: unknown;
+  readonly retain?: boolean;
+  readonly brokerId?: string | null;
+}
+
+/**
+ * A retained copy aedes hands a client for its SUBSCRIBE: aedes marks it `brokerId: null` (its own
+ * `lib/handlers/subscribe.js`, so that it is not taken for a duplicate). Live messages carry the
+ * broker's id, also when they keep their retain flag (MQTT 5 retain-as-published).
+ */
+export function isRetainedCopy(packet: RetainedCandidate): boolean {
+  return packet.retain === true && packet.brokerId === null;
+}
+
 interface Queue {
   messages: number;
   bytes: number;
+}
+
+function asBytes(payload: unknown): Uint8Array | undefined {
+  if (typeof payload === 'string') return Buffer.from(payload);
+  return payload instanceof Uint8Array ? payload : undefined;
 }
 
 function packetBytes(packet: object): number {
@@ -42,6 +68,8 @@ export class SessionStore extends MemoryPersistence {
   /** Filters kept per session, in the order the sessions last connected (oldest first). */
   readonly #sessions = new Map<string, Set<string>>();
   readonly #queues = new Map<string, Queue>();
+  /** The payload each retained topic holds now: the very object aedes' store keeps and hands over. */
+  readonly #retainedNow = new Map<string, unknown>();
   /** Messages not queued for an offline session past its limits. */
   queueDropped = 0;
   /** Offline sessions dropped to make room for a new one. */
@@ -116,7 +144,38 @@ export class SessionStore extends MemoryPersistence {
     if (admitted.length > 0) await super.outgoingEnqueueCombi(admitted, packet);
   }
 
+  override async storeRetained(packet: QueuedPacket): Promise<void> {
+    // As the memory store decides (an empty payload deletes), and like it before its first await.
+    const { topic, payload } = packet as RetainedCandidate;
+    if (packetBytes(packet) === 0) this.#retainedNow.delete(topic);
+    else this.#retainedNow.set(topic, payload);
+    await super.storeRetained(packet);
+  }
+
+  /**
+   * Whether `message`, read from this store's retained messages, is still what its topic holds.
+   * aedes reads a SUBSCRIBE's retained messages ahead of handing them over, and the subscription is
+   * live before the read: a message stored after the read reaches the subscriber live, so the copy
+   * read before it must not follow it. Told by the payload object, which the store keeps from the
+   * publish and aedes hands over as it is; failing that (a copy), by its bytes: a copy equal to what
+   * the topic holds is not older, whichever publish it came from.
+   */
+  holdsRetained(message: RetainedCandidate): boolean {
+    const now = this.#retainedNow.get(message.topic);
+    if (now === message.payload) return true;
+    const [held, copy] = [asBytes(now), asBytes(message.payload)];
+    return held !== undefined && copy !== undefined && Buffer.compare(held, copy) === 0;
+  }
+
+  /** A retained copy for a SUBSCRIBE whose topic was replaced (or deleted) since it was read. */
+  isStaleRetainedCopy(packet: RetainedCandidate): boolean {
+    return isRetainedCopy(packet) && !this.holdsRetained(packet);
+  }
+
   override async outgoingClearMessageId(client: Client, packet: QueuedPacket): Promise<QueuedPacket> {
+    // aedes asks to clear a QoS 1 message authorizeForward dropped; a retained copy was never queued,
+    // and its undefined message id would match a queued message not yet sent (which then failed).
+    if (isRetainedCopy(packet as RetainedCandidate)) return undefined as unknown as QueuedPacket;
     const cleared = await super.outgoingClearMessageId(client, packet);
     const queue = this.#queues.get(client.id);
     if (cleared && queue) {

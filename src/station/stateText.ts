@@ -19,13 +19,14 @@ const fixed = new WeakMap<object, Fixed>();
 /**
  * Marks `value` as never changed from now on and serialises it once. Returns the same value. A
  * value changed after this would be published as it was when marked: only for parts built anew
- * rather than edited.
+ * rather than edited. `text`: its JSON text when the caller assembled it from texts it keeps (it
+ * must equal `JSON.stringify(value)`).
  */
-export function fixedJson<T extends object>(value: T): T {
+export function fixedJson<T extends object>(value: T, text?: string): T {
   // A value with its own toJSON is asked with its key by JSON.stringify: not kept.
   if (!fixed.has(value) && typeof (value as { toJSON?: unknown }).toJSON !== 'function') {
-    const text = JSON.stringify(value);
-    fixed.set(value, { text, plain: !text.includes('<') });
+    const json = text ?? JSON.stringify(value);
+    fixed.set(value, { text: json, plain: !json.includes('<') });
   }
   return value;
 }

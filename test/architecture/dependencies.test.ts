@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { SLOW_TEST_TIMEOUT_MS } from '../helpers/wait.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CONFIG = join(ROOT, '.dependency-cruiser.cjs');
@@ -46,7 +47,8 @@ function describeViolation(violation: Violation): string {
   return `${violation.rule.name}: ${violation.from} → ${violation.to}${cycle}`;
 }
 
-describe('module dependencies', () => {
+// dependency-cruiser over src/ and bench/: 5 s on a quiet machine, over 10 s on a loaded one.
+describe('module dependencies', { timeout: SLOW_TEST_TIMEOUT_MS }, () => {
   it('point one way, with no cycles, in src/ and bench/', async () => {
     const result = await cruise(ROOT, ['src', 'bench']);
     expect(result.summary.totalCruised).toBeGreaterThan(150);

@@ -11,6 +11,7 @@ import { Database } from '../../src/store/database.js';
 import { openWatchedPage, useChromium } from '../helpers/browser.js';
 import { mqttTempDir, publishOnce, silentLogger, waitUntil } from '../helpers/mqttHarness.js';
 import { startStationsHarness } from '../helpers/statusPage.js';
+import { SLOW_TEST_TIMEOUT_MS } from '../helpers/wait.js';
 
 const DEADLINE_MS = 15_000;
 
@@ -30,7 +31,8 @@ async function rowText(page: Page): Promise<string | null> {
   return page.$eval('#refused-row', (row) => ((row as HTMLElement).hidden ? null : row.textContent));
 }
 
-describe('status page: refused uploads', () => {
+// Chromium and a daemon: 3.5 s on a quiet machine.
+describe('status page: refused uploads', { timeout: SLOW_TEST_TIMEOUT_MS }, () => {
   it('shows the reason while no reading was accepted after it, then hides it', async () => {
     let now = 0;
     const refusals = new UploadRefusals({ database: () => refusalsDb!, logger: silentLogger, now: () => now, saveIntervalMs: 60_000 });

@@ -13,6 +13,7 @@ import { startDaemonProcess, type DaemonProcess } from '../helpers/httpDaemon.js
 import { makeTempDir, waitFor } from '../helpers/httpTempDir.js';
 import { RecordingClient, waitUntil } from '../helpers/mqttHarness.js';
 import { brokerPortOf } from '../helpers/robustnessProcess.js';
+import { SLOW_TEST_TIMEOUT_MS } from '../helpers/wait.js';
 
 const required = Boolean(process.env.CI);
 const KEY_PICKUP_DEADLINE_MS = 10_000;
@@ -26,7 +27,8 @@ for (const major of COMPAT_NODE_MAJORS) {
     console.warn(`Node ${major} smoke test skipped: ${compatNodeBinary(major)} not found (run scripts/fetch-node.sh; with CI set it fails instead)`);
   }
 
-  describe.skipIf(!present && !required)(`Node ${major}`, () => {
+  // A built daemon on another Node, a CLI run and an MQTT round trip: 4 s on a quiet machine.
+  describe.skipIf(!present && !required)(`Node ${major}`, { timeout: SLOW_TEST_TIMEOUT_MS }, () => {
     const node = compatNodeBinary(major);
     let temp: ReturnType<typeof makeTempDir>;
     let daemon: DaemonProcess | undefined;

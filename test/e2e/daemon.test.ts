@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runBuiltCli } from '../helpers/httpCli.js';
 import { startDaemonProcess, type DaemonProcess } from '../helpers/httpDaemon.js';
 import { makeTempDir, waitFor } from '../helpers/httpTempDir.js';
+import { SLOW_TEST_TIMEOUT_MS } from '../helpers/wait.js';
 
 /** The daemon polls for CLI changes this often here (default 1000 ms), which also exercises the setting. */
 const CHANGE_POLL_INTERVAL_MS = '50';
@@ -9,7 +10,8 @@ const CHANGE_POLL_INTERVAL_MS = '50';
 const CHANGE_DEADLINE_MS = 10_000;
 const POLL_STEP_MS = 50;
 
-describe('end to end: the built daemon over real HTTP, administered by the built CLI', () => {
+// A built daemon and CLI processes in each test (the start alone may take seconds on a loaded machine).
+describe('end to end: the built daemon over real HTTP, administered by the built CLI', { timeout: SLOW_TEST_TIMEOUT_MS }, () => {
   let temp: ReturnType<typeof makeTempDir>;
   let env: Record<string, string>;
   let daemon: DaemonProcess | undefined;

@@ -7,12 +7,14 @@ import { serviceSchema } from '../../src/config/serviceSchema.js';
 import { useDaemonProcess, type DaemonProcess } from '../helpers/httpDaemon.js';
 import { makeTempDir, waitFor } from '../helpers/httpTempDir.js';
 import { addressFamilyLauncher, unitAddressFamilies } from '../helpers/sandbox.js';
+import { SLOW_TEST_TIMEOUT_MS } from '../helpers/wait.js';
 
 /** errno EAFNOSUPPORT on Linux: what socket(AF_NETLINK, ...) returns under the restriction. */
 const EAFNOSUPPORT = 97;
 const START_DEADLINE_MS = 15_000;
 
-describe('the built daemon under the unit\'s RestrictAddressFamilies=', () => {
+// Sandboxed built daemons, each started and stopped: 2 s a test on a quiet machine.
+describe('the built daemon under the unit\'s RestrictAddressFamilies=', { timeout: SLOW_TEST_TIMEOUT_MS }, () => {
   let helperDir: ReturnType<typeof makeTempDir>;
   let launcher: string[];
 

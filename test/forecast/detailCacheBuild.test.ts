@@ -12,8 +12,10 @@ import { QuietHoursTimeline } from '../../src/core/forecastQuietHours.js';
 import { quietHoursReason, type QuietHoursSettings } from '../../src/core/lawn/quietHours.js';
 import type { CalculationContext } from '../../src/core/index.js';
 import { buildForecastDetail, compactForecast, ForecastMemo, type ReportRequest } from '../../src/forecast/forecastReport.js';
+import { stateText } from '../../src/station/stateText.js';
 import { parseOpenMeteo } from '../../src/openmeteo/openMeteoResponse.js';
 import type { CachedForecast } from '../../src/store/forecastStore.js';
+import { SLOW_TEST_TIMEOUT_MS } from '../helpers/wait.js';
 
 const T0 = Date.parse('2026-10-24T21:17:23Z'); // the night before Berlin's autumn change, a Saturday
 const BERLIN = { latitude: 52.52, longitude: 13.405 };
@@ -58,7 +60,8 @@ function observed(rainMm: number): ObservedHistory {
   return { rainSince: (fromMs) => (fromMs < T0 - 6 * HOUR_MS ? rainMm + 1.25 : rainMm), minTempSince: (fromMs) => (fromMs < T0 - 48 * HOUR_MS ? -1.5 : 3.75) };
 }
 
-describe('forecast builds that keep the previous build', () => {
+// A CPU-bound property: 4 s on a quiet machine, over 20 s on a loaded one.
+describe('forecast builds that keep the previous build', { timeout: SLOW_TEST_TIMEOUT_MS }, () => {
   it('give the same detail and compact form as a build from scratch, for any sequence', () => {
     fc.assert(fc.property(fc.array(step, { minLength: 1, maxLength: 25 }), fc.constantFrom(0, 1), (steps, sameForecastObject) => {
       const memo = new ForecastMemo();
@@ -81,6 +84,8 @@ describe('forecast builds that keep the previous build', () => {
         const fresh = buildForecastDetail({ ...request, rules: { rainLeadMinutes: 30, allowedAt: (ms) => quietHoursReason(ms, BERLIN, QUIET) === undefined } });
         expect(JSON.stringify(kept)).toBe(JSON.stringify(fresh));
         expect(JSON.stringify(compactForecast(kept))).toBe(JSON.stringify(compactForecast(fresh)));
+        // The state carries the compact form's kept text, put together from the kept hours' texts.
+        expect(stateText({ station: 's', forecast: compactForecast(kept), mowable: true })).toBe(JSON.stringify({ station: 's', forecast: compactForecast(fresh), mowable: true }));
       }
     }), { numRuns: 60 });
   });

@@ -24,6 +24,9 @@ export interface DaemonProcessOptions {
   nodeArgs?: readonly string[];
 }
 
+/** Bounds a daemon that never listens: a start takes about a second, over 15 s on a loaded 2-core machine. */
+const START_DEADLINE_MS = 30_000;
+
 export async function startDaemonProcess(env: Record<string, string>, args: string[] = [], options: DaemonProcessOptions = {}): Promise<DaemonProcess> {
   assertBuilt();
   const [command, ...prefix] = [...(options.launcher ?? []), options.node ?? process.execPath, ...(options.nodeArgs ?? [])];
@@ -57,7 +60,7 @@ export async function startDaemonProcess(env: Record<string, string>, args: stri
     await waitFor(() => {
       if (exitedEarly) throw new Error(`daemon exited during start:\n${stdout}\n${stderr}`);
       return listening() !== undefined;
-    }, 15_000);
+    }, START_DEADLINE_MS);
   } catch (err) {
     child.kill('SIGKILL');
     throw err;

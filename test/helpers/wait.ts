@@ -21,3 +21,10 @@ export async function withDeadline<T>(promise: Promise<T>, timeoutMs: number, wh
     clearTimeout(timer);
   }
 }
+
+/**
+ * The timeout of a test whose own work takes seconds on a quiet machine (a CPU-bound property, built
+ * processes started and stopped): a loaded 2-core machine runs it five to ten times slower, past
+ * vitest's default (vitest.config.ts), while its own waits still name what was late.
+ */
+export const SLOW_TEST_TIMEOUT_MS = 60_000;

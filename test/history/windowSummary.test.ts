@@ -12,6 +12,7 @@ import { DEFAULT_HISTORY_OPTIONS, StationHistory, type TimedReading } from '../.
 import type { BucketRow } from '../../src/history/types.js';
 import { MICRO_MM, WindowSummary, type WindowScan, type WindowStats } from '../../src/history/windowSummary.js';
 import { MINUTE_MS, RAIN_WINDOWS, RATE_WINDOW_MINUTES, RETENTION_MINUTES, TEMPERATURE_WINDOWS } from '../../src/history/windows.js';
+import { SLOW_TEST_TIMEOUT_MS } from '../helpers/wait.js';
 
 const BASE = 29_650_000; // a minute in 2026
 
@@ -160,7 +161,8 @@ function checkObserved(columns: MinuteColumns, summary: WindowSummary, first: nu
   }
 }
 
-describe('WindowSummary (incremental rain and temperature windows)', () => {
+// The model scans 14 days of minutes per comparison: 4 s of CPU on a quiet machine, over 20 s on a loaded one.
+describe('WindowSummary (incremental rain and temperature windows)', { timeout: SLOW_TEST_TIMEOUT_MS }, () => {
   it('equals a full scan for random bookings, gaps, prunes, clock steps and restarts', () => {
     fc.assert(
       fc.property(fc.array(opArb, { minLength: 1, maxLength: 30 }), fc.integer({ min: 1, max: 60 }), fc.integer({ min: BASE - 100, max: BASE + 300 }), (ops, gap, end) => {

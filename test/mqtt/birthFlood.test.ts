@@ -41,16 +41,14 @@ describe('a flood of Home Assistant birth messages', () => {
     for (let i = 0; i <= MAX_BIRTHS_PER_CONNECTION; i++) flooder.client.publish('homeassistant/status', 'online', { qos: 0 });
     await closed;
 
-    // Many connections, one birth each, for 2.5 s: before, a re-send every second.
+    // Many connections, one birth each, for 2.5 s and at least 20 of them (a loaded machine connects
+    // slowly): before, a re-send every second.
     const until = Date.now() + 2500;
-    let births = 0;
-    while (Date.now() < until) {
+    for (let births = 0; births <= 20 || Date.now() < until; births++) {
       expect(await publishOnce(daemon.port, 'homeassistant/status', 'online', { qos: 1 })).toBe('handled');
-      births++;
     }
     await waitUntil(() => sends() >= 2, 'the first re-send');
     expect(await publishOnce(daemon.port, 'sync/marker', 'x', { qos: 1 })).toBe('handled');
-    expect(births).toBeGreaterThan(20);
     expect(sends()).toBe(2);
     expect(daemon.service.stats().brokerRejectedPublishes).toBe(1);
   });

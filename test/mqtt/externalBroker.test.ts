@@ -12,6 +12,7 @@ import { clientIdFor } from '../../src/mqtt/settings.js';
 import { mqttTest as it } from '../helpers/mqttFixture.js';
 import { mqttTempDir, noRetainedMessage, retainedMessage, testMqttConfig, waitForRetained, waitUntil, type RunningDaemon } from '../helpers/mqttHarness.js';
 import { MOSQUITTO_BINARY, Mosquitto, MosquittoPortInUseError, mosquittoAvailable, onFreePort } from '../../bench/lib/mosquitto.js';
+import { SLOW_TEST_TIMEOUT_MS } from '../helpers/wait.js';
 
 const available = mosquittoAvailable();
 const required = Boolean(process.env.CI);
@@ -48,7 +49,8 @@ describe('external broker settings', () => {
   });
 });
 
-describe.skipIf(!available && !required)('external broker (mosquitto)', () => {
+// mosquitto started, stopped and restarted: up to 3.5 s a test on a quiet machine.
+describe.skipIf(!available && !required)('external broker (mosquitto)', { timeout: SLOW_TEST_TIMEOUT_MS }, () => {
   // The fixture stops the daemons, kills the brokers and removes the temp dir after each test.
   it('requires mosquitto in CI', () => {
     expect(available, `${MOSQUITTO_BINARY} is missing`).toBe(true);

@@ -3,11 +3,13 @@ import type { StationConfig } from '../../src/ingest/types.js';
 import { mqttTest as it } from '../helpers/mqttFixture.js';
 import { publishOnce, retainedMessage, testMqttConfig, waitUntil } from '../helpers/mqttHarness.js';
 import { payloadLines } from '../helpers/mqttPayloads.js';
+import { SLOW_TEST_TIMEOUT_MS } from '../helpers/wait.js';
 
 const garden: StationConfig = { id: 'garden', name: 'Garden', format: 'rtl_433', topic: 'rtl_433/+/events', match: { id: 65 } };
 const WH65B = JSON.parse(payloadLines('rtl433-json__rtl_433_tests__Fineoffset-WH65B_02-g001.jsonl')[0]!) as Record<string, unknown>;
 
-describe('restart', () => {
+// A daemon stopped and started again on its file: 2.3 s on a quiet machine.
+describe('restart', { timeout: SLOW_TEST_TIMEOUT_MS }, () => {
   it('keeps the history, the rain counter baseline and retained station data across stop/start on the same file', async ({ mqtt }) => {
     const { clock } = mqtt;
     const config = testMqttConfig({ stations: [garden], history: { flushIntervalSeconds: 60 } });
