@@ -20,6 +20,7 @@ import { PgDatabase } from './store/postgres/pgDatabase.js';
 import { RedisConnection } from './store/redisClient.js';
 import { ServeLock } from './store/serveLock.js';
 import { ServiceStore, SETTING_MFI_VERSION } from './store/serviceStore.js';
+import { SharedCommit } from './store/sharedCommit.js';
 import { sharedStatus, type SharedServer } from './store/sharedHealth.js';
 import type { SqlDatabase } from './store/sqlDatabase.js';
 import type { Clock } from './util/clock.js';
@@ -118,7 +119,7 @@ export async function startAccessCache(parts: KeyStorage, keyCommandHint: string
 
 /**
  * Per-key request counts and the daily quota: counted in memory, written every keys.usageFlushSeconds and on stop
- * (keys.quotaMode shared), or one atomic update per request (exact).
+ * (keys.quotaMode shared; in the history's commits when it runs on SQLite), or one atomic update per request (exact).
  */
 export async function startKeyUsage(parts: KeyStorage, clockWatch: ClockWatch | undefined): Promise<KeyUsage | ExactKeyUsage> {
   const { config, clock } = parts;
@@ -129,7 +130,9 @@ export async function startKeyUsage(parts: KeyStorage, clockWatch: ClockWatch | 
     defaultDailyQuota: config.keys.dailyQuota,
     flushIntervalMs: config.keys.usageFlushSeconds * 1000,
   };
-  const usage = config.keys.quotaMode === 'exact' ? new ExactKeyUsage(options) : new KeyUsage(options);
+  // On the daemon's SQLite file the counts join the history's commits (./store/sharedCommit.ts); PostgreSQL keeps its own.
+  const sharedCommit = parts.serviceDatabase instanceof Database ? SharedCommit.of(parts.serviceDatabase) : undefined;
+  const usage = config.keys.quotaMode === 'exact' ? new ExactKeyUsage(options) : new KeyUsage({ ...options, sharedCommit });
   await usage.start(clock.now());
   clockWatch?.onStep((step) => void usage.clockStepped(step));
   return usage;

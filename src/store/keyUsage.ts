@@ -7,11 +7,15 @@
  * instances on one PostgreSQL store sum up; after each write today's shared
  * totals are read again, and each instance enforces the quota from that total
  * plus what it counted since (overshoot: at most N instances × the requests of
- * one flush interval; docs/deployment.md).
+ * one flush interval; docs/deployment.md). On the daemon's own SQLite file with
+ * a station history driving commits (./sharedCommit.ts) the counts go into the
+ * history's next commit instead of a commit of their own (one daemon per file,
+ * so nothing to re-read); the final write on stop still commits at once.
  */
 import type { Logger } from 'pino';
 import { CalendarDayClock } from '../util/calendarDay.js';
 import type { ClockStep } from '../util/clockWatch.js';
+import type { SharedCommit, StagedRows } from './sharedCommit.js';
 import type { SqlDatabase } from './sqlDatabase.js';
 import type { ApiKeyCredential } from './serviceStore.js';
 import { OwnDayCounts } from './usageDays.js';
@@ -60,9 +64,13 @@ export abstract class KeyUsageBase {
   abstract flush(): Promise<void>;
 
   async stop(): Promise<void> {
+    this.stopFlushing();
+    await this.flush();
+  }
+
+  protected stopFlushing(): void {
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = undefined;
-    await this.flush();
   }
 
   protected startFlushing(): void {
@@ -92,6 +100,14 @@ export class KeyUsage extends KeyUsageBase {
   /** Counted since the last write: key → day → requests. */
   #pending = new Map<number, Map<string, number>>();
   #writing: Promise<void> = Promise.resolve();
+  /** The daemon's SQLite connection's shared commit (keys.quotaMode shared, no PostgreSQL), else undefined. */
+  readonly #shared: SharedCommit | undefined;
+
+  constructor(options: KeyUsageOptions & { sharedCommit?: SharedCommit | undefined }) {
+    super(options);
+    this.#shared = options.sharedCommit;
+    this.#shared?.join({ take: () => this.#take() });
+  }
 
   async start(nowMs: number): Promise<void> {
     await this.#loadDay(this.days.at(nowMs).day);
@@ -122,6 +138,8 @@ export class KeyUsage extends KeyUsageBase {
     const used = this.#today.get(credential.id) ?? 0;
     if (quota > 0 && used >= quota) return this.refused(quota, endMs, nowMs);
     this.#today.set(credential.id, used + 1);
+    // The first count since the last write asks a driving history writer for its next commit.
+    if (this.#pending.size === 0) this.#shared?.staged();
     let days = this.#pending.get(credential.id);
     if (!days) this.#pending.set(credential.id, (days = new Map<string, number>()));
     days.set(day, (days.get(day) ?? 0) + 1);
@@ -153,17 +171,55 @@ export class KeyUsage extends KeyUsageBase {
     return this.flush();
   }
 
-  /** Writes what was counted since the last write, in one transaction; nothing when nothing was counted. */
+  /**
+   * Writes what was counted since the last write, in one transaction; nothing when nothing was
+   * counted. With a history driving the shared commit, the counts wait for its next commit instead.
+   */
   flush(): Promise<void> {
-    this.#writing = this.#writing.then(() => this.#write());
+    return this.#queue(false);
+  }
+
+  /** The final write commits at once, whoever else still commits: no count waits for a writer that stops. */
+  override async stop(): Promise<void> {
+    this.stopFlushing();
+    await this.#queue(true);
+  }
+
+  #queue(final: boolean): Promise<void> {
+    this.#writing = this.#writing.then(() => this.#write(final));
     return this.#writing;
   }
 
-  async #write(): Promise<void> {
+  async #write(final: boolean): Promise<void> {
     if (this.db.closed) return;
-    if (this.#pending.size > 0 && !(await this.#writePending())) return;
+    if (this.#shared) {
+      // A driving history writer commits the counts (#take); the final write does not wait for it.
+      if (!final && this.#shared.staged()) return;
+      if (!(await this.#commitShared())) return;
+    } else if (this.#pending.size > 0 && !(await this.#writePending())) return;
     // Other instances count too: today's shared totals, plus what was counted here meanwhile.
     await this.#loadDay(this.#day).catch((err: unknown) => this.log.warn({ err }, 'could not read today\'s key usage; keeping the last totals'));
+  }
+
+  /** No driver (or the final write): the counts, and whatever other writers staged, in a commit of their own. False when it failed. */
+  async #commitShared(): Promise<boolean> {
+    try {
+      await this.#shared?.commit();
+      return true;
+    } catch (err) {
+      this.log.warn({ err }, 'could not write key usage; keeping the counts for the next attempt');
+      return false;
+    }
+  }
+
+  /** The shared commit takes the counts (given back if it fails). */
+  #take(): StagedRows | undefined {
+    if (this.#pending.size === 0) return undefined;
+    const pending = this.#pending;
+    const lastUsed = this.lastUsed;
+    this.#pending = new Map();
+    this.lastUsed = new Map();
+    return { write: (db) => writeCounts(db, pending, lastUsed), restore: () => this.#restore(pending, lastUsed) };
   }
 
   /** False when the write failed (the counts are kept for the next attempt). */
@@ -173,39 +229,45 @@ export class KeyUsage extends KeyUsageBase {
     this.#pending = new Map();
     this.lastUsed = new Map();
     try {
-      await this.db.transaction(async (db) => {
-        // In key order: two instances writing the same keys then lock their rows in the same order (no deadlock).
-        for (const [keyId, days] of [...pending].sort(([a], [b]) => a - b)) {
-          for (const [day, requests] of days) {
-            if (requests === 0) continue;
-            // A key removed meanwhile has no row to count against (foreign key): skip it.
-            await db.run(
-              `INSERT INTO key_usage (key_id, day, requests) SELECT CAST(? AS INTEGER), ?, CAST(? AS INTEGER) WHERE EXISTS (SELECT 1 FROM api_keys WHERE id = ?)
-               ON CONFLICT (key_id, day) DO UPDATE SET requests = key_usage.requests + excluded.requests`,
-              [keyId, day, requests, keyId],
-            );
-          }
-          const at = lastUsed.get(keyId);
-          if (at !== undefined) await db.run('UPDATE api_keys SET last_used_at = ? WHERE id = ?', [new Date(at).toISOString(), keyId]);
-        }
-      });
+      await this.db.transaction((db) => writeCounts(db, pending, lastUsed));
     } catch (err) {
-      // Keep the counts for the next attempt rather than lose them.
-      for (const [keyId, days] of pending) {
-        const into = this.#pending.get(keyId) ?? new Map<string, number>();
-        for (const [day, requests] of days) into.set(day, (into.get(day) ?? 0) + requests);
-        this.#pending.set(keyId, into);
-        const at = lastUsed.get(keyId);
-        if (at !== undefined && !this.lastUsed.has(keyId)) this.lastUsed.set(keyId, at);
-      }
+      this.#restore(pending, lastUsed);
       this.log.warn({ err }, 'could not write key usage; keeping the counts for the next attempt');
       return false;
     }
     return true;
   }
+
+  /** Counts that failed to be written go back, merged with those counted meanwhile (never lost). */
+  #restore(pending: Map<number, Map<string, number>>, lastUsed: Map<number, number>): void {
+    for (const [keyId, days] of pending) {
+      const into = this.#pending.get(keyId) ?? new Map<string, number>();
+      for (const [day, requests] of days) into.set(day, (into.get(day) ?? 0) + requests);
+      this.#pending.set(keyId, into);
+    }
+    for (const [keyId, at] of lastUsed) if (!this.lastUsed.has(keyId)) this.lastUsed.set(keyId, at);
+  }
 }
 
-/** A key's stored requests per day, newest first (the admin CLI; up to keys.usageFlushSeconds behind). */
+/** Increments, so several instances on one store sum up. */
+async function writeCounts(db: SqlDatabase, pending: Map<number, Map<string, number>>, lastUsed: Map<number, number>): Promise<void> {
+  // In key order: two instances writing the same keys then lock their rows in the same order (no deadlock).
+  for (const [keyId, days] of [...pending].sort(([a], [b]) => a - b)) {
+    for (const [day, requests] of days) {
+      if (requests === 0) continue;
+      // A key removed meanwhile has no row to count against (foreign key): skip it.
+      await db.run(
+        `INSERT INTO key_usage (key_id, day, requests) SELECT CAST(? AS INTEGER), ?, CAST(? AS INTEGER) WHERE EXISTS (SELECT 1 FROM api_keys WHERE id = ?)
+         ON CONFLICT (key_id, day) DO UPDATE SET requests = key_usage.requests + excluded.requests`,
+        [keyId, day, requests, keyId],
+      );
+    }
+    const at = lastUsed.get(keyId);
+    if (at !== undefined) await db.run('UPDATE api_keys SET last_used_at = ? WHERE id = ?', [new Date(at).toISOString(), keyId]);
+  }
+}
+
+/** A key's stored requests per day, newest first (the admin CLI; up to keys.usageFlushSeconds behind, or history.flushIntervalSeconds with a station history). */
 export async function keyUsageDays(db: SqlDatabase, keyId: number, sinceDay: string): Promise<UsageDay[]> {
   return db.all<UsageDay>('SELECT day, requests FROM key_usage WHERE key_id = ? AND day >= ? ORDER BY day DESC', [keyId, sinceDay]);
 }
