@@ -71,7 +71,7 @@ export const publicServiceSchema = {
       arg: 'keys-rotation-grace-days',
     },
     usageFlushSeconds: {
-      doc: 'How often per-key request counts and last use are written to the database (counted in memory in between; written on stop too).',
+      doc: 'How often per-key request counts and last use are written to the database (counted in memory in between; written on stop too). On the daemon\'s SQLite file with a station history running they go into the history\'s commits instead, within history.flushIntervalSeconds (no commit of their own).',
       format: 'positive-int',
       default: 300,
       env: 'MOWABILITY_KEYS_USAGE_FLUSH_SECONDS',
