@@ -6,7 +6,7 @@
  * figure is a median of per-round ratios. Server CPU per request comes from
  * /proc/<pid>/stat (the load generator runs in this process, not the server's).
  *
- * The goals (issue 15) are judged on CPU per request: bare route CPU / route
+ * The HTTP goals (docs/performance.md, "Request path") are judged on CPU per request: bare route CPU / route
  * CPU is what the throughput ratio is when the server is CPU-bound, and it
  * stays steady on a machine other people load, where req/s ratios swing by
  * half from round to round. The req/s ratios are printed next to them.
@@ -37,7 +37,7 @@ async function sanityCheck(port: number, target: HttpTarget, expectedStatus: num
   if (response.status !== expectedStatus) throw new Error(`${target.name}: expected HTTP ${expectedStatus}, got ${response.status}: ${text.slice(0, 300)}`);
 }
 
-/** Goals of issue 15: against a bare route returning the same bytes, with the rate limit on. */
+/** The HTTP goals: against a bare route returning the same bytes, with the rate limit on. */
 const GOALS = { calculateVsSame: 0.6, calculateCpuMicros: 100, refusedVsSame: 0.75, p99VsSame: 2 } as const;
 
 /** The three measured paths and the bare route each is compared with. */

@@ -156,6 +156,11 @@ export function okRuns(hours: readonly HourIndex[]): ForecastWindow[] {
 export interface WindowRules {
   /** Whether quiet hours (night ban, noise hours, Sundays, holidays) allow mowing at an instant; absent: always. */
   allowedAt?: (ms: number) => boolean;
+  /**
+   * The same answer as allowedAt, and the first instant after `ms` at which it could differ (the answer holds
+   * for every instant in [ms, untilMs)): the steps up to that instant are not asked again. Preferred when given.
+   */
+  allowedUntil?: (ms: number) => { allowed: boolean; untilMs: number };
   /** Minutes before an hour with rain expected that are not mowable (config forecast.rainLeadMinutes). */
   rainLeadMinutes?: number;
 }
@@ -183,10 +188,25 @@ function allowedParts(run: ForecastWindow, blockedSpans: ReadonlyArray<readonly 
   return parts;
 }
 
+/** allowedAt from allowedUntil: the last answer is reused for every instant before its untilMs (and from its instant on). */
+function askedUntil(allowedUntil: NonNullable<WindowRules['allowedUntil']>): (ms: number) => boolean {
+  let fromMs = Number.POSITIVE_INFINITY;
+  let untilMs = Number.NEGATIVE_INFINITY;
+  let allowed = true;
+  return (ms) => {
+    if (ms >= fromMs && ms < untilMs) return allowed;
+    const answer = allowedUntil(ms);
+    fromMs = ms;
+    untilMs = answer.untilMs;
+    allowed = answer.allowed;
+    return allowed;
+  };
+}
+
 export function summarizeForecast(hours: readonly HourIndex[], nowMs: number, minJobMinutes: number, rules: WindowRules = {}): ForecastSummary {
   const leadMs = Math.max(0, rules.rainLeadMinutes ?? 0) * MINUTE_MS;
   const blockedSpans = hours.filter((hour) => hour.rainExpected).map((hour) => [hour.startMs - leadMs, hour.endMs] as const);
-  const allowedAt = rules.allowedAt ?? (() => true);
+  const allowedAt = rules.allowedUntil ? askedUntil(rules.allowedUntil) : (rules.allowedAt ?? (() => true));
   const runs = okRuns(hours).flatMap((run) => allowedParts(run, blockedSpans, allowedAt));
   const windows = runs.filter((run) => run.endMs - run.startMs >= minJobMinutes * MINUTE_MS);
   const current = runs.find((run) => run.startMs <= nowMs && nowMs < run.endMs);

@@ -238,7 +238,14 @@ export class ForecastUnit implements StationUnit {
   #windowRules(station: ForecastStation): WindowRules {
     const quiet = this.#quiet;
     const rules: WindowRules = { rainLeadMinutes: this.#options.settings.rainLeadMinutes };
-    if (quiet) rules.allowedAt = (ms) => quiet.allowedAt(ms, station.location);
+    if (quiet) {
+      rules.allowedAt = (ms) => quiet.allowedAt(ms, station.location);
+      // Asked once per stretch with the same cause, not at both ends of every 5-minute step of 48 hours.
+      rules.allowedUntil = (ms) => {
+        const { cause, untilMs } = quiet.causeUntil(ms, station.location);
+        return { allowed: cause === undefined, untilMs };
+      };
+    }
     return rules;
   }
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../helpers/httpCli.js';
 import { useTempDir } from '../helpers/httpTempDir.js';
 
-describe('admin commands never create an empty database (issue 8, item 9)', () => {
+describe('admin commands never create an empty database', () => {
   const temp = useTempDir();
 
   it.each([

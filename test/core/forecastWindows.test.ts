@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { HOUR_MS, MINUTE_MS, projectForecast, type ForecastHour, type ObservedMinute } from '../../src/core/forecastProjection.js';
 import { WINDOW_STEP_MINUTES, indexHours, okRuns, summarizeForecast, type HourIndex } from '../../src/core/forecastWindows.js';
 import { quietHoursReason, type QuietHoursSettings } from '../../src/core/lawn/quietHours.js';
+import { QuietHoursTimeline } from '../../src/core/forecastQuietHours.js';
 import type { CalculationContext } from '../../src/core/index.js';
 
 const NOW = Date.parse('2026-06-15T12:00:00Z');
@@ -33,6 +34,22 @@ describe('windows honour quiet hours and the rain lead (model 1.2)', () => {
   /** 48 OK hours from `startMs`. */
   const okFrom = (startMs: number, rainAt: number[] = []): HourIndex[] => statusHours('O'.repeat(48), rainAt)
     .map((hour, i) => ({ ...hour, startMs: startMs + i * HOUR_MS, endMs: startMs + (i + 1) * HOUR_MS }));
+
+  it('asked once per stretch with the same cause (allowedUntil), the windows are the ones asked at every step', () => {
+    const settings: QuietHoursSettings = { ...quiet, noise: { fromMin: 12 * 60 + 30, toMin: 15 * 60 }, holidays: new Map([['2026-10-26', 'Test Day']]) };
+    const timeline = new QuietHoursTimeline(settings);
+    const allowedUntil = (ms: number) => {
+      const { cause, untilMs } = timeline.causeUntil(ms, BERLIN);
+      return { allowed: cause === undefined, untilMs };
+    };
+    const start = Date.parse('2026-10-21T00:00:00Z'); // a week across Berlin's autumn change, a Sunday and a holiday
+    fc.assert(fc.property(fc.integer({ min: 0, max: 7 * 24 * 60 * 60 }), fc.constantFrom(0, 45, 120), (seconds, lead) => {
+      const now = start + seconds * 1000 + (seconds % 997);
+      const hours = okFrom(now, seconds % 3 === 0 ? [seconds % 48] : []);
+      const everyStep = summarizeForecast(hours, now, 45, { rainLeadMinutes: lead, allowedAt: (ms) => quietHoursReason(ms, BERLIN, settings) === undefined });
+      expect(summarizeForecast(hours, now, 45, { rainLeadMinutes: lead, allowedUntil })).toEqual(everyStep);
+    }), { numRuns: 150 });
+  });
 
   it('20:00 on a June Monday: mowable until the night ban, not for 2 days', () => {
     const now = Date.parse('2026-06-15T18:00:00Z'); // 20:00 CEST, sunset 21:32: ban from 21:02

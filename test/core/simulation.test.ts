@@ -1,5 +1,5 @@
 /**
- * Time simulations (model 1.1, issue 10): the index stepped hour by hour through a rain event and a
+ * Time simulations (model 1.1): the index stepped hour by hour through a rain event and a
  * dew morning. The weather other than rain is held constant in the rain event, so any dip would come
  * from the model's handling of time, not from the weather.
  */

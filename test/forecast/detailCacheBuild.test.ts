@@ -80,7 +80,12 @@ describe('forecast builds that keep the previous build', { timeout: SLOW_TEST_TI
         };
         const context: CalculationContext = { nowMs, timeZone: 'Europe/Berlin', hemisphere: 'north', lawn: { mowerClass: 'robot' } };
         const request: ReportRequest = { source: 'open-meteo', cached: held, nowMs, staleAfterMs: 3 * HOUR_MS, minJobMinutes: 90, current, observed: observed(s.observedRain), context };
-        const kept = buildForecastDetail({ ...request, memo, rules: { rainLeadMinutes: 30, allowedAt: (ms) => timeline.allowedAt(ms, BERLIN) } });
+        // As the forecast unit asks: once per stretch with the same quiet-hours cause (allowedUntil).
+        const allowedUntil = (ms: number) => {
+          const { cause, untilMs } = timeline.causeUntil(ms, BERLIN);
+          return { allowed: cause === undefined, untilMs };
+        };
+        const kept = buildForecastDetail({ ...request, memo, rules: { rainLeadMinutes: 30, allowedAt: (ms) => timeline.allowedAt(ms, BERLIN), allowedUntil } });
         const fresh = buildForecastDetail({ ...request, rules: { rainLeadMinutes: 30, allowedAt: (ms) => quietHoursReason(ms, BERLIN, QUIET) === undefined } });
         expect(JSON.stringify(kept)).toBe(JSON.stringify(fresh));
         expect(JSON.stringify(compactForecast(kept))).toBe(JSON.stringify(compactForecast(fresh)));

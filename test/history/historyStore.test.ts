@@ -153,7 +153,7 @@ describe('history persistence (SQLite adapter + batching)', () => {
     await upgraded.close();
   });
 
-  it('regression (issue 8, item 7): SIGKILL rounds, then a full QoS 1 redelivery of 6,000 readings, count the rain once', async () => {
+  it('regression: SIGKILL rounds, then a full QoS 1 redelivery of 6,000 readings, count the rain once', async () => {
     // Abandoned services (the "killed" processes) must never flush later: their timers are fake and never advanced.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const packets = Array.from({ length: 6000 }, (_, i) => reading(T0 + i * 10_000, 10, 0.2));

@@ -56,7 +56,7 @@ describe('rain plausibility (pure)', () => {
   });
 });
 
-describe('absurd rain never makes the index better (issue 8, item 4)', () => {
+describe('absurd rain never makes the index better', () => {
   it('a flapping counter worth 6000 mm in 12 h blocks mowing instead of lifting the index to WARNING', () => {
     const history = new StationHistory(DEFAULT_HISTORY_OPTIONS);
     for (const reading of flappingCounterReadings()) history.ingest(reading);

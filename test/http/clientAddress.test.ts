@@ -70,7 +70,7 @@ describe('resolveClientAddress (pure)', () => {
   });
 });
 
-describe('client address behind a reverse proxy (attack: X-Forwarded-For spoofing, issue 8 item 2)', () => {
+describe('client address behind a reverse proxy (attack: X-Forwarded-For spoofing)', () => {
   let h: HttpHarness | undefined;
   afterEach(async () => h?.close());
 

@@ -6,7 +6,7 @@ import { waitFor } from '../helpers/httpTempDir.js';
 
 const ENVELOPE = (message: string) => ({ status: 'error', mfi: null, message });
 
-describe('responses fastify and Node would answer outside the envelope (issue 8 item 10)', () => {
+describe('responses fastify and Node would answer outside the envelope', () => {
   let h: HttpHarness;
   afterEach(async () => h.close());
 

@@ -25,7 +25,7 @@ describe('server options', () => {
   });
 });
 
-describe('connection cap on a listening server (attack: many idle connections, issue 8 item 6)', () => {
+describe('connection cap on a listening server (attack: many idle connections)', () => {
   let h: HttpHarness;
   const clients: RawClient[] = [];
   afterEach(async () => {

@@ -29,7 +29,7 @@ interface HealthBody {
   mfi: { status: string; checks: Record<string, { status: string; message?: string }> };
 }
 
-describe('/health checks.mqtt (issue 8, item 14)', () => {
+describe('/health checks.mqtt', () => {
   const env = { MOWABILITY_TIMEZONE: 'UTC' };
   const health = async (daemon: ServedDaemon): Promise<{ code: number; body: HealthBody }> => {
     const response = await fetch(`${daemon.httpAddress}/health`);

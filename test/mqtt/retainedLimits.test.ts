@@ -1,5 +1,5 @@
 /**
- * The retained-storage attack (issue 8, item 5) scaled down: an anonymous loopback client stores
+ * The retained-storage attack scaled down: an anonymous loopback client stores
  * many 60 KB retained messages. Before the limits, 3,000 of them took 186 MB of database plus
  * 187 MB of WAL and never shrank.
  */

@@ -7,7 +7,7 @@ import { captureLogger } from '../helpers/httpLogCapture.js';
 import { makeTempDir } from '../helpers/httpTempDir.js';
 import { waitUntil } from '../helpers/mqttHarness.js';
 
-describe('AccessCache failures are logged, not swallowed (issue 8, item 14)', () => {
+describe('AccessCache failures are logged, not swallowed', () => {
   let temp: ReturnType<typeof makeTempDir>;
   let database: Database;
   let cache: AccessCache | undefined;

@@ -28,7 +28,7 @@ function modesUnderUmask(umask: number, dbPath: string): Record<string, string> 
   return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })) as Record<string, string>;
 }
 
-describe('the database file (issue 8, items 9 and 12)', () => {
+describe('the database file', () => {
   const temp = useTempDir();
 
   it.each([

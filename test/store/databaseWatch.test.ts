@@ -10,7 +10,7 @@ function errorLines(capture: ReturnType<typeof captureLogger>): Array<Record<str
   return capture.lines().filter((line) => line.level === 50);
 }
 
-describe('database problems while running: health 503 and one log line (issue 8, item 9)', () => {
+describe('database problems while running: health 503 and one log line', () => {
   let h: HttpHarness;
   let capture: ReturnType<typeof captureLogger>;
   let watch: DatabaseWatch;

@@ -10,7 +10,7 @@ import { makeTempDir } from '../helpers/httpTempDir.js';
 import { SLOW_TEST_TIMEOUT_MS } from '../helpers/wait.js';
 
 // Three built daemons and a CLI run, one after the other: 5 s on a quiet machine, 20 s on a loaded one.
-describe('one serve per database (issue 8, item 8)', { timeout: SLOW_TEST_TIMEOUT_MS }, () => {
+describe('one serve per database', { timeout: SLOW_TEST_TIMEOUT_MS }, () => {
   let temp: ReturnType<typeof makeTempDir>;
   const daemons: DaemonProcess[] = [];
   beforeEach(() => {

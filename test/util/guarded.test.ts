@@ -96,7 +96,7 @@ class BreakableClock extends FakeClock {
   }
 }
 
-describe('the MQTT service survives a throwing timer callback (issue 8, item 14)', () => {
+describe('the MQTT service survives a throwing timer callback', () => {
   mqttTest('the debounced recompute throws: logged with the station, and the next reading is processed', async ({ mqtt }) => {
     const capture = captureLogger('info');
     const clock = new BreakableClock(mqtt.clock.now());
