@@ -7,7 +7,7 @@
  * (runuser) on a directory chowned to it.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -26,10 +26,15 @@ export function postgresBin(): string | undefined {
 
 const asRoot = userInfo().uid === 0;
 
-/** Runs a PostgreSQL binary, as the postgres user when we are root. */
+/** Runs a PostgreSQL binary, as the postgres user when we are root; a failure says what the binary printed. */
 async function pgRun(bin: string, args: string[]): Promise<void> {
   const [file, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args];
-  await run(file, argv, { timeout: 60_000 });
+  try {
+    await run(file, argv, { timeout: 60_000 });
+  } catch (err) {
+    const { stderr, stdout } = err as { stderr?: string; stdout?: string };
+    throw new Error(`${(err as Error).message.trim()}\n${stderr ?? ''}${stdout ?? ''}`.trim(), { cause: err });
+  }
 }
 
 export class PostgresServer {
@@ -53,8 +58,30 @@ export class PostgresServer {
 
   /** A URL for a fresh database of this server (one per test file keeps files independent). */
   async createDatabase(name: string): Promise<string> {
-    await pgRun(join(this.bin, 'createdb'), ['-h', '127.0.0.1', '-p', String(this.port), '-U', 'postgres', name]);
+    const createdb = (): Promise<void> => pgRun(join(this.bin, 'createdb'), ['-h', '127.0.0.1', '-p', String(this.port), '-U', 'postgres', name]);
+    try {
+      await createdb();
+    } catch (first) {
+      // On a loaded machine (CI) the first connection over TCP has failed right after `pg_ctl -w start`
+      // said ready: wait until the server accepts connections on that address, then once more, and
+      // fail with both messages and the server's log.
+      try {
+        await pgRun(join(this.bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(this.port), '-U', 'postgres', '-t', '60']);
+        await createdb();
+      } catch (second) {
+        throw new Error(`createdb ${name} failed twice:\n${(first as Error).message}\n${(second as Error).message}\nserver log:\n${this.logTail()}`, { cause: second });
+      }
+    }
     return `postgres://postgres@127.0.0.1:${this.port}/${name}`;
+  }
+
+  /** The end of the server's log, for a failure's message. */
+  private logTail(): string {
+    try {
+      return readFileSync(join(this.dir, 'server.log'), 'utf8').split('\n').slice(-20).join('\n');
+    } catch {
+      return '(no server log)';
+    }
   }
 
   /** Stops the server (fast shutdown: connections are cut), keeping its data. */

@@ -3,7 +3,8 @@
  * is the hold asked afresh (the night ban, then noise hours, Sundays and holidays, as quietHoursCause
  * gives them, with their reasons): at random instants asked in order with clock steps backwards in
  * between, at every night edge and local minute boundary (noise hours, midnight) to the millisecond,
- * across both daylight-saving changes in Europe/Berlin, and with holidays filled in after it was made.
+ * across both daylight-saving changes in Europe/Berlin and a minute whose offset changes inside it (Dublin, 1916), and with
+ * holidays filled in after it was made.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -109,6 +110,15 @@ describe('QuietHolds', () => {
         expect(held).toBeGreaterThan(0);
       }
     }
+  });
+
+  it('answers as asked afresh within a UTC minute whose offset changes inside it (Dublin, 21 May 1916: 02:00 DMT became 03:00 IST at 02:25:21 UTC)', () => {
+    const quiet: QuietHoursSettings = { night: false, marginMinutes: 0, noise: { fromMin: 3 * 60, toMin: 4 * 60 }, sundays: false, timeZone: 'Europe/Dublin' };
+    const holds = new QuietHolds(quiet, STATIONS);
+    const changeMs = Date.parse('1916-05-21T02:25:21Z');
+    const instants = [changeMs - 21_000, changeMs - 1, changeMs, changeMs + 1, changeMs + 38_000, changeMs + 39_000];
+    expect(expectSameAsFresh(holds, instants, quiet)).toBeGreaterThan(0);
+    expect(holds.holdAt('nowhere', changeMs - 1)).toBeUndefined();
   });
 
   it('keeps one answer within its span and asks again after its edge or before its start', () => {
