@@ -6,7 +6,7 @@
  * history drives commits they are written at once in their own transaction.
  */
 import type { Database } from './database.js';
-import { SharedCommit, type StagedRows } from './sharedCommit.js';
+import { KeyedStage } from './sharedCommit.js';
 
 export interface RetainedMessage {
   topic: string;
@@ -14,21 +14,14 @@ export interface RetainedMessage {
   qos: 0 | 1 | 2;
 }
 
-interface Staged {
-  message: RetainedMessage;
-  nowMs: number;
-}
-
 export class RetainedStore {
   readonly #db: Database;
-  readonly #commit: SharedCommit;
   /** The latest change per topic not yet committed. */
-  #staged = new Map<string, Staged>();
+  readonly #stage: KeyedStage;
 
   constructor(db: Database) {
     this.#db = db;
-    this.#commit = SharedCommit.of(db);
-    this.#commit.join({ take: () => this.#take() });
+    this.#stage = new KeyedStage(db);
   }
 
   /** Topics and payload sizes without the payloads, oldest first (so when limits force a cut the long-standing messages stay). */
@@ -58,37 +51,21 @@ export class RetainedStore {
    */
   async save(changes: ReadonlyMap<string, RetainedMessage>, nowMs: number): Promise<void> {
     if (changes.size === 0) return;
-    for (const message of changes.values()) this.#staged.set(message.topic, { message, nowMs });
-    if (this.#commit.staged()) return;
-    await this.#commit.commit();
+    await this.#stage.stageAll([...changes.values()].map((message) => [message.topic, (db: Database) => writeChange(db, message, nowMs)] as const));
   }
 
   /** Reads see every saved change: staged ones are written first (this happens only around a restore at start). */
-  async #writeStaged(): Promise<void> {
-    if (this.#staged.size > 0) await this.#commit.commit();
-  }
-
-  #take(): StagedRows | undefined {
-    if (this.#staged.size === 0) return undefined;
-    const taken = this.#staged;
-    this.#staged = new Map();
-    return {
-      write: (db) => writeChanges(db, taken.values()),
-      restore: () => {
-        for (const [topic, staged] of taken) if (!this.#staged.has(topic)) this.#staged.set(topic, staged);
-      },
-    };
+  #writeStaged(): Promise<void> {
+    return this.#stage.settle();
   }
 }
 
-async function writeChanges(db: Database, changes: Iterable<Staged>): Promise<void> {
-  for (const { message, nowMs } of changes) {
-    if (message.payload.length === 0) await db.run('DELETE FROM retained_messages WHERE topic = ?', [message.topic]);
-    else {
-      await db.run(
-        'INSERT INTO retained_messages (topic, payload, qos, updated_at_ms) VALUES (?, ?, ?, ?) ON CONFLICT (topic) DO UPDATE SET payload = excluded.payload, qos = excluded.qos, updated_at_ms = excluded.updated_at_ms',
-        [message.topic, message.payload, message.qos, nowMs],
-      );
-    }
+async function writeChange(db: Database, message: RetainedMessage, nowMs: number): Promise<void> {
+  if (message.payload.length === 0) await db.run('DELETE FROM retained_messages WHERE topic = ?', [message.topic]);
+  else {
+    await db.run(
+      'INSERT INTO retained_messages (topic, payload, qos, updated_at_ms) VALUES (?, ?, ?, ?) ON CONFLICT (topic) DO UPDATE SET payload = excluded.payload, qos = excluded.qos, updated_at_ms = excluded.updated_at_ms',
+      [message.topic, message.payload, message.qos, nowMs],
+    );
   }
 }

@@ -83,6 +83,9 @@ export class SharedCommit {
   }
 }
 
+/** One key's write into a commit's transaction. */
+export type StagedWrite = (db: Database) => Promise<void>;
+
 /**
  * Rows of one writer keyed by what they replace (a station's forecast, a station's balances): the
  * newest write per key wins and goes into the driver's next commit, or, without a driver (the CLI,
@@ -90,7 +93,7 @@ export class SharedCommit {
  */
 export class KeyedStage {
   readonly #commit: SharedCommit;
-  #staged = new Map<string, (db: Database) => Promise<void>>();
+  #staged = new Map<string, StagedWrite>();
 
   constructor(db: Database) {
     this.#commit = SharedCommit.of(db);
@@ -98,8 +101,13 @@ export class KeyedStage {
   }
 
   /** Resolves once the write is staged for the driver's commit, or committed. */
-  async stage(key: string, write: (db: Database) => Promise<void>): Promise<void> {
-    this.#staged.set(key, write);
+  stage(key: string, write: StagedWrite): Promise<void> {
+    return this.stageAll([[key, write]]);
+  }
+
+  /** Several keys' writes at once: one commit for all of them when there is no driver. */
+  async stageAll(writes: Iterable<readonly [string, StagedWrite]>): Promise<void> {
+    for (const [key, write] of writes) this.#staged.set(key, write);
     if (this.#commit.staged()) return;
     await this.#commit.commit();
   }
