@@ -6,7 +6,7 @@
  * figure is a median of per-round ratios. Server CPU per request comes from
  * /proc/<pid>/stat (the load generator runs in this process, not the server's).
  *
- * The HTTP goals (docs/performance.md, "Request path") are judged on CPU per request: bare route CPU / route
+ * The HTTP goals (bench/NOTES.md, "Request path") are judged on CPU per request: bare route CPU / route
  * CPU is what the throughput ratio is when the server is CPU-bound, and it
  * stays steady on a machine other people load, where req/s ratios swing by
  * half from round to round. The req/s ratios are printed next to them.

@@ -4,7 +4,7 @@
  * route alone (calculate, unauthorized, disabled or sameCalculate; autocannon -c 20 after a 2 s warm-up), and
  * prints each part's share of the server's busy main thread. A sample is charged to the innermost part of its
  * stack (pino frames are charged to what called them); the start-up's module loading is left out. Not part of
- * `npm run bench`; docs/performance.md "Request path" Part 6 has its table.
+ * `npm run bench`; bench/NOTES.md "Request path" Part 6 has its table.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,6 +1,6 @@
 /**
  * Renders a combined results file (default bench/results/latest.json) as the
- * Markdown tables docs/performance.md carries:
+ * Markdown tables of bench/NOTES.md (the lab notebook; docs/performance.md carries the latest figure per goal):
  * `node dist-bench/bench/markdown.js [file]`.
  */
 import { readFileSync } from 'node:fs';

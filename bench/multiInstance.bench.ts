@@ -9,7 +9,7 @@
  * the same connections each), interleaved; every figure is the median of per-round ratios, with
  * the servers' CPU per request beside it. The load generator runs in this process: on a machine
  * with fewer free cores than two daemons and the generator need, the two-instance ratio says how
- * much the shared store costs, not how far two machines would scale (docs/performance.md).
+ * much the shared store costs, not how far two machines would scale (bench/NOTES.md).
  */
 import { loadavg } from 'node:os';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * The memory settings of the shipped start path (docs/performance.md, "Memory") are written
+ * The memory settings of the shipped start path (bench/NOTES.md, "Memory") are written
  * three times: package.json's start script, the systemd unit and the Dockerfile. They must agree.
  */
 import { readFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
  * rtl_433 puts every sensor in range on one events topic, so one message reaches every station that
- * reads that topic. The pipeline decodes it once for all of them (docs/performance.md, "One
+ * reads that topic. The pipeline decodes it once for all of them (bench/NOTES.md, "One
  * reading's path"); each station still counts it, and only the station it is meant for books it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
