@@ -165,12 +165,18 @@ export function storeAppDeps(parts: SharedServers): Pick<AppDeps, 'store' | 'sha
   if (!pg && !redis) return { store: parts.store };
   const local = new ServiceStore(parts.database, parts.clock);
   const graceMs = parts.config.store.outageGraceSeconds * 1000;
+  // One probe at a time: health requests arriving while one runs (a stalled server: up to its timeout) wait for it.
+  let probing: Promise<unknown> | undefined;
+  const probe = (): Promise<unknown> =>
+    (probing ??= Promise.all([pg?.get('SELECT 1').catch(() => undefined), redis?.probe()]).finally(() => {
+      probing = undefined;
+    }));
   return {
     store: pg ? { healthProbe: async () => ({ ...(await local.healthProbe()), maintenance: parts.access.maintenance }) } : parts.store,
     sharedStores: async () => {
       // A real query and a PING, so an outage or a stall shows even without traffic; each is bounded by its
       // timeout (store.queryTimeoutMs, http.rateLimitStoreTimeoutMs) and records its failure itself.
-      await Promise.all([pg?.get('SELECT 1').catch(() => undefined), redis?.probe()]);
+      await probe();
       return sharedStatus(sharedServers(parts), Date.now(), graceMs);
     },
     ...(redis ? { rateLimitRedis: redis.client } : {}),

@@ -198,11 +198,14 @@ export class PgDatabase extends PgStatements implements SqlDatabase {
         await client.query('COMMIT');
         return result;
       } catch (err) {
-        await client.query('ROLLBACK').catch((rollbackErr: unknown) => (broken = rollbackErr));
+        // A connection that failed or did not answer would not answer the ROLLBACK either (a second
+        // timeout's wait): the pool drops it, and the server rolls back when it sees it gone.
+        if (isConnectionError(err)) broken = err;
+        else await client.query('ROLLBACK').catch((rollbackErr: unknown) => (broken = rollbackErr));
         throw err;
       } finally {
         client.off('error', onError);
-        // A client whose rollback failed has a broken connection: the pool drops it.
+        // A client whose connection failed, or whose rollback did, is broken: the pool drops it.
         client.release(broken instanceof Error ? broken : undefined);
       }
     });
