@@ -17,7 +17,7 @@ import type { Logger } from 'pino';
 import { deprecatedSettingsOf } from './config/load.js';
 import type { AppConfig } from './config/schema.js';
 import { deprecationMessage } from './config/settingAliases.js';
-import { closeDatabase, connectRateLimitStore, openDatabase, openSharedStore, serveLockComponent, serviceStoreOn, startAccessCache, startKeyUsage, storeAppDeps } from './daemonStorage.js';
+import { closeDatabase, connectRateLimitStore, openDatabase, openSharedStore, serveLockComponent, serviceStoreOn, sharedServers, startAccessCache, startKeyUsage, storeAppDeps } from './daemonStorage.js';
 import { forecastModule } from './forecast/forecastModule.js';
 import { buildApp } from './http/app.js';
 import { listenHttp } from './http/listen.js';
@@ -123,7 +123,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     await parts.start({
       name: 'http',
       start: async () => {
-        http.app = await buildHttpApp(core, { station, mqtt, store, access, usage, serviceDatabase: keys.serviceDatabase, storeDeps: storeAppDeps({ database, store: sqliteStore, access, pg, redis, config, clock }) }, options.accessLogger);
+        http.app = await buildHttpApp(core, { station, mqtt, store, access, usage, serviceDatabase: keys.serviceDatabase, storeDeps: storeAppDeps({ database, store: sqliteStore, access, pg, redis, config, clock }), sharedServers: () => sharedServers({ pg, redis, config }) }, options.accessLogger);
         http.address = await listen(http.app, config, logger);
       },
       // Stops accepting, lets in-flight requests finish, then closes every connection left.
@@ -221,6 +221,8 @@ interface HttpSources {
   /** Where the service tables live: the SQLite database, or PostgreSQL with store.kind postgres. */
   serviceDatabase: SqlDatabase;
   storeDeps: ReturnType<typeof storeAppDeps>;
+  /** PostgreSQL and Redis as last seen, for /metrics. */
+  sharedServers: () => ReturnType<typeof sharedServers>;
 }
 
 /** The fastify app over the running station side (its facade), the stores and the MQTT side's health. */
@@ -242,6 +244,7 @@ async function buildHttpApp(core: Core, sources: HttpSources, accessLogger: Logg
           stationMessages: () => station.stationCounts(),
           databasePath: config.db.path,
           clock: () => clockWatch?.stats(),
+          sharedStores: sources.sharedServers,
           unitMetrics: unitMetricsOf(features.modules),
         });
   return buildApp({

@@ -76,14 +76,21 @@ export async function serviceStoreOn(database: SqlDatabase, clock: Clock): Promi
 /** store.kind postgres: the service tables move to PostgreSQL (opened after the SQLite database). */
 export async function openSharedStore(config: AppConfig, logger: Logger): Promise<PgDatabase> {
   const { store } = config;
-  const pg = await PgDatabase.open({ connectionString: store.url, logger, poolSize: store.poolSize, rereadMs: store.rereadSeconds * 1000 });
+  const pg = await PgDatabase.open({
+    connectionString: store.url,
+    logger,
+    poolSize: store.poolSize,
+    rereadMs: store.rereadSeconds * 1000,
+    queryTimeoutMs: store.queryTimeoutMs,
+    connectTimeoutMs: store.connectTimeoutMs,
+  });
   logger.info({ poolSize: store.poolSize }, 'service tables in PostgreSQL (store.kind postgres)');
   return pg;
 }
 
 /** http.rateLimitStore: rate-limit counters in Redis, shared by every instance. */
 export async function connectRateLimitStore(config: AppConfig, logger: Logger): Promise<RedisConnection> {
-  const redis = new RedisConnection(config.http.rateLimitStore, logger);
+  const redis = new RedisConnection(config.http.rateLimitStore, logger, { commandTimeoutMs: config.http.rateLimitStoreTimeoutMs });
   try {
     await redis.connect();
   } catch (err) {
@@ -158,16 +165,48 @@ export function storeAppDeps(parts: SharedServers): Pick<AppDeps, 'store' | 'sha
   if (!pg && !redis) return { store: parts.store };
   const local = new ServiceStore(parts.database, parts.clock);
   const graceMs = parts.config.store.outageGraceSeconds * 1000;
+  // One probe at a time: health requests arriving while one runs (a stalled server: up to its timeout) wait for it.
+  let probing: Promise<unknown> | undefined;
+  const probe = (): Promise<unknown> =>
+    (probing ??= Promise.all([pg?.get('SELECT 1').catch(() => undefined), redis?.probe()]).finally(() => {
+      probing = undefined;
+    }));
   return {
     store: pg ? { healthProbe: async () => ({ ...(await local.healthProbe()), maintenance: parts.access.maintenance }) } : parts.store,
     sharedStores: async () => {
-      // A real query, so an outage shows even without traffic (its failure is recorded by the pool's watch).
-      await pg?.get('SELECT 1').catch(() => undefined);
-      const servers: SharedServer[] = [];
-      if (pg) servers.push({ name: 'store', label: 'PostgreSQL (store.url)', unreachableSinceMs: pg.unreachableSinceMs });
-      if (redis) servers.push({ name: 'rate_limit_store', label: 'Redis (http.rateLimitStore)', unreachableSinceMs: redis.unreachableSinceMs });
-      return sharedStatus(servers, Date.now(), graceMs);
+      // A real query and a PING, so an outage or a stall shows even without traffic; each is bounded by its
+      // timeout (store.queryTimeoutMs, http.rateLimitStoreTimeoutMs) and records its failure itself.
+      await probe();
+      return sharedStatus(sharedServers(parts), Date.now(), graceMs);
     },
     ...(redis ? { rateLimitRedis: redis.client } : {}),
   };
+}
+
+/**
+ * The shared servers as this instance saw them last (no query): for /health's checks after its probes,
+ * and for /metrics (mowability_shared_store_up).
+ */
+export function sharedServers(parts: Pick<SharedServers, 'pg' | 'redis' | 'config'>): SharedServer[] {
+  const { pg, redis, config } = parts;
+  const servers: SharedServer[] = [];
+  if (pg) {
+    servers.push({
+      name: 'store',
+      label: 'PostgreSQL (store.url)',
+      unreachableSinceMs: pg.unreachableSinceMs,
+      notAnsweringWithinMs: pg.stalled ? config.store.queryTimeoutMs : undefined,
+      meanwhile: `keys are served from memory, registration ${config.keys.quotaMode === 'exact' ? 'and calculation (keys.quotaMode exact) answer' : 'answers'} 503`,
+    });
+  }
+  if (redis) {
+    servers.push({
+      name: 'rate_limit_store',
+      label: 'Redis (http.rateLimitStore)',
+      unreachableSinceMs: redis.unreachableSinceMs,
+      notAnsweringWithinMs: redis.stalled ? redis.commandTimeoutMs : undefined,
+      meanwhile: 'requests pass without the shared rate limit',
+    });
+  }
+  return servers;
 }

@@ -84,6 +84,29 @@ export class PostgresServer {
     }
   }
 
+  /**
+   * The cluster's processes: the postmaster (first line of postmaster.pid) and its children (one backend
+   * per connection, the checkpointer, ...). Stopping all of them (SIGSTOP) is what a black-holed network
+   * looks like to a client: connections stay up, nothing answers, new connections are accepted by the
+   * kernel and never greeted.
+   */
+  pids(): number[] {
+    const postmaster = Number(readFileSync(join(this.dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const children = readdirSync('/proc')
+      .filter((name) => /^\d+$/.test(name))
+      .filter((name) => {
+        try {
+          // Field 4 of /proc/PID/stat is the parent's pid; the command (field 2) is in parentheses and may hold spaces.
+          const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+          return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === postmaster;
+        } catch {
+          return false;
+        }
+      })
+      .map(Number);
+    return [postmaster, ...children];
+  }
+
   /** Stops the server (fast shutdown: connections are cut), keeping its data. */
   async halt(): Promise<void> {
     await pgRun(join(this.bin, 'pg_ctl'), ['-D', join(this.dir, 'data'), '-m', 'fast', '-w', 'stop']);
@@ -109,6 +132,12 @@ export class RedisServer {
 
   get url(): string {
     return `redis://127.0.0.1:${this.port}`;
+  }
+
+  /** The redis-server process, e.g. to stop it with SIGSTOP (a stalled server whose connections stay up). */
+  get pid(): number {
+    if (this.child.pid === undefined) throw new Error('redis-server did not start');
+    return this.child.pid;
   }
 
   static async start(): Promise<RedisServer> {

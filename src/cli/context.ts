@@ -51,7 +51,14 @@ export async function withDatabase<T>(
   const config = configFor(parsed, io, { secretsOptional: true });
   const database: SqlDatabase =
     config.store.kind === 'postgres'
-      ? await PgDatabase.open({ connectionString: config.store.url, logger: pino({ level: 'silent' }), poolSize: 1, listen: false })
+      ? await PgDatabase.open({
+          connectionString: config.store.url,
+          logger: pino({ level: 'silent' }),
+          poolSize: 1,
+          listen: false,
+          queryTimeoutMs: config.store.queryTimeoutMs,
+          connectTimeoutMs: config.store.connectTimeoutMs,
+        })
       : await Database.open(config.db.path, { create: options.create ?? false });
   try {
     return await work(database, config);

@@ -152,6 +152,15 @@ export const serviceSchema = {
       arg: 'rate-limit-store',
       sensitive: true,
     },
+    rateLimitStoreTimeoutMs: {
+      doc:
+        'With http.rateLimitStore: how long a request waits for Redis\'s answer, in milliseconds, before it passes without the shared rate limit (fail open). ' +
+        'A connection on which Redis stays silent four times as long is dropped and reopened with backoff; meanwhile requests pass at once and /health shows checks.rate_limit_store degraded.',
+      format: 'positive-int',
+      default: 250,
+      env: 'MOWABILITY_RATE_LIMIT_STORE_TIMEOUT_MS',
+      arg: 'rate-limit-store-timeout-ms',
+    },
     ecowittUploadPath: {
       doc: 'Path of the Ecowitt and Ambient "Customized" upload (a form POST, or a GET with the fields in the URL; the same path with or without the final "/" is accepted); "" switches it off. Stations with format "ecowitt-http" send here (see docs/mqtt.md).',
       format: uploadPathFormat,

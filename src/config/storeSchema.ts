@@ -32,6 +32,22 @@ export const storeSchema = {
       env: 'MOWABILITY_STORE_POOL_SIZE',
       arg: 'store-pool-size',
     },
+    queryTimeoutMs: {
+      doc:
+        'With postgres: longest time one statement may take, in milliseconds (PostgreSQL\'s statement_timeout, and on the client side the same plus 500 ms for a server that does not answer at all). ' +
+        'A stalled server then costs a request this long, and it answers 503 with Retry-After (registration, claim, keys.quotaMode exact) instead of hanging. Migrations at start-up are not limited.',
+      format: 'positive-int',
+      default: 2000,
+      env: 'MOWABILITY_STORE_QUERY_TIMEOUT_MS',
+      arg: 'store-query-timeout-ms',
+    },
+    connectTimeoutMs: {
+      doc: 'With postgres: longest wait for a connection, in milliseconds: for a new one to be set up, and for a free one of the store.poolSize when all are busy. Past it the request answers 503 with Retry-After.',
+      format: 'positive-int',
+      default: 3000,
+      env: 'MOWABILITY_STORE_CONNECT_TIMEOUT_MS',
+      arg: 'store-connect-timeout-ms',
+    },
     rereadSeconds: {
       doc: 'With postgres: every instance re-reads keys, blocks and maintenance this often, besides the LISTEN/NOTIFY changes (a safety net should a notification be lost).',
       format: 'positive-int',

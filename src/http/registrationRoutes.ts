@@ -43,9 +43,11 @@ export const REGISTRATION_LIMITS = { name: 200, email: 254, intendedUseMin: 10, 
 
 /** A practical address check (RFC 5321 lengths, one @, a dot in the domain); delivery is the operator's business. */
 const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:".]+$/;
-// C0/C1 controls and bidi overrides make a registration unreadable (or misleading) in the review terminal.
+// C0/C1 controls and bidi characters make a registration unreadable (or misleading) in the review terminal:
+// the embeddings, overrides and isolates of Unicode UAX #9, and its implicit marks (ALM U+061C, LRM U+200E,
+// RLM U+200F), which reorder neighbouring text as well ("Bob" shown before a name that is not his).
 // eslint-disable-next-line no-control-regex
-const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 const ACCEPTED = new Set([true, 'true', 'on', 'yes', '1']);
 
 export const registrationBodySchema = {

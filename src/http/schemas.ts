@@ -98,7 +98,7 @@ const componentSchema = {
   type: 'object',
   required: ['status'],
   properties: {
-    status: { type: 'string', description: "database, config: 'ok' or 'error'; maintenance: 'inactive' or 'active'; mqtt: 'ok', 'starting' or 'error'." },
+    status: { type: 'string', description: "database, config: 'ok' or 'error'; maintenance: 'inactive' or 'active'; mqtt: 'ok', 'starting' or 'error'; store, rate_limit_store: 'ok', 'degraded' (away for less than store.outageGraceSeconds) or 'error'." },
     message: { type: 'string', description: 'Present on a failing component, e.g. a database query failure text.' },
   },
 } as const;

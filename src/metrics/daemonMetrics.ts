@@ -71,6 +71,20 @@ export function registerDaemonMetrics(registry: Registry, options: MetricsOption
     });
   }
   if (options.clock) registerClockMetrics(registry, options.clock);
+  if (options.sharedStores) registerSharedStoreMetrics(registry, options.sharedStores);
+}
+
+function registerSharedStoreMetrics(registry: Registry, sharedStores: NonNullable<MetricsOptions['sharedStores']>): void {
+  new Gauge({
+    name: `${PREFIX}shared_store_up`,
+    help: 'A shared server answers: 1 yes, 0 unreachable or not answering in time (degraded or error in /health), by check (store: PostgreSQL, rate_limit_store: Redis).',
+    labelNames: ['check'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const server of sharedStores()) this.set({ check: server.name }, server.unreachableSinceMs === undefined ? 1 : 0);
+    },
+  });
 }
 
 const SYNC_VALUE = { synchronized: 1, unsynchronized: 0, unknown: -1 } as const;

@@ -16,6 +16,8 @@ export interface MetricsOptions {
   stationReadings?: () => ReadonlyMap<string, number>;
   /** The SQLite database file; its size (with the write-ahead log) is read at scrape time. */
   databasePath?: string;
+  /** The shared servers of several instances (PostgreSQL `store`, Redis `rate_limit_store`) as last seen; none for a home install. */
+  sharedStores?: () => ReadonlyArray<{ name: string; unreachableSinceMs: number | undefined }>;
   /** Clock steps seen and the system clock's NTP synchronisation (src/util/clockWatch.ts). */
   clock?: () => ClockWatchStats | undefined;
   /** Counters the station units export (StationUnit.metrics), read from `mqttStats().units`. */

@@ -6,13 +6,16 @@
  * when the server sent an ETag or Last-Modified. The body is read with a
  * bound on its decoded bytes (../util/boundedBody.ts): a gzip bomb or an
  * endless chunked answer ends the attempt at MAX_RESPONSE_BYTES, not at the
- * timeout. Never throws: every failure is a result with a reason for the log.
+ * timeout. Redirects are followed only on the configured host (./redirects.ts): an answer
+ * from another host is never used. Never throws: every failure is a result with a reason for
+ * the log and the provider's status.
  */
 import type { ForecastHour } from '../core/forecastProjection.js';
 import type { StationLocation } from '../ingest/types.js';
 import type { Validators } from '../store/forecastStore.js';
 import { BodyTooLargeError, readBoundedText } from '../util/boundedBody.js';
 import { openMeteoUrl, parseOpenMeteo } from './openMeteoResponse.js';
+import { MAX_REDIRECTS, redirectTarget } from './redirects.js';
 
 /**
  * Largest response body read, counted after decoding (gzip, deflate, br) while it streams in, with or
@@ -126,7 +129,9 @@ export class OpenMeteoClient {
     let response: Response;
     let text: string;
     try {
-      response = await this.#fetch(url, { headers, signal: signal ? AbortSignal.any([signal, timeout]) : timeout, redirect: 'follow' });
+      const followed = await this.#fetchFollowingSameHost(url, { headers, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+      if ('refused' in followed) return { outcome: { kind: 'error', reason: followed.refused } };
+      response = followed.response;
       if (response.status === 304) return { outcome: { kind: 'not_modified' } };
       if (!response.ok) {
         await response.body?.cancel().catch(() => undefined);
@@ -151,5 +156,22 @@ export class OpenMeteoClient {
     const etag = response.headers.get('etag');
     const lastModified = response.headers.get('last-modified');
     return { outcome: { kind: 'ok', value: parsed.value, validators: { ...(etag ? { etag } : {}), ...(lastModified ? { lastModified } : {}) } } };
+  }
+
+  /**
+   * Fetches `url`, following a redirect only to the same host (./redirects.ts); a refused redirect is
+   * not retried (the server would send it again) and its reason names what was refused.
+   */
+  async #fetchFollowingSameHost(url: string, init: { headers: Record<string, string>; signal: AbortSignal }): Promise<{ response: Response } | { refused: string }> {
+    let current = url;
+    for (let hop = 0; ; hop++) {
+      const response = await this.#fetch(current, { ...init, redirect: 'manual' });
+      const target = redirectTarget(current, response.status, response.headers.get('location'));
+      if (target === undefined) return { response };
+      await response.body?.cancel().catch(() => undefined);
+      if ('refused' in target) return target;
+      if (hop >= MAX_REDIRECTS) return { refused: `more than ${MAX_REDIRECTS} redirects; not followed further` };
+      current = target.url;
+    }
   }
 }

@@ -1,10 +1,11 @@
 /**
  * What /health says about the shared servers of a multi-instance setup
  * (PostgreSQL for the service tables, Redis for the rate limit). An outage
- * shorter than the grace (store.outageGraceSeconds) is reported but keeps
- * health at 200: keys, blocks and maintenance are served from memory and the
- * usage counts wait for the next write, so a supervisor restarting every
- * instance during a failover would only make things worse. Pure.
+ * shorter than the grace (store.outageGraceSeconds) is reported as `degraded`
+ * but keeps health at 200: keys, blocks and maintenance are served from memory,
+ * the usage counts wait for the next write and requests pass without the shared
+ * rate limit, so a supervisor restarting every instance during a failover would
+ * only make things worse. A longer one is `error` and fails health. Pure.
  */
 export interface SharedServer {
   /** The check's name in /health's checks (store, rate_limit_store). */
@@ -13,10 +14,15 @@ export interface SharedServer {
   label: string;
   /** Epoch ms since when the server is unreachable; undefined while it answers. */
   unreachableSinceMs: number | undefined;
+  /** Set while the server is connected but did not answer within this many ms (stalled), as opposed to refusing connections. */
+  notAnsweringWithinMs?: number | undefined;
+  /** What the instance does without it meanwhile, e.g. "requests pass without the shared rate limit". */
+  meanwhile?: string;
 }
 
 export interface SharedCheck {
-  status: 'ok' | 'error';
+  /** degraded: unavailable for less than the grace, worked around; error: longer, health fails. */
+  status: 'ok' | 'degraded' | 'error';
   message?: string;
 }
 
@@ -37,9 +43,11 @@ export function sharedStatus(servers: readonly SharedServer[], nowMs: number, gr
     const seconds = Math.max(0, Math.round((nowMs - server.unreachableSinceMs) / 1000));
     const tolerated = nowMs - server.unreachableSinceMs <= graceMs;
     if (!tolerated) failing = true;
+    const what = server.notAnsweringWithinMs === undefined ? 'unreachable' : `not answering within ${server.notAnsweringWithinMs} ms`;
+    const meanwhile = server.meanwhile === undefined ? '' : `; ${server.meanwhile}`;
     checks[server.name] = {
-      status: 'error',
-      message: `${server.label} unreachable for ${seconds} s; ${tolerated ? `tolerated for ${Math.round(graceMs / 1000)} s (retrying with backoff)` : 'longer than store.outageGraceSeconds'}`,
+      status: tolerated ? 'degraded' : 'error',
+      message: `${server.label} ${what} for ${seconds} s${meanwhile}; ${tolerated ? `tolerated for ${Math.round(graceMs / 1000)} s (retrying with backoff)` : 'longer than store.outageGraceSeconds'}`,
     };
   }
   return { checks, failing };

@@ -180,7 +180,7 @@ describe.skipIf(sharedServersMissing() !== undefined)('two instances on one Post
     const health = await fetch(`${daemons[0]!.httpAddress}/health`);
     const body = (await health.json()) as { mfi: { checks: Record<string, { status: string; message?: string }> } };
     expect(health.status).toBe(200);
-    expect(body.mfi.checks.store).toMatchObject({ status: 'error', message: expect.stringContaining('PostgreSQL (store.url) unreachable') });
+    expect(body.mfi.checks.store).toMatchObject({ status: 'degraded', message: expect.stringContaining('PostgreSQL (store.url) unreachable') });
     const during = statuses.length;
     await waitFor(() => statuses.length >= during + 10);
     await pg.resume();
@@ -206,6 +206,6 @@ describe.skipIf(sharedServersMissing() !== undefined)('two instances on one Post
     expect(statuses.every((status) => status === 200)).toBe(true);
     const health = await fetch(`${daemons[1]!.httpAddress}/health`);
     expect(health.status).toBe(200);
-    expect(((await health.json()) as { mfi: { checks: Record<string, unknown> } }).mfi.checks.rate_limit_store).toMatchObject({ status: 'error', message: expect.stringContaining('Redis (http.rateLimitStore) unreachable') });
+    expect(((await health.json()) as { mfi: { checks: Record<string, unknown> } }).mfi.checks.rate_limit_store).toMatchObject({ status: 'degraded', message: expect.stringContaining('Redis (http.rateLimitStore) unreachable') });
   });
 });

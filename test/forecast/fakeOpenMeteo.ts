@@ -27,6 +27,8 @@ export type Reply =
   | { kind: 'status'; status: number; retryAfter?: string }
   | { kind: 'body'; text: string }
   | { kind: 'hang' }
+  /** A redirect (302 unless `status` says otherwise) to `location`, as sent. */
+  | { kind: 'redirect'; location: string; status?: number }
   /** A compressed body (compressionBomb) sent with its encoding and Content-Length. */
   | { kind: 'bomb'; encoding: Encoding; body: Buffer }
   /** A chunked 200 without Content-Length that never ends: `chunkBytes` of spaces every `everyMs`, optionally compressed. */
@@ -71,18 +73,22 @@ export class FakeOpenMeteo {
   /** Endless answers whose connection the client closed. */
   endlessClosed = 0;
 
-  private constructor() {
+  readonly #host: string;
+
+  private constructor(host: string) {
+    this.#host = host;
     this.#server = createServer((request, response) => this.#handle(request, response));
   }
 
-  static async start(): Promise<FakeOpenMeteo> {
-    const fake = new FakeOpenMeteo();
-    await new Promise<void>((resolve) => fake.#server.listen(0, '127.0.0.1', resolve));
+  /** On `host` (any loopback address: 127.0.0.2 is another host than 127.0.0.1) and a free port. */
+  static async start(host = '127.0.0.1'): Promise<FakeOpenMeteo> {
+    const fake = new FakeOpenMeteo(host);
+    await new Promise<void>((resolve) => fake.#server.listen(0, host, resolve));
     return fake;
   }
 
   get baseUrl(): string {
-    return `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
+    return `http://${this.#host}:${(this.#server.address() as AddressInfo).port}`;
   }
 
   async close(): Promise<void> {
@@ -105,6 +111,11 @@ export class FakeOpenMeteo {
       return;
     }
     if (reply.kind === 'endless') return this.#endless(response, reply);
+    if (reply.kind === 'redirect') {
+      response.writeHead(reply.status ?? 302, { location: reply.location, 'content-type': 'text/plain' });
+      response.end('moved');
+      return;
+    }
     if (reply.kind === 'status') {
       response.writeHead(reply.status, { 'content-type': 'application/json', ...(reply.retryAfter ? { 'retry-after': reply.retryAfter } : {}) });
       response.end(JSON.stringify({ error: true, reason: `status ${reply.status}` }));

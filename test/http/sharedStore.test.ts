@@ -57,7 +57,7 @@ describe('the HTTP side of a shared store', () => {
     };
     expect(await health()).toMatchObject({ code: 200, checks: { store: { status: 'ok' }, rate_limit_store: { status: 'ok' } } });
     since = 1_000_000 - 12_000;
-    expect(await health()).toMatchObject({ code: 200, checks: { store: { status: 'error', message: 'PostgreSQL (store.url) unreachable for 12 s; tolerated for 60 s (retrying with backoff)' } } });
+    expect(await health()).toMatchObject({ code: 200, checks: { store: { status: 'degraded', message: 'PostgreSQL (store.url) unreachable for 12 s; tolerated for 60 s (retrying with backoff)' } } });
     since = 1_000_000 - graceMs - 1;
     expect(await health()).toMatchObject({ code: 503, checks: { store: { status: 'error', message: expect.stringContaining('longer than store.outageGraceSeconds') } } });
   });

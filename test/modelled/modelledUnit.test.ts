@@ -5,6 +5,8 @@
  * logged once), 429 with Retry-After, a timeout, a compressed body, nulls at the edge of the
  * range, an answer with hourly values only and one missing variables.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -41,7 +43,7 @@ describe('modelled station unit', () => {
   });
 
   /** A closed `gate` answers like a pipeline that is not running yet. */
-  async function start(options: { script?: Reply[]; fallback?: Reply; retries?: number; timeoutSeconds?: number; intervalMinutes?: number; gate?: { open: boolean } } = {}): Promise<Harness> {
+  async function start(options: { script?: Reply[]; fallback?: Reply; retries?: number; timeoutSeconds?: number; intervalMinutes?: number; gate?: { open: boolean }; openMeteoUrl?: string } = {}): Promise<Harness> {
     openMeteo.fake.script.push(...(options.script ?? []));
     if (options.fallback) openMeteo.fake.fallback = options.fallback;
     const warnings: string[] = [];
@@ -50,7 +52,7 @@ describe('modelled station unit', () => {
     let pipeline: StationPipeline | undefined;
     const unit = new ModelledStationUnit({
       stations: [home],
-      settings: { openMeteoUrl: openMeteo.fake.baseUrl, intervalMinutes: options.intervalMinutes ?? 60, timeoutSeconds: options.timeoutSeconds ?? 5, retries: options.retries ?? 0 },
+      settings: { openMeteoUrl: options.openMeteoUrl ?? openMeteo.fake.baseUrl, intervalMinutes: options.intervalMinutes ?? 60, timeoutSeconds: options.timeoutSeconds ?? 5, retries: options.retries ?? 0 },
       accept: (id, reading, origin) => ((options.gate?.open ?? true) ? pipeline?.acceptReading(id, reading, origin) : undefined) ?? 'not_running',
       logger, now: () => clock.now(), userAgent: 'test', retryBackoffMs: 10, roundBackoffMs: 20, random: () => 0.5,
     });
@@ -148,6 +150,24 @@ describe('modelled station unit', () => {
     const h = await start({ timeoutSeconds: 1, fallback: { kind: 'hang' } });
     await waitUntil(() => h.state().modelled.status === 'no_data_provider_unreachable', 'the timeout');
     expect(h.state().modelled.message).toContain('no answer within 1000 ms');
+  });
+
+  it('refuses a redirect to another host and says so in its status; that host is never asked', async () => {
+    // The configured provider (127.0.0.2) sends every request on to another host (the fake, on 127.0.0.1).
+    const redirecting = createServer((request, response) => {
+      response.writeHead(302, { location: `${openMeteo.fake.baseUrl}${request.url ?? '/'}` });
+      response.end();
+    });
+    await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.2', resolve));
+    try {
+      const h = await start({ retries: 1, openMeteoUrl: `http://127.0.0.2:${(redirecting.address() as AddressInfo).port}` });
+      await waitUntil(() => h.state().modelled.status === 'no_data_provider_unreachable', 'the refused redirect');
+      expect(h.state().modelled.message).toContain(`HTTP 302 redirect to another host (${new URL(openMeteo.fake.baseUrl).host}) refused; set forecast.openMeteoUrl`);
+      expect(openMeteo.fake.requests).toHaveLength(0);
+    } finally {
+      redirecting.closeAllConnections();
+      await new Promise((resolve) => redirecting.close(resolve));
+    }
   });
 
   it('leaves hours with nulls at the edge of the range for the next round, and takes hourly-only answers', async () => {

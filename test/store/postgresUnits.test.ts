@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { crossKeyProblems } from '../../src/config/crossKeyRules.js';
 import { loadConfig } from '../../src/config/load.js';
-import { isConnectionError, numberPlaceholders } from '../../src/store/postgres/pgDatabase.js';
+import { isConnectionError, isTimeoutError, numberPlaceholders } from '../../src/store/postgres/pgDatabase.js';
 import { backoffMs, Outage } from '../../src/store/postgres/outage.js';
 import { connectRateLimitStore } from '../../src/daemonStorage.js';
 import { captureLogger } from '../helpers/httpLogCapture.js';
@@ -25,6 +25,17 @@ describe('PostgreSQL store helpers', () => {
     expect(isConnectionError(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBe(false);
     expect(isConnectionError(new Error('registration 1 is rejected, not pending'))).toBe(false);
     expect(isConnectionError(undefined)).toBe(false);
+  });
+
+  it('tells a server that does not answer in time (a stall) from one that refuses', () => {
+    const stalls = [
+      Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' }),
+      new Error('Query read timeout'),
+      new Error('timeout exceeded when trying to connect'),
+    ];
+    for (const err of stalls) expect([isConnectionError(err), isTimeoutError(err)]).toEqual([true, true]);
+    expect(isTimeoutError(Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }))).toBe(false);
+    expect(isTimeoutError(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBe(false);
   });
 
   it('logs an outage once when it starts and once when it ends', () => {

@@ -14,6 +14,8 @@ export interface ChangeListenerOptions {
   connectionString: string;
   logger: Logger;
   rereadMs: number;
+  /** store.connectTimeoutMs: a reconnect to a server that does not answer gives up and tries again with backoff. */
+  connectTimeoutMs?: number;
   /** Shared with the pool: one log line per outage, whichever notices first. */
   outage: Outage;
 }
@@ -63,7 +65,7 @@ export class ChangeListener {
   }
 
   async #connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.#options.connectionString, keepAlive: true });
+    const client = new pg.Client({ connectionString: this.#options.connectionString, keepAlive: true, connectionTimeoutMillis: this.#options.connectTimeoutMs ?? 3000 });
     client.on('notification', () => this.#changed());
     client.on('error', (err) => this.#lost(client, err));
     client.on('end', () => this.#lost(client, new Error('connection closed')));

@@ -1,7 +1,9 @@
 /**
  * Whether a shared server (PostgreSQL, Redis) is reachable, as the daemon saw
  * it on its last attempts: logged once when it is lost (warn) and once when it
- * is back (info), never once per failing query; /health reads `since`.
+ * is back (info), never once per failing query; /health reads `since` and
+ * whether the last failure was a server that did not answer in time (stalled:
+ * connected, but silent) rather than one that refused or dropped the connection.
  */
 import type { Logger } from 'pino';
 
@@ -11,6 +13,7 @@ export class Outage {
   readonly #now: () => number;
   #sinceMs: number | undefined;
   #lastError = '';
+  #stalled = false;
 
   constructor(logger: Logger, what: string, now: () => number = Date.now) {
     this.#log = logger;
@@ -27,8 +30,14 @@ export class Outage {
     return this.#lastError;
   }
 
-  failed(err: unknown): void {
+  /** True while the current outage's last failure was a timeout: the server is connected but does not answer. */
+  get stalled(): boolean {
+    return this.#sinceMs !== undefined && this.#stalled;
+  }
+
+  failed(err: unknown, stalled = false): void {
     this.#lastError = err instanceof Error ? err.message : String(err);
+    this.#stalled = stalled;
     if (this.#sinceMs !== undefined) return;
     this.#sinceMs = this.#now();
     this.#log.warn({ err }, `${this.#what} unreachable; retrying with backoff (logged again when it is back)`);
