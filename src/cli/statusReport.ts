@@ -220,7 +220,8 @@ export function renderStatus(report: StatusReport, nowMs: number): string {
     const lastReading = station.live ? station.live.last_reading_at : station.last_reading_at;
     const mowable = station.live ? station.live.mowable : station.mowable;
     lines.push(`  last reading: ${lastReading === null ? 'none yet' : `${lastReading} (${ago(lastReading, nowMs)})`}`);
-    if (station.format === MODELLED_FORMAT) lines.push('  source:       modelled from Open-Meteo, not measured (the page and the state say why when nothing arrives)');
+    // Why nothing arrives (a provider outage) is the mowable reason below: said once.
+    if (station.format === MODELLED_FORMAT) lines.push('  source:       modelled from Open-Meteo, not measured');
     if (station.live) lines.push(`  index:        ${station.live.index === null ? 'none yet' : `${station.live.index} (${station.live.status ?? '-'})`}, ${station.live.availability}`);
     lines.push(`  mowable:      ${mowable === null ? 'not decided yet' : mowable ? 'yes' : 'no'}${station.live?.mowable_reason ? ` (${station.live.mowable_reason})` : ''}`);
     const values = Object.entries(station.latest).map(([field, { value }]) => `${field} ${Math.round(value * 100) / 100}`);

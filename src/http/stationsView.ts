@@ -229,7 +229,7 @@ export function detail(view: StationsView, station: StationListing, nowMs: numbe
     data_quality: stringOrNull(state?.data_quality),
     missing_fields: strings(state?.missing_fields ?? error?.missing),
     withheld_fields: withheldStrings,
-    data_gaps: dataGaps(strings(state?.missing_fields ?? error?.missing), withheldStrings, isRecord(state?.history_coverage) ? state.history_coverage : {}),
+    data_gaps: dataGaps(strings(state?.missing_fields ?? error?.missing), withheldStrings, isRecord(state?.history_coverage) ? state.history_coverage : {}, state?.last_reading_at != null),
     limiting_check: stringOrNull(scoreBasis.limiting_check),
     checks: checkSummaries(state?.checks),
     error: error ? { code: stringOrNull(error.code), message: stringOrNull(error.message) ?? '', missing: strings(error.missing) } : null,
