@@ -28,6 +28,8 @@ export interface ModelledView {
   last_success_at: string | null;
   failed_rounds: number;
   last_error: string | null;
+  /** Since when the provider has not answered (ISO), null while it answers. */
+  failing_since: string | null;
   attribution: string;
 }
 
@@ -98,6 +100,7 @@ export function modelledView(progress: ModelledProgress, lastReadingAtMs: number
     last_success_at: iso(progress.lastOkAtMs),
     failed_rounds: progress.failures,
     last_error: progress.lastError ?? null,
+    failing_since: progress.failures > 0 ? iso(progress.failingSinceMs) : null,
     attribution,
   };
 }

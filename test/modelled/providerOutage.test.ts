@@ -52,9 +52,10 @@ describe('a modelled station while Open-Meteo is unreachable', () => {
     expect(published.modelled.message).toBe(`no data yet: ${OUTAGE_EN}`);
     expect(published.lawn?.summary).toBe('Halme: unbekannt, solange keine aktuellen Wetterdaten ankommen');
 
-    const { station: page } = (await (await fetch(`${daemon.httpAddress}/v1/stations/home`)).json()) as { station: { mowable_reason: string; source_message: string; data_gaps: { not_reported: string[]; not_current: string[] } } };
+    const { station: page } = (await (await fetch(`${daemon.httpAddress}/v1/stations/home`)).json()) as { station: { mowable_reason: string; source_message: string; source_since: string; data_gaps: { not_reported: string[]; not_current: string[] } } };
     expect(page.mowable_reason).toBe(OUTAGE_EN);
     expect(page.source_message).toBe(`no data yet: ${OUTAGE_EN}`);
+    expect(page.source_since).toBe(new Date(EVENING).toISOString());
     expect(page.data_gaps.not_reported).toEqual([]);
     expect(page.data_gaps.not_current).toEqual(expect.arrayContaining(['temperature', 'precipitation_rate']));
 
