@@ -79,12 +79,14 @@ describe('a station without a location at 21:40 in December', () => {
     expect(state.mowable_reason).toMatch(/^quiet hours: night ban from 15:\d\d \(30 min before sunset\) to 08:\d\d \(30 min after sunrise\), sun times at the reference point of the time zone Europe\/Berlin \(52\.5° N, 13\.37° E\), as the station has no location$/);
     expect(state.mowable_reason_de).toMatch(/^Ruhezeit: Nachtverbot von 15:\d\d .* Sonnenzeiten am Bezugsort der Zeitzone Europe\/Berlin \(52,5° N, 13,37° O\), da die Station keinen Standort hat$/);
     expect(logs).toContainEqual(expect.objectContaining({ msg: expect.stringMatching(/^night ban of stations without a location: sunset and sunrise at the reference point of the time zone Europe\/Berlin/), stations: ['garden'] }));
+    expect((state as unknown as Record<string, unknown>).night_ban_sun).toEqual({ source: 'time_zone', zone: 'Europe/Berlin', latitude: 52.5, longitude: 13.3667 });
   });
 
   it('lawnMemory.nightBanZoneLocation false restores no night ban without a location, and the log says so', async () => {
     const { state, logs } = await evening({ MOWABILITY_LAWN_MEMORY_NIGHT_BAN_ZONE_LOCATION: 'false' });
     expect(state.mowable_reason).not.toMatch(/night ban/);
     expect(state.mowable).toBe(true);
+    expect((state as unknown as Record<string, unknown>).night_ban_sun).toEqual({ source: 'none' });
     expect(logs).toContainEqual(expect.objectContaining({ msg: expect.stringMatching(/^night ban of stations without a location: none: .*nightBanZoneLocation is false/) }));
   });
 });
