@@ -66,6 +66,7 @@
 
   const renderCharts = () => window.MowCharts.render(state.history, state.detail?.forecast ?? null);
   const dateFormat = new Intl.DateTimeFormat(window.MowI18n.lang, { weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+  const timeFormat = new Intl.DateTimeFormat(window.MowI18n.lang, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
 
   function renderNav(stations) {
     const list = $('station-list');
@@ -219,7 +220,8 @@
     const key = `source_${station.source_status}`;
     if (station.source_message !== null && station.source_status && window.MowI18n.has(key)) {
       const unreachable = station.source_status.endsWith('provider_unreachable');
-      sentenceWithDetail(element, t(key), unreachable && station.source_error ? `(${station.source_error})` : '');
+      const since = station.source_since ? timeFormat.format(new Date(station.source_since)) : '–';
+      sentenceWithDetail(element, t(key, { since }), unreachable && station.source_error ? `(${station.source_error})` : '');
     } else if (station.source_message !== null) {
       sentenceWithDetail(element, '', station.source_message);
     } else {

@@ -130,6 +130,8 @@ export interface StationStatus {
   live?: Pick<LiveStation, 'index' | 'status' | 'mowable' | 'mowable_reason' | 'last_reading_at' | 'availability'>;
   /** Refused uploads by outcome, with the last one's reason (empty: none refused). */
   uploads_refused: RefusedUploads[];
+  /** Where the station's night ban takes its sun from (src/lawn/zoneLocation.ts); absent with the lawn memory off. */
+  night_ban?: string;
 }
 
 export interface StatusReport {
@@ -218,11 +220,13 @@ export function renderStatus(report: StatusReport, nowMs: number): string {
     const lastReading = station.live ? station.live.last_reading_at : station.last_reading_at;
     const mowable = station.live ? station.live.mowable : station.mowable;
     lines.push(`  last reading: ${lastReading === null ? 'none yet' : `${lastReading} (${ago(lastReading, nowMs)})`}`);
-    if (station.format === MODELLED_FORMAT) lines.push('  source:       modelled from Open-Meteo, not measured (the page and the state say why when nothing arrives)');
+    // Why nothing arrives (a provider outage) is the mowable reason below: said once.
+    if (station.format === MODELLED_FORMAT) lines.push('  source:       modelled from Open-Meteo, not measured');
     if (station.live) lines.push(`  index:        ${station.live.index === null ? 'none yet' : `${station.live.index} (${station.live.status ?? '-'})`}, ${station.live.availability}`);
     lines.push(`  mowable:      ${mowable === null ? 'not decided yet' : mowable ? 'yes' : 'no'}${station.live?.mowable_reason ? ` (${station.live.mowable_reason})` : ''}`);
     const values = Object.entries(station.latest).map(([field, { value }]) => `${field} ${Math.round(value * 100) / 100}`);
     if (values.length > 0) lines.push(`  latest:       ${values.join(', ')}`);
+    if (station.night_ban !== undefined) lines.push(`  night ban:    ${station.night_ban}`);
     lines.push(`  history:      ${station.history_minutes} minutes${station.history_since ? ` since ${station.history_since}` : ''}`);
     lines.push(...renderStationRefusals(station.uploads_refused ?? [], (at) => ago(at, nowMs)));
   }

@@ -18,7 +18,7 @@
  * and NIGHT_DAYS UTC days per location.
  */
 import { localDateTime } from './season.js';
-import { nightCauseIn, nightSpans, quietHoursCause, type Location, type NightSpan, type QuietCause, type QuietHoursSettings } from './lawn/quietHours.js';
+import { fromZone, localQuietCause, nightCauseIn, nightSpans, type Location, type NightSpan, type QuietCause, type QuietHoursSettings } from './lawn/quietHours.js';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
@@ -42,10 +42,11 @@ export class QuietHoursTimeline {
     this.#holidays = settings.holidays?.size ?? 0;
   }
 
-  /** Whether quiet hours allow mowing at `ms` at `location` (undefined: no night ban, as quietHoursCause). */
+  /** Whether quiet hours allow mowing at `ms` at `location` (undefined: the time zone's reference point, or no night ban without one, as quietHoursCause). */
   allowedAt(ms: number, location: Location | undefined): boolean {
     const settings = this.#settings;
-    if (settings.night && location && nightCauseIn(this.#nightSpans(ms, location), ms, settings.marginMinutes) !== undefined) return false;
+    const sunAt = location ?? settings.zoneLocation;
+    if (settings.night && sunAt && nightCauseIn(this.#nightSpans(ms, sunAt), ms, settings.marginMinutes) !== undefined) return false;
     return this.#localAllows(ms);
   }
 
@@ -60,13 +61,14 @@ export class QuietHoursTimeline {
   causeUntil(ms: number, location: Location | undefined): { cause: QuietCause | undefined; untilMs: number } {
     const settings = this.#settings;
     let untilMs = Number.POSITIVE_INFINITY;
-    if (settings.night && location) {
-      const spans = this.#nightSpans(ms, location);
+    const sunAt = location ?? settings.zoneLocation;
+    if (settings.night && sunAt) {
+      const spans = this.#nightSpans(ms, sunAt);
       untilMs = nextNightEdge(spans, ms);
       const night = nightCauseIn(spans, ms, settings.marginMinutes);
-      if (night !== undefined) return { cause: night, untilMs };
+      if (night !== undefined) return { cause: location ? night : fromZone(night, settings.zoneLocation), untilMs };
     }
-    return { cause: quietHoursCause(ms, undefined, settings), untilMs: Math.min(untilMs, nextLocalEdge(ms, settings)) };
+    return { cause: localQuietCause(ms, settings), untilMs: Math.min(untilMs, nextLocalEdge(ms, settings)) };
   }
 
   #nightSpans(ms: number, location: Location): NightSpan[] {
@@ -96,7 +98,7 @@ export class QuietHoursTimeline {
     const minute = Math.floor(ms / MINUTE_MS);
     const slot = minute & (MINUTE_SLOTS - 1);
     if (this.#minutes[slot] === minute && this.#answers[slot] !== UNKNOWN) return this.#answers[slot] === ALLOWED;
-    const allowed = quietHoursCause(ms, undefined, settings) === undefined;
+    const allowed = localQuietCause(ms, settings) === undefined;
     if (sameLocalMinute(minute * MINUTE_MS, minute * MINUTE_MS + MINUTE_MS - 1, settings.timeZone)) {
       this.#minutes[slot] = minute;
       this.#answers[slot] = allowed ? ALLOWED : QUIET;

@@ -63,6 +63,12 @@ export interface TimedReading extends Reading {
    * delta, a rate). Absent: the reading said nothing about rain.
    */
   rainUnknown?: boolean;
+  /**
+   * Set once it was accepted, only when true: the history held a counter baseline, a value or a
+   * reading time stamped after the wall clock at arrival (plus the skew tolerance), so the clock
+   * was set back since (for instance restored after a power cut, before any step could be seen).
+   */
+  historyAheadOfClock?: boolean;
 }
 
 export type IngestResult = 'accepted' | 'duplicate';
@@ -86,6 +92,7 @@ export class StationHistory {
   #lastReadingAtMs: number | null = null;
   #bookedMm = 0;
   #rainUnknown: boolean | undefined;
+  #aheadOfClock = false;
 
   constructor(options: HistoryOptions, rows?: RestoredRows) {
     this.#options = options;
@@ -120,6 +127,11 @@ export class StationHistory {
   /** What the last ingest knew of its rain (TimedReading.rainUnknown): true unknown, false observed, undefined nothing said. */
   get lastIngestRainUnknown(): boolean | undefined {
     return this.#rainUnknown;
+  }
+
+  /** The last ingest found data stamped after its wall clock (TimedReading.historyAheadOfClock). */
+  get lastIngestAheadOfClock(): boolean {
+    return this.#aheadOfClock;
   }
 
   get dirty(): boolean {
@@ -174,6 +186,7 @@ export class StationHistory {
     const futureMs = nowMs + MAX_FUTURE_SKEW_MS;
     this.#bookedMm = 0;
     this.#rainUnknown = undefined;
+    this.#aheadOfClock = this.#lastReadingAtMs !== null && this.#lastReadingAtMs > futureMs;
     if (this.#duplicates.seen(reading.fingerprint, timeMs, nowMs)) return 'duplicate';
     const minute = minuteOf(timeMs);
     const gapMs = this.#options.maxGapMinutes * MINUTE_MS;

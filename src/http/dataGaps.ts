@@ -38,8 +38,13 @@ const HISTORY_FIELDS = new Map<string, { minutes: number; kind: HistoryKind; cov
   ['minutes_since_rain', { minutes: RETENTION_MINUTES, kind: 'rain', coverageOf: 'rain_14d' }],
 ]);
 
-/** `missing`: the state's missing fields; `withheld`: those held back with a reason; `coverage`: the state's history_coverage (0..1). */
-export function dataGaps(missing: readonly string[], withheld: Readonly<Record<string, string>>, coverage: Readonly<Record<string, unknown>>): DataGaps {
+/**
+ * `missing`: the state's missing fields; `withheld`: those held back with a reason; `coverage`: the
+ * state's history_coverage (0..1); `anyReading`: the station delivered a reading. Before its first
+ * (a modelled station whose provider is unreachable, a station not heard yet) nothing says which
+ * fields it measures: a missing field has no current value, it is not "not reported".
+ */
+export function dataGaps(missing: readonly string[], withheld: Readonly<Record<string, string>>, coverage: Readonly<Record<string, unknown>>, anyReading = true): DataGaps {
   const share = (field: string): number => {
     const value = coverage[field];
     return typeof value === 'number' && Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : 0;
@@ -47,7 +52,7 @@ export function dataGaps(missing: readonly string[], withheld: Readonly<Record<s
   const gaps: DataGaps = { history: null, not_current: [], not_reported: [] };
   const history: string[] = [];
   for (const field of missing) {
-    if (!Object.hasOwn(withheld, field)) gaps.not_reported.push(field);
+    if (!Object.hasOwn(withheld, field)) (anyReading ? gaps.not_reported : gaps.not_current).push(field);
     else if (HISTORY_FIELDS.has(field)) history.push(field);
     else gaps.not_current.push(field);
   }

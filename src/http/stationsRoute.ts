@@ -43,7 +43,7 @@ const stationSummarySchema = { type: 'object', required: summaryRequired, proper
 
 const stationDetailSchema = {
   type: 'object',
-  required: [...summaryRequired, 'data_quality', 'missing_fields', 'withheld_fields', 'data_gaps', 'limiting_check', 'checks', 'error', 'forecast', 'last_upload_refused', 'source_message', 'source_status', 'source_error', 'rain_source'],
+  required: [...summaryRequired, 'data_quality', 'missing_fields', 'withheld_fields', 'data_gaps', 'limiting_check', 'checks', 'error', 'forecast', 'last_upload_refused', 'source_message', 'source_status', 'source_error', 'source_since', 'rain_source'],
   properties: {
     ...summaryProperties,
     last_upload_refused: {
@@ -68,6 +68,7 @@ const stationDetailSchema = {
       description: "The code of source_message: waiting, ok, no_data_provider_unreachable or provider_unreachable; null for measured stations.",
     },
     source_error: { ...nullableString, description: "A modelled station's last provider error (English, technical), or null." },
+    source_since: { ...nullableString, format: 'date-time', description: "Since when a modelled station's provider has not answered, or null while it answers." },
     rain_source: { type: ['string', 'null'], enum: ['gauge', 'model', null], description: 'Where the rain comes from: the station\'s gauge, or the model (a modelled station, or gapFill.rain "model" for a broken gauge); null while unknown.' },
     missing_fields: { type: 'array', items: { type: 'string' } },
     withheld_fields: { type: 'object', additionalProperties: { type: 'string' }, description: 'Fields held but not supplied (stale, history not covering the window), with the reason.' },

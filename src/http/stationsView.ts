@@ -138,6 +138,8 @@ export interface StationDetail extends StationSummary {
   source_status: string | null;
   /** The provider's last error (state `modelled.last_error`), a technical detail in English; null when none. */
   source_error: string | null;
+  /** Since when a modelled station's provider has not answered (ISO), or null. */
+  source_since: string | null;
   /** Where the rain comes from: a modelled station's and a broken gauge's (gapFill.rain "model") from the model. */
   rain_source: 'gauge' | 'model' | null;
 }
@@ -229,7 +231,7 @@ export function detail(view: StationsView, station: StationListing, nowMs: numbe
     data_quality: stringOrNull(state?.data_quality),
     missing_fields: strings(state?.missing_fields ?? error?.missing),
     withheld_fields: withheldStrings,
-    data_gaps: dataGaps(strings(state?.missing_fields ?? error?.missing), withheldStrings, isRecord(state?.history_coverage) ? state.history_coverage : {}),
+    data_gaps: dataGaps(strings(state?.missing_fields ?? error?.missing), withheldStrings, isRecord(state?.history_coverage) ? state.history_coverage : {}, state?.last_reading_at != null),
     limiting_check: stringOrNull(scoreBasis.limiting_check),
     checks: checkSummaries(state?.checks),
     error: error ? { code: stringOrNull(error.code), message: stringOrNull(error.message) ?? '', missing: strings(error.missing) } : null,
@@ -238,6 +240,7 @@ export function detail(view: StationsView, station: StationListing, nowMs: numbe
     source_message: isRecord(state?.modelled) ? stringOrNull(state.modelled.message) : null,
     source_status: isRecord(state?.modelled) ? stringOrNull(state.modelled.status) : null,
     source_error: isRecord(state?.modelled) ? stringOrNull(state.modelled.last_error) : null,
+    source_since: isRecord(state?.modelled) ? stringOrNull(state.modelled.failing_since) : null,
     rain_source: summary.origin === 'modelled' || state?.rain_source === 'model' ? 'model' : state ? 'gauge' : null,
   };
 }

@@ -10,11 +10,14 @@ import { parseNoiseHours, type QuietHoursSettings } from '../core/lawn/quietHour
 import type { LawnProfile } from '../core/types.js';
 import { defineStationUnit, provide, quietHoursService, unitSettingsOf, type StationUnit } from '../station/unit.js';
 import type { Clock } from '../util/clock.js';
+import type { Logger } from 'pino';
+import type { StationLocation } from '../ingest/types.js';
 import { HolidayCalendar } from './holidays.js';
 import { lawnMemorySchema, lawnSettingsProblems, type LawnMemorySettings } from './lawnSettings.js';
 import { LawnMemoryUnit } from './lawnUnit.js';
 import { MOWER_STATION_KEY, type MowerConfig } from './mowerConfig.js';
 import { MowerStateSources } from './mowerStateSource.js';
+import { nightBanSource, zoneLocation } from './zoneLocation.js';
 
 const DEFAULT_PROFILE: LawnProfile = { soilType: 'loam', mowerClass: 'robot', turfType: 'cool_season' };
 
@@ -37,6 +40,7 @@ export function holidayCalendar(settings: LawnMemorySettings, clock: Clock): Hol
 
 /** The quiet hours of the settings in the configured time zone (the lawn memory's `mowable` hold, the forecast's windows). */
 export function quietHoursSettings(settings: LawnMemorySettings, timeZone: string, holidays?: HolidayCalendar): QuietHoursSettings {
+  const zone = settings.nightBan && settings.nightBanZoneLocation ? zoneLocation(timeZone) : undefined;
   return {
     night: settings.nightBan,
     marginMinutes: settings.nightMarginMinutes,
@@ -44,6 +48,7 @@ export function quietHoursSettings(settings: LawnMemorySettings, timeZone: strin
     sundays: settings.quietSundays,
     timeZone,
     ...(holidays && { holidays: holidays.days, holidayNamesDe: holidays.daysDe }),
+    ...(zone && { zoneLocation: zone }),
   };
 }
 
@@ -59,6 +64,7 @@ export const lawnMemoryUnit = defineStationUnit<LawnMemorySettings, MowerConfig 
     if (!settings.enabled || !store) return [];
     const timeZone = calculationContext(0).timeZone;
     const holidays = holidayCalendar(settings, clock);
+    logNightBan(log, settings, timeZone, stations);
     const lawnUnit = new LawnMemoryUnit({
       stations: stations.map(({ id, location }) => ({ id, lawn: calculationContext(0, id).lawn, ...(location && { location }) })),
       database: store,
@@ -95,4 +101,15 @@ function quietHoursOf(settings: LawnMemorySettings, timeZone: string, clock: Clo
 /** quietHoursOf a loaded configuration's `lawnMemory.*`. */
 export function lawnQuietHours(config: object, timeZone: string, clock: Clock): QuietHoursSettings | undefined {
   return quietHoursOf(lawnMemorySettingsOf(config), timeZone, clock);
+}
+
+/** Says at start where each station's night ban takes its sun from, once per kind (a station without a location uses the time zone's, or has none). */
+function logNightBan(log: Logger, settings: LawnMemorySettings, timeZone: string, stations: ReadonlyArray<{ id: string; location?: StationLocation | undefined }>): void {
+  const options = { nightBan: settings.nightBan, zoneLocation: settings.nightBanZoneLocation, timeZone };
+  const without = stations.filter((station) => station.location === undefined).map((station) => station.id);
+  if (!settings.nightBan || without.length === 0) return;
+  const source = nightBanSource(options, undefined);
+  const details = { stations: without, timeZone, nightBanZoneLocation: settings.nightBanZoneLocation };
+  if (source.startsWith('none')) log.warn(details, `night ban of stations without a location: ${source}`);
+  else log.info(details, `night ban of stations without a location: ${source}; lawnMemory.nightBanZoneLocation false turns it off`);
 }

@@ -11,6 +11,7 @@ import { positiveNumber } from '../config/settingFormats.js';
 export interface LawnMemorySettings {
   readonly enabled: boolean;
   readonly nightBan: boolean;
+  readonly nightBanZoneLocation: boolean;
   readonly nightMarginMinutes: number;
   readonly noiseHours: string;
   readonly quietSundays: boolean;
@@ -62,11 +63,18 @@ export const lawnMemorySchema = {
     arg: 'lawn-memory-enabled',
   },
   nightBan: {
-    doc: 'Quiet hours: hold "mowable" off from lawnMemory.nightMarginMinutes before sunset to after sunrise at the station\'s location (hedgehog protection); stations without a location are not affected.',
+    doc: 'Quiet hours: hold "mowable" off from lawnMemory.nightMarginMinutes before sunset to after sunrise at the station\'s location (hedgehog protection); for a station without a location see lawnMemory.nightBanZoneLocation.',
     format: Boolean,
     default: true,
     env: 'MOWABILITY_LAWN_MEMORY_NIGHT_BAN',
     arg: 'lawn-memory-night-ban',
+  },
+  nightBanZoneLocation: {
+    doc: 'The night ban of a station without a location: true takes the sunset and sunrise at the configured time zone\'s reference point in the tz database (e.g. Berlin for Europe/Berlin; off by some tens of minutes in a wide zone: set the station\'s location for its own); false: such a station has no night ban.',
+    format: Boolean,
+    default: true,
+    env: 'MOWABILITY_LAWN_MEMORY_NIGHT_BAN_ZONE_LOCATION',
+    arg: 'lawn-memory-night-ban-zone-location',
   },
   nightMarginMinutes: {
     doc: 'Minutes before sunset the night ban starts, and after sunrise it ends.',

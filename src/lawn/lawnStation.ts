@@ -206,9 +206,12 @@ export class LawnStation {
     const gdd = this.gddSinceCut();
     const soil = memory.soilPct;
     // German, as the model's reasons (docs/model.md, "Conventions"); durations through the core's one formatter.
+    // No current weather at all (nothing arrives: a provider outage, a station gone quiet) is not a station without a humidity sensor.
     let summary = memory.bladesUnknown
       ? 'Halme: unbekannt nach einer Lücke in den Messungen, bis sie beim beobachteten Wetter getrocknet wären'
-      : 'Halme: unbekannt (die Station liefert weder Luftfeuchte noch Taupunkt)';
+      : this.weather(nowMs) === undefined
+        ? 'Halme: unbekannt, solange keine aktuellen Wetterdaten ankommen'
+        : 'Halme: unbekannt (die Station liefert weder Luftfeuchte noch Taupunkt)';
     if (wet === false) summary = memory.blades.drySinceMs === null ? 'Halme trocken' : `Halme trocken seit ${timeLabel(memory.blades.drySinceMs)} Uhr`;
     if (wet === true) {
       summary = left !== null && Number.isFinite(left)

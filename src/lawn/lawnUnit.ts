@@ -16,7 +16,7 @@ import type { EntitySpec } from '../homeassistant/stationEntities.js';
 import type { MowableHold, StationHistoryView, StationInput, StationUnit, UnitContext, UnitStore, UnitSubscriber } from '../station/unit.js';
 import type { ClockStep } from '../util/clockWatch.js';
 import { lawnEntities } from './lawnEntities.js';
-import { QuietHolds } from './quietHold.js';
+import { QuietHolds, type NightSun } from './quietHold.js';
 import { restoreMemory } from './restore.js';
 import { LawnStation, type GrowthSettings, type LawnStatus } from './lawnStation.js';
 import { LawnStore } from './lawnStore.js';
@@ -180,9 +180,11 @@ export class LawnMemoryUnit implements StationUnit {
     return lawn && withSoilSource(lawn.status(nowMs, this.#options.growth, timeLabel), this.#soil.source(stationId, lawn.memory, nowMs));
   }
 
-  stateFragment(stationId: string, nowMs: number): { lawn: LawnStatus & { soil_moisture_source: SoilMoistureSource } } | undefined {
+  stateFragment(stationId: string, nowMs: number): { lawn: LawnStatus & { soil_moisture_source: SoilMoistureSource }; night_ban_sun?: NightSun } | undefined {
     const status = this.status(stationId, nowMs);
-    return status ? { lawn: status } : undefined;
+    if (!status) return undefined;
+    const sun = this.#quietHolds.nightSun(stationId);
+    return sun ? { lawn: status, night_ban_sun: sun } : { lawn: status };
   }
 
   mowableHold(stationId: string, nowMs: number): MowableHold | undefined {

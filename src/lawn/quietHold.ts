@@ -15,6 +15,10 @@ import { QUIET_HOURS_CODE, quietCauseText, type QuietCause, type QuietHoursSetti
 import type { StationLocation } from '../ingest/types.js';
 import type { MowableHold } from '../station/unit.js';
 
+export type NightSun = { source: 'station' } | { source: 'time_zone'; zone: string; latitude: number; longitude: number } | { source: 'none' };
+const STATION_SUN: NightSun = Object.freeze({ source: 'station' });
+const NO_SUN: NightSun = Object.freeze({ source: 'none' });
+
 interface Kept {
   fromMs: number;
   untilMs: number;
@@ -33,6 +37,18 @@ export class QuietHolds {
     this.#settings = settings;
     this.#timeline = new QuietHoursTimeline(settings);
     this.#locations = new Map(stations.map((station) => [station.id, station.location]));
+  }
+
+  /**
+   * Where the station's night ban takes its sun from, for the state (`night_ban_sun`): its own
+   * location (not repeated: the open page must not locate it), the time zone's reference point, or
+   * none; undefined with the night ban off or for a station the lawn memory does not serve.
+   */
+  nightSun(stationId: string): NightSun | undefined {
+    if (!this.#settings.night || !this.#locations.has(stationId)) return undefined;
+    if (this.#locations.get(stationId) !== undefined) return STATION_SUN;
+    const zone = this.#settings.zoneLocation;
+    return zone ? { source: 'time_zone', zone: zone.zone, latitude: zone.latitude, longitude: zone.longitude } : NO_SUN;
   }
 
   /** The station's quiet-hours hold at `nowMs`, or undefined (none now, or not a station of the lawn memory). */

@@ -57,7 +57,7 @@ export const modelledModule = defineStationUnit<ForecastSettings, GapFillConfig 
   config: { settings: FORECAST_SETTINGS, station: { key: 'gapFill', problems: (value, problem, station) => gapFillProblems(value, station.location, problem) } },
   // Every station: a modelled one is known by its format, a gap-filled one by its key.
   everyStation: true,
-  create: ({ settings, stations, log, clock, use }) => {
+  create: ({ settings, stations, log, clock, use, calculationContext }) => {
     const configs = stations.map(stationConfig);
     const carried = new Carried(configs);
     const options = {
@@ -67,6 +67,7 @@ export const modelledModule = defineStationUnit<ForecastSettings, GapFillConfig 
       logger: log,
       now: () => clock.now(),
       userAgent: `mowability/${packageVersion()}`,
+      timeZone: calculationContext(0).timeZone,
     };
     const needsReadings = configs.some((station) => isModelled(station) || station.gapFill !== undefined);
     const accept = needsReadings ? use(readingsService) : () => 'not_running' as const;

@@ -2,6 +2,7 @@
  * What a modelled station tells its users: the start-up line saying what will be fetched and how
  * often, and the state's `modelled` object (provider, status in words, last fetch). Pure.
  */
+import { localDateTime } from '../core/index.js';
 import type { StationConfig, StationLocation } from '../ingest/types.js';
 import { BACKFILL_DAYS } from './modelledRequest.js';
 import type { RoundMemory } from './modelledRound.js';
@@ -27,6 +28,8 @@ export interface ModelledView {
   last_success_at: string | null;
   failed_rounds: number;
   last_error: string | null;
+  /** Since when the provider has not answered (ISO), null while it answers. */
+  failing_since: string | null;
   attribution: string;
 }
 
@@ -52,29 +55,52 @@ function statusOf(progress: ModelledProgress, hasData: boolean): ModelledStatus 
   return hasData ? 'ok' : 'waiting';
 }
 
-function messageOf(status: ModelledStatus, progress: ModelledProgress): string {
+/** The local clock time of `ms` in `timeZone`: "21:40", or "2026-06-14 21:40" on another day than `nowMs`. */
+function localClock(ms: number, nowMs: number, timeZone: string): string {
+  const at = localDateTime(ms, timeZone);
+  const now = localDateTime(nowMs, timeZone);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const time = `${pad(at.hour)}:${pad(at.minute)}`;
+  return at.year === now.year && at.month === now.month && at.day === now.day ? time : `${at.year}-${pad(at.month)}-${pad(at.day)} ${time}`;
+}
+
+/**
+ * The one sentence for a provider outage, the same in the state's reason, its `modelled.message`,
+ * the page and `mowability status`: since when (local time of `timezone`), and that it is retried.
+ */
+export function outageSentence(failingSinceMs: number, nowMs: number, timeZone: string, lang: 'en' | 'de'): string {
+  const since = localClock(failingSinceMs, nowMs, timeZone);
+  return lang === 'de'
+    ? `der Wetterdienst Open-Meteo ist seit ${since} nicht erreichbar, neuer Versuch läuft`
+    : `the weather provider Open-Meteo is unreachable since ${since}, retrying`;
+}
+
+function messageOf(status: ModelledStatus, progress: ModelledProgress, nowMs: number, timeZone: string): string {
+  const outage = (): string => outageSentence(progress.failingSinceMs ?? nowMs, nowMs, timeZone, 'en');
   switch (status) {
     case 'waiting':
       return 'no data yet (waiting for the first answer from Open-Meteo)';
     case 'no_data_provider_unreachable':
-      return `no data yet (provider unreachable: ${progress.lastError ?? 'no answer'}); retrying with back-off`;
+      return `no data yet: ${outage()}`;
     case 'provider_unreachable':
-      return `provider unreachable since ${iso(progress.failingSinceMs)} (${progress.lastError ?? 'no answer'}); the last modelled values are used until they are stale, the gap is filled when it answers`;
+      return `${outage()}; the last modelled values are used until they are stale, the gap is filled when it answers`;
     case 'ok':
       return 'modelled from Open-Meteo (not measured)';
   }
 }
 
-export function modelledView(progress: ModelledProgress, lastReadingAtMs: number | null, attribution: string): ModelledView {
+/** `nowMs` and `timeZone`: for the outage's local clock time. */
+export function modelledView(progress: ModelledProgress, lastReadingAtMs: number | null, attribution: string, nowMs = Date.now(), timeZone = 'UTC'): ModelledView {
   const status = statusOf(progress, lastReadingAtMs !== null);
   return {
     provider: 'open-meteo',
     status,
-    message: messageOf(status, progress),
+    message: messageOf(status, progress, nowMs, timeZone),
     last_fetch_at: iso(progress.lastFetchAtMs),
     last_success_at: iso(progress.lastOkAtMs),
     failed_rounds: progress.failures,
     last_error: progress.lastError ?? null,
+    failing_since: progress.failures > 0 ? iso(progress.failingSinceMs) : null,
     attribution,
   };
 }

@@ -13,11 +13,11 @@ import { connectOpenMeteo } from '../openmeteo/openMeteoClient.js';
 import { OPEN_METEO_ATTRIBUTION } from '../openmeteo/openMeteoResponse.js';
 import { MODELLED_FORMAT, type StationConfig, type StationLocation } from '../ingest/types.js';
 import { MINUTE_MS } from '../history/windows.js';
-import type { StationHistoryView, StationUnit, UnitContext } from '../station/unit.js';
+import type { MowableHold, StationHistoryView, StationUnit, UnitContext } from '../station/unit.js';
 import { ModelledLoop, type RoundResult } from './modelledLoop.js';
 import type { AcceptReading } from '../station/facade.js';
 import { modelledRoundPlan, runRound, type ModelledRoundDeps, type RoundOutcome } from './modelledRound.js';
-import { modelledPlan, modelledView, type ModelledProgress, type ModelledView } from './modelledStatus.js';
+import { modelledPlan, modelledView, outageSentence, type ModelledProgress, type ModelledView } from './modelledStatus.js';
 
 export interface ModelledSettings {
   openMeteoUrl: string;
@@ -35,6 +35,8 @@ export interface ModelledUnitOptions {
   logger: Logger;
   now: () => number;
   userAgent: string;
+  /** The configured time zone: the outage's clock time in the reasons (default UTC). */
+  timeZone?: string;
   /** Tests: a fake fetch, quicker back-offs, a fixed jitter. */
   fetch?: typeof fetch;
   retryBackoffMs?: number;
@@ -127,10 +129,23 @@ export class ModelledStationUnit implements StationUnit {
     return 'ok';
   }
 
-  stateFragment(stationId: string): { origin: 'modelled'; modelled: ModelledView } | undefined {
+  stateFragment(stationId: string, nowMs: number): { origin: 'modelled'; modelled: ModelledView } | undefined {
     const progress = this.#progress.get(stationId);
     if (!progress) return undefined;
-    return { origin: 'modelled', modelled: modelledView(progress, this.#history?.lastReadingAtMs(stationId) ?? null, OPEN_METEO_ATTRIBUTION) };
+    return { origin: 'modelled', modelled: modelledView(progress, this.#history?.lastReadingAtMs(stationId) ?? null, OPEN_METEO_ATTRIBUTION, nowMs, this.#options.timeZone) };
+  }
+
+  /**
+   * While Open-Meteo does not answer, the station's data does not arrive: `mowable` stays off (a
+   * model that is not fetched cannot see rain begin), and that is the reason, before any other
+   * (MowableHold.sourceOutage: a night ban is not why nothing arrives).
+   */
+  mowableHold(stationId: string, nowMs: number): MowableHold | undefined {
+    const progress = this.#progress.get(stationId);
+    if (!progress || progress.failures === 0) return undefined;
+    const sinceMs = progress.failingSinceMs ?? nowMs;
+    const timeZone = this.#options.timeZone ?? 'UTC';
+    return { code: 'provider_unreachable', reason: outageSentence(sinceMs, nowMs, timeZone, 'en'), reasonDe: outageSentence(sinceMs, nowMs, timeZone, 'de'), sourceOutage: true };
   }
 
   stats(): Readonly<ModelledCounters> {

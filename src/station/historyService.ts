@@ -136,10 +136,10 @@ export class HistoryService {
     return this.#histories.get(stationId)?.observed(fromMs, toMs) ?? NOTHING_OBSERVED;
   }
 
-  /** Rain the station's last accepted reading added to its history (mm), and whether its rain is unknown (TimedReading.rainUnknown). */
-  lastIngestRain(stationId: string): { bookedMm: number; unknown: boolean | undefined } {
+  /** Rain the station's last accepted reading added to its history (mm), whether its rain is unknown (TimedReading.rainUnknown), and whether the history held data stamped after the clock (TimedReading.historyAheadOfClock). */
+  lastIngestRain(stationId: string): { bookedMm: number; unknown: boolean | undefined; aheadOfClock: boolean } {
     const history = this.#histories.get(stationId);
-    return { bookedMm: history?.lastIngestRainMm ?? 0, unknown: history?.lastIngestRainUnknown };
+    return { bookedMm: history?.lastIngestRainMm ?? 0, unknown: history?.lastIngestRainUnknown, aheadOfClock: history?.lastIngestAheadOfClock ?? false };
   }
 
   lastReadingAtMs(stationId: string): number | null {

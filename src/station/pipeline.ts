@@ -87,7 +87,7 @@ export class StationPipeline implements LifecycleComponent {
     });
     // Every unit behind the one isolation wrapper: a unit that throws costs its own part, never a station.
     const isolation = { failures: this.#unitFailures, throttle: options.throttle, log: options.log };
-    this.units = [new RecentRain(options.monotonic ?? clock), ...options.units].map((unit) => isolateUnit(unit, isolation));
+    this.units = [new RecentRain(options.monotonic ?? clock, () => options.clockSteps?.sync ?? 'unknown'), ...options.units].map((unit) => isolateUnit(unit, isolation));
     this.#events = new StationEventLog(options.logger);
     this.#ingest = new StationIngest({
       history: this.#history,

@@ -96,11 +96,14 @@ export class StationRecompute {
     return { nowMs, timeZone: base.timeZone, hemisphere: base.hemisphere, lawn: base.lawn, estimatedFields };
   }
 
+  /** The first unit's hold, unless a later one says the station's data does not arrive (MowableHold.sourceOutage): that one is the cause. */
   #firstHold(stationId: string, nowMs: number): MowableHold | undefined {
+    let first: MowableHold | undefined;
     for (const unit of this.#deps.units) {
       const hold = unit.mowableHold?.(stationId, nowMs);
-      if (hold) return hold;
+      if (hold?.sourceOutage === true) return hold;
+      first ??= hold;
     }
-    return undefined;
+    return first;
   }
 }

@@ -157,7 +157,9 @@ export class StationIngest {
     }
     this.#count(station.id, 'accepted');
     const booked = this.#history.lastIngestRain(station.id);
-    this.#onAccepted(station.id, Object.assign({}, timed, { bookedRainMm: booked.bookedMm }, booked.unknown === undefined ? undefined : { rainUnknown: booked.unknown }));
+    const accepted: TimedReading = Object.assign({}, timed, { bookedRainMm: booked.bookedMm }, booked.unknown === undefined ? undefined : { rainUnknown: booked.unknown });
+    if (booked.aheadOfClock) accepted.historyAheadOfClock = true;
+    this.#onAccepted(station.id, accepted);
     return 'accepted';
   }
 }

@@ -53,6 +53,11 @@ export interface MowableHold {
   reasonDe?: string;
   /** `publicReason` in German: the state's `mowable_reason_public_de`. */
   publicReasonDe?: string;
+  /**
+   * The hold is about where the station's data comes from (a modelled station's provider outage):
+   * it is said before any other unit's hold, since every other reason rests on data that does not arrive.
+   */
+  sourceOutage?: boolean;
 }
 
 /** Read-only access to the station histories (14 days of minute buckets and the latest values). */

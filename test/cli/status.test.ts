@@ -67,8 +67,9 @@ describe('mowability status', () => {
         history_minutes: 2,
         history_since: new Date((Math.floor(readAt / MINUTE_MS) - 1) * MINUTE_MS).toISOString(),
         uploads_refused: [],
+        night_ban: 'none: the station has no location and the time zone UTC has no reference point in the tz database (set the station\'s location, or "timezone" to your zone)',
       },
-      { id: 'pws', name: 'PWS', format: 'wunderground', last_reading_at: null, mowable: null, latest: {}, history_minutes: 0, history_since: null, uploads_refused: [] },
+      { id: 'pws', name: 'PWS', format: 'wunderground', last_reading_at: null, mowable: null, latest: {}, history_minutes: 0, history_since: null, uploads_refused: [], night_ban: expect.any(String) },
     ]);
     expect(report.unconfigured_with_history).toEqual(['old']);
 
@@ -78,6 +79,8 @@ describe('mowability status', () => {
     expect(text.stdout).toContain('mowable:      yes');
     expect(text.stdout).toContain('latest:       humidity 55, temperature 18.25');
     expect(text.stdout).toContain('history:      2 minutes');
+    // The rtl_433 station has no location and the fixture's time zone (UTC) no reference point: status says there is no night ban, and the fix.
+    expect(text.stdout).toContain('night ban:    none: the station has no location and the time zone UTC has no reference point in the tz database');
     expect(text.stdout).toContain('last reading: none yet');
     expect(text.stdout).toContain('mowable:      not decided yet');
     expect(text.stdout).toContain('History of stations no longer configured: old');

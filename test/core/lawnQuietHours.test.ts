@@ -1,6 +1,7 @@
 /** Sunrise/sunset (NOAA/Meeus) and the quiet-hours rule for the `mowable` flag. */
 import { describe, expect, it } from 'vitest';
 import { nightBan, parseNoiseHours, quietCauseText, quietHoursCause, quietHoursReason, type QuietHoursSettings } from '../../src/core/lawn/quietHours.js';
+import { QuietHoursTimeline } from '../../src/core/forecastQuietHours.js';
 import { sunDay } from '../../src/core/lawn/sun.js';
 
 const berlin = { latitude: 52.52, longitude: 13.405 };
@@ -84,5 +85,27 @@ describe('quiet hours in German (the language of the model\'s reasons)', () => {
     // Without German names the holiday keeps the name it has.
     const cause = quietHoursCause(Date.parse('2026-06-04T10:00:00Z'), undefined, { ...settings, night: false, holidays });
     expect(quietCauseText(cause!, 'de', 'UTC')).toBe('Ruhezeit: Feiertag (Corpus Christi)');
+  });
+});
+
+describe("the night ban at the time zone's reference point (a station without a location)", () => {
+  const zone = { zone: 'Europe/Berlin', latitude: 52.5, longitude: 13.3667 };
+  const settings: QuietHoursSettings = { night: true, marginMinutes: 30, noise: null, sundays: false, timeZone: 'Europe/Berlin', zoneLocation: zone };
+  const evening = Date.parse('2026-12-15T20:40:00Z');
+  const noon = Date.parse('2026-12-15T11:00:00Z');
+
+  it('holds at 21:40 in December and names the zone; the forecast timeline agrees; a station location still wins', () => {
+    expect(quietHoursCause(evening, undefined, settings)).toMatchObject({ kind: 'night', zone });
+    const timeline = new QuietHoursTimeline(settings);
+    expect(timeline.allowedAt(evening, undefined)).toBe(false);
+    expect(timeline.allowedAt(noon, undefined)).toBe(true);
+    expect(timeline.causeUntil(evening, undefined).cause).toMatchObject({ kind: 'night', zone });
+    // Noise hours, Sundays and holidays stay apart from the night: no night ban through their check.
+    expect(new QuietHoursTimeline({ ...settings, noise: parseNoiseHours('22:00-06:00') }).causeUntil(noon, undefined).cause).toBeUndefined();
+    const own = quietHoursCause(evening, { latitude: 52.52, longitude: 13.405 }, settings);
+    expect(own).toMatchObject({ kind: 'night' });
+    expect(own).not.toHaveProperty('zone');
+    const { zoneLocation: _none, ...without } = settings;
+    expect(quietHoursCause(evening, undefined, without)).toBeUndefined();
   });
 });

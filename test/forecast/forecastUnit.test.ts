@@ -116,7 +116,8 @@ describe('forecast unit with the MQTT forecast topic', () => {
   it('cuts the windows at public holidays: on Corpus Christi in Bavaria the first window opens at local midnight', async () => {
     const corpusChristi = Date.parse('2026-06-04T06:00:00Z');
     const clock = new FakeClock(corpusChristi);
-    const loaded = loadConfig({ env: { MOWABILITY_DB_PATH: temp.dbPath, MOWABILITY_LAWN_MEMORY_HOLIDAY_COUNTRY: 'DE', MOWABILITY_LAWN_MEMORY_HOLIDAY_REGION: 'BY' }, units: stationUnitConfigs() });
+    // The station has no location: without the time zone's night ban (on by default) the holiday alone decides.
+    const loaded = loadConfig({ env: { MOWABILITY_DB_PATH: temp.dbPath, MOWABILITY_LAWN_MEMORY_HOLIDAY_COUNTRY: 'DE', MOWABILITY_LAWN_MEMORY_HOLIDAY_REGION: 'BY', MOWABILITY_LAWN_MEMORY_NIGHT_BAN_ZONE_LOCATION: 'false' }, units: stationUnitConfigs() });
     const config = { ...loaded, timezone: 'Europe/Berlin', stations: [garden] };
     // The daemon starts the calendar as one of the lawn memory's units; here by hand.
     await holidayCalendar(lawnMemorySettingsOf(config), clock)!.start();

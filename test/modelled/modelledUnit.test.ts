@@ -28,7 +28,7 @@ interface Harness {
   database: Database;
   unit: ModelledStationUnit;
   warnings: string[];
-  state(): Record<string, unknown> & { modelled: { status: string; message: string; failed_rounds: number }; input: Record<string, number> };
+  state(): Record<string, unknown> & { modelled: { status: string; message: string; failed_rounds: number; last_error: string | null }; input: Record<string, number> };
 }
 
 describe('modelled station unit', () => {
@@ -82,7 +82,8 @@ describe('modelled station unit', () => {
     const h = await start({ fallback: { kind: 'status', status: 503 } });
     await waitUntil(() => openMeteo.fake.requests.length >= 3, 'retries with back-off');
     expect(h.state().modelled).toMatchObject({ status: 'no_data_provider_unreachable' });
-    expect(h.state().modelled.message).toContain('no data yet (provider unreachable');
+    expect(h.state().modelled.message).toBe('no data yet: the weather provider Open-Meteo is unreachable since 10:20, retrying');
+    expect(h.state()).toMatchObject({ mowable: false, mowable_reason: 'the weather provider Open-Meteo is unreachable since 10:20, retrying' });
     expect(h.state().index_score).toBeNull();
     expect(h.pipeline.history.lastReadingAtMs('home')).toBeNull();
     expect(h.warnings.filter((line) => line.includes('Open-Meteo did not deliver'))).toHaveLength(1);
@@ -149,7 +150,8 @@ describe('modelled station unit', () => {
   it('gives up on an answer that does not come, and says so', async () => {
     const h = await start({ timeoutSeconds: 1, fallback: { kind: 'hang' } });
     await waitUntil(() => h.state().modelled.status === 'no_data_provider_unreachable', 'the timeout');
-    expect(h.state().modelled.message).toContain('no answer within 1000 ms');
+    // The technical detail is last_error; the message is the one outage sentence.
+    expect(h.state().modelled).toMatchObject({ message: 'no data yet: the weather provider Open-Meteo is unreachable since 10:20, retrying', last_error: expect.stringContaining('no answer within 1000 ms') });
   });
 
   it('refuses a redirect to another host and says so in its status; that host is never asked', async () => {

@@ -1,17 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import type { TimedReading } from '../../src/history/stationHistory.js';
 import { RecentRain } from '../../src/station/recentRain.js';
+import type { ClockStep } from '../../src/util/clockWatch.js';
 
 const MINUTE = 60_000;
+const STEP_BACK: ClockStep = { deltaMs: -86_400_000, direction: 'back', atMs: 0 };
 
 function counter(totalMm: number, extra: Partial<TimedReading> = {}): TimedReading {
   return { timeMs: 0, values: {}, rainCounters: [{ key: 'c', totalMm }], fingerprint: String(totalMm), dropped: [], ...extra };
 }
 
 describe('RecentRain (rain of the last hour on the monotonic clock)', () => {
-  it('supplies rain the history does not show and holds mowable off, until the hour is over', () => {
+  it('supplies rain the history does not show and holds mowable off after a clock step, until the hour is over', () => {
     const mono = { ms: 0, now() { return this.ms; } };
     const unit = new RecentRain(mono);
+    unit.clockStepped(STEP_BACK);
     expect(unit.extendInput('garden', { temperature: 14 })).toEqual({ temperature: 14 });
     unit.onReading('garden', counter(100));
     mono.ms += 5 * MINUTE;
@@ -21,7 +24,8 @@ describe('RecentRain (rain of the last hour on the monotonic clock)', () => {
     // The history withholds its windows (the clock stepped): the unit supplies them and holds.
     expect(unit.extendInput('garden', { temperature: 14 })).toEqual({ temperature: 14, rain_1h: 4.5, minutes_since_rain: 0 });
     expect(unit.mowableHold('garden')?.code).toBe('recent_rain');
-    expect(unit.mowableHold('garden')?.reason).toMatch(/4\.5 mm of rain in the last hour/);
+    expect(unit.mowableHold('garden')?.reason).toMatch(/^the system clock was set back by 1 d 7 min ago, so the history cannot place the 4\.5 mm of rain the station reported in the last hour/);
+    expect(unit.mowableHold('garden')?.reasonDe).toMatch(/^die Systemuhr wurde vor 7 min um 1 Tag zurückgestellt, daher kann der Verlauf die 4,5 mm Regen/);
     // The history shows a smaller amount (rain booked in a future-stamped minute): still held.
     expect(unit.extendInput('garden', { rain_1h: 0, minutes_since_rain: 300 })).toEqual({ rain_1h: 4.5, minutes_since_rain: 300 });
     // The history shows it: nothing changes.
@@ -36,6 +40,7 @@ describe('RecentRain (rain of the last hour on the monotonic clock)', () => {
   it('counts a counter step only after a short gap, and no decrease', () => {
     const mono = { ms: 0, now() { return this.ms; } };
     const unit = new RecentRain(mono);
+    unit.clockStepped(STEP_BACK);
     unit.onReading('garden', counter(100));
     mono.ms += 30 * MINUTE;
     unit.onReading('garden', counter(103));
@@ -64,9 +69,74 @@ describe("RecentRain: the newest reading's rain unknown (a counter without basel
   it('says the remembered rain first when both hold', () => {
     const mono = { ms: 0, now() { return this.ms; } };
     const unit = new RecentRain(mono);
+    unit.clockStepped(STEP_BACK);
     unit.onReading('garden', counter(100, { rainUnknown: false, bookedRainMm: 2 }));
     unit.onReading('garden', counter(100, { rainUnknown: true, bookedRainMm: 0 }));
     unit.extendInput('garden', {});
     expect(unit.mowableHold('garden')?.code).toBe('recent_rain');
+  });
+});
+
+describe('RecentRain only while the wall clock is in doubt (the history is the ledger)', () => {
+  function raining(unit: RecentRain, mono: { ms: number }, extra: Partial<TimedReading> = {}): void {
+    unit.onReading('garden', counter(100));
+    mono.ms += MINUTE;
+    unit.onReading('garden', counter(102, extra));
+  }
+
+  it('with a trusted clock changes nothing, however much more it remembers than the history shows', () => {
+    const mono = { ms: 0, now() { return this.ms; } };
+    const unit = new RecentRain(mono, () => 'synchronized');
+    raining(unit, mono);
+    const input = { rain_1h: 0.2, minutes_since_rain: 0 };
+    expect(unit.extendInput('garden', input)).toBe(input);
+    expect(unit.extendInput('garden', {})).toEqual({});
+    expect(unit.mowableHold('garden')).toBeUndefined();
+  });
+
+  it('an unsynchronised clock: supplies and says so', () => {
+    const mono = { ms: 0, now() { return this.ms; } };
+    const unit = new RecentRain(mono, () => 'unsynchronized');
+    raining(unit, mono);
+    expect(unit.extendInput('garden', {})).toEqual({ rain_1h: 2, minutes_since_rain: 0 });
+    expect(unit.mowableHold('garden')).toMatchObject({ code: 'recent_rain', reason: expect.stringMatching(/^the system clock is not synchronised yet \(NTP\), so the history cannot place the 2 mm/), reasonDe: expect.stringMatching(/^die Systemuhr ist noch nicht synchronisiert/) });
+  });
+
+  it('a history stamped after now (the clock set back before this start): supplies and says so, for an hour', () => {
+    const mono = { ms: 0, now() { return this.ms; } };
+    const unit = new RecentRain(mono);
+    raining(unit, mono, { historyAheadOfClock: true });
+    expect(unit.extendInput('garden', {})).toEqual({ rain_1h: 2, minutes_since_rain: 0 });
+    expect(unit.mowableHold('garden')?.reason).toMatch(/^the history holds readings stamped later than the current time \(the clock was set back/);
+    mono.ms += 61 * MINUTE;
+    expect(unit.extendInput('garden', {})).toEqual({});
+    expect(unit.mowableHold('garden')).toBeUndefined();
+  });
+
+  it('a step more than an hour ago no longer counts', () => {
+    const mono = { ms: 0, now() { return this.ms; } };
+    const unit = new RecentRain(mono);
+    unit.clockStepped(STEP_BACK);
+    mono.ms += 61 * MINUTE;
+    raining(unit, mono);
+    expect(unit.extendInput('garden', {})).toEqual({});
+  });
+
+  it("caps each arrival minute at the world record and the hour at rain_1h's maximum, as the history does", () => {
+    const mono = { ms: 0, now() { return this.ms; } };
+    const unit = new RecentRain(mono);
+    unit.clockStepped(STEP_BACK);
+    unit.onReading('garden', counter(0));
+    for (let minute = 1; minute <= 20; minute++) {
+      mono.ms += MINUTE;
+      unit.onReading('garden', counter(minute * 9000));
+    }
+    expect(unit.extendInput('garden', {}).rain_1h).toBe(500);
+    mono.ms += MINUTE;
+    const one = new RecentRain(mono);
+    one.clockStepped(STEP_BACK);
+    one.onReading('garden', counter(0));
+    one.onReading('garden', counter(9000));
+    expect(one.extendInput('garden', {}).rain_1h).toBe(31.2);
   });
 });

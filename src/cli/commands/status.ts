@@ -7,6 +7,9 @@ import { Database } from '../../store/database.js';
 import { configFileFrom } from '../../config/load.js';
 import { askDaemon, databaseWrittenAt, type LiveAnswer, readStatus, renderStatus, type StatusReport, type StatusStation } from '../statusReport.js';
 import { escapeTerminalText } from '../terminalText.js';
+import { lawnMemorySettingsOf } from '../../lawn/buildLawnUnit.js';
+import { nightBanSource } from '../../lawn/zoneLocation.js';
+import type { AppConfig } from '../../config/schema.js';
 
 const COMMAND = 'status';
 
@@ -31,7 +34,7 @@ export async function statusCommand(argv: readonly string[], io: CliIo): Promise
       await database.close();
     }
   }
-  report = withLive(report, live, configGiven);
+  report = withNightBan(withLive(report, live, configGiven), config);
   if (parsed.values.json === true) printJson(io, report);
   else io.stdout(renderStatus(report, Date.now()).split('\n').map(escapeTerminalText).join('\n'));
   return EXIT_OK;
@@ -52,6 +55,21 @@ function withLive(report: StatusReport, live: LiveAnswer, configGiven: boolean):
       if (!now) return station;
       const { index, status, mowable, mowable_reason, last_reading_at, availability } = now;
       return { ...station, live: { index, status, mowable, mowable_reason, last_reading_at, availability } };
+    }),
+  };
+}
+
+/** Where each configured station's night ban takes its sun from (none with the lawn memory off). */
+function withNightBan(report: StatusReport, config: AppConfig): StatusReport {
+  const lawn = lawnMemorySettingsOf(config);
+  if (!lawn.enabled) return report;
+  const options = { nightBan: lawn.nightBan, zoneLocation: lawn.nightBanZoneLocation, timeZone: config.timezone };
+  const configured = new Map(config.stations.map((station) => [station.id, station]));
+  return {
+    ...report,
+    stations: report.stations.map((station) => {
+      const known = configured.get(station.id);
+      return known ? { ...station, night_ban: nightBanSource(options, known.location) } : station;
     }),
   };
 }

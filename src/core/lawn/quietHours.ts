@@ -25,11 +25,21 @@ export interface QuietHoursSettings {
   holidays?: ReadonlyMap<string, string>;
   /** The same days' German names (for the German reason); absent: the English name. */
   holidayNamesDe?: ReadonlyMap<string, string>;
+  /**
+   * The night ban's sun for a station without a location of its own: the configured time zone's
+   * reference point in the tz database (src/lawn/zoneLocation.ts); absent: such a station has no night ban.
+   */
+  zoneLocation?: ZoneLocation;
 }
 
 export interface Location {
   latitude: number;
   longitude: number;
+}
+
+/** A time zone's reference point (its principal city in the tz database's zone table). */
+export interface ZoneLocation extends Location {
+  zone: string;
 }
 
 /** "20:00-07:00" → minutes of the day; throws with a message naming the expected form. */
@@ -55,8 +65,9 @@ function clock(ms: number, timeZone: string): string {
 
 /** Why quiet hours hold mowing off: the cause, from which the English and German sentences are made. */
 export type QuietCause =
-  | { kind: 'polar_night' }
-  | { kind: 'night'; fromMs: number; toMs: number; marginMinutes: number }
+  | { kind: 'polar_night'; zone?: ZoneLocation }
+  /** `zone`: the sun times are the time zone's reference point's (the station has no location). */
+  | { kind: 'night'; fromMs: number; toMs: number; marginMinutes: number; zone?: ZoneLocation }
   | { kind: 'noise'; fromMin: number; toMin: number }
   | { kind: 'sunday' }
   | { kind: 'holiday'; name: string; nameDe: string };
@@ -114,6 +125,28 @@ const hhmm = (m: number) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${St
  * the station's sunset and sunrise, which locate it).
  */
 export function quietCauseText(cause: QuietCause, lang: 'en' | 'de', timeZone: string, hideTimes = false): string {
+  const text = quietCauseSentence(cause, lang, timeZone, hideTimes);
+  if ((cause.kind !== 'night' && cause.kind !== 'polar_night') || cause.zone === undefined) return text;
+  return `${text}, ${zoneSunText(cause.zone, lang)}`;
+}
+
+/** "52.5° N, 13.37° E" (German: decimal comma, "O" for east). */
+export function coordinatesText(location: Location, lang: 'en' | 'de'): string {
+  const de = lang === 'de';
+  const number = (value: number) => (de ? String(Math.round(value * 100) / 100).replace('.', ',') : String(Math.round(value * 100) / 100));
+  const ns = `${number(Math.abs(location.latitude))}° ${location.latitude >= 0 ? 'N' : 'S'}`;
+  const ew = `${number(Math.abs(location.longitude))}° ${location.longitude >= 0 ? (de ? 'O' : 'E') : 'W'}`;
+  return `${ns}, ${ew}`;
+}
+
+/** Where the night ban's sun times come from when the station has no location. */
+export function zoneSunText(zone: ZoneLocation, lang: 'en' | 'de'): string {
+  return lang === 'de'
+    ? `Sonnenzeiten am Bezugsort der Zeitzone ${zone.zone} (${coordinatesText(zone, 'de')}), da die Station keinen Standort hat`
+    : `sun times at the reference point of the time zone ${zone.zone} (${coordinatesText(zone, 'en')}), as the station has no location`;
+}
+
+function quietCauseSentence(cause: QuietCause, lang: 'en' | 'de', timeZone: string, hideTimes: boolean): string {
   const de = lang === 'de';
   switch (cause.kind) {
     case 'polar_night':
@@ -152,10 +185,21 @@ function weekday(local: { year: number; month: number; day: number }): number {
 
 /** Why mowing is not allowed now, or undefined. Night ban first, then noise hours, then Sunday, then a public holiday. */
 export function quietHoursCause(nowMs: number, location: Location | undefined, settings: QuietHoursSettings): QuietCause | undefined {
-  if (settings.night && location) {
-    const night = nightCause(nowMs, location, settings.marginMinutes);
-    if (night) return night;
+  const sunAt = location ?? settings.zoneLocation;
+  if (settings.night && sunAt) {
+    const night = nightCause(nowMs, sunAt, settings.marginMinutes);
+    if (night) return location ? night : fromZone(night, settings.zoneLocation);
   }
+  return localQuietCause(nowMs, settings);
+}
+
+/** The night ban's cause with the time zone's reference point it took the sun from. */
+export function fromZone(night: QuietCause, zone: ZoneLocation | undefined): QuietCause {
+  return zone !== undefined && (night.kind === 'night' || night.kind === 'polar_night') ? { ...night, zone } : night;
+}
+
+/** Noise hours, Sunday or a public holiday at `nowMs` (the causes of the local clock and calendar), or undefined. */
+export function localQuietCause(nowMs: number, settings: QuietHoursSettings): QuietCause | undefined {
   const local = localDateTime(nowMs, settings.timeZone);
   if (settings.noise && inNoiseHours(local.hour * 60 + local.minute, settings.noise)) return { kind: 'noise', ...settings.noise };
   if (settings.sundays && weekday(local) === 0) return { kind: 'sunday' };
