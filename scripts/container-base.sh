@@ -20,7 +20,7 @@ source scripts/container/env.sh
 for tool in debootstrap runc npm; do
   command -v "$tool" >/dev/null || missing="${missing:-} $tool"
 done
-[ -z "${missing:-}" ] || { echo "container-base: missing:$missing (apt-get install -y podman runc netavark aardvark-dns debootstrap; npm comes with Node.js)" >&2; exit 1; }
+[ -z "${missing:-}" ] || { echo "container-base: missing:$missing (apt-get install -y podman runc netavark aardvark-dns iptables debootstrap; npm comes with Node.js)" >&2; exit 1; }
 
 rebuild=false
 [ "${1:-}" = --rebuild ] && rebuild=true

@@ -129,6 +129,9 @@ export class MqttConnection implements BridgeConnection {
       clean: !o.persistentSession,
       keepalive: o.keepaliveSeconds,
       reconnectPeriod: FIRST_RECONNECT_MS,
+      // mqtt.js stops for good after a refused CONNACK (a wrong password): keep trying with the
+      // back-off, so an account added or fixed on the broker is picked up without a restart.
+      reconnectOnConnackError: true,
       connectTimeout: 10_000,
       rejectUnauthorized: o.rejectUnauthorized,
       resubscribe: true,
