@@ -5,6 +5,7 @@
  * ACL file, asserting /health, `mowability status` and the log. The daemon's clock is the fixture's
  * fake one, so the probe's waits pass without the test waiting for them.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect } from 'vitest';
 import { it as plain } from 'vitest';
 import { AccessProbe, describeFindings, ROUND_TRIP_MS, STATION_SILENCE_MS } from '../../src/mqtt/accessProbe.js';
@@ -147,6 +148,27 @@ describe.skipIf(!available && !required)('ACL denials against Mosquitto 2 with a
       await station.client.publishAsync('weewx/loop', JSON.stringify({ t: 18 }), { qos: 1 });
       return daemon.daemon.mqtt.stats().accepted >= 1;
     }, 'a reading through the ACL');
+    mqtt.clock.advance(ROUND_TRIP_MS + STATION_SILENCE_MS);
+    expect(await mqttCheck(daemon)).toEqual({ status: 'ok', message: 'connected to the external broker (mqtt.url)' });
+  });
+
+  it('docs/mqtt.md\'s ACL: Mosquitto starts without a warning about it, each account does its part, and the probe finds nothing', async ({ mqtt }) => {
+    const docs = readFileSync(new URL('../../docs/mqtt.md', import.meta.url), 'utf8');
+    const acl = /```\n(# \/etc\/mosquitto\/acl\n[\s\S]*?)```/.exec(docs)?.[1];
+    expect(acl, 'the ACL block of docs/mqtt.md').toBeDefined();
+    const broker = await startSecureMosquitto(mqtt.dir, { accounts: { mowability: 'd', homeassistant: 'h', weewx: 'w', rtl433: 'r' }, acl: acl! });
+    mqtt.defer(() => broker.stop('SIGKILL'));
+    expect(broker.output.split('\n').filter((line) => /ACL|acl/.test(line))).toEqual([]);
+    const env = { MOWABILITY_TIMEZONE: 'UTC', MOWABILITY_BROKER_ENABLED: 'false', MOWABILITY_MQTT_URL: `mqtt://127.0.0.1:${broker.port}`, MOWABILITY_MQTT_USERNAME: 'mowability', MOWABILITY_MQTT_PASSWORD: 'd' };
+    const daemon = await mqtt.serve({ stations: [weewx] }, { logLevel: 'warn', env, fakeClock: true });
+    await waitUntil(() => daemon.daemon.mqtt.stats().connected, 'connected');
+    const homeassistant = await mqtt.connect(broker.port, { username: 'homeassistant', password: 'h' });
+    await homeassistant.client.subscribeAsync('mowability/garden/state', { qos: 1 });
+    const station = await mqtt.connect(broker.port, { username: 'weewx', password: 'w' });
+    await waitUntil(async () => {
+      await station.client.publishAsync('weewx/loop', JSON.stringify({ t: 18 }), { qos: 1 });
+      return homeassistant.latest.get('mowability/garden/state')?.payload.includes('"temperature":18') === true;
+    }, 'a reading from the weewx account, its state read by the homeassistant account');
     mqtt.clock.advance(ROUND_TRIP_MS + STATION_SILENCE_MS);
     expect(await mqttCheck(daemon)).toEqual({ status: 'ok', message: 'connected to the external broker (mqtt.url)' });
   });
