@@ -76,7 +76,7 @@ describe('mowability status', () => {
     expect(text.stdout).toContain('garden (Garden, rtl_433)');
     expect(text.stdout).toMatch(/last reading: \S+ \(5 min ago\)/);
     expect(text.stdout).toContain('mowable:      yes');
-    expect(text.stdout).toContain('latest:       humidity 55, temperature 18.25');
+    expect(text.stdout).toContain('latest:       humidity 55, temperature 18.25 (as of the last database write, every history.flushIntervalSeconds)');
     expect(text.stdout).toContain('history:      2 minutes');
     expect(text.stdout).toContain('last reading: none yet');
     expect(text.stdout).toContain('mowable:      not decided yet');
