@@ -94,7 +94,7 @@ describe.skipIf(!available && !required)('ACL denials against Mosquitto 2 with a
     return { broker, daemon, status, warned };
   }
 
-  it('publishing denied: health is an error naming the account and the topic, so are status and the log', async ({ mqtt }) => {
+  it('publishing denied: health is an error naming the account and the topic, so are status and the log', { timeout: SLOW_TEST_TIMEOUT_MS }, async ({ mqtt }) => {
     // The daemon may read its topics but not write them; the last stop's retained state is there.
     const acl = 'user mowability\ntopic read mowability/#\ntopic read weewx/#\n\nuser admin\ntopic readwrite #\n';
     const { broker, daemon, status, warned } = await serveAgainst(mqtt, acl);
@@ -112,7 +112,7 @@ describe.skipIf(!available && !required)('ACL denials against Mosquitto 2 with a
     await waitUntil(() => warned().some((msg) => msg.startsWith('the broker does not let account "mowability" (mqtt.username) publish mowability/bridge/state')), 'the log line', 15_000);
   });
 
-  it('nothing of its own allowed: "publish or read"', async ({ mqtt }) => {
+  it('nothing of its own allowed: "publish or read"', { timeout: SLOW_TEST_TIMEOUT_MS }, async ({ mqtt }) => {
     const { daemon } = await serveAgainst(mqtt, 'user mowability\ntopic read weewx/#\n');
     await waitUntil(() => daemon.daemon.mqtt.stats().connected, 'connected');
     mqtt.clock.advance(ROUND_TRIP_MS);
@@ -120,7 +120,7 @@ describe.skipIf(!available && !required)('ACL denials against Mosquitto 2 with a
     expect((await mqttCheck(daemon))?.message).toMatch(/does not let this daemon's account \(mqtt\.username\) publish or read mowability\/bridge\/state \(its own state did not come back within 30 s\): check its ACL/);
   });
 
-  it('the station topic unreadable: the granted subscription that never delivers is named, while the daemon\'s own traffic flows', async ({ mqtt }) => {
+  it('the station topic unreadable: the granted subscription that never delivers is named, while the daemon\'s own traffic flows', { timeout: SLOW_TEST_TIMEOUT_MS }, async ({ mqtt }) => {
     const acl = 'user mowability\ntopic readwrite mowability/#\ntopic write homeassistant/#\n\nuser station\ntopic write weewx/#\n';
     const { broker, daemon, status, warned } = await serveAgainst(mqtt, acl);
     await waitUntil(() => daemon.daemon.mqtt.stats().connected, 'connected');
@@ -139,7 +139,7 @@ describe.skipIf(!available && !required)('ACL denials against Mosquitto 2 with a
     await waitUntil(() => warned().some((msg) => msg.includes('does not let account "mowability" (mqtt.username) read weewx/loop')), 'the log line', 15_000);
   });
 
-  it('everything allowed: no finding, however long it runs', async ({ mqtt }) => {
+  it('everything allowed: no finding, however long it runs', { timeout: SLOW_TEST_TIMEOUT_MS }, async ({ mqtt }) => {
     const acl = 'user mowability\ntopic readwrite mowability/#\ntopic write homeassistant/#\ntopic read weewx/#\n\nuser station\ntopic write weewx/#\n';
     const { broker, daemon } = await serveAgainst(mqtt, acl);
     await waitUntil(() => daemon.daemon.mqtt.stats().connected, 'connected');
@@ -152,7 +152,7 @@ describe.skipIf(!available && !required)('ACL denials against Mosquitto 2 with a
     expect(await mqttCheck(daemon)).toEqual({ status: 'ok', message: 'connected to the external broker (mqtt.url)' });
   });
 
-  it('docs/mqtt.md\'s ACL: Mosquitto starts without a warning about it, each account does its part, and the probe finds nothing', async ({ mqtt }) => {
+  it('docs/mqtt.md\'s ACL: Mosquitto starts without a warning about it, each account does its part, and the probe finds nothing', { timeout: SLOW_TEST_TIMEOUT_MS }, async ({ mqtt }) => {
     const docs = readFileSync(new URL('../../docs/mqtt.md', import.meta.url), 'utf8');
     const acl = /```\n(# \/etc\/mosquitto\/acl\n[\s\S]*?)```/.exec(docs)?.[1];
     expect(acl, 'the ACL block of docs/mqtt.md').toBeDefined();

@@ -66,7 +66,7 @@ describe.skipIf(!available && !required)('each mistake against Mosquitto 2 with 
     ['mqtt:// on the TLS port', (certificates) => ({ certificates }), (port) => ({ MOWABILITY_MQTT_URL: `mqtt://localhost:${port}`, MOWABILITY_MQTT_USERNAME: 'mowability', MOWABILITY_MQTT_PASSWORD: accounts.mowability }), /closed the connection at once \("read ECONNRESET"\): if that port speaks TLS \(often 8883\), use mqtts:\/\/ in mqtt\.url/],
   ];
 
-  it.for(cases)('%s: one line naming the setting in the log, /health and status, and no "unreachable"', async ([, tls, settings, line], { mqtt }) => {
+  it.for(cases)('%s: one line naming the setting in the log, /health and status, and no "unreachable"', { timeout: SLOW_TEST_TIMEOUT_MS }, async ([, tls, settings, line], { mqtt }) => {
     const certificates = makeCertificates(mqtt.dir);
     const broker = await startSecureMosquitto(mqtt.dir, { accounts, tls: tls(certificates) });
     mqtt.defer(() => broker.stop('SIGKILL'));
@@ -91,7 +91,7 @@ describe.skipIf(!available && !required)('each mistake against Mosquitto 2 with 
     expect(status.stdout).toMatch(new RegExp(`^MQTT: error: not connected to the external broker \\(mqtt\\.url\\): .*${line.source}`, 'm'));
   });
 
-  it('with everything right it connects over TLS with a client certificate, and health says connected', async ({ mqtt }) => {
+  it('with everything right it connects over TLS with a client certificate, and health says connected', { timeout: SLOW_TEST_TIMEOUT_MS }, async ({ mqtt }) => {
     const certificates = makeCertificates(mqtt.dir);
     const broker = await startSecureMosquitto(mqtt.dir, { accounts, tls: { certificates, requireCertificate: true } });
     mqtt.defer(() => broker.stop('SIGKILL'));
