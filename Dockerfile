@@ -1,7 +1,7 @@
 # mowability in a container: build with the dev dependencies and the C toolchain, run with the
 # production dependencies only, as the unprivileged "node" user. Built and run by
 # scripts/container-test.sh (npm run test:container, part of CI) with podman; see
-# docs/deployment.md, "Container".
+# README.md, "Container".
 # Build with the Docker image format (docker build does; podman/buildah need --format docker or
 # BUILDAH_FORMAT=docker), or HEALTHCHECK is dropped.
 FROM node:22-bookworm-slim AS build
