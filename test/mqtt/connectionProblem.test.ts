@@ -4,13 +4,15 @@
  * security-minded users run it (TLS with a throwaway CA, a password file, allow_anonymous false),
  * asserting what the user sees: the log, /health and `mowability status`.
  */
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import { it as plain } from 'vitest';
 import { describeConnectionError } from '../../src/mqtt/connectionProblem.js';
 import { mqttTest as it, type ServedDaemon } from '../helpers/mqttFixture.js';
 import { waitUntil } from '../helpers/mqttHarness.js';
 import { runCliInProcess } from '../helpers/httpCli.js';
-import { makeCertificates, startSecureMosquitto, type SecureBrokerOptions, type TestCertificates } from '../helpers/secureMosquitto.js';
+import { MOSQUITTO_PASSWD, makeCertificates, startSecureMosquitto, type SecureBrokerOptions, type TestCertificates } from '../helpers/secureMosquitto.js';
 import { mosquittoAvailable } from '../../bench/lib/mosquitto.js';
 import { SLOW_TEST_TIMEOUT_MS } from '../helpers/wait.js';
 
@@ -89,6 +91,18 @@ describe.skipIf(!available && !required)('each mistake against Mosquitto 2 with 
     const port = new URL(daemon.httpAddress).port;
     const status = await runCliInProcess(['status'], { ...env, MOWABILITY_DB_PATH: mqtt.dbPath, MOWABILITY_HTTP_HOST: '127.0.0.1', MOWABILITY_HTTP_PORT: port });
     expect(status.stdout).toMatch(new RegExp(`^MQTT: error: not connected to the external broker \\(mqtt\\.url\\): .*${line.source}`, 'm'));
+  });
+
+  it('a refused login keeps being retried: the account added on the broker is picked up without a restart', { timeout: SLOW_TEST_TIMEOUT_MS }, async ({ mqtt }) => {
+    const broker = await startSecureMosquitto(mqtt.dir, { accounts });
+    mqtt.defer(() => broker.stop('SIGKILL'));
+    const env = { MOWABILITY_TIMEZONE: 'UTC', MOWABILITY_BROKER_ENABLED: 'false', MOWABILITY_MQTT_RECONNECT_MAX_SECONDS: '1', MOWABILITY_MQTT_URL: `mqtt://127.0.0.1:${broker.port}`, MOWABILITY_MQTT_USERNAME: 'late', MOWABILITY_MQTT_PASSWORD: 'late-password' };
+    const daemon = await mqtt.serve(undefined, { logLevel: 'warn', env });
+    await waitUntil(async () => /refused the login/.test((await mqttCheck(daemon))?.message ?? ''), 'the refusal');
+    execFileSync(MOSQUITTO_PASSWD, ['-b', join(mqtt.dir, 'passwd'), 'late', 'late-password'], { stdio: 'pipe' });
+    await broker.stop('SIGTERM'); // Mosquitto reads its password file at start (or on SIGHUP)
+    await broker.start();
+    await waitUntil(async () => (await mqttCheck(daemon))?.status === 'ok', 'connected with the account added', 20_000);
   });
 
   it('with everything right it connects over TLS with a client certificate, and health says connected', { timeout: SLOW_TEST_TIMEOUT_MS }, async ({ mqtt }) => {
