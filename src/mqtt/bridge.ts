@@ -74,7 +74,8 @@ export class MqttBridge implements LifecycleComponent {
       probe.start(this.#options.log, this.#accountName(false), () => connection.connected);
     }
     for (const [filter, stations] of byTopic) {
-      probe?.watch(filter);
+      // Only topics a station publishes to over MQTT (not a modelled station's none, not an upload relay).
+      if (filter && !stations.some((station) => station.topic === uploadRelayTopic(station.id))) probe?.watch(filter);
       connection.subscribe(filter, (topic, payload, retained) => {
         probe?.delivered(filter);
         return pipeline.handleSharedMessage(stations, topic, payload, retained);
