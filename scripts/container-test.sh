@@ -5,7 +5,7 @@
 #  2. the image (Docker format, or HEALTHCHECK is dropped); the size of its layers above the
 #     Node.js base (at most MAX_LAYERS_MB) and no build toolchain, headers or sqlite3 build leftovers
 #  3. one container as the README runs it (ports published on loopback, the image's defaults, a
-#     broker account): /health 200, HEALTHCHECK healthy, `keys add` inside, the new key accepted by
+#     broker account; without one it refuses to start, naming MOWABILITY_BROKER_USERS): /health 200, HEALTHCHECK healthy, `keys add` inside, the new key accepted by
 #     /v1/calculate, an anonymous MQTT client refused, a reading published from the host with the
 #     account on the published 1883 and the station's state back
 #  4. docker/compose.yaml with podman-compose and the Mosquitto stand-in: healthy once connected
@@ -86,6 +86,9 @@ cat >"$single_dir/mowability.json" <<'JSON'
   "fields": { "temperature": "t", "humidity": "h", "precipitation_rate": "r" } }] }
 JSON
 chmod 644 "$single_dir/mowability.json"
+# Without an account the image's broker on 0.0.0.0 does not start anonymous: the daemon exits naming the setting.
+refused="$(timeout 60 podman run --rm --no-healthcheck --network none -e MOWABILITY_TIMEZONE=Europe/Berlin "$IMAGE" 2>&1 || true)"
+[[ "$refused" == *'MOWABILITY_BROKER_USERS'* ]] || fail "without a broker account the image should refuse to start, naming MOWABILITY_BROKER_USERS: $(tail -3 <<<"$refused")"
 podman_quiet run -d --name mowtest-single -p "127.0.0.1:$http_port:8080" -p "127.0.0.1:$mqtt_port:1883" \
   --env-file "$single_dir/mowability.env" -v "$single_dir/mowability.json:/config/mowability.json:ro" \
   -e MOWABILITY_CONFIG=/config/mowability.json "$IMAGE" >/dev/null
