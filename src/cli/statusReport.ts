@@ -49,6 +49,23 @@ export async function askDaemon(config: Pick<AppConfig, 'http'>, fetchImpl: type
   }
 }
 
+/**
+ * checks.mqtt of the running daemon's GET /health, or undefined (no answer, MQTT off). /health
+ * names the account by its setting only (it answers without login); this machine's user sees its name.
+ */
+export async function askMqttHealth(config: Pick<AppConfig, 'http' | 'mqtt'>, fetchImpl: typeof fetch = fetch): Promise<{ status: string; message: string } | undefined> {
+  try {
+    const response = await fetchImpl(`${daemonUrl(config)}/health`, { signal: AbortSignal.timeout(LIVE_TIMEOUT_MS) });
+    const body = (await response.json()) as { mfi?: { checks?: { mqtt?: { status?: unknown; message?: unknown } } } };
+    const mqtt = body.mfi?.checks?.mqtt;
+    if (typeof mqtt?.status !== 'string' || typeof mqtt.message !== 'string') return undefined;
+    const account = config.mqtt.username === '' ? "this daemon's account (mqtt.username)" : `account "${config.mqtt.username}" (mqtt.username)`;
+    return { status: mqtt.status, message: mqtt.message.replaceAll("this daemon's account (mqtt.username)", account) };
+  } catch {
+    return undefined;
+  }
+}
+
 /** When the database (or its WAL) was last written, from the files' modification times. */
 export function databaseWrittenAt(path: string): string | null {
   let latest = 0;
@@ -151,6 +168,8 @@ export interface StatusReport {
   note?: string;
   /** Uploads that matched no configured station, by outcome and the last console's source. */
   unmatched_uploads: RefusedUploads[];
+  /** The running daemon's MQTT side as its /health reports it (checks.mqtt), the account named. */
+  mqtt?: { status: string; message: string };
 }
 
 export interface StatusStation {
@@ -225,7 +244,7 @@ export function renderStatus(report: StatusReport, nowMs: number): string {
     if (station.live) lines.push(`  index:        ${station.live.index === null ? 'none yet' : `${station.live.index} (${station.live.status ?? '-'})`}, ${station.live.availability}`);
     lines.push(`  mowable:      ${mowable === null ? 'not decided yet' : mowable ? 'yes' : 'no'}${station.live?.mowable_reason ? ` (${station.live.mowable_reason})` : ''}`);
     const values = Object.entries(station.latest).map(([field, { value }]) => `${field} ${Math.round(value * 100) / 100}`);
-    if (values.length > 0) lines.push(`  latest:       ${values.join(', ')}`);
+    if (values.length > 0) lines.push(`  latest:       ${values.join(', ')} (as of the last database write, every history.flushIntervalSeconds)`);
     if (station.night_ban !== undefined) lines.push(`  night ban:    ${station.night_ban}`);
     lines.push(`  history:      ${station.history_minutes} minutes${station.history_since ? ` since ${station.history_since}` : ''}`);
     lines.push(...renderStationRefusals(station.uploads_refused ?? [], (at) => ago(at, nowMs)));
@@ -240,6 +259,7 @@ export function renderStatus(report: StatusReport, nowMs: number): string {
 function sourceLines(report: StatusReport, nowMs: number): string[] {
   const lines: string[] = [];
   if (report.daemon?.answered) lines.push(`Live from the running daemon at ${report.daemon.url}.`);
+  if (report.mqtt) lines.push(`MQTT: ${report.mqtt.status === 'ok' ? '' : `${report.mqtt.status}: `}${report.mqtt.message}`);
   else if (report.daemon) {
     const written = report.database_written_at ? `, last written ${report.database_written_at} (${ago(report.database_written_at, nowMs)})` : '';
     lines.push(`The daemon did not answer at ${report.daemon.url}: ${report.daemon.reason ?? 'unknown'}.`);

@@ -34,7 +34,7 @@ export function crossKeyProblems(
   // The accounts are a secret (a credential only the service gets); the admin commands never start the broker.
   if (!options.secretsOptional && config.broker.enabled && !isLoopbackHost(config.broker.host) && config.broker.users.length === 0) {
     problems.push(
-      `"broker.host" = "${config.broker.host}" listens beyond this machine, so "broker.users" must list at least one username/password (or use 127.0.0.1)`,
+      `"broker.host" = "${config.broker.host}" listens beyond this machine, so "broker.users" must list at least one username/password (MOWABILITY_BROKER_USERS='[{"username":"rtl433","password":"..."}]'), or use 127.0.0.1, or turn the embedded broker off (broker.enabled false)`,
     );
   }
   if (config.homeassistant.discovery && overlaps(config.homeassistant.prefix, config.mqtt.baseTopic)) {

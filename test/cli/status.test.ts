@@ -77,7 +77,7 @@ describe('mowability status', () => {
     expect(text.stdout).toContain('garden (Garden, rtl_433)');
     expect(text.stdout).toMatch(/last reading: \S+ \(5 min ago\)/);
     expect(text.stdout).toContain('mowable:      yes');
-    expect(text.stdout).toContain('latest:       humidity 55, temperature 18.25');
+    expect(text.stdout).toContain('latest:       humidity 55, temperature 18.25 (as of the last database write, every history.flushIntervalSeconds)');
     expect(text.stdout).toContain('history:      2 minutes');
     // The rtl_433 station has no location and the fixture's time zone (UTC) no reference point: status says there is no night ban, and the fix.
     expect(text.stdout).toContain('night ban:    none: the station has no location and the time zone UTC has no reference point in the tz database');
