@@ -1,0 +1,119 @@
+/**
+ * The slow-subscriber attack, on loopback: an anonymous client subscribes to `#`, publishes
+ * 130 × 60 KB to itself in one write and never reads again. Before the per-client bounds aedes
+ * held every delivery to it (and with it the daemon's one-at-a-time publishing and its other
+ * deliveries) until its 60 s drain timeout: a reading's state took 52.8 s to reach another
+ * subscriber, and every reconnect repeated it. The bound that matters is aedes' drain timeout:
+ * the state must arrive well before it, and the slow client must be the one that goes.
+ */
+import { createConnection, type Socket } from 'node:net';
+import { describe, expect } from 'vitest';
+import type { StationConfig } from '../../src/ingest/types.js';
+import { mqttTest as it, type MqttDaemonFixture } from '../helpers/mqttFixture.js';
+import { connectPacket, lengthPrefixed, packet, subscribePacket } from '../helpers/mqttRaw.js';
+import { testMqttConfig, waitUntil, withDeadline, type RecordingClient, type RunningDaemon } from '../helpers/mqttHarness.js';
+
+const station: StationConfig = { id: 'garden', name: 'Garden', format: 'fields', topic: 'garden/+' };
+const PAYLOAD = Buffer.alloc(60 * 1024, 'x');
+const FLOOD_MESSAGES = 130;
+/** aedes' default drain timeout, which was the only bound before: the state must arrive well before it. */
+const AEDES_DRAIN_TIMEOUT_MS = 60_000;
+const WELL_BEFORE_MS = 15_000;
+
+/** QoS 0 PUBLISH. */
+function publishQos0(topic: string, payload: Buffer): Buffer {
+  return packet(0x30, Buffer.concat([lengthPrefixed(Buffer.from(topic)), payload]));
+}
+
+/**
+ * The attacker: CONNECT, SUBSCRIBE `#`, wait for the SUBACK, stop reading, then publish
+ * FLOOD_MESSAGES × 60 KB to itself in one write. Resolves with the socket once the flood is written.
+ */
+async function slowSubscriber(port: number, clientId: string, sockets: Socket[]): Promise<Socket> {
+  const socket = createConnection({ port, host: '127.0.0.1' });
+  sockets.push(socket);
+  socket.on('error', () => undefined);
+  await withDeadline(
+    new Promise<void>((resolve, reject) => {
+      let received = Buffer.alloc(0);
+      socket.once('connect', () => socket.write(Buffer.concat([connectPacket(clientId), subscribePacket(Buffer.from('#'))])));
+      socket.once('close', () => reject(new Error('the broker closed the attacker before its SUBACK')));
+      const onData = (chunk: Buffer): void => {
+        received = Buffer.concat([received, chunk]);
+        // CONNACK (4 bytes), then SUBACK (type 9).
+        if (received.length >= 5 && received[4]! >> 4 === 9) {
+          socket.off('data', onData);
+          socket.pause();
+          resolve();
+        }
+      };
+      socket.on('data', onData);
+    }),
+    5000,
+    'the attacker subscribed',
+  );
+  const flood = Buffer.concat(Array.from({ length: FLOOD_MESSAGES }, (_, i) => publishQos0(`attack/${clientId}/${i}`, PAYLOAD)));
+  socket.write(flood);
+  return socket;
+}
+
+/**
+ * Resolves when the broker has closed the attacker's connection. A paused socket notices no close,
+ * so this reads again (what the broker sent, then the end) once the broker has dropped a client.
+ */
+async function closedByBroker(socket: Socket, daemon: RunningDaemon, dropped: number): Promise<void> {
+  await waitUntil(() => daemon.service.stats().brokerSlowClientsDropped >= dropped, `${dropped} slow client(s) dropped`, WELL_BEFORE_MS);
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  socket.resume();
+  await withDeadline(closed, WELL_BEFORE_MS, 'the slow client\'s connection closed');
+}
+
+interface Scene {
+  daemon: RunningDaemon;
+  ha: RecordingClient;
+  sockets: Socket[];
+}
+
+async function scene(mqtt: MqttDaemonFixture): Promise<Scene> {
+  const sockets: Socket[] = [];
+  mqtt.defer(() => {
+    for (const socket of sockets) socket.destroy();
+  });
+  const daemon = await mqtt.start(testMqttConfig({ stations: [station], station: { recomputeDebounceMs: 0 } }));
+  const ha = await mqtt.connect(daemon.port);
+  await ha.client.subscribeAsync(['mowability/#', 'homeassistant/#'], { qos: 1 });
+  return { daemon, ha, sockets };
+}
+
+/** Publishes a reading and resolves with the milliseconds until Home Assistant's subscriber has its state. */
+async function readingLatency(mqtt: MqttDaemonFixture, scene: Scene, temperature: number): Promise<number> {
+  const started = Date.now();
+  mqtt.clock.advance(60_000);
+  const rtl = await mqtt.connect(scene.daemon.port);
+  await rtl.client.publishAsync('garden/temperature', String(temperature), { qos: 1 });
+  const arrived = (): boolean => (scene.ha.json('mowability/garden/state')?.input as { temperature?: number } | undefined)?.temperature === temperature;
+  await waitUntil(arrived, `the state of the reading ${temperature} °C at the subscriber`, AEDES_DRAIN_TIMEOUT_MS + 10_000, 50);
+  await rtl.close();
+  return Date.now() - started;
+}
+
+describe('a subscriber that stops reading', () => {
+  it('does not hold back the next reading\'s state for other subscribers, and is the one disconnected', async ({ mqtt }) => {
+    const s = await scene(mqtt);
+    expect(await readingLatency(mqtt, s, 10)).toBeLessThan(WELL_BEFORE_MS);
+    const attacker = await slowSubscriber(s.daemon.port, 'slowpoke', s.sockets);
+    const latencies = [await readingLatency(mqtt, s, 11), await readingLatency(mqtt, s, 12), await readingLatency(mqtt, s, 13)];
+    expect(Math.max(...latencies)).toBeLessThan(WELL_BEFORE_MS);
+    await closedByBroker(attacker, s.daemon, 1);
+    expect(s.daemon.service.stats().connected).toBe(true);
+  }, 3 * AEDES_DRAIN_TIMEOUT_MS);
+
+  it('reconnecting again and again does not repeat the delay', async ({ mqtt }) => {
+    const s = await scene(mqtt);
+    for (let round = 0; round < 3; round++) {
+      const attacker = await slowSubscriber(s.daemon.port, `slowpoke${round}`, s.sockets);
+      expect(await readingLatency(mqtt, s, 20 + round)).toBeLessThan(WELL_BEFORE_MS);
+      await closedByBroker(attacker, s.daemon, round + 1);
+    }
+  }, 5 * AEDES_DRAIN_TIMEOUT_MS);
+});
