@@ -6,11 +6,11 @@
  * subscriber, and every reconnect repeated it. The bound that matters is aedes' drain timeout:
  * the state must arrive well before it, and the slow client must be the one that goes.
  */
-import { createConnection, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { describe, expect } from 'vitest';
 import type { StationConfig } from '../../src/ingest/types.js';
 import { mqttTest as it, type MqttDaemonFixture } from '../helpers/mqttFixture.js';
-import { connectPacket, lengthPrefixed, packet, subscribePacket } from '../helpers/mqttRaw.js';
+import { lengthPrefixed, packet, pausedSubscriber } from '../helpers/mqttRaw.js';
 import { testMqttConfig, waitUntil, withDeadline, type RecordingClient, type RunningDaemon } from '../helpers/mqttHarness.js';
 
 const station: StationConfig = { id: 'garden', name: 'Garden', format: 'fields', topic: 'garden/+' };
@@ -25,35 +25,11 @@ function publishQos0(topic: string, payload: Buffer): Buffer {
   return packet(0x30, Buffer.concat([lengthPrefixed(Buffer.from(topic)), payload]));
 }
 
-/**
- * The attacker: CONNECT, SUBSCRIBE `#`, wait for the SUBACK, stop reading, then publish
- * FLOOD_MESSAGES × 60 KB to itself in one write. Resolves with the socket once the flood is written.
- */
+/** The attacker: subscribes to `#`, stops reading, then publishes FLOOD_MESSAGES × 60 KB to itself in one write. */
 async function slowSubscriber(port: number, clientId: string, sockets: Socket[]): Promise<Socket> {
-  const socket = createConnection({ port, host: '127.0.0.1' });
+  const socket = await pausedSubscriber(port, clientId, '#');
   sockets.push(socket);
-  socket.on('error', () => undefined);
-  await withDeadline(
-    new Promise<void>((resolve, reject) => {
-      let received = Buffer.alloc(0);
-      socket.once('connect', () => socket.write(Buffer.concat([connectPacket(clientId), subscribePacket(Buffer.from('#'))])));
-      socket.once('close', () => reject(new Error('the broker closed the attacker before its SUBACK')));
-      const onData = (chunk: Buffer): void => {
-        received = Buffer.concat([received, chunk]);
-        // CONNACK (4 bytes), then SUBACK (type 9).
-        if (received.length >= 5 && received[4]! >> 4 === 9) {
-          socket.off('data', onData);
-          socket.pause();
-          resolve();
-        }
-      };
-      socket.on('data', onData);
-    }),
-    5000,
-    'the attacker subscribed',
-  );
-  const flood = Buffer.concat(Array.from({ length: FLOOD_MESSAGES }, (_, i) => publishQos0(`attack/${clientId}/${i}`, PAYLOAD)));
-  socket.write(flood);
+  socket.write(Buffer.concat(Array.from({ length: FLOOD_MESSAGES }, (_, i) => publishQos0(`attack/${clientId}/${i}`, PAYLOAD))));
   return socket;
 }
 
