@@ -10,8 +10,11 @@ import type { Socket } from 'node:net';
 import { describe, expect } from 'vitest';
 import type { StationConfig } from '../../src/ingest/types.js';
 import { mqttTest as it, type MqttDaemonFixture } from '../helpers/mqttFixture.js';
+import mqtt from 'mqtt';
+import { captureLogger } from '../helpers/httpLogCapture.js';
 import { lengthPrefixed, packet, pausedSubscriber } from '../helpers/mqttRaw.js';
 import { testMqttConfig, waitUntil, withDeadline, type RecordingClient, type RunningDaemon } from '../helpers/mqttHarness.js';
+import { testBroker } from '../helpers/testBroker.js';
 
 const station: StationConfig = { id: 'garden', name: 'Garden', format: 'fields', topic: 'garden/+' };
 const PAYLOAD = Buffer.alloc(60 * 1024, 'x');
@@ -92,4 +95,20 @@ describe('a subscriber that stops reading', () => {
       await closedByBroker(attacker, s.daemon, round + 1);
     }
   }, 5 * AEDES_DRAIN_TIMEOUT_MS);
+
+  it('is disconnected after broker.slowClientSeconds with its buffer full, even under the byte bound, and logged with its client id and address', async ({ mqtt: fixture }) => {
+    const capture = captureLogger('warn');
+    // A byte bound the flood never reaches: only the time bound can end it.
+    const broker = testBroker({ maxPayloadBytes: 64 * 1024, slowSubscribers: { maxOutgoingBytes: 256 * 1024 * 1024, slowClientSeconds: 1 }, logger: capture.logger });
+    await broker.start();
+    fixture.defer(() => broker.stop());
+    const stalled = await pausedSubscriber(broker.port, 'stalled-reader', '#');
+    fixture.defer(() => void stalled.destroy());
+    const publisher = await mqtt.connectAsync(`mqtt://127.0.0.1:${broker.port}`, { reconnectPeriod: 0 });
+    fixture.defer(() => publisher.endAsync(true));
+    for (let i = 0; i < FLOOD_MESSAGES; i++) await publisher.publishAsync(`flood/${i}`, PAYLOAD, { qos: 0 });
+    await waitUntil(() => broker.slowClientsDropped === 1, 'the stalled reader dropped by the time bound', WELL_BEFORE_MS);
+    const line = capture.lines().find((entry) => String(entry.msg).startsWith('MQTT client disconnected so that it holds back nobody else'));
+    expect(line).toMatchObject({ clientId: 'stalled-reader', remoteAddress: '127.0.0.1', msg: expect.stringContaining('broker.slowClientSeconds = 1') });
+  });
 });
