@@ -94,6 +94,7 @@ describe('a subscriber that stops reading', () => {
       expect(await readingLatency(mqtt, s, 20 + round)).toBeLessThan(WELL_BEFORE_MS);
       await closedByBroker(attacker, s.daemon, round + 1);
     }
+    expect(s.daemon.service.stats().brokerSlowClientsDropped).toBe(3);
   }, 5 * AEDES_DRAIN_TIMEOUT_MS);
 
   it('is disconnected after broker.slowClientSeconds with its buffer full, even under the byte bound, and logged with its client id and address', async ({ mqtt: fixture }) => {
@@ -107,7 +108,9 @@ describe('a subscriber that stops reading', () => {
     const publisher = await mqtt.connectAsync(`mqtt://127.0.0.1:${broker.port}`, { reconnectPeriod: 0 });
     fixture.defer(() => publisher.endAsync(true));
     for (let i = 0; i < FLOOD_MESSAGES; i++) await publisher.publishAsync(`flood/${i}`, PAYLOAD, { qos: 0 });
-    await waitUntil(() => broker.slowClientsDropped === 1, 'the stalled reader dropped by the time bound', WELL_BEFORE_MS);
+    await waitUntil(() => broker.slowClientsDropped > 0, 'the stalled reader dropped by the time bound', WELL_BEFORE_MS);
+    // aedes reports the timeout once per write that waited; it is one client.
+    expect(broker.slowClientsDropped).toBe(1);
     const line = capture.lines().find((entry) => String(entry.msg).startsWith('MQTT client disconnected so that it holds back nobody else'));
     expect(line).toMatchObject({ clientId: 'stalled-reader', remoteAddress: '127.0.0.1', msg: expect.stringContaining('broker.slowClientSeconds = 1') });
   });
