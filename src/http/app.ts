@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import type { AppConfig } from '../config/schema.js';
 import { calculate as coreCalculate } from '../core/index.js';
 import type { ServiceStore } from '../store/serviceStore.js';
-import type { Clock } from '../util/clock.js';
+import type { Clock, MonotonicClock } from '../util/clock.js';
 import { apiKeys, type AccessView, type ApiKeysOptions, type UsageGate } from './auth.js';
 import { calculatePlugin, type Calculator } from './calculateRoute.js';
 import { createConfigCheck, healthPlugin, type HealthRouteDeps } from './healthRoute.js';
@@ -45,6 +45,8 @@ export interface HomeDeps {
   mqttStatus?: HealthRouteDeps['mqttStatus'];
   /** The system clock's figures for /health's `checks.clock` (omitted: not shown). */
   clockStatus?: HealthRouteDeps['clockStatus'];
+  /** Monotonic time for health's cache and limit (default performance.now; tests drive it). */
+  healthClock?: MonotonicClock;
   /** Prometheus metrics for GET /metrics (omitted: no metrics, no hook). Access: config.http.metrics. */
   metrics?: RequestMetrics;
   /** The stations for the status page and GET /v1/stations (omitted: none). Access: config.http.statusPage. */
@@ -121,6 +123,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ...(deps.mqttStatus ? { mqttStatus: deps.mqttStatus } : {}),
       ...(deps.clockStatus ? { clockStatus: deps.clockStatus } : {}),
       ...(deps.sharedStores ? { sharedStores: deps.sharedStores } : {}),
+      cacheMs: http.healthCacheMs,
+      checkTimeoutMs: http.healthCheckTimeoutMs,
+      rateLimit: http.healthRateLimit,
+      maintenance: () => access.maintenance,
+      ...(deps.healthClock ? { now: () => deps.healthClock!.now() } : {}),
     }),
     ...(deps.acceptReading ? [uploads(deps, deps.acceptReading)] : []),
     use(apiScope, { prefix: API_PREFIX, keys: { access, clock, ...(deps.usage ? { usage: deps.usage } : {}) }, plugins: apiPlugins(deps) }),
