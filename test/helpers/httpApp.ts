@@ -32,7 +32,7 @@ export interface HttpHarness {
 export interface HarnessOptions {
   env?: Record<string, string>;
   logger?: Logger;
-  overrides?: Partial<Pick<AppDeps, 'accessLogger' | 'calculate' | 'checkConfig' | 'metrics' | 'onRegistered' | 'acceptReading' | 'uploadCounters' | 'onUploadRefused' | 'stations' | 'statusPagePollMs' | 'clock' | 'usage' | 'registrations' | 'sharedStores' | 'clockStatus' | 'unitRoutes' | 'healthClock'>>;
+  overrides?: Partial<Pick<AppDeps, 'accessLogger' | 'calculate' | 'checkConfig' | 'metrics' | 'onRegistered' | 'acceptReading' | 'uploadCounters' | 'onUploadRefused' | 'stations' | 'statusPagePollMs' | 'clock' | 'usage' | 'registrations' | 'sharedStores' | 'clockStatus' | 'unitRoutes' | 'healthClock' | 'connectionCounters'>>;
   /** Per-key usage counting and quotas on the harness database (as the daemon wires them). */
   withUsage?: boolean;
   /** The registration store on the harness database (routes need registration.enabled too). */
