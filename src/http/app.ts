@@ -19,6 +19,7 @@ import { metricsPlugin, type RequestMetrics } from './metricsRoute.js';
 import { openApiPlugin, UNKNOWN_VERSION } from './openapi.js';
 import { API_PREFIX } from './paths.js';
 import { registrationPlugin, type RegistrationOptions } from './registrationRoutes.js';
+import type { ConnectionCounters } from './connectionCounters.js';
 import { createServer } from './server.js';
 import { stationsPlugin } from './stationsRoute.js';
 import { NO_STATIONS, type StationsView } from './stationsView.js';
@@ -83,6 +84,8 @@ export interface TuningDeps {
   sharedStores?: HealthRouteDeps['sharedStores'];
   /** Redis for rate-limit counters shared by every instance (http.rateLimitStore; omitted: in memory). */
   rateLimitRedis?: Redis;
+  /** What the connection pool and the pipelining bound did (shared with /metrics); a fresh one when omitted. */
+  connectionCounters?: ConnectionCounters;
 }
 
 export type AppDeps = HomeDeps & PublicServiceDeps & TuningDeps;
@@ -112,7 +115,7 @@ async function apiScope(scope: FastifyInstance, { keys, plugins }: ApiScopeOptio
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, access, clock } = deps;
   const http = config.http;
-  const app = await createServer({ http, access, logger: deps.logger, accessLogger: deps.accessLogger, rateLimitRedis: deps.rateLimitRedis });
+  const app = await createServer({ http, access, logger: deps.logger, accessLogger: deps.accessLogger, rateLimitRedis: deps.rateLimitRedis, connectionCounters: deps.connectionCounters });
   await registerAll(app, [
     // First: the generator only sees routes added after it.
     use(openApiPlugin, { bodyLimitBytes: http.bodyLimitBytes, version: deps.version ?? UNKNOWN_VERSION }),
