@@ -7,6 +7,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createConnectionCounters, type ConnectionCounters } from '../../src/http/connectionCounters.js';
 import { captureLogger } from '../helpers/httpLogCapture.js';
 import { startHttpHarness, type HarnessOptions, type HttpHarness } from '../helpers/httpApp.js';
 import { openRawClient, responseStatuses, type RawClient } from '../helpers/httpRawSocket.js';
@@ -19,6 +20,7 @@ const FLOOD = 3 * CAP;
 
 describe('the HTTP connection cap: shares, reserve, idle connections giving way', () => {
   let h: HttpHarness;
+  let counters: ConnectionCounters;
   const clients: RawClient[] = [];
   afterEach(async () => {
     for (const client of clients.splice(0)) client.socket.destroy();
@@ -26,7 +28,9 @@ describe('the HTTP connection cap: shares, reserve, idle connections giving way'
   });
 
   const listen = async (env: Record<string, string>, logger?: HarnessOptions['logger']) => {
+    counters = createConnectionCounters();
     h = await startHttpHarness({
+      overrides: { connectionCounters: counters },
       env: {
         MOWABILITY_HTTP_MAX_CONNECTIONS: String(CAP),
         MOWABILITY_HTTP_MAX_CONNECTIONS_PER_ADDRESS: String(SHARE),
@@ -65,6 +69,7 @@ describe('the HTTP connection cap: shares, reserve, idle connections giving way'
     // One warning for the address, not one per closed connection.
     const warnings = log.lines().filter((line) => String(line.msg).startsWith('HTTP connection closed'));
     expect(warnings).toEqual([expect.objectContaining({ clientAddress: '127.0.0.2', limit: SHARE })]);
+    expect(counters.evicted.share).toBe(FLOOD - SHARE);
   });
 
   it('regression: an address at its share whose connections sit idle still gets its own new connection served', async () => {
@@ -90,6 +95,7 @@ describe('the HTTP connection cap: shares, reserve, idle connections giving way'
     const over = await open(port, '127.0.0.2');
     await over.closed;
     expect(over.received()).toBe('');
+    expect(counters.refused.share).toBe(1);
     expect(busy.every((client) => !client.isClosed())).toBe(true);
     answer();
     for (const client of busy) expect(responseStatuses(await client.request(''))).toEqual([200]);
@@ -112,6 +118,8 @@ describe('the HTTP connection cap: shares, reserve, idle connections giving way'
     expect(flooders).toBeGreaterThan(CAP);
     for (let i = 0; i < 10; i++) expect(await probe(port, '127.0.0.11')).toEqual([200]);
     expect(await openConnections()).toBeLessThanOrEqual(CAP);
+    expect(counters.evicted.cap).toBeGreaterThan(0);
+    expect(counters.refused.cap).toBe(0);
   });
 
   it('keeps http.connectionReserve for clients that hold none: once only the reserve is free, a client holding connections swaps its own idle ones', async () => {
