@@ -108,7 +108,7 @@ export const serviceSchema = {
       arg: 'http-connection-reserve',
     },
     maxPipelinedRequests: {
-      doc: 'Requests one connection may have waiting for their answers (HTTP/1.1 pipelining). Further ones wait unhandled and the connection is not read until answers go out; a connection with 8 times this many waiting is closed. 0: no bound (not recommended).',
+      doc: 'Requests one connection may have waiting for their answers (HTTP/1.1 pipelining). Further ones wait unhandled and the connection is not read until answers go out; a connection with more than 4 times this many waiting is closed (what one write of thousands of requests that are never read looks like). 0: no bound (not recommended).',
       format: 'nat',
       default: 16,
       env: 'MOWABILITY_HTTP_MAX_PIPELINED_REQUESTS',
