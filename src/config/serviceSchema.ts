@@ -130,7 +130,7 @@ export const serviceSchema = {
     },
     healthRateLimit: {
       max: {
-        doc: 'Health requests (/health, /v1/health) per client address (an IPv4 address or an IPv6 /64) and window before HTTP 429; health\'s own limit, counted in memory, apart from http.rateLimit (which exempts health). 0: no limit.',
+        doc: 'Health requests (/health, /v1/health) per client address (an IPv4 address or an IPv6 /64) and window before HTTP 429; health\'s own limit, counted in memory, apart from http.rateLimit (which exempts health). Loopback (this machine\'s own monitoring) is not limited. 0: no limit.',
         format: 'nat',
         default: 120,
         env: 'MOWABILITY_HTTP_HEALTH_RATE_LIMIT_MAX',

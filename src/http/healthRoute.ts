@@ -178,13 +178,17 @@ function runChecks(deps: HealthRouteDeps & HealthServingOptions, describeError: 
   };
 }
 
-/** Health's own cheap limit per client address, in memory: not the API's limit, which exempts health. */
+/** Health's own cheap limit per client address, in memory: not the API's limit, which exempts health. Loopback is not limited. */
 function healthLimiter(app: FastifyInstance, options: HealthServingOptions, now: () => number): ((request: FastifyRequest) => void) | undefined {
   const { max, timeWindowMs } = options.rateLimit;
   if (max <= 0) return undefined;
   const windows = new WindowCounter(timeWindowMs);
   return (request) => {
-    const { count, retryAfterSeconds } = windows.hit(rateLimitKey(app.clientAddressOf(request)), now());
+    const client = app.clientAddressOf(request);
+    // This machine's own monitoring (the container's HEALTHCHECK, `mowability health`, a supervisor) polls as it likes.
+    // The address is canonical (./clientAddress.ts): IPv4-mapped loopback reads 127.x.
+    if (client.startsWith('127.') || client === '::1') return;
+    const { count, retryAfterSeconds } = windows.hit(rateLimitKey(client), now());
     if (count > max) throw new HttpError(429, MESSAGES.tooManyRequests, { 'retry-after': String(retryAfterSeconds) });
   };
 }

@@ -73,6 +73,9 @@ describe('health cache on the real app and SQLite', () => {
     expect(limited.headers['retry-after']).toBe('60');
     expect(limited.json()).toMatchObject({ status: 'error', mfi: null });
     expect((await health('192.0.2.8')).statusCode).toBe(200);
+    // This machine's own monitoring is not limited.
+    for (let i = 0; i < 10; i++) expect((await health('127.0.0.1')).statusCode).toBe(200);
+    expect((await health('::ffff:127.0.0.1')).statusCode).toBe(200);
     // One IPv6 /64 is one client, as for the API's limit.
     for (let i = 0; i < 5; i++) await health(`2001:db8:1:2::${i + 1}`);
     expect((await health('2001:db8:1:2::99')).statusCode).toBe(429);
