@@ -122,9 +122,9 @@ export const serviceSchema = {
       arg: 'http-health-cache-ms',
     },
     healthCheckTimeoutMs: {
-      doc: 'The longest one of /health\'s checks may take, in milliseconds; a check without an answer by then is reported as failed ("did not answer within …") and is not started again while it still runs.',
+      doc: 'The longest one of /health\'s checks may take, in milliseconds; a check without an answer by then is reported as failed ("did not answer within …") and is not started again while it still runs. A backstop: keep it above the shared stores\' own timeouts (store.queryTimeoutMs, store.connectTimeoutMs), so their message shows.',
       format: 'positive-int',
-      default: 3000,
+      default: 5000,
       env: 'MOWABILITY_HTTP_HEALTH_CHECK_TIMEOUT_MS',
       arg: 'http-health-check-timeout-ms',
     },
