@@ -140,6 +140,7 @@ export async function createServer({ http, access, logger, accessLogger, rateLim
     boundPipelining(handler, { limit: http.maxPipelinedRequests, counters, busy: (socket) => pool.busy(socket), idle: (socket) => pool.idle(socket) });
   const app = createFastify(http, httpLogger, () => guard, bound);
   backstopConnectionCap(app.server, http.maxConnections);
+  closeServerOnClose(app);
   parkDeadlineChecksWhileIdle(app.server);
   app.server.on('connection', (socket: Socket) => {
     const remote = socket.remoteAddress ?? '';
@@ -164,6 +165,18 @@ function createNodeServer(http: HttpSettings, handler: RequestListener): Server 
   server.requestTimeout = http.requestTimeoutMs;
   server.setTimeout(http.connectionTimeoutMs);
   return server;
+}
+
+/**
+ * fastify closes a server of its serverFactory only when its own listen() bound it (fastify.js, the
+ * onClose hook); listenHttp (./listen.ts) binds app.server itself, so app.close() closes it here.
+ * Node's close() closes the idle keep-alive connections and waits for the busy ones, as before.
+ */
+function closeServerOnClose(app: FastifyInstance): void {
+  app.addHook('onClose', (_instance, done) => {
+    if (!app.server.listening) return done();
+    app.server.close(() => done());
+  });
 }
 
 /** The fastify instance with its server limits; `guardOf` yields the request guard once it exists. */
