@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { listenHttp } from '../../src/http/listen.js';
 import { serverOptions } from '../../src/http/server.js';
 import { startHttpHarness, type HttpHarness } from '../helpers/httpApp.js';
 import { openRawClient, responseStatuses, type RawClient } from '../helpers/httpRawSocket.js';
@@ -22,6 +23,18 @@ describe('server options', () => {
       connectionsCheckingInterval: 30_000,
       requireHostHeader: false,
     });
+  });
+});
+
+describe('the server under fastify', () => {
+  it('app.close() closes the server listenHttp bound, idle keep-alive connections included', async () => {
+    const h = await startHttpHarness();
+    const { port } = await listenHttp(h.app, { host: '127.0.0.1', port: 0 });
+    const client = await openRawClient(port);
+    expect(responseStatuses(await client.request(HEALTH))).toEqual([200]);
+    await h.close();
+    expect(h.app.server.listening).toBe(false);
+    await client.closed;
   });
 });
 
