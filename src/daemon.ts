@@ -26,6 +26,7 @@ import { closeApp } from './http/shutdown.js';
 import { statusPageSources, type StationsView } from './http/stationsView.js';
 import type { UploadRefusal } from './http/uploads.js';
 import { UploadCounters } from './http/uploadsCounters.js';
+import { createConnectionCounters } from './http/connectionCounters.js';
 import { lawnMemoryUnit } from './lawn/buildLawnUnit.js';
 import { createMetrics } from './metrics/registry.js';
 import { StationReadingCounter } from './metrics/stationReadings.js';
@@ -232,6 +233,7 @@ async function buildHttpApp(core: Core, sources: HttpSources, accessLogger: Logg
   const { features } = station;
   const mqttOn = mqttEnabled(config);
   const uploadCounters = new UploadCounters();
+  const connectionCounters = createConnectionCounters();
   const metrics =
     config.http.metrics === 'off'
       ? undefined
@@ -240,6 +242,7 @@ async function buildHttpApp(core: Core, sources: HttpSources, accessLogger: Logg
           ...(clockWatch ? { loopTicks: clockWatch.onTick } : {}),
           mqttStats: () => (mqttOn ? mqtt.stats() : undefined),
           uploads: () => uploadCounters.entries(),
+          httpConnections: () => connectionCounters,
           stationReadings: () => features.readings.counts(),
           stationMessages: () => station.stationCounts(),
           databasePath: config.db.path,
@@ -263,6 +266,7 @@ async function buildHttpApp(core: Core, sources: HttpSources, accessLogger: Logg
     onRegistered: registrationNotifier(config.registration.notifyCommand, logger),
     acceptReading: station.acceptReading,
     uploadCounters,
+    connectionCounters,
     onUploadRefused: (refusal: UploadRefusal) => {
       features.uploadRefusals.record(refusal);
       if (refusal.station !== undefined) station.recompute(refusal.station);

@@ -115,6 +115,17 @@ describe('loadConfig', () => {
     expect(loadConfig({ env: { MOWABILITY_REGISTRATION_MAX_PENDING: '20' } }).registration.maxPending).toBe(20);
   });
 
+  it('refuses a connection reserve that leaves no slot for a client holding one, and an IPv6 prefix length outside 1-128', () => {
+    expect(configProblems(() => loadConfig({ env: { MOWABILITY_HTTP_MAX_CONNECTIONS: '20' } }))).toEqual([
+      '"http.connectionReserve" (32) must be below "http.maxConnections" (20); lower the reserve (e.g. an eighth of the cap) or set it to 0',
+    ]);
+    expect(loadConfig({ env: { MOWABILITY_HTTP_MAX_CONNECTIONS: '0' } }).http.connectionReserve).toBe(32);
+    for (const bad of ['0', '129', '64.5', 'x']) {
+      expect(configProblems(() => loadConfig({ env: { MOWABILITY_HTTP_IPV6_SHARE_PREFIX: bad } })).join('\n')).toMatch(/http\.ipv6SharePrefix.*IPv6 prefix length, a whole number from 1 to 128/);
+    }
+    expect(loadConfig({ env: { MOWABILITY_HTTP_IPV6_SHARE_PREFIX: '56' } }).http.ipv6SharePrefix).toBe(56);
+  });
+
   it('refuses an embedded broker reachable from the network without accounts', () => {
     const problems = configProblems(() => loadConfig({ env: { MOWABILITY_BROKER_HOST: '0.0.0.0' } }));
     expect(problems).toHaveLength(1);
@@ -167,7 +178,7 @@ describe('configuration schema', () => {
   it('gives every service setting an environment variable and a flag', () => {
     for (const { key, spec } of listSettings(serviceSchema)) {
       expect(spec.env, key).toMatch(/^MOWABILITY_[A-Z0-9_]+$/);
-      expect(spec.arg, key).toMatch(/^[a-z-]+$/);
+      expect(spec.arg, key).toMatch(/^[a-z][a-z0-9-]*$/);
     }
   });
 });

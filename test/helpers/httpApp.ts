@@ -32,7 +32,7 @@ export interface HttpHarness {
 export interface HarnessOptions {
   env?: Record<string, string>;
   logger?: Logger;
-  overrides?: Partial<Pick<AppDeps, 'accessLogger' | 'calculate' | 'checkConfig' | 'metrics' | 'onRegistered' | 'acceptReading' | 'uploadCounters' | 'onUploadRefused' | 'stations' | 'statusPagePollMs' | 'clock' | 'usage' | 'registrations' | 'sharedStores' | 'clockStatus' | 'unitRoutes'>>;
+  overrides?: Partial<Pick<AppDeps, 'accessLogger' | 'calculate' | 'checkConfig' | 'metrics' | 'onRegistered' | 'acceptReading' | 'uploadCounters' | 'onUploadRefused' | 'stations' | 'statusPagePollMs' | 'clock' | 'usage' | 'registrations' | 'sharedStores' | 'clockStatus' | 'unitRoutes' | 'healthClock' | 'connectionCounters'>>;
   /** Per-key usage counting and quotas on the harness database (as the daemon wires them). */
   withUsage?: boolean;
   /** The registration store on the harness database (routes need registration.enabled too). */
@@ -47,6 +47,9 @@ export async function startHttpHarness(options: HarnessOptions = {}): Promise<Ht
       MOWABILITY_TIMEZONE: 'Europe/Berlin',
       MOWABILITY_LOG_LEVEL: 'silent',
       MOWABILITY_DB_CHANGE_POLL_INTERVAL_MS: String(TEST_CHANGE_POLL_INTERVAL_MS),
+      // Every health request runs the checks (concurrent ones share a run): a test that changes the database sees it
+      // in the next answer. test/http/healthCache.test.ts sets the shipped interval.
+      MOWABILITY_HTTP_HEALTH_CACHE_MS: '0',
       ...options.env,
     },
   });
