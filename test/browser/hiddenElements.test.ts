@@ -44,14 +44,14 @@ interface Seen {
 async function measure(page: Page, selectors: readonly string[]): Promise<Seen[]> {
   return page.evaluate((list: string[]) => list.map((selector) => {
     const element = document.querySelector<HTMLElement>(selector)!;
-    const area = [...element.getClientRects()].reduce((sum, rect) => sum + rect.width * rect.height, 0);
+    const area = Array.from(element.getClientRects()).reduce((sum, rect) => sum + rect.width * rect.height, 0);
     return { selector, hiddenAttribute: element.hidden, display: getComputedStyle(element).display, area, visible: element.checkVisibility({ visibilityProperty: true, opacityProperty: true }), text: element.innerText.trim() };
   }), [...selectors]);
 }
 
 /** Every element in the page that carries `hidden`, with what of it is rendered. */
 async function renderedHidden(page: Page): Promise<string[]> {
-  return page.evaluate(() => [...document.querySelectorAll<HTMLElement>('[hidden]')]
+  return page.evaluate(() => Array.from(document.querySelectorAll<HTMLElement>('[hidden]'))
     .filter((element) => getComputedStyle(element).display !== 'none' || element.getClientRects().length > 0)
     .map((element) => `${element.id || element.tagName}: display ${getComputedStyle(element).display}`));
 }
