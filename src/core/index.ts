@@ -5,7 +5,7 @@ export type { FieldName, FieldSpec, CalculationInput } from './fields.js';
 export { calculate, DEFAULT_LAWN } from './calculate.js';
 export { MFI_VERSION } from './version.js';
 export { SEASONS } from './vocabulary.js';
-export { isSeason, seasonFor, formatCalculatedAt, localDateTime } from './season.js';
+export { isSeason, seasonFor, formatCalculatedAt, formatLocalDateTime, localDateTime } from './season.js';
 export type { LocalDateTime } from './season.js';
 export { CHECK_NAMES, DATA_QUALITIES, HEMISPHERES, MOWER_CLASSES, SOIL_TYPES, STATE_DATA_QUALITIES, STATUSES, TURF_TYPES } from './vocabulary.js';
 export { statusForScore } from './status.js';

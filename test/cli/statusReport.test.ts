@@ -55,7 +55,7 @@ describe('mowability status with a running daemon', () => {
     expect(garden.live.availability).toBe('online');
     const text = await cli('status', '--config', configFile);
     expect(text.stdout).toContain(`Live from the running daemon at ${daemonUrl(loadConfig({ env }))}.`);
-    expect(text.stdout).toMatch(/last reading: \S+ \(0 min ago\)/);
+    expect(text.stdout).toMatch(/last reading: \d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d:\d\d \(0 min ago\)/);
   });
 
   it('without --config lists the daemon\'s stations as stations', async () => {
@@ -78,7 +78,7 @@ describe('mowability status with a running daemon', () => {
     const text = await cli('status');
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toContain(`The daemon did not answer at ${daemonUrl(loadConfig({ env }))}: nothing listens there (is the daemon running?).`);
-    expect(text.stdout).toMatch(/Showing the database instead, last written \S+ \(0 min ago\)/);
+    expect(text.stdout).toMatch(/Showing the database instead, last written \d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d:\d\d \(0 min ago\)/);
     expect(text.stdout).toContain('garden (garden, unknown)');
     expect(text.stdout).not.toContain('no longer configured');
     expect(JSON.parse((await cli('status', '--json')).stdout)).toMatchObject({ source: 'database', unconfigured_with_history: [] });

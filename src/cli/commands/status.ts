@@ -33,7 +33,7 @@ export async function statusCommand(argv: readonly string[], io: CliIo): Promise
   }
   report = withLive(report, live, configGiven);
   if (parsed.values.json === true) printJson(io, report);
-  else io.stdout(renderStatus(report, Date.now()).split('\n').map(escapeTerminalText).join('\n'));
+  else io.stdout(renderStatus(report, Date.now(), config.timezone).split('\n').map(escapeTerminalText).join('\n'));
   return EXIT_OK;
 }
 
