@@ -20,7 +20,7 @@ import { localIsoText } from '../util/localTimeText.js';
  * the database with a note saying how old that is.
  */
 /** A station as the running daemon sees it: the summary of GET /v1/stations (src/http/stationsView.ts). */
-export type LiveStation = Pick<StationSummary, 'id' | 'name' | 'index' | 'status' | 'mowable' | 'mowable_reason' | 'last_reading_at' | 'availability'>;
+export type LiveStation = Pick<StationSummary, 'id' | 'name' | 'index' | 'status' | 'mowable' | 'mowable_reason' | 'last_reading_at' | 'availability'> & Partial<Pick<StationSummary, 'topics_heard'>>;
 
 export type LiveAnswer = { ok: true; url: string; stations: LiveStation[] } | { ok: false; url: string; reason: string };
 
@@ -128,7 +128,7 @@ export interface StationStatus {
   history_minutes: number;
   history_since: string | null;
   /** What the running daemon computes now, when it answered. */
-  live?: Pick<LiveStation, 'index' | 'status' | 'mowable' | 'mowable_reason' | 'last_reading_at' | 'availability'>;
+  live?: Pick<LiveStation, 'index' | 'status' | 'mowable' | 'mowable_reason' | 'last_reading_at' | 'availability' | 'topics_heard'>;
   /** Refused uploads by outcome, with the last one's reason (empty: none refused). */
   uploads_refused: RefusedUploads[];
 }
@@ -223,6 +223,8 @@ export function renderStatus(report: StatusReport, nowMs: number, timeZone = 'UT
     lines.push(`  last reading: ${lastReading === null ? 'none yet' : at(lastReading)}`);
     if (station.format === MODELLED_FORMAT) lines.push('  source:       modelled from Open-Meteo, not measured (the page and the state say why when nothing arrives)');
     if (station.live) lines.push(`  index:        ${station.live.index === null ? 'none yet' : `${station.live.index} (${station.live.status ?? '-'})`}, ${station.live.availability}`);
+    const heard = station.live?.topics_heard;
+    if (heard) lines.push(`  topics:       nothing on ${heard.subscribed}; seen: ${heard.seen.join(', ')} (check the station's "topic")`);
     lines.push(`  mowable:      ${mowable === null ? 'not decided yet' : mowable ? 'yes' : 'no'}${station.live?.mowable_reason ? ` (${station.live.mowable_reason})` : ''}`);
     const values = Object.entries(station.latest).map(([field, { value }]) => `${field} ${Math.round(value * 100) / 100}`);
     if (values.length > 0) lines.push(`  latest:       ${values.join(', ')}`);

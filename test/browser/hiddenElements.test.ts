@@ -24,7 +24,7 @@ const NOW = Date.parse('2026-06-15T10:20:00Z');
 const WU_PASSWORD = 'hidden-test-password';
 
 /** The elements the page shows or hides by a station's state. */
-const STATE_HIDDEN = ['#origin', '#source-message', '#refused-row', '#forecast', '#calc-error', '#key-form'] as const;
+const STATE_HIDDEN = ['#origin', '#source-message', '#topics-heard', '#refused-row', '#forecast', '#calc-error', '#key-form'] as const;
 
 const clock = new FakeClock(NOW);
 const openMeteo = useFakeOpenMeteo(clock, NOW);

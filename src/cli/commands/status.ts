@@ -50,8 +50,8 @@ function withLive(report: StatusReport, live: LiveAnswer, configGiven: boolean):
     stations: report.stations.map((station) => {
       const now = byId.get(station.id);
       if (!now) return station;
-      const { index, status, mowable, mowable_reason, last_reading_at, availability } = now;
-      return { ...station, live: { index, status, mowable, mowable_reason, last_reading_at, availability } };
+      const { index, status, mowable, mowable_reason, last_reading_at, availability, topics_heard } = now;
+      return { ...station, live: { index, status, mowable, mowable_reason, last_reading_at, availability, ...(topics_heard ? { topics_heard } : {}) } };
     }),
   };
 }
