@@ -41,6 +41,8 @@ import { snowCoverUnit } from './units/snowCover.js';
 import type { UnitConfigSpec } from './config/unitSettings.js';
 import { LogThrottle } from './util/logThrottle.js';
 import { UploadRefusals } from './station/uploadRefusals.js';
+import { TopicsHeardNearby } from './station/topicsHeard.js';
+import { topicMatches } from './mqtt/topics.js';
 import { RegistrationStore } from './store/registrationStore.js';
 import type { ServiceStore } from './store/serviceStore.js';
 import type { AccessCache } from './store/accessCache.js';
@@ -116,7 +118,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     const core: Core = { config, logger, clock, clockWatch, monotonic, database };
     const station = createStationSide({ config, database, logger, clock, clockWatch, monotonic }, (facade) => builtInUnits(core, facade));
     await parts.startAll(station.components);
-    const mqtt = createMqttSide({ config, station, database, logger, clock, clockWatch, softwareVersion: packageVersion(), supportUrl: packageHomepage() });
+    const mqtt = createMqttSide({ config, station, database, logger, clock, clockWatch, softwareVersion: packageVersion(), supportUrl: packageHomepage(), onBrokerPublish: (topic) => station.features.topicsHeard.heard(topic) });
     await parts.startAll(mqtt.components);
 
     // HTTP last: it reads the running station side through its facade.
@@ -189,6 +191,8 @@ export interface DaemonFeatures extends StationFeatures {
   readonly readings: StationReadingCounter;
   readonly uploadRefusals: UploadRefusals;
   readonly statusPage: StationsView;
+  /** The topics the embedded broker saw near a silent station's (src/station/topicsHeard.ts). */
+  readonly topicsHeard: TopicsHeardNearby;
 }
 
 /**
@@ -202,6 +206,7 @@ export function builtInUnits(core: Core, station: StationFacade): DaemonFeatures
   const readings = new StationReadingCounter();
   const uploadRefusals = new UploadRefusals({ database: () => database, logger, now: () => clock.now(), saveIntervalMs: config.history.flushIntervalSeconds * 1000 });
   const statusPage = statusPageSources(config, (stationId) => station.stationState(stationId), () => database);
+  const topicsHeard = new TopicsHeardNearby({ stations: config.stations, matches: topicMatches, now: () => clock.now() });
   const units: StationUnit[] = [
     ...modules,
     readings,
@@ -209,8 +214,10 @@ export function builtInUnits(core: Core, station: StationFacade): DaemonFeatures
     uploadRefusals,
     // The status page's chart series (src/http/stationsRecorder.ts).
     statusPage.recorder,
+    // A silent station's nearby topics on the embedded broker, in the state (src/station/topicsHeard.ts).
+    topicsHeard,
   ];
-  return { units, modules, readings, uploadRefusals, statusPage: statusPage.view };
+  return { units, modules, readings, uploadRefusals, statusPage: statusPage.view, topicsHeard };
 }
 
 interface HttpSources {

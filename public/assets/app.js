@@ -184,6 +184,14 @@
     renderChecks(station.checks);
     renderForecast(station.forecast);
     renderRefused(station.last_upload_refused);
+    renderTopicsHeard(station.topics_heard);
+  }
+
+  /** A silent station while the broker saw other topics under the same first level: which ones. */
+  function renderTopicsHeard(heard) {
+    const element = $('topics-heard');
+    element.hidden = !heard;
+    element.textContent = heard ? t('topicsHeard', { subscribed: heard.subscribed, seen: heard.seen.join(', ') }) : '';
   }
 
   /**

@@ -36,6 +36,12 @@ const summaryProperties = {
   last_reading_age_seconds: { type: ['integer', 'null'] },
   availability: { type: 'string', enum: ['online', 'offline'], description: "offline when the last reading is older than the station's freshness limit." },
   origin: { type: 'string', enum: ['measured', 'modelled'], description: 'modelled: a station without hardware whose readings come from Open-Meteo (format "open-meteo", docs/model.md).' },
+  topics_heard: {
+    type: ['object', 'null'],
+    required: ['subscribed', 'seen'],
+    properties: { subscribed: { type: 'string' }, seen: { type: 'array', items: { type: 'string' } } },
+    description: 'A station silent for 5 minutes while the embedded broker saw publishes under the same first topic level: its topic filter and the topics seen (the most recent last); null otherwise.',
+  },
 } as const;
 const summaryRequired = Object.keys(summaryProperties);
 

@@ -100,6 +100,8 @@ export interface StationSummary {
   last_reading_age_seconds: number | null;
   availability: Availability;
   origin: Origin;
+  /** A silent station's filter and the topics the embedded broker saw near it (state `topics_heard`, src/station/topicsHeard.ts), or null. */
+  topics_heard: { subscribed: string; seen: string[] } | null;
 }
 
 export interface CheckSummary {
@@ -174,7 +176,14 @@ export function summarize(view: StationsView, station: StationListing, nowMs: nu
     last_reading_age_seconds: lastMs === null ? null : Math.max(0, Math.round((nowMs - lastMs) / 1000)),
     availability: online ? 'online' : 'offline',
     origin: station.origin ?? 'measured',
+    topics_heard: topicsHeard(state?.topics_heard),
   };
+}
+
+/** The state's `topics_heard`, read defensively; null when absent or malformed. */
+function topicsHeard(value: unknown): StationSummary['topics_heard'] {
+  if (!isRecord(value) || typeof value.subscribed !== 'string' || !Array.isArray(value.seen)) return null;
+  return { subscribed: value.subscribed, seen: value.seen.filter((topic): topic is string => typeof topic === 'string') };
 }
 
 function checkSummaries(checks: unknown): CheckSummary[] {

@@ -61,6 +61,8 @@ export interface BrokerOptions {
   flushIntervalMs: number;
   logger: Logger;
   clock: Clock;
+  /** Every other client's publish that the broker accepted, by topic (a silent station's nearby topics, src/station/topicsHeard.ts). */
+  onClientPublish?: (topic: string) => void;
 }
 
 const NOT_AUTHORIZED = 5;
@@ -366,6 +368,7 @@ export class EmbeddedBroker implements OwnTraffic {
   }
 
   #onPublish(packet: AedesPublishPacket, client: Client | null): void {
+    if (client !== null && !packet.topic.startsWith('$')) this.#options.onClientPublish?.(packet.topic);
     if (this.#persistence?.restoring || !packet.retain || packet.topic.startsWith('$')) return;
     const payload = this.#ledger.stored(packet, client, this.#ownPackets.has(packet));
     if (payload && this.#persistence) this.#persistence.record(packet.topic, payload, packet.qos);

@@ -20,7 +20,7 @@ export function usesEmbeddedBroker(config: MqttSideConfig): boolean {
   return config.broker.enabled && config.mqtt.url === '';
 }
 
-export function brokerFromConfig(config: MqttSideConfig, deps: { database: Database; extraEntities: ExtraEntities; logger: Logger; clock: Clock }): EmbeddedBroker {
+export function brokerFromConfig(config: MqttSideConfig, deps: { database: Database; extraEntities: ExtraEntities; logger: Logger; clock: Clock; onClientPublish?: (topic: string) => void }): EmbeddedBroker {
   const { broker, mqtt, homeassistant } = config;
   const baseTopic = mqtt.baseTopic;
   return new EmbeddedBroker({
@@ -68,5 +68,6 @@ export function brokerFromConfig(config: MqttSideConfig, deps: { database: Datab
     flushIntervalMs: RETAINED_HANDOVER_MS,
     logger: deps.logger,
     clock: deps.clock,
+    ...(deps.onClientPublish ? { onClientPublish: deps.onClientPublish } : {}),
   });
 }

@@ -40,6 +40,8 @@ export interface MqttSideOptions {
   supportUrl?: string;
   /** Clock-step detection (src/util/clockWatch.ts): its counters go into the bridge stats. */
   clockWatch?: ClockWatch | undefined;
+  /** Every other client's publish the embedded broker accepted (src/station/topicsHeard.ts). */
+  onBrokerPublish?: (topic: string) => void;
 }
 
 export interface MqttSide {
@@ -65,7 +67,7 @@ export function createMqttSide(options: MqttSideOptions): MqttSide {
   const version = options.softwareVersion ?? MFI_VERSION;
   const extraEntities = (stationId: string) => pipeline.entities(stationId);
   const enabled = mqttEnabled(config);
-  const broker = enabled && usesEmbeddedBroker(config) ? brokerFromConfig(config, { database, extraEntities, logger: options.logger, clock }) : undefined;
+  const broker = enabled && usesEmbeddedBroker(config) ? brokerFromConfig(config, { database, extraEntities, logger: options.logger, clock, ...(options.onBrokerPublish ? { onClientPublish: options.onBrokerPublish } : {}) }) : undefined;
   let bridge: MqttBridge | undefined;
   const connection: PublisherRef = () => bridge?.connection;
   const statsSources: StatsSources = { pipeline, connection, broker, clock: options.clockWatch };

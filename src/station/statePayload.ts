@@ -6,7 +6,7 @@
  * automations see a clear "not mowable, because ..." instead of silence.
  * The checks' reasons are plain text here (HTTP keeps the `<b>` emphasis of docs/api.md).
  */
-import { plainReason, type CalculationInput, type CalculationOutcome, type FieldName } from '../core/index.js';
+import { plainReason, type CalculationInput, type CalculationOutcome, type FieldName, type StateDataQuality } from '../core/index.js';
 import type { ExtensionInput } from '../core/extensionFields.js';
 import type { Assembly } from '../history/stationHistory.js';
 import type { IrrigationStatus } from './irrigationSource.js';
@@ -15,6 +15,8 @@ import { isFixedPlain } from './stateText.js';
 
 /** The state key with a unit hold's reason for pages anyone may read, when the hold gives one (src/station/unit.ts MowableHold). */
 export const PUBLIC_REASON_KEY = 'mowable_reason_public';
+/** A modelled station's `data_quality`, one of the list Home Assistant's enum entity offers. */
+const MODELLED_QUALITY: StateDataQuality = 'modelled';
 
 export interface StatePayloadParts {
   stationId: string;
@@ -95,7 +97,7 @@ export function buildStatePayload(parts: StatePayloadParts): StationStatePayload
   // A unit adds keys; it never replaces one the result or the pipeline already set.
   for (const [key, value] of Object.entries(parts.fragments ?? {})) if (!Object.hasOwn(payload, key)) payload[key] = value;
   // A modelled station's inputs come from a weather model, not sensors (docs/model.md, "Modelled stations").
-  if (payload.origin === 'modelled' && typeof payload.data_quality === 'string') payload.data_quality = 'modelled';
+  if (payload.origin === 'modelled' && typeof payload.data_quality === 'string') payload.data_quality = MODELLED_QUALITY;
   if (Array.isArray(payload.estimated_fields)) {
     payload.checks = copiedChecks(payload.checks);
     markModelledReasons(payload.checks, payload.estimated_fields as string[]);

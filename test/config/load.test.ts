@@ -93,6 +93,18 @@ describe('loadConfig', () => {
     );
   });
 
+  it('names the station and the misspelt key, one problem a line, without echoing the stations list', () => {
+    const file = configFile.write({ stations: [
+      { id: 'garden', name: 'Garden', format: 'rtl_433', topic: 'rtl_433/+/events' },
+      { id: 'shed', name: 'Shed', format: 'json', topik: 'shed/weather', fields: { temperature: 't' } },
+    ] });
+    const problems = configProblems(() => loadConfig({ argv: ['--config', file], env: {} }));
+    expect(problems[0]).toMatch(/^stations\[1\] \("shed"\)\.topik is not a station setting \(allowed: id, name, format, topic, /);
+    expect(problems[1]).toBe('stations[1] ("shed").topic must be an MQTT topic (wildcards + and # allowed)');
+    expect(problems).toHaveLength(2);
+    for (const problem of problems) expect(problem).not.toMatch(/rtl_433\/\+\/events|"stations" =|value was/);
+  });
+
   it('rejects a port with trailing garbage instead of truncating it', () => {
     const problems = configProblems(() => loadConfig({ env: { MOWABILITY_HTTP_PORT: '80abc' } }));
     expect(problems[0]).toContain('"http.port" = "80abc"');

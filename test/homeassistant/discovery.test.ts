@@ -5,7 +5,7 @@ import { ConfigError, loadConfig } from '../../src/config/load.js';
 import type { StationConfig } from '../../src/ingest/types.js';
 import { BrokerAccess } from '../../src/mqtt/brokerAccess.js';
 import { allDiscoveryMessages, discoveryIdProblems, discoveryTopicFilters, isOurDiscoveryConfig, entityIdCollisions, entitySlug, HA_ENTITY_ID_PATTERN } from '../../src/homeassistant/discovery.js';
-import { haDiscoveryViolations } from '../helpers/haRules.js';
+import { haDiscoveryViolations, haStateViolation } from '../helpers/haRules.js';
 import { renderHaTemplate } from '../helpers/haTemplate.js';
 import { makeTempDir } from '../helpers/httpTempDir.js';
 import { mqttTest } from '../helpers/mqttFixture.js';
@@ -166,7 +166,7 @@ describe('discovery end to end through the embedded broker', () => {
     expect(state.withheld_fields).toHaveProperty('rain_1h');
     expect(entity('sensor.mowability_back_yard_rain_1h')).toBe('None');
     expect(entity('sensor.mowability_back_yard_data_quality')).toBe(state.data_quality);
-    expect(['full', 'partial', 'minimal']).toContain(state.data_quality);
+    expect(haStateViolation(late.json('homeassistant/sensor/mowability_Back-Yard_data_quality/config')!, String(state.data_quality))).toBeUndefined();
     expect(entity('sensor.mowability_back_yard_limiting_check')).toBe(state.score_basis.limiting_check ?? 'none');
     expect(entity('sensor.mowability_back_yard_soiltemp_score')).toBe(state.checks.soiltemp?.score == null ? 'None' : String(state.checks.soiltemp.score));
     expect(entity('sensor.mowability_bridge_version')).toBe(stats.version);

@@ -67,6 +67,7 @@ describe('GET /v1/stations', () => {
         last_reading_age_seconds: 0,
         availability: 'online',
         origin: 'measured',
+        topics_heard: null,
       },
     ]);
     h.clock.advance(21 * MINUTE_MS);

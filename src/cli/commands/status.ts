@@ -36,7 +36,7 @@ export async function statusCommand(argv: readonly string[], io: CliIo): Promise
   }
   report = { ...withNightBan(withLive(report, live, configGiven), config), ...(mqtt ? { mqtt } : {}) };
   if (parsed.values.json === true) printJson(io, report);
-  else io.stdout(renderStatus(report, Date.now()).split('\n').map(escapeTerminalText).join('\n'));
+  else io.stdout(renderStatus(report, Date.now(), config.timezone).split('\n').map(escapeTerminalText).join('\n'));
   return EXIT_OK;
 }
 
@@ -53,8 +53,8 @@ function withLive(report: StatusReport, live: LiveAnswer, configGiven: boolean):
     stations: report.stations.map((station) => {
       const now = byId.get(station.id);
       if (!now) return station;
-      const { index, status, mowable, mowable_reason, last_reading_at, availability } = now;
-      return { ...station, live: { index, status, mowable, mowable_reason, last_reading_at, availability } };
+      const { index, status, mowable, mowable_reason, last_reading_at, availability, topics_heard } = now;
+      return { ...station, live: { index, status, mowable, mowable_reason, last_reading_at, availability, ...(topics_heard ? { topics_heard } : {}) } };
     }),
   };
 }
