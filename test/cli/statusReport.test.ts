@@ -91,7 +91,7 @@ describe('mowability status with a running daemon', () => {
 });
 
 describe('renderStatus: where the values come from', () => {
-  const base = { database: '/var/lib/mowability/mowability.db', database_exists: true, stations: [], unconfigured_with_history: [] };
+  const base = { database: '/var/lib/mowability/mowability.db', database_exists: true, stations: [], unconfigured_with_history: [], unmatched_uploads: [] };
 
   it('says "live" and nothing about a daemon that did not answer when the daemon answered and MQTT is off', () => {
     const text = renderStatus({ ...base, source: 'daemon', daemon: { url: 'http://127.0.0.1:8080', answered: true } }, Date.now());
