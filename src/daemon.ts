@@ -23,7 +23,9 @@ import { buildApp } from './http/app.js';
 import { listenHttp } from './http/listen.js';
 import { registrationNotifier } from './http/registrationRoutes.js';
 import { closeApp } from './http/shutdown.js';
-import { statusPageSources, type StationsView } from './http/stationsView.js';
+import { createStationsView } from './http/stationsView.js';
+import { historyOptionsFor } from './config/historyOptions.js';
+import { ChartRecorder } from './station/chartRecorder.js';
 import type { UploadRefusal } from './http/uploads.js';
 import { UploadCounters } from './http/uploadsCounters.js';
 import { lawnMemoryUnit } from './lawn/buildLawnUnit.js';
@@ -181,13 +183,14 @@ export function buildStationUnits(deps: Pick<UnitBuildDeps, 'config' | 'logger' 
   return buildUnits(stationUnits(), { ...deps, throttle });
 }
 
-/** The station units and what HTTP reads of them (the status page's view, upload refusals, reading counts). */
+/** The station units and what HTTP reads of them (the status page's chart series, upload refusals, reading counts). */
 export interface DaemonFeatures extends StationFeatures {
   /** The units built from stationUnits(): HTTP registers their routes and metrics. */
   readonly modules: readonly StationUnit[];
   readonly readings: StationReadingCounter;
   readonly uploadRefusals: UploadRefusals;
-  readonly statusPage: StationsView;
+  /** The status page's chart series, fed by the pipeline (onReading, onState); HTTP only reads them. */
+  readonly charts: ChartRecorder;
 }
 
 /**
@@ -200,16 +203,16 @@ export function builtInUnits(core: Core, station: StationFacade): DaemonFeatures
   const modules = buildStationUnits({ config, logger, clock, store: database, services: [provide(readingsService, station.acceptReading)] });
   const readings = new StationReadingCounter();
   const uploadRefusals = new UploadRefusals({ database: () => database, logger, now: () => clock.now(), saveIntervalMs: config.history.flushIntervalSeconds * 1000 });
-  const statusPage = statusPageSources(config, (stationId) => station.stationState(stationId), () => database);
+  const charts = new ChartRecorder({ database: () => database, stations: config.stations.map(({ id }) => id) });
   const units: StationUnit[] = [
     ...modules,
     readings,
     // Refused uploads in the state and for `mowability status` (src/station/uploadRefusals.ts).
     uploadRefusals,
-    // The status page's chart series (src/http/stationsRecorder.ts).
-    statusPage.recorder,
+    // The status page's chart series (src/station/chartRecorder.ts).
+    charts,
   ];
-  return { units, modules, readings, uploadRefusals, statusPage: statusPage.view };
+  return { units, modules, readings, uploadRefusals, charts };
 }
 
 interface HttpSources {
@@ -253,7 +256,12 @@ async function buildHttpApp(core: Core, sources: HttpSources, accessLogger: Logg
     clock,
     mqttStatus: () => (mqttOn ? mqtt.health() : undefined),
     clockStatus: () => clockWatch?.stats(),
-    stations: features.statusPage,
+    stations: createStationsView({
+      stations: config.stations,
+      freshnessMs: (configured) => historyOptionsFor(config, configured).freshnessMs,
+      stateOf: (stationId) => station.stationState(stationId),
+      series: features.charts,
+    }),
     version: packageVersion(),
     usage: sources.usage,
     registrations: new RegistrationStore(sources.serviceDatabase),

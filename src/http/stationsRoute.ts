@@ -263,8 +263,6 @@ async function stationsRoutes(app: FastifyInstance, deps: StationsOptions): Prom
       const query = parseHistoryQuery(hours, step);
       if (!query.ok) throw new HttpError(400, query.message);
       const nowMs = clock.now();
-      // Reading the state records its index (StationsView.state): the last step shows the current index.
-      view.state(station.id);
       const grid = stepGrid(minuteOf(nowMs), query.hours, query.stepMinutes);
       const endMinute = grid.firstMinute + grid.points * grid.stepMinutes;
       const buckets = view.buckets(station.id, grid.firstMinute * MINUTE_MS, endMinute * MINUTE_MS - 1);

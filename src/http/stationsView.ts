@@ -1,17 +1,16 @@
 /**
  * What the status page's endpoints read about the stations (StationsView),
- * the daemon's implementation of it over the MQTT pipeline, and the pure
- * shaping of a station's published state into the endpoints' objects.
+ * the daemon's implementation of it over the station side's states and the
+ * chart recorder (src/station/chartRecorder.ts), and the pure shaping of a
+ * station's state into the endpoints' objects. Reading never changes
+ * anything: the recorder is fed by the pipeline, not by a request.
  */
 import { CHECK_NAMES } from '../core/index.js';
 import type { BucketRow } from '../history/stationHistory.js';
 import { MODELLED_FORMAT, type StationConfig } from '../ingest/types.js';
 import { PUBLIC_REASON_KEY, type StationStatePayload } from '../station/statePayload.js';
-import { historyOptionsFor } from '../config/historyOptions.js';
-import type { MqttSideConfig } from '../config/schema.js';
-import type { Database } from '../store/database.js';
+import type { ChartSeries, RecordedMinute } from '../station/chartRecorder.js';
 import { dataGaps, type DataGaps } from './dataGaps.js';
-import { StationsRecorder, type RecordedMinute } from './stationsRecorder.js';
 
 /** A configured station as the page lists it; `origin` "modelled": readings from a weather model (format "open-meteo"). */
 export interface StationListing {
@@ -24,7 +23,7 @@ export type Origin = 'measured' | 'modelled';
 /** Read-only station data for the status page routes. */
 export interface StationsView {
   stations(): ReadonlyArray<StationListing>;
-  /** The last state published for the station (undefined before the first calculation); records its index for the history. */
+  /** The last state computed for the station (undefined before the first calculation). */
   state(stationId: string): StationStatePayload | undefined;
   lastReadingAtMs(stationId: string): number | null;
   /** How old the last reading may be before the station counts as offline (its freshness limit). */
@@ -33,7 +32,7 @@ export interface StationsView {
   forEachMinute(stationId: string, fromMinute: number, toMinute: number, visit: RecordedMinute): void;
 }
 
-/** No stations (MQTT off, or a test of other routes): the page says so. */
+/** No stations (none configured, or a test of other routes): the page says so. */
 export const NO_STATIONS: StationsView = {
   stations: () => [],
   state: () => undefined,
@@ -46,43 +45,25 @@ export const NO_STATIONS: StationsView = {
 export interface StationsViewDeps {
   stations: readonly StationConfig[];
   freshnessMs(station: StationConfig): number;
-  /** The MQTT service's last published state (undefined while it has not started). */
+  /** The station side's last computed state (undefined before the first). */
   stateOf(stationId: string): StationStatePayload | undefined;
-  recorder: StationsRecorder;
+  /** The chart series the pipeline records (src/station/chartRecorder.ts), read only. */
+  series: ChartSeries;
 }
 
 export function createStationsView(deps: StationsViewDeps): StationsView {
   const byId = new Map(deps.stations.map((station) => [station.id, station]));
   return {
     stations: () => deps.stations.map(({ id, name, format }) => ({ id, name, origin: format === MODELLED_FORMAT ? 'modelled' : 'measured' })),
-    state: (stationId) => {
-      deps.recorder.noteState(stationId);
-      return deps.stateOf(stationId);
-    },
-    lastReadingAtMs: (stationId) => deps.recorder.history?.lastReadingAtMs(stationId) ?? null,
+    state: (stationId) => deps.stateOf(stationId),
+    lastReadingAtMs: (stationId) => deps.series.history?.lastReadingAtMs(stationId) ?? null,
     freshnessMs: (stationId) => {
       const station = byId.get(stationId);
       return station ? deps.freshnessMs(station) : 0;
     },
-    buckets: (stationId, fromMs, toMs) => deps.recorder.history?.buckets(stationId, fromMs, toMs) ?? [],
-    forEachMinute: (stationId, fromMinute, toMinute, visit) => deps.recorder.forEachMinute(stationId, fromMinute, toMinute, visit),
+    buckets: (stationId, fromMs, toMs) => deps.series.history?.buckets(stationId, fromMs, toMs) ?? [],
+    forEachMinute: (stationId, fromMinute, toMinute, visit) => deps.series.forEachMinute(stationId, fromMinute, toMinute, visit),
   };
-}
-
-/**
- * For the composition root: the recorder (a StationUnit of the station pipeline) and the view over
- * it (for buildApp). The pipeline runs whenever stations are configured, MQTT or not (direct
- * uploads feed it with MQTT off), so the view lists every configured station. `database`: where the
- * chart series outlive a restart (open once the station side starts).
- */
-export function statusPageSources(
-  config: MqttSideConfig,
-  stateOf: (stationId: string) => StationStatePayload | undefined,
-  database?: () => Database,
-): { recorder: StationsRecorder; view: StationsView } {
-  const recorder = new StationsRecorder(stateOf, database && { database, stations: config.stations.map((station) => station.id) });
-  const view = createStationsView({ stations: config.stations, freshnessMs: (station) => historyOptionsFor(config, station).freshnessMs, stateOf, recorder });
-  return { recorder, view };
 }
 
 export type Availability = 'online' | 'offline';

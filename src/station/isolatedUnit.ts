@@ -114,6 +114,7 @@ export function isolateUnit(unit: StationUnit, deps: IsolationDeps): StationUnit
     };
   }
   if (unit.extendInput) isolated.extendInput = (stationId, input, nowMs) => guard(stationId, 'extendInput', () => unit.extendInput?.(stationId, input, nowMs) ?? input, () => input);
+  if (unit.onState) isolated.onState = (stationId, state, nowMs) => guard(stationId, 'onState', () => unit.onState?.(stationId, state, nowMs), nothing);
   if (unit.stateFragment) isolated.stateFragment = (stationId, nowMs) => guard(stationId, 'stateFragment', () => unit.stateFragment?.(stationId, nowMs), nothing);
   if (unit.entities) isolated.entities = (station) => guard(station.id, 'entities', () => unit.entities?.(station) ?? [], () => []);
   if (unit.clockStepped) isolated.clockStepped = (step) => guard(undefined, 'clockStepped', () => unit.clockStepped?.(step), nothing);

@@ -134,7 +134,7 @@ export class StationPipeline implements LifecycleComponent {
     return this.#history;
   }
 
-  /** Called with every state computed, in order. */
+  /** Called with every state computed, once and in order, after the units' onState (one way: readings in, state out, listeners fed). */
   onState(listener: StateListener): void {
     this.#listeners.push(listener);
   }
@@ -218,6 +218,8 @@ export class StationPipeline implements LifecycleComponent {
       if (!state) return;
       this.#lastStates.set(station.id, state);
       this.#statesPublished++;
+      // Isolated units: a throwing onState is caught per unit and station; the listeners still get the state.
+      for (const unit of this.units) unit.onState?.(station.id, state, nowMs);
       for (const listener of this.#listeners) listener(station, state, nowMs);
     } catch (err) {
       this.#options.throttle.warn(`recompute:${station.id}`, { err, station: station.id }, `recompute of station ${station.id} failed; the other stations go on`);

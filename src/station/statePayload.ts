@@ -9,7 +9,6 @@
 import { plainReason, type CalculationInput, type CalculationOutcome, type FieldName } from '../core/index.js';
 import type { ExtensionInput } from '../core/extensionFields.js';
 import type { Assembly } from '../history/stationHistory.js';
-import type { IrrigationStatus } from './irrigationSource.js';
 import { markModelledReasons } from './modelledReasons.js';
 import { isFixedPlain } from './stateText.js';
 
@@ -41,8 +40,6 @@ export interface StationStatePayload {
   /** `mowable_reason` in German, for German pages and dashboards. */
   mowable_reason_de: string;
   input: CalculationInput & ExtensionInput;
-  /** The station's irrigation source and what it last reported (stations with `irrigation` only). */
-  irrigation?: IrrigationStatus;
   last_reading_at: string | null;
   /** Fields we hold data for but did not supply (stale value, history not covering the window), with the reason. */
   withheld_fields: Partial<Record<FieldName, string>>;

@@ -28,6 +28,7 @@ import type { RunResult, SqlParams } from '../store/database.js';
 import type { CachedForecast } from '../store/forecastStore.js';
 import type { EntitySpec } from '../homeassistant/stationEntities.js';
 import type { Clock } from '../util/clock.js';
+import type { StationStatePayload } from './statePayload.js';
 import type { LogThrottle } from '../util/logThrottle.js';
 
 /** The calculation input as the pipeline passes it from unit to unit. */
@@ -112,6 +113,12 @@ export interface StationUnit {
    * and calculated as such (src/station/unitDerivedFields.ts).
    */
   extendInput?(stationId: string, input: StationInput, nowMs: number): StationInput;
+  /**
+   * Each new state of a station, once, in the order computed, right after the recompute that made it and
+   * before the state's listeners (the MQTT publisher) get it: readings in, state out, then the units and
+   * listeners that record or show it. The state is final: read it, never change it.
+   */
+  onState?(stationId: string, state: Readonly<StationStatePayload>, nowMs: number): void;
   /** Top-level keys merged into the station's retained state (e.g. `{ irrigation: {...} }`). */
   stateFragment?(stationId: string, nowMs: number): Record<string, unknown> | undefined;
   /** A reason to hold `mowable` off regardless of the index (quiet hours, rain expected soon). */
