@@ -34,9 +34,10 @@ import { StationReadingCounter } from './metrics/stationReadings.js';
 import { modelledModule } from './modelled/modelledModule.js';
 import { createMqttSide, type MqttSide } from './mqtt/service.js';
 import { mqttEnabled } from './mqtt/settings.js';
-import { readingsService, type StationFacade } from './station/facade.js';
+import type { StationFacade } from './station/facade.js';
 import { createStationSide, type StationFeatures, type StationSide } from './station/side.js';
-import { buildUnits, provide, unitMetricsOf, type StationUnit, type StationUnitModule, type UnitBuildDeps } from './station/unit.js';
+import type { StationUnit } from './station/unit.js';
+import { buildUnits, moduleOf, unitMetricsOf, wire, type StationUnitEntry, type UnitBuildDeps } from './station/unitBuilder.js';
 import { irrigationUnit } from './station/irrigationSource.js';
 import { snowCoverUnit } from './units/snowCover.js';
 import type { UnitConfigSpec } from './config/unitSettings.js';
@@ -150,35 +151,36 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
  * The station units (src/station/unit.ts) that come as one module each: its settings, its key in the
  * station objects and that key's validation, its state, hold, entities, counters and routes. A new
  * station feature is one module and one line here (docs/units.md). The pipeline asks them first, in
- * this order, then the built-in units below; a module uses only services the station side and the
- * modules above it provide (src/station/unit.ts, `use`).
+ * this order, then the built-in units below. What one module hands another is wired here by name
+ * (`wire`): a module is wired only with the station side's readings and what the modules above it provide.
  */
-export function stationUnits(): readonly StationUnitModule[] {
+export function stationUnits(): readonly StationUnitEntry[] {
   return [
     // Sprinkler runs from MQTT → minutes_since_irrigation (src/station/irrigationSource.ts).
     irrigationUnit,
     // Snow cover from a topic holds mowable off (src/units/snowCover.ts; the worked example in docs/units.md).
     snowCoverUnit,
-    // Lawn memory (src/lawn/): blade and soil water, growth since the last cut, cuts from a mower topic; provides the quiet hours.
+    // Lawn memory (src/lawn/): blade and soil water, growth since the last cut, cuts from a mower topic; offers the quiet hours.
     lawnMemoryUnit,
-    // Modelled stations and gap filling (src/modelled/): Open-Meteo's readings through the readings service, after the
-    // lawn memory so its soil estimate comes first; provides the forecast carrier (one request for readings and forecast).
-    modelledModule,
-    // The forecast (src/forecast/): after the units above, it starts from the input they extended (the blade water, docs/model.md).
-    forecastModule,
+    // Modelled stations and gap filling (src/modelled/): Open-Meteo's readings into the pipeline like uploads, after the
+    // lawn memory so its soil estimate comes first; offers the forecast carrier (one request for readings and forecast).
+    wire(modelledModule, ({ readings }) => ({ readings })),
+    // The forecast (src/forecast/): after the units above, it starts from the input they extended (the blade water,
+    // docs/model.md); its windows honour the lawn memory's quiet hours, and the modelled module's requests carry its forecast.
+    wire(forecastModule, ({ from }) => ({ quietHours: from(lawnMemoryUnit).quietHours, carrier: from(modelledModule).carrier })),
   ];
 }
 
 /** What the configuration loader needs of the station units: their settings and station keys. */
 export function stationUnitConfigs(): UnitConfigSpec[] {
-  return stationUnits().flatMap((module) => (module.config ? [module.config] : []));
+  return stationUnits().flatMap((entry) => moduleOf(entry).config ?? []);
 }
 
 /**
  * Builds stationUnits() from the loaded configuration (each from its own slices of it, the database as
- * its store, the station side's services: readingsService).
+ * its store, the station side's acceptReading as `readings`).
  */
-export function buildStationUnits(deps: Pick<UnitBuildDeps, 'config' | 'logger' | 'clock' | 'store' | 'services'>): StationUnit[] {
+export function buildStationUnits(deps: Pick<UnitBuildDeps, 'config' | 'logger' | 'clock' | 'store' | 'readings'>): StationUnit[] {
   const throttle = (log: Logger): LogThrottle => new LogThrottle(log);
   return buildUnits(stationUnits(), { ...deps, throttle });
 }
@@ -195,12 +197,12 @@ export interface DaemonFeatures extends StationFeatures {
 
 /**
  * Every station unit, in the order the pipeline asks them (after the built-in recent rain): the
- * modules of stationUnits() first (built here: the facade's acceptReading is their readings service),
+ * modules of stationUnits() first (built here: the facade's acceptReading is their `readings`),
  * then the units built from parts the HTTP side shares (the status page's recorder, upload refusals).
  */
 export function builtInUnits(core: Core, station: StationFacade): DaemonFeatures {
   const { config, logger, clock, database } = core;
-  const modules = buildStationUnits({ config, logger, clock, store: database, services: [provide(readingsService, station.acceptReading)] });
+  const modules = buildStationUnits({ config, logger, clock, store: database, readings: station.acceptReading });
   const readings = new StationReadingCounter();
   const uploadRefusals = new UploadRefusals({ database: () => database, logger, now: () => clock.now(), saveIntervalMs: config.history.flushIntervalSeconds * 1000 });
   const charts = new ChartRecorder({ database: () => database, stations: config.stations.map(({ id }) => id) });

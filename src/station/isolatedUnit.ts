@@ -83,8 +83,10 @@ export function isolateUnit(unit: StationUnit, deps: IsolationDeps): StationUnit
   const nothing = () => undefined;
   const failedHold = (message: string): MowableHold => ({
     code: UNIT_FAILED_CODE,
-    reason: `station unit "${unit.name}" failed (${message}); mowable is held off until it works again`,
-    reasonDe: `Stationsbaustein „${unit.name}“ ausgefallen; Mähen bleibt gesperrt, bis er wieder arbeitet`,
+    reason: {
+      en: `station unit "${unit.name}" failed (${message}); mowable is held off until it works again`,
+      de: `Stationsbaustein „${unit.name}“ ausgefallen; Mähen bleibt gesperrt, bis er wieder arbeitet`,
+    },
   });
   const isolated: StationUnit = {
     name: unit.name,

@@ -25,7 +25,8 @@ import type { LogThrottle } from '../util/logThrottle.js';
 import { KeyedDebounce } from './debounce.js';
 import { isolateUnit, UnitFailures } from './isolatedUnit.js';
 import { StationRecompute } from './recompute.js';
-import { unitContext, type StationHistoryView, type StationUnit } from './unit.js';
+import type { StationHistoryView, StationUnit } from './unit.js';
+import { unitContext } from './unitBuilder.js';
 
 export interface PipelineStats extends IngestCounters {
   /** Each unit's own counters (its `stats()`), by unit name. */

@@ -35,8 +35,10 @@ const EPSILON_MM = 0.01;
 /** The hold while the newest reading's rain is unknown (fail safe: no rain known is not no rain). */
 const RAIN_UNKNOWN_HOLD: MowableHold = Object.freeze({
   code: 'rain_unknown',
-  reason: "the rain counter's reading has no earlier total to compare with (first reading, or its last total was not stored), so the rain that just fell is unknown; waiting for its next reading",
-  reasonDe: 'der Regenzähler hat keinen früheren Stand zum Vergleich (erste Meldung, oder sein letzter Stand wurde nicht gespeichert), der gerade gefallene Regen ist also unbekannt; warte auf seine nächste Meldung',
+  reason: {
+    en: "the rain counter's reading has no earlier total to compare with (first reading, or its last total was not stored), so the rain that just fell is unknown; waiting for its next reading",
+    de: 'der Regenzähler hat keinen früheren Stand zum Vergleich (erste Meldung, oder sein letzter Stand wurde nicht gespeichert), der gerade gefallene Regen ist also unbekannt; warte auf seine nächste Meldung',
+  },
 });
 
 interface RainEvent {
@@ -123,8 +125,10 @@ export class RecentRain implements StationUnit {
     const mm = Math.round(missing * 10) / 10;
     return {
       code: 'recent_rain',
-      reason: `the station reported ${mm} mm of rain in the last hour that the history's windows do not show (clock step?)`,
-      reasonDe: `die Station meldete in der letzten Stunde ${String(mm).replace('.', ',')} mm Regen, die im Verlauf fehlen (Zeitsprung der Uhr?)`,
+      reason: {
+        en: `the station reported ${mm} mm of rain in the last hour that the history's windows do not show (clock step?)`,
+        de: `die Station meldete in der letzten Stunde ${String(mm).replace('.', ',')} mm Regen, die im Verlauf fehlen (Zeitsprung der Uhr?)`,
+      },
     };
   }
 }

@@ -1,7 +1,7 @@
 /**
  * Snow cover from a topic: the worked example of a station unit (docs/units.md). A station's
  * `snow.topic` carries the snow depth in cm or a yes/no; while snow lies the station's state says
- * so (`snow`), `mowable` is held off with a German reason, Home Assistant gets a binary_sensor and
+ * so (`snow`), `mowable` is held off with a reason in English and German, Home Assistant gets a binary_sensor and
  * GET /v1/stations/{id}/snow shows the last value. Everything the unit needs is in this module:
  * its setting (`snowCover.minDepthCm`), its station key and the key's validation, its state,
  * hold, entity, counters and route. It is plugged in by one line in stationUnits() (src/daemon.ts).
@@ -179,8 +179,8 @@ export class SnowCover implements StationUnit {
   mowableHold(stationId: string): MowableHold | undefined {
     const status = this.status(stationId);
     if (!status?.lying) return undefined;
-    const depth = status.depth_cm === null ? '' : ` (${status.depth_cm.toLocaleString('de-DE')} cm)`;
-    return { code: SNOW_HOLD_CODE, reason: `Schnee liegt${depth}: nicht mähen, bis er getaut ist.` };
+    const depth = (locale: string) => (status.depth_cm === null ? '' : ` (${status.depth_cm.toLocaleString(locale)} cm)`);
+    return { code: SNOW_HOLD_CODE, reason: { en: `snow is lying${depth('en-GB')}: do not mow until it has thawed`, de: `Schnee liegt${depth('de-DE')}: nicht mähen, bis er getaut ist` } };
   }
 
   entities(station: { id: string }): EntitySpec[] {

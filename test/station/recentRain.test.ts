@@ -21,7 +21,7 @@ describe('RecentRain (rain of the last hour on the monotonic clock)', () => {
     // The history withholds its windows (the clock stepped): the unit supplies them and holds.
     expect(unit.extendInput('garden', { temperature: 14 })).toEqual({ temperature: 14, rain_1h: 4.5, minutes_since_rain: 0 });
     expect(unit.mowableHold('garden')?.code).toBe('recent_rain');
-    expect(unit.mowableHold('garden')?.reason).toMatch(/4\.5 mm of rain in the last hour/);
+    expect(unit.mowableHold('garden')?.reason.en).toMatch(/4\.5 mm of rain in the last hour/);
     // The history shows a smaller amount (rain booked in a future-stamped minute): still held.
     expect(unit.extendInput('garden', { rain_1h: 0, minutes_since_rain: 300 })).toEqual({ rain_1h: 4.5, minutes_since_rain: 300 });
     // The history shows it: nothing changes.
@@ -52,7 +52,7 @@ describe("RecentRain: the newest reading's rain unknown (a counter without basel
     const unit = new RecentRain(mono);
     unit.onReading('garden', counter(53, { rainUnknown: true, bookedRainMm: 0 }));
     expect(unit.extendInput('garden', { temperature: 12 })).toEqual({ temperature: 12 });
-    expect(unit.mowableHold('garden')).toMatchObject({ code: 'rain_unknown', reason: expect.stringMatching(/rain that just fell is unknown/), reasonDe: expect.stringMatching(/unbekannt/) });
+    expect(unit.mowableHold('garden')).toMatchObject({ code: 'rain_unknown', reason: { en: expect.stringMatching(/rain that just fell is unknown/), de: expect.stringMatching(/unbekannt/) } });
     unit.onReading('garden', { timeMs: 0, values: { temperature: 11 }, rainCounters: [], fingerprint: 't', dropped: [] });
     expect(unit.mowableHold('garden')?.code).toBe('rain_unknown');
     expect(unit.mowableHold('shed')).toBeUndefined();
