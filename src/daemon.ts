@@ -38,7 +38,7 @@ import type { StationFacade } from './station/facade.js';
 import { createStationSide, type StationFeatures, type StationSide } from './station/side.js';
 import type { StationUnit } from './station/unit.js';
 import { buildUnits, moduleOf, unitMetricsOf, wire, type StationUnitEntry, type UnitBuildDeps } from './station/unitBuilder.js';
-import { irrigationUnit } from './station/irrigationSource.js';
+import { irrigationUnit } from './units/irrigationSource.js';
 import { snowCoverUnit } from './units/snowCover.js';
 import type { UnitConfigSpec } from './config/unitSettings.js';
 import { LogThrottle } from './util/logThrottle.js';
@@ -156,7 +156,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
  */
 export function stationUnits(): readonly StationUnitEntry[] {
   return [
-    // Sprinkler runs from MQTT → minutes_since_irrigation (src/station/irrigationSource.ts).
+    // Sprinkler runs from MQTT → minutes_since_irrigation (src/units/irrigationSource.ts).
     irrigationUnit,
     // Snow cover from a topic holds mowable off (src/units/snowCover.ts; the worked example in docs/units.md).
     snowCoverUnit,

@@ -48,7 +48,7 @@ describe('the snow cover unit', () => {
     expect(snow.stateFragment('garden')).toEqual({ snow: { topic: 'garden/snow_depth', lying: true, depth_cm: 7.5, updated_at: new Date(T0).toISOString() } });
     expect(snow.handle('garden', Buffer.from('{"depth": "viel"}'))).toBe(false);
     expect(snow.handle('other', Buffer.from('5'))).toBe(false);
-    expect(snow.stats()).toEqual({ snowReceived: 3, snowRejected: 1 });
+    expect(snow.stats()).toEqual({ snowReceived: 3, snowAccepted: 2, snowRejected: 1 });
     expect(snow.stateFragment('other')).toBeUndefined();
   });
 
@@ -114,5 +114,5 @@ mqttTest('snow on the topic: the state reports it and mowable is false with the 
   expect(state.snow).toMatchObject({ lying: true, depth_cm: 12 });
   expect(state.mowable_reason).toBe('snow is lying (12 cm): do not mow until it has thawed');
   expect(state.mowable_reason_de).toBe('Schnee liegt (12 cm): nicht mähen, bis er getaut ist');
-  expect(daemon.service.stats().units['snow-cover']).toEqual({ snowReceived: 1, snowRejected: 0 });
+  expect(daemon.service.stats().units['snow-cover']).toEqual({ snowReceived: 1, snowAccepted: 1, snowRejected: 0 });
 });
