@@ -276,3 +276,11 @@ export class ForecastUnit implements StationUnit {
     return this.counters;
   }
 }
+
+/** The state key this unit owns (src/station/statePayload.ts). */
+declare module '../station/statePayload.js' {
+  interface StationStateFields {
+    /** The forecast's view: windows, rain expected, hours (src/forecast/forecastReport.ts). */
+    forecast: ForecastView;
+  }
+}

@@ -171,29 +171,20 @@ function checkSummaries(checks: unknown): CheckSummary[] {
   });
 }
 
-/**
- * The forecast unit's state fragment, read defensively (it may be absent or
- * change shape): next_window {start, end, min_index}, rain_expected_in_minutes,
- * and hours as [{time|start, index|index_score}] or {iso time: index}.
- */
-export function forecastSummary(fragment: unknown): ForecastSummary | null {
-  if (!isRecord(fragment)) return null;
-  const window = isRecord(fragment.next_window) ? fragment.next_window : undefined;
+/** The page's summary of the forecast unit's typed state (`forecast`, typed by the unit's StationStateFields): at most 14 days of hours with an index. */
+export function forecastSummary(forecast: StationStatePayload['forecast']): ForecastSummary | null {
+  if (forecast === undefined) return null;
+  const window = forecast.next_window;
   const start = isoTime(window?.start);
   const end = isoTime(window?.end);
-  const entries: Array<[unknown, unknown]> = Array.isArray(fragment.hours)
-    ? fragment.hours.filter(isRecord).map((hour) => [hour.time ?? hour.start, hour.index ?? hour.index_score])
-    : isRecord(fragment.hours)
-      ? Object.entries(fragment.hours)
-      : [];
-  const hours = entries
-    .map(([time, index]) => ({ time: isoTime(time), index: numberOrNull(index) }))
+  const hours = forecast.hours
+    .map((hour) => ({ time: isoTime(hour.time), index: hour.index }))
     .filter((hour): hour is { time: string; index: number } => hour.time !== null && hour.index !== null)
     .slice(0, 14 * 24);
   return {
-    available: fragment.available !== false,
-    next_window: start !== null && end !== null ? { start, end, min_index: numberOrNull(window?.min_index) } : null,
-    rain_expected_in_minutes: numberOrNull(fragment.rain_expected_in_minutes),
+    available: forecast.available,
+    next_window: start !== null && end !== null ? { start, end, min_index: window?.min_index ?? null } : null,
+    rain_expected_in_minutes: forecast.rain_expected_in_minutes,
     hours,
   };
 }
@@ -211,23 +202,21 @@ export function detail(view: StationsView, station: StationListing, nowMs: numbe
     missing_fields: strings(state?.missing_fields ?? error?.missing),
     withheld_fields: withheldStrings,
     data_gaps: dataGaps(strings(state?.missing_fields ?? error?.missing), withheldStrings, isRecord(state?.history_coverage) ? state.history_coverage : {}),
-    limiting_check: stringOrNull(scoreBasis.limiting_check),
+    limiting_check: stringOrNull((scoreBasis as Loose).limiting_check),
     checks: checkSummaries(state?.checks),
     error: error ? { code: stringOrNull(error.code), message: stringOrNull(error.message) ?? '', missing: strings(error.missing) } : null,
     forecast: forecastSummary(state?.forecast),
     last_upload_refused: lastUploadRefused(state?.last_upload_refused),
-    source_message: isRecord(state?.modelled) ? stringOrNull(state.modelled.message) : null,
-    source_status: isRecord(state?.modelled) ? stringOrNull(state.modelled.status) : null,
-    source_error: isRecord(state?.modelled) ? stringOrNull(state.modelled.last_error) : null,
+    source_message: state?.modelled?.message ?? null,
+    source_status: state?.modelled?.status ?? null,
+    source_error: state?.modelled?.last_error ?? null,
     rain_source: summary.origin === 'modelled' || state?.rain_source === 'model' ? 'model' : state ? 'gauge' : null,
   };
 }
 
-/** The state's `last_upload_refused`, read defensively; null when absent or malformed. */
-export function lastUploadRefused(value: unknown): StationDetail['last_upload_refused'] {
-  if (!isRecord(value)) return null;
-  const at = isoTime(value.at);
-  const reason = stringOrNull(value.reason);
-  if (at === null || reason === null) return null;
-  return { at, protocol: stringOrNull(value.protocol) ?? '', outcome: stringOrNull(value.outcome) ?? '', reason, count: numberOrNull(value.count) ?? 1 };
+/** The upload refusals' typed state (`last_upload_refused`, src/station/uploadRefusals.ts), its time as the page's ISO form; null when absent. */
+export function lastUploadRefused(refused: StationStatePayload['last_upload_refused']): StationDetail['last_upload_refused'] {
+  const at = isoTime(refused?.at);
+  if (refused === undefined || at === null) return null;
+  return { at, protocol: refused.protocol, outcome: refused.outcome, reason: refused.reason, count: refused.count };
 }

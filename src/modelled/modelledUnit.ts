@@ -138,3 +138,12 @@ export class ModelledStationUnit implements StationUnit {
   }
 }
 
+/** The state keys this unit owns (src/station/statePayload.ts). */
+declare module '../station/statePayload.js' {
+  interface StationStateFields {
+    /** `modelled`: readings from a weather model, not sensors (format "open-meteo"). */
+    origin: 'modelled';
+    /** The provider's status (src/modelled/modelledStatus.ts). */
+    modelled: ModelledView;
+  }
+}

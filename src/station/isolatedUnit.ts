@@ -12,6 +12,7 @@
  */
 import type { Logger } from 'pino';
 import type { LogThrottle } from '../util/logThrottle.js';
+import type { UnitFailure } from './statePayload.js';
 import type { MowableHold, StationUnit, UnitSubscriber } from './unit.js';
 
 /** The machine word of the hold a failed unit puts on `mowable`. */
@@ -19,11 +20,7 @@ export const UNIT_FAILED_CODE = 'unit_failed';
 /** The record's key for failures that concern every station (start, subscribe, messages, stats). */
 const EVERY_STATION = '*';
 
-export interface UnitFailure {
-  unit: string;
-  hook: string;
-  message: string;
-}
+export type { UnitFailure } from './statePayload.js';
 
 /** What failed, per station, and how often; shared by all the wrapped units of one pipeline. */
 export class UnitFailures {

@@ -22,7 +22,7 @@ import type { RunResult, SqlParams } from '../store/database.js';
 import type { Clock } from '../util/clock.js';
 import type { ClockStep } from '../util/clockWatch.js';
 import type { LogThrottle } from '../util/logThrottle.js';
-import type { StationStatePayload } from './statePayload.js';
+import type { StationStatePayload, UnitStateFragment } from './statePayload.js';
 
 /** The calculation input as the pipeline passes it from unit to unit. */
 export type StationInput = CalculationInput & ExtensionInput;
@@ -161,13 +161,4 @@ export function defineStationUnit<G = undefined, P = undefined, U extends BuiltU
   return module;
 }
 
-/**
- * The state keys units add, with their types: each unit module declares its own by module augmentation
- * (`declare module '../station/unit.js' { interface StationStateFields { snow: SnowStatus } }`), so the
- * state, the page and `/v1/stations` read typed fields and no one else knows a unit's key.
- */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by the unit modules' augmentations
-export interface StationStateFields {}
-
-/** What a unit's stateFragment() returns: some of the declared keys. */
-export type UnitStateFragment = Partial<StationStateFields>;
+export type { StationStateFields, UnitStateFragment } from './statePayload.js';

@@ -190,3 +190,11 @@ export const irrigationUnit = defineStationUnit<undefined, IrrigationConfig>({
   config: { station: IRRIGATION_STATION_KEY },
   create: ({ stations, throttle, clock }) => new IrrigationSources(stations, throttle, () => clock.now()),
 });
+
+/** The state key this module owns (src/station/statePayload.ts). */
+declare module '../station/statePayload.js' {
+  interface StationStateFields {
+    /** The station's irrigation source and what it last reported (stations with `irrigation`). */
+    irrigation: IrrigationStatus;
+  }
+}

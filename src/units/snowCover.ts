@@ -197,3 +197,11 @@ export const snowCoverUnit = defineStationUnit<SnowCoverSettings, SnowStationSet
   config: { settings: { key: 'snowCover', schema: SNOW_SETTINGS }, station: SNOW_STATION_KEY },
   create: ({ settings, stations, throttle, clock }) => new SnowCover({ settings, stations, throttle, now: () => clock.now() }),
 });
+
+/** The state key this module owns (src/station/statePayload.ts). */
+declare module '../station/statePayload.js' {
+  interface StationStateFields {
+    /** The station's snow cover (stations with `snow`). */
+    snow: SnowStatus;
+  }
+}
