@@ -179,7 +179,7 @@ export const historyResponses = {
         from: { type: 'string', description: 'Start of the first step (ISO 8601, UTC).' },
         to: { type: 'string', description: 'End of the last step.' },
         time: { type: 'array', items: { type: 'integer' }, description: 'Start of each step, epoch seconds.' },
-        index: { ...nullableNumbers, description: 'Last index calculated in the step (kept in memory: empty after a restart).' },
+        index: { ...nullableNumbers, description: 'Last index calculated in the step (per minute in memory; per 10-minute slot across a restart).' },
         rain_mm: { ...nullableNumbers, description: 'Rain in the step, mm (stored); null where no reading reported rain.' },
         temperature: { ...nullableNumbers, description: '°C: mean of the readings (in memory), else the lowest stored minute temperature.' },
         dew_point: { ...nullableNumbers, description: '°C: reported, or from temperature and humidity (in memory).' },

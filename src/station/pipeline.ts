@@ -2,7 +2,7 @@
  * The station pipeline: readings (MQTT messages or uploads) → history →
  * station units → debounced recompute → the station's state. It runs whenever
  * stations are configured, with or without MQTT; the MQTT side only publishes
- * what it produces (`onState`) and feeds it messages (`handleMessage`).
+ * what it produces (`onState`) and feeds it messages (`handleSharedMessage`, src/mqtt/bridge.ts).
  */
 import type { Logger } from 'pino';
 import { calculationContext, type CalculationSettings } from '../config/calculationContext.js';
