@@ -56,7 +56,7 @@ export interface HomeDeps {
   statusPagePollMs?: number;
   /** The product version for /openapi.json's info.version (the daemon passes package.json's). */
   version?: string;
-  /** Where direct station uploads go (MqttService.acceptReading); omitted: no upload routes. */
+  /** Where direct station uploads go (the station side's acceptReading, src/station/facade.ts); omitted: no upload routes. */
   acceptReading?: AcceptReading;
   /** Counts of what became of uploads (shared with /metrics); a fresh one when omitted. */
   uploadCounters?: UploadCounters;

@@ -75,13 +75,13 @@ export class StationRecompute {
     // A unit's hold (quiet hours, rain expected) keeps the flag off without resetting the index's hysteresis.
     const hold = this.#firstHold(station.id, nowMs);
     const flag = mowable.mowable && hold === undefined;
-    const reason = hold?.reason ?? mowableReason(mowable, score, status, this.#mowableSettings, 'en', context.timeZone);
-    const reasonDe = hold ? (hold.reasonDe ?? hold.reason) : mowableReason(mowable, score, status, this.#mowableSettings, 'de', context.timeZone);
+    const reason = hold?.reason.en ?? mowableReason(mowable, score, status, this.#mowableSettings, 'en', context.timeZone);
+    const reasonDe = hold?.reason.de ?? mowableReason(mowable, score, status, this.#mowableSettings, 'de', context.timeZone);
     this.#deps.events.mowable(station.id, this.#publishedMowable.get(station.id) ?? previous.mowable, flag, score, status, reason);
     this.#publishedMowable.set(station.id, flag);
     const fragments = Object.assign({}, ...units.map((unit) => unit.stateFragment?.(station.id, nowMs))) as Record<string, unknown>;
-    if (hold?.publicReason !== undefined) fragments[PUBLIC_REASON_KEY] = hold.publicReason;
-    if (hold?.publicReason !== undefined) fragments[`${PUBLIC_REASON_KEY}_de`] = hold.publicReasonDe ?? hold.publicReason;
+    if (hold?.publicReason !== undefined) fragments[PUBLIC_REASON_KEY] = hold.publicReason.en;
+    if (hold?.publicReason !== undefined) fragments[`${PUBLIC_REASON_KEY}_de`] = hold.publicReason.de;
     const failed = this.#deps.unitFailures?.forStation(station.id) ?? [];
     if (failed.length > 0) fragments[UNIT_ERRORS_KEY] = failed;
     const published = estimated.length === 0 ? assembly : { ...assembly, derived: [...assembly.derived, ...estimated] };
