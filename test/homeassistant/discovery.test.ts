@@ -80,6 +80,19 @@ describe('Home Assistant discovery configs', () => {
   });
 });
 
+describe('discovery with the lawn and forecast entities', () => {
+  it("gives every entity, the units' included, the origin block and Home Assistant's rules", () => {
+    const messages = allDiscoveryMessages({
+      prefix: 'homeassistant', baseTopic: 'mowability', softwareVersion: '1.2.3', supportUrl: 'https://example.org/m', stations: [station('garden')], extraEntities: () => [...lawnEntities(), ...forecastEntities()],
+    });
+    expect(messages.map((message) => message.payload.object_id)).toEqual(expect.arrayContaining(['mowability_garden_last_cut', 'mowability_garden_mowable_for', 'mowability_bridge_version']));
+    for (const message of messages) {
+      expect(message.payload.origin, message.topic).toEqual({ name: 'mowability', sw_version: '1.2.3', support_url: 'https://example.org/m' });
+      expect(haDiscoveryViolations(message.topic, message.payload)).toEqual([]);
+    }
+  });
+});
+
 describe('timestamp sensors', () => {
   const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
   const messages = allDiscoveryMessages({
