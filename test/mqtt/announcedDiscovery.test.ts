@@ -75,4 +75,21 @@ describe('the announced list', () => {
     expect(warnings).toEqual([{ err: expect.objectContaining({ message: 'disk I/O error' }) }]);
     expect(published).toEqual([]);
   });
+
+  it('writes only when the announced set changes', async ({ mqtt }) => {
+    const database = await Database.open(mqtt.dbPath);
+    mqtt.defer(() => database.close());
+    let writes = 0;
+    const counting = { all: database.all.bind(database), transaction: <T>(work: (db: Database) => Promise<T>) => (writes++, database.transaction(work)) };
+    const log = { warn: () => undefined, info: () => undefined } as unknown as Logger;
+    const connection = { publishAbsolute: () => undefined };
+    const messages = (stations: StationConfig[]) => allDiscoveryMessages({ prefix: 'homeassistant', baseTopic: 'mowability', softwareVersion: '', stations });
+    const announced = new AnnouncedDiscovery(counting, log);
+    await announced.reconcile(messages([garden]), connection, false);
+    await announced.reconcile(messages([garden]), connection, false);
+    await announced.reconcile(messages([garden]), connection, true);
+    expect(writes).toBe(1);
+    await announced.reconcile(messages([garden, orchard]), connection, true);
+    expect(writes).toBe(2);
+  });
 });
