@@ -21,6 +21,7 @@ import { AvailabilityPublisher } from './availability.js';
 import { MqttBridge } from './bridge.js';
 import { bridgeStats, publishBridgeStats, type MqttStats, type StatsSources } from './bridgeStats.js';
 import { brokerFromConfig, usesEmbeddedBroker } from './brokerFromConfig.js';
+import { AnnouncedDiscovery } from './announcedDiscovery.js';
 import { DiscoveryPublisher } from './discoveryPublisher.js';
 import type { MqttHealth } from './health.js';
 import type { PublisherRef } from './publisher.js';
@@ -86,6 +87,7 @@ export function createMqttSide(options: MqttSideOptions): MqttSide {
       messages: () =>
         allDiscoveryMessages({ prefix: config.homeassistant.prefix, baseTopic, softwareVersion: version, supportUrl: options.supportUrl, configurationUrl: config.homeassistant.configurationUrl, stations: config.stations, extraEntities }),
       log,
+      announced: new AnnouncedDiscovery(database, log),
     });
     bridge = new MqttBridge({ config, logger: options.logger, log, clock, pipeline, broker, availability, discovery, publishStats });
     options.station.afterIntervalRecompute(publishStats);

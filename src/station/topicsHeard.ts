@@ -86,3 +86,10 @@ export class TopicsHeardNearby implements StationUnit {
     return { topics_heard: { subscribed: station.topic, seen: [...seen] } };
   }
 }
+
+declare module './statePayload.js' {
+  interface StationStateFields {
+    /** A silent station's subscribed filter and the nearby topics the embedded broker saw instead. */
+    topics_heard: TopicsHeard;
+  }
+}

@@ -54,7 +54,7 @@ describe('Home Assistant Data quality entity', () => {
         stationId: 'garden', stationName: 'Garden', outcome, mowable: false, mowableReason: 'x',
         assembly: { input, withheld: {}, derived: [], coverage: {}, lastReadingAtMs: NOW },
       });
-      const seenByHa = asHomeAssistantSees(GARDEN, state);
+      const seenByHa = asHomeAssistantSees(GARDEN, state as unknown as Record<string, unknown>);
       expect(seenByHa).toEqual({ value: state.data_quality, violation: undefined });
       return seenByHa.value;
     });
