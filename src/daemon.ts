@@ -30,9 +30,11 @@ import { lawnMemoryUnit } from './lawn/buildLawnUnit.js';
 import { createMetrics } from './metrics/registry.js';
 import { StationReadingCounter } from './metrics/stationReadings.js';
 import { modelledModule } from './modelled/modelledModule.js';
+import { mowerControlModule } from './mower/mowerControlModule.js';
 import { createMqttSide, type MqttSide } from './mqtt/service.js';
 import { mqttEnabled } from './mqtt/settings.js';
 import { readingsService, type StationFacade } from './station/facade.js';
+import { stationStatesService } from './station/mowerServices.js';
 import { createStationSide, type StationFeatures, type StationSide } from './station/side.js';
 import { buildUnits, provide, unitMetricsOf, type StationUnit, type StationUnitModule, type UnitBuildDeps } from './station/unit.js';
 import { irrigationUnit } from './station/irrigationSource.js';
@@ -164,6 +166,8 @@ export function stationUnits(): readonly StationUnitModule[] {
     modelledModule,
     // The forecast (src/forecast/): after the units above, it starts from the input they extended (the blade water, docs/model.md).
     forecastModule,
+    // Mower control (src/mower/, docs/mower.md): drives a station's robot mower from the decision; off unless mower.control.enabled.
+    mowerControlModule,
   ];
 }
 
@@ -197,7 +201,8 @@ export interface DaemonFeatures extends StationFeatures {
  */
 export function builtInUnits(core: Core, station: StationFacade): DaemonFeatures {
   const { config, logger, clock, database } = core;
-  const modules = buildStationUnits({ config, logger, clock, store: database, services: [provide(readingsService, station.acceptReading)] });
+  const services = [provide(readingsService, station.acceptReading), provide(stationStatesService, (stationId: string) => station.stationState(stationId))];
+  const modules = buildStationUnits({ config, logger, clock, store: database, services });
   const readings = new StationReadingCounter();
   const uploadRefusals = new UploadRefusals({ database: () => database, logger, now: () => clock.now(), saveIntervalMs: config.history.flushIntervalSeconds * 1000 });
   const statusPage = statusPageSources(config, (stationId) => station.stationState(stationId), () => database);

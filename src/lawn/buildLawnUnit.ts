@@ -8,6 +8,7 @@
  */
 import { parseNoiseHours, type QuietHoursSettings } from '../core/lawn/quietHours.js';
 import type { LawnProfile } from '../core/types.js';
+import { cutRecorderService } from '../station/mowerServices.js';
 import { defineStationUnit, provide, quietHoursService, unitSettingsOf, type StationUnit } from '../station/unit.js';
 import type { Clock } from '../util/clock.js';
 import { HolidayCalendar } from './holidays.js';
@@ -76,9 +77,16 @@ export const lawnMemoryUnit = defineStationUnit<LawnMemorySettings, MowerConfig 
     return [...(holidays ? [holidays] : []), lawnUnit, ...(mower.configured ? [mower] : [])];
   },
   // The forecast's windows honour the same quiet hours (src/forecast/forecastModule.ts).
+  // The mower control's completed runs record cuts here (src/mower/).
   provides: {
-    services: [quietHoursService],
-    values: (_units, { settings, clock, calculationContext }) => [provide(quietHoursService, quietHoursOf(settings, calculationContext(0).timeZone, clock))],
+    services: [quietHoursService, cutRecorderService],
+    values: (units, { settings, clock, calculationContext }) => {
+      const memory = units.find((unit): unit is LawnMemoryUnit => unit instanceof LawnMemoryUnit);
+      return [
+        provide(quietHoursService, quietHoursOf(settings, calculationContext(0).timeZone, clock)),
+        provide(cutRecorderService, (stationId: string, atMs: number, source: string) => memory?.recordCut(stationId, atMs, source) ?? false),
+      ];
+    },
   },
 });
 

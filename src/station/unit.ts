@@ -36,6 +36,11 @@ export type StationInput = CalculationInput & ExtensionInput;
 /** What a unit may subscribe on the bridge connection (mqtt.js-style handler). */
 export interface UnitSubscriber {
   subscribe(filter: string, handler: (topic: string, payload: Buffer, retained: boolean) => void): void;
+  /**
+   * Publishes to a topic now, or returns false while the connection is down: nothing is queued, so a
+   * command (a mower's start) never goes out later than it was meant. Absent where nothing may be published.
+   */
+  publishNow?(topic: string, payload: string, options?: { retain?: boolean }): boolean;
 }
 
 /** Why `mowable` is held off although the index would allow it. */

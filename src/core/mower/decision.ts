@@ -33,7 +33,7 @@ export type DecisionCode =
   | 'shutting_down' | 'automatic_off' | 'command_pending' | 'mower_error' | 'mower_unknown' | 'station_unknown'
   | 'station_stale' | 'clock_untrusted' | 'not_mowable' | 'raining' | 'rain_expected' | 'quiet_hours' | 'window_short'
   | 'gap' | 'user_docked_today' | 'budget_spent' | 'runs_spent' | 'command_gap' | 'mower_busy' | 'user_run'
-  | 'start' | 'mowing' | 'idle';
+  | 'command_failed' | 'start' | 'mowing' | 'idle';
 
 export interface Decision {
   readonly action: MowerAction;
@@ -101,6 +101,8 @@ export interface DecisionContext {
   readonly clockSteppedAtMs: number | null;
   /** A command is sent and not yet confirmed: nothing new until it is. */
   readonly commandPending: boolean;
+  /** A command went unconfirmed through every retry: no automatic command until the user acts (the alert). */
+  readonly commandFailed?: boolean;
   /** Calls the mower's API budget still allows (day, week and month: the smallest); null: no limit. */
   readonly callsLeft: number | null;
   /** Quiet hours now (night ban, noise hours, Sunday, holiday), with the reason; undefined: none. */
@@ -204,6 +206,7 @@ function startRefusal(station: StationView, ledger: LedgerView, settings: Decisi
 /** Start, dock or nothing, with the reason. */
 export function decide(station: StationView, ledger: LedgerView, settings: DecisionSettings, context: DecisionContext): Decision {
   if (context.shuttingDown) return reason('shutting_down', 'none', 'the daemon is stopping: no commands', 'Der Dienst hält an: keine Befehle');
+  if (context.commandFailed && !context.requested) return reason('command_failed', 'none', 'the mower did not confirm the last command: automatic commands stop until you act', 'Der Mäher hat den letzten Befehl nicht bestätigt: keine automatischen Befehle, bis Sie eingreifen');
   if (context.commandPending) return reason('command_pending', 'none', 'waiting for the mower to confirm the last command', 'Warte auf die Bestätigung des letzten Befehls');
   if (context.mower === 'mowing') return whileMowing(station, ledger, settings, context);
   // Paused on the lawn in a run of the daemon's: rain or quiet hours still send it home.
