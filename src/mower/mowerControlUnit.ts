@@ -21,7 +21,7 @@ import type { MowerControlConfig } from './controlConfig.js';
 import { MowerController, type MowerEvent } from './controller.js';
 import { HomeAssistantMower } from './homeAssistantMower.js';
 import { mowerControlEntities, mowerTopics } from './mowerEntities.js';
-import type { MowerControlSettings } from './mowerControlModule.js';
+import type { MowerControlSettings } from './controlSettings.js';
 import { mowerRoutes } from './mowerRoute.js';
 import { GenericMqttMower, OpenMower } from './mqttMowers.js';
 import { RunLedger } from './runLedger.js';

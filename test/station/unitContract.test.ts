@@ -4,6 +4,7 @@
  * context of its own configuration slices, a logger, a throttle, the clock and `use`, which finds
  * only services the station side or an earlier module declared (by token, not by name), frozen.
  */
+import { cutRecorderService } from '../../src/station/mowerServices.js';
 import { describe, expect } from 'vitest';
 import { buildStationUnits, stationUnits } from '../../src/daemon.js';
 import { buildUnit, buildUnits, defineStationUnit, forecastCarrierService, provide, quietHoursService, unitContext, unitService, type StationHistoryView, type StationUnitModule, type UnitBuildContext, type UnitContext } from '../../src/station/unit.js';
@@ -142,7 +143,7 @@ describe('the station unit contract', () => {
       const index = (name: string) => names.indexOf(name);
       expect(index('lawn')).toBeLessThan(index('forecast'));
       expect(index('modelled')).toBeLessThan(index('forecast'));
-      expect(stationUnits().find((module) => module.name === 'lawn')!.provides!.services).toEqual([quietHoursService]);
+      expect(stationUnits().find((module) => module.name === 'lawn')!.provides!.services).toEqual([quietHoursService, cutRecorderService]);
       expect(stationUnits().find((module) => module.name === 'modelled')!.provides!.services).toEqual([forecastCarrierService]);
       // A modelled station needs the station side's readings service: without it the build says so.
       const stations = [{ id: 'home', name: 'Home', format: 'open-meteo', topic: 'x', location: { latitude: 1, longitude: 2 } }] as never;
