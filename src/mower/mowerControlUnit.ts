@@ -62,6 +62,8 @@ export class MowerControlUnit implements StationUnit {
   #recompute: ((stationId: string) => void) | undefined;
   #timer: NodeJS.Timeout | undefined;
   #clockSteppedAtMs: number | null = null;
+  /** The switch state last published retained per station. */
+  readonly #automaticSent = new Map<string, boolean>();
   readonly counters = { mowerCommands: 0, mowerAlerts: 0, mowerRefusedCommands: 0 };
 
   constructor(options: MowerControlOptions) {
@@ -154,10 +156,17 @@ export class MowerControlUnit implements StationUnit {
   }
 
   #publishAutomatic(stationId: string): void {
-    const controller = this.#controllers.get(stationId);
-    if (!controller) return;
-    this.#connection?.publishNow?.(mowerTopics(this.#options.baseTopic, stationId).automatic, controller.automatic ? 'ON' : 'OFF', { retain: true });
+    this.#sendAutomatic(stationId);
     this.#recompute?.(stationId);
+  }
+
+  /** The switch's retained state, when it changed or could not go out yet (the bridge connects after subscribe). */
+  #sendAutomatic(stationId: string): void {
+    const controller = this.#controllers.get(stationId);
+    if (!controller || this.#automaticSent.get(stationId) === controller.automatic) return;
+    const sent = this.#connection?.publishNow?.(mowerTopics(this.#options.baseTopic, stationId).automatic, controller.automatic ? 'ON' : 'OFF', { retain: true }) ?? false;
+    if (sent) this.#automaticSent.set(stationId, controller.automatic);
+    else this.#automaticSent.delete(stationId);
   }
 
   #onEvent(stationId: string, event: MowerEvent): void {
@@ -170,7 +179,10 @@ export class MowerControlUnit implements StationUnit {
 
   stateFragment(stationId: string, nowMs: number): { mower_control: ReturnType<MowerController['status']> } | undefined {
     const controller = this.#controllers.get(stationId);
-    return controller ? { mower_control: controller.status(nowMs) } : undefined;
+    if (!controller) return undefined;
+    // Every (re)connect recomputes every station: the retained switch state goes out with it.
+    this.#sendAutomatic(stationId);
+    return { mower_control: controller.status(nowMs) };
   }
 
   entities(station: { id: string }): EntitySpec[] {
