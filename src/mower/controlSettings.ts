@@ -1,4 +1,5 @@
 /** The mower control's global settings (`mowerControl.*`, convict fragment; docs/configuration.md is generated from it). */
+import { UNIT_CREDENTIAL_VARIABLES } from '../config/credentials.js';
 
 export interface MowerControlSettings {
   tickSeconds: number;
@@ -20,7 +21,7 @@ export const MOWER_CONTROL_SETTINGS = {
       if (typeof value !== 'string' || value.length > 4096 || /\s/.test(value)) throw new Error('must be the token as Home Assistant shows it (no spaces, up to 4096 characters)');
     },
     default: '',
-    env: 'MOWABILITY_MOWER_CONTROL_HOME_ASSISTANT_TOKEN',
+    env: UNIT_CREDENTIAL_VARIABLES['mowerControl.homeAssistantToken']!,
     sensitive: true,
   },
 };
