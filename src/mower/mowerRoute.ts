@@ -10,7 +10,17 @@ import type { RunRecord } from './runLedger.js';
 /** Runs shown: today's and the ones before, newest first. */
 const SHOWN_RUNS = 14;
 
-export function runView(run: RunRecord): Record<string, unknown> {
+export interface RunView {
+  started_by: string;
+  started_at: string;
+  ended_at: string | null;
+  mowing_minutes: number;
+  outcome: string | null;
+  reason: string | null;
+  reason_de: string | null;
+}
+
+export function runView(run: RunRecord): RunView {
   return {
     started_by: run.startedBy,
     started_at: new Date(run.startMs).toISOString(),
