@@ -133,7 +133,10 @@ export class MowerController {
   mowNow(): Promise<Decision> {
     return this.#enqueue(async () => {
       this.#alert = undefined;
-      return this.#evaluate(true);
+      const decision = await this.#evaluate(true);
+      // The button's answer: a refusal is published even when the same reason was published before.
+      if (decision.action === 'none') this.#emit({ type: 'decision', action: 'none', code: decision.code, reason: decision.reason, atMs: this.#options.now() });
+      return decision;
     });
   }
 

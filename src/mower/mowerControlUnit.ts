@@ -64,7 +64,11 @@ export class MowerControlUnit implements StationUnit {
   #clockSteppedAtMs: number | null = null;
   /** The switch state last published retained per station. */
   readonly #automaticSent = new Map<string, boolean>();
-  readonly counters = { mowerCommands: 0, mowerAlerts: 0, mowerRefusedCommands: 0 };
+  readonly counters = { mowerCommands: 0, mowerAlerts: 0 };
+  readonly metrics = {
+    mowerCommands: ['mower_commands_total', 'Commands sent to robot mowers (retries included) by the mower control'],
+    mowerAlerts: ['mower_alerts_total', 'Mower control alerts: unconfirmed commands, spent API budgets'],
+  } as const;
 
   constructor(options: MowerControlOptions) {
     this.#options = options;

@@ -188,10 +188,19 @@ describe('mower control: scenarios over a simulated day (injected clock, real SQ
   });
 
   it('"Mow now" answers with the reason when it refuses', async () => {
-    const { start, controller } = build({ weather: { rainIn: 40 }, control: { } });
+    const { start, controller, unit } = build({ weather: { rainIn: 40 }, control: { } });
+    const published: Array<{ topic: string; payload: string }> = [];
+    unit.subscribe({ subscribe: () => undefined, publishNow: (topic, payload) => (published.push({ topic, payload }), true) }, () => undefined);
     await start();
-    const answer = await controller.mowNow();
-    expect(answer.action).toBe('none');
-    expect(answer.reason.en).toBe('mowable for 40 min only, a run takes 90 min');
+    await controller.tick();
+    for (let press = 0; press < 2; press++) {
+      const answer = await controller.mowNow();
+      expect(answer.action).toBe('none');
+      expect(answer.reason.en).toBe('mowable for 40 min only, a run takes 90 min');
+    }
+    // Each press gets its answer on the event topic, even with the reason unchanged.
+    const answers = published.filter(({ topic, payload }) => topic === 'mowability/garden/mower/event' && payload.includes('"code":"window_short"'));
+    expect(answers.length).toBeGreaterThanOrEqual(3);
+    expect(JSON.parse(answers.at(-1)!.payload)).toMatchObject({ event_type: 'decision', reason: 'mowable for 40 min only, a run takes 90 min', reason_de: 'nur 40 Min. mähbar, ein Lauf dauert 90 Min.' });
   });
 });
