@@ -95,6 +95,8 @@ export class MowerController {
   async start(): Promise<void> {
     const { ledger, adapter, now } = this.#options;
     await ledger.load(now());
+    // The switch as the user last set it survives a restart: switched off stays off.
+    this.#automatic = ledger.automatic ?? this.#automatic;
     // A run left open by a restart counts its mowing from its start: the mower's next report says whether it goes on.
     const open = ledger.current;
     if (open) this.#mowingSinceMs = open.startMs;
@@ -121,6 +123,7 @@ export class MowerController {
     return this.#enqueue(async () => {
       if (on && !this.#automatic) this.#alert = undefined;
       this.#automatic = on;
+      await this.#options.ledger.saveAutomatic(on, this.#options.now());
       await this.#evaluate(false);
     });
   }

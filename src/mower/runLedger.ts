@@ -63,6 +63,7 @@ export class RunLedger {
   #runs: RunRecord[] = [];
   #calls: number[] = [];
   #lastCommand: LedgerView['lastCommand'] = null;
+  #automatic: boolean | undefined;
 
   constructor(options: { store: UnitStore; lawn: string; station: string; timeZone: string }) {
     this.#store = options.store;
@@ -76,8 +77,20 @@ export class RunLedger {
     this.#runs = rows.map(recordOf).reverse();
     const calls = await this.#store.all<{ at_ms: number; action: string }>('SELECT at_ms, action FROM mower_calls WHERE lawn = ? AND at_ms > ? ORDER BY at_ms', [this.#lawn, nowMs - CALL_WINDOW_MS]);
     this.#calls = calls.map((call) => call.at_ms);
+    const switches = await this.#store.all<{ automatic: number }>('SELECT automatic FROM mower_switches WHERE lawn = ?', [this.#lawn]);
+    this.#automatic = switches[0] === undefined ? undefined : switches[0].automatic === 1;
     const last = calls.at(-1);
     if (last && (last.action === 'start' || last.action === 'dock')) this.#lastCommand = { action: last.action, atMs: last.at_ms };
+  }
+
+  /** The "Automatic mowing" switch as last set; undefined: never set (the configuration's `enabled` holds). */
+  get automatic(): boolean | undefined {
+    return this.#automatic;
+  }
+
+  async saveAutomatic(on: boolean, atMs: number): Promise<void> {
+    this.#automatic = on;
+    await this.#store.run('INSERT INTO mower_switches (lawn, automatic, set_at_ms) VALUES (?, ?, ?) ON CONFLICT(lawn) DO UPDATE SET automatic = excluded.automatic, set_at_ms = excluded.set_at_ms', [this.#lawn, on ? 1 : 0, atMs]);
   }
 
   /** The open run (no end yet), if any. */

@@ -204,3 +204,28 @@ describe('mower control: scenarios over a simulated day (injected clock, real SQ
     expect(JSON.parse(answers.at(-1)!.payload)).toMatchObject({ event_type: 'decision', reason: 'mowable for 40 min only, a run takes 90 min', reason_de: 'nur 40 Min. mähbar, ein Lauf dauert 90 Min.' });
   });
 });
+
+describe('mower control: the "Automatic mowing" switch', () => {
+  const temp = useTempDatabase();
+
+  it('switched off stays off across a restart', async () => {
+    const make = () => {
+      const mower = new SimulatedMower();
+      const control = controlConfigOf({ enabled: true, dryRun: false, kind: 'openmower', openmower: { prefix: 'om' } }, 'garden');
+      const unit = new MowerControlUnit({
+        stations: [{ id: 'garden', control }], settings: { tickSeconds: 600, homeAssistantToken: '' }, store: temp.db, log: pino({ level: 'silent' }),
+        clock: { now: () => MORNING }, baseTopic: 'mowability', timeZone: 'UTC', states: () => stateOf({ mowable: true, rainRate: 0, mowableFor: 240, rainIn: null }, MORNING) as never,
+        recordCut: () => true, quietHours: undefined, adapterFor: () => mower,
+      });
+      return { unit, mower };
+    };
+    const first = make();
+    await first.unit.controller('garden')!.setAutomatic(false);
+    const second = make();
+    await second.unit.start();
+    await second.unit.tickAll();
+    expect(second.unit.controller('garden')!.automatic).toBe(false);
+    expect(second.mower.model.received).toEqual([]);
+    await second.unit.stop();
+  });
+});
