@@ -115,11 +115,12 @@ export class RunLedger {
   async closeRun(endMs: number, mowingMinutes: number, outcome: RunOutcome, reason: DecisionReason): Promise<RunRecord | undefined> {
     const run = this.current;
     if (!run) return undefined;
+    // Written first: what the memory (and the route) shows as ended is in the database.
+    await this.#store.run('UPDATE mower_runs SET end_ms = ?, mowing_minutes = ?, outcome = ?, reason = ?, reason_de = ? WHERE id = ?', [endMs, mowingMinutes, outcome, reason.en, reason.de, run.id]);
     run.endMs = endMs;
     run.mowingMinutes = mowingMinutes;
     run.outcome = outcome;
     run.reason = reason;
-    await this.#store.run('UPDATE mower_runs SET end_ms = ?, mowing_minutes = ?, outcome = ?, reason = ?, reason_de = ? WHERE id = ?', [endMs, mowingMinutes, outcome, reason.en, reason.de, run.id]);
     return run;
   }
 
