@@ -20,7 +20,7 @@ const LAYERS = [
   // Its unit contract (unit.ts) and its facade for HTTP (facade.ts) are here.
   { name: 'station', paths: ['src/station/'] },
   // Station units: features that plug into the station side through its unit contract.
-  { name: 'units', paths: ['src/forecast/', 'src/lawn/', 'src/modelled/', 'src/units/'] },
+  { name: 'units', paths: ['src/forecast/', 'src/lawn/', 'src/modelled/', 'src/mower/', 'src/units/'] },
   // Transports and views: they feed the station side and show its results, never each other.
   { name: 'adapters', paths: ['src/http/', 'src/mqtt/'] },
   // Prometheus metrics read the transports' and the station side's counters at scrape time; HTTP
@@ -32,7 +32,7 @@ const LAYERS = [
 ];
 
 /** The folders of station units: each plugs into the station side alone. */
-const UNIT_FOLDERS = ['forecast', 'lawn', 'modelled', 'units'];
+const UNIT_FOLDERS = ['forecast', 'lawn', 'modelled', 'mower', 'units'];
 
 /** Regex alternatives matching every path of the given layers. */
 function pathsOf(layers) {

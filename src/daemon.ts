@@ -33,6 +33,7 @@ import { lawnMemoryUnit } from './lawn/buildLawnUnit.js';
 import { createMetrics } from './metrics/registry.js';
 import { StationReadingCounter } from './metrics/stationReadings.js';
 import { modelledModule } from './modelled/modelledModule.js';
+import { mowerControlModule } from './mower/mowerControlModule.js';
 import { createMqttSide, type MqttSide } from './mqtt/service.js';
 import { mqttEnabled } from './mqtt/settings.js';
 import type { StationFacade } from './station/facade.js';
@@ -171,6 +172,9 @@ export function stationUnits(): readonly StationUnitEntry[] {
     // The forecast (src/forecast/): after the units above, it starts from the input they extended (the blade water,
     // docs/model.md); its windows honour the lawn memory's quiet hours, and the modelled module's requests carry its forecast.
     wire(forecastModule, ({ from }) => ({ quietHours: from(lawnMemoryUnit).quietHours, carrier: from(modelledModule).carrier })),
+    // Mower control (src/mower/, docs/mower.md): drives a station's robot mower from each new state; off unless
+    // mower.control.enabled. It honours the lawn memory's quiet hours and records its completed runs there as cuts.
+    wire(mowerControlModule, ({ from }) => ({ quietHours: from(lawnMemoryUnit).quietHours, recordCut: from(lawnMemoryUnit).recordCut })),
   ];
 }
 

@@ -16,6 +16,7 @@ Commands:
   ip                 block or unblock client addresses (block, unblock, list)
   maintenance        switch maintenance mode (on, off, status)
   mowed              record that a station's lawn was cut (lawn memory)
+  mower              a station's mower control: today's and the last runs
   calc               calculate the mowability index locally, without a server
   config             print the effective configuration (secrets redacted)
   status             what the daemon sees: stations, last readings, mowable, history
@@ -95,6 +96,14 @@ offset such as 2026-06-15T10:00:00+02:00, or Unix seconds), in the daemon's
 database. Growth since the last cut and mow need start from there; a running
 daemon picks it up within lawnMemory.pollSeconds (default 5 s). TIME may not
 lie in the future or more than 14 days back.
+
+${COMMON}`,
+  mower: `Usage: mowability mower STATION [--json]
+
+Prints the mower control's run ledger of STATION (docs/mower.md): whether the
+control is on or a dry run, today's runs and the last ones, each with who
+started it, its minutes mowing, its outcome and the reason, from the daemon's
+database.
 
 ${COMMON}`,
   calc: `Usage: mowability calc --temperature C --precipitation_rate MM_H [--<field> VALUE ...] [--season S]

@@ -16,6 +16,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   ip: async () => (await import('./commands/ip.js')).ipCommand,
   maintenance: async () => (await import('./commands/maintenance.js')).maintenanceCommand,
   mowed: async () => (await import('./commands/mowed.js')).mowedCommand,
+  mower: async () => (await import('./commands/mower.js')).mowerCommand,
   calc: async () => (await import('./commands/calc.js')).calcCommand,
   config: async () => (await import('./commands/config.js')).configCommand,
   status: async () => (await import('./commands/status.js')).statusCommand,

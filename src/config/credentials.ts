@@ -15,8 +15,14 @@ import { listSettings } from './schema.js';
 /** Set by systemd for a service with LoadCredential=/SetCredential=. */
 export const CREDENTIALS_DIRECTORY_ENV = 'CREDENTIALS_DIRECTORY';
 
+/** Station units' secrets a credential may carry, with their variables (the units' schemas use these names). */
+export const UNIT_CREDENTIAL_VARIABLES: Readonly<Record<string, string>> = {
+  // The mower control's Home Assistant token (src/mower/controlSettings.ts).
+  'mowerControl.homeAssistantToken': 'MOWABILITY_MOWER_CONTROL_HOME_ASSISTANT_TOKEN',
+};
+
 /** The settings a credential may carry: the secrets themselves (paths such as mqtt.key can use %d in the unit). */
-export const CREDENTIAL_SETTINGS = ['broker.users', 'mqtt.password', 'store.url', 'http.rateLimitStore'] as const;
+export const CREDENTIAL_SETTINGS = ['broker.users', 'mqtt.password', 'store.url', 'http.rateLimitStore', ...Object.keys(UNIT_CREDENTIAL_VARIABLES)] as const;
 
 type Env = Readonly<Record<string, string>>;
 
@@ -29,7 +35,7 @@ export interface CredentialsResult {
 
 /** Environment variable of each credential setting, from the schema. */
 function credentialVariables(): Map<string, string> {
-  const variables = new Map<string, string>();
+  const variables = new Map<string, string>(Object.entries(UNIT_CREDENTIAL_VARIABLES));
   for (const { key, spec } of listSettings()) {
     if ((CREDENTIAL_SETTINGS as readonly string[]).includes(key) && spec.env) variables.set(key, spec.env);
   }

@@ -111,8 +111,13 @@ export function loadConfig(sources: ConfigSources = {}): AppConfig {
   Object.defineProperty(loaded, UNREAD_ENV, { value: unread, enumerable: true });
   const frozen = deepFreeze(loaded);
   DEPRECATED_USES.set(frozen, deprecated);
+  // The units' secrets too (mowerControl.homeAssistantToken): redactConfig knows only the base schema's by itself.
+  SENSITIVE_KEYS.set(frozen, [...settings].flatMap(([key, spec]) => (spec.sensitive ? [key] : [])));
   return frozen;
 }
+
+/** The sensitive setting keys of a loaded configuration, the station units' included. */
+const SENSITIVE_KEYS = new WeakMap<AppConfig, readonly string[]>();
 
 const UNREAD_ENV = Symbol('unread environment variables');
 
@@ -202,8 +207,8 @@ export function redactConfig(config: AppConfig): Record<string, unknown> {
   const copy = JSON.parse(JSON.stringify(config)) as Record<string, unknown>;
   const mqtt = copy.mqtt as { url?: unknown } | undefined;
   if (mqtt && typeof mqtt.url === 'string') mqtt.url = redactUrl(mqtt.url);
-  for (const [key, spec] of SETTINGS) {
-    if (!spec.sensitive) continue;
+  const sensitive = new Set([...[...SETTINGS].flatMap(([key, spec]) => (spec.sensitive ? [key] : [])), ...(SENSITIVE_KEYS.get(config) ?? [])]);
+  for (const key of sensitive) {
     const path = key.split('.');
     const leaf = path.pop() as string;
     let node: Record<string, unknown> | undefined = copy;

@@ -105,11 +105,19 @@ function message(common: Common, spec: EntitySpec, extra: Record<string, unknown
   const uniqueId = `${common.idPrefix}_${spec.key}`;
   const objectId = `${common.entityPrefix}_${spec.key}`;
   const payload: Record<string, unknown> = { ...spec.config, unique_id: uniqueId, object_id: objectId, default_entity_id: `${spec.component}.${objectId}`, ...common.shared, ...extra };
+  const own = withOwnStateTopic(payload, spec);
   return {
     topic: `${common.prefix}/${spec.component}/${uniqueId}/config`,
     owner: common.owner,
-    payload: timestampAvailability(payload, typeof payload.state_topic === 'string' ? payload.state_topic : undefined),
+    payload: timestampAvailability(own, typeof own.state_topic === 'string' ? own.state_topic : undefined),
   };
+}
+
+/** An entity that names its own `state_topic` keeps it (an event's topic); `null` leaves it out (a button has none). */
+function withOwnStateTopic(payload: Record<string, unknown>, spec: EntitySpec): Record<string, unknown> {
+  if (!Object.hasOwn(spec.config, 'state_topic')) return payload;
+  const { state_topic: _shared, ...rest } = payload;
+  return spec.config.state_topic === null ? rest : { ...rest, state_topic: spec.config.state_topic };
 }
 
 function origin(version: string, supportUrl: string): Record<string, unknown> {

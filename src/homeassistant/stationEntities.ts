@@ -7,7 +7,8 @@
  */
 import { CHECK_NAMES, STATE_DATA_QUALITIES, STATUSES, type CheckName } from '../core/index.js';
 
-export type Component = 'sensor' | 'binary_sensor';
+/** `switch`, `button` and `event` carry their own command or state topics (the mower control's, src/mower/mowerEntities.ts). */
+export type Component = 'sensor' | 'binary_sensor' | 'switch' | 'button' | 'event';
 
 export interface EntitySpec {
   component: Component;

@@ -57,7 +57,12 @@ export function quietHoursSettings(settings: LawnMemorySettings, timeZone: strin
 export interface LawnMemoryOffer {
   /** The quiet hours mowing honours, with the holiday calendar it starts; undefined when it is off. */
   readonly quietHours: QuietHoursSettings | undefined;
+  /** Records a cut (a mower's completed run): false when it is not newer or the lawn memory is off. */
+  readonly recordCut: RecordCut;
 }
+
+/** Records a cut in the lawn memory (its last cut and growth reset). */
+export type RecordCut = (stationId: string, atMs: number, source: string) => boolean;
 
 /** The station unit module: settings, the `mower` key, and the units built from them (none when `lawnMemory.enabled` is false or without a store). */
 export const lawnMemoryUnit = defineStationUnit<LawnMemorySettings, MowerConfig | undefined, StationUnit[], undefined, LawnMemoryOffer>({
@@ -88,8 +93,15 @@ export const lawnMemoryUnit = defineStationUnit<LawnMemorySettings, MowerConfig 
     const mower = new MowerStateSources(mowers, (station, atMs, source) => lawnUnit.recordCut(station, atMs, source), log, () => clock.now());
     return [...(holidays ? [holidays] : []), lawnUnit, ...(mower.configured ? [mower] : [])];
   },
-  // The forecast's windows honour the same quiet hours (wired in src/daemon.ts).
-  provides: (_units, { settings, clock, calculationContext }) => ({ quietHours: quietHoursOf(settings, calculationContext(0).timeZone, clock) }),
+  // The forecast's windows and the mower control honour the same quiet hours; the mower control's
+  // completed runs record cuts here (both wired in src/daemon.ts).
+  provides: (units, { settings, clock, calculationContext }) => {
+    const memory = units.find((unit): unit is LawnMemoryUnit => unit instanceof LawnMemoryUnit);
+    return {
+      quietHours: quietHoursOf(settings, calculationContext(0).timeZone, clock),
+      recordCut: (stationId: string, atMs: number, source: string) => memory?.recordCut(stationId, atMs, source) ?? false,
+    };
+  },
 });
 
 /** `lawnMemory.*` of a loaded configuration (its defaults when it was loaded without the unit). */

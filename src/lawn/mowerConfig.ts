@@ -8,8 +8,8 @@ import { isPlainObject, type Problem, type UnitStationKey } from '../ingest/stat
 
 /** A robot mower's state topic (./mowerStateSource.ts): a long enough run of "mowing" records a cut. */
 export interface MowerConfig {
-  /** A concrete topic (no wildcards): the mower's state, plain text or JSON. */
-  topic: string;
+  /** A concrete topic (no wildcards): the mower's state, plain text or JSON. Optional with `control` (then the control's run ledger records the cuts). */
+  topic?: string;
   /** Dotted path of the state in JSON object payloads (default `state`). */
   key?: string;
   /** State values that mean "mowing", compared without case (default `["mowing"]`). */
@@ -18,7 +18,8 @@ export interface MowerConfig {
   minMinutes?: number;
 }
 
-export const MOWER_KEYS: readonly string[] = ['topic', 'key', 'mowingStates', 'minMinutes'];
+/** `control` belongs to the mower control unit (src/mower/controlConfig.ts), which validates it. */
+export const MOWER_KEYS: readonly string[] = ['topic', 'key', 'mowingStates', 'minMinutes', 'control'];
 /** More state words than any mower has; a longer list is a mistake. */
 const MAX_MOWING_STATES = 16;
 const MAX_STATE_LENGTH = 64;
@@ -43,7 +44,8 @@ export function mowerProblems(mower: unknown, problem: Problem): void {
   if (mower === undefined) return;
   if (!isPlainObject(mower)) return problem('mower', 'must be an object {"topic": "...", "key": "state", "mowingStates": ["mowing"], "minMinutes": 10} naming the mower\'s state topic');
   for (const key of Object.keys(mower)) if (!MOWER_KEYS.includes(key)) problem(`mower.${key}`, `is not allowed (only ${MOWER_KEYS.join(', ')})`);
-  const topic = topicProblem(mower.topic);
+  // With `control` the mower's state comes through the control (its run ledger records the cuts): the topic is optional.
+  const topic = mower.topic === undefined && mower.control !== undefined ? undefined : topicProblem(mower.topic);
   if (topic) problem('mower.topic', topic);
   const key = mower.key;
   if (key !== undefined && (typeof key !== 'string' || key.split('.').some((level) => level === '') || key.split('.').length > MAX_MOWER_KEY_DEPTH)) {
@@ -63,5 +65,5 @@ export function mowerProblems(mower: unknown, problem: Problem): void {
 export const MOWER_STATION_KEY: UnitStationKey = {
   key: 'mower',
   problems: mowerProblems,
-  topics: (mower) => [(mower as MowerConfig).topic],
+  topics: (mower) => ((mower as MowerConfig).topic === undefined ? [] : [(mower as MowerConfig).topic!]),
 };

@@ -29,7 +29,7 @@ export interface MowerStatus {
 }
 
 interface Tracked {
-  config: MowerConfig;
+  config: MowerConfig & { topic: string };
   session: MowerSession;
   state: string | null;
 }
@@ -44,7 +44,7 @@ export class MowerStateSources implements StationUnit {
 
   /** `stations`: those with a `mower` key (the others are left out). */
   constructor(stations: ReadonlyArray<{ id: string; mower?: MowerConfig | undefined }>, recordCut: RecordCut, logger: Logger, now: () => number) {
-    for (const station of stations) if (station.mower) this.#stations.set(station.id, { config: station.mower, session: IDLE_MOWER, state: null });
+    for (const { id, mower } of stations) if (mower?.topic !== undefined) this.#stations.set(id, { config: { ...mower, topic: mower.topic }, session: IDLE_MOWER, state: null });
     this.#recordCut = recordCut;
     this.#now = now;
     this.#throttle = new LogThrottle(logger.child({ module: 'mower' }));

@@ -81,7 +81,16 @@ export class MqttBridge implements LifecycleComponent {
         return pipeline.handleSharedMessage(stations, topic, payload, retained);
       });
     }
-    for (const unit of pipeline.units) unit.subscribe?.(connection, (stationId) => pipeline.scheduleRecompute(stationId));
+    // Units publish only while connected (publishNow): a command is never queued for a later reconnect.
+    const unitConnection = {
+      subscribe: connection.subscribe.bind(connection),
+      publishNow: (topic: string, payload: string, options?: { retain?: boolean }): boolean => {
+        if (!connection.connected) return false;
+        connection.publishAbsolute(topic, payload, { qos: 1, retain: options?.retain ?? false });
+        return true;
+      },
+    };
+    for (const unit of pipeline.units) unit.subscribe?.(unitConnection, (stationId) => pipeline.scheduleRecompute(stationId));
     discovery.onBirth(connection, () => {
       if (this.#running) this.publishEverything();
     });

@@ -108,6 +108,7 @@ export function isolateUnit(unit: StationUnit, deps: IsolationDeps): StationUnit
     isolated.subscribe = (connection, recompute) => {
       const guarded: UnitSubscriber = {
         subscribe: (filter, handler) => connection.subscribe(filter, (topic, payload, retained) => guard(undefined, 'message', () => handler(topic, payload, retained), nothing)),
+        ...(connection.publishNow && { publishNow: connection.publishNow.bind(connection) }),
       };
       guard(undefined, 'subscribe', () => unit.subscribe?.(guarded, recompute), nothing);
     };

@@ -51,6 +51,11 @@ export interface MowableHold {
 /** Topics a unit listens to (once per bridge start, MQTT on only); retained: the broker replayed it. */
 export interface UnitSubscriber {
   subscribe(filter: string, handler: (topic: string, payload: Buffer, retained: boolean) => void): void;
+  /**
+   * Publishes to a topic now, or returns false while the connection is down: nothing is queued, so a
+   * command (a mower's start) never goes out later than it was meant. Absent where nothing may be published.
+   */
+  publishNow?(topic: string, payload: string, options?: { retain?: boolean }): boolean;
 }
 
 /** Read-only access to the station histories (14 days of minute buckets and the latest values). */

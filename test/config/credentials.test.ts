@@ -1,6 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { schemaWithUnits } from '../../src/config/unitSettings.js';
+import { stationUnitConfigs } from '../../src/daemon.js';
 import { applyCredentials, CREDENTIAL_SETTINGS, CREDENTIALS_DIRECTORY_ENV } from '../../src/config/credentials.js';
 import { loadConfig, redactConfig } from '../../src/config/load.js';
 import { listSettings } from '../../src/config/schema.js';
@@ -25,7 +27,8 @@ describe('secrets from systemd credentials and the environment', () => {
   afterEach(() => temp.cleanup());
 
   it('every credential setting is a secret with an environment variable', () => {
-    const settings = new Map(listSettings().map(({ key, spec }) => [key, spec]));
+    // The station units' secrets (mowerControl.homeAssistantToken) are in the schema with the units.
+    const settings = new Map(listSettings(schemaWithUnits(stationUnitConfigs())).map(({ key, spec }) => [key, spec]));
     for (const key of CREDENTIAL_SETTINGS) {
       expect(settings.get(key)?.sensitive, key).toBe(true);
       expect(settings.get(key)?.env, key).toMatch(/^MOWABILITY_/);
@@ -72,7 +75,7 @@ describe('secrets from systemd credentials and the environment', () => {
     ]);
     writeFileSync(join(credentials, 'mqtt.pasword'), PASSWORD);
     expect(configProblems(() => loadConfig({ env }))).toEqual([
-      `credential "mqtt.pasword" (${join(credentials, 'mqtt.pasword')}) is not a setting this daemon reads from credentials; use one of: broker.users, mqtt.password, store.url, http.rateLimitStore`,
+      `credential "mqtt.pasword" (${join(credentials, 'mqtt.pasword')}) is not a setting this daemon reads from credentials; use one of: broker.users, mqtt.password, store.url, http.rateLimitStore, mowerControl.homeAssistantToken`,
     ]);
     const missing = join(temp.dir, 'gone');
     expect(configProblems(() => loadConfig({ env: { [CREDENTIALS_DIRECTORY_ENV]: missing } }))[0]).toContain(`CREDENTIALS_DIRECTORY="${missing}" cannot be read (ENOENT)`);

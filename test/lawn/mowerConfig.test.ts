@@ -25,7 +25,7 @@ describe('station mower settings', () => {
     ['not an object', 'robbi/state', 'stations[0] ("garden").mower must be an object {"topic": "...", "key": "state", "mowingStates": ["mowing"], "minMinutes": 10} naming the mower\'s state topic'],
     ['no topic', { minMinutes: 10 }, 'stations[0] ("garden").mower.topic is required: the MQTT topic the mower (or its bridge) publishes its state on, e.g. "homeassistant/lawn_mower/robbi/state"'],
     ['a wildcard topic', { topic: 'robots/+/state' }, 'stations[0] ("garden").mower.topic must be a concrete topic (no wildcards + or #)'],
-    ['an unknown key', { topic: 'r/s', state: 'mowing' }, 'stations[0] ("garden").mower.state is not allowed (only topic, key, mowingStates, minMinutes)'],
+    ['an unknown key', { topic: 'r/s', state: 'mowing' }, 'stations[0] ("garden").mower.state is not allowed (only topic, key, mowingStates, minMinutes, control)'],
     ['an empty path level', { topic: 'r/s', key: 'dat..ls' }, 'stations[0] ("garden").mower.key must be a JSON field or a dotted path to it of up to 8 levels, e.g. "state" or "dat.ls"'],
     ['a state list that is a word', { topic: 'r/s', mowingStates: 'mowing' }, 'stations[0] ("garden").mower.mowingStates must be a list of 1 to 16 non-empty state values (up to 64 characters each), e.g. ["mowing"] or ["7"] for a numeric status'],
     ['an empty state list', { topic: 'r/s', mowingStates: [] }, 'stations[0] ("garden").mower.mowingStates must be a list of 1 to 16 non-empty state values (up to 64 characters each), e.g. ["mowing"] or ["7"] for a numeric status'],

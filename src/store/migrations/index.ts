@@ -15,6 +15,7 @@ import { uploadRefusals } from './010_uploadRefusals.js';
 import { chartSeries } from './011_chartSeries.js';
 import { forecastCacheRowid } from './012_forecastCacheRowid.js';
 import { announcedDiscovery } from './013_announcedDiscovery.js';
+import { mowerRuns } from './014_mowerRuns.js';
 
 import type { Migration } from './migration.js';
 
@@ -34,4 +35,5 @@ export const MIGRATIONS: readonly Migration[] = [
   chartSeries,
   forecastCacheRowid,
   announcedDiscovery,
+  mowerRuns,
 ];

@@ -1,0 +1,159 @@
+/**
+ * The run ledger of one lawn's mower in SQLite (migration 013): a row when a run starts, the same row
+ * completed when it ends, and the API calls sent, for the budgets. Kept in memory too, so the
+ * decision's view (LedgerView) is answered without a query; loaded at start, so a restart mid-run
+ * continues the open run instead of starting a second one.
+ */
+import type { DecisionReason, LedgerView, RunStarter } from '../core/mower/decision.js';
+import type { UnitStore } from '../station/unit.js';
+import { calendarDay } from '../util/calendarDay.js';
+
+export type RunOutcome = 'completed' | 'docked_for_rain' | 'docked_by_daemon' | 'docked_by_user' | 'error' | 'interrupted';
+
+export interface RunRecord {
+  id: number;
+  lawn: string;
+  startedBy: RunStarter;
+  startMs: number;
+  endMs: number | null;
+  mowingMinutes: number;
+  outcome: RunOutcome | null;
+  reason: DecisionReason | null;
+}
+
+interface RunRow {
+  id: number;
+  lawn: string;
+  started_by: string;
+  start_ms: number;
+  end_ms: number | null;
+  mowing_minutes: number;
+  outcome: string | null;
+  reason: string | null;
+  reason_de: string | null;
+}
+
+const DAY_MS = 86_400_000;
+/** Runs kept in memory (and shown): more than two weeks of daily runs. */
+const KEPT_RUNS = 30;
+/** Calls remembered: the longest budget window. */
+const CALL_WINDOW_MS = 31 * DAY_MS;
+/** Completed runs the run length is learned from, and how many it needs. */
+const LEARN_FROM = 5;
+const LEARN_MIN = 3;
+
+function recordOf(row: RunRow): RunRecord {
+  return {
+    id: row.id,
+    lawn: row.lawn,
+    startedBy: row.started_by as RunStarter,
+    startMs: row.start_ms,
+    endMs: row.end_ms,
+    mowingMinutes: row.mowing_minutes,
+    outcome: row.outcome as RunOutcome | null,
+    reason: row.reason === null ? null : { en: row.reason, de: row.reason_de ?? row.reason },
+  };
+}
+
+export class RunLedger {
+  readonly #store: UnitStore;
+  readonly #lawn: string;
+  readonly #station: string;
+  readonly #timeZone: string;
+  #runs: RunRecord[] = [];
+  #calls: number[] = [];
+  #lastCommand: LedgerView['lastCommand'] = null;
+  #automatic: boolean | undefined;
+
+  constructor(options: { store: UnitStore; lawn: string; station: string; timeZone: string }) {
+    this.#store = options.store;
+    this.#lawn = options.lawn;
+    this.#station = options.station;
+    this.#timeZone = options.timeZone;
+  }
+
+  async load(nowMs: number): Promise<void> {
+    const rows = await this.#store.all<RunRow>('SELECT * FROM mower_runs WHERE lawn = ? ORDER BY start_ms DESC, id DESC LIMIT ?', [this.#lawn, KEPT_RUNS]);
+    this.#runs = rows.map(recordOf).reverse();
+    const calls = await this.#store.all<{ at_ms: number; action: string }>('SELECT at_ms, action FROM mower_calls WHERE lawn = ? AND at_ms > ? ORDER BY at_ms', [this.#lawn, nowMs - CALL_WINDOW_MS]);
+    this.#calls = calls.map((call) => call.at_ms);
+    const switches = await this.#store.all<{ automatic: number }>('SELECT automatic FROM mower_switches WHERE lawn = ?', [this.#lawn]);
+    this.#automatic = switches[0] === undefined ? undefined : switches[0].automatic === 1;
+    const last = calls.at(-1);
+    if (last && (last.action === 'start' || last.action === 'dock')) this.#lastCommand = { action: last.action, atMs: last.at_ms };
+  }
+
+  /** The "Automatic mowing" switch as last set; undefined: never set (the configuration's `enabled` holds). */
+  get automatic(): boolean | undefined {
+    return this.#automatic;
+  }
+
+  async saveAutomatic(on: boolean, atMs: number): Promise<void> {
+    this.#automatic = on;
+    await this.#store.run('INSERT INTO mower_switches (lawn, automatic, set_at_ms) VALUES (?, ?, ?) ON CONFLICT(lawn) DO UPDATE SET automatic = excluded.automatic, set_at_ms = excluded.set_at_ms', [this.#lawn, on ? 1 : 0, atMs]);
+  }
+
+  /** The open run (no end yet), if any. */
+  get current(): RunRecord | undefined {
+    const last = this.#runs.at(-1);
+    return last && last.endMs === null ? last : undefined;
+  }
+
+  /** The kept runs, oldest first. */
+  get runs(): readonly RunRecord[] {
+    return this.#runs;
+  }
+
+  async openRun(by: RunStarter, startMs: number): Promise<RunRecord> {
+    const result = await this.#store.run('INSERT INTO mower_runs (lawn, station, started_by, start_ms) VALUES (?, ?, ?, ?)', [this.#lawn, this.#station, by, startMs]);
+    const run: RunRecord = { id: Number(result.lastID), lawn: this.#lawn, startedBy: by, startMs, endMs: null, mowingMinutes: 0, outcome: null, reason: null };
+    this.#runs.push(run);
+    if (this.#runs.length > KEPT_RUNS) this.#runs.shift();
+    return run;
+  }
+
+  async closeRun(endMs: number, mowingMinutes: number, outcome: RunOutcome, reason: DecisionReason): Promise<RunRecord | undefined> {
+    const run = this.current;
+    if (!run) return undefined;
+    // Written first: what the memory (and the route) shows as ended is in the database.
+    await this.#store.run('UPDATE mower_runs SET end_ms = ?, mowing_minutes = ?, outcome = ?, reason = ?, reason_de = ? WHERE id = ?', [endMs, mowingMinutes, outcome, reason.en, reason.de, run.id]);
+    run.endMs = endMs;
+    run.mowingMinutes = mowingMinutes;
+    run.outcome = outcome;
+    run.reason = reason;
+    return run;
+  }
+
+  /** One API call sent to the mower (a retry is another call). */
+  async recordCall(action: 'start' | 'dock' | 'pause', atMs: number): Promise<void> {
+    this.#calls.push(atMs);
+    if (action !== 'pause') this.#lastCommand = { action, atMs };
+    await this.#store.run('INSERT INTO mower_calls (lawn, at_ms, action) VALUES (?, ?, ?)', [this.#lawn, atMs, action]);
+  }
+
+  /** A dry run's "would": kept in memory only, so the no-flapping gap applies to what it shows as well. */
+  recordWould(action: 'start' | 'dock', atMs: number): void {
+    this.#lastCommand = { action, atMs };
+  }
+
+  /** Calls within the last `windowMs` before `nowMs`. */
+  callsWithin(windowMs: number, nowMs: number): number {
+    this.#calls = this.#calls.filter((atMs) => atMs > nowMs - CALL_WINDOW_MS);
+    return this.#calls.filter((atMs) => atMs > nowMs - windowMs && atMs <= nowMs).length;
+  }
+
+  view(nowMs: number): LedgerView {
+    const current = this.current;
+    const completed = this.#runs.filter((run) => run.outcome === 'completed');
+    const recent = completed.slice(-LEARN_FROM).map((run) => run.mowingMinutes).sort((a, b) => a - b);
+    const dockedByUser = this.#runs.filter((run) => run.outcome === 'docked_by_user').at(-1);
+    return {
+      current: current ? { by: current.startedBy, startMs: current.startMs } : null,
+      lastCompletedEndMs: completed.at(-1)?.endMs ?? null,
+      userDockedDay: dockedByUser?.endMs == null ? null : calendarDay(dockedByUser.endMs, this.#timeZone),
+      learnedRunMinutes: recent.length >= LEARN_MIN ? recent[Math.floor(recent.length / 2)]! : null,
+      runsThisWeek: this.#runs.filter((run) => run.startMs > nowMs - 7 * DAY_MS && run.startMs <= nowMs).length,
+      lastCommand: this.#lastCommand,
+    };
+  }
+}

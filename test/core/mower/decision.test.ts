@@ -1,0 +1,190 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CLOCK_SETTLE_MINUTES, decide, type DecisionContext, type DecisionSettings, type LedgerView, type MowerActivity, type StationView } from '../../../src/core/mower/decision.js';
+
+const MINUTE = 60_000;
+const NOW = Date.UTC(2026, 5, 10, 9, 0);
+
+const settings: DecisionSettings = { runMinutes: 90, minGapHours: 20, staleMinutes: 30, rainLeadMinutes: 30, userRuns: 'respect', respectUserDock: true, minCommandGapMinutes: 15, runsPerWeek: null };
+const dryStation: StationView = { known: true, mowable: true, blocked: false, raining: false, mowableForMinutes: 240, rainExpectedInMinutes: null, lastReadingAtMs: NOW - MINUTE };
+const emptyLedger: LedgerView = { current: null, lastCompletedEndMs: null, userDockedDay: null, learnedRunMinutes: null, runsThisWeek: 0, lastCommand: null };
+const context: DecisionContext = { nowMs: NOW, today: '2026-06-10', shuttingDown: false, automatic: true, clockSteppedAtMs: null, commandPending: false, callsLeft: null, quiet: undefined, mower: 'docked' };
+
+/** Mostly the value a start needs, sometimes any: so starts are common and each rule is met alone often. */
+const mostly = <T,>(good: T, any: fc.Arbitrary<T>): fc.Arbitrary<T> => fc.oneof({ weight: 4, arbitrary: fc.constant(good) }, { weight: 1, arbitrary: any });
+
+const stationArb: fc.Arbitrary<StationView> = fc.record({
+  known: mostly(true, fc.boolean()),
+  mowable: mostly(true, fc.boolean()),
+  blocked: fc.boolean(),
+  raining: mostly(false, fc.boolean()),
+  mowableForMinutes: mostly<number | null>(240, fc.option(fc.integer({ min: 0, max: 2880 }), { nil: null })),
+  rainExpectedInMinutes: mostly<number | null>(null, fc.option(fc.integer({ min: 0, max: 2880 }), { nil: null })),
+  lastReadingAtMs: mostly<number | null>(NOW - MINUTE, fc.option(fc.integer({ min: NOW - 600 * MINUTE, max: NOW }), { nil: null })),
+});
+const ledgerArb: fc.Arbitrary<LedgerView> = fc.record({
+  current: mostly(null, fc.option(fc.record({ by: fc.constantFrom('daemon' as const, 'user' as const, 'schedule' as const), startMs: fc.integer({ min: NOW - 300 * MINUTE, max: NOW }) }), { nil: null })),
+  lastCompletedEndMs: mostly<number | null>(null, fc.option(fc.integer({ min: NOW - 96 * 60 * MINUTE, max: NOW }), { nil: null })),
+  userDockedDay: mostly<string | null>(null, fc.constantFrom(null, '2026-06-09', '2026-06-10')),
+  learnedRunMinutes: mostly<number | null>(null, fc.option(fc.integer({ min: 10, max: 300 }), { nil: null })),
+  runsThisWeek: mostly(0, fc.integer({ min: 0, max: 10 })),
+  lastCommand: mostly<LedgerView['lastCommand']>(null, fc.option(fc.record({ action: fc.constantFrom('start' as const, 'dock' as const), atMs: fc.integer({ min: NOW - 600 * MINUTE, max: NOW }) }), { nil: null })),
+});
+const settingsArb: fc.Arbitrary<DecisionSettings> = fc.record({
+  runMinutes: fc.integer({ min: 10, max: 300 }),
+  minGapHours: fc.integer({ min: 0, max: 72 }),
+  staleMinutes: fc.integer({ min: 5, max: 180 }),
+  rainLeadMinutes: fc.integer({ min: 0, max: 180 }),
+  userRuns: fc.constantFrom('respect' as const, 'dockOnRain' as const, 'takeOver' as const),
+  respectUserDock: fc.boolean(),
+  minCommandGapMinutes: fc.integer({ min: 0, max: 60 }),
+  runsPerWeek: fc.option(fc.integer({ min: 0, max: 14 }), { nil: null }),
+});
+const activityArb = mostly<MowerActivity>('docked', fc.constantFrom<MowerActivity>('mowing', 'docked', 'paused', 'returning', 'error', 'unknown'));
+const contextArb: fc.Arbitrary<DecisionContext> = fc.record({
+  nowMs: fc.constant(NOW),
+  today: fc.constant('2026-06-10'),
+  shuttingDown: mostly(false, fc.boolean()),
+  automatic: mostly(true, fc.boolean()),
+  requested: fc.boolean(),
+  clockSteppedAtMs: mostly<number | null>(null, fc.option(fc.integer({ min: NOW - 60 * MINUTE, max: NOW }), { nil: null })),
+  commandPending: mostly(false, fc.boolean()),
+  callsLeft: mostly<number | null>(null, fc.option(fc.integer({ min: 0, max: 5 }), { nil: null })),
+  quiet: mostly<DecisionContext['quiet']>(undefined, fc.constant({ en: 'night ban', de: 'Nachtruhe' })),
+  mower: activityArb,
+});
+
+describe('decide: the start rules', () => {
+  it('starts on a dry morning with a long enough window and a docked mower', () => {
+    const decision = decide(dryStation, emptyLedger, settings, context);
+    expect(decision.action).toBe('start');
+    expect(decision.reason.de).toContain('240');
+  });
+
+  it('never starts in quiet hours, in rain, before rain within the lead, into a short window, on a stale station or after a clock step', () => {
+    fc.assert(
+      fc.property(stationArb, ledgerArb, settingsArb, contextArb, (station, ledger, config, ctx) => {
+        const decision = decide(station, ledger, config, ctx);
+        if (decision.action !== 'start') return;
+        const run = ledger.learnedRunMinutes ?? config.runMinutes;
+        expect(ctx.quiet).toBeUndefined();
+        expect(station.raining).toBe(false);
+        expect(station.rainExpectedInMinutes === null || station.rainExpectedInMinutes > config.rainLeadMinutes).toBe(true);
+        expect(station.mowableForMinutes).not.toBeNull();
+        expect(station.mowableForMinutes!).toBeGreaterThanOrEqual(run);
+        expect(station.rainExpectedInMinutes === null || station.rainExpectedInMinutes >= run).toBe(true);
+        expect(station.lastReadingAtMs).not.toBeNull();
+        expect(ctx.nowMs - station.lastReadingAtMs!).toBeLessThanOrEqual(config.staleMinutes * MINUTE);
+        expect(ctx.clockSteppedAtMs === null || ctx.nowMs - ctx.clockSteppedAtMs >= CLOCK_SETTLE_MINUTES * MINUTE).toBe(true);
+        expect(ctx.mower).toBe('docked');
+        expect(ctx.shuttingDown).toBe(false);
+        expect(ctx.commandPending).toBe(false);
+        expect(station.mowable && station.known).toBe(true);
+        expect(ctx.callsLeft === null || ctx.callsLeft >= 1).toBe(true);
+        expect(ledger.lastCompletedEndMs === null || ctx.nowMs - ledger.lastCompletedEndMs >= config.minGapHours * 60 * MINUTE).toBe(true);
+        if (config.respectUserDock) expect(ledger.userDockedDay).not.toBe(ctx.today);
+        if (config.runsPerWeek !== null) expect(ledger.runsThisWeek).toBeLessThan(config.runsPerWeek);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('never sends anything while the daemon stops', () => {
+    fc.assert(fc.property(stationArb, ledgerArb, settingsArb, contextArb, (station, ledger, config, ctx) => {
+      expect(decide(station, ledger, config, { ...ctx, shuttingDown: true }).action).toBe('none');
+    }));
+  });
+
+  it('refuses with the rule that failed, in both languages', () => {
+    expect(decide({ ...dryStation, rainExpectedInMinutes: 40 }, emptyLedger, { ...settings, rainLeadMinutes: 30 }, context)).toMatchObject({ action: 'none', code: 'window_short' });
+    expect(decide({ ...dryStation, mowableForMinutes: 40 }, emptyLedger, settings, context).reason).toEqual({ en: 'mowable for 40 min only, a run takes 90 min', de: 'nur 40 Min. mähbar, ein Lauf dauert 90 Min.' });
+    expect(decide(dryStation, { ...emptyLedger, userDockedDay: '2026-06-10' }, settings, context).code).toBe('user_docked_today');
+    expect(decide(dryStation, emptyLedger, settings, { ...context, automatic: false }).code).toBe('automatic_off');
+    expect(decide(dryStation, emptyLedger, settings, { ...context, automatic: false, requested: true }).action).toBe('start');
+    expect(decide(dryStation, emptyLedger, settings, { ...context, mower: 'error' }).code).toBe('mower_error');
+    expect(decide(dryStation, emptyLedger, settings, { ...context, callsLeft: 0 }).code).toBe('budget_spent');
+    expect(decide(dryStation, { ...emptyLedger, learnedRunMinutes: 300 }, settings, context).code).toBe('window_short');
+  });
+});
+
+/** A mower that follows commands: a start mows at the next tick, a dock returns and is docked a tick later. */
+interface Sim {
+  mower: MowerActivity;
+  ledger: LedgerView;
+  pending: boolean;
+}
+
+function step(sim: Sim, station: StationView, config: DecisionSettings, nowMs: number, quiet: DecisionContext['quiet']): ReturnType<typeof decide> {
+  // The mower's own progress first: returning → docked, a pending command confirmed.
+  if (sim.mower === 'returning') sim.mower = 'docked';
+  sim.pending = false;
+  const decision = decide(station, sim.ledger, config, { ...context, nowMs, quiet, mower: sim.mower, commandPending: sim.pending });
+  if (decision.action === 'start') {
+    sim.mower = 'mowing';
+    sim.pending = true;
+    sim.ledger = { ...sim.ledger, current: { by: 'daemon', startMs: nowMs }, lastCommand: { action: 'start', atMs: nowMs } };
+  } else if (decision.action === 'dock') {
+    sim.mower = 'returning';
+    sim.pending = true;
+    sim.ledger = { ...sim.ledger, current: null, lastCompletedEndMs: null, lastCommand: { action: 'dock', atMs: nowMs } };
+  }
+  return decision;
+}
+
+describe('decide: docking', () => {
+  it('docks a run of its own exactly once per trigger, whatever the trigger', () => {
+    const triggers: Array<[string, Partial<StationView>, DecisionContext['quiet']]> = [
+      ['not mowable', { mowable: false }, undefined],
+      ['rain now', { raining: true }, undefined],
+      ['rain within the lead', { rainExpectedInMinutes: 10 }, undefined],
+      ['quiet hours', {}, { en: 'night ban', de: 'Nachtruhe' }],
+      ['stale', { lastReadingAtMs: NOW - 120 * MINUTE }, undefined],
+      ['unknown', { known: false }, undefined],
+    ];
+    fc.assert(
+      fc.property(fc.constantFrom(...triggers), fc.integer({ min: 2, max: 60 }), fc.integer({ min: 0, max: 60 }), ([, change, quiet], ticks, startedAgo) => {
+        const sim: Sim = { mower: 'mowing', pending: false, ledger: { ...emptyLedger, current: { by: 'daemon', startMs: NOW - startedAgo * MINUTE } } };
+        let docks = 0;
+        for (let tick = 0; tick < ticks; tick++) {
+          const nowMs = NOW + tick * MINUTE;
+          const station = { ...dryStation, lastReadingAtMs: nowMs - MINUTE, ...change };
+          if (step(sim, station, settings, nowMs, quiet).action === 'dock') docks++;
+        }
+        // The soft trigger waits for the gap; every hard trigger docks at the first tick. Never twice.
+        const softWait = change.mowable === false ? Math.max(0, settings.minCommandGapMinutes - startedAgo) : 0;
+        expect(docks).toBe(ticks > softWait ? 1 : 0);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('leaves a run started by hand alone under "respect", docks it for rain under "dockOnRain"', () => {
+    const ledger: LedgerView = { ...emptyLedger, current: { by: 'user', startMs: NOW - 30 * MINUTE } };
+    const mowing = { ...context, mower: 'mowing' as const };
+    expect(decide({ ...dryStation, raining: true }, ledger, settings, mowing).action).toBe('none');
+    expect(decide({ ...dryStation, mowable: false }, ledger, { ...settings, userRuns: 'dockOnRain' }, mowing).action).toBe('none');
+    expect(decide({ ...dryStation, raining: true }, ledger, { ...settings, userRuns: 'dockOnRain' }, mowing).code).toBe('raining');
+    expect(decide({ ...dryStation, blocked: true, mowable: false }, ledger, { ...settings, userRuns: 'dockOnRain' }, mowing).action).toBe('dock');
+    expect(decide({ ...dryStation, mowable: false }, ledger, { ...settings, userRuns: 'takeOver' }, mowing).action).toBe('dock');
+  });
+});
+
+describe('decide: no flapping', () => {
+  it('an index that moves by one point around the threshold never sends two commands within minCommandGapMinutes', () => {
+    // The hysteresis turns a one-point move into at most a flip of `mowable`; everything else stays dry and fresh.
+    fc.assert(
+      fc.property(fc.array(fc.boolean(), { minLength: 10, maxLength: 200 }), fc.integer({ min: 1, max: 60 }), (flags, gap) => {
+        const config = { ...settings, minCommandGapMinutes: gap, minGapHours: 0 };
+        const sim: Sim = { mower: 'docked', pending: false, ledger: emptyLedger };
+        const commands: number[] = [];
+        flags.forEach((mowable, tick) => {
+          const nowMs = NOW + tick * MINUTE;
+          const action = step(sim, { ...dryStation, mowable, lastReadingAtMs: nowMs }, config, nowMs, undefined).action;
+          if (action !== 'none') commands.push(nowMs);
+        });
+        for (let index = 1; index < commands.length; index++) expect(commands[index]! - commands[index - 1]!).toBeGreaterThanOrEqual(gap * MINUTE);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});

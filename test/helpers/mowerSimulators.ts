@@ -1,0 +1,232 @@
+/**
+ * Robot mower simulators for the mower control's tests:
+ *
+ * - `SimulatedMower`: an in-process mower behind the adapter contract (src/mower/adapter.ts) that
+ *   mows, docks and pauses on command, can ignore commands, answer late (`slow`: the activity follows
+ *   only on `progress()`), go to error and be started by hand;
+ * - `FakeHomeAssistant`: Home Assistant's WebSocket API as documented
+ *   (https://developers.home-assistant.io/docs/api/websocket: auth_required → auth → auth_ok /
+ *   auth_invalid, subscribe_events state_changed, get_states, call_service with result messages) on
+ *   an ephemeral port, with one `lawn_mower` entity that behaves like SimulatedMower;
+ * - `mqttMowerOnBroker`: a generic MQTT mower or an OpenMower on a real broker, a real mqtt.js client.
+ */
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import mqtt from 'mqtt';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { MowerActivity } from '../../src/core/mower/decision.js';
+import type { MowerAdapter, MowerCommand } from '../../src/mower/adapter.js';
+
+/** The mower model both simulators share. */
+export class MowerModel {
+  activity: MowerActivity = 'docked';
+  /** Commands to ignore silently (a lost command), counted down. */
+  ignoreNext = 0;
+  /** Commands take effect only on progress() (a mower that answers slowly). */
+  slow = false;
+  readonly received: MowerCommand[] = [];
+  readonly #queued: MowerCommand[] = [];
+  readonly #listeners: Array<(activity: MowerActivity) => void> = [];
+
+  onChange(listener: (activity: MowerActivity) => void): void {
+    this.#listeners.push(listener);
+  }
+
+  command(command: MowerCommand): void {
+    this.received.push(command);
+    if (this.ignoreNext > 0) {
+      this.ignoreNext--;
+      return;
+    }
+    if (this.slow) this.#queued.push(command);
+    else this.#apply(command);
+  }
+
+  /** A slow mower carries out what it was told. */
+  progress(): void {
+    for (const command of this.#queued.splice(0)) this.#apply(command);
+  }
+
+  /** The mower changes by itself (the user, its schedule, the end of a run, a fault). */
+  set(activity: MowerActivity): void {
+    this.activity = activity;
+    for (const listener of this.#listeners) listener(activity);
+  }
+
+  #apply(command: MowerCommand): void {
+    if (this.activity === 'error') return;
+    this.set(command === 'start' ? 'mowing' : command === 'dock' ? 'returning' : 'paused');
+  }
+}
+
+export class SimulatedMower implements MowerAdapter {
+  readonly kind = 'simulated';
+  readonly model = new MowerModel();
+  #open = false;
+  sendFails = false;
+
+  async open(): Promise<void> {
+    this.#open = true;
+    // The first report, like a connection's initial state.
+    queueMicrotask(() => this.model.set(this.model.activity));
+  }
+
+  async close(): Promise<void> {
+    this.#open = false;
+  }
+
+  async send(command: MowerCommand): Promise<void> {
+    if (!this.#open) throw new Error('closed');
+    if (this.sendFails) throw new Error('connection refused');
+    this.model.command(command);
+  }
+
+  activity(): MowerActivity {
+    return this.model.activity;
+  }
+
+  onActivity(listener: (activity: MowerActivity) => void): void {
+    this.model.onChange(listener);
+  }
+
+  problem(): string | undefined {
+    return undefined;
+  }
+}
+
+interface HaClient {
+  socket: WebSocket;
+  authenticated: boolean;
+  subscriptions: number[];
+}
+
+/** Home Assistant's WebSocket API with one lawn_mower entity (and nothing else). */
+export class FakeHomeAssistant {
+  readonly model = new MowerModel();
+  readonly serviceCalls: Array<{ domain: string; service: string; service_data: unknown; target: unknown }> = [];
+  readonly authAttempts: string[] = [];
+  readonly #server: WebSocketServer;
+  readonly #clients = new Set<HaClient>();
+  readonly #token: string;
+  readonly #entity: string;
+
+  private constructor(server: WebSocketServer, token: string, entity: string) {
+    this.#server = server;
+    this.#token = token;
+    this.#entity = entity;
+    server.on('connection', (socket) => this.#accept(socket));
+    this.model.onChange(() => this.#broadcast());
+  }
+
+  static async start(token: string, entity = 'lawn_mower.robbi'): Promise<FakeHomeAssistant> {
+    const server = new WebSocketServer({ host: '127.0.0.1', port: 0, path: '/api/websocket' });
+    await once(server, 'listening');
+    return new FakeHomeAssistant(server, token, entity);
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
+  }
+
+  get authenticatedClients(): number {
+    return [...this.#clients].filter((client) => client.authenticated).length;
+  }
+
+  async stop(): Promise<void> {
+    for (const client of this.#clients) client.socket.terminate();
+    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  }
+
+  #state(): Record<string, unknown> {
+    return { entity_id: this.#entity, state: this.model.activity, attributes: { friendly_name: 'Robbi', supported_features: 7 }, last_changed: new Date().toISOString() };
+  }
+
+  #accept(socket: WebSocket): void {
+    const client: HaClient = { socket, authenticated: false, subscriptions: [] };
+    this.#clients.add(client);
+    socket.on('close', () => this.#clients.delete(client));
+    socket.send(JSON.stringify({ type: 'auth_required', ha_version: '2025.6.0' }));
+    socket.on('message', (data: Buffer) => this.#onMessage(client, JSON.parse(data.toString('utf8')) as Record<string, unknown>));
+  }
+
+  #onMessage(client: HaClient, message: Record<string, unknown>): void {
+    const send = (body: Record<string, unknown>) => client.socket.send(JSON.stringify(body));
+    if (!client.authenticated) {
+      if (message.type !== 'auth') return client.socket.close();
+      this.authAttempts.push(String(message.access_token));
+      if (message.access_token !== this.#token) {
+        send({ type: 'auth_invalid', message: 'Invalid access token or password' });
+        return client.socket.close();
+      }
+      client.authenticated = true;
+      return send({ type: 'auth_ok', ha_version: '2025.6.0' });
+    }
+    const id = message.id as number;
+    if (message.type === 'subscribe_events' && message.event_type === 'state_changed') {
+      client.subscriptions.push(id);
+      return send({ id, type: 'result', success: true, result: null });
+    }
+    if (message.type === 'get_states') return send({ id, type: 'result', success: true, result: [this.#state()] });
+    if (message.type === 'call_service') {
+      const call = message as unknown as FakeHomeAssistant['serviceCalls'][number];
+      this.serviceCalls.push({ domain: call.domain, service: call.service, service_data: call.service_data, target: call.target });
+      const entity = (call.target as { entity_id?: unknown } | undefined)?.entity_id;
+      const command = serviceCommand(call.domain, call.service);
+      if (entity !== this.#entity || !command) return send({ id, type: 'result', success: false, error: { code: 'not_found', message: `Service ${call.domain}.${call.service} not found.` } });
+      this.model.command(command);
+      return send({ id, type: 'result', success: true, result: { context: { id: 'ctx', parent_id: null, user_id: 'u' } } });
+    }
+    send({ id, type: 'result', success: false, error: { code: 'unknown_command', message: 'Unknown command.' } });
+  }
+
+  #broadcast(): void {
+    for (const client of this.#clients) {
+      for (const id of client.subscriptions) {
+        client.socket.send(JSON.stringify({ id, type: 'event', event: { event_type: 'state_changed', data: { entity_id: this.#entity, new_state: this.#state(), old_state: null }, origin: 'LOCAL', time_fired: new Date().toISOString() } }));
+      }
+    }
+  }
+}
+
+function serviceCommand(domain: string, service: string): MowerCommand | undefined {
+  if (domain === 'lawn_mower' && service === 'start_mowing') return 'start';
+  if (domain === 'husqvarna_automower' && service === 'override_schedule') return 'start';
+  if (domain === 'lawn_mower' && (service === 'dock' || service === 'pause')) return service;
+  return undefined;
+}
+
+/** A mower on a real broker: commands on a topic, its state published retained on another. */
+export async function mqttMowerOnBroker(options: { url: string; commandTopic: string; stateTopic: string; commandOf: (payload: string) => MowerCommand | undefined; stateOf: (activity: MowerActivity) => string; auth?: { username: string; password: string } }): Promise<{ model: MowerModel; stop(): Promise<void> }> {
+  const client = await mqtt.connectAsync(options.url, { reconnectPeriod: 0, ...(options.auth ?? {}) });
+  const model = new MowerModel();
+  const publish = () => void client.publish(options.stateTopic, options.stateOf(model.activity), { retain: true, qos: 1 });
+  model.onChange(publish);
+  client.on('message', (_topic, payload) => {
+    const command = options.commandOf(payload.toString('utf8'));
+    if (command) model.command(command);
+  });
+  await client.subscribeAsync(options.commandTopic, { qos: 1 });
+  publish();
+  return { model, stop: () => client.endAsync() };
+}
+
+/**
+ * Stands in for the pipeline in tests that build the mower control unit alone: before each tick the
+ * station's state of that moment reaches the unit through onState, as each recompute's state would.
+ * `replacePipelineStates`: inside a daemon whose stations get no readings, the pipeline's own states
+ * (no index yet) are replaced by the test's weather, so the test drives the decision.
+ */
+export function feedStatesBeforeTicks(
+  unit: { onState(stationId: string, state: never): void; tickAll(): Promise<void> },
+  stationId: string,
+  stateNow: () => unknown,
+  options: { replacePipelineStates?: boolean } = {},
+): void {
+  const tick = unit.tickAll.bind(unit);
+  const onState = unit.onState.bind(unit);
+  if (options.replacePipelineStates) unit.onState = (id: string) => onState(id, stateNow() as never);
+  unit.tickAll = async () => {
+    onState(stationId, stateNow() as never);
+    await tick();
+  };
+}
