@@ -6,7 +6,7 @@
  */
 import { uploadRelayTopic } from '../ingest/uploadStations.js';
 import type { Logger } from 'pino';
-import type { StationConfig } from '../ingest/types.js';
+import { MODELLED_FORMAT, type StationConfig } from '../ingest/types.js';
 import type { StationPipeline } from '../station/pipeline.js';
 import type { Clock } from '../util/clock.js';
 import type { LifecycleComponent } from '../util/lifecycle.js';
@@ -33,6 +33,9 @@ export interface BridgeOptions {
   discovery: DiscoveryPublisher;
   publishStats(): void;
 }
+
+/** Whether a station's readings come over its MQTT topic (a modelled station's come from Open-Meteo, an upload station's over HTTP). */
+const publishesOverMqtt = (station: StationConfig): boolean => station.format !== MODELLED_FORMAT && station.topic !== uploadRelayTopic(station.id);
 
 export class MqttBridge implements LifecycleComponent {
   readonly name = 'mqtt-bridge';
@@ -74,8 +77,9 @@ export class MqttBridge implements LifecycleComponent {
       probe.start(this.#options.log, this.#accountName(false), () => connection.connected);
     }
     for (const [filter, stations] of byTopic) {
-      // Only topics a station publishes to over MQTT (not a modelled station's none, not an upload relay).
-      if (filter && !stations.some((station) => station.topic === uploadRelayTopic(station.id))) probe?.watch(filter);
+      // Only topics a station publishes to over MQTT: not a modelled station's (mowability-modelled/<id>,
+      // where nothing is published), not an upload relay's.
+      if (filter && stations.some(publishesOverMqtt)) probe?.watch(filter);
       connection.subscribe(filter, (topic, payload, retained) => {
         probe?.delivered(filter);
         return pipeline.handleSharedMessage(stations, topic, payload, retained);
