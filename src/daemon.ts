@@ -21,7 +21,7 @@ import { closeDatabase, connectRateLimitStore, openDatabase, openSharedStore, se
 import { forecastModule } from './forecast/forecastModule.js';
 import { buildApp } from './http/app.js';
 import { listenHttp } from './http/listen.js';
-import { registrationNotifier } from './http/registrationRoutes.js';
+import { registrationNotifier } from './publicService/registrationRoutes.js';
 import { closeApp } from './http/shutdown.js';
 import { statusPageSources, type StationsView } from './http/stationsView.js';
 import type { UploadRefusal } from './http/uploads.js';
@@ -40,7 +40,7 @@ import { snowCoverUnit } from './units/snowCover.js';
 import type { UnitConfigSpec } from './config/unitSettings.js';
 import { LogThrottle } from './util/logThrottle.js';
 import { UploadRefusals } from './station/uploadRefusals.js';
-import { RegistrationStore } from './store/registrationStore.js';
+import { RegistrationStore } from './publicService/registrationStore.js';
 import type { ServiceStore } from './store/serviceStore.js';
 import type { AccessCache } from './store/accessCache.js';
 import type { Database } from './store/database.js';

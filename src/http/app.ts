@@ -18,7 +18,7 @@ import { createConfigCheck, healthPlugin, type HealthRouteDeps } from './healthR
 import { metricsPlugin, type RequestMetrics } from './metricsRoute.js';
 import { openApiPlugin, UNKNOWN_VERSION } from './openapi.js';
 import { API_PREFIX } from './paths.js';
-import { registrationPlugin, type RegistrationOptions } from './registrationRoutes.js';
+import { registrationPlugin, type RegistrationOptions } from '../publicService/registrationRoutes.js';
 import { createServer } from './server.js';
 import { stationsPlugin } from './stationsRoute.js';
 import { NO_STATIONS, type StationsView } from './stationsView.js';

@@ -11,7 +11,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Admission } from '../store/keyUsage.js';
+import type { Admission } from '../publicService/keyUsage.js';
 import type { ApiKeyCredential } from '../store/serviceStore.js';
 import type { Clock } from '../util/clock.js';
 import { MESSAGES } from './errors.js';

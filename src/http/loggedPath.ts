@@ -10,7 +10,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { API_KEY_PREFIX } from '../store/apiKeyCodec.js';
-import { CLAIM_TOKEN_PREFIX } from '../store/keySealing.js';
+import { CLAIM_TOKEN_PREFIX } from '../publicService/keySealing.js';
 import { REGISTRATIONS_PATH } from './paths.js';
 
 /** The last segment of the registrations path: the one a claim token follows. */

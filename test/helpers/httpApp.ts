@@ -7,8 +7,8 @@ import type { AppConfig } from '../../src/config/schema.js';
 import { Database } from '../../src/store/database.js';
 import { ServiceStore, SETTING_MFI_VERSION } from '../../src/store/serviceStore.js';
 import { AccessCache } from '../../src/store/accessCache.js';
-import { KeyUsage } from '../../src/store/keyUsage.js';
-import { RegistrationStore } from '../../src/store/registrationStore.js';
+import { KeyUsage } from '../../src/publicService/keyUsage.js';
+import { RegistrationStore } from '../../src/publicService/registrationStore.js';
 import { MFI_VERSION } from '../../src/core/index.js';
 import { makeTempDir, waitFor } from './httpTempDir.js';
 

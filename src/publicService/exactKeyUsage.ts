@@ -8,7 +8,7 @@
  */
 import type { ClockStep } from '../util/clockWatch.js';
 import { KeyUsageBase, type Admission } from './keyUsage.js';
-import type { ApiKeyCredential } from './serviceStore.js';
+import type { ApiKeyCredential } from '../store/serviceStore.js';
 import { moveUsage } from './usageDays.js';
 
 const COUNT_ONE = `

@@ -1,8 +1,8 @@
 /** POST /v1/registrations and the claim, through the real app on a real SQLite file (inject). */
 import { afterEach, describe, expect, it } from 'vitest';
-import { REGISTRATION_MESSAGES } from '../../src/http/registrationRoutes.js';
+import { REGISTRATION_MESSAGES } from '../../src/publicService/registrationRoutes.js';
 import { Database } from '../../src/store/database.js';
-import { RegistrationStore } from '../../src/store/registrationStore.js';
+import { RegistrationStore } from '../../src/publicService/registrationStore.js';
 import { captureLogger } from '../helpers/httpLogCapture.js';
 import { CHANGE_DEADLINE_MS, FIXED_NOW_MS, MINIMAL_INPUT, startHttpHarness, type HttpHarness, type HarnessOptions } from '../helpers/httpApp.js';
 import { waitFor } from '../helpers/httpTempDir.js';

@@ -6,7 +6,7 @@
  * limit of 3). Real app, real SQLite file, addresses through a trusted proxy.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { REGISTRATION_MESSAGES } from '../../src/http/registrationRoutes.js';
+import { REGISTRATION_MESSAGES } from '../../src/publicService/registrationRoutes.js';
 import { startHttpHarness, type HttpHarness } from '../helpers/httpApp.js';
 
 const VALID = { name: 'Alice Gardener', email: 'alice@example.org', intended_use: 'Robot mower schedule in my garden', usage: 'private', accept_terms: true };

@@ -15,9 +15,9 @@
 import type { Logger } from 'pino';
 import { CalendarDayClock } from '../util/calendarDay.js';
 import type { ClockStep } from '../util/clockWatch.js';
-import type { SharedCommit, StagedRows } from './sharedCommit.js';
-import type { SqlDatabase } from './sqlDatabase.js';
-import type { ApiKeyCredential } from './serviceStore.js';
+import type { SharedCommit, StagedRows } from '../store/sharedCommit.js';
+import type { SqlDatabase } from '../store/sqlDatabase.js';
+import type { ApiKeyCredential } from '../store/serviceStore.js';
 import { OwnDayCounts } from './usageDays.js';
 
 export type Admission = { ok: true } | { ok: false; quota: number; retryAfterSeconds: number };

@@ -4,7 +4,7 @@
  * Retry-After, never 500), and /health's shared-store checks with their grace.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Admission } from '../../src/store/keyUsage.js';
+import type { Admission } from '../../src/publicService/keyUsage.js';
 import { StoreUnavailableError } from '../../src/store/sqlDatabase.js';
 import { sharedStatus } from '../../src/store/sharedHealth.js';
 import { MINIMAL_INPUT, startHttpHarness, type HttpHarness } from '../helpers/httpApp.js';
