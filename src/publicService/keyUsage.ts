@@ -18,9 +18,8 @@ import type { ClockStep } from '../util/clockWatch.js';
 import type { SharedCommit, StagedRows } from '../store/sharedCommit.js';
 import type { SqlDatabase } from '../store/sqlDatabase.js';
 import type { ApiKeyCredential } from '../store/serviceStore.js';
+import type { Admission } from '../http/auth.js';
 import { OwnDayCounts } from './usageDays.js';
-
-export type Admission = { ok: true } | { ok: false; quota: number; retryAfterSeconds: number };
 
 export interface UsageDay {
   day: string;
