@@ -1,7 +1,7 @@
 # mowability in a container: build with the dev dependencies and the C toolchain, run with the
 # production dependencies only, as the unprivileged "node" user. Built and run by
 # scripts/container-test.sh (npm run test:container, part of CI) with podman; see
-# docs/deployment.md, "Container".
+# README.md, "Container".
 # Build with the Docker image format (docker build does; podman/buildah need --format docker or
 # BUILDAH_FORMAT=docker), or HEALTHCHECK is dropped.
 FROM node:22-bookworm-slim AS build
@@ -27,9 +27,13 @@ RUN npm run build && npm prune --omit=dev \
 FROM node:22-bookworm-slim
 WORKDIR /app
 # MALLOC_ARENA_MAX and --max-semi-space-size: as `npm start` and the systemd unit (docs/performance.md, "Memory").
+# The embedded broker listens on all the container's addresses, so a published 1883 reaches it
+# (on 127.0.0.1 it would be unreachable from outside the container); it then needs an account
+# (MOWABILITY_BROKER_USERS, README's "Container"), or the daemon refuses to start and says so.
 ENV NODE_ENV=production \
     MALLOC_ARENA_MAX=2 \
-    MOWABILITY_DB_PATH=/data/mowability.db
+    MOWABILITY_DB_PATH=/data/mowability.db \
+    MOWABILITY_BROKER_HOST=0.0.0.0
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules node_modules
 COPY --from=build /app/dist dist
@@ -41,7 +45,7 @@ RUN mkdir /data && chown node:node /data
 ENV MOWABILITY_CONTAINER_IMAGE=true
 VOLUME /data
 USER node
-EXPOSE 8080
+EXPOSE 8080 1883
 # `mowability health` asks the daemon's own /health on the address it listens on (http.host and
 # http.port from the environment or MOWABILITY_CONFIG) and fails when a required part is down,
 # the MQTT side included (/health itself answers 200 then: it answers for the HTTP API).

@@ -14,6 +14,7 @@ import { memoryStartBenchmark } from './memoryStart.bench.js';
 import { mqttBenchmark } from './mqtt.bench.js';
 import { multiInstanceBenchmark } from './multiInstance.bench.js';
 import { reconnectBenchmark } from './reconnect.bench.js';
+import { slowSubscriberBenchmark } from './slowSubscriber.bench.js';
 import { readingPathBenchmark } from './readingPath.bench.js';
 import { readingFloorBenchmark } from './readingFloor.bench.js';
 import { recomputeBenchmark } from './recompute.bench.js';
@@ -27,7 +28,7 @@ import { machineInfo, renderTable, resultsPath, writeJson, type BenchResult, typ
 const repoRoot = join(import.meta.dirname, '..', '..');
 
 // Order matters: core compares itself with the HTTP figures measured before it.
-const BENCHMARKS: readonly Benchmark[] = [httpBenchmark, accessLinesBenchmark, coreBenchmark, recomputeBenchmark, readingPathBenchmark, readingFloorBenchmark, forecastBenchmark, mqttBenchmark, writesBenchmark, storageBenchmark, memoryBenchmark, memoryStartBenchmark, reconnectBenchmark, startupBenchmark, householdBenchmark, multiInstanceBenchmark];
+const BENCHMARKS: readonly Benchmark[] = [httpBenchmark, accessLinesBenchmark, coreBenchmark, recomputeBenchmark, readingPathBenchmark, readingFloorBenchmark, forecastBenchmark, mqttBenchmark, writesBenchmark, storageBenchmark, memoryBenchmark, memoryStartBenchmark, reconnectBenchmark, slowSubscriberBenchmark, startupBenchmark, householdBenchmark, multiInstanceBenchmark];
 
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2), { resultsDir: join(repoRoot, 'bench', 'results') });

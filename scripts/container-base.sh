@@ -15,6 +15,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/container/env.sh
 
+# What it needs, each missing one named with the package that brings it.
+[ "$(id -u)" = 0 ] || { echo "container-base: run as root (debootstrap and chroot need it): sudo $0 $*" >&2; exit 1; }
+for tool in debootstrap runc npm; do
+  command -v "$tool" >/dev/null || missing="${missing:-} $tool"
+done
+[ -z "${missing:-}" ] || { echo "container-base: missing:$missing (apt-get install -y podman runc netavark aardvark-dns iptables debootstrap; npm comes with Node.js)" >&2; exit 1; }
+
 rebuild=false
 [ "${1:-}" = --rebuild ] && rebuild=true
 

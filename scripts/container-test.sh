@@ -4,8 +4,10 @@
 #  1. the stand-in base images (scripts/container-base.sh: no container registry is reachable here)
 #  2. the image (Docker format, or HEALTHCHECK is dropped); the size of its layers above the
 #     Node.js base (at most MAX_LAYERS_MB) and no build toolchain, headers or sqlite3 build leftovers
-#  3. one container on a port other than 8080: /health 200, HEALTHCHECK healthy, `keys add`
-#     inside, the new key accepted by /v1/calculate
+#  3. one container as the README runs it (ports published on loopback, the image's defaults, a
+#     broker account; without one it refuses to start, naming MOWABILITY_BROKER_USERS): /health 200, HEALTHCHECK healthy, `keys add` inside, the new key accepted by
+#     /v1/calculate, an anonymous MQTT client refused, a reading published from the host with the
+#     account on the published 1883 and the station's state back
 #  4. docker/compose.yaml with podman-compose and the Mosquitto stand-in: healthy once connected
 #     to Mosquitto, `keys add` through compose, MQTT through the published loopback port, then
 #     unhealthy while Mosquitto is stopped (where /health still answers 200) and healthy again
@@ -34,6 +36,7 @@ free_port() { node -e "const s=require('net').createServer().listen(0,'127.0.0.1
 compose() { MOWABILITY_HTTP_PUBLISH="127.0.0.1:$http_port" MOSQUITTO_PUBLISH="127.0.0.1:$mqtt_port" podman-compose -p "$PROJECT" -f docker/compose.yaml "$@"; }
 cleanup() {
   podman rm -f -t 2 mowtest-single >/dev/null 2>&1 || true
+  [ -z "${single_dir:-}" ] || rm -rf "$single_dir"
   [ -z "${http_port:-}" ] || compose down -v >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
@@ -69,12 +72,26 @@ leftovers="$(podman run --rm --network none --no-healthcheck --entrypoint sh "$I
   'for tool in gcc g++ cc make python3; do command -v $tool; done; ls -d node_modules/sqlite3/deps node_modules/sqlite3/src node_modules/sqlite3/build/Release/obj.target 2>/dev/null; ls node_modules/typescript node_modules/vitest 2>/dev/null | head -1; true')"
 [ -z "$leftovers" ] || fail "the runtime image holds build leftovers: $leftovers"
 
-# 3. One container, on a port other than 8080, the embedded broker on another free port
+# 3. One container as README's "Container" section runs it: ports published on loopback (HTTP on a
+#    port other than 8080), the image's defaults (the embedded broker on 0.0.0.0 inside the
+#    container) with a broker account from an env file and a station from a mounted config file.
 http_port=$(free_port)
-broker_port=$(free_port)
-podman_quiet run -d --name mowtest-single --network host \
-  -e MOWABILITY_HTTP_HOST=127.0.0.1 -e MOWABILITY_HTTP_PORT="$http_port" -e MOWABILITY_BROKER_PORT="$broker_port" \
-  -e MOWABILITY_BROKER_HOST=127.0.0.1 -e MOWABILITY_TIMEZONE=Europe/Berlin "$IMAGE" >/dev/null
+mqtt_port=$(free_port)
+single_dir="$(mktemp -d)"
+chmod 755 "$single_dir"
+broker_password="$(head -c 18 /dev/urandom | base64 | tr -d '/+=')"
+printf 'MOWABILITY_TIMEZONE=Europe/Berlin\nMOWABILITY_BROKER_USERS=[{"username":"rtl433","password":"%s"}]\n' "$broker_password" >"$single_dir/mowability.env"
+cat >"$single_dir/mowability.json" <<'JSON'
+{ "stations": [{ "id": "garden", "name": "Garden", "format": "json", "topic": "garden/weather",
+  "fields": { "temperature": "t", "humidity": "h", "precipitation_rate": "r" } }] }
+JSON
+chmod 644 "$single_dir/mowability.json"
+# Without an account the image's broker on 0.0.0.0 does not start anonymous: the daemon exits naming the setting.
+refused="$(timeout 60 podman run --rm --no-healthcheck --network none -e MOWABILITY_TIMEZONE=Europe/Berlin "$IMAGE" 2>&1 || true)"
+[[ "$refused" == *'MOWABILITY_BROKER_USERS'* ]] || fail "without a broker account the image should refuse to start, naming MOWABILITY_BROKER_USERS: $(tail -3 <<<"$refused")"
+podman_quiet run -d --name mowtest-single -p "127.0.0.1:$http_port:8080" -p "127.0.0.1:$mqtt_port:1883" \
+  --env-file "$single_dir/mowability.env" -v "$single_dir/mowability.json:/config/mowability.json:ro" \
+  -e MOWABILITY_CONFIG=/config/mowability.json "$IMAGE" >/dev/null
 wait_for 30 health_is "$http_port" 200 || { podman logs mowtest-single | tail -20; fail "/health on port $http_port did not answer 200"; }
 wait_for 20 healthcheck_is mowtest-single healthy || fail "HEALTHCHECK on port $http_port: $(podman healthcheck run mowtest-single 2>&1; podman exec mowtest-single node dist/cli/main.js health 2>&1)"
 # The image's own marker (ENV MOWABILITY_CONTAINER_IMAGE) makes the first start's key hint a docker exec.
@@ -86,8 +103,14 @@ key="$(podman exec mowtest-single node dist/cli/main.js keys add alice --json | 
 # The daemon sees a key added by another process within db.changePollIntervalMs.
 calculate_is() { [ "$(http_status -X POST -H "Authorization: Bearer $key" -H 'Content-Type: application/json' -d '{"temperature": 18, "humidity": 60, "precipitation_rate": 0}' "http://127.0.0.1:$http_port/v1/calculate")" = "$1" ]; }
 wait_for 20 calculate_is 200 || fail "POST /v1/calculate with the new key did not answer 200"
+# A station on the host (rtl_433, WeeWX) publishes to the published 1883 with the account; its state comes back.
+node scripts/container/mqtt-roundtrip.mjs "mqtt://127.0.0.1:$mqtt_port" --refused || fail "the published broker port let an anonymous client in"
+node scripts/container/mqtt-roundtrip.mjs "mqtt://rtl433:$broker_password@127.0.0.1:$mqtt_port" \
+  --publish garden/weather '{"t": 17.25, "h": 61, "r": 0}' --expect mowability/garden/state '17.25' \
+  || { podman logs mowtest-single | tail -20; fail "a reading published to 127.0.0.1:$mqtt_port with the broker account did not come back as the station's state"; }
 podman_quiet rm -f -t 5 mowtest-single >/dev/null
-step "single container: /health 200 and healthy on port $http_port, keys add, the key accepted"
+rm -rf "$single_dir"
+step "single container: /health 200 and healthy on port $http_port, keys add, the key accepted, a reading through the published broker port $mqtt_port with an account"
 
 # 4. docker/compose.yaml with Mosquitto
 http_port=$(free_port)

@@ -22,24 +22,30 @@ import { forecastModule } from './forecast/forecastModule.js';
 import { buildApp, type AppDeps } from './http/app.js';
 import { listenHttp } from './http/listen.js';
 import { closeApp } from './http/shutdown.js';
-import { statusPageSources, type StationsView } from './http/stationsView.js';
+import { createStationsView } from './http/stationsView.js';
+import { historyOptionsFor } from './config/historyOptions.js';
+import { ChartRecorder } from './station/chartRecorder.js';
 import type { UploadRefusal } from './http/uploads.js';
 import { UploadCounters } from './http/uploadsCounters.js';
+import { createConnectionCounters } from './http/connectionCounters.js';
 import { lawnMemoryUnit } from './lawn/buildLawnUnit.js';
 import { createMetrics } from './metrics/registry.js';
 import { StationReadingCounter } from './metrics/stationReadings.js';
 import { modelledModule } from './modelled/modelledModule.js';
 import { createMqttSide, type MqttSide } from './mqtt/service.js';
 import { mqttEnabled } from './mqtt/settings.js';
-import { readingsService, type StationFacade } from './station/facade.js';
+import type { StationFacade } from './station/facade.js';
 import { createStationSide, type StationFeatures, type StationSide } from './station/side.js';
-import { buildUnits, provide, unitMetricsOf, type StationUnit, type StationUnitModule, type UnitBuildDeps } from './station/unit.js';
-import { irrigationUnit } from './station/irrigationSource.js';
+import type { StationUnit } from './station/unit.js';
+import { buildUnits, moduleOf, unitMetricsOf, wire, type StationUnitEntry, type UnitBuildDeps } from './station/unitBuilder.js';
+import { irrigationUnit } from './units/irrigationSource.js';
 import { snowCoverUnit } from './units/snowCover.js';
 import type { UnitConfigSpec } from './config/unitSettings.js';
 import { LogThrottle } from './util/logThrottle.js';
 import { UploadRefusals } from './station/uploadRefusals.js';
 import { publicService } from './publicService/plug.js';
+import { TopicsHeardNearby } from './station/topicsHeard.js';
+import { topicMatches } from './mqtt/topics.js';
 import type { AccessCache } from './store/accessCache.js';
 import type { Database } from './store/database.js';
 import { monotonicClock, systemClock, type Clock, type MonotonicClock } from './util/clock.js';
@@ -112,7 +118,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     const core: Core = { config, logger, clock, clockWatch, monotonic, database };
     const station = createStationSide({ config, database, logger, clock, clockWatch, monotonic }, (facade) => builtInUnits(core, facade));
     await parts.startAll(station.components);
-    const mqtt = createMqttSide({ config, station, database, logger, clock, clockWatch, softwareVersion: packageVersion(), supportUrl: packageHomepage() });
+    const mqtt = createMqttSide({ config, station, database, logger, clock, clockWatch, softwareVersion: packageVersion(), supportUrl: packageHomepage(), onBrokerPublish: (topic) => station.features.topicsHeard.heard(topic) });
     await parts.startAll(mqtt.components);
 
     // HTTP last: it reads the running station side through its facade.
@@ -145,22 +151,23 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
  * The station units (src/station/unit.ts) that come as one module each: its settings, its key in the
  * station objects and that key's validation, its state, hold, entities, counters and routes. A new
  * station feature is one module and one line here (docs/units.md). The pipeline asks them first, in
- * this order, then the built-in units below; a module uses only services the station side and the
- * modules above it provide (src/station/unit.ts, `use`).
+ * this order, then the built-in units below. What one module hands another is wired here by name
+ * (`wire`): a module is wired only with the station side's readings and what the modules above it provide.
  */
-export function stationUnits(): readonly StationUnitModule[] {
+export function stationUnits(): readonly StationUnitEntry[] {
   return [
-    // Sprinkler runs from MQTT → minutes_since_irrigation (src/station/irrigationSource.ts).
+    // Sprinkler runs from MQTT → minutes_since_irrigation (src/units/irrigationSource.ts).
     irrigationUnit,
     // Snow cover from a topic holds mowable off (src/units/snowCover.ts; the worked example in docs/units.md).
     snowCoverUnit,
-    // Lawn memory (src/lawn/): blade and soil water, growth since the last cut, cuts from a mower topic; provides the quiet hours.
+    // Lawn memory (src/lawn/): blade and soil water, growth since the last cut, cuts from a mower topic; offers the quiet hours.
     lawnMemoryUnit,
-    // Modelled stations and gap filling (src/modelled/): Open-Meteo's readings through the readings service, after the
-    // lawn memory so its soil estimate comes first; provides the forecast carrier (one request for readings and forecast).
-    modelledModule,
-    // The forecast (src/forecast/): after the units above, it starts from the input they extended (the blade water, docs/model.md).
-    forecastModule,
+    // Modelled stations and gap filling (src/modelled/): Open-Meteo's readings into the pipeline like uploads, after the
+    // lawn memory so its soil estimate comes first; offers the forecast carrier (one request for readings and forecast).
+    wire(modelledModule, ({ readings }) => ({ readings })),
+    // The forecast (src/forecast/): after the units above, it starts from the input they extended (the blade water,
+    // docs/model.md); its windows honour the lawn memory's quiet hours, and the modelled module's requests carry its forecast.
+    wire(forecastModule, ({ from }) => ({ quietHours: from(lawnMemoryUnit).quietHours, carrier: from(modelledModule).carrier })),
   ];
 }
 
@@ -178,47 +185,53 @@ export function serviceExtensions(): readonly ServiceExtension[] {
 
 /** What the configuration loader needs of the station units: their settings and station keys. */
 export function stationUnitConfigs(): UnitConfigSpec[] {
-  return stationUnits().flatMap((module) => (module.config ? [module.config] : []));
+  return stationUnits().flatMap((entry) => moduleOf(entry).config ?? []);
 }
 
 /**
  * Builds stationUnits() from the loaded configuration (each from its own slices of it, the database as
- * its store, the station side's services: readingsService).
+ * its store, the station side's acceptReading as `readings`).
  */
-export function buildStationUnits(deps: Pick<UnitBuildDeps, 'config' | 'logger' | 'clock' | 'store' | 'services'>): StationUnit[] {
+export function buildStationUnits(deps: Pick<UnitBuildDeps, 'config' | 'logger' | 'clock' | 'store' | 'readings'>): StationUnit[] {
   const throttle = (log: Logger): LogThrottle => new LogThrottle(log);
   return buildUnits(stationUnits(), { ...deps, throttle });
 }
 
-/** The station units and what HTTP reads of them (the status page's view, upload refusals, reading counts). */
+/** The station units and what HTTP reads of them (the status page's chart series, upload refusals, reading counts). */
 export interface DaemonFeatures extends StationFeatures {
   /** The units built from stationUnits(): HTTP registers their routes and metrics. */
   readonly modules: readonly StationUnit[];
   readonly readings: StationReadingCounter;
   readonly uploadRefusals: UploadRefusals;
-  readonly statusPage: StationsView;
+  /** The status page's chart series, fed by the pipeline (onReading, onState); HTTP only reads them. */
+  readonly charts: ChartRecorder;
+  /** The topics the embedded broker saw near a silent station's (src/station/topicsHeard.ts). */
+  readonly topicsHeard: TopicsHeardNearby;
 }
 
 /**
  * Every station unit, in the order the pipeline asks them (after the built-in recent rain): the
- * modules of stationUnits() first (built here: the facade's acceptReading is their readings service),
+ * modules of stationUnits() first (built here: the facade's acceptReading is their `readings`),
  * then the units built from parts the HTTP side shares (the status page's recorder, upload refusals).
  */
 export function builtInUnits(core: Core, station: StationFacade): DaemonFeatures {
   const { config, logger, clock, database } = core;
-  const modules = buildStationUnits({ config, logger, clock, store: database, services: [provide(readingsService, station.acceptReading)] });
+  const modules = buildStationUnits({ config, logger, clock, store: database, readings: station.acceptReading });
   const readings = new StationReadingCounter();
   const uploadRefusals = new UploadRefusals({ database: () => database, logger, now: () => clock.now(), saveIntervalMs: config.history.flushIntervalSeconds * 1000 });
-  const statusPage = statusPageSources(config, (stationId) => station.stationState(stationId), () => database);
+  const charts = new ChartRecorder({ database: () => database, stations: config.stations.map(({ id }) => id) });
+  const topicsHeard = new TopicsHeardNearby({ stations: config.stations, matches: topicMatches, now: () => clock.now() });
   const units: StationUnit[] = [
     ...modules,
     readings,
     // Refused uploads in the state and for `mowability status` (src/station/uploadRefusals.ts).
     uploadRefusals,
-    // The status page's chart series (src/http/stationsRecorder.ts).
-    statusPage.recorder,
+    // The status page's chart series (src/station/chartRecorder.ts).
+    charts,
+    // A silent station's nearby topics on the embedded broker, in the state (src/station/topicsHeard.ts).
+    topicsHeard,
   ];
-  return { units, modules, readings, uploadRefusals, statusPage: statusPage.view };
+  return { units, modules, readings, uploadRefusals, charts, topicsHeard };
 }
 
 interface HttpSources {
@@ -237,6 +250,7 @@ async function buildHttpApp(core: Core, sources: HttpSources, accessLogger: Logg
   const { features } = station;
   const mqttOn = mqttEnabled(config);
   const uploadCounters = new UploadCounters();
+  const connectionCounters = createConnectionCounters();
   const metrics =
     config.http.metrics === 'off'
       ? undefined
@@ -245,6 +259,7 @@ async function buildHttpApp(core: Core, sources: HttpSources, accessLogger: Logg
           ...(clockWatch ? { loopTicks: clockWatch.onTick } : {}),
           mqttStats: () => (mqttOn ? mqtt.stats() : undefined),
           uploads: () => uploadCounters.entries(),
+          httpConnections: () => connectionCounters,
           stationReadings: () => features.readings.counts(),
           stationMessages: () => station.stationCounts(),
           databasePath: config.db.path,
@@ -261,10 +276,16 @@ async function buildHttpApp(core: Core, sources: HttpSources, accessLogger: Logg
     clock,
     mqttStatus: () => (mqttOn ? mqtt.health() : undefined),
     clockStatus: () => clockWatch?.stats(),
-    stations: features.statusPage,
+    stations: createStationsView({
+      stations: config.stations,
+      freshnessMs: (configured) => historyOptionsFor(config, configured).freshnessMs,
+      stateOf: (stationId) => station.stationState(stationId),
+      series: features.charts,
+    }),
     version: packageVersion(),
     acceptReading: station.acceptReading,
     uploadCounters,
+    connectionCounters,
     onUploadRefused: (refusal: UploadRefusal) => {
       features.uploadRefusals.record(refusal);
       if (refusal.station !== undefined) station.recompute(refusal.station);

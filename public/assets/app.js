@@ -184,6 +184,14 @@
     renderChecks(station.checks);
     renderForecast(station.forecast);
     renderRefused(station.last_upload_refused);
+    renderTopicsHeard(station.topics_heard);
+  }
+
+  /** A silent station while the broker saw other topics under the same first level: which ones. */
+  function renderTopicsHeard(heard) {
+    const element = $('topics-heard');
+    element.hidden = !heard;
+    element.textContent = heard ? t('topicsHeard', { subscribed: heard.subscribed, seen: heard.seen.join(', ') }) : '';
   }
 
   /**
@@ -256,13 +264,23 @@
     if (draw) renderCharts();
   }
 
+  // The MQTT side's trouble (a refused login, a TLS setting, an ACL that drops the daemon's messages)
+  // is the daemon's, not a station's: /health's checks.mqtt, shown above every station while it lasts.
+  async function showBrokerProblem() {
+    const mqtt = await fetch('/health', { cache: 'no-store' }).then((response) => response.json()).then((body) => body.mfi?.checks?.mqtt, () => undefined);
+    const problem = mqtt && (mqtt.status === 'error' || / but /.test(mqtt.message ?? '')) ? `MQTT: ${mqtt.message}` : '';
+    $('broker-problem').textContent = problem;
+    $('broker-problem').hidden = problem === '';
+  }
+
   async function poll() {
     // With the station known (its own URL, or any later poll) the three requests go out together.
     const known = state.stationId;
     const wantHistory = Date.now() - state.historyAt >= HISTORY_EVERY_MS || !state.history;
     const detailOf = (id) => getJson(`/v1/stations/${encodeURIComponent(id)}`);
-    const [list, early, history] = await Promise.all([
+    const [list, , early, history] = await Promise.all([
       getJson('/v1/stations'),
+      showBrokerProblem().catch(() => undefined),
       known ? detailOf(known).catch((error) => error) : null,
       known && wantHistory ? loadHistory(false).catch((error) => error) : null,
     ]);

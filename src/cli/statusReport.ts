@@ -11,6 +11,7 @@ import { loadUploadRefusals } from '../store/uploadRefusalStore.js';
 import { UNMATCHED } from '../station/uploadRefusals.js';
 import type { AppConfig } from '../config/schema.js';
 import type { StationSummary } from '../http/stationsView.js';
+import { localIsoText } from '../util/localTimeText.js';
 
 /*
  * `mowability status` asks the running daemon first: its status endpoint (GET /v1/stations, the
@@ -19,7 +20,7 @@ import type { StationSummary } from '../http/stationsView.js';
  * the database with a note saying how old that is.
  */
 /** A station as the running daemon sees it: the summary of GET /v1/stations (src/http/stationsView.ts). */
-export type LiveStation = Pick<StationSummary, 'id' | 'name' | 'index' | 'status' | 'mowable' | 'mowable_reason' | 'last_reading_at' | 'availability'>;
+export type LiveStation = Pick<StationSummary, 'id' | 'name' | 'index' | 'status' | 'mowable' | 'mowable_reason' | 'last_reading_at' | 'availability'> & Partial<Pick<StationSummary, 'topics_heard'>>;
 
 export type LiveAnswer = { ok: true; url: string; stations: LiveStation[] } | { ok: false; url: string; reason: string };
 
@@ -46,6 +47,23 @@ export async function askDaemon(config: Pick<AppConfig, 'http'>, fetchImpl: type
   } catch (err) {
     const cause = (err as { cause?: { code?: string } }).cause?.code;
     return { ok: false, url, reason: cause === 'ECONNREFUSED' ? 'nothing listens there (is the daemon running?)' : `no answer (${cause ?? (err as Error).name})` };
+  }
+}
+
+/**
+ * checks.mqtt of the running daemon's GET /health, or undefined (no answer, MQTT off). /health
+ * names the account by its setting only (it answers without login); this machine's user sees its name.
+ */
+export async function askMqttHealth(config: Pick<AppConfig, 'http' | 'mqtt'>, fetchImpl: typeof fetch = fetch): Promise<{ status: string; message: string } | undefined> {
+  try {
+    const response = await fetchImpl(`${daemonUrl(config)}/health`, { signal: AbortSignal.timeout(LIVE_TIMEOUT_MS) });
+    const body = (await response.json()) as { mfi?: { checks?: { mqtt?: { status?: unknown; message?: unknown } } } };
+    const mqtt = body.mfi?.checks?.mqtt;
+    if (typeof mqtt?.status !== 'string' || typeof mqtt.message !== 'string') return undefined;
+    const account = config.mqtt.username === '' ? "this daemon's account (mqtt.username)" : `account "${config.mqtt.username}" (mqtt.username)`;
+    return { status: mqtt.status, message: mqtt.message.replaceAll("this daemon's account (mqtt.username)", account) };
+  } catch {
+    return undefined;
   }
 }
 
@@ -127,7 +145,7 @@ export interface StationStatus {
   history_minutes: number;
   history_since: string | null;
   /** What the running daemon computes now, when it answered. */
-  live?: Pick<LiveStation, 'index' | 'status' | 'mowable' | 'mowable_reason' | 'last_reading_at' | 'availability'>;
+  live?: Pick<LiveStation, 'index' | 'status' | 'mowable' | 'mowable_reason' | 'last_reading_at' | 'availability' | 'topics_heard'>;
   /** Refused uploads by outcome, with the last one's reason (empty: none refused). */
   uploads_refused: RefusedUploads[];
   /** Where the station's night ban takes its sun from (src/lawn/zoneLocation.ts); absent with the lawn memory off. */
@@ -151,6 +169,8 @@ export interface StatusReport {
   note?: string;
   /** Uploads that matched no configured station, by outcome and the last console's source. */
   unmatched_uploads: RefusedUploads[];
+  /** The running daemon's MQTT side as its /health reports it (checks.mqtt), the account named. */
+  mqtt?: { status: string; message: string };
 }
 
 export interface StatusStation {
@@ -209,25 +229,29 @@ export function ago(isoTime: string, nowMs: number): string {
   return `${Math.round(minutes / 1440)} d ago`;
 }
 
-export function renderStatus(report: StatusReport, nowMs: number): string {
+/** `timeZone`: the configured `timezone` (its clock, with the offset, for every time shown; the JSON keeps UTC). */
+export function renderStatus(report: StatusReport, nowMs: number, timeZone = 'UTC'): string {
+  const at = (isoTime: string): string => `${localIsoText(isoTime, timeZone)} (${ago(isoTime, nowMs)})`;
   if (!report.database_exists) {
     return `The daemon has not run with this database yet: ${report.database} does not exist.\nStart it with "mowability serve" (or the systemd service); check db.path / MOWABILITY_DB_PATH if it already runs.\n`;
   }
-  const lines = [`Database: ${report.database}`, ...sourceLines(report, nowMs)];
+  const lines = [`Database: ${report.database}`, ...sourceLines(report, at)];
   if (report.stations.length === 0) lines.push('No stations configured (add a "stations" list to the config file, see docs/mqtt.md).');
   for (const station of report.stations) {
     lines.push('', `${station.id} (${station.name}, ${station.format})`);
     const lastReading = station.live ? station.live.last_reading_at : station.last_reading_at;
     const mowable = station.live ? station.live.mowable : station.mowable;
-    lines.push(`  last reading: ${lastReading === null ? 'none yet' : `${lastReading} (${ago(lastReading, nowMs)})`}`);
+    lines.push(`  last reading: ${lastReading === null ? 'none yet' : at(lastReading)}`);
     // Why nothing arrives (a provider outage) is the mowable reason below: said once.
     if (station.format === MODELLED_FORMAT) lines.push('  source:       modelled from Open-Meteo, not measured');
     if (station.live) lines.push(`  index:        ${station.live.index === null ? 'none yet' : `${station.live.index} (${station.live.status ?? '-'})`}, ${station.live.availability}`);
+    const heard = station.live?.topics_heard;
+    if (heard) lines.push(`  topics:       nothing on ${heard.subscribed}; seen: ${heard.seen.join(', ')} (check the station's "topic")`);
     lines.push(`  mowable:      ${mowable === null ? 'not decided yet' : mowable ? 'yes' : 'no'}${station.live?.mowable_reason ? ` (${station.live.mowable_reason})` : ''}`);
     const values = Object.entries(station.latest).map(([field, { value }]) => `${field} ${Math.round(value * 100) / 100}`);
-    if (values.length > 0) lines.push(`  latest:       ${values.join(', ')}`);
+    if (values.length > 0) lines.push(`  latest:       ${values.join(', ')} (as of the last database write, every history.flushIntervalSeconds)`);
     if (station.night_ban !== undefined) lines.push(`  night ban:    ${station.night_ban}`);
-    lines.push(`  history:      ${station.history_minutes} minutes${station.history_since ? ` since ${station.history_since}` : ''}`);
+    lines.push(`  history:      ${station.history_minutes} minutes${station.history_since ? ` since ${localIsoText(station.history_since, timeZone)}` : ''}`);
     lines.push(...renderStationRefusals(station.uploads_refused ?? [], (at) => ago(at, nowMs)));
   }
   lines.push(...renderUnmatched(report.unmatched_uploads ?? [], (at) => ago(at, nowMs)));
@@ -237,14 +261,15 @@ export function renderStatus(report: StatusReport, nowMs: number): string {
 }
 
 /** Where the values come from: live from the daemon, or the database with its age. */
-function sourceLines(report: StatusReport, nowMs: number): string[] {
+function sourceLines(report: StatusReport, at: (isoTime: string) => string): string[] {
   const lines: string[] = [];
   if (report.daemon?.answered) lines.push(`Live from the running daemon at ${report.daemon.url}.`);
   else if (report.daemon) {
-    const written = report.database_written_at ? `, last written ${report.database_written_at} (${ago(report.database_written_at, nowMs)})` : '';
+    const written = report.database_written_at ? `, last written ${at(report.database_written_at)}` : '';
     lines.push(`The daemon did not answer at ${report.daemon.url}: ${report.daemon.reason ?? 'unknown'}.`);
     lines.push(`Showing the database instead${written}; the daemon writes it every few minutes (history.flushIntervalSeconds), so it can lag behind.`);
   }
+  if (report.mqtt) lines.push(`MQTT: ${report.mqtt.status === 'ok' ? '' : `${report.mqtt.status}: `}${report.mqtt.message}`);
   if (report.note) lines.push(report.note);
   return lines;
 }

@@ -86,7 +86,29 @@ export const brokerSchema = {
     default: 8 * 1024 * 1024,
     env: 'MOWABILITY_BROKER_MAX_INFLIGHT_BYTES_PER_CLIENT',
     arg: 'broker-max-inflight-bytes-per-client',
-  },  maxSubscriptionsPerClient: {
+  },
+  maxInflightBytes: {
+    doc: 'Most bytes of inbound QoS 2 messages all clients together may have waiting for PUBREL (broker.maxInflightBytesPerClient bounds one client). A client whose QoS 2 message would pass it is disconnected and the message dropped; the daemon itself never uses QoS 2.',
+    format: 'positive-int',
+    default: 16 * 1024 * 1024,
+    env: 'MOWABILITY_BROKER_MAX_INFLIGHT_BYTES',
+    arg: 'broker-max-inflight-bytes',
+  },
+  maxOutgoingBytesPerClient: {
+    doc: 'Most bytes of messages that may wait unsent to one client (it reads slower than it is sent to, or not at all). A client with more unsent when the next message comes for it is disconnected, so that it holds back no other subscriber and not the daemon.',
+    format: 'positive-int',
+    default: 1024 * 1024,
+    env: 'MOWABILITY_BROKER_MAX_OUTGOING_BYTES_PER_CLIENT',
+    arg: 'broker-max-outgoing-bytes-per-client',
+  },
+  slowClientSeconds: {
+    doc: 'Seconds a client may leave messages unread (its connection\'s send buffer full without emptying) before it is disconnected (aedes\' drainTimeout, 60 s there).',
+    format: 'positive-int',
+    default: 10,
+    env: 'MOWABILITY_BROKER_SLOW_CLIENT_SECONDS',
+    arg: 'broker-slow-client-seconds',
+  },
+  maxSubscriptionsPerClient: {
     doc: 'Most topic filters one client may hold subscribed (a persistent session keeps them while offline). A SUBSCRIBE that would take a client past it closes the connection; nothing of it is kept.',
     format: 'positive-int',
     default: 1000,

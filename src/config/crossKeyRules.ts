@@ -34,7 +34,7 @@ export function crossKeyProblems(
   // The accounts are a secret (a credential only the service gets); the admin commands never start the broker.
   if (!options.secretsOptional && config.broker.enabled && !isLoopbackHost(config.broker.host) && config.broker.users.length === 0) {
     problems.push(
-      `"broker.host" = "${config.broker.host}" listens beyond this machine, so "broker.users" must list at least one username/password (or use 127.0.0.1)`,
+      `"broker.host" = "${config.broker.host}" listens beyond this machine, so "broker.users" must list at least one username/password (MOWABILITY_BROKER_USERS='[{"username":"rtl433","password":"..."}]'), or use 127.0.0.1, or turn the embedded broker off (broker.enabled false)`,
     );
   }
   if (config.homeassistant.discovery && overlaps(config.homeassistant.prefix, config.mqtt.baseTopic)) {
@@ -52,6 +52,7 @@ export function crossKeyProblems(
     if (unit.settings?.problems && typeof values === 'object' && values !== null) problems.push(...unit.settings.problems(values as Readonly<Record<string, unknown>>));
   }
   if (config.registration?.enabled) problems.push(...registrationProblems(config.registration));
+  if (config.http) problems.push(...connectionReserveProblems(config.http));
   const hasFile = (name: 'cert' | 'key'): boolean => config.mqtt[name] !== '';
   if (hasFile('cert') !== hasFile('key')) problems.push('"mqtt.cert" and "mqtt.key" must be set together');
   const underBase = (topic: string): boolean => topic === config.mqtt.baseTopic || topic.startsWith(`${config.mqtt.baseTopic}/`);
@@ -69,6 +70,12 @@ export function crossKeyProblems(
   // Home Assistant would give two owners one entity id.
   if (config.homeassistant.discovery) problems.push(...discoveryIdProblems(config.homeassistant.prefix, config.mqtt.baseTopic, config.stations));
   return problems;
+}
+
+/** The reserve is part of the cap: a reserve as large as the cap would leave no slot for a client holding one. */
+function connectionReserveProblems({ maxConnections, connectionReserve }: Pick<AppConfig['http'], 'maxConnections' | 'connectionReserve'>): string[] {
+  if (maxConnections === 0 || connectionReserve < maxConnections) return [];
+  return [`"http.connectionReserve" (${connectionReserve}) must be below "http.maxConnections" (${maxConnections}); lower the reserve (e.g. an eighth of the cap) or set it to 0`];
 }
 
 /** The shared stores' URLs are secrets: the problems name the setting, never its value. */

@@ -70,6 +70,14 @@ const FORMATS: Record<string, convict.Format> = {
     },
     coerce: coerceInteger,
   },
+  'ipv6-prefix-length': {
+    validate(value: unknown) {
+      if (!Number.isInteger(value) || (value as number) < 1 || (value as number) > 128) {
+        throw new Error('must be an IPv6 prefix length, a whole number from 1 to 128 (64: one home network)');
+      }
+    },
+    coerce: coerceInteger,
+  },
   'non-empty-string': {
     validate(value: unknown) {
       if (typeof value !== 'string' || value.trim() === '') throw new Error('must be a non-empty string');

@@ -138,16 +138,21 @@ type Settings = ReadonlyMap<string, SettingSpec>;
 /** Turns convict's validation output into one readable line per problem. */
 function describeProblems(output: string, valueOf: (key: string) => unknown, settings: Settings): string[] {
   return output
-    .split('\n')
+    .replace(/: value was .*$/gm, '')
+    // convict's lines are "<key>: <message>" or "configuration param ..."; a message of several lines (the stations') stays whole.
+    .split(/\n(?=[\w.-]+: |configuration param ')/)
     .filter((line) => line.trim() !== '')
-    .map((line) => {
+    .flatMap((line) => {
       const undeclared = /^configuration param '(.+)' not declared in the schema$/.exec(line);
       if (undeclared?.[1]) return describeUnknownKey(undeclared[1], safeValue(valueOf, undeclared[1]), settings);
       const separator = line.indexOf(': ');
       const key = separator > 0 ? line.slice(0, separator) : '';
       const spec = settings.get(key);
-      if (!spec) return line.replace(/: value was .*$/s, '');
-      const message = line.slice(separator + 2).replace(/: value was .*$/s, '');
+      if (!spec) return line;
+      const message = line.slice(separator + 2);
+      // A message that names its own place (the stations': "stations[1] ("shed").topik ...", one a line) is not
+      // preceded by the whole list: the user reads which station and which key, not a wall of JSON.
+      if (message.startsWith(key)) return message.split('\n');
       const value = safeValue(valueOf, key);
       // A refused URL (e.g. forecast.openMeteoUrl with user:password@) is shown without its credentials.
       const shown = spec.sensitive ? '[Sensitive]' : JSON.stringify(typeof value === 'string' && value.includes('://') ? redactUrl(value) : value);

@@ -4,7 +4,7 @@
  * is an implementation detail.
  */
 import type { FieldName } from './fields.js';
-import type { CHECK_NAMES, HEMISPHERES, MOWER_CLASSES, SEASONS, SOIL_TYPES, STATUSES, TURF_TYPES } from './vocabulary.js';
+import type { CHECK_NAMES, DATA_QUALITIES, HEMISPHERES, MOWER_CLASSES, SEASONS, SOIL_TYPES, STATE_DATA_QUALITIES, STATUSES, TURF_TYPES } from './vocabulary.js';
 
 export type Season = (typeof SEASONS)[number];
 export type Hemisphere = (typeof HEMISPHERES)[number];
@@ -13,7 +13,9 @@ export type MowerClass = (typeof MOWER_CLASSES)[number];
 export type TurfType = (typeof TURF_TYPES)[number];
 export type CheckName = (typeof CHECK_NAMES)[number];
 export type Status = (typeof STATUSES)[number];
-export type DataQuality = 'full' | 'partial' | 'minimal';
+export type DataQuality = (typeof DATA_QUALITIES)[number];
+/** A station state's `data_quality`: the calculation's level or `modelled`. */
+export type StateDataQuality = (typeof STATE_DATA_QUALITIES)[number];
 export type DataConfidence = 'high' | 'medium' | 'low';
 
 export interface LawnProfile {

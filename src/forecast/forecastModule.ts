@@ -2,12 +2,15 @@
  * The forecast as a station unit module (src/station/unit.ts, docs/units.md): its settings
  * `forecast.*` and its key `forecast` in the station objects (./forecastSettings.ts), the unit
  * (./forecastUnit.ts) with its state, hold, Home Assistant entities and counters, and its route
- * GET /v1/stations/{id}/forecast (./forecastRoute.ts, docs/api.md "Forecast"). It uses two services:
- * the lawn memory's quiet hours (its windows honour them) and the forecast carrier (a modelled
- * station's or gap filling's request brings the station's Open-Meteo forecast: no second request).
+ * GET /v1/stations/{id}/forecast (./forecastRoute.ts, docs/api.md "Forecast"). It needs two things,
+ * wired in the composition root (src/daemon.ts): the lawn memory's quiet hours (its windows honour
+ * them) and the forecast carrier (a modelled station's or gap filling's request brings the station's
+ * Open-Meteo forecast: no second request).
  */
+import type { QuietHoursSettings } from '../core/lawn/quietHours.js';
+import type { ForecastCarrier } from '../store/forecastStore.js';
 import { MODELLED_FORMAT } from '../ingest/types.js';
-import { defineStationUnit, forecastCarrierService, quietHoursService, type StationUnit, type UnitStation } from '../station/unit.js';
+import { defineStationUnit, type StationUnit, type UnitStation } from '../station/unit.js';
 import { packageVersion } from '../util/packageVersion.js';
 import type { ForecastSource } from './forecastReport.js';
 import { forecastRoutes } from './forecastRoute.js';
@@ -32,14 +35,20 @@ export function forecastSource(unit: ForecastUnit, stations: ReadonlyArray<UnitS
   };
 }
 
-export const forecastModule = defineStationUnit<ForecastSettings, StationForecastConfig | undefined, StationUnit[]>({
+/** What the forecast module is wired with (src/daemon.ts). */
+export interface ForecastNeeds {
+  /** The quiet hours mowing honours (the lawn memory's); undefined while the lawn memory is off. */
+  readonly quietHours: QuietHoursSettings | undefined;
+  /** Open-Meteo requests of another module that bring a station's forecast along. */
+  readonly carrier: ForecastCarrier;
+}
+
+export const forecastModule = defineStationUnit<ForecastSettings, StationForecastConfig | undefined, StationUnit[], ForecastNeeds>({
   name: 'forecast',
   config: { settings: FORECAST_SETTINGS, station: FORECAST_STATION_KEY },
   // Every station: a modelled one has a forecast without the key, and the route tells an unknown station from one without it.
   everyStation: true,
-  create: ({ settings, stations, log, clock, calculationContext, store, use }) => {
-    const quietHours = use(quietHoursService);
-    const carrier = use(forecastCarrierService);
+  create: ({ settings, stations, log, clock, calculationContext, store }, { quietHours, carrier }) => {
     if (!store) return [];
     const unit: ForecastUnit = new ForecastUnit({
       stations: stations.flatMap((station): ForecastStation[] => {

@@ -261,8 +261,10 @@ export class ForecastUnit implements StationUnit {
     if (!detail || detail.stale || minutes === null || minutes === undefined || minutes > lead) return undefined;
     return {
       code: 'rain_expected',
-      reason: minutes === 0 ? 'rain is expected now (forecast)' : `rain is expected in ${minutes} min (forecast)`,
-      reasonDe: minutes === 0 ? 'Regen jetzt erwartet (Vorhersage)' : `Regen in ${minutes} Min. erwartet (Vorhersage)`,
+      reason: {
+        en: minutes === 0 ? 'rain is expected now (forecast)' : `rain is expected in ${minutes} min (forecast)`,
+        de: minutes === 0 ? 'Regen jetzt erwartet (Vorhersage)' : `Regen in ${minutes} Min. erwartet (Vorhersage)`,
+      },
     };
   }
 
@@ -272,5 +274,13 @@ export class ForecastUnit implements StationUnit {
 
   stats(): Readonly<ForecastCounters> {
     return this.counters;
+  }
+}
+
+/** The state key this unit owns (src/station/statePayload.ts). */
+declare module '../station/statePayload.js' {
+  interface StationStateFields {
+    /** The forecast's view: windows, rain expected, hours (src/forecast/forecastReport.ts). */
+    forecast: ForecastView;
   }
 }

@@ -7,6 +7,7 @@
  */
 import { bridgeEntities, BRIDGE_STATE_TOPIC } from './bridgeEntities.js';
 import { stationEntities, type EntitySpec } from './stationEntities.js';
+import { timestampAvailability } from './timestampSensors.js';
 
 /*
  * Home Assistant ids derived from our station ids. HA entity ids must match
@@ -103,10 +104,11 @@ interface Common {
 function message(common: Common, spec: EntitySpec, extra: Record<string, unknown> = {}): DiscoveryMessage {
   const uniqueId = `${common.idPrefix}_${spec.key}`;
   const objectId = `${common.entityPrefix}_${spec.key}`;
+  const payload: Record<string, unknown> = { ...spec.config, unique_id: uniqueId, object_id: objectId, default_entity_id: `${spec.component}.${objectId}`, ...common.shared, ...extra };
   return {
     topic: `${common.prefix}/${spec.component}/${uniqueId}/config`,
     owner: common.owner,
-    payload: { ...spec.config, unique_id: uniqueId, object_id: objectId, default_entity_id: `${spec.component}.${objectId}`, ...common.shared, ...extra },
+    payload: timestampAvailability(payload, typeof payload.state_topic === 'string' ? payload.state_topic : undefined),
   };
 }
 

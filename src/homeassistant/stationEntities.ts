@@ -5,7 +5,7 @@
  * sensor documentation (https://www.home-assistant.io/integrations/sensor/#device-class);
  * values are in the API's units the state's `input` carries (°C, %, km/h, mm/h, mm).
  */
-import { CHECK_NAMES, STATUSES, type CheckName, type DataQuality } from '../core/index.js';
+import { CHECK_NAMES, STATE_DATA_QUALITIES, STATUSES, type CheckName } from '../core/index.js';
 
 export type Component = 'sensor' | 'binary_sensor';
 
@@ -17,7 +17,8 @@ export interface EntitySpec {
 
 export const MAIN_STATUS_OPTIONS = [...STATUSES, 'NO_DATA'];
 export const LIMITING_CHECK_OPTIONS = [...CHECK_NAMES, 'none'];
-export const DATA_QUALITY_OPTIONS: readonly DataQuality[] = ['full', 'partial', 'minimal'];
+/** The Data quality enum's options: every value the state's `data_quality` can take (src/core/vocabulary.ts). */
+export const DATA_QUALITY_OPTIONS: readonly string[] = STATE_DATA_QUALITIES;
 
 const CHECK_LABELS: Record<CheckName, { name: string; icon: string }> = {
   temperature: { name: 'Temperature score', icon: 'mdi:thermometer' },

@@ -11,13 +11,14 @@ import type { Logger } from 'pino';
 import type { AppConfig } from '../config/schema.js';
 import { calculate as coreCalculate } from '../core/index.js';
 import type { ServiceStore } from '../store/serviceStore.js';
-import type { Clock } from '../util/clock.js';
+import type { Clock, MonotonicClock } from '../util/clock.js';
 import { apiKeys, type AccessView, type ApiKeysOptions, type UsageGate } from './auth.js';
 import { calculatePlugin, type Calculator } from './calculateRoute.js';
 import { createConfigCheck, healthPlugin, type HealthRouteDeps } from './healthRoute.js';
 import { metricsPlugin, type RequestMetrics } from './metricsRoute.js';
 import { openApiPlugin, UNKNOWN_VERSION } from './openapi.js';
 import { API_PREFIX } from './paths.js';
+import type { ConnectionCounters } from './connectionCounters.js';
 import { createServer } from './server.js';
 import { stationsPlugin } from './stationsRoute.js';
 import { NO_STATIONS, type StationsView } from './stationsView.js';
@@ -44,6 +45,8 @@ export interface HomeDeps {
   mqttStatus?: HealthRouteDeps['mqttStatus'];
   /** The system clock's figures for /health's `checks.clock` (omitted: not shown). */
   clockStatus?: HealthRouteDeps['clockStatus'];
+  /** Monotonic time for health's cache and limit (default performance.now; tests drive it). */
+  healthClock?: MonotonicClock;
   /** Prometheus metrics for GET /metrics (omitted: no metrics, no hook). Access: config.http.metrics. */
   metrics?: RequestMetrics;
   /** The stations for the status page and GET /v1/stations (omitted: none). Access: config.http.statusPage. */
@@ -52,7 +55,7 @@ export interface HomeDeps {
   statusPagePollMs?: number;
   /** The product version for /openapi.json's info.version (the daemon passes package.json's). */
   version?: string;
-  /** Where direct station uploads go (MqttService.acceptReading); omitted: no upload routes. */
+  /** Where direct station uploads go (the station side's acceptReading, src/station/facade.ts); omitted: no upload routes. */
   acceptReading?: AcceptReading;
   /** Counts of what became of uploads (shared with /metrics); a fresh one when omitted. */
   uploadCounters?: UploadCounters;
@@ -78,6 +81,8 @@ export interface TuningDeps {
   sharedStores?: HealthRouteDeps['sharedStores'];
   /** Redis for rate-limit counters shared by every instance (http.rateLimitStore; omitted: in memory). */
   rateLimitRedis?: Redis;
+  /** What the connection pool and the pipelining bound did (shared with /metrics); a fresh one when omitted. */
+  connectionCounters?: ConnectionCounters;
 }
 
 export type AppDeps = HomeDeps & PublicServiceDeps & TuningDeps;
@@ -107,7 +112,7 @@ async function apiScope(scope: FastifyInstance, { keys, plugins }: ApiScopeOptio
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, access, clock } = deps;
   const http = config.http;
-  const app = await createServer({ http, access, logger: deps.logger, accessLogger: deps.accessLogger, rateLimitRedis: deps.rateLimitRedis });
+  const app = await createServer({ http, access, logger: deps.logger, accessLogger: deps.accessLogger, rateLimitRedis: deps.rateLimitRedis, connectionCounters: deps.connectionCounters });
   await registerAll(app, [
     // First: the generator only sees routes added after it.
     use(openApiPlugin, { bodyLimitBytes: http.bodyLimitBytes, version: deps.version ?? UNKNOWN_VERSION }),
@@ -118,6 +123,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ...(deps.mqttStatus ? { mqttStatus: deps.mqttStatus } : {}),
       ...(deps.clockStatus ? { clockStatus: deps.clockStatus } : {}),
       ...(deps.sharedStores ? { sharedStores: deps.sharedStores } : {}),
+      cacheMs: http.healthCacheMs,
+      checkTimeoutMs: http.healthCheckTimeoutMs,
+      rateLimit: http.healthRateLimit,
+      maintenance: () => access.maintenance,
+      ...(deps.healthClock ? { now: () => deps.healthClock!.now() } : {}),
     }),
     ...(deps.acceptReading ? [uploads(deps, deps.acceptReading)] : []),
     use(apiScope, { prefix: API_PREFIX, keys: { access, clock, ...(deps.usage ? { usage: deps.usage } : {}) }, plugins: apiPlugins(deps) }),

@@ -1,17 +1,23 @@
 /**
  * GET /health and /v1/health: a real database query (maintenance flag and
  * mfi_version), a configuration check and the maintenance state, plus the
- * MQTT side's state for information.
+ * MQTT side's state for information. The checks that do I/O run at most once
+ * per http.healthCacheMs, each bounded by http.healthCheckTimeoutMs
+ * (./healthCache.ts); health has its own rate limit per client address.
  */
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import type { FastifyInstance, FastifyPluginCallback, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/schema.js';
 import { isValidTimeZone } from '../config/formats.js';
 import type { HealthProbe } from '../store/serviceStore.js';
 import type { SharedStatus } from '../store/sharedHealth.js';
+import { HttpError } from '../util/httpError.js';
+import { rateLimitKey } from './clientAddress.js';
 import { MESSAGES } from './errors.js';
+import { boundedCheck, HealthCache } from './healthCache.js';
+import { WindowCounter } from './windowCounter.js';
 import { healthResponses } from './schemas.js';
 import { HEALTH_PATHS } from './paths.js';
 import { describeDuration, type ClockWatchStats } from '../util/clockWatch.js';
@@ -100,8 +106,96 @@ function clockChecks(deps: HealthRouteDeps): { clock?: ReturnType<typeof clockCh
   return stats ? { clock: clockCheck(stats) } : {};
 }
 
+/** What the checks that do I/O found: one run of them, answered to every request until it is refreshed. */
+interface CheckedStatus {
+  database: { ok: true; probe: HealthProbe } | { ok: false; message: string };
+  config: ComponentState;
+  shared: SharedStatus | undefined;
+}
+
+export interface HealthServingOptions {
+  /** How long one run of the checks answers every request (http.healthCacheMs). */
+  cacheMs: number;
+  /** The longest a check may take before it counts as failed (http.healthCheckTimeoutMs). */
+  checkTimeoutMs: number;
+  /** Health's own limit per client address (IPv4 address, IPv6 /64): max requests per window; max 0: none. */
+  rateLimit: { max: number; timeWindowMs: number };
+  /** Monotonic milliseconds for the cache and the limit (tests drive it); default performance.now. */
+  now?: () => number;
+  /** The maintenance flag as the daemon knows it in memory: a change refreshes the cached result at once. */
+  maintenance?: () => boolean;
+}
+
+function lateMessage(what: string, waitedMs: number, timeoutMs: number): string {
+  const waited = waitedMs > timeoutMs + 500 ? ` (waiting for ${describeDuration(waitedMs)})` : '';
+  return `${what} did not answer within ${describeDuration(timeoutMs)}${waited}`;
+}
+
+/** The checks that do I/O, each bounded by checkTimeoutMs, run together. */
+function runChecks(deps: HealthRouteDeps & HealthServingOptions, describeError: (err: unknown) => string, now: () => number): () => Promise<CheckedStatus> {
+  const timeoutMs = deps.checkTimeoutMs;
+  const database = boundedCheck<CheckedStatus['database']>(
+    async () => {
+      try {
+        return { ok: true, probe: await deps.probeDatabase() };
+      } catch (err) {
+        return { ok: false, message: describeError(err) };
+      }
+    },
+    timeoutMs,
+    (waitedMs) => ({ ok: false, message: lateMessage('the database', waitedMs, timeoutMs) }),
+    now,
+  );
+  const config = boundedCheck<ComponentState>(
+    async () => deps.checkConfig().catch(() => ({ status: 'error' as const, message: 'the configuration check failed' })),
+    timeoutMs,
+    (waitedMs) => ({ status: 'error', message: lateMessage('the configuration check (data directory)', waitedMs, timeoutMs) }),
+    now,
+  );
+  let lastShared: SharedStatus | undefined;
+  const shared = deps.sharedStores
+    ? boundedCheck<SharedStatus | undefined>(
+        async () => {
+          try {
+            return (lastShared = await deps.sharedStores!());
+          } catch {
+            return { failing: false, checks: { store: { status: 'error', message: 'the shared servers\' check failed; see the daemon log' } } };
+          }
+        },
+        timeoutMs,
+        (waitedMs) => {
+          // The servers it last named (PostgreSQL: store, Redis: rate_limit_store), each as not answering.
+          const names = Object.keys(lastShared?.checks ?? { store: null });
+          const message = lateMessage('the shared servers\' check', waitedMs, timeoutMs);
+          return { failing: lastShared?.failing ?? false, checks: Object.fromEntries(names.map((name) => [name, { status: 'error' as const, message }])) };
+        },
+        now,
+      )
+    : async () => undefined;
+  return async () => {
+    const [databaseResult, configResult, sharedResult] = await Promise.all([database(), config(), shared()]);
+    return { database: databaseResult, config: configResult, shared: sharedResult };
+  };
+}
+
+/** Health's own cheap limit per client address, in memory: not the API's limit, which exempts health. Loopback is not limited. */
+function healthLimiter(app: FastifyInstance, options: HealthServingOptions, now: () => number): ((request: FastifyRequest) => void) | undefined {
+  const { max, timeWindowMs } = options.rateLimit;
+  if (max <= 0) return undefined;
+  const windows = new WindowCounter(timeWindowMs);
+  return (request) => {
+    const client = app.clientAddressOf(request);
+    // This machine's own monitoring (the container's HEALTHCHECK, `mowability health`, a supervisor) polls as it likes.
+    // The address is canonical (./clientAddress.ts): IPv4-mapped loopback reads 127.x.
+    if (client.startsWith('127.') || client === '::1') return;
+    const { count, retryAfterSeconds } = windows.hit(rateLimitKey(client), now());
+    if (count > max) throw new HttpError(429, MESSAGES.tooManyRequests, { 'retry-after': String(retryAfterSeconds) });
+  };
+}
+
 /** GET /health and /v1/health, outside the key scope; encapsulated. */
-export const healthPlugin: FastifyPluginCallback<HealthRouteDeps> = (app: FastifyInstance, deps, done) => {
+export const healthPlugin: FastifyPluginCallback<HealthRouteDeps & HealthServingOptions> = (app: FastifyInstance, deps, done) => {
+  const now = deps.now ?? (() => performance.now());
   // Logged once per distinct error, not once per monitoring request.
   let lastLogged: string | undefined;
   const describeError = (err: unknown): string => {
@@ -111,18 +205,21 @@ export const healthPlugin: FastifyPluginCallback<HealthRouteDeps> = (app: Fastif
     lastLogged = logged ? undefined : detail;
     return message;
   };
-  const handler = async (_request: unknown, reply: FastifyReply) => {
-    const [database, config, shared] = await Promise.all([
-      deps.probeDatabase().then(
-        (probe) => {
-          lastLogged = undefined;
-          return { ok: true as const, probe };
-        },
-        (err: unknown) => ({ ok: false as const, message: describeError(err) }),
-      ),
-      deps.checkConfig(),
-      deps.sharedStores?.(),
-    ]);
+  const checks = runChecks(deps, describeError, now);
+  const cache = new HealthCache<CheckedStatus>({
+    refresh: async () => {
+      const status = await checks();
+      if (status.database.ok) lastLogged = undefined;
+      return status;
+    },
+    maxAgeMs: deps.cacheMs,
+    now,
+    ...(deps.maintenance ? { isOutdated: (status) => status.database.ok && status.database.probe.maintenance !== deps.maintenance!() } : {}),
+  });
+  const limit = healthLimiter(app, deps, now);
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    limit?.(request);
+    const { database, config, shared } = await cache.current();
     const maintenance = database.ok && database.probe.maintenance;
     const healthy = database.ok && config.status === 'ok' && !shared?.failing;
     const status = maintenance ? 'maintenance' : healthy ? 'ok' : 'error';
@@ -149,7 +246,7 @@ export const healthPlugin: FastifyPluginCallback<HealthRouteDeps> = (app: Fastif
       method: 'GET',
       url,
       schema: { response: healthResponses },
-      // Monitoring must keep working while a client is throttled; the handler is cheap.
+      // The API's limit would throttle monitoring with the client; health has its own (healthLimiter) and answers from the cache.
       config: { rateLimit: false },
       handler,
     });

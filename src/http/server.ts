@@ -5,10 +5,13 @@
  * for the plugins), the stopping, blocked-address and Host checks, the access
  * log, the body parsers, the rate limit and the one error handling. The limits
  * protect a small machine from clients that open many connections and send
- * nothing (each holds a file descriptor and memory), and the share keeps one
- * such client from holding every slot while others (a health probe) are turned away.
+ * nothing (each holds a file descriptor and memory); the connection pool
+ * (./connectionPool.ts: share, reserve, idle connections giving way) keeps a few
+ * such clients from holding every slot while others (a health probe) are turned
+ * away, and the pipelining bound (./pipelineBound.ts) keeps one connection from
+ * queuing thousands of answers nobody reads.
  */
-import type { Server, ServerOptions } from 'node:http';
+import { createServer as createHttpServer, type RequestListener, type Server, type ServerOptions } from 'node:http';
 import type { Socket } from 'node:net';
 import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
@@ -16,11 +19,13 @@ import type { Redis } from 'ioredis';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/schema.js';
-import type { TrustProxySetting } from '../config/trustProxy.js';
 import { LogThrottle } from '../util/logThrottle.js';
 import { registerAccessLog } from './accessLog.js';
 import { assertNotBlocked, type AccessView } from './auth.js';
-import { canonicalAddress, compileTrust, createClientAddressResolver, rateLimitKey, type ClientAddressOf } from './clientAddress.js';
+import { canonicalAddress, compileTrust, createClientAddressResolver, prefixKey, rateLimitKey, type ClientAddressOf } from './clientAddress.js';
+import { createConnectionCounters, type ConnectionCounters } from './connectionCounters.js';
+import { ConnectionPool, type ConnectionPoolOptions } from './connectionPool.js';
+import { boundPipelining } from './pipelineBound.js';
 import { MESSAGES, clientErrorHandler, frameworkErrorHandler, installErrorHandling, type RequestGuard } from './errors.js';
 import { HttpError } from '../util/httpError.js';
 import { parkDeadlineChecksWhileIdle } from './deadlineChecks.js';
@@ -65,59 +70,45 @@ export function serverOptions(settings: Pick<ServerLimitSettings, 'requestTimeou
 }
 
 /**
- * Caps open connections: Node closes each connection over the cap right
- * after accepting it, so the ones already open keep being served.
+ * Node's own cap, kept as a backstop at twice the pool's: the pool (./connectionPool.ts) holds the
+ * cap itself (it must see a new connection to close an idle one for it), and a connection it has
+ * closed still counts for Node until its close event.
  */
-export function applyConnectionCap(server: Server, maxConnections: number): void {
-  if (maxConnections > 0) server.maxConnections = maxConnections;
+export function backstopConnectionCap(server: Server, maxConnections: number): void {
+  if (maxConnections > 0) server.maxConnections = 2 * maxConnections;
 }
 
-export interface ConnectionShareOptions {
-  /** Most connections one address (an IPv4 address, an IPv6 /64) may hold at once; 0: no share. */
-  perAddress: number;
-  /** Peers without a share (trusted reverse proxies: they carry many clients' requests). */
-  exempt: (peer: string) => boolean;
-  /** Told of each connection closed for being over the share, with the address's key. */
-  onRefused?: (key: string) => void;
-}
-
-/**
- * Closes a new connection at once when its address (keyed like the rate limit:
- * IPv4 address, IPv6 /64) already holds `perAddress` open connections. The
- * connections it holds keep being served; the others' slots stay free.
- */
-export function applyConnectionShare(server: Server, options: ConnectionShareOptions): void {
-  if (options.perAddress <= 0) return;
-  const open = new Map<string, number>();
-  server.on('connection', (socket: Socket) => {
-    const remote = socket.remoteAddress ?? '';
-    const peer = canonicalAddress(remote) ?? remote;
-    if (options.exempt(peer)) return;
-    const key = rateLimitKey(peer);
-    const count = (open.get(key) ?? 0) + 1;
-    if (count > options.perAddress) {
-      socket.destroy();
-      options.onRefused?.(key);
-      return;
-    }
-    open.set(key, count);
-    socket.once('close', () => {
-      const left = (open.get(key) ?? 1) - 1;
-      if (left === 0) open.delete(key);
-      else open.set(key, left);
-    });
-  });
-}
-
-/** The share as configured: trusted proxies exempt, each refusal logged at most once a minute per address. */
-export function connectionShareOptions(http: { maxConnectionsPerAddress: number; trustProxy: TrustProxySetting }, log: Logger): ConnectionShareOptions {
+/** The pool as configured: clients keyed like the rate limit (IPv6 by http.ipv6SharePrefix), trusted proxies exempt, refusals counted and logged at most once a minute per client. */
+export function connectionPoolOptions(
+  http: Pick<HttpSettings, 'maxConnections' | 'maxConnectionsPerAddress' | 'connectionReserve' | 'ipv6SharePrefix' | 'trustProxy'>,
+  log: Logger,
+  counters: ConnectionCounters,
+): ConnectionPoolOptions {
   const trust = compileTrust(http.trustProxy);
   const throttle = new LogThrottle(log);
+  const prefix = { ipv4: 32, ipv6: http.ipv6SharePrefix };
   return {
+    maxConnections: http.maxConnections,
     perAddress: http.maxConnectionsPerAddress,
+    reserve: http.maxConnections > 0 ? http.connectionReserve : 0,
+    clientOf: (peer) => prefixKey(peer, prefix),
     exempt: (peer) => trust?.(peer, 0) ?? false,
-    onRefused: (key) =>
-      throttle.warn(`connection-share:${key}`, { clientAddress: key, limit: http.maxConnectionsPerAddress }, 'HTTP connection closed: this address already holds http.maxConnectionsPerAddress connections'),
+    onRefused: (client, why) => {
+      counters.refused[why]++;
+      if (why === 'share') {
+        throttle.warn(`connection-share:${client}`, { clientAddress: client, limit: http.maxConnectionsPerAddress }, 'HTTP connection closed: this address already holds http.maxConnectionsPerAddress connections, none of them idle');
+      } else {
+        throttle.warn('connection-cap', { clientAddress: client, limit: http.maxConnections }, 'HTTP connection closed: http.maxConnections connections are open and none is idle (or only http.connectionReserve is left, kept for clients holding none)');
+      }
+    },
+    onEvicted: (client, why) => {
+      counters.evicted[why]++;
+      if (why === 'share') {
+        throttle.warn(`connection-share:${client}`, { clientAddress: client, limit: http.maxConnectionsPerAddress }, 'HTTP connection closed: this address opened more than http.maxConnectionsPerAddress connections; its oldest idle one gave way');
+      } else {
+        throttle.warn('connection-pressure', { limit: http.maxConnections, reserve: http.connectionReserve }, 'HTTP connections are nearly all taken (http.maxConnections, http.connectionReserve): the oldest idle ones give way to new ones');
+      }
+    },
   };
 }
 
@@ -134,17 +125,27 @@ export interface ServerLayerOptions {
   accessLogger?: Logger | undefined;
   /** Redis for rate-limit counters shared by every instance (http.rateLimitStore; omitted: in memory). */
   rateLimitRedis?: Redis | undefined;
+  /** What the connection pool and the pipelining bound did (shared with /metrics); a fresh one when omitted. */
+  connectionCounters?: ConnectionCounters | undefined;
 }
 
 /** The fastify instance with everything that runs before and around a route; no route yet. */
-export async function createServer({ http, access, logger, accessLogger, rateLimitRedis }: ServerLayerOptions): Promise<FastifyInstance> {
+export async function createServer({ http, access, logger, accessLogger, rateLimitRedis, connectionCounters }: ServerLayerOptions): Promise<FastifyInstance> {
   // Set once the rate limiter exists; requests the router rejects run it too.
   let guard: RequestGuard | undefined;
   const httpLogger = logger.child(HTTP_BINDINGS);
-  const app = createFastify(http, httpLogger, () => guard);
-  applyConnectionCap(app.server, http.maxConnections);
+  const counters = connectionCounters ?? createConnectionCounters();
+  const pool = new ConnectionPool(connectionPoolOptions(http, httpLogger, counters));
+  const bound = (handler: RequestListener) =>
+    boundPipelining(handler, { limit: http.maxPipelinedRequests, counters, busy: (socket) => pool.busy(socket), idle: (socket) => pool.idle(socket) });
+  const app = createFastify(http, httpLogger, () => guard, bound);
+  backstopConnectionCap(app.server, http.maxConnections);
+  closeServerOnClose(app);
   parkDeadlineChecksWhileIdle(app.server);
-  applyConnectionShare(app.server, connectionShareOptions(http, httpLogger));
+  app.server.on('connection', (socket: Socket) => {
+    const remote = socket.remoteAddress ?? '';
+    pool.admit(socket, canonicalAddress(remote) ?? remote);
+  });
   const clientAddressOf = createClientAddressResolver(http.trustProxy);
   app.decorate('clientAddressOf', clientAddressOf);
   installRequestHooks(app, http, access, clientAddressOf);
@@ -153,8 +154,33 @@ export async function createServer({ http, access, logger, accessLogger, rateLim
   return app;
 }
 
+/**
+ * The Node server fastify serves on: its deadlines (./serverOptions), and every request through
+ * `wrap` (the pipelining bound). fastify's serverFactory skips what it would set itself, so the
+ * timeouts are set here as fastify sets them (lib/server.js getServerInstance).
+ */
+function createNodeServer(http: HttpSettings, handler: RequestListener): Server {
+  const server = createHttpServer(serverOptions(http), handler);
+  server.keepAliveTimeout = http.keepAliveTimeoutMs;
+  server.requestTimeout = http.requestTimeoutMs;
+  server.setTimeout(http.connectionTimeoutMs);
+  return server;
+}
+
+/**
+ * fastify closes a server of its serverFactory only when its own listen() bound it (fastify.js, the
+ * onClose hook); listenHttp (./listen.ts) binds app.server itself, so app.close() closes it here.
+ * Node's close() closes the idle keep-alive connections and waits for the busy ones, as before.
+ */
+function closeServerOnClose(app: FastifyInstance): void {
+  app.addHook('onClose', (_instance, done) => {
+    if (!app.server.listening) return done();
+    app.server.close(() => done());
+  });
+}
+
 /** The fastify instance with its server limits; `guardOf` yields the request guard once it exists. */
-function createFastify(http: HttpSettings, httpLogger: Logger, guardOf: () => RequestGuard | undefined): FastifyInstance {
+function createFastify(http: HttpSettings, httpLogger: Logger, guardOf: () => RequestGuard | undefined, wrap: (handler: RequestListener) => RequestListener): FastifyInstance {
   // Typed as fastify's logger interface, so the instance is a plain FastifyInstance (no cast).
   const logger: FastifyBaseLogger = httpLogger;
   return Fastify({
@@ -167,7 +193,7 @@ function createFastify(http: HttpSettings, httpLogger: Logger, guardOf: () => Re
     trustProxy: false,
     bodyLimit: http.bodyLimitBytes,
     requestTimeout: http.requestTimeoutMs,
-    http: serverOptions(http),
+    serverFactory: (handler) => createNodeServer(http, wrap(handler)),
     clientErrorHandler,
     // fastify awaits the promise this handler returns (its type says void).
     // eslint-disable-next-line @typescript-eslint/no-misused-promises

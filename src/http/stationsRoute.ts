@@ -36,6 +36,12 @@ const summaryProperties = {
   last_reading_age_seconds: { type: ['integer', 'null'] },
   availability: { type: 'string', enum: ['online', 'offline'], description: "offline when the last reading is older than the station's freshness limit." },
   origin: { type: 'string', enum: ['measured', 'modelled'], description: 'modelled: a station without hardware whose readings come from Open-Meteo (format "open-meteo", docs/model.md).' },
+  topics_heard: {
+    type: ['object', 'null'],
+    required: ['subscribed', 'seen'],
+    properties: { subscribed: { type: 'string' }, seen: { type: 'array', items: { type: 'string' } } },
+    description: 'A station silent for 5 minutes while the embedded broker saw publishes under the same first topic level: its topic filter and the topics seen (the most recent last); null otherwise.',
+  },
 } as const;
 const summaryRequired = Object.keys(summaryProperties);
 
@@ -180,7 +186,7 @@ export const historyResponses = {
         from: { type: 'string', description: 'Start of the first step (ISO 8601, UTC).' },
         to: { type: 'string', description: 'End of the last step.' },
         time: { type: 'array', items: { type: 'integer' }, description: 'Start of each step, epoch seconds.' },
-        index: { ...nullableNumbers, description: 'Last index calculated in the step (kept in memory: empty after a restart).' },
+        index: { ...nullableNumbers, description: 'Last index calculated in the step (per minute in memory; per 10-minute slot across a restart).' },
         rain_mm: { ...nullableNumbers, description: 'Rain in the step, mm (stored); null where no reading reported rain.' },
         temperature: { ...nullableNumbers, description: '°C: mean of the readings (in memory), else the lowest stored minute temperature.' },
         dew_point: { ...nullableNumbers, description: '°C: reported, or from temperature and humidity (in memory).' },
@@ -264,8 +270,6 @@ async function stationsRoutes(app: FastifyInstance, deps: StationsOptions): Prom
       const query = parseHistoryQuery(hours, step);
       if (!query.ok) throw new HttpError(400, query.message);
       const nowMs = clock.now();
-      // Reading the state records its index (StationsView.state): the last step shows the current index.
-      view.state(station.id);
       const grid = stepGrid(minuteOf(nowMs), query.hours, query.stepMinutes);
       const endMinute = grid.firstMinute + grid.points * grid.stepMinutes;
       const buckets = view.buckets(station.id, grid.firstMinute * MINUTE_MS, endMinute * MINUTE_MS - 1);

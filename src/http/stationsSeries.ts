@@ -1,13 +1,13 @@
 /**
  * Downsampling for GET /v1/stations/{id}/history, pure: the query's limits,
  * the step grid, and one pass over the minute buckets (rain, lowest
- * temperature) and the recorder's minutes (temperature, humidity, dew point,
+ * temperature) and the chart recorder's minutes (temperature, humidity, dew point,
  * index) into one value per step. Work and response size are bounded by
  * MAX_HISTORY_POINTS and the 14-day retention.
  */
 import type { BucketRow } from '../history/stationHistory.js';
 import { RETENTION_MINUTES } from '../history/windows.js';
-import type { RecordedMinute, RecordedSeries } from './stationsRecorder.js';
+import type { RecordedMinute, RecordedSeries } from '../station/chartRecorder.js';
 
 /** The longest range: what the history keeps (14 days). */
 export const MAX_HISTORY_HOURS = RETENTION_MINUTES / 60;

@@ -1,17 +1,16 @@
 /**
  * What the status page's endpoints read about the stations (StationsView),
- * the daemon's implementation of it over the MQTT pipeline, and the pure
- * shaping of a station's published state into the endpoints' objects.
+ * the daemon's implementation of it over the station side's states and the
+ * chart recorder (src/station/chartRecorder.ts), and the pure shaping of a
+ * station's state into the endpoints' objects. Reading never changes
+ * anything: the recorder is fed by the pipeline, not by a request.
  */
 import { CHECK_NAMES } from '../core/index.js';
 import type { BucketRow } from '../history/stationHistory.js';
 import { MODELLED_FORMAT, type StationConfig } from '../ingest/types.js';
 import { PUBLIC_REASON_KEY, type StationStatePayload } from '../station/statePayload.js';
-import { historyOptionsFor } from '../config/historyOptions.js';
-import type { MqttSideConfig } from '../config/schema.js';
-import type { Database } from '../store/database.js';
+import type { ChartSeries, RecordedMinute } from '../station/chartRecorder.js';
 import { dataGaps, type DataGaps } from './dataGaps.js';
-import { StationsRecorder, type RecordedMinute } from './stationsRecorder.js';
 
 /** A configured station as the page lists it; `origin` "modelled": readings from a weather model (format "open-meteo"). */
 export interface StationListing {
@@ -24,7 +23,7 @@ export type Origin = 'measured' | 'modelled';
 /** Read-only station data for the status page routes. */
 export interface StationsView {
   stations(): ReadonlyArray<StationListing>;
-  /** The last state published for the station (undefined before the first calculation); records its index for the history. */
+  /** The last state computed for the station (undefined before the first calculation). */
   state(stationId: string): StationStatePayload | undefined;
   lastReadingAtMs(stationId: string): number | null;
   /** How old the last reading may be before the station counts as offline (its freshness limit). */
@@ -33,7 +32,7 @@ export interface StationsView {
   forEachMinute(stationId: string, fromMinute: number, toMinute: number, visit: RecordedMinute): void;
 }
 
-/** No stations (MQTT off, or a test of other routes): the page says so. */
+/** No stations (none configured, or a test of other routes): the page says so. */
 export const NO_STATIONS: StationsView = {
   stations: () => [],
   state: () => undefined,
@@ -46,43 +45,25 @@ export const NO_STATIONS: StationsView = {
 export interface StationsViewDeps {
   stations: readonly StationConfig[];
   freshnessMs(station: StationConfig): number;
-  /** The MQTT service's last published state (undefined while it has not started). */
+  /** The station side's last computed state (undefined before the first). */
   stateOf(stationId: string): StationStatePayload | undefined;
-  recorder: StationsRecorder;
+  /** The chart series the pipeline records (src/station/chartRecorder.ts), read only. */
+  series: ChartSeries;
 }
 
 export function createStationsView(deps: StationsViewDeps): StationsView {
   const byId = new Map(deps.stations.map((station) => [station.id, station]));
   return {
     stations: () => deps.stations.map(({ id, name, format }) => ({ id, name, origin: format === MODELLED_FORMAT ? 'modelled' : 'measured' })),
-    state: (stationId) => {
-      deps.recorder.noteState(stationId);
-      return deps.stateOf(stationId);
-    },
-    lastReadingAtMs: (stationId) => deps.recorder.history?.lastReadingAtMs(stationId) ?? null,
+    state: (stationId) => deps.stateOf(stationId),
+    lastReadingAtMs: (stationId) => deps.series.history?.lastReadingAtMs(stationId) ?? null,
     freshnessMs: (stationId) => {
       const station = byId.get(stationId);
       return station ? deps.freshnessMs(station) : 0;
     },
-    buckets: (stationId, fromMs, toMs) => deps.recorder.history?.buckets(stationId, fromMs, toMs) ?? [],
-    forEachMinute: (stationId, fromMinute, toMinute, visit) => deps.recorder.forEachMinute(stationId, fromMinute, toMinute, visit),
+    buckets: (stationId, fromMs, toMs) => deps.series.history?.buckets(stationId, fromMs, toMs) ?? [],
+    forEachMinute: (stationId, fromMinute, toMinute, visit) => deps.series.forEachMinute(stationId, fromMinute, toMinute, visit),
   };
-}
-
-/**
- * For the composition root: the recorder (a StationUnit of the station pipeline) and the view over
- * it (for buildApp). The pipeline runs whenever stations are configured, MQTT or not (direct
- * uploads feed it with MQTT off), so the view lists every configured station. `database`: where the
- * chart series outlive a restart (open once the station side starts).
- */
-export function statusPageSources(
-  config: MqttSideConfig,
-  stateOf: (stationId: string) => StationStatePayload | undefined,
-  database?: () => Database,
-): { recorder: StationsRecorder; view: StationsView } {
-  const recorder = new StationsRecorder(stateOf, database && { database, stations: config.stations.map((station) => station.id) });
-  const view = createStationsView({ stations: config.stations, freshnessMs: (station) => historyOptionsFor(config, station).freshnessMs, stateOf, recorder });
-  return { recorder, view };
 }
 
 export type Availability = 'online' | 'offline';
@@ -100,6 +81,8 @@ export interface StationSummary {
   last_reading_age_seconds: number | null;
   availability: Availability;
   origin: Origin;
+  /** A silent station's filter and the topics the embedded broker saw near it (state `topics_heard`, src/station/topicsHeard.ts), or null. */
+  topics_heard: { subscribed: string; seen: string[] } | null;
 }
 
 export interface CheckSummary {
@@ -174,7 +157,14 @@ export function summarize(view: StationsView, station: StationListing, nowMs: nu
     last_reading_age_seconds: lastMs === null ? null : Math.max(0, Math.round((nowMs - lastMs) / 1000)),
     availability: online ? 'online' : 'offline',
     origin: station.origin ?? 'measured',
+    topics_heard: topicsHeard(state?.topics_heard),
   };
+}
+
+/** The state's `topics_heard`, read defensively; null when absent or malformed. */
+function topicsHeard(value: unknown): StationSummary['topics_heard'] {
+  if (!isRecord(value) || typeof value.subscribed !== 'string' || !Array.isArray(value.seen)) return null;
+  return { subscribed: value.subscribed, seen: value.seen.filter((topic): topic is string => typeof topic === 'string') };
 }
 
 function checkSummaries(checks: unknown): CheckSummary[] {
@@ -192,29 +182,20 @@ function checkSummaries(checks: unknown): CheckSummary[] {
   });
 }
 
-/**
- * The forecast unit's state fragment, read defensively (it may be absent or
- * change shape): next_window {start, end, min_index}, rain_expected_in_minutes,
- * and hours as [{time|start, index|index_score}] or {iso time: index}.
- */
-export function forecastSummary(fragment: unknown): ForecastSummary | null {
-  if (!isRecord(fragment)) return null;
-  const window = isRecord(fragment.next_window) ? fragment.next_window : undefined;
+/** The page's summary of the forecast unit's typed state (`forecast`, typed by the unit's StationStateFields): at most 14 days of hours with an index. */
+export function forecastSummary(forecast: StationStatePayload['forecast']): ForecastSummary | null {
+  if (forecast === undefined) return null;
+  const window = forecast.next_window;
   const start = isoTime(window?.start);
   const end = isoTime(window?.end);
-  const entries: Array<[unknown, unknown]> = Array.isArray(fragment.hours)
-    ? fragment.hours.filter(isRecord).map((hour) => [hour.time ?? hour.start, hour.index ?? hour.index_score])
-    : isRecord(fragment.hours)
-      ? Object.entries(fragment.hours)
-      : [];
-  const hours = entries
-    .map(([time, index]) => ({ time: isoTime(time), index: numberOrNull(index) }))
+  const hours = forecast.hours
+    .map((hour) => ({ time: isoTime(hour.time), index: hour.index }))
     .filter((hour): hour is { time: string; index: number } => hour.time !== null && hour.index !== null)
     .slice(0, 14 * 24);
   return {
-    available: fragment.available !== false,
-    next_window: start !== null && end !== null ? { start, end, min_index: numberOrNull(window?.min_index) } : null,
-    rain_expected_in_minutes: numberOrNull(fragment.rain_expected_in_minutes),
+    available: forecast.available,
+    next_window: start !== null && end !== null ? { start, end, min_index: window?.min_index ?? null } : null,
+    rain_expected_in_minutes: forecast.rain_expected_in_minutes,
     hours,
   };
 }
@@ -232,24 +213,22 @@ export function detail(view: StationsView, station: StationListing, nowMs: numbe
     missing_fields: strings(state?.missing_fields ?? error?.missing),
     withheld_fields: withheldStrings,
     data_gaps: dataGaps(strings(state?.missing_fields ?? error?.missing), withheldStrings, isRecord(state?.history_coverage) ? state.history_coverage : {}, state?.last_reading_at != null),
-    limiting_check: stringOrNull(scoreBasis.limiting_check),
+    limiting_check: stringOrNull((scoreBasis as Loose).limiting_check),
     checks: checkSummaries(state?.checks),
     error: error ? { code: stringOrNull(error.code), message: stringOrNull(error.message) ?? '', missing: strings(error.missing) } : null,
     forecast: forecastSummary(state?.forecast),
     last_upload_refused: lastUploadRefused(state?.last_upload_refused),
-    source_message: isRecord(state?.modelled) ? stringOrNull(state.modelled.message) : null,
-    source_status: isRecord(state?.modelled) ? stringOrNull(state.modelled.status) : null,
-    source_error: isRecord(state?.modelled) ? stringOrNull(state.modelled.last_error) : null,
-    source_since: isRecord(state?.modelled) ? stringOrNull(state.modelled.failing_since) : null,
+    source_message: state?.modelled?.message ?? null,
+    source_status: state?.modelled?.status ?? null,
+    source_error: state?.modelled?.last_error ?? null,
+    source_since: state?.modelled?.failing_since ?? null,
     rain_source: summary.origin === 'modelled' || state?.rain_source === 'model' ? 'model' : state ? 'gauge' : null,
   };
 }
 
-/** The state's `last_upload_refused`, read defensively; null when absent or malformed. */
-export function lastUploadRefused(value: unknown): StationDetail['last_upload_refused'] {
-  if (!isRecord(value)) return null;
-  const at = isoTime(value.at);
-  const reason = stringOrNull(value.reason);
-  if (at === null || reason === null) return null;
-  return { at, protocol: stringOrNull(value.protocol) ?? '', outcome: stringOrNull(value.outcome) ?? '', reason, count: numberOrNull(value.count) ?? 1 };
+/** The upload refusals' typed state (`last_upload_refused`, src/station/uploadRefusals.ts), its time as the page's ISO form; null when absent. */
+export function lastUploadRefused(refused: StationStatePayload['last_upload_refused']): StationDetail['last_upload_refused'] {
+  const at = isoTime(refused?.at);
+  if (refused === undefined || at === null) return null;
+  return { at, protocol: refused.protocol, outcome: refused.outcome, reason: refused.reason, count: refused.count };
 }

@@ -223,7 +223,7 @@ export function stationsProblems(raw: unknown, units: readonly UnitStationKey[] 
   return problems;
 }
 
-/** Convict format (called with the value and its schema): throws one message listing every problem. */
+/** Convict format (called with the value and its schema): throws one message listing every problem, one a line (each names its station and key). */
 export function validateStations(raw: unknown): void {
   stationsValidator([])(raw);
 }
@@ -232,7 +232,7 @@ export function validateStations(raw: unknown): void {
 export function stationsValidator(units: readonly UnitStationKey[]): (raw: unknown) => void {
   return (raw) => {
     const problems = stationsProblems(raw, units);
-    if (problems.length > 0) throw new Error(problems.join('; '));
+    if (problems.length > 0) throw new Error(problems.join('\n'));
   };
 }
 

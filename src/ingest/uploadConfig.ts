@@ -17,6 +17,22 @@ export const UPLOAD_KEYS: Readonly<Record<string, readonly string[]>> = {
 /** WU station ids are short letters and digits (e.g. KCASANFR123); leave room for other services' ids. */
 const STATION_ID = /^[\x21-\x7e]{1,64}$/;
 
+/**
+ * The fix for an upload block written for the other protocol: its keys name the format it needs
+ * (a PASSKEY: Ecowitt gateways and Ambient consoles; an ID and PASSWORD: the Weather Underground protocol).
+ */
+const OTHER_FORMAT_FIX: Readonly<Record<string, { key: string; fix: string }>> = {
+  wunderground: {
+    key: 'passkeySha256',
+    fix: 'a PASSKEY (an Ecowitt gateway, or an Ambient console\'s MAC) is matched by format "ecowitt-http": set this station\'s "format" to "ecowitt-http" and keep "upload": {"passkeySha256": "..."}; '
+      + 'it takes the console\'s uploads on either path, http.ecowittUploadPath and /weatherstation/updateweatherstation.php ("mowability upload-secret ambient" prints the line for an Ambient MAC)',
+  },
+  'ecowitt-http': {
+    key: 'passwordSha256',
+    fix: 'a station ID and PASSWORD are matched by format "wunderground": set this station\'s "format" to "wunderground" with "upload": {"stationId": "...", "passwordSha256": "..."} ("mowability upload-secret wunderground STATION_ID" prints it)',
+  },
+};
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -29,6 +45,10 @@ export function uploadProblems(format: unknown, upload: unknown, problem: Proble
   }
   const example = keys.map((key) => `"${key}": "..."`).join(', ');
   if (!isPlainObject(upload)) return problem('upload', `is required for format "${String(format)}": {${example}}; ${HINT}`);
+  const other = OTHER_FORMAT_FIX[String(format)]!;
+  if (Object.hasOwn(upload, other.key) && !keys.some((key) => Object.hasOwn(upload, key))) {
+    return problem(`upload.${other.key}`, `is not used by format "${String(format)}": ${other.fix}`);
+  }
   for (const key of Object.keys(upload)) if (!keys.includes(key)) problem(`upload.${key}`, `is not allowed for format "${String(format)}" (only ${keys.join(', ')})`);
   for (const key of keys) {
     const value = upload[key];

@@ -8,7 +8,8 @@
  */
 import { parseNoiseHours, type QuietHoursSettings } from '../core/lawn/quietHours.js';
 import type { LawnProfile } from '../core/types.js';
-import { defineStationUnit, provide, quietHoursService, unitSettingsOf, type StationUnit } from '../station/unit.js';
+import { defineStationUnit, type StationUnit } from '../station/unit.js';
+import { unitSettingsOf } from '../station/unitBuilder.js';
 import type { Clock } from '../util/clock.js';
 import type { Logger } from 'pino';
 import type { StationLocation } from '../ingest/types.js';
@@ -52,8 +53,14 @@ export function quietHoursSettings(settings: LawnMemorySettings, timeZone: strin
   };
 }
 
+/** What the lawn memory offers the modules after it (src/daemon.ts wires it into the forecast). */
+export interface LawnMemoryOffer {
+  /** The quiet hours mowing honours, with the holiday calendar it starts; undefined when it is off. */
+  readonly quietHours: QuietHoursSettings | undefined;
+}
+
 /** The station unit module: settings, the `mower` key, and the units built from them (none when `lawnMemory.enabled` is false or without a store). */
-export const lawnMemoryUnit = defineStationUnit<LawnMemorySettings, MowerConfig | undefined, StationUnit[]>({
+export const lawnMemoryUnit = defineStationUnit<LawnMemorySettings, MowerConfig | undefined, StationUnit[], undefined, LawnMemoryOffer>({
   name: 'lawn',
   config: {
     settings: { key: 'lawnMemory', schema: lawnMemorySchema, problems: lawnSettingsProblems },
@@ -81,11 +88,8 @@ export const lawnMemoryUnit = defineStationUnit<LawnMemorySettings, MowerConfig 
     const mower = new MowerStateSources(mowers, (station, atMs, source) => lawnUnit.recordCut(station, atMs, source), log, () => clock.now());
     return [...(holidays ? [holidays] : []), lawnUnit, ...(mower.configured ? [mower] : [])];
   },
-  // The forecast's windows honour the same quiet hours (src/forecast/forecastModule.ts).
-  provides: {
-    services: [quietHoursService],
-    values: (_units, { settings, clock, calculationContext }) => [provide(quietHoursService, quietHoursOf(settings, calculationContext(0).timeZone, clock))],
-  },
+  // The forecast's windows honour the same quiet hours (wired in src/daemon.ts).
+  provides: (_units, { settings, clock, calculationContext }) => ({ quietHours: quietHoursOf(settings, calculationContext(0).timeZone, clock) }),
 });
 
 /** `lawnMemory.*` of a loaded configuration (its defaults when it was loaded without the unit). */

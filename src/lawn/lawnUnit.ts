@@ -240,3 +240,11 @@ export class LawnMemoryUnit implements StationUnit {
 export function nightBanPublicReason(marginMinutes: number): string {
   return quietCauseText({ kind: 'night', fromMs: 0, toMs: 0, marginMinutes }, 'en', 'UTC', true);
 }
+
+/** The state key this unit owns (src/station/statePayload.ts). */
+declare module '../station/statePayload.js' {
+  interface StationStateFields {
+    /** The lawn memory: blade and soil water, growth since the last cut. */
+    lawn: LawnStatus & { soil_moisture_source: SoilMoistureSource };
+  }
+}

@@ -97,3 +97,11 @@ export class MowerStateSources implements StationUnit {
     return this.counters;
   }
 }
+
+/** The state key this unit owns (src/station/statePayload.ts). */
+declare module '../station/statePayload.js' {
+  interface StationStateFields {
+    /** The mower state source (stations with `mower`). */
+    mower: MowerStatus;
+  }
+}

@@ -66,10 +66,8 @@ export class QuietHolds {
 
 /** The hold's reasons; the night ban's times are the station's sunset and sunrise, which locate it: pages anyone may read get none. */
 function holdOf(cause: QuietCause, timeZone: string): MowableHold {
-  const reason = quietCauseText(cause, 'en', timeZone);
-  const reasonDe = quietCauseText(cause, 'de', timeZone);
-  if (cause.kind !== 'night' && cause.kind !== 'polar_night') return Object.freeze({ code: QUIET_HOURS_CODE, reason, reasonDe });
-  const publicReason = quietCauseText(cause, 'en', timeZone, true);
-  const publicReasonDe = quietCauseText(cause, 'de', timeZone, true);
-  return Object.freeze({ code: QUIET_HOURS_CODE, reason, reasonDe, publicReason, publicReasonDe });
+  const reason = Object.freeze({ en: quietCauseText(cause, 'en', timeZone), de: quietCauseText(cause, 'de', timeZone) });
+  if (cause.kind !== 'night' && cause.kind !== 'polar_night') return Object.freeze({ code: QUIET_HOURS_CODE, reason });
+  const publicReason = Object.freeze({ en: quietCauseText(cause, 'en', timeZone, true), de: quietCauseText(cause, 'de', timeZone, true) });
+  return Object.freeze({ code: QUIET_HOURS_CODE, reason, publicReason });
 }

@@ -5,6 +5,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { Counter, Gauge, type Registry } from 'prom-client';
+import type { ConnectionCounters } from '../http/connectionCounters.js';
 import type { MetricsOptions } from './options.js';
 
 const PREFIX = 'mowability_';
@@ -19,8 +20,40 @@ async function fileBytes(path: string): Promise<number> {
   }
 }
 
+/** The HTTP connection pool's and pipelining bound's counters (src/http/connectionCounters.ts). */
+function registerHttpConnectionMetrics(registry: Registry, source: () => Readonly<ConnectionCounters>): void {
+  new Counter({
+    name: `${PREFIX}http_connections_closed_total`,
+    help:
+      'HTTP connections the server closed to protect the others, by action and reason: refused (a new connection closed unserved: share = the client already held ' +
+      'http.maxConnectionsPerAddress busy connections, cap = http.maxConnections reached with nothing idle to close), evicted (an idle connection closed for a new one: ' +
+      'share = for the same client, cap = under pressure near http.maxConnections), dropped (pipelining = far more than http.maxPipelinedRequests requests waiting unread).',
+    labelNames: ['action', 'reason'] as const,
+    registers: [registry],
+    collect() {
+      const counts = source();
+      this.reset();
+      for (const reason of ['share', 'cap'] as const) {
+        this.inc({ action: 'refused', reason }, counts.refused[reason]);
+        this.inc({ action: 'evicted', reason }, counts.evicted[reason]);
+      }
+      this.inc({ action: 'dropped', reason: 'pipelining' }, counts.dropped);
+    },
+  });
+  new Counter({
+    name: `${PREFIX}http_connections_paused_total`,
+    help: 'Times an HTTP connection was no longer read because http.maxPipelinedRequests of its requests were unanswered (read again once they are).',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(source().paused);
+    },
+  });
+}
+
 export function registerDaemonMetrics(registry: Registry, options: MetricsOptions): void {
-  const { uploads, stationReadings, stationMessages, databasePath } = options;
+  const { uploads, stationReadings, stationMessages, databasePath, httpConnections } = options;
+  if (httpConnections) registerHttpConnectionMetrics(registry, httpConnections);
   if (stationMessages) {
     new Counter({
       name: `${PREFIX}station_messages_total`,

@@ -1,4 +1,5 @@
 /** What the metrics registry reads at scrape time (src/metrics/registry.ts). */
+import type { ConnectionCounters } from '../http/connectionCounters.js';
 import type { UploadCount } from '../http/uploadsCounters.js';
 import type { MqttStats } from '../mqtt/service.js';
 import type { IngestCounters } from '../station/stationIngest.js';
@@ -8,6 +9,8 @@ import type { ClockWatchStats, TickSource } from '../util/clockWatch.js';
 export interface MetricsOptions {
   /** The MQTT bridge's counters; undefined while MQTT is off or starting. */
   mqttStats?: () => MqttStats | undefined;
+  /** What the HTTP connection pool and pipelining bound did: connections refused, evicted, paused, dropped. */
+  httpConnections?: () => Readonly<ConnectionCounters>;
   /** What became of direct station uploads, by protocol, station and outcome. */
   uploads?: () => readonly UploadCount[];
   /** What became of each station's messages and readings (MQTT and uploads), by station id. */

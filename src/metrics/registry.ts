@@ -28,7 +28,7 @@ export interface Metrics extends RequestMetrics {
   readonly registry: Registry;
 }
 
-type MqttGaugeName = 'connected' | 'brokerRetainedMessages' | 'brokerRetainedBytes' | 'brokerClients';
+type MqttGaugeName = 'connected' | 'brokerRetainedMessages' | 'brokerRetainedBytes' | 'brokerInflightBytes' | 'brokerClients';
 /** The clock's figures have their own metrics (src/metrics/daemonMetrics.ts), with MQTT on or off. */
 type MqttCounterName = Exclude<keyof MqttStats, MqttGaugeName | 'clockSteps' | 'clockSync' | 'units'>;
 
@@ -49,6 +49,8 @@ const MQTT_COUNTERS: Record<MqttCounterName, [name: string, help: string]> = {
   brokerRetainDropped: ['broker_retain_dropped_total', 'Retained publishes of other clients to command or relay topics, delivered without the retain flag.'],
   brokerSubscribeRefused: ['broker_subscribe_refused_total', 'SUBSCRIBE packets refused by broker.maxFiltersPerSubscribe or broker.maxSubscriptionsPerClient.'],
   brokerQueueDropped: ['broker_queue_dropped_total', 'QoS 1/2 messages not queued for an offline persistent session past broker.maxQueued*PerSession.'],
+  brokerSlowClientsDropped: ['broker_slow_clients_dropped_total', 'Clients disconnected for leaving too much unread (broker.maxOutgoingBytesPerClient, broker.slowClientSeconds), so that they hold back nobody else.'],
+  brokerInflightRefused: ['broker_inflight_refused_total', 'Inbound QoS 2 messages refused (sender disconnected) by broker.maxInflightBytes.'],
   brokerSessionsEvicted: ['broker_sessions_evicted_total', 'Offline persistent sessions dropped to make room under broker.maxPersistentSessions.'],
 };
 
@@ -56,6 +58,7 @@ const MQTT_GAUGES: Record<MqttGaugeName, [name: string, help: string]> = {
   connected: ['mqtt_connected', '1 while the bridge is connected to its broker.'],
   brokerRetainedMessages: ['broker_retained_messages', 'Retained messages of other clients held by the embedded broker.'],
   brokerRetainedBytes: ['broker_retained_bytes', 'Payload bytes of those retained messages.'],
+  brokerInflightBytes: ['broker_inflight_bytes', 'Payload bytes of inbound QoS 2 messages awaiting PUBREL, all clients together.'],
   brokerClients: ['broker_clients', "Open client connections of the embedded broker (the daemon uses it in process, without one)."],
 };
 

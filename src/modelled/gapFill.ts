@@ -233,3 +233,14 @@ function rainOnly(reading: Reading, values: Reading['values']): Reading {
     ...(rainDeltaMm === undefined ? {} : { rainDeltaMm }), ...(payloadTimeMs === undefined ? {} : { payloadTimeMs }),
   };
 }
+
+/** The state keys this unit owns (src/station/statePayload.ts). */
+declare module '../station/statePayload.js' {
+  interface StationStateFields {
+    /** The fields filled from the model, for the checks' "modelliert" lines (src/station/modelledReasons.ts). */
+    estimated_fields: GapFillField[];
+    /** Where the rain comes from: `model` when gap filling replaces a broken gauge. */
+    rain_source: RainSource;
+    gap_fill: Record<string, unknown>;
+  }
+}

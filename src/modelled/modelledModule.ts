@@ -1,17 +1,17 @@
 /**
  * Modelled stations and gap filling as one station unit module (src/station/unit.ts, docs/units.md):
  * both ask Open-Meteo with the forecast's connection settings (`forecast.*`, the fragment they share
- * with the forecast module), hand readings into the pipeline through the station side's `readings`
- * service (the same path as uploads), and carry a station's Open-Meteo forecast in the same request:
- * they provide the forecast carrier service the forecast module, listed after this one, uses.
+ * with the forecast module), hand readings into the pipeline through the station side's acceptReading
+ * (the same path as uploads; wired in src/daemon.ts), and carry a station's Open-Meteo forecast in the
+ * same request: they provide the forecast carrier the forecast module, listed after this one, is wired with.
  * The module owns the station key `gapFill`; modelled stations are those of format "open-meteo".
  */
 import { FORECAST_SETTINGS, type ForecastSettings } from '../config/openMeteoSettings.js';
-import type { CachedForecast } from '../store/forecastStore.js';
+import type { CachedForecast, ForecastCarrier } from '../store/forecastStore.js';
 import { gapFillProblems } from '../ingest/modelledConfig.js';
 import type { GapFillConfig } from '../ingest/types.js';
-import { readingsService } from '../station/facade.js';
-import { defineStationUnit, forecastCarrierService, provide, type ForecastCarrier, type StationUnit, type UnitStation } from '../station/unit.js';
+import type { AcceptReading } from '../station/facade.js';
+import { defineStationUnit, type StationUnit, type UnitStation } from '../station/unit.js';
 import { packageVersion } from '../util/packageVersion.js';
 import { GapFillUnit } from './gapFill.js';
 import { isModelled, ModelledStationUnit, type ModelledSettings, type ModelledStationConfig } from './modelledUnit.js';
@@ -52,12 +52,22 @@ class Carried implements ForecastCarrier, StationUnit {
 }
 
 /** Modelled stations (state `origin`, `modelled`) and gap filling (`estimated_fields`, `rain_source`), in that order. */
-export const modelledModule = defineStationUnit<ForecastSettings, GapFillConfig | undefined, readonly [ModelledStationUnit, GapFillUnit, Carried]>({
+/** What the modelled module is wired with (src/daemon.ts): the station side's acceptReading; undefined when built without one. */
+export interface ModelledNeeds {
+  readonly readings: AcceptReading | undefined;
+}
+
+/** What it offers the modules after it. */
+export interface ModelledOffer {
+  readonly carrier: ForecastCarrier;
+}
+
+export const modelledModule = defineStationUnit<ForecastSettings, GapFillConfig | undefined, readonly [ModelledStationUnit, GapFillUnit, Carried], ModelledNeeds, ModelledOffer>({
   name: 'modelled',
   config: { settings: FORECAST_SETTINGS, station: { key: 'gapFill', problems: (value, problem, station) => gapFillProblems(value, station.location, problem) } },
   // Every station: a modelled one is known by its format, a gap-filled one by its key.
   everyStation: true,
-  create: ({ settings, stations, log, clock, use, calculationContext }) => {
+  create: ({ settings, stations, log, clock, calculationContext }, { readings }) => {
     const configs = stations.map(stationConfig);
     const carried = new Carried(configs);
     const options = {
@@ -70,11 +80,9 @@ export const modelledModule = defineStationUnit<ForecastSettings, GapFillConfig 
       timeZone: calculationContext(0).timeZone,
     };
     const needsReadings = configs.some((station) => isModelled(station) || station.gapFill !== undefined);
-    const accept = needsReadings ? use(readingsService) : () => 'not_running' as const;
+    if (needsReadings && readings === undefined) throw new Error('station unit "modelled" hands in readings (a modelled or gap-filled station is configured) but was built without the station side\'s acceptReading: wire it with `readings` (src/daemon.ts)');
+    const accept: AcceptReading = readings ?? (() => 'not_running' as const);
     return [new ModelledStationUnit({ ...options, accept }), new GapFillUnit({ ...options, accept, carriesForecast: (stationId) => carried.carries(stationId) }), carried] as const;
   },
-  provides: {
-    services: [forecastCarrierService],
-    values: ([, , carried]) => [provide(forecastCarrierService, { carry: (stationId, deliver) => carried.carry(stationId, deliver) })],
-  },
+  provides: ([, , carried]) => ({ carrier: { carry: (stationId, deliver) => carried.carry(stationId, deliver) } }),
 });

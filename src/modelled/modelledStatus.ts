@@ -75,8 +75,16 @@ export function outageSentence(failingSinceMs: number, nowMs: number, timeZone: 
     : `the weather provider Open-Meteo is unreachable since ${since}, retrying`;
 }
 
+/**
+ * A refused redirect (../openmeteo/redirects.ts) is a setting to fix, not a passing outage: the
+ * outage sentence then carries the client's own words, which name forecast.openMeteoUrl.
+ */
+function fixHint(progress: ModelledProgress): string {
+  return progress.lastError !== undefined && /redirect/.test(progress.lastError) ? ` (${progress.lastError})` : '';
+}
+
 function messageOf(status: ModelledStatus, progress: ModelledProgress, nowMs: number, timeZone: string): string {
-  const outage = (): string => outageSentence(progress.failingSinceMs ?? nowMs, nowMs, timeZone, 'en');
+  const outage = (): string => `${outageSentence(progress.failingSinceMs ?? nowMs, nowMs, timeZone, 'en')}${fixHint(progress)}`;
   switch (status) {
     case 'waiting':
       return 'no data yet (waiting for the first answer from Open-Meteo)';

@@ -145,7 +145,7 @@ export class ModelledStationUnit implements StationUnit {
     if (!progress || progress.failures === 0) return undefined;
     const sinceMs = progress.failingSinceMs ?? nowMs;
     const timeZone = this.#options.timeZone ?? 'UTC';
-    return { code: 'provider_unreachable', reason: outageSentence(sinceMs, nowMs, timeZone, 'en'), reasonDe: outageSentence(sinceMs, nowMs, timeZone, 'de'), sourceOutage: true };
+    return { code: 'provider_unreachable', reason: { en: outageSentence(sinceMs, nowMs, timeZone, 'en'), de: outageSentence(sinceMs, nowMs, timeZone, 'de') }, sourceOutage: true };
   }
 
   stats(): Readonly<ModelledCounters> {
@@ -153,3 +153,12 @@ export class ModelledStationUnit implements StationUnit {
   }
 }
 
+/** The state keys this unit owns (src/station/statePayload.ts). */
+declare module '../station/statePayload.js' {
+  interface StationStateFields {
+    /** `modelled`: readings from a weather model, not sensors (format "open-meteo"). */
+    origin: 'modelled';
+    /** The provider's status (src/modelled/modelledStatus.ts). */
+    modelled: ModelledView;
+  }
+}

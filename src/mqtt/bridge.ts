@@ -17,6 +17,7 @@ import { mqttHealth, type MqttHealth } from './health.js';
 import type { BridgeConnection } from './publisher.js';
 import type { MqttSideConfig } from './settings.js';
 import { BRIDGE_STATE_TOPIC } from '../homeassistant/bridgeEntities.js';
+import { AccessProbe, describeFindings } from './accessProbe.js';
 
 export interface BridgeOptions {
   config: MqttSideConfig;
@@ -39,6 +40,8 @@ export class MqttBridge implements LifecycleComponent {
   #connection: BridgeConnection | undefined;
   #running = false;
   #connectedOnce = false;
+  /** The ACL check by round trip, on an external broker only (the embedded one is used in process). */
+  #probe: AccessProbe | undefined;
 
   constructor(options: BridgeOptions) {
     this.#options = options;
@@ -62,7 +65,22 @@ export class MqttBridge implements LifecycleComponent {
       if (stations) stations.push(station);
       else byTopic.set(station.topic, [station]);
     }
-    for (const [filter, stations] of byTopic) connection.subscribe(filter, (topic, payload, retained) => pipeline.handleSharedMessage(stations, topic, payload, retained));
+    const probe = broker ? undefined : new AccessProbe({ clock: this.#options.clock, ownTopic: connection.topic(BRIDGE_STATE_TOPIC) });
+    this.#probe = probe;
+    if (probe) {
+      // Before the handler below publishes "online": every connect starts the round trip anew.
+      connection.onConnect(() => probe.connected());
+      connection.subscribe(probe.ownTopic, (_topic, payload, retained) => probe.ownMessage(payload, retained));
+      probe.start(this.#options.log, this.#accountName(false), () => connection.connected);
+    }
+    for (const [filter, stations] of byTopic) {
+      // Only topics a station publishes to over MQTT (not a modelled station's none, not an upload relay).
+      if (filter && !stations.some((station) => station.topic === uploadRelayTopic(station.id))) probe?.watch(filter);
+      connection.subscribe(filter, (topic, payload, retained) => {
+        probe?.delivered(filter);
+        return pipeline.handleSharedMessage(stations, topic, payload, retained);
+      });
+    }
     for (const unit of pipeline.units) unit.subscribe?.(connection, (stationId) => pipeline.scheduleRecompute(stationId));
     discovery.onBirth(connection, () => {
       if (this.#running) this.publishEverything();
@@ -81,8 +99,16 @@ export class MqttBridge implements LifecycleComponent {
     }
   }
 
+  /** The broker account as the ACL lines name it: by name in the log, by setting where anyone can read it (/health). */
+  #accountName(publicly: boolean): string {
+    const username = this.#options.config.mqtt.username;
+    if (username === '') return 'anonymous clients (mqtt.username is empty)';
+    return publicly ? "this daemon's account (mqtt.username)" : `account "${username}" (mqtt.username)`;
+  }
+
   async stop(): Promise<void> {
     this.#running = false;
+    this.#probe?.stop();
     this.#options.discovery.stop();
     await this.#connection?.stop('offline');
     this.#connection = undefined;
@@ -104,6 +130,15 @@ export class MqttBridge implements LifecycleComponent {
 
   health(): MqttHealth {
     const broker = this.#options.broker;
-    return mqttHealth({ running: this.#running, embedded: broker !== undefined, brokerListening: (broker?.port ?? 0) > 0, connected: this.#connection?.connected ?? false, connectedOnce: this.#connectedOnce });
+    const findings = this.#probe?.findings();
+    return mqttHealth({
+      running: this.#running,
+      embedded: broker !== undefined,
+      brokerListening: (broker?.port ?? 0) > 0,
+      connected: this.#connection?.connected ?? false,
+      connectedOnce: this.#connectedOnce,
+      problem: this.#connection?.problem,
+      ...(findings ? { accessDenied: findings.own !== undefined, access: describeFindings(findings, this.#accountName(true)) } : {}),
+    });
   }
 }

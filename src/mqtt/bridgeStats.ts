@@ -25,6 +25,11 @@ export interface MqttStats extends PipelineStats {
   brokerSubscribeRefused: number;
   /** QoS 1/2 messages not queued for an offline persistent session past broker.maxQueued*PerSession. */
   brokerQueueDropped: number;
+  /** Clients disconnected for leaving too much unread (broker.maxOutgoingBytesPerClient, broker.slowClientSeconds). */
+  brokerSlowClientsDropped: number;
+  /** Payload bytes of inbound QoS 2 messages awaiting PUBREL (all clients), and those refused by broker.maxInflightBytes. */
+  brokerInflightBytes: number;
+  brokerInflightRefused: number;
   /** Offline persistent sessions dropped to make room under broker.maxPersistentSessions. */
   brokerSessionsEvicted: number;
   /** Open client connections of the embedded broker (the daemon uses it in process and holds none); 0 with an external broker. */
@@ -37,7 +42,7 @@ export interface MqttStats extends PipelineStats {
 export interface StatsSources {
   pipeline: { stats(): PipelineStats };
   connection: PublisherRef;
-  broker: Pick<EmbeddedBroker, 'rejectedPublishes' | 'refusedConnections' | 'retainedRefused' | 'retainDropped' | 'subscribeRefused' | 'sessions' | 'retained' | 'openConnections'> | undefined;
+  broker: Pick<EmbeddedBroker, 'rejectedPublishes' | 'refusedConnections' | 'retainedRefused' | 'retainDropped' | 'subscribeRefused' | 'slowClientsDropped' | 'inflight' | 'sessions' | 'retained' | 'openConnections'> | undefined;
   clock?: { stats(): ClockWatchStats } | undefined;
 }
 
@@ -53,6 +58,9 @@ export function bridgeStats({ pipeline, connection, broker, clock }: StatsSource
     brokerRetainedBytes: broker?.retained.bytes ?? 0,
     brokerRetainDropped: broker?.retainDropped ?? 0,
     brokerSubscribeRefused: broker?.subscribeRefused ?? 0,
+    brokerSlowClientsDropped: broker?.slowClientsDropped ?? 0,
+    brokerInflightBytes: broker?.inflight.bytes ?? 0,
+    brokerInflightRefused: broker?.inflight.refused ?? 0,
     brokerQueueDropped: broker?.sessions.queueDropped ?? 0,
     brokerSessionsEvicted: broker?.sessions.evicted ?? 0,
     brokerClients: broker?.openConnections ?? 0,

@@ -26,6 +26,7 @@ import type { DeliveredMessage, Deliver, OwnPacket, OwnTraffic } from './inProce
 import { BirthLimit, type BirthLimitOptions } from './birthLimit.js';
 import { SessionStore, type SessionLimits } from './sessionStore.js';
 import { guardSubscribes, type SubscribeLimits } from './subscribeGuard.js';
+import { SlowSubscribers, type SlowSubscriberLimits } from './slowSubscribers.js';
 
 export interface BrokerOptions {
   host: string;
@@ -37,6 +38,8 @@ export interface BrokerOptions {
   retainedLimits: RetainedLimits;
   /** Inbound QoS 2 bytes one client may have awaiting PUBREL (aedes bounds it as a message count). */
   maxInflightBytesPerClient: number;
+  /** What one client may leave unread before it is disconnected (`broker.maxOutgoingBytesPerClient`, `broker.slowClientSeconds`). */
+  slowSubscribers: SlowSubscriberLimits;
   /** Where retained messages are kept; undefined: memory only. */
   retainedStore: RetainedStore | undefined;
   /** Our base topic. Its retained messages are not persisted: we re-publish them on start. */
@@ -58,6 +61,8 @@ export interface BrokerOptions {
   flushIntervalMs: number;
   logger: Logger;
   clock: Clock;
+  /** Every other client's publish that the broker accepted, by topic (a silent station's nearby topics, src/station/topicsHeard.ts). */
+  onClientPublish?: (topic: string) => void;
 }
 
 const NOT_AUTHORIZED = 5;
@@ -88,6 +93,7 @@ export class EmbeddedBroker implements OwnTraffic {
   readonly #persistence: RetainedPersistence | undefined;
   readonly #sessions: SessionStore;
   readonly #births: BirthLimit | undefined;
+  readonly #slow: SlowSubscribers;
   /** Client ids connected now, and how many connections hold each (a takeover briefly has two). */
   readonly #online = new Map<string, number>();
   #broker: Aedes | undefined;
@@ -124,6 +130,7 @@ export class EmbeddedBroker implements OwnTraffic {
           log: this.#log,
         })
       : undefined;
+    this.#slow = new SlowSubscribers(options.slowSubscribers, this.#throttle);
     this.#births = options.birthLimit && new BirthLimit(options.birthLimit, () => options.clock.now());
     this.#sessions = new SessionStore(options.sessionLimits, (clientId) => this.#online.has(clientId));
     this.#cap = new ConnectionCap(options.maxClients, (socket) =>
@@ -159,9 +166,19 @@ export class EmbeddedBroker implements OwnTraffic {
     return this.#ledger.refused;
   }
 
+  /** Clients disconnected because they left too much unread (broker.maxOutgoingBytesPerClient, broker.slowClientSeconds). */
+  get slowClientsDropped(): number {
+    return this.#slow.dropped;
+  }
+
   /** Retained messages of other clients currently held, and their payload bytes. */
   get retained(): { messages: number; bytes: number } {
     return { messages: this.#ledger.quota.messages, bytes: this.#ledger.quota.bytes };
+  }
+
+  /** Inbound QoS 2 messages awaiting PUBREL: their payload bytes now, and those refused by broker.maxInflightBytes. */
+  get inflight(): { bytes: number; refused: number } {
+    return { bytes: this.#sessions.inflightBytes, refused: this.#sessions.inflightRefused };
   }
 
   /** What persistent sessions hold: sessions, and messages dropped or sessions evicted by their limits. */
@@ -187,6 +204,7 @@ export class EmbeddedBroker implements OwnTraffic {
     broker.on('clientError', (client, err) => {
       // aedes refuses over-deep topics itself, before authorizePublish sees them: count those refusals too.
       if (err.message === TOO_MANY_LEVELS) this.rejectedPublishes++;
+      if (this.#slow.clientError(client, err)) return;
       this.#throttle.warn(`clientError:${err.message}`, { clientId: client.id, err: err.message }, 'MQTT client error');
     });
     broker.on('connectionError', (_client, err) => this.#throttle.warn(`connError:${err.message}`, { err: err.message }, 'MQTT connection error'));
@@ -207,6 +225,7 @@ export class EmbeddedBroker implements OwnTraffic {
     return Aedes.createBroker({
       maxTopicLevels: Math.min(100, o.maxTopicLevels),
       connectTimeout: CONNECT_TIMEOUT_MS,
+      drainTimeout: this.#slow.drainTimeoutMs,
       persistence: this.#sessions,
       maxInflightInbound: Math.max(1, Math.floor(o.maxInflightBytesPerClient / o.maxPayloadBytes)),
       authenticate: (client, username, password, done) => {
@@ -324,6 +343,7 @@ export class EmbeddedBroker implements OwnTraffic {
       socket.destroy();
     });
     const client = broker.handle(socket);
+    this.#slow.watch(client, socket);
     guardSubscribes(client, this.#options.sessionLimits, (clientId) => this.#sessions.subscriptionsOf(clientId), (refusal) => {
       this.subscribeRefused++;
       this.#throttle.warn(`subscribe-limit:${refusal.setting}`, { remoteAddress: socket.remoteAddress, setting: refusal.setting }, `SUBSCRIBE refused, connection closed: ${refusal.message}`);
@@ -348,6 +368,7 @@ export class EmbeddedBroker implements OwnTraffic {
   }
 
   #onPublish(packet: AedesPublishPacket, client: Client | null): void {
+    if (client !== null && !packet.topic.startsWith('$')) this.#options.onClientPublish?.(packet.topic);
     if (this.#persistence?.restoring || !packet.retain || packet.topic.startsWith('$')) return;
     const payload = this.#ledger.stored(packet, client, this.#ownPackets.has(packet));
     if (payload && this.#persistence) this.#persistence.record(packet.topic, payload, packet.qos);

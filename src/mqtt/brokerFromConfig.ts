@@ -20,7 +20,7 @@ export function usesEmbeddedBroker(config: MqttSideConfig): boolean {
   return config.broker.enabled && config.mqtt.url === '';
 }
 
-export function brokerFromConfig(config: MqttSideConfig, deps: { database: Database; extraEntities: ExtraEntities; logger: Logger; clock: Clock }): EmbeddedBroker {
+export function brokerFromConfig(config: MqttSideConfig, deps: { database: Database; extraEntities: ExtraEntities; logger: Logger; clock: Clock; onClientPublish?: (topic: string) => void }): EmbeddedBroker {
   const { broker, mqtt, homeassistant } = config;
   const baseTopic = mqtt.baseTopic;
   return new EmbeddedBroker({
@@ -35,6 +35,7 @@ export function brokerFromConfig(config: MqttSideConfig, deps: { database: Datab
       maxBytesPerClient: broker.maxRetainedBytesPerClient,
     },
     maxInflightBytesPerClient: broker.maxInflightBytesPerClient,
+    slowSubscribers: { maxOutgoingBytes: broker.maxOutgoingBytesPerClient, slowClientSeconds: broker.slowClientSeconds },
     retainedStore: broker.persistRetained ? new RetainedStore(deps.database) : undefined,
     baseTopic,
     ownedTopics: [`${baseTopic}/#`, `${UPLOAD_RELAY_PREFIX}/#`, ...discoveryTopicFilters(homeassistant.prefix, baseTopic, config.stations, deps.extraEntities)],
@@ -57,6 +58,7 @@ export function brokerFromConfig(config: MqttSideConfig, deps: { database: Datab
       maxSessions: broker.maxPersistentSessions,
       maxQueuedMessages: broker.maxQueuedMessagesPerSession,
       maxQueuedBytes: broker.maxQueuedBytesPerSession,
+      maxInflightBytes: broker.maxInflightBytes,
     },
     birthLimit: homeassistant.discovery ? { topic: homeassistant.statusTopic, windowMs: homeassistant.birthResendSeconds * 1000 } : undefined,
     maxClients: broker.maxClients,
@@ -66,5 +68,6 @@ export function brokerFromConfig(config: MqttSideConfig, deps: { database: Datab
     flushIntervalMs: RETAINED_HANDOVER_MS,
     logger: deps.logger,
     clock: deps.clock,
+    ...(deps.onClientPublish ? { onClientPublish: deps.onClientPublish } : {}),
   });
 }

@@ -13,6 +13,7 @@ import { hasWildcard } from './topics.js';
 import { guarded, logFailure, runGuarded } from '../util/guarded.js';
 import { redactUrl } from '../util/redactUrl.js';
 import { MessageRoutes } from './messageRoutes.js';
+import { describeConnectionError, type ConnectionProblem } from './connectionProblem.js';
 import type { BridgeConnection, MessageHandler, PublishOptions } from './publisher.js';
 
 export interface ConnectionOptions {
@@ -68,6 +69,8 @@ export class MqttConnection implements BridgeConnection {
   readonly #offline = new Map<string, { payload: string | Buffer; options: PublishOptions }>();
   #client: MqttClient | undefined;
   #failedAttempts = 0;
+  /** Why the last attempt failed, until the next connect (src/mqtt/connectionProblem.ts). */
+  #problem: ConnectionProblem | undefined;
   connects = 0;
 
   constructor(options: ConnectionOptions, logger: Logger) {
@@ -79,6 +82,11 @@ export class MqttConnection implements BridgeConnection {
 
   get connected(): boolean {
     return this.#client?.connected ?? false;
+  }
+
+  /** The last connection failure's one line (names the setting to fix), until the next connect. */
+  get problem(): string | undefined {
+    return this.#problem?.line;
   }
 
   /** `<base>/<relative>` */
@@ -121,6 +129,9 @@ export class MqttConnection implements BridgeConnection {
       clean: !o.persistentSession,
       keepalive: o.keepaliveSeconds,
       reconnectPeriod: FIRST_RECONNECT_MS,
+      // mqtt.js stops for good after a refused CONNACK (a wrong password): keep trying with the
+      // back-off, so an account added or fixed on the broker is picked up without a restart.
+      reconnectOnConnackError: true,
       connectTimeout: 10_000,
       rejectUnauthorized: o.rejectUnauthorized,
       resubscribe: true,
@@ -136,6 +147,7 @@ export class MqttConnection implements BridgeConnection {
     client.on('connect', (connack) => {
       this.connects++;
       this.#failedAttempts = 0;
+      this.#problem = undefined;
       client.options.reconnectPeriod = FIRST_RECONNECT_MS;
       // mqtt.js (resubscribe: true) renews our subscriptions itself when the broker lost the session.
       this.#log.info({ url: redactUrl(o.url), sessionPresent: connack.sessionPresent }, 'connected to MQTT broker');
@@ -146,8 +158,15 @@ export class MqttConnection implements BridgeConnection {
       this.#failedAttempts++;
       client.options.reconnectPeriod = reconnectDelayMs(this.#failedAttempts, o.reconnectMaxSeconds * 1000);
     });
-    client.on('offline', () => this.#throttle.warn('offline', { url: redactUrl(o.url) }, 'MQTT broker unreachable; retrying in the background'));
-    client.on('error', (err) => this.#throttle.warn(`error:${err.message}`, { err: err.message, url: redactUrl(o.url) }, 'MQTT connection error'));
+    // A broker that answered (a refusal, a TLS failure) is not "unreachable": its error line said why.
+    client.on('offline', () => {
+      if (!this.#problem?.answered) this.#throttle.warn('offline', { url: redactUrl(o.url) }, 'MQTT broker unreachable; retrying in the background');
+    });
+    client.on('error', (err) => {
+      const problem = describeConnectionError(err, o.url);
+      this.#problem = problem;
+      this.#throttle.warn(`error:${err.message}`, { err: err.message, url: redactUrl(o.url) }, `${problem.line}; retrying in the background`);
+    });
     client.on(
       'message',
       guarded((topic, payload, packet) => this.#routes.dispatch(topic, payload, packet.retain), logFailure(this.#log, 'message dispatch')),

@@ -1,7 +1,8 @@
 /**
  * Home Assistant discovery on the bridge connection: publishes every config
- * (retained), once per start deletes the retained configs of stations or
- * entities we no longer have, and asks for a full republish when Home
+ * (retained), deletes the configs of stations or entities we no longer have
+ * (those announced before, remembered in the database by ./announcedDiscovery.ts,
+ * and once per start the retained ones the broker still holds), and asks for a full republish when Home
  * Assistant announces itself online (its birth message) after a restart,
  * at most once per `homeassistant.birthResendSeconds`.
  */
@@ -9,6 +10,7 @@ import type { Logger } from 'pino';
 import { guarded, logFailure } from '../util/guarded.js';
 import type { MqttConnection } from './client.js';
 import { isOurDiscoveryConfig, type DiscoveryMessage } from '../homeassistant/discovery.js';
+import type { AnnouncedDiscovery } from './announcedDiscovery.js';
 
 /** Home Assistant subscribes to discovery shortly after its birth message; give it that time. */
 export const BIRTH_DELAY_MS = 1000;
@@ -23,6 +25,8 @@ export interface DiscoveryPublisherOptions {
   baseTopic: string;
   messages(): DiscoveryMessage[];
   log: Logger;
+  /** The configs announced before (in the database): those no longer current are deleted on every publish. */
+  announced?: AnnouncedDiscovery;
 }
 
 export class DiscoveryPublisher {
@@ -32,6 +36,8 @@ export class DiscoveryPublisher {
   #birthTimer: NodeJS.Timeout | undefined;
   #windowTimer: NodeJS.Timeout | undefined;
   #birthPending = false;
+  /** Home Assistant announced itself since our start: it was subscribed when we last published. */
+  #homeAssistantSeen = false;
   /** `online` messages seen on the status topic, and the re-sends they caused. */
   birthsReceived = 0;
   birthResends = 0;
@@ -46,9 +52,11 @@ export class DiscoveryPublisher {
 
   publish(connection: DiscoveryConnection): void {
     if (!this.enabled) return;
-    for (const message of this.#options.messages()) {
+    const messages = this.#options.messages();
+    for (const message of messages) {
       connection.publishAbsolute(message.topic, JSON.stringify(message.payload), { retain: true, qos: 1 });
     }
+    void this.#options.announced?.reconcile(messages, connection, this.#homeAssistantSeen);
   }
 
   /**
@@ -103,6 +111,7 @@ export class DiscoveryPublisher {
     this.#birthTimer = setTimeout(
       guarded(() => {
         this.#birthTimer = undefined;
+        this.#homeAssistantSeen = true;
         this.#openWindow(republish);
         this.birthResends++;
         republish();

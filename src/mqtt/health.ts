@@ -20,6 +20,12 @@ export interface MqttHealthFacts {
   connected: boolean;
   /** The bridge's connection has been up at least once since it started. */
   connectedOnce?: boolean;
+  /** Why the last connection attempt failed (src/mqtt/connectionProblem.ts: names settings, no address). */
+  problem?: string | undefined;
+  /** What the ACL round trip found (src/mqtt/accessProbe.ts): lines naming the topic and the fix. */
+  access?: readonly string[];
+  /** The daemon's own messages do not come back: what it publishes reaches nobody. */
+  accessDenied?: boolean;
 }
 
 export function mqttHealth(facts: MqttHealthFacts): MqttHealth {
@@ -28,6 +34,9 @@ export function mqttHealth(facts: MqttHealthFacts): MqttHealth {
   if (!facts.running) return { status: 'error', message: 'the MQTT bridge is not running' };
   // The embedded broker is local: the first connection follows at once, so until then it is starting, not failing.
   if (facts.embedded && !facts.connected && facts.connectedOnce === false) return { status: 'starting', message: 'connecting to the embedded broker' };
+  if (!facts.connected && facts.problem) return { status: 'error', message: `not connected to ${broker}: ${facts.problem}; retrying in the background` };
   if (!facts.connected) return { status: 'error', message: `not connected to ${broker}; retrying in the background (see the log)` };
+  const access = facts.access ?? [];
+  if (access.length > 0) return { status: facts.accessDenied ? 'error' : 'ok', message: `connected to ${broker}, but ${access.join('; ')}` };
   return { status: 'ok', message: `connected to ${broker}` };
 }

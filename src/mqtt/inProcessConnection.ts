@@ -54,6 +54,14 @@ export interface InProcessOptions {
 
 const asBuffer = (payload: Buffer | string): Buffer => (typeof payload === 'string' ? Buffer.from(payload) : payload);
 
+/**
+ * How long one publish may hold the next. The broker completes a publish once every subscriber
+ * has it (each client's copy waits in that client's own bounded buffer, src/mqtt/slowSubscribers.ts),
+ * so this is never reached; it keeps `mowable` from ever queueing behind a delivery that does not
+ * complete, whatever the cause.
+ */
+export const OWN_PUBLISH_PATIENCE_MS = 2000;
+
 export class InProcessConnection implements BridgeConnection {
   readonly #broker: OwnTraffic;
   readonly #options: InProcessOptions;
@@ -166,17 +174,28 @@ export class InProcessConnection implements BridgeConnection {
    * every message and drops, per subscriber, one numbered below a message it already delivered;
    * a QoS 1 message takes an extra asynchronous step (queueing for offline sessions) that a QoS 0
    * one skips, so publishing a burst at once let later QoS 0 stats overtake the QoS 1 discovery
-   * configs before them, and subscribers never got those.
+   * configs before them, and subscribers never got those. A publish the broker does not complete
+   * within OWN_PUBLISH_PATIENCE_MS holds the next no longer: the daemon never waits on a client.
    */
   #publishNext(): void {
     const next = this.#queue.shift();
     this.#publishing = next !== undefined;
     if (!next) return;
-    this.#broker.publishOwn(next.packet, (err) => {
+    let settled = false;
+    const advance = (err?: Error): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(patience);
       if (err) this.#throttle.warn(`publish:${err.message}`, { err: err.message, topic: next.packet.topic }, 'publish failed');
       next.sent?.();
       this.#publishNext();
-    });
+    };
+    const patience = setTimeout(() => {
+      this.#throttle.warn('publish-patience', { topic: next.packet.topic }, `the broker has not completed a publish in ${OWN_PUBLISH_PATIENCE_MS} ms; publishing the next one without waiting`);
+      advance();
+    }, OWN_PUBLISH_PATIENCE_MS);
+    patience.unref();
+    this.#broker.publishOwn(next.packet, advance);
   }
 
   async stop(finalPayload?: string): Promise<void> {

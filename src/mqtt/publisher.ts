@@ -32,6 +32,8 @@ export interface BridgeConnection extends Publisher {
   subscribe(filter: string, handler: MessageHandler): void;
   /** Drops every handler of `filter` and the subscription. */
   unsubscribe(filter: string): void;
+  /** The last connection failure as one line naming the setting to fix, until the next connect (external brokers only). */
+  readonly problem?: string | undefined;
   /** Starts in the background; never throws for an unreachable broker. */
   start(): void;
   /** Publishes `finalPayload` retained to the will topic if connected, then disconnects. Bounded in time. */

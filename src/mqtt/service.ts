@@ -21,6 +21,7 @@ import { AvailabilityPublisher } from './availability.js';
 import { MqttBridge } from './bridge.js';
 import { bridgeStats, publishBridgeStats, type MqttStats, type StatsSources } from './bridgeStats.js';
 import { brokerFromConfig, usesEmbeddedBroker } from './brokerFromConfig.js';
+import { AnnouncedDiscovery } from './announcedDiscovery.js';
 import { DiscoveryPublisher } from './discoveryPublisher.js';
 import type { MqttHealth } from './health.js';
 import type { PublisherRef } from './publisher.js';
@@ -40,6 +41,8 @@ export interface MqttSideOptions {
   supportUrl?: string;
   /** Clock-step detection (src/util/clockWatch.ts): its counters go into the bridge stats. */
   clockWatch?: ClockWatch | undefined;
+  /** Every other client's publish the embedded broker accepted (src/station/topicsHeard.ts). */
+  onBrokerPublish?: (topic: string) => void;
 }
 
 export interface MqttSide {
@@ -65,7 +68,7 @@ export function createMqttSide(options: MqttSideOptions): MqttSide {
   const version = options.softwareVersion ?? MFI_VERSION;
   const extraEntities = (stationId: string) => pipeline.entities(stationId);
   const enabled = mqttEnabled(config);
-  const broker = enabled && usesEmbeddedBroker(config) ? brokerFromConfig(config, { database, extraEntities, logger: options.logger, clock }) : undefined;
+  const broker = enabled && usesEmbeddedBroker(config) ? brokerFromConfig(config, { database, extraEntities, logger: options.logger, clock, ...(options.onBrokerPublish ? { onClientPublish: options.onBrokerPublish } : {}) }) : undefined;
   let bridge: MqttBridge | undefined;
   const connection: PublisherRef = () => bridge?.connection;
   const statsSources: StatsSources = { pipeline, connection, broker, clock: options.clockWatch };
@@ -84,6 +87,7 @@ export function createMqttSide(options: MqttSideOptions): MqttSide {
       messages: () =>
         allDiscoveryMessages({ prefix: config.homeassistant.prefix, baseTopic, softwareVersion: version, supportUrl: options.supportUrl, configurationUrl: config.homeassistant.configurationUrl, stations: config.stations, extraEntities }),
       log,
+      announced: new AnnouncedDiscovery(database, log),
     });
     bridge = new MqttBridge({ config, logger: options.logger, log, clock, pipeline, broker, availability, discovery, publishStats });
     options.station.afterIntervalRecompute(publishStats);

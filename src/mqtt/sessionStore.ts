@@ -10,6 +10,11 @@
  * - how many messages and bytes wait for one offline session (`broker.maxQueued*PerSession`):
  *   past them a message is dropped for that session only, like Mosquitto's max_queued_messages.
  *
+ * - how many bytes of inbound QoS 2 messages wait for PUBREL over all clients together
+ *   (`broker.maxInflightBytes`; aedes bounds one client, as a count): 60 anonymous clients
+ *   × 120 × 60 KB grew the daemon from 106 to 565 MB. A message past it is not stored: aedes
+ *   then drops it and disconnects its sender, the newest offender (the daemon never uses QoS 2).
+ *
  * Online clients' queues are aedes' delivery bookkeeping (cleared by their acknowledgements),
  * so they are counted but never cut.
  *
@@ -25,6 +30,8 @@ export interface SessionLimits {
   maxSubscriptionsPerSession: number;
   maxQueuedMessages: number;
   maxQueuedBytes: number;
+  /** Payload bytes of inbound QoS 2 messages awaiting PUBREL, all clients together. */
+  maxInflightBytes: number;
 }
 
 type QueuedPacket = Parameters<MemoryPersistence['outgoingEnqueue']>[1];
@@ -62,6 +69,10 @@ function packetBytes(packet: object): number {
   return payload instanceof Uint8Array ? payload.length : 0;
 }
 
+function messageIdOf(packet: object): number {
+  return 'messageId' in packet && typeof packet.messageId === 'number' ? packet.messageId : 0;
+}
+
 export class SessionStore extends MemoryPersistence {
   readonly #limits: SessionLimits;
   readonly #isOnline: (clientId: string) => boolean;
@@ -74,6 +85,11 @@ export class SessionStore extends MemoryPersistence {
   queueDropped = 0;
   /** Offline sessions dropped to make room for a new one. */
   evicted = 0;
+  /** Payload bytes of each client's inbound QoS 2 messages awaiting PUBREL, by message id. */
+  readonly #inflight = new Map<string, Map<number, number>>();
+  #inflightBytes = 0;
+  /** Inbound QoS 2 messages refused by broker.maxInflightBytes. */
+  inflightRefused = 0;
 
   constructor(limits: SessionLimits, isOnline: (clientId: string) => boolean) {
     super();
@@ -89,6 +105,11 @@ export class SessionStore extends MemoryPersistence {
   /** The filters a session keeps (empty for none). */
   subscriptionsOf(clientId: string): ReadonlySet<string> {
     return this.#sessions.get(clientId) ?? new Set();
+  }
+
+  /** Payload bytes of inbound QoS 2 messages awaiting PUBREL now, all clients together. */
+  get inflightBytes(): number {
+    return this.#inflightBytes;
   }
 
   /** Messages and payload bytes queued for a client. */
@@ -172,6 +193,46 @@ export class SessionStore extends MemoryPersistence {
     return isRetainedCopy(packet) && !this.holdsRetained(packet);
   }
 
+  override async incomingStorePacket(client: Client, packet: QueuedPacket): Promise<void> {
+    const messageId = messageIdOf(packet);
+    const held = this.#inflight.get(client.id) ?? new Map<number, number>();
+    const bytes = packetBytes(packet);
+    const replaced = held.get(messageId) ?? 0;
+    if (this.#inflightBytes - replaced + bytes > this.#limits.maxInflightBytes) {
+      this.inflightRefused++;
+      throw new Error(`QoS 2 messages awaiting PUBREL would pass broker.maxInflightBytes = ${this.#limits.maxInflightBytes}`);
+    }
+    // Reserved before the first await: aedes stores a whole read chunk's messages concurrently.
+    held.set(messageId, bytes);
+    this.#inflight.set(client.id, held);
+    this.#inflightBytes += bytes - replaced;
+    try {
+      await super.incomingStorePacket(client, packet);
+    } catch (err) {
+      this.#release(client.id, messageId);
+      throw err;
+    }
+  }
+
+  /** Forgets one held message's bytes. */
+  #release(clientId: string, messageId: number): void {
+    const held = this.#inflight.get(clientId);
+    this.#inflightBytes -= held?.get(messageId) ?? 0;
+    held?.delete(messageId);
+    if (held?.size === 0) this.#inflight.delete(clientId);
+  }
+
+  override async incomingDelPacket(client: Client, packet: QueuedPacket): Promise<void> {
+    await super.incomingDelPacket(client, packet);
+    this.#release(client.id, messageIdOf(packet));
+  }
+
+  override async cleanIncoming(client: Client): Promise<void> {
+    await super.cleanIncoming(client);
+    for (const bytes of this.#inflight.get(client.id)?.values() ?? []) this.#inflightBytes -= bytes;
+    this.#inflight.delete(client.id);
+  }
+
   override async outgoingClearMessageId(client: Client, packet: QueuedPacket): Promise<QueuedPacket> {
     // aedes asks to clear a QoS 1 message authorizeForward dropped; a retained copy was never queued,
     // and its undefined message id would match a queued message not yet sent (which then failed).
@@ -208,6 +269,7 @@ export class SessionStore extends MemoryPersistence {
     await this.cleanSubscriptions(client);
     for await (const packet of this.outgoingStream(client)) await this.outgoingClearMessageId(client, packet as QueuedPacket);
     this.#queues.delete(victim);
+    await this.cleanIncoming(client);
     this.evicted++;
     return true;
   }

@@ -5,7 +5,7 @@
  * home daemon builds and runs without it. docs/architecture.md has the map:
  *
  *   registrationRoutes.ts, registrationStore.ts  POST/GET /v1/registrations and their table (with
- *                                                windowCounter.ts, redisWindows.ts: attempts per hour)
+ *                                                redisWindows.ts: attempts per hour across instances)
  *   keySealing.ts                                an approved key sealed to its claim token
  *   keyUsage.ts, exactKeyUsage.ts, usageDays.ts  per-key request counts and the daily quota
  *   postgres/                                    the service tables in PostgreSQL (store.kind postgres)
@@ -16,7 +16,7 @@
  * `UsageGate` shape this folder fills), the key store and cache (src/store/serviceStore.ts,
  * accessCache.ts, apiKeyCodec.ts), the service tables and their migrations (src/store/serviceTables.ts;
  * a database keeps its tables whichever parts run), the shared-server health shape
- * (src/store/sharedHealth.ts) and the settings (src/config/publicServiceSchema.ts, storeSchema.ts).
+ * (src/store/sharedHealth.ts), the in-memory window counter (src/http/windowCounter.ts, /health uses it) and the settings (src/config/publicServiceSchema.ts, storeSchema.ts).
  * This folder may import http/, store/, config/ and util/; nothing but the composition root and the
  * command line imports it (.dependency-cruiser.cjs, `public-service-apart`).
  */

@@ -21,7 +21,7 @@ import { MESSAGES } from '../http/errors.js';
 import { HttpError } from '../util/httpError.js';
 import { API_PREFIX, REGISTRATIONS_PATH } from '../http/paths.js';
 import { envelope, errorEnvelopeSchema } from '../http/schemas.js';
-import { WindowCounter } from './windowCounter.js';
+import { WindowCounter } from '../http/windowCounter.js';
 import { RedisWindowCounter, type WindowCounting } from './redisWindows.js';
 
 export const REGISTRATION_MESSAGES = {

@@ -6,15 +6,13 @@
 import type { Reading } from '../ingest/types.js';
 import type { StationStatePayload } from './statePayload.js';
 import type { AcceptOutcome, IngestCounters } from './stationIngest.js';
-import { unitService } from './unit.js';
 
 /** What became of a reading handed in outside MQTT (a direct upload, a modelled station's reading). */
 export type AcceptReadingOutcome = AcceptOutcome | 'unknown_station' | 'not_running';
 
+/** A reading into the pipeline like an upload; the composition root wires it into the units that hand in readings (a modelled station's, gap filling's rain). */
 export type AcceptReading = (stationId: string, reading: Reading, origin: string) => AcceptReadingOutcome;
 
-/** The station side's service to the station units (./unit.ts, `use`): a reading into the pipeline like an upload (a modelled station's, gap filling's rain). */
-export const readingsService = unitService<AcceptReading>('readings', "the station side's acceptReading (readings into the pipeline)");
 
 export interface StationFacade {
   /** The last state computed for a station (undefined before its first reading). */

@@ -12,6 +12,7 @@
  */
 import type { Logger } from 'pino';
 import type { LogThrottle } from '../util/logThrottle.js';
+import type { UnitFailure } from './statePayload.js';
 import type { MowableHold, StationUnit, UnitSubscriber } from './unit.js';
 
 /** The machine word of the hold a failed unit puts on `mowable`. */
@@ -19,11 +20,7 @@ export const UNIT_FAILED_CODE = 'unit_failed';
 /** The record's key for failures that concern every station (start, subscribe, messages, stats). */
 const EVERY_STATION = '*';
 
-export interface UnitFailure {
-  unit: string;
-  hook: string;
-  message: string;
-}
+export type { UnitFailure } from './statePayload.js';
 
 /** What failed, per station, and how often; shared by all the wrapped units of one pipeline. */
 export class UnitFailures {
@@ -83,8 +80,10 @@ export function isolateUnit(unit: StationUnit, deps: IsolationDeps): StationUnit
   const nothing = () => undefined;
   const failedHold = (message: string): MowableHold => ({
     code: UNIT_FAILED_CODE,
-    reason: `station unit "${unit.name}" failed (${message}); mowable is held off until it works again`,
-    reasonDe: `Stationsbaustein „${unit.name}“ ausgefallen; Mähen bleibt gesperrt, bis er wieder arbeitet`,
+    reason: {
+      en: `station unit "${unit.name}" failed (${message}); mowable is held off until it works again`,
+      de: `Stationsbaustein „${unit.name}“ ausgefallen; Mähen bleibt gesperrt, bis er wieder arbeitet`,
+    },
   });
   const isolated: StationUnit = {
     name: unit.name,
@@ -114,6 +113,7 @@ export function isolateUnit(unit: StationUnit, deps: IsolationDeps): StationUnit
     };
   }
   if (unit.extendInput) isolated.extendInput = (stationId, input, nowMs) => guard(stationId, 'extendInput', () => unit.extendInput?.(stationId, input, nowMs) ?? input, () => input);
+  if (unit.onState) isolated.onState = (stationId, state, nowMs) => guard(stationId, 'onState', () => unit.onState?.(stationId, state, nowMs), nothing);
   if (unit.stateFragment) isolated.stateFragment = (stationId, nowMs) => guard(stationId, 'stateFragment', () => unit.stateFragment?.(stationId, nowMs), nothing);
   if (unit.entities) isolated.entities = (station) => guard(station.id, 'entities', () => unit.entities?.(station) ?? [], () => []);
   if (unit.clockStepped) isolated.clockStepped = (step) => guard(undefined, 'clockStepped', () => unit.clockStepped?.(step), nothing);

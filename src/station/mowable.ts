@@ -4,6 +4,7 @@
  * on-delay, and off at once on BLOCK, below the off-threshold, or when no
  * result can be computed. Pure.
  */
+import { localDateTime } from '../core/index.js';
 export interface MowableSettings {
   onThreshold: number;
   offThreshold: number;
@@ -37,12 +38,19 @@ export function nextMowable(
   return { mowable: previous.mowable, aboveSinceMs: null };
 }
 
+/** `HH:MM` of `ms` on the clock of `timeZone` (the configured `timezone`), rounded up: at the minute shown it has happened. */
+function clockTime(ms: number, timeZone: string): string {
+  const { hour, minute } = localDateTime(Math.ceil(ms / 60_000) * 60_000, timeZone);
+  return `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`;
+}
+
 /**
  * Why `mowable` is what `nextMowable` made it, in one sentence for the state's `mowable_reason`
  * and the log (the same branches, in the same order); `de`: the German sentence for
- * `mowable_reason_de` (the language of the model's reasons).
+ * `mowable_reason_de` (the language of the model's reasons). While the on-delay runs, the sentence
+ * names the clock time in `timeZone` at which the flag turns on if the index stays up.
  */
-export function mowableReason(state: MowableState, score: number | null, status: string | null, settings: MowableSettings, lang: 'en' | 'de' = 'en'): string {
+export function mowableReason(state: MowableState, score: number | null, status: string | null, settings: MowableSettings, lang: 'en' | 'de' = 'en', timeZone = 'UTC'): string {
   const de = lang === 'de';
   const { onThreshold: on, offThreshold: off } = settings;
   if (score === null || status === null) return de ? 'kein Index berechenbar (Eingaben fehlen oder sind veraltet)' : 'no index could be calculated (inputs missing or stale)';
@@ -52,6 +60,12 @@ export function mowableReason(state: MowableState, score: number | null, status:
   if (state.mowable) {
     if (score >= on) return de ? `Index ${score} liegt seit ${minutes} Min. bei ${on} oder darüber` : `index ${score} has stayed at or above ${on} for ${minutes} min`;
     return de ? `Index ${score} liegt noch bei ${off} oder darüber, so bleibt die Freigabe` : `index ${score} is still at or above ${off}, where the flag stays on`;
+  }
+  if (score >= on && state.aboveSinceMs !== null) {
+    const at = clockTime(state.aboveSinceMs + settings.onDelayMs, timeZone);
+    return de
+      ? `Index ${score} liegt bei ${on} oder darüber; frei um ${at}, wenn er bis dahin dort bleibt (${minutes} Min.)`
+      : `index ${score} is at or above ${on}; mowable at ${at} if it stays there until then (${minutes} min)`;
   }
   if (score >= on) {
     return de

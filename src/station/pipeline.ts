@@ -2,7 +2,7 @@
  * The station pipeline: readings (MQTT messages or uploads) → history →
  * station units → debounced recompute → the station's state. It runs whenever
  * stations are configured, with or without MQTT; the MQTT side only publishes
- * what it produces (`onState`) and feeds it messages (`handleMessage`).
+ * what it produces (`onState`) and feeds it messages (`handleSharedMessage`, src/mqtt/bridge.ts).
  */
 import type { Logger } from 'pino';
 import { calculationContext, type CalculationSettings } from '../config/calculationContext.js';
@@ -25,7 +25,8 @@ import type { LogThrottle } from '../util/logThrottle.js';
 import { KeyedDebounce } from './debounce.js';
 import { isolateUnit, UnitFailures } from './isolatedUnit.js';
 import { StationRecompute } from './recompute.js';
-import { unitContext, type StationHistoryView, type StationUnit } from './unit.js';
+import type { StationHistoryView, StationUnit } from './unit.js';
+import { unitContext } from './unitBuilder.js';
 
 export interface PipelineStats extends IngestCounters {
   /** Each unit's own counters (its `stats()`), by unit name. */
@@ -134,7 +135,7 @@ export class StationPipeline implements LifecycleComponent {
     return this.#history;
   }
 
-  /** Called with every state computed, in order. */
+  /** Called with every state computed, once and in order, after the units' onState (one way: readings in, state out, listeners fed). */
   onState(listener: StateListener): void {
     this.#listeners.push(listener);
   }
@@ -218,6 +219,8 @@ export class StationPipeline implements LifecycleComponent {
       if (!state) return;
       this.#lastStates.set(station.id, state);
       this.#statesPublished++;
+      // Isolated units: a throwing onState is caught per unit and station; the listeners still get the state.
+      for (const unit of this.units) unit.onState?.(station.id, state, nowMs);
       for (const listener of this.#listeners) listener(station, state, nowMs);
     } catch (err) {
       this.#options.throttle.warn(`recompute:${station.id}`, { err, station: station.id }, `recompute of station ${station.id} failed; the other stations go on`);

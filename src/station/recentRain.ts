@@ -42,8 +42,10 @@ const MINUTE_MS = 60_000;
 /** The hold while the newest reading's rain is unknown (fail safe: no rain known is not no rain). */
 const RAIN_UNKNOWN_HOLD: MowableHold = Object.freeze({
   code: 'rain_unknown',
-  reason: "the rain counter's reading has no earlier total to compare with (first reading, or its last total was not stored), so the rain that just fell is unknown; waiting for its next reading",
-  reasonDe: 'der Regenzähler hat keinen früheren Stand zum Vergleich (erste Meldung, oder sein letzter Stand wurde nicht gespeichert), der gerade gefallene Regen ist also unbekannt; warte auf seine nächste Meldung',
+  reason: {
+    en: "the rain counter's reading has no earlier total to compare with (first reading, or its last total was not stored), so the rain that just fell is unknown; waiting for its next reading",
+    de: 'der Regenzähler hat keinen früheren Stand zum Vergleich (erste Meldung, oder sein letzter Stand wurde nicht gespeichert), der gerade gefallene Regen ist also unbekannt; warte auf seine nächste Meldung',
+  },
 });
 
 /** Rain that arrived within one monotonic minute, capped like a history bucket. */
@@ -154,7 +156,7 @@ export class RecentRain implements StationUnit {
     const memory = this.#stations.get(stationId);
     const missing = memory?.missingMm ?? 0;
     if (missing <= 0 || memory?.doubt === undefined) return memory?.rainUnknown ? RAIN_UNKNOWN_HOLD : undefined;
-    return { code: 'recent_rain', ...clockDoubtReason(memory.doubt, Math.round(missing * 10) / 10) };
+    return { code: 'recent_rain', reason: clockDoubtReason(memory.doubt, Math.round(missing * 10) / 10) };
   }
 }
 

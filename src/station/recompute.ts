@@ -59,8 +59,10 @@ export class StationRecompute {
     const input = units.reduce<StationInput>((current, unit) => unit.extendInput?.(station.id, current, nowMs) ?? current, assembly.input);
     const estimated = fieldsAddedByUnits(assembly.input, input);
     let outcome: CalculationOutcome;
+    let context: CalculationContext;
     try {
-      outcome = calculate(input, this.#context(station, nowMs, estimated));
+      context = this.#context(station, nowMs, estimated);
+      outcome = calculate(input, context);
     } catch (err) {
       this.#deps.throttle.warn(`calculate:${station.id}`, { err, station: station.id }, 'calculation failed');
       return undefined;
@@ -73,13 +75,13 @@ export class StationRecompute {
     // A unit's hold (quiet hours, rain expected) keeps the flag off without resetting the index's hysteresis.
     const hold = this.#firstHold(station.id, nowMs);
     const flag = mowable.mowable && hold === undefined;
-    const reason = hold?.reason ?? mowableReason(mowable, score, status, this.#mowableSettings);
-    const reasonDe = hold ? (hold.reasonDe ?? hold.reason) : mowableReason(mowable, score, status, this.#mowableSettings, 'de');
+    const reason = hold?.reason.en ?? mowableReason(mowable, score, status, this.#mowableSettings, 'en', context.timeZone);
+    const reasonDe = hold?.reason.de ?? mowableReason(mowable, score, status, this.#mowableSettings, 'de', context.timeZone);
     this.#deps.events.mowable(station.id, this.#publishedMowable.get(station.id) ?? previous.mowable, flag, score, status, reason);
     this.#publishedMowable.set(station.id, flag);
     const fragments = Object.assign({}, ...units.map((unit) => unit.stateFragment?.(station.id, nowMs))) as Record<string, unknown>;
-    if (hold?.publicReason !== undefined) fragments[PUBLIC_REASON_KEY] = hold.publicReason;
-    if (hold?.publicReason !== undefined) fragments[`${PUBLIC_REASON_KEY}_de`] = hold.publicReasonDe ?? hold.publicReason;
+    if (hold?.publicReason !== undefined) fragments[PUBLIC_REASON_KEY] = hold.publicReason.en;
+    if (hold?.publicReason !== undefined) fragments[`${PUBLIC_REASON_KEY}_de`] = hold.publicReason.de;
     const failed = this.#deps.unitFailures?.forStation(station.id) ?? [];
     if (failed.length > 0) fragments[UNIT_ERRORS_KEY] = failed;
     const published = estimated.length === 0 ? assembly : { ...assembly, derived: [...assembly.derived, ...estimated] };

@@ -44,7 +44,7 @@ export interface StationSide extends StationFacade {
 
 /** What the composition root builds on the station side: its units, and whatever else of them it hands on (views, sources). */
 export interface StationFeatures {
-  /** The station units (./unit.ts), after the built-in irrigation source and recent rain. */
+  /** The station units (./unit.ts), asked after the built-in recent rain (./recentRain.ts). */
   readonly units: readonly StationUnit[];
 }
 

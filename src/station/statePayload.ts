@@ -6,15 +6,16 @@
  * automations see a clear "not mowable, because ..." instead of silence.
  * The checks' reasons are plain text here (HTTP keeps the `<b>` emphasis of docs/api.md).
  */
-import { plainReason, type CalculationInput, type CalculationOutcome, type FieldName } from '../core/index.js';
+import { plainReason, type CalculationInput, type CalculationOutcome, type CalculationResult, type FieldName, type StateDataQuality } from '../core/index.js';
 import type { ExtensionInput } from '../core/extensionFields.js';
 import type { Assembly } from '../history/stationHistory.js';
-import type { IrrigationStatus } from './irrigationSource.js';
 import { markModelledReasons } from './modelledReasons.js';
 import { isFixedPlain } from './stateText.js';
 
 /** The state key with a unit hold's reason for pages anyone may read, when the hold gives one (src/station/unit.ts MowableHold). */
 export const PUBLIC_REASON_KEY = 'mowable_reason_public';
+/** A modelled station's `data_quality`, one of the list Home Assistant's enum entity offers. */
+const MODELLED_QUALITY: StateDataQuality = 'modelled';
 
 export interface StatePayloadParts {
   stationId: string;
@@ -28,11 +29,42 @@ export interface StatePayloadParts {
   mowableReason: string;
   /** The same in German (the language of the model's reasons); absent: the English sentence. */
   mowableReasonDe?: string;
-  /** Top-level keys the station units add (src/station/unit.ts), e.g. `irrigation`. */
-  fragments?: Record<string, unknown>;
+  /** Top-level keys the station units add (src/station/unit.ts), e.g. `irrigation`, and the pipeline's own (`unit_errors`, the public reason). */
+  fragments?: UnitStateFragment & PipelineStateFields;
 }
 
-export interface StationStatePayload {
+/**
+ * The state keys the station units add, each with its type: every unit module declares its own by module
+ * augmentation, e.g. in src/units/snowCover.ts
+ * `declare module '../station/statePayload.js' { interface StationStateFields { snow: SnowStatus } }`,
+ * so the state, the page and `/v1/stations` read typed fields and nothing here knows a unit.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by the unit modules' augmentations
+export interface StationStateFields {}
+
+/** What a unit's stateFragment() returns: some of the declared keys. */
+export type UnitStateFragment = Partial<StationStateFields>;
+
+/** A station unit's hook that threw (./isolatedUnit.ts), as the state's `unit_errors` names it. */
+export interface UnitFailure {
+  unit: string;
+  hook: string;
+  message: string;
+}
+
+/** The keys the pipeline adds beside the units' (src/station/recompute.ts). */
+export interface PipelineStateFields {
+  /** A unit hold's reason for pages anyone may read, when the hold gives one (PUBLIC_REASON_KEY). */
+  mowable_reason_public?: string;
+  mowable_reason_public_de?: string;
+  /** The station units that failed and in which hook (UNIT_ERRORS_KEY). */
+  unit_errors?: UnitFailure[];
+}
+
+/** The core's result members the state carries as they are (src/core/types.ts). */
+type ResultFields = Partial<Omit<CalculationResult, 'index_score' | 'main_status' | 'data_quality'>>;
+
+export interface StationStatePayload extends ResultFields, UnitStateFragment, PipelineStateFields {
   station: string;
   station_name: string;
   mowable: boolean;
@@ -41,8 +73,6 @@ export interface StationStatePayload {
   /** `mowable_reason` in German, for German pages and dashboards. */
   mowable_reason_de: string;
   input: CalculationInput & ExtensionInput;
-  /** The station's irrigation source and what it last reported (stations with `irrigation` only). */
-  irrigation?: IrrigationStatus;
   last_reading_at: string | null;
   /** Fields we hold data for but did not supply (stale value, history not covering the window), with the reason. */
   withheld_fields: Partial<Record<FieldName, string>>;
@@ -53,8 +83,13 @@ export interface StationStatePayload {
   index_score?: number | null;
   main_status?: string | null;
   error?: { code: string; message: string; missing: FieldName[] };
-  [key: string]: unknown;
+  /** The core's data quality; `modelled` for a station whose inputs come from a weather model. */
+  data_quality?: StateDataQuality;
 }
+
+type Members = Record<string, unknown>;
+/** The payload as members by name, for the loops over every key (the units' fragments, the markup). */
+const members = (payload: StationStatePayload): Members => payload as unknown as Members;
 
 /** A copy of the checks a caller may change (each check and its reasons copied; src/station/modelledReasons.ts edits them). */
 function copiedChecks(checks: unknown): unknown {
@@ -93,12 +128,12 @@ export function buildStatePayload(parts: StatePayloadParts): StationStatePayload
     error: { code: outcome.error.code, message: outcome.error.message, missing: outcome.error.missing },
   };
   // A unit adds keys; it never replaces one the result or the pipeline already set.
-  for (const [key, value] of Object.entries(parts.fragments ?? {})) if (!Object.hasOwn(payload, key)) payload[key] = value;
+  for (const [key, value] of Object.entries(parts.fragments ?? {})) if (!Object.hasOwn(payload, key)) members(payload)[key] = value;
   // A modelled station's inputs come from a weather model, not sensors (docs/model.md, "Modelled stations").
-  if (payload.origin === 'modelled' && typeof payload.data_quality === 'string') payload.data_quality = 'modelled';
+  if (payload.origin === 'modelled' && typeof payload.data_quality === 'string') payload.data_quality = MODELLED_QUALITY;
   if (Array.isArray(payload.estimated_fields)) {
-    payload.checks = copiedChecks(payload.checks);
-    markModelledReasons(payload.checks, payload.estimated_fields as string[]);
+    payload.checks = copiedChecks(payload.checks) as StationStatePayload['checks'];
+    markModelledReasons(payload.checks, payload.estimated_fields);
   }
   // Every text, a hold's mowable_reason and the units' fragments included, without the <b> markup of the HTTP answer.
   return membersWithoutMarkup(payload);
@@ -108,10 +143,10 @@ export function buildStatePayload(parts: StatePayloadParts): StationStatePayload
 function membersWithoutMarkup(payload: StationStatePayload): StationStatePayload {
   let copy: StationStatePayload | undefined;
   for (const key of Object.keys(payload)) {
-    const child = payload[key];
+    const child = members(payload)[key];
     if (isFixedPlain(child)) continue;
     const plain = withoutMarkup(child);
-    if (plain !== child) (copy ??= { ...payload })[key] = plain;
+    if (plain !== child) members((copy ??= { ...payload }))[key] = plain;
   }
   return copy ?? payload;
 }

@@ -49,7 +49,11 @@ function appendMembers(out: string, text: string): string {
  * fixedJson(). The other members are serialised by one `JSON.stringify` per run of them, in the
  * state's own key order, so what it leaves out (undefined, functions) and how it escapes stay its own.
  */
-export function stateText(state: Readonly<Record<string, unknown>>): string {
+export function stateText(state: object): string {
+  return membersText(state as Readonly<Record<string, unknown>>);
+}
+
+function membersText(state: Readonly<Record<string, unknown>>): string {
   let any = false;
   for (const key in state) {
     if (fixedText(state[key]) !== undefined) {

@@ -129,3 +129,11 @@ export class UploadRefusals implements StationUnit {
 function key(row: UploadRefusalRow): string {
   return `${row.station}\u0000${row.outcome}`;
 }
+
+/** The state key this unit owns (./statePayload.ts). */
+declare module './statePayload.js' {
+  interface StationStateFields {
+    /** The last refused upload since the last accepted reading. */
+    last_upload_refused: LastUploadRefused;
+  }
+}

@@ -36,6 +36,15 @@ export interface CachedForecast {
 /** Hands a station's forecast to the forecast unit (its supply()), which caches and projects it. */
 export type SupplyForecast = (stationId: string, forecast: CachedForecast) => Promise<void>;
 
+/** What a unit whose Open-Meteo request can bring a station's forecast offers the forecast (the modelled stations' module; src/daemon.ts wires it). */
+export interface ForecastCarrier {
+  /**
+   * True when a request of the carrier's brings the station's Open-Meteo forecast; from then on
+   * each forecast it brings goes to `deliver`. False: the forecast fetches it itself.
+   */
+  carry(stationId: string, deliver: (forecast: CachedForecast) => Promise<void>): boolean;
+}
+
 interface Row {
   station: string;
   source: string;

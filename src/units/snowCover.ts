@@ -1,7 +1,7 @@
 /**
  * Snow cover from a topic: the worked example of a station unit (docs/units.md). A station's
  * `snow.topic` carries the snow depth in cm or a yes/no; while snow lies the station's state says
- * so (`snow`), `mowable` is held off with a German reason, Home Assistant gets a binary_sensor and
+ * so (`snow`), `mowable` is held off with a reason in English and German, Home Assistant gets a binary_sensor and
  * GET /v1/stations/{id}/snow shows the last value. Everything the unit needs is in this module:
  * its setting (`snowCover.minDepthCm`), its station key and the key's validation, its state,
  * hold, entity, counters and route. It is plugged in by one line in stationUnits() (src/daemon.ts).
@@ -12,16 +12,13 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { EntitySpec } from '../homeassistant/stationEntities.js';
 import { HttpError } from '../util/httpError.js';
-import { isPlainObject, topicFilterProblem, type Problem, type UnitStationKey } from '../ingest/stationConfig.js';
 import { toNumber } from '../ingest/units.js';
+import { parseTopicPayload, topicStationKey, TopicSubscriptions, type TopicFeed, type TopicStationSettings } from '../station/topicUnit.js';
 import { defineStationUnit, type MowableHold, type StationUnit, type UnitStation, type UnitSubscriber } from '../station/unit.js';
 import type { LogThrottle } from '../util/logThrottle.js';
 
 /** A station's `snow`: the topic carrying the snow depth (cm) or a yes/no, and the JSON key holding it. */
-export interface SnowStationSettings {
-  topic: string;
-  key?: string;
-}
+export type SnowStationSettings = TopicStationSettings;
 
 /** The unit's global settings (`snowCover.*`). */
 export interface SnowCoverSettings {
@@ -52,16 +49,18 @@ function fromValue(value: unknown): SnowReport | undefined {
   return YES.has(word) ? { lying: true } : NO.has(word) ? { lying: false } : undefined;
 }
 
+/** The snow topic as a feed (src/station/topicUnit.ts: size cap, parsing, counters, the refusal's log line). */
+export const SNOW_FEED: TopicFeed<SnowReport> = {
+  name: 'snow',
+  maxPayloadBytes: MAX_SNOW_PAYLOAD_BYTES,
+  defaultKey: DEFAULT_SNOW_KEY,
+  fromValue,
+  expected: (key) => `a depth in cm (0 to ${MAX_SNOW_DEPTH_CM}), ON/OFF, true/false, yes/no or a JSON object with "${key}" holding one of them`,
+};
+
 /** `12.5` (cm), `ON`/`OFF`, `true`/`false`, `yes`/`no`, or a JSON object whose `key` holds one of them. */
 export function parseSnowPayload(text: string, key: string = DEFAULT_SNOW_KEY): SnowReport | undefined {
-  const trimmed = text.trim();
-  if (!trimmed.startsWith('{')) return fromValue(trimmed);
-  try {
-    const parsed: unknown = JSON.parse(trimmed);
-    return isPlainObject(parsed) && Object.hasOwn(parsed, key) ? fromValue(parsed[key]) : undefined;
-  } catch {
-    return undefined;
-  }
+  return parseTopicPayload(SNOW_FEED, text, key);
 }
 
 /** What the state (`snow`) and the route show of a station's snow cover. */
@@ -73,26 +72,15 @@ export interface SnowStatus {
   updated_at: string | null;
 }
 
-const SNOW_KEYS = ['topic', 'key'];
-
 /** The station key `snow` and its validation. */
-const SNOW_STATION_KEY: UnitStationKey = {
+const SNOW_STATION_KEY = topicStationKey({
   key: 'snow',
-  problems(snow: unknown, problem: Problem): void {
-    if (!isPlainObject(snow)) return problem('snow', 'must be an object {"topic": "...", "key": "depth"} naming the MQTT topic that carries the snow depth in cm or a yes/no');
-    for (const key of Object.keys(snow)) if (!SNOW_KEYS.includes(key)) problem(`snow.${key}`, `is not allowed (only ${SNOW_KEYS.join(' and ')})`);
-    if (typeof snow.topic !== 'string') problem('snow.topic', 'is required: the MQTT topic carrying the snow depth in cm or a yes/no (e.g. "garden/snow_depth")');
-    else {
-      const topicProblem = topicFilterProblem(snow.topic);
-      if (topicProblem) problem('snow.topic', topicProblem);
-      else if (snow.topic.includes('+') || snow.topic.includes('#')) problem('snow.topic', 'must be a concrete topic (no wildcards): one station, one snow value');
-    }
-    if (snow.key !== undefined && (typeof snow.key !== 'string' || snow.key === '')) {
-      problem('snow.key', 'must be a non-empty JSON key (the payload key holding the depth or yes/no in JSON payloads)');
-    }
-  },
-  topics: (snow) => [(snow as SnowStationSettings).topic],
-};
+  exampleKey: 'depth',
+  topicDoes: 'carries the snow depth in cm or a yes/no',
+  topicRequired: 'the MQTT topic carrying the snow depth in cm or a yes/no (e.g. "garden/snow_depth")',
+  keyHolds: 'the depth or yes/no',
+  wildcards: false,
+});
 
 const SNOW_SETTINGS = {
   minDepthCm: {
@@ -113,53 +101,41 @@ interface Known {
 /** Every station's snow cover: subscribes, parses, counts, holds `mowable` off, shows it. */
 export class SnowCover implements StationUnit {
   readonly name = 'snow-cover';
-  readonly counters = { snowReceived: 0, snowRejected: 0 };
   readonly metrics = {
     snowReceived: ['snow_messages_received_total', "Messages on the stations' snow topics."],
     snowRejected: ['snow_messages_rejected_total', 'Snow messages refused (not a depth in cm or a yes/no, too large).'],
   } as const;
   readonly routes: FastifyPluginAsync;
-  readonly #stations: ReadonlyMap<string, SnowStationSettings>;
+  readonly #topics: TopicSubscriptions<SnowReport>;
   readonly #known = new Map<string, Known>();
   readonly #minDepthCm: number;
-  readonly #throttle: LogThrottle;
-  readonly #now: () => number;
 
   constructor(options: { stations: readonly UnitStation<SnowStationSettings>[]; settings: SnowCoverSettings; throttle: LogThrottle; now: () => number }) {
-    this.#stations = new Map(options.stations.map((station) => [station.id, station.settings]));
+    // A retained value counts like a live one: snow is a state, and the broker replays the last one.
+    this.#topics = new TopicSubscriptions(SNOW_FEED, options.stations, options.throttle, (stationId, _topic, report) => {
+      this.#known.set(stationId, { report, atMs: options.now() });
+      return true;
+    });
     this.#minDepthCm = options.settings.minDepthCm;
-    this.#throttle = options.throttle;
-    this.#now = options.now;
     this.routes = snowRoutes(this);
   }
 
+  /** Received, accepted and refused snow messages. */
+  get counters(): Readonly<Record<string, number>> {
+    return this.#topics.counters;
+  }
+
   subscribe(connection: UnitSubscriber, recompute: (stationId: string) => void): void {
-    for (const [stationId, settings] of this.#stations) {
-      connection.subscribe(settings.topic, (_topic, payload) => {
-        if (this.handle(stationId, payload)) recompute(stationId);
-      });
-    }
+    this.#topics.subscribe(connection, recompute);
   }
 
   /** One message on a station's snow topic; true when the station's state changes. */
-  handle(stationId: string, payload: Buffer): boolean {
-    const settings = this.#stations.get(stationId);
-    if (!settings) return false;
-    this.counters.snowReceived++;
-    const key = settings.key ?? DEFAULT_SNOW_KEY;
-    const report = payload.length <= MAX_SNOW_PAYLOAD_BYTES ? parseSnowPayload(payload.toString('utf8'), key) : undefined;
-    if (report === undefined) {
-      this.counters.snowRejected++;
-      this.#throttle.warn(`snow:${stationId}`, { station: stationId, topic: settings.topic, bytes: payload.length },
-        `snow payload ignored: expected a depth in cm (0 to ${MAX_SNOW_DEPTH_CM}), ON/OFF, true/false, yes/no or a JSON object with "${key}" holding one of them`);
-      return false;
-    }
-    this.#known.set(stationId, { report, atMs: this.#now() });
-    return true;
+  handle(stationId: string, payload: Buffer, topic = this.#topics.settingsOf(stationId)?.topic ?? ''): boolean {
+    return this.#topics.handle(stationId, topic, payload, false);
   }
 
   status(stationId: string): SnowStatus | undefined {
-    const settings = this.#stations.get(stationId);
+    const settings = this.#topics.settingsOf(stationId);
     if (!settings) return undefined;
     const known = this.#known.get(stationId);
     const depth = known && 'depthCm' in known.report ? known.report.depthCm : null;
@@ -179,12 +155,12 @@ export class SnowCover implements StationUnit {
   mowableHold(stationId: string): MowableHold | undefined {
     const status = this.status(stationId);
     if (!status?.lying) return undefined;
-    const depth = status.depth_cm === null ? '' : ` (${status.depth_cm.toLocaleString('de-DE')} cm)`;
-    return { code: SNOW_HOLD_CODE, reason: `Schnee liegt${depth}: nicht mähen, bis er getaut ist.` };
+    const depth = (locale: string) => (status.depth_cm === null ? '' : ` (${status.depth_cm.toLocaleString(locale)} cm)`);
+    return { code: SNOW_HOLD_CODE, reason: { en: `snow is lying${depth('en-GB')}: do not mow until it has thawed`, de: `Schnee liegt${depth('de-DE')}: nicht mähen, bis er getaut ist` } };
   }
 
   entities(station: { id: string }): EntitySpec[] {
-    if (!this.#stations.has(station.id)) return [];
+    if (!this.#topics.settingsOf(station.id)) return [];
     const has = 'value_json.snow is defined and value_json.snow.lying is not none';
     return [{
       component: 'binary_sensor',
@@ -221,3 +197,11 @@ export const snowCoverUnit = defineStationUnit<SnowCoverSettings, SnowStationSet
   config: { settings: { key: 'snowCover', schema: SNOW_SETTINGS }, station: SNOW_STATION_KEY },
   create: ({ settings, stations, throttle, clock }) => new SnowCover({ settings, stations, throttle, now: () => clock.now() }),
 });
+
+/** The state key this module owns (src/station/statePayload.ts). */
+declare module '../station/statePayload.js' {
+  interface StationStateFields {
+    /** The station's snow cover (stations with `snow`). */
+    snow: SnowStatus;
+  }
+}

@@ -2,7 +2,8 @@
  * Every top-level folder of src/ is on docs/architecture.md's module map and in README's layout
  * paragraph (section "Development"), and both name no folder that is gone: a new folder (or a
  * renamed one) fails here until the map says what it holds. And no file only forwards another
- * folder's modules (a re-export file would hide which folder a module really depends on).
+ * folder's modules (a re-export file would hide which folder a module really depends on). The
+ * counts and the station side's file list on docs/architecture.md are checked against the tree too.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -36,6 +37,22 @@ describe('the folder maps', () => {
     const map = doc.slice(doc.indexOf('## Module map'), doc.indexOf('## Dependency direction'));
     const rows = [...map.matchAll(/^\| `src\/([A-Za-z]+)\/` \|/gm)].map((match) => match[1] ?? '').sort();
     expect(rows).toEqual(FOLDERS);
+  });
+
+  it('docs/architecture.md\'s file and folder counts are the tree\'s', () => {
+    const doc = readFileSync(`${ROOT}docs/architecture.md`, 'utf8');
+    const files = readdirSync(`${ROOT}src`, { recursive: true, encoding: 'utf8' }).filter((path) => path.endsWith('.ts'));
+    const counted = /(\d+) files in (\d+) top-level folders/.exec(doc);
+    expect(counted, 'the sentence "N files in M top-level folders"').not.toBeNull();
+    expect({ files: Number(counted![1]), folders: Number(counted![2]) }).toEqual({ files: files.length, folders: FOLDERS.length });
+  });
+
+  it('docs/architecture.md names every file of src/station/ and no gone one', () => {
+    const doc = readFileSync(`${ROOT}docs/architecture.md`, 'utf8');
+    const paragraph = doc.slice(doc.indexOf('`src/station/` holds the whole pipeline'), doc.indexOf('**File size.**'));
+    const named = [...new Set([...paragraph.matchAll(/`([a-zA-Z]+\.ts)`/g)].map((match) => match[1] ?? ''))].sort();
+    const files = readdirSync(`${ROOT}src/station`).filter((name) => name.endsWith('.ts')).sort();
+    expect(named).toEqual(files);
   });
 
   it('README\'s layout paragraph names every src/ folder and no other', () => {

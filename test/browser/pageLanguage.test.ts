@@ -130,7 +130,7 @@ describe('the status page in one language', () => {
   it('German: why there is no index is said from the error\'s code; an unknown code\'s English message only marked lang="en"', async () => {
     // A state whose error carries a code this page does not know (a newer daemon's), beside the English message the API keeps.
     const message = 'the soil probe reported a value the model could not use';
-    const newer: StationUnit = { name: 'newer', stateFragment: () => ({ error: { code: 'SOMETHING_NEW', message, missing: [] } }) };
+    const newer: StationUnit = { name: 'newer', stateFragment: () => ({ error: { code: 'SOMETHING_NEW', message, missing: [] } }) as never };
     const station = await newStation([newer]);
     const { page, problems } = await render(station.address, 'de-DE');
     await page.waitForSelector('#calc-error:not([hidden])', { timeout: 15_000 });

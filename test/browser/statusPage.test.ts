@@ -163,16 +163,17 @@ describe('status page in Chromium', { timeout: 60_000 }, () => {
 
   it('shows the forecast window and draws the forecast hours when the state carries a forecast', async () => {
     const clockStart = Date.parse('2026-06-15T10:00:00Z');
-    // A stand-in for the forecast unit: its state fragment, in the shape the page reads.
+    // A stand-in for the forecast unit: its state fragment, the members the page reads (the rest left out: cast).
     const forecast = {
       name: 'test-forecast',
       stateFragment: (_id: string, nowMs: number) => ({
         forecast: {
+          available: true,
           next_window: { start: new Date(nowMs + 3 * 3_600_000).toISOString(), end: new Date(nowMs + 6 * 3_600_000).toISOString(), min_index: 72 },
           rain_expected_in_minutes: 45,
           hours: Array.from({ length: 12 }, (_, hour) => ({ time: new Date(nowMs + (hour + 1) * 3_600_000).toISOString(), index: 40 + hour * 4 })),
         },
-      }),
+      }) as never,
     };
     const h = await startStations({ statusPagePollMs: POLL_MS, units: [forecast], startMs: clockStart });
     await feed(h, 4);
@@ -193,7 +194,7 @@ describe('status page in Chromium', { timeout: 60_000 }, () => {
     // The forecast unit's fragment before any forecast arrived (src/forecast/forecastReport.ts).
     const forecast = {
       name: 'test-forecast',
-      stateFragment: () => ({ forecast: { available: false, fetched_at: null, stale: true, next_window: null, mowable_for_minutes: null, rain_expected_in_minutes: null, hours: [] } }),
+      stateFragment: () => ({ forecast: { available: false, fetched_at: null, stale: true, next_window: null, mowable_for_minutes: null, rain_expected_in_minutes: null, hours: [] } }) as never,
     };
     const h = await startStations({ statusPagePollMs: POLL_MS, units: [forecast] });
     await feed(h, 2);

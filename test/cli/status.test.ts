@@ -75,15 +75,41 @@ describe('mowability status', () => {
 
     const text = await cli('status');
     expect(text.stdout).toContain('garden (Garden, rtl_433)');
-    expect(text.stdout).toMatch(/last reading: \S+ \(5 min ago\)/);
+    expect(text.stdout).toMatch(/last reading: \d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d:\d\d \(5 min ago\)/);
     expect(text.stdout).toContain('mowable:      yes');
-    expect(text.stdout).toContain('latest:       humidity 55, temperature 18.25');
+    expect(text.stdout).toContain('latest:       humidity 55, temperature 18.25 (as of the last database write, every history.flushIntervalSeconds)');
     expect(text.stdout).toContain('history:      2 minutes');
     // The rtl_433 station has no location and the fixture's time zone (UTC) no reference point: status says there is no night ban, and the fix.
     expect(text.stdout).toContain('night ban:    none: the station has no location and the time zone UTC has no reference point in the tz database');
     expect(text.stdout).toContain('last reading: none yet');
     expect(text.stdout).toContain('mowable:      not decided yet');
     expect(text.stdout).toContain('History of stations no longer configured: old');
+  });
+
+  it('prints its times on the clock of the configured timezone, with the offset; the JSON keeps UTC', async () => {
+    const readAt = Date.now() - 5 * MINUTE_MS;
+    const timeZone = 'America/New_York';
+    // The zone from the config file, as a user sets it (the fixture's UTC variable would win over it).
+    delete fixture.env.MOWABILITY_TIMEZONE;
+    writeFileSync(fixture.env.MOWABILITY_CONFIG!, JSON.stringify({ timezone: timeZone, stations: [{ id: 'garden', name: 'Garden', format: 'rtl_433', topic: 'rtl_433/+/events' }] }));
+    const db = await Database.open(fixture.temp.dbPath);
+    try {
+      const minute = Math.floor(readAt / MINUTE_MS);
+      await new HistoryStore(db).save({
+        histories: [{ station: 'garden', changes: { buckets: [{ minute, rainMm: 0, rainObserved: true, tempMinC: 18 }], counters: [], latest: [{ field: 'humidity', value: 55, atMs: readAt }], duplicates: null } }],
+        states: [],
+      });
+    } finally {
+      await db.close();
+    }
+    // The oracle: Intl's own wall clock and offset for the zone (sv-SE writes YYYY-MM-DD HH:MM:SS).
+    const wall = (ms: number) => new Intl.DateTimeFormat('sv-SE', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).format(ms);
+    const offset = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' }).formatToParts(readAt).find((part) => part.type === 'timeZoneName')!.value.replace('GMT', '');
+    const text = await cli('status');
+    expect(text.stdout).toContain(`last reading: ${wall(readAt)} ${offset} (5 min ago)`);
+    expect(text.stdout).toContain(`history:      1 minutes since ${wall(Math.floor(readAt / MINUTE_MS) * MINUTE_MS)} ${offset}`);
+    expect(text.stdout).not.toMatch(/\d\dZ|T\d\d:/);
+    expect(JSON.parse((await cli('status', '--json')).stdout).stations[0].last_reading_at).toBe(new Date(readAt).toISOString());
   });
 
   it('keeps control characters in station names away from the terminal', async () => {

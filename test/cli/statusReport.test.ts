@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { daemonUrl } from '../../src/cli/statusReport.js';
+import { daemonUrl, renderStatus } from '../../src/cli/statusReport.js';
 import { loadConfig } from '../../src/config/load.js';
 import { startDaemon, type RunningDaemon } from '../../src/daemon.js';
 import { reading } from '../helpers/mqttHarness.js';
@@ -55,7 +55,7 @@ describe('mowability status with a running daemon', () => {
     expect(garden.live.availability).toBe('online');
     const text = await cli('status', '--config', configFile);
     expect(text.stdout).toContain(`Live from the running daemon at ${daemonUrl(loadConfig({ env }))}.`);
-    expect(text.stdout).toMatch(/last reading: \S+ \(0 min ago\)/);
+    expect(text.stdout).toMatch(/last reading: \d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d:\d\d \(0 min ago\)/);
   });
 
   it('without --config lists the daemon\'s stations as stations', async () => {
@@ -78,7 +78,7 @@ describe('mowability status with a running daemon', () => {
     const text = await cli('status');
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toContain(`The daemon did not answer at ${daemonUrl(loadConfig({ env }))}: nothing listens there (is the daemon running?).`);
-    expect(text.stdout).toMatch(/Showing the database instead, last written \S+ \(0 min ago\)/);
+    expect(text.stdout).toMatch(/Showing the database instead, last written \d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d:\d\d \(0 min ago\)/);
     expect(text.stdout).toContain('garden (garden, unknown)');
     expect(text.stdout).not.toContain('no longer configured');
     expect(JSON.parse((await cli('status', '--json')).stdout)).toMatchObject({ source: 'database', unconfigured_with_history: [] });
@@ -87,5 +87,24 @@ describe('mowability status with a running daemon', () => {
   it('reaches a daemon listening on all interfaces over loopback', () => {
     expect(daemonUrl({ http: { ...loadConfig({ env }).http, host: '0.0.0.0', port: 8080 } })).toBe('http://127.0.0.1:8080');
     expect(daemonUrl({ http: { ...loadConfig({ env }).http, host: '::', port: 8080 } })).toBe('http://[::1]:8080');
+  });
+});
+
+describe('renderStatus: where the values come from', () => {
+  const base = { database: '/var/lib/mowability/mowability.db', database_exists: true, stations: [], unconfigured_with_history: [], unmatched_uploads: [] };
+
+  it('says "live" and nothing about a daemon that did not answer when the daemon answered and MQTT is off', () => {
+    const text = renderStatus({ ...base, source: 'daemon', daemon: { url: 'http://127.0.0.1:8080', answered: true } }, Date.now());
+    expect(text).toContain('Live from the running daemon at http://127.0.0.1:8080.');
+    expect(text).not.toContain('did not answer');
+    expect(text).not.toContain('Showing the database instead');
+  });
+
+  it('adds the MQTT line to a live answer and keeps the database fallback for a daemon that did not answer', () => {
+    const live = renderStatus({ ...base, source: 'daemon', daemon: { url: 'http://127.0.0.1:8080', answered: true }, mqtt: { status: 'error', message: 'not connected' } }, Date.now());
+    expect(live).toContain('MQTT: error: not connected');
+    const fallback = renderStatus({ ...base, source: 'database', daemon: { url: 'http://127.0.0.1:8080', answered: false, reason: 'connection refused' } }, Date.now());
+    expect(fallback).toContain('The daemon did not answer at http://127.0.0.1:8080: connection refused.');
+    expect(fallback).toContain('Showing the database instead');
   });
 });

@@ -5,6 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { GROUP_OF_PREFIX, groupOf, replaceSettingsTable, renderOtherGroups, renderSettingsTable, unitSettings } from '../../src/config/docsTable.js';
 import { loadConfig } from '../../src/config/load.js';
 import { stationUnitConfigs, stationUnits } from '../../src/daemon.js';
+import { defineStationUnit } from '../../src/station/unit.js';
+import { wire } from '../../src/station/unitBuilder.js';
 import { schemaWithUnits } from '../../src/config/unitSettings.js';
 import { listSettings } from '../../src/config/schema.js';
 import { makeTempDir } from '../helpers/httpTempDir.js';
@@ -84,6 +86,21 @@ describe('generated settings documentation', () => {
     // Without the units the tables lack their settings: the committed document is not what the base schema alone renders.
     expect(replaceSettingsTable(configurationDoc)).not.toBe(configurationDoc);
     expect(renderOtherGroups()).not.toContain('snowCover.minDepthCm');
+  });
+
+  it('a new unit with settings is one more line of stationUnits(): the script\'s table shows it, wired or not, wherever it is listed', () => {
+    const hedge = defineStationUnit<{ heightCm: number }>({
+      name: 'hedge',
+      config: { settings: { key: 'hedge', schema: { heightCm: { doc: 'How tall the hedge may grow.', format: Number, default: 180, env: 'MOWABILITY_HEDGE_HEIGHT_CM' } } } },
+      create: () => ({ name: 'hedge' }),
+    });
+    const wired = defineStationUnit<{ heightCm: number }, undefined, { name: string }, { readings: unknown }>({ ...hedge, name: 'wired-hedge', create: () => ({ name: 'wired-hedge' }) });
+    for (const lines of [[hedge, ...units], [...units, hedge], [...units, wire(wired, ({ readings }) => ({ readings }))]]) {
+      const table = renderOtherGroups(lines);
+      expect(table).toMatch(/#### Unit `(wired-)?hedge`: `hedge\.\*`/);
+      expect(table).toContain('| `hedge.heightCm` |');
+      expect(table).toContain('`MOWABILITY_HEDGE_HEIGHT_CM`');
+    }
   });
 
   it('groups a key by its longest matching prefix, and a key no prefix matches as tuning', () => {

@@ -93,6 +93,18 @@ describe('loadConfig', () => {
     );
   });
 
+  it('names the station and the misspelt key, one problem a line, without echoing the stations list', () => {
+    const file = configFile.write({ stations: [
+      { id: 'garden', name: 'Garden', format: 'rtl_433', topic: 'rtl_433/+/events' },
+      { id: 'shed', name: 'Shed', format: 'json', topik: 'shed/weather', fields: { temperature: 't' } },
+    ] });
+    const problems = configProblems(() => loadConfig({ argv: ['--config', file], env: {} }));
+    expect(problems[0]).toMatch(/^stations\[1\] \("shed"\)\.topik is not a station setting \(allowed: id, name, format, topic, /);
+    expect(problems[1]).toBe('stations[1] ("shed").topic must be an MQTT topic (wildcards + and # allowed)');
+    expect(problems).toHaveLength(2);
+    for (const problem of problems) expect(problem).not.toMatch(/rtl_433\/\+\/events|"stations" =|value was/);
+  });
+
   it('rejects a port with trailing garbage instead of truncating it', () => {
     const problems = configProblems(() => loadConfig({ env: { MOWABILITY_HTTP_PORT: '80abc' } }));
     expect(problems[0]).toContain('"http.port" = "80abc"');
@@ -113,6 +125,17 @@ describe('loadConfig', () => {
     ]);
     // Without registration the limits apply to nothing.
     expect(loadConfig({ env: { MOWABILITY_REGISTRATION_MAX_PENDING: '20' } }).registration.maxPending).toBe(20);
+  });
+
+  it('refuses a connection reserve that leaves no slot for a client holding one, and an IPv6 prefix length outside 1-128', () => {
+    expect(configProblems(() => loadConfig({ env: { MOWABILITY_HTTP_MAX_CONNECTIONS: '20' } }))).toEqual([
+      '"http.connectionReserve" (32) must be below "http.maxConnections" (20); lower the reserve (e.g. an eighth of the cap) or set it to 0',
+    ]);
+    expect(loadConfig({ env: { MOWABILITY_HTTP_MAX_CONNECTIONS: '0' } }).http.connectionReserve).toBe(32);
+    for (const bad of ['0', '129', '64.5', 'x']) {
+      expect(configProblems(() => loadConfig({ env: { MOWABILITY_HTTP_IPV6_SHARE_PREFIX: bad } })).join('\n')).toMatch(/http\.ipv6SharePrefix.*IPv6 prefix length, a whole number from 1 to 128/);
+    }
+    expect(loadConfig({ env: { MOWABILITY_HTTP_IPV6_SHARE_PREFIX: '56' } }).http.ipv6SharePrefix).toBe(56);
   });
 
   it('refuses an embedded broker reachable from the network without accounts', () => {
@@ -167,7 +190,7 @@ describe('configuration schema', () => {
   it('gives every service setting an environment variable and a flag', () => {
     for (const { key, spec } of listSettings(serviceSchema)) {
       expect(spec.env, key).toMatch(/^MOWABILITY_[A-Z0-9_]+$/);
-      expect(spec.arg, key).toMatch(/^[a-z-]+$/);
+      expect(spec.arg, key).toMatch(/^[a-z][a-z0-9-]*$/);
     }
   });
 });

@@ -81,3 +81,15 @@ export function haDiscoveryViolations(topic: string, payload: Record<string, unk
   if (deviceClass === 'enum' && (!Array.isArray(payload.options) || payload.options.length === 0)) fail('enum without options');
   return problems;
 }
+
+/**
+ * Home Assistant's rule for a sensor's state (https://developers.home-assistant.io/docs/core/entity/sensor/,
+ * "options": the possible states of an `enum` sensor): a state of an `enum` sensor that is not one
+ * of its `options` is refused (HA's sensor raises "provides state value …, which is not in the list
+ * of options provided" and the MQTT sensor drops the message); `None` is unknown and always allowed.
+ */
+export function haStateViolation(config: Record<string, unknown>, renderedState: string): string | undefined {
+  if (config.device_class !== 'enum' || renderedState === 'None') return undefined;
+  const options = config.options as unknown[];
+  return options.includes(renderedState) ? undefined : `${String(config.default_entity_id)}: state "${renderedState}" is not one of its options ${JSON.stringify(options)}`;
+}

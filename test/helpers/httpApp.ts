@@ -33,7 +33,7 @@ export interface HttpHarness {
 export interface HarnessOptions {
   env?: Record<string, string>;
   logger?: Logger;
-  overrides?: Partial<Pick<AppDeps, 'accessLogger' | 'calculate' | 'checkConfig' | 'metrics' | 'acceptReading' | 'uploadCounters' | 'onUploadRefused' | 'stations' | 'statusPagePollMs' | 'clock' | 'usage' | 'publicRoutes' | 'sharedStores' | 'clockStatus' | 'unitRoutes'>>;
+  overrides?: Partial<Pick<AppDeps, 'accessLogger' | 'calculate' | 'checkConfig' | 'metrics' | 'acceptReading' | 'uploadCounters' | 'onUploadRefused' | 'stations' | 'statusPagePollMs' | 'clock' | 'usage' | 'publicRoutes' | 'sharedStores' | 'clockStatus' | 'unitRoutes' | 'healthClock' | 'connectionCounters'>>;
   /** Parts beyond a home install on the harness database (the public service: test/publicService/harness.ts). */
   extend?: HarnessExtension;
 }
@@ -57,6 +57,9 @@ export async function startHttpHarness(options: HarnessOptions = {}): Promise<Ht
       MOWABILITY_TIMEZONE: 'Europe/Berlin',
       MOWABILITY_LOG_LEVEL: 'silent',
       MOWABILITY_DB_CHANGE_POLL_INTERVAL_MS: String(TEST_CHANGE_POLL_INTERVAL_MS),
+      // Every health request runs the checks (concurrent ones share a run): a test that changes the database sees it
+      // in the next answer. test/http/healthCache.test.ts sets the shipped interval.
+      MOWABILITY_HTTP_HEALTH_CACHE_MS: '0',
       ...options.env,
     },
   });

@@ -77,3 +77,37 @@ export async function rawExchange(port: number, clientId: string, request: Buffe
     socket.destroy();
   }
 }
+
+/**
+ * A subscriber that stops reading: connects anonymously, subscribes to `filter`, waits for the
+ * SUBACK and pauses the socket (the kernel's buffers fill, then the broker's). Destroy it after the test.
+ */
+export async function pausedSubscriber(port: number, clientId: string, filter: string): Promise<Socket> {
+  const socket = connect(port, '127.0.0.1');
+  socket.on('error', () => undefined);
+  try {
+    await withDeadline(
+      new Promise<void>((resolve, reject) => {
+        let received = Buffer.alloc(0);
+        socket.once('connect', () => socket.write(Buffer.concat([connectPacket(clientId), subscribePacket(Buffer.from(filter))])));
+        socket.once('close', () => reject(new Error(`the broker closed ${clientId} before its SUBACK`)));
+        const onData = (chunk: Buffer): void => {
+          received = Buffer.concat([received, chunk]);
+          // CONNACK (4 bytes), then SUBACK (type 9).
+          if (received.length >= 5 && received[4]! >> 4 === 9) {
+            socket.off('data', onData);
+            socket.pause();
+            resolve();
+          }
+        };
+        socket.on('data', onData);
+      }),
+      5000,
+      `${clientId} subscribed`,
+    );
+  } catch (err) {
+    socket.destroy();
+    throw err;
+  }
+  return socket;
+}

@@ -1,12 +1,12 @@
 /**
- * The status page's real parts together: the MQTT pipeline with its embedded
- * broker and the StationsRecorder unit (temp SQLite, fake clock), and the
+ * The status page's real parts together: the station pipeline with the embedded
+ * broker and the ChartRecorder unit (temp SQLite, fake clock), and the
  * HTTP app reading it through the same StationsView the daemon wires.
  */
 import type { StationConfig } from '../../src/ingest/types.js';
 import type { StationUnit } from '../../src/station/unit.js';
 import { createStationsView, type StationsView } from '../../src/http/stationsView.js';
-import { StationsRecorder } from '../../src/http/stationsRecorder.js';
+import { ChartRecorder } from '../../src/station/chartRecorder.js';
 import type { Database } from '../../src/store/database.js';
 import { closeApp } from '../../src/http/shutdown.js';
 import { historyOptionsFor } from '../../src/config/historyOptions.js';
@@ -27,7 +27,7 @@ export interface StationsHarness {
   daemon: RunningDaemon;
   http: HttpHarness;
   view: StationsView;
-  recorder: StationsRecorder;
+  recorder: ChartRecorder;
   dbPath: string;
   /** Listens on an ephemeral loopback port (for a browser) and returns the address. */
   listen(): Promise<string>;
@@ -54,19 +54,18 @@ export async function startStationsHarness(options: StationsHarnessOptions = {})
   const dbPath = options.dbPath ?? temp!.dbPath;
   const clock = new FakeClock(options.startMs ?? Date.parse('2026-06-15T10:00:00Z'));
   const config = testMqttConfig({ stations: [GARDEN], station: { mowableOnDelayMinutes: 0, recomputeDebounceMs: options.recomputeDebounceMs ?? 0 }, history: { freshnessMinutes: options.freshnessMinutes ?? 30 } });
-  let daemon: RunningDaemon | undefined;
   let database: Database | undefined;
   // The chart series kept in the daemon's database, as the composition root wires them.
-  const recorder = new StationsRecorder((id) => daemon?.service.stationState(id), { database: () => database!, stations: config.stations.map((station) => station.id) });
-  daemon = await startMqttDaemon(dbPath, config, clock, undefined, (opened) => {
+  const recorder = new ChartRecorder({ database: () => database!, stations: config.stations.map((station) => station.id) });
+  const daemon: RunningDaemon = await startMqttDaemon(dbPath, config, clock, undefined, (opened) => {
     database = opened;
     return [recorder, ...(options.units ?? [])];
   });
   const view = createStationsView({
     stations: config.stations,
     freshnessMs: (station) => historyOptionsFor(config, station).freshnessMs,
-    stateOf: (id) => daemon?.service.stationState(id),
-    recorder,
+    stateOf: (id) => daemon.service.stationState(id),
+    series: recorder,
   });
   const http = await startHttpHarness({
     env: options.env ?? {},

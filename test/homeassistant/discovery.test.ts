@@ -5,7 +5,10 @@ import { ConfigError, loadConfig } from '../../src/config/load.js';
 import type { StationConfig } from '../../src/ingest/types.js';
 import { BrokerAccess } from '../../src/mqtt/brokerAccess.js';
 import { allDiscoveryMessages, discoveryIdProblems, discoveryTopicFilters, isOurDiscoveryConfig, entityIdCollisions, entitySlug, HA_ENTITY_ID_PATTERN } from '../../src/homeassistant/discovery.js';
-import { haDiscoveryViolations } from '../helpers/haRules.js';
+import { UNKNOWN_TIMESTAMP } from '../../src/homeassistant/timestampSensors.js';
+import { forecastEntities } from '../../src/forecast/forecastEntities.js';
+import { lawnEntities } from '../../src/lawn/lawnEntities.js';
+import { haDiscoveryViolations, haStateViolation } from '../helpers/haRules.js';
 import { renderHaTemplate } from '../helpers/haTemplate.js';
 import { makeTempDir } from '../helpers/httpTempDir.js';
 import { mqttTest } from '../helpers/mqttFixture.js';
@@ -74,6 +77,59 @@ describe('Home Assistant discovery configs', () => {
       expect.stringMatching(/^station "Back-Yard" and station "back_yard" would both get the Home Assistant entity id "sensor.mowability_back_yard_index"/),
     ]);
     expect(discoveryIdProblems('homeassistant', 'mowability', [station('Back-Yard'), station('garden')])).toEqual([]);
+  });
+});
+
+describe('discovery with the lawn and forecast entities', () => {
+  it("gives every entity, the units' included, the origin block and Home Assistant's rules", () => {
+    const messages = allDiscoveryMessages({
+      prefix: 'homeassistant', baseTopic: 'mowability', softwareVersion: '1.2.3', supportUrl: 'https://example.org/m', stations: [station('garden')], extraEntities: () => [...lawnEntities(), ...forecastEntities()],
+    });
+    expect(messages.map((message) => message.payload.object_id)).toEqual(expect.arrayContaining(['mowability_garden_last_cut', 'mowability_garden_mowable_for', 'mowability_bridge_version']));
+    for (const message of messages) {
+      expect(message.payload.origin, message.topic).toEqual({ name: 'mowability', sw_version: '1.2.3', support_url: 'https://example.org/m' });
+      expect(haDiscoveryViolations(message.topic, message.payload)).toEqual([]);
+    }
+  });
+});
+
+describe('timestamp sensors', () => {
+  const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+  const messages = allDiscoveryMessages({
+    prefix: 'homeassistant', baseTopic: 'mowability', softwareVersion: '1.2.3', stations: [station('garden')], extraEntities: () => [...lawnEntities(), ...forecastEntities()],
+  });
+  const timestamps = messages.filter((message) => message.payload.device_class === 'timestamp');
+  const at = '2026-06-15T08:00:00.000Z';
+  // States with and without each value: no lawn/forecast object, null values, and known ones.
+  const states: Array<Record<string, unknown>> = [
+    { main_status: 'NO_DATA' },
+    { last_reading_at: null, lawn: { last_cut_at: null }, forecast: { next_window: null } },
+    { last_reading_at: at, lawn: { last_cut_at: at }, forecast: { next_window: { start: at, end: at } } },
+  ];
+
+  it('render a valid ISO time with offset, or make the entity unavailable (Home Assistant before 2024.10 logs anything else)', () => {
+    expect(timestamps.map((message) => message.payload.object_id)).toEqual(
+      expect.arrayContaining(['mowability_garden_last_reading', 'mowability_garden_last_cut', 'mowability_garden_next_window_start', 'mowability_garden_next_window_end']),
+    );
+    for (const { payload } of timestamps) {
+      const availability = payload.availability as Array<{ topic: string; value_template?: string }>;
+      const own = availability.filter((entry) => entry.topic === payload.state_topic && entry.value_template !== undefined);
+      expect(own, String(payload.object_id)).toHaveLength(1);
+      expect(payload.availability_mode).toBe('all');
+      for (const state of states) {
+        const value = renderHaTemplate(String(payload.value_template), state);
+        const available = renderHaTemplate(own[0]!.value_template!, state);
+        expect(value, `${String(payload.object_id)} for ${JSON.stringify(state)}`).toMatch(ISO_WITH_OFFSET);
+        expect(['online', 'offline']).toContain(available);
+        // A known value is shown as it is; only an unavailable entity carries the placeholder.
+        if (available === 'online') expect(value).toBe(at);
+        else expect(value).toBe(UNKNOWN_TIMESTAMP);
+      }
+    }
+    const lastCut = timestamps.find((message) => message.payload.object_id === 'mowability_garden_last_cut')!;
+    const own = (lastCut.payload.availability as Array<{ value_template?: string }>).at(-1)!.value_template!;
+    expect(renderHaTemplate(own, states[2])).toBe('online');
+    expect(renderHaTemplate(own, states[1])).toBe('offline');
   });
 });
 
@@ -166,7 +222,7 @@ describe('discovery end to end through the embedded broker', () => {
     expect(state.withheld_fields).toHaveProperty('rain_1h');
     expect(entity('sensor.mowability_back_yard_rain_1h')).toBe('None');
     expect(entity('sensor.mowability_back_yard_data_quality')).toBe(state.data_quality);
-    expect(['full', 'partial', 'minimal']).toContain(state.data_quality);
+    expect(haStateViolation(late.json('homeassistant/sensor/mowability_Back-Yard_data_quality/config')!, String(state.data_quality))).toBeUndefined();
     expect(entity('sensor.mowability_back_yard_limiting_check')).toBe(state.score_basis.limiting_check ?? 'none');
     expect(entity('sensor.mowability_back_yard_soiltemp_score')).toBe(state.checks.soiltemp?.score == null ? 'None' : String(state.checks.soiltemp.score));
     expect(entity('sensor.mowability_bridge_version')).toBe(stats.version);

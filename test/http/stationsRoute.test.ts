@@ -67,6 +67,7 @@ describe('GET /v1/stations', () => {
         last_reading_age_seconds: 0,
         availability: 'online',
         origin: 'measured',
+        topics_heard: null,
       },
     ]);
     h.clock.advance(21 * MINUTE_MS);
@@ -137,6 +138,25 @@ describe('GET /v1/stations/{id}/history', () => {
     // The index: the last step holds the current state's index.
     expect(history.index.at(-1)).toBe(h.daemon.service.stationState('garden')!.index_score);
     expect(history.index.filter((value: number | null) => value !== null).length).toBeGreaterThan(8);
+  });
+
+  it('only reads: the current index is recorded before any request, and reading the history changes nothing', async () => {
+    harness = await startStationsHarness();
+    const h = harness;
+    feed(h, 1, 5);
+    await waitUntil(() => h.daemon.service.stationState('garden')?.last_reading_at === new Date(h.clock.now()).toISOString(), 'the last state');
+    const nowMinute = Math.floor(h.clock.now() / MINUTE_MS);
+    const snapshot = () => {
+      const rows: string[] = [];
+      h.recorder.forEachMinute('garden', nowMinute - 120, nowMinute + 1, (minute, value) => rows.push(`${minute}:${value('index')}:${value('temperature')}`));
+      return rows;
+    };
+    const before = snapshot();
+    expect(before.at(-1)).toBe(`${nowMinute}:${h.daemon.service.stationState('garden')!.index_score}:${before.at(-1)!.split(':')[2]}`);
+    for (const url of ['/v1/stations/garden/history?hours=2&step=10m', '/v1/stations/garden', '/v1/stations', '/v1/stations/garden/history?hours=1&step=1m']) {
+      expect((await getJson(h, url)).statusCode, url).toBe(200);
+    }
+    expect(snapshot()).toEqual(before);
   });
 
   it('keeps every series across a restart (SQLite): rain and temperature from the minutes, the others per 10-minute slot', async () => {

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { BucketRow } from '../../src/history/stationHistory.js';
 import { MAX_HISTORY_POINTS, downsample, parseHistoryQuery, stepGrid } from '../../src/http/stationsSeries.js';
-import type { RecordedSeries } from '../../src/http/stationsRecorder.js';
+import type { RecordedSeries } from '../../src/station/chartRecorder.js';
 
 const bucket = (minute: number, rainMm: number, tempMinC: number | null = null, rainObserved = true): BucketRow => ({ minute, rainMm, rainObserved, tempMinC });
 

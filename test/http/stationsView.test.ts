@@ -1,7 +1,8 @@
-/** Shaping a published state for the endpoints, defensively: a forecast unit's fragment may be absent or change shape. */
+/** Shaping a station's state for the endpoints: the units' fragments are typed (StationStateFields); the core's members read as they come. */
 import { describe, expect, it } from 'vitest';
 import { detail, forecastSummary, type StationsView } from '../../src/http/stationsView.js';
 import type { StationStatePayload } from '../../src/station/statePayload.js';
+import type { ForecastView } from '../../src/forecast/forecastReport.js';
 
 function viewWith(state: Partial<StationStatePayload> | undefined, lastMs: number | null): StationsView {
   return {
@@ -15,17 +16,23 @@ function viewWith(state: Partial<StationStatePayload> | undefined, lastMs: numbe
 }
 
 describe('forecastSummary', () => {
-  it.each([undefined, null, 'soon', 42, []])('is null for %j', (fragment) => {
-    expect(forecastSummary(fragment)).toBeNull();
+  const view = (parts: Partial<ForecastView>): ForecastView => ({
+    source: 'open-meteo', available: true, fetched_at: '2026-06-15T12:00:00Z', age_minutes: 5, stale: false, min_job_minutes: 60,
+    next_window: null, mowable_for_minutes: null, rain_expected_in_minutes: null, attribution: null, hours: [], ...parts,
+  });
+  const hour = (time: string, index: number | null) => ({ time, index, status: null, rain_mm: 0, rain_expected: false });
+
+  it('is null without a forecast', () => {
+    expect(forecastSummary(undefined)).toBeNull();
   });
 
-  it('reads the window, the rain warning and hourly indexes given as a list', () => {
+  it('reads the window, the rain warning and the hours with an index, in the page\'s ISO form', () => {
     expect(
-      forecastSummary({
+      forecastSummary(view({
         next_window: { start: '2026-06-15T14:00:00Z', end: '2026-06-15T17:00:00+00:00', min_index: 74 },
         rain_expected_in_minutes: 95,
-        hours: [{ time: '2026-06-15T13:00:00Z', index: 60 }, { start: '2026-06-15T14:00:00Z', index_score: 75 }, { time: 'later', index: 1 }, { time: '2026-06-15T15:00:00Z', index: 'high' }, 7],
-      }),
+        hours: [hour('2026-06-15T13:00:00Z', 60), hour('2026-06-15T14:00:00Z', 75), hour('2026-06-15T15:00:00Z', null)],
+      })),
     ).toEqual({
       available: true,
       next_window: { start: '2026-06-15T14:00:00.000Z', end: '2026-06-15T17:00:00.000Z', min_index: 74 },
@@ -34,17 +41,8 @@ describe('forecastSummary', () => {
     });
   });
 
-  it('reads hourly indexes given as a time → index map; a window without both ends is none', () => {
-    expect(forecastSummary({ next_window: { start: '2026-06-15T14:00:00Z' }, hours: { '2026-06-15T13:00:00Z': 61 } })).toEqual({
-      available: true,
-      next_window: null,
-      rain_expected_in_minutes: null,
-      hours: [{ time: '2026-06-15T13:00:00.000Z', index: 61 }],
-    });
-  });
-
   it('carries "not received yet" through', () => {
-    expect(forecastSummary({ available: false, next_window: null, rain_expected_in_minutes: null, hours: [] })).toEqual({ available: false, next_window: null, rain_expected_in_minutes: null, hours: [] });
+    expect(forecastSummary(view({ available: false, fetched_at: null }))).toEqual({ available: false, next_window: null, rain_expected_in_minutes: null, hours: [] });
   });
 });
 

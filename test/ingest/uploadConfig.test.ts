@@ -28,6 +28,19 @@ describe('upload stations in the configuration', () => {
     ]);
   });
 
+  it('an upload block of the other protocol names the format it needs: an Ambient PASSKEY on a wunderground station, a WU password on an ecowitt-http one', () => {
+    expect(stationsProblems([{ ...wu, id: 'amb', upload: { passkeySha256: DIGEST } }])).toEqual([
+      'stations[0] ("amb").upload.passkeySha256 is not used by format "wunderground": a PASSKEY (an Ecowitt gateway, or an Ambient console\'s MAC) is matched by format "ecowitt-http": '
+      + 'set this station\'s "format" to "ecowitt-http" and keep "upload": {"passkeySha256": "..."}; it takes the console\'s uploads on either path, http.ecowittUploadPath and '
+      + '/weatherstation/updateweatherstation.php ("mowability upload-secret ambient" prints the line for an Ambient MAC)',
+    ]);
+    expect(stationsProblems([{ ...ecowitt, upload: { stationId: 'KXXTEST1', passwordSha256: DIGEST } }])).toEqual([
+      expect.stringMatching(/^stations\[0\] \("gw"\)\.upload\.passwordSha256 is not used by format "ecowitt-http": .*set this station's "format" to "wunderground"/),
+    ]);
+    // The fix it names works: the same upload block under format "ecowitt-http" is valid.
+    expect(stationsProblems([{ ...wu, id: 'amb', format: 'ecowitt-http', upload: { passkeySha256: DIGEST } }])).toEqual([]);
+  });
+
   it('refuses a plain secret, unknown keys, a bad station ID and an upload block on an MQTT station', () => {
     const problems = stationsProblems([
       { ...ecowitt, upload: { passkeySha256: '0123456789ABCDEF0123456789ABCDEF' } },

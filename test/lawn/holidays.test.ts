@@ -11,7 +11,7 @@ import type { AppConfig } from '../../src/config/schema.js';
 import { HolidayCalendar, publicHolidays } from '../../src/lawn/holidays.js';
 import { lawnMemorySettingsOf, lawnMemoryUnit } from '../../src/lawn/buildLawnUnit.js';
 import { stationUnitConfigs } from '../../src/daemon.js';
-import { buildUnit } from '../../src/station/unit.js';
+import { buildUnit } from '../../src/station/unitBuilder.js';
 import { LogThrottle } from '../../src/util/logThrottle.js';
 import { Database } from '../../src/store/database.js';
 import { mqttTest, type MqttDaemonFixture } from '../helpers/mqttFixture.js';

@@ -36,8 +36,8 @@ function freshHold(stationId: string, ms: number, quiet: QuietHoursSettings): Mo
   if (cause === undefined) return undefined;
   const text = (lang: 'en' | 'de', hideTimes = false) => quietCauseText(cause, lang, quiet.timeZone, hideTimes);
   return cause.kind === 'night' || cause.kind === 'polar_night'
-    ? { code: QUIET_HOURS_CODE, reason: text('en'), reasonDe: text('de'), publicReason: text('en', true), publicReasonDe: text('de', true) }
-    : { code: QUIET_HOURS_CODE, reason: text('en'), reasonDe: text('de') };
+    ? { code: QUIET_HOURS_CODE, reason: { en: text('en'), de: text('de') }, publicReason: { en: text('en', true), de: text('de', true) } }
+    : { code: QUIET_HOURS_CODE, reason: { en: text('en'), de: text('de') } };
 }
 
 /** Every UTC minute boundary of [fromMs, toMs) and the millisecond before it (local minutes start there in these zones), and the night edges ±1 ms. */
@@ -148,6 +148,6 @@ describe('QuietHolds', () => {
     const noon = Date.parse('2026-10-03T10:00:00Z');
     expect(holds.holdAt('berlin', noon)).toBeUndefined();
     holidays.set('2026-10-03', 'Day of German Unity');
-    expect(holds.holdAt('berlin', noon + 1)?.reason).toBe('quiet hours: public holiday (Day of German Unity)');
+    expect(holds.holdAt('berlin', noon + 1)?.reason.en).toBe('quiet hours: public holiday (Day of German Unity)');
   });
 });

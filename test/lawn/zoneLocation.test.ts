@@ -11,7 +11,7 @@ import { lawnMemorySettingsOf, lawnMemoryUnit } from '../../src/lawn/buildLawnUn
 import { nightBanSource, zoneLocation } from '../../src/lawn/zoneLocation.js';
 import { StationPipeline } from '../../src/station/pipeline.js';
 import type { StationStatePayload } from '../../src/station/statePayload.js';
-import { buildUnit } from '../../src/station/unit.js';
+import { buildUnit } from '../../src/station/unitBuilder.js';
 import { Database } from '../../src/store/database.js';
 import { LogThrottle } from '../../src/util/logThrottle.js';
 import { GARDEN } from '../helpers/statusPage.js';

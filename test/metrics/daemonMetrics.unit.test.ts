@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createConnectionCounters } from '../../src/http/connectionCounters.js';
 import { UploadCounters } from '../../src/http/uploadsCounters.js';
 import { createMetrics } from '../../src/metrics/registry.js';
 import { StationReadingCounter } from '../../src/metrics/stationReadings.js';
@@ -25,6 +26,16 @@ describe('daemon metrics: uploads, accepted readings per station, database bytes
     counters.add('ecowitt', 'garden', 'accepted');
     families = await scrape(metrics);
     expect(sampleValue(families, 'mowability_uploads_total', { protocol: 'ecowitt', station: 'garden', outcome: 'accepted' })).toBe(3);
+  });
+
+  it('shows what the HTTP connection pool and pipelining bound closed, paused and dropped', async () => {
+    const counters = createConnectionCounters();
+    const metrics = createMetrics({ httpConnections: () => counters });
+    Object.assign(counters, { refused: { share: 1, cap: 2 }, evicted: { share: 3, cap: 4 }, paused: 5, dropped: 6 });
+    const families = await scrape(metrics);
+    const closed = (action: string, reason: string) => sampleValue(families, 'mowability_http_connections_closed_total', { action, reason });
+    expect([closed('refused', 'share'), closed('refused', 'cap'), closed('evicted', 'share'), closed('evicted', 'cap'), closed('dropped', 'pipelining')]).toEqual([1, 2, 3, 4, 6]);
+    expect(sampleValue(families, 'mowability_http_connections_paused_total', {})).toBe(5);
   });
 
   it('counts accepted readings per station from the station unit hook', async () => {

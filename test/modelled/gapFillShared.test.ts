@@ -11,8 +11,6 @@ import type { StationForecastConfig } from '../../src/forecast/forecastSettings.
 import type { Reading, StationConfig } from '../../src/ingest/types.js';
 import { GapFillUnit } from '../../src/modelled/gapFill.js';
 import { StationPipeline } from '../../src/station/pipeline.js';
-import { readingsService } from '../../src/station/facade.js';
-import { provide } from '../../src/station/unit.js';
 import { Database } from '../../src/store/database.js';
 import { LogThrottle } from '../../src/util/logThrottle.js';
 import { FakeClock, testMqttConfig, waitUntil } from '../helpers/mqttHarness.js';
@@ -38,7 +36,7 @@ describe('gap filling: one request with the forecast, and the model\'s rain for 
   const openMeteo = usePipelineOnFakeOpenMeteo(clock, NOW);
   const slot = openMeteo.slot;
 
-  /** The station's units as the daemon builds them (stationUnits(): gap filling carries the forecast through the service lookup). */
+  /** The station's units as the daemon builds them (stationUnits(): gap filling carries the forecast, wired as src/daemon.ts wires it). */
   async function start(station: StationConfig & { forecast?: StationForecastConfig }, gate = { open: true }): Promise<{ gapFill: GapFillUnit; state: () => State }> {
     const logger = pino({ level: 'silent' });
     const forecast = { openMeteoUrl: openMeteo.fake.baseUrl, intervalMinutes: 60, modelledIntervalMinutes: 60, timeoutSeconds: 5, retries: 0, rainLeadMinutes: 20 };
@@ -48,7 +46,7 @@ describe('gap filling: one request with the forecast, and the model\'s rain for 
     const units = buildStationUnits({
       config, logger, clock, store: slot.database,
       // A closed gate answers like a pipeline that is not running yet.
-      services: [provide(readingsService, (id, reading, origin) => (gate.open ? built?.acceptReading(id, reading, origin) : undefined) ?? 'not_running')],
+      readings: (id, reading, origin) => (gate.open ? built?.acceptReading(id, reading, origin) : undefined) ?? 'not_running',
     });
     const gapFill = units.find((unit): unit is GapFillUnit => unit instanceof GapFillUnit)!;
     const log = logger.child({ module: 'mqtt' });

@@ -19,6 +19,9 @@ describe('mqttHealth', () => {
     [{ ...up, connected: false, connectedOnce: true }, 'error', 'not connected to the embedded broker; retrying in the background (see the log)'],
     [{ ...up, embedded: false, brokerListening: false, connected: false, connectedOnce: false }, 'error', 'not connected to the external broker (mqtt.url); retrying in the background (see the log)'],
     [{ ...up, embedded: false, connected: false }, 'error', 'not connected to the external broker (mqtt.url); retrying in the background (see the log)'],
+    [{ ...up, embedded: false, connected: false, problem: 'the broker refused the login ("not authorized"): check mqtt.username' }, 'error', 'not connected to the external broker (mqtt.url): the broker refused the login ("not authorized"): check mqtt.username; retrying in the background'],
+    [{ ...up, embedded: false, access: ['the broker does not let X publish Y'], accessDenied: true }, 'error', 'connected to the external broker (mqtt.url), but the broker does not let X publish Y'],
+    [{ ...up, embedded: false, access: ['nothing arrived on w/l'], accessDenied: false }, 'ok', 'connected to the external broker (mqtt.url), but nothing arrived on w/l'],
   ])('%o → %s', (facts, status, message) => {
     expect(mqttHealth(facts)).toEqual({ status, message });
   });
@@ -43,7 +46,8 @@ describe('/health checks.mqtt', () => {
     expect(code).toBe(200);
     expect(body.status).toBe('ok');
     expect(body.mfi.status).toBe('ok');
-    expect(body.mfi.checks.mqtt).toEqual({ status: 'error', message: 'not connected to the external broker (mqtt.url); retrying in the background (see the log)' });
+    await waitUntil(async () => (await health(daemon)).body.mfi.checks.mqtt?.message?.includes('ECONNREFUSED') === true, 'the first attempt failed');
+    expect((await health(daemon)).body.mfi.checks.mqtt).toEqual({ status: 'error', message: 'not connected to the external broker (mqtt.url): broker unreachable (ECONNREFUSED): check the host and port in mqtt.url and that the broker runs; retrying in the background' });
     expect(JSON.stringify(body)).not.toMatch(new RegExp(`secret|${deadPort}`));
   });
 

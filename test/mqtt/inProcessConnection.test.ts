@@ -4,10 +4,11 @@
  * clients see stays as it was with a client connection: retained messages, QoS, order, the final
  * `offline`, and that only the daemon writes its topics. Real aedes, real mqtt.js clients.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import type { EmbeddedBroker } from '../../src/mqtt/broker.js';
-import { InProcessConnection } from '../../src/mqtt/inProcessConnection.js';
+import { InProcessConnection, OWN_PUBLISH_PATIENCE_MS, type OwnPacket, type OwnTraffic } from '../../src/mqtt/inProcessConnection.js';
+import { pausedSubscriber } from '../helpers/mqttRaw.js';
 import { noRetainedMessage, publishOnce, retainedMessage, silentLogger, waitUntil } from '../helpers/mqttHarness.js';
 import { testBroker } from '../helpers/testBroker.js';
 
@@ -119,6 +120,50 @@ describe('the in-process connection to the embedded broker', () => {
     await waitUntil(() => subscriber.seen.some((m) => m.topic === 'mowability/bridge/stats'), 'the stats');
     await waitUntil(() => beyondBridgeState(subscriber.seen).length === 21, 'every config');
     expect(beyondBridgeState(subscriber.seen).map((m) => m.topic).slice(0, 2)).toEqual(['homeassistant/sensor/mowability_e0/config', 'homeassistant/sensor/mowability_e1/config']);
+  });
+
+  it('publishes a burst whole and in order to a subscriber while another one has stopped reading', async () => {
+    const broker = await runningBroker({ maxPayloadBytes: 64 * 1024, slowSubscribers: { maxOutgoingBytes: 256 * 1024, slowClientSeconds: 60 } });
+    const connection = daemonConnection(broker);
+    connection.start();
+    const stalled = await pausedSubscriber(broker.port, 'stalled', '#');
+    cleanups.push(async () => void stalled.destroy());
+    const subscriber = await client(broker);
+    await subscriber.client.subscribeAsync(['homeassistant/#', 'mowability/#'], { qos: 1 });
+    // 200 × 30 KB: far more than loopback's socket buffers let the stalled subscriber take unread.
+    const config = 'x'.repeat(30_000);
+    for (let i = 0; i < 200; i++) connection.publishAbsolute(`homeassistant/sensor/mowability_e${i}/config`, config, { retain: true, qos: 1 });
+    connection.publish('bridge/stats', '{}', { retain: true, qos: 0 });
+    await waitUntil(() => subscriber.seen.some((m) => m.topic === 'mowability/bridge/stats'), 'the stats', 20_000);
+    const configs = beyondBridgeState(subscriber.seen).filter((m) => m.topic.startsWith('homeassistant/'));
+    expect(configs.map((m) => m.topic)).toEqual(Array.from({ length: 200 }, (_, i) => `homeassistant/sensor/mowability_e${i}/config`));
+  }, 30_000);
+
+  it('never lets a publish the broker does not complete hold the next one for longer than its patience', async () => {
+    vi.useFakeTimers();
+    cleanups.push(async () => void vi.useRealTimers());
+    const published: string[] = [];
+    const stuck: OwnTraffic = {
+      running: true,
+      publishOwn: (packet: OwnPacket, done) => {
+        published.push(packet.topic);
+        // The first publish never completes; the others at once.
+        if (published.length > 1) done();
+      },
+      subscribeOwn: (_filter, _deliver, done) => done(),
+      unsubscribeOwn: () => undefined,
+      retainedOf: async function* () {},
+      holdsRetained: () => true,
+    };
+    const connection = new InProcessConnection(stuck, { baseTopic: 'mowability', willTopic: 'bridge/state' }, silentLogger);
+    connection.start();
+    connection.publish('garden/state', '{"mowable":true}');
+    connection.publish('garden/state', '{"mowable":false}');
+    connection.publish('garden/availability', 'online');
+    await vi.advanceTimersByTimeAsync(OWN_PUBLISH_PATIENCE_MS - 1);
+    expect(published).toEqual(['mowability/garden/state']);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(published).toEqual(['mowability/garden/state', 'mowability/garden/state', 'mowability/garden/availability']);
   });
 
   it('says offline on a clean stop, where a client connection had its will, and then receives nothing', async () => {

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/load.js';
 import { crossKeyProblems } from '../../src/config/crossKeyRules.js';
 import type { StationConfig } from '../../src/ingest/types.js';
-import type { IrrigationConfig } from '../../src/station/irrigationSource.js';
+import type { IrrigationConfig } from '../../src/units/irrigationSource.js';
 import { stationUnitConfigs } from '../../src/daemon.js';
 import { mqttTest, type MqttDaemonFixture } from '../helpers/mqttFixture.js';
 import { mqttTempDir, testMqttConfig, waitUntil, type FakeClock, type RecordingClient, type RunningDaemon } from '../helpers/mqttHarness.js';

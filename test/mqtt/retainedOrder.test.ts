@@ -187,7 +187,7 @@ describe('retained messages and live ones published during a SUBSCRIBE', () => {
 });
 
 describe('the session store knows which retained message each topic holds', () => {
-  const limits = { maxSessions: 2, maxSubscriptionsPerSession: 10, maxQueuedMessages: 10, maxQueuedBytes: 1024 };
+  const limits = { maxSessions: 2, maxSubscriptionsPerSession: 10, maxQueuedMessages: 10, maxQueuedBytes: 1024, maxInflightBytes: 64 * 1024 };
   const publish = (topic: string, payload: Buffer | string, brokerId: string | null = 'broker', retain = true) =>
     ({ cmd: 'publish', topic, payload, qos: 1, retain, dup: false, brokerId, brokerCounter: 1 }) as never;
 

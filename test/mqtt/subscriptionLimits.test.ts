@@ -12,7 +12,7 @@ import { subscribeProblem } from '../../src/mqtt/subscribeGuard.js';
 import { testBroker } from '../helpers/testBroker.js';
 import { waitUntil, withDeadline } from '../helpers/wait.js';
 
-const LIMITS = { maxFiltersPerSubscribe: 50, maxSubscriptionsPerClient: 100, maxSubscriptionsPerSession: 100, maxSessions: 4, maxQueuedMessages: 20, maxQueuedBytes: 16 * 1024 };
+const LIMITS = { maxFiltersPerSubscribe: 50, maxSubscriptionsPerClient: 100, maxSubscriptionsPerSession: 100, maxSessions: 4, maxQueuedMessages: 20, maxQueuedBytes: 16 * 1024, maxInflightBytes: 256 * 1024 };
 
 let broker: EmbeddedBroker | undefined;
 const clients: MqttClient[] = [];

@@ -19,6 +19,7 @@ import { PostgresServer, sharedServersMissing } from '../helpers/sharedServers.j
 const LOCAL_TABLES = [
   'chart_series',
   'forecast_cache',
+  'ha_discovery_announced',
   'history_minutes',
   'history_stations',
   'lawn_balances',

@@ -51,8 +51,11 @@ describe('the HTTP side of a shared store', () => {
     let since: number | undefined;
     const graceMs = 60_000;
     const status = () => sharedStatus([{ name: 'store', label: 'PostgreSQL (store.url)', unreachableSinceMs: since }, { name: 'rate_limit_store', label: 'Redis', unreachableSinceMs: undefined }], 1_000_000, graceMs);
-    h = await startHttpHarness({ overrides: { sharedStores: async () => status() } });
+    // Health answers from one run of its checks per http.healthCacheMs: each call here comes a cache interval later.
+    let monotonicMs = 0;
+    h = await startHttpHarness({ env: { MOWABILITY_HTTP_HEALTH_CACHE_MS: '1000' }, overrides: { sharedStores: async () => status(), healthClock: { now: () => monotonicMs } } });
     const health = async () => {
+      monotonicMs += h!.config.http.healthCacheMs;
       const response = await h!.app.inject({ method: 'GET', url: '/health' });
       return { code: response.statusCode, checks: response.json().mfi.checks };
     };

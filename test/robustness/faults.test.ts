@@ -68,6 +68,8 @@ describe('the daemon process under faults', () => {
       const page = await corruptTablePage(temp.dbPath, other, 'settings');
       // Another process commits: every connection, the daemon's included, must read from the file again.
       await other.all("INSERT INTO blocked_addresses (cidr, created_at) VALUES ('192.0.2.1/32', 'now')");
+      // Health runs its checks at most once per http.healthCacheMs (1 s): the fault shows within that.
+      await waitFor(async () => (await getJson(`${baseUrl}/health`)).status === 503, 5000);
       const broken = await getJson(`${baseUrl}/health`);
       expect(broken.status).toBe(503);
       expect(broken.body).toMatchObject({ status: 'error', message: 'One or more system checks failed.', mfi: { checks: { database: { status: 'error' } } } });

@@ -68,13 +68,15 @@ describe('the mowable on-timer counts only watched time', () => {
 
   it('starts over after a restart two hours later, and a flag that was on stays on across a restart', async () => {
     const before = await start(NOW);
-    expect(before.readingAfter(0)).toMatchObject({ mowable: false, mowable_reason: expect.stringMatching(/waiting until it has stayed there for 15 min/) });
+    expect(before.readingAfter(0)).toMatchObject({ mowable: false, mowable_reason: expect.stringMatching(/^index \d+ is at or above 70; mowable at 12:15 if it stays there until then \(15 min\)$/) });
+    // The clock time on the configured timezone's clock (Europe/Berlin, summer time), in German too.
+    expect(before.readingAfter(0).mowable_reason_de).toMatch(/; frei um 12:15, wenn er bis dahin dort bleibt \(15 Min\.\)$/);
     expect(before.readingAfter(5).index_score).toBeGreaterThanOrEqual(70);
     await before.pipeline.stop();
 
     const after = await start(NOW + 2 * 60 * MINUTE);
     // The index was high 2 h ago, but nobody watched it since: 15 more minutes of readings first.
-    expect(after.readingAfter(0)).toMatchObject({ mowable: false, mowable_reason: expect.stringMatching(/waiting/) });
+    expect(after.readingAfter(0)).toMatchObject({ mowable: false, mowable_reason: expect.stringMatching(/; mowable at 14:15 if it stays there until then/) });
     expect(after.readingAfter(10)).toMatchObject({ mowable: false });
     expect(after.readingAfter(5)).toMatchObject({ mowable: true });
     await after.pipeline.stop();
@@ -90,7 +92,8 @@ describe('the mowable on-timer counts only watched time', () => {
     running.wall.advance(20 * MINUTE);
     running.monotonic.advance(1_000);
     running.watch.check();
-    expect(running.readingAfter(1)).toMatchObject({ mowable: false, mowable_reason: expect.stringMatching(/waiting/) });
+    // The on-delay moved with the step (started 12:19:59 on the stepped clock): the text names the new time.
+    expect(running.readingAfter(1)).toMatchObject({ mowable: false, mowable_reason: expect.stringMatching(/; mowable at 12:35 if it stays there until then/) });
     expect(running.readingAfter(14)).toMatchObject({ mowable: true });
   });
 });

@@ -24,8 +24,8 @@ describe('RecentRain (rain of the last hour on the monotonic clock)', () => {
     // The history withholds its windows (the clock stepped): the unit supplies them and holds.
     expect(unit.extendInput('garden', { temperature: 14 })).toEqual({ temperature: 14, rain_1h: 4.5, minutes_since_rain: 0 });
     expect(unit.mowableHold('garden')?.code).toBe('recent_rain');
-    expect(unit.mowableHold('garden')?.reason).toMatch(/^the system clock was set back by 1 d 7 min ago, so the history cannot place the 4\.5 mm of rain the station reported in the last hour/);
-    expect(unit.mowableHold('garden')?.reasonDe).toMatch(/^die Systemuhr wurde vor 7 min um 1 Tag zurückgestellt, daher kann der Verlauf die 4,5 mm Regen/);
+    expect(unit.mowableHold('garden')?.reason.en).toMatch(/^the system clock was set back by 1 d 7 min ago, so the history cannot place the 4\.5 mm of rain the station reported in the last hour/);
+    expect(unit.mowableHold('garden')?.reason.de).toMatch(/^die Systemuhr wurde vor 7 min um 1 Tag zurückgestellt, daher kann der Verlauf die 4,5 mm Regen/);
     // The history shows a smaller amount (rain booked in a future-stamped minute): still held.
     expect(unit.extendInput('garden', { rain_1h: 0, minutes_since_rain: 300 })).toEqual({ rain_1h: 4.5, minutes_since_rain: 300 });
     // The history shows it: nothing changes.
@@ -57,7 +57,7 @@ describe("RecentRain: the newest reading's rain unknown (a counter without basel
     const unit = new RecentRain(mono);
     unit.onReading('garden', counter(53, { rainUnknown: true, bookedRainMm: 0 }));
     expect(unit.extendInput('garden', { temperature: 12 })).toEqual({ temperature: 12 });
-    expect(unit.mowableHold('garden')).toMatchObject({ code: 'rain_unknown', reason: expect.stringMatching(/rain that just fell is unknown/), reasonDe: expect.stringMatching(/unbekannt/) });
+    expect(unit.mowableHold('garden')).toMatchObject({ code: 'rain_unknown', reason: { en: expect.stringMatching(/rain that just fell is unknown/), de: expect.stringMatching(/unbekannt/) } });
     unit.onReading('garden', { timeMs: 0, values: { temperature: 11 }, rainCounters: [], fingerprint: 't', dropped: [] });
     expect(unit.mowableHold('garden')?.code).toBe('rain_unknown');
     expect(unit.mowableHold('shed')).toBeUndefined();
@@ -99,7 +99,7 @@ describe('RecentRain only while the wall clock is in doubt (the history is the l
     const unit = new RecentRain(mono, () => 'unsynchronized');
     raining(unit, mono);
     expect(unit.extendInput('garden', {})).toEqual({ rain_1h: 2, minutes_since_rain: 0 });
-    expect(unit.mowableHold('garden')).toMatchObject({ code: 'recent_rain', reason: expect.stringMatching(/^the system clock is not synchronised yet \(NTP\), so the history cannot place the 2 mm/), reasonDe: expect.stringMatching(/^die Systemuhr ist noch nicht synchronisiert/) });
+    expect(unit.mowableHold('garden')).toMatchObject({ code: 'recent_rain', reason: { en: expect.stringMatching(/^the system clock is not synchronised yet \(NTP\), so the history cannot place the 2 mm/), de: expect.stringMatching(/^die Systemuhr ist noch nicht synchronisiert/) } });
   });
 
   it('a history stamped after now (the clock set back before this start): supplies and says so, for an hour', () => {

@@ -36,17 +36,18 @@ describe('station state payload', () => {
     const { payload } = gardenPayload({
       // The lawn unit's hold reason (src/core/lawnWetness.ts) carries the spec's emphasis.
       mowableReason: '<b>Halme noch nass</b> (Wasserbilanz) – trocken in ca. 2 Stunden',
-      fragments: { lawn: { note: '<b>Rasen überfällig</b>', list: ['<b>a</b>', 'index < 70'] } },
+      // A stand-in fragment with markup (not the lawn unit's real shape: cast).
+      fragments: { lawn: { note: '<b>Rasen überfällig</b>', list: ['<b>a</b>', 'index < 70'] } } as never,
     });
     expect(payload.mowable_reason).toBe('Halme noch nass (Wasserbilanz) – trocken in ca. 2 Stunden');
-    expect(payload.lawn).toEqual({ note: 'Rasen überfällig', list: ['a', 'index < 70'] });
+    expect(payload.lawn as unknown).toEqual({ note: 'Rasen überfällig', list: ['a', 'index < 70'] });
     expect(JSON.stringify(payload)).not.toMatch(/<\/?b>/);
   });
 
   it('changes none of its parts: the core result, the assembly and the fragments stay as they were (modelled reasons included)', () => {
     const outcome = calculate(INPUT, CONTEXT);
     if (!outcome.ok) throw new Error('expected a result');
-    const fragments = { lawn: { note: '<b>Rasen überfällig</b>' }, estimated_fields: ['solar'], origin: 'modelled' };
+    const fragments = { lawn: { note: '<b>Rasen überfällig</b>' }, estimated_fields: ['solar'], origin: 'modelled' } as never;
     const assembly = { input: INPUT, withheld: {}, derived: [], coverage: {}, lastReadingAtMs: CONTEXT.nowMs };
     const before = JSON.stringify({ outcome, fragments, assembly });
     const payload = buildStatePayload({ stationId: 'garden', stationName: 'Garden', outcome, assembly, mowable: false, mowableReason: 'x', fragments });
@@ -65,7 +66,7 @@ describe('station state payload', () => {
       assembly: { input: INPUT, withheld: {}, derived: [], coverage: {}, lastReadingAtMs: CONTEXT.nowMs },
       mowable: false,
       mowableReason: 'x',
-      fragments: { estimated_fields: ['solar'], origin: 'modelled' },
+      fragments: { estimated_fields: ['solar' as const], origin: 'modelled' as const },
     };
     expect(JSON.stringify(buildStatePayload(parts))).toBe(JSON.stringify(buildStatePayload(parts)));
   });

@@ -54,7 +54,7 @@ class HoldUnit implements StationUnit {
     return { hold: { held: this.held }, index_score: -1 };
   }
   mowableHold() {
-    return this.held ? { code: 'test_hold', reason: 'held by the test unit' } : undefined;
+    return this.held ? { code: 'test_hold', reason: { en: 'held by the test unit', de: 'vom Testbaustein gesperrt' } } : undefined;
   }
   entities() {
     return [{ component: 'binary_sensor' as const, key: 'held', config: { name: 'Held', value_template: '{{ value_json.hold.held }}' } }];

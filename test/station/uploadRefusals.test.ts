@@ -62,11 +62,9 @@ describe('UploadRefusals', () => {
     await db.close();
   });
 
-  it('the status page reads last_upload_refused defensively', () => {
+  it('the status page reads the typed last_upload_refused, its time in the page\'s ISO form', () => {
     expect(lastUploadRefused(undefined)).toBeNull();
-    expect(lastUploadRefused({ at: 'soon', reason: 'x' })).toBeNull();
-    // Without an outcome code (not expected from the unit) the page falls back to the English reason.
-    expect(lastUploadRefused({ at: '2026-06-01T10:00:00Z', reason: 'x' })).toEqual({ at: '2026-06-01T10:00:00.000Z', protocol: '', outcome: '', reason: 'x', count: 1 });
+    expect(lastUploadRefused({ at: 'soon', protocol: 'ecowitt', outcome: 'wrong_password', reason: 'x', count: 1 })).toBeNull();
     expect(lastUploadRefused({ at: '2026-06-01T10:00:00Z', protocol: 'ecowitt', outcome: 'wrong_password', reason: 'y', count: 3 }))
       .toEqual({ at: '2026-06-01T10:00:00.000Z', protocol: 'ecowitt', outcome: 'wrong_password', reason: 'y', count: 3 });
   });

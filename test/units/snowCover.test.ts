@@ -10,7 +10,7 @@ import { unitStationKeys } from '../../src/config/unitSettings.js';
 import { stationUnitConfigs } from '../../src/daemon.js';
 import { stationsProblems } from '../../src/ingest/stationConfig.js';
 import type { StationConfig } from '../../src/ingest/types.js';
-import { buildUnit } from '../../src/station/unit.js';
+import { buildUnit } from '../../src/station/unitBuilder.js';
 import { parseSnowPayload, SnowCover, snowCoverUnit, SNOW_HOLD_CODE, type SnowStationSettings } from '../../src/units/snowCover.js';
 import { LogThrottle } from '../../src/util/logThrottle.js';
 import { mqttTest } from '../helpers/mqttFixture.js';
@@ -37,18 +37,18 @@ describe('snow cover payloads', () => {
 });
 
 describe('the snow cover unit', () => {
-  it('holds mowable off with a German reason while snow lies, and shows the value in the state', () => {
+  it('holds mowable off with an English and a German reason while snow lies, and shows the value in the state', () => {
     const snow = unit(2);
     expect(snow.mowableHold('garden')).toBeUndefined();
     expect(snow.stateFragment('garden')).toEqual({ snow: { topic: 'garden/snow_depth', lying: null, depth_cm: null, updated_at: null } });
     expect(snow.handle('garden', Buffer.from('{"depth": 1.5}'))).toBe(true);
     expect(snow.mowableHold('garden')).toBeUndefined();
     expect(snow.handle('garden', Buffer.from('{"depth": 7.5}'))).toBe(true);
-    expect(snow.mowableHold('garden')).toEqual({ code: SNOW_HOLD_CODE, reason: 'Schnee liegt (7,5 cm): nicht mähen, bis er getaut ist.' });
+    expect(snow.mowableHold('garden')).toEqual({ code: SNOW_HOLD_CODE, reason: { en: 'snow is lying (7.5 cm): do not mow until it has thawed', de: 'Schnee liegt (7,5 cm): nicht mähen, bis er getaut ist' } });
     expect(snow.stateFragment('garden')).toEqual({ snow: { topic: 'garden/snow_depth', lying: true, depth_cm: 7.5, updated_at: new Date(T0).toISOString() } });
     expect(snow.handle('garden', Buffer.from('{"depth": "viel"}'))).toBe(false);
     expect(snow.handle('other', Buffer.from('5'))).toBe(false);
-    expect(snow.stats()).toEqual({ snowReceived: 3, snowRejected: 1 });
+    expect(snow.stats()).toEqual({ snowReceived: 3, snowAccepted: 2, snowRejected: 1 });
     expect(snow.stateFragment('other')).toBeUndefined();
   });
 
@@ -99,19 +99,20 @@ describe('snow cover configuration', () => {
   });
 });
 
-mqttTest('snow on the topic: the state reports it and mowable is false with the German reason', async ({ mqtt }) => {
+mqttTest('snow on the topic: the state reports it and mowable is false with the reason in English and German', async ({ mqtt }) => {
   const daemon = await mqtt.start(testMqttConfig({ stations: [garden] }));
   const observer = await mqtt.connect(daemon.port);
   await observer.client.subscribeAsync('mowability/+/state', { qos: 1 });
   const publisher = await mqtt.connect(daemon.port);
   await publisher.client.publishAsync('garden/weather', JSON.stringify({ temp: 21, rate: 0, hum: 55, wind: 8 }), { qos: 1 });
   await waitUntil(() => (observer.json('mowability/garden/state') as { snow?: { lying: unknown } } | undefined)?.snow?.lying === null, 'a state without a snow value');
-  expect(String(observer.json('mowability/garden/state')?.mowable_reason)).not.toContain('Schnee');
+  expect(String(observer.json('mowability/garden/state')?.mowable_reason_de)).not.toContain('Schnee');
   await publisher.client.publishAsync('garden/snow_depth', '12', { qos: 1, retain: true });
   await waitUntil(() => (observer.json('mowability/garden/state') as { snow?: { lying: unknown } } | undefined)?.snow?.lying === true, 'snow in the state');
-  const state = observer.json('mowability/garden/state') as { mowable: boolean; mowable_reason: string; snow: { lying: boolean; depth_cm: number } };
+  const state = observer.json('mowability/garden/state') as { mowable: boolean; mowable_reason: string; mowable_reason_de: string; snow: { lying: boolean; depth_cm: number } };
   expect(state.mowable).toBe(false);
   expect(state.snow).toMatchObject({ lying: true, depth_cm: 12 });
-  expect(state.mowable_reason).toContain('Schnee liegt (12 cm)');
-  expect(daemon.service.stats().units['snow-cover']).toEqual({ snowReceived: 1, snowRejected: 0 });
+  expect(state.mowable_reason).toBe('snow is lying (12 cm): do not mow until it has thawed');
+  expect(state.mowable_reason_de).toBe('Schnee liegt (12 cm): nicht mähen, bis er getaut ist');
+  expect(daemon.service.stats().units['snow-cover']).toEqual({ snowReceived: 1, snowAccepted: 1, snowRejected: 0 });
 });

@@ -5,7 +5,7 @@ import { EXIT_OK, type CliIo } from '../io.js';
 import { HELP } from '../help.js';
 import { Database } from '../../store/database.js';
 import { configFileFrom } from '../../config/load.js';
-import { askDaemon, databaseWrittenAt, type LiveAnswer, readStatus, renderStatus, type StatusReport, type StatusStation } from '../statusReport.js';
+import { askDaemon, askMqttHealth, databaseWrittenAt, type LiveAnswer, readStatus, renderStatus, type StatusReport, type StatusStation } from '../statusReport.js';
 import { escapeTerminalText } from '../terminalText.js';
 import { lawnMemorySettingsOf } from '../../lawn/buildLawnUnit.js';
 import { nightBanSource } from '../../lawn/zoneLocation.js';
@@ -19,7 +19,7 @@ export async function statusCommand(argv: readonly string[], io: CliIo): Promise
   if (printedHelp(parsed, io, HELP.status)) return EXIT_OK;
   expectPositionals(COMMAND, parsed.positionals, []);
   const config = configFor(parsed, io, { secretsOptional: true });
-  const live = await askDaemon(config);
+  const [live, mqtt] = await Promise.all([askDaemon(config), askMqttHealth(config)]);
   // Without a configuration file the stations are the running daemon's, or else the database's.
   const configGiven = configFileFrom({ argv: parsed.configArgv, env: io.env }) !== undefined || config.stations.length > 0;
   const stations: readonly StatusStation[] = configGiven || !live.ok ? config.stations : live.stations.map(({ id, name }) => ({ id, name, format: 'see the daemon\'s configuration' }));
@@ -34,9 +34,9 @@ export async function statusCommand(argv: readonly string[], io: CliIo): Promise
       await database.close();
     }
   }
-  report = withNightBan(withLive(report, live, configGiven), config);
+  report = { ...withNightBan(withLive(report, live, configGiven), config), ...(mqtt ? { mqtt } : {}) };
   if (parsed.values.json === true) printJson(io, report);
-  else io.stdout(renderStatus(report, Date.now()).split('\n').map(escapeTerminalText).join('\n'));
+  else io.stdout(renderStatus(report, Date.now(), config.timezone).split('\n').map(escapeTerminalText).join('\n'));
   return EXIT_OK;
 }
 
@@ -53,8 +53,8 @@ function withLive(report: StatusReport, live: LiveAnswer, configGiven: boolean):
     stations: report.stations.map((station) => {
       const now = byId.get(station.id);
       if (!now) return station;
-      const { index, status, mowable, mowable_reason, last_reading_at, availability } = now;
-      return { ...station, live: { index, status, mowable, mowable_reason, last_reading_at, availability } };
+      const { index, status, mowable, mowable_reason, last_reading_at, availability, topics_heard } = now;
+      return { ...station, live: { index, status, mowable, mowable_reason, last_reading_at, availability, ...(topics_heard ? { topics_heard } : {}) } };
     }),
   };
 }

@@ -14,6 +14,7 @@ import { historyStationRows } from './009_historyStationRows.js';
 import { uploadRefusals } from './010_uploadRefusals.js';
 import { chartSeries } from './011_chartSeries.js';
 import { forecastCacheRowid } from './012_forecastCacheRowid.js';
+import { announcedDiscovery } from './013_announcedDiscovery.js';
 
 import type { Migration } from './migration.js';
 
@@ -32,4 +33,5 @@ export const MIGRATIONS: readonly Migration[] = [
   uploadRefusals,
   chartSeries,
   forecastCacheRowid,
+  announcedDiscovery,
 ];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WindowCounter } from '../../src/publicService/windowCounter.js';
+import { WindowCounter } from '../../src/http/windowCounter.js';
 
 describe('WindowCounter', () => {
   it('counts per key within a window and starts over when it ends', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LogThrottle } from '../../src/util/logThrottle.js';
-import { IrrigationSources, IrrigationTracker, MAX_IRRIGATION_PAYLOAD_BYTES, parseIrrigationPayload } from '../../src/station/irrigationSource.js';
+import { IrrigationSources, IrrigationTracker, MAX_IRRIGATION_PAYLOAD_BYTES, parseIrrigationPayload } from '../../src/units/irrigationSource.js';
 import { silentLogger } from '../helpers/mqttHarness.js';
 
 const T0 = Date.parse('2026-06-15T08:00:00Z');

@@ -7,16 +7,17 @@
  * start, so the charts survive a restart at 10-minute resolution; the slot in
  * progress is staged on stop.
  *
- * It is a StationUnit: it observes every accepted reading (onReading) and the
- * state the pipeline published before it, and it keeps the history view it
- * gets at start for the endpoints. No timer of its own: work happens only on
- * a reading, a request, start and stop. Memory: 20 bytes per slot, about
- * 400 KB per station, allocated on the station's first reading.
+ * It is a StationUnit fed one way: every accepted reading (onReading) and
+ * every new state (onState, the index at the minute of the reading it was
+ * computed from). The page's routes only read it (src/http/stationsView.ts),
+ * with the history view it keeps from start. No timer of its own: work
+ * happens only on a reading, a state, start and stop. Memory: 20 bytes per
+ * slot, about 400 KB per station, allocated on the station's first reading.
  */
 import { dewPointMagnusC } from '../core/physics.js';
 import type { TimedReading } from '../history/stationHistory.js';
 import { RETENTION_MINUTES, minuteOf } from '../history/windows.js';
-import type { StationHistoryView, StationUnit, UnitContext } from '../station/unit.js';
+import type { StationHistoryView, StationUnit, UnitContext } from './unit.js';
 import { CHART_RETENTION_SLOTS, CHART_SLOT_MINUTES, ChartSeriesStore, type ChartSlotRow } from '../store/chartSeriesStore.js';
 import type { Database } from '../store/database.js';
 
@@ -24,7 +25,7 @@ import type { Database } from '../store/database.js';
 export const RECORDED_SERIES = ['temperature', 'humidity', 'dew_point', 'index'] as const;
 export type RecordedSeries = (typeof RECORDED_SERIES)[number];
 
-/** What the recorder reads from a published state. */
+/** What the recorder reads from a new state. */
 export interface RecordableState {
   index_score?: number | null;
   last_reading_at: string | null;
@@ -94,9 +95,16 @@ function slotRow(ring: MinuteRing, station: string, slot: number): ChartSlotRow 
   return { station, slot, temperature: mean('temperature'), humidity: mean('humidity'), dewPoint: mean('dew_point'), index: last.index };
 }
 
-export class StationsRecorder implements StationUnit {
+/** What the status page's routes read of the recorded series (read-only: nothing here records). */
+export interface ChartSeries {
+  /** The station histories, once the station side started (undefined before). */
+  readonly history: Pick<StationHistoryView, 'buckets' | 'lastReadingAtMs'> | undefined;
+  /** The recorded minutes of a station in [fromMinute, toMinute), oldest first. */
+  forEachMinute(stationId: string, fromMinute: number, toMinute: number, visit: RecordedMinute): void;
+}
+
+export class ChartRecorder implements StationUnit, ChartSeries {
   readonly name = 'status-page';
-  readonly #stateOf: (stationId: string) => RecordableState | undefined;
   readonly #rings = new Map<string, MinuteRing>();
   readonly #persistence: RecorderPersistence | undefined;
   /** Per station, the slot of its newest recorded minute (staged once a later slot begins). */
@@ -104,12 +112,8 @@ export class StationsRecorder implements StationUnit {
   #store: ChartSeriesStore | undefined;
   #history: StationHistoryView | undefined;
 
-  /**
-   * `stateOf`: the last state the pipeline published for a station (read lazily: it may not exist yet).
-   * `persistence`: keep the series in the database (without it they live in memory only).
-   */
-  constructor(stateOf: (stationId: string) => RecordableState | undefined, persistence?: RecorderPersistence) {
-    this.#stateOf = stateOf;
+  /** `persistence`: keep the series in the database (without it they live in memory only). */
+  constructor(persistence?: RecorderPersistence) {
     this.#persistence = persistence;
   }
 
@@ -133,7 +137,7 @@ export class StationsRecorder implements StationUnit {
     this.#openSlots.clear();
   }
 
-  /** The station histories, once the pipeline started (undefined before, and with MQTT off). */
+  /** The station histories, once the pipeline started (undefined before). */
   get history(): StationHistoryView | undefined {
     return this.#history;
   }
@@ -145,8 +149,6 @@ export class StationsRecorder implements StationUnit {
     if (temperature !== undefined) this.#ring(stationId).set(minute, 'temperature', temperature);
     if (humidity !== undefined) this.#ring(stationId).set(minute, 'humidity', humidity);
     if (dewPoint !== undefined) this.#ring(stationId).set(minute, 'dew_point', dewPoint);
-    // The state published so far belongs to the previous reading; this reading's state follows after the debounce.
-    this.noteState(stationId);
     this.#closeSlots(stationId);
   }
 
@@ -165,12 +167,18 @@ export class StationsRecorder implements StationUnit {
     if (this.#store && ring) this.#store.stage(slotRow(ring, stationId, slot));
   }
 
-  /** Records the index of the station's last published state at the minute of the reading it was computed from. */
-  noteState(stationId: string): void {
-    const state = this.#stateOf(stationId);
-    if (!state || typeof state.index_score !== 'number' || state.last_reading_at === null) return;
+  /**
+   * Records a new state's index at the minute of the reading it was computed from. A state that arrives
+   * after its slot was staged (the next reading began a later slot within the debounce) stages it again.
+   */
+  onState(stationId: string, state: Readonly<RecordableState>): void {
+    if (typeof state.index_score !== 'number' || state.last_reading_at === null) return;
     const atMs = Date.parse(state.last_reading_at);
-    if (Number.isFinite(atMs)) this.#ring(stationId).set(minuteOf(atMs), 'index', state.index_score);
+    if (!Number.isFinite(atMs)) return;
+    const minute = minuteOf(atMs);
+    this.#ring(stationId).set(minute, 'index', state.index_score);
+    const open = this.#openSlots.get(stationId);
+    if (open !== undefined && slotOf(minute) < open) this.#stage(stationId, slotOf(minute));
   }
 
   /** The recorded minutes of a station in [fromMinute, toMinute), oldest first. */

@@ -12,15 +12,12 @@
  * restart forgets it until the next live message.
  */
 import { IRRIGATION_FIELD_SPECS } from '../core/irrigation.js';
-import { isPlainObject, topicFilterProblem, type Problem, type UnitStationKey } from '../ingest/stationConfig.js';
-import { defineStationUnit, type StationInput, type StationUnit, type UnitMetric, type UnitStation, type UnitSubscriber } from './unit.js';
+import { parseTopicPayload, topicStationKey, TopicSubscriptions, type TopicFeed, type TopicStationSettings } from '../station/topicUnit.js';
+import { defineStationUnit, type StationInput, type StationUnit, type UnitMetric, type UnitStation, type UnitSubscriber } from '../station/unit.js';
 import type { LogThrottle } from '../util/logThrottle.js';
 
 /** A station's `irrigation`: the topic reporting sprinkler runs; `key`: the JSON key holding on/off. */
-export interface IrrigationConfig {
-  topic: string;
-  key?: string;
-}
+export type IrrigationConfig = TopicStationSettings;
 
 /** JSON key read when the station's irrigation config names none (OpenSprinkler, HA statestream-style objects). */
 export const DEFAULT_IRRIGATION_KEY = 'state';
@@ -43,17 +40,18 @@ function fromWord(value: unknown): IrrigationReport | undefined {
   return ON_WORDS.has(word) ? 'on' : OFF_WORDS.has(word) ? 'off' : undefined;
 }
 
+/** The irrigation topic as a feed (src/station/topicUnit.ts). */
+export const IRRIGATION_FEED: TopicFeed<IrrigationReport> = {
+  name: 'irrigation',
+  maxPayloadBytes: MAX_IRRIGATION_PAYLOAD_BYTES,
+  defaultKey: DEFAULT_IRRIGATION_KEY,
+  fromValue: fromWord,
+  expected: (key) => `ON/OFF, on/off, true/false, 1/0 or a JSON object with "${key}" holding one of them`,
+};
+
 /** `ON`/`OFF`, `on`/`off`, `true`/`false`, `1`/`0`, or a JSON object whose `key` holds one of them. */
 export function parseIrrigationPayload(text: string, key: string = DEFAULT_IRRIGATION_KEY): IrrigationReport | undefined {
-  const trimmed = text.trim();
-  if (!trimmed.startsWith('{')) return fromWord(trimmed);
-  try {
-    const parsed: unknown = JSON.parse(trimmed);
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || !Object.hasOwn(parsed, key)) return undefined;
-    return fromWord((parsed as Record<string, unknown>)[key]);
-  } catch {
-    return undefined;
-  }
+  return parseTopicPayload(IRRIGATION_FEED, text, key);
 }
 
 /** What the state payload shows about a station's irrigation source. */
@@ -75,11 +73,6 @@ export class IrrigationTracker {
 
   constructor(config: IrrigationConfig) {
     this.#config = config;
-  }
-
-  /** The JSON key holding the state in object payloads. */
-  get key(): string {
-    return this.#config.key ?? DEFAULT_IRRIGATION_KEY;
   }
 
   /** Applies one parsed report; true when minutes_since_irrigation may have changed. */
@@ -138,43 +131,26 @@ const IRRIGATION_METRICS: Readonly<Record<keyof IrrigationCounters, UnitMetric>>
 export class IrrigationSources implements StationUnit {
   readonly name = 'irrigation';
   readonly metrics = IRRIGATION_METRICS;
-  readonly counters: IrrigationCounters = { irrigationReceived: 0, irrigationAccepted: 0, irrigationRejected: 0 };
-  readonly #stations: readonly UnitStation<IrrigationConfig>[];
   readonly #trackers = new Map<string, IrrigationTracker>();
-  readonly #throttle: LogThrottle;
-  readonly #now: () => number;
+  readonly #topics: TopicSubscriptions<IrrigationReport>;
 
   constructor(stations: readonly UnitStation<IrrigationConfig>[], throttle: LogThrottle, now: () => number) {
-    this.#stations = stations;
     for (const station of stations) this.#trackers.set(station.id, new IrrigationTracker(station.settings));
-    this.#throttle = throttle;
-    this.#now = now;
+    this.#topics = new TopicSubscriptions(IRRIGATION_FEED, stations, throttle, (stationId, topic, report, retained) => this.#trackers.get(stationId)?.apply(topic, report, retained, now()) ?? false);
+  }
+
+  get counters(): Readonly<IrrigationCounters> {
+    return this.#topics.counters as IrrigationCounters;
   }
 
   /** Subscribes every station's irrigation topic; `recompute` gets the station whose minutes may have changed. */
   subscribe(connection: UnitSubscriber, recompute: (stationId: string) => void): void {
-    for (const station of this.#stations) {
-      connection.subscribe(station.settings.topic, (topic, payload, retained) => {
-        if (this.handle(station.id, topic, payload, retained)) recompute(station.id);
-      });
-    }
+    this.#topics.subscribe(connection, recompute);
   }
 
   /** One message on a station's irrigation topic; true when a recompute is due. */
   handle(stationId: string, topic: string, payload: Buffer, retained: boolean): boolean {
-    const tracker = this.#trackers.get(stationId);
-    if (!tracker) return false;
-    this.counters.irrigationReceived++;
-    const key = tracker.key;
-    const report = payload.length <= MAX_IRRIGATION_PAYLOAD_BYTES ? parseIrrigationPayload(payload.toString('utf8'), key) : undefined;
-    if (report === undefined) {
-      this.counters.irrigationRejected++;
-      this.#throttle.warn(`irrigation:${stationId}`, { station: stationId, topic, bytes: payload.length },
-        `irrigation payload ignored: expected ON/OFF, on/off, true/false, 1/0 or a JSON object with "${key}" holding one of them`);
-      return false;
-    }
-    this.counters.irrigationAccepted++;
-    return tracker.apply(topic, report, retained, this.#now());
+    return this.#topics.handle(stationId, topic, payload, retained);
   }
 
   /** The station's input with minutes_since_irrigation added when its source knows a run. */
@@ -198,25 +174,15 @@ export class IrrigationSources implements StationUnit {
   }
 }
 
-const IRRIGATION_KEYS = ['topic', 'key'];
-
 /** The station key `irrigation` and its validation. */
-const IRRIGATION_STATION_KEY: UnitStationKey = {
+const IRRIGATION_STATION_KEY = topicStationKey({
   key: 'irrigation',
-  problems(irrigation: unknown, problem: Problem): void {
-    if (!isPlainObject(irrigation)) return problem('irrigation', 'must be an object {"topic": "...", "key": "state"} naming the MQTT topic that reports sprinkler runs');
-    for (const key of Object.keys(irrigation)) if (!IRRIGATION_KEYS.includes(key)) problem(`irrigation.${key}`, `is not allowed (only ${IRRIGATION_KEYS.join(' and ')})`);
-    if (typeof irrigation.topic !== 'string') problem('irrigation.topic', 'is required: the MQTT topic (wildcards + and # allowed) that reports ON/OFF');
-    else {
-      const topicProblem = topicFilterProblem(irrigation.topic);
-      if (topicProblem) problem('irrigation.topic', topicProblem);
-    }
-    if (irrigation.key !== undefined && (typeof irrigation.key !== 'string' || irrigation.key === '')) {
-      problem('irrigation.key', 'must be a non-empty JSON key (the payload key holding ON/OFF in JSON payloads)');
-    }
-  },
-  topics: (irrigation) => [(irrigation as IrrigationConfig).topic],
-};
+  exampleKey: 'state',
+  topicDoes: 'reports sprinkler runs',
+  topicRequired: 'the MQTT topic (wildcards + and # allowed) that reports ON/OFF',
+  keyHolds: 'ON/OFF',
+  wildcards: true,
+});
 
 /** Sprinkler runs from MQTT as a station unit: a station's `irrigation` key turns it on for that station. */
 export const irrigationUnit = defineStationUnit<undefined, IrrigationConfig>({
@@ -224,3 +190,11 @@ export const irrigationUnit = defineStationUnit<undefined, IrrigationConfig>({
   config: { station: IRRIGATION_STATION_KEY },
   create: ({ stations, throttle, clock }) => new IrrigationSources(stations, throttle, () => clock.now()),
 });
+
+/** The state key this module owns (src/station/statePayload.ts). */
+declare module '../station/statePayload.js' {
+  interface StationStateFields {
+    /** The station's irrigation source and what it last reported (stations with `irrigation`). */
+    irrigation: IrrigationStatus;
+  }
+}

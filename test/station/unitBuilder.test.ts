@@ -1,13 +1,13 @@
 /**
  * A station unit cannot reach the pipeline's internals: at start it gets a frozen context holding
  * only a frozen read view of the history (three functions), and a module is built from a frozen
- * context of its own configuration slices, a logger, a throttle, the clock and `use`, which finds
- * only services the station side or an earlier module declared (by token, not by name), frozen.
+ * context of its own configuration slices, a logger, a throttle and the clock; what one module hands
+ * another is wired by the composition root (`wire`), only from modules listed before it, frozen.
  */
 import { describe, expect } from 'vitest';
 import { buildStationUnits, stationUnits } from '../../src/daemon.js';
-import { buildUnit, buildUnits, defineStationUnit, forecastCarrierService, provide, quietHoursService, unitContext, unitService, type StationHistoryView, type StationUnitModule, type UnitBuildContext, type UnitContext } from '../../src/station/unit.js';
-import { readingsService } from '../../src/station/facade.js';
+import { defineStationUnit, type StationHistoryView, type UnitBuildContext, type UnitContext } from '../../src/station/unit.js';
+import { buildUnit, buildUnits, unitContext, wire } from '../../src/station/unitBuilder.js';
 import { LogThrottle } from '../../src/util/logThrottle.js';
 import { mqttTest } from '../helpers/mqttFixture.js';
 import { silentLogger, testMqttConfig } from '../helpers/mqttHarness.js';
@@ -57,7 +57,7 @@ describe('the station unit contract', () => {
     const stations = [{ id: 'a', name: 'A', format: 'weewx', topic: 't', probe: { topic: 'p/a' } }, { id: 'b', name: 'B', format: 'weewx', topic: 't' }] as never;
     buildUnit(module, { config: { stations, mqtt: { baseTopic: 'mow' } }, logger: silentLogger, clock: { now: () => 0 }, throttle: (log) => new LogThrottle(log) });
     expect(Object.isFrozen(built)).toBe(true);
-    expect(Object.keys(built!).sort()).toEqual(['baseTopic', 'calculationContext', 'clock', 'log', 'settings', 'stations', 'throttle', 'use']);
+    expect(Object.keys(built!).sort()).toEqual(['baseTopic', 'calculationContext', 'clock', 'log', 'settings', 'stations', 'throttle']);
     expect(built!.settings).toEqual({ level: 3 });
     expect(built!.stations).toEqual([{ id: 'a', name: 'A', format: 'weewx', settings: { topic: 'p/a' } }]);
     expect(built!.baseTopic).toBe('mow');
@@ -94,59 +94,41 @@ describe('the station unit contract', () => {
     expect(built!.store!.close).toBeUndefined();
   });
 
-  describe('services between units (use)', () => {
+  describe('what one module hands another (wire)', () => {
     const deps = { config: { stations: [], mqtt: { baseTopic: 'mow' } }, logger: silentLogger, clock: { now: () => 0 }, throttle: (log: typeof silentLogger) => new LogThrottle(log) };
-    const greeting = unitService<{ hello(): string }>('greeting', 'a test service');
-    const provider: StationUnitModule = defineStationUnit<undefined, undefined, []>({
+    const provider = defineStationUnit<undefined, undefined, [], undefined, { greeting: { hello(): string } }>({
       name: 'provider',
       create: () => [],
-      provides: { services: [greeting], values: () => [provide(greeting, { hello: () => 'hi' })] },
+      provides: () => ({ greeting: { hello: () => 'hi' } }),
     });
-    const user = (seen: string[]): StationUnitModule => defineStationUnit<undefined, undefined, []>({ name: 'user', create: ({ use }) => (seen.push(use(greeting).hello()), []) });
+    const user = (seen: Array<{ hello(): string }>) => defineStationUnit<undefined, undefined, [], { greeting: { hello(): string } }>({ name: 'user', create: (_context, { greeting }) => (seen.push(greeting), []) });
 
-    mqttTest('a module uses what a module before it provides, frozen', () => {
-      const seen: string[] = [];
-      let service: { hello(): string } | undefined;
-      const spy = defineStationUnit<undefined, undefined, []>({ name: 'spy', create: ({ use }) => ((service = use(greeting)), []) });
-      buildUnits([provider, user(seen), spy], deps);
-      expect(seen).toEqual(['hi']);
-      expect(Object.isFrozen(service)).toBe(true);
-      expect(() => { (service as { hello: unknown }).hello = () => 'replaced'; }).toThrow(TypeError);
+    mqttTest('a wired module gets what a module before it provides, frozen', () => {
+      const seen: Array<{ hello(): string }> = [];
+      buildUnits([provider, wire(user(seen), ({ from }) => ({ greeting: from(provider).greeting }))], deps);
+      expect(seen.map((service) => service.hello())).toEqual(['hi']);
+      expect(() => { (seen[0] as { hello: unknown }).hello = () => 'replaced'; }).toThrow(TypeError);
     });
 
-    mqttTest('the order rule: a module listed before its provider is told who provides it and why it cannot', () => {
-      expect(() => buildUnits([user([]), provider], deps)).toThrow(/station unit "user" uses the service "greeting" \(a test service\) provided by "provider", which comes after it in stationUnits\(\) \(user, provider\)/);
+    mqttTest('the order rule: a module wired from one listed after it, or not listed, is told which and why', () => {
+      const wired = wire(user([]), ({ from }) => ({ greeting: from(provider).greeting }));
+      expect(() => buildUnits([wired, provider], deps)).toThrow(/station unit "user" is wired with what "provider" provides, which comes after it in stationUnits\(\) \(user, provider\)/);
+      expect(() => buildUnits([wired], deps)).toThrow(/station unit "user" is wired with what "provider" provides, which stationUnits\(\) does not list/);
     });
 
-    mqttTest('a missing need names the service and the module; a look-alike token finds nothing', () => {
-      expect(() => buildUnits([user([])], deps)).toThrow(/station unit "user" uses the service "greeting" \(a test service\), which nothing provides/);
-      // Reaching for the pipeline or another service by name: a token with the same name is not the token.
-      const forged = unitService<unknown>('greeting', 'forged');
-      const thief = defineStationUnit<undefined, undefined, []>({ name: 'thief', create: ({ use }) => (use(forged), []) });
-      expect(() => buildUnits([provider, thief], deps)).toThrow(/nothing provides/);
-      const pipeline = unitService<unknown>('pipeline', 'the pipeline itself');
-      const prober = defineStationUnit<undefined, undefined, []>({ name: 'prober', create: ({ use }) => (use(pipeline), []) });
-      expect(() => buildUnits([prober], { ...deps, services: [provide(readingsService, () => 'not_running')] })).toThrow(/"pipeline".*nothing provides/);
+    mqttTest('the wiring is typed: a need of the wrong type does not compile', () => {
+      const other = defineStationUnit<undefined, undefined, [], undefined, { count: number }>({ name: 'other', create: () => [], provides: () => ({ count: 1 }) });
+      // @ts-expect-error a number is not the greeting the user needs
+      const wrong = wire(user([]), ({ from }) => ({ greeting: from(other).count }));
+      expect(wrong.name).toBe('user');
     });
 
-    mqttTest('a module provides only what it declares, and every service it declares', () => {
-      const other = unitService<number>('other', 'undeclared');
-      const undeclared = defineStationUnit<undefined, undefined, []>({ name: 'liar', create: () => [], provides: { services: [greeting], values: () => [provide(other, 1)] } });
-      expect(() => buildUnits([undeclared], deps)).toThrow(/provides the service "other" without listing it/);
-      const silent = defineStationUnit<undefined, undefined, []>({ name: 'mute', create: () => [], provides: { services: [greeting], values: () => [] } });
-      expect(() => buildUnits([silent], deps)).toThrow(/lists the service\(s\) "greeting" in provides.services but gave no value/);
-    });
-
-    mqttTest("the daemon's modules: the lawn memory provides the quiet hours and the modelled module the carrier before the forecast uses them", () => {
-      const names = stationUnits().map((module) => module.name);
-      const index = (name: string) => names.indexOf(name);
-      expect(index('lawn')).toBeLessThan(index('forecast'));
-      expect(index('modelled')).toBeLessThan(index('forecast'));
-      expect(stationUnits().find((module) => module.name === 'lawn')!.provides!.services).toEqual([quietHoursService]);
-      expect(stationUnits().find((module) => module.name === 'modelled')!.provides!.services).toEqual([forecastCarrierService]);
-      // A modelled station needs the station side's readings service: without it the build says so.
+    mqttTest("the daemon's wiring: the forecast gets the lawn memory's quiet hours and the modelled module's carrier; a modelled station needs the readings", () => {
+      const forecast = stationUnits().find((entry) => entry.name === 'forecast')!;
+      expect('needs' in forecast).toBe(true);
+      // A modelled station hands in readings: without the station side's acceptReading the build says so.
       const stations = [{ id: 'home', name: 'Home', format: 'open-meteo', topic: 'x', location: { latitude: 1, longitude: 2 } }] as never;
-      expect(() => buildStationUnits({ config: { ...deps.config, stations }, logger: silentLogger, clock: deps.clock })).toThrow(/station unit "modelled" uses the service "readings"/);
+      expect(() => buildStationUnits({ config: { ...deps.config, stations }, logger: silentLogger, clock: deps.clock })).toThrow(/station unit "modelled" hands in readings .* wire it with `readings`/);
     });
   });
 });

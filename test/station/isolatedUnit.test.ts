@@ -5,6 +5,15 @@
  * (recomputeAll threw), the station side failed to start with MQTT on, and with
  * debounce 0 the exception reached the caller of acceptReading (the upload route).
  */
+// The probe units' state keys, declared as a unit module declares its own (src/station/statePayload.ts).
+declare module '../../src/station/statePayload.js' {
+  interface StationStateFields {
+    broken: { ok: boolean };
+    healthy: { station: string };
+    lazy: boolean;
+  }
+}
+
 import { describe, expect, it } from 'vitest';
 import type { StationConfig } from '../../src/ingest/types.js';
 import type { StationUnit } from '../../src/station/unit.js';
