@@ -23,6 +23,10 @@ const LAYERS = [
   { name: 'units', paths: ['src/forecast/', 'src/lawn/', 'src/modelled/', 'src/mower/', 'src/units/'] },
   // Transports and views: they feed the station side and show its results, never each other.
   { name: 'adapters', paths: ['src/http/', 'src/mqtt/'] },
+  // The public service (keys for strangers: registration, quotas, PostgreSQL, Redis): its routes join
+  // HTTP's /v1 scope, so it sits above http/; only the composition root and the CLI plug it in
+  // (public-service-apart below), so a home install's path reads without it.
+  { name: 'public service', paths: ['src/publicService/'] },
   // Prometheus metrics read the transports' and the station side's counters at scrape time; HTTP
   // serves them through the shape its /metrics plugin declares (src/http/metricsRoute.ts).
   { name: 'metrics', paths: ['src/metrics/'] },
@@ -80,6 +84,22 @@ module.exports = {
       comment: 'HTTP and MQTT are two transports over the station side; what both need lives in a lower layer.',
       from: { path: '^src/(http|mqtt)/' },
       to: { path: '^src/(http|mqtt)/', pathNot: '^src/$1/' },
+    },
+    {
+      name: 'public-service-apart',
+      severity: 'error',
+      comment:
+        'Only the composition root (src/daemon*.ts) and the command line plug in the public service (src/publicService/), ' +
+        'so it can be deleted as one folder and a home install reads without it; it uses http/, store/, config/ and util/ only.',
+      from: { path: '^src/', pathNot: '^src/(publicService/|daemon[A-Za-z]*\\.ts$|cli/)' },
+      to: { path: '^src/publicService/' },
+    },
+    {
+      name: 'public-service-scope',
+      severity: 'error',
+      comment: 'The public service adds keys for strangers to HTTP: it imports http/, store/, config/ and util/, never the station side, a unit or MQTT.',
+      from: { path: '^src/publicService/' },
+      to: { path: '^src/', pathNot: '^src/(publicService|http|store|config|util|core)/' },
     },
     {
       name: 'core-is-pure',

@@ -1,7 +1,7 @@
 /**
  * The composition root: the whole system, built and started top to bottom, stopped in reverse.
  *
- *   clock watch → serve lock → database → [PostgreSQL, Redis] → API keys → key usage
+ *   clock watch → serve lock → database → [public service: PostgreSQL, Redis] → API keys → [key usage]
  *   → station side (pipeline with its units, scheduled jobs) → MQTT side (broker, bridge) → HTTP
  *
  * Each part starts with the values the earlier ones returned, so nothing is read before it
@@ -17,11 +17,10 @@ import type { Logger } from 'pino';
 import { deprecatedSettingsOf } from './config/load.js';
 import type { AppConfig } from './config/schema.js';
 import { deprecationMessage } from './config/settingAliases.js';
-import { closeDatabase, connectRateLimitStore, openDatabase, openSharedStore, serveLockComponent, serviceStoreOn, sharedServers, startAccessCache, startKeyUsage, storeAppDeps } from './daemonStorage.js';
+import { closeDatabase, openDatabase, openExtensions, serveLockComponent, serviceStoreOn, startAccessCache, type ExtensionDeps, type ServiceExtension } from './daemonStorage.js';
 import { forecastModule } from './forecast/forecastModule.js';
-import { buildApp } from './http/app.js';
+import { buildApp, type AppDeps } from './http/app.js';
 import { listenHttp } from './http/listen.js';
-import { registrationNotifier } from './http/registrationRoutes.js';
 import { closeApp } from './http/shutdown.js';
 import { createStationsView } from './http/stationsView.js';
 import { historyOptionsFor } from './config/historyOptions.js';
@@ -45,13 +44,11 @@ import { snowCoverUnit } from './units/snowCover.js';
 import type { UnitConfigSpec } from './config/unitSettings.js';
 import { LogThrottle } from './util/logThrottle.js';
 import { UploadRefusals } from './station/uploadRefusals.js';
+import { publicService } from './publicService/plug.js';
 import { TopicsHeardNearby } from './station/topicsHeard.js';
 import { topicMatches } from './mqtt/topics.js';
-import { RegistrationStore } from './store/registrationStore.js';
-import type { ServiceStore } from './store/serviceStore.js';
 import type { AccessCache } from './store/accessCache.js';
 import type { Database } from './store/database.js';
-import type { SqlDatabase } from './store/sqlDatabase.js';
 import { monotonicClock, systemClock, type Clock, type MonotonicClock } from './util/clock.js';
 import { readClockSync } from './util/clockSync.js';
 import { ClockWatch } from './util/clockWatch.js';
@@ -107,16 +104,16 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   try {
     if (clockWatch) await parts.start(clockWatch);
 
-    // Storage: one daemon per database; the service tables in SQLite, or PostgreSQL when shared.
+    // Storage: one daemon per database; the service tables in SQLite, or in PostgreSQL with the public service.
     await parts.start(serveLockComponent(config.db.path));
     const { database } = await parts.open('database', () => openDatabase(config, logger, clockWatch), closeDatabase);
-    const pg = config.store.kind === 'postgres' ? await parts.open('shared-store', () => openSharedStore(config, logger), (db) => db.close()) : undefined;
-    const redis = config.http.rateLimitStore !== '' ? await parts.open('rate-limit-store', () => connectRateLimitStore(config, logger), (r) => r.close()) : undefined;
+    const extensions = await openExtensions(parts, serviceExtensions(), { config, logger, clock, clockWatch, database });
     const sqliteStore = await serviceStoreOn(database, clock);
-    const store = pg ? await serviceStoreOn(pg, clock) : sqliteStore;
-    const keys = { serviceDatabase: pg ?? database, store, config, logger, clock };
+    const serviceDatabase = extensions.serviceDatabase ?? database;
+    const store = serviceDatabase === database ? sqliteStore : await serviceStoreOn(serviceDatabase, clock);
+    const keys = { serviceDatabase, store, config, logger, clock };
     const access = await parts.open('access-cache', () => startAccessCache(keys, options.keyCommandHint ?? 'npx mowability keys add <owner>', clockWatch), (cache) => cache.stop());
-    const usage = await parts.open('key-usage', () => startKeyUsage(keys, clockWatch), (counter) => counter.stop());
+    const extended = await extensions.withKeys({ serviceDatabase, store, sqliteStore, access });
 
     // The station side, then the MQTT side that feeds it and publishes its states.
     const core: Core = { config, logger, clock, clockWatch, monotonic, database };
@@ -130,7 +127,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     await parts.start({
       name: 'http',
       start: async () => {
-        http.app = await buildHttpApp(core, { station, mqtt, store, access, usage, serviceDatabase: keys.serviceDatabase, storeDeps: storeAppDeps({ database, store: sqliteStore, access, pg, redis, config, clock }), sharedServers: () => sharedServers({ pg, redis, config }) }, options.accessLogger);
+        http.app = await buildHttpApp(core, { station, mqtt, store, access, extended }, options.accessLogger);
         http.address = await listen(http.app, config, logger);
       },
       // Stops accepting, lets in-flight requests finish, then closes every connection left.
@@ -175,6 +172,18 @@ export function stationUnits(): readonly StationUnitEntry[] {
     // Mower control (src/mower/, docs/mower.md): drives a station's robot mower from each new state; off unless
     // mower.control.enabled. It honours the lawn memory's quiet hours and records its completed runs there as cuts.
     wire(mowerControlModule, ({ from }) => ({ quietHours: from(lawnMemoryUnit).quietHours, recordCut: from(lawnMemoryUnit).recordCut })),
+  ];
+}
+
+/**
+ * Parts beyond a home install, one line each: they open after the database, may move the service
+ * tables (PostgreSQL), and add to HTTP after the API keys (src/daemonStorage.ts, ServiceExtension).
+ * A home install runs with none.
+ */
+export function serviceExtensions(): readonly ServiceExtension[] {
+  return [
+    // The public service (src/publicService/): key usage and quotas, registration, PostgreSQL and Redis.
+    publicService,
   ];
 }
 
@@ -232,14 +241,10 @@ export function builtInUnits(core: Core, station: StationFacade): DaemonFeatures
 interface HttpSources {
   station: StationFacade & { readonly features: DaemonFeatures };
   mqtt: MqttSide;
-  store: ServiceStore;
+  store: Pick<AppDeps, 'store'>['store'];
   access: AccessCache;
-  usage: Awaited<ReturnType<typeof startKeyUsage>>;
-  /** Where the service tables live: the SQLite database, or PostgreSQL with store.kind postgres. */
-  serviceDatabase: SqlDatabase;
-  storeDeps: ReturnType<typeof storeAppDeps>;
-  /** PostgreSQL and Redis as last seen, for /metrics. */
-  sharedServers: () => ReturnType<typeof sharedServers>;
+  /** What the extensions add (the public service: key usage, registration, PostgreSQL and Redis). */
+  extended: ExtensionDeps;
 }
 
 /** The fastify app over the running station side (its facade), the stores and the MQTT side's health. */
@@ -263,12 +268,12 @@ async function buildHttpApp(core: Core, sources: HttpSources, accessLogger: Logg
           stationMessages: () => station.stationCounts(),
           databasePath: config.db.path,
           clock: () => clockWatch?.stats(),
-          sharedStores: sources.sharedServers,
+          sharedStores: sources.extended.sharedServers,
           unitMetrics: unitMetricsOf(features.modules),
         });
   return buildApp({
     config,
-    ...sources.storeDeps,
+    store: sources.store,
     access: sources.access,
     logger,
     accessLogger,
@@ -282,9 +287,6 @@ async function buildHttpApp(core: Core, sources: HttpSources, accessLogger: Logg
       series: features.charts,
     }),
     version: packageVersion(),
-    usage: sources.usage,
-    registrations: new RegistrationStore(sources.serviceDatabase),
-    onRegistered: registrationNotifier(config.registration.notifyCommand, logger),
     acceptReading: station.acceptReading,
     uploadCounters,
     connectionCounters,
@@ -294,6 +296,7 @@ async function buildHttpApp(core: Core, sources: HttpSources, accessLogger: Logg
     },
     unitRoutes: features.modules.flatMap((unit) => (unit.routes ? [unit.routes] : [])),
     ...(metrics ? { metrics } : {}),
+    ...sources.extended.app,
   });
 }
 

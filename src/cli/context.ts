@@ -4,7 +4,7 @@ import { loadConfig } from '../config/load.js';
 import { stationUnitConfigs } from '../daemon.js';
 import type { AppConfig } from '../config/schema.js';
 import { Database } from '../store/database.js';
-import { PgDatabase } from '../store/postgres/pgDatabase.js';
+import { PgDatabase } from '../publicService/postgres/pgDatabase.js';
 import { ServiceStore } from '../store/serviceStore.js';
 import type { SqlDatabase } from '../store/sqlDatabase.js';
 import { systemClock } from '../util/clock.js';

@@ -156,7 +156,13 @@ ${COMMON}`,
   config: `Usage: mowability config [options]
 
 Prints the effective configuration as JSON (defaults, file, environment and
-flags applied), with sensitive settings shown as "[Sensitive]".
+flags applied), with sensitive settings shown as "[Sensitive]". A home install's
+view: the public service's settings (keys, registration, store, rate limit,
+proxies; docs/configuration.md "Public service") are left out, and a line on
+stderr says so.
+
+  --public                      only the public service's settings
+  --all                         every setting
 
 Setting flags:
 @SETTINGS@

@@ -18,7 +18,6 @@ import { createConfigCheck, healthPlugin, type HealthRouteDeps } from './healthR
 import { metricsPlugin, type RequestMetrics } from './metricsRoute.js';
 import { openApiPlugin, UNKNOWN_VERSION } from './openapi.js';
 import { API_PREFIX } from './paths.js';
-import { registrationPlugin, type RegistrationOptions } from './registrationRoutes.js';
 import type { ConnectionCounters } from './connectionCounters.js';
 import { createServer } from './server.js';
 import { stationsPlugin } from './stationsRoute.js';
@@ -66,14 +65,12 @@ export interface HomeDeps {
   unitRoutes?: readonly ApiRoutePlugin[];
 }
 
-/** The public service: keys for strangers, their daily quota, and registration. */
+/** The public service (src/publicService/): keys for strangers, their daily quota, and registration; a home install has none. */
 export interface PublicServiceDeps {
   /** Per-key usage counting and the daily quota on /v1/calculate (omitted: not counted). */
   usage?: UsageGate;
-  /** The registration store; the routes exist only when registration.enabled is on. */
-  registrations?: RegistrationOptions['store'];
-  /** registration.notifyCommand, built by the daemon. */
-  onRegistered?: RegistrationOptions['onRegistered'];
+  /** Its routes in the /v1 scope, after the calculation (registration, when registration.enabled is on). */
+  publicRoutes?: readonly ApiRoutePlugin[];
 }
 
 /** Several instances and busy servers. */
@@ -144,7 +141,7 @@ function apiPlugins(deps: AppDeps): PluginEntry[] {
   const { config, clock } = deps;
   return [
     use(calculatePlugin, { config, clock, calculate: deps.calculate ?? coreCalculate }),
-    ...publicService(deps),
+    ...(deps.publicRoutes ?? []).map((plugin) => use(plugin, {})),
     use(stationsPlugin, { mode: config.http.statusPage, view: deps.stations ?? NO_STATIONS, clock }),
     ...(deps.unitRoutes ?? []).map((plugin) => use(plugin, {})),
   ];
@@ -161,20 +158,4 @@ function uploads(deps: AppDeps, acceptReading: AcceptReading): PluginEntry {
     now: () => deps.clock.now(),
     ...(deps.onUploadRefused ? { onRefused: deps.onUploadRefused } : {}),
   });
-}
-
-/** Registration, when the operator hands out keys to strangers (registration.enabled). The quota is counted by the key hook. */
-function publicService(deps: AppDeps): PluginEntry[] {
-  const { config } = deps;
-  if (!config.registration.enabled || !deps.registrations) return [];
-  return [
-    use(registrationPlugin, {
-      store: deps.registrations,
-      settings: config.registration,
-      access: deps.access,
-      clock: deps.clock,
-      ...(deps.onRegistered ? { onRegistered: deps.onRegistered } : {}),
-      ...(deps.rateLimitRedis ? { redis: deps.rateLimitRedis } : {}),
-    }),
-  ];
 }

@@ -11,7 +11,6 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Admission } from '../store/keyUsage.js';
 import type { ApiKeyCredential } from '../store/serviceStore.js';
 import type { Clock } from '../util/clock.js';
 import { MESSAGES } from './errors.js';
@@ -98,6 +97,9 @@ export function authorizeBearer(request: FastifyRequest, access: AccessView): Ap
  * Counts requests per key and day; refuses once the quota is used up. In memory (keys.quotaMode
  * shared) the answer is immediate; exact mode asks the database and answers with a promise.
  */
+/** A usage gate's answer: admitted, or refused for the key's daily quota (and when to retry). */
+export type Admission = { ok: true } | { ok: false; quota: number; retryAfterSeconds: number };
+
 export interface UsageGate {
   admit(credential: ApiKeyCredential, nowMs: number): Admission | Promise<Admission>;
 }

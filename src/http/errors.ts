@@ -107,7 +107,7 @@ function answerError(error: FastifyError, request: FastifyRequest, reply: Fastif
     return sendError(reply, known.statusCode, known.message);
   }
   if (error instanceof StoreUnavailableError) {
-    // Logged once per outage by the store (src/store/postgres/outage.ts), not once per request.
+    // Logged once per outage by the store (src/publicService/postgres/outage.ts), not once per request.
     reply.header('retry-after', String(STORE_RETRY_AFTER_SECONDS));
     return sendError(reply, 503, MESSAGES.storeUnavailable);
   }

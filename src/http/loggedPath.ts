@@ -9,8 +9,7 @@
  * letter case, because the claim route would take the token in its proper form.
  */
 import type { FastifyRequest } from 'fastify';
-import { API_KEY_PREFIX } from '../store/apiKeyCodec.js';
-import { CLAIM_TOKEN_PREFIX } from '../store/keySealing.js';
+import { API_KEY_PREFIX, CLAIM_TOKEN_PREFIX } from '../store/apiKeyCodec.js';
 import { REGISTRATIONS_PATH } from './paths.js';
 
 /** The last segment of the registrations path: the one a claim token follows. */

@@ -5,6 +5,8 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const API_KEY_PREFIX = 'mow_';
+/** A registration's claim token (src/publicService/keySealing.ts); here so the access log redacts it in every install. */
+export const CLAIM_TOKEN_PREFIX = 'mowclaim_';
 const KEY_RANDOM_BYTES = 32;
 
 export function generateApiKey(): string {

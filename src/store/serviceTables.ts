@@ -7,7 +7,7 @@
  *
  * Released migrations are never edited: these definitions render exactly the columns, order and
  * constraints those migrations have always created. A later change to a service table is a new
- * migration in each dialect (test/store/postgresSchemaParity.test.ts compares both stores).
+ * migration in each dialect (test/publicService/postgresSchemaParity.test.ts compares both stores).
  */
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -67,7 +67,7 @@ const SETTINGS: TableDefinition = {
   ],
 };
 
-/** Claim tokens as SHA-256 digests; an approved key waits sealed (src/store/keySealing.ts). */
+/** Claim tokens as SHA-256 digests; an approved key waits sealed (src/publicService/keySealing.ts). */
 const REGISTRATIONS: TableDefinition = {
   name: 'registrations',
   columns: [

@@ -80,6 +80,10 @@ describe('module dependencies', { timeout: SLOW_TEST_TIMEOUT_MS }, () => {
       // One station unit importing another.
       'src/forecast/quiet.ts': "import { HOLIDAYS } from '../lawn/holidays.js';\nexport const Q = HOLIDAYS;\n",
       'src/lawn/holidays.ts': 'export const HOLIDAYS: string[] = [];\n',
+      // A home part (metrics, above http/ in the layers) reaching into the public service; the public service reading the station side.
+      'src/metrics/quota.ts': "import { QUOTA } from '../publicService/quota.js';\nexport const Q = QUOTA;\n",
+      'src/publicService/quota.ts': "import { STATE } from '../station/state.js';\nexport const QUOTA = STATE.length;\n",
+      'src/station/state.ts': "export const STATE = 'x';\n",
     };
     for (const [path, text] of Object.entries(files)) {
       mkdirSync(dirname(join(dir, path)), { recursive: true });
@@ -97,6 +101,8 @@ describe('module dependencies', { timeout: SLOW_TEST_TIMEOUT_MS }, () => {
         'no-upward-from-config: src/config/schema.ts → src/mqtt/topics.ts',
         'no-upward-from-core: src/core/upward.ts → src/http/route.ts',
         'not-to-unresolvable: bench/x.bench.ts → ../src/util/gone.js',
+        'public-service-apart: src/metrics/quota.ts → src/publicService/quota.ts',
+        'public-service-scope: src/publicService/quota.ts → src/station/state.ts',
         'transports-apart: src/http/usesMqtt.ts → src/mqtt/topic.ts',
         'transports-apart: src/mqtt/usesHttp.ts → src/http/route.ts',
         'units-apart: src/forecast/quiet.ts → src/lawn/holidays.ts',

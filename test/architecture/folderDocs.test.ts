@@ -17,7 +17,7 @@ const FOLDERS = readdirSync(`${ROOT}src`, { withFileTypes: true })
 
 /** The folders a text names as `src/NAME` (with or without a trailing slash). */
 function foldersNamed(text: string): string[] {
-  return [...new Set([...text.matchAll(/`src\/([a-z]+)\/?`/g)].map((match) => match[1] ?? ''))].sort();
+  return [...new Set([...text.matchAll(/`src\/([A-Za-z]+)\/?`/g)].map((match) => match[1] ?? ''))].sort();
 }
 
 /** Whether a module's code is nothing but re-exports, at least one of them from another folder. */
@@ -35,7 +35,7 @@ describe('the folder maps', () => {
   it('docs/architecture.md\'s module map has one row per src/ folder', () => {
     const doc = readFileSync(`${ROOT}docs/architecture.md`, 'utf8');
     const map = doc.slice(doc.indexOf('## Module map'), doc.indexOf('## Dependency direction'));
-    const rows = [...map.matchAll(/^\| `src\/([a-z]+)\/` \|/gm)].map((match) => match[1] ?? '').sort();
+    const rows = [...map.matchAll(/^\| `src\/([A-Za-z]+)\/` \|/gm)].map((match) => match[1] ?? '').sort();
     expect(rows).toEqual(FOLDERS);
   });
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { daemonKeyHint, keyCommandHint } from '../../src/cli/commands/serve.js';
 import { loadConfig } from '../../src/config/load.js';
-import { PgDatabase } from '../../src/store/postgres/pgDatabase.js';
+import { PgDatabase } from '../../src/publicService/postgres/pgDatabase.js';
 import { ServiceStore } from '../../src/store/serviceStore.js';
 import { systemClock } from '../../src/util/clock.js';
 import { runCliInProcess } from '../helpers/httpCli.js';

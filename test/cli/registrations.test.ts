@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Database } from '../../src/store/database.js';
-import { RegistrationStore } from '../../src/store/registrationStore.js';
+import { RegistrationStore } from '../../src/publicService/registrationStore.js';
 import { runCliInProcess } from '../helpers/httpCli.js';
 import { makeTempDir } from '../helpers/httpTempDir.js';
 

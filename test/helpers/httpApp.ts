@@ -7,8 +7,8 @@ import type { AppConfig } from '../../src/config/schema.js';
 import { Database } from '../../src/store/database.js';
 import { ServiceStore, SETTING_MFI_VERSION } from '../../src/store/serviceStore.js';
 import { AccessCache } from '../../src/store/accessCache.js';
-import { KeyUsage } from '../../src/store/keyUsage.js';
-import { RegistrationStore } from '../../src/store/registrationStore.js';
+import type { UsageGate } from '../../src/http/auth.js';
+import type { Clock } from '../../src/util/clock.js';
 import { MFI_VERSION } from '../../src/core/index.js';
 import { makeTempDir, waitFor } from './httpTempDir.js';
 
@@ -25,19 +25,29 @@ export interface HttpHarness {
   access: AccessCache;
   config: AppConfig;
   dir: string;
-  usage: KeyUsage | undefined;
+  /** The per-key usage an extension added (test/publicService/harness.ts), if any. */
+  usage: (UsageGate & { flush(): Promise<void> }) | undefined;
   close(): Promise<void>;
 }
 
 export interface HarnessOptions {
   env?: Record<string, string>;
   logger?: Logger;
-  overrides?: Partial<Pick<AppDeps, 'accessLogger' | 'calculate' | 'checkConfig' | 'metrics' | 'onRegistered' | 'acceptReading' | 'uploadCounters' | 'onUploadRefused' | 'stations' | 'statusPagePollMs' | 'clock' | 'usage' | 'registrations' | 'sharedStores' | 'clockStatus' | 'unitRoutes' | 'healthClock' | 'connectionCounters'>>;
-  /** Per-key usage counting and quotas on the harness database (as the daemon wires them). */
-  withUsage?: boolean;
-  /** The registration store on the harness database (routes need registration.enabled too). */
-  withRegistrations?: boolean;
+  overrides?: Partial<Pick<AppDeps, 'accessLogger' | 'calculate' | 'checkConfig' | 'metrics' | 'acceptReading' | 'uploadCounters' | 'onUploadRefused' | 'stations' | 'statusPagePollMs' | 'clock' | 'usage' | 'publicRoutes' | 'sharedStores' | 'clockStatus' | 'unitRoutes' | 'healthClock' | 'connectionCounters'>>;
+  /** Parts beyond a home install on the harness database (the public service: test/publicService/harness.ts). */
+  extend?: HarnessExtension;
 }
+
+/** What an extension is built from: the harness's database, keys and configuration. */
+export interface HarnessParts {
+  db: Database;
+  access: AccessCache;
+  config: AppConfig;
+  logger: Logger;
+  clock: Clock;
+}
+
+export type HarnessExtension = (parts: HarnessParts) => Promise<{ deps: Partial<AppDeps>; usage?: HttpHarness['usage']; stop(): Promise<void> }>;
 
 export async function startHttpHarness(options: HarnessOptions = {}): Promise<HttpHarness> {
   const temp = makeTempDir();
@@ -60,14 +70,11 @@ export async function startHttpHarness(options: HarnessOptions = {}): Promise<Ht
   await store.setSetting(SETTING_MFI_VERSION, MFI_VERSION);
   const access = new AccessCache({ database: db, store, logger, pollIntervalMs: config.db.changePollIntervalMs });
   await access.start();
-  const usage = options.withUsage
-    ? new KeyUsage({ database: db, logger, timeZone: config.timezone, defaultDailyQuota: config.keys.dailyQuota, flushIntervalMs: config.keys.usageFlushSeconds * 1000 })
-    : undefined;
-  await usage?.start(clock.now());
+  const extension = await options.extend?.({ db, access, config, logger, clock });
+  const usage = extension?.usage;
   const app = await buildApp({
     config, store, access, logger, clock,
-    ...(usage ? { usage } : {}),
-    ...(options.withRegistrations ? { registrations: new RegistrationStore(db) } : {}),
+    ...extension?.deps,
     ...options.overrides,
   });
   return {
@@ -80,7 +87,7 @@ export async function startHttpHarness(options: HarnessOptions = {}): Promise<Ht
     usage,
     async close() {
       await app.close();
-      await usage?.stop();
+      await extension?.stop();
       await access.stop();
       await db.close();
       temp.cleanup();

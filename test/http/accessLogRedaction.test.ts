@@ -10,6 +10,7 @@ import type { HTTPMethods } from 'fastify';
 import { redactPath } from '../../src/http/loggedPath.js';
 import { captureLogger } from '../helpers/httpLogCapture.js';
 import { startHttpHarness, type HttpHarness } from '../helpers/httpApp.js';
+import { publicServiceParts } from '../publicService/harness.js';
 
 const VALID = { name: 'Alice Gardener', email: 'alice@example.org', intended_use: 'Robot mower schedule in my garden', usage: 'private', accept_terms: true };
 
@@ -22,7 +23,7 @@ describe('access log: claim token redaction', () => {
 
   it('keeps the token out of every access line, whatever the method and path shape', async () => {
     const log = captureLogger('info');
-    h = await startHttpHarness({ env: { MOWABILITY_REGISTRATION_ENABLED: 'true', MOWABILITY_RATE_LIMIT_MAX: '0' }, withRegistrations: true, logger: log.logger });
+    h = await startHttpHarness({ env: { MOWABILITY_REGISTRATION_ENABLED: 'true', MOWABILITY_RATE_LIMIT_MAX: '0' }, extend: publicServiceParts({ registrations: true }), logger: log.logger });
     const token = (await h.app.inject({ method: 'POST', url: '/v1/registrations', payload: VALID })).json().mfi.registration.claim_token as string;
     const secret = token.slice('mowclaim_'.length);
     const encoded = `%6D${token.slice(1)}`;

@@ -14,6 +14,7 @@ import { NO_STATIONS } from '../../src/http/stationsView.js';
 import { forecastRoutes } from '../../src/forecast/forecastRoute.js';
 import { addKey, CHANGE_DEADLINE_MS, setMaintenance, startHttpHarness, type HarnessOptions, type HttpHarness } from '../helpers/httpApp.js';
 import { waitFor } from '../helpers/httpTempDir.js';
+import { publicServiceParts } from '../publicService/harness.js';
 
 /** The /v1 routes docs/api.md names as needing no key. */
 const OPEN_ROUTES = new Set(['/v1/health', '/v1/registrations', '/v1/registrations/:claim_token']);
@@ -56,8 +57,7 @@ describe('the /v1 scope', () => {
   const start = async (overrides: HarnessOptions['overrides'] = {}) => {
     h = await startHttpHarness({
       env: { MOWABILITY_REGISTRATION_ENABLED: 'true', MOWABILITY_HTTP_STATUS_PAGE: 'key', MOWABILITY_RATE_LIMIT_MAX: '0' },
-      withRegistrations: true,
-      withUsage: true,
+      extend: publicServiceParts({ registrations: true, usage: true }),
       overrides: { unitRoutes: [forecast, snowRoutes], ...overrides },
     });
     return h;

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIELD_NAMES } from '../../src/core/index.js';
 import { addKey, startHttpHarness, type HttpHarness } from '../helpers/httpApp.js';
+import { publicServiceParts } from '../publicService/harness.js';
 
 const ALLOWED_STATUS = new Set([200, 400, 401, 405, 413, 415]);
 
@@ -117,7 +118,7 @@ describe('HTTP fuzz: registration routes never produce a 5xx or a broken envelop
   beforeAll(async () => {
     h = await startHttpHarness({
       env: { MOWABILITY_RATE_LIMIT_MAX: '0', MOWABILITY_REGISTRATION_ENABLED: 'true', MOWABILITY_REGISTRATION_PER_ADDRESS_PER_HOUR: '100000', MOWABILITY_REGISTRATION_MAX_PENDING_PER_ADDRESS: '99999', MOWABILITY_REGISTRATION_MAX_PENDING_PER_NETWORK: '99999', MOWABILITY_REGISTRATION_MAX_PENDING: '100000' },
-      withRegistrations: true,
+      extend: publicServiceParts({ registrations: true }),
     });
   });
   afterAll(async () => h.close());

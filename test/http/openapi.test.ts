@@ -5,6 +5,7 @@ import { FIELD_SPECS } from '../../src/core/index.js';
 import { MESSAGES } from '../../src/http/errors.js';
 import { addKey, CHANGE_DEADLINE_MS, MINIMAL_INPUT, startHttpHarness, type HttpHarness } from '../helpers/httpApp.js';
 import { waitFor } from '../helpers/httpTempDir.js';
+import { publicServiceParts } from '../publicService/harness.js';
 
 type Json = Record<string, any>;
 const ENVELOPE = (message: string) => ({ status: 'error', mfi: null, message });
@@ -50,7 +51,7 @@ describe('GET /openapi.json', () => {
   });
 
   it('includes the registration routes, still valid, when registration is on', async () => {
-    h = await startHttpHarness({ env: { MOWABILITY_REGISTRATION_ENABLED: 'true' }, withRegistrations: true });
+    h = await startHttpHarness({ env: { MOWABILITY_REGISTRATION_ENABLED: 'true' }, extend: publicServiceParts({ registrations: true }) });
     const document = await fetchDocument(h);
     const result = await new Validator().validate(document);
     expect(result.errors).toBeUndefined();

@@ -7,6 +7,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startHttpHarness, type HttpHarness } from '../helpers/httpApp.js';
+import { publicServiceParts } from '../publicService/harness.js';
 
 describe('route schemas', () => {
   let h: HttpHarness | undefined;
@@ -23,7 +24,7 @@ describe('route schemas', () => {
     }
     h = await startHttpHarness({
       env: { MOWABILITY_REGISTRATION_ENABLED: 'true', MOWABILITY_HTTP_METRICS: 'open' },
-      withRegistrations: true,
+      extend: publicServiceParts({ registrations: true }),
     });
     await h.app.ready();
     // Ajv compiles a body schema at the first request in some fastify versions: send one.

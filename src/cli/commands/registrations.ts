@@ -4,7 +4,7 @@ import { printJson, withDatabase } from '../context.js';
 import { CommandError, EXIT_OK, UsageError, type CliIo } from '../io.js';
 import { HELP } from '../help.js';
 import { assertPrintable, escapeTerminalText, formatTable } from '../terminalText.js';
-import { RegistrationError, RegistrationStore, type Registration } from '../../store/registrationStore.js';
+import { RegistrationError, RegistrationStore, type Registration } from '../../publicService/registrationStore.js';
 
 const COMMAND = 'registrations';
 const DAY_MS = 86_400_000;

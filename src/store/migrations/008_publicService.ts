@@ -6,7 +6,7 @@ import type { Migration } from './migration.js';
  * per-key expiry (rotation grace) and quota, and per-key daily usage.
  * Claim tokens are stored as SHA-256 digests; an approved key waits sealed
  * to a key pair whose private half only the claim token opens
- * (src/store/keySealing.ts), so the database never holds a usable key. The
+ * (src/publicService/keySealing.ts), so the database never holds a usable key. The
  * tables are defined once for SQLite and PostgreSQL in ../serviceTables.ts.
  */
 export const publicService: Migration = {

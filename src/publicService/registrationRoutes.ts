@@ -1,7 +1,7 @@
 /**
  * The public service's registration: POST /v1/registrations (ask for a key)
  * and GET /v1/registrations/{claim_token} (learn the decision; the key exactly
- * once, sealed until then by src/store/keySealing.ts). Registered only when
+ * once, sealed until then by src/publicService/keySealing.ts). Registered only when
  * registration.enabled is on, in the /v1 scope as open routes (no key). A
  * registration never creates a key by itself: the operator approves it with
  * `mowability registrations approve`. The body is validated here so each
@@ -13,16 +13,16 @@ import type { Redis } from 'ioredis';
 import type { FastifyInstance, FastifyPluginCallback } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Logger } from 'pino';
-import { USAGE_KINDS, type RegistrationLimits, type RegistrationStore, type UsageKind } from '../store/registrationStore.js';
+import { USAGE_KINDS, type RegistrationLimits, type RegistrationStore, type UsageKind } from './registrationStore.js';
 import type { Clock } from '../util/clock.js';
-import { API_KEYS_PLUGIN, type AccessView } from './auth.js';
-import { CLIENT_PREFIX, NETWORK_PREFIX, prefixKey } from './clientAddress.js';
-import { MESSAGES } from './errors.js';
+import { API_KEYS_PLUGIN, type AccessView } from '../http/auth.js';
+import { CLIENT_PREFIX, NETWORK_PREFIX, prefixKey } from '../http/clientAddress.js';
+import { MESSAGES } from '../http/errors.js';
 import { HttpError } from '../util/httpError.js';
-import { API_PREFIX, REGISTRATIONS_PATH } from './paths.js';
-import { envelope, errorEnvelopeSchema } from './schemas.js';
-import { WindowCounter } from './windowCounter.js';
-import { RedisWindowCounter, type WindowCounting } from '../store/redisWindows.js';
+import { API_PREFIX, REGISTRATIONS_PATH } from '../http/paths.js';
+import { envelope, errorEnvelopeSchema } from '../http/schemas.js';
+import { WindowCounter } from '../http/windowCounter.js';
+import { RedisWindowCounter, type WindowCounting } from './redisWindows.js';
 
 export const REGISTRATION_MESSAGES = {
   tooManyAttempts: 'Too many registration attempts from this address. Retry after the time given in the Retry-After header.',

@@ -7,7 +7,7 @@ import { captureLogger } from '../helpers/httpLogCapture.js';
 import { makeTempDir } from '../helpers/httpTempDir.js';
 import { waitUntil } from '../helpers/wait.js';
 
-// The composition root hands the key usage the SQLite connection's shared commit (src/daemonStorage.ts).
+// The composition root hands the key usage the SQLite connection's shared commit (src/publicService/plug.ts, startKeyUsage).
 describe('the daemon\'s key usage on SQLite', () => {
   let temp: ReturnType<typeof makeTempDir>;
   beforeEach(() => {

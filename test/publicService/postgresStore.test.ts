@@ -6,10 +6,10 @@
  */
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ExactKeyUsage } from '../../src/store/exactKeyUsage.js';
-import { KeyUsage, keyUsageDays } from '../../src/store/keyUsage.js';
-import { PgDatabase } from '../../src/store/postgres/pgDatabase.js';
-import { RegistrationError, RegistrationStore } from '../../src/store/registrationStore.js';
+import { ExactKeyUsage } from '../../src/publicService/exactKeyUsage.js';
+import { KeyUsage, keyUsageDays } from '../../src/publicService/keyUsage.js';
+import { PgDatabase } from '../../src/publicService/postgres/pgDatabase.js';
+import { RegistrationError, RegistrationStore } from '../../src/publicService/registrationStore.js';
 import { ServiceStore } from '../../src/store/serviceStore.js';
 import { StoreUnavailableError } from '../../src/store/sqlDatabase.js';
 import { runCliInProcess } from '../helpers/httpCli.js';

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Database } from '../../src/store/database.js';
 import { hashApiKey } from '../../src/store/apiKeyCodec.js';
-import { RegistrationError, RegistrationStore, type NewRegistration } from '../../src/store/registrationStore.js';
+import { RegistrationError, RegistrationStore, type NewRegistration } from '../../src/publicService/registrationStore.js';
 import { useTempDatabase } from '../helpers/tempDatabase.js';
 
 const NOW = Date.parse('2026-06-15T12:00:00Z');

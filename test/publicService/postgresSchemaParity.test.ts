@@ -1,5 +1,5 @@
 /**
- * The service tables as PostgreSQL's migrations (src/store/postgres/migrations.ts) create them
+ * The service tables as PostgreSQL's migrations (src/publicService/postgres/migrations.ts) create them
  * against the same tables as SQLite's migrations (src/store/migrations/) leave them: every column's
  * name, nullability and type family, and each table's primary key. The service stores run the same
  * SQL on both, so a SQLite migration that adds or changes a service column without a PostgreSQL
@@ -11,7 +11,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database } from '../../src/store/database.js';
 import { MIGRATIONS, type Migration } from '../../src/store/migrations/index.js';
-import { PgDatabase } from '../../src/store/postgres/pgDatabase.js';
+import { PgDatabase } from '../../src/publicService/postgres/pgDatabase.js';
 import { makeTempDir } from '../helpers/httpTempDir.js';
 import { PostgresServer, sharedServersMissing } from '../helpers/sharedServers.js';
 

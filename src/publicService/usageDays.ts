@@ -12,7 +12,7 @@
  */
 import type { ClockStep } from '../util/clockWatch.js';
 import { CLOCK_CHECK_INTERVAL_MS, CLOCK_STEP_TOLERANCE_MS } from '../util/clockWatch.js';
-import type { SqlDatabase } from './sqlDatabase.js';
+import type { SqlDatabase } from '../store/sqlDatabase.js';
 
 /** A request can be counted after the wall clock stepped but before the next check saw it. */
 const SEEN_LATE_MS = CLOCK_CHECK_INTERVAL_MS + CLOCK_STEP_TOLERANCE_MS;

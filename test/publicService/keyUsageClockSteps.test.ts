@@ -6,8 +6,9 @@
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Database } from '../../src/store/database.js';
-import { ExactKeyUsage } from '../../src/store/exactKeyUsage.js';
-import { KeyUsage, keyUsageDays, type Admission } from '../../src/store/keyUsage.js';
+import { ExactKeyUsage } from '../../src/publicService/exactKeyUsage.js';
+import type { Admission } from '../../src/http/auth.js';
+import { KeyUsage, keyUsageDays } from '../../src/publicService/keyUsage.js';
 import { ServiceStore, type ApiKeyCredential } from '../../src/store/serviceStore.js';
 import type { ClockStep } from '../../src/util/clockWatch.js';
 import { useTempDatabase } from '../helpers/tempDatabase.js';

@@ -15,12 +15,11 @@
 import type { Logger } from 'pino';
 import { CalendarDayClock } from '../util/calendarDay.js';
 import type { ClockStep } from '../util/clockWatch.js';
-import type { SharedCommit, StagedRows } from './sharedCommit.js';
-import type { SqlDatabase } from './sqlDatabase.js';
-import type { ApiKeyCredential } from './serviceStore.js';
+import type { SharedCommit, StagedRows } from '../store/sharedCommit.js';
+import type { SqlDatabase } from '../store/sqlDatabase.js';
+import type { ApiKeyCredential } from '../store/serviceStore.js';
+import type { Admission } from '../http/auth.js';
 import { OwnDayCounts } from './usageDays.js';
-
-export type Admission = { ok: true } | { ok: false; quota: number; retryAfterSeconds: number };
 
 export interface UsageDay {
   day: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRegistrationSeal, generateClaimToken, openWithClaimToken, sealToRegistration } from '../../src/store/keySealing.js';
+import { createRegistrationSeal, generateClaimToken, openWithClaimToken, sealToRegistration } from '../../src/publicService/keySealing.js';
 
 describe('key sealing for registrations', () => {
   const token = generateClaimToken();

@@ -13,9 +13,9 @@
  */
 import pg from 'pg';
 import type { Logger } from 'pino';
-import type { RunResult, SqlParams } from '../database.js';
-import type { Migration } from '../migrations/migration.js';
-import { StoreUnavailableError, type SqlDatabase, type TransactionOptions } from '../sqlDatabase.js';
+import type { RunResult, SqlParams } from '../../store/database.js';
+import type { Migration } from '../../store/migrations/migration.js';
+import { StoreUnavailableError, type SqlDatabase, type TransactionOptions } from '../../store/sqlDatabase.js';
 import { ChangeListener } from './changeListener.js';
 import { PG_MIGRATIONS } from './migrations.js';
 import { Outage } from './outage.js';

@@ -12,11 +12,11 @@
  * claim both sealed values are deleted. Claim tokens carry 256 random bits, so
  * no slow password KDF is needed.
  */
+import { CLAIM_TOKEN_PREFIX } from '../store/apiKeyCodec.js';
 import { createCipheriv, createDecipheriv, createPrivateKey, createPublicKey, diffieHellman, generateKeyPairSync, hkdfSync, randomBytes, type KeyObject } from 'node:crypto';
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
-export const CLAIM_TOKEN_PREFIX = 'mowclaim_';
 
 export function generateClaimToken(): string {
   return CLAIM_TOKEN_PREFIX + randomBytes(32).toString('base64url');

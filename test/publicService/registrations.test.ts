@@ -1,11 +1,12 @@
 /** POST /v1/registrations and the claim, through the real app on a real SQLite file (inject). */
 import { afterEach, describe, expect, it } from 'vitest';
-import { REGISTRATION_MESSAGES } from '../../src/http/registrationRoutes.js';
+import { REGISTRATION_MESSAGES } from '../../src/publicService/registrationRoutes.js';
 import { Database } from '../../src/store/database.js';
-import { RegistrationStore } from '../../src/store/registrationStore.js';
+import { RegistrationStore } from '../../src/publicService/registrationStore.js';
 import { captureLogger } from '../helpers/httpLogCapture.js';
 import { CHANGE_DEADLINE_MS, FIXED_NOW_MS, MINIMAL_INPUT, startHttpHarness, type HttpHarness, type HarnessOptions } from '../helpers/httpApp.js';
 import { waitFor } from '../helpers/httpTempDir.js';
+import { publicServiceParts } from './harness.js';
 
 const VALID = { name: 'Alice Gardener', email: 'alice@example.org', intended_use: 'Robot mower schedule in my garden', usage: 'private', accept_terms: true };
 const ENABLED = { MOWABILITY_REGISTRATION_ENABLED: 'true', MOWABILITY_RATE_LIMIT_MAX: '0' };
@@ -18,14 +19,14 @@ describe('registration routes', () => {
   });
 
   const start = async (env: Record<string, string> = {}, options: HarnessOptions = {}) => {
-    h = await startHttpHarness({ env: { ...ENABLED, ...env }, withRegistrations: true, ...options });
+    h = await startHttpHarness({ env: { ...ENABLED, ...env }, extend: publicServiceParts({ registrations: true }), ...options });
     return h;
   };
   const register = (harness: HttpHarness, body: unknown = VALID, headers: Record<string, string> = {}) =>
     harness.app.inject({ method: 'POST', url: '/v1/registrations', payload: body as object, headers });
 
   it('do not exist unless registration.enabled is on', async () => {
-    h = await startHttpHarness({ withRegistrations: true });
+    h = await startHttpHarness({ extend: publicServiceParts({ registrations: true }) });
     expect((await register(h)).statusCode).toBe(404);
   });
 
@@ -147,7 +148,7 @@ describe('daily quota on /v1/calculate', () => {
   });
 
   it('answers 429 with the quota message and Retry-After until midnight in the configured zone', async () => {
-    h = await startHttpHarness({ env: { MOWABILITY_KEYS_DAILY_QUOTA: '2', MOWABILITY_RATE_LIMIT_MAX: '0' }, withUsage: true });
+    h = await startHttpHarness({ env: { MOWABILITY_KEYS_DAILY_QUOTA: '2', MOWABILITY_RATE_LIMIT_MAX: '0' }, extend: publicServiceParts({ usage: true }) });
     const harness = h;
     const created = await harness.store.addKey('quota');
     await waitFor(() => harness.access.lookupKey(created.key) !== undefined, CHANGE_DEADLINE_MS);

@@ -7,8 +7,9 @@
  * every keys.usageFlushSeconds, as in the shared mode (./keyUsage.ts).
  */
 import type { ClockStep } from '../util/clockWatch.js';
-import { KeyUsageBase, type Admission } from './keyUsage.js';
-import type { ApiKeyCredential } from './serviceStore.js';
+import type { Admission } from '../http/auth.js';
+import { KeyUsageBase } from './keyUsage.js';
+import type { ApiKeyCredential } from '../store/serviceStore.js';
 import { moveUsage } from './usageDays.js';
 
 const COUNT_ONE = `

@@ -2,9 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { crossKeyProblems } from '../../src/config/crossKeyRules.js';
 import { loadConfig } from '../../src/config/load.js';
-import { isConnectionError, isTimeoutError, numberPlaceholders } from '../../src/store/postgres/pgDatabase.js';
-import { backoffMs, Outage } from '../../src/store/postgres/outage.js';
-import { connectRateLimitStore } from '../../src/daemonStorage.js';
+import { isConnectionError, isTimeoutError, numberPlaceholders } from '../../src/publicService/postgres/pgDatabase.js';
+import { backoffMs, Outage } from '../../src/publicService/postgres/outage.js';
+import { connectRateLimitStore } from '../../src/publicService/sharedServers.js';
 import { captureLogger } from '../helpers/httpLogCapture.js';
 import { freePort } from '../../bench/lib/mosquitto.js';
 

@@ -4,8 +4,8 @@
  * reviews them with the CLI, possibly from another process. A registration
  * never creates a key by itself: only approve() does.
  */
-import type { SqlDatabase } from './sqlDatabase.js';
-import { apiKeyDigest, digestBytesEqual, generateApiKey, hashApiKey } from './apiKeyCodec.js';
+import type { SqlDatabase } from '../store/sqlDatabase.js';
+import { apiKeyDigest, digestBytesEqual, generateApiKey, hashApiKey } from '../store/apiKeyCodec.js';
 import { createRegistrationSeal, generateClaimToken, openWithClaimToken, sealToRegistration } from './keySealing.js';
 
 export const USAGE_KINDS = ['private', 'commercial'] as const;

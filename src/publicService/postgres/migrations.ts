@@ -5,11 +5,11 @@
  * every instance listens to (NOTIFY is delivered at commit, once per
  * transaction and payload). Applied in order under an advisory lock, so
  * instances starting together migrate once. A SQLite migration that changes a
- * service table needs a PostgreSQL one here: test/store/postgresSchemaParity.test.ts
+ * service table needs a PostgreSQL one here: test/publicService/postgresSchemaParity.test.ts
  * compares both stores' columns after migrating.
  */
-import type { Migration } from '../migrations/migration.js';
-import { postgresServiceTablesSql } from '../serviceTables.js';
+import type { Migration } from '../../store/migrations/migration.js';
+import { postgresServiceTablesSql } from '../../store/serviceTables.js';
 
 /** The LISTEN/NOTIFY channel of key, block and settings changes. */
 export const CHANGE_CHANNEL = 'mowability_access_changed';

@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Database } from '../../src/store/database.js';
-import { KeyUsage, keyUsageDays } from '../../src/store/keyUsage.js';
+import { KeyUsage, keyUsageDays } from '../../src/publicService/keyUsage.js';
 import { ServiceStore, type ApiKeyCredential } from '../../src/store/serviceStore.js';
 import { useTempDatabase } from '../helpers/tempDatabase.js';
 

@@ -4,10 +4,11 @@
  * Retry-After, never 500), and /health's shared-store checks with their grace.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Admission } from '../../src/store/keyUsage.js';
+import type { Admission } from '../../src/http/auth.js';
 import { StoreUnavailableError } from '../../src/store/sqlDatabase.js';
 import { sharedStatus } from '../../src/store/sharedHealth.js';
 import { MINIMAL_INPUT, startHttpHarness, type HttpHarness } from '../helpers/httpApp.js';
+import { publicServiceParts } from './harness.js';
 
 const unreachable = () => Promise.reject(new StoreUnavailableError(new Error('connect ECONNREFUSED 127.0.0.1:5432')));
 
@@ -40,7 +41,7 @@ describe('the HTTP side of a shared store', () => {
   it('answers 503 with Retry-After, not 500, when a registration cannot reach the store', async () => {
     h = await startHttpHarness({
       env: { MOWABILITY_REGISTRATION_ENABLED: 'true' },
-      overrides: { registrations: { createWithinLimits: unreachable, claim: unreachable } },
+      extend: publicServiceParts({ registrations: { createWithinLimits: unreachable, claim: unreachable } }),
     });
     const claim = await h.app.inject({ method: 'GET', url: `/v1/registrations/mowclaim_${'a'.repeat(43)}` });
     expect([claim.statusCode, claim.headers['retry-after']]).toEqual([503, '5']);

@@ -6,8 +6,9 @@
  * limit of 3). Real app, real SQLite file, addresses through a trusted proxy.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { REGISTRATION_MESSAGES } from '../../src/http/registrationRoutes.js';
+import { REGISTRATION_MESSAGES } from '../../src/publicService/registrationRoutes.js';
 import { startHttpHarness, type HttpHarness } from '../helpers/httpApp.js';
+import { publicServiceParts } from './harness.js';
 
 const VALID = { name: 'Alice Gardener', email: 'alice@example.org', intended_use: 'Robot mower schedule in my garden', usage: 'private', accept_terms: true };
 const BEHIND_PROXY = { MOWABILITY_REGISTRATION_ENABLED: 'true', MOWABILITY_RATE_LIMIT_MAX: '0', MOWABILITY_TRUST_PROXY: 'loopback' };
@@ -20,7 +21,7 @@ describe('registration limits per client and network', () => {
   });
 
   const start = async (env: Record<string, string> = {}) => {
-    h = await startHttpHarness({ env: { ...BEHIND_PROXY, ...env }, withRegistrations: true });
+    h = await startHttpHarness({ env: { ...BEHIND_PROXY, ...env }, extend: publicServiceParts({ registrations: true }) });
     return h;
   };
   const register = (harness: HttpHarness, from: string) =>

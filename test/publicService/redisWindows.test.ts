@@ -5,7 +5,7 @@
 import type { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { WindowCounter } from '../../src/http/windowCounter.js';
-import { RedisWindowCounter } from '../../src/store/redisWindows.js';
+import { RedisWindowCounter } from '../../src/publicService/redisWindows.js';
 
 type Replies = Array<[Error | null, unknown]> | null;
 
