@@ -2,7 +2,7 @@
  * Quiet hours for the forecast's windows, asked at every 5-minute step of 48 hours on every rebuild
  * (./forecastWindows.ts): the same answer as `quietHoursCause(ms, location, settings) === undefined`
  * (./lawn/quietHours.ts), remembered where it cannot differ. Asking the cause afresh cost ~9 ms per
- * rebuild (docs/performance.md, "Forecast part"): two time-zone lookups and up to six sunrise
+ * rebuild (bench/NOTES.md, "Forecast part"): two time-zone lookups and up to six sunrise
  * calculations per instant, and the ~1,150 distinct minutes of a horizon overran the core's local
  * time cache, so each rebuild asked Intl again. Two parts, each kept exact:
  *

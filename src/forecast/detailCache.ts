@@ -1,5 +1,5 @@
 /**
- * The forecast detail of each station, kept until one of its inputs changes (docs/performance.md,
+ * The forecast detail of each station, kept until one of its inputs changes (bench/NOTES.md,
  * "Forecast"). Building a detail projects the forecast onto 48 hours and rates each with the core,
  * so the forecast unit asks this cache on every station recompute and builds only when the key
  * moved on: a new forecast (object identity), the next minute (every count in the detail is in

@@ -77,7 +77,7 @@ export interface ReportRequest {
 }
 
 /**
- * What one station's builds keep for the next (docs/performance.md, "Forecast part"): the rated hours
+ * What one station's builds keep for the next (bench/NOTES.md, "Forecast part"): the rated hours
  * (src/core/forecastWindows.ts, HourIndexMemo) and each rated hour's rendering, so an hour whose input
  * did not change is neither calculated nor rendered again. The detail is the same as a fresh build's.
  */
@@ -148,7 +148,7 @@ export function buildForecastDetail(request: ReportRequest): ForecastDetail {
  * A detail's compact form, and each hour's: made once per detail and hour (both are never changed after the build).
  * The compact form is the state's `forecast` member on every reading until the next rebuild: serialised once
  * (src/station/stateText.ts) and spliced into each state's text. Its text is put together from each hour's text,
- * kept with the hour: a rebuild that takes most hours over serialises only the new ones (docs/performance.md,
+ * kept with the hour: a rebuild that takes most hours over serialises only the new ones (bench/NOTES.md,
  * "Forecast part: the 108 CPU-s attributed").
  */
 const compacted = new WeakMap<ForecastDetail, ForecastView>();

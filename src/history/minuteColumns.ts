@@ -166,7 +166,7 @@ export class MinuteColumns {
     const size = this.size;
     // Grow only when moving the pruned head out would leave less than a sixteenth free: a restored
     // 14-day history (restored with a day of headroom) then stays at its size, where doubling
-    // whenever more than half full kept twice the columns for good (docs/performance.md, "Where the
+    // whenever more than half full kept twice the columns for good (bench/NOTES.md, "Where the
     // array buffers of a running household daemon are").
     const capacity = size * 16 > this.#minutes.length * 15 ? this.#minutes.length * 2 : this.#minutes.length;
     const move = <T extends Float64Array | Uint8Array>(array: T, make: (n: number) => T): T => {

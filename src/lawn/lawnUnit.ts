@@ -167,7 +167,7 @@ export class LawnMemoryUnit implements StationUnit {
     if (input.minutes_since_irrigation === 0) lawn.markIrrigated();
     const derived = lawn.derived(nowMs, this.#options.growth);
     const extended = this.#soil.extend(stationId, input, lawn.memory, nowMs);
-    // Object.assign, not two spreads: V8 adds the second object's members to a copy of the first's shape on a slow path (docs/performance.md). Same members, same order.
+    // Object.assign, not two spreads: V8 adds the second object's members to a copy of the first's shape on a slow path (bench/NOTES.md). Same members, same order.
     return Object.keys(derived).length === 0 ? extended : Object.assign({}, extended, derived);
   }
 

@@ -88,7 +88,7 @@ export class StationRecompute {
     return buildStatePayload({ stationId: station.id, stationName: station.name, outcome, assembly: published, mowable: flag, mowableReason: reason, mowableReasonDe: reasonDe, input, fragments });
   }
 
-  /** One literal per call: a spread copy of the context is slow to read in V8 (docs/performance.md). */
+  /** One literal per call: a spread copy of the context is slow to read in V8 (bench/NOTES.md). */
   #context(station: StationConfig, nowMs: number, estimatedFields: CalculationContext['estimatedFields']): CalculationContext {
     let base = this.#contexts.get(station);
     if (base === undefined) {

@@ -120,7 +120,7 @@ export function buildStatePayload(parts: StatePayloadParts): StationStatePayload
     history_coverage: assembly.coverage,
   };
   // Object.assign, not `{ ...result, ...common }`: V8 adds the second spread's members to a copy of the result's shape one
-  // by one on a slow path (about 20 µs per state against 2.5 here; docs/performance.md, "State text"). Same members, same order.
+  // by one on a slow path (about 20 µs per state against 2.5 here; bench/NOTES.md, "State text"). Same members, same order.
   const payload: StationStatePayload = outcome.ok ? Object.assign({} as StationStatePayload, outcome.result, common) : {
     index_score: null,
     main_status: null,

@@ -1,6 +1,6 @@
 /**
  * The retained state's JSON text, with the parts that many states share serialised once
- * (docs/performance.md, "State text"). A station unit's fragment that stays the same object from
+ * (bench/NOTES.md, "State text"). A station unit's fragment that stays the same object from
  * state to state until the unit rebuilds it (the forecast's compact view: 48 hours, rebuilt at most
  * once a minute, carried by every reading's state) is marked with `fixedJson()`; `stateText()` then
  * splices the kept text into the state's text instead of stringifying the part on every reading.

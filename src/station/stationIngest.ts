@@ -148,7 +148,7 @@ export class StationIngest {
       return 'rejected';
     }
     // Up to 2 minutes of clock skew is tolerated, but a reading never lies in our future.
-    // Object.assign rather than a spread with more members: V8 copies onto a cached shape (docs/performance.md, "State text").
+    // Object.assign rather than a spread with more members: V8 copies onto a cached shape (bench/NOTES.md, "State text").
     const timed: TimedReading = Object.assign({}, reading, { timeMs: Math.min(time.timeMs, nowMs) });
     const result = this.#history.ingest(station.id, timed, nowMs);
     if (result === 'duplicate') {

@@ -34,7 +34,7 @@ export type ClockStepListener = (step: ClockStep) => void;
  * The daemon's once-a-second heartbeat: subscribe a listener to the clock check's timer (it gets how
  * many ms later than due the check ran) and get back the unsubscribe. Per-second work (the
  * scheduler's calendar check, the event-loop delay sample, the database change poll) rides this one
- * timer instead of waking an idle daemon once a second each (docs/performance.md, "A household day").
+ * timer instead of waking an idle daemon once a second each (bench/NOTES.md, "A household day").
  */
 export type TickSource = (listener: (lateMs: number) => void) => () => void;
 

@@ -10,7 +10,7 @@ import pino, { type DestinationStream, type Logger } from 'pino';
  * A log destination that gathers lines and writes them in blocks: for the
  * HTTP access lines, one per request. Written one by one, each line is a
  * write() system call, which costs more CPU than formatting the line
- * (`npm run bench -- accesslines`, docs/performance.md "Request path"); in
+ * (`npm run bench -- accesslines`, bench/NOTES.md "Request path"); in
  * blocks of about 4 KiB it is one call per ~20 requests.
  *
  * The buffering is sonic-boom's (pino's own destination) with a minimum

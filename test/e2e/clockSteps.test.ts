@@ -1,5 +1,5 @@
 /**
- * A running daemon whose wall clock steps, under libfaketime (docs/performance.md, clock steps):
+ * A running daemon whose wall clock steps, under libfaketime (bench/NOTES.md, clock steps):
  * the five ways a Raspberry Pi's clock goes wrong. Each scenario asserts that no new reading is
  * lost, rain is counted once, the current values follow the newest readings, `mowable` is never
  * true while the newest readings show rain, the history is kept and the recompute keeps publishing.

@@ -1,7 +1,7 @@
 import type { Migration } from './migration.js';
 
 /**
- * Fewer SQLite pages per commit (SD-card writes, docs/performance.md):
+ * Fewer SQLite pages per commit (SD-card writes, bench/NOTES.md):
  *
  * - One row per station (`history_stations`) holds what migrations 2 and 4
  *   kept in four small tables (latest values, rain counter baselines, the
