@@ -46,7 +46,9 @@ function pathsOf(layers) {
 const upwardRules = LAYERS.slice(0, -1).map((layer, index) => ({
   name: `no-upward-from-${layer.name.replace(/ /g, '-')}`,
   severity: 'error',
-  comment: `${layer.name} (${layer.paths.join(', ')}) must not import a higher layer: ${LAYERS.slice(index + 1).map((above) => above.name).join(', ')}.`,
+  comment: `${layer.name} (${layer.paths.join(', ')}) must not import a higher layer: ${LAYERS.slice(index + 1)
+    .map((above) => above.name)
+    .join(', ')}.`,
   from: { path: pathsOf([layer]) },
   to: { path: pathsOf(LAYERS.slice(index + 1)) },
 }));
@@ -97,7 +99,8 @@ module.exports = {
     {
       name: 'public-service-scope',
       severity: 'error',
-      comment: 'The public service adds keys for strangers to HTTP: it imports http/, store/, config/ and util/, never the station side, a unit or MQTT.',
+      comment:
+        'The public service adds keys for strangers to HTTP: it imports http/, store/, config/ and util/, never the station side, a unit or MQTT.',
       from: { path: '^src/publicService/' },
       to: { path: '^src/', pathNot: '^src/(publicService|http|store|config|util|core)/' },
     },

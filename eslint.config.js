@@ -43,11 +43,13 @@ export default tseslint.config(
     // Size gates: a file over ~400 lines or a function over ~80 does more than one thing. They
     // are loose enough that a module holds one whole idea (no forwarding micro-files to fit a
     // gate); a declarative table that reads better whole keeps an eslint-disable comment with its reason.
+    // Counted on the formatted source (prettier, 140 columns, which wraps what used to be one long
+    // line): 100 lines a function is what 80 were before the formatter.
     files: ['src/**/*.ts'],
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
       'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }],
-      'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
+      'max-lines-per-function': ['error', { max: 100, skipBlankLines: true, skipComments: true }],
     },
   },
   { files: ['**/*.js', '**/*.mjs', '**/*.cjs'], ...tseslint.configs.disableTypeChecked },

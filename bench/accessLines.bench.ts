@@ -16,7 +16,11 @@ const GOAL_RATIO = 0.5;
 
 /** CPU per line of one writer process, and the bytes it wrote (so a dropped line cannot pass for a cheap one). */
 async function cpuPerLine(repoRoot: string, mode: 'blocks' | 'each', count: number): Promise<{ micros: number; bytes: number }> {
-  const writer = await forkServer<{ cpuMicros: number }>(join(repoRoot, 'dist-bench', 'bench', 'servers', 'logLines.js'), [mode, String(count)], 120_000);
+  const writer = await forkServer<{ cpuMicros: number }>(
+    join(repoRoot, 'dist-bench', 'bench', 'servers', 'logLines.js'),
+    [mode, String(count)],
+    120_000,
+  );
   // The writer exits by itself once it has reported; its exit writes what still waited.
   if (writer.child.exitCode === null) await new Promise((resolve) => writer.child.once('exit', resolve));
   if (writer.child.stdout && !writer.child.stdout.readableEnded) await new Promise((resolve) => writer.child.stdout?.once('end', resolve));
@@ -37,12 +41,21 @@ export const accessLinesBenchmark: Benchmark = {
       if (one.bytes !== block.bytes) throw new Error(`the writers wrote ${one.bytes} and ${block.bytes} bytes: lines were lost`);
       each.push(one.micros);
       blocks.push(block.micros);
-      context.log(`round ${round}: one write per line ${one.micros.toFixed(2)} µs, in blocks ${block.micros.toFixed(2)} µs, ${block.bytes} bytes each`);
+      context.log(
+        `round ${round}: one write per line ${one.micros.toFixed(2)} µs, in blocks ${block.micros.toFixed(2)} µs, ${block.bytes} bytes each`,
+      );
     }
     const fixed = (values: readonly number[]) => values.map((v) => v.toFixed(2)).join('/');
     return {
       figures: [
-        measured('accessLines.ratio', 'CPU per line in blocks / one write() per line', medianRatio(blocks, each), 'x', atMost(GOAL_RATIO), `${count} lines per round`),
+        measured(
+          'accessLines.ratio',
+          'CPU per line in blocks / one write() per line',
+          medianRatio(blocks, each),
+          'x',
+          atMost(GOAL_RATIO),
+          `${count} lines per round`,
+        ),
         measured('accessLines.blocks', 'CPU per access line, in blocks', median(blocks), 'µs', undefined, `rounds ${fixed(blocks)}`),
         measured('accessLines.each', 'CPU per access line, one write() each', median(each), 'µs', undefined, `rounds ${fixed(each)}`),
       ],

@@ -17,7 +17,10 @@ type Calculate = typeof calculate;
 
 // 2026-05-14 10:00 UTC: a mowing-season instant, so every check runs.
 const BASE_NOW_MS = Date.UTC(2026, 4, 14, 10, 0, 0);
-const BASELINE_ROOTS = (process.env.BENCH_BASELINE_ROOT ?? '').split(',').map((root) => root.trim()).filter((root) => root !== '');
+const BASELINE_ROOTS = (process.env.BENCH_BASELINE_ROOT ?? '')
+  .split(',')
+  .map((root) => root.trim())
+  .filter((root) => root !== '');
 
 interface Round {
   callsPerSecond: number;
@@ -38,7 +41,11 @@ function runFor(calculate: Calculate, inputs: readonly RawInput[], durationMs: n
     for (let i = 0; i < 256; i++) {
       const input = inputs[(calls + i) % inputs.length] as RawInput;
       // A literal context, as the HTTP route and calculationContext() build it (a spread copy is slow to read in V8).
-      const outcome = calculate(input, { timeZone: 'Europe/Berlin', hemisphere: 'north', nowMs: BASE_NOW_MS + ((calls + i) % 3600) * 1000 });
+      const outcome = calculate(input, {
+        timeZone: 'Europe/Berlin',
+        hemisphere: 'north',
+        nowMs: BASE_NOW_MS + ((calls + i) % 3600) * 1000,
+      });
       if (outcome.ok) ok++;
     }
     calls += 256;
@@ -68,8 +75,22 @@ function baselineFigures(baseline: Baseline, index: number, cpuMicros: number, i
   const suffix = index === 0 ? '' : String(index + 1);
   const baseMicros = median(baseline.rounds.map((r) => r.cpuMicros));
   return [
-    measured(`core.vsBaseline${suffix}`, 'baseline CPU per call / calculate() CPU per call', ratio(baseMicros, cpuMicros), 'x', undefined, `baseline ${baseMicros.toFixed(1)} µs (rounds ${baseline.rounds.map((r) => r.cpuMicros.toFixed(1)).join('/')}); ${baseline.root}`),
-    measured(`core.baselineDifferences${suffix}`, 'inputs answered differently from the baseline', differences(calculate, baseline.calculate, inputs), 'inputs', atMost(0), `3 instants per input, JSON compared; ${baseline.root}`),
+    measured(
+      `core.vsBaseline${suffix}`,
+      'baseline CPU per call / calculate() CPU per call',
+      ratio(baseMicros, cpuMicros),
+      'x',
+      undefined,
+      `baseline ${baseMicros.toFixed(1)} µs (rounds ${baseline.rounds.map((r) => r.cpuMicros.toFixed(1)).join('/')}); ${baseline.root}`,
+    ),
+    measured(
+      `core.baselineDifferences${suffix}`,
+      'inputs answered differently from the baseline',
+      differences(calculate, baseline.calculate, inputs),
+      'inputs',
+      atMost(0),
+      `3 instants per input, JSON compared; ${baseline.root}`,
+    ),
   ];
 }
 
@@ -106,15 +127,36 @@ export const coreBenchmark: Benchmark = {
     const cpuMicros = median(rounds.map((r) => r.cpuMicros));
     const okShare = median(rounds.map((r) => r.okShare));
     const figures: Figure[] = [
-      measured('core.cpuMicrosPerCall', 'calculate() CPU per call', cpuMicros, 'µs', atMost(8), `rounds ${rounds.map((r) => r.cpuMicros.toFixed(1)).join('/')} µs`),
-      measured('core.callsPerSecond', 'calculate() calls/s', callsPerSecond, 'calls/s', undefined, `${Math.round(okShare * 100)} % of inputs ok; 1000 inputs`),
+      measured(
+        'core.cpuMicrosPerCall',
+        'calculate() CPU per call',
+        cpuMicros,
+        'µs',
+        atMost(8),
+        `rounds ${rounds.map((r) => r.cpuMicros.toFixed(1)).join('/')} µs`,
+      ),
+      measured(
+        'core.callsPerSecond',
+        'calculate() calls/s',
+        callsPerSecond,
+        'calls/s',
+        undefined,
+        `${Math.round(okShare * 100)} % of inputs ok; 1000 inputs`,
+      ),
     ];
     baselines.forEach((baseline, i) => figures.push(...baselineFigures(baseline, i, cpuMicros, inputs)));
     const http = context.earlier.get('http')?.get('http.calculate.rps');
     const goal = atLeast(10);
     if (http?.value) {
       figures.push(
-        measured('core.vsHttp', 'calculate() / HTTP calculate req/s', ratio(callsPerSecond, http.value), 'x', goal, `HTTP calculate ${Math.round(http.value)} req/s`),
+        measured(
+          'core.vsHttp',
+          'calculate() / HTTP calculate req/s',
+          ratio(callsPerSecond, http.value),
+          'x',
+          goal,
+          `HTTP calculate ${Math.round(http.value)} req/s`,
+        ),
       );
     } else {
       const reason = http ? (http.note ?? 'HTTP calculate not measured') : 'needs the http benchmark in the same run';
@@ -122,7 +164,11 @@ export const coreBenchmark: Benchmark = {
     }
     return {
       figures,
-      details: { rounds: rounds.map((r) => ({ callsPerSecond: round(r.callsPerSecond, 0), cpuMicros: round(r.cpuMicros, 2), okShare: r.okShare })), roundMs, baseline: BASELINE_ROOTS.length > 0 ? BASELINE_ROOTS.join(',') : null },
+      details: {
+        rounds: rounds.map((r) => ({ callsPerSecond: round(r.callsPerSecond, 0), cpuMicros: round(r.cpuMicros, 2), okShare: r.okShare })),
+        roundMs,
+        baseline: BASELINE_ROOTS.length > 0 ? BASELINE_ROOTS.join(',') : null,
+      },
     };
   },
 };

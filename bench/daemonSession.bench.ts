@@ -62,7 +62,9 @@ const sessions = new WeakMap<BenchContext, Promise<DaemonSession | string>>();
 export function daemonSession(context: BenchContext): Promise<DaemonSession | string> {
   let session = sessions.get(context);
   if (!session) {
-    session = cliAvailable(context.repoRoot) ? runSession(context) : Promise.resolve('dist/cli/main.js does not exist (CLI not built or not landed)');
+    session = cliAvailable(context.repoRoot)
+      ? runSession(context)
+      : Promise.resolve('dist/cli/main.js does not exist (CLI not built or not landed)');
     sessions.set(context, session);
   }
   return session;
@@ -142,7 +144,11 @@ async function runSession(context: BenchContext): Promise<DaemonSession> {
     // Let start-up work (first recompute, first flush) finish before the idle window opens.
     await sleep(FLUSH_WAIT_MS);
     const idleWindow = await measureWindow(running, straceFile, () => sleep(idleSeconds * 1000));
-    const idle = { ...idleWindow, rssBytes: readMemory(running.child.pid).rssBytes, secondsAfterStart: (performance.now() - startedAt) / 1000 };
+    const idle = {
+      ...idleWindow,
+      rssBytes: readMemory(running.child.pid).rssBytes,
+      secondsAfterStart: (performance.now() - startedAt) / 1000,
+    };
 
     // One chronological stream, ending a minute ago, for every phase that publishes readings.
     const stream = rtl433Readings(STATION_COUNT, 2000, Date.now() - 60_000);
@@ -179,14 +185,27 @@ async function runSession(context: BenchContext): Promise<DaemonSession> {
       const [http] = await Promise.all([
         fire(
           running.httpPort,
-          { name: 'calculate', method: 'POST', path: '/v1/calculate', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: HTTP_BENCH_BODY },
+          {
+            name: 'calculate',
+            method: 'POST',
+            path: '/v1/calculate',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+            body: HTTP_BENCH_BODY,
+          },
           { durationS: loadSeconds, connections: 100, pipelining: 10 },
         ),
         publishAll(publisher, mqttLoad),
       ]);
       sampler.stop();
       const cpuSeconds = (readThreadCpuNs(running.child.pid) - cpuBeforeNs) / 1e9;
-      const load = { seconds: loadSeconds, peakRssBytes: sampler.peakBytes, httpRequests: http.total, httpNon2xx: http.non2xx, mqttReadings: mqttLoad.length, cpuSeconds };
+      const load = {
+        seconds: loadSeconds,
+        peakRssBytes: sampler.peakBytes,
+        httpRequests: http.total,
+        httpNon2xx: http.non2xx,
+        mqttReadings: mqttLoad.length,
+        cpuSeconds,
+      };
 
       context.log(`after load: ${afterSeconds} s`);
       await sleep(afterSeconds * 1000);

@@ -28,7 +28,13 @@ const STATION_PACE_MS = 16_000;
 const BASELINE_ROOT = process.env.BENCH_BASELINE_ROOT;
 const START_MS = Date.UTC(2026, 5, 13, 15, 0, 7); // a Saturday afternoon in June: windows, a night and a Sunday ahead
 const BERLIN = { latitude: 52.52, longitude: 13.405 };
-const QUIET: QuietHoursSettings = { night: true, marginMinutes: 30, noise: { fromMin: 20 * 60, toMin: 7 * 60 }, sundays: true, timeZone: 'Europe/Berlin' };
+const QUIET: QuietHoursSettings = {
+  night: true,
+  marginMinutes: 30,
+  noise: { fromMin: 20 * 60, toMin: 7 * 60 },
+  sundays: true,
+  timeZone: 'Europe/Berlin',
+};
 const FIXTURES = ['dryDay', 'wetSpell', 'afternoonThunderstorm', 'frostyMorning'];
 
 interface Build {
@@ -58,7 +64,12 @@ function runRound(build: Build, forecasts: ForecastHour[][], readings: number, k
   const random = seededRandom(2026);
   const cache = new DetailCache<report.ForecastDetail>(STATION_COUNT);
   const memos = Array.from({ length: STATION_COUNT }, () => (build.ForecastMemo ? new build.ForecastMemo() : undefined));
-  const cached = forecasts.map((hours, i) => ({ source: 'open-meteo' as const, fetchedAtMs: START_MS - i * MINUTE_MS, hours, validators: {} }));
+  const cached = forecasts.map((hours, i) => ({
+    source: 'open-meteo' as const,
+    fetchedAtMs: START_MS - i * MINUTE_MS,
+    hours,
+    validators: {},
+  }));
   const allowedAt = build.allowedAt();
   const answers: string[] = [];
   let bytes = 0;
@@ -68,15 +79,36 @@ function runRound(build: Build, forecasts: ForecastHour[][], readings: number, k
     const nowMs = START_MS + Math.floor(n / STATION_COUNT) * STATION_PACE_MS + s * 1000;
     const raining = random() < 0.03;
     const input = {
-      temperature: Math.round((14 + 6 * random()) * 10) / 10, humidity: Math.round(55 + 30 * random()), wind_speed: Math.round(random() * 60) / 10,
-      precipitation_rate: raining ? 0.6 : 0, rain_1h: raining ? 0.2 : 0, rain_24h: 1.2, rain_14d: 18, min_temp_3h: 12, min_temp_3d: 8, min_temp_14d: 4,
+      temperature: Math.round((14 + 6 * random()) * 10) / 10,
+      humidity: Math.round(55 + 30 * random()),
+      wind_speed: Math.round(random() * 60) / 10,
+      precipitation_rate: raining ? 0.6 : 0,
+      rain_1h: raining ? 0.2 : 0,
+      rain_24h: 1.2,
+      rain_14d: 18,
+      min_temp_3h: 12,
+      min_temp_3d: 8,
+      min_temp_14d: 4,
       minutes_since_rain: 400 + Math.floor((nowMs - START_MS) / MINUTE_MS),
     };
-    const observed: ObservedHistory = { rainSince: (fromMs) => (fromMs < nowMs - 6 * HOUR_MS ? 18 : 1.2), minTempSince: (fromMs) => (fromMs < nowMs - 3 * HOUR_MS ? 4 : 12) };
-    const detail = cache.get(`s${s}`, { forecast: cached[s], nowMs, input }, () => build.buildForecastDetail({
-      source: 'open-meteo', cached: cached[s], nowMs, staleAfterMs: 3 * HOUR_MS, minJobMinutes: 90, current: input, observed,
-      context: { nowMs, timeZone: 'Europe/Berlin', hemisphere: 'north', lawn: {} }, rules: { rainLeadMinutes: 30, allowedAt }, ...(memos[s] ? { memo: memos[s] } : {}),
-    }));
+    const observed: ObservedHistory = {
+      rainSince: (fromMs) => (fromMs < nowMs - 6 * HOUR_MS ? 18 : 1.2),
+      minTempSince: (fromMs) => (fromMs < nowMs - 3 * HOUR_MS ? 4 : 12),
+    };
+    const detail = cache.get(`s${s}`, { forecast: cached[s], nowMs, input }, () =>
+      build.buildForecastDetail({
+        source: 'open-meteo',
+        cached: cached[s],
+        nowMs,
+        staleAfterMs: 3 * HOUR_MS,
+        minJobMinutes: 90,
+        current: input,
+        observed,
+        context: { nowMs, timeZone: 'Europe/Berlin', hemisphere: 'north', lawn: {} },
+        rules: { rainLeadMinutes: 30, allowedAt },
+        ...(memos[s] ? { memo: memos[s] } : {}),
+      }),
+    );
     bytes += build.stateText({ forecast: build.compactForecast(detail) }).length;
     if (keepAnswers) answers.push(JSON.stringify(detail));
   }
@@ -91,14 +123,25 @@ async function loadBaseline(): Promise<Build | undefined> {
   const base = await load<typeof report>('forecast/forecastReport.js');
   const quiet = await load<typeof import('../src/core/lawn/quietHours.js')>('core/lawn/quietHours.js');
   const text: Partial<typeof stateTextModule> = await load<typeof stateTextModule>('station/stateText.js').catch(() => ({}));
-  return { ...base, stateText: text.stateText ?? ((state) => JSON.stringify(state)), allowedAt: () => (ms) => quiet.quietHoursReason(ms, BERLIN, QUIET) === undefined };
+  return {
+    ...base,
+    stateText: text.stateText ?? ((state) => JSON.stringify(state)),
+    allowedAt: () => (ms) => quiet.quietHoursReason(ms, BERLIN, QUIET) === undefined,
+  };
 }
 
 export const forecastBenchmark: Benchmark = {
   name: 'forecast',
   title: "Forecast in-process: the forecast unit's part of 10 stations' readings (rebuild per minute, hold, compact state)",
   async run(context: BenchContext): Promise<BenchOutcome> {
-    const current: Build = { ...report, stateText: stateTextModule.stateText, allowedAt: () => { const timeline = new QuietHoursTimeline(QUIET); return (ms) => timeline.allowedAt(ms, BERLIN); } };
+    const current: Build = {
+      ...report,
+      stateText: stateTextModule.stateText,
+      allowedAt: () => {
+        const timeline = new QuietHoursTimeline(QUIET);
+        return (ms) => timeline.allowedAt(ms, BERLIN);
+      },
+    };
     const baseline = await loadBaseline();
     const forecasts = Array.from({ length: STATION_COUNT }, (_, i) => forecastHours(context.repoRoot, FIXTURES[i % FIXTURES.length]!));
     const readings = (context.quick ? 1 : 2) * 225 * STATION_COUNT; // an hour (two) at a station's pace
@@ -114,16 +157,46 @@ export const forecastBenchmark: Benchmark = {
     const cpuMicros = median(rounds.map((r) => r.cpuMicrosPerReading));
     const perBuild = (r: Round): number => (r.cpuMicrosPerReading * readings) / r.builds;
     const figures: Figure[] = [
-      measured('forecast.cpuMicrosPerReading', 'forecast CPU per reading (detail, hold, compact state)', cpuMicros, 'µs', undefined, `rounds ${rounds.map((r) => r.cpuMicrosPerReading.toFixed(0)).join('/')} µs; ${readings} readings, ${first.builds} rebuilds per round`),
+      measured(
+        'forecast.cpuMicrosPerReading',
+        'forecast CPU per reading (detail, hold, compact state)',
+        cpuMicros,
+        'µs',
+        undefined,
+        `rounds ${rounds.map((r) => r.cpuMicrosPerReading.toFixed(0)).join('/')} µs; ${readings} readings, ${first.builds} rebuilds per round`,
+      ),
       measured('forecast.cpuMicrosPerBuild', 'forecast CPU per rebuild', median(rounds.map(perBuild)), 'µs'),
     ];
     if (baseline) {
       const baseMicros = median(baseRounds.map((r) => r.cpuMicrosPerReading));
       figures.push(
-        measured('forecast.vsBaseline', 'baseline CPU per reading / CPU per reading', ratio(baseMicros, cpuMicros), 'x', undefined, `baseline ${baseMicros.toFixed(0)} µs (rounds ${baseRounds.map((r) => r.cpuMicrosPerReading.toFixed(0)).join('/')}); ${BASELINE_ROOT}`),
-        measured('forecast.baselineDifferences', 'details different from the baseline', differing ?? 0, 'details', atMost(0), `every reading's detail compared as JSON, ${readings} readings`),
+        measured(
+          'forecast.vsBaseline',
+          'baseline CPU per reading / CPU per reading',
+          ratio(baseMicros, cpuMicros),
+          'x',
+          undefined,
+          `baseline ${baseMicros.toFixed(0)} µs (rounds ${baseRounds.map((r) => r.cpuMicrosPerReading.toFixed(0)).join('/')}); ${BASELINE_ROOT}`,
+        ),
+        measured(
+          'forecast.baselineDifferences',
+          'details different from the baseline',
+          differing ?? 0,
+          'details',
+          atMost(0),
+          `every reading's detail compared as JSON, ${readings} readings`,
+        ),
       );
     }
-    return { figures, details: { readings, builds: first.builds, rounds: rounds.map((r) => round(r.cpuMicrosPerReading, 1)), baseRounds: baseRounds.map((r) => round(r.cpuMicrosPerReading, 1)), baseline: BASELINE_ROOT ?? null } };
+    return {
+      figures,
+      details: {
+        readings,
+        builds: first.builds,
+        rounds: rounds.map((r) => round(r.cpuMicrosPerReading, 1)),
+        baseRounds: baseRounds.map((r) => round(r.cpuMicrosPerReading, 1)),
+        baseline: BASELINE_ROOT ?? null,
+      },
+    };
   },
 };

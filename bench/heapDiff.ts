@@ -29,7 +29,8 @@ function parseOptions(argv: readonly string[]): Options {
     else if (arg.startsWith('--')) throw new Error(`unknown option ${arg}`);
     else files.push(arg);
   }
-  if (files.length !== 2) throw new Error('usage: node dist-bench/bench/heapDiff.js BEFORE.heapsnapshot AFTER.heapsnapshot [--top N] [--retainers GROUP …]');
+  if (files.length !== 2)
+    throw new Error('usage: node dist-bench/bench/heapDiff.js BEFORE.heapsnapshot AFTER.heapsnapshot [--top N] [--retainers GROUP …]');
   if (!Number.isInteger(top) || top <= 0) throw new Error('--top needs a positive whole number');
   return { before: files[0] as string, after: files[1] as string, top, retainers };
 }
@@ -42,9 +43,13 @@ function main(): void {
   const [before, after] = snapshots.map(summarise) as [HeapSummary, HeapSummary];
   process.stdout.write(`${options.before} → ${options.after}\n\n${report(before, after, options.top)}\n`);
   for (const group of options.retainers) {
-    for (const [label, snapshot] of [['before', snapshots[0]], ['after', snapshots[1]]] as const) {
+    for (const [label, snapshot] of [
+      ['before', snapshots[0]],
+      ['after', snapshots[1]],
+    ] as const) {
       process.stdout.write(`\nWhat holds ${group} (${label}):\n`);
-      for (const { retainer, count } of retainersOf(snapshot as HeapSnapshotJson, group, options.top)) process.stdout.write(`  ${count}\t${retainer}\n`);
+      for (const { retainer, count } of retainersOf(snapshot as HeapSnapshotJson, group, options.top))
+        process.stdout.write(`  ${count}\t${retainer}\n`);
     }
   }
 }

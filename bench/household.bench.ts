@@ -29,7 +29,14 @@ import type { Benchmark, BenchContext, BenchOutcome } from './lib/benchmark.js';
 import { Child } from './lib/child.js';
 import { createKey } from './lib/cli.js';
 import { cliAvailable, spawnDaemon, waitHealthy } from './lib/daemon.js';
-import { callCalculate, pollStatusPage, publishAtStationPace, startFakeForecast, type FakeForecast, type LoadCounts } from './lib/householdLoad.js';
+import {
+  callCalculate,
+  pollStatusPage,
+  publishAtStationPace,
+  startFakeForecast,
+  type FakeForecast,
+  type LoadCounts,
+} from './lib/householdLoad.js';
 import { connectPublisher, publishAtRate } from './lib/mqttLoad.js';
 import { cpuPerEventMs, openCpuWindow } from './lib/cpuWindow.js';
 import { ioDelta, MIB, readCpuMicros, readIo, readMainThreadCpuNs, RssSampler } from './lib/proc.js';
@@ -102,12 +109,21 @@ async function sleepInSlices(pid: number, seconds: number, log: (text: string) =
     const all = openCpuWindow(pid);
     const main = openCpuWindow(pid, readMainThreadCpuNs);
     await sleep(length * 1000);
-    log(`slice ${start}-${start + length} s: ${(all().cpuSeconds * 1000).toFixed(0)} ms CPU (main thread ${(main().cpuSeconds * 1000).toFixed(0)} ms)`);
+    log(
+      `slice ${start}-${start + length} s: ${(all().cpuSeconds * 1000).toFixed(0)} ms CPU (main thread ${(main().cpuSeconds * 1000).toFixed(0)} ms)`,
+    );
   }
 }
 
 /** Drives the part's load for `seconds` while measuring the daemon from outside. */
-async function measureWindow(context: BenchContext, part: Part, ports: { http: number; broker: number }, pid: number, seconds: number, apiKey: string): Promise<Omit<WindowFigures, 'startupCpuSeconds'>> {
+async function measureWindow(
+  context: BenchContext,
+  part: Part,
+  ports: { http: number; broker: number },
+  pid: number,
+  seconds: number,
+  apiKey: string,
+): Promise<Omit<WindowFigures, 'startupCpuSeconds'>> {
   const counts: LoadCounts = { readings: 0, httpRequests: 0, httpFailures: 0 };
   const stop = new AbortController();
   const publisher = part === 'idle' ? undefined : await connectWhenListening(ports.broker);
@@ -138,7 +154,12 @@ async function runPart(context: BenchContext, part: Part, seconds: number, root 
   const dir = makeTempDir();
   const dbPath = join(dir, 'mowability.db');
   const withStations = part !== 'idle';
-  if (withStations) await seedHistory(dbPath, benchStations(STATION_COUNT).map((s) => s.id), Date.now() - 60_000);
+  if (withStations)
+    await seedHistory(
+      dbPath,
+      benchStations(STATION_COUNT).map((s) => s.id),
+      Date.now() - 60_000,
+    );
   const apiKey = await createKey(context.repoRoot, dbPath, 'household');
   const forecast = part === 'forecast' || part === 'household' ? await startFakeForecast(context.repoRoot) : undefined;
   const daemon = await spawnDaemon({
@@ -150,11 +171,21 @@ async function runPart(context: BenchContext, part: Part, seconds: number, root 
   });
   try {
     await waitHealthy(daemon, 30_000);
-    if (forecast) await waitFor(() => forecast.requests >= STATION_COUNT, { timeoutMs: 60_000, intervalMs: 100, what: 'every station fetched its forecast' });
+    if (forecast)
+      await waitFor(() => forecast.requests >= STATION_COUNT, {
+        timeoutMs: 60_000,
+        intervalMs: 100,
+        what: 'every station fetched its forecast',
+      });
     await sleep(SETTLE_S * 1000); // start-up work and V8's memory reducer are not a household day's
     const startupCpuSeconds = readCpuMicros(daemon.child.pid) / 1e6;
-    const figures = { ...(await measureWindow(context, part, { http: daemon.httpPort, broker: daemon.brokerPort }, daemon.child.pid, seconds, apiKey)), startupCpuSeconds };
-    context.log(`${root === context.repoRoot ? '' : `${root}: `}${part}: ${figures.cpuSeconds.toFixed(2)} CPU-s (main thread ${figures.mainThreadCpuSeconds.toFixed(2)}) in ${seconds} s, ${figures.counts.readings} readings, ${figures.counts.httpRequests} requests; start-up ${startupCpuSeconds.toFixed(2)} CPU-s`);
+    const figures = {
+      ...(await measureWindow(context, part, { http: daemon.httpPort, broker: daemon.brokerPort }, daemon.child.pid, seconds, apiKey)),
+      startupCpuSeconds,
+    };
+    context.log(
+      `${root === context.repoRoot ? '' : `${root}: `}${part}: ${figures.cpuSeconds.toFixed(2)} CPU-s (main thread ${figures.mainThreadCpuSeconds.toFixed(2)}) in ${seconds} s, ${figures.counts.readings} readings, ${figures.counts.httpRequests} requests; start-up ${startupCpuSeconds.toFixed(2)} CPU-s`,
+    );
     return figures;
   } finally {
     await daemon.child.stop();
@@ -183,7 +214,14 @@ interface Baselines {
 /** Only the household window (`BENCH_HOUSEHOLD_ONLY=1`): the day's total over a longer window, without the parts. */
 function totalOnly(household: WindowFigures, seconds: number): Figure[] {
   return [
-    measured('household.cpuPerDay', 'CPU per household day', perDay(household.cpuSeconds, seconds), 'CPU-s', atMost(150), `one ${seconds} s window × ${DAY_S / seconds}; ${household.counts.readings} readings, ${household.counts.httpRequests} requests (${household.counts.httpFailures} failed); parts not run`),
+    measured(
+      'household.cpuPerDay',
+      'CPU per household day',
+      perDay(household.cpuSeconds, seconds),
+      'CPU-s',
+      atMost(150),
+      `one ${seconds} s window × ${DAY_S / seconds}; ${household.counts.readings} readings, ${household.counts.httpRequests} requests (${household.counts.httpFailures} failed); parts not run`,
+    ),
     measured('household.writtenPerDay', 'bytes written per household day', perDay(household.writeBytes, seconds) / MIB, 'MiB', atMost(8)),
     measured('household.peakRss', 'peak RSS, household', household.peakRssBytes / MIB, 'MB', atMost(110)),
   ];
@@ -196,16 +234,55 @@ function figuresOf(runs: Record<Part, WindowFigures>, baselines: Baselines, seco
   const cpuPerReadingMs = cpuPerEventMs(readings, idle, readings.counts.readings);
   const failures = household.counts.httpFailures;
   return [
-    measured('household.cpuPerDay', 'CPU per household day', day('household'), 'CPU-s', atMost(150), `${seconds} s windows × ${DAY_S / seconds}; ${household.counts.readings} readings, ${household.counts.httpRequests} requests (${failures} failed)`),
-    measured('household.idleCpuPerDay', 'CPU per day, idle daemon (no stations)', day('idle'), 'CPU-s', atMost(30), `bare node process: ${perDay(bareCpuSeconds, seconds).toFixed(1)} CPU-s/day`),
-    measured('household.idleRatio', 'idle daemon ÷ bare node (CPU)', bareCpuSeconds > 0 ? idle.cpuSeconds / bareCpuSeconds : Number.NaN, '×'),
-    measured('household.idleTickRatio', 'idle daemon ÷ node with a 1 s interval (CPU)', everySecond > 0 ? idle.cpuSeconds / everySecond : Number.NaN, '×', undefined, `node with a 1 s interval: ${perDay(everySecond, seconds).toFixed(1)} CPU-s/day`),
-    measured('household.startupCpu', 'CPU of a start (spawn to settled), household', household.startupCpuSeconds, 'CPU-s', undefined, `idle ${idle.startupCpuSeconds.toFixed(2)}, readings ${readings.startupCpuSeconds.toFixed(2)}, forecast ${runs.forecast.startupCpuSeconds.toFixed(2)}; ${SETTLE_S} s after /health`),
+    measured(
+      'household.cpuPerDay',
+      'CPU per household day',
+      day('household'),
+      'CPU-s',
+      atMost(150),
+      `${seconds} s windows × ${DAY_S / seconds}; ${household.counts.readings} readings, ${household.counts.httpRequests} requests (${failures} failed)`,
+    ),
+    measured(
+      'household.idleCpuPerDay',
+      'CPU per day, idle daemon (no stations)',
+      day('idle'),
+      'CPU-s',
+      atMost(30),
+      `bare node process: ${perDay(bareCpuSeconds, seconds).toFixed(1)} CPU-s/day`,
+    ),
+    measured(
+      'household.idleRatio',
+      'idle daemon ÷ bare node (CPU)',
+      bareCpuSeconds > 0 ? idle.cpuSeconds / bareCpuSeconds : Number.NaN,
+      '×',
+    ),
+    measured(
+      'household.idleTickRatio',
+      'idle daemon ÷ node with a 1 s interval (CPU)',
+      everySecond > 0 ? idle.cpuSeconds / everySecond : Number.NaN,
+      '×',
+      undefined,
+      `node with a 1 s interval: ${perDay(everySecond, seconds).toFixed(1)} CPU-s/day`,
+    ),
+    measured(
+      'household.startupCpu',
+      'CPU of a start (spawn to settled), household',
+      household.startupCpuSeconds,
+      'CPU-s',
+      undefined,
+      `idle ${idle.startupCpuSeconds.toFixed(2)}, readings ${readings.startupCpuSeconds.toFixed(2)}, forecast ${runs.forecast.startupCpuSeconds.toFixed(2)}; ${SETTLE_S} s after /health`,
+    ),
     measured('household.readingsPart', 'CPU per day, readings part', day('readings') - day('idle'), 'CPU-s'),
     measured('household.forecastPart', 'CPU per day, forecast part', day('forecast') - day('readings'), 'CPU-s'),
     measured('household.httpPart', 'CPU per day, page + REST part', day('household') - day('forecast'), 'CPU-s'),
     measured('household.cpuPerReading', 'CPU per reading (readings part)', cpuPerReadingMs, 'ms', atMost(1)),
-    measured('household.writtenPerDay', 'bytes written per household day', perDay(household.writeBytes, household.seconds) / MIB, 'MiB', atMost(8)),
+    measured(
+      'household.writtenPerDay',
+      'bytes written per household day',
+      perDay(household.writeBytes, household.seconds) / MIB,
+      'MiB',
+      atMost(8),
+    ),
     measured('household.peakRss', 'peak RSS, household', household.peakRssBytes / MIB, 'MB', atMost(110)),
   ];
 }
@@ -223,7 +300,9 @@ async function forecastPartAgainst(context: BenchContext, baselineRoot: string, 
     const readings = await runPart(context, 'readings', seconds, root);
     const forecast = await runPart(context, 'forecast', seconds, root);
     const main = perDay(forecast.mainThreadCpuSeconds - readings.mainThreadCpuSeconds, seconds);
-    context.log(`${root}: forecast part ${perDay(forecast.cpuSeconds - readings.cpuSeconds, seconds).toFixed(1)} CPU-s/day, main thread ${main.toFixed(1)}`);
+    context.log(
+      `${root}: forecast part ${perDay(forecast.cpuSeconds - readings.cpuSeconds, seconds).toFixed(1)} CPU-s/day, main thread ${main.toFixed(1)}`,
+    );
     return perDay(forecast.cpuSeconds - readings.cpuSeconds, seconds);
   };
   const own: number[] = [];
@@ -237,8 +316,22 @@ async function forecastPartAgainst(context: BenchContext, baselineRoot: string, 
   const rounds = (values: number[]): string => values.map((v) => v.toFixed(1)).join('/');
   return {
     figures: [
-      measured('household.forecastPart', 'CPU per day, forecast part', ownDay, 'CPU-s', undefined, `rounds ${rounds(own)}; ${seconds} s windows`),
-      measured('household.forecastPartBaseline', 'CPU per day, forecast part, baseline', baseDay, 'CPU-s', undefined, `rounds ${rounds(base)}; ${baselineRoot}`),
+      measured(
+        'household.forecastPart',
+        'CPU per day, forecast part',
+        ownDay,
+        'CPU-s',
+        undefined,
+        `rounds ${rounds(own)}; ${seconds} s windows`,
+      ),
+      measured(
+        'household.forecastPartBaseline',
+        'CPU per day, forecast part, baseline',
+        baseDay,
+        'CPU-s',
+        undefined,
+        `rounds ${rounds(base)}; ${baselineRoot}`,
+      ),
       measured('household.forecastVsBaseline', 'baseline forecast part / forecast part', baseDay / ownDay, 'x'),
     ],
     details: { seconds, own, base, baseline: baselineRoot },
@@ -249,13 +342,22 @@ export const householdBenchmark: Benchmark = {
   name: 'household',
   title: "A household day: 10 stations at a station's pace, forecast, lawn memory, a status page and a REST client",
   async run(context: BenchContext): Promise<BenchOutcome> {
-    if (!cliAvailable(context.repoRoot)) return { figures: [notMeasured('household.cpuPerDay', 'CPU per household day', 'CPU-s', 'dist/cli/main.js does not exist', atMost(150))], details: {} };
+    if (!cliAvailable(context.repoRoot))
+      return {
+        figures: [notMeasured('household.cpuPerDay', 'CPU per household day', 'CPU-s', 'dist/cli/main.js does not exist', atMost(150))],
+        details: {},
+      };
     const seconds = Number(process.env.BENCH_HOUSEHOLD_SECONDS) || (context.quick ? 60 : 300);
     if (BASELINE_ROOT) return forecastPartAgainst(context, BASELINE_ROOT, seconds);
     const only = process.env.BENCH_HOUSEHOLD_PART as Part | undefined;
     if (only !== undefined && PARTS.includes(only)) {
       const figures = await runPart(context, only, seconds);
-      return { figures: [measured(`household.${only}CpuPerDay`, `CPU per day, ${only} window alone`, perDay(figures.cpuSeconds, seconds), 'CPU-s')], details: { seconds, runs: { [only]: figures } } };
+      return {
+        figures: [
+          measured(`household.${only}CpuPerDay`, `CPU per day, ${only} window alone`, perDay(figures.cpuSeconds, seconds), 'CPU-s'),
+        ],
+        details: { seconds, runs: { [only]: figures } },
+      };
     }
     if (process.env.BENCH_HOUSEHOLD_ONLY === '1') {
       const household = await runPart(context, 'household', seconds);

@@ -34,7 +34,8 @@ async function sanityCheck(port: number, target: HttpTarget, expectedStatus: num
   if (target.body !== undefined) init.body = target.body;
   const response = await fetch(`http://${LOOPBACK}:${target.port ?? port}${target.path}`, init);
   const text = await response.text();
-  if (response.status !== expectedStatus) throw new Error(`${target.name}: expected HTTP ${expectedStatus}, got ${response.status}: ${text.slice(0, 300)}`);
+  if (response.status !== expectedStatus)
+    throw new Error(`${target.name}: expected HTTP ${expectedStatus}, got ${response.status}: ${text.slice(0, 300)}`);
 }
 
 /** The HTTP goals: against a bare route returning the same bytes, with the rate limit on. */
@@ -65,7 +66,9 @@ async function fixedRateP99(servers: { label: string; ready: ServerReady }[], co
   const targets = servers.flatMap(({ label, ready }) => {
     const { targets: all } = targetsFor(ready);
     const port = (target: HttpTarget): number => target.port ?? ready.port;
-    return all.filter((t) => t.name === 'sameCalculate' || t.name === 'calculate').map((t) => ({ ...t, name: `${label}:${t.name}`, port: port(t) }));
+    return all
+      .filter((t) => t.name === 'sameCalculate' || t.name === 'calculate')
+      .map((t) => ({ ...t, name: `${label}:${t.name}`, port: port(t) }));
   });
   const rounds = await interleavedRounds(0, targets, { rounds: 3, shape: fixedShape, warmupS: 1, log: context.log });
   const p99 = (name: string): number[] => (rounds.get(name) ?? []).map((r) => r.latencyP99Ms);
@@ -81,11 +84,46 @@ function pairFigures(rounds: ReadonlyMap<string, HttpRound[]>): Figure[] {
     const cpuRatios = cpu(name).map((value, i) => ratio(cpu(same)[i] ?? Number.NaN, value));
     const rpsRatios = rps(name).map((value, i) => ratio(value, rps(same)[i] ?? Number.NaN));
     return [
-      measured(`http.${name}.cpuVsSame`, `${label}: bare-route CPU / route CPU per request (= req/s ratio when CPU-bound)`, median(cpuRatios), 'x', atLeast(goal), `rounds ${fixed(cpuRatios, 2)}`),
-      measured(`http.${name}.vsSame`, `${label}: req/s / bare-route req/s (noisy on a shared machine)`, medianRatio(rps(name), rps(same)), 'x', undefined, `rounds ${fixed(rpsRatios, 2)}`),
-      measured(`http.${name}.cpu`, `${label}: server CPU per request`, median(cpu(name)), 'µs', name === 'calculate' ? atMost(GOALS.calculateCpuMicros) : undefined, `rounds ${fixed(cpu(name))} µs`),
-      measured(`http.${same}.cpu`, `bare route, same bytes as the ${label}: server CPU per request`, median(cpu(same)), 'µs', undefined, `rounds ${fixed(cpu(same))} µs`),
-      measured(`http.${name}.rps`, `${label}: req/s`, median(rps(name)), 'req/s', undefined, `rounds ${fixed(rps(name))}; bare ${fixed(rps(same))}`),
+      measured(
+        `http.${name}.cpuVsSame`,
+        `${label}: bare-route CPU / route CPU per request (= req/s ratio when CPU-bound)`,
+        median(cpuRatios),
+        'x',
+        atLeast(goal),
+        `rounds ${fixed(cpuRatios, 2)}`,
+      ),
+      measured(
+        `http.${name}.vsSame`,
+        `${label}: req/s / bare-route req/s (noisy on a shared machine)`,
+        medianRatio(rps(name), rps(same)),
+        'x',
+        undefined,
+        `rounds ${fixed(rpsRatios, 2)}`,
+      ),
+      measured(
+        `http.${name}.cpu`,
+        `${label}: server CPU per request`,
+        median(cpu(name)),
+        'µs',
+        name === 'calculate' ? atMost(GOALS.calculateCpuMicros) : undefined,
+        `rounds ${fixed(cpu(name))} µs`,
+      ),
+      measured(
+        `http.${same}.cpu`,
+        `bare route, same bytes as the ${label}: server CPU per request`,
+        median(cpu(same)),
+        'µs',
+        undefined,
+        `rounds ${fixed(cpu(same))} µs`,
+      ),
+      measured(
+        `http.${name}.rps`,
+        `${label}: req/s`,
+        median(rps(name)),
+        'req/s',
+        undefined,
+        `rounds ${fixed(rps(name))}; bare ${fixed(rps(same))}`,
+      ),
     ];
   });
 }
@@ -133,7 +171,13 @@ export const httpBenchmark: Benchmark = {
 
       // 20 connections without pipelining saturate 2 cores without queueing thousands of requests (on a loaded machine those time out).
       const shape = { durationS: context.quick ? 2 : 5, connections: 20, pipelining: 1 };
-      const rounds = await interleavedRounds(port, targets, { rounds: context.quick ? 3 : 5, shape, warmupS: context.quick ? 1 : 2, log: context.log, serverPid });
+      const rounds = await interleavedRounds(port, targets, {
+        rounds: context.quick ? 3 : 5,
+        shape,
+        warmupS: context.quick ? 1 : 2,
+        log: context.log,
+        serverPid,
+      });
       const of = (name: string): HttpRound[] => rounds.get(name) ?? [];
 
       // Latency below saturation: calculate and its baseline at the same fixed rate, well under calculate's capacity, on
@@ -153,11 +197,18 @@ export const httpBenchmark: Benchmark = {
       const { fixedShape, p99: fixedP99 } = fixedRun;
       const fixedRounds = new Map([...fixedRun.rounds].map(([name, value]) => [name.replace(/^shipped:/, ''), value]));
       const loadAfter = loadavg()[0] ?? Number.NaN;
-      const serverStart = [...Object.entries(shipped.env).map(([k, v]) => `${k}=${v}`), 'node', ...shipped.nodeArgs, ...context.daemonNodeArgs, `(${process.version})`].join(' ');
+      const serverStart = [
+        ...Object.entries(shipped.env).map(([k, v]) => `${k}=${v}`),
+        'node',
+        ...shipped.nodeArgs,
+        ...context.daemonNodeArgs,
+        `(${process.version})`,
+      ].join(' ');
 
       const calculate = [...of('calculate'), ...(fixedRounds.get('calculate') ?? [])];
       const invalid = calculate.reduce((sum, r) => sum + r.non2xx + r.errors + r.timeouts, 0);
-      const wrongStatus = (name: string, status: string): number => of(name).reduce((sum, r) => sum + (r.total - (r.statusCounts[status] ?? 0)) + r.errors, 0);
+      const wrongStatus = (name: string, status: string): number =>
+        of(name).reduce((sum, r) => sum + (r.total - (r.statusCounts[status] ?? 0)) + r.errors, 0);
       const figures: Figure[] = [
         ...pairFigures(rounds),
         measured(
@@ -176,12 +227,36 @@ export const httpBenchmark: Benchmark = {
           undefined,
           `p99 ${median(fixedP99('otherGc:calculate'))} ms vs ${median(fixedP99('otherGc:sameCalculate'))} ms; rounds ${fixed(fixedP99('otherGc:calculate'))} vs ${fixed(fixedP99('otherGc:sameCalculate'))} ms`,
         ),
-        measured('http.calculate.non2xx', 'calculate non-2xx + errors + timeouts', invalid, 'responses', atMost(0), `${calculate.reduce((s, r) => s + r.total, 0)} requests`),
+        measured(
+          'http.calculate.non2xx',
+          'calculate non-2xx + errors + timeouts',
+          invalid,
+          'responses',
+          atMost(0),
+          `${calculate.reduce((s, r) => s + r.total, 0)} requests`,
+        ),
         measured('http.unauthorized.not401', '401 path answers other than 401', wrongStatus('unauthorized', '401'), 'responses', atMost(0)),
         measured('http.disabled.not403', '403 path answers other than 403', wrongStatus('disabled', '403'), 'responses', atMost(0)),
-        measured('http.loadAverage', 'machine load average (1 min) before / after the run', loadAfter, '', undefined, `before ${loadBefore.toFixed(2)}, after ${loadAfter.toFixed(2)}; server: ${serverStart}`),
+        measured(
+          'http.loadAverage',
+          'machine load average (1 min) before / after the run',
+          loadAfter,
+          '',
+          undefined,
+          `before ${loadBefore.toFixed(2)}, after ${loadAfter.toFixed(2)}; server: ${serverStart}`,
+        ),
       ];
-      return { figures, details: { shape, rounds: Object.fromEntries(rounds), fixedShape, fixedRounds: Object.fromEntries(fixedRounds), loadBefore, loadAfter } };
+      return {
+        figures,
+        details: {
+          shape,
+          rounds: Object.fromEntries(rounds),
+          fixedShape,
+          fixedRounds: Object.fromEntries(fixedRounds),
+          loadBefore,
+          loadAfter,
+        },
+      };
     } finally {
       await server.stop();
     }

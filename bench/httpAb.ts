@@ -73,7 +73,10 @@ async function startServers(first: string): Promise<Record<string, ForkedServer<
   // All with this checkout's shipped node flags, so only the code differs.
   const shipped = shippedStart(thisBuild);
   const fork = (root: string, without = '') =>
-    forkServer<ServerReady>(serverPath(root), [], 15_000, { execArgv: shipped.nodeArgs, env: { ...shipped.env, BENCH_HTTP_WITHOUT: without } });
+    forkServer<ServerReady>(serverPath(root), [], 15_000, {
+      execArgv: shipped.nodeArgs,
+      env: { ...shipped.env, BENCH_HTTP_WITHOUT: without },
+    });
   if (first !== '--parts') return { before: await fork(first), after: await fork(thisBuild) };
   const servers: Record<string, ForkedServer<ServerReady>> = {};
   for (const [label, without] of Object.entries(PARTS)) servers[label] = await fork(thisBuild, without);
@@ -90,7 +93,8 @@ async function main(): Promise<void> {
   const cpus = new Map<string, number[]>();
   const loadBefore = loadavg()[0] ?? Number.NaN;
   try {
-    for (const server of Object.values(servers)) for (const name of [...PATHS, ...Object.values(BARE_OF)]) await cpuPerRequest(server, name, 1);
+    for (const server of Object.values(servers))
+      for (const name of [...PATHS, ...Object.values(BARE_OF)]) await cpuPerRequest(server, name, 1);
     for (let round = 1; round <= rounds; round++) {
       for (const [label, server] of Object.entries(servers)) {
         for (const name of PATHS) {
@@ -100,7 +104,9 @@ async function main(): Promise<void> {
           ratios.set(key, [...(ratios.get(key) ?? []), bare / route]);
           cpus.set(key, [...(cpus.get(key) ?? []), route]);
           cpus.set(`${key} bare`, [...(cpus.get(`${key} bare`) ?? []), bare]);
-          process.stderr.write(`round ${round} ${key}: ${route.toFixed(0)} µs, bare ${bare.toFixed(0)} µs, ratio ${(bare / route).toFixed(2)}\n`);
+          process.stderr.write(
+            `round ${round} ${key}: ${route.toFixed(0)} µs, bare ${bare.toFixed(0)} µs, ratio ${(bare / route).toFixed(2)}\n`,
+          );
         }
       }
     }

@@ -41,7 +41,12 @@ function routes(apiKey: string): Route[] {
   return [
     { name: 'GET /v1/stations', path: '/v1/stations', init: page, perMinute: polls },
     { name: 'GET /v1/stations/{id}', path: '/v1/stations/bench0', init: page, perMinute: polls },
-    { name: 'GET /v1/stations/{id}/history (48 h)', path: '/v1/stations/bench0/history?hours=48&step=10m', init: page, perMinute: polls / HISTORY_EVERY_POLLS },
+    {
+      name: 'GET /v1/stations/{id}/history (48 h)',
+      path: '/v1/stations/bench0/history?hours=48&step=10m',
+      init: page,
+      perMinute: polls / HISTORY_EVERY_POLLS,
+    },
     {
       name: 'POST /v1/calculate',
       path: '/v1/calculate',
@@ -72,12 +77,25 @@ async function main(): Promise<void> {
   await seedHistory(join(dir, 'mowability.db'), ids, Date.now() - 60_000);
   const apiKey = await createKey(repoRoot, join(dir, 'mowability.db'), 'household');
   const forecast = await startFakeForecast(repoRoot);
-  const stations = benchStations(STATION_COUNT).map((station) => ({ ...station, location: { latitude: 52.52, longitude: 13.41 }, forecast: { source: 'open-meteo' } }));
-  const daemon = await spawnDaemon({ repoRoot, dir, env: { MOWABILITY_TIMEZONE: 'UTC', MOWABILITY_FORECAST_OPEN_METEO_URL: forecast.baseUrl }, configFile: { stations } });
+  const stations = benchStations(STATION_COUNT).map((station) => ({
+    ...station,
+    location: { latitude: 52.52, longitude: 13.41 },
+    forecast: { source: 'open-meteo' },
+  }));
+  const daemon = await spawnDaemon({
+    repoRoot,
+    dir,
+    env: { MOWABILITY_TIMEZONE: 'UTC', MOWABILITY_FORECAST_OPEN_METEO_URL: forecast.baseUrl },
+    configFile: { stations },
+  });
   const stop = new AbortController();
   try {
     await waitHealthy(daemon, 30_000);
-    await waitFor(() => forecast.requests >= STATION_COUNT, { timeoutMs: 60_000, intervalMs: 100, what: 'every station fetched its forecast' });
+    await waitFor(() => forecast.requests >= STATION_COUNT, {
+      timeoutMs: 60_000,
+      intervalMs: 100,
+      what: 'every station fetched its forecast',
+    });
     const publisher = await connectPublisher(daemon.brokerPort, 'page-requests');
     const publishing = publishAtStationPace(publisher, STATION_COUNT, 3_600_000, stop.signal);
     await sleep(20_000); // every station has readings and a state
@@ -86,7 +104,9 @@ async function main(): Promise<void> {
     const before = Date.now();
     await sleep(20_000);
     const backgroundPerMs = (readCpuMicros(pid) - cpuBefore) / (Date.now() - before);
-    console.log(`load average ${loadavg()[0]?.toFixed(1)}; readings + forecast alone: ${((backgroundPerMs * 60_000) / 1000).toFixed(0)} ms CPU per minute`);
+    console.log(
+      `load average ${loadavg()[0]?.toFixed(1)}; readings + forecast alone: ${((backgroundPerMs * 60_000) / 1000).toFixed(0)} ms CPU per minute`,
+    );
     const list = routes(apiKey);
     const perRound = new Map<string, number[]>(list.map((route) => [route.name, []]));
     for (let round = 0; round < rounds; round++) {
@@ -97,9 +117,13 @@ async function main(): Promise<void> {
       const values = perRound.get(route.name) ?? [];
       const micros = median(values);
       minute += micros * route.perMinute;
-      console.log(`${route.name.padEnd(40)} ${(micros / 1000).toFixed(2)} ms CPU per request (rounds ${values.map((v) => (v / 1000).toFixed(2)).join('/')}), ${route.perMinute} per minute`);
+      console.log(
+        `${route.name.padEnd(40)} ${(micros / 1000).toFixed(2)} ms CPU per request (rounds ${values.map((v) => (v / 1000).toFixed(2)).join('/')}), ${route.perMinute} per minute`,
+      );
     }
-    console.log(`page + REST client: ${(minute / 1000).toFixed(1)} ms CPU per minute, ${((minute * 1440) / 1e6).toFixed(1)} CPU-s per day; load average ${loadavg()[0]?.toFixed(1)}`);
+    console.log(
+      `page + REST client: ${(minute / 1000).toFixed(1)} ms CPU per minute, ${((minute * 1440) / 1e6).toFixed(1)} CPU-s per day; load average ${loadavg()[0]?.toFixed(1)}`,
+    );
     stop.abort();
     await publishing;
     await publisher.endAsync();

@@ -118,8 +118,11 @@ async function main(): Promise<void> {
     parts.delete('(idle)');
     parts.delete('start-up');
     const busy = [...parts.values()].reduce((sum, count) => sum + count, 0);
-    process.stdout.write(`${route}: ${round.total} requests, ${Math.round(round.rps)} req/s, ${cpu.toFixed(0)} µs CPU per request (profiler on)\n`);
-    for (const [part, count] of [...parts].sort((a, b) => b[1] - a[1])) process.stdout.write(`${((100 * count) / busy).toFixed(1).padStart(5)} %  ${part}\n`);
+    process.stdout.write(
+      `${route}: ${round.total} requests, ${Math.round(round.rps)} req/s, ${cpu.toFixed(0)} µs CPU per request (profiler on)\n`,
+    );
+    for (const [part, count] of [...parts].sort((a, b) => b[1] - a[1]))
+      process.stdout.write(`${((100 * count) / busy).toFixed(1).padStart(5)} %  ${part}\n`);
   } finally {
     await server.stop();
     rmSync(dir, { recursive: true, force: true });

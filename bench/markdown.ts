@@ -47,7 +47,9 @@ const lines = [
 for (const result of combined.results) {
   lines.push(`### ${result.title}`, '', '| Figure | Value | Goal | Result | Note |', '|---|---|---|---|---|');
   for (const figure of result.figures) {
-    lines.push(`| ${figure.label} | ${value(figure)} | ${goal(figure)} | ${verdict(figure)} | ${(figure.note ?? '').replace(/\|/g, '\\|')} |`);
+    lines.push(
+      `| ${figure.label} | ${value(figure)} | ${goal(figure)} | ${verdict(figure)} | ${(figure.note ?? '').replace(/\|/g, '\\|')} |`,
+    );
   }
   lines.push('');
 }

@@ -25,7 +25,14 @@ export const memoryBenchmark: Benchmark = {
     }
     const { idle, load, after, bareNodeRssBytes } = session;
     const figures: Figure[] = [
-      measured('memory.idleMb', `idle RSS (${idle.secondsAfterStart.toFixed(0)} s after start)`, idle.rssBytes / MIB, 'MB', atMost(90), `bare node ${(bareNodeRssBytes / MIB).toFixed(1)} MB`),
+      measured(
+        'memory.idleMb',
+        `idle RSS (${idle.secondsAfterStart.toFixed(0)} s after start)`,
+        idle.rssBytes / MIB,
+        'MB',
+        atMost(90),
+        `bare node ${(bareNodeRssBytes / MIB).toFixed(1)} MB`,
+      ),
       measured('memory.idleVsBareNode', 'idle RSS / bare node RSS', ratio(idle.rssBytes, bareNodeRssBytes), 'x'),
       measured(
         'memory.peakMb',

@@ -36,16 +36,34 @@ interface StartFigures {
 async function oneStart(context: BenchContext, nodeArgs: readonly string[]): Promise<StartFigures> {
   const dir = makeTempDir();
   const dbPath = join(dir, 'mowability.db');
-  await seedHistory(dbPath, benchStations(STATION_COUNT).map((s) => s.id), Date.now() - 60_000);
+  await seedHistory(
+    dbPath,
+    benchStations(STATION_COUNT).map((s) => s.id),
+    Date.now() - 60_000,
+  );
   await createKey(context.repoRoot, dbPath, 'memory-start');
   const forecast = await startFakeForecast(context.repoRoot);
-  const stations = benchStations(STATION_COUNT).map((s) => ({ ...s, location: { latitude: 52.52, longitude: 13.41 }, forecast: { source: 'open-meteo' } }));
-  const daemon = await spawnDaemon({ repoRoot: context.repoRoot, dir, nodeArgs, env: { MOWABILITY_TIMEZONE: 'UTC', MOWABILITY_FORECAST_OPEN_METEO_URL: forecast.baseUrl }, configFile: { stations } });
+  const stations = benchStations(STATION_COUNT).map((s) => ({
+    ...s,
+    location: { latitude: 52.52, longitude: 13.41 },
+    forecast: { source: 'open-meteo' },
+  }));
+  const daemon = await spawnDaemon({
+    repoRoot: context.repoRoot,
+    dir,
+    nodeArgs,
+    env: { MOWABILITY_TIMEZONE: 'UTC', MOWABILITY_FORECAST_OPEN_METEO_URL: forecast.baseUrl },
+    configFile: { stations },
+  });
   const rss = new RssSampler(daemon.child.pid);
   rss.start(50);
   try {
     await waitHealthy(daemon, 120_000);
-    await waitFor(() => forecast.requests >= STATION_COUNT, { timeoutMs: 120_000, intervalMs: 100, what: 'every station fetched its forecast' });
+    await waitFor(() => forecast.requests >= STATION_COUNT, {
+      timeoutMs: 120_000,
+      intervalMs: 100,
+      what: 'every station fetched its forecast',
+    });
     await sleep(SETTLE_MS);
     rss.stop();
     const metrics = await fetch(`http://${LOOPBACK}:${daemon.httpPort}/metrics`).then((r) => r.text());
@@ -68,9 +86,30 @@ async function oneStart(context: BenchContext, nodeArgs: readonly string[]): Pro
 function armFigures(id: string, label: string, runs: readonly StartFigures[]): Figure[] {
   const m = (pick: (f: StartFigures) => number): number => median(runs.map(pick));
   return [
-    measured(`memoryStart.${id}.peak`, `${label}: peak RSS at start (VmHWM)`, m((f) => f.peakMb), 'MB', undefined, `each: ${runs.map((f) => `${f.peakMb.toFixed(1)} MB at ${f.peakAtS.toFixed(1)} s`).join(', ')}`),
-    measured(`memoryStart.${id}.end`, `${label}: RSS ${SETTLE_MS / 1000} s after the forecasts`, m((f) => f.endRssMb), 'MB', undefined, `heap used ${m((f) => f.heapUsedMb).toFixed(1)} MB`),
-    measured(`memoryStart.${id}.cpu`, `${label}: CPU of the start (spawn to end)`, m((f) => f.cpuS), 'CPU-s', undefined, runs.map((f) => f.cpuS.toFixed(2)).join(', ')),
+    measured(
+      `memoryStart.${id}.peak`,
+      `${label}: peak RSS at start (VmHWM)`,
+      m((f) => f.peakMb),
+      'MB',
+      undefined,
+      `each: ${runs.map((f) => `${f.peakMb.toFixed(1)} MB at ${f.peakAtS.toFixed(1)} s`).join(', ')}`,
+    ),
+    measured(
+      `memoryStart.${id}.end`,
+      `${label}: RSS ${SETTLE_MS / 1000} s after the forecasts`,
+      m((f) => f.endRssMb),
+      'MB',
+      undefined,
+      `heap used ${m((f) => f.heapUsedMb).toFixed(1)} MB`,
+    ),
+    measured(
+      `memoryStart.${id}.cpu`,
+      `${label}: CPU of the start (spawn to end)`,
+      m((f) => f.cpuS),
+      'CPU-s',
+      undefined,
+      runs.map((f) => f.cpuS.toFixed(2)).join(', '),
+    ),
   ];
 }
 
@@ -78,15 +117,24 @@ export const memoryStartBenchmark: Benchmark = {
   name: 'memoryStart',
   title: 'Memory at start of the household daemon, with and without extra node flags',
   async run(context: BenchContext): Promise<BenchOutcome> {
-    if (!cliAvailable(context.repoRoot)) return { figures: [notMeasured('memoryStart.shipped.peak', 'peak RSS at start', 'MB', 'dist/cli/main.js does not exist')], details: {} };
+    if (!cliAvailable(context.repoRoot))
+      return {
+        figures: [notMeasured('memoryStart.shipped.peak', 'peak RSS at start', 'MB', 'dist/cli/main.js does not exist')],
+        details: {},
+      };
     const flags = context.daemonNodeArgs.join(' ') || '(none: the shipped start again)';
     const shipped: StartFigures[] = [];
     const flagged: StartFigures[] = [];
     for (let round = 0; round < (context.quick ? 1 : 2); round++) {
       shipped.push(await oneStart(context, []));
       flagged.push(await oneStart(context, context.daemonNodeArgs));
-      context.log(`round ${round + 1}: shipped ${shipped.at(-1)!.peakMb.toFixed(1)} MB peak, with ${flags} ${flagged.at(-1)!.peakMb.toFixed(1)} MB`);
+      context.log(
+        `round ${round + 1}: shipped ${shipped.at(-1)!.peakMb.toFixed(1)} MB peak, with ${flags} ${flagged.at(-1)!.peakMb.toFixed(1)} MB`,
+      );
     }
-    return { figures: [...armFigures('shipped', 'shipped start', shipped), ...armFigures('flagged', `with ${flags}`, flagged)], details: { flags, shipped, flagged } };
+    return {
+      figures: [...armFigures('shipped', 'shipped start', shipped), ...armFigures('flagged', `with ${flags}`, flagged)],
+      details: { flags, shipped, flagged },
+    };
   },
 };

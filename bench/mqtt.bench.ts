@@ -93,8 +93,22 @@ export const mqttBenchmark: Benchmark = {
       const stats = await daemon.request<MqttStats>('stats');
 
       const figures: Figure[] = [
-        measured('mqtt.baseline.rps', 'null subscriber readings/s', median(baseRates), 'readings/s', undefined, `rounds ${baseRates.map(Math.round).join('/')}`),
-        measured('mqtt.daemon.rps', 'daemon readings/s (incl. SQLite flush)', median(daemonRates), 'readings/s', atLeast(1000), `rounds ${daemonRates.map(Math.round).join('/')}`),
+        measured(
+          'mqtt.baseline.rps',
+          'null subscriber readings/s',
+          median(baseRates),
+          'readings/s',
+          undefined,
+          `rounds ${baseRates.map(Math.round).join('/')}`,
+        ),
+        measured(
+          'mqtt.daemon.rps',
+          'daemon readings/s (incl. SQLite flush)',
+          median(daemonRates),
+          'readings/s',
+          atLeast(1000),
+          `rounds ${daemonRates.map(Math.round).join('/')}`,
+        ),
         measured('mqtt.daemon.vsBaseline', 'daemon / null subscriber readings/s', medianRatio(daemonRates, baseRates), 'x', atLeast(0.5)),
         measured(
           'mqtt.fixedRate.drainMs',
@@ -104,9 +118,26 @@ export const mqttBenchmark: Benchmark = {
           atMost(1000),
           `publisher achieved ${Math.round(achievedRate)}/s`,
         ),
-        measured('mqtt.rejected', 'readings rejected (all were valid)', stats.rejected, 'readings', atMost(0), `accepted ${stats.accepted}, duplicates ${stats.duplicates}, history commits ${stats.historyCommits}`),
+        measured(
+          'mqtt.rejected',
+          'readings rejected (all were valid)',
+          stats.rejected,
+          'readings',
+          atMost(0),
+          `accepted ${stats.accepted}, duplicates ${stats.duplicates}, history commits ${stats.historyCommits}`,
+        ),
       ];
-      return { figures, details: { perRound, stationCount: STATION_COUNT, baseRates, daemonRates, fixed: { fixedRate, fixedSeconds, achievedRate, drainedMs }, stats } };
+      return {
+        figures,
+        details: {
+          perRound,
+          stationCount: STATION_COUNT,
+          baseRates,
+          daemonRates,
+          fixed: { fixedRate, fixedSeconds, achievedRate, drainedMs },
+          stats,
+        },
+      };
     } finally {
       for (const publisher of publishers) await publisher.endAsync(true).catch(() => undefined);
       await baseline.stop();

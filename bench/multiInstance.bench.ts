@@ -45,7 +45,11 @@ async function loadTogether(servers: readonly LoadedServer[], target: HttpTarget
   const results: HttpRound[] = await Promise.all(servers.map((s) => fire(s.port, target, shape)));
   const cpu = servers.reduce((sum, s, i) => sum + readCpuMicros(s.pid) - cpuBefore[i]!, 0);
   const total = results.reduce((sum, r) => sum + r.total, 0);
-  return { rps: results.reduce((sum, r) => sum + r.rps, 0), cpuMicros: total > 0 ? cpu / total : Number.NaN, non2xx: results.reduce((sum, r) => sum + r.non2xx + r.errors, 0) };
+  return {
+    rps: results.reduce((sum, r) => sum + r.rps, 0),
+    cpuMicros: total > 0 ? cpu / total : Number.NaN,
+    non2xx: results.reduce((sum, r) => sum + r.non2xx + r.errors, 0),
+  };
 }
 
 /** The HTTP benchmark's server process, run as the daemons run (the shipped start's flags): only its bare port is used. */
@@ -60,7 +64,11 @@ async function startBare(context: BenchContext): Promise<ForkedServer<{ barePort
 /** POSTs the body to a server until it answers 200 (a new key reaches instance B through NOTIFY); returns the answer's bytes. */
 async function answerOf(port: number, target: HttpTarget): Promise<string> {
   for (let attempt = 0; ; attempt++) {
-    const response = await fetch(`http://127.0.0.1:${port}${target.path}`, { method: 'POST', headers: target.headers!, body: HTTP_BENCH_BODY });
+    const response = await fetch(`http://127.0.0.1:${port}${target.path}`, {
+      method: 'POST',
+      headers: target.headers!,
+      body: HTTP_BENCH_BODY,
+    });
     const text = await response.text();
     if (response.status === 200) return text;
     if (attempt > 100) throw new Error(`${target.path} on port ${port} answers ${response.status}: ${text}`);
@@ -74,7 +82,14 @@ function vsFigures(id: string, label: string, subject: readonly Round[], baselin
   const cpu = subject.map((r, i) => ratio(baseline[i]!.cpuMicros, r.cpuMicros));
   return [
     measured(`multiInstance.${id}.rps`, `${label}: req/s / ${baselineLabel} req/s`, median(rps), 'x', undefined, `rounds ${fixed(rps, 2)}`),
-    measured(`multiInstance.${id}.cpu`, `${label}: ${baselineLabel} CPU / its CPU per request`, median(cpu), 'x', undefined, `rounds ${fixed(cpu, 2)}`),
+    measured(
+      `multiInstance.${id}.cpu`,
+      `${label}: ${baselineLabel} CPU / its CPU per request`,
+      median(cpu),
+      'x',
+      undefined,
+      `rounds ${fixed(cpu, 2)}`,
+    ),
   ];
 }
 
@@ -83,8 +98,22 @@ function figures(rounds: { bare: Round[]; one: Round[]; two: Round[] }, loadBefo
   const non2xx = [...bare, ...one, ...two].reduce((sum, r) => sum + r.non2xx, 0);
   const load = `load average ${loadBefore.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after`;
   const side = (id: string, label: string, list: readonly Round[]): Figure[] => [
-    measured(`multiInstance.${id}.rps`, `${label}: req/s`, median(list.map((r) => r.rps)), 'req/s', undefined, `rounds ${fixed(list.map((r) => r.rps))}`),
-    measured(`multiInstance.${id}.cpu`, `${label}: server CPU per request`, median(list.map((r) => r.cpuMicros)), 'µs', undefined, `rounds ${fixed(list.map((r) => r.cpuMicros))}`),
+    measured(
+      `multiInstance.${id}.rps`,
+      `${label}: req/s`,
+      median(list.map((r) => r.rps)),
+      'req/s',
+      undefined,
+      `rounds ${fixed(list.map((r) => r.rps))}`,
+    ),
+    measured(
+      `multiInstance.${id}.cpu`,
+      `${label}: server CPU per request`,
+      median(list.map((r) => r.cpuMicros)),
+      'µs',
+      undefined,
+      `rounds ${fixed(list.map((r) => r.cpuMicros))}`,
+    ),
   ];
   return [
     ...vsFigures('oneVsBare', 'one instance', one, bare, 'bare route'),
@@ -92,7 +121,7 @@ function figures(rounds: { bare: Round[]; one: Round[]; two: Round[] }, loadBefo
     ...vsFigures('twoVsOne', 'two instances (summed)', two, one, 'one instance'),
     ...side('bare', 'bare route, same bytes (one process)', bare),
     ...side('one', 'one instance', one),
-    ...side('two', 'two instances, summed (both servers\' CPU)', two),
+    ...side('two', "two instances, summed (both servers' CPU)", two),
     measured('multiInstance.non2xx', 'non-2xx + errors, all rounds', non2xx, 'responses', undefined, load),
   ];
 }
@@ -126,7 +155,13 @@ async function run(context: BenchContext): Promise<BenchOutcome> {
     bareServer = await startBare(context);
     const output = await runCli(context.repoRoot, ['keys', 'add', 'bench', '--json'], { ...env, MOWABILITY_DB_PATH: daemons[0]!.dbPath });
     const key = (JSON.parse(output) as { key: string }).key;
-    const target: HttpTarget = { name: 'calculate', method: 'POST', path: '/v1/calculate', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: HTTP_BENCH_BODY };
+    const target: HttpTarget = {
+      name: 'calculate',
+      method: 'POST',
+      path: '/v1/calculate',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body: HTTP_BENCH_BODY,
+    };
     const bareTarget: HttpTarget = { ...target, name: 'sameCalculate', path: '/same/calculate' };
     const instances = daemons.map((d): LoadedServer => ({ port: d.httpPort, pid: d.child.pid }));
     const bare: LoadedServer = { port: bareServer.ready.barePort, pid: bareServer.child.pid! };
@@ -146,15 +181,22 @@ async function run(context: BenchContext): Promise<BenchOutcome> {
       rounds.one.push(await loadTogether(instances.slice(0, 1), target, shape));
       rounds.two.push(await loadTogether(instances, target, shape));
       const rps = (list: Round[]): number => Math.round(list.at(-1)!.rps);
-      context.log(`round ${round}: bare ${rps(rounds.bare)} req/s, one instance ${rps(rounds.one)}, two ${rps(rounds.two)} (load ${loadavg()[0]!.toFixed(1)})`);
+      context.log(
+        `round ${round}: bare ${rps(rounds.bare)} req/s, one instance ${rps(rounds.one)}, two ${rps(rounds.two)} (load ${loadavg()[0]!.toFixed(1)})`,
+      );
     }
-    return { figures: figures(rounds, loadBefore), details: { shape, rounds: roundCount, bareBytes, ...rounds, loadBefore, loadAfter: loadavg()[0] } };
+    return {
+      figures: figures(rounds, loadBefore),
+      details: { shape, rounds: roundCount, bareBytes, ...rounds, loadBefore, loadAfter: loadavg()[0] },
+    };
   } finally {
     await bareServer?.stop();
-    await Promise.all(daemons.map(async (daemon) => {
-      await daemon.child.stop();
-      daemon.cleanup();
-    }));
+    await Promise.all(
+      daemons.map(async (daemon) => {
+        await daemon.child.stop();
+        daemon.cleanup();
+      }),
+    );
     await Promise.all([pg.stop(), redis.stop()]);
   }
 }

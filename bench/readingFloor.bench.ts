@@ -73,7 +73,10 @@ async function measureSubject(pid: number, brokerPort: number, windows: Windows,
 
 async function measureFloor(context: BenchContext, windows: Windows): Promise<SubjectFigures> {
   const start = shippedStart(context.repoRoot);
-  const server = await forkServer<{ port: number }>(join(import.meta.dirname, 'servers', 'readingFloor.js'), [RTL433_TOPIC], 15_000, { execArgv: start.nodeArgs, env: start.env });
+  const server = await forkServer<{ port: number }>(join(import.meta.dirname, 'servers', 'readingFloor.js'), [RTL433_TOPIC], 15_000, {
+    execArgv: start.nodeArgs,
+    env: start.env,
+  });
   try {
     await sleep(FLOOR_SETTLE_S * 1000);
     return await measureSubject(server.child.pid ?? 0, server.ready.port, windows, 'floor');
@@ -85,13 +88,29 @@ async function measureFloor(context: BenchContext, windows: Windows): Promise<Su
 async function measureDaemon(context: BenchContext, windows: Windows): Promise<SubjectFigures> {
   const dir = makeTempDir();
   const stations = benchStations(STATION_COUNT);
-  await seedHistory(join(dir, 'mowability.db'), stations.map((s) => s.id), Date.now() - 60_000);
-  const daemon = await spawnDaemon({ repoRoot: context.repoRoot, dir, nodeArgs: context.daemonNodeArgs, env: { MOWABILITY_TIMEZONE: 'UTC' }, configFile: { stations } });
+  await seedHistory(
+    join(dir, 'mowability.db'),
+    stations.map((s) => s.id),
+    Date.now() - 60_000,
+  );
+  const daemon = await spawnDaemon({
+    repoRoot: context.repoRoot,
+    dir,
+    nodeArgs: context.daemonNodeArgs,
+    env: { MOWABILITY_TIMEZONE: 'UTC' },
+    configFile: { stations },
+  });
   try {
     await waitHealthy(daemon, 30_000);
     await sleep(DAEMON_SETTLE_S * 1000);
     // /health answers before the embedded broker listens: wait until it takes a connection.
-    await waitFor(async () => (await connectPublisher(daemon.brokerPort, 'floor-bench-probe').then((c) => c.endAsync().then(() => true)).catch(() => false)), { timeoutMs: 30_000, intervalMs: 200, what: 'the embedded broker' });
+    await waitFor(
+      async () =>
+        await connectPublisher(daemon.brokerPort, 'floor-bench-probe')
+          .then((c) => c.endAsync().then(() => true))
+          .catch(() => false),
+      { timeoutMs: 30_000, intervalMs: 200, what: 'the embedded broker' },
+    );
     return await measureSubject(daemon.child.pid, daemon.brokerPort, windows, 'daemon');
   } finally {
     await daemon.child.stop();
@@ -100,11 +119,31 @@ async function measureDaemon(context: BenchContext, windows: Windows): Promise<S
 }
 
 function figuresOf(floor: SubjectFigures, daemon: SubjectFigures, windows: Windows): Figure[] {
-  const note = (s: SubjectFigures): string => `${s.readings} readings in ${windows.readingsSeconds} s; window ${s.readingsCpuMs.toFixed(1)} ms, idle ${s.idleCpuMs.toFixed(1)} ms per ${windows.idleSeconds} s`;
+  const note = (s: SubjectFigures): string =>
+    `${s.readings} readings in ${windows.readingsSeconds} s; window ${s.readingsCpuMs.toFixed(1)} ms, idle ${s.idleCpuMs.toFixed(1)} ms per ${windows.idleSeconds} s`;
   return [
-    measured('readingFloor.daemon', "CPU per reading, the daemon at a station's pace", daemon.cpuPerReadingMs, 'ms', atMost(1), note(daemon)),
-    measured('readingFloor.floor', "CPU per reading, the design's floor (broker, parse, core, one retained state)", floor.cpuPerReadingMs, 'ms', undefined, note(floor)),
-    measured('readingFloor.ratio', 'daemon ÷ floor (CPU per reading)', floor.cpuPerReadingMs > 0 ? daemon.cpuPerReadingMs / floor.cpuPerReadingMs : Number.NaN, '×'),
+    measured(
+      'readingFloor.daemon',
+      "CPU per reading, the daemon at a station's pace",
+      daemon.cpuPerReadingMs,
+      'ms',
+      atMost(1),
+      note(daemon),
+    ),
+    measured(
+      'readingFloor.floor',
+      "CPU per reading, the design's floor (broker, parse, core, one retained state)",
+      floor.cpuPerReadingMs,
+      'ms',
+      undefined,
+      note(floor),
+    ),
+    measured(
+      'readingFloor.ratio',
+      'daemon ÷ floor (CPU per reading)',
+      floor.cpuPerReadingMs > 0 ? daemon.cpuPerReadingMs / floor.cpuPerReadingMs : Number.NaN,
+      '×',
+    ),
   ];
 }
 
@@ -112,7 +151,19 @@ export const readingFloorBenchmark: Benchmark = {
   name: 'readingFloor',
   title: "One reading at a station's pace: the daemon against the design's floor",
   async run(context: BenchContext): Promise<BenchOutcome> {
-    if (!cliAvailable(context.repoRoot)) return { figures: [notMeasured('readingFloor.daemon', "CPU per reading, the daemon at a station's pace", 'ms', 'dist/cli/main.js does not exist', atMost(1))], details: {} };
+    if (!cliAvailable(context.repoRoot))
+      return {
+        figures: [
+          notMeasured(
+            'readingFloor.daemon',
+            "CPU per reading, the daemon at a station's pace",
+            'ms',
+            'dist/cli/main.js does not exist',
+            atMost(1),
+          ),
+        ],
+        details: {},
+      };
     const readingsSeconds = Number(process.env.BENCH_FLOOR_SECONDS) || (context.quick ? 120 : 300);
     const windows: Windows = { idleSeconds: Math.min(60, readingsSeconds), readingsSeconds };
     const floor = await measureFloor(context, windows);

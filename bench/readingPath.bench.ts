@@ -100,7 +100,11 @@ function stationConfig(forecast: FakeForecast | undefined): Record<string, unkno
 
 async function measureDaemon(context: BenchContext, root: string, windowS: number, settleS: number): Promise<RoundFigures> {
   const dir = makeTempDir();
-  await seedHistory(join(dir, 'mowability.db'), benchStations(STATION_COUNT).map((s) => s.id), Date.now() - 60_000);
+  await seedHistory(
+    join(dir, 'mowability.db'),
+    benchStations(STATION_COUNT).map((s) => s.id),
+    Date.now() - 60_000,
+  );
   const forecast = WITH_FORECAST ? await startFakeForecast(context.repoRoot) : undefined;
   const daemon = await spawnDaemon({
     repoRoot: root,
@@ -111,12 +115,18 @@ async function measureDaemon(context: BenchContext, root: string, windowS: numbe
   });
   try {
     await waitHealthy(daemon, 60_000);
-    if (forecast) await waitFor(() => forecast.requests >= STATION_COUNT, { timeoutMs: 60_000, intervalMs: 100, what: 'every station fetched its forecast' });
+    if (forecast)
+      await waitFor(() => forecast.requests >= STATION_COUNT, {
+        timeoutMs: 60_000,
+        intervalMs: 100,
+        what: 'every station fetched its forecast',
+      });
     let client: Awaited<ReturnType<typeof connectPublisher>> | undefined;
-    await waitFor(
-      async () => (client = await connectPublisher(daemon.brokerPort, 'reading-path').catch(() => undefined)) !== undefined,
-      { timeoutMs: 30_000, intervalMs: 200, what: 'the embedded broker' },
-    );
+    await waitFor(async () => (client = await connectPublisher(daemon.brokerPort, 'reading-path').catch(() => undefined)) !== undefined, {
+      timeoutMs: 30_000,
+      intervalMs: 200,
+      what: 'the embedded broker',
+    });
     const publisher = client as NonNullable<typeof client>;
     await sleep(settleS * 1000);
     const pid = daemon.child.pid;
@@ -130,7 +140,13 @@ async function measureDaemon(context: BenchContext, root: string, windowS: numbe
     const loaded = readingsWindow();
     const threadsMs = minus(threadCpuMs(pid), threadsStart);
     await publisher.endAsync();
-    return { threadsMs, idleCpuMs: idle.cpuSeconds * 1000, readingsCpuMs: loaded.cpuSeconds * 1000, readings, cpuPerReadingMs: cpuPerEventMs(loaded, idle, readings) };
+    return {
+      threadsMs,
+      idleCpuMs: idle.cpuSeconds * 1000,
+      readingsCpuMs: loaded.cpuSeconds * 1000,
+      readings,
+      cpuPerReadingMs: cpuPerEventMs(loaded, idle, readings),
+    };
   } finally {
     await daemon.child.stop();
     await forecast?.close();
@@ -147,7 +163,11 @@ export const readingPathBenchmark: Benchmark = {
   name: 'readingPath',
   title: `One reading's path through the real daemon (10 stations × 14 days, lawn memory on${WITH_FORECAST ? ', a forecast each' : ''})`,
   async run(context: BenchContext): Promise<BenchOutcome> {
-    if (!cliAvailable(context.repoRoot)) return { figures: [notMeasured('readingPath.cpuPerReading', 'CPU per reading', 'ms', 'dist/cli/main.js does not exist', atMost(1))], details: {} };
+    if (!cliAvailable(context.repoRoot))
+      return {
+        figures: [notMeasured('readingPath.cpuPerReading', 'CPU per reading', 'ms', 'dist/cli/main.js does not exist', atMost(1))],
+        details: {},
+      };
     const windowS = context.quick ? 30 : 120;
     const settleS = 60;
     const rounds = Number(process.env.BENCH_READING_ROUNDS ?? (context.quick ? 2 : 3));
@@ -156,20 +176,40 @@ export const readingPathBenchmark: Benchmark = {
     for (let round = 0; round < rounds; round++) {
       own.push(await measureDaemon(context, OWN_ROOT ?? context.repoRoot, windowS, settleS));
       const last = own.at(-1) as RoundFigures;
-      context.log(`round ${round}: ${last.cpuPerReadingMs.toFixed(2)} ms per reading (${last.readings} readings; readings window by thread, ms: ${JSON.stringify(last.threadsMs)})`);
+      context.log(
+        `round ${round}: ${last.cpuPerReadingMs.toFixed(2)} ms per reading (${last.readings} readings; readings window by thread, ms: ${JSON.stringify(last.threadsMs)})`,
+      );
       if (BASELINE_ROOT) {
         base.push(await measureDaemon(context, BASELINE_ROOT, windowS, settleS));
         const lastBase = base.at(-1) as RoundFigures;
-        context.log(`round ${round}, baseline: ${lastBase.cpuPerReadingMs.toFixed(2)} ms per reading (by thread: ${JSON.stringify(lastBase.threadsMs)})`);
+        context.log(
+          `round ${round}, baseline: ${lastBase.cpuPerReadingMs.toFixed(2)} ms per reading (by thread: ${JSON.stringify(lastBase.threadsMs)})`,
+        );
       }
     }
     const ownMs = median(own.map((r) => r.cpuPerReadingMs));
     const figures: Figure[] = [
-      measured('readingPath.cpuPerReading', 'CPU per reading (readings window − idle window)', ownMs, 'ms', atMost(1), `rounds ${own.map((r) => r.cpuPerReadingMs.toFixed(2)).join('/')}; ${PACE_MS} ms per station${WITH_FORECAST ? ', a forecast each' : ''}`),
+      measured(
+        'readingPath.cpuPerReading',
+        'CPU per reading (readings window − idle window)',
+        ownMs,
+        'ms',
+        atMost(1),
+        `rounds ${own.map((r) => r.cpuPerReadingMs.toFixed(2)).join('/')}; ${PACE_MS} ms per station${WITH_FORECAST ? ', a forecast each' : ''}`,
+      ),
     ];
     if (base.length > 0) {
       const baseMs = median(base.map((r) => r.cpuPerReadingMs));
-      figures.push(measured('readingPath.vsBaseline', 'baseline CPU per reading / CPU per reading', baseMs / ownMs, 'x', undefined, `baseline ${baseMs.toFixed(2)} ms (rounds ${base.map((r) => r.cpuPerReadingMs.toFixed(2)).join('/')}); ${BASELINE_ROOT}`));
+      figures.push(
+        measured(
+          'readingPath.vsBaseline',
+          'baseline CPU per reading / CPU per reading',
+          baseMs / ownMs,
+          'x',
+          undefined,
+          `baseline ${baseMs.toFixed(2)} ms (rounds ${base.map((r) => r.cpuPerReadingMs.toFixed(2)).join('/')}); ${BASELINE_ROOT}`,
+        ),
+      );
     }
     return { figures, details: { windowS, settleS, paceMs: PACE_MS, forecast: WITH_FORECAST, own, base, baseline: BASELINE_ROOT ?? null } };
   },

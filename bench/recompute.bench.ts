@@ -62,8 +62,18 @@ function stations(build: Build): Station[] {
 function nextReading(station: Station, n: number, random: () => number): TimedReading {
   const timeMs = START_MS + Math.floor(n / STATION_COUNT) * STATION_PACE_MS + (n % STATION_COUNT) * 1000;
   if (random() < 0.05) station.counterMm = Math.round((station.counterMm + 0.3) * 10) / 10;
-  const values = { temperature: Math.round((12 + 6 * random()) * 10) / 10, humidity: Math.round(60 + 30 * random()), wind_speed: Math.round(random() * 60) / 10 };
-  return { values, rainCounters: [{ key: `rain/${n % STATION_COUNT}`, totalMm: station.counterMm }], fingerprint: `${n}`, dropped: [], timeMs };
+  const values = {
+    temperature: Math.round((12 + 6 * random()) * 10) / 10,
+    humidity: Math.round(60 + 30 * random()),
+    wind_speed: Math.round(random() * 60) / 10,
+  };
+  return {
+    values,
+    rainCounters: [{ key: `rain/${n % STATION_COUNT}`, totalMm: station.counterMm }],
+    fingerprint: `${n}`,
+    dropped: [],
+    timeMs,
+  };
 }
 
 /** One reading's path: book, assemble, calculate. Returns what the comparison needs. */
@@ -127,18 +137,44 @@ export const recomputeBenchmark: Benchmark = {
     }
     const cpuMicros = median(rounds.map((r) => r.cpuMicrosPerReading));
     const figures: Figure[] = [
-      measured('recompute.cpuMicrosPerReading', 'CPU per reading (ingest + assemble + calculate)', cpuMicros, 'µs', atMost(1000), `rounds ${rounds.map((r) => r.cpuMicrosPerReading.toFixed(0)).join('/')} µs; ${count} readings per round`),
+      measured(
+        'recompute.cpuMicrosPerReading',
+        'CPU per reading (ingest + assemble + calculate)',
+        cpuMicros,
+        'µs',
+        atMost(1000),
+        `rounds ${rounds.map((r) => r.cpuMicrosPerReading.toFixed(0)).join('/')} µs; ${count} readings per round`,
+      ),
     ];
     if (baseline) {
       const baseMicros = median(baseRounds.map((r) => r.cpuMicrosPerReading));
       figures.push(
-        measured('recompute.vsBaseline', 'baseline CPU per reading / CPU per reading', ratio(baseMicros, cpuMicros), 'x', undefined, `baseline ${baseMicros.toFixed(0)} µs (rounds ${baseRounds.map((r) => r.cpuMicrosPerReading.toFixed(0)).join('/')}); ${BASELINE_ROOT}`),
-        measured('recompute.baselineDifferences', 'readings answered differently from the baseline', differing ?? 0, 'readings', atMost(0), `assembly and calculate() answer compared as JSON, ${count} readings`),
+        measured(
+          'recompute.vsBaseline',
+          'baseline CPU per reading / CPU per reading',
+          ratio(baseMicros, cpuMicros),
+          'x',
+          undefined,
+          `baseline ${baseMicros.toFixed(0)} µs (rounds ${baseRounds.map((r) => r.cpuMicrosPerReading.toFixed(0)).join('/')}); ${BASELINE_ROOT}`,
+        ),
+        measured(
+          'recompute.baselineDifferences',
+          'readings answered differently from the baseline',
+          differing ?? 0,
+          'readings',
+          atMost(0),
+          `assembly and calculate() answer compared as JSON, ${count} readings`,
+        ),
       );
     }
     return {
       figures,
-      details: { count, rounds: rounds.map((r) => round(r.cpuMicrosPerReading, 1)), baseRounds: baseRounds.map((r) => round(r.cpuMicrosPerReading, 1)), baseline: BASELINE_ROOT ?? null },
+      details: {
+        count,
+        rounds: rounds.map((r) => round(r.cpuMicrosPerReading, 1)),
+        baseRounds: baseRounds.map((r) => round(r.cpuMicrosPerReading, 1)),
+        baseline: BASELINE_ROOT ?? null,
+      },
     };
   },
 };

@@ -22,8 +22,13 @@ export const reconnectBenchmark: Benchmark = {
   title: 'Reconnect after an external broker restart (mosquitto, 1 s down)',
   async run(context: BenchContext): Promise<BenchOutcome> {
     const goal = atMost(2000);
-    const reason = !cliAvailable(context.repoRoot) ? 'dist/cli/main.js does not exist' : !mosquittoAvailable() ? `${MOSQUITTO_BINARY} missing` : undefined;
-    if (reason) return { figures: [notMeasured('reconnect.daemonMs', 'daemon reconnect after broker return', 'ms', reason, goal)], details: {} };
+    const reason = !cliAvailable(context.repoRoot)
+      ? 'dist/cli/main.js does not exist'
+      : !mosquittoAvailable()
+        ? `${MOSQUITTO_BINARY} missing`
+        : undefined;
+    if (reason)
+      return { figures: [notMeasured('reconnect.daemonMs', 'daemon reconnect after broker return', 'ms', reason, goal)], details: {} };
 
     const dir = makeTempDir();
     const port = await freePort();
@@ -32,7 +37,9 @@ export const reconnectBenchmark: Benchmark = {
     const daemon = await spawnDaemon({
       repoRoot: context.repoRoot,
       env: { MOWABILITY_BROKER_ENABLED: 'false', MOWABILITY_MQTT_URL: `mqtt://${LOOPBACK}:${port}`, MOWABILITY_LOG_LEVEL: 'info' },
-      configFile: { stations: [{ id: 'diy', name: 'DIY', format: 'json', topic: 'diy/weather', fields: { temperature: 't', precipitation_rate: 'r' } }] },
+      configFile: {
+        stations: [{ id: 'diy', name: 'DIY', format: 'json', topic: 'diy/weather', fields: { temperature: 't', precipitation_rate: 'r' } }],
+      },
     });
     const baseline = mqtt.connect(`mqtt://${LOOPBACK}:${port}`, { clientId: 'bench-baseline', reconnectPeriod: 1000 });
     let baselineConnects = 0;
@@ -67,8 +74,22 @@ export const reconnectBenchmark: Benchmark = {
         await sleep(1200);
       }
       const figures: Figure[] = [
-        measured('reconnect.daemonMs', 'daemon reconnect after broker return', median(daemonMs), 'ms', goal, `rounds ${daemonMs.join('/')} ms (${SIGNALS.join(', ')})`),
-        measured('reconnect.baselineMs', 'mqtt.js default client reconnect', median(baselineMs), 'ms', undefined, `rounds ${baselineMs.join('/')} ms`),
+        measured(
+          'reconnect.daemonMs',
+          'daemon reconnect after broker return',
+          median(daemonMs),
+          'ms',
+          goal,
+          `rounds ${daemonMs.join('/')} ms (${SIGNALS.join(', ')})`,
+        ),
+        measured(
+          'reconnect.baselineMs',
+          'mqtt.js default client reconnect',
+          median(baselineMs),
+          'ms',
+          undefined,
+          `rounds ${baselineMs.join('/')} ms`,
+        ),
         measured('reconnect.vsBaseline', 'daemon / mqtt.js default reconnect time', medianRatio(daemonMs, baselineMs), 'x'),
       ];
       return { figures, details: { daemonMs, baselineMs, signals: SIGNALS } };

@@ -28,12 +28,31 @@ import { machineInfo, renderTable, resultsPath, writeJson, type BenchResult, typ
 const repoRoot = join(import.meta.dirname, '..', '..');
 
 // Order matters: core compares itself with the HTTP figures measured before it.
-const BENCHMARKS: readonly Benchmark[] = [httpBenchmark, accessLinesBenchmark, coreBenchmark, recomputeBenchmark, readingPathBenchmark, readingFloorBenchmark, forecastBenchmark, mqttBenchmark, writesBenchmark, storageBenchmark, memoryBenchmark, memoryStartBenchmark, reconnectBenchmark, slowSubscriberBenchmark, startupBenchmark, householdBenchmark, multiInstanceBenchmark];
+const BENCHMARKS: readonly Benchmark[] = [
+  httpBenchmark,
+  accessLinesBenchmark,
+  coreBenchmark,
+  recomputeBenchmark,
+  readingPathBenchmark,
+  readingFloorBenchmark,
+  forecastBenchmark,
+  mqttBenchmark,
+  writesBenchmark,
+  storageBenchmark,
+  memoryBenchmark,
+  memoryStartBenchmark,
+  reconnectBenchmark,
+  slowSubscriberBenchmark,
+  startupBenchmark,
+  householdBenchmark,
+  multiInstanceBenchmark,
+];
 
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2), { resultsDir: join(repoRoot, 'bench', 'results') });
   const unknown = options.only.filter((name) => !BENCHMARKS.some((b) => b.name === name));
-  if (unknown.length > 0) throw new Error(`unknown benchmark(s): ${unknown.join(', ')}; known: ${BENCHMARKS.map((b) => b.name).join(', ')}`);
+  if (unknown.length > 0)
+    throw new Error(`unknown benchmark(s): ${unknown.join(', ')}; known: ${BENCHMARKS.map((b) => b.name).join(', ')}`);
   const selected = BENCHMARKS.filter((b) => options.only.length === 0 || options.only.includes(b.name));
   const startedAt = new Date();
   const context: BenchContext = {
@@ -56,11 +75,25 @@ async function main(): Promise<void> {
     let result: BenchResult;
     try {
       const outcome = await benchmark.run(context);
-      result = { name: benchmark.name, title: benchmark.title, figures: outcome.figures, details: outcome.details, durationMs: performance.now() - started };
+      result = {
+        name: benchmark.name,
+        title: benchmark.title,
+        figures: outcome.figures,
+        details: outcome.details,
+        durationMs: performance.now() - started,
+      };
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       context.log(`${benchmark.name} failed: ${err instanceof Error ? (err.stack ?? message) : message}`);
-      const figure: Figure = { id: `${benchmark.name}.error`, label: 'benchmark error', value: null, unit: '', goal: null, pass: false, note: message };
+      const figure: Figure = {
+        id: `${benchmark.name}.error`,
+        label: 'benchmark error',
+        value: null,
+        unit: '',
+        goal: null,
+        pass: false,
+        note: message,
+      };
       result = { name: benchmark.name, title: benchmark.title, figures: [figure], details: {}, durationMs: performance.now() - started };
     }
     context.earlier.set(benchmark.name, new Map(result.figures.map((f) => [f.id, f])));
@@ -74,10 +107,20 @@ async function main(): Promise<void> {
     fail: figures.filter((f) => f.pass === false).length,
     notMeasured: figures.filter((f) => f.value === null && f.goal !== null).length,
   };
-  const combined = { startedAt, finishedAt: new Date(), quick: options.quick, daemonNodeArgs: options.daemonNodeArgs, machine, summary, results };
+  const combined = {
+    startedAt,
+    finishedAt: new Date(),
+    quick: options.quick,
+    daemonNodeArgs: options.daemonNodeArgs,
+    machine,
+    summary,
+    results,
+  };
   writeJson(resultsPath(options.resultsDir, 'combined', startedAt), combined);
   writeJson(join(options.resultsDir, 'latest.json'), combined);
-  process.stdout.write(`summary: ${summary.pass} PASS, ${summary.fail} FAIL, ${summary.notMeasured} not measured; JSON in ${options.resultsDir}\n`);
+  process.stdout.write(
+    `summary: ${summary.pass} PASS, ${summary.fail} FAIL, ${summary.notMeasured} not measured; JSON in ${options.resultsDir}\n`,
+  );
 }
 
 main().catch((err: unknown) => {

@@ -42,7 +42,9 @@ async function slowSubscriber(port: number, clientId: string): Promise<Socket> {
     };
     socket.on('data', onData);
   });
-  const flood = Array.from({ length: FLOOD_MESSAGES }, (_, i) => mqttPacket.generate({ cmd: 'publish', topic: `attack/${clientId}/${i}`, payload: PAYLOAD, qos: 0, retain: false, dup: false }));
+  const flood = Array.from({ length: FLOOD_MESSAGES }, (_, i) =>
+    mqttPacket.generate({ cmd: 'publish', topic: `attack/${clientId}/${i}`, payload: PAYLOAD, qos: 0, retain: false, dup: false }),
+  );
   socket.write(Buffer.concat(flood));
   return socket;
 }
@@ -51,7 +53,11 @@ async function slowSubscriber(port: number, clientId: string): Promise<Socket> {
 async function stateLatency(station: MqttClient, ha: { temperature: number | undefined }, temperature: number): Promise<number> {
   const started = performance.now();
   await station.publishAsync('diy/weather', JSON.stringify({ t: temperature, r: 0 }), { qos: 1 });
-  await waitFor(() => ha.temperature === temperature, { timeoutMs: 90_000, intervalMs: 5, what: `the state of ${temperature} °C at the subscriber` });
+  await waitFor(() => ha.temperature === temperature, {
+    timeoutMs: 90_000,
+    intervalMs: 5,
+    what: `the state of ${temperature} °C at the subscriber`,
+  });
   return performance.now() - started;
 }
 
@@ -66,13 +72,19 @@ export const slowSubscriberBenchmark: Benchmark = {
   title: 'mowable under the slow-subscriber attack: reading → state at another subscriber',
   async run(context: BenchContext): Promise<BenchOutcome> {
     const goal = atMost(2000);
-    if (!cliAvailable(context.repoRoot)) return { figures: [notMeasured('slowsub.differenceMs', 'attack − baseline, worst reading', 'ms', 'dist/cli/main.js does not exist', goal)], details: {} };
+    if (!cliAvailable(context.repoRoot))
+      return {
+        figures: [notMeasured('slowsub.differenceMs', 'attack − baseline, worst reading', 'ms', 'dist/cli/main.js does not exist', goal)],
+        details: {},
+      };
     const rounds = context.quick ? 4 : 8;
     const daemon = await spawnDaemon({
       repoRoot: context.repoRoot,
       nodeArgs: context.daemonNodeArgs,
       env: { MOWABILITY_STATION_RECOMPUTE_DEBOUNCE_MS: '0' },
-      configFile: { stations: [{ id: 'diy', name: 'DIY', format: 'json', topic: 'diy/weather', fields: { temperature: 't', precipitation_rate: 'r' } }] },
+      configFile: {
+        stations: [{ id: 'diy', name: 'DIY', format: 'json', topic: 'diy/weather', fields: { temperature: 't', precipitation_rate: 'r' } }],
+      },
     });
     const sockets: Socket[] = [];
     const clients: MqttClient[] = [];
@@ -105,9 +117,30 @@ export const slowSubscriberBenchmark: Benchmark = {
       const rounded = (values: number[]): string => values.map((v) => v.toFixed(0)).join(', ');
       return {
         figures: [
-          measured('slowsub.baselineMs', 'reading → state, no attacker (median)', base, 'ms', undefined, `${rounds} readings: ${rounded(baseline)}`),
-          measured('slowsub.attackMs', 'reading → state, slow subscriber reconnecting (median)', median(attack), 'ms', undefined, `${rounds} readings: ${rounded(attack)}`),
-          measured('slowsub.differenceMs', 'attack − baseline, worst reading', worst - base, 'ms', goal, `worst ${worst.toFixed(0)} ms against the median baseline ${base.toFixed(0)} ms`),
+          measured(
+            'slowsub.baselineMs',
+            'reading → state, no attacker (median)',
+            base,
+            'ms',
+            undefined,
+            `${rounds} readings: ${rounded(baseline)}`,
+          ),
+          measured(
+            'slowsub.attackMs',
+            'reading → state, slow subscriber reconnecting (median)',
+            median(attack),
+            'ms',
+            undefined,
+            `${rounds} readings: ${rounded(attack)}`,
+          ),
+          measured(
+            'slowsub.differenceMs',
+            'attack − baseline, worst reading',
+            worst - base,
+            'ms',
+            goal,
+            `worst ${worst.toFixed(0)} ms against the median baseline ${base.toFixed(0)} ms`,
+          ),
           measured('slowsub.dropped', 'slow clients disconnected (mowability_broker_slow_clients_dropped_total)', dropped, ''),
         ],
         details: { baseline, attack, dropped },

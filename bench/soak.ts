@@ -112,14 +112,26 @@ async function main(): Promise<void> {
     await publisher.endAsync();
 
     const steady = samples.filter((s) => s.seconds >= warmupS);
-    const slopeMbPer10Min = slope(
+    const slopeMbPer10Min =
+      slope(
+        steady.map((s) => s.seconds),
+        steady.map((s) => s.rssMb),
+      ) * 600;
+    const blocks = blockMedians(
       steady.map((s) => s.seconds),
       steady.map((s) => s.rssMb),
-    ) * 600;
-    const blocks = blockMedians(steady.map((s) => s.seconds), steady.map((s) => s.rssMb), BLOCK_S);
+      BLOCK_S,
+    );
     const blockFit = slopeInterval(blocks.xs, blocks.ys);
     const figures: Figure[] = [
-      measured('soak.rssSlope', `RSS slope after ${warmupS} s warm-up`, slopeMbPer10Min, 'MB/10 min', atMost(1), `${steady.length} samples over ${((steady.at(-1)?.seconds ?? 0) - (steady[0]?.seconds ?? 0)).toFixed(0)} s`),
+      measured(
+        'soak.rssSlope',
+        `RSS slope after ${warmupS} s warm-up`,
+        slopeMbPer10Min,
+        'MB/10 min',
+        atMost(1),
+        `${steady.length} samples over ${((steady.at(-1)?.seconds ?? 0) - (steady[0]?.seconds ?? 0)).toFixed(0)} s`,
+      ),
       measured(
         'soak.rssSlopeBlocks',
         `RSS slope over ${BLOCK_S} s block medians`,
@@ -139,12 +151,25 @@ async function main(): Promise<void> {
       measured('soak.rssStart', 'RSS at the end of the warm-up', steady[0]?.rssMb ?? Number.NaN, 'MB'),
       measured('soak.rssEnd', 'RSS at the end', steady.at(-1)?.rssMb ?? Number.NaN, 'MB'),
       measured('soak.rssMax', 'RSS max', Math.max(...samples.map((s) => s.rssMb)), 'MB'),
-      measured('soak.http', 'HTTP calculations', httpResult.requests.total, 'requests', undefined, `${httpResult.non2xx} non-2xx, ${httpResult.errors} errors`),
+      measured(
+        'soak.http',
+        'HTTP calculations',
+        httpResult.requests.total,
+        'requests',
+        undefined,
+        `${httpResult.non2xx} non-2xx, ${httpResult.errors} errors`,
+      ),
       measured('soak.httpNon2xx', 'HTTP non-2xx + errors', httpResult.non2xx + httpResult.errors, 'responses', atMost(0)),
       measured('soak.readings', 'readings published', published, 'readings'),
       measured('soak.writeMbPerHour', 'storage writes per hour (after warm-up)', io.writeBytes / MIB / measuredHours, 'MB/h'),
     ];
-    const result: BenchResult = { name: 'soak', title: `Soak: ${options.minutes} min mixed load`, figures, details: { samples, durationS, warmupS, io }, durationMs: Date.now() - started };
+    const result: BenchResult = {
+      name: 'soak',
+      title: `Soak: ${options.minutes} min mixed load`,
+      figures,
+      details: { samples, durationS, warmupS, io },
+      durationMs: Date.now() - started,
+    };
     process.stdout.write(`${renderTable(result)}\n`);
     writeJson(resultsPath(options.resultsDir, 'soak', startedAt), { startedAt, machine: machineInfo(), ...result });
   } finally {

@@ -54,7 +54,13 @@ const log = (message: string): void => void process.stderr.write(`[soak-day ${ne
 const rtlTime = (epochMs: number): string => new Date(epochMs).toISOString().slice(0, 19).replace('T', ' ');
 
 /** One reading per station per 16 daemon-seconds, each stamped with the daemon's time (a second back: the clock estimate may run a little ahead). */
-async function publishInDaemonTime(client: mqtt.MqttClient, clock: DaemonClock, hours: number, signal: AbortSignal, counts: LoadCounts): Promise<void> {
+async function publishInDaemonTime(
+  client: mqtt.MqttClient,
+  clock: DaemonClock,
+  hours: number,
+  signal: AbortSignal,
+  counts: LoadCounts,
+): Promise<void> {
   const perStation = Math.ceil((hours * HOUR_MS) / STATION_INTERVAL_MS) + 1;
   const stream = rtl433Readings(STATIONS, perStation, clock.now());
   const slotWallMs = clock.wallMs(STATION_INTERVAL_MS / STATIONS);
@@ -114,7 +120,12 @@ function around(samples: readonly DaemonSample[], hour: number, field: keyof Dae
 
 function fitPerDay(samples: readonly DaemonSample[], field: keyof DaemonSample, fromH: number, toH: number): number {
   const window = samples.filter((s) => s.daemonH >= fromH && s.daemonH <= toH);
-  return slope(window.map((s) => s.daemonH), window.map((s) => s[field])) * 24;
+  return (
+    slope(
+      window.map((s) => s.daemonH),
+      window.map((s) => s[field]),
+    ) * 24
+  );
 }
 
 interface DayRun {
@@ -131,33 +142,111 @@ function dayFigures(options: DayOptions, run: DayRun): Figure[] {
   const { samples, counts } = run;
   const last = samples.at(-1) as DaemonSample;
   const settle = samples.find((s) => s.daemonH >= 1) ?? samples[0]!;
-  const [fromH, toH] = [Math.min(...options.snapshotHours, options.hours) + 0.5, Math.max(1, Math.max(...options.snapshotHours.filter((h) => h < options.hours), 0) - 0.1)];
+  const [fromH, toH] = [
+    Math.min(...options.snapshotHours, options.hours) + 0.5,
+    Math.max(1, Math.max(...options.snapshotHours.filter((h) => h < options.hours), 0) - 0.1),
+  ];
   const hourFigures = [1, 2, 6, 12, 18, Math.floor(options.hours - 0.5)].filter((h) => h >= 1 && h < options.hours);
   return [
     measured('soakDay.rssMax', 'RSS max over the day', Math.max(...samples.map((s) => s.rssMb)), 'MB', atMost(110)),
-    ...hourFigures.map((h) => measured(`soakDay.rssAt${h}h`, `RSS around daemon hour ${h}`, around(samples, h, 'rssMb'), 'MB', undefined, `heap used ${around(samples, h, 'heapUsedMb').toFixed(1)} MB, external ${around(samples, h, 'externalMb').toFixed(1)} MB, array buffers ${around(samples, h, 'arrayBuffersMb').toFixed(2)} MB`)),
+    ...hourFigures.map((h) =>
+      measured(
+        `soakDay.rssAt${h}h`,
+        `RSS around daemon hour ${h}`,
+        around(samples, h, 'rssMb'),
+        'MB',
+        undefined,
+        `heap used ${around(samples, h, 'heapUsedMb').toFixed(1)} MB, external ${around(samples, h, 'externalMb').toFixed(1)} MB, array buffers ${around(samples, h, 'arrayBuffersMb').toFixed(2)} MB`,
+      ),
+    ),
     measured('soakDay.rssEnd', 'RSS at the end of the day', last.rssMb, 'MB'),
-    measured('soakDay.rssSlope', `RSS slope, daemon hours ${fromH.toFixed(1)}–${toH.toFixed(1)} (between the heap snapshots)`, fitPerDay(samples, 'rssMb', fromH, toH), 'MB/day'),
-    measured('soakDay.heapSlope', `heap used slope, daemon hours ${fromH.toFixed(1)}–${toH.toFixed(1)}`, fitPerDay(samples, 'heapUsedMb', fromH, toH), 'MB/day'),
-    measured('soakDay.externalSlope', `external memory slope, daemon hours ${fromH.toFixed(1)}–${toH.toFixed(1)}`, fitPerDay(samples, 'externalMb', fromH, toH), 'MB/day'),
-    measured('soakDay.cpuPerDay', 'daemon CPU per daemon day (after hour 1; snapshots included)', ((last.cpuS - settle.cpuS) / Math.max(1e-9, last.daemonH - settle.daemonH)) * 24, 'CPU-s'),
+    measured(
+      'soakDay.rssSlope',
+      `RSS slope, daemon hours ${fromH.toFixed(1)}–${toH.toFixed(1)} (between the heap snapshots)`,
+      fitPerDay(samples, 'rssMb', fromH, toH),
+      'MB/day',
+    ),
+    measured(
+      'soakDay.heapSlope',
+      `heap used slope, daemon hours ${fromH.toFixed(1)}–${toH.toFixed(1)}`,
+      fitPerDay(samples, 'heapUsedMb', fromH, toH),
+      'MB/day',
+    ),
+    measured(
+      'soakDay.externalSlope',
+      `external memory slope, daemon hours ${fromH.toFixed(1)}–${toH.toFixed(1)}`,
+      fitPerDay(samples, 'externalMb', fromH, toH),
+      'MB/day',
+    ),
+    measured(
+      'soakDay.cpuPerDay',
+      'daemon CPU per daemon day (after hour 1; snapshots included)',
+      ((last.cpuS - settle.cpuS) / Math.max(1e-9, last.daemonH - settle.daemonH)) * 24,
+      'CPU-s',
+    ),
     measured('soakDay.walMax', 'WAL file size max', Math.max(...samples.map((s) => s.walMb)), 'MB'),
     measured('soakDay.clockSteps', 'clock steps the daemon reported', last.clockSteps, 'steps', atMost(0)),
-    measured('soakDay.readings', 'readings published', counts.readings, 'readings', undefined, `the stations' connection closed ${counts.publisherCloses} times`),
-    measured('soakDay.accepted', 'readings the daemon accepted', last.accepted, 'readings', undefined, 'mowability_mqtt_station_messages_accepted_total'),
-    measured('soakDay.http', 'HTTP requests (page polls + REST)', counts.httpRequests, 'requests', undefined, `${counts.httpFailures} failed: ${JSON.stringify(counts.failureReasons)}`),
+    measured(
+      'soakDay.readings',
+      'readings published',
+      counts.readings,
+      'readings',
+      undefined,
+      `the stations' connection closed ${counts.publisherCloses} times`,
+    ),
+    measured(
+      'soakDay.accepted',
+      'readings the daemon accepted',
+      last.accepted,
+      'readings',
+      undefined,
+      'mowability_mqtt_station_messages_accepted_total',
+    ),
+    measured(
+      'soakDay.http',
+      'HTTP requests (page polls + REST)',
+      counts.httpRequests,
+      'requests',
+      undefined,
+      `${counts.httpFailures} failed: ${JSON.stringify(counts.failureReasons)}`,
+    ),
     measured('soakDay.httpFailures', 'HTTP requests failed', counts.httpFailures, 'requests', atMost(0)),
-    measured('soakDay.forecastRequests', 'forecast requests to the stand-in', run.forecastRequests, 'requests', undefined, `${STATIONS} stations × ${options.hours} h`),
-    measured('soakDay.bucketsPerStation', 'history span kept for a station at the end (14 days = 20160 minutes)', run.bucketsPerStation, 'minutes', atMost(20_160 + 60)),
+    measured(
+      'soakDay.forecastRequests',
+      'forecast requests to the stand-in',
+      run.forecastRequests,
+      'requests',
+      undefined,
+      `${STATIONS} stations × ${options.hours} h`,
+    ),
+    measured(
+      'soakDay.bucketsPerStation',
+      'history span kept for a station at the end (14 days = 20160 minutes)',
+      run.bucketsPerStation,
+      'minutes',
+      atMost(20_160 + 60),
+    ),
     measured('soakDay.wall', 'wall time of the day', run.wallS / 60, 'min'),
   ];
 }
 
-async function driveDay(options: DayOptions, daemon: RunningDaemon, clock: DaemonClock, key: string, samplesPath: string, counts: DayCounts): Promise<Omit<DayRun, 'forecastRequests' | 'bucketsPerStation' | 'daemonLog' | 'counts'>> {
+async function driveDay(
+  options: DayOptions,
+  daemon: RunningDaemon,
+  clock: DaemonClock,
+  key: string,
+  samplesPath: string,
+  counts: DayCounts,
+): Promise<Omit<DayRun, 'forecastRequests' | 'bucketsPerStation' | 'daemonLog' | 'counts'>> {
   const stop = new AbortController();
   // Reconnecting and without keep-alive: a heap snapshot stops the daemon for 10-20 wall seconds, minutes in its
   // time, after which its broker would drop a client whose keep-alive (counted in the daemon's time) ran out.
-  const publisher = await mqtt.connectAsync(`mqtt://${LOOPBACK}:${daemon.brokerPort}`, { clientId: 'soak-day-stations', clean: true, keepalive: 0, reconnectPeriod: 1000 });
+  const publisher = await mqtt.connectAsync(`mqtt://${LOOPBACK}:${daemon.brokerPort}`, {
+    clientId: 'soak-day-stations',
+    clean: true,
+    keepalive: 0,
+    reconnectPeriod: 1000,
+  });
   publisher.on('close', () => counts.publisherCloses++);
   const loads = [
     publishInDaemonTime(publisher, clock, options.hours, stop.signal, counts),
@@ -173,10 +262,16 @@ async function driveDay(options: DayOptions, daemon: RunningDaemon, clock: Daemo
     while (clock.hours() < options.hours) {
       await sleep(SAMPLE_WALL_MS);
       if (daemon.child.exited) throw new Error(`daemon exited during the day:\n${daemon.child.tail()}`);
-      const sample = await sampleDaemon(daemon.child.pid, daemon.httpPort, walPath, { wallS: (Date.now() - started) / 1000, daemonH: clock.hours() });
+      const sample = await sampleDaemon(daemon.child.pid, daemon.httpPort, walPath, {
+        wallS: (Date.now() - started) / 1000,
+        daemonH: clock.hours(),
+      });
       samples.push(sample);
       appendFileSync(samplesPath, `${JSON.stringify(sample)}\n`);
-      if (samples.length % 20 === 0) log(`daemon hour ${sample.daemonH.toFixed(2)}: RSS ${sample.rssMb.toFixed(1)} MB, heap ${sample.heapUsedMb.toFixed(1)} MB, ${counts.readings} readings, ${counts.httpRequests} requests (${counts.httpFailures} failed), steps ${sample.clockSteps}, accepted ${sample.accepted}`);
+      if (samples.length % 20 === 0)
+        log(
+          `daemon hour ${sample.daemonH.toFixed(2)}: RSS ${sample.rssMb.toFixed(1)} MB, heap ${sample.heapUsedMb.toFixed(1)} MB, ${counts.readings} readings, ${counts.httpRequests} requests (${counts.httpFailures} failed), steps ${sample.clockSteps}, accepted ${sample.accepted}`,
+        );
       if (pendingSnapshots.length > 0 && sample.daemonH >= (pendingSnapshots[0] as number)) {
         const hour = pendingSnapshots.shift() as number;
         const target = samplesPath.replace(/\.samples\.jsonl$/, `.h${hour}.heapsnapshot`);
@@ -209,7 +304,11 @@ export async function runAcceleratedDay(options: DayOptions): Promise<void> {
   const forecast = await startFakeForecast(options.repoRoot, () => clock.now());
   let daemon: RunningDaemon | undefined;
   try {
-    const stations = benchStations(STATIONS).map((s) => ({ ...s, location: { latitude: 52.52, longitude: 13.41 }, forecast: { source: 'open-meteo' } }));
+    const stations = benchStations(STATIONS).map((s) => ({
+      ...s,
+      location: { latitude: 52.52, longitude: 13.41 },
+      forecast: { source: 'open-meteo' },
+    }));
     clock = new DaemonClock(options.speed, Date.now());
     daemon = await spawnDaemon({
       repoRoot: options.repoRoot,
@@ -220,7 +319,9 @@ export async function runAcceleratedDay(options: DayOptions): Promise<void> {
     });
     const running = daemon;
     await waitHealthy(running, 120_000);
-    log(`daemon pid ${running.child.pid} at ×${options.speed}: ${options.hours} daemon hours ≈ ${((options.hours * 60) / options.speed).toFixed(0)} wall minutes; samples → ${samplesPath}`);
+    log(
+      `daemon pid ${running.child.pid} at ×${options.speed}: ${options.hours} daemon hours ≈ ${((options.hours * 60) / options.speed).toFixed(0)} wall minutes; samples → ${samplesPath}`,
+    );
     const counts: DayCounts = { readings: 0, httpRequests: 0, httpFailures: 0, failureReasons: {}, publisherCloses: 0 };
     const day = await driveDay(options, running, clock, key, samplesPath, counts);
     const forecastRequests = forecast.requests;
@@ -228,10 +329,19 @@ export async function runAcceleratedDay(options: DayOptions): Promise<void> {
     log('stopping the daemon');
     await running.child.stop(30_000);
     log('daemon stopped');
-    const bucketsPerStation = await queryNumber(dbPath, "SELECT MAX(minute) - MIN(minute) + 1 FROM history_buckets WHERE station = 'bench0'").catch(() => Number.NaN);
+    const bucketsPerStation = await queryNumber(
+      dbPath,
+      "SELECT MAX(minute) - MIN(minute) + 1 FROM history_buckets WHERE station = 'bench0'",
+    ).catch(() => Number.NaN);
     const run: DayRun = { ...day, counts, forecastRequests, bucketsPerStation, daemonLog };
     const figures = dayFigures(options, run);
-    const result = { name: 'soak-day', title: `Accelerated soak: ${options.hours} daemon hours at ×${options.speed}`, figures, details: { options, counts, snapshots: day.snapshots, daemonLog }, durationMs: day.wallS * 1000 };
+    const result = {
+      name: 'soak-day',
+      title: `Accelerated soak: ${options.hours} daemon hours at ×${options.speed}`,
+      figures,
+      details: { options, counts, snapshots: day.snapshots, daemonLog },
+      durationMs: day.wallS * 1000,
+    };
     process.stdout.write(`${renderTable(result)}\n`);
     writeJson(`${base}.json`, { startedAt, machine: machineInfo(), ...result });
     const comparison = heapComparison(day.snapshots);

@@ -27,7 +27,11 @@ async function bareNodeStartMs(): Promise<number> {
   const script = `require('node:http').createServer((q,s)=>{s.setHeader('content-type','application/json');s.end('{"status":"ok"}')}).listen(${port},'127.0.0.1')`;
   const child = await Child.spawnNode({ args: ['-e', script] });
   try {
-    await waitFor(async () => (await getJson(port, '/health', 500)).status === 200, { timeoutMs: 10_000, intervalMs: 5, what: 'bare node server' });
+    await waitFor(async () => (await getJson(port, '/health', 500)).status === 200, {
+      timeoutMs: 10_000,
+      intervalMs: 5,
+      what: 'bare node server',
+    });
     return performance.now() - child.startedAtMs;
   } finally {
     await child.stop();
@@ -82,9 +86,30 @@ export const startupBenchmark: Benchmark = {
     const bareMs = median(bare);
     const clean = rounds.every((r) => r.exitCode === 0 && (!r.walLeft || r.integrity === 'ok'));
     const figures: Figure[] = [
-      measured('startup.startMs', 'spawn → /health 200', startMs, 'ms', startGoal, `rounds ${rounds.map((r) => Math.round(r.startMs)).join('/')} ms`),
-      measured('startup.vsBareNode', 'start-up / bare node:http start-up', ratio(startMs, bareMs), 'x', undefined, `bare node ${Math.round(bareMs)} ms`),
-      measured('startup.stopMs', 'SIGTERM → exit', stopMs, 'ms', stopGoal, `rounds ${stops.map((s) => (s === null ? 'timeout' : Math.round(s))).join('/')} ms`),
+      measured(
+        'startup.startMs',
+        'spawn → /health 200',
+        startMs,
+        'ms',
+        startGoal,
+        `rounds ${rounds.map((r) => Math.round(r.startMs)).join('/')} ms`,
+      ),
+      measured(
+        'startup.vsBareNode',
+        'start-up / bare node:http start-up',
+        ratio(startMs, bareMs),
+        'x',
+        undefined,
+        `bare node ${Math.round(bareMs)} ms`,
+      ),
+      measured(
+        'startup.stopMs',
+        'SIGTERM → exit',
+        stopMs,
+        'ms',
+        stopGoal,
+        `rounds ${stops.map((s) => (s === null ? 'timeout' : Math.round(s))).join('/')} ms`,
+      ),
       measured(
         'startup.cleanClose',
         'clean exit (code 0; no -wal left or integrity ok)',
@@ -94,6 +119,12 @@ export const startupBenchmark: Benchmark = {
         rounds.map((r) => `exit ${r.exitCode}, wal ${r.walLeft ? 'left' : 'gone'}, integrity ${r.integrity}`).join('; '),
       ),
     ];
-    return { figures, details: { rounds: rounds.map((r) => ({ ...r, startMs: round(r.startMs, 1), stopMs: r.stopMs === null ? null : round(r.stopMs, 1) })), bareMs: bare } };
+    return {
+      figures,
+      details: {
+        rounds: rounds.map((r) => ({ ...r, startMs: round(r.startMs, 1), stopMs: r.stopMs === null ? null : round(r.stopMs, 1) })),
+        bareMs: bare,
+      },
+    };
   },
 };

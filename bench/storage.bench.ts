@@ -59,8 +59,19 @@ interface StorageRun {
  * child process so a baseline build seeds with its own code.
  */
 function seedWith(root: string, dbPath: string, stations: readonly string[], endMs: number): void {
-  const script = 'const [module, args] = process.argv.slice(1); const { seedHistory } = await import(module); await seedHistory(...JSON.parse(args));';
-  execFileSync(process.execPath, ['--input-type=module', '-e', script, join(root, 'dist-bench', 'bench', 'lib', 'seedHistory.js'), JSON.stringify([dbPath, stations, endMs])], { stdio: 'inherit' });
+  const script =
+    'const [module, args] = process.argv.slice(1); const { seedHistory } = await import(module); await seedHistory(...JSON.parse(args));';
+  execFileSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      script,
+      join(root, 'dist-bench', 'bench', 'lib', 'seedHistory.js'),
+      JSON.stringify([dbPath, stations, endMs]),
+    ],
+    { stdio: 'inherit' },
+  );
 }
 
 /** The daemon's node process: under strace, the descendant of strace running main.js (resolved again once it runs). */
@@ -92,7 +103,12 @@ async function runStorage(context: BenchContext, root: string, stations: number,
   const startMs = endMs - (perStation - 1) * STATION_INTERVAL_MS;
   let daemon: RunningDaemon | undefined;
   try {
-    seedWith(root, dbPath, benchStations(stations).map((s) => s.id), startMs - STATION_INTERVAL_MS);
+    seedWith(
+      root,
+      dbPath,
+      benchStations(stations).map((s) => s.id),
+      startMs - STATION_INTERVAL_MS,
+    );
     daemon = await spawnDaemon({
       repoRoot: root,
       dir,
@@ -104,7 +120,11 @@ async function runStorage(context: BenchContext, root: string, stations: number,
     const running = daemon;
     await waitHealthy(running, 60_000);
     // HTTP answers before the histories are restored; the broker listens after.
-    const probe = await waitFor(() => connectPublisher(running.brokerPort, 'bench-storage-probe').catch(() => undefined), { timeoutMs: 120_000, intervalMs: 200, what: 'the MQTT broker' });
+    const probe = await waitFor(() => connectPublisher(running.brokerPort, 'bench-storage-probe').catch(() => undefined), {
+      timeoutMs: 120_000,
+      intervalMs: 200,
+      what: 'the MQTT broker',
+    });
     await probe.endAsync(true);
     await sleep(3000);
     const pid = daemonPid(running);
@@ -170,20 +190,54 @@ function figuresOf(run: StorageRun, id: string, goals: boolean, label = ''): Fig
   const note = `${run.readings} readings (${(run.payloadSeconds / 60).toFixed(0)} min of station time in ${run.seconds.toFixed(0)} s), WAL ${(run.walBytes / KIB).toFixed(0)} KiB`;
   const who = `${run.stations} station(s)${label}`;
   const figures: Figure[] = [
-    measured(`${id}.writeKiB`, `storage KiB per 1000 readings, ${who}, 14-day database`, (run.writeBytes * per1000) / KIB, 'KiB', goals ? atMost(250) : undefined, note),
+    measured(
+      `${id}.writeKiB`,
+      `storage KiB per 1000 readings, ${who}, 14-day database`,
+      (run.writeBytes * per1000) / KIB,
+      'KiB',
+      goals ? atMost(250) : undefined,
+      note,
+    ),
     run.fsyncs === null
       ? notMeasured(`${id}.fsyncs`, `fsyncs per 1000 readings, ${who}`, 'fsyncs', 'strace missing', goals ? atMost(20) : undefined)
-      : measured(`${id}.fsyncs`, `fsyncs per 1000 readings, ${who}`, run.fsyncs * per1000, 'fsyncs', goals ? atMost(20) : undefined, `${run.fsyncs} in the window`),
+      : measured(
+          `${id}.fsyncs`,
+          `fsyncs per 1000 readings, ${who}`,
+          run.fsyncs * per1000,
+          'fsyncs',
+          goals ? atMost(20) : undefined,
+          `${run.fsyncs} in the window`,
+        ),
     measured(`${id}.mibPerDay`, `storage MiB per day, ${who} at one reading per 16 s`, perDayBytes(run) / MIB, 'MiB'),
-    measured(`${id}.framesPerCommit`, `WAL frames (pages) per commit, ${who}`, run.wal.commits === 0 ? 0 : run.wal.frames / run.wal.commits, 'frames', undefined,
-      `${run.wal.commits} commits: ${describeWindow(run.wal)}${run.wal.reset ? ' (WAL reset in the window)' : ''}`),
-    measured(`${id}.idleWriteBytes`, `storage bytes while idle, ${who}`, run.idleWriteBytes, 'bytes', goals ? atMost(0) : undefined, run.idleFsyncs === null ? '' : `${run.idleFsyncs} fsyncs`),
+    measured(
+      `${id}.framesPerCommit`,
+      `WAL frames (pages) per commit, ${who}`,
+      run.wal.commits === 0 ? 0 : run.wal.frames / run.wal.commits,
+      'frames',
+      undefined,
+      `${run.wal.commits} commits: ${describeWindow(run.wal)}${run.wal.reset ? ' (WAL reset in the window)' : ''}`,
+    ),
+    measured(
+      `${id}.idleWriteBytes`,
+      `storage bytes while idle, ${who}`,
+      run.idleWriteBytes,
+      'bytes',
+      goals ? atMost(0) : undefined,
+      run.idleFsyncs === null ? '' : `${run.idleFsyncs} fsyncs`,
+    ),
   ];
   return figures;
 }
 
 function ratioFigure(id: string, label: string, after: StorageRun, before: StorageRun): Figure {
-  return measured(id, label, after.writeBytes / after.readings / (before.writeBytes / before.readings), 'x', undefined, 'bytes per reading, this build / baseline, same run');
+  return measured(
+    id,
+    label,
+    after.writeBytes / after.readings / (before.writeBytes / before.readings),
+    'x',
+    undefined,
+    'bytes per reading, this build / baseline, same run',
+  );
 }
 
 export const storageBenchmark: Benchmark = {
@@ -191,7 +245,10 @@ export const storageBenchmark: Benchmark = {
   title: 'SD-card writes and memory on a database with 14 days of history (time-compressed station pace)',
   async run(context: BenchContext): Promise<BenchOutcome> {
     if (!cliAvailable(context.repoRoot)) {
-      return { figures: [notMeasured('storage.ten.writeKiB', 'storage KiB per 1000 readings', 'KiB', 'dist/cli/main.js missing', atMost(250))], details: {} };
+      return {
+        figures: [notMeasured('storage.ten.writeKiB', 'storage KiB per 1000 readings', 'KiB', 'dist/cli/main.js missing', atMost(250))],
+        details: {},
+      };
     }
     const perStation = context.quick ? 60 : 120;
     // Interleaved with the baseline (when given), so both see the same machine load.
@@ -203,8 +260,22 @@ export const storageBenchmark: Benchmark = {
     const figures: Figure[] = [
       ...figuresOf(ten, 'storage.ten', true),
       ...figuresOf(one, 'storage.one', false),
-      measured('storage.memory.startPeakMb', 'peak RSS at start, 10 stations × 14 days (VmHWM)', ten.startPeakRssBytes / MIB, 'MB', atMost(130), `1 station: ${(one.startPeakRssBytes / MIB).toFixed(1)} MB`),
-      measured('storage.memory.steadyMb', 'RSS after the readings, 10 stations × 14 days', ten.steadyRssBytes / MIB, 'MB', atMost(110), `1 station: ${(one.steadyRssBytes / MIB).toFixed(1)} MB`),
+      measured(
+        'storage.memory.startPeakMb',
+        'peak RSS at start, 10 stations × 14 days (VmHWM)',
+        ten.startPeakRssBytes / MIB,
+        'MB',
+        atMost(130),
+        `1 station: ${(one.startPeakRssBytes / MIB).toFixed(1)} MB`,
+      ),
+      measured(
+        'storage.memory.steadyMb',
+        'RSS after the readings, 10 stations × 14 days',
+        ten.steadyRssBytes / MIB,
+        'MB',
+        atMost(110),
+        `1 station: ${(one.steadyRssBytes / MIB).toFixed(1)} MB`,
+      ),
     ];
     if (baseTen && baseOne) {
       figures.push(
@@ -214,6 +285,17 @@ export const storageBenchmark: Benchmark = {
         ratioFigure('storage.vsBaseline.one', 'storage bytes vs baseline, 1 station', one, baseOne),
       );
     }
-    return { figures, details: { compression: COMPRESSION, defaultFlushSeconds: DEFAULT_FLUSH_SECONDS, baselineRoot: BASELINE_ROOT ?? null, ten, one, baseTen, baseOne } };
+    return {
+      figures,
+      details: {
+        compression: COMPRESSION,
+        defaultFlushSeconds: DEFAULT_FLUSH_SECONDS,
+        baselineRoot: BASELINE_ROOT ?? null,
+        ten,
+        one,
+        baseTen,
+        baseOne,
+      },
+    };
   },
 };

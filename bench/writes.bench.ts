@@ -37,10 +37,34 @@ export const writesBenchmark: Benchmark = {
     const perBurst = 1000 / burst.readings;
     const perSteady = 1000 / steady.readings;
     const figures: Figure[] = [
-      measured('writes.burst.writeKiB', `storage KiB per 1000 readings (${burst.ratePerSecond}/s)`, (burst.io.writeBytes * perBurst) / KIB, 'KiB', atMost(250), `${burst.readings} readings, 10 stations`),
-      measured('writes.naive.writeKiB', 'baseline: one autocommit per reading, KiB per 1000', naiveKiBPer1000, 'KiB', undefined, naive.fsyncs === null ? 'fsyncs not measured (strace missing)' : `${naive.fsyncs} fsyncs per 1000`),
-      measured('writes.burst.vsNaive', 'daemon (500/s) / autocommit baseline bytes', ratio(burst.io.writeBytes * perBurst, naive.writeBytes * (1000 / naive.rows)), 'x'),
-      measured('writes.burst.wcharKiB', 'all write() KiB per 1000 readings (incl. logs, sockets)', (burst.io.wchar * perBurst) / KIB, 'KiB'),
+      measured(
+        'writes.burst.writeKiB',
+        `storage KiB per 1000 readings (${burst.ratePerSecond}/s)`,
+        (burst.io.writeBytes * perBurst) / KIB,
+        'KiB',
+        atMost(250),
+        `${burst.readings} readings, 10 stations`,
+      ),
+      measured(
+        'writes.naive.writeKiB',
+        'baseline: one autocommit per reading, KiB per 1000',
+        naiveKiBPer1000,
+        'KiB',
+        undefined,
+        naive.fsyncs === null ? 'fsyncs not measured (strace missing)' : `${naive.fsyncs} fsyncs per 1000`,
+      ),
+      measured(
+        'writes.burst.vsNaive',
+        'daemon (500/s) / autocommit baseline bytes',
+        ratio(burst.io.writeBytes * perBurst, naive.writeBytes * (1000 / naive.rows)),
+        'x',
+      ),
+      measured(
+        'writes.burst.wcharKiB',
+        'all write() KiB per 1000 readings (incl. logs, sockets)',
+        (burst.io.wchar * perBurst) / KIB,
+        'KiB',
+      ),
       fsyncFigure('writes.burst.fsyncs', 'fsyncs per 1000 readings', burst, perBurst, 20),
       measured(
         'writes.steady.writeKiB',
@@ -48,13 +72,27 @@ export const writesBenchmark: Benchmark = {
         (steady.io.writeBytes * perSteady) / KIB,
         'KiB',
         undefined,
-        `${steady.readings} readings in ${steady.seconds.toFixed(0)} s; ${((steady.io.writeBytes / steady.seconds) * 86400 / 2 ** 20).toFixed(1)} MiB/day`,
+        `${steady.readings} readings in ${steady.seconds.toFixed(0)} s; ${(((steady.io.writeBytes / steady.seconds) * 86400) / 2 ** 20).toFixed(1)} MiB/day`,
       ),
-      measured('writes.steady.vsNaive', "daemon (station pace) / autocommit baseline bytes", ratio(steady.io.writeBytes * perSteady, naive.writeBytes * (1000 / naive.rows)), 'x'),
+      measured(
+        'writes.steady.vsNaive',
+        'daemon (station pace) / autocommit baseline bytes',
+        ratio(steady.io.writeBytes * perSteady, naive.writeBytes * (1000 / naive.rows)),
+        'x',
+      ),
       fsyncFigure('writes.steady.fsyncs', "fsyncs per 1000 readings at a station's pace, 5 s flush", steady, perSteady, undefined),
       measured('writes.idle.writeBytes', `storage bytes while idle (${idle.seconds.toFixed(0)} s)`, idle.io.writeBytes, 'bytes', atMost(0)),
-      measured('writes.idle.wchar', 'all write() bytes while idle', idle.io.wchar, 'bytes', undefined, 'eventfd wake-ups (8 B) of the 1 s key-cache poll, logs, keepalives'),
-      idle.fsyncs === null ? notMeasured('writes.idle.fsyncs', 'fsyncs while idle', 'fsyncs', NO_STRACE, atMost(0)) : measured('writes.idle.fsyncs', 'fsyncs while idle', idle.fsyncs, 'fsyncs', atMost(0)),
+      measured(
+        'writes.idle.wchar',
+        'all write() bytes while idle',
+        idle.io.wchar,
+        'bytes',
+        undefined,
+        'eventfd wake-ups (8 B) of the 1 s key-cache poll, logs, keepalives',
+      ),
+      idle.fsyncs === null
+        ? notMeasured('writes.idle.fsyncs', 'fsyncs while idle', 'fsyncs', NO_STRACE, atMost(0))
+        : measured('writes.idle.fsyncs', 'fsyncs while idle', idle.fsyncs, 'fsyncs', atMost(0)),
     ];
     return { figures, details: { straced: session.straced, naive, burst, steady, idle } };
   },

@@ -17,7 +17,16 @@ import type { Logger } from 'pino';
 import { deprecatedSettingsOf } from './config/load.js';
 import type { AppConfig } from './config/schema.js';
 import { deprecationMessage } from './config/settingAliases.js';
-import { closeDatabase, openDatabase, openExtensions, serveLockComponent, serviceStoreOn, startAccessCache, type ExtensionDeps, type ServiceExtension } from './daemonStorage.js';
+import {
+  closeDatabase,
+  openDatabase,
+  openExtensions,
+  serveLockComponent,
+  serviceStoreOn,
+  startAccessCache,
+  type ExtensionDeps,
+  type ServiceExtension,
+} from './daemonStorage.js';
 import { forecastModule } from './forecast/forecastModule.js';
 import { buildApp, type AppDeps } from './http/app.js';
 import { listenHttp } from './http/listen.js';
@@ -99,7 +108,8 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
   const clock = options.clock ?? systemClock;
   // An injected clock without a monotonic one is a test driving time by hand: its jumps are not steps.
   const monotonic = options.clock === undefined || options.monotonic !== undefined ? (options.monotonic ?? monotonicClock) : undefined;
-  const clockWatch = monotonic && new ClockWatch({ wall: clock, monotonic, logger, readSync: () => readClockSync(config.clock.syncMarkerPath) });
+  const clockWatch =
+    monotonic && new ClockWatch({ wall: clock, monotonic, logger, readSync: () => readClockSync(config.clock.syncMarkerPath) });
   const parts = new StartedStack(logger);
   try {
     if (clockWatch) await parts.start(clockWatch);
@@ -112,14 +122,28 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     const serviceDatabase = extensions.serviceDatabase ?? database;
     const store = serviceDatabase === database ? sqliteStore : await serviceStoreOn(serviceDatabase, clock);
     const keys = { serviceDatabase, store, config, logger, clock };
-    const access = await parts.open('access-cache', () => startAccessCache(keys, options.keyCommandHint ?? 'npx mowability keys add <owner>', clockWatch), (cache) => cache.stop());
+    const access = await parts.open(
+      'access-cache',
+      () => startAccessCache(keys, options.keyCommandHint ?? 'npx mowability keys add <owner>', clockWatch),
+      (cache) => cache.stop(),
+    );
     const extended = await extensions.withKeys({ serviceDatabase, store, sqliteStore, access });
 
     // The station side, then the MQTT side that feeds it and publishes its states.
     const core: Core = { config, logger, clock, clockWatch, monotonic, database };
     const station = createStationSide({ config, database, logger, clock, clockWatch, monotonic }, (facade) => builtInUnits(core, facade));
     await parts.startAll(station.components);
-    const mqtt = createMqttSide({ config, station, database, logger, clock, clockWatch, softwareVersion: packageVersion(), supportUrl: packageHomepage(), onBrokerPublish: (topic) => station.features.topicsHeard.heard(topic) });
+    const mqtt = createMqttSide({
+      config,
+      station,
+      database,
+      logger,
+      clock,
+      clockWatch,
+      softwareVersion: packageVersion(),
+      supportUrl: packageHomepage(),
+      onBrokerPublish: (topic) => station.features.topicsHeard.heard(topic),
+    });
     await parts.startAll(mqtt.components);
 
     // HTTP last: it reads the running station side through its facade.
@@ -222,7 +246,12 @@ export function builtInUnits(core: Core, station: StationFacade): DaemonFeatures
   const { config, logger, clock, database } = core;
   const modules = buildStationUnits({ config, logger, clock, store: database, readings: station.acceptReading });
   const readings = new StationReadingCounter();
-  const uploadRefusals = new UploadRefusals({ database: () => database, logger, now: () => clock.now(), saveIntervalMs: config.history.flushIntervalSeconds * 1000 });
+  const uploadRefusals = new UploadRefusals({
+    database: () => database,
+    logger,
+    now: () => clock.now(),
+    saveIntervalMs: config.history.flushIntervalSeconds * 1000,
+  });
   const charts = new ChartRecorder({ database: () => database, stations: config.stations.map(({ id }) => id) });
   const topicsHeard = new TopicsHeardNearby({ stations: config.stations, matches: topicMatches, now: () => clock.now() });
   const units: StationUnit[] = [

@@ -48,7 +48,10 @@ export async function openDatabase(config: AppConfig, logger: Logger, clockWatch
   const watch = new DatabaseWatch({ database, logger });
   watch.start(clockWatch?.onTick);
   for (const migration of await migrationsAppliedSince(database, openedAt)) {
-    logger.info({ version: migration.version, name: migration.name }, `database migration ${migration.version} (${migration.name}) applied`);
+    logger.info(
+      { version: migration.version, name: migration.name },
+      `database migration ${migration.version} (${migration.name}) applied`,
+    );
   }
   logger.info({ path: config.db.path, mfiVersion: MFI_VERSION }, 'database open');
   return { database, watch };
@@ -128,7 +131,11 @@ export interface ServiceExtension {
 }
 
 /** Opens the listed extensions in order; with none (a home install) the SQLite file holds the service tables. */
-export async function openExtensions(parts: StartedStack, extensions: readonly ServiceExtension[], core: ExtensionCore): Promise<OpenedExtension> {
+export async function openExtensions(
+  parts: StartedStack,
+  extensions: readonly ServiceExtension[],
+  core: ExtensionCore,
+): Promise<OpenedExtension> {
   const opened: OpenedExtension[] = [];
   for (const extension of extensions) opened.push(await extension.open(parts, core));
   return {

@@ -16,7 +16,16 @@ export interface BenchOptions {
 }
 
 export function parseArgs(argv: readonly string[], defaults: { resultsDir: string }): BenchOptions {
-  const options: BenchOptions = { quick: false, only: [], minutes: 10, resultsDir: defaults.resultsDir, daemonNodeArgs: [], speed: undefined, hours: 24, snapshotHours: [2, 22] };
+  const options: BenchOptions = {
+    quick: false,
+    only: [],
+    minutes: 10,
+    resultsDir: defaults.resultsDir,
+    daemonNodeArgs: [],
+    speed: undefined,
+    hours: 24,
+    snapshotHours: [2, 22],
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (arg === '--quick') options.quick = true;
@@ -28,7 +37,9 @@ export function parseArgs(argv: readonly string[], defaults: { resultsDir: strin
     else if (arg === '--snapshot-hours') options.snapshotHours = String(argv[++i]).split(',').filter(Boolean).map(Number);
     else if (arg.startsWith('--node-arg=')) options.daemonNodeArgs.push(arg.slice('--node-arg='.length));
     else if (arg === '--help' || arg === '-h') {
-      process.stdout.write('usage: node dist-bench/bench/run.js [--quick] [--results DIR] [--node-arg=FLAG …] [benchmark …]; soak: [--minutes N] or [--speed N --hours H --snapshot-hours 2,22]\n');
+      process.stdout.write(
+        'usage: node dist-bench/bench/run.js [--quick] [--results DIR] [--node-arg=FLAG …] [benchmark …]; soak: [--minutes N] or [--speed N --hours H --snapshot-hours 2,22]\n',
+      );
       process.exit(0);
     } else if (arg.startsWith('--')) throw new Error(`unknown option ${arg}`);
     else options.only.push(...arg.split(',').filter(Boolean));

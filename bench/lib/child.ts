@@ -88,7 +88,11 @@ export class Child {
       const outerPid = child.pid ?? 0;
       // strace forks short-lived test children of its own (its seccomp-filter probe) before the tracee; take the child that runs node.
       const nodeBinary = realpathSync(process.execPath);
-      wrapper.pid = await waitFor(() => childPids(outerPid).find((pid) => runs(pid, nodeBinary)), { timeoutMs: 5000, intervalMs: 5, what: 'the traced process' });
+      wrapper.pid = await waitFor(() => childPids(outerPid).find((pid) => runs(pid, nodeBinary)), {
+        timeoutMs: 5000,
+        intervalMs: 5,
+        what: 'the traced process',
+      });
     }
     return wrapper;
   }

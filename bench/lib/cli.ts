@@ -4,10 +4,15 @@ import { cliPath } from './daemon.js';
 
 export function runCli(repoRoot: string, args: readonly string[], env: Record<string, string>): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [cliPath(repoRoot), ...args], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, timeout: 30_000 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`mowability ${args.join(' ')} failed: ${err.message}\n${stderr}`));
-      else resolve(stdout);
-    });
+    execFile(
+      process.execPath,
+      [cliPath(repoRoot), ...args],
+      { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, timeout: 30_000 },
+      (err, stdout, stderr) => {
+        if (err) reject(new Error(`mowability ${args.join(' ')} failed: ${err.message}\n${stderr}`));
+        else resolve(stdout);
+      },
+    );
   });
 }
 

@@ -14,7 +14,11 @@ export interface CpuWindow {
 }
 
 /** Opens a window on `pid` now; the function it returns closes it and gives its CPU and length. */
-export function openCpuWindow(pid: number, read: (pid: number) => number = readThreadCpuNs, nowMs: () => number = () => performance.now()): () => CpuWindow {
+export function openCpuWindow(
+  pid: number,
+  read: (pid: number) => number = readThreadCpuNs,
+  nowMs: () => number = () => performance.now(),
+): () => CpuWindow {
   const cpuBeforeNs = read(pid);
   const startedMs = nowMs();
   return () => ({ cpuSeconds: (read(pid) - cpuBeforeNs) / 1e9, seconds: (nowMs() - startedMs) / 1000 });

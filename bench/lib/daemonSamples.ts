@@ -46,7 +46,12 @@ function fileMb(path: string): number {
   }
 }
 
-export async function sampleDaemon(pid: number, httpPort: number, walPath: string, at: { wallS: number; daemonH: number }): Promise<DaemonSample> {
+export async function sampleDaemon(
+  pid: number,
+  httpPort: number,
+  walPath: string,
+  at: { wallS: number; daemonH: number },
+): Promise<DaemonSample> {
   const text = await metricsText(httpPort);
   return {
     ...at,

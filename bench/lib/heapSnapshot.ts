@@ -37,7 +37,18 @@ export interface HeapSummary {
 }
 
 /** Node types whose names are contents (a string's text, a number's value, code): grouped by type alone. */
-const BY_TYPE_ONLY = new Set(['string', 'concatenated string', 'sliced string', 'number', 'heap number', 'code', 'symbol', 'bigint', 'regexp', 'hidden']);
+const BY_TYPE_ONLY = new Set([
+  'string',
+  'concatenated string',
+  'sliced string',
+  'number',
+  'heap number',
+  'code',
+  'symbol',
+  'bigint',
+  'regexp',
+  'hidden',
+]);
 
 /**
  * The group of a node as DevTools' summary shows it: objects by constructor name, closures and native
@@ -71,7 +82,8 @@ function fieldIndex(fields: string[], name: string): number {
 
 function layoutOf(snapshot: HeapSnapshotJson): Layout {
   const meta = snapshot.snapshot?.meta;
-  if (!meta || !Array.isArray(meta.node_fields) || !Array.isArray(meta.edge_fields)) throw new Error('not a V8 heap snapshot: snapshot.meta with node_fields and edge_fields is missing');
+  if (!meta || !Array.isArray(meta.node_fields) || !Array.isArray(meta.edge_fields))
+    throw new Error('not a V8 heap snapshot: snapshot.meta with node_fields and edge_fields is missing');
   const nodeTypes = meta.node_types[fieldIndex(meta.node_fields, 'type')];
   const edgeTypes = meta.edge_types[fieldIndex(meta.edge_fields, 'type')];
   if (!Array.isArray(nodeTypes) || !Array.isArray(edgeTypes)) throw new Error('not a V8 heap snapshot: node or edge types are not listed');
@@ -176,7 +188,8 @@ export function retainersOf(snapshot: HeapSnapshotJson, group: string, limit: nu
 }
 
 const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KB`;
-const signed = (value: number, format: (n: number) => string = String): string => (value > 0 ? `+${format(value)}` : value < 0 ? `−${format(-value)}` : format(0));
+const signed = (value: number, format: (n: number) => string = String): string =>
+  value > 0 ? `+${format(value)}` : value < 0 ? `−${format(-value)}` : format(0);
 
 /** One Markdown table row per group; `|` in names escaped. */
 function table(changes: readonly GroupChange[]): string {

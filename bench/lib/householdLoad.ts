@@ -38,7 +38,12 @@ function countFailure(counts: LoadCounts, reason: string): void {
  * readings are sent, each stamped with the time it is sent (as a station does). One coherent stream
  * (slowly drifting values, a rising rain counter). Returns how many were published.
  */
-export async function publishAtStationPace(client: MqttClient, stationCount: number, durationMs: number, signal: AbortSignal): Promise<number> {
+export async function publishAtStationPace(
+  client: MqttClient,
+  stationCount: number,
+  durationMs: number,
+  signal: AbortSignal,
+): Promise<number> {
   const stream = rtl433Readings(stationCount, Math.ceil(durationMs / STATION_INTERVAL_MS) + 1, Date.now());
   const slotMs = STATION_INTERVAL_MS / stationCount;
   let published = 0;
@@ -66,7 +71,13 @@ async function request(port: number, path: string, init: RequestInit, counts: Lo
 }
 
 /** The status page of `stationId`: list and detail every poll, the 48 h history every fourth. */
-export async function pollStatusPage(port: number, stationId: string, signal: AbortSignal, counts: LoadCounts, pollMs = PAGE_POLL_MS): Promise<void> {
+export async function pollStatusPage(
+  port: number,
+  stationId: string,
+  signal: AbortSignal,
+  counts: LoadCounts,
+  pollMs = PAGE_POLL_MS,
+): Promise<void> {
   const init: RequestInit = { headers: { accept: 'application/json', 'cache-control': 'no-store' } };
   for (let poll = 0; !signal.aborted; poll++) {
     await Promise.all([request(port, '/v1/stations', init, counts), request(port, `/v1/stations/${stationId}`, init, counts)]);
@@ -76,8 +87,18 @@ export async function pollStatusPage(port: number, stationId: string, signal: Ab
 }
 
 /** A home automation asking /v1/calculate once a minute. */
-export async function callCalculate(port: number, apiKey: string, signal: AbortSignal, counts: LoadCounts, everyMs = REST_CALL_MS): Promise<void> {
-  const init: RequestInit = { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: HTTP_BENCH_BODY };
+export async function callCalculate(
+  port: number,
+  apiKey: string,
+  signal: AbortSignal,
+  counts: LoadCounts,
+  everyMs = REST_CALL_MS,
+): Promise<void> {
+  const init: RequestInit = {
+    method: 'POST',
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+    body: HTTP_BENCH_BODY,
+  };
   while (!signal.aborted) {
     await request(port, '/v1/calculate', init, counts);
     await sleep(everyMs);
@@ -92,7 +113,9 @@ export interface FakeForecast {
 
 /** Serves the recorded dry-day forecast with its hours moved to start one hour before now (the daemon's now: `now` under an accelerated clock). */
 export async function startFakeForecast(repoRoot: string, now: () => number = Date.now): Promise<FakeForecast> {
-  const recorded = JSON.parse(readFileSync(join(repoRoot, 'test', 'fixtures', 'openMeteo', 'dryDay.json'), 'utf8')) as { hourly: { time: number[] } };
+  const recorded = JSON.parse(readFileSync(join(repoRoot, 'test', 'fixtures', 'openMeteo', 'dryDay.json'), 'utf8')) as {
+    hourly: { time: number[] };
+  };
   let requests = 0;
   const server: Server = createServer((_request, response) => {
     requests++;

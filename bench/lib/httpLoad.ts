@@ -82,7 +82,9 @@ export async function interleavedRounds(
       if (pid !== undefined && result.total > 0) result.cpuMicrosPerRequest = (readCpuMicros(pid) - cpuBefore) / result.total;
       rounds.get(target.name)?.push(result);
       const cpu = result.cpuMicrosPerRequest === undefined ? '' : `, ${Math.round(result.cpuMicrosPerRequest)} µs CPU/req`;
-      options.log?.(`round ${round} ${target.name}: ${Math.round(result.rps)} req/s${cpu}, p99 ${result.latencyP99Ms} ms, non-2xx ${result.non2xx}`);
+      options.log?.(
+        `round ${round} ${target.name}: ${Math.round(result.rps)} req/s${cpu}, p99 ${result.latencyP99Ms} ms, non-2xx ${result.non2xx}`,
+      );
     }
   }
   return rounds;

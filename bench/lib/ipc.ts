@@ -16,7 +16,12 @@ export interface ForkOptions {
   env?: Record<string, string>;
 }
 
-export async function forkServer<Ready>(modulePath: string, args: readonly string[] = [], timeoutMs = 15_000, options: ForkOptions = {}): Promise<ForkedServer<Ready>> {
+export async function forkServer<Ready>(
+  modulePath: string,
+  args: readonly string[] = [],
+  timeoutMs = 15_000,
+  options: ForkOptions = {},
+): Promise<ForkedServer<Ready>> {
   const child = fork(modulePath, [...args], {
     // stdout is a pipe, drained and discarded here: the daemon's log goes to a pipe or socket in production (journald,
     // Docker), where each write() costs more than on /dev/null, so the log's cost is measured as it is paid there.

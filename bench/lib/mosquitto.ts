@@ -39,7 +39,10 @@ export async function onFreePort<T>(attempt: (port: number) => Promise<T>, attem
 }
 
 /** Starts a mosquitto (or a subclass, via `create`) on a free port, retrying when the port was taken meanwhile. */
-export function startMosquitto<T extends Mosquitto>(dir: string, create: (dir: string, port: number) => T = (d, p) => new Mosquitto(d, p) as T): Promise<T> {
+export function startMosquitto<T extends Mosquitto>(
+  dir: string,
+  create: (dir: string, port: number) => T = (d, p) => new Mosquitto(d, p) as T,
+): Promise<T> {
   return onFreePort(async (port) => {
     const broker = create(dir, port);
     await broker.start();
@@ -124,7 +127,9 @@ export class Mosquitto {
       const output = this.#output.slice(from);
       if (spawnError) {
         this.#child = undefined;
-        throw new Error(`cannot run mosquitto at ${this.binary} (${spawnError.message}); install the Debian package "mosquitto" or set MOSQUITTO_BINARY`);
+        throw new Error(
+          `cannot run mosquitto at ${this.binary} (${spawnError.message}); install the Debian package "mosquitto" or set MOSQUITTO_BINARY`,
+        );
       }
       if (exited(child)) {
         this.#child = undefined;

@@ -37,14 +37,7 @@ export interface BenchResult {
   durationMs: number;
 }
 
-export function measured(
-  id: string,
-  label: string,
-  value: number,
-  unit: string,
-  goal?: Goal,
-  note?: string,
-): Figure {
+export function measured(id: string, label: string, value: number, unit: string, goal?: Goal, note?: string): Figure {
   const finite = Number.isFinite(value);
   const pass = goal && finite ? (goal.comparison === '>=' ? value >= goal.threshold : value <= goal.threshold) : goal ? false : null;
   const figure: Figure = { id, label, value: finite ? value : null, unit, goal: goal ?? null, pass };
@@ -83,7 +76,11 @@ function verdict(figure: Figure): string {
 export function renderTable(result: BenchResult): string {
   const rows = result.figures.map((figure) => [
     figure.label,
-    figure.value === null ? '—' : figure.unit === 'bool' ? formatValue(figure.value, 'bool') : `${formatValue(figure.value)}${figure.unit === 'x' ? 'x' : ` ${figure.unit}`}`,
+    figure.value === null
+      ? '—'
+      : figure.unit === 'bool'
+        ? formatValue(figure.value, 'bool')
+        : `${formatValue(figure.value)}${figure.unit === 'x' ? 'x' : ` ${figure.unit}`}`,
     formatGoal(figure.goal, figure.unit),
     verdict(figure),
     figure.note ?? '',

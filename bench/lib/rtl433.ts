@@ -41,7 +41,11 @@ function rtlTime(epochMs: number): string {
 export function rtl433Readings(stationCount: number, perStation: number, endMs: number, seed = 433): Reading[] {
   const random = seededRandom(seed);
   const startMs = endMs - (perStation - 1) * STATION_INTERVAL_MS;
-  const state = Array.from({ length: stationCount }, () => ({ temperatureC: 8 + random() * 15, humidity: 50 + random() * 40, rainMm: random() * 300 }));
+  const state = Array.from({ length: stationCount }, () => ({
+    temperatureC: 8 + random() * 15,
+    humidity: 50 + random() * 40,
+    rainMm: random() * 300,
+  }));
   const readings: Reading[] = [];
   for (let step = 0; step < perStation; step++) {
     for (let station = 0; station < stationCount; station++) {

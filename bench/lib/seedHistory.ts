@@ -19,18 +19,28 @@ export async function seedHistory(dbPath: string, stationIds: readonly string[],
     for (const station of stationIds) {
       const buckets: BucketRow[] = [];
       for (let minute = lastMinute - RETENTION_MINUTES + 1; minute <= lastMinute; minute++) {
-        buckets.push({ minute, rainMm: random() < 0.02 ? 0.3 : 0, rainObserved: true, tempMinC: Math.round((5 + random() * 20) * 10) / 10 });
+        buckets.push({
+          minute,
+          rainMm: random() < 0.02 ? 0.3 : 0,
+          rainObserved: true,
+          tempMinC: Math.round((5 + random() * 20) * 10) / 10,
+        });
       }
       await store.save({
-        histories: [{
-          station,
-          changes: {
-            buckets,
-            counters: [{ key: `Fineoffset-WH24/${station}/rain_mm`, totalMm: 123.4, atMs: endMs }],
-            latest: [{ field: 'temperature', value: 12.3, atMs: endMs }, { field: 'humidity', value: 70, atMs: endMs }],
-            duplicates: { highWaterMs: endMs, recent: [] },
+        histories: [
+          {
+            station,
+            changes: {
+              buckets,
+              counters: [{ key: `Fineoffset-WH24/${station}/rain_mm`, totalMm: 123.4, atMs: endMs }],
+              latest: [
+                { field: 'temperature', value: 12.3, atMs: endMs },
+                { field: 'humidity', value: 70, atMs: endMs },
+              ],
+              duplicates: { highWaterMs: endMs, recent: [] },
+            },
           },
-        }],
+        ],
         states: [],
       });
     }

@@ -20,7 +20,9 @@ export const REDIS_BINARY = '/usr/bin/redis-server';
 export function postgresBin(): string | undefined {
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return undefined;
-  const versions = readdirSync(root).filter((name) => existsSync(join(root, name, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a));
+  const versions = readdirSync(root)
+    .filter((name) => existsSync(join(root, name, 'bin', 'initdb')))
+    .sort((a, b) => Number(b) - Number(a));
   return versions[0] === undefined ? undefined : join(root, versions[0], 'bin');
 }
 
@@ -58,7 +60,8 @@ export class PostgresServer {
 
   /** A URL for a fresh database of this server (one per test file keeps files independent). */
   async createDatabase(name: string): Promise<string> {
-    const createdb = (): Promise<void> => pgRun(join(this.bin, 'createdb'), ['-h', '127.0.0.1', '-p', String(this.port), '-U', 'postgres', name]);
+    const createdb = (): Promise<void> =>
+      pgRun(join(this.bin, 'createdb'), ['-h', '127.0.0.1', '-p', String(this.port), '-U', 'postgres', name]);
     try {
       await createdb();
     } catch (first) {
@@ -69,7 +72,10 @@ export class PostgresServer {
         await pgRun(join(this.bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(this.port), '-U', 'postgres', '-t', '60']);
         await createdb();
       } catch (second) {
-        throw new Error(`createdb ${name} failed twice:\n${(first as Error).message}\n${(second as Error).message}\nserver log:\n${this.logTail()}`, { cause: second });
+        throw new Error(
+          `createdb ${name} failed twice:\n${(first as Error).message}\n${(second as Error).message}\nserver log:\n${this.logTail()}`,
+          { cause: second },
+        );
       }
     }
     return `postgres://postgres@127.0.0.1:${this.port}/${name}`;
@@ -142,7 +148,9 @@ export class RedisServer {
 
   static async start(): Promise<RedisServer> {
     const port = await freePort();
-    const child = spawn(REDIS_BINARY, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    const child = spawn(REDIS_BINARY, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      stdio: 'ignore',
+    });
     await waitUntilPortOpen(port);
     return new RedisServer(port, child);
   }

@@ -29,7 +29,9 @@ import { HTTP_BENCH_BODY, wrongKeyLike } from '../lib/inputs.js';
 import { makeTempDir, removeDir } from '../lib/tempDir.js';
 import { waitFor } from '../lib/time.js';
 
-async function sameBytesServer(samples: Record<string, { statusCode: number; body: string; contentType: string }>): Promise<FastifyInstance> {
+async function sameBytesServer(
+  samples: Record<string, { statusCode: number; body: string; contentType: string }>,
+): Promise<FastifyInstance> {
   const bare = Fastify();
   for (const [name, sample] of Object.entries(samples)) {
     bare.post(`/same/${name}`, async (_request, reply) => reply.code(sample.statusCode).type(sample.contentType).send(sample.body));

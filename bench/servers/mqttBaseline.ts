@@ -19,10 +19,14 @@ async function main(): Promise<void> {
     count++;
   });
   await subscriber.subscribeAsync(topicFilter, { qos });
-  answerParent(port, () => count, async () => {
-    await subscriber.endAsync(true);
-    await close();
-  });
+  answerParent(
+    port,
+    () => count,
+    async () => {
+      await subscriber.endAsync(true);
+      await close();
+    },
+  );
 }
 
 runHelper(main);

@@ -42,13 +42,20 @@ async function main(): Promise<void> {
     if (event.wind_max_m_s !== undefined) input.wind_gusts = event.wind_max_m_s * 3.6;
     const result = calculate(input, { timeZone: 'UTC', hemisphere: 'north', nowMs });
     const state = JSON.stringify({ station: `bench${event.id - 100}`, at: new Date(nowMs).toISOString(), reading: event, result });
-    broker.publish({ cmd: 'publish', topic: `mowability/bench${event.id - 100}/state`, payload: Buffer.from(state), qos: 1, retain: true, dup: false }, () => undefined);
+    broker.publish(
+      { cmd: 'publish', topic: `mowability/bench${event.id - 100}/state`, payload: Buffer.from(state), qos: 1, retain: true, dup: false },
+      () => undefined,
+    );
     count++;
   };
   await new Promise<void>((resolve) => broker.subscribe(topic, deliver, resolve));
-  answerParent(port, () => count, async () => {
-    await close();
-  });
+  answerParent(
+    port,
+    () => count,
+    async () => {
+      await close();
+    },
+  );
 }
 
 runHelper(main);

@@ -27,16 +27,27 @@ async function main(): Promise<void> {
   });
   await run(db, 'PRAGMA journal_mode = WAL');
   await run(db, 'PRAGMA synchronous = NORMAL');
-  await run(db, 'CREATE TABLE readings (station TEXT NOT NULL, ts INTEGER NOT NULL, temperature REAL, humidity REAL, rain_mm REAL, PRIMARY KEY (station, ts)) WITHOUT ROWID');
+  await run(
+    db,
+    'CREATE TABLE readings (station TEXT NOT NULL, ts INTEGER NOT NULL, temperature REAL, humidity REAL, rain_mm REAL, PRIMARY KEY (station, ts)) WITHOUT ROWID',
+  );
   const before = io();
   const startMs = Date.now() - rows * 1600;
   for (let i = 0; i < rows; i++) {
-    await run(db, 'INSERT INTO readings VALUES (?, ?, ?, ?, ?)', [`bench${i % 10}`, startMs + i * 1600, 10 + (i % 50) / 10, 60 + (i % 30), 100 + i / 100]);
+    await run(db, 'INSERT INTO readings VALUES (?, ?, ?, ?, ?)', [
+      `bench${i % 10}`,
+      startMs + i * 1600,
+      10 + (i % 50) / 10,
+      60 + (i % 30),
+      100 + i / 100,
+    ]);
   }
   const after = io();
   await new Promise<void>((resolve) => db.close(() => resolve()));
   removeDir(dir);
-  process.stdout.write(`${JSON.stringify({ rows, writeBytes: after.writeBytes - before.writeBytes, wchar: after.wchar - before.wchar })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ rows, writeBytes: after.writeBytes - before.writeBytes, wchar: after.wchar - before.wchar })}\n`,
+  );
 }
 
 main().catch((err: unknown) => {

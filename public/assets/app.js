@@ -9,7 +9,13 @@
   performance.mark('mowability:script');
   const { t, lang } = window.MowI18n;
   /** The field each check needs (its skipped reason names it; the page says it in its own language). */
-  const CHECK_FIELDS = { temperature: 'temperature', soiltemp: 'soil_temperature', rain: 'precipitation_rate', wind: 'wind_speed', humidity: 'humidity' };
+  const CHECK_FIELDS = {
+    temperature: 'temperature',
+    soiltemp: 'soil_temperature',
+    rain: 'precipitation_rate',
+    wind: 'wind_speed',
+    humidity: 'humidity',
+  };
   const meta = (name) => document.querySelector(`meta[name="${name}"]`)?.content ?? '';
   const ACCESS = meta('mowability-access');
   const POLL_MS = Math.max(100, Number(meta('mowability-poll-ms')) || 15000);
@@ -52,12 +58,14 @@
     const history = gaps.history;
     if (history) {
       const kinds = history.kinds.length === 2 ? 'historyBoth' : history.kinds[0] === 'rain' ? 'historyRain' : 'historyTemperature';
-      parts.push(t('missingHistory', {
-        covered: window.MowI18n.duration(history.covered_minutes, true),
-        kinds: t(kinds),
-        needed: window.MowI18n.duration(history.needed_minutes),
-        percent: history.covered_percent,
-      }));
+      parts.push(
+        t('missingHistory', {
+          covered: window.MowI18n.duration(history.covered_minutes, true),
+          kinds: t(kinds),
+          needed: window.MowI18n.duration(history.needed_minutes),
+          percent: history.covered_percent,
+        }),
+      );
     }
     if (gaps.not_current.length > 0) parts.push(t('missingNotCurrent', { fields: window.MowI18n.fields(gaps.not_current) }));
     if (gaps.not_reported.length > 0) parts.push(t('missingNotReported', { fields: window.MowI18n.fields(gaps.not_reported) }));
@@ -65,7 +73,12 @@
   }
 
   const renderCharts = () => window.MowCharts.render(state.history, state.detail?.forecast ?? null);
-  const dateFormat = new Intl.DateTimeFormat(window.MowI18n.lang, { weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+  const dateFormat = new Intl.DateTimeFormat(window.MowI18n.lang, {
+    weekday: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  });
   const timeFormat = new Intl.DateTimeFormat(window.MowI18n.lang, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
 
   function renderNav(stations) {
@@ -77,7 +90,7 @@
       link.href = `/stations/${encodeURIComponent(station.id)}`;
       if (station.id === state.stationId) link.setAttribute('aria-current', 'page');
       const dot = document.createElement('span');
-      dot.className = `dot ${station.availability === 'online' ? station.status ?? '' : ''}`;
+      dot.className = `dot ${station.availability === 'online' ? (station.status ?? '') : ''}`;
       dot.setAttribute('aria-hidden', 'true');
       const label = station.index === null ? '–' : String(station.index);
       const origin = station.origin === 'modelled' ? ` · ${t('modelled')}` : '';
@@ -140,12 +153,14 @@
     $('forecast').hidden = forecast === null;
     if (forecast === null) return;
     const window_ = forecast.next_window;
-    $('forecast-window').textContent = forecast.available === false
-      ? t('forecastUnavailable')
-      : window_
-      ? `${t('nextWindow', { start: dateFormat.format(new Date(window_.start)), end: dateFormat.format(new Date(window_.end)) })}${window_.min_index === null ? '' : ` ${t('minIndex', { min: window_.min_index })}`}`
-      : t('noWindow');
-    $('forecast-rain').textContent = forecast.rain_expected_in_minutes === null ? '' : t('rainIn', { minutes: Math.round(forecast.rain_expected_in_minutes) });
+    $('forecast-window').textContent =
+      forecast.available === false
+        ? t('forecastUnavailable')
+        : window_
+          ? `${t('nextWindow', { start: dateFormat.format(new Date(window_.start)), end: dateFormat.format(new Date(window_.end)) })}${window_.min_index === null ? '' : ` ${t('minIndex', { min: window_.min_index })}`}`
+          : t('noWindow');
+    $('forecast-rain').textContent =
+      forecast.rain_expected_in_minutes === null ? '' : t('rainIn', { minutes: Math.round(forecast.rain_expected_in_minutes) });
   }
 
   function renderAge() {
@@ -267,7 +282,12 @@
   // The MQTT side's trouble (a refused login, a TLS setting, an ACL that drops the daemon's messages)
   // is the daemon's, not a station's: /health's checks.mqtt, shown above every station while it lasts.
   async function showBrokerProblem() {
-    const mqtt = await fetch('/health', { cache: 'no-store' }).then((response) => response.json()).then((body) => body.mfi?.checks?.mqtt, () => undefined);
+    const mqtt = await fetch('/health', { cache: 'no-store' })
+      .then((response) => response.json())
+      .then(
+        (body) => body.mfi?.checks?.mqtt,
+        () => undefined,
+      );
     const problem = mqtt && (mqtt.status === 'error' || / but /.test(mqtt.message ?? '')) ? `MQTT: ${mqtt.message}` : '';
     $('broker-problem').textContent = problem;
     $('broker-problem').hidden = problem === '';
@@ -325,13 +345,16 @@
 
   function setRange(hours) {
     state.hours = hours;
-    for (const button of document.querySelectorAll('#ranges button')) button.setAttribute('aria-pressed', String(Number(button.dataset.hours) === hours));
+    for (const button of document.querySelectorAll('#ranges button'))
+      button.setAttribute('aria-pressed', String(Number(button.dataset.hours) === hours));
     loadHistory().catch(() => say(t('loadFailed')));
   }
 
   window.MowI18n.apply(document);
-  for (const button of document.querySelectorAll('#ranges button')) button.addEventListener('click', () => setRange(Number(button.dataset.hours)));
-  for (const button of document.querySelectorAll('#ranges button')) button.setAttribute('aria-pressed', String(Number(button.dataset.hours) === state.hours));
+  for (const button of document.querySelectorAll('#ranges button'))
+    button.addEventListener('click', () => setRange(Number(button.dataset.hours)));
+  for (const button of document.querySelectorAll('#ranges button'))
+    button.setAttribute('aria-pressed', String(Number(button.dataset.hours) === state.hours));
   $('key-form').addEventListener('submit', (event) => {
     event.preventDefault();
     localStorage.setItem(KEY_STORAGE, $('key-input').value.trim());

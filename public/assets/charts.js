@@ -7,7 +7,11 @@
 'use strict';
 (() => {
   const { t } = window.MowI18n;
-  const BANDS = [[0, 40, '--band-block'], [40, 70, '--band-warn'], [70, 100, '--band-ok']];
+  const BANDS = [
+    [0, 40, '--band-block'],
+    [40, 70, '--band-warn'],
+    [70, 100, '--band-ok'],
+  ];
   const HEIGHT = 200;
   const $ = (id) => document.getElementById(id);
   const css = (name) => getComputedStyle(document.documentElement).getPropertyValue(name).trim();
@@ -16,15 +20,17 @@
   function bandsPlugin() {
     return {
       hooks: {
-        drawClear: [(u) => {
-          const { ctx, bbox } = u;
-          for (const [low, high, colour] of BANDS) {
-            const top = u.valToPos(high, 'y', true);
-            const bottom = u.valToPos(low, 'y', true);
-            ctx.fillStyle = css(colour);
-            ctx.fillRect(bbox.left, top, bbox.width, bottom - top);
-          }
-        }],
+        drawClear: [
+          (u) => {
+            const { ctx, bbox } = u;
+            for (const [low, high, colour] of BANDS) {
+              const top = u.valToPos(high, 'y', true);
+              const bottom = u.valToPos(low, 'y', true);
+              ctx.fillStyle = css(colour);
+              ctx.fillRect(bbox.left, top, bbox.width, bottom - top);
+            }
+          },
+        ],
       },
     };
   }
@@ -32,18 +38,20 @@
   function nowLinePlugin(nowSeconds) {
     return {
       hooks: {
-        draw: [(u) => {
-          const x = u.valToPos(nowSeconds, 'x', true);
-          if (x < u.bbox.left || x > u.bbox.left + u.bbox.width) return;
-          u.ctx.save();
-          u.ctx.strokeStyle = css('--muted');
-          u.ctx.setLineDash([2, 4]);
-          u.ctx.beginPath();
-          u.ctx.moveTo(x, u.bbox.top);
-          u.ctx.lineTo(x, u.bbox.top + u.bbox.height);
-          u.ctx.stroke();
-          u.ctx.restore();
-        }],
+        draw: [
+          (u) => {
+            const x = u.valToPos(nowSeconds, 'x', true);
+            if (x < u.bbox.left || x > u.bbox.left + u.bbox.width) return;
+            u.ctx.save();
+            u.ctx.strokeStyle = css('--muted');
+            u.ctx.setLineDash([2, 4]);
+            u.ctx.beginPath();
+            u.ctx.moveTo(x, u.bbox.top);
+            u.ctx.lineTo(x, u.bbox.top + u.bbox.height);
+            u.ctx.stroke();
+            u.ctx.restore();
+          },
+        ],
       },
     };
   }
@@ -65,7 +73,10 @@
   function axes() {
     const stroke = css('--muted');
     const grid = { stroke: css('--grid'), width: 1 };
-    return [{ stroke, grid, ticks: grid, values: timeTicks }, { stroke, grid, ticks: grid, size: 44 }];
+    return [
+      { stroke, grid, ticks: grid, values: timeTicks },
+      { stroke, grid, ticks: grid, size: 44 },
+    ];
   }
 
   function chartWidth(id) {
@@ -79,7 +90,11 @@
     element.setAttribute('aria-label', summary);
     // The time series' label in the page's language (uPlot's own default is English).
     const series = [{ label: window.MowI18n.t('time'), ...options.series[0] }, ...options.series.slice(1)];
-    charts[id] = new window.uPlot({ width: chartWidth(id), height: HEIGHT, axes: axes(), legend: { live: false }, ...options, series }, data, element);
+    charts[id] = new window.uPlot(
+      { width: chartWidth(id), height: HEIGHT, axes: axes(), legend: { live: false }, ...options, series },
+      data,
+      element,
+    );
   }
 
   /** Rain per clock hour (mm/h): the steps' sums, null for hours without a rain report. */
@@ -100,7 +115,9 @@
   function render(history, forecast) {
     if (!history) return;
     const nowSeconds = Math.floor(Date.parse(history.generatedAt) / 1000);
-    const future = (forecast?.hours ?? []).map((hour) => [Math.floor(Date.parse(hour.time) / 1000), hour.index]).filter(([time]) => time > history.time[history.time.length - 1]);
+    const future = (forecast?.hours ?? [])
+      .map((hour) => [Math.floor(Date.parse(hour.time) / 1000), hour.index])
+      .filter(([time]) => time > history.time[history.time.length - 1]);
     const times = [...history.time, ...future.map(([time]) => time)];
     const indexLine = [...history.index, ...future.map(() => null)];
     const forecastLine = [...history.time.map(() => null), ...future.map(([, index]) => index)];
@@ -109,26 +126,59 @@
     const summary = (label, value, unit) => `${label}: ${value === null ? t('noData') : `${value}${unit}`}`;
     const indexSeries = [{}, { label: t('chartIndex'), stroke: css('--line'), width: 2 }];
     if (future.length > 0) indexSeries.push({ label: t('forecastIndex'), stroke: css('--line'), width: 2, dash: [6, 6] });
-    drawChart('chart-index', {
-      scales: { x: { time: true }, y: { range: [0, 100] } },
-      series: indexSeries,
-      plugins: [bandsPlugin(), nowLinePlugin(nowSeconds)],
-    }, future.length > 0 ? [times, indexLine, forecastLine] : [history.time, history.index], summary(t('chartIndex'), last(history.index), ''));
-    drawChart('chart-rain', {
-      scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max ?? 1)] } },
-      series: [{}, { label: t('chartRain'), stroke: css('--rain'), fill: css('--rain'), paths: window.uPlot.paths.bars({ size: [0.9, 24] }), points: { show: false } }],
-      plugins: [nowLinePlugin(nowSeconds)],
-    }, rainPerHour(history.time, history.rain_mm), summary(t('chartRain'), last(history.rain_mm), ' mm'));
-    drawChart('chart-temp', {
-      scales: { x: { time: true } },
-      series: [{}, { label: t('temperature'), stroke: css('--block'), width: 2 }, { label: t('dewPoint'), stroke: css('--line2'), width: 2 }],
-      plugins: [nowLinePlugin(nowSeconds)],
-    }, [history.time, history.temperature, history.dew_point], summary(t('temperature'), last(history.temperature), ' °C'));
-    drawChart('chart-humidity', {
-      scales: { x: { time: true }, y: { range: [0, 100] } },
-      series: [{}, { label: t('humidity'), stroke: css('--rain'), width: 2 }],
-      plugins: [nowLinePlugin(nowSeconds)],
-    }, [history.time, history.humidity], summary(t('humidity'), last(history.humidity), ' %'));
+    drawChart(
+      'chart-index',
+      {
+        scales: { x: { time: true }, y: { range: [0, 100] } },
+        series: indexSeries,
+        plugins: [bandsPlugin(), nowLinePlugin(nowSeconds)],
+      },
+      future.length > 0 ? [times, indexLine, forecastLine] : [history.time, history.index],
+      summary(t('chartIndex'), last(history.index), ''),
+    );
+    drawChart(
+      'chart-rain',
+      {
+        scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max ?? 1)] } },
+        series: [
+          {},
+          {
+            label: t('chartRain'),
+            stroke: css('--rain'),
+            fill: css('--rain'),
+            paths: window.uPlot.paths.bars({ size: [0.9, 24] }),
+            points: { show: false },
+          },
+        ],
+        plugins: [nowLinePlugin(nowSeconds)],
+      },
+      rainPerHour(history.time, history.rain_mm),
+      summary(t('chartRain'), last(history.rain_mm), ' mm'),
+    );
+    drawChart(
+      'chart-temp',
+      {
+        scales: { x: { time: true } },
+        series: [
+          {},
+          { label: t('temperature'), stroke: css('--block'), width: 2 },
+          { label: t('dewPoint'), stroke: css('--line2'), width: 2 },
+        ],
+        plugins: [nowLinePlugin(nowSeconds)],
+      },
+      [history.time, history.temperature, history.dew_point],
+      summary(t('temperature'), last(history.temperature), ' °C'),
+    );
+    drawChart(
+      'chart-humidity',
+      {
+        scales: { x: { time: true }, y: { range: [0, 100] } },
+        series: [{}, { label: t('humidity'), stroke: css('--rain'), width: 2 }],
+        plugins: [nowLinePlugin(nowSeconds)],
+      },
+      [history.time, history.humidity],
+      summary(t('humidity'), last(history.humidity), ' %'),
+    );
   }
 
   window.MowCharts = {

@@ -29,7 +29,9 @@ if (mode === '--refused') {
 
 const [publishTopic, payload, , expectTopic, expectText] = mode === '--publish' ? rest : [];
 const stateTopic = expectTopic ?? 'mowability/bridge/state';
-const client = await mqtt.connectAsync(url, { connectTimeout: 5000, reconnectPeriod: 0 }).catch((err) => fail(`cannot connect (${err.message})`));
+const client = await mqtt
+  .connectAsync(url, { connectTimeout: 5000, reconnectPeriod: 0 })
+  .catch((err) => fail(`cannot connect (${err.message})`));
 const timer = setTimeout(() => fail(`no retained ${stateTopic}${expectText ? ` containing ${expectText}` : ''} within 20 s`), 20_000);
 client.on('message', (topic, message) => {
   const text = message.toString();

@@ -77,7 +77,13 @@ export interface SubcommandInvocation {
 export type Subcommands = Readonly<Record<string, (invocation: SubcommandInvocation) => Promise<number>>>;
 
 /** Runs the subcommand named by the first positional from the table; --help prints the command's help, no subcommand is a usage error. */
-export async function runSubcommand(command: string, parsed: ParsedCommand, io: CliIo, help: string, subcommands: Subcommands): Promise<number> {
+export async function runSubcommand(
+  command: string,
+  parsed: ParsedCommand,
+  io: CliIo,
+  help: string,
+  subcommands: Subcommands,
+): Promise<number> {
   const [subcommand, ...rest] = parsed.positionals;
   if (printedHelp(parsed, io, help)) return EXIT_OK;
   if (subcommand === undefined) throw new UsageError(command, 'missing subcommand');

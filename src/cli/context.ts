@@ -19,7 +19,12 @@ import { terminalJson } from './terminalText.js';
  */
 export function configFor(parsed: ParsedCommand, io: CliIo, options: { secretsOptional?: boolean } = {}): AppConfig {
   // The station units' settings and station keys belong to the configuration (stationUnits() in src/daemon.ts).
-  return loadConfig({ argv: parsed.configArgv, env: io.env, secretsOptional: options.secretsOptional === true, units: stationUnitConfigs() });
+  return loadConfig({
+    argv: parsed.configArgv,
+    env: io.env,
+    secretsOptional: options.secretsOptional === true,
+    units: stationUnitConfigs(),
+  });
 }
 
 /**

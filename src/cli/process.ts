@@ -46,7 +46,9 @@ runCli(process.argv.slice(2), io).then(
     if (process.argv[2] !== 'serve') return;
     // Not expected (every handle is closed on stop, see test/e2e/processExit.test.ts); a safety net for systemd.
     setTimeout(() => {
-      process.stderr.write(`mowability: still running ${LINGER_LIMIT_MS} ms after stopping (${process.getActiveResourcesInfo().join(', ')}); exiting\n`);
+      process.stderr.write(
+        `mowability: still running ${LINGER_LIMIT_MS} ms after stopping (${process.getActiveResourcesInfo().join(', ')}); exiting\n`,
+      );
       process.exit(code);
     }, LINGER_LIMIT_MS).unref();
   },

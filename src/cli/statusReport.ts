@@ -20,7 +20,11 @@ import { localIsoText } from '../util/localTimeText.js';
  * the database with a note saying how old that is.
  */
 /** A station as the running daemon sees it: the summary of GET /v1/stations (src/http/stationsView.ts). */
-export type LiveStation = Pick<StationSummary, 'id' | 'name' | 'index' | 'status' | 'mowable' | 'mowable_reason' | 'last_reading_at' | 'availability'> & Partial<Pick<StationSummary, 'topics_heard'>>;
+export type LiveStation = Pick<
+  StationSummary,
+  'id' | 'name' | 'index' | 'status' | 'mowable' | 'mowable_reason' | 'last_reading_at' | 'availability'
+> &
+  Partial<Pick<StationSummary, 'topics_heard'>>;
 
 export type LiveAnswer = { ok: true; url: string; stations: LiveStation[] } | { ok: false; url: string; reason: string };
 
@@ -46,7 +50,11 @@ export async function askDaemon(config: Pick<AppConfig, 'http'>, fetchImpl: type
     return { ok: true, url, stations: body.stations as LiveStation[] };
   } catch (err) {
     const cause = (err as { cause?: { code?: string } }).cause?.code;
-    return { ok: false, url, reason: cause === 'ECONNREFUSED' ? 'nothing listens there (is the daemon running?)' : `no answer (${cause ?? (err as Error).name})` };
+    return {
+      ok: false,
+      url,
+      reason: cause === 'ECONNREFUSED' ? 'nothing listens there (is the daemon running?)' : `no answer (${cause ?? (err as Error).name})`,
+    };
   }
 }
 
@@ -54,13 +62,17 @@ export async function askDaemon(config: Pick<AppConfig, 'http'>, fetchImpl: type
  * checks.mqtt of the running daemon's GET /health, or undefined (no answer, MQTT off). /health
  * names the account by its setting only (it answers without login); this machine's user sees its name.
  */
-export async function askMqttHealth(config: Pick<AppConfig, 'http' | 'mqtt'>, fetchImpl: typeof fetch = fetch): Promise<{ status: string; message: string } | undefined> {
+export async function askMqttHealth(
+  config: Pick<AppConfig, 'http' | 'mqtt'>,
+  fetchImpl: typeof fetch = fetch,
+): Promise<{ status: string; message: string } | undefined> {
   try {
     const response = await fetchImpl(`${daemonUrl(config)}/health`, { signal: AbortSignal.timeout(LIVE_TIMEOUT_MS) });
     const body = (await response.json()) as { mfi?: { checks?: { mqtt?: { status?: unknown; message?: unknown } } } };
     const mqtt = body.mfi?.checks?.mqtt;
     if (typeof mqtt?.status !== 'string' || typeof mqtt.message !== 'string') return undefined;
-    const account = config.mqtt.username === '' ? "this daemon's account (mqtt.username)" : `account "${config.mqtt.username}" (mqtt.username)`;
+    const account =
+      config.mqtt.username === '' ? "this daemon's account (mqtt.username)" : `account "${config.mqtt.username}" (mqtt.username)`;
     return { status: mqtt.status, message: mqtt.message.replaceAll("this daemon's account (mqtt.username)", account) };
   } catch {
     return undefined;
@@ -105,7 +117,13 @@ export async function readRefusals(database: Database): Promise<RefusalReport> {
   const byStation = new Map<string, RefusedUploads[]>();
   const unmatched: RefusedUploads[] = [];
   for (const row of await loadUploadRefusals(database)) {
-    const entry: RefusedUploads = { outcome: row.outcome, count: row.count, last_at: new Date(row.lastAtMs).toISOString(), protocol: row.protocol, reason: row.reason };
+    const entry: RefusedUploads = {
+      outcome: row.outcome,
+      count: row.count,
+      last_at: new Date(row.lastAtMs).toISOString(),
+      protocol: row.protocol,
+      reason: row.reason,
+    };
     if (row.station === UNMATCHED) unmatched.push({ ...entry, ...(row.source ? { source: row.source } : {}) });
     else byStation.set(row.station, [...(byStation.get(row.station) ?? []), entry]);
   }
@@ -126,7 +144,10 @@ export function renderUnmatched(unmatched: readonly RefusedUploads[], ago: (iso:
   return [
     '',
     'Uploads that matched no station (check the station\'s "upload" block; "mowability upload-secret" prints it):',
-    ...unmatched.map((entry) => `  ${entry.count} × ${entry.outcome} (${entry.protocol}${entry.source ? `, ${entry.source}` : ''}), last ${ago(entry.last_at)}: ${entry.reason}`),
+    ...unmatched.map(
+      (entry) =>
+        `  ${entry.count} × ${entry.outcome} (${entry.protocol}${entry.source ? `, ${entry.source}` : ''}), last ${ago(entry.last_at)}: ${entry.reason}`,
+    ),
   ];
 }
 
@@ -185,15 +206,30 @@ const iso = (ms: number): string => new Date(ms).toISOString();
  * `databaseStations`: no configuration names the stations (no --config), so every station the
  * database holds is listed as one, not as "no longer configured".
  */
-export async function readStatus(database: Database, path: string, configured: readonly StatusStation[], options: { databaseStations?: boolean } = {}): Promise<StatusReport> {
-  const latestRows = await database.all<{ station: string; field: string; value: number; at_ms: number }>('SELECT station, field, value, at_ms FROM history_latest ORDER BY station, field');
+export async function readStatus(
+  database: Database,
+  path: string,
+  configured: readonly StatusStation[],
+  options: { databaseStations?: boolean } = {},
+): Promise<StatusReport> {
+  const latestRows = await database.all<{ station: string; field: string; value: number; at_ms: number }>(
+    'SELECT station, field, value, at_ms FROM history_latest ORDER BY station, field',
+  );
   const stateRows = await database.all<{ station: string; mowable: number }>('SELECT station, mowable FROM history_station_state');
-  const bucketRows = await database.all<{ station: string; minutes: number; first: number }>('SELECT station, COUNT(*) AS minutes, MIN(minute) AS first FROM history_buckets GROUP BY station');
+  const bucketRows = await database.all<{ station: string; minutes: number; first: number }>(
+    'SELECT station, COUNT(*) AS minutes, MIN(minute) AS first FROM history_buckets GROUP BY station',
+  );
   const mowable = new Map(stateRows.map((row) => [row.station, row.mowable === 1]));
   const buckets = new Map(bucketRows.map((row) => [row.station, row]));
   const withHistory = new Set([...latestRows.map((row) => row.station), ...buckets.keys()]);
   const stations = options.databaseStations
-    ? [...configured, ...[...withHistory].filter((id) => !configured.some((station) => station.id === id)).sort().map((id) => ({ id, name: id, format: 'unknown' }))]
+    ? [
+        ...configured,
+        ...[...withHistory]
+          .filter((id) => !configured.some((station) => station.id === id))
+          .sort()
+          .map((id) => ({ id, name: id, format: 'unknown' })),
+      ]
     : configured;
   const known = new Set(stations.map((station) => station.id));
   const refusals = await readRefusals(database);
@@ -244,19 +280,29 @@ export function renderStatus(report: StatusReport, nowMs: number, timeZone = 'UT
     lines.push(`  last reading: ${lastReading === null ? 'none yet' : at(lastReading)}`);
     // Why nothing arrives (a provider outage) is the mowable reason below: said once.
     if (station.format === MODELLED_FORMAT) lines.push('  source:       modelled from Open-Meteo, not measured');
-    if (station.live) lines.push(`  index:        ${station.live.index === null ? 'none yet' : `${station.live.index} (${station.live.status ?? '-'})`}, ${station.live.availability}`);
+    if (station.live)
+      lines.push(
+        `  index:        ${station.live.index === null ? 'none yet' : `${station.live.index} (${station.live.status ?? '-'})`}, ${station.live.availability}`,
+      );
     const heard = station.live?.topics_heard;
     if (heard) lines.push(`  topics:       nothing on ${heard.subscribed}; seen: ${heard.seen.join(', ')} (check the station's "topic")`);
-    lines.push(`  mowable:      ${mowable === null ? 'not decided yet' : mowable ? 'yes' : 'no'}${station.live?.mowable_reason ? ` (${station.live.mowable_reason})` : ''}`);
+    lines.push(
+      `  mowable:      ${mowable === null ? 'not decided yet' : mowable ? 'yes' : 'no'}${station.live?.mowable_reason ? ` (${station.live.mowable_reason})` : ''}`,
+    );
     const values = Object.entries(station.latest).map(([field, { value }]) => `${field} ${Math.round(value * 100) / 100}`);
-    if (values.length > 0) lines.push(`  latest:       ${values.join(', ')} (as of the last database write, every history.flushIntervalSeconds)`);
+    if (values.length > 0)
+      lines.push(`  latest:       ${values.join(', ')} (as of the last database write, every history.flushIntervalSeconds)`);
     if (station.night_ban !== undefined) lines.push(`  night ban:    ${station.night_ban}`);
-    lines.push(`  history:      ${station.history_minutes} minutes${station.history_since ? ` since ${localIsoText(station.history_since, timeZone)}` : ''}`);
+    lines.push(
+      `  history:      ${station.history_minutes} minutes${station.history_since ? ` since ${localIsoText(station.history_since, timeZone)}` : ''}`,
+    );
     lines.push(...renderStationRefusals(station.uploads_refused ?? [], (at) => ago(at, nowMs)));
   }
   lines.push(...renderUnmatched(report.unmatched_uploads ?? [], (at) => ago(at, nowMs)));
-  if (report.unconfigured_with_history.length > 0) lines.push('', `History of stations no longer configured: ${report.unconfigured_with_history.join(', ')}`);
-  if (report.source !== 'daemon') lines.push('', 'The index itself is computed live: see the station\'s MQTT state topic or Home Assistant.');
+  if (report.unconfigured_with_history.length > 0)
+    lines.push('', `History of stations no longer configured: ${report.unconfigured_with_history.join(', ')}`);
+  if (report.source !== 'daemon')
+    lines.push('', "The index itself is computed live: see the station's MQTT state topic or Home Assistant.");
   return `${lines.join('\n')}\n`;
 }
 
@@ -267,7 +313,9 @@ function sourceLines(report: StatusReport, at: (isoTime: string) => string): str
   else if (report.daemon) {
     const written = report.database_written_at ? `, last written ${at(report.database_written_at)}` : '';
     lines.push(`The daemon did not answer at ${report.daemon.url}: ${report.daemon.reason ?? 'unknown'}.`);
-    lines.push(`Showing the database instead${written}; the daemon writes it every few minutes (history.flushIntervalSeconds), so it can lag behind.`);
+    lines.push(
+      `Showing the database instead${written}; the daemon writes it every few minutes (history.flushIntervalSeconds), so it can lag behind.`,
+    );
   }
   if (report.mqtt) lines.push(`MQTT: ${report.mqtt.status === 'ok' ? '' : `${report.mqtt.status}: `}${report.mqtt.message}`);
   if (report.note) lines.push(report.note);

@@ -16,7 +16,11 @@ import { UsageError } from './io.js';
 /* Plain-text tables for the admin CLI: columns padded to their widest cell. */
 export function formatTable(header: string[], rows: string[][]): string {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
-  const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+      .join('  ')
+      .trimEnd();
   return `${[line(header), ...rows.map(line)].join('\n')}\n`;
 }
 
@@ -42,7 +46,10 @@ export function escapeTerminalText(text: string): string {
 export function assertPrintable(command: string, what: string, text: string): void {
   const found = new RegExp(UNSAFE.source, 'u').exec(text);
   if (found) {
-    throw new UsageError(command, `${what} must not contain control or bidirectional-override characters (found ${codePoint(found[0])} at position ${found.index ?? 0})`);
+    throw new UsageError(
+      command,
+      `${what} must not contain control or bidirectional-override characters (found ${codePoint(found[0])} at position ${found.index ?? 0})`,
+    );
   }
 }
 

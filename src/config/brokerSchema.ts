@@ -40,7 +40,7 @@ export const brokerSchema = {
     env: 'MOWABILITY_BROKER_MAX_TOPIC_LEVELS',
   },
   persistRetained: {
-    doc: 'Keep the embedded broker\'s retained messages in the database so they survive a restart.',
+    doc: "Keep the embedded broker's retained messages in the database so they survive a restart.",
     format: 'boolean',
     default: true,
     env: 'MOWABILITY_BROKER_PERSIST_RETAINED',
@@ -102,7 +102,7 @@ export const brokerSchema = {
     arg: 'broker-max-outgoing-bytes-per-client',
   },
   slowClientSeconds: {
-    doc: 'Seconds a client may leave messages unread (its connection\'s send buffer full without emptying) before it is disconnected (aedes\' drainTimeout, 60 s there).',
+    doc: "Seconds a client may leave messages unread (its connection's send buffer full without emptying) before it is disconnected (aedes' drainTimeout, 60 s there).",
     format: 'positive-int',
     default: 10,
     env: 'MOWABILITY_BROKER_SLOW_CLIENT_SECONDS',
@@ -123,7 +123,7 @@ export const brokerSchema = {
     arg: 'broker-max-filters-per-subscribe',
   },
   maxPersistentSessions: {
-    doc: 'Most persistent sessions (clean: false) with subscriptions the embedded broker keeps, online or offline. A new one past it replaces the session offline the longest; when every one is online, the new session\'s subscriptions are not kept after it disconnects.',
+    doc: "Most persistent sessions (clean: false) with subscriptions the embedded broker keeps, online or offline. A new one past it replaces the session offline the longest; when every one is online, the new session's subscriptions are not kept after it disconnects.",
     format: 'positive-int',
     default: 32,
     env: 'MOWABILITY_BROKER_MAX_PERSISTENT_SESSIONS',

@@ -22,7 +22,13 @@ export const UNIT_CREDENTIAL_VARIABLES: Readonly<Record<string, string>> = {
 };
 
 /** The settings a credential may carry: the secrets themselves (paths such as mqtt.key can use %d in the unit). */
-export const CREDENTIAL_SETTINGS = ['broker.users', 'mqtt.password', 'store.url', 'http.rateLimitStore', ...Object.keys(UNIT_CREDENTIAL_VARIABLES)] as const;
+export const CREDENTIAL_SETTINGS = [
+  'broker.users',
+  'mqtt.password',
+  'store.url',
+  'http.rateLimitStore',
+  ...Object.keys(UNIT_CREDENTIAL_VARIABLES),
+] as const;
 
 type Env = Readonly<Record<string, string>>;
 
@@ -51,10 +57,16 @@ function listDirectory(directory: string): { names: string[]; problem?: string }
   try {
     return { names: readdirSync(directory) };
   } catch (err) {
-    const unreadable = (err as NodeJS.ErrnoException).code === 'EACCES' ? unreadableProblem(CREDENTIALS_DIRECTORY_ENV, directory, { directory: true }) : undefined;
+    const unreadable =
+      (err as NodeJS.ErrnoException).code === 'EACCES'
+        ? unreadableProblem(CREDENTIALS_DIRECTORY_ENV, directory, { directory: true })
+        : undefined;
     if (unreadable !== undefined) return { names: [], problem: unreadable };
     const code = (err as NodeJS.ErrnoException).code ?? String(err);
-    return { names: [], problem: `${CREDENTIALS_DIRECTORY_ENV}="${directory}" cannot be read (${code}); check the unit's LoadCredential= lines` };
+    return {
+      names: [],
+      problem: `${CREDENTIALS_DIRECTORY_ENV}="${directory}" cannot be read (${code}); check the unit's LoadCredential= lines`,
+    };
   }
 }
 
@@ -71,7 +83,9 @@ export function applyCredentials(env: Env): CredentialsResult {
     const variable = variables.get(name);
     const path = join(directory, name);
     if (variable === undefined) {
-      result.problems.push(`credential "${name}" (${path}) is not a setting this daemon reads from credentials; use one of: ${CREDENTIAL_SETTINGS.join(', ')}`);
+      result.problems.push(
+        `credential "${name}" (${path}) is not a setting this daemon reads from credentials; use one of: ${CREDENTIAL_SETTINGS.join(', ')}`,
+      );
     } else if (env[variable] !== undefined) {
       result.problems.push(`"${name}" is set twice: by the credential ${path} and by ${variable}; remove one of them`);
     } else {

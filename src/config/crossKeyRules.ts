@@ -17,10 +17,14 @@ function registrationProblems(registration: AppConfig['registration']): string[]
   const { maxPending, maxPendingPerNetwork, maxPendingPerAddress } = registration;
   const problems: string[] = [];
   if (maxPendingPerNetwork >= maxPending) {
-    problems.push(`"registration.maxPendingPerNetwork" (${maxPendingPerNetwork}) must be below "registration.maxPending" (${maxPending}), so one network cannot pause registration for everyone`);
+    problems.push(
+      `"registration.maxPendingPerNetwork" (${maxPendingPerNetwork}) must be below "registration.maxPending" (${maxPending}), so one network cannot pause registration for everyone`,
+    );
   }
   if (maxPendingPerAddress > maxPendingPerNetwork) {
-    problems.push(`"registration.maxPendingPerAddress" (${maxPendingPerAddress}) must not be above "registration.maxPendingPerNetwork" (${maxPendingPerNetwork}): a client's addresses lie in its network`);
+    problems.push(
+      `"registration.maxPendingPerAddress" (${maxPendingPerAddress}) must not be above "registration.maxPendingPerNetwork" (${maxPendingPerNetwork}): a client's addresses lie in its network`,
+    );
   }
   return problems;
 }
@@ -38,10 +42,14 @@ export function crossKeyProblems(
     );
   }
   if (config.homeassistant.discovery && overlaps(config.homeassistant.prefix, config.mqtt.baseTopic)) {
-    problems.push(`"homeassistant.prefix" = "${config.homeassistant.prefix}" must differ from "mqtt.baseTopic" = "${config.mqtt.baseTopic}" (and not contain it)`);
+    problems.push(
+      `"homeassistant.prefix" = "${config.homeassistant.prefix}" must differ from "mqtt.baseTopic" = "${config.mqtt.baseTopic}" (and not contain it)`,
+    );
   }
   if (config.station.mowableOffThreshold > config.station.mowableOnThreshold) {
-    problems.push(`"station.mowableOffThreshold" (${config.station.mowableOffThreshold}) must not be above "station.mowableOnThreshold" (${config.station.mowableOnThreshold})`);
+    problems.push(
+      `"station.mowableOffThreshold" (${config.station.mowableOffThreshold}) must not be above "station.mowableOnThreshold" (${config.station.mowableOnThreshold})`,
+    );
   }
   if (config.mqtt.url !== '' && !/^(mqtts?|wss?):\/\/[^/]/.test(config.mqtt.url)) {
     problems.push(`"mqtt.url" must start with mqtt://, mqtts://, ws:// or wss:// followed by a host`);
@@ -49,7 +57,8 @@ export function crossKeyProblems(
   // Each unit's rules across its own settings (the loader passes the whole configuration, holding their values).
   for (const unit of new Set(options.units ?? [])) {
     const values = unit.settings && (config as Readonly<Record<string, unknown>>)[unit.settings.key];
-    if (unit.settings?.problems && typeof values === 'object' && values !== null) problems.push(...unit.settings.problems(values as Readonly<Record<string, unknown>>));
+    if (unit.settings?.problems && typeof values === 'object' && values !== null)
+      problems.push(...unit.settings.problems(values as Readonly<Record<string, unknown>>));
   }
   if (config.registration?.enabled) problems.push(...registrationProblems(config.registration));
   if (config.http) problems.push(...connectionReserveProblems(config.http));
@@ -58,31 +67,44 @@ export function crossKeyProblems(
   const underBase = (topic: string): boolean => topic === config.mqtt.baseTopic || topic.startsWith(`${config.mqtt.baseTopic}/`);
   for (const station of config.stations) {
     if (underBase(station.topic)) {
-      problems.push(`station "${station.id}" topic "${station.topic}" lies under "mqtt.baseTopic" = "${config.mqtt.baseTopic}", where we publish`);
+      problems.push(
+        `station "${station.id}" topic "${station.topic}" lies under "mqtt.baseTopic" = "${config.mqtt.baseTopic}", where we publish`,
+      );
     }
     for (const unit of unitStationKeys(options.units ?? [])) {
       const slice = unitSliceOf(station, unit.key);
       for (const topic of slice === undefined ? [] : (unit.topics?.(slice) ?? [])) {
-        if (underBase(topic)) problems.push(`station "${station.id}" ${unit.key}.topic "${topic}" lies under "mqtt.baseTopic" = "${config.mqtt.baseTopic}", where only we may publish`);
+        if (underBase(topic))
+          problems.push(
+            `station "${station.id}" ${unit.key}.topic "${topic}" lies under "mqtt.baseTopic" = "${config.mqtt.baseTopic}", where only we may publish`,
+          );
       }
     }
   }
   // Home Assistant would give two owners one entity id.
-  if (config.homeassistant.discovery) problems.push(...discoveryIdProblems(config.homeassistant.prefix, config.mqtt.baseTopic, config.stations));
+  if (config.homeassistant.discovery)
+    problems.push(...discoveryIdProblems(config.homeassistant.prefix, config.mqtt.baseTopic, config.stations));
   return problems;
 }
 
 /** The reserve is part of the cap: a reserve as large as the cap would leave no slot for a client holding one. */
-function connectionReserveProblems({ maxConnections, connectionReserve }: Pick<AppConfig['http'], 'maxConnections' | 'connectionReserve'>): string[] {
+function connectionReserveProblems({
+  maxConnections,
+  connectionReserve,
+}: Pick<AppConfig['http'], 'maxConnections' | 'connectionReserve'>): string[] {
   if (maxConnections === 0 || connectionReserve < maxConnections) return [];
-  return [`"http.connectionReserve" (${connectionReserve}) must be below "http.maxConnections" (${maxConnections}); lower the reserve (e.g. an eighth of the cap) or set it to 0`];
+  return [
+    `"http.connectionReserve" (${connectionReserve}) must be below "http.maxConnections" (${maxConnections}); lower the reserve (e.g. an eighth of the cap) or set it to 0`,
+  ];
 }
 
 /** The shared stores' URLs are secrets: the problems name the setting, never its value. */
 function sharedStoreProblems(config: Partial<Pick<AppConfig, 'store' | 'http'>>): string[] {
   const problems: string[] = [];
   if (config.store?.kind === 'postgres' && !/^postgres(ql)?:\/\/[^/]/.test(config.store.url)) {
-    problems.push('"store.kind" = "postgres" needs "store.url" = postgres://user:password@host:5432/database (best as the systemd credential store.url)');
+    problems.push(
+      '"store.kind" = "postgres" needs "store.url" = postgres://user:password@host:5432/database (best as the systemd credential store.url)',
+    );
   }
   const redis = config.http?.rateLimitStore ?? '';
   if (redis !== '' && !/^rediss?:\/\/[^/]/.test(redis)) problems.push('"http.rateLimitStore" must be empty or a redis:// or rediss:// URL');

@@ -54,7 +54,8 @@ export function unreadableProblem(what: string, path: string, options: { directo
   const mode = options.directory ? constants.R_OK | constants.X_OK : constants.R_OK;
   if (canAccess(absolute, mode)) return undefined;
   const blocking = ancestors(absolute).find((dir) => !canAccess(dir, constants.X_OK));
-  const advice = 'the service runs as a dynamic user: keep config.json and its directories world-readable (0644 and 0755) and secrets in systemd credentials (README.md, "Secrets")';
+  const advice =
+    'the service runs as a dynamic user: keep config.json and its directories world-readable (0644 and 0755) and secrets in systemd credentials (README.md, "Secrets")';
   if (blocking !== undefined) {
     return `${what} "${path}" cannot be read by ${currentUser()}: permission denied on the directory "${blocking}" (${describeMode(blocking)}); ${advice}`;
   }

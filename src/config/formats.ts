@@ -91,7 +91,8 @@ const FORMATS: Record<string, convict.Format> = {
   },
   'broker-users': {
     validate(value: unknown) {
-      if (typeof value === 'string') throw new Error('must be a JSON list of {"username": ..., "password": ...}; the text given is not valid JSON');
+      if (typeof value === 'string')
+        throw new Error('must be a JSON list of {"username": ..., "password": ...}; the text given is not valid JSON');
       validateBrokerUsers(value);
     },
     coerce: coerceJson,

@@ -29,7 +29,10 @@ export function historyOptionsFor(config: Pick<StationSideConfig, 'history'>, st
     counterResetPolicy: config.history.rainCounterReset === 'count' ? 'count' : 'ignore',
     maxRainIncrementMm: config.history.maxRainIncrementMm,
     // A gauge replaced by the model (gapFill.rain "model") has the model's hourly rain too.
-    maxGapMinutes: station.format === MODELLED_FORMAT || gaugeRainReplaced(station) ? Math.max(MODELLED_MAX_GAP_MINUTES, config.history.maxGapMinutes) : config.history.maxGapMinutes,
+    maxGapMinutes:
+      station.format === MODELLED_FORMAT || gaugeRainReplaced(station)
+        ? Math.max(MODELLED_MAX_GAP_MINUTES, config.history.maxGapMinutes)
+        : config.history.maxGapMinutes,
     duplicateWindowMs: 10_000,
     freshnessMs: stationFreshnessMs(config, station),
     fieldFreshnessMs,

@@ -94,7 +94,9 @@ export function loadConfig(sources: ConfigSources = {}): AppConfig {
 
   const properties = config.getProperties();
   if (properties.location.trim() !== '' && properties.stations.some((station) => station.id === LOCATION_STATION_ID)) {
-    throw new ConfigError([`location adds the modelled station "${LOCATION_STATION_ID}", but a station with that id is configured already: remove "location" or rename that station`]);
+    throw new ConfigError([
+      `location adds the modelled station "${LOCATION_STATION_ID}", but a station with that id is configured already: remove "location" or rename that station`,
+    ]);
   }
   const loaded: AppConfig = {
     ...properties,
@@ -112,7 +114,10 @@ export function loadConfig(sources: ConfigSources = {}): AppConfig {
   const frozen = deepFreeze(loaded);
   DEPRECATED_USES.set(frozen, deprecated);
   // The units' secrets too (mowerControl.homeAssistantToken): redactConfig knows only the base schema's by itself.
-  SENSITIVE_KEYS.set(frozen, [...settings].flatMap(([key, spec]) => (spec.sensitive ? [key] : [])));
+  SENSITIVE_KEYS.set(
+    frozen,
+    [...settings].flatMap(([key, spec]) => (spec.sensitive ? [key] : [])),
+  );
   return frozen;
 }
 
@@ -142,37 +147,39 @@ type Settings = ReadonlyMap<string, SettingSpec>;
 
 /** Turns convict's validation output into one readable line per problem. */
 function describeProblems(output: string, valueOf: (key: string) => unknown, settings: Settings): string[] {
-  return output
-    .replace(/: value was .*$/gm, '')
-    // convict's lines are "<key>: <message>" or "configuration param ..."; a message of several lines (the stations') stays whole.
-    .split(/\n(?=[\w.-]+: |configuration param ')/)
-    .filter((line) => line.trim() !== '')
-    .flatMap((line) => {
-      const undeclared = /^configuration param '(.+)' not declared in the schema$/.exec(line);
-      if (undeclared?.[1]) return describeUnknownKey(undeclared[1], safeValue(valueOf, undeclared[1]), settings);
-      const separator = line.indexOf(': ');
-      const key = separator > 0 ? line.slice(0, separator) : '';
-      const spec = settings.get(key);
-      if (!spec) return line;
-      const message = line.slice(separator + 2);
-      // A message that names its own place (the stations': "stations[1] ("shed").topik ...", one a line) is not
-      // preceded by the whole list: the user reads which station and which key, not a wall of JSON.
-      if (message.startsWith(key)) return message.split('\n');
-      const value = safeValue(valueOf, key);
-      // A refused URL (e.g. forecast.openMeteoUrl with user:password@) is shown without its credentials.
-      const shown = spec.sensitive ? '[Sensitive]' : JSON.stringify(typeof value === 'string' && value.includes('://') ? redactUrl(value) : value);
-      const sources = [spec.env, spec.arg ? `--${spec.arg}` : undefined].filter(Boolean).join(' or ');
-      const origin = sources ? ` (set in the config file or via ${sources})` : '';
-      return `"${key}" = ${shown} is invalid: ${message}${origin}`;
-    });
+  return (
+    output
+      .replace(/: value was .*$/gm, '')
+      // convict's lines are "<key>: <message>" or "configuration param ..."; a message of several lines (the stations') stays whole.
+      .split(/\n(?=[\w.-]+: |configuration param ')/)
+      .filter((line) => line.trim() !== '')
+      .flatMap((line) => {
+        const undeclared = /^configuration param '(.+)' not declared in the schema$/.exec(line);
+        if (undeclared?.[1]) return describeUnknownKey(undeclared[1], safeValue(valueOf, undeclared[1]), settings);
+        const separator = line.indexOf(': ');
+        const key = separator > 0 ? line.slice(0, separator) : '';
+        const spec = settings.get(key);
+        if (!spec) return line;
+        const message = line.slice(separator + 2);
+        // A message that names its own place (the stations': "stations[1] ("shed").topik ...", one a line) is not
+        // preceded by the whole list: the user reads which station and which key, not a wall of JSON.
+        if (message.startsWith(key)) return message.split('\n');
+        const value = safeValue(valueOf, key);
+        // A refused URL (e.g. forecast.openMeteoUrl with user:password@) is shown without its credentials.
+        const shown = spec.sensitive
+          ? '[Sensitive]'
+          : JSON.stringify(typeof value === 'string' && value.includes('://') ? redactUrl(value) : value);
+        const sources = [spec.env, spec.arg ? `--${spec.arg}` : undefined].filter(Boolean).join(' or ');
+        const origin = sources ? ` (set in the config file or via ${sources})` : '';
+        return `"${key}" = ${shown} is invalid: ${message}${origin}`;
+      })
+  );
 }
 
 /** The value itself is never shown: a misspelt key ("passwd") may well hold a secret. */
 function describeUnknownKey(key: string, value: unknown, settings: Settings): string {
   const parent = key.includes('.') ? key.slice(0, key.lastIndexOf('.')) : '';
-  const siblings = [...settings.keys()].filter((known) =>
-    parent === '' ? true : known.startsWith(`${parent}.`),
-  );
+  const siblings = [...settings.keys()].filter((known) => (parent === '' ? true : known.startsWith(`${parent}.`)));
   const allowed = siblings.length > 0 ? siblings : [...settings.keys()];
   return `unknown key "${key}" (${kindOf(value)}); allowed keys${parent ? ` under "${parent}"` : ''}: ${allowed.join(', ')}`;
 }
@@ -207,7 +214,10 @@ export function redactConfig(config: AppConfig): Record<string, unknown> {
   const copy = JSON.parse(JSON.stringify(config)) as Record<string, unknown>;
   const mqtt = copy.mqtt as { url?: unknown } | undefined;
   if (mqtt && typeof mqtt.url === 'string') mqtt.url = redactUrl(mqtt.url);
-  const sensitive = new Set([...[...SETTINGS].flatMap(([key, spec]) => (spec.sensitive ? [key] : [])), ...(SENSITIVE_KEYS.get(config) ?? [])]);
+  const sensitive = new Set([
+    ...[...SETTINGS].flatMap(([key, spec]) => (spec.sensitive ? [key] : [])),
+    ...(SENSITIVE_KEYS.get(config) ?? []),
+  ]);
   for (const key of sensitive) {
     const path = key.split('.');
     const leaf = path.pop() as string;

@@ -43,7 +43,7 @@ export const mqttSchema = {
       env: 'MOWABILITY_MQTT_CLIENT_ID',
     },
     ca: {
-      doc: 'PEM file with the CA certificate(s) that signed the external broker\'s certificate (mqtts://, wss://).',
+      doc: "PEM file with the CA certificate(s) that signed the external broker's certificate (mqtts://, wss://).",
       format: String,
       default: '',
       env: 'MOWABILITY_MQTT_CA',
@@ -62,7 +62,7 @@ export const mqttSchema = {
       sensitive: true,
     },
     rejectUnauthorized: {
-      doc: 'Verify the external broker\'s TLS certificate. Turn off only for testing.',
+      doc: "Verify the external broker's TLS certificate. Turn off only for testing.",
       format: 'boolean',
       default: true,
       env: 'MOWABILITY_MQTT_REJECT_UNAUTHORIZED',
@@ -86,7 +86,7 @@ export const mqttSchema = {
       env: 'MOWABILITY_MQTT_BASE_TOPIC',
     },
     uploadRelay: {
-      doc: 'Read readings published to an upload station\'s relay topic mowability-upload/<station> (for relays such as Node-RED). Off: not subscribed. On the embedded broker only clients logged in with a broker.users account may publish there (the relay bypasses the upload PASSKEY); on an external broker restrict it with its ACL.',
+      doc: "Read readings published to an upload station's relay topic mowability-upload/<station> (for relays such as Node-RED). Off: not subscribed. On the embedded broker only clients logged in with a broker.users account may publish there (the relay bypasses the upload PASSKEY); on an external broker restrict it with its ACL.",
       format: 'boolean',
       default: false,
       env: 'MOWABILITY_MQTT_UPLOAD_RELAY',
@@ -152,7 +152,7 @@ export const mqttSchema = {
       env: 'MOWABILITY_HISTORY_FRESHNESS_MINUTES',
     },
     flushIntervalSeconds: {
-      doc: 'History (and the embedded broker\'s retained messages) is written to the database at most this often, in one commit, and only when something changed; a power cut loses at most this much (SIGTERM writes everything).',
+      doc: "History (and the embedded broker's retained messages) is written to the database at most this often, in one commit, and only when something changed; a power cut loses at most this much (SIGTERM writes everything).",
       format: 'positive-int',
       default: 300,
       env: 'MOWABILITY_HISTORY_FLUSH_INTERVAL_SECONDS',

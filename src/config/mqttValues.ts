@@ -10,7 +10,8 @@ export function validateTopicPrefix(value: unknown): void {
   // NUL is forbidden in MQTT topic names (MQTT 5.0, section 1.5.4).
   // eslint-disable-next-line no-control-regex
   if (/[+#\u0000]/.test(value)) throw new Error('must not contain the wildcards + or # (we publish under it)');
-  if (value.startsWith('/') || value.endsWith('/') || value.includes('//')) throw new Error('must not start or end with "/" or contain empty levels');
+  if (value.startsWith('/') || value.endsWith('/') || value.includes('//'))
+    throw new Error('must not start or end with "/" or contain empty levels');
   if (value.startsWith('$')) throw new Error('must not start with "$" (reserved for the broker)');
 }
 
@@ -40,9 +41,11 @@ export function validateBrokerUsers(value: unknown): void {
     const { username, password, ...rest } = user as Record<string, unknown>;
     if (Object.keys(rest).length > 0) throw new Error(`entry ${index} has unknown keys: ${Object.keys(rest).join(', ')}`);
     if (typeof username !== 'string' || username === '') throw new Error(`entry ${index} needs a non-empty username`);
-    if (typeof password !== 'string' || password.length < 8) throw new Error(`user "${username}" needs a password of at least 8 characters`);
+    if (typeof password !== 'string' || password.length < 8)
+      throw new Error(`user "${username}" needs a password of at least 8 characters`);
     if (seen.has(username)) throw new Error(`user "${username}" is listed twice`);
-    if (username === INTERNAL_USERNAME) throw new Error(`user name "${INTERNAL_USERNAME}" is reserved for the daemon's own connection; pick another`);
+    if (username === INTERNAL_USERNAME)
+      throw new Error(`user name "${INTERNAL_USERNAME}" is reserved for the daemon's own connection; pick another`);
     seen.add(username);
   });
 }

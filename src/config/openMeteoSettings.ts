@@ -25,7 +25,7 @@ export const forecastSchema = {
     arg: 'forecast-open-meteo-url',
   },
   intervalMinutes: {
-    doc: 'How often each station\'s forecast is fetched (±10 % jitter). A forecast older than three intervals is marked stale and no longer holds mowable off; MQTT forecasts are held to the same age.',
+    doc: "How often each station's forecast is fetched (±10 % jitter). A forecast older than three intervals is marked stale and no longer holds mowable off; MQTT forecasts are held to the same age.",
     format: 'positive-int',
     default: 60,
     env: 'MOWABILITY_FORECAST_INTERVAL_MINUTES',
@@ -63,4 +63,3 @@ export const forecastSchema = {
 
 /** The settings fragment under `forecast`: one object, listed by every module that asks Open-Meteo (src/config/unitSettings.ts). */
 export const FORECAST_SETTINGS = { key: 'forecast', schema: forecastSchema } as const;
-

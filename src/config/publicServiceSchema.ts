@@ -13,14 +13,14 @@ export const publicServiceSchema = {
       arg: 'registration-enabled',
     },
     claimTokenDays: {
-      doc: 'Days a registration\'s claim token stays valid; after that the registrant must register again.',
+      doc: "Days a registration's claim token stays valid; after that the registrant must register again.",
       format: 'positive-int',
       default: 14,
       env: 'MOWABILITY_REGISTRATION_CLAIM_TOKEN_DAYS',
       arg: 'registration-claim-token-days',
     },
     maxPendingPerAddress: {
-      doc: 'Pending (not yet reviewed) registrations allowed from one client: one IPv4 address, or one IPv6 /64 (a household\'s prefix, as the rate limit counts it); more get 429. Must be below registration.maxPending.',
+      doc: "Pending (not yet reviewed) registrations allowed from one client: one IPv4 address, or one IPv6 /64 (a household's prefix, as the rate limit counts it); more get 429. Must be below registration.maxPending.",
       format: 'positive-int',
       default: 3,
       env: 'MOWABILITY_REGISTRATION_MAX_PENDING_PER_ADDRESS',
@@ -48,7 +48,7 @@ export const publicServiceSchema = {
       arg: 'registration-per-address-per-hour',
     },
     notifyCommand: {
-      doc: 'Program run (without a shell) when a registration arrives, e.g. a script that sends you a message. It gets MOWABILITY_REGISTRATION_ID and MOWABILITY_REGISTRATION_PENDING in its environment, never the registrant\'s data. Empty: none.',
+      doc: "Program run (without a shell) when a registration arrives, e.g. a script that sends you a message. It gets MOWABILITY_REGISTRATION_ID and MOWABILITY_REGISTRATION_PENDING in its environment, never the registrant's data. Empty: none.",
       format: String,
       default: '',
       env: 'MOWABILITY_REGISTRATION_NOTIFY_COMMAND',
@@ -71,7 +71,7 @@ export const publicServiceSchema = {
       arg: 'keys-rotation-grace-days',
     },
     usageFlushSeconds: {
-      doc: 'How often per-key request counts and last use are written to the database (counted in memory in between; written on stop too). On the daemon\'s SQLite file with a station history running they go into the history\'s commits instead, within history.flushIntervalSeconds (no commit of their own).',
+      doc: "How often per-key request counts and last use are written to the database (counted in memory in between; written on stop too). On the daemon's SQLite file with a station history running they go into the history's commits instead, within history.flushIntervalSeconds (no commit of their own).",
       format: 'positive-int',
       default: 300,
       env: 'MOWABILITY_KEYS_USAGE_FLUSH_SECONDS',

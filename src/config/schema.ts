@@ -11,7 +11,15 @@ import { serviceSchema } from './serviceSchema.js';
 import { stationSchema } from './stationSchema.js';
 import { storeSchema } from './storeSchema.js';
 
-export const configSchema = { ...serviceSchema, ...storeSchema, ...publicServiceSchema, ...stationSchema, ...mqttSchema, ...clockSchema, ...containerSchema };
+export const configSchema = {
+  ...serviceSchema,
+  ...storeSchema,
+  ...publicServiceSchema,
+  ...stationSchema,
+  ...mqttSchema,
+  ...clockSchema,
+  ...containerSchema,
+};
 
 export type ConfigSchema = typeof configSchema;
 

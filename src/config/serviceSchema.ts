@@ -25,7 +25,8 @@ function uploadPathFormat(value: unknown): void {
   if (typeof value !== 'string' || !/^\/[A-Za-z0-9._~/-]{0,200}$/.test(value) || value.includes('//')) {
     throw new Error('must be "" or a path such as "/data/report/" (letters, digits, "/", ".", "_", "~", "-")');
   }
-  if (/^\/(v1|health|metrics|openapi)/.test(value)) throw new Error('must not lie under the API\'s own paths (/v1, /health, /metrics, /openapi.json)');
+  if (/^\/(v1|health|metrics|openapi)/.test(value))
+    throw new Error("must not lie under the API's own paths (/v1, /health, /metrics, /openapi.json)");
 }
 /** Who may open the status page and read its JSON endpoints (see docs/api.md, "Status page"). */
 export const STATUS_PAGE_ACCESS = ['open', 'key', 'off'] as const;
@@ -34,7 +35,9 @@ export type StatusPageAccess = (typeof STATUS_PAGE_ACCESS)[number];
 /** 0 (the soil type's default) or a field capacity inside the core's valid range. */
 function fieldCapacityFormat(value: unknown): void {
   if (value === 0 || isValidFieldCapacity(value)) return;
-  throw new Error(`must be 0 (the soil type's default) or a number from ${FIELD_CAPACITY_RANGE_PCT.min} to ${FIELD_CAPACITY_RANGE_PCT.max} (volumetric %)`);
+  throw new Error(
+    `must be 0 (the soil type's default) or a number from ${FIELD_CAPACITY_RANGE_PCT.min} to ${FIELD_CAPACITY_RANGE_PCT.max} (volumetric %)`,
+  );
 }
 
 export const serviceSchema = {
@@ -115,7 +118,7 @@ export const serviceSchema = {
       arg: 'http-max-pipelined-requests',
     },
     healthCacheMs: {
-      doc: 'How long one run of /health\'s checks (database query, data directory, shared servers) answers every health request, in milliseconds; a switch of maintenance mode refreshes at once. 0: every request waits for a run (concurrent ones still share it).',
+      doc: "How long one run of /health's checks (database query, data directory, shared servers) answers every health request, in milliseconds; a switch of maintenance mode refreshes at once. 0: every request waits for a run (concurrent ones still share it).",
       format: 'nat',
       default: 1000,
       env: 'MOWABILITY_HTTP_HEALTH_CACHE_MS',
@@ -130,7 +133,7 @@ export const serviceSchema = {
     },
     healthRateLimit: {
       max: {
-        doc: 'Health requests (/health, /v1/health) per client address (an IPv4 address or an IPv6 /64) and window before HTTP 429; health\'s own limit, counted in memory, apart from http.rateLimit (which exempts health). Loopback (this machine\'s own monitoring) is not limited. 0: no limit.',
+        doc: "Health requests (/health, /v1/health) per client address (an IPv4 address or an IPv6 /64) and window before HTTP 429; health's own limit, counted in memory, apart from http.rateLimit (which exempts health). Loopback (this machine's own monitoring) is not limited. 0: no limit.",
         format: 'nat',
         default: 120,
         env: 'MOWABILITY_HTTP_HEALTH_RATE_LIMIT_MAX',
@@ -205,7 +208,7 @@ export const serviceSchema = {
     },
     rateLimitStoreTimeoutMs: {
       doc:
-        'With http.rateLimitStore: how long a request waits for Redis\'s answer, in milliseconds, before it passes without the shared rate limit (fail open). ' +
+        "With http.rateLimitStore: how long a request waits for Redis's answer, in milliseconds, before it passes without the shared rate limit (fail open). " +
         'A connection on which Redis stays silent four times as long is dropped and reopened with backoff; meanwhile requests pass at once and /health shows checks.rate_limit_store degraded.',
       format: 'positive-int',
       default: 250,
@@ -230,8 +233,8 @@ export const serviceSchema = {
       doc:
         'One log line per HTTP request (method, path without the query, status, time, client address), written to stdout in blocks of about 4 KiB, ' +
         'at most about 1 s after the request (at once on a terminal; what waits is written when the daemon exits): info (written at the shipped log level; ' +
-        'at a home station\'s few requests a minute it costs nothing), debug (only when log.level is debug or trace; for a busy or public service, ' +
-        'where the line is a noticeable share of a request\'s CPU and fills the journal) or off. Errors are logged either way.',
+        "at a home station's few requests a minute it costs nothing), debug (only when log.level is debug or trace; for a busy or public service, " +
+        "where the line is a noticeable share of a request's CPU and fills the journal) or off. Errors are logged either way.",
       format: [...ACCESS_LOG_MODES],
       default: 'info' as AccessLogMode,
       env: 'MOWABILITY_HTTP_ACCESS_LOG',

@@ -17,9 +17,17 @@ export interface SettingAlias {
 }
 
 /** The station side's settings moved from `mqtt.` to `station.` when the station side got its own namespace. */
-export const SETTING_ALIASES: readonly SettingAlias[] = ['recomputeDebounceMs', 'recomputeIntervalSeconds', 'mowableOnThreshold', 'mowableOffThreshold', 'mowableOnDelayMinutes'].map(
-  (name) => ({ from: `mqtt.${name}`, to: `station.${name}`, fromEnv: `MOWABILITY_MQTT_${name.replace(/[A-Z]/g, (letter) => `_${letter}`).toUpperCase()}` }),
-);
+export const SETTING_ALIASES: readonly SettingAlias[] = [
+  'recomputeDebounceMs',
+  'recomputeIntervalSeconds',
+  'mowableOnThreshold',
+  'mowableOffThreshold',
+  'mowableOnDelayMinutes',
+].map((name) => ({
+  from: `mqtt.${name}`,
+  to: `station.${name}`,
+  fromEnv: `MOWABILITY_MQTT_${name.replace(/[A-Z]/g, (letter) => `_${letter}`).toUpperCase()}`,
+}));
 
 /** One old name found in a source: the line the daemon logs. */
 export interface DeprecatedSettingUse {
@@ -72,7 +80,7 @@ export function renameAliasedKeys(content: unknown, uses: DeprecatedSettingUse[]
     const group = copy[fromGroup];
     if (!isObject(group) || !(fromLeaf in group)) continue;
     if (copy[toGroup] !== undefined && !isObject(copy[toGroup])) continue; // the shape check names it
-    const target = isObject(copy[toGroup]) ? { ...(copy[toGroup]) } : {};
+    const target = isObject(copy[toGroup]) ? { ...copy[toGroup] } : {};
     if (toLeaf in target) {
       problems.push(`both "${alias.from}" (the old name) and "${alias.to}" are set in the configuration file: remove "${alias.from}"`);
       continue;

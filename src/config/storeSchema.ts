@@ -18,7 +18,7 @@ export const storeSchema = {
       arg: 'store-kind',
     },
     url: {
-      doc: 'PostgreSQL connection URL for store.kind postgres (postgres://user:password@host:5432/database); best given in the service\'s root-only environment file (docs/deployment.md), which the admin command passes on too.',
+      doc: "PostgreSQL connection URL for store.kind postgres (postgres://user:password@host:5432/database); best given in the service's root-only environment file (docs/deployment.md), which the admin command passes on too.",
       format: String,
       default: '',
       env: 'MOWABILITY_STORE_URL',
@@ -34,7 +34,7 @@ export const storeSchema = {
     },
     queryTimeoutMs: {
       doc:
-        'With postgres: longest time one statement may take, in milliseconds (PostgreSQL\'s statement_timeout, and on the client side the same plus 500 ms for a server that does not answer at all). ' +
+        "With postgres: longest time one statement may take, in milliseconds (PostgreSQL's statement_timeout, and on the client side the same plus 500 ms for a server that does not answer at all). " +
         'A stalled server then costs a request this long, and it answers 503 with Retry-After (registration, claim, keys.quotaMode exact) instead of hanging. Migrations at start-up are not limited.',
       format: 'positive-int',
       default: 2000,

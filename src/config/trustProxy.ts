@@ -77,7 +77,9 @@ export function parseTrustProxy(value: unknown): TrustProxy {
   if (entries.length === 0) return { kind: 'none' };
   const bad = entries.filter((entry) => !isAddressOrRange(entry));
   if (bad.length > 0) {
-    throw new Error(`${bad.map((entry) => JSON.stringify(entry)).join(', ')} is not an IP address, CIDR range or one of ${Object.keys(TRUST_PROXY_RANGES).join(', ')}; ${FIX}`);
+    throw new Error(
+      `${bad.map((entry) => JSON.stringify(entry)).join(', ')} is not an IP address, CIDR range or one of ${Object.keys(TRUST_PROXY_RANGES).join(', ')}; ${FIX}`,
+    );
   }
   return { kind: 'list', entries };
 }

@@ -33,7 +33,8 @@ export function schemaWithUnits(units: readonly UnitConfigSpec[]): Record<string
     // Modules that share a fragment (the forecast's Open-Meteo connection) list the same object.
     if (shared.has(unit.settings.schema) && schema[unit.settings.key] === unit.settings.schema) continue;
     shared.add(unit.settings.schema);
-    if (Object.hasOwn(schema, unit.settings.key)) throw new Error(`station unit settings "${unit.settings.key}" collide with a setting of that name`);
+    if (Object.hasOwn(schema, unit.settings.key))
+      throw new Error(`station unit settings "${unit.settings.key}" collide with a setting of that name`);
     schema[unit.settings.key] = unit.settings.schema;
   }
   const keys = unitStationKeys(units);

@@ -34,7 +34,8 @@ import { MFI_VERSION } from './version.js';
 import { CHECK_NAMES, MOWER_CLASSES, SOIL_TYPES, TURF_TYPES } from './vocabulary.js';
 
 export const DEFAULT_LAWN: LawnProfile = { soilType: 'loam', mowerClass: 'walk', turfType: 'cool_season' };
-export const MINIMAL_DATA_REASON = 'Eingeschränkte Datenbasis – nur Lufttemperatur und Niederschlagsrate vorhanden; Boden, Wind und Taubildung nicht bewertet.';
+export const MINIMAL_DATA_REASON =
+  'Eingeschränkte Datenbasis – nur Lufttemperatur und Niederschlagsrate vorhanden; Boden, Wind und Taubildung nicht bewertet.';
 const INTERNAL_ERROR_REASON = `Internal calculation error; the check was left out of the index, which is therefore capped at ${FAILED_CHECK_CAP} (WARNING at best).`;
 
 /** `value` when it is one of `known`, else `fallback`. */
@@ -51,7 +52,9 @@ function resolveLawn(lawn: unknown): LawnProfile {
   const turfType = oneOf(TURF_TYPES, candidate.turfType, DEFAULT_LAWN.turfType);
   // An out-of-range field capacity is ignored (the soil type's default applies), like any invalid lawn value.
   const fieldCapacity = candidate.fieldCapacityPercent;
-  return isValidFieldCapacity(fieldCapacity) ? { soilType, mowerClass, turfType, fieldCapacityPercent: fieldCapacity } : { soilType, mowerClass, turfType };
+  return isValidFieldCapacity(fieldCapacity)
+    ? { soilType, mowerClass, turfType, fieldCapacityPercent: fieldCapacity }
+    : { soilType, mowerClass, turfType };
 }
 
 /** The required fields as a mask, and each built-in check's (an injected registry's are computed per call). */
@@ -94,7 +97,16 @@ function resolveContext(context: unknown): ResolvedContext {
 }
 
 function skippedCheck(reason: string): CheckResult {
-  return { executed: false, skipped_reason: reason, status: null, score: null, data_confidence: null, reasons: [], skipped_parts: {}, meta: {} };
+  return {
+    executed: false,
+    skipped_reason: reason,
+    status: null,
+    score: null,
+    data_confidence: null,
+    reasons: [],
+    skipped_parts: {},
+    meta: {},
+  };
 }
 
 function executedCheck(evaluation: CheckEvaluation): CheckResult {
@@ -153,7 +165,13 @@ export function calculateWith(registry: readonly CheckDefinition[], input: RawIn
   };
   const noWetnessEvidence = lacksWetnessEvidenceIn(parsed.mask);
 
-  const { checks, scored, skippedChecks, partialChecks, errors } = runChecks(registry, checkContext, parsed.mask, dataQuality, noWetnessEvidence);
+  const { checks, scored, skippedChecks, partialChecks, errors } = runChecks(
+    registry,
+    checkContext,
+    parsed.mask,
+    dataQuality,
+    noWetnessEvidence,
+  );
 
   const combined = combine(scored, dataQuality, errors.length > 0, noWetnessEvidence ? NO_WETNESS_EVIDENCE_CAP : 100);
   const combination = withOvergrowthRelief(combined, checkContext.extensions ?? {}, parsed.values.precipitation_rate, scored, checks.rain);
@@ -197,13 +215,20 @@ interface CheckRun {
 }
 
 /** Runs every check whose required fields are there; a check that throws is skipped with an internal-error reason. */
-function runChecks(registry: readonly CheckDefinition[], checkContext: CheckContext, valid: FieldMask, dataQuality: DataQuality, noWetnessEvidence: boolean): CheckRun {
+function runChecks(
+  registry: readonly CheckDefinition[],
+  checkContext: CheckContext,
+  valid: FieldMask,
+  dataQuality: DataQuality,
+  noWetnessEvidence: boolean,
+): CheckRun {
   const scored: ScoredCheck[] = [];
   const skippedChecks: SkippedCheckEntry[] = [];
   const partialChecks: PartialCheckEntry[] = [];
   const errors: string[] = [];
   const results: CheckResult[] = [];
-  const requiredMasks = registry === CHECK_REGISTRY ? BUILT_IN_REQUIRED_MASKS : registry.map((definition) => fieldMask(definition.requiredFields));
+  const requiredMasks =
+    registry === CHECK_REGISTRY ? BUILT_IN_REQUIRED_MASKS : registry.map((definition) => fieldMask(definition.requiredFields));
   for (let i = 0; i < registry.length; i++) {
     const definition = registry[i] as CheckDefinition;
     if (anyMissing(requiredMasks[i] as FieldMask, valid)) {
@@ -233,7 +258,8 @@ function runChecks(registry: readonly CheckDefinition[], checkContext: CheckCont
 
 /** The built-in registry's check names in its order, which the result's `checks` object keeps. */
 const BUILT_IN_ORDER = ['temperature', 'soiltemp', 'rain', 'wind', 'humidity'] as const;
-const BUILT_IN_IN_ORDER = CHECK_REGISTRY.length === BUILT_IN_ORDER.length && CHECK_REGISTRY.every((definition, i) => definition.name === BUILT_IN_ORDER[i]);
+const BUILT_IN_IN_ORDER =
+  CHECK_REGISTRY.length === BUILT_IN_ORDER.length && CHECK_REGISTRY.every((definition, i) => definition.name === BUILT_IN_ORDER[i]);
 
 /**
  * The results by check name, in the registry's order. For the built-in registry one literal (five
@@ -252,9 +278,19 @@ function checksByName(registry: readonly CheckDefinition[], results: readonly Ch
 
 /** An overdue lawn after a long wet spell: BLOCK becomes WARNING with K-State's advice (lawn memory extension). */
 function withOvergrowthRelief(
-  combination: Combination, extensions: ExtensionInput, precipitationRate: number | undefined, scored: readonly ScoredCheck[], rain: CheckResult | undefined,
+  combination: Combination,
+  extensions: ExtensionInput,
+  precipitationRate: number | undefined,
+  scored: readonly ScoredCheck[],
+  rain: CheckResult | undefined,
 ): Combination {
-  const lifted = overgrowthRelief({ extensions, precipitationRate, indexScore: combination.indexScore, status: combination.mainStatus, scores: scored });
+  const lifted = overgrowthRelief({
+    extensions,
+    precipitationRate,
+    indexScore: combination.indexScore,
+    status: combination.mainStatus,
+    scores: scored,
+  });
   if (lifted === null) return combination;
   rain?.reasons.push(OVERGROWTH_REASON);
   return { ...combination, indexScore: lifted, mainStatus: statusForScore(lifted) };

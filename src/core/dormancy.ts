@@ -35,9 +35,11 @@ export interface Dormancy {
 
 /** Frost in the last 3 hours or 3 days (the current reading belongs to both windows). */
 function recentFrost(values: CalculationInput, tempC: number): boolean {
-  return tempC <= 0
-    || (values.min_temp_3h !== undefined && values.min_temp_3h <= 0)
-    || (values.min_temp_3d !== undefined && values.min_temp_3d <= 0);
+  return (
+    tempC <= 0 ||
+    (values.min_temp_3h !== undefined && values.min_temp_3h <= 0) ||
+    (values.min_temp_3d !== undefined && values.min_temp_3d <= 0)
+  );
 }
 
 /**

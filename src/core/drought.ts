@@ -43,9 +43,18 @@ export function isDrySpell(values: CalculationInput, season: Season, estimate?: 
 }
 
 /** The cap a dry spell puts on the temperature check (null when there is none). */
-export function droughtCap(values: CalculationInput, season: Season, tempC: number, heatFromC = HEAT_STRESS_FROM_C, estimate?: SoilEstimate): DroughtCap | null {
+export function droughtCap(
+  values: CalculationInput,
+  season: Season,
+  tempC: number,
+  heatFromC = HEAT_STRESS_FROM_C,
+  estimate?: SoilEstimate,
+): DroughtCap | null {
   if (!isDrySpell(values, season, estimate)) return null;
-  const evidence = estimate === undefined ? `${formatNumberDe(rain14dMm(values) ?? 0)} mm Regen in 14 Tagen` : `geschätzte Bodenfeuchte ${formatNumberDe(estimate.pct)} % nach Wasserbilanz`;
+  const evidence =
+    estimate === undefined
+      ? `${formatNumberDe(rain14dMm(values) ?? 0)} mm Regen in 14 Tagen`
+      : `geschätzte Bodenfeuchte ${formatNumberDe(estimate.pct)} % nach Wasserbilanz`;
   if (tempC >= heatFromC) {
     return {
       cap: DRY_SPELL_HEAT_CAP,

@@ -82,7 +82,6 @@ export function dryingMinutesAt(waterMm: number, rateMmH: number): number {
   return (Math.max(0, waterMm) / rateMmH) * 60;
 }
 
-
 /**
  * Minutes until the blades are dry → surface-wetness score; negative minutes: dry since that long.
  * 70 (OK) when the film has just gone, 100 one to two hours later (thatch and lower canopy); BLOCK
@@ -91,5 +90,11 @@ export function dryingMinutesAt(waterMm: number, rateMmH: number): number {
  * estimate are rated alike.
  */
 export const BLADE_DRYING_CURVE: Curve = [
-  [-120, 100], [-60, 90], [0, 70], [20, 55], [60, 40], [120, 20], [240, 15],
+  [-120, 100],
+  [-60, 90],
+  [0, 70],
+  [20, 55],
+  [60, 40],
+  [120, 20],
+  [240, 15],
 ];

@@ -22,12 +22,30 @@ export const HOUR_MS = 60 * MINUTE_MS;
 export const FORECAST_HORIZON_HOURS = 48;
 
 /** Current fields a forecast can supply, in the API's units (src/core/fields.ts) (°C, %, km/h, W/m², %). */
-export const FORECAST_FIELDS = ['temperature', 'humidity', 'dew_point', 'wind_speed', 'wind_gusts', 'solar', 'soil_temperature', 'soil_moisture'] as const;
+export const FORECAST_FIELDS = [
+  'temperature',
+  'humidity',
+  'dew_point',
+  'wind_speed',
+  'wind_gusts',
+  'solar',
+  'soil_temperature',
+  'soil_moisture',
+] as const;
 export type ForecastField = (typeof FORECAST_FIELDS)[number];
 
 /** The rain and temperature windows of the input fields with their lengths (the same the station history supplies). */
-const RAIN_WINDOWS = [['rain_1h', 60], ['rain_12h', 720], ['rain_24h', 1440], ['rain_14d', 20_160]] as const;
-const TEMPERATURE_WINDOWS = [['min_temp_3h', 180], ['min_temp_3d', 4320], ['min_temp_14d', 20_160]] as const;
+const RAIN_WINDOWS = [
+  ['rain_1h', 60],
+  ['rain_12h', 720],
+  ['rain_24h', 1440],
+  ['rain_14d', 20_160],
+] as const;
+const TEMPERATURE_WINDOWS = [
+  ['min_temp_3h', 180],
+  ['min_temp_3d', 4320],
+  ['min_temp_14d', 20_160],
+] as const;
 const MAX_MINUTES_SINCE = 99_999;
 const MAX_MINUTES_SINCE_IRRIGATION = IRRIGATION_FIELD_SPECS[0].max;
 
@@ -161,7 +179,9 @@ function slots(request: ProjectionRequest): Array<{ hour: ForecastHour; span: Ra
 /** Projects the input for every forecast hour within the horizon (at most 48). */
 export function projectForecast(request: ProjectionRequest): ProjectedHour[] {
   const { nowMs, current } = request;
-  const observed = Array.isArray(request.observed) ? new ObservedSeries(request.observed as readonly ObservedMinute[], nowMs) : request.observed as ObservedHistory;
+  const observed = Array.isArray(request.observed)
+    ? new ObservedSeries(request.observed as readonly ObservedMinute[], nowMs)
+    : (request.observed as ObservedHistory);
   const planned = slots(request);
   // Only slots with rain add to a rain window (the others add exactly 0), in the same order as before.
   const rainy = planned.flatMap((slot, index) => (slot.span.mm > 0 ? [{ span: slot.span, index }] : []));
@@ -179,12 +199,19 @@ export function projectForecast(request: ProjectionRequest): ProjectedHour[] {
     }
     const slotRateMmH = span.mm / ((span.toMs - span.fromMs) / HOUR_MS);
     const observedRate = first ? current.precipitation_rate : undefined;
-    put(input, source, 'precipitation_rate', Math.max(slotRateMmH, observedRate ?? 0), observedRate === undefined ? 'forecast' : 'combined');
+    put(
+      input,
+      source,
+      'precipitation_rate',
+      Math.max(slotRateMmH, observedRate ?? 0),
+      observedRate === undefined ? 'forecast' : 'combined',
+    );
 
     for (const [field, minutes] of RAIN_WINDOWS) {
       const fromMs = endMs - minutes * MINUTE_MS;
       if (fromMs >= nowMs) put(input, source, field, forecastRain(rainy, index, fromMs, endMs), 'forecast');
-      else if (current[field] !== undefined) put(input, source, field, observed.rainSince(fromMs) + forecastRain(rainy, index, fromMs, endMs), 'combined');
+      else if (current[field] !== undefined)
+        put(input, source, field, observed.rainSince(fromMs) + forecastRain(rainy, index, fromMs, endMs), 'combined');
     }
     for (const [field, minutes] of TEMPERATURE_WINDOWS) {
       const fromMs = endMs - minutes * MINUTE_MS;
@@ -201,9 +228,19 @@ export function projectForecast(request: ProjectionRequest): ProjectedHour[] {
     const sinceRain = minutesSinceRain(lastRain, current.minutes_since_rain, nowMs, endMs);
     if (sinceRain !== undefined) put(input, source, 'minutes_since_rain', sinceRain.minutes, sinceRain.source);
     if (current.minutes_since_irrigation !== undefined) {
-      input.minutes_since_irrigation = Math.min(MAX_MINUTES_SINCE_IRRIGATION, current.minutes_since_irrigation + Math.floor((endMs - nowMs) / MINUTE_MS));
+      input.minutes_since_irrigation = Math.min(
+        MAX_MINUTES_SINCE_IRRIGATION,
+        current.minutes_since_irrigation + Math.floor((endMs - nowMs) / MINUTE_MS),
+      );
     }
-    return { startMs: span.fromMs, endMs, input, inputSource: source, expectedRainMm: round(span.mm), rainExpected: isRainExpected(span.mm) };
+    return {
+      startMs: span.fromMs,
+      endMs,
+      input,
+      inputSource: source,
+      expectedRainMm: round(span.mm),
+      rainExpected: isRainExpected(span.mm),
+    };
   });
   // The blades dry hour by hour at the forecast's weather, by the one drying model (./forecastDrying.ts);
   // the inputs were made just above, so the minutes are added to them (last, as a copy would add them).
@@ -226,7 +263,12 @@ function forecastRain(rainy: ReadonlyArray<{ span: RainSpan; index: number }>, i
  * The lowest forecast temperature of the slots up to `index` ending after `fromMs`, starting from
  * `lowest` (Math.min over them, as one call would give it); undefined when no slot has one.
  */
-function forecastMinTemp(planned: ReadonlyArray<{ hour: ForecastHour }>, index: number, fromMs: number, lowest: number): number | undefined {
+function forecastMinTemp(
+  planned: ReadonlyArray<{ hour: ForecastHour }>,
+  index: number,
+  fromMs: number,
+  lowest: number,
+): number | undefined {
   let found = false;
   let min = lowest;
   for (let i = 0; i <= index; i++) {
@@ -243,7 +285,12 @@ function forecastMinTemp(planned: ReadonlyArray<{ hour: ForecastHour }>, index: 
  * Minutes since rain at `atMs`: since the end of the last slot with rain expected, else the station's
  * current count plus the time elapsed (observed rain keeps counting); unknown when the station supplies none.
  */
-function minutesSinceRain(lastRain: RainSpan | undefined, currentMinutes: number | undefined, nowMs: number, atMs: number): { minutes: number; source: InputSource } | undefined {
+function minutesSinceRain(
+  lastRain: RainSpan | undefined,
+  currentMinutes: number | undefined,
+  nowMs: number,
+  atMs: number,
+): { minutes: number; source: InputSource } | undefined {
   if (lastRain) return { minutes: Math.floor((atMs - lastRain.toMs) / MINUTE_MS), source: 'forecast' };
   if (currentMinutes === undefined) return undefined;
   return { minutes: Math.min(MAX_MINUTES_SINCE, currentMinutes + Math.floor((atMs - nowMs) / MINUTE_MS)), source: 'combined' };

@@ -18,7 +18,16 @@
  * and NIGHT_DAYS UTC days per location.
  */
 import { localDateTime } from './season.js';
-import { fromZone, localQuietCause, nightCauseIn, nightSpans, type Location, type NightSpan, type QuietCause, type QuietHoursSettings } from './lawn/quietHours.js';
+import {
+  fromZone,
+  localQuietCause,
+  nightCauseIn,
+  nightSpans,
+  type Location,
+  type NightSpan,
+  type QuietCause,
+  type QuietHoursSettings,
+} from './lawn/quietHours.js';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;

@@ -62,8 +62,11 @@ export class HourIndexMemo {
     const kept = this.#hours.get(hour.endMs);
     if (kept === undefined) return undefined;
     const index = kept.hour;
-    if (index.startMs !== hour.startMs || index.expectedRainMm !== hour.expectedRainMm || index.rainExpected !== hour.rainExpected) return undefined;
-    return sameValues(index.input, kept.inputKeys, hour.input) && sameValues(index.inputSource, kept.sourceKeys, hour.inputSource) ? index : undefined;
+    if (index.startMs !== hour.startMs || index.expectedRainMm !== hour.expectedRainMm || index.rainExpected !== hour.rainExpected)
+      return undefined;
+    return sameValues(index.input, kept.inputKeys, hour.input) && sameValues(index.inputSource, kept.sourceKeys, hour.inputSource)
+      ? index
+      : undefined;
   }
 
   /** Starts a call: forgets everything when the context's settings changed. */
@@ -76,10 +79,15 @@ export class HourIndexMemo {
   /** Ends a call: keeps exactly this call's hours (with their keys, listed once per hour). */
   keep(hours: readonly HourIndex[]): void {
     const previous = this.#hours;
-    this.#hours = new Map(hours.map((hour) => {
-      const kept = previous.get(hour.endMs);
-      return [hour.endMs, kept?.hour === hour ? kept : { hour, inputKeys: Object.keys(hour.input), sourceKeys: Object.keys(hour.inputSource) }];
-    }));
+    this.#hours = new Map(
+      hours.map((hour) => {
+        const kept = previous.get(hour.endMs);
+        return [
+          hour.endMs,
+          kept?.hour === hour ? kept : { hour, inputKeys: Object.keys(hour.input), sourceKeys: Object.keys(hour.inputSource) },
+        ];
+      }),
+    );
   }
 }
 
@@ -91,7 +99,13 @@ interface KeptHour {
 
 /** Everything of a context besides nowMs that calculate() reads, as primitives. */
 function contextSettings(context: CalculationContext): unknown[] {
-  return [context.timeZone, context.hemisphere, context.forcedSeason, JSON.stringify(context.lawn), JSON.stringify(context.estimatedFields)];
+  return [
+    context.timeZone,
+    context.hemisphere,
+    context.forcedSeason,
+    JSON.stringify(context.lawn),
+    JSON.stringify(context.estimatedFields),
+  ];
 }
 
 /** `next` has the kept object's own keys (`keys`) in the same order with the same values (Object.is: -0 and NaN as they are). */
@@ -169,7 +183,11 @@ export interface WindowRules {
 export const WINDOW_STEP_MINUTES = 5;
 
 /** The parts of an OK run outside quiet hours and outside the rain lead (and the rain) of wet hours. */
-function allowedParts(run: ForecastWindow, blockedSpans: ReadonlyArray<readonly [number, number]>, allowedAt: (ms: number) => boolean): ForecastWindow[] {
+function allowedParts(
+  run: ForecastWindow,
+  blockedSpans: ReadonlyArray<readonly [number, number]>,
+  allowedAt: (ms: number) => boolean,
+): ForecastWindow[] {
   const parts: ForecastWindow[] = [];
   let open: ForecastWindow | undefined;
   for (let t = run.startMs; t < run.endMs; t += WINDOW_STEP_MINUTES * MINUTE_MS) {
@@ -203,7 +221,12 @@ function askedUntil(allowedUntil: NonNullable<WindowRules['allowedUntil']>): (ms
   };
 }
 
-export function summarizeForecast(hours: readonly HourIndex[], nowMs: number, minJobMinutes: number, rules: WindowRules = {}): ForecastSummary {
+export function summarizeForecast(
+  hours: readonly HourIndex[],
+  nowMs: number,
+  minJobMinutes: number,
+  rules: WindowRules = {},
+): ForecastSummary {
   const leadMs = Math.max(0, rules.rainLeadMinutes ?? 0) * MINUTE_MS;
   const blockedSpans = hours.filter((hour) => hour.rainExpected).map((hour) => [hour.startMs - leadMs, hour.endMs] as const);
   const allowedAt = rules.allowedUntil ? askedUntil(rules.allowedUntil) : (rules.allowedAt ?? (() => true));

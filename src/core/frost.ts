@@ -32,16 +32,28 @@ export function frostCaps(tempC: number, minTemp3hC: number | undefined, minTemp
   // The numbers are formatted only where a reason is written (no closures per call).
   const caps: FrostCap[] = [];
   if (tempC <= 0) {
-    caps.push({ cap: FROZEN_CAP, reason: `Lufttemperatur ${formatNumberDe(tempC)} °C – ${emphasis('Rasen gefroren')}: gefrorene Halme brechen – Tritt- und Fahrschäden.` });
+    caps.push({
+      cap: FROZEN_CAP,
+      reason: `Lufttemperatur ${formatNumberDe(tempC)} °C – ${emphasis('Rasen gefroren')}: gefrorene Halme brechen – Tritt- und Fahrschäden.`,
+    });
   }
   if (minTemp3hC !== undefined) {
     if (minTemp3hC <= 0 && tempC < 5) {
-      caps.push({ cap: FROST_3H_COLD_CAP, reason: `${emphasis('Frost in den letzten 3 Stunden')} (min. ${formatNumberDe(minTemp3hC)} °C): gefrorene Halme brechen – Tritt- und Fahrschäden.` });
+      caps.push({
+        cap: FROST_3H_COLD_CAP,
+        reason: `${emphasis('Frost in den letzten 3 Stunden')} (min. ${formatNumberDe(minTemp3hC)} °C): gefrorene Halme brechen – Tritt- und Fahrschäden.`,
+      });
     } else if (minTemp3hC <= 0) {
-      caps.push({ cap: FROST_3H_THAWED_CAP, reason: `Frost in den letzten 3 Stunden (min. ${formatNumberDe(minTemp3hC)} °C) ist aufgetaut – Halme noch geschwächt und nass.` });
+      caps.push({
+        cap: FROST_3H_THAWED_CAP,
+        reason: `Frost in den letzten 3 Stunden (min. ${formatNumberDe(minTemp3hC)} °C) ist aufgetaut – Halme noch geschwächt und nass.`,
+      });
     } else if (minTemp3hC <= GROUND_FROST_AIR_C && tempC < GROUND_FROST_AIR_MAX_C && !groundFrostNow(tempC, minTemp3hC, solarWm2)) {
       // Only while the frost-now cap below does not apply: one fact, one reason.
-      caps.push({ cap: GROUND_FROST_CAP, reason: `${emphasis('Bodenfrost möglich')} (Luft ${formatNumberDe(tempC)} °C) – Rasen erst nach dem Auftauen mähen.` });
+      caps.push({
+        cap: GROUND_FROST_CAP,
+        reason: `${emphasis('Bodenfrost möglich')} (Luft ${formatNumberDe(tempC)} °C) – Rasen erst nach dem Auftauen mähen.`,
+      });
     }
   }
   if (tempC > 0 && groundFrostNow(tempC, minTemp3hC, solarWm2)) {
@@ -52,7 +64,10 @@ export function frostCaps(tempC: number, minTemp3hC: number | undefined, minTemp
     });
   }
   if (minTemp3dC !== undefined && minTemp3dC <= 0) {
-    caps.push({ cap: FROST_3D_CAP, reason: `Frost in den letzten 3 Tagen (min. ${formatNumberDe(minTemp3dC)} °C) – Grasnarbe kann geschwächt sein.` });
+    caps.push({
+      cap: FROST_3D_CAP,
+      reason: `Frost in den letzten 3 Tagen (min. ${formatNumberDe(minTemp3dC)} °C) – Grasnarbe kann geschwächt sein.`,
+    });
   }
   return caps;
 }

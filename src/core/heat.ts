@@ -16,15 +16,25 @@ export const HEAT_STRESS_CAP = 30;
  * soil sensor is rated in ./drought.ts.
  */
 export function heatStressCap(
-  values: CalculationInput, fieldCapacity: number, tempC: number, heatFromC = HEAT_STRESS_FROM_C, hotSoilFromC = HOT_SOIL_FROM_C,
+  values: CalculationInput,
+  fieldCapacity: number,
+  tempC: number,
+  heatFromC = HEAT_STRESS_FROM_C,
+  hotSoilFromC = HOT_SOIL_FROM_C,
 ): { cap: number; reason: string } | null {
   if (tempC < heatFromC) return null;
   const t = (): string => formatNumberDe(tempC);
   if (values.soil_moisture !== undefined && droughtScore(values.soil_moisture, fieldCapacity) < 100) {
-    return { cap: HEAT_STRESS_CAP, reason: `${emphasis(`Hitze ${t()} °C bei trockenem Boden`)} (Bodenfeuchte ${formatNumberDe(values.soil_moisture)} %) – nicht mähen, Trockenstress.` };
+    return {
+      cap: HEAT_STRESS_CAP,
+      reason: `${emphasis(`Hitze ${t()} °C bei trockenem Boden`)} (Bodenfeuchte ${formatNumberDe(values.soil_moisture)} %) – nicht mähen, Trockenstress.`,
+    };
   }
   if (values.soil_temperature !== undefined && values.soil_temperature >= hotSoilFromC) {
-    return { cap: HEAT_STRESS_CAP, reason: `${emphasis(`Hitze ${t()} °C, Boden ${formatNumberDe(values.soil_temperature)} °C`)} – Sprosswachstum ruht, nicht mähen.` };
+    return {
+      cap: HEAT_STRESS_CAP,
+      reason: `${emphasis(`Hitze ${t()} °C, Boden ${formatNumberDe(values.soil_temperature)} °C`)} – Sprosswachstum ruht, nicht mähen.`,
+    };
   }
   return null;
 }

@@ -7,7 +7,16 @@ export { MFI_VERSION } from './version.js';
 export { SEASONS } from './vocabulary.js';
 export { isSeason, seasonFor, formatCalculatedAt, formatLocalDateTime, localDateTime } from './season.js';
 export type { LocalDateTime } from './season.js';
-export { CHECK_NAMES, DATA_QUALITIES, HEMISPHERES, MOWER_CLASSES, SOIL_TYPES, STATE_DATA_QUALITIES, STATUSES, TURF_TYPES } from './vocabulary.js';
+export {
+  CHECK_NAMES,
+  DATA_QUALITIES,
+  HEMISPHERES,
+  MOWER_CLASSES,
+  SOIL_TYPES,
+  STATE_DATA_QUALITIES,
+  STATUSES,
+  TURF_TYPES,
+} from './vocabulary.js';
 export { statusForScore } from './status.js';
 export { parseFieldValue, parseInput } from './parse.js';
 export { htmlReason, plainReason, reasonSegments, renderHtmlReason, renderPlainReason, renderSpecReason } from './reasonText.js';

@@ -12,8 +12,9 @@ export const OVERGROWTH_MOW_NEED = 80;
 export const WET_SPELL_HOURS = 48;
 /** The index an overdue lawn after a wet spell gets at least: the bottom of WARNING. */
 export const OVERGROWTH_FLOOR = 40;
-export const OVERGROWTH_REASON = '<b>Rasen überfällig nach langer Nässe</b> – leicht feuchtes Gras schneiden ist besser, '
-  + 'als es weit über die Ein-Drittel-Regel wachsen zu lassen (K-State): hoch schneiden, scharfes Messer, Schnittgut entfernen.';
+export const OVERGROWTH_REASON =
+  '<b>Rasen überfällig nach langer Nässe</b> – leicht feuchtes Gras schneiden ist besser, ' +
+  'als es weit über die Ein-Drittel-Regel wachsen zu lassen (K-State): hoch schneiden, scharfes Messer, Schnittgut entfernen.';
 
 /** Checks whose BLOCK only says "wet", which the relief may lift; any other BLOCK (frost, heat, wind) stands. */
 const WET_CHECKS: readonly CheckName[] = ['rain', 'humidity'];

@@ -70,7 +70,25 @@ function fieldIndex(key: string): number {
 
 /** One undefined per field, as a literal (a packed array of FIELD_SPECS.length, filled in place). */
 function noFields(): (number | undefined)[] {
-  return [undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined];
+  return [
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+  ];
 }
 
 /**
@@ -102,7 +120,8 @@ function parseFields(raw: unknown): (number | undefined)[] {
     const fast = parseOwnEnumerable(raw);
     if (fast !== undefined) return fast;
     const parsed: (number | undefined)[] = [];
-    for (const spec of FIELD_SPECS) parsed.push(parseSpecValue(spec, Object.hasOwn(raw, spec.name) ? (raw as Record<string, unknown>)[spec.name] : undefined));
+    for (const spec of FIELD_SPECS)
+      parsed.push(parseSpecValue(spec, Object.hasOwn(raw, spec.name) ? (raw as Record<string, unknown>)[spec.name] : undefined));
     return parsed;
   } catch {
     // A hostile getter or proxy: read field by field, so only the fields that throw count as invalid.
@@ -190,9 +209,23 @@ export type DenseInput = { [K in FieldName]: number | undefined };
 export function parseDenseInput(raw: unknown): ParsedInput & { values: DenseInput; mask: FieldMask } {
   const p = parseFields(raw);
   const values: DenseInput = {
-    temperature: p[0], precipitation_rate: p[1], humidity: p[2], wind_speed: p[3], wind_gusts: p[4], dew_point: p[5],
-    solar: p[6], soil_temperature: p[7], soil_moisture: p[8], rain_1h: p[9], rain_12h: p[10], rain_24h: p[11],
-    rain_14d: p[12], minutes_since_rain: p[13], min_temp_3h: p[14], min_temp_3d: p[15], min_temp_14d: p[16],
+    temperature: p[0],
+    precipitation_rate: p[1],
+    humidity: p[2],
+    wind_speed: p[3],
+    wind_gusts: p[4],
+    dew_point: p[5],
+    solar: p[6],
+    soil_temperature: p[7],
+    soil_moisture: p[8],
+    rain_1h: p[9],
+    rain_12h: p[10],
+    rain_24h: p[11],
+    rain_14d: p[12],
+    minutes_since_rain: p[13],
+    min_temp_3h: p[14],
+    min_temp_3d: p[15],
+    min_temp_14d: p[16],
   };
   const mask = validMask(p);
   const lists = listsOf(mask);

@@ -38,16 +38,19 @@ export function effectiveRainWindows(values: CalculationInput): EffectiveRainWin
   const r12 = values.rain_12h;
   const r24 = values.rain_24h;
   if (r1 === undefined && r12 === undefined && r24 === undefined) return null;
-  const { supplied, notProvided } = WINDOW_LISTS[(r1 === undefined ? 0 : 1) + (r12 === undefined ? 0 : 2) + (r24 === undefined ? 0 : 4)] as WindowLists;
+  const { supplied, notProvided } = WINDOW_LISTS[
+    (r1 === undefined ? 0 : 1) + (r12 === undefined ? 0 : 2) + (r24 === undefined ? 0 : 4)
+  ] as WindowLists;
   const filled1 = r1 ?? r12 ?? r24 ?? 0;
   const filled12 = r12 ?? r24 ?? filled1;
   const filled24 = r24 ?? filled12;
   const rain1hMm = filled1;
   const rain12hMm = Math.max(filled12, rain1hMm);
   const rain24hMm = Math.max(filled24, rain12hMm);
-  const inconsistent = (r1 !== undefined && r12 !== undefined && r12 < r1)
-    || (r12 !== undefined && r24 !== undefined && r24 < r12)
-    || (r1 !== undefined && r24 !== undefined && r24 < r1);
+  const inconsistent =
+    (r1 !== undefined && r12 !== undefined && r12 < r1) ||
+    (r12 !== undefined && r24 !== undefined && r24 < r12) ||
+    (r1 !== undefined && r24 !== undefined && r24 < r1);
   return {
     rain1hMm,
     rain12hMm,
@@ -64,9 +67,9 @@ export function weightedCumulativeMm(windows: EffectiveRainWindows): number {
 }
 
 export const RAIN_SOURCE_NOTE =
-  'Differences between the supplied windows form time slices (0-1 h, 1-12 h, 12-24 h) for surface moisture; '
-  + 'more recent slices weigh more. The more windows are supplied, the finer the slices; '
-  + 'a missing narrower window is assumed to hold all rain of the next broader one.';
+  'Differences between the supplied windows form time slices (0-1 h, 1-12 h, 12-24 h) for surface moisture; ' +
+  'more recent slices weigh more. The more windows are supplied, the finer the slices; ' +
+  'a missing narrower window is assumed to hold all rain of the next broader one.';
 
 /** rain_source_info of the result; null when none of rain_1h, rain_12h, rain_24h is valid. */
 export function rainSourceInfo(values: CalculationInput): RainSourceInfo | null {

@@ -19,9 +19,25 @@ import type { LawnProfile, MowerClass } from './types.js';
 
 /** s → score above field capacity, by mower class; the curve starts at the 1.1 score at field capacity. */
 export const SOFT_SOIL_CURVES: Readonly<Record<MowerClass, Curve>> = {
-  robot: [[0.05, 69], [0.45, 50], [0.65, 40], [0.8, 25], [1, 10]],
-  walk: [[0.05, 65], [0.3, 50], [0.5, 40], [0.7, 25], [1, 10]],
-  ride_on: [[0.05, 39], [0.5, 20], [1, 5]],
+  robot: [
+    [0.05, 69],
+    [0.45, 50],
+    [0.65, 40],
+    [0.8, 25],
+    [1, 10],
+  ],
+  walk: [
+    [0.05, 65],
+    [0.3, 50],
+    [0.5, 40],
+    [0.7, 25],
+    [1, 10],
+  ],
+  ride_on: [
+    [0.05, 39],
+    [0.5, 20],
+    [1, 5],
+  ],
 };
 
 type Lawn = Pick<LawnProfile, 'soilType' | 'mowerClass' | 'fieldCapacityPercent'>;

@@ -13,8 +13,9 @@ export const FIELD_CAPACITY_PCT: Readonly<Record<SoilType, number>> = { sand: 12
 export const FIELD_CAPACITY_RANGE_PCT = { min: 5, max: 60 } as const;
 
 export function isValidFieldCapacity(value: unknown): value is number {
-  return typeof value === 'number' && Number.isFinite(value)
-    && value >= FIELD_CAPACITY_RANGE_PCT.min && value <= FIELD_CAPACITY_RANGE_PCT.max;
+  return (
+    typeof value === 'number' && Number.isFinite(value) && value >= FIELD_CAPACITY_RANGE_PCT.min && value <= FIELD_CAPACITY_RANGE_PCT.max
+  );
 }
 
 /** The lawn's field capacity, %: its own setting, else the soil type's default. */
@@ -37,7 +38,13 @@ export const RESIDUAL_MIN: Readonly<Record<SoilType, { hold: number; clear: numb
 export const MOWER_SHIFT: Readonly<Record<MowerClass, number>> = { robot: 0.05, walk: 0, ride_on: -0.1 };
 
 /** w = θ/θ_FC -> load-bearing score (walk-behind mower); docs/model.md, "Check: soiltemp". */
-export const WETNESS_CURVE: Curve = [[0.85, 100], [1.0, 80], [1.1, 50], [1.2, 25], [1.3, 10]];
+export const WETNESS_CURVE: Curve = [
+  [0.85, 100],
+  [1.0, 80],
+  [1.1, 50],
+  [1.2, 25],
+  [1.3, 10],
+];
 /** WETNESS_CURVE shifted for each mower class, built once. */
 const WETNESS_CURVES: Readonly<Record<MowerClass, Curve>> = {
   robot: shiftCurveX(WETNESS_CURVE, MOWER_SHIFT.robot),
@@ -45,7 +52,10 @@ const WETNESS_CURVES: Readonly<Record<MowerClass, Curve>> = {
   ride_on: shiftCurveX(WETNESS_CURVE, MOWER_SHIFT.ride_on),
 };
 /** Drought stress; never a BLOCK on its own (minimum 45). */
-export const DROUGHT_CURVE: Curve = [[0.35, 45], [0.5, 100]];
+export const DROUGHT_CURVE: Curve = [
+  [0.35, 45],
+  [0.5, 100],
+];
 
 export type LoadBearing = 'firm' | 'moist' | 'limited' | 'wet' | 'saturated';
 export type SoilLoad = 'low' | 'moderate' | 'high' | 'very_high' | 'saturated';

@@ -41,7 +41,8 @@ function isEstimated(context: unknown): boolean {
  * Never throws; without the flag the input is returned as it is.
  */
 export function splitSoilEstimate(input: RawInput, context: unknown): { input: RawInput; pct: number | undefined } {
-  if (!isEstimated(context) || typeof input !== 'object' || input === null || !Object.hasOwn(input, ESTIMABLE_FIELD)) return { input, pct: undefined };
+  if (!isEstimated(context) || typeof input !== 'object' || input === null || !Object.hasOwn(input, ESTIMABLE_FIELD))
+    return { input, pct: undefined };
   const { [ESTIMABLE_FIELD]: raw, ...rest } = input;
   return { input: rest, pct: parseFieldValue(ESTIMABLE_FIELD, raw) };
 }
@@ -63,8 +64,9 @@ export function estimatedSoilLoad(estimate: SoilEstimate, lawn: LawnProfile): { 
   const bearing = trafficClass(estimate.pct, lawn, score);
   return {
     score,
-    reason: score < 70
-      ? `${emphasis(`Boden ${LOAD_BEARING_DE[bearing]}`)} (geschätzt: ${formatNumberDe(estimate.pct)} % Bodenfeuchte nach Wasserbilanz, ${SOIL_TYPE_DE[lawn.soilType]}) – Gefahr von Bodenverdichtung und Fahrspuren.`
-      : null,
+    reason:
+      score < 70
+        ? `${emphasis(`Boden ${LOAD_BEARING_DE[bearing]}`)} (geschätzt: ${formatNumberDe(estimate.pct)} % Bodenfeuchte nach Wasserbilanz, ${SOIL_TYPE_DE[lawn.soilType]}) – Gefahr von Bodenverdichtung und Fahrspuren.`
+        : null,
   };
 }

@@ -4,7 +4,17 @@
  * is an implementation detail.
  */
 import type { FieldName } from './fields.js';
-import type { CHECK_NAMES, DATA_QUALITIES, HEMISPHERES, MOWER_CLASSES, SEASONS, SOIL_TYPES, STATE_DATA_QUALITIES, STATUSES, TURF_TYPES } from './vocabulary.js';
+import type {
+  CHECK_NAMES,
+  DATA_QUALITIES,
+  HEMISPHERES,
+  MOWER_CLASSES,
+  SEASONS,
+  SOIL_TYPES,
+  STATE_DATA_QUALITIES,
+  STATUSES,
+  TURF_TYPES,
+} from './vocabulary.js';
 
 export type Season = (typeof SEASONS)[number];
 export type Hemisphere = (typeof HEMISPHERES)[number];
@@ -114,6 +124,4 @@ export interface InputError {
   message: string;
 }
 
-export type CalculationOutcome =
-  | { ok: true; result: CalculationResult }
-  | { ok: false; error: InputError };
+export type CalculationOutcome = { ok: true; result: CalculationResult } | { ok: false; error: InputError };

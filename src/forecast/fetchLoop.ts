@@ -60,10 +60,15 @@ export class FetchLoop {
       if (this.#task.signal.aborted) return;
       this.#options.onOutcome?.(outcome.kind);
       if (outcome.kind === 'error') return this.#failed(outcome.reason);
-      if (this.#failures > 0) log.info({ station: stationId, failures: this.#failures }, `forecast for station ${stationId} available again after ${this.#failures} failed fetch(es)`);
+      if (this.#failures > 0)
+        log.info(
+          { station: stationId, failures: this.#failures },
+          `forecast for station ${stationId} available again after ${this.#failures} failed fetch(es)`,
+        );
       this.#failures = 0;
       const fetchedAtMs = this.#options.now();
-      if (outcome.kind === 'ok') await this.#options.accept({ source: 'open-meteo', fetchedAtMs, hours: outcome.hours, validators: outcome.validators });
+      if (outcome.kind === 'ok')
+        await this.#options.accept({ source: 'open-meteo', fetchedAtMs, hours: outcome.hours, validators: outcome.validators });
       else if (previous) await this.#options.accept({ ...previous, fetchedAtMs });
     } catch (err) {
       this.#failed(err instanceof Error ? err.message : String(err));

@@ -24,7 +24,14 @@ function minutes(key: string, name: string, path: string, icon: string): EntityS
   return {
     component: 'sensor',
     key,
-    config: { name, device_class: 'duration', unit_of_measurement: 'min', state_class: 'measurement', value_template: forecastValue(path), icon },
+    config: {
+      name,
+      device_class: 'duration',
+      unit_of_measurement: 'min',
+      state_class: 'measurement',
+      value_template: forecastValue(path),
+      icon,
+    },
   };
 }
 

@@ -24,7 +24,10 @@ function forecastConfigOf(station: UnitStation<StationForecastConfig | undefined
 }
 
 /** GET /v1/stations/{id}/forecast's data source: 'unavailable' until the unit has started (it starts with the station side). */
-export function forecastSource(unit: ForecastUnit, stations: ReadonlyArray<UnitStation<StationForecastConfig | undefined>>): ForecastSource {
+export function forecastSource(
+  unit: ForecastUnit,
+  stations: ReadonlyArray<UnitStation<StationForecastConfig | undefined>>,
+): ForecastSource {
   const configured = new Map(stations.map((station) => [station.id, forecastConfigOf(station) !== undefined]));
   return (stationId, nowMs) => {
     const has = configured.get(stationId);

@@ -6,7 +6,14 @@
  */
 import type { CalculationContext } from '../core/index.js';
 import { projectForecast, type ProjectionRequest } from '../core/forecastProjection.js';
-import { HourIndexMemo, indexHours, summarizeForecast, type ForecastWindow, type HourIndex, type WindowRules } from '../core/forecastWindows.js';
+import {
+  HourIndexMemo,
+  indexHours,
+  summarizeForecast,
+  type ForecastWindow,
+  type HourIndex,
+  type WindowRules,
+} from '../core/forecastWindows.js';
 import { MAX_FUTURE_SKEW_MS } from '../ingest/time.js';
 import type { StationInput } from '../station/unit.js';
 import { OPEN_METEO_ATTRIBUTION } from '../openmeteo/openMeteoResponse.js';
@@ -109,12 +116,23 @@ function iso(ms: number): string {
   return text;
 }
 
-const windowView = (window: ForecastWindow): WindowView => ({ start: iso(window.startMs), end: iso(window.endMs), min_index: window.minIndex });
+const windowView = (window: ForecastWindow): WindowView => ({
+  start: iso(window.startMs),
+  end: iso(window.endMs),
+  min_index: window.minIndex,
+});
 
 function hourDetail(hour: HourIndex): HourDetail {
   return {
-    time: iso(hour.startMs), index: hour.index, status: hour.status, rain_mm: hour.expectedRainMm, rain_expected: hour.rainExpected,
-    end: iso(hour.endMs), limiting_check: hour.limitingCheck, input: { ...hour.input }, input_source: { ...hour.inputSource },
+    time: iso(hour.startMs),
+    index: hour.index,
+    status: hour.status,
+    rain_mm: hour.expectedRainMm,
+    rain_expected: hour.rainExpected,
+    end: iso(hour.endMs),
+    limiting_check: hour.limitingCheck,
+    input: { ...hour.input },
+    input_source: { ...hour.inputSource },
   };
 }
 
@@ -122,7 +140,13 @@ function hourDetail(hour: HourIndex): HourDetail {
 export function buildForecastDetail(request: ReportRequest): ForecastDetail {
   const { cached, nowMs } = request;
   const { memo } = request;
-  const hours = cached ? indexHours(projectForecast({ nowMs, current: request.current, observed: request.observed, hours: cached.hours }), request.context, memo?.hours) : [];
+  const hours = cached
+    ? indexHours(
+        projectForecast({ nowMs, current: request.current, observed: request.observed, hours: cached.hours }),
+        request.context,
+        memo?.hours,
+      )
+    : [];
   const summary = summarizeForecast(hours, nowMs, request.minJobMinutes, request.rules);
   const ageMs = cached ? Math.max(0, nowMs - cached.fetchedAtMs) : null;
   // Fetched "later than now" (a cache from before the clock stepped back, read after a restart): its age is unknown, never fresh.

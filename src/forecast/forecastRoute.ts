@@ -16,7 +16,8 @@ export const FORECAST_MESSAGES = {
   notConfigured: 'No forecast is configured for this station (set "forecast" in its station settings).',
   // Only before the forecast unit has started: the daemon starts the station side and its units before HTTP listens,
   // so a listening daemon says this only while an embedding app starts; MQTT plays no part (./forecastModule.ts).
-  unavailable: 'The forecast is not available yet: the station side is still starting. Retry after the time given in the Retry-After header.',
+  unavailable:
+    'The forecast is not available yet: the station side is still starting. Retry after the time given in the Retry-After header.',
 } as const;
 
 /** Seconds a client waits before asking again for a forecast that is not available yet (Retry-After). */
@@ -44,22 +45,50 @@ const hourSchema = {
     rain_expected: { type: 'boolean', description: 'Expected rain of 0.2 mm or more.' },
     limiting_check: { ...nullableString, description: 'The worst check of the hour.' },
     input: { type: 'object', additionalProperties: { type: 'number' }, description: 'The projected calculation input.' },
-    input_source: { type: 'object', additionalProperties: { type: 'string' }, description: 'Per field: observed, forecast or combined (observed history plus forecast).' },
+    input_source: {
+      type: 'object',
+      additionalProperties: { type: 'string' },
+      description: 'Per field: observed, forecast or combined (observed history plus forecast).',
+    },
   },
 } as const;
 export const forecastResultSchema = {
   type: 'object',
-  required: ['source', 'available', 'fetched_at', 'age_minutes', 'stale', 'min_job_minutes', 'next_window', 'mowable_for_minutes', 'rain_expected_in_minutes', 'attribution', 'windows', 'hours'],
+  required: [
+    'source',
+    'available',
+    'fetched_at',
+    'age_minutes',
+    'stale',
+    'min_job_minutes',
+    'next_window',
+    'mowable_for_minutes',
+    'rain_expected_in_minutes',
+    'attribution',
+    'windows',
+    'hours',
+  ],
   properties: {
     source: { type: 'string', description: 'open-meteo or mqtt.' },
-    available: { type: 'boolean', description: 'false until the first forecast arrives (provider never reached): next_window, mowable_for_minutes and rain_expected_in_minutes are then null (unknown).' },
+    available: {
+      type: 'boolean',
+      description:
+        'false until the first forecast arrives (provider never reached): next_window, mowable_for_minutes and rain_expected_in_minutes are then null (unknown).',
+    },
     fetched_at: { ...nullableString, description: 'When the forecast was fetched or received; null before the first one.' },
     age_minutes: { type: ['integer', 'null'], description: 'Minutes since fetched_at.' },
     stale: { type: 'boolean', description: 'No forecast yet, or older than 3 fetch intervals: shown, but not used to hold mowable off.' },
     min_job_minutes: { type: 'integer', description: 'Shortest run of OK hours that counts as a window.' },
     next_window: { anyOf: [windowSchema, { type: 'null' }], description: 'The first window within 48 h; null when none.' },
-    mowable_for_minutes: { type: ['integer', 'null'], description: 'How long mowing stays possible from now (OK index, outside quiet hours, before the rain lead); 0 when not now; null while no forecast has been received (unknown).' },
-    rain_expected_in_minutes: { type: ['integer', 'null'], description: 'Minutes until the first hour with rain expected; null when none within 48 h.' },
+    mowable_for_minutes: {
+      type: ['integer', 'null'],
+      description:
+        'How long mowing stays possible from now (OK index, outside quiet hours, before the rain lead); 0 when not now; null while no forecast has been received (unknown).',
+    },
+    rain_expected_in_minutes: {
+      type: ['integer', 'null'],
+      description: 'Minutes until the first hour with rain expected; null when none within 48 h.',
+    },
     attribution: { ...nullableString, description: 'The data licence to show with the data (Open-Meteo: CC BY 4.0).' },
     windows: { type: 'array', items: windowSchema, description: 'Every window within 48 h.' },
     hours: { type: 'array', items: hourSchema, description: 'Up to 48 projected hours.' },
@@ -84,7 +113,8 @@ export function forecastRoutes(forecastOf: ForecastSource, clock: Clock): Fastif
       url: '/stations/:id/forecast',
       schema: {
         summary: "A station's forecast index and mowing windows",
-        description: 'Requires an API key (Bearer: any enabled key; api_key query: keys enabled for GET). 404 for an unknown station or one without a forecast setting.',
+        description:
+          'Requires an API key (Bearer: any enabled key; api_key query: keys enabled for GET). 404 for an unknown station or one without a forecast setting.',
         params: { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[a-zA-Z0-9_-]{1,64}$' } } },
         security: [{ bearerAuth: [] }, { apiKeyQuery: [] }],
         response: forecastResponses,
@@ -95,7 +125,8 @@ export function forecastRoutes(forecastOf: ForecastSource, clock: Clock): Fastif
         const forecast = forecastOf(request.params.id, clock.now());
         if (forecast === 'unknown_station') throw new HttpError(404, FORECAST_MESSAGES.unknownStation);
         if (forecast === 'not_configured') throw new HttpError(404, FORECAST_MESSAGES.notConfigured);
-        if (forecast === 'unavailable') throw new HttpError(503, FORECAST_MESSAGES.unavailable, { 'retry-after': String(FORECAST_RETRY_AFTER_SECONDS) });
+        if (forecast === 'unavailable')
+          throw new HttpError(503, FORECAST_MESSAGES.unavailable, { 'retry-after': String(FORECAST_RETRY_AFTER_SECONDS) });
         return { status: 'ok', mfi: forecast, message: '' };
       },
     });

@@ -15,13 +15,28 @@ import { QuietHoursTimeline } from '../core/forecastQuietHours.js';
 import type { StationConfig, StationLocation } from '../ingest/types.js';
 import type { EntitySpec } from '../homeassistant/stationEntities.js';
 import type { FastifyPluginAsync } from 'fastify';
-import type { MowableHold, StationHistoryView, StationInput, StationUnit, UnitContext, UnitStore, UnitSubscriber } from '../station/unit.js';
+import type {
+  MowableHold,
+  StationHistoryView,
+  StationInput,
+  StationUnit,
+  UnitContext,
+  UnitStore,
+  UnitSubscriber,
+} from '../station/unit.js';
 import type { ClockStep } from '../util/clockWatch.js';
 import { LogThrottle } from '../util/logThrottle.js';
 import { FetchLoop } from './fetchLoop.js';
 import { forecastEntities } from './forecastEntities.js';
 import { DetailCache } from './detailCache.js';
-import { buildForecastDetail, compactForecast, ForecastMemo, STALE_AFTER_INTERVALS, type ForecastDetail, type ForecastView } from './forecastReport.js';
+import {
+  buildForecastDetail,
+  compactForecast,
+  ForecastMemo,
+  STALE_AFTER_INTERVALS,
+  type ForecastDetail,
+  type ForecastView,
+} from './forecastReport.js';
 import { ForecastStore, type CachedForecast } from '../store/forecastStore.js';
 import { parseForecastPayload } from './mqttForecast.js';
 import { connectOpenMeteo } from '../openmeteo/openMeteoClient.js';
@@ -60,7 +75,12 @@ export interface ForecastUnitOptions {
   random?: () => number;
 }
 
-export type ForecastCounters = { forecastFetches: number; forecastFetchErrors: number; forecastMessages: number; forecastMessagesRejected: number };
+export type ForecastCounters = {
+  forecastFetches: number;
+  forecastFetchErrors: number;
+  forecastMessages: number;
+  forecastMessagesRejected: number;
+};
 
 interface Held {
   station: ForecastStation;
@@ -191,7 +211,11 @@ export class ForecastUnit implements StationUnit {
     const parsed = parseForecastPayload(payload);
     if (!parsed.ok) {
       this.counters.forecastMessagesRejected++;
-      this.#throttle.warn(`forecast:${stationId}`, { station: stationId, topic: held.config.topic }, `forecast message ignored: ${parsed.reason} (docs/mqtt.md, "Forecast")`);
+      this.#throttle.warn(
+        `forecast:${stationId}`,
+        { station: stationId, topic: held.config.topic },
+        `forecast message ignored: ${parsed.reason} (docs/mqtt.md, "Forecast")`,
+      );
       return;
     }
     // A retained copy of what we already hold (replayed on reconnect) is not a new forecast.

@@ -70,8 +70,14 @@ function isObject(value: unknown): value is Record<string, unknown> {
 function forecastList(object: Record<string, unknown>): unknown[] | string {
   const own = object.forecast ?? object.hourly;
   if (own !== undefined) return Array.isArray(own) ? (own as unknown[]) : [];
-  const entities = Object.entries(object).filter(([key, value]) => key.includes('.') && isObject(value) && Array.isArray(value.forecast ?? value.hourly));
-  if (entities.length > 1) return `the response holds forecasts of ${entities.length} entities (${entities.map(([key]) => key).slice(0, 3).join(', ')}); publish one`;
+  const entities = Object.entries(object).filter(
+    ([key, value]) => key.includes('.') && isObject(value) && Array.isArray(value.forecast ?? value.hourly),
+  );
+  if (entities.length > 1)
+    return `the response holds forecasts of ${entities.length} entities (${entities
+      .map(([key]) => key)
+      .slice(0, 3)
+      .join(', ')}); publish one`;
   const inner = entities[0]?.[1] as Record<string, unknown> | undefined;
   return (inner?.forecast ?? inner?.hourly ?? []) as unknown[];
 }

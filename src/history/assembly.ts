@@ -9,7 +9,16 @@ import { type CurrentField, CURRENT_FIELDS } from '../ingest/types.js';
 import { MAX_FUTURE_SKEW_MS } from '../ingest/time.js';
 import type { LatestRow } from './types.js';
 import type { WindowScan } from './windowSummary.js';
-import { COVERAGE_REQUIRED, MINUTE_MS, RAIN_WINDOWS, RATE_WINDOW_MINUTES, RETENTION_MINUTES, TEMPERATURE_WINDOWS, describeWindow, minuteOf } from './windows.js';
+import {
+  COVERAGE_REQUIRED,
+  MINUTE_MS,
+  RAIN_WINDOWS,
+  RATE_WINDOW_MINUTES,
+  RETENTION_MINUTES,
+  TEMPERATURE_WINDOWS,
+  describeWindow,
+  minuteOf,
+} from './windows.js';
 
 export interface Assembly {
   /** Valid calculation input: fresh current values and covered windows. */
@@ -57,7 +66,8 @@ export function assembleInput(source: AssemblySource, nowMs: number): Assembly {
     const limitMs = options.fieldFreshnessMs?.[field] ?? options.freshnessMs;
     const ageMs = nowMs - latest.atMs;
     // Stamped beyond now: by a clock that has since stepped back. Never fresh; a new reading supersedes it.
-    if (ageMs < -MAX_FUTURE_SKEW_MS) withheld[field] = `last value is stamped ${Math.round(-ageMs / MINUTE_MS)} min in the future (the clock stepped back)`;
+    if (ageMs < -MAX_FUTURE_SKEW_MS)
+      withheld[field] = `last value is stamped ${Math.round(-ageMs / MINUTE_MS)} min in the future (the clock stepped back)`;
     else if (ageMs <= limitMs) input[field] = latest.value;
     else withheld[field] = `last value is ${Math.round(ageMs / MINUTE_MS)} min old (limit ${Math.round(limitMs / MINUTE_MS)} min)`;
   }
@@ -74,7 +84,8 @@ export function assembleInput(source: AssemblySource, nowMs: number): Assembly {
     if (scan.lastRainMinute !== null) {
       const minutes = scan.nowMinute - scan.lastRainMinute;
       if (minutes <= options.maxGapMinutes || scan.coverageSinceRain >= COVERAGE_REQUIRED) input.minutes_since_rain = minutes;
-      else withheld.minutes_since_rain = `readings cover only ${Math.floor(scan.coverageSinceRain * 100)}% of the time since the last rain (90% needed)`;
+      else
+        withheld.minutes_since_rain = `readings cover only ${Math.floor(scan.coverageSinceRain * 100)}% of the time since the last rain (90% needed)`;
     } else {
       const window = scan.windows.get(RETENTION_MINUTES)!;
       if (window.rainCoverage >= COVERAGE_REQUIRED) input.minutes_since_rain = RETENTION_MINUTES;
@@ -88,7 +99,10 @@ export function assembleInput(source: AssemblySource, nowMs: number): Assembly {
         delete withheld.precipitation_rate;
       } else if (window.rainCoverage > 0) {
         // A station without a rate of its own, before the window is covered: the rain over the minutes covered so far.
-        input.precipitation_rate = plausible('precipitation_rate', round((window.rainMm * 60) / (window.rainCoverage * RATE_WINDOW_MINUTES)));
+        input.precipitation_rate = plausible(
+          'precipitation_rate',
+          round((window.rainMm * 60) / (window.rainCoverage * RATE_WINDOW_MINUTES)),
+        );
         derived.push('precipitation_rate');
         delete withheld.precipitation_rate;
       } else if (withheld.precipitation_rate === undefined) {

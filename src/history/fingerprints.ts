@@ -98,7 +98,8 @@ export class DuplicateFilter {
    * clock at arrival; a floor stamped beyond it (plus the skew tolerance) is repaired first.
    */
   seen(fingerprint: string, atMs: number, nowMs = Number.POSITIVE_INFINITY): boolean {
-    if (this.#floorMs > nowMs + FUTURE_TOLERANCE_MS || (this.#highWaterMs ?? 0) > nowMs + FUTURE_TOLERANCE_MS) this.repair(nowMs + FUTURE_TOLERANCE_MS);
+    if (this.#floorMs > nowMs + FUTURE_TOLERANCE_MS || (this.#highWaterMs ?? 0) > nowMs + FUTURE_TOLERANCE_MS)
+      this.repair(nowMs + FUTURE_TOLERANCE_MS);
     if (atMs <= this.#floorMs) return true;
     const hash = hashFingerprint(fingerprint);
     for (let i = this.#lowerBound(atMs - this.#windowMs); i < this.#end && this.#times[i]! <= atMs + this.#windowMs; i++) {
@@ -122,7 +123,8 @@ export class DuplicateFilter {
     if (!floorBeyond && !highBeyond) return false;
     this.#end = Math.max(this.#start, this.#lowerBound(limitMs + 1));
     if (floorBeyond) this.#floorMs = Number.NEGATIVE_INFINITY;
-    this.#highWaterMs = this.#end > this.#start ? this.#times[this.#end - 1]! : this.#floorMs === Number.NEGATIVE_INFINITY ? null : this.#floorMs;
+    this.#highWaterMs =
+      this.#end > this.#start ? this.#times[this.#end - 1]! : this.#floorMs === Number.NEGATIVE_INFINITY ? null : this.#floorMs;
     this.#dirty = true;
     return true;
   }

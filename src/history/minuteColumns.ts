@@ -100,7 +100,12 @@ export class MinuteColumns {
   }
 
   row(index: number): BucketRow {
-    return { minute: this.minuteAt(index), rainMm: this.rainAt(index), rainObserved: this.observedAt(index), tempMinC: this.tempMinAt(index) };
+    return {
+      minute: this.minuteAt(index),
+      rainMm: this.rainAt(index),
+      rainObserved: this.observedAt(index),
+      tempMinC: this.tempMinAt(index),
+    };
   }
 
   /** First index whose minute is >= `minute` (`end` when none). */

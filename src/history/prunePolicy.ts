@@ -41,7 +41,10 @@ export function planPrune(facts: PruneFacts): PrunePlan {
   if (facts.sync === 'unsynchronized') return { prune: false, reason: 'the system clock is not NTP-synchronised yet' };
   const referenceMs = pruneReferenceMs(facts.nowMs, facts.newestMs);
   if (facts.restoredNewestMs !== null && facts.restoredNewestMs < referenceMs - RETENTION_MS && facts.uptimeMs < RETENTION_MS) {
-    return { prune: false, reason: 'it would delete all history stored before this start (a clock ahead, or a long outage); it waits until 14 days of uptime' };
+    return {
+      prune: false,
+      reason: 'it would delete all history stored before this start (a clock ahead, or a long outage); it waits until 14 days of uptime',
+    };
   }
   return { prune: true, referenceMs };
 }

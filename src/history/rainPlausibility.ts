@@ -22,8 +22,7 @@ import { MINUTE_MS } from './windows.js';
 export const MAX_RAIN_PER_MINUTE_MM = 31.2;
 
 export type RainAnomaly =
-  | { kind: 'minute-capped'; minute: number; excessMm: number }
-  | { kind: 'window-clamped'; field: FieldName; value: number; max: number };
+  { kind: 'minute-capped'; minute: number; excessMm: number } | { kind: 'window-clamped'; field: FieldName; value: number; max: number };
 
 /** Anomalies kept until the caller takes them; more in between are dropped (they repeat). */
 export const MAX_PENDING_ANOMALIES = 100;

@@ -269,7 +269,8 @@ export class StationHistory {
       changed = true;
     }
     const rate = this.#lastRate;
-    if (rate && deltaMs !== 0 && rate.atMs >= recentMs && rate.atMs <= oldNowMs + MAX_FUTURE_SKEW_MS) this.#lastRate = { ...rate, atMs: rate.atMs + deltaMs };
+    if (rate && deltaMs !== 0 && rate.atMs >= recentMs && rate.atMs <= oldNowMs + MAX_FUTURE_SKEW_MS)
+      this.#lastRate = { ...rate, atMs: rate.atMs + deltaMs };
     return this.#duplicates.repair(nowMs + MAX_FUTURE_SKEW_MS) || changed;
   }
 
@@ -321,7 +322,8 @@ export class StationHistory {
 
   #rowsBetween(fromMinute: number, toMinute: number): BucketRow[] {
     const rows: BucketRow[] = [];
-    for (let i = this.#buckets.lowerBound(fromMinute); i < this.#buckets.end && this.#buckets.minuteAt(i) <= toMinute; i++) rows.push(this.#buckets.row(i));
+    for (let i = this.#buckets.lowerBound(fromMinute); i < this.#buckets.end && this.#buckets.minuteAt(i) <= toMinute; i++)
+      rows.push(this.#buckets.row(i));
     return rows;
   }
 
@@ -332,14 +334,17 @@ export class StationHistory {
 
   /** The calculation input this history supports at `nowMs`. */
   assemble(nowMs: number): Assembly {
-    return assembleInput({
-      latest: this.#latest,
-      windows: this.#windows,
-      options: this.#options,
-      rainSeen: this.#hasRainAmounts || this.#lastRate !== undefined,
-      lastReadingAtMs: this.#lastReadingAtMs,
-      plausible: (field, value) => this.#plausible(field, value),
-    }, nowMs);
+    return assembleInput(
+      {
+        latest: this.#latest,
+        windows: this.#windows,
+        options: this.#options,
+        rainSeen: this.#hasRainAmounts || this.#lastRate !== undefined,
+        lastReadingAtMs: this.#lastReadingAtMs,
+        plausible: (field, value) => this.#plausible(field, value),
+      },
+      nowMs,
+    );
   }
 }
 

@@ -24,7 +24,9 @@ const BLOCK_MINUTES = 60;
 const NONE = Number.NaN;
 
 /** Every window length the assembly reads, shortest first. */
-const WINDOW_LENGTHS: readonly number[] = [...new Set([RATE_WINDOW_MINUTES, ...RAIN_WINDOWS.map(([, m]) => m), ...TEMPERATURE_WINDOWS.map(([, m]) => m)])].sort((a, b) => a - b);
+const WINDOW_LENGTHS: readonly number[] = [
+  ...new Set([RATE_WINDOW_MINUTES, ...RAIN_WINDOWS.map(([, m]) => m), ...TEMPERATURE_WINDOWS.map(([, m]) => m)]),
+].sort((a, b) => a - b);
 
 export interface WindowStats {
   rainMm: number;
@@ -163,11 +165,20 @@ export class WindowSummary {
     const lastRain = Number.isNaN(total.lastRain) ? null : total.lastRain;
     let coverageSinceRain = 0;
     if (lastRain !== null) {
-      coverageSinceRain = lastRain === nowMinute ? 1 : this.#covered('rain', this.#span(lastRain + 1, nowMinute).rain, lastRain + 1, nowMinute) / (nowMinute - lastRain);
+      coverageSinceRain =
+        lastRain === nowMinute
+          ? 1
+          : this.#covered('rain', this.#span(lastRain + 1, nowMinute).rain, lastRain + 1, nowMinute) / (nowMinute - lastRain);
     }
     const oldest = nowMinute - RETENTION_MINUTES + 1;
     const lastSample = Number.isNaN(total.rain.last) ? this.#span(oldest - this.#gap, oldest - 1).rain.last : total.rain.last;
-    return { nowMinute, windows, lastRainMinute: lastRain, coverageSinceRain, lastRainSample: Number.isNaN(lastSample) ? null : lastSample };
+    return {
+      nowMinute,
+      windows,
+      lastRainMinute: lastRain,
+      coverageSinceRain,
+      lastRainSample: Number.isNaN(lastSample) ? null : lastSample,
+    };
   }
 
   /**

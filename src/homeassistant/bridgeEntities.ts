@@ -41,12 +41,25 @@ export function bridgeEntities(baseTopic: string): Array<EntitySpec & { alwaysAv
     {
       component: 'sensor',
       key: 'version',
-      config: { name: 'Version', state_topic: statsTopic, value_template: statTemplate('version'), entity_category: 'diagnostic', icon: 'mdi:information-outline' },
+      config: {
+        name: 'Version',
+        state_topic: statsTopic,
+        value_template: statTemplate('version'),
+        entity_category: 'diagnostic',
+        icon: 'mdi:information-outline',
+      },
     },
     ...COUNTERS.map(({ key, stat, name, icon }): EntitySpec => ({
       component: 'sensor',
       key,
-      config: { name, state_topic: statsTopic, value_template: statTemplate(stat), state_class: 'total_increasing', entity_category: 'diagnostic', icon },
+      config: {
+        name,
+        state_topic: statsTopic,
+        value_template: statTemplate(stat),
+        state_class: 'total_increasing',
+        entity_category: 'diagnostic',
+        icon,
+      },
     })),
   ];
 }

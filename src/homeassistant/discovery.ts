@@ -104,7 +104,14 @@ interface Common {
 function message(common: Common, spec: EntitySpec, extra: Record<string, unknown> = {}): DiscoveryMessage {
   const uniqueId = `${common.idPrefix}_${spec.key}`;
   const objectId = `${common.entityPrefix}_${spec.key}`;
-  const payload: Record<string, unknown> = { ...spec.config, unique_id: uniqueId, object_id: objectId, default_entity_id: `${spec.component}.${objectId}`, ...common.shared, ...extra };
+  const payload: Record<string, unknown> = {
+    ...spec.config,
+    unique_id: uniqueId,
+    object_id: objectId,
+    default_entity_id: `${spec.component}.${objectId}`,
+    ...common.shared,
+    ...extra,
+  };
   const own = withOwnStateTopic(payload, spec);
   return {
     topic: `${common.prefix}/${spec.component}/${uniqueId}/config`,
@@ -170,7 +177,13 @@ export function discoveryMessages(input: DiscoveryInput): DiscoveryMessage[] {
 }
 
 /** The bridge device's discovery messages. */
-export function bridgeDiscoveryMessages(input: { prefix: string; baseTopic: string; softwareVersion: string; supportUrl?: string; configurationUrl?: string }): DiscoveryMessage[] {
+export function bridgeDiscoveryMessages(input: {
+  prefix: string;
+  baseTopic: string;
+  softwareVersion: string;
+  supportUrl?: string;
+  configurationUrl?: string;
+}): DiscoveryMessage[] {
   const base = input.baseTopic;
   const shared = {
     device: {
@@ -183,7 +196,12 @@ export function bridgeDiscoveryMessages(input: { prefix: string; baseTopic: stri
     },
     origin: origin(input.softwareVersion, input.supportUrl ?? ''),
   };
-  const common: Common = { prefix: input.prefix, idPrefix: `${discoveryUniqueIdPrefix(base)}bridge`, entityPrefix: 'mowability_bridge', shared };
+  const common: Common = {
+    prefix: input.prefix,
+    idPrefix: `${discoveryUniqueIdPrefix(base)}bridge`,
+    entityPrefix: 'mowability_bridge',
+    shared,
+  };
   return bridgeEntities(base).map(({ alwaysAvailable, ...spec }) =>
     message(common, spec, alwaysAvailable ? {} : { availability: [{ topic: `${base}/${BRIDGE_STATE_TOPIC}` }] }),
   );
@@ -262,5 +280,9 @@ export function discoveryEntityObjectIds(
   stations: ReadonlyArray<{ id: string; name: string }>,
   extraEntities?: ExtraEntities,
 ): Set<string> {
-  return new Set(allDiscoveryMessages({ prefix, baseTopic, softwareVersion: '', stations, extraEntities }).map((entry) => String(entry.payload.object_id)));
+  return new Set(
+    allDiscoveryMessages({ prefix, baseTopic, softwareVersion: '', stations, extraEntities }).map((entry) =>
+      String(entry.payload.object_id),
+    ),
+  );
 }

@@ -59,19 +59,26 @@ function takesOurEntityId(claim: Claim, config: Json): boolean {
   if (claim.objectIds.size === 0) return false;
   const objectIds = spellings(config, OBJECT_ID);
   // default_entity_id is "<domain>.<object id>".
-  for (const entityId of spellings(config, DEFAULT_ENTITY_ID)) if (typeof entityId === 'string') objectIds.push(entityId.slice(entityId.indexOf('.') + 1));
+  for (const entityId of spellings(config, DEFAULT_ENTITY_ID))
+    if (typeof entityId === 'string') objectIds.push(entityId.slice(entityId.indexOf('.') + 1));
   return objectIds.some((id) => typeof id === 'string' && claim.objectIds.has(entityObjectSlug(id)));
 }
 
 function namesOurDevice(claim: Claim, config: Json): boolean {
   return spellings(config, DEVICE).some(
-    (device) => isObject(device) && spellings(device, IDENTIFIERS).some((ids) => (Array.isArray(ids) ? ids : [ids]).some((id) => startsWith(id, claim.deviceIdPrefix))),
+    (device) =>
+      isObject(device) &&
+      spellings(device, IDENTIFIERS).some((ids) => (Array.isArray(ids) ? ids : [ids]).some((id) => startsWith(id, claim.deviceIdPrefix))),
   );
 }
 
 /** Whether one entity config (or a device config) names our unique ids, our entity ids or our device. */
 function claimsUs(claim: Claim, config: Json): boolean {
-  return spellings(config, UNIQUE_ID).some((id) => startsWith(id, claim.uniqueIdPrefix)) || takesOurEntityId(claim, config) || namesOurDevice(claim, config);
+  return (
+    spellings(config, UNIQUE_ID).some((id) => startsWith(id, claim.uniqueIdPrefix)) ||
+    takesOurEntityId(claim, config) ||
+    namesOurDevice(claim, config)
+  );
 }
 
 /**
@@ -96,5 +103,8 @@ export function claimsOurDiscovery(payload: Buffer | string, identity: Discovery
     objectIds: new Set([...(identity.entityObjectIds ?? [])].map(entityObjectSlug)),
   };
   if (claimsUs(claim, config)) return true;
-  return spellings(config, COMPONENTS).some((components) => isObject(components) && Object.values(components).some((component) => isObject(component) && claimsUs(claim, component)));
+  return spellings(config, COMPONENTS).some(
+    (components) =>
+      isObject(components) && Object.values(components).some((component) => isObject(component) && claimsUs(claim, component)),
+  );
 }

@@ -30,7 +30,15 @@ const CHECK_LABELS: Record<CheckName, { name: string; icon: string }> = {
 };
 
 /** Keys of the state that explain a result beyond its score: shown as attributes of the Status entity. */
-export const STATUS_ATTRIBUTES = ['withheld_fields', 'derived_fields', 'history_coverage', 'missing_fields', 'data_quality', 'error', 'last_upload_refused'] as const;
+export const STATUS_ATTRIBUTES = [
+  'withheld_fields',
+  'derived_fields',
+  'history_coverage',
+  'missing_fields',
+  'data_quality',
+  'error',
+  'last_upload_refused',
+] as const;
 
 /** A state key, or `None` (HA: unknown) when the state lacks it. */
 function optional(path: string): string {
@@ -50,7 +58,14 @@ function input(key: string, field: string, name: string, deviceClass: string, un
   return {
     component: 'sensor',
     key,
-    config: { name, device_class: deviceClass, unit_of_measurement: unit, state_class: 'measurement', value_template: inputTemplate(field), suggested_display_precision: precision },
+    config: {
+      name,
+      device_class: deviceClass,
+      unit_of_measurement: unit,
+      state_class: 'measurement',
+      value_template: inputTemplate(field),
+      suggested_display_precision: precision,
+    },
   };
 }
 
@@ -59,7 +74,14 @@ function resultEntities(stateTopic: string): EntitySpec[] {
     {
       component: 'sensor',
       key: 'index',
-      config: { name: 'Index', value_template: '{{ value_json.index_score }}', unit_of_measurement: '%', state_class: 'measurement', suggested_display_precision: 0, icon: 'mdi:mower' },
+      config: {
+        name: 'Index',
+        value_template: '{{ value_json.index_score }}',
+        unit_of_measurement: '%',
+        state_class: 'measurement',
+        suggested_display_precision: 0,
+        icon: 'mdi:mower',
+      },
     },
     {
       component: 'sensor',
@@ -77,7 +99,13 @@ function resultEntities(stateTopic: string): EntitySpec[] {
     {
       component: 'binary_sensor',
       key: 'mowable',
-      config: { name: 'Mowable now', value_template: "{{ 'ON' if value_json.mowable else 'OFF' }}", payload_on: 'ON', payload_off: 'OFF', icon: 'mdi:robot-mower' },
+      config: {
+        name: 'Mowable now',
+        value_template: "{{ 'ON' if value_json.mowable else 'OFF' }}",
+        payload_on: 'ON',
+        payload_off: 'OFF',
+        icon: 'mdi:robot-mower',
+      },
     },
     {
       component: 'sensor',
@@ -117,7 +145,13 @@ function inputEntities(): EntitySpec[] {
     {
       component: 'sensor',
       key: 'minutes_since_rain',
-      config: { name: 'Time since rain', device_class: 'duration', unit_of_measurement: 'min', state_class: 'measurement', value_template: inputTemplate('minutes_since_rain') },
+      config: {
+        name: 'Time since rain',
+        device_class: 'duration',
+        unit_of_measurement: 'min',
+        state_class: 'measurement',
+        value_template: inputTemplate('minutes_since_rain'),
+      },
     },
     input('min_temp_3h', 'min_temp_3h', 'Minimum temperature 3 h', 'temperature', '°C', 1),
   ];

@@ -38,7 +38,13 @@ export interface AccessLogOptions {
  */
 export function isPageTraffic(method: string, route: string | undefined, statusCode: number): boolean {
   if ((method !== 'GET' && method !== 'HEAD') || statusCode >= 400 || route === undefined) return false;
-  return route === '/' || route === '/stations/:id' || route.startsWith('/assets/') || route === STATIONS_PATH || route.startsWith(`${STATIONS_PATH}/`);
+  return (
+    route === '/' ||
+    route === '/stations/:id' ||
+    route.startsWith('/assets/') ||
+    route === STATIONS_PATH ||
+    route.startsWith(`${STATIONS_PATH}/`)
+  );
 }
 
 export function registerAccessLog(app: FastifyInstance, { mode, logger, lines: given, clientAddressOf }: AccessLogOptions): void {

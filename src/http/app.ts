@@ -112,7 +112,14 @@ async function apiScope(scope: FastifyInstance, { keys, plugins }: ApiScopeOptio
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, access, clock } = deps;
   const http = config.http;
-  const app = await createServer({ http, access, logger: deps.logger, accessLogger: deps.accessLogger, rateLimitRedis: deps.rateLimitRedis, connectionCounters: deps.connectionCounters });
+  const app = await createServer({
+    http,
+    access,
+    logger: deps.logger,
+    accessLogger: deps.accessLogger,
+    rateLimitRedis: deps.rateLimitRedis,
+    connectionCounters: deps.connectionCounters,
+  });
   await registerAll(app, [
     // First: the generator only sees routes added after it.
     use(openApiPlugin, { bodyLimitBytes: http.bodyLimitBytes, version: deps.version ?? UNKNOWN_VERSION }),

@@ -117,7 +117,10 @@ function refusal(admission: Admission | undefined): HttpError | undefined {
 function admitThen(usage: UsageGate | undefined, credential: ApiKeyCredential, nowMs: number, next: (err?: Error) => void): void {
   const admission = usage?.admit(credential, nowMs);
   if (admission instanceof Promise) {
-    admission.then((answer) => next(refusal(answer)), (err: unknown) => next(err instanceof Error ? err : new Error(String(err))));
+    admission.then(
+      (answer) => next(refusal(answer)),
+      (err: unknown) => next(err instanceof Error ? err : new Error(String(err))),
+    );
     return;
   }
   const refused = refusal(admission);
@@ -153,7 +156,8 @@ const RULES: Record<Exclude<RouteAccess, 'open'>, AccessRule> = {
   key: { maintenance: true, check: authorize },
   bearerOrGetKey: {
     maintenance: true,
-    check: (request, access) => (request.headers.authorization !== undefined ? authorizeBearer(request, access) : authorize(request, access)),
+    check: (request, access) =>
+      request.headers.authorization !== undefined ? authorizeBearer(request, access) : authorize(request, access),
   },
   bearer: { maintenance: false, check: authorizeBearer },
 };

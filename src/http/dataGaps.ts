@@ -44,7 +44,12 @@ const HISTORY_FIELDS = new Map<string, { minutes: number; kind: HistoryKind; cov
  * (a modelled station whose provider is unreachable, a station not heard yet) nothing says which
  * fields it measures: a missing field has no current value, it is not "not reported".
  */
-export function dataGaps(missing: readonly string[], withheld: Readonly<Record<string, string>>, coverage: Readonly<Record<string, unknown>>, anyReading = true): DataGaps {
+export function dataGaps(
+  missing: readonly string[],
+  withheld: Readonly<Record<string, string>>,
+  coverage: Readonly<Record<string, unknown>>,
+  anyReading = true,
+): DataGaps {
   const share = (field: string): number => {
     const value = coverage[field];
     return typeof value === 'number' && Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : 0;

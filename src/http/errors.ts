@@ -35,7 +35,8 @@ export const MESSAGES = {
   internal: 'Internal server error.',
   storeUnavailable: 'The service is briefly unavailable. Retry after the time given in the Retry-After header.',
   bodyTooLarge: (limitBytes: number) => `Request body too large. The limit is ${limitBytes} bytes.`,
-  quotaExceeded: (quota: number) => `Daily quota of ${quota} requests for this API key is used up. Retry after the time given in the Retry-After header.`,
+  quotaExceeded: (quota: number) =>
+    `Daily quota of ${quota} requests for this API key is used up. Retry after the time given in the Retry-After header.`,
 } as const;
 
 /**
@@ -69,7 +70,6 @@ export function errorEnvelope(message: string): { status: 'error'; mfi: null; me
 export function sendError(reply: FastifyReply, statusCode: number, message: string): FastifyReply {
   return sendJsonText(reply, statusCode, JSON.stringify(errorEnvelope(message)));
 }
-
 
 /** Status and client-safe message for any error; undefined status means "unexpected" (500). */
 function classify(error: FastifyError, bodyLimitBytes: number): { statusCode: number; message: string } | undefined {

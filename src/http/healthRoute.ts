@@ -50,7 +50,10 @@ type ClockStatsSnapshot = ClockWatchStats;
 export function clockCheck(stats: ClockWatchStats): { status: string; steps: number; last_step_ms?: number; message?: string } {
   const messages: string[] = [];
   if (stats.clockSync === 'unsynchronized') messages.push('the system clock is not NTP-synchronised yet');
-  if (stats.clockSteps > 0) messages.push(`the wall clock stepped ${stats.lastClockStepMs > 0 ? 'forward' : 'back'} by ${describeDuration(Math.abs(stats.lastClockStepMs))}`);
+  if (stats.clockSteps > 0)
+    messages.push(
+      `the wall clock stepped ${stats.lastClockStepMs > 0 ? 'forward' : 'back'} by ${describeDuration(Math.abs(stats.lastClockStepMs))}`,
+    );
   return {
     status: stats.clockSync,
     steps: stats.clockSteps,
@@ -68,7 +71,7 @@ export function createConfigCheck(config: AppConfig): () => Promise<ComponentSta
       await access(dataDirectory, constants.W_OK);
     } catch {
       // No path: this endpoint answers without login. The admin knows db.path.
-      return { status: 'error', message: 'the directory of db.path is not writable by the daemon\'s user' };
+      return { status: 'error', message: "the directory of db.path is not writable by the daemon's user" };
     }
     return { status: 'ok' };
   };
@@ -87,7 +90,8 @@ export const DATABASE_MESSAGES = {
  */
 export function publicDatabaseMessage(err: unknown): { message: string; logged: boolean } {
   const detail = err instanceof Error ? err.message : String(err);
-  if (/^database file .* (was deleted|was replaced|cannot be checked)/s.test(detail)) return { message: DATABASE_MESSAGES.fileChanged, logged: true };
+  if (/^database file .* (was deleted|was replaced|cannot be checked)/s.test(detail))
+    return { message: DATABASE_MESSAGES.fileChanged, logged: true };
   if (detail.startsWith('database writes are failing')) return { message: DATABASE_MESSAGES.writesFailing, logged: true };
   return { message: DATABASE_MESSAGES.queryFailed, logged: false };
 }
@@ -132,7 +136,11 @@ function lateMessage(what: string, waitedMs: number, timeoutMs: number): string 
 }
 
 /** The checks that do I/O, each bounded by checkTimeoutMs, run together. */
-function runChecks(deps: HealthRouteDeps & HealthServingOptions, describeError: (err: unknown) => string, now: () => number): () => Promise<CheckedStatus> {
+function runChecks(
+  deps: HealthRouteDeps & HealthServingOptions,
+  describeError: (err: unknown) => string,
+  now: () => number,
+): () => Promise<CheckedStatus> {
   const timeoutMs = deps.checkTimeoutMs;
   const database = boundedCheck<CheckedStatus['database']>(
     async () => {
@@ -159,15 +167,21 @@ function runChecks(deps: HealthRouteDeps & HealthServingOptions, describeError: 
           try {
             return (lastShared = await deps.sharedStores!());
           } catch {
-            return { failing: false, checks: { store: { status: 'error', message: 'the shared servers\' check failed; see the daemon log' } } };
+            return {
+              failing: false,
+              checks: { store: { status: 'error', message: "the shared servers' check failed; see the daemon log" } },
+            };
           }
         },
         timeoutMs,
         (waitedMs) => {
           // The servers it last named (PostgreSQL: store, Redis: rate_limit_store), each as not answering.
           const names = Object.keys(lastShared?.checks ?? { store: null });
-          const message = lateMessage('the shared servers\' check', waitedMs, timeoutMs);
-          return { failing: lastShared?.failing ?? false, checks: Object.fromEntries(names.map((name) => [name, { status: 'error' as const, message }])) };
+          const message = lateMessage("the shared servers' check", waitedMs, timeoutMs);
+          return {
+            failing: lastShared?.failing ?? false,
+            checks: Object.fromEntries(names.map((name) => [name, { status: 'error' as const, message }])),
+          };
         },
         now,
       )
@@ -179,7 +193,11 @@ function runChecks(deps: HealthRouteDeps & HealthServingOptions, describeError: 
 }
 
 /** Health's own cheap limit per client address, in memory: not the API's limit, which exempts health. Loopback is not limited. */
-function healthLimiter(app: FastifyInstance, options: HealthServingOptions, now: () => number): ((request: FastifyRequest) => void) | undefined {
+function healthLimiter(
+  app: FastifyInstance,
+  options: HealthServingOptions,
+  now: () => number,
+): ((request: FastifyRequest) => void) | undefined {
   const { max, timeWindowMs } = options.rateLimit;
   if (max <= 0) return undefined;
   const windows = new WindowCounter(timeWindowMs);
@@ -214,7 +232,9 @@ export const healthPlugin: FastifyPluginCallback<HealthRouteDeps & HealthServing
     },
     maxAgeMs: deps.cacheMs,
     now,
-    ...(deps.maintenance ? { isOutdated: (status) => status.database.ok && status.database.probe.maintenance !== deps.maintenance!() } : {}),
+    ...(deps.maintenance
+      ? { isOutdated: (status) => status.database.ok && status.database.probe.maintenance !== deps.maintenance!() }
+      : {}),
   });
   const limit = healthLimiter(app, deps, now);
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {

@@ -25,7 +25,8 @@ export const SECURITY_SCHEMES = {
     type: 'apiKey',
     in: 'query',
     name: 'api_key',
-    description: 'api_key=<API_KEY> on GET, only for keys enabled for GET. On a form-encoded POST the body field api_key carries the key (OpenAPI has no scheme for body fields; see the request body).',
+    description:
+      'api_key=<API_KEY> on GET, only for keys enabled for GET. On a form-encoded POST the body field api_key carries the key (OpenAPI has no scheme for body fields; see the request body).',
   },
 } as const;
 
@@ -66,7 +67,11 @@ function documentedResponses(routeResponses: Schema, docs: Record<string, Schema
 function formSchema(): Schema {
   const properties: Schema = {};
   for (const [name, field] of Object.entries(calculateInputSchema.properties)) {
-    properties[name] = { ...field, type: 'string', description: `${(field as { description: string }).description} Sent as a decimal string.` };
+    properties[name] = {
+      ...field,
+      type: 'string',
+      description: `${(field as { description: string }).description} Sent as a decimal string.`,
+    };
   }
   return { ...calculateInputSchema, properties: { ...properties, api_key: apiKeyFieldSchema }, examples: undefined };
 }

@@ -26,7 +26,18 @@ export const calculateOkExample = {
     data_quality: 'partial',
     score_basis: { checks_used: 5, checks_total: 5, limiting_check: 'humidity' },
     available_fields: ['temperature', 'precipitation_rate', 'humidity', 'wind_speed', 'soil_temperature', 'rain_1h', 'rain_24h'],
-    missing_fields: ['wind_gusts', 'dew_point', 'solar', 'soil_moisture', 'rain_12h', 'rain_14d', 'minutes_since_rain', 'min_temp_3h', 'min_temp_3d', 'min_temp_14d'],
+    missing_fields: [
+      'wind_gusts',
+      'dew_point',
+      'solar',
+      'soil_moisture',
+      'rain_12h',
+      'rain_14d',
+      'minutes_since_rain',
+      'min_temp_3h',
+      'min_temp_3d',
+      'min_temp_14d',
+    ],
     checks: {
       wind: {
         executed: true,
@@ -145,7 +156,15 @@ function fieldProperties(): Record<string, object> {
   return properties;
 }
 
-const EXAMPLE_INPUT = { temperature: 18.5, precipitation_rate: 0, humidity: 65, wind_speed: 12, rain_1h: 0, rain_24h: 1.2, soil_temperature: 14 };
+const EXAMPLE_INPUT = {
+  temperature: 18.5,
+  precipitation_rate: 0,
+  humidity: 65,
+  wind_speed: 12,
+  rain_1h: 0,
+  rain_24h: 1.2,
+  soil_temperature: 14,
+};
 
 /** The calculation input: JSON object, or form fields (numbers as decimal strings). */
 export const calculateInputSchema = {
@@ -196,7 +215,9 @@ export function calculateResponseDocs(bodyLimitBytes: number) {
     ]),
     401: errorResponse('No key, or an unknown key.', [MESSAGES.noApiKey, MESSAGES.invalidApiKey]),
     403: errorResponse('Key disabled, or client address blocked.', [MESSAGES.apiKeyDisabled, MESSAGES.accessDenied]),
-    405: errorResponse('Method not permitted for this key (GET needs a key enabled for GET) or for this path.', [MESSAGES.methodNotAllowed]),
+    405: errorResponse('Method not permitted for this key (GET needs a key enabled for GET) or for this path.', [
+      MESSAGES.methodNotAllowed,
+    ]),
     408: errorResponse('The request was not received in time.', [MESSAGES.requestTimeout]),
     413: errorResponse('Body larger than the configured limit.', [MESSAGES.bodyTooLarge(bodyLimitBytes)]),
     415: errorResponse('Body neither JSON nor form-encoded.', [MESSAGES.unsupportedMediaType]),

@@ -41,7 +41,9 @@ function isPlainRecord(value: object): boolean {
 /** A copy of a closed object with only its declared fields, in the object's own order; open parts are shared, not copied. */
 function closedObject(schema: SerializerSchema, properties: Readonly<Record<string, SerializerSchema>>): Compiled {
   const required = new Set(schema.required ?? []);
-  const fields = new Map<string, Field>(Object.entries(properties).map(([name, child]) => [name, { ...compile(child), required: required.has(name) }]));
+  const fields = new Map<string, Field>(
+    Object.entries(properties).map(([name, child]) => [name, { ...compile(child), required: required.has(name) }]),
+  );
   const filter: Filter = (value) => {
     // null where the schema allows it (e.g. the health body while stopping), or a primitive: as it is.
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;

@@ -23,7 +23,11 @@ const checkSchema = {
     status: { ...nullableString, description: 'OK, WARNING or BLOCK; null when skipped.' },
     score: { type: ['integer', 'null'], description: 'Check-internal score 0-100; null when skipped.' },
     data_confidence: { ...nullableString, description: 'high or medium (rain also low); null when skipped.' },
-    reasons: { type: 'array', items: { type: 'string' }, description: 'German explanation texts; may contain simple HTML such as <b> and <br>.' },
+    reasons: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'German explanation texts; may contain simple HTML such as <b> and <br>.',
+    },
     skipped_parts: { ...openObject, description: 'Sub-evaluations not computed for lack of data (empty object if none).' },
     meta: { ...openObject, description: 'Internal calculation data and the input values used.' },
   },
@@ -48,7 +52,10 @@ export const calculationResultSchema = {
   properties: {
     mfi_version: { type: 'string', description: 'Version of the calculation logic.' },
     season: { type: 'string', description: 'spring, summer, autumn or winter.' },
-    season_source: { type: 'string', description: "'auto' (from the server's month) or 'manual' (forced via the season input, debug/test only)." },
+    season_source: {
+      type: 'string',
+      description: "'auto' (from the server's month) or 'manual' (forced via the season input, debug/test only).",
+    },
     index_score: { type: 'integer', description: 'Overall index 0-100; higher means better mowing conditions.' },
     main_status: { type: 'string', description: 'OK (score 70 or more), WARNING (40 to 69), BLOCK (below 40).' },
     data_quality: { type: 'string', description: 'full, partial or minimal.' },
@@ -98,7 +105,11 @@ const componentSchema = {
   type: 'object',
   required: ['status'],
   properties: {
-    status: { type: 'string', description: "database, config: 'ok' or 'error'; maintenance: 'inactive' or 'active'; mqtt: 'ok', 'starting' or 'error'; store, rate_limit_store: 'ok', 'degraded' (away for less than store.outageGraceSeconds) or 'error'." },
+    status: {
+      type: 'string',
+      description:
+        "database, config: 'ok' or 'error'; maintenance: 'inactive' or 'active'; mqtt: 'ok', 'starting' or 'error'; store, rate_limit_store: 'ok', 'degraded' (away for less than store.outageGraceSeconds) or 'error'.",
+    },
     message: { type: 'string', description: 'Present on a failing component, e.g. a database query failure text.' },
   },
 } as const;
@@ -108,7 +119,10 @@ const clockCheckSchema = {
   type: 'object',
   required: ['status', 'steps'],
   properties: {
-    status: { type: 'string', description: "'synchronized' (NTP has set the clock), 'unsynchronized' (not yet) or 'unknown' (no systemd-timesyncd marker)." },
+    status: {
+      type: 'string',
+      description: "'synchronized' (NTP has set the clock), 'unsynchronized' (not yet) or 'unknown' (no systemd-timesyncd marker).",
+    },
     steps: { type: 'integer', description: 'Steps of the wall clock seen since the start.' },
     last_step_ms: { type: 'integer', description: 'Size of the last step in ms, positive forward, negative back; present after a step.' },
     message: { type: 'string', description: 'Present while the clock is not synchronised or after a step.' },
@@ -148,7 +162,10 @@ export function envelope(mfi: object) {
     type: 'object',
     required: ['status', 'mfi', 'message'],
     properties: {
-      status: { type: 'string', description: "'ok' on success, 'error' on failure, 'maintenance' when maintenance mode is active (health only)." },
+      status: {
+        type: 'string',
+        description: "'ok' on success, 'error' on failure, 'maintenance' when maintenance mode is active (health only).",
+      },
       mfi,
       message: { type: 'string', description: 'Empty string on success; an English message otherwise.' },
     },

@@ -22,7 +22,14 @@ import type { AppConfig } from '../config/schema.js';
 import { LogThrottle } from '../util/logThrottle.js';
 import { registerAccessLog } from './accessLog.js';
 import { assertNotBlocked, type AccessView } from './auth.js';
-import { canonicalAddress, compileTrust, createClientAddressResolver, prefixKey, rateLimitKey, type ClientAddressOf } from './clientAddress.js';
+import {
+  canonicalAddress,
+  compileTrust,
+  createClientAddressResolver,
+  prefixKey,
+  rateLimitKey,
+  type ClientAddressOf,
+} from './clientAddress.js';
 import { createConnectionCounters, type ConnectionCounters } from './connectionCounters.js';
 import { ConnectionPool, type ConnectionPoolOptions } from './connectionPool.js';
 import { boundPipelining } from './pipelineBound.js';
@@ -96,17 +103,33 @@ export function connectionPoolOptions(
     onRefused: (client, why) => {
       counters.refused[why]++;
       if (why === 'share') {
-        throttle.warn(`connection-share:${client}`, { clientAddress: client, limit: http.maxConnectionsPerAddress }, 'HTTP connection closed: this address already holds http.maxConnectionsPerAddress connections, none of them idle');
+        throttle.warn(
+          `connection-share:${client}`,
+          { clientAddress: client, limit: http.maxConnectionsPerAddress },
+          'HTTP connection closed: this address already holds http.maxConnectionsPerAddress connections, none of them idle',
+        );
       } else {
-        throttle.warn('connection-cap', { clientAddress: client, limit: http.maxConnections }, 'HTTP connection closed: http.maxConnections connections are open and none is idle (or only http.connectionReserve is left, kept for clients holding none)');
+        throttle.warn(
+          'connection-cap',
+          { clientAddress: client, limit: http.maxConnections },
+          'HTTP connection closed: http.maxConnections connections are open and none is idle (or only http.connectionReserve is left, kept for clients holding none)',
+        );
       }
     },
     onEvicted: (client, why) => {
       counters.evicted[why]++;
       if (why === 'share') {
-        throttle.warn(`connection-share:${client}`, { clientAddress: client, limit: http.maxConnectionsPerAddress }, 'HTTP connection closed: this address opened more than http.maxConnectionsPerAddress connections; its oldest idle one gave way');
+        throttle.warn(
+          `connection-share:${client}`,
+          { clientAddress: client, limit: http.maxConnectionsPerAddress },
+          'HTTP connection closed: this address opened more than http.maxConnectionsPerAddress connections; its oldest idle one gave way',
+        );
       } else {
-        throttle.warn('connection-pressure', { limit: http.maxConnections, reserve: http.connectionReserve }, 'HTTP connections are nearly all taken (http.maxConnections, http.connectionReserve): the oldest idle ones give way to new ones');
+        throttle.warn(
+          'connection-pressure',
+          { limit: http.maxConnections, reserve: http.connectionReserve },
+          'HTTP connections are nearly all taken (http.maxConnections, http.connectionReserve): the oldest idle ones give way to new ones',
+        );
       }
     },
   };
@@ -130,14 +153,26 @@ export interface ServerLayerOptions {
 }
 
 /** The fastify instance with everything that runs before and around a route; no route yet. */
-export async function createServer({ http, access, logger, accessLogger, rateLimitRedis, connectionCounters }: ServerLayerOptions): Promise<FastifyInstance> {
+export async function createServer({
+  http,
+  access,
+  logger,
+  accessLogger,
+  rateLimitRedis,
+  connectionCounters,
+}: ServerLayerOptions): Promise<FastifyInstance> {
   // Set once the rate limiter exists; requests the router rejects run it too.
   let guard: RequestGuard | undefined;
   const httpLogger = logger.child(HTTP_BINDINGS);
   const counters = connectionCounters ?? createConnectionCounters();
   const pool = new ConnectionPool(connectionPoolOptions(http, httpLogger, counters));
   const bound = (handler: RequestListener) =>
-    boundPipelining(handler, { limit: http.maxPipelinedRequests, counters, busy: (socket) => pool.busy(socket), idle: (socket) => pool.idle(socket) });
+    boundPipelining(handler, {
+      limit: http.maxPipelinedRequests,
+      counters,
+      busy: (socket) => pool.busy(socket),
+      idle: (socket) => pool.idle(socket),
+    });
   const app = createFastify(http, httpLogger, () => guard, bound);
   backstopConnectionCap(app.server, http.maxConnections);
   closeServerOnClose(app);
@@ -180,7 +215,12 @@ function closeServerOnClose(app: FastifyInstance): void {
 }
 
 /** The fastify instance with its server limits; `guardOf` yields the request guard once it exists. */
-function createFastify(http: HttpSettings, httpLogger: Logger, guardOf: () => RequestGuard | undefined, wrap: (handler: RequestListener) => RequestListener): FastifyInstance {
+function createFastify(
+  http: HttpSettings,
+  httpLogger: Logger,
+  guardOf: () => RequestGuard | undefined,
+  wrap: (handler: RequestListener) => RequestListener,
+): FastifyInstance {
   // Typed as fastify's logger interface, so the instance is a plain FastifyInstance (no cast).
   const logger: FastifyBaseLogger = httpLogger;
   return Fastify({
@@ -239,7 +279,12 @@ function installRequestHooks(app: FastifyInstance, http: HttpSettings, access: A
 /** The form body parser, the rate limiter and the error handling; returns the guard for requests the router rejects. */
 async function registerLimitsAndErrorHandling(
   app: FastifyInstance,
-  { http, access, clientAddressOf, redis }: { http: HttpSettings; access: AccessView; clientAddressOf: ClientAddressOf; redis: Redis | undefined },
+  {
+    http,
+    access,
+    clientAddressOf,
+    redis,
+  }: { http: HttpSettings; access: AccessView; clientAddressOf: ClientAddressOf; redis: Redis | undefined },
 ): Promise<RequestGuard> {
   await app.register(formbody, { bodyLimit: http.bodyLimitBytes });
   let limiter: RequestGuard | undefined;

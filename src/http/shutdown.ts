@@ -49,9 +49,12 @@ export function trackConnections(app: FastifyInstance): void {
 export async function closeApp(app: FastifyInstance, graceMs = STOP_GRACE_MS): Promise<void> {
   const tracker = trackers.get(app);
   const cutOff = setTimeout(
-    guarded(() => {
-      for (const socket of tracker?.sockets ?? []) if (!tracker?.busy.has(socket)) socket.destroy();
-    }, logFailure(app.log, 'closing lingering HTTP connections')),
+    guarded(
+      () => {
+        for (const socket of tracker?.sockets ?? []) if (!tracker?.busy.has(socket)) socket.destroy();
+      },
+      logFailure(app.log, 'closing lingering HTTP connections'),
+    ),
     graceMs,
   );
   try {

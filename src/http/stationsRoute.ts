@@ -16,7 +16,17 @@ import { HttpError } from '../util/httpError.js';
 import { API_PREFIX } from './paths.js';
 import { addPageResponseHandling } from './statusPage.js';
 import { errorEnvelopeSchema } from './schemas.js';
-import { DEFAULT_HISTORY_HOURS, DEFAULT_HISTORY_STEP, MAX_HISTORY_HOURS, MAX_HISTORY_POINTS, MAX_STEP_MINUTES, STEP_PATTERN, downsample, parseHistoryQuery, stepGrid } from './stationsSeries.js';
+import {
+  DEFAULT_HISTORY_HOURS,
+  DEFAULT_HISTORY_STEP,
+  MAX_HISTORY_HOURS,
+  MAX_HISTORY_POINTS,
+  MAX_STEP_MINUTES,
+  STEP_PATTERN,
+  downsample,
+  parseHistoryQuery,
+  stepGrid,
+} from './stationsSeries.js';
 import { detail, summarize, type StationsView } from './stationsView.js';
 
 /* Response and query schemas of the endpoints; they also document them in /openapi.json. */
@@ -27,20 +37,35 @@ const nullableNumbers = { type: 'array', items: nullableNumber } as const;
 const summaryProperties = {
   id: { type: 'string', description: 'Station id from the configuration.' },
   name: { type: 'string' },
-  index: { type: ['integer', 'null'], description: 'Current Mowability Index 0-100; null before the first calculation or when required fields are missing.' },
+  index: {
+    type: ['integer', 'null'],
+    description: 'Current Mowability Index 0-100; null before the first calculation or when required fields are missing.',
+  },
   status: { ...nullableString, description: 'OK, WARNING or BLOCK; null like index.' },
-  mowable: { type: ['boolean', 'null'], description: 'The published mowable flag (index with hysteresis and holds); null before the first calculation.' },
+  mowable: {
+    type: ['boolean', 'null'],
+    description: 'The published mowable flag (index with hysteresis and holds); null before the first calculation.',
+  },
   mowable_reason: { ...nullableString, description: 'Why mowable is what it is (English).' },
   mowable_reason_de: { ...nullableString, description: 'The same in German (the language of the model reasons), for the German page.' },
   last_reading_at: { ...nullableString, description: 'Time of the last accepted reading (ISO 8601, UTC).' },
   last_reading_age_seconds: { type: ['integer', 'null'] },
-  availability: { type: 'string', enum: ['online', 'offline'], description: "offline when the last reading is older than the station's freshness limit." },
-  origin: { type: 'string', enum: ['measured', 'modelled'], description: 'modelled: a station without hardware whose readings come from Open-Meteo (format "open-meteo", docs/model.md).' },
+  availability: {
+    type: 'string',
+    enum: ['online', 'offline'],
+    description: "offline when the last reading is older than the station's freshness limit.",
+  },
+  origin: {
+    type: 'string',
+    enum: ['measured', 'modelled'],
+    description: 'modelled: a station without hardware whose readings come from Open-Meteo (format "open-meteo", docs/model.md).',
+  },
   topics_heard: {
     type: ['object', 'null'],
     required: ['subscribed', 'seen'],
     properties: { subscribed: { type: 'string' }, seen: { type: 'array', items: { type: 'string' } } },
-    description: 'A station silent for 5 minutes while the embedded broker saw publishes under the same first topic level: its topic filter and the topics seen (the most recent last); null otherwise.',
+    description:
+      'A station silent for 5 minutes while the embedded broker saw publishes under the same first topic level: its topic filter and the topics seen (the most recent last); null otherwise.',
   },
 } as const;
 const summaryRequired = Object.keys(summaryProperties);
@@ -49,7 +74,23 @@ const stationSummarySchema = { type: 'object', required: summaryRequired, proper
 
 const stationDetailSchema = {
   type: 'object',
-  required: [...summaryRequired, 'data_quality', 'missing_fields', 'withheld_fields', 'data_gaps', 'limiting_check', 'checks', 'error', 'forecast', 'last_upload_refused', 'source_message', 'source_status', 'source_error', 'source_since', 'rain_source'],
+  required: [
+    ...summaryRequired,
+    'data_quality',
+    'missing_fields',
+    'withheld_fields',
+    'data_gaps',
+    'limiting_check',
+    'checks',
+    'error',
+    'forecast',
+    'last_upload_refused',
+    'source_message',
+    'source_status',
+    'source_error',
+    'source_since',
+    'rain_source',
+  ],
   properties: {
     ...summaryProperties,
     last_upload_refused: {
@@ -60,28 +101,49 @@ const stationDetailSchema = {
         protocol: { type: 'string' },
         outcome: {
           type: 'string',
-          description: 'Why, as a code: missing_credentials, unknown_passkey, unknown_station_id, wrong_password, unparsable, rejected or not_running (the upload counters\' outcomes); empty when unknown.',
+          description:
+            "Why, as a code: missing_credentials, unknown_passkey, unknown_station_id, wrong_password, unparsable, rejected or not_running (the upload counters' outcomes); empty when unknown.",
         },
         reason: { type: 'string', description: 'Why, in English words (for unparsable: which field or date could not be read).' },
         count: { type: 'integer' },
       },
-      description: 'The last refused upload (time, protocol, outcome code, reason, how many since) while no reading was accepted after it; null otherwise.',
+      description:
+        'The last refused upload (time, protocol, outcome code, reason, how many since) while no reading was accepted after it; null otherwise.',
     },
     data_quality: { ...nullableString, description: 'full, partial or minimal; modelled for a modelled station.' },
-    source_message: { ...nullableString, description: "A modelled station's provider status in English words (e.g. no data yet, provider unreachable); null for measured stations." },
+    source_message: {
+      ...nullableString,
+      description:
+        "A modelled station's provider status in English words (e.g. no data yet, provider unreachable); null for measured stations.",
+    },
     source_status: {
       type: ['string', 'null'],
-      description: "The code of source_message: waiting, ok, no_data_provider_unreachable or provider_unreachable; null for measured stations.",
+      description:
+        'The code of source_message: waiting, ok, no_data_provider_unreachable or provider_unreachable; null for measured stations.',
     },
     source_error: { ...nullableString, description: "A modelled station's last provider error (English, technical), or null." },
-    source_since: { ...nullableString, format: 'date-time', description: "Since when a modelled station's provider has not answered, or null while it answers." },
-    rain_source: { type: ['string', 'null'], enum: ['gauge', 'model', null], description: 'Where the rain comes from: the station\'s gauge, or the model (a modelled station, or gapFill.rain "model" for a broken gauge); null while unknown.' },
+    source_since: {
+      ...nullableString,
+      format: 'date-time',
+      description: "Since when a modelled station's provider has not answered, or null while it answers.",
+    },
+    rain_source: {
+      type: ['string', 'null'],
+      enum: ['gauge', 'model', null],
+      description:
+        'Where the rain comes from: the station\'s gauge, or the model (a modelled station, or gapFill.rain "model" for a broken gauge); null while unknown.',
+    },
     missing_fields: { type: 'array', items: { type: 'string' } },
-    withheld_fields: { type: 'object', additionalProperties: { type: 'string' }, description: 'Fields held but not supplied (stale, history not covering the window), with the reason.' },
+    withheld_fields: {
+      type: 'object',
+      additionalProperties: { type: 'string' },
+      description: 'Fields held but not supplied (stale, history not covering the window), with the reason.',
+    },
     data_gaps: {
       type: 'object',
       required: ['history', 'not_current', 'not_reported'],
-      description: 'The missing fields grouped by why, for one sentence: history windows not covered yet, current values held back, fields the station does not report.',
+      description:
+        'The missing fields grouped by why, for one sentence: history windows not covered yet, current values held back, fields the station does not report.',
       properties: {
         history: {
           type: ['object', 'null'],
@@ -119,7 +181,11 @@ const stationDetailSchema = {
       type: ['object', 'null'],
       required: ['code', 'message', 'missing'],
       properties: {
-        code: { ...nullableString, description: 'Why, as a code for a sentence in the reader\'s language: MISSING_REQUIRED_FIELDS (then `missing` names them); null when the state carried none.' },
+        code: {
+          ...nullableString,
+          description:
+            "Why, as a code for a sentence in the reader's language: MISSING_REQUIRED_FIELDS (then `missing` names them); null when the state carried none.",
+        },
         message: { type: 'string', description: 'The same in English (technical).' },
         missing: { type: 'array', items: { type: 'string' } },
       },
@@ -137,7 +203,10 @@ const stationDetailSchema = {
           properties: { start: { type: 'string' }, end: { type: 'string' }, min_index: nullableNumber },
         },
         rain_expected_in_minutes: nullableNumber,
-        hours: { type: 'array', items: { type: 'object', required: ['time', 'index'], properties: { time: { type: 'string' }, index: { type: 'number' } } } },
+        hours: {
+          type: 'array',
+          items: { type: 'object', required: ['time', 'index'], properties: { time: { type: 'string' }, index: { type: 'number' } } },
+        },
       },
     },
   },
@@ -165,7 +234,13 @@ export const stationDetailResponses = { 200: envelope({ station: stationDetailSc
 export const historyQuerySchema = {
   type: 'object',
   properties: {
-    hours: { type: 'integer', minimum: 1, maximum: MAX_HISTORY_HOURS, default: DEFAULT_HISTORY_HOURS, description: 'How far back, in hours.' },
+    hours: {
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_HISTORY_HOURS,
+      default: DEFAULT_HISTORY_HOURS,
+      description: 'How far back, in hours.',
+    },
     step: {
       type: 'string',
       pattern: STEP_PATTERN,
@@ -186,9 +261,15 @@ export const historyResponses = {
         from: { type: 'string', description: 'Start of the first step (ISO 8601, UTC).' },
         to: { type: 'string', description: 'End of the last step.' },
         time: { type: 'array', items: { type: 'integer' }, description: 'Start of each step, epoch seconds.' },
-        index: { ...nullableNumbers, description: 'Last index calculated in the step (per minute in memory; per 10-minute slot across a restart).' },
+        index: {
+          ...nullableNumbers,
+          description: 'Last index calculated in the step (per minute in memory; per 10-minute slot across a restart).',
+        },
         rain_mm: { ...nullableNumbers, description: 'Rain in the step, mm (stored); null where no reading reported rain.' },
-        temperature: { ...nullableNumbers, description: '°C: mean of the readings (in memory), else the lowest stored minute temperature.' },
+        temperature: {
+          ...nullableNumbers,
+          description: '°C: mean of the readings (in memory), else the lowest stored minute temperature.',
+        },
         dew_point: { ...nullableNumbers, description: '°C: reported, or from temperature and humidity (in memory).' },
         humidity: { ...nullableNumbers, description: '% (in memory).' },
       },
@@ -230,32 +311,56 @@ async function stationsRoutes(app: FastifyInstance, deps: StationsOptions): Prom
   // With a key: a Bearer header only, as a key in a URL would land in browser history and proxy logs.
   const config = { access: open ? ('open' as const) : ('bearer' as const) };
   // For /openapi.json: whether a key is needed depends on http.statusPage.
-  const docs = (summary: string, description: string) => ({ summary, description: `${description} ${ACCESS_DOC[deps.mode]}`, security: deps.mode === 'key' ? [{ bearerAuth: [] }] : [] });
+  const docs = (summary: string, description: string) => ({
+    summary,
+    description: `${description} ${ACCESS_DOC[deps.mode]}`,
+    security: deps.mode === 'key' ? [{ bearerAuth: [] }] : [],
+  });
   const ok = (nowMs: number) => ({ status: 'ok' as const, message: '', generated_at: new Date(nowMs).toISOString() });
 
-  app.get(ROUTE, { schema: { ...docs('Stations', 'Every configured station with its current index, mowable flag, last reading and availability.'), response: stationsListResponses }, config }, async () => {
-    const nowMs = clock.now();
-    return { ...ok(nowMs), stations: view.stations().map((station) => summarize(view, station, nowMs, open)) };
-  });
-
-  app.get(`${ROUTE}/:id`, {
+  app.get(
+    ROUTE,
+    {
       schema: {
-        ...docs('One station', "The station's summary plus its five checks with German reasons, data quality, missing fields and forecast (when a forecast is configured)."),
+        ...docs('Stations', 'Every configured station with its current index, mowable flag, last reading and availability.'),
+        response: stationsListResponses,
+      },
+      config,
+    },
+    async () => {
+      const nowMs = clock.now();
+      return { ...ok(nowMs), stations: view.stations().map((station) => summarize(view, station, nowMs, open)) };
+    },
+  );
+
+  app.get(
+    `${ROUTE}/:id`,
+    {
+      schema: {
+        ...docs(
+          'One station',
+          "The station's summary plus its five checks with German reasons, data quality, missing fields and forecast (when a forecast is configured).",
+        ),
         params: stationIdParams,
         response: stationDetailResponses,
       },
       config,
-    }, async (request) => {
-    const nowMs = clock.now();
-    return { ...ok(nowMs), station: detail(view, stationOf(view, request), nowMs, open) };
-  });
+    },
+    async (request) => {
+      const nowMs = clock.now();
+      return { ...ok(nowMs), station: detail(view, stationOf(view, request), nowMs, open) };
+    },
+  );
 
   app.get(
     `${ROUTE}/:id/history`,
     // attachValidation: the handler answers a bad query with a message naming the rules, not a bare "Bad request."
     {
       schema: {
-        ...docs('Station history', 'Series for charts, downsampled on the server from the minute history: one value per step for index, rain, temperature, dew point and humidity.'),
+        ...docs(
+          'Station history',
+          'Series for charts, downsampled on the server from the minute history: one value per step for index, rain, temperature, dew point and humidity.',
+        ),
         params: stationIdParams,
         querystring: historyQuerySchema,
         response: historyResponses,

@@ -54,7 +54,8 @@ export interface StationsViewDeps {
 export function createStationsView(deps: StationsViewDeps): StationsView {
   const byId = new Map(deps.stations.map((station) => [station.id, station]));
   return {
-    stations: () => deps.stations.map(({ id, name, format }) => ({ id, name, origin: format === MODELLED_FORMAT ? 'modelled' : 'measured' })),
+    stations: () =>
+      deps.stations.map(({ id, name, format }) => ({ id, name, origin: format === MODELLED_FORMAT ? 'modelled' : 'measured' })),
     state: (stationId) => deps.stateOf(stationId),
     lastReadingAtMs: (stationId) => deps.series.history?.lastReadingAtMs(stationId) ?? null,
     freshnessMs: (stationId) => {
@@ -134,8 +135,10 @@ function isRecord(value: unknown): value is Loose {
 }
 const numberOrNull = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
 const stringOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
-const isoTime = (value: unknown): string | null => (typeof value === 'string' && Number.isFinite(Date.parse(value)) ? new Date(Date.parse(value)).toISOString() : null);
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+const isoTime = (value: unknown): string | null =>
+  typeof value === 'string' && Number.isFinite(Date.parse(value)) ? new Date(Date.parse(value)).toISOString() : null;
 
 /**
  * `open`: for the open status page, which anyone who reaches the port reads: `mowable_reason` is the
@@ -152,7 +155,9 @@ export function summarize(view: StationsView, station: StationListing, nowMs: nu
     status: stringOrNull(state?.main_status),
     mowable: typeof state?.mowable === 'boolean' ? state.mowable : null,
     mowable_reason: stringOrNull((open ? state?.[PUBLIC_REASON_KEY] : undefined) ?? state?.mowable_reason),
-    mowable_reason_de: stringOrNull((open ? state?.[`${PUBLIC_REASON_KEY}_de`] : undefined) ?? state?.mowable_reason_de ?? state?.mowable_reason),
+    mowable_reason_de: stringOrNull(
+      (open ? state?.[`${PUBLIC_REASON_KEY}_de`] : undefined) ?? state?.mowable_reason_de ?? state?.mowable_reason,
+    ),
     last_reading_at: lastMs === null ? null : new Date(lastMs).toISOString(),
     last_reading_age_seconds: lastMs === null ? null : Math.max(0, Math.round((nowMs - lastMs) / 1000)),
     availability: online ? 'online' : 'offline',
@@ -206,13 +211,20 @@ export function detail(view: StationsView, station: StationListing, nowMs: numbe
   const withheld = isRecord(state?.withheld_fields) ? state.withheld_fields : {};
   const scoreBasis = isRecord(state?.score_basis) ? state.score_basis : {};
   const error = isRecord(state?.error) ? state.error : undefined;
-  const withheldStrings = Object.fromEntries(Object.entries(withheld).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  const withheldStrings = Object.fromEntries(
+    Object.entries(withheld).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
   return {
     ...summary,
     data_quality: stringOrNull(state?.data_quality),
     missing_fields: strings(state?.missing_fields ?? error?.missing),
     withheld_fields: withheldStrings,
-    data_gaps: dataGaps(strings(state?.missing_fields ?? error?.missing), withheldStrings, isRecord(state?.history_coverage) ? state.history_coverage : {}, state?.last_reading_at != null),
+    data_gaps: dataGaps(
+      strings(state?.missing_fields ?? error?.missing),
+      withheldStrings,
+      isRecord(state?.history_coverage) ? state.history_coverage : {},
+      state?.last_reading_at != null,
+    ),
     limiting_check: stringOrNull((scoreBasis as Loose).limiting_check),
     checks: checkSummaries(state?.checks),
     error: error ? { code: stringOrNull(error.code), message: stringOrNull(error.message) ?? '', missing: strings(error.missing) } : null,

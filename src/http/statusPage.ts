@@ -103,7 +103,8 @@ function renderShell(assets: Map<string, Asset>, mode: StatusPageAccess, pollInt
 function send(request: FastifyRequest, reply: FastifyReply, served: Asset): FastifyReply {
   reply.header('etag', served.etag).header('cache-control', served.cacheControl);
   const match = request.headers['if-none-match'];
-  if (typeof match === 'string' && match.split(',').some((tag) => tag.trim().replace(/^W\//, '') === served.etag)) return reply.code(304).send();
+  if (typeof match === 'string' && match.split(',').some((tag) => tag.trim().replace(/^W\//, '') === served.etag))
+    return reply.code(304).send();
   return reply.type(served.type).send(served.body);
 }
 
@@ -132,7 +133,10 @@ export async function statusPagePlugin(app: FastifyInstance, deps: StatusPageDep
   } catch (err) {
     // A broken install (public/ missing or unreadable) costs the page, not the daemon: the API and the
     // station endpoints keep working.
-    app.log.warn({ err, dir: PUBLIC_DIR }, `the status page is off: its files in ${PUBLIC_DIR} are missing or unreadable (reinstall the package); the API and /v1/stations keep working`);
+    app.log.warn(
+      { err, dir: PUBLIC_DIR },
+      `the status page is off: its files in ${PUBLIC_DIR} are missing or unreadable (reinstall the package); the API and /v1/stations keep working`,
+    );
     return;
   }
   const { assets, shell } = page;

@@ -29,7 +29,11 @@ import type { UploadCounters, UploadOutcome, UploadProtocol } from './uploadsCou
 /** The protocol's fixed path (Weather Underground PWS upload; Ambient and Ecowitt use it too). */
 export const WUNDERGROUND_PATH = '/weatherstation/updateweatherstation.php';
 /** Every spelling of it consoles send: PHP (WU's own), ASP (WeatherLink, Fine Offset firmware), none. */
-export const WUNDERGROUND_PATHS = [WUNDERGROUND_PATH, '/weatherstation/updateweatherstation.asp', '/weatherstation/updateweatherstation'] as const;
+export const WUNDERGROUND_PATHS = [
+  WUNDERGROUND_PATH,
+  '/weatherstation/updateweatherstation.asp',
+  '/weatherstation/updateweatherstation',
+] as const;
 /** What WU answers and what stations check for; Ecowitt gateways accept it too. */
 export const UPLOAD_ANSWER = 'success';
 /** A gateway body with every sensor is under 3 KB; the rest is not a gateway. */
@@ -76,7 +80,7 @@ const MATCH_REASONS: Record<string, string> = {
   missing_credentials: 'the upload carried neither a PASSKEY nor an ID and PASSWORD',
   unknown_passkey: 'no configured station has this PASSKEY (upload.passkeySha256)',
   unknown_station_id: 'no configured station has this station ID (upload.stationId)',
-  wrong_password: 'the PASSWORD does not match the station\'s upload.passwordSha256',
+  wrong_password: "the PASSWORD does not match the station's upload.passwordSha256",
 };
 
 function single(value: unknown): string | undefined {
@@ -108,20 +112,37 @@ type Parser = (station: StationConfig, fields: UploadFields) => ParseOutcome;
  * `onRefused` with a sentence for people, so the station's state, status
  * page and `mowability status` can say "last upload refused: <reason>".
  */
-export function createUploadReceiver(deps: UploadReceiverDeps, matcher: UploadMatcher): (fields: UploadFields, fallback: UploadProtocol, address: string) => void {
+export function createUploadReceiver(
+  deps: UploadReceiverDeps,
+  matcher: UploadMatcher,
+): (fields: UploadFields, fallback: UploadProtocol, address: string) => void {
   const log = deps.logger.child({ module: 'uploads' });
   const throttle = new LogThrottle(log, LOG_INTERVAL_MS);
 
   const refuse = (refusal: Omit<UploadRefusal, 'atMs'>, details: Record<string, unknown>, message: string): void => {
     deps.counters.add(refusal.protocol, refusal.station, refusal.outcome);
-    throttle.warn(`${refusal.protocol}:${refusal.station ?? ''}:${refusal.outcome}`, { protocol: refusal.protocol, station: refusal.station, reason: refusal.outcome, detail: refusal.reason, ...details }, message);
+    throttle.warn(
+      `${refusal.protocol}:${refusal.station ?? ''}:${refusal.outcome}`,
+      { protocol: refusal.protocol, station: refusal.station, reason: refusal.outcome, detail: refusal.reason, ...details },
+      message,
+    );
     deps.onRefused?.({ ...refusal, atMs: deps.now() });
   };
 
   const receive = (protocol: UploadProtocol, match: Match, fields: UploadFields, parse: Parser, address: string): void => {
     if ('refused' in match) {
       const source = sourceOf(protocol, fields);
-      refuse({ station: undefined, protocol, outcome: match.refused, reason: MATCH_REASONS[match.refused] ?? match.refused, ...(source ? { source } : {}) }, { clientAddress: address, ...unmatchedDetails(protocol, match.refused, fields) }, 'upload matched no station; answered "success" and dropped');
+      refuse(
+        {
+          station: undefined,
+          protocol,
+          outcome: match.refused,
+          reason: MATCH_REASONS[match.refused] ?? match.refused,
+          ...(source ? { source } : {}),
+        },
+        { clientAddress: address, ...unmatchedDetails(protocol, match.refused, fields) },
+        'upload matched no station; answered "success" and dropped',
+      );
       return;
     }
     const { station } = match;
@@ -132,7 +153,11 @@ export function createUploadReceiver(deps: UploadReceiverDeps, matcher: UploadMa
     }
     const result = deps.acceptReading(station.id, parsed.reading, `upload:${protocol}`);
     if (result === 'not_running' || result === 'unknown_station') {
-      refuse({ station: station.id, protocol, outcome: 'not_running', reason: 'the station pipeline is not running yet' }, {}, 'upload dropped: the station pipeline is not running');
+      refuse(
+        { station: station.id, protocol, outcome: 'not_running', reason: 'the station pipeline is not running yet' },
+        {},
+        'upload dropped: the station pipeline is not running',
+      );
     } else if (result === 'rejected') {
       // The pipeline logs why (throttled); the time is the usual reason, said here again for the user.
       const time = resolveReadingTime(parsed.reading.payloadTimeMs, deps.now());
@@ -145,11 +170,16 @@ export function createUploadReceiver(deps: UploadReceiverDeps, matcher: UploadMa
   return (fields, fallback, address) => {
     const protocol = protocolOf(fields, fallback);
     try {
-      if (protocol === 'wunderground') receive(protocol, matcher.wunderground(fields.ID, fields.PASSWORD), fields, parseWundergroundUpload, address);
+      if (protocol === 'wunderground')
+        receive(protocol, matcher.wunderground(fields.ID, fields.PASSWORD), fields, parseWundergroundUpload, address);
       else receive(protocol, matcher.ecowitt(fields.PASSKEY), fields, parseEcowittUpload, address);
     } catch (err) {
       // A bug costs one upload, never the console's answer.
-      refuse({ station: undefined, protocol, outcome: 'rejected', reason: 'the upload could not be handled (see the log)' }, { err }, 'upload could not be handled');
+      refuse(
+        { station: undefined, protocol, outcome: 'rejected', reason: 'the upload could not be handled (see the log)' },
+        { err },
+        'upload could not be handled',
+      );
     }
   };
 }
@@ -214,17 +244,26 @@ const uploadRoutes: FastifyPluginCallback<UploadRouteDeps> = (scope: FastifyInst
   if (deps.ecowittPath !== '') {
     for (const url of pathVariants(deps.ecowittPath)) {
       scope.post(url, { schema, bodyLimit: UPLOAD_BODY_LIMIT_BYTES }, async (request, reply) =>
-        reply.type(ANSWER_TYPE).send(answer(request, { ...urlFields(request, base), ...fieldsOf(request.body) }, 'ecowitt')));
+        reply.type(ANSWER_TYPE).send(answer(request, { ...urlFields(request, base), ...fieldsOf(request.body) }, 'ecowitt')),
+      );
     }
     // "/" would take every GET path (the status page lives there): POST only then.
     if (base !== '/') {
-      scope.get(`${base}*`, { schema }, async (request, reply) => reply.type(ANSWER_TYPE).send(answer(request, urlFields(request, base), 'ecowitt')));
+      scope.get(`${base}*`, { schema }, async (request, reply) =>
+        reply.type(ANSWER_TYPE).send(answer(request, urlFields(request, base), 'ecowitt')),
+      );
     }
   }
   for (const path of WUNDERGROUND_PATHS) {
-    scope.get(path, { schema }, async (request, reply) => reply.type(ANSWER_TYPE).send(answer(request, fieldsOf(request.query), 'wunderground')));
+    scope.get(path, { schema }, async (request, reply) =>
+      reply.type(ANSWER_TYPE).send(answer(request, fieldsOf(request.query), 'wunderground')),
+    );
   }
   done();
 };
 
-export const uploadsPlugin = fp(uploadRoutes, { name: 'mowability-uploads', encapsulate: true, decorators: { fastify: ['clientAddressOf'] } });
+export const uploadsPlugin = fp(uploadRoutes, {
+  name: 'mowability-uploads',
+  encapsulate: true,
+  decorators: { fastify: ['clientAddressOf'] },
+});

@@ -43,7 +43,8 @@ function single(value: unknown): string | undefined {
 }
 
 export function createUploadMatcher(stations: readonly StationConfig[]): UploadMatcher {
-  const byFormat = (format: UploadFormat) => stations.filter((station) => isUploadFormat(station.format) && station.format === format && station.upload);
+  const byFormat = (format: UploadFormat) =>
+    stations.filter((station) => isUploadFormat(station.format) && station.format === format && station.upload);
   const ecowittStations = byFormat('ecowitt-http');
   const wuStations = byFormat('wunderground');
   return {

@@ -108,7 +108,10 @@ export function parseJsonObject(payload: string): Readonly<Record<string, unknow
   let object: Readonly<Record<string, unknown>> | undefined;
   try {
     const parsed: unknown = JSON.parse(payload);
-    object = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? Object.freeze(parsed as Record<string, unknown>) : undefined;
+    object =
+      typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+        ? Object.freeze(parsed as Record<string, unknown>)
+        : undefined;
   } catch {
     object = undefined;
   }
@@ -119,6 +122,8 @@ export function parseJsonObject(payload: string): Readonly<Record<string, unknow
 
 /** Stable fingerprint of an object's content without the given keys. */
 export function fingerprintOf(object: Record<string, unknown>, exclude: ReadonlySet<string>): string {
-  const keys = Object.keys(object).filter((key) => !exclude.has(key)).sort();
+  const keys = Object.keys(object)
+    .filter((key) => !exclude.has(key))
+    .sort();
   return JSON.stringify(keys.map((key) => [key, object[key]]));
 }

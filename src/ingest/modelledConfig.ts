@@ -18,17 +18,24 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 /** A modelled station needs its location and nothing about hardware. */
 export function modelledProblems(raw: Record<string, unknown>, problem: Problem): void {
   if (raw.format !== MODELLED_FORMAT) return;
-  if (raw.location === undefined) problem('location', `is required for format "${MODELLED_FORMAT}": {"latitude": 52.52, "longitude": 13.40} (the place whose weather is modelled)`);
+  if (raw.location === undefined)
+    problem(
+      'location',
+      `is required for format "${MODELLED_FORMAT}": {"latitude": 52.52, "longitude": 13.40} (the place whose weather is modelled)`,
+    );
   for (const key of HARDWARE_KEYS) {
-    if (raw[key] !== undefined) problem(key, `is not used by format "${MODELLED_FORMAT}" (a modelled station has no hardware; its readings come from Open-Meteo)`);
+    if (raw[key] !== undefined)
+      problem(key, `is not used by format "${MODELLED_FORMAT}" (a modelled station has no hardware; its readings come from Open-Meteo)`);
   }
 }
 
 export function gapFillProblems(gapFill: unknown, location: unknown, problem: Problem): void {
   if (!isPlainObject(gapFill)) return problem('gapFill', 'must be an object {"source": "open-meteo"}');
-  for (const key of Object.keys(gapFill)) if (!GAP_FILL_KEYS.includes(key)) problem(`gapFill.${key}`, `is not allowed (only ${GAP_FILL_KEYS.join(', ')})`);
+  for (const key of Object.keys(gapFill))
+    if (!GAP_FILL_KEYS.includes(key)) problem(`gapFill.${key}`, `is not allowed (only ${GAP_FILL_KEYS.join(', ')})`);
   if (gapFill.source !== MODELLED_FORMAT) problem('gapFill.source', `must be "${MODELLED_FORMAT}"`);
-  if (location === undefined) problem('gapFill.source', `"${MODELLED_FORMAT}" needs the station's "location" {"latitude": ..., "longitude": ...}`);
+  if (location === undefined)
+    problem('gapFill.source', `"${MODELLED_FORMAT}" needs the station's "location" {"latitude": ..., "longitude": ...}`);
   const fields = gapFill.fields;
   const allowed: readonly unknown[] = GAP_FILL_FIELDS;
   if (fields !== undefined && (!Array.isArray(fields) || fields.length === 0 || !fields.every((field) => allowed.includes(field)))) {
@@ -36,7 +43,10 @@ export function gapFillProblems(gapFill: unknown, location: unknown, problem: Pr
   }
   const rain: unknown = gapFill.rain;
   if (rain !== undefined && !(RAIN_SOURCES as readonly unknown[]).includes(rain)) {
-    problem('gapFill.rain', `must be "gauge" (the station's rain gauge, the default) or "model" (the gauge is broken: Open-Meteo's rain replaces it)`);
+    problem(
+      'gapFill.rain',
+      `must be "gauge" (the station's rain gauge, the default) or "model" (the gauge is broken: Open-Meteo's rain replaces it)`,
+    );
   }
 }
 

@@ -14,7 +14,20 @@ const ID_PATTERN = /^[a-zA-Z0-9_-]+$/;
 /** Ids whose topics the daemon itself publishes under (<base>/bridge/state, <base>/bridge/stats). */
 const RESERVED_IDS = new Set(['bridge']);
 const INPUT_FIELDS: readonly string[] = [...CURRENT_FIELDS, ...RAIN_INPUT_FIELDS];
-const STATION_KEYS = new Set(['id', 'name', 'format', 'topic', 'match', 'units', 'fields', 'timestampKey', 'lawn', 'freshness', 'location', 'upload']);
+const STATION_KEYS = new Set([
+  'id',
+  'name',
+  'format',
+  'topic',
+  'match',
+  'units',
+  'fields',
+  'timestampKey',
+  'lawn',
+  'freshness',
+  'location',
+  'upload',
+]);
 /** What a station unit declares about the key it owns in each station object (src/station/unit.ts). */
 export interface UnitStationKey {
   /** The key, e.g. `irrigation`: absent means the unit is off for the station. */
@@ -65,7 +78,8 @@ function lawnProblems(lawn: unknown, problem: Problem): void {
     const allowed = LAWN_VALUES[key];
     if (key === 'fieldCapacityPercent') {
       const { min, max } = FIELD_CAPACITY_RANGE_PCT;
-      if (!isValidFieldCapacity(value)) problem('lawn.fieldCapacityPercent', `must be a number from ${min} to ${max} (volumetric water content at field capacity, %)`);
+      if (!isValidFieldCapacity(value))
+        problem('lawn.fieldCapacityPercent', `must be a number from ${min} to ${max} (volumetric water content at field capacity, %)`);
     } else if (!allowed) problem(`lawn.${key}`, `is not allowed (only ${keys.join(', ')})`);
     else if (typeof value !== 'string' || !allowed.includes(value)) problem(`lawn.${key}`, `must be one of ${allowed.join(', ')}`);
   }
@@ -81,7 +95,8 @@ function locationProblems(location: unknown, problem: Problem): void {
       problem(`location.${key}`, `must be a number from ${range[0]} to ${range[1]} (${range[2]})`);
     }
   }
-  for (const key of ['latitude', 'longitude']) if (!Object.hasOwn(location, key)) problem(`location.${key}`, 'is required when "location" is given');
+  for (const key of ['latitude', 'longitude'])
+    if (!Object.hasOwn(location, key)) problem(`location.${key}`, 'is required when "location" is given');
 }
 
 /** Unknown keys, then the identity of the station: id, name, format and the topic it is read from. */
@@ -89,8 +104,10 @@ function identityProblems(raw: Record<string, unknown>, problem: Problem, units:
   const id = raw.id;
   const allowed = [...STATION_KEYS, ...units.map((unit) => unit.key)];
   for (const key of Object.keys(raw)) if (!allowed.includes(key)) problem(key, `is not a station setting (allowed: ${allowed.join(', ')})`);
-  if (typeof id !== 'string' || !ID_PATTERN.test(id)) problem('id', 'must be a non-empty string of letters, digits, "_" and "-" (it becomes an MQTT topic level)');
-  else if (RESERVED_IDS.has(id.toLowerCase())) problem('id', `"${id}" is reserved for the daemon's own topics (<base>/bridge/...); choose another id`);
+  if (typeof id !== 'string' || !ID_PATTERN.test(id))
+    problem('id', 'must be a non-empty string of letters, digits, "_" and "-" (it becomes an MQTT topic level)');
+  else if (RESERVED_IDS.has(id.toLowerCase()))
+    problem('id', `"${id}" is reserved for the daemon's own topics (<base>/bridge/...); choose another id`);
   if (typeof raw.name !== 'string' || raw.name.trim() === '') problem('name', 'must be a non-empty string');
   if (typeof raw.format !== 'string' || !STATION_FORMATS.includes(raw.format as never)) {
     problem('format', `must be one of ${STATION_FORMATS.join(', ')}`);
@@ -108,11 +125,13 @@ function identityProblems(raw: Record<string, unknown>, problem: Problem, units:
 /** The optional payload filter and unit overrides. */
 function matchAndUnitsProblems(raw: Record<string, unknown>, problem: Problem): void {
   if (raw.match !== undefined) {
-    if (!isPlainObject(raw.match) || Object.keys(raw.match).length === 0) problem('match', 'must be an object such as {"model": "Fineoffset-WH65B", "id": 65}');
+    if (!isPlainObject(raw.match) || Object.keys(raw.match).length === 0)
+      problem('match', 'must be an object such as {"model": "Fineoffset-WH65B", "id": 65}');
     else {
       for (const [key, value] of Object.entries(raw.match)) {
         const ok = (v: unknown): boolean => typeof v === 'string' || typeof v === 'number';
-        if (!(ok(value) || (Array.isArray(value) && value.length > 0 && value.every(ok)))) problem(`match.${key}`, 'must be a string, a number or a non-empty list of them');
+        if (!(ok(value) || (Array.isArray(value) && value.length > 0 && value.every(ok))))
+          problem(`match.${key}`, 'must be a string, a number or a non-empty list of them');
       }
     }
   }
@@ -123,7 +142,8 @@ function matchAndUnitsProblems(raw: Record<string, unknown>, problem: Problem): 
     else {
       for (const [field, unit] of Object.entries(raw.units)) {
         if (!INPUT_FIELDS.includes(field)) problem(`units.${field}`, `is not a field (allowed: ${INPUT_FIELDS.join(', ')})`);
-        else if (typeof unit !== 'string' || !isUnitOf(quantityOf(field), unit)) problem(`units.${field}`, `must be one of ${unitsFor(quantityOf(field)).join(', ')}`);
+        else if (typeof unit !== 'string' || !isUnitOf(quantityOf(field), unit))
+          problem(`units.${field}`, `must be one of ${unitsFor(quantityOf(field)).join(', ')}`);
       }
     }
   }
@@ -132,14 +152,22 @@ function matchAndUnitsProblems(raw: Record<string, unknown>, problem: Problem): 
 /** The format-specific field mapping ("json" payload keys, "fields" topics) and the "json" timestamp key. */
 function fieldsProblems(raw: Record<string, unknown>, problem: Problem): void {
   if (raw.format === 'json') {
-    if (!isPlainObject(raw.fields) || Object.keys(raw.fields).length === 0) problem('fields', 'is required for format "json": an object field → payload key, e.g. {"temperature": {"key": "temp_f", "unit": "F"}}');
+    if (!isPlainObject(raw.fields) || Object.keys(raw.fields).length === 0)
+      problem(
+        'fields',
+        'is required for format "json": an object field → payload key, e.g. {"temperature": {"key": "temp_f", "unit": "F"}}',
+      );
     else {
       for (const [field, mapping] of Object.entries(raw.fields)) {
-        if (!INPUT_FIELDS.includes(field)) { problem(`fields.${field}`, `is not a field (allowed: ${INPUT_FIELDS.join(', ')})`); continue; }
+        if (!INPUT_FIELDS.includes(field)) {
+          problem(`fields.${field}`, `is not a field (allowed: ${INPUT_FIELDS.join(', ')})`);
+          continue;
+        }
         const key = typeof mapping === 'string' ? mapping : isPlainObject(mapping) ? mapping.key : undefined;
         if (typeof key !== 'string' || key === '') problem(`fields.${field}`, 'must be a payload key or {"key": ..., "unit": ...}');
         if (isPlainObject(mapping)) {
-          for (const extra of Object.keys(mapping)) if (extra !== 'key' && extra !== 'unit') problem(`fields.${field}.${extra}`, 'is not allowed (only key and unit)');
+          for (const extra of Object.keys(mapping))
+            if (extra !== 'key' && extra !== 'unit') problem(`fields.${field}.${extra}`, 'is not allowed (only key and unit)');
           if (mapping.unit !== undefined && (typeof mapping.unit !== 'string' || !isUnitOf(quantityOf(field), mapping.unit))) {
             problem(`fields.${field}.unit`, `must be one of ${unitsFor(quantityOf(field)).join(', ')}`);
           }
@@ -151,7 +179,8 @@ function fieldsProblems(raw: Record<string, unknown>, problem: Problem): void {
       if (!isPlainObject(raw.fields) || Object.keys(raw.fields).length === 0) problem('fields', 'must be an object topic → field');
       else {
         for (const [topic, field] of Object.entries(raw.fields)) {
-          if (typeof field !== 'string' || !INPUT_FIELDS.includes(field)) problem(`fields["${topic}"]`, `must be one of ${INPUT_FIELDS.join(', ')}`);
+          if (typeof field !== 'string' || !INPUT_FIELDS.includes(field))
+            problem(`fields["${topic}"]`, `must be one of ${INPUT_FIELDS.join(', ')}`);
           if (topic.includes('+') || topic.includes('#')) problem(`fields["${topic}"]`, 'must be a concrete topic (no wildcards)');
         }
       }
@@ -172,13 +201,16 @@ function freshnessProblems(freshness: unknown, problem: Problem): void {
   const positive = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v) && v > 0;
   if (!isPlainObject(freshness)) problem('freshness', 'must be an object {maxAgeMinutes, fields}');
   else {
-    for (const key of Object.keys(freshness)) if (key !== 'maxAgeMinutes' && key !== 'fields') problem(`freshness.${key}`, 'is not allowed (only maxAgeMinutes and fields)');
-    if (freshness.maxAgeMinutes !== undefined && !positive(freshness.maxAgeMinutes)) problem('freshness.maxAgeMinutes', 'must be a number of minutes above 0');
+    for (const key of Object.keys(freshness))
+      if (key !== 'maxAgeMinutes' && key !== 'fields') problem(`freshness.${key}`, 'is not allowed (only maxAgeMinutes and fields)');
+    if (freshness.maxAgeMinutes !== undefined && !positive(freshness.maxAgeMinutes))
+      problem('freshness.maxAgeMinutes', 'must be a number of minutes above 0');
     if (freshness.fields !== undefined) {
       if (!isPlainObject(freshness.fields)) problem('freshness.fields', 'must be an object field → minutes');
       else {
         for (const [field, minutes] of Object.entries(freshness.fields)) {
-          if (!(CURRENT_FIELDS as readonly string[]).includes(field)) problem(`freshness.fields.${field}`, `is not a current-value field (allowed: ${CURRENT_FIELDS.join(', ')})`);
+          if (!(CURRENT_FIELDS as readonly string[]).includes(field))
+            problem(`freshness.fields.${field}`, `is not a current-value field (allowed: ${CURRENT_FIELDS.join(', ')})`);
           else if (!positive(minutes)) problem(`freshness.fields.${field}`, 'must be a number of minutes above 0');
         }
       }

@@ -76,9 +76,7 @@ export function parseTimestamp(raw: unknown, timeZone: string): number | undefin
   return undefined;
 }
 
-export type ReadingTime =
-  | { ok: true; timeMs: number; source: 'payload' | 'arrival' }
-  | { ok: false; reason: string };
+export type ReadingTime = { ok: true; timeMs: number; source: 'payload' | 'arrival' } | { ok: false; reason: string };
 
 /**
  * The reading's time: the payload's when present, else the arrival; refuses stale or future

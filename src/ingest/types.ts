@@ -58,7 +58,15 @@ export const MODELLED_FORMAT = 'open-meteo';
 /** Stations that send straight to our HTTP server (src/http/uploads.ts); `topic` is optional for them. */
 export type UploadFormat = 'ecowitt-http' | 'wunderground';
 export const UPLOAD_FORMATS: readonly UploadFormat[] = ['ecowitt-http', 'wunderground'];
-export const STATION_FORMATS: readonly StationFormat[] = ['rtl_433', 'ecowitt2mqtt', 'weewx', 'json', 'fields', ...UPLOAD_FORMATS, MODELLED_FORMAT];
+export const STATION_FORMATS: readonly StationFormat[] = [
+  'rtl_433',
+  'ecowitt2mqtt',
+  'weewx',
+  'json',
+  'fields',
+  ...UPLOAD_FORMATS,
+  MODELLED_FORMAT,
+];
 
 export function isUploadFormat(format: string): format is UploadFormat {
   return (UPLOAD_FORMATS as readonly string[]).includes(format);

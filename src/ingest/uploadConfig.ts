@@ -24,8 +24,9 @@ const STATION_ID = /^[\x21-\x7e]{1,64}$/;
 const OTHER_FORMAT_FIX: Readonly<Record<string, { key: string; fix: string }>> = {
   wunderground: {
     key: 'passkeySha256',
-    fix: 'a PASSKEY (an Ecowitt gateway, or an Ambient console\'s MAC) is matched by format "ecowitt-http": set this station\'s "format" to "ecowitt-http" and keep "upload": {"passkeySha256": "..."}; '
-      + 'it takes the console\'s uploads on either path, http.ecowittUploadPath and /weatherstation/updateweatherstation.php ("mowability upload-secret ambient" prints the line for an Ambient MAC)',
+    fix:
+      'a PASSKEY (an Ecowitt gateway, or an Ambient console\'s MAC) is matched by format "ecowitt-http": set this station\'s "format" to "ecowitt-http" and keep "upload": {"passkeySha256": "..."}; ' +
+      'it takes the console\'s uploads on either path, http.ecowittUploadPath and /weatherstation/updateweatherstation.php ("mowability upload-secret ambient" prints the line for an Ambient MAC)',
   },
   'ecowitt-http': {
     key: 'passwordSha256',
@@ -49,11 +50,13 @@ export function uploadProblems(format: unknown, upload: unknown, problem: Proble
   if (Object.hasOwn(upload, other.key) && !keys.some((key) => Object.hasOwn(upload, key))) {
     return problem(`upload.${other.key}`, `is not used by format "${String(format)}": ${other.fix}`);
   }
-  for (const key of Object.keys(upload)) if (!keys.includes(key)) problem(`upload.${key}`, `is not allowed for format "${String(format)}" (only ${keys.join(', ')})`);
+  for (const key of Object.keys(upload))
+    if (!keys.includes(key)) problem(`upload.${key}`, `is not allowed for format "${String(format)}" (only ${keys.join(', ')})`);
   for (const key of keys) {
     const value = upload[key];
     if (key === 'stationId') {
-      if (typeof value !== 'string' || !STATION_ID.test(value)) problem('upload.stationId', 'must be the station ID the station sends as "ID" (1 to 64 printable characters)');
+      if (typeof value !== 'string' || !STATION_ID.test(value))
+        problem('upload.stationId', 'must be the station ID the station sends as "ID" (1 to 64 printable characters)');
     } else if (typeof value !== 'string' || !SHA256_HEX.test(value)) {
       problem(`upload.${key}`, `must be a SHA-256 digest (64 lowercase hex digits), not the secret itself; ${HINT}`);
     }
@@ -65,7 +68,8 @@ export function sharedUploadProblems(stations: readonly unknown[]): string[] {
   const seen = new Map<string, number>();
   const problems: string[] = [];
   for (const [index, station] of stations.entries()) {
-    if (!isPlainObject(station) || typeof station.format !== 'string' || !isUploadFormat(station.format) || !isPlainObject(station.upload)) continue;
+    if (!isPlainObject(station) || typeof station.format !== 'string' || !isUploadFormat(station.format) || !isPlainObject(station.upload))
+      continue;
     const { passkeySha256, stationId } = station.upload;
     const identity = station.format === 'ecowitt-http' ? `e:${String(passkeySha256)}` : `w:${String(stationId)}`;
     const earlier = seen.get(identity);

@@ -24,7 +24,9 @@ export const MODELLED_TOPIC_PREFIX = 'mowability-modelled';
 export function withUploadTopics(stations: readonly StationConfig[]): StationConfig[] {
   return stations.map((station) => {
     if (station.format === MODELLED_FORMAT) return { ...station, topic: `${MODELLED_TOPIC_PREFIX}/${station.id}` };
-    return isUploadFormat(station.format) && (station.topic === undefined || station.topic === '') ? { ...station, topic: uploadRelayTopic(station.id) } : station;
+    return isUploadFormat(station.format) && (station.topic === undefined || station.topic === '')
+      ? { ...station, topic: uploadRelayTopic(station.id) }
+      : station;
   });
 }
 

@@ -90,7 +90,12 @@ export const lawnMemoryUnit = defineStationUnit<LawnMemorySettings, MowerConfig 
       pollIntervalMs: settings.pollSeconds * 1000,
     });
     const mowers = stations.flatMap(({ id, settings: mower }) => (mower ? [{ id, mower }] : []));
-    const mower = new MowerStateSources(mowers, (station, atMs, source) => lawnUnit.recordCut(station, atMs, source), log, () => clock.now());
+    const mower = new MowerStateSources(
+      mowers,
+      (station, atMs, source) => lawnUnit.recordCut(station, atMs, source),
+      log,
+      () => clock.now(),
+    );
     return [...(holidays ? [holidays] : []), lawnUnit, ...(mower.configured ? [mower] : [])];
   },
   // The forecast's windows and the mower control honour the same quiet hours; the mower control's
@@ -120,7 +125,12 @@ export function lawnQuietHours(config: object, timeZone: string, clock: Clock): 
 }
 
 /** Says at start where each station's night ban takes its sun from, once per kind (a station without a location uses the time zone's, or has none). */
-function logNightBan(log: Logger, settings: LawnMemorySettings, timeZone: string, stations: ReadonlyArray<{ id: string; location?: StationLocation | undefined }>): void {
+function logNightBan(
+  log: Logger,
+  settings: LawnMemorySettings,
+  timeZone: string,
+  stations: ReadonlyArray<{ id: string; location?: StationLocation | undefined }>,
+): void {
   const options = { nightBan: settings.nightBan, zoneLocation: settings.nightBanZoneLocation, timeZone };
   const without = stations.filter((station) => station.location === undefined).map((station) => station.id);
   if (!settings.nightBan || without.length === 0) return;

@@ -19,7 +19,8 @@ export interface HolidaySettings {
 
 /** Years computed at start, after the current one (a daemon is restarted long before they run out). */
 export const HOLIDAY_YEARS_AHEAD = 10;
-const CODES_HELP = 'the codes date-holidays knows are listed at https://github.com/commenthol/date-holidays#supported-countries-states-regions';
+const CODES_HELP =
+  'the codes date-holidays knows are listed at https://github.com/commenthol/date-holidays#supported-countries-states-regions';
 
 type HolidaysLibrary = typeof import('date-holidays').default;
 
@@ -32,20 +33,28 @@ function codeProblem(Holidays: HolidaysLibrary, settings: HolidaySettings): stri
   if (settings.region === '') return undefined;
   const states = library.getStates(settings.country, 'en') ?? {};
   if (Object.hasOwn(states, settings.region)) return undefined;
-  const known = Object.entries(states).map(([code, name]) => `${code} (${name})`).join(', ');
+  const known = Object.entries(states)
+    .map(([code, name]) => `${code} (${name})`)
+    .join(', ');
   return known === ''
     ? `"lawnMemory.holidayRegion" = "${settings.region}": ${settings.country} has no regions with their own holidays; leave it empty`
     : `"lawnMemory.holidayRegion" = "${settings.region}" is not a region of ${settings.country}: use one of ${known}; or leave it empty for national holidays`;
 }
 
 /** The public holidays of `fromYear`…`toYear`: local date → name in `lang` (two on one day joined). Throws ConfigError on unknown codes. */
-export async function publicHolidays(settings: HolidaySettings, fromYear: number, toYear: number, lang: 'en' | 'de' = 'en'): Promise<Map<string, string>> {
+export async function publicHolidays(
+  settings: HolidaySettings,
+  fromYear: number,
+  toYear: number,
+  lang: 'en' | 'de' = 'en',
+): Promise<Map<string, string>> {
   const { default: Holidays } = await import('date-holidays');
   const problem = codeProblem(Holidays, settings);
   if (problem) throw new ConfigError([problem]);
-  const calendar = settings.region === ''
-    ? new Holidays(settings.country, { languages: [lang] })
-    : new Holidays(settings.country, settings.region, { languages: [lang] });
+  const calendar =
+    settings.region === ''
+      ? new Holidays(settings.country, { languages: [lang] })
+      : new Holidays(settings.country, settings.region, { languages: [lang] });
   const days = new Map<string, string>();
   for (let year = fromYear; year <= toYear; year++) {
     // Bank holidays, school holidays and observances are not days of rest that noise rules protect.

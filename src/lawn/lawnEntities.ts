@@ -13,18 +13,33 @@ export function lawnEntities(): EntitySpec[] {
     {
       component: 'sensor',
       key: 'mow_need',
-      config: { name: 'Mow need', unit_of_measurement: '%', state_class: 'measurement', suggested_display_precision: 0, icon: 'mdi:grass', value_template: `{{ value_json.lawn.mow_need if ${has('mow_need')} else None }}` },
+      config: {
+        name: 'Mow need',
+        unit_of_measurement: '%',
+        state_class: 'measurement',
+        suggested_display_precision: 0,
+        icon: 'mdi:grass',
+        value_template: `{{ value_json.lawn.mow_need if ${has('mow_need')} else None }}`,
+      },
     },
     {
       component: 'sensor',
       key: 'last_cut',
-      config: { name: 'Last cut', device_class: 'timestamp', icon: 'mdi:content-cut', value_template: `{{ value_json.lawn.last_cut_at if ${has('last_cut_at')} else None }}` },
+      config: {
+        name: 'Last cut',
+        device_class: 'timestamp',
+        icon: 'mdi:content-cut',
+        value_template: `{{ value_json.lawn.last_cut_at if ${has('last_cut_at')} else None }}`,
+      },
     },
     {
       component: 'binary_sensor',
       key: 'blades_wet',
       config: {
-        name: 'Blades wet', device_class: 'moisture', payload_on: 'ON', payload_off: 'OFF',
+        name: 'Blades wet',
+        device_class: 'moisture',
+        payload_on: 'ON',
+        payload_off: 'OFF',
         value_template: `{{ ('ON' if value_json.lawn.blades_wet else 'OFF') if ${has('blades_wet')} else None }}`,
       },
     },
@@ -32,7 +47,10 @@ export function lawnEntities(): EntitySpec[] {
       component: 'binary_sensor',
       key: 'drought',
       config: {
-        name: 'Drought', device_class: 'problem', payload_on: 'ON', payload_off: 'OFF',
+        name: 'Drought',
+        device_class: 'problem',
+        payload_on: 'ON',
+        payload_off: 'OFF',
         value_template: `{{ ('ON' if value_json.lawn.drought else 'OFF') if ${has('drought')} else None }}`,
       },
     },

@@ -70,7 +70,7 @@ export const lawnMemorySchema = {
     arg: 'lawn-memory-night-ban',
   },
   nightBanZoneLocation: {
-    doc: 'The night ban of a station without a location: true takes the sunset and sunrise at the configured time zone\'s reference point in the tz database (e.g. Berlin for Europe/Berlin; off by some tens of minutes in a wide zone: set the station\'s location for its own); false: such a station has no night ban.',
+    doc: "The night ban of a station without a location: true takes the sunset and sunrise at the configured time zone's reference point in the tz database (e.g. Berlin for Europe/Berlin; off by some tens of minutes in a wide zone: set the station's location for its own); false: such a station has no night ban.",
     format: Boolean,
     default: true,
     env: 'MOWABILITY_LAWN_MEMORY_NIGHT_BAN_ZONE_LOCATION',
@@ -119,7 +119,7 @@ export const lawnMemorySchema = {
     arg: 'lawn-memory-cut-height-cm',
   },
   growthFactor: {
-    doc: 'The lawn\'s growth relative to an average fertilised lawn (0.04 cm per degree-day above 5 °C): 0.5 for a lean lawn, 1.5 for a well-fed one.',
+    doc: "The lawn's growth relative to an average fertilised lawn (0.04 cm per degree-day above 5 °C): 0.5 for a lean lawn, 1.5 for a well-fed one.",
     format: positiveNumber,
     default: 1,
     env: 'MOWABILITY_LAWN_MEMORY_GROWTH_FACTOR',

@@ -7,7 +7,15 @@ import { coreDryingMinutes, dryingMinutesLeft } from '../core/lawn/blades.js';
 import { catchUpMemory } from '../core/lawn/catchUp.js';
 import type { EtWeather } from '../core/lawn/evaporation.js';
 import { growthCm, mowNeed } from '../core/lawn/growth.js';
-import { gddSinceCut, initialLawnMemory, shiftLawnMemory, withCut, stepLawnMemory, wetSpellHours, type LawnMemoryState } from '../core/lawn/memory.js';
+import {
+  gddSinceCut,
+  initialLawnMemory,
+  shiftLawnMemory,
+  withCut,
+  stepLawnMemory,
+  wetSpellHours,
+  type LawnMemoryState,
+} from '../core/lawn/memory.js';
 import { isSoilDrought, isSoilSoft, type SoilProfile } from '../core/lawn/soilBucket.js';
 import type { BucketRow, TimedReading } from '../history/stationHistory.js';
 import type { CurrentField } from '../ingest/types.js';
@@ -48,7 +56,12 @@ function round(value: number, digits: number): number {
 }
 
 /** The weather's optional members and the reading fields they come from (made once, not per reading). */
-const WEATHER_PAIRS: ReadonlyArray<readonly [Exclude<keyof EtWeather, 'temperatureC' | 'elevationM'>, string]> = [['humidityPct', 'humidity'], ['dewPointC', 'dew_point'], ['windKmh', 'wind_speed'], ['solarWm2', 'solar']];
+const WEATHER_PAIRS: ReadonlyArray<readonly [Exclude<keyof EtWeather, 'temperatureC' | 'elevationM'>, string]> = [
+  ['humidityPct', 'humidity'],
+  ['dewPointC', 'dew_point'],
+  ['windKmh', 'wind_speed'],
+  ['solarWm2', 'solar'],
+];
 
 export class LawnStation {
   readonly #profile: SoilProfile;
@@ -167,7 +180,11 @@ export class LawnStation {
     }
     const rainMm = this.#newRain(buckets, Math.floor(reading.timeMs / MINUTE_MS));
     const weather = this.weather(reading.timeMs) ?? null;
-    this.#memory = stepLawnMemory(this.#memory, { toMs: reading.timeMs, rainMm, weather, irrigated: this.#irrigatedPending }, this.#profile);
+    this.#memory = stepLawnMemory(
+      this.#memory,
+      { toMs: reading.timeMs, rainMm, weather, irrigated: this.#irrigatedPending },
+      this.#profile,
+    );
     this.#irrigatedPending = false;
     this.dirty = true;
   }
@@ -212,11 +229,13 @@ export class LawnStation {
       : this.weather(nowMs) === undefined
         ? 'Halme: unbekannt, solange keine aktuellen Wetterdaten ankommen'
         : 'Halme: unbekannt (die Station liefert weder Luftfeuchte noch Taupunkt)';
-    if (wet === false) summary = memory.blades.drySinceMs === null ? 'Halme trocken' : `Halme trocken seit ${timeLabel(memory.blades.drySinceMs)} Uhr`;
+    if (wet === false)
+      summary = memory.blades.drySinceMs === null ? 'Halme trocken' : `Halme trocken seit ${timeLabel(memory.blades.drySinceMs)} Uhr`;
     if (wet === true) {
-      summary = left !== null && Number.isFinite(left)
-        ? `Halme nass, trocken in etwa ${durationDe(left)} beim jetzigen Wetter`
-        : 'Halme nass, beim jetzigen Wetter trocknen sie nicht';
+      summary =
+        left !== null && Number.isFinite(left)
+          ? `Halme nass, trocken in etwa ${durationDe(left)} beim jetzigen Wetter`
+          : 'Halme nass, beim jetzigen Wetter trocknen sie nicht';
     }
     return {
       blades_wet: wet,

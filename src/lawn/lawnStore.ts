@@ -44,7 +44,9 @@ export class LawnStore {
   }
 
   async loadCuts(): Promise<Map<string, StoredCut>> {
-    const rows = await this.#database.all<{ station: string; at_ms: number; source: string }>('SELECT station, at_ms, source FROM lawn_cuts');
+    const rows = await this.#database.all<{ station: string; at_ms: number; source: string }>(
+      'SELECT station, at_ms, source FROM lawn_cuts',
+    );
     return new Map(rows.map((row) => [row.station, { station: row.station, atMs: row.at_ms, source: row.source }]));
   }
 

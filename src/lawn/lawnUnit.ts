@@ -13,7 +13,15 @@ import type { LawnProfile } from '../core/types.js';
 import type { StationLocation } from '../ingest/types.js';
 import type { TimedReading } from '../history/stationHistory.js';
 import type { EntitySpec } from '../homeassistant/stationEntities.js';
-import type { MowableHold, StationHistoryView, StationInput, StationUnit, UnitContext, UnitStore, UnitSubscriber } from '../station/unit.js';
+import type {
+  MowableHold,
+  StationHistoryView,
+  StationInput,
+  StationUnit,
+  UnitContext,
+  UnitStore,
+  UnitSubscriber,
+} from '../station/unit.js';
 import type { ClockStep } from '../util/clockWatch.js';
 import { lawnEntities } from './lawnEntities.js';
 import { QuietHolds, type NightSun } from './quietHold.js';
@@ -135,9 +143,16 @@ export class LawnMemoryUnit implements StationUnit {
     if (!lawn) return false;
     this.counters.lawnCutsReceived++;
     const nowMs = this.#options.now();
-    const report = payload.length <= MAX_MOWED_PAYLOAD_BYTES ? parseMowedPayload(payload.toString('utf8')) : { ok: false as const, reason: 'payload too long' };
+    const report =
+      payload.length <= MAX_MOWED_PAYLOAD_BYTES
+        ? parseMowedPayload(payload.toString('utf8'))
+        : { ok: false as const, reason: 'payload too long' };
     // A retained "now" is as old as the broker's copy: it says nothing about when the lawn was cut.
-    const problem = !report.ok ? report.reason : report.atMs === null && retained ? 'retained message without a time' : cutTimeProblem(report.atMs ?? nowMs, nowMs);
+    const problem = !report.ok
+      ? report.reason
+      : report.atMs === null && retained
+        ? 'retained message without a time'
+        : cutTimeProblem(report.atMs ?? nowMs, nowMs);
     if (!report.ok || problem !== null) {
       this.counters.lawnCutsRejected++;
       this.#log.warn({ station: stationId, bytes: payload.length }, `mowed message ignored: ${problem}`);
@@ -154,7 +169,8 @@ export class LawnMemoryUnit implements StationUnit {
     const lawn = this.#stations.get(stationId);
     if (!lawn || (lawn.lastCutMs !== null && atMs <= lawn.lastCutMs)) return false;
     lawn.setCut(atMs, source);
-    const write = this.#store.saveCut({ station: stationId, atMs, source }, this.#options.now())
+    const write = this.#store
+      .saveCut({ station: stationId, atMs, source }, this.#options.now())
       .catch((err: unknown) => this.#log.error({ err, station: stationId }, 'saving the cut failed'))
       .finally(() => this.#cutWrites.delete(write));
     this.#cutWrites.add(write);
@@ -180,7 +196,10 @@ export class LawnMemoryUnit implements StationUnit {
     return lawn && withSoilSource(lawn.status(nowMs, this.#options.growth, timeLabel), this.#soil.source(stationId, lawn.memory, nowMs));
   }
 
-  stateFragment(stationId: string, nowMs: number): { lawn: LawnStatus & { soil_moisture_source: SoilMoistureSource }; night_ban_sun?: NightSun } | undefined {
+  stateFragment(
+    stationId: string,
+    nowMs: number,
+  ): { lawn: LawnStatus & { soil_moisture_source: SoilMoistureSource }; night_ban_sun?: NightSun } | undefined {
     const status = this.status(stationId, nowMs);
     if (!status) return undefined;
     const sun = this.#quietHolds.nightSun(stationId);

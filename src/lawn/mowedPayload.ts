@@ -17,7 +17,8 @@ function parseTime(value: unknown): number | null | undefined {
     if (!Number.isFinite(n)) return undefined;
     return n < 1e11 ? Math.round(n * 1000) : Math.round(n);
   }
-  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value.trim()) || !/(Z|[+-]\d{2}:?\d{2})$/i.test(value.trim())) return undefined;
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value.trim()) || !/(Z|[+-]\d{2}:?\d{2})$/i.test(value.trim()))
+    return undefined;
   const ms = Date.parse(value.trim());
   return Number.isFinite(ms) ? ms : undefined;
 }
@@ -40,11 +41,12 @@ export function parseMowedPayload(text: string): MowedReport {
     const record = parsed as Record<string, unknown>;
     at = Object.hasOwn(record, 'at') ? record.at : null;
     if (Object.hasOwn(record, 'source')) {
-      if (typeof record.source !== 'string' || !/^[\w .:-]{1,40}$/.test(record.source)) return { ok: false, reason: '"source" must be up to 40 letters, digits, spaces or ._:-' };
+      if (typeof record.source !== 'string' || !/^[\w .:-]{1,40}$/.test(record.source))
+        return { ok: false, reason: '"source" must be up to 40 letters, digits, spaces or ._:-' };
       source = record.source;
     }
   }
-  const atMs = parseTime(typeof at === 'string' ? at.trim().toLowerCase() === 'now' ? 'now' : at : at);
+  const atMs = parseTime(typeof at === 'string' ? (at.trim().toLowerCase() === 'now' ? 'now' : at) : at);
   if (atMs === undefined) return { ok: false, reason: EXPECTED };
   return { ok: true, atMs, source };
 }

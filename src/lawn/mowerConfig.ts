@@ -26,7 +26,8 @@ const MAX_STATE_LENGTH = 64;
 const MAX_TOPIC_LENGTH = 256;
 
 function topicProblem(topic: unknown): string | undefined {
-  if (typeof topic !== 'string' || topic === '') return 'is required: the MQTT topic the mower (or its bridge) publishes its state on, e.g. "homeassistant/lawn_mower/robbi/state"';
+  if (typeof topic !== 'string' || topic === '')
+    return 'is required: the MQTT topic the mower (or its bridge) publishes its state on, e.g. "homeassistant/lawn_mower/robbi/state"';
   if (topic.length > MAX_TOPIC_LENGTH) return `must be at most ${MAX_TOPIC_LENGTH} characters`;
   if (topic.includes('\u0000')) return 'must not contain NUL';
   // One mower, one topic: a wildcard would let any client invent topics and sessions under it.
@@ -35,20 +36,33 @@ function topicProblem(topic: unknown): string | undefined {
 }
 
 function statesProblem(states: unknown): string | undefined {
-  const ok = Array.isArray(states) && states.length > 0 && states.length <= MAX_MOWING_STATES
-    && states.every((state) => typeof state === 'string' && state.trim() !== '' && state.length <= MAX_STATE_LENGTH);
-  return ok ? undefined : `must be a list of 1 to ${MAX_MOWING_STATES} non-empty state values (up to ${MAX_STATE_LENGTH} characters each), e.g. ["mowing"] or ["7"] for a numeric status`;
+  const ok =
+    Array.isArray(states) &&
+    states.length > 0 &&
+    states.length <= MAX_MOWING_STATES &&
+    states.every((state) => typeof state === 'string' && state.trim() !== '' && state.length <= MAX_STATE_LENGTH);
+  return ok
+    ? undefined
+    : `must be a list of 1 to ${MAX_MOWING_STATES} non-empty state values (up to ${MAX_STATE_LENGTH} characters each), e.g. ["mowing"] or ["7"] for a numeric status`;
 }
 
 export function mowerProblems(mower: unknown, problem: Problem): void {
   if (mower === undefined) return;
-  if (!isPlainObject(mower)) return problem('mower', 'must be an object {"topic": "...", "key": "state", "mowingStates": ["mowing"], "minMinutes": 10} naming the mower\'s state topic');
-  for (const key of Object.keys(mower)) if (!MOWER_KEYS.includes(key)) problem(`mower.${key}`, `is not allowed (only ${MOWER_KEYS.join(', ')})`);
+  if (!isPlainObject(mower))
+    return problem(
+      'mower',
+      'must be an object {"topic": "...", "key": "state", "mowingStates": ["mowing"], "minMinutes": 10} naming the mower\'s state topic',
+    );
+  for (const key of Object.keys(mower))
+    if (!MOWER_KEYS.includes(key)) problem(`mower.${key}`, `is not allowed (only ${MOWER_KEYS.join(', ')})`);
   // With `control` the mower's state comes through the control (its run ledger records the cuts): the topic is optional.
   const topic = mower.topic === undefined && mower.control !== undefined ? undefined : topicProblem(mower.topic);
   if (topic) problem('mower.topic', topic);
   const key = mower.key;
-  if (key !== undefined && (typeof key !== 'string' || key.split('.').some((level) => level === '') || key.split('.').length > MAX_MOWER_KEY_DEPTH)) {
+  if (
+    key !== undefined &&
+    (typeof key !== 'string' || key.split('.').some((level) => level === '') || key.split('.').length > MAX_MOWER_KEY_DEPTH)
+  ) {
     problem('mower.key', `must be a JSON field or a dotted path to it of up to ${MAX_MOWER_KEY_DEPTH} levels, e.g. "state" or "dat.ls"`);
   }
   if (mower.mowingStates !== undefined) {
@@ -56,8 +70,14 @@ export function mowerProblems(mower: unknown, problem: Problem): void {
     if (states) problem('mower.mowingStates', states);
   }
   const minutes = mower.minMinutes;
-  if (minutes !== undefined && (typeof minutes !== 'number' || !Number.isInteger(minutes) || minutes < 1 || minutes > MAX_MOWER_MIN_MINUTES)) {
-    problem('mower.minMinutes', `must be a whole number of minutes from 1 to ${MAX_MOWER_MIN_MINUTES} (the shortest run of "mowing" that counts as a cut)`);
+  if (
+    minutes !== undefined &&
+    (typeof minutes !== 'number' || !Number.isInteger(minutes) || minutes < 1 || minutes > MAX_MOWER_MIN_MINUTES)
+  ) {
+    problem(
+      'mower.minMinutes',
+      `must be a whole number of minutes from 1 to ${MAX_MOWER_MIN_MINUTES} (the shortest run of "mowing" that counts as a cut)`,
+    );
   }
 }
 

@@ -7,7 +7,13 @@
  * Sessions live in memory: a restart forgets a run in progress.
  */
 import type { Logger } from 'pino';
-import { DEFAULT_MOWER_KEY, DEFAULT_MOWER_MIN_MINUTES, MAX_MOWER_PAYLOAD_BYTES, isMowingState, mowerStateWord } from '../core/lawn/mowerPayload.js';
+import {
+  DEFAULT_MOWER_KEY,
+  DEFAULT_MOWER_MIN_MINUTES,
+  MAX_MOWER_PAYLOAD_BYTES,
+  isMowingState,
+  mowerStateWord,
+} from '../core/lawn/mowerPayload.js';
 import { IDLE_MOWER, mowingMinutes, stepMowerSession, type MowerSession } from '../core/lawn/mowerSession.js';
 import type { MowerConfig } from './mowerConfig.js';
 import type { StationUnit, UnitSubscriber } from '../station/unit.js';
@@ -43,8 +49,15 @@ export class MowerStateSources implements StationUnit {
   readonly #throttle: LogThrottle;
 
   /** `stations`: those with a `mower` key (the others are left out). */
-  constructor(stations: ReadonlyArray<{ id: string; mower?: MowerConfig | undefined }>, recordCut: RecordCut, logger: Logger, now: () => number) {
-    for (const { id, mower } of stations) if (mower?.topic !== undefined) this.#stations.set(id, { config: { ...mower, topic: mower.topic }, session: IDLE_MOWER, state: null });
+  constructor(
+    stations: ReadonlyArray<{ id: string; mower?: MowerConfig | undefined }>,
+    recordCut: RecordCut,
+    logger: Logger,
+    now: () => number,
+  ) {
+    for (const { id, mower } of stations)
+      if (mower?.topic !== undefined)
+        this.#stations.set(id, { config: { ...mower, topic: mower.topic }, session: IDLE_MOWER, state: null });
     this.#recordCut = recordCut;
     this.#now = now;
     this.#throttle = new LogThrottle(logger.child({ module: 'mower' }));
@@ -72,8 +85,11 @@ export class MowerStateSources implements StationUnit {
     const state = payload.length <= MAX_MOWER_PAYLOAD_BYTES ? mowerStateWord(payload.toString('utf8'), key) : undefined;
     if (state === undefined) {
       this.counters.mowerStatesRejected++;
-      this.#throttle.warn(`mower:${stationId}`, { station: stationId, bytes: payload.length },
-        `mower state ignored: expected a state word (e.g. mowing, docked) or a JSON object with "${key}" holding one`);
+      this.#throttle.warn(
+        `mower:${stationId}`,
+        { station: stationId, bytes: payload.length },
+        `mower state ignored: expected a state word (e.g. mowing, docked) or a JSON object with "${key}" holding one`,
+      );
       return false;
     }
     const nowMs = this.#now();

@@ -15,7 +15,8 @@ import { QUIET_HOURS_CODE, quietCauseText, type QuietCause, type QuietHoursSetti
 import type { StationLocation } from '../ingest/types.js';
 import type { MowableHold } from '../station/unit.js';
 
-export type NightSun = { source: 'station' } | { source: 'time_zone'; zone: string; latitude: number; longitude: number } | { source: 'none' };
+export type NightSun =
+  { source: 'station' } | { source: 'time_zone'; zone: string; latitude: number; longitude: number } | { source: 'none' };
 const STATION_SUN: NightSun = Object.freeze({ source: 'station' });
 const NO_SUN: NightSun = Object.freeze({ source: 'none' });
 

@@ -9,9 +9,15 @@ export function restoreMemory(raw: unknown): LawnMemoryState | undefined {
   const r = raw as Record<string, unknown>;
   const blades = r.blades as Record<string, unknown> | null;
   if (typeof blades !== 'object' || blades === null || !num(blades.waterMm) || !numOrNull(blades.drySinceMs)) return undefined;
-  if (!numOrNull(r.soilPct) || !num(r.gddTotal) || !numOrNull(r.wetSpellStartMs) || !numOrNull(r.lastCutMs) || !numOrNull(r.atMs)) return undefined;
-  const points = Array.isArray(r.gddCheckpoints) ? r.gddCheckpoints.filter((p): p is [number, number] => Array.isArray(p) && num(p[0]) && num(p[1])) : [];
-  const weather = typeof r.weather === 'object' && r.weather !== null && num((r.weather as Record<string, unknown>).temperatureC) ? (r.weather as LawnMemoryState['weather']) : null;
+  if (!numOrNull(r.soilPct) || !num(r.gddTotal) || !numOrNull(r.wetSpellStartMs) || !numOrNull(r.lastCutMs) || !numOrNull(r.atMs))
+    return undefined;
+  const points = Array.isArray(r.gddCheckpoints)
+    ? r.gddCheckpoints.filter((p): p is [number, number] => Array.isArray(p) && num(p[0]) && num(p[1]))
+    : [];
+  const weather =
+    typeof r.weather === 'object' && r.weather !== null && num((r.weather as Record<string, unknown>).temperatureC)
+      ? (r.weather as LawnMemoryState['weather'])
+      : null;
   return {
     blades: { waterMm: Math.max(0, blades.waterMm), drySinceMs: blades.drySinceMs },
     bladesUnknown: r.bladesUnknown === true, // absent in rows written before gaps were modelled

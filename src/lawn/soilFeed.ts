@@ -92,7 +92,10 @@ export function seedSensor(feed: SoilMoistureFeed, history: StationHistoryView, 
 }
 
 /** The state's `lawn` with where the calculation's soil moisture came from; an estimate is listed as a derived input. */
-export function withSoilSource<T extends { derived_inputs: string[] }>(status: T, source: SoilMoistureSource): T & { soil_moisture_source: SoilMoistureSource } {
+export function withSoilSource<T extends { derived_inputs: string[] }>(
+  status: T,
+  source: SoilMoistureSource,
+): T & { soil_moisture_source: SoilMoistureSource } {
   const derived = source === 'estimated' ? [...status.derived_inputs, 'soil_moisture'] : status.derived_inputs;
   return { ...status, derived_inputs: derived, soil_moisture_source: source };
 }

@@ -38,17 +38,23 @@ export function zoneLocation(timeZone: string): ZoneLocation | undefined {
   }
   for (const name of [timeZone, canonical]) {
     const zone = Object.hasOwn(zones, name) ? zones[name] : undefined;
-    if (zone && Number.isFinite(zone.lat) && Number.isFinite(zone.long)) return Object.freeze({ zone: name, latitude: zone.lat, longitude: zone.long });
+    if (zone && Number.isFinite(zone.lat) && Number.isFinite(zone.long))
+      return Object.freeze({ zone: name, latitude: zone.lat, longitude: zone.long });
   }
   return undefined;
 }
 
 /** Where a station's night ban takes its sun times from (the log at start, `mowability status`), in English. */
-export function nightBanSource(options: { nightBan: boolean; zoneLocation: boolean; timeZone: string }, location: Location | undefined): string {
+export function nightBanSource(
+  options: { nightBan: boolean; zoneLocation: boolean; timeZone: string },
+  location: Location | undefined,
+): string {
   if (!options.nightBan) return 'off (lawnMemory.nightBan is false)';
   if (location) return `sunset and sunrise at the station's location (${coordinatesText(location, 'en')})`;
-  if (!options.zoneLocation) return 'none: the station has no location and lawnMemory.nightBanZoneLocation is false (set the station\'s location for a night ban)';
+  if (!options.zoneLocation)
+    return "none: the station has no location and lawnMemory.nightBanZoneLocation is false (set the station's location for a night ban)";
   const zone = zoneLocation(options.timeZone);
-  if (!zone) return `none: the station has no location and the time zone ${options.timeZone} has no reference point in the tz database (set the station's location, or "timezone" to your zone)`;
+  if (!zone)
+    return `none: the station has no location and the time zone ${options.timeZone} has no reference point in the tz database (set the station's location, or "timezone" to your zone)`;
   return `sunset and sunrise at the reference point of the time zone ${zone.zone} (${coordinatesText(zone, 'en')}), as the station has no location (set it for its own sun times)`;
 }

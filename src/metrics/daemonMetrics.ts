@@ -57,7 +57,7 @@ export function registerDaemonMetrics(registry: Registry, options: MetricsOption
   if (stationMessages) {
     new Counter({
       name: `${PREFIX}station_messages_total`,
-      help: 'What became of each station\'s messages and readings (MQTT and uploads), by station and outcome: received, accepted, rejected, ignored, duplicates, droppedValues (single values dropped as implausible).',
+      help: "What became of each station's messages and readings (MQTT and uploads), by station and outcome: received, accepted, rejected, ignored, duplicates, droppedValues (single values dropped as implausible).",
       labelNames: ['station', 'outcome'] as const,
       registers: [registry],
       collect() {
@@ -83,7 +83,7 @@ export function registerDaemonMetrics(registry: Registry, options: MetricsOption
   if (stationReadings) {
     new Counter({
       name: `${PREFIX}station_readings_accepted_total`,
-      help: 'Readings accepted into a station\'s history (MQTT and uploads), by station.',
+      help: "Readings accepted into a station's history (MQTT and uploads), by station.",
       labelNames: ['station'] as const,
       registers: [registry],
       collect() {

@@ -42,16 +42,43 @@ const MQTT_COUNTERS: Record<MqttCounterName, [name: string, help: string]> = {
   droppedValues: ['mqtt_station_values_dropped_total', 'Single values dropped as implausible while the rest of the reading was used.'],
   statesPublished: ['mqtt_states_published_total', 'Station state messages published.'],
   historyCommits: ['history_commits_total', 'History write transactions committed to SQLite.'],
-  unitFailures: ['station_unit_failures_total', 'Station unit hooks that threw; caught, logged with the unit and station, and named in the station\'s state (unit_errors).'],
+  unitFailures: [
+    'station_unit_failures_total',
+    "Station unit hooks that threw; caught, logged with the unit and station, and named in the station's state (unit_errors).",
+  ],
   brokerRejectedPublishes: ['broker_rejected_publishes_total', 'Publishes the embedded broker refused (ACL).'],
-  brokerRefusedConnections: ['broker_refused_connections_total', 'Connections the embedded broker closed because broker.maxClients were open.'],
-  brokerRetainedRefused: ['broker_retained_refused_total', 'Retained publishes of other clients refused by the broker.maxRetained* limits.'],
-  brokerRetainDropped: ['broker_retain_dropped_total', 'Retained publishes of other clients to command or relay topics, delivered without the retain flag.'],
-  brokerSubscribeRefused: ['broker_subscribe_refused_total', 'SUBSCRIBE packets refused by broker.maxFiltersPerSubscribe or broker.maxSubscriptionsPerClient.'],
-  brokerQueueDropped: ['broker_queue_dropped_total', 'QoS 1/2 messages not queued for an offline persistent session past broker.maxQueued*PerSession.'],
-  brokerSlowClientsDropped: ['broker_slow_clients_dropped_total', 'Clients disconnected for leaving too much unread (broker.maxOutgoingBytesPerClient, broker.slowClientSeconds), so that they hold back nobody else.'],
-  brokerInflightRefused: ['broker_inflight_refused_total', 'Inbound QoS 2 messages refused (sender disconnected) by broker.maxInflightBytes.'],
-  brokerSessionsEvicted: ['broker_sessions_evicted_total', 'Offline persistent sessions dropped to make room under broker.maxPersistentSessions.'],
+  brokerRefusedConnections: [
+    'broker_refused_connections_total',
+    'Connections the embedded broker closed because broker.maxClients were open.',
+  ],
+  brokerRetainedRefused: [
+    'broker_retained_refused_total',
+    'Retained publishes of other clients refused by the broker.maxRetained* limits.',
+  ],
+  brokerRetainDropped: [
+    'broker_retain_dropped_total',
+    'Retained publishes of other clients to command or relay topics, delivered without the retain flag.',
+  ],
+  brokerSubscribeRefused: [
+    'broker_subscribe_refused_total',
+    'SUBSCRIBE packets refused by broker.maxFiltersPerSubscribe or broker.maxSubscriptionsPerClient.',
+  ],
+  brokerQueueDropped: [
+    'broker_queue_dropped_total',
+    'QoS 1/2 messages not queued for an offline persistent session past broker.maxQueued*PerSession.',
+  ],
+  brokerSlowClientsDropped: [
+    'broker_slow_clients_dropped_total',
+    'Clients disconnected for leaving too much unread (broker.maxOutgoingBytesPerClient, broker.slowClientSeconds), so that they hold back nobody else.',
+  ],
+  brokerInflightRefused: [
+    'broker_inflight_refused_total',
+    'Inbound QoS 2 messages refused (sender disconnected) by broker.maxInflightBytes.',
+  ],
+  brokerSessionsEvicted: [
+    'broker_sessions_evicted_total',
+    'Offline persistent sessions dropped to make room under broker.maxPersistentSessions.',
+  ],
 };
 
 const MQTT_GAUGES: Record<MqttGaugeName, [name: string, help: string]> = {
@@ -59,7 +86,7 @@ const MQTT_GAUGES: Record<MqttGaugeName, [name: string, help: string]> = {
   brokerRetainedMessages: ['broker_retained_messages', 'Retained messages of other clients held by the embedded broker.'],
   brokerRetainedBytes: ['broker_retained_bytes', 'Payload bytes of those retained messages.'],
   brokerInflightBytes: ['broker_inflight_bytes', 'Payload bytes of inbound QoS 2 messages awaiting PUBREL, all clients together.'],
-  brokerClients: ['broker_clients', "Open client connections of the embedded broker (the daemon uses it in process, without one)."],
+  brokerClients: ['broker_clients', 'Open client connections of the embedded broker (the daemon uses it in process, without one).'],
 };
 
 /** A counter whose count another part owns; a scrape copies it (reset + inc keeps the counter type). */
@@ -92,8 +119,16 @@ function registerMqttMetrics(registry: Registry, source: () => MqttStats | undef
 }
 
 /** The counters the station units declare (StationUnit.metrics), read from their per-unit stats. */
-function registerUnitMetrics(registry: Registry, source: () => MqttStats | undefined, units: NonNullable<MetricsOptions['unitMetrics']>): void {
-  for (const { unit, counter, metric: [name, help] } of units) {
+function registerUnitMetrics(
+  registry: Registry,
+  source: () => MqttStats | undefined,
+  units: NonNullable<MetricsOptions['unitMetrics']>,
+): void {
+  for (const {
+    unit,
+    counter,
+    metric: [name, help],
+  } of units) {
     copiedCounter(registry, name, help, () => source()?.units[unit]?.[counter] ?? 0);
   }
 }

@@ -18,7 +18,14 @@
 import type { Logger } from 'pino';
 import { connectOpenMeteo, type BodyParser, type OpenMeteoClient } from '../openmeteo/openMeteoClient.js';
 import { parseModelledAnswer } from '../ingest/formats/openMeteo.js';
-import { GAP_FILL_FIELDS, type CurrentField, type GapFillField, type RainSource, type Reading, type StationLocation } from '../ingest/types.js';
+import {
+  GAP_FILL_FIELDS,
+  type CurrentField,
+  type GapFillField,
+  type RainSource,
+  type Reading,
+  type StationLocation,
+} from '../ingest/types.js';
 import type { AcceptReading } from '../station/facade.js';
 import { MINUTE_MS } from '../history/windows.js';
 import type { TimedReading } from '../history/stationHistory.js';
@@ -26,7 +33,17 @@ import type { StationHistoryView, StationInput, StationUnit, UnitContext } from 
 import type { CachedForecast } from '../store/forecastStore.js';
 import { ModelledLoop, type RoundResult } from './modelledLoop.js';
 import { currentUrl, modelledUrl, pastSpan } from './modelledRequest.js';
-import { acceptAll, lastObservedMs, newHours, parserAt, runRound, type Delivered, type Parsed, type RoundMemory, type RoundPlan } from './modelledRound.js';
+import {
+  acceptAll,
+  lastObservedMs,
+  newHours,
+  parserAt,
+  runRound,
+  type Delivered,
+  type Parsed,
+  type RoundMemory,
+  type RoundPlan,
+} from './modelledRound.js';
 import type { ModelledSettings, ModelledStationConfig } from './modelledUnit.js';
 
 /** Past hours asked for when only the forecast shares the request (its own request's two, and the hour now). */
@@ -85,7 +102,12 @@ export class GapFillUnit implements StationUnit {
     for (const station of options.stations) {
       if (!station.gapFill || !station.location) continue;
       this.#held.set(station.id, {
-        station: { ...station, location: station.location }, fields: station.gapFill.fields ?? GAP_FILL_FIELDS, measured: new Set(), lastFilled: [], memory: { validators: {} }, failures: 0,
+        station: { ...station, location: station.location },
+        fields: station.gapFill.fields ?? GAP_FILL_FIELDS,
+        measured: new Set(),
+        lastFilled: [],
+        memory: { validators: {} },
+        failures: 0,
         modelRain: station.gapFill.rain === 'model' && options.accept !== undefined,
       });
     }
@@ -99,10 +121,15 @@ export class GapFillUnit implements StationUnit {
     const intervalMs = settings.intervalMinutes * MINUTE_MS;
     for (const held of this.#held.values()) {
       this.#seedMeasured(held, context.history);
-      this.#log.info({ station: held.station.id }, `station "${held.station.id}": fields it does not measure among ${held.fields.join(', ')} are filled from Open-Meteo's current conditions every ${settings.intervalMinutes} min`);
+      this.#log.info(
+        { station: held.station.id },
+        `station "${held.station.id}": fields it does not measure among ${held.fields.join(', ')} are filled from Open-Meteo's current conditions every ${settings.intervalMinutes} min`,
+      );
       const plan = this.#plan(held, client.baseUrl);
       const loop = new ModelledLoop({
-        intervalMs, backoffMs: Math.min(intervalMs, this.#options.roundBackoffMs ?? 30_000), random: this.#options.random ?? Math.random,
+        intervalMs,
+        backoffMs: Math.min(intervalMs, this.#options.roundBackoffMs ?? 30_000),
+        random: this.#options.random ?? Math.random,
         round: (signal) => this.#round(client, plan, held, signal),
       });
       loop.start();
@@ -122,12 +149,17 @@ export class GapFillUnit implements StationUnit {
   /** What the restored history holds (fresh or stale) was measured. */
   #seedMeasured(held: Filled, history: StationHistoryView): void {
     const assembly = history.assemble(held.station.id, this.#options.now());
-    for (const field of held.fields) if (assembly.input[field] !== undefined || assembly.withheld[field] !== undefined) held.measured.add(field);
+    for (const field of held.fields)
+      if (assembly.input[field] !== undefined || assembly.withheld[field] !== undefined) held.measured.add(field);
   }
 
   /** The station's round (shared with modelled stations, ./modelledRound.ts): the request, and what is done with its answer. */
   #plan(held: Filled, baseUrl: string): RoundPlan {
-    return { conditional: false, request: (nowMs) => this.#request(held, baseUrl, nowMs), deliver: (parsed, nowMs) => this.#deliver(held, parsed, nowMs) };
+    return {
+      conditional: false,
+      request: (nowMs) => this.#request(held, baseUrl, nowMs),
+      deliver: (parsed, nowMs) => this.#deliver(held, parsed, nowMs),
+    };
   }
 
   /** One request: the current conditions, and the hourly part when the model's rain or the forecast rides on it. */
@@ -135,10 +167,12 @@ export class GapFillUnit implements StationUnit {
     const { id, location } = held.station;
     const hourly = held.modelRain || this.#carriesForecast(held);
     const span = held.modelRain && this.#history ? pastSpan(lastObservedMs(this.#history, id, nowMs), nowMs) : FORECAST_PAST;
-    const parse: BodyParser<Parsed> = hourly ? parserAt(nowMs) : (body) => {
-      const parsed = parseModelledAnswer(body, nowMs);
-      return parsed.ok ? { ok: true, value: { answer: parsed.answer, forecast: [] } } : parsed;
-    };
+    const parse: BodyParser<Parsed> = hourly
+      ? parserAt(nowMs)
+      : (body) => {
+          const parsed = parseModelledAnswer(body, nowMs);
+          return parsed.ok ? { ok: true, value: { answer: parsed.answer, forecast: [] } } : parsed;
+        };
     return {
       url: hourly ? modelledUrl(baseUrl, location, span) : currentUrl(baseUrl, location),
       parse: (body) => {
@@ -167,7 +201,12 @@ export class GapFillUnit implements StationUnit {
       if (delivered.kind === 'not_running') return delivered;
     }
     if (this.#carriesForecast(held) && parsed.forecast.length > 0) {
-      await this.#options.supplyForecast?.(id, { source: 'open-meteo', fetchedAtMs: this.#options.now(), hours: parsed.forecast, validators: {} });
+      await this.#options.supplyForecast?.(id, {
+        source: 'open-meteo',
+        fetchedAtMs: this.#options.now(),
+        hours: parsed.forecast,
+        validators: {},
+      });
     }
     return delivered;
   }
@@ -180,11 +219,16 @@ export class GapFillUnit implements StationUnit {
     if (outcome.kind === 'not_modified') return 'ok';
     if (outcome.kind === 'error') {
       this.counters.gapFillFetchErrors++;
-      if (held.failures++ === 0) this.#log.warn({ station: held.station.id, reason: outcome.reason }, `gap filling for station "${held.station.id}" got no answer from Open-Meteo (${outcome.reason}); modelled values stop being used after 45 min. Logged again when it recovers`);
+      if (held.failures++ === 0)
+        this.#log.warn(
+          { station: held.station.id, reason: outcome.reason },
+          `gap filling for station "${held.station.id}" got no answer from Open-Meteo (${outcome.reason}); modelled values stop being used after 45 min. Logged again when it recovers`,
+        );
       held.lastError = outcome.reason;
       return 'failed';
     }
-    if (held.failures > 0) this.#log.info({ station: held.station.id }, `gap filling for station "${held.station.id}" has Open-Meteo's answers again`);
+    if (held.failures > 0)
+      this.#log.info({ station: held.station.id }, `gap filling for station "${held.station.id}" has Open-Meteo's answers again`);
     held.failures = 0;
     return outcome.kind;
   }
@@ -204,7 +248,9 @@ export class GapFillUnit implements StationUnit {
     return filled.length === 0 ? input : { ...input, ...Object.fromEntries(filled.map((field) => [field, current[field]])) };
   }
 
-  stateFragment(stationId: string): { estimated_fields: GapFillField[]; rain_source: RainSource; gap_fill: Record<string, unknown> } | undefined {
+  stateFragment(
+    stationId: string,
+  ): { estimated_fields: GapFillField[]; rain_source: RainSource; gap_fill: Record<string, unknown> } | undefined {
     const held = this.#held.get(stationId);
     if (!held) return undefined;
     return {
@@ -229,8 +275,12 @@ export class GapFillUnit implements StationUnit {
 function rainOnly(reading: Reading, values: Reading['values']): Reading {
   const { rainDeltaMm, payloadTimeMs } = reading;
   return {
-    values, rainCounters: [], dropped: [], fingerprint: `${reading.fingerprint}:rain`,
-    ...(rainDeltaMm === undefined ? {} : { rainDeltaMm }), ...(payloadTimeMs === undefined ? {} : { payloadTimeMs }),
+    values,
+    rainCounters: [],
+    dropped: [],
+    fingerprint: `${reading.fingerprint}:rain`,
+    ...(rainDeltaMm === undefined ? {} : { rainDeltaMm }),
+    ...(payloadTimeMs === undefined ? {} : { payloadTimeMs }),
   };
 }
 

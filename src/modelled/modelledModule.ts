@@ -17,11 +17,21 @@ import { GapFillUnit } from './gapFill.js';
 import { isModelled, ModelledStationUnit, type ModelledSettings, type ModelledStationConfig } from './modelledUnit.js';
 
 function modelledSettings(forecast: ForecastSettings): ModelledSettings {
-  return { openMeteoUrl: forecast.openMeteoUrl, intervalMinutes: forecast.modelledIntervalMinutes, timeoutSeconds: forecast.timeoutSeconds, retries: forecast.retries };
+  return {
+    openMeteoUrl: forecast.openMeteoUrl,
+    intervalMinutes: forecast.modelledIntervalMinutes,
+    timeoutSeconds: forecast.timeoutSeconds,
+    retries: forecast.retries,
+  };
 }
 
 function stationConfig(station: UnitStation<GapFillConfig | undefined>): ModelledStationConfig {
-  return { id: station.id, ...(station.format && { format: station.format }), ...(station.location && { location: station.location }), ...(station.settings && { gapFill: station.settings }) };
+  return {
+    id: station.id,
+    ...(station.format && { format: station.format }),
+    ...(station.location && { location: station.location }),
+    ...(station.settings && { gapFill: station.settings }),
+  };
 }
 
 /** The forecasts the module's requests bring, by station, for whoever asked to carry them (a unit without hooks: the service's value). */
@@ -62,9 +72,18 @@ export interface ModelledOffer {
   readonly carrier: ForecastCarrier;
 }
 
-export const modelledModule = defineStationUnit<ForecastSettings, GapFillConfig | undefined, readonly [ModelledStationUnit, GapFillUnit, Carried], ModelledNeeds, ModelledOffer>({
+export const modelledModule = defineStationUnit<
+  ForecastSettings,
+  GapFillConfig | undefined,
+  readonly [ModelledStationUnit, GapFillUnit, Carried],
+  ModelledNeeds,
+  ModelledOffer
+>({
   name: 'modelled',
-  config: { settings: FORECAST_SETTINGS, station: { key: 'gapFill', problems: (value, problem, station) => gapFillProblems(value, station.location, problem) } },
+  config: {
+    settings: FORECAST_SETTINGS,
+    station: { key: 'gapFill', problems: (value, problem, station) => gapFillProblems(value, station.location, problem) },
+  },
   // Every station: a modelled one is known by its format, a gap-filled one by its key.
   everyStation: true,
   create: ({ settings, stations, log, clock, calculationContext }, { readings }) => {
@@ -80,9 +99,16 @@ export const modelledModule = defineStationUnit<ForecastSettings, GapFillConfig 
       timeZone: calculationContext(0).timeZone,
     };
     const needsReadings = configs.some((station) => isModelled(station) || station.gapFill !== undefined);
-    if (needsReadings && readings === undefined) throw new Error('station unit "modelled" hands in readings (a modelled or gap-filled station is configured) but was built without the station side\'s acceptReading: wire it with `readings` (src/daemon.ts)');
+    if (needsReadings && readings === undefined)
+      throw new Error(
+        'station unit "modelled" hands in readings (a modelled or gap-filled station is configured) but was built without the station side\'s acceptReading: wire it with `readings` (src/daemon.ts)',
+      );
     const accept: AcceptReading = readings ?? (() => 'not_running' as const);
-    return [new ModelledStationUnit({ ...options, accept }), new GapFillUnit({ ...options, accept, carriesForecast: (stationId) => carried.carries(stationId) }), carried] as const;
+    return [
+      new ModelledStationUnit({ ...options, accept }),
+      new GapFillUnit({ ...options, accept, carriesForecast: (stationId) => carried.carries(stationId) }),
+      carried,
+    ] as const;
   },
   provides: ([, , carried]) => ({ carrier: { carry: (stationId, deliver) => carried.carry(stationId, deliver) } }),
 });

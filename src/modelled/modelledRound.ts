@@ -59,9 +59,7 @@ export interface RoundPlan {
 
 export type RoundOutcome =
   /** `fetched` false: the answer kept from a round whose pipeline was not running, handed in without asking again. */
-  | (Delivered & { fetched: boolean })
-  | { kind: 'not_modified' }
-  | { kind: 'error'; reason: string; refused: boolean };
+  (Delivered & { fetched: boolean }) | { kind: 'not_modified' } | { kind: 'error'; reason: string; refused: boolean };
 
 /** The latest hour the history holds a rain observation for (the backfill's high-water mark). */
 export function lastObservedMs(history: StationHistoryView, stationId: string, nowMs: number): number | null {
@@ -90,7 +88,9 @@ export function parserAt(nowMs: number): BodyParser<Parsed> {
 export function newHours(history: StationHistoryView, stationId: string, answer: ModelledAnswer, nowMs: number): Reading[] {
   const observed = observedMinutes(history, stationId, nowMs);
   const oldestMs = nowMs - RETENTION_MINUTES * MINUTE_MS + EDGE_MS;
-  return answer.hours.filter((hour) => (hour.payloadTimeMs ?? 0) >= oldestMs && !(hour.rainDeltaMm !== undefined && observed.has(minuteOf(hour.payloadTimeMs!))));
+  return answer.hours.filter(
+    (hour) => (hour.payloadTimeMs ?? 0) >= oldestMs && !(hour.rainDeltaMm !== undefined && observed.has(minuteOf(hour.payloadTimeMs!))),
+  );
 }
 
 /** Hands readings to the pipeline; 'not_running' when the pipeline has not started yet. */
@@ -118,15 +118,26 @@ export interface RoundMemory {
  * otherwise the plan's request is made and its answer handed in, and kept if the pipeline is not
  * running yet.
  */
-export async function runRound(client: Pick<OpenMeteoClient, 'fetchParsed'>, plan: RoundPlan, memory: RoundMemory, nowMs: number, signal: AbortSignal): Promise<RoundOutcome> {
+export async function runRound(
+  client: Pick<OpenMeteoClient, 'fetchParsed'>,
+  plan: RoundPlan,
+  memory: RoundMemory,
+  nowMs: number,
+  signal: AbortSignal,
+): Promise<RoundOutcome> {
   if (memory.pending) return { ...(await handIn(plan, memory, memory.pending, nowMs)), fetched: false };
   const { url, parse } = plan.request(nowMs);
   let refused = false;
-  const outcome = await client.fetchParsed(url, (body) => {
-    const parsed = parse(body);
-    refused = !parsed.ok;
-    return parsed;
-  }, memory.validators, signal);
+  const outcome = await client.fetchParsed(
+    url,
+    (body) => {
+      const parsed = parse(body);
+      refused = !parsed.ok;
+      return parsed;
+    },
+    memory.validators,
+    signal,
+  );
   if (outcome.kind === 'not_modified') return outcome;
   if (outcome.kind === 'error') return { ...outcome, refused: refused || /larger than|not valid JSON/.test(outcome.reason) };
   if (plan.conditional) memory.validators = outcome.validators;
@@ -143,10 +154,16 @@ async function handIn(plan: RoundPlan, memory: RoundMemory, parsed: Parsed, nowM
 export function modelledRoundPlan(deps: ModelledRoundDeps, station: Pick<StationConfig, 'id'> & { location: StationLocation }): RoundPlan {
   return {
     conditional: true,
-    request: (nowMs) => ({ url: modelledUrl(deps.baseUrl, station.location, pastSpan(lastObservedMs(deps.history, station.id, nowMs), nowMs)), parse: parserAt(nowMs) }),
+    request: (nowMs) => ({
+      url: modelledUrl(deps.baseUrl, station.location, pastSpan(lastObservedMs(deps.history, station.id, nowMs), nowMs)),
+      parse: parserAt(nowMs),
+    }),
     deliver: async (parsed, nowMs) => {
       const { answer } = parsed;
-      const result = acceptAll(deps.accept, station.id, [...newHours(deps.history, station.id, answer, nowMs), ...(answer.current ? [answer.current] : [])]);
+      const result = acceptAll(deps.accept, station.id, [
+        ...newHours(deps.history, station.id, answer, nowMs),
+        ...(answer.current ? [answer.current] : []),
+      ]);
       if (result.kind === 'ok' && deps.supplyForecast && parsed.forecast.length > 0) {
         await deps.supplyForecast(station.id, { source: 'open-meteo', fetchedAtMs: deps.now(), hours: parsed.forecast, validators: {} });
       }

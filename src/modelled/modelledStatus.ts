@@ -41,11 +41,17 @@ export function requestsPerDay(intervalMinutes: number): number {
   return Math.ceil(DAY_MINUTES / intervalMinutes);
 }
 
-export function modelledPlan(station: Pick<StationConfig, 'id'> & { location: StationLocation }, intervalMinutes: number, baseUrl: string): string {
+export function modelledPlan(
+  station: Pick<StationConfig, 'id'> & { location: StationLocation },
+  intervalMinutes: number,
+  baseUrl: string,
+): string {
   const { latitude, longitude } = station.location;
-  return `station "${station.id}" is modelled from Open-Meteo (${baseUrl}) at ${latitude}, ${longitude}: ${BACKFILL_DAYS} days of hourly history on the first start, `
-    + `then the current conditions and the forecast every ${intervalMinutes} min (about ${requestsPerDay(intervalMinutes)} requests a day). `
-    + 'Data by Open-Meteo.com (CC BY 4.0), free for non-commercial use';
+  return (
+    `station "${station.id}" is modelled from Open-Meteo (${baseUrl}) at ${latitude}, ${longitude}: ${BACKFILL_DAYS} days of hourly history on the first start, ` +
+    `then the current conditions and the forecast every ${intervalMinutes} min (about ${requestsPerDay(intervalMinutes)} requests a day). ` +
+    'Data by Open-Meteo.com (CC BY 4.0), free for non-commercial use'
+  );
 }
 
 const iso = (ms: number | undefined): string | null => (ms === undefined ? null : new Date(ms).toISOString());
@@ -98,7 +104,13 @@ function messageOf(status: ModelledStatus, progress: ModelledProgress, nowMs: nu
 }
 
 /** `nowMs` and `timeZone`: for the outage's local clock time. */
-export function modelledView(progress: ModelledProgress, lastReadingAtMs: number | null, attribution: string, nowMs = Date.now(), timeZone = 'UTC'): ModelledView {
+export function modelledView(
+  progress: ModelledProgress,
+  lastReadingAtMs: number | null,
+  attribution: string,
+  nowMs = Date.now(),
+  timeZone = 'UTC',
+): ModelledView {
   const status = statusOf(progress, lastReadingAtMs !== null);
   return {
     provider: 'open-meteo',

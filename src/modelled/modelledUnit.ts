@@ -44,7 +44,12 @@ export interface ModelledUnitOptions {
   random?: () => number;
 }
 
-export type ModelledCounters = { modelledFetches: number; modelledFetchErrors: number; modelledAnswersRefused: number; modelledReadings: number };
+export type ModelledCounters = {
+  modelledFetches: number;
+  modelledFetchErrors: number;
+  modelledAnswersRefused: number;
+  modelledReadings: number;
+};
 
 /** What the modelled units read of a station's configuration. */
 export type ModelledStationConfig = Pick<StationConfig, 'id' | 'location' | 'gapFill'> & { format?: StationConfig['format'] };
@@ -81,12 +86,21 @@ export class ModelledStationUnit implements StationUnit {
     const { settings } = this.#options;
     const client = connectOpenMeteo(settings, this.#options, this.#options.retryBackoffMs ?? RETRY_BACKOFF_MS);
     const { accept, now, supplyForecast } = this.#options;
-    const deps: ModelledRoundDeps = { baseUrl: client.baseUrl, history: context.history, accept, now, ...(supplyForecast ? { supplyForecast } : {}) };
+    const deps: ModelledRoundDeps = {
+      baseUrl: client.baseUrl,
+      history: context.history,
+      accept,
+      now,
+      ...(supplyForecast ? { supplyForecast } : {}),
+    };
     const intervalMs = settings.intervalMinutes * MINUTE_MS;
     for (const station of this.#stations) {
       const progress = this.#progress.get(station.id)!;
       const plan = modelledRoundPlan(deps, station);
-      this.#log.info({ station: station.id, location: station.location }, modelledPlan(station, settings.intervalMinutes, settings.openMeteoUrl));
+      this.#log.info(
+        { station: station.id, location: station.location },
+        modelledPlan(station, settings.intervalMinutes, settings.openMeteoUrl),
+      );
       const loop = new ModelledLoop({
         intervalMs,
         backoffMs: Math.min(intervalMs, this.#options.roundBackoffMs ?? ROUND_BACKOFF_MS),
@@ -117,11 +131,18 @@ export class ModelledStationUnit implements StationUnit {
       progress.lastError = outcome.reason;
       progress.failingSinceMs ??= nowMs;
       if (progress.failures === 1) {
-        this.#log.warn({ station: station.id, reason: outcome.reason }, `Open-Meteo did not deliver station "${station.id}"'s data (${outcome.reason}); retrying with back-off, the gap is filled from past hours once it answers. Logged again when it recovers`);
+        this.#log.warn(
+          { station: station.id, reason: outcome.reason },
+          `Open-Meteo did not deliver station "${station.id}"'s data (${outcome.reason}); retrying with back-off, the gap is filled from past hours once it answers. Logged again when it recovers`,
+        );
       }
       return 'failed';
     }
-    if (progress.failures > 0) this.#log.info({ station: station.id, failures: progress.failures }, `Open-Meteo answers again for station "${station.id}" after ${progress.failures} failed round(s)`);
+    if (progress.failures > 0)
+      this.#log.info(
+        { station: station.id, failures: progress.failures },
+        `Open-Meteo answers again for station "${station.id}" after ${progress.failures} failed round(s)`,
+      );
     progress.failures = 0;
     progress.failingSinceMs = undefined;
     progress.lastOkAtMs = nowMs;
@@ -132,7 +153,16 @@ export class ModelledStationUnit implements StationUnit {
   stateFragment(stationId: string, nowMs: number): { origin: 'modelled'; modelled: ModelledView } | undefined {
     const progress = this.#progress.get(stationId);
     if (!progress) return undefined;
-    return { origin: 'modelled', modelled: modelledView(progress, this.#history?.lastReadingAtMs(stationId) ?? null, OPEN_METEO_ATTRIBUTION, nowMs, this.#options.timeZone) };
+    return {
+      origin: 'modelled',
+      modelled: modelledView(
+        progress,
+        this.#history?.lastReadingAtMs(stationId) ?? null,
+        OPEN_METEO_ATTRIBUTION,
+        nowMs,
+        this.#options.timeZone,
+      ),
+    };
   }
 
   /**
@@ -145,7 +175,11 @@ export class ModelledStationUnit implements StationUnit {
     if (!progress || progress.failures === 0) return undefined;
     const sinceMs = progress.failingSinceMs ?? nowMs;
     const timeZone = this.#options.timeZone ?? 'UTC';
-    return { code: 'provider_unreachable', reason: { en: outageSentence(sinceMs, nowMs, timeZone, 'en'), de: outageSentence(sinceMs, nowMs, timeZone, 'de') }, sourceOutage: true };
+    return {
+      code: 'provider_unreachable',
+      reason: { en: outageSentence(sinceMs, nowMs, timeZone, 'en'), de: outageSentence(sinceMs, nowMs, timeZone, 'de') },
+      sourceOutage: true,
+    };
   }
 
   stats(): Readonly<ModelledCounters> {

@@ -83,7 +83,17 @@ const NUMBERS: Readonly<Record<string, readonly [min: number, max: number, fallb
 };
 const BUDGET_KEYS = ['perDay', 'perWeek', 'perMonth'] as const;
 const MAX_BUDGET = 1_000_000;
-export const CONTROL_KEYS: readonly string[] = ['enabled', 'dryRun', 'kind', 'lawn', 'userRuns', 'respectUserDock', 'budget', ...Object.keys(NUMBERS), ...MOWER_KINDS];
+export const CONTROL_KEYS: readonly string[] = [
+  'enabled',
+  'dryRun',
+  'kind',
+  'lawn',
+  'userRuns',
+  'respectUserDock',
+  'budget',
+  ...Object.keys(NUMBERS),
+  ...MOWER_KINDS,
+];
 const LAWN_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const MAX_TEXT = 256;
 const SERVICE = /^[a-z0-9_]+\.[a-z0-9_]+$/;
@@ -98,16 +108,37 @@ function concreteTopicProblem(topic: unknown): string | undefined {
 
 function textProblem(value: unknown, required: boolean): string | undefined {
   if (value === undefined && !required) return undefined;
-  return typeof value === 'string' && value !== '' && value.length <= MAX_TEXT ? undefined : `must be a non-empty string of up to ${MAX_TEXT} characters`;
+  return typeof value === 'string' && value !== '' && value.length <= MAX_TEXT
+    ? undefined
+    : `must be a non-empty string of up to ${MAX_TEXT} characters`;
 }
 
 function homeAssistantProblems(value: unknown, problem: Problem): void {
-  if (!isPlainObject(value)) return problem('mower.control.homeassistant', 'must be an object {"url": "http://homeassistant.local:8123", "entity": "lawn_mower.robbi"}');
-  for (const key of Object.keys(value)) if (!['url', 'entity', 'startService', 'startData'].includes(key)) problem(`mower.control.homeassistant.${key}`, 'is not allowed (only url, entity, startService, startData; the token is the setting mowerControl.homeAssistantToken)');
-  if (typeof value.url !== 'string' || !/^https?:\/\/[^\s/]+/.test(value.url) || /\/\/[^/]*@/.test(value.url)) problem('mower.control.homeassistant.url', 'must be Home Assistant\'s http(s) address without credentials, e.g. "http://homeassistant.local:8123"');
-  if (typeof value.entity !== 'string' || !ENTITY.test(value.entity)) problem('mower.control.homeassistant.entity', 'must be a lawn_mower entity id, e.g. "lawn_mower.robbi"');
-  if (value.startService !== undefined && (typeof value.startService !== 'string' || !SERVICE.test(value.startService))) problem('mower.control.homeassistant.startService', 'must be a service "domain.service", e.g. "husqvarna_automower.override_schedule"');
-  if (value.startData !== undefined && (!isPlainObject(value.startData) || JSON.stringify(value.startData).length > 4096)) problem('mower.control.homeassistant.startData', 'must be an object of service data (up to 4 KiB), e.g. {"override_mode": "mow", "duration": {"minutes": 90}}');
+  if (!isPlainObject(value))
+    return problem(
+      'mower.control.homeassistant',
+      'must be an object {"url": "http://homeassistant.local:8123", "entity": "lawn_mower.robbi"}',
+    );
+  for (const key of Object.keys(value))
+    if (!['url', 'entity', 'startService', 'startData'].includes(key))
+      problem(
+        `mower.control.homeassistant.${key}`,
+        'is not allowed (only url, entity, startService, startData; the token is the setting mowerControl.homeAssistantToken)',
+      );
+  if (typeof value.url !== 'string' || !/^https?:\/\/[^\s/]+/.test(value.url) || /\/\/[^/]*@/.test(value.url))
+    problem(
+      'mower.control.homeassistant.url',
+      'must be Home Assistant\'s http(s) address without credentials, e.g. "http://homeassistant.local:8123"',
+    );
+  if (typeof value.entity !== 'string' || !ENTITY.test(value.entity))
+    problem('mower.control.homeassistant.entity', 'must be a lawn_mower entity id, e.g. "lawn_mower.robbi"');
+  if (value.startService !== undefined && (typeof value.startService !== 'string' || !SERVICE.test(value.startService)))
+    problem('mower.control.homeassistant.startService', 'must be a service "domain.service", e.g. "husqvarna_automower.override_schedule"');
+  if (value.startData !== undefined && (!isPlainObject(value.startData) || JSON.stringify(value.startData).length > 4096))
+    problem(
+      'mower.control.homeassistant.startData',
+      'must be an object of service data (up to 4 KiB), e.g. {"override_mode": "mow", "duration": {"minutes": 90}}',
+    );
 }
 
 function openMowerProblems(value: unknown, problem: Problem): void {
@@ -119,53 +150,89 @@ function openMowerProblems(value: unknown, problem: Problem): void {
 
 function mqttProblems(value: unknown, problem: Problem): void {
   const at = 'mower.control.mqtt';
-  if (!isPlainObject(value)) return problem(at, 'must be an object {"commandTopic": "...", "payloads": {...}, "stateTopic": "...", "states": {...}}');
-  for (const key of Object.keys(value)) if (!['commandTopic', 'payloads', 'stateTopic', 'stateKey', 'states'].includes(key)) problem(`${at}.${key}`, 'is not allowed (only commandTopic, payloads, stateTopic, stateKey, states)');
+  if (!isPlainObject(value))
+    return problem(at, 'must be an object {"commandTopic": "...", "payloads": {...}, "stateTopic": "...", "states": {...}}');
+  for (const key of Object.keys(value))
+    if (!['commandTopic', 'payloads', 'stateTopic', 'stateKey', 'states'].includes(key))
+      problem(`${at}.${key}`, 'is not allowed (only commandTopic, payloads, stateTopic, stateKey, states)');
   for (const key of ['commandTopic', 'stateTopic']) {
     const topic = concreteTopicProblem(value[key]);
     if (topic) problem(`${at}.${key}`, topic);
   }
-  if (value.stateKey !== undefined && (typeof value.stateKey !== 'string' || value.stateKey.length > MAX_TEXT)) problem(`${at}.stateKey`, 'must be a JSON field or dotted path ("" for a plain payload)');
+  if (value.stateKey !== undefined && (typeof value.stateKey !== 'string' || value.stateKey.length > MAX_TEXT))
+    problem(`${at}.stateKey`, 'must be a JSON field or dotted path ("" for a plain payload)');
   const payloads = value.payloads;
   if (!isPlainObject(payloads)) problem(`${at}.payloads`, 'must be an object {"start": "...", "dock": "...", "pause": "..."}');
-  else for (const key of ['start', 'dock', 'pause']) if (textProblem(payloads[key], true)) problem(`${at}.payloads.${key}`, textProblem(payloads[key], true)!);
+  else
+    for (const key of ['start', 'dock', 'pause'])
+      if (textProblem(payloads[key], true)) problem(`${at}.payloads.${key}`, textProblem(payloads[key], true)!);
   const states = value.states;
-  if (!isPlainObject(states)) return problem(`${at}.states`, `must be an object naming the state words of ${MAPPED_ACTIVITIES.join(', ')}, e.g. {"mowing": ["mowing"], "docked": ["home", "charging"]}`);
-  for (const key of Object.keys(states)) if (!(MAPPED_ACTIVITIES as readonly string[]).includes(key)) problem(`${at}.states.${key}`, `is not an activity (${MAPPED_ACTIVITIES.join(', ')})`);
-  for (const activity of ['mowing', 'docked'] as const) if (states[activity] === undefined) problem(`${at}.states.${activity}`, 'is required: the words that mean it');
+  if (!isPlainObject(states))
+    return problem(
+      `${at}.states`,
+      `must be an object naming the state words of ${MAPPED_ACTIVITIES.join(', ')}, e.g. {"mowing": ["mowing"], "docked": ["home", "charging"]}`,
+    );
+  for (const key of Object.keys(states))
+    if (!(MAPPED_ACTIVITIES as readonly string[]).includes(key))
+      problem(`${at}.states.${key}`, `is not an activity (${MAPPED_ACTIVITIES.join(', ')})`);
+  for (const activity of ['mowing', 'docked'] as const)
+    if (states[activity] === undefined) problem(`${at}.states.${activity}`, 'is required: the words that mean it');
   for (const [key, words] of Object.entries(states)) {
-    if (!Array.isArray(words) || words.length === 0 || words.length > 16 || !words.every((word) => typeof word === 'string' && word !== '' && word.length <= 64)) problem(`${at}.states.${key}`, 'must be a list of 1 to 16 state words');
+    if (
+      !Array.isArray(words) ||
+      words.length === 0 ||
+      words.length > 16 ||
+      !words.every((word) => typeof word === 'string' && word !== '' && word.length <= 64)
+    )
+      problem(`${at}.states.${key}`, 'must be a list of 1 to 16 state words');
   }
 }
 
 function numberProblems(control: Record<string, unknown>, problem: Problem): void {
   for (const [key, [min, max, , meaning]] of Object.entries(NUMBERS)) {
     const value = control[key];
-    if (value !== undefined && (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max)) problem(`mower.control.${key}`, `must be a whole number from ${min} to ${max}: the ${meaning}`);
+    if (value !== undefined && (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max))
+      problem(`mower.control.${key}`, `must be a whole number from ${min} to ${max}: the ${meaning}`);
   }
   const budget = control.budget;
   if (budget === undefined) return;
-  if (!isPlainObject(budget)) return problem('mower.control.budget', 'must be an object {"perDay": 0, "perWeek": 700, "perMonth": 0} (0: no limit)');
-  for (const key of Object.keys(budget)) if (!(BUDGET_KEYS as readonly string[]).includes(key)) problem(`mower.control.budget.${key}`, 'is not allowed (only perDay, perWeek, perMonth)');
+  if (!isPlainObject(budget))
+    return problem('mower.control.budget', 'must be an object {"perDay": 0, "perWeek": 700, "perMonth": 0} (0: no limit)');
+  for (const key of Object.keys(budget))
+    if (!(BUDGET_KEYS as readonly string[]).includes(key))
+      problem(`mower.control.budget.${key}`, 'is not allowed (only perDay, perWeek, perMonth)');
   for (const key of BUDGET_KEYS) {
     const value = budget[key];
-    if (value !== undefined && (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_BUDGET)) problem(`mower.control.budget.${key}`, `must be a whole number of API calls from 0 (no limit) to ${MAX_BUDGET}`);
+    if (value !== undefined && (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_BUDGET))
+      problem(`mower.control.budget.${key}`, `must be a whole number of API calls from 0 (no limit) to ${MAX_BUDGET}`);
   }
 }
 
 /** Every problem of a `mower.control` value (the `mower` object's other keys are the lawn memory's). */
 export function controlProblems(control: unknown, problem: Problem): void {
   if (control === undefined) return;
-  if (!isPlainObject(control)) return problem('mower.control', 'must be an object {"enabled": true, "dryRun": true, "kind": "homeassistant", ...} (docs/mower.md)');
-  for (const key of Object.keys(control)) if (!CONTROL_KEYS.includes(key)) problem(`mower.control.${key}`, `is not allowed (only ${CONTROL_KEYS.join(', ')})`);
-  for (const key of ['enabled', 'dryRun', 'respectUserDock']) if (control[key] !== undefined && typeof control[key] !== 'boolean') problem(`mower.control.${key}`, 'must be true or false');
-  if (!(MOWER_KINDS as readonly unknown[]).includes(control.kind)) return problem('mower.control.kind', `must be one of ${MOWER_KINDS.join(', ')}`);
-  if (control.lawn !== undefined && (typeof control.lawn !== 'string' || !LAWN_ID.test(control.lawn))) problem('mower.control.lawn', 'must be an id of letters, digits, "_" and "-" (up to 64)');
-  if (control.userRuns !== undefined && !(USER_RUN_POLICIES as readonly unknown[]).includes(control.userRuns)) problem('mower.control.userRuns', `must be one of ${USER_RUN_POLICIES.join(', ')}`);
+  if (!isPlainObject(control))
+    return problem('mower.control', 'must be an object {"enabled": true, "dryRun": true, "kind": "homeassistant", ...} (docs/mower.md)');
+  for (const key of Object.keys(control))
+    if (!CONTROL_KEYS.includes(key)) problem(`mower.control.${key}`, `is not allowed (only ${CONTROL_KEYS.join(', ')})`);
+  for (const key of ['enabled', 'dryRun', 'respectUserDock'])
+    if (control[key] !== undefined && typeof control[key] !== 'boolean') problem(`mower.control.${key}`, 'must be true or false');
+  if (!(MOWER_KINDS as readonly unknown[]).includes(control.kind))
+    return problem('mower.control.kind', `must be one of ${MOWER_KINDS.join(', ')}`);
+  if (control.lawn !== undefined && (typeof control.lawn !== 'string' || !LAWN_ID.test(control.lawn)))
+    problem('mower.control.lawn', 'must be an id of letters, digits, "_" and "-" (up to 64)');
+  if (control.userRuns !== undefined && !(USER_RUN_POLICIES as readonly unknown[]).includes(control.userRuns))
+    problem('mower.control.userRuns', `must be one of ${USER_RUN_POLICIES.join(', ')}`);
   numberProblems(control, problem);
-  for (const kind of MOWER_KINDS) if (kind !== control.kind && control[kind] !== undefined) problem(`mower.control.${kind}`, `is set but kind is "${String(control.kind)}": remove it or change kind`);
+  for (const kind of MOWER_KINDS)
+    if (kind !== control.kind && control[kind] !== undefined)
+      problem(`mower.control.${kind}`, `is set but kind is "${String(control.kind)}": remove it or change kind`);
   const kindBlock = control[control.kind as string];
-  if (kindBlock === undefined) return problem(`mower.control.${String(control.kind)}`, `is required for kind "${String(control.kind)}" (docs/mower.md has one worked example per kind)`);
+  if (kindBlock === undefined)
+    return problem(
+      `mower.control.${String(control.kind)}`,
+      `is required for kind "${String(control.kind)}" (docs/mower.md has one worked example per kind)`,
+    );
   if (control.kind === 'homeassistant') homeAssistantProblems(kindBlock, problem);
   else if (control.kind === 'openmower') openMowerProblems(kindBlock, problem);
   else mqttProblems(kindBlock, problem);
@@ -196,7 +263,12 @@ export function controlConfigOf(raw: Readonly<Record<string, unknown>>, stationI
   };
   const block = raw[config.kind] as Record<string, unknown>;
   if (config.kind === 'homeassistant') {
-    config.homeassistant = { url: String(block.url).replace(/\/+$/, ''), entity: String(block.entity), startService: typeof block.startService === 'string' ? block.startService : 'lawn_mower.start_mowing', startData: isPlainObject(block.startData) ? block.startData : {} };
+    config.homeassistant = {
+      url: String(block.url).replace(/\/+$/, ''),
+      entity: String(block.entity),
+      startService: typeof block.startService === 'string' ? block.startService : 'lawn_mower.start_mowing',
+      startData: isPlainObject(block.startData) ? block.startData : {},
+    };
   } else if (config.kind === 'openmower') {
     config.openmower = { prefix: String(block.prefix) };
   } else {
@@ -207,7 +279,13 @@ export function controlConfigOf(raw: Readonly<Record<string, unknown>>, stationI
       payloads: { start: payloads.start!, dock: payloads.dock!, pause: payloads.pause! },
       stateTopic: String(block.stateTopic),
       stateKey: typeof block.stateKey === 'string' ? block.stateKey : '',
-      states: { mowing: words(states.mowing), docked: words(states.docked), paused: words(states.paused), returning: words(states.returning), error: words(states.error) },
+      states: {
+        mowing: words(states.mowing),
+        docked: words(states.docked),
+        paused: words(states.paused),
+        returning: words(states.returning),
+        error: words(states.error),
+      },
     };
   }
   return config;
@@ -231,6 +309,8 @@ export const MOWER_CONTROL_STATION_KEY: UnitStationKey = {
   },
   topics: (mower) => {
     const control = isPlainObject(mower) && isPlainObject(mower.control) ? mower.control : undefined;
-    return control && (MOWER_KINDS as readonly unknown[]).includes(control.kind) && control[control.kind as string] !== undefined ? controlTopics(controlConfigOf(control, 'station')) : [];
+    return control && (MOWER_KINDS as readonly unknown[]).includes(control.kind) && control[control.kind as string] !== undefined
+      ? controlTopics(controlConfigOf(control, 'station'))
+      : [];
   },
 };

@@ -15,7 +15,14 @@
  */
 import type { Logger } from 'pino';
 import { budgetLeft, type BudgetLeft } from '../core/mower/callBudget.js';
-import { AWAITING_FIRST_STATE, decide, type Decision, type DecisionReason, type MowerActivity, type StationView } from '../core/mower/decision.js';
+import {
+  AWAITING_FIRST_STATE,
+  decide,
+  type Decision,
+  type DecisionReason,
+  type MowerActivity,
+  type StationView,
+} from '../core/mower/decision.js';
 import { calendarDay } from '../util/calendarDay.js';
 import { confirms, type MowerAdapter, type MowerCommand } from './adapter.js';
 import type { MowerControlConfig } from './controlConfig.js';
@@ -140,7 +147,8 @@ export class MowerController {
       this.#alert = undefined;
       const decision = await this.#evaluate(true);
       // The button's answer: a refusal is published even when the same reason was published before.
-      if (decision.action === 'none') this.#emit({ type: 'decision', action: 'none', code: decision.code, reason: decision.reason, atMs: this.#options.now() });
+      if (decision.action === 'none')
+        this.#emit({ type: 'decision', action: 'none', code: decision.code, reason: decision.reason, atMs: this.#options.now() });
       return decision;
     });
   }
@@ -150,7 +158,12 @@ export class MowerController {
     return this.#enqueue(async () => {
       const reason = { en: 'docked from "Dock now"', de: 'Über „Jetzt parken“ geparkt' };
       const decision: Decision = { action: 'dock', code: 'idle', reason };
-      if (this.#stopping) return { action: 'none', code: 'shutting_down', reason: { en: 'the daemon is stopping: no commands', de: 'Der Dienst hält an: keine Befehle' } };
+      if (this.#stopping)
+        return {
+          action: 'none',
+          code: 'shutting_down',
+          reason: { en: 'the daemon is stopping: no commands', de: 'Der Dienst hält an: keine Befehle' },
+        };
       this.#alert = undefined;
       await this.#carryOut(decision, 'docked_by_user');
       return decision;
@@ -169,32 +182,43 @@ export class MowerController {
     await this.#checkPending(nowMs);
     const left = this.budget(nowMs);
     const awaiting = !this.#stopping && this.#options.awaitingFirstState?.() === true;
-    const decision = awaiting ? AWAITING_FIRST_STATE : decide(this.#options.station(), ledger.view(nowMs), {
-      runMinutes: config.runMinutes,
-      minGapHours: config.minGapHours,
-      staleMinutes: config.staleMinutes,
-      rainLeadMinutes: config.rainLeadMinutes,
-      userRuns: config.userRuns,
-      respectUserDock: config.respectUserDock,
-      minCommandGapMinutes: config.minCommandGapMinutes,
-      runsPerWeek: config.runsPerWeek > 0 ? config.runsPerWeek : null,
-    }, {
-      nowMs,
-      today: calendarDay(nowMs, timeZone),
-      shuttingDown: this.#stopping,
-      automatic: this.#automatic,
-      requested,
-      clockSteppedAtMs: this.#options.clockSteppedAtMs(),
-      commandPending: this.#pending !== undefined,
-      commandFailed: this.#alert !== undefined,
-      callsLeft: left.now,
-      quiet: this.#options.quiet(nowMs),
-      mower: this.#activity,
-    });
+    const decision = awaiting
+      ? AWAITING_FIRST_STATE
+      : decide(
+          this.#options.station(),
+          ledger.view(nowMs),
+          {
+            runMinutes: config.runMinutes,
+            minGapHours: config.minGapHours,
+            staleMinutes: config.staleMinutes,
+            rainLeadMinutes: config.rainLeadMinutes,
+            userRuns: config.userRuns,
+            respectUserDock: config.respectUserDock,
+            minCommandGapMinutes: config.minCommandGapMinutes,
+            runsPerWeek: config.runsPerWeek > 0 ? config.runsPerWeek : null,
+          },
+          {
+            nowMs,
+            today: calendarDay(nowMs, timeZone),
+            shuttingDown: this.#stopping,
+            automatic: this.#automatic,
+            requested,
+            clockSteppedAtMs: this.#options.clockSteppedAtMs(),
+            commandPending: this.#pending !== undefined,
+            commandFailed: this.#alert !== undefined,
+            callsLeft: left.now,
+            quiet: this.#options.quiet(nowMs),
+            mower: this.#activity,
+          },
+        );
     const changed = this.#decision?.code !== decision.code || this.#decision.action !== decision.action;
     this.#decision = { ...decision, atMs: nowMs };
     if (changed) this.#emit({ type: 'decision', action: decision.action, code: decision.code, reason: decision.reason, atMs: nowMs });
-    if (decision.action !== 'none') await this.#carryOut(decision, decision.code === 'raining' || decision.code === 'rain_expected' ? 'docked_for_rain' : 'docked_by_daemon');
+    if (decision.action !== 'none')
+      await this.#carryOut(
+        decision,
+        decision.code === 'raining' || decision.code === 'rain_expected' ? 'docked_for_rain' : 'docked_by_daemon',
+      );
     return decision;
   }
 
@@ -205,10 +229,22 @@ export class MowerController {
     if (config.dryRun) {
       ledger.recordWould(command, nowMs);
       log.info({ station: this.stationId, lawn: this.lawn, reason: decision.reason.en }, `would ${command} now (${decision.reason.en})`);
-      this.#emit({ type: command === 'start' ? 'would_start' : 'would_dock', action: command, code: decision.code, reason: decision.reason, atMs: nowMs });
+      this.#emit({
+        type: command === 'start' ? 'would_start' : 'would_dock',
+        action: command,
+        code: decision.code,
+        reason: decision.reason,
+        atMs: nowMs,
+      });
       return;
     }
-    this.#pending = { command, sentAtMs: nowMs, attempt: 1, reason: decision.reason, outcome: command === 'dock' ? dockOutcome : 'completed' };
+    this.#pending = {
+      command,
+      sentAtMs: nowMs,
+      attempt: 1,
+      reason: decision.reason,
+      outcome: command === 'dock' ? dockOutcome : 'completed',
+    };
     await this.#send(this.#pending, nowMs);
   }
 
@@ -216,15 +252,22 @@ export class MowerController {
   async #send(pending: Pending, nowMs: number): Promise<void> {
     const { ledger, adapter, log } = this.#options;
     const left = this.budget(nowMs).now;
-    if (left !== null && left < 1) return this.#raise({ code: 'budget_spent', message: `the mower's API budget is spent: ${pending.command} not sent`, atMs: nowMs });
+    if (left !== null && left < 1)
+      return this.#raise({ code: 'budget_spent', message: `the mower's API budget is spent: ${pending.command} not sent`, atMs: nowMs });
     await ledger.recordCall(pending.command, nowMs);
-    log.info({ station: this.stationId, lawn: this.lawn, command: pending.command, attempt: pending.attempt, reason: pending.reason.en }, `mower ${pending.command} sent (${pending.reason.en})`);
+    log.info(
+      { station: this.stationId, lawn: this.lawn, command: pending.command, attempt: pending.attempt, reason: pending.reason.en },
+      `mower ${pending.command} sent (${pending.reason.en})`,
+    );
     this.#emit({ type: pending.attempt === 1 ? 'command' : 'retry', action: pending.command, reason: pending.reason, atMs: nowMs });
     try {
       await adapter.send(pending.command);
     } catch (err) {
       // Not retried at once: the confirmation's back-off retries it like a lost command.
-      log.warn({ station: this.stationId, command: pending.command, problem: err instanceof Error ? err.message : String(err) }, 'mower command could not be sent');
+      log.warn(
+        { station: this.stationId, command: pending.command, problem: err instanceof Error ? err.message : String(err) },
+        'mower command could not be sent',
+      );
     }
   }
 
@@ -273,7 +316,13 @@ export class MowerController {
       await this.#closeRun(nowMs, 'error', { en: 'the mower reported an error', de: 'Der Mäher meldete einen Fehler' });
     } else if (activity === 'docked' && ledger.current && !pending) {
       const completed = this.#mowedMs >= COMPLETED_SHARE * this.#options.config.runMinutes * MINUTE_MS;
-      await this.#closeRun(nowMs, completed ? 'completed' : 'docked_by_user', completed ? { en: 'the run is done', de: 'Der Lauf ist fertig' } : { en: 'docked before the run was done (by hand)', de: 'Vor dem Ende geparkt (von Hand)' });
+      await this.#closeRun(
+        nowMs,
+        completed ? 'completed' : 'docked_by_user',
+        completed
+          ? { en: 'the run is done', de: 'Der Lauf ist fertig' }
+          : { en: 'docked before the run was done (by hand)', de: 'Vor dem Ende geparkt (von Hand)' },
+      );
     }
     if (!this.#stopping) await this.#evaluate(false);
   }
@@ -320,8 +369,18 @@ export class MowerController {
       dry_run: config.dryRun,
       automatic: this.#automatic,
       activity: this.#activity,
-      decision: decision ? { action: decision.action, code: decision.code, reason: decision.reason.en, reason_de: decision.reason.de, at: new Date(decision.atMs).toISOString() } : null,
-      pending: this.#pending ? { command: this.#pending.command, attempt: this.#pending.attempt, sent_at: new Date(this.#pending.sentAtMs).toISOString() } : null,
+      decision: decision
+        ? {
+            action: decision.action,
+            code: decision.code,
+            reason: decision.reason.en,
+            reason_de: decision.reason.de,
+            at: new Date(decision.atMs).toISOString(),
+          }
+        : null,
+      pending: this.#pending
+        ? { command: this.#pending.command, attempt: this.#pending.attempt, sent_at: new Date(this.#pending.sentAtMs).toISOString() }
+        : null,
       alert: this.#alert ? { code: this.#alert.code, message: this.#alert.message, at: new Date(this.#alert.atMs).toISOString() } : null,
       budget_left: budgetView(this.budget(nowMs)),
       current_run: current ? { started_by: current.startedBy, started_at: new Date(current.startMs).toISOString() } : null,

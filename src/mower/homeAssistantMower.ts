@@ -56,7 +56,8 @@ export class HomeAssistantMower implements MowerAdapter {
 
   async open(): Promise<void> {
     if (this.#token === '') {
-      this.#problem = 'no Home Assistant token: set mowerControl.homeAssistantToken (MOWABILITY_MOWER_CONTROL_HOME_ASSISTANT_TOKEN or a systemd credential)';
+      this.#problem =
+        'no Home Assistant token: set mowerControl.homeAssistantToken (MOWABILITY_MOWER_CONTROL_HOME_ASSISTANT_TOKEN or a systemd credential)';
       return;
     }
     this.#connect();
@@ -117,7 +118,9 @@ export class HomeAssistantMower implements MowerAdapter {
     try {
       await this.#command({ type: 'subscribe_events', event_type: 'state_changed' });
       const states: unknown = await this.#command({ type: 'get_states' });
-      const list: ReadonlyArray<{ entity_id?: unknown; state?: unknown }> = Array.isArray(states) ? (states as Array<{ entity_id?: unknown; state?: unknown }>) : [];
+      const list: ReadonlyArray<{ entity_id?: unknown; state?: unknown }> = Array.isArray(states)
+        ? (states as Array<{ entity_id?: unknown; state?: unknown }>)
+        : [];
       const own = list.find((state) => state.entity_id === this.#config.entity);
       if (own) this.#report(own.state);
       else this.#problem = `Home Assistant has no entity ${this.#config.entity}`;
@@ -138,7 +141,7 @@ export class HomeAssistantMower implements MowerAdapter {
   }
 
   #onEvent(event: unknown): void {
-    const data = (event as { event_type?: unknown; data?: { entity_id?: unknown; new_state?: { state?: unknown } | null } } | undefined);
+    const data = event as { event_type?: unknown; data?: { entity_id?: unknown; new_state?: { state?: unknown } | null } } | undefined;
     if (data?.event_type !== 'state_changed' || data.data?.entity_id !== this.#config.entity) return;
     this.#report(data.data.new_state?.state);
   }
@@ -151,7 +154,8 @@ export class HomeAssistantMower implements MowerAdapter {
 
   #command(body: Record<string, unknown>): Promise<unknown> {
     const socket = this.#socket;
-    if (!socket || !this.#authenticated || socket.readyState !== WebSocket.OPEN) return Promise.reject(new Error('not connected to Home Assistant'));
+    if (!socket || !this.#authenticated || socket.readyState !== WebSocket.OPEN)
+      return Promise.reject(new Error('not connected to Home Assistant'));
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {

@@ -85,12 +85,16 @@ export class MowerControlUnit implements StationUnit {
       this.#adapters.set(station.id, adapter);
       this.#controllers.set(station.id, this.#controllerOf(station, adapter));
     }
-    this.routes = mowerRoutes((stationId) => this.#controllers.get(stationId), () => options.clock.now());
+    this.routes = mowerRoutes(
+      (stationId) => this.#controllers.get(stationId),
+      () => options.clock.now(),
+    );
   }
 
   #adapterOf(station: ControlledStation): MowerAdapter {
     const { control } = station;
-    if (control.kind === 'homeassistant') return new HomeAssistantMower(control.homeassistant!, this.#options.settings.homeAssistantToken, this.#options.log);
+    if (control.kind === 'homeassistant')
+      return new HomeAssistantMower(control.homeassistant!, this.#options.settings.homeAssistantToken, this.#options.log);
     if (control.kind === 'openmower') return new OpenMower(control.openmower!);
     return new GenericMqttMower(control.mqtt!);
   }
@@ -105,7 +109,7 @@ export class MowerControlUnit implements StationUnit {
       now: () => clock.now(),
       log,
       timeZone,
-      station: () => stationViewOf(this.#latest.get(station.id) as Readonly<Record<string, unknown>> | undefined),
+      station: () => stationViewOf(this.#latest.get(station.id)),
       awaitingFirstState: () => !this.#latest.has(station.id) && clock.now() - this.#startedAtMs < station.control.staleMinutes * 60_000,
       quiet: (nowMs) => this.#quiet(station, nowMs),
       clockSteppedAtMs: () => this.#clockSteppedAtMs,
@@ -132,7 +136,10 @@ export class MowerControlUnit implements StationUnit {
 
   async start(): Promise<void> {
     for (const controller of this.#controllers.values()) await controller.start();
-    const tick = guarded(() => this.tickAll(), (err) => this.#options.log.error({ err }, 'mower control tick failed'));
+    const tick = guarded(
+      () => this.tickAll(),
+      (err) => this.#options.log.error({ err }, 'mower control tick failed'),
+    );
     this.#timer = setInterval(tick, this.#options.settings.tickSeconds * 1000);
     this.#timer.unref();
   }
@@ -181,7 +188,10 @@ export class MowerControlUnit implements StationUnit {
   #sendAutomatic(stationId: string): void {
     const controller = this.#controllers.get(stationId);
     if (!controller || this.#automaticSent.get(stationId) === controller.automatic) return;
-    const sent = this.#connection?.publishNow?.(mowerTopics(this.#options.baseTopic, stationId).automatic, controller.automatic ? 'ON' : 'OFF', { retain: true }) ?? false;
+    const sent =
+      this.#connection?.publishNow?.(mowerTopics(this.#options.baseTopic, stationId).automatic, controller.automatic ? 'ON' : 'OFF', {
+        retain: true,
+      }) ?? false;
     if (sent) this.#automaticSent.set(stationId, controller.automatic);
     else this.#automaticSent.delete(stationId);
   }
@@ -189,7 +199,14 @@ export class MowerControlUnit implements StationUnit {
   #onEvent(stationId: string, event: MowerEvent): void {
     if (event.type === 'command' || event.type === 'retry') this.counters.mowerCommands++;
     if (event.type === 'alert') this.counters.mowerAlerts++;
-    const payload = JSON.stringify({ event_type: event.type, action: event.action ?? null, code: event.code ?? null, reason: event.reason?.en ?? null, reason_de: event.reason?.de ?? null, at: new Date(event.atMs).toISOString() });
+    const payload = JSON.stringify({
+      event_type: event.type,
+      action: event.action ?? null,
+      code: event.code ?? null,
+      reason: event.reason?.en ?? null,
+      reason_de: event.reason?.de ?? null,
+      at: new Date(event.atMs).toISOString(),
+    });
     this.#connection?.publishNow?.(mowerTopics(this.#options.baseTopic, stationId).event, payload);
     this.#recompute?.(stationId);
   }

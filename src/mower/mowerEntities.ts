@@ -22,10 +22,26 @@ export const MOWER_TOPIC_LEVEL = 'mower';
 
 export function mowerTopics(baseTopic: string, stationId: string): MowerTopics {
   const root = `${baseTopic}/${stationId}/${MOWER_TOPIC_LEVEL}`;
-  return { automatic: `${root}/automatic`, automaticSet: `${root}/automatic/set`, mowNow: `${root}/mow_now`, dockNow: `${root}/dock_now`, event: `${root}/event` };
+  return {
+    automatic: `${root}/automatic`,
+    automaticSet: `${root}/automatic/set`,
+    mowNow: `${root}/mow_now`,
+    dockNow: `${root}/dock_now`,
+    event: `${root}/event`,
+  };
 }
 
-export const MOWER_EVENT_TYPES = ['decision', 'would_start', 'would_dock', 'command', 'confirmed', 'retry', 'alert', 'run_started', 'run_ended'] as const;
+export const MOWER_EVENT_TYPES = [
+  'decision',
+  'would_start',
+  'would_dock',
+  'command',
+  'confirmed',
+  'retry',
+  'alert',
+  'run_started',
+  'run_ended',
+] as const;
 
 const has = (key: string) => `value_json.mower_control is defined and value_json.mower_control.${key} is not none`;
 
@@ -36,22 +52,47 @@ export function mowerControlEntities(baseTopic: string, stationId: string): Enti
       component: 'switch',
       key: 'automatic_mowing',
       config: {
-        name: 'Automatic mowing', icon: 'mdi:robot-mower', command_topic: topics.automaticSet, payload_on: 'ON', payload_off: 'OFF', state_on: 'ON', state_off: 'OFF',
+        name: 'Automatic mowing',
+        icon: 'mdi:robot-mower',
+        command_topic: topics.automaticSet,
+        payload_on: 'ON',
+        payload_off: 'OFF',
+        state_on: 'ON',
+        state_off: 'OFF',
         value_template: `{{ ('ON' if value_json.mower_control.automatic else 'OFF') if value_json.mower_control is defined else None }}`,
       },
     },
-    { component: 'button', key: 'mow_now', config: { name: 'Mow now', icon: 'mdi:play', command_topic: topics.mowNow, payload_press: 'PRESS', state_topic: null } },
-    { component: 'button', key: 'dock_now', config: { name: 'Dock now', icon: 'mdi:home-import-outline', command_topic: topics.dockNow, payload_press: 'PRESS', state_topic: null } },
+    {
+      component: 'button',
+      key: 'mow_now',
+      config: { name: 'Mow now', icon: 'mdi:play', command_topic: topics.mowNow, payload_press: 'PRESS', state_topic: null },
+    },
+    {
+      component: 'button',
+      key: 'dock_now',
+      config: {
+        name: 'Dock now',
+        icon: 'mdi:home-import-outline',
+        command_topic: topics.dockNow,
+        payload_press: 'PRESS',
+        state_topic: null,
+      },
+    },
     {
       component: 'sensor',
       key: 'mower_activity',
       config: {
-        name: 'Mower activity', icon: 'mdi:robot-mower-outline',
+        name: 'Mower activity',
+        icon: 'mdi:robot-mower-outline',
         value_template: `{{ value_json.mower_control.decision.reason if ${has('decision')} else None }}`,
         json_attributes_topic: `${baseTopic}/${stationId}/state`,
         json_attributes_template: `{{ value_json.mower_control | tojson if value_json.mower_control is defined else '{}' }}`,
       },
     },
-    { component: 'event', key: 'mower_event', config: { name: 'Mower event', icon: 'mdi:bell-ring-outline', state_topic: topics.event, event_types: [...MOWER_EVENT_TYPES] } },
+    {
+      component: 'event',
+      key: 'mower_event',
+      config: { name: 'Mower event', icon: 'mdi:bell-ring-outline', state_topic: topics.event, event_types: [...MOWER_EVENT_TYPES] },
+    },
   ];
 }

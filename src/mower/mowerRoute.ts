@@ -34,13 +34,23 @@ export function runView(run: RunRecord): RunView {
 
 export function mowerRoutes(controllerOf: (stationId: string) => MowerController | undefined, now: () => number): FastifyPluginAsync {
   return async (app) => {
-    app.get<{ Params: { id: string } }>('/stations/:id/mower', {
-      schema: { params: { type: 'object', properties: { id: { type: 'string', maxLength: 128 } }, required: ['id'] } },
-    }, async (request) => {
-      const controller = controllerOf(request.params.id);
-      if (!controller) throw new HttpError(404, `station "${request.params.id}" has no enabled mower control (mower.control.enabled, docs/mower.md)`);
-      const nowMs = now();
-      return { status: 'ok', station: request.params.id, mower: controller.status(nowMs), runs: controller.runs().slice(-SHOWN_RUNS).reverse().map(runView) };
-    });
+    app.get<{ Params: { id: string } }>(
+      '/stations/:id/mower',
+      {
+        schema: { params: { type: 'object', properties: { id: { type: 'string', maxLength: 128 } }, required: ['id'] } },
+      },
+      async (request) => {
+        const controller = controllerOf(request.params.id);
+        if (!controller)
+          throw new HttpError(404, `station "${request.params.id}" has no enabled mower control (mower.control.enabled, docs/mower.md)`);
+        const nowMs = now();
+        return {
+          status: 'ok',
+          station: request.params.id,
+          mower: controller.status(nowMs),
+          runs: controller.runs().slice(-SHOWN_RUNS).reverse().map(runView),
+        };
+      },
+    );
   };
 }

@@ -69,7 +69,9 @@ abstract class MqttMower implements MowerAdapter {
 
   problem(): string | undefined {
     if (!this.#connection) return 'not connected to the MQTT broker';
-    return this.#rejected > 0 && this.#activity === 'unknown' ? `the state topic ${this.stateTopic} carried ${this.#rejected} message(s) without a known state` : undefined;
+    return this.#rejected > 0 && this.#activity === 'unknown'
+      ? `the state topic ${this.stateTopic} carried ${this.#rejected} message(s) without a known state`
+      : undefined;
   }
 }
 

@@ -73,9 +73,15 @@ export class RunLedger {
   }
 
   async load(nowMs: number): Promise<void> {
-    const rows = await this.#store.all<RunRow>('SELECT * FROM mower_runs WHERE lawn = ? ORDER BY start_ms DESC, id DESC LIMIT ?', [this.#lawn, KEPT_RUNS]);
+    const rows = await this.#store.all<RunRow>('SELECT * FROM mower_runs WHERE lawn = ? ORDER BY start_ms DESC, id DESC LIMIT ?', [
+      this.#lawn,
+      KEPT_RUNS,
+    ]);
     this.#runs = rows.map(recordOf).reverse();
-    const calls = await this.#store.all<{ at_ms: number; action: string }>('SELECT at_ms, action FROM mower_calls WHERE lawn = ? AND at_ms > ? ORDER BY at_ms', [this.#lawn, nowMs - CALL_WINDOW_MS]);
+    const calls = await this.#store.all<{ at_ms: number; action: string }>(
+      'SELECT at_ms, action FROM mower_calls WHERE lawn = ? AND at_ms > ? ORDER BY at_ms',
+      [this.#lawn, nowMs - CALL_WINDOW_MS],
+    );
     this.#calls = calls.map((call) => call.at_ms);
     const switches = await this.#store.all<{ automatic: number }>('SELECT automatic FROM mower_switches WHERE lawn = ?', [this.#lawn]);
     this.#automatic = switches[0] === undefined ? undefined : switches[0].automatic === 1;
@@ -90,7 +96,10 @@ export class RunLedger {
 
   async saveAutomatic(on: boolean, atMs: number): Promise<void> {
     this.#automatic = on;
-    await this.#store.run('INSERT INTO mower_switches (lawn, automatic, set_at_ms) VALUES (?, ?, ?) ON CONFLICT(lawn) DO UPDATE SET automatic = excluded.automatic, set_at_ms = excluded.set_at_ms', [this.#lawn, on ? 1 : 0, atMs]);
+    await this.#store.run(
+      'INSERT INTO mower_switches (lawn, automatic, set_at_ms) VALUES (?, ?, ?) ON CONFLICT(lawn) DO UPDATE SET automatic = excluded.automatic, set_at_ms = excluded.set_at_ms',
+      [this.#lawn, on ? 1 : 0, atMs],
+    );
   }
 
   /** The open run (no end yet), if any. */
@@ -105,8 +114,22 @@ export class RunLedger {
   }
 
   async openRun(by: RunStarter, startMs: number): Promise<RunRecord> {
-    const result = await this.#store.run('INSERT INTO mower_runs (lawn, station, started_by, start_ms) VALUES (?, ?, ?, ?)', [this.#lawn, this.#station, by, startMs]);
-    const run: RunRecord = { id: Number(result.lastID), lawn: this.#lawn, startedBy: by, startMs, endMs: null, mowingMinutes: 0, outcome: null, reason: null };
+    const result = await this.#store.run('INSERT INTO mower_runs (lawn, station, started_by, start_ms) VALUES (?, ?, ?, ?)', [
+      this.#lawn,
+      this.#station,
+      by,
+      startMs,
+    ]);
+    const run: RunRecord = {
+      id: Number(result.lastID),
+      lawn: this.#lawn,
+      startedBy: by,
+      startMs,
+      endMs: null,
+      mowingMinutes: 0,
+      outcome: null,
+      reason: null,
+    };
     this.#runs.push(run);
     if (this.#runs.length > KEPT_RUNS) this.#runs.shift();
     return run;
@@ -116,7 +139,14 @@ export class RunLedger {
     const run = this.current;
     if (!run) return undefined;
     // Written first: what the memory (and the route) shows as ended is in the database.
-    await this.#store.run('UPDATE mower_runs SET end_ms = ?, mowing_minutes = ?, outcome = ?, reason = ?, reason_de = ? WHERE id = ?', [endMs, mowingMinutes, outcome, reason.en, reason.de, run.id]);
+    await this.#store.run('UPDATE mower_runs SET end_ms = ?, mowing_minutes = ?, outcome = ?, reason = ?, reason_de = ? WHERE id = ?', [
+      endMs,
+      mowingMinutes,
+      outcome,
+      reason.en,
+      reason.de,
+      run.id,
+    ]);
     run.endMs = endMs;
     run.mowingMinutes = mowingMinutes;
     run.outcome = outcome;
@@ -145,7 +175,10 @@ export class RunLedger {
   view(nowMs: number): LedgerView {
     const current = this.current;
     const completed = this.#runs.filter((run) => run.outcome === 'completed');
-    const recent = completed.slice(-LEARN_FROM).map((run) => run.mowingMinutes).sort((a, b) => a - b);
+    const recent = completed
+      .slice(-LEARN_FROM)
+      .map((run) => run.mowingMinutes)
+      .sort((a, b) => a - b);
     const dockedByUser = this.#runs.filter((run) => run.outcome === 'docked_by_user').at(-1);
     return {
       current: current ? { by: current.startedBy, startMs: current.startMs } : null,

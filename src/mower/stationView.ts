@@ -5,7 +5,15 @@
  */
 import type { StationView } from '../core/mower/decision.js';
 
-const UNKNOWN: StationView = Object.freeze({ known: false, mowable: false, blocked: false, raining: false, mowableForMinutes: null, rainExpectedInMinutes: null, lastReadingAtMs: null });
+const UNKNOWN: StationView = Object.freeze({
+  known: false,
+  mowable: false,
+  blocked: false,
+  raining: false,
+  mowableForMinutes: null,
+  rainExpectedInMinutes: null,
+  lastReadingAtMs: null,
+});
 
 const minutesOrNull = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
 

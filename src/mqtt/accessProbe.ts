@@ -33,12 +33,16 @@ export function describeFindings(findings: AccessFindings, account: string): str
   const lines: string[] = [];
   const own = findings.own;
   if (own) {
-    lines.push(own.canRead
-      ? `the broker does not let ${account} publish ${own.topic} (its own state never came back; the retained one is old): check its ACL (the daemon's account needs readwrite on mqtt.baseTopic/#)`
-      : `the broker does not let ${account} publish or read ${own.topic} (its own state did not come back within ${ROUND_TRIP_MS / 1000} s): check its ACL (the daemon's account needs readwrite on mqtt.baseTopic/#)`);
+    lines.push(
+      own.canRead
+        ? `the broker does not let ${account} publish ${own.topic} (its own state never came back; the retained one is old): check its ACL (the daemon's account needs readwrite on mqtt.baseTopic/#)`
+        : `the broker does not let ${account} publish or read ${own.topic} (its own state did not come back within ${ROUND_TRIP_MS / 1000} s): check its ACL (the daemon's account needs readwrite on mqtt.baseTopic/#)`,
+    );
   }
   for (const { topic, minutes } of findings.silent) {
-    lines.push(`nothing arrived on ${topic} in the ${minutes} min since the daemon connected, although the broker carries the daemon's own messages: if the station publishes there, the broker does not let ${account} read ${topic}: check its ACL`);
+    lines.push(
+      `nothing arrived on ${topic} in the ${minutes} min since the daemon connected, although the broker carries the daemon's own messages: if the station publishes there, the broker does not let ${account} read ${topic}: check its ACL`,
+    );
   }
   return lines;
 }
@@ -96,7 +100,11 @@ export class AccessProbe {
       return elapsed >= ROUND_TRIP_MS ? { own: { topic: this.#ownTopic, canRead: this.#ownSeen }, silent: [] } : { silent: [] };
     }
     if (elapsed < STATION_SILENCE_MS) return { silent: [] };
-    return { silent: [...this.#stationTopics].filter(([, delivered]) => !delivered).map(([topic]) => ({ topic, minutes: Math.floor(elapsed / 60_000) })) };
+    return {
+      silent: [...this.#stationTopics]
+        .filter(([, delivered]) => !delivered)
+        .map(([topic]) => ({ topic, minutes: Math.floor(elapsed / 60_000) })),
+    };
   }
 
   /** Logs each new finding once per connection (`account` as in describeFindings), checking every few seconds while `isConnected`. */

@@ -41,7 +41,10 @@ export class AnnouncedDiscovery {
   reconcile(current: readonly DiscoveryMessage[], connection: Connection, homeAssistantOnline: boolean): Promise<void> {
     this.#queue = this.#queue.then(() =>
       this.#reconcile(current, connection, homeAssistantOnline).catch((err: unknown) => {
-        this.#log.warn({ err }, 'could not update the list of announced Home Assistant discovery configs; stale entities may stay in Home Assistant');
+        this.#log.warn(
+          { err },
+          'could not update the list of announced Home Assistant discovery configs; stale entities may stay in Home Assistant',
+        );
       }),
     );
     return this.#queue;
@@ -61,7 +64,10 @@ export class AnnouncedDiscovery {
     if (added.length === 0 && forget.length === 0) return;
     await this.#store.transaction(async (db) => {
       for (const [topic, station] of added) {
-        await db.run('INSERT INTO ha_discovery_announced (topic, station) VALUES (?, ?) ON CONFLICT(topic) DO UPDATE SET station = excluded.station', [topic, station]);
+        await db.run(
+          'INSERT INTO ha_discovery_announced (topic, station) VALUES (?, ?) ON CONFLICT(topic) DO UPDATE SET station = excluded.station',
+          [topic, station],
+        );
       }
       for (const topic of forget) await db.run('DELETE FROM ha_discovery_announced WHERE topic = ?', [topic]);
     });

@@ -35,7 +35,8 @@ export interface BridgeOptions {
 }
 
 /** Whether a station's readings come over its MQTT topic (a modelled station's come from Open-Meteo, an upload station's over HTTP). */
-const publishesOverMqtt = (station: StationConfig): boolean => station.format !== MODELLED_FORMAT && station.topic !== uploadRelayTopic(station.id);
+const publishesOverMqtt = (station: StationConfig): boolean =>
+  station.format !== MODELLED_FORMAT && station.topic !== uploadRelayTopic(station.id);
 
 export class MqttBridge implements LifecycleComponent {
   readonly name = 'mqtt-bridge';
@@ -108,7 +109,9 @@ export class MqttBridge implements LifecycleComponent {
     const stations = pipeline.stations.length;
     this.#options.log.info({ broker: broker ? 'embedded, in process' : 'external', stations }, 'MQTT bridge started');
     if (stations === 0) {
-      this.#options.log.info('No weather stations configured yet: add a "stations" list to the config file (see docs/mqtt.md). The HTTP API works without them.');
+      this.#options.log.info(
+        'No weather stations configured yet: add a "stations" list to the config file (see docs/mqtt.md). The HTTP API works without them.',
+      );
     }
   }
 

@@ -42,7 +42,21 @@ export interface MqttStats extends PipelineStats {
 export interface StatsSources {
   pipeline: { stats(): PipelineStats };
   connection: PublisherRef;
-  broker: Pick<EmbeddedBroker, 'rejectedPublishes' | 'refusedConnections' | 'retainedRefused' | 'retainDropped' | 'subscribeRefused' | 'slowClientsDropped' | 'inflight' | 'sessions' | 'retained' | 'openConnections'> | undefined;
+  broker:
+    | Pick<
+        EmbeddedBroker,
+        | 'rejectedPublishes'
+        | 'refusedConnections'
+        | 'retainedRefused'
+        | 'retainDropped'
+        | 'subscribeRefused'
+        | 'slowClientsDropped'
+        | 'inflight'
+        | 'sessions'
+        | 'retained'
+        | 'openConnections'
+      >
+    | undefined;
   clock?: { stats(): ClockWatchStats } | undefined;
 }
 
@@ -71,5 +85,10 @@ export function bridgeStats({ pipeline, connection, broker, clock }: StatsSource
 
 /** Publishes the stats (retained, QoS 0) with the software version and the time. */
 export function publishBridgeStats(sources: StatsSources, version: string, nowMs: number): void {
-  sources.connection()?.publish(BRIDGE_STATS_TOPIC, JSON.stringify({ ...bridgeStats(sources), version, at: new Date(nowMs).toISOString() }), { retain: true, qos: 0 });
+  sources
+    .connection()
+    ?.publish(BRIDGE_STATS_TOPIC, JSON.stringify({ ...bridgeStats(sources), version, at: new Date(nowMs).toISOString() }), {
+      retain: true,
+      qos: 0,
+    });
 }

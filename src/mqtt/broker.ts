@@ -134,7 +134,11 @@ export class EmbeddedBroker implements OwnTraffic {
     this.#births = options.birthLimit && new BirthLimit(options.birthLimit, () => options.clock.now());
     this.#sessions = new SessionStore(options.sessionLimits, (clientId) => this.#online.has(clientId));
     this.#cap = new ConnectionCap(options.maxClients, (socket) =>
-      this.#throttle.warn('max-clients', { remoteAddress: socket.remoteAddress, maxClients: options.maxClients }, 'MQTT connection refused: broker.maxClients reached'),
+      this.#throttle.warn(
+        'max-clients',
+        { remoteAddress: socket.remoteAddress, maxClients: options.maxClients },
+        'MQTT connection refused: broker.maxClients reached',
+      ),
     );
   }
 
@@ -207,7 +211,9 @@ export class EmbeddedBroker implements OwnTraffic {
       if (this.#slow.clientError(client, err)) return;
       this.#throttle.warn(`clientError:${err.message}`, { clientId: client.id, err: err.message }, 'MQTT client error');
     });
-    broker.on('connectionError', (_client, err) => this.#throttle.warn(`connError:${err.message}`, { err: err.message }, 'MQTT connection error'));
+    broker.on('connectionError', (_client, err) =>
+      this.#throttle.warn(`connError:${err.message}`, { err: err.message }, 'MQTT connection error'),
+    );
     try {
       await this.#persistence?.restore(broker);
       await this.#listen(broker);
@@ -216,7 +222,10 @@ export class EmbeddedBroker implements OwnTraffic {
       await this.stop();
       throw err;
     }
-    this.#log.info({ host: this.#options.host, port: this.#port, authentication: this.#options.users.length > 0 }, 'embedded MQTT broker listening');
+    this.#log.info(
+      { host: this.#options.host, port: this.#port, authentication: this.#options.users.length > 0 },
+      'embedded MQTT broker listening',
+    );
   }
 
   /** aedes with our limits and the access policy as its hooks. */
@@ -232,7 +241,11 @@ export class EmbeddedBroker implements OwnTraffic {
         const verdict = this.#access.authenticate(client, username, password);
         if (verdict.ok) return done(null, true);
         const remote = remoteAddress(client);
-        this.#throttle.warn(`auth:${remote}:${verdict.reason}`, { clientId: client.id, username, reason: verdict.reason }, 'MQTT login refused');
+        this.#throttle.warn(
+          `auth:${remote}:${verdict.reason}`,
+          { clientId: client.id, username, reason: verdict.reason },
+          'MQTT login refused',
+        );
         const error = Object.assign(new Error(verdict.reason), { returnCode: verdict.returnCode }) as AuthenticateError;
         return done(error, false);
       },
@@ -247,7 +260,11 @@ export class EmbeddedBroker implements OwnTraffic {
         const problem = refusal ?? this.#ledger.admit(client, packet);
         if (problem) {
           this.rejectedPublishes++;
-          this.#throttle.warn(`publish:${problem}`, { clientId: client?.id, topic: JSON.stringify(packet.topic.slice(0, 200)) }, `publish refused: ${problem}`);
+          this.#throttle.warn(
+            `publish:${problem}`,
+            { clientId: client?.id, topic: JSON.stringify(packet.topic.slice(0, 200)) },
+            `publish refused: ${problem}`,
+          );
           return done(Object.assign(new Error(problem), { returnCode: NOT_AUTHORIZED }));
         }
         done(null);
@@ -256,7 +273,11 @@ export class EmbeddedBroker implements OwnTraffic {
         const refusal = this.#access.subscribeProblem(client, subscription.topic);
         if (!refusal) return done(null, subscription);
         if (refusal.close) this.rejectedPublishes++;
-        this.#throttle.warn(`subscribe:${refusal.reason}`, { clientId: client.id, filter: JSON.stringify(subscription.topic.slice(0, 200)) }, `subscribe refused: ${refusal.reason}`);
+        this.#throttle.warn(
+          `subscribe:${refusal.reason}`,
+          { clientId: client.id, filter: JSON.stringify(subscription.topic.slice(0, 200)) },
+          `subscribe refused: ${refusal.reason}`,
+        );
         // A null subscription is a failure code in SUBACK; an error closes the connection.
         return refusal.close ? done(new Error(refusal.reason)) : done(null, null);
       },
@@ -339,15 +360,28 @@ export class EmbeddedBroker implements OwnTraffic {
       const length = watch.feed(chunk);
       if (length === undefined) return;
       this.rejectedPublishes++;
-      this.#throttle.warn('packet-size', { remoteAddress: socket.remoteAddress, length }, 'MQTT packet too large (over broker.maxPayloadBytes + 128 KiB) or malformed; connection closed');
+      this.#throttle.warn(
+        'packet-size',
+        { remoteAddress: socket.remoteAddress, length },
+        'MQTT packet too large (over broker.maxPayloadBytes + 128 KiB) or malformed; connection closed',
+      );
       socket.destroy();
     });
     const client = broker.handle(socket);
     this.#slow.watch(client, socket);
-    guardSubscribes(client, this.#options.sessionLimits, (clientId) => this.#sessions.subscriptionsOf(clientId), (refusal) => {
-      this.subscribeRefused++;
-      this.#throttle.warn(`subscribe-limit:${refusal.setting}`, { remoteAddress: socket.remoteAddress, setting: refusal.setting }, `SUBSCRIBE refused, connection closed: ${refusal.message}`);
-    });
+    guardSubscribes(
+      client,
+      this.#options.sessionLimits,
+      (clientId) => this.#sessions.subscriptionsOf(clientId),
+      (refusal) => {
+        this.subscribeRefused++;
+        this.#throttle.warn(
+          `subscribe-limit:${refusal.setting}`,
+          { remoteAddress: socket.remoteAddress, setting: refusal.setting },
+          `SUBSCRIBE refused, connection closed: ${refusal.message}`,
+        );
+      },
+    );
   }
 
   /** Keeps #online current; a connecting client's session becomes the most recently used. */
@@ -360,8 +394,10 @@ export class EmbeddedBroker implements OwnTraffic {
 
   #publishProblem(client: Client | null, topic: string, payload: Buffer | string): string | undefined {
     const size = payloadBytes(payload);
-    if (size > this.#options.maxPayloadBytes) return `payload of ${size} bytes exceeds broker.maxPayloadBytes = ${this.#options.maxPayloadBytes}`;
-    if (topic.split('/').length > this.#options.maxTopicLevels) return `more than broker.maxTopicLevels = ${this.#options.maxTopicLevels} topic levels`;
+    if (size > this.#options.maxPayloadBytes)
+      return `payload of ${size} bytes exceeds broker.maxPayloadBytes = ${this.#options.maxPayloadBytes}`;
+    if (topic.split('/').length > this.#options.maxTopicLevels)
+      return `more than broker.maxTopicLevels = ${this.#options.maxTopicLevels} topic levels`;
     const access = this.#access.publishProblem(client, topic, payload);
     if (access !== undefined || !client || this.#access.isInternal(client)) return access;
     return this.#births?.problem(client, topic);

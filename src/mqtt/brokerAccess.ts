@@ -38,7 +38,8 @@ export const ANONYMOUS_OWNER = 'anonymous';
 export const IDENTIFIER_REJECTED = 2;
 export const BAD_USERNAME_OR_PASSWORD = 4;
 
-export type ConnectVerdict = { ok: true } | { ok: false; returnCode: typeof IDENTIFIER_REJECTED | typeof BAD_USERNAME_OR_PASSWORD; reason: string };
+export type ConnectVerdict =
+  { ok: true } | { ok: false; returnCode: typeof IDENTIFIER_REJECTED | typeof BAD_USERNAME_OR_PASSWORD; reason: string };
 
 /** `close`: drop the connection (MQTT 3.1.1 §1.5.3 for ill-formed text); otherwise a failure code in SUBACK. */
 export interface SubscribeRefusal {
@@ -74,13 +75,15 @@ export class BrokerAccess {
   /** Decides a CONNECT. Runs before aedes registers the client, so a refused one never takes over a session. */
   authenticate(client: Client, username: string | undefined, password: Buffer | undefined): ConnectVerdict {
     if (username === INTERNAL_USERNAME) {
-      if (!checkCredentials([this.internalUser], username, password)) return { ok: false, returnCode: BAD_USERNAME_OR_PASSWORD, reason: 'wrong internal password' };
+      if (!checkCredentials([this.internalUser], username, password))
+        return { ok: false, returnCode: BAD_USERNAME_OR_PASSWORD, reason: 'wrong internal password' };
       this.#internal.add(client);
       return { ok: true };
     }
     if (client.id === this.internalClientId) return { ok: false, returnCode: IDENTIFIER_REJECTED, reason: "the daemon's own client id" };
     if (this.#options.users.length === 0) return { ok: true };
-    if (!checkCredentials(this.#options.users, username, password)) return { ok: false, returnCode: BAD_USERNAME_OR_PASSWORD, reason: 'bad username or password' };
+    if (!checkCredentials(this.#options.users, username, password))
+      return { ok: false, returnCode: BAD_USERNAME_OR_PASSWORD, reason: 'bad username or password' };
     this.#accounts.set(client, username!);
     return { ok: true };
   }

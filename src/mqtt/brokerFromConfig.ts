@@ -10,7 +10,13 @@ import type { Clock } from '../util/clock.js';
 import { EmbeddedBroker } from './broker.js';
 import { ClientTopics } from './clientTopics.js';
 import { UPLOAD_RELAY_PREFIX, uploadRelayTopic } from '../ingest/uploadStations.js';
-import { discoveryDeviceIdPrefix, discoveryEntityObjectIds, discoveryTopicFilters, discoveryUniqueIdPrefix, type ExtraEntities } from '../homeassistant/discovery.js';
+import {
+  discoveryDeviceIdPrefix,
+  discoveryEntityObjectIds,
+  discoveryTopicFilters,
+  discoveryUniqueIdPrefix,
+  type ExtraEntities,
+} from '../homeassistant/discovery.js';
 import type { MqttSideConfig } from './settings.js';
 
 /** Whether the daemon runs its own broker: enabled, and no external mqtt.url given. */
@@ -20,7 +26,10 @@ export function usesEmbeddedBroker(config: MqttSideConfig): boolean {
   return config.broker.enabled && config.mqtt.url === '';
 }
 
-export function brokerFromConfig(config: MqttSideConfig, deps: { database: Database; extraEntities: ExtraEntities; logger: Logger; clock: Clock; onClientPublish?: (topic: string) => void }): EmbeddedBroker {
+export function brokerFromConfig(
+  config: MqttSideConfig,
+  deps: { database: Database; extraEntities: ExtraEntities; logger: Logger; clock: Clock; onClientPublish?: (topic: string) => void },
+): EmbeddedBroker {
   const { broker, mqtt, homeassistant } = config;
   const baseTopic = mqtt.baseTopic;
   return new EmbeddedBroker({
@@ -38,7 +47,11 @@ export function brokerFromConfig(config: MqttSideConfig, deps: { database: Datab
     slowSubscribers: { maxOutgoingBytes: broker.maxOutgoingBytesPerClient, slowClientSeconds: broker.slowClientSeconds },
     retainedStore: broker.persistRetained ? new RetainedStore(deps.database) : undefined,
     baseTopic,
-    ownedTopics: [`${baseTopic}/#`, `${UPLOAD_RELAY_PREFIX}/#`, ...discoveryTopicFilters(homeassistant.prefix, baseTopic, config.stations, deps.extraEntities)],
+    ownedTopics: [
+      `${baseTopic}/#`,
+      `${UPLOAD_RELAY_PREFIX}/#`,
+      ...discoveryTopicFilters(homeassistant.prefix, baseTopic, config.stations, deps.extraEntities),
+    ],
     discovery: {
       prefix: homeassistant.prefix,
       uniqueIdPrefix: discoveryUniqueIdPrefix(baseTopic),
@@ -60,7 +73,9 @@ export function brokerFromConfig(config: MqttSideConfig, deps: { database: Datab
       maxQueuedBytes: broker.maxQueuedBytesPerSession,
       maxInflightBytes: broker.maxInflightBytes,
     },
-    birthLimit: homeassistant.discovery ? { topic: homeassistant.statusTopic, windowMs: homeassistant.birthResendSeconds * 1000 } : undefined,
+    birthLimit: homeassistant.discovery
+      ? { topic: homeassistant.statusTopic, windowMs: homeassistant.birthResendSeconds * 1000 }
+      : undefined,
     maxClients: broker.maxClients,
     sysTopics: broker.sysTopics,
     // Retained changes only queue into the history's next commit (src/store/sharedCommit.ts), so hand them over

@@ -160,12 +160,17 @@ export class MqttConnection implements BridgeConnection {
     });
     // A broker that answered (a refusal, a TLS failure) is not "unreachable": its error line said why.
     client.on('offline', () => {
-      if (!this.#problem?.answered) this.#throttle.warn('offline', { url: redactUrl(o.url) }, 'MQTT broker unreachable; retrying in the background');
+      if (!this.#problem?.answered)
+        this.#throttle.warn('offline', { url: redactUrl(o.url) }, 'MQTT broker unreachable; retrying in the background');
     });
     client.on('error', (err) => {
       const problem = describeConnectionError(err, o.url);
       this.#problem = problem;
-      this.#throttle.warn(`error:${err.message}`, { err: err.message, url: redactUrl(o.url) }, `${problem.line}; retrying in the background`);
+      this.#throttle.warn(
+        `error:${err.message}`,
+        { err: err.message, url: redactUrl(o.url) },
+        `${problem.line}; retrying in the background`,
+      );
     });
     client.on(
       'message',

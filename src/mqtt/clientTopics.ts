@@ -19,10 +19,7 @@ export interface ClientTopicsOptions {
   uploadRelay: boolean;
 }
 
-export type ClientTopicVerdict =
-  | { kind: 'other' }
-  | { kind: 'allowed' }
-  | { kind: 'refused'; reason: string };
+export type ClientTopicVerdict = { kind: 'other' } | { kind: 'allowed' } | { kind: 'refused'; reason: string };
 
 const OTHER: ClientTopicVerdict = { kind: 'other' };
 const ALLOWED: ClientTopicVerdict = { kind: 'allowed' };
@@ -41,7 +38,12 @@ export class ClientTopics {
   /** Whether `topic` is a configured station's command topic (`<base>/<station>/<command>`). */
   isStationCommand(topic: string): boolean {
     const levels = topic.split('/');
-    return levels.length === 3 && levels[0] === this.#options.baseTopic && STATION_COMMANDS.includes(levels[2]!) && this.#stations.has(levels[1]!);
+    return (
+      levels.length === 3 &&
+      levels[0] === this.#options.baseTopic &&
+      STATION_COMMANDS.includes(levels[2]!) &&
+      this.#stations.has(levels[1]!)
+    );
   }
 
   /** Whether `topic` lies in the relay namespace `mowability-upload/...`. */
@@ -60,7 +62,8 @@ export class ClientTopics {
     if (!this.isRelayNamespace(topic)) return OTHER;
     const station = topic.slice(UPLOAD_RELAY_PREFIX.length + 1);
     if (!this.#options.uploadRelay) return { kind: 'refused', reason: 'the upload relay topics are off (mqtt.uploadRelay=false)' };
-    if (!this.#relayStations.has(station)) return { kind: 'refused', reason: `no upload station reads ${UPLOAD_RELAY_PREFIX}/${station.slice(0, 100)}` };
+    if (!this.#relayStations.has(station))
+      return { kind: 'refused', reason: `no upload station reads ${UPLOAD_RELAY_PREFIX}/${station.slice(0, 100)}` };
     if (!hasAccount) return { kind: 'refused', reason: 'the upload relay needs a login with a broker.users account' };
     return ALLOWED;
   }

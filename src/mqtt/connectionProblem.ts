@@ -53,10 +53,13 @@ function shortText(err: LibraryError): string {
 }
 
 function tlsProblem(code: string, text: string, url: string): string | undefined {
-  if (UNTRUSTED_CA.has(code)) return `the broker's TLS certificate is signed by a CA this daemon does not trust ("${text}"): set mqtt.ca to the file of the CA that signed it (PEM)`;
-  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return `the broker's TLS certificate does not name the host in mqtt.url ("${text}"): put a host name or address it lists (its subjectAltName) in mqtt.url`;
+  if (UNTRUSTED_CA.has(code))
+    return `the broker's TLS certificate is signed by a CA this daemon does not trust ("${text}"): set mqtt.ca to the file of the CA that signed it (PEM)`;
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID')
+    return `the broker's TLS certificate does not name the host in mqtt.url ("${text}"): put a host name or address it lists (its subjectAltName) in mqtt.url`;
   if (code === 'CERT_HAS_EXPIRED') return `the broker's TLS certificate has expired ("${text}"): renew it on the broker`;
-  if (code === 'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED') return `the broker requires a client certificate ("${text}"): set mqtt.cert and mqtt.key to this daemon's certificate and key files (PEM)`;
+  if (code === 'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED')
+    return `the broker requires a client certificate ("${text}"): set mqtt.cert and mqtt.key to this daemon's certificate and key files (PEM)`;
   if (code === 'ERR_SSL_TLSV1_ALERT_UNKNOWN_CA' || code === 'ERR_SSL_SSLV3_ALERT_BAD_CERTIFICATE') {
     return `the broker does not accept the client certificate in mqtt.cert ("${text}"): use one signed by the CA the broker trusts (its cafile), with its key in mqtt.key`;
   }
@@ -79,6 +82,7 @@ export function describeConnectionError(err: LibraryError, url: string): Connect
   const code = err.code ?? '';
   const tls = tlsProblem(code, text, url);
   if (tls) return { line: tls, answered: true };
-  if (UNREACHABLE.has(code)) return { line: `broker unreachable (${code}): check the host and port in mqtt.url and that the broker runs`, answered: false };
+  if (UNREACHABLE.has(code))
+    return { line: `broker unreachable (${code}): check the host and port in mqtt.url and that the broker runs`, answered: false };
   return { line: `MQTT connection error (${code === '' ? 'see the log' : code})`, answered: false };
 }

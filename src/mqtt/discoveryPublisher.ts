@@ -76,12 +76,15 @@ export class DiscoveryPublisher {
       if (isOurDiscoveryConfig(payload.toString('utf8'), this.#options.baseTopic)) stale.add(topic);
     });
     this.#sweepTimer = setTimeout(
-      guarded(() => {
-        this.#sweepTimer = undefined;
-        connection.unsubscribe(filter);
-        for (const topic of stale) connection.publishAbsolute(topic, '', { retain: true, qos: 1 });
-        if (stale.size > 0) this.#options.log.info({ removed: [...stale] }, 'removed discovery configs of stations no longer configured');
-      }, logFailure(this.#options.log, 'discovery sweep')),
+      guarded(
+        () => {
+          this.#sweepTimer = undefined;
+          connection.unsubscribe(filter);
+          for (const topic of stale) connection.publishAbsolute(topic, '', { retain: true, qos: 1 });
+          if (stale.size > 0) this.#options.log.info({ removed: [...stale] }, 'removed discovery configs of stations no longer configured');
+        },
+        logFailure(this.#options.log, 'discovery sweep'),
+      ),
       DISCOVERY_SWEEP_MS,
     );
     this.#sweepTimer.unref();
@@ -109,13 +112,16 @@ export class DiscoveryPublisher {
 
   #scheduleResend(delayMs: number, republish: () => void): void {
     this.#birthTimer = setTimeout(
-      guarded(() => {
-        this.#birthTimer = undefined;
-        this.#homeAssistantSeen = true;
-        this.#openWindow(republish);
-        this.birthResends++;
-        republish();
-      }, logFailure(this.#options.log, 'republish after Home Assistant restart')),
+      guarded(
+        () => {
+          this.#birthTimer = undefined;
+          this.#homeAssistantSeen = true;
+          this.#openWindow(republish);
+          this.birthResends++;
+          republish();
+        },
+        logFailure(this.#options.log, 'republish after Home Assistant restart'),
+      ),
       delayMs,
     );
     this.#birthTimer.unref();

@@ -33,10 +33,13 @@ export function mqttHealth(facts: MqttHealthFacts): MqttHealth {
   if (facts.embedded && !facts.brokerListening) return { status: 'error', message: 'the embedded broker is not listening' };
   if (!facts.running) return { status: 'error', message: 'the MQTT bridge is not running' };
   // The embedded broker is local: the first connection follows at once, so until then it is starting, not failing.
-  if (facts.embedded && !facts.connected && facts.connectedOnce === false) return { status: 'starting', message: 'connecting to the embedded broker' };
-  if (!facts.connected && facts.problem) return { status: 'error', message: `not connected to ${broker}: ${facts.problem}; retrying in the background` };
+  if (facts.embedded && !facts.connected && facts.connectedOnce === false)
+    return { status: 'starting', message: 'connecting to the embedded broker' };
+  if (!facts.connected && facts.problem)
+    return { status: 'error', message: `not connected to ${broker}: ${facts.problem}; retrying in the background` };
   if (!facts.connected) return { status: 'error', message: `not connected to ${broker}; retrying in the background (see the log)` };
   const access = facts.access ?? [];
-  if (access.length > 0) return { status: facts.accessDenied ? 'error' : 'ok', message: `connected to ${broker}, but ${access.join('; ')}` };
+  if (access.length > 0)
+    return { status: facts.accessDenied ? 'error' : 'ok', message: `connected to ${broker}, but ${access.join('; ')}` };
   return { status: 'ok', message: `connected to ${broker}` };
 }

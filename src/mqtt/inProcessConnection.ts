@@ -191,7 +191,11 @@ export class InProcessConnection implements BridgeConnection {
       this.#publishNext();
     };
     const patience = setTimeout(() => {
-      this.#throttle.warn('publish-patience', { topic: next.packet.topic }, `the broker has not completed a publish in ${OWN_PUBLISH_PATIENCE_MS} ms; publishing the next one without waiting`);
+      this.#throttle.warn(
+        'publish-patience',
+        { topic: next.packet.topic },
+        `the broker has not completed a publish in ${OWN_PUBLISH_PATIENCE_MS} ms; publishing the next one without waiting`,
+      );
       advance();
     }, OWN_PUBLISH_PATIENCE_MS);
     patience.unref();
@@ -201,7 +205,9 @@ export class InProcessConnection implements BridgeConnection {
   async stop(finalPayload?: string): Promise<void> {
     if (!this.#started) return;
     if (this.connected && finalPayload !== undefined) {
-      await new Promise<void>((resolve) => this.#send(this.topic(this.#options.willTopic), finalPayload, { qos: 1, retain: true }, resolve));
+      await new Promise<void>((resolve) =>
+        this.#send(this.topic(this.#options.willTopic), finalPayload, { qos: 1, retain: true }, resolve),
+      );
     }
     this.#started = false;
     for (const [filter, deliver] of this.#delivers) this.#broker.unsubscribeOwn(filter, deliver);

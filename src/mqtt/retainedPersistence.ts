@@ -50,10 +50,13 @@ export class RetainedPersistence {
     try {
       for (const message of messages) {
         await new Promise<void>((resolve) => {
-          broker.publish({ cmd: 'publish', topic: message.topic, payload: message.payload, qos: message.qos, retain: true, dup: false }, (err) => {
-            if (err) this.#options.log.warn({ err, topic: message.topic }, 'could not restore a retained message');
-            resolve();
-          });
+          broker.publish(
+            { cmd: 'publish', topic: message.topic, payload: message.payload, qos: message.qos, retain: true, dup: false },
+            (err) => {
+              if (err) this.#options.log.warn({ err, topic: message.topic }, 'could not restore a retained message');
+              resolve();
+            },
+          );
         });
       }
     } finally {

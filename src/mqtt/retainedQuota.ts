@@ -121,7 +121,8 @@ export class RetainedQuota {
     if (total > maxBytes) return `retained bytes limit reached (broker.maxRetainedBytes = ${maxBytes})`;
     const own = this.bytesOf(owner) - (previous?.owner === owner ? previous.bytes : 0) + bytes;
     // Restored messages have no known owner; the other limits still bound them.
-    if (owner !== RESTORED_OWNER && own > maxBytesPerClient) return `retained bytes limit per client reached (broker.maxRetainedBytesPerClient = ${maxBytesPerClient})`;
+    if (owner !== RESTORED_OWNER && own > maxBytesPerClient)
+      return `retained bytes limit per client reached (broker.maxRetainedBytesPerClient = ${maxBytesPerClient})`;
     return undefined;
   }
 }

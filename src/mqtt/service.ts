@@ -68,7 +68,16 @@ export function createMqttSide(options: MqttSideOptions): MqttSide {
   const version = options.softwareVersion ?? MFI_VERSION;
   const extraEntities = (stationId: string) => pipeline.entities(stationId);
   const enabled = mqttEnabled(config);
-  const broker = enabled && usesEmbeddedBroker(config) ? brokerFromConfig(config, { database, extraEntities, logger: options.logger, clock, ...(options.onBrokerPublish ? { onClientPublish: options.onBrokerPublish } : {}) }) : undefined;
+  const broker =
+    enabled && usesEmbeddedBroker(config)
+      ? brokerFromConfig(config, {
+          database,
+          extraEntities,
+          logger: options.logger,
+          clock,
+          ...(options.onBrokerPublish ? { onClientPublish: options.onBrokerPublish } : {}),
+        })
+      : undefined;
   let bridge: MqttBridge | undefined;
   const connection: PublisherRef = () => bridge?.connection;
   const statsSources: StatsSources = { pipeline, connection, broker, clock: options.clockWatch };
@@ -85,7 +94,15 @@ export function createMqttSide(options: MqttSideOptions): MqttSide {
       settings: config.homeassistant,
       baseTopic,
       messages: () =>
-        allDiscoveryMessages({ prefix: config.homeassistant.prefix, baseTopic, softwareVersion: version, supportUrl: options.supportUrl, configurationUrl: config.homeassistant.configurationUrl, stations: config.stations, extraEntities }),
+        allDiscoveryMessages({
+          prefix: config.homeassistant.prefix,
+          baseTopic,
+          softwareVersion: version,
+          supportUrl: options.supportUrl,
+          configurationUrl: config.homeassistant.configurationUrl,
+          stations: config.stations,
+          extraEntities,
+        }),
       log,
       announced: new AnnouncedDiscovery(database, log),
     });
@@ -94,7 +111,11 @@ export function createMqttSide(options: MqttSideOptions): MqttSide {
   } else {
     log.info('MQTT is off: mqtt.url is empty and the embedded broker is disabled');
   }
-  const brokerComponent: LifecycleComponent | undefined = broker && { name: 'mqtt-broker', start: () => broker.start(), stop: () => broker.stop() };
+  const brokerComponent: LifecycleComponent | undefined = broker && {
+    name: 'mqtt-broker',
+    start: () => broker.start(),
+    stop: () => broker.stop(),
+  };
   return {
     components: [...(brokerComponent ? [brokerComponent] : []), ...(bridge ? [bridge] : [])],
     stats: () => bridgeStats(statsSources),

@@ -65,7 +65,12 @@ export const MESSAGE_COST_BYTES = 512;
  * disconnect it. Call right after aedes' handle(), before the client's first SUBSCRIBE: its
  * subscriptions keep the delivery functions they were made with.
  */
-export function releaseLiveDeliveries(client: Client, socket: OutgoingSocket, maxUnsentBytes: number, overflow: (unsentBytes: number) => void): void {
+export function releaseLiveDeliveries(
+  client: Client,
+  socket: OutgoingSocket,
+  maxUnsentBytes: number,
+  overflow: (unsentBytes: number) => void,
+): void {
   const delivering = client as unknown as DeliveringClient;
   // Live messages handed to the socket since its buffer last filled past its high-water mark.
   let waiting = 0;
@@ -115,7 +120,10 @@ export class SlowSubscribers {
     this.#addresses.set(client, socket.remoteAddress ?? 'unknown');
     const max = this.#limits.maxOutgoingBytes;
     releaseLiveDeliveries(client, socket, max, (unsent) => {
-      this.#drop(client, `it stopped reading: ${unsent} bytes unsent (${MESSAGE_COST_BYTES} counted for each waiting message), over broker.maxOutgoingBytesPerClient = ${max}`);
+      this.#drop(
+        client,
+        `it stopped reading: ${unsent} bytes unsent (${MESSAGE_COST_BYTES} counted for each waiting message), over broker.maxOutgoingBytesPerClient = ${max}`,
+      );
       socket.destroy(new Error(OVERFLOW));
     });
   }
@@ -136,6 +144,10 @@ export class SlowSubscribers {
     this.#droppedClients.add(client);
     this.dropped++;
     const remoteAddress = this.#addresses.get(client) ?? 'unknown';
-    this.#throttle.warn(`slow-client:${remoteAddress}`, { clientId: client.id, remoteAddress }, `MQTT client disconnected so that it holds back nobody else: ${why}`);
+    this.#throttle.warn(
+      `slow-client:${remoteAddress}`,
+      { clientId: client.id, remoteAddress },
+      `MQTT client disconnected so that it holds back nobody else: ${why}`,
+    );
   }
 }

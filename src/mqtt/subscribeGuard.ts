@@ -32,7 +32,11 @@ export interface SubscribeRefusal {
  * Why a SUBSCRIBE with `filters` must be refused for a client already holding `held` filters,
  * else undefined. A filter held already is replaced, not added.
  */
-export function subscribeRefusal(filters: readonly string[], held: ReadonlySet<string>, limits: SubscribeLimits): SubscribeRefusal | undefined {
+export function subscribeRefusal(
+  filters: readonly string[],
+  held: ReadonlySet<string>,
+  limits: SubscribeLimits,
+): SubscribeRefusal | undefined {
   if (filters.length > limits.maxFiltersPerSubscribe) {
     const setting = 'broker.maxFiltersPerSubscribe';
     return { setting, message: `${filters.length} filters in one SUBSCRIBE (${setting} = ${limits.maxFiltersPerSubscribe})` };
@@ -60,7 +64,12 @@ function heldFilters(client: Client, persisted: ReadonlySet<string>): Set<string
  * Checks every SUBSCRIBE of `client` before aedes sees it. `persisted` gives the filters a
  * client id's persistent session keeps; `onRefused` is told why a packet was refused.
  */
-export function guardSubscribes(client: Client, limits: SubscribeLimits, persisted: (clientId: string) => ReadonlySet<string>, onRefused: (refusal: SubscribeRefusal) => void): void {
+export function guardSubscribes(
+  client: Client,
+  limits: SubscribeLimits,
+  persisted: (clientId: string) => ReadonlySet<string>,
+  onRefused: (refusal: SubscribeRefusal) => void,
+): void {
   // aedes parses each connection with its own mqtt-packet parser; listening first on it is the one
   // point before aedes handles a packet. Pinned aedes version: test/mqtt/subscriptionLimits.test.ts.
   const parser = (client as unknown as { _parser?: EventEmitter })._parser;

@@ -26,12 +26,11 @@ export const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
 export const MAX_BACKOFF_MS = 60_000;
 
 export type FetchOutcome =
-  | { kind: 'ok'; hours: ForecastHour[]; validators: Validators }
-  | { kind: 'not_modified' }
-  | { kind: 'error'; reason: string };
+  { kind: 'ok'; hours: ForecastHour[]; validators: Validators } | { kind: 'not_modified' } | { kind: 'error'; reason: string };
 
 /** The outcome of a request whose body `parse` turned into a T (a modelled station's readings, src/modelled/). */
-export type ParsedOutcome<T> = { kind: 'ok'; value: T; validators: Validators } | { kind: 'not_modified' } | { kind: 'error'; reason: string };
+export type ParsedOutcome<T> =
+  { kind: 'ok'; value: T; validators: Validators } | { kind: 'not_modified' } | { kind: 'error'; reason: string };
 export type BodyParser<T> = (body: unknown) => { ok: true; value: T } | { ok: false; reason: string };
 
 const parseForecastBody: BodyParser<ForecastHour[]> = (body) => {
@@ -116,12 +115,18 @@ export class OpenMeteoClient {
       const { outcome, retryInMs } = await this.#attempt(url, parse, validators, signal);
       if (retryInMs === undefined) return outcome;
       last = outcome;
-      if (attempt < this.#options.retries) await this.#sleep(Math.min(MAX_BACKOFF_MS, Math.max(retryInMs, this.#options.backoffMs * 2 ** attempt)));
+      if (attempt < this.#options.retries)
+        await this.#sleep(Math.min(MAX_BACKOFF_MS, Math.max(retryInMs, this.#options.backoffMs * 2 ** attempt)));
     }
     return last;
   }
 
-  async #attempt<T>(url: string, parse: BodyParser<T>, validators: Validators, signal?: AbortSignal): Promise<{ outcome: ParsedOutcome<T>; retryInMs?: number }> {
+  async #attempt<T>(
+    url: string,
+    parse: BodyParser<T>,
+    validators: Validators,
+    signal?: AbortSignal,
+  ): Promise<{ outcome: ParsedOutcome<T>; retryInMs?: number }> {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.#options.userAgent };
     if (validators.etag) headers['if-none-match'] = validators.etag;
     if (validators.lastModified) headers['if-modified-since'] = validators.lastModified;
@@ -136,13 +141,18 @@ export class OpenMeteoClient {
       if (!response.ok) {
         await response.body?.cancel().catch(() => undefined);
         const reason = `HTTP ${response.status}${response.status === 429 ? ' (rate limited)' : ''}`;
-        return { outcome: { kind: 'error', reason }, ...(RETRYABLE(response.status) ? { retryInMs: retryAfterMs(response.headers.get('retry-after')) ?? 0 } : {}) };
+        return {
+          outcome: { kind: 'error', reason },
+          ...(RETRYABLE(response.status) ? { retryInMs: retryAfterMs(response.headers.get('retry-after')) ?? 0 } : {}),
+        };
       }
       text = await readBoundedText(response, this.#options.maxResponseBytes ?? MAX_RESPONSE_BYTES);
     } catch (err) {
       // The same server would send the same body again: not retried.
       if (err instanceof BodyTooLargeError) return { outcome: { kind: 'error', reason: err.message } };
-      const reason = timeout.aborted ? `no answer within ${this.#options.timeoutMs} ms` : `request failed: ${err instanceof Error ? err.message : String(err)}`;
+      const reason = timeout.aborted
+        ? `no answer within ${this.#options.timeoutMs} ms`
+        : `request failed: ${err instanceof Error ? err.message : String(err)}`;
       return { outcome: { kind: 'error', reason }, retryInMs: 0 };
     }
     let body: unknown;
@@ -155,14 +165,19 @@ export class OpenMeteoClient {
     if (!parsed.ok) return { outcome: { kind: 'error', reason: parsed.reason } };
     const etag = response.headers.get('etag');
     const lastModified = response.headers.get('last-modified');
-    return { outcome: { kind: 'ok', value: parsed.value, validators: { ...(etag ? { etag } : {}), ...(lastModified ? { lastModified } : {}) } } };
+    return {
+      outcome: { kind: 'ok', value: parsed.value, validators: { ...(etag ? { etag } : {}), ...(lastModified ? { lastModified } : {}) } },
+    };
   }
 
   /**
    * Fetches `url`, following a redirect only to the same host (./redirects.ts); a refused redirect is
    * not retried (the server would send it again) and its reason names what was refused.
    */
-  async #fetchFollowingSameHost(url: string, init: { headers: Record<string, string>; signal: AbortSignal }): Promise<{ response: Response } | { refused: string }> {
+  async #fetchFollowingSameHost(
+    url: string,
+    init: { headers: Record<string, string>; signal: AbortSignal },
+  ): Promise<{ response: Response } | { refused: string }> {
     let current = url;
     for (let hop = 0; ; hop++) {
       const response = await this.#fetch(current, { ...init, redirect: 'manual' });

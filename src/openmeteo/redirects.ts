@@ -32,7 +32,9 @@ export function redirectTarget(from: string, status: number, location: string | 
     return { refused: `HTTP ${status} redirect to a ${target.protocol.replace(/:$/, '')} address refused` };
   }
   if (target.hostname !== source.hostname) {
-    return { refused: `HTTP ${status} redirect to another host (${target.host}) refused; set forecast.openMeteoUrl to the server that answers` };
+    return {
+      refused: `HTTP ${status} redirect to another host (${target.host}) refused; set forecast.openMeteoUrl to the server that answers`,
+    };
   }
   if (source.protocol === 'https:' && target.protocol !== 'https:') {
     return { refused: `HTTP ${status} redirect from https to ${target.protocol.replace(/:$/, '')} refused` };

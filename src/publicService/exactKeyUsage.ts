@@ -60,7 +60,7 @@ export class ExactKeyUsage extends KeyUsageBase {
       });
     } catch (err) {
       for (const [keyId, at] of lastUsed) if (!this.lastUsed.has(keyId)) this.lastUsed.set(keyId, at);
-      this.log.warn({ err }, 'could not write the keys\' last use; keeping it for the next attempt');
+      this.log.warn({ err }, "could not write the keys' last use; keeping it for the next attempt");
     }
   }
 }

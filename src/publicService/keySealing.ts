@@ -13,7 +13,17 @@
  * no slow password KDF is needed.
  */
 import { CLAIM_TOKEN_PREFIX } from '../store/apiKeyCodec.js';
-import { createCipheriv, createDecipheriv, createPrivateKey, createPublicKey, diffieHellman, generateKeyPairSync, hkdfSync, randomBytes, type KeyObject } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createPrivateKey,
+  createPublicKey,
+  diffieHellman,
+  generateKeyPairSync,
+  hkdfSync,
+  randomBytes,
+  type KeyObject,
+} from 'node:crypto';
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
@@ -70,7 +80,12 @@ export function sealToRegistration(apiKey: string, publicKey: string): string {
 }
 
 /** The API key, or undefined when the token does not open the seal (wrong token, tampered row). */
-export function openWithClaimToken(seal: RegistrationSeal, sealedKey: string, claimToken: string, registrationSalt: string): string | undefined {
+export function openWithClaimToken(
+  seal: RegistrationSeal,
+  sealedKey: string,
+  claimToken: string,
+  registrationSalt: string,
+): string | undefined {
   const privateDer = decrypt(seal.sealedPrivateKey, derive(claimToken, registrationSalt, 'claim token'));
   const [ephemeralDer, sealed] = sealedKey.split('~');
   if (!privateDer || !ephemeralDer || !sealed) return undefined;

@@ -88,7 +88,10 @@ export abstract class KeyUsageBase {
   }
 
   protected loggedMove(moved: { from: string; to: string; counts: ReadonlyMap<number, number> }): void {
-    this.log.info({ from: moved.from, to: moved.to, keys: moved.counts.size }, 'the clock stepped to another day: this instance\'s key usage of the day moves with it (quotas neither reset nor granted twice)');
+    this.log.info(
+      { from: moved.from, to: moved.to, keys: moved.counts.size },
+      "the clock stepped to another day: this instance's key usage of the day moves with it (quotas neither reset nor granted twice)",
+    );
   }
 }
 
@@ -197,7 +200,9 @@ export class KeyUsage extends KeyUsageBase {
       if (!(await this.#commitShared())) return;
     } else if (this.#pending.size > 0 && !(await this.#writePending())) return;
     // Other instances count too: today's shared totals, plus what was counted here meanwhile.
-    await this.#loadDay(this.#day).catch((err: unknown) => this.log.warn({ err }, 'could not read today\'s key usage; keeping the last totals'));
+    await this.#loadDay(this.#day).catch((err: unknown) =>
+      this.log.warn({ err }, "could not read today's key usage; keeping the last totals"),
+    );
   }
 
   /** No driver (or the final write): the counts, and whatever other writers staged, in a commit of their own. False when it failed. */

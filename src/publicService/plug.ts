@@ -96,7 +96,11 @@ export async function startKeyUsage(core: PublicServiceCore, serviceDatabase: Sq
 }
 
 /** The registration routes in the /v1 scope, when registration.enabled is on (none otherwise). */
-export function registrationRoutes(core: Pick<PublicServiceCore, 'config' | 'logger' | 'clock'>, parts: Pick<RegistrationOptions, 'store' | 'access'>, redis?: RedisConnection): FastifyPluginAsync[] {
+export function registrationRoutes(
+  core: Pick<PublicServiceCore, 'config' | 'logger' | 'clock'>,
+  parts: Pick<RegistrationOptions, 'store' | 'access'>,
+  redis?: RedisConnection,
+): FastifyPluginAsync[] {
   const { config, logger, clock } = core;
   if (!config.registration.enabled) return [];
   const onRegistered = registrationNotifier(config.registration.notifyCommand, logger);
@@ -109,24 +113,56 @@ export function registrationRoutes(core: Pick<PublicServiceCore, 'config' | 'log
     ...(redis ? { redis: redis.client } : {}),
   };
   // Not encapsulated, so the registration plugin lands in the /v1 scope itself, after the key hook it depends on.
-  return [fp(async (scope) => {
-    await scope.register(registrationPlugin, options);
-  })];
+  return [
+    fp(async (scope) => {
+      await scope.register(registrationPlugin, options);
+    }),
+  ];
 }
 
 /** The public service's plug: src/daemon.ts lists it in serviceExtensions(). */
 export const publicService = {
   async open(parts: StartedStack, core: PublicServiceCore): Promise<OpenedPublicService> {
     const { config, logger } = core;
-    const pg: PgDatabase | undefined = config.store.kind === 'postgres' ? await parts.open('shared-store', () => openSharedStore(config, logger), (db) => db.close()) : undefined;
-    const redis = config.http.rateLimitStore !== '' ? await parts.open('rate-limit-store', () => connectRateLimitStore(config, logger), (r) => r.close()) : undefined;
+    const pg: PgDatabase | undefined =
+      config.store.kind === 'postgres'
+        ? await parts.open(
+            'shared-store',
+            () => openSharedStore(config, logger),
+            (db) => db.close(),
+          )
+        : undefined;
+    const redis =
+      config.http.rateLimitStore !== ''
+        ? await parts.open(
+            'rate-limit-store',
+            () => connectRateLimitStore(config, logger),
+            (r) => r.close(),
+          )
+        : undefined;
     return {
       serviceDatabase: pg,
       async withKeys(keys) {
-        const usage = await parts.open('key-usage', () => startKeyUsage(core, keys.serviceDatabase), (counter) => counter.stop());
-        const stores = storeAppDeps({ database: core.database, store: keys.sqliteStore, access: keys.access, pg, redis, config, clock: core.clock });
+        const usage = await parts.open(
+          'key-usage',
+          () => startKeyUsage(core, keys.serviceDatabase),
+          (counter) => counter.stop(),
+        );
+        const stores = storeAppDeps({
+          database: core.database,
+          store: keys.sqliteStore,
+          access: keys.access,
+          pg,
+          redis,
+          config,
+          clock: core.clock,
+        });
         return {
-          app: { usage, publicRoutes: registrationRoutes(core, { store: new RegistrationStore(keys.serviceDatabase), access: keys.access }, redis), ...stores },
+          app: {
+            usage,
+            publicRoutes: registrationRoutes(core, { store: new RegistrationStore(keys.serviceDatabase), access: keys.access }, redis),
+            ...stores,
+          },
           sharedServers: () => sharedServers({ pg, redis, config }),
         };
       },

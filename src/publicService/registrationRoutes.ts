@@ -56,10 +56,18 @@ export const registrationBodySchema = {
   properties: {
     name: { type: 'string', maxLength: REGISTRATION_LIMITS.name, description: 'Your name.' },
     email: { type: 'string', maxLength: REGISTRATION_LIMITS.email, description: 'Where the operator can reach you about the review.' },
-    intended_use: { type: 'string', minLength: REGISTRATION_LIMITS.intendedUseMin, maxLength: REGISTRATION_LIMITS.intendedUseMax, description: 'What you want to use the key for.' },
+    intended_use: {
+      type: 'string',
+      minLength: REGISTRATION_LIMITS.intendedUseMin,
+      maxLength: REGISTRATION_LIMITS.intendedUseMax,
+      description: 'What you want to use the key for.',
+    },
     usage: { type: 'string', enum: [...USAGE_KINDS], description: 'private or commercial use.' },
     // anyOf, not `type: [...]`: Ajv's strict mode warns about union types at every start.
-    accept_terms: { anyOf: [{ type: 'boolean' }, { type: 'string' }], description: 'true (form: "true", "on", "yes" or "1"): you accept the terms of use.' },
+    accept_terms: {
+      anyOf: [{ type: 'boolean' }, { type: 'string' }],
+      description: 'true (form: "true", "on", "yes" or "1"): you accept the terms of use.',
+    },
   },
 } as const;
 
@@ -76,7 +84,8 @@ function text(body: Record<string, unknown>, field: string, max: number, min = 1
 }
 
 export function registrationFields(body: unknown): FieldsOutcome {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { ok: false, message: 'The request body must be a JSON object or form fields.' };
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return { ok: false, message: 'The request body must be a JSON object or form fields.' };
   const record = body as Record<string, unknown>;
   const name = text(record, 'name', REGISTRATION_LIMITS.name);
   if (typeof name !== 'string') return { ok: false, ...name };
@@ -149,17 +158,25 @@ const registrationSchema = {
       properties: {
         id: { type: 'integer', description: 'Registration number (quote it when you contact the operator).' },
         status: { type: 'string', enum: ['pending', 'approved', 'rejected', 'claimed'], description: 'Where the review stands.' },
-        claim_token: { type: 'string', description: 'Only in the answer to POST: keep it; it is shown once and is the only way to collect the key.' },
+        claim_token: {
+          type: 'string',
+          description: 'Only in the answer to POST: keep it; it is shown once and is the only way to collect the key.',
+        },
         claim_url: { type: 'string', description: 'Only in the answer to POST: the path to GET for the decision.' },
         expires_at: { type: 'string', description: 'When the claim token stops working (ISO 8601).' },
-        reason: { type: ['string', 'null'], description: 'Only when rejected: the operator\'s reason, if given.' },
+        reason: { type: ['string', 'null'], description: "Only when rejected: the operator's reason, if given." },
         api_key: { type: 'string', description: 'Only in the first answer after approval: your API key. It is never shown again.' },
       },
     },
   },
 } as const;
 
-const responses = { 200: envelope(registrationSchema), 202: envelope(registrationSchema), '4xx': errorEnvelopeSchema, '5xx': errorEnvelopeSchema } as const;
+const responses = {
+  200: envelope(registrationSchema),
+  202: envelope(registrationSchema),
+  '4xx': errorEnvelopeSchema,
+  '5xx': errorEnvelopeSchema,
+} as const;
 
 const ROUTE = REGISTRATIONS_PATH.slice(API_PREFIX.length);
 /** No key: anyone may ask for one (the limits above and the rate limit protect the route). */
@@ -179,7 +196,9 @@ export const registrationPlugin = fp<RegistrationOptions>(
 function registerCreateRoute(app: FastifyInstance, deps: RegistrationOptions): void {
   const { store, settings, clock } = deps;
   const local = new WindowCounter(HOUR_MS);
-  const attempts: WindowCounting = deps.redis ? new RedisWindowCounter({ redis: deps.redis, windowMs: HOUR_MS, prefix: 'mowability-registration-attempts-', fallback: local }) : local;
+  const attempts: WindowCounting = deps.redis
+    ? new RedisWindowCounter({ redis: deps.redis, windowMs: HOUR_MS, prefix: 'mowability-registration-attempts-', fallback: local })
+    : local;
   const limits = pendingLimits(settings);
 
   app.post(ROUTE, {
@@ -197,7 +216,12 @@ function registerCreateRoute(app: FastifyInstance, deps: RegistrationOptions): v
       }
       const parsed = registrationFields(request.body);
       if (!parsed.ok) throw new HttpError(400, parsed.message);
-      const created = await store.createWithinLimits({ ...parsed.fields, clientAddress: address }, limits, nowMs, settings.claimTokenDays * DAY_MS);
+      const created = await store.createWithinLimits(
+        { ...parsed.fields, clientAddress: address },
+        limits,
+        nowMs,
+        settings.claimTokenDays * DAY_MS,
+      );
       if ('refused' in created) {
         const [status, message] = REFUSALS[created.refused];
         throw new HttpError(status, message, { 'retry-after': String(DAY_MS / 1000) });
@@ -227,14 +251,18 @@ function registerClaimRoute(app: FastifyInstance, deps: RegistrationOptions): vo
   app.get<{ Params: { claim_token: string } }>(`${ROUTE}/:claim_token`, {
     config,
     schema: {
-      params: { type: 'object', properties: { claim_token: { type: 'string', maxLength: 200, description: 'The claim token from the answer to POST.' } } },
+      params: {
+        type: 'object',
+        properties: { claim_token: { type: 'string', maxLength: 200, description: 'The claim token from the answer to POST.' } },
+      },
       response: responses,
     },
     attachValidation: true,
     handler: async (request) => {
       if (deps.access.maintenance) throw new HttpError(503, MESSAGES.maintenance);
       const token = request.params.claim_token;
-      if (request.validationError || typeof token !== 'string' || token.length > 200) throw new HttpError(404, REGISTRATION_MESSAGES.unknownClaim);
+      if (request.validationError || typeof token !== 'string' || token.length > 200)
+        throw new HttpError(404, REGISTRATION_MESSAGES.unknownClaim);
       const result = await store.claim(token, clock.now());
       switch (result.status) {
         case 'unknown':
@@ -261,11 +289,18 @@ function registerClaimRoute(app: FastifyInstance, deps: RegistrationOptions): vo
  */
 const NOTIFY_TIMEOUT_MS = 10_000;
 
-export function registrationNotifier(command: string, logger: Logger): ((registration: { id: number; pending: number }) => void) | undefined {
+export function registrationNotifier(
+  command: string,
+  logger: Logger,
+): ((registration: { id: number; pending: number }) => void) | undefined {
   if (command === '') return undefined;
   const log = logger.child({ module: 'registration-notify' });
   return ({ id, pending }) => {
-    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', MOWABILITY_REGISTRATION_ID: String(id), MOWABILITY_REGISTRATION_PENDING: String(pending) };
+    const env = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      MOWABILITY_REGISTRATION_ID: String(id),
+      MOWABILITY_REGISTRATION_PENDING: String(pending),
+    };
     execFile(command, [], { env, timeout: NOTIFY_TIMEOUT_MS, windowsHide: true }, (err) => {
       if (err) log.warn({ err, command, registration: id }, 'registration.notifyCommand failed');
     });

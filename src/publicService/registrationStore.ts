@@ -127,27 +127,55 @@ export class RegistrationStore {
    * registrations whose address has the same key as the new one (`keyOf`: the client's /64 or
    * /32, its network's /48 or /24); `maxPending` counts all.
    */
-  async createWithinLimits<Name extends string>(registration: NewRegistration, limits: RegistrationLimits<Name>, nowMs: number, validForMs: number): Promise<CreateOutcome<Name>> {
+  async createWithinLimits<Name extends string>(
+    registration: NewRegistration,
+    limits: RegistrationLimits<Name>,
+    nowMs: number,
+    validForMs: number,
+  ): Promise<CreateOutcome<Name>> {
     const prepared = prepareClaim();
     // SQLite's write lock serialises these transactions; PostgreSQL takes a lock named after them.
-    return this.#db.transaction<CreateOutcome<Name>>(async (db) => {
-      const rows = await db.all<{ client_address: string }>(`SELECT client_address FROM registrations WHERE status = 'pending' AND expires_at > ?`, [iso(nowMs)]);
-      for (const limit of limits.perKey) {
-        const key = limit.keyOf(registration.clientAddress);
-        if (rows.filter((row) => limit.keyOf(row.client_address) === key).length >= limit.max) return { refused: limit.name };
-      }
-      if (rows.length >= limits.maxPending) return { refused: 'paused' };
-      return { ...(await this.#insert(db, registration, nowMs, validForMs, prepared)), pending: rows.length + 1 };
-    }, { serialize: 'registrations' });
+    return this.#db.transaction<CreateOutcome<Name>>(
+      async (db) => {
+        const rows = await db.all<{ client_address: string }>(
+          `SELECT client_address FROM registrations WHERE status = 'pending' AND expires_at > ?`,
+          [iso(nowMs)],
+        );
+        for (const limit of limits.perKey) {
+          const key = limit.keyOf(registration.clientAddress);
+          if (rows.filter((row) => limit.keyOf(row.client_address) === key).length >= limit.max) return { refused: limit.name };
+        }
+        if (rows.length >= limits.maxPending) return { refused: 'paused' };
+        return { ...(await this.#insert(db, registration, nowMs, validForMs, prepared)), pending: rows.length + 1 };
+      },
+      { serialize: 'registrations' },
+    );
   }
 
-  async #insert(db: SqlDatabase, registration: NewRegistration, nowMs: number, validForMs: number, prepared = prepareClaim()): Promise<CreatedRegistration> {
+  async #insert(
+    db: SqlDatabase,
+    registration: NewRegistration,
+    nowMs: number,
+    validForMs: number,
+    prepared = prepareClaim(),
+  ): Promise<CreatedRegistration> {
     const { claimToken, claimHash, seal } = prepared;
     const expiresAt = iso(nowMs + validForMs);
     const { lastID } = await db.run(
       `INSERT INTO registrations (name, email, intended_use, usage_kind, client_address, status, claim_hash, created_at, expires_at, seal_public, seal_private)
        VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?) RETURNING id`,
-      [registration.name, registration.email, registration.intendedUse, registration.usageKind, registration.clientAddress, claimHash, iso(nowMs), expiresAt, seal.publicKey, seal.sealedPrivateKey],
+      [
+        registration.name,
+        registration.email,
+        registration.intendedUse,
+        registration.usageKind,
+        registration.clientAddress,
+        claimHash,
+        iso(nowMs),
+        expiresAt,
+        seal.publicKey,
+        seal.sealedPrivateKey,
+      ],
     );
     return { id: lastID, claimToken, expiresAt };
   }
@@ -198,7 +226,8 @@ export class RegistrationStore {
     const row = await db.get<Row>('SELECT * FROM registrations WHERE id = ?', [id]);
     if (!row) throw new RegistrationError(`no registration has id ${id}`);
     if (row.status !== 'pending') throw new RegistrationError(`registration ${id} is ${row.status}, not pending`);
-    if (row.expires_at <= iso(nowMs)) throw new RegistrationError(`registration ${id} expired on ${row.expires_at}; its claim token no longer works`);
+    if (row.expires_at <= iso(nowMs))
+      throw new RegistrationError(`registration ${id} expired on ${row.expires_at}; its claim token no longer works`);
     return row;
   }
 
@@ -216,13 +245,15 @@ export class RegistrationStore {
     const claimHash = digest.toString('hex');
     return this.#db.transaction(async (db) => {
       const row = await db.get<Row>('SELECT * FROM registrations WHERE claim_hash = ?', [claimHash]);
-      if (!row || !digestBytesEqual(Buffer.from(row.claim_hash, 'hex'), digest) || row.expires_at <= iso(nowMs)) return { status: 'unknown' };
+      if (!row || !digestBytesEqual(Buffer.from(row.claim_hash, 'hex'), digest) || row.expires_at <= iso(nowMs))
+        return { status: 'unknown' };
       if (row.status === 'pending') return { status: 'pending', expiresAt: row.expires_at };
       if (row.status === 'rejected') return { status: 'rejected', reason: row.reason };
       if (row.status === 'claimed' || row.key_id === null) return { status: 'claimed' };
-      const key = row.seal_public && row.seal_private && row.sealed_key
-        ? openWithClaimToken({ publicKey: row.seal_public, sealedPrivateKey: row.seal_private }, row.sealed_key, claimToken, claimHash)
-        : undefined;
+      const key =
+        row.seal_public && row.seal_private && row.sealed_key
+          ? openWithClaimToken({ publicKey: row.seal_public, sealedPrivateKey: row.seal_private }, row.sealed_key, claimToken, claimHash)
+          : undefined;
       if (key === undefined) return { status: 'unknown' };
       const { changes } = await db.run(
         `UPDATE registrations SET status = 'claimed', seal_public = NULL, seal_private = NULL, sealed_key = NULL WHERE id = ? AND status = 'approved'`,

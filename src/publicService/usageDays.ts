@@ -48,7 +48,13 @@ export class OwnDayCounts {
   clockStepped(step: ClockStep, newDay: string): ReDated | undefined {
     let from: { day: string; own: KeyCounts } | undefined;
     if (this.#day !== '' && this.#day !== newDay) from = { day: this.#day, own: this.#own };
-    else if (this.#previous && this.#previous.day !== newDay && step.atMs - this.#previous.switchedAtMs >= 0 && step.atMs - this.#previous.switchedAtMs <= SEEN_LATE_MS) from = this.#previous;
+    else if (
+      this.#previous &&
+      this.#previous.day !== newDay &&
+      step.atMs - this.#previous.switchedAtMs >= 0 &&
+      step.atMs - this.#previous.switchedAtMs <= SEEN_LATE_MS
+    )
+      from = this.#previous;
     this.#previous = undefined;
     if (!from) return undefined;
     const merged: KeyCounts = this.#day === newDay ? this.#own : new Map<number, number>();
@@ -66,7 +72,10 @@ export class OwnDayCounts {
 export async function moveUsage(db: SqlDatabase, moved: ReDated): Promise<void> {
   await db.transaction(async (tx) => {
     for (const [keyId, requests] of [...moved.counts].sort(([a], [b]) => a - b)) {
-      await tx.run('UPDATE key_usage SET requests = CASE WHEN requests < CAST(? AS INTEGER) THEN 0 ELSE requests - CAST(? AS INTEGER) END WHERE key_id = ? AND day = ?', [requests, requests, keyId, moved.from]);
+      await tx.run(
+        'UPDATE key_usage SET requests = CASE WHEN requests < CAST(? AS INTEGER) THEN 0 ELSE requests - CAST(? AS INTEGER) END WHERE key_id = ? AND day = ?',
+        [requests, requests, keyId, moved.from],
+      );
       await tx.run(
         `INSERT INTO key_usage (key_id, day, requests) SELECT CAST(? AS INTEGER), ?, CAST(? AS INTEGER) WHERE EXISTS (SELECT 1 FROM api_keys WHERE id = ?)
          ON CONFLICT (key_id, day) DO UPDATE SET requests = key_usage.requests + excluded.requests`,

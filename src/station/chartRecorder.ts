@@ -126,7 +126,12 @@ export class ChartRecorder implements StationUnit, ChartSeries {
     const fromSlot = slotOf(minuteOf(latestMs)) - CHART_RETENTION_SLOTS;
     for (const row of await this.#store.load(this.#persistence.stations, fromSlot)) {
       const minute = row.slot * CHART_SLOT_MINUTES;
-      const values: Array<[RecordedSeries, number | null]> = [['temperature', row.temperature], ['humidity', row.humidity], ['dew_point', row.dewPoint], ['index', row.index]];
+      const values: Array<[RecordedSeries, number | null]> = [
+        ['temperature', row.temperature],
+        ['humidity', row.humidity],
+        ['dew_point', row.dewPoint],
+        ['index', row.index],
+      ];
       for (const [series, value] of values) if (value !== null) this.#ring(row.station).set(minute, series, value);
     }
   }
@@ -145,7 +150,9 @@ export class ChartRecorder implements StationUnit, ChartSeries {
   onReading(stationId: string, reading: TimedReading): void {
     const minute = minuteOf(reading.timeMs);
     const { temperature, humidity } = reading.values;
-    const dewPoint = reading.values.dew_point ?? (temperature !== undefined && humidity !== undefined ? dewPointMagnusC(temperature, humidity) : undefined);
+    const dewPoint =
+      reading.values.dew_point ??
+      (temperature !== undefined && humidity !== undefined ? dewPointMagnusC(temperature, humidity) : undefined);
     if (temperature !== undefined) this.#ring(stationId).set(minute, 'temperature', temperature);
     if (humidity !== undefined) this.#ring(stationId).set(minute, 'humidity', humidity);
     if (dewPoint !== undefined) this.#ring(stationId).set(minute, 'dew_point', dewPoint);

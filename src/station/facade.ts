@@ -13,7 +13,6 @@ export type AcceptReadingOutcome = AcceptOutcome | 'unknown_station' | 'not_runn
 /** A reading into the pipeline like an upload; the composition root wires it into the units that hand in readings (a modelled station's, gap filling's rain). */
 export type AcceptReading = (stationId: string, reading: Reading, origin: string) => AcceptReadingOutcome;
 
-
 export interface StationFacade {
   /** The last state computed for a station (undefined before its first reading). */
   stationState(stationId: string): Readonly<StationStatePayload> | undefined;

@@ -9,7 +9,15 @@
 import type { Logger } from 'pino';
 import type { ObservedHistory } from '../core/forecastProjection.js';
 import type { StationConfig } from '../ingest/types.js';
-import { StationHistory, type Assembly, type BucketRow, type HistoryOptions, type HistoryRows, type IngestResult, type TimedReading } from '../history/stationHistory.js';
+import {
+  StationHistory,
+  type Assembly,
+  type BucketRow,
+  type HistoryOptions,
+  type HistoryRows,
+  type IngestResult,
+  type TimedReading,
+} from '../history/stationHistory.js';
 import type { HistoryStore, StationStateRow } from '../store/historyStore.js';
 import { describeAnomaly } from '../history/rainPlausibility.js';
 import { BatchWriter } from '../util/batchWriter.js';
@@ -139,7 +147,11 @@ export class HistoryService {
   /** Rain the station's last accepted reading added to its history (mm), whether its rain is unknown (TimedReading.rainUnknown), and whether the history held data stamped after the clock (TimedReading.historyAheadOfClock). */
   lastIngestRain(stationId: string): { bookedMm: number; unknown: boolean | undefined; aheadOfClock: boolean } {
     const history = this.#histories.get(stationId);
-    return { bookedMm: history?.lastIngestRainMm ?? 0, unknown: history?.lastIngestRainUnknown, aheadOfClock: history?.lastIngestAheadOfClock ?? false };
+    return {
+      bookedMm: history?.lastIngestRainMm ?? 0,
+      unknown: history?.lastIngestRainUnknown,
+      aheadOfClock: history?.lastIngestAheadOfClock ?? false,
+    };
   }
 
   lastReadingAtMs(stationId: string): number | null {
@@ -218,7 +230,12 @@ export class HistoryService {
     }
     const histories = [...this.#pending].map(([station, pending]) => ({
       station,
-      changes: { buckets: [...pending.buckets.values()], counters: [...pending.counters.values()], latest: [...pending.latest.values()], duplicates: pending.duplicates },
+      changes: {
+        buckets: [...pending.buckets.values()],
+        counters: [...pending.counters.values()],
+        latest: [...pending.latest.values()],
+        duplicates: pending.duplicates,
+      },
     }));
     const states = [...this.#pendingStates.values()];
     if (await this.#store.save({ histories, states })) this.commits++;

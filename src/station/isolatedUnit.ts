@@ -73,7 +73,11 @@ export function isolateUnit(unit: StationUnit, deps: IsolationDeps): StationUnit
       const message = messageOf(err);
       failures.record(station, { unit: unit.name, hook, message });
       const where = stationId === undefined ? '' : ` for station ${stationId}`;
-      throttle.warn(`unit:${unit.name}:${hook}:${station}`, { err, unit: unit.name, hook, ...(stationId === undefined ? {} : { station: stationId }) }, `station unit "${unit.name}" failed in ${hook}${where}; the other units and stations go on`);
+      throttle.warn(
+        `unit:${unit.name}:${hook}:${station}`,
+        { err, unit: unit.name, hook, ...(stationId === undefined ? {} : { station: stationId }) },
+        `station unit "${unit.name}" failed in ${hook}${where}; the other units and stations go on`,
+      );
       return fallback(message);
     }
   };
@@ -95,7 +99,10 @@ export function isolateUnit(unit: StationUnit, deps: IsolationDeps): StationUnit
       } catch (err) {
         startFailed = messageOf(err);
         failures.record(EVERY_STATION, { unit: unit.name, hook: 'start', message: startFailed });
-        deps.log.error({ err, unit: unit.name }, `station unit "${unit.name}" failed to start; the station side runs without it and holds mowable off`);
+        deps.log.error(
+          { err, unit: unit.name },
+          `station unit "${unit.name}" failed to start; the station side runs without it and holds mowable off`,
+        );
       }
     },
     async stop() {
@@ -103,21 +110,48 @@ export function isolateUnit(unit: StationUnit, deps: IsolationDeps): StationUnit
     },
     mowableHold: (stationId, nowMs) => guard(stationId, 'mowableHold', () => unit.mowableHold?.(stationId, nowMs), failedHold),
   };
-  if (unit.onReading) isolated.onReading = (stationId, reading) => guard(stationId, 'onReading', () => unit.onReading?.(stationId, reading), nothing);
+  if (unit.onReading)
+    isolated.onReading = (stationId, reading) => guard(stationId, 'onReading', () => unit.onReading?.(stationId, reading), nothing);
   if (unit.subscribe) {
     isolated.subscribe = (connection, recompute) => {
       const guarded: UnitSubscriber = {
-        subscribe: (filter, handler) => connection.subscribe(filter, (topic, payload, retained) => guard(undefined, 'message', () => handler(topic, payload, retained), nothing)),
+        subscribe: (filter, handler) =>
+          connection.subscribe(filter, (topic, payload, retained) =>
+            guard(undefined, 'message', () => handler(topic, payload, retained), nothing),
+          ),
         ...(connection.publishNow && { publishNow: connection.publishNow.bind(connection) }),
       };
       guard(undefined, 'subscribe', () => unit.subscribe?.(guarded, recompute), nothing);
     };
   }
-  if (unit.extendInput) isolated.extendInput = (stationId, input, nowMs) => guard(stationId, 'extendInput', () => unit.extendInput?.(stationId, input, nowMs) ?? input, () => input);
-  if (unit.onState) isolated.onState = (stationId, state, nowMs) => guard(stationId, 'onState', () => unit.onState?.(stationId, state, nowMs), nothing);
-  if (unit.stateFragment) isolated.stateFragment = (stationId, nowMs) => guard(stationId, 'stateFragment', () => unit.stateFragment?.(stationId, nowMs), nothing);
-  if (unit.entities) isolated.entities = (station) => guard(station.id, 'entities', () => unit.entities?.(station) ?? [], () => []);
+  if (unit.extendInput)
+    isolated.extendInput = (stationId, input, nowMs) =>
+      guard(
+        stationId,
+        'extendInput',
+        () => unit.extendInput?.(stationId, input, nowMs) ?? input,
+        () => input,
+      );
+  if (unit.onState)
+    isolated.onState = (stationId, state, nowMs) => guard(stationId, 'onState', () => unit.onState?.(stationId, state, nowMs), nothing);
+  if (unit.stateFragment)
+    isolated.stateFragment = (stationId, nowMs) => guard(stationId, 'stateFragment', () => unit.stateFragment?.(stationId, nowMs), nothing);
+  if (unit.entities)
+    isolated.entities = (station) =>
+      guard(
+        station.id,
+        'entities',
+        () => unit.entities?.(station) ?? [],
+        () => [],
+      );
   if (unit.clockStepped) isolated.clockStepped = (step) => guard(undefined, 'clockStepped', () => unit.clockStepped?.(step), nothing);
-  if (unit.stats) isolated.stats = () => guard(undefined, 'stats', () => unit.stats?.() ?? {}, () => ({}));
+  if (unit.stats)
+    isolated.stats = () =>
+      guard(
+        undefined,
+        'stats',
+        () => unit.stats?.() ?? {},
+        () => ({}),
+      );
   return isolated;
 }

@@ -33,7 +33,8 @@ export function markModelledReasons(checks: unknown, fields: readonly string[]):
     const check = (checks as Record<string, CheckLike | undefined>)[name];
     if (!check?.executed || !Array.isArray(check.reasons)) continue;
     // The core names any soil estimate a water balance; a modelled one is not.
-    if (used.includes('soil_moisture')) check.reasons = check.reasons.map((reason) => reason.replace('nach Wasserbilanz', 'modelliert (Open-Meteo)'));
+    if (used.includes('soil_moisture'))
+      check.reasons = check.reasons.map((reason) => reason.replace('nach Wasserbilanz', 'modelliert (Open-Meteo)'));
     check.reasons.push(`${used.map((field) => FIELD_DE[field] ?? field).join(', ')} modelliert (Open-Meteo, nicht gemessen).`);
     check.meta = { ...check.meta, modelled_fields: used };
   }

@@ -50,16 +50,29 @@ function clockTime(ms: number, timeZone: string): string {
  * `mowable_reason_de` (the language of the model's reasons). While the on-delay runs, the sentence
  * names the clock time in `timeZone` at which the flag turns on if the index stays up.
  */
-export function mowableReason(state: MowableState, score: number | null, status: string | null, settings: MowableSettings, lang: 'en' | 'de' = 'en', timeZone = 'UTC'): string {
+export function mowableReason(
+  state: MowableState,
+  score: number | null,
+  status: string | null,
+  settings: MowableSettings,
+  lang: 'en' | 'de' = 'en',
+  timeZone = 'UTC',
+): string {
   const de = lang === 'de';
   const { onThreshold: on, offThreshold: off } = settings;
-  if (score === null || status === null) return de ? 'kein Index berechenbar (Eingaben fehlen oder sind veraltet)' : 'no index could be calculated (inputs missing or stale)';
+  if (score === null || status === null)
+    return de ? 'kein Index berechenbar (Eingaben fehlen oder sind veraltet)' : 'no index could be calculated (inputs missing or stale)';
   if (status === 'BLOCK') return de ? `Index ${score}: Mähen gesperrt` : `status BLOCK (index ${score})`;
   if (score < off) return de ? `Index ${score} liegt unter ${off}` : `index ${score} is below ${off}`;
   const minutes = settings.onDelayMs / 60_000;
   if (state.mowable) {
-    if (score >= on) return de ? `Index ${score} liegt seit ${minutes} Min. bei ${on} oder darüber` : `index ${score} has stayed at or above ${on} for ${minutes} min`;
-    return de ? `Index ${score} liegt noch bei ${off} oder darüber, so bleibt die Freigabe` : `index ${score} is still at or above ${off}, where the flag stays on`;
+    if (score >= on)
+      return de
+        ? `Index ${score} liegt seit ${minutes} Min. bei ${on} oder darüber`
+        : `index ${score} has stayed at or above ${on} for ${minutes} min`;
+    return de
+      ? `Index ${score} liegt noch bei ${off} oder darüber, so bleibt die Freigabe`
+      : `index ${score} is still at or above ${off}, where the flag stays on`;
   }
   if (score >= on && state.aboveSinceMs !== null) {
     const at = clockTime(state.aboveSinceMs + settings.onDelayMs, timeZone);
@@ -72,5 +85,7 @@ export function mowableReason(state: MowableState, score: number | null, status:
       ? `Index ${score} liegt bei ${on} oder darüber; frei, sobald er ${minutes} Min. dort geblieben ist`
       : `index ${score} is at or above ${on}; waiting until it has stayed there for ${minutes} min`;
   }
-  return de ? `Index ${score} liegt unter ${on}, der Schwelle für die Freigabe` : `index ${score} is below ${on}, the level at which the flag turns on`;
+  return de
+    ? `Index ${score} liegt unter ${on}, der Schwelle für die Freigabe`
+    : `index ${score} is below ${on}, the level at which the flag turns on`;
 }

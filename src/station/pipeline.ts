@@ -88,7 +88,9 @@ export class StationPipeline implements LifecycleComponent {
     });
     // Every unit behind the one isolation wrapper: a unit that throws costs its own part, never a station.
     const isolation = { failures: this.#unitFailures, throttle: options.throttle, log: options.log };
-    this.units = [new RecentRain(options.monotonic ?? clock, () => options.clockSteps?.sync ?? 'unknown'), ...options.units].map((unit) => isolateUnit(unit, isolation));
+    this.units = [new RecentRain(options.monotonic ?? clock, () => options.clockSteps?.sync ?? 'unknown'), ...options.units].map((unit) =>
+      isolateUnit(unit, isolation),
+    );
     this.#events = new StationEventLog(options.logger);
     this.#ingest = new StationIngest({
       history: this.#history,
@@ -99,8 +101,17 @@ export class StationPipeline implements LifecycleComponent {
       clockSync: () => options.clockSteps?.sync ?? 'unknown',
       onAccepted: (stationId, reading) => this.#tellUnits(stationId, reading),
     });
-    this.#recompute = new StationRecompute({ config, history: this.#history, units: this.units, events: this.#events, throttle: options.throttle, unitFailures: this.#unitFailures });
-    this.#debounce = new KeyedDebounce(config.station.recomputeDebounceMs, (stationId) => logFailure(options.log, 'recompute', { station: stationId }));
+    this.#recompute = new StationRecompute({
+      config,
+      history: this.#history,
+      units: this.units,
+      events: this.#events,
+      throttle: options.throttle,
+      unitFailures: this.#unitFailures,
+    });
+    this.#debounce = new KeyedDebounce(config.station.recomputeDebounceMs, (stationId) =>
+      logFailure(options.log, 'recompute', { station: stationId }),
+    );
     options.clockSteps?.onStep((step) => {
       if (!this.#running) return;
       this.#history.clockStepped(clock.now(), step.deltaMs);
@@ -223,7 +234,11 @@ export class StationPipeline implements LifecycleComponent {
       for (const unit of this.units) unit.onState?.(station.id, state, nowMs);
       for (const listener of this.#listeners) listener(station, state, nowMs);
     } catch (err) {
-      this.#options.throttle.warn(`recompute:${station.id}`, { err, station: station.id }, `recompute of station ${station.id} failed; the other stations go on`);
+      this.#options.throttle.warn(
+        `recompute:${station.id}`,
+        { err, station: station.id },
+        `recompute of station ${station.id} failed; the other stations go on`,
+      );
     }
   }
 

@@ -82,7 +82,11 @@ export class RecentRain implements StationUnit {
 
   #memory(stationId: string): StationMemory {
     let memory = this.#stations.get(stationId);
-    if (!memory) this.#stations.set(stationId, (memory = { minutes: [], counters: new Map(), missingMm: 0, doubt: undefined, rainUnknown: false, aheadAtMs: undefined }));
+    if (!memory)
+      this.#stations.set(
+        stationId,
+        (memory = { minutes: [], counters: new Map(), missingMm: 0, doubt: undefined, rainUnknown: false, aheadAtMs: undefined }),
+      );
     return memory;
   }
 
@@ -101,7 +105,8 @@ export class RecentRain implements StationUnit {
     for (const counter of reading.rainCounters) {
       const previous = memory.counters.get(counter.key);
       memory.counters.set(counter.key, { totalMm: counter.totalMm, atMs });
-      if (previous && atMs - previous.atMs <= MAX_STEP_GAP_MS && counter.totalMm > previous.totalMm) mm += counter.totalMm - previous.totalMm;
+      if (previous && atMs - previous.atMs <= MAX_STEP_GAP_MS && counter.totalMm > previous.totalMm)
+        mm += counter.totalMm - previous.totalMm;
     }
     // What the history booked from the reading (a first reading after a restart, a baseline a clock step left behind) knows more.
     if (reading.bookedRainMm !== undefined) mm = Math.max(mm, reading.bookedRainMm);
@@ -130,7 +135,8 @@ export class RecentRain implements StationUnit {
   /** The clock problem seen within the memory's hour, if any: the latest step first, then an unsynchronised clock, then a history ahead of the clock. */
   #doubt(memory: StationMemory): ClockDoubt | undefined {
     const nowMs = this.#monotonic.now();
-    if (this.#lastStep && nowMs - this.#lastStep.atMs <= MEMORY_MS) return { kind: 'step', step: this.#lastStep.step, agoMs: nowMs - this.#lastStep.atMs };
+    if (this.#lastStep && nowMs - this.#lastStep.atMs <= MEMORY_MS)
+      return { kind: 'step', step: this.#lastStep.step, agoMs: nowMs - this.#lastStep.atMs };
     if (this.#clockSync() === 'unsynchronized') return { kind: 'unsynchronised' };
     if (memory.aheadAtMs !== undefined && nowMs - memory.aheadAtMs <= MEMORY_MS) return { kind: 'history-ahead' };
     return undefined;
@@ -148,7 +154,8 @@ export class RecentRain implements StationUnit {
     memory.missingMm = input.rain_1h === undefined || shown < recent.mm - EPSILON_MM ? recent.mm : 0;
     if (memory.missingMm <= 0 || recent.lastAtMs === undefined) return input;
     const extended: StationInput = { ...input, rain_1h: Math.round(this.#rainWithin(memory, MEMORY_MS).mm * 1000) / 1000 };
-    if (input.minutes_since_rain === undefined) extended.minutes_since_rain = Math.floor((this.#monotonic.now() - recent.lastAtMs) / MINUTE_MS);
+    if (input.minutes_since_rain === undefined)
+      extended.minutes_since_rain = Math.floor((this.#monotonic.now() - recent.lastAtMs) / MINUTE_MS);
     return extended;
   }
 

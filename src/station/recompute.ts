@@ -85,7 +85,17 @@ export class StationRecompute {
     const failed = this.#deps.unitFailures?.forStation(station.id) ?? [];
     if (failed.length > 0) fragments[UNIT_ERRORS_KEY] = failed;
     const published = estimated.length === 0 ? assembly : { ...assembly, derived: [...assembly.derived, ...estimated] };
-    return buildStatePayload({ stationId: station.id, stationName: station.name, outcome, assembly: published, mowable: flag, mowableReason: reason, mowableReasonDe: reasonDe, input, fragments });
+    return buildStatePayload({
+      stationId: station.id,
+      stationName: station.name,
+      outcome,
+      assembly: published,
+      mowable: flag,
+      mowableReason: reason,
+      mowableReasonDe: reasonDe,
+      input,
+      fragments,
+    });
   }
 
   /** One literal per call: a spread copy of the context is slow to read in V8 (bench/NOTES.md). */

@@ -54,7 +54,10 @@ export interface StationFeatures {
  * facade answers once this function has returned: a feature keeps it and calls it later (from its
  * start() on), never while being built.
  */
-export function createStationSide<F extends StationFeatures>(options: StationSideOptions, features: (facade: StationFacade) => F): StationSide & { readonly features: F } {
+export function createStationSide<F extends StationFeatures>(
+  options: StationSideOptions,
+  features: (facade: StationFacade) => F,
+): StationSide & { readonly features: F } {
   const { config, database } = options;
   const clock = options.clock ?? systemClock;
   const log = options.logger.child({ module: 'station' });
@@ -66,7 +69,17 @@ export function createStationSide<F extends StationFeatures>(options: StationSid
     recompute: (stationId) => pipeline.scheduleRecompute(stationId),
   };
   const built = features(facade);
-  const pipeline: StationPipeline = new StationPipeline({ config, database, logger: options.logger, log, throttle, clock, units: built.units, clockSteps: options.clockWatch, monotonic: options.monotonic });
+  const pipeline: StationPipeline = new StationPipeline({
+    config,
+    database,
+    logger: options.logger,
+    log,
+    throttle,
+    clock,
+    units: built.units,
+    clockSteps: options.clockWatch,
+    monotonic: options.monotonic,
+  });
   const afterRecompute: Array<() => void> = [];
   const jobs = new ScheduledJobs({
     logger: options.logger,

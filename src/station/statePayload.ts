@@ -6,7 +6,14 @@
  * automations see a clear "not mowable, because ..." instead of silence.
  * The checks' reasons are plain text here (HTTP keeps the `<b>` emphasis of docs/api.md).
  */
-import { plainReason, type CalculationInput, type CalculationOutcome, type CalculationResult, type FieldName, type StateDataQuality } from '../core/index.js';
+import {
+  plainReason,
+  type CalculationInput,
+  type CalculationOutcome,
+  type CalculationResult,
+  type FieldName,
+  type StateDataQuality,
+} from '../core/index.js';
 import type { ExtensionInput } from '../core/extensionFields.js';
 import type { Assembly } from '../history/stationHistory.js';
 import { markModelledReasons } from './modelledReasons.js';
@@ -121,12 +128,14 @@ export function buildStatePayload(parts: StatePayloadParts): StationStatePayload
   };
   // Object.assign, not `{ ...result, ...common }`: V8 adds the second spread's members to a copy of the result's shape one
   // by one on a slow path (about 20 µs per state against 2.5 here; bench/NOTES.md, "State text"). Same members, same order.
-  const payload: StationStatePayload = outcome.ok ? Object.assign({} as StationStatePayload, outcome.result, common) : {
-    index_score: null,
-    main_status: null,
-    ...common,
-    error: { code: outcome.error.code, message: outcome.error.message, missing: outcome.error.missing },
-  };
+  const payload: StationStatePayload = outcome.ok
+    ? Object.assign({} as StationStatePayload, outcome.result, common)
+    : {
+        index_score: null,
+        main_status: null,
+        ...common,
+        error: { code: outcome.error.code, message: outcome.error.message, missing: outcome.error.missing },
+      };
   // A unit adds keys; it never replaces one the result or the pipeline already set.
   for (const [key, value] of Object.entries(parts.fragments ?? {})) if (!Object.hasOwn(payload, key)) members(payload)[key] = value;
   // A modelled station's inputs come from a weather model, not sensors (docs/model.md, "Modelled stations").

@@ -36,7 +36,8 @@ export function isFixedPlain(value: unknown): boolean {
   return typeof value === 'object' && value !== null && fixed.get(value)?.plain === true;
 }
 
-const fixedText = (value: unknown): string | undefined => (typeof value === 'object' && value !== null ? fixed.get(value)?.text : undefined);
+const fixedText = (value: unknown): string | undefined =>
+  typeof value === 'object' && value !== null ? fixed.get(value)?.text : undefined;
 
 /** Appends an object's JSON text without its braces to `out` (nothing for `{}`: every value was left out). */
 function appendMembers(out: string, text: string): string {

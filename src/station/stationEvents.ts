@@ -5,7 +5,6 @@
  */
 import type { Logger } from 'pino';
 
-
 export class StationEventLog {
   readonly #log: Logger;
   readonly #heard = new Set<string>();
@@ -24,6 +23,9 @@ export class StationEventLog {
   /** After each recompute; logs when the published flag changed, with the state's `mowable_reason`. */
   mowable(stationId: string, before: boolean, after: boolean, score: number | null, status: string | null, reason: string): void {
     if (before === after) return;
-    this.#log.info({ station: stationId, mowable: after, index: score, status, reason }, `station "${stationId}" is ${after ? 'now' : 'no longer'} mowable: ${reason}`);
+    this.#log.info(
+      { station: stationId, mowable: after, index: score, status, reason },
+      `station "${stationId}" is ${after ? 'now' : 'no longer'} mowable: ${reason}`,
+    );
   }
 }

@@ -96,7 +96,11 @@ export class StationIngest {
   #handle(station: StationConfig, topic: string, payload: Buffer, retained: boolean, decoded: { text?: string }): boolean {
     if (payload.length > this.#maxPayloadBytes) {
       this.#count(station.id, 'rejected');
-      this.#throttle.warn(`size:${station.id}`, { station: station.id, topic, bytes: payload.length }, 'station payload too large; dropped');
+      this.#throttle.warn(
+        `size:${station.id}`,
+        { station: station.id, topic, bytes: payload.length },
+        'station payload too large; dropped',
+      );
       return false;
     }
     const outcome = parseStationMessage(station, topic, (decoded.text ??= payload.toString('utf8')), { timeZone: this.#timeZone });
@@ -157,7 +161,12 @@ export class StationIngest {
     }
     this.#count(station.id, 'accepted');
     const booked = this.#history.lastIngestRain(station.id);
-    const accepted: TimedReading = Object.assign({}, timed, { bookedRainMm: booked.bookedMm }, booked.unknown === undefined ? undefined : { rainUnknown: booked.unknown });
+    const accepted: TimedReading = Object.assign(
+      {},
+      timed,
+      { bookedRainMm: booked.bookedMm },
+      booked.unknown === undefined ? undefined : { rainUnknown: booked.unknown },
+    );
     if (booked.aheadOfClock) accepted.historyAheadOfClock = true;
     this.#onAccepted(station.id, accepted);
     return 'accepted';

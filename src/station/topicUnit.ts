@@ -59,7 +59,12 @@ export class TopicSubscriptions<R> {
   readonly #onReport: TopicReportHandler<R>;
   readonly #names: { received: string; accepted: string; rejected: string };
 
-  constructor(feed: TopicFeed<R>, stations: readonly UnitStation<TopicStationSettings>[], throttle: LogThrottle, onReport: TopicReportHandler<R>) {
+  constructor(
+    feed: TopicFeed<R>,
+    stations: readonly UnitStation<TopicStationSettings>[],
+    throttle: LogThrottle,
+    onReport: TopicReportHandler<R>,
+  ) {
     this.#feed = feed;
     this.#stations = new Map(stations.map((station) => [station.id, station.settings]));
     this.#throttle = throttle;
@@ -91,7 +96,11 @@ export class TopicSubscriptions<R> {
     const report = readTopicMessage(this.#feed, payload, key);
     if (report === undefined) {
       this.#count('rejected');
-      this.#throttle.warn(`${this.#feed.name}:${stationId}`, { station: stationId, topic, bytes: payload.length }, `${this.#feed.name} payload ignored: expected ${this.#feed.expected(key)}`);
+      this.#throttle.warn(
+        `${this.#feed.name}:${stationId}`,
+        { station: stationId, topic, bytes: payload.length },
+        `${this.#feed.name} payload ignored: expected ${this.#feed.expected(key)}`,
+      );
       return false;
     }
     this.#count('accepted');
@@ -126,13 +135,19 @@ export function topicStationKey(words: TopicKeyWords): UnitStationKey {
   return {
     key,
     problems(value: unknown, problem: Problem): void {
-      if (!isPlainObject(value)) return problem(key, `must be an object {"topic": "...", "key": "${words.exampleKey}"} naming the MQTT topic that ${words.topicDoes}`);
-      for (const name of Object.keys(value)) if (!allowed.includes(name)) problem(`${key}.${name}`, `is not allowed (only ${allowed.join(' and ')})`);
+      if (!isPlainObject(value))
+        return problem(
+          key,
+          `must be an object {"topic": "...", "key": "${words.exampleKey}"} naming the MQTT topic that ${words.topicDoes}`,
+        );
+      for (const name of Object.keys(value))
+        if (!allowed.includes(name)) problem(`${key}.${name}`, `is not allowed (only ${allowed.join(' and ')})`);
       if (typeof value.topic !== 'string') problem(`${key}.topic`, `is required: ${words.topicRequired}`);
       else {
         const topicProblem = topicFilterProblem(value.topic);
         if (topicProblem) problem(`${key}.topic`, topicProblem);
-        else if (!words.wildcards && (value.topic.includes('+') || value.topic.includes('#'))) problem(`${key}.topic`, `must be a concrete topic (no wildcards): one station, one ${key} value`);
+        else if (!words.wildcards && (value.topic.includes('+') || value.topic.includes('#')))
+          problem(`${key}.topic`, `must be a concrete topic (no wildcards): one station, one ${key} value`);
       }
       if (value.key !== undefined && (typeof value.key !== 'string' || value.key === '')) {
         problem(`${key}.key`, `must be a non-empty JSON key (the payload key holding ${words.keyHolds} in JSON payloads)`);

@@ -12,7 +12,17 @@ import { unitSliceOf, type StationConfig } from '../ingest/types.js';
 import type { Clock } from '../util/clock.js';
 import type { LogThrottle } from '../util/logThrottle.js';
 import type { AcceptReading } from './facade.js';
-import type { BuiltUnits, StationHistoryView, StationUnit, StationUnitModule, UnitBuildContext, UnitContext, UnitMetric, UnitStation, UnitStore } from './unit.js';
+import type {
+  BuiltUnits,
+  StationHistoryView,
+  StationUnit,
+  StationUnitModule,
+  UnitBuildContext,
+  UnitContext,
+  UnitMetric,
+  UnitStation,
+  UnitStore,
+} from './unit.js';
 
 /**
  * The start context for the units: a frozen object of frozen functions bound to the history, so a
@@ -91,7 +101,9 @@ export function unitSettingsOf<G>(module: { readonly config?: UnitConfigSpec }, 
   if (loaded !== undefined) return loaded as G;
   const unread = unreadEnvironment(config).filter((name) => settingsEnvironment(settings.schema).includes(name));
   if (unread.length > 0) {
-    throw new Error(`the configuration was loaded without the station units' settings, so ${unread.join(', ')} went unread ("${settings.key}.*" would be its defaults): pass units: stationUnitConfigs() (src/daemon.ts) to loadConfig`);
+    throw new Error(
+      `the configuration was loaded without the station units' settings, so ${unread.join(', ')} went unread ("${settings.key}.*" would be its defaults): pass units: stationUnitConfigs() (src/daemon.ts) to loadConfig`,
+    );
   }
   return settingsDefaults(settings.schema) as G;
 }
@@ -102,12 +114,24 @@ function unitStations<P>(module: Pick<StationUnitModule, 'config' | 'everyStatio
   return stations.flatMap((station) => {
     const settings = stationKey === undefined ? undefined : unitSliceOf(station, stationKey);
     if (settings === undefined && !module.everyStation) return [];
-    return [Object.freeze({ id: station.id, name: station.name, format: station.format, settings: settings as P, ...(station.location && { location: station.location }) })];
+    return [
+      Object.freeze({
+        id: station.id,
+        name: station.name,
+        format: station.format,
+        settings: settings as P,
+        ...(station.location && { location: station.location }),
+      }),
+    ];
   });
 }
 
 /** Builds one module that needs nothing (`needs` for one that does) from its slices of the configuration. */
-export function buildUnit<G, P, U extends BuiltUnits, N = undefined, S = undefined>(module: StationUnitModule<G, P, U, N, S>, deps: UnitBuildDeps, needs?: N): U {
+export function buildUnit<G, P, U extends BuiltUnits, N = undefined, S = undefined>(
+  module: StationUnitModule<G, P, U, N, S>,
+  deps: UnitBuildDeps,
+  needs?: N,
+): U {
   return buildModule(module, deps, needs as N).built;
 }
 
@@ -124,17 +148,29 @@ export function buildUnits(entries: readonly StationUnitEntry[], deps: UnitBuild
       readings: deps.readings,
       from: <S>(provider: AnyStationUnitModule): S => {
         if (offers.has(provider)) return offers.get(provider) as S;
-        const listed = order.includes(provider.name) ? `, which comes after it in stationUnits() (${order.join(', ')})` : ', which stationUnits() does not list';
-        throw new Error(`station unit "${module.name}" is wired with what "${provider.name}" provides${listed}: a module is wired only with what the modules before it provide (src/daemon.ts)`);
+        const listed = order.includes(provider.name)
+          ? `, which comes after it in stationUnits() (${order.join(', ')})`
+          : ', which stationUnits() does not list';
+        throw new Error(
+          `station unit "${module.name}" is wired with what "${provider.name}" provides${listed}: a module is wired only with what the modules before it provide (src/daemon.ts)`,
+        );
       },
     };
-    const { built, offer } = buildModule<unknown, unknown, BuiltUnits, unknown, unknown>(module, deps, 'module' in entry ? entry.needs(wiring) : undefined);
+    const { built, offer } = buildModule<unknown, unknown, BuiltUnits, unknown, unknown>(
+      module,
+      deps,
+      'module' in entry ? entry.needs(wiring) : undefined,
+    );
     offers.set(module, offer);
     return built;
   });
 }
 
-function buildModule<G, P, U extends BuiltUnits, N, S>(module: StationUnitModule<G, P, U, N, S>, deps: UnitBuildDeps, needs: N): { built: U; offer: S | undefined } {
+function buildModule<G, P, U extends BuiltUnits, N, S>(
+  module: StationUnitModule<G, P, U, N, S>,
+  deps: UnitBuildDeps,
+  needs: N,
+): { built: U; offer: S | undefined } {
   const log = deps.logger.child({ unit: module.name });
   const { config } = deps;
   const lawnOf = (stationId: string | undefined) => config.stations.find((station) => station.id === stationId)?.lawn;
@@ -151,7 +187,8 @@ function buildModule<G, P, U extends BuiltUnits, N, S>(module: StationUnitModule
   const built = module.create(context, needs);
   const offer = module.provides?.(built, context);
   // The offer and each object in it frozen: a module cannot replace what another is wired with.
-  if (typeof offer === 'object' && offer !== null) for (const value of Object.values(offer) as unknown[]) if (typeof value === 'object' && value !== null) Object.freeze(value);
+  if (typeof offer === 'object' && offer !== null)
+    for (const value of Object.values(offer) as unknown[]) if (typeof value === 'object' && value !== null) Object.freeze(value);
   return { built, offer: typeof offer === 'object' && offer !== null ? Object.freeze(offer) : offer };
 }
 

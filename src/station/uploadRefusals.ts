@@ -63,7 +63,10 @@ export class UploadRefusals implements StationUnit {
   async start(context: UnitContext): Promise<void> {
     this.#context = context;
     for (const row of await loadUploadRefusals(this.#options.database())) if (!this.#rows.has(key(row))) this.#rows.set(key(row), row);
-    this.#timer = setInterval(guarded(() => this.save(), logFailure(this.#options.logger, 'upload refusals save')), this.#options.saveIntervalMs);
+    this.#timer = setInterval(
+      guarded(() => this.save(), logFailure(this.#options.logger, 'upload refusals save')),
+      this.#options.saveIntervalMs,
+    );
     this.#timer.unref();
   }
 
@@ -101,7 +104,15 @@ export class UploadRefusals implements StationUnit {
   stateFragment(stationId: string): { last_upload_refused: LastUploadRefused } | undefined {
     const last = this.#last.get(stationId);
     if (!last || this.#acceptedSince(stationId, last)) return undefined;
-    return { last_upload_refused: { at: new Date(last.atMs).toISOString(), protocol: last.protocol, outcome: last.outcome, reason: last.reason, count: last.since } };
+    return {
+      last_upload_refused: {
+        at: new Date(last.atMs).toISOString(),
+        protocol: last.protocol,
+        outcome: last.outcome,
+        reason: last.reason,
+        count: last.since,
+      },
+    };
   }
 
   /** Writes the rows that changed since the last save. */

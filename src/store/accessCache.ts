@@ -175,7 +175,9 @@ export class AccessCache {
       this.#store.listBlocks(),
       this.#store.isMaintenance(),
     ]);
-    this.#keysByHash = new Map(credentials.map((credential) => [credential.keyHash, { credential, digest: Buffer.from(credential.keyHash, 'hex') }]));
+    this.#keysByHash = new Map(
+      credentials.map((credential) => [credential.keyHash, { credential, digest: Buffer.from(credential.keyHash, 'hex') }]),
+    );
     this.#blocked = new AddressMatcher(blocks.map((block) => block.cidr));
     this.#maintenance = maintenance;
     this.#dataVersion = version;

@@ -56,7 +56,14 @@ export class ChartSeriesStore {
       `SELECT station, slot, temperature, humidity, dew_point, index_score FROM chart_series WHERE slot >= ? AND station IN (${stations.map(() => '?').join(', ')}) ORDER BY slot`,
       [fromSlot, ...stations],
     );
-    return rows.map((row) => ({ station: row.station, slot: row.slot, temperature: row.temperature, humidity: row.humidity, dewPoint: row.dew_point, index: row.index_score }));
+    return rows.map((row) => ({
+      station: row.station,
+      slot: row.slot,
+      temperature: row.temperature,
+      humidity: row.humidity,
+      dewPoint: row.dew_point,
+      index: row.index_score,
+    }));
   }
 
   /**

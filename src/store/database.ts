@@ -15,7 +15,15 @@ import { MIGRATIONS, type Migration } from './migrations/index.js';
  * busy timeout). A successful write clears it.
  */
 /** Result codes that mean the write will keep failing until someone acts (https://www.sqlite.org/rescode.html). */
-const PERSISTENT_CODES = new Set(['SQLITE_FULL', 'SQLITE_IOERR', 'SQLITE_READONLY', 'SQLITE_CORRUPT', 'SQLITE_NOTADB', 'SQLITE_CANTOPEN', 'SQLITE_PERM']);
+const PERSISTENT_CODES = new Set([
+  'SQLITE_FULL',
+  'SQLITE_IOERR',
+  'SQLITE_READONLY',
+  'SQLITE_CORRUPT',
+  'SQLITE_NOTADB',
+  'SQLITE_CANTOPEN',
+  'SQLITE_PERM',
+]);
 const CONTENTION_CODES = new Set(['SQLITE_BUSY', 'SQLITE_LOCKED']);
 /** Consecutive busy failures (5 s busy timeout each) before the database counts as stuck. */
 export const BUSY_FAILURES_BEFORE_ERROR = 3;
@@ -228,7 +236,9 @@ export class Database {
   }
 
   async migrate(migrations: readonly Migration[]): Promise<void> {
-    await this.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+    await this.exec(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
+    );
     const rows = await this.all<{ version: number }>('SELECT version FROM schema_migrations');
     const applied = new Set(rows.map((row) => row.version));
     for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {

@@ -5,7 +5,18 @@
  * setting, and the file's identity (device + inode) to notice a deletion or
  * a replacement while it is open.
  */
-import { closeSync, existsSync, fchmodSync, mkdirSync, openSync, chmodSync, lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fchmodSync,
+  mkdirSync,
+  openSync,
+  chmodSync,
+  lstatSync,
+  readlinkSync,
+  realpathSync,
+  statSync,
+} from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 
 /** Owner only: the database holds API key hashes and the history. */
@@ -51,7 +62,10 @@ export function prepareDatabaseFile(path: string, create: boolean): void {
   const absolute = resolve(path);
   if (!create) {
     if (!existsSync(absolute)) {
-      throw new DatabaseFileError(path, `no database at ${absolute}; this command does not create one. Start the daemon once (mowability serve) or ${DB_PATH_HINT}.`);
+      throw new DatabaseFileError(
+        path,
+        `no database at ${absolute}; this command does not create one. Start the daemon once (mowability serve) or ${DB_PATH_HINT}.`,
+      );
     }
     return;
   }

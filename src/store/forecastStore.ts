@@ -65,7 +65,13 @@ function hoursOf(stored: string | Buffer): ForecastHour[] | undefined {
     if (!Array.isArray(parsed)) return undefined;
     const valid = (parsed as unknown[]).every((entry) => {
       const hour = entry as { timeMs?: unknown; values?: unknown } | null;
-      return typeof hour === 'object' && hour !== null && typeof hour.timeMs === 'number' && typeof hour.values === 'object' && hour.values !== null;
+      return (
+        typeof hour === 'object' &&
+        hour !== null &&
+        typeof hour.timeMs === 'number' &&
+        typeof hour.values === 'object' &&
+        hour.values !== null
+      );
     });
     return valid ? (parsed as ForecastHour[]) : undefined;
   } catch {
@@ -107,7 +113,14 @@ export class ForecastStore {
       `INSERT INTO forecast_cache (station, source, fetched_at_ms, etag, last_modified, hours) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (station) DO UPDATE SET source = excluded.source, fetched_at_ms = excluded.fetched_at_ms,
          etag = excluded.etag, last_modified = excluded.last_modified, hours = excluded.hours`,
-      [stationId, forecast.source, forecast.fetchedAtMs, forecast.validators.etag ?? null, forecast.validators.lastModified ?? null, encodeHours(forecast.hours)],
+      [
+        stationId,
+        forecast.source,
+        forecast.fetchedAtMs,
+        forecast.validators.etag ?? null,
+        forecast.validators.lastModified ?? null,
+        encodeHours(forecast.hours),
+      ],
     );
   }
 }

@@ -53,7 +53,9 @@ function pairs(text: string): Array<[string, number, number]> {
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return [];
   return Object.entries(value).flatMap(([key, pair]): Array<[string, number, number]> =>
-    Array.isArray(pair) && pair.length === 2 && typeof pair[0] === 'number' && typeof pair[1] === 'number' && pair.every(Number.isFinite) ? [[key, pair[0], pair[1]]] : [],
+    Array.isArray(pair) && pair.length === 2 && typeof pair[0] === 'number' && typeof pair[1] === 'number' && pair.every(Number.isFinite)
+      ? [[key, pair[0], pair[1]]]
+      : [],
   );
 }
 
@@ -118,7 +120,14 @@ interface StationRow {
   above_since_ms: number | null;
 }
 
-async function insertChunked<T>(db: Database, head: string, placeholders: string, rows: readonly T[], params: (row: T) => unknown[], tail: string): Promise<void> {
+async function insertChunked<T>(
+  db: Database,
+  head: string,
+  placeholders: string,
+  rows: readonly T[],
+  params: (row: T) => unknown[],
+  tail: string,
+): Promise<void> {
   for (let start = 0; start < rows.length; start += CHUNK) {
     const chunk = rows.slice(start, start + CHUNK);
     await db.run(`${head} VALUES ${chunk.map(() => placeholders).join(', ')} ${tail}`, chunk.flatMap(params));
@@ -143,9 +152,13 @@ export class HistoryStore {
 
   /** The restored history of each station in `stations` (rows of other stations stay untouched). */
   async loadAll(stations: readonly string[]): Promise<Map<string, RestoredStation>> {
-    const restored = new Map<string, RestoredStation>(stations.map((id) => [id, { rows: { counters: [], latest: [], duplicates: null }, state: undefined }]));
+    const restored = new Map<string, RestoredStation>(
+      stations.map((id) => [id, { rows: { counters: [], latest: [], duplicates: null }, state: undefined }]),
+    );
     const bySlot = new Map<number, string>();
-    for (const row of await this.#db.all<StationRow>('SELECT slot, station, latest, counters, high_water_ms, recent, mowable, above_since_ms FROM history_stations')) {
+    for (const row of await this.#db.all<StationRow>(
+      'SELECT slot, station, latest, counters, high_water_ms, recent, mowable, above_since_ms FROM history_stations',
+    )) {
       this.#slots.set(row.station, row.slot);
       bySlot.set(row.slot, row.station);
       const entry = restored.get(row.station);
@@ -161,18 +174,25 @@ export class HistoryStore {
    * each station's columns (sized from a count first): no array of row
    * objects for the whole history ever exists.
    */
-  async #loadBuckets(restored: ReadonlyMap<string, RestoredStation>, bySlot: ReadonlyMap<number, string>): Promise<Map<string, MinuteColumns>> {
+  async #loadBuckets(
+    restored: ReadonlyMap<string, RestoredStation>,
+    bySlot: ReadonlyMap<number, string>,
+  ): Promise<Map<string, MinuteColumns>> {
     const columns = new Map<number, MinuteColumns>();
-    for (const { slot, n } of await this.#db.all<{ slot: number; n: number }>(`SELECT bucket & ${MAX_SLOT} AS slot, COUNT(*) AS n FROM history_minutes GROUP BY 1`)) {
+    for (const { slot, n } of await this.#db.all<{ slot: number; n: number }>(
+      `SELECT bucket & ${MAX_SLOT} AS slot, COUNT(*) AS n FROM history_minutes GROUP BY 1`,
+    )) {
       if (restored.has(bySlot.get(slot) ?? '')) columns.set(slot, new MinuteColumns(n + RESTORE_HEADROOM_MINUTES));
     }
-    for (let after = -1; ; ) {
+    for (let after = -1; ;) {
       const rows = await this.#db.all<{ bucket: number; rain_mm: number; rain_observed: number; temp_min_c: number | null }>(
         `SELECT bucket, rain_mm, rain_observed, temp_min_c FROM history_minutes WHERE bucket > ? ORDER BY bucket LIMIT ${LOAD_PAGE}`,
         [after],
       );
       for (const row of rows) {
-        columns.get(bucketSlot(row.bucket))?.put({ minute: bucketMinute(row.bucket), rainMm: row.rain_mm, rainObserved: row.rain_observed === 1, tempMinC: row.temp_min_c });
+        columns
+          .get(bucketSlot(row.bucket))
+          ?.put({ minute: bucketMinute(row.bucket), rainMm: row.rain_mm, rainObserved: row.rain_observed === 1, tempMinC: row.temp_min_c });
       }
       if (rows.length < LOAD_PAGE) break;
       after = rows[rows.length - 1]!.bucket;
@@ -200,7 +220,9 @@ export class HistoryStore {
   async save(batch: HistoryBatch): Promise<boolean> {
     const empty =
       batch.states.length === 0 &&
-      batch.histories.every(({ changes }) => changes.buckets.length + changes.counters.length + changes.latest.length === 0 && changes.duplicates === null);
+      batch.histories.every(
+        ({ changes }) => changes.buckets.length + changes.counters.length + changes.latest.length === 0 && changes.duplicates === null,
+      );
     // Slots numbered in this transaction count only once it commits (a rolled-back one would leave buckets without a station).
     const numbered = new Map<string, number>();
     const committed = await SharedCommit.of(this.#db).commit(empty ? undefined : (db) => this.#write(db, batch, numbered));
@@ -214,7 +236,10 @@ export class HistoryStore {
     if (known !== undefined) return known;
     await db.run('INSERT INTO history_stations (station) VALUES (?) ON CONFLICT (station) DO NOTHING', [station]);
     const row = await db.get<{ slot: number }>('SELECT slot FROM history_stations WHERE station = ?', [station]);
-    if (!row || row.slot > MAX_SLOT) throw new Error(`history_stations: no slot for station "${station}" (more than ${MAX_SLOT} station ids stored; remove old ones with SQL)`);
+    if (!row || row.slot > MAX_SLOT)
+      throw new Error(
+        `history_stations: no slot for station "${station}" (more than ${MAX_SLOT} station ids stored; remove old ones with SQL)`,
+      );
     numbered.set(station, row.slot);
     return row.slot;
   }
@@ -230,18 +255,33 @@ export class HistoryStore {
           // A damaged column (edited by hand) is started afresh rather than failing every commit.
           `UPDATE history_stations SET latest = json_patch(IIF(json_valid(latest), latest, '{}'), ?), counters = json_patch(IIF(json_valid(counters), counters, '{}'), ?),
              high_water_ms = COALESCE(?, high_water_ms), recent = COALESCE(?, recent) WHERE slot = ?`,
-          [latestPatch(changes.latest), countersPatch(changes.counters), changes.duplicates?.highWaterMs ?? null, changes.duplicates ? JSON.stringify(changes.duplicates.recent) : null, slot],
+          [
+            latestPatch(changes.latest),
+            countersPatch(changes.counters),
+            changes.duplicates?.highWaterMs ?? null,
+            changes.duplicates ? JSON.stringify(changes.duplicates.recent) : null,
+            slot,
+          ],
         );
       }
     }
     for (const state of batch.states) {
       const slot = await this.#slot(db, state.station, numbered);
-      await db.run('UPDATE history_stations SET mowable = ?, above_since_ms = ? WHERE slot = ?', [state.mowable ? 1 : 0, state.aboveSinceMs, slot]);
+      await db.run('UPDATE history_stations SET mowable = ?, above_since_ms = ? WHERE slot = ?', [
+        state.mowable ? 1 : 0,
+        state.aboveSinceMs,
+        slot,
+      ]);
     }
     buckets.sort((a, b) => a.key - b.key);
-    await insertChunked(db, 'INSERT INTO history_minutes (bucket, rain_mm, rain_observed, temp_min_c)', '(?, ?, ?, ?)', buckets,
+    await insertChunked(
+      db,
+      'INSERT INTO history_minutes (bucket, rain_mm, rain_observed, temp_min_c)',
+      '(?, ?, ?, ?)',
+      buckets,
       ({ key, row }) => [key, row.rainMm, row.rainObserved ? 1 : 0, row.tempMinC],
-      'ON CONFLICT (bucket) DO UPDATE SET rain_mm = excluded.rain_mm, rain_observed = excluded.rain_observed, temp_min_c = excluded.temp_min_c');
+      'ON CONFLICT (bucket) DO UPDATE SET rain_mm = excluded.rain_mm, rain_observed = excluded.rain_observed, temp_min_c = excluded.temp_min_c',
+    );
   }
 
   /**

@@ -12,5 +12,7 @@ export interface AppliedMigration {
 }
 
 export function migrationsAppliedSince(database: Database, sinceIso: string): Promise<AppliedMigration[]> {
-  return database.all<AppliedMigration>('SELECT version, name, applied_at FROM schema_migrations WHERE applied_at >= ? ORDER BY version', [sinceIso]);
+  return database.all<AppliedMigration>('SELECT version, name, applied_at FROM schema_migrations WHERE applied_at >= ? ORDER BY version', [
+    sinceIso,
+  ]);
 }

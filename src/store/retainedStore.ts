@@ -27,7 +27,9 @@ export class RetainedStore {
   /** Topics and payload sizes without the payloads, oldest first (so when limits force a cut the long-standing messages stay). */
   async sizes(): Promise<Array<{ topic: string; bytes: number }>> {
     await this.#writeStaged();
-    return this.#db.all<{ topic: string; bytes: number }>('SELECT topic, length(payload) AS bytes FROM retained_messages ORDER BY updated_at_ms, topic');
+    return this.#db.all<{ topic: string; bytes: number }>(
+      'SELECT topic, length(payload) AS bytes FROM retained_messages ORDER BY updated_at_ms, topic',
+    );
   }
 
   /** One stored payload, read alone so a check can look at a few rows without loading all of them. */
@@ -40,8 +42,14 @@ export class RetainedStore {
   /** Oldest first, like sizes(). */
   async loadAll(): Promise<RetainedMessage[]> {
     await this.#writeStaged();
-    const rows = await this.#db.all<{ topic: string; payload: Buffer; qos: number }>('SELECT topic, payload, qos FROM retained_messages ORDER BY updated_at_ms, topic');
-    return rows.map((row) => ({ topic: row.topic, payload: Buffer.from(row.payload), qos: Math.min(2, Math.max(0, row.qos)) as 0 | 1 | 2 }));
+    const rows = await this.#db.all<{ topic: string; payload: Buffer; qos: number }>(
+      'SELECT topic, payload, qos FROM retained_messages ORDER BY updated_at_ms, topic',
+    );
+    return rows.map((row) => ({
+      topic: row.topic,
+      payload: Buffer.from(row.payload),
+      qos: Math.min(2, Math.max(0, row.qos)) as 0 | 1 | 2,
+    }));
   }
 
   /**
@@ -51,7 +59,9 @@ export class RetainedStore {
    */
   async save(changes: ReadonlyMap<string, RetainedMessage>, nowMs: number): Promise<void> {
     if (changes.size === 0) return;
-    await this.#stage.stageAll([...changes.values()].map((message) => [message.topic, (db: Database) => writeChange(db, message, nowMs)] as const));
+    await this.#stage.stageAll(
+      [...changes.values()].map((message) => [message.topic, (db: Database) => writeChange(db, message, nowMs)] as const),
+    );
   }
 
   /** Reads see every saved change: staged ones are written first (this happens only around a restore at start). */

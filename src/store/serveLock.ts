@@ -105,7 +105,10 @@ export class ServeLock {
       }
       const recorded = await get<{ pid: number }>(db, 'SELECT pid FROM holder WHERE id = 1').catch(() => undefined);
       if (recorded?.pid === process.pid && attempt > 0) return;
-      await exec(db, 'CREATE TABLE IF NOT EXISTS holder (id INTEGER PRIMARY KEY CHECK (id = 1), pid INTEGER NOT NULL, since TEXT NOT NULL)');
+      await exec(
+        db,
+        'CREATE TABLE IF NOT EXISTS holder (id INTEGER PRIMARY KEY CHECK (id = 1), pid INTEGER NOT NULL, since TEXT NOT NULL)',
+      );
       await exec(db, `INSERT OR REPLACE INTO holder (id, pid, since) VALUES (1, ${process.pid}, '${new Date().toISOString()}')`);
       await exec(db, 'COMMIT');
     }

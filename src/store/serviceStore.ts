@@ -218,10 +218,10 @@ export class ServiceStore {
   }
 
   async setSetting(key: string, value: string): Promise<void> {
-    await this.#db.run(
-      'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
-      [key, value],
-    );
+    await this.#db.run('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [
+      key,
+      value,
+    ]);
     this.#changed();
   }
 

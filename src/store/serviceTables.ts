@@ -105,7 +105,9 @@ const KEY_USAGE: TableDefinition = {
 };
 
 function createTable(table: TableDefinition, dialect: Dialect, extra: TableDefinition['columns'] = []): string {
-  const lines = [...table.columns, ...extra].map(([name, definition]) => `${name} ${definition === GENERATED_KEY ? KEY_SQL[dialect] : definition}`);
+  const lines = [...table.columns, ...extra].map(
+    ([name, definition]) => `${name} ${definition === GENERATED_KEY ? KEY_SQL[dialect] : definition}`,
+  );
   const body = [...lines, ...(table.constraints ?? [])].map((line) => `  ${line}`).join(',\n');
   return `CREATE TABLE ${table.name} (\n${body}\n)${table.withoutRowid && dialect === 'sqlite' ? ' WITHOUT ROWID' : ''};`;
 }

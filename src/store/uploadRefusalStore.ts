@@ -42,6 +42,16 @@ export async function saveUploadRefusals(database: Database, rows: readonly Uplo
 
 /** Every row, newest first. */
 export async function loadUploadRefusals(database: Database): Promise<UploadRefusalRow[]> {
-  const rows = await database.all<RawRow>('SELECT station, outcome, count, last_at_ms, protocol, reason, source FROM upload_refusals ORDER BY last_at_ms DESC');
-  return rows.map((row) => ({ station: row.station, outcome: row.outcome, count: row.count, lastAtMs: row.last_at_ms, protocol: row.protocol, reason: row.reason, source: row.source }));
+  const rows = await database.all<RawRow>(
+    'SELECT station, outcome, count, last_at_ms, protocol, reason, source FROM upload_refusals ORDER BY last_at_ms DESC',
+  );
+  return rows.map((row) => ({
+    station: row.station,
+    outcome: row.outcome,
+    count: row.count,
+    lastAtMs: row.last_at_ms,
+    protocol: row.protocol,
+    reason: row.reason,
+    source: row.source,
+  }));
 }

@@ -13,7 +13,14 @@
  */
 import { IRRIGATION_FIELD_SPECS } from '../core/irrigation.js';
 import { parseTopicPayload, topicStationKey, TopicSubscriptions, type TopicFeed, type TopicStationSettings } from '../station/topicUnit.js';
-import { defineStationUnit, type StationInput, type StationUnit, type UnitMetric, type UnitStation, type UnitSubscriber } from '../station/unit.js';
+import {
+  defineStationUnit,
+  type StationInput,
+  type StationUnit,
+  type UnitMetric,
+  type UnitStation,
+  type UnitSubscriber,
+} from '../station/unit.js';
 import type { LogThrottle } from '../util/logThrottle.js';
 
 /** A station's `irrigation`: the topic reporting sprinkler runs; `key`: the JSON key holding on/off. */
@@ -122,7 +129,7 @@ export type IrrigationCounters = {
 };
 
 const IRRIGATION_METRICS: Readonly<Record<keyof IrrigationCounters, UnitMetric>> = {
-  irrigationReceived: ['mqtt_irrigation_messages_received_total', 'Messages on the stations\' irrigation topics.'],
+  irrigationReceived: ['mqtt_irrigation_messages_received_total', "Messages on the stations' irrigation topics."],
   irrigationAccepted: ['mqtt_irrigation_messages_accepted_total', 'Irrigation messages understood as ON or OFF.'],
   irrigationRejected: ['mqtt_irrigation_messages_rejected_total', 'Irrigation messages refused (not ON/OFF, too large).'],
 };
@@ -136,7 +143,12 @@ export class IrrigationSources implements StationUnit {
 
   constructor(stations: readonly UnitStation<IrrigationConfig>[], throttle: LogThrottle, now: () => number) {
     for (const station of stations) this.#trackers.set(station.id, new IrrigationTracker(station.settings));
-    this.#topics = new TopicSubscriptions(IRRIGATION_FEED, stations, throttle, (stationId, topic, report, retained) => this.#trackers.get(stationId)?.apply(topic, report, retained, now()) ?? false);
+    this.#topics = new TopicSubscriptions(
+      IRRIGATION_FEED,
+      stations,
+      throttle,
+      (stationId, topic, report, retained) => this.#trackers.get(stationId)?.apply(topic, report, retained, now()) ?? false,
+    );
   }
 
   get counters(): Readonly<IrrigationCounters> {

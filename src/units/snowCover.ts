@@ -55,7 +55,8 @@ export const SNOW_FEED: TopicFeed<SnowReport> = {
   maxPayloadBytes: MAX_SNOW_PAYLOAD_BYTES,
   defaultKey: DEFAULT_SNOW_KEY,
   fromValue,
-  expected: (key) => `a depth in cm (0 to ${MAX_SNOW_DEPTH_CM}), ON/OFF, true/false, yes/no or a JSON object with "${key}" holding one of them`,
+  expected: (key) =>
+    `a depth in cm (0 to ${MAX_SNOW_DEPTH_CM}), ON/OFF, true/false, yes/no or a JSON object with "${key}" holding one of them`,
 };
 
 /** `12.5` (cm), `ON`/`OFF`, `true`/`false`, `yes`/`no`, or a JSON object whose `key` holds one of them. */
@@ -86,7 +87,8 @@ const SNOW_SETTINGS = {
   minDepthCm: {
     doc: 'Snow cover (docs/units.md): the depth in cm from which snow reported on a station\'s "snow.topic" counts as lying and holds "mowable" off. A yes/no report is taken as it is.',
     format: (value: unknown) => {
-      if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > MAX_SNOW_DEPTH_CM) throw new Error(`must be a number of cm above 0 and at most ${MAX_SNOW_DEPTH_CM}`);
+      if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > MAX_SNOW_DEPTH_CM)
+        throw new Error(`must be a number of cm above 0 and at most ${MAX_SNOW_DEPTH_CM}`);
     },
     default: 1,
     env: 'MOWABILITY_SNOW_COVER_MIN_DEPTH_CM',
@@ -110,7 +112,12 @@ export class SnowCover implements StationUnit {
   readonly #known = new Map<string, Known>();
   readonly #minDepthCm: number;
 
-  constructor(options: { stations: readonly UnitStation<SnowStationSettings>[]; settings: SnowCoverSettings; throttle: LogThrottle; now: () => number }) {
+  constructor(options: {
+    stations: readonly UnitStation<SnowStationSettings>[];
+    settings: SnowCoverSettings;
+    throttle: LogThrottle;
+    now: () => number;
+  }) {
     // A retained value counts like a live one: snow is a state, and the broker replays the last one.
     this.#topics = new TopicSubscriptions(SNOW_FEED, options.stations, options.throttle, (stationId, _topic, report) => {
       this.#known.set(stationId, { report, atMs: options.now() });
@@ -156,17 +163,31 @@ export class SnowCover implements StationUnit {
     const status = this.status(stationId);
     if (!status?.lying) return undefined;
     const depth = (locale: string) => (status.depth_cm === null ? '' : ` (${status.depth_cm.toLocaleString(locale)} cm)`);
-    return { code: SNOW_HOLD_CODE, reason: { en: `snow is lying${depth('en-GB')}: do not mow until it has thawed`, de: `Schnee liegt${depth('de-DE')}: nicht mähen, bis er getaut ist` } };
+    return {
+      code: SNOW_HOLD_CODE,
+      reason: {
+        en: `snow is lying${depth('en-GB')}: do not mow until it has thawed`,
+        de: `Schnee liegt${depth('de-DE')}: nicht mähen, bis er getaut ist`,
+      },
+    };
   }
 
   entities(station: { id: string }): EntitySpec[] {
     if (!this.#topics.settingsOf(station.id)) return [];
     const has = 'value_json.snow is defined and value_json.snow.lying is not none';
-    return [{
-      component: 'binary_sensor',
-      key: 'snow_cover',
-      config: { name: 'Snow cover', icon: 'mdi:snowflake', payload_on: 'ON', payload_off: 'OFF', value_template: `{{ ('ON' if value_json.snow.lying else 'OFF') if ${has} else None }}` },
-    }];
+    return [
+      {
+        component: 'binary_sensor',
+        key: 'snow_cover',
+        config: {
+          name: 'Snow cover',
+          icon: 'mdi:snowflake',
+          payload_on: 'ON',
+          payload_off: 'OFF',
+          value_template: `{{ ('ON' if value_json.snow.lying else 'OFF') if ${has} else None }}`,
+        },
+      },
+    ];
   }
 
   stats(): Readonly<Record<string, number>> {
@@ -177,17 +198,21 @@ export class SnowCover implements StationUnit {
 /** GET /v1/stations/{id}/snow (the /v1 scope asks for the API key first). */
 function snowRoutes(unit: SnowCover): FastifyPluginAsync {
   return async (app) => {
-    app.get<{ Params: { id: string } }>('/stations/:id/snow', {
-      schema: {
-        summary: "A station's snow cover: the last value of its snow topic",
-        params: { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[a-zA-Z0-9_-]{1,64}$' } } },
-        security: [{ bearerAuth: [] }, { apiKeyQuery: [] }],
+    app.get<{ Params: { id: string } }>(
+      '/stations/:id/snow',
+      {
+        schema: {
+          summary: "A station's snow cover: the last value of its snow topic",
+          params: { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[a-zA-Z0-9_-]{1,64}$' } } },
+          security: [{ bearerAuth: [] }, { apiKeyQuery: [] }],
+        },
       },
-    }, async (request) => {
-      const status = unit.status(request.params.id);
-      if (!status) throw new HttpError(404, 'Unknown station, or the station has no "snow" setting.');
-      return { status: 'ok', station: request.params.id, snow: status };
-    });
+      async (request) => {
+        const status = unit.status(request.params.id);
+        if (!status) throw new HttpError(404, 'Unknown station, or the station has no "snow" setting.');
+        return { status: 'ok', station: request.params.id, snow: status };
+      },
+    );
   };
 }
 

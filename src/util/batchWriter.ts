@@ -24,10 +24,13 @@ export class BatchWriter {
   markDirty(): void {
     if (this.#stopped || this.#timer) return;
     this.#timer = setTimeout(
-      guarded(() => {
-        this.#timer = undefined;
-        return this.flush();
-      }, logFailure(this.#log, 'scheduled history write')),
+      guarded(
+        () => {
+          this.#timer = undefined;
+          return this.flush();
+        },
+        logFailure(this.#log, 'scheduled history write'),
+      ),
       this.#intervalMs,
     );
     this.#timer.unref();

@@ -97,7 +97,10 @@ export class ClockWatch implements LifecycleComponent, ClockSteps {
     this.#sync = sync;
     const now = new Date(this.#wall.now()).toISOString();
     if (sync === 'unsynchronized') {
-      this.#logger?.warn({ clockSync: sync, now }, 'the system clock is not NTP-synchronised yet: readings keep their order, the history prune waits (see docs/mqtt.md, clock steps)');
+      this.#logger?.warn(
+        { clockSync: sync, now },
+        'the system clock is not NTP-synchronised yet: readings keep their order, the history prune waits (see docs/mqtt.md, clock steps)',
+      );
     } else if (was === 'unsynchronized') {
       this.#logger?.info({ clockSync: sync, now }, 'the system clock is NTP-synchronised');
     }
@@ -149,7 +152,10 @@ export class ClockWatch implements LifecycleComponent, ClockSteps {
       try {
         listener(step);
       } catch (err) {
-        this.#logger?.error({ err }, 'a part of the daemon could not follow the clock step; the others did. Restart the daemon if values look stale');
+        this.#logger?.error(
+          { err },
+          'a part of the daemon could not follow the clock step; the others did. Restart the daemon if values look stale',
+        );
       }
     }
     return step;
@@ -186,7 +192,12 @@ export class ClockWatch implements LifecycleComponent, ClockSteps {
 
 /** "3 s", "25 min", "1.5 h", "2 d" */
 export function describeDuration(ms: number): string {
-  const units: Array<[number, string]> = [[86_400_000, 'd'], [3_600_000, 'h'], [60_000, 'min'], [1000, 's']];
+  const units: Array<[number, string]> = [
+    [86_400_000, 'd'],
+    [3_600_000, 'h'],
+    [60_000, 'min'],
+    [1000, 's'],
+  ];
   for (const [size, unit] of units) if (ms >= size) return `${Math.round((ms / size) * 10) / 10} ${unit}`;
   return `${ms} ms`;
 }

@@ -6,7 +6,8 @@ export function explainListenError(err: unknown, what: string, address: { host: 
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
   const where = `${address.host}:${address.port}`;
   if (code === 'EADDRINUSE') return new Error(`${what} cannot listen on ${where}: the port is already in use. ${advice}`, { cause: err });
-  if (code === 'EACCES') return new Error(`${what} cannot listen on ${where}: permission denied (ports below 1024 need privileges). ${advice}`, { cause: err });
+  if (code === 'EACCES')
+    return new Error(`${what} cannot listen on ${where}: permission denied (ports below 1024 need privileges). ${advice}`, { cause: err });
   if (code === 'EADDRNOTAVAIL') return new Error(`${what} cannot listen on ${where}: this machine has no such address.`, { cause: err });
   return err instanceof Error ? err : new Error(String(err));
 }

@@ -113,7 +113,10 @@ export function createLogger({ level, destination }: LoggerOptions): Logger {
  */
 export function createAccessLogger({ level, destination }: LoggerOptions): Logger {
   // A terminal is for a person watching: lines as they happen.
-  return pino({ level, base: BASE }, destination ?? (process.stdout.isTTY ? stdoutDestination() : bufferedLines({ fd: 1, ...ACCESS_LINE_BUFFERING })));
+  return pino(
+    { level, base: BASE },
+    destination ?? (process.stdout.isTTY ? stdoutDestination() : bufferedLines({ fd: 1, ...ACCESS_LINE_BUFFERING })),
+  );
 }
 
 function stdoutDestination(): DestinationStream {

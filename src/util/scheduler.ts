@@ -27,7 +27,8 @@ export interface CronMatcher {
   matches(epochMs: number): boolean;
 }
 
-const numbers = (values: ReadonlyArray<number | string>): Set<number> => new Set(values.filter((value): value is number => typeof value === 'number'));
+const numbers = (values: ReadonlyArray<number | string>): Set<number> =>
+  new Set(values.filter((value): value is number => typeof value === 'number'));
 
 export function cronMatcher(expression: string, timeZone: string): CronMatcher {
   const fields = cron.parse(expression);
@@ -60,7 +61,8 @@ export const CALENDAR_TICK_MS = 1_000;
 
 /** Throws a readable message unless `value` is a cron expression (5 fields, or 6 with seconds). */
 export function validateCronExpression(value: unknown): void {
-  if (typeof value !== 'string' || !cron.validate(value)) throw new Error('must be a cron expression such as "17 3 * * *" (minute hour day month weekday)');
+  if (typeof value !== 'string' || !cron.validate(value))
+    throw new Error('must be a cron expression such as "17 3 * * *" (minute hour day month weekday)');
 }
 
 export interface Scheduler {
@@ -111,15 +113,18 @@ export function createScheduler(logger: Logger, options: { timeZone?: string; cl
   };
 
   // Guarded like every job: a throwing clock inside the timer is logged, never an uncaught exception.
-  const tick = guarded((): void => {
-    const nowMs = clock.now();
-    for (const job of calendar) {
-      const slot = Math.floor(nowMs / (job.matcher.perSecond ? 1000 : 60_000));
-      if (slot === job.lastSlot) continue;
-      job.lastSlot = slot;
-      if (job.matcher.matches(nowMs)) void job.run();
-    }
-  }, logFailure(log, 'scheduler tick'));
+  const tick = guarded(
+    (): void => {
+      const nowMs = clock.now();
+      for (const job of calendar) {
+        const slot = Math.floor(nowMs / (job.matcher.perSecond ? 1000 : 60_000));
+        if (slot === job.lastSlot) continue;
+        job.lastSlot = slot;
+        if (job.matcher.matches(nowMs)) void job.run();
+      }
+    },
+    logFailure(log, 'scheduler tick'),
+  );
 
   return {
     add(name, expression, job) {

@@ -49,11 +49,15 @@ function describeViolation(violation: Violation): string {
 
 // dependency-cruiser over src/ and bench/: 5 s on a quiet machine, over 10 s on a loaded one.
 describe('module dependencies', { timeout: SLOW_TEST_TIMEOUT_MS }, () => {
-  it('point one way, with no cycles, in src/ and bench/', async () => {
-    const result = await cruise(ROOT, ['src', 'bench']);
-    expect(result.summary.totalCruised).toBeGreaterThan(150);
-    expect(result.summary.violations.map(describeViolation)).toEqual([]);
-  }, CRUISE_TIMEOUT_MS);
+  it(
+    'point one way, with no cycles, in src/ and bench/',
+    async () => {
+      const result = await cruise(ROOT, ['src', 'bench']);
+      expect(result.summary.totalCruised).toBeGreaterThan(150);
+      expect(result.summary.violations.map(describeViolation)).toEqual([]);
+    },
+    CRUISE_TIMEOUT_MS,
+  );
 
   describe('the rules catch each kind of breach', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mow-depcruise-'));
@@ -71,7 +75,8 @@ describe('module dependencies', { timeout: SLOW_TEST_TIMEOUT_MS }, () => {
       'src/history/b.ts': "import type { A } from './a.js';\nexport interface B { a?: A }\n",
       // An impure core, a benchmark that imports a test helper, a specifier that resolves nowhere.
       'src/core/impure.ts': "import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n",
-      'bench/x.bench.ts': "import { helper } from '../test/helpers/helper.js';\nimport { gone } from '../src/util/gone.js';\nexport const used = [helper, gone];\n",
+      'bench/x.bench.ts':
+        "import { helper } from '../test/helpers/helper.js';\nimport { gone } from '../src/util/gone.js';\nexport const used = [helper, gone];\n",
       'test/helpers/helper.ts': 'export const helper = 1;\n',
       // Two folders of one layer importing each other through different modules (no module cycle).
       'src/http/usesMqtt.ts': "import { TOPIC } from '../mqtt/topic.js';\nexport const A = TOPIC;\n",
@@ -90,23 +95,27 @@ describe('module dependencies', { timeout: SLOW_TEST_TIMEOUT_MS }, () => {
       writeFileSync(join(dir, path), text);
     }
 
-    it('reports every breach by its rule', async () => {
-      const found = (await cruise(dir, ['src', 'bench'])).summary.violations.map(describeViolation);
-      expect(found.sort()).toEqual([
-        'core-is-pure: src/core/impure.ts → fs',
-        'no-circular: src/history/a.ts → src/history/b.ts (cycle: src/history/b.ts → src/history/a.ts)',
-        'no-folder-cycle: src/http → src/mqtt (cycle: src/mqtt → src/http)',
-        'no-folder-cycle: src/mqtt → src/http (cycle: src/http → src/mqtt)',
-        'no-test-code-in-product: bench/x.bench.ts → test/helpers/helper.ts',
-        'no-upward-from-config: src/config/schema.ts → src/mqtt/topics.ts',
-        'no-upward-from-core: src/core/upward.ts → src/http/route.ts',
-        'not-to-unresolvable: bench/x.bench.ts → ../src/util/gone.js',
-        'public-service-apart: src/metrics/quota.ts → src/publicService/quota.ts',
-        'public-service-scope: src/publicService/quota.ts → src/station/state.ts',
-        'transports-apart: src/http/usesMqtt.ts → src/mqtt/topic.ts',
-        'transports-apart: src/mqtt/usesHttp.ts → src/http/route.ts',
-        'units-apart: src/forecast/quiet.ts → src/lawn/holidays.ts',
-      ]);
-    }, CRUISE_TIMEOUT_MS);
+    it(
+      'reports every breach by its rule',
+      async () => {
+        const found = (await cruise(dir, ['src', 'bench'])).summary.violations.map(describeViolation);
+        expect(found.sort()).toEqual([
+          'core-is-pure: src/core/impure.ts → fs',
+          'no-circular: src/history/a.ts → src/history/b.ts (cycle: src/history/b.ts → src/history/a.ts)',
+          'no-folder-cycle: src/http → src/mqtt (cycle: src/mqtt → src/http)',
+          'no-folder-cycle: src/mqtt → src/http (cycle: src/http → src/mqtt)',
+          'no-test-code-in-product: bench/x.bench.ts → test/helpers/helper.ts',
+          'no-upward-from-config: src/config/schema.ts → src/mqtt/topics.ts',
+          'no-upward-from-core: src/core/upward.ts → src/http/route.ts',
+          'not-to-unresolvable: bench/x.bench.ts → ../src/util/gone.js',
+          'public-service-apart: src/metrics/quota.ts → src/publicService/quota.ts',
+          'public-service-scope: src/publicService/quota.ts → src/station/state.ts',
+          'transports-apart: src/http/usesMqtt.ts → src/mqtt/topic.ts',
+          'transports-apart: src/mqtt/usesHttp.ts → src/http/route.ts',
+          'units-apart: src/forecast/quiet.ts → src/lawn/holidays.ts',
+        ]);
+      },
+      CRUISE_TIMEOUT_MS,
+    );
   });
 });

@@ -28,18 +28,22 @@ function onlyForwards(source: string): boolean {
     .split(';')
     .map((statement) => statement.trim())
     .filter((statement) => statement !== '');
-  return code.length > 0 && code.every((statement) => /^export (type )?(\*|\{[^}]*\})( as \w+)? from '/.test(statement)) && code.some((statement) => statement.includes("from '../"));
+  return (
+    code.length > 0 &&
+    code.every((statement) => /^export (type )?(\*|\{[^}]*\})( as \w+)? from '/.test(statement)) &&
+    code.some((statement) => statement.includes("from '../"))
+  );
 }
 
 describe('the folder maps', () => {
-  it('docs/architecture.md\'s module map has one row per src/ folder', () => {
+  it("docs/architecture.md's module map has one row per src/ folder", () => {
     const doc = readFileSync(`${ROOT}docs/architecture.md`, 'utf8');
     const map = doc.slice(doc.indexOf('## Module map'), doc.indexOf('## Dependency direction'));
     const rows = [...map.matchAll(/^\| `src\/([A-Za-z]+)\/` \|/gm)].map((match) => match[1] ?? '').sort();
     expect(rows).toEqual(FOLDERS);
   });
 
-  it('docs/architecture.md\'s file and folder counts are the tree\'s', () => {
+  it("docs/architecture.md's file and folder counts are the tree's", () => {
     const doc = readFileSync(`${ROOT}docs/architecture.md`, 'utf8');
     const files = readdirSync(`${ROOT}src`, { recursive: true, encoding: 'utf8' }).filter((path) => path.endsWith('.ts'));
     const counted = /(\d+) files in (\d+) top-level folders/.exec(doc);
@@ -51,11 +55,13 @@ describe('the folder maps', () => {
     const doc = readFileSync(`${ROOT}docs/architecture.md`, 'utf8');
     const paragraph = doc.slice(doc.indexOf('`src/station/` holds the whole pipeline'), doc.indexOf('**File size.**'));
     const named = [...new Set([...paragraph.matchAll(/`([a-zA-Z]+\.ts)`/g)].map((match) => match[1] ?? ''))].sort();
-    const files = readdirSync(`${ROOT}src/station`).filter((name) => name.endsWith('.ts')).sort();
+    const files = readdirSync(`${ROOT}src/station`)
+      .filter((name) => name.endsWith('.ts'))
+      .sort();
     expect(named).toEqual(files);
   });
 
-  it('README\'s layout paragraph names every src/ folder and no other', () => {
+  it("README's layout paragraph names every src/ folder and no other", () => {
     const readme = readFileSync(`${ROOT}README.md`, 'utf8');
     const layout = readme.slice(readme.indexOf('Layout (docs/architecture.md'), readme.indexOf('## License'));
     expect(foldersNamed(layout)).toEqual(FOLDERS);
@@ -66,14 +72,18 @@ describe('the folder maps', () => {
     expect(FOLDERS).toContain('openmeteo');
   });
 
-  it('no file in src/ only forwards another folder\'s modules', () => {
+  it("no file in src/ only forwards another folder's modules", () => {
     const files = readdirSync(`${ROOT}src`, { recursive: true, encoding: 'utf8' }).filter((path) => path.endsWith('.ts'));
     expect(files.length).toBeGreaterThan(150);
     expect(files.filter((path) => onlyForwards(readFileSync(`${ROOT}src/${path}`, 'utf8')))).toEqual([]);
   });
 
-  it('the forwarding check tells a forwarding file from a module and from a folder\'s own surface', () => {
-    expect(onlyForwards("/** Users. */\nexport { brokerUsers } from '../config/mqttValues.js';\nexport type { User } from '../config/types.js';\n")).toBe(true);
+  it("the forwarding check tells a forwarding file from a module and from a folder's own surface", () => {
+    expect(
+      onlyForwards(
+        "/** Users. */\nexport { brokerUsers } from '../config/mqttValues.js';\nexport type { User } from '../config/types.js';\n",
+      ),
+    ).toBe(true);
     expect(onlyForwards("export * from './types.js';\nexport { calculate } from './calculate.js';\n")).toBe(false);
     expect(onlyForwards("export { a } from '../x/a.js';\nexport const b = 1;\n")).toBe(false);
   });

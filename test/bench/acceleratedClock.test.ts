@@ -23,7 +23,8 @@ describe('the accelerated soak clock', () => {
   // monotonic clock and its timers all run N times faster (libuv waits in epoll_wait, whose timeout
   // libfaketime divides by N). Without the timeout scaling the 10 s timer would take 10 s of wall time.
   it.runIf(libfaketimeAvailable())('speeds up Date, performance.now and timers of a node child alike', async () => {
-    const script = 'const d=Date.now(),p=performance.now(),h=process.hrtime.bigint();setTimeout(()=>console.log(JSON.stringify({date:Date.now()-d,perf:performance.now()-p,hr:Number(process.hrtime.bigint()-h)/1e6})),10000)';
+    const script =
+      'const d=Date.now(),p=performance.now(),h=process.hrtime.bigint();setTimeout(()=>console.log(JSON.stringify({date:Date.now()-d,perf:performance.now()-p,hr:Number(process.hrtime.bigint()-h)/1e6})),10000)';
     const started = performance.now();
     const { stdout } = await run(process.execPath, ['-e', script], { env: { ...process.env, ...acceleratedEnv(20) }, timeout: 8_000 });
     const wallMs = performance.now() - started;

@@ -1,17 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { cpuPerEventMs, openCpuWindow } from '../../bench/lib/cpuWindow.js';
 
-describe('the benches\' CPU window', () => {
+describe("the benches' CPU window", () => {
   it('gives the CPU and the length between opening and closing', () => {
     let cpuNs = 5e9;
     let nowMs = 1000;
-    const close = openCpuWindow(42, (pid) => (pid === 42 ? cpuNs : Number.NaN), () => nowMs);
+    const close = openCpuWindow(
+      42,
+      (pid) => (pid === 42 ? cpuNs : Number.NaN),
+      () => nowMs,
+    );
     cpuNs += 0.25e9;
     nowMs += 60_000;
     expect(close()).toEqual({ cpuSeconds: 0.25, seconds: 60 });
   });
 
-  it('reads this process\'s threads from /proc (schedstat): a busy loop shows', () => {
+  it("reads this process's threads from /proc (schedstat): a busy loop shows", () => {
     const close = openCpuWindow(process.pid);
     const before = process.cpuUsage();
     // Busy until the kernel has counted 100 ms of CPU (not 100 ms of wall time: the machine may be loaded).

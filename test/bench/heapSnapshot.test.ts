@@ -3,7 +3,23 @@ import { compare, grewMost, groupName, report, retainersOf, summarise, type Heap
 
 /** Node fields in an order unlike V8's, so a reader that assumes positions fails (the types list sits at the type field's position). */
 const NODE_FIELDS = ['name', 'type', 'edge_count', 'id', 'self_size'];
-const NODE_TYPES = ['hidden', 'array', 'string', 'object', 'code', 'closure', 'regexp', 'number', 'native', 'synthetic', 'concatenated string', 'sliced string', 'symbol', 'bigint', 'object shape'];
+const NODE_TYPES = [
+  'hidden',
+  'array',
+  'string',
+  'object',
+  'code',
+  'closure',
+  'regexp',
+  'number',
+  'native',
+  'synthetic',
+  'concatenated string',
+  'sliced string',
+  'symbol',
+  'bigint',
+  'object shape',
+];
 const EDGE_FIELDS = ['type', 'name_or_index', 'to_node'];
 const EDGE_TYPES = ['context', 'element', 'property', 'internal', 'hidden', 'shortcut', 'weak'];
 
@@ -26,11 +42,22 @@ function snapshotOf(nodes: Node[]): HeapSnapshotJson {
   nodes.forEach((node, id) => {
     flatNodes.push(string(node.name), NODE_TYPES.indexOf(node.type), node.edges?.length ?? 0, id * 2 + 1, node.size);
     for (const edge of node.edges ?? []) {
-      flatEdges.push(EDGE_TYPES.indexOf(edge.type), typeof edge.name === 'number' ? edge.name : string(edge.name), edge.to * NODE_FIELDS.length);
+      flatEdges.push(
+        EDGE_TYPES.indexOf(edge.type),
+        typeof edge.name === 'number' ? edge.name : string(edge.name),
+        edge.to * NODE_FIELDS.length,
+      );
     }
   });
   return {
-    snapshot: { meta: { node_fields: NODE_FIELDS, node_types: ['string', NODE_TYPES, 'number', 'number', 'number'], edge_fields: EDGE_FIELDS, edge_types: [EDGE_TYPES, 'string_or_number', 'node'] } },
+    snapshot: {
+      meta: {
+        node_fields: NODE_FIELDS,
+        node_types: ['string', NODE_TYPES, 'number', 'number', 'number'],
+        edge_fields: EDGE_FIELDS,
+        edge_types: [EDGE_TYPES, 'string_or_number', 'node'],
+      },
+    },
     nodes: flatNodes,
     edges: flatEdges,
     strings,
@@ -53,8 +80,25 @@ const AFTER = snapshotOf([
     { type: 'property', name: 'buckets', to: 3 },
   ]),
   { type: 'object', name: 'Map', size: 40, edges: [{ type: 'internal', name: 'table', to: 2 }] },
-  { type: 'array', name: '(object elements)', size: 300, edges: [{ type: 'internal', name: '4', to: 4 }, { type: 'internal', name: '5', to: 5 }] },
-  { type: 'object', name: 'Array', size: 32, edges: [{ type: 'element', name: 0, to: 4 }, { type: 'element', name: 1, to: 5 }, { type: 'weak', name: 'ref', to: 6 }] },
+  {
+    type: 'array',
+    name: '(object elements)',
+    size: 300,
+    edges: [
+      { type: 'internal', name: '4', to: 4 },
+      { type: 'internal', name: '5', to: 5 },
+    ],
+  },
+  {
+    type: 'object',
+    name: 'Array',
+    size: 32,
+    edges: [
+      { type: 'element', name: 0, to: 4 },
+      { type: 'element', name: 1, to: 5 },
+      { type: 'weak', name: 'ref', to: 6 },
+    ],
+  },
   { type: 'object', name: 'Bucket', size: 64 },
   { type: 'object', name: 'Bucket', size: 64 },
   { type: 'object', name: 'Bucket', size: 64 },
@@ -92,7 +136,12 @@ describe('heap snapshot summary and diff', () => {
       ['Array', 1],
     ]);
     const closure = changes.find((c) => c.group === '(closure) onTick');
-    expect(closure).toMatchObject({ before: { count: 1, selfSize: 32 }, after: { count: 0, selfSize: 0 }, countChange: -1, sizeChange: -32 });
+    expect(closure).toMatchObject({
+      before: { count: 1, selfSize: 32 },
+      after: { count: 0, selfSize: 0 },
+      countChange: -1,
+      sizeChange: -32,
+    });
     expect(changes.find((c) => c.group === 'Map')).toMatchObject({ countChange: 0, sizeChange: 0 });
   });
 

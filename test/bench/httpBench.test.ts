@@ -4,14 +4,24 @@ import { partsOf } from '../../bench/httpProfile.js';
 
 describe('the HTTP bench p99 comparison server', () => {
   it('adds --single-threaded-gc when the shipped start lacks it, and removes it when it has it', () => {
-    expect(otherGcFlags(['--max-semi-space-size=2'])).toEqual({ nodeArgs: ['--max-semi-space-size=2', '--single-threaded-gc'], label: 'with --single-threaded-gc' });
-    expect(otherGcFlags(['--single-threaded-gc', '--max-semi-space-size=2'])).toEqual({ nodeArgs: ['--max-semi-space-size=2'], label: 'without --single-threaded-gc' });
+    expect(otherGcFlags(['--max-semi-space-size=2'])).toEqual({
+      nodeArgs: ['--max-semi-space-size=2', '--single-threaded-gc'],
+      label: 'with --single-threaded-gc',
+    });
+    expect(otherGcFlags(['--single-threaded-gc', '--max-semi-space-size=2'])).toEqual({
+      nodeArgs: ['--max-semi-space-size=2'],
+      label: 'without --single-threaded-gc',
+    });
   });
 });
 
 describe('the HTTP profile grouping', () => {
   it('charges a sample to the innermost known part, pino frames to their caller, V8 entries to themselves', () => {
-    const frame = (id: number, functionName: string, url: string, children: number[] = []) => ({ id, callFrame: { functionName, url }, children });
+    const frame = (id: number, functionName: string, url: string, children: number[] = []) => ({
+      id,
+      callFrame: { functionName, url },
+      children,
+    });
     const profile = {
       nodes: [
         frame(1, '(root)', '', [2, 6, 7]),

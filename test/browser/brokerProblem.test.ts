@@ -23,22 +23,37 @@ async function bannerSeen(page: import('puppeteer-core').Page): Promise<{ seen: 
   });
 }
 
-describe('the broker\'s trouble on the status page', { timeout: 60_000 }, () => {
+describe("the broker's trouble on the status page", { timeout: 60_000 }, () => {
   it('a refused login is shown with the setting to fix; a working broker shows nothing', { timeout: 60_000 }, async ({ mqtt }) => {
     const broker = await startSecureMosquitto(mqtt.dir, { accounts: { mowability: 'right' } });
     mqtt.defer(() => broker.stop('SIGKILL'));
-    const env = { MOWABILITY_TIMEZONE: 'UTC', MOWABILITY_BROKER_ENABLED: 'false', MOWABILITY_MQTT_URL: `mqtt://127.0.0.1:${broker.port}`, MOWABILITY_MQTT_USERNAME: 'mowability' };
+    const env = {
+      MOWABILITY_TIMEZONE: 'UTC',
+      MOWABILITY_BROKER_ENABLED: 'false',
+      MOWABILITY_MQTT_URL: `mqtt://127.0.0.1:${broker.port}`,
+      MOWABILITY_MQTT_USERNAME: 'mowability',
+    };
     const wrong = await mqtt.serve({ stations: [station] }, { logLevel: 'warn', env: { ...env, MOWABILITY_MQTT_PASSWORD: 'wrong' } });
     const { page, problems } = await openWatchedPage(chromium.browser);
     await page.goto(`${wrong.httpAddress}/`);
-    await page.waitForFunction(() => /refused the login/.test(document.querySelector('#broker-problem')?.textContent ?? ''), { timeout: DEADLINE_MS });
+    await page.waitForFunction(() => /refused the login/.test(document.querySelector('#broker-problem')?.textContent ?? ''), {
+      timeout: DEADLINE_MS,
+    });
     const shown = await bannerSeen(page);
     expect(shown.seen).toBe(true);
-    expect(shown.text).toMatch(/^MQTT: not connected to the external broker \(mqtt\.url\): the broker refused the login \("not authorized"\): check mqtt\.username and the password \(MOWABILITY_MQTT_PASSWORD/);
+    expect(shown.text).toMatch(
+      /^MQTT: not connected to the external broker \(mqtt\.url\): the broker refused the login \("not authorized"\): check mqtt\.username and the password \(MOWABILITY_MQTT_PASSWORD/,
+    );
     await wrong.daemon.stop();
 
     const right = await mqtt.serve({ stations: [station] }, { logLevel: 'warn', env: { ...env, MOWABILITY_MQTT_PASSWORD: 'right' } });
-    await waitUntil(async () => ((await (await fetch(`${right.httpAddress}/health`)).json()) as { mfi: { checks: { mqtt?: { status: string } } } }).mfi.checks.mqtt?.status === 'ok', 'connected', DEADLINE_MS);
+    await waitUntil(
+      async () =>
+        ((await (await fetch(`${right.httpAddress}/health`)).json()) as { mfi: { checks: { mqtt?: { status: string } } } }).mfi.checks.mqtt
+          ?.status === 'ok',
+      'connected',
+      DEADLINE_MS,
+    );
     await page.goto(`${right.httpAddress}/`);
     await page.waitForFunction(() => document.querySelector('#station-name')?.textContent === 'Garden', { timeout: DEADLINE_MS });
     // The page asked /health along with the stations: once it has rendered, the banner is decided.

@@ -42,22 +42,41 @@ interface Seen {
 }
 
 async function measure(page: Page, selectors: readonly string[]): Promise<Seen[]> {
-  return page.evaluate((list: string[]) => list.map((selector) => {
-    const element = document.querySelector<HTMLElement>(selector)!;
-    const area = Array.from(element.getClientRects()).reduce((sum, rect) => sum + rect.width * rect.height, 0);
-    return { selector, hiddenAttribute: element.hidden, display: getComputedStyle(element).display, area, visible: element.checkVisibility({ visibilityProperty: true, opacityProperty: true }), text: element.innerText.trim() };
-  }), [...selectors]);
+  return page.evaluate(
+    (list: string[]) =>
+      list.map((selector) => {
+        const element = document.querySelector<HTMLElement>(selector)!;
+        const area = Array.from(element.getClientRects()).reduce((sum, rect) => sum + rect.width * rect.height, 0);
+        return {
+          selector,
+          hiddenAttribute: element.hidden,
+          display: getComputedStyle(element).display,
+          area,
+          visible: element.checkVisibility({ visibilityProperty: true, opacityProperty: true }),
+          text: element.innerText.trim(),
+        };
+      }),
+    [...selectors],
+  );
 }
 
 /** Every element in the page that carries `hidden`, with what of it is rendered. */
 async function renderedHidden(page: Page): Promise<string[]> {
-  return page.evaluate(() => Array.from(document.querySelectorAll<HTMLElement>('[hidden]'))
-    .filter((element) => getComputedStyle(element).display !== 'none' || element.getClientRects().length > 0)
-    .map((element) => `${element.id || element.tagName}: display ${getComputedStyle(element).display}`));
+  return page.evaluate(() =>
+    Array.from(document.querySelectorAll<HTMLElement>('[hidden]'))
+      .filter((element) => getComputedStyle(element).display !== 'none' || element.getClientRects().length > 0)
+      .map((element) => `${element.id || element.tagName}: display ${getComputedStyle(element).display}`),
+  );
 }
 
 const STATIONS = [
-  { id: 'garden', name: 'Garden', format: 'json', topic: 'garden/weather', fields: { temperature: 'temp', precipitation_rate: 'rate', humidity: 'hum' } },
+  {
+    id: 'garden',
+    name: 'Garden',
+    format: 'json',
+    topic: 'garden/weather',
+    fields: { temperature: 'temp', precipitation_rate: 'rate', humidity: 'hum' },
+  },
   { id: 'home', name: 'Home', format: 'open-meteo', location: { latitude: 52.52, longitude: 13.41 } },
   wundergroundStation('pws', 'KXXTEST1', WU_PASSWORD, 'PWS'),
   { id: 'shed', name: 'Shed', format: 'json', topic: 'shed/weather', fields: { temperature: 'temp', precipitation_rate: 'rate' } },
@@ -72,17 +91,25 @@ const SHOWN: Record<string, readonly string[]> = {
 };
 
 describe('status page: hidden means unseen', { timeout: SLOW_TEST_TIMEOUT_MS * 2 }, () => {
-  it('shows exactly what each station\'s state shows, in both languages', async () => {
+  it("shows exactly what each station's state shows, in both languages", async () => {
     const temp = openMeteo.temp;
     const daemon = await startOpenMeteoDaemon({ temp, stations: STATIONS, openMeteoUrl: openMeteo.fake.baseUrl, clock });
     chromium.afterTest(() => daemon.stop());
     const side = daemon.station;
-    side.acceptReading('garden', { values: { temperature: 20, precipitation_rate: 0, humidity: 60 }, rainCounters: [], fingerprint: 'garden', dropped: [] }, 'test');
-    const accepted = await fetch(`${daemon.httpAddress}${wundergroundRequest('wunderground-get__wu-protocol__sample.txt', { ID: 'KXXTEST1', PASSWORD: WU_PASSWORD, dateutc: 'now' })}`);
+    side.acceptReading(
+      'garden',
+      { values: { temperature: 20, precipitation_rate: 0, humidity: 60 }, rainCounters: [], fingerprint: 'garden', dropped: [] },
+      'test',
+    );
+    const accepted = await fetch(
+      `${daemon.httpAddress}${wundergroundRequest('wunderground-get__wu-protocol__sample.txt', { ID: 'KXXTEST1', PASSWORD: WU_PASSWORD, dateutc: 'now' })}`,
+    );
     expect(accepted.status).toBe(200);
     await waitUntil(() => side.stationState('pws')?.last_reading_at !== undefined, 'the accepted upload', DEADLINE_MS);
     clock.advance(60_000);
-    const refused = await fetch(`${daemon.httpAddress}${wundergroundRequest('wunderground-get__wu-protocol__sample.txt', { ID: 'KXXTEST1', PASSWORD: WU_PASSWORD, dateutc: '2016-13-4 21:2:35' })}`);
+    const refused = await fetch(
+      `${daemon.httpAddress}${wundergroundRequest('wunderground-get__wu-protocol__sample.txt', { ID: 'KXXTEST1', PASSWORD: WU_PASSWORD, dateutc: '2016-13-4 21:2:35' })}`,
+    );
     expect(refused.status).toBe(200);
     await waitUntil(() => typeof side.stationState('home')?.index_score === 'number', 'the modelled index', DEADLINE_MS);
     await waitUntil(() => typeof side.stationState('garden')?.index_score === 'number', 'the measured index', DEADLINE_MS);
@@ -92,8 +119,12 @@ describe('status page: hidden means unseen', { timeout: SLOW_TEST_TIMEOUT_MS * 2
       const { page, problems } = await openWatchedPage(chromium.browser, { language });
       for (const station of STATIONS) {
         await page.goto(`${daemon.httpAddress}/stations/${station.id}`);
-        await page.waitForFunction((name: string) => document.querySelector('#station-name')?.textContent === name
-          && document.querySelector('#availability')?.textContent !== '', { timeout: DEADLINE_MS }, station.name);
+        await page.waitForFunction(
+          (name: string) =>
+            document.querySelector('#station-name')?.textContent === name && document.querySelector('#availability')?.textContent !== '',
+          { timeout: DEADLINE_MS },
+          station.name,
+        );
         const availability = await page.$eval('#availability', (element) => element.className);
         expect(availability, `${language} ${station.id}`).toBe(station.id === 'shed' ? 'badge offline' : 'badge online');
         const seen = await measure(page, STATE_HIDDEN);
@@ -106,7 +137,12 @@ describe('status page: hidden means unseen', { timeout: SLOW_TEST_TIMEOUT_MS * 2
             expect(element.area, label).toBeGreaterThan(0);
             expect(element.text, label).not.toBe('');
           } else {
-            expect({ label, display: element.display, area: element.area, visible: element.visible }).toEqual({ label, display: 'none', area: 0, visible: false });
+            expect({ label, display: element.display, area: element.area, visible: element.visible }).toEqual({
+              label,
+              display: 'none',
+              area: 0,
+              visible: false,
+            });
           }
         }
         expect(await renderedHidden(page), `${language} ${station.id}`).toEqual([]);

@@ -22,12 +22,20 @@ import { feedThroughBroker, GARDEN, startStationsHarness, type StationsHarness }
 import { FakeModelledServer } from '../modelled/fakeModelledServer.js';
 
 /** Words that belong to one language only (the brand, units, „Index“, „Wind“, „online“ are both). */
-const ENGLISH = new Set(('the is and of history covers needed status no yes not reading readings missing last hours days minutes rain temperature humidity dew point ' +
-  'since above below waiting stayed quiet night ban forecast checks score evaluated measured gusts soil sunshine time range skip content nothing unknown full ' +
-  'partial ago expected window mowable mowing blades wet dry block warning far lowest flag could calculated inputs stale').split(' '));
-const GERMAN = new Set(('der die das und ist nicht nein ja seit für werden gebraucht bisher daten stunden tage tagen minuten regen temperatur luftfeuchte taupunkt ' +
-  'letzte messung fehlt prüfungen verlauf zeitraum mähbar vorhersage gemessen böen überblick zeit zum inhalt begründungen deutsch gesperrt liegt unter ' +
-  'darüber sonntag ruhezeit bewertet sperre warnung punkte teilweise vollständig unbekannt regenrate tiefsttemperatur schwelle freigabe sobald').split(' '));
+const ENGLISH = new Set(
+  (
+    'the is and of history covers needed status no yes not reading readings missing last hours days minutes rain temperature humidity dew point ' +
+    'since above below waiting stayed quiet night ban forecast checks score evaluated measured gusts soil sunshine time range skip content nothing unknown full ' +
+    'partial ago expected window mowable mowing blades wet dry block warning far lowest flag could calculated inputs stale'
+  ).split(' '),
+);
+const GERMAN = new Set(
+  (
+    'der die das und ist nicht nein ja seit für werden gebraucht bisher daten stunden tage tagen minuten regen temperatur luftfeuchte taupunkt ' +
+    'letzte messung fehlt prüfungen verlauf zeitraum mähbar vorhersage gemessen böen überblick zeit zum inhalt begründungen deutsch gesperrt liegt unter ' +
+    'darüber sonntag ruhezeit bewertet sperre warnung punkte teilweise vollständig unbekannt regenrate tiefsttemperatur schwelle freigabe sobald'
+  ).split(' '),
+);
 
 const chromium = useChromium();
 
@@ -52,7 +60,13 @@ async function visibleTexts(page: Page): Promise<Array<{ text: string; lang: str
 function foreignWords(texts: ReadonlyArray<{ text: string; lang: string }>, foreign: ReadonlySet<string>, exemptLang?: string): string[] {
   return texts
     .filter((entry) => entry.lang !== exemptLang)
-    .flatMap((entry) => entry.text.replaceAll(GARDEN.name, '').toLowerCase().match(/\p{L}+/gu) ?? [])
+    .flatMap(
+      (entry) =>
+        entry.text
+          .replaceAll(GARDEN.name, '')
+          .toLowerCase()
+          .match(/\p{L}+/gu) ?? [],
+    )
     .filter((word) => foreign.has(word));
 }
 
@@ -67,7 +81,10 @@ async function newStation(units: readonly StationUnit[] = []): Promise<{ h: Stat
 async function render(address: string, language: string, station = 'garden'): Promise<{ page: Page; problems: string[] }> {
   const watched = await openWatchedPage(chromium.browser, { language });
   await watched.page.goto(`${address}/stations/${station}`);
-  await watched.page.waitForFunction(() => document.body.dataset.updated !== undefined && document.querySelector('#chart-index canvas') !== null, { timeout: 15_000 });
+  await watched.page.waitForFunction(
+    () => document.body.dataset.updated !== undefined && document.querySelector('#chart-index canvas') !== null,
+    { timeout: 15_000 },
+  );
   return watched;
 }
 
@@ -113,7 +130,13 @@ describe('the status page in one language', () => {
     const h = station.h;
     now = () => h.clock.now();
     h.clock.advance(MINUTE_MS);
-    refusals.record({ station: 'garden', protocol: 'wunderground', outcome: 'unparsable', reason: 'dateutc "2016-13-4 21:2:35" is not a UTC time', atMs: h.clock.now() });
+    refusals.record({
+      station: 'garden',
+      protocol: 'wunderground',
+      outcome: 'unparsable',
+      reason: 'dateutc "2016-13-4 21:2:35" is not a UTC time',
+      atMs: h.clock.now(),
+    });
     h.daemon.service.recompute('garden');
     await waitUntil(() => h.daemon.service.stationState('garden')?.last_upload_refused !== undefined, 'the refusal in the state');
 
@@ -121,8 +144,12 @@ describe('the status page in one language', () => {
     await page.waitForSelector('#refused-row:not([hidden])', { timeout: 15_000 });
     const texts = await visibleTexts(page);
     expect(foreignWords(texts, ENGLISH, 'en')).toEqual([]);
-    expect(await page.$eval('#upload-refused', (element) => element.textContent ?? '')).toMatch(/^Der Upload enthielt keine verwertbare Messung\. dateutc "2016-13-4 21:2:35" is not a UTC time \(vor /);
-    expect(await page.$eval('#upload-refused [lang="en"]', (element) => element.textContent)).toBe('dateutc "2016-13-4 21:2:35" is not a UTC time');
+    expect(await page.$eval('#upload-refused', (element) => element.textContent ?? '')).toMatch(
+      /^Der Upload enthielt keine verwertbare Messung\. dateutc "2016-13-4 21:2:35" is not a UTC time \(vor /,
+    );
+    expect(await page.$eval('#upload-refused [lang="en"]', (element) => element.textContent)).toBe(
+      'dateutc "2016-13-4 21:2:35" is not a UTC time',
+    );
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -130,7 +157,10 @@ describe('the status page in one language', () => {
   it('German: why there is no index is said from the error\'s code; an unknown code\'s English message only marked lang="en"', async () => {
     // A state whose error carries a code this page does not know (a newer daemon's), beside the English message the API keeps.
     const message = 'the soil probe reported a value the model could not use';
-    const newer: StationUnit = { name: 'newer', stateFragment: () => ({ error: { code: 'SOMETHING_NEW', message, missing: [] } }) as never };
+    const newer: StationUnit = {
+      name: 'newer',
+      stateFragment: () => ({ error: { code: 'SOMETHING_NEW', message, missing: [] } }) as never,
+    };
     const station = await newStation([newer]);
     const { page, problems } = await render(station.address, 'de-DE');
     await page.waitForSelector('#calc-error:not([hidden])', { timeout: 15_000 });
@@ -143,7 +173,7 @@ describe('the status page in one language', () => {
     await page.close();
   });
 
-  it('German: a modelled station\'s provider status is said in German', { timeout: 60_000 }, async () => {
+  it("German: a modelled station's provider status is said in German", { timeout: 60_000 }, async () => {
     const temp = mqttTempDir();
     const clock = new FakeClock(Date.parse('2026-06-15T10:20:00Z'));
     const fake = await FakeModelledServer.start(() => clock.now());

@@ -23,9 +23,21 @@ describe('the status page while Open-Meteo is unreachable', () => {
     chromium.afterTest(() => temp.cleanup());
     chromium.afterTest(() => fake.close());
     const stations = [{ id: 'home', name: 'Home', format: 'open-meteo', location: { latitude: 52.52, longitude: 13.41 } }];
-    const daemon = await startOpenMeteoDaemon({ temp, stations, openMeteoUrl: fake.baseUrl, clock, env: { MOWABILITY_TIMEZONE: 'Europe/Berlin' } });
+    const daemon = await startOpenMeteoDaemon({
+      temp,
+      stations,
+      openMeteoUrl: fake.baseUrl,
+      clock,
+      env: { MOWABILITY_TIMEZONE: 'Europe/Berlin' },
+    });
     chromium.afterTest(() => daemon.stop());
-    await waitUntil(() => (daemon.station.stationState('home') as { modelled?: { status: string } } | undefined)?.modelled?.status === 'no_data_provider_unreachable', 'the outage', 15_000);
+    await waitUntil(
+      () =>
+        (daemon.station.stationState('home') as { modelled?: { status: string } } | undefined)?.modelled?.status ===
+        'no_data_provider_unreachable',
+      'the outage',
+      15_000,
+    );
 
     const expected = {
       'en-GB': {
@@ -50,7 +62,9 @@ describe('the status page while Open-Meteo is unreachable', () => {
       expect(await text('#source-message')).toBe(texts.source);
       expect([texts.reason, texts.reasonDe]).toContain(await text('#mowable-reason'));
       expect(await text('#missing')).toBe(texts.missing);
-      expect(await page.$eval('body', (element) => element.textContent ?? '')).not.toMatch(/not measured by the station|Von der Station nicht gemessen|night ban|Nachtverbot/);
+      expect(await page.$eval('body', (element) => element.textContent ?? '')).not.toMatch(
+        /not measured by the station|Von der Station nicht gemessen|night ban|Nachtverbot/,
+      );
       expect(problems).toEqual([]);
       await page.close();
     }

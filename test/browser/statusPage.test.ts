@@ -101,7 +101,9 @@ describe('status page in Chromium', { timeout: 60_000 }, () => {
     // German reasons as the core wrote them (without their <b> markup), and emphasis where it had <b>.
     const firstReason = String(state.checks.temperature.reasons[0]).replace(/<\/?b>/g, '');
     expect(checks[0]).toContain(firstReason);
-    const bold = Object.values(state.checks as Record<string, { reasons: string[] }>).flatMap((check) => check.reasons).some((reason) => reason.includes('<b>'));
+    const bold = Object.values(state.checks as Record<string, { reasons: string[] }>)
+      .flatMap((check) => check.reasons)
+      .some((reason) => reason.includes('<b>'));
     if (bold) expect(await page.$$eval('#checks strong', (elements) => elements.length)).toBeGreaterThan(0);
     await page.waitForFunction(() => document.querySelector('#chart-index canvas') !== null, { timeout: DEADLINE_MS });
     expect(await lineColouredPixels(page)).toBeGreaterThan(50);
@@ -166,14 +168,22 @@ describe('status page in Chromium', { timeout: 60_000 }, () => {
     // A stand-in for the forecast unit: its state fragment, the members the page reads (the rest left out: cast).
     const forecast = {
       name: 'test-forecast',
-      stateFragment: (_id: string, nowMs: number) => ({
-        forecast: {
-          available: true,
-          next_window: { start: new Date(nowMs + 3 * 3_600_000).toISOString(), end: new Date(nowMs + 6 * 3_600_000).toISOString(), min_index: 72 },
-          rain_expected_in_minutes: 45,
-          hours: Array.from({ length: 12 }, (_, hour) => ({ time: new Date(nowMs + (hour + 1) * 3_600_000).toISOString(), index: 40 + hour * 4 })),
-        },
-      }) as never,
+      stateFragment: (_id: string, nowMs: number) =>
+        ({
+          forecast: {
+            available: true,
+            next_window: {
+              start: new Date(nowMs + 3 * 3_600_000).toISOString(),
+              end: new Date(nowMs + 6 * 3_600_000).toISOString(),
+              min_index: 72,
+            },
+            rain_expected_in_minutes: 45,
+            hours: Array.from({ length: 12 }, (_, hour) => ({
+              time: new Date(nowMs + (hour + 1) * 3_600_000).toISOString(),
+              index: 40 + hour * 4,
+            })),
+          },
+        }) as never,
     };
     const h = await startStations({ statusPagePollMs: POLL_MS, units: [forecast], startMs: clockStart });
     await feed(h, 4);
@@ -181,11 +191,16 @@ describe('status page in Chromium', { timeout: 60_000 }, () => {
     const { page, problems } = await openWatchedPage(chromium.browser);
     await page.goto(`${address}/stations/garden`);
     await page.waitForSelector('#forecast:not([hidden])', { timeout: DEADLINE_MS });
-    expect(await page.$eval('#forecast-window', (element) => element.textContent)).toMatch(/^Next mowing window: .+ – .+ \(index at least 72\)$/);
+    expect(await page.$eval('#forecast-window', (element) => element.textContent)).toMatch(
+      /^Next mowing window: .+ – .+ \(index at least 72\)$/,
+    );
     expect(await page.$eval('#forecast-rain', (element) => element.textContent)).toBe('Rain expected in 45 min.');
     // The legend names the dashed forecast series next to the index (without a forecast there is none).
     await page.waitForFunction(() => document.querySelectorAll('#chart-index .u-legend .u-series').length === 2, { timeout: DEADLINE_MS });
-    expect(await page.$$eval('#chart-index .u-legend .u-label', (labels) => labels.map((label) => label.textContent))).toEqual(['Index', 'Forecast']);
+    expect(await page.$$eval('#chart-index .u-legend .u-label', (labels) => labels.map((label) => label.textContent))).toEqual([
+      'Index',
+      'Forecast',
+    ]);
     expect(problems).toEqual([]);
     await page.close();
   });
@@ -194,7 +209,18 @@ describe('status page in Chromium', { timeout: 60_000 }, () => {
     // The forecast unit's fragment before any forecast arrived (src/forecast/forecastReport.ts).
     const forecast = {
       name: 'test-forecast',
-      stateFragment: () => ({ forecast: { available: false, fetched_at: null, stale: true, next_window: null, mowable_for_minutes: null, rain_expected_in_minutes: null, hours: [] } }) as never,
+      stateFragment: () =>
+        ({
+          forecast: {
+            available: false,
+            fetched_at: null,
+            stale: true,
+            next_window: null,
+            mowable_for_minutes: null,
+            rain_expected_in_minutes: null,
+            hours: [],
+          },
+        }) as never,
     };
     const h = await startStations({ statusPagePollMs: POLL_MS, units: [forecast] });
     await feed(h, 2);
@@ -222,7 +248,9 @@ describe('status page in Chromium', { timeout: 60_000 }, () => {
       );
       return line.innerHTML;
     });
-    expect(html).toBe('Boden <strong>nass</strong> &lt;img src=x onerror="document.title=1"&gt;&lt;script&gt;x()&lt;/script&gt; &amp; <strong>fest</strong>');
+    expect(html).toBe(
+      'Boden <strong>nass</strong> &lt;img src=x onerror="document.title=1"&gt;&lt;script&gt;x()&lt;/script&gt; &amp; <strong>fest</strong>',
+    );
     await page.close();
   });
 
@@ -284,7 +312,10 @@ describe('status page in Chromium', { timeout: 60_000 }, () => {
       stationShownMs: performance.getEntriesByName('mowability:station')[0]?.startTime ?? null,
       renderedMs: performance.getEntriesByName('mowability:rendered')[0]?.startTime ?? null,
     }));
-    writeFileSync(artifactPath('status-page-metrics.json'), `${JSON.stringify({ transferBytes: encodedBytes, ...timing, observedByTestMs: renderedMs, cpuThrottling: 4 }, null, 2)}\n`);
+    writeFileSync(
+      artifactPath('status-page-metrics.json'),
+      `${JSON.stringify({ transferBytes: encodedBytes, ...timing, observedByTestMs: renderedMs, cpuThrottling: 4 }, null, 2)}\n`,
+    );
     expect(timing.renderedMs).not.toBeNull();
     expect(encodedBytes).toBeGreaterThan(10_000);
     expect(encodedBytes).toBeLessThan(150 * 1024);

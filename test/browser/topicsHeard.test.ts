@@ -47,7 +47,11 @@ describe('a silent station names the topics the broker saw near it', { timeout: 
 
     const port = new URL(daemon.httpAddress).port;
     const status = await runCliInProcess(['status'], {
-      MOWABILITY_CONFIG: writeStationsConfig(temp.dir, [GARDEN]), MOWABILITY_DB_PATH: temp.dbPath, MOWABILITY_HTTP_HOST: '127.0.0.1', MOWABILITY_HTTP_PORT: port, MOWABILITY_TIMEZONE: 'UTC',
+      MOWABILITY_CONFIG: writeStationsConfig(temp.dir, [GARDEN]),
+      MOWABILITY_DB_PATH: temp.dbPath,
+      MOWABILITY_HTTP_HOST: '127.0.0.1',
+      MOWABILITY_HTTP_PORT: port,
+      MOWABILITY_TIMEZONE: 'UTC',
     });
     expect(status.stdout).toContain(`  topics:       nothing on rtl_433/+/events; seen: ${WRONG_TOPIC} (check the station's "topic")`);
 
@@ -57,7 +61,9 @@ describe('a silent station names the topics the broker saw near it', { timeout: 
     ] as const) {
       const { page, problems } = await openWatchedPage(chromium.browser, { language });
       await page.goto(`${daemon.httpAddress}/stations/garden`);
-      await page.waitForFunction(() => document.querySelector<HTMLElement>('#topics-heard')?.checkVisibility() === true, { timeout: DEADLINE_MS });
+      await page.waitForFunction(() => document.querySelector<HTMLElement>('#topics-heard')?.checkVisibility() === true, {
+        timeout: DEADLINE_MS,
+      });
       expect(await page.$eval('#topics-heard', (element) => (element as HTMLElement).innerText)).toBe(text);
       expect(problems).toEqual([]);
       await page.close();
@@ -65,6 +71,10 @@ describe('a silent station names the topics the broker saw near it', { timeout: 
 
     // A reading on the station's own topic: the hint goes.
     expect(await publishOnce(daemon.mqtt.brokerPort()!, 'rtl_433/raspberrypi/events', PACKET, { qos: 1 })).toBe('handled');
-    await waitUntil(() => side.stationState('garden')?.last_reading_at != null && side.stationState('garden')?.topics_heard === undefined, 'the state without the hint', DEADLINE_MS);
+    await waitUntil(
+      () => side.stationState('garden')?.last_reading_at != null && side.stationState('garden')?.topics_heard === undefined,
+      'the state without the hint',
+      DEADLINE_MS,
+    );
   });
 });

@@ -39,7 +39,13 @@ describe('status page: refused uploads', { timeout: SLOW_TEST_TIMEOUT_MS }, () =
     const h = await startStationsHarness({ statusPagePollMs: 150, units: [refusals] });
     chromium.afterTest(() => h.cleanup());
     now = h.clock.now();
-    refusals.record({ station: 'garden', protocol: 'wunderground', outcome: 'unparsable', reason: 'dateutc "2016-13-4 21:2:35" is not a UTC time', atMs: now });
+    refusals.record({
+      station: 'garden',
+      protocol: 'wunderground',
+      outcome: 'unparsable',
+      reason: 'dateutc "2016-13-4 21:2:35" is not a UTC time',
+      atMs: now,
+    });
     h.daemon.service.recompute('garden');
     await waitUntil(() => h.daemon.service.stationState('garden')?.last_upload_refused !== undefined, 'the refusal in the state');
     const address = await h.listen();
@@ -51,7 +57,9 @@ describe('status page: refused uploads', { timeout: SLOW_TEST_TIMEOUT_MS }, () =
       const text = await rowText(page);
       expect(text).toContain('dateutc "2016-13-4 21:2:35" is not a UTC time');
       expect(text).toContain(language === 'de' ? 'Letzter Upload abgelehnt' : 'Last upload refused');
-      expect(text).toContain(language === 'de' ? '1 abgelehnt seit der letzten angenommenen Messung' : '1 refused since the last accepted reading');
+      expect(text).toContain(
+        language === 'de' ? '1 abgelehnt seit der letzten angenommenen Messung' : '1 refused since the last accepted reading',
+      );
       expect(problems).toEqual([]);
       await page.close();
     }
@@ -59,7 +67,9 @@ describe('status page: refused uploads', { timeout: SLOW_TEST_TIMEOUT_MS }, () =
     // An accepted reading: the state drops the key and the page hides the row.
     h.clock.advance(MINUTE_MS);
     now = h.clock.now();
-    expect(await publishOnce(h.daemon.port, 'garden/weather', JSON.stringify({ temp: 17, rate: 0, hum: 55, wind: 5, rain: 0 }), { qos: 1 })).toBe('handled');
+    expect(
+      await publishOnce(h.daemon.port, 'garden/weather', JSON.stringify({ temp: 17, rate: 0, hum: 55, wind: 5, rain: 0 }), { qos: 1 }),
+    ).toBe('handled');
     await waitUntil(() => h.daemon.service.stationState('garden')?.last_upload_refused === undefined, 'the state without the refusal');
     const { page } = await openWatchedPage(chromium.browser);
     await page.goto(`${address}/stations/garden`);

@@ -36,7 +36,19 @@ describe('admin CLI', () => {
       expect(table.stdout).not.toContain(created.key);
       const json = await cli('keys', 'list', '--json');
       const listed = JSON.parse(json.stdout);
-      expect(listed).toEqual([{ id: created.id, owner: 'bob', created_at: expect.any(String), disabled: false, allow_get: false, note: null, expires_at: null, daily_quota: null, last_used_at: null }]);
+      expect(listed).toEqual([
+        {
+          id: created.id,
+          owner: 'bob',
+          created_at: expect.any(String),
+          disabled: false,
+          allow_get: false,
+          note: null,
+          expires_at: null,
+          daily_quota: null,
+          last_used_at: null,
+        },
+      ]);
       expect(json.stdout).not.toContain(created.key);
     });
 
@@ -102,7 +114,11 @@ describe('admin CLI', () => {
     const result = await cli('calc', '--temperature', '18', '--precipitation_rate', '0', '--humidity', '50', '--season', 'spring');
     expect(result.code).toBe(0);
     const mfi = JSON.parse(result.stdout);
-    expect(mfi).toMatchObject({ season: 'spring', season_source: 'manual', available_fields: ['temperature', 'precipitation_rate', 'humidity'] });
+    expect(mfi).toMatchObject({
+      season: 'spring',
+      season_source: 'manual',
+      available_fields: ['temperature', 'precipitation_rate', 'humidity'],
+    });
     const missing = await cli('calc', '--temperature=-5');
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('Missing or invalid required field(s): precipitation_rate.');

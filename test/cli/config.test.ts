@@ -14,8 +14,17 @@ describe('mowability config', () => {
     const config = JSON.parse(result.stdout);
     expect(config.http.port).toBe(9124);
     expect(config.stations).toBeDefined();
-    expect([config.keys, config.registration, config.store, config.http.rateLimit, config.http.rateLimitStore, config.http.trustProxy]).toEqual([undefined, undefined, undefined, undefined, undefined, undefined]);
-    expect(result.stderr).toMatch(/^\d+ public-service settings .* are left out: see them with "mowability config --public", everything with --all\.\n$/);
+    expect([
+      config.keys,
+      config.registration,
+      config.store,
+      config.http.rateLimit,
+      config.http.rateLimitStore,
+      config.http.trustProxy,
+    ]).toEqual([undefined, undefined, undefined, undefined, undefined, undefined]);
+    expect(result.stderr).toMatch(
+      /^\d+ public-service settings .* are left out: see them with "mowability config --public", everything with --all\.\n$/,
+    );
   });
 
   it('--public shows only the public-service settings, as set', async () => {

@@ -17,11 +17,19 @@ const report = (status: string, checks: Record<string, { status: string; message
 
 describe('healthVerdict', () => {
   it('is healthy when the daemon is ok and no check fails; informational states do not count', () => {
-    expect(healthVerdict(200, report('ok', { database: { status: 'ok' }, maintenance: { status: 'inactive' }, clock: { status: 'unsynchronized' } }))).toEqual({ healthy: true, problems: [] });
+    expect(
+      healthVerdict(
+        200,
+        report('ok', { database: { status: 'ok' }, maintenance: { status: 'inactive' }, clock: { status: 'unsynchronized' } }),
+      ),
+    ).toEqual({ healthy: true, problems: [] });
   });
 
   it('is unhealthy when the MQTT side is down, although /health answers 200', () => {
-    const verdict = healthVerdict(200, report('ok', { database: { status: 'ok' }, mqtt: { status: 'error', message: 'not connected to the external broker (mqtt.url)' } }));
+    const verdict = healthVerdict(
+      200,
+      report('ok', { database: { status: 'ok' }, mqtt: { status: 'error', message: 'not connected to the external broker (mqtt.url)' } }),
+    );
     expect(verdict).toEqual({ healthy: false, problems: ['mqtt: error (not connected to the external broker (mqtt.url))'] });
   });
 
@@ -33,10 +41,13 @@ describe('healthVerdict', () => {
     expect(healthVerdict(503, report('maintenance', { database: { status: 'ok' }, maintenance: { status: 'active' } })).healthy).toBe(true);
   });
 
-  it('leaves a shared store\'s outage to /health\'s grace: unhealthy only once /health says error', () => {
+  it("leaves a shared store's outage to /health's grace: unhealthy only once /health says error", () => {
     const outage = { status: 'error', message: 'PostgreSQL (store.url) unreachable for 12 s' };
     expect(healthVerdict(200, report('ok', { database: { status: 'ok' }, store: outage })).healthy).toBe(true);
-    expect(healthVerdict(503, report('error', { database: { status: 'ok' }, store: outage }))).toEqual({ healthy: false, problems: ['store: error (PostgreSQL (store.url) unreachable for 12 s)'] });
+    expect(healthVerdict(503, report('error', { database: { status: 'ok' }, store: outage }))).toEqual({
+      healthy: false,
+      problems: ['store: error (PostgreSQL (store.url) unreachable for 12 s)'],
+    });
   });
 
   it('is unhealthy on an error status without a failing check, and on an answer that is no health report', () => {
@@ -53,7 +64,12 @@ describe('mowability health against a running daemon', () => {
 
   beforeEach(async () => {
     temp = makeTempDir();
-    env = { MOWABILITY_DB_PATH: temp.dbPath, MOWABILITY_TIMEZONE: 'UTC', MOWABILITY_HTTP_HOST: '0.0.0.0', MOWABILITY_HTTP_PORT: String(await freePort()) };
+    env = {
+      MOWABILITY_DB_PATH: temp.dbPath,
+      MOWABILITY_TIMEZONE: 'UTC',
+      MOWABILITY_HTTP_HOST: '0.0.0.0',
+      MOWABILITY_HTTP_PORT: String(await freePort()),
+    };
   });
   afterEach(async () => {
     await daemon?.stop();

@@ -25,32 +25,38 @@ function words(command: string): string[] {
 }
 
 describe('the first-start key hint', () => {
-  it('inside a container runs the image\'s CLI through docker exec, on the absolute database path', () => {
+  it("inside a container runs the image's CLI through docker exec, on the absolute database path", () => {
     expect(keyCommandHint({ dbPath: 'data/mowability.db', cwd: '/app', underSystemd: false, inContainer: true })).toBe(
       'docker exec <container> node dist/cli/main.js keys add <owner> --db-path=/app/data/mowability.db',
     );
   });
 
-  it('inside a container with PostgreSQL leaves the store to the container\'s environment', () => {
-    expect(keyCommandHint({ dbPath: '/data/mowability.db', cwd: '/app', underSystemd: false, inContainer: true, storeKind: 'postgres' })).toBe(
-      'docker exec <container> node dist/cli/main.js keys add <owner>',
-    );
+  it("inside a container with PostgreSQL leaves the store to the container's environment", () => {
+    expect(
+      keyCommandHint({ dbPath: '/data/mowability.db', cwd: '/app', underSystemd: false, inContainer: true, storeKind: 'postgres' }),
+    ).toBe('docker exec <container> node dist/cli/main.js keys add <owner>');
   });
 
-  it('under systemd names the wrapper whatever the store (it passes the unit\'s environment files on)', () => {
-    expect(keyCommandHint({ dbPath: '/var/lib/mowability/mowability.db', cwd: '/', underSystemd: true, storeKind: 'postgres' })).toBe('sudo mowability keys add <owner>');
+  it("under systemd names the wrapper whatever the store (it passes the unit's environment files on)", () => {
+    expect(keyCommandHint({ dbPath: '/var/lib/mowability/mowability.db', cwd: '/', underSystemd: true, storeKind: 'postgres' })).toBe(
+      'sudo mowability keys add <owner>',
+    );
   });
 
   it('knows our image by the marker its Dockerfile sets, read like any setting; a clone in any other container gets the ordinary hint', () => {
     // The runtime stage's marker line, as the image's environment has it.
     const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
     const marker = /^ENV (MOWABILITY_CONTAINER_IMAGE)=(\S+)$/m.exec(runtime);
-    expect(marker, 'the Dockerfile\'s runtime stage sets MOWABILITY_CONTAINER_IMAGE').not.toBeNull();
+    expect(marker, "the Dockerfile's runtime stage sets MOWABILITY_CONTAINER_IMAGE").not.toBeNull();
     const image = loadConfig({ env: { [marker![1]!]: marker![2]!, MOWABILITY_DB_PATH: '/data/mowability.db' } });
-    expect(daemonKeyHint(image, undefined, {}, '/app')).toBe('docker exec <container> node dist/cli/main.js keys add <owner> --db-path=/data/mowability.db');
+    expect(daemonKeyHint(image, undefined, {}, '/app')).toBe(
+      'docker exec <container> node dist/cli/main.js keys add <owner> --db-path=/data/mowability.db',
+    );
     // A CI job or a devcontainer running a clone (Docker's /.dockerenv there, but not our image): npx works there, docker exec does not.
     const clone = loadConfig({ env: {} });
-    expect(daemonKeyHint(clone, undefined, {}, '/tmp/clone')).toBe('npx mowability keys add <owner> --db-path=/tmp/clone/data/mowability.db');
+    expect(daemonKeyHint(clone, undefined, {}, '/tmp/clone')).toBe(
+      'npx mowability keys add <owner> --db-path=/tmp/clone/data/mowability.db',
+    );
     // systemd wins over the marker (the wrapper runs the CLI as the service's user).
     expect(daemonKeyHint(image, undefined, { INVOCATION_ID: 'x' }, '/')).toBe('sudo mowability keys add <owner>');
   });

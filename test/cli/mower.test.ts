@@ -6,7 +6,14 @@ import { Database } from '../../src/store/database.js';
 import { useCliTempDir } from '../helpers/httpCli.js';
 
 const control = { enabled: true, kind: 'openmower', openmower: { prefix: 'openmower' } };
-const station = { id: 'garden', name: 'Garden', format: 'json', topic: 'garden/weather', fields: { temperature: 'temp', precipitation_rate: 'rate' }, mower: { control } };
+const station = {
+  id: 'garden',
+  name: 'Garden',
+  format: 'json',
+  topic: 'garden/weather',
+  fields: { temperature: 'temp', precipitation_rate: 'rate' },
+  mower: { control },
+};
 
 describe('mowability mower STATION', () => {
   const fixture = useCliTempDir((temp) => {
@@ -31,7 +38,14 @@ describe('mowability mower STATION', () => {
     expect(text.stdout).toMatch(/58 min mowing, started by daemon, completed: the run is done/);
     expect(text.stdout).toMatch(/still running, 0 min mowing, started by user, open/);
     const json = await fixture.cli('mower', 'garden', '--json');
-    expect(JSON.parse(json.stdout)).toMatchObject({ station: 'garden', dry_run: true, runs: [{ started_by: 'user', outcome: null }, { started_by: 'daemon', outcome: 'completed', mowing_minutes: 58 }] });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      station: 'garden',
+      dry_run: true,
+      runs: [
+        { started_by: 'user', outcome: null },
+        { started_by: 'daemon', outcome: 'completed', mowing_minutes: 58 },
+      ],
+    });
   });
 
   it('names the problem for a station without control and an unknown one', async () => {

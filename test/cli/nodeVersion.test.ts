@@ -52,14 +52,22 @@ describe('Node.js version check', () => {
     for (const imported of entryImports) expect(staticImports(join(BUILT_CLI, '..', imported))).toEqual([]);
   });
 
-  it.each([['--version'], ['serve'], ['keys', 'add', 'alice']])('the built CLI on a faked Node.js 18 (%s): the message and exit 78, nothing else runs', (...args) => {
-    assertBuilt();
-    const result = spawnSync(process.execPath, [fakeNodeVersion('18.19.0'), BUILT_CLI, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', MOWABILITY_DB_PATH: '/nonexistent/never-created.db' } });
-    expect(result.status).toBe(EXIT_CONFIG);
-    expect(result.stdout).toBe('');
-    expect(result.stderr).toContain(`mowability needs Node.js ${MIN_NODE_VERSION} or newer (22 or 24 recommended); ${process.execPath} is Node.js 18.19.0.`);
-    expect(result.stderr).toContain('sudo apt-get install -y nodejs');
-  });
+  it.each([['--version'], ['serve'], ['keys', 'add', 'alice']])(
+    'the built CLI on a faked Node.js 18 (%s): the message and exit 78, nothing else runs',
+    (...args) => {
+      assertBuilt();
+      const result = spawnSync(process.execPath, [fakeNodeVersion('18.19.0'), BUILT_CLI, ...args], {
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH ?? '', MOWABILITY_DB_PATH: '/nonexistent/never-created.db' },
+      });
+      expect(result.status).toBe(EXIT_CONFIG);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain(
+        `mowability needs Node.js ${MIN_NODE_VERSION} or newer (22 or 24 recommended); ${process.execPath} is Node.js 18.19.0.`,
+      );
+      expect(result.stderr).toContain('sudo apt-get install -y nodejs');
+    },
+  );
 
   it('the built CLI on this Node.js passes the check', () => {
     const result = spawnSync(process.execPath, [fakeNodeVersion(MIN_NODE_VERSION), BUILT_CLI, '--version'], { encoding: 'utf8' });
@@ -69,8 +77,13 @@ describe('Node.js version check', () => {
 
   // The real thing where the compatibility cache has it (.ci/run fetches it with scripts/fetch-node.sh).
   it.skipIf(!compatNodePresent(OLD_NODE_MAJOR) && !process.env.CI)(`the built CLI on a real Node.js ${OLD_NODE_MAJOR}`, () => {
-    const result = spawnSync(compatNodeBinary(OLD_NODE_MAJOR), [BUILT_CLI, 'serve'], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', MOWABILITY_DB_PATH: '/nonexistent/never-created.db' } });
+    const result = spawnSync(compatNodeBinary(OLD_NODE_MAJOR), [BUILT_CLI, 'serve'], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '', MOWABILITY_DB_PATH: '/nonexistent/never-created.db' },
+    });
     expect(result.status, result.stderr).toBe(EXIT_CONFIG);
-    expect(result.stderr).toMatch(new RegExp(`needs Node\\.js ${MIN_NODE_VERSION.replaceAll('.', '\\.')} or newer .* is Node\\.js ${OLD_NODE_MAJOR}\\.`));
+    expect(result.stderr).toMatch(
+      new RegExp(`needs Node\\.js ${MIN_NODE_VERSION.replaceAll('.', '\\.')} or newer .* is Node\\.js ${OLD_NODE_MAJOR}\\.`),
+    );
   });
 });

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { EXIT_CONFIG } from '../../src/util/exitCodes.js';
 import { useCliTempDir } from '../helpers/httpCli.js';
 
-describe('admin commands without the service\'s secrets', () => {
+describe("admin commands without the service's secrets", () => {
   // The README's unit: a broker for the LAN, its accounts in a credential this process cannot read.
   const { cli } = useCliTempDir(() => ({ MOWABILITY_BROKER_ENABLED: 'true', MOWABILITY_BROKER_HOST: '0.0.0.0' }));
 

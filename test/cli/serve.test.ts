@@ -21,6 +21,8 @@ describe('keyCommandHint', () => {
   });
 
   it('under systemd names the wrapper that runs the CLI as the service user on its database', () => {
-    expect(keyCommandHint({ dbPath: '/var/lib/mowability/mowability.db', cwd: '/', underSystemd: true })).toBe('sudo mowability keys add <owner>');
+    expect(keyCommandHint({ dbPath: '/var/lib/mowability/mowability.db', cwd: '/', underSystemd: true })).toBe(
+      'sudo mowability keys add <owner>',
+    );
   });
 });

@@ -35,10 +35,18 @@ esac`,
     writeFileSync(
       join(temp.dir, 'unit'),
       [
-        '# /etc/systemd/system/mowability.service', '[Service]', 'LoadCredential=broker.users:/etc/mowability/credentials/broker-users.json',
-        '# LoadCredential=commented:/out', '  LoadCredential=mqtt.password:/etc/mowability/credentials/mqtt-password', '',
-        '# /etc/systemd/system/mowability.service.d/override.conf', '[Service]', 'LoadCredential=',
-        'LoadCredential=store.url:/etc/mowability/credentials/store-url', 'LoadCredentialEncrypted=broker.users:/etc/mowability/credentials/broker-users.cred', '',
+        '# /etc/systemd/system/mowability.service',
+        '[Service]',
+        'LoadCredential=broker.users:/etc/mowability/credentials/broker-users.json',
+        '# LoadCredential=commented:/out',
+        '  LoadCredential=mqtt.password:/etc/mowability/credentials/mqtt-password',
+        '',
+        '# /etc/systemd/system/mowability.service.d/override.conf',
+        '[Service]',
+        'LoadCredential=',
+        'LoadCredential=store.url:/etc/mowability/credentials/store-url',
+        'LoadCredentialEncrypted=broker.users:/etc/mowability/credentials/broker-users.cred',
+        '',
       ].join('\n'),
     );
     stub('systemd-run', 'for a in "$@"; do echo "$a"; done');
@@ -47,17 +55,37 @@ esac`,
 
   it('runs the CLI as the service user with the unit environment and the given arguments', () => {
     if (userInfo().uid !== 0) throw new Error('the wrapper refuses non-root users; run this test as root');
-    const result = spawnSync('bash', [WRAPPER, 'keys', 'add', 'alice'], { env: { PATH: `${temp.dir}:${process.env.PATH ?? ''}` }, encoding: 'utf8' });
+    const result = spawnSync('bash', [WRAPPER, 'keys', 'add', 'alice'], {
+      env: { PATH: `${temp.dir}:${process.env.PATH ?? ''}` },
+      encoding: 'utf8',
+    });
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout.trim().split('\n')).toEqual([
-      '--quiet', '--pipe', '--wait', '--collect',
-      '-p', 'DynamicUser=yes', '-p', 'User=mowability', '-p', 'StateDirectory=mowability',
-      '-E', 'MOWABILITY_DB_PATH=/var/lib/mowability/mowability.db',
-      '-E', 'MOWABILITY_CONFIG=/etc/mowability/config.json',
-      '-p', 'EnvironmentFile=-/etc/mowability/env',
-      '-p', 'LoadCredential=store.url:/etc/mowability/credentials/store-url',
-      '-p', 'LoadCredentialEncrypted=broker.users:/etc/mowability/credentials/broker-users.cred',
-      '/usr/bin/node', '/opt/mowability/dist/cli/main.js', 'keys', 'add', 'alice',
+      '--quiet',
+      '--pipe',
+      '--wait',
+      '--collect',
+      '-p',
+      'DynamicUser=yes',
+      '-p',
+      'User=mowability',
+      '-p',
+      'StateDirectory=mowability',
+      '-E',
+      'MOWABILITY_DB_PATH=/var/lib/mowability/mowability.db',
+      '-E',
+      'MOWABILITY_CONFIG=/etc/mowability/config.json',
+      '-p',
+      'EnvironmentFile=-/etc/mowability/env',
+      '-p',
+      'LoadCredential=store.url:/etc/mowability/credentials/store-url',
+      '-p',
+      'LoadCredentialEncrypted=broker.users:/etc/mowability/credentials/broker-users.cred',
+      '/usr/bin/node',
+      '/opt/mowability/dist/cli/main.js',
+      'keys',
+      'add',
+      'alice',
     ]);
   });
 });

@@ -30,7 +30,14 @@ describe('mowability status', () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toContain(`The daemon has not run with this database yet: ${fixture.temp.dbPath} does not exist.`);
     const json = await cli('status', '--json');
-    expect(JSON.parse(json.stdout)).toMatchObject({ database: fixture.temp.dbPath, database_exists: false, stations: [], unconfigured_with_history: [], unmatched_uploads: [], source: 'database' });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      database: fixture.temp.dbPath,
+      database_exists: false,
+      stations: [],
+      unconfigured_with_history: [],
+      unmatched_uploads: [],
+      source: 'database',
+    });
     expect(existsSync(fixture.temp.dbPath)).toBe(false);
   });
 
@@ -44,7 +51,17 @@ describe('mowability status', () => {
       const noChanges = { buckets: [], counters: [], latest: [], duplicates: null };
       await new HistoryStore(db).save({
         histories: [
-          { station: 'garden', changes: { ...noChanges, buckets: [bucket(minute - 1), bucket(minute)], latest: [{ field: 'temperature', value: 18.25, atMs: readAt - MINUTE_MS }, { field: 'humidity', value: 55, atMs: readAt }] } },
+          {
+            station: 'garden',
+            changes: {
+              ...noChanges,
+              buckets: [bucket(minute - 1), bucket(minute)],
+              latest: [
+                { field: 'temperature', value: 18.25, atMs: readAt - MINUTE_MS },
+                { field: 'humidity', value: 55, atMs: readAt },
+              ],
+            },
+          },
           { station: 'old', changes: { ...noChanges, latest: [{ field: 'humidity', value: 40, atMs: readAt }] } },
         ],
         states: [{ station: 'garden', mowable: true, aboveSinceMs: null }],
@@ -63,13 +80,28 @@ describe('mowability status', () => {
         format: 'rtl_433',
         last_reading_at: new Date(readAt).toISOString(),
         mowable: true,
-        latest: { humidity: { value: 55, at: new Date(readAt).toISOString() }, temperature: { value: 18.25, at: new Date(readAt - MINUTE_MS).toISOString() } },
+        latest: {
+          humidity: { value: 55, at: new Date(readAt).toISOString() },
+          temperature: { value: 18.25, at: new Date(readAt - MINUTE_MS).toISOString() },
+        },
         history_minutes: 2,
         history_since: new Date((Math.floor(readAt / MINUTE_MS) - 1) * MINUTE_MS).toISOString(),
         uploads_refused: [],
-        night_ban: 'none: the station has no location and the time zone UTC has no reference point in the tz database (set the station\'s location, or "timezone" to your zone)',
+        night_ban:
+          'none: the station has no location and the time zone UTC has no reference point in the tz database (set the station\'s location, or "timezone" to your zone)',
       },
-      { id: 'pws', name: 'PWS', format: 'wunderground', last_reading_at: null, mowable: null, latest: {}, history_minutes: 0, history_since: null, uploads_refused: [], night_ban: expect.any(String) },
+      {
+        id: 'pws',
+        name: 'PWS',
+        format: 'wunderground',
+        last_reading_at: null,
+        mowable: null,
+        latest: {},
+        history_minutes: 0,
+        history_since: null,
+        uploads_refused: [],
+        night_ban: expect.any(String),
+      },
     ]);
     expect(report.unconfigured_with_history).toEqual(['old']);
 
@@ -77,10 +109,14 @@ describe('mowability status', () => {
     expect(text.stdout).toContain('garden (Garden, rtl_433)');
     expect(text.stdout).toMatch(/last reading: \d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d:\d\d \(5 min ago\)/);
     expect(text.stdout).toContain('mowable:      yes');
-    expect(text.stdout).toContain('latest:       humidity 55, temperature 18.25 (as of the last database write, every history.flushIntervalSeconds)');
+    expect(text.stdout).toContain(
+      'latest:       humidity 55, temperature 18.25 (as of the last database write, every history.flushIntervalSeconds)',
+    );
     expect(text.stdout).toContain('history:      2 minutes');
     // The rtl_433 station has no location and the fixture's time zone (UTC) no reference point: status says there is no night ban, and the fix.
-    expect(text.stdout).toContain('night ban:    none: the station has no location and the time zone UTC has no reference point in the tz database');
+    expect(text.stdout).toContain(
+      'night ban:    none: the station has no location and the time zone UTC has no reference point in the tz database',
+    );
     expect(text.stdout).toContain('last reading: none yet');
     expect(text.stdout).toContain('mowable:      not decided yet');
     expect(text.stdout).toContain('History of stations no longer configured: old');
@@ -91,20 +127,46 @@ describe('mowability status', () => {
     const timeZone = 'America/New_York';
     // The zone from the config file, as a user sets it (the fixture's UTC variable would win over it).
     delete fixture.env.MOWABILITY_TIMEZONE;
-    writeFileSync(fixture.env.MOWABILITY_CONFIG!, JSON.stringify({ timezone: timeZone, stations: [{ id: 'garden', name: 'Garden', format: 'rtl_433', topic: 'rtl_433/+/events' }] }));
+    writeFileSync(
+      fixture.env.MOWABILITY_CONFIG!,
+      JSON.stringify({ timezone: timeZone, stations: [{ id: 'garden', name: 'Garden', format: 'rtl_433', topic: 'rtl_433/+/events' }] }),
+    );
     const db = await Database.open(fixture.temp.dbPath);
     try {
       const minute = Math.floor(readAt / MINUTE_MS);
       await new HistoryStore(db).save({
-        histories: [{ station: 'garden', changes: { buckets: [{ minute, rainMm: 0, rainObserved: true, tempMinC: 18 }], counters: [], latest: [{ field: 'humidity', value: 55, atMs: readAt }], duplicates: null } }],
+        histories: [
+          {
+            station: 'garden',
+            changes: {
+              buckets: [{ minute, rainMm: 0, rainObserved: true, tempMinC: 18 }],
+              counters: [],
+              latest: [{ field: 'humidity', value: 55, atMs: readAt }],
+              duplicates: null,
+            },
+          },
+        ],
         states: [],
       });
     } finally {
       await db.close();
     }
     // The oracle: Intl's own wall clock and offset for the zone (sv-SE writes YYYY-MM-DD HH:MM:SS).
-    const wall = (ms: number) => new Intl.DateTimeFormat('sv-SE', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).format(ms);
-    const offset = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' }).formatToParts(readAt).find((part) => part.type === 'timeZoneName')!.value.replace('GMT', '');
+    const wall = (ms: number) =>
+      new Intl.DateTimeFormat('sv-SE', {
+        timeZone,
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+        hourCycle: 'h23',
+      }).format(ms);
+    const offset = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' })
+      .formatToParts(readAt)
+      .find((part) => part.type === 'timeZoneName')!
+      .value.replace('GMT', '');
     const text = await cli('status');
     expect(text.stdout).toContain(`last reading: ${wall(readAt)} ${offset} (5 min ago)`);
     expect(text.stdout).toContain(`history:      1 minutes since ${wall(Math.floor(readAt / MINUTE_MS) * MINUTE_MS)} ${offset}`);
@@ -113,7 +175,10 @@ describe('mowability status', () => {
   });
 
   it('keeps control characters in station names away from the terminal', async () => {
-    writeFileSync(fixture.env.MOWABILITY_CONFIG!, JSON.stringify({ stations: [{ id: 'x', name: 'Evil\u001b[2J', format: 'rtl_433', topic: 't' }] }));
+    writeFileSync(
+      fixture.env.MOWABILITY_CONFIG!,
+      JSON.stringify({ stations: [{ id: 'x', name: 'Evil\u001b[2J', format: 'rtl_433', topic: 't' }] }),
+    );
     await (await Database.open(fixture.temp.dbPath)).close();
     const text = await cli('status');
     expect(text.stdout).not.toContain('\u001b');

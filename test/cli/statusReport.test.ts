@@ -27,8 +27,26 @@ describe('mowability status with a running daemon', () => {
   beforeEach(async () => {
     temp = makeTempDir();
     configFile = join(temp.dir, 'config.json');
-    writeFileSync(configFile, JSON.stringify({ stations: [{ id: 'garden', name: 'Garden', format: 'json', topic: 'garden/weather', fields: { temperature: 'temp', humidity: 'hum', precipitation_rate: 'rate' } }] }));
-    env = { MOWABILITY_DB_PATH: temp.dbPath, MOWABILITY_TIMEZONE: 'UTC', MOWABILITY_HTTP_HOST: '127.0.0.1', MOWABILITY_HTTP_PORT: String(await freePort()) };
+    writeFileSync(
+      configFile,
+      JSON.stringify({
+        stations: [
+          {
+            id: 'garden',
+            name: 'Garden',
+            format: 'json',
+            topic: 'garden/weather',
+            fields: { temperature: 'temp', humidity: 'hum', precipitation_rate: 'rate' },
+          },
+        ],
+      }),
+    );
+    env = {
+      MOWABILITY_DB_PATH: temp.dbPath,
+      MOWABILITY_TIMEZONE: 'UTC',
+      MOWABILITY_HTTP_HOST: '127.0.0.1',
+      MOWABILITY_HTTP_PORT: String(await freePort()),
+    };
   });
   afterEach(async () => {
     await daemon?.stop();
@@ -37,13 +55,18 @@ describe('mowability status with a running daemon', () => {
   });
 
   async function serve(): Promise<RunningDaemon> {
-    daemon = await startDaemon({ config: loadConfig({ env: { ...env, MOWABILITY_CONFIG: configFile } }), logger: captureLogger('warn').logger });
+    daemon = await startDaemon({
+      config: loadConfig({ env: { ...env, MOWABILITY_CONFIG: configFile } }),
+      logger: captureLogger('warn').logger,
+    });
     return daemon;
   }
 
   it('shows what the daemon computes now, although the database has not been written yet', async () => {
     const running = await serve();
-    expect(running.station.acceptReading('garden', reading({ temperature: 21, humidity: 50, precipitation_rate: 0 }), 'test')).toBe('accepted');
+    expect(running.station.acceptReading('garden', reading({ temperature: 21, humidity: 50, precipitation_rate: 0 }), 'test')).toBe(
+      'accepted',
+    );
     const json = await cli('status', '--json', '--config', configFile);
     expect(json.code, json.stderr).toBe(0);
     const report = JSON.parse(json.stdout);
@@ -58,7 +81,7 @@ describe('mowability status with a running daemon', () => {
     expect(text.stdout).toMatch(/last reading: \d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d:\d\d \(0 min ago\)/);
   });
 
-  it('without --config lists the daemon\'s stations as stations', async () => {
+  it("without --config lists the daemon's stations as stations", async () => {
     await serve();
     const text = await cli('status');
     expect(text.code, text.stderr).toBe(0);
@@ -67,17 +90,24 @@ describe('mowability status with a running daemon', () => {
     expect(text.stdout).not.toContain('no longer configured');
   });
 
-  it('daemon not running, without --config: the database\'s stations, its age, and why the daemon was not asked', async () => {
+  it("daemon not running, without --config: the database's stations, its age, and why the daemon was not asked", async () => {
     const db = await Database.open(temp.dbPath);
     try {
       const noChanges = { buckets: [], counters: [], latest: [], duplicates: null };
-      await new HistoryStore(db).save({ histories: [{ station: 'garden', changes: { ...noChanges, latest: [{ field: 'humidity', value: 40, atMs: Date.now() - 60_000 }] } }], states: [] });
+      await new HistoryStore(db).save({
+        histories: [
+          { station: 'garden', changes: { ...noChanges, latest: [{ field: 'humidity', value: 40, atMs: Date.now() - 60_000 }] } },
+        ],
+        states: [],
+      });
     } finally {
       await db.close();
     }
     const text = await cli('status');
     expect(text.code, text.stderr).toBe(0);
-    expect(text.stdout).toContain(`The daemon did not answer at ${daemonUrl(loadConfig({ env }))}: nothing listens there (is the daemon running?).`);
+    expect(text.stdout).toContain(
+      `The daemon did not answer at ${daemonUrl(loadConfig({ env }))}: nothing listens there (is the daemon running?).`,
+    );
     expect(text.stdout).toMatch(/Showing the database instead, last written \d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d:\d\d \(0 min ago\)/);
     expect(text.stdout).toContain('garden (garden, unknown)');
     expect(text.stdout).not.toContain('no longer configured');
@@ -91,7 +121,13 @@ describe('mowability status with a running daemon', () => {
 });
 
 describe('renderStatus: where the values come from', () => {
-  const base = { database: '/var/lib/mowability/mowability.db', database_exists: true, stations: [], unconfigured_with_history: [], unmatched_uploads: [] };
+  const base = {
+    database: '/var/lib/mowability/mowability.db',
+    database_exists: true,
+    stations: [],
+    unconfigured_with_history: [],
+    unmatched_uploads: [],
+  };
 
   it('says "live" and nothing about a daemon that did not answer when the daemon answered and MQTT is off', () => {
     const text = renderStatus({ ...base, source: 'daemon', daemon: { url: 'http://127.0.0.1:8080', answered: true } }, Date.now());
@@ -101,9 +137,20 @@ describe('renderStatus: where the values come from', () => {
   });
 
   it('adds the MQTT line to a live answer and keeps the database fallback for a daemon that did not answer', () => {
-    const live = renderStatus({ ...base, source: 'daemon', daemon: { url: 'http://127.0.0.1:8080', answered: true }, mqtt: { status: 'error', message: 'not connected' } }, Date.now());
+    const live = renderStatus(
+      {
+        ...base,
+        source: 'daemon',
+        daemon: { url: 'http://127.0.0.1:8080', answered: true },
+        mqtt: { status: 'error', message: 'not connected' },
+      },
+      Date.now(),
+    );
     expect(live).toContain('MQTT: error: not connected');
-    const fallback = renderStatus({ ...base, source: 'database', daemon: { url: 'http://127.0.0.1:8080', answered: false, reason: 'connection refused' } }, Date.now());
+    const fallback = renderStatus(
+      { ...base, source: 'database', daemon: { url: 'http://127.0.0.1:8080', answered: false, reason: 'connection refused' } },
+      Date.now(),
+    );
     expect(fallback).toContain('The daemon did not answer at http://127.0.0.1:8080: connection refused.');
     expect(fallback).toContain('Showing the database instead');
   });

@@ -31,7 +31,9 @@ describe('terminal text (pure)', () => {
 
   it('refuses unsafe input with a usage error naming the character and where it is', () => {
     expect(() => assertPrintable('keys add', 'OWNER', 'alice')).not.toThrow();
-    expect(() => assertPrintable('keys add', 'OWNER', CLEAR_SCREEN_ATTACK)).toThrow(/OWNER must not contain .* \(found U\+001B at position 0\)/);
+    expect(() => assertPrintable('keys add', 'OWNER', CLEAR_SCREEN_ATTACK)).toThrow(
+      /OWNER must not contain .* \(found U\+001B at position 0\)/,
+    );
     expect(() => assertPrintable('keys add', '--note', BIDI_ATTACK)).toThrow(/U\+202E at position 5/);
   });
 });
@@ -54,7 +56,9 @@ describe('CLI against terminal escape injection', () => {
     await withStore(async () => {});
     const owner = await cli('keys', 'add', CLEAR_SCREEN_ATTACK);
     expect(owner.code).toBe(2);
-    expect(owner.stderr).toMatch(/^mowability keys add: OWNER must not contain control or bidirectional-override characters \(found U\+001B/);
+    expect(owner.stderr).toMatch(
+      /^mowability keys add: OWNER must not contain control or bidirectional-override characters \(found U\+001B/,
+    );
     expect(owner.stderr).not.toMatch(RAW_CONTROL);
     expect(owner.stdout).toBe('');
     const note = await cli('keys', 'add', 'alice', '--note', BIDI_ATTACK);

@@ -8,7 +8,6 @@ import { useTempDir } from '../helpers/httpTempDir.js';
 
 const PASSKEY = '0123456789ABCDEF0123456789ABCDEF';
 
-
 describe('mowability upload-secret', () => {
   const temp = useTempDir();
 
@@ -26,10 +25,16 @@ describe('mowability upload-secret', () => {
   });
 
   it('prints the same line for an Ambient MAC however it is spelt, and it matches the console', async () => {
-    const lines = await Promise.all(['00:0e:c6:aa:bb:cc', '000EC6AABBCC', '00-0E-C6-AA-BB-CC'].map(async (mac) => (await runCliInProcess(['upload-secret', 'ambient', '--json'], { MOWABILITY_UPLOAD_SECRET: mac })).stdout));
+    const lines = await Promise.all(
+      ['00:0e:c6:aa:bb:cc', '000EC6AABBCC', '00-0E-C6-AA-BB-CC'].map(
+        async (mac) => (await runCliInProcess(['upload-secret', 'ambient', '--json'], { MOWABILITY_UPLOAD_SECRET: mac })).stdout,
+      ),
+    );
     expect(new Set(lines).size).toBe(1);
     const { upload } = JSON.parse(lines[0] ?? 'null');
-    expect(createUploadMatcher([{ id: 'a', name: 'A', format: 'ecowitt-http', topic: 't', upload }]).ecowitt('00:0E:C6:AA:BB:CC')).toMatchObject({ station: { id: 'a' } });
+    expect(
+      createUploadMatcher([{ id: 'a', name: 'A', format: 'ecowitt-http', topic: 't', upload }]).ecowitt('00:0E:C6:AA:BB:CC'),
+    ).toMatchObject({ station: { id: 'a' } });
   });
 
   it('reads a WU password from standard input (final newline dropped) and prints the line to paste', async () => {
@@ -39,7 +44,9 @@ describe('mowability upload-secret', () => {
     expect(result.stdout).not.toContain('hunter2');
     const line = /"upload": (\{.*\})/.exec(result.stdout)?.[1];
     const upload = JSON.parse(line ?? 'null');
-    expect(createUploadMatcher([{ id: 'p', name: 'P', format: 'wunderground', topic: 't', upload }]).wunderground('KXXTEST1', 'hunter2')).toMatchObject({ station: { id: 'p' } });
+    expect(
+      createUploadMatcher([{ id: 'p', name: 'P', format: 'wunderground', topic: 't', upload }]).wunderground('KXXTEST1', 'hunter2'),
+    ).toMatchObject({ station: { id: 'p' } });
   });
 
   it('refuses an empty secret and a wrong protocol with a hint', async () => {

@@ -39,11 +39,15 @@ const compose = parse(read('docker/compose.public.yaml'), { merge: true }) as Co
 const INSTANCES = ['mowability-a', 'mowability-b'];
 
 /** The fenced blocks of the guide in one language. */
-const blocks = (language: string): string[] => [...guide.matchAll(new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``, 'g'))].map((m) => m[1]!);
+const blocks = (language: string): string[] =>
+  [...guide.matchAll(new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``, 'g'))].map((m) => m[1]!);
 
 /** reverse_proxy's upstreams and subdirectives of a Caddyfile. */
 function reverseProxy(caddyfile: string): { upstreams: string[]; directives: string[] } {
-  const lines = caddyfile.split('\n').map((line) => line.replace(/#.*/, '').trim()).filter(Boolean);
+  const lines = caddyfile
+    .split('\n')
+    .map((line) => line.replace(/#.*/, '').trim())
+    .filter(Boolean);
   const start = lines.findIndex((line) => line.startsWith('reverse_proxy '));
   const end = lines.findIndex((line, i) => i > start && line === '}');
   return {
@@ -68,7 +72,7 @@ describe('the two-instance compose file (docs/deployment.md)', () => {
     expect(guide).toContain('docker compose -f docker/compose.public.yaml up -d --build');
   });
 
-  it("gives each instance a configuration the daemon accepts: PostgreSQL from the secret, Redis, trustProxy, registration", () => {
+  it('gives each instance a configuration the daemon accepts: PostgreSQL from the secret, Redis, trustProxy, registration', () => {
     for (const name of INSTANCES) {
       const service = compose.services[name]!;
       const env = { ...service.environment! };
@@ -78,7 +82,9 @@ describe('the two-instance compose file (docs/deployment.md)', () => {
       expect(secret?.target).toBe('store.url');
       expect(CREDENTIAL_SETTINGS).toContain(secret!.target);
       writeFileSync(join(credentials, secret!.target), 'postgres://mowability:PASSWORD@postgres:5432/mowability\n');
-      const config = loadConfig({ env: { ...env, CREDENTIALS_DIRECTORY: credentials, MOWABILITY_DB_PATH: join(credentials, 'mowability.db') } });
+      const config = loadConfig({
+        env: { ...env, CREDENTIALS_DIRECTORY: credentials, MOWABILITY_DB_PATH: join(credentials, 'mowability.db') },
+      });
       expect(config.store.kind).toBe('postgres');
       expect(config.store.url).toBe('postgres://mowability:PASSWORD@postgres:5432/mowability');
       expect(config.http.rateLimitStore).toBe('redis://redis:6379');
@@ -91,7 +97,10 @@ describe('the two-instance compose file (docs/deployment.md)', () => {
   });
 
   it('keeps the secrets in files the guide creates, out of git and out of the build context', () => {
-    expect(compose.secrets).toEqual({ postgres_password: { file: './secrets/postgres_password' }, store_url: { file: './secrets/store.url' } });
+    expect(compose.secrets).toEqual({
+      postgres_password: { file: './secrets/postgres_password' },
+      store_url: { file: './secrets/store.url' },
+    });
     expect(compose.services.postgres?.environment?.POSTGRES_PASSWORD_FILE).toBe('/run/secrets/postgres_password');
     expect(guide).toContain('> docker/secrets/postgres_password');
     expect(guide).toContain('> docker/secrets/store.url');
@@ -114,9 +123,15 @@ describe('the two-instance compose file (docs/deployment.md)', () => {
 
   it('sets only MOWABILITY_* variables that are settings, in the guide and in the compose file', () => {
     const known = new Set(listSettings().flatMap(({ spec }) => (spec.env ? [spec.env] : [])));
-    const inGuide = [...blocks('ini'), ...blocks('sh')].flatMap((block) => [...block.matchAll(/\b(MOWABILITY_[A-Z_]+)=/g)].map((m) => m[1]!));
-    const inCompose = INSTANCES.flatMap((name) => Object.keys(compose.services[name]!.environment!).filter((key) => key.startsWith('MOWABILITY_')));
-    expect(inGuide).toEqual(expect.arrayContaining(['MOWABILITY_STORE_KIND', 'MOWABILITY_STORE_URL', 'MOWABILITY_RATE_LIMIT_STORE', 'MOWABILITY_TRUST_PROXY']));
+    const inGuide = [...blocks('ini'), ...blocks('sh')].flatMap((block) =>
+      [...block.matchAll(/\b(MOWABILITY_[A-Z_]+)=/g)].map((m) => m[1]!),
+    );
+    const inCompose = INSTANCES.flatMap((name) =>
+      Object.keys(compose.services[name]!.environment!).filter((key) => key.startsWith('MOWABILITY_')),
+    );
+    expect(inGuide).toEqual(
+      expect.arrayContaining(['MOWABILITY_STORE_KIND', 'MOWABILITY_STORE_URL', 'MOWABILITY_RATE_LIMIT_STORE', 'MOWABILITY_TRUST_PROXY']),
+    );
     expect([...new Set([...inGuide, ...inCompose])].filter((name) => !known.has(name))).toEqual([]);
   });
 });

@@ -10,7 +10,10 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const dockerfile = readFileSync(`${ROOT}Dockerfile`, 'utf8');
-const ignored = readFileSync(`${ROOT}.dockerignore`, 'utf8').split('\n').map((line) => line.trim()).filter(Boolean);
+const ignored = readFileSync(`${ROOT}.dockerignore`, 'utf8')
+  .split('\n')
+  .map((line) => line.trim())
+  .filter(Boolean);
 
 describe('Dockerfile', () => {
   it('copies only paths that exist in the build context', () => {
@@ -21,7 +24,10 @@ describe('Dockerfile', () => {
     expect(sources.length).toBeGreaterThan(0);
     for (const source of sources) {
       expect(existsSync(`${ROOT}${source}`), source).toBe(true);
-      expect(ignored.filter((pattern) => source === pattern || source.startsWith(`${pattern}/`)), source).toEqual([]);
+      expect(
+        ignored.filter((pattern) => source === pattern || source.startsWith(`${pattern}/`)),
+        source,
+      ).toEqual([]);
     }
   });
 

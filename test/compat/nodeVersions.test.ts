@@ -24,7 +24,9 @@ const TEST_TIMEOUT_MS = 60_000;
 for (const major of COMPAT_NODE_MAJORS) {
   const present = compatNodePresent(major);
   if (!present && !required) {
-    console.warn(`Node ${major} smoke test skipped: ${compatNodeBinary(major)} not found (run scripts/fetch-node.sh; with CI set it fails instead)`);
+    console.warn(
+      `Node ${major} smoke test skipped: ${compatNodeBinary(major)} not found (run scripts/fetch-node.sh; with CI set it fails instead)`,
+    );
   }
 
   // A built daemon on another Node, a CLI run and an MQTT round trip: 4 s on a quiet machine.
@@ -45,48 +47,64 @@ for (const major of COMPAT_NODE_MAJORS) {
       temp.cleanup();
     });
 
-    it('starts, answers health and a keyed calculation, bridges an MQTT reading and stops cleanly', async () => {
-      if (!present) throw new Error(`${node} is missing: .ci/run fetches it with scripts/fetch-node.sh`);
-      const configFile = join(temp.dir, 'config.json');
-      writeFileSync(
-        configFile,
-        JSON.stringify({
-          stations: [{ id: 'garden', name: 'Garden', format: 'json', topic: 'sensors/garden', fields: { temperature: 'temp', precipitation_rate: 'rain' } }],
-        }),
-      );
-      const env = { MOWABILITY_DB_PATH: temp.dbPath, MOWABILITY_TIMEZONE: 'UTC', MOWABILITY_DB_CHANGE_POLL_INTERVAL_MS: '50' };
-      daemon = await startDaemonProcess({ ...env, MOWABILITY_BROKER_ENABLED: 'true' }, ['--config', configFile], { node });
-      const started = daemon.logLines().find((line) => line.msg === 'mowability starting');
-      expect(String(started?.node)).toMatch(new RegExp(`^v${major}\\.`));
-      expect(daemon.logLines().filter((line) => String(line.msg).startsWith('database migration')).length).toBeGreaterThan(0);
+    it(
+      'starts, answers health and a keyed calculation, bridges an MQTT reading and stops cleanly',
+      async () => {
+        if (!present) throw new Error(`${node} is missing: .ci/run fetches it with scripts/fetch-node.sh`);
+        const configFile = join(temp.dir, 'config.json');
+        writeFileSync(
+          configFile,
+          JSON.stringify({
+            stations: [
+              {
+                id: 'garden',
+                name: 'Garden',
+                format: 'json',
+                topic: 'sensors/garden',
+                fields: { temperature: 'temp', precipitation_rate: 'rain' },
+              },
+            ],
+          }),
+        );
+        const env = { MOWABILITY_DB_PATH: temp.dbPath, MOWABILITY_TIMEZONE: 'UTC', MOWABILITY_DB_CHANGE_POLL_INTERVAL_MS: '50' };
+        daemon = await startDaemonProcess({ ...env, MOWABILITY_BROKER_ENABLED: 'true' }, ['--config', configFile], { node });
+        const started = daemon.logLines().find((line) => line.msg === 'mowability starting');
+        expect(String(started?.node)).toMatch(new RegExp(`^v${major}\\.`));
+        expect(daemon.logLines().filter((line) => String(line.msg).startsWith('database migration')).length).toBeGreaterThan(0);
 
-      const health = await fetch(`${daemon.baseUrl}/health`);
-      expect(health.status).toBe(200);
+        const health = await fetch(`${daemon.baseUrl}/health`);
+        expect(health.status).toBe(200);
 
-      const added = await runBuiltCli(['keys', 'add', 'compat', '--json'], env, node);
-      expect(added.code).toBe(0);
-      const { key } = JSON.parse(added.stdout) as { key: string };
-      const calculate = () =>
-        fetch(`${daemon!.baseUrl}/v1/calculate`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ temperature: 18, precipitation_rate: 0 }),
+        const added = await runBuiltCli(['keys', 'add', 'compat', '--json'], env, node);
+        expect(added.code).toBe(0);
+        const { key } = JSON.parse(added.stdout) as { key: string };
+        const calculate = () =>
+          fetch(`${daemon!.baseUrl}/v1/calculate`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ temperature: 18, precipitation_rate: 0 }),
+          });
+        await waitFor(async () => (await calculate()).status === 200, KEY_PICKUP_DEADLINE_MS, 50);
+        expect(((await (await calculate()).json()) as { status: string }).status).toBe('ok');
+
+        client = await RecordingClient.connect(await brokerPortOf(daemon));
+        await client.client.subscribeAsync('mowability/#', { qos: 1 });
+        await client.client.publishAsync('sensors/garden', JSON.stringify({ temp: 19.5, rain: 0 }), { qos: 1 });
+        // The station's state is published once before any reading (empty input); wait for the one carrying ours.
+        const state = () => client!.json('mowability/garden/state') as { input?: { temperature?: number }; status?: string } | undefined;
+        await waitUntil(() => state()?.input?.temperature === 19.5, 'station state with the reading', STATE_DEADLINE_MS);
+        expect(daemon.logLines().some((line) => line.msg === 'first reading from station "garden"')).toBe(true);
+        expect(state()).toMatchObject({
+          station: 'garden',
+          index_score: expect.any(Number),
+          input: { temperature: 19.5, precipitation_rate: 0 },
         });
-      await waitFor(async () => (await calculate()).status === 200, KEY_PICKUP_DEADLINE_MS, 50);
-      expect(((await (await calculate()).json()) as { status: string }).status).toBe('ok');
 
-      client = await RecordingClient.connect(await brokerPortOf(daemon));
-      await client.client.subscribeAsync('mowability/#', { qos: 1 });
-      await client.client.publishAsync('sensors/garden', JSON.stringify({ temp: 19.5, rain: 0 }), { qos: 1 });
-      // The station's state is published once before any reading (empty input); wait for the one carrying ours.
-      const state = () => client!.json('mowability/garden/state') as { input?: { temperature?: number }; status?: string } | undefined;
-      await waitUntil(() => state()?.input?.temperature === 19.5, 'station state with the reading', STATE_DEADLINE_MS);
-      expect(daemon.logLines().some((line) => line.msg === 'first reading from station "garden"')).toBe(true);
-      expect(state()).toMatchObject({ station: 'garden', index_score: expect.any(Number), input: { temperature: 19.5, precipitation_rate: 0 } });
-
-      await client.close();
-      client = undefined;
-      expect(await daemon.stop('SIGTERM')).toBe(0);
-    }, TEST_TIMEOUT_MS);
+        await client.close();
+        client = undefined;
+        expect(await daemon.stop('SIGTERM')).toBe(0);
+      },
+      TEST_TIMEOUT_MS,
+    );
   });
 }

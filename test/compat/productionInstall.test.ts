@@ -61,33 +61,51 @@ describe('production install from the release tarball', () => {
   afterAll(() => temp?.cleanup());
 
   it('ships the build, the unit and the docs, but no sources or tests', () => {
-    expect(packedFiles).toEqual(expect.arrayContaining(['dist/cli/main.js', 'public/index.html', 'public/assets/app.js', 'scripts/prepare.mjs', 'systemd/mowability.service', 'README.md', 'package.json']));
+    expect(packedFiles).toEqual(
+      expect.arrayContaining([
+        'dist/cli/main.js',
+        'public/index.html',
+        'public/assets/app.js',
+        'scripts/prepare.mjs',
+        'systemd/mowability.service',
+        'README.md',
+        'package.json',
+      ]),
+    );
     expect(packedFiles.filter((path) => /^(src|test|bench)\//.test(path) || path.endsWith('.ts'))).toEqual([]);
   });
 
-  it('installs without dev dependencies, keeps the shipped dist/ and runs the CLI', async () => {
-    const installed = await run('npm', ['install', '--omit=dev', '--ignore-scripts', '--prefer-offline'], app);
-    expect(installed.code, installed.stderr).toBe(0);
-    expect(existsSync(join(app, 'node_modules', 'typescript'))).toBe(false);
-    expect(existsSync(join(app, 'node_modules', 'vitest'))).toBe(false);
+  it(
+    'installs without dev dependencies, keeps the shipped dist/ and runs the CLI',
+    async () => {
+      const installed = await run('npm', ['install', '--omit=dev', '--ignore-scripts', '--prefer-offline'], app);
+      expect(installed.code, installed.stderr).toBe(0);
+      expect(existsSync(join(app, 'node_modules', 'typescript'))).toBe(false);
+      expect(existsSync(join(app, 'node_modules', 'vitest'))).toBe(false);
 
-    // The step that failed with "tsc: not found" before.
-    const prepared = await run('npm', ['run', 'prepare'], app);
-    expect(prepared.code, prepared.stderr).toBe(0);
-    expect(prepared.stdout).toContain('using the shipped dist/');
+      // The step that failed with "tsc: not found" before.
+      const prepared = await run('npm', ['run', 'prepare'], app);
+      expect(prepared.code, prepared.stderr).toBe(0);
+      expect(prepared.stdout).toContain('using the shipped dist/');
 
-    expect(version(app, 'sqlite3')).toBe(version(ROOT, 'sqlite3'));
-    mkdirSync(dirname(join(app, SQLITE_ADDON)), { recursive: true });
-    copyFileSync(join(ROOT, SQLITE_ADDON), join(app, SQLITE_ADDON));
+      expect(version(app, 'sqlite3')).toBe(version(ROOT, 'sqlite3'));
+      mkdirSync(dirname(join(app, SQLITE_ADDON)), { recursive: true });
+      copyFileSync(join(ROOT, SQLITE_ADDON), join(app, SQLITE_ADDON));
 
-    const help = await run(process.execPath, [join(app, 'dist', 'cli', 'main.js'), '--help'], app);
-    expect(help.code, help.stderr).toBe(0);
-    expect(help.stdout).toContain('Usage: mowability <command>');
-    const shown = await run(process.execPath, [join(app, 'dist', 'cli', 'main.js'), '--version'], app);
-    expect(shown.stdout.trim()).toBe((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version);
-    // A command that creates and writes a database: the production dependencies alone carry the daemon's store.
-    const keys = await run(process.execPath, [join(app, 'dist', 'cli', 'main.js'), 'keys', 'add', 'tarball-check', '--db-path', join(temp.dir, 'prod.db')], app);
-    expect(keys.code, keys.stderr).toBe(0);
-    expect(keys.stdout).toMatch(/mow_/);
-  }, INSTALL_TIMEOUT_MS);
+      const help = await run(process.execPath, [join(app, 'dist', 'cli', 'main.js'), '--help'], app);
+      expect(help.code, help.stderr).toBe(0);
+      expect(help.stdout).toContain('Usage: mowability <command>');
+      const shown = await run(process.execPath, [join(app, 'dist', 'cli', 'main.js'), '--version'], app);
+      expect(shown.stdout.trim()).toBe((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version);
+      // A command that creates and writes a database: the production dependencies alone carry the daemon's store.
+      const keys = await run(
+        process.execPath,
+        [join(app, 'dist', 'cli', 'main.js'), 'keys', 'add', 'tarball-check', '--db-path', join(temp.dir, 'prod.db')],
+        app,
+      );
+      expect(keys.code, keys.stderr).toBe(0);
+      expect(keys.stdout).toMatch(/mow_/);
+    },
+    INSTALL_TIMEOUT_MS,
+  );
 });

@@ -36,7 +36,7 @@ function suggestedCredentials(unitText: string): string[] {
   return [...unitText.matchAll(/^#?\s*LoadCredential=([^:\s]+):/gm)].map((match) => match[1] ?? '');
 }
 
-describe.skipIf(userInfo().uid !== 0 && !process.env.CI)('the admin command and the unit\'s credentials', () => {
+describe.skipIf(userInfo().uid !== 0 && !process.env.CI)("the admin command and the unit's credentials", () => {
   let temp: ReturnType<typeof makeTempDir>;
   let root: string;
   let stubs: string;
@@ -57,7 +57,11 @@ describe.skipIf(userInfo().uid !== 0 && !process.env.CI)('the admin command and 
     const source = `/etc/mowability/credentials/${name}`;
     mkdirSync(join(root, 'etc/mowability/credentials'), { recursive: true, mode: 0o700 });
     writeFileSync(join(root, source), `${setup.secret}\n`, { mode: 0o600 });
-    const lines = ['[Service]', ...setup.env.map((assignment) => `Environment=${assignment}`), ...(asCredential ? [`LoadCredential=${name}:${source}`] : [])];
+    const lines = [
+      '[Service]',
+      ...setup.env.map((assignment) => `Environment=${assignment}`),
+      ...(asCredential ? [`LoadCredential=${name}:${source}`] : []),
+    ];
     writeFileSync(join(root, 'etc/systemd/system/mowability.service.d/override.conf'), `${lines.join('\n')}\n`);
     writeUnitAnswers(root, stubs);
     return spawnSync('bash', [WRAPPER, 'config'], {

@@ -20,8 +20,17 @@ describe('broker.users', () => {
     [[{ username: '', password: SECRET }], 'entry 0 needs a non-empty username'],
     [[{ password: SECRET }], 'entry 0 needs a non-empty username'],
     [[{ username: 'rtl433', password: 'short' }], 'user "rtl433" needs a password of at least 8 characters'],
-    [[{ username: 'rtl433', password: SECRET }, { username: 'rtl433', password: `${SECRET} 2` }], 'user "rtl433" is listed twice'],
-    [[{ username: INTERNAL_USERNAME, password: SECRET }], `user name "${INTERNAL_USERNAME}" is reserved for the daemon's own connection; pick another`],
+    [
+      [
+        { username: 'rtl433', password: SECRET },
+        { username: 'rtl433', password: `${SECRET} 2` },
+      ],
+      'user "rtl433" is listed twice',
+    ],
+    [
+      [{ username: INTERNAL_USERNAME, password: SECRET }],
+      `user name "${INTERNAL_USERNAME}" is reserved for the daemon's own connection; pick another`,
+    ],
   ])('refuses %j: %s', (users, message) => {
     const problems = problemsFor(users);
     expect(problems).toContain('broker.users');

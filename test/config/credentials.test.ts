@@ -78,7 +78,9 @@ describe('secrets from systemd credentials and the environment', () => {
       `credential "mqtt.pasword" (${join(credentials, 'mqtt.pasword')}) is not a setting this daemon reads from credentials; use one of: broker.users, mqtt.password, store.url, http.rateLimitStore, mowerControl.homeAssistantToken`,
     ]);
     const missing = join(temp.dir, 'gone');
-    expect(configProblems(() => loadConfig({ env: { [CREDENTIALS_DIRECTORY_ENV]: missing } }))[0]).toContain(`CREDENTIALS_DIRECTORY="${missing}" cannot be read (ENOENT)`);
+    expect(configProblems(() => loadConfig({ env: { [CREDENTIALS_DIRECTORY_ENV]: missing } }))[0]).toContain(
+      `CREDENTIALS_DIRECTORY="${missing}" cannot be read (ENOENT)`,
+    );
   });
 
   it('reports a credential it cannot read', () => {

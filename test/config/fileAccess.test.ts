@@ -16,7 +16,7 @@ import { makeTempDir } from '../helpers/httpTempDir.js';
 const DYNAMIC_UID = 61234;
 const NOBODY_UID = 65534;
 
-describe.skipIf(userInfo().uid !== 0 && !process.env.CI)('a configuration the daemon\'s user cannot read', () => {
+describe.skipIf(userInfo().uid !== 0 && !process.env.CI)("a configuration the daemon's user cannot read", () => {
   let temp: ReturnType<typeof makeTempDir>;
   let etc: string;
 
@@ -33,7 +33,12 @@ describe.skipIf(userInfo().uid !== 0 && !process.env.CI)('a configuration the da
   function configAs(uid: number, env: Record<string, string>) {
     if (userInfo().uid !== 0) throw new Error('runs the CLI as another user: run this test as root');
     assertBuilt();
-    return spawnSync(process.execPath, [BUILT_CLI, 'config'], { uid, gid: uid, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', MOWABILITY_DB_PATH: join(temp.dir, 'db'), ...env } });
+    return spawnSync(process.execPath, [BUILT_CLI, 'config'], {
+      uid,
+      gid: uid,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '', MOWABILITY_DB_PATH: join(temp.dir, 'db'), ...env },
+    });
   }
 
   it('reads it when the directory is 0755 and the file 0644', () => {
@@ -45,11 +50,13 @@ describe.skipIf(userInfo().uid !== 0 && !process.env.CI)('a configuration the da
     chmodSync(etc, 0o700);
     const result = configAs(DYNAMIC_UID, { MOWABILITY_CONFIG: join(etc, 'config.json') });
     expect(result.status).toBe(EXIT_CONFIG);
-    expect(result.stderr).toContain(`configuration file "${join(etc, 'config.json')}" cannot be read by uid ${DYNAMIC_UID}: permission denied on the directory "${etc}" (mode 0700, owner uid 0)`);
+    expect(result.stderr).toContain(
+      `configuration file "${join(etc, 'config.json')}" cannot be read by uid ${DYNAMIC_UID}: permission denied on the directory "${etc}" (mode 0700, owner uid 0)`,
+    );
     expect(result.stderr).not.toContain('does not exist');
   });
 
-  it('names the file itself when only the file is private, with the user\'s name where it has one', () => {
+  it("names the file itself when only the file is private, with the user's name where it has one", () => {
     chmodSync(join(etc, 'config.json'), 0o600);
     const result = configAs(NOBODY_UID, { MOWABILITY_CONFIG: join(etc, 'config.json') });
     expect(result.status).toBe(EXIT_CONFIG);
@@ -67,6 +74,8 @@ describe.skipIf(userInfo().uid !== 0 && !process.env.CI)('a configuration the da
     mkdirSync(credentials, { mode: 0o700 });
     const result = configAs(DYNAMIC_UID, { CREDENTIALS_DIRECTORY: credentials });
     expect(result.status).toBe(EXIT_CONFIG);
-    expect(result.stderr).toContain(`CREDENTIALS_DIRECTORY "${credentials}" cannot be read by uid ${DYNAMIC_UID}: permission denied (mode 0700, owner uid 0)`);
+    expect(result.stderr).toContain(
+      `CREDENTIALS_DIRECTORY "${credentials}" cannot be read by uid ${DYNAMIC_UID}: permission denied (mode 0700, owner uid 0)`,
+    );
   });
 });

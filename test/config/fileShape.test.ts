@@ -19,7 +19,9 @@ describe('configuration file shapes', () => {
   }
 
   it('refuses broker.users given as one object instead of a list, which left the broker anonymous (attack)', () => {
-    const problems = problemsFor(JSON.stringify({ broker: { host: '127.0.0.1', users: { username: 'ha', password: 'long-enough-secret' } } }));
+    const problems = problemsFor(
+      JSON.stringify({ broker: { host: '127.0.0.1', users: { username: 'ha', password: 'long-enough-secret' } } }),
+    );
     expect(problems).toEqual([
       `configuration file "${config.path}": "broker.users" must be a list such as [{"username": "...", "password": "..."}]; it is an object (a single entry goes in [ ] too)`,
     ]);
@@ -39,7 +41,9 @@ describe('configuration file shapes', () => {
   it('refuses a single station object instead of a list (it was called "not valid JSON")', () => {
     const station = { id: 'garden', name: 'Garden', format: 'json', topic: 'sensors/garden', fields: { temperature: 'temp' } };
     const problems = problemsFor(JSON.stringify({ stations: station }));
-    expect(problems).toEqual([expect.stringContaining('"stations" must be a list such as [{"id", "name", "format", "topic", ...}]; it is an object')]);
+    expect(problems).toEqual([
+      expect.stringContaining('"stations" must be a list such as [{"id", "name", "format", "topic", ...}]; it is an object'),
+    ]);
     expect(problems.join('\n')).not.toContain('not valid JSON');
   });
 
@@ -56,14 +60,20 @@ describe('configuration file shapes', () => {
   });
 
   it('refuses a list or a value where a group of settings belongs, naming the group keys', () => {
-    expect(problemsFor('{"http": []}')).toEqual([expect.stringMatching(/"http" must be an object of settings \(http\.host, http\.port, .*\); it is a list$/)]);
+    expect(problemsFor('{"http": []}')).toEqual([
+      expect.stringMatching(/"http" must be an object of settings \(http\.host, http\.port, .*\); it is a list$/),
+    ]);
     expect(problemsFor('{"http": {"rateLimit": 5}}')).toEqual([
-      expect.stringContaining('"http.rateLimit" must be an object of settings (http.rateLimit.max, http.rateLimit.timeWindowMs); it is a number'),
+      expect.stringContaining(
+        '"http.rateLimit" must be an object of settings (http.rateLimit.max, http.rateLimit.timeWindowMs); it is a number',
+      ),
     ]);
   });
 
   it('says "not valid JSON" for a syntax error only', () => {
-    expect(problemsFor('{"http": {"port": 1,}}')).toEqual([expect.stringMatching(new RegExp(`^configuration file "${config.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" is not valid JSON: `))]);
+    expect(problemsFor('{"http": {"port": 1,}}')).toEqual([
+      expect.stringMatching(new RegExp(`^configuration file "${config.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" is not valid JSON: `)),
+    ]);
   });
 
   describe('never echoes a value: a misspelt or misplaced key may hold a secret', () => {

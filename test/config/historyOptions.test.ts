@@ -8,7 +8,9 @@ const plain: StationConfig = { id: 'garden', topic: 'weather/garden', format: 'j
 
 describe('historyOptionsFor', () => {
   it('takes history.freshnessMinutes and the rain settings when the station says nothing', () => {
-    const config = testMqttConfig({ history: { freshnessMinutes: 45, rainCounterReset: 'count', maxRainIncrementMm: 12, maxGapMinutes: 20 } });
+    const config = testMqttConfig({
+      history: { freshnessMinutes: 45, rainCounterReset: 'count', maxRainIncrementMm: 12, maxGapMinutes: 20 },
+    });
     expect(historyOptionsFor(config, plain)).toEqual({
       counterResetPolicy: 'count',
       maxRainIncrementMm: 12,

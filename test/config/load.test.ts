@@ -94,10 +94,12 @@ describe('loadConfig', () => {
   });
 
   it('names the station and the misspelt key, one problem a line, without echoing the stations list', () => {
-    const file = configFile.write({ stations: [
-      { id: 'garden', name: 'Garden', format: 'rtl_433', topic: 'rtl_433/+/events' },
-      { id: 'shed', name: 'Shed', format: 'json', topik: 'shed/weather', fields: { temperature: 't' } },
-    ] });
+    const file = configFile.write({
+      stations: [
+        { id: 'garden', name: 'Garden', format: 'rtl_433', topic: 'rtl_433/+/events' },
+        { id: 'shed', name: 'Shed', format: 'json', topik: 'shed/weather', fields: { temperature: 't' } },
+      ],
+    });
     const problems = configProblems(() => loadConfig({ argv: ['--config', file], env: {} }));
     expect(problems[0]).toMatch(/^stations\[1\] \("shed"\)\.topik is not a station setting \(allowed: id, name, format, topic, /);
     expect(problems[1]).toBe('stations[1] ("shed").topic must be an MQTT topic (wildcards + and # allowed)');
@@ -133,7 +135,9 @@ describe('loadConfig', () => {
     ]);
     expect(loadConfig({ env: { MOWABILITY_HTTP_MAX_CONNECTIONS: '0' } }).http.connectionReserve).toBe(32);
     for (const bad of ['0', '129', '64.5', 'x']) {
-      expect(configProblems(() => loadConfig({ env: { MOWABILITY_HTTP_IPV6_SHARE_PREFIX: bad } })).join('\n')).toMatch(/http\.ipv6SharePrefix.*IPv6 prefix length, a whole number from 1 to 128/);
+      expect(configProblems(() => loadConfig({ env: { MOWABILITY_HTTP_IPV6_SHARE_PREFIX: bad } })).join('\n')).toMatch(
+        /http\.ipv6SharePrefix.*IPv6 prefix length, a whole number from 1 to 128/,
+      );
     }
     expect(loadConfig({ env: { MOWABILITY_HTTP_IPV6_SHARE_PREFIX: '56' } }).http.ipv6SharePrefix).toBe(56);
   });

@@ -13,7 +13,8 @@ import { captureLogger } from '../helpers/httpLogCapture.js';
 describe('renamed settings', () => {
   const configFile = useConfigFile();
 
-  const withFile = (content: unknown, env: Record<string, string> = {}) => loadConfig({ env: { MOWABILITY_CONFIG: configFile.write(content), ...env } });
+  const withFile = (content: unknown, env: Record<string, string> = {}) =>
+    loadConfig({ env: { MOWABILITY_CONFIG: configFile.write(content), ...env } });
 
   it('names the old keys and environment variables the docs promise, each moved to a station.* setting that exists', () => {
     expect(SETTING_ALIASES.map((alias) => [alias.from, alias.fromEnv])).toEqual([
@@ -53,14 +54,20 @@ describe('renamed settings', () => {
   });
 
   it('checks an old name like the new one: an invalid value and the cross-key rules name the station.* key', () => {
-    expect(() => loadConfig({ env: { MOWABILITY_MQTT_MOWABLE_ON_THRESHOLD: '50', MOWABILITY_MQTT_MOWABLE_OFF_THRESHOLD: '60' } })).toThrow(/"station.mowableOffThreshold" \(60\) must not be above "station.mowableOnThreshold" \(50\)/);
+    expect(() => loadConfig({ env: { MOWABILITY_MQTT_MOWABLE_ON_THRESHOLD: '50', MOWABILITY_MQTT_MOWABLE_OFF_THRESHOLD: '60' } })).toThrow(
+      /"station.mowableOffThreshold" \(60\) must not be above "station.mowableOnThreshold" \(50\)/,
+    );
     expect(() => withFile({ mqtt: { recomputeIntervalSeconds: 0 } })).toThrow(/"station.recomputeIntervalSeconds" = 0 is invalid/);
   });
 
   it('refuses the old and the new name together, in the file and in the environment', () => {
     expect(() => withFile({ mqtt: { recomputeDebounceMs: 250 }, station: { recomputeDebounceMs: 100 } })).toThrow(ConfigError);
-    expect(() => withFile({ mqtt: { recomputeDebounceMs: 250 }, station: { recomputeDebounceMs: 100 } })).toThrow(/remove "mqtt.recomputeDebounceMs"/);
-    expect(() => loadConfig({ env: { MOWABILITY_MQTT_RECOMPUTE_DEBOUNCE_MS: '1', MOWABILITY_STATION_RECOMPUTE_DEBOUNCE_MS: '2' } })).toThrow(/remove MOWABILITY_MQTT_RECOMPUTE_DEBOUNCE_MS/);
+    expect(() => withFile({ mqtt: { recomputeDebounceMs: 250 }, station: { recomputeDebounceMs: 100 } })).toThrow(
+      /remove "mqtt.recomputeDebounceMs"/,
+    );
+    expect(() =>
+      loadConfig({ env: { MOWABILITY_MQTT_RECOMPUTE_DEBOUNCE_MS: '1', MOWABILITY_STATION_RECOMPUTE_DEBOUNCE_MS: '2' } }),
+    ).toThrow(/remove MOWABILITY_MQTT_RECOMPUTE_DEBOUNCE_MS/);
   });
 
   it('reports nothing for a configuration in the new names', () => {
@@ -78,7 +85,10 @@ describe('renamed settings', () => {
       expect.stringMatching(/"MOWABILITY_MQTT_RECOMPUTE_INTERVAL_SECONDS" is deprecated.*"MOWABILITY_STATION_RECOMPUTE_INTERVAL_SECONDS"/),
       expect.stringMatching(/"mqtt.mowableOnDelayMinutes" is deprecated.*"station.mowableOnDelayMinutes"/),
     ]);
-    expect(lines[0]).toMatchObject({ setting: 'MOWABILITY_MQTT_RECOMPUTE_INTERVAL_SECONDS', instead: 'MOWABILITY_STATION_RECOMPUTE_INTERVAL_SECONDS' });
+    expect(lines[0]).toMatchObject({
+      setting: 'MOWABILITY_MQTT_RECOMPUTE_INTERVAL_SECONDS',
+      instead: 'MOWABILITY_STATION_RECOMPUTE_INTERVAL_SECONDS',
+    });
   });
 });
 
@@ -86,6 +96,9 @@ describe('station.maxPayloadBytes', () => {
   it('follows broker.maxPayloadBytes when 0 (the default), so an older configuration keeps its limit', () => {
     expect(loadConfig({ env: {} }).station.maxPayloadBytes).toBe(65536);
     expect(loadConfig({ env: { MOWABILITY_BROKER_MAX_PAYLOAD_BYTES: '2048' } }).station.maxPayloadBytes).toBe(2048);
-    expect(loadConfig({ env: { MOWABILITY_BROKER_MAX_PAYLOAD_BYTES: '2048', MOWABILITY_STATION_MAX_PAYLOAD_BYTES: '512' } }).station.maxPayloadBytes).toBe(512);
+    expect(
+      loadConfig({ env: { MOWABILITY_BROKER_MAX_PAYLOAD_BYTES: '2048', MOWABILITY_STATION_MAX_PAYLOAD_BYTES: '512' } }).station
+        .maxPayloadBytes,
+    ).toBe(512);
   });
 });

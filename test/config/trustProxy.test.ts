@@ -43,7 +43,9 @@ describe('http.trustProxy setting', () => {
 
   it('names each entry that is not an address, range or range name', () => {
     const problems = problemsOf(() => loadConfig({ env: { MOWABILITY_TRUST_PROXY: '127.0.0.1,nginx.local,10.0.0.0/33,1.2.3' } }));
-    expect(problems[0]).toContain('"nginx.local", "10.0.0.0/33", "1.2.3" is not an IP address, CIDR range or one of loopback, linklocal, uniquelocal');
+    expect(problems[0]).toContain(
+      '"nginx.local", "10.0.0.0/33", "1.2.3" is not an IP address, CIDR range or one of loopback, linklocal, uniquelocal',
+    );
   });
 
   it('refuses hop counts that are not small whole numbers', () => {

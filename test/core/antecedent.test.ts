@@ -69,16 +69,24 @@ describe('API at the 24-hour window edge (D11)', () => {
   it('never lowers the API with more rain in a window, never raises it with more time since rain', () => {
     fc.assert(
       fc.property(
-        fc.double({ min: 0, max: 100, noNaN: true }), fc.double({ min: 0, max: 100, noNaN: true }), fc.double({ min: 0, max: 100, noNaN: true }),
-        fc.double({ min: 0, max: 100, noNaN: true }), fc.integer({ min: 0, max: 3000 }), fc.integer({ min: 0, max: 3000 }),
+        fc.double({ min: 0, max: 100, noNaN: true }),
+        fc.double({ min: 0, max: 100, noNaN: true }),
+        fc.double({ min: 0, max: 100, noNaN: true }),
+        fc.double({ min: 0, max: 100, noNaN: true }),
+        fc.integer({ min: 0, max: 3000 }),
+        fc.integer({ min: 0, max: 3000 }),
         fc.constantFrom<Season>('spring', 'summer', 'autumn', 'winter'),
         (a, b, older, extra, m1, m2, season) => {
           const [r12, r24] = [a, a + b];
           const base = { rain_12h: r12, rain_24h: r24, rain_14d: r24 + older };
           const api = apiOf({ ...base, minutes_since_rain: Math.min(m1, m2) }, season);
           expect(apiOf({ ...base, minutes_since_rain: Math.max(m1, m2) }, season)).toBeLessThanOrEqual(api + 1e-9);
-          expect(apiOf({ ...base, rain_12h: r12 + extra, rain_24h: r24 + extra, minutes_since_rain: Math.min(m1, m2) }, season)).toBeGreaterThanOrEqual(api - 1e-9);
-          expect(apiOf({ ...base, rain_24h: r24 + extra, minutes_since_rain: Math.min(m1, m2) }, season)).toBeGreaterThanOrEqual(api - 1e-9);
+          expect(
+            apiOf({ ...base, rain_12h: r12 + extra, rain_24h: r24 + extra, minutes_since_rain: Math.min(m1, m2) }, season),
+          ).toBeGreaterThanOrEqual(api - 1e-9);
+          expect(apiOf({ ...base, rain_24h: r24 + extra, minutes_since_rain: Math.min(m1, m2) }, season)).toBeGreaterThanOrEqual(
+            api - 1e-9,
+          );
         },
       ),
       { numRuns: 300 },

@@ -41,7 +41,9 @@ describe('minimum model', () => {
     expect(combine(allOk, 'full')).toEqual({ indexScore: 100, mainStatus: 'OK', limitingCheck: 'temperature' });
     expect(combine(allOk, 'full', true)).toEqual({ indexScore: 69, mainStatus: 'WARNING', limitingCheck: 'temperature' });
     // A lower index and a BLOCK stay as they are.
-    expect(combine(scored({ temperature: 50, rain: 100 }), 'partial', true).indexScore).toBe(combine(scored({ temperature: 50, rain: 100 }), 'partial').indexScore);
+    expect(combine(scored({ temperature: 50, rain: 100 }), 'partial', true).indexScore).toBe(
+      combine(scored({ temperature: 50, rain: 100 }), 'partial').indexScore,
+    );
     expect(combine(scored({ temperature: 10, rain: 100 }), 'partial', true).mainStatus).toBe('BLOCK');
   });
 

@@ -29,7 +29,11 @@ describe('wetness evidence (D7)', () => {
   });
 
   it('says why in the rain check', () => {
-    expect(resultFor({ temperature: 20, precipitation_rate: 0, wind_speed: 4 }).checks.rain?.reasons.join(' ')).toContain('Keine Angaben zu Luftfeuchte');
-    expect(resultFor({ temperature: 20, precipitation_rate: 0, humidity: 50 }).checks.rain?.reasons.join(' ')).not.toContain('Keine Angaben zu Luftfeuchte');
+    expect(resultFor({ temperature: 20, precipitation_rate: 0, wind_speed: 4 }).checks.rain?.reasons.join(' ')).toContain(
+      'Keine Angaben zu Luftfeuchte',
+    );
+    expect(resultFor({ temperature: 20, precipitation_rate: 0, humidity: 50 }).checks.rain?.reasons.join(' ')).not.toContain(
+      'Keine Angaben zu Luftfeuchte',
+    );
   });
 });

@@ -30,8 +30,17 @@ const observed: ObservedMinute[] = [
   { minute: at(11) / MINUTE_MS, rainMm: 0, tempMinC: 15 },
 ];
 const current = {
-  temperature: 19, precipitation_rate: 0, humidity: 55, wind_speed: 6,
-  rain_1h: 0, rain_12h: 2, rain_24h: 2, rain_14d: 12, minutes_since_rain: 180, min_temp_3h: 15, min_temp_3d: 4,
+  temperature: 19,
+  precipitation_rate: 0,
+  humidity: 55,
+  wind_speed: 6,
+  rain_1h: 0,
+  rain_12h: 2,
+  rain_24h: 2,
+  rain_14d: 12,
+  minutes_since_rain: 180,
+  min_temp_3h: 15,
+  min_temp_3d: 4,
 };
 
 describe('projectForecast', () => {
@@ -63,13 +72,22 @@ describe('projectForecast', () => {
   });
 
   it('names where each value came from', () => {
-    expect(byEnd.get(at(13))!.inputSource).toMatchObject({ temperature: 'observed', rain_1h: 'forecast', rain_12h: 'combined', minutes_since_rain: 'combined' });
-    expect(byEnd.get(at(14))!.inputSource).toMatchObject({ temperature: 'forecast', precipitation_rate: 'forecast', min_temp_3h: 'combined' });
+    expect(byEnd.get(at(13))!.inputSource).toMatchObject({
+      temperature: 'observed',
+      rain_1h: 'forecast',
+      rain_12h: 'combined',
+      minutes_since_rain: 'combined',
+    });
+    expect(byEnd.get(at(14))!.inputSource).toMatchObject({
+      temperature: 'forecast',
+      precipitation_rate: 'forecast',
+      min_temp_3h: 'combined',
+    });
     expect(byEnd.get(at(15))!.inputSource.min_temp_3h).toBe('forecast');
     expect(byEnd.get(at(18))!.inputSource.minutes_since_rain).toBe('forecast');
   });
 
-  it('starts the first hour now, from the station\'s current values', () => {
+  it("starts the first hour now, from the station's current values", () => {
     expect(hours[0]).toMatchObject({ startMs: NOW, endMs: at(13) });
     expect(hours[0]!.input).toMatchObject({ temperature: 19, humidity: 55, wind_speed: 6, dew_point: 9 });
     expect(hours[1]).toMatchObject({ startMs: at(13), endMs: at(14) });

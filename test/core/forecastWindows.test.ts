@@ -21,8 +21,15 @@ function statusHours(pattern: string, rainAt: number[] = []): HourIndex[] {
   return [...pattern].map((letter, i) => {
     const status = letter === 'O' ? 'OK' : letter === 'W' ? 'WARNING' : 'BLOCK';
     return {
-      startMs: NOW + i * HOUR_MS, endMs: NOW + (i + 1) * HOUR_MS, index: letter === 'O' ? 80 - i : 30, status, limitingCheck: null,
-      expectedRainMm: rainAt.includes(i) ? 1 : 0, rainExpected: rainAt.includes(i), input: {}, inputSource: {},
+      startMs: NOW + i * HOUR_MS,
+      endMs: NOW + (i + 1) * HOUR_MS,
+      index: letter === 'O' ? 80 - i : 30,
+      status,
+      limitingCheck: null,
+      expectedRainMm: rainAt.includes(i) ? 1 : 0,
+      rainExpected: rainAt.includes(i),
+      input: {},
+      inputSource: {},
     };
   });
 }
@@ -32,23 +39,33 @@ describe('windows honour quiet hours and the rain lead (model 1.2)', () => {
   const quiet: QuietHoursSettings = { night: true, marginMinutes: 30, noise: null, sundays: true, timeZone: 'Europe/Berlin' };
   const allowedAt = (ms: number) => quietHoursReason(ms, BERLIN, quiet) === undefined;
   /** 48 OK hours from `startMs`. */
-  const okFrom = (startMs: number, rainAt: number[] = []): HourIndex[] => statusHours('O'.repeat(48), rainAt)
-    .map((hour, i) => ({ ...hour, startMs: startMs + i * HOUR_MS, endMs: startMs + (i + 1) * HOUR_MS }));
+  const okFrom = (startMs: number, rainAt: number[] = []): HourIndex[] =>
+    statusHours('O'.repeat(48), rainAt).map((hour, i) => ({ ...hour, startMs: startMs + i * HOUR_MS, endMs: startMs + (i + 1) * HOUR_MS }));
 
   it('asked once per stretch with the same cause (allowedUntil), the windows are the ones asked at every step', () => {
-    const settings: QuietHoursSettings = { ...quiet, noise: { fromMin: 12 * 60 + 30, toMin: 15 * 60 }, holidays: new Map([['2026-10-26', 'Test Day']]) };
+    const settings: QuietHoursSettings = {
+      ...quiet,
+      noise: { fromMin: 12 * 60 + 30, toMin: 15 * 60 },
+      holidays: new Map([['2026-10-26', 'Test Day']]),
+    };
     const timeline = new QuietHoursTimeline(settings);
     const allowedUntil = (ms: number) => {
       const { cause, untilMs } = timeline.causeUntil(ms, BERLIN);
       return { allowed: cause === undefined, untilMs };
     };
     const start = Date.parse('2026-10-21T00:00:00Z'); // a week across Berlin's autumn change, a Sunday and a holiday
-    fc.assert(fc.property(fc.integer({ min: 0, max: 7 * 24 * 60 * 60 }), fc.constantFrom(0, 45, 120), (seconds, lead) => {
-      const now = start + seconds * 1000 + (seconds % 997);
-      const hours = okFrom(now, seconds % 3 === 0 ? [seconds % 48] : []);
-      const everyStep = summarizeForecast(hours, now, 45, { rainLeadMinutes: lead, allowedAt: (ms) => quietHoursReason(ms, BERLIN, settings) === undefined });
-      expect(summarizeForecast(hours, now, 45, { rainLeadMinutes: lead, allowedUntil })).toEqual(everyStep);
-    }), { numRuns: 150 });
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 7 * 24 * 60 * 60 }), fc.constantFrom(0, 45, 120), (seconds, lead) => {
+        const now = start + seconds * 1000 + (seconds % 997);
+        const hours = okFrom(now, seconds % 3 === 0 ? [seconds % 48] : []);
+        const everyStep = summarizeForecast(hours, now, 45, {
+          rainLeadMinutes: lead,
+          allowedAt: (ms) => quietHoursReason(ms, BERLIN, settings) === undefined,
+        });
+        expect(summarizeForecast(hours, now, 45, { rainLeadMinutes: lead, allowedUntil })).toEqual(everyStep);
+      }),
+      { numRuns: 150 },
+    );
   });
 
   it('20:00 on a June Monday: mowable until the night ban, not for 2 days', () => {
@@ -113,7 +130,12 @@ describe('summarizeForecast', () => {
   });
 
   it('has no window when nothing is OK, and rain now is 0 minutes away', () => {
-    expect(summarizeForecast(statusHours('BBWW', [0]), NOW, 45)).toEqual({ nextWindow: null, windows: [], mowableForMinutes: 0, rainExpectedInMinutes: 0 });
+    expect(summarizeForecast(statusHours('BBWW', [0]), NOW, 45)).toEqual({
+      nextWindow: null,
+      windows: [],
+      mowableForMinutes: 0,
+      rainExpectedInMinutes: 0,
+    });
   });
 
   it('does not join runs across a gap in the forecast', () => {
@@ -132,7 +154,17 @@ function dryHours(): ForecastHour[] {
   }));
 }
 const observed: ObservedMinute[] = [{ minute: (NOW - 6 * 24 * HOUR_MS) / MINUTE_MS, rainMm: 12, tempMinC: 12 }];
-const current = { temperature: 21, precipitation_rate: 0, humidity: 55, wind_speed: 8, rain_1h: 0, rain_12h: 0, rain_24h: 0, rain_14d: 12, minutes_since_rain: 8640 };
+const current = {
+  temperature: 21,
+  precipitation_rate: 0,
+  humidity: 55,
+  wind_speed: 8,
+  rain_1h: 0,
+  rain_12h: 0,
+  rain_24h: 0,
+  rain_14d: 12,
+  minutes_since_rain: 8640,
+};
 
 function forecastIndex(hours: ForecastHour[]): HourIndex[] {
   return indexHours(projectForecast({ nowMs: NOW, current, observed, hours }), context);
@@ -158,9 +190,13 @@ describe('forecast index', () => {
 });
 
 describe('property: more forecast rain never lengthens a window', () => {
-  const rainPlan = fc.array(fc.tuple(fc.double({ min: 0, max: 12, noNaN: true }), fc.double({ min: 0, max: 12, noNaN: true }), fc.integer({ min: 0, max: 100 })), {
-    minLength: 48, maxLength: 48,
-  });
+  const rainPlan = fc.array(
+    fc.tuple(fc.double({ min: 0, max: 12, noNaN: true }), fc.double({ min: 0, max: 12, noNaN: true }), fc.integer({ min: 0, max: 100 })),
+    {
+      minLength: 48,
+      maxLength: 48,
+    },
+  );
 
   it('every OK hour and window with more rain was one without it; mowable_for never grows', () => {
     fc.assert(
@@ -178,7 +214,8 @@ describe('property: more forecast rain never lengthens a window', () => {
         expect(wetSummary.mowableForMinutes ?? 0).toBeLessThanOrEqual(drySummary.mowableForMinutes ?? 0);
         const wetRain = wetSummary.rainExpectedInMinutes;
         if (drySummary.rainExpectedInMinutes !== null) expect(wetRain).not.toBeNull();
-        if (wetRain !== null && drySummary.rainExpectedInMinutes !== null) expect(wetRain).toBeLessThanOrEqual(drySummary.rainExpectedInMinutes);
+        if (wetRain !== null && drySummary.rainExpectedInMinutes !== null)
+          expect(wetRain).toBeLessThanOrEqual(drySummary.rainExpectedInMinutes);
       }),
       { numRuns: 60 },
     );

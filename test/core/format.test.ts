@@ -17,7 +17,26 @@ describe('formatNumberDe', () => {
       fc.double({ min: -1e4, max: 1e4 }),
       fc.integer({ min: -2_000_000, max: 2_000_000 }).map((n) => n / 1000),
       fc.integer({ min: -10_000, max: 10_000 }).map((n) => n / 100 + 0.005),
-      fc.constantFrom(0, -0, 0.05, -0.05, 0.049, -0.049, 0.15, 1.005, 2.675, 99999.95, 1e8, 99_999_999.95, 1e9, -1e12, 1e21, Infinity, -Infinity, NaN),
+      fc.constantFrom(
+        0,
+        -0,
+        0.05,
+        -0.05,
+        0.049,
+        -0.049,
+        0.15,
+        1.005,
+        2.675,
+        99999.95,
+        1e8,
+        99_999_999.95,
+        1e9,
+        -1e12,
+        1e21,
+        Infinity,
+        -Infinity,
+        NaN,
+      ),
     );
     fc.assert(
       fc.property(values, fc.constantFrom(undefined, 0, 1, 2, 3, 4, 6), (value, decimals) => {

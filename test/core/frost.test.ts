@@ -32,7 +32,12 @@ describe('frost on the blades now vs cold air (D6)', () => {
     [{ temperature: 4, min_temp_3h: 3.5, solar: 150 }, 43, 'WARNING', 'Kühl (4 °C)'],
     // Model 1.2: the air is at its minimum now, so the sun has not yet made up the grass layer's 3 K (1.1: 40 WARNING).
     [{ temperature: 2, min_temp_3h: 3.5, solar: 400 }, 30, 'BLOCK', 'Reif oder Bodenfrost auf den Halmen'],
-    [{ temperature: 6, min_temp_3h: 1, solar: 100 }, 30, 'BLOCK', 'Reif oder Bodenfrost auf den Halmen</b> (Luft min. 1 °C in 3 Stunden, am Boden etwa -2 °C; jetzt 6 °C'],
+    [
+      { temperature: 6, min_temp_3h: 1, solar: 100 },
+      30,
+      'BLOCK',
+      'Reif oder Bodenfrost auf den Halmen</b> (Luft min. 1 °C in 3 Stunden, am Boden etwa -2 °C; jetzt 6 °C',
+    ],
     [{ temperature: 6, min_temp_3h: 1, solar: 400 }, 48, 'WARNING', 'Kühl (6 °C)'],
     [{ temperature: 6, min_temp_3h: -1, solar: 100 }, 30, 'BLOCK', 'Reif oder Bodenfrost'],
     [{ temperature: 6, min_temp_3h: -1, solar: 400 }, 48, 'WARNING', 'aufgetaut'],

@@ -11,7 +11,9 @@ const TABLES = goldenTables();
 describe('golden tables', () => {
   it('reads the seasons and the tables of model 1.1 and 1.2, none empty', () => {
     expect(TABLES.map(({ table, cases }) => [table, cases.length > 0])).toEqual([
-      ['model-1.1', true], ['model-1.2', true], ['seasons', true],
+      ['model-1.1', true],
+      ['model-1.2', true],
+      ['seasons', true],
     ]);
   });
 
@@ -28,7 +30,9 @@ describe('golden situations: what a row cannot state', () => {
     const result = resultFor({ temperature: 20, precipitation_rate: 0 });
     expect(result.data_quality).toBe('minimal');
     expect(result.checks.rain?.reasons.join(' ')).toContain('Eingeschränkte Datenbasis');
-    expect(resultFor({ temperature: 20, precipitation_rate: 0, humidity: 50 }).checks.rain?.reasons.join(' ')).not.toContain('Eingeschränkte Datenbasis');
+    expect(resultFor({ temperature: 20, precipitation_rate: 0, humidity: 50 }).checks.rain?.reasons.join(' ')).not.toContain(
+      'Eingeschränkte Datenbasis',
+    );
   });
 
   it('names a fact once: the wet soil in one check, the frost in one reason', () => {

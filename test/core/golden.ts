@@ -34,9 +34,13 @@ function goldenCase(file: string, row: GoldenRow): GoldenCase {
   const { at, ...context } = row.context;
   const nowMs = Date.parse(at);
   for (const [field, ok] of Object.entries({
-    name: typeof row.name === 'string', input: typeof row.input === 'object', at: Number.isFinite(nowMs),
-    status: typeof row.status === 'string', limiting: typeof row.limiting === 'string',
-    reason: typeof row.reason === 'string', index: Number.isInteger(row.index),
+    name: typeof row.name === 'string',
+    input: typeof row.input === 'object',
+    at: Number.isFinite(nowMs),
+    status: typeof row.status === 'string',
+    limiting: typeof row.limiting === 'string',
+    reason: typeof row.reason === 'string',
+    index: Number.isInteger(row.index),
   })) {
     if (!ok) throw new Error(`${file}: case ${JSON.stringify(row.name)} has no valid ${field}`);
   }
@@ -44,19 +48,27 @@ function goldenCase(file: string, row: GoldenRow): GoldenCase {
 }
 
 /** One golden table: its file name (without .json) and its cases. */
-export interface GoldenTable { table: string; cases: GoldenCase[] }
+export interface GoldenTable {
+  table: string;
+  cases: GoldenCase[];
+}
 
 /** Every golden table in test/fixtures/golden, in file-name order. */
 export function goldenTables(): GoldenTable[] {
-  return readdirSync(DIR).filter((file) => file.endsWith('.json')).sort().map((file) => {
-    const parsed = JSON.parse(readFileSync(DIR + file, 'utf8')) as { cases: GoldenRow[] };
-    return { table: file.replace(/\.json$/, ''), cases: parsed.cases.map((row) => goldenCase(file, row)) };
-  });
+  return readdirSync(DIR)
+    .filter((file) => file.endsWith('.json'))
+    .sort()
+    .map((file) => {
+      const parsed = JSON.parse(readFileSync(DIR + file, 'utf8')) as { cases: GoldenRow[] };
+      return { table: file.replace(/\.json$/, ''), cases: parsed.cases.map((row) => goldenCase(file, row)) };
+    });
 }
 
 /** The case of this name in any table; throws when there is none. */
 export function goldenCaseNamed(name: string): GoldenCase {
-  const found = goldenTables().flatMap((table) => table.cases).find((golden) => golden.name === name);
+  const found = goldenTables()
+    .flatMap((table) => table.cases)
+    .find((golden) => golden.name === name);
   if (!found) throw new Error(`no golden case named ${JSON.stringify(name)}`);
   return found;
 }

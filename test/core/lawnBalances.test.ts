@@ -7,7 +7,13 @@ import fc from 'fast-check';
 import { dryingRateMmH } from '../../src/core/drying.js';
 import { describe, expect, it } from 'vitest';
 import { BLADE_STORAGE_MM, DEW_RATE_MM_H, DRY_BLADES, dryingMinutesLeft, stepBlades, type BladeState } from '../../src/core/lawn/blades.js';
-import { penmanMonteithHourly, referenceEtMmPerHour, saturationVapourPressure, windAt2m, type EtWeather } from '../../src/core/lawn/evaporation.js';
+import {
+  penmanMonteithHourly,
+  referenceEtMmPerHour,
+  saturationVapourPressure,
+  windAt2m,
+  type EtWeather,
+} from '../../src/core/lawn/evaporation.js';
 import { degreeDays, mowNeed } from '../../src/core/lawn/growth.js';
 import { gddSince, initialLawnMemory, stepLawnMemory } from '../../src/core/lawn/memory.js';
 import { isSoilDrought, isSoilSoft, soilProfile, stepSoil } from '../../src/core/lawn/soilBucket.js';
@@ -17,7 +23,7 @@ const T0 = Date.parse('2026-06-15T12:00:00Z');
 const sunny: EtWeather = { temperatureC: 20, humidityPct: 60, windKmh: 10, solarWm2: 600 };
 
 describe('FAO-56 reference evapotranspiration', () => {
-  it('reproduces FAO-56 example 19 (hourly ET0, 14–15 h at N\'Diaye: 0.63 mm/h)', () => {
+  it("reproduces FAO-56 example 19 (hourly ET0, 14–15 h at N'Diaye: 0.63 mm/h)", () => {
     const es = saturationVapourPressure(38);
     expect(es).toBeCloseTo(6.625, 2);
     const et0 = penmanMonteithHourly({ temperatureC: 38, es, ea: es * 0.52, u2: 3.3, rn: 1.749, g: 0.175, gamma: 0.0673 });
@@ -32,8 +38,12 @@ describe('FAO-56 reference evapotranspiration', () => {
   it.each([
     ['sunny temperate afternoon', sunny, 0.3648],
     ['hot summer noon', { temperatureC: 26, humidityPct: 45, windKmh: 10, solarWm2: 750 }, 0.5391],
-    ['humid night (condensation is the dew rule\'s job)', { temperatureC: 12, humidityPct: 80, windKmh: 5, solarWm2: 0 }, 0],
-    ['no solar reading counts as dark', { temperatureC: 20, humidityPct: 60, windKmh: 10 }, referenceEtMmPerHour({ temperatureC: 20, humidityPct: 60, windKmh: 10, solarWm2: 0 })],
+    ["humid night (condensation is the dew rule's job)", { temperatureC: 12, humidityPct: 80, windKmh: 5, solarWm2: 0 }, 0],
+    [
+      'no solar reading counts as dark',
+      { temperatureC: 20, humidityPct: 60, windKmh: 10 },
+      referenceEtMmPerHour({ temperatureC: 20, humidityPct: 60, windKmh: 10, solarWm2: 0 }),
+    ],
   ])('%s', (_name, weather, expected) => {
     expect(referenceEtMmPerHour(weather as EtWeather)).toBeCloseTo(expected as number, 3);
   });
@@ -63,7 +73,9 @@ describe('blade water', () => {
     const after = step({ waterMm: dryingRateMmH(sunny) / 2, drySinceMs: null }, 0, sunny, 1);
     expect(after).toEqual({ waterMm: 0, drySinceMs: T0 + 30 * 60_000 });
     expect(dryingMinutesLeft({ waterMm: dryingRateMmH(sunny), drySinceMs: null }, sunny)).toBe(60);
-    expect(dryingMinutesLeft({ waterMm: 0.3, drySinceMs: null }, { temperatureC: 12, humidityPct: 95, windKmh: 2, solarWm2: 0 })).toBe(Number.POSITIVE_INFINITY);
+    expect(dryingMinutesLeft({ waterMm: 0.3, drySinceMs: null }, { temperatureC: 12, humidityPct: 95, windKmh: 2, solarWm2: 0 })).toBe(
+      Number.POSITIVE_INFINITY,
+    );
   });
 
   const weatherArb = fc.record({
@@ -74,20 +86,35 @@ describe('blade water', () => {
   });
 
   it('property: without rain and outside dew weather the water never grows (monotone drying in dry weather)', () => {
-    fc.assert(fc.property(fc.double({ min: 0, max: BLADE_STORAGE_MM, noNaN: true }), weatherArb, fc.double({ min: 0, max: 3, noNaN: true }), (water, weather, hours) => {
-      fc.pre(weather.solarWm2 >= 20 || weather.windKmh >= 11 || weather.humidityPct < 90);
-      expect(step({ waterMm: water, drySinceMs: null }, 0, weather, hours).waterMm).toBeLessThanOrEqual(water);
-    }));
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0, max: BLADE_STORAGE_MM, noNaN: true }),
+        weatherArb,
+        fc.double({ min: 0, max: 3, noNaN: true }),
+        (water, weather, hours) => {
+          fc.pre(weather.solarWm2 >= 20 || weather.windKmh >= 11 || weather.humidityPct < 90);
+          expect(step({ waterMm: water, drySinceMs: null }, 0, weather, hours).waterMm).toBeLessThanOrEqual(water);
+        },
+      ),
+    );
   });
 
   it('property: more rain never leaves less water (never dries faster), and water stays within the storage', () => {
-    fc.assert(fc.property(fc.double({ min: 0, max: BLADE_STORAGE_MM, noNaN: true }), fc.double({ min: 0, max: 20, noNaN: true }), fc.double({ min: 0, max: 20, noNaN: true }), weatherArb, (water, rain, extra, weather) => {
-      const less = step({ waterMm: water, drySinceMs: null }, rain, weather);
-      const more = step({ waterMm: water, drySinceMs: null }, rain + extra, weather);
-      expect(more.waterMm).toBeGreaterThanOrEqual(less.waterMm);
-      expect(more.waterMm).toBeLessThanOrEqual(BLADE_STORAGE_MM);
-      expect(more.waterMm).toBeGreaterThanOrEqual(0);
-    }));
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0, max: BLADE_STORAGE_MM, noNaN: true }),
+        fc.double({ min: 0, max: 20, noNaN: true }),
+        fc.double({ min: 0, max: 20, noNaN: true }),
+        weatherArb,
+        (water, rain, extra, weather) => {
+          const less = step({ waterMm: water, drySinceMs: null }, rain, weather);
+          const more = step({ waterMm: water, drySinceMs: null }, rain + extra, weather);
+          expect(more.waterMm).toBeGreaterThanOrEqual(less.waterMm);
+          expect(more.waterMm).toBeLessThanOrEqual(BLADE_STORAGE_MM);
+          expect(more.waterMm).toBeGreaterThanOrEqual(0);
+        },
+      ),
+    );
   });
 });
 
@@ -112,23 +139,37 @@ describe('soil bucket', () => {
   });
 
   it('property: θ stays between wilting point and saturation for every soil, rain and ET', () => {
-    fc.assert(fc.property(
-      fc.constantFrom('sand', 'loam', 'clay' as const), fc.constantFrom('cool_season', 'warm_season' as const),
-      fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 200, noNaN: true }), fc.double({ min: 0, max: 2, noNaN: true }), fc.double({ min: 0, max: 240, noNaN: true }),
-      (soil, turf, share, rain, et0, hours) => {
-        const profile = soilProfile(soil, turf);
-        const theta = profile.wiltingPct + share * (profile.saturationPct - profile.wiltingPct);
-        const next = stepSoil(theta, profile, rain, et0, hours);
-        expect(next).toBeGreaterThanOrEqual(profile.wiltingPct);
-        expect(next).toBeLessThanOrEqual(profile.saturationPct);
-      },
-    ));
+    fc.assert(
+      fc.property(
+        fc.constantFrom('sand', 'loam', 'clay' as const),
+        fc.constantFrom('cool_season', 'warm_season' as const),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.double({ min: 0, max: 200, noNaN: true }),
+        fc.double({ min: 0, max: 2, noNaN: true }),
+        fc.double({ min: 0, max: 240, noNaN: true }),
+        (soil, turf, share, rain, et0, hours) => {
+          const profile = soilProfile(soil, turf);
+          const theta = profile.wiltingPct + share * (profile.saturationPct - profile.wiltingPct);
+          const next = stepSoil(theta, profile, rain, et0, hours);
+          expect(next).toBeGreaterThanOrEqual(profile.wiltingPct);
+          expect(next).toBeLessThanOrEqual(profile.saturationPct);
+        },
+      ),
+    );
   });
 
   it('property: more rain never leaves the soil drier', () => {
-    fc.assert(fc.property(fc.double({ min: 12, max: 46, noNaN: true }), fc.double({ min: 0, max: 50, noNaN: true }), fc.double({ min: 0, max: 50, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), (theta, rain, extra, et0) => {
-      expect(stepSoil(theta, loam, rain + extra, et0, 1)).toBeGreaterThanOrEqual(stepSoil(theta, loam, rain, et0, 1) - 1e-9);
-    }));
+    fc.assert(
+      fc.property(
+        fc.double({ min: 12, max: 46, noNaN: true }),
+        fc.double({ min: 0, max: 50, noNaN: true }),
+        fc.double({ min: 0, max: 50, noNaN: true }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (theta, rain, extra, et0) => {
+          expect(stepSoil(theta, loam, rain + extra, et0, 1)).toBeGreaterThanOrEqual(stepSoil(theta, loam, rain, et0, 1) - 1e-9);
+        },
+      ),
+    );
   });
 });
 

@@ -2,7 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { quietHoursReason, type QuietHoursSettings } from '../../src/core/lawn/quietHours.js';
 
-const holidays = new Map([['2026-10-03', 'National Holiday'], ['2026-01-06', 'Epiphany']]);
+const holidays = new Map([
+  ['2026-10-03', 'National Holiday'],
+  ['2026-01-06', 'Epiphany'],
+]);
 const settings: QuietHoursSettings = { night: false, marginMinutes: 30, noise: null, sundays: false, timeZone: 'Europe/Berlin', holidays };
 
 describe('quiet hours on public holidays', () => {
@@ -18,11 +21,15 @@ describe('quiet hours on public holidays', () => {
 
   it('reads the date in the configured time zone', () => {
     expect(quietHoursReason(Date.parse('2026-10-02T22:30:00Z'), undefined, { ...settings, timeZone: 'America/New_York' })).toBeUndefined();
-    expect(quietHoursReason(Date.parse('2026-10-04T02:30:00Z'), undefined, { ...settings, timeZone: 'America/New_York' })).toBe('quiet hours: public holiday (National Holiday)');
+    expect(quietHoursReason(Date.parse('2026-10-04T02:30:00Z'), undefined, { ...settings, timeZone: 'America/New_York' })).toBe(
+      'quiet hours: public holiday (National Holiday)',
+    );
   });
 
   it('noise hours and Sundays name themselves first; no dates, no holidays', () => {
-    expect(quietHoursReason(Date.parse('2026-10-03T19:00:00Z'), undefined, { ...settings, noise: { fromMin: 20 * 60, toMin: 7 * 60 } })).toBe('quiet hours: noise hours 20:00–07:00');
+    expect(
+      quietHoursReason(Date.parse('2026-10-03T19:00:00Z'), undefined, { ...settings, noise: { fromMin: 20 * 60, toMin: 7 * 60 } }),
+    ).toBe('quiet hours: noise hours 20:00–07:00');
     expect(quietHoursReason(Date.parse('2026-10-03T10:00:00Z'), undefined, { ...settings, holidays: undefined })).toBeUndefined();
   });
 });

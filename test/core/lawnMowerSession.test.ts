@@ -23,7 +23,7 @@ describe('mower state payloads', () => {
     expect(mowerStateWord(text, key)).toBe(expected);
   });
 
-  it('matches the configured mowing states without case; Home Assistant\'s other activities are not mowing', () => {
+  it("matches the configured mowing states without case; Home Assistant's other activities are not mowing", () => {
     expect(isMowingState('mowing')).toBe(true);
     for (const state of ['docked', 'paused', 'returning', 'error']) expect(isMowingState(state, DEFAULT_MOWING_STATES)).toBe(false);
     expect(isMowingState('7', ['7', '8'])).toBe(true);
@@ -46,14 +46,28 @@ describe('mower sessions (10-minute minimum)', () => {
     ['"docked" while idle changes nothing', IDLE_MOWER, live(false), T0, IDLE_MOWER, null],
     ['a retained "mowing" does not start a run (its age is unknown)', IDLE_MOWER, { mowing: true, retained: true }, T0, IDLE_MOWER, null],
     ['a retained "mowing" during a run keeps it', since(T0), { mowing: true, retained: true }, T0 + MIN, since(T0), null],
-    ['a retained "docked" ends a long run as a live one does', since(T0), { mowing: false, retained: true }, T0 + 30 * MIN, IDLE_MOWER, T0 + 30 * MIN],
+    [
+      'a retained "docked" ends a long run as a live one does',
+      since(T0),
+      { mowing: false, retained: true },
+      T0 + 30 * MIN,
+      IDLE_MOWER,
+      T0 + 30 * MIN,
+    ],
     ['a clock stepped back makes the run shorter, not a cut', since(T0), live(false), T0 - 60 * MIN, IDLE_MOWER, null],
   ])('%s', (_name, session, report, nowMs, expected, cutAtMs) => {
     expect(stepMowerSession(session, report, nowMs, 10 * MIN)).toEqual({ session: expected, cutAtMs });
   });
 
   it('a pause splits a job: each long-enough run is a cut, the last one counts last', () => {
-    const reports: Array<[number, boolean]> = [[0, true], [40, false], [45, true], [50, false], [60, true], [95, false]];
+    const reports: Array<[number, boolean]> = [
+      [0, true],
+      [40, false],
+      [45, true],
+      [50, false],
+      [60, true],
+      [95, false],
+    ];
     let session = IDLE_MOWER;
     const cuts: number[] = [];
     for (const [minute, mowing] of reports) {

@@ -1,6 +1,13 @@
 /** Sunrise/sunset (NOAA/Meeus) and the quiet-hours rule for the `mowable` flag. */
 import { describe, expect, it } from 'vitest';
-import { nightBan, parseNoiseHours, quietCauseText, quietHoursCause, quietHoursReason, type QuietHoursSettings } from '../../src/core/lawn/quietHours.js';
+import {
+  nightBan,
+  parseNoiseHours,
+  quietCauseText,
+  quietHoursCause,
+  quietHoursReason,
+  type QuietHoursSettings,
+} from '../../src/core/lawn/quietHours.js';
 import { QuietHoursTimeline } from '../../src/core/forecastQuietHours.js';
 import { sunDay } from '../../src/core/lawn/sun.js';
 
@@ -60,17 +67,33 @@ describe('quiet hours', () => {
   });
 });
 
-describe('quiet hours in German (the language of the model\'s reasons)', () => {
+describe("quiet hours in German (the language of the model's reasons)", () => {
   const holidays = new Map([['2026-06-04', 'Corpus Christi']]);
-  const full: QuietHoursSettings = { ...settings, noise: parseNoiseHours('20:00-07:00'), sundays: true, holidays, holidayNamesDe: new Map([['2026-06-04', 'Fronleichnam']]) };
+  const full: QuietHoursSettings = {
+    ...settings,
+    noise: parseNoiseHours('20:00-07:00'),
+    sundays: true,
+    holidays,
+    holidayNamesDe: new Map([['2026-06-04', 'Fronleichnam']]),
+  };
   const german = (iso: string, hideTimes = false) => {
     const cause = quietHoursCause(Date.parse(iso), berlin, full);
     return cause && quietCauseText(cause, 'de', full.timeZone, hideTimes);
   };
 
   it.each([
-    ['night ban with its times', '2026-06-21T21:00:00Z', false, 'Ruhezeit: Nachtverbot von 21:03 (30 Min. vor Sonnenuntergang) bis 05:13 (30 Min. nach Sonnenaufgang)'],
-    ['night ban for open pages', '2026-06-21T21:00:00Z', true, 'Ruhezeit: Nachtverbot (von 30 Min. vor Sonnenuntergang bis 30 Min. nach Sonnenaufgang)'],
+    [
+      'night ban with its times',
+      '2026-06-21T21:00:00Z',
+      false,
+      'Ruhezeit: Nachtverbot von 21:03 (30 Min. vor Sonnenuntergang) bis 05:13 (30 Min. nach Sonnenaufgang)',
+    ],
+    [
+      'night ban for open pages',
+      '2026-06-21T21:00:00Z',
+      true,
+      'Ruhezeit: Nachtverbot (von 30 Min. vor Sonnenuntergang bis 30 Min. nach Sonnenaufgang)',
+    ],
     ['Sunday', '2026-06-21T10:00:00Z', false, 'Ruhezeit: Sonntag'],
     ['holiday, German name', '2026-06-04T10:00:00Z', false, 'Ruhezeit: Feiertag (Fronleichnam)'],
   ])('%s', (_name, iso, hideTimes, text) => {
@@ -90,7 +113,14 @@ describe('quiet hours in German (the language of the model\'s reasons)', () => {
 
 describe("the night ban at the time zone's reference point (a station without a location)", () => {
   const zone = { zone: 'Europe/Berlin', latitude: 52.5, longitude: 13.3667 };
-  const settings: QuietHoursSettings = { night: true, marginMinutes: 30, noise: null, sundays: false, timeZone: 'Europe/Berlin', zoneLocation: zone };
+  const settings: QuietHoursSettings = {
+    night: true,
+    marginMinutes: 30,
+    noise: null,
+    sundays: false,
+    timeZone: 'Europe/Berlin',
+    zoneLocation: zone,
+  };
   const evening = Date.parse('2026-12-15T20:40:00Z');
   const noon = Date.parse('2026-12-15T11:00:00Z');
 
@@ -101,7 +131,9 @@ describe("the night ban at the time zone's reference point (a station without a 
     expect(timeline.allowedAt(noon, undefined)).toBe(true);
     expect(timeline.causeUntil(evening, undefined).cause).toMatchObject({ kind: 'night', zone });
     // Noise hours, Sundays and holidays stay apart from the night: no night ban through their check.
-    expect(new QuietHoursTimeline({ ...settings, noise: parseNoiseHours('22:00-06:00') }).causeUntil(noon, undefined).cause).toBeUndefined();
+    expect(
+      new QuietHoursTimeline({ ...settings, noise: parseNoiseHours('22:00-06:00') }).causeUntil(noon, undefined).cause,
+    ).toBeUndefined();
     const own = quietHoursCause(evening, { latitude: 52.52, longitude: 13.405 }, settings);
     expect(own).toMatchObject({ kind: 'night' });
     expect(own).not.toHaveProperty('zone');

@@ -7,9 +7,27 @@ import { calculate, type CalculationContext } from '../../src/core/index.js';
 import { OVERGROWTH_FLOOR, OVERGROWTH_REASON } from '../../src/core/lawnWetness.js';
 
 const context: CalculationContext = { nowMs: Date.parse('2026-06-15T08:00:00Z'), timeZone: 'Europe/Berlin', hemisphere: 'north' };
-const dryMorning = { temperature: 18, precipitation_rate: 0, humidity: 60, wind_speed: 8, rain_1h: 0, rain_12h: 0, rain_24h: 0, minutes_since_rain: 2000 };
+const dryMorning = {
+  temperature: 18,
+  precipitation_rate: 0,
+  humidity: 60,
+  wind_speed: 8,
+  rain_1h: 0,
+  rain_12h: 0,
+  rain_24h: 0,
+  minutes_since_rain: 2000,
+};
 /** The end of a wet spell: drizzle stopped 20 min ago, saturated air. */
-const soggy = { temperature: 16, precipitation_rate: 0, humidity: 97, wind_speed: 4, rain_1h: 0.2, rain_12h: 4, rain_24h: 9, minutes_since_rain: 20 };
+const soggy = {
+  temperature: 16,
+  precipitation_rate: 0,
+  humidity: 97,
+  wind_speed: 4,
+  rain_1h: 0.2,
+  rain_12h: 4,
+  rain_24h: 9,
+  minutes_since_rain: 20,
+};
 
 function run(input: Record<string, unknown>) {
   const outcome = calculate(input, context);
@@ -22,7 +40,10 @@ describe('blade_drying_minutes', () => {
     expect(run({ ...dryMorning, blade_drying_minutes: 0 })).toEqual(run(dryMorning));
   });
 
-  it.each([[10, 'WARNING'], [90, 'BLOCK']])('%i min to dry: rain check %s', (minutes, status) => {
+  it.each([
+    [10, 'WARNING'],
+    [90, 'BLOCK'],
+  ])('%i min to dry: rain check %s', (minutes, status) => {
     const result = run({ ...dryMorning, blade_drying_minutes: minutes });
     expect(result.checks.rain?.status).toBe(status);
     // 1.1: "Halme noch nass (Wasserbilanz)"; 1.2 phrases it like the stateless estimate.
@@ -58,7 +79,7 @@ describe('overdue lawn after a wet spell', () => {
     expect(run({ ...soggy, blade_drying_minutes: 300 }).main_status).toBe('BLOCK');
   });
 
-  it('becomes WARNING with K-State\'s advice once the rain stopped', () => {
+  it("becomes WARNING with K-State's advice once the rain stopped", () => {
     const result = run({ ...soggy, ...overdue });
     expect(result.main_status).toBe('WARNING');
     expect(result.index_score).toBe(OVERGROWTH_FLOOR);

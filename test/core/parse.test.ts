@@ -91,9 +91,21 @@ describe('parseInput', () => {
     for (const raw of [null, undefined, 42, 'temperature=1', [1, 2]]) {
       expect(parseInput(raw).available).toEqual([]);
     }
-    const trap = { precipitation_rate: 0, get temperature(): number { throw new Error('boom'); } };
+    const trap = {
+      precipitation_rate: 0,
+      get temperature(): number {
+        throw new Error('boom');
+      },
+    };
     expect(parseInput(trap).available).toEqual(['precipitation_rate']);
-    const proxy = new Proxy({}, { getOwnPropertyDescriptor() { throw new Error('boom'); } });
+    const proxy = new Proxy(
+      {},
+      {
+        getOwnPropertyDescriptor() {
+          throw new Error('boom');
+        },
+      },
+    );
     expect(parseInput(proxy).available).toEqual([]);
   });
 });
@@ -104,8 +116,20 @@ describe('parseDenseInput', () => {
       { min_temp_14d: 1, humidity: '40', temperature: 10, precipitation_rate: 'x', rain_1h: 0 },
       Object.fromEntries(FIELD_NAMES.map((name, i) => [name, i])),
       { temperature: 99, humidity: 140, precipitation_rate: -0 },
-      { precipitation_rate: 0, get temperature(): number { throw new Error('boom'); } },
-      new Proxy({}, { getOwnPropertyDescriptor() { throw new Error('boom'); } }),
+      {
+        precipitation_rate: 0,
+        get temperature(): number {
+          throw new Error('boom');
+        },
+      },
+      new Proxy(
+        {},
+        {
+          getOwnPropertyDescriptor() {
+            throw new Error('boom');
+          },
+        },
+      ),
       null,
       'temperature=1',
     ];

@@ -30,7 +30,13 @@ describe('parsing records that are not plain JSON objects', () => {
   });
 
   it('reads only the fields whose getter does not throw, and the rest through a proxy that lists its keys', () => {
-    const getter = { precipitation_rate: 1, get humidity(): number { throw new Error('boom'); }, temperature: 4 };
+    const getter = {
+      precipitation_rate: 1,
+      get humidity(): number {
+        throw new Error('boom');
+      },
+      temperature: 4,
+    };
     expect(parseDenseInput(getter).available).toEqual(['temperature', 'precipitation_rate']);
     const proxy = new Proxy({ temperature: 8, precipitation_rate: 0 }, {});
     expect(parseDenseInput(proxy).values).toMatchObject({ temperature: 8, precipitation_rate: 0 });

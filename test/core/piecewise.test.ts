@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { piecewiseLinear, scaleCurveX, shiftCurveX } from '../../src/core/piecewise.js';
 import type { Curve } from '../../src/core/piecewise.js';
 
-const CURVE: Curve = [[0, 10], [10, 50], [20, 0]];
+const CURVE: Curve = [
+  [0, 10],
+  [10, 50],
+  [20, 0],
+];
 
 describe('piecewiseLinear', () => {
   it.each([
@@ -23,7 +27,15 @@ describe('piecewiseLinear', () => {
   });
 
   it('scales and shifts breakpoints on the x axis', () => {
-    expect(scaleCurveX(CURVE, 2)).toEqual([[0, 10], [20, 50], [40, 0]]);
-    expect(shiftCurveX(CURVE, 1)).toEqual([[1, 10], [11, 50], [21, 0]]);
+    expect(scaleCurveX(CURVE, 2)).toEqual([
+      [0, 10],
+      [20, 50],
+      [40, 0],
+    ]);
+    expect(shiftCurveX(CURVE, 1)).toEqual([
+      [1, 10],
+      [11, 50],
+      [21, 0],
+    ]);
   });
 });

@@ -33,7 +33,9 @@ function validValue(spec: FieldSpec): fc.Arbitrary<number | string> {
 const anyInput: fc.Arbitrary<Record<string, unknown>> = fc
   .tuple(
     fc.record(
-      Object.fromEntries(FIELD_SPECS.map((spec) => [spec.name, fc.oneof({ weight: 3, arbitrary: validValue(spec) }, { weight: 1, arbitrary: junk })])),
+      Object.fromEntries(
+        FIELD_SPECS.map((spec) => [spec.name, fc.oneof({ weight: 3, arbitrary: validValue(spec) }, { weight: 1, arbitrary: junk })]),
+      ),
       // Required fields are usually present (but may hold junk, including undefined) so most runs compute a result.
       { requiredKeys: [...REQUIRED_FIELDS] },
     ),
@@ -44,7 +46,15 @@ const anyInput: fc.Arbitrary<Record<string, unknown>> = fc
 /** Only valid numbers; the two required fields are always present. */
 const validInput = validInputOf(validNumber);
 
-const anyContext = contextOf(0, 4_102_444_800_000, ['UTC', 'Europe/Berlin', 'America/New_York', 'Australia/Sydney', 'Asia/Kolkata', 'Invalid/Zone', '']);
+const anyContext = contextOf(0, 4_102_444_800_000, [
+  'UTC',
+  'Europe/Berlin',
+  'America/New_York',
+  'Australia/Sydney',
+  'Asia/Kolkata',
+  'Invalid/Zone',
+  '',
+]);
 
 function raisedPair(field: FieldName, floor: number = specOf(field).min) {
   const spec = specOf(field);
@@ -121,7 +131,9 @@ describe('monotonicity', () => {
       fc.property(raisedPair(field, floor), anyContext, ({ base, raised }, context) => {
         // Rain that ends a dry spell rightly raises the index (D1): start outside one.
         const rain14d = base.rain_14d === undefined ? {} : { rain_14d: Math.max(base.rain_14d, DRY_SPELL_RAIN_14D_MM) };
-        expect(mustResult({ ...raised, ...rain14d }, context).index_score).toBeLessThanOrEqual(mustResult({ ...base, ...rain14d }, context).index_score);
+        expect(mustResult({ ...raised, ...rain14d }, context).index_score).toBeLessThanOrEqual(
+          mustResult({ ...base, ...rain14d }, context).index_score,
+        );
       }),
       { numRuns: 300 },
     );
@@ -162,7 +174,11 @@ describe('monotonicity', () => {
 
   it('wetter soil above field capacity never raises the index', () => {
     fc.assert(
-      fc.property(validInput, fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), anyContext,
+      fc.property(
+        validInput,
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        anyContext,
         (input, a, b, context) => {
           const soilType = context.lawn?.soilType ?? 'loam';
           const fieldCapacity = { sand: 12, loam: 28, clay: 38 }[soilType];
@@ -172,7 +188,8 @@ describe('monotonicity', () => {
           const before = mustResult({ ...input, soil_moisture: drier }, context);
           const after = mustResult({ ...input, soil_moisture: wetter }, context);
           expect(after.index_score).toBeLessThanOrEqual(before.index_score);
-        }),
+        },
+      ),
       { numRuns: 300 },
     );
   });

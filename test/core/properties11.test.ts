@@ -22,16 +22,22 @@ function checkScores(result: CalculationResult): Record<string, number | null> {
 describe('model 1.1 properties', () => {
   it('more minutes since rain never lowers any check score or the index', () => {
     fc.assert(
-      fc.property(validInput, valueOf('minutes_since_rain'), fc.double({ min: 0, max: 1, noNaN: true }), context, (input, base, share, ctx) => {
-        const max = specOf('minutes_since_rain').max;
-        const before = mustResult({ ...input, minutes_since_rain: base }, ctx);
-        const after = mustResult({ ...input, minutes_since_rain: base + share * (max - base) }, ctx);
-        const scoresBefore = checkScores(before);
-        for (const [name, score] of Object.entries(checkScores(after))) {
-          if (score !== null) expect(score, name).toBeGreaterThanOrEqual(scoresBefore[name] ?? 101);
-        }
-        expect(after.index_score).toBeGreaterThanOrEqual(before.index_score);
-      }),
+      fc.property(
+        validInput,
+        valueOf('minutes_since_rain'),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        context,
+        (input, base, share, ctx) => {
+          const max = specOf('minutes_since_rain').max;
+          const before = mustResult({ ...input, minutes_since_rain: base }, ctx);
+          const after = mustResult({ ...input, minutes_since_rain: base + share * (max - base) }, ctx);
+          const scoresBefore = checkScores(before);
+          for (const [name, score] of Object.entries(checkScores(after))) {
+            if (score !== null) expect(score, name).toBeGreaterThanOrEqual(scoresBefore[name] ?? 101);
+          }
+          expect(after.index_score).toBeGreaterThanOrEqual(before.index_score);
+        },
+      ),
       { numRuns: NUM_RUNS },
     );
   });

@@ -20,31 +20,45 @@ const EPS = 1e-6;
 
 describe('drying time (model 1.2)', () => {
   it('more sun never lengthens drying', () => {
-    fc.assert(fc.property(weather, more, (w, extra) => {
-      expect(minutes({ ...w, solarWm2: (w.solarWm2 ?? 0) + extra })).toBeLessThanOrEqual(minutes(w) + EPS);
-    }), { numRuns: NUM_RUNS });
+    fc.assert(
+      fc.property(weather, more, (w, extra) => {
+        expect(minutes({ ...w, solarWm2: (w.solarWm2 ?? 0) + extra })).toBeLessThanOrEqual(minutes(w) + EPS);
+      }),
+      { numRuns: NUM_RUNS },
+    );
   });
 
   it('more wind never lengthens drying', () => {
-    fc.assert(fc.property(weather, more, (w, extra) => {
-      expect(minutes({ ...w, windKmh: (w.windKmh ?? 0) + extra / 10 })).toBeLessThanOrEqual(minutes(w) + EPS);
-    }), { numRuns: NUM_RUNS });
+    fc.assert(
+      fc.property(weather, more, (w, extra) => {
+        expect(minutes({ ...w, windKmh: (w.windKmh ?? 0) + extra / 10 })).toBeLessThanOrEqual(minutes(w) + EPS);
+      }),
+      { numRuns: NUM_RUNS },
+    );
   });
 
   it('a larger vapour pressure deficit (drier air at the same temperature) never lengthens drying', () => {
-    fc.assert(fc.property(weather, fc.double({ min: 0, max: 1, noNaN: true }), (w, share) => {
-      const drier = (w.humidityPct ?? 100) * share;
-      expect(minutes({ ...w, humidityPct: drier })).toBeLessThanOrEqual(minutes(w) + EPS);
-    }), { numRuns: NUM_RUNS });
+    fc.assert(
+      fc.property(weather, fc.double({ min: 0, max: 1, noNaN: true }), (w, share) => {
+        const drier = (w.humidityPct ?? 100) * share;
+        expect(minutes({ ...w, humidityPct: drier })).toBeLessThanOrEqual(minutes(w) + EPS);
+      }),
+      { numRuns: NUM_RUNS },
+    );
   });
 
   it('night drying is slow: no sun, humid, light wind takes more than 6 hours for a full film', () => {
-    fc.assert(fc.property(
-      fc.double({ min: 0, max: 25, noNaN: true }), fc.double({ min: 85, max: 100, noNaN: true }), fc.double({ min: 0, max: 10, noNaN: true }),
-      (temperatureC, humidityPct, windKmh) => {
-        expect(minutes({ temperatureC, humidityPct, windKmh, solarWm2: 0 })).toBeGreaterThan(360);
-      },
-    ), { numRuns: NUM_RUNS });
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0, max: 25, noNaN: true }),
+        fc.double({ min: 85, max: 100, noNaN: true }),
+        fc.double({ min: 0, max: 10, noNaN: true }),
+        (temperatureC, humidityPct, windKmh) => {
+          expect(minutes({ temperatureC, humidityPct, windKmh, solarWm2: 0 })).toBeGreaterThan(360);
+        },
+      ),
+      { numRuns: NUM_RUNS },
+    );
   });
 });
 
@@ -67,15 +81,25 @@ describe('the index at constant weather (model 1.2)', () => {
   };
 
   it('never falls as the minutes since rain grow', () => {
-    fc.assert(fc.property(input, fc.integer({ min: 0, max: 5000 }), fc.integer({ min: 0, max: 5000 }), (values, since, later) => {
-      expect(index({ ...values, minutes_since_rain: since + later })).toBeGreaterThanOrEqual(index({ ...values, minutes_since_rain: since }));
-    }), { numRuns: NUM_RUNS });
+    fc.assert(
+      fc.property(input, fc.integer({ min: 0, max: 5000 }), fc.integer({ min: 0, max: 5000 }), (values, since, later) => {
+        expect(index({ ...values, minutes_since_rain: since + later })).toBeGreaterThanOrEqual(
+          index({ ...values, minutes_since_rain: since }),
+        );
+      }),
+      { numRuns: NUM_RUNS },
+    );
   });
 
   it('never falls as the minutes since irrigation grow', () => {
-    fc.assert(fc.property(input, fc.integer({ min: 0, max: 5000 }), fc.integer({ min: 0, max: 5000 }), (values, since, later) => {
-      const base = { ...values, minutes_since_rain: 5000 };
-      expect(index({ ...base, minutes_since_irrigation: since + later })).toBeGreaterThanOrEqual(index({ ...base, minutes_since_irrigation: since }));
-    }), { numRuns: NUM_RUNS });
+    fc.assert(
+      fc.property(input, fc.integer({ min: 0, max: 5000 }), fc.integer({ min: 0, max: 5000 }), (values, since, later) => {
+        const base = { ...values, minutes_since_rain: 5000 };
+        expect(index({ ...base, minutes_since_irrigation: since + later })).toBeGreaterThanOrEqual(
+          index({ ...base, minutes_since_irrigation: since }),
+        );
+      }),
+      { numRuns: NUM_RUNS },
+    );
   });
 });

@@ -17,8 +17,26 @@ const HEAT = `${emphasis('Hitze 35 °C')} – Hitzestress, Gras wächst kaum.`;
 /** Inputs that between them raise most emphasised reasons (rain, frost, heat, wind, dew, wet soil, drought). */
 const INPUTS = [
   { temperature: 35, precipitation_rate: 0, humidity: 30, soil_moisture: 8, soil_temperature: 33, rain_14d: 1, wind_speed: 10 },
-  { temperature: 1, precipitation_rate: 2.5, humidity: 97, dew_point: 0.8, wind_speed: 60, wind_gusts: 80, min_temp_3h: -2, min_temp_3d: -4 },
-  { temperature: 12, precipitation_rate: 0, humidity: 92, dew_point: 11, soil_moisture: 45, soil_temperature: 0, minutes_since_rain: 30, rain_1h: 6 },
+  {
+    temperature: 1,
+    precipitation_rate: 2.5,
+    humidity: 97,
+    dew_point: 0.8,
+    wind_speed: 60,
+    wind_gusts: 80,
+    min_temp_3h: -2,
+    min_temp_3d: -4,
+  },
+  {
+    temperature: 12,
+    precipitation_rate: 0,
+    humidity: 92,
+    dew_point: 11,
+    soil_moisture: 45,
+    soil_temperature: 0,
+    minutes_since_rain: 30,
+    rain_1h: 6,
+  },
 ];
 const CONTEXT: CalculationContext = { nowMs: Date.parse('2026-04-15T12:00:00Z'), timeZone: 'Europe/Berlin', hemisphere: 'north' };
 
@@ -45,13 +63,18 @@ describe('reason segments', () => {
     for (const reason of reasons) expect(renderSpecReason(reasonSegments(reason))).toBe(reason);
   });
 
-  const segment = fc.record({ text: fc.string({ minLength: 1 }).filter((text) => !text.includes('<b>') && !text.includes('</b>')), emphasis: fc.boolean() });
+  const segment = fc.record({
+    text: fc.string({ minLength: 1 }).filter((text) => !text.includes('<b>') && !text.includes('</b>')),
+    emphasis: fc.boolean(),
+  });
   it('spec text and segments convert both ways without loss', () => {
-    fc.assert(fc.property(fc.array(segment), (segments: ReasonSegment[]) => {
-      const spec = renderSpecReason(segments);
-      expect(renderSpecReason(reasonSegments(spec))).toBe(spec);
-      expect(renderPlainReason(reasonSegments(spec))).toBe(segments.map((s) => s.text).join(''));
-    }));
+    fc.assert(
+      fc.property(fc.array(segment), (segments: ReasonSegment[]) => {
+        const spec = renderSpecReason(segments);
+        expect(renderSpecReason(reasonSegments(spec))).toBe(spec);
+        expect(renderPlainReason(reasonSegments(spec))).toBe(segments.map((s) => s.text).join(''));
+      }),
+    );
   });
 });
 
@@ -65,10 +88,12 @@ describe('plain text renderer (MQTT, Home Assistant)', () => {
 describe('HTML renderer (status page)', () => {
   it('renders emphasis as <strong> and escapes everything else', () => {
     expect(htmlReason(HEAT)).toBe('<strong>Hitze 35 °C</strong> – Hitzestress, Gras wächst kaum.');
-    expect(renderHtmlReason([
-      { text: `<script>alert("x")</script> & 'y'`, emphasis: false },
-      { text: '<img src=x onerror=1>', emphasis: true },
-    ])).toBe('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;y&#39;<strong>&lt;img src=x onerror=1&gt;</strong>');
+    expect(
+      renderHtmlReason([
+        { text: `<script>alert("x")</script> & 'y'`, emphasis: false },
+        { text: '<img src=x onerror=1>', emphasis: true },
+      ]),
+    ).toBe('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;y&#39;<strong>&lt;img src=x onerror=1&gt;</strong>');
   });
 
   it('gives no markup but <strong> for any reason the core produces', () => {

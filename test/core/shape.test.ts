@@ -7,14 +7,27 @@ import { CHECK_NAMES, FIELD_NAMES, calculate } from '../../src/core/index.js';
 import { contextAt, GOOD_DAY, resultFor, skippedCheck, SPRING_NOON_MS, SUMMER_NOON_MS, WINTER_NOON_MS } from './helpers.js';
 
 const RESULT_KEYS = [
-  'mfi_version', 'season', 'season_source', 'index_score', 'main_status', 'data_quality', 'score_basis',
-  'available_fields', 'missing_fields', 'checks', 'protocol', 'rain_source_info', 'calculated_at',
+  'mfi_version',
+  'season',
+  'season_source',
+  'index_score',
+  'main_status',
+  'data_quality',
+  'score_basis',
+  'available_fields',
+  'missing_fields',
+  'checks',
+  'protocol',
+  'rain_source_info',
+  'calculated_at',
 ];
 
 describe('result shape', () => {
   it('lists the result fields in the spec table order', () => {
     expect(Object.keys(resultFor(GOOD_DAY))).toEqual(RESULT_KEYS);
-    expect(Object.keys(resultFor({ temperature: 10, precipitation_rate: 0 }))).toEqual(RESULT_KEYS.filter((key) => key !== 'rain_source_info'));
+    expect(Object.keys(resultFor({ temperature: 10, precipitation_rate: 0 }))).toEqual(
+      RESULT_KEYS.filter((key) => key !== 'rain_source_info'),
+    );
   });
 
   it('always has five check entries in order, executed ones with the spec keys and no skipped_reason', () => {
@@ -50,7 +63,9 @@ describe('result shape', () => {
   });
 
   it('ignores unknown keys such as api_key, season and __proto__', () => {
-    const input = JSON.parse('{"temperature": 20, "precipitation_rate": 0, "api_key": "secret", "season": "winter", "__proto__": {"humidity": 99}, "constructor": 5}') as Record<string, unknown>;
+    const input = JSON.parse(
+      '{"temperature": 20, "precipitation_rate": 0, "api_key": "secret", "season": "winter", "__proto__": {"humidity": 99}, "constructor": 5}',
+    ) as Record<string, unknown>;
     const result = resultFor(input, contextAt(SUMMER_NOON_MS));
     expect(result.season).toBe('summer');
     expect(result.available_fields).toEqual(['temperature', 'precipitation_rate']);
@@ -58,7 +73,14 @@ describe('result shape', () => {
   });
 
   it('lists invalid and out-of-range values as missing', () => {
-    const result = resultFor({ temperature: '21.5', precipitation_rate: ' 0 ', humidity: 101, wind_speed: '5 km/h', solar: true, rain_1h: [1] });
+    const result = resultFor({
+      temperature: '21.5',
+      precipitation_rate: ' 0 ',
+      humidity: 101,
+      wind_speed: '5 km/h',
+      solar: true,
+      rain_1h: [1],
+    });
     expect(result.available_fields).toEqual(['temperature', 'precipitation_rate']);
     expect(result.missing_fields).toEqual(FIELD_NAMES.slice(2));
     expect(result.checks.temperature?.meta.temperature).toBe(21.5);
@@ -67,7 +89,9 @@ describe('result shape', () => {
 
 describe('rain_source_info', () => {
   it('is absent without rain_1h, rain_12h or rain_24h, even with rain_14d', () => {
-    expect(resultFor({ temperature: 10, precipitation_rate: 0, rain_14d: 20, minutes_since_rain: 100 })).not.toHaveProperty('rain_source_info');
+    expect(resultFor({ temperature: 10, precipitation_rate: 0, rain_14d: 20, minutes_since_rain: 100 })).not.toHaveProperty(
+      'rain_source_info',
+    );
   });
 
   it.each([
@@ -77,7 +101,12 @@ describe('rain_source_info', () => {
     [{ rain_1h: 0, rain_12h: 1, rain_24h: 4 }, ['rain_1h', 'rain_12h', 'rain_24h'], 'rain_24h', []],
   ])('for %j uses %j with cumulative source %s', (windows, used, source, notProvided) => {
     const info = resultFor({ temperature: 10, precipitation_rate: 0, ...windows }).rain_source_info;
-    expect(info).toEqual({ windows_used: used, cumulative_source: source, not_provided: notProvided, note: expect.stringContaining('time slices') });
+    expect(info).toEqual({
+      windows_used: used,
+      cumulative_source: source,
+      not_provided: notProvided,
+      note: expect.stringContaining('time slices'),
+    });
   });
 
   it('ignores an invalid window value', () => {
@@ -145,13 +174,24 @@ describe('time, season and context', () => {
       expect(outcome.result.calculated_at).toBe('1970-01-01 00:00:00');
       expect(outcome.result.season).toBe('winter');
     }
-    const hostile = Object.defineProperty({}, 'nowMs', { get() { throw new Error('boom'); } }) as never;
+    const hostile = Object.defineProperty({}, 'nowMs', {
+      get() {
+        throw new Error('boom');
+      },
+    }) as never;
     expect(calculate(GOOD_DAY, hostile).ok).toBe(true);
     expect(calculate(GOOD_DAY, undefined as never).ok).toBe(true);
   });
 
   it('never throws on hostile input objects', () => {
-    const proxy = new Proxy({ temperature: 10, precipitation_rate: 0 }, { get() { throw new Error('boom'); } });
+    const proxy = new Proxy(
+      { temperature: 10, precipitation_rate: 0 },
+      {
+        get() {
+          throw new Error('boom');
+        },
+      },
+    );
     const outcome = calculate(proxy, contextAt(SPRING_NOON_MS));
     expect(outcome.ok).toBe(false);
     if (!outcome.ok) expect(outcome.error.missing).toEqual(['temperature', 'precipitation_rate']);
@@ -173,8 +213,14 @@ describe('a failing check', () => {
 
   it('skips a check of an injected registry that requires a field the input cannot have', () => {
     const unknownField = { ...throwingWind, requiredFields: ['wind_speed', 'no_such_field'] } as unknown as CheckDefinition;
-    const outcome = calculateWith(CHECK_REGISTRY.map((check) => (check.name === 'wind' ? unknownField : check)), GOOD_DAY, contextAt(SPRING_NOON_MS));
-    expect(outcome.ok && outcome.result.protocol.skipped_checks).toEqual([{ check: 'wind', reason: throwingWind.skippedReason, missing: ['no_such_field'] }]);
+    const outcome = calculateWith(
+      CHECK_REGISTRY.map((check) => (check.name === 'wind' ? unknownField : check)),
+      GOOD_DAY,
+      contextAt(SPRING_NOON_MS),
+    );
+    expect(outcome.ok && outcome.result.protocol.skipped_checks).toEqual([
+      { check: 'wind', reason: throwingWind.skippedReason, missing: ['no_such_field'] },
+    ]);
   });
 
   it('is reported as not executed while the calculation completes', () => {
@@ -212,7 +258,11 @@ describe('a failing check', () => {
     const { result } = outcome;
     expect(result.checks.rain).toMatchObject({ executed: false, score: null, status: null });
     expect(result.protocol.calculation_error).toBe("Check 'rain' failed with an internal error (RangeError) and was not executed.");
-    expect(Object.values(result.checks).filter((check) => check?.executed).every((check) => check?.status === 'OK')).toBe(true);
+    expect(
+      Object.values(result.checks)
+        .filter((check) => check?.executed)
+        .every((check) => check?.status === 'OK'),
+    ).toBe(true);
     expect(result.index_score).toBeLessThanOrEqual(69);
     expect(result.main_status).toBe('WARNING');
   });
@@ -220,7 +270,11 @@ describe('a failing check', () => {
   it('keeps a lower index when the remaining checks already give less than the cap', () => {
     const outcome = calculateWith(registry, { ...GOOD_DAY, temperature: 31 }, contextAt(SPRING_NOON_MS));
     // The same combination without the wind check at all (no failure, so no cap).
-    const healthy = calculateWith(CHECK_REGISTRY.filter((check) => check.name !== 'wind'), { ...GOOD_DAY, temperature: 31 }, contextAt(SPRING_NOON_MS));
+    const healthy = calculateWith(
+      CHECK_REGISTRY.filter((check) => check.name !== 'wind'),
+      { ...GOOD_DAY, temperature: 31 },
+      contextAt(SPRING_NOON_MS),
+    );
     expect(outcome.ok && healthy.ok).toBe(true);
     if (!outcome.ok || !healthy.ok) return;
     expect(outcome.result.index_score).toBeLessThan(69);
@@ -228,7 +282,12 @@ describe('a failing check', () => {
   });
 
   it('gives BLOCK with no limiting check when every check fails', () => {
-    const broken = CHECK_REGISTRY.map((check) => ({ ...check, evaluate: () => { throw new Error('x'); } }));
+    const broken = CHECK_REGISTRY.map((check) => ({
+      ...check,
+      evaluate: () => {
+        throw new Error('x');
+      },
+    }));
     const outcome = calculateWith(broken, GOOD_DAY, contextAt(SPRING_NOON_MS));
     expect(outcome.ok && outcome.result.score_basis).toEqual({ checks_used: 0, checks_total: 5, limiting_check: null });
     expect(outcome.ok && outcome.result.main_status).toBe('BLOCK');

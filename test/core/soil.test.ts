@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { FIELD_CAPACITY_PCT, fieldCapacityPct, isValidFieldCapacity, loadBearingClass, relativeWetness, wetnessScore } from '../../src/core/soil.js';
+import {
+  FIELD_CAPACITY_PCT,
+  fieldCapacityPct,
+  isValidFieldCapacity,
+  loadBearingClass,
+  relativeWetness,
+  wetnessScore,
+} from '../../src/core/soil.js';
 import { piecewiseLinear } from '../../src/core/piecewise.js';
 import { SOFT_SOIL_CURVES, saturationShare, trafficClass, trafficScore } from '../../src/core/softSoil.js';
 import type { LawnProfile } from '../../src/core/types.js';
@@ -14,7 +21,15 @@ describe('field capacity as a lawn setting (D9)', () => {
   });
 
   it.each([
-    [5, true], [60, true], [4.99, false], [60.01, false], [0, false], [Number.NaN, false], [Number.POSITIVE_INFINITY, false], ['28', false], [null, false],
+    [5, true],
+    [60, true],
+    [4.99, false],
+    [60.01, false],
+    [0, false],
+    [Number.NaN, false],
+    [Number.POSITIVE_INFINITY, false],
+    ['28', false],
+    [null, false],
   ])('accepts %s as a field capacity: %s', (value, valid) => {
     expect(isValidFieldCapacity(value)).toBe(valid);
   });
@@ -40,14 +55,18 @@ describe('field capacity as a lawn setting (D9)', () => {
     const calibrated = checkFor('soiltemp', input, 'summer', { fieldCapacityPercent: 18 });
     expect(calibrated.meta).toMatchObject({ field_capacity: 18, field_capacity_source: 'lawn_setting', load_bearing: 'limited' });
     expect(calibrated.status).toBe('WARNING');
-    expect(checkFor('soiltemp', { ...input, soil_moisture: 40 }, 'summer', { fieldCapacityPercent: 18 }).meta.load_bearing).toBe('saturated');
+    expect(checkFor('soiltemp', { ...input, soil_moisture: 40 }, 'summer', { fieldCapacityPercent: 18 }).meta.load_bearing).toBe(
+      'saturated',
+    );
     expect(checkFor('rain', { soil_moisture: 40, rain_24h: 0 }, 'summer', { fieldCapacityPercent: 18 }).status).toBe('BLOCK');
   });
 
   it('ignores an out-of-range lawn setting (the soil type default applies) and never throws', () => {
     for (const bad of [0, 2, 61, Number.NaN, '30', null]) {
-      const result = resultFor({ temperature: 18, precipitation_rate: 0, soil_temperature: 15, soil_moisture: 24 },
-        contextAt(SUMMER_NOON_MS, { lawn: { fieldCapacityPercent: bad as number } }));
+      const result = resultFor(
+        { temperature: 18, precipitation_rate: 0, soil_temperature: 15, soil_moisture: 24 },
+        contextAt(SUMMER_NOON_MS, { lawn: { fieldCapacityPercent: bad as number } }),
+      );
       expect(result.checks.soiltemp?.meta.field_capacity).toBe(28);
     }
   });
@@ -72,7 +91,10 @@ describe('soft soil above field capacity', () => {
       const atFc = wetnessScore(fc, fc, lawn.mowerClass);
       for (let centi = 0; centi <= 10_000; centi += 5) {
         const pct = centi / 100;
-        const expected = pct <= fc ? wetnessScore(pct, fc, lawn.mowerClass) : piecewiseLinear([[0, atFc], ...SOFT_SOIL_CURVES[lawn.mowerClass]], saturationShare(pct, lawn));
+        const expected =
+          pct <= fc
+            ? wetnessScore(pct, fc, lawn.mowerClass)
+            : piecewiseLinear([[0, atFc], ...SOFT_SOIL_CURVES[lawn.mowerClass]], saturationShare(pct, lawn));
         expect(Object.is(trafficScore(pct, lawn), expected)).toBe(true);
       }
     }

@@ -12,7 +12,19 @@ const LOAM = { soilType: 'loam', mowerClass: 'robot', turfType: 'cool_season' } 
 const estimated = contextAt(SUMMER_NOON_MS, { lawn: LOAM, estimatedFields: ['soil_moisture'] });
 const measured = contextAt(SUMMER_NOON_MS, { lawn: LOAM });
 // 12 mm of rain 3 h ago on a mild day: the residual rule (loam: 240–300 min) still holds the surface wet.
-const afterRain = { temperature: 18, precipitation_rate: 0, humidity: 70, wind_speed: 8, solar: 400, soil_temperature: 15, rain_1h: 0, rain_12h: 12, rain_24h: 12, minutes_since_rain: 180, soil_moisture: 34 };
+const afterRain = {
+  temperature: 18,
+  precipitation_rate: 0,
+  humidity: 70,
+  wind_speed: 8,
+  solar: 400,
+  soil_temperature: 15,
+  rain_1h: 0,
+  rain_12h: 12,
+  rain_24h: 12,
+  minutes_since_rain: 180,
+  soil_moisture: 34,
+};
 
 describe('estimated soil moisture', () => {
   it('is taken out of the measured fields: available/missing and data quality as without a sensor', () => {

@@ -44,7 +44,10 @@ describe('turf type in the lawn profile', () => {
 
   it('reports the turf type and ignores unknown values', () => {
     expect(checkFor('soiltemp', { soil_temperature: 15 }, 'summer', WARM).meta.turf_type).toBe('warm_season');
-    const unknown = resultFor({ temperature: 12, precipitation_rate: 0, soil_temperature: 15 }, contextAt(Date.UTC(2026, 6, 1), { lawn: { turfType: 'x' as never } }));
+    const unknown = resultFor(
+      { temperature: 12, precipitation_rate: 0, soil_temperature: 15 },
+      contextAt(Date.UTC(2026, 6, 1), { lawn: { turfType: 'x' as never } }),
+    );
     expect(unknown.checks.soiltemp?.meta.turf_type).toBe('cool_season');
   });
 });

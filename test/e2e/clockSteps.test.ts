@@ -7,7 +7,17 @@
 import { describe, expect, it } from 'vitest';
 import { makeTempDir } from '../helpers/httpTempDir.js';
 import { waitUntil } from '../helpers/wait.js';
-import { cleanup, committedCounterMm, markSynced, peakRssBytes, setClockOffset, startStepped, storedHistory, type ClockStepSetup, type SteppedDaemon } from '../helpers/clockStepDaemon.js';
+import {
+  cleanup,
+  committedCounterMm,
+  markSynced,
+  peakRssBytes,
+  setClockOffset,
+  startStepped,
+  storedHistory,
+  type ClockStepSetup,
+  type SteppedDaemon,
+} from '../helpers/clockStepDaemon.js';
 
 /** The recompute publishes at least twice more without a new reading. */
 async function keepsPublishing(daemon: SteppedDaemon): Promise<void> {
@@ -65,10 +75,17 @@ describe('a daemon whose wall clock steps (libfaketime)', () => {
   it('a power cut, fake-hwclock restores a time 30 min before the last stored reading: new readings count, mowable off in rain', async () => {
     await scenario(async (setup, own) => {
       own.daemon = await startStepped(setup, '+0');
-      await own.daemon!.readings([{ t: 19.5, total: 50 }, { t: 20, total: 50 }]);
+      await own.daemon!.readings([
+        { t: 19.5, total: 50 },
+        { t: 20, total: 50 },
+      ]);
       // The counter in the database, not a commit count: the first commit may hold only the station state, and a
       // SIGKILL before the readings' commit left the next start without a baseline (test/station/restartRainUnknown.test.ts).
-      await waitUntil(async () => (await committedCounterMm(setup.dbPath)) === 50 && own.daemon!.latest()?.input.temperature === 20, 'the readings committed', 6_000);
+      await waitUntil(
+        async () => (await committedCounterMm(setup.dbPath)) === 50 && own.daemon!.latest()?.input.temperature === 20,
+        'the readings committed',
+        6_000,
+      );
       await own.daemon!.stop('SIGKILL');
       own.daemon = await startStepped(setup, '-30m');
       await own.daemon!.reading({ t: 12, total: 53 });
@@ -105,7 +122,11 @@ describe('a daemon whose wall clock steps (libfaketime)', () => {
       own.daemon = await startStepped(setup, '+365d');
       const yearS = 365 * 86_400;
       await own.daemon!.readings([{ t: 20, total: 10, ts: Math.floor(Date.now() / 1000) + yearS }]);
-      await waitUntil(() => own.daemon!.process.logLines().some((line) => String(line.msg).startsWith('history prune postponed')), 'the prune postponed', 6_000);
+      await waitUntil(
+        () => own.daemon!.process.logLines().some((line) => String(line.msg).startsWith('history prune postponed')),
+        'the prune postponed',
+        6_000,
+      );
       setClockOffset(setup.dir, '+0');
       await waitUntil(() => Number(own.daemon!.stats()?.clockSteps) === 1, 'the step counted', 6_000);
       await own.daemon!.reading({ t: 14, total: 12, ts: Math.floor(Date.now() / 1000) });
@@ -125,7 +146,10 @@ describe('a daemon whose wall clock steps (libfaketime)', () => {
   it('a clock a year behind, then NTP steps forward: /health stays fast, memory flat, readings count', async () => {
     await scenario(async (setup, own) => {
       own.daemon = await startStepped(setup, '-365d');
-      await own.daemon!.readings([{ t: 15.5, total: 100 }, { t: 15, total: 100 }]);
+      await own.daemon!.readings([
+        { t: 15.5, total: 100 },
+        { t: 15, total: 100 },
+      ]);
       await follows(own.daemon!, 15);
       const pid = own.daemon!.process.child.pid!;
       const rssBefore = peakRssBytes(pid);
@@ -134,14 +158,19 @@ describe('a daemon whose wall clock steps (libfaketime)', () => {
       let sinceStep = 0;
       // /health asked at a monitor's pace (the polling step, 100 ms), not a load test (the RSS bound is
       // about the step), until the daemon has counted the step and answered ten more times after it.
-      await waitUntil(async () => {
-        const started = performance.now();
-        const response = await fetch(`${own.daemon!.process.baseUrl}/health`);
-        expect(response.status).toBe(200);
-        worstMs = Math.max(worstMs, performance.now() - started);
-        if (Number(own.daemon!.stats()?.clockSteps) === 1) sinceStep++;
-        return sinceStep > 10;
-      }, 'the step counted, /health asked throughout', 10_000, 100);
+      await waitUntil(
+        async () => {
+          const started = performance.now();
+          const response = await fetch(`${own.daemon!.process.baseUrl}/health`);
+          expect(response.status).toBe(200);
+          worstMs = Math.max(worstMs, performance.now() - started);
+          if (Number(own.daemon!.stats()?.clockSteps) === 1) sinceStep++;
+          return sinceStep > 10;
+        },
+        'the step counted, /health asked throughout',
+        10_000,
+        100,
+      );
       expect(Number(own.daemon!.stats()?.clockSteps)).toBe(1);
       expect(worstMs).toBeLessThan(1_000);
       expect(peakRssBytes(pid) - rssBefore).toBeLessThan(20 * 1024 * 1024);
@@ -163,13 +192,20 @@ describe('a daemon whose wall clock steps (libfaketime)', () => {
       setup.timesync = true;
       own.daemon = await startStepped(setup, '-2d');
       const nowS = () => Math.floor(Date.now() / 1000);
-      await own.daemon!.readings([{ t: 16, total: 200, ts: nowS() - 120 }, { t: 15, total: 203, ts: nowS() - 5 }]);
+      await own.daemon!.readings([
+        { t: 16, total: 200, ts: nowS() - 120 },
+        { t: 15, total: 203, ts: nowS() - 5 },
+      ]);
       expect(own.daemon!.stats()).toMatchObject({ accepted: 2, rejected: 0, clockSync: 'unsynchronized' });
       await follows(own.daemon!, 15);
       expect(own.daemon!.latest()?.mowable).toBe(false);
       markSynced(setup.dir);
       setClockOffset(setup.dir, '+0');
-      await waitUntil(() => Number(own.daemon!.stats()?.clockSteps) === 1 && own.daemon!.stats()?.clockSync === 'synchronized', 'the step and the sync', 8_000);
+      await waitUntil(
+        () => Number(own.daemon!.stats()?.clockSteps) === 1 && own.daemon!.stats()?.clockSync === 'synchronized',
+        'the step and the sync',
+        8_000,
+      );
       // Seconds after 3 mm of rain: the history's windows are withheld (two days without readings), the flag stays off.
       const afterStep = own.daemon!.latest()!;
       expect(afterStep.mowable).toBe(false);

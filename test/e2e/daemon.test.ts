@@ -70,7 +70,8 @@ describe('end to end: the built daemon over real HTTP, administered by the built
     expect(getRefused.status).toBe(405);
     expect((await runBuiltCli(['keys', 'allow-get', String(id)], env)).code).toBe(0);
     await waitFor(
-      async () => (await fetch(`${baseUrl}/v1/calculate?temperature=18&precipitation_rate=0&api_key=${encodeURIComponent(key)}`)).status === 200,
+      async () =>
+        (await fetch(`${baseUrl}/v1/calculate?temperature=18&precipitation_rate=0&api_key=${encodeURIComponent(key)}`)).status === 200,
       CHANGE_DEADLINE_MS,
       POLL_STEP_MS,
     );
@@ -97,7 +98,13 @@ describe('end to end: the built daemon over real HTTP, administered by the built
     // The access lines are written in blocks (src/util/logger.ts); the exit writes what was still waiting.
     const requestLines = daemon.logLines().filter((line) => line.msg === 'request');
     expect(requestLines.map((line) => `${String(line.statusCode)} ${String(line.method)} ${String(line.path)}`)).toEqual(
-      expect.arrayContaining(['200 GET /health', '401 POST /v1/calculate', '405 GET /v1/calculate', '503 POST /v1/calculate', '403 GET /health']),
+      expect.arrayContaining([
+        '200 GET /health',
+        '401 POST /v1/calculate',
+        '405 GET /v1/calculate',
+        '503 POST /v1/calculate',
+        '403 GET /health',
+      ]),
     );
     // Six CLI processes and a daemon: on a busy 2-core machine this takes 10-15 s.
   }, 60_000);
@@ -108,11 +115,13 @@ describe('end to end: the built daemon over real HTTP, administered by the built
     const { baseUrl } = daemon;
     await waitFor(
       async () =>
-        (await fetch(`${baseUrl}/v1/calculate`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${added.key}`, 'content-type': 'application/json' },
-          body: '{"temperature":18,"precipitation_rate":0}',
-        })).status === 200,
+        (
+          await fetch(`${baseUrl}/v1/calculate`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${added.key}`, 'content-type': 'application/json' },
+            body: '{"temperature":18,"precipitation_rate":0}',
+          })
+        ).status === 200,
       CHANGE_DEADLINE_MS,
       POLL_STEP_MS,
     );
@@ -178,7 +187,10 @@ describe('end to end: the built daemon over real HTTP, administered by the built
     const hint = String(daemon.logLines().find((line) => String(line.msg).startsWith('No API key exists yet'))?.msg);
     expect(hint).toContain(`npx mowability keys add <owner> --db-path=${temp.dbPath}`);
     // Run the printed command as a user would, without the daemon's environment.
-    const args = hint.slice(hint.indexOf('keys add')).split(' ').map((word) => (word === '<owner>' ? 'hinted' : word));
+    const args = hint
+      .slice(hint.indexOf('keys add'))
+      .split(' ')
+      .map((word) => (word === '<owner>' ? 'hinted' : word));
     const added = await runBuiltCli([...args, '--json'], {});
     expect(added.code, added.stderr).toBe(0);
     const { key } = JSON.parse(added.stdout) as { key: string };
@@ -216,8 +228,10 @@ describe('end to end: the built daemon over real HTTP, administered by the built
 
   it('keeps secrets of other flags out of the key hint and the log', async () => {
     daemon = await startDaemonProcess({ MOWABILITY_TIMEZONE: 'UTC' }, [
-      '--db-path', temp.dbPath,
-      '--mqtt-url', 'mqtt://bob:hunter2@127.0.0.1:9',
+      '--db-path',
+      temp.dbPath,
+      '--mqtt-url',
+      'mqtt://bob:hunter2@127.0.0.1:9',
     ]);
     const hint = daemon.logLines().find((line) => String(line.msg).startsWith('No API key exists yet'));
     expect(String(hint?.msg)).toContain(`npx mowability keys add <owner> --db-path=${temp.dbPath}`);

@@ -14,7 +14,13 @@ import { makeTempDir, waitFor } from '../helpers/httpTempDir.js';
 import { PostgresServer, RedisServer, sharedServersMissing } from '../helpers/sharedServers.js';
 
 const RATE_LIMIT = 12;
-const REGISTRATION = { name: 'Bob', email: 'bob@example.org', intended_use: 'Two instances, one key', usage: 'private', accept_terms: true };
+const REGISTRATION = {
+  name: 'Bob',
+  email: 'bob@example.org',
+  intended_use: 'Two instances, one key',
+  usage: 'private',
+  accept_terms: true,
+};
 
 let addressCounter = 0;
 /** A client address no other test uses (the rate limit is per address and shared). */
@@ -71,7 +77,8 @@ describe.skipIf(sharedServersMissing() !== undefined)('two instances on one Post
     expect(added.code).toBe(0);
     return JSON.parse(added.stdout) as { id: number; key: string };
   };
-  const usageTotal = async (id: number): Promise<number> => (JSON.parse((await cli(['keys', 'usage', String(id), '--json'])).stdout) as { total: number }).total;
+  const usageTotal = async (id: number): Promise<number> =>
+    (JSON.parse((await cli(['keys', 'usage', String(id), '--json'])).stdout) as { total: number }).total;
 
   /**
    * When the first request to instance `i` that was answered 200 was sent: the key had reached it by
@@ -123,9 +130,14 @@ describe.skipIf(sharedServersMissing() !== undefined)('two instances on one Post
 
   it('counts registration attempts of one address across both instances (registration.perAddressPerHour, 5)', async () => {
     const address = freshAddress();
-    const attempt = async (i: number) => (await fetch(`${daemons[i]!.httpAddress}/v1/registrations`, {
-      method: 'POST', body: '{}', headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
-    })).status;
+    const attempt = async (i: number) =>
+      (
+        await fetch(`${daemons[i]!.httpAddress}/v1/registrations`, {
+          method: 'POST',
+          body: '{}',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
+        })
+      ).status;
     // Counted before the body is read: five refused bodies use up the hour, spread over both instances.
     const statuses: number[] = [];
     for (let n = 0; n < 5; n++) statuses.push(await attempt(n % 2));
@@ -142,11 +154,14 @@ describe.skipIf(sharedServersMissing() !== undefined)('two instances on one Post
       body: JSON.stringify(REGISTRATION),
     });
     expect(registered.status).toBe(202);
-    const { claim_token: token, id } = ((await registered.json()) as { mfi: { registration: { claim_token: string; id: number } } }).mfi.registration;
+    const { claim_token: token, id } = ((await registered.json()) as { mfi: { registration: { claim_token: string; id: number } } }).mfi
+      .registration;
     expect(await cli(['registrations', 'approve', String(id)])).toMatchObject({ code: 0 });
     const claims = await Promise.all(
       [0, 1, 0, 1, 0, 1].map(async (i) => {
-        const response = await fetch(`${daemons[i]!.httpAddress}/v1/registrations/${token}`, { headers: { 'x-forwarded-for': freshAddress() } });
+        const response = await fetch(`${daemons[i]!.httpAddress}/v1/registrations/${token}`, {
+          headers: { 'x-forwarded-for': freshAddress() },
+        });
         return ((await response.json()) as { mfi: { registration: { status: string; api_key?: string } } }).mfi.registration;
       }),
     );
@@ -180,17 +195,26 @@ describe.skipIf(sharedServersMissing() !== undefined)('two instances on one Post
     const health = await fetch(`${daemons[0]!.httpAddress}/health`);
     const body = (await health.json()) as { mfi: { checks: Record<string, { status: string; message?: string }> } };
     expect(health.status).toBe(200);
-    expect(body.mfi.checks.store).toMatchObject({ status: 'degraded', message: expect.stringContaining('PostgreSQL (store.url) unreachable') });
+    expect(body.mfi.checks.store).toMatchObject({
+      status: 'degraded',
+      message: expect.stringContaining('PostgreSQL (store.url) unreachable'),
+    });
     const during = statuses.length;
     await waitFor(() => statuses.length >= during + 10);
     await pg.resume();
-    await waitFor(async () => ((await (await fetch(`${daemons[1]!.httpAddress}/health`)).json()) as typeof body).mfi.checks.store?.status === 'ok', 15_000);
+    await waitFor(
+      async () => ((await (await fetch(`${daemons[1]!.httpAddress}/health`)).json()) as typeof body).mfi.checks.store?.status === 'ok',
+      15_000,
+    );
     stop = true;
     await traffic;
     expect(statuses.filter((status) => status !== 200 && status !== 503)).toEqual([]);
     await waitFor(async () => (await usageTotal(id)) === served.get(key), 15_000);
     // Logged once per outage and instance, not once per failing query.
-    const outageLines = log.text().split('\n').filter((line) => line.includes('PostgreSQL (store.url) unreachable')).length;
+    const outageLines = log
+      .text()
+      .split('\n')
+      .filter((line) => line.includes('PostgreSQL (store.url) unreachable')).length;
     expect(outageLines).toBeGreaterThanOrEqual(2);
     expect(outageLines).toBeLessThanOrEqual(4);
   }, 60_000);
@@ -206,6 +230,9 @@ describe.skipIf(sharedServersMissing() !== undefined)('two instances on one Post
     expect(statuses.every((status) => status === 200)).toBe(true);
     const health = await fetch(`${daemons[1]!.httpAddress}/health`);
     expect(health.status).toBe(200);
-    expect(((await health.json()) as { mfi: { checks: Record<string, unknown> } }).mfi.checks.rate_limit_store).toMatchObject({ status: 'degraded', message: expect.stringContaining('Redis (http.rateLimitStore) unreachable') });
+    expect(((await health.json()) as { mfi: { checks: Record<string, unknown> } }).mfi.checks.rate_limit_store).toMatchObject({
+      status: 'degraded',
+      message: expect.stringContaining('Redis (http.rateLimitStore) unreachable'),
+    });
   });
 });

@@ -21,7 +21,13 @@ import { PostgresServer, RedisServer, sharedServersMissing } from '../helpers/sh
  * until the test has its answer, or this bound passed: then the request is cut and the test fails).
  */
 const ANSWER_BOUND_MS = 12_000;
-const REGISTRATION = { name: 'Bob', email: 'bob@example.org', intended_use: 'Stalled servers, bounded answers', usage: 'private', accept_terms: true };
+const REGISTRATION = {
+  name: 'Bob',
+  email: 'bob@example.org',
+  intended_use: 'Stalled servers, bounded answers',
+  usage: 'private',
+  accept_terms: true,
+};
 
 interface Check {
   status: string;
@@ -123,7 +129,9 @@ describe.skipIf(sharedServersMissing() !== undefined)('stalled shared servers (S
       await waitFor(async () => (await health(0)).checks.rate_limit_store?.status === 'degraded', ANSWER_BOUND_MS);
       const during = await health(0);
       expect(during.code).toBe(200);
-      expect(during.checks.rate_limit_store?.message).toMatch(/^Redis \(http\.rateLimitStore\) not answering within 250 ms for \d+ s; requests pass without the shared rate limit; tolerated for 120 s/);
+      expect(during.checks.rate_limit_store?.message).toMatch(
+        /^Redis \(http\.rateLimitStore\) not answering within 250 ms for \d+ s; requests pass without the shared rate limit; tolerated for 120 s/,
+      );
       expect(await sharedStoreUp(0, 'rate_limit_store')).toBe('0');
       expect(await sharedStoreUp(0, 'store')).toBe('1');
     });
@@ -150,7 +158,10 @@ describe.skipIf(sharedServersMissing() !== undefined)('stalled shared servers (S
       expect((await calculate(0)).status).toBe(200);
       const during = await health(0);
       expect(during.code).toBe(200);
-      expect(during.checks.store).toMatchObject({ status: 'degraded', message: expect.stringMatching(/^PostgreSQL \(store\.url\) not answering within 1000 ms for \d+ s; keys are served from memory/) });
+      expect(during.checks.store).toMatchObject({
+        status: 'degraded',
+        message: expect.stringMatching(/^PostgreSQL \(store\.url\) not answering within 1000 ms for \d+ s; keys are served from memory/),
+      });
       expect((await health(1)).checks.store?.message).toContain('registration and calculation (keys.quotaMode exact) answer 503');
       expect(await sharedStoreUp(0, 'store')).toBe('0');
     });

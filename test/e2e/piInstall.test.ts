@@ -29,7 +29,12 @@ function readmeShellBlocks(): string[][] {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   const start = readme.indexOf('\n## Install on a Raspberry Pi');
   const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
-  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => (match[1] as string).replace(/\\\n\s*/g, '').split('\n').filter((line) => line.trim() !== ''));
+  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) =>
+    (match[1] as string)
+      .replace(/\\\n\s*/g, '')
+      .split('\n')
+      .filter((line) => line.trim() !== ''),
+  );
 }
 
 describe.skipIf(userInfo().uid !== 0 && !process.env.CI)("README's Raspberry Pi install, step by step", () => {
@@ -48,7 +53,8 @@ describe.skipIf(userInfo().uid !== 0 && !process.env.CI)("README's Raspberry Pi 
     chmodSync(temp.dir, 0o755);
     root = join(temp.dir, 'root');
     stubs = join(temp.dir, 'stubs');
-    for (const dir of ['opt', 'etc/systemd/system', 'usr/local/bin', 'var/lib', 'run']) mkdirSync(join(root, dir), { recursive: true, mode: 0o755 });
+    for (const dir of ['opt', 'etc/systemd/system', 'usr/local/bin', 'var/lib', 'run'])
+      mkdirSync(join(root, dir), { recursive: true, mode: 0o755 });
     writeServiceStubs(stubs);
     ports.http = await freePort();
     ports.broker = await freePort();
@@ -59,7 +65,10 @@ describe.skipIf(userInfo().uid !== 0 && !process.env.CI)("README's Raspberry Pi 
   });
 
   function sh(line: string): string {
-    const result = spawnSync('bash', ['-euo', 'pipefail', '-c', mapPaths(root, line.replaceAll('sudo ', ''))], { cwd: temp.dir, encoding: 'utf8' });
+    const result = spawnSync('bash', ['-euo', 'pipefail', '-c', mapPaths(root, line.replaceAll('sudo ', ''))], {
+      cwd: temp.dir,
+      encoding: 'utf8',
+    });
     expect(result.status, `${line}\n${result.stderr}`).toBe(0);
     return result.stdout;
   }
@@ -68,7 +77,11 @@ describe.skipIf(userInfo().uid !== 0 && !process.env.CI)("README's Raspberry Pi 
   function wrapper(args: string): { status: number | null; stdout: string; stderr: string } {
     return spawnSync('bash', ['-c', `${join(root, 'usr/local/bin/mowability')} ${args}`], {
       encoding: 'utf8',
-      env: { PATH: `${stubs}:${process.env.PATH ?? ''}`, MOWABILITY_NODE: process.execPath, MOWABILITY_CLI: join(root, 'opt/mowability/dist/cli/main.js') },
+      env: {
+        PATH: `${stubs}:${process.env.PATH ?? ''}`,
+        MOWABILITY_NODE: process.execPath,
+        MOWABILITY_CLI: join(root, 'opt/mowability/dist/cli/main.js'),
+      },
     });
   }
 
@@ -78,7 +91,10 @@ describe.skipIf(userInfo().uid !== 0 && !process.env.CI)("README's Raspberry Pi 
     if (service) serviceOutputs.push(service.output());
     const dropIns = join(root, 'etc/systemd/system/mowability.service.d');
     mkdirSync(dropIns, { recursive: true });
-    writeFileSync(join(dropIns, 'zz-test-ports.conf'), `[Service]\nEnvironment=MOWABILITY_HTTP_PORT=${ports.http}\nEnvironment=MOWABILITY_BROKER_PORT=${ports.broker}\n`);
+    writeFileSync(
+      join(dropIns, 'zz-test-ports.conf'),
+      `[Service]\nEnvironment=MOWABILITY_HTTP_PORT=${ports.http}\nEnvironment=MOWABILITY_BROKER_PORT=${ports.broker}\n`,
+    );
     service = await startSimulatedUnit(root, stubs);
   }
 
@@ -121,7 +137,13 @@ describe.skipIf(userInfo().uid !== 0 && !process.env.CI)("README's Raspberry Pi 
       const blocks = readmeShellBlocks().filter((block) => !(block[0] ?? '').startsWith('# /etc/'));
       expect(blocks.length).toBeGreaterThanOrEqual(6);
       for (const block of blocks) await run(block);
-      expect(ran).toEqual(expect.arrayContaining(['systemctl enable --now mowability', 'mowability keys add alice', 'install -d -m 0700 /etc/mowability/credentials']));
+      expect(ran).toEqual(
+        expect.arrayContaining([
+          'systemctl enable --now mowability',
+          'mowability keys add alice',
+          'install -d -m 0700 /etc/mowability/credentials',
+        ]),
+      );
       const running = service as SimulatedService;
 
       // The first start told the admin the wrapper's command.
@@ -144,11 +166,22 @@ describe.skipIf(userInfo().uid !== 0 && !process.env.CI)("README's Raspberry Pi 
       await waitUntil(async () => (await fetch(`${base}/health`)).status === 200, '/health 200');
       const health = (await (await fetch(`${base}/health`)).json()) as { mfi: { checks: { mqtt?: { status: string } } } };
       expect(health.mfi.checks.mqtt).toBeDefined();
-      await waitUntil(async () => ((await (await fetch(`${base}/health`)).json()) as typeof health).mfi.checks.mqtt?.status === 'ok', 'checks.mqtt ok');
+      await waitUntil(
+        async () => ((await (await fetch(`${base}/health`)).json()) as typeof health).mfi.checks.mqtt?.status === 'ok',
+        'checks.mqtt ok',
+      );
 
       // The broker listens on 0.0.0.0 with the account from the credential.
-      const account = JSON.parse(readFileSync(join(root, 'etc/mowability/credentials/broker-users.json'), 'utf8')) as Array<{ username: string; password: string }>;
-      const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${ports.broker}`, { username: account[0]?.username, password: account[0]?.password, reconnectPeriod: 0, connectTimeout: 5000 });
+      const account = JSON.parse(readFileSync(join(root, 'etc/mowability/credentials/broker-users.json'), 'utf8')) as Array<{
+        username: string;
+        password: string;
+      }>;
+      const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${ports.broker}`, {
+        username: account[0]?.username,
+        password: account[0]?.password,
+        reconnectPeriod: 0,
+        connectTimeout: 5000,
+      });
       await client.endAsync();
 
       // Every key from `sudo mowability keys add` works against the running daemon.
@@ -156,7 +189,11 @@ describe.skipIf(userInfo().uid !== 0 && !process.env.CI)("README's Raspberry Pi 
       expect(keys.length).toBeGreaterThanOrEqual(2);
       for (const key of keys) {
         await waitUntil(async () => {
-          const response = await fetch(`${base}/v1/calculate`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ temperature: 18, precipitation_rate: 0 }) });
+          const response = await fetch(`${base}/v1/calculate`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ temperature: 18, precipitation_rate: 0 }),
+          });
           return response.status === 200;
         }, 'a calculation with the key');
       }

@@ -84,7 +84,9 @@ describe('process lifecycle of the built daemon', { timeout: SLOW_TEST_TIMEOUT_M
     ['unhandledRejection', 'rejection', 'injected unhandled rejection'],
     ['uncaughtException', 'exception', 'injected uncaught exception'],
   ])('%s: logged, then a graceful stop and exit 1', async (origin, fault, message) => {
-    const daemon = await fixture.start({ MOWABILITY_BROKER_ENABLED: 'true', MOW_TEST_FAULT: fault }, [], { nodeArgs: [`--import=${FAULT_INJECTOR}`] });
+    const daemon = await fixture.start({ MOWABILITY_BROKER_ENABLED: 'true', MOW_TEST_FAULT: fault }, [], {
+      nodeArgs: [`--import=${FAULT_INJECTOR}`],
+    });
     const exited = new Promise<number | null>((resolve) => daemon.child.on('exit', (code) => resolve(code)));
     daemon.child.kill('SIGUSR2');
     const code = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve('timeout'), EXIT_BUDGET_MS + 5000))]);
@@ -104,7 +106,15 @@ describe('process lifecycle of the built daemon', { timeout: SLOW_TEST_TIMEOUT_M
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     try {
       const child = spawn(process.execPath, [BUILT_CLI, 'serve'], {
-        env: { PATH: process.env.PATH ?? '', ...env({ MOWABILITY_HTTP_HOST: '127.0.0.1', MOWABILITY_HTTP_PORT: '0', MOWABILITY_BROKER_ENABLED: 'true', MOWABILITY_BROKER_PORT: String((blocker.address() as AddressInfo).port) }) },
+        env: {
+          PATH: process.env.PATH ?? '',
+          ...env({
+            MOWABILITY_HTTP_HOST: '127.0.0.1',
+            MOWABILITY_HTTP_PORT: '0',
+            MOWABILITY_BROKER_ENABLED: 'true',
+            MOWABILITY_BROKER_PORT: String((blocker.address() as AddressInfo).port),
+          }),
+        },
       });
       let stderr = '';
       child.stderr.on('data', (chunk) => (stderr += String(chunk)));

@@ -9,7 +9,13 @@ import { runCliInProcess } from '../helpers/httpCli.js';
 import { startDaemonProcess, type DaemonProcess } from '../helpers/httpDaemon.js';
 import { makeTempDir, waitFor } from '../helpers/httpTempDir.js';
 
-const REGISTRATION = { name: 'Alice Gardener', email: 'alice@example.org', intended_use: 'Robot mower schedule in my garden', usage: 'private', accept_terms: true };
+const REGISTRATION = {
+  name: 'Alice Gardener',
+  email: 'alice@example.org',
+  intended_use: 'Robot mower schedule in my garden',
+  usage: 'private',
+  accept_terms: true,
+};
 
 describe('registration → review → claim over real HTTP and the CLI', () => {
   let daemon: DaemonProcess | undefined;
@@ -25,14 +31,23 @@ describe('registration → review → claim over real HTTP and the CLI', () => {
     daemon = await startDaemonProcess({ ...env, MOWABILITY_REGISTRATION_ENABLED: 'true' });
     const base = daemon.baseUrl;
 
-    const registered = await fetch(`${base}/v1/registrations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(REGISTRATION) });
+    const registered = await fetch(`${base}/v1/registrations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(REGISTRATION),
+    });
     expect(registered.status).toBe(202);
-    const { claim_token: token, id } = ((await registered.json()) as { mfi: { registration: { claim_token: string; id: number } } }).mfi.registration;
-    const claim = async () => ((await (await fetch(`${base}/v1/registrations/${token}`)).json()) as { mfi: { registration: Record<string, unknown> } }).mfi.registration;
+    const { claim_token: token, id } = ((await registered.json()) as { mfi: { registration: { claim_token: string; id: number } } }).mfi
+      .registration;
+    const claim = async () =>
+      ((await (await fetch(`${base}/v1/registrations/${token}`)).json()) as { mfi: { registration: Record<string, unknown> } }).mfi
+        .registration;
     expect((await claim()).status).toBe('pending');
 
     const listed = await runCliInProcess(['registrations', 'list', '--pending', '--json'], env);
-    expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ id, status: 'pending', email: 'alice@example.org', usage: 'private' })]);
+    expect(JSON.parse(listed.stdout)).toEqual([
+      expect.objectContaining({ id, status: 'pending', email: 'alice@example.org', usage: 'private' }),
+    ]);
     const approved = await runCliInProcess(['registrations', 'approve', String(id), '--note', 'looks fine'], env);
     expect(approved).toMatchObject({ code: 0, stdout: expect.stringContaining(`Registration ${id} approved`) });
     expect(approved.stdout).not.toMatch(/mow_[A-Za-z0-9_-]{20,}/);
@@ -43,7 +58,11 @@ describe('registration → review → claim over real HTTP and the CLI', () => {
     const key = first.api_key as string;
 
     const calculate = (presented: string) =>
-      fetch(`${base}/v1/calculate`, { method: 'POST', headers: { authorization: `Bearer ${presented}`, 'content-type': 'application/json' }, body: '{"temperature":18,"precipitation_rate":0}' });
+      fetch(`${base}/v1/calculate`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${presented}`, 'content-type': 'application/json' },
+        body: '{"temperature":18,"precipitation_rate":0}',
+      });
     await waitFor(async () => (await calculate(key)).status === 200, 10_000);
     expect((await calculate(key)).status).toBe(200);
 
@@ -58,7 +77,10 @@ describe('registration → review → claim over real HTTP and the CLI', () => {
     // Usage reaches the database on stop, and the CLI reports it.
     expect(await daemon.stop()).toBe(0);
     daemon = undefined;
-    const usage = JSON.parse((await runCliInProcess(['keys', 'usage', '1', '--json'], env)).stdout) as { total: number; last_used_at: string | null };
+    const usage = JSON.parse((await runCliInProcess(['keys', 'usage', '1', '--json'], env)).stdout) as {
+      total: number;
+      last_used_at: string | null;
+    };
     expect(usage.total).toBeGreaterThanOrEqual(2);
     expect(usage.last_used_at).not.toBeNull();
     const logs = (await runCliInProcess(['registrations', 'list', '--json'], env)).stdout;

@@ -14,7 +14,7 @@ const EAFNOSUPPORT = 97;
 const START_DEADLINE_MS = 15_000;
 
 // Sandboxed built daemons, each started and stopped: 2 s a test on a quiet machine.
-describe('the built daemon under the unit\'s RestrictAddressFamilies=', { timeout: SLOW_TEST_TIMEOUT_MS }, () => {
+describe("the built daemon under the unit's RestrictAddressFamilies=", { timeout: SLOW_TEST_TIMEOUT_MS }, () => {
   let helperDir: ReturnType<typeof makeTempDir>;
   let launcher: string[];
 
@@ -32,9 +32,10 @@ describe('the built daemon under the unit\'s RestrictAddressFamilies=', { timeou
     return started;
   }
 
-  it('the helper enforces the unit\'s list: listing interfaces needs AF_NETLINK and fails', () => {
+  it("the helper enforces the unit's list: listing interfaces needs AF_NETLINK and fails", () => {
     expect(unitAddressFamilies()).not.toContain('AF_NETLINK');
-    const probe = 'try { require("node:os").networkInterfaces(); console.log("listed") } catch (e) { console.log(e.info?.errno ?? e.message) }';
+    const probe =
+      'try { require("node:os").networkInterfaces(); console.log("listed") } catch (e) { console.log(e.info?.errno ?? e.message) }';
     const [command, ...prefix] = launcher;
     const sandboxed = spawnSync(command as string, [...prefix, process.execPath, '-e', probe], { encoding: 'utf8' });
     expect(sandboxed.stdout.trim()).toBe(String(EAFNOSUPPORT));
@@ -64,7 +65,8 @@ describe('the built daemon under the unit\'s RestrictAddressFamilies=', { timeou
       MOWABILITY_LOG_LEVEL: 'trace',
     });
     const port = Number(running.logLines().find((line) => line.msg === 'embedded MQTT broker listening')?.port);
-    const connect = (options: mqtt.IClientOptions) => mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { reconnectPeriod: 0, connectTimeout: 5000, ...options });
+    const connect = (options: mqtt.IClientOptions) =>
+      mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { reconnectPeriod: 0, connectTimeout: 5000, ...options });
     await expect(connect({})).rejects.toThrow('Connection refused: Bad username or password');
     const client = await connect({ username: 'station', password });
     await client.endAsync();

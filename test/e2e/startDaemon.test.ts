@@ -25,7 +25,11 @@ describe('startDaemon (in-process composition root)', () => {
 
   it('starts, writes mfi_version, serves on the reported address and stops cleanly (no WAL left behind)', async () => {
     const log = captureLogger('info');
-    const daemon = await startDaemon({ config: loadConfig({ env: env() }), logger: log.logger, keyCommandHint: 'mowability keys add <owner> --config x.json' });
+    const daemon = await startDaemon({
+      config: loadConfig({ env: env() }),
+      logger: log.logger,
+      keyCommandHint: 'mowability keys add <owner> --config x.json',
+    });
     try {
       expect(daemon.httpAddress).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const health = (await (await fetch(`${daemon.httpAddress}/health`)).json()) as { mfi: { mfi_version: string } };
@@ -51,7 +55,9 @@ describe('startDaemon (in-process composition root)', () => {
       const log = captureLogger('info');
       await expect(
         startDaemon({ config: loadConfig({ env: { ...env(), MOWABILITY_HTTP_PORT: String(takenPort) } }), logger: log.logger }),
-      ).rejects.toThrow(`The HTTP server cannot listen on 127.0.0.1:${takenPort}: the port is already in use. Pick another port with MOWABILITY_HTTP_PORT`);
+      ).rejects.toThrow(
+        `The HTTP server cannot listen on 127.0.0.1:${takenPort}: the port is already in use. Pick another port with MOWABILITY_HTTP_PORT`,
+      );
       expect(log.text()).toContain('component failed to start');
       // The database component was stopped: the file is closed and checkpointed.
       expect(existsSync(`${temp.dbPath}-wal`)).toBe(false);

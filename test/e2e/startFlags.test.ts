@@ -38,7 +38,11 @@ describe('the memory settings of the start path', () => {
   });
 
   it('reads environment, node flags and script from a start command', () => {
-    expect(parseStartScript('A=1 B_C=x node --x=1 --y dist/main.js serve')).toEqual({ env: { A: '1', B_C: 'x' }, nodeArgs: ['--x=1', '--y'], script: ['dist/main.js', 'serve'] });
+    expect(parseStartScript('A=1 B_C=x node --x=1 --y dist/main.js serve')).toEqual({
+      env: { A: '1', B_C: 'x' },
+      nodeArgs: ['--x=1', '--y'],
+      script: ['dist/main.js', 'serve'],
+    });
     expect(() => parseStartScript('tsx src/main.ts')).toThrow(/must run node/);
   });
 });

@@ -33,14 +33,23 @@ describe('direct station uploads through the daemon', () => {
     temp = mqttTempDir();
     logLines.length = 0;
     const file = writeStationsConfig(temp.dir, gardenAndPws(PASSKEY, WU_PASSWORD));
-    const env = { MOWABILITY_DB_PATH: temp.dbPath, MOWABILITY_HTTP_HOST: '127.0.0.1', MOWABILITY_HTTP_PORT: '0', MOWABILITY_BROKER_PORT: '0', MOWABILITY_HISTORY_FLUSH_INTERVAL_SECONDS: '1' };
+    const env = {
+      MOWABILITY_DB_PATH: temp.dbPath,
+      MOWABILITY_HTTP_HOST: '127.0.0.1',
+      MOWABILITY_HTTP_PORT: '0',
+      MOWABILITY_BROKER_PORT: '0',
+      MOWABILITY_HISTORY_FLUSH_INTERVAL_SECONDS: '1',
+    };
     const sink = new Writable({
       write(chunk, _encoding, done) {
         for (const line of String(chunk).split('\n')) if (line.startsWith('{')) logLines.push(JSON.parse(line) as Record<string, unknown>);
         done();
       },
     });
-    daemon = await startDaemon({ config: loadConfig({ argv: ['--config', file], env }), logger: createLogger({ level: 'info', destination: sink }) });
+    daemon = await startDaemon({
+      config: loadConfig({ argv: ['--config', file], env }),
+      logger: createLogger({ level: 'info', destination: sink }),
+    });
     const port = logLines.find((line) => line.msg === 'embedded MQTT broker listening')?.port as number;
     client = await RecordingClient.connect(port);
     await client.client.subscribeAsync('mowability/#', { qos: 1 });
@@ -55,7 +64,11 @@ describe('direct station uploads through the daemon', () => {
   });
 
   async function post(body: string): Promise<Response> {
-    return fetch(`${daemon!.httpAddress}/data/report/`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+    return fetch(`${daemon!.httpAddress}/data/report/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body,
+    });
   }
 
   async function metrics() {
@@ -77,7 +90,11 @@ describe('direct station uploads through the daemon', () => {
     expect(response.status).toBe(200);
     expect(await response.text()).toBe('success');
 
-    await waitUntil(() => (client!.json('mowability/garden/state')?.input as Record<string, unknown> | undefined)?.humidity === 48, 'state with the upload', 10_000);
+    await waitUntil(
+      () => (client!.json('mowability/garden/state')?.input as Record<string, unknown> | undefined)?.humidity === 48,
+      'state with the upload',
+      10_000,
+    );
     const input = client!.json('mowability/garden/state')?.input as Record<string, number>;
     expect(input.temperature).toBeCloseTo(((91.4 - 32) * 5) / 9, 4);
     expect(input.soil_moisture).toBe(40);
@@ -96,7 +113,9 @@ describe('direct station uploads through the daemon', () => {
     }
     const families = await metrics();
     expect(sampleValue(families, 'mowability_uploads_total', { protocol: 'ecowitt', station: 'garden', outcome: 'accepted' })).toBe(1);
-    expect(sampleValue(families, 'mowability_uploads_total', { protocol: 'ecowitt', station: '(unmatched)', outcome: 'unknown_passkey' })).toBe(1);
+    expect(
+      sampleValue(families, 'mowability_uploads_total', { protocol: 'ecowitt', station: '(unmatched)', outcome: 'unknown_passkey' }),
+    ).toBe(1);
     expect(sampleValue(families, 'mowability_uploads_total', { protocol: 'ecowitt', station: 'garden', outcome: 'rejected' })).toBe(1);
     expect(sampleValue(families, 'mowability_uploads_total', { protocol: 'ecowitt', station: 'garden', outcome: 'unparsable' })).toBe(1);
     expect(sampleValue(families, 'mowability_station_readings_accepted_total', { station: 'garden' })).toBe(1);
@@ -110,7 +129,11 @@ describe('direct station uploads through the daemon', () => {
     const response = await fetch(url);
     expect(response.status).toBe(200);
     expect(await response.text()).toBe('success');
-    await waitUntil(() => (client!.json('mowability/pws/state')?.input as Record<string, unknown> | undefined)?.humidity === 72, 'state with the upload', 10_000);
+    await waitUntil(
+      () => (client!.json('mowability/pws/state')?.input as Record<string, unknown> | undefined)?.humidity === 72,
+      'state with the upload',
+      10_000,
+    );
     const state = client!.json('mowability/pws/state')!;
     expect((state.input as Record<string, number>).soil_moisture).toBe(33);
     expect(Date.now() - Date.parse(String(state.last_reading_at))).toBeLessThan(60_000);
@@ -121,6 +144,8 @@ describe('direct station uploads through the daemon', () => {
     expect(await wrong.text()).toBe('success');
     const families = await metrics();
     expect(sampleValue(families, 'mowability_uploads_total', { protocol: 'wunderground', station: 'pws', outcome: 'accepted' })).toBe(1);
-    expect(sampleValue(families, 'mowability_uploads_total', { protocol: 'wunderground', station: '(unmatched)', outcome: 'wrong_password' })).toBe(1);
+    expect(
+      sampleValue(families, 'mowability_uploads_total', { protocol: 'wunderground', station: '(unmatched)', outcome: 'wrong_password' }),
+    ).toBe(1);
   });
 });

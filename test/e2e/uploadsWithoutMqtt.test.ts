@@ -22,7 +22,8 @@ describe('direct uploads with MQTT off', () => {
       body: ecowittBody('gw1100b', { PASSKEY, dateutc }),
     });
     expect([upload.status, await upload.text()]).toEqual([200, 'success']);
-    const stations = async () => ((await (await fetch(`${daemon.httpAddress}/v1/stations`)).json()) as { stations: Array<Record<string, unknown>> }).stations;
+    const stations = async () =>
+      ((await (await fetch(`${daemon.httpAddress}/v1/stations`)).json()) as { stations: Array<Record<string, unknown>> }).stations;
     await waitUntil(async () => (await stations())[0]?.last_reading_at != null, 'the uploaded reading in the station list', 10_000);
     expect(await stations()).toEqual([expect.objectContaining({ id: 'garden', name: 'Garden' })]);
   });

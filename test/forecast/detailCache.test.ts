@@ -16,10 +16,11 @@ function uncached(key: DetailKey): string {
 function counting(cache: DetailCache<string>, stationId: string) {
   let builds = 0;
   return {
-    get: (key: DetailKey) => cache.get(stationId, key, () => {
-      builds++;
-      return uncached(key);
-    }),
+    get: (key: DetailKey) =>
+      cache.get(stationId, key, () => {
+        builds++;
+        return uncached(key);
+      }),
     builds: () => builds,
   };
 }
@@ -29,18 +30,30 @@ describe('DetailCache', () => {
     const key = fc.record({
       forecast: fc.constantFrom(FORECAST_A, FORECAST_B, undefined),
       nowMs: fc.integer({ min: T0, max: T0 + 5 * 60_000 }),
-      input: fc.option(fc.record({ temperature: fc.constantFrom(10, 11), precipitation_rate: fc.constantFrom(0, 0.4), rain_1h: fc.constantFrom(0, 1.2) }, { requiredKeys: ['temperature'] }), { nil: undefined }),
+      input: fc.option(
+        fc.record(
+          { temperature: fc.constantFrom(10, 11), precipitation_rate: fc.constantFrom(0, 0.4), rain_1h: fc.constantFrom(0, 1.2) },
+          { requiredKeys: ['temperature'] },
+        ),
+        { nil: undefined },
+      ),
     });
-    fc.assert(fc.property(fc.array(fc.tuple(fc.constantFrom('s1', 's2'), key), { maxLength: 40 }), (steps) => {
-      const cache = new DetailCache<string>(2);
-      for (const [station, k] of steps) expect(cache.get(station, k, () => uncached(k))).toBe(uncached(k));
-    }));
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.constantFrom('s1', 's2'), key), { maxLength: 40 }), (steps) => {
+        const cache = new DetailCache<string>(2);
+        for (const [station, k] of steps) expect(cache.get(station, k, () => uncached(k))).toBe(uncached(k));
+      }),
+    );
   });
 
   it('builds once for readings that change nothing the detail depends on within the minute', () => {
     const station = counting(new DetailCache<string>(1), 's1');
     for (let second = 0; second < 60; second += 16) {
-      station.get({ forecast: FORECAST_A, nowMs: T0 + second * 1000, input: { temperature: 10 + second / 10, precipitation_rate: 0, rain_1h: 0 } });
+      station.get({
+        forecast: FORECAST_A,
+        nowMs: T0 + second * 1000,
+        input: { temperature: 10 + second / 10, precipitation_rate: 0, rain_1h: 0 },
+      });
     }
     expect(station.builds()).toBe(1);
   });
@@ -80,7 +93,8 @@ describe('DetailCache', () => {
   it('keeps at most one detail per station and at most maxStations in all', () => {
     const cache = new DetailCache<string>(3);
     for (let minute = 0; minute < 100; minute++) {
-      for (const id of ['a', 'b', 'c', 'd']) cache.get(id, { forecast: FORECAST_A, nowMs: T0 + minute * 60_000, input: undefined }, () => `${id}${minute}`);
+      for (const id of ['a', 'b', 'c', 'd'])
+        cache.get(id, { forecast: FORECAST_A, nowMs: T0 + minute * 60_000, input: undefined }, () => `${id}${minute}`);
       expect(cache.size).toBeLessThanOrEqual(3);
     }
     expect(cache.builds).toBe(400);

@@ -20,7 +20,11 @@ import { SLOW_TEST_TIMEOUT_MS } from '../helpers/wait.js';
 const T0 = Date.parse('2026-10-24T21:17:23Z'); // the night before Berlin's autumn change, a Saturday
 const BERLIN = { latitude: 52.52, longitude: 13.405 };
 const QUIET: QuietHoursSettings = {
-  night: true, marginMinutes: 30, noise: { fromMin: 20 * 60, toMin: 7 * 60 }, sundays: true, timeZone: 'Europe/Berlin',
+  night: true,
+  marginMinutes: 30,
+  noise: { fromMin: 20 * 60, toMin: 7 * 60 },
+  sundays: true,
+  timeZone: 'Europe/Berlin',
   holidays: new Map([['2026-10-26', 'Test Day']]),
 };
 
@@ -57,53 +61,98 @@ const step = fc.record({
 });
 
 function observed(rainMm: number): ObservedHistory {
-  return { rainSince: (fromMs) => (fromMs < T0 - 6 * HOUR_MS ? rainMm + 1.25 : rainMm), minTempSince: (fromMs) => (fromMs < T0 - 48 * HOUR_MS ? -1.5 : 3.75) };
+  return {
+    rainSince: (fromMs) => (fromMs < T0 - 6 * HOUR_MS ? rainMm + 1.25 : rainMm),
+    minTempSince: (fromMs) => (fromMs < T0 - 48 * HOUR_MS ? -1.5 : 3.75),
+  };
 }
 
 // A CPU-bound property: 4 s on a quiet machine, over 20 s on a loaded one.
 describe('forecast builds that keep the previous build', { timeout: SLOW_TEST_TIMEOUT_MS }, () => {
   it('give the same detail and compact form as a build from scratch, for any sequence', () => {
-    fc.assert(fc.property(fc.array(step, { minLength: 1, maxLength: 25 }), fc.constantFrom(0, 1), (steps, sameForecastObject) => {
-      const memo = new ForecastMemo();
-      const timeline = new QuietHoursTimeline(QUIET);
-      let nowMs = T0;
-      let held: CachedForecast | undefined;
-      for (const s of steps as Step[]) {
-        nowMs += s.seconds * 1000;
-        const firstEnd = Math.floor(nowMs / HOUR_MS) * HOUR_MS + HOUR_MS;
-        if (held === undefined || sameForecastObject === 0) {
-          held = { source: 'open-meteo', fetchedAtMs: nowMs - 5 * MINUTE_MS, hours: forecast(FORECASTS[s.forecast]!, firstEnd, s.stepMinutes), validators: {} };
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 1, maxLength: 25 }), fc.constantFrom(0, 1), (steps, sameForecastObject) => {
+        const memo = new ForecastMemo();
+        const timeline = new QuietHoursTimeline(QUIET);
+        let nowMs = T0;
+        let held: CachedForecast | undefined;
+        for (const s of steps as Step[]) {
+          nowMs += s.seconds * 1000;
+          const firstEnd = Math.floor(nowMs / HOUR_MS) * HOUR_MS + HOUR_MS;
+          if (held === undefined || sameForecastObject === 0) {
+            held = {
+              source: 'open-meteo',
+              fetchedAtMs: nowMs - 5 * MINUTE_MS,
+              hours: forecast(FORECASTS[s.forecast]!, firstEnd, s.stepMinutes),
+              validators: {},
+            };
+          }
+          const current = {
+            temperature: s.temperature,
+            humidity: 71,
+            wind_speed: 6,
+            precipitation_rate: s.rate,
+            rain_1h: s.rate / 2,
+            rain_24h: 2,
+            rain_14d: 20,
+            min_temp_3d: 2,
+            min_temp_14d: -1,
+            minutes_since_rain: s.sinceRain,
+            ...(s.blade !== undefined ? { blade_drying_minutes: s.blade } : {}),
+          };
+          const context: CalculationContext = { nowMs, timeZone: 'Europe/Berlin', hemisphere: 'north', lawn: { mowerClass: 'robot' } };
+          const request: ReportRequest = {
+            source: 'open-meteo',
+            cached: held,
+            nowMs,
+            staleAfterMs: 3 * HOUR_MS,
+            minJobMinutes: 90,
+            current,
+            observed: observed(s.observedRain),
+            context,
+          };
+          // As the forecast unit asks: once per stretch with the same quiet-hours cause (allowedUntil).
+          const allowedUntil = (ms: number) => {
+            const { cause, untilMs } = timeline.causeUntil(ms, BERLIN);
+            return { allowed: cause === undefined, untilMs };
+          };
+          const kept = buildForecastDetail({
+            ...request,
+            memo,
+            rules: { rainLeadMinutes: 30, allowedAt: (ms) => timeline.allowedAt(ms, BERLIN), allowedUntil },
+          });
+          const fresh = buildForecastDetail({
+            ...request,
+            rules: { rainLeadMinutes: 30, allowedAt: (ms) => quietHoursReason(ms, BERLIN, QUIET) === undefined },
+          });
+          expect(JSON.stringify(kept)).toBe(JSON.stringify(fresh));
+          expect(JSON.stringify(compactForecast(kept))).toBe(JSON.stringify(compactForecast(fresh)));
+          // The state carries the compact form's kept text, put together from the kept hours' texts.
+          expect(stateText({ station: 's', forecast: compactForecast(kept), mowable: true })).toBe(
+            JSON.stringify({ station: 's', forecast: compactForecast(fresh), mowable: true }),
+          );
         }
-        const current = {
-          temperature: s.temperature, humidity: 71, wind_speed: 6, precipitation_rate: s.rate, rain_1h: s.rate / 2, rain_24h: 2, rain_14d: 20,
-          min_temp_3d: 2, min_temp_14d: -1, minutes_since_rain: s.sinceRain, ...(s.blade !== undefined ? { blade_drying_minutes: s.blade } : {}),
-        };
-        const context: CalculationContext = { nowMs, timeZone: 'Europe/Berlin', hemisphere: 'north', lawn: { mowerClass: 'robot' } };
-        const request: ReportRequest = { source: 'open-meteo', cached: held, nowMs, staleAfterMs: 3 * HOUR_MS, minJobMinutes: 90, current, observed: observed(s.observedRain), context };
-        // As the forecast unit asks: once per stretch with the same quiet-hours cause (allowedUntil).
-        const allowedUntil = (ms: number) => {
-          const { cause, untilMs } = timeline.causeUntil(ms, BERLIN);
-          return { allowed: cause === undefined, untilMs };
-        };
-        const kept = buildForecastDetail({ ...request, memo, rules: { rainLeadMinutes: 30, allowedAt: (ms) => timeline.allowedAt(ms, BERLIN), allowedUntil } });
-        const fresh = buildForecastDetail({ ...request, rules: { rainLeadMinutes: 30, allowedAt: (ms) => quietHoursReason(ms, BERLIN, QUIET) === undefined } });
-        expect(JSON.stringify(kept)).toBe(JSON.stringify(fresh));
-        expect(JSON.stringify(compactForecast(kept))).toBe(JSON.stringify(compactForecast(fresh)));
-        // The state carries the compact form's kept text, put together from the kept hours' texts.
-        expect(stateText({ station: 's', forecast: compactForecast(kept), mowable: true })).toBe(JSON.stringify({ station: 's', forecast: compactForecast(fresh), mowable: true }));
-      }
-    }), { numRuns: 60 });
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it('rates again only the hours whose input changed', () => {
     const memo = new ForecastMemo();
     const hours = forecast('dryDay', T0 - (T0 % HOUR_MS) + HOUR_MS);
     const cached: CachedForecast = { source: 'open-meteo', fetchedAtMs: T0, hours, validators: {} };
-    const build = (nowMs: number, temperature: number) => buildForecastDetail({
-      source: 'open-meteo', cached, nowMs, staleAfterMs: 3 * HOUR_MS, minJobMinutes: 90, memo, observed: observed(0),
-      current: { temperature, humidity: 70, wind_speed: 5, precipitation_rate: 0, rain_14d: 20 },
-      context: { nowMs, timeZone: 'Europe/Berlin', hemisphere: 'north', lawn: {} },
-    });
+    const build = (nowMs: number, temperature: number) =>
+      buildForecastDetail({
+        source: 'open-meteo',
+        cached,
+        nowMs,
+        staleAfterMs: 3 * HOUR_MS,
+        minJobMinutes: 90,
+        memo,
+        observed: observed(0),
+        current: { temperature, humidity: 70, wind_speed: 5, precipitation_rate: 0, rain_14d: 20 },
+        context: { nowMs, timeZone: 'Europe/Berlin', hemisphere: 'north', lawn: {} },
+      });
     const first = build(T0, 12);
     const second = build(T0 + 40_000, 13);
     // The first hour starts now (new instant, new temperature); every later hour is taken over as it was.
@@ -113,7 +162,13 @@ describe('forecast builds that keep the previous build', { timeout: SLOW_TEST_TI
     expect(compactForecast(second)).toBe(compactForecast(second));
     // Another lawn profile is another calculation: nothing is taken over.
     const other = buildForecastDetail({
-      source: 'open-meteo', cached, nowMs: T0 + 40_000, staleAfterMs: 3 * HOUR_MS, minJobMinutes: 90, memo, observed: observed(0),
+      source: 'open-meteo',
+      cached,
+      nowMs: T0 + 40_000,
+      staleAfterMs: 3 * HOUR_MS,
+      minJobMinutes: 90,
+      memo,
+      observed: observed(0),
       current: { temperature: 13, humidity: 70, wind_speed: 5, precipitation_rate: 0, rain_14d: 20 },
       context: { nowMs: T0, timeZone: 'Europe/Berlin', hemisphere: 'north', lawn: { soilType: 'clay' } },
     });

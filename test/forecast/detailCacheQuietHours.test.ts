@@ -29,23 +29,41 @@ const settings = fc.record({
 /** Instants worth asking about at a location: near every night edge of the days around `ms`, and `ms` itself. */
 function edges(ms: number, location: Location | undefined, marginMinutes: number): number[] {
   if (!location) return [ms];
-  return nightSpans(ms, location, marginMinutes).flatMap((span) => (span.kind === 'night' ? [span.fromMs - 1, span.fromMs, span.toMs - 1, span.toMs] : [ms]));
+  return nightSpans(ms, location, marginMinutes).flatMap((span) =>
+    span.kind === 'night' ? [span.fromMs - 1, span.fromMs, span.toMs - 1, span.toMs] : [ms],
+  );
 }
 
 describe('QuietHoursTimeline', () => {
   it('answers as quietHoursCause at random instants and at the night edges, asked in any order and again', () => {
-    fc.assert(fc.property(settings, fc.array(fc.integer({ min: FROM, max: TO }), { minLength: 1, maxLength: 30 }), fc.integer({ min: 0, max: 3 }), (quiet, instants, where) => {
-      const location = LOCATIONS[where];
-      const timeline = new QuietHoursTimeline(quiet as QuietHoursSettings);
-      const asked = instants.flatMap((ms) => edges(ms, location, quiet.marginMinutes));
-      for (const ms of [...asked, ...asked.reverse()]) {
-        expect(timeline.allowedAt(ms, location), new Date(ms).toISOString()).toBe(quietHoursCause(ms, location, quiet as QuietHoursSettings) === undefined);
-      }
-    }), { numRuns: 150 });
+    fc.assert(
+      fc.property(
+        settings,
+        fc.array(fc.integer({ min: FROM, max: TO }), { minLength: 1, maxLength: 30 }),
+        fc.integer({ min: 0, max: 3 }),
+        (quiet, instants, where) => {
+          const location = LOCATIONS[where];
+          const timeline = new QuietHoursTimeline(quiet as QuietHoursSettings);
+          const asked = instants.flatMap((ms) => edges(ms, location, quiet.marginMinutes));
+          for (const ms of [...asked, ...asked.reverse()]) {
+            expect(timeline.allowedAt(ms, location), new Date(ms).toISOString()).toBe(
+              quietHoursCause(ms, location, quiet as QuietHoursSettings) === undefined,
+            );
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
 
   it('answers as the reason every 5 minutes (at both ends of each step) over 48 hours across a daylight-saving change', () => {
-    const quiet: QuietHoursSettings = { night: true, marginMinutes: 30, noise: { fromMin: 22 * 60, toMin: 6 * 60 }, sundays: true, timeZone: 'Europe/Berlin' };
+    const quiet: QuietHoursSettings = {
+      night: true,
+      marginMinutes: 30,
+      noise: { fromMin: 22 * 60, toMin: 6 * 60 },
+      sundays: true,
+      timeZone: 'Europe/Berlin',
+    };
     const timeline = new QuietHoursTimeline(quiet);
     const start = Date.parse('2026-10-24T12:00:00Z') + 17_321;
     let quietSteps = 0;
@@ -62,7 +80,13 @@ describe('QuietHoursTimeline', () => {
   });
 
   it('asks afresh within a UTC minute whose local minute changes inside it (an offset in seconds: Monrovia, 1970)', () => {
-    const quiet: QuietHoursSettings = { night: false, marginMinutes: 0, noise: { fromMin: 20 * 60, toMin: 6 * 60 }, sundays: false, timeZone: 'Africa/Monrovia' };
+    const quiet: QuietHoursSettings = {
+      night: false,
+      marginMinutes: 0,
+      noise: { fromMin: 20 * 60, toMin: 6 * 60 },
+      sundays: false,
+      timeZone: 'Africa/Monrovia',
+    };
     const timeline = new QuietHoursTimeline(quiet);
     const minute = Date.UTC(1970, 5, 15, 20, 44); // 19:59:30 local, -0:44:30
     expect(timeline.allowedAt(minute, undefined)).toBe(true);

@@ -9,7 +9,17 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { brotliCompressSync, constants, createBrotliCompress, createDeflate, createGzip, deflateSync, gzipSync, type BrotliCompress, type Gzip } from 'node:zlib';
+import {
+  brotliCompressSync,
+  constants,
+  createBrotliCompress,
+  createDeflate,
+  createGzip,
+  deflateSync,
+  gzipSync,
+  type BrotliCompress,
+  type Gzip,
+} from 'node:zlib';
 
 export type FixtureName = 'dryDay' | 'afternoonThunderstorm' | 'frostyMorning' | 'wetSpell';
 
@@ -106,7 +116,11 @@ export class FakeOpenMeteo {
       return;
     }
     if (reply.kind === 'bomb') {
-      response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': reply.encoding, 'content-length': reply.body.length });
+      response.writeHead(200, {
+        'content-type': 'application/json',
+        'content-encoding': reply.encoding,
+        'content-length': reply.body.length,
+      });
       response.end(reply.body);
       return;
     }
@@ -117,7 +131,10 @@ export class FakeOpenMeteo {
       return;
     }
     if (reply.kind === 'status') {
-      response.writeHead(reply.status, { 'content-type': 'application/json', ...(reply.retryAfter ? { 'retry-after': reply.retryAfter } : {}) });
+      response.writeHead(reply.status, {
+        'content-type': 'application/json',
+        ...(reply.retryAfter ? { 'retry-after': reply.retryAfter } : {}),
+      });
       response.end(JSON.stringify({ error: true, reason: `status ${reply.status}` }));
       return;
     }

@@ -19,7 +19,12 @@ const DAY_MS = 24 * HOUR_MS;
 const garden: ForecastStation = { id: 'garden', config: { source: 'mqtt', topic: 'ha/forecast/garden' } };
 
 function forecastMessage(): Buffer {
-  const forecast = Array.from({ length: 48 }, (_, i) => ({ datetime: new Date(NOW + i * HOUR_MS).toISOString(), temperature: 20, humidity: 50, precipitation: 0 }));
+  const forecast = Array.from({ length: 48 }, (_, i) => ({
+    datetime: new Date(NOW + i * HOUR_MS).toISOString(),
+    temperature: 20,
+    humidity: 50,
+    precipitation: 0,
+  }));
   return Buffer.from(JSON.stringify({ forecast }));
 }
 

@@ -18,7 +18,17 @@ import { AccessCache } from '../../src/store/accessCache.js';
 import { Database } from '../../src/store/database.js';
 import { ServiceStore } from '../../src/store/serviceStore.js';
 import { haDiscoveryViolations } from '../helpers/haRules.js';
-import { FakeClock, mqttTempDir, reading, RecordingClient, silentLogger, startMqttDaemon, testMqttConfig, waitUntil, type RunningDaemon } from '../helpers/mqttHarness.js';
+import {
+  FakeClock,
+  mqttTempDir,
+  reading,
+  RecordingClient,
+  silentLogger,
+  startMqttDaemon,
+  testMqttConfig,
+  waitUntil,
+  type RunningDaemon,
+} from '../helpers/mqttHarness.js';
 import { openMeteoDaemonConfig } from '../helpers/openMeteoDaemon.js';
 import { FakeOpenMeteo, fixtureStartMs } from './fakeOpenMeteo.js';
 
@@ -36,10 +46,14 @@ const garden: StationConfig & { forecast: StationForecastConfig } = {
   forecast: { source: 'open-meteo', minJobMinutes: 90 },
 };
 
-
 /** The whole daemon's configuration on `garden`; every reading recomputes at once. */
 function appConfig(fakeUrl: string, temp: { dir: string; dbPath: string }, extraEnv: Record<string, string> = {}) {
-  return openMeteoDaemonConfig({ temp, stations: [garden], openMeteoUrl: fakeUrl, env: { MOWABILITY_TIMEZONE: 'Europe/Berlin', MOWABILITY_STATION_RECOMPUTE_DEBOUNCE_MS: '0', ...extraEnv } });
+  return openMeteoDaemonConfig({
+    temp,
+    stations: [garden],
+    openMeteoUrl: fakeUrl,
+    env: { MOWABILITY_TIMEZONE: 'Europe/Berlin', MOWABILITY_STATION_RECOMPUTE_DEBOUNCE_MS: '0', ...extraEnv },
+  });
 }
 
 describe('forecast end to end', () => {
@@ -66,7 +80,10 @@ describe('forecast end to end', () => {
   it('publishes the forecast in the state, announces its entities, and serves it over HTTP', async () => {
     const clock = new FakeClock(NOW);
     // Stale after 3 × 2 h: the hold below is still in force 4 h 50 min after the fetch.
-    const config = appConfig(fake.baseUrl, temp, { MOWABILITY_FORECAST_RAIN_LEAD_MINUTES: '20', MOWABILITY_FORECAST_INTERVAL_MINUTES: '120' });
+    const config = appConfig(fake.baseUrl, temp, {
+      MOWABILITY_FORECAST_RAIN_LEAD_MINUTES: '20',
+      MOWABILITY_FORECAST_INTERVAL_MINUTES: '120',
+    });
     // The unit's cache uses its own connection to the daemon's database file (WAL allows both).
     const cacheDb = await Database.open(temp.dbPath);
     cleanups.push(() => cacheDb.close());
@@ -76,8 +93,12 @@ describe('forecast end to end', () => {
     observer = await RecordingClient.connect(daemon.port);
     await observer.client.subscribeAsync(['mowability/garden/state', 'homeassistant/+/+/config'], { qos: 1 });
 
-    expect(daemon.service.acceptReading('garden', reading({ temperature: 22, humidity: 50, wind_speed: 6, precipitation_rate: 0 }), 'test')).toBe('accepted');
-    const state = () => observer!.json('mowability/garden/state') as { forecast?: Record<string, unknown>; mowable?: boolean; mowable_reason?: string; last_reading_at?: string | null } | undefined;
+    expect(
+      daemon.service.acceptReading('garden', reading({ temperature: 22, humidity: 50, wind_speed: 6, precipitation_rate: 0 }), 'test'),
+    ).toBe('accepted');
+    const state = () =>
+      observer!.json('mowability/garden/state') as
+        { forecast?: Record<string, unknown>; mowable?: boolean; mowable_reason?: string; last_reading_at?: string | null } | undefined;
     // The fetch may finish before or after the reading: wait for a state with both.
     await waitUntil(() => Boolean(state()?.forecast?.fetched_at) && Boolean(state()?.last_reading_at), 'the forecast in the state');
     const forecast = state()!.forecast!;
@@ -97,13 +118,19 @@ describe('forecast end to end', () => {
 
     // Discovery: the forecast entities, valid by HA's rules.
     const keys = ['next_window_start', 'next_window_end', 'mowable_for', 'rain_expected_in', 'forecast_source', 'forecast_updated'];
-    await waitUntil(() => keys.every((key) => observer!.json(`homeassistant/sensor/mowability_garden_${key}/config`) !== undefined), 'the forecast entities');
+    await waitUntil(
+      () => keys.every((key) => observer!.json(`homeassistant/sensor/mowability_garden_${key}/config`) !== undefined),
+      'the forecast entities',
+    );
     for (const key of keys) {
       const topic = `homeassistant/sensor/mowability_garden_${key}/config`;
       expect(haDiscoveryViolations(topic, observer.json(topic) as Record<string, unknown>)).toEqual([]);
     }
     expect(observer.json('homeassistant/sensor/mowability_garden_next_window_start/config')).toMatchObject({ device_class: 'timestamp' });
-    expect(observer.json('homeassistant/sensor/mowability_garden_mowable_for/config')).toMatchObject({ device_class: 'duration', unit_of_measurement: 'min' });
+    expect(observer.json('homeassistant/sensor/mowability_garden_mowable_for/config')).toMatchObject({
+      device_class: 'duration',
+      unit_of_measurement: 'min',
+    });
     const stale = 'homeassistant/binary_sensor/mowability_garden_forecast_stale/config';
     await waitUntil(() => observer!.json(stale) !== undefined, 'the stale entity');
     expect(haDiscoveryViolations(stale, observer.json(stale) as Record<string, unknown>)).toEqual([]);
@@ -155,7 +182,10 @@ describe('forecast end to end', () => {
     const config = appConfig(fake.baseUrl, temp);
     const get = async (address: string) => {
       const response = await fetch(`${address}/v1/stations/garden/forecast`, { headers: { authorization: `Bearer ${key}` } });
-      return { status: response.status, body: (await response.json()) as { mfi: { fetched_at: string | null; next_window: unknown; stale: boolean } | null } };
+      return {
+        status: response.status,
+        body: (await response.json()) as { mfi: { fetched_at: string | null; next_window: unknown; stale: boolean } | null },
+      };
     };
 
     const first = await startDaemon({ config, logger: silentLogger, clock });

@@ -6,9 +6,12 @@ import { renderHaTemplate } from '../helpers/haTemplate.js';
 const template = (key: string): string => String(forecastEntities().find((entity) => entity.key === key)!.config.value_template);
 const withForecast = {
   forecast: {
-    source: 'open-meteo', fetched_at: '2026-06-15T10:00:00.000Z', stale: false,
+    source: 'open-meteo',
+    fetched_at: '2026-06-15T10:00:00.000Z',
+    stale: false,
     next_window: { start: '2026-06-15T14:00:00.000Z', end: '2026-06-15T18:30:00.000Z', min_index: 80 },
-    mowable_for_minutes: 0, rain_expected_in_minutes: 300,
+    mowable_for_minutes: 0,
+    rain_expected_in_minutes: 300,
   },
 };
 

@@ -10,7 +10,12 @@ import type { UnitStore } from '../../src/station/unit.js';
 import type { Clock } from '../../src/util/clock.js';
 import { silentLogger } from '../helpers/mqttHarness.js';
 
-export function forecastUnitOf(config: UnitBuildDeps['config'], store: UnitStore, clock: Clock, logger: Logger = silentLogger): ForecastUnit {
+export function forecastUnitOf(
+  config: UnitBuildDeps['config'],
+  store: UnitStore,
+  clock: Clock,
+  logger: Logger = silentLogger,
+): ForecastUnit {
   const units = buildStationUnits({ config, logger, clock, store, readings: () => 'not_running' });
   const unit = units.find((candidate): candidate is ForecastUnit => candidate instanceof ForecastUnit);
   if (!unit) throw new Error('stationUnits() built no forecast unit');

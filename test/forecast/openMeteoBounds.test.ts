@@ -48,7 +48,15 @@ describe('OpenMeteoClient body bounds', () => {
   let fake: FakeOpenMeteo;
   const bombs = new Map<Encoding, Buffer>();
   const client = (overrides: Partial<ConstructorParameters<typeof OpenMeteoClient>[0]> = {}) =>
-    new OpenMeteoClient({ baseUrl: fake.baseUrl, timeoutMs: TIMEOUT_MS, retries: 2, backoffMs: 10, userAgent: 'mowability/test', sleep: async () => undefined, ...overrides });
+    new OpenMeteoClient({
+      baseUrl: fake.baseUrl,
+      timeoutMs: TIMEOUT_MS,
+      retries: 2,
+      backoffMs: 10,
+      userAgent: 'mowability/test',
+      sleep: async () => undefined,
+      ...overrides,
+    });
 
   beforeAll(() => {
     for (const encoding of ['gzip', 'deflate', 'br'] as const) bombs.set(encoding, compressionBomb(encoding, BOMB_BYTES));

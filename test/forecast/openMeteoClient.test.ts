@@ -15,8 +15,14 @@ describe('OpenMeteoClient', () => {
   const sleeps: number[] = [];
   const client = (overrides: Partial<ConstructorParameters<typeof OpenMeteoClient>[0]> = {}) =>
     new OpenMeteoClient({
-      baseUrl: fake.baseUrl, timeoutMs: 2000, retries: 2, backoffMs: 10, userAgent: 'mowability/test',
-      sleep: async (ms) => { sleeps.push(ms); },
+      baseUrl: fake.baseUrl,
+      timeoutMs: 2000,
+      retries: 2,
+      backoffMs: 10,
+      userAgent: 'mowability/test',
+      sleep: async (ms) => {
+        sleeps.push(ms);
+      },
       ...overrides,
     });
 
@@ -28,14 +34,20 @@ describe('OpenMeteoClient', () => {
     await fake.close();
   });
 
-  it('asks for the hourly variables at the station\'s location in metric units and Unix time', async () => {
+  it("asks for the hourly variables at the station's location in metric units and Unix time", async () => {
     const outcome = await client().fetchForecast(berlin);
     expect(outcome.kind).toBe('ok');
     const url = fake.requests[0]!.url;
     expect(url.pathname).toBe('/v1/forecast');
     expect(Object.fromEntries(url.searchParams)).toMatchObject({
-      latitude: '52.52', longitude: '13.41', elevation: '38', hourly: OPEN_METEO_HOURLY.join(','),
-      timeformat: 'unixtime', wind_speed_unit: 'kmh', precipitation_unit: 'mm', temperature_unit: 'celsius',
+      latitude: '52.52',
+      longitude: '13.41',
+      elevation: '38',
+      hourly: OPEN_METEO_HOURLY.join(','),
+      timeformat: 'unixtime',
+      wind_speed_unit: 'kmh',
+      precipitation_unit: 'mm',
+      temperature_unit: 'celsius',
     });
     expect(fake.requests[0]!.headers['user-agent']).toBe('mowability/test');
   });
@@ -43,11 +55,14 @@ describe('OpenMeteoClient', () => {
   it.each<[FixtureName, (hours: ReturnType<typeof parseHours>) => void]>([
     ['dryDay', (hours) => expect(hours.every((hour) => hour.precipitationMm === 0)).toBe(true)],
     ['afternoonThunderstorm', (hours) => expect(Math.max(...hours.map((hour) => hour.precipitationMm ?? 0))).toBe(11.8)],
-    ['frostyMorning', (hours) => {
-      expect(Math.min(...hours.map((hour) => hour.values.temperature ?? 99))).toBeLessThan(0);
-      // A null from the provider is a missing value, not 0.
-      expect(hours.at(-1)!.values.soil_moisture).toBeUndefined();
-    }],
+    [
+      'frostyMorning',
+      (hours) => {
+        expect(Math.min(...hours.map((hour) => hour.values.temperature ?? 99))).toBeLessThan(0);
+        // A null from the provider is a missing value, not 0.
+        expect(hours.at(-1)!.values.soil_moisture).toBeUndefined();
+      },
+    ],
     ['wetSpell', (hours) => expect(hours.filter((hour) => (hour.precipitationMm ?? 0) > 0).length).toBeGreaterThan(60)],
   ])('parses the %s fixture', async (name, check) => {
     fake.fallback = { kind: 'fixture', name };
@@ -93,7 +108,10 @@ describe('OpenMeteoClient', () => {
     expect(outcome.kind).toBe('ok');
     expect(fake.requests).toHaveLength(2);
     fake.fallback = { kind: 'hang' };
-    expect(await client({ timeoutMs: 200, retries: 0 }).fetchForecast(berlin)).toEqual({ kind: 'error', reason: 'no answer within 200 ms' });
+    expect(await client({ timeoutMs: 200, retries: 0 }).fetchForecast(berlin)).toEqual({
+      kind: 'error',
+      reason: 'no answer within 200 ms',
+    });
   });
 
   it.each([
@@ -115,7 +133,7 @@ describe('OpenMeteoClient', () => {
     fake = await FakeOpenMeteo.start();
   });
 
-  it('keeps a base URL\'s path prefix (a self-hosted instance behind a proxy)', async () => {
+  it("keeps a base URL's path prefix (a self-hosted instance behind a proxy)", async () => {
     await client({ baseUrl: `${fake.baseUrl}/meteo/` }).fetchForecast(berlin);
     expect(fake.requests[0]!.url.pathname).toBe('/meteo/v1/forecast');
   });

@@ -28,7 +28,10 @@ export interface WatchedPage {
   problems: string[];
 }
 
-export async function openWatchedPage(browser: Browser, options: { width?: number; height?: number; mobile?: boolean; language?: string } = {}): Promise<WatchedPage> {
+export async function openWatchedPage(
+  browser: Browser,
+  options: { width?: number; height?: number; mobile?: boolean; language?: string } = {},
+): Promise<WatchedPage> {
   const page = await browser.newPage();
   const problems: string[] = [];
   page.on('console', (message: ConsoleMessage) => {
@@ -36,7 +39,13 @@ export async function openWatchedPage(browser: Browser, options: { width?: numbe
   });
   page.on('pageerror', (error) => problems.push(`page error: ${String(error)}`));
   page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()} ${request.failure()?.errorText ?? ''}`));
-  await page.setViewport({ width: options.width ?? 1280, height: options.height ?? 900, isMobile: options.mobile ?? false, hasTouch: options.mobile ?? false, deviceScaleFactor: 1 });
+  await page.setViewport({
+    width: options.width ?? 1280,
+    height: options.height ?? 900,
+    isMobile: options.mobile ?? false,
+    hasTouch: options.mobile ?? false,
+    deviceScaleFactor: 1,
+  });
   if (options.language) {
     await page.setExtraHTTPHeaders({ 'accept-language': options.language });
     await page.evaluateOnNewDocument((language: string) => {

@@ -30,9 +30,14 @@ export function contextOf(from: number, to: number, timeZones: readonly string[]
     nowMs: fc.integer({ min: from, max: to }),
     timeZone: fc.constantFrom(...timeZones),
     hemisphere: fc.constantFrom('north' as const, 'south' as const),
-    forcedSeason: fc.option(fc.constantFrom('spring' as const, 'summer' as const, 'autumn' as const, 'winter' as const), { nil: undefined }),
+    forcedSeason: fc.option(fc.constantFrom('spring' as const, 'summer' as const, 'autumn' as const, 'winter' as const), {
+      nil: undefined,
+    }),
     lawn: fc.option(
-      fc.record({ soilType: fc.constantFrom('sand' as const, 'loam' as const, 'clay' as const), mowerClass: fc.constantFrom('robot' as const, 'walk' as const, 'ride_on' as const) }),
+      fc.record({
+        soilType: fc.constantFrom('sand' as const, 'loam' as const, 'clay' as const),
+        mowerClass: fc.constantFrom('robot' as const, 'walk' as const, 'ride_on' as const),
+      }),
       { nil: undefined },
     ),
   });

@@ -64,7 +64,14 @@ export function markSynced(dir: string): void {
 function configFile(setup: ClockStepSetup): string {
   const file = join(setup.dir, 'config.json');
   const fields = { temperature: 't', humidity: 'h', wind_speed: 'w', precipitation_rate: 'r', rain_total: 'total' };
-  const station = { id: 'garden', name: 'Garden', format: 'json', topic: STATION_TOPIC, fields, ...(setup.payloadTime ? { timestampKey: 'ts' } : {}) };
+  const station = {
+    id: 'garden',
+    name: 'Garden',
+    format: 'json',
+    topic: STATION_TOPIC,
+    fields,
+    ...(setup.payloadTime ? { timestampKey: 'ts' } : {}),
+  };
   writeFileSync(file, JSON.stringify({ stations: [station] }));
   return file;
 }
@@ -141,7 +148,9 @@ export function peakRssBytes(pid: number): number {
 export async function storedHistory(dbPath: string): Promise<{ rainMm: number; rows: number }> {
   const database = await Database.open(dbPath);
   try {
-    const row = await database.get<{ rain: number | null; rows: number }>('SELECT SUM(rain_mm) AS rain, COUNT(*) AS rows FROM history_minutes');
+    const row = await database.get<{ rain: number | null; rows: number }>(
+      'SELECT SUM(rain_mm) AS rain, COUNT(*) AS rows FROM history_minutes',
+    );
     return { rainMm: Math.round((row?.rain ?? 0) * 1000) / 1000, rows: row?.rows ?? 0 };
   } finally {
     await database.close();

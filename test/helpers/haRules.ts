@@ -46,18 +46,22 @@ export function haDiscoveryViolations(topic: string, payload: Record<string, unk
   const entityId = payload.default_entity_id;
   if (typeof entityId !== 'string' || !ENTITY_ID.test(entityId)) fail(`default_entity_id ${String(entityId)} is not a valid entity id`);
   else if (component && !entityId.startsWith(`${component}.`)) fail(`default_entity_id ${entityId} is not in domain ${component}`);
-  if (typeof payload.object_id !== 'string' || !OBJECT_ID.test(payload.object_id)) fail(`object_id ${String(payload.object_id)} is not [a-z0-9_]+`);
+  if (typeof payload.object_id !== 'string' || !OBJECT_ID.test(payload.object_id))
+    fail(`object_id ${String(payload.object_id)} is not [a-z0-9_]+`);
   if (typeof payload.unique_id !== 'string' || payload.unique_id === '') fail('unique_id is missing');
   if (typeof payload.state_topic !== 'string') fail('state_topic is missing');
   if (typeof payload.name !== 'string') fail('name is missing');
   const device = payload.device as { identifiers?: unknown } | undefined;
   if (!device || !Array.isArray(device.identifiers) || device.identifiers.length === 0) fail('device.identifiers is missing');
-  if (payload.entity_category !== undefined && !ENTITY_CATEGORIES.includes(String(payload.entity_category))) fail(`entity_category ${String(payload.entity_category)}`);
+  if (payload.entity_category !== undefined && !ENTITY_CATEGORIES.includes(String(payload.entity_category)))
+    fail(`entity_category ${String(payload.entity_category)}`);
   if (payload.icon !== undefined && !/^mdi:[a-z0-9-]+$/.test(String(payload.icon))) fail(`icon ${String(payload.icon)} is not mdi:<name>`);
-  if (payload.json_attributes_template !== undefined && typeof payload.json_attributes_topic !== 'string') fail('json_attributes_template without json_attributes_topic');
+  if (payload.json_attributes_template !== undefined && typeof payload.json_attributes_topic !== 'string')
+    fail('json_attributes_template without json_attributes_topic');
   const origin = payload.origin as { name?: unknown; support_url?: unknown } | undefined;
   if (typeof origin?.name !== 'string') fail('origin.name is missing');
-  if (origin?.support_url !== undefined && !/^https?:\/\/[^\s]+$/.test(String(origin.support_url))) fail('origin.support_url is not an http(s) URL');
+  if (origin?.support_url !== undefined && !/^https?:\/\/[^\s]+$/.test(String(origin.support_url)))
+    fail('origin.support_url is not an http(s) URL');
 
   const deviceClass = payload.device_class as string | undefined;
   const unit = payload.unit_of_measurement as string | undefined;
@@ -77,7 +81,8 @@ export function haDiscoveryViolations(topic: string, payload: Record<string, unk
   const units = SENSOR_UNITS[deviceClass];
   if (units === null && unit !== undefined) fail(`device_class ${deviceClass} must not have a unit`);
   if (units && (unit === undefined || !units.includes(unit))) fail(`unit ${String(unit)} is not valid for device_class ${deviceClass}`);
-  if (stateClass !== undefined && !SENSOR_STATE_CLASSES[deviceClass]!.includes(stateClass)) fail(`state_class ${stateClass} is not valid for device_class ${deviceClass}`);
+  if (stateClass !== undefined && !SENSOR_STATE_CLASSES[deviceClass]!.includes(stateClass))
+    fail(`state_class ${stateClass} is not valid for device_class ${deviceClass}`);
   if (deviceClass === 'enum' && (!Array.isArray(payload.options) || payload.options.length === 0)) fail('enum without options');
   return problems;
 }
@@ -91,5 +96,7 @@ export function haDiscoveryViolations(topic: string, payload: Record<string, unk
 export function haStateViolation(config: Record<string, unknown>, renderedState: string): string | undefined {
   if (config.device_class !== 'enum' || renderedState === 'None') return undefined;
   const options = config.options as unknown[];
-  return options.includes(renderedState) ? undefined : `${String(config.default_entity_id)}: state "${renderedState}" is not one of its options ${JSON.stringify(options)}`;
+  return options.includes(renderedState)
+    ? undefined
+    : `${String(config.default_entity_id)}: state "${renderedState}" is not one of its options ${JSON.stringify(options)}`;
 }

@@ -33,7 +33,28 @@ export interface HttpHarness {
 export interface HarnessOptions {
   env?: Record<string, string>;
   logger?: Logger;
-  overrides?: Partial<Pick<AppDeps, 'accessLogger' | 'calculate' | 'checkConfig' | 'metrics' | 'acceptReading' | 'uploadCounters' | 'onUploadRefused' | 'stations' | 'statusPagePollMs' | 'clock' | 'usage' | 'publicRoutes' | 'sharedStores' | 'clockStatus' | 'unitRoutes' | 'healthClock' | 'connectionCounters'>>;
+  overrides?: Partial<
+    Pick<
+      AppDeps,
+      | 'accessLogger'
+      | 'calculate'
+      | 'checkConfig'
+      | 'metrics'
+      | 'acceptReading'
+      | 'uploadCounters'
+      | 'onUploadRefused'
+      | 'stations'
+      | 'statusPagePollMs'
+      | 'clock'
+      | 'usage'
+      | 'publicRoutes'
+      | 'sharedStores'
+      | 'clockStatus'
+      | 'unitRoutes'
+      | 'healthClock'
+      | 'connectionCounters'
+    >
+  >;
   /** Parts beyond a home install on the harness database (the public service: test/publicService/harness.ts). */
   extend?: HarnessExtension;
 }
@@ -47,7 +68,9 @@ export interface HarnessParts {
   clock: Clock;
 }
 
-export type HarnessExtension = (parts: HarnessParts) => Promise<{ deps: Partial<AppDeps>; usage?: HttpHarness['usage']; stop(): Promise<void> }>;
+export type HarnessExtension = (
+  parts: HarnessParts,
+) => Promise<{ deps: Partial<AppDeps>; usage?: HttpHarness['usage']; stop(): Promise<void> }>;
 
 export async function startHttpHarness(options: HarnessOptions = {}): Promise<HttpHarness> {
   const temp = makeTempDir();
@@ -73,7 +96,11 @@ export async function startHttpHarness(options: HarnessOptions = {}): Promise<Ht
   const extension = await options.extend?.({ db, access, config, logger, clock });
   const usage = extension?.usage;
   const app = await buildApp({
-    config, store, access, logger, clock,
+    config,
+    store,
+    access,
+    logger,
+    clock,
     ...extension?.deps,
     ...options.overrides,
   });
@@ -102,7 +129,11 @@ export async function setMaintenance(harness: HttpHarness, active: boolean): Pro
 }
 
 /** Creates a key through the store and waits until the request path knows it. */
-export async function addKey(harness: HttpHarness, owner = 'tester', options: { allowGet?: boolean } = {}): Promise<{ id: number; key: string }> {
+export async function addKey(
+  harness: HttpHarness,
+  owner = 'tester',
+  options: { allowGet?: boolean } = {},
+): Promise<{ id: number; key: string }> {
   const created = await harness.store.addKey(owner, options);
   await waitFor(() => harness.access.lookupKey(created.key) !== undefined, CHANGE_DEADLINE_MS);
   return created;

@@ -75,8 +75,12 @@ export function useCliTempDir(extraEnv: (temp: ReturnType<typeof makeTempDir>) =
     return value;
   };
   return {
-    get temp() { return inTest(temp); },
-    get env() { return inTest(env); },
+    get temp() {
+      return inTest(temp);
+    },
+    get env() {
+      return inTest(env);
+    },
     cli: (...argv) => runCliInProcess(argv, inTest(env)),
   };
 }

@@ -27,7 +27,11 @@ export interface DaemonProcessOptions {
 /** Bounds a daemon that never listens: a start takes about a second, over 15 s on a loaded 2-core machine. */
 const START_DEADLINE_MS = 30_000;
 
-export async function startDaemonProcess(env: Record<string, string>, args: string[] = [], options: DaemonProcessOptions = {}): Promise<DaemonProcess> {
+export async function startDaemonProcess(
+  env: Record<string, string>,
+  args: string[] = [],
+  options: DaemonProcessOptions = {},
+): Promise<DaemonProcess> {
   assertBuilt();
   const [command, ...prefix] = [...(options.launcher ?? []), options.node ?? process.execPath, ...(options.nodeArgs ?? [])];
   const child = spawn(command as string, [...prefix, BUILT_CLI, 'serve', ...args], {

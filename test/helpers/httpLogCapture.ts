@@ -3,7 +3,10 @@ import { Writable } from 'node:stream';
 import type { Logger } from 'pino';
 import { createLogger, type LoggerOptions } from '../../src/util/logger.js';
 
-export function captureLogger(level = 'debug', make: (options: LoggerOptions) => Logger = createLogger): { logger: Logger; text(): string; lines(): Array<Record<string, unknown>> } {
+export function captureLogger(
+  level = 'debug',
+  make: (options: LoggerOptions) => Logger = createLogger,
+): { logger: Logger; text(): string; lines(): Array<Record<string, unknown>> } {
   const chunks: string[] = [];
   const stream = new Writable({
     write(chunk, _encoding, done) {

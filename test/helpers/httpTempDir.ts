@@ -22,8 +22,12 @@ export function useTempDir(prefix = 'mow-'): { readonly dir: string; readonly db
     return temp;
   };
   return {
-    get dir() { return current().dir; },
-    get dbPath() { return current().dbPath; },
+    get dir() {
+      return current().dir;
+    },
+    get dbPath() {
+      return current().dbPath;
+    },
   };
 }
 

@@ -7,7 +7,8 @@
 import { LawnMemoryUnit, type LawnUnitOptions } from '../../src/lawn/lawnUnit.js';
 import { silentLogger } from './mqttHarness.js';
 
-export type TestLawnOptions = Pick<LawnUnitOptions, 'stations' | 'database' | 'now'> & Partial<Omit<LawnUnitOptions, 'quiet'>> & { quiet?: Partial<LawnUnitOptions['quiet']> };
+export type TestLawnOptions = Pick<LawnUnitOptions, 'stations' | 'database' | 'now'> &
+  Partial<Omit<LawnUnitOptions, 'quiet'>> & { quiet?: Partial<LawnUnitOptions['quiet']> };
 
 export function testLawnUnit({ quiet, ...options }: TestLawnOptions): LawnMemoryUnit {
   return new LawnMemoryUnit({

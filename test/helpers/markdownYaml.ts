@@ -17,7 +17,12 @@ export interface YamlBlock {
 export const REPO_ROOT = join(import.meta.dirname, '..', '..');
 
 export function userDocs(): string[] {
-  return ['README.md', ...readdirSync(join(REPO_ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+  return [
+    'README.md',
+    ...readdirSync(join(REPO_ROOT, 'docs'))
+      .filter((name) => name.endsWith('.md'))
+      .map((name) => `docs/${name}`),
+  ];
 }
 
 export function yamlBlocks(file: string): YamlBlock[] {

@@ -138,7 +138,12 @@ export class FakeHomeAssistant {
   }
 
   #state(): Record<string, unknown> {
-    return { entity_id: this.#entity, state: this.model.activity, attributes: { friendly_name: 'Robbi', supported_features: 7 }, last_changed: new Date().toISOString() };
+    return {
+      entity_id: this.#entity,
+      state: this.model.activity,
+      attributes: { friendly_name: 'Robbi', supported_features: 7 },
+      last_changed: new Date().toISOString(),
+    };
   }
 
   #accept(socket: WebSocket): void {
@@ -172,7 +177,13 @@ export class FakeHomeAssistant {
       this.serviceCalls.push({ domain: call.domain, service: call.service, service_data: call.service_data, target: call.target });
       const entity = (call.target as { entity_id?: unknown } | undefined)?.entity_id;
       const command = serviceCommand(call.domain, call.service);
-      if (entity !== this.#entity || !command) return send({ id, type: 'result', success: false, error: { code: 'not_found', message: `Service ${call.domain}.${call.service} not found.` } });
+      if (entity !== this.#entity || !command)
+        return send({
+          id,
+          type: 'result',
+          success: false,
+          error: { code: 'not_found', message: `Service ${call.domain}.${call.service} not found.` },
+        });
       this.model.command(command);
       return send({ id, type: 'result', success: true, result: { context: { id: 'ctx', parent_id: null, user_id: 'u' } } });
     }
@@ -182,7 +193,18 @@ export class FakeHomeAssistant {
   #broadcast(): void {
     for (const client of this.#clients) {
       for (const id of client.subscriptions) {
-        client.socket.send(JSON.stringify({ id, type: 'event', event: { event_type: 'state_changed', data: { entity_id: this.#entity, new_state: this.#state(), old_state: null }, origin: 'LOCAL', time_fired: new Date().toISOString() } }));
+        client.socket.send(
+          JSON.stringify({
+            id,
+            type: 'event',
+            event: {
+              event_type: 'state_changed',
+              data: { entity_id: this.#entity, new_state: this.#state(), old_state: null },
+              origin: 'LOCAL',
+              time_fired: new Date().toISOString(),
+            },
+          }),
+        );
       }
     }
   }
@@ -196,7 +218,14 @@ function serviceCommand(domain: string, service: string): MowerCommand | undefin
 }
 
 /** A mower on a real broker: commands on a topic, its state published retained on another. */
-export async function mqttMowerOnBroker(options: { url: string; commandTopic: string; stateTopic: string; commandOf: (payload: string) => MowerCommand | undefined; stateOf: (activity: MowerActivity) => string; auth?: { username: string; password: string } }): Promise<{ model: MowerModel; stop(): Promise<void> }> {
+export async function mqttMowerOnBroker(options: {
+  url: string;
+  commandTopic: string;
+  stateTopic: string;
+  commandOf: (payload: string) => MowerCommand | undefined;
+  stateOf: (activity: MowerActivity) => string;
+  auth?: { username: string; password: string };
+}): Promise<{ model: MowerModel; stop(): Promise<void> }> {
   const client = await mqtt.connectAsync(options.url, { reconnectPeriod: 0, ...(options.auth ?? {}) });
   const model = new MowerModel();
   const publish = () => void client.publish(options.stateTopic, options.stateOf(model.activity), { retain: true, qos: 1 });

@@ -119,16 +119,31 @@ export const mqttTest = base.extend<{ mqtt: MqttDaemonFixture }>({
   },
 });
 
-async function serveDaemon(temp: { dir: string; dbPath: string }, clock: FakeClock, configFile: unknown, options: ServeOptions): Promise<ServedDaemon> {
+async function serveDaemon(
+  temp: { dir: string; dbPath: string },
+  clock: FakeClock,
+  configFile: unknown,
+  options: ServeOptions,
+): Promise<ServedDaemon> {
   const argv: string[] = [];
   if (configFile !== undefined) {
     const file = join(temp.dir, 'config.json');
     writeFileSync(file, JSON.stringify(configFile));
     argv.push('--config', file);
   }
-  const env = { MOWABILITY_DB_PATH: temp.dbPath, MOWABILITY_HTTP_HOST: '127.0.0.1', MOWABILITY_HTTP_PORT: '0', MOWABILITY_BROKER_PORT: '0', ...options.env };
+  const env = {
+    MOWABILITY_DB_PATH: temp.dbPath,
+    MOWABILITY_HTTP_HOST: '127.0.0.1',
+    MOWABILITY_HTTP_PORT: '0',
+    MOWABILITY_BROKER_PORT: '0',
+    ...options.env,
+  };
   const log = captureLogger(options.logLevel ?? 'info');
-  const daemon = await startDaemon({ config: loadConfig({ argv, env, units: stationUnitConfigs() }), logger: log.logger, ...(options.fakeClock ? { clock } : {}) });
+  const daemon = await startDaemon({
+    config: loadConfig({ argv, env, units: stationUnitConfigs() }),
+    logger: log.logger,
+    ...(options.fakeClock ? { clock } : {}),
+  });
   const listening = log.lines().find((line) => line.msg === 'embedded MQTT broker listening');
   return { daemon, httpAddress: daemon.httpAddress, brokerPort: listening?.port as number | undefined, log };
 }

@@ -30,7 +30,13 @@ export function mqttTempDir(): { dir: string; dbPath: string; cleanup(): void } 
 
 /** A parsed reading as a station's format or an upload hands it to the pipeline (acceptReading). */
 export function reading(values: Reading['values'], rainDeltaMm?: number): Reading {
-  return { values, rainCounters: [], ...(rainDeltaMm === undefined ? {} : { rainDeltaMm }), fingerprint: JSON.stringify([values, rainDeltaMm]), dropped: [] };
+  return {
+    values,
+    rainCounters: [],
+    ...(rainDeltaMm === undefined ? {} : { rainDeltaMm }),
+    fingerprint: JSON.stringify([values, rainDeltaMm]),
+    dropped: [],
+  };
 }
 
 export class FakeClock {
@@ -43,7 +49,9 @@ export class FakeClock {
   }
 }
 
-type DeepPartial<T> = { -readonly [K in keyof T]?: T[K] extends object ? (T[K] extends readonly unknown[] ? T[K] : DeepPartial<T[K]>) : T[K] };
+type DeepPartial<T> = {
+  -readonly [K in keyof T]?: T[K] extends object ? (T[K] extends readonly unknown[] ? T[K] : DeepPartial<T[K]>) : T[K];
+};
 
 /** The station side's and the MQTT side's configuration, as a test daemon runs them. */
 export type TestSideConfig = MqttSideConfig & StationSideConfig & { timezone: string };
@@ -99,7 +107,14 @@ export function testMqttConfig(overrides: DeepPartial<MqttSideConfig & StationSi
       maxQueuedBytesPerSession: mqttSchema.broker.maxQueuedBytesPerSession.default,
       ...overrides.broker,
     },
-    homeassistant: { discovery: true, prefix: 'homeassistant', statusTopic: 'homeassistant/status', birthResendSeconds: 60, configurationUrl: '', ...overrides.homeassistant },
+    homeassistant: {
+      discovery: true,
+      prefix: 'homeassistant',
+      statusTopic: 'homeassistant/status',
+      birthResendSeconds: 60,
+      configurationUrl: '',
+      ...overrides.homeassistant,
+    },
     history: {
       rainCounterReset: 'ignore',
       maxRainIncrementMm: 50,
@@ -109,23 +124,36 @@ export function testMqttConfig(overrides: DeepPartial<MqttSideConfig & StationSi
       pruneSchedule: '17 3 * * *',
       ...overrides.history,
     },
-    stations: (overrides.stations ?? []),
+    stations: overrides.stations ?? [],
   };
 }
 
 /** The station side and the MQTT side as one object, as tests drive them: the MQTT side's stats include the station side's. */
-export type TestSides = Omit<StationSide, 'components' | 'stats' | 'features'> & Pick<MqttSide, 'brokerPort' | 'health'> & {
-  /** In start order, as the daemon starts them: station pipeline, scheduled jobs, [embedded broker, bridge]. */
-  readonly components: readonly LifecycleComponent[];
-  stats(): MqttStats;
-};
+export type TestSides = Omit<StationSide, 'components' | 'stats' | 'features'> &
+  Pick<MqttSide, 'brokerPort' | 'health'> & {
+    /** In start order, as the daemon starts them: station pipeline, scheduled jobs, [embedded broker, bridge]. */
+    readonly components: readonly LifecycleComponent[];
+    stats(): MqttStats;
+  };
 
 /** Builds both sides as the composition root does (src/daemon.ts), with the given station units. */
-export function createSides(options: { config: TestSideConfig; database: Database; logger: Logger; clock: Clock; units?: readonly StationUnit[] }): TestSides {
+export function createSides(options: {
+  config: TestSideConfig;
+  database: Database;
+  logger: Logger;
+  clock: Clock;
+  units?: readonly StationUnit[];
+}): TestSides {
   const { config, database, logger, clock } = options;
   const station = createStationSide({ config, database, logger, clock }, () => ({ units: options.units ?? [] }));
   const mqtt = createMqttSide({ config, station, database, logger, clock });
-  return { ...station, components: [...station.components, ...mqtt.components], stats: () => mqtt.stats(), brokerPort: () => mqtt.brokerPort(), health: () => mqtt.health() };
+  return {
+    ...station,
+    components: [...station.components, ...mqtt.components],
+    stats: () => mqtt.stats(),
+    brokerPort: () => mqtt.brokerPort(),
+    health: () => mqtt.health(),
+  };
 }
 
 export interface RunningDaemon {
@@ -151,7 +179,13 @@ export async function startMqttDaemon(
   let started: StartedComponents;
   let service: TestSides;
   try {
-    service = createSides({ config, database, logger, clock, units: [...buildStationUnits({ config, logger, clock }), ...(typeof units === 'function' ? units(database) : units)] });
+    service = createSides({
+      config,
+      database,
+      logger,
+      clock,
+      units: [...buildStationUnits({ config, logger, clock }), ...(typeof units === 'function' ? units(database) : units)],
+    });
     started = await startInOrder(service.components, logger);
   } catch (err) {
     await database.close();

@@ -62,7 +62,8 @@ export async function rawExchange(port: number, clientId: string, request: Buffe
         socket.on('data', (chunk: Buffer) => {
           received = Buffer.concat([received, chunk]);
           if (!connected && received.length >= 4) {
-            if (received[0] !== 0x20 || received[3] !== 0) return reject(new Error(`CONNECT refused: ${received.subarray(0, 4).toString('hex')}`));
+            if (received[0] !== 0x20 || received[3] !== 0)
+              return reject(new Error(`CONNECT refused: ${received.subarray(0, 4).toString('hex')}`));
             connected = true;
             received = received.subarray(4);
             socket.write(request);

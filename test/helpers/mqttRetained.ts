@@ -41,7 +41,11 @@ export async function retainedNow(port: number, topic: string, lookup: RetainedL
 /** Waits until the broker holds a retained message on `topic` (it may be published only later) and returns it. */
 export async function retainedMessage(port: number, topic: string, connect: IClientOptions = {}, timeoutMs = 10_000): Promise<string> {
   let payload: string | undefined;
-  await waitUntil(async () => (payload = await retainedNow(port, topic, { connect, timeoutMs })) !== undefined, `a retained message on ${topic}`, timeoutMs);
+  await waitUntil(
+    async () => (payload = await retainedNow(port, topic, { connect, timeoutMs })) !== undefined,
+    `a retained message on ${topic}`,
+    timeoutMs,
+  );
   return payload!;
 }
 
@@ -51,7 +55,13 @@ export async function noRetainedMessage(port: number, topic: string, connect: IC
 }
 
 /** Waits until the retained message on `topic` (undefined: none) satisfies `accept`. */
-export async function waitForRetained(port: number, topic: string, accept: (payload: string | undefined) => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+export async function waitForRetained(
+  port: number,
+  topic: string,
+  accept: (payload: string | undefined) => boolean,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<void> {
   await waitUntil(async () => accept(await retainedNow(port, topic, { timeoutMs })), what, timeoutMs);
 }
 
@@ -62,7 +72,8 @@ export async function waitForRetained(port: number, topic: string, accept: (payl
 async function lookupOnce(port: number, filter: string, lookup: RetainedLookup): Promise<Map<string, string> | 'again'> {
   // For the barrier topic itself, its first message (retained, or live once published) is the answer.
   const barrierOnly = filter === RETAINED_BARRIER_TOPIC;
-  if (!barrierOnly && matchesFilter(filter, RETAINED_BARRIER_TOPIC)) throw new Error(`${filter} covers the barrier ${RETAINED_BARRIER_TOPIC}: ask for a narrower filter`);
+  if (!barrierOnly && matchesFilter(filter, RETAINED_BARRIER_TOPIC))
+    throw new Error(`${filter} covers the barrier ${RETAINED_BARRIER_TOPIC}: ask for a narrower filter`);
   const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { reconnectPeriod: 0, connectTimeout: 5000, ...lookup.connect });
   const retained = new Map<string, string>();
   try {
@@ -77,7 +88,11 @@ async function lookupOnce(port: number, filter: string, lookup: RetainedLookup):
       });
     });
     await client.subscribeAsync(barrierOnly ? [filter] : [filter, RETAINED_BARRIER_TOPIC], { qos: 1 });
-    const outcome = await withDeadline(barrier, lookup.timeoutMs ?? 10_000, `the retained barrier ${RETAINED_BARRIER_TOPIC} (is the daemon's bridge connected?)`);
+    const outcome = await withDeadline(
+      barrier,
+      lookup.timeoutMs ?? 10_000,
+      `the retained barrier ${RETAINED_BARRIER_TOPIC} (is the daemon's bridge connected?)`,
+    );
     return outcome === 'again' ? 'again' : retained;
   } finally {
     await client.endAsync(true);

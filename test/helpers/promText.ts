@@ -66,7 +66,8 @@ function checkHistogram(family: Family): void {
     const bounds = buckets.map((b) => parseValue(b.labels.le ?? '', b.name));
     if (bounds.at(-1) !== Infinity) throw new Error(`${family.name}${key}: last bucket is not +Inf`);
     for (let i = 1; i < buckets.length; i++) {
-      if (bounds[i]! <= bounds[i - 1]! || buckets[i]!.value < buckets[i - 1]!.value) throw new Error(`${family.name}${key}: buckets not cumulative`);
+      if (bounds[i]! <= bounds[i - 1]! || buckets[i]!.value < buckets[i - 1]!.value)
+        throw new Error(`${family.name}${key}: buckets not cumulative`);
     }
     const count = family.samples.find((s) => s.name === `${family.name}_count` && JSON.stringify(s.labels) === key);
     if (count?.value !== buckets.at(-1)!.value) throw new Error(`${family.name}${key}: _count differs from the +Inf bucket`);
@@ -94,7 +95,11 @@ export function parsePrometheusText(text: string): Map<string, Family> {
     if (!sample) throw new Error(`not a sample line: ${line}`);
     const family = familyOf(sample[1] ?? '', families);
     if (!family) throw new Error(`sample without a TYPE: ${line}`);
-    family.samples.push({ name: sample[1] ?? '', labels: parseLabels(sample[2]), value: parseValue(sample[sample.length - 2] ?? '', line) });
+    family.samples.push({
+      name: sample[1] ?? '',
+      labels: parseLabels(sample[2]),
+      value: parseValue(sample[sample.length - 2] ?? '', line),
+    });
   }
   for (const family of families.values()) if (family.type === 'histogram') checkHistogram(family);
   return families;

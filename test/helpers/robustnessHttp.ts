@@ -28,7 +28,10 @@ const numberValue: fc.Arbitrary<number> = fc.oneof(
 /** Raw JSON text for a field value: numbers and every wrong type. */
 const jsonValueText: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: numberValue.map((n) => JSON.stringify(n)), weight: 6 },
-  { arbitrary: fc.constantFrom('1e309', '-1e309', '123456789012345678901234567890', '0.0000000000000000000000001', '1E5', '-0.0'), weight: 2 },
+  {
+    arbitrary: fc.constantFrom('1e309', '-1e309', '123456789012345678901234567890', '0.0000000000000000000000001', '1E5', '-0.0'),
+    weight: 2,
+  },
   { arbitrary: fc.string({ maxLength: 20 }).map((s) => JSON.stringify(s)), weight: 1 },
   { arbitrary: fc.constantFrom('"12.5"', '""', '"NaN"', '"Infinity"', '"-Infinity"', '" 7 "', '"0x1A"', '"1e3"'), weight: 2 },
   { arbitrary: fc.constantFrom('true', 'false', 'null', '[]', '{}', '[1,2]', '{"value":1}', '[[[]]]'), weight: 2 },
@@ -53,7 +56,13 @@ const jsonObjectText: fc.Arbitrary<string> = fc
     fields: fc.array(fc.tuple(fieldName, jsonValueText), { maxLength: 24 }),
     prototypeKey: fc.oneof(
       { arbitrary: fc.constant(undefined), weight: 5 },
-      { arbitrary: fc.tuple(fc.constantFrom(...PROTOTYPE_KEYS), fc.constantFrom('{"polluted":true}', '{"prototype":{"polluted":true}}', '1', '"x"')), weight: 1 },
+      {
+        arbitrary: fc.tuple(
+          fc.constantFrom(...PROTOTYPE_KEYS),
+          fc.constantFrom('{"polluted":true}', '{"prototype":{"polluted":true}}', '1', '"x"'),
+        ),
+        weight: 1,
+      },
     ),
   })
   .map(({ required, fields, prototypeKey }) => {
@@ -89,7 +98,11 @@ const malformedJson: fc.Arbitrary<string> = fc.oneof(
 
 /** Nesting deep enough to hurt a recursive parser or serializer. */
 const deeplyNested: fc.Arbitrary<string> = fc
-  .record({ depth: fc.integer({ min: 50, max: 10_000 }), shape: fc.constantFrom('array', 'object', 'mixed'), at: fc.constantFrom(...FIELD_NAMES, 'extra') })
+  .record({
+    depth: fc.integer({ min: 50, max: 10_000 }),
+    shape: fc.constantFrom('array', 'object', 'mixed'),
+    at: fc.constantFrom(...FIELD_NAMES, 'extra'),
+  })
   .map(({ depth, shape, at }) => {
     const open = shape === 'array' ? '['.repeat(depth) : shape === 'object' ? '{"a":'.repeat(depth) : '[{"a":'.repeat(Math.ceil(depth / 2));
     const close = shape === 'array' ? ']'.repeat(depth) : shape === 'object' ? '}'.repeat(depth) : '}]'.repeat(Math.ceil(depth / 2));
@@ -98,9 +111,15 @@ const deeplyNested: fc.Arbitrary<string> = fc
   });
 
 const formBody: fc.Arbitrary<string> = fc
-  .array(fc.tuple(fc.oneof(fieldName, fc.constantFrom(...PROTOTYPE_KEYS, 'api_key', '__proto__[polluted]', 'temperature[]')), fc.oneof(numberValue.map(String), fc.string({ maxLength: 16 }))), {
-    maxLength: 20,
-  })
+  .array(
+    fc.tuple(
+      fc.oneof(fieldName, fc.constantFrom(...PROTOTYPE_KEYS, 'api_key', '__proto__[polluted]', 'temperature[]')),
+      fc.oneof(numberValue.map(String), fc.string({ maxLength: 16 })),
+    ),
+    {
+      maxLength: 20,
+    },
+  )
   .map((pairs) => pairs.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`).join('&'));
 
 const CONTENT_TYPES = [
@@ -150,31 +169,69 @@ function authorizationFor(validKey: string): fc.Arbitrary<string | undefined> {
   );
 }
 
-const PATHS = ['/v1/calculate', '/health', '/v1/health', '/v1/calculate/', '/V1/calculate', '/v2/calculate', '/', '/v1', '/v1/calculate/../health', '/%2e%2e/%2e%2e/etc/passwd', '/v1/calculate%00', '/v1/calculate;x'];
+const PATHS = [
+  '/v1/calculate',
+  '/health',
+  '/v1/health',
+  '/v1/calculate/',
+  '/V1/calculate',
+  '/v2/calculate',
+  '/',
+  '/v1',
+  '/v1/calculate/../health',
+  '/%2e%2e/%2e%2e/etc/passwd',
+  '/v1/calculate%00',
+  '/v1/calculate;x',
+];
 
 const queryString: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: fc.constant(''), weight: 6 },
   { arbitrary: formBody.map((q) => (q ? `?${q}` : '')), weight: 2 },
-  { arbitrary: fc.constantFrom('?', '?&&&', '?temperature', '?temperature=1&temperature=2&precipitation_rate=0', '?api_key=', '?%zz=1', `?x=${'y'.repeat(3000)}`), weight: 1 },
+  {
+    arbitrary: fc.constantFrom(
+      '?',
+      '?&&&',
+      '?temperature',
+      '?temperature=1&temperature=2&precipitation_rate=0',
+      '?api_key=',
+      '?%zz=1',
+      `?x=${'y'.repeat(3000)}`,
+    ),
+    weight: 1,
+  },
 );
 
 export function fuzzRequest(validKey: string): fc.Arbitrary<FuzzRequest> {
   const path = fc.oneof({ arbitrary: fc.constant('/v1/calculate'), weight: 8 }, { arbitrary: fc.constantFrom(...PATHS), weight: 2 });
   const method = fc.oneof(
     { arbitrary: fc.constant('POST' as const), weight: 8 },
-    { arbitrary: fc.constantFrom('GET' as const, 'PUT' as const, 'PATCH' as const, 'DELETE' as const, 'OPTIONS' as const, 'HEAD' as const), weight: 2 },
+    {
+      arbitrary: fc.constantFrom('GET' as const, 'PUT' as const, 'PATCH' as const, 'DELETE' as const, 'OPTIONS' as const, 'HEAD' as const),
+      weight: 2,
+    },
   );
   const body = fc.oneof(
     { arbitrary: jsonObjectText.map((payload) => ({ payload, kind: 'json-object' })), weight: 8 },
     { arbitrary: malformedJson.map((payload) => ({ payload, kind: 'malformed-json' })), weight: 3 },
     { arbitrary: deeplyNested.map((payload) => ({ payload, kind: 'deep-json' })), weight: 1 },
     // Generated oversize: just over the product's default limit (65536 bytes); the app under test uses that default.
-    { arbitrary: fc.integer({ min: 1, max: 4096 }).map((over) => ({ payload: oversizedJsonBody(65_536, over), kind: 'oversized' })), weight: 1 },
+    {
+      arbitrary: fc.integer({ min: 1, max: 4096 }).map((over) => ({ payload: oversizedJsonBody(65_536, over), kind: 'oversized' })),
+      weight: 1,
+    },
     { arbitrary: formBody.map((payload) => ({ payload, kind: 'form' })), weight: 2 },
     { arbitrary: fc.constant({ payload: undefined as string | undefined, kind: 'no-body' }), weight: 1 },
   );
   return fc
-    .record({ path, query: queryString, method, contentType, authorization: authorizationFor(validKey), body, extraHeader: fc.option(fc.constantFrom('x-forwarded-for', 'content-encoding', 'transfer-encoding-ish', 'expect'), { nil: undefined }) })
+    .record({
+      path,
+      query: queryString,
+      method,
+      contentType,
+      authorization: authorizationFor(validKey),
+      body,
+      extraHeader: fc.option(fc.constantFrom('x-forwarded-for', 'content-encoding', 'transfer-encoding-ish', 'expect'), { nil: undefined }),
+    })
     .map(({ path: requestPath, query, method: requestMethod, contentType: type, authorization, body: generated, extraHeader }) => {
       const headers: Record<string, string> = {};
       if (type !== undefined) headers['content-type'] = type;
@@ -218,7 +275,8 @@ export function envelopeProblem(statusCode: number, body: string): string | unde
   const mfi = envelope.mfi;
   if (mfi !== null && (typeof mfi !== 'object' || Array.isArray(mfi))) return `mfi is ${typeof mfi}`;
   if (typeof envelope.message !== 'string') return 'message is not a string';
-  if (statusCode === 200 && (envelope.status !== 'ok' || envelope.message !== '' || mfi === null)) return 'a 200 that is not {status:"ok", mfi:{…}, message:""}';
+  if (statusCode === 200 && (envelope.status !== 'ok' || envelope.message !== '' || mfi === null))
+    return 'a 200 that is not {status:"ok", mfi:{…}, message:""}';
   if (statusCode >= 400 && envelope.status === 'ok') return `HTTP ${statusCode} with status "ok"`;
   if ((statusCode === 401 || statusCode === 403 || statusCode === 405) && mfi !== null) return `HTTP ${statusCode} with a non-null mfi`;
   if (statusCode >= 400 && envelope.message === '') return `HTTP ${statusCode} with an empty message`;

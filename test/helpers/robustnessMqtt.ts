@@ -12,7 +12,14 @@ export const FUZZ_STATIONS: StationConfig[] = [
   { id: 'rtl', name: 'RTL', format: 'rtl_433', topic: 'fuzz/rtl/events', match: { model: 'Fineoffset-WH24' } },
   { id: 'eco', name: 'Eco', format: 'ecowitt2mqtt', topic: 'fuzz/eco' },
   { id: 'weewx', name: 'WeeWX', format: 'weewx', topic: 'fuzz/weewx/loop' },
-  { id: 'diy', name: 'DIY', format: 'json', topic: 'fuzz/diy', fields: { temperature: 't', precipitation_rate: 'r', humidity: 'h', rain_total: 'rain' }, timestampKey: 'ts' },
+  {
+    id: 'diy',
+    name: 'DIY',
+    format: 'json',
+    topic: 'fuzz/diy',
+    fields: { temperature: 't', precipitation_rate: 'r', humidity: 'h', rain_total: 'rain' },
+    timestampKey: 'ts',
+  },
   { id: 'plain', name: 'Plain', format: 'fields', topic: 'fuzz/plain/+' },
 ];
 
@@ -22,7 +29,9 @@ export interface FuzzMessage {
   kind: string;
 }
 
-function baseObjects(nowMs: number): Record<string, { topic: string; object: Record<string, unknown>; timeKey: string; time: (ms: number) => unknown }> {
+function baseObjects(
+  nowMs: number,
+): Record<string, { topic: string; object: Record<string, unknown>; timeKey: string; time: (ms: number) => unknown }> {
   const rtl = JSON.parse(payloadLines('rtl433-json__rtl_433_tests__Fineoffset-WH24_g001.jsonl')[0] as string) as Record<string, unknown>;
   const eco = JSON.parse(payloadText('ecowitt2mqtt-published__topic-json__gw1000bpro.json')) as Record<string, unknown>;
   const loop = JSON.parse(payloadText('weewx-mqtt__kotori__vantagepro2_loop.json')) as Record<string, unknown>;
@@ -30,7 +39,12 @@ function baseObjects(nowMs: number): Record<string, { topic: string; object: Rec
     rtl: { topic: 'fuzz/rtl/events', object: rtl, timeKey: 'time', time: (ms) => new Date(ms).toISOString() },
     eco: { topic: 'fuzz/eco', object: eco, timeKey: 'dateutc', time: (ms) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ') },
     weewx: { topic: 'fuzz/weewx/loop', object: loop, timeKey: 'dateTime', time: (ms) => String(Math.floor(ms / 1000)) },
-    diy: { topic: 'fuzz/diy', object: { t: 18.5, r: 0, h: 60, rain: 12.3, ts: Math.floor(nowMs / 1000) }, timeKey: 'ts', time: (ms) => Math.floor(ms / 1000) },
+    diy: {
+      topic: 'fuzz/diy',
+      object: { t: 18.5, r: 0, h: 60, rain: 12.3, ts: Math.floor(nowMs / 1000) },
+      timeKey: 'ts',
+      time: (ms) => Math.floor(ms / 1000),
+    },
   };
 }
 
@@ -102,8 +116,24 @@ function jsonFormatMessage(nowMs: number): fc.Arbitrary<FuzzMessage> {
 /** A hostile message for the one-number-per-topic format. */
 const fieldsMessage: fc.Arbitrary<FuzzMessage> = fc
   .record({
-    field: fc.constantFrom('temperature', 'precipitation_rate', 'humidity', 'wind_speed', 'rain_total', 'rain_delta', '__proto__', 'constructor', 'unknown', '', ' '),
-    value: fc.oneof(fc.double().map(String), fc.constantFrom('-5', '-0.1', '1e308', 'NaN', 'abc', '{"v":1}', ' ', '12,5', '99999999'), fc.string({ maxLength: 20 })),
+    field: fc.constantFrom(
+      'temperature',
+      'precipitation_rate',
+      'humidity',
+      'wind_speed',
+      'rain_total',
+      'rain_delta',
+      '__proto__',
+      'constructor',
+      'unknown',
+      '',
+      ' ',
+    ),
+    value: fc.oneof(
+      fc.double().map(String),
+      fc.constantFrom('-5', '-0.1', '1e308', 'NaN', 'abc', '{"v":1}', ' ', '12,5', '99999999'),
+      fc.string({ maxLength: 20 }),
+    ),
   })
   .map(({ field, value }) => ({ topic: `fuzz/plain/${field}`, payload: value, kind: 'plain' }));
 
@@ -124,7 +154,11 @@ export function certainlyRejected(nowMs: number): FuzzMessage[] {
     { topic: 'fuzz/rtl/events', payload: '{"model":', kind: 'rtl:truncated' },
     { topic: 'fuzz/rtl/events', payload: JSON.stringify({ ...rtl, time: new Date(farFuture).toISOString() }), kind: 'rtl:far-future' },
     { topic: 'fuzz/rtl/events', payload: JSON.stringify({ ...rtl, time: new Date(tooOld).toISOString() }), kind: 'rtl:too-old' },
-    { topic: 'fuzz/rtl/events', payload: JSON.stringify({ model: 'Fineoffset-WH24', temperature_C: 'warm', humidity: -5, rain_mm: -3 }), kind: 'rtl:all-invalid' },
+    {
+      topic: 'fuzz/rtl/events',
+      payload: JSON.stringify({ model: 'Fineoffset-WH24', temperature_C: 'warm', humidity: -5, rain_mm: -3 }),
+      kind: 'rtl:all-invalid',
+    },
     { topic: 'fuzz/eco', payload: '[1,2,3]', kind: 'eco:array' },
     { topic: 'fuzz/eco', payload: Buffer.from([0xff, 0x00, 0xfe]), kind: 'eco:binary' },
     { topic: 'fuzz/weewx/loop', payload: '{"dateTime": "x", "outTemp_C": "hot"', kind: 'weewx:truncated' },

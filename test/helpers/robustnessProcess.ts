@@ -36,7 +36,9 @@ export class OtherConnection {
   }
 
   all<T>(sql: string, params: unknown[] = []): Promise<T[]> {
-    return new Promise((resolve, reject) => this.#db.all(sql, params, (err: Error | null, rows: T[]) => (err ? reject(err) : resolve(rows))));
+    return new Promise((resolve, reject) =>
+      this.#db.all(sql, params, (err: Error | null, rows: T[]) => (err ? reject(err) : resolve(rows))),
+    );
   }
 
   close(): Promise<void> {

@@ -50,7 +50,8 @@ function objectViolations(value: Record<string, unknown>, schema: ResponseSchema
 export function schemaViolations(value: unknown, schema: ResponseSchema, path = '$'): string[] {
   const actual = jsonTypeOf(value);
   if (!typeMatches(actual, schema)) return [`${path}: ${actual} is not ${String(schema.type)}`];
-  if (schema.enum !== undefined && !schema.enum.includes(value)) return [`${path}: ${JSON.stringify(value)} is not one of ${JSON.stringify(schema.enum)}`];
+  if (schema.enum !== undefined && !schema.enum.includes(value))
+    return [`${path}: ${JSON.stringify(value)} is not one of ${JSON.stringify(schema.enum)}`];
   if (Array.isArray(value)) {
     const items = schema.items;
     return items === undefined ? [] : value.flatMap((item, index) => schemaViolations(item, items, `${path}[${index}]`));

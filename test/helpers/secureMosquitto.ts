@@ -34,11 +34,37 @@ export function makeCertificates(dir: string): TestCertificates {
   openssl(dir, 'req', '-x509', ...newKeyArgs('ca.key'), '-out', 'ca.crt', '-days', '2', '-subj', '/CN=mowability test CA');
   openssl(dir, 'req', '-x509', ...newKeyArgs('other-ca.key'), '-out', 'other-ca.crt', '-days', '2', '-subj', '/CN=another CA');
   writeFileSync(path('server.ext'), 'subjectAltName=DNS:localhost\n');
-  for (const [name, subject, ext] of [['server', '/CN=localhost', ['-extfile', 'server.ext']], ['client', '/CN=mowability', []]] as const) {
+  for (const [name, subject, ext] of [
+    ['server', '/CN=localhost', ['-extfile', 'server.ext']],
+    ['client', '/CN=mowability', []],
+  ] as const) {
     openssl(dir, 'req', ...newKeyArgs(`${name}.key`), '-out', `${name}.csr`, '-subj', subject);
-    openssl(dir, 'x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', `${name}.crt`, '-days', '2', ...ext);
+    openssl(
+      dir,
+      'x509',
+      '-req',
+      '-in',
+      `${name}.csr`,
+      '-CA',
+      'ca.crt',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-out',
+      `${name}.crt`,
+      '-days',
+      '2',
+      ...ext,
+    );
   }
-  return { ca: path('ca.crt'), otherCa: path('other-ca.crt'), serverCert: path('server.crt'), serverKey: path('server.key'), clientCert: path('client.crt'), clientKey: path('client.key') };
+  return {
+    ca: path('ca.crt'),
+    otherCa: path('other-ca.crt'),
+    serverCert: path('server.crt'),
+    serverKey: path('server.key'),
+    clientCert: path('client.crt'),
+    clientKey: path('client.key'),
+  };
 }
 
 export interface SecureBrokerOptions {
@@ -56,7 +82,8 @@ export class SecureMosquitto extends Mosquitto {
     super(dir, port);
     const passwords = join(dir, 'passwd');
     writeFileSync(passwords, '', { mode: 0o600 });
-    for (const [username, password] of Object.entries(options.accounts)) execFileSync(MOSQUITTO_PASSWD, ['-b', passwords, username, password], { stdio: 'pipe' });
+    for (const [username, password] of Object.entries(options.accounts))
+      execFileSync(MOSQUITTO_PASSWD, ['-b', passwords, username, password], { stdio: 'pipe' });
     const lines = [`listener ${port} 127.0.0.1`, 'allow_anonymous false', `password_file ${passwords}`];
     if (options.acl !== undefined) {
       writeFileSync(join(dir, 'acl'), options.acl);
@@ -67,7 +94,16 @@ export class SecureMosquitto extends Mosquitto {
       lines.push(`certfile ${tls.certificates.serverCert}`, `keyfile ${tls.certificates.serverKey}`, `cafile ${tls.certificates.ca}`);
       if (tls.requireCertificate) lines.push('require_certificate true');
     }
-    lines.push(`user ${userInfo().username}`, 'persistence false', 'log_dest stderr', 'log_type error', 'log_type warning', 'log_type information', 'log_type notice', '');
+    lines.push(
+      `user ${userInfo().username}`,
+      'persistence false',
+      'log_dest stderr',
+      'log_type error',
+      'log_type warning',
+      'log_type information',
+      'log_type notice',
+      '',
+    );
     writeFileSync(this.configPath, lines.join('\n'));
   }
 }

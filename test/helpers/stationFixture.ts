@@ -9,7 +9,15 @@ import type { StationUnit } from '../../src/station/unit.js';
 import { Database } from '../../src/store/database.js';
 import { startInOrder, type StartedComponents } from '../../src/util/lifecycle.js';
 import {
-  createSides, mqttTempDir, RecordingClient, silentLogger, startMqttDaemon, type FakeClock, type RunningDaemon, type TestSideConfig, type TestSides,
+  createSides,
+  mqttTempDir,
+  RecordingClient,
+  silentLogger,
+  startMqttDaemon,
+  type FakeClock,
+  type RunningDaemon,
+  type TestSideConfig,
+  type TestSides,
 } from './mqttHarness.js';
 
 export interface StationFixture {

@@ -53,7 +53,11 @@ export async function startStationsHarness(options: StationsHarnessOptions = {})
   const temp = options.dbPath ? undefined : mqttTempDir();
   const dbPath = options.dbPath ?? temp!.dbPath;
   const clock = new FakeClock(options.startMs ?? Date.parse('2026-06-15T10:00:00Z'));
-  const config = testMqttConfig({ stations: [GARDEN], station: { mowableOnDelayMinutes: 0, recomputeDebounceMs: options.recomputeDebounceMs ?? 0 }, history: { freshnessMinutes: options.freshnessMinutes ?? 30 } });
+  const config = testMqttConfig({
+    stations: [GARDEN],
+    station: { mowableOnDelayMinutes: 0, recomputeDebounceMs: options.recomputeDebounceMs ?? 0 },
+    history: { freshnessMinutes: options.freshnessMinutes ?? 30 },
+  });
   let database: Database | undefined;
   // The chart series kept in the daemon's database, as the composition root wires them.
   const recorder = new ChartRecorder({ database: () => database!, stations: config.stations.map((station) => station.id) });

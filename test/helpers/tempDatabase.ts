@@ -30,8 +30,14 @@ export function useTempDatabase(): TempDatabase {
     return current;
   };
   return {
-    get dir() { return inTest().temp.dir; },
-    get dbPath() { return inTest().temp.dbPath; },
-    get db() { return inTest().db; },
+    get dir() {
+      return inTest().temp.dir;
+    },
+    get dbPath() {
+      return inTest().temp.dbPath;
+    },
+    get db() {
+      return inTest().db;
+    },
   };
 }

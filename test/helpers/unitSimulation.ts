@@ -18,14 +18,24 @@ export const DYNAMIC_UID = 61234;
 
 /** Maps the absolute paths the README and the unit use into the stand-in root. */
 export function mapPaths(root: string, text: string): string {
-  return text.replace(/(?<![\w.\-/])\/(opt|etc|usr\/local|var\/lib|run)\//g, `${root}/$1/`).replace(/(?<![\w.\-/])\/usr\/bin\/node(?=\s|$)/g, process.execPath);
+  return text
+    .replace(/(?<![\w.\-/])\/(opt|etc|usr\/local|var\/lib|run)\//g, `${root}/$1/`)
+    .replace(/(?<![\w.\-/])\/usr\/bin\/node(?=\s|$)/g, process.execPath);
 }
 
 /** The unit's file and its drop-ins (in name order). */
 function unitFiles(root: string, unit: string): string[] {
   const dir = join(root, 'etc', 'systemd', 'system');
   const dropInDir = join(dir, `${unit}.d`);
-  return [join(dir, unit), ...(existsSync(dropInDir) ? readdirSync(dropInDir).filter((name) => name.endsWith('.conf')).sort().map((name) => join(dropInDir, name)) : [])];
+  return [
+    join(dir, unit),
+    ...(existsSync(dropInDir)
+      ? readdirSync(dropInDir)
+          .filter((name) => name.endsWith('.conf'))
+          .sort()
+          .map((name) => join(dropInDir, name))
+      : []),
+  ];
 }
 
 /** `[Service]` directives of the unit and its drop-ins (in name order), in order; comments dropped. */
@@ -98,19 +108,32 @@ export function unitEnvironment(root: string, directives: Array<[string, string]
 
 /** What the systemctl and systemd-run stand-ins answer for the unit (see writeServiceStubs). */
 export function writeUnitAnswers(root: string, stubs: string, directives: Array<[string, string]> = serviceDirectives(root)): void {
-  const assignments = values(directives, 'Environment').flatMap((value) => value.split(/\s+/)).map((assignment) => mapPaths(root, assignment));
+  const assignments = values(directives, 'Environment')
+    .flatMap((value) => value.split(/\s+/))
+    .map((assignment) => mapPaths(root, assignment));
   writeFileSync(join(stubs, 'environment'), `${assignments.join(' ')}\n`);
-  const files = values(directives, 'EnvironmentFile').map((value) => `${mapPaths(root, value.replace(/^-/, ''))} (ignore_errors=${value.startsWith('-') ? 'yes' : 'no'})`);
+  const files = values(directives, 'EnvironmentFile').map(
+    (value) => `${mapPaths(root, value.replace(/^-/, ''))} (ignore_errors=${value.startsWith('-') ? 'yes' : 'no'})`,
+  );
   writeFileSync(join(stubs, 'envfiles'), `${files.join('\n')}\n`);
   // `systemctl cat`: each file under a comment naming it, paths mapped like the rest.
-  writeFileSync(join(stubs, 'unit'), unitFiles(root, 'mowability.service').map((file) => `# ${file}\n${mapPaths(root, readFileSync(file, 'utf8'))}\n`).join(''));
+  writeFileSync(
+    join(stubs, 'unit'),
+    unitFiles(root, 'mowability.service')
+      .map((file) => `# ${file}\n${mapPaths(root, readFileSync(file, 'utf8'))}\n`)
+      .join(''),
+  );
 }
 
 /** Starts the unit as systemd would (systemctl start) and waits for its HTTP server. */
 export async function startSimulatedUnit(root: string, stubs: string): Promise<SimulatedService> {
   const directives = serviceDirectives(root);
   writeUnitAnswers(root, stubs, directives);
-  const env: Record<string, string> = { PATH: '/usr/local/bin:/usr/bin:/bin', INVOCATION_ID: randomUUID().replaceAll('-', ''), ...unitEnvironment(root, directives) };
+  const env: Record<string, string> = {
+    PATH: '/usr/local/bin:/usr/bin:/bin',
+    INVOCATION_ID: randomUUID().replaceAll('-', ''),
+    ...unitEnvironment(root, directives),
+  };
   for (const name of values(directives, 'StateDirectory')) {
     const dir = join(root, 'var', 'lib', name);
     mkdirSync(dir, { recursive: true });
@@ -145,11 +168,15 @@ export async function startSimulatedUnit(root: string, stubs: string): Promise<S
   child.stderr?.on('data', (chunk) => (output += String(chunk)));
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   let port = 0;
-  await waitUntil(() => {
-    if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}:\n${output}`);
-    port = Number(/"msg":"HTTP server listening on http:\/\/[^:]+:(\d+)"/.exec(output)?.[1] ?? 0);
-    return port > 0;
-  }, 'the service listening', 20_000);
+  await waitUntil(
+    () => {
+      if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}:\n${output}`);
+      port = Number(/"msg":"HTTP server listening on http:\/\/[^:]+:(\d+)"/.exec(output)?.[1] ?? 0);
+      return port > 0;
+    },
+    'the service listening',
+    20_000,
+  );
   return {
     child,
     output: () => output,

@@ -41,9 +41,19 @@ export interface UploadDaemon {
 }
 
 /** The daemon on `stations`: database in `temp`, HTTP on 127.0.0.1 and a free port, the embedded broker off. */
-export async function startUploadDaemon(temp: { dir: string; dbPath: string }, stations: readonly object[], extraEnv: Record<string, string> = {}): Promise<UploadDaemon> {
+export async function startUploadDaemon(
+  temp: { dir: string; dbPath: string },
+  stations: readonly object[],
+  extraEnv: Record<string, string> = {},
+): Promise<UploadDaemon> {
   const configFile = writeStationsConfig(temp.dir, stations);
-  const env = { MOWABILITY_DB_PATH: temp.dbPath, MOWABILITY_HTTP_HOST: '127.0.0.1', MOWABILITY_HTTP_PORT: '0', MOWABILITY_BROKER_ENABLED: 'false', ...extraEnv };
+  const env = {
+    MOWABILITY_DB_PATH: temp.dbPath,
+    MOWABILITY_HTTP_HOST: '127.0.0.1',
+    MOWABILITY_HTTP_PORT: '0',
+    MOWABILITY_BROKER_ENABLED: 'false',
+    ...extraEnv,
+  };
   const daemon = await startDaemon({ config: loadConfig({ argv: ['--config', configFile], env }), logger: silentLogger });
   return { daemon, configFile, env };
 }

@@ -25,7 +25,8 @@ function source(parts: Partial<AssemblySource> = {}): AssemblySource {
 function observedMinutes(minutes: number, rainMm: number): WindowSummary {
   const now = minuteOf(NOW);
   const rows: BucketRow[] = [];
-  for (let m = now - minutes + 1; m <= now; m++) rows.push({ minute: m, rainMm: m === now ? rainMm : 0, rainObserved: true, tempMinC: null });
+  for (let m = now - minutes + 1; m <= now; m++)
+    rows.push({ minute: m, rainMm: m === now ? rainMm : 0, rainObserved: true, tempMinC: null });
   return new WindowSummary(MinuteColumns.from(rows), 15);
 }
 
@@ -55,7 +56,10 @@ describe('assembleInput', () => {
       seen.push(field);
       return value;
     };
-    const { input, derived, coverage, withheld } = assembleInput(source({ windows: observedMinutes(120, 1.5), rainSeen: true, plausible }), NOW);
+    const { input, derived, coverage, withheld } = assembleInput(
+      source({ windows: observedMinutes(120, 1.5), rainSeen: true, plausible }),
+      NOW,
+    );
     expect(input.rain_1h).toBe(1.5);
     expect(coverage.rain_1h).toBe(1);
     expect(input.minutes_since_rain).toBe(0);

@@ -14,7 +14,14 @@ const AHEAD = REAL + DAY;
 
 /** A station message without its own time: stamped at arrival, like the daemon does. */
 function arrival(atMs: number, temperature: number, totalMm: number, extra: Partial<TimedReading> = {}): TimedReading {
-  return { timeMs: atMs, values: { temperature }, rainCounters: [{ key: 'c', totalMm }], fingerprint: JSON.stringify({ temperature, totalMm }), dropped: [], ...extra };
+  return {
+    timeMs: atMs,
+    values: { temperature },
+    rainCounters: [{ key: 'c', totalMm }],
+    fingerprint: JSON.stringify({ temperature, totalMm }),
+    dropped: [],
+    ...extra,
+  };
 }
 
 /** A day of readings every 5 min under a clock one day ahead, up to `AHEAD`. */
@@ -54,7 +61,13 @@ describe('history after a backward clock step', () => {
 
   it('a rain rate stamped in the future is not integrated over negative time', () => {
     const history = new StationHistory(DEFAULT_HISTORY_OPTIONS);
-    const rate = (atMs: number, mmH: number): TimedReading => ({ timeMs: atMs, values: { precipitation_rate: mmH }, rainCounters: [], fingerprint: `${atMs}`, dropped: [] });
+    const rate = (atMs: number, mmH: number): TimedReading => ({
+      timeMs: atMs,
+      values: { precipitation_rate: mmH },
+      rainCounters: [],
+      fingerprint: `${atMs}`,
+      dropped: [],
+    });
     history.ingest(rate(AHEAD, 6), AHEAD);
     history.ingest(rate(REAL, 6), REAL);
     history.ingest(rate(REAL + 10 * MINUTE_MS, 6), REAL + 10 * MINUTE_MS);

@@ -41,12 +41,21 @@ describe('history persistence: schema 5, one commit with the retained messages, 
   });
 
   function service(database: Database, stations: StationConfig[] = [garden]): HistoryService {
-    return new HistoryService({ store: new HistoryStore(database), stations, optionsFor: () => DEFAULT_HISTORY_OPTIONS, flushIntervalMs: FLUSH_MS, logger: silentLogger });
+    return new HistoryService({
+      store: new HistoryStore(database),
+      stations,
+      optionsFor: () => DEFAULT_HISTORY_OPTIONS,
+      flushIntervalMs: FLUSH_MS,
+      logger: silentLogger,
+    });
   }
 
   it('an upgrade (migration 5) keeps a 14-day history of two stations: same buckets, assembly and last reading', async () => {
     const old = await Database.open(temp.dbPath, { migrations: MIGRATIONS.filter((m) => m.version <= 4) });
-    const stored = new Map([['garden', fourteenDays(3)], ['shed', fourteenDays(40)]]);
+    const stored = new Map([
+      ['garden', fourteenDays(3)],
+      ['shed', fourteenDays(40)],
+    ]);
     for (const [station, rows] of stored) {
       for (let start = 0; start < rows.length; start += 1000) {
         const chunk = rows.slice(start, start + 1000);
@@ -55,15 +64,27 @@ describe('history persistence: schema 5, one commit with the retained messages, 
           chunk.flatMap((b) => [station, b.minute, b.rainMm, b.rainObserved ? 1 : 0, b.tempMinC]),
         );
       }
-      await old.run('INSERT INTO history_latest (station, field, value, at_ms) VALUES (?, ?, ?, ?)', [station, 'temperature', 11.5, NOW - MINUTE_MS]);
-      await old.run('INSERT INTO history_counters (station, counter, total_mm, at_ms) VALUES (?, ?, ?, ?)', [station, COUNTER, 88.1, NOW - MINUTE_MS]);
+      await old.run('INSERT INTO history_latest (station, field, value, at_ms) VALUES (?, ?, ?, ?)', [
+        station,
+        'temperature',
+        11.5,
+        NOW - MINUTE_MS,
+      ]);
+      await old.run('INSERT INTO history_counters (station, counter, total_mm, at_ms) VALUES (?, ?, ?, ?)', [
+        station,
+        COUNTER,
+        88.1,
+        NOW - MINUTE_MS,
+      ]);
       await old.run('INSERT INTO history_high_water (station, at_ms) VALUES (?, ?)', [station, NOW - MINUTE_MS]);
     }
     await old.close();
 
     const upgraded = await Database.open(temp.dbPath);
     // Migration 9 (after 5) keys the buckets by rowid, (minute, station slot).
-    const keys = await upgraded.all<{ name: string; pk: number }>("SELECT name, pk FROM pragma_table_info('history_minutes') WHERE pk > 0 ORDER BY pk");
+    const keys = await upgraded.all<{ name: string; pk: number }>(
+      "SELECT name, pk FROM pragma_table_info('history_minutes') WHERE pk > 0 ORDER BY pk",
+    );
     expect(keys.map((key) => key.name)).toEqual(['bucket']);
     const history = service(upgraded, [garden, shed]);
     await history.start();
@@ -74,7 +95,9 @@ describe('history persistence: schema 5, one commit with the retained messages, 
         counters: [{ key: COUNTER, totalMm: 88.1, atMs: NOW - MINUTE_MS }],
       });
       expect(history.buckets(station, 0, NOW)).toEqual(rows);
-      expect(history.buckets(station, NOW - 3 * 3_600_000, NOW - 3_600_000)).toEqual(expected.buckets(NOW - 3 * 3_600_000, NOW - 3_600_000));
+      expect(history.buckets(station, NOW - 3 * 3_600_000, NOW - 3_600_000)).toEqual(
+        expected.buckets(NOW - 3 * 3_600_000, NOW - 3_600_000),
+      );
       expect(history.assemble(station, NOW)).toEqual(expected.assemble(NOW));
       expect(history.lastReadingAtMs(station)).toBe(NOW - MINUTE_MS);
       // The restored high-water mark still refuses a redelivery.
@@ -92,7 +115,8 @@ describe('history persistence: schema 5, one commit with the retained messages, 
     const history = service(database);
     await history.start();
     const message = (topic: string, text: string) => new Map([[topic, { topic, payload: Buffer.from(text), qos: 1 as const }]]);
-    const topics = async () => (await database.all<{ topic: string }>('SELECT topic FROM retained_messages ORDER BY topic')).map((row) => row.topic);
+    const topics = async () =>
+      (await database.all<{ topic: string }>('SELECT topic FROM retained_messages ORDER BY topic')).map((row) => row.topic);
 
     history.ingest('garden', counterReading(NOW, 10));
     await retained.save(message('user/a', 'one'), NOW);
@@ -127,7 +151,13 @@ describe('history persistence: schema 5, one commit with the retained messages, 
       saves.push(saving);
       return saving;
     };
-    const first = new HistoryService({ store, stations: [garden], optionsFor: () => DEFAULT_HISTORY_OPTIONS, flushIntervalMs: FLUSH_MS, logger: silentLogger });
+    const first = new HistoryService({
+      store,
+      stations: [garden],
+      optionsFor: () => DEFAULT_HISTORY_OPTIONS,
+      flushIntervalMs: FLUSH_MS,
+      logger: silentLogger,
+    });
     await first.start();
     const start = NOW - 2 * 3_600_000;
     let lastReading = 0;

@@ -30,7 +30,13 @@ describe('history persistence (SQLite adapter + batching)', () => {
   });
 
   function service(flushIntervalMs = 5000): HistoryService {
-    return new HistoryService({ store: new HistoryStore(database), stations: [station], optionsFor: () => DEFAULT_HISTORY_OPTIONS, flushIntervalMs, logger: silentLogger });
+    return new HistoryService({
+      store: new HistoryStore(database),
+      stations: [station],
+      optionsFor: () => DEFAULT_HISTORY_OPTIONS,
+      flushIntervalMs,
+      logger: silentLogger,
+    });
   }
 
   it('commits at most once per interval under load and never when idle', async () => {
@@ -55,7 +61,8 @@ describe('history persistence (SQLite adapter + batching)', () => {
     await first.start();
     const now = T0 + RETENTION_MINUTES * MINUTE_MS;
     first.ingest('garden', reading(T0 - 10 * MINUTE_MS, 1, 2)); // older than 14 days at `now`
-    for (let t = now - 4 * 3_600_000; t <= now; t += 5 * MINUTE_MS) first.ingest('garden', reading(t, 12, t === now - 30 * MINUTE_MS ? 1.4 : 0));
+    for (let t = now - 4 * 3_600_000; t <= now; t += 5 * MINUTE_MS)
+      first.ingest('garden', reading(t, 12, t === now - 30 * MINUTE_MS ? 1.4 : 0));
     first.setStationState({ station: 'garden', mowable: true, aboveSinceMs: now - 20 * MINUTE_MS });
     await first.stop();
 
@@ -64,7 +71,9 @@ describe('history persistence (SQLite adapter + batching)', () => {
     expect(second.assemble('garden', now)).toEqual(first.assemble('garden', now));
     // The flag is restored; its on-timer starts over (the time the daemon was down was not watched).
     expect(second.stationState('garden')).toEqual({ station: 'garden', mowable: true, aboveSinceMs: null });
-    expect(await database.all('SELECT mowable, above_since_ms FROM history_station_state')).toEqual([{ mowable: 1, above_since_ms: now - 20 * MINUTE_MS }]);
+    expect(await database.all('SELECT mowable, above_since_ms FROM history_station_state')).toEqual([
+      { mowable: 1, above_since_ms: now - 20 * MINUTE_MS },
+    ]);
     const before = await database.all<{ minute: number }>('SELECT minute FROM history_buckets');
     await second.prune(now);
     const after = await database.all<{ minute: number }>('SELECT minute FROM history_buckets');
@@ -90,7 +99,8 @@ describe('history persistence (SQLite adapter + batching)', () => {
     const second = service();
     await second.start();
     // The broker redelivers the unacknowledged tail, then everything again, out of order.
-    for (const packet of [...packets.slice(-3), ...[...packets].reverse()]) expect(second.ingest('garden', { ...packet })).toBe('duplicate');
+    for (const packet of [...packets.slice(-3), ...[...packets].reverse()])
+      expect(second.ingest('garden', { ...packet })).toBe('duplicate');
     await second.stop();
     expect(second.commits).toBe(0);
     expect(await storedRainMm()).toBeCloseTo(6, 9);
@@ -138,14 +148,27 @@ describe('history persistence (SQLite adapter + batching)', () => {
   it('an upgrade turns the per-reading fingerprint rows into the high-water mark (migration 4)', async () => {
     const path = `${temp.dbPath}.old`;
     const old = await Database.open(path, { migrations: MIGRATIONS.filter((m) => m.version <= 3) });
-    await old.run('INSERT INTO history_fingerprints (station, at_ms, hash) VALUES (?, ?, 1), (?, ?, 2), (?, ?, 3)', ['garden', T0, 'garden', T0 + 5000, 'shed', T0 + 1000]);
+    await old.run('INSERT INTO history_fingerprints (station, at_ms, hash) VALUES (?, ?, 1), (?, ?, 2), (?, ?, 3)', [
+      'garden',
+      T0,
+      'garden',
+      T0 + 5000,
+      'shed',
+      T0 + 1000,
+    ]);
     await old.close();
     const upgraded = await Database.open(path);
     expect(await upgraded.all('SELECT station, at_ms FROM history_high_water ORDER BY station')).toEqual([
       { station: 'garden', at_ms: T0 + 5000 },
       { station: 'shed', at_ms: T0 + 1000 },
     ]);
-    const history = new HistoryService({ store: new HistoryStore(upgraded), stations: [station], optionsFor: () => DEFAULT_HISTORY_OPTIONS, flushIntervalMs: 5000, logger: silentLogger });
+    const history = new HistoryService({
+      store: new HistoryStore(upgraded),
+      stations: [station],
+      optionsFor: () => DEFAULT_HISTORY_OPTIONS,
+      flushIntervalMs: 5000,
+      logger: silentLogger,
+    });
     await history.start();
     expect(history.ingest('garden', reading(T0 + 5000, 1, 0.2))).toBe('duplicate');
     expect(history.ingest('garden', reading(T0 + 6000, 1, 0.2))).toBe('accepted');

@@ -15,7 +15,13 @@ function columnRows(columns: MinuteColumns): BucketRow[] {
 }
 
 const operation = fc.oneof(
-  fc.record({ kind: fc.constant('put' as const), minute: fc.integer({ min: 0, max: 3000 }), rain: fc.double({ min: 0, max: 10, noNaN: true }), temp: fc.option(fc.double({ min: -30, max: 40, noNaN: true })), observed: fc.boolean() }),
+  fc.record({
+    kind: fc.constant('put' as const),
+    minute: fc.integer({ min: 0, max: 3000 }),
+    rain: fc.double({ min: 0, max: 10, noNaN: true }),
+    temp: fc.option(fc.double({ min: -30, max: 40, noNaN: true })),
+    observed: fc.boolean(),
+  }),
   fc.record({ kind: fc.constant('prune' as const), minute: fc.integer({ min: 0, max: 3000 }) }),
 );
 

@@ -30,7 +30,10 @@ describe('planPrune (the history prune against the data, not the wall clock)', (
     const plan = planPrune({ nowMs: ahead, newestMs: [ahead - 60_000], restoredNewestMs: NOW, uptimeMs: 2 * DAY, sync: 'unknown' });
     expect(plan.prune).toBe(false);
     // After the retention of uptime (or a restart with recent data) it prunes again.
-    expect(planPrune({ nowMs: ahead, newestMs: [ahead], restoredNewestMs: NOW, uptimeMs: RETENTION_MS, sync: 'unknown' })).toEqual({ prune: true, referenceMs: ahead });
+    expect(planPrune({ nowMs: ahead, newestMs: [ahead], restoredNewestMs: NOW, uptimeMs: RETENTION_MS, sync: 'unknown' })).toEqual({
+      prune: true,
+      referenceMs: ahead,
+    });
     expect(planPrune({ nowMs: ahead, newestMs: [ahead], restoredNewestMs: null, uptimeMs: 0, sync: 'unknown' }).prune).toBe(true);
   });
 });

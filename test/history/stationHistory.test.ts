@@ -123,23 +123,24 @@ const packetArb = fc.record({
   offsetS: fc.integer({ min: 0, max: 600 * 60 }),
   repeatAfterS: fc.option(fc.integer({ min: 1, max: 15 }), { nil: undefined }),
 });
-const streamArb = fc
-  .array(packetArb, { minLength: 1, maxLength: 40 })
-  .chain((packets) => {
-    const readings = packets.flatMap(({ content, offsetS, repeatAfterS }) => {
-      const at = STREAM_NOW - offsetS * 1000;
-      const make = (timeMs: number): TimedReading => ({
-        timeMs,
-        fingerprint: JSON.stringify(content),
-        values: content.temp === undefined ? {} : { temperature: content.temp },
-        rainCounters: [{ key: 'c', totalMm: content.total }],
-        ...(content.delta === undefined ? {} : { rainDeltaMm: content.delta }),
-        dropped: [],
-      });
-      return repeatAfterS === undefined ? [make(at)] : [make(at), make(at + repeatAfterS * 1000)];
+const streamArb = fc.array(packetArb, { minLength: 1, maxLength: 40 }).chain((packets) => {
+  const readings = packets.flatMap(({ content, offsetS, repeatAfterS }) => {
+    const at = STREAM_NOW - offsetS * 1000;
+    const make = (timeMs: number): TimedReading => ({
+      timeMs,
+      fingerprint: JSON.stringify(content),
+      values: content.temp === undefined ? {} : { temperature: content.temp },
+      rainCounters: [{ key: 'c', totalMm: content.total }],
+      ...(content.delta === undefined ? {} : { rainDeltaMm: content.delta }),
+      dropped: [],
     });
-    return fc.oneof(fc.constant([...readings].sort((a, b) => a.timeMs - b.timeMs)), fc.shuffledSubarray(readings, { minLength: readings.length }));
+    return repeatAfterS === undefined ? [make(at)] : [make(at), make(at + repeatAfterS * 1000)];
   });
+  return fc.oneof(
+    fc.constant([...readings].sort((a, b) => a.timeMs - b.timeMs)),
+    fc.shuffledSubarray(readings, { minLength: readings.length }),
+  );
+});
 
 describe('StationHistory properties', () => {
   it('window sums equal the sum of increments whose minute lies in the window', () => {
@@ -155,7 +156,12 @@ describe('StationHistory properties', () => {
         history.ingest(reading(NOW - (RETENTION_MINUTES - 1) * MINUTE_MS, { rainDeltaMm: 0, fingerprint: 'start' }));
         const { input } = history.assemble(NOW);
         const nowMinute = Math.floor(NOW / MINUTE_MS);
-        for (const [field, minutes] of [['rain_1h', 60], ['rain_12h', 720], ['rain_24h', 1440], ['rain_14d', RETENTION_MINUTES]] as const) {
+        for (const [field, minutes] of [
+          ['rain_1h', 60],
+          ['rain_12h', 720],
+          ['rain_24h', 1440],
+          ['rain_14d', RETENTION_MINUTES],
+        ] as const) {
           const expected = readings
             .filter((r) => {
               const minute = Math.floor(r.timeMs / MINUTE_MS);
@@ -255,41 +261,38 @@ describe('StationHistory properties', () => {
 
   it('supplies a window exactly when readings cover at least 90% of it', () => {
     fc.assert(
-      fc.property(
-        fc.uniqueArray(fc.integer({ min: 0, max: 200 }), { maxLength: 120 }),
-        fc.integer({ min: 1, max: 30 }),
-        (offsets, gap) => {
-          const history = new StationHistory({ ...options, maxGapMinutes: gap });
-          for (const offset of offsets) history.ingest(reading(NOW - offset * MINUTE_MS, { rainDeltaMm: 0, values: { temperature: 10 } }));
-          const { input } = history.assemble(NOW);
-          // Reference: minute m is covered when it holds a reading, lies between two consecutive
-          // readings at most `gap` apart, or follows the latest reading while that is at most `gap` old.
-          const nowMinute = Math.floor(NOW / MINUTE_MS);
-          const sampleMinutes = offsets.map((o) => nowMinute - o);
-          const coveredMinutes = (windowLength: number) => {
-            let covered = 0;
-            for (let m = nowMinute - windowLength + 1; m <= nowMinute; m++) {
-              const before = Math.max(...sampleMinutes.filter((s) => s <= m));
-              const after = Math.min(...sampleMinutes.filter((s) => s >= m));
-              const isSample = before === m;
-              const between = Number.isFinite(before) && Number.isFinite(after) && after - before <= gap;
-              const tail = Number.isFinite(before) && !Number.isFinite(after) && nowMinute - before <= gap;
-              if (isSample || between || tail) covered++;
-            }
-            return covered / windowLength;
-          };
-          expect(input.rain_1h !== undefined).toBe(offsets.length > 0 && coveredMinutes(60) >= 0.9);
-          expect(input.min_temp_3h !== undefined).toBe(offsets.length > 0 && coveredMinutes(180) >= 0.9);
-          expect(input.rain_24h).toBeUndefined();
-        },
-      ),
+      fc.property(fc.uniqueArray(fc.integer({ min: 0, max: 200 }), { maxLength: 120 }), fc.integer({ min: 1, max: 30 }), (offsets, gap) => {
+        const history = new StationHistory({ ...options, maxGapMinutes: gap });
+        for (const offset of offsets) history.ingest(reading(NOW - offset * MINUTE_MS, { rainDeltaMm: 0, values: { temperature: 10 } }));
+        const { input } = history.assemble(NOW);
+        // Reference: minute m is covered when it holds a reading, lies between two consecutive
+        // readings at most `gap` apart, or follows the latest reading while that is at most `gap` old.
+        const nowMinute = Math.floor(NOW / MINUTE_MS);
+        const sampleMinutes = offsets.map((o) => nowMinute - o);
+        const coveredMinutes = (windowLength: number) => {
+          let covered = 0;
+          for (let m = nowMinute - windowLength + 1; m <= nowMinute; m++) {
+            const before = Math.max(...sampleMinutes.filter((s) => s <= m));
+            const after = Math.min(...sampleMinutes.filter((s) => s >= m));
+            const isSample = before === m;
+            const between = Number.isFinite(before) && Number.isFinite(after) && after - before <= gap;
+            const tail = Number.isFinite(before) && !Number.isFinite(after) && nowMinute - before <= gap;
+            if (isSample || between || tail) covered++;
+          }
+          return covered / windowLength;
+        };
+        expect(input.rain_1h !== undefined).toBe(offsets.length > 0 && coveredMinutes(60) >= 0.9);
+        expect(input.min_temp_3h !== undefined).toBe(offsets.length > 0 && coveredMinutes(180) >= 0.9);
+        expect(input.rain_24h).toBeUndefined();
+      }),
       { numRuns: 200 },
     );
   });
 });
 
 describe('StationHistory: what a reading says of its rain (lastIngestRainUnknown)', () => {
-  const counter = (timeMs: number, totalMm: number, parts: Partial<TimedReading> = {}) => reading(timeMs, { rainCounters: [{ key: 'c', totalMm }], ...parts });
+  const counter = (timeMs: number, totalMm: number, parts: Partial<TimedReading> = {}) =>
+    reading(timeMs, { rainCounters: [{ key: 'c', totalMm }], ...parts });
 
   it('unknown for a counter without baseline, observed for a step or a delta, nothing said without rain', () => {
     const history = new StationHistory(options);
@@ -306,7 +309,14 @@ describe('StationHistory: what a reading says of its rain (lastIngestRainUnknown
     history.ingest(reading(T0 + 3 * MINUTE_MS, { rainDeltaMm: 0 }));
     expect(history.lastIngestRainUnknown).toBe(false);
     // A second counter seen for the first time makes the reading's rain unknown, whatever the first one says.
-    history.ingest(reading(T0 + 4 * MINUTE_MS, { rainCounters: [{ key: 'c', totalMm: 53 }, { key: 'd', totalMm: 7 }] }));
+    history.ingest(
+      reading(T0 + 4 * MINUTE_MS, {
+        rainCounters: [
+          { key: 'c', totalMm: 53 },
+          { key: 'd', totalMm: 7 },
+        ],
+      }),
+    );
     expect(history.lastIngestRainUnknown).toBe(true);
   });
 

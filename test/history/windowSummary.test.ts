@@ -52,7 +52,8 @@ function fullScan(buckets: MinuteColumns, nowMinute: number, gap: number): Windo
     }
     if (rainCover(minute)) rainCovered++;
     if (tempCover(minute)) tempCovered++;
-    if (lengths.has(count)) windows.set(count, { rainMm: rainMicro / MICRO_MM, rainCoverage: rainCovered / count, tempMinC, tempCoverage: tempCovered / count });
+    if (lengths.has(count))
+      windows.set(count, { rainMm: rainMicro / MICRO_MM, rainCoverage: rainCovered / count, tempMinC, tempCoverage: tempCovered / count });
   }
   return { nowMinute, windows, lastRainMinute, coverageSinceRain, lastRainSample: rainSamples[0] ?? null };
 }
@@ -88,11 +89,44 @@ type Op =
 const minuteArb = fc.integer({ min: BASE - RETENTION_MINUTES - 200, max: BASE + 400 });
 const mmArb = fc.integer({ min: 1, max: 5_000_000 }).map((micro) => micro / MICRO_MM);
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('run' as const), start: minuteArb, length: fc.integer({ min: 1, max: 3000 }), step: fc.integer({ min: 1, max: 40 }), rainEvery: fc.integer({ min: 0, max: 30 }), temp: fc.boolean(), observe: fc.boolean() }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('run' as const),
+      start: minuteArb,
+      length: fc.integer({ min: 1, max: 3000 }),
+      step: fc.integer({ min: 1, max: 40 }),
+      rainEvery: fc.integer({ min: 0, max: 30 }),
+      temp: fc.boolean(),
+      observe: fc.boolean(),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('rain' as const), minute: minuteArb, mm: mmArb }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('temp' as const), minute: minuteArb, celsius: fc.integer({ min: -200, max: 350 }).map((t) => t / 10) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('put' as const), minute: minuteArb, rainMm: fc.oneof(fc.constant(0), mmArb), observed: fc.boolean(), celsius: fc.option(fc.integer({ min: -200, max: 350 }).map((t) => t / 10)) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('prune' as const), minute: fc.integer({ min: BASE - RETENTION_MINUTES - 250, max: BASE - RETENTION_MINUTES + 600 }) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('temp' as const),
+      minute: minuteArb,
+      celsius: fc.integer({ min: -200, max: 350 }).map((t) => t / 10),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('put' as const),
+      minute: minuteArb,
+      rainMm: fc.oneof(fc.constant(0), mmArb),
+      observed: fc.boolean(),
+      celsius: fc.option(fc.integer({ min: -200, max: 350 }).map((t) => t / 10)),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('prune' as const),
+      minute: fc.integer({ min: BASE - RETENTION_MINUTES - 250, max: BASE - RETENTION_MINUTES + 600 }),
+    }),
+  },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('scan' as const), minute: fc.integer({ min: BASE - 300, max: BASE + 500 }) }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'restart' as const }) },
 );
@@ -165,9 +199,14 @@ function checkObserved(columns: MinuteColumns, summary: WindowSummary, first: nu
 describe('WindowSummary (incremental rain and temperature windows)', { timeout: SLOW_TEST_TIMEOUT_MS }, () => {
   it('equals a full scan for random bookings, gaps, prunes, clock steps and restarts', () => {
     fc.assert(
-      fc.property(fc.array(opArb, { minLength: 1, maxLength: 30 }), fc.integer({ min: 1, max: 60 }), fc.integer({ min: BASE - 100, max: BASE + 300 }), (ops, gap, end) => {
-        check(ops, gap, end);
-      }),
+      fc.property(
+        fc.array(opArb, { minLength: 1, maxLength: 30 }),
+        fc.integer({ min: 1, max: 60 }),
+        fc.integer({ min: BASE - 100, max: BASE + 300 }),
+        (ops, gap, end) => {
+          check(ops, gap, end);
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -205,29 +244,51 @@ describe('WindowSummary (incremental rain and temperature windows)', { timeout: 
 describe('StationHistory windows across a restart', () => {
   it('assembles the same input from the stored rows as the history that booked them', () => {
     fc.assert(
-      fc.property(fc.array(fc.record({ stepS: fc.integer({ min: 5, max: 3600 }), rain: fc.integer({ min: 0, max: 3 }), temp: fc.integer({ min: -50, max: 300 }) }), { minLength: 1, maxLength: 200 }), fc.integer({ min: 0, max: 199 }), (steps, pruneAt) => {
-        const history = new StationHistory(DEFAULT_HISTORY_OPTIONS);
-        let timeMs = (BASE - 3000) * MINUTE_MS;
-        let counter = 100;
-        steps.forEach((step, i) => {
-          timeMs += step.stepS * 1000;
-          counter += step.rain / 10;
-          const reading: TimedReading = { values: { temperature: step.temp / 10 }, rainCounters: [{ key: 'gauge', totalMm: counter }], fingerprint: `${i}`, dropped: [], timeMs };
-          history.ingest(reading, timeMs);
-          if (i === pruneAt) history.prune(timeMs + 13 * 24 * 3_600_000);
-          history.assemble(timeMs);
-        });
-        const restored = new StationHistory(DEFAULT_HISTORY_OPTIONS, history.rows());
-        // The forecast projection reads the same from the running sums as from a copy of the buckets.
-        const hours: ForecastHour[] = Array.from({ length: 48 }, (_, h) => ({ timeMs: (Math.floor(timeMs / 3_600_000) + h + 1) * 3_600_000, values: { temperature: 10 + (h % 7) }, precipitationMm: h % 5 === 0 ? 0.4 : 0 }));
-        const current = restored.assemble(timeMs).input;
-        const fromMs = timeMs - RETENTION_MINUTES * MINUTE_MS;
-        expect(projectForecast({ nowMs: timeMs, current, observed: restored.observed(fromMs, timeMs), hours }))
-          .toEqual(projectForecast({ nowMs: timeMs, current, observed: history.buckets(fromMs, timeMs), hours }));
-        for (const atMs of [timeMs, timeMs + 10 * MINUTE_MS, timeMs - 90 * MINUTE_MS, timeMs + 2 * 86_400_000]) {
-          expect(restored.assemble(atMs)).toEqual(history.assemble(atMs));
-        }
-      }),
+      fc.property(
+        fc.array(
+          fc.record({
+            stepS: fc.integer({ min: 5, max: 3600 }),
+            rain: fc.integer({ min: 0, max: 3 }),
+            temp: fc.integer({ min: -50, max: 300 }),
+          }),
+          { minLength: 1, maxLength: 200 },
+        ),
+        fc.integer({ min: 0, max: 199 }),
+        (steps, pruneAt) => {
+          const history = new StationHistory(DEFAULT_HISTORY_OPTIONS);
+          let timeMs = (BASE - 3000) * MINUTE_MS;
+          let counter = 100;
+          steps.forEach((step, i) => {
+            timeMs += step.stepS * 1000;
+            counter += step.rain / 10;
+            const reading: TimedReading = {
+              values: { temperature: step.temp / 10 },
+              rainCounters: [{ key: 'gauge', totalMm: counter }],
+              fingerprint: `${i}`,
+              dropped: [],
+              timeMs,
+            };
+            history.ingest(reading, timeMs);
+            if (i === pruneAt) history.prune(timeMs + 13 * 24 * 3_600_000);
+            history.assemble(timeMs);
+          });
+          const restored = new StationHistory(DEFAULT_HISTORY_OPTIONS, history.rows());
+          // The forecast projection reads the same from the running sums as from a copy of the buckets.
+          const hours: ForecastHour[] = Array.from({ length: 48 }, (_, h) => ({
+            timeMs: (Math.floor(timeMs / 3_600_000) + h + 1) * 3_600_000,
+            values: { temperature: 10 + (h % 7) },
+            precipitationMm: h % 5 === 0 ? 0.4 : 0,
+          }));
+          const current = restored.assemble(timeMs).input;
+          const fromMs = timeMs - RETENTION_MINUTES * MINUTE_MS;
+          expect(projectForecast({ nowMs: timeMs, current, observed: restored.observed(fromMs, timeMs), hours })).toEqual(
+            projectForecast({ nowMs: timeMs, current, observed: history.buckets(fromMs, timeMs), hours }),
+          );
+          for (const atMs of [timeMs, timeMs + 10 * MINUTE_MS, timeMs - 90 * MINUTE_MS, timeMs + 2 * 86_400_000]) {
+            expect(restored.assemble(atMs)).toEqual(history.assemble(atMs));
+          }
+        },
+      ),
       { numRuns: 60 },
     );
   });

@@ -17,7 +17,8 @@ class Input {
 const inputTag: ScalarTag = { tag: '!input', resolve: (name: string) => new Input(name) };
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Input);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Input);
 
 const DIR = join(REPO_ROOT, 'blueprints', 'automation', 'mowability');
 const FILES = ['mow_when_mowable.yaml', 'good_day_to_mow.yaml'];
@@ -27,7 +28,10 @@ const load = (file: string) => parse(readFileSync(join(DIR, file), 'utf8'), { cu
 function valuesOf(value: unknown, key: string, path = ''): Array<{ path: string; value: unknown }> {
   if (Array.isArray(value)) return value.flatMap((item, i) => valuesOf(item, key, `${path}[${i}]`));
   if (!isObject(value)) return [];
-  return Object.entries(value).flatMap(([k, child]) => [...(k === key ? [{ path: `${path}.${k}`, value: child }] : []), ...valuesOf(child, key, `${path}.${k}`)]);
+  return Object.entries(value).flatMap(([k, child]) => [
+    ...(k === key ? [{ path: `${path}.${k}`, value: child }] : []),
+    ...valuesOf(child, key, `${path}.${k}`),
+  ]);
 }
 
 function inputsUsed(value: unknown): string[] {
@@ -71,7 +75,11 @@ describe.each(FILES)('blueprint %s', (file) => {
   });
 
   it('takes every entity from an input with an entity selector, in templates too', () => {
-    const entityInputs = new Set(Object.entries(inputs).filter(([, input]) => input.selector?.entity !== undefined).map(([name]) => name));
+    const entityInputs = new Set(
+      Object.entries(inputs)
+        .filter(([, input]) => input.selector?.entity !== undefined)
+        .map(([name]) => name),
+    );
     const references = valuesOf(automation, 'entity_id');
     expect(references.length).toBeGreaterThan(0);
     for (const { path, value } of references) {
@@ -81,7 +89,8 @@ describe.each(FILES)('blueprint %s', (file) => {
     // Variables that templates read entities through come from entity inputs as well.
     for (const [name, value] of Object.entries((automation.variables as Json | undefined) ?? {})) expect(value, name).toBeInstanceOf(Input);
     // No entity id written into a template.
-    for (const template of strings(automation).filter((text) => text.includes('{{'))) expect(template).not.toMatch(/\b(binary_sensor|sensor|lawn_mower)\.[a-z0-9_]+/);
+    for (const template of strings(automation).filter((text) => text.includes('{{')))
+      expect(template).not.toMatch(/\b(binary_sensor|sensor|lawn_mower)\.[a-z0-9_]+/);
   });
 
   it('loads in Home Assistant 2024.1: trigger/platform, condition, action/service', () => {

@@ -9,13 +9,19 @@ describe("the README's dashboard card", () => {
   const cards = yamlBlocks('README.md').filter((block) => (block.value as { type?: unknown } | null)?.type === 'entities');
   const discovered = new Map(
     allDiscoveryMessages({
-      prefix: 'homeassistant', baseTopic: 'mowability', softwareVersion: '', stations: [{ id: 'garden', name: 'Garden' }], extraEntities: () => [...lawnEntities(), ...forecastEntities()],
+      prefix: 'homeassistant',
+      baseTopic: 'mowability',
+      softwareVersion: '',
+      stations: [{ id: 'garden', name: 'Garden' }],
+      extraEntities: () => [...lawnEntities(), ...forecastEntities()],
     }).map((message) => [String(message.payload.default_entity_id), message.payload]),
   );
 
   it('lists only discovered entities that are enabled by default', () => {
     expect(cards).toHaveLength(1);
-    const ids = (cards[0]!.value as { entities: Array<string | { entity: string }> }).entities.map((row) => (typeof row === 'string' ? row : row.entity));
+    const ids = (cards[0]!.value as { entities: Array<string | { entity: string }> }).entities.map((row) =>
+      typeof row === 'string' ? row : row.entity,
+    );
     expect(ids.length).toBeGreaterThan(3);
     for (const id of ids) {
       expect(discovered.has(id), `${id} is a discovered entity`).toBe(true);

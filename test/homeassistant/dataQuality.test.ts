@@ -24,8 +24,23 @@ const INPUTS = [
   { temperature: 20, precipitation_rate: 0 },
   { temperature: 20, precipitation_rate: 0, humidity: 50, wind_speed: 5 },
   {
-    temperature: 20, precipitation_rate: 0, humidity: 50, wind_speed: 5, wind_gusts: 8, dew_point: 9, solar: 400, soil_temperature: 15, soil_moisture: 25,
-    rain_1h: 0, rain_12h: 0, rain_24h: 0, rain_14d: 10, minutes_since_rain: 600, min_temp_3h: 18, min_temp_3d: 12, min_temp_14d: 8,
+    temperature: 20,
+    precipitation_rate: 0,
+    humidity: 50,
+    wind_speed: 5,
+    wind_gusts: 8,
+    dew_point: 9,
+    solar: 400,
+    soil_temperature: 15,
+    soil_moisture: 25,
+    rain_1h: 0,
+    rain_12h: 0,
+    rain_24h: 0,
+    rain_14d: 10,
+    minutes_since_rain: 600,
+    min_temp_3h: 18,
+    min_temp_3d: 12,
+    min_temp_14d: 8,
   },
 ];
 
@@ -34,7 +49,12 @@ const openMeteo = useFakeOpenMeteo(clock, NOW);
 
 /** The station's Data quality discovery config. */
 function dataQualityConfig(station: StationConfig): Record<string, unknown> {
-  const messages = allDiscoveryMessages({ prefix: 'homeassistant', baseTopic: 'mowability', softwareVersion: '1.2.3', stations: [station] });
+  const messages = allDiscoveryMessages({
+    prefix: 'homeassistant',
+    baseTopic: 'mowability',
+    softwareVersion: '1.2.3',
+    stations: [station],
+  });
   return messages.find((message) => message.payload.unique_id === `mowability_${station.id}_data_quality`)!.payload;
 }
 
@@ -51,7 +71,11 @@ describe('Home Assistant Data quality entity', () => {
       const outcome = calculate(input, CONTEXT);
       if (!outcome.ok) throw new Error(outcome.error.message);
       const state = buildStatePayload({
-        stationId: 'garden', stationName: 'Garden', outcome, mowable: false, mowableReason: 'x',
+        stationId: 'garden',
+        stationName: 'Garden',
+        outcome,
+        mowable: false,
+        mowableReason: 'x',
         assembly: { input, withheld: {}, derived: [], coverage: {}, lastReadingAtMs: NOW },
       });
       const seenByHa = asHomeAssistantSees(GARDEN, state as unknown as Record<string, unknown>);

@@ -4,7 +4,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/load.js';
 import type { StationConfig } from '../../src/ingest/types.js';
 import { BrokerAccess } from '../../src/mqtt/brokerAccess.js';
-import { allDiscoveryMessages, discoveryIdProblems, discoveryTopicFilters, isOurDiscoveryConfig, entityIdCollisions, entitySlug, HA_ENTITY_ID_PATTERN } from '../../src/homeassistant/discovery.js';
+import {
+  allDiscoveryMessages,
+  discoveryIdProblems,
+  discoveryTopicFilters,
+  isOurDiscoveryConfig,
+  entityIdCollisions,
+  entitySlug,
+  HA_ENTITY_ID_PATTERN,
+} from '../../src/homeassistant/discovery.js';
 import { UNKNOWN_TIMESTAMP } from '../../src/homeassistant/timestampSensors.js';
 import { forecastEntities } from '../../src/forecast/forecastEntities.js';
 import { lawnEntities } from '../../src/lawn/lawnEntities.js';
@@ -15,7 +23,13 @@ import { mqttTest } from '../helpers/mqttFixture.js';
 import { testMqttConfig, waitUntil, type RecordingClient } from '../helpers/mqttHarness.js';
 import { payloadLines } from '../helpers/mqttPayloads.js';
 
-const station = (id: string): StationConfig => ({ id, name: `Station ${id}`, format: 'rtl_433', topic: 'rtl_433/+/events', match: { model: 'Fineoffset-WH65B', id: 65 } });
+const station = (id: string): StationConfig => ({
+  id,
+  name: `Station ${id}`,
+  format: 'rtl_433',
+  topic: 'rtl_433/+/events',
+  match: { model: 'Fineoffset-WH65B', id: 65 },
+});
 const discovery = (stations: StationConfig[], supportUrl?: string) =>
   allDiscoveryMessages({ prefix: 'homeassistant', baseTopic: 'mowability', softwareVersion: '1.2.3', supportUrl, stations });
 
@@ -24,7 +38,8 @@ describe('Home Assistant discovery configs', () => {
     const messages = discovery([station('garden'), station('Back-Yard'), station('WH65B-2_x')], 'https://example.org/mowability');
     expect(messages.length).toBeGreaterThan(40);
     for (const message of messages) expect(haDiscoveryViolations(message.topic, message.payload)).toEqual([]);
-    for (const message of messages) expect(message.payload.origin).toEqual({ name: 'mowability', sw_version: '1.2.3', support_url: 'https://example.org/mowability' });
+    for (const message of messages)
+      expect(message.payload.origin).toEqual({ name: 'mowability', sw_version: '1.2.3', support_url: 'https://example.org/mowability' });
     expect(discovery([station('garden')])[0]!.payload.origin).toEqual({ name: 'mowability', sw_version: '1.2.3' });
     const entityIds = messages.map((message) => message.payload.default_entity_id);
     expect(new Set(entityIds).size).toBe(entityIds.length);
@@ -32,18 +47,33 @@ describe('Home Assistant discovery configs', () => {
 
   it('link every device to its page of the status page when homeassistant.configurationUrl is set, and not otherwise', () => {
     const linked = allDiscoveryMessages({
-      prefix: 'homeassistant', baseTopic: 'mowability', softwareVersion: '1.2.3', configurationUrl: 'http://pi.local:8080', stations: [station('Back-Yard')],
+      prefix: 'homeassistant',
+      baseTopic: 'mowability',
+      softwareVersion: '1.2.3',
+      configurationUrl: 'http://pi.local:8080',
+      stations: [station('Back-Yard')],
     });
-    const devices = new Map(linked.map((message) => [message.owner ?? 'bridge', (message.payload.device as Record<string, unknown>).configuration_url]));
-    expect(Object.fromEntries(devices)).toEqual({ bridge: 'http://pi.local:8080/', 'Back-Yard': 'http://pi.local:8080/stations/Back-Yard' });
+    const devices = new Map(
+      linked.map((message) => [message.owner ?? 'bridge', (message.payload.device as Record<string, unknown>).configuration_url]),
+    );
+    expect(Object.fromEntries(devices)).toEqual({
+      bridge: 'http://pi.local:8080/',
+      'Back-Yard': 'http://pi.local:8080/stations/Back-Yard',
+    });
     for (const message of linked) expect(haDiscoveryViolations(message.topic, message.payload)).toEqual([]);
     for (const message of discovery([station('garden')])) expect(message.payload.device).not.toHaveProperty('configuration_url');
   });
 
   it('refuses a configuration URL that is not http(s) or carries credentials', () => {
-    expect(() => loadConfig({ env: { MOWABILITY_HOMEASSISTANT_CONFIGURATION_URL: 'ftp://pi.local/' } })).toThrow(/homeassistant.configurationUrl.*http/);
-    expect(() => loadConfig({ env: { MOWABILITY_HOMEASSISTANT_CONFIGURATION_URL: 'http://admin:secret@pi.local/' } })).toThrow(/credentials/);
-    expect(loadConfig({ env: { MOWABILITY_HOMEASSISTANT_CONFIGURATION_URL: 'http://pi.local:8080/' } }).homeassistant.configurationUrl).toBe('http://pi.local:8080/');
+    expect(() => loadConfig({ env: { MOWABILITY_HOMEASSISTANT_CONFIGURATION_URL: 'ftp://pi.local/' } })).toThrow(
+      /homeassistant.configurationUrl.*http/,
+    );
+    expect(() => loadConfig({ env: { MOWABILITY_HOMEASSISTANT_CONFIGURATION_URL: 'http://admin:secret@pi.local/' } })).toThrow(
+      /credentials/,
+    );
+    expect(
+      loadConfig({ env: { MOWABILITY_HOMEASSISTANT_CONFIGURATION_URL: 'http://pi.local:8080/' } }).homeassistant.configurationUrl,
+    ).toBe('http://pi.local:8080/');
   });
 
   it('the validator refuses what Home Assistant refuses', () => {
@@ -61,7 +91,11 @@ describe('Home Assistant discovery configs', () => {
     const messages = discovery([station('Back-Yard')]);
     const index = messages.find((message) => message.payload.unique_id === 'mowability_Back-Yard_index')!;
     expect(index.topic).toBe('homeassistant/sensor/mowability_Back-Yard_index/config');
-    expect(index.payload).toMatchObject({ default_entity_id: 'sensor.mowability_back_yard_index', object_id: 'mowability_back_yard_index', state_topic: 'mowability/Back-Yard/state' });
+    expect(index.payload).toMatchObject({
+      default_entity_id: 'sensor.mowability_back_yard_index',
+      object_id: 'mowability_back_yard_index',
+      state_topic: 'mowability/Back-Yard/state',
+    });
     const filters = discoveryTopicFilters('homeassistant', 'mowability', [station('Back-Yard')]);
     const access = new BrokerAccess({ users: [], ownedTopics: ['mowability/#', ...filters], sysTopicsForAccounts: false });
     for (const message of messages) {
@@ -74,7 +108,9 @@ describe('Home Assistant discovery configs', () => {
 
   it('finds stations whose ids give the same entity id', () => {
     expect(discoveryIdProblems('homeassistant', 'mowability', [station('Back-Yard'), station('garden'), station('back_yard')])).toEqual([
-      expect.stringMatching(/^station "Back-Yard" and station "back_yard" would both get the Home Assistant entity id "sensor.mowability_back_yard_index"/),
+      expect.stringMatching(
+        /^station "Back-Yard" and station "back_yard" would both get the Home Assistant entity id "sensor.mowability_back_yard_index"/,
+      ),
     ]);
     expect(discoveryIdProblems('homeassistant', 'mowability', [station('Back-Yard'), station('garden')])).toEqual([]);
   });
@@ -83,11 +119,22 @@ describe('Home Assistant discovery configs', () => {
 describe('discovery with the lawn and forecast entities', () => {
   it("gives every entity, the units' included, the origin block and Home Assistant's rules", () => {
     const messages = allDiscoveryMessages({
-      prefix: 'homeassistant', baseTopic: 'mowability', softwareVersion: '1.2.3', supportUrl: 'https://example.org/m', stations: [station('garden')], extraEntities: () => [...lawnEntities(), ...forecastEntities()],
+      prefix: 'homeassistant',
+      baseTopic: 'mowability',
+      softwareVersion: '1.2.3',
+      supportUrl: 'https://example.org/m',
+      stations: [station('garden')],
+      extraEntities: () => [...lawnEntities(), ...forecastEntities()],
     });
-    expect(messages.map((message) => message.payload.object_id)).toEqual(expect.arrayContaining(['mowability_garden_last_cut', 'mowability_garden_mowable_for', 'mowability_bridge_version']));
+    expect(messages.map((message) => message.payload.object_id)).toEqual(
+      expect.arrayContaining(['mowability_garden_last_cut', 'mowability_garden_mowable_for', 'mowability_bridge_version']),
+    );
     for (const message of messages) {
-      expect(message.payload.origin, message.topic).toEqual({ name: 'mowability', sw_version: '1.2.3', support_url: 'https://example.org/m' });
+      expect(message.payload.origin, message.topic).toEqual({
+        name: 'mowability',
+        sw_version: '1.2.3',
+        support_url: 'https://example.org/m',
+      });
       expect(haDiscoveryViolations(message.topic, message.payload)).toEqual([]);
     }
   });
@@ -96,7 +143,11 @@ describe('discovery with the lawn and forecast entities', () => {
 describe('timestamp sensors', () => {
   const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
   const messages = allDiscoveryMessages({
-    prefix: 'homeassistant', baseTopic: 'mowability', softwareVersion: '1.2.3', stations: [station('garden')], extraEntities: () => [...lawnEntities(), ...forecastEntities()],
+    prefix: 'homeassistant',
+    baseTopic: 'mowability',
+    softwareVersion: '1.2.3',
+    stations: [station('garden')],
+    extraEntities: () => [...lawnEntities(), ...forecastEntities()],
   });
   const timestamps = messages.filter((message) => message.payload.device_class === 'timestamp');
   const at = '2026-06-15T08:00:00.000Z';
@@ -109,7 +160,12 @@ describe('timestamp sensors', () => {
 
   it('render a valid ISO time with offset, or make the entity unavailable (Home Assistant before 2024.10 logs anything else)', () => {
     expect(timestamps.map((message) => message.payload.object_id)).toEqual(
-      expect.arrayContaining(['mowability_garden_last_reading', 'mowability_garden_last_cut', 'mowability_garden_next_window_start', 'mowability_garden_next_window_end']),
+      expect.arrayContaining([
+        'mowability_garden_last_reading',
+        'mowability_garden_last_cut',
+        'mowability_garden_next_window_start',
+        'mowability_garden_next_window_end',
+      ]),
     );
     for (const { payload } of timestamps) {
       const availability = payload.availability as Array<{ topic: string; value_template?: string }>;
@@ -142,7 +198,10 @@ describe('a configuration with colliding entity ids', () => {
 
   function load(discoveryOn: boolean): unknown {
     const file = join(temp.dir, 'config.json');
-    writeFileSync(file, JSON.stringify({ stations: [station('Back-Yard'), station('back-yard')], homeassistant: { discovery: discoveryOn } }));
+    writeFileSync(
+      file,
+      JSON.stringify({ stations: [station('Back-Yard'), station('back-yard')], homeassistant: { discovery: discoveryOn } }),
+    );
     return loadConfig({ env: {}, argv: ['--config', file] });
   }
 
@@ -155,7 +214,9 @@ describe('a configuration with colliding entity ids', () => {
     }
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).exitCode).toBe(78);
-    expect((error as ConfigError).problems).toEqual([expect.stringContaining('station "Back-Yard" and station "back-yard" would both get')]);
+    expect((error as ConfigError).problems).toEqual([
+      expect.stringContaining('station "Back-Yard" and station "back-yard" would both get'),
+    ]);
   });
 
   it('is accepted without discovery (MQTT topics are case-sensitive)', () => {
@@ -222,9 +283,13 @@ describe('discovery end to end through the embedded broker', () => {
     expect(state.withheld_fields).toHaveProperty('rain_1h');
     expect(entity('sensor.mowability_back_yard_rain_1h')).toBe('None');
     expect(entity('sensor.mowability_back_yard_data_quality')).toBe(state.data_quality);
-    expect(haStateViolation(late.json('homeassistant/sensor/mowability_Back-Yard_data_quality/config')!, String(state.data_quality))).toBeUndefined();
+    expect(
+      haStateViolation(late.json('homeassistant/sensor/mowability_Back-Yard_data_quality/config')!, String(state.data_quality)),
+    ).toBeUndefined();
     expect(entity('sensor.mowability_back_yard_limiting_check')).toBe(state.score_basis.limiting_check ?? 'none');
-    expect(entity('sensor.mowability_back_yard_soiltemp_score')).toBe(state.checks.soiltemp?.score == null ? 'None' : String(state.checks.soiltemp.score));
+    expect(entity('sensor.mowability_back_yard_soiltemp_score')).toBe(
+      state.checks.soiltemp?.score == null ? 'None' : String(state.checks.soiltemp.score),
+    );
     expect(entity('sensor.mowability_bridge_version')).toBe(stats.version);
     expect(typeof stats.version).toBe('string');
     expect(entity('sensor.mowability_bridge_readings_accepted')).toBe(String(stats.accepted));
@@ -266,13 +331,22 @@ describe('Home Assistant ids from station ids', () => {
       { owner: 'back_yard', uniqueId: 'm_back_yard_status', entityId: 'sensor.y' },
     ]);
     expect(problems).toEqual([
-      expect.stringMatching(/^station "Back-Yard" and station "back_yard" would both get the Home Assistant entity id "sensor.mowability_back_yard_index"/),
-      expect.stringMatching(/^the bridge device and station "back_yard" would both get the Home Assistant entity unique id "m_back_yard_status"/),
+      expect.stringMatching(
+        /^station "Back-Yard" and station "back_yard" would both get the Home Assistant entity id "sensor.mowability_back_yard_index"/,
+      ),
+      expect.stringMatching(
+        /^the bridge device and station "back_yard" would both get the Home Assistant entity unique id "m_back_yard_status"/,
+      ),
     ]);
     expect(problems[0]).toContain('"stations[].id"');
   });
 
   it('finds nothing when every id is distinct', () => {
-    expect(entityIdCollisions([{ owner: 'a', uniqueId: 'u1', entityId: 'sensor.a' }, { owner: 'b', uniqueId: 'u2', entityId: 'sensor.b' }])).toEqual([]);
+    expect(
+      entityIdCollisions([
+        { owner: 'a', uniqueId: 'u1', entityId: 'sensor.a' },
+        { owner: 'b', uniqueId: 'u2', entityId: 'sensor.b' },
+      ]),
+    ).toEqual([]);
   });
 });

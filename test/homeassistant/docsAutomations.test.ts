@@ -22,7 +22,8 @@ function newSyntax(value: unknown, path: string, problems: string[]): void {
     return;
   }
   if (!isObject(value)) return;
-  for (const key of ['triggers', 'conditions', 'actions']) if (key in value) problems.push(`${path}.${key} (2024.10+; use ${key.slice(0, -1)}:)`);
+  for (const key of ['triggers', 'conditions', 'actions'])
+    if (key in value) problems.push(`${path}.${key} (2024.10+; use ${key.slice(0, -1)}:)`);
   if (typeof value.action === 'string') problems.push(`${path}.action: ${value.action} (2024.10+; use service:)`);
   for (const [key, child] of Object.entries(value)) newSyntax(child, `${path}.${key}`, problems);
 }
@@ -32,7 +33,8 @@ function automationProblems(automation: Json, where: string): string[] {
   newSyntax(automation, where, problems);
   const triggers = automation.trigger;
   for (const trigger of Array.isArray(triggers) ? triggers : [triggers]) {
-    if (!isObject(trigger) || typeof trigger.platform !== 'string') problems.push(`${where}: a trigger without platform: ${JSON.stringify(trigger)}`);
+    if (!isObject(trigger) || typeof trigger.platform !== 'string')
+      problems.push(`${where}: a trigger without platform: ${JSON.stringify(trigger)}`);
     else if ('trigger' in trigger) problems.push(`${where}: trigger: ${String(trigger.trigger)} as a platform (2024.10+)`);
   }
   if (!Array.isArray(automation.action)) problems.push(`${where}: action is not a list of steps`);
@@ -50,17 +52,23 @@ describe('the automations in README.md and docs/', () => {
 
   it('are found (README, the mower, the forecast and the irrigation automations)', () => {
     const found = blocks.flatMap((block) => automations(block).map((automation) => `${block.file}: ${String(automation.alias)}`));
-    expect(found).toEqual(expect.arrayContaining([
-      'README.md: Mow when the lawn is mowable',
-      'README.md: Dock the mower when the lawn stops being mowable',
-      'docs/mqtt.md: Mow when the lawn is mowable',
-      'docs/mqtt.md: Publish the hourly forecast to mowability',
-      'docs/mqtt.md: Report the garden sprinkler to mowability',
-    ]));
+    expect(found).toEqual(
+      expect.arrayContaining([
+        'README.md: Mow when the lawn is mowable',
+        'README.md: Dock the mower when the lawn stops being mowable',
+        'docs/mqtt.md: Mow when the lawn is mowable',
+        'docs/mqtt.md: Publish the hourly forecast to mowability',
+        'docs/mqtt.md: Report the garden sprinkler to mowability',
+      ]),
+    );
   });
 
   it('use only the syntax Home Assistant 2024.1 loads', () => {
-    const problems = blocks.flatMap((block) => automations(block).flatMap((automation) => automationProblems(automation, `${block.file}:${block.line} "${String(automation.alias)}"`)));
+    const problems = blocks.flatMap((block) =>
+      automations(block).flatMap((automation) =>
+        automationProblems(automation, `${block.file}:${block.line} "${String(automation.alias)}"`),
+      ),
+    );
     expect(problems).toEqual([]);
   });
 

@@ -17,26 +17,39 @@ async function run(accessLog: string | undefined, level: string, accessLines?: R
   try {
     const { key } = await addKey(h, 'access-log');
     const ok = await h.app.inject({ method: 'GET', url: '/health' });
-    const broken = await h.app.inject({ method: 'POST', url: '/v1/calculate', headers: { authorization: `Bearer ${key}` }, payload: MINIMAL_INPUT });
+    const broken = await h.app.inject({
+      method: 'POST',
+      url: '/v1/calculate',
+      headers: { authorization: `Bearer ${key}` },
+      payload: MINIMAL_INPUT,
+    });
     expect([ok.statusCode, broken.statusCode]).toEqual([200, 500]);
   } finally {
     await h.close();
   }
   const lines = [...log.lines(), ...(accessLines?.lines() ?? [])];
-  return { requests: lines.filter((line) => line.msg === 'request'), errors: lines.filter((line) => line.msg === 'unexpected error'), main: log.lines() };
+  return {
+    requests: lines.filter((line) => line.msg === 'request'),
+    errors: lines.filter((line) => line.msg === 'unexpected error'),
+    main: log.lines(),
+  };
 }
 
 describe('http.accessLog', () => {
-  it('info: the status page\'s polling and files go to debug; other requests and page errors stay at info', async () => {
+  it("info: the status page's polling and files go to debug; other requests and page errors stay at info", async () => {
     const run = async (level: string) => {
       const log = captureLogger(level);
       const h = await startHttpHarness({ logger: log.logger });
       try {
-        for (const url of ['/', '/assets/app.js', '/v1/stations', '/health', '/assets/missing.js']) await h.app.inject({ method: 'GET', url });
+        for (const url of ['/', '/assets/app.js', '/v1/stations', '/health', '/assets/missing.js'])
+          await h.app.inject({ method: 'GET', url });
       } finally {
         await h.close();
       }
-      return log.lines().filter((line) => line.msg === 'request').map((line) => [line.level, line.path, line.statusCode]);
+      return log
+        .lines()
+        .filter((line) => line.msg === 'request')
+        .map((line) => [line.level, line.path, line.statusCode]);
     };
     expect(await run('info')).toEqual([
       [30, '/health', 200],
@@ -48,7 +61,6 @@ describe('http.accessLog', () => {
     expect(isPageTraffic('POST', '/v1/stations', 200)).toBe(false);
     expect(isPageTraffic('GET', '/v1/calculate', 200)).toBe(false);
   });
-
 
   it('info (the default): one info line per request', async () => {
     const { requests, errors } = await run(undefined, 'info');
@@ -62,8 +74,27 @@ describe('http.accessLog', () => {
   it('the line has the fields and order it had from the request logger, the same request id as the error line, and no redaction to undo', async () => {
     const { requests, errors } = await run(undefined, 'info');
     const line = requests[1] ?? {};
-    expect(Object.keys(line)).toEqual(['level', 'time', 'service', 'module', 'reqId', 'method', 'path', 'statusCode', 'responseTimeMs', 'clientAddress', 'msg']);
-    expect(line).toMatchObject({ service: 'mowability', module: 'http', method: 'POST', path: '/v1/calculate', statusCode: 500, clientAddress: '127.0.0.1' });
+    expect(Object.keys(line)).toEqual([
+      'level',
+      'time',
+      'service',
+      'module',
+      'reqId',
+      'method',
+      'path',
+      'statusCode',
+      'responseTimeMs',
+      'clientAddress',
+      'msg',
+    ]);
+    expect(line).toMatchObject({
+      service: 'mowability',
+      module: 'http',
+      method: 'POST',
+      path: '/v1/calculate',
+      statusCode: 500,
+      clientAddress: '127.0.0.1',
+    });
     expect(line.reqId).toBe(errors[0]?.reqId);
     expect(line.reqId).not.toBe(requests[0]?.reqId);
   });
@@ -93,7 +124,19 @@ describe('http.accessLog', () => {
       [30, '/health', 200],
       [30, '/v1/calculate', 500],
     ]);
-    expect(Object.keys(requests[1] ?? {})).toEqual(['level', 'time', 'service', 'module', 'reqId', 'method', 'path', 'statusCode', 'responseTimeMs', 'clientAddress', 'msg']);
+    expect(Object.keys(requests[1] ?? {})).toEqual([
+      'level',
+      'time',
+      'service',
+      'module',
+      'reqId',
+      'method',
+      'path',
+      'statusCode',
+      'responseTimeMs',
+      'clientAddress',
+      'msg',
+    ]);
     expect(accessLines.lines().every((line) => line.msg === 'request')).toBe(true);
     expect(main.map((line) => line.msg)).toEqual(['unexpected error']);
   });

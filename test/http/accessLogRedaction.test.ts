@@ -12,7 +12,13 @@ import { captureLogger } from '../helpers/httpLogCapture.js';
 import { startHttpHarness, type HttpHarness } from '../helpers/httpApp.js';
 import { publicServiceParts } from '../publicService/harness.js';
 
-const VALID = { name: 'Alice Gardener', email: 'alice@example.org', intended_use: 'Robot mower schedule in my garden', usage: 'private', accept_terms: true };
+const VALID = {
+  name: 'Alice Gardener',
+  email: 'alice@example.org',
+  intended_use: 'Robot mower schedule in my garden',
+  usage: 'private',
+  accept_terms: true,
+};
 
 describe('access log: claim token redaction', () => {
   let h: HttpHarness | undefined;
@@ -23,14 +29,22 @@ describe('access log: claim token redaction', () => {
 
   it('keeps the token out of every access line, whatever the method and path shape', async () => {
     const log = captureLogger('info');
-    h = await startHttpHarness({ env: { MOWABILITY_REGISTRATION_ENABLED: 'true', MOWABILITY_RATE_LIMIT_MAX: '0' }, extend: publicServiceParts({ registrations: true }), logger: log.logger });
-    const token = (await h.app.inject({ method: 'POST', url: '/v1/registrations', payload: VALID })).json().mfi.registration.claim_token as string;
+    h = await startHttpHarness({
+      env: { MOWABILITY_REGISTRATION_ENABLED: 'true', MOWABILITY_RATE_LIMIT_MAX: '0' },
+      extend: publicServiceParts({ registrations: true }),
+      logger: log.logger,
+    });
+    const token = (await h.app.inject({ method: 'POST', url: '/v1/registrations', payload: VALID })).json().mfi.registration
+      .claim_token as string;
     const secret = token.slice('mowclaim_'.length);
     const encoded = `%6D${token.slice(1)}`;
     const attempts: Array<[HTTPMethods, string]> = [
       ['GET', `/v1/registrations/${token}`],
       ['HEAD', `/v1/registrations/${token}`],
-      ...(['POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const).map((method): [HTTPMethods, string] => [method, `/v1/registrations/${token}`]),
+      ...(['POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const).map((method): [HTTPMethods, string] => [
+        method,
+        `/v1/registrations/${token}`,
+      ]),
       ['GET', `/v1/registrations/${token}/`],
       ['DELETE', `/v1/registrations/${token}/`],
       ['GET', `/V1/REGISTRATIONS/${token}`],

@@ -21,7 +21,11 @@ const OPEN_ROUTES = new Set(['/v1/health', '/v1/registrations', '/v1/registratio
 
 /** A station unit's routes as a unit would write them: nothing about keys. */
 const snowRoutes: FastifyPluginAsync = async (app) => {
-  app.get('/stations/:id/snow', async (request) => ({ status: 'ok', mfi: { station: (request.params as { id: string }).id, snow_cm: 3 }, message: '' }));
+  app.get('/stations/:id/snow', async (request) => ({
+    status: 'ok',
+    mfi: { station: (request.params as { id: string }).id, snow_cm: 3 },
+    message: '',
+  }));
   app.post('/stations/:id/snow', async () => ({ status: 'ok', mfi: null, message: '' }));
   app.get('/snow/public', { config: { access: 'open' } }, async () => ({ status: 'ok', mfi: { snow: true }, message: '' }));
 };
@@ -69,7 +73,14 @@ describe('the /v1 scope', () => {
     const protectedRoutes = v1.filter(({ path }) => !OPEN_ROUTES.has(path) && path !== '/v1/snow/public');
     // The list comes from the app: a route that disappeared from it would shrink it silently.
     expect(new Set(protectedRoutes.map(({ path }) => path))).toEqual(
-      new Set(['/v1/calculate', '/v1/stations', '/v1/stations/:id', '/v1/stations/:id/history', '/v1/stations/:id/forecast', '/v1/stations/:id/snow']),
+      new Set([
+        '/v1/calculate',
+        '/v1/stations',
+        '/v1/stations/:id',
+        '/v1/stations/:id/history',
+        '/v1/stations/:id/forecast',
+        '/v1/stations/:id/snow',
+      ]),
     );
     for (const { path, method } of protectedRoutes) {
       const response = await app.inject({ method: method as 'GET', url: concrete(path) });
@@ -96,7 +107,16 @@ describe('the /v1 scope', () => {
     const withKey = await app.inject({ url: '/v1/stations/garden/snow', headers: { authorization: `Bearer ${key}` } });
     expect(withKey.statusCode).toBe(200);
     expect(withKey.json()).toEqual({ status: 'ok', mfi: { station: 'garden', snow_cm: 3 }, message: '' });
-    expect((await app.inject({ method: 'POST', url: '/v1/stations/garden/snow', payload: `api_key=${key}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } })).statusCode).toBe(200);
+    expect(
+      (
+        await app.inject({
+          method: 'POST',
+          url: '/v1/stations/garden/snow',
+          payload: `api_key=${key}`,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        })
+      ).statusCode,
+    ).toBe(200);
     expect((await app.inject({ url: '/v1/snow/public' })).statusCode).toBe(200);
 
     await setMaintenance(harness, true);

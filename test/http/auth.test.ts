@@ -46,7 +46,12 @@ describe('authentication (spec: Authentication and Errors tables)', () => {
       const { id, key } = await addKey(h, 'to-disable');
       await h.store.setKeyDisabled(id, true);
       await waitFor(() => h.access.lookupKey(key)?.disabled === true, CHANGE_DEADLINE_MS);
-      const response = await h.app.inject({ method: 'POST', url: '/v1/calculate', headers: { authorization: `Bearer ${key}` }, payload: MINIMAL_INPUT });
+      const response = await h.app.inject({
+        method: 'POST',
+        url: '/v1/calculate',
+        headers: { authorization: `Bearer ${key}` },
+        payload: MINIMAL_INPUT,
+      });
       expectError(response, 403, 'API key is disabled.');
     });
 
@@ -94,7 +99,12 @@ describe('authentication (spec: Authentication and Errors tables)', () => {
 
   describe('ways to send the key', () => {
     it('Authorization header (recommended) — always allowed, on POST and for GET keys on GET', async () => {
-      const post = await h.app.inject({ method: 'POST', url: '/v1/calculate', headers: { authorization: `Bearer ${postKey}` }, payload: MINIMAL_INPUT });
+      const post = await h.app.inject({
+        method: 'POST',
+        url: '/v1/calculate',
+        headers: { authorization: `Bearer ${postKey}` },
+        payload: MINIMAL_INPUT,
+      });
       expect(post.statusCode).toBe(200);
       const get = await h.app.inject({ method: 'GET', url: `/v1/calculate?${QUERY}`, headers: { authorization: `bearer ${getKey}` } });
       expect(get.statusCode).toBe(200);
@@ -123,9 +133,19 @@ describe('authentication (spec: Authentication and Errors tables)', () => {
     });
 
     it('a form key sent twice counts once (the first), not as "no key"', async () => {
-      const response = await h.app.inject({ method: 'POST', url: '/v1/calculate', headers: FORM, payload: `${QUERY}&api_key=${postKey}&api_key=${postKey}` });
+      const response = await h.app.inject({
+        method: 'POST',
+        url: '/v1/calculate',
+        headers: FORM,
+        payload: `${QUERY}&api_key=${postKey}&api_key=${postKey}`,
+      });
       expect(response.statusCode).toBe(200);
-      const wrongFirst = await h.app.inject({ method: 'POST', url: '/v1/calculate', headers: FORM, payload: `${QUERY}&api_key=mow_nope&api_key=${postKey}` });
+      const wrongFirst = await h.app.inject({
+        method: 'POST',
+        url: '/v1/calculate',
+        headers: FORM,
+        payload: `${QUERY}&api_key=mow_nope&api_key=${postKey}`,
+      });
       expectError(wrongFirst, 401, 'Invalid API key.');
     });
 
@@ -135,7 +155,12 @@ describe('authentication (spec: Authentication and Errors tables)', () => {
     });
 
     it('a non-Bearer Authorization header is no key', async () => {
-      const response = await h.app.inject({ method: 'POST', url: '/v1/calculate', headers: { authorization: `Basic ${postKey}` }, payload: MINIMAL_INPUT });
+      const response = await h.app.inject({
+        method: 'POST',
+        url: '/v1/calculate',
+        headers: { authorization: `Basic ${postKey}` },
+        payload: MINIMAL_INPUT,
+      });
       expectError(response, 401, 'No API key provided.');
     });
   });

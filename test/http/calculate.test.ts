@@ -42,7 +42,12 @@ describe('POST and GET /v1/calculate', () => {
   });
 
   it('POST form-urlencoded: the same result as JSON', async () => {
-    const json = await h.app.inject({ method: 'POST', url: '/v1/calculate', headers: auth, payload: { temperature: 12.5, precipitation_rate: 0.2 } });
+    const json = await h.app.inject({
+      method: 'POST',
+      url: '/v1/calculate',
+      headers: auth,
+      payload: { temperature: 12.5, precipitation_rate: 0.2 },
+    });
     const form = await h.app.inject({
       method: 'POST',
       url: '/v1/calculate',
@@ -54,7 +59,12 @@ describe('POST and GET /v1/calculate', () => {
   });
 
   it('GET with query parameters: response identical to POST', async () => {
-    const post = await h.app.inject({ method: 'POST', url: '/v1/calculate', headers: auth, payload: { temperature: 20, precipitation_rate: 0, humidity: 40 } });
+    const post = await h.app.inject({
+      method: 'POST',
+      url: '/v1/calculate',
+      headers: auth,
+      payload: { temperature: 20, precipitation_rate: 0, humidity: 40 },
+    });
     const get = await h.app.inject({ method: 'GET', url: `/v1/calculate?temperature=20&precipitation_rate=0&humidity=40&api_key=${key}` });
     expect(get.statusCode).toBe(200);
     expect(get.json()).toEqual(post.json());
@@ -67,7 +77,12 @@ describe('POST and GET /v1/calculate', () => {
   });
 
   it('invalid required field (out of range, text): 400 naming it', async () => {
-    const response = await h.app.inject({ method: 'POST', url: '/v1/calculate', headers: auth, payload: { temperature: 99, precipitation_rate: 'lots' } });
+    const response = await h.app.inject({
+      method: 'POST',
+      url: '/v1/calculate',
+      headers: auth,
+      payload: { temperature: 99, precipitation_rate: 'lots' },
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json().message).toBe('Missing or invalid required field(s): temperature, precipitation_rate.');
   });
@@ -79,14 +94,24 @@ describe('POST and GET /v1/calculate', () => {
   });
 
   it('an optional value outside its range is ignored and listed in missing_fields (rule 1)', async () => {
-    const response = await h.app.inject({ method: 'POST', url: '/v1/calculate', headers: auth, payload: { ...MINIMAL_INPUT, humidity: 150 } });
+    const response = await h.app.inject({
+      method: 'POST',
+      url: '/v1/calculate',
+      headers: auth,
+      payload: { ...MINIMAL_INPUT, humidity: 150 },
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json().mfi.missing_fields).toContain('humidity');
     expect(response.json().mfi.available_fields).not.toContain('humidity');
   });
 
   it('ignores the season parameter unless the season override is allowed', async () => {
-    const response = await h.app.inject({ method: 'POST', url: '/v1/calculate', headers: auth, payload: { ...MINIMAL_INPUT, season: 'winter' } });
+    const response = await h.app.inject({
+      method: 'POST',
+      url: '/v1/calculate',
+      headers: auth,
+      payload: { ...MINIMAL_INPUT, season: 'winter' },
+    });
     expect(response.json().mfi).toMatchObject({ season: 'summer', season_source: 'auto' });
   });
 
@@ -101,7 +126,10 @@ describe('POST and GET /v1/calculate', () => {
         payload: { ...MINIMAL_INPUT, season: 'winter' },
       });
       expect(post.json().mfi).toMatchObject({ season: 'winter', season_source: 'manual' });
-      const get = await debug.app.inject({ method: 'GET', url: `/v1/calculate?temperature=18&precipitation_rate=0&season=autumn&api_key=${debugKey}` });
+      const get = await debug.app.inject({
+        method: 'GET',
+        url: `/v1/calculate?temperature=18&precipitation_rate=0&season=autumn&api_key=${debugKey}`,
+      });
       expect(get.json().mfi).toMatchObject({ season: 'autumn', season_source: 'manual' });
       const invalid = await debug.app.inject({
         method: 'POST',

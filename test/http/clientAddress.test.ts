@@ -1,5 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLIENT_PREFIX, NETWORK_PREFIX, compileTrust, prefixKey, rateLimitKey, resolveClientAddress } from '../../src/http/clientAddress.js';
+import {
+  CLIENT_PREFIX,
+  NETWORK_PREFIX,
+  compileTrust,
+  prefixKey,
+  rateLimitKey,
+  resolveClientAddress,
+} from '../../src/http/clientAddress.js';
 import { addKey, CHANGE_DEADLINE_MS, MINIMAL_INPUT, startHttpHarness, type HttpHarness } from '../helpers/httpApp.js';
 import { waitFor } from '../helpers/httpTempDir.js';
 
@@ -59,7 +66,7 @@ describe('resolveClientAddress (pure)', () => {
     expect(rateLimitKey('2001:db8:1:2::1')).not.toBe(rateLimitKey('2001:db8:1:3::1'));
   });
 
-  it('keys clients and networks by prefix, the client key matching the rate limit\'s', () => {
+  it("keys clients and networks by prefix, the client key matching the rate limit's", () => {
     expect(prefixKey('2001:db8:1:2:aaaa::1', CLIENT_PREFIX)).toBe('2001:db8:1:2::/64');
     expect(prefixKey('2001:db8:1:2:aaaa::1', NETWORK_PREFIX)).toBe('2001:db8:1::/48');
     expect(prefixKey('203.0.113.7', CLIENT_PREFIX)).toBe('203.0.113.7');
@@ -137,7 +144,8 @@ describe('client address behind a reverse proxy (attack: X-Forwarded-For spoofin
     const harness = await start('127.0.0.1', 3);
     const { key } = await addKey(harness);
     const statuses: number[] = [];
-    for (const garbage of ['garbage', '<script>', 'unknown', '999.1.1.1']) statuses.push((await calculate(harness, key, '127.0.0.1', garbage)).statusCode);
+    for (const garbage of ['garbage', '<script>', 'unknown', '999.1.1.1'])
+      statuses.push((await calculate(harness, key, '127.0.0.1', garbage)).statusCode);
     expect(statuses).toEqual([200, 200, 200, 429]);
     await block(harness, '127.0.0.1');
     expect((await calculate(harness, key, '127.0.0.1', 'not-an-address')).statusCode).toBe(403);

@@ -38,7 +38,11 @@ describe('connection pool: clients by address and IPv6 prefix', () => {
   };
   const pool = (ipv6SharePrefix: number, maxConnectionsPerAddress = 2) => {
     const counters = createConnectionCounters();
-    const options = connectionPoolOptions({ maxConnections: 100, maxConnectionsPerAddress, connectionReserve: 0, ipv6SharePrefix, trustProxy: false }, pino({ level: 'silent' }), counters);
+    const options = connectionPoolOptions(
+      { maxConnections: 100, maxConnectionsPerAddress, connectionReserve: 0, ipv6SharePrefix, trustProxy: false },
+      pino({ level: 'silent' }),
+      counters,
+    );
     return { pool: new ConnectionPool(options), counters };
   };
 
@@ -56,7 +60,7 @@ describe('connection pool: clients by address and IPv6 prefix', () => {
     expect(shared.size).toBe(3);
   });
 
-  it('with http.ipv6SharePrefix 56 a household\'s /64s are one client; busy connections are refused a swap', async () => {
+  it("with http.ipv6SharePrefix 56 a household's /64s are one client; busy connections are refused a swap", async () => {
     const [a, b, c, d] = await sockets(4);
     const { pool: shared, counters } = pool(56);
     shared.admit(a!, '2001:db8:0:1::a');

@@ -53,7 +53,8 @@ describe('the HTTP connection cap: shares, reserve, idle connections giving way'
     for (let i = 0; i < count; i++) sockets.push(await open(port, from));
     return sockets;
   };
-  const openConnections = () => new Promise<number>((resolve, reject) => h.app.server.getConnections((err, count) => (err ? reject(err) : resolve(count))));
+  const openConnections = () =>
+    new Promise<number>((resolve, reject) => h.app.server.getConnections((err, count) => (err ? reject(err) : resolve(count))));
   const probe = async (port: number, from: string) => responseStatuses(await (await open(port, from)).request(HEALTH));
 
   it('one address opening three times the cap in idle sockets keeps only its share, the newest; another address still gets /health', async () => {
@@ -124,7 +125,10 @@ describe('the HTTP connection cap: shares, reserve, idle connections giving way'
 
   it('keeps http.connectionReserve for clients that hold none: once only the reserve is free, a client holding connections swaps its own idle ones', async () => {
     const reserve = 8;
-    const port = await listen({ MOWABILITY_HTTP_CONNECTION_RESERVE: String(reserve), MOWABILITY_HTTP_MAX_CONNECTIONS_PER_ADDRESS: String(CAP) });
+    const port = await listen({
+      MOWABILITY_HTTP_CONNECTION_RESERVE: String(reserve),
+      MOWABILITY_HTTP_MAX_CONNECTIONS_PER_ADDRESS: String(CAP),
+    });
     const hog = await openMany(port, '127.0.0.2', CAP);
     await waitFor(() => hog.filter((client) => client.isClosed()).length === reserve);
     expect(await openConnections()).toBe(CAP - reserve);

@@ -38,9 +38,19 @@ describe('docs/api.md examples from the running daemon', () => {
   });
 
   it('GET /health (embedded broker on, once connected)', async () => {
-    const env = { MOWABILITY_DB_PATH: temp.dbPath, MOWABILITY_TIMEZONE: 'UTC', MOWABILITY_HTTP_HOST: '127.0.0.1', MOWABILITY_HTTP_PORT: '0', MOWABILITY_BROKER_ENABLED: 'true', MOWABILITY_BROKER_PORT: '0' };
+    const env = {
+      MOWABILITY_DB_PATH: temp.dbPath,
+      MOWABILITY_TIMEZONE: 'UTC',
+      MOWABILITY_HTTP_HOST: '127.0.0.1',
+      MOWABILITY_HTTP_PORT: '0',
+      MOWABILITY_BROKER_ENABLED: 'true',
+      MOWABILITY_BROKER_PORT: '0',
+    };
     daemon = await startDaemon({ config: loadConfig({ env }), logger: captureLogger('warn').logger });
-    const health = async () => (await (await fetch(`${daemon!.httpAddress}/health`)).json()) as { mfi: { checks: { mqtt?: { status: string } }; response_time_ms: number } };
+    const health = async () =>
+      (await (await fetch(`${daemon!.httpAddress}/health`)).json()) as {
+        mfi: { checks: { mqtt?: { status: string } }; response_time_ms: number };
+      };
     await waitUntil(async () => (await health()).mfi.checks.mqtt?.status === 'ok', 'checks.mqtt ok');
     // The one value that differs from run to run.
     const mfi = { ...(await health()).mfi, response_time_ms: 1 };

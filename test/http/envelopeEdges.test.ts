@@ -35,7 +35,15 @@ describe('responses fastify and Node would answer outside the envelope', () => {
     const from = { remoteAddress: '198.51.100.20' };
     const statuses = [
       (await h.app.inject({ method: 'GET', url: '/nope', ...from })).statusCode,
-      (await h.app.inject({ method: 'POST', url: '/v1/calculate', headers: { authorization: `Bearer ${key}` }, payload: MINIMAL_INPUT, ...from })).statusCode,
+      (
+        await h.app.inject({
+          method: 'POST',
+          url: '/v1/calculate',
+          headers: { authorization: `Bearer ${key}` },
+          payload: MINIMAL_INPUT,
+          ...from,
+        })
+      ).statusCode,
       (await h.app.inject({ method: 'GET', url: '/v1/%zz', ...from })).statusCode,
     ];
     expect(statuses).toEqual([404, 200, 400]);
@@ -78,10 +86,13 @@ describe('responses fastify and Node would answer outside the envelope', () => {
       const client = await openRawClient(port);
       try {
         const body = JSON.stringify(MINIMAL_INPUT);
-        const raw = await client.request(`POST /v1/calculate HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+        const raw = await client.request(
+          `POST /v1/calculate HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+        );
         expect(responseStatuses(raw)).toEqual([400]);
         expect(JSON.parse(lastBody(raw)).message).toBe('Missing Host header (required by HTTP/1.1).');
-        if (!client.isClosed()) expect(responseStatuses(await client.request('GET /health HTTP/1.1\r\nHost: test\r\n\r\n', 2))).toEqual([400, 200]);
+        if (!client.isClosed())
+          expect(responseStatuses(await client.request('GET /health HTTP/1.1\r\nHost: test\r\n\r\n', 2))).toEqual([400, 200]);
       } finally {
         client.socket.destroy();
       }

@@ -36,7 +36,11 @@ describe('error responses (one envelope for every failure)', () => {
   });
 
   it('JSON with a __proto__ key: 400, nothing polluted', async () => {
-    expectError(await post('{"__proto__": {"polluted": true}, "temperature": 18}', 'application/json'), 400, 'Malformed JSON in the request body.');
+    expectError(
+      await post('{"__proto__": {"polluted": true}, "temperature": 18}', 'application/json'),
+      400,
+      'Malformed JSON in the request body.',
+    );
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
@@ -47,7 +51,11 @@ describe('error responses (one envelope for every failure)', () => {
   it.each([['text/plain'], ['application/xml'], ['multipart/form-data; boundary=x'], ['application/octet-stream']])(
     'unsupported content type %s: 415',
     async (contentType) => {
-      expectError(await post('temperature=18', contentType), 415, /^Unsupported content type\. Use application\/json or application\/x-www-form-urlencoded\.$/);
+      expectError(
+        await post('temperature=18', contentType),
+        415,
+        /^Unsupported content type\. Use application\/json or application\/x-www-form-urlencoded\.$/,
+      );
     },
   );
 
@@ -69,7 +77,12 @@ describe('error responses (one envelope for every failure)', () => {
         payload: JSON.stringify({ ...MINIMAL_INPUT, note: 'y'.repeat(300) }),
       });
       expectError(response, 413, 'Request body too large. The limit is 200 bytes.');
-      const fits = await small.app.inject({ method: 'POST', url: '/v1/calculate', headers: { authorization: `Bearer ${smallKey}` }, payload: MINIMAL_INPUT });
+      const fits = await small.app.inject({
+        method: 'POST',
+        url: '/v1/calculate',
+        headers: { authorization: `Bearer ${smallKey}` },
+        payload: MINIMAL_INPUT,
+      });
       expect(fits.statusCode).toBe(200);
     } finally {
       await small.close();
@@ -89,7 +102,11 @@ describe('error responses (one envelope for every failure)', () => {
     ['POST', '/health'],
     ['DELETE', '/v1/health'],
   ] as const)('%s %s: 405 "HTTP method not allowed."', async (method, url) => {
-    expectError(await h.app.inject({ method, url, headers, payload: method === 'OPTIONS' ? undefined : MINIMAL_INPUT }), 405, 'HTTP method not allowed.');
+    expectError(
+      await h.app.inject({ method, url, headers, payload: method === 'OPTIONS' ? undefined : MINIMAL_INPUT }),
+      405,
+      'HTTP method not allowed.',
+    );
   });
 
   it('rate limit per client: 429 with Retry-After; health is exempt', async () => {
@@ -97,7 +114,13 @@ describe('error responses (one envelope for every failure)', () => {
     try {
       const limitedKey = (await addKey(limited)).key;
       const send = (remoteAddress: string) =>
-        limited.app.inject({ method: 'POST', url: '/v1/calculate', remoteAddress, headers: { authorization: `Bearer ${limitedKey}` }, payload: MINIMAL_INPUT });
+        limited.app.inject({
+          method: 'POST',
+          url: '/v1/calculate',
+          remoteAddress,
+          headers: { authorization: `Bearer ${limitedKey}` },
+          payload: MINIMAL_INPUT,
+        });
       for (let i = 0; i < 3; i++) expect((await send('192.0.2.10')).statusCode).toBe(200);
       const refused = await send('192.0.2.10');
       expectError(refused, 429, 'Too many requests. Retry after the time given in the Retry-After header.');
@@ -105,9 +128,15 @@ describe('error responses (one envelope for every failure)', () => {
       expect((await send('192.0.2.11')).statusCode).toBe(200);
       // Failed authentication counts too (no unlimited key guessing).
       for (let i = 0; i < 3; i++) {
-        expect((await limited.app.inject({ method: 'POST', url: '/v1/calculate', remoteAddress: '192.0.2.12', payload: MINIMAL_INPUT })).statusCode).toBe(401);
+        expect(
+          (await limited.app.inject({ method: 'POST', url: '/v1/calculate', remoteAddress: '192.0.2.12', payload: MINIMAL_INPUT }))
+            .statusCode,
+        ).toBe(401);
       }
-      expect((await limited.app.inject({ method: 'POST', url: '/v1/calculate', remoteAddress: '192.0.2.12', payload: MINIMAL_INPUT })).statusCode).toBe(429);
+      expect(
+        (await limited.app.inject({ method: 'POST', url: '/v1/calculate', remoteAddress: '192.0.2.12', payload: MINIMAL_INPUT }))
+          .statusCode,
+      ).toBe(429);
       for (let i = 0; i < 5; i++) {
         expect((await limited.app.inject({ method: 'GET', url: '/health', remoteAddress: '192.0.2.10' })).statusCode).toBe(200);
       }
@@ -128,7 +157,12 @@ describe('error responses (one envelope for every failure)', () => {
     });
     try {
       const brokenKey = (await addKey(broken)).key;
-      const response = await broken.app.inject({ method: 'POST', url: '/v1/calculate', headers: { authorization: `Bearer ${brokenKey}` }, payload: MINIMAL_INPUT });
+      const response = await broken.app.inject({
+        method: 'POST',
+        url: '/v1/calculate',
+        headers: { authorization: `Bearer ${brokenKey}` },
+        payload: MINIMAL_INPUT,
+      });
       expectError(response, 500, 'Internal server error.');
       expect(response.body).not.toContain('secret internal detail');
       expect(log.text()).toContain('secret internal detail');
@@ -149,7 +183,12 @@ describe('error responses (one envelope for every failure)', () => {
     });
     try {
       const leakyKey = (await addKey(leaky)).key;
-      const response = await leaky.app.inject({ method: 'POST', url: '/v1/calculate', headers: { authorization: `Bearer ${leakyKey}` }, payload: MINIMAL_INPUT });
+      const response = await leaky.app.inject({
+        method: 'POST',
+        url: '/v1/calculate',
+        headers: { authorization: `Bearer ${leakyKey}` },
+        payload: MINIMAL_INPUT,
+      });
       expect(response.statusCode).toBe(200);
       expect(response.body).not.toContain('do-not-send');
     } finally {

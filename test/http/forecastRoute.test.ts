@@ -19,8 +19,14 @@ const HOUR_MS = 3_600_000;
 const detail = buildForecastDetail({
   source: 'open-meteo',
   cached: {
-    source: 'open-meteo', fetchedAtMs: FIXED_NOW_MS - 10 * 60_000, validators: {},
-    hours: Array.from({ length: 48 }, (_, i) => ({ timeMs: FIXED_NOW_MS + (i + 1) * HOUR_MS, values: { temperature: 21, humidity: 50, wind_speed: 8 }, precipitationMm: i === 5 ? 3 : 0 })),
+    source: 'open-meteo',
+    fetchedAtMs: FIXED_NOW_MS - 10 * 60_000,
+    validators: {},
+    hours: Array.from({ length: 48 }, (_, i) => ({
+      timeMs: FIXED_NOW_MS + (i + 1) * HOUR_MS,
+      values: { temperature: 21, humidity: 50, wind_speed: 8 },
+      precipitationMm: i === 5 ? 3 : 0,
+    })),
   },
   nowMs: FIXED_NOW_MS,
   staleAfterMs: 3 * HOUR_MS,
@@ -30,7 +36,8 @@ const detail = buildForecastDetail({
   context: { nowMs: FIXED_NOW_MS, timeZone: 'Europe/Berlin', hemisphere: 'north' },
 });
 
-const source: ForecastSource = (id) => (id === 'garden' ? detail : id === 'plain' ? 'not_configured' : id === 'later' ? 'unavailable' : 'unknown_station');
+const source: ForecastSource = (id) =>
+  id === 'garden' ? detail : id === 'plain' ? 'not_configured' : id === 'later' ? 'unavailable' : 'unknown_station';
 
 describe('GET /v1/stations/{id}/forecast', () => {
   let h: HttpHarness | undefined;
@@ -43,7 +50,14 @@ describe('GET /v1/stations/{id}/forecast', () => {
 
   async function start(): Promise<FastifyInstance> {
     h = await startHttpHarness();
-    app = await buildApp({ config: h.config, store: h.store, access: h.access, logger: pino({ level: 'silent' }), clock: { now: () => FIXED_NOW_MS }, unitRoutes: [forecastRoutes(source, { now: () => FIXED_NOW_MS })] });
+    app = await buildApp({
+      config: h.config,
+      store: h.store,
+      access: h.access,
+      logger: pino({ level: 'silent' }),
+      clock: { now: () => FIXED_NOW_MS },
+      unitRoutes: [forecastRoutes(source, { now: () => FIXED_NOW_MS })],
+    });
     return app;
   }
 
@@ -52,8 +66,14 @@ describe('GET /v1/stations/{id}/forecast', () => {
     const { key } = await addKey(h!);
     const ok = await server.inject({ url: '/v1/stations/garden/forecast', headers: { authorization: `Bearer ${key}` } });
     expect(ok.statusCode).toBe(200);
-    expect(ok.json()).toMatchObject({ status: 'ok', message: '', mfi: { source: 'open-meteo', age_minutes: 10, stale: false, rain_expected_in_minutes: 300 } });
-    const document = (await server.inject({ url: '/openapi.json' })).json() as { paths: Record<string, { get: { responses: Record<string, { content: Record<string, { schema: object }> }> } }> };
+    expect(ok.json()).toMatchObject({
+      status: 'ok',
+      message: '',
+      mfi: { source: 'open-meteo', age_minutes: 10, stale: false, rain_expected_in_minutes: 300 },
+    });
+    const document = (await server.inject({ url: '/openapi.json' })).json() as {
+      paths: Record<string, { get: { responses: Record<string, { content: Record<string, { schema: object }> }> } }>;
+    };
     const result = await new Validator().validate(document);
     expect(result.errors).toBeUndefined();
     const schema = document.paths['/v1/stations/{id}/forecast']!.get.responses['200']!.content['application/json']!.schema;
@@ -80,7 +100,9 @@ describe('GET /v1/stations/{id}/forecast', () => {
     expect(response.statusCode).toBe(503);
     expect(response.headers['retry-after']).toBe(String(FORECAST_RETRY_AFTER_SECONDS));
     // The station side, not MQTT, runs the forecast, and it starts before HTTP listens; the user can retry.
-    expect(response.json().message).toBe('The forecast is not available yet: the station side is still starting. Retry after the time given in the Retry-After header.');
+    expect(response.json().message).toBe(
+      'The forecast is not available yet: the station side is still starting. Retry after the time given in the Retry-After header.',
+    );
     expect(response.json().message).not.toMatch(/MQTT/);
   });
 

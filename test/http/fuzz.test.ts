@@ -28,7 +28,12 @@ const jsonObjectBody = fc.dictionary(fieldName, nastyValue, { maxKeys: 8 }).map(
 
 const nestedBody = fc
   .letrec((tie) => ({
-    node: fc.oneof({ depthSize: 'small' }, nastyValue, fc.array(tie('node'), { maxLength: 3 }), fc.dictionary(fieldName, tie('node'), { maxKeys: 3 })),
+    node: fc.oneof(
+      { depthSize: 'small' },
+      nastyValue,
+      fc.array(tie('node'), { maxLength: 3 }),
+      fc.dictionary(fieldName, tie('node'), { maxKeys: 3 }),
+    ),
   }))
   .node.map((value) => JSON.stringify(value) ?? 'null');
 
@@ -107,17 +112,29 @@ const registrationRequest = fc.record({
     jsonObjectBody,
     rawBody,
     formBody,
-    fc.record({ name: nastyValue, email: nastyValue, intended_use: nastyValue, usage: nastyValue, accept_terms: nastyValue }).map((value) => JSON.stringify(value)),
+    fc
+      .record({ name: nastyValue, email: nastyValue, intended_use: nastyValue, usage: nastyValue, accept_terms: nastyValue })
+      .map((value) => JSON.stringify(value)),
   ),
   contentType,
-  token: fc.oneof(fc.string({ maxLength: 300 }).map(encodeURIComponent), fc.constantFrom('mowclaim_x', '%00', '..%2F..%2Fetc', 'a'.repeat(500))),
+  token: fc.oneof(
+    fc.string({ maxLength: 300 }).map(encodeURIComponent),
+    fc.constantFrom('mowclaim_x', '%00', '..%2F..%2Fetc', 'a'.repeat(500)),
+  ),
 });
 
 describe('HTTP fuzz: registration routes never produce a 5xx or a broken envelope', () => {
   let h: HttpHarness;
   beforeAll(async () => {
     h = await startHttpHarness({
-      env: { MOWABILITY_RATE_LIMIT_MAX: '0', MOWABILITY_REGISTRATION_ENABLED: 'true', MOWABILITY_REGISTRATION_PER_ADDRESS_PER_HOUR: '100000', MOWABILITY_REGISTRATION_MAX_PENDING_PER_ADDRESS: '99999', MOWABILITY_REGISTRATION_MAX_PENDING_PER_NETWORK: '99999', MOWABILITY_REGISTRATION_MAX_PENDING: '100000' },
+      env: {
+        MOWABILITY_RATE_LIMIT_MAX: '0',
+        MOWABILITY_REGISTRATION_ENABLED: 'true',
+        MOWABILITY_REGISTRATION_PER_ADDRESS_PER_HOUR: '100000',
+        MOWABILITY_REGISTRATION_MAX_PENDING_PER_ADDRESS: '99999',
+        MOWABILITY_REGISTRATION_MAX_PENDING_PER_NETWORK: '99999',
+        MOWABILITY_REGISTRATION_MAX_PENDING: '100000',
+      },
       extend: publicServiceParts({ registrations: true }),
     });
   });

@@ -57,7 +57,7 @@ describe('GET /health and /v1/health (spec: health table)', () => {
     expect(body.mfi.checks.database.message).toMatch(/\S/);
   });
 
-  it('regression: a database error shows neither the path nor SQLite\'s text without login; the log has them, once', async () => {
+  it("regression: a database error shows neither the path nor SQLite's text without login; the log has them, once", async () => {
     const capture = captureLogger('info');
     const logged = await startHttpHarness({ logger: capture.logger });
     try {

@@ -15,7 +15,11 @@ describe('health cache on the real app and SQLite', () => {
   let monotonicMs = 0;
   const start = async (options: HarnessOptions = {}) => {
     monotonicMs = 0;
-    h = await startHttpHarness({ ...options, env: { MOWABILITY_HTTP_HEALTH_CACHE_MS: '1000', ...options.env }, overrides: { healthClock: { now: () => monotonicMs }, ...options.overrides } });
+    h = await startHttpHarness({
+      ...options,
+      env: { MOWABILITY_HTTP_HEALTH_CACHE_MS: '1000', ...options.env },
+      overrides: { healthClock: { now: () => monotonicMs }, ...options.overrides },
+    });
     // Count the database queries health makes (the real query still runs).
     const probe = h.store.healthProbe.bind(h.store);
     const counted = { queries: 0 };

@@ -13,11 +13,20 @@ describe('GET /health checks.clock', () => {
     h = await startHttpHarness({ overrides: { clockStatus: () => stats } });
     const first = await h.app.inject({ method: 'GET', url: '/health' });
     expect(first.statusCode).toBe(200);
-    expect(first.json().mfi.checks.clock).toEqual({ status: 'unsynchronized', steps: 0, message: 'the system clock is not NTP-synchronised yet' });
+    expect(first.json().mfi.checks.clock).toEqual({
+      status: 'unsynchronized',
+      steps: 0,
+      message: 'the system clock is not NTP-synchronised yet',
+    });
     Object.assign(stats, { clockSteps: 1, lastClockStepMs: -86_400_000, clockSync: 'synchronized' });
     const second = await h.app.inject({ method: 'GET', url: '/v1/health' });
     expect(second.statusCode).toBe(200);
-    expect(second.json().mfi.checks.clock).toEqual({ status: 'synchronized', steps: 1, last_step_ms: -86_400_000, message: 'the wall clock stepped back by 1 d' });
+    expect(second.json().mfi.checks.clock).toEqual({
+      status: 'synchronized',
+      steps: 1,
+      last_step_ms: -86_400_000,
+      message: 'the wall clock stepped back by 1 d',
+    });
   });
 
   it('is absent when not wired, and says nothing with a quiet clock', async () => {

@@ -57,13 +57,17 @@ describe('listenHttp', () => {
     failInterfaceListing();
     // Debian's /etc/hosts also maps ::1 to localhost (this machine's may not): fastify then opened a second server on ::1.
     const lookup = dns.lookup;
-    vi.spyOn(dns, 'lookup').mockImplementation(((name: string, ...rest: unknown[]) => {
+    vi.spyOn(dns, 'lookup').mockImplementation((name: string, ...rest: unknown[]) => {
       const callback = rest.at(-1) as (err: null, ...result: unknown[]) => void;
       if (name !== 'localhost') return (lookup as (...args: unknown[]) => void)(name, ...rest);
       const all = typeof rest[0] === 'object' && (rest[0] as { all?: boolean } | null)?.all === true;
-      if (all) callback(null, [{ address: '127.0.0.1', family: 4 }, { address: '::1', family: 6 }]);
+      if (all)
+        callback(null, [
+          { address: '127.0.0.1', family: 4 },
+          { address: '::1', family: 6 },
+        ]);
       else callback(null, '127.0.0.1', 4);
-    }));
+    });
     app = buildApp();
     // What app.ts sets on app.server; a second server that fastify opened for ::1 had none of it.
     app.server.maxConnections = 1;

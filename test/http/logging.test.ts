@@ -47,7 +47,10 @@ describe('request logging', () => {
 
   it('redacts Authorization headers and api_key values in anything logged', async () => {
     const capture = captureLogger('info');
-    capture.logger.info({ req: { headers: { authorization: 'Bearer mow_secret1' }, query: { api_key: 'mow_secret2' } }, body: { api_key: 'mow_secret3' } }, 'x');
+    capture.logger.info(
+      { req: { headers: { authorization: 'Bearer mow_secret1' }, query: { api_key: 'mow_secret2' } }, body: { api_key: 'mow_secret3' } },
+      'x',
+    );
     capture.logger.info({ headers: { authorization: 'Bearer mow_secret4' }, api_key: 'mow_secret5' }, 'y');
     expect(capture.text()).not.toMatch(/mow_secret/);
     expect(capture.text()).toContain(REDACTED);

@@ -32,7 +32,12 @@ describe('GET /metrics', () => {
 
   it('behind a trusted proxy, judges the forwarded client, not the proxy', async () => {
     h = await start('loopback', { MOWABILITY_TRUST_PROXY: '127.0.0.1' });
-    const forwarded = await h.app.inject({ method: 'GET', url: '/metrics', remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': REMOTE } });
+    const forwarded = await h.app.inject({
+      method: 'GET',
+      url: '/metrics',
+      remoteAddress: '127.0.0.1',
+      headers: { 'x-forwarded-for': REMOTE },
+    });
     expect(forwarded.statusCode).toBe(403);
   });
 
@@ -63,7 +68,9 @@ describe('GET /metrics', () => {
     const wrong = await h.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer mow_nope' }, ...from });
     expect(wrong.json()).toEqual(ENVELOPE(MESSAGES.invalidApiKey));
     // A POST-only calculation key is enough: the GET permission is about /v1/calculate.
-    expect((await h.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${key}` }, ...from })).statusCode).toBe(200);
+    expect((await h.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${key}` }, ...from })).statusCode).toBe(
+      200,
+    );
     await h.store.setKeyDisabled(id, true);
     await waitFor(() => h.access.lookupKey(key)?.disabled === true, CHANGE_DEADLINE_MS);
     const disabled = await h.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${key}` }, ...from });

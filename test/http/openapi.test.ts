@@ -56,7 +56,13 @@ describe('GET /openapi.json', () => {
     const result = await new Validator().validate(document);
     expect(result.errors).toBeUndefined();
     expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/v1/registrations', '/v1/registrations/{claim_token}']));
-    expect(document.paths['/v1/registrations'].post.requestBody.content['application/json'].schema.required).toEqual(['name', 'email', 'intended_use', 'usage', 'accept_terms']);
+    expect(document.paths['/v1/registrations'].post.requestBody.content['application/json'].schema.required).toEqual([
+      'name',
+      'email',
+      'intended_use',
+      'usage',
+      'accept_terms',
+    ]);
   });
 
   it('documents every input field with its range, for GET as query parameters and for POST as JSON and form bodies', async () => {
@@ -66,7 +72,11 @@ describe('GET /openapi.json', () => {
     const form = post.requestBody.content['application/x-www-form-urlencoded'].schema;
     for (const spec of FIELD_SPECS) {
       const parameter = get.parameters.find((p: Json) => p.name === spec.name);
-      expect(parameter, spec.name).toMatchObject({ in: 'query', required: spec.required, schema: { minimum: spec.min, maximum: spec.max } });
+      expect(parameter, spec.name).toMatchObject({
+        in: 'query',
+        required: spec.required,
+        schema: { minimum: spec.min, maximum: spec.max },
+      });
       expect(json.properties[spec.name], spec.name).toMatchObject({ type: 'number', minimum: spec.min, maximum: spec.max });
       expect(json.properties[spec.name].description).toContain(spec.unit);
       expect(form.properties[spec.name], spec.name).toBeDefined();
@@ -87,7 +97,7 @@ describe('GET /openapi.json', () => {
     expect(document.security).toEqual([]);
   });
 
-  it("lists every error of the contract with its status and exact message", async () => {
+  it('lists every error of the contract with its status and exact message', async () => {
     h = await startHttpHarness();
     const document = await fetchDocument(h);
     for (const method of ['get', 'post']) {
@@ -109,7 +119,12 @@ describe('GET /openapi.json', () => {
     const ajv = new Ajv2020({ strict: false });
     const { key } = await addKey(h);
     const post = document.paths['/v1/calculate'].post;
-    const ok = await h.app.inject({ method: 'POST', url: '/v1/calculate', headers: { authorization: `Bearer ${key}` }, payload: { ...MINIMAL_INPUT, rain_1h: 0.2 } });
+    const ok = await h.app.inject({
+      method: 'POST',
+      url: '/v1/calculate',
+      headers: { authorization: `Bearer ${key}` },
+      payload: { ...MINIMAL_INPUT, rain_1h: 0.2 },
+    });
     const denied = await h.app.inject({ method: 'POST', url: '/v1/calculate', payload: MINIMAL_INPUT });
     const health = await h.app.inject({ method: 'GET', url: '/health' });
     const cases: Array<[Json, unknown]> = [

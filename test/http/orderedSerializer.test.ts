@@ -57,7 +57,11 @@ describe('compileSerializer', () => {
   });
 
   it('writes null and primitives where the schema allows them, e.g. a null body', () => {
-    expect(compileSerializer(healthResponses[503])({ status: 'error', mfi: null, message: 'x' })).toBe('{"status":"error","mfi":null,"message":"x"}');
-    expect(compileSerializer(errorEnvelopeSchema)({ status: 'error', mfi: null, message: 'x', extra: 1 })).toBe('{"status":"error","mfi":null,"message":"x"}');
+    expect(compileSerializer(healthResponses[503])({ status: 'error', mfi: null, message: 'x' })).toBe(
+      '{"status":"error","mfi":null,"message":"x"}',
+    );
+    expect(compileSerializer(errorEnvelopeSchema)({ status: 'error', mfi: null, message: 'x', extra: 1 })).toBe(
+      '{"status":"error","mfi":null,"message":"x"}',
+    );
   });
 });

@@ -16,7 +16,10 @@ const PUBLIC = join(process.cwd(), 'public');
 /** Runs i18n.js as the browser does (a window, a navigator) and returns its tables. */
 function loadTables(): Tables {
   const window: { MowI18n?: { texts: Tables } } = {};
-  runInNewContext(readFileSync(join(PUBLIC, 'assets', 'i18n.js'), 'utf8'), { window, navigator: { languages: ['de-DE'], language: 'de-DE' } });
+  runInNewContext(readFileSync(join(PUBLIC, 'assets', 'i18n.js'), 'utf8'), {
+    window,
+    navigator: { languages: ['de-DE'], language: 'de-DE' },
+  });
   return window.MowI18n!.texts;
 }
 
@@ -33,14 +36,16 @@ function differences(tables: Tables): string[] {
     for (const key of Object.keys(table)) if (!(key in base)) found.push(`${first} misses "${key}"`);
     for (const key of Object.keys(base)) {
       if (key in table && placeholders(base[key]!).join() !== placeholders(table[key]!).join()) {
-        found.push(`"${key}": ${first} has {${placeholders(base[key]!).join('}, {')}}, ${lang} {${placeholders(table[key]!).join('}, {')}}`);
+        found.push(
+          `"${key}": ${first} has {${placeholders(base[key]!).join('}, {')}}, ${lang} {${placeholders(table[key]!).join('}, {')}}`,
+        );
       }
     }
   }
   return found;
 }
 
-describe('the status page\'s English and German texts', () => {
+describe("the status page's English and German texts", () => {
   const tables = loadTables();
 
   it('are the two languages, with the same keys and the same placeholders in each text', () => {

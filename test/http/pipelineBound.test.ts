@@ -70,7 +70,9 @@ describe('pipelined requests per connection', () => {
     const port = await listen();
     const client = await raw(port);
     const count = 3 * LIMIT;
-    const statuses = responseStatuses(await client.request(HEALTH.repeat(count - 1) + 'GET /nothing-here HTTP/1.1\r\nHost: test\r\n\r\n', count));
+    const statuses = responseStatuses(
+      await client.request(HEALTH.repeat(count - 1) + 'GET /nothing-here HTTP/1.1\r\nHost: test\r\n\r\n', count),
+    );
     expect(statuses).toEqual([...Array<number>(count - 1).fill(200), 404]);
     expect(counters).toMatchObject({ paused: 1, dropped: 0 });
   });

@@ -26,13 +26,17 @@ describe('rate limit (http.rateLimit)', () => {
   const start = async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     setNow(FIXED_NOW_MS);
-    h = await startHttpHarness({ env: { MOWABILITY_RATE_LIMIT_MAX: '3', MOWABILITY_RATE_LIMIT_TIME_WINDOW_MS: '60000' }, overrides: { clock: { now: () => Date.now() } } });
+    h = await startHttpHarness({
+      env: { MOWABILITY_RATE_LIMIT_MAX: '3', MOWABILITY_RATE_LIMIT_TIME_WINDOW_MS: '60000' },
+      overrides: { clock: { now: () => Date.now() } },
+    });
     return `Bearer ${(await addKey(h)).key}`;
   };
 
   it('counts per client and window, with the x-ratelimit headers on every answer and Retry-After on the 429', async () => {
     const authorization = await start();
-    const send = (remoteAddress = '192.0.2.20') => h.app.inject({ method: 'POST', url: '/v1/calculate', remoteAddress, headers: { authorization }, payload: MINIMAL_INPUT });
+    const send = (remoteAddress = '192.0.2.20') =>
+      h.app.inject({ method: 'POST', url: '/v1/calculate', remoteAddress, headers: { authorization }, payload: MINIMAL_INPUT });
     const first = await send();
     expect(first.statusCode).toBe(200);
     expect(limitHeaders(first)).toEqual({ limit: '3', remaining: '2', reset: '60', retryAfter: undefined });
@@ -66,7 +70,13 @@ describe('rate limit (http.rateLimit)', () => {
     const unknown = await h.app.inject({ method: 'GET', url: '/nowhere', remoteAddress });
     expect(unknown.statusCode).toBe(404);
     expect(limitHeaders(unknown)).toEqual({ limit: '3', remaining: '2', reset: '60', retryAfter: undefined });
-    const wrongKey = await h.app.inject({ method: 'POST', url: '/v1/calculate', remoteAddress, headers: { authorization: 'Bearer nope' }, payload: MINIMAL_INPUT });
+    const wrongKey = await h.app.inject({
+      method: 'POST',
+      url: '/v1/calculate',
+      remoteAddress,
+      headers: { authorization: 'Bearer nope' },
+      payload: MINIMAL_INPUT,
+    });
     expect(wrongKey.statusCode).toBe(401);
     expect(limitHeaders(wrongKey).remaining).toBe('1');
     expect((await h.app.inject({ method: 'GET', url: '/v1/%zz', remoteAddress })).statusCode).toBe(400);

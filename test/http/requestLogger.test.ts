@@ -30,7 +30,12 @@ describe('request loggers made on first use', () => {
     const key = (await addKey(h)).key;
     const before = counting.children();
     for (let i = 0; i < 5; i++) {
-      const response = await h.app.inject({ method: 'POST', url: '/v1/calculate', headers: { authorization: `Bearer ${key}` }, payload: MINIMAL_INPUT });
+      const response = await h.app.inject({
+        method: 'POST',
+        url: '/v1/calculate',
+        headers: { authorization: `Bearer ${key}` },
+        payload: MINIMAL_INPUT,
+      });
       expect(response.statusCode).toBe(200);
     }
     expect(counting.children()).toBe(before);
@@ -38,8 +43,13 @@ describe('request loggers made on first use', () => {
     expect(counting.capture.lines().filter((line) => line.msg === 'request')).toHaveLength(5);
   });
 
-  it('writes a rejected request\'s line through its own logger, with the request id as before', async () => {
-    const response = await h.app.inject({ method: 'POST', url: '/v1/calculate', headers: { authorization: 'Bearer mow_nosuchkey' }, payload: MINIMAL_INPUT });
+  it("writes a rejected request's line through its own logger, with the request id as before", async () => {
+    const response = await h.app.inject({
+      method: 'POST',
+      url: '/v1/calculate',
+      headers: { authorization: 'Bearer mow_nosuchkey' },
+      payload: MINIMAL_INPUT,
+    });
     expect(response.statusCode).toBe(401);
     const rejected = counting.capture.lines().filter((line) => line.msg === 'request rejected');
     expect(rejected).toHaveLength(1);

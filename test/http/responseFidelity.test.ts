@@ -56,9 +56,17 @@ function coreResult(calculator: Calculator, input: RawInput, context: Calculatio
   return JSON.parse(JSON.stringify(outcome.result)) as CalculationResult;
 }
 
-async function postCalculate(h: HttpHarness, input: RawInput): Promise<{ statusCode: number; body: { status: string; mfi: CalculationResult; message: string } }> {
+async function postCalculate(
+  h: HttpHarness,
+  input: RawInput,
+): Promise<{ statusCode: number; body: { status: string; mfi: CalculationResult; message: string } }> {
   const { key } = await addKey(h, 'fidelity');
-  const response = await h.app.inject({ method: 'POST', url: '/v1/calculate', headers: { authorization: `Bearer ${key}` }, payload: input });
+  const response = await h.app.inject({
+    method: 'POST',
+    url: '/v1/calculate',
+    headers: { authorization: `Bearer ${key}` },
+    payload: input,
+  });
   return { statusCode: response.statusCode, body: response.json() };
 }
 

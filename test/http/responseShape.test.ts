@@ -35,14 +35,18 @@ const anyContext: fc.Arbitrary<CalculationContext> = fc.record({
   timeZone: fc.constantFrom('UTC', 'Europe/Berlin', 'Australia/Lord_Howe', 'Invalid/Zone'),
   hemisphere: fc.constantFrom('north' as const, 'south' as const),
   forcedSeason: fc.option(fc.constantFrom('spring' as const, 'winter' as const), { nil: undefined }),
-  lawn: fc.option(fc.record({ soilType: fc.constantFrom('sand' as const, 'clay' as const), turfType: fc.constantFrom('warm_season' as const) }), {
-    nil: undefined,
-  }),
+  lawn: fc.option(
+    fc.record({ soilType: fc.constantFrom('sand' as const, 'clay' as const), turfType: fc.constantFrom('warm_season' as const) }),
+    {
+      nil: undefined,
+    },
+  ),
 });
 
 /** The built-in checks, or the same with one of them throwing (calculation_error, skipped_reason). */
-const anyRegistry: fc.Arbitrary<readonly CheckDefinition[]> = fc.option(fc.constantFrom(...CHECK_REGISTRY.map((check) => check.name)), { nil: undefined }).map(
-  (failing) =>
+const anyRegistry: fc.Arbitrary<readonly CheckDefinition[]> = fc
+  .option(fc.constantFrom(...CHECK_REGISTRY.map((check) => check.name)), { nil: undefined })
+  .map((failing) =>
     CHECK_REGISTRY.map((check) =>
       check.name === failing
         ? {
@@ -53,7 +57,7 @@ const anyRegistry: fc.Arbitrary<readonly CheckDefinition[]> = fc.option(fc.const
           }
         : check,
     ),
-);
+  );
 
 /** What the route sends: the envelope through JSON. */
 const emitted = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
@@ -66,7 +70,9 @@ describe('the core emits exactly the declared response fields, in the declared o
     expect(schemaViolations({ mfi: null, status: 'error', message: 'x' }, errorEnvelopeSchema)[0]).toMatch(/not in the declared order/);
     expect(schemaViolations({ ...good, mfi: 0 }, errorEnvelopeSchema)).toEqual(['$.mfi: integer is not null']);
     expect(schemaViolations({ status: 'error', mfi: null }, errorEnvelopeSchema)).toEqual(['$: required message is missing']);
-    expect(schemaViolations({ score_basis: { checks_used: 1.5 } }, calculationResultSchema)).toContain('$.score_basis.checks_used: number is not integer');
+    expect(schemaViolations({ score_basis: { checks_used: 1.5 } }, calculationResultSchema)).toContain(
+      '$.score_basis.checks_used: number is not integer',
+    );
   });
 
   it('for any input, context and failing check, the whole 200 envelope conforms', () => {
@@ -105,7 +111,12 @@ describe('POST /v1/calculate writes the core result byte for byte', () => {
     // The German texts carry non-ASCII characters (– and °), so the bytes prove the UTF-8 encoding too.
     expect(expected).toMatch(/[–°]/);
 
-    const response = await h.app.inject({ method: 'POST', url: '/v1/calculate', headers: { authorization: `Bearer ${key}` }, payload: input });
+    const response = await h.app.inject({
+      method: 'POST',
+      url: '/v1/calculate',
+      headers: { authorization: `Bearer ${key}` },
+      payload: input,
+    });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(response.rawPayload.equals(Buffer.from(expected, 'utf8'))).toBe(true);
@@ -116,7 +127,12 @@ describe('POST /v1/calculate writes the core result byte for byte', () => {
     h = await startHttpHarness();
     const { key } = await addKey(h, 'socket');
     const input = { temperature: 14, precipitation_rate: 0, humidity: 97, dew_point: 13.5, wind_speed: 2, rain_1h: 0.4, rain_24h: 6 };
-    const injected = await h.app.inject({ method: 'POST', url: '/v1/calculate', headers: { authorization: `Bearer ${key}` }, payload: input });
+    const injected = await h.app.inject({
+      method: 'POST',
+      url: '/v1/calculate',
+      headers: { authorization: `Bearer ${key}` },
+      payload: input,
+    });
     expect(injected.body).toMatch(/[–°]/);
     await h.app.listen({ host: '127.0.0.1', port: 0 });
     const { port } = h.app.server.address() as AddressInfo;
@@ -135,14 +151,21 @@ describe('POST /v1/calculate writes the core result byte for byte', () => {
 
   it('error envelopes keep their exact bytes', async () => {
     h = await startHttpHarness();
-    const unknownKey = await h.app.inject({ method: 'POST', url: '/v1/calculate', headers: { authorization: 'Bearer mow_nobody' }, payload: {} });
+    const unknownKey = await h.app.inject({
+      method: 'POST',
+      url: '/v1/calculate',
+      headers: { authorization: 'Bearer mow_nobody' },
+      payload: {},
+    });
     expect(unknownKey.statusCode).toBe(401);
     expect(unknownKey.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(unknownKey.body).toBe('{"status":"error","mfi":null,"message":"Invalid API key."}');
     const { key } = await addKey(h, 'bytes');
     const missing = await h.app.inject({ method: 'POST', url: '/v1/calculate', headers: { authorization: `Bearer ${key}` }, payload: {} });
     expect(missing.statusCode).toBe(400);
-    expect(missing.body).toBe('{"status":"error","mfi":null,"message":"Missing or invalid required field(s): temperature, precipitation_rate."}');
+    expect(missing.body).toBe(
+      '{"status":"error","mfi":null,"message":"Missing or invalid required field(s): temperature, precipitation_rate."}',
+    );
     const notFound = await h.app.inject({ method: 'GET', url: '/nowhere' });
     expect(notFound.statusCode).toBe(404);
     expect(notFound.headers['content-type']).toBe('application/json; charset=utf-8');

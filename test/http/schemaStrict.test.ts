@@ -28,7 +28,11 @@ describe('route schemas', () => {
     });
     await h.app.ready();
     // Ajv compiles a body schema at the first request in some fastify versions: send one.
-    await h.app.inject({ method: 'POST', url: '/v1/registrations', payload: { name: 'A', email: 'a@example.org', intended_use: 'a lawn in my garden', usage: 'private', accept_terms: 'on' } });
+    await h.app.inject({
+      method: 'POST',
+      url: '/v1/registrations',
+      payload: { name: 'A', email: 'a@example.org', intended_use: 'a lawn in my garden', usage: 'private', accept_terms: 'on' },
+    });
     expect(lines.filter((line) => /strict mode/i.test(line))).toEqual([]);
   });
 });

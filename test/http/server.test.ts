@@ -17,7 +17,10 @@ describe('server options', () => {
       connectionsCheckingInterval: 2_500,
       requireHostHeader: false,
     });
-    expect(serverOptions({ requestTimeoutMs: 600, headersTimeoutMs: 10_000 })).toMatchObject({ headersTimeout: 600, connectionsCheckingInterval: 150 });
+    expect(serverOptions({ requestTimeoutMs: 600, headersTimeoutMs: 10_000 })).toMatchObject({
+      headersTimeout: 600,
+      connectionsCheckingInterval: 150,
+    });
     expect(serverOptions({ requestTimeoutMs: 0, headersTimeoutMs: 400_000 })).toEqual({
       headersTimeout: 400_000,
       connectionsCheckingInterval: 30_000,
@@ -56,7 +59,8 @@ describe('connection cap on a listening server (attack: many idle connections)',
     clients.push(client);
     return client;
   };
-  const openConnections = () => new Promise<number>((resolve, reject) => h.app.server.getConnections((err, count) => (err ? reject(err) : resolve(count))));
+  const openConnections = () =>
+    new Promise<number>((resolve, reject) => h.app.server.getConnections((err, count) => (err ? reject(err) : resolve(count))));
 
   it('at the cap a new connection closes the oldest idle one; the others keep being served', async () => {
     const port = await listen({});
@@ -86,7 +90,7 @@ describe('connection cap on a listening server (attack: many idle connections)',
     expect(responseStatuses(await later.request(HEALTH))).toEqual([200]);
   });
 
-  it('defaults to 256 connections (Node\'s own cap a backstop at twice that), a reserve of 32 and a 10 s headers timeout', async () => {
+  it("defaults to 256 connections (Node's own cap a backstop at twice that), a reserve of 32 and a 10 s headers timeout", async () => {
     await listen({ MOWABILITY_HTTP_MAX_CONNECTIONS: '256' });
     expect(h.app.server.maxConnections).toBe(512);
     expect(h.app.server.headersTimeout).toBe(10_000);

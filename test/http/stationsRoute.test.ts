@@ -32,7 +32,11 @@ function feed(h: StationsHarness, hours: number, everyMinutes: number): Sent[] {
     const temperature = 12 + 8 * Math.sin(i / 17);
     const humidity = Math.round(60 + 30 * Math.cos(i / 11));
     const rainMm = i % 23 < 4 ? 0.2 * ((i % 5) + 1) : 0;
-    const outcome = h.daemon.service.acceptReading('garden', reading({ temperature, humidity, wind_speed: 4, precipitation_rate: rainMm > 0 ? 1 : 0 }, rainMm), 'test');
+    const outcome = h.daemon.service.acceptReading(
+      'garden',
+      reading({ temperature, humidity, wind_speed: 4, precipitation_rate: rainMm > 0 ? 1 : 0 }, rainMm),
+      'test',
+    );
     expect(outcome).toBe('accepted');
     sent.push({ timeMs: h.clock.now(), temperature, humidity, rainMm });
   }
@@ -75,7 +79,7 @@ describe('GET /v1/stations', () => {
     expect(later.body.stations[0]).toMatchObject({ availability: 'offline', last_reading_age_seconds: 21 * 60 });
   });
 
-  it('gives a station\'s checks with their German reasons, data quality and missing fields', async () => {
+  it("gives a station's checks with their German reasons, data quality and missing fields", async () => {
     harness = await startStationsHarness();
     const h = harness;
     feed(h, 1, 5);
@@ -83,10 +87,28 @@ describe('GET /v1/stations', () => {
     const { statusCode, body } = await getJson(h, '/v1/stations/garden');
     expect(statusCode).toBe(200);
     const state = h.daemon.service.stationState('garden')! as Record<string, any>;
-    expect(body.station).toMatchObject({ id: 'garden', index: state.index_score, data_quality: state.data_quality, missing_fields: state.missing_fields, forecast: null, error: null });
-    expect(body.station.checks.map((check: { name: string }) => check.name)).toEqual(['temperature', 'soiltemp', 'rain', 'wind', 'humidity']);
+    expect(body.station).toMatchObject({
+      id: 'garden',
+      index: state.index_score,
+      data_quality: state.data_quality,
+      missing_fields: state.missing_fields,
+      forecast: null,
+      error: null,
+    });
+    expect(body.station.checks.map((check: { name: string }) => check.name)).toEqual([
+      'temperature',
+      'soiltemp',
+      'rain',
+      'wind',
+      'humidity',
+    ]);
     const temperature = body.station.checks[0];
-    expect(temperature).toMatchObject({ executed: true, status: state.checks.temperature.status, score: state.checks.temperature.score, reasons: state.checks.temperature.reasons });
+    expect(temperature).toMatchObject({
+      executed: true,
+      status: state.checks.temperature.status,
+      score: state.checks.temperature.score,
+      reasons: state.checks.temperature.reasons,
+    });
     expect(body.station.checks[1]).toMatchObject({ name: 'soiltemp', executed: false, score: null });
   });
 
@@ -117,8 +139,12 @@ describe('GET /v1/stations/{id}/history', () => {
     // Rain: from the stored minute buckets, independently grouped here.
     const buckets = h.recorder.history!.buckets('garden', firstMs, Date.parse(history.to) - 1);
     const rainPerStep = history.time.map((time: number) => {
-      const inStep = buckets.filter((bucket) => bucket.minute * MINUTE_MS >= time * 1000 && bucket.minute * MINUTE_MS < time * 1000 + 30 * MINUTE_MS);
-      return inStep.some((bucket) => bucket.rainObserved) ? Math.round(inStep.reduce((sum, bucket) => sum + bucket.rainMm, 0) * 100) / 100 : null;
+      const inStep = buckets.filter(
+        (bucket) => bucket.minute * MINUTE_MS >= time * 1000 && bucket.minute * MINUTE_MS < time * 1000 + 30 * MINUTE_MS,
+      );
+      return inStep.some((bucket) => bucket.rainObserved)
+        ? Math.round(inStep.reduce((sum, bucket) => sum + bucket.rainMm, 0) * 100) / 100
+        : null;
     });
     expect(history.rain_mm).toEqual(rainPerStep);
     expect(history.rain_mm.filter((mm: number | null) => mm !== null && mm > 0).length).toBeGreaterThan(0);
@@ -144,16 +170,26 @@ describe('GET /v1/stations/{id}/history', () => {
     harness = await startStationsHarness();
     const h = harness;
     feed(h, 1, 5);
-    await waitUntil(() => h.daemon.service.stationState('garden')?.last_reading_at === new Date(h.clock.now()).toISOString(), 'the last state');
+    await waitUntil(
+      () => h.daemon.service.stationState('garden')?.last_reading_at === new Date(h.clock.now()).toISOString(),
+      'the last state',
+    );
     const nowMinute = Math.floor(h.clock.now() / MINUTE_MS);
     const snapshot = () => {
       const rows: string[] = [];
-      h.recorder.forEachMinute('garden', nowMinute - 120, nowMinute + 1, (minute, value) => rows.push(`${minute}:${value('index')}:${value('temperature')}`));
+      h.recorder.forEachMinute('garden', nowMinute - 120, nowMinute + 1, (minute, value) =>
+        rows.push(`${minute}:${value('index')}:${value('temperature')}`),
+      );
       return rows;
     };
     const before = snapshot();
     expect(before.at(-1)).toBe(`${nowMinute}:${h.daemon.service.stationState('garden')!.index_score}:${before.at(-1)!.split(':')[2]}`);
-    for (const url of ['/v1/stations/garden/history?hours=2&step=10m', '/v1/stations/garden', '/v1/stations', '/v1/stations/garden/history?hours=1&step=1m']) {
+    for (const url of [
+      '/v1/stations/garden/history?hours=2&step=10m',
+      '/v1/stations/garden',
+      '/v1/stations',
+      '/v1/stations/garden/history?hours=1&step=1m',
+    ]) {
       expect((await getJson(h, url)).statusCode, url).toBe(200);
     }
     expect(snapshot()).toEqual(before);
@@ -220,7 +256,10 @@ describe('http.statusPage access', () => {
     harness = await startStationsHarness({ env: { MOWABILITY_HTTP_STATUS_PAGE: 'key' } });
     const { key } = await addKey(harness.http, 'viewer', { allowGet: true });
     for (const url of ['/v1/stations', '/v1/stations/garden', '/v1/stations/garden/history']) {
-      expect(await getJson(harness, url), url).toEqual({ statusCode: 401, body: { status: 'error', mfi: null, message: 'No API key provided.' } });
+      expect(await getJson(harness, url), url).toEqual({
+        statusCode: 401,
+        body: { status: 'error', mfi: null, message: 'No API key provided.' },
+      });
       expect((await getJson(harness, url, { authorization: 'Bearer wrong-key' })).statusCode).toBe(401);
       // A key in the URL is not accepted here: it would end up in browser history and logs.
       expect((await getJson(harness, `${url}?api_key=${key}`)).statusCode).toBe(401);
@@ -230,13 +269,20 @@ describe('http.statusPage access', () => {
     const disabled = await addKey(h.http, 'disabled');
     await h.http.store.setKeyDisabled(disabled.id, true);
     await waitUntil(() => h.http.access.lookupKey(disabled.key)?.disabled === true, 'the key disabled');
-    expect(await getJson(h, '/v1/stations', { authorization: `Bearer ${disabled.key}` })).toEqual({ statusCode: 403, body: { status: 'error', mfi: null, message: 'API key is disabled.' } });
+    expect(await getJson(h, '/v1/stations', { authorization: `Bearer ${disabled.key}` })).toEqual({
+      statusCode: 403,
+      body: { status: 'error', mfi: null, message: 'API key is disabled.' },
+    });
   });
 
   it('open: no key needed for the page endpoints, but still for POST /v1/calculate', async () => {
     harness = await startStationsHarness();
     expect((await getJson(harness, '/v1/stations')).statusCode).toBe(200);
-    const calculate = await harness.http.app.inject({ method: 'POST', url: '/v1/calculate', payload: { temperature: 18, precipitation_rate: 0 } });
+    const calculate = await harness.http.app.inject({
+      method: 'POST',
+      url: '/v1/calculate',
+      payload: { temperature: 18, precipitation_rate: 0 },
+    });
     expect(calculate.statusCode).toBe(401);
   });
 

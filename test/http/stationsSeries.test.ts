@@ -5,7 +5,12 @@ import type { BucketRow } from '../../src/history/stationHistory.js';
 import { MAX_HISTORY_POINTS, downsample, parseHistoryQuery, stepGrid } from '../../src/http/stationsSeries.js';
 import type { RecordedSeries } from '../../src/station/chartRecorder.js';
 
-const bucket = (minute: number, rainMm: number, tempMinC: number | null = null, rainObserved = true): BucketRow => ({ minute, rainMm, rainObserved, tempMinC });
+const bucket = (minute: number, rainMm: number, tempMinC: number | null = null, rainObserved = true): BucketRow => ({
+  minute,
+  rainMm,
+  rainObserved,
+  tempMinC,
+});
 
 type Minute = { minute: number } & Partial<Record<RecordedSeries, number>>;
 const minutes = (rows: Minute[]) => (visit: (minute: number, value: (series: RecordedSeries) => number) => void) => {
@@ -25,8 +30,21 @@ describe('parseHistoryQuery', () => {
   });
 
   it.each([
-    ['0', '10m'], ['337', '10m'], ['-1', '10m'], ['2.5', '10m'], ['', '10m'], [['1', '2'], '10m'], ['1e400', '10m'],
-    ['48', '0m'], ['48', '25h'], ['48', '1441m'], ['48', '10s'], ['48', '10'], ['48', 'm'], ['48', '01m'], ['48', ''],
+    ['0', '10m'],
+    ['337', '10m'],
+    ['-1', '10m'],
+    ['2.5', '10m'],
+    ['', '10m'],
+    [['1', '2'], '10m'],
+    ['1e400', '10m'],
+    ['48', '0m'],
+    ['48', '25h'],
+    ['48', '1441m'],
+    ['48', '10s'],
+    ['48', '10'],
+    ['48', 'm'],
+    ['48', '01m'],
+    ['48', ''],
     ['336', '6m'],
   ])('hours=%s step=%s is refused', (hours, step) => {
     expect(parseHistoryQuery(hours, step)).toMatchObject({ ok: false });
@@ -56,7 +74,11 @@ describe('downsample', () => {
   const grid = { firstMinute: 1000, stepMinutes: 10, points: 3 };
 
   it('sums rain per step, null where no reading reported rain; ignores buckets outside the grid', () => {
-    const series = downsample(grid, [bucket(999, 5), bucket(1000, 0.2), bucket(1009, 0.3), bucket(1015, 0, 12, false), bucket(1020, 0), bucket(1030, 7)], minutes([]));
+    const series = downsample(
+      grid,
+      [bucket(999, 5), bucket(1000, 0.2), bucket(1009, 0.3), bucket(1015, 0, 12, false), bucket(1020, 0), bucket(1030, 7)],
+      minutes([]),
+    );
     expect(series.time).toEqual([60_000, 60_600, 61_200]);
     expect(series.rain_mm).toEqual([0.5, null, 0]);
   });
@@ -78,7 +100,10 @@ describe('downsample', () => {
   });
 
   it('keeps the total rain of the buckets inside the grid', () => {
-    const rows = fc.array(fc.record({ minute: fc.integer({ min: 900, max: 1100 }), rainMm: fc.integer({ min: 0, max: 500 }).map((n) => n / 100) }), { maxLength: 80 });
+    const rows = fc.array(
+      fc.record({ minute: fc.integer({ min: 900, max: 1100 }), rainMm: fc.integer({ min: 0, max: 500 }).map((n) => n / 100) }),
+      { maxLength: 80 },
+    );
     fc.assert(
       fc.property(rows, (generated) => {
         const unique = [...new Map(generated.map((row) => [row.minute, bucket(row.minute, row.rainMm)])).values()];

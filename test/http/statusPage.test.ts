@@ -53,7 +53,11 @@ describe('status page shell and assets', () => {
       expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
       expect(response.headers.etag).toMatch(/^"[\w-]{22}"$/);
       expect(url.slice(url.indexOf('?v=') + 3)).toBe((response.headers.etag as string).slice(1, 13));
-      const revalidated = await harness.app.inject({ method: 'GET', url, headers: { 'if-none-match': `W/${response.headers.etag as string}` } });
+      const revalidated = await harness.app.inject({
+        method: 'GET',
+        url,
+        headers: { 'if-none-match': `W/${response.headers.etag as string}` },
+      });
       expect(revalidated.statusCode).toBe(304);
     }
     for (const url of ['/assets/', '/assets/../package.json', '/assets/index.html', '/assets/vendor/uPlot.cjs.js', '/index.html']) {
@@ -90,7 +94,9 @@ describe('status page shell and assets', () => {
     harness = await startHttpHarness();
     const document = (await harness.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, unknown> };
     expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/v1/stations', '/v1/stations/{id}', '/v1/stations/{id}/history']));
-    expect(Object.keys(document.paths).some((path) => path === '/' || path.startsWith('/assets') || path.startsWith('/stations'))).toBe(false);
+    expect(Object.keys(document.paths).some((path) => path === '/' || path.startsWith('/assets') || path.startsWith('/stations'))).toBe(
+      false,
+    );
   });
 });
 
@@ -108,15 +114,23 @@ describe('status page on a broken install', () => {
         },
       });
       // The /v1 scope as buildApp makes it: the key hook, then the stations' JSON (a plugin of its own).
-      await app.register(async (v1) => {
-        await v1.register(apiKeys, { access: { lookupKey: () => undefined, isBlocked: () => false, maintenance: false }, clock });
-        await v1.register(stationsPlugin, { mode: 'open', view: NO_STATIONS, clock });
-      }, { prefix: '/v1' });
+      await app.register(
+        async (v1) => {
+          await v1.register(apiKeys, { access: { lookupKey: () => undefined, isBlocked: () => false, maintenance: false }, clock });
+          await v1.register(stationsPlugin, { mode: 'open', view: NO_STATIONS, clock });
+        },
+        { prefix: '/v1' },
+      );
       expect((await app.inject({ method: 'GET', url: '/' })).statusCode).toBe(404);
       const stations = await app.inject({ method: 'GET', url: '/v1/stations' });
       expect(stations.statusCode).toBe(200);
       expect(stations.json()).toMatchObject({ status: 'ok', message: '' });
-      expect(log.lines()).toEqual([expect.objectContaining({ level: 40, msg: expect.stringMatching(/the status page is off: its files in .* are missing or unreadable \(reinstall the package\)/) })]);
+      expect(log.lines()).toEqual([
+        expect.objectContaining({
+          level: 40,
+          msg: expect.stringMatching(/the status page is off: its files in .* are missing or unreadable \(reinstall the package\)/),
+        }),
+      ]);
     } finally {
       await app.close();
     }

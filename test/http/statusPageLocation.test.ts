@@ -33,13 +33,21 @@ describe('the open status page and the station location', () => {
     database = await Database.open(temp.dbPath);
     const clock = () => h?.clock.now() ?? DUSK_MS;
     const lawn = testLawnUnit({ stations: [{ ...GARDEN, location: BERLIN }], database, now: clock });
-    h = await startStationsHarness({ dbPath: temp.dbPath, startMs: DUSK_MS, units: [lawn], env: { MOWABILITY_HTTP_STATUS_PAGE: statusPage } });
-    expect(h.daemon.service.acceptReading('garden', reading({ temperature: 20, humidity: 60, wind_speed: 5, precipitation_rate: 0 }), 'test')).toBe('accepted');
+    h = await startStationsHarness({
+      dbPath: temp.dbPath,
+      startMs: DUSK_MS,
+      units: [lawn],
+      env: { MOWABILITY_HTTP_STATUS_PAGE: statusPage },
+    });
+    expect(
+      h.daemon.service.acceptReading('garden', reading({ temperature: 20, humidity: 60, wind_speed: 5, precipitation_rate: 0 }), 'test'),
+    ).toBe('accepted');
     // The owner's own channels keep the times.
     expect(h.daemon.service.stationState('garden')).toMatchObject({ mowable: false, mowable_reason: TIMED });
     return h;
   };
-  const get = async (harness: StationsHarness, url: string, headers: Record<string, string> = {}) => (await harness.http.app.inject({ method: 'GET', url, headers })).json();
+  const get = async (harness: StationsHarness, url: string, headers: Record<string, string> = {}) =>
+    (await harness.http.app.inject({ method: 'GET', url, headers })).json();
 
   it('open: the list and the detail state the night ban without the times that locate the station', async () => {
     const harness = await start('open');

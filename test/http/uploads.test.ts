@@ -45,7 +45,11 @@ async function setup(options: { outcome?: ReturnType<AcceptReading>; env?: Recor
     received.push({ stationId, reading, origin });
     return options.outcome ?? 'accepted';
   };
-  const harness = await startHttpHarness({ env: { MOWABILITY_CONFIG: configFile, ...options.env }, logger: log.logger, overrides: { acceptReading, uploadCounters: counters } });
+  const harness = await startHttpHarness({
+    env: { MOWABILITY_CONFIG: configFile, ...options.env },
+    logger: log.logger,
+    overrides: { acceptReading, uploadCounters: counters },
+  });
   cleanup.push(() => harness.close());
   return { harness, counters, received, log };
 }
@@ -57,7 +61,7 @@ function expectSuccess(response: { statusCode: number; body: string; headers: Re
 }
 
 describe('Ecowitt upload route', () => {
-  it('hands a captured body with the right PASSKEY to the pipeline as the station\'s reading', async () => {
+  it("hands a captured body with the right PASSKEY to the pipeline as the station's reading", async () => {
     const { harness, counters, received } = await setup();
     for (const url of ['/data/report/', '/data/report']) {
       expectSuccess(await harness.app.inject({ method: 'POST', url, headers: FORM, payload: ecowittBody('gw2000a_2', { PASSKEY }) }));
@@ -72,8 +76,12 @@ describe('Ecowitt upload route', () => {
   it('answers "success" to an unknown PASSKEY, counts it, and logs its digest but never the PASSKEY', async () => {
     const { harness, counters, received, log } = await setup();
     const other = 'FEDCBA9876543210FEDCBA9876543210';
-    expectSuccess(await harness.app.inject({ method: 'POST', url: '/data/report/', headers: FORM, payload: ecowittBody('ws2900', { PASSKEY: other }) }));
-    expectSuccess(await harness.app.inject({ method: 'POST', url: '/data/report/', headers: FORM, payload: ecowittBody('ws2900', { PASSKEY: other }) }));
+    expectSuccess(
+      await harness.app.inject({ method: 'POST', url: '/data/report/', headers: FORM, payload: ecowittBody('ws2900', { PASSKEY: other }) }),
+    );
+    expectSuccess(
+      await harness.app.inject({ method: 'POST', url: '/data/report/', headers: FORM, payload: ecowittBody('ws2900', { PASSKEY: other }) }),
+    );
     expectSuccess(await harness.app.inject({ method: 'POST', url: '/data/report/', headers: FORM, payload: 'tempf=50' }));
     expect(received).toEqual([]);
     expect(counters.get('ecowitt', undefined, 'unknown_passkey')).toBe(2);
@@ -87,27 +95,57 @@ describe('Ecowitt upload route', () => {
 
   it('never logs the configured PASSKEY, and counts readings the pipeline refused per station', async () => {
     const { harness, counters, log } = await setup({ outcome: 'rejected' });
-    expectSuccess(await harness.app.inject({ method: 'POST', url: '/data/report/', headers: FORM, payload: ecowittBody('ws2900', { PASSKEY, dateutc: '2099-01-01 00:00:00' }) }));
+    expectSuccess(
+      await harness.app.inject({
+        method: 'POST',
+        url: '/data/report/',
+        headers: FORM,
+        payload: ecowittBody('ws2900', { PASSKEY, dateutc: '2099-01-01 00:00:00' }),
+      }),
+    );
     expect(counters.get('ecowitt', 'garden', 'rejected')).toBe(1);
-    expectSuccess(await harness.app.inject({ method: 'POST', url: '/data/report/', headers: FORM, payload: new URLSearchParams({ PASSKEY, tempf: 'warm', stationtype: 'x' }).toString() }));
+    expectSuccess(
+      await harness.app.inject({
+        method: 'POST',
+        url: '/data/report/',
+        headers: FORM,
+        payload: new URLSearchParams({ PASSKEY, tempf: 'warm', stationtype: 'x' }).toString(),
+      }),
+    );
     expect(counters.get('ecowitt', 'garden', 'unparsable')).toBe(1);
     expect(log.text()).not.toContain(PASSKEY);
   });
 
   it('reads any body type as a form, answers garbage with "success", and refuses bodies beyond the upload limit', async () => {
     const { harness, counters } = await setup();
-    expectSuccess(await harness.app.inject({ method: 'POST', url: '/data/report/', headers: { 'content-type': 'text/plain' }, payload: ecowittBody('ws2900', { PASSKEY }) }));
+    expectSuccess(
+      await harness.app.inject({
+        method: 'POST',
+        url: '/data/report/',
+        headers: { 'content-type': 'text/plain' },
+        payload: ecowittBody('ws2900', { PASSKEY }),
+      }),
+    );
     expect(counters.get('ecowitt', 'garden', 'accepted')).toBe(1);
     for (const payload of ['%%%', '\u0000\u0001', '{"PASSKEY": 1}', 'PASSKEY&PASSKEY=&=']) {
-      expectSuccess(await harness.app.inject({ method: 'POST', url: '/data/report/', headers: { 'content-type': 'application/json' }, payload }));
+      expectSuccess(
+        await harness.app.inject({ method: 'POST', url: '/data/report/', headers: { 'content-type': 'application/json' }, payload }),
+      );
     }
-    const tooLarge = await harness.app.inject({ method: 'POST', url: '/data/report/', headers: FORM, payload: `PASSKEY=${PASSKEY}&x=${'a'.repeat(UPLOAD_BODY_LIMIT_BYTES)}` });
+    const tooLarge = await harness.app.inject({
+      method: 'POST',
+      url: '/data/report/',
+      headers: FORM,
+      payload: `PASSKEY=${PASSKEY}&x=${'a'.repeat(UPLOAD_BODY_LIMIT_BYTES)}`,
+    });
     expect(tooLarge.statusCode).toBe(413);
   });
 
   it('follows http.ecowittUploadPath, and "" switches the route off', async () => {
     const moved = await setup({ env: { MOWABILITY_HTTP_ECOWITT_UPLOAD_PATH: '/ecowitt' } });
-    expectSuccess(await moved.harness.app.inject({ method: 'POST', url: '/ecowitt/', headers: FORM, payload: ecowittBody('ws2900', { PASSKEY }) }));
+    expectSuccess(
+      await moved.harness.app.inject({ method: 'POST', url: '/ecowitt/', headers: FORM, payload: ecowittBody('ws2900', { PASSKEY }) }),
+    );
     expect((await moved.harness.app.inject({ method: 'POST', url: '/data/report/', headers: FORM, payload: 'a=1' })).statusCode).toBe(404);
     const off = await setup({ env: { MOWABILITY_HTTP_ECOWITT_UPLOAD_PATH: '' } });
     expect((await off.harness.app.inject({ method: 'POST', url: '/data/report/', headers: FORM, payload: 'a=1' })).statusCode).toBe(404);
@@ -131,7 +169,9 @@ describe('Weather Underground upload route', () => {
     expectSuccess(await harness.app.inject({ method: 'GET', url: wundergroundRequest(base, { PASSWORD: 'guess' }) }));
     expectSuccess(await harness.app.inject({ method: 'GET', url: wundergroundRequest(base, { ID: 'KOTHER', PASSWORD: WU_PASSWORD }) }));
     expectSuccess(await harness.app.inject({ method: 'GET', url: `${WUNDERGROUND_PATH}?tempf=50` }));
-    expectSuccess(await harness.app.inject({ method: 'GET', url: `${WUNDERGROUND_PATH}?ID=KXXTEST1&PASSWORD=${WU_PASSWORD}&tempf=50&tempf=51` }));
+    expectSuccess(
+      await harness.app.inject({ method: 'GET', url: `${WUNDERGROUND_PATH}?ID=KXXTEST1&PASSWORD=${WU_PASSWORD}&tempf=50&tempf=51` }),
+    );
     expect(received).toEqual([]);
     expect(counters.get('wunderground', undefined, 'wrong_password')).toBe(1);
     expect(counters.get('wunderground', undefined, 'unknown_station_id')).toBe(1);
@@ -143,7 +183,12 @@ describe('Weather Underground upload route', () => {
 
   it('is not behind API keys or the metrics access rule, and counts a pipeline that is not running', async () => {
     const { harness, counters } = await setup({ outcome: 'not_running', env: { MOWABILITY_HTTP_METRICS: 'key' } });
-    expectSuccess(await harness.app.inject({ method: 'GET', url: wundergroundRequest('wunderground-get__wu-protocol__all-fields.txt', { PASSWORD: WU_PASSWORD }) }));
+    expectSuccess(
+      await harness.app.inject({
+        method: 'GET',
+        url: wundergroundRequest('wunderground-get__wu-protocol__all-fields.txt', { PASSWORD: WU_PASSWORD }),
+      }),
+    );
     expect(counters.get('wunderground', 'pws', 'not_running')).toBe(1);
   });
 });

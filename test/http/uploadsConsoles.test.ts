@@ -102,9 +102,25 @@ describe('console uploads by path and credentials', () => {
     await get('/weatherstation/updateweatherstation.php?ID=KOTHER&PASSWORD=secret-pw&tempf=50');
     await get('/data/report/?tempf=50');
     expect(refusals).toEqual([
-      expect.objectContaining({ station: 'observer', protocol: 'wunderground', outcome: 'unparsable', reason: expect.stringContaining('dateutc "2016-1-4 25:2:35"') }),
-      expect.objectContaining({ station: undefined, protocol: 'ambient', outcome: 'unknown_passkey', source: `PASSKEY SHA-256 ${uploadSecretDigest('AA:BB:CC:DD:EE:FF')}` }),
-      expect.objectContaining({ station: undefined, protocol: 'wunderground', outcome: 'unknown_station_id', source: 'ID KOTHER', reason: expect.stringContaining('upload.stationId') }),
+      expect.objectContaining({
+        station: 'observer',
+        protocol: 'wunderground',
+        outcome: 'unparsable',
+        reason: expect.stringContaining('dateutc "2016-1-4 25:2:35"'),
+      }),
+      expect.objectContaining({
+        station: undefined,
+        protocol: 'ambient',
+        outcome: 'unknown_passkey',
+        source: `PASSKEY SHA-256 ${uploadSecretDigest('AA:BB:CC:DD:EE:FF')}`,
+      }),
+      expect.objectContaining({
+        station: undefined,
+        protocol: 'wunderground',
+        outcome: 'unknown_station_id',
+        source: 'ID KOTHER',
+        reason: expect.stringContaining('upload.stationId'),
+      }),
       expect.objectContaining({ station: undefined, protocol: 'ecowitt', outcome: 'missing_credentials' }),
     ]);
     expect(JSON.stringify(refusals)).not.toMatch(/secret-pw|AA:BB:CC:DD:EE:FF"/);

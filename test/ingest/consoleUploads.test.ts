@@ -37,8 +37,12 @@ describe('dateutc as consoles send it', () => {
   });
 
   it('refuses what is not a time, naming the value', () => {
-    for (const raw of ['yesterday', '2016-13-4 21:2:35', '2016-1-4 25:2:35', '2016-1-4', '%zz', '2016-1-4 21:2:35:9']) expect(uploadTime(raw)).toBe(false);
-    expect(parseWundergroundUpload(wu, { tempf: '50', dateutc: '2016-1-4 21:61:00' })).toMatchObject({ kind: 'rejected', reason: expect.stringContaining('"2016-1-4 21:61:00"') });
+    for (const raw of ['yesterday', '2016-13-4 21:2:35', '2016-1-4 25:2:35', '2016-1-4', '%zz', '2016-1-4 21:2:35:9'])
+      expect(uploadTime(raw)).toBe(false);
+    expect(parseWundergroundUpload(wu, { tempf: '50', dateutc: '2016-1-4 21:61:00' })).toMatchObject({
+      kind: 'rejected',
+      reason: expect.stringContaining('"2016-1-4 21:61:00"'),
+    });
   });
 
   it('reads the unpadded date of a Fine Offset observer capture', () => {
@@ -53,14 +57,24 @@ describe('dateutc as consoles send it', () => {
 describe('HP1000 / HP1001 / WH2600 metric names', () => {
   it('reads the HP1001 V2.2.2 capture in °C, %, km/h, mm/h, mm and lux', () => {
     const r = parsedReading(parseWundergroundUpload(wu, fixture('wunderground-get__interceptor__hp1001-metric.txt')));
-    expect(r.values).toEqual({ temperature: 1.4, humidity: 98, dew_point: 1.1, wind_speed: 0, wind_gusts: 0, precipitation_rate: 0, solar: expect.closeTo(1724.9 / 126.7, 3) });
+    expect(r.values).toEqual({
+      temperature: 1.4,
+      humidity: 98,
+      dew_point: 1.1,
+      wind_speed: 0,
+      wind_gusts: 0,
+      precipitation_rate: 0,
+      solar: expect.closeTo(1724.9 / 126.7, 3),
+    });
     expect(r.rainCounters).toEqual([{ key: 'wunderground/yearlyrain', totalMm: 10.5 }]);
     expect(r.payloadTimeMs).toBe(Date.parse('2016-04-19T04:42:35Z'));
     expect(r.dropped).toEqual([]);
   });
 
   it('reads the .asp capture; metric names stay metric even for a station configured imperial', () => {
-    const r = parsedReading(parseWundergroundUpload({ ...wu, units: 'imperial' }, fixture('wunderground-get__interceptor__metric-asp.txt')));
+    const r = parsedReading(
+      parseWundergroundUpload({ ...wu, units: 'imperial' }, fixture('wunderground-get__interceptor__metric-asp.txt')),
+    );
     expect(r.values).toMatchObject({ temperature: 6.3, humidity: 80, dew_point: 3.1, wind_speed: 0, precipitation_rate: 0, solar: 0 });
     expect(r.payloadTimeMs).toBe(Date.parse('2016-04-30T21:05:01Z'));
   });
@@ -78,7 +92,10 @@ describe('missing sensors, Ambient, rate-only and counter-only bodies', () => {
     expect(r.values).toEqual({ precipitation_rate: 0 });
     expect(r.dropped).toEqual([]);
     expect(r.payloadTimeMs).toBe(Date.parse('2016-05-10T02:34:15Z'));
-    expect(parseWundergroundUpload(wu, { tempf: '-9999', humidity: '-9999.0', dateutc: 'now' })).toMatchObject({ kind: 'rejected', reason: expect.stringContaining('-9999') });
+    expect(parseWundergroundUpload(wu, { tempf: '-9999', humidity: '-9999.0', dateutc: 'now' })).toMatchObject({
+      kind: 'rejected',
+      reason: expect.stringContaining('-9999'),
+    });
   });
 
   it("reads Ambient's PASSKEY body: hourlyrainin is its rain rate, totalrainin its counter, '+' in dateutc", () => {
@@ -88,7 +105,9 @@ describe('missing sensors, Ambient, rate-only and counter-only bodies', () => {
     expect(r.values.precipitation_rate).toBe(0);
     expect(r.rainCounters).toEqual([{ key: 'ecowitt-http/totalrainin', totalMm: expect.closeTo(0.87 * INCH, 6) }]);
     expect(r.payloadTimeMs).toBe(Date.parse('2018-06-20T13:39:00Z'));
-    expect(parsedReading(parseEcowittUpload(passkey, { tempf: '50', hourlyrainin: '0.1', rainratein: '0.2' })).values.precipitation_rate).toBeCloseTo(0.2 * INCH, 6);
+    expect(
+      parsedReading(parseEcowittUpload(passkey, { tempf: '50', hourlyrainin: '0.1', rainratein: '0.2' })).values.precipitation_rate,
+    ).toBeCloseTo(0.2 * INCH, 6);
   });
 
   it('a rate-only body gives the rate and no counter; a counter-only body the counter and no rate', () => {

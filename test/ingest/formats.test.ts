@@ -12,8 +12,13 @@ describe('weewx format', () => {
   it('reads the Vantage Pro2 METRIC loop packet: string values, unit labels, dateTime', () => {
     const r = parsedReading(parseStationMessage(station, 'weewx/loop', loop, context));
     expect(r.values).toMatchObject({
-      temperature: near(3.55555555556), humidity: 90, wind_speed: near(3.95409343049),
-      wind_gusts: near(9.65608800006), dew_point: near(2.07088485785), solar: 0, precipitation_rate: 0,
+      temperature: near(3.55555555556),
+      humidity: 90,
+      wind_speed: near(3.95409343049),
+      wind_gusts: near(9.65608800006),
+      dew_point: near(2.07088485785),
+      solar: 0,
+      precipitation_rate: 0,
     });
     expect(r.rainDeltaMm).toBe(0);
     expect(r.payloadTimeMs).toBe(1_492_467_300_000);
@@ -52,8 +57,12 @@ describe('ecowitt2mqtt format', () => {
   it('reads the imperial output and converts °F, mph, in', () => {
     const r = parsedReading(parseStationMessage(station, 't', published, context));
     expect(r.values).toMatchObject({
-      temperature: near(34), humidity: 64, wind_speed: near(20.89 * 1.609344), wind_gusts: near(1.12 * 1.609344),
-      solar: 264.61, precipitation_rate: 0,
+      temperature: near(34),
+      humidity: 64,
+      wind_speed: near(20.89 * 1.609344),
+      wind_gusts: near(1.12 * 1.609344),
+      solar: 264.61,
+      precipitation_rate: 0,
     });
     // No totalrain in this firmware: the yearly accumulation is the counter, never dailyrain.
     expect(r.rainCounters).toEqual([{ key: 'ecowitt2mqtt/yearlyrain', totalMm: expect.closeTo(4.441 * 25.4, 6) }]);
@@ -126,19 +135,35 @@ describe('fields format', () => {
 describe('timestamps that are not times', () => {
   it('never throws on absurd timestamps and falls back or rejects cleanly', async () => {
     const { parseTimestamp, resolveReadingTime } = await import('../../src/ingest/time.js');
-    for (const raw of [1e308, '1e308', '99999999999999999999', -1, 0, 'yesterday', '9999-99-99 99:99:99', '275760-09-13T00:00:00Z', {}, null]) {
+    for (const raw of [
+      1e308,
+      '1e308',
+      '99999999999999999999',
+      -1,
+      0,
+      'yesterday',
+      '9999-99-99 99:99:99',
+      '275760-09-13T00:00:00Z',
+      {},
+      null,
+    ]) {
       expect(() => parseTimestamp(raw, 'Europe/Berlin')).not.toThrow();
     }
     expect(parseTimestamp(1e308, 'UTC')).toBeUndefined();
     expect(resolveReadingTime(Number.NaN, Date.now())).toEqual({ ok: false, reason: 'timestamp is not a valid time' });
     // Two days ahead of our clock: refused, unless our clock is known not to be NTP-set yet (then kept, at arrival).
     const arrival = Date.parse('2026-06-01T12:00:00Z');
-    expect(resolveReadingTime(arrival + 2 * 86_400_000, arrival)).toMatchObject({ ok: false, reason: expect.stringMatching(/more than 2 minutes in the future/) });
+    expect(resolveReadingTime(arrival + 2 * 86_400_000, arrival)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/more than 2 minutes in the future/),
+    });
     expect(resolveReadingTime(arrival + 2 * 86_400_000, arrival, true)).toEqual({ ok: true, timeMs: arrival, source: 'arrival' });
     expect(resolveReadingTime(arrival - 60_000, arrival, true)).toEqual({ ok: true, timeMs: arrival - 60_000, source: 'payload' });
     const station: StationConfig = { id: 'd', name: 'D', format: 'json', topic: 'd', fields: { temperature: 't' }, timestampKey: 'ts' };
     expect(parseStationMessage(station, 'd', JSON.stringify({ t: 1, ts: 1e300 }), context).kind).toBe('rejected');
     const weewx: StationConfig = { id: 'w', name: 'W', format: 'weewx', topic: 'w' };
-    expect(parsedReading(parseStationMessage(weewx, 'w', JSON.stringify({ outTemp_C: '1', dateTime: '1e999' }), context)).payloadTimeMs).toBeUndefined();
+    expect(
+      parsedReading(parseStationMessage(weewx, 'w', JSON.stringify({ outTemp_C: '1', dateTime: '1e999' }), context)).payloadTimeMs,
+    ).toBeUndefined();
   });
 });

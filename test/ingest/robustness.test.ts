@@ -18,22 +18,41 @@ const rtl433Events = files
   .filter((file) => file.startsWith('rtl433-json__'))
   .flatMap((file) => payloadLines(file).map((line) => JSON.parse(line) as Payload));
 const weewxPackets = files.filter((file) => file.startsWith('weewx-mqtt__')).map((file) => JSON.parse(payloadText(file)) as Payload);
-const ecowittPayloads = files.filter((file) => file.startsWith('ecowitt2mqtt-published__topic-json__')).map((file) => JSON.parse(payloadText(file)) as Payload);
+const ecowittPayloads = files
+  .filter((file) => file.startsWith('ecowitt2mqtt-published__topic-json__'))
+  .map((file) => JSON.parse(payloadText(file)) as Payload);
 
 /** Each real capture with the station that reads it. */
 const SOURCES: ReadonlyArray<{ station: StationConfig; payloads: readonly Payload[] }> = [
   { station: { id: 'r', name: 'R', format: 'rtl_433', topic: 't' }, payloads: rtl433Events },
   {
-    station: { id: 'j', name: 'J', format: 'json', topic: 't', fields: { temperature: 'temperature_C', humidity: 'humidity', wind_speed: { key: 'wind_avg_m_s', unit: 'm/s' }, rain_total: 'rain_mm' } },
+    station: {
+      id: 'j',
+      name: 'J',
+      format: 'json',
+      topic: 't',
+      fields: {
+        temperature: 'temperature_C',
+        humidity: 'humidity',
+        wind_speed: { key: 'wind_avg_m_s', unit: 'm/s' },
+        rain_total: 'rain_mm',
+      },
+    },
     payloads: rtl433Events,
   },
   { station: { id: 'w', name: 'W', format: 'weewx', topic: 't' }, payloads: weewxPackets },
   { station: { id: 'e', name: 'E', format: 'ecowitt2mqtt', topic: 't', units: 'imperial' }, payloads: ecowittPayloads },
   { station: { id: 'm', name: 'M', format: 'ecowitt2mqtt', topic: 't', units: 'metric' }, payloads: ecowittPayloads },
 ];
-const ALL_KEYS = [...new Set([...rtl433Events, ...weewxPackets, ...ecowittPayloads].flatMap((payload) => Object.keys(payload))), '__proto__', 'constructor'];
+const ALL_KEYS = [
+  ...new Set([...rtl433Events, ...weewxPackets, ...ecowittPayloads].flatMap((payload) => Object.keys(payload))),
+  '__proto__',
+  'constructor',
+];
 const NUMBERS = [...rtl433Events, ...weewxPackets, ...ecowittPayloads].flatMap((payload) =>
-  Object.values(payload).filter((value): value is number | string => typeof value === 'number' || (typeof value === 'string' && Number.isFinite(Number(value)))),
+  Object.values(payload).filter(
+    (value): value is number | string => typeof value === 'number' || (typeof value === 'string' && Number.isFinite(Number(value))),
+  ),
 );
 
 /** Values a broken or hostile sender could put under a key. */
@@ -73,7 +92,13 @@ function mutate(payload: Payload, mutations: readonly Mutation[]): Payload {
     if (keys.length === 0) continue;
     const key = keys[mutation.at % keys.length]!;
     if (mutation.kind === 'set') copy[key] = mutation.value;
-    else if (mutation.kind === 'scale') copy[key] = typeof copy[key] === 'number' ? copy[key] * mutation.factor : typeof copy[key] === 'string' ? String(Number(copy[key]) * mutation.factor) : copy[key];
+    else if (mutation.kind === 'scale')
+      copy[key] =
+        typeof copy[key] === 'number'
+          ? copy[key] * mutation.factor
+          : typeof copy[key] === 'string'
+            ? String(Number(copy[key]) * mutation.factor)
+            : copy[key];
     else if (mutation.kind === 'delete') delete copy[key];
     else {
       const value = copy[key];
@@ -84,20 +109,18 @@ function mutate(payload: Payload, mutations: readonly Mutation[]): Payload {
   return copy;
 }
 
-const structuredArb = fc
-  .constantFrom(...SOURCES)
-  .chain(({ station, payloads }) =>
-    fc.record({
-      station: fc.constant(station),
-      topic: fc.constant('t'),
-      payload: fc
-        .tuple(fc.constantFrom(...payloads), fc.array(mutationArb, { maxLength: 4 }), fc.nat({ max: 19 }))
-        .map(([payload, mutations, cut]) => {
-          const text = JSON.stringify(mutate(payload, mutations));
-          return cut === 0 ? text.slice(0, Math.floor(text.length / 2)) : text; // now and then a truncated message
-        }),
-    }),
-  );
+const structuredArb = fc.constantFrom(...SOURCES).chain(({ station, payloads }) =>
+  fc.record({
+    station: fc.constant(station),
+    topic: fc.constant('t'),
+    payload: fc
+      .tuple(fc.constantFrom(...payloads), fc.array(mutationArb, { maxLength: 4 }), fc.nat({ max: 19 }))
+      .map(([payload, mutations, cut]) => {
+        const text = JSON.stringify(mutate(payload, mutations));
+        return cut === 0 ? text.slice(0, Math.floor(text.length / 2)) : text; // now and then a truncated message
+      }),
+  }),
+);
 
 /** `fields` stations: one number per topic, taken from the captures and sometimes mangled. */
 const fieldsArb = fc.record({
@@ -105,7 +128,7 @@ const fieldsArb = fc.record({
   topic: fc.constantFrom(...CURRENT_FIELDS, ...RAIN_INPUT_FIELDS, 'x').map((field) => `t/${field}`),
   payload: fc.oneof(
     { weight: 3, arbitrary: fc.constantFrom(...NUMBERS).map(String) },
-    { weight: 1, arbitrary: hostileValueArb.map((value) => (typeof value === 'string' ? value : JSON.stringify(value) ?? '')) },
+    { weight: 1, arbitrary: hostileValueArb.map((value) => (typeof value === 'string' ? value : (JSON.stringify(value) ?? ''))) },
   ),
 });
 

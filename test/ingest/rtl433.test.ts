@@ -172,7 +172,8 @@ describe('rtl_433 captures', () => {
     expect(readings).toHaveLength(lines);
     for (const r of readings) {
       expect(Object.keys(r.values).sort()).toEqual(Object.keys(values).sort());
-      for (const [field, expected] of Object.entries(values)) expect(r.values[field as keyof Reading['values']], field).toBeCloseTo(expected, 6);
+      for (const [field, expected] of Object.entries(values))
+        expect(r.values[field as keyof Reading['values']], field).toBeCloseTo(expected, 6);
       expect(r.rainCounters.map((c) => c.key)).toEqual(rainCounters.map((c) => c.key));
       r.rainCounters.forEach((counter, i) => expect(counter.totalMm).toBeCloseTo(rainCounters[i]!.totalMm, 6));
       expect(r.rainDeltaMm).toBeUndefined();
@@ -182,4 +183,3 @@ describe('rtl_433 captures', () => {
     if (sameFingerprint) expect(new Set(readings.map((r) => r.fingerprint)).size).toBe(1);
   });
 });
-

@@ -29,7 +29,9 @@ describe('station configuration', () => {
       { id: 'd', name: 'D', format: 'json', topic: 'x' },
       { ...valid, id: 'b' },
     ]);
-    expect(problems).toContain('stations[0] ("bad id").id must be a non-empty string of letters, digits, "_" and "-" (it becomes an MQTT topic level)');
+    expect(problems).toContain(
+      'stations[0] ("bad id").id must be a non-empty string of letters, digits, "_" and "-" (it becomes an MQTT topic level)',
+    );
     expect(problems.some((p) => p.startsWith('stations[0] ("bad id").format must be one of rtl_433'))).toBe(true);
     expect(problems).toContain('stations[1] ("b").topic "#" is only allowed as the whole last level');
     expect(problems.some((p) => p.startsWith('stations[1] ("b").units.temperature must be one of C, F, K'))).toBe(true);
@@ -54,18 +56,27 @@ describe('station configuration', () => {
 describe('station lawn and irrigation settings', () => {
   it('accepts a turf type and an irrigation topic with an optional JSON key', () => {
     expect(
-      stationsProblems([
-        { ...valid, lawn: { soilType: 'sand', mowerClass: 'robot', turfType: 'warm_season' }, irrigation: { topic: 'opensprinkler/station/+', key: 'state' } },
-        { ...valid, id: 'b', irrigation: { topic: 'homeassistant/switch/garden_sprinkler/state' } },
-        { ...valid, id: 'c', lawn: { soilType: 'loam', fieldCapacityPercent: 16.5 } },
-      ], UNITS),
+      stationsProblems(
+        [
+          {
+            ...valid,
+            lawn: { soilType: 'sand', mowerClass: 'robot', turfType: 'warm_season' },
+            irrigation: { topic: 'opensprinkler/station/+', key: 'state' },
+          },
+          { ...valid, id: 'b', irrigation: { topic: 'homeassistant/switch/garden_sprinkler/state' } },
+          { ...valid, id: 'c', lawn: { soilType: 'loam', fieldCapacityPercent: 16.5 } },
+        ],
+        UNITS,
+      ),
     ).toEqual([]);
   });
 
   it('knows "irrigation" only through the irrigation unit, which owns the key', () => {
     const station = { ...valid, irrigation: { topic: 'sprinkler' } };
     expect(stationsProblems([station], UNITS)).toEqual([]);
-    expect(stationsProblems([station])).toEqual([expect.stringMatching(/^stations\[0\] \("garden"\)\.irrigation is not a station setting \(allowed: id, name, .*\)$/)]);
+    expect(stationsProblems([station])).toEqual([
+      expect.stringMatching(/^stations\[0\] \("garden"\)\.irrigation is not a station setting \(allowed: id, name, .*\)$/),
+    ]);
   });
 
   it('refuses a field capacity outside the core range or not a number, naming the key and the range', () => {
@@ -80,12 +91,15 @@ describe('station lawn and irrigation settings', () => {
   });
 
   it('names the key of a bad turf type or irrigation block, with the allowed values', () => {
-    const problems = stationsProblems([
-      { ...valid, lawn: { turfType: 'bermuda', cutHeight: 4 } },
-      { ...valid, id: 'b', irrigation: 'sprinkler/state' },
-      { ...valid, id: 'c', irrigation: { key: '', payloadOn: 'ON' } },
-      { ...valid, id: 'd', irrigation: { topic: 'sprinkler/#/state' } },
-    ], UNITS);
+    const problems = stationsProblems(
+      [
+        { ...valid, lawn: { turfType: 'bermuda', cutHeight: 4 } },
+        { ...valid, id: 'b', irrigation: 'sprinkler/state' },
+        { ...valid, id: 'c', irrigation: { key: '', payloadOn: 'ON' } },
+        { ...valid, id: 'd', irrigation: { topic: 'sprinkler/#/state' } },
+      ],
+      UNITS,
+    );
     expect(problems).toEqual([
       'stations[0] ("garden").lawn.turfType must be one of cool_season, warm_season',
       'stations[0] ("garden").lawn.cutHeight is not allowed (only soilType, mowerClass, turfType, fieldCapacityPercent)',
@@ -100,11 +114,20 @@ describe('station lawn and irrigation settings', () => {
 
 describe('station location', () => {
   it('accepts latitude and longitude with an optional elevation', () => {
-    expect(stationsProblems([{ ...valid, location: { latitude: 52.52, longitude: 13.4, elevation: 34 } }, { ...valid, id: 'b', location: { latitude: -33.9, longitude: 151.2 } }])).toEqual([]);
+    expect(
+      stationsProblems([
+        { ...valid, location: { latitude: 52.52, longitude: 13.4, elevation: 34 } },
+        { ...valid, id: 'b', location: { latitude: -33.9, longitude: 151.2 } },
+      ]),
+    ).toEqual([]);
   });
 
   it('names each bad key with its range, and both coordinates as required', () => {
-    const problems = stationsProblems([{ ...valid, location: { latitude: 91, longitude: 'east', altitude: 3 } }, { ...valid, id: 'b', location: { longitude: 13 } }, { ...valid, id: 'c', location: [52, 13] }]);
+    const problems = stationsProblems([
+      { ...valid, location: { latitude: 91, longitude: 'east', altitude: 3 } },
+      { ...valid, id: 'b', location: { longitude: 13 } },
+      { ...valid, id: 'c', location: [52, 13] },
+    ]);
     expect(problems).toEqual([
       expect.stringMatching(/location\.latitude.*from -90 to 90/),
       expect.stringMatching(/location\.longitude.*from -180 to 180/),

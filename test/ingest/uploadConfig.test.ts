@@ -10,11 +10,17 @@ const wu = { id: 'pws', name: 'PWS', format: 'wunderground', upload: { stationId
 
 describe('upload stations in the configuration', () => {
   it('accepts upload stations without an MQTT topic, and with one', () => {
-    expect(stationsProblems([ecowitt, wu, { ...ecowitt, id: 'gw2', upload: { passkeySha256: 'c'.repeat(64) }, topic: 'relay/gw2' }])).toEqual([]);
+    expect(
+      stationsProblems([ecowitt, wu, { ...ecowitt, id: 'gw2', upload: { passkeySha256: 'c'.repeat(64) }, topic: 'relay/gw2' }]),
+    ).toEqual([]);
   });
 
   it('gives them a relay topic outside mqtt.baseTopic and leaves a configured one alone', () => {
-    const stations = withUploadTopics([ecowitt, { ...wu, topic: 'relay/pws' }, { id: 'r', name: 'R', format: 'rtl_433', topic: 'rtl_433/events' }] as StationConfig[]);
+    const stations = withUploadTopics([
+      ecowitt,
+      { ...wu, topic: 'relay/pws' },
+      { id: 'r', name: 'R', format: 'rtl_433', topic: 'rtl_433/events' },
+    ] as StationConfig[]);
     expect(stations.map((station) => station.topic)).toEqual([uploadRelayTopic('gw'), 'relay/pws', 'rtl_433/events']);
     expect(uploadRelayTopic('gw')).toBe('mowability-upload/gw');
   });
@@ -30,12 +36,14 @@ describe('upload stations in the configuration', () => {
 
   it('an upload block of the other protocol names the format it needs: an Ambient PASSKEY on a wunderground station, a WU password on an ecowitt-http one', () => {
     expect(stationsProblems([{ ...wu, id: 'amb', upload: { passkeySha256: DIGEST } }])).toEqual([
-      'stations[0] ("amb").upload.passkeySha256 is not used by format "wunderground": a PASSKEY (an Ecowitt gateway, or an Ambient console\'s MAC) is matched by format "ecowitt-http": '
-      + 'set this station\'s "format" to "ecowitt-http" and keep "upload": {"passkeySha256": "..."}; it takes the console\'s uploads on either path, http.ecowittUploadPath and '
-      + '/weatherstation/updateweatherstation.php ("mowability upload-secret ambient" prints the line for an Ambient MAC)',
+      'stations[0] ("amb").upload.passkeySha256 is not used by format "wunderground": a PASSKEY (an Ecowitt gateway, or an Ambient console\'s MAC) is matched by format "ecowitt-http": ' +
+        'set this station\'s "format" to "ecowitt-http" and keep "upload": {"passkeySha256": "..."}; it takes the console\'s uploads on either path, http.ecowittUploadPath and ' +
+        '/weatherstation/updateweatherstation.php ("mowability upload-secret ambient" prints the line for an Ambient MAC)',
     ]);
     expect(stationsProblems([{ ...ecowitt, upload: { stationId: 'KXXTEST1', passwordSha256: DIGEST } }])).toEqual([
-      expect.stringMatching(/^stations\[0\] \("gw"\)\.upload\.passwordSha256 is not used by format "ecowitt-http": .*set this station's "format" to "wunderground"/),
+      expect.stringMatching(
+        /^stations\[0\] \("gw"\)\.upload\.passwordSha256 is not used by format "ecowitt-http": .*set this station's "format" to "wunderground"/,
+      ),
     ]);
     // The fix it names works: the same upload block under format "ecowitt-http" is valid.
     expect(stationsProblems([{ ...wu, id: 'amb', format: 'ecowitt-http', upload: { passkeySha256: DIGEST } }])).toEqual([]);
@@ -48,9 +56,15 @@ describe('upload stations in the configuration', () => {
       { id: 'r', name: 'R', format: 'rtl_433', topic: 't', upload: { passkeySha256: DIGEST } },
       { id: 'n', name: 'N', format: 'rtl_433' },
     ]);
-    expect(problems).toContain('stations[0] ("gw").upload.passkeySha256 must be a SHA-256 digest (64 lowercase hex digits), not the secret itself; run "mowability upload-secret" and paste the line it prints');
-    expect(problems).toContain('stations[1] ("pws").upload.passkeySha256 is not allowed for format "wunderground" (only stationId, passwordSha256)');
-    expect(problems).toContain('stations[1] ("pws").upload.stationId must be the station ID the station sends as "ID" (1 to 64 printable characters)');
+    expect(problems).toContain(
+      'stations[0] ("gw").upload.passkeySha256 must be a SHA-256 digest (64 lowercase hex digits), not the secret itself; run "mowability upload-secret" and paste the line it prints',
+    );
+    expect(problems).toContain(
+      'stations[1] ("pws").upload.passkeySha256 is not allowed for format "wunderground" (only stationId, passwordSha256)',
+    );
+    expect(problems).toContain(
+      'stations[1] ("pws").upload.stationId must be the station ID the station sends as "ID" (1 to 64 printable characters)',
+    );
     expect(problems).toContain('stations[2] ("r").upload is only used by the formats "ecowitt-http" and "wunderground"');
     expect(problems).toContain('stations[3] ("n").topic must be an MQTT topic (wildcards + and # allowed)');
     expect(problems).toHaveLength(5);
@@ -64,7 +78,8 @@ describe('upload stations in the configuration', () => {
   });
 
   it('checks http.ecowittUploadPath, naming the setting', () => {
-    const load = (path: string) => () => loadConfig({ env: { MOWABILITY_DB_PATH: '/tmp/unused.db', MOWABILITY_HTTP_ECOWITT_UPLOAD_PATH: path } });
+    const load = (path: string) => () =>
+      loadConfig({ env: { MOWABILITY_DB_PATH: '/tmp/unused.db', MOWABILITY_HTTP_ECOWITT_UPLOAD_PATH: path } });
     expect(load('/v1/report')).toThrow(ConfigError);
     expect(load('/v1/report')).toThrow(/"http\.ecowittUploadPath" = "\/v1\/report" is invalid: must not lie under the API's own paths/);
     expect(load('data/report')).toThrow(/"http\.ecowittUploadPath" = "data\/report" is invalid: must be "" or a path/);

@@ -21,7 +21,13 @@ import { garden } from './lawnHarness.js';
 const store = {} as UnitStore; // not touched before start()
 const load = (env: Record<string, string>, argv: string[] = []) => loadConfig({ env, argv, units: stationUnitConfigs() });
 const build = (config: Parameters<typeof buildUnit>[1]['config'], withStore = true) =>
-  buildUnit(lawnMemoryUnit, { config, logger: silentLogger, clock: systemClock, throttle: (log) => new LogThrottle(log), ...(withStore && { store }) });
+  buildUnit(lawnMemoryUnit, {
+    config,
+    logger: silentLogger,
+    clock: systemClock,
+    throttle: (log) => new LogThrottle(log),
+    ...(withStore && { store }),
+  });
 
 describe('the lawn memory module', () => {
   it('is one line of stationUnits()', () => {
@@ -38,10 +44,15 @@ describe('the lawn memory module', () => {
   });
 
   it('adds the holiday calendar first and the mower state source last when configured', () => {
-    const config = { ...load({ MOWABILITY_LAWN_MEMORY_HOLIDAY_COUNTRY: 'DE' }), stations: [garden, { ...garden, id: 'back', mower: { topic: 'robbi/state' } }] };
+    const config = {
+      ...load({ MOWABILITY_LAWN_MEMORY_HOLIDAY_COUNTRY: 'DE' }),
+      stations: [garden, { ...garden, id: 'back', mower: { topic: 'robbi/state' } }],
+    };
     const units = build(config);
     expect(units.map((unit) => unit.constructor)).toEqual([HolidayCalendar, LawnMemoryUnit, MowerStateSources]);
-    expect(units[2]!.stateFragment?.('back', 0)).toEqual({ mower: { topic: 'robbi/state', state: null, mowing: false, mowing_minutes: 0 } });
+    expect(units[2]!.stateFragment?.('back', 0)).toEqual({
+      mower: { topic: 'robbi/state', state: null, mowing: false, mowing_minutes: 0 },
+    });
     expect(units[2]!.stateFragment?.('garden', 0)).toBeUndefined();
   });
 
@@ -53,7 +64,10 @@ describe('the lawn memory module', () => {
 
 describe('lawn memory settings', () => {
   it('keeps the keys, environment variables and flags of the base schema', () => {
-    expect(lawnMemorySettingsOf(load({ MOWABILITY_LAWN_MEMORY_CUT_HEIGHT_CM: '5' }, ['--lawn-memory-quiet-sundays']))).toMatchObject({ cutHeightCm: 5, quietSundays: true });
+    expect(lawnMemorySettingsOf(load({ MOWABILITY_LAWN_MEMORY_CUT_HEIGHT_CM: '5' }, ['--lawn-memory-quiet-sundays']))).toMatchObject({
+      cutHeightCm: 5,
+      quietSundays: true,
+    });
     expect(lawnMemorySettingsOf(load({}, ['--lawn-memory-noise-hours=20:00-07:00'])).noiseHours).toBe('20:00-07:00');
   });
 
@@ -63,7 +77,9 @@ describe('lawn memory settings', () => {
 
   it('a region without its country is refused at load', () => {
     expect(() => load({ MOWABILITY_LAWN_MEMORY_HOLIDAY_REGION: 'BY' })).toThrow(ConfigError);
-    expect(() => load({ MOWABILITY_LAWN_MEMORY_HOLIDAY_REGION: 'BY' })).toThrow(/"lawnMemory\.holidayRegion" = "BY" needs "lawnMemory\.holidayCountry"/);
+    expect(() => load({ MOWABILITY_LAWN_MEMORY_HOLIDAY_REGION: 'BY' })).toThrow(
+      /"lawnMemory\.holidayRegion" = "BY" needs "lawnMemory\.holidayCountry"/,
+    );
   });
 
   it('without the unit the station key is unknown', () => {

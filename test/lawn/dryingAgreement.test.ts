@@ -31,7 +31,12 @@ describe('drying agrees in HTTP, MQTT and the status page', () => {
     const temp = mqttTempDir();
     database = await Database.open(temp.dbPath);
     const db = database;
-    const unit = testLawnUnit({ stations: [{ id: 'garden' }], database: db, now: () => harness?.clock.now() ?? start, quiet: { night: false } });
+    const unit = testLawnUnit({
+      stations: [{ id: 'garden' }],
+      database: db,
+      now: () => harness?.clock.now() ?? start,
+      quiet: { night: false },
+    });
     harness = await startStationsHarness({ startMs: start, units: [unit], dbPath: temp.dbPath });
     const send = (atMs: number, rainMm: number) => {
       harness!.clock.ms = atMs;
@@ -42,7 +47,10 @@ describe('drying agrees in HTTP, MQTT and the status page', () => {
     for (let at = start + 70 * MIN; at <= start + 90 * MIN; at += 10 * MIN) send(at, 1); // 3 mm
     for (let at = start + 100 * MIN; at <= start + 120 * MIN; at += 10 * MIN) send(at, 0);
 
-    const state = harness.daemon.service.stationState('garden') as unknown as { input: Record<string, number>; checks: { rain: { status: string; reasons: string[]; meta: Record<string, unknown> } } };
+    const state = harness.daemon.service.stationState('garden') as unknown as {
+      input: Record<string, number>;
+      checks: { rain: { status: string; reasons: string[]; meta: Record<string, unknown> } };
+    };
     const mqttRain = state.checks.rain;
     expect(mqttRain.meta.drying_source).toBe('water_balance');
     const mqttLeft = mqttRain.meta.drying_minutes_left as number;
@@ -54,9 +62,16 @@ describe('drying agrees in HTTP, MQTT and the status page', () => {
     // HTTP: the station's input as a client would send it (no lawn-memory fields): the stateless estimate.
     const body = Object.fromEntries(Object.entries(state.input).filter(([key]) => !DERIVED.includes(key)));
     const { key } = await addKey(harness.http);
-    const response = await harness.http.app.inject({ method: 'POST', url: '/v1/calculate', headers: { authorization: `Bearer ${key}` }, payload: body });
+    const response = await harness.http.app.inject({
+      method: 'POST',
+      url: '/v1/calculate',
+      headers: { authorization: `Bearer ${key}` },
+      payload: body,
+    });
     expect(response.statusCode).toBe(200);
-    const httpRain = (response.json() as { mfi: { checks: { rain: { status: string; reasons: string[]; meta: Record<string, unknown> } } } }).mfi.checks.rain;
+    const httpRain = (
+      response.json() as { mfi: { checks: { rain: { status: string; reasons: string[]; meta: Record<string, unknown> } } } }
+    ).mfi.checks.rain;
     expect(httpRain.meta.drying_source).toBe('rain');
     expect(httpRain.meta.drying_time_min).toBe(Math.round(totalMin));
     expect(Math.abs((httpRain.meta.drying_minutes_left as number) - mqttLeft)).toBeLessThanOrEqual(10);

@@ -22,7 +22,10 @@ const mild: Weather = { temperature: 18, humidity: 55, wind_speed: 6, solar: 500
 
 function configWith(dir: string, lawnMemory: Record<string, unknown>): () => AppConfig {
   const file = join(dir, 'config.json');
-  writeFileSync(file, JSON.stringify({ db: { path: join(dir, 'mowability.db') }, timezone: 'Europe/Berlin', lawnMemory, stations: [garden] }));
+  writeFileSync(
+    file,
+    JSON.stringify({ db: { path: join(dir, 'mowability.db') }, timezone: 'Europe/Berlin', lawnMemory, stations: [garden] }),
+  );
   return () => loadConfig({ argv: ['--config', file], units: stationUnitConfigs() });
 }
 
@@ -47,7 +50,7 @@ describe('public holidays from date-holidays', () => {
     );
   });
 
-  it('the calendar computes the dates from its clock\'s year on', async () => {
+  it("the calendar computes the dates from its clock's year on", async () => {
     const calendar = new HolidayCalendar({ country: 'AT', region: '' }, () => Date.parse('2026-03-01T00:00:00Z'));
     await calendar.start();
     expect(calendar.days.get('2025-12-08')).toBe('Immaculate Conception');
@@ -59,9 +62,14 @@ describe('public holidays from date-holidays', () => {
   it('checks the form of the settings at load', () => {
     const dir = mkdtempSync(join(tmpdir(), 'holiday-config-'));
     try {
-      expect(configWith(dir, { holidayCountry: 'de' })).toThrow(/lawnMemory\.holidayCountry.*must be empty or a two-letter ISO 3166-1 country code in capitals/);
+      expect(configWith(dir, { holidayCountry: 'de' })).toThrow(
+        /lawnMemory\.holidayCountry.*must be empty or a two-letter ISO 3166-1 country code in capitals/,
+      );
       expect(configWith(dir, { holidayRegion: 'BY' })).toThrow(/"lawnMemory\.holidayRegion" = "BY" needs "lawnMemory\.holidayCountry"/);
-      expect(lawnMemorySettingsOf(configWith(dir, { holidayCountry: 'DE', holidayRegion: 'BY' })())).toMatchObject({ holidayCountry: 'DE', holidayRegion: 'BY' });
+      expect(lawnMemorySettingsOf(configWith(dir, { holidayCountry: 'DE', holidayRegion: 'BY' })())).toMatchObject({
+        holidayCountry: 'DE',
+        holidayRegion: 'BY',
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -73,17 +81,28 @@ async function startWithHolidays(mqtt: MqttDaemonFixture, region: string): Promi
   const config = configWith(mqtt.dir, { holidayCountry: 'DE', holidayRegion: region })();
   const database = await Database.open(mqtt.dbPath);
   // The module as stationUnits() builds it: the calendar unit, then the lawn memory reading its dates.
-  const units = buildUnit(lawnMemoryUnit, { config, logger: silentLogger, clock: mqtt.clock, throttle: (log) => new LogThrottle(log), store: database });
+  const units = buildUnit(lawnMemoryUnit, {
+    config,
+    logger: silentLogger,
+    clock: mqtt.clock,
+    throttle: (log) => new LogThrottle(log),
+    store: database,
+  });
   expect(units.map((unit) => unit.name)).toEqual(['holidays', 'lawn']);
   const daemon = await mqtt.start(testMqttConfig({ stations: [garden], station: { mowableOnDelayMinutes: 0 } }), { units });
   const stop = async () => {
     await daemon.stop();
     await database.close().catch(() => undefined);
   };
-  return { daemon, unit: units[1] as LawnDaemon['unit'], stop, state: () => daemon.service.stationState('garden') as ReturnType<LawnDaemon['state']> };
+  return {
+    daemon,
+    unit: units[1] as LawnDaemon['unit'],
+    stop,
+    state: () => daemon.service.stationState('garden') as ReturnType<LawnDaemon['state']>,
+  };
 }
 
-mqttTest('Corpus Christi holds mowable in Bavaria with the holiday\'s name; the day before does not', async ({ mqtt }) => {
+mqttTest("Corpus Christi holds mowable in Bavaria with the holiday's name; the day before does not", async ({ mqtt }) => {
   const lawn = await startWithHolidays(mqtt, 'BY');
   try {
     replay(lawn, mqtt.clock, '2026-06-03T08:00:00Z', '2026-06-03T10:00:00Z', () => mild);

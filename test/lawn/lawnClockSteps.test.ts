@@ -37,7 +37,10 @@ describe('lawn memory across clock steps', () => {
     return { before, after: lawn.state()!.lawn };
   }
 
-  it.each([['a year forward', 365 * DAY_MS], ['a day back', -DAY_MS]])('goes on from the balance after a step %s', async (_name, deltaMs) => {
+  it.each([
+    ['a year forward', 365 * DAY_MS],
+    ['a day back', -DAY_MS],
+  ])('goes on from the balance after a step %s', async (_name, deltaMs) => {
     const { before, after } = await stepped(deltaMs, true);
     expect(after.blades_wet).toBe(false);
     // An hour of 20 °C weather since the cut, and an hour more after the step: 15/24 degree-days each.

@@ -25,7 +25,7 @@ describe('lawn memory: cuts and growth', () => {
     observer = undefined;
   });
 
-  it('a mower reports a cut at 10:00 on the mowed topic; growth counts from then; the entities pass HA\'s rules', async () => {
+  it("a mower reports a cut at 10:00 on the mowed topic; growth counts from then; the entities pass HA's rules", async () => {
     const clock = new FakeClock(Date.parse('2026-06-15T06:00:00Z'));
     const lawn = await lawns.start(clock);
     observer = await RecordingClient.connect(lawn.daemon.port);
@@ -38,7 +38,12 @@ describe('lawn memory: cuts and growth', () => {
     await observer.client.publishAsync('mowability/garden/mowed', 'yesterday-ish', { qos: 1 });
     expect(lawn.unit.handleMowed('garden', Buffer.from('now'), true)).toBe(false);
     await observer.client.publishAsync('mowability/garden/mowed', '{"at": "2026-06-15T10:00:00Z", "source": "robot"}', { qos: 1 });
-    await waitUntil(() => (observer!.json('mowability/garden/state')?.lawn as Record<string, unknown> | undefined)?.last_cut_at === '2026-06-15T10:00:00.000Z', 'the cut in the published state');
+    await waitUntil(
+      () =>
+        (observer!.json('mowability/garden/state')?.lawn as Record<string, unknown> | undefined)?.last_cut_at ===
+        '2026-06-15T10:00:00.000Z',
+      'the cut in the published state',
+    );
     expect(lawn.daemon.service.stats().units.lawn).toMatchObject({ lawnCutsReceived: 3, lawnCutsRejected: 2 });
     // Two 10-minute steps since 10:00 at 17 °C: (17 − 5) · (20/60) / 24 = 0.17 degree-days.
     expect(lawn.state()!.lawn).toMatchObject({ last_cut_source: 'robot', mow_need: 0, gdd_since_cut: 0.2 });
@@ -48,8 +53,16 @@ describe('lawn memory: cuts and growth', () => {
     expect(lawn.state()!.lawn).toMatchObject({ gdd_since_cut: 6, grass_growth_cm: 0.2, mow_need: 12 });
     expect(lawn.state()!.input).toMatchObject({ mow_need: 12 });
 
-    await waitUntil(() => observer!.json('homeassistant/binary_sensor/mowability_garden_drought/config') !== undefined, 'the lawn entities');
-    for (const key of ['sensor/mowability_garden_mow_need', 'sensor/mowability_garden_last_cut', 'binary_sensor/mowability_garden_blades_wet', 'binary_sensor/mowability_garden_drought']) {
+    await waitUntil(
+      () => observer!.json('homeassistant/binary_sensor/mowability_garden_drought/config') !== undefined,
+      'the lawn entities',
+    );
+    for (const key of [
+      'sensor/mowability_garden_mow_need',
+      'sensor/mowability_garden_last_cut',
+      'binary_sensor/mowability_garden_blades_wet',
+      'binary_sensor/mowability_garden_drought',
+    ]) {
       const topic = `homeassistant/${key}/config`;
       const payload = observer.json(topic);
       expect(payload, topic).toBeDefined();
@@ -60,7 +73,7 @@ describe('lawn memory: cuts and growth', () => {
     expect(observer.json('homeassistant/sensor/mowability_garden_last_cut/config')).toMatchObject({ device_class: 'timestamp' });
   });
 
-  it('a 3-day wet spell on an overdue lawn: BLOCK while it rains, WARNING with K-State\'s advice once it stops', async () => {
+  it("a 3-day wet spell on an overdue lawn: BLOCK while it rains, WARNING with K-State's advice once it stops", async () => {
     const clock = new FakeClock(Date.parse('2026-06-15T10:00:00Z'));
     const lawn = await lawns.start(clock);
     replay(lawn, clock, '2026-06-15T10:00:00Z', '2026-06-15T10:00:00Z', () => mild);
@@ -98,14 +111,17 @@ describe('lawn memory: cuts and growth', () => {
     const refused = await runCliInProcess(['mowed', 'orchard', '--config', configFile], {});
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/unknown station "orchard" \(configured: garden\)/);
-    const future = await runCliInProcess(['mowed', 'garden', '--at', new Date(clock.now() + 86_400_000).toISOString(), '--config', configFile], {});
+    const future = await runCliInProcess(
+      ['mowed', 'garden', '--at', new Date(clock.now() + 86_400_000).toISOString(), '--config', configFile],
+      {},
+    );
     expect(future.code).toBe(2);
     expect(future.stderr).toMatch(/--at: the time is in the future/);
 
     const result = await runCliInProcess(['mowed', 'garden', '--at', at, '--config', configFile], {});
     expect(result.stdout).toMatch(/^Recorded a cut of "garden"/);
     expect(result.code).toBe(0);
-    await waitUntil(() => (lawn!.state()?.lawn)?.last_cut_at === at, 'the daemon picks up the CLI\'s cut');
+    await waitUntil(() => lawn!.state()?.lawn?.last_cut_at === at, "the daemon picks up the CLI's cut");
     expect(lawn.state()!.lawn.last_cut_source).toBe('cli');
   });
 });

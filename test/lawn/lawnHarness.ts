@@ -8,7 +8,11 @@ import { GARDEN } from '../helpers/statusPage.js';
 import { FakeClock, silentLogger, startMqttDaemon, testMqttConfig, type RunningDaemon } from '../helpers/mqttHarness.js';
 
 /** The status page tests' garden with a solar sensor and a location (sunrise and sunset). */
-export const garden: StationConfig = { ...GARDEN, fields: { ...GARDEN.fields, solar: 'solar' }, location: { latitude: 52.52, longitude: 13.405 } };
+export const garden: StationConfig = {
+  ...GARDEN,
+  fields: { ...GARDEN.fields, solar: 'solar' },
+  location: { latitude: 52.52, longitude: 13.405 },
+};
 
 export interface Weather {
   temperature: number;
@@ -48,7 +52,11 @@ export async function startLawnDaemon(dbPath: string, clock: FakeClock, options:
 function reading(weather: Weather, atMs: number): Reading {
   const rainMm = weather.rainMm ?? 0;
   const values = {
-    temperature: weather.temperature, humidity: weather.humidity, wind_speed: weather.wind_speed, solar: weather.solar, precipitation_rate: rainMm * 6,
+    temperature: weather.temperature,
+    humidity: weather.humidity,
+    wind_speed: weather.wind_speed,
+    solar: weather.solar,
+    precipitation_rate: rainMm * 6,
     ...(weather.soil_moisture === undefined ? {} : { soil_moisture: weather.soil_moisture }),
   };
   return { values, rainCounters: [], rainDeltaMm: rainMm, fingerprint: `${atMs}`, dropped: [] };
@@ -58,7 +66,14 @@ function reading(weather: Weather, atMs: number): Reading {
  * One reading every 10 minutes from `fromIso` up to and including `toIso`, each at its own clock time;
  * `weatherAt` gives the weather of each reading.
  */
-export function replay(lawn: Pick<LawnDaemon, 'daemon'>, clock: FakeClock, fromIso: string, toIso: string, weatherAt: (atMs: number) => Weather, stepMinutes = 10): void {
+export function replay(
+  lawn: Pick<LawnDaemon, 'daemon'>,
+  clock: FakeClock,
+  fromIso: string,
+  toIso: string,
+  weatherAt: (atMs: number) => Weather,
+  stepMinutes = 10,
+): void {
   for (let at = Date.parse(fromIso); at <= Date.parse(toIso); at += stepMinutes * 60_000) {
     clock.ms = at;
     const outcome = lawn.daemon.service.acceptReading('garden', reading(weatherAt(at), at), 'test');

@@ -9,7 +9,14 @@ import { waitUntil } from '../helpers/mqttHarness.js';
 import { lawnQuietHours } from '../../src/lawn/buildLawnUnit.js';
 import { systemClock } from '../../src/util/clock.js';
 
-const station = { id: 'garden', name: 'Garden', format: 'json', topic: 'garden/weather', fields: { temperature: 'temp', humidity: 'hum' }, mower: { topic: 'robbi/state' } };
+const station = {
+  id: 'garden',
+  name: 'Garden',
+  format: 'json',
+  topic: 'garden/weather',
+  fields: { temperature: 'temp', humidity: 'hum' },
+  mower: { topic: 'robbi/state' },
+};
 
 describe('the lawn memory module in the daemon', () => {
   it('keeps the memory and the mower source from a configuration file, with the keys the base schema had', async ({ mqtt }) => {
@@ -30,10 +37,29 @@ describe('the lawn memory module in the daemon', () => {
   });
 });
 
-describe('the lawn memory\'s quiet hours for the forecast', () => {
+describe("the lawn memory's quiet hours for the forecast", () => {
   it('are its settings in the given time zone, and none when the lawn memory is off', () => {
-    const on = { lawnMemory: { enabled: true, nightBan: true, nightMarginMinutes: 20, noiseHours: '20:00-07:00', quietSundays: true, holidayCountry: '', holidayRegion: '', cutHeightCm: 4, growthFactor: 1, saveIntervalMinutes: 30, pollSeconds: 5 } };
-    expect(lawnQuietHours(on, 'Europe/Berlin', systemClock)).toMatchObject({ night: true, marginMinutes: 20, sundays: true, timeZone: 'Europe/Berlin' });
+    const on = {
+      lawnMemory: {
+        enabled: true,
+        nightBan: true,
+        nightMarginMinutes: 20,
+        noiseHours: '20:00-07:00',
+        quietSundays: true,
+        holidayCountry: '',
+        holidayRegion: '',
+        cutHeightCm: 4,
+        growthFactor: 1,
+        saveIntervalMinutes: 30,
+        pollSeconds: 5,
+      },
+    };
+    expect(lawnQuietHours(on, 'Europe/Berlin', systemClock)).toMatchObject({
+      night: true,
+      marginMinutes: 20,
+      sundays: true,
+      timeZone: 'Europe/Berlin',
+    });
     expect(lawnQuietHours({ lawnMemory: { ...on.lawnMemory, enabled: false } }, 'UTC', systemClock)).toBeUndefined();
   });
 });

@@ -17,9 +17,11 @@ const HOUR = 3_600_000;
 const shower: Weather = { temperature: 15, humidity: 95, wind_speed: 5, solar: 100, rainMm: 4 };
 const dewNight: Weather = { temperature: 12, humidity: 95, wind_speed: 3, solar: 0 };
 const morning: Weather = { temperature: 16, humidity: 70, wind_speed: 5, solar: 300 };
-const et = (w: Weather) => referenceEtMmPerHour({ temperatureC: w.temperature, humidityPct: w.humidity, windKmh: w.wind_speed, solarWm2: w.solar })!;
+const et = (w: Weather) =>
+  referenceEtMmPerHour({ temperatureC: w.temperature, humidityPct: w.humidity, windKmh: w.wind_speed, solarWm2: w.solar })!;
 /** The blades dry by the one drying model (wet canopy, src/core/drying.ts); the soil loses ET0. */
-const dry = (w: Weather) => dryingRateMmH({ temperatureC: w.temperature, humidityPct: w.humidity, windKmh: w.wind_speed, solarWm2: w.solar });
+const dry = (w: Weather) =>
+  dryingRateMmH({ temperatureC: w.temperature, humidityPct: w.humidity, windKmh: w.wind_speed, solarWm2: w.solar });
 const iso = (ms: number) => new Date(ms).toISOString();
 
 describe('lawn memory replays', () => {
@@ -59,7 +61,12 @@ describe('lawn memory replays', () => {
     await waitUntil(() => lawn!.state()?.lawn !== undefined, 'the first state after the restart');
     expect(lawn.state()!.lawn.blade_water_mm).toBeCloseTo(water1300, 3);
     expect(lawn.state()!.lawn.soil_water_estimate).toBe(before.soil_water_estimate);
-    expect(lawn.state()!.lawn).toMatchObject({ last_cut_at: cut.last_cut_at, last_cut_source: 'robot', gdd_since_cut: cut.gdd_since_cut, mow_need: cut.mow_need });
+    expect(lawn.state()!.lawn).toMatchObject({
+      last_cut_at: cut.last_cut_at,
+      last_cut_source: 'robot',
+      gdd_since_cut: cut.gdd_since_cut,
+      mow_need: cut.mow_need,
+    });
 
     replay(lawn, clock, '2026-06-15T13:10:00Z', '2026-06-15T15:30:00Z', () => sunny);
     const dryAt = Date.parse('2026-06-15T13:00:00Z') + (water1300 / dry(sunny)) * HOUR;
@@ -104,7 +111,14 @@ describe('lawn memory replays', () => {
     };
     const soil: number[] = [];
     for (let day = 1; day <= 10; day++) {
-      replay(lawn, clock, iso(Date.parse('2026-07-01T00:00:00Z') + (day - 1) * 24 * HOUR), iso(Date.parse('2026-07-01T00:00:00Z') + day * 24 * HOUR - 30 * 60_000), hot, 30);
+      replay(
+        lawn,
+        clock,
+        iso(Date.parse('2026-07-01T00:00:00Z') + (day - 1) * 24 * HOUR),
+        iso(Date.parse('2026-07-01T00:00:00Z') + day * 24 * HOUR - 30 * 60_000),
+        hot,
+        30,
+      );
       soil.push(lawn.state()!.lawn.soil_water_estimate as number);
       if (day === 3) expect(lawn.state()!.lawn.drought).toBe(false);
     }

@@ -18,10 +18,21 @@ const loam = soilProfile('loam', 'cool_season');
 /** Humidity, wind and sun steady (the history keeps only rain and temperature per minute); the temperature climbs, showers at :20 and :40. */
 const morning = (at: number): Weather => {
   const minutes = (at - Date.parse('2026-06-15T06:00:00Z')) / 60_000;
-  return { temperature: 12 + minutes / 30, humidity: 80, wind_speed: 6, solar: 350, rainMm: minutes % 60 === 20 || minutes % 60 === 40 ? 0.6 : 0 };
+  return {
+    temperature: 12 + minutes / 30,
+    humidity: 80,
+    wind_speed: 6,
+    solar: 350,
+    rainMm: minutes % 60 === 20 || minutes % 60 === 40 ? 0.6 : 0,
+  };
 };
 const sunny: Weather = { temperature: 20, humidity: 60, wind_speed: 10, solar: 600 };
-const etWeather = (w: Weather): EtWeather => ({ temperatureC: w.temperature, humidityPct: w.humidity, windKmh: w.wind_speed, solarWm2: w.solar });
+const etWeather = (w: Weather): EtWeather => ({
+  temperatureC: w.temperature,
+  humidityPct: w.humidity,
+  windKmh: w.wind_speed,
+  solarWm2: w.solar,
+});
 
 describe('lawn memory across restarts', () => {
   let temps: Array<ReturnType<typeof mqttTempDir>> = [];
@@ -104,7 +115,8 @@ describe('lawn memory across restarts', () => {
     expect(lawn.state()!.input.blade_drying_minutes).toBeUndefined();
     // Soil: ET for the 30 min the 06:00 weather is carried, drainage over all 6 h (saved value is rounded to 0.1).
     const carriedH = MAX_WEATHER_CARRY_MS / HOUR;
-    const expectedSoil = (theta: number) => stepSoil(stepSoil(theta, loam, 0, referenceEtMmPerHour(etWeather(sunny)), carriedH), loam, 0, undefined, 6 - carriedH);
+    const expectedSoil = (theta: number) =>
+      stepSoil(stepSoil(theta, loam, 0, referenceEtMmPerHour(etWeather(sunny)), carriedH), loam, 0, undefined, 6 - carriedH);
     expect(first.soil_water_estimate as number).toBeCloseTo(expectedSoil(saved.soil_water_estimate as number), 1);
     expect(first.soil_water_estimate as number).toBeLessThan(saved.soil_water_estimate as number);
     // Degree-days: 2 h at 20 °C before the outage, 30 min of it after, none for the rest of the gap (not 6 h: 5.0).

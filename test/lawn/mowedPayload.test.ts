@@ -18,9 +18,12 @@ describe('mowed payload', () => {
     expect(parseMowedPayload(text)).toEqual({ ok: true, atMs, source });
   });
 
-  it.each(['yesterday', '2026-06-15T10:00:00', '{"at": true}', '[1]', '{"at": "now", "source": "<script>"}', '{broken'])('refuses %j', (text) => {
-    expect(parseMowedPayload(text).ok).toBe(false);
-  });
+  it.each(['yesterday', '2026-06-15T10:00:00', '{"at": true}', '[1]', '{"at": "now", "source": "<script>"}', '{broken'])(
+    'refuses %j',
+    (text) => {
+      expect(parseMowedPayload(text).ok).toBe(false);
+    },
+  );
 
   it('refuses cuts in the future and older than the history', () => {
     const now = Date.parse('2026-06-15T10:00:00Z');
@@ -31,7 +34,19 @@ describe('mowed payload', () => {
 });
 
 describe('restoring a stored balance', () => {
-  const good = { blades: { waterMm: 0.4, drySinceMs: null }, soilPct: 27.5, gddTotal: 12, gddCheckpoints: [[0, 0], ['x', 1]], wetSpellStartMs: null, lastCutMs: 5, atMs: 10, weather: { temperatureC: 14 } };
+  const good = {
+    blades: { waterMm: 0.4, drySinceMs: null },
+    soilPct: 27.5,
+    gddTotal: 12,
+    gddCheckpoints: [
+      [0, 0],
+      ['x', 1],
+    ],
+    wetSpellStartMs: null,
+    lastCutMs: 5,
+    atMs: 10,
+    weather: { temperatureC: 14 },
+  };
 
   it('keeps a sound balance and drops malformed checkpoints', () => {
     // A row written before gaps were modelled has no bladesUnknown: the blades were known.
@@ -39,7 +54,10 @@ describe('restoring a stored balance', () => {
     expect(restoreMemory({ ...good, bladesUnknown: true })?.bladesUnknown).toBe(true);
   });
 
-  it.each([null, 'x', { ...good, blades: null }, { ...good, gddTotal: 'many' }, { ...good, soilPct: Number.NaN }])('starts afresh from %j', (raw) => {
-    expect(restoreMemory(raw)).toBeUndefined();
-  });
+  it.each([null, 'x', { ...good, blades: null }, { ...good, gddTotal: 'many' }, { ...good, soilPct: Number.NaN }])(
+    'starts afresh from %j',
+    (raw) => {
+      expect(restoreMemory(raw)).toBeUndefined();
+    },
+  );
 });

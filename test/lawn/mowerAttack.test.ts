@@ -31,17 +31,20 @@ const field = (name: FieldName) => {
   return fc.oneof(fc.double({ min: spec.min, max: spec.max, noNaN: true }), fc.constantFrom(spec.min, spec.max));
 };
 /** Any valid weather of these fields. */
-const anyWeather = fc.record({
-  temperature: field('temperature'),
-  precipitation_rate: fc.oneof(fc.constant(0), field('precipitation_rate')),
-  humidity: field('humidity'),
-  wind_speed: field('wind_speed'),
-  dew_point: field('dew_point'),
-  solar: field('solar'),
-  rain_1h: fc.oneof(fc.constant(0), field('rain_1h')),
-  rain_24h: field('rain_24h'),
-  minutes_since_rain: field('minutes_since_rain'),
-}, { requiredKeys: ['temperature', 'precipitation_rate'] });
+const anyWeather = fc.record(
+  {
+    temperature: field('temperature'),
+    precipitation_rate: fc.oneof(fc.constant(0), field('precipitation_rate')),
+    humidity: field('humidity'),
+    wind_speed: field('wind_speed'),
+    dew_point: field('dew_point'),
+    solar: field('solar'),
+    rain_1h: fc.oneof(fc.constant(0), field('rain_1h')),
+    rain_24h: field('rain_24h'),
+    minutes_since_rain: field('minutes_since_rain'),
+  },
+  { requiredKeys: ['temperature', 'precipitation_rate'] },
+);
 /** The relief's corner (as after the wet spell in the daemon run below: grey, saturated, rain just stopped). */
 const afterWetSpell = fc.record({
   temperature: fc.double({ min: 8, max: 26, noNaN: true }),
@@ -64,45 +67,69 @@ describe('ATTACK: a forged cut lowers mow_need', () => {
   it('lowering mow_need never raises the index or its status (so never turns mowable on)', () => {
     const context: CalculationContext = { nowMs: Date.parse('2026-06-18T10:30:00Z'), timeZone: 'Europe/Berlin', hemisphere: 'north' };
     let reliefSeen = 0;
-    fc.assert(fc.property(weather, lawnMemory, fc.double({ min: 0, max: 1, noNaN: true }), (input, memory, share) => {
-      const { blade_drying_minutes: drying, ...rest } = memory;
-      const before = result({ ...input, ...rest, ...(drying === undefined ? {} : { blade_drying_minutes: drying }) }, context);
-      const after = result({ ...input, ...rest, mow_need: Math.floor(memory.mow_need * share), ...(drying === undefined ? {} : { blade_drying_minutes: drying }) }, context);
-      if (before.index_score !== after.index_score) reliefSeen++;
-      expect(after.index_score).toBeLessThanOrEqual(before.index_score);
-      expect(STATUS_RANK[after.main_status]).toBeLessThanOrEqual(STATUS_RANK[before.main_status]!);
-    }), { numRuns: 400 });
+    fc.assert(
+      fc.property(weather, lawnMemory, fc.double({ min: 0, max: 1, noNaN: true }), (input, memory, share) => {
+        const { blade_drying_minutes: drying, ...rest } = memory;
+        const before = result({ ...input, ...rest, ...(drying === undefined ? {} : { blade_drying_minutes: drying }) }, context);
+        const after = result(
+          {
+            ...input,
+            ...rest,
+            mow_need: Math.floor(memory.mow_need * share),
+            ...(drying === undefined ? {} : { blade_drying_minutes: drying }),
+          },
+          context,
+        );
+        if (before.index_score !== after.index_score) reliefSeen++;
+        expect(after.index_score).toBeLessThanOrEqual(before.index_score);
+        expect(STATUS_RANK[after.main_status]).toBeLessThanOrEqual(STATUS_RANK[before.main_status]!);
+      }),
+      { numRuns: 400 },
+    );
     // The property is only worth something if the relief was reached and taken away.
     expect(reliefSeen).toBeGreaterThan(0);
   });
 });
 
-mqttTest('ATTACK: a forged mowing session on an overdue lawn after a wet spell turns mowable off, never on', async ({ mqtt }) => {
-  mqtt.clock.ms = Date.parse('2026-06-15T10:00:00Z');
-  const lawn = await startMowerDaemon(mqtt, { topic: ROBOT_TOPIC }, { mowableOnThreshold: OVERGROWTH_FLOOR, mowableOffThreshold: OVERGROWTH_FLOOR });
-  replay(lawn, mqtt.clock, '2026-06-15T10:00:00Z', '2026-06-15T10:00:00Z', () => ({ temperature: 17, humidity: 60, wind_speed: 8, solar: 400 }));
-  expect(lawn.unit.recordCut('garden', mqtt.clock.now(), 'cli')).toBe(true);
-  const drizzle = (at: number): Weather => {
-    const hour = new Date(at).getUTCHours();
-    return { temperature: 20, humidity: 97, wind_speed: 4, solar: hour >= 4 && hour < 19 ? 60 : 0, rainMm: 0.1 };
-  };
-  replay(lawn, mqtt.clock, '2026-06-15T10:10:00Z', '2026-06-18T10:00:00Z', drizzle);
-  expect(lawn.state()).toMatchObject({ main_status: 'BLOCK', mowable: false });
-  // The rain stops: the overdue lawn's relief makes it mowable at the lowered threshold.
-  const afterRain = (at: number): Weather => ({ ...drizzle(at), rainMm: 0 });
-  replay(lawn, mqtt.clock, '2026-06-18T10:10:00Z', '2026-06-18T10:30:00Z', afterRain);
-  expect(lawn.state()).toMatchObject({ main_status: 'WARNING', index_score: OVERGROWTH_FLOOR, mowable: true });
-  expect(lawn.state()!.lawn.mow_need).toBeGreaterThanOrEqual(80);
+mqttTest(
+  'ATTACK: a forged mowing session on an overdue lawn after a wet spell turns mowable off, never on',
+  async ({ mqtt }) => {
+    mqtt.clock.ms = Date.parse('2026-06-15T10:00:00Z');
+    const lawn = await startMowerDaemon(
+      mqtt,
+      { topic: ROBOT_TOPIC },
+      { mowableOnThreshold: OVERGROWTH_FLOOR, mowableOffThreshold: OVERGROWTH_FLOOR },
+    );
+    replay(lawn, mqtt.clock, '2026-06-15T10:00:00Z', '2026-06-15T10:00:00Z', () => ({
+      temperature: 17,
+      humidity: 60,
+      wind_speed: 8,
+      solar: 400,
+    }));
+    expect(lawn.unit.recordCut('garden', mqtt.clock.now(), 'cli')).toBe(true);
+    const drizzle = (at: number): Weather => {
+      const hour = new Date(at).getUTCHours();
+      return { temperature: 20, humidity: 97, wind_speed: 4, solar: hour >= 4 && hour < 19 ? 60 : 0, rainMm: 0.1 };
+    };
+    replay(lawn, mqtt.clock, '2026-06-15T10:10:00Z', '2026-06-18T10:00:00Z', drizzle);
+    expect(lawn.state()).toMatchObject({ main_status: 'BLOCK', mowable: false });
+    // The rain stops: the overdue lawn's relief makes it mowable at the lowered threshold.
+    const afterRain = (at: number): Weather => ({ ...drizzle(at), rainMm: 0 });
+    replay(lawn, mqtt.clock, '2026-06-18T10:10:00Z', '2026-06-18T10:30:00Z', afterRain);
+    expect(lawn.state()).toMatchObject({ main_status: 'WARNING', index_score: OVERGROWTH_FLOOR, mowable: true });
+    expect(lawn.state()!.lawn.mow_need).toBeGreaterThanOrEqual(80);
 
-  // Another client forges the robot's session: all it can do is take the relief away.
-  const attacker = await mqtt.connect(lawn.daemon.port, { clientId: 'not-the-robot' });
-  await attacker.client.publishAsync(ROBOT_TOPIC, 'mowing', { qos: 1 });
-  await waitUntil(() => lawn.mower.counters.mowerStatesReceived === 1, 'the forged "mowing"', SLOW_WAIT_MS);
-  mqtt.clock.ms += 15 * MIN;
-  await attacker.client.publishAsync(ROBOT_TOPIC, 'docked', { qos: 1 });
-  await waitUntil(() => lawn.state()?.lawn.mow_need === 0, 'the forged cut in the state', SLOW_WAIT_MS);
-  expect(lawn.state()).toMatchObject({ main_status: 'BLOCK', mowable: false, lawn: { last_cut_source: 'mower' } });
-  // Nor does it come back on while the blades stay wet: no relief without an overdue lawn.
-  replay(lawn, mqtt.clock, '2026-06-18T10:50:00Z', '2026-06-18T12:00:00Z', afterRain);
-  expect(lawn.state()).toMatchObject({ mowable: false });
-}, 120_000); // three days of 10-minute readings: ~6 s alone, several times that on a loaded machine
+    // Another client forges the robot's session: all it can do is take the relief away.
+    const attacker = await mqtt.connect(lawn.daemon.port, { clientId: 'not-the-robot' });
+    await attacker.client.publishAsync(ROBOT_TOPIC, 'mowing', { qos: 1 });
+    await waitUntil(() => lawn.mower.counters.mowerStatesReceived === 1, 'the forged "mowing"', SLOW_WAIT_MS);
+    mqtt.clock.ms += 15 * MIN;
+    await attacker.client.publishAsync(ROBOT_TOPIC, 'docked', { qos: 1 });
+    await waitUntil(() => lawn.state()?.lawn.mow_need === 0, 'the forged cut in the state', SLOW_WAIT_MS);
+    expect(lawn.state()).toMatchObject({ main_status: 'BLOCK', mowable: false, lawn: { last_cut_source: 'mower' } });
+    // Nor does it come back on while the blades stay wet: no relief without an overdue lawn.
+    replay(lawn, mqtt.clock, '2026-06-18T10:50:00Z', '2026-06-18T12:00:00Z', afterRain);
+    expect(lawn.state()).toMatchObject({ mowable: false });
+  },
+  120_000,
+); // three days of 10-minute readings: ~6 s alone, several times that on a loaded machine

@@ -16,13 +16,22 @@ export interface MowerDaemon extends LawnDaemon {
 
 type StationOverrides = Partial<StationSideConfig['station']>;
 
-export async function startMowerDaemon(fixture: MqttDaemonFixture, mower: MowerConfig, settings: StationOverrides = {}): Promise<MowerDaemon> {
+export async function startMowerDaemon(
+  fixture: MqttDaemonFixture,
+  mower: MowerConfig,
+  settings: StationOverrides = {},
+): Promise<MowerDaemon> {
   const station: StationConfig & { mower: MowerConfig } = { ...garden, mower };
   const config = testMqttConfig({ stations: [station], station: { mowableOnDelayMinutes: 0, ...settings } });
   const database = await Database.open(fixture.dbPath);
   const unit = testLawnUnit({ stations: [station], database, now: () => fixture.clock.now() });
   // As the lawn memory's module wires it (src/lawn/buildLawnUnit.ts): the source records through the lawn unit.
-  const source = new MowerStateSources([station], (id, atMs, from) => unit.recordCut(id, atMs, from), silentLogger, () => fixture.clock.now());
+  const source = new MowerStateSources(
+    [station],
+    (id, atMs, from) => unit.recordCut(id, atMs, from),
+    silentLogger,
+    () => fixture.clock.now(),
+  );
   const daemon = await fixture.start(config, { units: [unit, source] });
   const stop = async () => {
     await daemon.stop();

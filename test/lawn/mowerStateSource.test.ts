@@ -32,7 +32,9 @@ mqttTest('a run of "mowing" for 30 min records a cut when the robot docks; a 5-m
   await robot.client.publishAsync(ROBOT_TOPIC, 'mowing', { qos: 1 });
   await robot.client.publishAsync(ROBOT_TOPIC, 'not a state \u0000'.repeat(400), { qos: 1 });
   await waitUntil(received(lawn, 4), 'the second run and the garbage');
-  expect(lawn.mower.stateFragment('garden', mqtt.clock.now() + 12 * MIN)).toEqual({ mower: { topic: ROBOT_TOPIC, state: 'mowing', mowing: true, mowing_minutes: 12 } });
+  expect(lawn.mower.stateFragment('garden', mqtt.clock.now() + 12 * MIN)).toEqual({
+    mower: { topic: ROBOT_TOPIC, state: 'mowing', mowing: true, mowing_minutes: 12 },
+  });
   mqtt.clock.ms += 30 * MIN;
   await robot.client.publishAsync(ROBOT_TOPIC, 'docked', { qos: 1 });
   await waitUntil(() => lastCut(lawn) === '2026-06-15T11:00:00.000Z', 'the cut at the end of the run in the published state');

@@ -6,7 +6,11 @@ import { SENSOR_GRACE_MS, SPIN_UP_MS, SoilMoistureFeed, withSoilSource } from '.
 
 const NOW = Date.parse('2026-07-01T12:00:00Z');
 const loam = { soilType: 'loam', mowerClass: 'robot', turfType: 'cool_season' } as const;
-const memory = (soilPct: number, startedMs = NOW - SPIN_UP_MS): LawnMemoryState => ({ ...initialLawnMemory(soilProfile('loam', 'cool_season')), soilPct, gddCheckpoints: [[startedMs, 0]] });
+const memory = (soilPct: number, startedMs = NOW - SPIN_UP_MS): LawnMemoryState => ({
+  ...initialLawnMemory(soilProfile('loam', 'cool_season')),
+  soilPct,
+  gddCheckpoints: [[startedMs, 0]],
+});
 
 function feedFor(lawn: typeof loam & { fieldCapacityPercent?: number } = loam): SoilMoistureFeed {
   const feed = new SoilMoistureFeed();
@@ -26,7 +30,14 @@ describe('soil moisture feed', () => {
   it('a sensor wins: its value now, or a reading within the grace time', () => {
     const feed = feedFor();
     expect(feed.extend('garden', { soil_moisture: 18 }, memory(30), NOW)).toEqual({ soil_moisture: 18 });
-    feed.onReading('garden', { timeMs: NOW - SENSOR_GRACE_MS, values: { soil_moisture: 18 }, rainCounters: [], rainDeltaMm: 0, fingerprint: 'x', dropped: [] });
+    feed.onReading('garden', {
+      timeMs: NOW - SENSOR_GRACE_MS,
+      values: { soil_moisture: 18 },
+      rainCounters: [],
+      rainDeltaMm: 0,
+      fingerprint: 'x',
+      dropped: [],
+    });
     expect(feed.extend('garden', {}, memory(30), NOW)).toEqual({});
     expect(feed.source('garden', memory(30), NOW)).toBe('sensor');
     // A day after the sensor's last reading the station is one without a sensor.
@@ -40,7 +51,10 @@ describe('soil moisture feed', () => {
   });
 
   it('lists the estimate among the derived inputs of the state', () => {
-    expect(withSoilSource({ derived_inputs: ['mow_need'] }, 'estimated')).toEqual({ derived_inputs: ['mow_need', 'soil_moisture'], soil_moisture_source: 'estimated' });
+    expect(withSoilSource({ derived_inputs: ['mow_need'] }, 'estimated')).toEqual({
+      derived_inputs: ['mow_need', 'soil_moisture'],
+      soil_moisture_source: 'estimated',
+    });
     expect(withSoilSource({ derived_inputs: [] }, 'sensor')).toEqual({ derived_inputs: [], soil_moisture_source: 'sensor' });
   });
 });

@@ -57,7 +57,9 @@ describe('soil water estimate in the index', () => {
     expect(state.available_fields).not.toContain('soil_moisture');
     const rain = (state.checks as Record<string, { reasons: string[]; meta: Record<string, unknown> }>).rain!;
     expect(rain.meta.soil_load_source).toBe('soil_water_balance');
-    expect(rain.reasons.join(' ')).toMatch(/Boden (nass|sehr feucht, eingeschränkt befahrbar|wassergesättigt) \(geschätzt: [\d,]+ % Bodenfeuchte nach Wasserbilanz, Lehmboden\)/);
+    expect(rain.reasons.join(' ')).toMatch(
+      /Boden (nass|sehr feucht, eingeschränkt befahrbar|wassergesättigt) \(geschätzt: [\d,]+ % Bodenfeuchte nach Wasserbilanz, Lehmboden\)/,
+    );
     expect(state.mowable).toBe(false);
   });
 

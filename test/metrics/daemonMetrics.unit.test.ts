@@ -22,7 +22,9 @@ describe('daemon metrics: uploads, accepted readings per station, database bytes
     let families = await scrape(metrics);
     expect(families.get('mowability_uploads_total')?.type).toBe('counter');
     expect(sampleValue(families, 'mowability_uploads_total', { protocol: 'ecowitt', station: 'garden', outcome: 'accepted' })).toBe(2);
-    expect(sampleValue(families, 'mowability_uploads_total', { protocol: 'wunderground', station: '(unmatched)', outcome: 'wrong_password' })).toBe(1);
+    expect(
+      sampleValue(families, 'mowability_uploads_total', { protocol: 'wunderground', station: '(unmatched)', outcome: 'wrong_password' }),
+    ).toBe(1);
     counters.add('ecowitt', 'garden', 'accepted');
     families = await scrape(metrics);
     expect(sampleValue(families, 'mowability_uploads_total', { protocol: 'ecowitt', station: 'garden', outcome: 'accepted' })).toBe(3);
@@ -33,8 +35,15 @@ describe('daemon metrics: uploads, accepted readings per station, database bytes
     const metrics = createMetrics({ httpConnections: () => counters });
     Object.assign(counters, { refused: { share: 1, cap: 2 }, evicted: { share: 3, cap: 4 }, paused: 5, dropped: 6 });
     const families = await scrape(metrics);
-    const closed = (action: string, reason: string) => sampleValue(families, 'mowability_http_connections_closed_total', { action, reason });
-    expect([closed('refused', 'share'), closed('refused', 'cap'), closed('evicted', 'share'), closed('evicted', 'cap'), closed('dropped', 'pipelining')]).toEqual([1, 2, 3, 4, 6]);
+    const closed = (action: string, reason: string) =>
+      sampleValue(families, 'mowability_http_connections_closed_total', { action, reason });
+    expect([
+      closed('refused', 'share'),
+      closed('refused', 'cap'),
+      closed('evicted', 'share'),
+      closed('evicted', 'cap'),
+      closed('dropped', 'pipelining'),
+    ]).toEqual([1, 2, 3, 4, 6]);
     expect(sampleValue(families, 'mowability_http_connections_paused_total', {})).toBe(5);
   });
 
@@ -49,7 +58,7 @@ describe('daemon metrics: uploads, accepted readings per station, database bytes
     expect(sampleValue(families, 'mowability_station_readings_accepted_total', { station: 'pws' })).toBe(1);
   });
 
-  it('labels what became of each station\'s messages by station and outcome', async () => {
+  it("labels what became of each station's messages by station and outcome", async () => {
     const counts = new Map([
       ['garden', { received: 5, accepted: 3, rejected: 1, ignored: 0, duplicates: 1, droppedValues: 2 }],
       ['roof', { received: 1, accepted: 0, rejected: 1, ignored: 0, duplicates: 0, droppedValues: 0 }],
@@ -76,6 +85,7 @@ describe('daemon metrics: uploads, accepted readings per station, database bytes
 
   it('registers none of them without their sources', async () => {
     const families = await scrape(createMetrics());
-    for (const name of ['mowability_uploads_total', 'mowability_station_readings_accepted_total', 'mowability_database_bytes']) expect(families.has(name)).toBe(false);
+    for (const name of ['mowability_uploads_total', 'mowability_station_readings_accepted_total', 'mowability_database_bytes'])
+      expect(families.has(name)).toBe(false);
   });
 });

@@ -22,10 +22,15 @@ describe('event-loop delay series', () => {
     // A 400 ms period: a loaded machine runs a due timer tens of ms late, far below the period.
     registerEventLoopDelay(registry, 400);
     let p50 = Number.NaN;
-    await waitUntil(async () => {
-      p50 = await series(registry, 'p50');
-      return p50 > 0;
-    }, 'a first sample', 3000, 60);
+    await waitUntil(
+      async () => {
+        p50 = await series(registry, 'p50');
+        return p50 > 0;
+      },
+      'a first sample',
+      3000,
+      60,
+    );
     // The raw histogram would read about 0.4 s (the sample period) here.
     expect(p50).toBeLessThan(0.2);
   });
@@ -38,10 +43,15 @@ describe('event-loop delay series', () => {
     stallFor(1000);
     // The first scrape runs before the sampler's overdue tick: the stall must still reach a later one.
     let max = 0;
-    await waitUntil(async () => {
-      max = Math.max(max, await series(registry, 'max'));
-      return max >= 0.9;
-    }, 'the 1000 ms stall in the max series', 3000, 60);
+    await waitUntil(
+      async () => {
+        max = Math.max(max, await series(registry, 'max'));
+        return max >= 0.9;
+      },
+      'the 1000 ms stall in the max series',
+      3000,
+      60,
+    );
     expect(max).toBeLessThan(5);
     await waitUntil(async () => (await series(registry, 'max')) > 0, 'a later sample', 3000, 60);
     expect(await series(registry, 'max')).toBeLessThan(0.5);

@@ -41,7 +41,8 @@ async function scrape(metrics: ReturnType<typeof createMetrics>) {
 describe('createMetrics', () => {
   it('counts requests by route, method and status, and times /v1/calculate in a histogram', async () => {
     const metrics = createMetrics();
-    for (const seconds of [0.0004, 0.003, 0.2]) metrics.observeRequest({ route: '/v1/calculate', method: 'POST', statusCode: 200, seconds });
+    for (const seconds of [0.0004, 0.003, 0.2])
+      metrics.observeRequest({ route: '/v1/calculate', method: 'POST', statusCode: 200, seconds });
     metrics.observeRequest({ route: '/v1/calculate', method: 'POST', statusCode: 401, seconds: 0.001 });
     metrics.observeRequest({ route: undefined, method: 'GET', statusCode: 404, seconds: 0.001 });
     metrics.observeRequest({ route: '/health', method: 'GET', statusCode: 200, seconds: 0.001 });
@@ -58,13 +59,22 @@ describe('createMetrics', () => {
     expect(sampleValue(families, `${histogram}_sum`, { status: '200' })).toBeCloseTo(0.2034, 6);
     // Only /v1/calculate is timed: the 401 is, the 404 and the health request are not.
     const counts = families.get(histogram)?.samples.filter((s) => s.name === `${histogram}_count`) ?? [];
-    expect(counts.map((s) => [s.labels.status, s.value])).toEqual([['200', 3], ['401', 1]]);
+    expect(counts.map((s) => [s.labels.status, s.value])).toEqual([
+      ['200', 3],
+      ['401', 1],
+    ]);
   });
 
   it("copies the MQTT bridge's counters at scrape time, and follows them", async () => {
     let stats: MqttStats | undefined = { ...STATS };
     // The irrigation unit's counters, as the daemon declares them (StationUnit.metrics).
-    const unitMetrics = [{ unit: 'irrigation', counter: 'irrigationRejected', metric: ['mqtt_irrigation_messages_rejected_total', 'Irrigation messages refused.'] as const }];
+    const unitMetrics = [
+      {
+        unit: 'irrigation',
+        counter: 'irrigationRejected',
+        metric: ['mqtt_irrigation_messages_rejected_total', 'Irrigation messages refused.'] as const,
+      },
+    ];
     const metrics = createMetrics({ mqttStats: () => stats, unitMetrics });
     let families = await scrape(metrics);
     expect(families.get('mowability_mqtt_station_messages_received_total')?.type).toBe('counter');
@@ -123,6 +133,10 @@ describe('parsePrometheusText (the checker itself)', () => {
     expect(() => parsePrometheusText('# TYPE a counter\na 1')).toThrow(/newline/);
     expect(() => parsePrometheusText('# TYPE h histogram\nh_bucket{le="1"} 2\nh_bucket{le="+Inf"} 1\nh_count 1\n')).toThrow(/cumulative/);
     expect(() => parsePrometheusText('# TYPE h histogram\nh_bucket{le="1"} 1\nh_bucket{le="+Inf"} 2\nh_count 3\n')).toThrow(/_count/);
-    expect(parsePrometheusText('# HELP a x\n# TYPE a gauge\na{k="v\\"q"} 1.5e3\n').get('a')?.samples[0]).toEqual({ name: 'a', labels: { k: 'v"q' }, value: 1500 });
+    expect(parsePrometheusText('# HELP a x\n# TYPE a gauge\na{k="v\\"q"} 1.5e3\n').get('a')?.samples[0]).toEqual({
+      name: 'a',
+      labels: { k: 'v"q' },
+      value: 1500,
+    });
   });
 });

@@ -90,27 +90,45 @@ export class FakeModelledServer {
   answer(url: URL, reply: Reply = { kind: 'ok' }): Record<string, unknown> {
     const nowS = Math.floor(this.#now() / 1000);
     const hourNow = nowS - (nowS % HOUR_S);
-    const pastHours = url.searchParams.has('past_days') ? Number(url.searchParams.get('past_days')) * 24 + new Date(hourNow * 1000).getUTCHours() : Number(url.searchParams.get('past_hours') ?? 0);
+    const pastHours = url.searchParams.has('past_days')
+      ? Number(url.searchParams.get('past_days')) * 24 + new Date(hourNow * 1000).getUTCHours()
+      : Number(url.searchParams.get('past_hours') ?? 0);
     const forecastHours = Number(url.searchParams.get('forecast_days') ?? 3) * 24 - new Date(hourNow * 1000).getUTCHours();
     const times = Array.from({ length: pastHours + forecastHours }, (_, i) => hourNow + (i - pastHours) * HOUR_S);
-    const hourlyNames = (url.searchParams.get('hourly') ?? '').split(',').filter((name) => !(reply.kind === 'missing' && reply.variables.includes(name)));
+    const hourlyNames = (url.searchParams.get('hourly') ?? '')
+      .split(',')
+      .filter((name) => !(reply.kind === 'missing' && reply.variables.includes(name)));
     const hourly: Record<string, unknown[]> = { time: times };
     for (const name of hourlyNames) hourly[name] = times.map((time) => weatherAt(time)[name] ?? null);
     if (reply.kind === 'edgeNulls') {
-      for (const name of hourlyNames) for (const index of [0, ...Array.from({ length: reply.hours }, (_, i) => pastHours - i)]) hourly[name]![index] = null;
+      for (const name of hourlyNames)
+        for (const index of [0, ...Array.from({ length: reply.hours }, (_, i) => pastHours - i)]) hourly[name]![index] = null;
     }
     const body: Record<string, unknown> = {
-      latitude: Number(url.searchParams.get('latitude')), longitude: Number(url.searchParams.get('longitude')), generationtime_ms: 0.62,
-      utc_offset_seconds: 0, timezone: 'GMT', timezone_abbreviation: 'GMT', elevation: 38,
+      latitude: Number(url.searchParams.get('latitude')),
+      longitude: Number(url.searchParams.get('longitude')),
+      generationtime_ms: 0.62,
+      utc_offset_seconds: 0,
+      timezone: 'GMT',
+      timezone_abbreviation: 'GMT',
+      elevation: 38,
       hourly_units: Object.fromEntries(hourlyNames.map((name) => [name, name.includes('moisture') ? 'm³/m³' : ''])),
       hourly,
     };
     if (reply.kind === 'outOfRange' && hourly.relative_humidity_2m) hourly.relative_humidity_2m[pastHours] = 140;
-    const currentNames = (url.searchParams.get('current') ?? '').split(',').filter((name) => name !== '' && !(reply.kind === 'missing' && reply.variables.includes(name)));
+    const currentNames = (url.searchParams.get('current') ?? '')
+      .split(',')
+      .filter((name) => name !== '' && !(reply.kind === 'missing' && reply.variables.includes(name)));
     if (currentNames.length > 0 && reply.kind !== 'hourlyOnly') {
       const currentS = nowS - (nowS % 900);
       body.current_units = { time: 'unixtime', interval: 'seconds' };
-      body.current = { time: currentS, interval: 900, ...Object.fromEntries(currentNames.map((name) => [name, name === 'precipitation' ? rainAt(hourNow) / 4 : weatherAt(currentS)[name] ?? null])) };
+      body.current = {
+        time: currentS,
+        interval: 900,
+        ...Object.fromEntries(
+          currentNames.map((name) => [name, name === 'precipitation' ? rainAt(hourNow) / 4 : (weatherAt(currentS)[name] ?? null)]),
+        ),
+      };
       if (reply.kind === 'outOfRange') (body.current as Record<string, number>).temperature_2m = 95;
     }
     return body;
@@ -125,7 +143,10 @@ export class FakeModelledServer {
         this.#hanging.add(response);
         return;
       case 'status':
-        response.writeHead(reply.status, { 'content-type': 'application/json', ...(reply.retryAfter ? { 'retry-after': reply.retryAfter } : {}) });
+        response.writeHead(reply.status, {
+          'content-type': 'application/json',
+          ...(reply.retryAfter ? { 'retry-after': reply.retryAfter } : {}),
+        });
         response.end(JSON.stringify({ error: true, reason: `status ${reply.status}` }));
         return;
       case 'body':
@@ -153,7 +174,10 @@ export class FakeModelledServer {
  * afterEach: vitest runs after-hooks last first, so what a test started stops before the fake closes
  * and the directory goes.
  */
-export function useFakeOpenMeteo(clock: { ms: number; now(): number }, startMs: number): {
+export function useFakeOpenMeteo(
+  clock: { ms: number; now(): number },
+  startMs: number,
+): {
   readonly temp: { dir: string; dbPath: string };
   readonly fake: FakeModelledServer;
 } {
@@ -190,7 +214,10 @@ export interface PipelineSlot {
 }
 
 /** useFakeOpenMeteo plus the slot for the pipeline a test builds on it, emptied after each test (pipeline first). */
-export function usePipelineOnFakeOpenMeteo(clock: { ms: number; now(): number }, startMs: number): ReturnType<typeof useFakeOpenMeteo> & { readonly slot: PipelineSlot } {
+export function usePipelineOnFakeOpenMeteo(
+  clock: { ms: number; now(): number },
+  startMs: number,
+): ReturnType<typeof useFakeOpenMeteo> & { readonly slot: PipelineSlot } {
   const openMeteo = useFakeOpenMeteo(clock, startMs);
   const slot: PipelineSlot = { pipeline: undefined, database: undefined };
   afterEach(async () => {

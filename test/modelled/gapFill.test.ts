@@ -18,15 +18,19 @@ import { usePipelineOnFakeOpenMeteo } from './fakeModelledServer.js';
 
 const NOW = Date.parse('2026-06-15T10:20:00Z');
 const garden: StationConfig = {
-  id: 'garden', name: 'Garden', format: 'json', topic: 'garden/weather',
+  id: 'garden',
+  name: 'Garden',
+  format: 'json',
+  topic: 'garden/weather',
   fields: { temperature: 'temp', precipitation_rate: 'rate', humidity: 'hum', wind_speed: 'wind', wind_gusts: 'gust' },
   location: { latitude: 52.52, longitude: 13.41 },
   gapFill: { source: 'open-meteo' },
 };
 
-
 type State = Record<string, unknown> & {
-  input: Record<string, number>; estimated_fields: string[]; derived_fields: string[];
+  input: Record<string, number>;
+  estimated_fields: string[];
+  derived_fields: string[];
   checks: Record<string, { reasons: string[]; meta: Record<string, unknown> }>;
 };
 
@@ -38,21 +42,43 @@ describe('gap filling', () => {
   async function start(before: StationUnit[] = []): Promise<{ unit: GapFillUnit; state: () => State }> {
     const logger = pino({ level: 'silent' });
     const unit = new GapFillUnit({
-      stations: [garden], settings: { openMeteoUrl: openMeteo.fake.baseUrl, intervalMinutes: 60, timeoutSeconds: 5, retries: 0 },
-      logger, now: () => clock.now(), userAgent: 'test', random: () => 0.5,
+      stations: [garden],
+      settings: { openMeteoUrl: openMeteo.fake.baseUrl, intervalMinutes: 60, timeoutSeconds: 5, retries: 0 },
+      logger,
+      now: () => clock.now(),
+      userAgent: 'test',
+      random: () => 0.5,
     });
     slot.database = await Database.open(openMeteo.temp.dbPath);
     const log = logger.child({ module: 'mqtt' });
     const config = testMqttConfig({ stations: [garden], broker: { enabled: false }, history: { freshnessMinutes: 30 } });
-    slot.pipeline = new StationPipeline({ config, database: slot.database!, logger, log, throttle: new LogThrottle(log, 60_000, clock), clock, units: [...before, unit] });
+    slot.pipeline = new StationPipeline({
+      config,
+      database: slot.database!,
+      logger,
+      log,
+      throttle: new LogThrottle(log, 60_000, clock),
+      clock,
+      units: [...before, unit],
+    });
     await slot.pipeline.start();
     const p = slot.pipeline;
-    return { unit, state: () => { p.recomputeAll(); return p.stationState('garden') as unknown as State; } };
+    return {
+      unit,
+      state: () => {
+        p.recomputeAll();
+        return p.stationState('garden') as unknown as State;
+      },
+    };
   }
 
   it('fills what the station does not measure, lists it, says "modelliert", and never overrides a measurement', async () => {
     const { unit, state } = await start();
-    slot.pipeline!.acceptReading('garden', reading({ temperature: 20, precipitation_rate: 0, humidity: 55, wind_speed: 8, wind_gusts: 30 }), 'test');
+    slot.pipeline!.acceptReading(
+      'garden',
+      reading({ temperature: 20, precipitation_rate: 0, humidity: 55, wind_speed: 8, wind_gusts: 30 }),
+      'test',
+    );
     await waitUntil(() => unit.counters.gapFillFetches > 0 && state().estimated_fields.length > 0, 'the modelled values');
     const filled = state();
     expect(filled.estimated_fields.sort()).toEqual(['soil_moisture', 'soil_temperature', 'solar']);
@@ -73,10 +99,14 @@ describe('gap filling', () => {
     expect(state().estimated_fields).not.toContain('wind_gusts');
   });
 
-  it('takes the lawn memory\'s soil estimate before the model\'s', async () => {
+  it("takes the lawn memory's soil estimate before the model's", async () => {
     const lawn: StationUnit = { name: 'lawn-stand-in', extendInput: (_id, input) => ({ ...input, soil_moisture: 31 }) };
     const { unit, state } = await start([lawn]);
-    slot.pipeline!.acceptReading('garden', reading({ temperature: 20, precipitation_rate: 0, humidity: 55, wind_speed: 8, wind_gusts: 30 }), 'test');
+    slot.pipeline!.acceptReading(
+      'garden',
+      reading({ temperature: 20, precipitation_rate: 0, humidity: 55, wind_speed: 8, wind_gusts: 30 }),
+      'test',
+    );
     await waitUntil(() => unit.counters.gapFillFetches > 0 && state().estimated_fields.length > 0, 'the modelled values');
     expect(state().input.soil_moisture).toBe(31);
     expect(state().estimated_fields).not.toContain('soil_moisture');

@@ -18,7 +18,10 @@ import { usePipelineOnFakeOpenMeteo } from './fakeModelledServer.js';
 
 const NOW = Date.parse('2026-06-15T10:20:00Z');
 const base: StationConfig = {
-  id: 'garden', name: 'Garden', format: 'json', topic: 'garden/weather',
+  id: 'garden',
+  name: 'Garden',
+  format: 'json',
+  topic: 'garden/weather',
   fields: { temperature: 'temp', precipitation_rate: 'rate', humidity: 'hum', wind_speed: 'wind' },
   location: { latitude: 52.52, longitude: 13.41 },
 };
@@ -29,22 +32,39 @@ function gaugeReading(atMs: number): Reading {
   return { values, rainCounters: [], rainDeltaMm: 6, payloadTimeMs: atMs, fingerprint: `gauge:${atMs}`, dropped: [] };
 }
 
-type State = Record<string, unknown> & { input: Record<string, number>; rain_source?: string; forecast?: { available: boolean; source: string } };
+type State = Record<string, unknown> & {
+  input: Record<string, number>;
+  rain_source?: string;
+  forecast?: { available: boolean; source: string };
+};
 
-describe('gap filling: one request with the forecast, and the model\'s rain for a broken gauge', () => {
+describe("gap filling: one request with the forecast, and the model's rain for a broken gauge", () => {
   const clock = new FakeClock(NOW);
   const openMeteo = usePipelineOnFakeOpenMeteo(clock, NOW);
   const slot = openMeteo.slot;
 
   /** The station's units as the daemon builds them (stationUnits(): gap filling carries the forecast, wired as src/daemon.ts wires it). */
-  async function start(station: StationConfig & { forecast?: StationForecastConfig }, gate = { open: true }): Promise<{ gapFill: GapFillUnit; state: () => State }> {
+  async function start(
+    station: StationConfig & { forecast?: StationForecastConfig },
+    gate = { open: true },
+  ): Promise<{ gapFill: GapFillUnit; state: () => State }> {
     const logger = pino({ level: 'silent' });
-    const forecast = { openMeteoUrl: openMeteo.fake.baseUrl, intervalMinutes: 60, modelledIntervalMinutes: 60, timeoutSeconds: 5, retries: 0, rainLeadMinutes: 20 };
+    const forecast = {
+      openMeteoUrl: openMeteo.fake.baseUrl,
+      intervalMinutes: 60,
+      modelledIntervalMinutes: 60,
+      timeoutSeconds: 5,
+      retries: 0,
+      rainLeadMinutes: 20,
+    };
     const config = { ...testMqttConfig({ stations: [station], broker: { enabled: false }, history: { freshnessMinutes: 30 } }), forecast };
     slot.database = await Database.open(openMeteo.temp.dbPath);
     let built: StationPipeline | undefined;
     const units = buildStationUnits({
-      config, logger, clock, store: slot.database,
+      config,
+      logger,
+      clock,
+      store: slot.database,
       // A closed gate answers like a pipeline that is not running yet.
       readings: (id, reading, origin) => (gate.open ? built?.acceptReading(id, reading, origin) : undefined) ?? 'not_running',
     });
@@ -54,13 +74,22 @@ describe('gap filling: one request with the forecast, and the model\'s rain for 
     slot.pipeline = built;
     await built.start();
     const p = built;
-    return { gapFill, state: () => { p.recomputeAll(); return p.stationState('garden') as unknown as State; } };
+    return {
+      gapFill,
+      state: () => {
+        p.recomputeAll();
+        return p.stationState('garden') as unknown as State;
+      },
+    };
   }
 
   it('fetches the forecast with the gap filling: one request, not two', async () => {
     const { gapFill, state } = await start({ ...base, gapFill: { source: 'open-meteo' }, forecast: { source: 'open-meteo' } });
     slot.pipeline!.acceptReading('garden', gaugeReading(NOW), 'test');
-    await waitUntil(() => gapFill.counters.gapFillFetches > 0 && state().forecast?.available === true, 'the filled fields and the forecast');
+    await waitUntil(
+      () => gapFill.counters.gapFillFetches > 0 && state().forecast?.available === true,
+      'the filled fields and the forecast',
+    );
     await slot.pipeline!.stop();
     slot.pipeline = undefined;
     expect(openMeteo.fake.requests).toHaveLength(1);
@@ -76,10 +105,10 @@ describe('gap filling: one request with the forecast, and the model\'s rain for 
     expect(openMeteo.fake.requests[0]!.url.searchParams.has('hourly')).toBe(false);
   });
 
-  it('takes the model\'s rain instead of a broken gauge\'s, and says so in the state', async () => {
+  it("takes the model's rain instead of a broken gauge's, and says so in the state", async () => {
     const { gapFill, state } = await start({ ...base, gapFill: { source: 'open-meteo', rain: 'model' } });
     slot.pipeline!.acceptReading('garden', gaugeReading(NOW - 60_000), 'test');
-    await waitUntil(() => gapFill.counters.gapFillFetches > 0 && state().input.rain_24h !== undefined, 'the model\'s rain windows');
+    await waitUntil(() => gapFill.counters.gapFillFetches > 0 && state().input.rain_24h !== undefined, "the model's rain windows");
     const modelled = state();
     expect(modelled.rain_source).toBe('model');
     // The model: 0.8 mm in the hour before 03:00 UTC, dry since; the gauge's 6 mm and 12 mm/h are left out.
@@ -91,21 +120,21 @@ describe('gap filling: one request with the forecast, and the model\'s rain for 
     expect(openMeteo.fake.requests[0]!.url.searchParams.get('past_days')).toBe('14');
   });
 
-  it('hands in its first answer a second later when it came before the pipeline ran: the model\'s rain at once, one request', async () => {
+  it("hands in its first answer a second later when it came before the pipeline ran: the model's rain at once, one request", async () => {
     const gate = { open: false };
     const { gapFill, state } = await start({ ...base, gapFill: { source: 'open-meteo', rain: 'model' } }, gate);
     await waitUntil(() => gapFill.counters.gapFillFetches > 0, 'the first round (its readings not taken)');
     gate.open = true;
     slot.pipeline!.acceptReading('garden', gaugeReading(NOW - 60_000), 'test');
     // The interval is 60 min: only the kept answer, handed in a second later, brings the rain.
-    await waitUntil(() => state().input.rain_24h !== undefined, 'the model\'s rain from the kept answer');
+    await waitUntil(() => state().input.rain_24h !== undefined, "the model's rain from the kept answer");
     expect(state().input.rain_24h).toBeCloseTo(0.8, 5);
     // The slow start cost no second request.
     expect(openMeteo.fake.requests).toHaveLength(1);
     expect(gapFill.counters.gapFillFetches).toBe(1);
   });
 
-  it('keeps the gauge\'s rain by default (the control)', async () => {
+  it("keeps the gauge's rain by default (the control)", async () => {
     const { gapFill, state } = await start({ ...base, gapFill: { source: 'open-meteo' } });
     slot.pipeline!.acceptReading('garden', gaugeReading(NOW - 60_000), 'test');
     await waitUntil(() => gapFill.counters.gapFillFetches > 0, 'the filled fields');

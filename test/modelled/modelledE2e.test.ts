@@ -26,7 +26,11 @@ function expectedRain(fromMs: number, toMs: number): number {
   return Math.round(sum * 1000) / 1000;
 }
 
-type State = Record<string, unknown> & { input: Record<string, number>; history_coverage: Record<string, number>; modelled?: { status: string; message: string } };
+type State = Record<string, unknown> & {
+  input: Record<string, number>;
+  history_coverage: Record<string, number>;
+  modelled?: { status: string; message: string };
+};
 
 describe('modelled station end to end', () => {
   let daemon: RunningDaemon | undefined;
@@ -41,17 +45,27 @@ describe('modelled station end to end', () => {
   });
 
   it('publishes an index with complete rain windows from the backfill, marked modelled', async () => {
-    daemon = await startOpenMeteoDaemon({ temp: openMeteo.temp, stations: [HOME], openMeteoUrl: openMeteo.fake.baseUrl, clock, env: { MOWABILITY_TIMEZONE: 'Europe/Berlin' } });
+    daemon = await startOpenMeteoDaemon({
+      temp: openMeteo.temp,
+      stations: [HOME],
+      openMeteoUrl: openMeteo.fake.baseUrl,
+      clock,
+      env: { MOWABILITY_TIMEZONE: 'Europe/Berlin' },
+    });
     const side = daemon.station;
     observer = await RecordingClient.connect(daemon.mqtt.brokerPort()!);
     await observer.client.subscribeAsync('mowability/home/state', { qos: 1 });
     const state = (): State | undefined => observer!.json('mowability/home/state') as State | undefined;
-    await waitUntil(() => typeof state()?.index_score === 'number' && state()?.input.rain_14d !== undefined, 'a published index with rain windows');
+    await waitUntil(
+      () => typeof state()?.index_score === 'number' && state()?.input.rain_14d !== undefined,
+      'a published index with rain windows',
+    );
     const published = state()!;
     expect(published.origin).toBe('modelled');
     expect(published.data_quality).toBe('modelled');
     expect(published.modelled).toMatchObject({ status: 'ok' });
-    for (const window of ['rain_1h', 'rain_12h', 'rain_24h', 'rain_14d']) expect(published.history_coverage[window]).toBeGreaterThanOrEqual(0.9);
+    for (const window of ['rain_1h', 'rain_12h', 'rain_24h', 'rain_14d'])
+      expect(published.history_coverage[window]).toBeGreaterThanOrEqual(0.9);
     expect(published.input.rain_14d).toBeCloseTo(expectedRain(NOW - RETENTION_MINUTES * 60_000, NOW), 3);
     expect(published.input.rain_24h).toBeCloseTo(expectedRain(NOW - 24 * HOUR_MS, NOW), 3);
     expect(published.input).toMatchObject({ soil_moisture: 24, wind_gusts: 21, soil_temperature: 15 });
@@ -59,6 +73,11 @@ describe('modelled station end to end', () => {
     expect(openMeteo.fake.requests).toHaveLength(1);
     expect(openMeteo.fake.requests[0]!.url.searchParams.get('past_days')).toBe('14');
     expect(openMeteo.fake.requests[0]!.url.searchParams.get('current')).toContain('temperature_2m');
-    await waitUntil(() => side.stationState('home')?.forecast !== undefined && (side.stationState('home')!.forecast as { fetched_at: string | null }).fetched_at !== null, 'the forecast from the same answer');
+    await waitUntil(
+      () =>
+        side.stationState('home')?.forecast !== undefined &&
+        (side.stationState('home')!.forecast as { fetched_at: string | null }).fetched_at !== null,
+      'the forecast from the same answer',
+    );
   });
 });

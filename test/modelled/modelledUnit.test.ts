@@ -21,14 +21,23 @@ import { type Reply, useFakeOpenMeteo } from './fakeModelledServer.js';
 
 const HOUR_MS = 60 * MINUTE_MS;
 const NOW = Date.parse('2026-06-15T10:20:00Z');
-const home = { id: 'home', name: 'Home', format: 'open-meteo', topic: 'mowability-modelled/home', location: { latitude: 52.52, longitude: 13.41 } } as StationConfig;
+const home = {
+  id: 'home',
+  name: 'Home',
+  format: 'open-meteo',
+  topic: 'mowability-modelled/home',
+  location: { latitude: 52.52, longitude: 13.41 },
+} as StationConfig;
 
 interface Harness {
   pipeline: StationPipeline;
   database: Database;
   unit: ModelledStationUnit;
   warnings: string[];
-  state(): Record<string, unknown> & { modelled: { status: string; message: string; failed_rounds: number; last_error: string | null }; input: Record<string, number> };
+  state(): Record<string, unknown> & {
+    modelled: { status: string; message: string; failed_rounds: number; last_error: string | null };
+    input: Record<string, number>;
+  };
 }
 
 describe('modelled station unit', () => {
@@ -43,23 +52,58 @@ describe('modelled station unit', () => {
   });
 
   /** A closed `gate` answers like a pipeline that is not running yet. */
-  async function start(options: { script?: Reply[]; fallback?: Reply; retries?: number; timeoutSeconds?: number; intervalMinutes?: number; gate?: { open: boolean }; openMeteoUrl?: string } = {}): Promise<Harness> {
+  async function start(
+    options: {
+      script?: Reply[];
+      fallback?: Reply;
+      retries?: number;
+      timeoutSeconds?: number;
+      intervalMinutes?: number;
+      gate?: { open: boolean };
+      openMeteoUrl?: string;
+    } = {},
+  ): Promise<Harness> {
     openMeteo.fake.script.push(...(options.script ?? []));
     if (options.fallback) openMeteo.fake.fallback = options.fallback;
     const warnings: string[] = [];
-    const sink = new Writable({ write(chunk: Buffer, _encoding, done) { const line = JSON.parse(chunk.toString()) as { level: number; msg: string }; if (line.level === 40) warnings.push(line.msg); done(); } });
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        const line = JSON.parse(chunk.toString()) as { level: number; msg: string };
+        if (line.level === 40) warnings.push(line.msg);
+        done();
+      },
+    });
     const logger = pino({ level: 'info' }, sink);
     let pipeline: StationPipeline | undefined;
     const unit = new ModelledStationUnit({
       stations: [home],
-      settings: { openMeteoUrl: options.openMeteoUrl ?? openMeteo.fake.baseUrl, intervalMinutes: options.intervalMinutes ?? 60, timeoutSeconds: options.timeoutSeconds ?? 5, retries: options.retries ?? 0 },
-      accept: (id, reading, origin) => ((options.gate?.open ?? true) ? pipeline?.acceptReading(id, reading, origin) : undefined) ?? 'not_running',
-      logger, now: () => clock.now(), userAgent: 'test', retryBackoffMs: 10, roundBackoffMs: 20, random: () => 0.5,
+      settings: {
+        openMeteoUrl: options.openMeteoUrl ?? openMeteo.fake.baseUrl,
+        intervalMinutes: options.intervalMinutes ?? 60,
+        timeoutSeconds: options.timeoutSeconds ?? 5,
+        retries: options.retries ?? 0,
+      },
+      accept: (id, reading, origin) =>
+        ((options.gate?.open ?? true) ? pipeline?.acceptReading(id, reading, origin) : undefined) ?? 'not_running',
+      logger,
+      now: () => clock.now(),
+      userAgent: 'test',
+      retryBackoffMs: 10,
+      roundBackoffMs: 20,
+      random: () => 0.5,
     });
     const database = await Database.open(openMeteo.temp.dbPath);
     const config = testMqttConfig({ stations: [home], broker: { enabled: false }, station: { recomputeDebounceMs: 100 } });
     const log = logger.child({ module: 'mqtt' });
-    const built = new StationPipeline({ config, database, logger, log, throttle: new LogThrottle(log, 60_000, clock), clock, units: [unit] });
+    const built = new StationPipeline({
+      config,
+      database,
+      logger,
+      log,
+      throttle: new LogThrottle(log, 60_000, clock),
+      clock,
+      units: [unit],
+    });
     pipeline = built;
     await built.start();
     const state = () => {
@@ -72,9 +116,15 @@ describe('modelled station unit', () => {
 
   /** Hours (epoch ms) between `fromMs` and `toMs` whose minute holds no rain observation. */
   function holes(h: Harness, fromMs: number, toMs: number): string[] {
-    const observed = new Set(h.pipeline.history.buckets('home', fromMs, toMs).filter((row) => row.rainObserved).map((row) => row.minute * MINUTE_MS));
+    const observed = new Set(
+      h.pipeline.history
+        .buckets('home', fromMs, toMs)
+        .filter((row) => row.rainObserved)
+        .map((row) => row.minute * MINUTE_MS),
+    );
     const missing: string[] = [];
-    for (let t = Math.ceil(fromMs / HOUR_MS) * HOUR_MS; t <= toMs; t += HOUR_MS) if (!observed.has(t)) missing.push(new Date(t).toISOString());
+    for (let t = Math.ceil(fromMs / HOUR_MS) * HOUR_MS; t <= toMs; t += HOUR_MS)
+      if (!observed.has(t)) missing.push(new Date(t).toISOString());
     return missing;
   }
 
@@ -83,7 +133,10 @@ describe('modelled station unit', () => {
     await waitUntil(() => openMeteo.fake.requests.length >= 3, 'retries with back-off');
     expect(h.state().modelled).toMatchObject({ status: 'no_data_provider_unreachable' });
     expect(h.state().modelled.message).toBe('no data yet: the weather provider Open-Meteo is unreachable since 10:20, retrying');
-    expect(h.state()).toMatchObject({ mowable: false, mowable_reason: 'the weather provider Open-Meteo is unreachable since 10:20, retrying' });
+    expect(h.state()).toMatchObject({
+      mowable: false,
+      mowable_reason: 'the weather provider Open-Meteo is unreachable since 10:20, retrying',
+    });
     expect(h.state().index_score).toBeNull();
     expect(h.pipeline.history.lastReadingAtMs('home')).toBeNull();
     expect(h.warnings.filter((line) => line.includes('Open-Meteo did not deliver'))).toHaveLength(1);
@@ -124,14 +177,20 @@ describe('modelled station unit', () => {
   });
 
   it('refuses malformed and oversize answers, counts them and logs the outage once', async () => {
-    const h = await start({ script: [{ kind: 'body', text: '<html>busy</html>' }, { kind: 'oversize', bytes: 3 * 1024 * 1024 }, { kind: 'body', text: '{"hourly": {"time": [1, 2]}}' }] });
+    const h = await start({
+      script: [
+        { kind: 'body', text: '<html>busy</html>' },
+        { kind: 'oversize', bytes: 3 * 1024 * 1024 },
+        { kind: 'body', text: '{"hourly": {"time": [1, 2]}}' },
+      ],
+    });
     await waitUntil(() => h.state().modelled.status === 'ok', 'a good answer after three bad ones');
     expect(h.unit.counters.modelledAnswersRefused).toBe(3);
     expect(h.warnings.filter((line) => line.includes('Open-Meteo did not deliver'))).toHaveLength(1);
     expect(h.warnings[0]).toContain('not valid JSON');
   });
 
-  it('drops out-of-range values like a station\'s, and counts them', async () => {
+  it("drops out-of-range values like a station's, and counts them", async () => {
     const h = await start({ script: [{ kind: 'outOfRange' }] });
     await waitUntil(() => h.state().modelled.status === 'ok', 'the first answer');
     expect(h.pipeline.stationCounts().get('home')).toMatchObject({ rejected: 0, droppedValues: 2 });
@@ -151,7 +210,10 @@ describe('modelled station unit', () => {
     const h = await start({ timeoutSeconds: 1, fallback: { kind: 'hang' } });
     await waitUntil(() => h.state().modelled.status === 'no_data_provider_unreachable', 'the timeout');
     // The technical detail is last_error; the message is the one outage sentence.
-    expect(h.state().modelled).toMatchObject({ message: 'no data yet: the weather provider Open-Meteo is unreachable since 10:20, retrying', last_error: expect.stringContaining('no answer within 1000 ms') });
+    expect(h.state().modelled).toMatchObject({
+      message: 'no data yet: the weather provider Open-Meteo is unreachable since 10:20, retrying',
+      last_error: expect.stringContaining('no answer within 1000 ms'),
+    });
   });
 
   it('refuses a redirect to another host and says so in its status; that host is never asked', async () => {
@@ -164,7 +226,9 @@ describe('modelled station unit', () => {
     try {
       const h = await start({ retries: 1, openMeteoUrl: `http://127.0.0.2:${(redirecting.address() as AddressInfo).port}` });
       await waitUntil(() => h.state().modelled.status === 'no_data_provider_unreachable', 'the refused redirect');
-      expect(h.state().modelled.message).toContain(`HTTP 302 redirect to another host (${new URL(openMeteo.fake.baseUrl).host}) refused; set forecast.openMeteoUrl`);
+      expect(h.state().modelled.message).toContain(
+        `HTTP 302 redirect to another host (${new URL(openMeteo.fake.baseUrl).host}) refused; set forecast.openMeteoUrl`,
+      );
       expect(openMeteo.fake.requests).toHaveLength(0);
     } finally {
       redirecting.closeAllConnections();

@@ -17,7 +17,7 @@ function refusal(body: unknown): string {
 }
 
 describe('an Open-Meteo answer as readings', () => {
-  it('refuses what is not the provider\'s shape, with the reason', () => {
+  it("refuses what is not the provider's shape, with the reason", () => {
     expect(refusal([])).toBe('the answer is not a JSON object');
     expect(refusal({ error: true, reason: 'Latitude must be in range of -90 to 90°.' })).toMatch(/provider refused the request: Latitude/);
     expect(refusal({ error: true })).toMatch(/no reason given/);
@@ -33,16 +33,31 @@ describe('an Open-Meteo answer as readings', () => {
   });
 
   it('keeps the past hours with values, drops implausible ones, and turns the current rain into a rate', () => {
-    const parsed = parseModelledAnswer({
-      hourly: { time: [T - 3600, T, T + 3600, T + 7200], temperature_2m: [null, 12, 14, 15], precipitation: [null, 0.4, 'x', 1], relative_humidity_2m: [null, 130, 70, 70] },
-      current: { time: T + 4500, interval: 900, temperature_2m: 14.5, precipitation: 0.25, soil_moisture_3_to_9cm: 0.3 },
-    }, NOW);
+    const parsed = parseModelledAnswer(
+      {
+        hourly: {
+          time: [T - 3600, T, T + 3600, T + 7200],
+          temperature_2m: [null, 12, 14, 15],
+          precipitation: [null, 0.4, 'x', 1],
+          relative_humidity_2m: [null, 130, 70, 70],
+        },
+        current: { time: T + 4500, interval: 900, temperature_2m: 14.5, precipitation: 0.25, soil_moisture_3_to_9cm: 0.3 },
+      },
+      NOW,
+    );
     if (!parsed.ok) throw new Error(parsed.reason);
     // The hour before T has nothing (left for the next round); T+7200 lies in the future.
     expect(parsed.answer.hours.map((hour) => hour.payloadTimeMs)).toEqual([T * 1000, (T + 3600) * 1000]);
-    expect(parsed.answer.hours[0]).toMatchObject({ values: { temperature: 12 }, rainDeltaMm: 0.4, dropped: [expect.stringMatching(/relative_humidity_2m: 130 % is implausible/)] });
+    expect(parsed.answer.hours[0]).toMatchObject({
+      values: { temperature: 12 },
+      rainDeltaMm: 0.4,
+      dropped: [expect.stringMatching(/relative_humidity_2m: 130 % is implausible/)],
+    });
     expect(parsed.answer.hours[1]!.rainDeltaMm).toBeUndefined();
-    expect(parsed.answer.current).toMatchObject({ values: { temperature: 14.5, precipitation_rate: 1, soil_moisture: 30 }, payloadTimeMs: (T + 4500) * 1000 });
+    expect(parsed.answer.current).toMatchObject({
+      values: { temperature: 14.5, precipitation_rate: 1, soil_moisture: 30 },
+      payloadTimeMs: (T + 4500) * 1000,
+    });
     const empty = parseModelledAnswer({ current: { time: T, temperature_2m: null } }, NOW);
     expect(empty).toEqual({ ok: true, answer: { hours: [] } });
   });
@@ -57,7 +72,12 @@ describe('how far back a request reaches', () => {
     expect(pastSpan(NOW - 40 * 24 * HOUR_MS, NOW)).toEqual({ pastDays: 14 });
     const url = new URL(modelledUrl('http://example.org/om/', { latitude: 52.5, longitude: 13.4, elevation: 34 }, { pastHours: 3 }));
     expect(url.pathname).toBe('/om/v1/forecast');
-    expect(Object.fromEntries(url.searchParams)).toMatchObject({ elevation: '34', past_hours: '3', forecast_days: '3', timeformat: 'unixtime' });
+    expect(Object.fromEntries(url.searchParams)).toMatchObject({
+      elevation: '34',
+      past_hours: '3',
+      forecast_days: '3',
+      timeformat: 'unixtime',
+    });
     expect(new URL(currentUrl('http://example.org', { latitude: 1, longitude: 2, elevation: 3 })).searchParams.get('elevation')).toBe('3');
   });
 });

@@ -21,7 +21,13 @@ const HOME = { id: 'home', name: 'Home', format: 'open-meteo', location: { latit
 const OUTAGE_EN = 'the weather provider Open-Meteo is unreachable since 21:40, retrying';
 const OUTAGE_DE = 'der Wetterdienst Open-Meteo ist seit 21:40 nicht erreichbar, neuer Versuch läuft';
 
-type State = Record<string, unknown> & { mowable: boolean; mowable_reason: string; mowable_reason_de: string; modelled: { status: string; message: string }; lawn?: { summary: string } };
+type State = Record<string, unknown> & {
+  mowable: boolean;
+  mowable_reason: string;
+  mowable_reason_de: string;
+  modelled: { status: string; message: string };
+  lawn?: { summary: string };
+};
 
 /** A loopback port where nothing listens (connection refused). */
 async function closedPort(): Promise<number> {
@@ -43,16 +49,32 @@ describe('a modelled station while Open-Meteo is unreachable', () => {
   });
 
   async function outage(openMeteoUrl: string): Promise<void> {
-    daemon = await startOpenMeteoDaemon({ temp: openMeteo.temp, stations: [HOME], openMeteoUrl, clock, env: { MOWABILITY_TIMEZONE: 'Europe/Berlin' } });
+    daemon = await startOpenMeteoDaemon({
+      temp: openMeteo.temp,
+      stations: [HOME],
+      openMeteoUrl,
+      clock,
+      env: { MOWABILITY_TIMEZONE: 'Europe/Berlin' },
+    });
     const side = daemon.station;
     const state = (): State | undefined => side.stationState('home') as State | undefined;
-    await waitUntil(() => state()?.modelled.status === 'no_data_provider_unreachable' && state()?.mowable_reason === OUTAGE_EN, 'the outage in the state');
+    await waitUntil(
+      () => state()?.modelled.status === 'no_data_provider_unreachable' && state()?.mowable_reason === OUTAGE_EN,
+      'the outage in the state',
+    );
     const published = state()!;
     expect(published).toMatchObject({ mowable: false, mowable_reason: OUTAGE_EN, mowable_reason_de: OUTAGE_DE });
     expect(published.modelled.message).toBe(`no data yet: ${OUTAGE_EN}`);
     expect(published.lawn?.summary).toBe('Halme: unbekannt, solange keine aktuellen Wetterdaten ankommen');
 
-    const { station: page } = (await (await fetch(`${daemon.httpAddress}/v1/stations/home`)).json()) as { station: { mowable_reason: string; source_message: string; source_since: string; data_gaps: { not_reported: string[]; not_current: string[] } } };
+    const { station: page } = (await (await fetch(`${daemon.httpAddress}/v1/stations/home`)).json()) as {
+      station: {
+        mowable_reason: string;
+        source_message: string;
+        source_since: string;
+        data_gaps: { not_reported: string[]; not_current: string[] };
+      };
+    };
     expect(page.mowable_reason).toBe(OUTAGE_EN);
     expect(page.source_message).toBe(`no data yet: ${OUTAGE_EN}`);
     expect(page.source_since).toBe(new Date(EVENING).toISOString());
@@ -63,9 +85,28 @@ describe('a modelled station while Open-Meteo is unreachable', () => {
     const live = await askDaemon({ http: { host: '127.0.0.1', port, statusPage: 'open' } } as Parameters<typeof askDaemon>[0]);
     expect(live.ok).toBe(true);
     if (!live.ok) return;
-    const station = { id: 'home', name: 'Home', format: 'open-meteo', last_reading_at: null, mowable: null, latest: {}, history_minutes: 0, history_since: null, uploads_refused: [] };
+    const station = {
+      id: 'home',
+      name: 'Home',
+      format: 'open-meteo',
+      last_reading_at: null,
+      mowable: null,
+      latest: {},
+      history_minutes: 0,
+      history_since: null,
+      uploads_refused: [],
+    };
     const { index, status, mowable, mowable_reason, last_reading_at, availability } = live.stations[0]!;
-    const text = renderStatus({ database: 'db', database_exists: true, stations: [{ ...station, live: { index, status, mowable, mowable_reason, last_reading_at, availability } }], unconfigured_with_history: [], unmatched_uploads: [] }, clock.now());
+    const text = renderStatus(
+      {
+        database: 'db',
+        database_exists: true,
+        stations: [{ ...station, live: { index, status, mowable, mowable_reason, last_reading_at, availability } }],
+        unconfigured_with_history: [],
+        unmatched_uploads: [],
+      },
+      clock.now(),
+    );
     expect(text).toContain(`mowable:      no (${OUTAGE_EN})`);
     expect(text).toContain('source:       modelled from Open-Meteo, not measured\n');
   }

@@ -38,7 +38,11 @@ describe('Home Assistant mower (WebSocket API)', () => {
   it('a wrong token: auth_invalid, a problem that says so, no reconnect storm, no token anywhere', async () => {
     const ha = await fakeHa();
     const { log, lines } = capture();
-    const mower = new HomeAssistantMower({ url: ha.url, entity: 'lawn_mower.robbi', startService: 'lawn_mower.start_mowing', startData: {} }, 'wrong-token', log);
+    const mower = new HomeAssistantMower(
+      { url: ha.url, entity: 'lawn_mower.robbi', startService: 'lawn_mower.start_mowing', startData: {} },
+      'wrong-token',
+      log,
+    );
     cleanups.push(() => mower.close());
     await mower.open();
     await waitUntil(() => mower.problem()?.includes('auth_invalid') === true, 'the refusal is reported');
@@ -50,10 +54,21 @@ describe('Home Assistant mower (WebSocket API)', () => {
   it('drives a Husqvarna through override_schedule, confirmed by the state_changed push; the token stays secret', async () => {
     const ha = await fakeHa();
     const { log, lines } = capture();
-    const control = controlConfigOf({
-      enabled: true, dryRun: false, kind: 'homeassistant', runMinutes: 90,
-      homeassistant: { url: ha.url, entity: 'lawn_mower.robbi', startService: 'husqvarna_automower.override_schedule', startData: { override_mode: 'mow', duration: { minutes: 90 } } },
-    }, 'garden');
+    const control = controlConfigOf(
+      {
+        enabled: true,
+        dryRun: false,
+        kind: 'homeassistant',
+        runMinutes: 90,
+        homeassistant: {
+          url: ha.url,
+          entity: 'lawn_mower.robbi',
+          startService: 'husqvarna_automower.override_schedule',
+          startData: { override_mode: 'mow', duration: { minutes: 90 } },
+        },
+      },
+      'garden',
+    );
     const unit = new MowerControlUnit({
       stations: [{ id: 'garden', control }],
       settings: { tickSeconds: 600, homeAssistantToken: TOKEN },
@@ -65,7 +80,14 @@ describe('Home Assistant mower (WebSocket API)', () => {
       recordCut: () => true,
       quietHours: undefined,
     });
-    feedStatesBeforeTicks(unit, 'garden', () => ({ index_score: 88, main_status: 'OK', mowable: true, input: { precipitation_rate: 0 }, last_reading_at: new Date(T0 - 60_000).toISOString(), forecast: { stale: false, mowable_for_minutes: 240, rain_expected_in_minutes: null } }));
+    feedStatesBeforeTicks(unit, 'garden', () => ({
+      index_score: 88,
+      main_status: 'OK',
+      mowable: true,
+      input: { precipitation_rate: 0 },
+      last_reading_at: new Date(T0 - 60_000).toISOString(),
+      forecast: { stale: false, mowable_for_minutes: 240, rain_expected_in_minutes: null },
+    }));
     await unit.start();
     cleanups.push(() => unit.stop());
     const controller = unit.controller('garden')!;
@@ -73,7 +95,14 @@ describe('Home Assistant mower (WebSocket API)', () => {
     await waitUntil(() => controller.status(T0).activity !== 'unknown', 'the state from get_states');
     await unit.tickAll();
     await waitUntil(() => controller.runs().at(-1)?.startedBy === 'daemon', 'the start confirmed by the push');
-    expect(ha.serviceCalls).toEqual([{ domain: 'husqvarna_automower', service: 'override_schedule', service_data: { override_mode: 'mow', duration: { minutes: 90 } }, target: { entity_id: 'lawn_mower.robbi' } }]);
+    expect(ha.serviceCalls).toEqual([
+      {
+        domain: 'husqvarna_automower',
+        service: 'override_schedule',
+        service_data: { override_mode: 'mow', duration: { minutes: 90 } },
+        target: { entity_id: 'lawn_mower.robbi' },
+      },
+    ]);
     await controller.dockNow();
     await waitUntil(() => controller.runs().at(-1)?.outcome === 'docked_by_user', 'dock through lawn_mower.dock, in the ledger');
     expect(ha.serviceCalls.at(-1)).toMatchObject({ domain: 'lawn_mower', service: 'dock' });
@@ -93,7 +122,11 @@ describe('Home Assistant mower (WebSocket API)', () => {
   it('a slow answer or a lost command is confirmed late or retried through the controller, never twice at once', async () => {
     const ha = await fakeHa();
     ha.model.slow = true;
-    const mower = new HomeAssistantMower({ url: ha.url, entity: 'lawn_mower.robbi', startService: 'lawn_mower.start_mowing', startData: {} }, TOKEN, pino({ level: 'silent' }));
+    const mower = new HomeAssistantMower(
+      { url: ha.url, entity: 'lawn_mower.robbi', startService: 'lawn_mower.start_mowing', startData: {} },
+      TOKEN,
+      pino({ level: 'silent' }),
+    );
     cleanups.push(() => mower.close());
     const seen: string[] = [];
     mower.onActivity((activity) => seen.push(activity));

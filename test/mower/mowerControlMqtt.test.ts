@@ -10,15 +10,48 @@ import { controlConfigOf } from '../../src/mower/controlConfig.js';
 import { MowerControlUnit } from '../../src/mower/mowerControlUnit.js';
 import { mowerTopics } from '../../src/mower/mowerEntities.js';
 import { OPENMOWER_ACTIONS } from '../../src/mower/mqttMowers.js';
-import { FakeClock, mqttTempDir, RecordingClient, silentLogger, startMqttDaemon, testMqttConfig, waitUntil, type RunningDaemon } from '../helpers/mqttHarness.js';
+import {
+  FakeClock,
+  mqttTempDir,
+  RecordingClient,
+  silentLogger,
+  startMqttDaemon,
+  testMqttConfig,
+  waitUntil,
+  type RunningDaemon,
+} from '../helpers/mqttHarness.js';
 import { mqttMowerOnBroker, feedStatesBeforeTicks } from '../helpers/mowerSimulators.js';
 
 const T0 = Date.parse('2026-06-15T08:00:00Z');
-const weather = { format: 'json', topic: 'garden/weather', fields: { temperature: 'temp', precipitation_rate: 'rate', humidity: 'hum', wind_speed: 'wind' } } as const;
-const genericControl = { enabled: true, dryRun: false, kind: 'mqtt', runMinutes: 60, confirmSeconds: 60, mqtt: { commandTopic: 'landroid/set/mow', stateTopic: 'landroid/status', stateKey: 'state', payloads: { start: 'start', dock: 'home', pause: 'stop' }, states: { mowing: ['mowing'], docked: ['home', 'charging'], returning: ['going home'], error: ['error'] } } };
+const weather = {
+  format: 'json',
+  topic: 'garden/weather',
+  fields: { temperature: 'temp', precipitation_rate: 'rate', humidity: 'hum', wind_speed: 'wind' },
+} as const;
+const genericControl = {
+  enabled: true,
+  dryRun: false,
+  kind: 'mqtt',
+  runMinutes: 60,
+  confirmSeconds: 60,
+  mqtt: {
+    commandTopic: 'landroid/set/mow',
+    stateTopic: 'landroid/status',
+    stateKey: 'state',
+    payloads: { start: 'start', dock: 'home', pause: 'stop' },
+    states: { mowing: ['mowing'], docked: ['home', 'charging'], returning: ['going home'], error: ['error'] },
+  },
+};
 
 /** A dry, mowable station with four hours of window ahead, as the decision reads it. */
-const dryState = (nowMs: number) => ({ index_score: 88, main_status: 'OK', mowable: true, input: { precipitation_rate: 0 }, last_reading_at: new Date(nowMs - 60_000).toISOString(), forecast: { stale: false, mowable_for_minutes: 240, rain_expected_in_minutes: null } });
+const dryState = (nowMs: number) => ({
+  index_score: 88,
+  main_status: 'OK',
+  mowable: true,
+  input: { precipitation_rate: 0 },
+  last_reading_at: new Date(nowMs - 60_000).toISOString(),
+  forecast: { stale: false, mowable_for_minutes: 240, rain_expected_in_minutes: null },
+});
 
 describe('mower control on the embedded broker', () => {
   const cleanups: Array<() => Promise<void>> = [];
@@ -26,7 +59,9 @@ describe('mower control on the embedded broker', () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
-  async function daemonWith(control: Record<string, unknown>): Promise<{ daemon: RunningDaemon; unit: MowerControlUnit; clock: FakeClock }> {
+  async function daemonWith(
+    control: Record<string, unknown>,
+  ): Promise<{ daemon: RunningDaemon; unit: MowerControlUnit; clock: FakeClock }> {
     const temp = mqttTempDir();
     cleanups.push(async () => temp.cleanup());
     const clock = new FakeClock(T0);
@@ -54,7 +89,13 @@ describe('mower control on the embedded broker', () => {
   it('a generic MQTT mower (landroid-bridge style) is started and the start is confirmed by its state topic', async () => {
     const { daemon, unit } = await daemonWith(genericControl);
     const words: Record<string, MowerCommand> = { start: 'start', home: 'dock', stop: 'pause' };
-    const mower = await mqttMowerOnBroker({ url: `mqtt://127.0.0.1:${daemon.port}`, commandTopic: 'landroid/set/mow', stateTopic: 'landroid/status', commandOf: (payload) => words[payload], stateOf: (activity) => JSON.stringify({ state: activity === 'docked' ? 'home' : activity }) });
+    const mower = await mqttMowerOnBroker({
+      url: `mqtt://127.0.0.1:${daemon.port}`,
+      commandTopic: 'landroid/set/mow',
+      stateTopic: 'landroid/status',
+      commandOf: (payload) => words[payload],
+      stateOf: (activity) => JSON.stringify({ state: activity === 'docked' ? 'home' : activity }),
+    });
     cleanups.push(() => mower.stop());
     const controller = unit.controller('garden')!;
     await waitUntil(() => controller.status(T0).activity !== 'unknown', 'the mower reported its state');
@@ -66,10 +107,34 @@ describe('mower control on the embedded broker', () => {
   });
 
   it('an OpenMower gets its documented action and its robot_state/json confirms it', async () => {
-    const { daemon, unit } = await daemonWith({ ...genericControl, mqtt: undefined, kind: 'openmower', openmower: { prefix: 'openmower' } });
+    const { daemon, unit } = await daemonWith({
+      ...genericControl,
+      mqtt: undefined,
+      kind: 'openmower',
+      openmower: { prefix: 'openmower' },
+    });
     const byAction = new Map(Object.entries(OPENMOWER_ACTIONS).map(([command, action]) => [action, command as MowerCommand]));
-    const states = { mowing: 'MOWING', docked: 'IDLE', paused: 'PAUSED', returning: 'DOCKING', error: 'IDLE', unknown: 'AREA_RECORDING' } as const;
-    const mower = await mqttMowerOnBroker({ url: `mqtt://127.0.0.1:${daemon.port}`, commandTopic: 'openmower/action', stateTopic: 'openmower/robot_state/json', commandOf: (payload) => byAction.get(payload), stateOf: (activity) => JSON.stringify({ current_state: states[activity], emergency: activity === 'error', is_charging: activity === 'docked', battery_percentage: 90 }) });
+    const states = {
+      mowing: 'MOWING',
+      docked: 'IDLE',
+      paused: 'PAUSED',
+      returning: 'DOCKING',
+      error: 'IDLE',
+      unknown: 'AREA_RECORDING',
+    } as const;
+    const mower = await mqttMowerOnBroker({
+      url: `mqtt://127.0.0.1:${daemon.port}`,
+      commandTopic: 'openmower/action',
+      stateTopic: 'openmower/robot_state/json',
+      commandOf: (payload) => byAction.get(payload),
+      stateOf: (activity) =>
+        JSON.stringify({
+          current_state: states[activity],
+          emergency: activity === 'error',
+          is_charging: activity === 'docked',
+          battery_percentage: 90,
+        }),
+    });
     cleanups.push(() => mower.stop());
     const controller = unit.controller('garden')!;
     await waitUntil(() => controller.status(T0).activity !== 'unknown', 'IDLE read');
@@ -84,7 +149,13 @@ describe('mower control on the embedded broker', () => {
   it('publishes the switch retained; an anonymous LAN client can neither switch automatic mowing off nor press "Dock now"', async () => {
     const { daemon, unit } = await daemonWith(genericControl);
     const words: Record<string, MowerCommand> = { start: 'start', home: 'dock' };
-    const mower = await mqttMowerOnBroker({ url: `mqtt://127.0.0.1:${daemon.port}`, commandTopic: 'landroid/set/mow', stateTopic: 'landroid/status', commandOf: (payload) => words[payload], stateOf: (activity) => JSON.stringify({ state: activity === 'docked' ? 'home' : activity }) });
+    const mower = await mqttMowerOnBroker({
+      url: `mqtt://127.0.0.1:${daemon.port}`,
+      commandTopic: 'landroid/set/mow',
+      stateTopic: 'landroid/status',
+      commandOf: (payload) => words[payload],
+      stateOf: (activity) => JSON.stringify({ state: activity === 'docked' ? 'home' : activity }),
+    });
     cleanups.push(() => mower.stop());
     const controller = unit.controller('garden')!;
     await unit.tickAll();
@@ -97,7 +168,10 @@ describe('mower control on the embedded broker', () => {
     expect(observer.latest.get(topics.automatic)?.retain).toBe(true);
 
     // Each attempt on its own connection: the embedded broker answers a refused publish by closing it (MQTT 3.1.1).
-    for (const [topic, payload] of [[topics.automaticSet, 'OFF'], [topics.dockNow, 'PRESS']] as const) {
+    for (const [topic, payload] of [
+      [topics.automaticSet, 'OFF'],
+      [topics.dockNow, 'PRESS'],
+    ] as const) {
       const attacker = await RecordingClient.connect(daemon.port);
       cleanups.push(() => attacker.close());
       let closed = false;

@@ -21,13 +21,23 @@ interface Weather {
 /** A station state as the pipeline publishes it, with the fields the decision reads. */
 function stateOf(weather: Weather, nowMs: number): Record<string, unknown> {
   return {
-    station: 'garden', index_score: weather.mowable ? 85 : 30, main_status: weather.mowable ? 'OK' : 'BLOCK', mowable: weather.mowable,
-    input: { temperature: 20, precipitation_rate: weather.rainRate }, last_reading_at: new Date(nowMs - MINUTE).toISOString(),
+    station: 'garden',
+    index_score: weather.mowable ? 85 : 30,
+    main_status: weather.mowable ? 'OK' : 'BLOCK',
+    mowable: weather.mowable,
+    input: { temperature: 20, precipitation_rate: weather.rainRate },
+    last_reading_at: new Date(nowMs - MINUTE).toISOString(),
     forecast: { stale: false, mowable_for_minutes: weather.mowableFor, rain_expected_in_minutes: weather.rainIn },
   };
 }
 
-const noonQuiet: QuietHoursSettings = { night: false, marginMinutes: 0, noise: { fromMin: 12 * 60, toMin: 14 * 60 }, sundays: false, timeZone: 'UTC' };
+const noonQuiet: QuietHoursSettings = {
+  night: false,
+  marginMinutes: 0,
+  noise: { fromMin: 12 * 60, toMin: 14 * 60 },
+  sundays: false,
+  timeZone: 'UTC',
+};
 
 describe('mower control: scenarios over a simulated day (injected clock, real SQLite ledger)', () => {
   const temp = useTempDatabase();
@@ -37,13 +47,36 @@ describe('mower control: scenarios over a simulated day (injected clock, real SQ
   });
 
   function build(options: { control?: Record<string, unknown>; mower?: SimulatedMower; weather?: Partial<Weather>; nowMs?: number } = {}) {
-    const clock = { nowMs: options.nowMs ?? MORNING, now() { return this.nowMs; } };
+    const clock = {
+      nowMs: options.nowMs ?? MORNING,
+      now() {
+        return this.nowMs;
+      },
+    };
     const weather: Weather = { mowable: true, rainRate: 0, mowableFor: 240, rainIn: null, ...options.weather };
     const mower = options.mower ?? new SimulatedMower();
     const cuts: number[] = [];
     const lines: string[] = [];
     const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
-    const control = controlConfigOf({ enabled: true, dryRun: false, kind: 'mqtt', runMinutes: 90, minGapHours: 20, confirmSeconds: 60, retries: 2, mqtt: { commandTopic: 'm/set', stateTopic: 'm/state', payloads: { start: 's', dock: 'd', pause: 'p' }, states: { mowing: ['mowing'], docked: ['docked'] } }, ...options.control }, 'garden');
+    const control = controlConfigOf(
+      {
+        enabled: true,
+        dryRun: false,
+        kind: 'mqtt',
+        runMinutes: 90,
+        minGapHours: 20,
+        confirmSeconds: 60,
+        retries: 2,
+        mqtt: {
+          commandTopic: 'm/set',
+          stateTopic: 'm/state',
+          payloads: { start: 's', dock: 'd', pause: 'p' },
+          states: { mowing: ['mowing'], docked: ['docked'] },
+        },
+        ...options.control,
+      },
+      'garden',
+    );
     const unit = new MowerControlUnit({
       stations: [{ id: 'garden', control }],
       settings: { tickSeconds: 600, homeAssistantToken: '' },
@@ -188,9 +221,12 @@ describe('mower control: scenarios over a simulated day (injected clock, real SQ
   });
 
   it('"Mow now" answers with the reason when it refuses', async () => {
-    const { start, controller, unit } = build({ weather: { rainIn: 40 }, control: { } });
+    const { start, controller, unit } = build({ weather: { rainIn: 40 }, control: {} });
     const published: Array<{ topic: string; payload: string }> = [];
-    unit.subscribe({ subscribe: () => undefined, publishNow: (topic, payload) => (published.push({ topic, payload }), true) }, () => undefined);
+    unit.subscribe(
+      { subscribe: () => undefined, publishNow: (topic, payload) => (published.push({ topic, payload }), true) },
+      () => undefined,
+    );
     await start();
     await unit.tickAll();
     for (let press = 0; press < 2; press++) {
@@ -199,9 +235,15 @@ describe('mower control: scenarios over a simulated day (injected clock, real SQ
       expect(answer.reason.en).toBe('mowable for 40 min only, a run takes 90 min');
     }
     // Each press gets its answer on the event topic, even with the reason unchanged.
-    const answers = published.filter(({ topic, payload }) => topic === 'mowability/garden/mower/event' && payload.includes('"code":"window_short"'));
+    const answers = published.filter(
+      ({ topic, payload }) => topic === 'mowability/garden/mower/event' && payload.includes('"code":"window_short"'),
+    );
     expect(answers.length).toBeGreaterThanOrEqual(3);
-    expect(JSON.parse(answers.at(-1)!.payload)).toMatchObject({ event_type: 'decision', reason: 'mowable for 40 min only, a run takes 90 min', reason_de: 'nur 40 Min. mähbar, ein Lauf dauert 90 Min.' });
+    expect(JSON.parse(answers.at(-1)!.payload)).toMatchObject({
+      event_type: 'decision',
+      reason: 'mowable for 40 min only, a run takes 90 min',
+      reason_de: 'nur 40 Min. mähbar, ein Lauf dauert 90 Min.',
+    });
   });
 });
 
@@ -213,9 +255,16 @@ describe('mower control: the "Automatic mowing" switch', () => {
       const mower = new SimulatedMower();
       const control = controlConfigOf({ enabled: true, dryRun: false, kind: 'openmower', openmower: { prefix: 'om' } }, 'garden');
       const unit = new MowerControlUnit({
-        stations: [{ id: 'garden', control }], settings: { tickSeconds: 600, homeAssistantToken: '' }, store: temp.db, log: pino({ level: 'silent' }),
-        clock: { now: () => MORNING }, baseTopic: 'mowability', timeZone: 'UTC',
-        recordCut: () => true, quietHours: undefined, adapterFor: () => mower,
+        stations: [{ id: 'garden', control }],
+        settings: { tickSeconds: 600, homeAssistantToken: '' },
+        store: temp.db,
+        log: pino({ level: 'silent' }),
+        clock: { now: () => MORNING },
+        baseTopic: 'mowability',
+        timeZone: 'UTC',
+        recordCut: () => true,
+        quietHours: undefined,
+        adapterFor: () => mower,
       });
       feedStatesBeforeTicks(unit, 'garden', () => stateOf({ mowable: true, rainRate: 0, mowableFor: 240, rainIn: null }, MORNING));
       return { unit, mower };

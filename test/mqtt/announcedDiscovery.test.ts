@@ -8,7 +8,13 @@ import { mqttTest as it } from '../helpers/mqttFixture.js';
 import { testMqttConfig, waitUntil, type RecordingClient } from '../helpers/mqttHarness.js';
 import { SLOW_TEST_TIMEOUT_MS } from '../helpers/wait.js';
 
-const station = (id: string): StationConfig => ({ id, name: `Station ${id}`, format: 'rtl_433', topic: 'rtl_433/+/events', match: { model: 'Fineoffset-WH65B', id: 65 } });
+const station = (id: string): StationConfig => ({
+  id,
+  name: `Station ${id}`,
+  format: 'rtl_433',
+  topic: 'rtl_433/+/events',
+  match: { model: 'Fineoffset-WH65B', id: 65 },
+});
 const garden = station('garden');
 const orchard = station('orchard');
 const configTopics = (stations: StationConfig[], owner: string) =>
@@ -37,13 +43,17 @@ describe('discovery configs of a removed station', { timeout: SLOW_TEST_TIMEOUT_
 
     daemon = await mqtt.start(testMqttConfig({ stations: [garden] }));
     ha = await homeAssistant((port) => mqtt.connect(port), daemon.port);
-    await waitUntil(() => orchardTopics.every((topic) => ha.latest.get(topic)?.payload === ''), 'every config of the removed station deleted');
+    await waitUntil(
+      () => orchardTopics.every((topic) => ha.latest.get(topic)?.payload === ''),
+      'every config of the removed station deleted',
+    );
     for (const topic of gardenTopics) expect(ha.json(topic)?.unique_id).toBe(topic.split('/')[2]);
 
     // Once Home Assistant has seen the deletions they are forgotten, so later starts send none.
     const reader = await Database.open(mqtt.dbPath, { migrations: [] });
     mqtt.defer(() => reader.close());
-    const remembered = async (owner: string) => (await reader.all<{ topic: string }>('SELECT topic FROM ha_discovery_announced WHERE station = ?', [owner])).length;
+    const remembered = async (owner: string) =>
+      (await reader.all<{ topic: string }>('SELECT topic FROM ha_discovery_announced WHERE station = ?', [owner])).length;
     await waitUntil(async () => (await remembered('orchard')) === 0, 'the deleted configs forgotten');
     expect(await remembered('garden')).toBe(gardenTopics.length);
   });
@@ -58,7 +68,10 @@ describe('discovery configs of a removed station', { timeout: SLOW_TEST_TIMEOUT_
     await waitUntil(() => orchardTopics.every((topic) => (ha.text(topic) ?? '') !== ''), 'both stations announced');
     await daemon.stop();
     daemon = await daemonOn([garden]);
-    await waitUntil(() => orchardTopics.every((topic) => ha.latest.get(topic)?.payload === ''), 'every config of the removed station deleted');
+    await waitUntil(
+      () => orchardTopics.every((topic) => ha.latest.get(topic)?.payload === ''),
+      'every config of the removed station deleted',
+    );
     expect(ha.json(configTopics([garden], 'garden')[0]!)).toBeDefined();
   });
 });
@@ -80,10 +93,14 @@ describe('the announced list', () => {
     const database = await Database.open(mqtt.dbPath);
     mqtt.defer(() => database.close());
     let writes = 0;
-    const counting = { all: database.all.bind(database), transaction: <T>(work: (db: Database) => Promise<T>) => (writes++, database.transaction(work)) };
+    const counting = {
+      all: database.all.bind(database),
+      transaction: <T>(work: (db: Database) => Promise<T>) => (writes++, database.transaction(work)),
+    };
     const log = { warn: () => undefined, info: () => undefined } as unknown as Logger;
     const connection = { publishAbsolute: () => undefined };
-    const messages = (stations: StationConfig[]) => allDiscoveryMessages({ prefix: 'homeassistant', baseTopic: 'mowability', softwareVersion: '', stations });
+    const messages = (stations: StationConfig[]) =>
+      allDiscoveryMessages({ prefix: 'homeassistant', baseTopic: 'mowability', softwareVersion: '', stations });
     const announced = new AnnouncedDiscovery(counting, log);
     await announced.reconcile(messages([garden]), connection, false);
     await announced.reconcile(messages([garden]), connection, false);

@@ -14,9 +14,16 @@ describe('AvailabilityPublisher', () => {
   const garden: StationConfig = { id: 'garden', name: 'Garden', format: 'fields', topic: 'garden/+' };
   const slow: StationConfig = { ...garden, id: 'slow', freshness: { maxAgeMinutes: 120 } };
 
-  it('is online while the last reading is within the freshness limit (the station\'s own, else the default)', () => {
-    const last = new Map<string, number | null>([['garden', 0], ['slow', 0]]);
-    const availability = new AvailabilityPublisher({ connection: () => undefined, lastReadingAtMs: (id) => last.get(id) ?? null, freshnessMinutes: 30 });
+  it("is online while the last reading is within the freshness limit (the station's own, else the default)", () => {
+    const last = new Map<string, number | null>([
+      ['garden', 0],
+      ['slow', 0],
+    ]);
+    const availability = new AvailabilityPublisher({
+      connection: () => undefined,
+      lastReadingAtMs: (id) => last.get(id) ?? null,
+      freshnessMinutes: 30,
+    });
     expect(availability.availability(garden, 30 * MINUTE)).toBe('online');
     expect(availability.availability(garden, 30 * MINUTE + 1)).toBe('offline');
     expect(availability.availability(slow, 120 * MINUTE)).toBe('online');

@@ -22,9 +22,19 @@ describe('the bridge connection options', () => {
   it('uses mqtt.url, its credentials and TLS files for an external broker', () => {
     const ca = join(dir, 'ca.pem');
     writeFileSync(ca, 'CA');
-    const config = testMqttConfig({ broker: { enabled: false }, mqtt: { url: 'mqtts://broker.lan:8883', username: 'mow', password: 'pw', ca } });
+    const config = testMqttConfig({
+      broker: { enabled: false },
+      mqtt: { url: 'mqtts://broker.lan:8883', username: 'mow', password: 'pw', ca },
+    });
     const options = bridgeConnectionOptions(config);
-    expect(options).toMatchObject({ url: 'mqtts://broker.lan:8883', username: 'mow', password: 'pw', persistentSession: true, willTopic: 'bridge/state', willPayload: 'offline' });
+    expect(options).toMatchObject({
+      url: 'mqtts://broker.lan:8883',
+      username: 'mow',
+      password: 'pw',
+      persistentSession: true,
+      willTopic: 'bridge/state',
+      willPayload: 'offline',
+    });
     expect(options.ca?.toString()).toBe('CA');
     expect(options).not.toHaveProperty('cert');
   });

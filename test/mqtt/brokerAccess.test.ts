@@ -18,13 +18,25 @@ import { Database } from '../../src/store/database.js';
 import { RetainedStore } from '../../src/store/retainedStore.js';
 import { captureLogger } from '../helpers/httpLogCapture.js';
 import { mqttTest, type MqttDaemonFixture } from '../helpers/mqttFixture.js';
-import { publishOnce, retainedMessage, testMqttConfig, waitUntil, type RunningDaemon, storedRetainedTopics } from '../helpers/mqttHarness.js';
+import {
+  publishOnce,
+  retainedMessage,
+  testMqttConfig,
+  waitUntil,
+  type RunningDaemon,
+  storedRetainedTopics,
+} from '../helpers/mqttHarness.js';
 import { publishPacket, rawExchange, subscribePacket } from '../helpers/mqttRaw.js';
 
 const garden: StationConfig = { id: 'garden', name: 'Garden', format: 'fields', topic: 'garden/+' };
 const ACCOUNT = { username: 'rtl433', password: 'correct horse' };
 const MOWABLE_TOPIC = 'homeassistant/binary_sensor/mowability_garden_mowable/config';
-const FAKE_DISCOVERY = JSON.stringify({ name: 'Mowable now', unique_id: 'mowability_garden_mowable', state_topic: 'evil/state', value_template: 'ON' });
+const FAKE_DISCOVERY = JSON.stringify({
+  name: 'Mowable now',
+  unique_id: 'mowability_garden_mowable',
+  state_topic: 'evil/state',
+  value_template: 'ON',
+});
 
 function fakeClient(id: string, remoteAddress = '127.0.0.1'): Client {
   return { id, conn: { remoteAddress } } as unknown as Client;
@@ -57,7 +69,7 @@ describe('topic text, discovery filters and the access rules', () => {
     expect(access.isOwnedTopic('mowabilityx/garden/state')).toBe(false);
   });
 
-  it('leaves a configured station\'s command topic (mowed) to other clients, and nothing else under the base topic', () => {
+  it("leaves a configured station's command topic (mowed) to other clients, and nothing else under the base topic", () => {
     const clientTopics = new ClientTopics({ baseTopic: 'mowability', stationIds: ['garden'], relayStationIds: [], uploadRelay: false });
     const access = new BrokerAccess({ users: [], ownedTopics: ['mowability/#'], sysTopicsForAccounts: false, clientTopics });
     expect(access.isOwnedTopic('mowability/garden/mowed')).toBe(false);
@@ -82,8 +94,12 @@ describe('topic text, discovery filters and the access rules', () => {
     expect(access.isInternal(null)).toBe(false);
     expect(access.publishProblem(daemon, 'mowability/garden/state')).toBeUndefined();
     expect(access.publishProblem(fakeClient('station'), 'mowability/garden/state')).toMatch(/only mowability publishes/);
-    expect(new BrokerAccess({ users: [], ownedTopics: [], sysTopicsForAccounts: false }).internalClientId).not.toBe(access.internalClientId);
-    expect(() => validateBrokerUsers([{ username: INTERNAL_USERNAME, password: 'long enough' }])).toThrow(/reserved for the daemon's own connection/);
+    expect(new BrokerAccess({ users: [], ownedTopics: [], sysTopicsForAccounts: false }).internalClientId).not.toBe(
+      access.internalClientId,
+    );
+    expect(() => validateBrokerUsers([{ username: INTERNAL_USERNAME, password: 'long enough' }])).toThrow(
+      /reserved for the daemon's own connection/,
+    );
   });
 
   it('lets $SYS be read only with the setting on, by a loopback client with an account', () => {
@@ -91,7 +107,8 @@ describe('topic text, discovery filters and the access rules', () => {
     const local = fakeClient('a');
     const remote = fakeClient('b', '192.0.2.7');
     const mapped = fakeClient('c', '::ffff:127.0.0.1');
-    for (const client of [local, remote, mapped]) expect(on.authenticate(client, ACCOUNT.username, Buffer.from(ACCOUNT.password))).toEqual({ ok: true });
+    for (const client of [local, remote, mapped])
+      expect(on.authenticate(client, ACCOUNT.username, Buffer.from(ACCOUNT.password))).toEqual({ ok: true });
     expect(on.subscribeProblem(local, '$SYS/#')).toBeUndefined();
     expect(on.subscribeProblem(mapped, '$SYS/#')).toBeUndefined();
     expect(on.subscribeProblem(remote, '$SYS/#')).toMatchObject({ close: false });
@@ -160,10 +177,17 @@ describe('attacks on the embedded broker', () => {
 
   mqttTest("(a) a client presenting the daemon's client id gets nothing delivered; the daemon stays connected", async ({ mqtt: fx }) => {
     await start(fx);
-    const outcome = await publishOnce(daemon!.port, 'mowability/garden/state', '{"mowable":true}', { qos: 1, retain: true, connect: { clientId: daemonClientId() } });
+    const outcome = await publishOnce(daemon!.port, 'mowability/garden/state', '{"mowable":true}', {
+      qos: 1,
+      retain: true,
+      connect: { clientId: daemonClientId() },
+    });
     await synced();
     expect(mowableSpoofs()).toBe(0);
-    expect(JSON.parse((await retainedMessage(daemon!.port, 'mowability/garden/state')) ?? '{}')).toMatchObject({ station: 'garden', mowable: false });
+    expect(JSON.parse((await retainedMessage(daemon!.port, 'mowability/garden/state')) ?? '{}')).toMatchObject({
+      station: 'garden',
+      mowable: false,
+    });
     expect(bridgeAnnouncements()).toEqual(['online']);
     expect(daemon!.service.stats().connected).toBe(true);
     expect(outcome).toBe('closed');
@@ -173,7 +197,8 @@ describe('attacks on the embedded broker', () => {
     // $SYS on for accounts, so the observer sees whether the daemon's session is ever closed.
     await start(fx, { users: [ACCOUNT], sysTopics: true }, ACCOUNT);
     await observer!.subscribeAsync('$SYS/+/disconnect/clients', { qos: 0 });
-    const spoof = (connect: IClientOptions) => publishOnce(daemon!.port, 'mowability/garden/state', '{"mowable":true}', { qos: 1, retain: true, connect });
+    const spoof = (connect: IClientOptions) =>
+      publishOnce(daemon!.port, 'mowability/garden/state', '{"mowable":true}', { qos: 1, retain: true, connect });
     const outcomes = [
       await spoof({ ...ACCOUNT, clientId: daemonClientId() }),
       await spoof({ username: INTERNAL_USERNAME, password: 'a guessed password' }),
@@ -193,7 +218,9 @@ describe('attacks on the embedded broker', () => {
     const outcome = await publishOnce(daemon!.port, MOWABLE_TOPIC, FAKE_DISCOVERY, { qos: 1, retain: true });
     await synced();
     expect(seen.filter((m) => m.topic === MOWABLE_TOPIC && m.payload.includes('evil/state'))).toHaveLength(0);
-    expect(JSON.parse((await retainedMessage(daemon!.port, MOWABLE_TOPIC)) ?? '{}')).toMatchObject({ state_topic: 'mowability/garden/state' });
+    expect(JSON.parse((await retainedMessage(daemon!.port, MOWABLE_TOPIC)) ?? '{}')).toMatchObject({
+      state_topic: 'mowability/garden/state',
+    });
     expect(await retainedTopicsInDatabase()).not.toContain(MOWABLE_TOPIC);
     expect(outcome).toBe('closed');
   });
@@ -201,32 +228,40 @@ describe('attacks on the embedded broker', () => {
   mqttTest('(c) drops fake discovery configs and poison topics that an older version stored, and deletes them', async ({ mqtt: fx }) => {
     const database = await Database.open(fx.dbPath);
     const stored = (topic: string, payload: string) => [topic, { topic, payload: Buffer.from(payload), qos: 1 as const }] as const;
-    await new RetainedStore(database).save(new Map([stored(MOWABLE_TOPIC, FAKE_DISCOVERY), stored('poison/a\u0000b', 'x'), stored('rtl_433/pi/last', 'kept')]), Date.now());
+    await new RetainedStore(database).save(
+      new Map([stored(MOWABLE_TOPIC, FAKE_DISCOVERY), stored('poison/a\u0000b', 'x'), stored('rtl_433/pi/last', 'kept')]),
+      Date.now(),
+    );
     await database.close();
     await start(fx);
-    expect(JSON.parse((await retainedMessage(daemon!.port, MOWABLE_TOPIC)) ?? '{}')).toMatchObject({ state_topic: 'mowability/garden/state' });
+    expect(JSON.parse((await retainedMessage(daemon!.port, MOWABLE_TOPIC)) ?? '{}')).toMatchObject({
+      state_topic: 'mowability/garden/state',
+    });
     expect(await retainedMessage(daemon!.port, 'rtl_433/pi/last')).toBe('kept');
     expect(await retainedTopicsInDatabase()).toEqual(['rtl_433/pi/last']);
   });
 
-  mqttTest('(d) refuses publishes and subscribes on topics with invalid UTF-8 or U+0000, counts them, persists nothing', async ({ mqtt: fx }) => {
-    await start(fx);
-    await observer!.subscribeAsync('poison/#', { qos: 1 });
-    const invalid = Buffer.concat([Buffer.from('poison/'), Buffer.from([0xc3, 0x28])]);
-    const nul = Buffer.from('poison/a\u0000b');
-    const outcomes = [
-      await rawExchange(daemon!.port, 'p1', publishPacket(invalid, 'x', true), 4),
-      await rawExchange(daemon!.port, 'p2', publishPacket(nul, 'x', true), 4),
-      await rawExchange(daemon!.port, 'p3', subscribePacket(invalid), 9),
-      // The control case: a well-formed topic is answered, so the refusals are about the text.
-      await rawExchange(daemon!.port, 'p4', publishPacket(Buffer.from('poison/fine'), 'x', true), 4),
-    ];
-    await synced();
-    expect(seen.filter((m) => m.topic.startsWith('poison/')).map((m) => m.topic)).toEqual(['poison/fine']);
-    expect(daemon!.service.stats().brokerRejectedPublishes).toBe(3);
-    expect(await retainedTopicsInDatabase()).toEqual(['poison/fine']);
-    expect(outcomes).toEqual(['closed', 'closed', 'closed', 'answered']);
-  });
+  mqttTest(
+    '(d) refuses publishes and subscribes on topics with invalid UTF-8 or U+0000, counts them, persists nothing',
+    async ({ mqtt: fx }) => {
+      await start(fx);
+      await observer!.subscribeAsync('poison/#', { qos: 1 });
+      const invalid = Buffer.concat([Buffer.from('poison/'), Buffer.from([0xc3, 0x28])]);
+      const nul = Buffer.from('poison/a\u0000b');
+      const outcomes = [
+        await rawExchange(daemon!.port, 'p1', publishPacket(invalid, 'x', true), 4),
+        await rawExchange(daemon!.port, 'p2', publishPacket(nul, 'x', true), 4),
+        await rawExchange(daemon!.port, 'p3', subscribePacket(invalid), 9),
+        // The control case: a well-formed topic is answered, so the refusals are about the text.
+        await rawExchange(daemon!.port, 'p4', publishPacket(Buffer.from('poison/fine'), 'x', true), 4),
+      ];
+      await synced();
+      expect(seen.filter((m) => m.topic.startsWith('poison/')).map((m) => m.topic)).toEqual(['poison/fine']);
+      expect(daemon!.service.stats().brokerRejectedPublishes).toBe(3);
+      expect(await retainedTopicsInDatabase()).toEqual(['poison/fine']);
+      expect(outcomes).toEqual(['closed', 'closed', 'closed', 'answered']);
+    },
+  );
 
   mqttTest('(e) gives an anonymous $SYS/# subscriber nothing: no client id leaks', async ({ mqtt: fx }) => {
     await start(fx);

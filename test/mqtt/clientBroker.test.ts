@@ -12,7 +12,9 @@ function brokerOn(port = 0, users: Array<{ username: string; password: string }>
 const connectionTo = internalConnection;
 
 describe('the mqtt.js wrapper', () => {
-  it('keeps only the latest message per topic while disconnected, refuses wildcards, survives a throwing handler', async ({ mqtt: fixture }) => {
+  it('keeps only the latest message per topic while disconnected, refuses wildcards, survives a throwing handler', async ({
+    mqtt: fixture,
+  }) => {
     const broker = brokerOn();
     await broker.start();
     fixture.defer(() => broker.stop());
@@ -52,7 +54,9 @@ describe('embedded broker with accounts', () => {
     const users = [{ username: 'rtl433', password: 'correct horse' }];
     const daemon = await fixture.start(testMqttConfig({ broker: { users } }));
     const url = `mqtt://127.0.0.1:${daemon.port}`;
-    await expect(mqtt.connectAsync(url, { reconnectPeriod: 0, connectTimeout: 3000 })).rejects.toThrow(/Bad username or password|Not authorized/i);
+    await expect(mqtt.connectAsync(url, { reconnectPeriod: 0, connectTimeout: 3000 })).rejects.toThrow(
+      /Bad username or password|Not authorized/i,
+    );
     await expect(
       mqtt.connectAsync(url, { reconnectPeriod: 0, connectTimeout: 3000, username: 'rtl433', password: 'wrong password' }),
     ).rejects.toThrow(/Bad username or password|Not authorized/i);

@@ -16,7 +16,13 @@ import { noRetainedMessage, publishOnce, retainedUnder, testMqttConfig, waitUnti
 import { ecowittBody } from '../helpers/uploadPayloads.js';
 
 const garden: StationConfig = { id: 'garden', name: 'Garden', format: 'fields', topic: 'garden/+' };
-const gateway: StationConfig = { id: 'gw', name: 'Gateway', format: 'ecowitt-http', upload: { passkeySha256: 'a'.repeat(64) }, topic: uploadRelayTopic('gw') };
+const gateway: StationConfig = {
+  id: 'gw',
+  name: 'Gateway',
+  format: 'ecowitt-http',
+  upload: { passkeySha256: 'a'.repeat(64) },
+  topic: uploadRelayTopic('gw'),
+};
 const PAYLOAD = Buffer.alloc(60 * 1024, 'x');
 const ACCOUNT = { username: 'nodered', password: 'relay password' };
 
@@ -29,11 +35,20 @@ describe('which command and relay topics other clients may write', () => {
     expect(topics.verdict('mowability/garden/state', false)).toEqual({ kind: 'other' });
     expect(topics.verdict('rtl_433/events', false)).toEqual({ kind: 'other' });
     expect(topics.verdict('mowability-upload/gw', true)).toEqual({ kind: 'allowed' });
-    expect(topics.verdict('mowability-upload/gw', false)).toMatchObject({ kind: 'refused', reason: expect.stringMatching(/broker.users account/) });
-    expect(topics.verdict('mowability-upload/garden', true)).toMatchObject({ kind: 'refused', reason: expect.stringMatching(/no upload station/) });
+    expect(topics.verdict('mowability-upload/gw', false)).toMatchObject({
+      kind: 'refused',
+      reason: expect.stringMatching(/broker.users account/),
+    });
+    expect(topics.verdict('mowability-upload/garden', true)).toMatchObject({
+      kind: 'refused',
+      reason: expect.stringMatching(/no upload station/),
+    });
     expect(topics.verdict('mowability-upload', true)).toMatchObject({ kind: 'refused' });
     const off = new ClientTopics({ baseTopic: 'mowability', stationIds: ['gw'], relayStationIds: ['gw'], uploadRelay: false });
-    expect(off.verdict('mowability-upload/gw', true)).toMatchObject({ kind: 'refused', reason: expect.stringMatching(/mqtt.uploadRelay=false/) });
+    expect(off.verdict('mowability-upload/gw', true)).toMatchObject({
+      kind: 'refused',
+      reason: expect.stringMatching(/mqtt.uploadRelay=false/),
+    });
     expect(topics.dropsRetain('mowability/garden/mowed')).toBe(true);
     expect(topics.dropsRetain('mowability-upload/gw')).toBe(true);
     expect(topics.dropsRetain('mowability/other/mowed')).toBe(false);
@@ -44,7 +59,9 @@ describe('which command and relay topics other clients may write', () => {
 describe('a forecast topic under the base topic', () => {
   unit('is refused by the configuration: only the daemon may publish there, so the forecast would never arrive', () => {
     const station = { ...garden, forecast: { source: 'mqtt' as const, topic: 'mowability/garden/forecast' } };
-    expect(crossKeyProblems(testMqttConfig({ stations: [station] }), { units: stationUnitConfigs() })).toContainEqual(expect.stringMatching(/forecast\.topic "mowability\/garden\/forecast" lies under/));
+    expect(crossKeyProblems(testMqttConfig({ stations: [station] }), { units: stationUnitConfigs() })).toContainEqual(
+      expect.stringMatching(/forecast\.topic "mowability\/garden\/forecast" lies under/),
+    );
   });
 });
 
@@ -89,7 +106,9 @@ describe('the upload relay topic', () => {
 
     const daemon = await mqtt.start(testMqttConfig({ mqtt: { uploadRelay: true }, broker: { users: [ACCOUNT] }, stations: [gateway] }));
     const connect = { username: ACCOUNT.username, password: ACCOUNT.password };
-    expect(await publishOnce(daemon.port, uploadRelayTopic('gw'), ecowittBody('gw2000a_2'), { qos: 1, retain: true, connect })).toBe('handled');
+    expect(await publishOnce(daemon.port, uploadRelayTopic('gw'), ecowittBody('gw2000a_2'), { qos: 1, retain: true, connect })).toBe(
+      'handled',
+    );
     await waitUntil(() => (daemon.service.stationCounts().get('gw')?.received ?? 0) === 1, 'the relayed reading');
     expect(await publishOnce(daemon.port, 'mowability-upload/nosuch', 'x', { qos: 1, connect })).toBe('closed');
     expect(daemon.service.stats()).toMatchObject({ brokerRetainDropped: 1, brokerRetainedMessages: 0 });

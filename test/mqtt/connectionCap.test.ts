@@ -14,7 +14,11 @@ import { testMqttConfig, waitUntil, withDeadline, type RunningDaemon, type TestS
 const garden: StationConfig = { id: 'garden', name: 'Garden', format: 'fields', topic: 'garden/+' };
 
 /** 'connected' after a CONNACK, 'closed' when the broker closed the connection first. */
-async function tryConnect(port: number, clients: MqttClient[], login: { username?: string; password?: string } = {}): Promise<'connected' | 'closed'> {
+async function tryConnect(
+  port: number,
+  clients: MqttClient[],
+  login: { username?: string; password?: string } = {},
+): Promise<'connected' | 'closed'> {
   const client = mqtt.connect(`mqtt://127.0.0.1:${port}`, { reconnectPeriod: 0, connectTimeout: 5000, ...login });
   clients.push(client);
   client.on('error', () => undefined);
@@ -86,9 +90,14 @@ describe('broker.maxClients', () => {
     expect(daemon.service.stats().connected).toBe(true);
   });
 
-  it('(f) keeps the last slot for loopback: a LAN host holding every other slot cannot shut out a local client', async ({ mqtt: fixture }) => {
+  it('(f) keeps the last slot for loopback: a LAN host holding every other slot cannot shut out a local client', async ({
+    mqtt: fixture,
+  }) => {
     const account = { username: 'station', password: 'station password' };
-    const daemon = await start(fixture, testMqttConfig({ stations: [garden], broker: { host: '0.0.0.0', users: [account], maxClients: 4 } }));
+    const daemon = await start(
+      fixture,
+      testMqttConfig({ stations: [garden], broker: { host: '0.0.0.0', users: [account], maxClients: 4 } }),
+    );
     await waitUntil(() => daemon.service.stats().connected, 'the daemon connected to its broker');
     const lan = lanAddress();
     // The daemon holds no slot; the LAN may take three, the fourth is loopback's.

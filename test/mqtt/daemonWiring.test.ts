@@ -22,7 +22,9 @@ describe('daemon wiring', () => {
     const client = await mqtt.connect(served.brokerPort!);
     await client.client.subscribeAsync('mowability/#', { qos: 1 });
     await waitUntil(() => client.text('mowability/bridge/state') === 'online', 'bridge online');
-    await client.client.publishAsync('rtl_433/pi/events', payloadLines('rtl433-json__rtl_433_tests__Fineoffset-WH65B_02-g001.jsonl')[0]!, { qos: 1 });
+    await client.client.publishAsync('rtl_433/pi/events', payloadLines('rtl433-json__rtl_433_tests__Fineoffset-WH65B_02-g001.jsonl')[0]!, {
+      qos: 1,
+    });
     await waitUntil(() => client.json('mowability/garden/state')?.station === 'garden', 'station state', 10_000);
     // The MQTT side shares the database with the HTTP API, which stays healthy.
     const health = await fetch(`${served.httpAddress}/health`);
@@ -42,6 +44,8 @@ describe('daemon wiring', () => {
       error = err;
     }
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).message).toContain('stations[0] ("garden").format must be one of rtl_433, ecowitt2mqtt, weewx, json, fields');
+    expect((error as ConfigError).message).toContain(
+      'stations[0] ("garden").format must be one of rtl_433, ecowitt2mqtt, weewx, json, fields',
+    );
   });
 });

@@ -7,7 +7,12 @@
 import { describe, expect, it } from 'vitest';
 import type { StationConfig } from '../../src/ingest/types.js';
 import { claimsOurDiscovery } from '../../src/mqtt/brokerAccess.js';
-import { discoveryDeviceIdPrefix, discoveryEntityObjectIds, discoveryMessages, discoveryUniqueIdPrefix } from '../../src/homeassistant/discovery.js';
+import {
+  discoveryDeviceIdPrefix,
+  discoveryEntityObjectIds,
+  discoveryMessages,
+  discoveryUniqueIdPrefix,
+} from '../../src/homeassistant/discovery.js';
 import { Database } from '../../src/store/database.js';
 import { RetainedStore } from '../../src/store/retainedStore.js';
 import { captureLogger } from '../helpers/httpLogCapture.js';
@@ -27,31 +32,84 @@ const ENTITY = { name: 'Mowable now', state_topic: 'evil/state', value_template:
 /** The three shapes of the review: another object id, HA's node-id form, and a device-based config. */
 const ATTACKS = [
   { topic: 'homeassistant/binary_sensor/evil/config', payload: { ...ENTITY, unique_id: 'mowability_garden_mowable', device: DEVICE } },
-  { topic: 'homeassistant/binary_sensor/node/mowability_garden_mowable/config', payload: { ...ENTITY, uniq_id: 'mowability_garden_mowable' } },
-  { topic: 'homeassistant/device/mowability_garden/config', payload: { dev: { ids: 'mowability_mowability_garden' }, o: { name: 'x' }, cmps: { m: { p: 'binary_sensor', stat_t: 'evil/state' } } } },
+  {
+    topic: 'homeassistant/binary_sensor/node/mowability_garden_mowable/config',
+    payload: { ...ENTITY, uniq_id: 'mowability_garden_mowable' },
+  },
+  {
+    topic: 'homeassistant/device/mowability_garden/config',
+    payload: { dev: { ids: 'mowability_mowability_garden' }, o: { name: 'x' }, cmps: { m: { p: 'binary_sensor', stat_t: 'evil/state' } } },
+  },
   // Both spellings of a key: Home Assistant lets the abbreviated value win, so each must be checked.
-  { topic: 'homeassistant/binary_sensor/evil2/config', payload: { unique_id: 'e', uniq_id: 'mowability_garden_mowable', state_topic: 'evil/state' } },
-  { topic: 'homeassistant/binary_sensor/evil3/config', payload: { ...ENTITY, unique_id: 'e3', device: { identifiers: ['e3'] }, dev: { ids: ['mowability_mowability_garden'] } } },
-  { topic: 'homeassistant/binary_sensor/evil4/config', payload: { ...ENTITY, unique_id: 'e4', device: { identifiers: ['e4'], ids: 'mowability_mowability_garden' } } },
-  { topic: 'homeassistant/device/evil5/config', payload: { dev: { ids: 'e5' }, o: { name: 'x' }, components: {}, cmps: { m: { p: 'binary_sensor', uniq_id: 'mowability_garden_mowable', stat_t: 'evil/state' } } } },
-  { topic: 'homeassistant/device/evil6/config', payload: { dev: { ids: 'e6' }, o: { name: 'x' }, cmps: { m: { p: 'binary_sensor', unique_id: 'e6', uniq_id: 'mowability_garden_index', stat_t: 'evil/state' } } } },
+  {
+    topic: 'homeassistant/binary_sensor/evil2/config',
+    payload: { unique_id: 'e', uniq_id: 'mowability_garden_mowable', state_topic: 'evil/state' },
+  },
+  {
+    topic: 'homeassistant/binary_sensor/evil3/config',
+    payload: { ...ENTITY, unique_id: 'e3', device: { identifiers: ['e3'] }, dev: { ids: ['mowability_mowability_garden'] } },
+  },
+  {
+    topic: 'homeassistant/binary_sensor/evil4/config',
+    payload: { ...ENTITY, unique_id: 'e4', device: { identifiers: ['e4'], ids: 'mowability_mowability_garden' } },
+  },
+  {
+    topic: 'homeassistant/device/evil5/config',
+    payload: {
+      dev: { ids: 'e5' },
+      o: { name: 'x' },
+      components: {},
+      cmps: { m: { p: 'binary_sensor', uniq_id: 'mowability_garden_mowable', stat_t: 'evil/state' } },
+    },
+  },
+  {
+    topic: 'homeassistant/device/evil6/config',
+    payload: {
+      dev: { ids: 'e6' },
+      o: { name: 'x' },
+      cmps: { m: { p: 'binary_sensor', unique_id: 'e6', uniq_id: 'mowability_garden_index', stat_t: 'evil/state' } },
+    },
+  },
   // Another unique id, but our entity id: Home Assistant would give ours a "_2" suffix.
   { topic: 'homeassistant/binary_sensor/evil7/config', payload: { ...ENTITY, unique_id: 'e7', object_id: 'mowability_garden_mowable' } },
-  { topic: 'homeassistant/binary_sensor/evil8/config', payload: { ...ENTITY, unique_id: 'e8', def_ent_id: 'binary_sensor.Mowability_Garden_Mowable' } },
-  { topic: 'homeassistant/device/evil9/config', payload: { dev: { ids: 'e9' }, o: { name: 'x' }, cmps: { m: { p: 'sensor', uniq_id: 'e9', obj_id: 'mowability_garden_index', stat_t: 'evil/state' } } } },
+  {
+    topic: 'homeassistant/binary_sensor/evil8/config',
+    payload: { ...ENTITY, unique_id: 'e8', def_ent_id: 'binary_sensor.Mowability_Garden_Mowable' },
+  },
+  {
+    topic: 'homeassistant/device/evil9/config',
+    payload: {
+      dev: { ids: 'e9' },
+      o: { name: 'x' },
+      cmps: { m: { p: 'sensor', uniq_id: 'e9', obj_id: 'mowability_garden_index', stat_t: 'evil/state' } },
+    },
+  },
 ].map((attack) => ({ topic: attack.topic, payload: JSON.stringify(attack.payload) }));
 
 describe('discovery configs claiming our entities', () => {
   it('recognises our unique ids and device under full names and HA abbreviations, and nothing else', () => {
-    for (const message of discoveryMessages({ prefix: 'homeassistant', baseTopic: 'mowability', softwareVersion: 'x', stationId: 'garden', stationName: 'Garden' })) {
+    for (const message of discoveryMessages({
+      prefix: 'homeassistant',
+      baseTopic: 'mowability',
+      softwareVersion: 'x',
+      stationId: 'garden',
+      stationName: 'Garden',
+    })) {
       expect(claimsOurDiscovery(JSON.stringify(message.payload), identity)).toBe(true);
     }
     for (const attack of ATTACKS) expect(claimsOurDiscovery(attack.payload, identity)).toBe(true);
     expect(claimsOurDiscovery(JSON.stringify({ cmps: { a: { p: 'sensor', uniq_id: 'MOWABILITY_garden_index' } } }), identity)).toBe(true);
     expect(claimsOurDiscovery(JSON.stringify({ device: { ids: ['zigbee_1', 'mowability_mowability_garden'] } }), identity)).toBe(true);
-    expect(claimsOurDiscovery(JSON.stringify({ unique_id: 'zigbee_0x1234_temperature', device: { identifiers: ['zigbee_0x1234'] } }), identity)).toBe(false);
+    expect(
+      claimsOurDiscovery(JSON.stringify({ unique_id: 'zigbee_0x1234_temperature', device: { identifiers: ['zigbee_0x1234'] } }), identity),
+    ).toBe(false);
     expect(claimsOurDiscovery(JSON.stringify({ unique_id: 'other_mowability_garden' }), identity)).toBe(false);
-    expect(claimsOurDiscovery(JSON.stringify({ unique_id: 'x', object_id: 'mowability_backyard_mowable', def_ent_id: 'sensor.zigbee_temp' }), identity)).toBe(false);
+    expect(
+      claimsOurDiscovery(
+        JSON.stringify({ unique_id: 'x', object_id: 'mowability_backyard_mowable', def_ent_id: 'sensor.zigbee_temp' }),
+        identity,
+      ),
+    ).toBe(false);
     expect(claimsOurDiscovery('not json mowability_garden', identity)).toBe(false);
     expect(claimsOurDiscovery('{"unique_id": "mowability_', identity)).toBe(false);
     expect(claimsOurDiscovery('["mowability_garden"]', identity)).toBe(false);
@@ -110,7 +168,10 @@ describe('fake discovery configs on the embedded broker', () => {
     const database = await Database.open(mqtt.dbPath);
     const other = JSON.stringify({ unique_id: 'zigbee_0x1234_temperature', state_topic: 'zigbee/0x1234' });
     const rows = [...ATTACKS, { topic: 'homeassistant/sensor/zigbee_0x1234/config', payload: other }];
-    await new RetainedStore(database).save(new Map(rows.map((row) => [row.topic, { topic: row.topic, payload: Buffer.from(row.payload), qos: 1 as const }])), Date.now());
+    await new RetainedStore(database).save(
+      new Map(rows.map((row) => [row.topic, { topic: row.topic, payload: Buffer.from(row.payload), qos: 1 as const }])),
+      Date.now(),
+    );
     await database.close();
     await start(mqtt);
     await synced();

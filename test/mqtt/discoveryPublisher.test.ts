@@ -19,7 +19,8 @@ function fakeConnection() {
     },
     unsubscribe: (filter) => void unsubscribed.push(filter),
   };
-  const deliver = (filter: string, topic: string, payload: string, retained = true) => handlers.get(filter)!(topic, Buffer.from(payload), retained);
+  const deliver = (filter: string, topic: string, payload: string, retained = true) =>
+    handlers.get(filter)!(topic, Buffer.from(payload), retained);
   return { connection, published, unsubscribed, deliver };
 }
 
@@ -30,7 +31,8 @@ describe('DiscoveryPublisher', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
-  const publisher = (discovery = true) => new DiscoveryPublisher({ settings: { ...settings, discovery }, baseTopic: 'mowability', messages: () => [current], log: silentLogger });
+  const publisher = (discovery = true) =>
+    new DiscoveryPublisher({ settings: { ...settings, discovery }, baseTopic: 'mowability', messages: () => [current], log: silentLogger });
 
   it('publishes every config retained, and nothing when discovery is off', () => {
     const fake = fakeConnection();
@@ -39,17 +41,34 @@ describe('DiscoveryPublisher', () => {
     expect(fake.published).toEqual([[current.topic, JSON.stringify(current.payload)]]);
   });
 
-  it('sweeps once per start: deletes our retained configs that are no longer current, leaves others\' alone', async () => {
+  it("sweeps once per start: deletes our retained configs that are no longer current, leaves others' alone", async () => {
     const fake = fakeConnection();
     const discovery = publisher();
     discovery.sweepStale(fake.connection);
     discovery.sweepStale(fake.connection);
     const filter = 'homeassistant/+/+/config';
     const ghost = 'homeassistant/sensor/mowability_old_index/config';
-    fake.deliver(filter, ghost, JSON.stringify({ origin: { name: 'mowability' }, availability: [{ topic: 'mowability/bridge/state' }], state_topic: 'mowability/old/state' }));
-    fake.deliver(filter, 'homeassistant/sensor/zigbee_1/config', JSON.stringify({ origin: { name: 'zigbee2mqtt' }, availability: [{ topic: 'mowability/bridge/state' }] }));
+    fake.deliver(
+      filter,
+      ghost,
+      JSON.stringify({
+        origin: { name: 'mowability' },
+        availability: [{ topic: 'mowability/bridge/state' }],
+        state_topic: 'mowability/old/state',
+      }),
+    );
+    fake.deliver(
+      filter,
+      'homeassistant/sensor/zigbee_1/config',
+      JSON.stringify({ origin: { name: 'zigbee2mqtt' }, availability: [{ topic: 'mowability/bridge/state' }] }),
+    );
     fake.deliver(filter, current.topic, JSON.stringify(current.payload));
-    fake.deliver(filter, 'homeassistant/sensor/mowability_live/config', JSON.stringify({ origin: { name: 'mowability' }, state_topic: 'mowability/bridge/state' }), false);
+    fake.deliver(
+      filter,
+      'homeassistant/sensor/mowability_live/config',
+      JSON.stringify({ origin: { name: 'mowability' }, state_topic: 'mowability/bridge/state' }),
+      false,
+    );
     await vi.advanceTimersByTimeAsync(DISCOVERY_SWEEP_MS - 1);
     expect(fake.published).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);

@@ -10,14 +10,24 @@ import type { StationConfig } from '../../src/ingest/types.js';
 import { MINUTE_MS } from '../../src/history/windows.js';
 import { clientIdFor } from '../../src/mqtt/settings.js';
 import { mqttTest as it } from '../helpers/mqttFixture.js';
-import { mqttTempDir, noRetainedMessage, retainedMessage, testMqttConfig, waitForRetained, waitUntil, type RunningDaemon } from '../helpers/mqttHarness.js';
+import {
+  mqttTempDir,
+  noRetainedMessage,
+  retainedMessage,
+  testMqttConfig,
+  waitForRetained,
+  waitUntil,
+  type RunningDaemon,
+} from '../helpers/mqttHarness.js';
 import { MOSQUITTO_BINARY, Mosquitto, MosquittoPortInUseError, mosquittoAvailable, onFreePort } from '../../bench/lib/mosquitto.js';
 import { SLOW_TEST_TIMEOUT_MS } from '../helpers/wait.js';
 
 const available = mosquittoAvailable();
 const required = Boolean(process.env.CI);
 if (!available && !required) {
-  console.warn(`external-broker tests skipped: ${MOSQUITTO_BINARY} not found (install the Debian package "mosquitto"; with CI set they fail instead)`);
+  console.warn(
+    `external-broker tests skipped: ${MOSQUITTO_BINARY} not found (install the Debian package "mosquitto"; with CI set they fail instead)`,
+  );
 }
 
 const diy: StationConfig = {
@@ -42,7 +52,9 @@ describe('external broker settings', () => {
     const temp = mqttTempDir();
     try {
       const broker = new Mosquitto(temp.dir, 1, join(temp.dir, 'no-such-mosquitto'));
-      await expect(broker.start()).rejects.toThrow(/cannot run mosquitto at .*no-such-mosquitto \(.*ENOENT.*\); install the Debian package "mosquitto"/);
+      await expect(broker.start()).rejects.toThrow(
+        /cannot run mosquitto at .*no-such-mosquitto \(.*ENOENT.*\); install the Debian package "mosquitto"/,
+      );
     } finally {
       temp.cleanup();
     }
@@ -104,7 +116,8 @@ describe.skipIf(!available && !required)('external broker (mosquitto)', { timeou
     // One reading every 30 s for 30 minutes, each with 0.1 mm of rain and its own temperature.
     const total = 60;
     const baseSeconds = Math.floor(clock.now() / 1000) - 3600;
-    const publish = (i: number) => station.publishAsync('diy/weather', JSON.stringify({ t: 10 + i / 10, r: 0, d: 0.1, ts: baseSeconds + i * 30 }), { qos: 1 });
+    const publish = (i: number) =>
+      station.publishAsync('diy/weather', JSON.stringify({ t: 10 + i / 10, r: 0, d: 0.1, ts: baseSeconds + i * 30 }), { qos: 1 });
 
     for (let i = 0; i < total / 2; i++) await publish(i);
     await waitUntil(() => running.service.stats().accepted >= 10, 'first readings');
@@ -131,7 +144,9 @@ describe.skipIf(!available && !required)('external broker (mosquitto)', { timeou
       expect(bucket.temp_min_c).toBeCloseTo(10 + (2 * k) / 10, 9); // the lower of the minute's two readings
       expect(bucket.rain_mm).toBeCloseTo(0.2, 9);
     });
-    const latest = await running.database.get<{ value: number }>("SELECT value FROM history_latest WHERE station = 'diy' AND field = 'temperature'");
+    const latest = await running.database.get<{ value: number }>(
+      "SELECT value FROM history_latest WHERE station = 'diy' AND field = 'temperature'",
+    );
     expect(latest?.value).toBeCloseTo(10 + (total - 1) / 10, 9);
     await waitForRetained(port, 'mowability/bridge/state', (payload) => payload === 'online', 'online again after the restart');
   });
@@ -139,7 +154,11 @@ describe.skipIf(!available && !required)('external broker (mosquitto)', { timeou
   it('subscribes again when the broker comes back without our session', async ({ mqtt }) => {
     const broker = await mqtt.mosquitto();
     const port = broker.port;
-    const config = testMqttConfig({ stations: [diy], mqtt: { url: `mqtt://127.0.0.1:${port}`, reconnectMaxSeconds: 1 }, broker: { enabled: false } });
+    const config = testMqttConfig({
+      stations: [diy],
+      mqtt: { url: `mqtt://127.0.0.1:${port}`, reconnectMaxSeconds: 1 },
+      broker: { enabled: false },
+    });
     const running = await mqtt.start(config);
     await waitUntil(() => running.service.stats().connected, 'connected');
     await broker.stop('SIGKILL'); // no persistence file written: the session is gone
@@ -149,10 +168,14 @@ describe.skipIf(!available && !required)('external broker (mosquitto)', { timeou
     await waitForRetained(port, 'mowability/bridge/state', (payload) => payload === 'online', 'reconnected');
     const seconds = Math.floor(mqtt.clock.now() / 1000);
     const station = (await mqtt.connect(port)).client;
-    await waitUntil(async () => {
-      await station.publishAsync('diy/weather', JSON.stringify({ t: 12, r: 0, ts: seconds }), { qos: 1 });
-      return running.service.stats().accepted >= 1;
-    }, 'a reading through the renewed subscription', 10_000);
+    await waitUntil(
+      async () => {
+        await station.publishAsync('diy/weather', JSON.stringify({ t: 12, r: 0, ts: seconds }), { qos: 1 });
+        return running.service.stats().accepted >= 1;
+      },
+      'a reading through the renewed subscription',
+      10_000,
+    );
   });
 
   it('removes the retained discovery configs of a station that is no longer configured', async ({ mqtt }) => {
@@ -161,15 +184,29 @@ describe.skipIf(!available && !required)('external broker (mosquitto)', { timeou
     const old: StationConfig = { ...diy, id: 'old', topic: 'old/weather' };
     const external = { mqtt: { url: `mqtt://127.0.0.1:${port}` }, broker: { enabled: false } };
     const daemon = await mqtt.start(testMqttConfig({ ...external, stations: [diy, old] }));
-    await waitForRetained(port, 'homeassistant/sensor/mowability_old_index/config', (payload) => payload !== undefined, 'old station discovered');
+    await waitForRetained(
+      port,
+      'homeassistant/sensor/mowability_old_index/config',
+      (payload) => payload !== undefined,
+      'old station discovered',
+    );
     // Someone else's config under the same prefix must survive.
     const foreign = (await mqtt.connect(port)).client;
-    await foreign.publishAsync('homeassistant/sensor/other_thing/config', JSON.stringify({ name: 'x', unique_id: 'other', origin: { name: 'other' } }), { qos: 1, retain: true });
+    await foreign.publishAsync(
+      'homeassistant/sensor/other_thing/config',
+      JSON.stringify({ name: 'x', unique_id: 'other', origin: { name: 'other' } }),
+      { qos: 1, retain: true },
+    );
     await foreign.endAsync();
     await daemon.stop();
 
     await mqtt.start(testMqttConfig({ ...external, stations: [diy] }));
-    await waitForRetained(port, 'homeassistant/sensor/mowability_old_index/config', (payload) => payload === undefined, 'stale config removed');
+    await waitForRetained(
+      port,
+      'homeassistant/sensor/mowability_old_index/config',
+      (payload) => payload === undefined,
+      'stale config removed',
+    );
     expect(await noRetainedMessage(port, 'homeassistant/binary_sensor/mowability_old_mowable/config')).toBe(true);
     expect(await retainedMessage(port, 'homeassistant/sensor/mowability_diy_index/config')).toContain('mowability_diy_index');
     expect(await retainedMessage(port, 'homeassistant/sensor/other_thing/config')).toContain('"unique_id":"other"');

@@ -16,12 +16,36 @@ describe('mqttHealth', () => {
     [{ ...up, brokerListening: false, connected: false }, 'error', 'the embedded broker is not listening'],
     [{ ...up, running: false, connected: false }, 'error', 'the MQTT bridge is not running'],
     [{ ...up, connected: false, connectedOnce: false }, 'starting', 'connecting to the embedded broker'],
-    [{ ...up, connected: false, connectedOnce: true }, 'error', 'not connected to the embedded broker; retrying in the background (see the log)'],
-    [{ ...up, embedded: false, brokerListening: false, connected: false, connectedOnce: false }, 'error', 'not connected to the external broker (mqtt.url); retrying in the background (see the log)'],
-    [{ ...up, embedded: false, connected: false }, 'error', 'not connected to the external broker (mqtt.url); retrying in the background (see the log)'],
-    [{ ...up, embedded: false, connected: false, problem: 'the broker refused the login ("not authorized"): check mqtt.username' }, 'error', 'not connected to the external broker (mqtt.url): the broker refused the login ("not authorized"): check mqtt.username; retrying in the background'],
-    [{ ...up, embedded: false, access: ['the broker does not let X publish Y'], accessDenied: true }, 'error', 'connected to the external broker (mqtt.url), but the broker does not let X publish Y'],
-    [{ ...up, embedded: false, access: ['nothing arrived on w/l'], accessDenied: false }, 'ok', 'connected to the external broker (mqtt.url), but nothing arrived on w/l'],
+    [
+      { ...up, connected: false, connectedOnce: true },
+      'error',
+      'not connected to the embedded broker; retrying in the background (see the log)',
+    ],
+    [
+      { ...up, embedded: false, brokerListening: false, connected: false, connectedOnce: false },
+      'error',
+      'not connected to the external broker (mqtt.url); retrying in the background (see the log)',
+    ],
+    [
+      { ...up, embedded: false, connected: false },
+      'error',
+      'not connected to the external broker (mqtt.url); retrying in the background (see the log)',
+    ],
+    [
+      { ...up, embedded: false, connected: false, problem: 'the broker refused the login ("not authorized"): check mqtt.username' },
+      'error',
+      'not connected to the external broker (mqtt.url): the broker refused the login ("not authorized"): check mqtt.username; retrying in the background',
+    ],
+    [
+      { ...up, embedded: false, access: ['the broker does not let X publish Y'], accessDenied: true },
+      'error',
+      'connected to the external broker (mqtt.url), but the broker does not let X publish Y',
+    ],
+    [
+      { ...up, embedded: false, access: ['nothing arrived on w/l'], accessDenied: false },
+      'ok',
+      'connected to the external broker (mqtt.url), but nothing arrived on w/l',
+    ],
   ])('%o → %s', (facts, status, message) => {
     expect(mqttHealth(facts)).toEqual({ status, message });
   });
@@ -41,13 +65,23 @@ describe('/health checks.mqtt', () => {
 
   mqttTest('external broker down: checks.mqtt is an error without the address, and health stays 200 ok', async ({ mqtt }) => {
     const deadPort = await freePort(); // nothing listens there: the broker is down
-    const daemon = await mqtt.serve(undefined, { logLevel: 'warn', env: { ...env, MOWABILITY_BROKER_ENABLED: 'false', MOWABILITY_MQTT_URL: `mqtt://user:secret@127.0.0.1:${deadPort}` } });
+    const daemon = await mqtt.serve(undefined, {
+      logLevel: 'warn',
+      env: { ...env, MOWABILITY_BROKER_ENABLED: 'false', MOWABILITY_MQTT_URL: `mqtt://user:secret@127.0.0.1:${deadPort}` },
+    });
     const { code, body } = await health(daemon);
     expect(code).toBe(200);
     expect(body.status).toBe('ok');
     expect(body.mfi.status).toBe('ok');
-    await waitUntil(async () => (await health(daemon)).body.mfi.checks.mqtt?.message?.includes('ECONNREFUSED') === true, 'the first attempt failed');
-    expect((await health(daemon)).body.mfi.checks.mqtt).toEqual({ status: 'error', message: 'not connected to the external broker (mqtt.url): broker unreachable (ECONNREFUSED): check the host and port in mqtt.url and that the broker runs; retrying in the background' });
+    await waitUntil(
+      async () => (await health(daemon)).body.mfi.checks.mqtt?.message?.includes('ECONNREFUSED') === true,
+      'the first attempt failed',
+    );
+    expect((await health(daemon)).body.mfi.checks.mqtt).toEqual({
+      status: 'error',
+      message:
+        'not connected to the external broker (mqtt.url): broker unreachable (ECONNREFUSED): check the host and port in mqtt.url and that the broker runs; retrying in the background',
+    });
     expect(JSON.stringify(body)).not.toMatch(new RegExp(`secret|${deadPort}`));
   });
 
@@ -65,23 +99,50 @@ describe('/health checks.mqtt', () => {
   });
 });
 
-describe('the daemon\'s start order', () => {
+describe("the daemon's start order", () => {
   it('starts storage, the station side, the MQTT side, then HTTP, and stops them in reverse', async () => {
     const temp = makeTempDir();
-    const config = loadConfig({ env: { MOWABILITY_DB_PATH: temp.dbPath, MOWABILITY_TIMEZONE: 'UTC', MOWABILITY_HTTP_HOST: '127.0.0.1', MOWABILITY_HTTP_PORT: '0', MOWABILITY_BROKER_ENABLED: 'true', MOWABILITY_BROKER_PORT: '0' } });
+    const config = loadConfig({
+      env: {
+        MOWABILITY_DB_PATH: temp.dbPath,
+        MOWABILITY_TIMEZONE: 'UTC',
+        MOWABILITY_HTTP_HOST: '127.0.0.1',
+        MOWABILITY_HTTP_PORT: '0',
+        MOWABILITY_BROKER_ENABLED: 'true',
+        MOWABILITY_BROKER_PORT: '0',
+      },
+    });
     const log = captureLogger('debug');
     const daemon = await startDaemon({ config, logger: log.logger, keyCommandHint: 'x' });
-    const named = (msg: string) => log.lines().filter((line) => line.msg === msg).map((line) => line.component);
+    const named = (msg: string) =>
+      log
+        .lines()
+        .filter((line) => line.msg === msg)
+        .map((line) => line.component);
     try {
       // HTTP answers only once the station side and the MQTT side run: health never sees them missing.
       const body = (await (await fetch(`${daemon.httpAddress}/health`)).json()) as HealthBody;
       expect(['ok', 'starting']).toContain(body.mfi.checks.mqtt?.status);
-      await waitUntil(async () => ((await (await fetch(`${daemon.httpAddress}/health`)).json()) as HealthBody).mfi.checks.mqtt?.status === 'ok', 'the bridge connected');
+      await waitUntil(
+        async () => ((await (await fetch(`${daemon.httpAddress}/health`)).json()) as HealthBody).mfi.checks.mqtt?.status === 'ok',
+        'the bridge connected',
+      );
     } finally {
       await daemon.stop();
       temp.cleanup();
     }
-    const order = ['clock-watch', 'serve-lock', 'database', 'access-cache', 'key-usage', 'station-pipeline', 'scheduled-jobs', 'mqtt-broker', 'mqtt-bridge', 'http'];
+    const order = [
+      'clock-watch',
+      'serve-lock',
+      'database',
+      'access-cache',
+      'key-usage',
+      'station-pipeline',
+      'scheduled-jobs',
+      'mqtt-broker',
+      'mqtt-bridge',
+      'http',
+    ];
     expect(named('component started').filter((name) => name !== 'clock-watch')).toEqual(order.slice(1));
     expect(named('component stopped').filter((name) => name !== 'clock-watch')).toEqual(order.slice(1).reverse());
   });

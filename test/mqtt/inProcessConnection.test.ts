@@ -47,7 +47,9 @@ describe('the in-process connection to the embedded broker', () => {
     const connected = await mqtt.connectAsync(`mqtt://127.0.0.1:${broker.port}`, { reconnectPeriod: 0, ...options });
     cleanups.push(() => connected.endAsync(true));
     const seen: Seen[] = [];
-    connected.on('message', (topic, payload, packet) => seen.push({ topic, payload: payload.toString(), qos: packet.qos, retain: packet.retain }));
+    connected.on('message', (topic, payload, packet) =>
+      seen.push({ topic, payload: payload.toString(), qos: packet.qos, retain: packet.retain }),
+    );
     return { client: connected, seen };
   }
 
@@ -57,14 +59,20 @@ describe('the in-process connection to the embedded broker', () => {
     await station.client.publishAsync('weather/garden', 'retained before', { qos: 1, retain: true });
     const connection = daemonConnection(broker);
     const received: string[] = [];
-    connection.subscribe('weather/#', (topic, payload, retained) => void received.push(`${topic}=${payload.toString()} ${retained ? 'retained' : 'live'}`));
+    connection.subscribe(
+      'weather/#',
+      (topic, payload, retained) => void received.push(`${topic}=${payload.toString()} ${retained ? 'retained' : 'live'}`),
+    );
     connection.start();
     await waitUntil(() => received.length === 1, 'the retained message');
     await station.client.publishAsync('weather/garden', 'live', { qos: 0 });
     await waitUntil(() => received.length === 2, 'the live message');
     expect(received).toEqual(['weather/garden=retained before retained', 'weather/garden=live live']);
     // A subscription after start gets the retained messages of its filter too.
-    connection.subscribe('weather/garden', (_topic, payload, retained) => void received.push(`late ${payload.toString()} ${String(retained)}`));
+    connection.subscribe(
+      'weather/garden',
+      (_topic, payload, retained) => void received.push(`late ${payload.toString()} ${String(retained)}`),
+    );
     await waitUntil(() => received.length === 3, 'the retained message for a later subscription');
     expect(received[2]).toBe('late retained before true');
   });
@@ -115,15 +123,23 @@ describe('the in-process connection to the embedded broker', () => {
     connection.start();
     const subscriber = await client(broker);
     await subscriber.client.subscribeAsync(['homeassistant/#', 'mowability/#'], { qos: 1 });
-    for (let i = 0; i < 20; i++) connection.publishAbsolute(`homeassistant/sensor/mowability_e${i}/config`, `{"n":${i}}`, { retain: true, qos: 1 });
+    for (let i = 0; i < 20; i++)
+      connection.publishAbsolute(`homeassistant/sensor/mowability_e${i}/config`, `{"n":${i}}`, { retain: true, qos: 1 });
     connection.publish('bridge/stats', '{}', { retain: true, qos: 0 });
     await waitUntil(() => subscriber.seen.some((m) => m.topic === 'mowability/bridge/stats'), 'the stats');
     await waitUntil(() => beyondBridgeState(subscriber.seen).length === 21, 'every config');
-    expect(beyondBridgeState(subscriber.seen).map((m) => m.topic).slice(0, 2)).toEqual(['homeassistant/sensor/mowability_e0/config', 'homeassistant/sensor/mowability_e1/config']);
+    expect(
+      beyondBridgeState(subscriber.seen)
+        .map((m) => m.topic)
+        .slice(0, 2),
+    ).toEqual(['homeassistant/sensor/mowability_e0/config', 'homeassistant/sensor/mowability_e1/config']);
   });
 
   it('publishes a burst whole and in order to a subscriber while another one has stopped reading', async () => {
-    const broker = await runningBroker({ maxPayloadBytes: 64 * 1024, slowSubscribers: { maxOutgoingBytes: 256 * 1024, slowClientSeconds: 60 } });
+    const broker = await runningBroker({
+      maxPayloadBytes: 64 * 1024,
+      slowSubscribers: { maxOutgoingBytes: 256 * 1024, slowClientSeconds: 60 },
+    });
     const connection = daemonConnection(broker);
     connection.start();
     const stalled = await pausedSubscriber(broker.port, 'stalled', '#');
@@ -132,7 +148,8 @@ describe('the in-process connection to the embedded broker', () => {
     await subscriber.client.subscribeAsync(['homeassistant/#', 'mowability/#'], { qos: 1 });
     // 200 × 30 KB: far more than loopback's socket buffers let the stalled subscriber take unread.
     const config = 'x'.repeat(30_000);
-    for (let i = 0; i < 200; i++) connection.publishAbsolute(`homeassistant/sensor/mowability_e${i}/config`, config, { retain: true, qos: 1 });
+    for (let i = 0; i < 200; i++)
+      connection.publishAbsolute(`homeassistant/sensor/mowability_e${i}/config`, config, { retain: true, qos: 1 });
     connection.publish('bridge/stats', '{}', { retain: true, qos: 0 });
     await waitUntil(() => subscriber.seen.some((m) => m.topic === 'mowability/bridge/stats'), 'the stats', 20_000);
     const configs = beyondBridgeState(subscriber.seen).filter((m) => m.topic.startsWith('homeassistant/'));
@@ -190,7 +207,9 @@ describe('the in-process connection to the embedded broker', () => {
     connection.publish('garden/state', '{"mowable":false}', { retain: true, qos: 1 });
     await waitUntil(async () => (await retainedMessage(broker.port, 'mowability/garden/state')) !== undefined, 'our state');
     expect(await publishOnce(broker.port, 'mowability/garden/state', '{"mowable":true}', { qos: 1, retain: true })).toBe('closed');
-    expect(await publishOnce(broker.port, 'homeassistant/sensor/x/config', '{"uniq_id":"mowability_garden_mowable"}', { qos: 1, retain: true })).toBe('handled');
+    expect(
+      await publishOnce(broker.port, 'homeassistant/sensor/x/config', '{"uniq_id":"mowability_garden_mowable"}', { qos: 1, retain: true }),
+    ).toBe('handled');
     expect(await retainedMessage(broker.port, 'mowability/garden/state')).toBe('{"mowable":false}');
     expect(broker.rejectedPublishes).toBe(1);
   });
@@ -206,8 +225,15 @@ describe('the in-process connection to the embedded broker', () => {
     await broker.stop();
     expect(connection.connected).toBe(false);
     const errors: string[] = [];
-    broker.publishOwn({ topic: 'mowability/x', payload: Buffer.from('x'), qos: 0, retain: false }, (err) => void errors.push(String(err?.message)));
-    broker.subscribeOwn('weather/#', () => undefined, (err) => void errors.push(String(err?.message)));
+    broker.publishOwn(
+      { topic: 'mowability/x', payload: Buffer.from('x'), qos: 0, retain: false },
+      (err) => void errors.push(String(err?.message)),
+    );
+    broker.subscribeOwn(
+      'weather/#',
+      () => undefined,
+      (err) => void errors.push(String(err?.message)),
+    );
     expect(errors).toEqual(['the embedded MQTT broker is not running', 'the embedded MQTT broker is not running']);
   });
 

@@ -48,7 +48,9 @@ async function withholdPubrel(port: number, clientId: string, sockets: Socket[])
           received = received.subarray(4);
           if (type === 2 && !connected) {
             connected = true;
-            socket.write(Buffer.concat(Array.from({ length: MESSAGES_PER_CLIENT }, (_, i) => publishQos2(`attack/${clientId}/${i}`, i + 1, PAYLOAD))));
+            socket.write(
+              Buffer.concat(Array.from({ length: MESSAGES_PER_CLIENT }, (_, i) => publishQos2(`attack/${clientId}/${i}`, i + 1, PAYLOAD))),
+            );
           } else if (type === 5 && ++held === MESSAGES_PER_CLIENT) resolve({ held, closed: false });
         }
       });
@@ -59,12 +61,16 @@ async function withholdPubrel(port: number, clientId: string, sockets: Socket[])
 }
 
 describe('QoS 2 messages awaiting PUBREL, all clients together', () => {
-  it('holds at most broker.maxInflightBytes, disconnects the client that would pass it, and the daemon keeps publishing', async ({ mqtt }) => {
+  it('holds at most broker.maxInflightBytes, disconnects the client that would pass it, and the daemon keeps publishing', async ({
+    mqtt,
+  }) => {
     const sockets: Socket[] = [];
     mqtt.defer(() => {
       for (const socket of sockets) socket.destroy();
     });
-    const daemon = await mqtt.start(testMqttConfig({ stations: [station], station: { recomputeDebounceMs: 0 }, broker: { maxInflightBytes: MAX_INFLIGHT_BYTES } }));
+    const daemon = await mqtt.start(
+      testMqttConfig({ stations: [station], station: { recomputeDebounceMs: 0 }, broker: { maxInflightBytes: MAX_INFLIGHT_BYTES } }),
+    );
     const ha = await mqtt.connect(daemon.port);
     await ha.client.subscribeAsync('mowability/#', { qos: 1 });
 
@@ -77,14 +83,17 @@ describe('QoS 2 messages awaiting PUBREL, all clients together', () => {
     const heldBytes = outcomes.filter((outcome) => !outcome.closed).reduce((sum, outcome) => sum + outcome.held, 0) * PAYLOAD.length;
     expect(heldBytes).toBeLessThanOrEqual(MAX_INFLIGHT_BYTES);
     // A disconnected client's messages are released as aedes finishes closing it.
-    await waitUntil(() => daemon.service.stats().brokerInflightBytes === heldBytes, 'the broker holding only the open clients\' messages');
+    await waitUntil(() => daemon.service.stats().brokerInflightBytes === heldBytes, "the broker holding only the open clients' messages");
     expect(daemon.service.stats().brokerInflightRefused).toBeGreaterThanOrEqual(CLIENTS - 2);
 
     // The daemon's own publishing goes on while the bound is full.
     mqtt.clock.advance(60_000);
     const rtl = await mqtt.connect(daemon.port);
     await rtl.client.publishAsync('garden/temperature', '17.5', { qos: 1 });
-    await waitUntil(() => (ha.json('mowability/garden/state')?.input as { temperature?: number } | undefined)?.temperature === 17.5, 'the state at the subscriber');
+    await waitUntil(
+      () => (ha.json('mowability/garden/state')?.input as { temperature?: number } | undefined)?.temperature === 17.5,
+      'the state at the subscriber',
+    );
 
     // Clean sessions: their held messages go with their connections.
     for (const socket of sockets) socket.destroy();

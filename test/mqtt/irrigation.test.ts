@@ -11,10 +11,21 @@ import type { StationConfig } from '../../src/ingest/types.js';
 import type { IrrigationConfig } from '../../src/units/irrigationSource.js';
 import { stationUnitConfigs } from '../../src/daemon.js';
 import { mqttTest, type MqttDaemonFixture } from '../helpers/mqttFixture.js';
-import { mqttTempDir, testMqttConfig, waitUntil, type FakeClock, type RecordingClient, type RunningDaemon } from '../helpers/mqttHarness.js';
+import {
+  mqttTempDir,
+  testMqttConfig,
+  waitUntil,
+  type FakeClock,
+  type RecordingClient,
+  type RunningDaemon,
+} from '../helpers/mqttHarness.js';
 
 const MINUTE = 60_000;
-const weather = { format: 'json', topic: 'garden/weather', fields: { temperature: 'temp', precipitation_rate: 'rate', humidity: 'hum', wind_speed: 'wind' } } as const;
+const weather = {
+  format: 'json',
+  topic: 'garden/weather',
+  fields: { temperature: 'temp', precipitation_rate: 'rate', humidity: 'hum', wind_speed: 'wind' },
+} as const;
 /** A station with the irrigation unit's key (declared by the unit, not by StationConfig). */
 type Station = StationConfig & { irrigation?: IrrigationConfig };
 const watered: Station = { id: 'watered', name: 'Watered', ...weather, irrigation: { topic: 'garden/sprinkler' } };
@@ -51,11 +62,19 @@ describe('irrigation topic', () => {
   async function reading(): Promise<void> {
     const before = daemon!.service.stats().statesPublished;
     sequence++;
-    await publisher!.client.publishAsync('garden/weather', JSON.stringify({ temp: 21, rate: 0, hum: 55, wind: 8, n: sequence }), { qos: 1 });
+    await publisher!.client.publishAsync('garden/weather', JSON.stringify({ temp: 21, rate: 0, hum: 55, wind: 8, n: sequence }), {
+      qos: 1,
+    });
     await waitUntil(() => daemon!.service.stats().statesPublished >= before + 2, 'both stations recomputed');
     const at = new Date(clock.now()).toISOString();
-    await waitUntil(() => state('watered')?.index_score !== undefined && state('dry') !== undefined
-      && (observer!.json('mowability/watered/state')?.last_reading_at === at) && observer!.json('mowability/dry/state')?.last_reading_at === at, 'states of this reading');
+    await waitUntil(
+      () =>
+        state('watered')?.index_score !== undefined &&
+        state('dry') !== undefined &&
+        observer!.json('mowability/watered/state')?.last_reading_at === at &&
+        observer!.json('mowability/dry/state')?.last_reading_at === at,
+      'states of this reading',
+    );
   }
 
   async function sprinkler(payload: string, retain = false): Promise<void> {
@@ -69,7 +88,13 @@ describe('irrigation topic', () => {
     await reading();
     const baseline = state('dry')!.index_score;
     expect(state('watered')!.index_score).toBe(baseline);
-    expect(state('watered')!.irrigation).toEqual({ source: 'mqtt', topic: 'garden/sprinkler', running: false, last_run_end_at: null, minutes_since_irrigation: null });
+    expect(state('watered')!.irrigation).toEqual({
+      source: 'mqtt',
+      topic: 'garden/sprinkler',
+      running: false,
+      last_run_end_at: null,
+      minutes_since_irrigation: null,
+    });
     expect(state('watered')!.input).not.toHaveProperty('minutes_since_irrigation');
     expect(state('dry')).not.toHaveProperty('irrigation');
 
@@ -111,7 +136,8 @@ describe('irrigation topic', () => {
     // `watered` stands in for a second station here: no sprinkler message is sent.
     await start(mqtt, [{ ...watered, lawn: { turfType: 'warm_season' } }, dry]);
     await reading();
-    const temperatureScore = (id: string): number => (observer!.json(`mowability/${id}/state`) as { checks: { temperature: { score: number } } }).checks.temperature.score;
+    const temperatureScore = (id: string): number =>
+      (observer!.json(`mowability/${id}/state`) as { checks: { temperature: { score: number } } }).checks.temperature.score;
     // 21 °C is in the cool-season optimum (15–24 °C) but below the warm-season one (24–35 °C).
     expect(temperatureScore('dry')).toBe(100);
     expect(temperatureScore('watered')).toBeLessThan(100);
@@ -145,7 +171,10 @@ describe('station lawn and irrigation configuration', () => {
     try {
       const file = join(temp.dir, 'config.json');
       const station = { id: 'garden', name: 'Garden', format: 'weewx', topic: 'weewx/loop' };
-      writeFileSync(file, JSON.stringify({ stations: [{ ...station, lawn: { turfType: 'kikuyu' }, irrigation: { topic: 'a/#/b', onPayload: 'ON' } }] }));
+      writeFileSync(
+        file,
+        JSON.stringify({ stations: [{ ...station, lawn: { turfType: 'kikuyu' }, irrigation: { topic: 'a/#/b', onPayload: 'ON' } }] }),
+      );
       let error: unknown;
       try {
         loadConfig({ env: { MOWABILITY_CONFIG: file }, units: stationUnitConfigs() });
@@ -164,8 +193,13 @@ describe('station lawn and irrigation configuration', () => {
   });
 
   it('refuses an irrigation topic under the base topic, where only the daemon may publish', () => {
-    const problems = crossKeyProblems(testMqttConfig({ stations: [{ ...watered, irrigation: { topic: 'mowability/sprinkler' } } as Station] }), { units: stationUnitConfigs() });
-    expect(problems).toEqual(['station "watered" irrigation.topic "mowability/sprinkler" lies under "mqtt.baseTopic" = "mowability", where only we may publish']);
+    const problems = crossKeyProblems(
+      testMqttConfig({ stations: [{ ...watered, irrigation: { topic: 'mowability/sprinkler' } } as Station] }),
+      { units: stationUnitConfigs() },
+    );
+    expect(problems).toEqual([
+      'station "watered" irrigation.topic "mowability/sprinkler" lies under "mqtt.baseTopic" = "mowability", where only we may publish',
+    ]);
     expect(crossKeyProblems(testMqttConfig({ stations: [watered] }), { units: stationUnitConfigs() })).toEqual([]);
   });
 });

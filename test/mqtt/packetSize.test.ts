@@ -13,18 +13,22 @@ function packet(bodyLength: number): Buffer {
 describe('packet length watch', () => {
   it('follows packet boundaries across arbitrary chunking and flags only oversized packets', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 3000 }), { minLength: 1, maxLength: 8 }), fc.array(fc.integer({ min: 1, max: 700 }), { minLength: 1 }), (lengths, cuts) => {
-        const stream = Buffer.concat(lengths.map(packet));
-        const watch = new PacketLengthWatch(2000);
-        let flagged: number | undefined;
-        let offset = 0;
-        for (let i = 0; offset < stream.length && flagged === undefined; i++) {
-          const size = cuts[i % cuts.length]!;
-          flagged = watch.feed(stream.subarray(offset, offset + size));
-          offset += size;
-        }
-        expect(flagged).toBe(lengths.find((length) => length > 2000));
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 3000 }), { minLength: 1, maxLength: 8 }),
+        fc.array(fc.integer({ min: 1, max: 700 }), { minLength: 1 }),
+        (lengths, cuts) => {
+          const stream = Buffer.concat(lengths.map(packet));
+          const watch = new PacketLengthWatch(2000);
+          let flagged: number | undefined;
+          let offset = 0;
+          for (let i = 0; offset < stream.length && flagged === undefined; i++) {
+            const size = cuts[i % cuts.length]!;
+            flagged = watch.feed(stream.subarray(offset, offset + size));
+            offset += size;
+          }
+          expect(flagged).toBe(lengths.find((length) => length > 2000));
+        },
+      ),
     );
     expect(new PacketLengthWatch(10).feed(Buffer.from([0x30, 0xff, 0xff, 0xff, 0xff]))).toBe(-1);
   });

@@ -18,7 +18,10 @@ describe('restart', { timeout: SLOW_TEST_TIMEOUT_MS }, () => {
     await client.client.subscribeAsync('mowability/#', { qos: 1 });
     await client.client.publishAsync('weather/garden/raw', 'kept across restarts', { qos: 1, retain: true });
     // Another tool's discovery config on our broker is user data too.
-    await client.client.publishAsync('homeassistant/sensor/rtl433_wh65b_t/config', '{"name":"WH65B temperature"}', { qos: 1, retain: true });
+    await client.client.publishAsync('homeassistant/sensor/rtl433_wh65b_t/config', '{"name":"WH65B temperature"}', {
+      qos: 1,
+      retain: true,
+    });
 
     // 70 minutes of readings; the counter rises by 0.3 mm in minute 50.
     let total = 1125.9;
@@ -51,6 +54,9 @@ describe('restart', { timeout: SLOW_TEST_TIMEOUT_MS }, () => {
     // The counter baseline survived: the next reading adds only its own increment.
     clock.advance(60_000);
     await publishOnce(daemon.port, 'rtl_433/pi/events', JSON.stringify({ ...WH65B, rain_mm: total + 0.2 }), { qos: 1 });
-    await waitUntil(() => (client.json('mowability/garden/state')?.input as { rain_1h?: number })?.rain_1h === 0.5, 'rain_1h after restart');
+    await waitUntil(
+      () => (client.json('mowability/garden/state')?.input as { rain_1h?: number })?.rain_1h === 0.5,
+      'rain_1h after restart',
+    );
   });
 });

@@ -23,11 +23,11 @@ import {
 const KIB = 1024;
 const PAYLOAD = Buffer.alloc(60 * KIB, 'x');
 
-
 /** Publishes `count` retained 60 KB messages, each from a fresh anonymous client (a refusal closes the connection). */
 async function flood(port: number, count: number, prefix: string, clientId?: string): Promise<Array<'handled' | 'closed' | 'refused'>> {
   const results: Array<'handled' | 'closed' | 'refused'> = [];
-  for (let i = 0; i < count; i++) results.push(await publishOnce(port, `${prefix}/${i}`, PAYLOAD, { qos: 1, retain: true, ...(clientId ? { clientId } : {}) }));
+  for (let i = 0; i < count; i++)
+    results.push(await publishOnce(port, `${prefix}/${i}`, PAYLOAD, { qos: 1, retain: true, ...(clientId ? { clientId } : {}) }));
   return results;
 }
 
@@ -40,7 +40,9 @@ async function storedRows(daemon: RunningDaemon): Promise<number> {
 }
 
 describe('retained storage limits of the embedded broker', () => {
-  it('refuses retained messages past broker.maxRetainedBytes, keeps them out of memory and the database, and restores only the accepted ones', async ({ mqtt }) => {
+  it('refuses retained messages past broker.maxRetainedBytes, keeps them out of memory and the database, and restores only the accepted ones', async ({
+    mqtt,
+  }) => {
     const maxRetainedBytes = 1024 * KIB;
     const config = testMqttConfig({ broker: { maxRetainedBytes, maxRetainedBytesPerClient: maxRetainedBytes } });
     const daemon = await mqtt.start(config);
@@ -49,7 +51,11 @@ describe('retained storage limits of the embedded broker', () => {
     const accepted = Math.floor(maxRetainedBytes / PAYLOAD.length); // 17
     expect(results.slice(0, accepted).every((result) => result === 'handled')).toBe(true);
     expect(results.slice(accepted).every((result) => result === 'closed')).toBe(true);
-    expect(daemon.service.stats()).toMatchObject({ brokerRetainedRefused: 300 - accepted, brokerRetainedMessages: accepted, brokerRetainedBytes: accepted * PAYLOAD.length });
+    expect(daemon.service.stats()).toMatchObject({
+      brokerRetainedRefused: 300 - accepted,
+      brokerRetainedMessages: accepted,
+      brokerRetainedBytes: accepted * PAYLOAD.length,
+    });
     expect(daemon.service.stats().brokerRejectedPublishes).toBeGreaterThanOrEqual(300 - accepted);
     expect(await noRetainedMessage(daemon.port, `attack/${accepted}`)).toBe(true);
     await daemon.stop();
@@ -62,7 +68,9 @@ describe('retained storage limits of the embedded broker', () => {
     expect(await noRetainedMessage(restarted.port, 'attack/299')).toBe(true);
   }, 60_000); // 300 connections: about 3 s, more on a loaded 2-core machine
 
-  it('at the default limits keeps 34 messages of 60 KB from anonymous clients (their shared 2 MiB) and refuses the rest', async ({ mqtt }) => {
+  it('at the default limits keeps 34 messages of 60 KB from anonymous clients (their shared 2 MiB) and refuses the rest', async ({
+    mqtt,
+  }) => {
     const daemon = await mqtt.start(testMqttConfig());
     const results = await flood(daemon.port, 100, 'defaults');
     expect(results.filter((result) => result === 'handled')).toHaveLength(34);
@@ -105,7 +113,8 @@ describe('retained storage limits of the embedded broker', () => {
     const hog = { username: 'hog', password: 'hog password 1' };
     const other = { username: 'other', password: 'other password' };
     const daemon = await mqtt.start(testMqttConfig({ broker: { users: [hog, other], maxRetainedBytesPerClient: 256 * KIB } }));
-    const publish = (topic: string, login: typeof hog) => publishOnce(daemon.port, topic, PAYLOAD, { qos: 1, retain: true, connect: login });
+    const publish = (topic: string, login: typeof hog) =>
+      publishOnce(daemon.port, topic, PAYLOAD, { qos: 1, retain: true, connect: login });
     const results = [];
     for (let i = 0; i < 6; i++) results.push(await publish(`hog/${i}`, hog));
     expect(results).toEqual(['handled', 'handled', 'handled', 'handled', 'closed', 'closed']);
@@ -168,5 +177,8 @@ describe('retained storage limits of the embedded broker', () => {
 });
 
 function qos2Publish(messageId: number, topic: string, payload: Buffer, retain = false): Buffer {
-  return packet(retain ? 0x35 : 0x34, Buffer.concat([lengthPrefixed(Buffer.from(topic)), Buffer.from([messageId >> 8, messageId & 0xff]), payload]));
+  return packet(
+    retain ? 0x35 : 0x34,
+    Buffer.concat([lengthPrefixed(Buffer.from(topic)), Buffer.from([messageId >> 8, messageId & 0xff]), payload]),
+  );
 }

@@ -5,7 +5,15 @@
  */
 import { describe, expect } from 'vitest';
 import { mqttTest as it } from '../helpers/mqttFixture.js';
-import { noRetainedMessage, publishOnce, retainedMessage, retainedUnder, testMqttConfig, waitForRetained, waitUntil } from '../helpers/mqttHarness.js';
+import {
+  noRetainedMessage,
+  publishOnce,
+  retainedMessage,
+  retainedUnder,
+  testMqttConfig,
+  waitForRetained,
+  waitUntil,
+} from '../helpers/mqttHarness.js';
 
 describe('retained lookups against the embedded broker', () => {
   it('find every retained message under a filter, and nothing that is not there', async ({ mqtt }) => {

@@ -97,7 +97,12 @@ describe('retained messages and live ones published during a SUBSCRIBE', () => {
   const cases: Array<{ name: string; filters: string[]; qos: 0 | 1; options?: IClientOptions }> = [
     { name: 'QoS 1', filters: [STATE, AVAILABILITY], qos: 1 },
     { name: 'QoS 0', filters: [STATE, AVAILABILITY], qos: 0 },
-    { name: 'a persistent session (clean: false), QoS 1', filters: [STATE, AVAILABILITY], qos: 1, options: { clientId: 'mower-controller', clean: false } },
+    {
+      name: 'a persistent session (clean: false), QoS 1',
+      filters: [STATE, AVAILABILITY],
+      qos: 1,
+      options: { clientId: 'mower-controller', clean: false },
+    },
     { name: 'wildcard filters', filters: ['mowability/+/state', '+/garden/availability'], qos: 1 },
   ];
 
@@ -140,7 +145,10 @@ describe('retained messages and live ones published during a SUBSCRIBE', () => {
       await stopQueued;
     });
     await mower.client.subscribeAsync([STATE, BARRIER], { qos: 1 });
-    await waitUntil(() => mower.seen.some((m) => m.topic === BARRIER) && mower.seen.some((m) => m.payload === STOP), 'the barrier and the live stop');
+    await waitUntil(
+      () => mower.seen.some((m) => m.topic === BARRIER) && mower.seen.some((m) => m.payload === STOP),
+      'the barrier and the live stop',
+    );
     expect(lastPerTopic(mower.seen).get(STATE)?.payload).toBe(STOP);
     expect(mower.seen.filter((m) => m.topic === STATE)).toEqual([{ topic: STATE, payload: STOP, retain: false }]);
     expect(mower.client.connected).toBe(true);
@@ -187,7 +195,13 @@ describe('retained messages and live ones published during a SUBSCRIBE', () => {
 });
 
 describe('the session store knows which retained message each topic holds', () => {
-  const limits = { maxSessions: 2, maxSubscriptionsPerSession: 10, maxQueuedMessages: 10, maxQueuedBytes: 1024, maxInflightBytes: 64 * 1024 };
+  const limits = {
+    maxSessions: 2,
+    maxSubscriptionsPerSession: 10,
+    maxQueuedMessages: 10,
+    maxQueuedBytes: 1024,
+    maxInflightBytes: 64 * 1024,
+  };
   const publish = (topic: string, payload: Buffer | string, brokerId: string | null = 'broker', retain = true) =>
     ({ cmd: 'publish', topic, payload, qos: 1, retain, dup: false, brokerId, brokerCounter: 1 }) as never;
 
@@ -216,7 +230,10 @@ describe('the session store knows which retained message each topic holds', () =
     expect(await store.outgoingClearMessageId(client, publish(STATE, GO, null))).toBeUndefined();
     expect(store.queued('mower-controller').messages).toBe(1);
     // A queued message is still cleared by its own (here still undefined) message id.
-    expect(await store.outgoingClearMessageId(client, publish(STATE, STOP, 'broker', false))).toMatchObject({ topic: STATE, payload: STOP });
+    expect(await store.outgoingClearMessageId(client, publish(STATE, STOP, 'broker', false))).toMatchObject({
+      topic: STATE,
+      payload: STOP,
+    });
     expect(store.queued('mower-controller').messages).toBe(0);
   });
 });

@@ -60,7 +60,11 @@ describe('RetainedQuota', () => {
   });
 
   it('never exceeds any limit and keeps its totals consistent, whatever the sequence', () => {
-    const op = fc.record({ topic: fc.constantFrom('a', 'b', 'c', 'd', 'e'), owner: fc.constantFrom('x', 'y', 'z'), bytes: fc.integer({ min: 0, max: 70 }) });
+    const op = fc.record({
+      topic: fc.constantFrom('a', 'b', 'c', 'd', 'e'),
+      owner: fc.constantFrom('x', 'y', 'z'),
+      bytes: fc.integer({ min: 0, max: 70 }),
+    });
     fc.assert(
       fc.property(fc.array(op, { maxLength: 60 }), (ops) => {
         const quota = new RetainedQuota(limits);

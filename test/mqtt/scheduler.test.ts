@@ -9,7 +9,9 @@ describe('scheduler (node-cron wrapper)', () => {
 
   it('refuses an invalid expression with the job name, runs jobs after start, survives failing jobs, stops cleanly', async () => {
     const scheduler = createScheduler(silentLogger);
-    expect(() => scheduler.add('prune', 'every night', () => undefined)).toThrow('job "prune": "every night" is not a valid cron expression');
+    expect(() => scheduler.add('prune', 'every night', () => undefined)).toThrow(
+      'job "prune": "every night" is not a valid cron expression',
+    );
     let runs = 0;
     let failures = 0;
     scheduler.add('tick', '* * * * * *', () => {

@@ -1,7 +1,15 @@
 import { describe, expect } from 'vitest';
 import type { StationConfig } from '../../src/ingest/types.js';
 import { mqttTest as it, type MqttDaemonFixture } from '../helpers/mqttFixture.js';
-import { FakeClock, RecordingClient, publishOnce, retainedMessage, testMqttConfig, waitUntil, type RunningDaemon } from '../helpers/mqttHarness.js';
+import {
+  FakeClock,
+  RecordingClient,
+  publishOnce,
+  retainedMessage,
+  testMqttConfig,
+  waitUntil,
+  type RunningDaemon,
+} from '../helpers/mqttHarness.js';
 import { payloadLines, payloadText } from '../helpers/mqttPayloads.js';
 
 const garden: StationConfig = {
@@ -41,7 +49,10 @@ describe('MQTT daemon with the embedded broker', () => {
     await station!.client.publishAsync('rtl_433/pi/events', WH65B, { qos: 1 });
     await station!.client.publishAsync('rtl_433/pi/events', WH65B, { qos: 1 }); // repeated radio packet
     await waitUntil(() => daemon!.service.stats().received === 3, 'three events handled');
-    await waitUntil(() => (observer!.json('mowability/garden/state')?.input as { temperature?: number } | undefined)?.temperature === 11.5, 'first state');
+    await waitUntil(
+      () => (observer!.json('mowability/garden/state')?.input as { temperature?: number } | undefined)?.temperature === 11.5,
+      'first state',
+    );
     const first = observer!.json('mowability/garden/state')!;
     expect(JSON.parse((await retainedMessage(daemon!.port, 'mowability/garden/state'))!)).toMatchObject({ station: 'garden' });
     // One counter reading is only a baseline: no rate yet, so the calculation cannot run.
@@ -60,7 +71,10 @@ describe('MQTT daemon with the embedded broker', () => {
       await station!.client.publishAsync('rtl_433/pi/events', WH65B, { qos: 1 });
       await waitUntil(() => daemon!.service.stats().accepted === minute + 1, `reading ${minute}`);
     }
-    await waitUntil(() => observer!.json('mowability/garden/state')?.last_reading_at === new Date(clock.now()).toISOString(), 'the last state');
+    await waitUntil(
+      () => observer!.json('mowability/garden/state')?.last_reading_at === new Date(clock.now()).toISOString(),
+      'the last state',
+    );
     const state = observer!.json('mowability/garden/state')!;
     expect(state).toMatchObject({
       station: 'garden',
@@ -93,9 +107,18 @@ describe('MQTT daemon with the embedded broker', () => {
     const mowable = observer!.json('homeassistant/binary_sensor/mowability_garden_mowable/config')!;
     expect(mowable).toMatchObject({ payload_on: 'ON', payload_off: 'OFF', value_template: "{{ 'ON' if value_json.mowable else 'OFF' }}" });
     expect(observer!.json('homeassistant/sensor/mowability_garden_status/config')).toMatchObject({ device_class: 'enum' });
-    expect(observer!.json('homeassistant/sensor/mowability_garden_rain_last_24h/config')).toMatchObject({ device_class: 'precipitation', unit_of_measurement: 'mm' });
-    expect(observer!.json('homeassistant/sensor/mowability_garden_minutes_since_rain/config')).toMatchObject({ device_class: 'duration', unit_of_measurement: 'min' });
-    expect(observer!.json('homeassistant/sensor/mowability_garden_min_temp_3h/config')).toMatchObject({ device_class: 'temperature', unit_of_measurement: '°C' });
+    expect(observer!.json('homeassistant/sensor/mowability_garden_rain_last_24h/config')).toMatchObject({
+      device_class: 'precipitation',
+      unit_of_measurement: 'mm',
+    });
+    expect(observer!.json('homeassistant/sensor/mowability_garden_minutes_since_rain/config')).toMatchObject({
+      device_class: 'duration',
+      unit_of_measurement: 'min',
+    });
+    expect(observer!.json('homeassistant/sensor/mowability_garden_min_temp_3h/config')).toMatchObject({
+      device_class: 'temperature',
+      unit_of_measurement: '°C',
+    });
     for (const check of ['temperature', 'soiltemp', 'rain', 'wind', 'humidity']) {
       expect(observer!.latest.has(`homeassistant/sensor/mowability_garden_${check}_score/config`)).toBe(true);
     }
@@ -177,7 +200,14 @@ describe('MQTT daemon with the embedded broker', () => {
   });
 
   it('handles a fast QoS 1 stream without losing the subscription', async ({ mqtt }) => {
-    const diy: StationConfig = { id: 'diy', name: 'DIY', format: 'json', topic: 'diy/weather', fields: { temperature: 't', precipitation_rate: 'r' }, timestampKey: 'ts' };
+    const diy: StationConfig = {
+      id: 'diy',
+      name: 'DIY',
+      format: 'json',
+      topic: 'diy/weather',
+      fields: { temperature: 't', precipitation_rate: 'r' },
+      timestampKey: 'ts',
+    };
     await start(mqtt, [diy]);
     const total = 1500;
     const baseSeconds = Math.floor(clock.now() / 1000) - total;

@@ -44,7 +44,7 @@ async function closedByBroker(socket: Socket, daemon: RunningDaemon, dropped: nu
   await waitUntil(() => daemon.service.stats().brokerSlowClientsDropped >= dropped, `${dropped} slow client(s) dropped`, WELL_BEFORE_MS);
   const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
   socket.resume();
-  await withDeadline(closed, WELL_BEFORE_MS, 'the slow client\'s connection closed');
+  await withDeadline(closed, WELL_BEFORE_MS, "the slow client's connection closed");
 }
 
 interface Scene {
@@ -70,37 +70,52 @@ async function readingLatency(mqtt: MqttDaemonFixture, scene: Scene, temperature
   mqtt.clock.advance(60_000);
   const rtl = await mqtt.connect(scene.daemon.port);
   await rtl.client.publishAsync('garden/temperature', String(temperature), { qos: 1 });
-  const arrived = (): boolean => (scene.ha.json('mowability/garden/state')?.input as { temperature?: number } | undefined)?.temperature === temperature;
+  const arrived = (): boolean =>
+    (scene.ha.json('mowability/garden/state')?.input as { temperature?: number } | undefined)?.temperature === temperature;
   await waitUntil(arrived, `the state of the reading ${temperature} °C at the subscriber`, AEDES_DRAIN_TIMEOUT_MS + 10_000, 50);
   await rtl.close();
   return Date.now() - started;
 }
 
 describe('a subscriber that stops reading', () => {
-  it('does not hold back the next reading\'s state for other subscribers, and is the one disconnected', async ({ mqtt }) => {
-    const s = await scene(mqtt);
-    expect(await readingLatency(mqtt, s, 10)).toBeLessThan(WELL_BEFORE_MS);
-    const attacker = await slowSubscriber(s.daemon.port, 'slowpoke', s.sockets);
-    const latencies = [await readingLatency(mqtt, s, 11), await readingLatency(mqtt, s, 12), await readingLatency(mqtt, s, 13)];
-    expect(Math.max(...latencies)).toBeLessThan(WELL_BEFORE_MS);
-    await closedByBroker(attacker, s.daemon, 1);
-    expect(s.daemon.service.stats().connected).toBe(true);
-  }, 3 * AEDES_DRAIN_TIMEOUT_MS);
+  it(
+    "does not hold back the next reading's state for other subscribers, and is the one disconnected",
+    async ({ mqtt }) => {
+      const s = await scene(mqtt);
+      expect(await readingLatency(mqtt, s, 10)).toBeLessThan(WELL_BEFORE_MS);
+      const attacker = await slowSubscriber(s.daemon.port, 'slowpoke', s.sockets);
+      const latencies = [await readingLatency(mqtt, s, 11), await readingLatency(mqtt, s, 12), await readingLatency(mqtt, s, 13)];
+      expect(Math.max(...latencies)).toBeLessThan(WELL_BEFORE_MS);
+      await closedByBroker(attacker, s.daemon, 1);
+      expect(s.daemon.service.stats().connected).toBe(true);
+    },
+    3 * AEDES_DRAIN_TIMEOUT_MS,
+  );
 
-  it('reconnecting again and again does not repeat the delay', async ({ mqtt }) => {
-    const s = await scene(mqtt);
-    for (let round = 0; round < 3; round++) {
-      const attacker = await slowSubscriber(s.daemon.port, `slowpoke${round}`, s.sockets);
-      expect(await readingLatency(mqtt, s, 20 + round)).toBeLessThan(WELL_BEFORE_MS);
-      await closedByBroker(attacker, s.daemon, round + 1);
-    }
-    expect(s.daemon.service.stats().brokerSlowClientsDropped).toBe(3);
-  }, 5 * AEDES_DRAIN_TIMEOUT_MS);
+  it(
+    'reconnecting again and again does not repeat the delay',
+    async ({ mqtt }) => {
+      const s = await scene(mqtt);
+      for (let round = 0; round < 3; round++) {
+        const attacker = await slowSubscriber(s.daemon.port, `slowpoke${round}`, s.sockets);
+        expect(await readingLatency(mqtt, s, 20 + round)).toBeLessThan(WELL_BEFORE_MS);
+        await closedByBroker(attacker, s.daemon, round + 1);
+      }
+      expect(s.daemon.service.stats().brokerSlowClientsDropped).toBe(3);
+    },
+    5 * AEDES_DRAIN_TIMEOUT_MS,
+  );
 
-  it('is disconnected after broker.slowClientSeconds with its buffer full, even under the byte bound, and logged with its client id and address', async ({ mqtt: fixture }) => {
+  it('is disconnected after broker.slowClientSeconds with its buffer full, even under the byte bound, and logged with its client id and address', async ({
+    mqtt: fixture,
+  }) => {
     const capture = captureLogger('warn');
     // A byte bound the flood never reaches: only the time bound can end it.
-    const broker = testBroker({ maxPayloadBytes: 64 * 1024, slowSubscribers: { maxOutgoingBytes: 256 * 1024 * 1024, slowClientSeconds: 1 }, logger: capture.logger });
+    const broker = testBroker({
+      maxPayloadBytes: 64 * 1024,
+      slowSubscribers: { maxOutgoingBytes: 256 * 1024 * 1024, slowClientSeconds: 1 },
+      logger: capture.logger,
+    });
     await broker.start();
     fixture.defer(() => broker.stop());
     const stalled = await pausedSubscriber(broker.port, 'stalled-reader', '#');
@@ -111,7 +126,13 @@ describe('a subscriber that stops reading', () => {
     await waitUntil(() => broker.slowClientsDropped > 0, 'the stalled reader dropped by the time bound', WELL_BEFORE_MS);
     // aedes reports the timeout once per write that waited; it is one client.
     expect(broker.slowClientsDropped).toBe(1);
-    const line = capture.lines().find((entry) => String(entry.msg).startsWith('MQTT client disconnected so that it holds back nobody else'));
-    expect(line).toMatchObject({ clientId: 'stalled-reader', remoteAddress: '127.0.0.1', msg: expect.stringContaining('broker.slowClientSeconds = 1') });
+    const line = capture
+      .lines()
+      .find((entry) => String(entry.msg).startsWith('MQTT client disconnected so that it holds back nobody else'));
+    expect(line).toMatchObject({
+      clientId: 'stalled-reader',
+      remoteAddress: '127.0.0.1',
+      msg: expect.stringContaining('broker.slowClientSeconds = 1'),
+    });
   });
 });

@@ -12,7 +12,15 @@ import { subscribeProblem } from '../../src/mqtt/subscribeGuard.js';
 import { testBroker } from '../helpers/testBroker.js';
 import { waitUntil, withDeadline } from '../helpers/wait.js';
 
-const LIMITS = { maxFiltersPerSubscribe: 50, maxSubscriptionsPerClient: 100, maxSubscriptionsPerSession: 100, maxSessions: 4, maxQueuedMessages: 20, maxQueuedBytes: 16 * 1024, maxInflightBytes: 256 * 1024 };
+const LIMITS = {
+  maxFiltersPerSubscribe: 50,
+  maxSubscriptionsPerClient: 100,
+  maxSubscriptionsPerSession: 100,
+  maxSessions: 4,
+  maxQueuedMessages: 20,
+  maxQueuedBytes: 16 * 1024,
+  maxInflightBytes: 256 * 1024,
+};
 
 let broker: EmbeddedBroker | undefined;
 const clients: MqttClient[] = [];
@@ -39,7 +47,10 @@ async function connect(options: IClientOptions = {}): Promise<MqttClient> {
 /** 'granted' on a SUBACK, 'closed' when the broker closed the connection instead. */
 async function subscribe(client: MqttClient, filters: string[]): Promise<'granted' | 'closed'> {
   const closed = new Promise<'closed'>((resolve) => client.once('close', () => resolve('closed')));
-  const granted = client.subscribeAsync(filters, { qos: 1 }).then(() => 'granted' as const, () => closed);
+  const granted = client.subscribeAsync(filters, { qos: 1 }).then(
+    () => 'granted' as const,
+    () => closed,
+  );
   return withDeadline(Promise.race([granted, closed]), 5000, 'a SUBSCRIBE outcome');
 }
 
@@ -49,7 +60,9 @@ describe('SUBSCRIBE limits', () => {
   it('counts filters per packet and per client, a filter held already is not counted again', () => {
     const limits = { maxFiltersPerSubscribe: 3, maxSubscriptionsPerClient: 4 };
     expect(subscribeProblem(['a', 'b', 'c'], new Set(), limits)).toBeUndefined();
-    expect(subscribeProblem(['a', 'b', 'c', 'd'], new Set(), limits)).toMatch(/4 filters in one SUBSCRIBE \(broker.maxFiltersPerSubscribe = 3\)/);
+    expect(subscribeProblem(['a', 'b', 'c', 'd'], new Set(), limits)).toMatch(
+      /4 filters in one SUBSCRIBE \(broker.maxFiltersPerSubscribe = 3\)/,
+    );
     expect(subscribeProblem(['a', 'b'], new Set(['a', 'x', 'y']), limits)).toBeUndefined();
     expect(subscribeProblem(['b', 'c'], new Set(['a', 'x', 'y']), limits)).toMatch(/5 subscriptions for one client/);
   });

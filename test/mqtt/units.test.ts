@@ -49,7 +49,13 @@ describe('mowable hysteresis', () => {
 });
 
 describe('Home Assistant discovery', () => {
-  const messages = discoveryMessages({ prefix: 'ha', baseTopic: 'home/mow', softwareVersion: '1.2.3', stationId: 'garden', stationName: 'Garden' });
+  const messages = discoveryMessages({
+    prefix: 'ha',
+    baseTopic: 'home/mow',
+    softwareVersion: '1.2.3',
+    stationId: 'garden',
+    stationName: 'Garden',
+  });
   const VALID_UNITS: Record<string, string[]> = {
     temperature: ['°C', '°F', 'K'],
     precipitation: ['cm', 'in', 'mm'],
@@ -86,9 +92,13 @@ describe('Home Assistant discovery', () => {
 
 describe('MQTT configuration rules', () => {
   it('refuses a non-loopback broker without users, like Mosquitto 2', () => {
-    expect(crossKeyProblems(testMqttConfig({ broker: { host: '0.0.0.0' } }))[0]).toMatch(/"broker.host" = "0.0.0.0" listens beyond this machine/);
+    expect(crossKeyProblems(testMqttConfig({ broker: { host: '0.0.0.0' } }))[0]).toMatch(
+      /"broker.host" = "0.0.0.0" listens beyond this machine/,
+    );
     expect(crossKeyProblems(testMqttConfig({ broker: { host: '::1' } }))).toEqual([]);
-    expect(crossKeyProblems(testMqttConfig({ broker: { host: '0.0.0.0', users: [{ username: 'rtl', password: 'long enough' }] } }))).toEqual([]);
+    expect(
+      crossKeyProblems(testMqttConfig({ broker: { host: '0.0.0.0', users: [{ username: 'rtl', password: 'long enough' }] } })),
+    ).toEqual([]);
   });
 
   it('refuses a discovery prefix equal to (or overlapping) the base topic', () => {

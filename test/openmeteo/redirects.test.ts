@@ -18,8 +18,12 @@ describe('redirectTarget', () => {
   });
 
   it('follows a moved path and an https upgrade on the same host', () => {
-    expect(redirectTarget('http://a.example:8080/v1/forecast?x=1', 301, '/v2/forecast?x=1')).toEqual({ url: 'http://a.example:8080/v2/forecast?x=1' });
-    expect(redirectTarget('http://a.example/v1/forecast', 308, 'https://a.example/v1/forecast')).toEqual({ url: 'https://a.example/v1/forecast' });
+    expect(redirectTarget('http://a.example:8080/v1/forecast?x=1', 301, '/v2/forecast?x=1')).toEqual({
+      url: 'http://a.example:8080/v2/forecast?x=1',
+    });
+    expect(redirectTarget('http://a.example/v1/forecast', 308, 'https://a.example/v1/forecast')).toEqual({
+      url: 'https://a.example/v1/forecast',
+    });
   });
 
   it.each([
@@ -38,7 +42,15 @@ describe('redirectTarget', () => {
 describe('OpenMeteoClient redirects', () => {
   let configured: FakeOpenMeteo;
   let other: FakeOpenMeteo;
-  const client = () => new OpenMeteoClient({ baseUrl: configured.baseUrl, timeoutMs: 5000, retries: 2, backoffMs: 10, userAgent: 'mowability/test', sleep: async () => undefined });
+  const client = () =>
+    new OpenMeteoClient({
+      baseUrl: configured.baseUrl,
+      timeoutMs: 5000,
+      retries: 2,
+      backoffMs: 10,
+      userAgent: 'mowability/test',
+      sleep: async () => undefined,
+    });
 
   beforeEach(async () => {
     [configured, other] = await Promise.all([FakeOpenMeteo.start('127.0.0.1'), FakeOpenMeteo.start('127.0.0.2')]);

@@ -19,7 +19,13 @@ export interface PublicServiceParts {
 export function publicServiceParts(options: PublicServiceParts): HarnessExtension {
   return async ({ db, access, config, logger, clock }) => {
     const usage = options.usage
-      ? new KeyUsage({ database: db, logger, timeZone: config.timezone, defaultDailyQuota: config.keys.dailyQuota, flushIntervalMs: config.keys.usageFlushSeconds * 1000 })
+      ? new KeyUsage({
+          database: db,
+          logger,
+          timeZone: config.timezone,
+          defaultDailyQuota: config.keys.dailyQuota,
+          flushIntervalMs: config.keys.usageFlushSeconds * 1000,
+        })
       : undefined;
     await usage?.start(clock.now());
     const store = options.registrations === true ? new RegistrationStore(db) : options.registrations || undefined;

@@ -25,7 +25,13 @@ describe('KeyUsage', () => {
   });
 
   const usage = (defaultDailyQuota: number) => {
-    const counting = new KeyUsage({ database: db, logger: silent, timeZone: 'Europe/Berlin', defaultDailyQuota, flushIntervalMs: 3_600_000 });
+    const counting = new KeyUsage({
+      database: db,
+      logger: silent,
+      timeZone: 'Europe/Berlin',
+      defaultDailyQuota,
+      flushIntervalMs: 3_600_000,
+    });
     const original = db.transaction.bind(db);
     db.transaction = (work) => {
       writes++;

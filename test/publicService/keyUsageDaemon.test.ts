@@ -8,14 +8,14 @@ import { makeTempDir } from '../helpers/httpTempDir.js';
 import { waitUntil } from '../helpers/wait.js';
 
 // The composition root hands the key usage the SQLite connection's shared commit (src/publicService/plug.ts, startKeyUsage).
-describe('the daemon\'s key usage on SQLite', () => {
+describe("the daemon's key usage on SQLite", () => {
   let temp: ReturnType<typeof makeTempDir>;
   beforeEach(() => {
     temp = makeTempDir();
   });
   afterEach(() => temp.cleanup());
 
-  it('reaches the disk with the history\'s commit, long before its own flush interval', async () => {
+  it("reaches the disk with the history's commit, long before its own flush interval", async () => {
     const setup = await Database.open(temp.dbPath);
     const key = await new ServiceStore(setup, { now: () => Date.now() }).addKey('household client');
     await setup.close();
@@ -37,8 +37,9 @@ describe('the daemon\'s key usage on SQLite', () => {
         body: '{"temperature":18,"precipitation_rate":0}',
       });
       expect(answer.status).toBe(200);
-      const requests = async () => (await reader.get<{ n: number }>('SELECT COALESCE(SUM(requests), 0) AS n FROM key_usage WHERE key_id = ?', [key.id]))?.n;
-      await waitUntil(async () => (await requests()) === 1, 'the count in key_usage within the history\'s 1 s flush interval');
+      const requests = async () =>
+        (await reader.get<{ n: number }>('SELECT COALESCE(SUM(requests), 0) AS n FROM key_usage WHERE key_id = ?', [key.id]))?.n;
+      await waitUntil(async () => (await requests()) === 1, "the count in key_usage within the history's 1 s flush interval");
     } finally {
       await reader.close();
       await daemon.stop();

@@ -10,7 +10,7 @@ const silent = pino({ level: 'silent' });
 const NOON = Date.parse('2026-06-15T10:00:00Z');
 
 // The daemon's SQLite file with a station history driving the commits (sharedCommit.ts): the counts ride in its commits.
-describe('KeyUsage in the history\'s shared commit', () => {
+describe("KeyUsage in the history's shared commit", () => {
   const database = useTempDatabase();
   let db: Database;
   let credential: ApiKeyCredential;
@@ -32,9 +32,17 @@ describe('KeyUsage in the history\'s shared commit', () => {
   });
 
   const counting = () =>
-    new KeyUsage({ database: db, logger: silent, timeZone: 'UTC', defaultDailyQuota: 0, flushIntervalMs: 3_600_000, sharedCommit: SharedCommit.of(db) });
+    new KeyUsage({
+      database: db,
+      logger: silent,
+      timeZone: 'UTC',
+      defaultDailyQuota: 0,
+      flushIntervalMs: 3_600_000,
+      sharedCommit: SharedCommit.of(db),
+    });
   const stored = () => keyUsageDays(db, credential.id, '2026-06-01');
-  const lastUsed = async () => (await db.get<{ last_used_at: string | null }>('SELECT last_used_at FROM api_keys WHERE id = ?', [credential.id]))?.last_used_at;
+  const lastUsed = async () =>
+    (await db.get<{ last_used_at: string | null }>('SELECT last_used_at FROM api_keys WHERE id = ?', [credential.id]))?.last_used_at;
 
   it('makes no commit of its own: a flush wakes the driver, whose next commit writes the counts', async () => {
     const release = SharedCommit.of(db).drive(() => wakes++);

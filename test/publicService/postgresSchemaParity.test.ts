@@ -63,8 +63,13 @@ async function sqliteSchema(db: Database): Promise<Schema> {
   for (const { name } of tables) {
     const info = await db.all<{ name: string; type: string; notnull: number; pk: number }>(`PRAGMA table_info(${JSON.stringify(name)})`);
     // A primary key column is never NULL in practice (SQLite's rowid tables would allow it only by a legacy quirk; PostgreSQL implies NOT NULL).
-    const columns = new Map(info.map((c): [string, Column] => [c.name, { family: sqliteFamily(c.type), nullable: c.notnull === 0 && c.pk === 0 }]));
-    const primaryKey = info.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name);
+    const columns = new Map(
+      info.map((c): [string, Column] => [c.name, { family: sqliteFamily(c.type), nullable: c.notnull === 0 && c.pk === 0 }]),
+    );
+    const primaryKey = info
+      .filter((c) => c.pk > 0)
+      .sort((a, b) => a.pk - b.pk)
+      .map((c) => c.name);
     schema.set(name, { columns, primaryKey });
   }
   return schema;
@@ -89,14 +94,17 @@ async function postgresSchema(db: PgDatabase): Promise<Schema> {
   return schema;
 }
 
-const describeColumn = (column: Column | undefined): string => (column === undefined ? 'missing' : `${column.family}${column.nullable ? ' NULL' : ' NOT NULL'}`);
+const describeColumn = (column: Column | undefined): string =>
+  column === undefined ? 'missing' : `${column.family}${column.nullable ? ' NULL' : ' NOT NULL'}`;
 
 /** Each difference as one line, "table.column: SQLite … / PostgreSQL …"; empty when the service tables agree. */
 function schemaDrift(sqlite: Schema, postgres: Schema): string[] {
   const drift: string[] = [];
   for (const name of sqlite.keys()) {
     if (!postgres.has(name) && !LOCAL_TABLES.includes(name) && !BOOKKEEPING.includes(name)) {
-      drift.push(`${name}: a SQLite table PostgreSQL lacks (a service table needs a PostgreSQL migration; a station table belongs in LOCAL_TABLES)`);
+      drift.push(
+        `${name}: a SQLite table PostgreSQL lacks (a service table needs a PostgreSQL migration; a station table belongs in LOCAL_TABLES)`,
+      );
     }
   }
   for (const [name, pgTable] of postgres) {
@@ -134,7 +142,11 @@ describe.skipIf(sharedServersMissing() !== undefined)('PostgreSQL service tables
 
   beforeAll(async () => {
     server = await PostgresServer.start();
-    const db = await PgDatabase.open({ connectionString: await server.createDatabase('parity'), logger: pino({ level: 'silent' }), listen: false });
+    const db = await PgDatabase.open({
+      connectionString: await server.createDatabase('parity'),
+      logger: pino({ level: 'silent' }),
+      listen: false,
+    });
     try {
       postgres = await postgresSchema(db);
     } finally {
@@ -157,7 +169,13 @@ describe.skipIf(sharedServersMissing() !== undefined)('PostgreSQL service tables
 
   it('has every service table with the same columns, nullability, type families and primary key as SQLite', async () => {
     const sqlite = await migratedSqlite('current.db', MIGRATIONS);
-    expect([...postgres.keys()].filter((name) => !BOOKKEEPING.includes(name)).sort()).toEqual(['api_keys', 'blocked_addresses', 'key_usage', 'registrations', 'settings']);
+    expect([...postgres.keys()].filter((name) => !BOOKKEEPING.includes(name)).sort()).toEqual([
+      'api_keys',
+      'blocked_addresses',
+      'key_usage',
+      'registrations',
+      'settings',
+    ]);
     expect(postgres.get('api_keys')?.columns.get('id')).toEqual({ family: 'integer', nullable: false });
     expect(schemaDrift(sqlite, postgres)).toEqual([]);
     // Every table SQLite's migrations create is accounted for: none of LOCAL_TABLES is stale.
@@ -177,10 +195,40 @@ describe.skipIf(sharedServersMissing() !== undefined)('PostgreSQL service tables
 describe('schema drift comparison', () => {
   it('tells the type families, nullability and primary keys apart', () => {
     const table = (columns: Record<string, Column>, primaryKey: string[]) => ({ columns: new Map(Object.entries(columns)), primaryKey });
-    const sqlite: Schema = new Map([['settings', table({ key: { family: sqliteFamily('TEXT'), nullable: false }, value: { family: sqliteFamily('INTEGER'), nullable: true } }, ['key'])]]);
-    const pg: Schema = new Map([['settings', table({ key: { family: postgresFamily('text'), nullable: false }, value: { family: postgresFamily('boolean'), nullable: false } }, [])]]);
-    expect(schemaDrift(sqlite, pg)).toEqual(['settings.value: SQLite integer NULL / PostgreSQL boolean NOT NULL', 'settings: primary key SQLite (key) / PostgreSQL ()']);
-    expect([sqliteFamily('BIGINT'), sqliteFamily('VARCHAR(20)'), sqliteFamily('DOUBLE'), sqliteFamily(''), sqliteFamily('NUMERIC')]).toEqual(['integer', 'text', 'real', 'blob', 'other']);
-    expect([postgresFamily('bigint'), postgresFamily('character varying'), postgresFamily('double precision'), postgresFamily('bytea'), postgresFamily('jsonb')]).toEqual(['integer', 'text', 'real', 'blob', 'other']);
+    const sqlite: Schema = new Map([
+      [
+        'settings',
+        table({ key: { family: sqliteFamily('TEXT'), nullable: false }, value: { family: sqliteFamily('INTEGER'), nullable: true } }, [
+          'key',
+        ]),
+      ],
+    ]);
+    const pg: Schema = new Map([
+      [
+        'settings',
+        table(
+          { key: { family: postgresFamily('text'), nullable: false }, value: { family: postgresFamily('boolean'), nullable: false } },
+          [],
+        ),
+      ],
+    ]);
+    expect(schemaDrift(sqlite, pg)).toEqual([
+      'settings.value: SQLite integer NULL / PostgreSQL boolean NOT NULL',
+      'settings: primary key SQLite (key) / PostgreSQL ()',
+    ]);
+    expect([
+      sqliteFamily('BIGINT'),
+      sqliteFamily('VARCHAR(20)'),
+      sqliteFamily('DOUBLE'),
+      sqliteFamily(''),
+      sqliteFamily('NUMERIC'),
+    ]).toEqual(['integer', 'text', 'real', 'blob', 'other']);
+    expect([
+      postgresFamily('bigint'),
+      postgresFamily('character varying'),
+      postgresFamily('double precision'),
+      postgresFamily('bytea'),
+      postgresFamily('jsonb'),
+    ]).toEqual(['integer', 'text', 'real', 'blob', 'other']);
   });
 });

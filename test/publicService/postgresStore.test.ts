@@ -19,7 +19,13 @@ import { PostgresServer, sharedServersMissing } from '../helpers/sharedServers.j
 const logger = pino({ level: 'silent' });
 const NOW = Date.parse('2026-06-15T12:00:00Z');
 const clock = { now: () => NOW };
-const person = { name: 'Carol', email: 'carol@example.org', intendedUse: 'Testing', usageKind: 'private' as const, clientAddress: '192.0.2.1' };
+const person = {
+  name: 'Carol',
+  email: 'carol@example.org',
+  intendedUse: 'Testing',
+  usageKind: 'private' as const,
+  clientAddress: '192.0.2.1',
+};
 
 describe.skipIf(sharedServersMissing() !== undefined)('service stores on PostgreSQL', () => {
   let server: PostgresServer;
@@ -80,7 +86,10 @@ describe.skipIf(sharedServersMissing() !== undefined)('service stores on Postgre
     const db = await open({ listen: false });
     const registrations = new RegistrationStore(db);
     const { id, claimToken } = await registrations.create(person, NOW, 86_400_000);
-    const decisions = await Promise.allSettled([registrations.approve(id, NOW), new RegistrationStore(await open({ listen: false })).approve(id, NOW)]);
+    const decisions = await Promise.allSettled([
+      registrations.approve(id, NOW),
+      new RegistrationStore(await open({ listen: false })).approve(id, NOW),
+    ]);
     expect(decisions.filter((d) => d.status === 'fulfilled')).toHaveLength(1);
     const refused = decisions.find((d) => d.status === 'rejected');
     expect(refused?.status === 'rejected' && refused.reason).toBeInstanceOf(RegistrationError);
@@ -97,7 +106,9 @@ describe.skipIf(sharedServersMissing() !== undefined)('service stores on Postgre
     const stores = [new RegistrationStore(await open({ listen: false })), new RegistrationStore(await open({ listen: false }))];
     const limits = { perKey: [{ name: 'address', max: 3, keyOf: (address: string) => address }], maxPending: 100 };
     const from = { ...person, clientAddress: '192.0.2.77' };
-    const outcomes = await Promise.all(Array.from({ length: 8 }, (_, n) => stores[n % 2]!.createWithinLimits(from, limits, NOW, 86_400_000)));
+    const outcomes = await Promise.all(
+      Array.from({ length: 8 }, (_, n) => stores[n % 2]!.createWithinLimits(from, limits, NOW, 86_400_000)),
+    );
     expect(outcomes.filter((outcome) => 'id' in outcome)).toHaveLength(3);
     expect(outcomes.filter((outcome) => 'refused' in outcome && outcome.refused === 'address')).toHaveLength(5);
   });
@@ -125,7 +136,15 @@ describe.skipIf(sharedServersMissing() !== undefined)('service stores on Postgre
     const options = { logger, timeZone: 'UTC', defaultDailyQuota: 0, flushIntervalMs: 3_600_000 };
     const gates = [new ExactKeyUsage({ ...options, database: dbA }), new ExactKeyUsage({ ...options, database: dbB })];
     await Promise.all(gates.map((gate) => gate.start()));
-    const credential = (id: number, dailyQuota: number | null) => ({ id, owner: 'x', keyHash: '', disabled: false, allowGet: false, expiresAtMs: null, dailyQuota });
+    const credential = (id: number, dailyQuota: number | null) => ({
+      id,
+      owner: 'x',
+      keyHash: '',
+      disabled: false,
+      allowGet: false,
+      expiresAtMs: null,
+      dailyQuota,
+    });
     const answers = await Promise.all(Array.from({ length: 12 }, (_, n) => gates[n % 2]!.admit(credential(limited.id, 4), NOW)));
     expect(answers.filter((answer) => answer.ok)).toHaveLength(4);
     expect(answers.find((answer) => !answer.ok)).toEqual({ ok: false, quota: 4, retryAfterSeconds: 12 * 3600 });
@@ -148,7 +167,11 @@ describe.skipIf(sharedServersMissing() !== undefined)('service stores on Postgre
       expect(db.problem()).toMatch(/^PostgreSQL unreachable: /);
       usage.admit({ id, owner: 'x', keyHash: '', disabled: false, allowGet: false, expiresAtMs: null, dailyQuota: null }, NOW);
       await usage.flush();
-      const cli = await runCliInProcess(['keys', 'list'], { MOWABILITY_STORE_KIND: 'postgres', MOWABILITY_STORE_URL: url, MOWABILITY_DB_PATH: '/nonexistent/x.db' });
+      const cli = await runCliInProcess(['keys', 'list'], {
+        MOWABILITY_STORE_KIND: 'postgres',
+        MOWABILITY_STORE_URL: url,
+        MOWABILITY_DB_PATH: '/nonexistent/x.db',
+      });
       expect(cli).toMatchObject({ code: 1, stderr: expect.stringContaining('the shared store (PostgreSQL) is unreachable') });
     } finally {
       await server.resume();

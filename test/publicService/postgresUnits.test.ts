@@ -11,7 +11,9 @@ import { freePort } from '../../bench/lib/mosquitto.js';
 describe('PostgreSQL store helpers', () => {
   it('numbers ? placeholders, leaving strings, quoted names and comments alone', () => {
     expect(numberPlaceholders('SELECT ? , ?')).toBe('SELECT $1 , $2');
-    expect(numberPlaceholders(`SELECT '?', "a?b", ? -- what?\n, ? /* ? */ , 'it''s ?', ?`)).toBe(`SELECT '?', "a?b", $1 -- what?\n, $2 /* ? */ , 'it''s ?', $3`);
+    expect(numberPlaceholders(`SELECT '?', "a?b", ? -- what?\n, ? /* ? */ , 'it''s ?', ?`)).toBe(
+      `SELECT '?', "a?b", $1 -- what?\n, $2 /* ? */ , 'it''s ?', $3`,
+    );
     expect(numberPlaceholders("SELECT 'open ?")).toBe("SELECT 'open ?");
     expect(numberPlaceholders('SELECT ? -- end')).toBe('SELECT $1 -- end');
     expect(numberPlaceholders('SELECT ? /* open')).toBe('SELECT $1 /* open');
@@ -63,15 +65,30 @@ describe('PostgreSQL store helpers', () => {
 
   it('needs a postgres URL for store.kind postgres and a redis URL for the rate-limit store, without echoing them', () => {
     const base = loadConfig({ env: { MOWABILITY_DB_PATH: '/tmp/x.db' } });
-    const problems = crossKeyProblems({ ...base, store: { ...base.store, kind: 'postgres', url: 'mysql://secret@db' }, http: { ...base.http, rateLimitStore: 'memcache://secret@x' } });
-    expect(problems).toEqual([expect.stringContaining('"store.kind" = "postgres" needs "store.url"'), '"http.rateLimitStore" must be empty or a redis:// or rediss:// URL']);
+    const problems = crossKeyProblems({
+      ...base,
+      store: { ...base.store, kind: 'postgres', url: 'mysql://secret@db' },
+      http: { ...base.http, rateLimitStore: 'memcache://secret@x' },
+    });
+    expect(problems).toEqual([
+      expect.stringContaining('"store.kind" = "postgres" needs "store.url"'),
+      '"http.rateLimitStore" must be empty or a redis:// or rediss:// URL',
+    ]);
     expect(problems.join(' ')).not.toContain('secret');
-    expect(crossKeyProblems({ ...base, store: { ...base.store, kind: 'postgres', url: 'postgres://u:p@db:5432/mow' }, http: { ...base.http, rateLimitStore: 'rediss://cache:6380' } })).toEqual([]);
+    expect(
+      crossKeyProblems({
+        ...base,
+        store: { ...base.store, kind: 'postgres', url: 'postgres://u:p@db:5432/mow' },
+        http: { ...base.http, rateLimitStore: 'rediss://cache:6380' },
+      }),
+    ).toEqual([]);
   });
 
   it('refuses to start when Redis cannot be reached, naming the setting and not the URL', async () => {
     const port = await freePort();
-    const config = loadConfig({ env: { MOWABILITY_DB_PATH: '/tmp/x.db', MOWABILITY_RATE_LIMIT_STORE: `redis://:hunter2@127.0.0.1:${port}` } });
+    const config = loadConfig({
+      env: { MOWABILITY_DB_PATH: '/tmp/x.db', MOWABILITY_RATE_LIMIT_STORE: `redis://:hunter2@127.0.0.1:${port}` },
+    });
     const started = connectRateLimitStore(config, captureLogger('silent').logger);
     await expect(started).rejects.toThrow(/^Redis \(http\.rateLimitStore\) cannot be reached: /);
     await expect(started).rejects.not.toThrow(/hunter2/);

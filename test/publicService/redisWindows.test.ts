@@ -17,13 +17,27 @@ function fakeRedis(reply: () => Replies | Promise<Replies>): Pick<Redis, 'multi'
 describe('RedisWindowCounter', () => {
   const fallback = new WindowCounter(3_600_000);
 
-  it('answers with Redis\'s count and the window\'s remaining time', async () => {
-    const counter = new RedisWindowCounter({ redis: fakeRedis(() => [[null, 'OK'], [null, 3], [null, 1_500]]), windowMs: 3_600_000, prefix: 'p-', fallback });
+  it("answers with Redis's count and the window's remaining time", async () => {
+    const counter = new RedisWindowCounter({
+      redis: fakeRedis(() => [
+        [null, 'OK'],
+        [null, 3],
+        [null, 1_500],
+      ]),
+      windowMs: 3_600_000,
+      prefix: 'p-',
+      fallback,
+    });
     expect(await counter.hit('a', 0)).toEqual({ count: 3, retryAfterSeconds: 2 });
   });
 
   it('counts alone while Redis is away or answers nonsense', async () => {
-    const away = new RedisWindowCounter({ redis: fakeRedis(() => Promise.reject(new Error('Connection is closed.'))), windowMs: 3_600_000, prefix: 'p-', fallback });
+    const away = new RedisWindowCounter({
+      redis: fakeRedis(() => Promise.reject(new Error('Connection is closed.'))),
+      windowMs: 3_600_000,
+      prefix: 'p-',
+      fallback,
+    });
     expect(await away.hit('b', 0)).toEqual({ count: 1, retryAfterSeconds: 3600 });
     expect(await away.hit('b', 1_000)).toEqual({ count: 2, retryAfterSeconds: 3599 });
     const odd = new RedisWindowCounter({ redis: fakeRedis(() => null), windowMs: 3_600_000, prefix: 'p-', fallback });
@@ -31,7 +45,16 @@ describe('RedisWindowCounter', () => {
   });
 
   it('takes the whole window when the key has no expiry (-1)', async () => {
-    const counter = new RedisWindowCounter({ redis: fakeRedis(() => [[null, null], [null, 1], [null, -1]]), windowMs: 60_000, prefix: 'p-', fallback });
+    const counter = new RedisWindowCounter({
+      redis: fakeRedis(() => [
+        [null, null],
+        [null, 1],
+        [null, -1],
+      ]),
+      windowMs: 60_000,
+      prefix: 'p-',
+      fallback,
+    });
     expect(await counter.hit('c', 0)).toEqual({ count: 1, retryAfterSeconds: 60 });
   });
 });

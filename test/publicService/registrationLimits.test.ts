@@ -10,7 +10,13 @@ import { REGISTRATION_MESSAGES } from '../../src/publicService/registrationRoute
 import { startHttpHarness, type HttpHarness } from '../helpers/httpApp.js';
 import { publicServiceParts } from './harness.js';
 
-const VALID = { name: 'Alice Gardener', email: 'alice@example.org', intended_use: 'Robot mower schedule in my garden', usage: 'private', accept_terms: true };
+const VALID = {
+  name: 'Alice Gardener',
+  email: 'alice@example.org',
+  intended_use: 'Robot mower schedule in my garden',
+  usage: 'private',
+  accept_terms: true,
+};
 const BEHIND_PROXY = { MOWABILITY_REGISTRATION_ENABLED: 'true', MOWABILITY_RATE_LIMIT_MAX: '0', MOWABILITY_TRUST_PROXY: 'loopback' };
 
 describe('registration limits per client and network', () => {
@@ -37,7 +43,10 @@ describe('registration limits per client and network', () => {
 
   it('counts one IPv6 /64 as one client: 60 of its addresses get 3 pending registrations, and others still register', async () => {
     const harness = await start({ MOWABILITY_REGISTRATION_MAX_PENDING: '40' });
-    const answers = await statuses(harness, Array.from({ length: 60 }, (_, index) => `2001:db8:1:2::${(index + 1).toString(16)}`));
+    const answers = await statuses(
+      harness,
+      Array.from({ length: 60 }, (_, index) => `2001:db8:1:2::${(index + 1).toString(16)}`),
+    );
     expect(answers.filter(([status]) => status === 202)).toHaveLength(3);
     expect(answers[3]).toEqual([429, REGISTRATION_MESSAGES.tooManyPending]);
     // The attempts per hour count the /64 too.
@@ -48,10 +57,18 @@ describe('registration limits per client and network', () => {
 
   it('gives one IPv6 /48 and one IPv4 /24 a share of the pending cap, not all of it', async () => {
     const harness = await start({ MOWABILITY_REGISTRATION_MAX_PENDING: '30', MOWABILITY_REGISTRATION_MAX_PENDING_PER_NETWORK: '10' });
-    const sixtyFours = await statuses(harness, Array.from({ length: 40 }, (_, index) => `2001:db8:7:${(index + 1).toString(16)}::1`));
+    const sixtyFours = await statuses(
+      harness,
+      Array.from({ length: 40 }, (_, index) => `2001:db8:7:${(index + 1).toString(16)}::1`),
+    );
     expect(sixtyFours.filter(([status]) => status === 202)).toHaveLength(10);
-    expect(sixtyFours.slice(10).every(([status, message]) => status === 429 && message === REGISTRATION_MESSAGES.tooManyPendingFromNetwork)).toBe(true);
-    const fours = await statuses(harness, Array.from({ length: 40 }, (_, index) => `203.0.113.${index + 1}`));
+    expect(
+      sixtyFours.slice(10).every(([status, message]) => status === 429 && message === REGISTRATION_MESSAGES.tooManyPendingFromNetwork),
+    ).toBe(true);
+    const fours = await statuses(
+      harness,
+      Array.from({ length: 40 }, (_, index) => `203.0.113.${index + 1}`),
+    );
     expect(fours.filter(([status]) => status === 202)).toHaveLength(10);
     expect((await register(harness, '2001:db8:8::1')).statusCode).toBe(202);
     expect((await register(harness, '192.0.2.1')).statusCode).toBe(202);

@@ -6,7 +6,13 @@ import { useTempDatabase } from '../helpers/tempDatabase.js';
 
 const NOW = Date.parse('2026-06-15T12:00:00Z');
 const DAY = 86_400_000;
-const alice: NewRegistration = { name: 'Alice', email: 'alice@example.org', intendedUse: 'My garden robot mower', usageKind: 'private', clientAddress: '192.0.2.1' };
+const alice: NewRegistration = {
+  name: 'Alice',
+  email: 'alice@example.org',
+  intendedUse: 'My garden robot mower',
+  usageKind: 'private',
+  clientAddress: '192.0.2.1',
+};
 
 describe('RegistrationStore', () => {
   const database = useTempDatabase();
@@ -24,7 +30,9 @@ describe('RegistrationStore', () => {
     expect(await store.claim(claimToken, NOW + 1000)).toEqual({ status: 'pending', expiresAt: new Date(NOW + 14 * DAY).toISOString() });
 
     const approved = await store.approve(id, NOW + DAY, { allowGet: true, note: 'ok' });
-    const keys = await db.all<{ id: number; owner: string; key_hash: string; allow_get: number }>('SELECT id, owner, key_hash, allow_get FROM api_keys');
+    const keys = await db.all<{ id: number; owner: string; key_hash: string; allow_get: number }>(
+      'SELECT id, owner, key_hash, allow_get FROM api_keys',
+    );
     expect(keys).toEqual([{ id: approved.keyId, owner: 'Alice <alice@example.org>', key_hash: expect.any(String), allow_get: 1 }]);
 
     const first = await store.claim(claimToken, NOW + 2 * DAY);
@@ -32,7 +40,11 @@ describe('RegistrationStore', () => {
     expect(hashApiKey(first.key)).toBe(keys[0]!.key_hash);
     expect(await store.claim(claimToken, NOW + 2 * DAY)).toEqual({ status: 'claimed' });
     // Nothing that could recover the key stays behind.
-    expect(await db.get('SELECT seal_public, seal_private, sealed_key FROM registrations WHERE id = ?', [id])).toEqual({ seal_public: null, seal_private: null, sealed_key: null });
+    expect(await db.get('SELECT seal_public, seal_private, sealed_key FROM registrations WHERE id = ?', [id])).toEqual({
+      seal_public: null,
+      seal_private: null,
+      sealed_key: null,
+    });
   });
 
   it('hands out the key once even to concurrent claims', async () => {
@@ -59,7 +71,10 @@ describe('RegistrationStore', () => {
     const sameFirstOctet = { name: 'octet', max: 2, keyOf: (address: string) => address.split('.')[0]! };
     const limits = { perKey: [sameFirstOctet], maxPending: 3 };
     expect(await store.createWithinLimits(alice, limits, NOW, DAY)).toMatchObject({ id: 1, pending: 1 });
-    expect(await store.createWithinLimits({ ...alice, clientAddress: '192.0.2.99' }, limits, NOW, DAY)).toMatchObject({ id: 2, pending: 2 });
+    expect(await store.createWithinLimits({ ...alice, clientAddress: '192.0.2.99' }, limits, NOW, DAY)).toMatchObject({
+      id: 2,
+      pending: 2,
+    });
     expect(await store.createWithinLimits(alice, limits, NOW, DAY)).toEqual({ refused: 'octet' });
     const other = await store.createWithinLimits({ ...alice, clientAddress: '198.51.100.7' }, limits, NOW, DAY);
     expect(other).toMatchObject({ id: 3, pending: 3 });

@@ -4,11 +4,24 @@ import { REGISTRATION_MESSAGES } from '../../src/publicService/registrationRoute
 import { Database } from '../../src/store/database.js';
 import { RegistrationStore } from '../../src/publicService/registrationStore.js';
 import { captureLogger } from '../helpers/httpLogCapture.js';
-import { CHANGE_DEADLINE_MS, FIXED_NOW_MS, MINIMAL_INPUT, startHttpHarness, type HttpHarness, type HarnessOptions } from '../helpers/httpApp.js';
+import {
+  CHANGE_DEADLINE_MS,
+  FIXED_NOW_MS,
+  MINIMAL_INPUT,
+  startHttpHarness,
+  type HttpHarness,
+  type HarnessOptions,
+} from '../helpers/httpApp.js';
 import { waitFor } from '../helpers/httpTempDir.js';
 import { publicServiceParts } from './harness.js';
 
-const VALID = { name: 'Alice Gardener', email: 'alice@example.org', intended_use: 'Robot mower schedule in my garden', usage: 'private', accept_terms: true };
+const VALID = {
+  name: 'Alice Gardener',
+  email: 'alice@example.org',
+  intended_use: 'Robot mower schedule in my garden',
+  usage: 'private',
+  accept_terms: true,
+};
 const ENABLED = { MOWABILITY_REGISTRATION_ENABLED: 'true', MOWABILITY_RATE_LIMIT_MAX: '0' };
 
 describe('registration routes', () => {
@@ -43,9 +56,13 @@ describe('registration routes', () => {
       claim_url: `/v1/registrations/${registration.claim_token}`,
       expires_at: new Date(FIXED_NOW_MS + 14 * 86_400_000).toISOString(),
     });
-    const form = await register(harness, 'name=Bob&email=bob%40example.org&intended_use=Lawn+care+at+home&usage=commercial&accept_terms=on', {
-      'content-type': 'application/x-www-form-urlencoded',
-    });
+    const form = await register(
+      harness,
+      'name=Bob&email=bob%40example.org&intended_use=Lawn+care+at+home&usage=commercial&accept_terms=on',
+      {
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+    );
     expect(form.statusCode).toBe(202);
     expect(await harness.db.all('SELECT id FROM api_keys')).toEqual([]);
     const stored = await harness.db.all<Record<string, unknown>>('SELECT * FROM registrations');
@@ -90,7 +107,12 @@ describe('registration routes', () => {
     expect((await register(harness, VALID, { 'x-forwarded-for': '203.0.113.5' })).statusCode).toBe(429);
     await harness.close();
 
-    harness = await start({ MOWABILITY_REGISTRATION_MAX_PENDING: '2', MOWABILITY_REGISTRATION_MAX_PENDING_PER_NETWORK: '1', MOWABILITY_REGISTRATION_MAX_PENDING_PER_ADDRESS: '1', MOWABILITY_TRUST_PROXY: 'loopback' });
+    harness = await start({
+      MOWABILITY_REGISTRATION_MAX_PENDING: '2',
+      MOWABILITY_REGISTRATION_MAX_PENDING_PER_NETWORK: '1',
+      MOWABILITY_REGISTRATION_MAX_PENDING_PER_ADDRESS: '1',
+      MOWABILITY_TRUST_PROXY: 'loopback',
+    });
     expect((await register(harness, VALID, { 'x-forwarded-for': '203.0.113.5' })).statusCode).toBe(202);
     expect((await register(harness, VALID, { 'x-forwarded-for': '198.51.100.5' })).statusCode).toBe(202);
     const paused = await register(harness, VALID, { 'x-forwarded-for': '192.0.2.6' });
@@ -103,9 +125,16 @@ describe('registration routes', () => {
     const token = (await register(harness)).json().mfi.registration.claim_token as string;
     const claim = () => harness.app.inject({ method: 'GET', url: `/v1/registrations/${token}` });
 
-    expect((await claim()).json()).toEqual({ status: 'ok', mfi: { registration: { status: 'pending', expires_at: expect.any(String) } }, message: '' });
+    expect((await claim()).json()).toEqual({
+      status: 'ok',
+      mfi: { registration: { status: 'pending', expires_at: expect.any(String) } },
+      message: '',
+    });
     const unknown = await harness.app.inject({ method: 'GET', url: '/v1/registrations/mowclaim_nope' });
-    expect([unknown.statusCode, unknown.json()]).toEqual([404, { status: 'error', mfi: null, message: REGISTRATION_MESSAGES.unknownClaim }]);
+    expect([unknown.statusCode, unknown.json()]).toEqual([
+      404,
+      { status: 'error', mfi: null, message: REGISTRATION_MESSAGES.unknownClaim },
+    ]);
 
     // The operator approves from another process (the CLI): another connection to the same file.
     const operator = await Database.open(harness.config.db.path);
@@ -117,7 +146,12 @@ describe('registration routes', () => {
 
     const key = first.mfi.registration.api_key as string;
     await waitFor(() => harness.access.lookupKey(key) !== undefined, CHANGE_DEADLINE_MS);
-    const calculation = await harness.app.inject({ method: 'POST', url: '/v1/calculate', payload: MINIMAL_INPUT, headers: { authorization: `Bearer ${key}` } });
+    const calculation = await harness.app.inject({
+      method: 'POST',
+      url: '/v1/calculate',
+      payload: MINIMAL_INPUT,
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(calculation.statusCode).toBe(200);
     // Neither the claim token nor the key reaches a log line.
     expect(log.text()).not.toContain(token);
@@ -148,16 +182,29 @@ describe('daily quota on /v1/calculate', () => {
   });
 
   it('answers 429 with the quota message and Retry-After until midnight in the configured zone', async () => {
-    h = await startHttpHarness({ env: { MOWABILITY_KEYS_DAILY_QUOTA: '2', MOWABILITY_RATE_LIMIT_MAX: '0' }, extend: publicServiceParts({ usage: true }) });
+    h = await startHttpHarness({
+      env: { MOWABILITY_KEYS_DAILY_QUOTA: '2', MOWABILITY_RATE_LIMIT_MAX: '0' },
+      extend: publicServiceParts({ usage: true }),
+    });
     const harness = h;
     const created = await harness.store.addKey('quota');
     await waitFor(() => harness.access.lookupKey(created.key) !== undefined, CHANGE_DEADLINE_MS);
-    const calculate = () => harness.app.inject({ method: 'POST', url: '/v1/calculate', payload: MINIMAL_INPUT, headers: { authorization: `Bearer ${created.key}` } });
+    const calculate = () =>
+      harness.app.inject({
+        method: 'POST',
+        url: '/v1/calculate',
+        payload: MINIMAL_INPUT,
+        headers: { authorization: `Bearer ${created.key}` },
+      });
     expect((await calculate()).statusCode).toBe(200);
     expect((await calculate()).statusCode).toBe(200);
     const refused = await calculate();
     expect(refused.statusCode).toBe(429);
-    expect(refused.json()).toEqual({ status: 'error', mfi: null, message: 'Daily quota of 2 requests for this API key is used up. Retry after the time given in the Retry-After header.' });
+    expect(refused.json()).toEqual({
+      status: 'error',
+      mfi: null,
+      message: 'Daily quota of 2 requests for this API key is used up. Retry after the time given in the Retry-After header.',
+    });
     // FIXED_NOW is 14:00 in Berlin: ten hours to midnight.
     expect(refused.headers['retry-after']).toBe('36000');
     // A key's own quota overrides the configured one.

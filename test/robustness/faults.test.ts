@@ -21,7 +21,14 @@ import { RecordingClient, testMqttConfig, waitUntil } from '../helpers/mqttHarne
 import { mosquittoAvailable, MOSQUITTO_BINARY } from '../../bench/lib/mosquitto.js';
 import { OtherConnection, brokerPortOf, corruptTablePage, queryReadOnly } from '../helpers/robustnessProcess.js';
 
-const DIY: StationConfig = { id: 'diy', name: 'DIY', format: 'json', topic: 'diy/weather', fields: { temperature: 't', precipitation_rate: 'r' }, timestampKey: 'ts' };
+const DIY: StationConfig = {
+  id: 'diy',
+  name: 'DIY',
+  format: 'json',
+  topic: 'diy/weather',
+  fields: { temperature: 't', precipitation_rate: 'r' },
+  timestampKey: 'ts',
+};
 
 interface Envelope {
   status: string;
@@ -72,7 +79,11 @@ describe('the daemon process under faults', () => {
       await waitFor(async () => (await getJson(`${baseUrl}/health`)).status === 503, 5000);
       const broken = await getJson(`${baseUrl}/health`);
       expect(broken.status).toBe(503);
-      expect(broken.body).toMatchObject({ status: 'error', message: 'One or more system checks failed.', mfi: { checks: { database: { status: 'error' } } } });
+      expect(broken.body).toMatchObject({
+        status: 'error',
+        message: 'One or more system checks failed.',
+        mfi: { checks: { database: { status: 'error' } } },
+      });
       expect(broken.body.mfi?.checks?.database?.message).toBe(DATABASE_MESSAGES.queryFailed);
       expect(daemon.output()).toMatch(/health: database query failed: .*(SQLITE_CORRUPT|malformed)/);
       const duringFault = await calculate();
@@ -129,14 +140,19 @@ describe('the daemon process under faults', () => {
 
   /** Temperatures of the DIY station's minute buckets, oldest first, read from the file by another process. */
   async function storedTemperatures(): Promise<number[]> {
-    const rows = await queryReadOnly<{ temp_min_c: number }>(temp.dbPath, "SELECT temp_min_c FROM history_buckets WHERE station = 'diy' ORDER BY minute");
+    const rows = await queryReadOnly<{ temp_min_c: number }>(
+      temp.dbPath,
+      "SELECT temp_min_c FROM history_buckets WHERE station = 'diy' ORDER BY minute",
+    );
     return rows.map((row) => row.temp_min_c);
   }
 
   /** One reading per minute, `count` of them, ending `endMinutesAgo` minutes ago, temperatures first, first+1, … */
   function readings(count: number, endMinutesAgo: number, firstTemperature: number): string[] {
     const nowS = Math.floor(Date.now() / 1000);
-    return Array.from({ length: count }, (_, i) => JSON.stringify({ t: firstTemperature + i, r: 0, ts: nowS - (endMinutesAgo + count - 1 - i) * 60 }));
+    return Array.from({ length: count }, (_, i) =>
+      JSON.stringify({ t: firstTemperature + i, r: 0, ts: nowS - (endMinutesAgo + count - 1 - i) * 60 }),
+    );
   }
 
   /** Publishes a batch A, waits until it is committed, publishes batch B and waits until the daemon has ingested it. */
@@ -155,7 +171,10 @@ describe('the daemon process under faults', () => {
     });
     for (const payload of b) await station.client.publishAsync('diy/weather', payload, { qos: 1 });
     const lastTemperature = (JSON.parse(b[b.length - 1] as string) as { t: number }).t;
-    await waitFor(() => (observer.json('mowability/diy/state')?.input as { temperature?: number } | undefined)?.temperature === lastTemperature, 10_000);
+    await waitFor(
+      () => (observer.json('mowability/diy/state')?.input as { temperature?: number } | undefined)?.temperature === lastTemperature,
+      10_000,
+    );
   }
 
   it('SIGKILL: after a restart the history is back, at most the last unflushed batch is missing', async () => {
@@ -196,31 +215,40 @@ if (!mosquittoPresent && !mosquittoRequired) {
 
 describe.skipIf(!mosquittoPresent && !mosquittoRequired)('external broker (mosquitto) killed mid-stream', () => {
   mqttTest.for(['SIGTERM', 'SIGKILL'] as const)(
-    '%s, back once both clients saw it go: the daemon reconnects within 2 s of the broker\'s return (shipped back-off) and no reading is lost',
+    "%s, back once both clients saw it go: the daemon reconnects within 2 s of the broker's return (shipped back-off) and no reading is lost",
     { timeout: 40_000 },
     async (signal, { mqtt }) => {
       expect(mosquittoPresent, `${MOSQUITTO_BINARY} is missing`).toBe(true);
       const broker = await mqtt.mosquitto({ autosave: true });
       const port = broker.port;
       // The shipped reconnect setting (60 s cap), not the test harness's short one.
-      const config = testMqttConfig({ stations: [DIY], mqtt: { url: `mqtt://127.0.0.1:${port}`, reconnectMaxSeconds: 60 }, broker: { enabled: false } });
+      const config = testMqttConfig({
+        stations: [DIY],
+        mqtt: { url: `mqtt://127.0.0.1:${port}`, reconnectMaxSeconds: 60 },
+        broker: { enabled: false },
+      });
       const running = await mqtt.start(config);
       await waitUntil(() => running.service.stats().connected, 'daemon connected', 10_000);
       // Until mosquitto's one-second autosave has recorded the daemon's session and subscription.
       const persisted = join(mqtt.dir, 'mosquitto.db');
-      await waitUntil(() => {
-        try {
-          const saved = readFileSync(persisted);
-          return saved.includes(clientIdFor(config)) && saved.includes(DIY.topic);
-        } catch {
-          return false;
-        }
-      }, 'mosquitto to autosave the daemon\'s session', 10_000);
+      await waitUntil(
+        () => {
+          try {
+            const saved = readFileSync(persisted);
+            return saved.includes(clientIdFor(config)) && saved.includes(DIY.topic);
+          } catch {
+            return false;
+          }
+        },
+        "mosquitto to autosave the daemon's session",
+        10_000,
+      );
 
       const station = (await mqtt.connect(port, { clientId: `station-${signal}`, clean: false, reconnectPeriod: 200 })).client;
       const total = 60;
       const baseSeconds = Math.floor(mqtt.clock.now() / 1000) - 3600;
-      const publish = (i: number) => station.publishAsync('diy/weather', JSON.stringify({ t: 10 + i / 10, r: 0, ts: baseSeconds + i * 30 }), { qos: 1 });
+      const publish = (i: number) =>
+        station.publishAsync('diy/weather', JSON.stringify({ t: 10 + i / 10, r: 0, ts: baseSeconds + i * 30 }), { qos: 1 });
 
       const pending: Promise<unknown>[] = [];
       for (let i = 0; i < total / 2; i++) pending.push(publish(i));
@@ -246,4 +274,3 @@ describe.skipIf(!mosquittoPresent && !mosquittoRequired)('external broker (mosqu
     },
   );
 });
-

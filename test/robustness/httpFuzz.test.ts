@@ -79,7 +79,10 @@ describe('HTTP fuzz through inject()', () => {
         // GET / is the status page (HTML, src/http/statusPage.ts), not an API answer.
         const statusPage = request.method === 'GET' && request.url.split('?')[0] === '/' && statusCode === 200;
         if (request.method !== 'HEAD' && !statusPage) {
-          expect(envelopeProblem(statusCode, body), `${request.method} ${request.url.slice(0, 80)} ${request.kind}: ${body.slice(0, 200)}`).toBeUndefined();
+          expect(
+            envelopeProblem(statusCode, body),
+            `${request.method} ${request.url.slice(0, 80)} ${request.kind}: ${body.slice(0, 200)}`,
+          ).toBeUndefined();
         }
       }),
       { numRuns: FUZZ_RUNS, seed: 20261121, endOnFailure: true },
@@ -88,7 +91,8 @@ describe('HTTP fuzz through inject()', () => {
     // The mix really exercised success and every rejection class.
     expect(statuses.get(200) ?? 0).toBeGreaterThan(FUZZ_RUNS / 20);
     for (const status of [400, 401, 404, 405, 415]) expect(statuses.get(status) ?? 0, `HTTP ${status} count`).toBeGreaterThan(0);
-    for (const kind of ['json-object', 'malformed-json', 'deep-json', 'form', 'no-body']) expect(kinds.get(kind) ?? 0, kind).toBeGreaterThan(0);
+    for (const kind of ['json-object', 'malformed-json', 'deep-json', 'form', 'no-body'])
+      expect(kinds.get(kind) ?? 0, kind).toBeGreaterThan(0);
 
     const heapAfter = await settledHeapUsed(gc);
     // With a forced GC a leak of a few KiB per request over 5000 requests shows; without one, only gross growth can be judged.
@@ -102,15 +106,30 @@ describe('HTTP fuzz through inject()', () => {
       ['application/json', oversizedJsonBody(limitBytes)],
       ['application/x-www-form-urlencoded', `temperature=18&precipitation_rate=0&padding=${'x'.repeat(limitBytes)}`],
     ] as const) {
-      const { statusCode, body } = await send({ method: 'POST', url: '/v1/calculate', headers: { 'content-type': type, authorization: `Bearer ${key}` }, payload, kind: 'oversized' });
+      const { statusCode, body } = await send({
+        method: 'POST',
+        url: '/v1/calculate',
+        headers: { 'content-type': type, authorization: `Bearer ${key}` },
+        payload,
+        kind: 'oversized',
+      });
       expect(statusCode, type).toBe(413);
       expect(envelopeProblem(statusCode, body)).toBeUndefined();
     }
   });
 
   it('does not let prototype keys reach objects: a later plain request still sees clean prototypes', async () => {
-    for (const payload of ['{"__proto__":{"polluted":true},"temperature":18,"precipitation_rate":0}', '{"constructor":{"prototype":{"polluted":true}},"temperature":18,"precipitation_rate":0}']) {
-      const { statusCode, body } = await send({ method: 'POST', url: '/v1/calculate', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, payload, kind: 'proto' });
+    for (const payload of [
+      '{"__proto__":{"polluted":true},"temperature":18,"precipitation_rate":0}',
+      '{"constructor":{"prototype":{"polluted":true}},"temperature":18,"precipitation_rate":0}',
+    ]) {
+      const { statusCode, body } = await send({
+        method: 'POST',
+        url: '/v1/calculate',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+        payload,
+        kind: 'proto',
+      });
       expect(statusCode).toBeLessThan(500);
       expect(envelopeProblem(statusCode, body)).toBeUndefined();
     }
@@ -217,7 +236,9 @@ describe('HTTP robustness on a listening server (127.0.0.1)', () => {
     await calculateOk();
     const stillOpen = '(still open at the deadline)';
     const answers = await Promise.all(
-      slow.map(({ received }) => Promise.race([received, new Promise<string>((resolve) => setTimeout(() => resolve(stillOpen), deadlineMs))])),
+      slow.map(({ received }) =>
+        Promise.race([received, new Promise<string>((resolve) => setTimeout(() => resolve(stillOpen), deadlineMs))]),
+      ),
     );
     for (const timer of trickles) clearInterval(timer);
     for (const raw of answers) {

@@ -104,21 +104,35 @@ describe('MQTT fuzz through the embedded broker', () => {
   it('refuses oversized payloads and over-deep topics at the broker without harming the daemon', async ({ mqtt }) => {
     await start(mqtt);
     const before = daemon.service.stats();
-    await publishOnce(daemon.port, 'fuzz/diy', JSON.stringify({ t: 18, r: 0, pad: 'x'.repeat(70_000), ts: Math.floor(clock.now() / 1000) }), { qos: 1 });
+    await publishOnce(
+      daemon.port,
+      'fuzz/diy',
+      JSON.stringify({ t: 18, r: 0, pad: 'x'.repeat(70_000), ts: Math.floor(clock.now() / 1000) }),
+      { qos: 1 },
+    );
     await publishOnce(daemon.port, `fuzz/${'a/'.repeat(40)}x`, '{"t":18}', { qos: 1 });
-    await waitUntil(() => daemon.service.stats().brokerRejectedPublishes > before.brokerRejectedPublishes, 'the broker refusing the oversized publish');
+    await waitUntil(
+      () => daemon.service.stats().brokerRejectedPublishes > before.brokerRejectedPublishes,
+      'the broker refusing the oversized publish',
+    );
     const after = daemon.service.stats();
     expect(after.accepted).toBe(before.accepted);
     expect(after.connected).toBe(true);
     expect(problems).toEqual([]);
   });
 
-  it(`survives ${GENERATED} generated hostile messages across all formats: every message accounted for, stored values plausible`, async ({ mqtt }) => {
+  it(`survives ${GENERATED} generated hostile messages across all formats: every message accounted for, stored values plausible`, async ({
+    mqtt,
+  }) => {
     await start(mqtt);
     const messages = fc.sample(hostileMessage(clock.now()), { numRuns: GENERATED, seed: 4242 });
     const before = daemon.service.stats();
     await publishAll(messages);
-    await waitUntil(() => daemon.service.stats().received - before.received === messages.length, `${messages.length} generated messages handled`, 20_000).catch((err) => {
+    await waitUntil(
+      () => daemon.service.stats().received - before.received === messages.length,
+      `${messages.length} generated messages handled`,
+      20_000,
+    ).catch((err) => {
       throw new Error(`${(err as Error).message}: ${JSON.stringify(daemon.service.stats())}, before: ${JSON.stringify(before)}`);
     });
     await daemon.service.flush();
@@ -129,7 +143,9 @@ describe('MQTT fuzz through the embedded broker', () => {
     expect(delta('rejected')).toBeGreaterThan(GENERATED / 10);
     expect(delta('accepted')).toBeGreaterThan(0);
 
-    const latest = await daemon.database.all<{ station: string; field: string; value: number; at_ms: number }>('SELECT station, field, value, at_ms FROM history_latest');
+    const latest = await daemon.database.all<{ station: string; field: string; value: number; at_ms: number }>(
+      'SELECT station, field, value, at_ms FROM history_latest',
+    );
     for (const row of latest) {
       const range = RANGES.get(row.field);
       expect(Number.isFinite(row.value), `${row.station}.${row.field}`).toBe(true);
@@ -140,7 +156,9 @@ describe('MQTT fuzz through the embedded broker', () => {
       // Nothing from the far future; the tolerated skew is two minutes.
       expect(row.at_ms).toBeLessThanOrEqual(clock.now() + 2 * 60_000);
     }
-    const buckets = await daemon.database.all<{ rain_mm: number; temp_min_c: number | null; minute: number }>('SELECT rain_mm, temp_min_c, minute FROM history_buckets');
+    const buckets = await daemon.database.all<{ rain_mm: number; temp_min_c: number | null; minute: number }>(
+      'SELECT rain_mm, temp_min_c, minute FROM history_buckets',
+    );
     for (const bucket of buckets) {
       expect(bucket.rain_mm).toBeGreaterThanOrEqual(0);
       expect(Number.isFinite(bucket.rain_mm)).toBe(true);
@@ -165,10 +183,14 @@ describe('MQTT fuzz through the embedded broker', () => {
     ]);
     await waitUntil(async () => {
       await daemon.service.flush();
-      const row = await daemon.database.get<{ value: number }>("SELECT value FROM history_latest WHERE station = 'diy' AND field = 'temperature'");
+      const row = await daemon.database.get<{ value: number }>(
+        "SELECT value FROM history_latest WHERE station = 'diy' AND field = 'temperature'",
+      );
       return row?.value === 21.5;
     }, 'the newer temperature stored');
-    const row = await daemon.database.get<{ value: number; at_ms: number }>("SELECT value, at_ms FROM history_latest WHERE station = 'diy' AND field = 'temperature'");
+    const row = await daemon.database.get<{ value: number; at_ms: number }>(
+      "SELECT value, at_ms FROM history_latest WHERE station = 'diy' AND field = 'temperature'",
+    );
     expect(row).toEqual({ value: 21.5, at_ms: (nowS - 30) * 1000 });
     expect(daemon.service.stats().connected).toBe(true);
     expect(problems).toEqual([]);

@@ -34,7 +34,14 @@ const body = fc.oneof(
   fc.uint8Array({ maxLength: 2000 }).map((bytes) => Buffer.from(bytes).toString('latin1')),
   fc.constantFrom('{"PASSKEY":"x","tempf":"50"}', '[]', 'a=1&a=2&a[b]=3', '&&&=', '%E0%A4%A'),
 );
-const contentType = fc.constantFrom('application/x-www-form-urlencoded', 'text/plain', 'application/json', 'application/octet-stream', 'multipart/form-data; boundary=x', undefined);
+const contentType = fc.constantFrom(
+  'application/x-www-form-urlencoded',
+  'text/plain',
+  'application/json',
+  'application/octet-stream',
+  'multipart/form-data; boundary=x',
+  undefined,
+);
 
 describe('upload routes fuzz', () => {
   let harness: HttpHarness;
@@ -49,7 +56,10 @@ describe('upload routes fuzz', () => {
       handedOn++;
       return 'accepted';
     };
-    harness = await startHttpHarness({ env: { MOWABILITY_CONFIG: configFile, MOWABILITY_RATE_LIMIT_MAX: '0' }, overrides: { acceptReading, uploadCounters: counters } });
+    harness = await startHttpHarness({
+      env: { MOWABILITY_CONFIG: configFile, MOWABILITY_RATE_LIMIT_MAX: '0' },
+      overrides: { acceptReading, uploadCounters: counters },
+    });
   });
 
   afterAll(async () => {
@@ -65,7 +75,9 @@ describe('upload routes fuzz', () => {
           ? await harness.app.inject({ method: 'POST', url: '/data/report/', headers: type ? { 'content-type': type } : {}, payload })
           : await harness.app.inject({ method: 'GET', url: `${WUNDERGROUND_PATH}?${payload.replace(/[#\s]/g, '')}` });
         sent++;
-        expect(response.statusCode, payload.slice(0, 100)).toBe(Buffer.byteLength(payload) > UPLOAD_BODY_LIMIT_BYTES && ecowitt ? 413 : 200);
+        expect(response.statusCode, payload.slice(0, 100)).toBe(
+          Buffer.byteLength(payload) > UPLOAD_BODY_LIMIT_BYTES && ecowitt ? 413 : 200,
+        );
         expect(response.body).toBe('success');
       }),
       { numRuns: RUNS, seed: 20261123, endOnFailure: true },

@@ -19,14 +19,15 @@ function recorded(recorder: ChartRecorder, station: string, from: number, to: nu
   const rows: Array<Record<string, number>> = [];
   recorder.forEachMinute(station, from, to, (minute, value) => {
     const row: Record<string, number> = { minute };
-    for (const series of ['temperature', 'humidity', 'dew_point', 'index'] as RecordedSeries[]) if (!Number.isNaN(value(series))) row[series] = Math.round(value(series) * 100) / 100;
+    for (const series of ['temperature', 'humidity', 'dew_point', 'index'] as RecordedSeries[])
+      if (!Number.isNaN(value(series))) row[series] = Math.round(value(series) * 100) / 100;
     rows.push(row);
   });
   return rows;
 }
 
 describe('ChartRecorder', () => {
-  it('keeps the last reading per minute, derives the dew point, and records each new state\'s index at its reading\'s minute', () => {
+  it("keeps the last reading per minute, derives the dew point, and records each new state's index at its reading's minute", () => {
     const recorder = new ChartRecorder();
     recorder.onReading('garden', timed(T0, { temperature: 20, humidity: 50 }));
     recorder.onReading('garden', timed(T0 + 30_000, { temperature: 21, humidity: 40, dew_point: 5 }));
@@ -40,7 +41,10 @@ describe('ChartRecorder', () => {
   });
 
   it('ignores states without an index and keeps stations apart', () => {
-    const states: Record<string, RecordableState> = { a: { index_score: null, last_reading_at: new Date(T0).toISOString() }, b: { index_score: 12, last_reading_at: new Date(T0).toISOString() } };
+    const states: Record<string, RecordableState> = {
+      a: { index_score: null, last_reading_at: new Date(T0).toISOString() },
+      b: { index_score: 12, last_reading_at: new Date(T0).toISOString() },
+    };
     const recorder = new ChartRecorder();
     recorder.onState('a', states.a!);
     recorder.onState('b', states.b!);
@@ -52,10 +56,14 @@ describe('ChartRecorder', () => {
     const recorder = new ChartRecorder();
     recorder.onReading('garden', timed(T0, { temperature: 10 }));
     recorder.onReading('garden', timed(T0 + RETENTION_MINUTES * MINUTE_MS, { temperature: 30 }));
-    expect(recorded(recorder, 'garden', minute0, minute0 + RETENTION_MINUTES + 1)).toEqual([{ minute: minute0 + RETENTION_MINUTES, temperature: 30 }]);
+    expect(recorded(recorder, 'garden', minute0, minute0 + RETENTION_MINUTES + 1)).toEqual([
+      { minute: minute0 + RETENTION_MINUTES, temperature: 30 },
+    ]);
     // This late reading shares its slot with the newest minute: it must not replace it.
     recorder.onReading('garden', timed(T0, { temperature: -5 }));
-    expect(recorded(recorder, 'garden', minute0, minute0 + RETENTION_MINUTES + 1)).toEqual([{ minute: minute0 + RETENTION_MINUTES, temperature: 30 }]);
+    expect(recorded(recorder, 'garden', minute0, minute0 + RETENTION_MINUTES + 1)).toEqual([
+      { minute: minute0 + RETENTION_MINUTES, temperature: 30 },
+    ]);
     recorder.onReading('garden', timed(T0 + MINUTE_MS, { humidity: 44 }));
     expect(recorded(recorder, 'garden', minute0, minute0 + RETENTION_MINUTES + 1)).toEqual([
       { minute: minute0 + 1, humidity: 44 },
@@ -73,15 +81,25 @@ describe('ChartRecorder in the pipeline', () => {
     const recorder = new ChartRecorder();
     const seen: string[] = [];
     const probe: StationUnit = { name: 'probe', onState: (stationId, state) => seen.push(`unit ${stationId} ${state.last_reading_at}`) };
-    const config = testMqttConfig({ stations: [garden], broker: { enabled: false }, mqtt: { url: '' }, station: { recomputeDebounceMs: 0 } });
+    const config = testMqttConfig({
+      stations: [garden],
+      broker: { enabled: false },
+      mqtt: { url: '' },
+      station: { recomputeDebounceMs: 0 },
+    });
     const side = await fixture.sides(config, clock, [recorder, probe]);
     side.pipeline.onState((station, state) => seen.push(`listener ${station.id} ${state.last_reading_at}`));
     await side.start();
     const expected: string[] = [];
     for (let i = 0; i < 3; i++) {
       clock.advance(MINUTE_MS);
-      expect(side.acceptReading('garden', reading({ temperature: 15 + i, humidity: 60, wind_speed: 4, precipitation_rate: 0 }, 0), 'test')).toBe('accepted');
-      await waitUntil(() => side.stationState('garden')?.last_reading_at === new Date(clock.now()).toISOString(), `the state of reading ${i}`);
+      expect(
+        side.acceptReading('garden', reading({ temperature: 15 + i, humidity: 60, wind_speed: 4, precipitation_rate: 0 }, 0), 'test'),
+      ).toBe('accepted');
+      await waitUntil(
+        () => side.stationState('garden')?.last_reading_at === new Date(clock.now()).toISOString(),
+        `the state of reading ${i}`,
+      );
       const at = new Date(clock.now()).toISOString();
       expected.push(`unit garden ${at}`, `listener garden ${at}`);
     }
@@ -90,7 +108,9 @@ describe('ChartRecorder in the pipeline', () => {
     const last = side.stationState('garden')!;
     expect(typeof last.index_score).toBe('number');
     const lastMinute = Date.parse(last.last_reading_at!) / MINUTE_MS;
-    expect(recorded(recorder, 'garden', lastMinute, lastMinute + 1)).toMatchObject([{ minute: lastMinute, temperature: 17, index: Math.round(last.index_score! * 100) / 100 }]);
+    expect(recorded(recorder, 'garden', lastMinute, lastMinute + 1)).toMatchObject([
+      { minute: lastMinute, temperature: 17, index: Math.round(last.index_score! * 100) / 100 },
+    ]);
   });
 
   it('records a state that arrives after the next reading began a new slot', () => {

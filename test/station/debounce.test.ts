@@ -9,7 +9,7 @@ describe('KeyedDebounce', () => {
     vi.useRealTimers();
   });
 
-  it('runs a key\'s task once per burst, at the end of the first request\'s delay; keys are independent', async () => {
+  it("runs a key's task once per burst, at the end of the first request's delay; keys are independent", async () => {
     const runs: string[] = [];
     const debounce = new KeyedDebounce(500, () => () => undefined);
     debounce.schedule('a', () => runs.push('a1'));

@@ -47,7 +47,12 @@ describe('station messages the daemon drops', () => {
     async ({ mqtt }) => {
       const broker = await mqtt.mosquitto();
       const log = captureLogger('info');
-      const config = testMqttConfig({ stations: [plain], mqtt: { url: `mqtt://127.0.0.1:${broker.port}` }, broker: { enabled: false }, station: { maxPayloadBytes: 1024 } });
+      const config = testMqttConfig({
+        stations: [plain],
+        mqtt: { url: `mqtt://127.0.0.1:${broker.port}` },
+        broker: { enabled: false },
+        station: { maxPayloadBytes: 1024 },
+      });
       const daemon = await mqtt.start(config, { logger: log.logger });
       await waitUntil(() => daemon.service.stats().connected, 'connected to mosquitto');
       const station = (await mqtt.connect(broker.port)).client;
@@ -55,7 +60,11 @@ describe('station messages the daemon drops', () => {
       await station.publishAsync('plain/temperature', '2'.repeat(2000), { qos: 1, retain: true });
       await waitUntil(() => daemon.service.stats().received === 1, 'the oversized payload handled');
       expect(daemon.service.stats()).toMatchObject({ rejected: 1, accepted: 0 });
-      expect(log.lines().find((line) => line.msg === 'station payload too large; dropped')).toMatchObject({ station: 'plain', topic: 'plain/temperature', bytes: 2000 });
+      expect(log.lines().find((line) => line.msg === 'station payload too large; dropped')).toMatchObject({
+        station: 'plain',
+        topic: 'plain/temperature',
+        bytes: 2000,
+      });
     },
   );
 });

@@ -25,7 +25,6 @@ const station = (id: string): StationConfig => ({ id, name: id, format: 'json', 
 const STATIONS = [station('front'), station('back')];
 const GOOD = { temperature: 21, humidity: 55, wind_speed: 5, precipitation_rate: 0 };
 
-
 /** Throws in every hook for station "front" only; "back" it answers. */
 const brokenForFront: StationUnit = {
   name: 'broken',
@@ -52,12 +51,17 @@ describe('station unit failure isolation', () => {
   const clock = new FakeClock(Date.parse('2026-06-15T10:00:00Z'));
 
   const offline = async (units: StationUnit[], logger = silentLogger): Promise<TestSides> => {
-    const side = await fixture.sides(testMqttConfig({ stations: STATIONS, broker: { enabled: false }, mqtt: { url: '' }, station: { mowableOnDelayMinutes: 0 } }), clock, units, logger);
+    const side = await fixture.sides(
+      testMqttConfig({ stations: STATIONS, broker: { enabled: false }, mqtt: { url: '' }, station: { mowableOnDelayMinutes: 0 } }),
+      clock,
+      units,
+      logger,
+    );
     await side.start();
     return side;
   };
 
-  it('a unit throwing for one station costs that unit\'s part of that station, not the station, the other units or the other station', async () => {
+  it("a unit throwing for one station costs that unit's part of that station, not the station, the other units or the other station", async () => {
     const log = captureLogger('warn');
     const side = await offline([brokenForFront, healthy], log.logger);
     // With debounce 0 the recompute runs inside acceptReading, as for an upload: the caller hears "accepted".
@@ -103,12 +107,16 @@ describe('station unit failure isolation', () => {
     const side = await offline([failsToStart, healthy]);
     expect(side.acceptReading('back', reading(GOOD), 'upload')).toBe('accepted');
     const back = side.stationState('back')!;
-    expect(back).toMatchObject({ healthy: { station: 'back' }, mowable: false, unit_errors: [{ unit: 'lazy', hook: 'start', message: 'no database table' }] });
+    expect(back).toMatchObject({
+      healthy: { station: 'back' },
+      mowable: false,
+      unit_errors: [{ unit: 'lazy', hook: 'start', message: 'no database table' }],
+    });
     expect(back.lazy).toBeUndefined();
     expect(back.mowable_reason).toBe('station unit "lazy" failed (no database table); mowable is held off until it works again');
   });
 
-  it('with MQTT on, the station side starts although a unit throws during the start\'s recompute, and publishes every station', async () => {
+  it("with MQTT on, the station side starts although a unit throws during the start's recompute, and publishes every station", async () => {
     const alwaysBroken: StationUnit = {
       name: 'always',
       extendInput: () => {
@@ -132,7 +140,15 @@ describe('station unit failure isolation', () => {
     const observer = await fixture.observe(daemon.port, 'mowability/+/state');
     for (const { id } of STATIONS) expect(daemon.service.acceptReading(id, reading(GOOD), 'test')).toBe('accepted');
     await observer.client.publishAsync('test/poke', 'x', { qos: 1 });
-    await waitUntil(() => STATIONS.every(({ id }) => observer.json(`mowability/${id}/state`)?.healthy !== undefined && observer.json(`mowability/${id}/state`)?.last_reading_at !== null), 'both states with the reading');
+    await waitUntil(
+      () =>
+        STATIONS.every(
+          ({ id }) =>
+            observer.json(`mowability/${id}/state`)?.healthy !== undefined &&
+            observer.json(`mowability/${id}/state`)?.last_reading_at !== null,
+        ),
+      'both states with the reading',
+    );
     await waitUntil(() => daemon.service.stats().unitFailures >= 5, 'the handler failure counted');
     expect(observer.json('mowability/back/state')).toMatchObject({
       mowable: true,

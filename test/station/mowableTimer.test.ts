@@ -18,7 +18,13 @@ const NOW = Date.parse('2026-06-15T10:00:00Z');
 const MINUTE = 60_000;
 const TOPIC = 'weather/garden';
 // A rate, no counter: every reading's rain is known, so only the hysteresis decides.
-const garden: StationConfig = { id: 'garden', name: 'Garden', format: 'json', topic: TOPIC, fields: { temperature: 't', humidity: 'h', wind_speed: 'w', precipitation_rate: 'r' } };
+const garden: StationConfig = {
+  id: 'garden',
+  name: 'Garden',
+  format: 'json',
+  topic: TOPIC,
+  fields: { temperature: 't', humidity: 'h', wind_speed: 'w', precipitation_rate: 'r' },
+};
 const config = testMqttConfig({ stations: [garden], broker: { enabled: false }, station: { mowableOnDelayMinutes: 15 } });
 
 interface Running {
@@ -46,7 +52,17 @@ describe('the mowable on-timer counts only watched time', () => {
     const wall = new FakeClock(wallMs);
     const monotonic = new FakeClock(0);
     const watch = new ClockWatch({ wall, monotonic });
-    const pipeline = new StationPipeline({ config, database, logger: silentLogger, log: silentLogger, throttle: new LogThrottle(silentLogger), clock: wall, monotonic, units: [], clockSteps: watch });
+    const pipeline = new StationPipeline({
+      config,
+      database,
+      logger: silentLogger,
+      log: silentLogger,
+      throttle: new LogThrottle(silentLogger),
+      clock: wall,
+      monotonic,
+      units: [],
+      clockSteps: watch,
+    });
     const states: StationStatePayload[] = [];
     pipeline.onState((_station, state) => states.push(state));
     await pipeline.start();
@@ -68,7 +84,10 @@ describe('the mowable on-timer counts only watched time', () => {
 
   it('starts over after a restart two hours later, and a flag that was on stays on across a restart', async () => {
     const before = await start(NOW);
-    expect(before.readingAfter(0)).toMatchObject({ mowable: false, mowable_reason: expect.stringMatching(/^index \d+ is at or above 70; mowable at 12:15 if it stays there until then \(15 min\)$/) });
+    expect(before.readingAfter(0)).toMatchObject({
+      mowable: false,
+      mowable_reason: expect.stringMatching(/^index \d+ is at or above 70; mowable at 12:15 if it stays there until then \(15 min\)$/),
+    });
     // The clock time on the configured timezone's clock (Europe/Berlin, summer time), in German too.
     expect(before.readingAfter(0).mowable_reason_de).toMatch(/; frei um 12:15, wenn er bis dahin dort bleibt \(15 Min\.\)$/);
     expect(before.readingAfter(5).index_score).toBeGreaterThanOrEqual(70);
@@ -76,7 +95,10 @@ describe('the mowable on-timer counts only watched time', () => {
 
     const after = await start(NOW + 2 * 60 * MINUTE);
     // The index was high 2 h ago, but nobody watched it since: 15 more minutes of readings first.
-    expect(after.readingAfter(0)).toMatchObject({ mowable: false, mowable_reason: expect.stringMatching(/; mowable at 14:15 if it stays there until then/) });
+    expect(after.readingAfter(0)).toMatchObject({
+      mowable: false,
+      mowable_reason: expect.stringMatching(/; mowable at 14:15 if it stays there until then/),
+    });
     expect(after.readingAfter(10)).toMatchObject({ mowable: false });
     expect(after.readingAfter(5)).toMatchObject({ mowable: true });
     await after.pipeline.stop();
@@ -93,7 +115,10 @@ describe('the mowable on-timer counts only watched time', () => {
     running.monotonic.advance(1_000);
     running.watch.check();
     // The on-delay moved with the step (started 12:19:59 on the stepped clock): the text names the new time.
-    expect(running.readingAfter(1)).toMatchObject({ mowable: false, mowable_reason: expect.stringMatching(/; mowable at 12:35 if it stays there until then/) });
+    expect(running.readingAfter(1)).toMatchObject({
+      mowable: false,
+      mowable_reason: expect.stringMatching(/; mowable at 12:35 if it stays there until then/),
+    });
     expect(running.readingAfter(14)).toMatchObject({ mowable: true });
   });
 });

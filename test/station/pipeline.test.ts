@@ -11,7 +11,6 @@ import { useStationFixture } from '../helpers/stationFixture.js';
 
 const garden: StationConfig = { id: 'garden', name: 'Garden', format: 'json', topic: 'garden/weather', fields: { temperature: 'temp' } };
 
-
 describe('the station pipeline with MQTT off', () => {
   const fixture = useStationFixture();
 

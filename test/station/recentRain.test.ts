@@ -12,7 +12,12 @@ function counter(totalMm: number, extra: Partial<TimedReading> = {}): TimedReadi
 
 describe('RecentRain (rain of the last hour on the monotonic clock)', () => {
   it('supplies rain the history does not show and holds mowable off after a clock step, until the hour is over', () => {
-    const mono = { ms: 0, now() { return this.ms; } };
+    const mono = {
+      ms: 0,
+      now() {
+        return this.ms;
+      },
+    };
     const unit = new RecentRain(mono);
     unit.clockStepped(STEP_BACK);
     expect(unit.extendInput('garden', { temperature: 14 })).toEqual({ temperature: 14 });
@@ -24,8 +29,12 @@ describe('RecentRain (rain of the last hour on the monotonic clock)', () => {
     // The history withholds its windows (the clock stepped): the unit supplies them and holds.
     expect(unit.extendInput('garden', { temperature: 14 })).toEqual({ temperature: 14, rain_1h: 4.5, minutes_since_rain: 0 });
     expect(unit.mowableHold('garden')?.code).toBe('recent_rain');
-    expect(unit.mowableHold('garden')?.reason.en).toMatch(/^the system clock was set back by 1 d 7 min ago, so the history cannot place the 4\.5 mm of rain the station reported in the last hour/);
-    expect(unit.mowableHold('garden')?.reason.de).toMatch(/^die Systemuhr wurde vor 7 min um 1 Tag zurückgestellt, daher kann der Verlauf die 4,5 mm Regen/);
+    expect(unit.mowableHold('garden')?.reason.en).toMatch(
+      /^the system clock was set back by 1 d 7 min ago, so the history cannot place the 4\.5 mm of rain the station reported in the last hour/,
+    );
+    expect(unit.mowableHold('garden')?.reason.de).toMatch(
+      /^die Systemuhr wurde vor 7 min um 1 Tag zurückgestellt, daher kann der Verlauf die 4,5 mm Regen/,
+    );
     // The history shows a smaller amount (rain booked in a future-stamped minute): still held.
     expect(unit.extendInput('garden', { rain_1h: 0, minutes_since_rain: 300 })).toEqual({ rain_1h: 4.5, minutes_since_rain: 300 });
     // The history shows it: nothing changes.
@@ -38,7 +47,12 @@ describe('RecentRain (rain of the last hour on the monotonic clock)', () => {
   });
 
   it('counts a counter step only after a short gap, and no decrease', () => {
-    const mono = { ms: 0, now() { return this.ms; } };
+    const mono = {
+      ms: 0,
+      now() {
+        return this.ms;
+      },
+    };
     const unit = new RecentRain(mono);
     unit.clockStepped(STEP_BACK);
     unit.onReading('garden', counter(100));
@@ -53,11 +67,19 @@ describe('RecentRain (rain of the last hour on the monotonic clock)', () => {
 
 describe("RecentRain: the newest reading's rain unknown (a counter without baseline)", () => {
   it('holds mowable off until a reading whose rain is observed; readings saying nothing of rain keep the hold', () => {
-    const mono = { ms: 0, now() { return this.ms; } };
+    const mono = {
+      ms: 0,
+      now() {
+        return this.ms;
+      },
+    };
     const unit = new RecentRain(mono);
     unit.onReading('garden', counter(53, { rainUnknown: true, bookedRainMm: 0 }));
     expect(unit.extendInput('garden', { temperature: 12 })).toEqual({ temperature: 12 });
-    expect(unit.mowableHold('garden')).toMatchObject({ code: 'rain_unknown', reason: { en: expect.stringMatching(/rain that just fell is unknown/), de: expect.stringMatching(/unbekannt/) } });
+    expect(unit.mowableHold('garden')).toMatchObject({
+      code: 'rain_unknown',
+      reason: { en: expect.stringMatching(/rain that just fell is unknown/), de: expect.stringMatching(/unbekannt/) },
+    });
     unit.onReading('garden', { timeMs: 0, values: { temperature: 11 }, rainCounters: [], fingerprint: 't', dropped: [] });
     expect(unit.mowableHold('garden')?.code).toBe('rain_unknown');
     expect(unit.mowableHold('shed')).toBeUndefined();
@@ -67,7 +89,12 @@ describe("RecentRain: the newest reading's rain unknown (a counter without basel
   });
 
   it('says the remembered rain first when both hold', () => {
-    const mono = { ms: 0, now() { return this.ms; } };
+    const mono = {
+      ms: 0,
+      now() {
+        return this.ms;
+      },
+    };
     const unit = new RecentRain(mono);
     unit.clockStepped(STEP_BACK);
     unit.onReading('garden', counter(100, { rainUnknown: false, bookedRainMm: 2 }));
@@ -85,7 +112,12 @@ describe('RecentRain only while the wall clock is in doubt (the history is the l
   }
 
   it('with a trusted clock changes nothing, however much more it remembers than the history shows', () => {
-    const mono = { ms: 0, now() { return this.ms; } };
+    const mono = {
+      ms: 0,
+      now() {
+        return this.ms;
+      },
+    };
     const unit = new RecentRain(mono, () => 'synchronized');
     raining(unit, mono);
     const input = { rain_1h: 0.2, minutes_since_rain: 0 };
@@ -95,26 +127,49 @@ describe('RecentRain only while the wall clock is in doubt (the history is the l
   });
 
   it('an unsynchronised clock: supplies and says so', () => {
-    const mono = { ms: 0, now() { return this.ms; } };
+    const mono = {
+      ms: 0,
+      now() {
+        return this.ms;
+      },
+    };
     const unit = new RecentRain(mono, () => 'unsynchronized');
     raining(unit, mono);
     expect(unit.extendInput('garden', {})).toEqual({ rain_1h: 2, minutes_since_rain: 0 });
-    expect(unit.mowableHold('garden')).toMatchObject({ code: 'recent_rain', reason: { en: expect.stringMatching(/^the system clock is not synchronised yet \(NTP\), so the history cannot place the 2 mm/), de: expect.stringMatching(/^die Systemuhr ist noch nicht synchronisiert/) } });
+    expect(unit.mowableHold('garden')).toMatchObject({
+      code: 'recent_rain',
+      reason: {
+        en: expect.stringMatching(/^the system clock is not synchronised yet \(NTP\), so the history cannot place the 2 mm/),
+        de: expect.stringMatching(/^die Systemuhr ist noch nicht synchronisiert/),
+      },
+    });
   });
 
   it('a history stamped after now (the clock set back before this start): supplies and says so, for an hour', () => {
-    const mono = { ms: 0, now() { return this.ms; } };
+    const mono = {
+      ms: 0,
+      now() {
+        return this.ms;
+      },
+    };
     const unit = new RecentRain(mono);
     raining(unit, mono, { historyAheadOfClock: true });
     expect(unit.extendInput('garden', {})).toEqual({ rain_1h: 2, minutes_since_rain: 0 });
-    expect(unit.mowableHold('garden')?.reason).toMatch(/^the history holds readings stamped later than the current time \(the clock was set back/);
+    expect(unit.mowableHold('garden')?.reason).toMatch(
+      /^the history holds readings stamped later than the current time \(the clock was set back/,
+    );
     mono.ms += 61 * MINUTE;
     expect(unit.extendInput('garden', {})).toEqual({});
     expect(unit.mowableHold('garden')).toBeUndefined();
   });
 
   it('a step more than an hour ago no longer counts', () => {
-    const mono = { ms: 0, now() { return this.ms; } };
+    const mono = {
+      ms: 0,
+      now() {
+        return this.ms;
+      },
+    };
     const unit = new RecentRain(mono);
     unit.clockStepped(STEP_BACK);
     mono.ms += 61 * MINUTE;
@@ -123,7 +178,12 @@ describe('RecentRain only while the wall clock is in doubt (the history is the l
   });
 
   it("caps each arrival minute at the world record and the hour at rain_1h's maximum, as the history does", () => {
-    const mono = { ms: 0, now() { return this.ms; } };
+    const mono = {
+      ms: 0,
+      now() {
+        return this.ms;
+      },
+    };
     const unit = new RecentRain(mono);
     unit.clockStepped(STEP_BACK);
     unit.onReading('garden', counter(0));

@@ -50,7 +50,17 @@ describe('one rain ledger: the history, with the clock-step memory only when the
     const wall = new FakeClock(NOW);
     const monotonic = new FakeClock(0);
     const watch = new ClockWatch({ wall, monotonic });
-    const pipeline = new StationPipeline({ config, database, logger: silentLogger, log: silentLogger, throttle: new LogThrottle(silentLogger), clock: wall, monotonic, units: [], clockSteps: watch });
+    const pipeline = new StationPipeline({
+      config,
+      database,
+      logger: silentLogger,
+      log: silentLogger,
+      throttle: new LogThrottle(silentLogger),
+      clock: wall,
+      monotonic,
+      units: [],
+      clockSteps: watch,
+    });
     const states: StationStatePayload[] = [];
     pipeline.onState((_station, state) => states.push(state));
     await pipeline.start();

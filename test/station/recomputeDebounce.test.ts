@@ -23,7 +23,12 @@ describe('recompute debounce at the default', () => {
 
   it(`recomputes a burst of readings once, ${DEFAULT_MS} ms after the first, with the newest values`, async ({ mqtt }) => {
     expect(DEFAULT_MS).toBeGreaterThan(0);
-    const config = testMqttConfig({ stations: [garden], broker: { enabled: false }, mqtt: { url: '' }, station: { recomputeDebounceMs: DEFAULT_MS } });
+    const config = testMqttConfig({
+      stations: [garden],
+      broker: { enabled: false },
+      mqtt: { url: '' },
+      station: { recomputeDebounceMs: DEFAULT_MS },
+    });
     const { service } = await mqtt.start(config);
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const published = () => service.stats().statesPublished;

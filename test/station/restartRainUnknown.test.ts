@@ -26,7 +26,12 @@ const garden: StationConfig = {
   fields: { temperature: 't', humidity: 'h', wind_speed: 'w', precipitation_rate: 'r', rain_total: 'total' },
 };
 // The e2e daemon's settings: no on-delay, so one state with a high index sets the flag.
-const config = testMqttConfig({ stations: [garden], broker: { enabled: false }, station: { mowableOnDelayMinutes: 0 }, history: { flushIntervalSeconds: 3600 } });
+const config = testMqttConfig({
+  stations: [garden],
+  broker: { enabled: false },
+  station: { mowableOnDelayMinutes: 0 },
+  history: { flushIntervalSeconds: 3600 },
+});
 
 interface Running {
   pipeline: StationPipeline;
@@ -53,7 +58,16 @@ describe('a restart whose stored history lost the rain counter', () => {
     const database = await Database.open(temp.dbPath);
     const wall = new FakeClock(wallMs);
     const monotonic = new FakeClock(0);
-    const pipeline = new StationPipeline({ config, database, logger: silentLogger, log: silentLogger, throttle: new LogThrottle(silentLogger), clock: wall, monotonic, units: [] });
+    const pipeline = new StationPipeline({
+      config,
+      database,
+      logger: silentLogger,
+      log: silentLogger,
+      throttle: new LogThrottle(silentLogger),
+      clock: wall,
+      monotonic,
+      units: [],
+    });
     const states: StationStatePayload[] = [];
     pipeline.onState((_station, state) => states.push(state));
     await pipeline.start();

@@ -12,11 +12,28 @@ import { FakeClock, mqttTempDir, silentLogger, testMqttConfig } from '../helpers
 
 const NOW = Date.parse('2026-06-15T10:00:00Z');
 const TOPIC = 'rtl_433/pi/events';
-const station = (index: number): StationConfig => ({ id: `s${index}`, name: `Station ${index}`, format: 'rtl_433', topic: TOPIC, match: { model: 'Fineoffset-WH24', id: 100 + index } });
+const station = (index: number): StationConfig => ({
+  id: `s${index}`,
+  name: `Station ${index}`,
+  format: 'rtl_433',
+  topic: TOPIC,
+  match: { model: 'Fineoffset-WH24', id: 100 + index },
+});
 const stations = [station(0), station(1), station(2)];
 
 function event(id: number, temperatureC: number): Buffer {
-  return Buffer.from(JSON.stringify({ model: 'Fineoffset-WH24', id, battery_ok: 1, temperature_C: temperatureC, humidity: 60, wind_avg_m_s: 1.2, wind_max_m_s: 2.4, rain_mm: 12.3 }));
+  return Buffer.from(
+    JSON.stringify({
+      model: 'Fineoffset-WH24',
+      id,
+      battery_ok: 1,
+      temperature_C: temperatureC,
+      humidity: 60,
+      wind_avg_m_s: 1.2,
+      wind_max_m_s: 2.4,
+      rain_mm: 12.3,
+    }),
+  );
 }
 
 describe('one message on a topic several stations read', () => {
@@ -30,7 +47,15 @@ describe('one message on a topic several stations read', () => {
   it('is offered to every station on the topic; only the matching one books it and gets a state', async () => {
     const database = await Database.open(temp.dbPath);
     const config = testMqttConfig({ stations, broker: { enabled: false }, station: { recomputeDebounceMs: 0 } });
-    const pipeline = new StationPipeline({ config, database, logger: silentLogger, log: silentLogger, throttle: new LogThrottle(silentLogger), clock: new FakeClock(NOW), units: [] });
+    const pipeline = new StationPipeline({
+      config,
+      database,
+      logger: silentLogger,
+      log: silentLogger,
+      throttle: new LogThrottle(silentLogger),
+      clock: new FakeClock(NOW),
+      units: [],
+    });
     const states: string[] = [];
     pipeline.onState((s, state) => states.push(`${s.id}:${String((state.input as { temperature?: number }).temperature)}`));
     await pipeline.start();
@@ -44,7 +69,9 @@ describe('one message on a topic several stations read', () => {
     pipeline.handleSharedMessage(stations, TOPIC, Buffer.from('not json'), false);
 
     expect(states).toEqual(['s1:21.5', 's0:18.25']);
-    const counts = Object.fromEntries([...pipeline.stationCounts()].map(([id, c]) => [id, [c.received, c.accepted, c.ignored, c.rejected]]));
+    const counts = Object.fromEntries(
+      [...pipeline.stationCounts()].map(([id, c]) => [id, [c.received, c.accepted, c.ignored, c.rejected]]),
+    );
     expect(counts).toEqual({ s0: [3, 1, 1, 1], s1: [3, 1, 1, 1], s2: [3, 0, 2, 1] });
   });
 });

@@ -50,7 +50,15 @@ describe('station state payload', () => {
     const fragments = { lawn: { note: '<b>Rasen überfällig</b>' }, estimated_fields: ['solar'], origin: 'modelled' } as never;
     const assembly = { input: INPUT, withheld: {}, derived: [], coverage: {}, lastReadingAtMs: CONTEXT.nowMs };
     const before = JSON.stringify({ outcome, fragments, assembly });
-    const payload = buildStatePayload({ stationId: 'garden', stationName: 'Garden', outcome, assembly, mowable: false, mowableReason: 'x', fragments });
+    const payload = buildStatePayload({
+      stationId: 'garden',
+      stationName: 'Garden',
+      outcome,
+      assembly,
+      mowable: false,
+      mowableReason: 'x',
+      fragments,
+    });
     expect(JSON.stringify({ outcome, fragments, assembly })).toBe(before);
     const humidity = (payload.checks as Record<string, { reasons: string[] }>).humidity;
     expect(humidity?.reasons.at(-1)).toBe('Globalstrahlung modelliert (Open-Meteo, nicht gemessen).');

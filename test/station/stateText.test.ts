@@ -30,7 +30,9 @@ const FIXTURES = ['dryDay', 'wetSpell', 'afternoonThunderstorm', 'frostyMorning'
 function forecastView(fixture: number, input: CalculationInput, available: boolean): ForecastView {
   const detail = buildForecastDetail({
     source: 'open-meteo',
-    cached: available ? { source: 'open-meteo', fetchedAtMs: NOW - 600_000, hours: hours(FIXTURES[fixture] as string), validators: {} } : undefined,
+    cached: available
+      ? { source: 'open-meteo', fetchedAtMs: NOW - 600_000, hours: hours(FIXTURES[fixture] as string), validators: {} }
+      : undefined,
     nowMs: NOW,
     staleAfterMs: 3 * HOUR_MS,
     minJobMinutes: 90,
@@ -48,7 +50,9 @@ const stateCase = fc.record({
   humidity: fc.integer({ min: 5, max: 100 }),
   rain: fc.constantFrom(0, 0, 0.4, 6),
   withTemperature: fc.boolean(),
-  forecast: fc.option(fc.record({ fixture: fc.integer({ min: 0, max: FIXTURES.length - 1 }), available: fc.boolean() }), { nil: undefined }),
+  forecast: fc.option(fc.record({ fixture: fc.integer({ min: 0, max: FIXTURES.length - 1 }), available: fc.boolean() }), {
+    nil: undefined,
+  }),
   modelled: fc.boolean(),
   lawnNote: fc.option(text, { nil: undefined }),
   publicReason: fc.option(text, { nil: undefined }),
@@ -61,16 +65,33 @@ describe('state text: the forecast spliced in', () => {
   it('equals JSON.stringify of random states built by the state payload', () => {
     fc.assert(
       fc.property(stateCase, (c) => {
-        const input: CalculationInput = { humidity: c.humidity, precipitation_rate: c.rain, rain_14d: 12, ...(c.withTemperature ? { temperature: c.temperature } : {}) };
-        const outcome = calculate(input, { nowMs: NOW, timeZone: 'Europe/Berlin', hemisphere: 'north', ...(c.modelled ? { estimatedFields: ['solar'] } : {}) });
+        const input: CalculationInput = {
+          humidity: c.humidity,
+          precipitation_rate: c.rain,
+          rain_14d: 12,
+          ...(c.withTemperature ? { temperature: c.temperature } : {}),
+        };
+        const outcome = calculate(input, {
+          nowMs: NOW,
+          timeZone: 'Europe/Berlin',
+          hemisphere: 'north',
+          ...(c.modelled ? { estimatedFields: ['solar'] } : {}),
+        });
         const fragments: Record<string, unknown> = {};
         if (c.lawnNote !== undefined) fragments.lawn = { note: c.lawnNote, cut: undefined, list: [c.lawnNote, 3] };
         if (c.modelled) Object.assign(fragments, { origin: 'modelled', estimated_fields: ['solar'] });
         if (c.forecast) fragments.forecast = forecastView(c.forecast.fixture, input, c.forecast.available);
-        if (c.publicReason !== undefined) Object.assign(fragments, { mowable_reason_public: c.publicReason, mowable_reason_public_de: c.publicReason });
+        if (c.publicReason !== undefined)
+          Object.assign(fragments, { mowable_reason_public: c.publicReason, mowable_reason_public_de: c.publicReason });
         if (c.unitErrors) fragments.unit_errors = [{ unit: 'lawn', hook: 'extendInput', message: c.mowableReason }];
         const state = buildStatePayload({
-          stationId: 'garden', stationName: c.stationName, outcome, mowable: false, mowableReason: c.mowableReason, input, fragments,
+          stationId: 'garden',
+          stationName: c.stationName,
+          outcome,
+          mowable: false,
+          mowableReason: c.mowableReason,
+          input,
+          fragments,
           assembly: { input, withheld: {}, derived: [], coverage: { rain_14d: 0.5 }, lastReadingAtMs: NOW },
         });
         if (c.forecast) expect(isFixedPlain(state.forecast)).toBe(true);
@@ -81,7 +102,15 @@ describe('state text: the forecast spliced in', () => {
   });
 
   it('equals JSON.stringify with marked values at any position among members JSON leaves out, integer keys and escapes', () => {
-    const member = fc.oneof(text, fc.integer(), fc.constant(undefined), fc.constant(null), fc.constant(() => 1), fc.dictionary(text, fc.oneof(text, fc.integer(), fc.constant(undefined))), fc.array(fc.oneof(text, fc.constant(undefined))));
+    const member = fc.oneof(
+      text,
+      fc.integer(),
+      fc.constant(undefined),
+      fc.constant(null),
+      fc.constant(() => 1),
+      fc.dictionary(text, fc.oneof(text, fc.integer(), fc.constant(undefined))),
+      fc.array(fc.oneof(text, fc.constant(undefined))),
+    );
     const marked = fc.dictionary(text, fc.oneof(text, fc.integer(), fc.array(text))).map((value) => fixedJson(value));
     const key = fc.oneof(text, fc.constantFrom('forecast', '7', '0', 'toString', 'a"b'));
     const entries = fc.array(fc.tuple(key, fc.oneof(member, marked, marked)), { maxLength: 12 });
@@ -98,7 +127,9 @@ describe('state text: the forecast spliced in', () => {
   it('keeps the text of the first marking: a marked forecast is serialised once, not per state', () => {
     const view = forecastView(0, { temperature: 20, humidity: 50 }, true);
     let reads = 0;
-    const counted = new Proxy(view, { get: (target, property, receiver) => (property === 'hours' && reads++, Reflect.get(target, property, receiver) as unknown) });
+    const counted = new Proxy(view, {
+      get: (target, property, receiver) => (property === 'hours' && reads++, Reflect.get(target, property, receiver) as unknown),
+    });
     fixedJson(counted);
     const before = reads;
     const state = { station: 'garden', forecast: counted, mowable_reason_public: 'x' };

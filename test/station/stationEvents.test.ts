@@ -53,8 +53,14 @@ describe('mowableReason', () => {
   });
 
   it('explains the hysteresis in every state the flag can be in', () => {
-    expect(mowableReason({ mowable: false, aboveSinceMs: 0 }, 75, 'OK', SETTINGS)).toBe('index 75 is at or above 70; mowable at 00:15 if it stays there until then (15 min)');
-    expect(mowableReason({ mowable: false, aboveSinceMs: null }, 65, 'WARNING', SETTINGS)).toBe('index 65 is below 70, the level at which the flag turns on');
-    expect(mowableReason({ mowable: true, aboveSinceMs: null }, 65, 'WARNING', SETTINGS)).toBe('index 65 is still at or above 60, where the flag stays on');
+    expect(mowableReason({ mowable: false, aboveSinceMs: 0 }, 75, 'OK', SETTINGS)).toBe(
+      'index 75 is at or above 70; mowable at 00:15 if it stays there until then (15 min)',
+    );
+    expect(mowableReason({ mowable: false, aboveSinceMs: null }, 65, 'WARNING', SETTINGS)).toBe(
+      'index 65 is below 70, the level at which the flag turns on',
+    );
+    expect(mowableReason({ mowable: true, aboveSinceMs: null }, 65, 'WARNING', SETTINGS)).toBe(
+      'index 65 is still at or above 60, where the flag stays on',
+    );
   });
 });

@@ -14,7 +14,9 @@ const FEED: TopicFeed<number> = {
 
 function recordingThrottle(): LogThrottle & { lines: string[] } {
   const lines: string[] = [];
-  return { lines, warn: (_key: string, _fields: object, message: string) => void lines.push(message) } as unknown as LogThrottle & { lines: string[] };
+  return { lines, warn: (_key: string, _fields: object, message: string) => void lines.push(message) } as unknown as LogThrottle & {
+    lines: string[];
+  };
 }
 
 describe('parseTopicPayload / readTopicMessage', () => {
@@ -35,13 +37,21 @@ describe('parseTopicPayload / readTopicMessage', () => {
 });
 
 describe('TopicSubscriptions', () => {
-  it('subscribes each station, counts, logs a refusal with the feed\'s words, and asks a recompute only when the unit says so', () => {
+  it("subscribes each station, counts, logs a refusal with the feed's words, and asks a recompute only when the unit says so", () => {
     const throttle = recordingThrottle();
     const reports: string[] = [];
-    const topics = new TopicSubscriptions(FEED, [{ id: 'a', name: 'A', settings: { topic: 'a/level' } }, { id: 'b', name: 'B', settings: { topic: 'b/level', key: 'v' } }], throttle, (station, topic, report, retained) => {
-      reports.push(`${station} ${topic} ${report} ${retained}`);
-      return report > 5;
-    });
+    const topics = new TopicSubscriptions(
+      FEED,
+      [
+        { id: 'a', name: 'A', settings: { topic: 'a/level' } },
+        { id: 'b', name: 'B', settings: { topic: 'b/level', key: 'v' } },
+      ],
+      throttle,
+      (station, topic, report, retained) => {
+        reports.push(`${station} ${topic} ${report} ${retained}`);
+        return report > 5;
+      },
+    );
     const handlers = new Map<string, (topic: string, payload: Buffer, retained: boolean) => void>();
     const connection: UnitSubscriber = { subscribe: (filter, handler) => void handlers.set(filter, handler) };
     const recomputed: string[] = [];
@@ -63,13 +73,22 @@ describe('TopicSubscriptions', () => {
 describe('topicStationKey', () => {
   const problemsOf = (value: unknown, wildcards: boolean) => {
     const found: string[] = [];
-    topicStationKey({ key: 'level', exampleKey: 'state', topicDoes: 'reports the level', topicRequired: 'the MQTT topic reporting the level', keyHolds: 'the level', wildcards }).problems(value, (key, message) => found.push(`${key} ${message}`), {});
+    topicStationKey({
+      key: 'level',
+      exampleKey: 'state',
+      topicDoes: 'reports the level',
+      topicRequired: 'the MQTT topic reporting the level',
+      keyHolds: 'the level',
+      wildcards,
+    }).problems(value, (key, message) => found.push(`${key} ${message}`), {});
     return found;
   };
 
   it('names each problem with the full key and the fix', () => {
     expect(problemsOf({ topic: 'garden/level' }, false)).toEqual([]);
-    expect(problemsOf('garden/level', false)).toEqual(['level must be an object {"topic": "...", "key": "state"} naming the MQTT topic that reports the level']);
+    expect(problemsOf('garden/level', false)).toEqual([
+      'level must be an object {"topic": "...", "key": "state"} naming the MQTT topic that reports the level',
+    ]);
     expect(problemsOf({ topic: 'garden/+', extra: 1, key: '' }, false)).toEqual([
       'level.extra is not allowed (only topic and key)',
       'level.topic must be a concrete topic (no wildcards): one station, one level value',

@@ -15,10 +15,23 @@ async function started(lastReadingAtMs: number | null = null) {
 }
 
 describe('TopicsHeardNearby', () => {
-  it('keeps the last five distinct topics (a repeat moves to the end) under the station filter\'s first level that the filter does not match', async () => {
+  it("keeps the last five distinct topics (a repeat moves to the end) under the station filter's first level that the filter does not match", async () => {
     const { unit } = await started();
-    for (const topic of ['rtl_433/pi/events', 'other/a', 'rtl_433/A/1', 'rtl_433/B/2', 'rtl_433/A/1', 'rtl_433/C/3', 'rtl_433/D/4', 'rtl_433/E/5', 'rtl_433/F/6']) unit.heard(topic);
-    expect(unit.stateFragment('garden', QUIET_MS)).toEqual({ topics_heard: { subscribed: 'rtl_433/+/events', seen: ['rtl_433/A/1', 'rtl_433/C/3', 'rtl_433/D/4', 'rtl_433/E/5', 'rtl_433/F/6'] } });
+    for (const topic of [
+      'rtl_433/pi/events',
+      'other/a',
+      'rtl_433/A/1',
+      'rtl_433/B/2',
+      'rtl_433/A/1',
+      'rtl_433/C/3',
+      'rtl_433/D/4',
+      'rtl_433/E/5',
+      'rtl_433/F/6',
+    ])
+      unit.heard(topic);
+    expect(unit.stateFragment('garden', QUIET_MS)).toEqual({
+      topics_heard: { subscribed: 'rtl_433/+/events', seen: ['rtl_433/A/1', 'rtl_433/C/3', 'rtl_433/D/4', 'rtl_433/E/5', 'rtl_433/F/6'] },
+    });
     // A filter that starts with a wildcard has no "nearby": nothing is kept for it.
     expect(unit.stateFragment('shed', QUIET_MS)).toBeUndefined();
   });

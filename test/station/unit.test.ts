@@ -71,7 +71,7 @@ describe('station units', () => {
 
   const state = () => observer!.json('mowability/garden/state');
 
-  it('feeds a unit\'s input, fragment, hold, entities and stats through to MQTT', async () => {
+  it("feeds a unit's input, fragment, hold, entities and stats through to MQTT", async () => {
     const unit = new HoldUnit();
     const config = testMqttConfig({ stations: [garden], station: { mowableOnDelayMinutes: 0 } });
     const daemon = await fixture.daemon(config, clock, [unit]);
@@ -79,7 +79,13 @@ describe('station units', () => {
     observer = await fixture.observe(daemon.port, ['mowability/garden/state', 'homeassistant/binary_sensor/+/config']);
 
     // Sun, so the sprinkler run of 600 min ago has dried (model 1.2: without solar the blades dry at the 0.05 mm/h floor).
-    expect(daemon.service.acceptReading('garden', reading({ temperature: 21, humidity: 55, wind_speed: 5, solar: 500, precipitation_rate: 0 }), 'test')).toBe('accepted');
+    expect(
+      daemon.service.acceptReading(
+        'garden',
+        reading({ temperature: 21, humidity: 55, wind_speed: 5, solar: 500, precipitation_rate: 0 }),
+        'test',
+      ),
+    ).toBe('accepted');
     await waitUntil(() => state()?.mowable === true, 'mowable after a good reading');
     expect(unit.lastInput).toMatchObject({ temperature: 21, humidity: 55 });
     expect(unit.readings).toEqual([{ stationId: 'garden', temperature: 21, timeMs: clock.now() }]);
@@ -90,7 +96,13 @@ describe('station units', () => {
     expect(state()!.mowable_reason).toMatch(/^index \d+ has stayed at or above 70/);
 
     // A repeat is not a reading for the units.
-    expect(daemon.service.acceptReading('garden', reading({ temperature: 21, humidity: 55, wind_speed: 5, solar: 500, precipitation_rate: 0 }), 'test')).toBe('duplicate');
+    expect(
+      daemon.service.acceptReading(
+        'garden',
+        reading({ temperature: 21, humidity: 55, wind_speed: 5, solar: 500, precipitation_rate: 0 }),
+        'test',
+      ),
+    ).toBe('duplicate');
     expect(unit.readings).toHaveLength(1);
 
     await observer.client.publishAsync('test/hold', 'hold', { qos: 1 });
@@ -102,7 +114,10 @@ describe('station units', () => {
     await waitUntil(() => state()?.mowable === true, 'the flag is back once released');
     expect(daemon.service.stats().units).toMatchObject({ hold: { holdMessages: 2 } });
 
-    await waitUntil(() => observer!.json('homeassistant/binary_sensor/mowability_garden_held/config') !== undefined, 'the unit\'s entity announced');
+    await waitUntil(
+      () => observer!.json('homeassistant/binary_sensor/mowability_garden_held/config') !== undefined,
+      "the unit's entity announced",
+    );
     expect(observer.json('homeassistant/binary_sensor/mowability_garden_held/config')).toMatchObject({
       state_topic: 'mowability/garden/state',
       default_entity_id: 'binary_sensor.mowability_garden_held',

@@ -28,10 +28,25 @@ describe('clock steps reach the station units', () => {
     const monotonic = new FakeClock(0);
     const watch = new ClockWatch({ wall, monotonic });
     const seen: ClockStep[] = [];
-    const failing: StationUnit = { name: 'failing', clockStepped: () => { throw new Error('boom'); } };
+    const failing: StationUnit = {
+      name: 'failing',
+      clockStepped: () => {
+        throw new Error('boom');
+      },
+    };
     const recording: StationUnit = { name: 'recording', clockStepped: (step) => seen.push(step) };
     const config = testMqttConfig({ stations: [garden], broker: { enabled: false } });
-    const pipeline = new StationPipeline({ config, database, logger: silentLogger, log: silentLogger, throttle: new LogThrottle(silentLogger), clock: wall, monotonic, units: [failing, recording], clockSteps: watch });
+    const pipeline = new StationPipeline({
+      config,
+      database,
+      logger: silentLogger,
+      log: silentLogger,
+      throttle: new LogThrottle(silentLogger),
+      clock: wall,
+      monotonic,
+      units: [failing, recording],
+      clockSteps: watch,
+    });
     await pipeline.start();
     cleanup = async () => {
       await pipeline.stop();

@@ -4,10 +4,15 @@ import { fieldsAddedByUnits } from '../../src/station/unitDerivedFields.js';
 
 describe('fields added by units', () => {
   it('lists spec fields the assembly did not have, in the spec order', () => {
-    expect(fieldsAddedByUnits({ temperature: 20 }, { temperature: 20, soil_moisture: 30, humidity: 50 })).toEqual(['humidity', 'soil_moisture']);
+    expect(fieldsAddedByUnits({ temperature: 20 }, { temperature: 20, soil_moisture: 30, humidity: 50 })).toEqual([
+      'humidity',
+      'soil_moisture',
+    ]);
   });
 
   it('ignores replaced values and extension fields', () => {
-    expect(fieldsAddedByUnits({ temperature: 20, soil_moisture: 18 }, { temperature: 21, soil_moisture: 30, mow_need: 40 } as never)).toEqual([]);
+    expect(
+      fieldsAddedByUnits({ temperature: 20, soil_moisture: 18 }, { temperature: 21, soil_moisture: 30, mow_need: 40 } as never),
+    ).toEqual([]);
   });
 });

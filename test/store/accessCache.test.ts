@@ -41,7 +41,11 @@ describe('AccessCache failures are logged, not swallowed', () => {
     await cache.reload().catch(() => undefined);
     await cache.reload().catch(() => undefined);
     expect(failures()).toHaveLength(1);
-    expect(failures()[0]).toMatchObject({ level: 40, module: 'access-cache', err: expect.objectContaining({ message: expect.stringMatching(/no such table: blocked_addresses/) }) });
+    expect(failures()[0]).toMatchObject({
+      level: 40,
+      module: 'access-cache',
+      err: expect.objectContaining({ message: expect.stringMatching(/no such table: blocked_addresses/) }),
+    });
     expect(cache.lookupKey(first.key)?.owner).toBe('alice');
   });
 });

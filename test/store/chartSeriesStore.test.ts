@@ -10,7 +10,14 @@ import { SharedCommit } from '../../src/store/sharedCommit.js';
 import { makeTempDir } from '../helpers/httpTempDir.js';
 
 const SLOT = 2_968_416 + 72; // 2026-06-15 12:00 UTC in 10-minute slots
-const row = (slot: number, humidity: number, station = 'garden'): ChartSlotRow => ({ station, slot, temperature: 20, humidity, dewPoint: 9.5, index: 80 });
+const row = (slot: number, humidity: number, station = 'garden'): ChartSlotRow => ({
+  station,
+  slot,
+  temperature: 20,
+  humidity,
+  dewPoint: 9.5,
+  index: 80,
+});
 
 describe('ChartSeriesStore', () => {
   let temp = makeTempDir('mow-chart-');
@@ -22,7 +29,7 @@ describe('ChartSeriesStore', () => {
     temp = makeTempDir('mow-chart-');
   });
 
-  it('writes staged rows only with the driver\'s commit, keeps the latest row per slot, and prunes past 14 days once a day', async () => {
+  it("writes staged rows only with the driver's commit, keeps the latest row per slot, and prunes past 14 days once a day", async () => {
     db = await Database.open(temp.dbPath);
     const store = new ChartSeriesStore(db);
     const commit = SharedCommit.of(db);
@@ -56,7 +63,11 @@ describe('ChartSeriesStore', () => {
     store.stage(row(SLOT, 30));
     await new Promise((resolve) => setImmediate(resolve));
     expect(await store.load(['garden'], 0)).toEqual([]);
-    await expect(SharedCommit.of(db).commit(async () => { throw new Error('disk full'); })).rejects.toThrow('disk full');
+    await expect(
+      SharedCommit.of(db).commit(async () => {
+        throw new Error('disk full');
+      }),
+    ).rejects.toThrow('disk full');
     expect(await SharedCommit.of(db).commit()).toBe(true);
     expect((await store.load(['garden'], 0)).map((r) => r.humidity)).toEqual([30]);
   });

@@ -60,12 +60,17 @@ describe('the database file', () => {
 
   it('an open failure (SQLITE_CANTOPEN: the path is a directory) names the path, the cause and the setting', async () => {
     const opening = Database.open(temp.dir, { create: false });
-    await expect(opening).rejects.toThrow(new RegExp(`^database ${temp.dir}: cannot open it .*SQLITE_CANTOPEN.*MOWABILITY_DB_PATH or --db-path`));
+    await expect(opening).rejects.toThrow(
+      new RegExp(`^database ${temp.dir}: cannot open it .*SQLITE_CANTOPEN.*MOWABILITY_DB_PATH or --db-path`),
+    );
   });
 
   it('a file that is not a database is named as such', async () => {
     const path = join(temp.dir, 'notes.txt');
-    execFileSync('sh', ['-c', `printf 'this is not sqlite, just some text that is long enough to be a header....................................................' > '${path}'`]);
+    execFileSync('sh', [
+      '-c',
+      `printf 'this is not sqlite, just some text that is long enough to be a header....................................................' > '${path}'`,
+    ]);
     await expect(Database.open(path, { create: false })).rejects.toThrow(/not a usable SQLite database.*SQLITE_NOTADB/);
     expect(statSync(path).size).toBeGreaterThan(0);
   });

@@ -37,7 +37,11 @@ describe('database problems while running: health 503 and one log line', () => {
     expect(JSON.stringify(after)).not.toContain(h.dir);
     for (let i = 0; i < 5; i++) expect(watch.check()).toMatch(/was deleted/);
     expect(errorLines(capture)).toHaveLength(1);
-    expect(errorLines(capture)[0]).toMatchObject({ module: 'database', path: h.config.db.path, problem: expect.stringContaining(`database file ${h.config.db.path} was deleted`) });
+    expect(errorLines(capture)[0]).toMatchObject({
+      module: 'database',
+      path: h.config.db.path,
+      problem: expect.stringContaining(`database file ${h.config.db.path} was deleted`),
+    });
   });
 
   it('regression: the database file replaced by another file → error naming the replacement', async () => {

@@ -19,11 +19,17 @@ const START_MS = Date.UTC(2026, 5, 15, 0);
 
 /** A recorded 74-hour Open-Meteo day as the parser would hold it: 16.7 KB of JSON. */
 function recordedHours(): ForecastHour[] {
-  const recorded = JSON.parse(readFileSync(join('test', 'fixtures', 'openMeteo', 'dryDay.json'), 'utf8')) as { hourly: Record<string, number[]> };
+  const recorded = JSON.parse(readFileSync(join('test', 'fixtures', 'openMeteo', 'dryDay.json'), 'utf8')) as {
+    hourly: Record<string, number[]>;
+  };
   const { hourly } = recorded;
   return hourly.time!.map((_, index) => ({
     timeMs: START_MS + index * HOUR_MS,
-    values: { temperature: hourly.temperature_2m![index]!, humidity: hourly.relative_humidity_2m![index]!, wind_speed: hourly.wind_speed_10m![index]! },
+    values: {
+      temperature: hourly.temperature_2m![index]!,
+      humidity: hourly.relative_humidity_2m![index]!,
+      wind_speed: hourly.wind_speed_10m![index]!,
+    },
     precipitationMm: hourly.precipitation![index]!,
     precipitationProbabilityPct: hourly.precipitation_probability![index]!,
   }));
@@ -35,13 +41,23 @@ function noisyHours(seed: number): ForecastHour[] {
   const next = (): number => (state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
   return Array.from({ length: 74 }, (_, index) => ({
     timeMs: START_MS + index * HOUR_MS,
-    values: { temperature: Math.round(next() * 300) / 10, humidity: Math.round(next() * 100), wind_speed: Math.round(next() * 400) / 10, solar: Math.round(next() * 900) },
+    values: {
+      temperature: Math.round(next() * 300) / 10,
+      humidity: Math.round(next() * 100),
+      wind_speed: Math.round(next() * 400) / 10,
+      solar: Math.round(next() * 900),
+    },
     precipitationMm: Math.round(next() * 50) / 10,
     precipitationProbabilityPct: Math.round(next() * 100),
   }));
 }
 
-const forecast = (fetchedAtMs: number, hours = recordedHours()): CachedForecast => ({ source: 'open-meteo', fetchedAtMs, hours, validators: { etag: '"v1"' } });
+const forecast = (fetchedAtMs: number, hours = recordedHours()): CachedForecast => ({
+  source: 'open-meteo',
+  fetchedAtMs,
+  hours,
+  validators: { etag: '"v1"' },
+});
 
 describe('ForecastStore', () => {
   const temp = useTempDatabase();
@@ -61,7 +77,7 @@ describe('ForecastStore', () => {
     }
   });
 
-  it('a save waits for the history\'s commit while one drives commits, the newest per station wins, and it is there after a restart', async () => {
+  it("a save waits for the history's commit while one drives commits, the newest per station wins, and it is there after a restart", async () => {
     const commit = SharedCommit.of(temp.db);
     let wakes = 0;
     const release = commit.drive(() => wakes++);
@@ -84,7 +100,10 @@ describe('ForecastStore', () => {
     const reopened = await Database.open(temp.dbPath);
     try {
       const loaded = await new ForecastStore(reopened).loadAll();
-      expect([...loaded].map(([station, cached]) => [station, cached.fetchedAtMs])).toEqual([['garden', START_MS + HOUR_MS], ['meadow', START_MS + 2 * HOUR_MS]]);
+      expect([...loaded].map(([station, cached]) => [station, cached.fetchedAtMs])).toEqual([
+        ['garden', START_MS + HOUR_MS],
+        ['meadow', START_MS + 2 * HOUR_MS],
+      ]);
     } finally {
       await reopened.close();
     }
@@ -95,7 +114,11 @@ describe('ForecastStore', () => {
     const release = commit.drive(() => undefined);
     const store = new ForecastStore(temp.db);
     await store.save('garden', forecast(START_MS));
-    await expect(commit.commit(async () => { throw new Error('disk full'); })).rejects.toThrow('disk full');
+    await expect(
+      commit.commit(async () => {
+        throw new Error('disk full');
+      }),
+    ).rejects.toThrow('disk full');
     expect((await store.loadAll()).get('garden')?.fetchedAtMs).toBe(START_MS);
     release();
   });
@@ -115,8 +138,12 @@ describe('ForecastStore', () => {
 
   it('reads rows earlier versions wrote as JSON text, and skips a damaged blob', async () => {
     const hours = recordedHours();
-    await temp.db.run("INSERT INTO forecast_cache (station, source, fetched_at_ms, hours) VALUES ('old', 'mqtt', 5, ?)", [JSON.stringify(hours)]);
-    await temp.db.run("INSERT INTO forecast_cache (station, source, fetched_at_ms, hours) VALUES ('broken', 'open-meteo', 5, ?)", [Buffer.from([1, 2, 3])]);
+    await temp.db.run("INSERT INTO forecast_cache (station, source, fetched_at_ms, hours) VALUES ('old', 'mqtt', 5, ?)", [
+      JSON.stringify(hours),
+    ]);
+    await temp.db.run("INSERT INTO forecast_cache (station, source, fetched_at_ms, hours) VALUES ('broken', 'open-meteo', 5, ?)", [
+      Buffer.from([1, 2, 3]),
+    ]);
     const loaded = await new ForecastStore(temp.db).loadAll();
     expect(loaded.get('old')).toEqual({ source: 'mqtt', fetchedAtMs: 5, hours, validators: {} });
     expect(loaded.has('broken')).toBe(false);
@@ -127,11 +154,16 @@ describe('ForecastStore', () => {
     try {
       const hours = recordedHours();
       const old = await Database.open(temp.dbPath, { migrations: MIGRATIONS.filter((migration) => migration.version < 12) });
-      await old.run("INSERT INTO forecast_cache (station, source, fetched_at_ms, etag, hours) VALUES ('garden', 'open-meteo', 7, ?, ?)", ['"v0"', JSON.stringify(hours)]);
+      await old.run("INSERT INTO forecast_cache (station, source, fetched_at_ms, etag, hours) VALUES ('garden', 'open-meteo', 7, ?, ?)", [
+        '"v0"',
+        JSON.stringify(hours),
+      ]);
       await old.close();
       const migrated = await Database.open(temp.dbPath);
       try {
-        expect(await new ForecastStore(migrated).loadAll()).toEqual(new Map([['garden', { source: 'open-meteo', fetchedAtMs: 7, hours, validators: { etag: '"v0"' } }]]));
+        expect(await new ForecastStore(migrated).loadAll()).toEqual(
+          new Map([['garden', { source: 'open-meteo', fetchedAtMs: 7, hours, validators: { etag: '"v0"' } }]]),
+        );
       } finally {
         await migrated.close();
       }

@@ -10,7 +10,9 @@ describe('migrationsAppliedSince', () => {
   it('lists every migration a fresh database got, and none on the next open', async () => {
     const first = new Date().toISOString();
     const fresh = await Database.open(temp.dbPath);
-    expect((await migrationsAppliedSince(fresh, first)).map((m) => m.version)).toEqual(MIGRATIONS.map((m) => m.version).sort((a, b) => a - b));
+    expect((await migrationsAppliedSince(fresh, first)).map((m) => m.version)).toEqual(
+      MIGRATIONS.map((m) => m.version).sort((a, b) => a - b),
+    );
     await fresh.close();
 
     const second = new Date(Date.now() + 1).toISOString();

@@ -60,7 +60,13 @@ describe('one serve per database', { timeout: SLOW_TEST_TIMEOUT_MS }, () => {
 
     const second = await new Promise<{ code: number | null; output: string }>((resolve) => {
       const child = spawn(process.execPath, [BUILT_CLI, 'serve'], {
-        env: { PATH: process.env.PATH ?? '', MOWABILITY_HTTP_HOST: '127.0.0.1', MOWABILITY_HTTP_PORT: '0', MOWABILITY_BROKER_ENABLED: 'false', ...env },
+        env: {
+          PATH: process.env.PATH ?? '',
+          MOWABILITY_HTTP_HOST: '127.0.0.1',
+          MOWABILITY_HTTP_PORT: '0',
+          MOWABILITY_BROKER_ENABLED: 'false',
+          ...env,
+        },
       });
       let output = '';
       child.stdout.on('data', (chunk) => (output += String(chunk)));
@@ -68,7 +74,9 @@ describe('one serve per database', { timeout: SLOW_TEST_TIMEOUT_MS }, () => {
       child.on('exit', (code) => resolve({ code, output }));
     });
     expect(second.code).toBe(EXIT_CONFIG);
-    expect(second.output).toContain(`mowability serve: database ${temp.dbPath} is already in use by mowability serve (PID ${first.child.pid}`);
+    expect(second.output).toContain(
+      `mowability serve: database ${temp.dbPath} is already in use by mowability serve (PID ${first.child.pid}`,
+    );
     expect(second.output).toContain('MOWABILITY_DB_PATH');
 
     const admin = await runBuiltCli(['maintenance', 'status'], env);

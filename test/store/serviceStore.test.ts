@@ -32,7 +32,17 @@ describe('ServiceStore and AccessCache on a real SQLite file', () => {
     expect(JSON.stringify(rows)).not.toContain(created.key);
     const listed = await store.listKeys();
     expect(listed).toEqual([
-      { id: created.id, owner: 'alice', createdAt: '2026-05-01T10:00:00.000Z', disabled: false, allowGet: false, note: 'garden', expiresAt: null, dailyQuota: null, lastUsedAt: null },
+      {
+        id: created.id,
+        owner: 'alice',
+        createdAt: '2026-05-01T10:00:00.000Z',
+        disabled: false,
+        allowGet: false,
+        note: 'garden',
+        expiresAt: null,
+        dailyQuota: null,
+        lastUsedAt: null,
+      },
     ]);
   });
 
@@ -114,7 +124,10 @@ describe('ServiceStore and AccessCache on a real SQLite file', () => {
         const created = await otherStore.addKey('erin');
         await otherStore.blockAddress('198.51.100.9');
         await otherStore.setMaintenance(true);
-        await waitFor(() => cache.lookupKey(created.key) !== undefined && cache.isBlocked('198.51.100.9') && cache.maintenance, CHANGE_DEADLINE_MS);
+        await waitFor(
+          () => cache.lookupKey(created.key) !== undefined && cache.isBlocked('198.51.100.9') && cache.maintenance,
+          CHANGE_DEADLINE_MS,
+        );
         await otherStore.setKeyDisabled(created.id, true);
         await waitFor(() => cache.lookupKey(created.key)?.disabled === true, CHANGE_DEADLINE_MS);
         await otherStore.removeKey(created.id);

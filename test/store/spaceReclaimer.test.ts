@@ -9,12 +9,14 @@ import { useTempDatabase } from '../helpers/tempDatabase.js';
 const logger = pino({ level: 'silent' });
 const MIB = 1024 * 1024;
 
-
 /** 8 MiB of retained messages in one batch, then all deleted. */
 async function fillAndDelete(db: Database): Promise<void> {
   await db.transaction(async (tx) => {
     for (let i = 0; i < 128; i++) {
-      await tx.run('INSERT INTO retained_messages (topic, payload, qos, updated_at_ms) VALUES (?, ?, 0, 0)', [`junk/${i}`, Buffer.alloc(64 * 1024, i)]);
+      await tx.run('INSERT INTO retained_messages (topic, payload, qos, updated_at_ms) VALUES (?, ?, 0, 0)', [
+        `junk/${i}`,
+        Buffer.alloc(64 * 1024, i),
+      ]);
     }
   });
   await db.run("DELETE FROM retained_messages WHERE topic LIKE 'junk/%'");

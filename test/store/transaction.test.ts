@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { Database } from '../../src/store/database.js';
 import { mqttTest } from '../helpers/mqttFixture.js';
 
-const settings = async (db: Database): Promise<Array<{ key: string; value: string }>> => db.all('SELECT key, value FROM settings ORDER BY key');
+const settings = async (db: Database): Promise<Array<{ key: string; value: string }>> =>
+  db.all('SELECT key, value FROM settings ORDER BY key');
 
 describe('Database.transaction', () => {
   mqttTest('rolls back every statement of failed work and rethrows its error; queued work still commits', async ({ mqtt }) => {

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { LogThrottle } from '../../src/util/logThrottle.js';
-import { IrrigationSources, IrrigationTracker, MAX_IRRIGATION_PAYLOAD_BYTES, parseIrrigationPayload } from '../../src/units/irrigationSource.js';
+import {
+  IrrigationSources,
+  IrrigationTracker,
+  MAX_IRRIGATION_PAYLOAD_BYTES,
+  parseIrrigationPayload,
+} from '../../src/units/irrigationSource.js';
 import { silentLogger } from '../helpers/mqttHarness.js';
 
 const T0 = Date.parse('2026-06-15T08:00:00Z');
@@ -8,15 +13,29 @@ const MINUTE = 60_000;
 
 describe('parseIrrigationPayload', () => {
   it.each([
-    ['ON', 'on'], ['OFF', 'off'], ['on', 'on'], ['off', 'off'], [' On \n', 'on'], ['1', 'on'], ['0', 'off'], ['true', 'on'], ['false', 'off'],
-    ['{"state":"ON"}', 'on'], ['{"state":"off"}', 'off'], ['{"state":1,"duration":600}', 'on'], ['{"state":false}', 'off'],
+    ['ON', 'on'],
+    ['OFF', 'off'],
+    ['on', 'on'],
+    ['off', 'off'],
+    [' On \n', 'on'],
+    ['1', 'on'],
+    ['0', 'off'],
+    ['true', 'on'],
+    ['false', 'off'],
+    ['{"state":"ON"}', 'on'],
+    ['{"state":"off"}', 'off'],
+    ['{"state":1,"duration":600}', 'on'],
+    ['{"state":false}', 'off'],
   ])('%j → %s', (payload, expected) => {
     expect(parseIrrigationPayload(payload)).toBe(expected);
   });
 
-  it.each(['', 'running', '2', 'yes', '{"state":"maybe"}', '{"other":"ON"}', '{"state":', '["ON"]', '{"state":{"on":true}}', 'null'])('refuses %j', (payload) => {
-    expect(parseIrrigationPayload(payload)).toBeUndefined();
-  });
+  it.each(['', 'running', '2', 'yes', '{"state":"maybe"}', '{"other":"ON"}', '{"state":', '["ON"]', '{"state":{"on":true}}', 'null'])(
+    'refuses %j',
+    (payload) => {
+      expect(parseIrrigationPayload(payload)).toBeUndefined();
+    },
+  );
 
   it('reads a configured JSON key, own keys only', () => {
     expect(parseIrrigationPayload('{"valve":"ON","state":"OFF"}', 'valve')).toBe('on');
@@ -39,7 +58,11 @@ describe('IrrigationTracker', () => {
     expect(tracker.minutesSince(T0 + 95 * MINUTE + 30_000)).toBe(75);
     expect(tracker.apply('sprinkler', 'off', false, T0 + 100 * MINUTE)).toBe(false); // repeated off keeps the end
     expect(tracker.status(T0 + 100 * MINUTE)).toEqual({
-      source: 'mqtt', topic: 'sprinkler', running: false, last_run_end_at: new Date(T0 + 20 * MINUTE).toISOString(), minutes_since_irrigation: 80,
+      source: 'mqtt',
+      topic: 'sprinkler',
+      running: false,
+      last_run_end_at: new Date(T0 + 20 * MINUTE).toISOString(),
+      minutes_since_irrigation: 80,
     });
   });
 
@@ -66,7 +89,7 @@ describe('IrrigationTracker', () => {
     expect(tracker.minutesSince(T0 + 30 * MINUTE)).toBe(10);
   });
 
-  it('caps the minutes at the field\'s valid maximum', () => {
+  it("caps the minutes at the field's valid maximum", () => {
     const tracker = new IrrigationTracker({ topic: 's' });
     tracker.apply('s', 'on', false, T0);
     tracker.apply('s', 'off', false, T0);
@@ -87,13 +110,16 @@ describe('IrrigationSources', () => {
     now += 30 * MINUTE;
     expect(sources.handle('garden', 'sprinkler', Buffer.from('OFF'), false)).toBe(true);
     expect(sources.counters).toEqual({ irrigationReceived: 4, irrigationAccepted: 2, irrigationRejected: 2 });
-    expect(sources.extendInput('garden', { temperature: 20 }, now + 45 * MINUTE)).toEqual({ temperature: 20, minutes_since_irrigation: 45 });
+    expect(sources.extendInput('garden', { temperature: 20 }, now + 45 * MINUTE)).toEqual({
+      temperature: 20,
+      minutes_since_irrigation: 45,
+    });
     expect(sources.extendInput('front', { temperature: 20 }, now)).toEqual({ temperature: 20 });
     expect(sources.status('front', now)).toBeUndefined();
     expect(sources.handle('front', 'sprinkler', Buffer.from('ON'), false)).toBe(false);
   });
 
-  it('subscribes each station\'s irrigation topic and reports the station that changed', () => {
+  it("subscribes each station's irrigation topic and reports the station that changed", () => {
     const sources = new IrrigationSources(stations, new LogThrottle(silentLogger), () => T0);
     const handlers = new Map<string, (topic: string, payload: Buffer, retained: boolean) => void>();
     const changed: string[] = [];

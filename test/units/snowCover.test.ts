@@ -18,11 +18,20 @@ import { silentLogger, testMqttConfig, waitUntil } from '../helpers/mqttHarness.
 
 const T0 = Date.parse('2026-01-10T08:00:00Z');
 type Station = StationConfig & { snow?: SnowStationSettings };
-const weather = { format: 'json', topic: 'garden/weather', fields: { temperature: 'temp', precipitation_rate: 'rate', humidity: 'hum', wind_speed: 'wind' } } as const;
+const weather = {
+  format: 'json',
+  topic: 'garden/weather',
+  fields: { temperature: 'temp', precipitation_rate: 'rate', humidity: 'hum', wind_speed: 'wind' },
+} as const;
 const garden: Station = { id: 'garden', name: 'Garden', ...weather, snow: { topic: 'garden/snow_depth' } };
 
 function unit(minDepthCm = 1): SnowCover {
-  return new SnowCover({ stations: [{ id: 'garden', name: 'Garden', settings: { topic: 'garden/snow_depth', key: 'depth' } }], settings: { minDepthCm }, throttle: new LogThrottle(silentLogger), now: () => T0 });
+  return new SnowCover({
+    stations: [{ id: 'garden', name: 'Garden', settings: { topic: 'garden/snow_depth', key: 'depth' } }],
+    settings: { minDepthCm },
+    throttle: new LogThrottle(silentLogger),
+    now: () => T0,
+  });
 }
 
 describe('snow cover payloads', () => {
@@ -44,8 +53,13 @@ describe('the snow cover unit', () => {
     expect(snow.handle('garden', Buffer.from('{"depth": 1.5}'))).toBe(true);
     expect(snow.mowableHold('garden')).toBeUndefined();
     expect(snow.handle('garden', Buffer.from('{"depth": 7.5}'))).toBe(true);
-    expect(snow.mowableHold('garden')).toEqual({ code: SNOW_HOLD_CODE, reason: { en: 'snow is lying (7.5 cm): do not mow until it has thawed', de: 'Schnee liegt (7,5 cm): nicht mähen, bis er getaut ist' } });
-    expect(snow.stateFragment('garden')).toEqual({ snow: { topic: 'garden/snow_depth', lying: true, depth_cm: 7.5, updated_at: new Date(T0).toISOString() } });
+    expect(snow.mowableHold('garden')).toEqual({
+      code: SNOW_HOLD_CODE,
+      reason: { en: 'snow is lying (7.5 cm): do not mow until it has thawed', de: 'Schnee liegt (7,5 cm): nicht mähen, bis er getaut ist' },
+    });
+    expect(snow.stateFragment('garden')).toEqual({
+      snow: { topic: 'garden/snow_depth', lying: true, depth_cm: 7.5, updated_at: new Date(T0).toISOString() },
+    });
     expect(snow.handle('garden', Buffer.from('{"depth": "viel"}'))).toBe(false);
     expect(snow.handle('other', Buffer.from('5'))).toBe(false);
     expect(snow.stats()).toEqual({ snowReceived: 3, snowAccepted: 2, snowRejected: 1 });
@@ -65,7 +79,11 @@ describe('the snow cover unit', () => {
     await app.register(snow.routes, { prefix: '/v1' });
     const ok = await app.inject('/v1/stations/garden/snow');
     expect(ok.statusCode).toBe(200);
-    expect(ok.json()).toEqual({ status: 'ok', station: 'garden', snow: { topic: 'garden/snow_depth', lying: true, depth_cm: null, updated_at: new Date(T0).toISOString() } });
+    expect(ok.json()).toEqual({
+      status: 'ok',
+      station: 'garden',
+      snow: { topic: 'garden/snow_depth', lying: true, depth_cm: null, updated_at: new Date(T0).toISOString() },
+    });
     expect((await app.inject('/v1/stations/front/snow')).statusCode).toBe(404);
     await app.close();
   });
@@ -76,7 +94,15 @@ describe('snow cover configuration', () => {
 
   it('validates the station key "snow", naming the key and the fix', () => {
     expect(stationsProblems([garden], keys)).toEqual([]);
-    expect(stationsProblems([{ ...garden, snow: { topic: 'garden/+', depth: 1 } }, { ...garden, id: 'b', snow: 'garden/snow' }], keys)).toEqual([
+    expect(
+      stationsProblems(
+        [
+          { ...garden, snow: { topic: 'garden/+', depth: 1 } },
+          { ...garden, id: 'b', snow: 'garden/snow' },
+        ],
+        keys,
+      ),
+    ).toEqual([
       'stations[0] ("garden").snow.depth is not allowed (only topic and key)',
       'stations[0] ("garden").snow.topic must be a concrete topic (no wildcards): one station, one snow value',
       'stations[1] ("b").snow must be an object {"topic": "...", "key": "depth"} naming the MQTT topic that carries the snow depth in cm or a yes/no',
@@ -85,7 +111,9 @@ describe('snow cover configuration', () => {
 
   it('loads snowCover.minDepthCm from the environment and refuses a bad one', () => {
     const units = stationUnitConfigs();
-    const config = loadConfig({ env: { MOWABILITY_SNOW_COVER_MIN_DEPTH_CM: '5' }, units }) as unknown as { snowCover: { minDepthCm: number } };
+    const config = loadConfig({ env: { MOWABILITY_SNOW_COVER_MIN_DEPTH_CM: '5' }, units }) as unknown as {
+      snowCover: { minDepthCm: number };
+    };
     expect(config.snowCover.minDepthCm).toBe(5);
     expect(() => loadConfig({ env: { MOWABILITY_SNOW_COVER_MIN_DEPTH_CM: '0' }, units })).toThrow(ConfigError);
     // Without the unit the setting does not exist.
@@ -93,7 +121,12 @@ describe('snow cover configuration', () => {
   });
 
   it('is built from its own slices of the configuration only', () => {
-    const built = buildUnit(snowCoverUnit, { config: { stations: [garden, { ...garden, id: 'front', snow: undefined }], mqtt: { baseTopic: 'mowability' } }, logger: silentLogger, clock: { now: () => T0 }, throttle: (log) => new LogThrottle(log) }) as SnowCover;
+    const built = buildUnit(snowCoverUnit, {
+      config: { stations: [garden, { ...garden, id: 'front', snow: undefined }], mqtt: { baseTopic: 'mowability' } },
+      logger: silentLogger,
+      clock: { now: () => T0 },
+      throttle: (log) => new LogThrottle(log),
+    }) as SnowCover;
     expect(built.stateFragment('garden')?.snow.topic).toBe('garden/snow_depth');
     expect(built.stateFragment('front')).toBeUndefined();
   });
@@ -105,11 +138,22 @@ mqttTest('snow on the topic: the state reports it and mowable is false with the 
   await observer.client.subscribeAsync('mowability/+/state', { qos: 1 });
   const publisher = await mqtt.connect(daemon.port);
   await publisher.client.publishAsync('garden/weather', JSON.stringify({ temp: 21, rate: 0, hum: 55, wind: 8 }), { qos: 1 });
-  await waitUntil(() => (observer.json('mowability/garden/state') as { snow?: { lying: unknown } } | undefined)?.snow?.lying === null, 'a state without a snow value');
+  await waitUntil(
+    () => (observer.json('mowability/garden/state') as { snow?: { lying: unknown } } | undefined)?.snow?.lying === null,
+    'a state without a snow value',
+  );
   expect(String(observer.json('mowability/garden/state')?.mowable_reason_de)).not.toContain('Schnee');
   await publisher.client.publishAsync('garden/snow_depth', '12', { qos: 1, retain: true });
-  await waitUntil(() => (observer.json('mowability/garden/state') as { snow?: { lying: unknown } } | undefined)?.snow?.lying === true, 'snow in the state');
-  const state = observer.json('mowability/garden/state') as { mowable: boolean; mowable_reason: string; mowable_reason_de: string; snow: { lying: boolean; depth_cm: number } };
+  await waitUntil(
+    () => (observer.json('mowability/garden/state') as { snow?: { lying: unknown } } | undefined)?.snow?.lying === true,
+    'snow in the state',
+  );
+  const state = observer.json('mowability/garden/state') as {
+    mowable: boolean;
+    mowable_reason: string;
+    mowable_reason_de: string;
+    snow: { lying: boolean; depth_cm: number };
+  };
   expect(state.mowable).toBe(false);
   expect(state.snow).toMatchObject({ lying: true, depth_cm: 12 });
   expect(state.mowable_reason).toBe('snow is lying (12 cm): do not mow until it has thawed');

@@ -57,11 +57,16 @@ describe('BatchWriter', () => {
     await vi.advanceTimersByTimeAsync(1000);
     expect(store.attempts).toBe(1);
     expect(store.stored).toEqual([]);
-    expect(capture.lines()).toEqual([expect.objectContaining({ level: 50, failures: 1, msg: 'batch write failed; keeping the changes for the next attempt' })]);
+    expect(capture.lines()).toEqual([
+      expect.objectContaining({ level: 50, failures: 1, msg: 'batch write failed; keeping the changes for the next attempt' }),
+    ]);
 
     await vi.advanceTimersByTimeAsync(1000);
     expect(store.attempts).toBe(2);
-    expect(capture.lines().at(-1)).toMatchObject({ failures: 2, err: expect.objectContaining({ message: 'SQLITE_BUSY: database is locked' }) });
+    expect(capture.lines().at(-1)).toMatchObject({
+      failures: 2,
+      err: expect.objectContaining({ message: 'SQLITE_BUSY: database is locked' }),
+    });
     await vi.advanceTimersByTimeAsync(1000);
     expect(store.attempts).toBe(3);
     expect(store.stored).toEqual(['reading 1']);

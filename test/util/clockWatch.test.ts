@@ -54,7 +54,9 @@ describe('ClockWatch', () => {
     const steps = capture.lines().filter((line) => String(line.msg).startsWith('system clock stepped'));
     expect(steps.map((line) => line.msg)).toEqual(['system clock stepped back by 1 d', 'system clock stepped forward by 365 d']);
     expect(steps[0]).toMatchObject({ module: 'clock', deltaMs: -86_400_000, direction: 'back' });
-    expect(capture.lines().filter((line) => String(line.msg).startsWith('a part of the daemon could not follow the clock step'))).toHaveLength(2);
+    expect(
+      capture.lines().filter((line) => String(line.msg).startsWith('a part of the daemon could not follow the clock step')),
+    ).toHaveLength(2);
   });
 
   it('reads the synchronisation status on start and every few checks, and says so once per change', async () => {

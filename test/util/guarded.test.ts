@@ -37,15 +37,27 @@ describe('runGuarded / guarded', () => {
   it('a throwing timer callback is logged with its context instead of becoming an uncaught exception', async () => {
     const capture = captureLogger('info');
     setTimeout(
-      guarded(() => {
-        throw new Error('stray bug');
-      }, logFailure(capture.logger, 'test timer', { station: 'garden' })),
+      guarded(
+        () => {
+          throw new Error('stray bug');
+        },
+        logFailure(capture.logger, 'test timer', { station: 'garden' }),
+      ),
       1,
     );
-    setTimeout(guarded(() => Promise.reject(new Error('stray rejection')), logFailure(capture.logger, 'test timer', { station: 'lawn' })), 1);
+    setTimeout(
+      guarded(() => Promise.reject(new Error('stray rejection')), logFailure(capture.logger, 'test timer', { station: 'lawn' })),
+      1,
+    );
     await waitUntil(() => capture.lines().length === 2, 'both failures logged');
     expect(capture.lines()).toEqual([
-      expect.objectContaining({ level: 50, task: 'test timer', station: 'garden', msg: 'test timer failed', err: expect.objectContaining({ message: 'stray bug' }) }),
+      expect.objectContaining({
+        level: 50,
+        task: 'test timer',
+        station: 'garden',
+        msg: 'test timer failed',
+        err: expect.objectContaining({ message: 'stray bug' }),
+      }),
       expect.objectContaining({ level: 50, station: 'lawn', err: expect.objectContaining({ message: 'stray rejection' }) }),
     ]);
   });
@@ -108,7 +120,8 @@ describe('the MQTT service survives a throwing timer callback', () => {
     await waitUntil(() => service.stats().accepted === 1, 'first reading accepted');
     clock.broken = true; // the debounce timer fires in ≤ 200 ms and hits the bug
     // The pipeline's per-station guard catches it: one station's failed recompute never stops the others.
-    const failure = () => capture.lines().find((line) => line.station === 'plain' && String(line.msg).startsWith('recompute of station plain failed'));
+    const failure = () =>
+      capture.lines().find((line) => line.station === 'plain' && String(line.msg).startsWith('recompute of station plain failed'));
     await waitUntil(() => failure() !== undefined, 'the failure logged');
     clock.broken = false;
     expect(failure()).toMatchObject({

@@ -43,7 +43,12 @@ describe('the clock check as the heartbeat', () => {
 
   it('calls each listener once per check with how late it ran; a throwing listener costs only itself; unsubscribe stops it', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-    const mono = { ms: 0, now() { return this.ms; } };
+    const mono = {
+      ms: 0,
+      now() {
+        return this.ms;
+      },
+    };
     const capture = captureLogger('info');
     const watch = new ClockWatch({ wall: { now: () => 1_800_000_000_000 + mono.ms }, monotonic: mono, logger: capture.logger });
     const late: number[] = [];
@@ -71,7 +76,12 @@ describe('the clock check as the heartbeat', () => {
 
   it('the scheduler checks its calendar jobs on the heartbeat and starts no timer of its own for them', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-    const wall = { ms: Date.parse('2026-06-01T03:16:59Z'), now() { return this.ms; } };
+    const wall = {
+      ms: Date.parse('2026-06-01T03:16:59Z'),
+      now() {
+        return this.ms;
+      },
+    };
     const heart = manualTicks();
     const scheduler = createScheduler(silentLogger, { timeZone: 'UTC', clock: wall, ticks: heart.ticks });
     let runs = 0;
@@ -122,7 +132,13 @@ describe('the access cache poll on the heartbeat', () => {
   });
   /** The cache on the hand-beaten heartbeat (spy on `database` before calling this). */
   const newCache = (logger: Logger, pollIntervalMs?: number): AccessCache =>
-    (started = new AccessCache({ database, store: new ServiceStore(database, systemClock), logger, ticks: heart.ticks, ...(pollIntervalMs !== undefined && { pollIntervalMs }) }));
+    (started = new AccessCache({
+      database,
+      store: new ServiceStore(database, systemClock),
+      logger,
+      ticks: heart.ticks,
+      ...(pollIntervalMs !== undefined && { pollIntervalMs }),
+    }));
   /** A key added through the other connection, as the admin CLI adds one. */
   const addKeyElsewhere = (owner: string) => new ServiceStore(other, systemClock).addKey(owner);
 
@@ -276,7 +292,11 @@ describe('the database watch on the heartbeat', () => {
       const problems = ['gone', null];
       let checks = 0;
       const capture = captureLogger('info');
-      const watch = new DatabaseWatch({ database: { path: '/x.db', problem: () => (checks++ === 0 ? problems[0]! : null) }, logger: capture.logger, intervalMs: 3000 });
+      const watch = new DatabaseWatch({
+        database: { path: '/x.db', problem: () => (checks++ === 0 ? problems[0]! : null) },
+        logger: capture.logger,
+        intervalMs: 3000,
+      });
       watch.start(heart.ticks);
       expect(vi.getTimerCount()).toBe(0);
       heart.beat();

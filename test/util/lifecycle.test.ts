@@ -25,7 +25,9 @@ describe('startInOrder', () => {
     const log = captureLogger();
     const events: string[] = [];
     const cause = new Error('port taken');
-    await expect(startInOrder([part('a', events), part('b', events), part('c', events, cause), part('d', events)], log.logger)).rejects.toBe(cause);
+    await expect(
+      startInOrder([part('a', events), part('b', events), part('c', events, cause), part('d', events)], log.logger),
+    ).rejects.toBe(cause);
     expect(events).toEqual(['start a', 'start b', 'stop b', 'stop a']);
     const failures = startFailures(log.lines());
     expect(failures).toHaveLength(1);

@@ -10,7 +10,12 @@ import { silentLogger } from '../helpers/mqttHarness.js';
 const YEAR = 365 * 86_400_000;
 
 describe('scheduler across clock steps', () => {
-  const wall = { ms: Date.parse('2026-06-01T03:16:30Z'), now() { return this.ms; } };
+  const wall = {
+    ms: Date.parse('2026-06-01T03:16:30Z'),
+    now() {
+      return this.ms;
+    },
+  };
   beforeEach(() => {
     wall.ms = Date.parse('2026-06-01T03:16:30Z');
     // Only the timers: the step's cost is measured in real CPU time.

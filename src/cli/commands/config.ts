@@ -35,7 +35,8 @@ function without(tree: Tree, keys: readonly string[]): Tree {
     const parent = valueAt(copy, path);
     if (!parent.found || typeof parent.value !== 'object' || parent.value === null) continue;
     delete (parent.value as Tree)[leaf];
-    if (path.length > 0 && Object.keys(parent.value).length === 0) delete (valueAt(copy, path.slice(0, -1)).value as Tree)[path.at(-1) as string];
+    if (path.length > 0 && Object.keys(parent.value).length === 0)
+      delete (valueAt(copy, path.slice(0, -1)).value as Tree)[path.at(-1) as string];
   }
   return copy;
 }
@@ -72,7 +73,9 @@ export async function configCommand(argv: readonly string[], io: CliIo): Promise
   else if (parsed.values.public === true) printJson(io, only(config, publicKeys));
   else {
     printJson(io, without(config, publicKeys));
-    io.stderr(`${publicKeys.length} public-service settings (keys, registration, store, rate limit, proxies) are left out: see them with "mowability config --public", everything with --all.\n`);
+    io.stderr(
+      `${publicKeys.length} public-service settings (keys, registration, store, rate limit, proxies) are left out: see them with "mowability config --public", everything with --all.\n`,
+    );
   }
   return EXIT_OK;
 }

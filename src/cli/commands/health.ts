@@ -43,7 +43,9 @@ export function healthVerdict(httpStatus: number, body: unknown): HealthVerdict 
   const problems: string[] = [];
   if (mfi.status !== 'ok' && mfi.status !== 'maintenance') {
     const failing = checks.filter(([name, check]) => name !== 'mqtt' && check?.status === 'error');
-    problems.push(...(failing.length > 0 ? failing.map(([name, check]) => describeCheck(name, check)) : [`status ${mfi.status} (HTTP ${httpStatus})`]));
+    problems.push(
+      ...(failing.length > 0 ? failing.map(([name, check]) => describeCheck(name, check)) : [`status ${mfi.status} (HTTP ${httpStatus})`]),
+    );
   }
   const mqtt = mfi.checks?.mqtt;
   if (typeof mqtt?.status === 'string' && MQTT_DOWN.has(mqtt.status)) problems.push(describeCheck('mqtt', mqtt));
@@ -61,7 +63,12 @@ export async function healthCommand(argv: readonly string[], io: CliIo, fetchImp
     verdict = healthVerdict(response.status, await response.json().catch(() => null));
   } catch (err) {
     const cause = (err as { cause?: { code?: string } }).cause?.code;
-    verdict = { healthy: false, problems: [cause === 'ECONNREFUSED' ? 'nothing listens there (is the daemon running?)' : `no answer (${cause ?? (err as Error).name})`] };
+    verdict = {
+      healthy: false,
+      problems: [
+        cause === 'ECONNREFUSED' ? 'nothing listens there (is the daemon running?)' : `no answer (${cause ?? (err as Error).name})`,
+      ],
+    };
   }
   if (verdict.healthy) {
     io.stdout(`healthy: ${url}\n`);

@@ -34,11 +34,19 @@ export async function ipCommand(argv: readonly string[], io: CliIo): Promise<num
         expectPositionals(where, rest, []);
         const blocks = await withStore(parsed, io, (store) => store.listBlocks());
         if (parsed.values.json === true) {
-          printJson(io, blocks.map((block) => ({ cidr: block.cidr, created_at: block.createdAt, note: block.note })));
+          printJson(
+            io,
+            blocks.map((block) => ({ cidr: block.cidr, created_at: block.createdAt, note: block.note })),
+          );
         } else if (blocks.length === 0) {
           io.stdout('No blocked addresses.\n');
         } else {
-          io.stdout(formatTable(['ADDRESS', 'CREATED', 'NOTE'], blocks.map((b) => [b.cidr, b.createdAt, escapeTerminalText(b.note ?? '')])));
+          io.stdout(
+            formatTable(
+              ['ADDRESS', 'CREATED', 'NOTE'],
+              blocks.map((b) => [b.cidr, b.createdAt, escapeTerminalText(b.note ?? '')]),
+            ),
+          );
         }
         return EXIT_OK;
       }

@@ -1,4 +1,12 @@
-import { expectPositionals, parseCommand, type ParsedCommand, parseId, runSubcommand, type SubcommandInvocation, type Subcommands } from '../args.js';
+import {
+  expectPositionals,
+  parseCommand,
+  type ParsedCommand,
+  parseId,
+  runSubcommand,
+  type SubcommandInvocation,
+  type Subcommands,
+} from '../args.js';
 import { printJson, withStore, withDatabase } from '../context.js';
 import { CommandError, EXIT_OK, UsageError, type CliIo } from '../io.js';
 import { HELP } from '../help.js';
@@ -26,9 +34,18 @@ export async function keyLifecycleCommand(subcommand: string, rest: string[], pa
         new ServiceStore(db, systemClock).rotateKey(id, config.keys.rotationGraceDays * DAY_MS),
       );
       if (!rotated) throw notFound(id);
-      if (json) printJson(io, { id: rotated.id, owner: rotated.owner, key: rotated.key, replaces: id, old_key_expires_at: rotated.oldKeyExpiresAt });
+      if (json)
+        printJson(io, {
+          id: rotated.id,
+          owner: rotated.owner,
+          key: rotated.key,
+          replaces: id,
+          old_key_expires_at: rotated.oldKeyExpiresAt,
+        });
       else {
-        io.stdout(`Created API key ${rotated.id} for ${escapeTerminalText(rotated.owner)}; key ${id} keeps working until ${rotated.oldKeyExpiresAt}.\n`);
+        io.stdout(
+          `Created API key ${rotated.id} for ${escapeTerminalText(rotated.owner)}; key ${id} keeps working until ${rotated.oldKeyExpiresAt}.\n`,
+        );
         io.stdout(`Key (shown only now, store it safely):\n${rotated.key}\n`);
       }
       return EXIT_OK;
@@ -48,8 +65,16 @@ export async function keyLifecycleCommand(subcommand: string, rest: string[], pa
       const total = report.rows.reduce((sum, row) => sum + row.requests, 0);
       if (json) printJson(io, { id, last_used_at: report.key.lastUsedAt, days: report.rows, total });
       else {
-        io.stdout(`Key ${id} (${escapeTerminalText(report.key.owner)}): ${total} requests in the last ${days} days; last used ${report.key.lastUsedAt ?? 'never'}.\n`);
-        if (report.rows.length > 0) io.stdout(formatTable(['DAY', 'REQUESTS'], report.rows.map((row) => [row.day, String(row.requests)])));
+        io.stdout(
+          `Key ${id} (${escapeTerminalText(report.key.owner)}): ${total} requests in the last ${days} days; last used ${report.key.lastUsedAt ?? 'never'}.\n`,
+        );
+        if (report.rows.length > 0)
+          io.stdout(
+            formatTable(
+              ['DAY', 'REQUESTS'],
+              report.rows.map((row) => [row.day, String(row.requests)]),
+            ),
+          );
       }
       return EXIT_OK;
     }
@@ -57,16 +82,22 @@ export async function keyLifecycleCommand(subcommand: string, rest: string[], pa
       const [idText, value] = expectPositionals(where, rest, ['ID', 'REQUESTS_PER_DAY|default']);
       const id = parseId(where, idText ?? '');
       const quota = value === 'default' ? null : /^\d+$/.test(value ?? '') ? Number(value) : NaN;
-      if (quota !== null && !Number.isSafeInteger(quota)) throw new UsageError(where, 'give a whole number of requests per day (0: unlimited) or "default" (keys.dailyQuota)');
+      if (quota !== null && !Number.isSafeInteger(quota))
+        throw new UsageError(where, 'give a whole number of requests per day (0: unlimited) or "default" (keys.dailyQuota)');
       if (!(await withDatabase(parsed, io, (db) => new ServiceStore(db, systemClock).setKeyQuota(id, quota)))) throw notFound(id);
-      io.stdout(quota === null ? `API key ${id} uses the configured quota (keys.dailyQuota).\n` : `API key ${id}: ${quota === 0 ? 'no daily quota' : `at most ${quota} requests per day`}.\n`);
+      io.stdout(
+        quota === null
+          ? `API key ${id} uses the configured quota (keys.dailyQuota).\n`
+          : `API key ${id}: ${quota === 0 ? 'no daily quota' : `at most ${quota} requests per day`}.\n`,
+      );
       return EXIT_OK;
     }
     case 'expire': {
       const [idText, value] = expectPositionals(where, rest, ['ID', 'DATE|never']);
       const id = parseId(where, idText ?? '');
       const at = value === 'never' ? null : Date.parse(value ?? '');
-      if (at !== null && !Number.isFinite(at)) throw new UsageError(where, 'give an ISO 8601 date or instant (e.g. 2027-01-01 or 2027-01-01T00:00:00Z) or "never"');
+      if (at !== null && !Number.isFinite(at))
+        throw new UsageError(where, 'give an ISO 8601 date or instant (e.g. 2027-01-01 or 2027-01-01T00:00:00Z) or "never"');
       const expiresAt = at === null ? null : new Date(at).toISOString();
       if (!(await withDatabase(parsed, io, (db) => new ServiceStore(db, systemClock).setKeyExpiry(id, expiresAt)))) throw notFound(id);
       io.stdout(expiresAt === null ? `API key ${id} no longer expires.\n` : `API key ${id} stops working at ${expiresAt}.\n`);
@@ -86,16 +117,19 @@ async function addKey({ where, rest, parsed, io }: Invocation): Promise<number> 
   const [owner] = expectPositionals(where, rest, ['OWNER']);
   assertPrintable(where, 'OWNER', owner ?? '');
   if (typeof parsed.values.note === 'string') assertPrintable(where, '--note', parsed.values.note);
-  const created = await withStore(parsed, io, (store) =>
-    store
-      .addKey(owner ?? '', {
-        allowGet: parsed.values['allow-get'] === true,
-        ...(typeof parsed.values.note === 'string' ? { note: parsed.values.note } : {}),
-      })
-      .catch((err: unknown) => {
-        // A bad OWNER is the caller's usage error (exit 2), not a failure of the store.
-        throw err instanceof InvalidOwnerError ? new UsageError(where, err.message) : err;
-      }),
+  const created = await withStore(
+    parsed,
+    io,
+    (store) =>
+      store
+        .addKey(owner ?? '', {
+          allowGet: parsed.values['allow-get'] === true,
+          ...(typeof parsed.values.note === 'string' ? { note: parsed.values.note } : {}),
+        })
+        .catch((err: unknown) => {
+          // A bad OWNER is the caller's usage error (exit 2), not a failure of the store.
+          throw err instanceof InvalidOwnerError ? new UsageError(where, err.message) : err;
+        }),
     { create: true },
   );
   if (parsed.values.json === true) printJson(io, { id: created.id, owner: created.owner, key: created.key, allow_get: created.allowGet });
@@ -166,7 +200,9 @@ const SUBCOMMANDS: Subcommands = {
   add: addKey,
   list: listKeys,
   ...Object.fromEntries(Object.keys(KEY_CHANGES).map((name) => [name, changeKey])),
-  ...Object.fromEntries(KEY_LIFECYCLE_SUBCOMMANDS.map((name) => [name, (i: Invocation) => keyLifecycleCommand(i.subcommand, i.rest, i.parsed, i.io)])),
+  ...Object.fromEntries(
+    KEY_LIFECYCLE_SUBCOMMANDS.map((name) => [name, (i: Invocation) => keyLifecycleCommand(i.subcommand, i.rest, i.parsed, i.io)]),
+  ),
 };
 
 export async function keysCommand(argv: readonly string[], io: CliIo): Promise<number> {

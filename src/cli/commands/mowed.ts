@@ -21,7 +21,9 @@ export async function mowedCommand(argv: readonly string[], io: CliIo): Promise<
   const config = configFor(parsed, io, { secretsOptional: true });
   const known = config.stations.map((candidate) => candidate.id);
   if (!known.includes(station!)) {
-    throw new CommandError(`unknown station "${station}" (configured: ${known.length > 0 ? known.join(', ') : 'none; add it to "stations"'})`);
+    throw new CommandError(
+      `unknown station "${station}" (configured: ${known.length > 0 ? known.join(', ') : 'none; add it to "stations"'})`,
+    );
   }
   const nowMs = systemClock.now();
   const at = typeof parsed.values.at === 'string' ? parsed.values.at : 'now';
@@ -38,6 +40,9 @@ export async function mowedCommand(argv: readonly string[], io: CliIo): Promise<
   }
   const iso = new Date(atMs).toISOString();
   if (parsed.values.json === true) printJson(io, { station, last_cut_at: iso });
-  else io.stdout(`Recorded a cut of "${station}" at ${iso}; a running daemon picks it up within ${lawnMemorySettingsOf(config).pollSeconds} s.\n`);
+  else
+    io.stdout(
+      `Recorded a cut of "${station}" at ${iso}; a running daemon picks it up within ${lawnMemorySettingsOf(config).pollSeconds} s.\n`,
+    );
   return EXIT_OK;
 }

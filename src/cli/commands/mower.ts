@@ -24,7 +24,10 @@ export async function mowerCommand(argv: readonly string[], io: CliIo): Promise<
   const [stationId] = expectPositionals(COMMAND, parsed.positionals, ['STATION']);
   const config = configFor(parsed, io, { secretsOptional: true });
   const station = config.stations.find((candidate) => candidate.id === stationId);
-  if (!station) throw new CommandError(`unknown station "${stationId}" (configured: ${config.stations.map((candidate) => candidate.id).join(', ') || 'none'})`);
+  if (!station)
+    throw new CommandError(
+      `unknown station "${stationId}" (configured: ${config.stations.map((candidate) => candidate.id).join(', ') || 'none'})`,
+    );
   const mower = unitSliceOf(station, 'mower');
   const raw = isPlainObject(mower) && isPlainObject(mower.control) ? mower.control : undefined;
   if (!raw) throw new CommandError(`station "${stationId}" has no mower.control block (docs/mower.md)`);
@@ -50,7 +53,9 @@ export async function mowerCommand(argv: readonly string[], io: CliIo): Promise<
   if (runs.length === 0) io.stdout('No runs recorded yet.\n');
   for (const run of runs) {
     const end = run.ended_at === null ? 'still running' : `until ${run.ended_at}`;
-    io.stdout(`  ${run.started_at} ${end}, ${run.mowing_minutes} min mowing, started by ${run.started_by}, ${run.outcome ?? 'open'}${run.reason === null ? '' : `: ${run.reason}`}\n`);
+    io.stdout(
+      `  ${run.started_at} ${end}, ${run.mowing_minutes} min mowing, started by ${run.started_by}, ${run.outcome ?? 'open'}${run.reason === null ? '' : `: ${run.reason}`}\n`,
+    );
   }
   return EXIT_OK;
 }

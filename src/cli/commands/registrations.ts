@@ -72,7 +72,9 @@ async function approveRegistration(invocation: Invocation): Promise<number> {
   const id = parseId(where, expectPositionals(where, rest, ['ID'])[0] ?? '');
   const note = printableOption(invocation, 'note');
   const approved = await withDatabase(parsed, io, (db) =>
-    explained(new RegistrationStore(db).approve(id, Date.now(), { allowGet: parsed.values['allow-get'] === true, ...(note ? { note } : {}) })),
+    explained(
+      new RegistrationStore(db).approve(id, Date.now(), { allowGet: parsed.values['allow-get'] === true, ...(note ? { note } : {}) }),
+    ),
   );
   io.stdout(`Registration ${id} approved: API key ${approved.keyId} created for ${escapeTerminalText(approved.owner)}.\n`);
   io.stdout('The registrant collects the key once with their claim token (GET /v1/registrations/<claim_token>); it is not shown here.\n');

@@ -48,7 +48,9 @@ export function keyCommandHint(input: KeyHintInput): string {
   const store =
     input.storeKind === 'postgres'
       ? // In a container the environment has the store already; by hand the URL must be given like the daemon's.
-        input.inContainer ? [] : ['--store-kind=postgres', "'--store-url=<store.url as the daemon has it>'"]
+        input.inContainer
+        ? []
+        : ['--store-kind=postgres', "'--store-url=<store.url as the daemon has it>'"]
       : [shellQuote(`--db-path=${absolute(input.dbPath)}`)];
   return [
     `${input.inContainer ? CONTAINER_CLI_COMMAND : 'npx mowability'} keys add <owner>`,
@@ -95,7 +97,11 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
   const daemon = await startDaemon({ config, logger, accessLogger, keyCommandHint: hint });
   const reason = await shutdownSignal;
   if (typeof reason === 'string') logger.info({ signal: reason }, 'stopping');
-  else logger.fatal({ err: reason.error, origin: reason.origin }, `${reason.origin}: stopping the daemon (a bug: please report it with this log)`);
+  else
+    logger.fatal(
+      { err: reason.error, origin: reason.origin },
+      `${reason.origin}: stopping the daemon (a bug: please report it with this log)`,
+    );
   const forced = setTimeout(() => {
     logger.error({ afterMs: FORCED_EXIT_AFTER_MS }, 'graceful stop took too long; exiting');
     io.forceExit(1);

@@ -5,7 +5,16 @@ import { EXIT_OK, type CliIo } from '../io.js';
 import { HELP } from '../help.js';
 import { Database } from '../../store/database.js';
 import { configFileFrom } from '../../config/load.js';
-import { askDaemon, askMqttHealth, databaseWrittenAt, type LiveAnswer, readStatus, renderStatus, type StatusReport, type StatusStation } from '../statusReport.js';
+import {
+  askDaemon,
+  askMqttHealth,
+  databaseWrittenAt,
+  type LiveAnswer,
+  readStatus,
+  renderStatus,
+  type StatusReport,
+  type StatusStation,
+} from '../statusReport.js';
 import { escapeTerminalText } from '../terminalText.js';
 import { lawnMemorySettingsOf } from '../../lawn/buildLawnUnit.js';
 import { nightBanSource } from '../../lawn/zoneLocation.js';
@@ -22,7 +31,10 @@ export async function statusCommand(argv: readonly string[], io: CliIo): Promise
   const [live, mqtt] = await Promise.all([askDaemon(config), askMqttHealth(config)]);
   // Without a configuration file the stations are the running daemon's, or else the database's.
   const configGiven = configFileFrom({ argv: parsed.configArgv, env: io.env }) !== undefined || config.stations.length > 0;
-  const stations: readonly StatusStation[] = configGiven || !live.ok ? config.stations : live.stations.map(({ id, name }) => ({ id, name, format: 'see the daemon\'s configuration' }));
+  const stations: readonly StatusStation[] =
+    configGiven || !live.ok
+      ? config.stations
+      : live.stations.map(({ id, name }) => ({ id, name, format: "see the daemon's configuration" }));
   let report: StatusReport;
   if (!existsSync(config.db.path)) {
     report = { database: config.db.path, database_exists: false, stations: [], unconfigured_with_history: [], unmatched_uploads: [] };
@@ -42,8 +54,19 @@ export async function statusCommand(argv: readonly string[], io: CliIo): Promise
 
 /** The report with the daemon's live values per station, or the database's age when it did not answer. */
 function withLive(report: StatusReport, live: LiveAnswer, configGiven: boolean): StatusReport {
-  const note = configGiven ? {} : { note: 'No configuration file given (--config or MOWABILITY_CONFIG): the stations listed are the ones the daemon or its database knows.' };
-  if (!live.ok) return { ...report, source: 'database', daemon: { url: live.url, answered: false, reason: live.reason }, database_written_at: databaseWrittenAt(report.database), ...note };
+  const note = configGiven
+    ? {}
+    : {
+        note: 'No configuration file given (--config or MOWABILITY_CONFIG): the stations listed are the ones the daemon or its database knows.',
+      };
+  if (!live.ok)
+    return {
+      ...report,
+      source: 'database',
+      daemon: { url: live.url, answered: false, reason: live.reason },
+      database_written_at: databaseWrittenAt(report.database),
+      ...note,
+    };
   const byId = new Map(live.stations.map((station) => [station.id, station]));
   return {
     ...report,
@@ -54,7 +77,10 @@ function withLive(report: StatusReport, live: LiveAnswer, configGiven: boolean):
       const now = byId.get(station.id);
       if (!now) return station;
       const { index, status, mowable, mowable_reason, last_reading_at, availability, topics_heard } = now;
-      return { ...station, live: { index, status, mowable, mowable_reason, last_reading_at, availability, ...(topics_heard ? { topics_heard } : {}) } };
+      return {
+        ...station,
+        live: { index, status, mowable, mowable_reason, last_reading_at, availability, ...(topics_heard ? { topics_heard } : {}) },
+      };
     }),
   };
 }

@@ -20,7 +20,10 @@ async function readSecret(io: CliIo): Promise<string> {
   const raw = fromEnv !== undefined && fromEnv !== '' ? fromEnv : await io.readStdin?.();
   // `echo secret |` ends in a newline that is not part of the secret.
   const secret = (raw ?? '').replace(/\r?\n$/, '');
-  if (secret === '') throw new CommandError(`no secret given: pipe it in (e.g. "read -rs S; printf %s \\"$S\\" | mowability upload-secret ...") or set ${UPLOAD_SECRET_ENV}`);
+  if (secret === '')
+    throw new CommandError(
+      `no secret given: pipe it in (e.g. "read -rs S; printf %s \\"$S\\" | mowability upload-secret ...") or set ${UPLOAD_SECRET_ENV}`,
+    );
   return secret;
 }
 
@@ -37,7 +40,10 @@ export async function uploadSecretCommand(argv: readonly string[], io: CliIo): P
     assertPrintable(`${COMMAND} wunderground`, 'STATION_ID', stationId ?? '');
     upload = { stationId: stationId ?? '', passwordSha256: uploadSecretDigest(await readSecret(io)) };
   } else {
-    throw new UsageError(COMMAND, protocol === undefined ? 'missing ecowitt, ambient or wunderground' : `expected ecowitt, ambient or wunderground, got "${protocol}"`);
+    throw new UsageError(
+      COMMAND,
+      protocol === undefined ? 'missing ecowitt, ambient or wunderground' : `expected ecowitt, ambient or wunderground, got "${protocol}"`,
+    );
   }
   if (parsed.values.json === true) printJson(io, { upload });
   else io.stdout(`Add to the station in the config file:\n  "upload": ${JSON.stringify(upload)}\n`);

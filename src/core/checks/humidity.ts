@@ -8,7 +8,14 @@ import type { CheckContext, CheckDefinition, CheckEvaluation } from './types.js'
 import { emphasis } from '../reasonText.js';
 
 /** Dew point depression, K -> score (docs/model.md, "Check: humidity"; CART 3.7 K, greenkeeper 1 K, HA Smart Mowing 2 K). */
-export const DEW_POINT_DEPRESSION_CURVE: Curve = [[1, 15], [2, 35], [3, 55], [4, 75], [6, 90], [8, 100]];
+export const DEW_POINT_DEPRESSION_CURVE: Curve = [
+  [1, 15],
+  [2, 35],
+  [3, 55],
+  [4, 75],
+  [6, 90],
+  [8, 100],
+];
 export const SUN_DRYING_BONUS = 10;
 export const SUN_DRYING_MIN_SOLAR_WM2 = 300;
 export const SUN_DRYING_MIN_DPD_K = 2;
@@ -62,7 +69,8 @@ function evaluate({ values, season, drying: given }: CheckContext): CheckEvaluat
     reasons.push(`Sonne (${formatNumberDe(solarWm2, 0)} W/m²) beschleunigt die Abtrocknung.`);
   }
   // The context's potential is the same call when humidity was given (it always is when this check runs).
-  const drying = given !== undefined && values.humidity !== undefined ? given : dryingPotential(tempC, humidityPct, solarWm2, values.wind_speed);
+  const drying =
+    given !== undefined && values.humidity !== undefined ? given : dryingPotential(tempC, humidityPct, solarWm2, values.wind_speed);
   const refiningComplete = measuredDewPointC !== undefined && solarWm2 !== undefined && values.wind_speed !== undefined;
 
   return {

@@ -26,9 +26,22 @@ export function precipitationScore(rateMmH: number): number {
 }
 
 /** Weighted cumulative rain, mm -> score (docs/model.md, "Check: rain"). */
-export const CUMULATIVE_CURVE: Curve = [[2, 100], [5, 85], [10, 65], [20, 40], [30, 20], [40, 10]];
+export const CUMULATIVE_CURVE: Curve = [
+  [2, 100],
+  [5, 85],
+  [10, 65],
+  [20, 40],
+  [30, 20],
+  [40, 10],
+];
 /** Antecedent precipitation index, mm -> score for loam (docs/model.md, "Check: rain"). */
-export const API_CURVE_LOAM: Curve = [[10, 100], [20, 80], [35, 50], [50, 25], [65, 10]];
+export const API_CURVE_LOAM: Curve = [
+  [10, 100],
+  [20, 80],
+  [35, 50],
+  [50, 25],
+  [65, 10],
+];
 export const API_SOIL_FACTOR: Readonly<Record<SoilType, number>> = { sand: 1.5, loam: 1, clay: 0.8 };
 /** The API curve of each soil type (loam's scaled by the soil factor), built once. */
 const API_CURVES: Readonly<Record<SoilType, Curve>> = {
@@ -96,24 +109,39 @@ function surfaceWetnessSub(
 /** Much rain in the last 24 hours soaks surface and thatch. Returns the weighted cumulative rain. */
 function cumulativeSub(found: RainFindings, windows: EffectiveRainWindows | null): number | null {
   if (windows === null) {
-    found.skippedParts.rain_cumulative = { reason: 'No rain window (rain_1h, rain_12h, rain_24h) supplied.', missing: ['rain_1h', 'rain_12h', 'rain_24h'] };
+    found.skippedParts.rain_cumulative = {
+      reason: 'No rain window (rain_1h, rain_12h, rain_24h) supplied.',
+      missing: ['rain_1h', 'rain_12h', 'rain_24h'],
+    };
     return null;
   }
   const cumulativeMm = weightedCumulativeMm(windows);
   const score = piecewiseLinear(CUMULATIVE_CURVE, cumulativeMm);
   found.subs.cumulative = {
     score,
-    reason: score < 70 ? `Viel Regen in den letzten 24 Stunden (${formatNumberDe(cumulativeMm)} mm gewichtet) – Oberfläche und Rasenfilz durchnässt.` : null,
+    reason:
+      score < 70
+        ? `Viel Regen in den letzten 24 Stunden (${formatNumberDe(cumulativeMm)} mm gewichtet) – Oberfläche und Rasenfilz durchnässt.`
+        : null,
   };
   return cumulativeMm;
 }
 
 /** Residual moisture after heavy rain, unless a measured soil moisture replaces the estimate. */
-function residualSub(found: RainFindings, values: CheckContext['values'], windows: EffectiveRainWindows | null, since: MinutesSinceRain | null, soilType: SoilType): void {
+function residualSub(
+  found: RainFindings,
+  values: CheckContext['values'],
+  windows: EffectiveRainWindows | null,
+  since: MinutesSinceRain | null,
+  soilType: SoilType,
+): void {
   if (values.soil_moisture !== undefined) {
     // A measured soil moisture replaces the residual estimate (D3): the soil sub-model rates it.
   } else if (windows === null || since === null) {
-    found.skippedParts.residual_moisture = { reason: 'No rain window supplied; residual moisture after heavy rain cannot be assessed.', missing: ['rain_12h', 'rain_24h'] };
+    found.skippedParts.residual_moisture = {
+      reason: 'No rain window supplied; residual moisture after heavy rain cannot be assessed.',
+      missing: ['rain_12h', 'rain_24h'],
+    };
   } else {
     found.modelsExecuted.push('residual_moisture');
     const score = residualScore(windows, since.minutes, soilType);
@@ -128,7 +156,12 @@ function residualSub(found: RainFindings, values: CheckContext['values'], window
  * The soil's load bearing: measured soil moisture, else the lawn memory's water balance (MQTT side only),
  * else the antecedent precipitation index. Returns the source used.
  */
-function soilSub(found: RainFindings, values: CheckContext['values'], apiMm: number | null, { lawn, soilEstimate }: Pick<CheckContext, 'lawn' | 'soilEstimate'>): string | null {
+function soilSub(
+  found: RainFindings,
+  values: CheckContext['values'],
+  apiMm: number | null,
+  { lawn, soilEstimate }: Pick<CheckContext, 'lawn' | 'soilEstimate'>,
+): string | null {
   const { subs, modelsExecuted } = found;
   if (values.soil_moisture !== undefined) {
     modelsExecuted.push('sml');
@@ -136,9 +169,10 @@ function soilSub(found: RainFindings, values: CheckContext['values'], apiMm: num
     // One fact, one reason: with a soil temperature the soiltemp check names the wet soil (model 1.2).
     subs.soil = {
       score,
-      reason: score < 70 && values.soil_temperature === undefined
-        ? `${emphasis(`Boden ${LOAD_BEARING_DE[trafficClass(values.soil_moisture, lawn, score)]}`)} (${formatNumberDe(values.soil_moisture)} % Bodenfeuchte, ${SOIL_TYPE_DE[lawn.soilType]}) – Gefahr von Bodenverdichtung und Fahrspuren.`
-        : null,
+      reason:
+        score < 70 && values.soil_temperature === undefined
+          ? `${emphasis(`Boden ${LOAD_BEARING_DE[trafficClass(values.soil_moisture, lawn, score)]}`)} (${formatNumberDe(values.soil_moisture)} % Bodenfeuchte, ${SOIL_TYPE_DE[lawn.soilType]}) – Gefahr von Bodenverdichtung und Fahrspuren.`
+          : null,
     };
     return 'soil_moisture';
   }
@@ -153,11 +187,15 @@ function soilSub(found: RainFindings, values: CheckContext['values'], apiMm: num
     const score = piecewiseLinear(API_CURVES[lawn.soilType], apiMm);
     subs.soil = {
       score,
-      reason: score < 70 ? `Viel Vorregen (${formatNumberDe(values.rain_14d)} mm in 14 Tagen) – Boden noch nicht ausreichend tragfähig.` : null,
+      reason:
+        score < 70 ? `Viel Vorregen (${formatNumberDe(values.rain_14d)} mm in 14 Tagen) – Boden noch nicht ausreichend tragfähig.` : null,
     };
     return 'api_estimate';
   }
-  found.skippedParts.sml = { reason: 'No soil moisture and no 14-day rain sum; the soil moisture load cannot be assessed.', missing: ['soil_moisture', 'rain_14d'] };
+  found.skippedParts.sml = {
+    reason: 'No soil moisture and no 14-day rain sum; the soil moisture load cannot be assessed.',
+    missing: ['soil_moisture', 'rain_14d'],
+  };
   return null;
 }
 
@@ -182,7 +220,11 @@ function limitingSub(ordered: readonly (SubResult | undefined)[]): { score: numb
 
 const BY_SCORE = (a: SubResult, b: SubResult): number => a.score - b.score;
 
-function rainReasons(ordered: readonly (SubResult | undefined)[], since: MinutesSinceRain | null, windows: EffectiveRainWindows | null): string[] {
+function rainReasons(
+  ordered: readonly (SubResult | undefined)[],
+  since: MinutesSinceRain | null,
+  windows: EffectiveRainWindows | null,
+): string[] {
   const reasons: string[] = [];
   let explained: SubResult[] | undefined;
   for (let i = 0; i < ordered.length; i++) {
@@ -195,9 +237,11 @@ function rainReasons(ordered: readonly (SubResult | undefined)[], since: Minutes
     for (const entry of explained) reasons.push(entry.reason as string);
   }
   if (reasons.length === 0) {
-    reasons.push(since !== null && since.source === 'measured'
-      ? `Kein Niederschlag, letzter Regen ${agoDe(since.minutes)} – Rasen abgetrocknet.`
-      : 'Kein Niederschlag – Rasen trocken.');
+    reasons.push(
+      since !== null && since.source === 'measured'
+        ? `Kein Niederschlag, letzter Regen ${agoDe(since.minutes)} – Rasen abgetrocknet.`
+        : 'Kein Niederschlag – Rasen trocken.',
+    );
   }
   if (windows?.inconsistent) {
     reasons.push('Hinweis: Regenfenster widersprüchlich – das kürzere Fenster wurde als Untergrenze des längeren verwendet.');
@@ -214,7 +258,14 @@ function rainDataConfidence(values: CheckContext['values']): CheckEvaluation['da
   const { rain_1h: r1, rain_12h: r12, rain_24h: r24, rain_14d: r14d, minutes_since_rain: since } = values;
   const anyWindow = r1 !== undefined || r12 !== undefined || r24 !== undefined || r14d !== undefined || since !== undefined;
   if (!anyWindow && values.soil_moisture === undefined) return 'low';
-  return r1 !== undefined && r12 !== undefined && r24 !== undefined && r14d !== undefined && since !== undefined && values.humidity !== undefined ? 'high' : 'medium';
+  return r1 !== undefined &&
+    r12 !== undefined &&
+    r24 !== undefined &&
+    r14d !== undefined &&
+    since !== undefined &&
+    values.humidity !== undefined
+    ? 'high'
+    : 'medium';
 }
 
 /**

@@ -22,7 +22,13 @@ export function residualScore(windows: EffectiveRainWindows, minutes: number, so
   if (windows.rain12hMm < RESIDUAL_FROM_RAIN_12H_MM && !heavy24h) return 100;
   const factor = heavy24h ? 2 : 1;
   const { hold, clear } = RESIDUAL_MIN[soilType];
-  return piecewiseLinear([[hold * factor, RESIDUAL_SCORE], [clear * factor, 100]], minutes);
+  return piecewiseLinear(
+    [
+      [hold * factor, RESIDUAL_SCORE],
+      [clear * factor, 100],
+    ],
+    minutes,
+  );
 }
 
 /** Names the window that decided the residual rule: the 24 h sum when heavy rain doubled the wait. */

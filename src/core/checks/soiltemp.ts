@@ -1,14 +1,7 @@
 import { formatNumberDe, roundTo } from '../format.js';
 import { piecewiseLinear } from '../piecewise.js';
 import type { Curve } from '../piecewise.js';
-import {
-  LOAD_BEARING_DE,
-  SOIL_TYPE_DE,
-  droughtScore,
-  fieldCapacityPct,
-  relativeWetness,
-  soilLoadForScore,
-} from '../soil.js';
+import { LOAD_BEARING_DE, SOIL_TYPE_DE, droughtScore, fieldCapacityPct, relativeWetness, soilLoadForScore } from '../soil.js';
 import { trafficClass, trafficScore } from '../softSoil.js';
 import { thawCap } from '../thaw.js';
 import { TURF_PROFILES } from '../turf.js';
@@ -30,7 +23,11 @@ function soilTemperatureReason(soilTempC: number): string {
 }
 
 /** The soil moisture's sub-score (the lower of wetness and drought), its load class and bearing, and its reason. */
-function moistureAssessment(soilMoisturePct: number, fieldCapacity: number, lawn: CheckContext['lawn']): {
+function moistureAssessment(
+  soilMoisturePct: number,
+  fieldCapacity: number,
+  lawn: CheckContext['lawn'],
+): {
   score: number;
   loadClass: string;
   loadBearing: string;

@@ -56,7 +56,8 @@ function statelessCandidate(sinceRainMin: number | null, extensions: ExtensionIn
   const irrigated = extensions.minutes_since_irrigation;
   if (sinceRainMin === null && irrigated === undefined) return null;
   const total = dryingMinutesAt(INTERCEPTION_STORAGE_MM, rateMmH);
-  const rain: Candidate | null = sinceRainMin === null ? null : { source: 'rain', dryingTimeMin: total, minutesLeft: total - sinceRainMin, sinceMin: sinceRainMin };
+  const rain: Candidate | null =
+    sinceRainMin === null ? null : { source: 'rain', dryingTimeMin: total, minutesLeft: total - sinceRainMin, sinceMin: sinceRainMin };
   if (irrigated === undefined) return rain;
   const irrigation: Candidate = { source: 'irrigation', dryingTimeMin: total, minutesLeft: total - irrigated, sinceMin: irrigated };
   // The source that dries last decides (equal: the rain).
@@ -76,7 +77,11 @@ function reasonFor(candidate: Candidate, rateMmH: number): string {
  * (`blade_drying_minutes`) replaces the stateless estimate while it says wet; when it says dry (0) the
  * blades are dry now, and the stateless estimate may only tell how long they have been.
  */
-export function surfaceWetness(values: CheckContext['values'], sinceRainMin: number | null, extensions: ExtensionInput): SurfaceWetness | null {
+export function surfaceWetness(
+  values: CheckContext['values'],
+  sinceRainMin: number | null,
+  extensions: ExtensionInput,
+): SurfaceWetness | null {
   const weather = dryingWeatherOf(values);
   const rateMmH = dryingRateMmH(weather);
   const stateless = statelessCandidate(sinceRainMin, extensions, rateMmH);

@@ -43,7 +43,10 @@ function growthPhaseStability(
   }
   if (season === 'summer') return true;
   if (minTemp14dC === undefined) {
-    skippedParts.growth_phase = { reason: 'No 14-day minimum temperature; the stability of the growth phase cannot be assessed.', missing: ['min_temp_14d'] };
+    skippedParts.growth_phase = {
+      reason: 'No 14-day minimum temperature; the stability of the growth phase cannot be assessed.',
+      missing: ['min_temp_14d'],
+    };
     return null;
   }
   // A frost older than 3 days stops mattering (model 1.1, D4): frost harms turf through traffic
@@ -52,13 +55,21 @@ function growthPhaseStability(
   const stable = minTemp14dC > UNSTABLE_GROWTH_MIN_TEMP_C || frostIsOld;
   if (!stable) {
     const kind = FROST_KIND_DE[season];
-    caps.push({ cap: UNSTABLE_GROWTH_CAP, reason: `Wachstumsphase instabil – ${kind} in den letzten 14 Tagen (min. ${formatNumberDe(minTemp14dC)} °C).` });
+    caps.push({
+      cap: UNSTABLE_GROWTH_CAP,
+      reason: `Wachstumsphase instabil – ${kind} in den letzten 14 Tagen (min. ${formatNumberDe(minTemp14dC)} °C).`,
+    });
   }
   return stable;
 }
 
 /** Caps first, lowest cap first (the most severe finding leads), then heat or cold, else the all-clear. */
-function temperatureReasons(caps: ReadonlyArray<{ cap: number; reason: string }>, tempC: number, heatFromC: number, droughtDecided: boolean): string[] {
+function temperatureReasons(
+  caps: ReadonlyArray<{ cap: number; reason: string }>,
+  tempC: number,
+  heatFromC: number,
+  droughtDecided: boolean,
+): string[] {
   const t = formatNumberDe(tempC);
   const reasons: string[] = [];
   for (const entry of caps.length > 1 ? [...caps].sort((a, b) => a.cap - b.cap) : caps) reasons.push(entry.reason);
@@ -74,10 +85,17 @@ function temperatureReasons(caps: ReadonlyArray<{ cap: number; reason: string }>
   return reasons;
 }
 
-function frostState(tempC: number, minTemp3hC: number | undefined, minTemp3dC: number | undefined, solar: number | undefined): 'present' | 'possible' | 'none' {
+function frostState(
+  tempC: number,
+  minTemp3hC: number | undefined,
+  minTemp3dC: number | undefined,
+  solar: number | undefined,
+): 'present' | 'possible' | 'none' {
   return tempC <= 0 || (minTemp3hC !== undefined && minTemp3hC <= 0) || groundFrostNow(tempC, minTemp3hC, solar)
     ? 'present'
-    : (minTemp3hC !== undefined && minTemp3hC <= 3 && tempC < 5) || (minTemp3hC === undefined && tempC < 5) || (minTemp3dC !== undefined && minTemp3dC <= 0)
+    : (minTemp3hC !== undefined && minTemp3hC <= 3 && tempC < 5) ||
+        (minTemp3hC === undefined && tempC < 5) ||
+        (minTemp3dC !== undefined && minTemp3dC <= 0)
       ? 'possible'
       : 'none';
 }
@@ -91,7 +109,10 @@ function evaluate({ values, season, lawn, soilEstimate }: CheckContext): CheckEv
 
   const caps = frostCaps(tempC, minTemp3hC, minTemp3dC, values.solar);
   if (minTemp3hC === undefined && minTemp3dC === undefined) {
-    skippedParts.frost_history = { reason: 'No minimum temperature history; frost in the last hours or days cannot be assessed.', missing: ['min_temp_3h', 'min_temp_3d'] };
+    skippedParts.frost_history = {
+      reason: 'No minimum temperature history; frost in the last hours or days cannot be assessed.',
+      missing: ['min_temp_3h', 'min_temp_3d'],
+    };
   }
 
   // Dormancy comes from the soil (or frost and cold air), not from the month (model 1.1, D4).
@@ -100,7 +121,9 @@ function evaluate({ values, season, lawn, soilEstimate }: CheckContext): CheckEv
 
   const turf = TURF_PROFILES[lawn.turfType];
   const heatFromC = turf.heatStressFromC;
-  const drought = droughtCap(values, season, tempC, heatFromC, soilEstimate) ?? heatStressCap(values, fieldCapacityPct(lawn), tempC, heatFromC, turf.hotSoilFromC);
+  const drought =
+    droughtCap(values, season, tempC, heatFromC, soilEstimate) ??
+    heatStressCap(values, fieldCapacityPct(lawn), tempC, heatFromC, turf.hotSoilFromC);
   if (drought !== null) caps.push(drought);
 
   const airScore = piecewiseLinear(turf.airCurve, tempC);
@@ -109,13 +132,8 @@ function evaluate({ values, season, lawn, soilEstimate }: CheckContext): CheckEv
 
   const reasons = temperatureReasons(caps, tempC, heatFromC, drought !== null && drought.cap < airScore);
   const frost = frostState(tempC, minTemp3hC, minTemp3dC, values.solar);
-  const growthPhase = dormant !== null || tempC < 5
-    ? 'dormant'
-    : tempC >= heatFromC
-      ? 'heat_stress'
-      : growthPhaseStable === false
-        ? 'starting'
-        : 'active';
+  const growthPhase =
+    dormant !== null || tempC < 5 ? 'dormant' : tempC >= heatFromC ? 'heat_stress' : growthPhaseStable === false ? 'starting' : 'active';
 
   const allRefining = minTemp3hC !== undefined && minTemp3dC !== undefined && minTemp14dC !== undefined;
   return {

@@ -7,9 +7,23 @@ import type { CheckContext, CheckDefinition, CheckEvaluation } from './types.js'
 import { emphasis } from '../reasonText.js';
 
 /** 10-min mean wind, km/h -> score (docs/model.md, "Check: wind"; Beaufort bounds). */
-export const WIND_MEAN_CURVE: Curve = [[15, 100], [20, 95], [29, 80], [39, 55], [50, 30], [62, 10], [75, 0]];
+export const WIND_MEAN_CURVE: Curve = [
+  [15, 100],
+  [20, 95],
+  [29, 80],
+  [39, 55],
+  [50, 30],
+  [62, 10],
+  [75, 0],
+];
 /** Gusts, km/h -> score; it ranks gusts inside the bands that the DWD caps below fix. */
-export const WIND_GUST_CURVE: Curve = [[30, 100], [40, 85], [50, 70], [65, 40], [75, 5]];
+export const WIND_GUST_CURVE: Curve = [
+  [30, 100],
+  [40, 85],
+  [50, 70],
+  [65, 40],
+  [75, 5],
+];
 /** Gust estimate when wind_gusts is missing (gust factor). */
 export const GUST_FACTOR = 1.5;
 /** DWD Windwarnskala: gusts above 50 km/h (level 1, Bft 7) are a WARNING, from 65 km/h (Sturmböen) a BLOCK. */
@@ -39,7 +53,8 @@ function gustReason(score: number, gustText: string, gustKmh: number): ScoredRea
   const status = statusForScore(toScore(score));
   if (status === 'OK') return null;
   const bft = beaufortForKmh(gustKmh);
-  if (status === 'BLOCK') return { score, reason: `${emphasis(`Sturmböen bis ${gustText}`)} (Bft ${bft}) – Sicherheitsrisiko, Schnittgut verweht.` };
+  if (status === 'BLOCK')
+    return { score, reason: `${emphasis(`Sturmböen bis ${gustText}`)} (Bft ${bft}) – Sicherheitsrisiko, Schnittgut verweht.` };
   return { score, reason: `${emphasis(`Starke Böen bis ${gustText}`)} (Bft ${bft}) – Vorsicht, herabfallende Äste, Schnittgut verweht.` };
 }
 
@@ -48,7 +63,11 @@ function meanReason(score: number, windKmh: number): ScoredReason | null {
   if (status === 'OK') return null;
   const w = formatNumberDe(windKmh);
   const bft = beaufortForKmh(windKmh);
-  if (status === 'BLOCK') return { score, reason: `${emphasis(`Sehr starker Wind ${w} km/h`)} (Bft ${bft}) – Sicherheitsrisiko, herabfallende Äste, nicht mähen.` };
+  if (status === 'BLOCK')
+    return {
+      score,
+      reason: `${emphasis(`Sehr starker Wind ${w} km/h`)} (Bft ${bft}) – Sicherheitsrisiko, herabfallende Äste, nicht mähen.`,
+    };
   return { score, reason: `Kräftiger Wind ${w} km/h (Bft ${bft}) – Schnittgut verweht, Arbeiten unangenehm.` };
 }
 

@@ -63,7 +63,15 @@ export function referenceEtMmPerHour(weather: EtWeather): number | undefined {
 }
 
 /** FAO-56 eq. 53 itself (mm/h): radiation in MJ m⁻² h⁻¹, pressures in kPa, u2 in m/s. */
-export function penmanMonteithHourly(p: { temperatureC: number; es: number; ea: number; u2: number; rn: number; g: number; gamma: number }): number {
+export function penmanMonteithHourly(p: {
+  temperatureC: number;
+  es: number;
+  ea: number;
+  u2: number;
+  rn: number;
+  g: number;
+  gamma: number;
+}): number {
   const delta = (4098 * p.es) / (p.temperatureC + 237.3) ** 2; // eq. 13
   const numerator = 0.408 * delta * (p.rn - p.g) + p.gamma * (37 / (p.temperatureC + 273)) * p.u2 * Math.max(0, p.es - p.ea);
   return numerator / (delta + p.gamma * (1 + 0.34 * p.u2));

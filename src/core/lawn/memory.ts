@@ -44,7 +44,18 @@ export interface LawnMemoryState {
 
 /** A new memory: soil at field capacity (the state after a wet winter or a watering), blades dry. */
 export function initialLawnMemory(profile: SoilProfile): LawnMemoryState {
-  return { blades: DRY_BLADES, bladesUnknown: false, soilPct: profile.fieldCapacityPct, gddTotal: 0, gddCheckpoints: [], wetSpellStartMs: null, lastCutMs: null, gddAtCut: null, atMs: null, weather: null };
+  return {
+    blades: DRY_BLADES,
+    bladesUnknown: false,
+    soilPct: profile.fieldCapacityPct,
+    gddTotal: 0,
+    gddCheckpoints: [],
+    wetSpellStartMs: null,
+    lastCutMs: null,
+    gddAtCut: null,
+    atMs: null,
+    weather: null,
+  };
 }
 
 export interface LawnStepInput {
@@ -59,7 +70,9 @@ function checkpoint(state: LawnMemoryState, atMs: number): Array<[number, number
   const hour = Math.floor(atMs / HOUR_MS) * HOUR_MS;
   const newest = state.gddCheckpoints[state.gddCheckpoints.length - 1];
   if (newest && newest[0] >= hour) return state.gddCheckpoints; // once per hour is enough
-  const points = state.gddCheckpoints.filter(([ms]) => ms >= atMs - CHECKPOINT_RETENTION_MS && (ms >= atMs - HOURLY_CHECKPOINTS_MS || ms % THINNED_STEP_MS === 0));
+  const points = state.gddCheckpoints.filter(
+    ([ms]) => ms >= atMs - CHECKPOINT_RETENTION_MS && (ms >= atMs - HOURLY_CHECKPOINTS_MS || ms % THINNED_STEP_MS === 0),
+  );
   const last = points[points.length - 1];
   if (!last || last[0] < hour) points.push([hour, Math.round(state.gddTotal * 1000) / 1000]);
   return points;
@@ -77,18 +90,34 @@ export function stepLawnMemory(state: LawnMemoryState, input: LawnStepInput, pro
   const carriedMs = Math.min(elapsedMs, MAX_WEATHER_CARRY_MS);
   const weather = state.weather ?? undefined;
   const hours = weather ? carriedMs / HOUR_MS : 0;
-  let blades = stepBlades(state.blades, { fromMs, toMs: fromMs + (weather ? carriedMs : 0), rainMm: input.rainMm, weather, irrigated: input.irrigated });
+  let blades = stepBlades(state.blades, {
+    fromMs,
+    toMs: fromMs + (weather ? carriedMs : 0),
+    rainMm: input.rainMm,
+    weather,
+    irrigated: input.irrigated,
+  });
   // After a gap the blades may hold anything up to full storage (dew, unseen rain): take that bound.
   const gap = elapsedMs > MAX_WEATHER_CARRY_MS;
   if (gap) blades = { waterMm: BLADE_STORAGE_MM, drySinceMs: null };
   const bladesUnknown = gap || (state.bladesUnknown && blades.waterMm > 0);
   const et0 = weather ? referenceEtMmPerHour(weather) : undefined;
-  const soilPct = state.soilPct === null ? null : drain(stepSoil(state.soilPct, profile, input.rainMm, et0, hours), profile, elapsedMs / HOUR_MS - hours);
+  const soilPct =
+    state.soilPct === null ? null : drain(stepSoil(state.soilPct, profile, input.rainMm, et0, hours), profile, elapsedMs / HOUR_MS - hours);
   const gddTotal = state.gddTotal + (weather ? degreeDays(weather.temperatureC, hours) : 0);
   let wetSpellStartMs = gap ? null : state.wetSpellStartMs; // a spell is only counted while the blades are known
   if (blades.waterMm > 0 && !bladesUnknown) wetSpellStartMs ??= fromMs;
   else if (blades.drySinceMs !== null && input.toMs - blades.drySinceMs >= WET_SPELL_BREAK_MS) wetSpellStartMs = null;
-  const next: LawnMemoryState = { ...state, blades, bladesUnknown, soilPct, gddTotal, wetSpellStartMs, atMs: input.toMs, weather: input.weather };
+  const next: LawnMemoryState = {
+    ...state,
+    blades,
+    bladesUnknown,
+    soilPct,
+    gddTotal,
+    wetSpellStartMs,
+    atMs: input.toMs,
+    weather: input.weather,
+  };
   next.gddCheckpoints = checkpoint(next, input.toMs);
   return next;
 }

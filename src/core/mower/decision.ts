@@ -30,10 +30,31 @@ export interface DecisionReason {
 
 /** A stable word for each rule, for tests, events and automations. */
 export type DecisionCode =
-  | 'shutting_down' | 'automatic_off' | 'command_pending' | 'mower_error' | 'mower_unknown' | 'station_unknown'
-  | 'station_stale' | 'clock_untrusted' | 'not_mowable' | 'raining' | 'rain_expected' | 'quiet_hours' | 'window_short'
-  | 'gap' | 'user_docked_today' | 'budget_spent' | 'runs_spent' | 'command_gap' | 'mower_busy' | 'user_run'
-  | 'command_failed' | 'start' | 'mowing' | 'idle' | 'awaiting_first_state';
+  | 'shutting_down'
+  | 'automatic_off'
+  | 'command_pending'
+  | 'mower_error'
+  | 'mower_unknown'
+  | 'station_unknown'
+  | 'station_stale'
+  | 'clock_untrusted'
+  | 'not_mowable'
+  | 'raining'
+  | 'rain_expected'
+  | 'quiet_hours'
+  | 'window_short'
+  | 'gap'
+  | 'user_docked_today'
+  | 'budget_spent'
+  | 'runs_spent'
+  | 'command_gap'
+  | 'mower_busy'
+  | 'user_run'
+  | 'command_failed'
+  | 'start'
+  | 'mowing'
+  | 'idle'
+  | 'awaiting_first_state';
 
 export interface Decision {
   readonly action: MowerAction;
@@ -49,7 +70,10 @@ export interface Decision {
 export const AWAITING_FIRST_STATE: Decision = Object.freeze({
   action: 'none',
   code: 'awaiting_first_state',
-  reason: Object.freeze({ en: "waiting for the station's first state since the start", de: 'warte auf den ersten Zustand der Station seit dem Start' }),
+  reason: Object.freeze({
+    en: "waiting for the station's first state since the start",
+    de: 'warte auf den ersten Zustand der Station seit dem Start',
+  }),
 });
 
 /** What the station's last state says (undefined members: not known). */
@@ -144,15 +168,30 @@ function rainSoon(station: StationView, settings: DecisionSettings): boolean {
 /** The dry window ahead: the forecast's `mowable_for`, never past the first rain it expects. */
 export function dryWindowMinutes(station: StationView): number | null {
   if (station.mowableForMinutes === null) return null;
-  return station.rainExpectedInMinutes === null ? station.mowableForMinutes : Math.min(station.mowableForMinutes, station.rainExpectedInMinutes);
+  return station.rainExpectedInMinutes === null
+    ? station.mowableForMinutes
+    : Math.min(station.mowableForMinutes, station.rainExpectedInMinutes);
 }
 
 /** A hard dock trigger now (rain, quiet hours, stale or unknown station), or undefined. */
 function hardDockTrigger(station: StationView, settings: DecisionSettings, context: DecisionContext): Decision | undefined {
-  if (!station.known) return reason('station_unknown', 'dock', "docking: the station's state is unknown", 'Parken: der Zustand der Station ist unbekannt');
-  if (stale(station, settings, context.nowMs)) return reason('station_stale', 'dock', `docking: no reading for more than ${settings.staleMinutes} min`, `Parken: seit mehr als ${settings.staleMinutes} Min. keine Messung`);
+  if (!station.known)
+    return reason('station_unknown', 'dock', "docking: the station's state is unknown", 'Parken: der Zustand der Station ist unbekannt');
+  if (stale(station, settings, context.nowMs))
+    return reason(
+      'station_stale',
+      'dock',
+      `docking: no reading for more than ${settings.staleMinutes} min`,
+      `Parken: seit mehr als ${settings.staleMinutes} Min. keine Messung`,
+    );
   if (station.raining) return reason('raining', 'dock', 'docking: it is raining', 'Parken: es regnet');
-  if (rainSoon(station, settings)) return reason('rain_expected', 'dock', `docking: rain expected in ${station.rainExpectedInMinutes} min`, `Parken: Regen in ${station.rainExpectedInMinutes} Min. erwartet`);
+  if (rainSoon(station, settings))
+    return reason(
+      'rain_expected',
+      'dock',
+      `docking: rain expected in ${station.rainExpectedInMinutes} min`,
+      `Parken: Regen in ${station.rainExpectedInMinutes} Min. erwartet`,
+    );
   if (context.quiet) return reason('quiet_hours', 'dock', `docking: ${context.quiet.en}`, `Parken: ${context.quiet.de}`);
   return undefined;
 }
@@ -163,37 +202,70 @@ function whileMowing(station: StationView, ledger: LedgerView, settings: Decisio
   const hard = hardDockTrigger(station, settings, context);
   if (by !== 'daemon' && settings.userRuns !== 'takeOver') {
     // A run the user (or the mower's schedule) started: docked only for rain or BLOCK, and only when asked to.
-    if (settings.userRuns === 'respect') return reason('user_run', 'none', 'a run started by hand: left alone', 'Von Hand gestartet: wird nicht unterbrochen');
+    if (settings.userRuns === 'respect')
+      return reason('user_run', 'none', 'a run started by hand: left alone', 'Von Hand gestartet: wird nicht unterbrochen');
     const rain = hard && (hard.code === 'raining' || hard.code === 'rain_expected');
     if (rain) return hard;
-    if (station.known && station.blocked) return reason('not_mowable', 'dock', 'docking: the index says BLOCK', 'Parken: der Index steht auf BLOCK');
-    return reason('user_run', 'none', 'a run started by hand: docked only for rain or BLOCK', 'Von Hand gestartet: geparkt wird nur bei Regen oder BLOCK');
+    if (station.known && station.blocked)
+      return reason('not_mowable', 'dock', 'docking: the index says BLOCK', 'Parken: der Index steht auf BLOCK');
+    return reason(
+      'user_run',
+      'none',
+      'a run started by hand: docked only for rain or BLOCK',
+      'Von Hand gestartet: geparkt wird nur bei Regen oder BLOCK',
+    );
   }
   if (hard) return hard;
   if (!station.mowable) {
     const startMs = ledger.current?.startMs ?? ledger.lastCommand?.atMs ?? 0;
-    if (context.nowMs - startMs >= settings.minCommandGapMinutes * MINUTE_MS) return reason('not_mowable', 'dock', 'docking: not mowable any more', 'Parken: nicht mehr mähbar');
-    return reason('command_gap', 'none', `not mowable, docking once the run is ${settings.minCommandGapMinutes} min old (no flapping)`, `Nicht mähbar; geparkt wird, wenn der Lauf ${settings.minCommandGapMinutes} Min. alt ist`);
+    if (context.nowMs - startMs >= settings.minCommandGapMinutes * MINUTE_MS)
+      return reason('not_mowable', 'dock', 'docking: not mowable any more', 'Parken: nicht mehr mähbar');
+    return reason(
+      'command_gap',
+      'none',
+      `not mowable, docking once the run is ${settings.minCommandGapMinutes} min old (no flapping)`,
+      `Nicht mähbar; geparkt wird, wenn der Lauf ${settings.minCommandGapMinutes} Min. alt ist`,
+    );
   }
   return reason('mowing', 'none', 'mowing', 'Mäht');
 }
 
 /** The first rule that refuses a start now, or undefined when every rule allows it. */
-function startRefusal(station: StationView, ledger: LedgerView, settings: DecisionSettings, context: DecisionContext): Decision | undefined {
+function startRefusal(
+  station: StationView,
+  ledger: LedgerView,
+  settings: DecisionSettings,
+  context: DecisionContext,
+): Decision | undefined {
   const { nowMs } = context;
   const none = (code: DecisionCode, en: string, de: string) => reason(code, 'none', en, de);
   if (!context.automatic && !context.requested) return none('automatic_off', 'automatic mowing is off', 'Automatisches Mähen ist aus');
   if (context.mower === 'error') return none('mower_error', 'the mower reports an error', 'Der Mäher meldet einen Fehler');
   if (context.mower === 'unknown') return none('mower_unknown', "the mower's state is unknown", 'Der Zustand des Mähers ist unbekannt');
-  if (context.mower !== 'docked') return none('mower_busy', `the mower is ${context.mower}, not docked`, `Der Mäher ist nicht in der Station (${context.mower})`);
+  if (context.mower !== 'docked')
+    return none('mower_busy', `the mower is ${context.mower}, not docked`, `Der Mäher ist nicht in der Station (${context.mower})`);
   if (!station.known) return none('station_unknown', "the station's state is unknown", 'Der Zustand der Station ist unbekannt');
-  if (stale(station, settings, nowMs)) return none('station_stale', `no reading for more than ${settings.staleMinutes} min`, `Seit mehr als ${settings.staleMinutes} Min. keine Messung`);
+  if (stale(station, settings, nowMs))
+    return none(
+      'station_stale',
+      `no reading for more than ${settings.staleMinutes} min`,
+      `Seit mehr als ${settings.staleMinutes} Min. keine Messung`,
+    );
   if (context.clockSteppedAtMs !== null && nowMs - context.clockSteppedAtMs < CLOCK_SETTLE_MINUTES * MINUTE_MS) {
-    return none('clock_untrusted', `the clock stepped less than ${CLOCK_SETTLE_MINUTES} min ago`, `Die Uhr ist vor weniger als ${CLOCK_SETTLE_MINUTES} Min. gesprungen`);
+    return none(
+      'clock_untrusted',
+      `the clock stepped less than ${CLOCK_SETTLE_MINUTES} min ago`,
+      `Die Uhr ist vor weniger als ${CLOCK_SETTLE_MINUTES} Min. gesprungen`,
+    );
   }
   if (context.quiet) return none('quiet_hours', context.quiet.en, context.quiet.de);
   if (station.raining) return none('raining', 'it is raining', 'Es regnet');
-  if (rainSoon(station, settings)) return none('rain_expected', `rain expected in ${station.rainExpectedInMinutes} min`, `Regen in ${station.rainExpectedInMinutes} Min. erwartet`);
+  if (rainSoon(station, settings))
+    return none(
+      'rain_expected',
+      `rain expected in ${station.rainExpectedInMinutes} min`,
+      `Regen in ${station.rainExpectedInMinutes} Min. erwartet`,
+    );
   if (!station.mowable) return none('not_mowable', 'not mowable', 'Nicht mähbar');
   const run = runLengthMinutes(settings, ledger);
   const dry = dryWindowMinutes(station);
@@ -203,22 +275,50 @@ function startRefusal(station: StationView, ledger: LedgerView, settings: Decisi
     return none('window_short', `${window}, a run takes ${run} min`, `${windowDe}, ein Lauf dauert ${run} Min.`);
   }
   if (ledger.lastCompletedEndMs !== null && nowMs - ledger.lastCompletedEndMs < settings.minGapHours * HOUR_MS) {
-    return none('gap', `the last run ended less than ${settings.minGapHours} h ago`, `Der letzte Lauf endete vor weniger als ${settings.minGapHours} Std.`);
+    return none(
+      'gap',
+      `the last run ended less than ${settings.minGapHours} h ago`,
+      `Der letzte Lauf endete vor weniger als ${settings.minGapHours} Std.`,
+    );
   }
-  if (settings.respectUserDock && ledger.userDockedDay === context.today) return none('user_docked_today', 'docked by hand today: no start again today', 'Heute von Hand geparkt: heute kein neuer Start');
-  if (settings.runsPerWeek !== null && ledger.runsThisWeek >= settings.runsPerWeek) return none('runs_spent', `this week's ${settings.runsPerWeek} runs are done`, `Die ${settings.runsPerWeek} Läufe dieser Woche sind erledigt`);
-  if (context.callsLeft !== null && context.callsLeft < 1) return none('budget_spent', "the mower's API budget is spent", 'Das API-Budget des Mähers ist aufgebraucht');
+  if (settings.respectUserDock && ledger.userDockedDay === context.today)
+    return none('user_docked_today', 'docked by hand today: no start again today', 'Heute von Hand geparkt: heute kein neuer Start');
+  if (settings.runsPerWeek !== null && ledger.runsThisWeek >= settings.runsPerWeek)
+    return none(
+      'runs_spent',
+      `this week's ${settings.runsPerWeek} runs are done`,
+      `Die ${settings.runsPerWeek} Läufe dieser Woche sind erledigt`,
+    );
+  if (context.callsLeft !== null && context.callsLeft < 1)
+    return none('budget_spent', "the mower's API budget is spent", 'Das API-Budget des Mähers ist aufgebraucht');
   if (ledger.lastCommand && nowMs - ledger.lastCommand.atMs < settings.minCommandGapMinutes * MINUTE_MS) {
-    return none('command_gap', `the last command was less than ${settings.minCommandGapMinutes} min ago`, `Der letzte Befehl ist weniger als ${settings.minCommandGapMinutes} Min. her`);
+    return none(
+      'command_gap',
+      `the last command was less than ${settings.minCommandGapMinutes} min ago`,
+      `Der letzte Befehl ist weniger als ${settings.minCommandGapMinutes} Min. her`,
+    );
   }
   return undefined;
 }
 
 /** Start, dock or nothing, with the reason. */
 export function decide(station: StationView, ledger: LedgerView, settings: DecisionSettings, context: DecisionContext): Decision {
-  if (context.shuttingDown) return reason('shutting_down', 'none', 'the daemon is stopping: no commands', 'Der Dienst hält an: keine Befehle');
-  if (context.commandFailed && !context.requested) return reason('command_failed', 'none', 'the mower did not confirm the last command: automatic commands stop until you act', 'Der Mäher hat den letzten Befehl nicht bestätigt: keine automatischen Befehle, bis Sie eingreifen');
-  if (context.commandPending) return reason('command_pending', 'none', 'waiting for the mower to confirm the last command', 'Warte auf die Bestätigung des letzten Befehls');
+  if (context.shuttingDown)
+    return reason('shutting_down', 'none', 'the daemon is stopping: no commands', 'Der Dienst hält an: keine Befehle');
+  if (context.commandFailed && !context.requested)
+    return reason(
+      'command_failed',
+      'none',
+      'the mower did not confirm the last command: automatic commands stop until you act',
+      'Der Mäher hat den letzten Befehl nicht bestätigt: keine automatischen Befehle, bis Sie eingreifen',
+    );
+  if (context.commandPending)
+    return reason(
+      'command_pending',
+      'none',
+      'waiting for the mower to confirm the last command',
+      'Warte auf die Bestätigung des letzten Befehls',
+    );
   if (context.mower === 'mowing') return whileMowing(station, ledger, settings, context);
   // Paused on the lawn in a run of the daemon's: rain or quiet hours still send it home.
   if (context.mower === 'paused' && ledger.current?.by === 'daemon') {
@@ -229,5 +329,10 @@ export function decide(station: StationView, ledger: LedgerView, settings: Decis
   if (refusal) return refusal;
   const dry = dryWindowMinutes(station);
   const run = runLengthMinutes(settings, ledger);
-  return reason('start', 'start', `starting: mowable for ${dry} min, a run takes ${run} min`, `Start: ${dry} Min. mähbar, ein Lauf dauert ${run} Min.`);
+  return reason(
+    'start',
+    'start',
+    `starting: mowable for ${dry} min, a run takes ${run} min`,
+    `Start: ${dry} Min. mähbar, ein Lauf dauert ${run} Min.`,
+  );
 }

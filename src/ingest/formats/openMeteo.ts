@@ -57,7 +57,9 @@ function unixSeconds(value: unknown): number | undefined {
 }
 
 /** The value at `index` of every requested column, or why a column is not a list. */
-function columns(series: Record<string, unknown>): { ok: true; at: (name: string, index: number) => unknown } | { ok: false; reason: string } {
+function columns(
+  series: Record<string, unknown>,
+): { ok: true; at: (name: string, index: number) => unknown } | { ok: false; reason: string } {
   for (const name of [...MODELLED_CURRENT]) {
     const column = series[name];
     if (column !== undefined && !Array.isArray(column)) return { ok: false, reason: `hourly.${name} is not a list` };
@@ -86,7 +88,8 @@ function hourReadings(hourly: unknown, nowMs: number): { ok: true; hours: Readin
   let previous = -Infinity;
   for (const [index, raw] of times.entries()) {
     const seconds = unixSeconds(raw);
-    if (seconds === undefined || seconds <= previous) return { ok: false, reason: `hourly.time[${index}] is not a Unix time after the one before` };
+    if (seconds === undefined || seconds <= previous)
+      return { ok: false, reason: `hourly.time[${index}] is not a Unix time after the one before` };
     previous = seconds;
     if (seconds * 1000 > nowMs) continue;
     const builder = build((name) => table.at(name, index), `hourly[${index}]`);
@@ -94,7 +97,10 @@ function hourReadings(hourly: unknown, nowMs: number): { ok: true; hours: Readin
     if (!builder.hasData()) continue;
     builder.payloadTimeMs = seconds * 1000;
     const reading = builder.build('');
-    hours.push({ ...reading, fingerprint: `${HOUR_FINGERPRINT}${seconds}:${JSON.stringify([reading.values, reading.rainDeltaMm ?? null])}` });
+    hours.push({
+      ...reading,
+      fingerprint: `${HOUR_FINGERPRINT}${seconds}:${JSON.stringify([reading.values, reading.rainDeltaMm ?? null])}`,
+    });
   }
   return { ok: true, hours };
 }
@@ -105,11 +111,17 @@ function currentReading(current: unknown): { ok: true; reading?: Reading } | { o
   const seconds = unixSeconds(current.time);
   if (seconds === undefined) return { ok: false, reason: 'current.time is not a Unix time' };
   const interval = current.interval ?? 900;
-  if (typeof interval !== 'number' || interval < MIN_INTERVAL_S || interval > MAX_INTERVAL_S) return { ok: false, reason: 'current.interval is not a number of seconds from 60 to 3600' };
+  if (typeof interval !== 'number' || interval < MIN_INTERVAL_S || interval > MAX_INTERVAL_S)
+    return { ok: false, reason: 'current.interval is not a number of seconds from 60 to 3600' };
   const builder = build((name) => current[name], 'current');
   const precipitation = current[PRECIPITATION];
   // The sum of the interval before `time`, as a rate: the rain amounts themselves come from the hours.
-  builder.add('precipitation_rate', typeof precipitation === 'number' ? (precipitation * 3600) / interval : precipitation, 'mm/h', `current.${PRECIPITATION}`);
+  builder.add(
+    'precipitation_rate',
+    typeof precipitation === 'number' ? (precipitation * 3600) / interval : precipitation,
+    'mm/h',
+    `current.${PRECIPITATION}`,
+  );
   if (!builder.hasData()) return { ok: true };
   builder.payloadTimeMs = seconds * 1000;
   const reading = builder.build('');
@@ -119,8 +131,13 @@ function currentReading(current: unknown): { ok: true; reading?: Reading } | { o
 /** The readings of an answer, or why it is refused. */
 export function parseModelledAnswer(body: unknown, nowMs: number): ModelledParse {
   if (!isRecord(body)) return { ok: false, reason: 'the answer is not a JSON object' };
-  if (body.error === true) return { ok: false, reason: `the provider refused the request: ${typeof body.reason === 'string' ? body.reason.slice(0, 200) : 'no reason given'}` };
-  if (body.hourly === undefined && body.current === undefined) return { ok: false, reason: 'the answer has neither "hourly" nor "current"' };
+  if (body.error === true)
+    return {
+      ok: false,
+      reason: `the provider refused the request: ${typeof body.reason === 'string' ? body.reason.slice(0, 200) : 'no reason given'}`,
+    };
+  if (body.hourly === undefined && body.current === undefined)
+    return { ok: false, reason: 'the answer has neither "hourly" nor "current"' };
   const hours = hourReadings(body.hourly, nowMs);
   if (!hours.ok) return hours;
   const current = currentReading(body.current);

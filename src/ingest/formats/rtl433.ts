@@ -11,20 +11,67 @@ import { matchesFilter } from './context.js';
 
 /** Field → candidate keys with their unit, in order of preference. */
 const VALUE_KEYS: ReadonlyArray<[CurrentField, ReadonlyArray<[string, string]>]> = [
-  ['temperature', [['temperature_C', 'C'], ['temperature_F', 'F'], ['temperature_1_C', 'C']]],
-  ['humidity', [['humidity', '%'], ['humidity_1', '%']]],
-  ['wind_speed', [
-    ['wind_avg_km_h', 'km/h'], ['wind_avg_m_s', 'm/s'], ['wind_avg_mi_h', 'mph'],
-    ['wind_speed_km_h', 'km/h'], ['wind_speed_m_s', 'm/s'], ['wind_speed_ms', 'm/s'], ['wind_speed_mi_h', 'mph'],
-  ]],
-  ['wind_gusts', [
-    ['wind_max_km_h', 'km/h'], ['wind_max_m_s', 'm/s'], ['wind_max_mi_h', 'mph'],
-    ['gust_speed_km_h', 'km/h'], ['gust_speed_m_s', 'm/s'], ['gust_speed_ms', 'm/s'], ['gust_speed_mi_h', 'mph'],
-  ]],
-  ['precipitation_rate', [['rain_rate_mm_h', 'mm/h'], ['rain_rate_in_h', 'in/h']]],
-  ['solar', [['light_lux', 'lx'], ['lux', 'lx']]],
+  [
+    'temperature',
+    [
+      ['temperature_C', 'C'],
+      ['temperature_F', 'F'],
+      ['temperature_1_C', 'C'],
+    ],
+  ],
+  [
+    'humidity',
+    [
+      ['humidity', '%'],
+      ['humidity_1', '%'],
+    ],
+  ],
+  [
+    'wind_speed',
+    [
+      ['wind_avg_km_h', 'km/h'],
+      ['wind_avg_m_s', 'm/s'],
+      ['wind_avg_mi_h', 'mph'],
+      ['wind_speed_km_h', 'km/h'],
+      ['wind_speed_m_s', 'm/s'],
+      ['wind_speed_ms', 'm/s'],
+      ['wind_speed_mi_h', 'mph'],
+    ],
+  ],
+  [
+    'wind_gusts',
+    [
+      ['wind_max_km_h', 'km/h'],
+      ['wind_max_m_s', 'm/s'],
+      ['wind_max_mi_h', 'mph'],
+      ['gust_speed_km_h', 'km/h'],
+      ['gust_speed_m_s', 'm/s'],
+      ['gust_speed_ms', 'm/s'],
+      ['gust_speed_mi_h', 'mph'],
+    ],
+  ],
+  [
+    'precipitation_rate',
+    [
+      ['rain_rate_mm_h', 'mm/h'],
+      ['rain_rate_in_h', 'in/h'],
+    ],
+  ],
+  [
+    'solar',
+    [
+      ['light_lux', 'lx'],
+      ['lux', 'lx'],
+    ],
+  ],
   ['soil_moisture', [['moisture', '%']]],
-  ['dew_point', [['dewpoint_C', 'C'], ['dewpoint_F', 'F']]],
+  [
+    'dew_point',
+    [
+      ['dewpoint_C', 'C'],
+      ['dewpoint_F', 'F'],
+    ],
+  ],
 ];
 
 const RAIN_COUNTER_KEYS: ReadonlyArray<[string, string]> = [
@@ -35,7 +82,21 @@ const RAIN_COUNTER_KEYS: ReadonlyArray<[string, string]> = [
 ];
 
 /** Keys that differ between repeated transmissions of the same reading. */
-const VOLATILE_KEYS = new Set(['time', 'sequence_num', 'seq', 'mic', 'raw_msg', 'rssi', 'snr', 'noise', 'freq', 'freq1', 'freq2', 'mod', 'protocol']);
+const VOLATILE_KEYS = new Set([
+  'time',
+  'sequence_num',
+  'seq',
+  'mic',
+  'raw_msg',
+  'rssi',
+  'snr',
+  'noise',
+  'freq',
+  'freq1',
+  'freq2',
+  'mod',
+  'protocol',
+]);
 
 /** The JSON object in a line, tolerating syslog prefixes and trailing garbage of real captures. */
 function extractObject(payload: string): Readonly<Record<string, unknown>> | undefined {

@@ -51,7 +51,9 @@ export type CounterKey = string | readonly [string, UploadSystem];
 
 /** Adds the first counter of `counters` present, keyed by format and field (a new key starts a new baseline). */
 export function addCounter(builder: ReadingBuilder, station: StationConfig, fields: UploadFields, counters: readonly CounterKey[]): void {
-  const found = counters.map((entry) => (typeof entry === 'string' ? ([entry, undefined] as const) : entry)).find(([key]) => presentValue(fields, key) !== undefined);
+  const found = counters
+    .map((entry) => (typeof entry === 'string' ? ([entry, undefined] as const) : entry))
+    .find(([key]) => presentValue(fields, key) !== undefined);
   if (found === undefined) return;
   const [key, fixed] = found;
   const unit = typeof station.units === 'object' ? station.units.rain_total : undefined;
@@ -63,7 +65,8 @@ export function finish(builder: ReadingBuilder, fields: UploadFields): ParseOutc
   const time = uploadTime(fields.dateutc);
   if (time === false) return { kind: 'rejected', reason: uploadTimeProblem(fields.dateutc) };
   if (time !== undefined) builder.payloadTimeMs = time;
-  if (!builder.hasData()) return { kind: 'rejected', reason: builder.dropped.join('; ') || 'no weather field found (every sensor missing or -9999)' };
+  if (!builder.hasData())
+    return { kind: 'rejected', reason: builder.dropped.join('; ') || 'no weather field found (every sensor missing or -9999)' };
   return { kind: 'reading', reading: builder.build(fingerprintOf(fields, UPLOAD_VOLATILE_KEYS)) };
 }
 

@@ -33,7 +33,9 @@ export function uploadTime(raw: unknown): number | undefined | false {
   if (raw === undefined || raw === null) return undefined;
   if (typeof raw !== 'string') return parseTimestamp(raw, 'UTC') ?? false;
   // "+" only between the date and the time: "+01:00" at the end is an offset.
-  const text = decodedOnce(raw.trim()).trim().replace(/^(\d{4}-\d{1,2}-\d{1,2})\+/, '$1 ');
+  const text = decodedOnce(raw.trim())
+    .trim()
+    .replace(/^(\d{4}-\d{1,2}-\d{1,2})\+/, '$1 ');
   if (text === '' || text.toLowerCase() === 'now') return undefined;
   const parts = CONSOLE_DATE.exec(text);
   if (parts) {

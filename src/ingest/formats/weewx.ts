@@ -20,8 +20,20 @@ const SYSTEM_UNITS: Record<number, Record<Kind, string>> = {
 
 /** weewx-mqtt unit labels (UNIT_REDUCTIONS) → our unit names. */
 const LABELS: Record<string, string> = {
-  C: 'C', F: 'F', kph: 'km/h', mps: 'm/s', mph: 'mph', knot: 'kn', cm: 'cm', mm: 'mm', in: 'in',
-  cm_per_hour: 'cm/h', mm_per_hour: 'mm/h', inch_per_hour: 'in/h', in_per_hour: 'in/h', Wpm2: 'W/m2',
+  C: 'C',
+  F: 'F',
+  kph: 'km/h',
+  mps: 'm/s',
+  mph: 'mph',
+  knot: 'kn',
+  cm: 'cm',
+  mm: 'mm',
+  in: 'in',
+  cm_per_hour: 'cm/h',
+  mm_per_hour: 'mm/h',
+  inch_per_hour: 'in/h',
+  in_per_hour: 'in/h',
+  Wpm2: 'W/m2',
   percent: '%',
 };
 

@@ -65,7 +65,11 @@ export class ChangeListener {
   }
 
   async #connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.#options.connectionString, keepAlive: true, connectionTimeoutMillis: this.#options.connectTimeoutMs ?? 3000 });
+    const client = new pg.Client({
+      connectionString: this.#options.connectionString,
+      keepAlive: true,
+      connectionTimeoutMillis: this.#options.connectTimeoutMs ?? 3000,
+    });
     client.on('notification', () => this.#changed());
     client.on('error', (err) => this.#lost(client, err));
     client.on('end', () => this.#lost(client, new Error('connection closed')));

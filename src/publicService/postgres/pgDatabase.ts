@@ -104,7 +104,11 @@ class PgStatements {
   ) {}
 
   protected async query(sql: string, params: unknown[] = []): Promise<pg.QueryResult> {
-    return this.target.query({ text: sql, values: params, ...(this.clientTimeoutMs === undefined ? {} : { query_timeout: this.clientTimeoutMs }) });
+    return this.target.query({
+      text: sql,
+      values: params,
+      ...(this.clientTimeoutMs === undefined ? {} : { query_timeout: this.clientTimeoutMs }),
+    });
   }
 
   async run(sql: string, params: SqlParams = []): Promise<RunResult> {
@@ -151,7 +155,16 @@ export class PgDatabase extends PgStatements implements SqlDatabase {
     });
     // An idle client losing its connection (server restart) must not crash the process; the pool replaces it.
     pool.on('error', (err) => outage.failed(err));
-    const listener = options.listen === false ? undefined : new ChangeListener({ connectionString: options.connectionString, logger, rereadMs: options.rereadMs ?? 60_000, connectTimeoutMs: options.connectTimeoutMs, outage });
+    const listener =
+      options.listen === false
+        ? undefined
+        : new ChangeListener({
+            connectionString: options.connectionString,
+            logger,
+            rereadMs: options.rereadMs ?? 60_000,
+            connectTimeoutMs: options.connectTimeoutMs,
+            outage,
+          });
     const database = new PgDatabase(pool, listener, outage);
     try {
       await database.migrate(options.migrations ?? PG_MIGRATIONS);
@@ -225,17 +238,27 @@ export class PgDatabase extends PgStatements implements SqlDatabase {
   }
 
   async migrate(migrations: readonly Migration[]): Promise<void> {
-    await this.#transaction(async (db) => {
-      await db.exec(`SET LOCAL statement_timeout = ${MIGRATION_TIMEOUT_MS}`);
-      await db.run('SELECT pg_advisory_xact_lock(?)', [MIGRATION_LOCK]);
-      await db.run('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
-      const applied = new Set((await db.all<{ version: number }>('SELECT version FROM schema_migrations')).map((row) => row.version));
-      for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
-        if (applied.has(migration.version)) continue;
-        await db.exec(migration.up);
-        await db.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', [migration.version, migration.name, new Date().toISOString()]);
-      }
-    }, {}, MIGRATION_TIMEOUT_MS + CLIENT_TIMEOUT_MARGIN_MS);
+    await this.#transaction(
+      async (db) => {
+        await db.exec(`SET LOCAL statement_timeout = ${MIGRATION_TIMEOUT_MS}`);
+        await db.run('SELECT pg_advisory_xact_lock(?)', [MIGRATION_LOCK]);
+        await db.run(
+          'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
+        );
+        const applied = new Set((await db.all<{ version: number }>('SELECT version FROM schema_migrations')).map((row) => row.version));
+        for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
+          if (applied.has(migration.version)) continue;
+          await db.exec(migration.up);
+          await db.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', [
+            migration.version,
+            migration.name,
+            new Date().toISOString(),
+          ]);
+        }
+      },
+      {},
+      MIGRATION_TIMEOUT_MS + CLIENT_TIMEOUT_MARGIN_MS,
+    );
   }
 
   async close(): Promise<void> {

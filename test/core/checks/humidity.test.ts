@@ -67,7 +67,9 @@ describe('humidity check', () => {
     const check = checkFor('humidity', { temperature: 20, humidity: 50, dew_point: 9, solar: 500, wind_speed: 10 });
     expect(check.data_confidence).toBe('high');
     expect(check.skipped_parts).toEqual({});
-    expect(Object.keys(check.meta)).toEqual(expect.arrayContaining(['humidity', 'temperature', 'season', 'dew_point_depression', 'drying_potential']));
+    expect(Object.keys(check.meta)).toEqual(
+      expect.arrayContaining(['humidity', 'temperature', 'season', 'dew_point_depression', 'drying_potential']),
+    );
     expect(check.meta.drying_potential as number).toBeGreaterThan(0);
     expect(check.meta.drying_potential as number).toBeLessThanOrEqual(1);
   });

@@ -63,7 +63,9 @@ describe('rain check: dry_down (surface wetness)', () => {
 
   it('uses the German wet-lawn template with natural durations', () => {
     const check = checkFor('rain', { minutes_since_rain: 45, humidity: 70, solar: 200, wind_speed: 5 });
-    expect(check.reasons.join(' ')).toMatch(/^Letzter Regen vor 45 Minuten – <b>Rasen noch nass<\/b>, trocken in ca\. [0-9,]+ (Minuten|Stunden) bei jetzigem Wetter \(Verdunstung [0-9,]+ mm\/h\)\.$/);
+    expect(check.reasons.join(' ')).toMatch(
+      /^Letzter Regen vor 45 Minuten – <b>Rasen noch nass<\/b>, trocken in ca\. [0-9,]+ (Minuten|Stunden) bei jetzigem Wetter \(Verdunstung [0-9,]+ mm\/h\)\.$/,
+    );
     expect(check.meta.drying_source).toBe('rain');
     expect(check.meta.drying_minutes_left).toBeGreaterThan(0);
   });
@@ -154,7 +156,9 @@ describe('rain check: residual_moisture', () => {
     const check = checkFor('rain', { rain_24h: 30, rain_12h: 0, minutes_since_rain: 500, humidity: 50, solar: 600, wind_speed: 10 });
     expect(check.score).toBe(63);
     expect(check.meta.limiting_factor).toBe('residual');
-    expect(check.reasons[0]).toBe('Ergiebiger Regen (30 mm in 24 Stunden) – Restfeuchte in Rasenfilz und Boden, nach Starkregen etwa einen Tag warten.');
+    expect(check.reasons[0]).toBe(
+      'Ergiebiger Regen (30 mm in 24 Stunden) – Restfeuchte in Rasenfilz und Boden, nach Starkregen etwa einen Tag warten.',
+    );
   });
 
   it('stays monotone around the new 24-hour trigger: more rain never raises, more time never lowers it', () => {
@@ -219,7 +223,11 @@ describe('rain check: sml (soil moisture load)', () => {
 
 describe('rain check: combination and meta', () => {
   it('lists the most severe sub-model first', () => {
-    const check = checkFor('rain', { soil_moisture: 38, rain_1h: 0, rain_12h: 8, rain_24h: 25, minutes_since_rain: 500, humidity: 50, solar: 600, wind_speed: 10 }, 'autumn');
+    const check = checkFor(
+      'rain',
+      { soil_moisture: 38, rain_1h: 0, rain_12h: 8, rain_24h: 25, minutes_since_rain: 500, humidity: 50, solar: 600, wind_speed: 10 },
+      'autumn',
+    );
     expect(check.meta.limiting_factor).toBe('soil');
     expect(check.reasons[0]).toContain('Boden nass'); // 1.1: „Boden wassergesättigt“ (model 1.2: s = 0.56)
     // The measured soil moisture replaces the residual estimate (D3); the cumulative finding follows.
@@ -237,9 +245,9 @@ describe('rain check: combination and meta', () => {
 
   it('carries the spec meta keys', () => {
     const check = checkFor('rain', { precipitation_rate: 0 });
-    expect(Object.keys(check.meta)).toEqual(expect.arrayContaining([
-      'rain_source', 'rain_cumulative', 'rain_rate', 'soil_load', 'limiting_factor', 'season', 'models_executed',
-    ]));
+    expect(Object.keys(check.meta)).toEqual(
+      expect.arrayContaining(['rain_source', 'rain_cumulative', 'rain_rate', 'soil_load', 'limiting_factor', 'season', 'models_executed']),
+    );
     expect(check.meta).toMatchObject({ rain_source: 'precipitation_rate', rain_cumulative: null, rain_rate: 0, soil_load: null });
   });
 });
@@ -247,9 +255,15 @@ describe('rain check: combination and meta', () => {
 describe('rain check: residual moisture by soil type (D3)', () => {
   it.each([
     // [soil, minutes after 8 mm, residual sub-score]
-    ['sand', 120, 55], ['sand', 150, 78], ['sand', 180, 100],
-    ['loam', 240, 55], ['loam', 270, 78], ['loam', 300, 100],
-    ['clay', 360, 55], ['clay', 450, 78], ['clay', 540, 100],
+    ['sand', 120, 55],
+    ['sand', 150, 78],
+    ['sand', 180, 100],
+    ['loam', 240, 55],
+    ['loam', 270, 78],
+    ['loam', 300, 100],
+    ['clay', 360, 55],
+    ['clay', 450, 78],
+    ['clay', 540, 100],
   ] as const)('%s, %d min after 8 mm: %d', (soilType, minutes, score) => {
     const check = checkFor('rain', { rain_12h: 8, rain_24h: 8, minutes_since_rain: minutes }, 'summer', { soilType });
     expect(Math.round(subScore(check, 'residual'))).toBe(score);
@@ -265,7 +279,9 @@ describe('rain check: residual moisture by soil type (D3)', () => {
   });
 
   it('is replaced by a measured soil moisture', () => {
-    const check = checkFor('rain', { rain_12h: 8, rain_24h: 8, minutes_since_rain: 120, soil_moisture: 20 }, 'summer', { soilType: 'clay' });
+    const check = checkFor('rain', { rain_12h: 8, rain_24h: 8, minutes_since_rain: 120, soil_moisture: 20 }, 'summer', {
+      soilType: 'clay',
+    });
     expect(check.meta.models_executed).not.toContain('residual_moisture');
     expect(check.meta.sub_scores).not.toHaveProperty('residual');
     expect(check.skipped_parts).not.toHaveProperty('residual_moisture');

@@ -75,7 +75,9 @@ describe('temperature check', () => {
 
   it('names winter rest and late frost in German', () => {
     expect(checkFor('temperature', { temperature: 20, soil_temperature: 3 }, 'summer').reasons.join(' ')).toContain('Winterruhe');
-    expect(checkFor('temperature', { temperature: 20, min_temp_14d: -3 }, 'winter').reasons.join(' ')).toContain('Frost in den letzten 14 Tagen');
+    expect(checkFor('temperature', { temperature: 20, min_temp_14d: -3 }, 'winter').reasons.join(' ')).toContain(
+      'Frost in den letzten 14 Tagen',
+    );
     expect(checkFor('temperature', { temperature: 20, min_temp_14d: -3 }, 'spring').reasons.join(' ')).toContain('Spätfrost');
     expect(checkFor('temperature', { temperature: 20, min_temp_14d: -3 }, 'autumn').reasons.join(' ')).toContain('Frühfrost');
     expect(checkFor('temperature', { temperature: 33.4 }).reasons[0]).toContain('Hitze 33,4 °C');

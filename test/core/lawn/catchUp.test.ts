@@ -30,7 +30,12 @@ describe('catch-up from the history after a snapshot', () => {
     const all = readings(12);
     const uninterrupted = run(initialLawnMemory(loam), all);
     const snapshot = run(initialLawnMemory(loam), all.slice(0, 4));
-    const minutes: HistoryMinute[] = all.map((r) => ({ minute: r.atMs / MIN, rainMm: r.rainMm, rainObserved: true, tempMinC: r.weather.temperatureC }));
+    const minutes: HistoryMinute[] = all.map((r) => ({
+      minute: r.atMs / MIN,
+      rainMm: r.rainMm,
+      rainObserved: true,
+      tempMinC: r.weather.temperatureC,
+    }));
     expect(catchUpMemory(snapshot, minutes, loam)).toEqual(uninterrupted);
   });
 
@@ -45,14 +50,15 @@ describe('catch-up from the history after a snapshot', () => {
 
 describe('time without readings', () => {
   const wet = (): LawnMemoryState => run(initialLawnMemory(loam), readings(6)); // 3 mm at 08:50: blades full
-  const sixHoursLater = (state: LawnMemoryState) => stepLawnMemory(state, { toMs: state.atMs! + 6 * HOUR, rainMm: 0, weather: air(20) }, loam);
+  const sixHoursLater = (state: LawnMemoryState) =>
+    stepLawnMemory(state, { toMs: state.atMs! + 6 * HOUR, rainMm: 0, weather: air(20) }, loam);
 
   it('leaves the blades unknown at full storage, ends the wet spell, adds no degree-days after 30 min', () => {
     const before = wet();
     const after = sixHoursLater(before);
     expect(after).toMatchObject({ bladesUnknown: true, blades: { waterMm: BLADE_STORAGE_MM, drySinceMs: null }, wetSpellStartMs: null });
     // Degree-days only for the 30 min the last weather is carried: (16.5 − 5)·0.5/24.
-    expect(after.gddTotal - before.gddTotal).toBeCloseTo((16.5 - 5) * 0.5 / 24, 9);
+    expect(after.gddTotal - before.gddTotal).toBeCloseTo(((16.5 - 5) * 0.5) / 24, 9);
   });
 
   it('drains the soil over the whole gap but takes ET only for the carried 30 min', () => {
@@ -71,7 +77,8 @@ describe('time without readings', () => {
     expect(noGap.bladesUnknown).toBe(false);
     let memory = sixHoursLater(before);
     const sunny: EtWeather = { temperatureC: 22, humidityPct: 50, windKmh: 10, solarWm2: 700 };
-    for (let i = 1; memory.bladesUnknown && i < 60; i++) memory = stepLawnMemory(memory, { toMs: memory.atMs! + 10 * MIN, rainMm: 0, weather: sunny }, loam);
+    for (let i = 1; memory.bladesUnknown && i < 60; i++)
+      memory = stepLawnMemory(memory, { toMs: memory.atMs! + 10 * MIN, rainMm: 0, weather: sunny }, loam);
     expect(memory).toMatchObject({ bladesUnknown: false, blades: { waterMm: 0 } });
     expect(memory.blades.drySinceMs).not.toBeNull();
   });

@@ -5,7 +5,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { EtWeather } from '../../../src/core/lawn/evaporation.js';
-import { gddSinceCut, initialLawnMemory, shiftLawnMemory, stepLawnMemory, withCut, type LawnMemoryState } from '../../../src/core/lawn/memory.js';
+import {
+  gddSinceCut,
+  initialLawnMemory,
+  shiftLawnMemory,
+  stepLawnMemory,
+  withCut,
+  type LawnMemoryState,
+} from '../../../src/core/lawn/memory.js';
 import { soilProfile } from '../../../src/core/lawn/soilBucket.js';
 
 const MIN = 60_000;
@@ -16,7 +23,11 @@ const T0 = Date.parse('2026-06-15T08:00:00Z');
 const air = (temperatureC: number): EtWeather => ({ temperatureC, humidityPct: 70, windKmh: 8, solarWm2: 300 });
 
 /** A reading every 10 min for two days; rain at 08:50 on each day; the lawn cut at 09:00 on day one. */
-const readings = Array.from({ length: 2 * 144 }, (_, i) => ({ offsetMs: i * 10 * MIN, rainMm: i % 144 === 5 ? 3 : 0, weather: air(12 + (i % 144) / 12) }));
+const readings = Array.from({ length: 2 * 144 }, (_, i) => ({
+  offsetMs: i * 10 * MIN,
+  rainMm: i % 144 === 5 ? 3 : 0,
+  weather: air(12 + (i % 144) / 12),
+}));
 
 function run(stepAt: number, deltaMs: number, shift: boolean): LawnMemoryState {
   let memory = initialLawnMemory(loam);
@@ -29,7 +40,14 @@ function run(stepAt: number, deltaMs: number, shift: boolean): LawnMemoryState {
   return memory;
 }
 
-const balance = (state: LawnMemoryState) => ({ gdd: state.gddTotal, soil: state.soilPct, blades: state.blades.waterMm, unknown: state.bladesUnknown, gddSinceCut: gddSinceCut(state), checkpoints: state.gddCheckpoints.length });
+const balance = (state: LawnMemoryState) => ({
+  gdd: state.gddTotal,
+  soil: state.soilPct,
+  blades: state.blades.waterMm,
+  unknown: state.bladesUnknown,
+  gddSinceCut: gddSinceCut(state),
+  checkpoints: state.gddCheckpoints.length,
+});
 
 describe('lawn memory across clock steps', () => {
   const steady = run(0, 0, false);
@@ -48,7 +66,9 @@ describe('lawn memory across clock steps', () => {
 
   it('without the re-base a step forward loses the blades and the checkpoints, a step back the readings (the control)', () => {
     expect(balance(run(100, 365 * DAY, false))).not.toEqual(balance(steady));
-    expect(run(100, 365 * DAY, false).bladesUnknown || run(100, 365 * DAY, false).gddCheckpoints.length < steady.gddCheckpoints.length).toBe(true);
+    expect(
+      run(100, 365 * DAY, false).bladesUnknown || run(100, 365 * DAY, false).gddCheckpoints.length < steady.gddCheckpoints.length,
+    ).toBe(true);
     expect(run(100, -DAY, false).gddTotal).toBeLessThan(steady.gddTotal);
   });
 

@@ -1,17 +1,60 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CLOCK_SETTLE_MINUTES, decide, type DecisionContext, type DecisionSettings, type LedgerView, type MowerActivity, type StationView } from '../../../src/core/mower/decision.js';
+import {
+  CLOCK_SETTLE_MINUTES,
+  decide,
+  type DecisionContext,
+  type DecisionSettings,
+  type LedgerView,
+  type MowerActivity,
+  type StationView,
+} from '../../../src/core/mower/decision.js';
 
 const MINUTE = 60_000;
 const NOW = Date.UTC(2026, 5, 10, 9, 0);
 
-const settings: DecisionSettings = { runMinutes: 90, minGapHours: 20, staleMinutes: 30, rainLeadMinutes: 30, userRuns: 'respect', respectUserDock: true, minCommandGapMinutes: 15, runsPerWeek: null };
-const dryStation: StationView = { known: true, mowable: true, blocked: false, raining: false, mowableForMinutes: 240, rainExpectedInMinutes: null, lastReadingAtMs: NOW - MINUTE };
-const emptyLedger: LedgerView = { current: null, lastCompletedEndMs: null, userDockedDay: null, learnedRunMinutes: null, runsThisWeek: 0, lastCommand: null };
-const context: DecisionContext = { nowMs: NOW, today: '2026-06-10', shuttingDown: false, automatic: true, clockSteppedAtMs: null, commandPending: false, callsLeft: null, quiet: undefined, mower: 'docked' };
+const settings: DecisionSettings = {
+  runMinutes: 90,
+  minGapHours: 20,
+  staleMinutes: 30,
+  rainLeadMinutes: 30,
+  userRuns: 'respect',
+  respectUserDock: true,
+  minCommandGapMinutes: 15,
+  runsPerWeek: null,
+};
+const dryStation: StationView = {
+  known: true,
+  mowable: true,
+  blocked: false,
+  raining: false,
+  mowableForMinutes: 240,
+  rainExpectedInMinutes: null,
+  lastReadingAtMs: NOW - MINUTE,
+};
+const emptyLedger: LedgerView = {
+  current: null,
+  lastCompletedEndMs: null,
+  userDockedDay: null,
+  learnedRunMinutes: null,
+  runsThisWeek: 0,
+  lastCommand: null,
+};
+const context: DecisionContext = {
+  nowMs: NOW,
+  today: '2026-06-10',
+  shuttingDown: false,
+  automatic: true,
+  clockSteppedAtMs: null,
+  commandPending: false,
+  callsLeft: null,
+  quiet: undefined,
+  mower: 'docked',
+};
 
 /** Mostly the value a start needs, sometimes any: so starts are common and each rule is met alone often. */
-const mostly = <T,>(good: T, any: fc.Arbitrary<T>): fc.Arbitrary<T> => fc.oneof({ weight: 4, arbitrary: fc.constant(good) }, { weight: 1, arbitrary: any });
+const mostly = <T>(good: T, any: fc.Arbitrary<T>): fc.Arbitrary<T> =>
+  fc.oneof({ weight: 4, arbitrary: fc.constant(good) }, { weight: 1, arbitrary: any });
 
 const stationArb: fc.Arbitrary<StationView> = fc.record({
   known: mostly(true, fc.boolean()),
@@ -23,12 +66,27 @@ const stationArb: fc.Arbitrary<StationView> = fc.record({
   lastReadingAtMs: mostly<number | null>(NOW - MINUTE, fc.option(fc.integer({ min: NOW - 600 * MINUTE, max: NOW }), { nil: null })),
 });
 const ledgerArb: fc.Arbitrary<LedgerView> = fc.record({
-  current: mostly(null, fc.option(fc.record({ by: fc.constantFrom('daemon' as const, 'user' as const, 'schedule' as const), startMs: fc.integer({ min: NOW - 300 * MINUTE, max: NOW }) }), { nil: null })),
+  current: mostly(
+    null,
+    fc.option(
+      fc.record({
+        by: fc.constantFrom('daemon' as const, 'user' as const, 'schedule' as const),
+        startMs: fc.integer({ min: NOW - 300 * MINUTE, max: NOW }),
+      }),
+      { nil: null },
+    ),
+  ),
   lastCompletedEndMs: mostly<number | null>(null, fc.option(fc.integer({ min: NOW - 96 * 60 * MINUTE, max: NOW }), { nil: null })),
   userDockedDay: mostly<string | null>(null, fc.constantFrom(null, '2026-06-09', '2026-06-10')),
   learnedRunMinutes: mostly<number | null>(null, fc.option(fc.integer({ min: 10, max: 300 }), { nil: null })),
   runsThisWeek: mostly(0, fc.integer({ min: 0, max: 10 })),
-  lastCommand: mostly<LedgerView['lastCommand']>(null, fc.option(fc.record({ action: fc.constantFrom('start' as const, 'dock' as const), atMs: fc.integer({ min: NOW - 600 * MINUTE, max: NOW }) }), { nil: null })),
+  lastCommand: mostly<LedgerView['lastCommand']>(
+    null,
+    fc.option(
+      fc.record({ action: fc.constantFrom('start' as const, 'dock' as const), atMs: fc.integer({ min: NOW - 600 * MINUTE, max: NOW }) }),
+      { nil: null },
+    ),
+  ),
 });
 const settingsArb: fc.Arbitrary<DecisionSettings> = fc.record({
   runMinutes: fc.integer({ min: 10, max: 300 }),
@@ -40,7 +98,10 @@ const settingsArb: fc.Arbitrary<DecisionSettings> = fc.record({
   minCommandGapMinutes: fc.integer({ min: 0, max: 60 }),
   runsPerWeek: fc.option(fc.integer({ min: 0, max: 14 }), { nil: null }),
 });
-const activityArb = mostly<MowerActivity>('docked', fc.constantFrom<MowerActivity>('mowing', 'docked', 'paused', 'returning', 'error', 'unknown'));
+const activityArb = mostly<MowerActivity>(
+  'docked',
+  fc.constantFrom<MowerActivity>('mowing', 'docked', 'paused', 'returning', 'error', 'unknown'),
+);
 const contextArb: fc.Arbitrary<DecisionContext> = fc.record({
   nowMs: fc.constant(NOW),
   today: fc.constant('2026-06-10'),
@@ -90,14 +151,22 @@ describe('decide: the start rules', () => {
   });
 
   it('never sends anything while the daemon stops', () => {
-    fc.assert(fc.property(stationArb, ledgerArb, settingsArb, contextArb, (station, ledger, config, ctx) => {
-      expect(decide(station, ledger, config, { ...ctx, shuttingDown: true }).action).toBe('none');
-    }));
+    fc.assert(
+      fc.property(stationArb, ledgerArb, settingsArb, contextArb, (station, ledger, config, ctx) => {
+        expect(decide(station, ledger, config, { ...ctx, shuttingDown: true }).action).toBe('none');
+      }),
+    );
   });
 
   it('refuses with the rule that failed, in both languages', () => {
-    expect(decide({ ...dryStation, rainExpectedInMinutes: 40 }, emptyLedger, { ...settings, rainLeadMinutes: 30 }, context)).toMatchObject({ action: 'none', code: 'window_short' });
-    expect(decide({ ...dryStation, mowableForMinutes: 40 }, emptyLedger, settings, context).reason).toEqual({ en: 'mowable for 40 min only, a run takes 90 min', de: 'nur 40 Min. mähbar, ein Lauf dauert 90 Min.' });
+    expect(decide({ ...dryStation, rainExpectedInMinutes: 40 }, emptyLedger, { ...settings, rainLeadMinutes: 30 }, context)).toMatchObject({
+      action: 'none',
+      code: 'window_short',
+    });
+    expect(decide({ ...dryStation, mowableForMinutes: 40 }, emptyLedger, settings, context).reason).toEqual({
+      en: 'mowable for 40 min only, a run takes 90 min',
+      de: 'nur 40 Min. mähbar, ein Lauf dauert 90 Min.',
+    });
     expect(decide(dryStation, { ...emptyLedger, userDockedDay: '2026-06-10' }, settings, context).code).toBe('user_docked_today');
     expect(decide(dryStation, emptyLedger, settings, { ...context, automatic: false }).code).toBe('automatic_off');
     expect(decide(dryStation, emptyLedger, settings, { ...context, automatic: false, requested: true }).action).toBe('start');
@@ -114,7 +183,13 @@ interface Sim {
   pending: boolean;
 }
 
-function step(sim: Sim, station: StationView, config: DecisionSettings, nowMs: number, quiet: DecisionContext['quiet']): ReturnType<typeof decide> {
+function step(
+  sim: Sim,
+  station: StationView,
+  config: DecisionSettings,
+  nowMs: number,
+  quiet: DecisionContext['quiet'],
+): ReturnType<typeof decide> {
   // The mower's own progress first: returning → docked, a pending command confirmed.
   if (sim.mower === 'returning') sim.mower = 'docked';
   sim.pending = false;
@@ -142,18 +217,27 @@ describe('decide: docking', () => {
       ['unknown', { known: false }, undefined],
     ];
     fc.assert(
-      fc.property(fc.constantFrom(...triggers), fc.integer({ min: 2, max: 60 }), fc.integer({ min: 0, max: 60 }), ([, change, quiet], ticks, startedAgo) => {
-        const sim: Sim = { mower: 'mowing', pending: false, ledger: { ...emptyLedger, current: { by: 'daemon', startMs: NOW - startedAgo * MINUTE } } };
-        let docks = 0;
-        for (let tick = 0; tick < ticks; tick++) {
-          const nowMs = NOW + tick * MINUTE;
-          const station = { ...dryStation, lastReadingAtMs: nowMs - MINUTE, ...change };
-          if (step(sim, station, settings, nowMs, quiet).action === 'dock') docks++;
-        }
-        // The soft trigger waits for the gap; every hard trigger docks at the first tick. Never twice.
-        const softWait = change.mowable === false ? Math.max(0, settings.minCommandGapMinutes - startedAgo) : 0;
-        expect(docks).toBe(ticks > softWait ? 1 : 0);
-      }),
+      fc.property(
+        fc.constantFrom(...triggers),
+        fc.integer({ min: 2, max: 60 }),
+        fc.integer({ min: 0, max: 60 }),
+        ([, change, quiet], ticks, startedAgo) => {
+          const sim: Sim = {
+            mower: 'mowing',
+            pending: false,
+            ledger: { ...emptyLedger, current: { by: 'daemon', startMs: NOW - startedAgo * MINUTE } },
+          };
+          let docks = 0;
+          for (let tick = 0; tick < ticks; tick++) {
+            const nowMs = NOW + tick * MINUTE;
+            const station = { ...dryStation, lastReadingAtMs: nowMs - MINUTE, ...change };
+            if (step(sim, station, settings, nowMs, quiet).action === 'dock') docks++;
+          }
+          // The soft trigger waits for the gap; every hard trigger docks at the first tick. Never twice.
+          const softWait = change.mowable === false ? Math.max(0, settings.minCommandGapMinutes - startedAgo) : 0;
+          expect(docks).toBe(ticks > softWait ? 1 : 0);
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -164,7 +248,9 @@ describe('decide: docking', () => {
     expect(decide({ ...dryStation, raining: true }, ledger, settings, mowing).action).toBe('none');
     expect(decide({ ...dryStation, mowable: false }, ledger, { ...settings, userRuns: 'dockOnRain' }, mowing).action).toBe('none');
     expect(decide({ ...dryStation, raining: true }, ledger, { ...settings, userRuns: 'dockOnRain' }, mowing).code).toBe('raining');
-    expect(decide({ ...dryStation, blocked: true, mowable: false }, ledger, { ...settings, userRuns: 'dockOnRain' }, mowing).action).toBe('dock');
+    expect(decide({ ...dryStation, blocked: true, mowable: false }, ledger, { ...settings, userRuns: 'dockOnRain' }, mowing).action).toBe(
+      'dock',
+    );
     expect(decide({ ...dryStation, mowable: false }, ledger, { ...settings, userRuns: 'takeOver' }, mowing).action).toBe('dock');
   });
 });
@@ -182,7 +268,8 @@ describe('decide: no flapping', () => {
           const action = step(sim, { ...dryStation, mowable, lastReadingAtMs: nowMs }, config, nowMs, undefined).action;
           if (action !== 'none') commands.push(nowMs);
         });
-        for (let index = 1; index < commands.length; index++) expect(commands[index]! - commands[index - 1]!).toBeGreaterThanOrEqual(gap * MINUTE);
+        for (let index = 1; index < commands.length; index++)
+          expect(commands[index]! - commands[index - 1]!).toBeGreaterThanOrEqual(gap * MINUTE);
       }),
       { numRuns: 1000 },
     );
