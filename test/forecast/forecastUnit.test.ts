@@ -110,11 +110,11 @@ describe('forecast unit with the MQTT forecast topic', () => {
     );
     expect(observer.json('homeassistant/sensor/mowability_plain_next_window_start/config')).toBeUndefined();
 
-    // The forecast is cached: the row is there for a restart.
-    const row = await db.get<{ source: string; fetched_at_ms: number }>(
-      "SELECT source, fetched_at_ms FROM forecast_cache WHERE station = 'garden'",
-    );
-    expect(row).toEqual({ source: 'mqtt', fetched_at_ms: NOW });
+    // The forecast is cached: the row is there for a restart (written after the state is published).
+    const cached = () =>
+      db.get<{ source: string; fetched_at_ms: number }>("SELECT source, fetched_at_ms FROM forecast_cache WHERE station = 'garden'");
+    await waitUntil(async () => (await cached()) !== undefined, 'the forecast in the cache table');
+    expect(await cached()).toEqual({ source: 'mqtt', fetched_at_ms: NOW });
   });
 
   it('forecast never reached: says unavailable and publishes unknown (null), not 0 minutes', async () => {

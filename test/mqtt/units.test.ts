@@ -82,7 +82,12 @@ describe('Home Assistant discovery', () => {
       expect(topic).not.toMatch(/[+#]/);
       expect(payload.device).toEqual(messages[0]!.payload.device);
       expect(payload.availability_mode).toBe('all');
-      expect(payload.availability).toEqual([{ topic: 'home/mow/bridge/state' }, { topic: 'home/mow/garden/availability' }]);
+      // A timestamp sensor adds its own state topic (unavailable while the time is unknown: src/homeassistant/timestampSensors.ts).
+      const availability = payload.availability as Array<{ topic: string }>;
+      expect(availability.slice(0, 2)).toEqual([{ topic: 'home/mow/bridge/state' }, { topic: 'home/mow/garden/availability' }]);
+      expect(availability.slice(2).map((entry) => entry.topic)).toEqual(
+        payload.device_class === 'timestamp' ? ['home/mow/garden/state'] : [],
+      );
       expect(payload.origin).toEqual({ name: 'mowability', sw_version: '1.2.3' });
       expect(payload.state_topic).toBe('home/mow/garden/state');
     }

@@ -24,6 +24,9 @@ const LOCAL_TABLES = [
   'history_stations',
   'lawn_balances',
   'lawn_cuts',
+  'mower_calls',
+  'mower_runs',
+  'mower_switches',
   'retained_messages',
   'upload_refusals',
 ];

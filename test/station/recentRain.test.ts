@@ -155,7 +155,7 @@ describe('RecentRain only while the wall clock is in doubt (the history is the l
     const unit = new RecentRain(mono);
     raining(unit, mono, { historyAheadOfClock: true });
     expect(unit.extendInput('garden', {})).toEqual({ rain_1h: 2, minutes_since_rain: 0 });
-    expect(unit.mowableHold('garden')?.reason).toMatch(
+    expect(unit.mowableHold('garden')?.reason.en).toMatch(
       /^the history holds readings stamped later than the current time \(the clock was set back/,
     );
     mono.ms += 61 * MINUTE;
