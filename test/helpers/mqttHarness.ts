@@ -113,6 +113,7 @@ export function testMqttConfig(overrides: DeepPartial<MqttSideConfig & StationSi
       statusTopic: 'homeassistant/status',
       birthResendSeconds: 60,
       configurationUrl: '',
+      commandAccount: '',
       ...overrides.homeassistant,
     },
     history: {

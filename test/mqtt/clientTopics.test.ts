@@ -30,22 +30,22 @@ describe('which command and relay topics other clients may write', () => {
   const topics = new ClientTopics({ baseTopic: 'mowability', stationIds: ['garden', 'gw'], relayStationIds: ['gw'], uploadRelay: true });
 
   unit('allows only configured stations, the relay only with an account, and keeps neither retained', () => {
-    expect(topics.verdict('mowability/garden/mowed', false)).toEqual({ kind: 'allowed' });
-    expect(topics.verdict('mowability/other/mowed', false)).toEqual({ kind: 'other' });
-    expect(topics.verdict('mowability/garden/state', false)).toEqual({ kind: 'other' });
-    expect(topics.verdict('rtl_433/events', false)).toEqual({ kind: 'other' });
-    expect(topics.verdict('mowability-upload/gw', true)).toEqual({ kind: 'allowed' });
-    expect(topics.verdict('mowability-upload/gw', false)).toMatchObject({
+    expect(topics.verdict('mowability/garden/mowed', undefined)).toEqual({ kind: 'allowed' });
+    expect(topics.verdict('mowability/other/mowed', undefined)).toEqual({ kind: 'other' });
+    expect(topics.verdict('mowability/garden/state', undefined)).toEqual({ kind: 'other' });
+    expect(topics.verdict('rtl_433/events', undefined)).toEqual({ kind: 'other' });
+    expect(topics.verdict('mowability-upload/gw', 'rtl433')).toEqual({ kind: 'allowed' });
+    expect(topics.verdict('mowability-upload/gw', undefined)).toMatchObject({
       kind: 'refused',
       reason: expect.stringMatching(/broker.users account/),
     });
-    expect(topics.verdict('mowability-upload/garden', true)).toMatchObject({
+    expect(topics.verdict('mowability-upload/garden', 'rtl433')).toMatchObject({
       kind: 'refused',
       reason: expect.stringMatching(/no upload station/),
     });
-    expect(topics.verdict('mowability-upload', true)).toMatchObject({ kind: 'refused' });
+    expect(topics.verdict('mowability-upload', 'rtl433')).toMatchObject({ kind: 'refused' });
     const off = new ClientTopics({ baseTopic: 'mowability', stationIds: ['gw'], relayStationIds: ['gw'], uploadRelay: false });
-    expect(off.verdict('mowability-upload/gw', true)).toMatchObject({
+    expect(off.verdict('mowability-upload/gw', 'rtl433')).toMatchObject({
       kind: 'refused',
       reason: expect.stringMatching(/mqtt.uploadRelay=false/),
     });
