@@ -33,15 +33,11 @@ const DECIMAL = /^[+-]?\d{1,6}(?:\.\d{1,6})?$/;
 /** Reads one command payload for `key`; `current`: the station's values, for the rule off ≤ on. */
 export function readControlPayload(key: ControlSetting, payload: Buffer, current: ControlValues): ControlRequest {
   if (payload.length > MAX_CONTROL_PAYLOAD_BYTES)
-    return refused(
-      `payload longer than ${MAX_CONTROL_PAYLOAD_BYTES} bytes`,
-      `Nachricht länger als ${MAX_CONTROL_PAYLOAD_BYTES} Bytes`,
-    );
+    return refused(`payload longer than ${MAX_CONTROL_PAYLOAD_BYTES} bytes`, `Nachricht länger als ${MAX_CONTROL_PAYLOAD_BYTES} Bytes`);
   const text = payload.toString('utf8').trim();
   if (text === '' || text.toLowerCase() === 'reset') return { kind: 'reset' };
   if (key === 'mower_class') return readMowerClass(text);
-  if (!DECIMAL.test(text))
-    return refused('not a plain decimal number (e.g. 70)', 'keine einfache Dezimalzahl (z. B. 70)');
+  if (!DECIMAL.test(text)) return refused('not a plain decimal number (e.g. 70)', 'keine einfache Dezimalzahl (z. B. 70)');
   const value = Number(text);
   if (!Number.isFinite(value)) return refused('not a finite number', 'keine endliche Zahl');
   return numberProblem(key, value, current) ?? { kind: 'set', value };
@@ -62,7 +58,8 @@ export function numberProblem(key: ControlSetting, value: number, current: Contr
       );
     return undefined;
   }
-  if (value < 0 || value > 100) return refused('a threshold must be a number from 0 to 100', 'eine Schwelle muss zwischen 0 und 100 liegen');
+  if (value < 0 || value > 100)
+    return refused('a threshold must be a number from 0 to 100', 'eine Schwelle muss zwischen 0 und 100 liegen');
   if (key === 'mowable_off_threshold' && value > current.mowable_on_threshold)
     return refused(
       `the off-threshold ${value} must not be above the on-threshold ${current.mowable_on_threshold}`,
@@ -84,7 +81,8 @@ export function storedControlValue(key: ControlSetting, json: string, current: C
   } catch {
     return undefined;
   }
-  if (key === 'mower_class') return typeof value === 'string' && (MOWER_CLASSES as readonly string[]).includes(value) ? (value as MowerClass) : undefined;
+  if (key === 'mower_class')
+    return typeof value === 'string' && (MOWER_CLASSES as readonly string[]).includes(value) ? (value as MowerClass) : undefined;
   if (typeof value !== 'number' || !Number.isFinite(value)) return undefined;
   return numberProblem(key, value, current) === undefined ? value : undefined;
 }

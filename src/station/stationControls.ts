@@ -84,7 +84,14 @@ export class StationControls implements StationUnit, StationOverrides {
         mowable_on_delay_minutes: onDelayMs / MINUTE_MS,
         mower_class: station.mowerClass,
       };
-      this.#held.set(station.id, { configured, set: {}, values: configured, mowable: options.mowable, refused: null, queue: Promise.resolve() });
+      this.#held.set(station.id, {
+        configured,
+        set: {},
+        values: configured,
+        mowable: options.mowable,
+        refused: null,
+        queue: Promise.resolve(),
+      });
     }
   }
 
@@ -106,6 +113,16 @@ export class StationControls implements StationUnit, StationOverrides {
       }
       this.#apply(held, key, { value, atMs: row.set_at_ms });
     }
+  }
+
+  /** Waits for the commands under way (their database writes) before the database closes. */
+  async stop(): Promise<void> {
+    await this.settled();
+  }
+
+  /** Resolves once every command received so far is handled. */
+  async settled(): Promise<void> {
+    await Promise.all([...this.#held.values()].map((held) => held.queue));
   }
 
   subscribe(connection: UnitSubscriber, recompute: (stationId: string) => void): void {

@@ -202,7 +202,9 @@ describe('command topics on the embedded broker', () => {
 
   it('refuses a command account that names no broker.users account, and one set with an external broker', () => {
     const missing = testMqttConfig({ broker: { users: [OTHER] }, homeassistant: { commandAccount: 'homeassistant' } });
-    expect(crossKeyProblems(missing).join('\n')).toMatch(/"homeassistant\.commandAccount" = "homeassistant" names no account of "broker\.users"/);
+    expect(crossKeyProblems(missing).join('\n')).toMatch(
+      /"homeassistant\.commandAccount" = "homeassistant" names no account of "broker\.users"/,
+    );
     const anonymous = testMqttConfig({ homeassistant: { commandAccount: 'homeassistant' } });
     expect(crossKeyProblems(anonymous).join('\n')).toMatch(/names no account of "broker\.users": add/);
     const external = testMqttConfig({ mqtt: { url: 'mqtt://broker:1883' }, homeassistant: { commandAccount: 'homeassistant' } });
