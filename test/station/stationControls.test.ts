@@ -12,6 +12,7 @@ import type { StationControls } from '../../src/station/stationControls.js';
 import type { UnitSubscriber } from '../../src/station/unit.js';
 import { Database } from '../../src/store/database.js';
 import { startInOrder } from '../../src/util/lifecycle.js';
+import { renderHaTemplate } from '../helpers/haTemplate.js';
 import { createSides, FakeClock, mqttTempDir, reading, silentLogger, testMqttConfig, waitUntil } from '../helpers/mqttHarness.js';
 
 const garden: StationConfig = {
@@ -99,6 +100,18 @@ describe('station controls', () => {
     expect(state.index_score).toBeGreaterThanOrEqual(30);
     expect(state.index_score).toBeLessThan(97);
     expect(state.mowable_reason).toMatch(/below 97, the level at which the flag turns on/);
+    // Home Assistant's numbers and select read these values (and their attributes) from this state.
+    const entities = new Map(first.controls.entities({ id: 'garden' }).map((entity) => [entity.key, entity.config]));
+    const render = (key: string, template: 'value_template' | 'json_attributes_template') =>
+      renderHaTemplate(String(entities.get(key)![template]), JSON.parse(JSON.stringify(state)));
+    expect(render('mowable_on_threshold', 'value_template')).toBe('97');
+    expect(render('mowable_on_delay_minutes', 'value_template')).toBe('30');
+    expect(render('mower_class', 'value_template')).toBe('ride_on');
+    expect(JSON.parse(render('mowable_on_threshold', 'json_attributes_template'))).toMatchObject({
+      configured: 70,
+      source: 'home_assistant',
+    });
+    expect(renderHaTemplate(String(entities.get('mower_class')!.value_template), { index_score: 1 })).toBe('None');
     expect(first.controls.mowableSettings('garden', { onThreshold: 70, offThreshold: 60, onDelayMs: 0 })).toEqual({
       onThreshold: 97,
       offThreshold: 30,
