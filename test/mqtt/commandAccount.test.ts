@@ -126,6 +126,7 @@ describe('command topics on the embedded broker', () => {
   }
 
   const controls = (observer: RecordingClient) => observer.json(STATE)!.controls as Record<string, { value: unknown; source: string }>;
+  const observerControls = (observer: RecordingClient) => observer.json(STATE)!.controls as Record<string, unknown>;
   const lawn = (observer: RecordingClient) => observer.json(STATE)!.lawn as { last_cut_source: string | null };
 
   /** Every attack on its own connection: the embedded broker answers a refused publish by closing it (MQTT 3.1.1). */
@@ -185,6 +186,21 @@ describe('command topics on the embedded broker', () => {
       'the values and the cut in the state',
     );
     expect(controls(first.observer).mowable_on_threshold.source).toBe('home_assistant');
+    // A number outside its range: refused with the reason (an event and the state), the value in force stays.
+    await ha.client.subscribeAsync('mowability/garden/control/refused', { qos: 1 });
+    await ha.client.publishAsync(onThreshold, '150', { qos: 1 });
+    await waitUntil(() => ha.latest.has('mowability/garden/control/refused'), 'the refusal event');
+    expect(ha.json('mowability/garden/control/refused')).toMatchObject({
+      control: 'mowable_on_threshold',
+      reason: 'a threshold must be a number from 0 to 100',
+    });
+    await waitUntil(
+      () =>
+        (observerControls(first.observer).last_refused as { reason?: string } | null)?.reason ===
+        'a threshold must be a number from 0 to 100',
+      'the refusal in the state',
+    );
+    expect(controls(first.observer).mowable_on_threshold.value).toBe(80);
     // Only Home Assistant's start reached the mower: the attacks before it left no trace.
     expect(first.mower.model.received).toEqual(['start']);
     await ha.close();
