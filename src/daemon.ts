@@ -49,7 +49,7 @@ import { createStationSide, type StationFeatures, type StationSide } from './sta
 import type { StationUnit, UnitStore } from './station/unit.js';
 import { StationControls } from './station/stationControls.js';
 import { mowableSettingsFor } from './station/recompute.js';
-import { DEFAULT_LAWN } from './core/index.js';
+import { DEFAULT_LAWN, type MowerClass } from './core/index.js';
 import { buildUnits, moduleOf, unitMetricsOf, wire, type StationUnitEntry, type UnitBuildDeps } from './station/unitBuilder.js';
 import { irrigationUnit } from './units/irrigationSource.js';
 import { snowCoverUnit } from './units/snowCover.js';
@@ -278,7 +278,7 @@ export function builtInUnits(core: Core, station: StationFacade): DaemonFeatures
 
 /** The Home Assistant controls of every configured station, over the configured values (station.*, each station's lawn). */
 export function stationControlsFor(
-  config: Pick<AppConfig, 'stations' | 'station' | 'lawn' | 'mqtt'>,
+  config: Pick<AppConfig, 'stations' | 'station' | 'mqtt'> & { readonly lawn?: { readonly mowerClass?: MowerClass } },
   store: UnitStore | undefined,
   logger: Logger,
   clock: Clock,

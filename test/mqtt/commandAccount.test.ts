@@ -125,7 +125,8 @@ describe('command topics on the embedded broker', () => {
     return { daemon, unit: unit!, mower, observer };
   }
 
-  const controls = (observer: RecordingClient) => observer.json(STATE)!.controls as Record<string, { value: unknown; source: string }>;
+  const controls = (observer: RecordingClient) =>
+    observer.json(STATE)!.controls as Record<'mowable_on_threshold' | 'mower_class', { value: unknown; source: string }>;
   const observerControls = (observer: RecordingClient) => observer.json(STATE)!.controls as Record<string, unknown>;
   const lawn = (observer: RecordingClient) => observer.json(STATE)!.lawn as { last_cut_source: string | null };
 
