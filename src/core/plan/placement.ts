@@ -1,6 +1,6 @@
 /**
  * Where new slots go (docs/model.md, "The plan"): among the usable steps, the candidate start (a run's
- * first step or a forecast hour's start) whose slot is safest (OK before WARNING), as long as wanted, then
+ * first step, a forecast hour's start, or the first step after another slot and the gap) whose slot is safest (OK before WARNING), as long as wanted, then
  * safest again (the highest lowest index), then driest (least rain expected within 3 h around it), then longest, then earliest; never
  * closer than the gap to another slot. Pure and deterministic.
  */
@@ -26,8 +26,10 @@ export interface Candidate extends Span {
 
 export interface Grid {
   readonly steps: readonly Step[];
-  /** The forecast hours (for the rain around a slot). */
-  readonly hours: readonly HourIndex[];
+  /** The forecast hours by start: their starts, ends and the rain expected up to each (for the rain around a slot). */
+  readonly hourStarts: readonly number[];
+  readonly hourEnds: readonly number[];
+  readonly rainPrefix: readonly number[];
   /** Usable steps in a row from each step (OK only; with the relaxation). */
   readonly runOk: readonly number[];
   readonly runRelaxed: readonly number[];
@@ -45,7 +47,17 @@ function runs(steps: readonly Step[], relaxed: boolean): number[] {
 }
 
 export function gridOf(steps: readonly Step[], hours: readonly HourIndex[]): Grid {
-  return { steps, hours, runOk: runs(steps, false), runRelaxed: runs(steps, true) };
+  const sorted = [...hours].sort((a, b) => a.startMs - b.startMs);
+  const rainPrefix = [0];
+  for (const hour of sorted) rainPrefix.push(rainPrefix[rainPrefix.length - 1]! + hour.expectedRainMm);
+  return {
+    steps,
+    hourStarts: sorted.map((hour) => hour.startMs),
+    hourEnds: sorted.map((hour) => hour.endMs),
+    rainPrefix,
+    runOk: runs(steps, false),
+    runRelaxed: runs(steps, true),
+  };
 }
 
 /** True when `span` keeps `gapMs` from every slot of `taken` (touching counts as too close unless the gap is 0). */
@@ -53,13 +65,23 @@ export function clearOf(span: Span, taken: readonly Span[], gapMs: number): bool
   return taken.every((other) => span.endMs + gapMs <= other.startMs || other.endMs + gapMs <= span.startMs);
 }
 
-/** Rain expected in the forecast hours overlapping [start − 3 h, end + 3 h). */
-function rainNear(hours: readonly HourIndex[], span: Span): number {
-  let total = 0;
-  for (const hour of hours) {
-    if (hour.endMs <= span.startMs - RAIN_NEAR_MS || hour.startMs >= span.endMs + RAIN_NEAR_MS) continue;
-    total += hour.expectedRainMm;
+/** The first index in `sorted` (ascending) whose value is greater than `value`. */
+function firstAbove(sorted: readonly number[], value: number): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (sorted[mid]! > value) high = mid;
+    else low = mid + 1;
   }
+  return low;
+}
+
+/** Rain expected in the forecast hours overlapping [start − 3 h, end + 3 h) (prefix sums over the sorted hours). */
+function rainNear(grid: Grid, span: Span): number {
+  const from = firstAbove(grid.hourEnds, span.startMs - RAIN_NEAR_MS);
+  const to = firstAbove(grid.hourStarts, span.endMs + RAIN_NEAR_MS - 1);
+  const total = to > from ? grid.rainPrefix[to]! - grid.rainPrefix[from]! : 0;
   return Math.round(total * 100) / 100;
 }
 
@@ -96,21 +118,24 @@ export function rateSpan(grid: Grid, i: number, count: number): Candidate {
     if (step.band !== 'OK') band = 'WARNING';
   }
   const span = { startMs: steps[i]!.startMs, endMs: steps[i]!.startMs + count * STEP_MS };
-  return { ...span, band, minIndex: Number.isFinite(minIndex) ? minIndex : 0, rainNearMm: rainNear(grid.hours, span) };
+  return { ...span, band, minIndex: Number.isFinite(minIndex) ? minIndex : 0, rainNearMm: rainNear(grid, span) };
 }
 
 /** The best new slot starting in [fromMs, toMs), or null when none fits. */
 export function bestCandidate(grid: Grid, taken: readonly Span[], rules: SearchRules): Candidate | null {
   const { steps } = grid;
   const run = rules.relaxed ? grid.runRelaxed : grid.runOk;
-  const wanted = Math.max(1, Math.ceil(rules.wantedMs / STEP_MS));
+  // Never longer than the mower's run (whole steps down), never shorter than the shortest run (whole steps up).
   const least = Math.max(1, Math.ceil(rules.minMs / STEP_MS));
+  const wanted = Math.max(least, Math.floor(rules.wantedMs / STEP_MS));
+  // Candidate starts: a run's first step, a forecast hour's start, and the first step the mower is ready after a slot.
+  const ready = new Set(taken.map((slot) => Math.ceil((slot.endMs + rules.gapMs) / STEP_MS) * STEP_MS));
   let best: Candidate | null = null;
   for (let i = 0; i < steps.length; i++) {
     const step = steps[i]!;
     if (step.startMs < rules.fromMs || step.startMs >= rules.toMs || run[i]! < least) continue;
     const runStart = i === 0 || run[i - 1] === 0 || steps[i - 1]!.startMs !== step.startMs - STEP_MS;
-    if (!runStart && step.startMs !== step.hour.startMs) continue;
+    if (!runStart && step.startMs !== step.hour.startMs && !ready.has(step.startMs)) continue;
     const count = Math.min(wanted, run[i]!);
     const span = { startMs: step.startMs, endMs: step.startMs + count * STEP_MS };
     if (!clearOf(span, taken, rules.gapMs)) continue;

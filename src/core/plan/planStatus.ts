@@ -18,9 +18,9 @@ export interface StatusFacts {
 export interface StatusInput {
   readonly input: StatusFacts;
   readonly slots: readonly PlanSlot[];
-  /** Minutes the plan should cover from now to the horizon. */
+  /** Minutes the plan should cover from now to the end of this week (the need left, or the debt). */
   readonly demandMinutes: number;
-  /** Minutes the plan's slots cover from now on. */
+  /** Minutes the plan's slots that start (or go on) from now to the end of this week cover. */
   readonly plannedMinutes: number;
   readonly plannedMinutesThisWeek: number;
   readonly horizonEndMs: number;
@@ -52,8 +52,8 @@ export function planStatus(s: StatusInput): { status: PlanStatus; reason: PlanTe
   if (planned < demand) {
     status = 'cannot_keep_up';
     head = {
-      en: `Cannot keep up: the allowed dry time until the forecast ends holds only ${planned} of the ${demand} minutes of mowing needed.`,
-      de: `Nicht zu schaffen: die erlaubte trockene Zeit bis zum Ende der Vorhersage reicht nur für ${planned} der ${demand} nötigen Mähminuten.`,
+      en: `Cannot keep up: the allowed dry time left this week holds only ${planned} of the ${demand} minutes of mowing still needed.`,
+      de: `Nicht zu schaffen: die erlaubte trockene Zeit dieser Woche reicht nur für ${planned} der ${demand} noch nötigen Mähminuten.`,
     };
   } else if (debt.overThreshold) {
     status = 'behind';

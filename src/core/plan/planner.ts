@@ -13,7 +13,9 @@
  * Stable: a previous slot whose steps are all still usable is kept exactly (same id, times, sequence); a
  * started slot is kept whatever happened; only a slot whose own steps changed is shortened, re-rated, moved
  * (its id kept, sequence bumped) or removed, each change with its reason. New slots fill what the kept
- * ones leave of the need (./placement.ts); slots no longer needed are removed, latest first.
+ * ones leave of the need (./placement.ts); slots no longer needed are removed, latest first. With the debt
+ * past its threshold and no slot within a day, the relaxation first takes the best slot within a day, a
+ * WARNING one with dry blades allowed (never BLOCK, rain, frost or quiet hours).
  */
 import type { HourIndex } from '../forecastWindows.js';
 import { bestCandidate, gridOf, rateSpan, type Candidate, type Grid, type Span } from './placement.js';
@@ -208,9 +210,12 @@ function buckets(input: PlanInput, week: { startMs: number; endMs: number }, hor
   ];
 }
 
+/** The length a new slot should have: what is missing, in whole steps up, at most the run (whole steps down), at least the shortest run. */
 function wantedMs(input: PlanInput, missingMinutes: number): number {
   const { runMinutes, minRunMinutes } = input.mower;
-  return Math.max(minRunMinutes, Math.min(runMinutes, missingMinutes)) * MINUTE_MS;
+  const stepMinutes = STEP_MS / MINUTE_MS;
+  const longest = Math.max(stepMinutes, Math.floor(runMinutes / stepMinutes) * stepMinutes);
+  return Math.max(minRunMinutes, Math.min(longest, Math.ceil(missingMinutes / stepMinutes) * stepMinutes)) * MINUTE_MS;
 }
 
 /** Adds the best slots to each bucket until its demand is met or nothing fits. */
@@ -265,21 +270,22 @@ function relax(ctx: Context, drafts: Draft[]): void {
   });
 }
 
-/** Removes future slots no longer needed, latest first (never a started one, nor the debt's first slot). */
+/**
+ * Removes future slots no longer needed (the need fell: a cut was completed), latest first. Never a started
+ * slot, and with the debt over its threshold never a slot within the next day (the relaxation's), which
+ * also does not count here: a relaxed cut added today does not push a later, unchanged slot out.
+ */
 function trim(ctx: Context, drafts: Draft[], bucketList: readonly Bucket[]): Draft[] {
   const { input } = ctx;
+  const dayEndMs = input.debt.overThreshold ? input.nowMs + DAY_MS : input.nowMs;
+  const removable = (d: Draft) => d.startMs > input.nowMs && d.startMs >= dayEndMs;
   const removed: Draft[] = [];
-  const protectedSlot = input.debt.overThreshold
-    ? drafts.filter((d) => d.startMs > input.nowMs).sort((a, b) => a.startMs - b.startMs)[0]
-    : undefined;
   for (const bucket of bucketList) {
-    let planned = futureMinutes(drafts, input.nowMs, bucket.fromMs, bucket.toMs);
-    const inBucket = drafts
-      .filter((d) => d.startMs > input.nowMs && d.startMs >= bucket.fromMs && d.startMs < bucket.toMs)
-      .sort((a, b) => b.startMs - a.startMs);
-    for (const draft of inBucket) {
+    const inBucket = drafts.filter((d) => removable(d) && d.startMs >= bucket.fromMs && d.startMs < bucket.toMs);
+    let planned = futureMinutes(inBucket, input.nowMs, bucket.fromMs, bucket.toMs);
+    for (const draft of inBucket.sort((a, b) => b.startMs - a.startMs)) {
       const minutes = (draft.endMs - draft.startMs) / MINUTE_MS;
-      if (draft === protectedSlot || planned - minutes < bucket.demandMinutes) continue;
+      if (planned - minutes < bucket.demandMinutes) continue;
       planned -= minutes;
       removed.push(draft);
     }
@@ -390,12 +396,14 @@ export function planLawn(input: PlanInput): LawnPlan {
   const { kept, dropped } = keepPrevious(ctx, week.startMs);
   const drafts = [...kept];
   const bucketList = buckets(input, week, horizonEndMs);
+  relax(ctx, drafts); // first: the debt's cut within a day counts towards the need the new slots fill
   fill(ctx, drafts, bucketList);
-  relax(ctx, drafts);
   const trimmed = trim(ctx, drafts, bucketList);
   const { slots, changes } = finish(ctx, drafts, dropped, trimmed);
-  const demand = bucketList.reduce((sum, bucket) => sum + bucket.demandMinutes, 0);
-  const planned = futureMinutes(slots, input.nowMs, input.nowMs, Number.POSITIVE_INFINITY);
+  // The status judges this week (the need's week); next week's share within the horizon only places slots.
+  const thisWeek = bucketList[0]!;
+  const demand = thisWeek.demandMinutes;
+  const planned = futureMinutes(slots, input.nowMs, thisWeek.fromMs, thisWeek.toMs);
   const plannedMinutesThisWeek = Math.round(minutesIn(slots, week.startMs, week.endMs));
   const status = planStatus({ input, slots, demandMinutes: demand, plannedMinutes: planned, plannedMinutesThisWeek, horizonEndMs });
   return {
