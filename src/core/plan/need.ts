@@ -61,7 +61,13 @@ export function degreeDaysPerDay(memory: LawnMemoryState, nowMs: number): number
   const oldest = memory.gddCheckpoints[0]?.[0];
   if (oldest === undefined || memory.atMs === null) return 0;
   const fromMs = Math.max(oldest, nowMs - GROWTH_RATE_DAYS * DAY_MS);
-  const days = (Math.min(nowMs, memory.atMs) - fromMs) / DAY_MS;
+  // gddSince counts from the checkpoint at or before fromMs (every 6 h past two days): divide by its span.
+  let baseMs = oldest;
+  for (const [ms] of memory.gddCheckpoints) {
+    if (ms > fromMs) break;
+    baseMs = ms;
+  }
+  const days = (memory.atMs - baseMs) / DAY_MS;
   return days > 0 ? gddSince(memory, fromMs) / days : 0;
 }
 
@@ -108,7 +114,7 @@ export function lawnNeed(input: NeedInput): LawnNeed {
     cutDueAtMs,
     minutesPerFullCut: input.capacity.minutesPerFullCut,
     capacitySource: input.capacity.source,
-    runtimeNeededMinutesThisWeek: Math.ceil(cutsThisWeek * input.capacity.minutesPerFullCut - 1e-9),
+    runtimeNeededMinutesThisWeek: Math.max(0, Math.ceil(cutsThisWeek * input.capacity.minutesPerFullCut - 1e-9)),
   };
 }
 

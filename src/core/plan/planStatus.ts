@@ -47,20 +47,26 @@ export function planStatus(s: StatusInput): { status: PlanStatus; reason: PlanTe
   const horizon = horizonText(input, s.horizonEndMs);
   const planned = Math.round(s.plannedMinutes);
   const demand = Math.round(s.demandMinutes);
+  const relaxed = s.slots.some((slot) => slot.relaxed && slot.endMs > input.nowMs);
+  const relaxation: PlanText = relaxed
+    ? {
+        en: ' A WARNING slot with dry blades is taken rather than another day without cutting.',
+        de: ' Ein WARNING-Zeitfenster mit trockenen Halmen wird genommen statt eines weiteren Tages ohne Schnitt.',
+      }
+    : { en: '', de: '' };
   let status: PlanStatus;
   let head: PlanText;
   if (planned < demand) {
     status = 'cannot_keep_up';
     head = {
-      en: `Cannot keep up: the allowed dry time left this week holds only ${planned} of the ${demand} minutes of mowing still needed.`,
-      de: `Nicht zu schaffen: die erlaubte trockene Zeit dieser Woche reicht nur für ${planned} der ${demand} noch nötigen Mähminuten.`,
+      en: `Cannot keep up: the allowed dry time left this week holds only ${planned} of the ${demand} minutes of mowing still needed.${relaxation.en}`,
+      de: `Nicht zu schaffen: die erlaubte trockene Zeit dieser Woche reicht nur für ${planned} der ${demand} noch nötigen Mähminuten.${relaxation.de}`,
     };
   } else if (debt.overThreshold) {
     status = 'behind';
-    const relaxed = s.slots.some((slot) => slot.relaxed && slot.endMs > input.nowMs);
     head = {
-      en: `Behind: the grass is ${debt.mm} mm past the one-third rule (${debt.runtimeMinutes} min of mowing)${relaxed ? '; a WARNING slot with dry blades is taken rather than another day without cutting' : ''}.`,
-      de: `Im Rückstand: das Gras ist ${de(debt.mm)} mm über der Ein-Drittel-Regel (${debt.runtimeMinutes} Min. Mähen)${relaxed ? '; ein WARNING-Zeitfenster mit trockenen Halmen wird genommen statt eines weiteren Tages ohne Schnitt' : ''}.`,
+      en: `Behind: the grass is ${debt.mm} mm past the one-third rule (${debt.runtimeMinutes} min of mowing).${relaxation.en}`,
+      de: `Im Rückstand: das Gras ist ${de(debt.mm)} mm über der Ein-Drittel-Regel (${debt.runtimeMinutes} Min. Mähen).${relaxation.de}`,
     };
   } else {
     status = 'on_track';
