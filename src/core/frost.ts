@@ -5,6 +5,7 @@ import {
   GRASS_MINIMUM_DEPRESSION_K,
   HOARFROST_GRASS_C,
   airMinimumC,
+  THAW_AIR_C,
   frostThawed,
   grassMinimumC,
   hoarfrostOnBlades,
@@ -67,7 +68,10 @@ export function frostOnBladesAt(values: CalculationInput, ms: number, timeZone: 
   const min3h = values.min_temp_3h;
   if (tempC <= 0 || (min3h !== undefined && min3h <= 0 && tempC < 5)) return true;
   if (groundFrostNow(tempC, min3h, values.solar)) return true;
-  return nightFrostOnBlades(tempC, values.min_temp_3d, values.solar, localDateTime(ms, timeZone).hour);
+  const min3d = values.min_temp_3d;
+  // The local hour (an Intl lookup) only when the night's frost is possible at all: cold air after a cold night.
+  if (min3d === undefined || grassMinimumC(min3d) > HOARFROST_GRASS_C || tempC >= THAW_AIR_C) return false;
+  return nightFrostOnBlades(tempC, min3d, values.solar, localDateTime(ms, timeZone).hour);
 }
 
 /** The frost caps of the temperature check (the lowest applies); `localHour` enables the night-frost rule. */
