@@ -16,11 +16,11 @@
 import type { Logger } from 'pino';
 import { budgetLeft, type BudgetLeft } from '../core/mower/callBudget.js';
 import {
-  AWAITING_FIRST_STATE,
   decide,
   type Decision,
   type DecisionReason,
   type MowerActivity,
+  type PlanFollowing,
   type StationView,
 } from '../core/mower/decision.js';
 import { calendarDay } from '../util/calendarDay.js';
@@ -57,8 +57,12 @@ export interface ControllerOptions {
   timeZone: string;
   /** The station's state as the decision sees it, now. */
   station: () => StationView;
-  /** True while the station's first state since the start has not arrived (and not for longer than staleMinutes). */
-  awaitingFirstState?: () => boolean;
+  /** When the daemon started: the decision waits at most staleMinutes from here for the station's first state. */
+  startedAtMs: number;
+  /** Whether the station's first state since the start has arrived. */
+  firstStateSeen: () => boolean;
+  /** The week's plan of the lawn, when the planner has one (undefined: none; the driver acts as without a planner). */
+  plan?: () => PlanFollowing | undefined;
   /** Quiet hours now, with the reason; undefined: none. */
   quiet: (nowMs: number) => DecisionReason | undefined;
   /** The instant of the last unexplained clock step, or null. */
@@ -181,36 +185,37 @@ export class MowerController {
     const nowMs = now();
     await this.#checkPending(nowMs);
     const left = this.budget(nowMs);
-    const awaiting = !this.#stopping && this.#options.awaitingFirstState?.() === true;
-    const decision = awaiting
-      ? AWAITING_FIRST_STATE
-      : decide(
-          this.#options.station(),
-          ledger.view(nowMs),
-          {
-            runMinutes: config.runMinutes,
-            minGapHours: config.minGapHours,
-            staleMinutes: config.staleMinutes,
-            rainLeadMinutes: config.rainLeadMinutes,
-            userRuns: config.userRuns,
-            respectUserDock: config.respectUserDock,
-            minCommandGapMinutes: config.minCommandGapMinutes,
-            runsPerWeek: config.runsPerWeek > 0 ? config.runsPerWeek : null,
-          },
-          {
-            nowMs,
-            today: calendarDay(nowMs, timeZone),
-            shuttingDown: this.#stopping,
-            automatic: this.#automatic,
-            requested,
-            clockSteppedAtMs: this.#options.clockSteppedAtMs(),
-            commandPending: this.#pending !== undefined,
-            commandFailed: this.#alert !== undefined,
-            callsLeft: left.now,
-            quiet: this.#options.quiet(nowMs),
-            mower: this.#activity,
-          },
-        );
+    const plan = this.#options.plan?.();
+    const decision = decide(
+      this.#options.station(),
+      ledger.view(nowMs),
+      {
+        runMinutes: config.runMinutes,
+        minGapHours: config.minGapHours,
+        staleMinutes: config.staleMinutes,
+        rainLeadMinutes: config.rainLeadMinutes,
+        userRuns: config.userRuns,
+        respectUserDock: config.respectUserDock,
+        minCommandGapMinutes: config.minCommandGapMinutes,
+        runsPerWeek: config.runsPerWeek > 0 ? config.runsPerWeek : null,
+      },
+      {
+        nowMs,
+        today: calendarDay(nowMs, timeZone),
+        shuttingDown: this.#stopping,
+        automatic: this.#automatic,
+        requested,
+        clockSteppedAtMs: this.#options.clockSteppedAtMs(),
+        commandPending: this.#pending !== undefined,
+        commandFailed: this.#alert !== undefined,
+        callsLeft: left.now,
+        quiet: this.#options.quiet(nowMs),
+        mower: this.#activity,
+        startedAtMs: this.#options.startedAtMs,
+        firstStateSeen: this.#options.firstStateSeen(),
+        ...(plan && { plan }),
+      },
+    );
     const changed = this.#decision?.code !== decision.code || this.#decision.action !== decision.action;
     this.#decision = { ...decision, atMs: nowMs };
     if (changed) this.#emit({ type: 'decision', action: decision.action, code: decision.code, reason: decision.reason, atMs: nowMs });

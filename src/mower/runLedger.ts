@@ -6,7 +6,7 @@
  */
 import type { DecisionReason, LedgerView, RunStarter } from '../core/mower/decision.js';
 import type { UnitStore } from '../station/unit.js';
-import { calendarDay } from '../util/calendarDay.js';
+import { calendarDay, weekStartDay } from '../util/calendarDay.js';
 
 export type RunOutcome = 'completed' | 'docked_for_rain' | 'docked_by_daemon' | 'docked_by_user' | 'error' | 'interrupted';
 
@@ -180,12 +180,20 @@ export class RunLedger {
       .map((run) => run.mowingMinutes)
       .sort((a, b) => a - b);
     const dockedByUser = this.#runs.filter((run) => run.outcome === 'docked_by_user').at(-1);
+    // The local week from Monday 00:00 (a day string compares in calendar order): the plan's week.
+    const monday = weekStartDay(nowMs, this.#timeZone);
+    const today = calendarDay(nowMs, this.#timeZone);
+    const thisWeek = this.#runs.filter((run) => {
+      const day = calendarDay(run.startMs, this.#timeZone);
+      return run.endMs !== null && day >= monday && day <= today;
+    });
     return {
       current: current ? { by: current.startedBy, startMs: current.startMs } : null,
       lastCompletedEndMs: completed.at(-1)?.endMs ?? null,
       userDockedDay: dockedByUser?.endMs == null ? null : calendarDay(dockedByUser.endMs, this.#timeZone),
       learnedRunMinutes: recent.length >= LEARN_MIN ? recent[Math.floor(recent.length / 2)]! : null,
       runsThisWeek: this.#runs.filter((run) => run.startMs > nowMs - 7 * DAY_MS && run.startMs <= nowMs).length,
+      mowedMinutesThisWeek: thisWeek.reduce((sum, run) => sum + run.mowingMinutes, 0),
       lastCommand: this.#lastCommand,
     };
   }
