@@ -26,7 +26,7 @@ import {
 import { calendarDay } from '../util/calendarDay.js';
 import { confirms, type MowerAdapter, type MowerCommand } from './adapter.js';
 import type { MowerControlConfig } from './controlConfig.js';
-import type { RunLedger, RunOutcome, RunRecord } from './runLedger.js';
+import { recentRuns, type RunLedger, type RunOutcome, type RunRecord, type RunView } from './runLedger.js';
 
 /** A completed run mowed at least this share of the run length; a shorter one the user ended by hand. */
 const COMPLETED_SHARE = 0.5;
@@ -390,6 +390,7 @@ export class MowerController {
       budget_left: budgetView(this.budget(nowMs)),
       current_run: current ? { started_by: current.startedBy, started_at: new Date(current.startMs).toISOString() } : null,
       connection_problem: adapter.problem() ?? null,
+      runs: recentRuns(ledger.runs, nowMs, this.#options.timeZone),
     };
   }
 }
@@ -406,6 +407,8 @@ export interface MowerControlStatus {
   budget_left: { per_day: number | null; per_week: number | null; per_month: number | null };
   current_run: { started_by: string; started_at: string } | null;
   connection_problem: string | null;
+  /** Today's runs and the last ones, newest first (the status page shows them). */
+  runs: Array<RunView & { today: boolean }>;
 }
 
 function budgetView(left: BudgetLeft): MowerControlStatus['budget_left'] {

@@ -198,3 +198,45 @@ export class RunLedger {
     };
   }
 }
+
+/** A run as the route, the state and the CLI show it. */
+export interface RunView {
+  started_by: string;
+  started_at: string;
+  ended_at: string | null;
+  mowing_minutes: number;
+  outcome: string | null;
+  reason: string | null;
+  reason_de: string | null;
+}
+
+export function runView(run: RunRecord): RunView {
+  return {
+    started_by: run.startedBy,
+    started_at: new Date(run.startMs).toISOString(),
+    ended_at: run.endMs === null ? null : new Date(run.endMs).toISOString(),
+    mowing_minutes: run.mowingMinutes,
+    outcome: run.outcome,
+    reason: run.reason?.en ?? null,
+    reason_de: run.reason?.de ?? null,
+  };
+}
+
+/** Runs the state shows besides today's: the last few, for the page. */
+const RECENT_RUNS = 5;
+/** At most this many in the state, however many runs today had. */
+const MAX_STATE_RUNS = 10;
+
+/** Today's runs and the last ones (at least RECENT_RUNS), newest first, each marked whether it started today. */
+export function recentRuns(runs: readonly RunRecord[], nowMs: number, timeZone: string): Array<RunView & { today: boolean }> {
+  const today = calendarDay(nowMs, timeZone);
+  const shown: Array<RunView & { today: boolean }> = [];
+  // Newest first; the runs are in start order, so the first earlier one past the recent few ends the walk.
+  for (let index = runs.length - 1; index >= 0 && shown.length < MAX_STATE_RUNS; index--) {
+    const run = runs[index]!;
+    const isToday = calendarDay(run.startMs, timeZone) === today;
+    if (!isToday && shown.length >= RECENT_RUNS) break;
+    shown.push({ ...runView(run), today: isToday });
+  }
+  return shown;
+}
