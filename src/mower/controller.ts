@@ -124,6 +124,15 @@ export class MowerController {
     await this.#options.adapter.close();
   }
 
+  /**
+   * The wall clock stepped by `deltaMs`: the mowing under way keeps its true length (its start moves
+   * with the clock), so a step back never makes a run's minutes negative and a step forward never
+   * makes a short run look completed.
+   */
+  clockStepped(deltaMs: number): void {
+    if (this.#mowingSinceMs !== null) this.#mowingSinceMs += deltaMs;
+  }
+
   /** Asks the decision now (the unit's timer, a new station state). */
   tick(): Promise<void> {
     return this.#enqueue(async () => {
@@ -305,7 +314,7 @@ export class MowerController {
     const previous = this.#activity;
     this.#activity = activity;
     if (previous === 'mowing' && activity !== 'mowing' && this.#mowingSinceMs !== null) {
-      this.#mowedMs += nowMs - this.#mowingSinceMs;
+      this.#mowedMs += Math.max(0, nowMs - this.#mowingSinceMs);
       this.#mowingSinceMs = null;
     }
     if (activity === 'mowing' && previous !== 'mowing') this.#mowingSinceMs ??= nowMs;
@@ -340,7 +349,7 @@ export class MowerController {
   }
 
   async #closeRun(nowMs: number, outcome: RunOutcome, reason: DecisionReason): Promise<void> {
-    if (this.#mowingSinceMs !== null) this.#mowedMs += nowMs - this.#mowingSinceMs;
+    if (this.#mowingSinceMs !== null) this.#mowedMs += Math.max(0, nowMs - this.#mowingSinceMs);
     this.#mowingSinceMs = null;
     const minutes = Math.round(this.#mowedMs / MINUTE_MS);
     this.#mowedMs = 0;

@@ -226,8 +226,9 @@ export class MowerControlUnit implements StationUnit {
     return this.#controllers.has(station.id) ? mowerControlEntities(this.#options.baseTopic, station.id) : [];
   }
 
-  clockStepped(_step: ClockStep): void {
+  clockStepped(step: ClockStep): void {
     this.#clockSteppedAtMs = this.#options.clock.now();
+    for (const controller of this.#controllers.values()) controller.clockStepped(step.deltaMs);
   }
 
   stats(): Readonly<Record<string, number>> {
