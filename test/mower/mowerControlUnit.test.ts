@@ -259,6 +259,23 @@ describe('mower control: scenarios over a simulated day (injected clock, real SQ
     });
   });
 
+  it("a clock step back mid-run keeps the run's mowing minutes true", async () => {
+    const { start, run, mower, controller, clock, unit } = build({ control: { runMinutes: 60 } });
+    await start();
+    await run(1);
+    await waitUntil(() => mower.model.activity === 'mowing', 'the mower mows');
+    await run(40);
+    // NTP steps the wall clock back two hours; the unit hears of it as the pipeline tells every unit.
+    clock.nowMs -= 120 * MINUTE;
+    unit.clockStepped({ deltaMs: -120 * MINUTE, direction: 'back', atMs: clock.nowMs });
+    await run(20);
+    mower.model.set('docked');
+    await waitUntil(() => controller.runs().at(-1)?.endMs != null, 'the run is closed');
+    // 61 minutes of mowing (from 07:00:30): completed (at least half the run length), never negative.
+    expect(controller.runs().at(-1)).toMatchObject({ outcome: 'completed', mowingMinutes: 61 });
+    expect(mower.model.received).toEqual(['start']);
+  });
+
   it("follows the plan in the station's state: no start before the planned slot, one start inside it", async () => {
     // A slot from 09:00 to 11:00 UTC; the morning starts at 07:00.
     const slot = { id: 'slot-1', startMs: MORNING + 120 * MINUTE, endMs: MORNING + 240 * MINUTE, band: 'OK', relaxed: false, sequence: 0 };
