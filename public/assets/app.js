@@ -200,6 +200,7 @@
     renderForecast(station.forecast);
     renderRefused(station.last_upload_refused);
     renderTopicsHeard(station.topics_heard);
+    window.MowMower.render(station.mower);
   }
 
   /** A silent station while the broker saw other topics under the same first level: which ones. */

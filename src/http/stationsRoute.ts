@@ -16,6 +16,7 @@ import { HttpError } from '../util/httpError.js';
 import { API_PREFIX } from './paths.js';
 import { addPageResponseHandling } from './statusPage.js';
 import { errorEnvelopeSchema } from './schemas.js';
+import { mowerSummarySchema } from './mowerSummary.js';
 import {
   DEFAULT_HISTORY_HOURS,
   DEFAULT_HISTORY_STEP,
@@ -90,9 +91,11 @@ const stationDetailSchema = {
     'source_error',
     'source_since',
     'rain_source',
+    'mower',
   ],
   properties: {
     ...summaryProperties,
+    mower: mowerSummarySchema,
     last_upload_refused: {
       type: ['object', 'null'],
       required: ['at', 'protocol', 'outcome', 'reason', 'count'],

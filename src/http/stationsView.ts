@@ -11,6 +11,7 @@ import { MODELLED_FORMAT, type StationConfig } from '../ingest/types.js';
 import { PUBLIC_REASON_KEY, type StationStatePayload } from '../station/statePayload.js';
 import type { ChartSeries, RecordedMinute } from '../station/chartRecorder.js';
 import { dataGaps, type DataGaps } from './dataGaps.js';
+import { mowerSummary, type MowerSummary } from './mowerSummary.js';
 
 /** A configured station as the page lists it; `origin` "modelled": readings from a weather model (format "open-meteo"). */
 export interface StationListing {
@@ -126,6 +127,8 @@ export interface StationDetail extends StationSummary {
   source_since: string | null;
   /** Where the rain comes from: a modelled station's and a broken gauge's (gapFill.rain "model") from the model. */
   rain_source: 'gauge' | 'model' | null;
+  /** The mower control's status and runs (./mowerSummary.ts), or null without an enabled control. */
+  mower: MowerSummary | null;
 }
 
 type Loose = Record<string, unknown>;
@@ -235,6 +238,7 @@ export function detail(view: StationsView, station: StationListing, nowMs: numbe
     source_error: state?.modelled?.last_error ?? null,
     source_since: state?.modelled?.failing_since ?? null,
     rain_source: summary.origin === 'modelled' || state?.rain_source === 'model' ? 'model' : state ? 'gauge' : null,
+    mower: mowerSummary(state?.mower_control, open),
   };
 }
 

@@ -16,17 +16,17 @@
 import type { Logger } from 'pino';
 import { budgetLeft, type BudgetLeft } from '../core/mower/callBudget.js';
 import {
-  AWAITING_FIRST_STATE,
   decide,
   type Decision,
   type DecisionReason,
   type MowerActivity,
+  type PlanFollowing,
   type StationView,
 } from '../core/mower/decision.js';
 import { calendarDay } from '../util/calendarDay.js';
 import { confirms, type MowerAdapter, type MowerCommand } from './adapter.js';
 import type { MowerControlConfig } from './controlConfig.js';
-import type { RunLedger, RunOutcome, RunRecord } from './runLedger.js';
+import { recentRuns, type RunLedger, type RunOutcome, type RunRecord, type RunView } from './runLedger.js';
 
 /** A completed run mowed at least this share of the run length; a shorter one the user ended by hand. */
 const COMPLETED_SHARE = 0.5;
@@ -57,8 +57,12 @@ export interface ControllerOptions {
   timeZone: string;
   /** The station's state as the decision sees it, now. */
   station: () => StationView;
-  /** True while the station's first state since the start has not arrived (and not for longer than staleMinutes). */
-  awaitingFirstState?: () => boolean;
+  /** When the daemon started: the decision waits at most staleMinutes from here for the station's first state. */
+  startedAtMs: number;
+  /** Whether the station's first state since the start has arrived. */
+  firstStateSeen: () => boolean;
+  /** The week's plan of the lawn, when the planner has one (undefined: none; the driver acts as without a planner). */
+  plan?: () => PlanFollowing | undefined;
   /** Quiet hours now, with the reason; undefined: none. */
   quiet: (nowMs: number) => DecisionReason | undefined;
   /** The instant of the last unexplained clock step, or null. */
@@ -118,6 +122,15 @@ export class MowerController {
     this.#stopping = true;
     await this.#queue;
     await this.#options.adapter.close();
+  }
+
+  /**
+   * The wall clock stepped by `deltaMs`: the mowing under way keeps its true length (its start moves
+   * with the clock), so a step back never makes a run's minutes negative and a step forward never
+   * makes a short run look completed.
+   */
+  clockStepped(deltaMs: number): void {
+    if (this.#mowingSinceMs !== null) this.#mowingSinceMs += deltaMs;
   }
 
   /** Asks the decision now (the unit's timer, a new station state). */
@@ -181,36 +194,37 @@ export class MowerController {
     const nowMs = now();
     await this.#checkPending(nowMs);
     const left = this.budget(nowMs);
-    const awaiting = !this.#stopping && this.#options.awaitingFirstState?.() === true;
-    const decision = awaiting
-      ? AWAITING_FIRST_STATE
-      : decide(
-          this.#options.station(),
-          ledger.view(nowMs),
-          {
-            runMinutes: config.runMinutes,
-            minGapHours: config.minGapHours,
-            staleMinutes: config.staleMinutes,
-            rainLeadMinutes: config.rainLeadMinutes,
-            userRuns: config.userRuns,
-            respectUserDock: config.respectUserDock,
-            minCommandGapMinutes: config.minCommandGapMinutes,
-            runsPerWeek: config.runsPerWeek > 0 ? config.runsPerWeek : null,
-          },
-          {
-            nowMs,
-            today: calendarDay(nowMs, timeZone),
-            shuttingDown: this.#stopping,
-            automatic: this.#automatic,
-            requested,
-            clockSteppedAtMs: this.#options.clockSteppedAtMs(),
-            commandPending: this.#pending !== undefined,
-            commandFailed: this.#alert !== undefined,
-            callsLeft: left.now,
-            quiet: this.#options.quiet(nowMs),
-            mower: this.#activity,
-          },
-        );
+    const plan = this.#options.plan?.();
+    const decision = decide(
+      this.#options.station(),
+      ledger.view(nowMs),
+      {
+        runMinutes: config.runMinutes,
+        minGapHours: config.minGapHours,
+        staleMinutes: config.staleMinutes,
+        rainLeadMinutes: config.rainLeadMinutes,
+        userRuns: config.userRuns,
+        respectUserDock: config.respectUserDock,
+        minCommandGapMinutes: config.minCommandGapMinutes,
+        runsPerWeek: config.runsPerWeek > 0 ? config.runsPerWeek : null,
+      },
+      {
+        nowMs,
+        today: calendarDay(nowMs, timeZone),
+        shuttingDown: this.#stopping,
+        automatic: this.#automatic,
+        requested,
+        clockSteppedAtMs: this.#options.clockSteppedAtMs(),
+        commandPending: this.#pending !== undefined,
+        commandFailed: this.#alert !== undefined,
+        callsLeft: left.now,
+        quiet: this.#options.quiet(nowMs),
+        mower: this.#activity,
+        startedAtMs: this.#options.startedAtMs,
+        firstStateSeen: this.#options.firstStateSeen(),
+        ...(plan && { plan }),
+      },
+    );
     const changed = this.#decision?.code !== decision.code || this.#decision.action !== decision.action;
     this.#decision = { ...decision, atMs: nowMs };
     if (changed) this.#emit({ type: 'decision', action: decision.action, code: decision.code, reason: decision.reason, atMs: nowMs });
@@ -300,7 +314,7 @@ export class MowerController {
     const previous = this.#activity;
     this.#activity = activity;
     if (previous === 'mowing' && activity !== 'mowing' && this.#mowingSinceMs !== null) {
-      this.#mowedMs += nowMs - this.#mowingSinceMs;
+      this.#mowedMs += Math.max(0, nowMs - this.#mowingSinceMs);
       this.#mowingSinceMs = null;
     }
     if (activity === 'mowing' && previous !== 'mowing') this.#mowingSinceMs ??= nowMs;
@@ -335,7 +349,7 @@ export class MowerController {
   }
 
   async #closeRun(nowMs: number, outcome: RunOutcome, reason: DecisionReason): Promise<void> {
-    if (this.#mowingSinceMs !== null) this.#mowedMs += nowMs - this.#mowingSinceMs;
+    if (this.#mowingSinceMs !== null) this.#mowedMs += Math.max(0, nowMs - this.#mowingSinceMs);
     this.#mowingSinceMs = null;
     const minutes = Math.round(this.#mowedMs / MINUTE_MS);
     this.#mowedMs = 0;
@@ -385,6 +399,7 @@ export class MowerController {
       budget_left: budgetView(this.budget(nowMs)),
       current_run: current ? { started_by: current.startedBy, started_at: new Date(current.startMs).toISOString() } : null,
       connection_problem: adapter.problem() ?? null,
+      runs: recentRuns(ledger.runs, nowMs, this.#options.timeZone),
     };
   }
 }
@@ -401,6 +416,8 @@ export interface MowerControlStatus {
   budget_left: { per_day: number | null; per_week: number | null; per_month: number | null };
   current_run: { started_by: string; started_at: string } | null;
   connection_problem: string | null;
+  /** Today's runs and the last ones, newest first (the status page shows them). */
+  runs: Array<RunView & { today: boolean }>;
 }
 
 function budgetView(left: BudgetLeft): MowerControlStatus['budget_left'] {

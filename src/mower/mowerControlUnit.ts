@@ -25,6 +25,7 @@ import type { MowerControlSettings } from './controlSettings.js';
 import { mowerRoutes } from './mowerRoute.js';
 import { GenericMqttMower, OpenMower } from './mqttMowers.js';
 import { RunLedger } from './runLedger.js';
+import { planOfState } from './planOfState.js';
 import { stationViewOf } from './stationView.js';
 
 export interface ControlledStation {
@@ -110,7 +111,9 @@ export class MowerControlUnit implements StationUnit {
       log,
       timeZone,
       station: () => stationViewOf(this.#latest.get(station.id)),
-      awaitingFirstState: () => !this.#latest.has(station.id) && clock.now() - this.#startedAtMs < station.control.staleMinutes * 60_000,
+      startedAtMs: this.#startedAtMs,
+      firstStateSeen: () => this.#latest.has(station.id),
+      plan: () => planOfState(this.#latest.get(station.id), station.control.lawn, station.id, timeZone),
       quiet: (nowMs) => this.#quiet(station, nowMs),
       clockSteppedAtMs: () => this.#clockSteppedAtMs,
       recordCut: (atMs) => void this.#options.recordCut(station.id, atMs, MOWER_CONTROL_CUT_SOURCE),
@@ -223,8 +226,9 @@ export class MowerControlUnit implements StationUnit {
     return this.#controllers.has(station.id) ? mowerControlEntities(this.#options.baseTopic, station.id) : [];
   }
 
-  clockStepped(_step: ClockStep): void {
+  clockStepped(step: ClockStep): void {
     this.#clockSteppedAtMs = this.#options.clock.now();
+    for (const controller of this.#controllers.values()) controller.clockStepped(step.deltaMs);
   }
 
   stats(): Readonly<Record<string, number>> {

@@ -5,32 +5,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { HttpError } from '../util/httpError.js';
 import type { MowerController } from './controller.js';
-import type { RunRecord } from './runLedger.js';
+import { runView } from './runLedger.js';
+
+export { runView, type RunView } from './runLedger.js';
 
 /** Runs shown: today's and the ones before, newest first. */
 const SHOWN_RUNS = 14;
-
-export interface RunView {
-  started_by: string;
-  started_at: string;
-  ended_at: string | null;
-  mowing_minutes: number;
-  outcome: string | null;
-  reason: string | null;
-  reason_de: string | null;
-}
-
-export function runView(run: RunRecord): RunView {
-  return {
-    started_by: run.startedBy,
-    started_at: new Date(run.startMs).toISOString(),
-    ended_at: run.endMs === null ? null : new Date(run.endMs).toISOString(),
-    mowing_minutes: run.mowingMinutes,
-    outcome: run.outcome,
-    reason: run.reason?.en ?? null,
-    reason_de: run.reason?.de ?? null,
-  };
-}
 
 export function mowerRoutes(controllerOf: (stationId: string) => MowerController | undefined, now: () => number): FastifyPluginAsync {
   return async (app) => {

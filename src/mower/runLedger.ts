@@ -6,7 +6,7 @@
  */
 import type { DecisionReason, LedgerView, RunStarter } from '../core/mower/decision.js';
 import type { UnitStore } from '../station/unit.js';
-import { calendarDay } from '../util/calendarDay.js';
+import { calendarDay, weekStartDay } from '../util/calendarDay.js';
 
 export type RunOutcome = 'completed' | 'docked_for_rain' | 'docked_by_daemon' | 'docked_by_user' | 'error' | 'interrupted';
 
@@ -180,13 +180,63 @@ export class RunLedger {
       .map((run) => run.mowingMinutes)
       .sort((a, b) => a - b);
     const dockedByUser = this.#runs.filter((run) => run.outcome === 'docked_by_user').at(-1);
+    // The local week from Monday 00:00 (a day string compares in calendar order): the plan's week.
+    const monday = weekStartDay(nowMs, this.#timeZone);
+    const today = calendarDay(nowMs, this.#timeZone);
+    const thisWeek = this.#runs.filter((run) => {
+      const day = calendarDay(run.startMs, this.#timeZone);
+      return run.endMs !== null && day >= monday && day <= today;
+    });
     return {
       current: current ? { by: current.startedBy, startMs: current.startMs } : null,
       lastCompletedEndMs: completed.at(-1)?.endMs ?? null,
       userDockedDay: dockedByUser?.endMs == null ? null : calendarDay(dockedByUser.endMs, this.#timeZone),
       learnedRunMinutes: recent.length >= LEARN_MIN ? recent[Math.floor(recent.length / 2)]! : null,
       runsThisWeek: this.#runs.filter((run) => run.startMs > nowMs - 7 * DAY_MS && run.startMs <= nowMs).length,
+      mowedMinutesThisWeek: thisWeek.reduce((sum, run) => sum + run.mowingMinutes, 0),
       lastCommand: this.#lastCommand,
     };
   }
+}
+
+/** A run as the route, the state and the CLI show it. */
+export interface RunView {
+  started_by: string;
+  started_at: string;
+  ended_at: string | null;
+  mowing_minutes: number;
+  outcome: string | null;
+  reason: string | null;
+  reason_de: string | null;
+}
+
+export function runView(run: RunRecord): RunView {
+  return {
+    started_by: run.startedBy,
+    started_at: new Date(run.startMs).toISOString(),
+    ended_at: run.endMs === null ? null : new Date(run.endMs).toISOString(),
+    mowing_minutes: run.mowingMinutes,
+    outcome: run.outcome,
+    reason: run.reason?.en ?? null,
+    reason_de: run.reason?.de ?? null,
+  };
+}
+
+/** Runs the state shows besides today's: the last few, for the page. */
+const RECENT_RUNS = 5;
+/** At most this many in the state, however many runs today had. */
+const MAX_STATE_RUNS = 10;
+
+/** Today's runs and the last ones (at least RECENT_RUNS), newest first, each marked whether it started today. */
+export function recentRuns(runs: readonly RunRecord[], nowMs: number, timeZone: string): Array<RunView & { today: boolean }> {
+  const today = calendarDay(nowMs, timeZone);
+  const shown: Array<RunView & { today: boolean }> = [];
+  // Newest first; the runs are in start order, so the first earlier one past the recent few ends the walk.
+  for (let index = runs.length - 1; index >= 0 && shown.length < MAX_STATE_RUNS; index--) {
+    const run = runs[index]!;
+    const isToday = calendarDay(run.startMs, timeZone) === today;
+    if (!isToday && shown.length >= RECENT_RUNS) break;
+    shown.push({ ...runView(run), today: isToday });
+  }
+  return shown;
 }

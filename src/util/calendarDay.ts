@@ -17,6 +17,15 @@ export function calendarDay(nowMs: number, timeZone: string): string {
   return `${local.year}-${pad(local.month)}-${pad(local.day)}`;
 }
 
+/** `YYYY-MM-DD` of the Monday that begins the local week of the instant in `timeZone` (ISO weeks). */
+export function weekStartDay(nowMs: number, timeZone: string): string {
+  const local = localDateTime(nowMs, timeZone);
+  const date = new Date(Date.UTC(local.year, local.month - 1, local.day));
+  // getUTCDay: Sunday 0 … Saturday 6; back to Monday.
+  date.setUTCDate(date.getUTCDate() - ((date.getUTCDay() + 6) % 7));
+  return `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
+}
+
 /**
  * The first instant (whole minute) after `nowMs` that lies on the next calendar day. Every
  * zone's offset is a whole number of minutes, so stepping by 15 minutes and then by minutes

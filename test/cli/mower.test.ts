@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RunLedger } from '../../src/mower/runLedger.js';
 import { Database } from '../../src/store/database.js';
+import { calendarDay } from '../../src/util/calendarDay.js';
 import { useCliTempDir } from '../helpers/httpCli.js';
 
 const control = { enabled: true, kind: 'openmower', openmower: { prefix: 'openmower' } };
@@ -37,6 +38,10 @@ describe('mowability mower STATION', () => {
     expect(text.stdout).toContain('Mower control of "garden" (lawn "garden", openmower): dry run (sends nothing)');
     expect(text.stdout).toMatch(/58 min mowing, started by daemon, completed: the run is done/);
     expect(text.stdout).toMatch(/still running, 0 min mowing, started by user, open/);
+    // Today's runs counted by the configured zone's day (UTC here): the open one, and the finished one unless it began yesterday.
+    const today = calendarDay(Date.now(), 'UTC');
+    const todays = [nowMs - 3 * 3_600_000, nowMs - 10 * 60_000].filter((startMs) => calendarDay(startMs, 'UTC') === today).length;
+    expect(text.stdout).toContain(`Today (${today}): ${todays} run(s)`);
     const json = await fixture.cli('mower', 'garden', '--json');
     expect(JSON.parse(json.stdout)).toMatchObject({
       station: 'garden',
@@ -46,6 +51,7 @@ describe('mowability mower STATION', () => {
         { started_by: 'daemon', outcome: 'completed', mowing_minutes: 58 },
       ],
     });
+    expect(JSON.parse(json.stdout).today).toHaveLength(todays);
   });
 
   it('names the problem for a station without control and an unknown one', async () => {

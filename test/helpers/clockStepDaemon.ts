@@ -26,6 +26,8 @@ export interface ClockStepSetup {
   /** Simulate systemd-timesyncd: the marker directory exists; `synced()` creates the marker. */
   timesync?: boolean;
   env?: Record<string, string>;
+  /** More of the station's configuration (a forecast topic, a mower control). */
+  station?: Record<string, unknown>;
 }
 
 export interface ReadingValues {
@@ -38,6 +40,8 @@ export interface ReadingValues {
 
 export interface SteppedDaemon {
   process: DaemonProcess;
+  /** The embedded broker's port. */
+  port: number;
   states: StationStatePayload[];
   latest(): StationStatePayload | undefined;
   stats(): Record<string, unknown> | undefined;
@@ -71,6 +75,7 @@ function configFile(setup: ClockStepSetup): string {
     topic: STATION_TOPIC,
     fields,
     ...(setup.payloadTime ? { timestampKey: 'ts' } : {}),
+    ...setup.station,
   };
   writeFileSync(file, JSON.stringify({ stations: [station] }));
   return file;
@@ -101,9 +106,10 @@ export async function startStepped(setup: ClockStepSetup, offset: string): Promi
     ['--config', configFile(setup)],
   );
   let client: MqttClient | undefined;
+  let port = 0;
   try {
     await waitUntil(() => process.logLines().some((line) => line.msg === 'embedded MQTT broker listening'), 'the embedded broker', 10_000);
-    const port = Number(process.logLines().find((line) => line.msg === 'embedded MQTT broker listening')?.port);
+    port = Number(process.logLines().find((line) => line.msg === 'embedded MQTT broker listening')?.port);
     client = await mqtt.connectAsync(`mqtt://127.0.0.1:${port}`, { reconnectPeriod: 0, connectTimeout: 5000 });
   } catch (err) {
     await process.stop('SIGKILL');
@@ -126,6 +132,7 @@ export async function startStepped(setup: ClockStepSetup, offset: string): Promi
   };
   return {
     process,
+    port,
     states,
     latest: () => states.at(-1),
     stats: () => stats,

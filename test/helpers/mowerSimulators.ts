@@ -238,24 +238,3 @@ export async function mqttMowerOnBroker(options: {
   publish();
   return { model, stop: () => client.endAsync() };
 }
-
-/**
- * Stands in for the pipeline in tests that build the mower control unit alone: before each tick the
- * station's state of that moment reaches the unit through onState, as each recompute's state would.
- * `replacePipelineStates`: inside a daemon whose stations get no readings, the pipeline's own states
- * (no index yet) are replaced by the test's weather, so the test drives the decision.
- */
-export function feedStatesBeforeTicks(
-  unit: { onState(stationId: string, state: never): void; tickAll(): Promise<void> },
-  stationId: string,
-  stateNow: () => unknown,
-  options: { replacePipelineStates?: boolean } = {},
-): void {
-  const tick = unit.tickAll.bind(unit);
-  const onState = unit.onState.bind(unit);
-  if (options.replacePipelineStates) unit.onState = (id: string) => onState(id, stateNow() as never);
-  unit.tickAll = async () => {
-    onState(stationId, stateNow() as never);
-    await tick();
-  };
-}

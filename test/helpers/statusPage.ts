@@ -45,6 +45,8 @@ export interface StationsHarnessOptions {
   recomputeDebounceMs?: number;
   /** More station units (a stand-in forecast). */
   units?: readonly StationUnit[];
+  /** More station units built on the daemon's database (a mower control with its run ledger). */
+  unitsOf?: (database: Database, clock: FakeClock) => readonly StationUnit[];
   /** Reuse a database (restart tests). */
   dbPath?: string;
 }
@@ -63,7 +65,7 @@ export async function startStationsHarness(options: StationsHarnessOptions = {})
   const recorder = new ChartRecorder({ database: () => database!, stations: config.stations.map((station) => station.id) });
   const daemon: RunningDaemon = await startMqttDaemon(dbPath, config, clock, undefined, (opened) => {
     database = opened;
-    return [recorder, ...(options.units ?? [])];
+    return [recorder, ...(options.units ?? []), ...(options.unitsOf?.(opened, clock) ?? [])];
   });
   const view = createStationsView({
     stations: config.stations,

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { controlConfigOf } from '../../src/mower/controlConfig.js';
 import { HomeAssistantMower } from '../../src/mower/homeAssistantMower.js';
 import { MowerControlUnit } from '../../src/mower/mowerControlUnit.js';
-import { FakeHomeAssistant, feedStatesBeforeTicks } from '../helpers/mowerSimulators.js';
+import { FakeHomeAssistant } from '../helpers/mowerSimulators.js';
 import { useTempDatabase } from '../helpers/tempDatabase.js';
 import { waitUntil } from '../helpers/wait.js';
 
@@ -80,14 +80,15 @@ describe('Home Assistant mower (WebSocket API)', () => {
       recordCut: () => true,
       quietHours: undefined,
     });
-    feedStatesBeforeTicks(unit, 'garden', () => ({
+    // The pipeline's part: the station's dry state reaches the unit through onState, its input.
+    unit.onState('garden', {
       index_score: 88,
       main_status: 'OK',
       mowable: true,
       input: { precipitation_rate: 0 },
       last_reading_at: new Date(T0 - 60_000).toISOString(),
       forecast: { stale: false, mowable_for_minutes: 240, rain_expected_in_minutes: null },
-    }));
+    } as never);
     await unit.start();
     cleanups.push(() => unit.stop());
     const controller = unit.controller('garden')!;

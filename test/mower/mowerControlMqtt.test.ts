@@ -5,6 +5,11 @@
  * mowing or press the buttons (the embedded broker's owned-topic rule, src/mqtt/brokerAccess.ts).
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { calculationContext } from '../../src/config/calculationContext.js';
+import { loadConfig } from '../../src/config/load.js';
+import type { ForecastSettings } from '../../src/config/openMeteoSettings.js';
+import { stationUnitConfigs } from '../../src/daemon.js';
+import { ForecastUnit } from '../../src/forecast/forecastUnit.js';
 import type { MowerCommand } from '../../src/mower/adapter.js';
 import { controlConfigOf } from '../../src/mower/controlConfig.js';
 import { MowerControlUnit } from '../../src/mower/mowerControlUnit.js';
@@ -13,6 +18,8 @@ import { OPENMOWER_ACTIONS } from '../../src/mower/mqttMowers.js';
 import {
   FakeClock,
   mqttTempDir,
+  publishOnce,
+  reading,
   RecordingClient,
   silentLogger,
   startMqttDaemon,
@@ -20,7 +27,7 @@ import {
   waitUntil,
   type RunningDaemon,
 } from '../helpers/mqttHarness.js';
-import { mqttMowerOnBroker, feedStatesBeforeTicks } from '../helpers/mowerSimulators.js';
+import { mqttMowerOnBroker } from '../helpers/mowerSimulators.js';
 
 const T0 = Date.parse('2026-06-15T08:00:00Z');
 const weather = {
@@ -28,6 +35,7 @@ const weather = {
   topic: 'garden/weather',
   fields: { temperature: 'temp', precipitation_rate: 'rate', humidity: 'hum', wind_speed: 'wind' },
 } as const;
+/** landroid-bridge's own words (virtualzone/landroid-bridge src/LandroidS.ts, src/LandroidDataset.ts), as docs/mower.md configures them. */
 const genericControl = {
   enabled: true,
   dryRun: false,
@@ -36,22 +44,46 @@ const genericControl = {
   confirmSeconds: 60,
   mqtt: {
     commandTopic: 'landroid/set/mow',
-    stateTopic: 'landroid/status',
-    stateKey: 'state',
-    payloads: { start: 'start', dock: 'home', pause: 'stop' },
-    states: { mowing: ['mowing'], docked: ['home', 'charging'], returning: ['going home'], error: ['error'] },
+    stateTopic: 'landroid/status/statusDescription',
+    stateKey: '',
+    payloads: { start: 'start', dock: 'stop', pause: 'pause' },
+    states: {
+      mowing: ['Start sequence', 'Leaving home', 'Mowing', 'Cutting edge', 'Searching area'],
+      docked: ['Home'],
+      returning: ['Going home', 'Searching home', 'Follow wire', 'Searching wire'],
+      paused: ['Pause', 'Idle'],
+      error: ['Lifted', 'Trapped', 'Blade blocked'],
+    },
   },
 };
 
-/** A dry, mowable station with four hours of window ahead, as the decision reads it. */
-const dryState = (nowMs: number) => ({
-  index_score: 88,
-  main_status: 'OK',
-  mowable: true,
-  input: { precipitation_rate: 0 },
-  last_reading_at: new Date(nowMs - 60_000).toISOString(),
-  forecast: { stale: false, mowable_for_minutes: 240, rain_expected_in_minutes: null },
-});
+const FORECAST_TOPIC = 'garden/forecast';
+const HOUR_MS = 3_600_000;
+
+/** Two dry days ahead, in the shape of Home Assistant's weather.get_forecasts (the MQTT forecast topic, docs/mqtt.md). */
+function dryForecast(): string {
+  const forecast = Array.from({ length: 48 }, (_, hour) => ({
+    datetime: new Date(T0 + hour * HOUR_MS).toISOString(),
+    temperature: 21,
+    humidity: 50,
+    wind_speed: 8,
+    precipitation: 0,
+    precipitation_probability: 0,
+  }));
+  return JSON.stringify({ forecast });
+}
+
+/** landroid-bridge's status words for the simulator's activities (src/LandroidDataset.ts STATUS_CODES). */
+const LANDROID_WORDS = {
+  docked: 'Home',
+  mowing: 'Mowing',
+  returning: 'Going home',
+  paused: 'Pause',
+  error: 'Trapped',
+  unknown: 'Debug',
+} as const;
+/** The payloads landroid-bridge takes on set/mow (src/LandroidS.ts onMqttMessage). */
+const LANDROID_COMMANDS: Record<string, MowerCommand> = { start: 'start', stop: 'dock', pause: 'pause' };
 
 describe('mower control on the embedded broker', () => {
   const cleanups: Array<() => Promise<void>> = [];
@@ -59,6 +91,11 @@ describe('mower control on the embedded broker', () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
+  /**
+   * The daemon with the mower control and the forecast unit (its MQTT forecast topic). The decision
+   * reads the pipeline's own states: the test gives the station a dry forecast and a dry reading,
+   * as a weather station and Home Assistant would, and waits for the state that says mowable.
+   */
   async function daemonWith(
     control: Record<string, unknown>,
   ): Promise<{ daemon: RunningDaemon; unit: MowerControlUnit; clock: FakeClock }> {
@@ -66,8 +103,21 @@ describe('mower control on the embedded broker', () => {
     cleanups.push(async () => temp.cleanup());
     const clock = new FakeClock(T0);
     let unit: MowerControlUnit | undefined;
-    const config = testMqttConfig({ stations: [{ id: 'garden', name: 'Garden', ...weather }] as never });
+    const settings = loadConfig({ env: {}, units: stationUnitConfigs() }) as ReturnType<typeof loadConfig> & { forecast: ForecastSettings };
+    const config = testMqttConfig({
+      stations: [{ id: 'garden', name: 'Garden', ...weather }] as never,
+      station: { mowableOnDelayMinutes: 0 },
+    });
     const daemon = await startMqttDaemon(temp.dbPath, config, clock, silentLogger, (database) => {
+      const forecast = new ForecastUnit({
+        stations: [{ id: 'garden', config: { source: 'mqtt', topic: FORECAST_TOPIC } }],
+        settings: settings.forecast,
+        database,
+        logger: silentLogger,
+        now: () => clock.now(),
+        contextFor: (_stationId, nowMs) => calculationContext(settings, nowMs),
+        userAgent: 'test',
+      });
       unit = new MowerControlUnit({
         stations: [{ id: 'garden', control: controlConfigOf(control, 'garden') }],
         settings: { tickSeconds: 600, homeAssistantToken: '' },
@@ -79,23 +129,33 @@ describe('mower control on the embedded broker', () => {
         recordCut: () => true,
         quietHours: undefined,
       });
-      feedStatesBeforeTicks(unit, 'garden', () => dryState(clock.now()), { replacePipelineStates: true });
-      return [unit];
+      return [forecast, unit];
     });
     cleanups.push(() => daemon.stop());
+    expect(await publishOnce(daemon.port, FORECAST_TOPIC, dryForecast(), { qos: 1, retain: true })).toBe('handled');
+    await waitUntil(() => daemon.service.stationState('garden')?.forecast?.fetched_at != null, 'the forecast in the state');
+    const dry = reading({ temperature: 22, humidity: 50, wind_speed: 6, precipitation_rate: 0 });
+    expect(daemon.service.acceptReading('garden', dry, 'test')).toBe('accepted');
+    await waitUntil(() => {
+      const state = daemon.service.stationState('garden');
+      return state?.mowable === true && (state.forecast?.mowable_for_minutes ?? 0) >= 60;
+    }, 'a mowable state with a long dry window');
     return { daemon, unit: unit!, clock };
   }
 
-  it('a generic MQTT mower (landroid-bridge style) is started and the start is confirmed by its state topic', async () => {
-    const { daemon, unit } = await daemonWith(genericControl);
-    const words: Record<string, MowerCommand> = { start: 'start', home: 'dock', stop: 'pause' };
-    const mower = await mqttMowerOnBroker({
+  /** A Worx mower behind landroid-bridge, on the daemon's broker. */
+  const landroid = (daemon: RunningDaemon) =>
+    mqttMowerOnBroker({
       url: `mqtt://127.0.0.1:${daemon.port}`,
       commandTopic: 'landroid/set/mow',
-      stateTopic: 'landroid/status',
-      commandOf: (payload) => words[payload],
-      stateOf: (activity) => JSON.stringify({ state: activity === 'docked' ? 'home' : activity }),
+      stateTopic: 'landroid/status/statusDescription',
+      commandOf: (payload) => LANDROID_COMMANDS[payload],
+      stateOf: (activity) => LANDROID_WORDS[activity],
     });
+
+  it('a Worx mower behind landroid-bridge (generic MQTT) is started on set/mow and the start is confirmed by its statusDescription', async () => {
+    const { daemon, unit } = await daemonWith(genericControl);
+    const mower = await landroid(daemon);
     cleanups.push(() => mower.stop());
     const controller = unit.controller('garden')!;
     await waitUntil(() => controller.status(T0).activity !== 'unknown', 'the mower reported its state');
@@ -148,14 +208,7 @@ describe('mower control on the embedded broker', () => {
 
   it('publishes the switch retained; an anonymous LAN client can neither switch automatic mowing off nor press "Dock now"', async () => {
     const { daemon, unit } = await daemonWith(genericControl);
-    const words: Record<string, MowerCommand> = { start: 'start', home: 'dock' };
-    const mower = await mqttMowerOnBroker({
-      url: `mqtt://127.0.0.1:${daemon.port}`,
-      commandTopic: 'landroid/set/mow',
-      stateTopic: 'landroid/status',
-      commandOf: (payload) => words[payload],
-      stateOf: (activity) => JSON.stringify({ state: activity === 'docked' ? 'home' : activity }),
-    });
+    const mower = await landroid(daemon);
     cleanups.push(() => mower.stop());
     const controller = unit.controller('garden')!;
     await unit.tickAll();

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { QuietHoursSettings } from '../../src/core/lawn/quietHours.js';
 import { controlConfigOf } from '../../src/mower/controlConfig.js';
 import { MowerControlUnit } from '../../src/mower/mowerControlUnit.js';
-import { SimulatedMower, feedStatesBeforeTicks } from '../helpers/mowerSimulators.js';
+import { SimulatedMower } from '../helpers/mowerSimulators.js';
 import { useTempDatabase } from '../helpers/tempDatabase.js';
 import { waitUntil } from '../helpers/wait.js';
 
@@ -46,7 +46,16 @@ describe('mower control: scenarios over a simulated day (injected clock, real SQ
     for (const unit of started.splice(0)) await unit.stop();
   });
 
-  function build(options: { control?: Record<string, unknown>; mower?: SimulatedMower; weather?: Partial<Weather>; nowMs?: number } = {}) {
+  function build(
+    options: {
+      control?: Record<string, unknown>;
+      mower?: SimulatedMower;
+      weather?: Partial<Weather>;
+      nowMs?: number;
+      /** More of the station's state (the planner's `plan`). */
+      state?: Record<string, unknown>;
+    } = {},
+  ) {
     const clock = {
       nowMs: options.nowMs ?? MORNING,
       now() {
@@ -89,16 +98,20 @@ describe('mower control: scenarios over a simulated day (injected clock, real SQ
       quietHours: noonQuiet,
       adapterFor: () => mower,
     });
-    feedStatesBeforeTicks(unit, 'garden', () => stateOf(weather, clock.nowMs));
     const controller = unit.controller('garden')!;
+    /** The pipeline's part: the station's state of this moment reaches the unit (onState, its input), then the timer ticks. */
+    const tick = async (): Promise<void> => {
+      unit.onState('garden', { ...stateOf(weather, clock.nowMs), ...options.state } as never);
+      await unit.tickAll();
+    };
     const run = async (minutes: number): Promise<void> => {
       // One tick every 30 s of simulated time, as the unit's timer would.
       for (let step = 0; step < minutes * 2; step++) {
         clock.nowMs += MINUTE / 2;
-        await unit.tickAll();
+        await tick();
       }
     };
-    return { unit, clock, weather, mower, cuts, lines, controller, run, start: async () => (started.push(unit), unit.start()) };
+    return { unit, clock, weather, mower, cuts, lines, controller, run, tick, start: async () => (started.push(unit), unit.start()) };
   }
 
   it('dry morning: starts once, docks when the noon quiet hours begin, and the run is in the ledger', async () => {
@@ -221,14 +234,14 @@ describe('mower control: scenarios over a simulated day (injected clock, real SQ
   });
 
   it('"Mow now" answers with the reason when it refuses', async () => {
-    const { start, controller, unit } = build({ weather: { rainIn: 40 }, control: {} });
+    const { start, controller, unit, tick } = build({ weather: { rainIn: 40 }, control: {} });
     const published: Array<{ topic: string; payload: string }> = [];
     unit.subscribe(
       { subscribe: () => undefined, publishNow: (topic, payload) => (published.push({ topic, payload }), true) },
       () => undefined,
     );
     await start();
-    await unit.tickAll();
+    await tick();
     for (let press = 0; press < 2; press++) {
       const answer = await controller.mowNow();
       expect(answer.action).toBe('none');
@@ -244,6 +257,40 @@ describe('mower control: scenarios over a simulated day (injected clock, real SQ
       reason: 'mowable for 40 min only, a run takes 90 min',
       reason_de: 'nur 40 Min. mähbar, ein Lauf dauert 90 Min.',
     });
+  });
+
+  it("a clock step back mid-run keeps the run's mowing minutes true", async () => {
+    const { start, run, mower, controller, clock, unit } = build({ control: { runMinutes: 60 } });
+    await start();
+    await run(1);
+    await waitUntil(() => mower.model.activity === 'mowing', 'the mower mows');
+    await run(40);
+    // NTP steps the wall clock back two hours; the unit hears of it as the pipeline tells every unit.
+    clock.nowMs -= 120 * MINUTE;
+    unit.clockStepped({ deltaMs: -120 * MINUTE, direction: 'back', atMs: clock.nowMs });
+    await run(20);
+    mower.model.set('docked');
+    await waitUntil(() => controller.runs().at(-1)?.endMs != null, 'the run is closed');
+    // 61 minutes of mowing (from 07:00:30): completed (at least half the run length), never negative.
+    expect(controller.runs().at(-1)).toMatchObject({ outcome: 'completed', mowingMinutes: 61 });
+    expect(mower.model.received).toEqual(['start']);
+  });
+
+  it("follows the plan in the station's state: no start before the planned slot, one start inside it", async () => {
+    // A slot from 09:00 to 11:00 UTC; the morning starts at 07:00.
+    const slot = { id: 'slot-1', startMs: MORNING + 120 * MINUTE, endMs: MORNING + 240 * MINUTE, band: 'OK', relaxed: false, sequence: 0 };
+    const plan = { lawns: { garden: { lawnId: 'garden', slots: [slot], need: { runtimeNeededMinutesThisWeek: 180 } } } };
+    const { start, run, mower, controller, clock } = build({ state: { plan }, control: { minGapHours: 0 } });
+    await start();
+    await run(119);
+    expect(mower.model.received).toEqual([]);
+    expect(controller.status(clock.nowMs).decision).toMatchObject({
+      code: 'outside_plan',
+      reason: 'outside the plan: the next planned slot starts Wed 09:00',
+    });
+    await run(2);
+    await waitUntil(() => mower.model.activity === 'mowing', 'started inside the slot');
+    expect(mower.model.received).toEqual(['start']);
   });
 });
 
@@ -266,7 +313,7 @@ describe('mower control: the "Automatic mowing" switch', () => {
         quietHours: undefined,
         adapterFor: () => mower,
       });
-      feedStatesBeforeTicks(unit, 'garden', () => stateOf({ mowable: true, rainRate: 0, mowableFor: 240, rainIn: null }, MORNING));
+      unit.onState('garden', stateOf({ mowable: true, rainRate: 0, mowableFor: 240, rainIn: null }, MORNING) as never);
       return { unit, mower };
     };
     const first = make();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CalendarDayClock, calendarDay, nextDayStartMs } from '../../src/util/calendarDay.js';
+import { weekStartDay, CalendarDayClock, calendarDay, nextDayStartMs } from '../../src/util/calendarDay.js';
 
 describe('calendar days in a time zone', () => {
   it('names the local day and finds its end, also on DST days', () => {
@@ -23,5 +23,15 @@ describe('calendar days in a time zone', () => {
     expect(clock.at(Date.parse('2026-06-15T22:00:00Z')).day).toBe('2026-06-16');
     // A clock that jumps back a day is followed too.
     expect(clock.at(noon - 86_400_000).day).toBe('2026-06-14');
+  });
+
+  it("names the Monday that begins the instant's local week", () => {
+    // Sunday 14 June 2026, 23:30 in Berlin, is 21:30 UTC: still the week of Monday the 8th there.
+    expect(weekStartDay(Date.UTC(2026, 5, 14, 21, 30), 'Europe/Berlin')).toBe('2026-06-08');
+    // 22:30 UTC is Monday 00:30 in Berlin: a new week there, still Sunday in UTC.
+    expect(weekStartDay(Date.UTC(2026, 5, 14, 22, 30), 'Europe/Berlin')).toBe('2026-06-15');
+    expect(weekStartDay(Date.UTC(2026, 5, 14, 22, 30), 'UTC')).toBe('2026-06-08');
+    // Across a month and a year.
+    expect(weekStartDay(Date.UTC(2027, 0, 2, 12), 'UTC')).toBe('2026-12-28');
   });
 });

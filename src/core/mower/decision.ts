@@ -7,8 +7,12 @@
  * Two kinds of dock trigger: the hard ones (rain now or within the lead, quiet hours, a stale or
  * unknown station) dock at once; the soft one (`mowable` turned off by the index) waits until the
  * start is `minCommandGapMinutes` old, so an index that wobbles around its threshold never sends a
- * start and a dock within that gap. A start also waits that long after any command.
+ * start and a dock within that gap. A start also waits that long after any command. With a plan
+ * (./planRule.ts) an automatic start also needs a planned slot and the plan's week not yet mowed.
  */
+import { planRefusal, type PlanFollowing } from './planRule.js';
+
+export type { PlanFollowing } from './planRule.js';
 
 /** What the mower reports (Home Assistant's `lawn_mower` activities, `unknown` when it said nothing usable). */
 export type MowerActivity = 'mowing' | 'docked' | 'paused' | 'returning' | 'error' | 'unknown';
@@ -54,27 +58,14 @@ export type DecisionCode =
   | 'start'
   | 'mowing'
   | 'idle'
-  | 'awaiting_first_state';
+  | 'awaiting_first_state'
+  | 'outside_plan';
 
 export interface Decision {
   readonly action: MowerAction;
   readonly code: DecisionCode;
   readonly reason: DecisionReason;
 }
-
-/**
- * The decision in the first minutes after a start, before the pipeline has computed the station's
- * first state: nothing is sent (a run that was going on keeps going; docking for "unknown" would cut
- * every run short at each restart). The shell waits at most `staleMinutes`, then the state counts as unknown.
- */
-export const AWAITING_FIRST_STATE: Decision = Object.freeze({
-  action: 'none',
-  code: 'awaiting_first_state',
-  reason: Object.freeze({
-    en: "waiting for the station's first state since the start",
-    de: 'warte auf den ersten Zustand der Station seit dem Start',
-  }),
-});
 
 /** What the station's last state says (undefined members: not known). */
 export interface StationView {
@@ -104,6 +95,8 @@ export interface LedgerView {
   readonly learnedRunMinutes: number | null;
   /** Completed or started runs this week, against the week's run budget. */
   readonly runsThisWeek: number;
+  /** Minutes the ended runs of this local week (from Monday 00:00) mowed, against the plan's need. */
+  readonly mowedMinutesThisWeek: number;
   /** The last command sent (or the dry run's "would"), with its time. */
   readonly lastCommand: { readonly action: 'start' | 'dock'; readonly atMs: number } | null;
 }
@@ -118,7 +111,7 @@ export interface DecisionSettings {
   readonly respectUserDock: boolean;
   /** Minimum minutes between two commands of the index alone (the no-flapping rule). */
   readonly minCommandGapMinutes: number;
-  /** Runs the week allows; null: no limit. */
+  /** Runs the week allows; null: no limit (with a plan, the plan's budget holds instead). */
   readonly runsPerWeek: number | null;
 }
 
@@ -143,12 +136,27 @@ export interface DecisionContext {
   /** Quiet hours now (night ban, noise hours, Sunday, holiday), with the reason; undefined: none. */
   readonly quiet: DecisionReason | undefined;
   readonly mower: MowerActivity;
+  /** When the daemon started (the mower control was built). */
+  readonly startedAtMs: number;
+  /** The station's first state since the start has arrived. */
+  readonly firstStateSeen: boolean;
+  /** The week's plan of the mower's lawn; undefined: no plan (the planner is off or failed), the driver acts as without one. */
+  readonly plan?: PlanFollowing;
 }
 
 /** After an unexplained clock step the daemon's times are not trusted for this long. */
 export const CLOCK_SETTLE_MINUTES = 10;
 const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
+
+/**
+ * In the first minutes after a start, before the pipeline has computed the station's first state,
+ * nothing is sent: a run that was going on keeps going (docking for "unknown" would cut every run
+ * short at each restart). The wait lasts at most `staleMinutes`; after it the state counts as unknown.
+ */
+export function awaitingFirstState(settings: DecisionSettings, context: DecisionContext): boolean {
+  return !context.firstStateSeen && context.nowMs - context.startedAtMs < settings.staleMinutes * MINUTE_MS;
+}
 
 const reason = (code: DecisionCode, action: MowerAction, en: string, de: string): Decision => ({ action, code, reason: { en, de } });
 
@@ -283,7 +291,7 @@ function startRefusal(
   }
   if (settings.respectUserDock && ledger.userDockedDay === context.today)
     return none('user_docked_today', 'docked by hand today: no start again today', 'Heute von Hand geparkt: heute kein neuer Start');
-  if (settings.runsPerWeek !== null && ledger.runsThisWeek >= settings.runsPerWeek)
+  if (!context.plan && settings.runsPerWeek !== null && ledger.runsThisWeek >= settings.runsPerWeek)
     return none(
       'runs_spent',
       `this week's ${settings.runsPerWeek} runs are done`,
@@ -298,6 +306,9 @@ function startRefusal(
       `Der letzte Befehl ist weniger als ${settings.minCommandGapMinutes} Min. her`,
     );
   }
+  // Last, after every safety rule allowed the start: the plan only ever refuses. "Mow now" ignores it.
+  const planned = context.plan && !context.requested ? planRefusal(context.plan, ledger.mowedMinutesThisWeek, nowMs) : undefined;
+  if (planned) return none(planned.code, planned.en, planned.de);
   return undefined;
 }
 
@@ -305,6 +316,13 @@ function startRefusal(
 export function decide(station: StationView, ledger: LedgerView, settings: DecisionSettings, context: DecisionContext): Decision {
   if (context.shuttingDown)
     return reason('shutting_down', 'none', 'the daemon is stopping: no commands', 'Der Dienst hält an: keine Befehle');
+  if (awaitingFirstState(settings, context))
+    return reason(
+      'awaiting_first_state',
+      'none',
+      "waiting for the station's first state since the start",
+      'Warte auf den ersten Zustand der Station seit dem Start',
+    );
   if (context.commandFailed && !context.requested)
     return reason(
       'command_failed',

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  awaitingFirstState,
   CLOCK_SETTLE_MINUTES,
   decide,
   type DecisionContext,
@@ -38,6 +39,7 @@ const emptyLedger: LedgerView = {
   userDockedDay: null,
   learnedRunMinutes: null,
   runsThisWeek: 0,
+  mowedMinutesThisWeek: 0,
   lastCommand: null,
 };
 const context: DecisionContext = {
@@ -50,6 +52,8 @@ const context: DecisionContext = {
   callsLeft: null,
   quiet: undefined,
   mower: 'docked',
+  startedAtMs: NOW - 600 * MINUTE,
+  firstStateSeen: true,
 };
 
 /** Mostly the value a start needs, sometimes any: so starts are common and each rule is met alone often. */
@@ -80,6 +84,7 @@ const ledgerArb: fc.Arbitrary<LedgerView> = fc.record({
   userDockedDay: mostly<string | null>(null, fc.constantFrom(null, '2026-06-09', '2026-06-10')),
   learnedRunMinutes: mostly<number | null>(null, fc.option(fc.integer({ min: 10, max: 300 }), { nil: null })),
   runsThisWeek: mostly(0, fc.integer({ min: 0, max: 10 })),
+  mowedMinutesThisWeek: mostly(0, fc.integer({ min: 0, max: 1200 })),
   lastCommand: mostly<LedgerView['lastCommand']>(
     null,
     fc.option(
@@ -113,6 +118,8 @@ const contextArb: fc.Arbitrary<DecisionContext> = fc.record({
   callsLeft: mostly<number | null>(null, fc.option(fc.integer({ min: 0, max: 5 }), { nil: null })),
   quiet: mostly<DecisionContext['quiet']>(undefined, fc.constant({ en: 'night ban', de: 'Nachtruhe' })),
   mower: activityArb,
+  startedAtMs: mostly(NOW - 600 * MINUTE, fc.integer({ min: NOW - 300 * MINUTE, max: NOW })),
+  firstStateSeen: mostly(true, fc.boolean()),
 });
 
 describe('decide: the start rules', () => {
@@ -189,11 +196,19 @@ function step(
   config: DecisionSettings,
   nowMs: number,
   quiet: DecisionContext['quiet'],
+  more: Partial<DecisionContext> = {},
 ): ReturnType<typeof decide> {
   // The mower's own progress first: returning → docked, a pending command confirmed.
   if (sim.mower === 'returning') sim.mower = 'docked';
   sim.pending = false;
-  const decision = decide(station, sim.ledger, config, { ...context, nowMs, quiet, mower: sim.mower, commandPending: sim.pending });
+  const decision = decide(station, sim.ledger, config, {
+    ...context,
+    ...more,
+    nowMs,
+    quiet,
+    mower: sim.mower,
+    commandPending: sim.pending,
+  });
   if (decision.action === 'start') {
     sim.mower = 'mowing';
     sim.pending = true;
@@ -273,5 +288,61 @@ describe('decide: no flapping', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe('decide: the first state after a start', () => {
+  it('sends nothing before the first state within staleMinutes of the start', () => {
+    fc.assert(
+      fc.property(
+        stationArb,
+        ledgerArb,
+        settingsArb,
+        contextArb,
+        fc.integer({ min: 0, max: 10_000 }),
+        (station, ledger, config, ctx, share) => {
+          // Anywhere inside the wait: from the start to just before staleMinutes after it.
+          const startedAtMs = ctx.nowMs - Math.floor(((config.staleMinutes * MINUTE - 1) * share) / 10_000);
+          const waiting = { ...ctx, startedAtMs, firstStateSeen: false };
+          expect(awaitingFirstState(config, waiting)).toBe(true);
+          const decision = decide(station, ledger, config, waiting);
+          expect(decision.action).toBe('none');
+          if (!ctx.shuttingDown) expect(decision.code).toBe('awaiting_first_state');
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('after the wait, a station still without a state docks a mowing mower of its own exactly once', () => {
+    // The daemon restarted mid-run (the ledger's open run is its own) and the pipeline never computed a state.
+    const unknownStation: StationView = { ...dryStation, known: false, lastReadingAtMs: null };
+    fc.assert(
+      fc.property(fc.integer({ min: 5, max: 120 }), fc.integer({ min: 1, max: 5 }), (staleMinutes, tickMinutes) => {
+        const config = { ...settings, staleMinutes };
+        const startedAtMs = NOW;
+        const sim: Sim = {
+          mower: 'mowing',
+          pending: false,
+          ledger: { ...emptyLedger, current: { by: 'daemon', startMs: NOW - 30 * MINUTE } },
+        };
+        const docks: number[] = [];
+        for (let minute = 0; minute <= 3 * staleMinutes; minute += tickMinutes) {
+          const nowMs = startedAtMs + minute * MINUTE;
+          const decision = step(sim, unknownStation, config, nowMs, undefined, { startedAtMs, firstStateSeen: false });
+          if (decision.action !== 'none') docks.push(minute);
+          if (minute < staleMinutes) expect(decision.code).toBe('awaiting_first_state');
+        }
+        expect(docks).toHaveLength(1);
+        expect(docks[0]).toBeGreaterThanOrEqual(staleMinutes);
+        expect(docks[0]! - staleMinutes).toBeLessThan(tickMinutes);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('once the first state arrived the wait is over, however early', () => {
+    const decision = decide(dryStation, emptyLedger, settings, { ...context, startedAtMs: NOW - MINUTE, firstStateSeen: true });
+    expect(decision.action).toBe('start');
   });
 });
