@@ -14,6 +14,13 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import mqtt from 'mqtt';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { expect } from 'vitest';
+import { calculationContext } from '../../src/config/calculationContext.js';
+import { loadConfig } from '../../src/config/load.js';
+import type { ForecastSettings } from '../../src/config/openMeteoSettings.js';
+import { stationUnitConfigs } from '../../src/daemon.js';
+import { ForecastUnit } from '../../src/forecast/forecastUnit.js';
+import { publishOnce, reading, silentLogger, waitUntil, type RunningDaemon } from './mqttHarness.js';
 import type { MowerActivity } from '../../src/core/mower/decision.js';
 import type { MowerAdapter, MowerCommand } from '../../src/mower/adapter.js';
 
@@ -237,4 +244,61 @@ export async function mqttMowerOnBroker(options: {
   await client.subscribeAsync(options.commandTopic, { qos: 1 });
   publish();
   return { model, stop: () => client.endAsync() };
+}
+
+const FORECAST_HOUR_MS = 3_600_000;
+
+/** Two dry days ahead from `fromMs`, in the shape of Home Assistant's weather.get_forecasts (the MQTT forecast topic, docs/mqtt.md). */
+export function dryForecastPayload(fromMs: number): string {
+  const forecast = Array.from({ length: 48 }, (_, hour) => ({
+    datetime: new Date(fromMs + hour * FORECAST_HOUR_MS).toISOString(),
+    temperature: 21,
+    humidity: 50,
+    wind_speed: 8,
+    precipitation: 0,
+    precipitation_probability: 0,
+  }));
+  return JSON.stringify({ forecast });
+}
+
+/** The forecast unit fed by an MQTT forecast topic, for daemons in tests whose decision must read the pipeline's own states. */
+export function mqttForecastUnit(options: { database: never; now: () => number; stationId: string; topic: string }): ForecastUnit {
+  const settings = loadConfig({ env: {}, units: stationUnitConfigs() }) as ReturnType<typeof loadConfig> & { forecast: ForecastSettings };
+  return new ForecastUnit({
+    stations: [{ id: options.stationId, config: { source: 'mqtt', topic: options.topic } }],
+    settings: settings.forecast,
+    database: options.database,
+    logger: silentLogger,
+    now: options.now,
+    contextFor: (_stationId, nowMs) => calculationContext(settings, nowMs),
+    userAgent: 'test',
+  });
+}
+
+/**
+ * Makes the station mowable the way a weather station and Home Assistant would: a dry forecast on
+ * its forecast topic and a dry reading, then waits for the pipeline's state that says mowable with a
+ * long dry window (the daemon needs `station.mowableOnDelayMinutes: 0` for it to come at once).
+ */
+export async function makeStationMowable(
+  daemon: RunningDaemon,
+  stationId: string,
+  forecastTopic: string,
+  fromMs: number,
+  broker: { port: number; connect?: { username: string; password: string } } = { port: daemon.port },
+): Promise<void> {
+  const published = await publishOnce(broker.port, forecastTopic, dryForecastPayload(fromMs), {
+    qos: 1,
+    retain: true,
+    connect: broker.connect,
+  });
+  expect(published).toBe('handled');
+  await waitUntil(() => daemon.service.stationState(stationId)?.forecast?.fetched_at != null, 'the forecast in the state');
+  const dry = reading({ temperature: 22, humidity: 50, wind_speed: 6, precipitation_rate: 0 });
+  // 'duplicate': a restarted daemon kept this very reading in its history.
+  expect(['accepted', 'duplicate']).toContain(daemon.service.acceptReading(stationId, dry, 'test'));
+  await waitUntil(() => {
+    const state = daemon.service.stationState(stationId);
+    return state?.mowable === true && (state.forecast?.mowable_for_minutes ?? 0) >= 60;
+  }, 'a mowable state with a long dry window');
 }

@@ -5,11 +5,6 @@
  * mowing or press the buttons (the embedded broker's owned-topic rule, src/mqtt/brokerAccess.ts).
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { calculationContext } from '../../src/config/calculationContext.js';
-import { loadConfig } from '../../src/config/load.js';
-import type { ForecastSettings } from '../../src/config/openMeteoSettings.js';
-import { stationUnitConfigs } from '../../src/daemon.js';
-import { ForecastUnit } from '../../src/forecast/forecastUnit.js';
 import type { MowerCommand } from '../../src/mower/adapter.js';
 import { controlConfigOf } from '../../src/mower/controlConfig.js';
 import { MowerControlUnit } from '../../src/mower/mowerControlUnit.js';
@@ -18,8 +13,6 @@ import { OPENMOWER_ACTIONS } from '../../src/mower/mqttMowers.js';
 import {
   FakeClock,
   mqttTempDir,
-  publishOnce,
-  reading,
   RecordingClient,
   silentLogger,
   startMqttDaemon,
@@ -27,7 +20,7 @@ import {
   waitUntil,
   type RunningDaemon,
 } from '../helpers/mqttHarness.js';
-import { mqttMowerOnBroker } from '../helpers/mowerSimulators.js';
+import { makeStationMowable, mqttForecastUnit, mqttMowerOnBroker } from '../helpers/mowerSimulators.js';
 
 const T0 = Date.parse('2026-06-15T08:00:00Z');
 const weather = {
@@ -58,20 +51,6 @@ const genericControl = {
 };
 
 const FORECAST_TOPIC = 'garden/forecast';
-const HOUR_MS = 3_600_000;
-
-/** Two dry days ahead, in the shape of Home Assistant's weather.get_forecasts (the MQTT forecast topic, docs/mqtt.md). */
-function dryForecast(): string {
-  const forecast = Array.from({ length: 48 }, (_, hour) => ({
-    datetime: new Date(T0 + hour * HOUR_MS).toISOString(),
-    temperature: 21,
-    humidity: 50,
-    wind_speed: 8,
-    precipitation: 0,
-    precipitation_probability: 0,
-  }));
-  return JSON.stringify({ forecast });
-}
 
 /** landroid-bridge's status words for the simulator's activities (src/LandroidDataset.ts STATUS_CODES). */
 const LANDROID_WORDS = {
@@ -103,20 +82,16 @@ describe('mower control on the embedded broker', () => {
     cleanups.push(async () => temp.cleanup());
     const clock = new FakeClock(T0);
     let unit: MowerControlUnit | undefined;
-    const settings = loadConfig({ env: {}, units: stationUnitConfigs() }) as ReturnType<typeof loadConfig> & { forecast: ForecastSettings };
     const config = testMqttConfig({
       stations: [{ id: 'garden', name: 'Garden', ...weather }] as never,
       station: { mowableOnDelayMinutes: 0 },
     });
     const daemon = await startMqttDaemon(temp.dbPath, config, clock, silentLogger, (database) => {
-      const forecast = new ForecastUnit({
-        stations: [{ id: 'garden', config: { source: 'mqtt', topic: FORECAST_TOPIC } }],
-        settings: settings.forecast,
-        database,
-        logger: silentLogger,
+      const forecast = mqttForecastUnit({
+        database: database as never,
         now: () => clock.now(),
-        contextFor: (_stationId, nowMs) => calculationContext(settings, nowMs),
-        userAgent: 'test',
+        stationId: 'garden',
+        topic: FORECAST_TOPIC,
       });
       unit = new MowerControlUnit({
         stations: [{ id: 'garden', control: controlConfigOf(control, 'garden') }],
@@ -132,14 +107,7 @@ describe('mower control on the embedded broker', () => {
       return [forecast, unit];
     });
     cleanups.push(() => daemon.stop());
-    expect(await publishOnce(daemon.port, FORECAST_TOPIC, dryForecast(), { qos: 1, retain: true })).toBe('handled');
-    await waitUntil(() => daemon.service.stationState('garden')?.forecast?.fetched_at != null, 'the forecast in the state');
-    const dry = reading({ temperature: 22, humidity: 50, wind_speed: 6, precipitation_rate: 0 });
-    expect(daemon.service.acceptReading('garden', dry, 'test')).toBe('accepted');
-    await waitUntil(() => {
-      const state = daemon.service.stationState('garden');
-      return state?.mowable === true && (state.forecast?.mowable_for_minutes ?? 0) >= 60;
-    }, 'a mowable state with a long dry window');
+    await makeStationMowable(daemon, 'garden', FORECAST_TOPIC, T0);
     return { daemon, unit: unit!, clock };
   }
 

@@ -28,7 +28,7 @@ import {
   waitUntil,
   type RunningDaemon,
 } from '../helpers/mqttHarness.js';
-import { feedStatesBeforeTicks, mqttMowerOnBroker } from '../helpers/mowerSimulators.js';
+import { makeStationMowable, mqttForecastUnit, mqttMowerOnBroker } from '../helpers/mowerSimulators.js';
 
 const T0 = Date.parse('2026-06-15T08:00:00Z');
 const HA: BrokerUser = { username: 'homeassistant', password: 'ha password 1' };
@@ -55,14 +55,7 @@ const control = {
     states: { mowing: ['mowing'], docked: ['home', 'charging'], returning: ['going home'], error: ['error'] },
   },
 };
-const dryState = (nowMs: number) => ({
-  index_score: 88,
-  main_status: 'OK',
-  mowable: true,
-  input: { precipitation_rate: 0 },
-  last_reading_at: new Date(nowMs - 60_000).toISOString(),
-  forecast: { stale: false, mowable_for_minutes: 240, rain_expected_in_minutes: null },
-});
+const FORECAST_TOPIC = 'garden/forecast';
 const topics = mowerTopics('mowability', 'garden');
 const onThreshold = controlCommandTopic('mowability', 'garden', 'mowable_on_threshold');
 const mowerClass = controlCommandTopic('mowability', 'garden', 'mower_class');
@@ -84,7 +77,12 @@ describe('command topics on the embedded broker', () => {
 
   async function start(dbPath: string, users: BrokerUser[], commandAccount: string, restart = false): Promise<Setup> {
     const clock = new FakeClock(T0);
-    const config = testMqttConfig({ stations: [station] as never, broker: { users }, homeassistant: { commandAccount } });
+    const config = testMqttConfig({
+      stations: [station] as never,
+      broker: { users },
+      homeassistant: { commandAccount },
+      station: { mowableOnDelayMinutes: 0 },
+    });
     expect(crossKeyProblems(config)).toEqual([]);
     let unit: MowerControlUnit | undefined;
     const daemon = await startMqttDaemon(dbPath, config, clock, silentLogger, (database) => {
@@ -99,11 +97,17 @@ describe('command topics on the embedded broker', () => {
         recordCut: () => true,
         quietHours: undefined,
       });
-      feedStatesBeforeTicks(unit, 'garden', () => dryState(clock.now()), { replacePipelineStates: true });
       const lawn = testLawnUnit({ stations: [{ id: 'garden' }], database, now: () => clock.now() });
-      return [lawn, stationControlsFor({ ...config, lawn: { mowerClass: 'robot' } }, database, silentLogger, clock), unit];
+      const forecast = mqttForecastUnit({
+        database: database as never,
+        now: () => clock.now(),
+        stationId: 'garden',
+        topic: FORECAST_TOPIC,
+      });
+      return [lawn, forecast, stationControlsFor({ ...config, lawn: { mowerClass: 'robot' } }, database, silentLogger, clock), unit];
     });
     cleanups.push(() => daemon.stop());
+    await makeStationMowable(daemon, 'garden', FORECAST_TOPIC, T0, { port: daemon.port, ...(users.length > 0 ? { connect: HA } : {}) });
     // Off (persisted) before the mower reports: no automatic start, so every command the mower gets is one of the test's.
     if (!restart) await unit!.controller('garden')!.setAutomatic(false);
     const auth = users.length > 0 ? { auth: MOWER } : {};

@@ -15,7 +15,7 @@ import { mowerTopics } from '../../src/mower/mowerEntities.js';
 import { controlCommandTopic } from '../../src/station/controlEntities.js';
 import { mosquittoAvailable } from '../../bench/lib/mosquitto.js';
 import { testLawnUnit } from '../helpers/lawnUnit.js';
-import { feedStatesBeforeTicks, SimulatedMower } from '../helpers/mowerSimulators.js';
+import { makeStationMowable, mqttForecastUnit, SimulatedMower } from '../helpers/mowerSimulators.js';
 import {
   FakeClock,
   mqttTempDir,
@@ -50,14 +50,8 @@ const CONTROL = {
 };
 const topics = mowerTopics('mowability', 'garden');
 const STATE = 'mowability/garden/state';
-const dryState = (nowMs: number) => ({
-  index_score: 88,
-  main_status: 'OK',
-  mowable: true,
-  input: { precipitation_rate: 0 },
-  last_reading_at: new Date(nowMs - 60_000).toISOString(),
-  forecast: { stale: false, mowable_for_minutes: 240, rain_expected_in_minutes: null },
-});
+/** A topic the ACL lets the daemon read and the weewx account write. */
+const FORECAST_TOPIC = 'weewx/forecast';
 
 describe.skipIf(!available && !required)("command topics on Mosquitto 2 with docs/mqtt.md's ACL", { timeout: SLOW_TEST_TIMEOUT_MS }, () => {
   const cleanups: Array<() => Promise<void> | void> = [];
@@ -75,7 +69,16 @@ describe.skipIf(!available && !required)("command topics on Mosquitto 2 with doc
     cleanups.push(() => broker.stop('SIGKILL'));
     const clock = new FakeClock(T0);
     const config = testMqttConfig({
-      stations: [{ id: 'garden', name: 'Garden', format: 'json', topic: 'weewx/loop', fields: { temperature: 't' } }] as never,
+      stations: [
+        {
+          id: 'garden',
+          name: 'Garden',
+          format: 'json',
+          topic: 'weewx/loop',
+          fields: { temperature: 'temp', precipitation_rate: 'rate', humidity: 'hum', wind_speed: 'wind' },
+        },
+      ] as never,
+      station: { mowableOnDelayMinutes: 0 },
       broker: { enabled: false },
       mqtt: { url: `mqtt://127.0.0.1:${broker.port}`, username: 'mowability', password: ACCOUNTS.mowability },
     });
@@ -99,14 +102,24 @@ describe.skipIf(!available && !required)("command topics on Mosquitto 2 with doc
         quietHours: undefined,
         adapterFor: () => mower,
       });
-      feedStatesBeforeTicks(unit, 'garden', () => dryState(clock.now()), { replacePipelineStates: true });
       const lawn = testLawnUnit({ stations: [{ id: 'garden' }], database, now: () => clock.now() });
-      return [lawn, stationControlsFor({ ...config, lawn: { mowerClass: 'robot' } }, database, silentLogger, clock), unit];
+      const forecast = mqttForecastUnit({
+        database: database as never,
+        now: () => clock.now(),
+        stationId: 'garden',
+        topic: FORECAST_TOPIC,
+      });
+      return [lawn, forecast, stationControlsFor({ ...config, lawn: { mowerClass: 'robot' } }, database, silentLogger, clock), unit];
     });
     cleanups.push(() => daemon.stop());
     const controller = unit!.controller('garden')!;
     await controller.setAutomatic(false);
     await waitUntil(() => daemon.service.stats().connected, 'the daemon connected to mosquitto');
+    // A forecast on a topic the ACL lets the daemon read, and the station's reading, make it mowable.
+    await makeStationMowable(daemon, 'garden', FORECAST_TOPIC, T0, {
+      port: broker.port,
+      connect: { username: 'weewx', password: ACCOUNTS.weewx },
+    });
 
     const homeassistant = await RecordingClient.connect(broker.port, { username: 'homeassistant', password: ACCOUNTS.homeassistant });
     cleanups.push(() => homeassistant.close());
