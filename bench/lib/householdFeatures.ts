@@ -57,7 +57,7 @@ export function featuresFromEnv(text = process.env.BENCH_HOUSEHOLD_FEATURES): Ho
     if (!(FEATURE_NAMES as readonly string[]).includes(name))
       throw new Error(`BENCH_HOUSEHOLD_FEATURES: unknown part "${name}" (known: ${FEATURE_NAMES.join(', ')}, or "all")`);
     if (value === false) continue;
-    features[name as FeatureName] = typeof value === 'object' && value !== null ? (value) : {};
+    features[name as FeatureName] = typeof value === 'object' && value !== null ? value : {};
   }
   return features;
 }
