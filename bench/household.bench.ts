@@ -22,7 +22,9 @@
  * window), BENCH_HOUSEHOLD_ONLY=1 (the household window alone), BENCH_HOUSEHOLD_PART=<part> (one part
  * alone), BENCH_HOUSEHOLD_SLICE_SECONDS (log each slice of the window: start-up still dying away shows),
  * BENCH_BASELINE_ROOT (only the forecast part, this build's and the baseline's alternately,
- * BENCH_HOUSEHOLD_ROUNDS rounds). Each window reports its main thread's share of the CPU.
+ * BENCH_HOUSEHOLD_ROUNDS rounds), BENCH_HOUSEHOLD_FEATURES (the household window's new parts: lawns with a
+ * plan, a simulated mower under control, the HA controls; `all` or a block, bench/lib/householdFeatures.ts; a
+ * part the build lacks is reported "not present"). Each window reports its main thread's share of the CPU.
  */
 import { join } from 'node:path';
 import type { Benchmark, BenchContext, BenchOutcome } from './lib/benchmark.js';
@@ -38,6 +40,14 @@ import {
   type LoadCounts,
 } from './lib/householdLoad.js';
 import { connectPublisher, publishAtRate } from './lib/mqttLoad.js';
+import {
+  acceptedFeatures,
+  featuresFromEnv,
+  probeFeatures,
+  startSimulatedMower,
+  withFeatures,
+  type FeatureStanding,
+} from './lib/householdFeatures.js';
 import { cpuPerEventMs, openCpuWindow } from './lib/cpuWindow.js';
 import { ioDelta, MIB, readCpuMicros, readIo, readMainThreadCpuNs, RssSampler } from './lib/proc.js';
 import { atMost, measured, notMeasured, type Figure } from './lib/report.js';
@@ -65,6 +75,8 @@ interface WindowFigures {
   writeBytes: number;
   peakRssBytes: number;
   counts: LoadCounts;
+  /** The household window's optional parts (BENCH_HOUSEHOLD_FEATURES) and where each stands. */
+  features?: FeatureStanding;
 }
 
 const perDay = (value: number, seconds: number): number => (value * DAY_S) / seconds;
@@ -162,15 +174,21 @@ async function runPart(context: BenchContext, part: Part, seconds: number, root 
     );
   const apiKey = await createKey(context.repoRoot, dbPath, 'household');
   const forecast = part === 'forecast' || part === 'household' ? await startFakeForecast(context.repoRoot) : undefined;
+  // The new parts (lawns with a plan, a mower under control, the HA controls) only in the household window.
+  const asked = part === 'household' ? featuresFromEnv() : {};
+  const base = { stations: stationConfig(forecast) };
+  const { parts, standing } = await acceptedFeatures(root, base, asked);
   const daemon = await spawnDaemon({
     repoRoot: root,
     dir,
     nodeArgs: context.daemonNodeArgs,
     env: { MOWABILITY_TIMEZONE: 'UTC', ...(forecast ? { MOWABILITY_FORECAST_OPEN_METEO_URL: forecast.baseUrl } : {}) },
-    ...(withStations ? { configFile: { stations: stationConfig(forecast) } } : {}),
+    ...(withStations ? { configFile: withFeatures(base, parts, asked) } : {}),
   });
+  let mower: Awaited<ReturnType<typeof startSimulatedMower>> | undefined;
   try {
     await waitHealthy(daemon, 30_000);
+    if (parts.includes('mower')) mower = await startSimulatedMower(daemon.brokerPort);
     if (forecast)
       await waitFor(() => forecast.requests >= STATION_COUNT, {
         timeoutMs: 60_000,
@@ -179,15 +197,21 @@ async function runPart(context: BenchContext, part: Part, seconds: number, root 
       });
     await sleep(SETTLE_S * 1000); // start-up work and V8's memory reducer are not a household day's
     const startupCpuSeconds = readCpuMicros(daemon.child.pid) / 1e6;
-    const figures = {
+    const figures: WindowFigures = {
       ...(await measureWindow(context, part, { http: daemon.httpPort, broker: daemon.brokerPort }, daemon.child.pid, seconds, apiKey)),
       startupCpuSeconds,
     };
+    if (Object.keys(asked).length > 0) {
+      figures.features = await probeFeatures(daemon.brokerPort, parts, standing);
+      if (mower) figures.features.mower += `; ${mower.commands()} commands in the window`;
+      for (const [name, text] of Object.entries(figures.features)) context.log(`${part}: feature ${name}: ${text}`);
+    }
     context.log(
       `${root === context.repoRoot ? '' : `${root}: `}${part}: ${figures.cpuSeconds.toFixed(2)} CPU-s (main thread ${figures.mainThreadCpuSeconds.toFixed(2)}) in ${seconds} s, ${figures.counts.readings} readings, ${figures.counts.httpRequests} requests; start-up ${startupCpuSeconds.toFixed(2)} CPU-s`,
     );
     return figures;
   } finally {
+    await mower?.stop();
     await daemon.child.stop();
     await forecast?.close();
     daemon.cleanup();
@@ -211,6 +235,12 @@ interface Baselines {
   everySecond: number;
 }
 
+/** The household window's new parts and where each stands, for a figure's note. */
+function featureNote(household: WindowFigures): string {
+  const standing = Object.entries(household.features ?? {});
+  return standing.length === 0 ? '' : `; new parts: ${standing.map(([name, text]) => `${name} ${text}`).join('; ')}`;
+}
+
 /** Only the household window (`BENCH_HOUSEHOLD_ONLY=1`): the day's total over a longer window, without the parts. */
 function totalOnly(household: WindowFigures, seconds: number): Figure[] {
   return [
@@ -220,7 +250,7 @@ function totalOnly(household: WindowFigures, seconds: number): Figure[] {
       perDay(household.cpuSeconds, seconds),
       'CPU-s',
       atMost(150),
-      `one ${seconds} s window × ${DAY_S / seconds}; ${household.counts.readings} readings, ${household.counts.httpRequests} requests (${household.counts.httpFailures} failed); parts not run`,
+      `one ${seconds} s window × ${DAY_S / seconds}; ${household.counts.readings} readings, ${household.counts.httpRequests} requests (${household.counts.httpFailures} failed); parts not run${featureNote(household)}`,
     ),
     measured('household.writtenPerDay', 'bytes written per household day', perDay(household.writeBytes, seconds) / MIB, 'MiB', atMost(8)),
     measured('household.peakRss', 'peak RSS, household', household.peakRssBytes / MIB, 'MB', atMost(110)),
@@ -240,7 +270,7 @@ function figuresOf(runs: Record<Part, WindowFigures>, baselines: Baselines, seco
       day('household'),
       'CPU-s',
       atMost(150),
-      `${seconds} s windows × ${DAY_S / seconds}; ${household.counts.readings} readings, ${household.counts.httpRequests} requests (${failures} failed)`,
+      `${seconds} s windows × ${DAY_S / seconds}; ${household.counts.readings} readings, ${household.counts.httpRequests} requests (${failures} failed)${featureNote(household)}`,
     ),
     measured(
       'household.idleCpuPerDay',

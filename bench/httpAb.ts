@@ -12,6 +12,10 @@
  * `node dist-bench/bench/httpAb.js --parts [rounds] [seconds]` compares, the
  * same way, this build with parts of the request path left out (access log,
  * rate limit, request metrics, the calculation): what each part costs.
+ *
+ * `node dist-bench/bench/httpAb.js --profiles [rounds] [seconds]` compares this build's calculate path
+ * (rate limit, metrics and access log on) under the home start's node flags and under the public-service
+ * profile's (docs/deployment.md, "A public instance"): flags and settings one at a time.
  */
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
@@ -67,6 +71,18 @@ const PARTS: Record<string, string> = {
   'none, calculation once': 'accessLog,rateLimit,metrics,calculation',
 };
 
+/** `--profiles`: the home start's flags against the public-service profile's, one change at a time. */
+const withoutSemiSpace = (args: readonly string[]): string[] => args.filter((arg) => !arg.startsWith('--max-semi-space-size'));
+const PROFILES: Record<string, { nodeArgs: (shipped: readonly string[]) => string[]; env: Record<string, string> }> = {
+  'home flags': { nodeArgs: (shipped) => [...shipped], env: {} },
+  'semi-space 16': { nodeArgs: (shipped) => [...withoutSemiSpace(shipped), '--max-semi-space-size=16'], env: {} },
+  'semi-space 16, log 1/100': {
+    nodeArgs: (shipped) => [...withoutSemiSpace(shipped), '--max-semi-space-size=16'],
+    env: { MOWABILITY_HTTP_ACCESS_LOG_SAMPLE: '100' },
+  },
+  'home flags, log 1/100': { nodeArgs: (shipped) => [...shipped], env: { MOWABILITY_HTTP_ACCESS_LOG_SAMPLE: '100' } },
+};
+
 async function startServers(first: string): Promise<Record<string, ForkedServer<ServerReady>>> {
   const serverPath = (root: string): string => join(root, 'dist-bench', 'bench', 'servers', 'httpServer.js');
   const thisBuild = join(import.meta.dirname, '..', '..');
@@ -77,6 +93,15 @@ async function startServers(first: string): Promise<Record<string, ForkedServer<
       execArgv: shipped.nodeArgs,
       env: { ...shipped.env, BENCH_HTTP_WITHOUT: without },
     });
+  if (first === '--profiles') {
+    const servers: Record<string, ForkedServer<ServerReady>> = {};
+    for (const [label, profile] of Object.entries(PROFILES))
+      servers[label] = await forkServer<ServerReady>(serverPath(thisBuild), [], 15_000, {
+        execArgv: profile.nodeArgs(shipped.nodeArgs),
+        env: { ...shipped.env, ...profile.env },
+      });
+    return servers;
+  }
   if (first !== '--parts') return { before: await fork(first), after: await fork(thisBuild) };
   const servers: Record<string, ForkedServer<ServerReady>> = {};
   for (const [label, without] of Object.entries(PARTS)) servers[label] = await fork(thisBuild, without);
@@ -89,15 +114,16 @@ async function main(): Promise<void> {
   const rounds = Number(roundsArg ?? 4);
   const seconds = Number(secondsArg ?? 4);
   const servers = await startServers(first);
+  const paths = first === '--profiles' ? (['calculate'] as const) : PATHS;
   const ratios = new Map<string, number[]>();
   const cpus = new Map<string, number[]>();
   const loadBefore = loadavg()[0] ?? Number.NaN;
   try {
     for (const server of Object.values(servers))
-      for (const name of [...PATHS, ...Object.values(BARE_OF)]) await cpuPerRequest(server, name, 1);
+      for (const name of [...paths, ...Object.values(BARE_OF)]) await cpuPerRequest(server, name, 1);
     for (let round = 1; round <= rounds; round++) {
       for (const [label, server] of Object.entries(servers)) {
-        for (const name of PATHS) {
+        for (const name of paths) {
           const bare = await cpuPerRequest(server, BARE_OF[name] ?? name, seconds);
           const route = await cpuPerRequest(server, name, seconds);
           const key = `${label} ${name}`;

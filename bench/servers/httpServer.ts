@@ -67,6 +67,9 @@ async function main(): Promise<void> {
       // Raised, not disabled: the plugin stays on the measured path without ever refusing a request.
       MOWABILITY_RATE_LIMIT_MAX: without.has('rateLimit') ? '0' : '1000000000',
       ...(process.env.MOWABILITY_HTTP_ACCESS_LOG ? { MOWABILITY_HTTP_ACCESS_LOG: process.env.MOWABILITY_HTTP_ACCESS_LOG } : {}),
+      ...(process.env.MOWABILITY_HTTP_ACCESS_LOG_SAMPLE
+        ? { MOWABILITY_HTTP_ACCESS_LOG_SAMPLE: process.env.MOWABILITY_HTTP_ACCESS_LOG_SAMPLE }
+        : {}),
       ...(without.has('accessLog') ? { MOWABILITY_HTTP_ACCESS_LOG: 'off' } : {}),
     },
   });

@@ -101,6 +101,7 @@ export const GROUP_OF_PREFIX: Readonly<Record<string, SettingGroupId>> = {
   'broker.': 'brokerLimits',
   'http.': 'httpLimits',
   'http.accessLog': 'tuning',
+  'http.accessLogSample': 'tuning',
   'mqtt.recompute': 'tuning',
   'mqtt.keepaliveSeconds': 'tuning',
   'mqtt.reconnectMaxSeconds': 'tuning',

@@ -240,6 +240,16 @@ export const serviceSchema = {
       env: 'MOWABILITY_HTTP_ACCESS_LOG',
       arg: 'http-access-log',
     },
+    accessLogSample: {
+      doc:
+        'With http.accessLog on: write the line of one in this many answered requests (status below 400), e.g. 100 for a public service, where the ' +
+        "line is a noticeable share of a request's CPU. Every refused or failed request (status 400 and above) is written whatever this says. " +
+        '1 (the default): every line.',
+      format: 'positive-int',
+      default: 1,
+      env: 'MOWABILITY_HTTP_ACCESS_LOG_SAMPLE',
+      arg: 'http-access-log-sample',
+    },
     statusPage: {
       doc:
         'The status page at / and its endpoints GET /v1/stations…: open (anyone who reaches the port sees the stations, their index and history: ' +

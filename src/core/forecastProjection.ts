@@ -15,6 +15,7 @@ import { bladeDryingMinutes } from './forecastDrying.js';
 import { expectedRainMm, isRainExpected } from './forecastRain.js';
 import type { ExtensionInput } from './extensionFields.js';
 import { IRRIGATION_FIELD_SPECS } from './irrigation.js';
+import { firstAfter, sortedHours, type ProjectionMemo } from './forecastSlots.js';
 
 export const MINUTE_MS = 60_000;
 export const HOUR_MS = 60 * MINUTE_MS;
@@ -103,6 +104,14 @@ interface RainSpan {
   mm: number;
 }
 
+/** One station's projection memo (./forecastSlots.ts). */
+export type ForecastProjectionMemo = ProjectionMemo<ForecastHour, ProjectedHour>;
+
+interface Slot {
+  hour: ForecastHour;
+  span: RainSpan;
+}
+
 /** Rain and lowest temperature observed from a time up to now, by binary search over sorted minutes. */
 class ObservedSeries implements ObservedHistory {
   readonly #minutes: number[];
@@ -159,32 +168,101 @@ function put(input: CalculationInput & ExtensionInput, source: Sources, field: F
   source[field] = from;
 }
 
-/** The slots of the forecast within the horizon, oldest first, with their expected rain. */
-function slots(request: ProjectionRequest): Array<{ hour: ForecastHour; span: RainSpan }> {
+/** The slots of the forecast within the horizon (at most 48), oldest first, with their expected rain. */
+function slots(request: ProjectionRequest, sorted: readonly ForecastHour[]): Slot[] {
   const horizonEnd = request.nowMs + FORECAST_HORIZON_HOURS * HOUR_MS;
-  return [...request.hours]
-    .filter((hour) => hour.timeMs > request.nowMs && hour.timeMs - HOUR_MS < horizonEnd)
-    .sort((a, b) => a.timeMs - b.timeMs)
-    .filter((hour, index, sorted) => index === 0 || sorted[index - 1]!.timeMs !== hour.timeMs)
-    .slice(0, FORECAST_HORIZON_HOURS)
-    .map((hour) => {
-      const fromMs = Math.max(request.nowMs, hour.timeMs - HOUR_MS);
-      // The part of the hour still to come carries its share of the hour's expected rain.
-      const share = (hour.timeMs - fromMs) / HOUR_MS;
-      const mm = expectedRainMm(hour.precipitationMm ?? 0, hour.precipitationProbabilityPct) * share;
-      return { hour, span: { fromMs, toMs: hour.timeMs, mm } };
-    });
+  const planned: Slot[] = [];
+  for (let k = firstAfter(sorted, request.nowMs); k < sorted.length && planned.length < FORECAST_HORIZON_HOURS; k++) {
+    const hour = sorted[k]!;
+    if (hour.timeMs - HOUR_MS >= horizonEnd) break;
+    const fromMs = Math.max(request.nowMs, hour.timeMs - HOUR_MS);
+    // The part of the hour still to come carries its share of the hour's expected rain.
+    const share = (hour.timeMs - fromMs) / HOUR_MS;
+    const mm = expectedRainMm(hour.precipitationMm ?? 0, hour.precipitationProbabilityPct) * share;
+    planned.push({ hour, span: { fromMs, toMs: hour.timeMs, mm } });
+  }
+  return planned;
 }
 
-/** Projects the input for every forecast hour within the horizon (at most 48). */
-export function projectForecast(request: ProjectionRequest): ProjectedHour[] {
+/**
+ * Forecast rain in a window and the lowest forecast temperature, from sums kept over the slots: each
+ * answer is the one a loop over every slot up to the hour gives (the same additions in the same order;
+ * Math.min in any order), without the loop for the long windows (bench/NOTES.md, "The forecast
+ * projection kept between readings").
+ */
+class SlotSums {
+  readonly #planned: readonly Slot[];
+  /** The slots with rain (the others add exactly 0 to a window), oldest first. */
+  readonly #rainy: Array<{ span: RainSpan; index: number }> = [];
+  /** #wholeRain[k]: the rain of the first k rainy slots, each whole, added oldest first. */
+  readonly #wholeRain: number[] = [0];
+  /** #lowest[i]: the lowest finite forecast temperature of slots 0..i (Infinity: none). */
+  readonly #lowest: number[] = [];
+
+  constructor(planned: readonly Slot[]) {
+    this.#planned = planned;
+    let lowest = Number.POSITIVE_INFINITY;
+    planned.forEach((slot, index) => {
+      if (slot.span.mm > 0) {
+        this.#rainy.push({ span: slot.span, index });
+        this.#wholeRain.push(this.#wholeRain[this.#wholeRain.length - 1]! + overlapMm(slot.span, slot.span.fromMs, slot.span.toMs));
+      }
+      const t = slot.hour.values.temperature;
+      if (t !== undefined && Number.isFinite(t)) lowest = Math.min(lowest, t);
+      this.#lowest.push(lowest);
+    });
+  }
+
+  /** Forecast rain (mm) in [fromMs, endMs) of the rainy slots up to `index`, summed oldest first. */
+  rain(index: number, fromMs: number, endMs: number, nowMs: number): number {
+    const rainy = this.#rainy;
+    if (fromMs <= nowMs) {
+      // Every slot starts at or after now, so the window holds each one up to `index` whole.
+      let count = 0;
+      while (count < rainy.length && rainy[count]!.index <= index) count++;
+      return this.#wholeRain[count]!;
+    }
+    let sum = 0;
+    for (const slot of rainy) {
+      if (slot.index > index) break;
+      if (slot.span.toMs > fromMs) sum += overlapMm(slot.span, fromMs, endMs);
+    }
+    return sum;
+  }
+
+  /**
+   * The lowest forecast temperature of the slots up to `index` ending after `fromMs`, starting from
+   * `lowest` (Math.min over them); undefined when no slot has one.
+   */
+  minTemp(index: number, fromMs: number, lowest: number): number | undefined {
+    const planned = this.#planned;
+    if (planned.length === 0 || planned[0]!.hour.timeMs > fromMs) {
+      const forecastLowest = this.#lowest[index]!;
+      return forecastLowest === Number.POSITIVE_INFINITY ? undefined : Math.min(lowest, forecastLowest);
+    }
+    let found = false;
+    let min = lowest;
+    for (let i = index; i >= 0 && planned[i]!.hour.timeMs > fromMs; i--) {
+      const t = planned[i]!.hour.values.temperature;
+      if (t === undefined || !Number.isFinite(t)) continue;
+      min = Math.min(min, t);
+      found = true;
+    }
+    return found ? min : undefined;
+  }
+}
+
+/**
+ * Projects the input for every forecast hour within the horizon (at most 48). With the station's memo the
+ * forecast's hours are sorted once and every hour that came out as in the last call is that call's object.
+ */
+export function projectForecast(request: ProjectionRequest, memo?: ForecastProjectionMemo): ProjectedHour[] {
   const { nowMs, current } = request;
   const observed = Array.isArray(request.observed)
     ? new ObservedSeries(request.observed as readonly ObservedMinute[], nowMs)
     : (request.observed as ObservedHistory);
-  const planned = slots(request);
-  // Only slots with rain add to a rain window (the others add exactly 0), in the same order as before.
-  const rainy = planned.flatMap((slot, index) => (slot.span.mm > 0 ? [{ span: slot.span, index }] : []));
+  const planned = slots(request, memo ? memo.sorted(request.hours) : sortedHours(request.hours));
+  const sums = new SlotSums(planned);
   let lastRain: RainSpan | undefined;
   const projected = planned.map(({ hour, span }, index): ProjectedHour => {
     const endMs = hour.timeMs;
@@ -209,18 +287,18 @@ export function projectForecast(request: ProjectionRequest): ProjectedHour[] {
 
     for (const [field, minutes] of RAIN_WINDOWS) {
       const fromMs = endMs - minutes * MINUTE_MS;
-      if (fromMs >= nowMs) put(input, source, field, forecastRain(rainy, index, fromMs, endMs), 'forecast');
+      if (fromMs >= nowMs) put(input, source, field, sums.rain(index, fromMs, endMs, nowMs), 'forecast');
       else if (current[field] !== undefined)
-        put(input, source, field, observed.rainSince(fromMs) + forecastRain(rainy, index, fromMs, endMs), 'combined');
+        put(input, source, field, observed.rainSince(fromMs) + sums.rain(index, fromMs, endMs, nowMs), 'combined');
     }
     for (const [field, minutes] of TEMPERATURE_WINDOWS) {
       const fromMs = endMs - minutes * MINUTE_MS;
       if (fromMs >= nowMs) {
-        const lowest = forecastMinTemp(planned, index, fromMs, Number.POSITIVE_INFINITY);
+        const lowest = sums.minTemp(index, fromMs, Number.POSITIVE_INFINITY);
         if (lowest !== undefined) put(input, source, field, lowest, 'forecast');
       } else if (current[field] !== undefined) {
         const observedLowest = observed.minTempSince(fromMs);
-        const lowest = forecastMinTemp(planned, index, fromMs, observedLowest) ?? observedLowest;
+        const lowest = sums.minTemp(index, fromMs, observedLowest) ?? observedLowest;
         if (Number.isFinite(lowest)) put(input, source, field, lowest, 'combined');
       }
     }
@@ -246,39 +324,7 @@ export function projectForecast(request: ProjectionRequest): ProjectedHour[] {
   // the inputs were made just above, so the minutes are added to them (last, as a copy would add them).
   const drying = bladeDryingMinutes(projected, current);
   if (drying !== null) projected.forEach((hour, i) => (hour.input.blade_drying_minutes = drying[i]!));
-  return projected;
-}
-
-/** Forecast rain (mm) in [fromMs, endMs) of the rainy slots up to `index`, summed oldest first. */
-function forecastRain(rainy: ReadonlyArray<{ span: RainSpan; index: number }>, index: number, fromMs: number, endMs: number): number {
-  let sum = 0;
-  for (const slot of rainy) {
-    if (slot.index > index) break;
-    sum += overlapMm(slot.span, fromMs, endMs);
-  }
-  return sum;
-}
-
-/**
- * The lowest forecast temperature of the slots up to `index` ending after `fromMs`, starting from
- * `lowest` (Math.min over them, as one call would give it); undefined when no slot has one.
- */
-function forecastMinTemp(
-  planned: ReadonlyArray<{ hour: ForecastHour }>,
-  index: number,
-  fromMs: number,
-  lowest: number,
-): number | undefined {
-  let found = false;
-  let min = lowest;
-  for (let i = 0; i <= index; i++) {
-    const hour = planned[i]!.hour;
-    const t = hour.values.temperature;
-    if (hour.timeMs <= fromMs || t === undefined || !Number.isFinite(t)) continue;
-    min = Math.min(min, t);
-    found = true;
-  }
-  return found ? min : undefined;
+  return memo ? memo.settle(projected) : projected;
 }
 
 /**

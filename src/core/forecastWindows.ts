@@ -64,6 +64,8 @@ export class HourIndexMemo {
     const index = kept.hour;
     if (index.startMs !== hour.startMs || index.expectedRainMm !== hour.expectedRainMm || index.rainExpected !== hour.rainExpected)
       return undefined;
+    // The projection's memo hands back the kept hour's own objects when they came out the same (./forecastSlots.ts).
+    if (index.input === hour.input && index.inputSource === hour.inputSource) return index;
     return sameValues(index.input, kept.inputKeys, hour.input) && sameValues(index.inputSource, kept.sourceKeys, hour.inputSource)
       ? index
       : undefined;

@@ -5,7 +5,8 @@
  * value came from). Built from the core's projection, index and windows.
  */
 import type { CalculationContext } from '../core/index.js';
-import { projectForecast, type ProjectionRequest } from '../core/forecastProjection.js';
+import { projectForecast, type ForecastProjectionMemo, type ProjectionRequest } from '../core/forecastProjection.js';
+import { ProjectionMemo } from '../core/forecastSlots.js';
 import {
   HourIndexMemo,
   indexHours,
@@ -84,11 +85,13 @@ export interface ReportRequest {
 }
 
 /**
- * What one station's builds keep for the next (bench/NOTES.md, "Forecast part"): the rated hours
+ * What one station's builds keep for the next (bench/NOTES.md, "Forecast part"): the projection's sorted
+ * hours and projected hours (src/core/forecastSlots.ts), the rated hours
  * (src/core/forecastWindows.ts, HourIndexMemo) and each rated hour's rendering, so an hour whose input
  * did not change is neither calculated nor rendered again. The detail is the same as a fresh build's.
  */
 export class ForecastMemo {
+  readonly projection: ForecastProjectionMemo = new ProjectionMemo();
   readonly hours = new HourIndexMemo();
   readonly #views = new WeakMap<HourIndex, HourDetail>();
 
@@ -142,7 +145,7 @@ export function buildForecastDetail(request: ReportRequest): ForecastDetail {
   const { memo } = request;
   const hours = cached
     ? indexHours(
-        projectForecast({ nowMs, current: request.current, observed: request.observed, hours: cached.hours }),
+        projectForecast({ nowMs, current: request.current, observed: request.observed, hours: cached.hours }, memo?.projection),
         request.context,
         memo?.hours,
       )

@@ -3,7 +3,9 @@
  * the line would be written, so "debug" under the shipped info level and
  * "off" cost nothing per request; the decision is taken once, at start.
  * Error lines (unexpected errors, 5xx) come from ./errors.ts and do not
- * depend on this setting.
+ * depend on this setting. A public service may write one answered request's
+ * line in N (http.accessLogSample); every request answered 400 or above is
+ * written.
  *
  * The line goes through one logger made at start, without the redaction
  * paths: none of its fields can carry a key (the path is a route pattern, or a
@@ -25,6 +27,8 @@ const REQUEST_ID_LABEL = 'reqId';
 
 export interface AccessLogOptions {
   mode: AccessLogMode;
+  /** One line in this many answered requests (status < 400); every refused or failed one is written (http.accessLogSample; default 1). */
+  sample?: number;
   /** The logger the app's request loggers derive from; its level decides whether the line would be written. */
   logger: Pick<Logger, 'isLevelEnabled' | 'child'>;
   /** Where the lines go, with the same bindings as `logger` (the daemon's: written in blocks, src/util/logger.ts createAccessLogger); omitted: through `logger`. */
@@ -47,11 +51,21 @@ export function isPageTraffic(method: string, route: string | undefined, statusC
   );
 }
 
-export function registerAccessLog(app: FastifyInstance, { mode, logger, lines: given, clientAddressOf }: AccessLogOptions): void {
+export function registerAccessLog(
+  app: FastifyInstance,
+  { mode, sample = 1, logger, lines: given, clientAddressOf }: AccessLogOptions,
+): void {
   if (mode === 'off' || !logger.isLevelEnabled(mode)) return;
   const lines = given ?? logger.child({}, { redact: [] });
+  const every = Math.max(1, Math.floor(sample));
+  let answered = 0;
   // Callback style: a promise per request costs more than the line itself.
   app.addHook('onResponse', (request, reply, done) => {
+    // Sampled: the first answered request of every `every`; refusals and failures always (they are what an operator looks for).
+    if (every > 1 && reply.statusCode < 400 && answered++ % every !== 0) {
+      done();
+      return;
+    }
     const level = mode === 'info' && isPageTraffic(request.method, request.routeOptions.url, reply.statusCode) ? 'debug' : mode;
     lines[level](
       {

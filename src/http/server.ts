@@ -184,7 +184,13 @@ export async function createServer({
   const clientAddressOf = createClientAddressResolver(http.trustProxy);
   app.decorate('clientAddressOf', clientAddressOf);
   installRequestHooks(app, http, access, clientAddressOf);
-  registerAccessLog(app, { mode: http.accessLog, logger: httpLogger, lines: accessLogger?.child(HTTP_BINDINGS), clientAddressOf });
+  registerAccessLog(app, {
+    mode: http.accessLog,
+    sample: http.accessLogSample,
+    logger: httpLogger,
+    lines: accessLogger?.child(HTTP_BINDINGS),
+    clientAddressOf,
+  });
   guard = await registerLimitsAndErrorHandling(app, { http, access, clientAddressOf, redis: rateLimitRedis });
   return app;
 }

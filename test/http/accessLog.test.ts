@@ -62,6 +62,30 @@ describe('http.accessLog', () => {
     expect(isPageTraffic('GET', '/v1/calculate', 200)).toBe(false);
   });
 
+  it('http.accessLogSample: one answered request in N is written, every refused one is', async () => {
+    const log = captureLogger('info');
+    const h = await startHttpHarness({ logger: log.logger, env: { MOWABILITY_HTTP_ACCESS_LOG_SAMPLE: '3' } });
+    try {
+      for (let i = 0; i < 7; i++) {
+        await h.app.inject({ method: 'GET', url: '/health' });
+        if (i === 1 || i === 2) await h.app.inject({ method: 'GET', url: `/nowhere-${i}` });
+      }
+      const unauthorized = await h.app.inject({ method: 'POST', url: '/v1/calculate', payload: MINIMAL_INPUT });
+      expect(unauthorized.statusCode).toBe(401);
+    } finally {
+      await h.close();
+    }
+    const requests = log.lines().filter((line) => line.msg === 'request');
+    expect(requests.map((line) => [line.path, line.statusCode])).toEqual([
+      ['/health', 200],
+      ['/nowhere-1', 404],
+      ['/nowhere-2', 404],
+      ['/health', 200],
+      ['/health', 200],
+      ['/v1/calculate', 401],
+    ]);
+  });
+
   it('info (the default): one info line per request', async () => {
     const { requests, errors } = await run(undefined, 'info');
     expect(requests.map((line) => [line.level, line.path, line.statusCode])).toEqual([
