@@ -137,7 +137,7 @@ export class FakeSupervisor {
     const headers = {
       ...request.headers,
       'x-ingress-path': ingress,
-      'x-forwarded-for': `${request.headers['x-forwarded-for'] ?? ''}, 127.0.0.1`,
+      'x-forwarded-for': `${String(request.headers['x-forwarded-for'] ?? '')}, 127.0.0.1`,
     };
     const forwarded = httpRequest({ host: target.host, port: target.port, method: request.method, path: rest, headers }, (answer) => {
       response.writeHead(answer.statusCode ?? 502, answer.headers);
