@@ -60,7 +60,7 @@ step "base images ready"
 
 # 2. The image
 podman build --quiet --network host --format docker -t "$IMAGE" . >/dev/null
-base_image="$(sed -n 's/^FROM \(node:[^ ]*\).*/\1/p' Dockerfile | tail -1)"
+base_image="$(sed -n 's/^ARG BUILD_FROM=\(node:[^ ]*\).*/\1/p' Dockerfile | tail -1)"
 image_bytes=$(podman image inspect "$IMAGE" --format '{{.Size}}')
 base_bytes=$(podman image inspect "$base_image" --format '{{.Size}}')
 layers_mb=$(((image_bytes - base_bytes) / 1000000))
