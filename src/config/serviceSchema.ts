@@ -267,6 +267,7 @@ export const serviceSchema = {
       },
       default: '',
       env: 'MOWABILITY_HTTP_INGRESS_PROXY',
+      arg: 'http-ingress-proxy',
     },
   },
   log: {
