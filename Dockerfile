@@ -4,7 +4,12 @@
 # README.md, "Container".
 # Build with the Docker image format (docker build does; podman/buildah need --format docker or
 # BUILDAH_FORMAT=docker), or HEALTHCHECK is dropped.
-FROM node:22-bookworm-slim AS build
+# The same recipe builds the Home Assistant add-on (homeassistant-addon/, scripts/addon-folder.sh):
+# Home Assistant passes BUILD_FROM (build.yaml: the Node.js image for the device's architecture)
+# and build.yaml's IMAGE_KIND=addon, which selects the last stage below.
+ARG BUILD_FROM=node:22-bookworm-slim
+ARG IMAGE_KIND
+FROM ${BUILD_FROM} AS build
 WORKDIR /app
 # sqlite3 compiles its addon where no prebuilt one fits; node-gyp takes the headers the Node.js
 # image ships in /usr/local/include/node instead of downloading them.
@@ -24,7 +29,7 @@ RUN npm run build && npm prune --omit=dev \
   && find node_modules/sqlite3/build/Release -mindepth 1 ! -name node_sqlite3.node -exec rm -rf {} + \
   && rm -rf node_modules/sqlite3/deps node_modules/sqlite3/src
 
-FROM node:22-bookworm-slim
+FROM ${BUILD_FROM} AS container
 WORKDIR /app
 # MALLOC_ARENA_MAX and --max-semi-space-size: as `npm start` and the systemd unit (docs/performance.md, "Memory").
 # The embedded broker listens on all the container's addresses, so a published 1883 reaches it
@@ -52,3 +57,20 @@ EXPOSE 8080 1883
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "dist/cli/main.js", "health"]
 CMD ["node", "--max-semi-space-size=2", "--single-threaded-gc", "dist/cli/main.js", "serve"]
+
+# The Home Assistant add-on: the container above, started by `mowability addon` (src/cli/commands/addon.ts)
+# with the options in /data/options.json and the Supervisor's MQTT broker, home and time zone. It runs
+# as root, as add-ons do: the Supervisor owns /data and writes options.json there. The Supervisor's
+# watchdog asks /health (config.yaml), so the image's HEALTHCHECK (which reads http.port from a config
+# file the add-on has not) is off.
+FROM container AS addon
+ARG BUILD_VERSION=dev
+ARG BUILD_ARCH=amd64
+LABEL io.hass.type="addon" io.hass.version="${BUILD_VERSION}" io.hass.arch="${BUILD_ARCH}"
+USER root
+ENV MOWABILITY_CONTAINER_IMAGE=false
+HEALTHCHECK NONE
+CMD ["node", "--max-semi-space-size=2", "--single-threaded-gc", "dist/cli/main.js", "addon"]
+
+# Without IMAGE_KIND: the container (docker build . as before).
+FROM ${IMAGE_KIND:-container}

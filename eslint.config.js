@@ -5,7 +5,18 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'dist-bench/**', 'node_modules/**', 'coverage/**', 'test-artifacts/**', 'data/**', 'src/web/vendor/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'dist-bench/**',
+      'dist-addon/**',
+      'node_modules/**',
+      'coverage/**',
+      'test-artifacts/**',
+      'data/**',
+      'src/web/vendor/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

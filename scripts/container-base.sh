@@ -4,7 +4,7 @@
 #   debian:bookworm-slim   a `debootstrap --variant=minbase` bookworm rootfs
 #   node:<major>-bookworm-slim   the same plus Node.js (node-linux-<arch> from the npm registry, with
 #                          its headers in /usr/local/include/node as in the official image), npm and
-#                          the user "node" (uid 1000); <major> is the one the Dockerfile's FROM names
+#                          the user "node" (uid 1000); <major> is the one the Dockerfile's BUILD_FROM names
 #   eclipse-mosquitto:2    Debian's mosquitto package (scripts/container/mosquitto.Containerfile),
 #                          for docker/compose.yaml
 # The stand-ins also get this machine's CA bundle and apt settings: TLS to the registries goes
@@ -25,9 +25,9 @@ done
 rebuild=false
 [ "${1:-}" = --rebuild ] && rebuild=true
 
-node_image="$(sed -n 's/^FROM \(node:[^ ]*\).*/\1/p' Dockerfile | head -1)"
+node_image="$(sed -n 's/^ARG BUILD_FROM=\(node:[^ ]*\).*/\1/p' Dockerfile | head -1)"
 node_major="$(echo "$node_image" | sed -n 's/^node:\([0-9]*\)-.*/\1/p')"
-[ -n "$node_major" ] || { echo "container-base: no node:<major>-… base in the Dockerfile's FROM" >&2; exit 1; }
+[ -n "$node_major" ] || { echo "container-base: no node:<major>-… base in the Dockerfile's ARG BUILD_FROM" >&2; exit 1; }
 
 wanted() { $rebuild || ! podman image exists "$1"; }
 

@@ -11,6 +11,7 @@
 #  4. docker/compose.yaml with podman-compose and the Mosquitto stand-in: healthy once connected
 #     to Mosquitto, `keys add` through compose, MQTT through the published loopback port, then
 #     unhealthy while Mosquitto is stopped (where /health still answers 200) and healthy again
+#  5. the Home Assistant add-on built from scripts/addon-folder.sh's folder and run against a fake Supervisor
 # Prints each step's time and the total wall time. Usage: scripts/container-test.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -60,7 +61,7 @@ step "base images ready"
 
 # 2. The image
 podman build --quiet --network host --format docker -t "$IMAGE" . >/dev/null
-base_image="$(sed -n 's/^FROM \(node:[^ ]*\).*/\1/p' Dockerfile | tail -1)"
+base_image="$(sed -n 's/^ARG BUILD_FROM=\(node:[^ ]*\).*/\1/p' Dockerfile | tail -1)"
 image_bytes=$(podman image inspect "$IMAGE" --format '{{.Size}}')
 base_bytes=$(podman image inspect "$base_image" --format '{{.Size}}')
 layers_mb=$(((image_bytes - base_bytes) / 1000000))
@@ -137,4 +138,23 @@ podman_quiet start "$broker" >/dev/null
 wait_for 60 healthcheck_is "$app" healthy || fail "compose: not healthy again after Mosquitto came back"
 step "compose: unhealthy while Mosquitto was stopped (/health 200), healthy again after"
 compose down -v >/dev/null 2>&1
+
+# 5. The Home Assistant add-on: the folder scripts/addon-folder.sh writes, built as the Supervisor builds a
+#    local add-on (that folder as the context, build.yaml's base for amd64 and its args; the layers below the
+#    add-on stage come from the cache of step 2), then run against a fake Supervisor, Mosquitto and a fake
+#    Open-Meteo on loopback, the page through an ingress prefix in Chromium (test/container/addonImage.container.ts).
+addon_dir="$(mktemp -d)"
+scripts/addon-folder.sh "$addon_dir" >/dev/null
+addon_from="$(sed -n 's/^  amd64: *//p' homeassistant-addon/mowability/build.yaml)"
+# The stand-in base under the name build.yaml gives (no registry is reachable here).
+podman tag "$base_image" "$addon_from"
+addon_args=()
+while read -r arg; do addon_args+=(--build-arg "$arg"); done < <(sed -n 's/^  \([A-Z_]*\): *\(.*\)$/\1=\2/p' homeassistant-addon/mowability/build.yaml)
+addon_version="$(sed -n 's/^version: *"\(.*\)"$/\1/p' homeassistant-addon/mowability/config.yaml)"
+podman build --quiet --network host --format docker --build-arg "BUILD_FROM=$addon_from" --build-arg BUILD_ARCH=amd64 \
+  --build-arg "BUILD_VERSION=$addon_version" "${addon_args[@]}" -t localhost/mowability-addon:test "$addon_dir/mowability" >/dev/null
+rm -rf "$addon_dir"
+[ "$(podman image inspect localhost/mowability-addon:test --format '{{index .Config.Labels "io.hass.type"}}')" = addon ] || fail "the add-on image has no io.hass.type=addon label"
+ADDON_IMAGE=localhost/mowability-addon:test npx vitest run --config test/container/vitest.config.ts || fail "the add-on image against the fake Supervisor"
+step "add-on: built from the add-on folder, started against a fake Supervisor, discovery, a modelled station at home, the page through ingress"
 echo "container-test: passed in $(($(date +%s) - started)) s (image $((image_bytes / 1000000)) MB, ${layers_mb} MB above $base_image)"

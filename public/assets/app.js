@@ -18,6 +18,10 @@
   };
   const meta = (name) => document.querySelector(`meta[name="${name}"]`)?.content ?? '';
   const ACCESS = meta('mowability-access');
+  // Under Home Assistant's ingress the page lives below a prefix (/api/hassio_ingress/<token>): every
+  // URL the page builds starts with it. Empty everywhere else.
+  const BASE = meta('mowability-base');
+  const local = (path) => `${BASE}${path}`;
   const POLL_MS = Math.max(100, Number(meta('mowability-poll-ms')) || 15000);
   const HISTORY_EVERY_MS = Math.max(POLL_MS * 4, 1000);
   const KEY_STORAGE = 'mowability.apiKey';
@@ -25,7 +29,7 @@
   const $ = (id) => document.getElementById(id);
 
   const state = { stationId: null, hours: 48, historyAt: 0, fetchedAt: 0, ageSeconds: null, stopped: false, detail: null, history: null };
-  const pathStation = /^\/stations\/([^/]+)\/?$/.exec(location.pathname);
+  const pathStation = /^\/stations\/([^/]+)\/?$/.exec(location.pathname.slice(BASE.length));
   if (pathStation) state.stationId = decodeURIComponent(pathStation[1]);
 
   class AuthError extends Error {}
@@ -34,7 +38,7 @@
     const headers = { accept: 'application/json' };
     const key = localStorage.getItem(KEY_STORAGE);
     if (ACCESS === 'key' && key) headers.authorization = `Bearer ${key}`;
-    const response = await fetch(url, { headers, cache: 'no-store' });
+    const response = await fetch(local(url), { headers, cache: 'no-store' });
     if (response.status === 401 || response.status === 403) throw new AuthError();
     const body = await response.json();
     if (!response.ok) throw Object.assign(new Error(body.message || response.statusText), { status: response.status });
@@ -87,7 +91,7 @@
     for (const station of stations) {
       const item = document.createElement('li');
       const link = document.createElement('a');
-      link.href = `/stations/${encodeURIComponent(station.id)}`;
+      link.href = local(`/stations/${encodeURIComponent(station.id)}`);
       if (station.id === state.stationId) link.setAttribute('aria-current', 'page');
       const dot = document.createElement('span');
       dot.className = `dot ${station.availability === 'online' ? (station.status ?? '') : ''}`;
@@ -283,7 +287,7 @@
   // The MQTT side's trouble (a refused login, a TLS setting, an ACL that drops the daemon's messages)
   // is the daemon's, not a station's: /health's checks.mqtt, shown above every station while it lasts.
   async function showBrokerProblem() {
-    const mqtt = await fetch('/health', { cache: 'no-store' })
+    const mqtt = await fetch(local('/health'), { cache: 'no-store' })
       .then((response) => response.json())
       .then(
         (body) => body.mfi?.checks?.mqtt,

@@ -11,6 +11,7 @@ export const HELP = {
 
 Commands:
   serve              run the daemon (HTTP API; same as "npm start")
+  addon              run the daemon as the Home Assistant add-on (the add-on image starts it)
   keys               manage API keys (add, list, disable, enable, allow-get, deny-get, remove, rotate, usage, quota, expire)
   registrations      review key requests of a public service (list, approve, reject, purge)
   ip                 block or unblock client addresses (block, unblock, list)
@@ -34,6 +35,15 @@ database at db.path (default ./data/mowability.db). SIGTERM or SIGINT stops it
 gracefully (in-flight requests finish; forced exit after 5 seconds).
 
 ${COMMON}`,
+  addon: `Usage: mowability addon
+
+Runs the daemon inside the Home Assistant add-on (homeassistant-addon/mowability/DOCS.md): reads
+the options from /data/options.json, asks the Supervisor (SUPERVISOR_TOKEN) for the MQTT broker
+(/services/mqtt) and Home Assistant's home location, time zone and units (/core/api/config), and
+serves the status page through ingress. For tests and development only: MOWABILITY_SUPERVISOR_URL
+replaces http://supervisor and MOWABILITY_ADDON_DATA replaces /data.
+
+Exit codes: 0 ok, 1 failure (the Supervisor unreachable), 78 configuration error (a bad option).`,
   keys: `Usage: mowability keys <subcommand> [options]
 
 Subcommands:

@@ -11,6 +11,7 @@ type Command = (argv: readonly string[], io: CliIo) => Promise<number>;
 // carries the admin commands' code on its heap, and an admin command loads only what it uses.
 const COMMANDS: Record<string, () => Promise<Command>> = {
   serve: async () => (await import('./commands/serve.js')).serveCommand,
+  addon: async () => (await import('./commands/addon.js')).addonCommand,
   keys: async () => (await import('./commands/keys.js')).keysCommand,
   registrations: async () => (await import('./commands/registrations.js')).registrationsCommand,
   ip: async () => (await import('./commands/ip.js')).ipCommand,

@@ -91,6 +91,7 @@ export const GROUP_OF_PREFIX: Readonly<Record<string, SettingGroupId>> = {
   hemisphere: 'station',
   'http.host': 'station',
   'http.statusPage': 'station',
+  'http.ingressProxy': 'station',
   'http.ecowittUploadPath': 'station',
   'http.metrics': 'station',
   'registration.': 'publicService',

@@ -44,6 +44,11 @@ export interface ConfigSources {
   secretsOptional?: boolean;
   /** The station units' settings and station keys (stationUnits() in src/daemon.ts); none: only the service's. */
   units?: readonly UnitConfigSpec[];
+  /**
+   * A configuration made by a program instead of a file (the Home Assistant add-on's options mapped
+   * onto the settings), checked like a file; `origin` begins its problems. Replaces the file.
+   */
+  values?: { origin: string; value: Readonly<Record<string, unknown>> };
 }
 
 /** The configuration file named by --config (wins) or MOWABILITY_CONFIG, if any. */
@@ -73,8 +78,13 @@ export function loadConfig(sources: ConfigSources = {}): AppConfig {
   const settings = new Map(listSettings(schema).map(({ key, spec }) => [key, spec]));
   const config = convict<AppConfig>(schema as never, { env, args: [...(sources.argv ?? [])] });
 
-  const file = configFileFrom(sources);
-  if (file !== undefined) {
+  const file = sources.values ? undefined : configFileFrom(sources);
+  if (sources.values) {
+    const value = renameAliasedKeys(sources.values.value, deprecated, aliasProblems);
+    const shapeProblems = configShapeProblems(value, schema);
+    if (shapeProblems.length > 0) throw new ConfigError(shapeProblems.map((problem) => `${sources.values!.origin}: ${problem}`));
+    config.load(value);
+  } else if (file !== undefined) {
     const unreadable = unreadableProblem('configuration file', file);
     if (unreadable !== undefined) throw new ConfigError([unreadable]);
     const content = readConfigFile(file);

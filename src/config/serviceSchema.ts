@@ -4,6 +4,7 @@
  * format names ('boolean', 'port', 'nat', 'timezone', 'non-empty-string', 'trust-proxy') are
  * registered by ./formats.ts before the schema is used.
  */
+import { isIP } from 'node:net';
 import { FIELD_CAPACITY_PCT, FIELD_CAPACITY_RANGE_PCT, isValidFieldCapacity } from '../core/soil.js';
 import { HEMISPHERES, MOWER_CLASSES, SOIL_TYPES, TURF_TYPES } from '../core/vocabulary.js';
 import type { Hemisphere, MowerClass, SoilType, TurfType } from '../core/types.js';
@@ -259,6 +260,24 @@ export const serviceSchema = {
       default: 'open' as StatusPageAccess,
       env: 'MOWABILITY_HTTP_STATUS_PAGE',
       arg: 'http-status-page',
+    },
+    ingressProxy: {
+      doc:
+        "Addresses (comma-separated) allowed to send X-Ingress-Path: Home Assistant's ingress proxy, which shows the status page inside " +
+        'Home Assistant under that path (the Supervisor, 172.30.32.2; the add-on sets it). The page then names its files and endpoints under ' +
+        'the path. A request with the header from any other address gets 403. Empty: nobody may send it.',
+      format: (value: unknown) => {
+        if (typeof value !== 'string') throw new Error('must be IP addresses separated by commas');
+        const wrong = value
+          .split(',')
+          .map((entry) => entry.trim())
+          .filter((entry) => entry !== '' && isIP(entry) === 0);
+        if (wrong.length > 0)
+          throw new Error(`must be IP addresses separated by commas (not ${JSON.stringify(wrong[0])}), e.g. "172.30.32.2"`);
+      },
+      default: '',
+      env: 'MOWABILITY_HTTP_INGRESS_PROXY',
+      arg: 'http-ingress-proxy',
     },
   },
   log: {

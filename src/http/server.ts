@@ -30,6 +30,7 @@ import {
   rateLimitKey,
   type ClientAddressOf,
 } from './clientAddress.js';
+import { assertIngressAllowed, ingressProxyAddresses } from './ingress.js';
 import { createConnectionCounters, type ConnectionCounters } from './connectionCounters.js';
 import { ConnectionPool, type ConnectionPoolOptions } from './connectionPool.js';
 import { boundPipelining } from './pipelineBound.js';
@@ -251,7 +252,7 @@ function createFastify(
   });
 }
 
-/** Content types, the stopping hooks, and the blocked-address and Host checks. */
+/** Content types, the stopping hooks, and the blocked-address, Host and ingress checks. */
 function installRequestHooks(app: FastifyInstance, http: HttpSettings, access: AccessView, clientAddressOf: ClientAddressOf): void {
   // Only JSON and form bodies are part of docs/api.md; fastify would also parse text/plain.
   app.removeContentTypeParser('text/plain');
@@ -270,6 +271,8 @@ function installRequestHooks(app: FastifyInstance, http: HttpSettings, access: A
 
   // For a bounded stop (src/http/shutdown.ts closeApp).
   trackConnections(app);
+  // Home Assistant's ingress header only from its proxy (./ingress.ts); absent from a hand-built configuration: nobody.
+  const ingressProxies = ingressProxyAddresses(http.ingressProxy ?? '');
 
   // Refuse new work while stopping; refuse a blocked address everywhere, before anything else runs.
   // RFC 9112 section 3.2: an HTTP/1.1 request without Host gets 400 (Node's own answer has no body).
@@ -278,6 +281,7 @@ function installRequestHooks(app: FastifyInstance, http: HttpSettings, access: A
     if (closing) throw new HttpError(503, MESSAGES.shuttingDown);
     if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) throw new HttpError(400, MESSAGES.missingHost);
     assertNotBlocked(clientAddressOf(request), access);
+    assertIngressAllowed(request, ingressProxies);
     done();
   });
 }

@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import compress from '@fastify/compress';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { StatusPageAccess } from '../config/serviceSchema.js';
+import { ingressPrefixOf } from './ingress.js';
 
 /** public/ beside src/ and dist/ (both are one level below the package root). */
 export const PUBLIC_DIR = fileURLToPath(new URL('../../public/', import.meta.url));
@@ -67,7 +68,12 @@ export interface StatusPageDeps {
 interface LoadedPage {
   assets: Map<string, Asset>;
   shell: Asset;
+  /** The shell under an ingress prefix (./ingress.ts); absent: the plain shell. */
+  shellUnder?: (prefix: string) => Asset;
 }
+
+/** Ingress prefixes whose shell is kept (one Home Assistant has one or two). */
+const KEPT_PREFIXES = 8;
 
 interface Asset {
   body: Buffer;
@@ -88,9 +94,12 @@ function loadAssets(): Map<string, Asset> {
   return assets;
 }
 
-/** The HTML shell with hashed asset URLs and the page settings in meta tags (read by app.js). */
-function renderShell(assets: Map<string, Asset>, mode: StatusPageAccess, pollIntervalMs: number): Asset {
-  const html = readFileSync(join(PUBLIC_DIR, 'index.html'), 'utf8')
+/**
+ * The HTML shell with hashed asset URLs and the page settings in meta tags (read by app.js), as text
+ * with `{{base}}` left in: the prefix every URL of the page starts with ("" but under ingress).
+ */
+function renderShellTemplate(assets: Map<string, Asset>, mode: StatusPageAccess, pollIntervalMs: number): string {
+  return readFileSync(join(PUBLIC_DIR, 'index.html'), 'utf8')
     .replace(/\{\{asset:([\w./]+)\}\}/g, (_match, path: string) => {
       const found = assets.get(path);
       if (!found) throw new Error(`public/index.html names an asset that is not served: ${path}`);
@@ -98,7 +107,10 @@ function renderShell(assets: Map<string, Asset>, mode: StatusPageAccess, pollInt
     })
     .replace('{{access}}', mode)
     .replace('{{pollMs}}', String(pollIntervalMs));
-  return asset(Buffer.from(html), CONTENT_TYPES.html!, 'no-cache');
+}
+
+function shellAsset(template: string, prefix: string): Asset {
+  return asset(Buffer.from(template.replaceAll('{{base}}', prefix)), CONTENT_TYPES.html!, 'no-cache');
 }
 
 function send(request: FastifyRequest, reply: FastifyReply, served: Asset): FastifyReply {
@@ -111,7 +123,18 @@ function send(request: FastifyRequest, reply: FastifyReply, served: Asset): Fast
 
 function loadPage(mode: StatusPageAccess, pollIntervalMs: number): LoadedPage {
   const assets = loadAssets();
-  return { assets, shell: renderShell(assets, mode, pollIntervalMs) };
+  const template = renderShellTemplate(assets, mode, pollIntervalMs);
+  const underPrefix = new Map<string, Asset>();
+  const shellUnder = (prefix: string): Asset => {
+    let served = underPrefix.get(prefix);
+    if (!served) {
+      if (underPrefix.size >= KEPT_PREFIXES) underPrefix.delete(underPrefix.keys().next().value!);
+      served = shellAsset(template, prefix);
+      underPrefix.set(prefix, served);
+    }
+    return served;
+  };
+  return { assets, shell: shellAsset(template, ''), shellUnder };
 }
 
 /** Compression and the page's headers, for the page and for the JSON endpoints it reads. */
@@ -140,13 +163,15 @@ export async function statusPagePlugin(app: FastifyInstance, deps: StatusPageDep
     );
     return;
   }
-  const { assets, shell } = page;
+  const { assets, shell, shellUnder } = page;
   await addPageResponseHandling(app);
   // Not API: hidden from /openapi.json.
   const hidden = { schema: { hide: true } };
   const sendShell = async (request: FastifyRequest, reply: FastifyReply) => {
-    reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
-    return send(request, reply, shell);
+    reply.header('content-security-policy', CONTENT_SECURITY_POLICY).header('vary', 'X-Ingress-Path');
+    // The prefix comes only from the ingress proxy, in the form of a path (the server's onRequest hook, ./ingress.ts).
+    const prefix = ingressPrefixOf(request);
+    return send(request, reply, prefix === '' || !shellUnder ? shell : shellUnder(prefix));
   };
   app.get('/', hidden, sendShell);
   app.get('/stations/:id', hidden, sendShell);

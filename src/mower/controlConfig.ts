@@ -18,7 +18,7 @@ export interface CallBudget {
 }
 
 export interface HomeAssistantMowerConfig {
-  /** Home Assistant's address, e.g. "http://homeassistant.local:8123"; the add-on uses the Supervisor's. */
+  /** Home Assistant's address, e.g. "http://homeassistant.local:8123"; "": the add-on's Supervisor proxy (mowerControl.supervisorUrl). */
   url: string;
   /** The `lawn_mower` entity, e.g. "lawn_mower.robbi". */
   entity: string;
@@ -125,7 +125,8 @@ function homeAssistantProblems(value: unknown, problem: Problem): void {
         `mower.control.homeassistant.${key}`,
         'is not allowed (only url, entity, startService, startData; the token is the setting mowerControl.homeAssistantToken)',
       );
-  if (typeof value.url !== 'string' || !/^https?:\/\/[^\s/]+/.test(value.url) || /\/\/[^/]*@/.test(value.url))
+  // No url: inside the Home Assistant add-on, the Supervisor's proxy with the Supervisor's token.
+  if (value.url !== undefined && (typeof value.url !== 'string' || !/^https?:\/\/[^\s/]+/.test(value.url) || /\/\/[^/]*@/.test(value.url)))
     problem(
       'mower.control.homeassistant.url',
       'must be Home Assistant\'s http(s) address without credentials, e.g. "http://homeassistant.local:8123"',
@@ -264,7 +265,7 @@ export function controlConfigOf(raw: Readonly<Record<string, unknown>>, stationI
   const block = raw[config.kind] as Record<string, unknown>;
   if (config.kind === 'homeassistant') {
     config.homeassistant = {
-      url: String(block.url).replace(/\/+$/, ''),
+      url: typeof block.url === 'string' ? block.url.replace(/\/+$/, '') : '',
       entity: String(block.entity),
       startService: typeof block.startService === 'string' ? block.startService : 'lawn_mower.start_mowing',
       startData: isPlainObject(block.startData) ? block.startData : {},

@@ -32,10 +32,48 @@ export function webSocketUrl(url: string): string {
   return `${url.replace(/^http/, 'ws')}/api/websocket`;
 }
 
+/** Where the WebSocket API is and which token opens it; the add-on's differs from a user's own address. */
+export interface HomeAssistantEndpoint {
+  webSocketUrl: string;
+  token: string;
+  /** Shown in problems and logs (never the token). */
+  shownAs: string;
+  /** What to do about a refused or missing token. */
+  tokenFix: string;
+}
+
+/**
+ * The endpoint for a mower block: its own url with the long-lived token, or, without a url inside
+ * the Home Assistant add-on, the Supervisor's proxy `ws://supervisor/core/websocket` with the
+ * Supervisor's token (developers.home-assistant.io, "App communication"). The Supervisor's token
+ * never goes to an address the user names. Undefined: no url and not in the add-on.
+ */
+export function homeAssistantEndpoint(
+  url: string,
+  tokens: { homeAssistantToken: string; supervisorUrl?: string; supervisorToken?: string },
+): HomeAssistantEndpoint | undefined {
+  if (url !== '')
+    return {
+      webSocketUrl: webSocketUrl(url),
+      token: tokens.homeAssistantToken,
+      shownAs: url,
+      tokenFix:
+        'set mowerControl.homeAssistantToken (MOWABILITY_MOWER_CONTROL_HOME_ASSISTANT_TOKEN or a systemd credential) to a long-lived access token',
+    };
+  if (!tokens.supervisorToken || !tokens.supervisorUrl) return undefined;
+  const supervisor = tokens.supervisorUrl.replace(/\/+$/, '');
+  return {
+    webSocketUrl: `${supervisor.replace(/^http/, 'ws')}/core/websocket`,
+    token: tokens.supervisorToken,
+    shownAs: `the Supervisor's proxy ${supervisor}/core`,
+    tokenFix: 'the add-on needs homeassistant_api: true in its config.yaml; restart the add-on for a new Supervisor token',
+  };
+}
+
 export class HomeAssistantMower implements MowerAdapter {
   readonly kind = 'homeassistant';
   readonly #config: HomeAssistantMowerConfig;
-  readonly #token: string;
+  readonly #endpoint: HomeAssistantEndpoint | undefined;
   readonly #log: Logger;
   #socket: WebSocket | undefined;
   #authenticated = false;
@@ -48,16 +86,21 @@ export class HomeAssistantMower implements MowerAdapter {
   readonly #waiting = new Map<number, Waiting>();
   readonly #listeners: Array<(activity: MowerActivity) => void> = [];
 
-  constructor(config: HomeAssistantMowerConfig, token: string, log: Logger) {
+  /** `token`: the long-lived token for `config.url`, or the endpoint homeAssistantEndpoint() chose. */
+  constructor(config: HomeAssistantMowerConfig, token: string | HomeAssistantEndpoint | undefined, log: Logger) {
     this.#config = config;
-    this.#token = token;
+    this.#endpoint = typeof token === 'string' ? homeAssistantEndpoint(config.url, { homeAssistantToken: token }) : token;
     this.#log = log;
   }
 
   async open(): Promise<void> {
-    if (this.#token === '') {
+    if (this.#endpoint === undefined) {
       this.#problem =
-        'no Home Assistant token: set mowerControl.homeAssistantToken (MOWABILITY_MOWER_CONTROL_HOME_ASSISTANT_TOKEN or a systemd credential)';
+        'mower.control.homeassistant.url is not set and this is not the Home Assistant add-on (no SUPERVISOR_TOKEN): set url to Home Assistant\'s address, e.g. "http://homeassistant.local:8123"';
+      return;
+    }
+    if (this.#endpoint.token === '') {
+      this.#problem = `no Home Assistant token: ${this.#endpoint.tokenFix}`;
       return;
     }
     this.#connect();
@@ -73,13 +116,14 @@ export class HomeAssistantMower implements MowerAdapter {
 
   #connect(): void {
     if (this.#closed) return;
-    const socket = new WebSocket(webSocketUrl(this.#config.url), { maxPayload: MAX_MESSAGE_BYTES, handshakeTimeout: ANSWER_TIMEOUT_MS });
+    const endpoint = this.#endpoint!;
+    const socket = new WebSocket(endpoint.webSocketUrl, { maxPayload: MAX_MESSAGE_BYTES, handshakeTimeout: ANSWER_TIMEOUT_MS });
     this.#socket = socket;
     this.#authenticated = false;
     socket.on('message', (data: Buffer) => this.#onMessage(socket, data.toString('utf8')));
     socket.on('error', (err) => {
       // ws' errors name the address and the cause, never the auth message.
-      this.#problem = `Home Assistant at ${this.#config.url} unreachable (${err.message})`;
+      this.#problem = `Home Assistant at ${endpoint.shownAs} unreachable (${err.message})`;
     });
     socket.on('close', () => {
       if (this.#socket !== socket) return;
@@ -99,10 +143,14 @@ export class HomeAssistantMower implements MowerAdapter {
     } catch {
       return;
     }
-    if (message.type === 'auth_required') return void socket.send(JSON.stringify({ type: 'auth', access_token: this.#token }));
+    const endpoint = this.#endpoint!;
+    if (message.type === 'auth_required') return void socket.send(JSON.stringify({ type: 'auth', access_token: endpoint.token }));
     if (message.type === 'auth_invalid') {
-      this.#problem = 'Home Assistant refused the token (auth_invalid): create a new long-lived access token';
-      this.#log.warn({ url: this.#config.url }, 'Home Assistant refused the access token');
+      this.#problem =
+        endpoint.shownAs === this.#config.url
+          ? 'Home Assistant refused the token (auth_invalid): create a new long-lived access token'
+          : `Home Assistant refused the Supervisor's token (auth_invalid): ${endpoint.tokenFix}`;
+      this.#log.warn({ url: endpoint.shownAs }, 'Home Assistant refused the access token');
       this.#closed = true;
       return void socket.close();
     }

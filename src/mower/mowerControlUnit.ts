@@ -19,7 +19,7 @@ import { guarded } from '../util/guarded.js';
 import type { MowerAdapter } from './adapter.js';
 import type { MowerControlConfig } from './controlConfig.js';
 import { MowerController, type MowerControlStatus, type MowerEvent } from './controller.js';
-import { HomeAssistantMower } from './homeAssistantMower.js';
+import { homeAssistantEndpoint, HomeAssistantMower } from './homeAssistantMower.js';
 import { mowerControlEntities, mowerTopics } from './mowerEntities.js';
 import type { MowerControlSettings } from './controlSettings.js';
 import { mowerRoutes } from './mowerRoute.js';
@@ -95,7 +95,11 @@ export class MowerControlUnit implements StationUnit {
   #adapterOf(station: ControlledStation): MowerAdapter {
     const { control } = station;
     if (control.kind === 'homeassistant')
-      return new HomeAssistantMower(control.homeassistant!, this.#options.settings.homeAssistantToken, this.#options.log);
+      return new HomeAssistantMower(
+        control.homeassistant!,
+        homeAssistantEndpoint(control.homeassistant!.url, this.#options.settings),
+        this.#options.log,
+      );
     if (control.kind === 'openmower') return new OpenMower(control.openmower!);
     return new GenericMqttMower(control.mqtt!);
   }

@@ -44,8 +44,10 @@ describe('the first-start key hint', () => {
   });
 
   it('knows our image by the marker its Dockerfile sets, read like any setting; a clone in any other container gets the ordinary hint', () => {
-    // The runtime stage's marker line, as the image's environment has it.
-    const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+    // The runtime stage's marker line, as the image's environment has it (the stage "container"; the
+    // add-on stage after it and the last FROM only choose between them).
+    const start = dockerfile.indexOf(' AS container\n');
+    const runtime = dockerfile.slice(start, dockerfile.indexOf('\nFROM ', start));
     const marker = /^ENV (MOWABILITY_CONTAINER_IMAGE)=(\S+)$/m.exec(runtime);
     expect(marker, "the Dockerfile's runtime stage sets MOWABILITY_CONTAINER_IMAGE").not.toBeNull();
     const image = loadConfig({ env: { [marker![1]!]: marker![2]!, MOWABILITY_DB_PATH: '/data/mowability.db' } });

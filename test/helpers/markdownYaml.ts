@@ -19,6 +19,7 @@ export const REPO_ROOT = join(import.meta.dirname, '..', '..');
 export function userDocs(): string[] {
   return [
     'README.md',
+    'homeassistant-addon/mowability/DOCS.md',
     ...readdirSync(join(REPO_ROOT, 'docs'))
       .filter((name) => name.endsWith('.md'))
       .map((name) => `docs/${name}`),

@@ -11,6 +11,7 @@
  * - `mqttMowerOnBroker`: a generic MQTT mower or an OpenMower on a real broker, a real mqtt.js client.
  */
 import { once } from 'node:events';
+import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import mqtt from 'mqtt';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -125,7 +126,9 @@ export class FakeHomeAssistant {
     this.model.onChange(() => this.#broadcast());
   }
 
-  static async start(token: string, entity = 'lawn_mower.robbi'): Promise<FakeHomeAssistant> {
+  /** `on`: serve the API on an HTTP server that listens already, at `path` (the add-on's fake Supervisor: /core/websocket). */
+  static async start(token: string, entity = 'lawn_mower.robbi', on?: { server: HttpServer; path: string }): Promise<FakeHomeAssistant> {
+    if (on) return new FakeHomeAssistant(new WebSocketServer({ server: on.server, path: on.path }), token, entity);
     const server = new WebSocketServer({ host: '127.0.0.1', port: 0, path: '/api/websocket' });
     await once(server, 'listening');
     return new FakeHomeAssistant(server, token, entity);

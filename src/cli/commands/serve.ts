@@ -3,6 +3,7 @@ import type { AppConfig } from '../../config/schema.js';
 import { startDaemon } from '../../daemon.js';
 import { MFI_VERSION } from '../../core/version.js';
 import { createAccessLogger, createLogger } from '../../util/logger.js';
+import type { Logger } from 'pino';
 import { packageVersion } from '../../util/packageVersion.js';
 import { expectPositionals, parseCommand, printedHelp } from '../args.js';
 import { configFor } from '../context.js';
@@ -81,13 +82,23 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
   if (printedHelp(parsed, io, HELP.serve)) return EXIT_OK;
   expectPositionals(COMMAND, parsed.positionals, []);
   const config = configFor(parsed, io);
-  const logger = createLogger({ level: config.log.level });
-  // First line of every start: what runs, for bug reports and after upgrades.
-  logger.info({ version: packageVersion(), mfi_version: MFI_VERSION, node: process.version }, 'mowability starting');
-
   // Only the config file and the database path go into the hint: other flags may carry
   // secrets (a broker URL with a password).
   const hint = daemonKeyHint(config, configFileFrom({ argv: parsed.configArgv, env: io.env }), io.env, process.cwd());
+  return runDaemon(config, io, { keyCommandHint: hint });
+}
+
+/** Starts the daemon with a loaded configuration and runs it until a signal (serve, and the Home Assistant add-on). */
+export async function runDaemon(
+  config: AppConfig,
+  io: CliIo,
+  options: { keyCommandHint: string; started?: (logger: Logger) => void },
+): Promise<number> {
+  const logger = createLogger({ level: config.log.level });
+  // First line of every start: what runs, for bug reports and after upgrades.
+  logger.info({ version: packageVersion(), mfi_version: MFI_VERSION, node: process.version }, 'mowability starting');
+  options.started?.(logger);
+  const hint = options.keyCommandHint;
 
   // Listen for SIGTERM/SIGINT before starting: a signal that arrives while the
   // components start is answered with a graceful stop once they are up.
