@@ -38,6 +38,7 @@ import type { UploadRefusal } from './http/uploads.js';
 import { UploadCounters } from './http/uploadsCounters.js';
 import { createConnectionCounters } from './http/connectionCounters.js';
 import { lawnMemoryUnit } from './lawn/buildLawnUnit.js';
+import { lawnsModule } from './lawn/lawnsModule.js';
 import { createMetrics } from './metrics/registry.js';
 import { StationReadingCounter } from './metrics/stationReadings.js';
 import { modelledModule } from './modelled/modelledModule.js';
@@ -181,12 +182,14 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
  */
 export function stationUnits(): readonly StationUnitEntry[] {
   return [
+    // The lawns each station serves (src/lawn/lawnsModule.ts, the station key `lawns`): no unit, wired into the lawn memory and the planner.
+    lawnsModule,
     // Sprinkler runs from MQTT → minutes_since_irrigation (src/units/irrigationSource.ts).
     irrigationUnit,
     // Snow cover from a topic holds mowable off (src/units/snowCover.ts; the worked example in docs/units.md).
     snowCoverUnit,
     // Lawn memory (src/lawn/): blade and soil water, growth since the last cut, cuts from a mower topic; offers the quiet hours.
-    lawnMemoryUnit,
+    wire(lawnMemoryUnit, ({ from }) => ({ lawns: from(lawnsModule).lawns })),
     // Modelled stations and gap filling (src/modelled/): Open-Meteo's readings into the pipeline like uploads, after the
     // lawn memory so its soil estimate comes first; offers the forecast carrier (one request for readings and forecast).
     wire(modelledModule, ({ readings }) => ({ readings })),

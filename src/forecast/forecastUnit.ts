@@ -37,7 +37,9 @@ import {
   type ForecastDetail,
   type ForecastView,
 } from './forecastReport.js';
-import { ForecastStore, type CachedForecast } from '../store/forecastStore.js';
+import { ForecastStore, type CachedForecast, type RatedForecast } from '../store/forecastStore.js';
+import { projectForecast } from '../core/forecastProjection.js';
+import { indexHours } from '../core/forecastWindows.js';
 import { parseForecastPayload } from './mqttForecast.js';
 import { connectOpenMeteo } from '../openmeteo/openMeteoClient.js';
 import type { StationForecastConfig } from './forecastSettings.js';
@@ -256,6 +258,35 @@ export class ForecastUnit implements StationUnit {
       rules: this.#windowRules(held.station),
       memo: (held.memo ??= new ForecastMemo()),
     });
+  }
+
+  /** When the station's forecast was fetched or received; undefined without one. */
+  fetchedAtMs(stationId: string): number | undefined {
+    return this.#held.get(stationId)?.cached?.fetchedAtMs;
+  }
+
+  /**
+   * The station's whole forecast (seven days from Open-Meteo) rated at `nowMs`, for the week's plan: asked on the
+   * planner's schedule (a new forecast, the hour), never per reading; the per-reading detail keeps its 48 hours.
+   */
+  rateWeek(stationId: string, nowMs: number): RatedForecast | undefined {
+    const held = this.#held.get(stationId);
+    const cached = held?.cached;
+    if (!held || !cached) return undefined;
+    const hours = indexHours(
+      projectForecast({
+        nowMs,
+        current: held.input ?? this.#history?.assemble(stationId, nowMs).input ?? {},
+        observed: this.#history?.observed(stationId, nowMs - LOOKBACK_MS, nowMs) ?? [],
+        hours: cached.hours,
+        horizonHours: cached.hours.length,
+      }),
+      this.#options.contextFor(stationId, nowMs),
+    );
+    const rules = this.#windowRules(held.station);
+    const stale = nowMs - cached.fetchedAtMs > STALE_AFTER_INTERVALS * this.#intervalMs || cached.fetchedAtMs > nowMs + MINUTE_MS * 5;
+    const rainLeadMinutes = this.#options.settings.rainLeadMinutes;
+    return { fetchedAtMs: cached.fetchedAtMs, hours, stale, rainLeadMinutes, ...(rules.allowedAt && { allowedAt: rules.allowedAt }) };
   }
 
   /** Quiet hours and the rain lead for the station's windows (src/core/forecastWindows.ts). */

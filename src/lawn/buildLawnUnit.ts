@@ -15,7 +15,8 @@ import type { Logger } from 'pino';
 import type { StationLocation } from '../ingest/types.js';
 import { HolidayCalendar } from './holidays.js';
 import { lawnMemorySchema, lawnSettingsProblems, type LawnMemorySettings } from './lawnSettings.js';
-import { LawnMemoryUnit } from './lawnUnit.js';
+import { LawnMemoryUnit, type LawnGrowth } from './lawnUnit.js';
+import type { StationLawns } from './lawnsModule.js';
 import { MOWER_STATION_KEY, type MowerConfig } from './mowerConfig.js';
 import { MowerStateSources } from './mowerStateSource.js';
 import { nightBanSource, zoneLocation } from './zoneLocation.js';
@@ -59,26 +60,44 @@ export interface LawnMemoryOffer {
   readonly quietHours: QuietHoursSettings | undefined;
   /** Records a cut (a mower's completed run): false when it is not newer or the lawn memory is off. */
   readonly recordCut: RecordCut;
+  /** A lawn's last cut and growth since (the planner's need); undefined when the lawn memory is off. */
+  readonly lawnGrowth: (stationId: string, lawnId: string) => LawnGrowth | undefined;
 }
 
-/** Records a cut in the lawn memory (its last cut and growth reset). */
-export type RecordCut = (stationId: string, atMs: number, source: string) => boolean;
+/** Records a cut in the lawn memory (its last cut and growth reset); `lawnId` a further lawn of the station (its own cut history). */
+export type RecordCut = (stationId: string, atMs: number, source: string, lawnId?: string) => boolean;
+
+/** What the lawn memory is wired with (src/daemon.ts): every station's lawns; without them each station has its one lawn. */
+export interface LawnMemoryNeeds {
+  readonly lawns: StationLawns;
+}
 
 /** The station unit module: settings, the `mower` key, and the units built from them (none when `lawnMemory.enabled` is false or without a store). */
-export const lawnMemoryUnit = defineStationUnit<LawnMemorySettings, MowerConfig | undefined, StationUnit[], undefined, LawnMemoryOffer>({
+export const lawnMemoryUnit = defineStationUnit<
+  LawnMemorySettings,
+  MowerConfig | undefined,
+  StationUnit[],
+  LawnMemoryNeeds | undefined,
+  LawnMemoryOffer
+>({
   name: 'lawn',
   config: {
     settings: { key: 'lawnMemory', schema: lawnMemorySchema, problems: lawnSettingsProblems },
     station: MOWER_STATION_KEY,
   },
   everyStation: true,
-  create: ({ settings, stations, log, clock, baseTopic, calculationContext, store }) => {
+  create: ({ settings, stations, log, clock, baseTopic, calculationContext, store }, needs) => {
     if (!settings.enabled || !store) return [];
     const timeZone = calculationContext(0).timeZone;
     const holidays = holidayCalendar(settings, clock);
     logNightBan(log, settings, timeZone, stations);
     const lawnUnit = new LawnMemoryUnit({
-      stations: stations.map(({ id, location }) => ({ id, lawn: calculationContext(0, id).lawn, ...(location && { location }) })),
+      stations: stations.map(({ id, location }) => ({
+        id,
+        lawn: calculationContext(0, id).lawn,
+        ...(location && { location }),
+        ...(needs?.lawns.has(id) && { lawns: needs.lawns.get(id) }),
+      })),
       database: store,
       logger: log,
       now: () => clock.now(),
@@ -104,7 +123,9 @@ export const lawnMemoryUnit = defineStationUnit<LawnMemorySettings, MowerConfig 
     const memory = units.find((unit): unit is LawnMemoryUnit => unit instanceof LawnMemoryUnit);
     return {
       quietHours: quietHoursOf(settings, calculationContext(0).timeZone, clock),
-      recordCut: (stationId: string, atMs: number, source: string) => memory?.recordCut(stationId, atMs, source) ?? false,
+      recordCut: (stationId: string, atMs: number, source: string, lawnId?: string) =>
+        memory?.recordCut(stationId, atMs, source, lawnId) ?? false,
+      lawnGrowth: (stationId: string, lawnId: string) => memory?.lawnGrowth(stationId, lawnId),
     };
   },
 });
