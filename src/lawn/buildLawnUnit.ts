@@ -62,6 +62,10 @@ export interface LawnMemoryOffer {
   readonly recordCut: RecordCut;
   /** A lawn's last cut and growth since (the planner's need); undefined when the lawn memory is off. */
   readonly lawnGrowth: (stationId: string, lawnId: string) => LawnGrowth | undefined;
+  /** The growth settings every lawn's need starts from (`lawnMemory.cutHeightCm`, `growthFactor`). */
+  readonly growthSettings: { readonly cutHeightCm: number; readonly growthFactor: number };
+  /** A station's `mower.control` run length and gap as configured (the plan's run shape); undefined where it sets none. */
+  readonly mowerRun: (stationId: string) => { readonly runMinutes?: number; readonly minGapHours?: number } | undefined;
 }
 
 /** Records a cut in the lawn memory (its last cut and growth reset); `lawnId` a further lawn of the station (its own cut history). */
@@ -119,9 +123,12 @@ export const lawnMemoryUnit = defineStationUnit<
   },
   // The forecast's windows and the mower control honour the same quiet hours; the mower control's
   // completed runs record cuts here (both wired in src/daemon.ts).
-  provides: (units, { settings, clock, calculationContext }) => {
+  provides: (units, { settings, clock, calculationContext, stations }) => {
     const memory = units.find((unit): unit is LawnMemoryUnit => unit instanceof LawnMemoryUnit);
+    const runs = new Map(stations.map((station) => [station.id, mowerRunOf(station.settings)]));
     return {
+      growthSettings: { cutHeightCm: settings.cutHeightCm, growthFactor: settings.growthFactor },
+      mowerRun: (stationId: string) => runs.get(stationId),
       quietHours: quietHoursOf(settings, calculationContext(0).timeZone, clock),
       recordCut: (stationId: string, atMs: number, source: string, lawnId?: string) =>
         memory?.recordCut(stationId, atMs, source, lawnId) ?? false,
@@ -129,6 +136,17 @@ export const lawnMemoryUnit = defineStationUnit<
     };
   },
 });
+
+/** The run length and gap of a `mower.control` block (validated by the mower control, src/mower/controlConfig.ts). */
+function mowerRunOf(mower: MowerConfig | undefined): { runMinutes?: number; minGapHours?: number } | undefined {
+  const control = (mower as { control?: unknown } | undefined)?.control;
+  if (typeof control !== 'object' || control === null) return undefined;
+  const { runMinutes, minGapHours } = control as { runMinutes?: unknown; minGapHours?: unknown };
+  return {
+    ...(typeof runMinutes === 'number' && { runMinutes }),
+    ...(typeof minGapHours === 'number' && { minGapHours }),
+  };
+}
 
 /** `lawnMemory.*` of a loaded configuration (its defaults when it was loaded without the unit). */
 export function lawnMemorySettingsOf(config: object): LawnMemorySettings {

@@ -32,7 +32,7 @@ import { SoilMoistureFeed, seedSensor, withSoilSource, type SoilMoistureSource }
 import { MOWED_COMMAND } from '../config/mqttValues.js';
 import { MAX_MOWED_PAYLOAD_BYTES, cutTimeProblem, parseMowedPayload } from './mowedPayload.js';
 import { LawnCutBook } from './lawnCutBook.js';
-import { gddSince } from '../core/lawn/memory.js';
+import { gddSince, type LawnMemoryState } from '../core/lawn/memory.js';
 
 /** What the lawn memory needs of a station: its lawn profile (over the service-level one), where it stands, its lawns. */
 export interface LawnStationConfig {
@@ -48,8 +48,8 @@ export interface LawnGrowth {
   readonly lastCutMs: number | null;
   /** Degree-days since the lawn's last cut; null before one is known. */
   readonly gddSinceCut: number | null;
-  /** Degree-days over the station's last `days` (the growth rate now), from its hourly checkpoints. */
-  readonly gddLastDays: (days: number) => number;
+  /** The station's memory (its degree-day checkpoints give the growth rate now); read, never change it. */
+  readonly memory: Readonly<LawnMemoryState>;
 }
 
 export interface LawnUnitOptions {
@@ -262,11 +262,9 @@ export class LawnMemoryUnit implements StationUnit {
     const station = this.#stations.get(stationId);
     if (!station) return undefined;
     const memory = station.memory;
-    const gddLastDays = (days: number) => (memory.atMs === null ? 0 : gddSince(memory, memory.atMs - days * 86_400_000));
-    if (this.#lawnCuts.stationOf(lawnId) !== stationId)
-      return { lastCutMs: station.lastCutMs, gddSinceCut: station.gddSinceCut(), gddLastDays };
+    if (this.#lawnCuts.stationOf(lawnId) !== stationId) return { lastCutMs: station.lastCutMs, gddSinceCut: station.gddSinceCut(), memory };
     const cut = this.#lawnCuts.lastCut(lawnId);
-    return { lastCutMs: cut?.atMs ?? null, gddSinceCut: cut ? gddSince(memory, cut.atMs) : null, gddLastDays };
+    return { lastCutMs: cut?.atMs ?? null, gddSinceCut: cut ? gddSince(memory, cut.atMs) : null, memory };
   }
 
   stats(): Readonly<LawnCounters> {
