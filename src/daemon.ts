@@ -39,6 +39,7 @@ import { UploadCounters } from './http/uploadsCounters.js';
 import { createConnectionCounters } from './http/connectionCounters.js';
 import { lawnMemoryUnit } from './lawn/buildLawnUnit.js';
 import { lawnsModule } from './lawn/lawnsModule.js';
+import { planModule } from './lawn/planModule.js';
 import { createMetrics } from './metrics/registry.js';
 import { StationReadingCounter } from './metrics/stationReadings.js';
 import { modelledModule } from './modelled/modelledModule.js';
@@ -196,6 +197,13 @@ export function stationUnits(): readonly StationUnitEntry[] {
     // The forecast (src/forecast/): after the units above, it starts from the input they extended (the blade water,
     // docs/model.md); its windows honour the lawn memory's quiet hours, and the modelled module's requests carry its forecast.
     wire(forecastModule, ({ from }) => ({ quietHours: from(lawnMemoryUnit).quietHours, carrier: from(modelledModule).carrier })),
+    // The week plan (src/lawn/planModule.ts): each lawn's need, debt and run slots over the whole forecast, re-planned
+    // only when its inputs change; from the lawns, the lawn memory's growth and the forecast's week.
+    wire(planModule, ({ from }) => ({
+      lawns: from(lawnsModule).lawns,
+      memory: from(lawnMemoryUnit),
+      week: from(forecastModule).week,
+    })),
     // Mower control (src/mower/, docs/mower.md): drives a station's robot mower from each new state; off unless
     // mower.control.enabled. It honours the lawn memory's quiet hours and records its completed runs there as cuts.
     wire(mowerControlModule, ({ from }) => ({ quietHours: from(lawnMemoryUnit).quietHours, recordCut: from(lawnMemoryUnit).recordCut })),

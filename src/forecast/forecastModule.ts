@@ -8,6 +8,7 @@
  * Open-Meteo forecast: no second request).
  */
 import type { QuietHoursSettings } from '../core/lawn/quietHours.js';
+import type { LawnProfile } from '../core/types.js';
 import type { ForecastCarrier, WeekForecastSource } from '../store/forecastStore.js';
 import { MODELLED_FORMAT } from '../ingest/types.js';
 import { defineStationUnit, type StationUnit, type UnitStation } from '../station/unit.js';
@@ -88,7 +89,7 @@ export const forecastModule = defineStationUnit<
     return {
       week: {
         fetchedAtMs: (stationId: string) => unit?.fetchedAtMs(stationId),
-        rate: (stationId: string, nowMs: number) => unit?.rateWeek(stationId, nowMs),
+        rate: (stationId: string, nowMs: number, lawn?: Partial<LawnProfile>) => unit?.rateWeek(stationId, nowMs, lawn),
       },
     };
   },

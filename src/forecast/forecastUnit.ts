@@ -7,7 +7,7 @@
  * without a forecast setting see no change at all.
  */
 import type { Logger } from 'pino';
-import { DEFAULT_LAWN, type CalculationContext, type MowerClass } from '../core/index.js';
+import { DEFAULT_LAWN, type CalculationContext, type LawnProfile, type MowerClass } from '../core/index.js';
 import { MINUTE_MS } from '../core/forecastProjection.js';
 import type { WindowRules } from '../core/forecastWindows.js';
 import type { QuietHoursSettings } from '../core/lawn/quietHours.js';
@@ -269,7 +269,7 @@ export class ForecastUnit implements StationUnit {
    * The station's whole forecast (seven days from Open-Meteo) rated at `nowMs`, for the week's plan: asked on the
    * planner's schedule (a new forecast, the hour), never per reading; the per-reading detail keeps its 48 hours.
    */
-  rateWeek(stationId: string, nowMs: number): RatedForecast | undefined {
+  rateWeek(stationId: string, nowMs: number, lawn?: Partial<LawnProfile>): RatedForecast | undefined {
     const held = this.#held.get(stationId);
     const cached = held?.cached;
     if (!held || !cached) return undefined;
@@ -281,7 +281,7 @@ export class ForecastUnit implements StationUnit {
         hours: cached.hours,
         horizonHours: cached.hours.length,
       }),
-      this.#options.contextFor(stationId, nowMs),
+      withLawn(this.#options.contextFor(stationId, nowMs), lawn),
     );
     const rules = this.#windowRules(held.station);
     const stale = nowMs - cached.fetchedAtMs > STALE_AFTER_INTERVALS * this.#intervalMs || cached.fetchedAtMs > nowMs + MINUTE_MS * 5;
@@ -330,6 +330,11 @@ export class ForecastUnit implements StationUnit {
   stats(): Readonly<ForecastCounters> {
     return this.counters;
   }
+}
+
+/** The context with a lawn's own profile keys over the station's. */
+function withLawn(context: CalculationContext, lawn: Partial<LawnProfile> | undefined): CalculationContext {
+  return lawn === undefined || Object.keys(lawn).length === 0 ? context : { ...context, lawn: { ...context.lawn, ...lawn } };
 }
 
 /** The state key this unit owns (src/station/statePayload.ts). */

@@ -9,7 +9,10 @@ import type { UnitStore } from '../station/unit.js';
 
 const num = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 const text = (value: unknown): boolean =>
-  typeof value === 'object' && value !== null && typeof (value as { en?: unknown }).en === 'string' && typeof (value as { de?: unknown }).de === 'string';
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as { en?: unknown }).en === 'string' &&
+  typeof (value as { de?: unknown }).de === 'string';
 
 /** A stored plan checked for the members the planner reads back (its slots' ids, times and sequences); anything damaged: none. */
 export function restorePlan(raw: unknown, lawnId: string): LawnPlan | null {

@@ -13,6 +13,7 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { ForecastHour } from '../core/forecastProjection.js';
 import type { HourIndex } from '../core/forecastWindows.js';
+import type { LawnProfile } from '../core/types.js';
 import { Database } from './database.js';
 import { KeyedStage } from './sharedCommit.js';
 
@@ -64,8 +65,11 @@ export interface RatedForecast {
 export interface WeekForecastSource {
   /** When the station's forecast was fetched; undefined without one (cheap: asked on every recompute). */
   fetchedAtMs(stationId: string): number | undefined;
-  /** The station's whole forecast rated at `nowMs` (about 170 index calculations: ask only when something changed). */
-  rate(stationId: string, nowMs: number): RatedForecast | undefined;
+  /**
+   * The station's whole forecast rated at `nowMs` (about 170 index calculations: ask only when something changed),
+   * with `lawn`'s profile keys over the station's (a lawn of its own soil or mower).
+   */
+  rate(stationId: string, nowMs: number, lawn?: Partial<LawnProfile>): RatedForecast | undefined;
 }
 
 interface Row {
