@@ -33,12 +33,15 @@ export class LawnCutBook {
     return this.#cuts.get(lawnId);
   }
 
-  /** Takes a cut when it is newer than the one known (or `force`: read back from the database); true when the last cut changed. */
-  take(lawnId: string, atMs: number, source: string, force = false): boolean {
+  /**
+   * Takes a cut when it is newer than the one known; true when the last cut changed. A row read back from
+   * the database that is older than the one in memory is the write of a newer cut not landed yet: ignored.
+   */
+  take(lawnId: string, atMs: number, source: string): boolean {
     const stationId = this.#stationOf.get(lawnId);
     if (stationId === undefined) return false;
     const known = this.#cuts.get(lawnId);
-    if (known && (force ? known.atMs === atMs : atMs <= known.atMs)) return false;
+    if (known && atMs <= known.atMs) return false;
     this.#cuts.set(lawnId, { stationId, atMs, source });
     return true;
   }

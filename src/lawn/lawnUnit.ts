@@ -296,7 +296,7 @@ export class LawnMemoryUnit implements StationUnit {
       for (const [key, cut] of await this.#store.loadCuts()) {
         const furtherStation = this.#lawnCuts.stationOf(key);
         if (furtherStation !== undefined) {
-          if (this.#lawnCuts.take(key, cut.atMs, cut.source, true)) this.#recompute?.(furtherStation);
+          if (this.#lawnCuts.take(key, cut.atMs, cut.source)) this.#recompute?.(furtherStation);
           continue;
         }
         const stationId = key;
