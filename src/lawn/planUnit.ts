@@ -137,6 +137,7 @@ export class PlanUnit implements StationUnit {
     if (key !== planned.key) {
       planned.key = key;
       this.#replan(planned, nowMs);
+      planned.view = undefined;
       void this.#readLedger(planned, nowMs, true);
     }
     const viewKey = planned.station.lawns.map((lawn) => nextSlotIndex(this.#plans.get(lawn.id), nowMs)).join(',');
