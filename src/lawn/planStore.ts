@@ -1,5 +1,5 @@
 /**
- * The week plan's rows (migration 015): each lawn's last plan as JSON, written when it changed, so a
+ * The week plan's rows (migration 016): each lawn's last plan as JSON, written when it changed, so a
  * restart keeps its slots' ids and sequence numbers. It also reads what the planner needs of the mower
  * control's run ledger (migration 014, keyed by lawn): the mowing minutes since the week's start and the
  * minutes of the latest completed runs (the capacity learned from the ledger). Read only, on a re-plan.

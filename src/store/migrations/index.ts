@@ -16,7 +16,7 @@ import { chartSeries } from './011_chartSeries.js';
 import { forecastCacheRowid } from './012_forecastCacheRowid.js';
 import { announcedDiscovery } from './013_announcedDiscovery.js';
 import { mowerRuns } from './014_mowerRuns.js';
-import { lawnPlans } from './015_lawnPlans.js';
+import { lawnPlans } from './016_lawnPlans.js';
 
 import type { Migration } from './migration.js';
 

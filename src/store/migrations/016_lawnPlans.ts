@@ -6,7 +6,7 @@ import type { Migration } from './migration.js';
  * iCalendar UIDs and SEQUENCE) and the plan stays stable across it.
  */
 export const lawnPlans: Migration = {
-  version: 15,
+  version: 16,
   name: 'week plan: lawn_plans',
   up: `
     CREATE TABLE lawn_plans (
