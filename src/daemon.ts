@@ -48,7 +48,10 @@ import { createMqttSide, type MqttSide } from './mqtt/service.js';
 import { mqttEnabled } from './mqtt/settings.js';
 import type { StationFacade } from './station/facade.js';
 import { createStationSide, type StationFeatures, type StationSide } from './station/side.js';
-import type { StationUnit } from './station/unit.js';
+import type { StationUnit, UnitStore } from './station/unit.js';
+import { StationControls } from './station/stationControls.js';
+import { mowableSettingsFor } from './station/recompute.js';
+import { DEFAULT_LAWN, type MowerClass } from './core/index.js';
 import { buildUnits, moduleOf, unitMetricsOf, wire, type StationUnitEntry, type UnitBuildDeps } from './station/unitBuilder.js';
 import { irrigationUnit } from './units/irrigationSource.js';
 import { snowCoverUnit } from './units/snowCover.js';
@@ -231,7 +234,9 @@ export function stationUnitConfigs(): UnitConfigSpec[] {
  * Builds stationUnits() from the loaded configuration (each from its own slices of it, the database as
  * its store, the station side's acceptReading as `readings`).
  */
-export function buildStationUnits(deps: Pick<UnitBuildDeps, 'config' | 'logger' | 'clock' | 'store' | 'readings'>): StationUnit[] {
+export function buildStationUnits(
+  deps: Pick<UnitBuildDeps, 'config' | 'logger' | 'clock' | 'store' | 'readings' | 'overrides'>,
+): StationUnit[] {
   const throttle = (log: Logger): LogThrottle => new LogThrottle(log);
   return buildUnits(stationUnits(), { ...deps, throttle });
 }
@@ -255,7 +260,9 @@ export interface DaemonFeatures extends StationFeatures {
  */
 export function builtInUnits(core: Core, station: StationFacade): DaemonFeatures {
   const { config, logger, clock, database } = core;
-  const modules = buildStationUnits({ config, logger, clock, store: database, readings: station.acceptReading });
+  // First: the values Home Assistant set reach the modules' calculation context (the forecast's mower class) too.
+  const controls = stationControlsFor(config, database, logger, clock);
+  const modules = buildStationUnits({ config, logger, clock, store: database, readings: station.acceptReading, overrides: controls });
   const readings = new StationReadingCounter();
   const uploadRefusals = new UploadRefusals({
     database: () => database,
@@ -274,8 +281,30 @@ export function builtInUnits(core: Core, station: StationFacade): DaemonFeatures
     charts,
     // A silent station's nearby topics on the embedded broker, in the state (src/station/topicsHeard.ts).
     topicsHeard,
+    // Home Assistant's numbers and select: the mowable hysteresis and mower class per station (src/station/stationControls.ts).
+    controls,
   ];
-  return { units, modules, readings, uploadRefusals, charts, topicsHeard };
+  return { units, modules, readings, uploadRefusals, charts, topicsHeard, overrides: controls };
+}
+
+/** The Home Assistant controls of every configured station, over the configured values (station.*, each station's lawn). */
+export function stationControlsFor(
+  config: Pick<AppConfig, 'stations' | 'station' | 'mqtt'> & { readonly lawn?: { readonly mowerClass?: MowerClass } },
+  store: UnitStore | undefined,
+  logger: Logger,
+  clock: Clock,
+): StationControls {
+  return new StationControls({
+    stations: config.stations.map((station) => ({
+      id: station.id,
+      mowerClass: station.lawn?.mowerClass ?? config.lawn?.mowerClass ?? DEFAULT_LAWN.mowerClass,
+    })),
+    mowable: mowableSettingsFor(config),
+    ...(store && { store }),
+    baseTopic: config.mqtt.baseTopic,
+    log: logger.child({ module: 'controls' }),
+    now: () => clock.now(),
+  });
 }
 
 interface HttpSources {

@@ -29,6 +29,21 @@ function registrationProblems(registration: AppConfig['registration']): string[]
   return problems;
 }
 
+/** `homeassistant.commandAccount` must name an account of the embedded broker, and only there means something. */
+function commandAccountProblems(config: MqttSideConfig, secretsOptional: boolean): string[] {
+  const account = config.homeassistant.commandAccount;
+  if (account === '') return [];
+  if (config.mqtt.url !== '')
+    return [
+      `"homeassistant.commandAccount" = "${account}" names an account of the embedded broker, but "mqtt.url" points at an external broker, where the daemon cannot see who publishes: leave it empty and give only Home Assistant's user write access to the command topics in that broker's ACL (docs/mqtt.md, "Who may command")`,
+    ];
+  // The accounts are a secret the admin commands do not load.
+  if (secretsOptional || config.broker.users.some((user) => user.username === account)) return [];
+  return [
+    `"homeassistant.commandAccount" = "${account}" names no account of "broker.users": add {"username": "${account}", "password": "..."} to broker.users (the login Home Assistant uses), or set it to one of the listed usernames, or leave it empty`,
+  ];
+}
+
 /** Problems no single key can see; empty when the configuration is consistent. */
 export function crossKeyProblems(
   config: MqttSideConfig & Pick<StationSideConfig, 'station'> & Partial<Pick<AppConfig, 'registration' | 'store' | 'http'>>,
@@ -41,6 +56,7 @@ export function crossKeyProblems(
       `"broker.host" = "${config.broker.host}" listens beyond this machine, so "broker.users" must list at least one username/password (MOWABILITY_BROKER_USERS='[{"username":"rtl433","password":"..."}]'), or use 127.0.0.1, or turn the embedded broker off (broker.enabled false)`,
     );
   }
+  problems.push(...commandAccountProblems(config, options.secretsOptional === true));
   if (config.homeassistant.discovery && overlaps(config.homeassistant.prefix, config.mqtt.baseTopic)) {
     problems.push(
       `"homeassistant.prefix" = "${config.homeassistant.prefix}" must differ from "mqtt.baseTopic" = "${config.mqtt.baseTopic}" (and not contain it)`,

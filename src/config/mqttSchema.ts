@@ -125,6 +125,13 @@ export const mqttSchema = {
       env: 'MOWABILITY_HOMEASSISTANT_CONFIGURATION_URL',
       arg: 'homeassistant-configuration-url',
     },
+    commandAccount: {
+      doc: "The broker.users account Home Assistant logs in to the embedded broker with: only its connection (and the daemon) may publish to the command topics of the mower control and the Home Assistant controls (<base>/<station>/mower/... and .../control/...). Empty: nobody but the daemon may (Home Assistant's buttons, switches and numbers do nothing). With an external broker (mqtt.url) leave it empty and restrict those topics in the broker's ACL (docs/mqtt.md).",
+      format: String,
+      default: '',
+      env: 'MOWABILITY_HOMEASSISTANT_COMMAND_ACCOUNT',
+      arg: 'homeassistant-command-account',
+    },
   },
   history: {
     rainCounterReset: {

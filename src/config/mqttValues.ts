@@ -23,6 +23,41 @@ export function validateTopicPrefix(value: unknown): void {
 export const MOWED_COMMAND = 'mowed';
 export const STATION_COMMANDS: readonly string[] = [MOWED_COMMAND];
 
+/** The topic level under `<base>/<station>/` of the mower control's topics (src/mower/). */
+export const MOWER_TOPIC_LEVEL = 'mower';
+/** The topic level under `<base>/<station>/` of the Home Assistant controls (src/station/stationControls.ts). */
+export const CONTROL_TOPIC_LEVEL = 'control';
+
+/** The mower control's command topics under `<base>/<station>/`: the switch "Automatic mowing", the buttons "Mow now" and "Dock now". */
+export const MOWER_COMMANDS = {
+  automaticSet: `${MOWER_TOPIC_LEVEL}/automatic/set`,
+  mowNow: `${MOWER_TOPIC_LEVEL}/mow_now`,
+  dockNow: `${MOWER_TOPIC_LEVEL}/dock_now`,
+} as const;
+
+/** The Home Assistant controls' keys that take a value: `<base>/<station>/control/<key>/set`. */
+export const CONTROL_SETTINGS = ['mowable_on_threshold', 'mowable_off_threshold', 'mowable_on_delay_minutes', 'mower_class'] as const;
+export type ControlSetting = (typeof CONTROL_SETTINGS)[number];
+
+/** The button "Mowed now": `<base>/<station>/control/mowed_now`. */
+export const MOWED_NOW_COMMAND = `${CONTROL_TOPIC_LEVEL}/mowed_now`;
+
+/** `<base>/<station>/control/<key>/set` of one control setting. */
+export function controlSetPath(key: ControlSetting): string {
+  return `${CONTROL_TOPIC_LEVEL}/${key}/set`;
+}
+
+/**
+ * Command topics `<base>/<station>/<path>` only Home Assistant may publish to: on the embedded broker the
+ * daemon's own side and the account named in `homeassistant.commandAccount`, nobody else
+ * (src/mqtt/clientTopics.ts); on an external broker the broker's ACL decides (docs/mqtt.md).
+ */
+export const HOME_ASSISTANT_COMMANDS: readonly string[] = [
+  ...Object.values(MOWER_COMMANDS),
+  MOWED_NOW_COMMAND,
+  ...CONTROL_SETTINGS.map(controlSetPath),
+];
+
 /** One account of the embedded broker (config `broker.users`). */
 export interface BrokerUser {
   username: string;

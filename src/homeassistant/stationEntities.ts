@@ -7,8 +7,11 @@
  */
 import { CHECK_NAMES, STATE_DATA_QUALITIES, STATUSES, type CheckName } from '../core/index.js';
 
-/** `switch`, `button` and `event` carry their own command or state topics (the mower control's, src/mower/mowerEntities.ts). */
-export type Component = 'sensor' | 'binary_sensor' | 'switch' | 'button' | 'event';
+/**
+ * `switch`, `button`, `event`, `number` and `select` carry their own command or state topics (the mower
+ * control's, src/mower/mowerEntities.ts; the station's controls, src/station/controlEntities.ts).
+ */
+export type Component = 'sensor' | 'binary_sensor' | 'switch' | 'button' | 'event' | 'number' | 'select';
 
 export interface EntitySpec {
   component: Component;

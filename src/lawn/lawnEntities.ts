@@ -4,7 +4,30 @@
  * https://www.home-assistant.io/integrations/binary_sensor/#device-class). They read the station's
  * state topic; a state without `lawn` gives HA "unknown".
  */
+import { MOWED_NOW_COMMAND } from '../config/mqttValues.js';
 import type { EntitySpec } from '../homeassistant/stationEntities.js';
+
+/** The cut source of the button "Mowed now" (the state's `lawn.last_cut_source`). */
+export const MOWED_NOW_SOURCE = 'home-assistant';
+
+/**
+ * The button "Mowed now" (HA's button.mqtt, https://www.home-assistant.io/integrations/button.mqtt/): a press
+ * records a cut now, as `mowability mowed` and the `mowed` topic do. Its command topic is one only the daemon
+ * and Home Assistant's account may publish to (src/mqtt/clientTopics.ts).
+ */
+export function mowedNowButton(baseTopic: string, stationId: string): EntitySpec {
+  return {
+    component: 'button',
+    key: 'mowed_now',
+    config: {
+      name: 'Mowed now',
+      icon: 'mdi:content-cut',
+      command_topic: `${baseTopic}/${stationId}/${MOWED_NOW_COMMAND}`,
+      payload_press: 'PRESS',
+      state_topic: null,
+    },
+  };
+}
 
 const has = (key: string) => `value_json.lawn is defined and value_json.lawn.${key} is not none`;
 

@@ -23,13 +23,13 @@ import type {
   UnitSubscriber,
 } from '../station/unit.js';
 import type { ClockStep } from '../util/clockWatch.js';
-import { lawnEntities } from './lawnEntities.js';
+import { lawnEntities, MOWED_NOW_SOURCE, mowedNowButton } from './lawnEntities.js';
 import { QuietHolds, type NightSun } from './quietHold.js';
 import { restoreMemory } from './restore.js';
 import { LawnStation, type GrowthSettings, type LawnStatus } from './lawnStation.js';
 import { LawnStore } from './lawnStore.js';
 import { SoilMoistureFeed, seedSensor, withSoilSource, type SoilMoistureSource } from './soilFeed.js';
-import { MOWED_COMMAND } from '../config/mqttValues.js';
+import { MOWED_COMMAND, MOWED_NOW_COMMAND } from '../config/mqttValues.js';
 import { MAX_MOWED_PAYLOAD_BYTES, cutTimeProblem, parseMowedPayload } from './mowedPayload.js';
 import { LawnCutBook } from './lawnCutBook.js';
 import { gddSince, type LawnMemoryState } from '../core/lawn/memory.js';
@@ -159,6 +159,9 @@ export class LawnMemoryUnit implements StationUnit {
       connection.subscribe(topic(station.id), (_topic, payload, retained) => {
         if (this.handleMowed(station.id, payload, retained)) recompute(station.id);
       });
+      connection.subscribe(`${this.#options.baseTopic}/${station.id}/${MOWED_NOW_COMMAND}`, (_topic, _payload, retained) => {
+        if (this.handleMowedNow(station.id, retained)) recompute(station.id);
+      });
     }
     // The first lawn under an id of its own records the station's cut; a further lawn its own.
     for (const [lawnId, stationId] of this.#primaryAlias) {
@@ -171,6 +174,13 @@ export class LawnMemoryUnit implements StationUnit {
         if (this.handleMowed(stationId, payload, retained, lawnId)) recompute(stationId);
       });
     }
+  }
+
+  /** A press of Home Assistant's "Mowed now": a cut now. A retained press (left on a broker by anyone) is no press. */
+  handleMowedNow(stationId: string, retained: boolean): boolean {
+    if (!this.#stations.has(stationId) || retained) return false;
+    this.counters.lawnCutsReceived++;
+    return this.recordCut(stationId, this.#options.now(), MOWED_NOW_SOURCE);
   }
 
   /** One message on a station's (or, with `lawnId`, a further lawn's) mowed topic; true when the last cut changed. */
@@ -253,8 +263,8 @@ export class LawnMemoryUnit implements StationUnit {
     return this.#quietHolds.holdAt(stationId, nowMs);
   }
 
-  entities(): EntitySpec[] {
-    return lawnEntities();
+  entities(station: { id: string }): EntitySpec[] {
+    return [...lawnEntities(), mowedNowButton(this.#options.baseTopic, station.id)];
   }
 
   /** A lawn's last cut and its growth since (`lawnId` the station's own or its first lawn: the station's). Undefined for an unknown station. */

@@ -5,8 +5,9 @@
  * publishes the retained state too), the buttons "Mow now" and "Dock now", the sensor "Mower activity"
  * with the last decision's reason (German in an attribute) and an event entity with every decision.
  * Their command topics lie under `<base>/<station>/mower/`, which only the daemon's own side and the
- * Home Assistant account may publish to (src/mqtt/brokerAccess.ts, docs/mqtt.md).
+ * account `homeassistant.commandAccount` names may publish to (src/mqtt/clientTopics.ts, docs/mqtt.md).
  */
+import { MOWER_COMMANDS, MOWER_TOPIC_LEVEL } from '../config/mqttValues.js';
 import type { EntitySpec } from '../homeassistant/stationEntities.js';
 
 export interface MowerTopics {
@@ -17,17 +18,15 @@ export interface MowerTopics {
   event: string;
 }
 
-/** The topic level under `<base>/<station>/` that the mower control's topics share. */
-export const MOWER_TOPIC_LEVEL = 'mower';
-
+/** The command topics are the broker's list (src/config/mqttValues.ts), so ownership and entities never drift apart. */
 export function mowerTopics(baseTopic: string, stationId: string): MowerTopics {
-  const root = `${baseTopic}/${stationId}/${MOWER_TOPIC_LEVEL}`;
+  const station = `${baseTopic}/${stationId}`;
   return {
-    automatic: `${root}/automatic`,
-    automaticSet: `${root}/automatic/set`,
-    mowNow: `${root}/mow_now`,
-    dockNow: `${root}/dock_now`,
-    event: `${root}/event`,
+    automatic: `${station}/${MOWER_TOPIC_LEVEL}/automatic`,
+    automaticSet: `${station}/${MOWER_COMMANDS.automaticSet}`,
+    mowNow: `${station}/${MOWER_COMMANDS.mowNow}`,
+    dockNow: `${station}/${MOWER_COMMANDS.dockNow}`,
+    event: `${station}/${MOWER_TOPIC_LEVEL}/event`,
   };
 }
 

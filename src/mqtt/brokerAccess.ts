@@ -130,7 +130,7 @@ export class BrokerAccess {
     if (text) return text;
     if (topic.startsWith('$')) return 'topics starting with $ are reserved';
     if (!client || this.isInternal(client)) return undefined;
-    const written = this.#options.clientTopics?.verdict(topic, this.#accounts.has(client));
+    const written = this.#options.clientTopics?.verdict(topic, this.#accounts.get(client));
     if (written?.kind === 'refused') return written.reason;
     if (written?.kind === 'allowed') return undefined;
     if (this.isOwnedTopic(topic)) return `only mowability publishes to ${topic.split('/').slice(0, 3).join('/')}/...`;

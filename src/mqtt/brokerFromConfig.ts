@@ -64,6 +64,7 @@ export function brokerFromConfig(
       stationIds: config.stations.flatMap(commandTopicIds),
       relayStationIds: config.stations.filter((station) => station.topic === uploadRelayTopic(station.id)).map((station) => station.id),
       uploadRelay: mqtt.uploadRelay,
+      commandAccount: homeassistant.commandAccount,
     }),
     sessionLimits: {
       maxFiltersPerSubscribe: broker.maxFiltersPerSubscribe,

@@ -24,7 +24,7 @@ import type { LifecycleComponent } from '../util/lifecycle.js';
 import type { LogThrottle } from '../util/logThrottle.js';
 import { KeyedDebounce } from './debounce.js';
 import { isolateUnit, UnitFailures } from './isolatedUnit.js';
-import { StationRecompute } from './recompute.js';
+import { StationRecompute, type StationOverrides } from './recompute.js';
 import type { StationHistoryView, StationUnit } from './unit.js';
 import { unitContext } from './unitBuilder.js';
 
@@ -51,6 +51,8 @@ export interface PipelineOptions {
   monotonic?: MonotonicClock;
   /** Clock steps and synchronisation (src/util/clockWatch.ts): the history repairs itself, states are recomputed at once. */
   clockSteps?: ClockSteps;
+  /** Per-station values set at run time over the configuration's (Home Assistant's controls). */
+  overrides?: StationOverrides | undefined;
 }
 
 export type StateListener = (station: StationConfig, state: StationStatePayload, nowMs: number) => void;
@@ -108,6 +110,7 @@ export class StationPipeline implements LifecycleComponent {
       events: this.#events,
       throttle: options.throttle,
       unitFailures: this.#unitFailures,
+      ...(options.overrides && { overrides: options.overrides }),
     });
     this.#debounce = new KeyedDebounce(config.station.recomputeDebounceMs, (stationId) =>
       logFailure(options.log, 'recompute', { station: stationId }),

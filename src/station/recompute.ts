@@ -4,7 +4,7 @@
  * with the history), the units' holds and state fragments, into the state
  * payload. Knows nothing of MQTT: the pipeline hands the payload on.
  */
-import { calculate, type CalculationContext, type CalculationOutcome } from '../core/index.js';
+import { calculate, type CalculationContext, type CalculationOutcome, type LawnProfile } from '../core/index.js';
 import { calculationContext, type CalculationSettings } from '../config/calculationContext.js';
 import { MINUTE_MS } from '../history/windows.js';
 import type { StationConfig } from '../ingest/types.js';
@@ -29,6 +29,14 @@ export function mowableSettingsFor(config: Pick<StationSideConfig, 'station'>): 
   };
 }
 
+/** Values set at run time that override the configuration's for one station (Home Assistant's controls, ./stationControls.ts). */
+export interface StationOverrides {
+  /** The station's hysteresis; `configured` when nothing overrides it (the same object while nothing changes). */
+  mowableSettings(stationId: string, configured: MowableSettings): MowableSettings;
+  /** The station's lawn profile; `base` when nothing overrides it (the same object while nothing changes). */
+  lawnOf(stationId: string, base: Partial<LawnProfile> | undefined): Partial<LawnProfile> | undefined;
+}
+
 export interface RecomputeDeps {
   config: StationSideConfig & CalculationSettings;
   history: HistoryService;
@@ -37,6 +45,7 @@ export interface RecomputeDeps {
   throttle: LogThrottle;
   /** What the (isolated) units failed at; named in the state as `unit_errors`. */
   unitFailures?: UnitFailures;
+  overrides?: StationOverrides;
 }
 
 export class StationRecompute {
@@ -70,13 +79,14 @@ export class StationRecompute {
     const previous = history.stationState(station.id) ?? { station: station.id, ...INITIAL_MOWABLE };
     const score = outcome.ok ? outcome.result.index_score : null;
     const status = outcome.ok ? outcome.result.main_status : null;
-    const mowable = nextMowable(previous, score, status, nowMs, this.#mowableSettings);
+    const settings = this.#deps.overrides?.mowableSettings(station.id, this.#mowableSettings) ?? this.#mowableSettings;
+    const mowable = nextMowable(previous, score, status, nowMs, settings);
     history.setStationState({ station: station.id, ...mowable });
     // A unit's hold (quiet hours, rain expected) keeps the flag off without resetting the index's hysteresis.
     const hold = this.#firstHold(station.id, nowMs);
     const flag = mowable.mowable && hold === undefined;
-    const reason = hold?.reason.en ?? mowableReason(mowable, score, status, this.#mowableSettings, 'en', context.timeZone);
-    const reasonDe = hold?.reason.de ?? mowableReason(mowable, score, status, this.#mowableSettings, 'de', context.timeZone);
+    const reason = hold?.reason.en ?? mowableReason(mowable, score, status, settings, 'en', context.timeZone);
+    const reasonDe = hold?.reason.de ?? mowableReason(mowable, score, status, settings, 'de', context.timeZone);
     this.#deps.events.mowable(station.id, this.#publishedMowable.get(station.id) ?? previous.mowable, flag, score, status, reason);
     this.#publishedMowable.set(station.id, flag);
     const fragments = Object.assign({}, ...units.map((unit) => unit.stateFragment?.(station.id, nowMs))) as Record<string, unknown>;
@@ -105,7 +115,8 @@ export class StationRecompute {
       base = calculationContext(this.#deps.config, nowMs, { lawn: station.lawn });
       this.#contexts.set(station, base);
     }
-    return { nowMs, timeZone: base.timeZone, hemisphere: base.hemisphere, lawn: base.lawn, estimatedFields };
+    const lawn = this.#deps.overrides?.lawnOf(station.id, base.lawn) ?? base.lawn;
+    return { nowMs, timeZone: base.timeZone, hemisphere: base.hemisphere, lawn, estimatedFields };
   }
 
   /** The first unit's hold, unless a later one says the station's data does not arrive (MowableHold.sourceOutage): that one is the cause. */

@@ -16,6 +16,7 @@ import { LogThrottle } from '../util/logThrottle.js';
 import type { StationFacade } from './facade.js';
 import { StationPipeline, type PipelineStats } from './pipeline.js';
 import { ScheduledJobs } from './scheduledJobs.js';
+import type { StationOverrides } from './recompute.js';
 import type { StationUnit } from './unit.js';
 
 export interface StationSideOptions {
@@ -46,6 +47,8 @@ export interface StationSide extends StationFacade {
 export interface StationFeatures {
   /** The station units (./unit.ts), asked after the built-in recent rain (./recentRain.ts). */
   readonly units: readonly StationUnit[];
+  /** Per-station values set at run time over the configuration's (Home Assistant's controls, ./stationControls.ts). */
+  readonly overrides?: StationOverrides | undefined;
 }
 
 /**
@@ -79,6 +82,7 @@ export function createStationSide<F extends StationFeatures>(
     units: built.units,
     clockSteps: options.clockWatch,
     monotonic: options.monotonic,
+    overrides: built.overrides,
   });
   const afterRecompute: Array<() => void> = [];
   const jobs = new ScheduledJobs({

@@ -12,6 +12,7 @@ import { unitSliceOf, type StationConfig } from '../ingest/types.js';
 import type { Clock } from '../util/clock.js';
 import type { LogThrottle } from '../util/logThrottle.js';
 import type { AcceptReading } from './facade.js';
+import type { StationOverrides } from './recompute.js';
 import type {
   BuiltUnits,
   StationHistoryView,
@@ -86,6 +87,8 @@ export interface UnitBuildDeps {
   readonly store?: UnitStore;
   /** The station side's acceptReading, for the modules wired with `readings`. */
   readonly readings?: AcceptReading;
+  /** Run-time values over the configuration's (Home Assistant's mower class): the units' calculation context has them too. */
+  readonly overrides?: Pick<StationOverrides, 'lawnOf'>;
 }
 
 /**
@@ -173,7 +176,9 @@ function buildModule<G, P, U extends BuiltUnits, N, S>(
 ): { built: U; offer: S | undefined } {
   const log = deps.logger.child({ unit: module.name });
   const { config } = deps;
-  const lawnOf = (stationId: string | undefined) => config.stations.find((station) => station.id === stationId)?.lawn;
+  const configuredLawn = (stationId: string | undefined) => config.stations.find((station) => station.id === stationId)?.lawn;
+  const lawnOf = (stationId: string | undefined) =>
+    stationId === undefined || !deps.overrides ? configuredLawn(stationId) : deps.overrides.lawnOf(stationId, configuredLawn(stationId));
   const context: UnitBuildContext<G, P> = Object.freeze({
     settings: unitSettingsOf<G>(module, config),
     stations: Object.freeze(unitStations<P>(module, config.stations)),

@@ -3,11 +3,17 @@
  * documentation: entity ids (https://developers.home-assistant.io/docs/core/entity/ : `^[a-z0-9_]+\.[a-z0-9_]+$`),
  * the discovery topic (https://www.home-assistant.io/integrations/mqtt/#discovery-topic), sensor device
  * classes with their units and state classes (https://developers.home-assistant.io/docs/core/entity/sensor/),
- * binary sensor device classes and entity categories. Returns every violation of one message.
+ * binary sensor device classes and entity categories, and the command entities' required keys
+ * (https://www.home-assistant.io/integrations/number.mqtt/, select.mqtt/, button.mqtt/, switch.mqtt/,
+ * event.mqtt/; number device classes and units: https://developers.home-assistant.io/docs/core/entity/number/).
+ * Returns every violation of one message.
  */
 const ENTITY_ID = /^[a-z0-9_]+\.[a-z0-9_]+$/;
 const OBJECT_ID = /^[a-z0-9_]+$/;
-const DISCOVERY_TOPIC = /^[^/#+]+\/(sensor|binary_sensor)\/(?:[a-zA-Z0-9_-]+\/)?[a-zA-Z0-9_-]+\/config$/;
+const DISCOVERY_TOPIC = /^[^/#+]+\/(sensor|binary_sensor|number|select|button|switch|event)\/(?:[a-zA-Z0-9_-]+\/)?[a-zA-Z0-9_-]+\/config$/;
+/** Components that take commands: each needs a command topic. */
+const COMMAND_COMPONENTS = ['number', 'select', 'button', 'switch'];
+const NUMBER_MODES = ['auto', 'box', 'slider'];
 
 /** Units HA accepts per sensor device class (only the classes we use; others are refused here). */
 const SENSOR_UNITS: Record<string, readonly string[] | null> = {
@@ -49,7 +55,18 @@ export function haDiscoveryViolations(topic: string, payload: Record<string, unk
   if (typeof payload.object_id !== 'string' || !OBJECT_ID.test(payload.object_id))
     fail(`object_id ${String(payload.object_id)} is not [a-z0-9_]+`);
   if (typeof payload.unique_id !== 'string' || payload.unique_id === '') fail('unique_id is missing');
-  if (typeof payload.state_topic !== 'string') fail('state_topic is missing');
+  if (component === 'button') {
+    if (payload.state_topic !== undefined) fail('a button has no state_topic');
+  } else if (typeof payload.state_topic !== 'string') fail('state_topic is missing');
+  if (component && COMMAND_COMPONENTS.includes(component) && (typeof payload.command_topic !== 'string' || payload.command_topic === ''))
+    fail(`${component} without command_topic`);
+  if (component === 'number') problems.push(...numberViolations(payload).map((problem) => `${topic}: ${problem}`));
+  if (
+    component === 'select' &&
+    (!Array.isArray(payload.options) || payload.options.length === 0 || !payload.options.every((o) => typeof o === 'string'))
+  )
+    fail('select without a list of string options');
+  if (component === 'event' && (!Array.isArray(payload.event_types) || payload.event_types.length === 0)) fail('event without event_types');
   if (typeof payload.name !== 'string') fail('name is missing');
   const device = payload.device as { identifiers?: unknown } | undefined;
   if (!device || !Array.isArray(device.identifiers) || device.identifiers.length === 0) fail('device.identifiers is missing');
@@ -66,6 +83,7 @@ export function haDiscoveryViolations(topic: string, payload: Record<string, unk
   const deviceClass = payload.device_class as string | undefined;
   const unit = payload.unit_of_measurement as string | undefined;
   const stateClass = payload.state_class as string | undefined;
+  if (component && ['number', 'select', 'button', 'switch', 'event'].includes(component)) return problems;
   if (component === 'binary_sensor') {
     if (deviceClass !== undefined && !BINARY_DEVICE_CLASSES.includes(deviceClass)) fail(`binary_sensor device_class ${deviceClass}`);
     if (unit !== undefined || stateClass !== undefined) fail('binary_sensor with a unit or state class');
@@ -84,6 +102,27 @@ export function haDiscoveryViolations(topic: string, payload: Record<string, unk
   if (stateClass !== undefined && !SENSOR_STATE_CLASSES[deviceClass]!.includes(stateClass))
     fail(`state_class ${stateClass} is not valid for device_class ${deviceClass}`);
   if (deviceClass === 'enum' && (!Array.isArray(payload.options) || payload.options.length === 0)) fail('enum without options');
+  return problems;
+}
+
+/** number.mqtt: min below max, a positive step, a known mode, a device class only with one of its units. */
+function numberViolations(payload: Record<string, unknown>): string[] {
+  const problems: string[] = [];
+  const min = payload.min ?? 1;
+  const max = payload.max ?? 100;
+  if (typeof min !== 'number' || typeof max !== 'number' || !(min < max))
+    problems.push(`number min ${String(min)} not below max ${String(max)}`);
+  const step = payload.step ?? 1;
+  if (typeof step !== 'number' || !(step >= 0.001)) problems.push(`number step ${String(step)} below 0.001`);
+  if (payload.mode !== undefined && !NUMBER_MODES.includes(String(payload.mode))) problems.push(`number mode ${String(payload.mode)}`);
+  if (payload.state_class !== undefined) problems.push('a number has no state_class');
+  const deviceClass = payload.device_class as string | undefined;
+  if (deviceClass !== undefined) {
+    const units = SENSOR_UNITS[deviceClass];
+    if (!units) problems.push(`number device_class ${deviceClass} is not one this validator knows with units`);
+    else if (!units.includes(String(payload.unit_of_measurement)))
+      problems.push(`number unit ${String(payload.unit_of_measurement)} for ${deviceClass}`);
+  }
   return problems;
 }
 

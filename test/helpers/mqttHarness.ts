@@ -12,6 +12,7 @@ import { mqttSchema } from '../../src/config/mqttSchema.js';
 import { buildStationUnits } from '../../src/daemon.js';
 import { createMqttSide, type MqttSide, type MqttStats } from '../../src/mqtt/service.js';
 import { createStationSide, type StationSide } from '../../src/station/side.js';
+import { StationControls } from '../../src/station/stationControls.js';
 import type { Clock } from '../../src/util/clock.js';
 import { startInOrder, type StartedComponents } from '../../src/util/lifecycle.js';
 import type { MqttSideConfig } from '../../src/mqtt/settings.js';
@@ -113,6 +114,7 @@ export function testMqttConfig(overrides: DeepPartial<MqttSideConfig & StationSi
       statusTopic: 'homeassistant/status',
       birthResendSeconds: 60,
       configurationUrl: '',
+      commandAccount: '',
       ...overrides.homeassistant,
     },
     history: {
@@ -145,7 +147,10 @@ export function createSides(options: {
   units?: readonly StationUnit[];
 }): TestSides {
   const { config, database, logger, clock } = options;
-  const station = createStationSide({ config, database, logger, clock }, () => ({ units: options.units ?? [] }));
+  const units = options.units ?? [];
+  // The Home Assistant controls among the units are also the recompute's overrides, as in the daemon (builtInUnits).
+  const overrides = units.find((unit): unit is StationControls => unit instanceof StationControls);
+  const station = createStationSide({ config, database, logger, clock }, () => ({ units, overrides }));
   const mqtt = createMqttSide({ config, station, database, logger, clock });
   return {
     ...station,

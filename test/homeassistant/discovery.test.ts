@@ -15,7 +15,9 @@ import {
 } from '../../src/homeassistant/discovery.js';
 import { UNKNOWN_TIMESTAMP } from '../../src/homeassistant/timestampSensors.js';
 import { forecastEntities } from '../../src/forecast/forecastEntities.js';
-import { lawnEntities } from '../../src/lawn/lawnEntities.js';
+import { lawnEntities, mowedNowButton } from '../../src/lawn/lawnEntities.js';
+import { controlEntities } from '../../src/station/controlEntities.js';
+import { mowerControlEntities } from '../../src/mower/mowerEntities.js';
 import { haDiscoveryViolations, haStateViolation } from '../helpers/haRules.js';
 import { renderHaTemplate } from '../helpers/haTemplate.js';
 import { makeTempDir } from '../helpers/httpTempDir.js';
@@ -85,6 +87,17 @@ describe('Home Assistant discovery configs', () => {
       expect.stringContaining('must not have a unit'),
       expect.stringContaining('state_class measurement is not valid for device_class enum'),
     ]);
+    const [number] = allDiscoveryMessages({
+      prefix: 'homeassistant',
+      baseTopic: 'mowability',
+      softwareVersion: '1',
+      stations: [station('garden')],
+      extraEntities: (id) => controlEntities('mowability', id),
+    }).filter((message) => message.topic.endsWith('_garden_mowable_on_delay_minutes/config'));
+    expect(haDiscoveryViolations(number!.topic, number!.payload)).toEqual([]);
+    const { command_topic: _command, ...withoutCommand } = number!.payload;
+    expect(haDiscoveryViolations(number!.topic, withoutCommand)).toEqual([expect.stringContaining('number without command_topic')]);
+    expect(haDiscoveryViolations(number!.topic, { ...number!.payload, min: 10, max: 5, unit_of_measurement: '%' })).toHaveLength(2);
   });
 
   it('lower-cases the entity ids of "Back-Yard" but keeps its unique ids, topics and owned filters', () => {
@@ -124,11 +137,44 @@ describe('discovery with the lawn and forecast entities', () => {
       softwareVersion: '1.2.3',
       supportUrl: 'https://example.org/m',
       stations: [station('garden')],
-      extraEntities: () => [...lawnEntities(), ...forecastEntities()],
+      extraEntities: (id) => [
+        ...lawnEntities(),
+        mowedNowButton('mowability', id),
+        ...forecastEntities(),
+        ...controlEntities('mowability', id),
+        ...mowerControlEntities('mowability', id),
+      ],
     });
     expect(messages.map((message) => message.payload.object_id)).toEqual(
-      expect.arrayContaining(['mowability_garden_last_cut', 'mowability_garden_mowable_for', 'mowability_bridge_version']),
+      expect.arrayContaining([
+        'mowability_garden_last_cut',
+        'mowability_garden_mowable_for',
+        'mowability_bridge_version',
+        'mowability_garden_mowed_now',
+        'mowability_garden_mowable_on_threshold',
+        'mowability_garden_mowable_off_threshold',
+        'mowability_garden_mowable_on_delay_minutes',
+        'mowability_garden_mower_class',
+        'mowability_garden_automatic_mowing',
+      ]),
     );
+    const byKey = new Map(messages.map((message) => [String(message.payload.object_id), message]));
+    // Per-component discovery (one config topic per entity), which every HA since 2024.1 reads.
+    expect(byKey.get('mowability_garden_mower_class')!.topic).toBe('homeassistant/select/mowability_garden_mower_class/config');
+    expect(byKey.get('mowability_garden_mowable_on_delay_minutes')!.topic).toBe(
+      'homeassistant/number/mowability_garden_mowable_on_delay_minutes/config',
+    );
+    expect(byKey.get('mowability_garden_mowed_now')!.payload).toMatchObject({
+      command_topic: 'mowability/garden/control/mowed_now',
+      payload_press: 'PRESS',
+    });
+    expect(byKey.get('mowability_garden_mowed_now')!.payload).not.toHaveProperty('state_topic');
+    for (const key of ['mowable_on_threshold', 'mowable_off_threshold', 'mowable_on_delay_minutes', 'mower_class'])
+      expect(byKey.get(`mowability_garden_${key}`)!.payload, key).toMatchObject({
+        entity_category: 'config',
+        command_topic: `mowability/garden/control/${key}/set`,
+        state_topic: 'mowability/garden/state',
+      });
     for (const message of messages) {
       expect(message.payload.origin, message.topic).toEqual({
         name: 'mowability',

@@ -30,22 +30,22 @@ describe('which command and relay topics other clients may write', () => {
   const topics = new ClientTopics({ baseTopic: 'mowability', stationIds: ['garden', 'gw'], relayStationIds: ['gw'], uploadRelay: true });
 
   unit('allows only configured stations, the relay only with an account, and keeps neither retained', () => {
-    expect(topics.verdict('mowability/garden/mowed', false)).toEqual({ kind: 'allowed' });
-    expect(topics.verdict('mowability/other/mowed', false)).toEqual({ kind: 'other' });
-    expect(topics.verdict('mowability/garden/state', false)).toEqual({ kind: 'other' });
-    expect(topics.verdict('rtl_433/events', false)).toEqual({ kind: 'other' });
-    expect(topics.verdict('mowability-upload/gw', true)).toEqual({ kind: 'allowed' });
-    expect(topics.verdict('mowability-upload/gw', false)).toMatchObject({
+    expect(topics.verdict('mowability/garden/mowed', undefined)).toEqual({ kind: 'allowed' });
+    expect(topics.verdict('mowability/other/mowed', undefined)).toEqual({ kind: 'other' });
+    expect(topics.verdict('mowability/garden/state', undefined)).toEqual({ kind: 'other' });
+    expect(topics.verdict('rtl_433/events', undefined)).toEqual({ kind: 'other' });
+    expect(topics.verdict('mowability-upload/gw', 'rtl433')).toEqual({ kind: 'allowed' });
+    expect(topics.verdict('mowability-upload/gw', undefined)).toMatchObject({
       kind: 'refused',
       reason: expect.stringMatching(/broker.users account/),
     });
-    expect(topics.verdict('mowability-upload/garden', true)).toMatchObject({
+    expect(topics.verdict('mowability-upload/garden', 'rtl433')).toMatchObject({
       kind: 'refused',
       reason: expect.stringMatching(/no upload station/),
     });
-    expect(topics.verdict('mowability-upload', true)).toMatchObject({ kind: 'refused' });
+    expect(topics.verdict('mowability-upload', 'rtl433')).toMatchObject({ kind: 'refused' });
     const off = new ClientTopics({ baseTopic: 'mowability', stationIds: ['gw'], relayStationIds: ['gw'], uploadRelay: false });
-    expect(off.verdict('mowability-upload/gw', true)).toMatchObject({
+    expect(off.verdict('mowability-upload/gw', 'rtl433')).toMatchObject({
       kind: 'refused',
       reason: expect.stringMatching(/mqtt.uploadRelay=false/),
     });
@@ -53,6 +53,45 @@ describe('which command and relay topics other clients may write', () => {
     expect(topics.dropsRetain('mowability-upload/gw')).toBe(true);
     expect(topics.dropsRetain('mowability/other/mowed')).toBe(false);
     expect(topics.dropsRetain('ha/forecast/garden')).toBe(false);
+  });
+
+  unit("opens Home Assistant's command topics of configured stations to the command account alone, and keeps none retained", () => {
+    const commands = new ClientTopics({
+      baseTopic: 'mowability',
+      stationIds: ['garden'],
+      relayStationIds: [],
+      uploadRelay: false,
+      commandAccount: 'homeassistant',
+    });
+    const list = [
+      'mowability/garden/mower/automatic/set',
+      'mowability/garden/mower/mow_now',
+      'mowability/garden/mower/dock_now',
+      'mowability/garden/control/mowed_now',
+      'mowability/garden/control/mowable_on_threshold/set',
+      'mowability/garden/control/mowable_off_threshold/set',
+      'mowability/garden/control/mowable_on_delay_minutes/set',
+      'mowability/garden/control/mower_class/set',
+    ];
+    for (const topic of list) {
+      expect(commands.verdict(topic, 'homeassistant'), topic).toEqual({ kind: 'allowed' });
+      expect(commands.verdict(topic, 'rtl433'), topic).toMatchObject({ kind: 'refused', reason: expect.stringMatching(/commandAccount/) });
+      expect(commands.verdict(topic, undefined), topic).toMatchObject({ kind: 'refused' });
+      expect(commands.dropsRetain(topic), topic).toBe(true);
+      // Without a command account nobody but the daemon.
+      expect(topics.verdict(topic, 'homeassistant'), topic).toMatchObject({ kind: 'refused' });
+    }
+    // The daemon's own topics beside them, and other stations' commands, stay the daemon's (decided by ownership).
+    for (const topic of [
+      'mowability/garden/mower/automatic',
+      'mowability/garden/mower/event',
+      'mowability/garden/control/refused',
+      'mowability/other/mower/mow_now',
+      'mowability/garden/control/mowable_on_threshold',
+      'mowability/garden/control/mowed_now/x',
+      'other/garden/mower/mow_now',
+    ])
+      expect(commands.verdict(topic, 'homeassistant'), topic).toEqual({ kind: 'other' });
   });
 });
 

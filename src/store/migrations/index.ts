@@ -16,6 +16,7 @@ import { chartSeries } from './011_chartSeries.js';
 import { forecastCacheRowid } from './012_forecastCacheRowid.js';
 import { announcedDiscovery } from './013_announcedDiscovery.js';
 import { mowerRuns } from './014_mowerRuns.js';
+import { stationControls } from './015_stationControls.js';
 import { lawnPlans } from './016_lawnPlans.js';
 
 import type { Migration } from './migration.js';
@@ -37,5 +38,6 @@ export const MIGRATIONS: readonly Migration[] = [
   forecastCacheRowid,
   announcedDiscovery,
   mowerRuns,
+  stationControls,
   lawnPlans,
 ];
