@@ -29,6 +29,7 @@ const LOCAL_TABLES = [
   'mower_runs',
   'mower_switches',
   'retained_messages',
+  'station_controls',
   'upload_refusals',
 ];
 /** Bookkeeping of each store's own, not shared schema: the migration log and SQLite's AUTOINCREMENT counters. */
