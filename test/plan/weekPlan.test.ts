@@ -9,7 +9,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LawnPlan, PlanSlot } from '../../src/core/plan/types.js';
 import { localDateTime } from '../../src/core/season.js';
+import { join } from 'node:path';
+import { Database } from '../../src/store/database.js';
 import { haDiscoveryViolations } from '../helpers/haRules.js';
+import { runCliInProcess } from '../helpers/httpCli.js';
 import { RecordingClient, waitUntil } from '../helpers/mqttHarness.js';
 import { FakeOpenMeteo } from '../forecast/fakeOpenMeteo.js';
 import { clearSkySolar, dryHour, type HourWeather } from './weekForecast.js';
@@ -112,6 +115,19 @@ describe('the week plan end to end', () => {
     expect(week.lawnPlan('back')!.need.heightMm).toBe(40);
     expect(week.lawnPlan('garden')!.need.heightMm).toBe(front.need.heightMm);
     expect(week.lawnPlan('garden')!.slots).toEqual(front.slots);
+
+    // `mowability mowed garden --lawn back` records the back lawn's own cut under its id (the CLI reads the system clock).
+    const cliAt = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000).toISOString();
+    const cliEnv = { MOWABILITY_CONFIG: join(week.temp.dir, 'config.json'), MOWABILITY_DB_PATH: week.temp.dbPath };
+    const wrongLawn = await runCliInProcess(['mowed', 'garden', '--lawn', 'orchard', '--at', cliAt], cliEnv);
+    expect(wrongLawn.stderr).toMatch(/--lawn: "orchard" is not a lawn of "garden" \(its lawns: garden, back\)/);
+    const recorded = await runCliInProcess(['mowed', 'garden', '--lawn', 'back', '--at', cliAt, '--json'], cliEnv);
+    expect(recorded.code, recorded.stderr).toBe(0);
+    expect(JSON.parse(recorded.stdout)).toEqual({ station: 'garden', lawn: 'back', last_cut_at: cliAt });
+    const database = await Database.open(week.temp.dbPath);
+    const rows = await database.all<{ station: string; source: string }>("SELECT station, source FROM lawn_cuts WHERE station = 'back'");
+    await database.close();
+    expect(rows).toEqual([{ station: 'back', source: 'cli' }]);
 
     // Both lawns' sensors on the station's device: the first lawn with today's ids, the back lawn's prefixed.
     const keys = [
