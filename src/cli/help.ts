@@ -99,11 +99,11 @@ off     normal operation
 status  print whether maintenance mode is active
 
 ${COMMON}`,
-  mowed: `Usage: mowability mowed STATION [--at TIME] [--json]
+  mowed: `Usage: mowability mowed STATION [--lawn ID] [--at TIME] [--json]
 
-Records that the lawn of STATION was cut, now or at TIME (ISO 8601 with an
-offset such as 2026-06-15T10:00:00+02:00, or Unix seconds), in the daemon's
-database. Growth since the last cut and mow need start from there; a running
+Records that the lawn of STATION (with --lawn, its lawn ID of "lawns") was cut,
+now or at TIME (ISO 8601 with an offset such as 2026-06-15T10:00:00+02:00, or
+Unix seconds), in the daemon's database. Growth since the last cut and mow need start from there; a running
 daemon picks it up within lawnMemory.pollSeconds (default 5 s). TIME may not
 lie in the future or more than 14 days back.
 

@@ -96,6 +96,8 @@ export interface ProjectionRequest {
   /** The station's minute buckets up to now (any order), or the history's running sums of them. */
   observed: readonly ObservedMinute[] | ObservedHistory;
   hours: readonly ForecastHour[];
+  /** How many hours ahead to project; default FORECAST_HORIZON_HOURS (the week's plan asks for the whole forecast). */
+  horizonHours?: number;
 }
 
 interface RainSpan {
@@ -168,11 +170,12 @@ function put(input: CalculationInput & ExtensionInput, source: Sources, field: F
   source[field] = from;
 }
 
-/** The slots of the forecast within the horizon (at most 48), oldest first, with their expected rain. */
+/** The slots of the forecast within the horizon (at most 48, or `horizonHours`), oldest first, with their expected rain. */
 function slots(request: ProjectionRequest, sorted: readonly ForecastHour[]): Slot[] {
-  const horizonEnd = request.nowMs + FORECAST_HORIZON_HOURS * HOUR_MS;
+  const horizon = request.horizonHours ?? FORECAST_HORIZON_HOURS;
+  const horizonEnd = request.nowMs + horizon * HOUR_MS;
   const planned: Slot[] = [];
-  for (let k = firstAfter(sorted, request.nowMs); k < sorted.length && planned.length < FORECAST_HORIZON_HOURS; k++) {
+  for (let k = firstAfter(sorted, request.nowMs); k < sorted.length && planned.length < horizon; k++) {
     const hour = sorted[k]!;
     if (hour.timeMs - HOUR_MS >= horizonEnd) break;
     const fromMs = Math.max(request.nowMs, hour.timeMs - HOUR_MS);
@@ -253,7 +256,7 @@ class SlotSums {
 }
 
 /**
- * Projects the input for every forecast hour within the horizon (at most 48). With the station's memo the
+ * Projects the input for every forecast hour within the horizon (at most 48, or `horizonHours`). With the station's memo the
  * forecast's hours are sorted once and every hour that came out as in the last call is that call's object.
  */
 export function projectForecast(request: ProjectionRequest, memo?: ForecastProjectionMemo): ProjectedHour[] {

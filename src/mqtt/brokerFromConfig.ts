@@ -10,6 +10,7 @@ import type { Clock } from '../util/clock.js';
 import { EmbeddedBroker } from './broker.js';
 import { ClientTopics } from './clientTopics.js';
 import { UPLOAD_RELAY_PREFIX, uploadRelayTopic } from '../ingest/uploadStations.js';
+import { unitSliceOf, type StationConfig } from '../ingest/types.js';
 import {
   discoveryDeviceIdPrefix,
   discoveryEntityObjectIds,
@@ -60,7 +61,7 @@ export function brokerFromConfig(
     },
     clientTopics: new ClientTopics({
       baseTopic,
-      stationIds: config.stations.map((station) => station.id),
+      stationIds: config.stations.flatMap(commandTopicIds),
       relayStationIds: config.stations.filter((station) => station.topic === uploadRelayTopic(station.id)).map((station) => station.id),
       uploadRelay: mqtt.uploadRelay,
       commandAccount: homeassistant.commandAccount,
@@ -86,4 +87,14 @@ export function brokerFromConfig(
     clock: deps.clock,
     ...(deps.onClientPublish ? { onClientPublish: deps.onClientPublish } : {}),
   });
+}
+
+/**
+ * The ids a station's command topics (`<base>/<id>/mowed`) go under: the station's own and its lawns' (the
+ * station key `lawns`, src/lawn/lawnsConfig.ts; validated at load: ids unique, never another station's).
+ */
+function commandTopicIds(station: StationConfig): string[] {
+  const lawns = unitSliceOf(station, 'lawns');
+  const lawnIds = Array.isArray(lawns) ? lawns.flatMap((lawn: { id?: unknown }) => (typeof lawn.id === 'string' ? [lawn.id] : [])) : [];
+  return [...new Set([station.id, ...lawnIds])];
 }

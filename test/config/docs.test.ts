@@ -144,7 +144,7 @@ describe('generated settings documentation', () => {
 
   it('every example in docs/configuration.md is a valid config file', () => {
     const examples = jsonBlocks(configurationDoc, 'Examples for common setups');
-    expect(examples).toHaveLength(3);
+    expect(examples).toHaveLength(4);
     examples.forEach((example, index) => {
       const file = join(temp.dir, `example-${index}.json`);
       writeFileSync(file, example);

@@ -37,6 +37,8 @@ export type Reply =
   | { kind: 'status'; status: number; retryAfter?: string }
   | { kind: 'body'; text: string }
   | { kind: 'hang' }
+  /** The request waits until `opened` resolves, then gets the body it resolves to (a forecast that arrives when the test says). */
+  | { kind: 'gate'; opened: Promise<string> }
   /** A redirect (302 unless `status` says otherwise) to `location`, as sent. */
   | { kind: 'redirect'; location: string; status?: number }
   /** A compressed body (compressionBomb) sent with its encoding and Content-Length. */
@@ -141,6 +143,16 @@ export class FakeOpenMeteo {
     if (reply.kind === 'body') {
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(reply.text);
+      return;
+    }
+    if (reply.kind === 'gate') {
+      this.#hanging.add(response);
+      void reply.opened.then((text) => {
+        this.#hanging.delete(response);
+        if (response.destroyed) return;
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(text);
+      });
       return;
     }
     if (reply.etag && request.headers['if-none-match'] === reply.etag) {

@@ -24,7 +24,7 @@ describe('an Open-Meteo answer as readings', () => {
     expect(refusal({ latitude: 52 })).toMatch(/neither "hourly" nor "current"/);
     expect(refusal({ hourly: 'none' })).toBe('"hourly" is not an object');
     expect(refusal({ hourly: {} })).toMatch(/no "hourly.time" list/);
-    expect(refusal({ hourly: { time: Array.from({ length: 433 }, (_, i) => T + i * 3600) } })).toMatch(/more than 432 hours/);
+    expect(refusal({ hourly: { time: Array.from({ length: 529 }, (_, i) => T + i * 3600) } })).toMatch(/more than 528 hours/);
     expect(refusal({ hourly: { time: [T], temperature_2m: 20 } })).toBe('hourly.temperature_2m is not a list');
     expect(refusal({ hourly: { time: [T, T] } })).toMatch(/hourly.time\[1\] is not a Unix time after the one before/);
     expect(refusal({ current: 'now' })).toBe('"current" is not an object');
@@ -75,7 +75,7 @@ describe('how far back a request reaches', () => {
     expect(Object.fromEntries(url.searchParams)).toMatchObject({
       elevation: '34',
       past_hours: '3',
-      forecast_days: '3',
+      forecast_days: '7',
       timeformat: 'unixtime',
     });
     expect(new URL(currentUrl('http://example.org', { latitude: 1, longitude: 2, elevation: 3 })).searchParams.get('elevation')).toBe('3');

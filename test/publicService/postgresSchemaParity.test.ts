@@ -24,10 +24,12 @@ const LOCAL_TABLES = [
   'history_stations',
   'lawn_balances',
   'lawn_cuts',
+  'lawn_plans',
   'mower_calls',
   'mower_runs',
   'mower_switches',
   'retained_messages',
+  'station_controls',
   'upload_refusals',
 ];
 /** Bookkeeping of each store's own, not shared schema: the migration log and SQLite's AUTOINCREMENT counters. */

@@ -23,8 +23,8 @@ export const MODELLED_VARIABLES: ReadonlyArray<readonly [string, CurrentField, s
 export const PRECIPITATION = 'precipitation';
 /** The `current=` variables requested. */
 export const MODELLED_CURRENT = [...MODELLED_VARIABLES.map(([name]) => name), PRECIPITATION];
-/** Most hours one answer may hold: 14 past days, 3 ahead and slack (a self-hosted server could send any length). */
-export const MAX_MODELLED_HOURS = 24 * 18;
+/** Most hours one answer may hold: 14 past days, 7 ahead (the week's plan) and slack (a self-hosted server could send any length). */
+export const MAX_MODELLED_HOURS = 24 * 22;
 /** Fingerprints of a model's past hours start with this. */
 const HOUR_FINGERPRINT = 'open-meteo:hour:';
 

@@ -17,6 +17,7 @@ import { forecastCacheRowid } from './012_forecastCacheRowid.js';
 import { announcedDiscovery } from './013_announcedDiscovery.js';
 import { mowerRuns } from './014_mowerRuns.js';
 import { stationControls } from './015_stationControls.js';
+import { lawnPlans } from './016_lawnPlans.js';
 
 import type { Migration } from './migration.js';
 
@@ -38,4 +39,5 @@ export const MIGRATIONS: readonly Migration[] = [
   announcedDiscovery,
   mowerRuns,
   stationControls,
+  lawnPlans,
 ];
