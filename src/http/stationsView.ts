@@ -11,12 +11,15 @@ import { MODELLED_FORMAT, type StationConfig } from '../ingest/types.js';
 import { PUBLIC_REASON_KEY, type StationStatePayload } from '../station/statePayload.js';
 import type { ChartSeries, RecordedMinute } from '../station/chartRecorder.js';
 import { dataGaps, type DataGaps } from './dataGaps.js';
+import { planSummary, type LawnListing } from './planView.js';
 
 /** A configured station as the page lists it; `origin` "modelled": readings from a weather model (format "open-meteo"). */
 export interface StationListing {
   id: string;
   name: string;
   origin?: Origin;
+  /** The lawns the station serves (./planView.ts); omitted: one lawn with the station's id and name. */
+  lawns?: readonly LawnListing[];
 }
 export type Origin = 'measured' | 'modelled';
 
@@ -126,6 +129,8 @@ export interface StationDetail extends StationSummary {
   source_since: string | null;
   /** Where the rain comes from: a modelled station's and a broken gauge's (gapFill.rain "model") from the model. */
   rain_source: 'gauge' | 'model' | null;
+  /** The week plan of the station's lawns (./planView.ts), or null without a planner. */
+  plan: ReturnType<typeof planSummary>;
 }
 
 type Loose = Record<string, unknown>;
@@ -235,6 +240,7 @@ export function detail(view: StationsView, station: StationListing, nowMs: numbe
     source_error: state?.modelled?.last_error ?? null,
     source_since: state?.modelled?.failing_since ?? null,
     rain_source: summary.origin === 'modelled' || state?.rain_source === 'model' ? 'model' : state ? 'gauge' : null,
+    plan: planSummary(view, station),
   };
 }
 
