@@ -22,7 +22,14 @@ afterEach(async () => {
 
 /** The planner unit's part as the station state carries it: the plan of the station's default lawn (id = station id). */
 function standInPlanner(current: () => LawnPlan | undefined): StationUnit {
-  return { name: 'test-planner', stateFragment: () => ({ plan: { lawns: current() ? { garden: current()! } : {} } }) };
+  return {
+    name: 'test-planner',
+    stateFragment: () => {
+      const plan = current();
+      const lawns: Record<string, LawnPlan> = plan ? { garden: plan } : {};
+      return { plan: { lawns } };
+    },
+  };
 }
 
 async function start(env: Record<string, string> = {}): Promise<{ h: StationsHarness; setPlan: (plan: LawnPlan) => Promise<void> }> {
