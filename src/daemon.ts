@@ -38,6 +38,8 @@ import type { UploadRefusal } from './http/uploads.js';
 import { UploadCounters } from './http/uploadsCounters.js';
 import { createConnectionCounters } from './http/connectionCounters.js';
 import { lawnMemoryUnit } from './lawn/buildLawnUnit.js';
+import { lawnsModule } from './lawn/lawnsModule.js';
+import { planModule } from './lawn/planModule.js';
 import { createMetrics } from './metrics/registry.js';
 import { StationReadingCounter } from './metrics/stationReadings.js';
 import { modelledModule } from './modelled/modelledModule.js';
@@ -181,18 +183,27 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
  */
 export function stationUnits(): readonly StationUnitEntry[] {
   return [
+    // The lawns each station serves (src/lawn/lawnsModule.ts, the station key `lawns`): no unit, wired into the lawn memory and the planner.
+    lawnsModule,
     // Sprinkler runs from MQTT → minutes_since_irrigation (src/units/irrigationSource.ts).
     irrigationUnit,
     // Snow cover from a topic holds mowable off (src/units/snowCover.ts; the worked example in docs/units.md).
     snowCoverUnit,
     // Lawn memory (src/lawn/): blade and soil water, growth since the last cut, cuts from a mower topic; offers the quiet hours.
-    lawnMemoryUnit,
+    wire(lawnMemoryUnit, ({ from }) => ({ lawns: from(lawnsModule).lawns })),
     // Modelled stations and gap filling (src/modelled/): Open-Meteo's readings into the pipeline like uploads, after the
     // lawn memory so its soil estimate comes first; offers the forecast carrier (one request for readings and forecast).
     wire(modelledModule, ({ readings }) => ({ readings })),
     // The forecast (src/forecast/): after the units above, it starts from the input they extended (the blade water,
     // docs/model.md); its windows honour the lawn memory's quiet hours, and the modelled module's requests carry its forecast.
     wire(forecastModule, ({ from }) => ({ quietHours: from(lawnMemoryUnit).quietHours, carrier: from(modelledModule).carrier })),
+    // The week plan (src/lawn/planModule.ts): each lawn's need, debt and run slots over the whole forecast, re-planned
+    // only when its inputs change; from the lawns, the lawn memory's growth and the forecast's week.
+    wire(planModule, ({ from }) => ({
+      lawns: from(lawnsModule).lawns,
+      memory: from(lawnMemoryUnit),
+      week: from(forecastModule).week,
+    })),
     // Mower control (src/mower/, docs/mower.md): drives a station's robot mower from each new state; off unless
     // mower.control.enabled. It honours the lawn memory's quiet hours and records its completed runs there as cuts.
     wire(mowerControlModule, ({ from }) => ({ quietHours: from(lawnMemoryUnit).quietHours, recordCut: from(lawnMemoryUnit).recordCut })),

@@ -158,6 +158,7 @@ export function calculateWith(registry: readonly CheckDefinition[], input: RawIn
     values,
     extensions: parseExtensions(input),
     season,
+    localHour: localTime.hour,
     lawn,
     soilEstimate: estimated.pct === undefined ? undefined : soilEstimateFor(estimated.pct, lawn),
     rainWindows,

@@ -95,6 +95,8 @@ export interface ProjectionRequest {
   /** The station's minute buckets up to now (any order), or the history's running sums of them. */
   observed: readonly ObservedMinute[] | ObservedHistory;
   hours: readonly ForecastHour[];
+  /** How many hours ahead to project; default FORECAST_HORIZON_HOURS (the week's plan asks for the whole forecast). */
+  horizonHours?: number;
 }
 
 interface RainSpan {
@@ -161,12 +163,13 @@ function put(input: CalculationInput & ExtensionInput, source: Sources, field: F
 
 /** The slots of the forecast within the horizon, oldest first, with their expected rain. */
 function slots(request: ProjectionRequest): Array<{ hour: ForecastHour; span: RainSpan }> {
-  const horizonEnd = request.nowMs + FORECAST_HORIZON_HOURS * HOUR_MS;
+  const horizon = request.horizonHours ?? FORECAST_HORIZON_HOURS;
+  const horizonEnd = request.nowMs + horizon * HOUR_MS;
   return [...request.hours]
     .filter((hour) => hour.timeMs > request.nowMs && hour.timeMs - HOUR_MS < horizonEnd)
     .sort((a, b) => a.timeMs - b.timeMs)
     .filter((hour, index, sorted) => index === 0 || sorted[index - 1]!.timeMs !== hour.timeMs)
-    .slice(0, FORECAST_HORIZON_HOURS)
+    .slice(0, horizon)
     .map((hour) => {
       const fromMs = Math.max(request.nowMs, hour.timeMs - HOUR_MS);
       // The part of the hour still to come carries its share of the hour's expected rain.
@@ -176,7 +179,7 @@ function slots(request: ProjectionRequest): Array<{ hour: ForecastHour; span: Ra
     });
 }
 
-/** Projects the input for every forecast hour within the horizon (at most 48). */
+/** Projects the input for every forecast hour within the horizon (at most 48, or `horizonHours`). */
 export function projectForecast(request: ProjectionRequest): ProjectedHour[] {
   const { nowMs, current } = request;
   const observed = Array.isArray(request.observed)

@@ -8,7 +8,8 @@
  * Open-Meteo forecast: no second request).
  */
 import type { QuietHoursSettings } from '../core/lawn/quietHours.js';
-import type { ForecastCarrier } from '../store/forecastStore.js';
+import type { LawnProfile } from '../core/types.js';
+import type { ForecastCarrier, WeekForecastSource } from '../store/forecastStore.js';
 import { MODELLED_FORMAT } from '../ingest/types.js';
 import { defineStationUnit, type StationUnit, type UnitStation } from '../station/unit.js';
 import { packageVersion } from '../util/packageVersion.js';
@@ -46,7 +47,18 @@ export interface ForecastNeeds {
   readonly carrier: ForecastCarrier;
 }
 
-export const forecastModule = defineStationUnit<ForecastSettings, StationForecastConfig | undefined, StationUnit[], ForecastNeeds>({
+/** What the forecast offers the modules after it: the whole forecast rated, for the week's plan (src/daemon.ts). */
+export interface ForecastOffer {
+  readonly week: WeekForecastSource;
+}
+
+export const forecastModule = defineStationUnit<
+  ForecastSettings,
+  StationForecastConfig | undefined,
+  StationUnit[],
+  ForecastNeeds,
+  ForecastOffer
+>({
   name: 'forecast',
   config: { settings: FORECAST_SETTINGS, station: FORECAST_STATION_KEY },
   // Every station: a modelled one has a forecast without the key, and the route tells an unknown station from one without it.
@@ -71,5 +83,14 @@ export const forecastModule = defineStationUnit<ForecastSettings, StationForecas
     });
     unit.routes = forecastRoutes(forecastSource(unit, stations), clock);
     return [unit];
+  },
+  provides: (units) => {
+    const unit = units.find((candidate): candidate is ForecastUnit => candidate instanceof ForecastUnit);
+    return {
+      week: {
+        fetchedAtMs: (stationId: string) => unit?.fetchedAtMs(stationId),
+        rate: (stationId: string, nowMs: number, lawn?: Partial<LawnProfile>) => unit?.rateWeek(stationId, nowMs, lawn),
+      },
+    };
   },
 });

@@ -7,7 +7,7 @@
  * without a forecast setting see no change at all.
  */
 import type { Logger } from 'pino';
-import { DEFAULT_LAWN, type CalculationContext, type MowerClass } from '../core/index.js';
+import { DEFAULT_LAWN, type CalculationContext, type LawnProfile, type MowerClass } from '../core/index.js';
 import { MINUTE_MS } from '../core/forecastProjection.js';
 import type { WindowRules } from '../core/forecastWindows.js';
 import type { QuietHoursSettings } from '../core/lawn/quietHours.js';
@@ -37,7 +37,9 @@ import {
   type ForecastDetail,
   type ForecastView,
 } from './forecastReport.js';
-import { ForecastStore, type CachedForecast } from '../store/forecastStore.js';
+import { ForecastStore, type CachedForecast, type RatedForecast } from '../store/forecastStore.js';
+import { projectForecast } from '../core/forecastProjection.js';
+import { indexHours } from '../core/forecastWindows.js';
 import { parseForecastPayload } from './mqttForecast.js';
 import { connectOpenMeteo } from '../openmeteo/openMeteoClient.js';
 import type { StationForecastConfig } from './forecastSettings.js';
@@ -258,6 +260,35 @@ export class ForecastUnit implements StationUnit {
     });
   }
 
+  /** When the station's forecast was fetched or received; undefined without one. */
+  fetchedAtMs(stationId: string): number | undefined {
+    return this.#held.get(stationId)?.cached?.fetchedAtMs;
+  }
+
+  /**
+   * The station's whole forecast (seven days from Open-Meteo) rated at `nowMs`, for the week's plan: asked on the
+   * planner's schedule (a new forecast, the hour), never per reading; the per-reading detail keeps its 48 hours.
+   */
+  rateWeek(stationId: string, nowMs: number, lawn?: Partial<LawnProfile>): RatedForecast | undefined {
+    const held = this.#held.get(stationId);
+    const cached = held?.cached;
+    if (!held || !cached) return undefined;
+    const hours = indexHours(
+      projectForecast({
+        nowMs,
+        current: held.input ?? this.#history?.assemble(stationId, nowMs).input ?? {},
+        observed: this.#history?.observed(stationId, nowMs - LOOKBACK_MS, nowMs) ?? [],
+        hours: cached.hours,
+        horizonHours: cached.hours.length,
+      }),
+      withLawn(this.#options.contextFor(stationId, nowMs), lawn),
+    );
+    const rules = this.#windowRules(held.station);
+    const stale = nowMs - cached.fetchedAtMs > STALE_AFTER_INTERVALS * this.#intervalMs || cached.fetchedAtMs > nowMs + MINUTE_MS * 5;
+    const rainLeadMinutes = this.#options.settings.rainLeadMinutes;
+    return { fetchedAtMs: cached.fetchedAtMs, hours, stale, rainLeadMinutes, ...(rules.allowedAt && { allowedAt: rules.allowedAt }) };
+  }
+
   /** Quiet hours and the rain lead for the station's windows (src/core/forecastWindows.ts). */
   #windowRules(station: ForecastStation): WindowRules {
     const quiet = this.#quiet;
@@ -299,6 +330,11 @@ export class ForecastUnit implements StationUnit {
   stats(): Readonly<ForecastCounters> {
     return this.counters;
   }
+}
+
+/** The context with a lawn's own profile keys over the station's. */
+function withLawn(context: CalculationContext, lawn: Partial<LawnProfile> | undefined): CalculationContext {
+  return lawn === undefined || Object.keys(lawn).length === 0 ? context : { ...context, lawn: { ...context.lawn, ...lawn } };
 }
 
 /** The state key this unit owns (src/station/statePayload.ts). */

@@ -36,6 +36,8 @@ export interface UnitStationKey {
   problems(value: unknown, problem: Problem, station: Readonly<Record<string, unknown>>): void;
   /** The MQTT topics the value subscribes: none may lie under `mqtt.baseTopic` (src/config/crossKeyRules.ts). */
   topics?(value: unknown): readonly string[];
+  /** Rules across all station objects (ids the key shares with other stations): one line per problem, naming station and key. */
+  readonly acrossStations?: (stations: readonly unknown[]) => readonly string[];
 }
 
 /** A station's lawn keys and their allowed values: the core's lists, as for the service-level lawn profile. */
@@ -70,7 +72,8 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function lawnProblems(lawn: unknown, problem: Problem): void {
+/** A `lawn` profile object (a station's, or one of its `lawns`'); `problem` gets `lawn.<key>`. */
+export function lawnProfileProblems(lawn: unknown, problem: Problem): void {
   if (lawn === undefined) return;
   const keys = [...Object.keys(LAWN_VALUES), 'fieldCapacityPercent'];
   if (!isPlainObject(lawn)) return problem('lawn', `must be an object with any of ${keys.join(', ')}`);
@@ -231,7 +234,7 @@ function stationProblems(raw: unknown, index: number, units: readonly UnitStatio
   matchAndUnitsProblems(raw, problem);
   fieldsProblems(raw, problem);
   uploadProblems(raw.format, raw.upload, problem);
-  lawnProblems(raw.lawn, problem);
+  lawnProfileProblems(raw.lawn, problem);
   locationProblems(raw.location, problem);
   freshnessProblems(raw.freshness, problem);
   modelledProblems(raw, problem);
@@ -252,6 +255,7 @@ export function stationsProblems(raw: unknown, units: readonly UnitStationKey[] 
     seen.add(id);
   }
   problems.push(...sharedUploadProblems(raw));
+  for (const unit of units) if (unit.acrossStations) problems.push(...unit.acrossStations(raw));
   return problems;
 }
 

@@ -15,7 +15,8 @@ import type { Logger } from 'pino';
 import type { StationLocation } from '../ingest/types.js';
 import { HolidayCalendar } from './holidays.js';
 import { lawnMemorySchema, lawnSettingsProblems, type LawnMemorySettings } from './lawnSettings.js';
-import { LawnMemoryUnit } from './lawnUnit.js';
+import { LawnMemoryUnit, type LawnGrowth } from './lawnUnit.js';
+import type { StationLawns } from './lawnsModule.js';
 import { MOWER_STATION_KEY, type MowerConfig } from './mowerConfig.js';
 import { MowerStateSources } from './mowerStateSource.js';
 import { nightBanSource, zoneLocation } from './zoneLocation.js';
@@ -59,26 +60,48 @@ export interface LawnMemoryOffer {
   readonly quietHours: QuietHoursSettings | undefined;
   /** Records a cut (a mower's completed run): false when it is not newer or the lawn memory is off. */
   readonly recordCut: RecordCut;
+  /** A lawn's last cut and growth since (the planner's need); undefined when the lawn memory is off. */
+  readonly lawnGrowth: (stationId: string, lawnId: string) => LawnGrowth | undefined;
+  /** The growth settings every lawn's need starts from (`lawnMemory.cutHeightCm`, `growthFactor`). */
+  readonly growthSettings: { readonly cutHeightCm: number; readonly growthFactor: number };
+  /** A station's `mower.control` run length and gap as configured (the plan's run shape); undefined where it sets none. */
+  readonly mowerRun: (stationId: string) => { readonly runMinutes?: number; readonly minGapHours?: number } | undefined;
 }
 
-/** Records a cut in the lawn memory (its last cut and growth reset). */
-export type RecordCut = (stationId: string, atMs: number, source: string) => boolean;
+/** Records a cut in the lawn memory (its last cut and growth reset); `lawnId` a further lawn of the station (its own cut history). */
+export type RecordCut = (stationId: string, atMs: number, source: string, lawnId?: string) => boolean;
+
+/** What the lawn memory is wired with (src/daemon.ts): every station's lawns; without them each station has its one lawn. */
+export interface LawnMemoryNeeds {
+  readonly lawns: StationLawns;
+}
 
 /** The station unit module: settings, the `mower` key, and the units built from them (none when `lawnMemory.enabled` is false or without a store). */
-export const lawnMemoryUnit = defineStationUnit<LawnMemorySettings, MowerConfig | undefined, StationUnit[], undefined, LawnMemoryOffer>({
+export const lawnMemoryUnit = defineStationUnit<
+  LawnMemorySettings,
+  MowerConfig | undefined,
+  StationUnit[],
+  LawnMemoryNeeds | undefined,
+  LawnMemoryOffer
+>({
   name: 'lawn',
   config: {
     settings: { key: 'lawnMemory', schema: lawnMemorySchema, problems: lawnSettingsProblems },
     station: MOWER_STATION_KEY,
   },
   everyStation: true,
-  create: ({ settings, stations, log, clock, baseTopic, calculationContext, store }) => {
+  create: ({ settings, stations, log, clock, baseTopic, calculationContext, store }, needs) => {
     if (!settings.enabled || !store) return [];
     const timeZone = calculationContext(0).timeZone;
     const holidays = holidayCalendar(settings, clock);
     logNightBan(log, settings, timeZone, stations);
     const lawnUnit = new LawnMemoryUnit({
-      stations: stations.map(({ id, location }) => ({ id, lawn: calculationContext(0, id).lawn, ...(location && { location }) })),
+      stations: stations.map(({ id, location }) => ({
+        id,
+        lawn: calculationContext(0, id).lawn,
+        ...(location && { location }),
+        ...(needs?.lawns.has(id) && { lawns: needs.lawns.get(id) }),
+      })),
       database: store,
       logger: log,
       now: () => clock.now(),
@@ -100,14 +123,30 @@ export const lawnMemoryUnit = defineStationUnit<LawnMemorySettings, MowerConfig 
   },
   // The forecast's windows and the mower control honour the same quiet hours; the mower control's
   // completed runs record cuts here (both wired in src/daemon.ts).
-  provides: (units, { settings, clock, calculationContext }) => {
+  provides: (units, { settings, clock, calculationContext, stations }) => {
     const memory = units.find((unit): unit is LawnMemoryUnit => unit instanceof LawnMemoryUnit);
+    const runs = new Map(stations.map((station) => [station.id, mowerRunOf(station.settings)]));
     return {
+      growthSettings: { cutHeightCm: settings.cutHeightCm, growthFactor: settings.growthFactor },
+      mowerRun: (stationId: string) => runs.get(stationId),
       quietHours: quietHoursOf(settings, calculationContext(0).timeZone, clock),
-      recordCut: (stationId: string, atMs: number, source: string) => memory?.recordCut(stationId, atMs, source) ?? false,
+      recordCut: (stationId: string, atMs: number, source: string, lawnId?: string) =>
+        memory?.recordCut(stationId, atMs, source, lawnId) ?? false,
+      lawnGrowth: (stationId: string, lawnId: string) => memory?.lawnGrowth(stationId, lawnId),
     };
   },
 });
+
+/** The run length and gap of a `mower.control` block (validated by the mower control, src/mower/controlConfig.ts). */
+function mowerRunOf(mower: MowerConfig | undefined): { runMinutes?: number; minGapHours?: number } | undefined {
+  const control = (mower as { control?: unknown } | undefined)?.control;
+  if (typeof control !== 'object' || control === null) return undefined;
+  const { runMinutes, minGapHours } = control as { runMinutes?: unknown; minGapHours?: unknown };
+  return {
+    ...(typeof runMinutes === 'number' && { runMinutes }),
+    ...(typeof minGapHours === 'number' && { minGapHours }),
+  };
+}
 
 /** `lawnMemory.*` of a loaded configuration (its defaults when it was loaded without the unit). */
 export function lawnMemorySettingsOf(config: object): LawnMemorySettings {

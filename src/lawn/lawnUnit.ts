@@ -31,12 +31,25 @@ import { LawnStore } from './lawnStore.js';
 import { SoilMoistureFeed, seedSensor, withSoilSource, type SoilMoistureSource } from './soilFeed.js';
 import { MOWED_COMMAND } from '../config/mqttValues.js';
 import { MAX_MOWED_PAYLOAD_BYTES, cutTimeProblem, parseMowedPayload } from './mowedPayload.js';
+import { LawnCutBook } from './lawnCutBook.js';
+import { gddSince, type LawnMemoryState } from '../core/lawn/memory.js';
 
-/** What the lawn memory needs of a station: its lawn profile (over the service-level one) and where it stands. */
+/** What the lawn memory needs of a station: its lawn profile (over the service-level one), where it stands, its lawns. */
 export interface LawnStationConfig {
   id: string;
   lawn?: Partial<LawnProfile> | undefined;
   location?: StationLocation | undefined;
+  /** Its lawns (./lawnsConfig.ts); absent: the one lawn named after the station. The first one's cuts are the station's. */
+  lawns?: ReadonlyArray<{ readonly id: string; readonly primary: boolean }> | undefined;
+}
+
+/** One lawn's cut and growth as the planner reads them (the station's weather, the lawn's own last cut). */
+export interface LawnGrowth {
+  readonly lastCutMs: number | null;
+  /** Degree-days since the lawn's last cut; null before one is known. */
+  readonly gddSinceCut: number | null;
+  /** The station's memory (its degree-day checkpoints give the growth rate now); read, never change it. */
+  readonly memory: Readonly<LawnMemoryState>;
 }
 
 export interface LawnUnitOptions {
@@ -65,6 +78,9 @@ export class LawnMemoryUnit implements StationUnit {
   readonly #stations = new Map<string, LawnStation>();
   readonly #soil = new SoilMoistureFeed();
   readonly #quietHolds: QuietHolds;
+  /** The further lawns' cuts; and the first lawn's id where it is not the station's (its mowed topic records the station's cut). */
+  readonly #lawnCuts: LawnCutBook;
+  readonly #primaryAlias = new Map<string, string>();
   #history: StationHistoryView | undefined;
   #recompute: ((stationId: string) => void) | undefined;
   #saveTimer: NodeJS.Timeout | undefined;
@@ -77,6 +93,14 @@ export class LawnMemoryUnit implements StationUnit {
     this.#options = options;
     this.#store = new LawnStore(options.database);
     this.#quietHolds = new QuietHolds(options.quiet, options.stations);
+    const further = options.stations.flatMap((station) =>
+      (station.lawns ?? []).filter((lawn) => !lawn.primary).map((lawn) => ({ stationId: station.id, lawnId: lawn.id })),
+    );
+    this.#lawnCuts = new LawnCutBook(further);
+    for (const station of options.stations) {
+      const first = station.lawns?.find((lawn) => lawn.primary);
+      if (first && first.id !== station.id) this.#primaryAlias.set(first.id, station.id);
+    }
     this.#log = options.logger.child({ module: 'lawn' });
   }
 
@@ -130,15 +154,27 @@ export class LawnMemoryUnit implements StationUnit {
 
   subscribe(connection: UnitSubscriber, recompute: (stationId: string) => void): void {
     this.#recompute = recompute;
+    const topic = (id: string) => `${this.#options.baseTopic}/${id}/${MOWED_COMMAND}`;
     for (const station of this.#options.stations) {
-      connection.subscribe(`${this.#options.baseTopic}/${station.id}/${MOWED_COMMAND}`, (_topic, payload, retained) => {
+      connection.subscribe(topic(station.id), (_topic, payload, retained) => {
         if (this.handleMowed(station.id, payload, retained)) recompute(station.id);
+      });
+    }
+    // The first lawn under an id of its own records the station's cut; a further lawn its own.
+    for (const [lawnId, stationId] of this.#primaryAlias) {
+      connection.subscribe(topic(lawnId), (_topic, payload, retained) => {
+        if (this.handleMowed(stationId, payload, retained)) recompute(stationId);
+      });
+    }
+    for (const [lawnId, stationId] of this.#lawnCuts.lawns()) {
+      connection.subscribe(topic(lawnId), (_topic, payload, retained) => {
+        if (this.handleMowed(stationId, payload, retained, lawnId)) recompute(stationId);
       });
     }
   }
 
-  /** One message on a station's mowed topic; true when the last cut changed. */
-  handleMowed(stationId: string, payload: Buffer, retained: boolean): boolean {
+  /** One message on a station's (or, with `lawnId`, a further lawn's) mowed topic; true when the last cut changed. */
+  handleMowed(stationId: string, payload: Buffer, retained: boolean, lawnId?: string): boolean {
     const lawn = this.#stations.get(stationId);
     if (!lawn) return false;
     this.counters.lawnCutsReceived++;
@@ -155,23 +191,30 @@ export class LawnMemoryUnit implements StationUnit {
         : cutTimeProblem(report.atMs ?? nowMs, nowMs);
     if (!report.ok || problem !== null) {
       this.counters.lawnCutsRejected++;
-      this.#log.warn({ station: stationId, bytes: payload.length }, `mowed message ignored: ${problem}`);
+      this.#log.warn({ station: stationId, ...(lawnId && { lawn: lawnId }), bytes: payload.length }, `mowed message ignored: ${problem}`);
       return false;
     }
-    return this.recordCut(stationId, report.atMs ?? nowMs, report.source ?? 'mqtt');
+    return this.recordCut(stationId, report.atMs ?? nowMs, report.source ?? 'mqtt', lawnId);
   }
 
   /**
    * The one place a cut reported to the running daemon is recorded (the mowed topic, the mower state
    * topic): in memory at once, in the database in the background. True when the last cut moved later.
    */
-  recordCut(stationId: string, atMs: number, source: string): boolean {
+  recordCut(stationId: string, atMs: number, source: string, lawnId?: string): boolean {
     const lawn = this.#stations.get(stationId);
-    if (!lawn || (lawn.lastCutMs !== null && atMs <= lawn.lastCutMs)) return false;
-    lawn.setCut(atMs, source);
+    // A further lawn keeps its own cut (under its id); the first lawn's is the station's.
+    const further = lawnId !== undefined && this.#lawnCuts.stationOf(lawnId) === stationId;
+    if (further) {
+      if (!lawn || !this.#lawnCuts.take(lawnId, atMs, source)) return false;
+    } else {
+      if (!lawn || (lawn.lastCutMs !== null && atMs <= lawn.lastCutMs)) return false;
+      lawn.setCut(atMs, source);
+    }
+    const key = further ? lawnId : stationId;
     const write = this.#store
-      .saveCut({ station: stationId, atMs, source }, this.#options.now())
-      .catch((err: unknown) => this.#log.error({ err, station: stationId }, 'saving the cut failed'))
+      .saveCut({ station: key, atMs, source }, this.#options.now())
+      .catch((err: unknown) => this.#log.error({ err, station: stationId, lawn: key }, 'saving the cut failed'))
       .finally(() => this.#cutWrites.delete(write));
     this.#cutWrites.add(write);
     return true;
@@ -214,6 +257,16 @@ export class LawnMemoryUnit implements StationUnit {
     return lawnEntities();
   }
 
+  /** A lawn's last cut and its growth since (`lawnId` the station's own or its first lawn: the station's). Undefined for an unknown station. */
+  lawnGrowth(stationId: string, lawnId: string): LawnGrowth | undefined {
+    const station = this.#stations.get(stationId);
+    if (!station) return undefined;
+    const memory = station.memory;
+    if (this.#lawnCuts.stationOf(lawnId) !== stationId) return { lastCutMs: station.lastCutMs, gddSinceCut: station.gddSinceCut(), memory };
+    const cut = this.#lawnCuts.lastCut(lawnId);
+    return { lastCutMs: cut?.atMs ?? null, gddSinceCut: cut ? gddSince(memory, cut.atMs) : null, memory };
+  }
+
   stats(): Readonly<LawnCounters> {
     return this.counters;
   }
@@ -240,7 +293,13 @@ export class LawnMemoryUnit implements StationUnit {
       const version = await this.#options.database.dataVersion();
       if (version === this.#dataVersion) return;
       this.#dataVersion = version;
-      for (const [stationId, cut] of await this.#store.loadCuts()) {
+      for (const [key, cut] of await this.#store.loadCuts()) {
+        const furtherStation = this.#lawnCuts.stationOf(key);
+        if (furtherStation !== undefined) {
+          if (this.#lawnCuts.take(key, cut.atMs, cut.source, true)) this.#recompute?.(furtherStation);
+          continue;
+        }
+        const stationId = key;
         const lawn = this.#stations.get(stationId);
         if (!lawn) continue;
         const changed = lawn.lastCutMs !== cut.atMs;

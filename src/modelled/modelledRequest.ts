@@ -4,7 +4,7 @@
  * history lacks: 14 days on the first start, a few hours once it is up to date, the whole outage
  * after one. Pure.
  */
-import { OPEN_METEO_HOURLY, openMeteoRequestUrl } from '../openmeteo/openMeteoResponse.js';
+import { FORECAST_DAYS, OPEN_METEO_HOURLY, openMeteoRequestUrl } from '../openmeteo/openMeteoResponse.js';
 import { MODELLED_CURRENT } from '../ingest/formats/openMeteo.js';
 import type { StationLocation } from '../ingest/types.js';
 import { MINUTE_MS, RETENTION_MINUTES } from '../history/windows.js';
@@ -14,8 +14,6 @@ const HOUR_MS = 60 * MINUTE_MS;
 export const BACKFILL_DAYS = RETENTION_MINUTES / (24 * 60);
 /** Hours asked for when the history is up to date: the last two, so a late model update is caught. */
 const MIN_PAST_HOURS = 3;
-/** The forecast's 48 hours and the rest of today. */
-const FORECAST_DAYS = 3;
 
 /** How far back to ask: `past_hours` for a gap within a day, `past_days` beyond. */
 export type PastSpan = { pastHours: number } | { pastDays: number };

@@ -26,11 +26,15 @@ const VARIABLES: ReadonlyArray<readonly [string, ForecastField, number]> = [
 const PRECIPITATION = 'precipitation';
 const PROBABILITY = 'precipitation_probability';
 export const OPEN_METEO_HOURLY = [...VARIABLES.map(([name]) => name), PRECIPITATION, PROBABILITY];
-/** Two past hours (so the hour now is complete) and three days ahead: more than the 48-hour horizon. */
+/**
+ * Two past hours (so the hour now is complete) and seven days ahead, in the one request: the week's
+ * plan rates them all (src/lawn/planUnit.ts); the per-reading projection and windows use the first 48
+ * hours only (FORECAST_HORIZON_HOURS).
+ */
 const PAST_HOURS = 2;
-const FORECAST_DAYS = 3;
-/** Most hours accepted from one response (a self-hosted server could send any length): a modelled station's 14 past days and 3 ahead fit. */
-export const MAX_FORECAST_HOURS = 24 * 18;
+export const FORECAST_DAYS = 7;
+/** Most hours accepted from one response (a self-hosted server could send any length): a modelled station's 14 past days and 7 ahead fit. */
+export const MAX_FORECAST_HOURS = 24 * 22;
 
 /**
  * An Open-Meteo `/v1/forecast` URL for `location` in the units and time format every answer is
@@ -52,7 +56,7 @@ export function openMeteoRequestUrl(baseUrl: string, location: StationLocation, 
   return url.toString();
 }
 
-/** The forecast's request: the hourly variables from two hours back to three days ahead. */
+/** The forecast's request: the hourly variables from two hours back to seven days ahead. */
 export function openMeteoUrl(baseUrl: string, location: StationLocation): string {
   return openMeteoRequestUrl(baseUrl, location, {
     hourly: OPEN_METEO_HOURLY.join(','),

@@ -12,6 +12,8 @@
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { ForecastHour } from '../core/forecastProjection.js';
+import type { HourIndex } from '../core/forecastWindows.js';
+import type { LawnProfile } from '../core/types.js';
 import { Database } from './database.js';
 import { KeyedStage } from './sharedCommit.js';
 
@@ -43,6 +45,31 @@ export interface ForecastCarrier {
    * each forecast it brings goes to `deliver`. False: the forecast fetches it itself.
    */
   carry(stationId: string, deliver: (forecast: CachedForecast) => Promise<void>): boolean;
+}
+
+/** A station's whole forecast rated hour by hour (the week's plan rates it on its own schedule, never per reading). */
+export interface RatedForecast {
+  /** When the forecast was fetched or received: a new one is a new value. */
+  readonly fetchedAtMs: number;
+  /** Every forecast hour after now, rated by the index (the per-reading forecast rates only the first 48). */
+  readonly hours: readonly HourIndex[];
+  /** The forecast is older than its staleness bound (then the plan says so). */
+  readonly stale: boolean;
+  /** The minutes before forecast rain mowing stops (`forecast.rainLeadMinutes`). */
+  readonly rainLeadMinutes: number;
+  /** The quiet hours (night ban, noise hours, Sundays, holidays) at an instant; absent: none. */
+  readonly allowedAt?: (ms: number) => boolean;
+}
+
+/** What the forecast offers the modules after it (src/daemon.ts wires it into the planner). */
+export interface WeekForecastSource {
+  /** When the station's forecast was fetched; undefined without one (cheap: asked on every recompute). */
+  fetchedAtMs(stationId: string): number | undefined;
+  /**
+   * The station's whole forecast rated at `nowMs` (about 170 index calculations: ask only when something changed),
+   * with `lawn`'s profile keys over the station's (a lawn of its own soil or mower).
+   */
+  rate(stationId: string, nowMs: number, lawn?: Partial<LawnProfile>): RatedForecast | undefined;
 }
 
 interface Row {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { GROUND_FROST_NOW_CAP, frostCaps, groundFrostNow } from '../../src/core/frost.js';
+import { calculate } from '../../src/core/calculate.js';
+import { GROUND_FROST_NOW_CAP, frostCaps, frostOnBladesAt, groundFrostNow, nightFrostOnBlades } from '../../src/core/frost.js';
 import { frostThawed, grassMinimumC, hoarfrostOnBlades } from '../../src/core/grassMinimum.js';
 import { checkFor } from './helpers.js';
 
@@ -73,5 +74,62 @@ describe('frost on the blades now vs cold air (D6)', () => {
   it('reports frost present when it is on the blades now', () => {
     expect(checkFor('temperature', { temperature: 6, min_temp_3h: 1, solar: 100 }, 'autumn').meta.frost).toBe('present');
     expect(checkFor('temperature', { temperature: 6, min_temp_3h: 1, solar: 400 }, 'autumn').meta.frost).toBe('none');
+  });
+});
+
+describe('grass frost of the night (model 1.3)', () => {
+  // The case a greenkeeper judged wrong in 1.2: +1 °C air minimum overnight (more than 3 hours back), 6 °C at 09:00.
+  const NIGHT = {
+    temperature: 6,
+    precipitation_rate: 0,
+    humidity: 80,
+    wind_speed: 5,
+    solar: 150,
+    soil_temperature: 8,
+    rain_24h: 0,
+    rain_14d: 20,
+    minutes_since_rain: 3000,
+    min_temp_3h: 4.5,
+    min_temp_3d: 1,
+    min_temp_14d: 1,
+  };
+  const at = (iso: string) => ({ nowMs: Date.parse(iso), timeZone: 'Europe/Berlin', hemisphere: 'north' as const });
+
+  it('blocks the 09:00 morning after a +1 °C night until the blades have thawed (calculate)', () => {
+    const outcome = calculate(NIGHT, at('2026-10-14T07:00:00Z'));
+    if (!outcome.ok) throw new Error('calculation failed');
+    expect(outcome.result.main_status).toBe('BLOCK');
+    expect(outcome.result.index_score).toBe(39);
+    expect(outcome.result.score_basis.limiting_check).toBe('temperature');
+    expect(outcome.result.checks.temperature?.meta.frost).toBe('present');
+    expect(outcome.result.checks.temperature?.reasons[0]).toContain('Reif von der Nacht auf den Halmen');
+    // One fact, one reason: "Bodenfrost möglich" is not said beside it.
+    expect(outcome.result.checks.temperature?.reasons.join(' ')).not.toContain('Bodenfrost möglich');
+  });
+
+  it.each([
+    // [air now, 3-day minimum, solar, local hour, frost of the night on the blades?]
+    [6, 1, 150, 9, true],
+    [6, 3, 150, 9, true], // grass minimum 0 °C
+    [6, 3.1, 150, 9, false],
+    [7.9, 1, 150, 11, true],
+    [8, 1, 150, 9, false], // warm enough to have thawed
+    [5, 1, 400, 10, false], // strong sun and 4 K above the minimum
+    [3.9, 1, 400, 10, true], // strong sun, but only 2.9 K above the minimum
+    [6, 1, 150, 12, false], // from noon the 3-day minimum no longer stands in for the night's
+    [6, 1, 150, undefined, false], // no local time (a direct check test): the rule is off
+    [6, undefined, 150, 9, false],
+  ])('air %d °C, 3-day minimum %s °C, %s W/m², hour %s: %s', (temperature, minTemp3d, solar, hour, expected) => {
+    expect(nightFrostOnBlades(temperature, minTemp3d, solar, hour)).toBe(expected);
+  });
+
+  it('frostOnBladesAt agrees with the BLOCK of the temperature check over a morning', () => {
+    for (let hour = 5; hour <= 13; hour++) {
+      const ms = Date.parse(`2026-10-14T${String(hour - 2).padStart(2, '0')}:00:00Z`); // CEST = UTC+2
+      const outcome = calculate(NIGHT, at(new Date(ms).toISOString()));
+      if (!outcome.ok) throw new Error('calculation failed');
+      const blocked = (outcome.result.checks.temperature?.score ?? 100) <= GROUND_FROST_NOW_CAP;
+      expect([hour, frostOnBladesAt(NIGHT, ms, 'Europe/Berlin')]).toEqual([hour, blocked]);
+    }
   });
 });

@@ -9,10 +9,11 @@ import { resultFor } from './helpers.js';
 const TABLES = goldenTables();
 
 describe('golden tables', () => {
-  it('reads the seasons and the tables of model 1.1 and 1.2, none empty', () => {
+  it('reads the seasons and the tables of model 1.1, 1.2 and 1.3, none empty', () => {
     expect(TABLES.map(({ table, cases }) => [table, cases.length > 0])).toEqual([
       ['model-1.1', true],
       ['model-1.2', true],
+      ['model-1.3', true],
       ['seasons', true],
     ]);
   });
@@ -20,7 +21,7 @@ describe('golden tables', () => {
   describe.each(TABLES.map(({ table, cases }) => [table, cases] as const))('%s', (_table, cases) => {
     it.each(cases.map((golden) => [golden.name, golden] as const))('%s', (_name, golden) => {
       const result = expectGolden(golden);
-      expect(result.mfi_version).toBe('1.2.0');
+      expect(result.mfi_version).toBe('1.3.0');
     });
   });
 });

@@ -93,7 +93,7 @@ export class FakeModelledServer {
     const pastHours = url.searchParams.has('past_days')
       ? Number(url.searchParams.get('past_days')) * 24 + new Date(hourNow * 1000).getUTCHours()
       : Number(url.searchParams.get('past_hours') ?? 0);
-    const forecastHours = Number(url.searchParams.get('forecast_days') ?? 3) * 24 - new Date(hourNow * 1000).getUTCHours();
+    const forecastHours = Number(url.searchParams.get('forecast_days') ?? 7) * 24 - new Date(hourNow * 1000).getUTCHours();
     const times = Array.from({ length: pastHours + forecastHours }, (_, i) => hourNow + (i - pastHours) * HOUR_S);
     const hourlyNames = (url.searchParams.get('hourly') ?? '')
       .split(',')

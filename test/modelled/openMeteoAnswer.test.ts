@@ -75,7 +75,7 @@ describe('how far back a request reaches', () => {
     expect(Object.fromEntries(url.searchParams)).toMatchObject({
       elevation: '34',
       past_hours: '3',
-      forecast_days: '3',
+      forecast_days: '7',
       timeformat: 'unixtime',
     });
     expect(new URL(currentUrl('http://example.org', { latitude: 1, longitude: 2, elevation: 3 })).searchParams.get('elevation')).toBe('3');

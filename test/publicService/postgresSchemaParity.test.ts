@@ -24,6 +24,7 @@ const LOCAL_TABLES = [
   'history_stations',
   'lawn_balances',
   'lawn_cuts',
+  'lawn_plans',
   'mower_calls',
   'mower_runs',
   'mower_switches',

@@ -3,7 +3,7 @@ import { piecewiseLinear } from '../piecewise.js';
 import type { Curve } from '../piecewise.js';
 import { dormancy, type Dormancy } from '../dormancy.js';
 import { droughtCap } from '../drought.js';
-import { frostCaps, groundFrostNow } from '../frost.js';
+import { frostCaps, groundFrostNow, nightFrostOnBlades } from '../frost.js';
 import { heatStressCap } from '../heat.js';
 import { fieldCapacityPct } from '../soil.js';
 import { TURF_PROFILES } from '../turf.js';
@@ -90,8 +90,12 @@ function frostState(
   minTemp3hC: number | undefined,
   minTemp3dC: number | undefined,
   solar: number | undefined,
+  localHour: number | undefined,
 ): 'present' | 'possible' | 'none' {
-  return tempC <= 0 || (minTemp3hC !== undefined && minTemp3hC <= 0) || groundFrostNow(tempC, minTemp3hC, solar)
+  return tempC <= 0 ||
+    (minTemp3hC !== undefined && minTemp3hC <= 0) ||
+    groundFrostNow(tempC, minTemp3hC, solar) ||
+    nightFrostOnBlades(tempC, minTemp3dC, solar, localHour)
     ? 'present'
     : (minTemp3hC !== undefined && minTemp3hC <= 3 && tempC < 5) ||
         (minTemp3hC === undefined && tempC < 5) ||
@@ -100,14 +104,14 @@ function frostState(
       : 'none';
 }
 
-function evaluate({ values, season, lawn, soilEstimate }: CheckContext): CheckEvaluation {
+function evaluate({ values, season, localHour, lawn, soilEstimate }: CheckContext): CheckEvaluation {
   const tempC = values.temperature ?? Number.NaN;
   const minTemp3hC = values.min_temp_3h;
   const minTemp3dC = values.min_temp_3d;
   const minTemp14dC = values.min_temp_14d;
   const skippedParts: Record<string, SkippedPart> = {};
 
-  const caps = frostCaps(tempC, minTemp3hC, minTemp3dC, values.solar);
+  const caps = frostCaps(tempC, minTemp3hC, minTemp3dC, values.solar, localHour);
   if (minTemp3hC === undefined && minTemp3dC === undefined) {
     skippedParts.frost_history = {
       reason: 'No minimum temperature history; frost in the last hours or days cannot be assessed.',
@@ -131,7 +135,7 @@ function evaluate({ values, season, lawn, soilEstimate }: CheckContext): CheckEv
   for (const entry of caps) score = Math.min(score, entry.cap);
 
   const reasons = temperatureReasons(caps, tempC, heatFromC, drought !== null && drought.cap < airScore);
-  const frost = frostState(tempC, minTemp3hC, minTemp3dC, values.solar);
+  const frost = frostState(tempC, minTemp3hC, minTemp3dC, values.solar, localHour);
   const growthPhase =
     dormant !== null || tempC < 5 ? 'dormant' : tempC >= heatFromC ? 'heat_stress' : growthPhaseStable === false ? 'starting' : 'active';
 

@@ -11,6 +11,8 @@ export interface CheckContext {
   /** Documented extensions beyond the base input fields (minutes_since_irrigation); optional for tests. */
   extensions?: ExtensionInput;
   season: Season;
+  /** The local hour (0–23) of the calculation in the context's time zone; absent in direct check tests (no night-frost rule then). */
+  localHour?: number;
   lawn: LawnProfile;
   /** An estimated soil moisture (context `estimatedFields`); `values` then holds no soil_moisture. */
   soilEstimate?: SoilEstimate | undefined;

@@ -58,7 +58,8 @@ export interface PlanSlot {
 
 export type PlanStatus = 'on_track' | 'behind' | 'cannot_keep_up';
 
-export type PlanChangeKind = 'added' | 'removed' | 'moved' | 'shortened' | 'extended';
+/** `rerated`: same times, the band of its hours changed (a relaxed WARNING slot whose hours turned OK, or back). */
+export type PlanChangeKind = 'added' | 'removed' | 'moved' | 'shortened' | 'extended' | 'rerated';
 
 /** One change against the previous plan, with why (the notification topic sends only these). */
 export interface PlanChange {

@@ -16,6 +16,7 @@ import { chartSeries } from './011_chartSeries.js';
 import { forecastCacheRowid } from './012_forecastCacheRowid.js';
 import { announcedDiscovery } from './013_announcedDiscovery.js';
 import { mowerRuns } from './014_mowerRuns.js';
+import { lawnPlans } from './015_lawnPlans.js';
 
 import type { Migration } from './migration.js';
 
@@ -36,4 +37,5 @@ export const MIGRATIONS: readonly Migration[] = [
   forecastCacheRowid,
   announcedDiscovery,
   mowerRuns,
+  lawnPlans,
 ];

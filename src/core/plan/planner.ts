@@ -1,0 +1,413 @@
+/**
+ * The week's plan for one lawn (docs/model.md, "The plan"), pure: time is passed in, nothing is read.
+ *
+ * What the planner unit calls: `planLawn(input)` with
+ * - `hours`: the rated forecast hours, `indexHours(projectedHours, context)` (src/core/forecastWindows.ts);
+ * - `allowedAt`: quiet hours, `(ms) => timeline.allowedAt(ms, location)` (src/core/forecastQuietHours.ts);
+ *   absent: always allowed;
+ * - `need` from `lawnNeed` (./need.ts) and `debt` from `mowingDebt(need)` (./debt.ts);
+ * - `mownMinutesThisWeek`: the ledger's mowing minutes since this week's start (./week.ts `weekSpan`);
+ * - `mower`: run length, shortest run, gap and charge time;
+ * - `previous`: the last plan it published (null at start): what it keeps, and what `changes` are against.
+ *
+ * Stable: a previous slot whose steps are all still usable is kept exactly (same id, times, sequence); a
+ * started slot is kept whatever happened; only a slot whose own steps changed is shortened, re-rated, moved
+ * (its id kept, sequence bumped) or removed, each change with its reason. New slots fill what the kept
+ * ones leave of the need (./placement.ts); slots no longer needed are removed, latest first.
+ */
+import type { HourIndex } from '../forecastWindows.js';
+import { bestCandidate, gridOf, rateSpan, type Candidate, type Grid, type Span } from './placement.js';
+import { BAR_TEXT, joinText, localWhen, slotReason } from './planText.js';
+import { planStatus } from './planStatus.js';
+import { STEP_MS, ratedSteps, usable, type Step, type StepBar } from './steps.js';
+import type { LawnNeed, LawnPlan, MowingDebt, PlanChange, PlanChangeKind, PlanSlot, PlanText } from './types.js';
+import { weekSpan } from './week.js';
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+
+export interface PlanMower {
+  /** Minutes of one run (the driver's run length; a robot's run on one charge). */
+  readonly runMinutes: number;
+  /** The shortest run worth planning (the forecast's minimum job length). */
+  readonly minRunMinutes: number;
+  /** Minutes from the end of one run to the next start (mower.control.minGapHours × 60). */
+  readonly gapMinutes: number;
+  /** Minutes the mower charges after a run; the gap between slots is the larger of the two. */
+  readonly chargeMinutes: number;
+}
+
+export interface PlanInput {
+  readonly lawnId: string;
+  readonly nowMs: number;
+  readonly timeZone: string;
+  readonly hours: readonly HourIndex[];
+  readonly allowedAt?: (ms: number) => boolean;
+  /** Minutes before an hour with rain expected that are not planned (forecast.rainLeadMinutes). */
+  readonly rainLeadMinutes?: number;
+  readonly need: LawnNeed;
+  readonly debt: MowingDebt;
+  readonly mownMinutesThisWeek: number;
+  readonly mower: PlanMower;
+  readonly previous?: LawnPlan | null;
+}
+
+interface Draft extends Span {
+  band: PlanSlot['band'];
+  relaxed: boolean;
+  reason: PlanText;
+  previous?: PlanSlot;
+  change?: { kind: PlanChangeKind; reason: PlanText };
+}
+
+interface Context {
+  readonly input: PlanInput;
+  readonly grid: Grid;
+  readonly byStart: Map<number, number>;
+  readonly relaxation: boolean;
+  readonly gapMs: number;
+  readonly horizonEndMs: number;
+}
+
+/** The first reason a span cannot be mown, or null when every step of it is usable. */
+function barOf(ctx: Context, span: Span): StepBar | null {
+  for (let t = span.startMs; t < span.endMs; t += STEP_MS) {
+    const i = ctx.byStart.get(t);
+    if (i === undefined) return t >= ctx.horizonEndMs ? 'horizon' : 'unrated';
+    const step = ctx.grid.steps[i]!;
+    if (!usable(step, ctx.relaxation)) return step.bar ?? 'unrated';
+  }
+  return null;
+}
+
+/** The longest run of usable steps inside `span` (the first of equal ones). */
+function longestUsable(ctx: Context, span: Span): Span | null {
+  let best: Span | null = null;
+  let from: number | null = null;
+  for (let t = span.startMs; t <= span.endMs; t += STEP_MS) {
+    const i = t < span.endMs ? ctx.byStart.get(t) : undefined;
+    const ok = i !== undefined && usable(ctx.grid.steps[i]!, ctx.relaxation);
+    if (ok && from === null) from = t;
+    if (!ok && from !== null) {
+      if (best === null || t - from > best.endMs - best.startMs) best = { startMs: from, endMs: t };
+      from = null;
+    }
+  }
+  return best;
+}
+
+function ratingOf(ctx: Context, span: Span): Candidate {
+  const i = ctx.byStart.get(span.startMs)!;
+  return rateSpan(ctx.grid, i, Math.round((span.endMs - span.startMs) / STEP_MS));
+}
+
+/** The previous plan's slots this plan keeps, shortens or re-rates, and those it drops (with why). */
+function keepPrevious(ctx: Context, weekStartMs: number): { kept: Draft[]; dropped: Array<{ slot: PlanSlot; bar: StepBar }> } {
+  const { input } = ctx;
+  const previous = input.previous?.lawnId === input.lawnId ? input.previous.slots : [];
+  const kept: Draft[] = [];
+  const dropped: Array<{ slot: PlanSlot; bar: StepBar }> = [];
+  const minMs = input.mower.minRunMinutes * MINUTE_MS;
+  for (const slot of previous) {
+    const base: Draft = {
+      startMs: slot.startMs,
+      endMs: slot.endMs,
+      band: slot.band,
+      relaxed: slot.relaxed,
+      reason: slot.reason,
+      previous: slot,
+    };
+    if (slot.endMs <= input.nowMs) {
+      if (slot.endMs > weekStartMs) kept.push(base); // this week's history: shown, never changed
+      continue;
+    }
+    if (slot.startMs <= input.nowMs) {
+      kept.push(base); // started: kept whatever the forecast says now
+      continue;
+    }
+    const bar = barOf(ctx, slot);
+    if (bar === null) {
+      const rating = ratingOf(ctx, slot);
+      if (rating.band === slot.band) kept.push(base);
+      else {
+        const relaxed = rating.band === 'WARNING';
+        const reason = slotReason(relaxed ? 'relaxed' : 'driest', rating.minIndex, rating.rainNearMm);
+        kept.push({
+          ...base,
+          band: rating.band,
+          relaxed,
+          reason,
+          change: { kind: 'rerated', reason: joinText(ratedText(rating.band), reason) },
+        });
+      }
+      continue;
+    }
+    const part = longestUsable(ctx, slot);
+    if (part !== null && part.endMs - part.startMs >= minMs) {
+      const rating = ratingOf(ctx, part);
+      const why = {
+        en: `Shortened: the rest of it is no longer mowable (${BAR_TEXT[bar].en}).`,
+        de: `Gekürzt: der Rest ist nicht mehr mähbar (${BAR_TEXT[bar].de}).`,
+      };
+      kept.push({
+        ...part,
+        band: rating.band,
+        relaxed: rating.band === 'WARNING',
+        reason: slot.reason,
+        previous: slot,
+        change: { kind: 'shortened', reason: why },
+      });
+    } else dropped.push({ slot, bar });
+  }
+  return { kept, dropped };
+}
+
+function ratedText(band: PlanSlot['band']): PlanText {
+  return band === 'OK'
+    ? { en: 'Its hours are now rated OK.', de: 'Seine Stunden sind jetzt OK.' }
+    : {
+        en: 'Its hours are now rated only WARNING (taken by the debt relaxation).',
+        de: 'Seine Stunden sind jetzt nur WARNING (vom Mährückstand übernommen).',
+      };
+}
+
+function minutesIn(slots: readonly Span[], fromMs: number, toMs: number): number {
+  let total = 0;
+  for (const slot of slots) total += Math.max(0, Math.min(slot.endMs, toMs) - Math.max(slot.startMs, fromMs));
+  return total / MINUTE_MS;
+}
+
+/** Minutes still to mow in the slots that start (or, started, go on) in [fromMs, toMs) from `nowMs`. */
+function futureMinutes(slots: readonly Span[], nowMs: number, fromMs: number, toMs: number): number {
+  let total = 0;
+  for (const slot of slots) {
+    const from = Math.max(slot.startMs, nowMs);
+    if (slot.endMs > nowMs && from >= fromMs && from < toMs) total += (slot.endMs - from) / MINUTE_MS;
+  }
+  return total;
+}
+
+interface Bucket {
+  readonly fromMs: number;
+  readonly toMs: number;
+  readonly demandMinutes: number;
+}
+
+/** What the rest of this week and the part of next week within the horizon need. */
+function buckets(input: PlanInput, week: { startMs: number; endMs: number }, horizonEndMs: number): Bucket[] {
+  let thisWeek = Math.max(0, input.need.runtimeNeededMinutesThisWeek - input.mownMinutesThisWeek);
+  if (input.debt.overThreshold) thisWeek = Math.max(thisWeek, input.debt.runtimeMinutes);
+  const nextShare = Math.max(0, Math.min(horizonEndMs, week.endMs + 7 * DAY_MS) - week.endMs) / (7 * DAY_MS);
+  return [
+    { fromMs: input.nowMs, toMs: week.endMs, demandMinutes: thisWeek },
+    {
+      fromMs: week.endMs,
+      toMs: Math.max(week.endMs, horizonEndMs),
+      demandMinutes: Math.ceil(input.need.runtimeNeededMinutesThisWeek * nextShare),
+    },
+  ];
+}
+
+function wantedMs(input: PlanInput, missingMinutes: number): number {
+  const { runMinutes, minRunMinutes } = input.mower;
+  return Math.max(minRunMinutes, Math.min(runMinutes, missingMinutes)) * MINUTE_MS;
+}
+
+/** Adds the best slots to each bucket until its demand is met or nothing fits. */
+function fill(ctx: Context, drafts: Draft[], bucketList: readonly Bucket[]): void {
+  const { input } = ctx;
+  for (const bucket of bucketList) {
+    for (;;) {
+      const missing = bucket.demandMinutes - futureMinutes(drafts, input.nowMs, bucket.fromMs, bucket.toMs);
+      if (missing <= 0) break;
+      const found = bestCandidate(ctx.grid, drafts, {
+        fromMs: Math.max(bucket.fromMs, input.nowMs),
+        toMs: bucket.toMs,
+        wantedMs: wantedMs(input, missing),
+        minMs: input.mower.minRunMinutes * MINUTE_MS,
+        gapMs: ctx.gapMs,
+        relaxed: false,
+      });
+      if (found === null) break;
+      drafts.push({
+        startMs: found.startMs,
+        endMs: found.endMs,
+        band: 'OK',
+        relaxed: false,
+        reason: slotReason('driest', found.minIndex, found.rainNearMm),
+      });
+    }
+  }
+}
+
+/** The debt relaxation: over the threshold and no slot within a day, the best slot within a day, a dry-bladed WARNING one allowed. */
+function relax(ctx: Context, drafts: Draft[]): void {
+  const { input } = ctx;
+  if (!input.debt.overThreshold) return;
+  const dayEndMs = input.nowMs + DAY_MS;
+  if (drafts.some((d) => d.endMs > input.nowMs && d.startMs < dayEndMs)) return;
+  const found = bestCandidate(ctx.grid, drafts, {
+    fromMs: input.nowMs,
+    toMs: dayEndMs,
+    wantedMs: wantedMs(input, input.debt.runtimeMinutes),
+    minMs: input.mower.minRunMinutes * MINUTE_MS,
+    gapMs: ctx.gapMs,
+    relaxed: true,
+  });
+  if (found === null) return;
+  const relaxed = found.band === 'WARNING';
+  drafts.push({
+    startMs: found.startMs,
+    endMs: found.endMs,
+    band: found.band,
+    relaxed,
+    reason: slotReason(relaxed ? 'relaxed' : 'debt', found.minIndex, found.rainNearMm),
+  });
+}
+
+/** Removes future slots no longer needed, latest first (never a started one, nor the debt's first slot). */
+function trim(ctx: Context, drafts: Draft[], bucketList: readonly Bucket[]): Draft[] {
+  const { input } = ctx;
+  const removed: Draft[] = [];
+  const protectedSlot = input.debt.overThreshold
+    ? drafts.filter((d) => d.startMs > input.nowMs).sort((a, b) => a.startMs - b.startMs)[0]
+    : undefined;
+  for (const bucket of bucketList) {
+    let planned = futureMinutes(drafts, input.nowMs, bucket.fromMs, bucket.toMs);
+    const inBucket = drafts
+      .filter((d) => d.startMs > input.nowMs && d.startMs >= bucket.fromMs && d.startMs < bucket.toMs)
+      .sort((a, b) => b.startMs - a.startMs);
+    for (const draft of inBucket) {
+      const minutes = (draft.endMs - draft.startMs) / MINUTE_MS;
+      if (draft === protectedSlot || planned - minutes < bucket.demandMinutes) continue;
+      planned -= minutes;
+      removed.push(draft);
+    }
+  }
+  for (const draft of removed) drafts.splice(drafts.indexOf(draft), 1);
+  return removed;
+}
+
+function newId(lawnId: string, span: Span, nowMs: number, used: Set<string>): string {
+  const base = `${lawnId}-${span.startMs.toString(36)}-${nowMs.toString(36)}`;
+  let id = base;
+  for (let n = 2; used.has(id); n++) id = `${base}-${n}`;
+  used.add(id);
+  return id;
+}
+
+function toSlot(draft: Draft, id: string, sequence: number, changedAtMs: number): PlanSlot {
+  return {
+    id,
+    startMs: draft.startMs,
+    endMs: draft.endMs,
+    band: draft.band,
+    relaxed: draft.relaxed,
+    sequence,
+    changedAtMs,
+    reason: draft.reason,
+  };
+}
+
+/** Slots with ids and sequences, and the changes against the previous plan. */
+function finish(
+  ctx: Context,
+  drafts: Draft[],
+  dropped: Array<{ slot: PlanSlot; bar: StepBar }>,
+  trimmed: Draft[],
+): { slots: PlanSlot[]; changes: PlanChange[] } {
+  const { nowMs, lawnId, timeZone } = ctx.input;
+  const used = new Set<string>(drafts.flatMap((d) => (d.previous ? [d.previous.id] : [])));
+  const fresh = drafts.filter((d) => d.previous === undefined).sort((a, b) => a.startMs - b.startMs);
+  const moves = [...dropped].sort((a, b) => a.slot.startMs - b.slot.startMs);
+  const changes: PlanChange[] = [];
+  const slots: PlanSlot[] = [];
+  for (const draft of drafts.filter((d) => d.previous !== undefined)) {
+    const prev = draft.previous!;
+    if (draft.change === undefined) slots.push(prev);
+    else {
+      slots.push(toSlot(draft, prev.id, prev.sequence + 1, nowMs));
+      changes.push({ slotId: prev.id, kind: draft.change.kind, reason: draft.change.reason });
+    }
+  }
+  for (const draft of fresh) {
+    const move = moves.shift();
+    if (move !== undefined) {
+      const from = localWhen(move.slot.startMs, timeZone);
+      const why = BAR_TEXT[move.bar];
+      slots.push(toSlot(draft, move.slot.id, move.slot.sequence + 1, nowMs));
+      changes.push({
+        slotId: move.slot.id,
+        kind: 'moved',
+        reason: joinText({ en: `Moved from ${from.en}: ${why.en}.`, de: `Verschoben von ${from.de}: ${why.de}.` }, draft.reason),
+      });
+    } else {
+      const id = newId(lawnId, draft, nowMs, used);
+      slots.push(toSlot(draft, id, 0, nowMs));
+      changes.push({ slotId: id, kind: 'added', reason: draft.reason });
+    }
+  }
+  for (const move of moves) {
+    const why = BAR_TEXT[move.bar];
+    changes.push({
+      slotId: move.slot.id,
+      kind: 'removed',
+      reason: {
+        en: `Removed: ${why.en}, and no other mowable time was found for it.`,
+        de: `Entfernt: ${why.de}, und keine andere mähbare Zeit dafür gefunden.`,
+      },
+    });
+  }
+  for (const draft of trimmed) {
+    if (draft.previous === undefined) continue;
+    changes.push({
+      slotId: draft.previous.id,
+      kind: 'removed',
+      reason: { en: 'Removed: the need is covered without it.', de: 'Entfernt: der Bedarf ist ohne dieses Zeitfenster gedeckt.' },
+    });
+  }
+  slots.sort((a, b) => a.startMs - b.startMs || a.id.localeCompare(b.id));
+  return { slots, changes };
+}
+
+export function planLawn(input: PlanInput): LawnPlan {
+  const steps: Step[] = ratedSteps(input.hours, {
+    nowMs: input.nowMs,
+    timeZone: input.timeZone,
+    allowedAt: input.allowedAt,
+    rainLeadMinutes: input.rainLeadMinutes,
+  });
+  const horizonEndMs = input.hours.reduce((end, hour) => Math.max(end, hour.endMs), input.nowMs);
+  const ctx: Context = {
+    input,
+    grid: gridOf(steps, input.hours),
+    byStart: new Map(steps.map((step, i) => [step.startMs, i])),
+    relaxation: input.debt.overThreshold,
+    gapMs: Math.max(0, input.mower.gapMinutes, input.mower.chargeMinutes) * MINUTE_MS,
+    horizonEndMs,
+  };
+  const week = weekSpan(input.nowMs, input.timeZone);
+  const { kept, dropped } = keepPrevious(ctx, week.startMs);
+  const drafts = [...kept];
+  const bucketList = buckets(input, week, horizonEndMs);
+  fill(ctx, drafts, bucketList);
+  relax(ctx, drafts);
+  const trimmed = trim(ctx, drafts, bucketList);
+  const { slots, changes } = finish(ctx, drafts, dropped, trimmed);
+  const demand = bucketList.reduce((sum, bucket) => sum + bucket.demandMinutes, 0);
+  const planned = futureMinutes(slots, input.nowMs, input.nowMs, Number.POSITIVE_INFINITY);
+  const plannedMinutesThisWeek = Math.round(minutesIn(slots, week.startMs, week.endMs));
+  const status = planStatus({ input, slots, demandMinutes: demand, plannedMinutes: planned, plannedMinutesThisWeek, horizonEndMs });
+  return {
+    lawnId: input.lawnId,
+    computedAtMs: input.nowMs,
+    horizonEndMs,
+    slots,
+    need: input.need,
+    debt: input.debt,
+    plannedMinutesThisWeek,
+    status: status.status,
+    statusReason: status.reason,
+    changes,
+  };
+}
