@@ -4,6 +4,7 @@
  * wet days, four slots (one taken by the debt relaxation), behind its need.
  */
 import type { LawnPlan, PlanSlot } from '../../src/core/plan/types.js';
+import type { StationPlanState } from '../../src/lawn/planUnit.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -73,4 +74,16 @@ export function samplePlan(lawnId: string, nowMs: number, slots: readonly Sample
     },
     changes: [],
   };
+}
+
+/** The state's `plan` (src/lawn/planUnit.ts) holding `plans`, each lawn's next slot not yet ended at `nowMs` as the planner gives it. */
+export function samplePlanState(plans: readonly LawnPlan[], nowMs: number): StationPlanState {
+  const lawns: Record<string, LawnPlan> = {};
+  const next: StationPlanState['next'] = {};
+  for (const plan of plans) {
+    lawns[plan.lawnId] = plan;
+    const slot = plan.slots.find((candidate) => candidate.endMs > nowMs);
+    next[plan.lawnId] = slot ? { start: new Date(slot.startMs).toISOString(), end: new Date(slot.endMs).toISOString() } : null;
+  }
+  return { lawns, next };
 }

@@ -1,11 +1,10 @@
 /**
  * The week plans as HTTP reads them: which lawns a station serves and each one's plan from the
- * state's typed `plan` field (src/station/planState.ts), found by lawn id for the iCalendar feed
+ * state's typed `plan` field (the planner unit's, src/lawn/planUnit.ts), found by lawn id for the iCalendar feed
  * (./planRoute.ts), and shaped for the status page's week strip (the `plan` of /v1/stations/{id}).
  */
 import type { LawnPlan, PlanText } from '../core/plan/types.js';
 import type { StationStatePayload } from '../station/statePayload.js';
-import '../station/planState.js';
 
 /** A lawn as HTTP names it. */
 export interface LawnListing {

@@ -7,7 +7,8 @@
  */
 import { CHECK_NAMES } from '../core/index.js';
 import type { BucketRow } from '../history/stationHistory.js';
-import { MODELLED_FORMAT, type StationConfig } from '../ingest/types.js';
+import { MODELLED_FORMAT, unitSliceOf, type StationConfig } from '../ingest/types.js';
+import { stationLawns, type LawnConfig } from '../lawn/lawnsConfig.js';
 import { PUBLIC_REASON_KEY, type StationStatePayload } from '../station/statePayload.js';
 import type { ChartSeries, RecordedMinute } from '../station/chartRecorder.js';
 import { dataGaps, type DataGaps } from './dataGaps.js';
@@ -56,9 +57,18 @@ export interface StationsViewDeps {
 
 export function createStationsView(deps: StationsViewDeps): StationsView {
   const byId = new Map(deps.stations.map((station) => [station.id, station]));
+  // The station key `lawns` was validated when the configuration loaded (src/lawn/lawnsConfig.ts).
+  const listings: StationListing[] = deps.stations.map((station) => ({
+    id: station.id,
+    name: station.name,
+    origin: station.format === MODELLED_FORMAT ? 'modelled' : 'measured',
+    lawns: stationLawns({ ...station, lawns: unitSliceOf(station, 'lawns') as LawnConfig[] | undefined }).map(({ id, name }) => ({
+      id,
+      name,
+    })),
+  }));
   return {
-    stations: () =>
-      deps.stations.map(({ id, name, format }) => ({ id, name, origin: format === MODELLED_FORMAT ? 'modelled' : 'measured' })),
+    stations: () => listings,
     state: (stationId) => deps.stateOf(stationId),
     lastReadingAtMs: (stationId) => deps.series.history?.lastReadingAtMs(stationId) ?? null,
     freshnessMs: (stationId) => {

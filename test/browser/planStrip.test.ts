@@ -8,9 +8,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
-import { samplePlan } from '../../bench/lib/samplePlan.js';
+import { samplePlan, samplePlanState } from '../../bench/lib/samplePlan.js';
 import type { StationUnit } from '../../src/station/unit.js';
-import '../../src/station/planState.js';
 import { artifactPath, openWatchedPage, useChromium } from '../helpers/browser.js';
 import { feedThroughBroker, startStationsHarness } from '../helpers/statusPage.js';
 
@@ -27,7 +26,7 @@ async function startWithPlan(pollMs = 150): Promise<string> {
   // The planner unit's part of the state: the plan of the station's default lawn, computed at the daemon's start.
   const planner: StationUnit = {
     name: 'test-planner',
-    stateFragment: () => ({ plan: { lawns: { garden: samplePlan('garden', START_MS) } } }),
+    stateFragment: (_station, nowMs) => ({ plan: samplePlanState([samplePlan('garden', START_MS)], nowMs) }),
   };
   const h = await startStationsHarness({ statusPagePollMs: pollMs, units: [planner], startMs: START_MS });
   chromium.afterTest(() => h.cleanup());

@@ -7,9 +7,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { samplePlan } from '../../bench/lib/samplePlan.js';
+import { samplePlan, samplePlanState } from '../../bench/lib/samplePlan.js';
 import type { StationUnit } from '../../src/station/unit.js';
-import '../../src/station/planState.js';
 import { artifactPath, openWatchedPage, useChromium } from '../helpers/browser.js';
 import { feedThroughBroker, startStationsHarness } from '../helpers/statusPage.js';
 
@@ -24,7 +23,7 @@ describe('the README screenshot of the week plan', { timeout: 120_000 }, () => {
   it('renders the page with a plan and writes the picture', async () => {
     const planner: StationUnit = {
       name: 'readme-planner',
-      stateFragment: () => ({ plan: { lawns: { garden: samplePlan('garden', PLANNED_AT_MS) } } }),
+      stateFragment: (_station, nowMs) => ({ plan: samplePlanState([samplePlan('garden', PLANNED_AT_MS)], nowMs) }),
     };
     const h = await startStationsHarness({ statusPagePollMs: 600_000, units: [planner], startMs: START_MS });
     chromium.afterTest(() => h.cleanup());

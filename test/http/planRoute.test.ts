@@ -6,10 +6,9 @@
  */
 import ICAL from 'ical.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { samplePlan, SAMPLE_SLOTS } from '../../bench/lib/samplePlan.js';
+import { samplePlan, samplePlanState, SAMPLE_SLOTS } from '../../bench/lib/samplePlan.js';
 import type { LawnPlan } from '../../src/core/plan/types.js';
 import type { StationUnit } from '../../src/station/unit.js';
-import '../../src/station/planState.js';
 import { addKey } from '../helpers/httpApp.js';
 import { waitUntil } from '../helpers/mqttHarness.js';
 import { feedThroughBroker, startStationsHarness, type StationsHarness } from '../helpers/statusPage.js';
@@ -24,10 +23,9 @@ afterEach(async () => {
 function standInPlanner(current: () => LawnPlan | undefined): StationUnit {
   return {
     name: 'test-planner',
-    stateFragment: () => {
+    stateFragment: (_station, nowMs) => {
       const plan = current();
-      const lawns: Record<string, LawnPlan> = plan ? { garden: plan } : {};
-      return { plan: { lawns } };
+      return { plan: samplePlanState(plan ? [plan] : [], nowMs) };
     },
   };
 }
