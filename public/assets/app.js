@@ -175,7 +175,7 @@
     $('last-reading').textContent = t('ago', { age: formatAge(state.ageSeconds + (Date.now() - state.fetchedAt) / 1000) });
   }
 
-  function renderDetail(station) {
+  function renderDetail(station, generatedAt) {
     state.detail = station;
     $('station').hidden = false;
     $('station-name').textContent = station.name;
@@ -202,6 +202,8 @@
     renderCalcError(station.error);
     renderChecks(station.checks);
     renderForecast(station.forecast);
+    // The week strip's "today" is the daemon's (ages are relative to its generated_at too).
+    window.MowPlan.render(station.plan ?? null, Date.parse(generatedAt), ACCESS);
     renderRefused(station.last_upload_refused);
     renderTopicsHeard(station.topics_heard);
     window.MowMower.render(station.mower);
@@ -315,9 +317,9 @@
     if (stations.length === 0) return say(t('noStations'));
     if (!stations.some((station) => station.id === state.stationId)) return say(t('unknownStation'));
     for (const result of [early, history]) if (result instanceof Error) throw result;
-    const { station } = early ?? (await detailOf(state.stationId));
+    const { station, generated_at: generatedAt } = early ?? (await detailOf(state.stationId));
     say('');
-    renderDetail(station);
+    renderDetail(station, generatedAt);
     if (!state.firstRendered) performance.mark('mowability:station');
     if (!known) await loadHistory(false);
     // Charts are rebuilt only with new history (the forecast line changes with it often enough).

@@ -20,6 +20,7 @@ import { openApiPlugin, UNKNOWN_VERSION } from './openapi.js';
 import { API_PREFIX } from './paths.js';
 import type { ConnectionCounters } from './connectionCounters.js';
 import { createServer } from './server.js';
+import { planCalendarPlugin } from './planRoute.js';
 import { stationsPlugin } from './stationsRoute.js';
 import { NO_STATIONS, type StationsView } from './stationsView.js';
 import { statusPagePlugin } from './statusPage.js';
@@ -150,6 +151,7 @@ function apiPlugins(deps: AppDeps): PluginEntry[] {
     use(calculatePlugin, { config, clock, calculate: deps.calculate ?? coreCalculate }),
     ...(deps.publicRoutes ?? []).map((plugin) => use(plugin, {})),
     use(stationsPlugin, { mode: config.http.statusPage, view: deps.stations ?? NO_STATIONS, clock }),
+    use(planCalendarPlugin, { mode: config.http.statusPage, view: deps.stations ?? NO_STATIONS, timeZone: config.timezone }),
     ...(deps.unitRoutes ?? []).map((plugin) => use(plugin, {})),
   ];
 }

@@ -28,6 +28,7 @@ import {
   parseHistoryQuery,
   stepGrid,
 } from './stationsSeries.js';
+import { planSummarySchema } from './planView.js';
 import { detail, summarize, type StationsView } from './stationsView.js';
 
 /* Response and query schemas of the endpoints; they also document them in /openapi.json. */
@@ -92,6 +93,7 @@ const stationDetailSchema = {
     'source_since',
     'rain_source',
     'mower',
+    'plan',
   ],
   properties: {
     ...summaryProperties,
@@ -194,6 +196,7 @@ const stationDetailSchema = {
       },
       description: 'Why no index could be calculated (required fields missing); null otherwise.',
     },
+    plan: planSummarySchema,
     forecast: {
       type: ['object', 'null'],
       description: "The forecast unit's view when a forecast is configured; null otherwise.",

@@ -7,17 +7,21 @@
  */
 import { CHECK_NAMES } from '../core/index.js';
 import type { BucketRow } from '../history/stationHistory.js';
-import { MODELLED_FORMAT, type StationConfig } from '../ingest/types.js';
+import { MODELLED_FORMAT, unitSliceOf, type StationConfig } from '../ingest/types.js';
+import { stationLawns, type LawnConfig } from '../lawn/lawnsConfig.js';
 import { PUBLIC_REASON_KEY, type StationStatePayload } from '../station/statePayload.js';
 import type { ChartSeries, RecordedMinute } from '../station/chartRecorder.js';
 import { dataGaps, type DataGaps } from './dataGaps.js';
 import { mowerSummary, type MowerSummary } from './mowerSummary.js';
+import { planSummary, type LawnListing } from './planView.js';
 
 /** A configured station as the page lists it; `origin` "modelled": readings from a weather model (format "open-meteo"). */
 export interface StationListing {
   id: string;
   name: string;
   origin?: Origin;
+  /** The lawns the station serves (./planView.ts); omitted: one lawn with the station's id and name. */
+  lawns?: readonly LawnListing[];
 }
 export type Origin = 'measured' | 'modelled';
 
@@ -54,9 +58,18 @@ export interface StationsViewDeps {
 
 export function createStationsView(deps: StationsViewDeps): StationsView {
   const byId = new Map(deps.stations.map((station) => [station.id, station]));
+  // The station key `lawns` was validated when the configuration loaded (src/lawn/lawnsConfig.ts).
+  const listings: StationListing[] = deps.stations.map((station) => ({
+    id: station.id,
+    name: station.name,
+    origin: station.format === MODELLED_FORMAT ? 'modelled' : 'measured',
+    lawns: stationLawns({ ...station, lawns: unitSliceOf(station, 'lawns') as LawnConfig[] | undefined }).map(({ id, name }) => ({
+      id,
+      name,
+    })),
+  }));
   return {
-    stations: () =>
-      deps.stations.map(({ id, name, format }) => ({ id, name, origin: format === MODELLED_FORMAT ? 'modelled' : 'measured' })),
+    stations: () => listings,
     state: (stationId) => deps.stateOf(stationId),
     lastReadingAtMs: (stationId) => deps.series.history?.lastReadingAtMs(stationId) ?? null,
     freshnessMs: (stationId) => {
@@ -129,6 +142,8 @@ export interface StationDetail extends StationSummary {
   rain_source: 'gauge' | 'model' | null;
   /** The mower control's status and runs (./mowerSummary.ts), or null without an enabled control. */
   mower: MowerSummary | null;
+  /** The week plan of the station's lawns (./planView.ts), or null without a planner. */
+  plan: ReturnType<typeof planSummary>;
 }
 
 type Loose = Record<string, unknown>;
@@ -239,6 +254,7 @@ export function detail(view: StationsView, station: StationListing, nowMs: numbe
     source_since: state?.modelled?.failing_since ?? null,
     rain_source: summary.origin === 'modelled' || state?.rain_source === 'model' ? 'model' : state ? 'gauge' : null,
     mower: mowerSummary(state?.mower_control, open),
+    plan: planSummary(view, station),
   };
 }
 

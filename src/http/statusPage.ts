@@ -32,6 +32,7 @@ const ASSET_FILES: Record<string, string> = {
   '/assets/reasons.js': join(ASSETS_DIR, 'reasons.js'),
   '/assets/charts.js': join(ASSETS_DIR, 'charts.js'),
   '/assets/mower.js': join(ASSETS_DIR, 'mower.js'),
+  '/assets/plan.js': join(ASSETS_DIR, 'plan.js'),
   '/assets/favicon.svg': join(ASSETS_DIR, 'favicon.svg'),
   '/assets/vendor/uPlot.iife.min.js': join(UPLOT_DIR, 'uPlot.iife.min.js'),
   '/assets/vendor/uPlot.min.css': join(UPLOT_DIR, 'uPlot.min.css'),

@@ -75,6 +75,7 @@ describe('the /v1 scope', () => {
     expect(new Set(protectedRoutes.map(({ path }) => path))).toEqual(
       new Set([
         '/v1/calculate',
+        '/v1/lawns/:lawnId/plan.ics',
         '/v1/stations',
         '/v1/stations/:id',
         '/v1/stations/:id/history',

@@ -44,6 +44,7 @@ describe('GET /openapi.json', () => {
       '/openapi.json',
       '/v1/calculate',
       '/v1/health',
+      '/v1/lawns/{lawnId}/plan.ics',
       '/v1/stations',
       '/v1/stations/{id}',
       '/v1/stations/{id}/history',
