@@ -14,9 +14,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { deprecatedSettingsOf } from './config/load.js';
 import type { AppConfig } from './config/schema.js';
-import { deprecationMessage } from './config/settingAliases.js';
+import { deprecationMessage, type DeprecatedSettingUse } from './config/settingAliases.js';
 import {
   closeDatabase,
   openDatabase,
@@ -68,6 +67,8 @@ import { packageHomepage, packageVersion } from './util/packageVersion.js';
 export interface DaemonOptions {
   config: AppConfig;
   logger: Logger;
+  /** The old setting names the configuration was loaded with (loadConfiguration()): one warning each at start. */
+  deprecatedSettings?: readonly DeprecatedSettingUse[];
   /** The HTTP access lines' logger (createAccessLogger: written in blocks); omitted: they go through `logger`. */
   accessLogger?: Logger;
   clock?: Clock;
@@ -98,13 +99,13 @@ interface Core {
 }
 
 /** One warning line per old setting name the configuration was loaded with (src/config/settingAliases.ts). */
-export function logDeprecatedSettings(config: AppConfig, logger: Logger): void {
-  for (const use of deprecatedSettingsOf(config)) logger.warn({ setting: use.used, instead: use.instead }, deprecationMessage(use));
+export function logDeprecatedSettings(uses: readonly DeprecatedSettingUse[], logger: Logger): void {
+  for (const use of uses) logger.warn({ setting: use.used, instead: use.instead }, deprecationMessage(use));
 }
 
 export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon> {
   const { config, logger } = options;
-  logDeprecatedSettings(config, logger);
+  logDeprecatedSettings(options.deprecatedSettings ?? [], logger);
   const clock = options.clock ?? systemClock;
   // An injected clock without a monotonic one is a test driving time by hand: its jumps are not steps.
   const monotonic = options.clock === undefined || options.monotonic !== undefined ? (options.monotonic ?? monotonicClock) : undefined;

@@ -1,6 +1,6 @@
 /** Loads configuration and opens the daemon's database for one CLI command. */
 import { pino } from 'pino';
-import { loadConfig } from '../config/load.js';
+import { loadConfiguration, type LoadedConfig } from '../config/load.js';
 import { stationUnitConfigs } from '../daemon.js';
 import type { AppConfig } from '../config/schema.js';
 import { Database } from '../store/database.js';
@@ -18,8 +18,13 @@ import { terminalJson } from './terminalText.js';
  * which under systemd reach the service alone (LoadCredential=), not the admin wrapper.
  */
 export function configFor(parsed: ParsedCommand, io: CliIo, options: { secretsOptional?: boolean } = {}): AppConfig {
+  return loadedConfigFor(parsed, io, options).config;
+}
+
+/** configFor, with the deprecated setting names it was loaded with (`serve` logs them). */
+export function loadedConfigFor(parsed: ParsedCommand, io: CliIo, options: { secretsOptional?: boolean } = {}): LoadedConfig {
   // The station units' settings and station keys belong to the configuration (stationUnits() in src/daemon.ts).
-  return loadConfig({
+  return loadConfiguration({
     argv: parsed.configArgv,
     env: io.env,
     secretsOptional: options.secretsOptional === true,

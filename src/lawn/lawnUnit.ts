@@ -31,6 +31,7 @@ import { LawnStore } from './lawnStore.js';
 import { SoilMoistureFeed, seedSensor, withSoilSource, type SoilMoistureSource } from './soilFeed.js';
 import { MOWED_COMMAND } from '../config/mqttValues.js';
 import { MAX_MOWED_PAYLOAD_BYTES, cutTimeProblem, parseMowedPayload } from './mowedPayload.js';
+import { mergedCopy } from '../util/mergedCopy.js';
 
 /** What the lawn memory needs of a station: its lawn profile (over the service-level one) and where it stands. */
 export interface LawnStationConfig {
@@ -183,8 +184,7 @@ export class LawnMemoryUnit implements StationUnit {
     if (input.minutes_since_irrigation === 0) lawn.markIrrigated();
     const derived = lawn.derived(nowMs, this.#options.growth);
     const extended = this.#soil.extend(stationId, input, lawn.memory, nowMs);
-    // Object.assign, not two spreads: V8 adds the second object's members to a copy of the first's shape on a slow path (bench/NOTES.md). Same members, same order.
-    return Object.keys(derived).length === 0 ? extended : Object.assign({}, extended, derived);
+    return Object.keys(derived).length === 0 ? extended : mergedCopy<StationInput>(extended, derived);
   }
 
   status(stationId: string, nowMs: number): (LawnStatus & { soil_moisture_source: SoilMoistureSource }) | undefined {

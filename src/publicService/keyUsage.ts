@@ -15,6 +15,7 @@
 import type { Logger } from 'pino';
 import { CalendarDayClock } from '../util/calendarDay.js';
 import type { ClockStep } from '../util/clockWatch.js';
+import type { Database } from '../store/database.js';
 import type { SharedCommit, StagedRows } from '../store/sharedCommit.js';
 import type { SqlDatabase } from '../store/sqlDatabase.js';
 import type { ApiKeyCredential } from '../store/serviceStore.js';
@@ -103,9 +104,9 @@ export class KeyUsage extends KeyUsageBase {
   #pending = new Map<number, Map<string, number>>();
   #writing: Promise<void> = Promise.resolve();
   /** The daemon's SQLite connection's shared commit (keys.quotaMode shared, no PostgreSQL), else undefined. */
-  readonly #shared: SharedCommit | undefined;
+  readonly #shared: SharedCommit<Database> | undefined;
 
-  constructor(options: KeyUsageOptions & { sharedCommit?: SharedCommit | undefined }) {
+  constructor(options: KeyUsageOptions & { sharedCommit?: SharedCommit<Database> | undefined }) {
     super(options);
     this.#shared = options.sharedCommit;
     this.#shared?.join({ take: () => this.#take() });
@@ -217,7 +218,7 @@ export class KeyUsage extends KeyUsageBase {
   }
 
   /** The shared commit takes the counts (given back if it fails). */
-  #take(): StagedRows | undefined {
+  #take(): StagedRows<Database> | undefined {
     if (this.#pending.size === 0) return undefined;
     const pending = this.#pending;
     const lastUsed = this.lastUsed;

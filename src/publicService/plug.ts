@@ -29,7 +29,6 @@ import type { AppDeps } from '../http/app.js';
 import type { AccessCache } from '../store/accessCache.js';
 import { Database } from '../store/database.js';
 import type { ServiceStore } from '../store/serviceStore.js';
-import { SharedCommit } from '../store/sharedCommit.js';
 import type { SharedServer } from '../store/sharedHealth.js';
 import type { SqlDatabase } from '../store/sqlDatabase.js';
 import type { Clock } from '../util/clock.js';
@@ -88,7 +87,7 @@ export async function startKeyUsage(core: PublicServiceCore, serviceDatabase: Sq
     flushIntervalMs: config.keys.usageFlushSeconds * 1000,
   };
   // On the daemon's SQLite file the counts join the history's commits (src/store/sharedCommit.ts); PostgreSQL keeps its own.
-  const sharedCommit = serviceDatabase instanceof Database ? SharedCommit.of(serviceDatabase) : undefined;
+  const sharedCommit = serviceDatabase instanceof Database ? serviceDatabase.sharedCommit : undefined;
   const usage = config.keys.quotaMode === 'exact' ? new ExactKeyUsage(options) : new KeyUsage({ ...options, sharedCommit });
   await usage.start(clock.now());
   clockWatch?.onStep((step) => void usage.clockStepped(step));

@@ -5,7 +5,7 @@ import { MFI_VERSION } from '../../core/version.js';
 import { createAccessLogger, createLogger } from '../../util/logger.js';
 import { packageVersion } from '../../util/packageVersion.js';
 import { expectPositionals, parseCommand, printedHelp } from '../args.js';
-import { configFor } from '../context.js';
+import { loadedConfigFor } from '../context.js';
 import { EXIT_FAILURE, EXIT_OK, type CliIo } from '../io.js';
 import { HELP } from '../help.js';
 import { isAbsolute, resolve } from 'node:path';
@@ -80,7 +80,7 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
   const parsed = parseCommand(COMMAND, argv);
   if (printedHelp(parsed, io, HELP.serve)) return EXIT_OK;
   expectPositionals(COMMAND, parsed.positionals, []);
-  const config = configFor(parsed, io);
+  const { config, deprecated } = loadedConfigFor(parsed, io);
   const logger = createLogger({ level: config.log.level });
   // First line of every start: what runs, for bug reports and after upgrades.
   logger.info({ version: packageVersion(), mfi_version: MFI_VERSION, node: process.version }, 'mowability starting');
@@ -94,7 +94,7 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
   const shutdownSignal = io.shutdownSignal();
   // The access lines' own logger writes in blocks (src/util/logger.ts), at the main logger's level.
   const accessLogger = createAccessLogger({ level: logger.level });
-  const daemon = await startDaemon({ config, logger, accessLogger, keyCommandHint: hint });
+  const daemon = await startDaemon({ config, logger, accessLogger, keyCommandHint: hint, deprecatedSettings: deprecated });
   const reason = await shutdownSignal;
   if (typeof reason === 'string') logger.info({ signal: reason }, 'stopping');
   else
