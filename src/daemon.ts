@@ -324,7 +324,7 @@ async function buildHttpApp(core: Core, sources: HttpSources, accessLogger: Logg
       features.uploadRefusals.record(refusal);
       if (refusal.station !== undefined) station.recompute(refusal.station);
     },
-    unitRoutes: features.modules.flatMap((unit) => (unit.routes ? [unit.routes] : [])),
+    unitRoutes: features.modules.flatMap((unit) => unit.routes ?? []),
     ...(metrics ? { metrics } : {}),
     ...sources.extended.app,
   });

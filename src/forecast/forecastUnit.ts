@@ -14,7 +14,7 @@ import type { QuietHoursSettings } from '../core/lawn/quietHours.js';
 import { QuietHoursTimeline } from '../core/forecastQuietHours.js';
 import type { StationConfig, StationLocation } from '../ingest/types.js';
 import type { EntitySpec } from '../homeassistant/stationEntities.js';
-import type { FastifyPluginAsync } from 'fastify';
+import type { UnitRoute } from '../station/unitRoute.js';
 import type {
   MowableHold,
   StationHistoryView,
@@ -106,7 +106,7 @@ export class ForecastUnit implements StationUnit {
   #store: ForecastStore | undefined;
   #recompute: ((stationId: string) => void) | undefined;
   /** GET /v1/stations/{id}/forecast (./forecastRoute.ts), set by the module (./forecastModule.ts). */
-  routes?: FastifyPluginAsync;
+  routes?: readonly UnitRoute[];
 
   constructor(options: ForecastUnitOptions) {
     this.#options = options;

@@ -141,7 +141,7 @@ describe('forecast end to end', () => {
     await access.start();
     const { key } = await store.addKey('tester');
     await waitUntil(() => access.lookupKey(key) !== undefined, 'the key');
-    const app = await buildApp({ config, store, access, logger: silentLogger, clock, unitRoutes: [unit.routes!] });
+    const app = await buildApp({ config, store, access, logger: silentLogger, clock, unitRoutes: unit.routes! });
     try {
       const ok = await app.inject({ url: '/v1/stations/garden/forecast', headers: { authorization: `Bearer ${key}` } });
       expect(ok.statusCode).toBe(200);
