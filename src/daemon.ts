@@ -18,11 +18,13 @@ import type { AppConfig } from './config/schema.js';
 import { deprecationMessage, type DeprecatedSettingUse } from './config/settingAliases.js';
 import {
   closeDatabase,
+  commandPartsOf,
   openDatabase,
   openExtensions,
   serveLockComponent,
   serviceStoreOn,
   startAccessCache,
+  type ExtensionCommands,
   type ExtensionDeps,
   type ServiceExtension,
 } from './daemonStorage.js';
@@ -210,6 +212,11 @@ export function serviceExtensions(): readonly ServiceExtension[] {
     // The public service (src/publicService/): key usage and quotas, registration, PostgreSQL and Redis.
     publicService,
   ];
+}
+
+/** The command line's parts of the extensions (src/cli/context.ts, `mowability registrations`). */
+export function serviceCommands(): ExtensionCommands {
+  return commandPartsOf(serviceExtensions());
 }
 
 /** What the configuration loader needs of the station units: their settings and station keys. */

@@ -22,11 +22,6 @@ import type { ApiKeyCredential } from '../store/serviceStore.js';
 import type { Admission } from '../http/auth.js';
 import { OwnDayCounts } from './usageDays.js';
 
-export interface UsageDay {
-  day: string;
-  requests: number;
-}
-
 export interface KeyUsageOptions {
   database: SqlDatabase;
   logger: Logger;
@@ -270,9 +265,4 @@ async function writeCounts(db: SqlDatabase, pending: Map<number, Map<string, num
     const at = lastUsed.get(keyId);
     if (at !== undefined) await db.run('UPDATE api_keys SET last_used_at = ? WHERE id = ?', [new Date(at).toISOString(), keyId]);
   }
-}
-
-/** A key's stored requests per day, newest first (the admin CLI; up to keys.usageFlushSeconds behind, or history.flushIntervalSeconds with a station history). */
-export async function keyUsageDays(db: SqlDatabase, keyId: number, sinceDay: string): Promise<UsageDay[]> {
-  return db.all<UsageDay>('SELECT day, requests FROM key_usage WHERE key_id = ? AND day >= ? ORDER BY day DESC', [keyId, sinceDay]);
 }

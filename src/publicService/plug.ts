@@ -34,6 +34,7 @@ import type { SqlDatabase } from '../store/sqlDatabase.js';
 import type { Clock } from '../util/clock.js';
 import type { ClockWatch } from '../util/clockWatch.js';
 import type { StartedStack } from '../util/lifecycle.js';
+import { publicServiceCommands } from './commandParts.js';
 import { ExactKeyUsage } from './exactKeyUsage.js';
 import { KeyUsage } from './keyUsage.js';
 import type { PgDatabase } from './postgres/pgDatabase.js';
@@ -121,6 +122,7 @@ export function registrationRoutes(
 
 /** The public service's plug: src/daemon.ts lists it in serviceExtensions(). */
 export const publicService = {
+  commands: publicServiceCommands,
   async open(parts: StartedStack, core: PublicServiceCore): Promise<OpenedPublicService> {
     const { config, logger } = core;
     const pg: PgDatabase | undefined =
