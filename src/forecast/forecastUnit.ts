@@ -86,6 +86,8 @@ interface Held {
   station: ForecastStation;
   config: StationForecastConfig;
   cached?: CachedForecast;
+  /** The last fetch's refused redirect (a setting to fix, forecast.openMeteoUrl), until a fetch succeeds. */
+  refusedRedirect?: string | undefined;
   input?: StationInput;
   /** The hours the last build rated (./forecastReport.ts): the next build rates only the changed ones. */
   memo?: ForecastMemo;
@@ -150,9 +152,12 @@ export class ForecastUnit implements StationUnit {
         log: this.#log,
         current: () => held.cached,
         accept: (forecast) => this.#accept(held, forecast),
-        onOutcome: (kind) => {
+        onOutcome: (outcome) => {
           this.counters.forecastFetches++;
-          if (kind === 'error') this.counters.forecastFetchErrors++;
+          if (outcome.kind === 'error') this.counters.forecastFetchErrors++;
+          // Shown in the state, not only in the log: the forecast stays stale until the setting is fixed.
+          if (outcome.kind !== 'error' || outcome.problem === 'redirectRefused')
+            held.refusedRedirect = outcome.kind === 'error' ? outcome.reason : undefined;
         },
       });
       loop.start();
@@ -273,9 +278,11 @@ export class ForecastUnit implements StationUnit {
     return rules;
   }
 
-  stateFragment(stationId: string, nowMs: number): { forecast: ForecastView } | undefined {
+  stateFragment(stationId: string, nowMs: number): { forecast?: ForecastView; forecast_problem?: string } | undefined {
     const detail = this.detail(stationId, nowMs);
-    return detail ? { forecast: compactForecast(detail) } : undefined;
+    const problem = this.#held.get(stationId)?.refusedRedirect;
+    if (!detail) return problem === undefined ? undefined : { forecast_problem: problem };
+    return problem === undefined ? { forecast: compactForecast(detail) } : { forecast: compactForecast(detail), forecast_problem: problem };
   }
 
   mowableHold(stationId: string, nowMs: number): MowableHold | undefined {
@@ -306,5 +313,7 @@ declare module '../station/statePayload.js' {
   interface StationStateFields {
     /** The forecast's view: windows, rain expected, hours (src/forecast/forecastReport.ts). */
     forecast: ForecastView;
+    /** Why the forecast cannot be fetched when it is a setting to fix: a refused redirect (forecast.openMeteoUrl). */
+    forecast_problem: string;
   }
 }
