@@ -14,16 +14,17 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { deprecatedSettingsOf } from './config/load.js';
 import type { AppConfig } from './config/schema.js';
-import { deprecationMessage } from './config/settingAliases.js';
+import { deprecationMessage, type DeprecatedSettingUse } from './config/settingAliases.js';
 import {
   closeDatabase,
+  commandPartsOf,
   openDatabase,
   openExtensions,
   serveLockComponent,
   serviceStoreOn,
   startAccessCache,
+  type ExtensionCommands,
   type ExtensionDeps,
   type ServiceExtension,
 } from './daemonStorage.js';
@@ -73,6 +74,8 @@ import { packageHomepage, packageVersion } from './util/packageVersion.js';
 export interface DaemonOptions {
   config: AppConfig;
   logger: Logger;
+  /** The old setting names the configuration was loaded with (loadConfiguration()): one warning each at start. */
+  deprecatedSettings?: readonly DeprecatedSettingUse[];
   /** The HTTP access lines' logger (createAccessLogger: written in blocks); omitted: they go through `logger`. */
   accessLogger?: Logger;
   clock?: Clock;
@@ -103,13 +106,13 @@ interface Core {
 }
 
 /** One warning line per old setting name the configuration was loaded with (src/config/settingAliases.ts). */
-export function logDeprecatedSettings(config: AppConfig, logger: Logger): void {
-  for (const use of deprecatedSettingsOf(config)) logger.warn({ setting: use.used, instead: use.instead }, deprecationMessage(use));
+export function logDeprecatedSettings(uses: readonly DeprecatedSettingUse[], logger: Logger): void {
+  for (const use of uses) logger.warn({ setting: use.used, instead: use.instead }, deprecationMessage(use));
 }
 
 export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon> {
   const { config, logger } = options;
-  logDeprecatedSettings(config, logger);
+  logDeprecatedSettings(options.deprecatedSettings ?? [], logger);
   const clock = options.clock ?? systemClock;
   // An injected clock without a monotonic one is a test driving time by hand: its jumps are not steps.
   const monotonic = options.clock === undefined || options.monotonic !== undefined ? (options.monotonic ?? monotonicClock) : undefined;
@@ -223,6 +226,11 @@ export function serviceExtensions(): readonly ServiceExtension[] {
     // The public service (src/publicService/): key usage and quotas, registration, PostgreSQL and Redis.
     publicService,
   ];
+}
+
+/** The command line's parts of the extensions (src/cli/context.ts, `mowability registrations`). */
+export function serviceCommands(): ExtensionCommands {
+  return commandPartsOf(serviceExtensions());
 }
 
 /** What the configuration loader needs of the station units: their settings and station keys. */
@@ -363,7 +371,7 @@ async function buildHttpApp(core: Core, sources: HttpSources, accessLogger: Logg
       features.uploadRefusals.record(refusal);
       if (refusal.station !== undefined) station.recompute(refusal.station);
     },
-    unitRoutes: features.modules.flatMap((unit) => (unit.routes ? [unit.routes] : [])),
+    unitRoutes: features.modules.flatMap((unit) => unit.routes ?? []),
     ...(metrics ? { metrics } : {}),
     ...sources.extended.app,
   });

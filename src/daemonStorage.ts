@@ -128,6 +128,56 @@ export interface OpenedExtension {
  */
 export interface ServiceExtension {
   open(parts: StartedStack, core: ExtensionCore): Promise<OpenedExtension>;
+  /** What it offers the command line (src/cli/): the same plug, so its commands go with it. */
+  readonly commands?: ExtensionCommands;
+}
+
+/** A registration as `mowability registrations` shows it. */
+export interface RegistrationRow {
+  readonly id: number;
+  readonly status: string;
+  readonly name: string;
+  readonly email: string;
+  readonly usageKind: string;
+  readonly intendedUse: string;
+  readonly clientAddress: string;
+  readonly createdAt: string;
+  readonly expiresAt: string;
+  readonly decidedAt: string | null;
+  readonly reason: string | null;
+  readonly note: string | null;
+  readonly keyId: number | null;
+}
+
+/** Done, or refused for a reason the operator fixes (a registration that is not pending). */
+export type ReviewOutcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem: string };
+
+/** The key requests an operator reviews (`mowability registrations`). */
+export interface RegistrationReview {
+  list(options: { pending?: boolean }): Promise<RegistrationRow[]>;
+  approve(
+    id: number,
+    nowMs: number,
+    options: { allowGet?: boolean; note?: string },
+  ): Promise<ReviewOutcome<{ keyId: number; owner: string }>>;
+  reject(id: number, nowMs: number, reason?: string): Promise<ReviewOutcome<undefined>>;
+  purge(olderThanMs: number, nowMs: number): Promise<number>;
+}
+
+/** The command line's part of an extension. */
+export interface ExtensionCommands {
+  /** The service tables' database for a one-shot command when not the SQLite file (PostgreSQL with store.kind postgres). */
+  readonly openServiceDatabase?: (config: AppConfig) => Promise<SqlDatabase | undefined>;
+  /** The registrations on the service tables' database. */
+  readonly registrations?: (database: SqlDatabase) => RegistrationReview;
+}
+
+/** The command-line parts of the listed extensions, the first that offers each (none on a home install). */
+export function commandPartsOf(extensions: readonly ServiceExtension[]): ExtensionCommands {
+  const parts = extensions.flatMap((extension) => (extension.commands ? [extension.commands] : []));
+  const openServiceDatabase = parts.find((part) => part.openServiceDatabase)?.openServiceDatabase;
+  const registrations = parts.find((part) => part.registrations)?.registrations;
+  return { ...(openServiceDatabase && { openServiceDatabase }), ...(registrations && { registrations }) };
 }
 
 /** Opens the listed extensions in order; with none (a home install) the SQLite file holds the service tables. */

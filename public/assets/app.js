@@ -295,9 +295,13 @@
         (body) => body.mfi?.checks?.mqtt,
         () => undefined,
       );
-    const problem = mqtt && (mqtt.status === 'error' || / but /.test(mqtt.message ?? '')) ? `MQTT: ${mqtt.message}` : '';
-    $('broker-problem').textContent = problem;
-    $('broker-problem').hidden = problem === '';
+    const shown = mqtt && (mqtt.status === 'error' || mqtt.code === 'access_limited');
+    const banner = $('broker-problem');
+    // The English page shows /health's own line; another language says it in its words, the English detail after it.
+    if (!shown) banner.textContent = '';
+    else if (lang === 'en') banner.textContent = `MQTT: ${mqtt.message}`;
+    else sentenceWithDetail(banner, t(`broker_${mqtt.code}`), mqtt.message);
+    banner.hidden = !shown;
   }
 
   async function poll() {

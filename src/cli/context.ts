@@ -1,15 +1,13 @@
 /** Loads configuration and opens the daemon's database for one CLI command. */
-import { pino } from 'pino';
-import { loadConfig } from '../config/load.js';
-import { stationUnitConfigs } from '../daemon.js';
+import { loadConfiguration, type LoadedConfig } from '../config/load.js';
+import { serviceCommands, stationUnitConfigs } from '../daemon.js';
 import type { AppConfig } from '../config/schema.js';
 import { Database } from '../store/database.js';
-import { PgDatabase } from '../publicService/postgres/pgDatabase.js';
 import { ServiceStore } from '../store/serviceStore.js';
 import type { SqlDatabase } from '../store/sqlDatabase.js';
 import { systemClock } from '../util/clock.js';
 import type { ParsedCommand } from './args.js';
-import type { CliIo } from './io.js';
+import { CommandError, type CliIo } from './io.js';
 import { terminalJson } from './terminalText.js';
 
 /**
@@ -18,8 +16,13 @@ import { terminalJson } from './terminalText.js';
  * which under systemd reach the service alone (LoadCredential=), not the admin wrapper.
  */
 export function configFor(parsed: ParsedCommand, io: CliIo, options: { secretsOptional?: boolean } = {}): AppConfig {
+  return loadedConfigFor(parsed, io, options).config;
+}
+
+/** configFor, with the deprecated setting names it was loaded with (`serve` logs them). */
+export function loadedConfigFor(parsed: ParsedCommand, io: CliIo, options: { secretsOptional?: boolean } = {}): LoadedConfig {
   // The station units' settings and station keys belong to the configuration (stationUnits() in src/daemon.ts).
-  return loadConfig({
+  return loadConfiguration({
     argv: parsed.configArgv,
     env: io.env,
     secretsOptional: options.secretsOptional === true,
@@ -54,17 +57,11 @@ export async function withDatabase<T>(
   options: { create?: boolean } = {},
 ): Promise<T> {
   const config = configFor(parsed, io, { secretsOptional: true });
-  const database: SqlDatabase =
-    config.store.kind === 'postgres'
-      ? await PgDatabase.open({
-          connectionString: config.store.url,
-          logger: pino({ level: 'silent' }),
-          poolSize: 1,
-          listen: false,
-          queryTimeoutMs: config.store.queryTimeoutMs,
-          connectTimeoutMs: config.store.connectTimeoutMs,
-        })
-      : await Database.open(config.db.path, { create: options.create ?? false });
+  // The service tables' database: PostgreSQL through the public service's plug (store.kind postgres), else the SQLite file.
+  const shared = await serviceCommands().openServiceDatabase?.(config);
+  if (!shared && config.store.kind === 'postgres')
+    throw new CommandError('store.kind is "postgres", but this build has no public service to open it: set store.kind to "sqlite"');
+  const database: SqlDatabase = shared ?? (await Database.open(config.db.path, { create: options.create ?? false }));
   try {
     return await work(database, config);
   } finally {

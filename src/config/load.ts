@@ -66,7 +66,18 @@ export function configFileFrom({ argv = [], env = {} }: ConfigSources): string |
   return fromEnv ? fromEnv : undefined;
 }
 
+/** A loaded configuration with the old setting names (src/config/settingAliases.ts) it was loaded with; the daemon logs them. */
+export interface LoadedConfig {
+  readonly config: AppConfig;
+  readonly deprecated: readonly DeprecatedSettingUse[];
+}
+
 export function loadConfig(sources: ConfigSources = {}): AppConfig {
+  return loadConfiguration(sources).config;
+}
+
+/** loadConfig, with the deprecated names used. */
+export function loadConfiguration(sources: ConfigSources = {}): LoadedConfig {
   registerConfigFormats();
   const deprecated: DeprecatedSettingUse[] = [];
   const aliasProblems: string[] = [];
@@ -121,18 +132,8 @@ export function loadConfig(sources: ConfigSources = {}): AppConfig {
   const read = new Set([...settings.values()].flatMap((spec) => (spec.env ? [spec.env] : [])));
   const unread = Object.keys(env).filter((name) => name.startsWith('MOWABILITY_') && !read.has(name));
   Object.defineProperty(loaded, UNREAD_ENV, { value: unread, enumerable: true });
-  const frozen = deepFreeze(loaded);
-  DEPRECATED_USES.set(frozen, deprecated);
-  // The units' secrets too (mowerControl.homeAssistantToken): redactConfig knows only the base schema's by itself.
-  SENSITIVE_KEYS.set(
-    frozen,
-    [...settings].flatMap(([key, spec]) => (spec.sensitive ? [key] : [])),
-  );
-  return frozen;
+  return { config: deepFreeze(loaded), deprecated };
 }
-
-/** The sensitive setting keys of a loaded configuration, the station units' included. */
-const SENSITIVE_KEYS = new WeakMap<AppConfig, readonly string[]>();
 
 const UNREAD_ENV = Symbol('unread environment variables');
 
@@ -145,14 +146,6 @@ export function unreadEnvironment(config: object): readonly string[] {
   return (config as { [UNREAD_ENV]?: readonly string[] })[UNREAD_ENV] ?? [];
 }
 
-const DEPRECATED_USES = new WeakMap<AppConfig, readonly DeprecatedSettingUse[]>();
-
-/** The old setting names (src/config/settingAliases.ts) this configuration was loaded with; the daemon logs them. */
-export function deprecatedSettingsOf(config: AppConfig): readonly DeprecatedSettingUse[] {
-  return DEPRECATED_USES.get(config) ?? [];
-}
-
-const SETTINGS = new Map(listSettings().map(({ key, spec }) => [key, spec]));
 type Settings = ReadonlyMap<string, SettingSpec>;
 
 /** Turns convict's validation output into one readable line per problem. */
@@ -218,16 +211,14 @@ function deepFreeze<T>(value: T): T {
 
 /**
  * The configuration as JSON with every sensitive setting replaced by
- * "[Sensitive]" and credentials removed from the broker URL.
+ * "[Sensitive]" and credentials removed from the broker URL. `units`: the station units it was
+ * loaded with, whose secrets (mowerControl.homeAssistantToken) are replaced too.
  */
-export function redactConfig(config: AppConfig): Record<string, unknown> {
+export function redactConfig(config: AppConfig, units: readonly UnitConfigSpec[]): Record<string, unknown> {
   const copy = JSON.parse(JSON.stringify(config)) as Record<string, unknown>;
   const mqtt = copy.mqtt as { url?: unknown } | undefined;
   if (mqtt && typeof mqtt.url === 'string') mqtt.url = redactUrl(mqtt.url);
-  const sensitive = new Set([
-    ...[...SETTINGS].flatMap(([key, spec]) => (spec.sensitive ? [key] : [])),
-    ...(SENSITIVE_KEYS.get(config) ?? []),
-  ]);
+  const sensitive = new Set(listSettings(schemaWithUnits(units)).flatMap(({ key, spec }) => (spec.sensitive ? [key] : [])));
   for (const key of sensitive) {
     const path = key.split('.');
     const leaf = path.pop() as string;

@@ -24,7 +24,7 @@ export interface FetchLoopOptions {
   current: () => CachedForecast | undefined;
   /** A new forecast (or a confirmation that the old one is still current, with a new fetch time). */
   accept: (forecast: CachedForecast) => Promise<void>;
-  onOutcome?: (outcome: FetchOutcome['kind']) => void;
+  onOutcome?: (outcome: FetchOutcome) => void;
 }
 
 export class FetchLoop {
@@ -58,7 +58,7 @@ export class FetchLoop {
       const validators = previous?.source === 'open-meteo' ? previous.validators : {};
       const outcome = await this.#options.client.fetchForecast(this.#options.location, validators, this.#task.signal);
       if (this.#task.signal.aborted) return;
-      this.#options.onOutcome?.(outcome.kind);
+      this.#options.onOutcome?.(outcome);
       if (outcome.kind === 'error') return this.#failed(outcome.reason);
       if (this.#failures > 0)
         log.info(

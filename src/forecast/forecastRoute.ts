@@ -6,7 +6,7 @@
  * (./forecastModule.ts): the HTTP side registers it in the /v1 scope behind the
  * key hook like every unit route; the forecast comes from `forecastOf`.
  */
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { UnitRoute } from '../station/unitRoute.js';
 import type { Clock } from '../util/clock.js';
 import { errorEnvelopeSchema, HttpError } from '../util/httpError.js';
 import type { ForecastSource } from './forecastReport.js';
@@ -106,10 +106,9 @@ const forecastResponses = {
 } as const;
 
 /** The route over a forecast source, answering at `clock`'s now. */
-export function forecastRoutes(forecastOf: ForecastSource, clock: Clock): FastifyPluginAsync {
-  return async (app) => {
-    app.route({
-      method: 'GET',
+export function forecastRoutes(forecastOf: ForecastSource, clock: Clock): readonly UnitRoute[] {
+  return [
+    {
       url: '/stations/:id/forecast',
       schema: {
         summary: "A station's forecast index and mowing windows",
@@ -120,15 +119,15 @@ export function forecastRoutes(forecastOf: ForecastSource, clock: Clock): Fastif
         response: forecastResponses,
       },
       // The scope's key hook runs before params validation, so an unauthenticated request learns nothing about station ids.
-      config: { access: 'bearerOrGetKey' },
-      handler: async (request: FastifyRequest<{ Params: { id: string } }>) => {
-        const forecast = forecastOf(request.params.id, clock.now());
+      access: 'bearerOrGetKey',
+      answer: ({ params }) => {
+        const forecast = forecastOf(params.id ?? '', clock.now());
         if (forecast === 'unknown_station') throw new HttpError(404, FORECAST_MESSAGES.unknownStation);
         if (forecast === 'not_configured') throw new HttpError(404, FORECAST_MESSAGES.notConfigured);
         if (forecast === 'unavailable')
           throw new HttpError(503, FORECAST_MESSAGES.unavailable, { 'retry-after': String(FORECAST_RETRY_AFTER_SECONDS) });
         return { status: 'ok', mfi: forecast, message: '' };
       },
-    });
-  };
+    },
+  ];
 }

@@ -14,7 +14,7 @@ import type { QuietHoursSettings } from '../core/lawn/quietHours.js';
 import { QuietHoursTimeline } from '../core/forecastQuietHours.js';
 import type { StationConfig, StationLocation } from '../ingest/types.js';
 import type { EntitySpec } from '../homeassistant/stationEntities.js';
-import type { FastifyPluginAsync } from 'fastify';
+import type { UnitRoute } from '../station/unitRoute.js';
 import type {
   MowableHold,
   StationHistoryView,
@@ -88,6 +88,8 @@ interface Held {
   station: ForecastStation;
   config: StationForecastConfig;
   cached?: CachedForecast;
+  /** The last fetch's refused redirect (a setting to fix, forecast.openMeteoUrl), until a fetch succeeds. */
+  refusedRedirect?: string | undefined;
   input?: StationInput;
   /** The hours the last build rated (./forecastReport.ts): the next build rates only the changed ones. */
   memo?: ForecastMemo;
@@ -108,7 +110,7 @@ export class ForecastUnit implements StationUnit {
   #store: ForecastStore | undefined;
   #recompute: ((stationId: string) => void) | undefined;
   /** GET /v1/stations/{id}/forecast (./forecastRoute.ts), set by the module (./forecastModule.ts). */
-  routes?: FastifyPluginAsync;
+  routes?: readonly UnitRoute[];
 
   constructor(options: ForecastUnitOptions) {
     this.#options = options;
@@ -152,9 +154,12 @@ export class ForecastUnit implements StationUnit {
         log: this.#log,
         current: () => held.cached,
         accept: (forecast) => this.#accept(held, forecast),
-        onOutcome: (kind) => {
+        onOutcome: (outcome) => {
           this.counters.forecastFetches++;
-          if (kind === 'error') this.counters.forecastFetchErrors++;
+          if (outcome.kind === 'error') this.counters.forecastFetchErrors++;
+          // Shown in the state, not only in the log: the forecast stays stale until the setting is fixed.
+          if (outcome.kind !== 'error' || outcome.problem === 'redirectRefused')
+            held.refusedRedirect = outcome.kind === 'error' ? outcome.reason : undefined;
         },
       });
       loop.start();
@@ -304,9 +309,11 @@ export class ForecastUnit implements StationUnit {
     return rules;
   }
 
-  stateFragment(stationId: string, nowMs: number): { forecast: ForecastView } | undefined {
+  stateFragment(stationId: string, nowMs: number): { forecast?: ForecastView; forecast_problem?: string } | undefined {
     const detail = this.detail(stationId, nowMs);
-    return detail ? { forecast: compactForecast(detail) } : undefined;
+    const problem = this.#held.get(stationId)?.refusedRedirect;
+    if (!detail) return problem === undefined ? undefined : { forecast_problem: problem };
+    return problem === undefined ? { forecast: compactForecast(detail) } : { forecast: compactForecast(detail), forecast_problem: problem };
   }
 
   mowableHold(stationId: string, nowMs: number): MowableHold | undefined {
@@ -342,5 +349,7 @@ declare module '../station/statePayload.js' {
   interface StationStateFields {
     /** The forecast's view: windows, rain expected, hours (src/forecast/forecastReport.ts). */
     forecast: ForecastView;
+    /** Why the forecast cannot be fetched when it is a setting to fix: a refused redirect (forecast.openMeteoUrl). */
+    forecast_problem: string;
   }
 }

@@ -27,6 +27,8 @@ import { statusPagePlugin } from './statusPage.js';
 import type { AcceptReading } from '../station/facade.js';
 import { uploadsPlugin, type UploadRefusal } from './uploads.js';
 import { UploadCounters } from './uploadsCounters.js';
+import { unitRoutesPlugin } from './unitRoutes.js';
+import type { UnitRoute } from '../station/unitRoute.js';
 
 /** A plugin whose routes live in the /v1 scope (a station unit's routes): protected by the key hook unless a route says otherwise. */
 export type ApiRoutePlugin = FastifyPluginAsync | FastifyPluginCallback;
@@ -62,8 +64,8 @@ export interface HomeDeps {
   uploadCounters?: UploadCounters;
   /** Told of every refused upload (src/station/uploadRefusals.ts keeps them for the state and `mowability status`). */
   onUploadRefused?: (refusal: UploadRefusal) => void;
-  /** Route plugins of station units, registered in the /v1 scope (their routes need a key unless they say otherwise). */
-  unitRoutes?: readonly ApiRoutePlugin[];
+  /** The station units' routes (src/station/unitRoute.ts), mounted in the /v1 scope (they need a key unless they say otherwise). */
+  unitRoutes?: readonly UnitRoute[];
 }
 
 /** The public service (src/publicService/): keys for strangers, their daily quota, and registration; a home install has none. */
@@ -152,7 +154,7 @@ function apiPlugins(deps: AppDeps): PluginEntry[] {
     ...(deps.publicRoutes ?? []).map((plugin) => use(plugin, {})),
     use(stationsPlugin, { mode: config.http.statusPage, view: deps.stations ?? NO_STATIONS, clock }),
     use(planCalendarPlugin, { mode: config.http.statusPage, view: deps.stations ?? NO_STATIONS, timeZone: config.timezone }),
-    ...(deps.unitRoutes ?? []).map((plugin) => use(plugin, {})),
+    ...(deps.unitRoutes && deps.unitRoutes.length > 0 ? [use(unitRoutesPlugin(deps.unitRoutes), {})] : []),
   ];
 }
 

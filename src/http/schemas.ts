@@ -111,6 +111,11 @@ const componentSchema = {
         "database, config: 'ok' or 'error'; maintenance: 'inactive' or 'active'; mqtt: 'ok', 'starting' or 'error'; store, rate_limit_store: 'ok', 'degraded' (away for less than store.outageGraceSeconds) or 'error'.",
     },
     message: { type: 'string', description: 'Present on a failing component, e.g. a database query failure text.' },
+    code: {
+      type: 'string',
+      description:
+        'mqtt only: what is the matter, one word for a page in any language (broker_not_listening, bridge_not_running, starting, not_connected, access_limited, connected); the message says it in English.',
+    },
   },
 } as const;
 

@@ -177,6 +177,7 @@ export async function createServer({
   const app = createFastify(http, httpLogger, () => guard, bound);
   backstopConnectionCap(app.server, http.maxConnections);
   closeServerOnClose(app);
+  // 24 fewer wake-ups a minute of the idle daemon, 87 → 63 (bench/NOTES.md, "the idle deadline check").
   parkDeadlineChecksWhileIdle(app.server);
   app.server.on('connection', (socket: Socket) => {
     const remote = socket.remoteAddress ?? '';

@@ -23,21 +23,14 @@ import { nightBanSource, zoneLocation } from './zoneLocation.js';
 
 const DEFAULT_PROFILE: LawnProfile = { soilType: 'loam', mowerClass: 'robot', turfType: 'cool_season' };
 
-/** One calendar per loaded settings object: the lawn memory's hold and the forecast's windows read the same dates. */
-const calendars = new WeakMap<LawnMemorySettings, HolidayCalendar>();
-
 /**
- * The public-holiday calendar of these settings (undefined without `lawnMemory.holidayCountry`):
- * made once per settings object, its dates filled when the lawn memory's units start.
+ * The public-holiday calendar of these settings (undefined without `lawnMemory.holidayCountry`),
+ * its dates filled when the lawn memory's units start (it is the first of them). Made once, in
+ * `create`; `provides` hands the same one to the forecast's windows, so both read the same dates.
  */
-export function holidayCalendar(settings: LawnMemorySettings, clock: Clock): HolidayCalendar | undefined {
+function holidayCalendar(settings: LawnMemorySettings, clock: Clock): HolidayCalendar | undefined {
   if (settings.holidayCountry === '') return undefined;
-  let calendar = calendars.get(settings);
-  if (!calendar) {
-    calendar = new HolidayCalendar({ country: settings.holidayCountry, region: settings.holidayRegion }, () => clock.now());
-    calendars.set(settings, calendar);
-  }
-  return calendar;
+  return new HolidayCalendar({ country: settings.holidayCountry, region: settings.holidayRegion }, () => clock.now());
 }
 
 /** The quiet hours of the settings in the configured time zone (the lawn memory's `mowable` hold, the forecast's windows). */
@@ -123,13 +116,14 @@ export const lawnMemoryUnit = defineStationUnit<
   },
   // The forecast's windows and the mower control honour the same quiet hours; the mower control's
   // completed runs record cuts here (both wired in src/daemon.ts).
-  provides: (units, { settings, clock, calculationContext, stations }) => {
+  provides: (units, { settings, calculationContext, stations }) => {
     const memory = units.find((unit): unit is LawnMemoryUnit => unit instanceof LawnMemoryUnit);
+    const holidays = units.find((unit): unit is HolidayCalendar => unit instanceof HolidayCalendar);
     const runs = new Map(stations.map((station) => [station.id, mowerRunOf(station.settings)]));
     return {
       growthSettings: { cutHeightCm: settings.cutHeightCm, growthFactor: settings.growthFactor },
       mowerRun: (stationId: string) => runs.get(stationId),
-      quietHours: quietHoursOf(settings, calculationContext(0).timeZone, clock),
+      quietHours: settings.enabled ? quietHoursSettings(settings, calculationContext(0).timeZone, holidays) : undefined,
       recordCut: (stationId: string, atMs: number, source: string, lawnId?: string) =>
         memory?.recordCut(stationId, atMs, source, lawnId) ?? false,
       lawnGrowth: (stationId: string, lawnId: string) => memory?.lawnGrowth(stationId, lawnId),
@@ -153,14 +147,10 @@ export function lawnMemorySettingsOf(config: object): LawnMemorySettings {
   return unitSettingsOf<LawnMemorySettings>(lawnMemoryUnit, config);
 }
 
-/** The lawn memory's quiet hours with the holiday calendar it starts, for the forecast's windows; undefined when it is off. */
-function quietHoursOf(settings: LawnMemorySettings, timeZone: string, clock: Clock): QuietHoursSettings | undefined {
-  return settings.enabled ? quietHoursSettings(settings, timeZone, holidayCalendar(settings, clock)) : undefined;
-}
-
-/** quietHoursOf a loaded configuration's `lawnMemory.*`. */
+/** The quiet hours of a loaded configuration's `lawnMemory.*` (with a calendar of its own); undefined when it is off. */
 export function lawnQuietHours(config: object, timeZone: string, clock: Clock): QuietHoursSettings | undefined {
-  return quietHoursOf(lawnMemorySettingsOf(config), timeZone, clock);
+  const settings = lawnMemorySettingsOf(config);
+  return settings.enabled ? quietHoursSettings(settings, timeZone, holidayCalendar(settings, clock)) : undefined;
 }
 
 /** Says at start where each station's night ban takes its sun from, once per kind (a station without a location uses the time zone's, or has none). */

@@ -33,6 +33,7 @@ import { MOWED_COMMAND, MOWED_NOW_COMMAND } from '../config/mqttValues.js';
 import { MAX_MOWED_PAYLOAD_BYTES, cutTimeProblem, parseMowedPayload } from './mowedPayload.js';
 import { LawnCutBook } from './lawnCutBook.js';
 import { gddSince, type LawnMemoryState } from '../core/lawn/memory.js';
+import { mergedCopy } from '../util/mergedCopy.js';
 
 /** What the lawn memory needs of a station: its lawn profile (over the service-level one), where it stands, its lawns. */
 export interface LawnStationConfig {
@@ -236,8 +237,7 @@ export class LawnMemoryUnit implements StationUnit {
     if (input.minutes_since_irrigation === 0) lawn.markIrrigated();
     const derived = lawn.derived(nowMs, this.#options.growth);
     const extended = this.#soil.extend(stationId, input, lawn.memory, nowMs);
-    // Object.assign, not two spreads: V8 adds the second object's members to a copy of the first's shape on a slow path (bench/NOTES.md). Same members, same order.
-    return Object.keys(derived).length === 0 ? extended : Object.assign({}, extended, derived);
+    return Object.keys(derived).length === 0 ? extended : mergedCopy<StationInput>(extended, derived);
   }
 
   status(stationId: string, nowMs: number): (LawnStatus & { soil_moisture_source: SoilMoistureSource }) | undefined {

@@ -12,7 +12,7 @@
  */
 import type { ForecastHour } from '../core/forecastProjection.js';
 import type { CachedForecast, Validators } from '../store/forecastStore.js';
-import type { BodyParser, OpenMeteoClient } from '../openmeteo/openMeteoClient.js';
+import type { BodyParser, FetchError, OpenMeteoClient } from '../openmeteo/openMeteoClient.js';
 import { parseOpenMeteo } from '../openmeteo/openMeteoResponse.js';
 import { parseModelledAnswer, type ModelledAnswer } from '../ingest/formats/openMeteo.js';
 import type { Reading, StationConfig, StationLocation } from '../ingest/types.js';
@@ -59,7 +59,7 @@ export interface RoundPlan {
 
 export type RoundOutcome =
   /** `fetched` false: the answer kept from a round whose pipeline was not running, handed in without asking again. */
-  (Delivered & { fetched: boolean }) | { kind: 'not_modified' } | { kind: 'error'; reason: string; refused: boolean };
+  (Delivered & { fetched: boolean }) | { kind: 'not_modified' } | (FetchError & { refused: boolean });
 
 /** The latest hour the history holds a rain observation for (the backfill's high-water mark). */
 export function lastObservedMs(history: StationHistoryView, stationId: string, nowMs: number): number | null {

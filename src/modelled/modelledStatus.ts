@@ -11,6 +11,8 @@ import type { RoundMemory } from './modelledRound.js';
 export interface ModelledProgress {
   failures: number;
   lastError?: string;
+  /** The last error was a refused redirect (a setting to fix): the outage sentence names it. */
+  lastErrorRedirectRefused?: boolean;
   failingSinceMs?: number | undefined;
   lastFetchAtMs?: number;
   lastOkAtMs?: number;
@@ -86,7 +88,7 @@ export function outageSentence(failingSinceMs: number, nowMs: number, timeZone: 
  * outage sentence then carries the client's own words, which name forecast.openMeteoUrl.
  */
 function fixHint(progress: ModelledProgress): string {
-  return progress.lastError !== undefined && /redirect/.test(progress.lastError) ? ` (${progress.lastError})` : '';
+  return progress.lastError !== undefined && progress.lastErrorRedirectRefused === true ? ` (${progress.lastError})` : '';
 }
 
 function messageOf(status: ModelledStatus, progress: ModelledProgress, nowMs: number, timeZone: string): string {

@@ -129,6 +129,7 @@ export class ModelledStationUnit implements StationUnit {
       if (outcome.refused) this.counters.modelledAnswersRefused++;
       progress.failures++;
       progress.lastError = outcome.reason;
+      progress.lastErrorRedirectRefused = outcome.problem === 'redirectRefused';
       progress.failingSinceMs ??= nowMs;
       if (progress.failures === 1) {
         this.#log.warn(

@@ -196,6 +196,7 @@ export class EmbeddedBroker implements OwnTraffic {
   }
 
   async start(): Promise<void> {
+    // 6.0 MB of heap, RSS 120.1 → 113.1 MB (bench/NOTES.md, "mqtt-packet's number cache off").
     skipPacketNumberCache();
     const broker = await this.#createAedes();
     this.#broker = broker;

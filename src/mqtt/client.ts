@@ -122,6 +122,7 @@ export class MqttConnection implements BridgeConnection {
   /** Starts connecting in the background; never blocks on or throws for an unreachable broker. */
   start(): void {
     if (this.#client) return;
+    // 6.0 MB of heap, RSS 120.1 → 113.1 MB (bench/NOTES.md, "mqtt-packet's number cache off").
     skipPacketNumberCache();
     const o = this.#options;
     const clientOptions: IClientOptions = {

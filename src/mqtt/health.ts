@@ -6,8 +6,12 @@
 export interface MqttHealth {
   /** `starting` until the embedded broker listens and the bridge's first connection is up. */
   status: 'ok' | 'starting' | 'error';
+  /** What is the matter, as a word the status page says in its own language (the message stays English). */
+  code: MqttHealthCode;
   message: string;
 }
+
+export type MqttHealthCode = 'broker_not_listening' | 'bridge_not_running' | 'starting' | 'not_connected' | 'access_limited' | 'connected';
 
 export interface MqttHealthFacts {
   /** The bridge component has started (and not stopped). */
@@ -30,16 +34,22 @@ export interface MqttHealthFacts {
 
 export function mqttHealth(facts: MqttHealthFacts): MqttHealth {
   const broker = facts.embedded ? 'the embedded broker' : 'the external broker (mqtt.url)';
-  if (facts.embedded && !facts.brokerListening) return { status: 'error', message: 'the embedded broker is not listening' };
-  if (!facts.running) return { status: 'error', message: 'the MQTT bridge is not running' };
+  if (facts.embedded && !facts.brokerListening)
+    return { status: 'error', code: 'broker_not_listening', message: 'the embedded broker is not listening' };
+  if (!facts.running) return { status: 'error', code: 'bridge_not_running', message: 'the MQTT bridge is not running' };
   // The embedded broker is local: the first connection follows at once, so until then it is starting, not failing.
   if (facts.embedded && !facts.connected && facts.connectedOnce === false)
-    return { status: 'starting', message: 'connecting to the embedded broker' };
+    return { status: 'starting', code: 'starting', message: 'connecting to the embedded broker' };
   if (!facts.connected && facts.problem)
-    return { status: 'error', message: `not connected to ${broker}: ${facts.problem}; retrying in the background` };
-  if (!facts.connected) return { status: 'error', message: `not connected to ${broker}; retrying in the background (see the log)` };
+    return { status: 'error', code: 'not_connected', message: `not connected to ${broker}: ${facts.problem}; retrying in the background` };
+  if (!facts.connected)
+    return { status: 'error', code: 'not_connected', message: `not connected to ${broker}; retrying in the background (see the log)` };
   const access = facts.access ?? [];
   if (access.length > 0)
-    return { status: facts.accessDenied ? 'error' : 'ok', message: `connected to ${broker}, but ${access.join('; ')}` };
-  return { status: 'ok', message: `connected to ${broker}` };
+    return {
+      status: facts.accessDenied ? 'error' : 'ok',
+      code: 'access_limited',
+      message: `connected to ${broker}, but ${access.join('; ')}`,
+    };
+  return { status: 'ok', code: 'connected', message: `connected to ${broker}` };
 }

@@ -56,7 +56,7 @@ export interface MqttSide {
   health(): MqttHealth;
 }
 
-const MQTT_OFF: MqttHealth = { status: 'error', message: 'MQTT is off' };
+const MQTT_OFF: MqttHealth = { status: 'error', code: 'bridge_not_running', message: 'MQTT is off' };
 
 export function createMqttSide(options: MqttSideOptions): MqttSide {
   const { config, database } = options;

@@ -25,12 +25,16 @@ export const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
 /** Longest wait between two attempts, Retry-After included. */
 export const MAX_BACKOFF_MS = 60_000;
 
-export type FetchOutcome =
-  { kind: 'ok'; hours: ForecastHour[]; validators: Validators } | { kind: 'not_modified' } | { kind: 'error'; reason: string };
+/**
+ * A failed request; `problem` `redirectRefused`: the server redirected where the client does not
+ * follow (./redirects.ts), a setting to fix (forecast.openMeteoUrl) rather than a passing outage.
+ */
+export type FetchError = { kind: 'error'; reason: string; problem?: 'redirectRefused' };
+
+export type FetchOutcome = { kind: 'ok'; hours: ForecastHour[]; validators: Validators } | { kind: 'not_modified' } | FetchError;
 
 /** The outcome of a request whose body `parse` turned into a T (a modelled station's readings, src/modelled/). */
-export type ParsedOutcome<T> =
-  { kind: 'ok'; value: T; validators: Validators } | { kind: 'not_modified' } | { kind: 'error'; reason: string };
+export type ParsedOutcome<T> = { kind: 'ok'; value: T; validators: Validators } | { kind: 'not_modified' } | FetchError;
 export type BodyParser<T> = (body: unknown) => { ok: true; value: T } | { ok: false; reason: string };
 
 const parseForecastBody: BodyParser<ForecastHour[]> = (body) => {
@@ -135,7 +139,7 @@ export class OpenMeteoClient {
     let text: string;
     try {
       const followed = await this.#fetchFollowingSameHost(url, { headers, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
-      if ('refused' in followed) return { outcome: { kind: 'error', reason: followed.refused } };
+      if ('refused' in followed) return { outcome: { kind: 'error', reason: followed.refused, problem: 'redirectRefused' } };
       response = followed.response;
       if (response.status === 304) return { outcome: { kind: 'not_modified' } };
       if (!response.ok) {

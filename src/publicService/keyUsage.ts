@@ -15,16 +15,12 @@
 import type { Logger } from 'pino';
 import { CalendarDayClock } from '../util/calendarDay.js';
 import type { ClockStep } from '../util/clockWatch.js';
+import type { Database } from '../store/database.js';
 import type { SharedCommit, StagedRows } from '../store/sharedCommit.js';
 import type { SqlDatabase } from '../store/sqlDatabase.js';
 import type { ApiKeyCredential } from '../store/serviceStore.js';
 import type { Admission } from '../http/auth.js';
 import { OwnDayCounts } from './usageDays.js';
-
-export interface UsageDay {
-  day: string;
-  requests: number;
-}
 
 export interface KeyUsageOptions {
   database: SqlDatabase;
@@ -103,9 +99,9 @@ export class KeyUsage extends KeyUsageBase {
   #pending = new Map<number, Map<string, number>>();
   #writing: Promise<void> = Promise.resolve();
   /** The daemon's SQLite connection's shared commit (keys.quotaMode shared, no PostgreSQL), else undefined. */
-  readonly #shared: SharedCommit | undefined;
+  readonly #shared: SharedCommit<Database> | undefined;
 
-  constructor(options: KeyUsageOptions & { sharedCommit?: SharedCommit | undefined }) {
+  constructor(options: KeyUsageOptions & { sharedCommit?: SharedCommit<Database> | undefined }) {
     super(options);
     this.#shared = options.sharedCommit;
     this.#shared?.join({ take: () => this.#take() });
@@ -217,7 +213,7 @@ export class KeyUsage extends KeyUsageBase {
   }
 
   /** The shared commit takes the counts (given back if it fails). */
-  #take(): StagedRows | undefined {
+  #take(): StagedRows<Database> | undefined {
     if (this.#pending.size === 0) return undefined;
     const pending = this.#pending;
     const lastUsed = this.lastUsed;
@@ -269,9 +265,4 @@ async function writeCounts(db: SqlDatabase, pending: Map<number, Map<string, num
     const at = lastUsed.get(keyId);
     if (at !== undefined) await db.run('UPDATE api_keys SET last_used_at = ? WHERE id = ?', [new Date(at).toISOString(), keyId]);
   }
-}
-
-/** A key's stored requests per day, newest first (the admin CLI; up to keys.usageFlushSeconds behind, or history.flushIntervalSeconds with a station history). */
-export async function keyUsageDays(db: SqlDatabase, keyId: number, sinceDay: string): Promise<UsageDay[]> {
-  return db.all<UsageDay>('SELECT day, requests FROM key_usage WHERE key_id = ? AND day >= ? ORDER BY day DESC', [keyId, sinceDay]);
 }

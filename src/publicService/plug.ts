@@ -29,12 +29,12 @@ import type { AppDeps } from '../http/app.js';
 import type { AccessCache } from '../store/accessCache.js';
 import { Database } from '../store/database.js';
 import type { ServiceStore } from '../store/serviceStore.js';
-import { SharedCommit } from '../store/sharedCommit.js';
 import type { SharedServer } from '../store/sharedHealth.js';
 import type { SqlDatabase } from '../store/sqlDatabase.js';
 import type { Clock } from '../util/clock.js';
 import type { ClockWatch } from '../util/clockWatch.js';
 import type { StartedStack } from '../util/lifecycle.js';
+import { publicServiceCommands } from './commandParts.js';
 import { ExactKeyUsage } from './exactKeyUsage.js';
 import { KeyUsage } from './keyUsage.js';
 import type { PgDatabase } from './postgres/pgDatabase.js';
@@ -88,7 +88,7 @@ export async function startKeyUsage(core: PublicServiceCore, serviceDatabase: Sq
     flushIntervalMs: config.keys.usageFlushSeconds * 1000,
   };
   // On the daemon's SQLite file the counts join the history's commits (src/store/sharedCommit.ts); PostgreSQL keeps its own.
-  const sharedCommit = serviceDatabase instanceof Database ? SharedCommit.of(serviceDatabase) : undefined;
+  const sharedCommit = serviceDatabase instanceof Database ? serviceDatabase.sharedCommit : undefined;
   const usage = config.keys.quotaMode === 'exact' ? new ExactKeyUsage(options) : new KeyUsage({ ...options, sharedCommit });
   await usage.start(clock.now());
   clockWatch?.onStep((step) => void usage.clockStepped(step));
@@ -122,6 +122,7 @@ export function registrationRoutes(
 
 /** The public service's plug: src/daemon.ts lists it in serviceExtensions(). */
 export const publicService = {
+  commands: publicServiceCommands,
   async open(parts: StartedStack, core: PublicServiceCore): Promise<OpenedPublicService> {
     const { config, logger } = core;
     const pg: PgDatabase | undefined =

@@ -18,6 +18,7 @@ import type { ExtensionInput } from '../core/extensionFields.js';
 import type { Assembly } from '../history/stationHistory.js';
 import { markModelledReasons } from './modelledReasons.js';
 import { isFixedPlain } from './stateText.js';
+import { mergedCopy } from '../util/mergedCopy.js';
 
 /** The state key with a unit hold's reason for pages anyone may read, when the hold gives one (src/station/unit.ts MowableHold). */
 export const PUBLIC_REASON_KEY = 'mowable_reason_public';
@@ -126,10 +127,8 @@ export function buildStatePayload(parts: StatePayloadParts): StationStatePayload
     derived_fields: assembly.derived,
     history_coverage: assembly.coverage,
   };
-  // Object.assign, not `{ ...result, ...common }`: V8 adds the second spread's members to a copy of the result's shape one
-  // by one on a slow path (about 20 µs per state against 2.5 here; bench/NOTES.md, "State text"). Same members, same order.
   const payload: StationStatePayload = outcome.ok
-    ? Object.assign({} as StationStatePayload, outcome.result, common)
+    ? mergedCopy<StationStatePayload>(outcome.result, common)
     : {
         index_score: null,
         main_status: null,

@@ -11,6 +11,7 @@ import type { ClockSyncStatus } from '../util/clockSync.js';
 import type { HistoryService } from './historyService.js';
 import type { TimedReading } from '../history/stationHistory.js';
 import type { LogThrottle } from '../util/logThrottle.js';
+import { mergedCopy } from '../util/mergedCopy.js';
 
 export interface IngestCounters {
   /** Station messages handled (one per matching station). */
@@ -152,8 +153,7 @@ export class StationIngest {
       return 'rejected';
     }
     // Up to 2 minutes of clock skew is tolerated, but a reading never lies in our future.
-    // Object.assign rather than a spread with more members: V8 copies onto a cached shape (bench/NOTES.md, "State text").
-    const timed: TimedReading = Object.assign({}, reading, { timeMs: Math.min(time.timeMs, nowMs) });
+    const timed = mergedCopy<TimedReading>(reading, { timeMs: Math.min(time.timeMs, nowMs) });
     const result = this.#history.ingest(station.id, timed, nowMs);
     if (result === 'duplicate') {
       this.#count(station.id, 'duplicates');
@@ -161,8 +161,7 @@ export class StationIngest {
     }
     this.#count(station.id, 'accepted');
     const booked = this.#history.lastIngestRain(station.id);
-    const accepted: TimedReading = Object.assign(
-      {},
+    const accepted = mergedCopy<TimedReading>(
       timed,
       { bookedRainMm: booked.bookedMm },
       booked.unknown === undefined ? undefined : { rainUnknown: booked.unknown },

@@ -9,7 +9,6 @@
  * in its own start()/timers and answers hooks from memory. The pipeline isolates every unit
  * (./isolatedUnit.ts): a hook that throws costs that unit's part, never a station.
  */
-import type { FastifyPluginAsync } from 'fastify';
 import type { Logger } from 'pino';
 import type { CalculationContext, CalculationInput } from '../core/index.js';
 import type { ExtensionInput } from '../core/extensionFields.js';
@@ -23,6 +22,7 @@ import type { Clock } from '../util/clock.js';
 import type { ClockStep } from '../util/clockWatch.js';
 import type { LogThrottle } from '../util/logThrottle.js';
 import type { StationStatePayload, UnitStateFragment } from './statePayload.js';
+import type { UnitRoute } from './unitRoute.js';
 
 /** The calculation input as the pipeline passes it from unit to unit. */
 export type StationInput = CalculationInput & ExtensionInput;
@@ -100,8 +100,8 @@ export interface StationUnit {
   /** The unit's counters (bridge stats, names unique across units); `metrics` names those exported on /metrics. */
   stats?(): Readonly<Record<string, number>>;
   readonly metrics?: Readonly<Record<string, UnitMetric>>;
-  /** Routes (a fastify plugin) under `/v1` behind the API key (src/http/app.ts), answered from memory. */
-  readonly routes?: FastifyPluginAsync;
+  /** GET routes under `/v1` behind the API key (./unitRoute.ts; the HTTP side mounts them), answered from memory. */
+  readonly routes?: readonly UnitRoute[];
   /** The wall clock stepped (src/util/clockWatch.ts): re-base kept wall-clock times by `step.deltaMs`. */
   clockStepped?(step: ClockStep): void;
 }
@@ -172,3 +172,4 @@ export function defineStationUnit<G = undefined, P = undefined, U extends BuiltU
 }
 
 export type { StationStateFields, UnitStateFragment } from './statePayload.js';
+export type { UnitRequest, UnitRoute, UnitRouteAccess } from './unitRoute.js';

@@ -9,7 +9,7 @@
  * retention are deleted in the first commit of each day.
  */
 import type { Database } from './database.js';
-import { SharedCommit, type StagedRows } from './sharedCommit.js';
+import type { StagedRows } from './sharedCommit.js';
 
 /** Minutes per stored slot. */
 export const CHART_SLOT_MINUTES = 10;
@@ -46,7 +46,7 @@ export class ChartSeriesStore {
 
   constructor(db: Database) {
     this.#db = db;
-    SharedCommit.of(db).join({ take: () => this.#take() });
+    db.sharedCommit.join({ take: () => this.#take() });
   }
 
   /** The rows of `stations` from `fromSlot` on, oldest first. */
@@ -73,10 +73,10 @@ export class ChartSeriesStore {
    */
   stage(row: ChartSlotRow): void {
     this.#staged.set(`${row.slot}\u0000${row.station}`, row);
-    SharedCommit.of(this.#db).staged();
+    this.#db.sharedCommit.staged();
   }
 
-  #take(): StagedRows | undefined {
+  #take(): StagedRows<Database> | undefined {
     if (this.#staged.size === 0) return undefined;
     const taken = this.#staged;
     this.#staged = new Map();

@@ -7,6 +7,7 @@ import { basename, dirname } from 'node:path';
 import sqlite3 from 'sqlite3';
 import { explainOpenError, fileIdentity, identityProblem, prepareDatabaseFile, type FileIdentity } from './databaseFile.js';
 import { MIGRATIONS, type Migration } from './migrations/index.js';
+import { SharedCommit } from './sharedCommit.js';
 
 /*
  * Tells a passing SQLite hiccup from a database that no longer takes
@@ -89,10 +90,13 @@ export class Database {
   /** The file opened, to notice it being deleted or replaced. */
   #identity: FileIdentity | undefined;
   readonly #writes = new WriteHealth();
+  /** The one commit every batched writer on this connection joins (./sharedCommit.ts). */
+  readonly sharedCommit: SharedCommit<Database>;
 
   private constructor(path: string, db: sqlite3.Database) {
     this.path = path;
     this.#db = db;
+    this.sharedCommit = new SharedCommit<Database>((work) => this.transaction(work));
   }
 
   /**

@@ -109,11 +109,11 @@ function hoursOf(stored: string | Buffer): ForecastHour[] | undefined {
 export class ForecastStore {
   readonly #database: ForecastDatabase;
   /** The daemon's database: saves join the history's commit. */
-  readonly #stage: KeyedStage | undefined;
+  readonly #stage: KeyedStage<Database> | undefined;
 
   constructor(database: ForecastDatabase) {
     this.#database = database;
-    this.#stage = database instanceof Database ? new KeyedStage(database) : undefined;
+    this.#stage = database instanceof Database ? new KeyedStage(database.sharedCommit) : undefined;
   }
 
   async loadAll(): Promise<Map<string, CachedForecast>> {

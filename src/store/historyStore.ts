@@ -13,7 +13,6 @@ import type { RestoredRows } from '../history/stationHistory.js';
 import type { HistoryRows, CounterRow, LatestRow } from '../history/types.js';
 import { MINUTE_MS, RETENTION_MINUTES } from '../history/windows.js';
 import type { Database } from './database.js';
-import { SharedCommit } from './sharedCommit.js';
 import { CURRENT_FIELDS, type CurrentField } from '../ingest/types.js';
 import { BUCKET_SLOT_BITS } from './migrations/009_historyStationRows.js';
 
@@ -210,7 +209,7 @@ export class HistoryStore {
    */
   async drive(wake: () => void): Promise<() => void> {
     await this.#db.exec('PRAGMA synchronous = FULL');
-    return SharedCommit.of(this.#db).drive(wake);
+    return this.#db.sharedCommit.drive(wake);
   }
 
   /**
@@ -225,7 +224,7 @@ export class HistoryStore {
       );
     // Slots numbered in this transaction count only once it commits (a rolled-back one would leave buckets without a station).
     const numbered = new Map<string, number>();
-    const committed = await SharedCommit.of(this.#db).commit(empty ? undefined : (db) => this.#write(db, batch, numbered));
+    const committed = await this.#db.sharedCommit.commit(empty ? undefined : (db) => this.#write(db, batch, numbered));
     for (const [station, slot] of numbered) this.#slots.set(station, slot);
     return committed;
   }

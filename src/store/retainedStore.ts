@@ -17,11 +17,11 @@ export interface RetainedMessage {
 export class RetainedStore {
   readonly #db: Database;
   /** The latest change per topic not yet committed. */
-  readonly #stage: KeyedStage;
+  readonly #stage: KeyedStage<Database>;
 
   constructor(db: Database) {
     this.#db = db;
-    this.#stage = new KeyedStage(db);
+    this.#stage = new KeyedStage(db.sharedCommit);
   }
 
   /** Topics and payload sizes without the payloads, oldest first (so when limits force a cut the long-standing messages stay). */

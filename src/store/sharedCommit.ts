@@ -7,44 +7,37 @@
  * interval, its final flush on SIGTERM) and the other writers stage rows
  * here, written in the same transaction. Without a driver (the CLI, a
  * daemon without stations' history running yet or any more) a staging
- * writer commits alone, as before.
+ * writer commits alone, as before. It pays: the forecast saves joining the history's commits (with
+ * their rows deflated) cut a forecast window's writes 480 → 116 KiB (bench/NOTES.md, "What was cut").
+ * The connection owns its one SharedCommit (`Database.sharedCommit`): no registry to look it up in.
  */
-import type { Database } from './database.js';
+
+/** Runs `work` in one transaction on the connection (`Db`: the connection's type, ./database.ts's Database). */
+export type RunTransaction<Db> = (work: (db: Db) => Promise<void>) => Promise<void>;
 
 /** Rows taken from a writer for one commit. */
-export interface StagedRows {
-  write(db: Database): Promise<void>;
+export interface StagedRows<Db> {
+  write(db: Db): Promise<void>;
   /** The commit failed: give the rows back (unless newer ones replaced them meanwhile). */
   restore(): void;
 }
 
-export interface CommitPart {
+export interface CommitPart<Db> {
   /** Takes the staged rows, or undefined when nothing is staged. */
-  take(): StagedRows | undefined;
+  take(): StagedRows<Db> | undefined;
 }
 
-/** One per Database connection, found through the connection itself. */
-const shared = new WeakMap<Database, SharedCommit>();
-
-export class SharedCommit {
-  readonly #db: Database;
-  readonly #parts = new Set<CommitPart>();
+export class SharedCommit<Db> {
+  readonly #transaction: RunTransaction<Db>;
+  readonly #parts = new Set<CommitPart<Db>>();
   #wake: (() => void) | undefined;
 
-  private constructor(db: Database) {
-    this.#db = db;
+  /** Made by the connection it commits on (Database's constructor), with its transaction. */
+  constructor(transaction: RunTransaction<Db>) {
+    this.#transaction = transaction;
   }
 
-  static of(db: Database): SharedCommit {
-    let commit = shared.get(db);
-    if (!commit) {
-      commit = new SharedCommit(db);
-      shared.set(db, commit);
-    }
-    return commit;
-  }
-
-  join(part: CommitPart): void {
+  join(part: CommitPart<Db>): void {
     this.#parts.add(part);
   }
 
@@ -67,11 +60,11 @@ export class SharedCommit {
   }
 
   /** Runs `work` (if any) and every part's staged rows in one transaction; false when there was nothing to write. */
-  async commit(work?: (db: Database) => Promise<void>): Promise<boolean> {
+  async commit(work?: (db: Db) => Promise<void>): Promise<boolean> {
     const taken = [...this.#parts].flatMap((part) => part.take() ?? []);
     if (!work && taken.length === 0) return false;
     try {
-      await this.#db.transaction(async (db) => {
+      await this.#transaction(async (db) => {
         if (work) await work(db);
         for (const rows of taken) await rows.write(db);
       });
@@ -84,29 +77,30 @@ export class SharedCommit {
 }
 
 /** One key's write into a commit's transaction. */
-export type StagedWrite = (db: Database) => Promise<void>;
+export type StagedWrite<Db> = (db: Db) => Promise<void>;
 
 /**
  * Rows of one writer keyed by what they replace (a station's forecast, a station's balances): the
  * newest write per key wins and goes into the driver's next commit, or, without a driver (the CLI,
  * a daemon without histories), is written at once in a transaction of its own.
  */
-export class KeyedStage {
-  readonly #commit: SharedCommit;
-  #staged = new Map<string, StagedWrite>();
+export class KeyedStage<Db> {
+  readonly #commit: SharedCommit<Db>;
+  #staged = new Map<string, StagedWrite<Db>>();
 
-  constructor(db: Database) {
-    this.#commit = SharedCommit.of(db);
+  /** `commit`: the connection's (`database.sharedCommit`). */
+  constructor(commit: SharedCommit<Db>) {
+    this.#commit = commit;
     this.#commit.join({ take: () => this.#take() });
   }
 
   /** Resolves once the write is staged for the driver's commit, or committed. */
-  stage(key: string, write: StagedWrite): Promise<void> {
+  stage(key: string, write: StagedWrite<Db>): Promise<void> {
     return this.stageAll([[key, write]]);
   }
 
   /** Several keys' writes at once: one commit for all of them when there is no driver. */
-  async stageAll(writes: Iterable<readonly [string, StagedWrite]>): Promise<void> {
+  async stageAll(writes: Iterable<readonly [string, StagedWrite<Db>]>): Promise<void> {
     for (const [key, write] of writes) this.#staged.set(key, write);
     if (this.#commit.staged()) return;
     await this.#commit.commit();
@@ -117,7 +111,7 @@ export class KeyedStage {
     if (this.#staged.size > 0) await this.#commit.commit();
   }
 
-  #take(): StagedRows | undefined {
+  #take(): StagedRows<Db> | undefined {
     if (this.#staged.size === 0) return undefined;
     const taken = this.#staged;
     this.#staged = new Map();

@@ -9,12 +9,12 @@
  * A retained value counts like a live one: snow is a state, not an event, and the broker replays
  * the last one after a restart. The value is kept in memory only.
  */
-import type { FastifyPluginAsync } from 'fastify';
 import type { EntitySpec } from '../homeassistant/stationEntities.js';
 import { HttpError } from '../util/httpError.js';
 import { toNumber } from '../ingest/units.js';
 import { parseTopicPayload, topicStationKey, TopicSubscriptions, type TopicFeed, type TopicStationSettings } from '../station/topicUnit.js';
 import { defineStationUnit, type MowableHold, type StationUnit, type UnitStation, type UnitSubscriber } from '../station/unit.js';
+import type { UnitRoute } from '../station/unitRoute.js';
 import type { LogThrottle } from '../util/logThrottle.js';
 
 /** A station's `snow`: the topic carrying the snow depth (cm) or a yes/no, and the JSON key holding it. */
@@ -107,7 +107,7 @@ export class SnowCover implements StationUnit {
     snowReceived: ['snow_messages_received_total', "Messages on the stations' snow topics."],
     snowRejected: ['snow_messages_rejected_total', 'Snow messages refused (not a depth in cm or a yes/no, too large).'],
   } as const;
-  readonly routes: FastifyPluginAsync;
+  readonly routes: readonly UnitRoute[];
   readonly #topics: TopicSubscriptions<SnowReport>;
   readonly #known = new Map<string, Known>();
   readonly #minDepthCm: number;
@@ -196,24 +196,22 @@ export class SnowCover implements StationUnit {
 }
 
 /** GET /v1/stations/{id}/snow (the /v1 scope asks for the API key first). */
-function snowRoutes(unit: SnowCover): FastifyPluginAsync {
-  return async (app) => {
-    app.get<{ Params: { id: string } }>(
-      '/stations/:id/snow',
-      {
-        schema: {
-          summary: "A station's snow cover: the last value of its snow topic",
-          params: { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[a-zA-Z0-9_-]{1,64}$' } } },
-          security: [{ bearerAuth: [] }, { apiKeyQuery: [] }],
-        },
+function snowRoutes(unit: SnowCover): readonly UnitRoute[] {
+  return [
+    {
+      url: '/stations/:id/snow',
+      schema: {
+        summary: "A station's snow cover: the last value of its snow topic",
+        params: { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[a-zA-Z0-9_-]{1,64}$' } } },
+        security: [{ bearerAuth: [] }, { apiKeyQuery: [] }],
       },
-      async (request) => {
-        const status = unit.status(request.params.id);
+      answer: ({ params }) => {
+        const status = unit.status(params.id ?? '');
         if (!status) throw new HttpError(404, 'Unknown station, or the station has no "snow" setting.');
-        return { status: 'ok', station: request.params.id, snow: status };
+        return { status: 'ok', station: params.id, snow: status };
       },
-    );
-  };
+    },
+  ];
 }
 
 /** The snow cover unit: one line in stationUnits() (src/daemon.ts) plugs it in. */

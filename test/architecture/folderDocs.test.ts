@@ -3,11 +3,14 @@
  * paragraph (section "Development"), and both name no folder that is gone: a new folder (or a
  * renamed one) fails here until the map says what it holds. And no file only forwards another
  * folder's modules (a re-export file would hide which folder a module really depends on). The
- * counts and the station side's file list on docs/architecture.md are checked against the tree too.
+ * counts and the station side's file list on docs/architecture.md are generated
+ * (scripts/gen-architecture-docs.mjs, `npm run docs:architecture`) and checked to be the script's output.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain script without types (npm run docs:architecture runs it).
+import { generatedPart, withGeneratedPart } from '../../scripts/gen-architecture-docs.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const FOLDERS = readdirSync(`${ROOT}src`, { withFileTypes: true })
@@ -43,22 +46,21 @@ describe('the folder maps', () => {
     expect(rows).toEqual(FOLDERS);
   });
 
-  it("docs/architecture.md's file and folder counts are the tree's", () => {
+  it("docs/architecture.md's generated part (file and folder counts, src/station/'s files) is what the tree says", () => {
     const doc = readFileSync(`${ROOT}docs/architecture.md`, 'utf8');
+    const expected = withGeneratedPart(doc, generatedPart(ROOT));
+    // One command rewrites the part, so a merge that adds files never fights over typed counts.
+    expect(doc, 'docs/architecture.md is out of date: run "npm run docs:architecture" and commit the result').toBe(expected);
     const files = readdirSync(`${ROOT}src`, { recursive: true, encoding: 'utf8' }).filter((path) => path.endsWith('.ts'));
-    const counted = /(\d+) files in (\d+) top-level folders/.exec(doc);
-    expect(counted, 'the sentence "N files in M top-level folders"').not.toBeNull();
-    expect({ files: Number(counted![1]), folders: Number(counted![2]) }).toEqual({ files: files.length, folders: FOLDERS.length });
+    expect(generatedPart(ROOT)).toContain(`${files.length} files in ${FOLDERS.length} top-level folders`);
+    for (const name of readdirSync(`${ROOT}src/station`).filter((file) => file.endsWith('.ts')))
+      expect(generatedPart(ROOT)).toContain(`| \`${name}\` |`);
   });
 
-  it('docs/architecture.md names every file of src/station/ and no gone one', () => {
-    const doc = readFileSync(`${ROOT}docs/architecture.md`, 'utf8');
-    const paragraph = doc.slice(doc.indexOf('`src/station/` holds the whole pipeline'), doc.indexOf('**File size.**'));
-    const named = [...new Set([...paragraph.matchAll(/`([a-zA-Z]+\.ts)`/g)].map((match) => match[1] ?? ''))].sort();
-    const files = readdirSync(`${ROOT}src/station`)
-      .filter((name) => name.endsWith('.ts'))
-      .sort();
-    expect(named).toEqual(files);
+  it('the generator refuses a page without its markers and replaces only the part between them', () => {
+    expect(() => withGeneratedPart('# Architecture\n', 'x')).toThrow(/lacks the markers/);
+    const page = `before\n${generatedPart(ROOT)}\nafter\n`;
+    expect(withGeneratedPart(page.replace(/\d+ files in/, '1 files in'), generatedPart(ROOT))).toBe(page);
   });
 
   it("README's layout paragraph names every src/ folder and no other", () => {

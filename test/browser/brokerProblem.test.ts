@@ -44,6 +44,20 @@ describe("the broker's trouble on the status page", { timeout: 60_000 }, () => {
     expect(shown.text).toMatch(
       /^MQTT: not connected to the external broker \(mqtt\.url\): the broker refused the login \("not authorized"\): check mqtt\.username and the password \(MOWABILITY_MQTT_PASSWORD/,
     );
+    // The German page says it in German, with the daemon's English line after it, marked lang="en".
+    const german = await openWatchedPage(chromium.browser, { language: 'de-DE' });
+    await german.page.goto(`${wrong.httpAddress}/`);
+    await german.page.waitForFunction(() => !(document.querySelector('#broker-problem') as HTMLElement | null)?.hidden, {
+      timeout: DEADLINE_MS,
+    });
+    const inGerman = await german.page.$eval('#broker-problem', (element) => ({
+      text: element.textContent ?? '',
+      english: element.querySelector('span[lang="en"]')?.textContent ?? '',
+    }));
+    expect(inGerman.text).toMatch(/^MQTT: Keine Verbindung zum Broker; neuer Versuch läuft im Hintergrund\. /);
+    expect(inGerman.english).toMatch(/^not connected to the external broker \(mqtt\.url\): the broker refused the login/);
+    expect(german.problems).toEqual([]);
+    await german.page.close();
     await wrong.daemon.stop();
 
     const right = await mqtt.serve({ stations: [station] }, { logLevel: 'warn', env: { ...env, MOWABILITY_MQTT_PASSWORD: 'right' } });

@@ -91,7 +91,7 @@ describe('secrets from systemd credentials and the environment', () => {
   it('keeps credential secrets out of the printed configuration (mowability config)', async () => {
     writeFileSync(join(credentials, 'broker.users'), JSON.stringify(USERS));
     writeFileSync(join(credentials, 'mqtt.password'), PASSWORD);
-    const printed = JSON.stringify(redactConfig(loadConfig({ env })));
+    const printed = JSON.stringify(redactConfig(loadConfig({ env }), []));
     expect(printed).toContain('"users":"[Sensitive]"');
     expect(printed).toContain('"password":"[Sensitive]"');
     const result = await runBuiltCli(['config'], env);

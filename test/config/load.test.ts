@@ -166,9 +166,9 @@ describe('loadConfig', () => {
   it('redacts sensitive settings', () => {
     const config = loadConfig({ env: {} });
     const sensitive = listSettings().filter(({ spec }) => spec.sensitive);
-    const redacted = JSON.stringify(redactConfig(config));
+    const redacted = JSON.stringify(redactConfig(config, []));
     for (const { key } of sensitive) {
-      const value = key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], redactConfig(config));
+      const value = key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], redactConfig(config, []));
       expect(value).toBe('[Sensitive]');
     }
     expect(redacted).toContain('"port":8080');
@@ -176,7 +176,7 @@ describe('loadConfig', () => {
 
   it('removes credentials from the broker URL in the printed configuration', () => {
     const config = loadConfig({ env: { MOWABILITY_MQTT_URL: 'mqtt://user:s3cret@broker.example:1883' } });
-    const printed = JSON.stringify(redactConfig(config));
+    const printed = JSON.stringify(redactConfig(config, []));
     expect(printed).not.toContain('s3cret');
     expect(printed).toContain('"url":"mqtt://broker.example:1883"');
   });

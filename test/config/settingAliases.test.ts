@@ -3,7 +3,7 @@
  * environment variables) keep working, each reported once for the daemon's deprecation line.
  */
 import { describe, expect, it } from 'vitest';
-import { ConfigError, deprecatedSettingsOf, loadConfig } from '../../src/config/load.js';
+import { ConfigError, loadConfig, loadConfiguration } from '../../src/config/load.js';
 import { listSettings } from '../../src/config/schema.js';
 import { deprecationMessage, SETTING_ALIASES } from '../../src/config/settingAliases.js';
 import { logDeprecatedSettings } from '../../src/daemon.js';
@@ -13,8 +13,9 @@ import { captureLogger } from '../helpers/httpLogCapture.js';
 describe('renamed settings', () => {
   const configFile = useConfigFile();
 
-  const withFile = (content: unknown, env: Record<string, string> = {}) =>
-    loadConfig({ env: { MOWABILITY_CONFIG: configFile.write(content), ...env } });
+  const loadedWithFile = (content: unknown, env: Record<string, string> = {}) =>
+    loadConfiguration({ env: { MOWABILITY_CONFIG: configFile.write(content), ...env } });
+  const withFile = (content: unknown, env: Record<string, string> = {}) => loadedWithFile(content, env).config;
 
   it('names the old keys and environment variables the docs promise, each moved to a station.* setting that exists', () => {
     expect(SETTING_ALIASES.map((alias) => [alias.from, alias.fromEnv])).toEqual([
@@ -32,22 +33,26 @@ describe('renamed settings', () => {
   });
 
   it('reads an old key in the config file as its station.* key and reports it', () => {
-    const config = withFile({ mqtt: { recomputeDebounceMs: 250, baseTopic: 'lawn' }, station: { mowableOnDelayMinutes: 5 } });
+    const { config, deprecated: uses } = loadedWithFile({
+      mqtt: { recomputeDebounceMs: 250, baseTopic: 'lawn' },
+      station: { mowableOnDelayMinutes: 5 },
+    });
     expect(config.station.recomputeDebounceMs).toBe(250);
     expect(config.station.mowableOnDelayMinutes).toBe(5);
     expect(config.mqtt.baseTopic).toBe('lawn');
     expect(config.mqtt).not.toHaveProperty('recomputeDebounceMs');
-    const uses = deprecatedSettingsOf(config);
     expect(uses.map((use) => [use.used, use.instead])).toEqual([['mqtt.recomputeDebounceMs', 'station.recomputeDebounceMs']]);
     expect(deprecationMessage(uses[0]!)).toContain('"mqtt.recomputeDebounceMs" is deprecated');
     expect(deprecationMessage(uses[0]!)).toContain('"station.recomputeDebounceMs"');
   });
 
   it('reads an old environment variable as the new one and reports both names', () => {
-    const config = loadConfig({ env: { MOWABILITY_MQTT_MOWABLE_ON_THRESHOLD: '80', MOWABILITY_MQTT_MOWABLE_OFF_THRESHOLD: '75' } });
+    const { config, deprecated } = loadConfiguration({
+      env: { MOWABILITY_MQTT_MOWABLE_ON_THRESHOLD: '80', MOWABILITY_MQTT_MOWABLE_OFF_THRESHOLD: '75' },
+    });
     expect(config.station.mowableOnThreshold).toBe(80);
     expect(config.station.mowableOffThreshold).toBe(75);
-    expect(deprecatedSettingsOf(config).map((use) => [use.used, use.instead])).toEqual([
+    expect(deprecated.map((use) => [use.used, use.instead])).toEqual([
       ['MOWABILITY_MQTT_MOWABLE_ON_THRESHOLD', 'MOWABILITY_STATION_MOWABLE_ON_THRESHOLD'],
       ['MOWABILITY_MQTT_MOWABLE_OFF_THRESHOLD', 'MOWABILITY_STATION_MOWABLE_OFF_THRESHOLD'],
     ]);
@@ -71,15 +76,18 @@ describe('renamed settings', () => {
   });
 
   it('reports nothing for a configuration in the new names', () => {
-    const config = withFile({ station: { recomputeDebounceMs: 10 } }, { MOWABILITY_STATION_MOWABLE_ON_DELAY_MINUTES: '3' });
+    const { config, deprecated } = loadedWithFile(
+      { station: { recomputeDebounceMs: 10 } },
+      { MOWABILITY_STATION_MOWABLE_ON_DELAY_MINUTES: '3' },
+    );
     expect(config.station.mowableOnDelayMinutes).toBe(3);
-    expect(deprecatedSettingsOf(config)).toEqual([]);
+    expect(deprecated).toEqual([]);
   });
 
   it('the daemon logs one warning line per old name, naming the old and the new one', () => {
-    const config = withFile({ mqtt: { mowableOnDelayMinutes: 0 } }, { MOWABILITY_MQTT_RECOMPUTE_INTERVAL_SECONDS: '30' });
+    const { deprecated } = loadedWithFile({ mqtt: { mowableOnDelayMinutes: 0 } }, { MOWABILITY_MQTT_RECOMPUTE_INTERVAL_SECONDS: '30' });
     const log = captureLogger('info');
-    logDeprecatedSettings(config, log.logger);
+    logDeprecatedSettings(deprecated, log.logger);
     const lines = log.lines().filter((line) => line.level === 40);
     expect(lines.map((line) => line.msg)).toEqual([
       expect.stringMatching(/"MOWABILITY_MQTT_RECOMPUTE_INTERVAL_SECONDS" is deprecated.*"MOWABILITY_STATION_RECOMPUTE_INTERVAL_SECONDS"/),

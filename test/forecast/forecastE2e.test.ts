@@ -77,6 +77,28 @@ describe('forecast end to end', () => {
     temp.cleanup();
   });
 
+  it('says a refused redirect in the state, where the user looks, until a fetch succeeds', async () => {
+    const clock = new FakeClock(NOW);
+    // Another host than forecast.openMeteoUrl's: never asked (.invalid never resolves, RFC 2606).
+    fake.fallback = { kind: 'redirect', location: 'http://elsewhere.invalid/v1/forecast' };
+    const config = appConfig(fake.baseUrl, temp, { MOWABILITY_FORECAST_INTERVAL_MINUTES: '120' });
+    const cacheDb = await Database.open(temp.dbPath);
+    cleanups.push(() => cacheDb.close());
+    const unit: ForecastUnit = forecastUnitOf(config, cacheDb, clock);
+    daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ stations: [garden] }), clock, silentLogger, [unit]);
+    observer = await RecordingClient.connect(daemon.port);
+    await observer.client.subscribeAsync('mowability/garden/state', { qos: 1 });
+    daemon.service.acceptReading('garden', reading({ temperature: 22, humidity: 50, wind_speed: 6, precipitation_rate: 0 }), 'test');
+    await waitUntil(() => unit.stats().forecastFetchErrors >= 1, 'the refused redirect');
+    // The next recompute (a reading) carries it.
+    daemon.service.acceptReading('garden', reading({ temperature: 22, humidity: 51, wind_speed: 6, precipitation_rate: 0 }), 'test');
+    const state = () => observer!.json('mowability/garden/state') as { forecast_problem?: string; forecast?: unknown } | undefined;
+    await waitUntil(() => state()?.forecast_problem !== undefined, 'the problem in the state');
+    expect(state()!.forecast_problem).toBe(
+      'HTTP 302 redirect to another host (elsewhere.invalid) refused; set forecast.openMeteoUrl to the server that answers',
+    );
+  });
+
   it('publishes the forecast in the state, announces its entities, and serves it over HTTP', async () => {
     const clock = new FakeClock(NOW);
     // Stale after 3 × 2 h: the hold below is still in force 4 h 50 min after the fetch.
@@ -141,7 +163,7 @@ describe('forecast end to end', () => {
     await access.start();
     const { key } = await store.addKey('tester');
     await waitUntil(() => access.lookupKey(key) !== undefined, 'the key');
-    const app = await buildApp({ config, store, access, logger: silentLogger, clock, unitRoutes: [unit.routes!] });
+    const app = await buildApp({ config, store, access, logger: silentLogger, clock, unitRoutes: unit.routes! });
     try {
       const ok = await app.inject({ url: '/v1/stations/garden/forecast', headers: { authorization: `Bearer ${key}` } });
       expect(ok.statusCode).toBe(200);

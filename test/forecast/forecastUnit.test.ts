@@ -7,11 +7,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import type { StationForecastConfig } from '../../src/forecast/forecastSettings.js';
-import { holidayCalendar, lawnMemorySettingsOf } from '../../src/lawn/buildLawnUnit.js';
 import { stationUnitConfigs } from '../../src/daemon.js';
 import type { StationConfig } from '../../src/ingest/types.js';
 import { Database } from '../../src/store/database.js';
-import { forecastUnitOf } from './forecastUnitOf.js';
+import { forecastUnitOf, forecastUnitWithHolidays } from './forecastUnitOf.js';
 import {
   FakeClock,
   mqttTempDir,
@@ -155,11 +154,9 @@ describe('forecast unit with the MQTT forecast topic', () => {
       units: stationUnitConfigs(),
     });
     const config = { ...loaded, timezone: 'Europe/Berlin', stations: [garden] };
-    // The daemon starts the calendar as one of the lawn memory's units; here by hand.
-    await holidayCalendar(lawnMemorySettingsOf(config), clock)!.start();
     cacheDb = await Database.open(temp.dbPath);
     const db = cacheDb;
-    const unit = forecastUnitOf(config, db, clock);
+    const unit = await forecastUnitWithHolidays(config, db, clock);
     daemon = await startMqttDaemon(temp.dbPath, testMqttConfig({ stations: [garden] }), clock, silentLogger, [unit]);
     observer = await RecordingClient.connect(daemon.port);
     await observer.client.subscribeAsync('mowability/garden/state', { qos: 1 });

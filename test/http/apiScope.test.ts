@@ -4,7 +4,7 @@
  * than by a list kept beside them, and a route a station unit adds later needs a
  * key without saying so (docs/api.md, "Authentication").
  */
-import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { calculate } from '../../src/core/index.js';
 import { calculatePlugin } from '../../src/http/calculateRoute.js';
@@ -12,6 +12,7 @@ import { MESSAGES } from '../../src/http/errors.js';
 import { stationsPlugin } from '../../src/http/stationsRoute.js';
 import { NO_STATIONS } from '../../src/http/stationsView.js';
 import { forecastRoutes } from '../../src/forecast/forecastRoute.js';
+import type { UnitRoute } from '../../src/station/unitRoute.js';
 import { addKey, CHANGE_DEADLINE_MS, setMaintenance, startHttpHarness, type HarnessOptions, type HttpHarness } from '../helpers/httpApp.js';
 import { waitFor } from '../helpers/httpTempDir.js';
 import { publicServiceParts } from '../publicService/harness.js';
@@ -19,16 +20,11 @@ import { publicServiceParts } from '../publicService/harness.js';
 /** The /v1 routes docs/api.md names as needing no key. */
 const OPEN_ROUTES = new Set(['/v1/health', '/v1/registrations', '/v1/registrations/:claim_token']);
 
-/** A station unit's routes as a unit would write them: nothing about keys. */
-const snowRoutes: FastifyPluginAsync = async (app) => {
-  app.get('/stations/:id/snow', async (request) => ({
-    status: 'ok',
-    mfi: { station: (request.params as { id: string }).id, snow_cm: 3 },
-    message: '',
-  }));
-  app.post('/stations/:id/snow', async () => ({ status: 'ok', mfi: null, message: '' }));
-  app.get('/snow/public', { config: { access: 'open' } }, async () => ({ status: 'ok', mfi: { snow: true }, message: '' }));
-};
+/** A station unit's routes as a unit would declare them: nothing about keys but the one it opens. */
+const snowRoutes: readonly UnitRoute[] = [
+  { url: '/stations/:id/snow', answer: ({ params }) => ({ status: 'ok', mfi: { station: params.id, snow_cm: 3 }, message: '' }) },
+  { url: '/snow/public', access: 'open', answer: () => ({ status: 'ok', mfi: { snow: true }, message: '' }) },
+];
 
 const forecast = forecastRoutes(() => 'unknown_station', { now: () => 0 });
 
@@ -62,7 +58,7 @@ describe('the /v1 scope', () => {
     h = await startHttpHarness({
       env: { MOWABILITY_REGISTRATION_ENABLED: 'true', MOWABILITY_HTTP_STATUS_PAGE: 'key', MOWABILITY_RATE_LIMIT_MAX: '0' },
       extend: publicServiceParts({ registrations: true, usage: true }),
-      overrides: { unitRoutes: [forecast, snowRoutes], ...overrides },
+      overrides: { unitRoutes: [...forecast, ...snowRoutes], ...overrides },
     });
     return h;
   };
@@ -108,16 +104,6 @@ describe('the /v1 scope', () => {
     const withKey = await app.inject({ url: '/v1/stations/garden/snow', headers: { authorization: `Bearer ${key}` } });
     expect(withKey.statusCode).toBe(200);
     expect(withKey.json()).toEqual({ status: 'ok', mfi: { station: 'garden', snow_cm: 3 }, message: '' });
-    expect(
-      (
-        await app.inject({
-          method: 'POST',
-          url: '/v1/stations/garden/snow',
-          payload: `api_key=${key}`,
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        })
-      ).statusCode,
-    ).toBe(200);
     expect((await app.inject({ url: '/v1/snow/public' })).statusCode).toBe(200);
 
     await setMaintenance(harness, true);

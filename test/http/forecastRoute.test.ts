@@ -56,7 +56,7 @@ describe('GET /v1/stations/{id}/forecast', () => {
       access: h.access,
       logger: pino({ level: 'silent' }),
       clock: { now: () => FIXED_NOW_MS },
-      unitRoutes: [forecastRoutes(source, { now: () => FIXED_NOW_MS })],
+      unitRoutes: forecastRoutes(source, { now: () => FIXED_NOW_MS }),
     });
     return app;
   }

@@ -108,7 +108,7 @@ describe('mower.control', () => {
         units,
       });
       expect((fromEnv as unknown as { mowerControl: { homeAssistantToken: string } }).mowerControl.homeAssistantToken).toBe(token);
-      const shown = JSON.stringify(redactConfig(fromEnv));
+      const shown = JSON.stringify(redactConfig(fromEnv, units));
       expect(shown).not.toContain(token);
       expect(shown).toContain('"homeAssistantToken":"[Sensitive]"');
       const credentials = join(temp.dir, 'credentials');

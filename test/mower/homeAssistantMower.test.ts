@@ -13,6 +13,7 @@ import { MowerControlUnit } from '../../src/mower/mowerControlUnit.js';
 import { FakeHomeAssistant } from '../helpers/mowerSimulators.js';
 import { useTempDatabase } from '../helpers/tempDatabase.js';
 import { waitUntil } from '../helpers/wait.js';
+import { unitRoutesPlugin } from '../../src/http/unitRoutes.js';
 
 const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.secret-long-lived-token.abc123';
 const T0 = Date.parse('2026-06-15T08:00:00Z');
@@ -110,7 +111,7 @@ describe('Home Assistant mower (WebSocket API)', () => {
 
     // The secret appears in no log line, not in the state, not on the route.
     const app = Fastify();
-    await app.register(unit.routes, { prefix: '/v1' });
+    await app.register(unitRoutesPlugin(unit.routes), { prefix: '/v1' });
     const route = await app.inject({ method: 'GET', url: '/v1/stations/garden/mower' });
     await app.close();
     expect(route.statusCode).toBe(200);

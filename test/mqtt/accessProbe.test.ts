@@ -128,6 +128,7 @@ describe.skipIf(!available && !required)('ACL denials against Mosquitto 2 with a
       );
       expect(await mqttCheck(daemon)).toEqual({
         status: 'error',
+        code: 'access_limited',
         message: `connected to the external broker (mqtt.url), but ${line} (the daemon's account needs readwrite on mqtt.baseTopic/#)`,
       });
       expect(await status()).toContain(

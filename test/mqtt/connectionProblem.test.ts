@@ -277,7 +277,11 @@ describe.skipIf(!available && !required)(
         };
         const daemon = await mqtt.serve(undefined, { logLevel: 'warn', env });
         await waitUntil(async () => (await mqttCheck(daemon))?.status === 'ok', 'connected over TLS', 15_000);
-        expect(await mqttCheck(daemon)).toEqual({ status: 'ok', message: 'connected to the external broker (mqtt.url)' });
+        expect(await mqttCheck(daemon)).toEqual({
+          status: 'ok',
+          code: 'connected',
+          message: 'connected to the external broker (mqtt.url)',
+        });
       },
     );
   },

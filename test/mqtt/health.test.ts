@@ -47,7 +47,16 @@ describe('mqttHealth', () => {
       'connected to the external broker (mqtt.url), but nothing arrived on w/l',
     ],
   ])('%o → %s', (facts, status, message) => {
-    expect(mqttHealth(facts)).toEqual({ status, message });
+    expect(mqttHealth(facts)).toMatchObject({ status, message });
+  });
+
+  it('names what is the matter by a code the status page says in its own language', () => {
+    expect(mqttHealth(up).code).toBe('connected');
+    expect(mqttHealth({ ...up, brokerListening: false, connected: false }).code).toBe('broker_not_listening');
+    expect(mqttHealth({ ...up, running: false, connected: false }).code).toBe('bridge_not_running');
+    expect(mqttHealth({ ...up, connected: false, connectedOnce: false }).code).toBe('starting');
+    expect(mqttHealth({ ...up, connected: false, problem: 'refused' }).code).toBe('not_connected');
+    expect(mqttHealth({ ...up, access: ['nothing arrived on w/l'], accessDenied: false }).code).toBe('access_limited');
   });
 });
 
@@ -79,6 +88,7 @@ describe('/health checks.mqtt', () => {
     );
     expect((await health(daemon)).body.mfi.checks.mqtt).toEqual({
       status: 'error',
+      code: 'not_connected',
       message:
         'not connected to the external broker (mqtt.url): broker unreachable (ECONNREFUSED): check the host and port in mqtt.url and that the broker runs; retrying in the background',
     });
@@ -88,7 +98,11 @@ describe('/health checks.mqtt', () => {
   mqttTest('embedded broker: checks.mqtt is ok once the bridge is connected', async ({ mqtt }) => {
     const daemon = await mqtt.serve(undefined, { logLevel: 'warn', env: { ...env, MOWABILITY_BROKER_ENABLED: 'true' } });
     await waitUntil(async () => (await health(daemon)).body.mfi.checks.mqtt?.status === 'ok', 'the bridge connected');
-    expect((await health(daemon)).body.mfi.checks.mqtt).toEqual({ status: 'ok', message: 'connected to the embedded broker' });
+    expect((await health(daemon)).body.mfi.checks.mqtt).toEqual({
+      status: 'ok',
+      code: 'connected',
+      message: 'connected to the embedded broker',
+    });
   });
 
   mqttTest('MQTT off: no checks.mqtt at all', async ({ mqtt }) => {

@@ -66,6 +66,7 @@ describe('OpenMeteoClient redirects', () => {
     expect(outcome).toEqual({
       kind: 'error',
       reason: `HTTP 302 redirect to another host (${new URL(other.baseUrl).host}) refused; set forecast.openMeteoUrl to the server that answers`,
+      problem: 'redirectRefused',
     });
     expect(other.requests).toHaveLength(0);
     expect(configured.requests).toHaveLength(1);
@@ -75,7 +76,11 @@ describe('OpenMeteoClient redirects', () => {
     configured.script.push({ kind: 'redirect', location: '/moved/v1/forecast' });
     configured.fallback = { kind: 'redirect', status: 307, location: `${other.baseUrl}/v1/forecast` };
     const outcome = await client().fetchForecast(berlin);
-    expect(outcome).toMatchObject({ kind: 'error', reason: expect.stringContaining('HTTP 307 redirect to another host') });
+    expect(outcome).toMatchObject({
+      kind: 'error',
+      reason: expect.stringContaining('HTTP 307 redirect to another host'),
+      problem: 'redirectRefused',
+    });
     expect(configured.requests.map((request) => request.url.pathname)).toEqual(['/v1/forecast', '/moved/v1/forecast']);
     expect(other.requests).toHaveLength(0);
   });
@@ -93,7 +98,11 @@ describe('OpenMeteoClient redirects', () => {
   it('stops a redirect loop on the same host', async () => {
     configured.fallback = { kind: 'redirect', location: '/v1/forecast' };
     const outcome = await client().fetchForecast(berlin);
-    expect(outcome).toEqual({ kind: 'error', reason: `more than ${MAX_REDIRECTS} redirects; not followed further` });
+    expect(outcome).toEqual({
+      kind: 'error',
+      reason: `more than ${MAX_REDIRECTS} redirects; not followed further`,
+      problem: 'redirectRefused',
+    });
     expect(configured.requests).toHaveLength(MAX_REDIRECTS + 1);
   });
 });

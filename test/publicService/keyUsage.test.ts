@@ -1,7 +1,8 @@
 import pino from 'pino';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Database } from '../../src/store/database.js';
-import { KeyUsage, keyUsageDays } from '../../src/publicService/keyUsage.js';
+import { KeyUsage } from '../../src/publicService/keyUsage.js';
+import { keyUsageDays } from '../../src/store/keyUsageDays.js';
 import { ServiceStore, type ApiKeyCredential } from '../../src/store/serviceStore.js';
 import { useTempDatabase } from '../helpers/tempDatabase.js';
 

@@ -1,9 +1,9 @@
 import pino from 'pino';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Database } from '../../src/store/database.js';
-import { KeyUsage, keyUsageDays } from '../../src/publicService/keyUsage.js';
+import { KeyUsage } from '../../src/publicService/keyUsage.js';
+import { keyUsageDays } from '../../src/store/keyUsageDays.js';
 import { ServiceStore, type ApiKeyCredential } from '../../src/store/serviceStore.js';
-import { SharedCommit } from '../../src/store/sharedCommit.js';
 import { useTempDatabase } from '../helpers/tempDatabase.js';
 
 const silent = pino({ level: 'silent' });
@@ -38,14 +38,14 @@ describe("KeyUsage in the history's shared commit", () => {
       timeZone: 'UTC',
       defaultDailyQuota: 0,
       flushIntervalMs: 3_600_000,
-      sharedCommit: SharedCommit.of(db),
+      sharedCommit: db.sharedCommit,
     });
   const stored = () => keyUsageDays(db, credential.id, '2026-06-01');
   const lastUsed = async () =>
     (await db.get<{ last_used_at: string | null }>('SELECT last_used_at FROM api_keys WHERE id = ?', [credential.id]))?.last_used_at;
 
   it('makes no commit of its own: a flush wakes the driver, whose next commit writes the counts', async () => {
-    const release = SharedCommit.of(db).drive(() => wakes++);
+    const release = db.sharedCommit.drive(() => wakes++);
     const usage = counting();
     await usage.start(NOON);
     for (let i = 0; i < 3; i++) usage.admit(credential, NOON + i);
@@ -54,26 +54,26 @@ describe("KeyUsage in the history's shared commit", () => {
     expect(commits).toBe(0);
     expect(await stored()).toEqual([]);
     // The history writer's commit (historyStore.save) carries them.
-    expect(await SharedCommit.of(db).commit()).toBe(true);
+    expect(await db.sharedCommit.commit()).toBe(true);
     expect(commits).toBe(1);
     expect(await stored()).toEqual([{ day: '2026-06-15', requests: 3 }]);
     expect(await lastUsed()).toBe(new Date(NOON + 2).toISOString());
     // Nothing counted since: the next commit has nothing of the key usage's.
-    expect(await SharedCommit.of(db).commit()).toBe(false);
+    expect(await db.sharedCommit.commit()).toBe(false);
     release();
     await usage.stop();
   });
 
   it('gives the counts back when the shared commit fails, merged with those counted since', async () => {
-    const release = SharedCommit.of(db).drive(() => wakes++);
+    const release = db.sharedCommit.drive(() => wakes++);
     const usage = counting();
     await usage.start(NOON);
     usage.admit(credential, NOON);
     usage.admit(credential, NOON);
-    await expect(SharedCommit.of(db).commit(() => Promise.reject(new Error('disk I/O error')))).rejects.toThrow('disk I/O error');
+    await expect(db.sharedCommit.commit(() => Promise.reject(new Error('disk I/O error')))).rejects.toThrow('disk I/O error');
     expect(await stored()).toEqual([]);
     usage.admit(credential, NOON + 5);
-    await SharedCommit.of(db).commit();
+    await db.sharedCommit.commit();
     expect(await stored()).toEqual([{ day: '2026-06-15', requests: 3 }]);
     expect(await lastUsed()).toBe(new Date(NOON + 5).toISOString());
     release();
@@ -81,7 +81,7 @@ describe("KeyUsage in the history's shared commit", () => {
   });
 
   it('writes at once on stop, even while a driver still commits, and alone once no history drives', async () => {
-    const release = SharedCommit.of(db).drive(() => wakes++);
+    const release = db.sharedCommit.drive(() => wakes++);
     const usage = counting();
     await usage.start(NOON);
     usage.admit(credential, NOON);

@@ -7,7 +7,8 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExactKeyUsage } from '../../src/publicService/exactKeyUsage.js';
-import { KeyUsage, keyUsageDays } from '../../src/publicService/keyUsage.js';
+import { KeyUsage } from '../../src/publicService/keyUsage.js';
+import { keyUsageDays } from '../../src/store/keyUsageDays.js';
 import { PgDatabase } from '../../src/publicService/postgres/pgDatabase.js';
 import { RegistrationError, RegistrationStore } from '../../src/publicService/registrationStore.js';
 import { ServiceStore } from '../../src/store/serviceStore.js';

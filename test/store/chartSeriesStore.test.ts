@@ -6,7 +6,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CHART_RETENTION_SLOTS, ChartSeriesStore, type ChartSlotRow } from '../../src/store/chartSeriesStore.js';
 import { Database } from '../../src/store/database.js';
-import { SharedCommit } from '../../src/store/sharedCommit.js';
 import { makeTempDir } from '../helpers/httpTempDir.js';
 
 const SLOT = 2_968_416 + 72; // 2026-06-15 12:00 UTC in 10-minute slots
@@ -32,7 +31,7 @@ describe('ChartSeriesStore', () => {
   it("writes staged rows only with the driver's commit, keeps the latest row per slot, and prunes past 14 days once a day", async () => {
     db = await Database.open(temp.dbPath);
     const store = new ChartSeriesStore(db);
-    const commit = SharedCommit.of(db);
+    const commit = db.sharedCommit;
     let wakes = 0;
     const release = commit.drive(() => wakes++);
     store.stage(row(SLOT - CHART_RETENTION_SLOTS - 5, 40));
@@ -64,11 +63,11 @@ describe('ChartSeriesStore', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(await store.load(['garden'], 0)).toEqual([]);
     await expect(
-      SharedCommit.of(db).commit(async () => {
+      db.sharedCommit.commit(async () => {
         throw new Error('disk full');
       }),
     ).rejects.toThrow('disk full');
-    expect(await SharedCommit.of(db).commit()).toBe(true);
+    expect(await db.sharedCommit.commit()).toBe(true);
     expect((await store.load(['garden'], 0)).map((r) => r.humidity)).toEqual([30]);
   });
 });

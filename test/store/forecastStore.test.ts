@@ -11,7 +11,6 @@ import { Database } from '../../src/store/database.js';
 import { ForecastStore, type CachedForecast } from '../../src/store/forecastStore.js';
 import { MIGRATIONS } from '../../src/store/migrations/index.js';
 import { makeTempDir } from '../helpers/httpTempDir.js';
-import { SharedCommit } from '../../src/store/sharedCommit.js';
 import { useTempDatabase } from '../helpers/tempDatabase.js';
 
 const HOUR_MS = 3_600_000;
@@ -78,7 +77,7 @@ describe('ForecastStore', () => {
   });
 
   it("a save waits for the history's commit while one drives commits, the newest per station wins, and it is there after a restart", async () => {
-    const commit = SharedCommit.of(temp.db);
+    const commit = temp.db.sharedCommit;
     let wakes = 0;
     const release = commit.drive(() => wakes++);
     const store = new ForecastStore(temp.db);
@@ -110,7 +109,7 @@ describe('ForecastStore', () => {
   });
 
   it('a failed commit keeps the staged forecast for the next one; a read commits what is staged first', async () => {
-    const commit = SharedCommit.of(temp.db);
+    const commit = temp.db.sharedCommit;
     const release = commit.drive(() => undefined);
     const store = new ForecastStore(temp.db);
     await store.save('garden', forecast(START_MS));

@@ -15,6 +15,7 @@ import { parseSnowPayload, SnowCover, snowCoverUnit, SNOW_HOLD_CODE, type SnowSt
 import { LogThrottle } from '../../src/util/logThrottle.js';
 import { mqttTest } from '../helpers/mqttFixture.js';
 import { silentLogger, testMqttConfig, waitUntil } from '../helpers/mqttHarness.js';
+import { unitRoutesPlugin } from '../../src/http/unitRoutes.js';
 
 const T0 = Date.parse('2026-01-10T08:00:00Z');
 type Station = StationConfig & { snow?: SnowStationSettings };
@@ -76,7 +77,7 @@ describe('the snow cover unit', () => {
     const snow = unit();
     snow.handle('garden', Buffer.from('{"depth": "ON"}'));
     const app = Fastify();
-    await app.register(snow.routes, { prefix: '/v1' });
+    await app.register(unitRoutesPlugin(snow.routes), { prefix: '/v1' });
     const ok = await app.inject('/v1/stations/garden/snow');
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toEqual({

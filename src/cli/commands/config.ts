@@ -1,6 +1,7 @@
 import { groupOf } from '../../config/docsTable.js';
 import { redactConfig } from '../../config/load.js';
 import { listSettings } from '../../config/schema.js';
+import { stationUnitConfigs } from '../../daemon.js';
 import { expectPositionals, parseCommand } from '../args.js';
 import { configFor, printJson } from '../context.js';
 import { EXIT_OK, UsageError, type CliIo } from '../io.js';
@@ -67,7 +68,7 @@ export async function configCommand(argv: readonly string[], io: CliIo): Promise
   }
   expectPositionals(COMMAND, parsed.positionals, []);
   if (parsed.values.public === true && parsed.values.all === true) throw new UsageError(COMMAND, 'give --public or --all, not both');
-  const config = redactConfig(configFor(parsed, io));
+  const config = redactConfig(configFor(parsed, io), stationUnitConfigs());
   const publicKeys = publicServiceKeys();
   if (parsed.values.all === true) printJson(io, config);
   else if (parsed.values.public === true) printJson(io, only(config, publicKeys));

@@ -12,7 +12,7 @@ import { CommandError, EXIT_OK, UsageError, type CliIo } from '../io.js';
 import { HELP } from '../help.js';
 import { assertPrintable, escapeTerminalText, formatTable } from '../terminalText.js';
 import { InvalidOwnerError, ServiceStore } from '../../store/serviceStore.js';
-import { keyUsageDays } from '../../publicService/keyUsage.js';
+import { keyUsageDays } from '../../store/keyUsageDays.js';
 import { calendarDay } from '../../util/calendarDay.js';
 import { calculationContext } from '../../config/calculationContext.js';
 import { systemClock } from '../../util/clock.js';

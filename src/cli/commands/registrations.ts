@@ -4,12 +4,14 @@ import { printJson, withDatabase } from '../context.js';
 import { CommandError, EXIT_OK, UsageError, type CliIo } from '../io.js';
 import { HELP } from '../help.js';
 import { assertPrintable, escapeTerminalText, formatTable } from '../terminalText.js';
-import { RegistrationError, RegistrationStore, type Registration } from '../../publicService/registrationStore.js';
+import { serviceCommands } from '../../daemon.js';
+import type { RegistrationReview, RegistrationRow, ReviewOutcome } from '../../daemonStorage.js';
+import type { SqlDatabase } from '../../store/sqlDatabase.js';
 
 const COMMAND = 'registrations';
 const DAY_MS = 86_400_000;
 
-function asJson(registration: Registration): Record<string, unknown> {
+function asJson(registration: RegistrationRow): Record<string, unknown> {
   return {
     id: registration.id,
     status: registration.status,
@@ -27,7 +29,7 @@ function asJson(registration: Registration): Record<string, unknown> {
   };
 }
 
-function table(registrations: Registration[]): string {
+function table(registrations: RegistrationRow[]): string {
   const rows = registrations.map((r) => [
     String(r.id),
     r.status,
@@ -40,11 +42,18 @@ function table(registrations: Registration[]): string {
   return formatTable(['ID', 'STATUS', 'NAME', 'E-MAIL', 'USAGE', 'CREATED (UTC)', 'INTENDED USE'], rows);
 }
 
-/** Store errors about the registration's state are the operator's to fix, not failures. */
-function explained<T>(work: Promise<T>): Promise<T> {
-  return work.catch((err: unknown) => {
-    throw err instanceof RegistrationError ? new CommandError(`${err.message} (see "mowability registrations list")`) : err;
-  });
+/** The registrations of the public service (plugged in through src/daemon.ts); a build without it has none. */
+function review(database: SqlDatabase): RegistrationReview {
+  const registrations = serviceCommands().registrations;
+  if (!registrations) throw new CommandError('registrations are part of the public service, which this build does not include');
+  return registrations(database);
+}
+
+/** A refusal about the registration's state is the operator's to fix, not a failure. */
+async function explained<T>(work: Promise<ReviewOutcome<T>>): Promise<T> {
+  const result = await work;
+  if (!result.ok) throw new CommandError(`${result.problem} (see "mowability registrations list")`);
+  return result.value;
 }
 
 /** One `registrations` subcommand: its positionals after the subcommand, the parsed flags, the terminal. */
@@ -60,7 +69,7 @@ function printableOption({ where, parsed }: Invocation, name: 'note' | 'reason')
 
 async function listRegistrations({ where, rest, parsed, io }: Invocation): Promise<number> {
   expectPositionals(where, rest, []);
-  const list = await withDatabase(parsed, io, (db) => new RegistrationStore(db).list({ pending: parsed.values.pending === true }));
+  const list = await withDatabase(parsed, io, (db) => review(db).list({ pending: parsed.values.pending === true }));
   if (parsed.values.json === true) printJson(io, list.map(asJson));
   else if (list.length === 0) io.stdout(parsed.values.pending === true ? 'No pending registrations.\n' : 'No registrations.\n');
   else io.stdout(table(list));
@@ -72,9 +81,7 @@ async function approveRegistration(invocation: Invocation): Promise<number> {
   const id = parseId(where, expectPositionals(where, rest, ['ID'])[0] ?? '');
   const note = printableOption(invocation, 'note');
   const approved = await withDatabase(parsed, io, (db) =>
-    explained(
-      new RegistrationStore(db).approve(id, Date.now(), { allowGet: parsed.values['allow-get'] === true, ...(note ? { note } : {}) }),
-    ),
+    explained(review(db).approve(id, Date.now(), { allowGet: parsed.values['allow-get'] === true, ...(note ? { note } : {}) })),
   );
   io.stdout(`Registration ${id} approved: API key ${approved.keyId} created for ${escapeTerminalText(approved.owner)}.\n`);
   io.stdout('The registrant collects the key once with their claim token (GET /v1/registrations/<claim_token>); it is not shown here.\n');
@@ -85,7 +92,7 @@ async function rejectRegistration(invocation: Invocation): Promise<number> {
   const { where, rest, parsed, io } = invocation;
   const id = parseId(where, expectPositionals(where, rest, ['ID'])[0] ?? '');
   const reason = printableOption(invocation, 'reason');
-  await withDatabase(parsed, io, (db) => explained(new RegistrationStore(db).reject(id, Date.now(), reason)));
+  await withDatabase(parsed, io, (db) => explained(review(db).reject(id, Date.now(), reason)));
   io.stdout(`Registration ${id} rejected${reason ? ` (${escapeTerminalText(reason)})` : ''}.\n`);
   return EXIT_OK;
 }
@@ -95,7 +102,7 @@ async function purgeRegistrations({ where, rest, parsed, io }: Invocation): Prom
   const raw = parsed.values['older-than'];
   const days = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isSafeInteger(days)) throw new UsageError(where, '--older-than DAYS is required (a whole number of days, e.g. 30)');
-  const removed = await withDatabase(parsed, io, (db) => new RegistrationStore(db).purge(Date.now() - days * DAY_MS, Date.now()));
+  const removed = await withDatabase(parsed, io, (db) => review(db).purge(Date.now() - days * DAY_MS, Date.now()));
   io.stdout(`Deleted ${removed} registration${removed === 1 ? '' : 's'} (rejected, claimed or expired, older than ${days} days).\n`);
   return EXIT_OK;
 }

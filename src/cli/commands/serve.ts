@@ -4,9 +4,10 @@ import { startDaemon } from '../../daemon.js';
 import { MFI_VERSION } from '../../core/version.js';
 import { createAccessLogger, createLogger } from '../../util/logger.js';
 import type { Logger } from 'pino';
+import type { DeprecatedSettingUse } from '../../config/settingAliases.js';
 import { packageVersion } from '../../util/packageVersion.js';
 import { expectPositionals, parseCommand, printedHelp } from '../args.js';
-import { configFor } from '../context.js';
+import { loadedConfigFor } from '../context.js';
 import { EXIT_FAILURE, EXIT_OK, type CliIo } from '../io.js';
 import { HELP } from '../help.js';
 import { isAbsolute, resolve } from 'node:path';
@@ -81,18 +82,18 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
   const parsed = parseCommand(COMMAND, argv);
   if (printedHelp(parsed, io, HELP.serve)) return EXIT_OK;
   expectPositionals(COMMAND, parsed.positionals, []);
-  const config = configFor(parsed, io);
+  const { config, deprecated } = loadedConfigFor(parsed, io);
   // Only the config file and the database path go into the hint: other flags may carry
   // secrets (a broker URL with a password).
   const hint = daemonKeyHint(config, configFileFrom({ argv: parsed.configArgv, env: io.env }), io.env, process.cwd());
-  return runDaemon(config, io, { keyCommandHint: hint });
+  return runDaemon(config, io, { keyCommandHint: hint, deprecatedSettings: deprecated });
 }
 
 /** Starts the daemon with a loaded configuration and runs it until a signal (serve, and the Home Assistant add-on). */
 export async function runDaemon(
   config: AppConfig,
   io: CliIo,
-  options: { keyCommandHint: string; started?: (logger: Logger) => void },
+  options: { keyCommandHint: string; started?: (logger: Logger) => void; deprecatedSettings?: readonly DeprecatedSettingUse[] },
 ): Promise<number> {
   const logger = createLogger({ level: config.log.level });
   // First line of every start: what runs, for bug reports and after upgrades.
@@ -105,7 +106,13 @@ export async function runDaemon(
   const shutdownSignal = io.shutdownSignal();
   // The access lines' own logger writes in blocks (src/util/logger.ts), at the main logger's level.
   const accessLogger = createAccessLogger({ level: logger.level });
-  const daemon = await startDaemon({ config, logger, accessLogger, keyCommandHint: hint });
+  const daemon = await startDaemon({
+    config,
+    logger,
+    accessLogger,
+    keyCommandHint: hint,
+    deprecatedSettings: options.deprecatedSettings ?? [],
+  });
   const reason = await shutdownSignal;
   if (typeof reason === 'string') logger.info({ signal: reason }, 'stopping');
   else
