@@ -9,16 +9,8 @@
  */
 import type { StationStatePayload } from '../station/statePayload.js';
 
-export interface MowerRunSummary {
-  started_by: string;
-  started_at: string;
-  ended_at: string | null;
-  mowing_minutes: number;
-  outcome: string | null;
-  reason: string | null;
-  reason_de: string | null;
-  today: boolean;
-}
+/** A run as the state carries it (the mower control's RunView plus `today`), typed by the unit's StationStateFields. */
+export type MowerRunSummary = NonNullable<StationStatePayload['mower_control']>['runs'][number];
 
 export interface MowerSummary {
   automatic: boolean;

@@ -9,13 +9,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
-import { controlConfigOf } from '../../src/mower/controlConfig.js';
 import { MowerControlUnit } from '../../src/mower/mowerControlUnit.js';
 import { RunLedger } from '../../src/mower/runLedger.js';
 import { Database } from '../../src/store/database.js';
 import { openWatchedPage, useChromium } from '../helpers/browser.js';
-import { mqttTempDir, silentLogger, waitUntil } from '../helpers/mqttHarness.js';
-import { SimulatedMower } from '../helpers/mowerSimulators.js';
+import { mqttTempDir, waitUntil } from '../helpers/mqttHarness.js';
+import { gardenMowerControl, SimulatedMower } from '../helpers/mowerSimulators.js';
 import { feedThroughBroker, startStationsHarness } from '../helpers/statusPage.js';
 
 const chromium = useChromium();
@@ -44,38 +43,22 @@ async function startWithMower() {
     dbPath: temp.dbPath,
     statusPagePollMs: 150,
     unitsOf: (database, clock) => {
-      unit = new MowerControlUnit({
-        stations: [
-          {
-            id: 'garden',
-            control: controlConfigOf(
-              {
-                enabled: true,
-                dryRun: false,
-                kind: 'mqtt',
-                runMinutes: 90,
-                budget: { perDay: 1, perWeek: 5 },
-                mqtt: {
-                  commandTopic: 'm/set',
-                  stateTopic: 'm/state',
-                  payloads: { start: 's', dock: 'd', pause: 'p' },
-                  states: { mowing: ['mowing'], docked: ['docked'] },
-                },
-              },
-              'garden',
-            ),
+      unit = gardenMowerControl(
+        {
+          enabled: true,
+          dryRun: false,
+          kind: 'mqtt',
+          runMinutes: 90,
+          budget: { perDay: 1, perWeek: 5 },
+          mqtt: {
+            commandTopic: 'm/set',
+            stateTopic: 'm/state',
+            payloads: { start: 's', dock: 'd', pause: 'p' },
+            states: { mowing: ['mowing'], docked: ['docked'] },
           },
-        ],
-        settings: { tickSeconds: 600, homeAssistantToken: '' },
-        store: database,
-        log: silentLogger,
-        clock,
-        baseTopic: 'mowability',
-        timeZone: 'UTC',
-        recordCut: () => true,
-        quietHours: undefined,
-        adapterFor: () => new SimulatedMower(),
-      });
+        },
+        { store: database, clock, adapterFor: () => new SimulatedMower() },
+      );
       return [unit];
     },
   });

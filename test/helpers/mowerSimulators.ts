@@ -21,6 +21,8 @@ import { loadConfig } from '../../src/config/load.js';
 import type { ForecastSettings } from '../../src/config/openMeteoSettings.js';
 import { stationUnitConfigs } from '../../src/daemon.js';
 import { ForecastUnit } from '../../src/forecast/forecastUnit.js';
+import { controlConfigOf } from '../../src/mower/controlConfig.js';
+import { MowerControlUnit, type MowerControlOptions } from '../../src/mower/mowerControlUnit.js';
 import { publishOnce, reading, silentLogger, waitUntil, type RunningDaemon } from './mqttHarness.js';
 import type { MowerActivity } from '../../src/core/mower/decision.js';
 import type { MowerAdapter, MowerCommand } from '../../src/mower/adapter.js';
@@ -304,4 +306,25 @@ export async function makeStationMowable(
     const state = daemon.service.stationState(stationId);
     return state?.mowable === true && (state.forecast?.mowable_for_minutes ?? 0) >= 60;
   }, 'a mowable state with a long dry window');
+}
+
+/**
+ * The mower control unit of one station `garden` as the daemon tests build it: a `mower.control`
+ * block (validated as the config is), the test's clock and database, the base topic `mowability`,
+ * UTC, no quiet hours, cuts accepted; `overrides` for what a test changes (an adapter, quiet hours).
+ */
+export function gardenMowerControl(
+  control: Record<string, unknown>,
+  options: Pick<MowerControlOptions, 'store' | 'clock'> & Partial<MowerControlOptions>,
+): MowerControlUnit {
+  return new MowerControlUnit({
+    stations: [{ id: 'garden', control: controlConfigOf(control, 'garden') }],
+    settings: { tickSeconds: 600, homeAssistantToken: '' },
+    log: silentLogger,
+    baseTopic: 'mowability',
+    timeZone: 'UTC',
+    recordCut: () => true,
+    quietHours: undefined,
+    ...options,
+  });
 }

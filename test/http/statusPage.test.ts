@@ -45,7 +45,7 @@ describe('status page shell and assets', () => {
     harness = await startHttpHarness();
     const html = (await harness.app.inject({ method: 'GET', url: '/' })).body;
     const urls = assetUrls(html);
-    expect(urls.length).toBe(9);
+    expect(urls.length).toBe(10);
     for (const url of urls) {
       expect(url).toMatch(/\?v=[\w-]{12}$/);
       const response = await harness.app.inject({ method: 'GET', url });

@@ -6,7 +6,6 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MowerCommand } from '../../src/mower/adapter.js';
-import { controlConfigOf } from '../../src/mower/controlConfig.js';
 import { MowerControlUnit } from '../../src/mower/mowerControlUnit.js';
 import { mowerTopics } from '../../src/mower/mowerEntities.js';
 import { OPENMOWER_ACTIONS } from '../../src/mower/mqttMowers.js';
@@ -20,7 +19,7 @@ import {
   waitUntil,
   type RunningDaemon,
 } from '../helpers/mqttHarness.js';
-import { makeStationMowable, mqttForecastUnit, mqttMowerOnBroker } from '../helpers/mowerSimulators.js';
+import { gardenMowerControl, makeStationMowable, mqttForecastUnit, mqttMowerOnBroker } from '../helpers/mowerSimulators.js';
 
 const T0 = Date.parse('2026-06-15T08:00:00Z');
 const weather = {
@@ -93,17 +92,7 @@ describe('mower control on the embedded broker', () => {
         stationId: 'garden',
         topic: FORECAST_TOPIC,
       });
-      unit = new MowerControlUnit({
-        stations: [{ id: 'garden', control: controlConfigOf(control, 'garden') }],
-        settings: { tickSeconds: 600, homeAssistantToken: '' },
-        store: database,
-        log: silentLogger,
-        clock,
-        baseTopic: 'mowability',
-        timeZone: 'UTC',
-        recordCut: () => true,
-        quietHours: undefined,
-      });
+      unit = gardenMowerControl(control, { store: database, clock });
       return [forecast, unit];
     });
     cleanups.push(() => daemon.stop());

@@ -11,7 +11,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { crossKeyProblems } from '../../src/config/crossKeyRules.js';
 import { stationControlsFor } from '../../src/daemon.js';
 import type { MowerCommand } from '../../src/mower/adapter.js';
-import { controlConfigOf } from '../../src/mower/controlConfig.js';
 import { MowerControlUnit } from '../../src/mower/mowerControlUnit.js';
 import { mowerTopics } from '../../src/mower/mowerEntities.js';
 import { controlCommandTopic } from '../../src/station/controlEntities.js';
@@ -28,7 +27,7 @@ import {
   waitUntil,
   type RunningDaemon,
 } from '../helpers/mqttHarness.js';
-import { makeStationMowable, mqttForecastUnit, mqttMowerOnBroker } from '../helpers/mowerSimulators.js';
+import { gardenMowerControl, makeStationMowable, mqttForecastUnit, mqttMowerOnBroker } from '../helpers/mowerSimulators.js';
 
 const T0 = Date.parse('2026-06-15T08:00:00Z');
 const HA: BrokerUser = { username: 'homeassistant', password: 'ha password 1' };
@@ -86,17 +85,7 @@ describe('command topics on the embedded broker', () => {
     expect(crossKeyProblems(config)).toEqual([]);
     let unit: MowerControlUnit | undefined;
     const daemon = await startMqttDaemon(dbPath, config, clock, silentLogger, (database) => {
-      unit = new MowerControlUnit({
-        stations: [{ id: 'garden', control: controlConfigOf(control, 'garden') }],
-        settings: { tickSeconds: 600, homeAssistantToken: '' },
-        store: database,
-        log: silentLogger,
-        clock,
-        baseTopic: 'mowability',
-        timeZone: 'UTC',
-        recordCut: () => true,
-        quietHours: undefined,
-      });
+      unit = gardenMowerControl(control, { store: database, clock });
       const lawn = testLawnUnit({ stations: [{ id: 'garden' }], database, now: () => clock.now() });
       const forecast = mqttForecastUnit({
         database: database as never,

@@ -9,13 +9,12 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stationControlsFor } from '../../src/daemon.js';
-import { controlConfigOf } from '../../src/mower/controlConfig.js';
 import { MowerControlUnit } from '../../src/mower/mowerControlUnit.js';
 import { mowerTopics } from '../../src/mower/mowerEntities.js';
 import { controlCommandTopic } from '../../src/station/controlEntities.js';
 import { mosquittoAvailable } from '../../bench/lib/mosquitto.js';
 import { testLawnUnit } from '../helpers/lawnUnit.js';
-import { makeStationMowable, mqttForecastUnit, SimulatedMower } from '../helpers/mowerSimulators.js';
+import { gardenMowerControl, makeStationMowable, mqttForecastUnit, SimulatedMower } from '../helpers/mowerSimulators.js';
 import {
   FakeClock,
   mqttTempDir,
@@ -85,23 +84,7 @@ describe.skipIf(!available && !required)("command topics on Mosquitto 2 with doc
     const mower = new SimulatedMower();
     let unit: MowerControlUnit | undefined;
     const daemon = await startMqttDaemon(temp.dbPath, config, clock, silentLogger, (database) => {
-      unit = new MowerControlUnit({
-        stations: [
-          {
-            id: 'garden',
-            control: controlConfigOf(CONTROL, 'garden'),
-          },
-        ],
-        settings: { tickSeconds: 600, homeAssistantToken: '' },
-        store: database,
-        log: silentLogger,
-        clock,
-        baseTopic: 'mowability',
-        timeZone: 'UTC',
-        recordCut: () => true,
-        quietHours: undefined,
-        adapterFor: () => mower,
-      });
+      unit = gardenMowerControl(CONTROL, { store: database, clock, adapterFor: () => mower });
       const lawn = testLawnUnit({ stations: [{ id: 'garden' }], database, now: () => clock.now() });
       const forecast = mqttForecastUnit({
         database: database as never,

@@ -29,7 +29,7 @@ describe('the station pipeline with MQTT off', () => {
     expect(side.stationState('garden')).toMatchObject({ station: 'garden', input: { temperature: 20 } });
     expect(side.stats()).toMatchObject({ received: 1, accepted: 1, statesPublished: 1, connected: false });
     expect(side.brokerPort()).toBeUndefined();
-    expect(side.health()).toEqual({ status: 'error', message: 'MQTT is off' });
+    expect(side.health()).toEqual({ status: 'error', code: 'bridge_not_running', message: 'MQTT is off' });
 
     await side.flush();
     await side.stop();

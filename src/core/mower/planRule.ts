@@ -45,6 +45,13 @@ function localStart(atMs: number, timeZone: string, locale: 'en-GB' | 'de-DE'): 
 /** Why the plan refuses an automatic start now, or undefined when it allows it. */
 export function planRefusal(plan: PlanFollowing, mowedMinutesThisWeek: number, nowMs: number): PlanRefusal | undefined {
   const needed = Math.max(0, Math.round(plan.runtimeNeededMinutesThisWeek));
+  // A dormant lawn (winter, drought: no growth) needs nothing: say that, not "0 of 0 min mowed".
+  if (needed === 0)
+    return {
+      code: 'budget_spent',
+      en: 'the lawn needs no mowing this week (it is not growing)',
+      de: 'Der Rasen braucht diese Woche keinen Schnitt (er wächst nicht)',
+    };
   if (mowedMinutesThisWeek >= needed)
     return {
       code: 'budget_spent',
