@@ -23,7 +23,7 @@ export interface PlanNotifyState {
   service: string;
   sent: number;
   failed: number;
-  /** The last failure's cause (null: none yet, or the last call went through). */
+  /** The last failure's cause (null: none yet, or the last answered call went through). */
   last_error: string | null;
   last_error_at: string | null;
 }
@@ -45,7 +45,7 @@ export class PlanNotifier {
   readonly #state: PlanNotifyState;
   #loggedAtMs = Number.NEGATIVE_INFINITY;
 
-  /** `onChange`: the state's `plan.notify` changed (a failure, or a call through after one). */
+  /** `onChange`: the state's `plan.notify` changed (a call answered or failed: at most one per plan change). */
   constructor(options: {
     connection: NotifyConnection;
     service: string;
@@ -82,7 +82,6 @@ export class PlanNotifier {
     this.#connection.callService(domain, service, data).then(
       () => {
         this.#state.sent++;
-        if (this.#state.last_error === null) return;
         this.#state.last_error = null;
         this.#onChange();
       },

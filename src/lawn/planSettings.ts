@@ -61,7 +61,7 @@ export const planSchema = {
     arg: 'plan-charge-minutes',
   },
   notifyService: {
-    doc: 'A Home Assistant notify service, e.g. "notify.mobile_app_phone", called once per changed plan with its changes and their reasons (docs/mqtt.md "Plan changes"), through the Home Assistant mower\'s connection or, in the add-on, the Supervisor\'s. Empty: off.',
+    doc: 'A Home Assistant notify service, e.g. "notify.mobile_app_phone", called once per changed plan with its changes and their reasons (docs/mqtt.md, `<base>/<lawn>/plan/changed`), through the Home Assistant mower\'s connection or, in the add-on, the Supervisor\'s. Empty: off.',
     format: (value: unknown) => {
       if (typeof value !== 'string' || (value !== '' && !/^notify\.[a-z0-9_]+$/.test(value)))
         throw new Error(

@@ -93,6 +93,11 @@ export class HomeAssistantMower implements MowerAdapter {
     this.#log = log;
   }
 
+  /** Where it talks to, for messages (never the token). */
+  get shownAs(): string {
+    return this.#endpoint?.shownAs ?? 'Home Assistant (no address)';
+  }
+
   async open(): Promise<void> {
     if (this.#endpoint === undefined) {
       this.#problem =

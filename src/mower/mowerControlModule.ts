@@ -63,12 +63,15 @@ export const mowerControlModule = defineStationUnit<MowerControlSettings, unknow
   },
   provides: (units, { settings, log }) => {
     const mower = units.length > 0 ? (units[0] as MowerControlUnit).homeAssistant() : undefined;
-    if (mower)
-      return { homeAssistant: servicesOf(mower, 'the Home Assistant mower\'s connection', false) };
+    if (mower) return { homeAssistant: servicesOf(mower, mower.shownAs, false) };
     // In the add-on, without a Home Assistant mower: a connection of the caller's own through the Supervisor's proxy.
     const endpoint = homeAssistantEndpoint('', settings);
     if (!endpoint) return { homeAssistant: undefined };
-    const connection = new HomeAssistantMower({ url: '', entity: '', startService: 'lawn_mower.start_mowing', startData: {} }, endpoint, log);
+    const connection = new HomeAssistantMower(
+      { url: '', entity: '', startService: 'lawn_mower.start_mowing', startData: {} },
+      endpoint,
+      log,
+    );
     return { homeAssistant: servicesOf(connection, endpoint.shownAs, true) };
   },
 });

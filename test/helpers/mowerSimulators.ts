@@ -193,7 +193,12 @@ export class FakeHomeAssistant {
         // A notify service: as HA answers (success, or not_found for a service it does not have), or never (slow).
         if (this.notify === 'silent') return;
         if (this.notify === 'fail')
-          return send({ id, type: 'result', success: false, error: { code: 'not_found', message: `Service notify.${call.service} not found.` } });
+          return send({
+            id,
+            type: 'result',
+            success: false,
+            error: { code: 'not_found', message: `Service notify.${call.service} not found.` },
+          });
         return send({ id, type: 'result', success: true, result: { context: { id: 'ctx', parent_id: null, user_id: 'u' } } });
       }
       const entity = (call.target as { entity_id?: unknown } | undefined)?.entity_id;
