@@ -41,7 +41,7 @@ export class PlanNotifier {
   readonly #language: 'en' | 'de';
   readonly #log: Logger;
   readonly #now: () => number;
-  readonly #onChange: () => void;
+  readonly #onChange: (state: Readonly<PlanNotifyState>) => void;
   readonly #state: PlanNotifyState;
   #loggedAtMs = Number.NEGATIVE_INFINITY;
 
@@ -52,7 +52,7 @@ export class PlanNotifier {
     language: 'en' | 'de';
     log: Logger;
     now: () => number;
-    onChange: () => void;
+    onChange: (state: Readonly<PlanNotifyState>) => void;
   }) {
     this.#connection = options.connection;
     this.#service = options.service;
@@ -78,12 +78,12 @@ export class PlanNotifier {
   /** One call for the lawn's changed plan; returns at once. */
   notify(plan: LawnPlan, lawnName: string): void {
     const [domain, service] = this.#service.split('.') as [string, string];
-    const data = { ...planNotification(plan, lawnName, this.#language), data: { lawn: plan.lawnId } };
-    this.#connection.callService(domain, service, data).then(
+    // Only title and message: every notify platform takes them; `data` is each platform's own.
+    this.#connection.callService(domain, service, planNotification(plan, lawnName, this.#language)).then(
       () => {
         this.#state.sent++;
         this.#state.last_error = null;
-        this.#onChange();
+        this.#onChange(this.state());
       },
       (err: unknown) => this.#failed(err),
     );
@@ -99,6 +99,6 @@ export class PlanNotifier {
       // The message names the service and the address, never the token (the connection keeps it to its auth message).
       this.#log.warn({ cause: this.#state.last_error, failed: this.#state.failed }, 'the plan notification failed (logged once an hour)');
     }
-    this.#onChange();
+    this.#onChange(this.state());
   }
 }

@@ -79,14 +79,33 @@ interface Planned {
   ledgerVersion: number;
 }
 
-export type PlanCounters = { planRuns: number; planChangesPublished: number; planSaves: number; planFailures: number };
+export type PlanCounters = {
+  planRuns: number;
+  planChangesPublished: number;
+  planSaves: number;
+  planFailures: number;
+  planNotifications: number;
+  planNotifyFailures: number;
+};
 
 export class PlanUnit implements StationUnit {
   readonly name = 'plan';
-  readonly counters: PlanCounters = { planRuns: 0, planChangesPublished: 0, planSaves: 0, planFailures: 0 };
+  readonly counters: PlanCounters = {
+    planRuns: 0,
+    planChangesPublished: 0,
+    planSaves: 0,
+    planFailures: 0,
+    planNotifications: 0,
+    planNotifyFailures: 0,
+  };
   readonly metrics = {
     planRuns: ['plan_runs_total', 'Week plans made (each on a new forecast, cut, ledger change or hour).'],
     planFailures: ['plan_failures_total', 'Week plans that could not be saved.'],
+    planNotifications: [
+      'plan_notifications_total',
+      'Home Assistant notify calls for changed plans that went through (plan.notifyService).',
+    ],
+    planNotifyFailures: ['plan_notify_failures_total', 'Home Assistant notify calls for changed plans that were refused or not answered.'],
   } as const;
   readonly #options: PlanUnitOptions;
   readonly #store: PlanStore;
@@ -116,7 +135,9 @@ export class PlanUnit implements StationUnit {
         language: settings.notifyLanguage,
         log: this.#log,
         now: options.now,
-        onChange: () => {
+        onChange: (notified) => {
+          this.counters.planNotifications = notified.sent;
+          this.counters.planNotifyFailures = notified.failed;
           this.#notifyVersion++;
           for (const stationId of this.#stations.keys()) this.#recompute?.(stationId);
         },

@@ -45,8 +45,9 @@ describe('plan changes as a Home Assistant notification', () => {
     await openMeteo.close();
   });
 
+  const titleOf = (lawnId: string) => `Mähplan geändert: ${garden.lawns.find((lawn) => lawn.id === lawnId)!.name}`;
   const notifyCalls = (lawnId: string) =>
-    ha.serviceCalls.filter((call) => call.domain === 'notify' && (call.service_data as { data?: { lawn?: string } }).data?.lawn === lawnId);
+    ha.serviceCalls.filter((call) => call.domain === 'notify' && (call.service_data as { title?: string }).title === titleOf(lawnId));
   const published = (lawnId: string) => observer?.latest.get(`mowability/${lawnId}/plan/changed`)?.count ?? 0;
   /** Moves the clock an hour at a time (same forecast) until a lawn's plan changes; waits until its message is out. */
   async function nextChange(): Promise<string[]> {
@@ -114,15 +115,13 @@ describe('plan changes as a Home Assistant notification', () => {
       'a call per changed plan',
     );
     for (const lawnId of changed) {
-      const lawn = garden.lawns.find((candidate) => candidate.id === lawnId)!;
       const message = observer.json(`mowability/${lawnId}/plan/changed`) as { changes: Array<{ reason: { de: string } }> };
       const [call] = notifyCalls(lawnId);
       expect(call!.service).toBe('mobile_app_phone');
       expect(call!.target).toBeUndefined();
       expect(call!.service_data).toEqual({
-        title: `Mähplan geändert: ${lawn.name}`,
+        title: titleOf(lawnId),
         message: message.changes.map((change) => `• ${change.reason.de}`).join('\n'),
-        data: { lawn: lawnId },
       });
     }
     await waitUntil(() => week!.plan()!.notify?.sent === changed.length, 'the sent calls in the state');
@@ -147,6 +146,7 @@ describe('plan changes as a Home Assistant notification', () => {
     await waitUntil(callsMatchMessages, 'every change still one call');
     expect(ha.serviceCalls.length).toBeGreaterThan(silentBefore);
     expect(week.plan()!.notify).toMatchObject({ sent: changed.length, failed: failing.length });
+    expect(week.daemon.mqtt.stats().units.plan).toMatchObject({ planNotifications: changed.length, planNotifyFailures: failing.length });
 
     const failures = logs.lines().filter((line) => String(line.msg).includes('plan notification failed'));
     expect(failures).toHaveLength(1);
