@@ -14,6 +14,8 @@ const LOG_EVERY_MS = 3_600_000;
 export interface NotifyConnection {
   readonly shownAs: string;
   callService(domain: string, service: string, serviceData: Record<string, unknown>): Promise<void>;
+  /** Why the connection is down (a refused token, an unreachable address), if it is. */
+  problem?(): string | undefined;
   open?(): Promise<void>;
   close?(): Promise<void>;
 }
@@ -92,7 +94,8 @@ export class PlanNotifier {
   #failed(err: unknown): void {
     const nowMs = this.#now();
     this.#state.failed++;
-    this.#state.last_error = `${this.#service} via ${this.#connection.shownAs}: ${(err as Error).message}`;
+    const down = this.#connection.problem?.();
+    this.#state.last_error = `${this.#service} via ${this.#connection.shownAs}: ${(err as Error).message}${down ? ` (${down})` : ''}`;
     this.#state.last_error_at = new Date(nowMs).toISOString();
     if (nowMs - this.#loggedAtMs >= LOG_EVERY_MS) {
       this.#loggedAtMs = nowMs;

@@ -68,8 +68,8 @@ describe('plan changes as a Home Assistant notification', () => {
   }
   const callsMatchMessages = () => LAWNS.every((lawnId) => notifyCalls(lawnId).length === published(lawnId));
 
-  it('sends one notify call per changed plan through the mower connection, none without a change, and survives a failing Home Assistant', async () => {
-    const logs = captureLogger('debug');
+  /** The daemon with the station's mower in Home Assistant (`token` its long-lived token); the first plans made, the observer subscribed. */
+  async function startWith(token: string, logs: ReturnType<typeof captureLogger>): Promise<void> {
     week = new WeekDaemon(openMeteo, MONDAY);
     const station = {
       ...garden,
@@ -87,7 +87,7 @@ describe('plan changes as a Home Assistant notification', () => {
           MOWABILITY_TIMEZONE: 'Europe/Berlin',
           MOWABILITY_STATION_RECOMPUTE_DEBOUNCE_MS: '0',
           MOWABILITY_FORECAST_TIMEOUT_SECONDS: '60',
-          MOWABILITY_MOWER_CONTROL_HOME_ASSISTANT_TOKEN: TOKEN,
+          MOWABILITY_MOWER_CONTROL_HOME_ASSISTANT_TOKEN: token,
           MOWABILITY_PLAN_NOTIFY_SERVICE: 'notify.mobile_app_phone',
           MOWABILITY_PLAN_NOTIFY_LANGUAGE: 'de',
         },
@@ -100,6 +100,14 @@ describe('plan changes as a Home Assistant notification', () => {
     week.feed(dryHour(week.clock.ms));
     open(weekForecastBody(week.clock.ms, dryHour));
     await week.plannedNow('the first plans');
+  }
+
+  it('sends one notify call per changed plan through the mower connection, none without a change, and survives a failing Home Assistant', async () => {
+    const logs = captureLogger('debug');
+    await startWith(TOKEN, logs);
+    // startWith set both; narrowed here for the checks below.
+    week = week!;
+    observer = observer!;
     // The first plans are no change (nothing is published), and so no call.
     expect(LAWNS.map((lawnId) => week!.lawnPlan(lawnId)!.changes.length)).toEqual([0, 0]);
     expect(ha.serviceCalls.filter((call) => call.domain === 'notify')).toEqual([]);
@@ -146,12 +154,27 @@ describe('plan changes as a Home Assistant notification', () => {
     await waitUntil(callsMatchMessages, 'every change still one call');
     expect(ha.serviceCalls.length).toBeGreaterThan(silentBefore);
     expect(week.plan()!.notify).toMatchObject({ sent: changed.length, failed: failing.length });
-    expect(week.daemon.mqtt.stats().units.plan).toMatchObject({ planNotifications: changed.length, planNotifyFailures: failing.length });
+    expect(week.daemon!.mqtt.stats().units.plan).toMatchObject({ planNotifications: changed.length, planNotifyFailures: failing.length });
 
     const failures = logs.lines().filter((line) => String(line.msg).includes('plan notification failed'));
     expect(failures).toHaveLength(1);
     expect(logs.text()).not.toContain(TOKEN);
-    expect(JSON.stringify(week.daemon.station.stationState('garden'))).not.toContain(TOKEN);
+    expect(JSON.stringify(week.daemon!.station.stationState('garden'))).not.toContain(TOKEN);
+  });
+
+  it('counts a refused token as a failed call, with the cause, and logs neither token', async () => {
+    const logs = captureLogger('debug');
+    const wrong = 'revoked-long-lived-token-0815';
+    await startWith(wrong, logs);
+    await waitUntil(() => ha.authAttempts.includes(wrong), 'the refused login');
+    const changed = await nextChange();
+    await waitUntil(() => week!.plan()!.notify?.failed === changed.length, 'the failed calls in the state');
+    expect(week!.plan()!.notify!.last_error).toContain('not connected to Home Assistant');
+    expect(week!.plan()!.notify!.last_error).toContain('refused the token');
+    // Nothing reached Home Assistant's services, and the planner went on.
+    expect(ha.serviceCalls).toEqual([]);
+    expect(logs.text()).not.toContain(wrong);
+    expect(JSON.stringify(week!.daemon!.station.stationState('garden'))).not.toContain(wrong);
   });
 
   it('refuses plan.notifyService at start when there is no Home Assistant connection, saying what it needs', async () => {
