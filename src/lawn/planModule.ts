@@ -3,12 +3,13 @@
  * and the unit (./planUnit.ts) with its state `plan`, its Home Assistant entities and its notification
  * topic. It owns no station key: the lawns come from the lawns module (`lawns`, ./lawnsModule.ts). Wired
  * in the composition root (src/daemon.ts) with the lawns, the lawn memory's growth and mower run shape,
- * and the forecast's whole forecast rated (its week).
+ * the forecast's whole forecast rated (its week), and the mower control's Home Assistant services (plan.notifyService).
  */
 import type { WeekForecastSource } from '../store/forecastStore.js';
 import { defineStationUnit, type StationUnit } from '../station/unit.js';
 import type { LawnMemoryOffer } from './buildLawnUnit.js';
 import type { StationLawns } from './lawnsModule.js';
+import type { NotifyConnection } from './planNotifier.js';
 import { PlanUnit } from './planUnit.js';
 import { planSchema, type PlanSettings } from './planSettings.js';
 
@@ -16,14 +17,20 @@ export interface PlanNeeds {
   readonly lawns: StationLawns;
   readonly memory: Pick<LawnMemoryOffer, 'lawnGrowth' | 'growthSettings' | 'mowerRun'>;
   readonly week: WeekForecastSource;
+  /** Home Assistant's services (the mower control's connection, or the add-on's), for plan.notifyService. */
+  readonly homeAssistant: NotifyConnection | undefined;
 }
 
 export const planModule = defineStationUnit<PlanSettings, undefined, StationUnit[], PlanNeeds>({
   name: 'plan',
   config: { settings: { key: 'plan', schema: planSchema } },
   everyStation: true,
-  create: ({ settings, stations, log, clock, baseTopic, calculationContext, store }, { lawns, memory, week }) => {
+  create: ({ settings, stations, log, clock, baseTopic, calculationContext, store }, { lawns, memory, week, homeAssistant }) => {
     if (!settings.enabled || !store) return [];
+    if (settings.notifyService !== '' && !homeAssistant)
+      throw new Error(
+        `plan.notifyService is "${settings.notifyService}" but there is no Home Assistant connection: it needs a station whose mower.control has kind "homeassistant" (with its url and mowerControl.homeAssistantToken), or the Home Assistant add-on (mowerControl.supervisorToken); add one, or set plan.notifyService (MOWABILITY_PLAN_NOTIFY_SERVICE) to "" to turn the notifications off`,
+      );
     return [
       new PlanUnit({
         stations: stations.map((station) => ({ id: station.id, lawns: lawns.get(station.id) ?? [] })),
@@ -38,6 +45,7 @@ export const planModule = defineStationUnit<PlanSettings, undefined, StationUnit
         growthSettings: memory.growthSettings,
         mowerRun: memory.mowerRun,
         lawnProfile: (lawn) => lawn.lawn,
+        ...(homeAssistant && { homeAssistant }),
       }),
     ];
   },

@@ -11,6 +11,9 @@ export interface PlanSettings {
   readonly minRunMinutes: number;
   readonly gapMinutes: number;
   readonly chargeMinutes: number;
+  /** `notify.<name>` to call on each plan change; '' = off. */
+  readonly notifyService: string;
+  readonly notifyLanguage: 'en' | 'de';
 }
 
 /** A whole number of minutes in [min, max]; the message says what the setting means. */
@@ -56,5 +59,24 @@ export const planSchema = {
     default: 60,
     env: 'MOWABILITY_PLAN_CHARGE_MINUTES',
     arg: 'plan-charge-minutes',
+  },
+  notifyService: {
+    doc: 'A Home Assistant notify service, e.g. "notify.mobile_app_phone", called once per changed plan with its changes and their reasons (docs/mqtt.md, `<base>/<lawn>/plan/changed`), through the Home Assistant mower\'s connection or, in the add-on, the Supervisor\'s. Empty: off.',
+    format: (value: unknown) => {
+      if (typeof value !== 'string' || (value !== '' && !/^notify\.[a-z0-9_]+$/.test(value)))
+        throw new Error(
+          'must be "notify.<name>" (lower-case letters, digits, _), e.g. "notify.mobile_app_phone" as in Home Assistant\'s Developer tools → Actions, or empty for no notifications',
+        );
+    },
+    default: '',
+    env: 'MOWABILITY_PLAN_NOTIFY_SERVICE',
+    arg: 'plan-notify-service',
+  },
+  notifyLanguage: {
+    doc: 'The language of the plan notifications\' title and message: "en" or "de".',
+    format: ['en', 'de'],
+    default: 'en',
+    env: 'MOWABILITY_PLAN_NOTIFY_LANGUAGE',
+    arg: 'plan-notify-language',
   },
 };

@@ -5,7 +5,8 @@
  * and so a slot's band, move with it) — never per reading. The state's `plan` is built once per
  * re-plan and serialised once; the changes go to `<base>/<lawn>/plan/changed` (not retained, only when
  * there are any). Each plan is kept in lawn_plans, so its slots keep their ids and sequence numbers
- * across a restart and the next plan is made against it (stability).
+ * across a restart and the next plan is made against it (stability). With `plan.notifyService`, each
+ * changed plan is also one Home Assistant notify call (./planNotifier.ts), never awaited by the planner.
  */
 import type { Logger } from 'pino';
 import { degreeDaysPerDay, lawnNeed, mowerCapacity } from '../core/plan/need.js';
@@ -22,6 +23,7 @@ import type { WeekForecastSource } from '../store/forecastStore.js';
 import type { LawnGrowth } from './lawnUnit.js';
 import type { StationLawn } from './lawnsConfig.js';
 import { planEntities } from './planEntities.js';
+import { PlanNotifier, type NotifyConnection, type PlanNotifyState } from './planNotifier.js';
 import type { PlanSettings } from './planSettings.js';
 import { PlanStore, restorePlan, type LedgerFigures } from './planStore.js';
 
@@ -40,6 +42,8 @@ export interface NextSlot {
 export interface StationPlanState {
   lawns: Record<string, LawnPlan>;
   next: Record<string, NextSlot | null>;
+  /** With plan.notifyService: the Home Assistant notifications sent and failed. */
+  notify?: PlanNotifyState;
 }
 
 export interface PlanStation {
@@ -61,6 +65,8 @@ export interface PlanUnitOptions {
   readonly mowerRun: (stationId: string) => { readonly runMinutes?: number; readonly minGapHours?: number } | undefined;
   /** A lawn's profile keys over the station's (its `lawn`), for rating the hours. */
   readonly lawnProfile: (lawn: StationLawn) => Partial<LawnProfile> | undefined;
+  /** Home Assistant's services for plan.notifyService (set: the module checked there is a connection). */
+  readonly homeAssistant?: NotifyConnection;
 }
 
 interface Planned {
@@ -73,14 +79,33 @@ interface Planned {
   ledgerVersion: number;
 }
 
-export type PlanCounters = { planRuns: number; planChangesPublished: number; planSaves: number; planFailures: number };
+export type PlanCounters = {
+  planRuns: number;
+  planChangesPublished: number;
+  planSaves: number;
+  planFailures: number;
+  planNotifications: number;
+  planNotifyFailures: number;
+};
 
 export class PlanUnit implements StationUnit {
   readonly name = 'plan';
-  readonly counters: PlanCounters = { planRuns: 0, planChangesPublished: 0, planSaves: 0, planFailures: 0 };
+  readonly counters: PlanCounters = {
+    planRuns: 0,
+    planChangesPublished: 0,
+    planSaves: 0,
+    planFailures: 0,
+    planNotifications: 0,
+    planNotifyFailures: 0,
+  };
   readonly metrics = {
     planRuns: ['plan_runs_total', 'Week plans made (each on a new forecast, cut, ledger change or hour).'],
     planFailures: ['plan_failures_total', 'Week plans that could not be saved.'],
+    planNotifications: [
+      'plan_notifications_total',
+      'Home Assistant notify calls for changed plans that went through (plan.notifyService).',
+    ],
+    planNotifyFailures: ['plan_notify_failures_total', 'Home Assistant notify calls for changed plans that were refused or not answered.'],
   } as const;
   readonly #options: PlanUnitOptions;
   readonly #store: PlanStore;
@@ -92,6 +117,9 @@ export class PlanUnit implements StationUnit {
   readonly #writes = new Set<Promise<void>>();
   #connection: UnitSubscriber | undefined;
   #recompute: ((stationId: string) => void) | undefined;
+  readonly #notifier: PlanNotifier | undefined;
+  /** Bumped when the notifications' state changes: the view is rebuilt. */
+  #notifyVersion = 0;
 
   constructor(options: PlanUnitOptions) {
     this.#options = options;
@@ -99,10 +127,26 @@ export class PlanUnit implements StationUnit {
     this.#log = options.logger.child({ module: 'plan' });
     for (const station of options.stations)
       this.#stations.set(station.id, { station, key: '', viewKey: '', view: undefined, ledgerVersion: 0 });
+    const { homeAssistant, settings } = options;
+    if (homeAssistant && settings.notifyService !== '')
+      this.#notifier = new PlanNotifier({
+        connection: homeAssistant,
+        service: settings.notifyService,
+        language: settings.notifyLanguage,
+        log: this.#log,
+        now: options.now,
+        onChange: (notified) => {
+          this.counters.planNotifications = notified.sent;
+          this.counters.planNotifyFailures = notified.failed;
+          this.#notifyVersion++;
+          for (const stationId of this.#stations.keys()) this.#recompute?.(stationId);
+        },
+      });
   }
 
   async start(): Promise<void> {
     if (this.#stations.size === 0) return;
+    await this.#notifier?.open();
     const stored = await this.#store.loadPlans();
     const nowMs = this.#options.now();
     for (const planned of this.#stations.values()) {
@@ -117,6 +161,7 @@ export class PlanUnit implements StationUnit {
   async stop(): Promise<void> {
     await Promise.all(this.#writes);
     await this.#save();
+    await this.#notifier?.close();
   }
 
   subscribe(connection: UnitSubscriber, recompute: (stationId: string) => void): void {
@@ -140,7 +185,8 @@ export class PlanUnit implements StationUnit {
       planned.view = undefined;
       void this.#readLedger(planned, nowMs, true);
     }
-    const viewKey = planned.station.lawns.map((lawn) => nextSlotIndex(this.#plans.get(lawn.id), nowMs)).join(',');
+    const slotsEnded = planned.station.lawns.map((lawn) => nextSlotIndex(this.#plans.get(lawn.id), nowMs));
+    const viewKey = [...slotsEnded, this.#notifyVersion].join(',');
     if (planned.view === undefined || viewKey !== planned.viewKey) {
       planned.viewKey = viewKey;
       planned.view = this.#view(planned, nowMs);
@@ -216,7 +262,10 @@ export class PlanUnit implements StationUnit {
       const first = !this.#plans.has(lawn.id);
       this.#plans.set(lawn.id, plan);
       if (plan.changes.length > 0 || first) this.#unsaved.set(lawn.id, stationId);
-      if (plan.changes.length > 0) this.#publishChanges(plan);
+      if (plan.changes.length > 0) {
+        this.#publishChanges(plan);
+        this.#notifier?.notify(plan, lawn.name);
+      }
     }
     if (this.#unsaved.size > 0) this.#saveSoon();
   }
@@ -240,7 +289,7 @@ export class PlanUnit implements StationUnit {
       next[lawn.id] = slot ? { start: new Date(slot.startMs).toISOString(), end: new Date(slot.endMs).toISOString() } : null;
     }
     // Built anew on each re-plan and never changed: serialised once for every state until the next.
-    return fixedJson({ lawns, next });
+    return fixedJson({ lawns, next, ...(this.#notifier && { notify: this.#notifier.state() }) });
   }
 
   /** Reads the run ledger's figures of the station's lawns; with `recompute`, asks for a recompute when they changed. */

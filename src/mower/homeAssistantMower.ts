@@ -93,6 +93,11 @@ export class HomeAssistantMower implements MowerAdapter {
     this.#log = log;
   }
 
+  /** Where it talks to, for messages (never the token). */
+  get shownAs(): string {
+    return this.#endpoint?.shownAs ?? 'Home Assistant (no address)';
+  }
+
   async open(): Promise<void> {
     if (this.#endpoint === undefined) {
       this.#problem =
@@ -163,6 +168,8 @@ export class HomeAssistantMower implements MowerAdapter {
     this.#authenticated = true;
     this.#backoffMs = 1000;
     this.#problem = undefined;
+    // A connection only for service calls (the plan's notifications in the add-on): no entity to follow.
+    if (this.#config.entity === '') return;
     try {
       await this.#command({ type: 'subscribe_events', event_type: 'state_changed' });
       const states: unknown = await this.#command({ type: 'get_states' });
@@ -227,6 +234,11 @@ export class HomeAssistantMower implements MowerAdapter {
     const [domain, service] = command === 'start' ? this.#config.startService.split('.') : ['lawn_mower', command];
     const data = command === 'start' ? this.#config.startData : {};
     await this.#command({ type: 'call_service', domain, service, service_data: data, target: { entity_id: this.#config.entity } });
+  }
+
+  /** Any Home Assistant service (e.g. the plan's `notify.<name>`), on this connection; rejects when it is down or refused. */
+  async callService(domain: string, service: string, serviceData: Record<string, unknown>): Promise<void> {
+    await this.#command({ type: 'call_service', domain, service, service_data: serviceData });
   }
 
   activity(): MowerActivity {

@@ -10,6 +10,7 @@ import { defineStationUnit, type StationUnit } from '../station/unit.js';
 import { isPlainObject } from '../ingest/stationConfig.js';
 import { controlConfigOf, MOWER_CONTROL_STATION_KEY, type MowerControlConfig } from './controlConfig.js';
 import { MOWER_CONTROL_SETTINGS, type MowerControlSettings } from './controlSettings.js';
+import { homeAssistantEndpoint, HomeAssistantMower } from './homeAssistantMower.js';
 import { MowerControlUnit, type ControlledStation, type RecordCut } from './mowerControlUnit.js';
 
 /** What the composition root wires into the mower control (src/daemon.ts): the lawn memory's quiet hours and its cut recorder. */
@@ -18,7 +19,25 @@ export interface MowerControlNeeds {
   readonly recordCut: RecordCut;
 }
 
-export const mowerControlModule = defineStationUnit<MowerControlSettings, unknown, StationUnit[], MowerControlNeeds>({
+/**
+ * Home Assistant's service calls for other modules (the plan's `notify.*`): `open`/`close` only on a
+ * connection of the caller's own (the add-on's, without a Home Assistant mower); the mower's is the mower control's.
+ */
+export interface HomeAssistantServices {
+  /** Where it goes, for messages (never the token). */
+  readonly shownAs: string;
+  callService(domain: string, service: string, serviceData: Record<string, unknown>): Promise<void>;
+  problem(): string | undefined;
+  open?(): Promise<void>;
+  close?(): Promise<void>;
+}
+
+/** What the mower control offers: Home Assistant's services through its connection, or the add-on's; undefined: neither. */
+export interface MowerControlOffer {
+  readonly homeAssistant: HomeAssistantServices | undefined;
+}
+
+export const mowerControlModule = defineStationUnit<MowerControlSettings, unknown, StationUnit[], MowerControlNeeds, MowerControlOffer>({
   name: 'mower-control',
   config: { settings: { key: 'mowerControl', schema: MOWER_CONTROL_SETTINGS }, station: MOWER_CONTROL_STATION_KEY },
   create: ({ settings, stations, log, clock, baseTopic, calculationContext, store }, { quietHours, recordCut }) => {
@@ -42,6 +61,28 @@ export const mowerControlModule = defineStationUnit<MowerControlSettings, unknow
       }),
     ];
   },
+  provides: (units, { settings, log }) => {
+    const mower = units.length > 0 ? (units[0] as MowerControlUnit).homeAssistant() : undefined;
+    if (mower) return { homeAssistant: servicesOf(mower, mower.shownAs, false) };
+    // In the add-on, without a Home Assistant mower: a connection of the caller's own through the Supervisor's proxy.
+    const endpoint = homeAssistantEndpoint('', settings);
+    if (!endpoint) return { homeAssistant: undefined };
+    const connection = new HomeAssistantMower(
+      { url: '', entity: '', startService: 'lawn_mower.start_mowing', startData: {} },
+      endpoint,
+      log,
+    );
+    return { homeAssistant: servicesOf(connection, endpoint.shownAs, true) };
+  },
 });
+
+function servicesOf(connection: HomeAssistantMower, shownAs: string, own: boolean): HomeAssistantServices {
+  return {
+    shownAs,
+    callService: (domain, service, data) => connection.callService(domain, service, data),
+    problem: () => connection.problem(),
+    ...(own && { open: () => connection.open(), close: () => connection.close() }),
+  };
+}
 
 export type { MowerControlConfig };

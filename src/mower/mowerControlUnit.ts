@@ -137,6 +137,11 @@ export class MowerControlUnit implements StationUnit {
     if (this.#controllers.has(stationId)) this.#latest.set(stationId, state);
   }
 
+  /** The first Home Assistant mower's connection (the plan's notifications share it), if any station has one. */
+  homeAssistant(): HomeAssistantMower | undefined {
+    return [...this.#adapters.values()].find((adapter): adapter is HomeAssistantMower => adapter instanceof HomeAssistantMower);
+  }
+
   controller(stationId: string): MowerController | undefined {
     return this.#controllers.get(stationId);
   }

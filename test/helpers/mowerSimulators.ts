@@ -115,6 +115,8 @@ export class FakeHomeAssistant {
   readonly model = new MowerModel();
   readonly serviceCalls: Array<{ domain: string; service: string; service_data: unknown; target: unknown }> = [];
   readonly authAttempts: string[] = [];
+  /** How `notify.*` calls are answered: success, an error, or no answer at all. */
+  notify: 'ok' | 'fail' | 'silent' = 'ok';
   readonly #server: WebSocketServer;
   readonly #clients = new Set<HaClient>();
   readonly #token: string;
@@ -187,6 +189,18 @@ export class FakeHomeAssistant {
     if (message.type === 'call_service') {
       const call = message as unknown as FakeHomeAssistant['serviceCalls'][number];
       this.serviceCalls.push({ domain: call.domain, service: call.service, service_data: call.service_data, target: call.target });
+      if (call.domain === 'notify') {
+        // A notify service: as HA answers (success, or not_found for a service it does not have), or never (slow).
+        if (this.notify === 'silent') return;
+        if (this.notify === 'fail')
+          return send({
+            id,
+            type: 'result',
+            success: false,
+            error: { code: 'not_found', message: `Service notify.${call.service} not found.` },
+          });
+        return send({ id, type: 'result', success: true, result: { context: { id: 'ctx', parent_id: null, user_id: 'u' } } });
+      }
       const entity = (call.target as { entity_id?: unknown } | undefined)?.entity_id;
       const command = serviceCommand(call.domain, call.service);
       if (entity !== this.#entity || !command)
