@@ -16,6 +16,7 @@ import { mowerTopics } from '../../src/mower/mowerEntities.js';
 import { controlCommandTopic } from '../../src/station/controlEntities.js';
 import type { BrokerUser } from '../../src/config/mqttValues.js';
 import { testLawnUnit } from '../helpers/lawnUnit.js';
+import { mqttMowerControl } from '../helpers/mqttMowerControl.js';
 import {
   FakeClock,
   mqttTempDir,
@@ -40,20 +41,13 @@ const station = {
   topic: 'garden/weather',
   fields: { temperature: 'temp', precipitation_rate: 'rate', humidity: 'hum', wind_speed: 'wind' },
 };
-const control = {
-  enabled: true,
-  dryRun: false,
-  kind: 'mqtt',
-  runMinutes: 60,
-  confirmSeconds: 60,
-  mqtt: {
-    commandTopic: 'landroid/set/mow',
-    stateTopic: 'landroid/status',
-    stateKey: 'state',
-    payloads: { start: 'start', dock: 'home', pause: 'stop' },
-    states: { mowing: ['mowing'], docked: ['home', 'charging'], returning: ['going home'], error: ['error'] },
-  },
-};
+const control = mqttMowerControl({
+  commandTopic: 'landroid/set/mow',
+  stateTopic: 'landroid/status',
+  stateKey: 'state',
+  payloads: { start: 'start', dock: 'home', pause: 'stop' },
+  states: { mowing: ['mowing'], docked: ['home', 'charging'], returning: ['going home'], error: ['error'] },
+});
 const FORECAST_TOPIC = 'garden/forecast';
 const topics = mowerTopics('mowability', 'garden');
 const onThreshold = controlCommandTopic('mowability', 'garden', 'mowable_on_threshold');

@@ -14,6 +14,7 @@ import { mowerTopics } from '../../src/mower/mowerEntities.js';
 import { controlCommandTopic } from '../../src/station/controlEntities.js';
 import { mosquittoAvailable } from '../../bench/lib/mosquitto.js';
 import { testLawnUnit } from '../helpers/lawnUnit.js';
+import { mqttMowerControl } from '../helpers/mqttMowerControl.js';
 import { gardenMowerControl, makeStationMowable, mqttForecastUnit, SimulatedMower } from '../helpers/mowerSimulators.js';
 import {
   FakeClock,
@@ -33,20 +34,13 @@ const required = Boolean(process.env.CI);
 const T0 = Date.parse('2026-06-15T08:00:00Z');
 const ACCOUNTS = { mowability: 'd', homeassistant: 'h', weewx: 'w', rtl433: 'r' };
 /** A generic MQTT mower's block; the test hands in a simulator as its adapter (adapterFor). */
-const CONTROL = {
-  enabled: true,
-  dryRun: false,
-  kind: 'mqtt',
-  runMinutes: 60,
-  confirmSeconds: 60,
-  mqtt: {
-    commandTopic: 'landroid/set/mow',
-    stateTopic: 'landroid/status',
-    stateKey: 'state',
-    payloads: { start: 'start', dock: 'home', pause: 'stop' },
-    states: { mowing: ['mowing'], docked: ['home'] },
-  },
-};
+const CONTROL = mqttMowerControl({
+  commandTopic: 'landroid/set/mow',
+  stateTopic: 'landroid/status',
+  stateKey: 'state',
+  payloads: { start: 'start', dock: 'home', pause: 'stop' },
+  states: { mowing: ['mowing'], docked: ['home'] },
+});
 const topics = mowerTopics('mowability', 'garden');
 const STATE = 'mowability/garden/state';
 /** A topic the ACL lets the daemon read and the weewx account write. */
