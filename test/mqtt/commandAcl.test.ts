@@ -8,14 +8,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { stationControlsFor } from '../../src/daemon.js';
 import { MowerControlUnit } from '../../src/mower/mowerControlUnit.js';
 import { mowerTopics } from '../../src/mower/mowerEntities.js';
 import { controlCommandTopic } from '../../src/station/controlEntities.js';
 import { mosquittoAvailable } from '../../bench/lib/mosquitto.js';
-import { testLawnUnit } from '../helpers/lawnUnit.js';
-import { mqttMowerControl } from '../helpers/mqttMowerControl.js';
-import { gardenMowerControl, makeStationMowable, mqttForecastUnit, SimulatedMower } from '../helpers/mowerSimulators.js';
+import { gardenUnitsWithMower, mqttMowerControl } from '../helpers/mqttMowerControl.js';
+import { gardenMowerControl, makeStationMowable, SimulatedMower } from '../helpers/mowerSimulators.js';
 import {
   FakeClock,
   mqttTempDir,
@@ -79,14 +77,7 @@ describe.skipIf(!available && !required)("command topics on Mosquitto 2 with doc
     let unit: MowerControlUnit | undefined;
     const daemon = await startMqttDaemon(temp.dbPath, config, clock, silentLogger, (database) => {
       unit = gardenMowerControl(CONTROL, { store: database, clock, adapterFor: () => mower });
-      const lawn = testLawnUnit({ stations: [{ id: 'garden' }], database, now: () => clock.now() });
-      const forecast = mqttForecastUnit({
-        database: database as never,
-        now: () => clock.now(),
-        stationId: 'garden',
-        topic: FORECAST_TOPIC,
-      });
-      return [lawn, forecast, stationControlsFor({ ...config, lawn: { mowerClass: 'robot' } }, database, silentLogger, clock), unit];
+      return gardenUnitsWithMower(config, database, clock, unit, FORECAST_TOPIC);
     });
     cleanups.push(() => daemon.stop());
     const controller = unit!.controller('garden')!;
