@@ -153,9 +153,17 @@
     }
   }
 
-  function renderForecast(forecast) {
-    $('forecast').hidden = forecast === null;
-    if (forecast === null) return;
+  /** The forecast card; also shown without a forecast when a setting keeps it from being fetched (its English text names the setting). */
+  function renderForecast(forecast, problem) {
+    $('forecast').hidden = forecast === null && !problem;
+    $('forecast-problem').hidden = !problem;
+    if (problem) sentenceWithDetail($('forecast-problem'), t('forecastProblem'), problem);
+    else $('forecast-problem').textContent = '';
+    if (forecast === null) {
+      $('forecast-window').textContent = '';
+      $('forecast-rain').textContent = '';
+      return;
+    }
     const window_ = forecast.next_window;
     $('forecast-window').textContent =
       forecast.available === false
@@ -201,7 +209,7 @@
     renderAge();
     renderCalcError(station.error);
     renderChecks(station.checks);
-    renderForecast(station.forecast);
+    renderForecast(station.forecast, station.forecast_problem ?? null);
     // The week strip's "today" is the daemon's (ages are relative to its generated_at too).
     window.MowPlan.render(station.plan ?? null, Date.parse(generatedAt), ACCESS);
     renderRefused(station.last_upload_refused);

@@ -24,7 +24,7 @@ export type LiveStation = Pick<
   StationSummary,
   'id' | 'name' | 'index' | 'status' | 'mowable' | 'mowable_reason' | 'last_reading_at' | 'availability'
 > &
-  Partial<Pick<StationSummary, 'topics_heard'>>;
+  Partial<Pick<StationSummary, 'topics_heard' | 'forecast_problem'>>;
 
 export type LiveAnswer = { ok: true; url: string; stations: LiveStation[] } | { ok: false; url: string; reason: string };
 
@@ -166,7 +166,10 @@ export interface StationStatus {
   history_minutes: number;
   history_since: string | null;
   /** What the running daemon computes now, when it answered. */
-  live?: Pick<LiveStation, 'index' | 'status' | 'mowable' | 'mowable_reason' | 'last_reading_at' | 'availability' | 'topics_heard'>;
+  live?: Pick<
+    LiveStation,
+    'index' | 'status' | 'mowable' | 'mowable_reason' | 'last_reading_at' | 'availability' | 'topics_heard' | 'forecast_problem'
+  >;
   /** Refused uploads by outcome, with the last one's reason (empty: none refused). */
   uploads_refused: RefusedUploads[];
   /** Where the station's night ban takes its sun from (src/lawn/zoneLocation.ts); absent with the lawn memory off. */
@@ -289,6 +292,8 @@ export function renderStatus(report: StatusReport, nowMs: number, timeZone = 'UT
     lines.push(
       `  mowable:      ${mowable === null ? 'not decided yet' : mowable ? 'yes' : 'no'}${station.live?.mowable_reason ? ` (${station.live.mowable_reason})` : ''}`,
     );
+    const forecastProblem = station.live?.forecast_problem;
+    if (forecastProblem) lines.push(`  forecast:     cannot be fetched: ${forecastProblem}`);
     const values = Object.entries(station.latest).map(([field, { value }]) => `${field} ${Math.round(value * 100) / 100}`);
     if (values.length > 0)
       lines.push(`  latest:       ${values.join(', ')} (as of the last database write, every history.flushIntervalSeconds)`);

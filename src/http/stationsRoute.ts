@@ -69,6 +69,11 @@ const summaryProperties = {
     description:
       'A station silent for 5 minutes while the embedded broker saw publishes under the same first topic level: its topic filter and the topics seen (the most recent last); null otherwise.',
   },
+  forecast_problem: {
+    type: ['string', 'null'],
+    description:
+      'Why the forecast cannot be fetched when it is a setting to fix (state `forecast_problem`, English, naming the setting); null otherwise.',
+  },
 } as const;
 const summaryRequired = Object.keys(summaryProperties);
 

@@ -98,6 +98,8 @@ export interface StationSummary {
   origin: Origin;
   /** A silent station's filter and the topics the embedded broker saw near it (state `topics_heard`, src/station/topicsHeard.ts), or null. */
   topics_heard: { subscribed: string; seen: string[] } | null;
+  /** Why the forecast cannot be fetched when it is a setting to fix (state `forecast_problem`, src/forecast/forecastUnit.ts), or null; on the open page too: it names a setting and a redirect's host, nothing that locates the station or a secret. */
+  forecast_problem: string | null;
 }
 
 export interface CheckSummary {
@@ -181,6 +183,7 @@ export function summarize(view: StationsView, station: StationListing, nowMs: nu
     availability: online ? 'online' : 'offline',
     origin: station.origin ?? 'measured',
     topics_heard: topicsHeard(state?.topics_heard),
+    forecast_problem: stringOrNull(state?.forecast_problem),
   };
 }
 

@@ -12,6 +12,7 @@ import { runCliInProcess } from '../helpers/httpCli.js';
 import { captureLogger } from '../helpers/httpLogCapture.js';
 import { makeTempDir, waitFor } from '../helpers/httpTempDir.js';
 import { PostgresServer, RedisServer, sharedServersMissing } from '../helpers/sharedServers.js';
+import { freshAddresses, publicInstanceEnv } from './publicInstanceEnv.js';
 
 const RATE_LIMIT = 12;
 const REGISTRATION = {
@@ -22,9 +23,8 @@ const REGISTRATION = {
   accept_terms: true,
 };
 
-let addressCounter = 0;
 /** A client address no other test uses (the rate limit is per address and shared). */
-const freshAddress = (): string => `10.9.${(addressCounter >> 8) & 255}.${addressCounter++ & 255}`;
+const freshAddress = freshAddresses(9);
 
 describe.skipIf(sharedServersMissing() !== undefined)('two instances on one PostgreSQL and one Redis', () => {
   let pg: PostgresServer;
@@ -38,17 +38,8 @@ describe.skipIf(sharedServersMissing() !== undefined)('two instances on one Post
     [pg, redis] = await Promise.all([PostgresServer.start(), RedisServer.start()]);
     const url = await pg.createDatabase('multi');
     env = (i) => ({
-      MOWABILITY_DB_PATH: temps[i]!.dbPath,
-      MOWABILITY_HTTP_HOST: '127.0.0.1',
-      MOWABILITY_HTTP_PORT: '0',
-      MOWABILITY_BROKER_ENABLED: 'false',
-      MOWABILITY_TIMEZONE: 'UTC',
-      MOWABILITY_TRUST_PROXY: 'loopback',
-      MOWABILITY_STORE_KIND: 'postgres',
-      MOWABILITY_STORE_URL: url,
-      MOWABILITY_RATE_LIMIT_STORE: redis.url,
+      ...publicInstanceEnv(temps[i]!.dbPath, url, redis.url),
       MOWABILITY_RATE_LIMIT_MAX: String(RATE_LIMIT),
-      MOWABILITY_REGISTRATION_ENABLED: 'true',
       MOWABILITY_KEYS_USAGE_FLUSH_SECONDS: '1',
     });
     for (const i of [0, 1]) daemons.push(await startDaemon({ config: loadConfig({ env: env(i) }), logger: log.logger }));

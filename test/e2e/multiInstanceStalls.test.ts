@@ -14,6 +14,7 @@ import { runCliInProcess } from '../helpers/httpCli.js';
 import { captureLogger } from '../helpers/httpLogCapture.js';
 import { makeTempDir, waitFor } from '../helpers/httpTempDir.js';
 import { PostgresServer, RedisServer, sharedServersMissing } from '../helpers/sharedServers.js';
+import { freshAddresses, publicInstanceEnv } from './publicInstanceEnv.js';
 
 /**
  * What "bounded" means here: far above the daemon's timeouts (250 ms for Redis; 1 s per statement and
@@ -37,8 +38,7 @@ interface HealthBody {
   mfi: { checks: Record<string, Check> };
 }
 
-let addressCounter = 0;
-const freshAddress = (): string => `10.8.${(addressCounter >> 8) & 255}.${addressCounter++ & 255}`;
+const freshAddress = freshAddresses(8);
 
 /** Freezes processes until `work` is done, and always thaws them. */
 async function whileStopped<T>(pids: readonly number[], work: () => Promise<T>): Promise<T> {
@@ -70,18 +70,9 @@ describe.skipIf(sharedServersMissing() !== undefined)('stalled shared servers (S
     [pg, redis] = await Promise.all([PostgresServer.start(), RedisServer.start()]);
     const url = await pg.createDatabase('stalls');
     env = (i) => ({
-      MOWABILITY_DB_PATH: temps[i]!.dbPath,
-      MOWABILITY_HTTP_HOST: '127.0.0.1',
-      MOWABILITY_HTTP_PORT: '0',
-      MOWABILITY_BROKER_ENABLED: 'false',
-      MOWABILITY_TIMEZONE: 'UTC',
-      MOWABILITY_TRUST_PROXY: 'loopback',
-      MOWABILITY_STORE_KIND: 'postgres',
-      MOWABILITY_STORE_URL: url,
+      ...publicInstanceEnv(temps[i]!.dbPath, url, redis.url),
       MOWABILITY_STORE_QUERY_TIMEOUT_MS: '1000',
       MOWABILITY_STORE_CONNECT_TIMEOUT_MS: '1000',
-      MOWABILITY_RATE_LIMIT_STORE: redis.url,
-      MOWABILITY_REGISTRATION_ENABLED: 'true',
       MOWABILITY_KEYS_QUOTA_MODE: i === 1 ? 'exact' : 'shared',
     });
     for (const i of [0, 1]) daemons.push(await startDaemon({ config: loadConfig({ env: env(i) }), logger: log.logger }));

@@ -72,6 +72,7 @@ describe('GET /v1/stations', () => {
         availability: 'online',
         origin: 'measured',
         topics_heard: null,
+        forecast_problem: null,
       },
     ]);
     h.clock.advance(21 * MINUTE_MS);

@@ -9,6 +9,7 @@ import type { MowerCommand } from '../../src/mower/adapter.js';
 import { MowerControlUnit } from '../../src/mower/mowerControlUnit.js';
 import { mowerTopics } from '../../src/mower/mowerEntities.js';
 import { OPENMOWER_ACTIONS } from '../../src/mower/mqttMowers.js';
+import { mqttMowerControl } from '../helpers/mqttMowerControl.js';
 import {
   FakeClock,
   mqttTempDir,
@@ -28,26 +29,19 @@ const weather = {
   fields: { temperature: 'temp', precipitation_rate: 'rate', humidity: 'hum', wind_speed: 'wind' },
 } as const;
 /** landroid-bridge's own words (virtualzone/landroid-bridge src/LandroidS.ts, src/LandroidDataset.ts), as docs/mower.md configures them. */
-const genericControl = {
-  enabled: true,
-  dryRun: false,
-  kind: 'mqtt',
-  runMinutes: 60,
-  confirmSeconds: 60,
-  mqtt: {
-    commandTopic: 'landroid/set/mow',
-    stateTopic: 'landroid/status/statusDescription',
-    stateKey: '',
-    payloads: { start: 'start', dock: 'stop', pause: 'pause' },
-    states: {
-      mowing: ['Start sequence', 'Leaving home', 'Mowing', 'Cutting edge', 'Searching area'],
-      docked: ['Home'],
-      returning: ['Going home', 'Searching home', 'Follow wire', 'Searching wire'],
-      paused: ['Pause', 'Idle'],
-      error: ['Lifted', 'Trapped', 'Blade blocked'],
-    },
+const genericControl = mqttMowerControl({
+  commandTopic: 'landroid/set/mow',
+  stateTopic: 'landroid/status/statusDescription',
+  stateKey: '',
+  payloads: { start: 'start', dock: 'stop', pause: 'pause' },
+  states: {
+    mowing: ['Start sequence', 'Leaving home', 'Mowing', 'Cutting edge', 'Searching area'],
+    docked: ['Home'],
+    returning: ['Going home', 'Searching home', 'Follow wire', 'Searching wire'],
+    paused: ['Pause', 'Idle'],
+    error: ['Lifted', 'Trapped', 'Blade blocked'],
   },
-};
+});
 
 const FORECAST_TOPIC = 'garden/forecast';
 

@@ -9,13 +9,12 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { crossKeyProblems } from '../../src/config/crossKeyRules.js';
-import { stationControlsFor } from '../../src/daemon.js';
 import type { MowerCommand } from '../../src/mower/adapter.js';
 import { MowerControlUnit } from '../../src/mower/mowerControlUnit.js';
 import { mowerTopics } from '../../src/mower/mowerEntities.js';
 import { controlCommandTopic } from '../../src/station/controlEntities.js';
 import type { BrokerUser } from '../../src/config/mqttValues.js';
-import { testLawnUnit } from '../helpers/lawnUnit.js';
+import { gardenUnitsWithMower, mqttMowerControl } from '../helpers/mqttMowerControl.js';
 import {
   FakeClock,
   mqttTempDir,
@@ -27,7 +26,7 @@ import {
   waitUntil,
   type RunningDaemon,
 } from '../helpers/mqttHarness.js';
-import { gardenMowerControl, makeStationMowable, mqttForecastUnit, mqttMowerOnBroker } from '../helpers/mowerSimulators.js';
+import { gardenMowerControl, makeStationMowable, mqttMowerOnBroker } from '../helpers/mowerSimulators.js';
 
 const T0 = Date.parse('2026-06-15T08:00:00Z');
 const HA: BrokerUser = { username: 'homeassistant', password: 'ha password 1' };
@@ -40,20 +39,13 @@ const station = {
   topic: 'garden/weather',
   fields: { temperature: 'temp', precipitation_rate: 'rate', humidity: 'hum', wind_speed: 'wind' },
 };
-const control = {
-  enabled: true,
-  dryRun: false,
-  kind: 'mqtt',
-  runMinutes: 60,
-  confirmSeconds: 60,
-  mqtt: {
-    commandTopic: 'landroid/set/mow',
-    stateTopic: 'landroid/status',
-    stateKey: 'state',
-    payloads: { start: 'start', dock: 'home', pause: 'stop' },
-    states: { mowing: ['mowing'], docked: ['home', 'charging'], returning: ['going home'], error: ['error'] },
-  },
-};
+const control = mqttMowerControl({
+  commandTopic: 'landroid/set/mow',
+  stateTopic: 'landroid/status',
+  stateKey: 'state',
+  payloads: { start: 'start', dock: 'home', pause: 'stop' },
+  states: { mowing: ['mowing'], docked: ['home', 'charging'], returning: ['going home'], error: ['error'] },
+});
 const FORECAST_TOPIC = 'garden/forecast';
 const topics = mowerTopics('mowability', 'garden');
 const onThreshold = controlCommandTopic('mowability', 'garden', 'mowable_on_threshold');
@@ -86,14 +78,7 @@ describe('command topics on the embedded broker', () => {
     let unit: MowerControlUnit | undefined;
     const daemon = await startMqttDaemon(dbPath, config, clock, silentLogger, (database) => {
       unit = gardenMowerControl(control, { store: database, clock });
-      const lawn = testLawnUnit({ stations: [{ id: 'garden' }], database, now: () => clock.now() });
-      const forecast = mqttForecastUnit({
-        database: database as never,
-        now: () => clock.now(),
-        stationId: 'garden',
-        topic: FORECAST_TOPIC,
-      });
-      return [lawn, forecast, stationControlsFor({ ...config, lawn: { mowerClass: 'robot' } }, database, silentLogger, clock), unit];
+      return gardenUnitsWithMower(config, database, clock, unit, FORECAST_TOPIC);
     });
     cleanups.push(() => daemon.stop());
     await makeStationMowable(daemon, 'garden', FORECAST_TOPIC, T0, { port: daemon.port, ...(users.length > 0 ? { connect: HA } : {}) });

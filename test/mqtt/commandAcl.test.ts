@@ -8,13 +8,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { stationControlsFor } from '../../src/daemon.js';
 import { MowerControlUnit } from '../../src/mower/mowerControlUnit.js';
 import { mowerTopics } from '../../src/mower/mowerEntities.js';
 import { controlCommandTopic } from '../../src/station/controlEntities.js';
 import { mosquittoAvailable } from '../../bench/lib/mosquitto.js';
-import { testLawnUnit } from '../helpers/lawnUnit.js';
-import { gardenMowerControl, makeStationMowable, mqttForecastUnit, SimulatedMower } from '../helpers/mowerSimulators.js';
+import { gardenUnitsWithMower, mqttMowerControl } from '../helpers/mqttMowerControl.js';
+import { gardenMowerControl, makeStationMowable, SimulatedMower } from '../helpers/mowerSimulators.js';
 import {
   FakeClock,
   mqttTempDir,
@@ -33,20 +32,13 @@ const required = Boolean(process.env.CI);
 const T0 = Date.parse('2026-06-15T08:00:00Z');
 const ACCOUNTS = { mowability: 'd', homeassistant: 'h', weewx: 'w', rtl433: 'r' };
 /** A generic MQTT mower's block; the test hands in a simulator as its adapter (adapterFor). */
-const CONTROL = {
-  enabled: true,
-  dryRun: false,
-  kind: 'mqtt',
-  runMinutes: 60,
-  confirmSeconds: 60,
-  mqtt: {
-    commandTopic: 'landroid/set/mow',
-    stateTopic: 'landroid/status',
-    stateKey: 'state',
-    payloads: { start: 'start', dock: 'home', pause: 'stop' },
-    states: { mowing: ['mowing'], docked: ['home'] },
-  },
-};
+const CONTROL = mqttMowerControl({
+  commandTopic: 'landroid/set/mow',
+  stateTopic: 'landroid/status',
+  stateKey: 'state',
+  payloads: { start: 'start', dock: 'home', pause: 'stop' },
+  states: { mowing: ['mowing'], docked: ['home'] },
+});
 const topics = mowerTopics('mowability', 'garden');
 const STATE = 'mowability/garden/state';
 /** A topic the ACL lets the daemon read and the weewx account write. */
@@ -85,14 +77,7 @@ describe.skipIf(!available && !required)("command topics on Mosquitto 2 with doc
     let unit: MowerControlUnit | undefined;
     const daemon = await startMqttDaemon(temp.dbPath, config, clock, silentLogger, (database) => {
       unit = gardenMowerControl(CONTROL, { store: database, clock, adapterFor: () => mower });
-      const lawn = testLawnUnit({ stations: [{ id: 'garden' }], database, now: () => clock.now() });
-      const forecast = mqttForecastUnit({
-        database: database as never,
-        now: () => clock.now(),
-        stationId: 'garden',
-        topic: FORECAST_TOPIC,
-      });
-      return [lawn, forecast, stationControlsFor({ ...config, lawn: { mowerClass: 'robot' } }, database, silentLogger, clock), unit];
+      return gardenUnitsWithMower(config, database, clock, unit, FORECAST_TOPIC);
     });
     cleanups.push(() => daemon.stop());
     const controller = unit!.controller('garden')!;

@@ -7,12 +7,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StationConfig } from '../../src/ingest/types.js';
-import { StationPipeline } from '../../src/station/pipeline.js';
 import type { StationStatePayload } from '../../src/station/statePayload.js';
-import { Database } from '../../src/store/database.js';
-import { ClockWatch } from '../../src/util/clockWatch.js';
-import { LogThrottle } from '../../src/util/logThrottle.js';
-import { FakeClock, mqttTempDir, silentLogger, testMqttConfig } from '../helpers/mqttHarness.js';
+import { mqttTempDir, testMqttConfig } from '../helpers/mqttHarness.js';
+import { startPipelineOnClocks, type PipelineOnClocks } from './pipelineOnClocks.js';
 
 const NOW = Date.parse('2026-06-15T10:00:00Z');
 const MINUTE = 60_000;
@@ -27,11 +24,7 @@ const garden: StationConfig = {
 };
 const config = testMqttConfig({ stations: [garden], broker: { enabled: false }, station: { mowableOnDelayMinutes: 15 } });
 
-interface Running {
-  pipeline: StationPipeline;
-  wall: FakeClock;
-  monotonic: FakeClock;
-  watch: ClockWatch;
+interface Running extends Pick<PipelineOnClocks, 'pipeline' | 'wall' | 'monotonic' | 'watch'> {
   /** One reading after `minutes` on both clocks; the state it produced. */
   readingAfter(minutes: number): StationStatePayload;
 }
@@ -48,24 +41,7 @@ describe('the mowable on-timer counts only watched time', () => {
   });
 
   async function start(wallMs: number): Promise<Running> {
-    const database = await Database.open(temp.dbPath);
-    const wall = new FakeClock(wallMs);
-    const monotonic = new FakeClock(0);
-    const watch = new ClockWatch({ wall, monotonic });
-    const pipeline = new StationPipeline({
-      config,
-      database,
-      logger: silentLogger,
-      log: silentLogger,
-      throttle: new LogThrottle(silentLogger),
-      clock: wall,
-      monotonic,
-      units: [],
-      clockSteps: watch,
-    });
-    const states: StationStatePayload[] = [];
-    pipeline.onState((_station, state) => states.push(state));
-    await pipeline.start();
+    const { pipeline, database, wall, monotonic, watch, states } = await startPipelineOnClocks({ config, dbPath: temp.dbPath, wallMs });
     let stopped = false;
     const stop = async (): Promise<void> => {
       if (!stopped) await pipeline.stop();

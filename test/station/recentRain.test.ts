@@ -6,20 +6,31 @@ import type { ClockStep } from '../../src/util/clockWatch.js';
 const MINUTE = 60_000;
 const STEP_BACK: ClockStep = { deltaMs: -86_400_000, direction: 'back', atMs: 0 };
 
+/** The monotonic clock the unit measures the hour on; tests move `ms`. */
+function monotonicClock(): { ms: number; now(): number } {
+  return {
+    ms: 0,
+    now() {
+      return this.ms;
+    },
+  };
+}
+
+/** The unit right after the wall clock was set back a day: the history cannot place recent rain. */
+function steppedBack(mono: { now(): number }): RecentRain {
+  const unit = new RecentRain(mono);
+  unit.clockStepped(STEP_BACK);
+  return unit;
+}
+
 function counter(totalMm: number, extra: Partial<TimedReading> = {}): TimedReading {
   return { timeMs: 0, values: {}, rainCounters: [{ key: 'c', totalMm }], fingerprint: String(totalMm), dropped: [], ...extra };
 }
 
 describe('RecentRain (rain of the last hour on the monotonic clock)', () => {
   it('supplies rain the history does not show and holds mowable off after a clock step, until the hour is over', () => {
-    const mono = {
-      ms: 0,
-      now() {
-        return this.ms;
-      },
-    };
-    const unit = new RecentRain(mono);
-    unit.clockStepped(STEP_BACK);
+    const mono = monotonicClock();
+    const unit = steppedBack(mono);
     expect(unit.extendInput('garden', { temperature: 14 })).toEqual({ temperature: 14 });
     unit.onReading('garden', counter(100));
     mono.ms += 5 * MINUTE;
@@ -47,14 +58,8 @@ describe('RecentRain (rain of the last hour on the monotonic clock)', () => {
   });
 
   it('counts a counter step only after a short gap, and no decrease', () => {
-    const mono = {
-      ms: 0,
-      now() {
-        return this.ms;
-      },
-    };
-    const unit = new RecentRain(mono);
-    unit.clockStepped(STEP_BACK);
+    const mono = monotonicClock();
+    const unit = steppedBack(mono);
     unit.onReading('garden', counter(100));
     mono.ms += 30 * MINUTE;
     unit.onReading('garden', counter(103));
@@ -67,12 +72,7 @@ describe('RecentRain (rain of the last hour on the monotonic clock)', () => {
 
 describe("RecentRain: the newest reading's rain unknown (a counter without baseline)", () => {
   it('holds mowable off until a reading whose rain is observed; readings saying nothing of rain keep the hold', () => {
-    const mono = {
-      ms: 0,
-      now() {
-        return this.ms;
-      },
-    };
+    const mono = monotonicClock();
     const unit = new RecentRain(mono);
     unit.onReading('garden', counter(53, { rainUnknown: true, bookedRainMm: 0 }));
     expect(unit.extendInput('garden', { temperature: 12 })).toEqual({ temperature: 12 });
@@ -89,14 +89,8 @@ describe("RecentRain: the newest reading's rain unknown (a counter without basel
   });
 
   it('says the remembered rain first when both hold', () => {
-    const mono = {
-      ms: 0,
-      now() {
-        return this.ms;
-      },
-    };
-    const unit = new RecentRain(mono);
-    unit.clockStepped(STEP_BACK);
+    const mono = monotonicClock();
+    const unit = steppedBack(mono);
     unit.onReading('garden', counter(100, { rainUnknown: false, bookedRainMm: 2 }));
     unit.onReading('garden', counter(100, { rainUnknown: true, bookedRainMm: 0 }));
     unit.extendInput('garden', {});
@@ -112,12 +106,7 @@ describe('RecentRain only while the wall clock is in doubt (the history is the l
   }
 
   it('with a trusted clock changes nothing, however much more it remembers than the history shows', () => {
-    const mono = {
-      ms: 0,
-      now() {
-        return this.ms;
-      },
-    };
+    const mono = monotonicClock();
     const unit = new RecentRain(mono, () => 'synchronized');
     raining(unit, mono);
     const input = { rain_1h: 0.2, minutes_since_rain: 0 };
@@ -127,12 +116,7 @@ describe('RecentRain only while the wall clock is in doubt (the history is the l
   });
 
   it('an unsynchronised clock: supplies and says so', () => {
-    const mono = {
-      ms: 0,
-      now() {
-        return this.ms;
-      },
-    };
+    const mono = monotonicClock();
     const unit = new RecentRain(mono, () => 'unsynchronized');
     raining(unit, mono);
     expect(unit.extendInput('garden', {})).toEqual({ rain_1h: 2, minutes_since_rain: 0 });
@@ -146,12 +130,7 @@ describe('RecentRain only while the wall clock is in doubt (the history is the l
   });
 
   it('a history stamped after now (the clock set back before this start): supplies and says so, for an hour', () => {
-    const mono = {
-      ms: 0,
-      now() {
-        return this.ms;
-      },
-    };
+    const mono = monotonicClock();
     const unit = new RecentRain(mono);
     raining(unit, mono, { historyAheadOfClock: true });
     expect(unit.extendInput('garden', {})).toEqual({ rain_1h: 2, minutes_since_rain: 0 });
@@ -164,28 +143,16 @@ describe('RecentRain only while the wall clock is in doubt (the history is the l
   });
 
   it('a step more than an hour ago no longer counts', () => {
-    const mono = {
-      ms: 0,
-      now() {
-        return this.ms;
-      },
-    };
-    const unit = new RecentRain(mono);
-    unit.clockStepped(STEP_BACK);
+    const mono = monotonicClock();
+    const unit = steppedBack(mono);
     mono.ms += 61 * MINUTE;
     raining(unit, mono);
     expect(unit.extendInput('garden', {})).toEqual({});
   });
 
   it("caps each arrival minute at the world record and the hour at rain_1h's maximum, as the history does", () => {
-    const mono = {
-      ms: 0,
-      now() {
-        return this.ms;
-      },
-    };
-    const unit = new RecentRain(mono);
-    unit.clockStepped(STEP_BACK);
+    const mono = monotonicClock();
+    const unit = steppedBack(mono);
     unit.onReading('garden', counter(0));
     for (let minute = 1; minute <= 20; minute++) {
       mono.ms += MINUTE;

@@ -7,12 +7,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StationConfig } from '../../src/ingest/types.js';
-import { StationPipeline } from '../../src/station/pipeline.js';
 import type { StationStatePayload } from '../../src/station/statePayload.js';
-import { Database } from '../../src/store/database.js';
-import { ClockWatch } from '../../src/util/clockWatch.js';
-import { LogThrottle } from '../../src/util/logThrottle.js';
-import { FakeClock, mqttTempDir, silentLogger, testMqttConfig } from '../helpers/mqttHarness.js';
+import { mqttTempDir, testMqttConfig } from '../helpers/mqttHarness.js';
+import { startPipelineOnClocks, type PipelineOnClocks } from './pipelineOnClocks.js';
 
 const NOW = Date.parse('2026-06-15T10:00:00Z');
 const MINUTE = 60_000;
@@ -27,12 +24,7 @@ const garden: StationConfig = {
 };
 const config = testMqttConfig({ stations: [garden], broker: { enabled: false }, history: { flushIntervalSeconds: 3600 } });
 
-interface Running {
-  pipeline: StationPipeline;
-  wall: FakeClock;
-  monotonic: FakeClock;
-  watch: ClockWatch;
-  states: StationStatePayload[];
+interface Running extends Pick<PipelineOnClocks, 'pipeline' | 'wall' | 'monotonic' | 'watch' | 'states'> {
   /** One message stamped by the station: `ts` (epoch ms), by default the wall clock's now. */
   send(values: { t: number; total: number; ts?: number }): void;
   latest(): StationStatePayload;
@@ -46,24 +38,11 @@ describe('one rain ledger: the history, with the clock-step memory only when the
 
   async function start(): Promise<Running> {
     const temp = mqttTempDir();
-    const database = await Database.open(temp.dbPath);
-    const wall = new FakeClock(NOW);
-    const monotonic = new FakeClock(0);
-    const watch = new ClockWatch({ wall, monotonic });
-    const pipeline = new StationPipeline({
+    const { pipeline, database, wall, monotonic, watch, states } = await startPipelineOnClocks({
       config,
-      database,
-      logger: silentLogger,
-      log: silentLogger,
-      throttle: new LogThrottle(silentLogger),
-      clock: wall,
-      monotonic,
-      units: [],
-      clockSteps: watch,
+      dbPath: temp.dbPath,
+      wallMs: NOW,
     });
-    const states: StationStatePayload[] = [];
-    pipeline.onState((_station, state) => states.push(state));
-    await pipeline.start();
     open.push(async () => {
       await pipeline.stop();
       await database.close();

@@ -9,11 +9,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StationConfig } from '../../src/ingest/types.js';
-import { StationPipeline } from '../../src/station/pipeline.js';
-import type { StationStatePayload } from '../../src/station/statePayload.js';
-import { Database } from '../../src/store/database.js';
-import { LogThrottle } from '../../src/util/logThrottle.js';
-import { FakeClock, mqttTempDir, silentLogger, testMqttConfig } from '../helpers/mqttHarness.js';
+import { mqttTempDir, testMqttConfig } from '../helpers/mqttHarness.js';
+import { startPipelineOnClocks, type PipelineOnClocks } from './pipelineOnClocks.js';
 
 const NOW = Date.parse('2026-06-15T10:00:00Z');
 const MINUTE = 60_000;
@@ -33,12 +30,7 @@ const config = testMqttConfig({
   history: { flushIntervalSeconds: 3600 },
 });
 
-interface Running {
-  pipeline: StationPipeline;
-  database: Database;
-  wall: FakeClock;
-  monotonic: FakeClock;
-  states: StationStatePayload[];
+interface Running extends Pick<PipelineOnClocks, 'pipeline' | 'database' | 'wall' | 'monotonic' | 'states'> {
   send(values: { t: number; total: number }): void;
 }
 
@@ -55,22 +47,12 @@ describe('a restart whose stored history lost the rain counter', () => {
   });
 
   async function start(wallMs: number): Promise<Running> {
-    const database = await Database.open(temp.dbPath);
-    const wall = new FakeClock(wallMs);
-    const monotonic = new FakeClock(0);
-    const pipeline = new StationPipeline({
+    const { pipeline, database, wall, monotonic, states } = await startPipelineOnClocks({
       config,
-      database,
-      logger: silentLogger,
-      log: silentLogger,
-      throttle: new LogThrottle(silentLogger),
-      clock: wall,
-      monotonic,
-      units: [],
+      dbPath: temp.dbPath,
+      wallMs,
+      watchSteps: false,
     });
-    const states: StationStatePayload[] = [];
-    pipeline.onState((_station, state) => states.push(state));
-    await pipeline.start();
     const send = (values: { t: number; total: number }): void => {
       wall.advance(10_000);
       monotonic.advance(10_000);

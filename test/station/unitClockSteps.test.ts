@@ -4,12 +4,10 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StationConfig } from '../../src/ingest/types.js';
-import { StationPipeline } from '../../src/station/pipeline.js';
 import type { StationUnit } from '../../src/station/unit.js';
-import { Database } from '../../src/store/database.js';
-import { ClockWatch, type ClockStep } from '../../src/util/clockWatch.js';
-import { LogThrottle } from '../../src/util/logThrottle.js';
-import { FakeClock, mqttTempDir, silentLogger, testMqttConfig } from '../helpers/mqttHarness.js';
+import type { ClockStep } from '../../src/util/clockWatch.js';
+import { mqttTempDir, testMqttConfig } from '../helpers/mqttHarness.js';
+import { startPipelineOnClocks } from './pipelineOnClocks.js';
 
 const NOW = Date.parse('2026-06-15T10:00:00Z');
 const garden: StationConfig = { id: 'garden', name: 'Garden', format: 'json', topic: 'garden/weather', fields: { temperature: 'temp' } };
@@ -23,10 +21,6 @@ describe('clock steps reach the station units', () => {
 
   it('hands each step to every unit, after a unit that threw on it too', async () => {
     const temp = mqttTempDir();
-    const database = await Database.open(temp.dbPath);
-    const wall = new FakeClock(NOW);
-    const monotonic = new FakeClock(0);
-    const watch = new ClockWatch({ wall, monotonic });
     const seen: ClockStep[] = [];
     const failing: StationUnit = {
       name: 'failing',
@@ -36,18 +30,12 @@ describe('clock steps reach the station units', () => {
     };
     const recording: StationUnit = { name: 'recording', clockStepped: (step) => seen.push(step) };
     const config = testMqttConfig({ stations: [garden], broker: { enabled: false } });
-    const pipeline = new StationPipeline({
+    const { pipeline, database, wall, monotonic, watch } = await startPipelineOnClocks({
       config,
-      database,
-      logger: silentLogger,
-      log: silentLogger,
-      throttle: new LogThrottle(silentLogger),
-      clock: wall,
-      monotonic,
+      dbPath: temp.dbPath,
+      wallMs: NOW,
       units: [failing, recording],
-      clockSteps: watch,
     });
-    await pipeline.start();
     cleanup = async () => {
       await pipeline.stop();
       await database.close();

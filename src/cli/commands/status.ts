@@ -76,10 +76,19 @@ function withLive(report: StatusReport, live: LiveAnswer, configGiven: boolean):
     stations: report.stations.map((station) => {
       const now = byId.get(station.id);
       if (!now) return station;
-      const { index, status, mowable, mowable_reason, last_reading_at, availability, topics_heard } = now;
+      const { index, status, mowable, mowable_reason, last_reading_at, availability, topics_heard, forecast_problem } = now;
       return {
         ...station,
-        live: { index, status, mowable, mowable_reason, last_reading_at, availability, ...(topics_heard ? { topics_heard } : {}) },
+        live: {
+          index,
+          status,
+          mowable,
+          mowable_reason,
+          last_reading_at,
+          availability,
+          ...(topics_heard ? { topics_heard } : {}),
+          ...(forecast_problem ? { forecast_problem } : {}),
+        },
       };
     }),
   };

@@ -10,65 +10,21 @@ import {
   type MowerActivity,
   type StationView,
 } from '../../../src/core/mower/decision.js';
+import {
+  baseSettings,
+  context,
+  dryStation,
+  emptyLedger,
+  lastCommandArb,
+  MINUTE,
+  mostly,
+  NOW,
+  settingsArb,
+  stationArb,
+} from './decisionArbitraries.js';
 
-const MINUTE = 60_000;
-const NOW = Date.UTC(2026, 5, 10, 9, 0);
+const settings: DecisionSettings = { ...baseSettings, runMinutes: 90, minGapHours: 20 };
 
-const settings: DecisionSettings = {
-  runMinutes: 90,
-  minGapHours: 20,
-  staleMinutes: 30,
-  rainLeadMinutes: 30,
-  userRuns: 'respect',
-  respectUserDock: true,
-  minCommandGapMinutes: 15,
-  runsPerWeek: null,
-};
-const dryStation: StationView = {
-  known: true,
-  mowable: true,
-  blocked: false,
-  raining: false,
-  mowableForMinutes: 240,
-  rainExpectedInMinutes: null,
-  lastReadingAtMs: NOW - MINUTE,
-};
-const emptyLedger: LedgerView = {
-  current: null,
-  lastCompletedEndMs: null,
-  userDockedDay: null,
-  learnedRunMinutes: null,
-  runsThisWeek: 0,
-  mowedMinutesThisWeek: 0,
-  lastCommand: null,
-};
-const context: DecisionContext = {
-  nowMs: NOW,
-  today: '2026-06-10',
-  shuttingDown: false,
-  automatic: true,
-  clockSteppedAtMs: null,
-  commandPending: false,
-  callsLeft: null,
-  quiet: undefined,
-  mower: 'docked',
-  startedAtMs: NOW - 600 * MINUTE,
-  firstStateSeen: true,
-};
-
-/** Mostly the value a start needs, sometimes any: so starts are common and each rule is met alone often. */
-const mostly = <T>(good: T, any: fc.Arbitrary<T>): fc.Arbitrary<T> =>
-  fc.oneof({ weight: 4, arbitrary: fc.constant(good) }, { weight: 1, arbitrary: any });
-
-const stationArb: fc.Arbitrary<StationView> = fc.record({
-  known: mostly(true, fc.boolean()),
-  mowable: mostly(true, fc.boolean()),
-  blocked: fc.boolean(),
-  raining: mostly(false, fc.boolean()),
-  mowableForMinutes: mostly<number | null>(240, fc.option(fc.integer({ min: 0, max: 2880 }), { nil: null })),
-  rainExpectedInMinutes: mostly<number | null>(null, fc.option(fc.integer({ min: 0, max: 2880 }), { nil: null })),
-  lastReadingAtMs: mostly<number | null>(NOW - MINUTE, fc.option(fc.integer({ min: NOW - 600 * MINUTE, max: NOW }), { nil: null })),
-});
 const ledgerArb: fc.Arbitrary<LedgerView> = fc.record({
   current: mostly(
     null,
@@ -85,24 +41,9 @@ const ledgerArb: fc.Arbitrary<LedgerView> = fc.record({
   learnedRunMinutes: mostly<number | null>(null, fc.option(fc.integer({ min: 10, max: 300 }), { nil: null })),
   runsThisWeek: mostly(0, fc.integer({ min: 0, max: 10 })),
   mowedMinutesThisWeek: mostly(0, fc.integer({ min: 0, max: 1200 })),
-  lastCommand: mostly<LedgerView['lastCommand']>(
-    null,
-    fc.option(
-      fc.record({ action: fc.constantFrom('start' as const, 'dock' as const), atMs: fc.integer({ min: NOW - 600 * MINUTE, max: NOW }) }),
-      { nil: null },
-    ),
-  ),
+  lastCommand: lastCommandArb(600),
 });
-const settingsArb: fc.Arbitrary<DecisionSettings> = fc.record({
-  runMinutes: fc.integer({ min: 10, max: 300 }),
-  minGapHours: fc.integer({ min: 0, max: 72 }),
-  staleMinutes: fc.integer({ min: 5, max: 180 }),
-  rainLeadMinutes: fc.integer({ min: 0, max: 180 }),
-  userRuns: fc.constantFrom('respect' as const, 'dockOnRain' as const, 'takeOver' as const),
-  respectUserDock: fc.boolean(),
-  minCommandGapMinutes: fc.integer({ min: 0, max: 60 }),
-  runsPerWeek: fc.option(fc.integer({ min: 0, max: 14 }), { nil: null }),
-});
+const anySettingsArb = settingsArb(72);
 const activityArb = mostly<MowerActivity>(
   'docked',
   fc.constantFrom<MowerActivity>('mowing', 'docked', 'paused', 'returning', 'error', 'unknown'),
@@ -131,7 +72,7 @@ describe('decide: the start rules', () => {
 
   it('never starts in quiet hours, in rain, before rain within the lead, into a short window, on a stale station or after a clock step', () => {
     fc.assert(
-      fc.property(stationArb, ledgerArb, settingsArb, contextArb, (station, ledger, config, ctx) => {
+      fc.property(stationArb, ledgerArb, anySettingsArb, contextArb, (station, ledger, config, ctx) => {
         const decision = decide(station, ledger, config, ctx);
         if (decision.action !== 'start') return;
         const run = ledger.learnedRunMinutes ?? config.runMinutes;
@@ -159,7 +100,7 @@ describe('decide: the start rules', () => {
 
   it('never sends anything while the daemon stops', () => {
     fc.assert(
-      fc.property(stationArb, ledgerArb, settingsArb, contextArb, (station, ledger, config, ctx) => {
+      fc.property(stationArb, ledgerArb, anySettingsArb, contextArb, (station, ledger, config, ctx) => {
         expect(decide(station, ledger, config, { ...ctx, shuttingDown: true }).action).toBe('none');
       }),
     );
@@ -297,7 +238,7 @@ describe('decide: the first state after a start', () => {
       fc.property(
         stationArb,
         ledgerArb,
-        settingsArb,
+        anySettingsArb,
         contextArb,
         fc.integer({ min: 0, max: 10_000 }),
         (station, ledger, config, ctx, share) => {

@@ -1,75 +1,26 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  decide,
-  type DecisionContext,
-  type DecisionSettings,
-  type LedgerView,
-  type StationView,
-} from '../../../src/core/mower/decision.js';
+import { decide, type DecisionContext, type LedgerView } from '../../../src/core/mower/decision.js';
 import { planRefusal, slotAt, type PlanFollowing } from '../../../src/core/mower/planRule.js';
+import {
+  baseSettings,
+  context,
+  dryStation,
+  emptyLedger,
+  lastCommandArb,
+  MINUTE,
+  mostly,
+  NOW,
+  settingsArb,
+  stationArb,
+} from './decisionArbitraries.js';
 
-const MINUTE = 60_000;
-/** Wednesday 10 June 2026, 09:00 UTC (11:00 in Berlin). */
-const NOW = Date.UTC(2026, 5, 10, 9, 0);
-
-const settings: DecisionSettings = {
-  runMinutes: 60,
-  minGapHours: 0,
-  staleMinutes: 30,
-  rainLeadMinutes: 30,
-  userRuns: 'respect',
-  respectUserDock: true,
-  minCommandGapMinutes: 15,
-  runsPerWeek: null,
-};
-const dryStation: StationView = {
-  known: true,
-  mowable: true,
-  blocked: false,
-  raining: false,
-  mowableForMinutes: 240,
-  rainExpectedInMinutes: null,
-  lastReadingAtMs: NOW - MINUTE,
-};
-const ledger: LedgerView = {
-  current: null,
-  lastCompletedEndMs: null,
-  userDockedDay: null,
-  learnedRunMinutes: null,
-  runsThisWeek: 0,
-  mowedMinutesThisWeek: 0,
-  lastCommand: null,
-};
-const context: DecisionContext = {
-  nowMs: NOW,
-  today: '2026-06-10',
-  shuttingDown: false,
-  automatic: true,
-  clockSteppedAtMs: null,
-  commandPending: false,
-  callsLeft: null,
-  quiet: undefined,
-  mower: 'docked',
-  startedAtMs: NOW - 600 * MINUTE,
-  firstStateSeen: true,
-};
+const settings = baseSettings;
+const ledger = emptyLedger;
 /** A slot from 14:00 to 16:00 Berlin time today. */
 const afternoon = { startMs: Date.UTC(2026, 5, 10, 12, 0), endMs: Date.UTC(2026, 5, 10, 14, 0) };
 const plan: PlanFollowing = { slots: [afternoon], runtimeNeededMinutesThisWeek: 120, timeZone: 'Europe/Berlin' };
 
-const mostly = <T>(good: T, any: fc.Arbitrary<T>): fc.Arbitrary<T> =>
-  fc.oneof({ weight: 4, arbitrary: fc.constant(good) }, { weight: 1, arbitrary: any });
-
-const stationArb: fc.Arbitrary<StationView> = fc.record({
-  known: mostly(true, fc.boolean()),
-  mowable: mostly(true, fc.boolean()),
-  blocked: fc.boolean(),
-  raining: mostly(false, fc.boolean()),
-  mowableForMinutes: mostly<number | null>(240, fc.option(fc.integer({ min: 0, max: 2880 }), { nil: null })),
-  rainExpectedInMinutes: mostly<number | null>(null, fc.option(fc.integer({ min: 0, max: 2880 }), { nil: null })),
-  lastReadingAtMs: mostly<number | null>(NOW - MINUTE, fc.option(fc.integer({ min: NOW - 600 * MINUTE, max: NOW }), { nil: null })),
-});
 const ledgerArb: fc.Arbitrary<LedgerView> = fc.record({
   current: fc.constant(null),
   lastCompletedEndMs: mostly<number | null>(null, fc.option(fc.integer({ min: NOW - 48 * 60 * MINUTE, max: NOW }), { nil: null })),
@@ -77,26 +28,9 @@ const ledgerArb: fc.Arbitrary<LedgerView> = fc.record({
   learnedRunMinutes: mostly<number | null>(null, fc.option(fc.integer({ min: 10, max: 300 }), { nil: null })),
   runsThisWeek: mostly(0, fc.integer({ min: 0, max: 10 })),
   mowedMinutesThisWeek: fc.integer({ min: 0, max: 600 }),
-  lastCommand: mostly<LedgerView['lastCommand']>(
-    null,
-    fc.option(
-      fc.record({ action: fc.constantFrom('start' as const, 'dock' as const), atMs: fc.integer({ min: NOW - 60 * MINUTE, max: NOW }) }),
-      {
-        nil: null,
-      },
-    ),
-  ),
+  lastCommand: lastCommandArb(60),
 });
-const settingsArb: fc.Arbitrary<DecisionSettings> = fc.record({
-  runMinutes: fc.integer({ min: 10, max: 300 }),
-  minGapHours: fc.integer({ min: 0, max: 48 }),
-  staleMinutes: fc.integer({ min: 5, max: 180 }),
-  rainLeadMinutes: fc.integer({ min: 0, max: 180 }),
-  userRuns: fc.constantFrom('respect' as const, 'dockOnRain' as const, 'takeOver' as const),
-  respectUserDock: fc.boolean(),
-  minCommandGapMinutes: fc.integer({ min: 0, max: 60 }),
-  runsPerWeek: fc.option(fc.integer({ min: 0, max: 14 }), { nil: null }),
-});
+const anySettingsArb = settingsArb(48);
 const contextArb: fc.Arbitrary<DecisionContext> = fc.record({
   nowMs: fc.integer({ min: NOW - 12 * 60 * MINUTE, max: NOW + 12 * 60 * MINUTE }),
   today: fc.constant('2026-06-10'),
@@ -172,7 +106,7 @@ describe('decide with a plan', () => {
 
   it("never starts automatically outside a planned slot, nor past the week's need", () => {
     fc.assert(
-      fc.property(stationArb, ledgerArb, settingsArb, contextArb, planArb, (station, book, config, ctx, weekPlan) => {
+      fc.property(stationArb, ledgerArb, anySettingsArb, contextArb, planArb, (station, book, config, ctx, weekPlan) => {
         const automatic = { ...ctx, requested: false, plan: weekPlan };
         if (decide(station, book, config, automatic).action !== 'start') return;
         expect(slotAt(weekPlan, ctx.nowMs)).toBeDefined();
@@ -184,7 +118,7 @@ describe('decide with a plan', () => {
 
   it('never makes a start happen that a safety rule forbids (the plan only replaces the runs-per-week count)', () => {
     fc.assert(
-      fc.property(stationArb, ledgerArb, settingsArb, contextArb, planArb, (station, book, config, ctx, weekPlan) => {
+      fc.property(stationArb, ledgerArb, anySettingsArb, contextArb, planArb, (station, book, config, ctx, weekPlan) => {
         const withPlan = decide(station, book, config, { ...ctx, plan: weekPlan });
         const withoutPlan = decide(station, book, { ...config, runsPerWeek: null }, ctx);
         if (withPlan.action === 'start') expect(withoutPlan.action).toBe('start');
