@@ -50,6 +50,7 @@ export type DecisionCode =
   | 'gap'
   | 'user_docked_today'
   | 'budget_spent'
+  | 'plan_done'
   | 'runs_spent'
   | 'command_gap'
   | 'mower_busy'

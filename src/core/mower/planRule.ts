@@ -17,7 +17,7 @@ export interface PlanFollowing {
 }
 
 export interface PlanRefusal {
-  readonly code: 'outside_plan' | 'budget_spent';
+  readonly code: 'outside_plan' | 'plan_done';
   readonly en: string;
   readonly de: string;
 }
@@ -48,13 +48,13 @@ export function planRefusal(plan: PlanFollowing, mowedMinutesThisWeek: number, n
   // A dormant lawn (winter, drought: no growth) needs nothing: say that, not "0 of 0 min mowed".
   if (needed === 0)
     return {
-      code: 'budget_spent',
+      code: 'plan_done',
       en: 'the lawn needs no mowing this week (it is not growing)',
       de: 'Der Rasen braucht diese Woche keinen Schnitt (er wächst nicht)',
     };
   if (mowedMinutesThisWeek >= needed)
     return {
-      code: 'budget_spent',
+      code: 'plan_done',
       en: `this week's plan is done: ${mowedMinutesThisWeek} of ${needed} min mowed`,
       de: `Der Plan dieser Woche ist erfüllt: ${mowedMinutesThisWeek} von ${needed} Min. gemäht`,
     };

@@ -76,7 +76,7 @@ describe('planRefusal', () => {
 
   it("refuses once the ledger's minutes this week reach the plan's need", () => {
     expect(planRefusal(plan, 120, afternoon.startMs)).toEqual({
-      code: 'budget_spent',
+      code: 'plan_done',
       en: "this week's plan is done: 120 of 120 min mowed",
       de: 'Der Plan dieser Woche ist erfüllt: 120 von 120 Min. gemäht',
     });
@@ -92,7 +92,7 @@ describe('decide with a plan', () => {
     expect(decide(fresh, ledger, settings, inSlot).action).toBe('start');
     expect(decide(fresh, { ...ledger, mowedMinutesThisWeek: 120 }, settings, inSlot)).toMatchObject({
       action: 'none',
-      code: 'budget_spent',
+      code: 'plan_done',
     });
     // Without a plan: as before, the start is not held for a slot.
     expect(decide(dryStation, ledger, settings, context).action).toBe('start');
