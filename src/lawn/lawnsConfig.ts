@@ -71,6 +71,20 @@ export function lawnsProblems(lawns: unknown, problem: Problem): void {
   if (!Array.isArray(lawns) || lawns.length === 0 || lawns.length > MAX_LAWNS_PER_STATION)
     return problem('lawns', `must be a list of 1 to ${MAX_LAWNS_PER_STATION} lawns [{"id": "front"}, {"id": "back", "areaM2": 300}]`);
   lawns.forEach((lawn, index) => lawnProblems(lawn, index, problem));
+  // A lawn's Home Assistant entity keys spell "-" as "_" (./planEntities.ts): "back-lawn" and
+  // "back_lawn" would announce the same entities, so one would silently replace the other in HA.
+  const spelled = new Map<string, string>();
+  lawns.forEach((lawn: unknown, index) => {
+    if (!isPlainObject(lawn) || typeof lawn.id !== 'string') return;
+    const key = lawn.id.replaceAll('-', '_');
+    const other = spelled.get(key);
+    if (other !== undefined && other !== lawn.id)
+      problem(
+        `lawns[${index}].id`,
+        `"${lawn.id}" and "${other}" give the same Home Assistant entity ids ("-" becomes "_"); rename one of them`,
+      );
+    if (other === undefined) spelled.set(key, lawn.id);
+  });
 }
 
 /** The lawn ids of one raw station object: its `lawns`' ids, or the station's own id. */

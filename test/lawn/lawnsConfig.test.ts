@@ -51,6 +51,11 @@ describe('station lawns', () => {
       'stations[0] ("garden").lawns[0].targetHeightMm must be a number from 10 to 150 (the height the lawn is kept at in mm, e.g. 40)',
     ],
     ['a wrong soil', [{ id: 'back', lawn: { soilType: 'peat' } }], 'stations[0] ("garden").lawns[0].lawn.soilType must be one of'],
+    [
+      'two ids that Home Assistant would spell alike',
+      [{ id: 'back-lawn' }, { id: 'back_lawn' }],
+      'stations[0] ("garden").lawns[1].id "back_lawn" and "back-lawn" give the same Home Assistant entity ids ("-" becomes "_"); rename one of them',
+    ],
   ])('refuses %s with the key and the fix', (_name, lawns, message) => {
     const problems = stationsProblems([{ ...station, lawns }]);
     expect(
