@@ -17,6 +17,7 @@ import { RecordingClient, waitUntil } from '../helpers/mqttHarness.js';
 import { FakeOpenMeteo } from '../forecast/fakeOpenMeteo.js';
 import { clearSkySolar, dryHour, type HourWeather } from './weekForecast.js';
 import { DAY_MS, HOUR_MS, WeekDaemon } from './weekHarness.js';
+import type { StationPlanState } from '../../src/lawn/planUnit.js';
 
 const MONDAY = Date.parse('2026-06-15T04:00:00Z');
 const ZONE = 'Europe/Berlin';
@@ -56,6 +57,23 @@ function expectSaneSlots(plan: LawnPlan): void {
   }
 }
 
+/**
+ * Monday's first plans, both lawns cut, two dry days, then Wednesday: a restart with a fresh
+ * seven-day forecast; the plans of that moment.
+ */
+async function dryDaysToWednesday(week: WeekDaemon): Promise<StationPlanState> {
+  await week.start(dryHour);
+  week.feed(dryHour(week.clock.ms));
+  await week.plannedNow('the first plans');
+  await week.cut('garden');
+  await week.cut('back');
+  await week.replay(2, dryHour);
+  await week.stop();
+  await week.start(dryHour);
+  week.feed(dryHour(week.clock.ms));
+  return week.plannedNow('the plans on Wednesday');
+}
+
 describe('the week plan end to end', () => {
   let fake: FakeOpenMeteo;
   let week: WeekDaemon | undefined;
@@ -74,17 +92,7 @@ describe('the week plan end to end', () => {
 
   it('a dry week is on track for both lawns, each with its own mower, cut history and Home Assistant sensors', async () => {
     week = new WeekDaemon(fake, MONDAY);
-    await week.start(dryHour);
-    week.feed(dryHour(week.clock.ms));
-    await week.plannedNow('the first plans');
-    await week.cut('garden');
-    await week.cut('back');
-    await week.replay(2, dryHour);
-    // Wednesday: a fresh seven-day forecast after a restart.
-    await week.stop();
-    await week.start(dryHour);
-    week.feed(dryHour(week.clock.ms));
-    const state = await week.plannedNow('the plans on Wednesday');
+    const state = await dryDaysToWednesday(week);
     const front = state.lawns.garden!;
     const back = state.lawns.back!;
     expect(front.need).toMatchObject({ minutesPerFullCut: 180, capacitySource: 'area', targetHeightMm: 40 });
@@ -208,16 +216,7 @@ describe('the week plan end to end', () => {
 
   it('a forecast update mid-week changes only the slots whose hours changed, each with its reason; ids and sequences survive restarts', async () => {
     week = new WeekDaemon(fake, MONDAY);
-    await week.start(dryHour);
-    week.feed(dryHour(week.clock.ms));
-    await week.plannedNow('the first plans');
-    await week.cut('garden');
-    await week.cut('back');
-    await week.replay(2, dryHour);
-    await week.stop();
-    await week.start(dryHour);
-    week.feed(dryHour(week.clock.ms));
-    const before = await week.plannedNow('the plans on Wednesday');
+    const before = await dryDaysToWednesday(week);
     await week.stop();
 
     // An hour later, the daemon restarts with the same forecast cached: the plan is the same (ids, times, sequences).
