@@ -187,10 +187,9 @@ export function summarize(view: StationsView, station: StationListing, nowMs: nu
   };
 }
 
-/** The state's `topics_heard`, read defensively; null when absent or malformed. */
-function topicsHeard(value: unknown): StationSummary['topics_heard'] {
-  if (!isRecord(value) || typeof value.subscribed !== 'string' || !Array.isArray(value.seen)) return null;
-  return { subscribed: value.subscribed, seen: value.seen.filter((topic): topic is string => typeof topic === 'string') };
+/** The topics-heard unit's typed state (`topics_heard`, src/station/topicsHeard.ts), as a copy; null when absent. */
+function topicsHeard(heard: StationStatePayload['topics_heard']): StationSummary['topics_heard'] {
+  return heard ? { subscribed: heard.subscribed, seen: [...heard.seen] } : null;
 }
 
 function checkSummaries(checks: unknown): CheckSummary[] {
