@@ -1,8 +1,9 @@
 /**
  * The daemon's storage parts, opened first by startDaemon() (src/daemon.ts), each returning what
  * the later parts use: the serve lock, the SQLite database and its service store, the API-key
- * cache, and the typed stores the station units keep their rows in (unitStoresOn). Parts beyond a home install (the public service, src/publicService/: PostgreSQL, Redis,
- * per-key usage, registration) plug in as a `ServiceExtension`, listed in src/daemon.ts.
+ * cache, and the typed stores the station units keep their rows in (unitStoresOn). Parts beyond a
+ * home install (the public service, src/publicService/: PostgreSQL, Redis, per-key usage,
+ * registration) plug in as a `ServiceExtension`, listed in src/daemon.ts.
  */
 import type { Logger } from 'pino';
 import type { AppConfig } from './config/schema.js';

@@ -2,8 +2,8 @@
  * The lawn memory as a station unit module (src/station/unit.ts): one line in stationUnits()
  * (src/daemon.ts) plugs it in with everything it owns — its settings (`lawnMemory.*`,
  * ./lawnSettings.ts), its key in the station objects (`mower`, ./mowerConfig.ts), its tables (through
- * the store the composition root wires in, src/store/lawnMemoryStore.ts), its state, hold, entities and counters. It serves every station; the
- * `mower` key only adds a cut source. Built as up to three units in this order: the holiday calendar
+ * the store the composition root wires in, src/store/lawnMemoryStore.ts), its state, hold, entities and
+ * counters. It serves every station; the `mower` key only adds a cut source. Built as up to three units in this order: the holiday calendar
  * (its start fills the dates before anything asks), the memory, the mower state source.
  */
 import { parseNoiseHours, type QuietHoursSettings } from '../core/lawn/quietHours.js';
