@@ -35,7 +35,7 @@ import type { ForecastHour } from '../src/core/forecastProjection.js';
 import { readIo } from './lib/proc.js';
 import { seedHistory } from './lib/seedHistory.js';
 import { makeTempDir, removeDir } from './lib/tempDir.js';
-import { walOffset, walWindow } from './lib/walFrames.js';
+import { walWindow } from './lib/walFrames.js';
 
 const STATIONS = Array.from({ length: 10 }, (_, index) => `bench${index}`);
 const COMMIT_MINUTES = 5;
@@ -152,8 +152,7 @@ async function open(name: string, path: string): Promise<Subject> {
   if (process.env.GROWING_WAL !== '1') {
     // The daemon's steady state: the WAL once grown to its autocheckpoint size and rewound, so a commit overwrites
     // blocks of the file instead of growing it (a grown file's fsync also journals its new size).
-    for (let n = 0; n < 1000; n++) await db.run('UPDATE commit_ring SET seq = seq WHERE slot = ?', [n % RING_SLOTS]);
-    await db.run('UPDATE commit_ring SET body = body WHERE slot = 0');
+    for (let n = 0; n < 1000; n++) await db.run('UPDATE commit_ring SET seq = ? WHERE slot = ?', [-n, n % RING_SLOTS]);
     await db.exec('PRAGMA wal_checkpoint(RESTART)');
   }
   return { name, db, history, chart, forecast, release };
@@ -234,12 +233,19 @@ function writeRingFile(fd: number, seq: number, record: Buffer, firstSlot: numbe
 
 async function measure(subject: Subject, work: () => Promise<void>): Promise<Cost> {
   execFileSync('sync');
-  const wal = walOffset(`${subject.db.path}-wal`);
+  // Counted from the WAL's start: a rewound WAL is longer than what its current generation holds.
+  const framesBefore = await walWindow(subject.db.path, 0);
   const before = readIo(process.pid).writeBytes;
   await work();
   const bytes = readIo(process.pid).writeBytes - before;
-  const window = await walWindow(subject.db.path, wal);
-  return { frames: window.frames, bytes, owners: window.byOwner };
+  const framesAfter = await walWindow(subject.db.path, 0);
+  const reset = framesAfter.frames < framesBefore.frames;
+  const owners: Record<string, number> = {};
+  for (const [owner, frames] of Object.entries(framesAfter.byOwner)) {
+    const added = frames - (reset ? 0 : (framesBefore.byOwner[owner] ?? 0));
+    if (added > 0) owners[owner] = added;
+  }
+  return { frames: framesAfter.frames - (reset ? 0 : framesBefore.frames), bytes, owners };
 }
 
 function summary(costs: readonly Cost[]): { frames: number; kib: number; owners: string } {
