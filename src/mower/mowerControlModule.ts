@@ -7,16 +7,19 @@
  */
 import type { QuietHoursSettings } from '../core/lawn/quietHours.js';
 import { defineStationUnit, type StationUnit } from '../station/unit.js';
+import type { LawnRuns, MowerRunStore } from '../store/mowerRunStore.js';
 import { isPlainObject } from '../ingest/stationConfig.js';
 import { controlConfigOf, MOWER_CONTROL_STATION_KEY, type MowerControlConfig } from './controlConfig.js';
 import { MOWER_CONTROL_SETTINGS, type MowerControlSettings } from './controlSettings.js';
 import { homeAssistantEndpoint, HomeAssistantMower } from './homeAssistantMower.js';
 import { MowerControlUnit, type ControlledStation, type RecordCut } from './mowerControlUnit.js';
 
-/** What the composition root wires into the mower control (src/daemon.ts): the lawn memory's quiet hours and its cut recorder. */
+/** What the composition root wires into the mower control (src/daemon.ts): its store, the lawn memory's quiet hours and its cut recorder. */
 export interface MowerControlNeeds {
   readonly quietHours: QuietHoursSettings | undefined;
   readonly recordCut: RecordCut;
+  /** The runs, calls and switches of its lawns; none: no mower control (a pipeline in memory). */
+  readonly store: MowerRunStore | undefined;
 }
 
 /**
@@ -32,15 +35,17 @@ export interface HomeAssistantServices {
   close?(): Promise<void>;
 }
 
-/** What the mower control offers: Home Assistant's services through its connection, or the add-on's; undefined: neither. */
+/** What the mower control offers: Home Assistant's services through its connection, or the add-on's (undefined: neither), and its lawns' runs. */
 export interface MowerControlOffer {
   readonly homeAssistant: HomeAssistantServices | undefined;
+  /** The runs of a lawn, read only (the week plan's minutes this week and per full cut); undefined without a store. */
+  readonly runs: LawnRuns | undefined;
 }
 
 export const mowerControlModule = defineStationUnit<MowerControlSettings, unknown, StationUnit[], MowerControlNeeds, MowerControlOffer>({
   name: 'mower-control',
   config: { settings: { key: 'mowerControl', schema: MOWER_CONTROL_SETTINGS }, station: MOWER_CONTROL_STATION_KEY },
-  create: ({ settings, stations, log, clock, baseTopic, calculationContext, store }, { quietHours, recordCut }) => {
+  create: ({ settings, stations, log, clock, baseTopic, calculationContext }, { quietHours, recordCut, store }) => {
     const controlled: ControlledStation[] = stations.flatMap(({ id, location, settings: mower }) => {
       const control = isPlainObject(mower) && isPlainObject(mower.control) ? controlConfigOf(mower.control, id) : undefined;
       return control?.enabled ? [{ id, control, ...(location && { location }) }] : [];
@@ -61,18 +66,20 @@ export const mowerControlModule = defineStationUnit<MowerControlSettings, unknow
       }),
     ];
   },
-  provides: (units, { settings, log }) => {
+  provides: (units, { settings, log }, { store }) => {
+    // Read only, and also while the control is off: the runs of an earlier season still count for the plan.
+    const runs: LawnRuns | undefined = store && { figures: (lawnId, weekStartMs) => store.figures(lawnId, weekStartMs) };
     const mower = units.length > 0 ? (units[0] as MowerControlUnit).homeAssistant() : undefined;
-    if (mower) return { homeAssistant: servicesOf(mower, mower.shownAs, false) };
+    if (mower) return { homeAssistant: servicesOf(mower, mower.shownAs, false), runs };
     // In the add-on, without a Home Assistant mower: a connection of the caller's own through the Supervisor's proxy.
     const endpoint = homeAssistantEndpoint('', settings);
-    if (!endpoint) return { homeAssistant: undefined };
+    if (!endpoint) return { homeAssistant: undefined, runs };
     const connection = new HomeAssistantMower(
       { url: '', entity: '', startService: 'lawn_mower.start_mowing', startData: {} },
       endpoint,
       log,
     );
-    return { homeAssistant: servicesOf(connection, endpoint.shownAs, true) };
+    return { homeAssistant: servicesOf(connection, endpoint.shownAs, true), runs };
   },
 });
 

@@ -16,6 +16,7 @@ import { openWatchedPage, useChromium } from '../helpers/browser.js';
 import { mqttTempDir, waitUntil } from '../helpers/mqttHarness.js';
 import { gardenMowerControl, SimulatedMower } from '../helpers/mowerSimulators.js';
 import { feedThroughBroker, startStationsHarness } from '../helpers/statusPage.js';
+import { MowerRunStore } from '../../src/store/mowerRunStore.js';
 
 const chromium = useChromium();
 /** The harness's clock starts at 10:00 UTC on Monday 15 June 2026. */
@@ -24,7 +25,7 @@ const at = (iso: string) => Date.parse(iso);
 /** The ledger before the daemon starts: a completed run this morning, and yesterday's run docked for rain. */
 async function seedLedger(dbPath: string): Promise<void> {
   const database = await Database.open(dbPath);
-  const ledger = new RunLedger({ store: database, lawn: 'garden', station: 'garden', timeZone: 'UTC' });
+  const ledger = new RunLedger({ store: new MowerRunStore(database), lawn: 'garden', station: 'garden', timeZone: 'UTC' });
   await ledger.load(at('2026-06-15T10:00:00Z'));
   await ledger.openRun('user', at('2026-06-14T15:00:00Z'));
   await ledger.closeRun(at('2026-06-14T15:40:00Z'), 38, 'docked_for_rain', { en: 'docking: it is raining', de: 'Parken: es regnet' });
