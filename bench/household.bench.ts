@@ -56,6 +56,7 @@ import { seedHistory } from './lib/seedHistory.js';
 import { makeTempDir } from './lib/tempDir.js';
 import { sleep, waitFor } from './lib/time.js';
 import { median } from './lib/stats.js';
+import { describeCommitKinds, describeWindow, walOffset, walWindow, type WalWindow } from './lib/walFrames.js';
 
 const STATION_COUNT = 10;
 /** Seconds from /health to the window: start-up work and V8's memory reducer are done by then. */
@@ -77,6 +78,8 @@ interface WindowFigures {
   counts: LoadCounts;
   /** The household window's optional parts (BENCH_HOUSEHOLD_FEATURES) and where each stands. */
   features?: FeatureStanding;
+  /** The WAL frames the window's commits appended, by table and by commit kind (bench/lib/walFrames.ts). */
+  wal: WalWindow;
 }
 
 const perDay = (value: number, seconds: number): number => (value * DAY_S) / seconds;
@@ -135,6 +138,7 @@ async function measureWindow(
   pid: number,
   seconds: number,
   apiKey: string,
+  dbPath: string,
 ): Promise<Omit<WindowFigures, 'startupCpuSeconds'>> {
   const counts: LoadCounts = { readings: 0, httpRequests: 0, httpFailures: 0 };
   const stop = new AbortController();
@@ -145,6 +149,7 @@ async function measureWindow(
   const cpu = openCpuWindow(pid);
   const mainThread = openCpuWindow(pid, readMainThreadCpuNs);
   const ioBefore = readIo(pid);
+  const walBefore = walOffset(`${dbPath}-wal`);
   rss.start(250);
   const loads: Promise<unknown>[] = [];
   if (publisher) loads.push(publishAtStationPace(publisher, STATION_COUNT, seconds * 1000, stop.signal).then((n) => (counts.readings = n)));
@@ -155,11 +160,15 @@ async function measureWindow(
   const { cpuSeconds } = cpu();
   const mainThreadCpuSeconds = mainThread().cpuSeconds;
   const writeBytes = ioDelta(readIo(pid), ioBefore).writeBytes;
+  const wal = await walWindow(dbPath, walBefore);
   rss.stop();
   stop.abort();
   await Promise.allSettled(loads);
   await publisher?.endAsync();
-  return { seconds, cpuSeconds, mainThreadCpuSeconds, writeBytes, peakRssBytes: rss.peakBytes, counts };
+  context.log(
+    `${part}: ${wal.commits} commits, ${wal.frames} WAL frames${wal.reset ? ' (the WAL was reset: frames before it not counted)' : ''}; by table ${describeWindow(wal)}; by commit ${describeCommitKinds(wal)}`,
+  );
+  return { seconds, cpuSeconds, mainThreadCpuSeconds, writeBytes, peakRssBytes: rss.peakBytes, counts, wal };
 }
 
 async function runPart(context: BenchContext, part: Part, seconds: number, root = context.repoRoot): Promise<WindowFigures> {
@@ -198,7 +207,15 @@ async function runPart(context: BenchContext, part: Part, seconds: number, root 
     await sleep(SETTLE_S * 1000); // start-up work and V8's memory reducer are not a household day's
     const startupCpuSeconds = readCpuMicros(daemon.child.pid) / 1e6;
     const figures: WindowFigures = {
-      ...(await measureWindow(context, part, { http: daemon.httpPort, broker: daemon.brokerPort }, daemon.child.pid, seconds, apiKey)),
+      ...(await measureWindow(
+        context,
+        part,
+        { http: daemon.httpPort, broker: daemon.brokerPort },
+        daemon.child.pid,
+        seconds,
+        apiKey,
+        dbPath,
+      )),
       startupCpuSeconds,
     };
     if (Object.keys(asked).length > 0) {
@@ -253,8 +270,24 @@ function totalOnly(household: WindowFigures, seconds: number): Figure[] {
       `one ${seconds} s window × ${DAY_S / seconds}; ${household.counts.readings} readings, ${household.counts.httpRequests} requests (${household.counts.httpFailures} failed); parts not run${featureNote(household)}`,
     ),
     measured('household.writtenPerDay', 'bytes written per household day', perDay(household.writeBytes, seconds) / MIB, 'MiB', atMost(8)),
+    walFramesFigure(household),
     measured('household.peakRss', 'peak RSS, household', household.peakRssBytes / MIB, 'MB', atMost(110)),
   ];
+}
+
+/** WAL frames per commit in the household window, with its commits by kind as the note. */
+function walFramesFigure(household: WindowFigures): Figure {
+  const { wal } = household;
+  return wal.commits === 0
+    ? notMeasured('household.walFramesPerCommit', 'WAL frames per commit, household', 'frames', 'no commit in the window')
+    : measured(
+        'household.walFramesPerCommit',
+        'WAL frames per commit, household',
+        wal.frames / wal.commits,
+        'frames',
+        undefined,
+        `${wal.commits} commits: ${describeCommitKinds(wal)}`,
+      );
 }
 
 function figuresOf(runs: Record<Part, WindowFigures>, baselines: Baselines, seconds: number): Figure[] {
@@ -313,6 +346,7 @@ function figuresOf(runs: Record<Part, WindowFigures>, baselines: Baselines, seco
       'MiB',
       atMost(8),
     ),
+    walFramesFigure(household),
     measured('household.peakRss', 'peak RSS, household', household.peakRssBytes / MIB, 'MB', atMost(110)),
   ];
 }

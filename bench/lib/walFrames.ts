@@ -20,6 +20,8 @@ export interface WalWindow {
   byOwner: Record<string, number>;
   /** The WAL started over (checkpoint + reset) during the window: frames before that are not counted. */
   reset: boolean;
+  /** Commits grouped by the tables they wrote (owners sorted, joined with "+"): how many, and their frames. */
+  byCommitKind: Record<string, { commits: number; frames: number }>;
 }
 
 export function walOffset(walPath: string): number {
@@ -40,7 +42,7 @@ function pageOwners(dbPath: string): Promise<Map<number, string>> {
 /** Frames appended to `${dbPath}-wal` since `fromOffset` (a walOffset() taken before). */
 export async function walWindow(dbPath: string, fromOffset: number): Promise<WalWindow> {
   const wal = existsSync(`${dbPath}-wal`) ? readFileSync(`${dbPath}-wal`) : Buffer.alloc(0);
-  const window: WalWindow = { commits: 0, frames: 0, byOwner: {}, reset: false };
+  const window: WalWindow = { commits: 0, frames: 0, byOwner: {}, reset: false, byCommitKind: {} };
   if (wal.length < WAL_HEADER) return window;
   const pageSize = wal.readUInt32BE(8);
   const salts = [wal.readUInt32BE(16), wal.readUInt32BE(20)];
@@ -52,12 +54,23 @@ export async function walWindow(dbPath: string, fromOffset: number): Promise<Wal
     window.reset = true;
     at = WAL_HEADER;
   }
+  let commitOwners = new Set<string>();
+  let commitFrames = 0;
   for (; at + frameSize <= wal.length; at += frameSize) {
     if (wal.readUInt32BE(at + 8) !== salts[0] || wal.readUInt32BE(at + 12) !== salts[1]) break;
     const owner = owners.get(wal.readUInt32BE(at)) ?? 'other';
     window.byOwner[owner] = (window.byOwner[owner] ?? 0) + 1;
     window.frames++;
-    if (wal.readUInt32BE(at + 4) !== 0) window.commits++;
+    commitOwners.add(owner);
+    commitFrames++;
+    if (wal.readUInt32BE(at + 4) === 0) continue;
+    window.commits++;
+    const kind = [...commitOwners].sort().join('+');
+    const entry = (window.byCommitKind[kind] ??= { commits: 0, frames: 0 });
+    entry.commits++;
+    entry.frames += commitFrames;
+    commitOwners = new Set();
+    commitFrames = 0;
   }
   return window;
 }
@@ -69,4 +82,13 @@ export function describeWindow(window: WalWindow): string {
     .sort((a, b) => b[1] - a[1])
     .map(([owner, frames]) => `${owner} ${(frames / window.commits).toFixed(1)}`)
     .join(', ');
+}
+
+/** "3 × [history_minutes+history_stations] 7.0 frames; 1 × [lawn_balances] 2.0 frames", most commits first. */
+export function describeCommitKinds(window: WalWindow): string {
+  if (window.commits === 0) return 'no commits';
+  return Object.entries(window.byCommitKind)
+    .sort((a, b) => b[1].commits - a[1].commits)
+    .map(([kind, { commits, frames }]) => `${commits} × [${kind}] ${(frames / commits).toFixed(1)} frames`)
+    .join('; ');
 }
