@@ -6,7 +6,7 @@
  * stack (pino frames are charged to what called them); the start-up's module loading is left out. Not part of
  * `npm run bench`; bench/NOTES.md "Request path" Part 6 has its table.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fire, type HttpTarget } from './lib/httpLoad.js';
@@ -114,6 +114,8 @@ async function main(): Promise<void> {
     await server.stop();
     const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'));
     if (file === undefined) throw new Error(`no profile written to ${dir}`);
+    // BENCH_PROFILE_KEEP=<file>: keep the raw profile (for Chrome DevTools or a function-by-function look).
+    if (process.env.BENCH_PROFILE_KEEP) copyFileSync(join(dir, file), process.env.BENCH_PROFILE_KEEP);
     const parts = partsOf(JSON.parse(readFileSync(join(dir, file), 'utf8')) as Profile);
     parts.delete('(idle)');
     parts.delete('start-up');
