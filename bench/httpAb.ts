@@ -16,6 +16,10 @@
  * `node dist-bench/bench/httpAb.js --profiles [rounds] [seconds]` compares this build's calculate path
  * (rate limit, metrics and access log on) under the home start's node flags and under the public-service
  * profile's (docs/deployment.md, "A public instance"): flags and settings one at a time.
+ *
+ * With BENCH_HTTP_PROFILE=public the before/after servers run under the public profile (the
+ * `public` entry of PROFILES) instead of the home start; BENCH_HTTP_PATHS=calculate loads only
+ * that path (a comma list of calculate, unauthorized, disabled).
  */
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
@@ -82,16 +86,19 @@ const PROFILES: Record<string, { nodeArgs: (shipped: readonly string[]) => strin
   },
   'home flags, log 1/100': { nodeArgs: (shipped) => [...shipped], env: { MOWABILITY_HTTP_ACCESS_LOG_SAMPLE: '100' } },
 };
+/** docs/deployment.md's public instance: semi-space 16 and one access line in 100 (the limiter and metrics on). */
+const PUBLIC_PROFILE = PROFILES['semi-space 16, log 1/100']!;
 
 async function startServers(first: string): Promise<Record<string, ForkedServer<ServerReady>>> {
   const serverPath = (root: string): string => join(root, 'dist-bench', 'bench', 'servers', 'httpServer.js');
   const thisBuild = join(import.meta.dirname, '..', '..');
   // All with this checkout's shipped node flags, so only the code differs.
   const shipped = shippedStart(thisBuild);
+  const profile = process.env.BENCH_HTTP_PROFILE === 'public' ? PUBLIC_PROFILE : undefined;
   const fork = (root: string, without = '') =>
     forkServer<ServerReady>(serverPath(root), [], 15_000, {
-      execArgv: shipped.nodeArgs,
-      env: { ...shipped.env, BENCH_HTTP_WITHOUT: without },
+      execArgv: profile ? profile.nodeArgs(shipped.nodeArgs) : shipped.nodeArgs,
+      env: { ...shipped.env, ...profile?.env, BENCH_HTTP_WITHOUT: without },
     });
   if (first === '--profiles') {
     const servers: Record<string, ForkedServer<ServerReady>> = {};
@@ -114,7 +121,8 @@ async function main(): Promise<void> {
   const rounds = Number(roundsArg ?? 4);
   const seconds = Number(secondsArg ?? 4);
   const servers = await startServers(first);
-  const paths = first === '--profiles' ? (['calculate'] as const) : PATHS;
+  const chosen = process.env.BENCH_HTTP_PATHS?.split(',').filter((name) => (PATHS as readonly string[]).includes(name));
+  const paths: readonly string[] = first === '--profiles' ? ['calculate'] : chosen?.length ? chosen : PATHS;
   const ratios = new Map<string, number[]>();
   const cpus = new Map<string, number[]>();
   const loadBefore = loadavg()[0] ?? Number.NaN;

@@ -3,10 +3,12 @@
  * benchmark's server (bench/servers/httpServer.ts, the shipped start's flags) under `--cpu-prof`, loads one
  * route alone (calculate, unauthorized, disabled or sameCalculate; autocannon -c 20 after a 2 s warm-up), and
  * prints each part's share of the server's busy main thread. A sample is charged to the innermost part of its
- * stack (pino frames are charged to what called them); the start-up's module loading is left out. Not part of
+ * stack (pino frames are charged to what called them); the start-up's module loading is left out.
+ * BENCH_HTTP_PROFILE=public: under docs/deployment.md's public profile (`--max-semi-space-size=16`, one
+ * access line in 100) instead of the home start; BENCH_PROFILE_KEEP=<file> keeps the raw profile. Not part of
  * `npm run bench`; bench/NOTES.md "Request path" Part 6 has its table.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fire, type HttpTarget } from './lib/httpLoad.js';
@@ -99,10 +101,14 @@ async function main(): Promise<void> {
   const [route = 'calculate', secondsArg = '8'] = process.argv.slice(2);
   const root = join(import.meta.dirname, '..', '..');
   const shipped = shippedStart(root);
+  const isPublic = process.env.BENCH_HTTP_PROFILE === 'public';
+  const nodeArgs = isPublic
+    ? [...shipped.nodeArgs.filter((arg) => !arg.startsWith('--max-semi-space-size')), '--max-semi-space-size=16']
+    : shipped.nodeArgs;
   const dir = mkdtempSync(join(tmpdir(), 'mow-http-profile-'));
   const server = await forkServer<ServerReady>(join(root, 'dist-bench', 'bench', 'servers', 'httpServer.js'), [], 30_000, {
-    execArgv: [...shipped.nodeArgs, '--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=200'],
-    env: shipped.env,
+    execArgv: [...nodeArgs, '--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=200'],
+    env: { ...shipped.env, ...(isPublic ? { MOWABILITY_HTTP_ACCESS_LOG_SAMPLE: '100' } : {}) },
   });
   try {
     const target = targetOf(server.ready, route);
@@ -114,6 +120,8 @@ async function main(): Promise<void> {
     await server.stop();
     const file = readdirSync(dir).find((name) => name.endsWith('.cpuprofile'));
     if (file === undefined) throw new Error(`no profile written to ${dir}`);
+    // The raw profile, for Chrome DevTools or a function-by-function look.
+    if (process.env.BENCH_PROFILE_KEEP) copyFileSync(join(dir, file), process.env.BENCH_PROFILE_KEEP);
     const parts = partsOf(JSON.parse(readFileSync(join(dir, file), 'utf8')) as Profile);
     parts.delete('(idle)');
     parts.delete('start-up');

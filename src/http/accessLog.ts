@@ -66,12 +66,13 @@ export function registerAccessLog(
       done();
       return;
     }
-    const level = mode === 'info' && isPageTraffic(request.method, request.routeOptions.url, reply.statusCode) ? 'debug' : mode;
+    const route = request.routeOptions.url;
+    const level = mode === 'info' && isPageTraffic(request.method, route, reply.statusCode) ? 'debug' : mode;
     lines[level](
       {
         [REQUEST_ID_LABEL]: request.id,
         method: request.method,
-        path: loggedPath(request),
+        path: loggedPath(request, route),
         statusCode: reply.statusCode,
         responseTimeMs: Math.round(reply.elapsedTime),
         clientAddress: clientAddressOf(request),

@@ -9,7 +9,7 @@
  * `apiKeys` is the only place a /v1 route is admitted: every route in the
  * scope needs a key unless its `config.access` says otherwise.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, preParsingHookHandler, preValidationHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ApiKeyCredential } from '../store/serviceStore.js';
 import type { Clock } from '../util/clock.js';
@@ -169,34 +169,50 @@ export interface ApiKeysOptions {
   usage?: UsageGate;
 }
 
-const accessOf = (request: FastifyRequest): RouteAccess => request.routeOptions.config.access ?? 'key';
 /** Only the calculation's rules read a key from a form body. */
-const waitsForBody = (request: FastifyRequest): boolean => accessOf(request) === 'key' && keyIsInBody(request);
+const waitsForBody = (access: RouteAccess, request: FastifyRequest): boolean => access === 'key' && keyIsInBody(request);
 
 /**
- * The key hook, added to the context that registers it (the /v1 scope). It runs after the
- * onRequest hooks (address block, rate limit) and before the body is read or the route's schema
- * validates anything, so a request without a key learns nothing about station ids or fields. A form
- * POST without a Bearer header carries its key in the body: that one is checked once it is parsed.
- * Callback style: a promise per request costs more than the checks.
+ * The key hook of the /v1 scope (the context that registers it). Each route of the scope gets its
+ * own pair of hooks when it is added (onRoute, also for fastify's HEAD twin of a GET route), with
+ * the route's `config.access` and `config.countsUsage` read once there rather than per request
+ * (fastify builds a new `request.routeOptions` object on every read). An `open` route gets none.
+ * They run after the onRequest hooks (address block, rate limit) and before the body is read or
+ * the route's schema validates anything, so a request without a key learns nothing about station
+ * ids or fields. A form POST without a Bearer header carries its key in the body: that one is
+ * checked once it is parsed. Callback style: a promise per request costs more than the checks.
  */
 function apiKeyHooks(scope: FastifyInstance, { access, clock, usage }: ApiKeysOptions, done: (err?: Error) => void): void {
-  const admit = (request: FastifyRequest, next: (err?: Error) => void): void => {
-    const name = accessOf(request);
-    if (name === 'open') return next();
+  scope.addHook('onRoute', (route) => {
+    const name: RouteAccess = route.config?.access ?? 'key';
+    if (name === 'open') return;
     const rule = RULES[name];
-    if (rule.maintenance && access.maintenance) throw new HttpError(503, MESSAGES.maintenance);
-    const credential = rule.check(request, access);
-    if (request.routeOptions.config.countsUsage) admitThen(usage, credential, clock.now(), next);
-    else next();
-  };
-  scope.addHook('preParsing', (request, _reply: FastifyReply, payload, next) => {
-    if (waitsForBody(request)) next(null, payload);
-    else admit(request, (err) => (err ? next(err) : next(null, payload)));
-  });
-  scope.addHook('preValidation', (request, _reply: FastifyReply, next) => {
-    if (waitsForBody(request)) admit(request, next);
-    else next();
+    const countsUsage = route.config?.countsUsage === true;
+    const admit = (request: FastifyRequest, next: (err?: Error) => void): void => {
+      if (rule.maintenance && access.maintenance) throw new HttpError(503, MESSAGES.maintenance);
+      const credential = rule.check(request, access);
+      if (countsUsage) admitThen(usage, credential, clock.now(), next);
+      else next();
+    };
+    const preParsing: preParsingHookHandler = (request, _reply, payload, next) => {
+      if (waitsForBody(name, request)) next(null, payload);
+      else admit(request, (err) => (err ? next(err) : next(null, payload)));
+    };
+    const preValidation: preValidationHookHandler = (request, _reply, next) => {
+      if (waitsForBody(name, request)) admit(request, next);
+      else next();
+    };
+    // New arrays, never the route's own: fastify's HEAD twin of a GET route shares the GET route's options.
+    const ownParsing = route.preParsing;
+    route.preParsing =
+      ownParsing === undefined ? [preParsing] : Array.isArray(ownParsing) ? [...ownParsing, preParsing] : [ownParsing, preParsing];
+    const ownValidation = route.preValidation;
+    route.preValidation =
+      ownValidation === undefined
+        ? [preValidation]
+        : Array.isArray(ownValidation)
+          ? [...ownValidation, preValidation]
+          : [ownValidation, preValidation];
   });
   done();
 }

@@ -44,6 +44,7 @@ export function redactPath(path: string): string {
   return changed ? segments.join('/') : path;
 }
 
-export function loggedPath(request: FastifyRequest): string {
-  return request.routeOptions?.url ?? redactPath(pathOf(request));
+/** `route`: the request's route pattern when the caller has read it already (fastify builds `routeOptions` anew on every read). */
+export function loggedPath(request: FastifyRequest, route: string | undefined = request.routeOptions?.url): string {
+  return route ?? redactPath(pathOf(request));
 }
