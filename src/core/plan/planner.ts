@@ -18,7 +18,8 @@
  * WARNING one with dry blades allowed (never BLOCK, rain, frost or quiet hours).
  */
 import type { HourIndex } from '../forecastWindows.js';
-import { bestCandidate, gridOf, rateSpan, type Candidate, type Grid, type Span } from './placement.js';
+import { capacityOf, type Capacity } from './capacity.js';
+import { bestCandidate, gridOf, rateSpan, type Candidate, type Grid, type SearchRules, type Span } from './placement.js';
 import { BAR_TEXT, joinText, localWhen, slotReason } from './planText.js';
 import { planStatus } from './planStatus.js';
 import { STEP_MS, ratedSteps, usable, type Step, type StepBar } from './steps.js';
@@ -218,56 +219,86 @@ function wantedMs(input: PlanInput, missingMinutes: number): number {
   return Math.max(minRunMinutes, Math.min(longest, Math.ceil(missingMinutes / stepMinutes) * stepMinutes)) * MINUTE_MS;
 }
 
-/** Adds the best slots to each bucket until its demand is met or nothing fits. */
+/** What a search for a new slot in `bucket` needs: its rules and the room the steps still hold there. */
+function roomOf(ctx: Context, drafts: readonly Draft[], bucket: Bucket, wanted: number): { rules: SearchRules; room: Capacity } {
+  const { input } = ctx;
+  const rules: SearchRules = {
+    fromMs: Math.max(bucket.fromMs, input.nowMs),
+    toMs: bucket.toMs,
+    wantedMs: wanted,
+    minMs: input.mower.minRunMinutes * MINUTE_MS,
+    gapMs: ctx.gapMs,
+    relaxed: ctx.relaxation,
+  };
+  const leastSteps = Math.max(1, Math.ceil(rules.minMs / STEP_MS));
+  const runSteps = Math.max(1, Math.floor((input.mower.runMinutes * MINUTE_MS) / STEP_MS));
+  const room = capacityOf(ctx.grid.steps, drafts, {
+    fromMs: rules.fromMs,
+    toMs: rules.toMs,
+    leastSteps,
+    mostSteps: Math.max(leastSteps, runSteps),
+    gapMs: ctx.gapMs,
+    relaxed: ctx.relaxation,
+  });
+  return { rules, room };
+}
+
+function draftOf(found: Candidate, kind: 'driest' | 'debt'): Draft {
+  const relaxed = found.band === 'WARNING';
+  return {
+    startMs: found.startMs,
+    endMs: found.endMs,
+    band: found.band,
+    relaxed,
+    reason: slotReason(relaxed ? 'relaxed' : kind, found.minIndex, found.rainNearMm),
+  };
+}
+
+/**
+ * Adds slots to each bucket until its demand is met or nothing fits: each time the best candidate
+ * (./placement.ts) among those that leave room for the rest of the demand (or, when the demand is more
+ * than the room, for all the room there is), else the first slot of a set that fills the room. So the
+ * plan holds the need whenever the allowed (past the debt threshold: and relaxable) time can hold it.
+ */
 function fill(ctx: Context, drafts: Draft[], bucketList: readonly Bucket[]): void {
   const { input } = ctx;
   for (const bucket of bucketList) {
     for (;;) {
       const missing = bucket.demandMinutes - futureMinutes(drafts, input.nowMs, bucket.fromMs, bucket.toMs);
       if (missing <= 0) break;
-      const found = bestCandidate(ctx.grid, drafts, {
-        fromMs: Math.max(bucket.fromMs, input.nowMs),
-        toMs: bucket.toMs,
-        wantedMs: wantedMs(input, missing),
-        minMs: input.mower.minRunMinutes * MINUTE_MS,
-        gapMs: ctx.gapMs,
-        relaxed: false,
-      });
-      if (found === null) break;
-      drafts.push({
-        startMs: found.startMs,
-        endMs: found.endMs,
-        band: 'OK',
-        relaxed: false,
-        reason: slotReason('driest', found.minIndex, found.rainNearMm),
-      });
+      const { rules, room } = roomOf(ctx, drafts, bucket, wantedMs(input, missing));
+      const target = Math.min(missing, room.totalMinutes) - 1e-9;
+      if (room.totalMinutes <= 0) break;
+      const found = bestCandidate(ctx.grid, drafts, { ...rules, accept: (span) => room.withSlot(span) >= target });
+      const span = found ?? room.firstBefore(Number.POSITIVE_INFINITY);
+      if (span === null) break;
+      drafts.push(draftOf(found ?? ratingOf(ctx, span), 'driest'));
     }
   }
 }
 
-/** The debt relaxation: over the threshold and no slot within a day, the best slot within a day, a dry-bladed WARNING one allowed. */
-function relax(ctx: Context, drafts: Draft[]): void {
+/**
+ * The debt's cut within a day: past the threshold with no slot within the next day, the best slot within
+ * the day (a dry-bladed WARNING one allowed), unless any slot there would leave less of this week's need
+ * plannable than the room without one holds.
+ */
+function relax(ctx: Context, drafts: Draft[], bucket: Bucket): void {
   const { input } = ctx;
   if (!input.debt.overThreshold) return;
   const dayEndMs = input.nowMs + DAY_MS;
   if (drafts.some((d) => d.endMs > input.nowMs && d.startMs < dayEndMs)) return;
+  const missing = bucket.demandMinutes - futureMinutes(drafts, input.nowMs, bucket.fromMs, bucket.toMs);
+  const { rules, room } = roomOf(ctx, drafts, bucket, wantedMs(input, Math.max(missing, input.debt.runtimeMinutes)));
+  const target = Math.min(Math.max(0, missing), room.totalMinutes) - 1e-9;
+  if (room.withSlotBefore(dayEndMs) < target) return;
   const found = bestCandidate(ctx.grid, drafts, {
-    fromMs: input.nowMs,
-    toMs: dayEndMs,
-    wantedMs: wantedMs(input, input.debt.runtimeMinutes),
-    minMs: input.mower.minRunMinutes * MINUTE_MS,
-    gapMs: ctx.gapMs,
-    relaxed: true,
+    ...rules,
+    toMs: Math.min(rules.toMs, dayEndMs),
+    accept: (span) => room.withSlot(span) >= target,
   });
-  if (found === null) return;
-  const relaxed = found.band === 'WARNING';
-  drafts.push({
-    startMs: found.startMs,
-    endMs: found.endMs,
-    band: found.band,
-    relaxed,
-    reason: slotReason(relaxed ? 'relaxed' : 'debt', found.minIndex, found.rainNearMm),
-  });
+  const span = found ?? room.firstBefore(dayEndMs);
+  if (span === null) return;
+  drafts.push(draftOf(found ?? ratingOf(ctx, span), 'debt'));
 }
 
 /**
@@ -376,6 +407,17 @@ function finish(
   return { slots, changes };
 }
 
+/** Minutes of the steps from now to the end of this week that cannot be mown, by why (the status names them). */
+function barredMinutes(ctx: Context, weekEndMs: number): Partial<Record<StepBar, number>> {
+  const out: Partial<Record<StepBar, number>> = {};
+  for (const step of ctx.grid.steps) {
+    if (step.startMs >= weekEndMs || usable(step, ctx.relaxation)) continue;
+    const bar = step.bar ?? 'unrated';
+    out[bar] = (out[bar] ?? 0) + STEP_MS / MINUTE_MS;
+  }
+  return out;
+}
+
 export function planLawn(input: PlanInput): LawnPlan {
   const steps: Step[] = ratedSteps(input.hours, {
     nowMs: input.nowMs,
@@ -396,7 +438,7 @@ export function planLawn(input: PlanInput): LawnPlan {
   const { kept, dropped } = keepPrevious(ctx, week.startMs);
   const drafts = [...kept];
   const bucketList = buckets(input, week, horizonEndMs);
-  relax(ctx, drafts); // first: the debt's cut within a day counts towards the need the new slots fill
+  relax(ctx, drafts, bucketList[0]!); // first: the debt's cut within a day counts towards the need the new slots fill
   fill(ctx, drafts, bucketList);
   const trimmed = trim(ctx, drafts, bucketList);
   const { slots, changes } = finish(ctx, drafts, dropped, trimmed);
@@ -405,7 +447,16 @@ export function planLawn(input: PlanInput): LawnPlan {
   const demand = thisWeek.demandMinutes;
   const planned = futureMinutes(slots, input.nowMs, thisWeek.fromMs, thisWeek.toMs);
   const plannedMinutesThisWeek = Math.round(minutesIn(slots, week.startMs, week.endMs));
-  const status = planStatus({ input, slots, demandMinutes: demand, plannedMinutes: planned, plannedMinutesThisWeek, horizonEndMs });
+  const status = planStatus({
+    input,
+    slots,
+    demandMinutes: demand,
+    plannedMinutes: planned,
+    plannedMinutesThisWeek,
+    horizonEndMs,
+    weekEndMs: week.endMs,
+    barredMinutes: barredMinutes(ctx, week.endMs),
+  });
   return {
     lawnId: input.lawnId,
     computedAtMs: input.nowMs,
