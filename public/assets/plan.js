@@ -75,7 +75,10 @@
     const title = element('h4', '', showName ? lawn.name : t('planDays'));
     title.id = titleId;
     const status = element('p', `plan-status ${lawn.status}`);
-    status.append(element('strong', '', t(`plan_${lawn.status}`)), ` ${lawn.status_reason[lang] ?? lawn.status_reason.en}`);
+    // The planner's sentence starts with the status's own words ("Behind: …"): said once, in bold.
+    const label = t(`plan_${lawn.status}`);
+    const reason = lawn.status_reason[lang] ?? lawn.status_reason.en;
+    status.append(element('strong', '', label), ` ${reason.startsWith(label) ? reason.slice(label.length).trimStart() : reason}`);
     const facts = element('p', 'plan-facts');
     facts.append(
       element('span', '', t('planRuntime', { planned: runtime(lawn.planned_minutes), needed: runtime(lawn.runtime_needed_minutes) })),

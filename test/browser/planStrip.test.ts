@@ -10,6 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
 import { samplePlan, samplePlanState } from '../../bench/lib/samplePlan.js';
+import type { PlanText } from '../../src/core/plan/types.js';
 import type { StationUnit } from '../../src/station/unit.js';
 import { artifactPath, openWatchedPage, useChromium } from '../helpers/browser.js';
 import { feedThroughBroker, startStationsHarness } from '../helpers/statusPage.js';
@@ -32,12 +33,15 @@ const FAILING_NOTIFY = {
 };
 
 /** `pollMs`: how often the page asks again (each answer rebuilds the station list and the strip). */
-async function startWithPlan(pollMs = 150, notify?: typeof FAILING_NOTIFY): Promise<string> {
+async function startWithPlan(pollMs = 150, notify?: typeof FAILING_NOTIFY, statusReason?: PlanText): Promise<string> {
   // The planner unit's part of the state: the plan of the station's default lawn, computed at the daemon's start.
   const planner: StationUnit = {
     name: 'test-planner',
     stateFragment: (_station, nowMs) => ({
-      plan: { ...samplePlanState([samplePlan('garden', START_MS)], nowMs), ...(notify && { notify }) },
+      plan: {
+        ...samplePlanState([{ ...samplePlan('garden', START_MS), ...(statusReason && { statusReason }) }], nowMs),
+        ...(notify && { notify }),
+      },
     }),
   };
   const h = await startStationsHarness({ statusPagePollMs: pollMs, units: [planner], startMs: START_MS });
@@ -167,13 +171,20 @@ describe('the week strip in Chromium', { timeout: 60_000 }, () => {
   });
 
   it('keeps the focused day focused while the page polls', async () => {
-    const address = await startWithPlan();
+    // The planner's own sentence, which starts with the status's words: the page says them once.
+    const address = await startWithPlan(150, undefined, {
+      en: 'Behind: the grass is 12 mm past the one-third rule (90 min of mowing).',
+      de: 'Im Rückstand: das Gras ist 12 mm über der Ein-Drittel-Regel (90 Min. Mähen).',
+    });
     const { page, problems } = await openStrip(address, { language: 'en-GB', width: 1366 });
     // Found and focused in one evaluation (a poll may rebuild the strip between two steps).
     await page.evaluate(() => document.querySelectorAll<HTMLElement>('.plan-day')[2]!.focus());
     const before = Number(await page.evaluate(() => document.body.dataset.updated));
     await page.waitForFunction((at: number) => Number(document.body.dataset.updated) > at, { timeout: DEADLINE_MS }, before);
     expect(await page.evaluate(() => Array.from(document.querySelectorAll('.plan-day')).indexOf(document.activeElement!))).toBe(2);
+    expect(await page.$eval('.plan-status', (element) => (element as HTMLElement).innerText)).toBe(
+      'Behind: the grass is 12 mm past the one-third rule (90 min of mowing).',
+    );
     // Without notifications, no line about them.
     expect(await page.$eval('#plan-notify', (element) => (element as HTMLElement).hidden)).toBe(true);
     expect(problems).toEqual([]);
