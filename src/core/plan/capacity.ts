@@ -50,6 +50,37 @@ function clearStep(startMs: number, taken: readonly Span[], gapMs: number): bool
   return taken.every((other) => endMs + gapMs <= other.startMs || other.endMs + gapMs <= startMs);
 }
 
+/**
+ * A lower bound of the room, in O(steps × taken): whole runs packed from the earliest open step on. When a
+ * candidate and this packing after it already hold what is missing, the exact room is not needed.
+ */
+export function packedMinutes(steps: readonly Step[], taken: readonly Span[], rules: CapacityRules): number {
+  const open = (i: number) => usable(steps[i]!, rules.relaxed) && clearStep(steps[i]!.startMs, taken, rules.gapMs);
+  let total = 0;
+  let i = 0;
+  while (i < steps.length && steps[i]!.startMs < rules.toMs) {
+    const start = steps[i]!.startMs;
+    if (start < rules.fromMs || !open(i)) {
+      i++;
+      continue;
+    }
+    let length = 1;
+    while (
+      length < rules.mostSteps &&
+      i + length < steps.length &&
+      steps[i + length]!.startMs === start + length * STEP_MS &&
+      open(i + length)
+    )
+      length++;
+    i += length;
+    if (length < rules.leastSteps) continue; // the open run ended short of a run
+    total += length * STEP_MINUTES;
+    const readyMs = start + length * STEP_MS + rules.gapMs;
+    while (i < steps.length && steps[i]!.startMs < readyMs) i++;
+  }
+  return total;
+}
+
 export function capacityOf(steps: readonly Step[], taken: readonly Span[], rules: CapacityRules): Capacity {
   const n = steps.length;
   const starts = steps.map((step) => step.startMs);

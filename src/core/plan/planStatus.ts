@@ -5,7 +5,7 @@
  * with where the forecast, and so the plan, ends. Pure.
  */
 import { BAR_NOUN, localWhen } from './planText.js';
-import type { StepBar } from './steps.js';
+import { STEP_MS, usable, type Step, type StepBar } from './steps.js';
 import type { LawnNeed, MowingDebt, PlanSlot, PlanStatus, PlanText } from './types.js';
 
 /** What of the plan's input the status reads. */
@@ -30,6 +30,17 @@ export interface StatusInput {
   readonly weekEndMs: number;
   /** Minutes of this week's steps from now to the forecast's end that cannot be mown, by why. */
   readonly barredMinutes: Readonly<Partial<Record<StepBar, number>>>;
+}
+
+/** Minutes of the steps from now to `weekEndMs` that cannot be mown, by why (the status names the largest). */
+export function barredMinutes(steps: readonly Step[], relaxed: boolean, weekEndMs: number): Partial<Record<StepBar, number>> {
+  const out: Partial<Record<StepBar, number>> = {};
+  for (const step of steps) {
+    if (step.startMs >= weekEndMs || usable(step, relaxed)) continue;
+    const bar = step.bar ?? 'unrated';
+    out[bar] = (out[bar] ?? 0) + STEP_MS / 60_000;
+  }
+  return out;
 }
 
 function horizonText(input: StatusFacts, horizonEndMs: number): PlanText {

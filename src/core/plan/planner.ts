@@ -18,13 +18,13 @@
  * WARNING one with dry blades allowed (never BLOCK, rain, frost or quiet hours).
  */
 import type { HourIndex } from '../forecastWindows.js';
-import { capacityOf, type Capacity } from './capacity.js';
+import { capacityOf, packedMinutes, type Capacity, type CapacityRules } from './capacity.js';
 import { bestCandidate, gridOf, rateSpan, type Candidate, type Grid, type SearchRules, type Span } from './placement.js';
 import { BAR_TEXT, joinText, localWhen, slotReason } from './planText.js';
-import { planStatus } from './planStatus.js';
+import { barredMinutes, planStatus } from './planStatus.js';
 import { STEP_MS, ratedSteps, usable, type Step, type StepBar } from './steps.js';
 import type { LawnNeed, LawnPlan, MowingDebt, PlanChange, PlanChangeKind, PlanSlot, PlanText } from './types.js';
-import { weekSpan } from './week.js';
+import { futureMinutes, minutesIn, weekSpan } from './week.js';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
@@ -174,22 +174,6 @@ function ratedText(band: PlanSlot['band']): PlanText {
       };
 }
 
-function minutesIn(slots: readonly Span[], fromMs: number, toMs: number): number {
-  let total = 0;
-  for (const slot of slots) total += Math.max(0, Math.min(slot.endMs, toMs) - Math.max(slot.startMs, fromMs));
-  return total / MINUTE_MS;
-}
-
-/** Minutes still to mow in the slots that start (or, started, go on) in [fromMs, toMs) from `nowMs`. */
-function futureMinutes(slots: readonly Span[], nowMs: number, fromMs: number, toMs: number): number {
-  let total = 0;
-  for (const slot of slots) {
-    const from = Math.max(slot.startMs, nowMs);
-    if (slot.endMs > nowMs && from >= fromMs && from < toMs) total += (slot.endMs - from) / MINUTE_MS;
-  }
-  return total;
-}
-
 interface Bucket {
   readonly fromMs: number;
   readonly toMs: number;
@@ -220,7 +204,12 @@ function wantedMs(input: PlanInput, missingMinutes: number): number {
 }
 
 /** What a search for a new slot in `bucket` needs: its rules and the room the steps still hold there. */
-function roomOf(ctx: Context, drafts: readonly Draft[], bucket: Bucket, wanted: number): { rules: SearchRules; room: Capacity } {
+function roomOf(
+  ctx: Context,
+  drafts: readonly Draft[],
+  bucket: Bucket,
+  wanted: number,
+): { rules: SearchRules; room: { rules: CapacityRules; room: () => Capacity } } {
   const { input } = ctx;
   const rules: SearchRules = {
     fromMs: Math.max(bucket.fromMs, input.nowMs),
@@ -232,15 +221,19 @@ function roomOf(ctx: Context, drafts: readonly Draft[], bucket: Bucket, wanted: 
   };
   const leastSteps = Math.max(1, Math.ceil(rules.minMs / STEP_MS));
   const runSteps = Math.max(1, Math.floor((input.mower.runMinutes * MINUTE_MS) / STEP_MS));
-  const room = capacityOf(ctx.grid.steps, drafts, {
+  const capacityRules: CapacityRules = {
     fromMs: rules.fromMs,
     toMs: rules.toMs,
     leastSteps,
     mostSteps: Math.max(leastSteps, runSteps),
     gapMs: ctx.gapMs,
     relaxed: ctx.relaxation,
-  });
-  return { rules, room };
+  };
+  return { rules, room: { rules: capacityRules, room: () => capacityOf(ctx.grid.steps, drafts, capacityRules) } };
+}
+
+function minutesOf(span: Span): number {
+  return (span.endMs - span.startMs) / MINUTE_MS;
 }
 
 function draftOf(found: Candidate, kind: 'driest' | 'debt'): Draft {
@@ -266,7 +259,15 @@ function fill(ctx: Context, drafts: Draft[], bucketList: readonly Bucket[]): voi
     for (;;) {
       const missing = bucket.demandMinutes - futureMinutes(drafts, input.nowMs, bucket.fromMs, bucket.toMs);
       if (missing <= 0) break;
-      const { rules, room } = roomOf(ctx, drafts, bucket, wantedMs(input, missing));
+      const { rules, room: exact } = roomOf(ctx, drafts, bucket, wantedMs(input, missing));
+      // The best candidate at all, when it and whole runs packed after it already hold what is missing (the common case):
+      // the room's pick would be the same, without the exact room.
+      const best = bestCandidate(ctx.grid, drafts, rules);
+      if (best !== null && minutesOf(best) + packedMinutes(ctx.grid.steps, [...drafts, best], exact.rules) >= missing) {
+        drafts.push(draftOf(best, 'driest'));
+        continue;
+      }
+      const room = exact.room();
       const target = Math.min(missing, room.totalMinutes) - 1e-9;
       if (room.totalMinutes <= 0) break;
       const found = bestCandidate(ctx.grid, drafts, { ...rules, accept: (span) => room.withSlot(span) >= target });
@@ -288,14 +289,18 @@ function relax(ctx: Context, drafts: Draft[], bucket: Bucket): void {
   const dayEndMs = input.nowMs + DAY_MS;
   if (drafts.some((d) => d.endMs > input.nowMs && d.startMs < dayEndMs)) return;
   const missing = bucket.demandMinutes - futureMinutes(drafts, input.nowMs, bucket.fromMs, bucket.toMs);
-  const { rules, room } = roomOf(ctx, drafts, bucket, wantedMs(input, Math.max(missing, input.debt.runtimeMinutes)));
+  const { rules, room: exact } = roomOf(ctx, drafts, bucket, wantedMs(input, Math.max(missing, input.debt.runtimeMinutes)));
+  const today = { ...rules, toMs: Math.min(rules.toMs, dayEndMs) };
+  const best = bestCandidate(ctx.grid, drafts, today);
+  // As in fill: when the best slot of the day and whole runs after it hold what is missing, the room would take it too.
+  if (best !== null && minutesOf(best) + packedMinutes(ctx.grid.steps, [...drafts, best], exact.rules) >= missing) {
+    drafts.push(draftOf(best, 'debt'));
+    return;
+  }
+  const room = exact.room();
   const target = Math.min(Math.max(0, missing), room.totalMinutes) - 1e-9;
   if (room.withSlotBefore(dayEndMs) < target) return;
-  const found = bestCandidate(ctx.grid, drafts, {
-    ...rules,
-    toMs: Math.min(rules.toMs, dayEndMs),
-    accept: (span) => room.withSlot(span) >= target,
-  });
+  const found = bestCandidate(ctx.grid, drafts, { ...today, accept: (span) => room.withSlot(span) >= target });
   const span = found ?? room.firstBefore(dayEndMs);
   if (span === null) return;
   drafts.push(draftOf(found ?? ratingOf(ctx, span), 'debt'));
@@ -407,17 +412,6 @@ function finish(
   return { slots, changes };
 }
 
-/** Minutes of the steps from now to the end of this week that cannot be mown, by why (the status names them). */
-function barredMinutes(ctx: Context, weekEndMs: number): Partial<Record<StepBar, number>> {
-  const out: Partial<Record<StepBar, number>> = {};
-  for (const step of ctx.grid.steps) {
-    if (step.startMs >= weekEndMs || usable(step, ctx.relaxation)) continue;
-    const bar = step.bar ?? 'unrated';
-    out[bar] = (out[bar] ?? 0) + STEP_MS / MINUTE_MS;
-  }
-  return out;
-}
-
 export function planLawn(input: PlanInput): LawnPlan {
   const steps: Step[] = ratedSteps(input.hours, {
     nowMs: input.nowMs,
@@ -455,7 +449,7 @@ export function planLawn(input: PlanInput): LawnPlan {
     plannedMinutesThisWeek,
     horizonEndMs,
     weekEndMs: week.endMs,
-    barredMinutes: barredMinutes(ctx, week.endMs),
+    barredMinutes: barredMinutes(ctx.grid.steps, ctx.relaxation, week.endMs),
   });
   return {
     lawnId: input.lawnId,
