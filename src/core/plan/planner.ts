@@ -13,9 +13,10 @@
  * Stable: a previous slot whose steps are all still usable is kept exactly (same id, times, sequence); a
  * started slot is kept whatever happened; only a slot whose own steps changed is shortened, re-rated, moved
  * (its id kept, sequence bumped) or removed, each change with its reason. New slots fill what the kept
- * ones leave of the need (./placement.ts); slots no longer needed are removed, latest first. With the debt
- * past its threshold and no slot within a day, the relaxation first takes the best slot within a day, a
- * WARNING one with dry blades allowed (never BLOCK, rain, frost or quiet hours).
+ * ones leave of the need (./placement.ts), each the best that leaves room for the rest (./capacity.ts);
+ * slots no longer needed are removed, latest first. With the debt past its threshold a WARNING step with
+ * dry blades is usable too (OK first; never BLOCK, rain, frost or quiet hours), and with no slot within a
+ * day the first new slot is the best within the day, unless that costs the week's need.
  */
 import type { HourIndex } from '../forecastWindows.js';
 import { capacityOf, packedMinutes, type Capacity, type CapacityRules } from './capacity.js';
