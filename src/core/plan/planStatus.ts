@@ -90,7 +90,7 @@ function restText(s: StatusInput): PlanText {
       ? { en: 'there are no forecast hours left this week', de: 'diese Woche bleiben keine Vorhersagestunden' }
       : {
           en: `no more allowed dry time${bars.length > 0 ? ` (the other hours: ${listed('en')})` : ''} until ${s.horizonEndMs < s.weekEndMs ? 'the forecast ends' : 'the week ends'}`,
-          de: `keine weitere erlaubte trockene Zeit bis ${s.horizonEndMs < s.weekEndMs ? 'zum Ende der Vorhersage' : 'zum Wochenende'}${bars.length > 0 ? ` (die übrigen Stunden: ${listed('de')})` : ''}`,
+          de: `keine weitere erlaubte trockene Zeit bis ${s.horizonEndMs < s.weekEndMs ? 'zum Ende der Vorhersage' : 'zum Ende der Woche'}${bars.length > 0 ? ` (die übrigen Stunden: ${listed('de')})` : ''}`,
         };
   if (s.horizonEndMs >= s.weekEndMs) return { en: `The rest does not fit: ${dry.en}.`, de: `Der Rest passt nicht: ${dry.de}.` };
   return {

@@ -91,6 +91,18 @@ describe('the debt relaxation', () => {
     );
   });
 
+  it('cannot keep up in a week of rain with a forecast past its end: says the rest of the week holds no allowed dry time', () => {
+    const specs = Array.from({ length: 150 }, (_, i) => (i % 24 === 10 ? WARN_DRY : RAIN));
+    const plan = planLawn(input(specs, { debt: DEBT, mower: { runMinutes: 120, minRunMinutes: 60, gapMinutes: 60, chargeMinutes: 60 } }));
+    expect(plan.status).toBe('cannot_keep_up');
+    expect(plan.statusReason.en).toMatch(
+      /^Cannot keep up: 6 slots on dry blades at WARNING proposed, 6 h of the 10 h of mowing still needed this week planned\. The rest does not fit: no more allowed dry time \(the other hours: rain \d+ h\) until the week ends\. Nothing is planned past/,
+    );
+    expect(plan.statusReason.de).toMatch(
+      /^Nicht zu schaffen: 6 Zeitfenster mit trockenen Halmen bei WARNING vorgeschlagen, 6 Std\. der 10 Std\. noch nötigen Mähzeit dieser Woche geplant\. Der Rest passt nicht: keine weitere erlaubte trockene Zeit bis zum Ende der Woche \(die übrigen Stunden: Regen \d+ Std\.\)\./,
+    );
+  });
+
   it('takes an OK slot within the day, unrelaxed, when there is one and it leaves room for the need', () => {
     const specs = Array.from({ length: 96 }, (_, i) => (i >= 10 && i < 14 ? OK : i < 24 ? WARN_DRY : RAIN));
     const small = { need: { ...NEED, runtimeNeededMinutesThisWeek: 120 }, debt: { ...DEBT, runtimeMinutes: 120 } };
