@@ -1,7 +1,8 @@
 /*
  * The week strip: per lawn of the station's `plan` (GET /v1/stations/{id}), seven days from
  * today (the daemon's time, in the browser's zone) with the planned slots, the week's need
- * against what is planned, the mowing debt and the plan's status with its reason. Each day is
+ * against what is planned, the mowing debt and the plan's status with its reason, and failed plan
+ * notifications (plan.notifyService) with their cause. Each day is
  * one focusable element with a name that says the day and its slots. All text enters as text.
  */
 'use strict';
@@ -74,7 +75,10 @@
     const title = element('h4', '', showName ? lawn.name : t('planDays'));
     title.id = titleId;
     const status = element('p', `plan-status ${lawn.status}`);
-    status.append(element('strong', '', t(`plan_${lawn.status}`)), ` ${lawn.status_reason[lang] ?? lawn.status_reason.en}`);
+    // The planner's sentence starts with the status's own words ("Behind: …"): said once, in bold.
+    const label = t(`plan_${lawn.status}`);
+    const reason = lawn.status_reason[lang] ?? lawn.status_reason.en;
+    status.append(element('strong', '', label), ` ${reason.startsWith(label) ? reason.slice(label.length).trimStart() : reason}`);
     const facts = element('p', 'plan-facts');
     facts.append(
       element('span', '', t('planRuntime', { planned: runtime(lawn.planned_minutes), needed: runtime(lawn.runtime_needed_minutes) })),
@@ -95,6 +99,26 @@
     return box;
   }
 
+  /** Failed plan notifications (plan.notifyService): how many of all, when the last failed and why ('' on the open page). */
+  function renderNotify(notify) {
+    const line = document.getElementById('plan-notify');
+    line.hidden = !notify || notify.failed === 0;
+    if (line.hidden) return;
+    const total = notify.sent + notify.failed;
+    const parts = [t('planNotifyFailed', { service: notify.service, failed: notify.failed, total })];
+    if (notify.last_error === null) parts.push(t('planNotifyRecovered'));
+    else {
+      if (notify.last_error_at)
+        parts.push(
+          t('planNotifyLast', {
+            at: `${dayFormat.format(new Date(notify.last_error_at))} ${timeFormat.format(new Date(notify.last_error_at))}`,
+          }),
+        );
+      parts.push(notify.last_error === '' ? t('planNotifyCauseHidden') : notify.last_error);
+    }
+    line.textContent = parts.join(' ');
+  }
+
   /** Fills #plan from the station's `plan` (null: no planner, the card stays hidden). */
   function render(plan, nowMs, access) {
     const card = document.getElementById('plan');
@@ -105,6 +129,7 @@
     const focused = list.contains(document.activeElement) ? [...list.querySelectorAll('.plan-day')].indexOf(document.activeElement) : -1;
     list.replaceChildren(...lawns.map((lawn) => renderLawn(lawn, nowMs, lawns.length > 1, access)));
     if (focused >= 0) list.querySelectorAll('.plan-day')[focused]?.focus();
+    renderNotify(plan?.notify ?? null);
   }
 
   window.MowPlan = { render };

@@ -24,7 +24,7 @@ export type LiveStation = Pick<
   StationSummary,
   'id' | 'name' | 'index' | 'status' | 'mowable' | 'mowable_reason' | 'last_reading_at' | 'availability'
 > &
-  Partial<Pick<StationSummary, 'topics_heard' | 'forecast_problem'>>;
+  Partial<Pick<StationSummary, 'topics_heard' | 'forecast_problem' | 'plan_notify'>>;
 
 export type LiveAnswer = { ok: true; url: string; stations: LiveStation[] } | { ok: false; url: string; reason: string };
 
@@ -168,7 +168,15 @@ export interface StationStatus {
   /** What the running daemon computes now, when it answered. */
   live?: Pick<
     LiveStation,
-    'index' | 'status' | 'mowable' | 'mowable_reason' | 'last_reading_at' | 'availability' | 'topics_heard' | 'forecast_problem'
+    | 'index'
+    | 'status'
+    | 'mowable'
+    | 'mowable_reason'
+    | 'last_reading_at'
+    | 'availability'
+    | 'topics_heard'
+    | 'forecast_problem'
+    | 'plan_notify'
   >;
   /** Refused uploads by outcome, with the last one's reason (empty: none refused). */
   uploads_refused: RefusedUploads[];
@@ -294,6 +302,8 @@ export function renderStatus(report: StatusReport, nowMs: number, timeZone = 'UT
     );
     const forecastProblem = station.live?.forecast_problem;
     if (forecastProblem) lines.push(`  forecast:     cannot be fetched: ${forecastProblem}`);
+    const notifyLine = planNotifyLine(station.live?.plan_notify, at);
+    if (notifyLine) lines.push(notifyLine);
     const values = Object.entries(station.latest).map(([field, { value }]) => `${field} ${Math.round(value * 100) / 100}`);
     if (values.length > 0)
       lines.push(`  latest:       ${values.join(', ')} (as of the last database write, every history.flushIntervalSeconds)`);
@@ -309,6 +319,18 @@ export function renderStatus(report: StatusReport, nowMs: number, timeZone = 'UT
   if (report.source !== 'daemon')
     lines.push('', "The index itself is computed live: see the station's MQTT state topic or Home Assistant.");
   return `${lines.join('\n')}\n`;
+}
+
+/** The plan notifications' line when calls failed (plan.notifyService); undefined while none did. */
+function planNotifyLine(notify: LiveStation['plan_notify'], at: (isoTime: string) => string): string | undefined {
+  if (!notify || notify.failed === 0) return undefined;
+  const total = notify.sent + notify.failed;
+  const head = `  plan notify:  ${notify.service}: ${notify.failed} of ${total} ${total === 1 ? 'call' : 'calls'} failed`;
+  if (notify.last_error === null) return `${head} (the last one went through)`;
+  const when = notify.last_error_at ? `, the last ${at(notify.last_error_at)}` : '';
+  // '' on an open status page (the cause may name the Home Assistant address): the state topic has it.
+  const cause = notify.last_error === '' ? 'its cause is in the state topic (plan.notify)' : notify.last_error;
+  return `${head}${when}: ${cause}`;
 }
 
 /** Where the values come from: live from the daemon, or the database with its age. */

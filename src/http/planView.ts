@@ -116,11 +116,35 @@ function lawnPlanSummary(lawn: LawnListing, plan: LawnPlan): LawnPlanSummary {
   };
 }
 
+/** The plan notifications (`plan.notifyService`) as the page and `mowability status` show them. */
+export interface PlanNotifySummary {
+  service: string;
+  sent: number;
+  failed: number;
+  /** The last failure's cause; '' on the open page (it may name the Home Assistant address); null: none, or the last call went through. */
+  last_error: string | null;
+  last_error_at: string | null;
+}
+
+/** The state's `plan.notify`; null without notifications. */
+export function planNotifySummary(state: StationStatePayload | undefined, open: boolean): PlanNotifySummary | null {
+  const notify = state?.plan?.notify;
+  if (notify === undefined) return null;
+  const { service, sent, failed, last_error, last_error_at } = notify;
+  return { service, sent, failed, last_error: last_error === null ? null : open ? '' : last_error, last_error_at };
+}
+
 /** The station's planned lawns for the page; null without a plan field (no planner), so the page shows no strip. */
-export function planSummary(view: PlanSource, station: PlannedStation): { lawns: LawnPlanSummary[] } | null {
-  const planned = view.state(station.id)?.plan?.lawns;
+export function planSummary(
+  view: PlanSource,
+  station: PlannedStation,
+  open = false,
+): { lawns: LawnPlanSummary[]; notify: PlanNotifySummary | null } | null {
+  const state = view.state(station.id);
+  const planned = state?.plan?.lawns;
   if (planned === undefined) return null;
   return {
+    notify: planNotifySummary(state, open),
     lawns: lawnsOf(view, station).flatMap((lawn) => {
       const plan = planned[lawn.id];
       return plan ? [lawnPlanSummary(lawn, plan)] : [];
@@ -150,12 +174,28 @@ const SUMMARY_KEYS: ReadonlyArray<keyof LawnPlanSummary> = [
 const text = { type: 'object', required: ['en', 'de'], properties: { en: { type: 'string' }, de: { type: 'string' } } } as const;
 const numbers = (names: readonly string[]) => Object.fromEntries(names.map((name) => [name, { type: 'number' }]));
 
+/** `plan.notify` of /v1/stations/{id} and `plan_notify` of /v1/stations. */
+export const planNotifySchema = {
+  type: ['object', 'null'],
+  description:
+    "The plan notifications (plan.notifyService): calls that went through and that failed, the last failure's cause ('' on the open page) and time; null without notifications.",
+  required: ['service', 'sent', 'failed', 'last_error', 'last_error_at'],
+  properties: {
+    service: { type: 'string' },
+    sent: { type: 'integer' },
+    failed: { type: 'integer' },
+    last_error: { type: ['string', 'null'] },
+    last_error_at: { type: ['string', 'null'] },
+  },
+} as const;
+
 /** The `plan` member of /v1/stations/{id} (docs/api.md, "Status page endpoints"). */
 export const planSummarySchema = {
   type: ['object', 'null'],
   description: "The week plan of each of the station's lawns the planner has planned; null when the station has no planner.",
-  required: ['lawns'],
+  required: ['lawns', 'notify'],
   properties: {
+    notify: planNotifySchema,
     lawns: {
       type: 'array',
       items: {

@@ -28,7 +28,7 @@ import {
   parseHistoryQuery,
   stepGrid,
 } from './stationsSeries.js';
-import { planSummarySchema } from './planView.js';
+import { planNotifySchema, planSummarySchema } from './planView.js';
 import { detail, summarize, type StationsView } from './stationsView.js';
 
 /* Response and query schemas of the endpoints; they also document them in /openapi.json. */
@@ -74,6 +74,7 @@ const summaryProperties = {
     description:
       'Why the forecast cannot be fetched when it is a setting to fix (state `forecast_problem`, English, naming the setting); null otherwise.',
   },
+  plan_notify: planNotifySchema,
 } as const;
 const summaryRequired = Object.keys(summaryProperties);
 

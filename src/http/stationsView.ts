@@ -13,7 +13,7 @@ import { PUBLIC_REASON_KEY, type StationStatePayload } from '../station/statePay
 import type { ChartSeries, RecordedMinute } from '../station/chartRecorder.js';
 import { dataGaps, type DataGaps } from './dataGaps.js';
 import { mowerSummary, type MowerSummary } from './mowerSummary.js';
-import { planSummary, type LawnListing } from './planView.js';
+import { planNotifySummary, planSummary, type LawnListing, type PlanNotifySummary } from './planView.js';
 
 /** A configured station as the page lists it; `origin` "modelled": readings from a weather model (format "open-meteo"). */
 export interface StationListing {
@@ -100,6 +100,8 @@ export interface StationSummary {
   topics_heard: { subscribed: string; seen: string[] } | null;
   /** Why the forecast cannot be fetched when it is a setting to fix (state `forecast_problem`, src/forecast/forecastUnit.ts), or null; on the open page too: it names a setting and a redirect's host, nothing that locates the station or a secret. */
   forecast_problem: string | null;
+  /** The plan notifications (state `plan.notify`), or null without them: `mowability status` says when they fail. */
+  plan_notify: PlanNotifySummary | null;
 }
 
 export interface CheckSummary {
@@ -173,6 +175,7 @@ export function summarize(view: StationsView, station: StationListing, nowMs: nu
     origin: station.origin ?? 'measured',
     topics_heard: topicsHeard(state?.topics_heard),
     forecast_problem: state?.forecast_problem ?? null,
+    plan_notify: planNotifySummary(state, open),
   };
 }
 
@@ -239,7 +242,7 @@ export function detail(view: StationsView, station: StationListing, nowMs: numbe
     source_since: state?.modelled?.failing_since ?? null,
     rain_source: summary.origin === 'modelled' || state?.rain_source === 'model' ? 'model' : state ? 'gauge' : null,
     mower: mowerSummary(state?.mower_control, open),
-    plan: planSummary(view, station),
+    plan: planSummary(view, station, open),
   };
 }
 

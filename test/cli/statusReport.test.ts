@@ -16,6 +16,10 @@ import { runCliInProcess } from '../helpers/httpCli.js';
 import { captureLogger } from '../helpers/httpLogCapture.js';
 import { makeTempDir } from '../helpers/httpTempDir.js';
 import { freePort } from '../../bench/lib/mosquitto.js';
+import { samplePlan, samplePlanState } from '../../bench/lib/samplePlan.js';
+import type { StationUnit } from '../../src/station/unit.js';
+import type { PlanNotifySummary } from '../../src/http/planView.js';
+import { GARDEN, feedThroughBroker, startStationsHarness, type StationsHarness } from '../helpers/statusPage.js';
 
 describe('mowability status with a running daemon', () => {
   let temp: ReturnType<typeof makeTempDir>;
@@ -153,5 +157,119 @@ describe('renderStatus: where the values come from', () => {
     );
     expect(fallback).toContain('The daemon did not answer at http://127.0.0.1:8080: connection refused.');
     expect(fallback).toContain('Showing the database instead');
+  });
+});
+
+describe('mowability status: the plan notifications', () => {
+  let harness: StationsHarness | undefined;
+  let temp: ReturnType<typeof makeTempDir>;
+  afterEach(async () => {
+    await harness?.cleanup();
+    harness = undefined;
+    temp.cleanup();
+  });
+
+  it('says when the plan notify calls fail: how many of all, when the last failed and why', async () => {
+    temp = makeTempDir();
+    const startMs = Date.parse('2026-06-15T10:00:00Z');
+    const lastErrorAt = new Date(startMs - 5 * 60_000).toISOString();
+    // The planner unit's part of the state, as planUnit.ts publishes it with plan.notifyService set and Home Assistant refusing.
+    const planner: StationUnit = {
+      name: 'test-planner',
+      stateFragment: (_station, nowMs) => ({
+        plan: {
+          ...samplePlanState([samplePlan('garden', startMs)], nowMs),
+          notify: {
+            service: 'notify.mobile_app_phone',
+            sent: 3,
+            failed: 2,
+            last_error: 'notify.mobile_app_phone via Home Assistant at http://ha.local:8123: Service notify.mobile_app_phone not found',
+            last_error_at: lastErrorAt,
+          },
+        },
+      }),
+    };
+    harness = await startStationsHarness({ units: [planner], startMs });
+    await feedThroughBroker(harness, 1);
+    const address = await harness.listen();
+    const configFile = join(temp.dir, 'config.json');
+    writeFileSync(configFile, JSON.stringify({ stations: [GARDEN] }));
+    const env = {
+      MOWABILITY_DB_PATH: harness.dbPath,
+      MOWABILITY_TIMEZONE: 'UTC',
+      MOWABILITY_HTTP_HOST: '127.0.0.1',
+      MOWABILITY_HTTP_PORT: new URL(address).port,
+      MOWABILITY_HTTP_STATUS_PAGE: 'open',
+    };
+    const text = await runCliInProcess(['status', '--config', configFile], env);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout, text.stdout).toContain('Live from the running daemon');
+    expect(text.stdout).toMatch(
+      / {2}plan notify: {2}notify\.mobile_app_phone: 2 of 5 calls failed, the last 2026-06-15 09:55:00 \+00:00 \([^)]+ ago\): its cause is in the state topic \(plan\.notify\)/,
+    );
+    const json = JSON.parse((await runCliInProcess(['status', '--json', '--config', configFile], env)).stdout);
+    expect(json.stations[0].live.plan_notify).toMatchObject({ service: 'notify.mobile_app_phone', sent: 3, failed: 2 });
+  });
+});
+
+describe('renderStatus: the plan notifications', () => {
+  const station = {
+    id: 'garden',
+    name: 'Garden',
+    format: 'json',
+    last_reading_at: null,
+    mowable: null,
+    latest: {},
+    history_minutes: 0,
+    history_since: null,
+    uploads_refused: [],
+  };
+  const report = (plan_notify: PlanNotifySummary | undefined) => ({
+    database: '/var/lib/mowability/mowability.db',
+    database_exists: true,
+    source: 'daemon' as const,
+    daemon: { url: 'http://127.0.0.1:8080', answered: true },
+    unconfigured_with_history: [],
+    unmatched_uploads: [],
+    stations: [
+      {
+        ...station,
+        live: {
+          index: 80,
+          status: 'OK',
+          mowable: true,
+          mowable_reason: null,
+          last_reading_at: null,
+          availability: 'online' as const,
+          ...(plan_notify && { plan_notify }),
+        },
+      },
+    ],
+  });
+  const nowMs = Date.parse('2026-06-15T10:00:00Z');
+
+  it('names the failing service with its cause, and says nothing while every call went through', () => {
+    const failing = renderStatus(
+      report({
+        service: 'notify.phone',
+        sent: 0,
+        failed: 1,
+        last_error: 'notify.phone via HA: refused',
+        last_error_at: '2026-06-15T09:00:00Z',
+      }),
+      nowMs,
+    );
+    expect(failing).toContain(
+      '  plan notify:  notify.phone: 1 of 1 call failed, the last 2026-06-15 09:00:00 +00:00 (60 min ago): notify.phone via HA: refused',
+    );
+    const recovered = renderStatus(
+      report({ service: 'notify.phone', sent: 4, failed: 1, last_error: null, last_error_at: '2026-06-15T09:00:00Z' }),
+      nowMs,
+    );
+    expect(recovered).toContain('  plan notify:  notify.phone: 1 of 5 calls failed (the last one went through)');
+    expect(
+      renderStatus(report({ service: 'notify.phone', sent: 4, failed: 0, last_error: null, last_error_at: null }), nowMs),
+    ).not.toContain('plan notify');
+    expect(renderStatus(report(undefined), nowMs)).not.toContain('plan notify');
   });
 });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { samplePlan, samplePlanState } from '../../bench/lib/samplePlan.js';
 import type { StationConfig } from '../../src/ingest/types.js';
-import { findLawn, lawnsOf, planSummary } from '../../src/http/planView.js';
+import { findLawn, lawnsOf, planNotifySummary, planSummary } from '../../src/http/planView.js';
 import { createStationsView } from '../../src/http/stationsView.js';
 import type { ChartSeries } from '../../src/station/chartRecorder.js';
 import type { StationStatePayload } from '../../src/station/statePayload.js';
@@ -84,5 +84,24 @@ describe('planSummary', () => {
         },
       ],
     });
+  });
+});
+
+describe('planNotifySummary', () => {
+  const notify = {
+    service: 'notify.phone',
+    sent: 1,
+    failed: 2,
+    last_error: 'notify.phone via Home Assistant at http://ha.local:8123: refused',
+    last_error_at: '2026-06-15T09:55:00.000Z',
+  };
+  const state = { plan: { ...samplePlanState([samplePlan('garden', NOW_MS)], NOW_MS), notify } } as unknown as StationStatePayload;
+
+  it("gives the state's plan.notify to the page and the station list, its cause left out on the open page", () => {
+    expect(planNotifySummary(state, false)).toEqual(notify);
+    expect(planNotifySummary(state, true)).toEqual({ ...notify, last_error: '' });
+    expect(planNotifySummary({ plan: samplePlanState([], NOW_MS) } as unknown as StationStatePayload, false)).toBeNull();
+    const view = viewOf({ garden: state });
+    expect(planSummary(view, view.stations()[0]!, true)?.notify).toEqual({ ...notify, last_error: '' });
   });
 });

@@ -73,6 +73,7 @@ describe('GET /v1/stations', () => {
         origin: 'measured',
         topics_heard: null,
         forecast_problem: null,
+        plan_notify: null,
       },
     ]);
     h.clock.advance(21 * MINUTE_MS);

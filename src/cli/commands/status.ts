@@ -76,7 +76,7 @@ function withLive(report: StatusReport, live: LiveAnswer, configGiven: boolean):
     stations: report.stations.map((station) => {
       const now = byId.get(station.id);
       if (!now) return station;
-      const { index, status, mowable, mowable_reason, last_reading_at, availability, topics_heard, forecast_problem } = now;
+      const { index, status, mowable, mowable_reason, last_reading_at, availability, topics_heard, forecast_problem, plan_notify } = now;
       return {
         ...station,
         live: {
@@ -88,6 +88,7 @@ function withLive(report: StatusReport, live: LiveAnswer, configGiven: boolean):
           availability,
           ...(topics_heard ? { topics_heard } : {}),
           ...(forecast_problem ? { forecast_problem } : {}),
+          ...(plan_notify ? { plan_notify } : {}),
         },
       };
     }),

@@ -105,6 +105,8 @@ export interface SearchRules {
   readonly minMs: number;
   readonly gapMs: number;
   readonly relaxed: boolean;
+  /** Only candidates this accepts (the room they leave for the rest of the need); absent: all. */
+  readonly accept?: (span: Span) => boolean;
 }
 
 /** The rating of the steps [i, i + count). */
@@ -139,6 +141,7 @@ export function bestCandidate(grid: Grid, taken: readonly Span[], rules: SearchR
     const count = Math.min(wanted, run[i]!);
     const span = { startMs: step.startMs, endMs: step.startMs + count * STEP_MS };
     if (!clearOf(span, taken, rules.gapMs)) continue;
+    if (rules.accept && !rules.accept(span)) continue;
     const candidate = rateSpan(grid, i, count);
     if (best === null || better(candidate, best, wanted * STEP_MS)) best = candidate;
   }

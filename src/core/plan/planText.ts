@@ -34,6 +34,18 @@ export const BAR_TEXT: Readonly<Record<StepBar, PlanText>> = {
   horizon: { en: 'it lies past the end of the forecast', de: 'es liegt hinter dem Ende der Vorhersage' },
 };
 
+/** What bars a step, as a noun for the status's list ("rain 12 h, quiet hours 8 h"). */
+export const BAR_NOUN: Readonly<Record<StepBar, PlanText>> = {
+  rain: { en: 'rain', de: 'Regen' },
+  quiet: { en: 'quiet hours', de: 'Ruhezeit' },
+  frost: { en: 'frost on the blades', de: 'Frost auf den Halmen' },
+  block: { en: 'BLOCK', de: 'BLOCK' },
+  warning: { en: 'WARNING (taken only past the debt threshold)', de: 'WARNING (erst ab der Rückstandsschwelle genommen)' },
+  wet_blades: { en: 'wet blades', de: 'nasse Halme' },
+  unrated: { en: 'unrated hours', de: 'nicht bewertbare Stunden' },
+  horizon: { en: 'past the forecast', de: 'hinter der Vorhersage' },
+};
+
 export function joinText(...parts: PlanText[]): PlanText {
   return { en: parts.map((part) => part.en).join(' '), de: parts.map((part) => part.de).join(' ') };
 }

@@ -13,17 +13,19 @@
  * Stable: a previous slot whose steps are all still usable is kept exactly (same id, times, sequence); a
  * started slot is kept whatever happened; only a slot whose own steps changed is shortened, re-rated, moved
  * (its id kept, sequence bumped) or removed, each change with its reason. New slots fill what the kept
- * ones leave of the need (./placement.ts); slots no longer needed are removed, latest first. With the debt
- * past its threshold and no slot within a day, the relaxation first takes the best slot within a day, a
- * WARNING one with dry blades allowed (never BLOCK, rain, frost or quiet hours).
+ * ones leave of the need (./placement.ts), each the best that leaves room for the rest (./capacity.ts);
+ * slots no longer needed are removed, latest first. With the debt past its threshold a WARNING step with
+ * dry blades is usable too (OK first; never BLOCK, rain, frost or quiet hours), and with no slot within a
+ * day the first new slot is the best within the day, unless that costs the week's need.
  */
 import type { HourIndex } from '../forecastWindows.js';
-import { bestCandidate, gridOf, rateSpan, type Candidate, type Grid, type Span } from './placement.js';
+import { capacityOf, packedMinutes, type Capacity, type CapacityRules } from './capacity.js';
+import { bestCandidate, gridOf, rateSpan, type Candidate, type Grid, type SearchRules, type Span } from './placement.js';
 import { BAR_TEXT, joinText, localWhen, slotReason } from './planText.js';
-import { planStatus } from './planStatus.js';
+import { barredMinutes, planStatus } from './planStatus.js';
 import { STEP_MS, ratedSteps, usable, type Step, type StepBar } from './steps.js';
 import type { LawnNeed, LawnPlan, MowingDebt, PlanChange, PlanChangeKind, PlanSlot, PlanText } from './types.js';
-import { weekSpan } from './week.js';
+import { futureMinutes, minutesIn, weekSpan } from './week.js';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
@@ -173,22 +175,6 @@ function ratedText(band: PlanSlot['band']): PlanText {
       };
 }
 
-function minutesIn(slots: readonly Span[], fromMs: number, toMs: number): number {
-  let total = 0;
-  for (const slot of slots) total += Math.max(0, Math.min(slot.endMs, toMs) - Math.max(slot.startMs, fromMs));
-  return total / MINUTE_MS;
-}
-
-/** Minutes still to mow in the slots that start (or, started, go on) in [fromMs, toMs) from `nowMs`. */
-function futureMinutes(slots: readonly Span[], nowMs: number, fromMs: number, toMs: number): number {
-  let total = 0;
-  for (const slot of slots) {
-    const from = Math.max(slot.startMs, nowMs);
-    if (slot.endMs > nowMs && from >= fromMs && from < toMs) total += (slot.endMs - from) / MINUTE_MS;
-  }
-  return total;
-}
-
 interface Bucket {
   readonly fromMs: number;
   readonly toMs: number;
@@ -218,56 +204,107 @@ function wantedMs(input: PlanInput, missingMinutes: number): number {
   return Math.max(minRunMinutes, Math.min(longest, Math.ceil(missingMinutes / stepMinutes) * stepMinutes)) * MINUTE_MS;
 }
 
-/** Adds the best slots to each bucket until its demand is met or nothing fits. */
+/** What a search for a new slot in `bucket` needs: its rules and the room the steps still hold there. */
+function roomOf(
+  ctx: Context,
+  drafts: readonly Draft[],
+  bucket: Bucket,
+  wanted: number,
+): { rules: SearchRules; room: { rules: CapacityRules; room: () => Capacity } } {
+  const { input } = ctx;
+  const rules: SearchRules = {
+    fromMs: Math.max(bucket.fromMs, input.nowMs),
+    toMs: bucket.toMs,
+    wantedMs: wanted,
+    minMs: input.mower.minRunMinutes * MINUTE_MS,
+    gapMs: ctx.gapMs,
+    relaxed: ctx.relaxation,
+  };
+  const leastSteps = Math.max(1, Math.ceil(rules.minMs / STEP_MS));
+  const runSteps = Math.max(1, Math.floor((input.mower.runMinutes * MINUTE_MS) / STEP_MS));
+  const capacityRules: CapacityRules = {
+    fromMs: rules.fromMs,
+    toMs: rules.toMs,
+    leastSteps,
+    mostSteps: Math.max(leastSteps, runSteps),
+    gapMs: ctx.gapMs,
+    relaxed: ctx.relaxation,
+  };
+  return { rules, room: { rules: capacityRules, room: () => capacityOf(ctx.grid.steps, drafts, capacityRules) } };
+}
+
+function minutesOf(span: Span): number {
+  return (span.endMs - span.startMs) / MINUTE_MS;
+}
+
+function draftOf(found: Candidate, kind: 'driest' | 'debt'): Draft {
+  const relaxed = found.band === 'WARNING';
+  return {
+    startMs: found.startMs,
+    endMs: found.endMs,
+    band: found.band,
+    relaxed,
+    reason: slotReason(relaxed ? 'relaxed' : kind, found.minIndex, found.rainNearMm),
+  };
+}
+
+/**
+ * Adds slots to each bucket until its demand is met or nothing fits: each time the best candidate
+ * (./placement.ts) among those that leave room for the rest of the demand (or, when the demand is more
+ * than the room, for all the room there is), else the first slot of a set that fills the room. So the
+ * plan holds the need whenever the allowed (past the debt threshold: and relaxable) time can hold it.
+ */
 function fill(ctx: Context, drafts: Draft[], bucketList: readonly Bucket[]): void {
   const { input } = ctx;
   for (const bucket of bucketList) {
     for (;;) {
       const missing = bucket.demandMinutes - futureMinutes(drafts, input.nowMs, bucket.fromMs, bucket.toMs);
       if (missing <= 0) break;
-      const found = bestCandidate(ctx.grid, drafts, {
-        fromMs: Math.max(bucket.fromMs, input.nowMs),
-        toMs: bucket.toMs,
-        wantedMs: wantedMs(input, missing),
-        minMs: input.mower.minRunMinutes * MINUTE_MS,
-        gapMs: ctx.gapMs,
-        relaxed: false,
-      });
-      if (found === null) break;
-      drafts.push({
-        startMs: found.startMs,
-        endMs: found.endMs,
-        band: 'OK',
-        relaxed: false,
-        reason: slotReason('driest', found.minIndex, found.rainNearMm),
-      });
+      const { rules, room: exact } = roomOf(ctx, drafts, bucket, wantedMs(input, missing));
+      // The best candidate at all, when it and whole runs packed after it already hold what is missing (the common case):
+      // the room's pick would be the same, without the exact room.
+      const best = bestCandidate(ctx.grid, drafts, rules);
+      if (best !== null && minutesOf(best) + packedMinutes(ctx.grid.steps, [...drafts, best], exact.rules) >= missing) {
+        drafts.push(draftOf(best, 'driest'));
+        continue;
+      }
+      const room = exact.room();
+      const target = Math.min(missing, room.totalMinutes) - 1e-9;
+      if (room.totalMinutes <= 0) break;
+      const found = bestCandidate(ctx.grid, drafts, { ...rules, accept: (span) => room.withSlot(span) >= target });
+      const span = found ?? room.firstBefore(Number.POSITIVE_INFINITY);
+      if (span === null) break;
+      drafts.push(draftOf(found ?? ratingOf(ctx, span), 'driest'));
     }
   }
 }
 
-/** The debt relaxation: over the threshold and no slot within a day, the best slot within a day, a dry-bladed WARNING one allowed. */
-function relax(ctx: Context, drafts: Draft[]): void {
+/**
+ * The debt's cut within a day: past the threshold with no slot within the next day, the best slot within
+ * the day (a dry-bladed WARNING one allowed), unless any slot there would leave less of this week's need
+ * plannable than the room without one holds.
+ */
+function relax(ctx: Context, drafts: Draft[], bucket: Bucket): void {
   const { input } = ctx;
   if (!input.debt.overThreshold) return;
   const dayEndMs = input.nowMs + DAY_MS;
   if (drafts.some((d) => d.endMs > input.nowMs && d.startMs < dayEndMs)) return;
-  const found = bestCandidate(ctx.grid, drafts, {
-    fromMs: input.nowMs,
-    toMs: dayEndMs,
-    wantedMs: wantedMs(input, input.debt.runtimeMinutes),
-    minMs: input.mower.minRunMinutes * MINUTE_MS,
-    gapMs: ctx.gapMs,
-    relaxed: true,
-  });
-  if (found === null) return;
-  const relaxed = found.band === 'WARNING';
-  drafts.push({
-    startMs: found.startMs,
-    endMs: found.endMs,
-    band: found.band,
-    relaxed,
-    reason: slotReason(relaxed ? 'relaxed' : 'debt', found.minIndex, found.rainNearMm),
-  });
+  const missing = bucket.demandMinutes - futureMinutes(drafts, input.nowMs, bucket.fromMs, bucket.toMs);
+  const { rules, room: exact } = roomOf(ctx, drafts, bucket, wantedMs(input, Math.max(missing, input.debt.runtimeMinutes)));
+  const today = { ...rules, toMs: Math.min(rules.toMs, dayEndMs) };
+  const best = bestCandidate(ctx.grid, drafts, today);
+  // As in fill: when the best slot of the day and whole runs after it hold what is missing, the room would take it too.
+  if (best !== null && minutesOf(best) + packedMinutes(ctx.grid.steps, [...drafts, best], exact.rules) >= missing) {
+    drafts.push(draftOf(best, 'debt'));
+    return;
+  }
+  const room = exact.room();
+  const target = Math.min(Math.max(0, missing), room.totalMinutes) - 1e-9;
+  if (room.withSlotBefore(dayEndMs) < target) return;
+  const found = bestCandidate(ctx.grid, drafts, { ...today, accept: (span) => room.withSlot(span) >= target });
+  const span = found ?? room.firstBefore(dayEndMs);
+  if (span === null) return;
+  drafts.push(draftOf(found ?? ratingOf(ctx, span), 'debt'));
 }
 
 /**
@@ -396,7 +433,7 @@ export function planLawn(input: PlanInput): LawnPlan {
   const { kept, dropped } = keepPrevious(ctx, week.startMs);
   const drafts = [...kept];
   const bucketList = buckets(input, week, horizonEndMs);
-  relax(ctx, drafts); // first: the debt's cut within a day counts towards the need the new slots fill
+  relax(ctx, drafts, bucketList[0]!); // first: the debt's cut within a day counts towards the need the new slots fill
   fill(ctx, drafts, bucketList);
   const trimmed = trim(ctx, drafts, bucketList);
   const { slots, changes } = finish(ctx, drafts, dropped, trimmed);
@@ -405,7 +442,16 @@ export function planLawn(input: PlanInput): LawnPlan {
   const demand = thisWeek.demandMinutes;
   const planned = futureMinutes(slots, input.nowMs, thisWeek.fromMs, thisWeek.toMs);
   const plannedMinutesThisWeek = Math.round(minutesIn(slots, week.startMs, week.endMs));
-  const status = planStatus({ input, slots, demandMinutes: demand, plannedMinutes: planned, plannedMinutesThisWeek, horizonEndMs });
+  const status = planStatus({
+    input,
+    slots,
+    demandMinutes: demand,
+    plannedMinutes: planned,
+    plannedMinutesThisWeek,
+    horizonEndMs,
+    weekEndMs: week.endMs,
+    barredMinutes: barredMinutes(ctx.grid.steps, ctx.relaxation, week.endMs),
+  });
   return {
     lawnId: input.lawnId,
     computedAtMs: input.nowMs,

@@ -10,7 +10,7 @@ import { frostOnBladesAt } from '../../../src/core/frost.js';
 import { planLawn, type PlanInput } from '../../../src/core/plan/planner.js';
 import type { LawnPlan, PlanSlot } from '../../../src/core/plan/types.js';
 import { weekSpan } from '../../../src/core/plan/week.js';
-import { HOUR_MS, MINUTE_MS, NEED, NO_DEBT, TIME_ZONE, WEEK_START_MS, hourOf, scenario } from './planHelpers.js';
+import { HOUR_MS, MINUTE_MS, NEED, NO_DEBT, TIME_ZONE, WEEK_START_MS, hourOf, scenario, type HourSpec } from './planHelpers.js';
 
 const NUM_RUNS = 120;
 const STEP_MS = 5 * MINUTE_MS;
@@ -176,6 +176,90 @@ describe('planLawn (properties)', () => {
         },
       ),
       { numRuns: 60 },
+    );
+  }, 120_000);
+
+  it('past the debt threshold plans at least the need whenever the allowed OK and dry-bladed WARNING time can hold it', () => {
+    const hourKind = fc.constantFrom<HourSpec>(
+      { status: 'BLOCK', index: 20, rainMm: 2, rain: true, frost: false, bladesWet: true },
+      { status: 'WARNING', index: 50, rainMm: 0, rain: false, frost: false, bladesWet: true },
+      { status: 'WARNING', index: 60, rainMm: 0, rain: false, frost: true, bladesWet: false },
+      { status: null, index: 0, rainMm: 0, rain: false, frost: false, bladesWet: false },
+      { status: 'OK', index: 90, rainMm: 0, rain: false, frost: false, bladesWet: false }, // in quiet hours (below)
+    );
+    const dryHour = fc.oneof(
+      { weight: 3, arbitrary: fc.integer({ min: 40, max: 69 }).map((index) => ({ status: 'WARNING' as const, index })) },
+      { weight: 1, arbitrary: fc.integer({ min: 70, max: 100 }).map((index) => ({ status: 'OK' as const, index })) },
+    );
+    // Each UTC day one dry window (mostly WARNING with dry blades, some OK) between 04:00 and 20:00; all else barred.
+    const day = fc.record({
+      from: fc.integer({ min: 4, max: 12 }),
+      hours: fc.array(dryHour, { maxLength: 8 }),
+      barred: fc.array(hourKind, { minLength: 24, maxLength: 24 }),
+    });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 3 * 24 * 60 }),
+        fc.array(day, { minLength: 12, maxLength: 12 }),
+        fc.integer({ min: 6, max: 36 }).map((steps) => steps * 5),
+        fc.double({ min: 0.2, max: 1, noNaN: true }),
+        fc.integer({ min: 0, max: 8 * 60 }),
+        fc.integer({ min: 0, max: 120 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (offsetMinutes, days, runMinutes, minShare, gapMinutes, chargeMinutes, share) => {
+          const nowMs = WEEK_START_MS + offsetMinutes * MINUTE_MS;
+          const firstHour = Math.floor(nowMs / HOUR_MS) * HOUR_MS;
+          const week = weekSpan(nowMs, TIME_ZONE);
+          const quiet = new Set<number>();
+          const dayOf = (ms: number) => Math.floor((ms - Date.UTC(2026, 4, 31)) / (24 * HOUR_MS));
+          const hours = Array.from({ length: 168 }, (_, k) => {
+            const startMs = firstHour + k * HOUR_MS;
+            const d = days[dayOf(startMs)]!;
+            const hourOfDay = new Date(startMs).getUTCHours();
+            const inWindow = hourOfDay >= d.from && hourOfDay < d.from + d.hours.length;
+            if (inWindow) {
+              const dry = d.hours[hourOfDay - d.from]!;
+              return hourOf(startMs, { ...dry, rainMm: 0, rain: false, frost: false, bladesWet: false });
+            }
+            const barred = d.barred[hourOfDay]!;
+            if (barred.status === 'OK') quiet.add(startMs);
+            return hourOf(startMs, barred);
+          });
+          // What the windows hold for sure: whole runs, the gap (in whole steps) apart, inside each window from now on.
+          const gapSteps = Math.ceil(Math.max(gapMinutes, chargeMinutes) / 5) * 5;
+          const firstStep = Math.ceil(nowMs / STEP_MS) * STEP_MS;
+          let enough = 0;
+          for (let d = 0; d < days.length; d++) {
+            const { from, hours: dry } = days[d]!;
+            const fromMs = Math.max(firstStep, Date.UTC(2026, 4, 31) + d * 24 * HOUR_MS + from * HOUR_MS);
+            const toMs = Math.min(Date.UTC(2026, 4, 31) + d * 24 * HOUR_MS + (from + dry.length) * HOUR_MS, firstHour + 168 * HOUR_MS);
+            if (toMs <= fromMs || fromMs >= week.endMs) continue;
+            const minutes = (toMs - fromMs) / MINUTE_MS;
+            if (minutes >= runMinutes) enough += Math.floor((minutes + gapSteps) / (runMinutes + gapSteps)) * runMinutes;
+          }
+          const need = Math.floor(enough * share);
+          const input: PlanInput = {
+            lawnId: 'garden',
+            nowMs,
+            timeZone: TIME_ZONE,
+            hours,
+            allowedAt: (ms) => !quiet.has(Math.floor(ms / HOUR_MS) * HOUR_MS),
+            need: { ...NEED, runtimeNeededMinutesThisWeek: need },
+            debt: { mm: 15, runtimeMinutes: Math.floor(need / 2), overThreshold: true },
+            mownMinutesThisWeek: 0,
+            mower: { runMinutes, minRunMinutes: Math.max(5, Math.round((runMinutes * minShare) / 5) * 5), gapMinutes, chargeMinutes },
+          };
+          const plan = planLawn(input);
+          const plannedThisWeek = plan.slots
+            .filter((slot) => slot.startMs < week.endMs)
+            .reduce((sum, slot) => sum + (slot.endMs - slot.startMs) / MINUTE_MS, 0);
+          expect(plannedThisWeek, JSON.stringify({ enough, need })).toBeGreaterThanOrEqual(need);
+          expect(plan.status).not.toBe('cannot_keep_up');
+          for (const slot of plan.slots) expectAllowed(input, slot);
+          expectApart(input, plan);
+        },
+      ),
+      { numRuns: 80 },
     );
   }, 120_000);
 });

@@ -47,15 +47,29 @@ describe('the debt relaxation', () => {
     expect(relaxed[0]!.reason.de).toContain('statt eines weiteren Tages ohne Schnitt');
     expect(plan.status).toBe('behind');
     expect(plan.statusReason.en).toContain('12 mm past the one-third rule');
-    expect(plan.statusReason.en).toContain('A WARNING slot with dry blades is taken rather than another day without cutting.');
+    expect(plan.statusReason.en).toContain(
+      '1 slot on dry blades at WARNING proposed rather than another day without cutting, 6 h of the 6 h still needed this week planned.',
+    );
+    expect(plan.statusReason.de).toContain(
+      '1 Zeitfenster mit trockenen Halmen bei WARNING vorgeschlagen statt eines weiteren Tages ohne Schnitt',
+    );
     expect(plan.statusReason.de).toContain('Ein-Drittel-Regel');
-    // With the week's full need the OK days left cannot hold it: said, and the relaxation still taken.
-    const short = planLawn(input(wetWeek(), { debt: DEBT }));
-    expect(short.status).toBe('cannot_keep_up');
-    expect(short.slots.some((slot) => slot.relaxed)).toBe(true);
-    expect(short.statusReason.en).toContain('A WARNING slot with dry blades is taken');
-    // Every other slot is OK: the relaxation is one cut, not a lower bar for the week.
+    // Every other slot is OK: the OK days hold the rest, and OK comes before WARNING.
     expect(plan.slots.filter((slot) => !slot.relaxed).every((slot) => slot.band === 'OK' && slot.startMs >= NOW + 72 * HOUR_MS)).toBe(true);
+  });
+
+  it('past the threshold fills the dry-bladed WARNING mornings too when the OK days cannot hold the need', () => {
+    // The week's full need (600 min): the three OK slots the gap allows hold 360; the three dry mornings take the rest.
+    const plan = planLawn(input(wetWeek(), { debt: DEBT }));
+    const relaxed = plan.slots.filter((slot) => slot.relaxed);
+    // One on each dry morning (the 20 h gap allows no more), each inside it.
+    expect(relaxed.map((slot) => Math.floor((slot.startMs - NOW) / (24 * HOUR_MS)))).toEqual([0, 1, 2]);
+    for (const slot of relaxed) expect((slot.endMs - NOW) % (24 * HOUR_MS)).toBeLessThanOrEqual(4 * HOUR_MS);
+    expect(relaxed.every((slot) => slot.band === 'WARNING')).toBe(true);
+    expect(plan.plannedMinutesThisWeek).toBeGreaterThanOrEqual(600);
+    expect(plan.status).toBe('behind');
+    expect(plan.statusReason.en).toContain('3 slots on dry blades at WARNING proposed');
+    expect(plan.statusReason.de).toContain('3 Zeitfenster mit trockenen Halmen bei WARNING vorgeschlagen');
   });
 
   it('under the threshold takes no WARNING slot', () => {
@@ -69,14 +83,40 @@ describe('the debt relaxation', () => {
     const plan = planLawn(input(specs, { debt: { mm: 40, runtimeMinutes: 900, overThreshold: true } }));
     expect(plan.slots).toEqual([]);
     expect(plan.status).toBe('cannot_keep_up');
-    expect(plan.statusReason.en).toContain('Cannot keep up');
+    expect(plan.statusReason.en).toMatch(
+      /^Cannot keep up: 0 min of the 15 h of mowing still needed this week planned\. The rest does not fit: no more allowed dry time \(the other hours: rain 24 h, wet blades 24 h\) until the forecast ends, and the rest of the week lies beyond the forecast horizon\. Nothing is planned past/,
+    );
+    expect(plan.statusReason.de).toMatch(
+      /^Nicht zu schaffen: 0 Min\. der 15 Std\. noch nötigen Mähzeit dieser Woche geplant\. Der Rest passt nicht: keine weitere erlaubte trockene Zeit bis zum Ende der Vorhersage \(die übrigen Stunden: Regen 24 Std\., nasse Halme 24 Std\.\)/,
+    );
   });
 
-  it('takes an OK slot within the day, unrelaxed, when there is one', () => {
+  it('cannot keep up in a week of rain with a forecast past its end: says the rest of the week holds no allowed dry time', () => {
+    const specs = Array.from({ length: 150 }, (_, i) => (i % 24 === 10 ? WARN_DRY : RAIN));
+    const plan = planLawn(input(specs, { debt: DEBT, mower: { runMinutes: 120, minRunMinutes: 60, gapMinutes: 60, chargeMinutes: 60 } }));
+    expect(plan.status).toBe('cannot_keep_up');
+    expect(plan.statusReason.en).toMatch(
+      /^Cannot keep up: 6 slots on dry blades at WARNING proposed, 6 h of the 10 h of mowing still needed this week planned\. The rest does not fit: no more allowed dry time \(the other hours: rain \d+ h\) until the week ends\. Nothing is planned past/,
+    );
+    expect(plan.statusReason.de).toMatch(
+      /^Nicht zu schaffen: 6 Zeitfenster mit trockenen Halmen bei WARNING vorgeschlagen, 6 Std\. der 10 Std\. noch nötigen Mähzeit dieser Woche geplant\. Der Rest passt nicht: keine weitere erlaubte trockene Zeit bis zum Ende der Woche \(die übrigen Stunden: Regen \d+ Std\.\)\./,
+    );
+  });
+
+  it('takes an OK slot within the day, unrelaxed, when there is one and it leaves room for the need', () => {
     const specs = Array.from({ length: 96 }, (_, i) => (i >= 10 && i < 14 ? OK : i < 24 ? WARN_DRY : RAIN));
-    const plan = planLawn(input(specs, { debt: DEBT }));
+    const small = { need: { ...NEED, runtimeNeededMinutesThisWeek: 120 }, debt: { ...DEBT, runtimeMinutes: 120 } };
+    const plan = planLawn(input(specs, small));
+    expect(plan.slots).toHaveLength(1);
     expect(plan.slots[0]).toMatchObject({ band: 'OK', relaxed: false, startMs: NOW + 10 * HOUR_MS });
     expect(plan.slots[0]!.reason.en).toContain('Mowing debt: the first safe slot within a day');
+    // A larger need than the day holds: the OK slot in its middle would leave no room for a second run (the 20 h gap),
+    // the two WARNING ones at its ends hold twice as much.
+    const large = planLawn(input(specs, { debt: DEBT }));
+    expect(large.slots.map((slot) => [(slot.startMs - NOW) / HOUR_MS, slot.band])).toEqual([
+      [0, 'WARNING'],
+      [22, 'WARNING'],
+    ]);
   });
 });
 
