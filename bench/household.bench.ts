@@ -25,7 +25,8 @@
  * BENCH_HOUSEHOLD_ROUNDS rounds), BENCH_HOUSEHOLD_FEATURES (the household window's new parts: lawns with a
  * plan, a simulated mower under control, the HA controls; `all` or a block, bench/lib/householdFeatures.ts; a
  * part the build lacks is reported "not present"), BENCH_HOUSEHOLD_FEATURES_AB=1 (the household window without and
- * with those parts, alternately, BENCH_HOUSEHOLD_ROUNDS rounds: the ratio). Each window reports its main thread's share of the CPU.
+ * with those parts, alternately, BENCH_HOUSEHOLD_ROUNDS rounds: the ratio), BENCH_HOUSEHOLD_MEMORY_SECONDS (log RSS, heap and
+ * external memory every N s of the window). Each window reports its main thread's share of the CPU.
  */
 import { join } from 'node:path';
 import type { Benchmark, BenchContext, BenchOutcome } from './lib/benchmark.js';
@@ -51,7 +52,8 @@ import {
   type HouseholdFeatures,
 } from './lib/householdFeatures.js';
 import { cpuPerEventMs, openCpuWindow } from './lib/cpuWindow.js';
-import { ioDelta, MIB, readCpuMicros, readIo, readMainThreadCpuNs, RssSampler } from './lib/proc.js';
+import { ioDelta, MIB, readCpuMicros, readIo, readMainThreadCpuNs, readMemory, RssSampler } from './lib/proc.js';
+import { sampleDaemon } from './lib/daemonSamples.js';
 import { atMost, measured, notMeasured, type Figure } from './lib/report.js';
 import { benchStations, rtl433Readings } from './lib/rtl433.js';
 import { seedHistory } from './lib/seedHistory.js';
@@ -164,6 +166,36 @@ async function measureWindow(
   return { seconds, cpuSeconds, mainThreadCpuSeconds, writeBytes, peakRssBytes: rss.peakBytes, counts };
 }
 
+/** Seconds between memory samples over the window (BENCH_HOUSEHOLD_MEMORY_SECONDS; 0: none): RSS, V8's heap, external memory. */
+const MEMORY_S = Number(process.env.BENCH_HOUSEHOLD_MEMORY_SECONDS) || 0;
+
+/**
+ * With BENCH_HOUSEHOLD_MEMORY_SECONDS: logs what holds the daemon's memory over the window (RSS and its
+ * peak since the start from /proc, the heap and external memory from /metrics, which the daemon pays to
+ * answer), so a peak can be placed: start-up kept, the heap at a collection, or malloc's freed memory.
+ */
+function memoryTimeline(context: BenchContext, part: Part, pid: number, httpPort: number, dbPath: string): { stop(): Promise<void> } {
+  if (MEMORY_S <= 0) return { stop: async () => undefined };
+  const startedMs = Date.now();
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const sample = await sampleDaemon(pid, httpPort, `${dbPath}-wal`, { wallS: (Date.now() - startedMs) / 1000, daemonH: 0 });
+      const { peakRssBytes } = readMemory(pid);
+      context.log(
+        `${part}: memory at ${sample.wallS.toFixed(0)} s: RSS ${sample.rssMb.toFixed(1)} MB (peak since start ${(peakRssBytes / MIB).toFixed(1)}), heap used ${sample.heapUsedMb.toFixed(1)}, external ${sample.externalMb.toFixed(1)} (array buffers ${sample.arrayBuffersMb.toFixed(1)}), WAL ${sample.walMb.toFixed(1)} MB`,
+      );
+      await sleep(MEMORY_S * 1000);
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop.catch(() => undefined);
+    },
+  };
+}
+
 async function runPart(
   context: BenchContext,
   part: Part,
@@ -205,10 +237,12 @@ async function runPart(
       });
     await sleep(SETTLE_S * 1000); // start-up work and V8's memory reducer are not a household day's
     const startupCpuSeconds = readCpuMicros(daemon.child.pid) / 1e6;
+    const memory = memoryTimeline(context, part, daemon.child.pid, daemon.httpPort, dbPath);
     const figures: WindowFigures = {
       ...(await measureWindow(context, part, { http: daemon.httpPort, broker: daemon.brokerPort }, daemon.child.pid, seconds, apiKey)),
       startupCpuSeconds,
     };
+    await memory.stop();
     if (Object.keys(asked).length > 0) {
       figures.features = await probeFeatures(daemon.brokerPort, parts, standing);
       if (mower) figures.features.mower += `; ${mower.commands()} commands in the window`;
