@@ -183,7 +183,7 @@ function memoryTimeline(context: BenchContext, part: Part, pid: number, httpPort
       const sample = await sampleDaemon(pid, httpPort, `${dbPath}-wal`, { wallS: (Date.now() - startedMs) / 1000, daemonH: 0 });
       const { peakRssBytes } = readMemory(pid);
       context.log(
-        `${part}: memory at ${sample.wallS.toFixed(0)} s: RSS ${sample.rssMb.toFixed(1)} MB (peak since start ${(peakRssBytes / MIB).toFixed(1)}), heap used ${sample.heapUsedMb.toFixed(1)}, external ${sample.externalMb.toFixed(1)} (array buffers ${sample.arrayBuffersMb.toFixed(1)}), WAL ${sample.walMb.toFixed(1)} MB`,
+        `${part}: memory at ${sample.wallS.toFixed(0)} s: RSS ${sample.rssMb.toFixed(1)} MB (peak since start ${(peakRssBytes / MIB).toFixed(1)}), heap used ${sample.heapUsedMb.toFixed(1)} of ${sample.heapTotalMb.toFixed(1)}, external ${sample.externalMb.toFixed(1)} (array buffers ${sample.arrayBuffersMb.toFixed(1)}), WAL ${sample.walMb.toFixed(1)} MB`,
       );
       await sleep(MEMORY_S * 1000);
     }
