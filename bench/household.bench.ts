@@ -24,7 +24,9 @@
  * BENCH_BASELINE_ROOT (only the forecast part, this build's and the baseline's alternately,
  * BENCH_HOUSEHOLD_ROUNDS rounds), BENCH_HOUSEHOLD_FEATURES (the household window's new parts: lawns with a
  * plan, a simulated mower under control, the HA controls; `all` or a block, bench/lib/householdFeatures.ts; a
- * part the build lacks is reported "not present"). Each window reports its main thread's share of the CPU.
+ * part the build lacks is reported "not present"), BENCH_HOUSEHOLD_FEATURES_AB=1 (the household window without and
+ * with those parts, alternately, BENCH_HOUSEHOLD_ROUNDS rounds: the ratio), BENCH_HOUSEHOLD_MEMORY_SECONDS (log RSS, heap and
+ * external memory every N s of the window). Each window reports its main thread's share of the CPU.
  */
 import { join } from 'node:path';
 import type { Benchmark, BenchContext, BenchOutcome } from './lib/benchmark.js';
@@ -47,9 +49,11 @@ import {
   startSimulatedMower,
   withFeatures,
   type FeatureStanding,
+  type HouseholdFeatures,
 } from './lib/householdFeatures.js';
 import { cpuPerEventMs, openCpuWindow } from './lib/cpuWindow.js';
-import { ioDelta, MIB, readCpuMicros, readIo, readMainThreadCpuNs, RssSampler } from './lib/proc.js';
+import { ioDelta, MIB, readCpuMicros, readIo, readMainThreadCpuNs, readMemory, RssSampler } from './lib/proc.js';
+import { sampleDaemon } from './lib/daemonSamples.js';
 import { atMost, measured, notMeasured, type Figure } from './lib/report.js';
 import { benchStations, rtl433Readings } from './lib/rtl433.js';
 import { seedHistory } from './lib/seedHistory.js';
@@ -171,7 +175,43 @@ async function measureWindow(
   return { seconds, cpuSeconds, mainThreadCpuSeconds, writeBytes, peakRssBytes: rss.peakBytes, counts, wal };
 }
 
-async function runPart(context: BenchContext, part: Part, seconds: number, root = context.repoRoot): Promise<WindowFigures> {
+/** Seconds between memory samples over the window (BENCH_HOUSEHOLD_MEMORY_SECONDS; 0: none): RSS, V8's heap, external memory. */
+const MEMORY_S = Number(process.env.BENCH_HOUSEHOLD_MEMORY_SECONDS) || 0;
+
+/**
+ * With BENCH_HOUSEHOLD_MEMORY_SECONDS: logs what holds the daemon's memory over the window (RSS and its
+ * peak since the start from /proc, the heap and external memory from /metrics, which the daemon pays to
+ * answer), so a peak can be placed: start-up kept, the heap at a collection, or malloc's freed memory.
+ */
+function memoryTimeline(context: BenchContext, part: Part, pid: number, httpPort: number, dbPath: string): { stop(): Promise<void> } {
+  if (MEMORY_S <= 0) return { stop: async () => undefined };
+  const startedMs = Date.now();
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const sample = await sampleDaemon(pid, httpPort, `${dbPath}-wal`, { wallS: (Date.now() - startedMs) / 1000, daemonH: 0 });
+      const { peakRssBytes } = readMemory(pid);
+      context.log(
+        `${part}: memory at ${sample.wallS.toFixed(0)} s: RSS ${sample.rssMb.toFixed(1)} MB (peak since start ${(peakRssBytes / MIB).toFixed(1)}), heap used ${sample.heapUsedMb.toFixed(1)} of ${sample.heapTotalMb.toFixed(1)}, external ${sample.externalMb.toFixed(1)} (array buffers ${sample.arrayBuffersMb.toFixed(1)}), WAL ${sample.walMb.toFixed(1)} MB`,
+      );
+      await sleep(MEMORY_S * 1000);
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop.catch(() => undefined);
+    },
+  };
+}
+
+async function runPart(
+  context: BenchContext,
+  part: Part,
+  seconds: number,
+  root = context.repoRoot,
+  features?: HouseholdFeatures,
+): Promise<WindowFigures> {
   const dir = makeTempDir();
   const dbPath = join(dir, 'mowability.db');
   const withStations = part !== 'idle';
@@ -184,7 +224,7 @@ async function runPart(context: BenchContext, part: Part, seconds: number, root 
   const apiKey = await createKey(context.repoRoot, dbPath, 'household');
   const forecast = part === 'forecast' || part === 'household' ? await startFakeForecast(context.repoRoot) : undefined;
   // The new parts (lawns with a plan, a mower under control, the HA controls) only in the household window.
-  const asked = part === 'household' ? featuresFromEnv() : {};
+  const asked = part === 'household' ? (features ?? featuresFromEnv()) : {};
   const base = { stations: stationConfig(forecast) };
   const { parts, standing } = await acceptedFeatures(root, base, asked);
   const daemon = await spawnDaemon({
@@ -206,6 +246,7 @@ async function runPart(context: BenchContext, part: Part, seconds: number, root 
       });
     await sleep(SETTLE_S * 1000); // start-up work and V8's memory reducer are not a household day's
     const startupCpuSeconds = readCpuMicros(daemon.child.pid) / 1e6;
+    const memory = memoryTimeline(context, part, daemon.child.pid, daemon.httpPort, dbPath);
     const figures: WindowFigures = {
       ...(await measureWindow(
         context,
@@ -218,6 +259,7 @@ async function runPart(context: BenchContext, part: Part, seconds: number, root 
       )),
       startupCpuSeconds,
     };
+    await memory.stop();
     if (Object.keys(asked).length > 0) {
       figures.features = await probeFeatures(daemon.brokerPort, parts, standing);
       if (mower) figures.features.mower += `; ${mower.commands()} commands in the window`;
@@ -402,6 +444,51 @@ async function forecastPartAgainst(context: BenchContext, baselineRoot: string, 
   };
 }
 
+/**
+ * With BENCH_HOUSEHOLD_FEATURES_AB=1: the household window without the new parts and with those of
+ * BENCH_HOUSEHOLD_FEATURES (default all), alternately, BENCH_HOUSEHOLD_ROUNDS rounds each, and the ratio of
+ * the medians (what the planner, the mower control and the HA controls add to a household day).
+ */
+async function featuresAgainstNone(context: BenchContext, seconds: number): Promise<BenchOutcome> {
+  const asked = featuresFromEnv(process.env.BENCH_HOUSEHOLD_FEATURES ?? 'all');
+  const without: WindowFigures[] = [];
+  const withFeatures: WindowFigures[] = [];
+  for (let round = 0; round < FORECAST_ROUNDS; round++) {
+    without.push(await runPart(context, 'household', seconds, context.repoRoot, {}));
+    withFeatures.push(await runPart(context, 'household', seconds, context.repoRoot, asked));
+  }
+  const day = (runs: WindowFigures[], pick: (run: WindowFigures) => number): number =>
+    median(runs.map((run) => perDay(pick(run), seconds)));
+  const rounds = (runs: WindowFigures[]): string => runs.map((run) => perDay(run.cpuSeconds, seconds).toFixed(1)).join('/');
+  const offDay = day(without, (run) => run.cpuSeconds);
+  const onDay = day(withFeatures, (run) => run.cpuSeconds);
+  const peak = (runs: WindowFigures[]): number => Math.max(...runs.map((run) => run.peakRssBytes)) / MIB;
+  return {
+    figures: [
+      measured(
+        'household.cpuPerDayFeatures',
+        'CPU per household day, new parts on',
+        onDay,
+        'CPU-s',
+        atMost(150),
+        `rounds ${rounds(withFeatures)}; main thread ${day(withFeatures, (run) => run.mainThreadCpuSeconds).toFixed(1)}${featureNote(withFeatures[0]!)}`,
+      ),
+      measured(
+        'household.cpuPerDayNoFeatures',
+        'CPU per household day, new parts off',
+        offDay,
+        'CPU-s',
+        undefined,
+        `rounds ${rounds(without)}; main thread ${day(without, (run) => run.mainThreadCpuSeconds).toFixed(1)}`,
+      ),
+      measured('household.featuresVsNone', 'household day with / without the new parts', onDay / offDay, 'x'),
+      measured('household.peakRssFeatures', 'peak RSS, household, new parts on', peak(withFeatures), 'MB', atMost(110)),
+      measured('household.peakRssNoFeatures', 'peak RSS, household, new parts off', peak(without), 'MB'),
+    ],
+    details: { seconds, settleSeconds: SETTLE_S, without, withFeatures },
+  };
+}
+
 export const householdBenchmark: Benchmark = {
   name: 'household',
   title: "A household day: 10 stations at a station's pace, forecast, lawn memory, a status page and a REST client",
@@ -423,6 +510,7 @@ export const householdBenchmark: Benchmark = {
         details: { seconds, runs: { [only]: figures } },
       };
     }
+    if (process.env.BENCH_HOUSEHOLD_FEATURES_AB === '1') return featuresAgainstNone(context, seconds);
     if (process.env.BENCH_HOUSEHOLD_ONLY === '1') {
       const household = await runPart(context, 'household', seconds);
       return { figures: totalOnly(household, seconds), details: { seconds, settleSeconds: SETTLE_S, runs: { household } } };

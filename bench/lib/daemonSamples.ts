@@ -14,6 +14,8 @@ export interface DaemonSample {
   daemonH: number;
   rssMb: number;
   heapUsedMb: number;
+  /** V8's heap as committed (used or not): what a start-up burst leaves reserved. */
+  heapTotalMb: number;
   externalMb: number;
   arrayBuffersMb: number;
   cpuS: number;
@@ -57,6 +59,7 @@ export async function sampleDaemon(
     ...at,
     rssMb: readMemory(pid).rssBytes / MIB,
     heapUsedMb: metricValue(text, 'nodejs_heap_size_used_bytes') / MIB,
+    heapTotalMb: metricValue(text, 'nodejs_heap_size_total_bytes') / MIB,
     externalMb: metricValue(text, 'nodejs_external_memory_bytes') / MIB,
     arrayBuffersMb: metricValue(text, 'nodejs_array_buffers_bytes') / MIB,
     cpuS: readThreadCpuNs(pid) / 1e9,

@@ -15,6 +15,7 @@ import { CONTROL_SETTINGS, type ControlSetting } from '../config/mqttValues.js';
 import type { EntitySpec } from '../homeassistant/stationEntities.js';
 import { controlCommandTopic, controlEntities, controlRefusedTopic } from './controlEntities.js';
 import { readControlPayload, storedControlValue, type ControlValues } from './controlValues.js';
+import { fixedJson } from './stateText.js';
 import type { MowableSettings } from './mowable.js';
 import type { StationOverrides } from './recompute.js';
 import type { StationControlStore } from '../store/stationControlStore.js';
@@ -61,6 +62,8 @@ interface Held {
   mowable: MowableSettings;
   lawn?: { base: Partial<LawnProfile> | undefined; lawn: Partial<LawnProfile> };
   refused: ControlRefusal | null;
+  /** The state's `controls` as last built: every state carries it until a command changes what it shows (then undefined). */
+  fragment?: { controls: ControlsState };
   /** Commands of one station run one after another (each awaits its write). */
   queue: Promise<void>;
 }
@@ -166,6 +169,7 @@ export class StationControls implements StationUnit, StationOverrides {
   #apply(held: Held, key: ControlSetting, entry: { value: number | MowerClass; atMs: number } | undefined): void {
     if (entry) held.set[key] = entry;
     else delete held.set[key];
+    delete held.fragment;
     const values = { ...held.configured } as Record<ControlSetting, number | MowerClass>;
     for (const [name, set] of Object.entries(held.set)) values[name as ControlSetting] = set.value;
     held.values = values as ControlValues;
@@ -180,6 +184,7 @@ export class StationControls implements StationUnit, StationOverrides {
   #refuse(stationId: string, held: Held, key: ControlSetting, reason: Reason): void {
     this.counters.controlRefused++;
     held.refused = { control: key, reason: reason.en, reason_de: reason.de, at: new Date(this.#options.now()).toISOString() };
+    delete held.fragment;
     this.#options.log.warn({ station: stationId, control: key }, `control command refused: ${reason.en}`);
     this.#connection?.publishNow?.(controlRefusedTopic(this.#options.baseTopic, stationId), JSON.stringify(held.refused));
     // The state goes out again: Home Assistant's number or select shows the value in force, not the refused one.
@@ -210,27 +215,11 @@ export class StationControls implements StationUnit, StationOverrides {
     return held.lawn.lawn;
   }
 
+  /** The state's `controls`: the same object, serialised once (fixedJson), from state to state until a command changes it. */
   stateFragment(stationId: string): { controls: ControlsState } | undefined {
     const held = this.#held.get(stationId);
     if (!held) return undefined;
-    const entry = <K extends ControlSetting>(key: K): ControlState<ControlValues[K]> => {
-      const set = held.set[key];
-      return {
-        value: held.values[key],
-        configured: held.configured[key],
-        source: set ? 'home_assistant' : 'config',
-        set_at: set ? new Date(set.atMs).toISOString() : null,
-      };
-    };
-    return {
-      controls: {
-        mowable_on_threshold: entry('mowable_on_threshold'),
-        mowable_off_threshold: entry('mowable_off_threshold'),
-        mowable_on_delay_minutes: entry('mowable_on_delay_minutes'),
-        mower_class: entry('mower_class'),
-        last_refused: held.refused,
-      },
-    };
+    return (held.fragment ??= { controls: fixedJson(controlsState(held)) });
   }
 
   entities(station: { id: string }): EntitySpec[] {
@@ -240,6 +229,26 @@ export class StationControls implements StationUnit, StationOverrides {
   stats(): Readonly<Record<string, number>> {
     return this.counters;
   }
+}
+
+/** Each control's value, the configured one, its source, and the last refused command. */
+function controlsState(held: Held): ControlsState {
+  const entry = <K extends ControlSetting>(key: K): ControlState<ControlValues[K]> => {
+    const set = held.set[key];
+    return {
+      value: held.values[key],
+      configured: held.configured[key],
+      source: set ? 'home_assistant' : 'config',
+      set_at: set ? new Date(set.atMs).toISOString() : null,
+    };
+  };
+  return {
+    mowable_on_threshold: entry('mowable_on_threshold'),
+    mowable_off_threshold: entry('mowable_off_threshold'),
+    mowable_on_delay_minutes: entry('mowable_on_delay_minutes'),
+    mower_class: entry('mower_class'),
+    last_refused: held.refused,
+  };
 }
 
 declare module './statePayload.js' {

@@ -12,6 +12,7 @@ import type { StationControls } from '../../src/station/stationControls.js';
 import type { UnitSubscriber } from '../../src/station/unit.js';
 import { Database } from '../../src/store/database.js';
 import { startInOrder } from '../../src/util/lifecycle.js';
+import { stateText } from '../../src/station/stateText.js';
 import { renderHaTemplate } from '../helpers/haTemplate.js';
 import { createSides, FakeClock, mqttTempDir, reading, silentLogger, testMqttConfig, waitUntil } from '../helpers/mqttHarness.js';
 
@@ -178,6 +179,67 @@ describe('station controls', () => {
     const rows = await Database.open(temp.dbPath);
     cleanups.push(() => rows.close());
     expect(await rows.all('SELECT * FROM station_controls')).toEqual([]);
+  });
+
+  it("keeps the state's controls from state to state until a command changes them, and they always say what is in force", async () => {
+    const temp = mqttTempDir();
+    cleanups.push(() => temp.cleanup());
+    const { controls, connection, clock } = await start(temp.dbPath);
+    const configured = { mowable_on_threshold: 70, mowable_off_threshold: 60, mowable_on_delay_minutes: 15, mower_class: 'robot' };
+    const setAt: Record<string, string | null> = {
+      mowable_on_threshold: null,
+      mowable_off_threshold: null,
+      mowable_on_delay_minutes: null,
+      mower_class: null,
+    };
+    let lastRefused: unknown = null;
+    // The state's controls as the unit built them on every call before they were kept (each part from what is in force).
+    const expected = () => {
+      const values = controls.values('garden')!;
+      const entry = (key: keyof typeof configured) => ({
+        value: values[key],
+        configured: configured[key],
+        source: setAt[key] === null ? 'config' : 'home_assistant',
+        set_at: setAt[key],
+      });
+      return {
+        mowable_on_threshold: entry('mowable_on_threshold'),
+        mowable_off_threshold: entry('mowable_off_threshold'),
+        mowable_on_delay_minutes: entry('mowable_on_delay_minutes'),
+        mower_class: entry('mower_class'),
+        last_refused: lastRefused,
+      };
+    };
+    const payloads: Record<keyof typeof configured, string[]> = {
+      mowable_on_threshold: ['80', '55', '65', '150', 'reset', '', '90', 'NaN'],
+      mowable_off_threshold: ['30', '75', '50', '-1', 'reset', '20'],
+      mowable_on_delay_minutes: ['0', '30', '2.5', 'reset', '1440'],
+      mower_class: ['ride_on', 'walk', 'tractor', 'reset', 'robot'],
+    };
+    const keys = Object.keys(payloads) as Array<keyof typeof configured>;
+    let seed = 42;
+    const random = (n: number) => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) >> 8) % n;
+    let kept = controls.stateFragment('garden')!.controls;
+    for (let step = 0; step < 200; step++) {
+      const key = keys[random(keys.length)]!;
+      const payload = payloads[key][random(payloads[key].length)]!;
+      clock.advance(60_000 + random(100_000));
+      const refusals = connection.published.length;
+      await set(controls, key, payload);
+      if (connection.published.length > refusals) lastRefused = JSON.parse(connection.published.at(-1)!.payload);
+      else setAt[key] = payload === '' || payload === 'reset' ? null : new Date(clock.ms).toISOString();
+      const now = controls.stateFragment('garden')!.controls;
+      const what = `step ${step}: ${key} ${JSON.stringify(payload)}`;
+      expect(now, what).toEqual(expected());
+      // The kept text is the object's JSON (what every state publishes), and a command gave a new object.
+      expect(JSON.parse(stateText({ controls: now })), what).toEqual({ controls: expected() });
+      expect(now, what).not.toBe(kept);
+      // Until the next command every state carries the same object.
+      expect(controls.stateFragment('garden')!.controls, what).toBe(now);
+      kept = now;
+    }
+    expect(Object.values(setAt).some((at) => at !== null)).toBe(true);
+    expect(lastRefused).not.toBeNull();
   });
 
   it('takes commands from its topics, one after another, and never a retained one', async () => {
