@@ -14,12 +14,12 @@ import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import mqtt from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSecureMosquitto, type SecureMosquitto } from '../helpers/secureMosquitto.js';
-import { berlinCoreConfig, FakeSupervisor } from '../helpers/fakeSupervisor.js';
-import { assertBuilt, BUILT_CLI, runBuiltCli } from '../helpers/httpCli.js';
-import { makeTempDir } from '../helpers/httpTempDir.js';
-import { waitUntil, SLOW_TEST_TIMEOUT_MS } from '../helpers/wait.js';
-import { FakeModelledServer } from '../modelled/fakeModelledServer.js';
+import { startSecureMosquitto, type SecureMosquitto } from '../../helpers/secureMosquitto.js';
+import { berlinCoreConfig, FakeSupervisor } from '../../helpers/fakeSupervisor.js';
+import { assertBuilt, BUILT_CLI, runBuiltCli } from '../../helpers/httpCli.js';
+import { makeTempDir } from '../../helpers/httpTempDir.js';
+import { waitUntil, SLOW_TEST_TIMEOUT_MS } from '../../helpers/wait.js';
+import { FakeModelledServer } from '../../modelled/fakeModelledServer.js';
 
 const TOKEN = 'supervisor-token-for-the-addon-test';
 const PASSWORD = 'broker-password-from-the-supervisor';
