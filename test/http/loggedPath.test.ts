@@ -1,8 +1,8 @@
 /**
  * The path an unmatched request is logged with: a segment that could be a secret (after
  * `registrations`, or reading as a claim token or API key) is replaced, every other path is
- * logged as it came. The redaction through the claim route itself is checked in
- * test/publicService/accessLogRedaction.test.ts.
+ * logged as it came. The redaction of real requests to the claim route is checked with the public
+ * service's tests.
  */
 import { describe, expect, it } from 'vitest';
 import { redactPath } from '../../src/http/loggedPath.js';
