@@ -3,6 +3,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../helpers/httpCli.js';
 import { useTempDir } from '../helpers/httpTempDir.js';
+// The commands' modules load here, at collection: `runCli` imports a command lazily, and the first
+// import transforms the CLI's whole module graph (configuration, store, sqlite3): 5-15 s at load 13,
+// which the first test's 20 s used to pay. Each command itself runs in < 0.1 s.
+import '../../src/cli/commands/keys.js';
+import '../../src/cli/commands/ip.js';
+import '../../src/cli/commands/maintenance.js';
 
 describe('admin commands never create an empty database', () => {
   const temp = useTempDir();

@@ -5,7 +5,6 @@ import { FIELD_SPECS } from '../../src/core/index.js';
 import { MESSAGES } from '../../src/http/errors.js';
 import { addKey, CHANGE_DEADLINE_MS, MINIMAL_INPUT, startHttpHarness, type HttpHarness } from '../helpers/httpApp.js';
 import { waitFor } from '../helpers/httpTempDir.js';
-import { publicServiceParts } from '../publicService/harness.js';
 
 type Json = Record<string, any>;
 const ENVELOPE = (message: string) => ({ status: 'error', mfi: null, message });
@@ -48,21 +47,6 @@ describe('GET /openapi.json', () => {
       '/v1/stations',
       '/v1/stations/{id}',
       '/v1/stations/{id}/history',
-    ]);
-  });
-
-  it('includes the registration routes, still valid, when registration is on', async () => {
-    h = await startHttpHarness({ env: { MOWABILITY_REGISTRATION_ENABLED: 'true' }, extend: publicServiceParts({ registrations: true }) });
-    const document = await fetchDocument(h);
-    const result = await new Validator().validate(document);
-    expect(result.errors).toBeUndefined();
-    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/v1/registrations', '/v1/registrations/{claim_token}']));
-    expect(document.paths['/v1/registrations'].post.requestBody.content['application/json'].schema.required).toEqual([
-      'name',
-      'email',
-      'intended_use',
-      'usage',
-      'accept_terms',
     ]);
   });
 

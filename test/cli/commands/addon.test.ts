@@ -14,12 +14,12 @@ import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import mqtt from 'mqtt';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSecureMosquitto, type SecureMosquitto } from '../helpers/secureMosquitto.js';
-import { berlinCoreConfig, FakeSupervisor } from '../helpers/fakeSupervisor.js';
-import { assertBuilt, BUILT_CLI, runBuiltCli } from '../helpers/httpCli.js';
-import { makeTempDir } from '../helpers/httpTempDir.js';
-import { waitUntil, SLOW_TEST_TIMEOUT_MS } from '../helpers/wait.js';
-import { FakeModelledServer } from '../modelled/fakeModelledServer.js';
+import { startSecureMosquitto, type SecureMosquitto } from '../../helpers/secureMosquitto.js';
+import { berlinCoreConfig, FakeSupervisor } from '../../helpers/fakeSupervisor.js';
+import { assertBuilt, BUILT_CLI, runBuiltCli } from '../../helpers/httpCli.js';
+import { makeTempDir } from '../../helpers/httpTempDir.js';
+import { waitUntil, SLOW_TEST_TIMEOUT_MS } from '../../helpers/wait.js';
+import { FakeModelledServer } from '../../modelled/fakeModelledServer.js';
 
 const TOKEN = 'supervisor-token-for-the-addon-test';
 const PASSWORD = 'broker-password-from-the-supervisor';
@@ -151,6 +151,9 @@ describe('mowability addon', () => {
       type State = { mower_control?: { activity: string; connection_problem: string | null } };
       const state = () => (seen.has('mowability/home/state') ? (JSON.parse(seen.get('mowability/home/state')!) as State) : undefined);
       await waitUntil(() => state()?.mower_control?.activity === 'docked', "the entity's state from get_states", 45_000);
+      // The daemon starts MQTT (and the mower module's first get_states) before its HTTP server listens.
+      const listening = async () => (await fetch(`http://127.0.0.1:${w.httpPort}/health`).catch(() => undefined)) !== undefined;
+      await waitUntil(listening, 'the HTTP server listens', 30_000);
       const texts = await Promise.all(
         ['/metrics', '/', '/v1/stations', '/v1/stations/home', '/health'].map(async (path) =>
           (await fetch(`http://127.0.0.1:${w.httpPort}${path}`)).text(),

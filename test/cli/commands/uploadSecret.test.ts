@@ -1,10 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/load.js';
-import { createUploadMatcher } from '../../src/http/uploadsMatch.js';
-import { assertBuilt, runBuiltCli, runCliInProcess } from '../helpers/httpCli.js';
-import { useTempDir } from '../helpers/httpTempDir.js';
+import { loadConfig } from '../../../src/config/load.js';
+import { createUploadMatcher } from '../../../src/http/uploadsMatch.js';
+import { assertBuilt, runBuiltCli, runCliInProcess } from '../../helpers/httpCli.js';
+import { useTempDir } from '../../helpers/httpTempDir.js';
 
 const PASSKEY = '0123456789ABCDEF0123456789ABCDEF';
 

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Database } from '../../src/store/database.js';
-import { RegistrationStore } from '../../src/publicService/registrationStore.js';
-import { runCliInProcess } from '../helpers/httpCli.js';
-import { makeTempDir } from '../helpers/httpTempDir.js';
+import { Database } from '../../../src/store/database.js';
+import { RegistrationStore } from '../../../src/publicService/registrationStore.js';
+import { runCliInProcess } from '../../helpers/httpCli.js';
+import { makeTempDir } from '../../helpers/httpTempDir.js';
 
 describe('mowability registrations', () => {
   let temp: ReturnType<typeof makeTempDir>;

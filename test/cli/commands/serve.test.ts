@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keyCommandHint } from '../../src/cli/commands/serve.js';
+import { keyCommandHint } from '../../../src/cli/commands/serve.js';
 
 describe('keyCommandHint', () => {
   it('names the absolute database path however it was configured (MOWABILITY_DB_PATH included)', () => {

@@ -8,7 +8,7 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_RESPONSE_BYTES, OpenMeteoClient, type FetchOutcome } from '../../src/openmeteo/openMeteoClient.js';
 import { waitUntil } from '../helpers/wait.js';
-import { FakeOpenMeteo, compressionBomb, type Encoding } from './fakeOpenMeteo.js';
+import { FakeOpenMeteo, compressionBomb, type Encoding } from '../forecast/fakeOpenMeteo.js';
 
 const berlin = { latitude: 52.52, longitude: 13.41, elevation: 38 };
 const MIB = 1024 * 1024;

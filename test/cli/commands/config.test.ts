@@ -3,7 +3,7 @@
  * line on stderr saying how to see them), --public shows only those, --all everything.
  */
 import { describe, expect, it } from 'vitest';
-import { useCliTempDir } from '../helpers/httpCli.js';
+import { useCliTempDir } from '../../helpers/httpCli.js';
 
 describe('mowability config', () => {
   const { cli } = useCliTempDir(() => ({ MOWABILITY_KEYS_DAILY_QUOTA: '7', MOWABILITY_HTTP_PORT: '9124' }));

@@ -4,14 +4,14 @@
  */
 import { createServer, type Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { healthVerdict } from '../../src/cli/commands/health.js';
-import { loadConfig } from '../../src/config/load.js';
-import { startDaemon, type RunningDaemon } from '../../src/daemon.js';
-import { runCliInProcess } from '../helpers/httpCli.js';
-import { captureLogger } from '../helpers/httpLogCapture.js';
-import { makeTempDir } from '../helpers/httpTempDir.js';
-import { waitUntil } from '../helpers/wait.js';
-import { freePort } from '../../bench/lib/mosquitto.js';
+import { healthVerdict } from '../../../src/cli/commands/health.js';
+import { loadConfig } from '../../../src/config/load.js';
+import { startDaemon, type RunningDaemon } from '../../../src/daemon.js';
+import { runCliInProcess } from '../../helpers/httpCli.js';
+import { captureLogger } from '../../helpers/httpLogCapture.js';
+import { makeTempDir } from '../../helpers/httpTempDir.js';
+import { waitUntil } from '../../helpers/wait.js';
+import { freePort } from '../../../bench/lib/mosquitto.js';
 
 const report = (status: string, checks: Record<string, { status: string; message?: string }>) => ({ status, mfi: { status, checks } });
 
