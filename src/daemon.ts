@@ -203,10 +203,15 @@ export function stationUnits(): readonly StationUnitEntry[] {
     // The forecast (src/forecast/): after the units above, it starts from the input they extended (the blade water,
     // docs/model.md); its windows honour the lawn memory's quiet hours, and the modelled module's requests carry its forecast.
     wire(forecastModule, ({ from }) => ({ quietHours: from(lawnMemoryUnit).quietHours, carrier: from(modelledModule).carrier })),
-    // Mower control (src/mower/, docs/mower.md): drives a station's robot mower from each new state; off unless
+    // Mower control (src/mower/, docs/mower.md): drives each lawn's robot mower from each new state; off unless
     // mower.control.enabled. It honours the lawn memory's quiet hours and records its completed runs there as cuts; it
     // offers Home Assistant's services (its connection, or the add-on's) to the plan's notifications.
-    wire(mowerControlModule, ({ from }) => ({ quietHours: from(lawnMemoryUnit).quietHours, recordCut: from(lawnMemoryUnit).recordCut })),
+    // Each lawn's own mower block (the lawns) gets a control of its own.
+    wire(mowerControlModule, ({ from }) => ({
+      quietHours: from(lawnMemoryUnit).quietHours,
+      recordCut: from(lawnMemoryUnit).recordCut,
+      lawns: from(lawnsModule).lawns,
+    })),
     // The week plan (src/lawn/planModule.ts): each lawn's need, debt and run slots over the whole forecast, re-planned
     // only when its inputs change; from the lawns, the lawn memory's growth and the forecast's week;
     // its changes also go to Home Assistant's plan.notifyService through the mower control's connection.

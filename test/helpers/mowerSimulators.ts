@@ -332,7 +332,7 @@ export function gardenMowerControl(
   options: Pick<MowerControlOptions, 'store' | 'clock'> & Partial<MowerControlOptions>,
 ): MowerControlUnit {
   return new MowerControlUnit({
-    stations: [{ id: 'garden', control: controlConfigOf(control, 'garden') }],
+    lawns: [{ id: 'garden', control: controlConfigOf(control, 'garden') }],
     settings: { tickSeconds: 600, homeAssistantToken: '' },
     log: silentLogger,
     baseTopic: 'mowability',

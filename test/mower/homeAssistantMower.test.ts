@@ -71,7 +71,7 @@ describe('Home Assistant mower (WebSocket API)', () => {
       'garden',
     );
     const unit = new MowerControlUnit({
-      stations: [{ id: 'garden', control }],
+      lawns: [{ id: 'garden', control }],
       settings: { tickSeconds: 600, homeAssistantToken: TOKEN },
       store: temp.db,
       log,

@@ -87,7 +87,7 @@ describe('mower control: scenarios over a simulated day (injected clock, real SQ
       'garden',
     );
     const unit = new MowerControlUnit({
-      stations: [{ id: 'garden', control }],
+      lawns: [{ id: 'garden', control }],
       settings: { tickSeconds: 600, homeAssistantToken: '' },
       store: temp.db,
       log,
@@ -302,7 +302,7 @@ describe('mower control: the "Automatic mowing" switch', () => {
       const mower = new SimulatedMower();
       const control = controlConfigOf({ enabled: true, dryRun: false, kind: 'openmower', openmower: { prefix: 'om' } }, 'garden');
       const unit = new MowerControlUnit({
-        stations: [{ id: 'garden', control }],
+        lawns: [{ id: 'garden', control }],
         settings: { tickSeconds: 600, homeAssistantToken: '' },
         store: temp.db,
         log: pino({ level: 'silent' }),
