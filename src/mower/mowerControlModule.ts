@@ -93,7 +93,8 @@ function controlledLawns(
     const primary = index === 0;
     const mower = primary ? (station.settings ?? lawn.mower) : lawn.mower;
     const topicId = primary ? station.id : lawn.id;
-    const control = isPlainObject(mower) && isPlainObject(mower.control) ? controlConfigOf(mower.control, topicId) : undefined;
+    // The ledger's key is the lawn's id (the planner reads the lawn's runs by it); without `lawns` the station's id, as before.
+    const control = isPlainObject(mower) && isPlainObject(mower.control) ? controlConfigOf(mower.control, lawn.id) : undefined;
     if (!control?.enabled) return [];
     return [
       { stationId: station.id, id: topicId, name: lawn.name, primary, control, ...(station.location && { location: station.location }) },
