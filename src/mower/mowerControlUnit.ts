@@ -55,8 +55,8 @@ export interface MowerControlOptions {
   timeZone: string;
   recordCut: RecordCut;
   quietHours: QuietHoursSettings | undefined;
-  /** Builds a lawn's adapter (tests hand in simulators); default: by kind. */
-  adapterFor?: (lawn: ControlledLawn) => MowerAdapter;
+  /** Builds a lawn's adapter (tests hand in simulators); default (or undefined): by kind. */
+  adapterFor?: (lawn: ControlledLawn) => MowerAdapter | undefined;
 }
 
 /** Records a cut in the lawn memory (its last cut and growth reset); `lawnId` a further lawn's; false when it is not newer or the lawn memory is off. */
