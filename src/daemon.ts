@@ -24,9 +24,11 @@ import {
   serveLockComponent,
   serviceStoreOn,
   startAccessCache,
+  unitStoresOn,
   type ExtensionCommands,
   type ExtensionDeps,
   type ServiceExtension,
+  type UnitStores,
 } from './daemonStorage.js';
 import { forecastModule } from './forecast/forecastModule.js';
 import { buildApp, type AppDeps } from './http/app.js';
@@ -49,7 +51,7 @@ import { createMqttSide, type MqttSide } from './mqtt/service.js';
 import { mqttEnabled } from './mqtt/settings.js';
 import type { StationFacade } from './station/facade.js';
 import { createStationSide, type StationFeatures, type StationSide } from './station/side.js';
-import type { StationUnit, UnitStore } from './station/unit.js';
+import type { StationUnit } from './station/unit.js';
 import { StationControls } from './station/stationControls.js';
 import { mowableSettingsFor } from './station/recompute.js';
 import { DEFAULT_LAWN, type MowerClass } from './core/index.js';
@@ -64,6 +66,7 @@ import { TopicsHeardNearby } from './station/topicsHeard.js';
 import { topicMatches } from './mqtt/topics.js';
 import type { AccessCache } from './store/accessCache.js';
 import type { Database } from './store/database.js';
+import { StationControlStore } from './store/stationControlStore.js';
 import { monotonicClock, systemClock, type Clock, type MonotonicClock } from './util/clock.js';
 import { readClockSync } from './util/clockSync.js';
 import { ClockWatch } from './util/clockWatch.js';
@@ -76,6 +79,8 @@ export interface DaemonOptions {
   logger: Logger;
   /** The old setting names the configuration was loaded with (loadConfiguration()): one warning each at start. */
   deprecatedSettings?: readonly DeprecatedSettingUse[];
+  /** The variables the loader read no setting for (loadConfiguration()): a unit's among them stops its build (src/station/unitBuilder.ts). */
+  unreadEnvironment?: readonly string[];
   /** The HTTP access lines' logger (createAccessLogger: written in blocks); omitted: they go through `logger`. */
   accessLogger?: Logger;
   clock?: Clock;
@@ -103,6 +108,7 @@ interface Core {
   readonly clockWatch: ClockWatch | undefined;
   readonly monotonic: MonotonicClock | undefined;
   readonly database: Database;
+  readonly unreadEnvironment: readonly string[] | undefined;
 }
 
 /** One warning line per old setting name the configuration was loaded with (src/config/settingAliases.ts). */
@@ -138,7 +144,7 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
     const extended = await extensions.withKeys({ serviceDatabase, store, sqliteStore, access });
 
     // The station side, then the MQTT side that feeds it and publishes its states.
-    const core: Core = { config, logger, clock, clockWatch, monotonic, database };
+    const core: Core = { config, logger, clock, clockWatch, monotonic, database, unreadEnvironment: options.unreadEnvironment };
     const station = createStationSide({ config, database, logger, clock, clockWatch, monotonic }, (facade) => builtInUnits(core, facade));
     await parts.startAll(station.components);
     const mqtt = createMqttSide({
@@ -185,9 +191,10 @@ export async function startDaemon(options: DaemonOptions): Promise<RunningDaemon
  * station objects and that key's validation, its state, hold, entities, counters and routes. A new
  * station feature is one module and one line here (docs/units.md). The pipeline asks them first, in
  * this order, then the built-in units below. What one module hands another is wired here by name
- * (`wire`): a module is wired only with the station side's readings and what the modules above it provide.
+ * (`wire`): a module is wired only with the station side's readings, what the modules above it provide
+ * and its own store of `stores` (none: built without a database, or only for the configuration's schema).
  */
-export function stationUnits(): readonly StationUnitEntry[] {
+export function stationUnits(stores?: UnitStores): readonly StationUnitEntry[] {
   return [
     // The lawns each station serves (src/lawn/lawnsModule.ts, the station key `lawns`): no unit, wired into the lawn memory and the planner.
     lawnsModule,
@@ -196,30 +203,37 @@ export function stationUnits(): readonly StationUnitEntry[] {
     // Snow cover from a topic holds mowable off (src/units/snowCover.ts; the worked example in docs/units.md).
     snowCoverUnit,
     // Lawn memory (src/lawn/): blade and soil water, growth since the last cut, cuts from a mower topic; offers the quiet hours.
-    wire(lawnMemoryUnit, ({ from }) => ({ lawns: from(lawnsModule).lawns })),
+    wire(lawnMemoryUnit, ({ from }) => ({ lawns: from(lawnsModule).lawns, store: stores?.lawnMemory })),
     // Modelled stations and gap filling (src/modelled/): Open-Meteo's readings into the pipeline like uploads, after the
     // lawn memory so its soil estimate comes first; offers the forecast carrier (one request for readings and forecast).
     wire(modelledModule, ({ readings }) => ({ readings })),
     // The forecast (src/forecast/): after the units above, it starts from the input they extended (the blade water,
     // docs/model.md); its windows honour the lawn memory's quiet hours, and the modelled module's requests carry its forecast.
-    wire(forecastModule, ({ from }) => ({ quietHours: from(lawnMemoryUnit).quietHours, carrier: from(modelledModule).carrier })),
+    wire(forecastModule, ({ from }) => ({
+      quietHours: from(lawnMemoryUnit).quietHours,
+      carrier: from(modelledModule).carrier,
+      store: stores?.forecasts,
+    })),
     // Mower control (src/mower/, docs/mower.md): drives each lawn's robot mower from each new state; off unless
     // mower.control.enabled. It honours the lawn memory's quiet hours and records its completed runs there as cuts; it
-    // offers Home Assistant's services (its connection, or the add-on's) to the plan's notifications.
+    // offers Home Assistant's services (its connection, or the add-on's) to the plan's notifications and its lawns' runs to the plan.
     // Each lawn's own mower block (the lawns) gets a control of its own.
     wire(mowerControlModule, ({ from }) => ({
       quietHours: from(lawnMemoryUnit).quietHours,
       recordCut: from(lawnMemoryUnit).recordCut,
+      store: stores?.mowerRuns,
       lawns: from(lawnsModule).lawns,
     })),
     // The week plan (src/lawn/planModule.ts): each lawn's need, debt and run slots over the whole forecast, re-planned
-    // only when its inputs change; from the lawns, the lawn memory's growth and the forecast's week;
-    // its changes also go to Home Assistant's plan.notifyService through the mower control's connection.
+    // only when its inputs change; from the lawns, the lawn memory's growth, the forecast's week and the mower
+    // control's runs of each lawn; its changes also go to Home Assistant's plan.notifyService through the mower control's connection.
     wire(planModule, ({ from }) => ({
       lawns: from(lawnsModule).lawns,
       memory: from(lawnMemoryUnit),
       week: from(forecastModule).week,
       homeAssistant: from(mowerControlModule).homeAssistant,
+      runs: from(mowerControlModule).runs,
+      store: stores?.lawnPlans,
     })),
   ];
 }
@@ -247,14 +261,15 @@ export function stationUnitConfigs(): UnitConfigSpec[] {
 }
 
 /**
- * Builds stationUnits() from the loaded configuration (each from its own slices of it, the database as
- * its store, the station side's acceptReading as `readings`).
+ * Builds stationUnits() from the loaded configuration (each from its own slices of it, its store on
+ * `store`, the database, the station side's acceptReading as `readings`).
  */
 export function buildStationUnits(
-  deps: Pick<UnitBuildDeps, 'config' | 'logger' | 'clock' | 'store' | 'readings' | 'overrides'>,
+  deps: Pick<UnitBuildDeps, 'config' | 'logger' | 'clock' | 'readings' | 'overrides' | 'unreadEnvironment'> & { readonly store?: Database },
 ): StationUnit[] {
+  const { store, ...build } = deps;
   const throttle = (log: Logger): LogThrottle => new LogThrottle(log);
-  return buildUnits(stationUnits(), { ...deps, throttle });
+  return buildUnits(stationUnits(store && unitStoresOn(store)), { ...build, throttle });
 }
 
 /** The station units and what HTTP reads of them (the status page's chart series, upload refusals, reading counts). */
@@ -275,10 +290,18 @@ export interface DaemonFeatures extends StationFeatures {
  * then the units built from parts the HTTP side shares (the status page's recorder, upload refusals).
  */
 export function builtInUnits(core: Core, station: StationFacade): DaemonFeatures {
-  const { config, logger, clock, database } = core;
+  const { config, logger, clock, database, unreadEnvironment } = core;
   // First: the values Home Assistant set reach the modules' calculation context (the forecast's mower class) too.
   const controls = stationControlsFor(config, database, logger, clock);
-  const modules = buildStationUnits({ config, logger, clock, store: database, readings: station.acceptReading, overrides: controls });
+  const modules = buildStationUnits({
+    config,
+    logger,
+    clock,
+    store: database,
+    readings: station.acceptReading,
+    overrides: controls,
+    ...(unreadEnvironment && { unreadEnvironment }),
+  });
   const readings = new StationReadingCounter();
   const uploadRefusals = new UploadRefusals({
     database: () => database,
@@ -306,7 +329,7 @@ export function builtInUnits(core: Core, station: StationFacade): DaemonFeatures
 /** The Home Assistant controls of every configured station, over the configured values (station.*, each station's lawn). */
 export function stationControlsFor(
   config: Pick<AppConfig, 'stations' | 'station' | 'mqtt'> & { readonly lawn?: { readonly mowerClass?: MowerClass } },
-  store: UnitStore | undefined,
+  database: Database | undefined,
   logger: Logger,
   clock: Clock,
 ): StationControls {
@@ -316,7 +339,7 @@ export function stationControlsFor(
       mowerClass: station.lawn?.mowerClass ?? config.lawn?.mowerClass ?? DEFAULT_LAWN.mowerClass,
     })),
     mowable: mowableSettingsFor(config),
-    ...(store && { store }),
+    ...(database && { store: new StationControlStore(database) }),
     baseTopic: config.mqtt.baseTopic,
     log: logger.child({ module: 'controls' }),
     now: () => clock.now(),

@@ -1,8 +1,9 @@
 /**
  * The daemon's storage parts, opened first by startDaemon() (src/daemon.ts), each returning what
- * the later parts use: the serve lock, the SQLite database and its service store, and the API-key
- * cache. Parts beyond a home install (the public service, src/publicService/: PostgreSQL, Redis,
- * per-key usage, registration) plug in as a `ServiceExtension`, listed in src/daemon.ts.
+ * the later parts use: the serve lock, the SQLite database and its service store, the API-key
+ * cache, and the typed stores the station units keep their rows in (unitStoresOn). Parts beyond a
+ * home install (the public service, src/publicService/: PostgreSQL, Redis, per-key usage,
+ * registration) plug in as a `ServiceExtension`, listed in src/daemon.ts.
  */
 import type { Logger } from 'pino';
 import type { AppConfig } from './config/schema.js';
@@ -11,6 +12,10 @@ import type { AppDeps } from './http/app.js';
 import { AccessCache } from './store/accessCache.js';
 import { Database } from './store/database.js';
 import { DatabaseWatch } from './store/databaseWatch.js';
+import { ForecastStore } from './store/forecastStore.js';
+import { LawnMemoryStore } from './store/lawnMemoryStore.js';
+import { LawnPlanStore } from './store/lawnPlanStore.js';
+import { MowerRunStore } from './store/mowerRunStore.js';
 import { migrationsAppliedSince } from './store/migrationLog.js';
 import { ServeLock } from './store/serveLock.js';
 import { ServiceStore, SETTING_MFI_VERSION } from './store/serviceStore.js';
@@ -67,6 +72,24 @@ export async function serviceStoreOn(database: SqlDatabase, clock: Clock): Promi
   const store = new ServiceStore(database, clock);
   await store.setSetting(SETTING_MFI_VERSION, MFI_VERSION);
   return store;
+}
+
+/** The station units' own tables, each behind its typed store; the composition root wires each into its module (src/daemon.ts). */
+export interface UnitStores {
+  readonly forecasts: ForecastStore;
+  readonly lawnMemory: LawnMemoryStore;
+  readonly lawnPlans: LawnPlanStore;
+  readonly mowerRuns: MowerRunStore;
+}
+
+/** The units' stores on the daemon's database (the forecast cache's saves join the history's commit, as before). */
+export function unitStoresOn(database: Database): UnitStores {
+  return Object.freeze({
+    forecasts: new ForecastStore(database),
+    lawnMemory: new LawnMemoryStore(database),
+    lawnPlans: new LawnPlanStore(database),
+    mowerRuns: new MowerRunStore(database),
+  });
 }
 
 export interface KeyStorage {

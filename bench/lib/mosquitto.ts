@@ -1,4 +1,4 @@
-/** Runs Debian's mosquitto on 127.0.0.1 with a temp config and persistence: the external broker of the benchmarks and of the external-broker tests (test/helpers/mqttMosquitto.ts re-exports it). */
+/** Runs Debian's mosquitto on 127.0.0.1 with a temp config and persistence: the external broker of the benchmarks and of the external-broker tests (they import it from here). */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer, type AddressInfo } from 'node:net';

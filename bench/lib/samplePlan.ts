@@ -1,7 +1,8 @@
 /**
  * A lawn's week plan as the planner unit puts it into the station state (src/core/plan/types.ts), for
- * the feed's and the page's tests and the README's screenshot (bench/planScreenshot.ts): a week with
- * wet days, four slots (one taken by the debt relaxation), behind its need.
+ * the feed's and the page's tests and the README's screenshot (test/browser/readmeScreenshot.test.ts,
+ * `npm run screenshot:plan`): a week with wet days, four slots (one taken by the debt relaxation),
+ * behind its need.
  */
 import type { LawnPlan, PlanSlot } from '../../src/core/plan/types.js';
 import type { StationPlanState } from '../../src/lawn/planUnit.js';

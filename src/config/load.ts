@@ -70,13 +70,20 @@ export function configFileFrom({ argv = [], env = {} }: ConfigSources): string |
 export interface LoadedConfig {
   readonly config: AppConfig;
   readonly deprecated: readonly DeprecatedSettingUse[];
+  /**
+   * The MOWABILITY_* variables it was given that no setting it knew reads (a unit's, when it was loaded
+   * without `units`): building a unit whose variable is among them refuses to fall back to its defaults
+   * (src/station/unitBuilder.ts; a test would reach the real Open-Meteo). The daemon is handed it
+   * (DaemonOptions.unreadEnvironment).
+   */
+  readonly unreadEnvironment: readonly string[];
 }
 
 export function loadConfig(sources: ConfigSources = {}): AppConfig {
   return loadConfiguration(sources).config;
 }
 
-/** loadConfig, with the deprecated names used. */
+/** loadConfig, with the deprecated names used and the variables no setting read. */
 export function loadConfiguration(sources: ConfigSources = {}): LoadedConfig {
   registerConfigFormats();
   const deprecated: DeprecatedSettingUse[] = [];
@@ -128,22 +135,9 @@ export function loadConfiguration(sources: ConfigSources = {}): LoadedConfig {
   // Rules that span several keys (convict validates one key at a time).
   const ruleProblems = crossKeyProblems(loaded, { secretsOptional: sources.secretsOptional === true, units });
   if (ruleProblems.length > 0) throw new ConfigError(ruleProblems);
-  // A symbol key: invisible to JSON and Object.keys, but kept by a spread copy ({ ...config, stations }).
   const read = new Set([...settings.values()].flatMap((spec) => (spec.env ? [spec.env] : [])));
-  const unread = Object.keys(env).filter((name) => name.startsWith('MOWABILITY_') && !read.has(name));
-  Object.defineProperty(loaded, UNREAD_ENV, { value: unread, enumerable: true });
-  return { config: deepFreeze(loaded), deprecated };
-}
-
-const UNREAD_ENV = Symbol('unread environment variables');
-
-/**
- * The MOWABILITY_* variables loadConfig was given but no setting it knew reads (a unit's, when it
- * was loaded without `units`): a unit whose variable is among them must not fall back to its
- * defaults (a test would reach the real Open-Meteo). None for a configuration made by hand.
- */
-export function unreadEnvironment(config: object): readonly string[] {
-  return (config as { [UNREAD_ENV]?: readonly string[] })[UNREAD_ENV] ?? [];
+  const unreadEnvironment = Object.keys(env).filter((name) => name.startsWith('MOWABILITY_') && !read.has(name));
+  return { config: deepFreeze(loaded), deprecated, unreadEnvironment: Object.freeze(unreadEnvironment) };
 }
 
 type Settings = ReadonlyMap<string, SettingSpec>;

@@ -1,7 +1,8 @@
 /**
- * The one configuration schema: the service part and the MQTT part. Every
- * setting, its default, its environment variable and its flag is declared
- * here; the README table is generated from it (scripts/gen-config-docs.mjs).
+ * The base configuration schema: the service, store, public-service, station,
+ * MQTT, clock and container parts. The station units bring their own settings
+ * as fragments in their modules (src/config/unitSettings.ts merges them); the
+ * tables of docs/configuration.md are generated from both (scripts/gen-config-docs.mjs).
  */
 import { clockSchema } from './clockSchema.js';
 import { containerSchema } from './containerSchema.js';

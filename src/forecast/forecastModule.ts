@@ -9,7 +9,7 @@
  */
 import type { QuietHoursSettings } from '../core/lawn/quietHours.js';
 import type { LawnProfile } from '../core/types.js';
-import type { ForecastCarrier, WeekForecastSource } from '../store/forecastStore.js';
+import type { ForecastCarrier, ForecastStore, WeekForecastSource } from '../store/forecastStore.js';
 import { MODELLED_FORMAT } from '../ingest/types.js';
 import { defineStationUnit, type StationUnit, type UnitStation } from '../station/unit.js';
 import { packageVersion } from '../util/packageVersion.js';
@@ -45,6 +45,8 @@ export interface ForecastNeeds {
   readonly quietHours: QuietHoursSettings | undefined;
   /** Open-Meteo requests of another module that bring a station's forecast along. */
   readonly carrier: ForecastCarrier;
+  /** The forecast cache (the composition root's, on the daemon's database); none: no forecast unit (a pipeline in memory). */
+  readonly store: ForecastStore | undefined;
 }
 
 /** What the forecast offers the modules after it: the whole forecast rated, for the week's plan (src/daemon.ts). */
@@ -63,7 +65,7 @@ export const forecastModule = defineStationUnit<
   config: { settings: FORECAST_SETTINGS, station: FORECAST_STATION_KEY },
   // Every station: a modelled one has a forecast without the key, and the route tells an unknown station from one without it.
   everyStation: true,
-  create: ({ settings, stations, log, clock, calculationContext, store }, { quietHours, carrier }) => {
+  create: ({ settings, stations, log, clock, calculationContext }, { quietHours, carrier, store }) => {
     if (!store) return [];
     const unit: ForecastUnit = new ForecastUnit({
       stations: stations.flatMap((station): ForecastStation[] => {
@@ -73,7 +75,7 @@ export const forecastModule = defineStationUnit<
         return [{ id: station.id, config, carried, ...(station.location && { location: station.location }) }];
       }),
       settings,
-      database: store,
+      store,
       logger: log,
       now: () => clock.now(),
       contextFor: (stationId, nowMs) => calculationContext(nowMs, stationId),

@@ -15,15 +15,7 @@ import { QuietHoursTimeline } from '../core/forecastQuietHours.js';
 import type { StationConfig, StationLocation } from '../ingest/types.js';
 import type { EntitySpec } from '../homeassistant/stationEntities.js';
 import type { UnitRoute } from '../station/unitRoute.js';
-import type {
-  MowableHold,
-  StationHistoryView,
-  StationInput,
-  StationUnit,
-  UnitContext,
-  UnitStore,
-  UnitSubscriber,
-} from '../station/unit.js';
+import type { MowableHold, StationHistoryView, StationInput, StationUnit, UnitContext, UnitSubscriber } from '../station/unit.js';
 import type { ClockStep } from '../util/clockWatch.js';
 import { LogThrottle } from '../util/logThrottle.js';
 import { FetchLoop } from './fetchLoop.js';
@@ -37,7 +29,7 @@ import {
   type ForecastDetail,
   type ForecastView,
 } from './forecastReport.js';
-import { ForecastStore, type CachedForecast, type RatedForecast } from '../store/forecastStore.js';
+import type { ForecastStore, CachedForecast, RatedForecast } from '../store/forecastStore.js';
 import { projectForecast } from '../core/forecastProjection.js';
 import { indexHours } from '../core/forecastWindows.js';
 import { parseForecastPayload } from './mqttForecast.js';
@@ -62,8 +54,8 @@ const LOOKBACK_MS = 14 * 24 * 60 * MINUTE_MS;
 export interface ForecastUnitOptions {
   stations: readonly ForecastStation[];
   settings: Pick<ForecastSettings, 'openMeteoUrl' | 'intervalMinutes' | 'timeoutSeconds' | 'retries' | 'rainLeadMinutes'>;
-  /** The daemon's database (open before the station side is built). */
-  database: UnitStore;
+  /** The cache of the last good forecast per station (src/store/forecastStore.ts), used from start() on. */
+  store: ForecastStore;
   logger: Logger;
   now: () => number;
   /** The context a station calculates with (its lawn profile, the time zone). */
@@ -133,7 +125,7 @@ export class ForecastUnit implements StationUnit {
   async start(context: UnitContext): Promise<void> {
     this.#history = context.history;
     if (this.#held.size === 0) return;
-    this.#store = new ForecastStore(this.#options.database);
+    this.#store = this.#options.store;
     const cached = await this.#store.loadAll();
     for (const [id, held] of this.#held) {
       const row = cached.get(id);

@@ -150,15 +150,6 @@ export interface StationDetail extends StationSummary {
   plan: ReturnType<typeof planSummary>;
 }
 
-type Loose = Record<string, unknown>;
-
-function isRecord(value: unknown): value is Loose {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-const numberOrNull = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
-const stringOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-const strings = (value: unknown): string[] =>
-  Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 const isoTime = (value: unknown): string | null =>
   typeof value === 'string' && Number.isFinite(Date.parse(value)) ? new Date(Date.parse(value)).toISOString() : null;
 
@@ -173,39 +164,36 @@ export function summarize(view: StationsView, station: StationListing, nowMs: nu
   return {
     id: station.id,
     name: station.name,
-    index: numberOrNull(state?.index_score),
-    status: stringOrNull(state?.main_status),
-    mowable: typeof state?.mowable === 'boolean' ? state.mowable : null,
-    mowable_reason: stringOrNull((open ? state?.[PUBLIC_REASON_KEY] : undefined) ?? state?.mowable_reason),
-    mowable_reason_de: stringOrNull(
-      (open ? state?.[`${PUBLIC_REASON_KEY}_de`] : undefined) ?? state?.mowable_reason_de ?? state?.mowable_reason,
-    ),
+    index: state?.index_score ?? null,
+    status: state?.main_status ?? null,
+    mowable: state?.mowable ?? null,
+    mowable_reason: (open ? state?.[PUBLIC_REASON_KEY] : undefined) ?? state?.mowable_reason ?? null,
+    mowable_reason_de: (open ? state?.[`${PUBLIC_REASON_KEY}_de`] : undefined) ?? state?.mowable_reason_de ?? state?.mowable_reason ?? null,
     last_reading_at: lastMs === null ? null : new Date(lastMs).toISOString(),
     last_reading_age_seconds: lastMs === null ? null : Math.max(0, Math.round((nowMs - lastMs) / 1000)),
     availability: online ? 'online' : 'offline',
     origin: station.origin ?? 'measured',
     topics_heard: topicsHeard(state?.topics_heard),
-    forecast_problem: stringOrNull(state?.forecast_problem),
+    forecast_problem: state?.forecast_problem ?? null,
   };
 }
 
-/** The state's `topics_heard`, read defensively; null when absent or malformed. */
-function topicsHeard(value: unknown): StationSummary['topics_heard'] {
-  if (!isRecord(value) || typeof value.subscribed !== 'string' || !Array.isArray(value.seen)) return null;
-  return { subscribed: value.subscribed, seen: value.seen.filter((topic): topic is string => typeof topic === 'string') };
+/** The topics-heard unit's typed state (`topics_heard`, src/station/topicsHeard.ts), as a copy; null when absent. */
+function topicsHeard(heard: StationStatePayload['topics_heard']): StationSummary['topics_heard'] {
+  return heard ? { subscribed: heard.subscribed, seen: [...heard.seen] } : null;
 }
 
-function checkSummaries(checks: unknown): CheckSummary[] {
-  const all = isRecord(checks) ? checks : {};
+/** The core's five checks, each as the page lists it (a check the state lacks: not executed). */
+function checkSummaries(checks: StationStatePayload['checks']): CheckSummary[] {
   return CHECK_NAMES.map((name) => {
-    const check = isRecord(all[name]) ? all[name] : {};
+    const check = checks?.[name];
     return {
       name,
-      executed: check.executed === true,
-      status: stringOrNull(check.status),
-      score: numberOrNull(check.score),
-      reasons: strings(check.reasons),
-      skipped_reason: stringOrNull(check.skipped_reason),
+      executed: check?.executed === true,
+      status: check?.status ?? null,
+      score: check?.score ?? null,
+      reasons: check?.reasons ?? [],
+      skipped_reason: check?.skipped_reason ?? null,
     };
   });
 }
@@ -231,26 +219,20 @@ export function forecastSummary(forecast: StationStatePayload['forecast']): Fore
 export function detail(view: StationsView, station: StationListing, nowMs: number, open = false): StationDetail {
   const summary = summarize(view, station, nowMs, open);
   const state = view.state(station.id);
-  const withheld = isRecord(state?.withheld_fields) ? state.withheld_fields : {};
-  const scoreBasis = isRecord(state?.score_basis) ? state.score_basis : {};
-  const error = isRecord(state?.error) ? state.error : undefined;
-  const withheldStrings = Object.fromEntries(
-    Object.entries(withheld).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  const error = state?.error;
+  const missing = state?.missing_fields ?? error?.missing ?? [];
+  const withheld = Object.fromEntries(
+    Object.entries(state?.withheld_fields ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined),
   );
   return {
     ...summary,
-    data_quality: stringOrNull(state?.data_quality),
-    missing_fields: strings(state?.missing_fields ?? error?.missing),
-    withheld_fields: withheldStrings,
-    data_gaps: dataGaps(
-      strings(state?.missing_fields ?? error?.missing),
-      withheldStrings,
-      isRecord(state?.history_coverage) ? state.history_coverage : {},
-      state?.last_reading_at != null,
-    ),
-    limiting_check: stringOrNull((scoreBasis as Loose).limiting_check),
+    data_quality: state?.data_quality ?? null,
+    missing_fields: [...missing],
+    withheld_fields: withheld,
+    data_gaps: dataGaps(missing, withheld, state?.history_coverage ?? {}, state?.last_reading_at != null),
+    limiting_check: state?.score_basis?.limiting_check ?? null,
     checks: checkSummaries(state?.checks),
-    error: error ? { code: stringOrNull(error.code), message: stringOrNull(error.message) ?? '', missing: strings(error.missing) } : null,
+    error: error ? { code: error.code ?? null, message: error.message, missing: [...error.missing] } : null,
     forecast: forecastSummary(state?.forecast),
     last_upload_refused: lastUploadRefused(state?.last_upload_refused),
     source_message: state?.modelled?.message ?? null,

@@ -2,8 +2,8 @@
  * The lawn memory as a station unit module (src/station/unit.ts): one line in stationUnits()
  * (src/daemon.ts) plugs it in with everything it owns — its settings (`lawnMemory.*`,
  * ./lawnSettings.ts), its key in the station objects (`mower`, ./mowerConfig.ts), its tables (through
- * the build context's store), its state, hold, entities and counters. It serves every station; the
- * `mower` key only adds a cut source. Built as up to three units in this order: the holiday calendar
+ * the store the composition root wires in, src/store/lawnMemoryStore.ts), its state, hold, entities and
+ * counters. It serves every station; the `mower` key only adds a cut source. Built as up to three units in this order: the holiday calendar
  * (its start fills the dates before anything asks), the memory, the mower state source.
  */
 import { parseNoiseHours, type QuietHoursSettings } from '../core/lawn/quietHours.js';
@@ -13,6 +13,7 @@ import { unitSettingsOf } from '../station/unitBuilder.js';
 import type { Clock } from '../util/clock.js';
 import type { Logger } from 'pino';
 import type { StationLocation } from '../ingest/types.js';
+import type { LawnMemoryStore } from '../store/lawnMemoryStore.js';
 import { HolidayCalendar } from './holidays.js';
 import { lawnMemorySchema, lawnSettingsProblems, type LawnMemorySettings } from './lawnSettings.js';
 import { LawnMemoryUnit, type LawnGrowth } from './lawnUnit.js';
@@ -64,9 +65,11 @@ export interface LawnMemoryOffer {
 /** Records a cut in the lawn memory (its last cut and growth reset); `lawnId` a further lawn of the station (its own cut history). */
 export type RecordCut = (stationId: string, atMs: number, source: string, lawnId?: string) => boolean;
 
-/** What the lawn memory is wired with (src/daemon.ts): every station's lawns; without them each station has its one lawn. */
+/** What the lawn memory is wired with (src/daemon.ts): its store, and every station's lawns (without them each station has its one lawn). */
 export interface LawnMemoryNeeds {
-  readonly lawns: StationLawns;
+  /** Its balances and cuts; none: no lawn memory (a pipeline in memory). */
+  readonly store: LawnMemoryStore | undefined;
+  readonly lawns?: StationLawns;
 }
 
 /** The station unit module: settings, the `mower` key, and the units built from them (none when `lawnMemory.enabled` is false or without a store). */
@@ -83,7 +86,8 @@ export const lawnMemoryUnit = defineStationUnit<
     station: MOWER_STATION_KEY,
   },
   everyStation: true,
-  create: ({ settings, stations, log, clock, baseTopic, calculationContext, store }, needs) => {
+  create: ({ settings, stations, log, clock, baseTopic, calculationContext }, needs) => {
+    const store = needs?.store;
     if (!settings.enabled || !store) return [];
     const timeZone = calculationContext(0).timeZone;
     const holidays = holidayCalendar(settings, clock);
@@ -93,9 +97,9 @@ export const lawnMemoryUnit = defineStationUnit<
         id,
         lawn: calculationContext(0, id).lawn,
         ...(location && { location }),
-        ...(needs?.lawns.has(id) && { lawns: needs.lawns.get(id) }),
+        ...(needs.lawns?.has(id) && { lawns: needs.lawns.get(id) }),
       })),
-      database: store,
+      store,
       logger: log,
       now: () => clock.now(),
       baseTopic,
@@ -105,7 +109,7 @@ export const lawnMemoryUnit = defineStationUnit<
       saveIntervalMs: settings.saveIntervalMinutes * 60_000,
       pollIntervalMs: settings.pollSeconds * 1000,
     });
-    const mowers = stations.flatMap(({ id, settings }) => lawnMowers(id, settings, needs?.lawns.get(id)));
+    const mowers = stations.flatMap(({ id, settings }) => lawnMowers(id, settings, needs.lawns?.get(id)));
     const mower = new MowerStateSources(
       mowers,
       (station, atMs, source, lawnId) => lawnUnit.recordCut(station, atMs, source, lawnId),

@@ -13,21 +13,13 @@ import type { LawnProfile } from '../core/types.js';
 import type { StationLocation } from '../ingest/types.js';
 import type { TimedReading } from '../history/stationHistory.js';
 import type { EntitySpec } from '../homeassistant/stationEntities.js';
-import type {
-  MowableHold,
-  StationHistoryView,
-  StationInput,
-  StationUnit,
-  UnitContext,
-  UnitStore,
-  UnitSubscriber,
-} from '../station/unit.js';
+import type { MowableHold, StationHistoryView, StationInput, StationUnit, UnitContext, UnitSubscriber } from '../station/unit.js';
 import type { ClockStep } from '../util/clockWatch.js';
 import { lawnEntities, MOWED_NOW_SOURCE, mowedNowButton } from './lawnEntities.js';
 import { QuietHolds, type NightSun } from './quietHold.js';
 import { restoreMemory } from './restore.js';
 import { LawnStation, type GrowthSettings, type LawnStatus } from './lawnStation.js';
-import { LawnStore } from './lawnStore.js';
+import type { LawnMemoryStore } from '../store/lawnMemoryStore.js';
 import { SoilMoistureFeed, seedSensor, withSoilSource, type SoilMoistureSource } from './soilFeed.js';
 import { MOWED_COMMAND, MOWED_NOW_COMMAND } from '../config/mqttValues.js';
 import { MAX_MOWED_PAYLOAD_BYTES, cutTimeProblem, parseMowedPayload } from './mowedPayload.js';
@@ -55,8 +47,8 @@ export interface LawnGrowth {
 
 export interface LawnUnitOptions {
   stations: readonly LawnStationConfig[];
-  /** The database holding lawn_balances and lawn_cuts (migration 007). */
-  database: UnitStore;
+  /** Its balances and cuts in the database (src/store/lawnMemoryStore.ts). */
+  store: LawnMemoryStore;
   logger: Logger;
   now: () => number;
   baseTopic: string;
@@ -74,7 +66,7 @@ export class LawnMemoryUnit implements StationUnit {
   readonly name = 'lawn';
   readonly counters: LawnCounters = { lawnCutsReceived: 0, lawnCutsRejected: 0, lawnSaves: 0 };
   readonly #options: LawnUnitOptions;
-  readonly #store: LawnStore;
+  readonly #store: LawnMemoryStore;
   readonly #log: Logger;
   readonly #stations = new Map<string, LawnStation>();
   readonly #soil = new SoilMoistureFeed();
@@ -92,7 +84,7 @@ export class LawnMemoryUnit implements StationUnit {
 
   constructor(options: LawnUnitOptions) {
     this.#options = options;
-    this.#store = new LawnStore(options.database);
+    this.#store = options.store;
     this.#quietHolds = new QuietHolds(options.quiet, options.stations);
     const further = options.stations.flatMap((station) =>
       (station.lawns ?? []).filter((lawn) => !lawn.primary).map((lawn) => ({ stationId: station.id, lawnId: lawn.id })),
@@ -300,7 +292,7 @@ export class LawnMemoryUnit implements StationUnit {
     if (this.#polling) return;
     this.#polling = true;
     try {
-      const version = await this.#options.database.dataVersion();
+      const version = await this.#store.changeCounter();
       if (version === this.#dataVersion) return;
       this.#dataVersion = version;
       for (const [key, cut] of await this.#store.loadCuts()) {

@@ -3,9 +3,11 @@
  * and the unit (./planUnit.ts) with its state `plan`, its Home Assistant entities and its notification
  * topic. It owns no station key: the lawns come from the lawns module (`lawns`, ./lawnsModule.ts). Wired
  * in the composition root (src/daemon.ts) with the lawns, the lawn memory's growth and mower run shape,
- * the forecast's whole forecast rated (its week), and the mower control's Home Assistant services (plan.notifyService).
+ * the forecast's whole forecast rated (its week), and the mower control's lawn runs and Home Assistant services (plan.notifyService).
  */
 import type { WeekForecastSource } from '../store/forecastStore.js';
+import type { LawnPlanStore } from '../store/lawnPlanStore.js';
+import type { LawnRuns } from '../store/mowerRunStore.js';
 import { defineStationUnit, type StationUnit } from '../station/unit.js';
 import type { LawnMemoryOffer } from './buildLawnUnit.js';
 import type { StationLawns } from './lawnsModule.js';
@@ -19,13 +21,17 @@ export interface PlanNeeds {
   readonly week: WeekForecastSource;
   /** Home Assistant's services (the mower control's connection, or the add-on's), for plan.notifyService. */
   readonly homeAssistant: NotifyConnection | undefined;
+  /** The runs of each lawn (the mower control's, read only): minutes this week and per full cut. */
+  readonly runs: LawnRuns | undefined;
+  /** Each lawn's last plan in the database; none: no plan (a pipeline in memory). */
+  readonly store: LawnPlanStore | undefined;
 }
 
 export const planModule = defineStationUnit<PlanSettings, undefined, StationUnit[], PlanNeeds>({
   name: 'plan',
   config: { settings: { key: 'plan', schema: planSchema } },
   everyStation: true,
-  create: ({ settings, stations, log, clock, baseTopic, calculationContext, store }, { lawns, memory, week, homeAssistant }) => {
+  create: ({ settings, stations, log, clock, baseTopic, calculationContext }, { lawns, memory, week, homeAssistant, runs, store }) => {
     if (!settings.enabled || !store) return [];
     if (settings.notifyService !== '' && !homeAssistant)
       throw new Error(
@@ -35,7 +41,8 @@ export const planModule = defineStationUnit<PlanSettings, undefined, StationUnit
       new PlanUnit({
         stations: stations.map((station) => ({ id: station.id, lawns: lawns.get(station.id) ?? [] })),
         settings,
-        database: store,
+        store,
+        ...(runs && { runs }),
         logger: log,
         now: () => clock.now(),
         baseTopic,

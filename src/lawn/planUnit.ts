@@ -17,16 +17,18 @@ import { weekSpan } from '../core/plan/week.js';
 import type { LawnProfile } from '../core/types.js';
 import type { EntitySpec } from '../homeassistant/stationEntities.js';
 import type { StationConfig } from '../ingest/types.js';
-import type { StationUnit, UnitStore, UnitSubscriber } from '../station/unit.js';
+import type { StationUnit, UnitSubscriber } from '../station/unit.js';
 import { fixedJson } from '../station/stateText.js';
 import type { WeekForecastSource } from '../store/forecastStore.js';
+import type { LawnPlanStore } from '../store/lawnPlanStore.js';
+import type { LawnRunFigures, LawnRuns } from '../store/mowerRunStore.js';
 import type { LawnGrowth } from './lawnUnit.js';
 import type { StationLawn } from './lawnsConfig.js';
 import { mowerRunOf } from './mowerConfig.js';
 import { planEntities } from './planEntities.js';
 import { PlanNotifier, type NotifyConnection, type PlanNotifyState } from './planNotifier.js';
 import type { PlanSettings } from './planSettings.js';
-import { PlanStore, restorePlan, type LedgerFigures } from './planStore.js';
+import { restorePlan } from './storedPlan.js';
 
 const HOUR_MS = 3_600_000;
 
@@ -55,7 +57,10 @@ export interface PlanStation {
 export interface PlanUnitOptions {
   readonly stations: readonly PlanStation[];
   readonly settings: PlanSettings;
-  readonly database: UnitStore;
+  /** Each lawn's last plan (src/store/lawnPlanStore.ts). */
+  readonly store: LawnPlanStore;
+  /** The mower control's runs of each lawn, read only; absent: none (zero minutes, no learned capacity). */
+  readonly runs?: LawnRuns;
   readonly logger: Logger;
   readonly now: () => number;
   readonly baseTopic: string;
@@ -109,11 +114,11 @@ export class PlanUnit implements StationUnit {
     planNotifyFailures: ['plan_notify_failures_total', 'Home Assistant notify calls for changed plans that were refused or not answered.'],
   } as const;
   readonly #options: PlanUnitOptions;
-  readonly #store: PlanStore;
+  readonly #store: LawnPlanStore;
   readonly #log: Logger;
   readonly #stations = new Map<string, Planned>();
   readonly #plans = new Map<string, LawnPlan>();
-  readonly #ledger = new Map<string, LedgerFigures>();
+  readonly #ledger = new Map<string, LawnRunFigures>();
   readonly #unsaved = new Map<string, string>();
   readonly #writes = new Set<Promise<void>>();
   #connection: UnitSubscriber | undefined;
@@ -124,7 +129,7 @@ export class PlanUnit implements StationUnit {
 
   constructor(options: PlanUnitOptions) {
     this.#options = options;
-    this.#store = new PlanStore(options.database);
+    this.#store = options.store;
     this.#log = options.logger.child({ module: 'plan' });
     for (const station of options.stations)
       this.#stations.set(station.id, { station, key: '', viewKey: '', view: undefined, ledgerVersion: 0 });
@@ -297,11 +302,13 @@ export class PlanUnit implements StationUnit {
 
   /** Reads the run ledger's figures of the station's lawns; with `recompute`, asks for a recompute when they changed. */
   async #readLedger(planned: Planned, nowMs: number, recompute = false): Promise<void> {
+    const runs = this.#options.runs;
+    if (!runs) return;
     const weekStartMs = weekSpan(nowMs, this.#options.timeZone).startMs;
     let changed = false;
     try {
       for (const lawn of planned.station.lawns) {
-        const figures = await this.#store.ledger(lawn.id, weekStartMs);
+        const figures = await runs.figures(lawn.id, weekStartMs);
         const known = this.#ledger.get(lawn.id);
         if (known && JSON.stringify(known) === JSON.stringify(figures)) continue;
         this.#ledger.set(lawn.id, figures);

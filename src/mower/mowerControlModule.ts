@@ -7,6 +7,7 @@
  */
 import type { QuietHoursSettings } from '../core/lawn/quietHours.js';
 import { defineStationUnit, type StationUnit } from '../station/unit.js';
+import type { LawnRuns, MowerRunStore } from '../store/mowerRunStore.js';
 import { isPlainObject } from '../ingest/stationConfig.js';
 import { controlConfigOf, MOWER_CONTROL_STATION_KEY, type MowerControlConfig } from './controlConfig.js';
 import { MOWER_CONTROL_SETTINGS, type MowerControlSettings } from './controlSettings.js';
@@ -16,10 +17,12 @@ import { MowerControlUnit, type ControlledLawn, type RecordCut } from './mowerCo
 /** A station's lawns as the lawns module offers them (src/lawn/lawnsModule.ts): the first is the station's `mower` block's. */
 export type MowerLawns = ReadonlyMap<string, ReadonlyArray<{ readonly id: string; readonly name: string; readonly mower?: unknown }>>;
 
-/** What the composition root wires into the mower control (src/daemon.ts): the lawn memory's quiet hours and its cut recorder, the lawns. */
+/** What the composition root wires into the mower control (src/daemon.ts): its store, the lawn memory's quiet hours and its cut recorder, the lawns. */
 export interface MowerControlNeeds {
   readonly quietHours: QuietHoursSettings | undefined;
   readonly recordCut: RecordCut;
+  /** The runs, calls and switches of its lawns; none: no mower control (a pipeline in memory). */
+  readonly store: MowerRunStore | undefined;
   /** Every station's lawns; absent: each station has its one lawn. */
   readonly lawns?: MowerLawns;
 }
@@ -37,9 +40,11 @@ export interface HomeAssistantServices {
   close?(): Promise<void>;
 }
 
-/** What the mower control offers: Home Assistant's services through its connection, or the add-on's; undefined: neither. */
+/** What the mower control offers: Home Assistant's services through its connection, or the add-on's (undefined: neither), and its lawns' runs. */
 export interface MowerControlOffer {
   readonly homeAssistant: HomeAssistantServices | undefined;
+  /** The runs of a lawn, read only (the week plan's minutes this week and per full cut); undefined without a store. */
+  readonly runs: LawnRuns | undefined;
 }
 
 export const mowerControlModule = defineStationUnit<MowerControlSettings, unknown, StationUnit[], MowerControlNeeds, MowerControlOffer>({
@@ -47,7 +52,7 @@ export const mowerControlModule = defineStationUnit<MowerControlSettings, unknow
   config: { settings: { key: 'mowerControl', schema: MOWER_CONTROL_SETTINGS }, station: MOWER_CONTROL_STATION_KEY },
   // A station's only mower may be a further lawn's (no `mower` key of its own).
   everyStation: true,
-  create: ({ settings, stations, log, clock, baseTopic, calculationContext, store }, { quietHours, recordCut, lawns }) => {
+  create: ({ settings, stations, log, clock, baseTopic, calculationContext }, { quietHours, recordCut, store, lawns }) => {
     const controlled = stations.flatMap((station) => controlledLawns(station, lawns?.get(station.id)));
     // Off by default: without an enabled block (or a database for the ledger) nothing is built, nothing used.
     if (controlled.length === 0 || !store) return [];
@@ -65,24 +70,26 @@ export const mowerControlModule = defineStationUnit<MowerControlSettings, unknow
       }),
     ];
   },
-  provides: (units, { settings, log }) => {
+  provides: (units, { settings, log }, { store }) => {
+    // Read only, and also while the control is off: the runs of an earlier season still count for the plan.
+    const runs: LawnRuns | undefined = store && { figures: (lawnId, weekStartMs) => store.figures(lawnId, weekStartMs) };
     const mower = units.length > 0 ? (units[0] as MowerControlUnit).homeAssistant() : undefined;
-    if (mower) return { homeAssistant: servicesOf(mower, mower.shownAs, false) };
+    if (mower) return { homeAssistant: servicesOf(mower, mower.shownAs, false), runs };
     // In the add-on, without a Home Assistant mower: a connection of the caller's own through the Supervisor's proxy.
     const endpoint = homeAssistantEndpoint('', settings);
-    if (!endpoint) return { homeAssistant: undefined };
+    if (!endpoint) return { homeAssistant: undefined, runs };
     const connection = new HomeAssistantMower(
       { url: '', entity: '', startService: 'lawn_mower.start_mowing', startData: {} },
       endpoint,
       log,
     );
-    return { homeAssistant: servicesOf(connection, endpoint.shownAs, true) };
+    return { homeAssistant: servicesOf(connection, endpoint.shownAs, true), runs };
   },
 });
 
 /**
  * The enabled controls of one station's lawns: the first lawn's from the station's `mower` block (else
- * its own), under the station's id (today's topics and ledger); a further lawn's under its own id.
+ * its own), its topics under the station's id (today's); a further lawn's under its own id.
  */
 function controlledLawns(
   station: { id: string; name: string; settings: unknown; location?: ControlledLawn['location'] },
@@ -96,9 +103,7 @@ function controlledLawns(
     // The ledger's key is the lawn's id (the planner reads the lawn's runs by it); without `lawns` the station's id, as before.
     const control = isPlainObject(mower) && isPlainObject(mower.control) ? controlConfigOf(mower.control, lawn.id) : undefined;
     if (!control?.enabled) return [];
-    return [
-      { stationId: station.id, id: topicId, name: lawn.name, primary, control, ...(station.location && { location: station.location }) },
-    ];
+    return [{ stationId: station.id, id: topicId, name: lawn.name, control, ...(station.location && { location: station.location }) }];
   });
 }
 

@@ -17,7 +17,8 @@ import { quietCauseText, type QuietHoursSettings } from '../core/lawn/quietHours
 import type { EntitySpec } from '../homeassistant/stationEntities.js';
 import type { StationLocation } from '../ingest/types.js';
 import type { StationStatePayload } from '../station/statePayload.js';
-import type { StationUnit, UnitStore, UnitSubscriber } from '../station/unit.js';
+import type { StationUnit, UnitSubscriber } from '../station/unit.js';
+import type { MowerRunStore } from '../store/mowerRunStore.js';
 import type { Clock } from '../util/clock.js';
 import type { ClockStep } from '../util/clockWatch.js';
 import { guarded } from '../util/guarded.js';
@@ -48,7 +49,8 @@ export interface ControlledLawn {
 export interface MowerControlOptions {
   lawns: readonly ControlledLawn[];
   settings: MowerControlSettings;
-  store: UnitStore;
+  /** Each lawn's runs, calls and switch (src/store/mowerRunStore.ts), under its run ledger. */
+  store: MowerRunStore;
   log: Logger;
   clock: Clock;
   baseTopic: string;

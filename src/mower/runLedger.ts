@@ -1,11 +1,11 @@
 /**
- * The run ledger of one lawn's mower in SQLite (migration 013): a row when a run starts, the same row
- * completed when it ends, and the API calls sent, for the budgets. Kept in memory too, so the
- * decision's view (LedgerView) is answered without a query; loaded at start, so a restart mid-run
- * continues the open run instead of starting a second one.
+ * The run ledger of one lawn's mower, over its rows in the database (src/store/mowerRunStore.ts): a row
+ * when a run starts, the same row completed when it ends, and the API calls sent, for the budgets. Kept
+ * in memory too, so the decision's view (LedgerView) is answered without a query; loaded at start, so a
+ * restart mid-run continues the open run instead of starting a second one.
  */
 import type { DecisionReason, LedgerView, RunStarter } from '../core/mower/decision.js';
-import type { UnitStore } from '../station/unit.js';
+import type { MowerRunStore, StoredRun } from '../store/mowerRunStore.js';
 import { calendarDay, weekStartDay } from '../util/calendarDay.js';
 
 export type RunOutcome = 'completed' | 'docked_for_rain' | 'docked_by_daemon' | 'docked_by_user' | 'error' | 'interrupted';
@@ -21,18 +21,6 @@ export interface RunRecord {
   reason: DecisionReason | null;
 }
 
-interface RunRow {
-  id: number;
-  lawn: string;
-  started_by: string;
-  start_ms: number;
-  end_ms: number | null;
-  mowing_minutes: number;
-  outcome: string | null;
-  reason: string | null;
-  reason_de: string | null;
-}
-
 const DAY_MS = 86_400_000;
 /** Runs kept in memory (and shown): more than two weeks of daily runs. */
 const KEPT_RUNS = 30;
@@ -42,21 +30,21 @@ const CALL_WINDOW_MS = 31 * DAY_MS;
 const LEARN_FROM = 5;
 const LEARN_MIN = 3;
 
-function recordOf(row: RunRow): RunRecord {
+function recordOf(run: StoredRun): RunRecord {
   return {
-    id: row.id,
-    lawn: row.lawn,
-    startedBy: row.started_by as RunStarter,
-    startMs: row.start_ms,
-    endMs: row.end_ms,
-    mowingMinutes: row.mowing_minutes,
-    outcome: row.outcome as RunOutcome | null,
-    reason: row.reason === null ? null : { en: row.reason, de: row.reason_de ?? row.reason },
+    id: run.id,
+    lawn: run.lawn,
+    startedBy: run.startedBy as RunStarter,
+    startMs: run.startMs,
+    endMs: run.endMs,
+    mowingMinutes: run.mowingMinutes,
+    outcome: run.outcome as RunOutcome | null,
+    reason: run.reason,
   };
 }
 
 export class RunLedger {
-  readonly #store: UnitStore;
+  readonly #store: MowerRunStore;
   readonly #lawn: string;
   readonly #station: string;
   readonly #timeZone: string;
@@ -65,7 +53,7 @@ export class RunLedger {
   #lastCommand: LedgerView['lastCommand'] = null;
   #automatic: boolean | undefined;
 
-  constructor(options: { store: UnitStore; lawn: string; station: string; timeZone: string }) {
+  constructor(options: { store: MowerRunStore; lawn: string; station: string; timeZone: string }) {
     this.#store = options.store;
     this.#lawn = options.lawn;
     this.#station = options.station;
@@ -73,20 +61,13 @@ export class RunLedger {
   }
 
   async load(nowMs: number): Promise<void> {
-    const rows = await this.#store.all<RunRow>('SELECT * FROM mower_runs WHERE lawn = ? ORDER BY start_ms DESC, id DESC LIMIT ?', [
-      this.#lawn,
-      KEPT_RUNS,
-    ]);
-    this.#runs = rows.map(recordOf).reverse();
-    const calls = await this.#store.all<{ at_ms: number; action: string }>(
-      'SELECT at_ms, action FROM mower_calls WHERE lawn = ? AND at_ms > ? ORDER BY at_ms',
-      [this.#lawn, nowMs - CALL_WINDOW_MS],
-    );
-    this.#calls = calls.map((call) => call.at_ms);
-    const switches = await this.#store.all<{ automatic: number }>('SELECT automatic FROM mower_switches WHERE lawn = ?', [this.#lawn]);
-    this.#automatic = switches[0] === undefined ? undefined : switches[0].automatic === 1;
+    const runs = await this.#store.runs(this.#lawn, KEPT_RUNS);
+    this.#runs = runs.map(recordOf).reverse();
+    const calls = await this.#store.calls(this.#lawn, nowMs - CALL_WINDOW_MS);
+    this.#calls = calls.map((call) => call.atMs);
+    this.#automatic = await this.#store.automatic(this.#lawn);
     const last = calls.at(-1);
-    if (last && (last.action === 'start' || last.action === 'dock')) this.#lastCommand = { action: last.action, atMs: last.at_ms };
+    if (last && (last.action === 'start' || last.action === 'dock')) this.#lastCommand = { action: last.action, atMs: last.atMs };
   }
 
   /** The "Automatic mowing" switch as last set; undefined: never set (the configuration's `enabled` holds). */
@@ -96,10 +77,7 @@ export class RunLedger {
 
   async saveAutomatic(on: boolean, atMs: number): Promise<void> {
     this.#automatic = on;
-    await this.#store.run(
-      'INSERT INTO mower_switches (lawn, automatic, set_at_ms) VALUES (?, ?, ?) ON CONFLICT(lawn) DO UPDATE SET automatic = excluded.automatic, set_at_ms = excluded.set_at_ms',
-      [this.#lawn, on ? 1 : 0, atMs],
-    );
+    await this.#store.saveAutomatic(this.#lawn, on, atMs);
   }
 
   /** The open run (no end yet), if any. */
@@ -114,14 +92,9 @@ export class RunLedger {
   }
 
   async openRun(by: RunStarter, startMs: number): Promise<RunRecord> {
-    const result = await this.#store.run('INSERT INTO mower_runs (lawn, station, started_by, start_ms) VALUES (?, ?, ?, ?)', [
-      this.#lawn,
-      this.#station,
-      by,
-      startMs,
-    ]);
+    const id = await this.#store.openRun({ lawn: this.#lawn, station: this.#station, startedBy: by, startMs });
     const run: RunRecord = {
-      id: Number(result.lastID),
+      id,
       lawn: this.#lawn,
       startedBy: by,
       startMs,
@@ -139,14 +112,7 @@ export class RunLedger {
     const run = this.current;
     if (!run) return undefined;
     // Written first: what the memory (and the route) shows as ended is in the database.
-    await this.#store.run('UPDATE mower_runs SET end_ms = ?, mowing_minutes = ?, outcome = ?, reason = ?, reason_de = ? WHERE id = ?', [
-      endMs,
-      mowingMinutes,
-      outcome,
-      reason.en,
-      reason.de,
-      run.id,
-    ]);
+    await this.#store.closeRun(run.id, { endMs, mowingMinutes, outcome, reason });
     run.endMs = endMs;
     run.mowingMinutes = mowingMinutes;
     run.outcome = outcome;
@@ -158,7 +124,7 @@ export class RunLedger {
   async recordCall(action: 'start' | 'dock' | 'pause', atMs: number): Promise<void> {
     this.#calls.push(atMs);
     if (action !== 'pause') this.#lastCommand = { action, atMs };
-    await this.#store.run('INSERT INTO mower_calls (lawn, at_ms, action) VALUES (?, ?, ?)', [this.#lawn, atMs, action]);
+    await this.#store.recordCall(this.#lawn, atMs, action);
   }
 
   /** A dry run's "would": kept in memory only, so the no-flapping gap applies to what it shows as well. */

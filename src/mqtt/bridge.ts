@@ -2,7 +2,9 @@
  * The bridge: the daemon's one MQTT connection. It feeds station messages to
  * the station pipeline, lets units subscribe, and on every (re)connect
  * publishes everything retained: bridge state, discovery, stats, each
- * station's state and availability.
+ * station's state and availability. Its start returns once the broker has
+ * acknowledged the stations' and units' subscriptions (bounded), so a reading
+ * published right after the daemon started reaches its station.
  */
 import { uploadRelayTopic } from '../ingest/uploadStations.js';
 import type { Logger } from 'pino';
@@ -34,6 +36,13 @@ export interface BridgeOptions {
   publishStats(): void;
 }
 
+/**
+ * How long the start waits for the broker to acknowledge the subscriptions. The embedded broker's take
+ * well under a millisecond, an external broker's one round trip; an unreachable broker ends the wait
+ * at its first failed attempt, one that never answers at this bound (then /health says so).
+ */
+export const SUBSCRIBE_PATIENCE_MS = 5000;
+
 /** Whether a station's readings come over its MQTT topic (a modelled station's come from Open-Meteo, an upload station's over HTTP). */
 const publishesOverMqtt = (station: StationConfig): boolean =>
   station.format !== MODELLED_FORMAT && station.topic !== uploadRelayTopic(station.id);
@@ -44,6 +53,8 @@ export class MqttBridge implements LifecycleComponent {
   #connection: BridgeConnection | undefined;
   #running = false;
   #connectedOnce = false;
+  /** The start's wait for the subscriptions' acknowledgements is over (they came, or the patience ran out). */
+  #subscribeWaitOver = false;
   /** The ACL check by round trip, on an external broker only (the embedded one is used in process). */
   #probe: AccessProbe | undefined;
 
@@ -105,6 +116,7 @@ export class MqttBridge implements LifecycleComponent {
     });
     this.#running = true;
     connection.start();
+    await this.#subscriptionsAcknowledged(connection);
     pipeline.recomputeAll();
     const stations = pipeline.stations.length;
     this.#options.log.info({ broker: broker ? 'embedded, in process' : 'external', stations }, 'MQTT bridge started');
@@ -113,6 +125,22 @@ export class MqttBridge implements LifecycleComponent {
         'No weather stations configured yet: add a "stations" list to the config file (see docs/mqtt.md). The HTTP API works without them.',
       );
     }
+  }
+
+  /** Waits, at most SUBSCRIBE_PATIENCE_MS, until the broker has acknowledged every subscription. */
+  async #subscriptionsAcknowledged(connection: BridgeConnection): Promise<void> {
+    let patience: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<void>((resolve) => (patience = setTimeout(resolve, SUBSCRIBE_PATIENCE_MS)));
+    await Promise.race([connection.subscriptionsSettled(), timedOut]);
+    clearTimeout(patience);
+    this.#subscribeWaitOver = true;
+    const pending = connection.unacknowledged;
+    // Not connected: the connection's own lines say why; the subscriptions follow when it connects.
+    if (pending.length > 0 && connection.connected)
+      this.#options.log.warn(
+        { filters: pending },
+        `the MQTT broker has not acknowledged ${pending.length} subscription(s) (${pending.join(', ')}): messages published there do not reach the daemon until it does`,
+      );
   }
 
   /** The broker account as the ACL lines name it: by name in the log, by setting where anyone can read it (/health). */
@@ -153,6 +181,8 @@ export class MqttBridge implements LifecycleComponent {
       brokerListening: (broker?.port ?? 0) > 0,
       connected: this.#connection?.connected ?? false,
       connectedOnce: this.#connectedOnce,
+      unacknowledged: this.#connection?.unacknowledged.length ?? 0,
+      subscribeWaitOver: this.#subscribeWaitOver,
       problem: this.#connection?.problem,
       ...(findings ? { accessDenied: findings.own !== undefined, access: describeFindings(findings, this.#accountName(true)) } : {}),
     });

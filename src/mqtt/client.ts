@@ -13,6 +13,7 @@ import { hasWildcard } from './topics.js';
 import { guarded, logFailure, runGuarded } from '../util/guarded.js';
 import { redactUrl } from '../util/redactUrl.js';
 import { MessageRoutes } from './messageRoutes.js';
+import { SubscriptionAcks } from './subscriptionAcks.js';
 import { describeConnectionError, type ConnectionProblem } from './connectionProblem.js';
 import type { BridgeConnection, MessageHandler, PublishOptions } from './publisher.js';
 
@@ -64,6 +65,9 @@ export class MqttConnection implements BridgeConnection {
   readonly #log: Logger;
   readonly #throttle: LogThrottle;
   readonly #routes: MessageRoutes;
+  readonly #acks = new SubscriptionAcks();
+  /** Subscriptions whose first attempt failed with the connection: asked again on connect. */
+  readonly #deferred = new Set<string>();
   readonly #connectHandlers: Array<() => void | Promise<void>> = [];
   /** Latest unsent message per topic while disconnected. */
   readonly #offline = new Map<string, { payload: string | Buffer; options: PublishOptions }>();
@@ -105,15 +109,38 @@ export class MqttConnection implements BridgeConnection {
 
   /** Subscribes (QoS 1 with a persistent session, else 0) and routes matching messages to `handler`. Call before or after start(). */
   subscribe(filter: string, handler: MessageHandler): void {
-    if (!this.#routes.add(filter, handler)) return;
-    this.#client?.subscribe(filter, { qos: this.#subscribeQos }, (err) => {
-      if (err) this.#log.error({ err, filter }, 'subscribe failed');
+    if (!this.#routes.add(filter, handler) || !this.#client) return;
+    this.#subscribeOnBroker(this.#client, filter, false);
+  }
+
+  /**
+   * Asks the broker; acknowledged on its SUBACK (mqtt.js calls back with an error for a refused one, 0x80).
+   * One asked before the first connect that fails (the connection failed) is asked again on the next connect.
+   */
+  #subscribeOnBroker(client: MqttClient, filter: string, beforeConnect: boolean): void {
+    this.#acks.requested(filter);
+    client.subscribe(filter, { qos: this.#subscribeQos }, (err) => {
+      if (!err) return this.#acks.acknowledged(filter);
+      if (beforeConnect) {
+        this.#log.debug({ err, filter }, 'subscribe deferred');
+        this.#deferred.add(filter);
+      } else this.#log.error({ err, filter }, 'subscribe failed');
+      this.#acks.attemptFailed();
     });
+  }
+
+  get unacknowledged(): readonly string[] {
+    return this.#acks.pending;
+  }
+
+  subscriptionsSettled(): Promise<void> {
+    return this.#acks.settled();
   }
 
   /** Drops every handler of `filter` and unsubscribes. */
   unsubscribe(filter: string): void {
     if (!this.#routes.remove(filter)) return;
+    this.#acks.dropped(filter);
     this.#client?.unsubscribe(filter, (err) => {
       if (err) this.#log.warn({ err, filter }, 'unsubscribe failed');
     });
@@ -152,6 +179,10 @@ export class MqttConnection implements BridgeConnection {
       client.options.reconnectPeriod = FIRST_RECONNECT_MS;
       // mqtt.js (resubscribe: true) renews our subscriptions itself when the broker lost the session.
       this.#log.info({ url: redactUrl(o.url), sessionPresent: connack.sessionPresent }, 'connected to MQTT broker');
+      const subscribed = new Set(this.#routes.filters);
+      const deferred = [...this.#deferred].filter((filter) => subscribed.has(filter));
+      this.#deferred.clear();
+      for (const filter of deferred) this.#subscribeOnBroker(client, filter, true);
       void runGuarded(() => this.#afterConnect(), logFailure(this.#log, 'publishing after connect'));
     });
     client.on('close', () => {
@@ -161,10 +192,12 @@ export class MqttConnection implements BridgeConnection {
     });
     // A broker that answered (a refusal, a TLS failure) is not "unreachable": its error line said why.
     client.on('offline', () => {
+      this.#acks.attemptFailed();
       if (!this.#problem?.answered)
         this.#throttle.warn('offline', { url: redactUrl(o.url) }, 'MQTT broker unreachable; retrying in the background');
     });
     client.on('error', (err) => {
+      this.#acks.attemptFailed();
       const problem = describeConnectionError(err, o.url);
       this.#problem = problem;
       this.#throttle.warn(
@@ -177,9 +210,7 @@ export class MqttConnection implements BridgeConnection {
       'message',
       guarded((topic, payload, packet) => this.#routes.dispatch(topic, payload, packet.retain), logFailure(this.#log, 'message dispatch')),
     );
-    for (const filter of this.#routes.filters) {
-      client.subscribe(filter, { qos: this.#subscribeQos }, (err) => err && this.#log.debug({ err, filter }, 'subscribe deferred'));
-    }
+    for (const filter of this.#routes.filters) this.#subscribeOnBroker(client, filter, true);
   }
 
   async #afterConnect(): Promise<void> {

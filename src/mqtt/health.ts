@@ -30,6 +30,10 @@ export interface MqttHealthFacts {
   access?: readonly string[];
   /** The daemon's own messages do not come back: what it publishes reaches nobody. */
   accessDenied?: boolean;
+  /** Subscriptions the broker has not acknowledged (src/mqtt/subscriptionAcks.ts): their messages do not arrive. */
+  unacknowledged?: number;
+  /** The start's bounded wait for those acknowledgements is over (src/mqtt/bridge.ts, SUBSCRIBE_PATIENCE_MS). */
+  subscribeWaitOver?: boolean;
 }
 
 export function mqttHealth(facts: MqttHealthFacts): MqttHealth {
@@ -50,6 +54,15 @@ export function mqttHealth(facts: MqttHealthFacts): MqttHealth {
       status: facts.accessDenied ? 'error' : 'ok',
       code: 'access_limited',
       message: `connected to ${broker}, but ${access.join('; ')}`,
+    };
+  const unacknowledged = facts.unacknowledged ?? 0;
+  if (unacknowledged > 0 && !facts.subscribeWaitOver)
+    return { status: 'starting', code: 'starting', message: `connected to ${broker}; waiting for it to acknowledge the subscriptions` };
+  if (unacknowledged > 0)
+    return {
+      status: 'error',
+      code: 'access_limited',
+      message: `connected to ${broker}, but it has not acknowledged ${unacknowledged} of the daemon's subscriptions: the stations' messages there do not arrive (see the log)`,
     };
   return { status: 'ok', code: 'connected', message: `connected to ${broker}` };
 }

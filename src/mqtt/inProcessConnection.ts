@@ -13,6 +13,7 @@ import type { Logger } from 'pino';
 import { logFailure, runGuarded } from '../util/guarded.js';
 import { LogThrottle } from '../util/logThrottle.js';
 import { MessageRoutes } from './messageRoutes.js';
+import { SubscriptionAcks } from './subscriptionAcks.js';
 import type { BridgeConnection, MessageHandler, PublishOptions } from './publisher.js';
 import { hasWildcard } from './topics.js';
 
@@ -68,6 +69,7 @@ export class InProcessConnection implements BridgeConnection {
   readonly #log: Logger;
   readonly #throttle: LogThrottle;
   readonly #routes: MessageRoutes;
+  readonly #acks = new SubscriptionAcks();
   /** One delivery function per filter: aedes keys a subscription by filter and function. */
   readonly #delivers = new Map<string, Deliver>();
   readonly #connectHandlers: Array<() => void | Promise<void>> = [];
@@ -103,8 +105,17 @@ export class InProcessConnection implements BridgeConnection {
     if (this.#routes.add(filter, handler) && this.#started) this.#attach(filter);
   }
 
+  get unacknowledged(): readonly string[] {
+    return this.#acks.pending;
+  }
+
+  subscriptionsSettled(): Promise<void> {
+    return this.#acks.settled();
+  }
+
   unsubscribe(filter: string): void {
     if (!this.#routes.remove(filter)) return;
+    this.#acks.dropped(filter);
     const deliver = this.#delivers.get(filter);
     this.#delivers.delete(filter);
     if (deliver) this.#broker.unsubscribeOwn(filter, deliver);
@@ -135,9 +146,15 @@ export class InProcessConnection implements BridgeConnection {
       done();
     };
     this.#delivers.set(filter, deliver);
+    this.#acks.requested(filter);
     this.#broker.subscribeOwn(filter, deliver, (err) => {
-      if (err) this.#log.error({ err, filter }, 'subscribe failed');
-      else void runGuarded(() => this.#replayRetained(filter, deliver), logFailure(this.#log, 'reading retained messages', { filter }));
+      if (err) {
+        this.#log.error({ err, filter }, 'subscribe failed');
+        return this.#acks.attemptFailed();
+      }
+      // In place from here on: a message published now reaches the daemon.
+      if (this.#delivers.get(filter) === deliver) this.#acks.acknowledged(filter);
+      void runGuarded(() => this.#replayRetained(filter, deliver), logFailure(this.#log, 'reading retained messages', { filter }));
     });
   }
 

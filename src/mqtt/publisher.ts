@@ -32,6 +32,10 @@ export interface BridgeConnection extends Publisher {
   subscribe(filter: string, handler: MessageHandler): void;
   /** Drops every handler of `filter` and the subscription. */
   unsubscribe(filter: string): void;
+  /** The subscriptions the broker has not acknowledged yet (./subscriptionAcks.ts). */
+  readonly unacknowledged: readonly string[];
+  /** Resolves once the broker acknowledged every subscription asked for so far, or when a connection attempt fails first. */
+  subscriptionsSettled(): Promise<void>;
   /** The last connection failure as one line naming the setting to fix, until the next connect (external brokers only). */
   readonly problem?: string | undefined;
   /** Starts in the background; never throws for an unreachable broker. */

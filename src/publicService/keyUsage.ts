@@ -8,7 +8,7 @@
  * totals are read again, and each instance enforces the quota from that total
  * plus what it counted since (overshoot: at most N instances × the requests of
  * one flush interval; docs/deployment.md). On the daemon's own SQLite file with
- * a station history driving commits (./sharedCommit.ts) the counts go into the
+ * a station history driving commits (src/store/sharedCommit.ts) the counts go into the
  * history's next commit instead of a commit of their own (one daemon per file,
  * so nothing to re-read); the final write on stop still commits at once.
  */

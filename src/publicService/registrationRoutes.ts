@@ -182,7 +182,7 @@ const ROUTE = REGISTRATIONS_PATH.slice(API_PREFIX.length);
 /** No key: anyone may ask for one (the limits above and the rate limit protect the route). */
 const config = { access: 'open' } as const;
 
-/** Encapsulated, in the /v1 scope (after the key hook; its routes are open), and needs the server's client-address resolver (./server.ts). */
+/** Encapsulated, in the /v1 scope (after the key hook; its routes are open), and needs the server's client-address resolver (src/http/server.ts). */
 export const registrationPlugin = fp<RegistrationOptions>(
   ((app, deps, done) => {
     registerCreateRoute(app, deps);

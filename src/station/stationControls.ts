@@ -1,7 +1,7 @@
 /**
  * The Home Assistant controls of every station as one unit: the `mowable` thresholds and on-delay and
  * the lawn's mower class, set on `<base>/<station>/control/<key>/set` (./controlEntities.ts). A value is
- * read strictly (./controlValues.ts), written to the database (table `station_controls`) and only then
+ * read strictly (./controlValues.ts), written to the database (src/store/stationControlStore.ts) and only then
  * used, so it survives a restart and overrides the configured value until it is reset (an empty
  * payload or `reset`). A refused command changes nothing: its reason goes out on
  * `<base>/<station>/control/refused` and into the state (`controls.last_refused`), and the state
@@ -17,7 +17,8 @@ import { controlCommandTopic, controlEntities, controlRefusedTopic } from './con
 import { readControlPayload, storedControlValue, type ControlValues } from './controlValues.js';
 import type { MowableSettings } from './mowable.js';
 import type { StationOverrides } from './recompute.js';
-import type { Reason, StationUnit, UnitStore, UnitSubscriber } from './unit.js';
+import type { StationControlStore } from '../store/stationControlStore.js';
+import type { Reason, StationUnit, UnitSubscriber } from './unit.js';
 
 export interface ControlledStationConfig {
   id: string;
@@ -29,8 +30,8 @@ export interface StationControlsOptions {
   stations: readonly ControlledStationConfig[];
   /** The configured hysteresis (`station.*`). */
   mowable: MowableSettings;
-  /** The database; none: the values last until the process ends (a test's pipeline in memory). */
-  store?: UnitStore;
+  /** Where the values are kept; none: they last until the process ends (a test's pipeline in memory). */
+  store?: StationControlStore;
   baseTopic: string;
   log: Logger;
   now: () => number;
@@ -98,10 +99,7 @@ export class StationControls implements StationUnit, StationOverrides {
   async start(): Promise<void> {
     const store = this.#options.store;
     if (!store) return;
-    const rows = await store.all<{ station: string; control: string; value: string; set_at_ms: number }>(
-      'SELECT station, control, value, set_at_ms FROM station_controls ORDER BY set_at_ms',
-    );
-    for (const row of rows) {
+    for (const row of await store.loadAll()) {
       const held = this.#held.get(row.station);
       if (!held || !(CONTROL_SETTINGS as readonly string[]).includes(row.control)) continue;
       const key = row.control as ControlSetting;
@@ -111,7 +109,7 @@ export class StationControls implements StationUnit, StationOverrides {
         this.#options.log.warn({ station: row.station, control: key }, 'a stored control value no longer fits; using the configured one');
         continue;
       }
-      this.#apply(held, key, { value, atMs: row.set_at_ms });
+      this.#apply(held, key, { value, atMs: row.setAtMs });
     }
   }
 
@@ -161,12 +159,8 @@ export class StationControls implements StationUnit, StationOverrides {
   async #write(stationId: string, key: ControlSetting, value: number | MowerClass | undefined, atMs: number): Promise<void> {
     const store = this.#options.store;
     if (!store) return;
-    if (value === undefined) await store.run('DELETE FROM station_controls WHERE station = ? AND control = ?', [stationId, key]);
-    else
-      await store.run(
-        'INSERT INTO station_controls (station, control, value, set_at_ms) VALUES (?, ?, ?, ?) ON CONFLICT(station, control) DO UPDATE SET value = excluded.value, set_at_ms = excluded.set_at_ms',
-        [stationId, key, JSON.stringify(value), atMs],
-      );
+    if (value === undefined) await store.remove(stationId, key);
+    else await store.save(stationId, key, value, atMs);
   }
 
   #apply(held: Held, key: ControlSetting, entry: { value: number | MowerClass; atMs: number } | undefined): void {

@@ -17,7 +17,6 @@ import type { EntitySpec } from '../homeassistant/stationEntities.js';
 import type { Assembly, BucketRow, TimedReading } from '../history/stationHistory.js';
 import type { StationConfig, StationFormat, StationLocation } from '../ingest/types.js';
 import type { UnitConfigSpec } from '../config/unitSettings.js';
-import type { RunResult, SqlParams } from '../store/database.js';
 import type { Clock } from '../util/clock.js';
 import type { ClockStep } from '../util/clockWatch.js';
 import type { LogThrottle } from '../util/logThrottle.js';
@@ -117,15 +116,6 @@ export interface UnitStation<P> {
   readonly format?: StationFormat;
 }
 
-/** The database for a unit with its own tables (a migration in src/store/migrations/); one transaction at a time. */
-export interface UnitStore {
-  all<T>(sql: string, params?: SqlParams): Promise<T[]>;
-  run(sql: string, params?: SqlParams): Promise<RunResult>;
-  transaction<T>(work: (db: UnitStore) => Promise<T>): Promise<T>;
-  /** Changes when another process (the CLI) wrote. */
-  dataVersion(): Promise<number>;
-}
-
 /** What a module is built with: its own slices of the configuration, a logger, the clock. Frozen. */
 export interface UnitBuildContext<G = unknown, P = unknown> {
   /** The unit's global settings (its `config.settings.key`), as loaded; undefined without them. */
@@ -140,8 +130,6 @@ export interface UnitBuildContext<G = unknown, P = unknown> {
   readonly baseTopic: string;
   /** The core's context for a station at `nowMs` (time zone, hemisphere, its lawn profile); without a station, the configured one. */
   readonly calculationContext: (nowMs: number, stationId?: string) => CalculationContext;
-  /** The database, for a unit with its own tables; absent when built without one (a test's pipeline in memory). */
-  readonly store?: UnitStore;
 }
 
 /** The units one module builds: one, or several that work together (a source feeding a memory), in the order the pipeline asks them. */
@@ -160,8 +148,8 @@ export interface StationUnitModule<G = never, P = never, U extends BuiltUnits = 
   readonly everyStation?: boolean;
   /** The unit(s); none when off. `needs`: what the composition root wired in (undefined for a module that needs nothing). */
   create(context: UnitBuildContext<G, P>, needs: N): U;
-  /** What it offers the modules wired after it (src/daemon.ts), from what create() built; each object value is frozen. */
-  provides?(built: U, context: UnitBuildContext<G, P>): S;
+  /** What it offers the modules wired after it (src/daemon.ts), from what create() built and was wired with; each object value is frozen. */
+  provides?(built: U, context: UnitBuildContext<G, P>, needs: N): S;
 }
 
 /** Types a module's settings from its create() (an identity: `export const snowCoverUnit = defineStationUnit({...})`). */

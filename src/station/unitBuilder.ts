@@ -6,7 +6,6 @@
  */
 import type { Logger } from 'pino';
 import { calculationContext, type CalculationSettings } from '../config/calculationContext.js';
-import { unreadEnvironment } from '../config/load.js';
 import { settingsDefaults, settingsEnvironment, type UnitConfigSpec } from '../config/unitSettings.js';
 import { unitSliceOf, type StationConfig } from '../ingest/types.js';
 import type { Clock } from '../util/clock.js';
@@ -22,7 +21,6 @@ import type {
   UnitContext,
   UnitMetric,
   UnitStation,
-  UnitStore,
 } from './unit.js';
 
 /**
@@ -83,26 +81,30 @@ export interface UnitBuildDeps {
   readonly logger: Logger;
   readonly clock: Clock;
   readonly throttle: (log: Logger) => LogThrottle;
-  /** The database the units' tables live in (UnitBuildContext.store). */
-  readonly store?: UnitStore;
   /** The station side's acceptReading, for the modules wired with `readings`. */
   readonly readings?: AcceptReading;
   /** Run-time values over the configuration's (Home Assistant's mower class): the units' calculation context has them too. */
   readonly overrides?: Pick<StationOverrides, 'lawnOf'>;
+  /** The variables the configuration's loader read no setting for (LoadedConfig.unreadEnvironment); none: a configuration made by hand. */
+  readonly unreadEnvironment?: readonly string[];
 }
 
 /**
  * A module's global settings in a loaded configuration (its `config.settings.key`), or their defaults
  * when the configuration was loaded without the unit (a test's hand-made one); undefined without
- * settings. When loadConfig, without the unit, was given the unit's environment variables, it throws:
- * they were never read, and the defaults (the real Open-Meteo) would silently replace them.
+ * settings. When the loader, without the unit, was given the unit's environment variables (`unreadEnvironment`,
+ * LoadedConfig's), it throws: they were never read, and the defaults (the real Open-Meteo) would silently replace them.
  */
-export function unitSettingsOf<G>(module: { readonly config?: UnitConfigSpec }, config: object): G {
+export function unitSettingsOf<G>(
+  module: { readonly config?: UnitConfigSpec },
+  config: object,
+  unreadEnvironment: readonly string[] = [],
+): G {
   const settings = module.config?.settings;
   if (settings === undefined) return undefined as G;
   const loaded = (config as Readonly<Record<string, unknown>>)[settings.key];
   if (loaded !== undefined) return loaded as G;
-  const unread = unreadEnvironment(config).filter((name) => settingsEnvironment(settings.schema).includes(name));
+  const unread = unreadEnvironment.filter((name) => settingsEnvironment(settings.schema).includes(name));
   if (unread.length > 0) {
     throw new Error(
       `the configuration was loaded without the station units' settings, so ${unread.join(', ')} went unread ("${settings.key}.*" would be its defaults): pass units: stationUnitConfigs() (src/daemon.ts) to loadConfig`,
@@ -180,17 +182,16 @@ function buildModule<G, P, U extends BuiltUnits, N, S>(
   const lawnOf = (stationId: string | undefined) =>
     stationId === undefined || !deps.overrides ? configuredLawn(stationId) : deps.overrides.lawnOf(stationId, configuredLawn(stationId));
   const context: UnitBuildContext<G, P> = Object.freeze({
-    settings: unitSettingsOf<G>(module, config),
+    settings: unitSettingsOf<G>(module, config, deps.unreadEnvironment),
     stations: Object.freeze(unitStations<P>(module, config.stations)),
     log,
     throttle: deps.throttle(log),
     clock: deps.clock,
     baseTopic: config.mqtt.baseTopic,
     calculationContext: (nowMs: number, stationId?: string) => calculationContext(config, nowMs, { lawn: lawnOf(stationId) }),
-    ...(deps.store && { store: deps.store }),
   });
   const built = module.create(context, needs);
-  const offer = module.provides?.(built, context);
+  const offer = module.provides?.(built, context, needs);
   // The offer and each object in it frozen: a module cannot replace what another is wired with.
   if (typeof offer === 'object' && offer !== null)
     for (const value of Object.values(offer) as unknown[]) if (typeof value === 'object' && value !== null) Object.freeze(value);

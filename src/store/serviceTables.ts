@@ -1,7 +1,7 @@
 /**
  * The service tables (API keys, blocked addresses, settings, registrations, key usage), defined
  * once and written out as SQL for SQLite (src/store/migrations/, versions 1 and 8) and for
- * PostgreSQL (./postgres/migrations.ts). The service stores run the same SQL on both, so both must
+ * PostgreSQL (src/publicService/postgres/migrations.ts). The service stores run the same SQL on both, so both must
  * create the same columns in the same order; only the generated key and SQLite's WITHOUT ROWID
  * differ between the dialects. Everything else in these definitions is SQL both accept.
  *

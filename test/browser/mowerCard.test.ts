@@ -17,6 +17,7 @@ import { openWatchedPage, useChromium } from '../helpers/browser.js';
 import { mqttTempDir, silentLogger, waitUntil } from '../helpers/mqttHarness.js';
 import { gardenMowerControl, SimulatedMower } from '../helpers/mowerSimulators.js';
 import { feedThroughBroker, startStationsHarness } from '../helpers/statusPage.js';
+import { MowerRunStore } from '../../src/store/mowerRunStore.js';
 
 const chromium = useChromium();
 /** The harness's clock starts at 10:00 UTC on Monday 15 June 2026. */
@@ -25,7 +26,7 @@ const at = (iso: string) => Date.parse(iso);
 /** The ledger before the daemon starts: a completed run this morning, and yesterday's run docked for rain. */
 async function seedLedger(dbPath: string): Promise<void> {
   const database = await Database.open(dbPath);
-  const ledger = new RunLedger({ store: database, lawn: 'garden', station: 'garden', timeZone: 'UTC' });
+  const ledger = new RunLedger({ store: new MowerRunStore(database), lawn: 'garden', station: 'garden', timeZone: 'UTC' });
   await ledger.load(at('2026-06-15T10:00:00Z'));
   await ledger.openRun('user', at('2026-06-14T15:00:00Z'));
   await ledger.closeRun(at('2026-06-14T15:40:00Z'), 38, 'docked_for_rain', { en: 'docking: it is raining', de: 'Parken: es regnet' });
@@ -142,7 +143,7 @@ describe('the robot mower card on the status page', () => {
   it("shows one card per lawn with its own mower, titled with the lawn's name, in English at 1366 px and in German at 390 px", async () => {
     const temp = mqttTempDir();
     const database = await Database.open(temp.dbPath);
-    const backLedger = new RunLedger({ store: database, lawn: 'back', station: 'garden', timeZone: 'UTC' });
+    const backLedger = new RunLedger({ store: new MowerRunStore(database), lawn: 'back', station: 'garden', timeZone: 'UTC' });
     await backLedger.load(at('2026-06-15T10:00:00Z'));
     await backLedger.openRun('daemon', at('2026-06-15T08:00:00Z'));
     await backLedger.closeRun(at('2026-06-15T09:10:00Z'), 64, 'completed', { en: 'the run is done', de: 'Der Lauf ist fertig' });
@@ -172,7 +173,7 @@ describe('the robot mower card on the status page', () => {
             { id: 'back', stationId: 'garden', name: 'Back lawn', control: back },
           ],
           settings: { tickSeconds: 600, homeAssistantToken: '' },
-          store: opened,
+          store: new MowerRunStore(opened),
           clock,
           log: silentLogger,
           baseTopic: 'mowability',

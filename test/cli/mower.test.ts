@@ -5,6 +5,7 @@ import { RunLedger } from '../../src/mower/runLedger.js';
 import { Database } from '../../src/store/database.js';
 import { calendarDay } from '../../src/util/calendarDay.js';
 import { useCliTempDir } from '../helpers/httpCli.js';
+import { MowerRunStore } from '../../src/store/mowerRunStore.js';
 
 const control = { enabled: true, kind: 'openmower', openmower: { prefix: 'openmower' } };
 const station = {
@@ -39,7 +40,7 @@ describe('mowability mower STATION', () => {
   it("prints today's and the last runs from the ledger, or says there are none", async () => {
     const database = await Database.open(fixture.temp.dbPath);
     const nowMs = Date.now();
-    const ledger = new RunLedger({ store: database, lawn: 'garden', station: 'garden', timeZone: 'UTC' });
+    const ledger = new RunLedger({ store: new MowerRunStore(database), lawn: 'garden', station: 'garden', timeZone: 'UTC' });
     await ledger.load(nowMs);
     await ledger.openRun('daemon', nowMs - 3 * 3_600_000);
     await ledger.closeRun(nowMs - 2 * 3_600_000, 58, 'completed', { en: 'the run is done', de: 'Der Lauf ist fertig' });
@@ -70,7 +71,7 @@ describe('mowability mower STATION', () => {
   it("--lawn: a further lawn's own mower, its own ledger rows; a lawn without one or no lawn of the station is named", async () => {
     const database = await Database.open(fixture.temp.dbPath);
     const nowMs = Date.now();
-    const ledger = new RunLedger({ store: database, lawn: 'back', station: 'garden', timeZone: 'UTC' });
+    const ledger = new RunLedger({ store: new MowerRunStore(database), lawn: 'back', station: 'garden', timeZone: 'UTC' });
     await ledger.load(nowMs);
     await ledger.openRun('daemon', nowMs - 3 * 3_600_000);
     await ledger.closeRun(nowMs - 2 * 3_600_000, 47, 'docked_for_rain', { en: 'docking: it is raining', de: 'Parken: es regnet' });

@@ -111,7 +111,7 @@ describe('generated settings documentation', () => {
       create: () => ({ name: 'hedge' }),
     });
     const wired = defineStationUnit<{ heightCm: number }, undefined, { name: string }, { readings: unknown }>({
-      ...hedge,
+      config: hedge.config!,
       name: 'wired-hedge',
       create: () => ({ name: 'wired-hedge' }),
     });

@@ -246,7 +246,7 @@ export function projectForecastReference(request: ProjectionRequest): ProjectedH
       rainExpected: isRainExpected(span.mm),
     };
   });
-  // The blades dry hour by hour at the forecast's weather, by the one drying model (./forecastDrying.ts);
+  // The blades dry hour by hour at the forecast's weather, by the one drying model (src/core/forecastDrying.ts);
   // the inputs were made just above, so the minutes are added to them (last, as a copy would add them).
   const drying = bladeDryingMinutes(projected, current);
   if (drying !== null) projected.forEach((hour, i) => (hour.input.blade_drying_minutes = drying[i]!));

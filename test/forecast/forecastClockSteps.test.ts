@@ -3,7 +3,7 @@
  * the age is the time that really passed. A step forward does not make the forecast stale, a
  * step back does not keep an old one fresh, and a cache stamped in the future is never fresh.
  */
-import type { UnitStore } from '../../src/station/unit.js';
+import type { ForecastStore } from '../../src/store/forecastStore.js';
 import { describe, expect, it } from 'vitest';
 import { calculationContext } from '../../src/config/calculationContext.js';
 import { loadConfig } from '../../src/config/load.js';
@@ -35,7 +35,7 @@ function setup() {
     stations: [garden],
     settings: config.forecast,
     // Never started here: any use of the database would throw.
-    database: new Proxy({} as UnitStore, {
+    store: new Proxy({} as ForecastStore, {
       get() {
         throw new Error('not started');
       },

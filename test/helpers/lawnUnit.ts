@@ -5,13 +5,16 @@
  * stations, database and clock, and overrides only what it is about.
  */
 import { LawnMemoryUnit, type LawnUnitOptions } from '../../src/lawn/lawnUnit.js';
+import type { Database } from '../../src/store/database.js';
+import { LawnMemoryStore } from '../../src/store/lawnMemoryStore.js';
 import { silentLogger } from './mqttHarness.js';
 
-export type TestLawnOptions = Pick<LawnUnitOptions, 'stations' | 'database' | 'now'> &
-  Partial<Omit<LawnUnitOptions, 'quiet'>> & { quiet?: Partial<LawnUnitOptions['quiet']> };
+export type TestLawnOptions = Pick<LawnUnitOptions, 'stations' | 'now'> &
+  Partial<Omit<LawnUnitOptions, 'quiet' | 'store'>> & { database: Database; quiet?: Partial<LawnUnitOptions['quiet']> };
 
-export function testLawnUnit({ quiet, ...options }: TestLawnOptions): LawnMemoryUnit {
+export function testLawnUnit({ quiet, database, ...options }: TestLawnOptions): LawnMemoryUnit {
   return new LawnMemoryUnit({
+    store: new LawnMemoryStore(database),
     logger: silentLogger,
     baseTopic: 'mowability',
     lawn: { soilType: 'loam', mowerClass: 'robot', turfType: 'cool_season' },

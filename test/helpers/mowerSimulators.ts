@@ -23,6 +23,9 @@ import { stationUnitConfigs } from '../../src/daemon.js';
 import { ForecastUnit } from '../../src/forecast/forecastUnit.js';
 import { controlConfigOf } from '../../src/mower/controlConfig.js';
 import { MowerControlUnit, type MowerControlOptions } from '../../src/mower/mowerControlUnit.js';
+import type { Database } from '../../src/store/database.js';
+import { ForecastStore } from '../../src/store/forecastStore.js';
+import { MowerRunStore } from '../../src/store/mowerRunStore.js';
 import { publishOnce, reading, silentLogger, waitUntil, type RunningDaemon } from './mqttHarness.js';
 import type { MowerActivity } from '../../src/core/mower/decision.js';
 import type { MowerAdapter, MowerCommand } from '../../src/mower/adapter.js';
@@ -281,12 +284,12 @@ export function dryForecastPayload(fromMs: number): string {
 }
 
 /** The forecast unit fed by an MQTT forecast topic, for daemons in tests whose decision must read the pipeline's own states. */
-export function mqttForecastUnit(options: { database: never; now: () => number; stationId: string; topic: string }): ForecastUnit {
+export function mqttForecastUnit(options: { database: Database; now: () => number; stationId: string; topic: string }): ForecastUnit {
   const settings = loadConfig({ env: {}, units: stationUnitConfigs() }) as ReturnType<typeof loadConfig> & { forecast: ForecastSettings };
   return new ForecastUnit({
     stations: [{ id: options.stationId, config: { source: 'mqtt', topic: options.topic } }],
     settings: settings.forecast,
-    database: options.database,
+    store: new ForecastStore(options.database),
     logger: silentLogger,
     now: options.now,
     contextFor: (_stationId, nowMs) => calculationContext(settings, nowMs),
@@ -324,12 +327,12 @@ export async function makeStationMowable(
 
 /**
  * The mower control unit of one station `garden` as the daemon tests build it: a `mower.control`
- * block (validated as the config is), the test's clock and database, the base topic `mowability`,
+ * block (validated as the config is), the test's clock and database (`store`: its runs' store on it), the base topic `mowability`,
  * UTC, no quiet hours, cuts accepted; `overrides` for what a test changes (an adapter, quiet hours).
  */
 export function gardenMowerControl(
   control: Record<string, unknown>,
-  options: Pick<MowerControlOptions, 'store' | 'clock'> & Partial<MowerControlOptions>,
+  { store, ...options }: Pick<MowerControlOptions, 'clock'> & Partial<Omit<MowerControlOptions, 'store'>> & { store: Database },
 ): MowerControlUnit {
   return new MowerControlUnit({
     lawns: [{ id: 'garden', control: controlConfigOf(control, 'garden') }],
@@ -339,6 +342,7 @@ export function gardenMowerControl(
     timeZone: 'UTC',
     recordCut: () => true,
     quietHours: undefined,
+    store: new MowerRunStore(store),
     ...options,
   });
 }

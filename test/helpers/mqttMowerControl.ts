@@ -32,6 +32,6 @@ export function gardenUnitsWithMower(
   forecastTopic: string,
 ): StationUnit[] {
   const lawn = testLawnUnit({ stations: [{ id: 'garden' }], database, now: () => clock.now() });
-  const forecast = mqttForecastUnit({ database: database as never, now: () => clock.now(), stationId: 'garden', topic: forecastTopic });
+  const forecast = mqttForecastUnit({ database, now: () => clock.now(), stationId: 'garden', topic: forecastTopic });
   return [lawn, forecast, stationControlsFor({ ...config, lawn: { mowerClass: 'robot' } }, database, silentLogger, clock), control];
 }

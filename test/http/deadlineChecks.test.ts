@@ -35,7 +35,7 @@ describe("Node's connection deadline check, parked while no connection is open",
 
   beforeEach(async () => {
     watch = watchDeadlineChecks();
-    // Headers deadline 400 ms: checked every 100 ms while a connection is open (./server.ts serverOptions).
+    // Headers deadline 400 ms: checked every 100 ms while a connection is open (src/http/server.ts serverOptions).
     h = await startHttpHarness({ env: { MOWABILITY_HTTP_HEADERS_TIMEOUT_MS: '400' } });
     await h.app.listen({ host: '127.0.0.1', port: 0 });
     port = (h.app.server.address() as AddressInfo).port;

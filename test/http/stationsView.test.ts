@@ -1,6 +1,6 @@
 /** Shaping a station's state for the endpoints: the units' fragments are typed (StationStateFields); the core's members read as they come. */
 import { describe, expect, it } from 'vitest';
-import { detail, forecastSummary, type StationsView } from '../../src/http/stationsView.js';
+import { detail, forecastSummary, summarize, type StationsView } from '../../src/http/stationsView.js';
 import type { StationStatePayload } from '../../src/station/statePayload.js';
 import type { ForecastView } from '../../src/forecast/forecastReport.js';
 
@@ -125,5 +125,15 @@ describe('detail', () => {
       source_status: null,
       source_error: null,
     });
+  });
+});
+
+describe('summarize', () => {
+  it("a silent station's topics heard: the unit's typed state as a copy, null without it", () => {
+    const heard = { subscribed: 'rtl_433/+/events', seen: ['rtl_433/Bresser-6in1/12345'] };
+    const summary = summarize(viewWith({ topics_heard: heard }, null), { id: 'garden', name: 'Garden' }, 1000);
+    expect(summary.topics_heard).toEqual(heard);
+    expect(summary.topics_heard?.seen).not.toBe(heard.seen);
+    expect(summarize(viewWith({}, null), { id: 'garden', name: 'Garden' }, 1000).topics_heard).toBeNull();
   });
 });

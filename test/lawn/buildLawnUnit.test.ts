@@ -11,23 +11,21 @@ import { lawnMemorySettingsOf, lawnMemoryUnit } from '../../src/lawn/buildLawnUn
 import { HolidayCalendar } from '../../src/lawn/holidays.js';
 import { LawnMemoryUnit } from '../../src/lawn/lawnUnit.js';
 import { MowerStateSources } from '../../src/lawn/mowerStateSource.js';
-import type { UnitStore } from '../../src/station/unit.js';
 import { buildUnit } from '../../src/station/unitBuilder.js';
 import { systemClock } from '../../src/util/clock.js';
 import { LogThrottle } from '../../src/util/logThrottle.js';
 import { silentLogger } from '../helpers/mqttHarness.js';
 import { garden } from './lawnHarness.js';
+import type { LawnMemoryStore } from '../../src/store/lawnMemoryStore.js';
 
-const store = {} as UnitStore; // not touched before start()
+const store = {} as LawnMemoryStore; // not touched before start()
 const load = (env: Record<string, string>, argv: string[] = []) => loadConfig({ env, argv, units: stationUnitConfigs() });
 const build = (config: Parameters<typeof buildUnit>[1]['config'], withStore = true) =>
-  buildUnit(lawnMemoryUnit, {
-    config,
-    logger: silentLogger,
-    clock: systemClock,
-    throttle: (log) => new LogThrottle(log),
-    ...(withStore && { store }),
-  });
+  buildUnit(
+    lawnMemoryUnit,
+    { config, logger: silentLogger, clock: systemClock, throttle: (log) => new LogThrottle(log) },
+    { store: withStore ? store : undefined },
+  );
 
 describe('the lawn memory module', () => {
   it('is one line of stationUnits()', () => {

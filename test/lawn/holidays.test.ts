@@ -17,6 +17,7 @@ import { Database } from '../../src/store/database.js';
 import { mqttTest, type MqttDaemonFixture } from '../helpers/mqttFixture.js';
 import { silentLogger, testMqttConfig } from '../helpers/mqttHarness.js';
 import { garden, replay, type LawnDaemon, type Weather } from './lawnHarness.js';
+import { LawnMemoryStore } from '../../src/store/lawnMemoryStore.js';
 
 const mild: Weather = { temperature: 18, humidity: 55, wind_speed: 6, solar: 500 };
 
@@ -81,13 +82,16 @@ async function startWithHolidays(mqtt: MqttDaemonFixture, region: string): Promi
   const config = configWith(mqtt.dir, { holidayCountry: 'DE', holidayRegion: region })();
   const database = await Database.open(mqtt.dbPath);
   // The module as stationUnits() builds it: the calendar unit, then the lawn memory reading its dates.
-  const units = buildUnit(lawnMemoryUnit, {
-    config,
-    logger: silentLogger,
-    clock: mqtt.clock,
-    throttle: (log) => new LogThrottle(log),
-    store: database,
-  });
+  const units = buildUnit(
+    lawnMemoryUnit,
+    {
+      config,
+      logger: silentLogger,
+      clock: mqtt.clock,
+      throttle: (log) => new LogThrottle(log),
+    },
+    { store: new LawnMemoryStore(database) },
+  );
   expect(units.map((unit) => unit.name)).toEqual(['holidays', 'lawn']);
   const daemon = await mqtt.start(testMqttConfig({ stations: [garden], station: { mowableOnDelayMinutes: 0 } }), { units });
   const stop = async () => {

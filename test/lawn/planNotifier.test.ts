@@ -218,7 +218,7 @@ describe("the add-on's Home Assistant services without a Home Assistant mower", 
     ha = await FakeHomeAssistant.start('supervisor-token', 'lawn_mower.none', { server, path: '/core/websocket' });
     const supervisorUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const settings = { tickSeconds: 60, homeAssistantToken: '', supervisorUrl, supervisorToken: 'supervisor-token' };
-    const offer = mowerControlModule.provides!([], { settings, log: silentLogger } as never);
+    const offer = mowerControlModule.provides!([], { settings, log: silentLogger } as never, { store: undefined } as never);
     const services = offer.homeAssistant!;
     expect(services.shownAs).toContain(supervisorUrl);
     await services.open!();
@@ -233,6 +233,8 @@ describe("the add-on's Home Assistant services without a Home Assistant mower", 
 
   it('offers nothing outside the add-on without a Home Assistant mower', () => {
     const settings = { tickSeconds: 60, homeAssistantToken: '' };
-    expect(mowerControlModule.provides!([], { settings, log: silentLogger } as never).homeAssistant).toBeUndefined();
+    expect(
+      mowerControlModule.provides!([], { settings, log: silentLogger } as never, { store: undefined } as never).homeAssistant,
+    ).toBeUndefined();
   });
 });

@@ -6,12 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import { initialLawnMemory } from '../../src/core/lawn/memory.js';
 import { soilProfile } from '../../src/core/lawn/soilBucket.js';
-import { LawnStore } from '../../src/lawn/lawnStore.js';
 import { SPIN_UP_MS } from '../../src/lawn/soilFeed.js';
 import { Database } from '../../src/store/database.js';
 import { FakeClock } from '../helpers/mqttHarness.js';
 import { replay, type LawnDaemon, type Weather } from './lawnHarness.js';
 import { lawnDaemonPerTest, SUNNY as sunny } from '../helpers/lawnReplay.js';
+import { LawnMemoryStore } from '../../src/store/lawnMemoryStore.js';
 
 const HOUR = 3_600_000;
 const loam = soilProfile('loam', 'cool_season');
@@ -25,7 +25,7 @@ async function seedMemory(dbPath: string, atMs: number, soilPct: number): Promis
   const gddCheckpoints: Array<[number, number]> = [];
   for (let ms = oldest; ms < atMs; ms += 6 * HOUR) gddCheckpoints.push([ms, 0]);
   const state = { ...initialLawnMemory(loam), soilPct, gddCheckpoints };
-  await new LawnStore(database).saveBalances([{ station: 'garden', state }], atMs);
+  await new LawnMemoryStore(database).saveBalances([{ station: 'garden', state }], atMs);
   await database.close();
 }
 

@@ -17,6 +17,7 @@ import { LogThrottle } from '../../src/util/logThrottle.js';
 import { GARDEN } from '../helpers/statusPage.js';
 import { FakeClock, mqttTempDir, silentLogger, testMqttConfig } from '../helpers/mqttHarness.js';
 import { captureLogger } from '../helpers/httpLogCapture.js';
+import { LawnMemoryStore } from '../../src/store/lawnMemoryStore.js';
 
 /** 21:40 in Berlin on a December evening: the sun set at 15:53. */
 const EVENING = Date.parse('2026-12-15T20:40:00Z');
@@ -61,13 +62,16 @@ describe('a station without a location at 21:40 in December', () => {
     };
     const wall = new FakeClock(EVENING - 30 * MINUTE);
     const capture = captureLogger();
-    const units = buildUnit(lawnMemoryUnit, {
-      config,
-      logger: capture.logger,
-      clock: wall,
-      throttle: (log) => new LogThrottle(log),
-      store: database,
-    });
+    const units = buildUnit(
+      lawnMemoryUnit,
+      {
+        config,
+        logger: capture.logger,
+        clock: wall,
+        throttle: (log) => new LogThrottle(log),
+      },
+      { store: new LawnMemoryStore(database) },
+    );
     const pipeline = new StationPipeline({
       config,
       database,

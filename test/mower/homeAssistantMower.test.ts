@@ -14,6 +14,7 @@ import { FakeHomeAssistant } from '../helpers/mowerSimulators.js';
 import { useTempDatabase } from '../helpers/tempDatabase.js';
 import { waitUntil } from '../helpers/wait.js';
 import { unitRoutesPlugin } from '../../src/http/unitRoutes.js';
+import { MowerRunStore } from '../../src/store/mowerRunStore.js';
 
 const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.secret-long-lived-token.abc123';
 const T0 = Date.parse('2026-06-15T08:00:00Z');
@@ -73,7 +74,7 @@ describe('Home Assistant mower (WebSocket API)', () => {
     const unit = new MowerControlUnit({
       lawns: [{ id: 'garden', control }],
       settings: { tickSeconds: 600, homeAssistantToken: TOKEN },
-      store: temp.db,
+      store: new MowerRunStore(temp.db),
       log,
       clock: { now: () => T0 },
       baseTopic: 'mowability',

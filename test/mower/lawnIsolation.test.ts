@@ -14,6 +14,7 @@ import { silentLogger } from '../helpers/mqttHarness.js';
 import { SimulatedMower } from '../helpers/mowerSimulators.js';
 import { useTempDatabase } from '../helpers/tempDatabase.js';
 import { waitUntil } from '../helpers/wait.js';
+import { MowerRunStore } from '../../src/store/mowerRunStore.js';
 
 const T0 = Date.UTC(2026, 5, 10, 7, 0);
 const MINUTE = 60_000;
@@ -55,7 +56,7 @@ describe("one lawn's failing mower", () => {
     const unit = new MowerControlUnit({
       lawns: [{ id: 'garden', name: 'Front lawn', control: controlConfigOf(generic, 'garden') }, back],
       settings: { tickSeconds: 600, homeAssistantToken: 'eyJ.test-token' },
-      store: temp.db,
+      store: new MowerRunStore(temp.db),
       log: silentLogger,
       clock,
       baseTopic: 'mowability',

@@ -6,6 +6,7 @@ import { MowerControlUnit } from '../../src/mower/mowerControlUnit.js';
 import { SimulatedMower } from '../helpers/mowerSimulators.js';
 import { useTempDatabase } from '../helpers/tempDatabase.js';
 import { waitUntil } from '../helpers/wait.js';
+import { MowerRunStore } from '../../src/store/mowerRunStore.js';
 
 const MINUTE = 60_000;
 /** A June morning, 07:00 UTC. */
@@ -89,7 +90,7 @@ describe('mower control: scenarios over a simulated day (injected clock, real SQ
     const unit = new MowerControlUnit({
       lawns: [{ id: 'garden', control }],
       settings: { tickSeconds: 600, homeAssistantToken: '' },
-      store: temp.db,
+      store: new MowerRunStore(temp.db),
       log,
       clock,
       baseTopic: 'mowability',
@@ -304,7 +305,7 @@ describe('mower control: the "Automatic mowing" switch', () => {
       const unit = new MowerControlUnit({
         lawns: [{ id: 'garden', control }],
         settings: { tickSeconds: 600, homeAssistantToken: '' },
-        store: temp.db,
+        store: new MowerRunStore(temp.db),
         log: pino({ level: 'silent' }),
         clock: { now: () => MORNING },
         baseTopic: 'mowability',

@@ -78,6 +78,7 @@ describe('the station unit contract', () => {
     expect(built!.settings).toEqual({ level: 3 });
     expect(built!.stations).toEqual([{ id: 'a', name: 'A', format: 'weewx', settings: { topic: 'p/a' } }]);
     expect(built!.baseTopic).toBe('mow');
+    // @ts-expect-error nor a database: a unit's own store is wired into it by the composition root
     expect(built!.store).toBeUndefined();
     // @ts-expect-error the build context has no pipeline, history or configuration beyond the slices
     expect(built!.pipeline).toBeUndefined();
@@ -85,7 +86,7 @@ describe('the station unit contract', () => {
     expect(built!.config).toBeUndefined();
   });
 
-  mqttTest('an everyStation module sees every station with its location and calculation context; the store only as given', () => {
+  mqttTest('an everyStation module sees every station with its location and calculation context', () => {
     let built: UnitBuildContext<undefined, { topic: string } | undefined> | undefined;
     const module = defineStationUnit<undefined, { topic: string } | undefined, []>({
       name: 'all',
@@ -98,27 +99,17 @@ describe('the station unit contract', () => {
       { id: 'a', name: 'A', format: 'weewx', topic: 't', probe: { topic: 'p/a' }, lawn: { soilType: 'sand' } },
       { id: 'b', name: 'B', format: 'weewx', topic: 't', location },
     ] as never;
-    const store = {
-      all: async () => [],
-      run: async () => ({ changes: 0, lastID: 0 }),
-      transaction: async () => undefined as never,
-      dataVersion: async () => 1,
-    };
     const config = { stations, mqtt: { baseTopic: 'mow' }, timezone: 'Europe/Berlin', lawn: { soilType: 'clay' as const } };
-    expect(
-      buildUnit(module, { config, logger: silentLogger, clock: { now: () => 0 }, throttle: (log) => new LogThrottle(log), store }),
-    ).toEqual([]);
+    expect(buildUnit(module, { config, logger: silentLogger, clock: { now: () => 0 }, throttle: (log) => new LogThrottle(log) })).toEqual(
+      [],
+    );
     expect(built!.stations).toEqual([
       { id: 'a', name: 'A', format: 'weewx', settings: { topic: 'p/a' } },
       { id: 'b', name: 'B', format: 'weewx', settings: undefined, location },
     ]);
-    expect(built!.store).toBe(store);
     // The core's context: a station's own lawn profile over the configured one; without a station, the configured one.
     expect(built!.calculationContext(5, 'a')).toMatchObject({ nowMs: 5, timeZone: 'Europe/Berlin', lawn: { soilType: 'sand' } });
     expect(built!.calculationContext(5).lawn).toEqual({ soilType: 'clay' });
-    // The store is the database's statements only: no migrations, no closing it for everyone.
-    // @ts-expect-error close is not part of UnitStore
-    expect(built!.store!.close).toBeUndefined();
   });
 
   describe('what one module hands another (wire)', () => {

@@ -8,7 +8,7 @@ import { configFor, printJson } from '../context.js';
 import { CommandError, EXIT_OK, UsageError, type CliIo } from '../io.js';
 import { HELP } from '../help.js';
 import { lawnMemorySettingsOf } from '../../lawn/buildLawnUnit.js';
-import { LawnStore } from '../../lawn/lawnStore.js';
+import { LawnMemoryStore } from '../../store/lawnMemoryStore.js';
 import { stationLawns, type LawnConfig } from '../../lawn/lawnsConfig.js';
 import { unitSliceOf } from '../../ingest/types.js';
 import { cutTimeProblem, parseMowedPayload } from '../../lawn/mowedPayload.js';
@@ -43,7 +43,7 @@ export async function mowedCommand(argv: readonly string[], io: CliIo): Promise<
   if (problem) throw new UsageError(COMMAND, `--at: ${problem}`);
   const database = await Database.open(config.db.path, { create: false });
   try {
-    await new LawnStore(database).saveCut({ station: lawn.primary ? station! : lawn.id, atMs, source: 'cli' }, nowMs);
+    await new LawnMemoryStore(database).saveCut({ station: lawn.primary ? station! : lawn.id, atMs, source: 'cli' }, nowMs);
   } finally {
     await database.close();
   }

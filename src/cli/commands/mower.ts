@@ -14,6 +14,7 @@ import { controlConfigOf } from '../../mower/controlConfig.js';
 import { runView } from '../../mower/mowerRoute.js';
 import { RunLedger } from '../../mower/runLedger.js';
 import { Database } from '../../store/database.js';
+import { MowerRunStore } from '../../store/mowerRunStore.js';
 import { calendarDay } from '../../util/calendarDay.js';
 import { systemClock } from '../../util/clock.js';
 
@@ -50,7 +51,7 @@ export async function mowerCommand(argv: readonly string[], io: CliIo): Promise<
   const control = controlConfigOf(raw, lawn.id);
   const nowMs = systemClock.now();
   const database = await Database.open(config.db.path, { create: false });
-  const ledger = new RunLedger({ store: database, lawn: control.lawn, station: station.id, timeZone: config.timezone });
+  const ledger = new RunLedger({ store: new MowerRunStore(database), lawn: control.lawn, station: station.id, timeZone: config.timezone });
   try {
     await ledger.load(nowMs);
   } finally {

@@ -82,18 +82,23 @@ export async function serveCommand(argv: readonly string[], io: CliIo): Promise<
   const parsed = parseCommand(COMMAND, argv);
   if (printedHelp(parsed, io, HELP.serve)) return EXIT_OK;
   expectPositionals(COMMAND, parsed.positionals, []);
-  const { config, deprecated } = loadedConfigFor(parsed, io);
+  const { config, deprecated, unreadEnvironment } = loadedConfigFor(parsed, io);
   // Only the config file and the database path go into the hint: other flags may carry
   // secrets (a broker URL with a password).
   const hint = daemonKeyHint(config, configFileFrom({ argv: parsed.configArgv, env: io.env }), io.env, process.cwd());
-  return runDaemon(config, io, { keyCommandHint: hint, deprecatedSettings: deprecated });
+  return runDaemon(config, io, { keyCommandHint: hint, deprecatedSettings: deprecated, unreadEnvironment });
 }
 
 /** Starts the daemon with a loaded configuration and runs it until a signal (serve, and the Home Assistant add-on). */
 export async function runDaemon(
   config: AppConfig,
   io: CliIo,
-  options: { keyCommandHint: string; started?: (logger: Logger) => void; deprecatedSettings?: readonly DeprecatedSettingUse[] },
+  options: {
+    keyCommandHint: string;
+    started?: (logger: Logger) => void;
+    deprecatedSettings?: readonly DeprecatedSettingUse[];
+    unreadEnvironment?: readonly string[];
+  },
 ): Promise<number> {
   const logger = createLogger({ level: config.log.level });
   // First line of every start: what runs, for bug reports and after upgrades.
@@ -112,6 +117,7 @@ export async function runDaemon(
     accessLogger,
     keyCommandHint: hint,
     deprecatedSettings: options.deprecatedSettings ?? [],
+    unreadEnvironment: options.unreadEnvironment ?? [],
   });
   const reason = await shutdownSignal;
   if (typeof reason === 'string') logger.info({ signal: reason }, 'stopping');

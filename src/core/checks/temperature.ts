@@ -11,7 +11,7 @@ import type { Season, SkippedPart } from '../types.js';
 import type { CheckContext, CheckDefinition, CheckEvaluation } from './types.js';
 import { emphasis } from '../reasonText.js';
 
-/** Air temperature (°C) -> score of the default (cool-season) lawn; the turf profile decides (./turf.ts). */
+/** Air temperature (°C) -> score of the default (cool-season) lawn; the turf profile decides (../turf.ts). */
 export const AIR_TEMPERATURE_CURVE: Curve = TURF_PROFILES.cool_season.airCurve;
 
 export const UNSTABLE_GROWTH_CAP = 65;

@@ -3,7 +3,7 @@
  * readings of a modelled station: one reading per past hour (instantaneous values at the hour,
  * `precipitation` as the rain of the hour before it) and one for the current conditions (15-minute
  * values; their precipitation becomes a rate). Values go through the same range checks as any
- * station's (./builder.ts): an implausible one is dropped and named. An answer that is not an
+ * station's (../builder.ts): an implausible one is dropped and named. An answer that is not an
  * Open-Meteo shape is refused as a whole with the reason. Pure.
  */
 import { ReadingBuilder } from '../builder.js';

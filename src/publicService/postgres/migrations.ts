@@ -1,6 +1,6 @@
 /**
  * The service tables in PostgreSQL: the same definitions as SQLite's migrations 1
- * and 8 (../serviceTables.ts), so the stores' SQL runs on both, plus the
+ * and 8 (src/store/serviceTables.ts), so the stores' SQL runs on both, plus the
  * triggers that announce changes to keys, blocks and settings on the channel
  * every instance listens to (NOTIFY is delivered at commit, once per
  * transaction and payload). Applied in order under an advisory lock, so

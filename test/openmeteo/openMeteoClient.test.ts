@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OpenMeteoClient } from '../../src/openmeteo/openMeteoClient.js';
 import { OPEN_METEO_HOURLY, parseOpenMeteo } from '../../src/openmeteo/openMeteoResponse.js';
-import { FakeOpenMeteo, fixtureText, type FixtureName } from './fakeOpenMeteo.js';
+import { FakeOpenMeteo, fixtureText, type FixtureName } from '../forecast/fakeOpenMeteo.js';
 
 const berlin = { latitude: 52.52, longitude: 13.41, elevation: 38 };
 

@@ -1,7 +1,7 @@
 /** A station's `forecast` setting: every mistake named with the station and key, and how to fix it. */
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/load.js';
-import type { UnitStore } from '../../src/station/unit.js';
+import { loadConfig, loadConfiguration } from '../../src/config/load.js';
+import type { Database } from '../../src/store/database.js';
 import { forecastUnitOf } from './forecastUnitOf.js';
 import { stationUnitConfigs } from '../../src/daemon.js';
 import { unitStationKeys } from '../../src/config/unitSettings.js';
@@ -81,16 +81,19 @@ describe('station forecast setting', () => {
 
   it('a configuration loaded without the units never falls back to the real Open-Meteo: building the units says what is missing', () => {
     // Its MOWABILITY_FORECAST_OPEN_METEO_URL was never read: defaults here would send a test to the internet.
-    const withoutUnits = loadConfig({ env: { MOWABILITY_FORECAST_OPEN_METEO_URL: 'http://127.0.0.1:9' } });
-    expect(() => forecastUnitOf(withoutUnits, {} as UnitStore, { now: () => 0 })).toThrow(
+    const withoutUnits = loadConfiguration({ env: { MOWABILITY_FORECAST_OPEN_METEO_URL: 'http://127.0.0.1:9' } });
+    expect(withoutUnits.unreadEnvironment).toEqual(['MOWABILITY_FORECAST_OPEN_METEO_URL']);
+    const unread = withoutUnits.unreadEnvironment;
+    expect(() => forecastUnitOf(withoutUnits.config, {} as Database, { now: () => 0 }, undefined, unread)).toThrow(
       /loaded without the station units' settings, so MOWABILITY_FORECAST_OPEN_METEO_URL went unread .*pass units: stationUnitConfigs\(\)/,
     );
-    // A copy with other stations keeps the mark; loaded with the units, the URL is the one given.
-    expect(() => forecastUnitOf({ ...withoutUnits, stations: [] }, {} as UnitStore, { now: () => 0 })).toThrow(
+    // A copy with other stations is checked the same; loaded with the units, the URL is the one given and nothing went unread.
+    expect(() => forecastUnitOf({ ...withoutUnits.config, stations: [] }, {} as Database, { now: () => 0 }, undefined, unread)).toThrow(
       /loaded without the station units' settings/,
     );
-    const loaded = loadConfig({ env: { MOWABILITY_FORECAST_OPEN_METEO_URL: 'http://127.0.0.1:9' }, units });
-    expect((loaded as unknown as { forecast: { openMeteoUrl: string } }).forecast.openMeteoUrl).toBe('http://127.0.0.1:9');
-    expect(forecastUnitOf(loaded, {} as UnitStore, { now: () => 0 })).toBeDefined();
+    const loaded = loadConfiguration({ env: { MOWABILITY_FORECAST_OPEN_METEO_URL: 'http://127.0.0.1:9' }, units });
+    expect(loaded.unreadEnvironment).toEqual([]);
+    expect((loaded.config as unknown as { forecast: { openMeteoUrl: string } }).forecast.openMeteoUrl).toBe('http://127.0.0.1:9');
+    expect(forecastUnitOf(loaded.config, {} as Database, { now: () => 0 }, undefined, loaded.unreadEnvironment)).toBeDefined();
   });
 });

@@ -1,9 +1,9 @@
 /**
- * SQLite rows of the lawn memory (migration 007): balances as JSON per station, written in one
- * transaction per save, and the last cut per station (the daemon's MQTT topic and `mowability mowed`
- * both write it). Reading a cut is cheap, so the daemon polls it.
+ * The lawn memory's rows (migration 007): balances as JSON per station, written in one transaction
+ * per save, and the last cut per station (the daemon's MQTT topic and `mowability mowed` both write
+ * it). Reading a cut is cheap, so the daemon polls it, when the database's change counter moved.
  */
-import type { UnitStore } from '../station/unit.js';
+import type { Database } from './database.js';
 
 export interface StoredCut {
   station: string;
@@ -11,10 +11,10 @@ export interface StoredCut {
   source: string;
 }
 
-export class LawnStore {
-  readonly #database: UnitStore;
+export class LawnMemoryStore {
+  readonly #database: Database;
 
-  constructor(database: UnitStore) {
+  constructor(database: Database) {
     this.#database = database;
   }
 
@@ -55,5 +55,10 @@ export class LawnStore {
       'INSERT INTO lawn_cuts (station, at_ms, source, recorded_at_ms) VALUES (?, ?, ?, ?) ON CONFLICT(station) DO UPDATE SET at_ms = excluded.at_ms, source = excluded.source, recorded_at_ms = excluded.recorded_at_ms',
       [cut.station, cut.atMs, cut.source, nowMs],
     );
+  }
+
+  /** Changes when another process (the CLI's `mowability mowed`) wrote to the database. */
+  async changeCounter(): Promise<number> {
+    return this.#database.dataVersion();
   }
 }

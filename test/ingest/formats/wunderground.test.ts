@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { formFields } from '../../src/ingest/formats/uploadFields.js';
-import { parseWundergroundUpload } from '../../src/ingest/formats/wunderground.js';
-import { parseStationMessage } from '../../src/ingest/parse.js';
-import type { StationConfig } from '../../src/ingest/types.js';
-import { F_TO_C, INCH, MPH, wundergroundRequest } from '../helpers/uploadPayloads.js';
-import { near, parsedReading } from '../helpers/mqttPayloads.js';
+import { formFields } from '../../../src/ingest/formats/uploadFields.js';
+import { parseWundergroundUpload } from '../../../src/ingest/formats/wunderground.js';
+import { parseStationMessage } from '../../../src/ingest/parse.js';
+import type { StationConfig } from '../../../src/ingest/types.js';
+import { F_TO_C, INCH, MPH, wundergroundRequest } from '../../helpers/uploadPayloads.js';
+import { near, parsedReading } from '../../helpers/mqttPayloads.js';
 
 const station: StationConfig = { id: 'pws', name: 'PWS', format: 'wunderground', topic: 'mowability-upload/pws' };
 

@@ -12,7 +12,7 @@ import { historyOptionsFor } from '../../src/config/historyOptions.js';
 import { stationUnitConfigs } from '../../src/daemon.js';
 import { unitStationKeys } from '../../src/config/unitSettings.js';
 import { stationsProblems as problemsOf } from '../../src/ingest/stationConfig.js';
-import type { UnitStore } from '../../src/station/unit.js';
+import type { Database } from '../../src/store/database.js';
 import { forecastUnitOf } from '../forecast/forecastUnitOf.js';
 import { parseLocationSetting } from '../../src/ingest/modelledConfig.js';
 import { parseStationMessage } from '../../src/ingest/parse.js';
@@ -79,7 +79,7 @@ describe('modelled station settings', () => {
       },
     ]);
     // Its forecast is Open-Meteo's without a `forecast` key (the forecast module's default for a modelled station).
-    expect(forecastUnitOf(config, {} as UnitStore, { now: () => 0 }).detail('home', 0)).toMatchObject({
+    expect(forecastUnitOf(config, {} as Database, { now: () => 0 }).detail('home', 0)).toMatchObject({
       source: 'open-meteo',
       available: false,
     });

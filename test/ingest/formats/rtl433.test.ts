@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseStationMessage } from '../../src/ingest/parse.js';
-import type { Reading, StationConfig } from '../../src/ingest/types.js';
-import { parsedReading, payloadLines } from '../helpers/mqttPayloads.js';
+import { parseStationMessage } from '../../../src/ingest/parse.js';
+import type { Reading, StationConfig } from '../../../src/ingest/types.js';
+import { parsedReading, payloadLines } from '../../helpers/mqttPayloads.js';
 
 const station: StationConfig = { id: 'garden', name: 'Garden', format: 'rtl_433', topic: 'rtl_433/+/events' };
 const context = { timeZone: 'Europe/Berlin' };

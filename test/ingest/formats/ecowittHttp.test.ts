@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseEcowittUpload } from '../../src/ingest/formats/ecowittHttp.js';
-import { formFields } from '../../src/ingest/formats/uploadFields.js';
-import { parseStationMessage } from '../../src/ingest/parse.js';
-import type { StationConfig } from '../../src/ingest/types.js';
-import { ecowittBody, F_TO_C, INCH, MPH } from '../helpers/uploadPayloads.js';
-import { parsedReading } from '../helpers/mqttPayloads.js';
+import { parseEcowittUpload } from '../../../src/ingest/formats/ecowittHttp.js';
+import { formFields } from '../../../src/ingest/formats/uploadFields.js';
+import { parseStationMessage } from '../../../src/ingest/parse.js';
+import type { StationConfig } from '../../../src/ingest/types.js';
+import { ecowittBody, F_TO_C, INCH, MPH } from '../../helpers/uploadPayloads.js';
+import { parsedReading } from '../../helpers/mqttPayloads.js';
 
 const station: StationConfig = { id: 'gw', name: 'Gateway', format: 'ecowitt-http', topic: 'mowability-upload/gw' };
 
