@@ -160,6 +160,7 @@ export class MowerControlUnit implements StationUnit {
           ? this.#options.recordCut(stationId, atMs, MOWER_CONTROL_CUT_SOURCE)
           : this.#options.recordCut(stationId, atMs, MOWER_CONTROL_CUT_SOURCE, lawn.id)),
       onEvent: (event) => this.#onEvent(lawn, event),
+      onActivityTaken: () => this.#recompute?.(stationId),
     });
   }
 
