@@ -214,13 +214,15 @@ export function stationUnits(stores?: UnitStores): readonly StationUnitEntry[] {
       carrier: from(modelledModule).carrier,
       store: stores?.forecasts,
     })),
-    // Mower control (src/mower/, docs/mower.md): drives a station's robot mower from each new state; off unless
+    // Mower control (src/mower/, docs/mower.md): drives each lawn's robot mower from each new state; off unless
     // mower.control.enabled. It honours the lawn memory's quiet hours and records its completed runs there as cuts; it
     // offers Home Assistant's services (its connection, or the add-on's) to the plan's notifications and its lawns' runs to the plan.
+    // Each lawn's own mower block (the lawns) gets a control of its own.
     wire(mowerControlModule, ({ from }) => ({
       quietHours: from(lawnMemoryUnit).quietHours,
       recordCut: from(lawnMemoryUnit).recordCut,
       store: stores?.mowerRuns,
+      lawns: from(lawnsModule).lawns,
     })),
     // The week plan (src/lawn/planModule.ts): each lawn's need, debt and run slots over the whole forecast, re-planned
     // only when its inputs change; from the lawns, the lawn memory's growth, the forecast's week and the mower

@@ -214,7 +214,7 @@
     window.MowPlan.render(station.plan ?? null, Date.parse(generatedAt), ACCESS);
     renderRefused(station.last_upload_refused);
     renderTopicsHeard(station.topics_heard);
-    window.MowMower.render(station.mower);
+    window.MowMower.render(station.mower, station.lawn_mowers);
   }
 
   /** A silent station while the broker saw other topics under the same first level: which ones. */

@@ -2,7 +2,9 @@
  * The status page's robot mower card (docs/mower.md): the "Automatic mowing" switch, the dry run,
  * the mower's activity, the last decision's reason in the page's language, an alert, the API calls
  * left and today's and the last runs, from the station's `mower` (null: no mower control, no card).
- * Everything from the daemon enters the DOM as text; codes are put into words by MowI18n.
+ * With several lawns each with its own mower (`lawn_mowers`), one card per lawn, titled with the lawn's
+ * name: the first lawn's is the page's own card, each further one a copy of it whose ids end in
+ * `--<lawn>`. Everything from the daemon enters the DOM as text; codes are put into words by MowI18n.
  */
 'use strict';
 (() => {
@@ -59,25 +61,22 @@
     }
   }
 
-  function render(mower) {
-    $('mower').hidden = !mower;
-    if (!mower) return;
-    $('mower-automatic').textContent = t(mower.automatic ? 'mowerOn' : 'mowerOff');
-    $('mower-dry-run').hidden = !mower.dry_run;
-    $('mower-activity').textContent = inWords('act_', mower.activity);
+  /** One card: `part(name)` finds the card's element of that name (`mower-<name>`). */
+  function renderCard(part, mower) {
+    part('automatic').textContent = t(mower.automatic ? 'mowerOn' : 'mowerOff');
+    part('dry-run').hidden = !mower.dry_run;
+    part('activity').textContent = inWords('act_', mower.activity);
     const decision = mower.decision;
-    $('mower-decision').textContent = decision
+    part('decision').textContent = decision
       ? t('mowerDecisionAt', { reason: reasonOf(decision), time: time.format(new Date(decision.at)) })
       : t('unknown');
-    $('mower-budget').textContent = budgetText(mower.budget_left);
+    part('budget').textContent = budgetText(mower.budget_left);
     const alert = mower.alert;
-    $('mower-alert').hidden = !alert;
-    $('mower-alert').textContent = alert
-      ? `${t('mowerAlert')}: ${has(`alert_${alert.code}`) ? t(`alert_${alert.code}`) : alert.message}`
-      : '';
+    part('alert').hidden = !alert;
+    part('alert').textContent = alert ? `${t('mowerAlert')}: ${has(`alert_${alert.code}`) ? t(`alert_${alert.code}`) : alert.message}` : '';
     const problem = mower.connection_problem;
-    $('mower-connection-row').hidden = problem === null;
-    const connection = $('mower-connection');
+    part('connection-row').hidden = problem === null;
+    const connection = part('connection');
     connection.textContent = problem === null ? '' : t('mowerConnectionProblem');
     if (problem) {
       // The daemon's technical detail stays English, marked so.
@@ -88,9 +87,48 @@
     }
     const today = mower.runs.filter((run) => run.today);
     const earlier = mower.runs.filter((run) => !run.today);
-    renderRuns($('mower-runs-today'), today, mower.runs.length === 0 ? 'noRuns' : 'noRunToday');
-    $('mower-earlier-title').hidden = earlier.length === 0;
-    renderRuns($('mower-runs-earlier'), earlier, null);
+    renderRuns(part('runs-today'), today, mower.runs.length === 0 ? 'noRuns' : 'noRunToday');
+    part('earlier-title').hidden = earlier.length === 0;
+    renderRuns(part('runs-earlier'), earlier, null);
+  }
+
+  const lawnIdOf = (card) => card.dataset.lawn;
+
+  /** A further lawn's card: a copy of the page's card, every id suffixed with `--<lawn>`. */
+  function furtherCard(lawn, after) {
+    const card = $('mower').cloneNode(true);
+    card.id = `mower--${lawn}`;
+    card.dataset.lawn = lawn;
+    for (const element of card.querySelectorAll('[id]')) element.id = `${element.id}--${lawn}`;
+    card.setAttribute('aria-labelledby', `mower-title--${lawn}`);
+    after.after(card);
+    return card;
+  }
+
+  /**
+   * `mower`: the first lawn's (null: none); `lawnMowers`: every lawn's [{lawn, name, mower}], the first
+   * lawn's first (absent from an older daemon: the first lawn's card alone, untitled).
+   */
+  function render(mower, lawnMowers) {
+    const list = Array.isArray(lawnMowers) ? lawnMowers : [];
+    const titled = list.length > 1;
+    const first = $('mower');
+    const primary = mower && list[0] ? list[0] : null;
+    first.hidden = !mower;
+    $('mower-title').textContent = titled && primary ? t('mowerTitleLawn', { name: primary.name }) : t('mowerTitle');
+    if (mower) renderCard((name) => $(`mower-${name}`), mower);
+    const further = list.slice(mower ? 1 : 0);
+    const wanted = new Set(further.map((entry) => entry.lawn));
+    for (const card of document.querySelectorAll('section[data-lawn]')) if (!wanted.has(lawnIdOf(card))) card.remove();
+    let after = first;
+    for (const entry of further) {
+      const card = $(`mower--${entry.lawn}`) ?? furtherCard(entry.lawn, after);
+      card.hidden = false;
+      const part = (name) => $(`mower-${name}--${entry.lawn}`);
+      part('title').textContent = t('mowerTitleLawn', { name: entry.name });
+      renderCard(part, entry.mower);
+      after = card;
+    }
   }
 
   window.MowMower = { render };

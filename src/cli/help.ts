@@ -108,12 +108,13 @@ daemon picks it up within lawnMemory.pollSeconds (default 5 s). TIME may not
 lie in the future or more than 14 days back.
 
 ${COMMON}`,
-  mower: `Usage: mowability mower STATION [--json]
+  mower: `Usage: mowability mower STATION [--lawn ID] [--json]
 
 Prints the mower control's run ledger of STATION (docs/mower.md): whether the
 control is on or a dry run, today's runs and the last ones, each with who
 started it, its minutes mowing, its outcome and the reason, from the daemon's
-database.
+database. --lawn ID: a further lawn of STATION with a mower of its own
+(lawns[].mower.control); without it the station's first lawn.
 
 ${COMMON}`,
   calc: `Usage: mowability calc --temperature C --precipitation_rate MM_H [--<field> VALUE ...] [--season S]

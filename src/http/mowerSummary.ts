@@ -40,6 +40,32 @@ export function mowerSummary(status: StationStatePayload['mower_control'] | unde
   };
 }
 
+/** One lawn's mower on the page: the lawn, its name, its control's summary. */
+export interface LawnMowerSummary {
+  lawn: string;
+  name: string;
+  mower: MowerSummary;
+}
+
+/**
+ * Every controlled lawn's mower, the station's first lawn first (the state's `mower_control`, then each
+ * further lawn's `mower_control_lawns[<lawn>]`); `lawns`: the station's lawns, for their names.
+ */
+export function lawnMowerSummaries(
+  state: Pick<StationStatePayload, 'mower_control' | 'mower_control_lawns'> | undefined,
+  lawns: ReadonlyArray<{ id: string; name: string }>,
+  open: boolean,
+): LawnMowerSummary[] {
+  const first = lawns[0];
+  const primary = mowerSummary(state?.mower_control, open);
+  const further = Object.entries(state?.mower_control_lawns ?? {}).flatMap(([lawn, status]) => {
+    const mower = mowerSummary(status, open);
+    const name = lawns.find((candidate) => candidate.id === lawn)?.name ?? status.name ?? lawn;
+    return mower ? [{ lawn, name, mower }] : [];
+  });
+  return [...(primary && first ? [{ lawn: first.id, name: first.name, mower: primary }] : []), ...further];
+}
+
 const nullableString = { type: ['string', 'null'] } as const;
 const nullableInteger = { type: ['integer', 'null'] } as const;
 
@@ -94,6 +120,22 @@ export const mowerSummarySchema = {
           today: { type: 'boolean', description: "Started on the daemon's local today." },
         },
       },
+    },
+  },
+} as const;
+
+/** The `lawn_mowers` member of GET /v1/stations/{id}. */
+export const lawnMowerSummariesSchema = {
+  type: 'array',
+  description:
+    "Every lawn's mower control, the station's first lawn first (its `mower` as above), each further lawn with a mower.control of its own after it.",
+  items: {
+    type: 'object',
+    required: ['lawn', 'name', 'mower'],
+    properties: {
+      lawn: { type: 'string', description: "The lawn's id." },
+      name: { type: 'string', description: "The lawn's name." },
+      mower: { ...mowerSummarySchema, type: 'object' },
     },
   },
 } as const;

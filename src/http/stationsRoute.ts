@@ -16,7 +16,7 @@ import { HttpError } from '../util/httpError.js';
 import { API_PREFIX } from './paths.js';
 import { addPageResponseHandling } from './statusPage.js';
 import { errorEnvelopeSchema } from './schemas.js';
-import { mowerSummarySchema } from './mowerSummary.js';
+import { lawnMowerSummariesSchema, mowerSummarySchema } from './mowerSummary.js';
 import {
   DEFAULT_HISTORY_HOURS,
   DEFAULT_HISTORY_STEP,
@@ -99,11 +99,13 @@ const stationDetailSchema = {
     'source_since',
     'rain_source',
     'mower',
+    'lawn_mowers',
     'plan',
   ],
   properties: {
     ...summaryProperties,
     mower: mowerSummarySchema,
+    lawn_mowers: lawnMowerSummariesSchema,
     last_upload_refused: {
       type: ['object', 'null'],
       required: ['at', 'protocol', 'outcome', 'reason', 'count'],

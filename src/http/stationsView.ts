@@ -12,7 +12,7 @@ import { stationLawns, type LawnConfig } from '../lawn/lawnsConfig.js';
 import { PUBLIC_REASON_KEY, type StationStatePayload } from '../station/statePayload.js';
 import type { ChartSeries, RecordedMinute } from '../station/chartRecorder.js';
 import { dataGaps, type DataGaps } from './dataGaps.js';
-import { mowerSummary, type MowerSummary } from './mowerSummary.js';
+import { lawnMowerSummaries, mowerSummary, type LawnMowerSummary, type MowerSummary } from './mowerSummary.js';
 import { planNotifySummary, planSummary, type LawnListing, type PlanNotifySummary } from './planView.js';
 
 /** A configured station as the page lists it; `origin` "modelled": readings from a weather model (format "open-meteo"). */
@@ -146,6 +146,8 @@ export interface StationDetail extends StationSummary {
   rain_source: 'gauge' | 'model' | null;
   /** The mower control's status and runs (./mowerSummary.ts), or null without an enabled control. */
   mower: MowerSummary | null;
+  /** Every lawn's mower control, the first lawn's (`mower`) first (./mowerSummary.ts); empty without one. */
+  lawn_mowers: LawnMowerSummary[];
   /** The week plan of the station's lawns (./planView.ts), or null without a planner. */
   plan: ReturnType<typeof planSummary>;
 }
@@ -242,6 +244,7 @@ export function detail(view: StationsView, station: StationListing, nowMs: numbe
     source_since: state?.modelled?.failing_since ?? null,
     rain_source: summary.origin === 'modelled' || state?.rain_source === 'model' ? 'model' : state ? 'gauge' : null,
     mower: mowerSummary(state?.mower_control, open),
+    lawn_mowers: lawnMowerSummaries(state, station.lawns ?? [{ id: station.id, name: station.name }], open),
     plan: planSummary(view, station, open),
   };
 }

@@ -18,7 +18,7 @@ import { HolidayCalendar } from './holidays.js';
 import { lawnMemorySchema, lawnSettingsProblems, type LawnMemorySettings } from './lawnSettings.js';
 import { LawnMemoryUnit, type LawnGrowth } from './lawnUnit.js';
 import type { StationLawns } from './lawnsModule.js';
-import { MOWER_STATION_KEY, type MowerConfig } from './mowerConfig.js';
+import { MOWER_STATION_KEY, mowerRunOf, type MowerConfig } from './mowerConfig.js';
 import { MowerStateSources } from './mowerStateSource.js';
 import { nightBanSource, zoneLocation } from './zoneLocation.js';
 
@@ -109,10 +109,10 @@ export const lawnMemoryUnit = defineStationUnit<
       saveIntervalMs: settings.saveIntervalMinutes * 60_000,
       pollIntervalMs: settings.pollSeconds * 1000,
     });
-    const mowers = stations.flatMap(({ id, settings: mower }) => (mower ? [{ id, mower }] : []));
+    const mowers = stations.flatMap(({ id, settings }) => lawnMowers(id, settings, needs.lawns?.get(id)));
     const mower = new MowerStateSources(
       mowers,
-      (station, atMs, source) => lawnUnit.recordCut(station, atMs, source),
+      (station, atMs, source, lawnId) => lawnUnit.recordCut(station, atMs, source, lawnId),
       log,
       () => clock.now(),
     );
@@ -135,15 +135,18 @@ export const lawnMemoryUnit = defineStationUnit<
   },
 });
 
-/** The run length and gap of a `mower.control` block (validated by the mower control, src/mower/controlConfig.ts). */
-function mowerRunOf(mower: MowerConfig | undefined): { runMinutes?: number; minGapHours?: number } | undefined {
-  const control = (mower as { control?: unknown } | undefined)?.control;
-  if (typeof control !== 'object' || control === null) return undefined;
-  const { runMinutes, minGapHours } = control as { runMinutes?: unknown; minGapHours?: unknown };
-  return {
-    ...(typeof runMinutes === 'number' && { runMinutes }),
-    ...(typeof minGapHours === 'number' && { minGapHours }),
-  };
+/**
+ * The mower state sources of one station's lawns: the station's `mower` block is its first lawn's (else
+ * the first lawn's own block), a further lawn's own block records that lawn's cuts.
+ */
+function lawnMowers(
+  stationId: string,
+  mower: MowerConfig | undefined,
+  lawns: ReadonlyArray<{ readonly id: string; readonly mower?: MowerConfig }> | undefined,
+): Array<{ id: string; mower: MowerConfig; lawnId?: string }> {
+  const first = mower ?? lawns?.[0]?.mower;
+  const further = (lawns ?? []).slice(1).flatMap((lawn) => (lawn.mower ? [{ id: stationId, mower: lawn.mower, lawnId: lawn.id }] : []));
+  return [...(first ? [{ id: stationId, mower: first }] : []), ...further];
 }
 
 /** `lawnMemory.*` of a loaded configuration (its defaults when it was loaded without the unit). */

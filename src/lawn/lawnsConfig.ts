@@ -4,10 +4,13 @@
  * `mower` block, so every existing configuration keeps its meaning. With it, the first lawn is the one
  * the station's `mower` block belongs to. Lawn ids share the topic level `<base>/<id>/...` with station
  * ids: unique across all stations and lawns, and a lawn id other than its station's own names no station.
- * Every message names the key and the fix.
+ * A lawn may carry a `mower` block of its own (the station's keys; its `control` the mower control
+ * validates, src/mower/controlConfig.ts): the station's `mower` block stays the first lawn's, so the
+ * first lawn may not have one as well. Every message names the key and the fix.
  */
 import { isPlainObject, lawnProfileProblems, type Problem, type UnitStationKey } from '../ingest/stationConfig.js';
 import type { StationConfig } from '../ingest/types.js';
+import { mowerProblems, type MowerConfig } from './mowerConfig.js';
 
 /** One lawn as configured. */
 export interface LawnConfig {
@@ -21,6 +24,8 @@ export interface LawnConfig {
   targetHeightMm?: number;
   /** The lawn's profile keys over the station's `lawn`, key by key. */
   lawn?: StationConfig['lawn'];
+  /** The lawn's own robot mower (the station's `mower` keys, `control` included); the station's `mower` block is the first lawn's. */
+  mower?: MowerConfig & { control?: unknown };
 }
 
 /** One lawn of a station as the planner and the lawn memory read it: every lawn has an id and a name. */
@@ -31,7 +36,7 @@ export interface StationLawn extends Omit<LawnConfig, 'name'> {
 }
 
 export const LAWN_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,31}$/;
-export const LAWN_KEYS: readonly string[] = ['id', 'name', 'areaM2', 'capacityM2PerHour', 'targetHeightMm', 'lawn'];
+export const LAWN_KEYS: readonly string[] = ['id', 'name', 'areaM2', 'capacityM2PerHour', 'targetHeightMm', 'lawn', 'mower'];
 /** More lawns than one weather station's garden has; a longer list is a mistake. */
 export const MAX_LAWNS_PER_STATION = 16;
 const MAX_NAME_LENGTH = 64;
@@ -64,13 +69,21 @@ function lawnProblems(lawn: unknown, index: number, problem: Problem): void {
       problem(`${at}.${key}`, `must be a number from ${min} to ${max} (${meaning})`);
   }
   if (lawn.lawn !== undefined) lawnProfileProblems(lawn.lawn, (key, message) => problem(`${at}.${key}`, message));
+  // The block's own keys; its `control` is the mower control's (src/mower/controlConfig.ts, across the stations).
+  if (lawn.mower !== undefined) mowerProblems(lawn.mower, (key, message) => problem(`${at}.${key}`, message));
 }
 
-/** The key's value on one station. */
-export function lawnsProblems(lawns: unknown, problem: Problem): void {
+/** The key's value on one station (`station`: the whole station object, for its `mower` block). */
+export function lawnsProblems(lawns: unknown, problem: Problem, station?: Readonly<Record<string, unknown>>): void {
   if (!Array.isArray(lawns) || lawns.length === 0 || lawns.length > MAX_LAWNS_PER_STATION)
     return problem('lawns', `must be a list of 1 to ${MAX_LAWNS_PER_STATION} lawns [{"id": "front"}, {"id": "back", "areaM2": 300}]`);
   lawns.forEach((lawn, index) => lawnProblems(lawn, index, problem));
+  // The station's `mower` block is the first lawn's: two blocks for one lawn would leave it unclear which mower cuts it.
+  if (station?.mower !== undefined && isPlainObject(lawns[0]) && lawns[0].mower !== undefined)
+    problem(
+      'lawns[0].mower',
+      "is set, but the station's mower block already belongs to its first lawn: keep one of them (move the station's mower into lawns[0].mower, or remove lawns[0].mower)",
+    );
   // A lawn's Home Assistant entity keys spell "-" as "_" (./planEntities.ts): "back-lawn" and
   // "back_lawn" would announce the same entities, so one would silently replace the other in HA.
   const spelled = new Map<string, string>();
@@ -116,7 +129,35 @@ export function lawnsAcrossStations(stations: readonly unknown[]): string[] {
 }
 
 /** The station key `lawns` and its validation (the lawns module's, ./lawnsModule.ts). */
-export const LAWNS_STATION_KEY: UnitStationKey = { key: 'lawns', problems: lawnsProblems, acrossStations: lawnsAcrossStations };
+export const LAWNS_STATION_KEY: UnitStationKey = {
+  key: 'lawns',
+  problems: lawnsProblems,
+  acrossStations: lawnsAcrossStations,
+  // The lawns' own mower state topics (none may lie under mqtt.baseTopic, as the station's).
+  topics: (lawns) =>
+    Array.isArray(lawns)
+      ? lawns.flatMap((lawn: unknown) =>
+          isPlainObject(lawn) && isPlainObject(lawn.mower) && typeof lawn.mower.topic === 'string' ? [lawn.mower.topic] : [],
+        )
+      : [],
+};
+
+/**
+ * The `mower` block of each lawn of a raw station object: the station's `mower` for the first lawn
+ * (else the first lawn's own), each further lawn's own; undefined where a lawn has none.
+ */
+export function lawnMowerBlocks(station: {
+  id: string;
+  mower?: unknown;
+  lawns?: readonly unknown[] | undefined;
+}): Array<{ lawnId: string; primary: boolean; mower: unknown }> {
+  const lawns = Array.isArray(station.lawns) && station.lawns.length > 0 ? station.lawns : [{ id: station.id }];
+  return lawns.map((lawn: unknown, index) => {
+    const own = isPlainObject(lawn) ? lawn.mower : undefined;
+    const lawnId = isPlainObject(lawn) && typeof lawn.id === 'string' ? lawn.id : station.id;
+    return { lawnId, primary: index === 0, mower: index === 0 ? (station.mower ?? own) : own };
+  });
+}
 
 /** A station's lawns: its `lawns`, or the one lawn named after the station. */
 export function stationLawns(station: { id: string; name: string; lawns?: readonly LawnConfig[] | undefined }): StationLawn[] {

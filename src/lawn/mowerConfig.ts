@@ -87,3 +87,14 @@ export const MOWER_STATION_KEY: UnitStationKey = {
   problems: mowerProblems,
   topics: (mower) => ((mower as MowerConfig).topic === undefined ? [] : [(mower as MowerConfig).topic!]),
 };
+
+/** The run length and gap of a `mower.control` block (validated by the mower control, src/mower/controlConfig.ts). */
+export function mowerRunOf(mower: MowerConfig | undefined): { runMinutes?: number; minGapHours?: number } | undefined {
+  const control = (mower as { control?: unknown } | undefined)?.control;
+  if (typeof control !== 'object' || control === null) return undefined;
+  const { runMinutes, minGapHours } = control as { runMinutes?: unknown; minGapHours?: unknown };
+  return {
+    ...(typeof runMinutes === 'number' && { runMinutes }),
+    ...(typeof minGapHours === 'number' && { minGapHours }),
+  };
+}

@@ -24,6 +24,7 @@ import type { LawnPlanStore } from '../store/lawnPlanStore.js';
 import type { LawnRunFigures, LawnRuns } from '../store/mowerRunStore.js';
 import type { LawnGrowth } from './lawnUnit.js';
 import type { StationLawn } from './lawnsConfig.js';
+import { mowerRunOf } from './mowerConfig.js';
 import { planEntities } from './planEntities.js';
 import { PlanNotifier, type NotifyConnection, type PlanNotifyState } from './planNotifier.js';
 import type { PlanSettings } from './planSettings.js';
@@ -217,9 +218,11 @@ export class PlanUnit implements StationUnit {
     return [this.#options.week.fetchedAtMs(stationId), Math.floor(nowMs / HOUR_MS), planned.ledgerVersion, ...cuts].join('|');
   }
 
-  #mower(stationId: string): PlanMower {
+  #mower(stationId: string, lawn: StationLawn): PlanMower {
     const { settings } = this.#options;
-    const run = this.#options.mowerRun(stationId);
+    // A lawn with a mower of its own (a further lawn's block, or the first lawn's in place of the station's) plans with its run shape.
+    const own = lawn.mower && (lawn.primary ? undefined : mowerRunOf(lawn.mower));
+    const run = own ?? this.#options.mowerRun(stationId) ?? (lawn.primary && lawn.mower ? mowerRunOf(lawn.mower) : undefined);
     return {
       runMinutes: run?.runMinutes ?? settings.runMinutes,
       minRunMinutes: Math.min(settings.minRunMinutes, run?.runMinutes ?? settings.runMinutes),
@@ -260,7 +263,7 @@ export class PlanUnit implements StationUnit {
         need,
         debt: mowingDebt(need),
         mownMinutesThisWeek: ledger?.mownMinutesThisWeek ?? 0,
-        mower: this.#mower(stationId),
+        mower: this.#mower(stationId, lawn),
         previous: this.#plans.get(lawn.id) ?? null,
       });
       this.counters.planRuns++;

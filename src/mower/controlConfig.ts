@@ -300,14 +300,35 @@ export function controlTopics(control: MowerControlConfig): string[] {
 }
 
 /**
- * The station key `mower`, as this unit sees it: only `mower.control` (the lawn memory validates the rest).
- * Two modules may read the same key; each checks its own members.
+ * Every problem of the lawns' own `mower.control` blocks (`stations[i].lawns[j].mower.control...`): the
+ * lawns module validates the rest of a lawn; a lawn's control cuts that lawn, so it takes no `lawn` key.
+ */
+export function lawnControlProblems(stations: readonly unknown[]): string[] {
+  const problems: string[] = [];
+  stations.forEach((station, index) => {
+    if (!isPlainObject(station) || !Array.isArray(station.lawns)) return;
+    const where = `stations[${index}]${typeof station.id === 'string' ? ` ("${station.id}")` : ''}`;
+    station.lawns.forEach((lawn: unknown, lawnIndex) => {
+      if (!isPlainObject(lawn) || !isPlainObject(lawn.mower) || lawn.mower.control === undefined) return;
+      const problem: Problem = (key, message) => problems.push(`${where}.lawns[${lawnIndex}].${key} ${message}`);
+      controlProblems(lawn.mower.control, problem);
+      if (isPlainObject(lawn.mower.control) && lawn.mower.control.lawn !== undefined)
+        problem('mower.control.lawn', "is not allowed in a lawn's own mower block (its runs are the lawn's): remove it");
+    });
+  });
+  return problems;
+}
+
+/**
+ * The station key `mower`, as this unit sees it: only `mower.control` (the lawn memory validates the rest),
+ * and across the stations the lawns' own `mower.control` blocks. Two modules may read the same key; each checks its own members.
  */
 export const MOWER_CONTROL_STATION_KEY: UnitStationKey = {
   key: 'mower',
   problems: (mower, problem) => {
     if (isPlainObject(mower)) controlProblems(mower.control, problem);
   },
+  acrossStations: lawnControlProblems,
   topics: (mower) => {
     const control = isPlainObject(mower) && isPlainObject(mower.control) ? mower.control : undefined;
     return control && (MOWER_KINDS as readonly unknown[]).includes(control.kind) && control[control.kind as string] !== undefined

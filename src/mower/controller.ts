@@ -70,6 +70,8 @@ export interface ControllerOptions {
   /** A completed run's cut, into the lawn memory (absent: the lawn memory is off). */
   recordCut?: (atMs: number) => void;
   onEvent?: (event: MowerEvent) => void;
+  /** The mower reported an activity and the controller has taken it in (the state shows it at once, not with the next reading). */
+  onActivityTaken?: () => void;
 }
 
 interface Pending {
@@ -339,6 +341,7 @@ export class MowerController {
       );
     }
     if (!this.#stopping) await this.#evaluate(false);
+    this.#options.onActivityTaken?.();
   }
 
   async #openRun(by: 'daemon' | 'user', nowMs: number): Promise<void> {

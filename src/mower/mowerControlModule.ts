@@ -12,14 +12,19 @@ import { isPlainObject } from '../ingest/stationConfig.js';
 import { controlConfigOf, MOWER_CONTROL_STATION_KEY, type MowerControlConfig } from './controlConfig.js';
 import { MOWER_CONTROL_SETTINGS, type MowerControlSettings } from './controlSettings.js';
 import { homeAssistantEndpoint, HomeAssistantMower } from './homeAssistantMower.js';
-import { MowerControlUnit, type ControlledStation, type RecordCut } from './mowerControlUnit.js';
+import { MowerControlUnit, type ControlledLawn, type RecordCut } from './mowerControlUnit.js';
 
-/** What the composition root wires into the mower control (src/daemon.ts): its store, the lawn memory's quiet hours and its cut recorder. */
+/** A station's lawns as the lawns module offers them (src/lawn/lawnsModule.ts): the first is the station's `mower` block's. */
+export type MowerLawns = ReadonlyMap<string, ReadonlyArray<{ readonly id: string; readonly name: string; readonly mower?: unknown }>>;
+
+/** What the composition root wires into the mower control (src/daemon.ts): its store, the lawn memory's quiet hours and its cut recorder, the lawns. */
 export interface MowerControlNeeds {
   readonly quietHours: QuietHoursSettings | undefined;
   readonly recordCut: RecordCut;
   /** The runs, calls and switches of its lawns; none: no mower control (a pipeline in memory). */
   readonly store: MowerRunStore | undefined;
+  /** Every station's lawns; absent: each station has its one lawn. */
+  readonly lawns?: MowerLawns;
 }
 
 /**
@@ -45,16 +50,15 @@ export interface MowerControlOffer {
 export const mowerControlModule = defineStationUnit<MowerControlSettings, unknown, StationUnit[], MowerControlNeeds, MowerControlOffer>({
   name: 'mower-control',
   config: { settings: { key: 'mowerControl', schema: MOWER_CONTROL_SETTINGS }, station: MOWER_CONTROL_STATION_KEY },
-  create: ({ settings, stations, log, clock, baseTopic, calculationContext }, { quietHours, recordCut, store }) => {
-    const controlled: ControlledStation[] = stations.flatMap(({ id, location, settings: mower }) => {
-      const control = isPlainObject(mower) && isPlainObject(mower.control) ? controlConfigOf(mower.control, id) : undefined;
-      return control?.enabled ? [{ id, control, ...(location && { location }) }] : [];
-    });
+  // A station's only mower may be a further lawn's (no `mower` key of its own).
+  everyStation: true,
+  create: ({ settings, stations, log, clock, baseTopic, calculationContext }, { quietHours, recordCut, store, lawns }) => {
+    const controlled = stations.flatMap((station) => controlledLawns(station, lawns?.get(station.id)));
     // Off by default: without an enabled block (or a database for the ledger) nothing is built, nothing used.
     if (controlled.length === 0 || !store) return [];
     return [
       new MowerControlUnit({
-        stations: controlled,
+        lawns: controlled,
         settings,
         store,
         log,
@@ -82,6 +86,26 @@ export const mowerControlModule = defineStationUnit<MowerControlSettings, unknow
     return { homeAssistant: servicesOf(connection, endpoint.shownAs, true), runs };
   },
 });
+
+/**
+ * The enabled controls of one station's lawns: the first lawn's from the station's `mower` block (else
+ * its own), its topics under the station's id (today's); a further lawn's under its own id.
+ */
+function controlledLawns(
+  station: { id: string; name: string; settings: unknown; location?: ControlledLawn['location'] },
+  lawns: ReadonlyArray<{ readonly id: string; readonly name: string; readonly mower?: unknown }> | undefined,
+): ControlledLawn[] {
+  const list = lawns && lawns.length > 0 ? lawns : [{ id: station.id, name: station.name }];
+  return list.flatMap((lawn, index) => {
+    const primary = index === 0;
+    const mower = primary ? (station.settings ?? lawn.mower) : lawn.mower;
+    const topicId = primary ? station.id : lawn.id;
+    // The ledger's key is the lawn's id (the planner reads the lawn's runs by it); without `lawns` the station's id, as before.
+    const control = isPlainObject(mower) && isPlainObject(mower.control) ? controlConfigOf(mower.control, lawn.id) : undefined;
+    if (!control?.enabled) return [];
+    return [{ stationId: station.id, id: topicId, name: lawn.name, control, ...(station.location && { location: station.location }) }];
+  });
+}
 
 function servicesOf(connection: HomeAssistantMower, shownAs: string, own: boolean): HomeAssistantServices {
   return {

@@ -1,9 +1,14 @@
 /**
- * The station unit over the mower controllers (./controller.ts), one per station whose `mower.control`
+ * The station unit over the mower controllers (./controller.ts), one per lawn whose `mower.control`
  * is enabled: it builds each one's adapter and ledger, asks the decisions on a timer, hands the MQTT
  * adapters the broker connection, listens on the command topics of the "Automatic mowing" switch and
  * the "Mow now" / "Dock now" buttons, publishes the switch's retained state and every event, and shows
- * each controller's status in the station's state (`mower_control`) and on its route.
+ * each controller's status in the station's state and on its route.
+ *
+ * A lawn's mower lives under `<base>/<L>/mower/...`: L is the station id for the station's first lawn
+ * (today's topics, state field `mower_control`, entities and route), the lawn's id for a further lawn
+ * (state field `mower_control_lawns[<lawn>]`, entity keys `<lawn>_...` on the station's device). Each
+ * lawn has its own ledger rows, plan and cuts; one lawn's failing mower shows as that lawn's problem only.
  */
 import type { Logger } from 'pino';
 import type { DecisionReason } from '../core/mower/decision.js';
@@ -29,14 +34,20 @@ import { RunLedger } from './runLedger.js';
 import { planOfState } from './planOfState.js';
 import { stationViewOf } from './stationView.js';
 
-export interface ControlledStation {
+/** One lawn's mower control. */
+export interface ControlledLawn {
+  /** The topic level of its mower (`<base>/<id>/mower/...`): the station's id for its first lawn, else the lawn's id. */
   id: string;
+  /** The station whose readings decide for it; default `id` (the station's first lawn). */
+  stationId?: string;
+  /** The lawn's name (the page's card, the entities' names); default `id`. */
+  name?: string;
   control: MowerControlConfig;
   location?: StationLocation;
 }
 
 export interface MowerControlOptions {
-  stations: readonly ControlledStation[];
+  lawns: readonly ControlledLawn[];
   settings: MowerControlSettings;
   /** Each lawn's runs, calls and switch (src/store/mowerRunStore.ts), under its run ledger. */
   store: MowerRunStore;
@@ -46,12 +57,18 @@ export interface MowerControlOptions {
   timeZone: string;
   recordCut: RecordCut;
   quietHours: QuietHoursSettings | undefined;
-  /** Builds a station's adapter (tests hand in simulators); default: by kind. */
-  adapterFor?: (station: ControlledStation) => MowerAdapter;
+  /** Builds a lawn's adapter (tests hand in simulators); default (or undefined): by kind. */
+  adapterFor?: (lawn: ControlledLawn) => MowerAdapter | undefined;
 }
 
-/** Records a cut in the lawn memory (its last cut and growth reset); false when it is not newer or the lawn memory is off. */
-export type RecordCut = (stationId: string, atMs: number, source: string) => boolean;
+/** Records a cut in the lawn memory (its last cut and growth reset); `lawnId` a further lawn's; false when it is not newer or the lawn memory is off. */
+export type RecordCut = (stationId: string, atMs: number, source: string, lawnId?: string) => boolean;
+
+/** A further lawn's mower control in the station's state, by lawn id (the first lawn's stays `mower_control`). */
+export type MowerControlLawns = Record<string, MowerControlStatus & { name: string }>;
+
+const stationOf = (lawn: ControlledLawn): string => lawn.stationId ?? lawn.id;
+const isPrimary = (lawn: ControlledLawn): boolean => stationOf(lawn) === lawn.id;
 
 /** The cut source of runs the ledger completed (the state's `lawn.last_cut_source`). */
 export const MOWER_CONTROL_CUT_SOURCE = 'mower-control';
@@ -60,8 +77,12 @@ export class MowerControlUnit implements StationUnit {
   readonly name = 'mower-control';
   readonly routes;
   readonly #options: MowerControlOptions;
+  /** By lawn topic id (the station's id for its first lawn). */
   readonly #controllers = new Map<string, MowerController>();
   readonly #adapters = new Map<string, MowerAdapter>();
+  readonly #lawns = new Map<string, ControlledLawn>();
+  /** Each station's controlled lawns, its first lawn first. */
+  readonly #byStation = new Map<string, ControlledLawn[]>();
   readonly #timeline: QuietHoursTimeline | undefined;
   /** Each controlled station's newest state, as the pipeline computed it (onState): what its decision reads. */
   readonly #latest = new Map<string, Readonly<StationStatePayload>>();
@@ -83,19 +104,28 @@ export class MowerControlUnit implements StationUnit {
     this.#options = options;
     this.#startedAtMs = options.clock.now();
     this.#timeline = options.quietHours && new QuietHoursTimeline(options.quietHours);
-    for (const station of options.stations) {
-      const adapter = options.adapterFor?.(station) ?? this.#adapterOf(station);
-      this.#adapters.set(station.id, adapter);
-      this.#controllers.set(station.id, this.#controllerOf(station, adapter));
+    for (const lawn of options.lawns) {
+      const adapter = options.adapterFor?.(lawn) ?? this.#adapterOf(lawn);
+      this.#lawns.set(lawn.id, lawn);
+      const list = this.#byStation.get(stationOf(lawn)) ?? [];
+      this.#byStation.set(stationOf(lawn), isPrimary(lawn) ? [lawn, ...list] : [...list, lawn]);
+      this.#adapters.set(lawn.id, adapter);
+      this.#controllers.set(lawn.id, this.#controllerOf(lawn, adapter));
     }
     this.routes = mowerRoutes(
-      (stationId) => this.#controllers.get(stationId),
+      (stationId, lawnId) => this.#routed(stationId, lawnId),
       () => options.clock.now(),
     );
   }
 
-  #adapterOf(station: ControlledStation): MowerAdapter {
-    const { control } = station;
+  /** The route's controller: a station's first lawn's, or with `lawnId` that lawn's (of this station). */
+  #routed(stationId: string, lawnId: string | undefined): MowerController | undefined {
+    const lawn = this.#lawns.get(lawnId ?? stationId);
+    return lawn && stationOf(lawn) === stationId ? this.#controllers.get(lawn.id) : undefined;
+  }
+
+  #adapterOf(lawn: ControlledLawn): MowerAdapter {
+    const { control } = lawn;
     if (control.kind === 'homeassistant')
       return new HomeAssistantMower(
         control.homeassistant!,
@@ -106,29 +136,36 @@ export class MowerControlUnit implements StationUnit {
     return new GenericMqttMower(control.mqtt!);
   }
 
-  #controllerOf(station: ControlledStation, adapter: MowerAdapter): MowerController {
+  #controllerOf(lawn: ControlledLawn, adapter: MowerAdapter): MowerController {
     const { clock, log, timeZone, store } = this.#options;
+    const stationId = stationOf(lawn);
+    const primary = isPrimary(lawn);
     return new MowerController({
-      stationId: station.id,
-      config: station.control,
+      stationId,
+      config: lawn.control,
       adapter,
-      ledger: new RunLedger({ store, lawn: station.control.lawn, station: station.id, timeZone }),
+      ledger: new RunLedger({ store, lawn: lawn.control.lawn, station: stationId, timeZone }),
       now: () => clock.now(),
-      log,
+      log: primary ? log : log.child({ lawn: lawn.id }),
       timeZone,
-      station: () => stationViewOf(this.#latest.get(station.id)),
+      // The station's readings decide for each of its lawns; the plan is the lawn's own (a further lawn never follows another's).
+      station: () => stationViewOf(this.#latest.get(stationId)),
       startedAtMs: this.#startedAtMs,
-      firstStateSeen: () => this.#latest.has(station.id),
-      plan: () => planOfState(this.#latest.get(station.id), station.control.lawn, station.id, timeZone),
-      quiet: (nowMs) => this.#quiet(station, nowMs),
+      firstStateSeen: () => this.#latest.has(stationId),
+      plan: () => planOfState(this.#latest.get(stationId), lawn.control.lawn, stationId, timeZone, primary ? 'first' : 'own'),
+      quiet: (nowMs) => this.#quiet(lawn, nowMs),
       clockSteppedAtMs: () => this.#clockSteppedAtMs,
-      recordCut: (atMs) => void this.#options.recordCut(station.id, atMs, MOWER_CONTROL_CUT_SOURCE),
-      onEvent: (event) => this.#onEvent(station.id, event),
+      recordCut: (atMs) =>
+        void (primary
+          ? this.#options.recordCut(stationId, atMs, MOWER_CONTROL_CUT_SOURCE)
+          : this.#options.recordCut(stationId, atMs, MOWER_CONTROL_CUT_SOURCE, lawn.id)),
+      onEvent: (event) => this.#onEvent(lawn, event),
+      onActivityTaken: () => this.#recompute?.(stationId),
     });
   }
 
-  #quiet(station: ControlledStation, nowMs: number): DecisionReason | undefined {
-    const cause = this.#timeline?.causeUntil(nowMs, station.location).cause;
+  #quiet(lawn: ControlledLawn, nowMs: number): DecisionReason | undefined {
+    const cause = this.#timeline?.causeUntil(nowMs, lawn.location).cause;
     if (!cause) return undefined;
     const timeZone = this.#options.timeZone;
     return { en: quietCauseText(cause, 'en', timeZone), de: quietCauseText(cause, 'de', timeZone) };
@@ -136,7 +173,12 @@ export class MowerControlUnit implements StationUnit {
 
   /** The state flows in (one way): the decision reads the newest one on its next tick. */
   onState(stationId: string, state: Readonly<StationStatePayload>): void {
-    if (this.#controllers.has(stationId)) this.#latest.set(stationId, state);
+    if (this.#lawnsOf(stationId).length > 0) this.#latest.set(stationId, state);
+  }
+
+  /** A station's controlled lawns, its first lawn first. */
+  #lawnsOf(stationId: string): readonly ControlledLawn[] {
+    return this.#byStation.get(stationId) ?? [];
   }
 
   /** The first Home Assistant mower's connection (the plan's notifications share it), if any station has one. */
@@ -144,8 +186,9 @@ export class MowerControlUnit implements StationUnit {
     return [...this.#adapters.values()].find((adapter): adapter is HomeAssistantMower => adapter instanceof HomeAssistantMower);
   }
 
-  controller(stationId: string): MowerController | undefined {
-    return this.#controllers.get(stationId);
+  /** A lawn's controller by its topic id: a station's id for its first lawn, a further lawn's id. */
+  controller(id: string): MowerController | undefined {
+    return this.#controllers.get(id);
   }
 
   async start(): Promise<void> {
@@ -173,14 +216,14 @@ export class MowerControlUnit implements StationUnit {
   subscribe(connection: UnitSubscriber, recompute: (stationId: string) => void): void {
     this.#connection = connection;
     this.#recompute = recompute;
-    for (const [stationId, controller] of this.#controllers) {
-      const adapter = this.#adapters.get(stationId);
+    for (const [id, controller] of this.#controllers) {
+      const adapter = this.#adapters.get(id);
       if (adapter instanceof GenericMqttMower || adapter instanceof OpenMower) adapter.attach(connection);
-      const topics = mowerTopics(this.#options.baseTopic, stationId);
+      const topics = mowerTopics(this.#options.baseTopic, id);
       connection.subscribe(topics.automaticSet, (_topic, payload) => {
         const word = payload.toString('utf8').trim().toUpperCase();
         if (word !== 'ON' && word !== 'OFF') return;
-        void controller.setAutomatic(word === 'ON').then(() => this.#publishAutomatic(stationId));
+        void controller.setAutomatic(word === 'ON').then(() => this.#publishAutomatic(id));
       });
       connection.subscribe(topics.mowNow, (_topic, _payload, retained) => {
         // A button is an event: a retained press (left on the broker by anyone) is never replayed as one.
@@ -189,28 +232,29 @@ export class MowerControlUnit implements StationUnit {
       connection.subscribe(topics.dockNow, (_topic, _payload, retained) => {
         if (!retained) void controller.dockNow();
       });
-      this.#publishAutomatic(stationId);
+      this.#publishAutomatic(id);
     }
   }
 
-  #publishAutomatic(stationId: string): void {
-    this.#sendAutomatic(stationId);
-    this.#recompute?.(stationId);
+  #publishAutomatic(id: string): void {
+    this.#sendAutomatic(id);
+    const lawn = this.#lawns.get(id);
+    if (lawn) this.#recompute?.(stationOf(lawn));
   }
 
   /** The switch's retained state, when it changed or could not go out yet (the bridge connects after subscribe). */
-  #sendAutomatic(stationId: string): void {
-    const controller = this.#controllers.get(stationId);
-    if (!controller || this.#automaticSent.get(stationId) === controller.automatic) return;
+  #sendAutomatic(id: string): void {
+    const controller = this.#controllers.get(id);
+    if (!controller || this.#automaticSent.get(id) === controller.automatic) return;
     const sent =
-      this.#connection?.publishNow?.(mowerTopics(this.#options.baseTopic, stationId).automatic, controller.automatic ? 'ON' : 'OFF', {
+      this.#connection?.publishNow?.(mowerTopics(this.#options.baseTopic, id).automatic, controller.automatic ? 'ON' : 'OFF', {
         retain: true,
       }) ?? false;
-    if (sent) this.#automaticSent.set(stationId, controller.automatic);
-    else this.#automaticSent.delete(stationId);
+    if (sent) this.#automaticSent.set(id, controller.automatic);
+    else this.#automaticSent.delete(id);
   }
 
-  #onEvent(stationId: string, event: MowerEvent): void {
+  #onEvent(lawn: ControlledLawn, event: MowerEvent): void {
     if (event.type === 'command' || event.type === 'retry') this.counters.mowerCommands++;
     if (event.type === 'alert') this.counters.mowerAlerts++;
     const payload = JSON.stringify({
@@ -221,20 +265,42 @@ export class MowerControlUnit implements StationUnit {
       reason_de: event.reason?.de ?? null,
       at: new Date(event.atMs).toISOString(),
     });
-    this.#connection?.publishNow?.(mowerTopics(this.#options.baseTopic, stationId).event, payload);
-    this.#recompute?.(stationId);
+    this.#connection?.publishNow?.(mowerTopics(this.#options.baseTopic, lawn.id).event, payload);
+    this.#recompute?.(stationOf(lawn));
   }
 
-  stateFragment(stationId: string, nowMs: number): { mower_control: ReturnType<MowerController['status']> } | undefined {
-    const controller = this.#controllers.get(stationId);
-    if (!controller) return undefined;
-    // Every (re)connect recomputes every station: the retained switch state goes out with it.
-    this.#sendAutomatic(stationId);
-    return { mower_control: controller.status(nowMs) };
+  stateFragment(
+    stationId: string,
+    nowMs: number,
+  ): { mower_control?: MowerControlStatus; mower_control_lawns?: MowerControlLawns } | undefined {
+    const lawns = this.#lawnsOf(stationId);
+    if (lawns.length === 0) return undefined;
+    const fragment: { mower_control?: MowerControlStatus; mower_control_lawns?: MowerControlLawns } = {};
+    for (const lawn of lawns) {
+      // Every (re)connect recomputes every station: the retained switch state goes out with it.
+      this.#sendAutomatic(lawn.id);
+      const status = this.#statusOf(lawn, nowMs);
+      if (!status) continue;
+      if (isPrimary(lawn)) fragment.mower_control = status;
+      else (fragment.mower_control_lawns ??= {})[lawn.id] = { ...status, name: lawn.name ?? lawn.id };
+    }
+    return fragment;
+  }
+
+  /** One lawn's status; a failure there leaves it out and the station's other lawns' mowers shown. */
+  #statusOf(lawn: ControlledLawn, nowMs: number): MowerControlStatus | undefined {
+    try {
+      return this.#controllers.get(lawn.id)?.status(nowMs);
+    } catch (err) {
+      this.#options.log.error({ err, station: stationOf(lawn), lawn: lawn.id }, "a lawn's mower status failed");
+      return undefined;
+    }
   }
 
   entities(station: { id: string }): EntitySpec[] {
-    return this.#controllers.has(station.id) ? mowerControlEntities(this.#options.baseTopic, station.id) : [];
+    return this.#lawnsOf(station.id).flatMap((lawn) =>
+      mowerControlEntities(this.#options.baseTopic, station.id, isPrimary(lawn) ? undefined : { id: lawn.id, name: lawn.name ?? lawn.id }),
+    );
   }
 
   clockStepped(step: ClockStep): void {
@@ -251,5 +317,7 @@ declare module '../station/statePayload.js' {
   interface StationStateFields {
     /** The mower control's status: the last decision and its reason, the mower's activity, the run, the budget left, an alert. */
     mower_control: MowerControlStatus;
+    /** Each further lawn's mower control (a lawn's own `mower.control`), by lawn id, with the lawn's name. */
+    mower_control_lawns: MowerControlLawns;
   }
 }

@@ -6,6 +6,9 @@
  * with the last decision's reason (German in an attribute) and an event entity with every decision.
  * Their command topics lie under `<base>/<station>/mower/`, which only the daemon's own side and the
  * account `homeassistant.commandAccount` names may publish to (src/mqtt/clientTopics.ts, docs/mqtt.md).
+ * A further lawn's own mower: the same entities on the station's device, keys prefixed `<lawn>_` (with
+ * `_` for `-`), names starting with the lawn's name, topics under `<base>/<lawn>/mower/`, the state
+ * read from the station's `mower_control_lawns[<lawn>]`.
  */
 import { MOWER_COMMANDS, MOWER_TOPIC_LEVEL } from '../config/mqttValues.js';
 import type { EntitySpec } from '../homeassistant/stationEntities.js';
@@ -18,9 +21,12 @@ export interface MowerTopics {
   event: string;
 }
 
-/** The command topics are the broker's list (src/config/mqttValues.ts), so ownership and entities never drift apart. */
-export function mowerTopics(baseTopic: string, stationId: string): MowerTopics {
-  const station = `${baseTopic}/${stationId}`;
+/**
+ * The command topics are the broker's list (src/config/mqttValues.ts), so ownership and entities never drift apart.
+ * `id`: the station's id for its first lawn's mower, a further lawn's id for that lawn's own.
+ */
+export function mowerTopics(baseTopic: string, id: string): MowerTopics {
+  const station = `${baseTopic}/${id}`;
   return {
     automatic: `${station}/${MOWER_TOPIC_LEVEL}/automatic`,
     automaticSet: `${station}/${MOWER_COMMANDS.automaticSet}`,
@@ -42,11 +48,26 @@ export const MOWER_EVENT_TYPES = [
   'run_ended',
 ] as const;
 
-const has = (key: string) => `value_json.mower_control is defined and value_json.mower_control.${key} is not none`;
+/** A further lawn of the station (its own mower), or undefined for the station's first lawn. */
+export interface FurtherLawn {
+  id: string;
+  name: string;
+}
 
-export function mowerControlEntities(baseTopic: string, stationId: string): EntitySpec[] {
-  const topics = mowerTopics(baseTopic, stationId);
-  return [
+/** Where a lawn's mower status lies in the station's state, and a Jinja test that it is there. */
+function statusPath(lawn: FurtherLawn | undefined): { path: string; defined: string } {
+  if (!lawn) return { path: 'value_json.mower_control', defined: 'value_json.mower_control is defined' };
+  const path = `value_json.mower_control_lawns['${lawn.id}']`;
+  return { path, defined: `value_json.mower_control_lawns is defined and ${path} is defined` };
+}
+
+export function mowerControlEntities(baseTopic: string, stationId: string, lawn?: FurtherLawn): EntitySpec[] {
+  const topics = mowerTopics(baseTopic, lawn?.id ?? stationId);
+  const { path, defined } = statusPath(lawn);
+  const has = (key: string) => `${defined} and ${path}.${key} is not none`;
+  const prefix = lawn ? `${lawn.id.replaceAll('-', '_')}_` : '';
+  const named = (name: string) => (lawn ? `${lawn.name} ${name.charAt(0).toLowerCase()}${name.slice(1)}` : name);
+  const entities: EntitySpec[] = [
     {
       component: 'switch',
       key: 'automatic_mowing',
@@ -58,7 +79,7 @@ export function mowerControlEntities(baseTopic: string, stationId: string): Enti
         payload_off: 'OFF',
         state_on: 'ON',
         state_off: 'OFF',
-        value_template: `{{ ('ON' if value_json.mower_control.automatic else 'OFF') if value_json.mower_control is defined else None }}`,
+        value_template: `{{ ('ON' if ${path}.automatic else 'OFF') if ${defined} else None }}`,
       },
     },
     {
@@ -83,9 +104,9 @@ export function mowerControlEntities(baseTopic: string, stationId: string): Enti
       config: {
         name: 'Mower activity',
         icon: 'mdi:robot-mower-outline',
-        value_template: `{{ value_json.mower_control.decision.reason if ${has('decision')} else None }}`,
+        value_template: `{{ ${path}.decision.reason if ${has('decision')} else None }}`,
         json_attributes_topic: `${baseTopic}/${stationId}/state`,
-        json_attributes_template: `{{ value_json.mower_control | tojson if value_json.mower_control is defined else '{}' }}`,
+        json_attributes_template: `{{ ${path} | tojson if ${defined} else '{}' }}`,
       },
     },
     {
@@ -94,4 +115,9 @@ export function mowerControlEntities(baseTopic: string, stationId: string): Enti
       config: { name: 'Mower event', icon: 'mdi:bell-ring-outline', state_topic: topics.event, event_types: [...MOWER_EVENT_TYPES] },
     },
   ];
+  return entities.map((entity) => ({
+    ...entity,
+    key: `${prefix}${entity.key}`,
+    config: { ...entity.config, name: named(entity.config.name as string) },
+  }));
 }

@@ -9,11 +9,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
+import { controlConfigOf } from '../../src/mower/controlConfig.js';
 import { MowerControlUnit } from '../../src/mower/mowerControlUnit.js';
 import { RunLedger } from '../../src/mower/runLedger.js';
 import { Database } from '../../src/store/database.js';
 import { openWatchedPage, useChromium } from '../helpers/browser.js';
-import { mqttTempDir, waitUntil } from '../helpers/mqttHarness.js';
+import { mqttTempDir, silentLogger, waitUntil } from '../helpers/mqttHarness.js';
 import { gardenMowerControl, SimulatedMower } from '../helpers/mowerSimulators.js';
 import { feedThroughBroker, startStationsHarness } from '../helpers/statusPage.js';
 import { MowerRunStore } from '../../src/store/mowerRunStore.js';
@@ -137,6 +138,95 @@ describe('the robot mower card on the status page', () => {
     expect(await cardText(german.page)).toMatch(/Automatisches Mähen\s+aus/);
     expect(german.problems).toEqual([]);
     await german.page.close();
+  });
+
+  it("shows one card per lawn with its own mower, titled with the lawn's name, in English at 1366 px and in German at 390 px", async () => {
+    const temp = mqttTempDir();
+    const database = await Database.open(temp.dbPath);
+    const backLedger = new RunLedger({ store: new MowerRunStore(database), lawn: 'back', station: 'garden', timeZone: 'UTC' });
+    await backLedger.load(at('2026-06-15T10:00:00Z'));
+    await backLedger.openRun('daemon', at('2026-06-15T08:00:00Z'));
+    await backLedger.closeRun(at('2026-06-15T09:10:00Z'), 64, 'completed', { en: 'the run is done', de: 'Der Lauf ist fertig' });
+    await database.close();
+    const mqtt = (name: string) => ({
+      commandTopic: `${name}/set`,
+      stateTopic: `${name}/state`,
+      payloads: { start: 's', dock: 'd', pause: 'p' },
+      states: { mowing: ['mowing'], docked: ['docked'] },
+    });
+    let unit: MowerControlUnit | undefined;
+    const h = await startStationsHarness({
+      dbPath: temp.dbPath,
+      statusPagePollMs: 150,
+      station: {
+        lawns: [
+          { id: 'garden', name: 'Front lawn' },
+          { id: 'back', name: 'Back lawn' },
+        ],
+      },
+      unitsOf: (opened, clock) => {
+        const front = controlConfigOf({ enabled: true, dryRun: false, kind: 'mqtt', mqtt: mqtt('front') }, 'garden');
+        const back = controlConfigOf({ enabled: true, kind: 'mqtt', runMinutes: 75, mqtt: mqtt('back') }, 'back');
+        unit = new MowerControlUnit({
+          lawns: [
+            { id: 'garden', name: 'Front lawn', control: front },
+            { id: 'back', stationId: 'garden', name: 'Back lawn', control: back },
+          ],
+          settings: { tickSeconds: 600, homeAssistantToken: '' },
+          store: new MowerRunStore(opened),
+          clock,
+          log: silentLogger,
+          baseTopic: 'mowability',
+          timeZone: 'UTC',
+          recordCut: () => true,
+          quietHours: undefined,
+          adapterFor: () => new SimulatedMower(),
+        });
+        return [unit];
+      },
+    });
+    chromium.afterTest(async () => {
+      await h.cleanup();
+      temp.cleanup();
+    });
+    await feedThroughBroker(h, 2);
+    await waitUntil(() => unit!.controller('back')!.status(h.clock.now()).activity === 'docked', 'the back mower reported docked');
+    await unit!.controller('back')!.setAutomatic(false);
+    await feedThroughBroker(h, 1);
+    const address = await h.listen();
+    const cards = async (language: string, width: number) => {
+      const watched = await openWatchedPage(chromium.browser, { language, width, height: 900, mobile: width < 500 });
+      await watched.page.emulateTimezone('UTC');
+      await watched.page.goto(`${address}/stations/garden`);
+      await watched.page.waitForFunction(() => document.getElementById('mower--back')?.hidden === false, { timeout: 15_000 });
+      const text = (id: string) => watched.page.$eval(`#${id}`, (element) => (element as HTMLElement).innerText);
+      return { watched, front: await text('mower'), back: await text('mower--back') };
+    };
+
+    const english = await cards('en-GB', 1366);
+    expect(english.front).toContain('Robot mower: Front lawn');
+    expect(english.front).toMatch(/Automatic mowing\s+on/);
+    expect(english.front).not.toContain('Dry run');
+    expect(english.front).toMatch(/Today\s+No runs recorded yet/);
+    expect(english.back).toContain('Robot mower: Back lawn');
+    expect(english.back).toMatch(/Automatic mowing\s+off/);
+    expect(english.back).toMatch(/Mower\s+docked/);
+    expect(english.back).toContain('Dry run');
+    expect(english.back).toMatch(/Today\s+08:00 – 09:10 · 64 min mowing · started by the daemon · completed: the run is done/);
+    expect(await overflow(english.watched.page)).toBeLessThanOrEqual(0);
+    expect(english.watched.problems).toEqual([]);
+    await english.watched.page.close();
+
+    const german = await cards('de-DE', 390);
+    expect(german.front).toContain('Mähroboter: Front lawn');
+    expect(german.front).toMatch(/Automatisches Mähen\s+an/);
+    expect(german.back).toContain('Mähroboter: Back lawn');
+    expect(german.back).toMatch(/Automatisches Mähen\s+aus/);
+    expect(german.back).toMatch(/Heute\s+08:00 – 09:10 · 64 Min\. gemäht · vom Dienst gestartet · fertig: Der Lauf ist fertig/);
+    expect(german.back).toContain('Probelauf');
+    expect(await overflow(german.watched.page)).toBeLessThanOrEqual(0);
+    expect(german.watched.problems).toEqual([]);
+    await german.watched.page.close();
   });
 
   it('shows no card for a station without a mower control', async () => {

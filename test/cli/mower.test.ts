@@ -20,7 +20,20 @@ const station = {
 describe('mowability mower STATION', () => {
   const fixture = useCliTempDir((temp) => {
     const file = join(temp.dir, 'config.json');
-    writeFileSync(file, JSON.stringify({ stations: [station, { ...station, id: 'front', mower: undefined }] }));
+    const lawns = [
+      { id: 'garden' },
+      { id: 'back', mower: { control: { ...control, openmower: { prefix: 'om-back' } } } },
+      { id: 'orchard' },
+    ];
+    writeFileSync(
+      file,
+      JSON.stringify({
+        stations: [
+          { ...station, lawns },
+          { ...station, id: 'front', mower: undefined },
+        ],
+      }),
+    );
     return { MOWABILITY_CONFIG: file };
   });
 
@@ -53,6 +66,28 @@ describe('mowability mower STATION', () => {
       ],
     });
     expect(JSON.parse(json.stdout).today).toHaveLength(todays);
+  });
+
+  it("--lawn: a further lawn's own mower, its own ledger rows; a lawn without one or no lawn of the station is named", async () => {
+    const database = await Database.open(fixture.temp.dbPath);
+    const nowMs = Date.now();
+    const ledger = new RunLedger({ store: new MowerRunStore(database), lawn: 'back', station: 'garden', timeZone: 'UTC' });
+    await ledger.load(nowMs);
+    await ledger.openRun('daemon', nowMs - 3 * 3_600_000);
+    await ledger.closeRun(nowMs - 2 * 3_600_000, 47, 'docked_for_rain', { en: 'docking: it is raining', de: 'Parken: es regnet' });
+    await database.close();
+    const back = await fixture.cli('mower', 'garden', '--lawn', 'back');
+    expect(back.code, back.stderr).toBe(0);
+    expect(back.stdout).toContain('Mower control of "garden" (lawn "back", openmower): dry run (sends nothing)');
+    expect(back.stdout).toMatch(/47 min mowing, started by daemon, docked_for_rain: docking: it is raining/);
+    const first = await fixture.cli('mower', 'garden', '--json');
+    expect(JSON.parse(first.stdout)).toMatchObject({ lawn: 'garden', runs: [] });
+    expect((await fixture.cli('mower', 'garden', '--lawn', 'orchard')).stderr).toContain(
+      'the lawn "orchard" of "garden" has no mower.control block (lawns[].mower.control, docs/mower.md)',
+    );
+    expect((await fixture.cli('mower', 'garden', '--lawn', 'pond')).stderr).toContain(
+      '--lawn: "pond" is not a lawn of "garden" (its lawns: garden, back, orchard)',
+    );
   });
 
   it('names the problem for a station without control and an unknown one', async () => {

@@ -335,7 +335,7 @@ export function gardenMowerControl(
   { store, ...options }: Pick<MowerControlOptions, 'clock'> & Partial<Omit<MowerControlOptions, 'store'>> & { store: Database },
 ): MowerControlUnit {
   return new MowerControlUnit({
-    stations: [{ id: 'garden', control: controlConfigOf(control, 'garden') }],
+    lawns: [{ id: 'garden', control: controlConfigOf(control, 'garden') }],
     settings: { tickSeconds: 600, homeAssistantToken: '' },
     log: silentLogger,
     baseTopic: 'mowability',

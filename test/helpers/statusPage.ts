@@ -49,6 +49,8 @@ export interface StationsHarnessOptions {
   unitsOf?: (database: Database, clock: FakeClock) => readonly StationUnit[];
   /** Reuse a database (restart tests). */
   dbPath?: string;
+  /** More keys of the station "garden" (its lawns). */
+  station?: Readonly<Record<string, unknown>>;
 }
 
 export async function startStationsHarness(options: StationsHarnessOptions = {}): Promise<StationsHarness> {
@@ -56,7 +58,7 @@ export async function startStationsHarness(options: StationsHarnessOptions = {})
   const dbPath = options.dbPath ?? temp!.dbPath;
   const clock = new FakeClock(options.startMs ?? Date.parse('2026-06-15T10:00:00Z'));
   const config = testMqttConfig({
-    stations: [GARDEN],
+    stations: [{ ...GARDEN, ...options.station } as typeof GARDEN],
     station: { mowableOnDelayMinutes: 0, recomputeDebounceMs: options.recomputeDebounceMs ?? 0 },
     history: { freshnessMinutes: options.freshnessMinutes ?? 30 },
   });

@@ -37,8 +37,8 @@ describe('station lawns', () => {
     ],
     [
       'an unknown key',
-      [{ id: 'back', mower: {} }],
-      'stations[0] ("garden").lawns[0].mower is not allowed (only id, name, areaM2, capacityM2PerHour, targetHeightMm, lawn)',
+      [{ id: 'back', pump: {} }],
+      'stations[0] ("garden").lawns[0].pump is not allowed (only id, name, areaM2, capacityM2PerHour, targetHeightMm, lawn, mower)',
     ],
     [
       'an area of 0',
@@ -52,6 +52,21 @@ describe('station lawns', () => {
     ],
     ['a wrong soil', [{ id: 'back', lawn: { soilType: 'peat' } }], 'stations[0] ("garden").lawns[0].lawn.soilType must be one of'],
     [
+      "a further lawn's mower without a topic or a control",
+      [{ id: 'front' }, { id: 'back', mower: { key: 'state' } }],
+      'stations[0] ("garden").lawns[1].mower.topic is required',
+    ],
+    [
+      "a further lawn's mower control of an unknown kind",
+      [{ id: 'front' }, { id: 'back', mower: { control: { enabled: true, kind: 'robot' } } }],
+      'stations[0] ("garden").lawns[1].mower.control.kind must be one of homeassistant, openmower, mqtt',
+    ],
+    [
+      "a further lawn's mower control naming another lawn",
+      [{ id: 'front' }, { id: 'back', mower: { control: { kind: 'openmower', openmower: { prefix: 'om' }, lawn: 'front' } } }],
+      'stations[0] ("garden").lawns[1].mower.control.lawn is not allowed in a lawn\'s own mower block',
+    ],
+    [
       'two ids that Home Assistant would spell alike',
       [{ id: 'back-lawn' }, { id: 'back_lawn' }],
       'stations[0] ("garden").lawns[1].id "back_lawn" and "back-lawn" give the same Home Assistant entity ids ("-" becomes "_"); rename one of them',
@@ -62,6 +77,18 @@ describe('station lawns', () => {
       problems.some((problem) => problem.startsWith(message)),
       problems.join('\n'),
     ).toBe(true);
+  });
+
+  it("refuses a first lawn with a mower block of its own besides the station's, naming the setting and the fix", () => {
+    const mower = { topic: 'robbi/state' };
+    expect(stationsProblems([{ ...station, mower, lawns: [{ id: 'front', mower }, { id: 'back' }] }])).toEqual([
+      'stations[0] ("garden").lawns[0].mower is set, but the station\'s mower block already belongs to its first lawn: keep one of them (move the station\'s mower into lawns[0].mower, or remove lawns[0].mower)',
+    ]);
+    // Either alone is the first lawn's mower; a further lawn's own is its own.
+    expect(stationsProblems([{ ...station, mower, lawns: [{ id: 'front' }, { id: 'back', mower: { topic: 'back/state' } }] }])).toEqual([]);
+    expect(stationsProblems([{ ...station, lawns: [{ id: 'front', mower }, { id: 'back' }] }])).toEqual([]);
+    const control = { enabled: true, kind: 'openmower', openmower: { prefix: 'om-back' } };
+    expect(stationsProblems([{ ...station, mower, lawns: [{ id: 'front' }, { id: 'back', mower: { control } }] }])).toEqual([]);
   });
 
   it('refuses a lawn id another station or lawn uses (they share the topic level <base>/<id>/)', () => {

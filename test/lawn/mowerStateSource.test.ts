@@ -3,7 +3,9 @@
  * (Home Assistant's lawn_mower states as plain text, a Landroid-style JSON status), the daemon's clock
  * is the fixture's fake one, and the tests wait on the published state, never on sleeps.
  */
-import { expect } from 'vitest';
+import { expect, test } from 'vitest';
+import { MowerStateSources } from '../../src/lawn/mowerStateSource.js';
+import { silentLogger } from '../helpers/mqttHarness.js';
 import { mqttTest } from '../helpers/mqttFixture.js';
 import { waitUntil } from '../helpers/wait.js';
 import { replay, type Weather } from './lawnHarness.js';
@@ -86,4 +88,31 @@ mqttTest('a Landroid-style JSON status: the numeric state at a dotted path, own 
   await robot.client.publishAsync(topic, status(1), { qos: 1 });
   await waitUntil(() => lastCut(lawn) === '2026-06-15T09:25:00.000Z', 'the cut after 25 min of mowing');
   expect(lawn.state()!.lawn.last_cut_source).toBe('mower');
+});
+
+test("a further lawn's own mower topic records that lawn's cut, and its state shows under mower_lawns", () => {
+  let nowMs = Date.parse('2026-06-15T08:00:00Z');
+  const cuts: Array<{ station: string; lawn: string | undefined; source: string }> = [];
+  const sources = new MowerStateSources(
+    [
+      { id: 'garden', mower: { topic: 'front/state' } },
+      { id: 'garden', mower: { topic: 'back/state' }, lawnId: 'back' },
+    ],
+    (station, _atMs, source, lawn) => (cuts.push({ station, lawn, source }), true),
+    silentLogger,
+    () => nowMs,
+  );
+  sources.handle('back', Buffer.from('mowing'), false);
+  nowMs += 30 * MIN;
+  expect(sources.handle('back', Buffer.from('docked'), false)).toBe(true);
+  expect(cuts).toEqual([{ station: 'garden', lawn: 'back', source: 'mower' }]);
+  expect(sources.stateFragment('garden', nowMs)).toEqual({
+    mower: { topic: 'front/state', state: null, mowing: false, mowing_minutes: 0 },
+    mower_lawns: { back: { topic: 'back/state', state: 'docked', mowing: false, mowing_minutes: 0 } },
+  });
+  // The first lawn's topic records the station's cut, as before.
+  sources.handle('garden', Buffer.from('mowing'), false);
+  nowMs += 30 * MIN;
+  sources.handle('garden', Buffer.from('docked'), false);
+  expect(cuts.at(-1)).toEqual({ station: 'garden', lawn: undefined, source: 'mower' });
 });

@@ -72,7 +72,7 @@ describe('Home Assistant mower (WebSocket API)', () => {
       'garden',
     );
     const unit = new MowerControlUnit({
-      stations: [{ id: 'garden', control }],
+      lawns: [{ id: 'garden', control }],
       settings: { tickSeconds: 600, homeAssistantToken: TOKEN },
       store: new MowerRunStore(temp.db),
       log,

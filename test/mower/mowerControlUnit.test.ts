@@ -88,7 +88,7 @@ describe('mower control: scenarios over a simulated day (injected clock, real SQ
       'garden',
     );
     const unit = new MowerControlUnit({
-      stations: [{ id: 'garden', control }],
+      lawns: [{ id: 'garden', control }],
       settings: { tickSeconds: 600, homeAssistantToken: '' },
       store: new MowerRunStore(temp.db),
       log,
@@ -303,7 +303,7 @@ describe('mower control: the "Automatic mowing" switch', () => {
       const mower = new SimulatedMower();
       const control = controlConfigOf({ enabled: true, dryRun: false, kind: 'openmower', openmower: { prefix: 'om' } }, 'garden');
       const unit = new MowerControlUnit({
-        stations: [{ id: 'garden', control }],
+        lawns: [{ id: 'garden', control }],
         settings: { tickSeconds: 600, homeAssistantToken: '' },
         store: new MowerRunStore(temp.db),
         log: pino({ level: 'silent' }),
