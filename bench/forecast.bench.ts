@@ -109,7 +109,7 @@ function runRound(build: Build, forecasts: ForecastHour[][], readings: number, k
         ...(memos[s] ? { memo: memos[s] } : {}),
       }),
     );
-    bytes += build.stateText({ forecast: build.compactForecast(detail) }).length;
+    bytes += build.stateText({ forecast: build.compactForecast(detail, memos[s]) }).length;
     if (keepAnswers) answers.push(JSON.stringify(detail));
   }
   const cpu = process.cpuUsage(cpuStart);

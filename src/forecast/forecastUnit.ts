@@ -303,9 +303,11 @@ export class ForecastUnit implements StationUnit {
 
   stateFragment(stationId: string, nowMs: number): { forecast?: ForecastView; forecast_problem?: string } | undefined {
     const detail = this.detail(stationId, nowMs);
-    const problem = this.#held.get(stationId)?.refusedRedirect;
+    const held = this.#held.get(stationId);
+    const problem = held?.refusedRedirect;
     if (!detail) return problem === undefined ? undefined : { forecast_problem: problem };
-    return problem === undefined ? { forecast: compactForecast(detail) } : { forecast: compactForecast(detail), forecast_problem: problem };
+    const forecast = compactForecast(detail, held?.memo);
+    return problem === undefined ? { forecast } : { forecast, forecast_problem: problem };
   }
 
   mowableHold(stationId: string, nowMs: number): MowableHold | undefined {

@@ -8,7 +8,8 @@
  */
 import { parseNoiseHours, type QuietHoursSettings } from '../core/lawn/quietHours.js';
 import type { LawnProfile } from '../core/types.js';
-import { defineStationUnit, type StationUnit } from '../station/unit.js';
+import type { StationUnit } from '../station/unit.js';
+import { defineStationUnit } from '../station/unitModule.js';
 import { unitSettingsOf } from '../station/unitBuilder.js';
 import type { Clock } from '../util/clock.js';
 import type { Logger } from 'pino';

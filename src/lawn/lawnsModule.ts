@@ -4,7 +4,8 @@
  * composition root (src/daemon.ts) wires into the lawn memory (a cut history per lawn) and the
  * planner (a plan per lawn). Listed first, so every module after it can be wired with the lawns.
  */
-import { defineStationUnit, type StationUnit } from '../station/unit.js';
+import type { StationUnit } from '../station/unit.js';
+import { defineStationUnit } from '../station/unitModule.js';
 import { LAWNS_STATION_KEY, stationLawns, type LawnConfig, type StationLawn } from './lawnsConfig.js';
 
 /** Every station's lawns, in configuration order (a station without `lawns`: its one lawn). */

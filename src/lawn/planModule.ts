@@ -8,7 +8,8 @@
 import type { WeekForecastSource } from '../store/forecastStore.js';
 import type { LawnPlanStore } from '../store/lawnPlanStore.js';
 import type { LawnRuns } from '../store/mowerRunStore.js';
-import { defineStationUnit, type StationUnit } from '../station/unit.js';
+import type { StationUnit } from '../station/unit.js';
+import { defineStationUnit } from '../station/unitModule.js';
 import type { LawnMemoryOffer } from './buildLawnUnit.js';
 import type { StationLawns } from './lawnsModule.js';
 import type { NotifyConnection } from './planNotifier.js';

@@ -11,7 +11,8 @@ import type { CachedForecast, ForecastCarrier } from '../store/forecastStore.js'
 import { gapFillProblems } from '../ingest/modelledConfig.js';
 import type { GapFillConfig } from '../ingest/types.js';
 import type { AcceptReading } from '../station/facade.js';
-import { defineStationUnit, type StationUnit, type UnitStation } from '../station/unit.js';
+import type { StationUnit } from '../station/unit.js';
+import { defineStationUnit, type UnitStation } from '../station/unitModule.js';
 import { packageVersion } from '../util/packageVersion.js';
 import { GapFillUnit } from './gapFill.js';
 import { isModelled, ModelledStationUnit, type ModelledSettings, type ModelledStationConfig } from './modelledUnit.js';

@@ -6,7 +6,8 @@
  * ./mowerControlUnit.ts; the controller, decision, ledger and adapters know nothing of it.
  */
 import type { QuietHoursSettings } from '../core/lawn/quietHours.js';
-import { defineStationUnit, type StationUnit } from '../station/unit.js';
+import type { StationUnit } from '../station/unit.js';
+import { defineStationUnit } from '../station/unitModule.js';
 import type { LawnRuns, MowerRunStore } from '../store/mowerRunStore.js';
 import { isPlainObject } from '../ingest/stationConfig.js';
 import { controlConfigOf, MOWER_CONTROL_STATION_KEY, type MowerControlConfig } from './controlConfig.js';

@@ -8,7 +8,8 @@
  */
 import { isPlainObject, topicFilterProblem, type Problem, type UnitStationKey } from '../ingest/stationConfig.js';
 import type { LogThrottle } from '../util/logThrottle.js';
-import type { UnitStation, UnitSubscriber } from './unit.js';
+import type { UnitSubscriber } from './unit.js';
+import type { UnitStation } from './unitModule.js';
 
 /** A station's setting for a topic-fed unit: the topic, and the JSON key holding the value in object payloads. */
 export interface TopicStationSettings {

@@ -1,25 +1,20 @@
 /**
- * The station unit contract: everything a unit author reads, on one screen. Anything that knows more
+ * The station unit contract: the hooks a unit author implements, on one screen. Anything that knows more
  * about a station than its current reading (irrigation, lawn memory, a forecast, quiet hours) is one
- * StationUnit; a StationUnitModule is a unit with its configuration, listed once in stationUnits()
- * (src/daemon.ts), which also wires what one module hands another. Building them is ./unitBuilder.ts;
- * docs/units.md walks through the worked example (src/units/snowCover.ts).
+ * StationUnit. How a module with its configuration builds one is ./unitModule.ts; docs/units.md walks
+ * through the worked example (src/units/snowCover.ts).
  *
  * Every hook is optional and synchronous on the recompute path: a unit that fetches or persists does so
  * in its own start()/timers and answers hooks from memory. The pipeline isolates every unit
  * (./isolatedUnit.ts): a hook that throws costs that unit's part, never a station.
  */
-import type { Logger } from 'pino';
-import type { CalculationContext, CalculationInput } from '../core/index.js';
+import type { CalculationInput } from '../core/index.js';
 import type { ExtensionInput } from '../core/extensionFields.js';
 import type { ObservedHistory } from '../core/forecastProjection.js';
 import type { EntitySpec } from '../homeassistant/stationEntities.js';
 import type { Assembly, BucketRow, TimedReading } from '../history/stationHistory.js';
-import type { StationConfig, StationFormat, StationLocation } from '../ingest/types.js';
-import type { UnitConfigSpec } from '../config/unitSettings.js';
-import type { Clock } from '../util/clock.js';
+import type { StationConfig } from '../ingest/types.js';
 import type { ClockStep } from '../util/clockWatch.js';
-import type { LogThrottle } from '../util/logThrottle.js';
 import type { StationStatePayload, UnitStateFragment } from './statePayload.js';
 import type { UnitRoute } from './unitRoute.js';
 
@@ -103,60 +98,6 @@ export interface StationUnit {
   readonly routes?: readonly UnitRoute[];
   /** The wall clock stepped (src/util/clockWatch.ts): re-base kept wall-clock times by `step.deltaMs`. */
   clockStepped?(step: ClockStep): void;
-}
-
-/** One station that configured the unit: its id, name and the value of the unit's own key, validated at load. */
-export interface UnitStation<P> {
-  readonly id: string;
-  readonly name: string;
-  /** The value of the unit's key; undefined on a station without it (only for an `everyStation` module). */
-  readonly settings: P;
-  readonly location?: StationLocation;
-  /** How its readings arrive: a modelled station's (`open-meteo`) come from a unit. */
-  readonly format?: StationFormat;
-}
-
-/** What a module is built with: its own slices of the configuration, a logger, the clock. Frozen. */
-export interface UnitBuildContext<G = unknown, P = unknown> {
-  /** The unit's global settings (its `config.settings.key`), as loaded; undefined without them. */
-  readonly settings: G;
-  /** The stations that have the unit's key (every station for an `everyStation` module), in configuration order. */
-  readonly stations: readonly UnitStation<P>[];
-  /** The unit's child logger (`unit: name`) and a once-a-minute throttle on it. */
-  readonly log: Logger;
-  readonly throttle: LogThrottle;
-  readonly clock: Clock;
-  /** The daemon's topic root (`mqtt.baseTopic`), for command topics under `<base>/<station>/`. */
-  readonly baseTopic: string;
-  /** The core's context for a station at `nowMs` (time zone, hemisphere, its lawn profile); without a station, the configured one. */
-  readonly calculationContext: (nowMs: number, stationId?: string) => CalculationContext;
-}
-
-/** The units one module builds: one, or several that work together (a source feeding a memory), in the order the pipeline asks them. */
-export type BuiltUnits = StationUnit | readonly StationUnit[];
-
-/**
- * A station unit with its configuration: one module, one line in stationUnits() (src/daemon.ts).
- * `N`: what it needs from the station side or an earlier module, wired there by name (`wire(module, ...)`);
- * `S`: what it offers later modules, returned by `provides`.
- */
-export interface StationUnitModule<G = never, P = never, U extends BuiltUnits = BuiltUnits, N = undefined, S = undefined> {
-  readonly name: string;
-  /** Its global settings (convict fragment) and its key in the station objects with the key's validation. */
-  readonly config?: UnitConfigSpec;
-  /** Serve every station: `stations` lists all, `settings` undefined where the key is absent. */
-  readonly everyStation?: boolean;
-  /** The unit(s); none when off. `needs`: what the composition root wired in (undefined for a module that needs nothing). */
-  create(context: UnitBuildContext<G, P>, needs: N): U;
-  /** What it offers the modules wired after it (src/daemon.ts), from what create() built and was wired with; each object value is frozen. */
-  provides?(built: U, context: UnitBuildContext<G, P>, needs: N): S;
-}
-
-/** Types a module's settings from its create() (an identity: `export const snowCoverUnit = defineStationUnit({...})`). */
-export function defineStationUnit<G = undefined, P = undefined, U extends BuiltUnits = StationUnit, N = undefined, S = undefined>(
-  module: StationUnitModule<G, P, U, N, S>,
-): StationUnitModule<G, P, U, N, S> {
-  return module;
 }
 
 export type { StationStateFields, UnitStateFragment } from './statePayload.js';

@@ -1,5 +1,5 @@
 /**
- * Building the station unit modules (./unit.ts is the contract): each from a frozen context of its own
+ * Building the station unit modules (./unitModule.ts; ./unit.ts is the units' contract): each from a frozen context of its own
  * slices of the configuration, in the order of stationUnits() (src/daemon.ts), with what the composition
  * root wires into it (`wire`): the station side's readings, or what a module listed before it provides.
  * The pipeline's start context for the units (unitContext) and their metrics list live here too.
@@ -12,16 +12,8 @@ import type { Clock } from '../util/clock.js';
 import type { LogThrottle } from '../util/logThrottle.js';
 import type { AcceptReading } from './facade.js';
 import type { StationOverrides } from './recompute.js';
-import type {
-  BuiltUnits,
-  StationHistoryView,
-  StationUnit,
-  StationUnitModule,
-  UnitBuildContext,
-  UnitContext,
-  UnitMetric,
-  UnitStation,
-} from './unit.js';
+import type { StationHistoryView, StationUnit, UnitContext, UnitMetric } from './unit.js';
+import type { BuiltUnits, StationUnitModule, UnitBuildContext, UnitStation } from './unitModule.js';
 
 /**
  * The start context for the units: a frozen object of frozen functions bound to the history, so a

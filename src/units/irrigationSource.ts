@@ -13,14 +13,8 @@
  */
 import { IRRIGATION_FIELD_SPECS } from '../core/irrigation.js';
 import { parseTopicPayload, topicStationKey, TopicSubscriptions, type TopicFeed, type TopicStationSettings } from '../station/topicUnit.js';
-import {
-  defineStationUnit,
-  type StationInput,
-  type StationUnit,
-  type UnitMetric,
-  type UnitStation,
-  type UnitSubscriber,
-} from '../station/unit.js';
+import type { StationInput, StationUnit, UnitMetric, UnitSubscriber } from '../station/unit.js';
+import { defineStationUnit, type UnitStation } from '../station/unitModule.js';
 import type { LogThrottle } from '../util/logThrottle.js';
 
 /** A station's `irrigation`: the topic reporting sprinkler runs; `key`: the JSON key holding on/off. */

@@ -13,7 +13,8 @@ import type { EntitySpec } from '../homeassistant/stationEntities.js';
 import { HttpError } from '../util/httpError.js';
 import { toNumber } from '../ingest/units.js';
 import { parseTopicPayload, topicStationKey, TopicSubscriptions, type TopicFeed, type TopicStationSettings } from '../station/topicUnit.js';
-import { defineStationUnit, type MowableHold, type StationUnit, type UnitStation, type UnitSubscriber } from '../station/unit.js';
+import type { MowableHold, StationUnit, UnitSubscriber } from '../station/unit.js';
+import { defineStationUnit, type UnitStation } from '../station/unitModule.js';
 import type { UnitRoute } from '../station/unitRoute.js';
 import type { LogThrottle } from '../util/logThrottle.js';
 

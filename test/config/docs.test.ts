@@ -12,7 +12,7 @@ import {
 } from '../../src/config/docsTable.js';
 import { loadConfig } from '../../src/config/load.js';
 import { stationUnitConfigs, stationUnits } from '../../src/daemon.js';
-import { defineStationUnit } from '../../src/station/unit.js';
+import { defineStationUnit } from '../../src/station/unitModule.js';
 import { wire } from '../../src/station/unitBuilder.js';
 import { schemaWithUnits } from '../../src/config/unitSettings.js';
 import { listSettings } from '../../src/config/schema.js';

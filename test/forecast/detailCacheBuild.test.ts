@@ -126,9 +126,9 @@ describe('forecast builds that keep the previous build', { timeout: SLOW_TEST_TI
             rules: { rainLeadMinutes: 30, allowedAt: (ms) => quietHoursReason(ms, BERLIN, QUIET) === undefined },
           });
           expect(JSON.stringify(kept)).toBe(JSON.stringify(fresh));
-          expect(JSON.stringify(compactForecast(kept))).toBe(JSON.stringify(compactForecast(fresh)));
+          expect(JSON.stringify(compactForecast(kept, memo))).toBe(JSON.stringify(compactForecast(fresh)));
           // The state carries the compact form's kept text, put together from the kept hours' texts.
-          expect(stateText({ station: 's', forecast: compactForecast(kept), mowable: true })).toBe(
+          expect(stateText({ station: 's', forecast: compactForecast(kept, memo), mowable: true })).toBe(
             JSON.stringify({ station: 's', forecast: compactForecast(fresh), mowable: true }),
           );
         }
@@ -159,7 +159,8 @@ describe('forecast builds that keep the previous build', { timeout: SLOW_TEST_TI
     expect(second.hours[0]).not.toBe(first.hours[0]);
     expect(second.hours.slice(1)).toEqual(first.hours.slice(1));
     for (let i = 1; i < first.hours.length; i++) expect(second.hours[i]).toBe(first.hours[i]);
-    expect(compactForecast(second)).toBe(compactForecast(second));
+    expect(compactForecast(second, memo)).toBe(compactForecast(second, memo));
+    expect(compactForecast(second, memo)).toEqual(compactForecast(second));
     // Another lawn profile is another calculation: nothing is taken over.
     const other = buildForecastDetail({
       source: 'open-meteo',

@@ -114,6 +114,11 @@ describe('forecast unit with the MQTT forecast topic', () => {
       db.get<{ source: string; fetched_at_ms: number }>("SELECT source, fetched_at_ms FROM forecast_cache WHERE station = 'garden'");
     await waitUntil(async () => (await cached()) !== undefined, 'the forecast in the cache table');
     expect(await cached()).toEqual({ source: 'mqtt', fetched_at_ms: NOW });
+
+    // Within the minute every state carries the same compact form, kept by the station's memo, not made again.
+    const first = unit.stateFragment('garden', clock.now())?.forecast;
+    expect(first).toMatchObject({ source: 'mqtt' });
+    expect(unit.stateFragment('garden', clock.now())?.forecast).toBe(first);
   });
 
   it('forecast never reached: says unavailable and publishes unknown (null), not 0 minutes', async () => {

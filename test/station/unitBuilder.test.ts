@@ -6,7 +6,8 @@
  */
 import { describe, expect } from 'vitest';
 import { buildStationUnits, stationUnits } from '../../src/daemon.js';
-import { defineStationUnit, type StationHistoryView, type UnitBuildContext, type UnitContext } from '../../src/station/unit.js';
+import type { StationHistoryView, UnitContext } from '../../src/station/unit.js';
+import { defineStationUnit, type UnitBuildContext } from '../../src/station/unitModule.js';
 import { buildUnit, buildUnits, unitContext, wire } from '../../src/station/unitBuilder.js';
 import { LogThrottle } from '../../src/util/logThrottle.js';
 import { mqttTest } from '../helpers/mqttFixture.js';
