@@ -182,14 +182,18 @@ export class PlanUnit implements StationUnit {
 
   stateFragment(stationId: string, nowMs: number): { plan: StationPlanState } | undefined {
     const planned = this.#stations.get(stationId);
-    // No forecast yet (or none configured): no plan, and the mower control runs as without one.
-    if (!planned || this.#options.week.fetchedAtMs(stationId) === undefined) return undefined;
-    const key = this.#inputKey(planned, nowMs);
-    if (key !== planned.key) {
-      planned.key = key;
-      this.#replan(planned, nowMs);
-      planned.view = undefined;
-      void this.#readLedger(planned, nowMs, true);
+    if (!planned) return undefined;
+    // No forecast yet (none fetched since a start without a cached one, or none configured): nothing to re-plan
+    // from. A plan kept from before the restart still stands until the first re-plan, so the mower control keeps
+    // to its slots rather than starting as if there were no planner; a lawn never planned has no plan (as without one).
+    if (this.#options.week.fetchedAtMs(stationId) !== undefined) {
+      const key = this.#inputKey(planned, nowMs);
+      if (key !== planned.key) {
+        planned.key = key;
+        this.#replan(planned, nowMs);
+        planned.view = undefined;
+        void this.#readLedger(planned, nowMs, true);
+      }
     }
     const slotsEnded = planned.station.lawns.map((lawn) => nextSlotIndex(this.#plans.get(lawn.id), nowMs));
     const viewKey = [...slotsEnded, this.#notifyVersion].join(',');
