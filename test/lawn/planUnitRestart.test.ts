@@ -5,35 +5,14 @@
  */
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import type { LawnPlan } from '../../src/core/plan/types.js';
 import { PlanUnit } from '../../src/lawn/planUnit.js';
 import { LawnPlanStore } from '../../src/store/lawnPlanStore.js';
+import { lawnPlanFixture } from '../helpers/lawnPlanFixture.js';
 import { useTempDatabase } from '../helpers/tempDatabase.js';
 
 const NOW = Date.parse('2026-06-17T08:00:00Z');
 const HOUR = 3_600_000;
-const reason = { en: 'dry and mild', de: 'trocken und mild' };
-const storedPlan = (lawnId: string): LawnPlan =>
-  ({
-    lawnId,
-    computedAtMs: NOW - HOUR,
-    horizonEndMs: NOW + 5 * 24 * HOUR,
-    slots: [
-      {
-        id: 's1',
-        startMs: NOW + 3 * HOUR,
-        endMs: NOW + 5 * HOUR,
-        sequence: 1,
-        changedAtMs: NOW - HOUR,
-        band: 'OK',
-        relaxed: false,
-        reason,
-      },
-    ],
-    need: {},
-    debt: {},
-    statusReason: reason,
-  }) as unknown as LawnPlan;
+const storedPlan = (lawnId: string) => lawnPlanFixture(lawnId, NOW - HOUR, { startMs: NOW + 3 * HOUR, endMs: NOW + 5 * HOUR });
 
 const lawn = (id: string, primary: boolean) => ({ id, name: id, primary });
 

@@ -3,34 +3,13 @@
  * (a save replaces the lawn's row), a damaged row read as none rather than failing the start.
  */
 import { describe, expect, it } from 'vitest';
-import type { LawnPlan } from '../../src/core/plan/types.js';
 import { restorePlan } from '../../src/lawn/storedPlan.js';
 import { Database } from '../../src/store/database.js';
 import { LawnPlanStore } from '../../src/store/lawnPlanStore.js';
+import { lawnPlanFixture } from '../helpers/lawnPlanFixture.js';
 import { useTempDatabase } from '../helpers/tempDatabase.js';
 
-const reason = { en: 'dry and mild', de: 'trocken und mild' };
-const plan = (lawnId: string, computedAtMs: number) =>
-  ({
-    lawnId,
-    computedAtMs,
-    horizonEndMs: computedAtMs + 86_400_000,
-    slots: [
-      {
-        id: 's1',
-        startMs: computedAtMs + 3_600_000,
-        endMs: computedAtMs + 7_200_000,
-        sequence: 1,
-        changedAtMs: computedAtMs,
-        band: 'OK',
-        relaxed: false,
-        reason,
-      },
-    ],
-    need: {},
-    debt: {},
-    statusReason: reason,
-  }) as unknown as LawnPlan;
+const plan = lawnPlanFixture;
 
 describe('the lawn plan store', () => {
   const temp = useTempDatabase();
