@@ -24,6 +24,11 @@ import { FakeModelledServer } from '../../modelled/fakeModelledServer.js';
 const TOKEN = 'supervisor-token-for-the-addon-test';
 const PASSWORD = 'broker-password-from-the-supervisor';
 
+/** True once the add-on's HTTP server answers (`/health`, the watchdog's URL). */
+async function httpListens(port: number): Promise<boolean> {
+  return (await fetch(`http://127.0.0.1:${port}/health`).catch(() => undefined)) !== undefined;
+}
+
 async function freePort(): Promise<number> {
   const server = createServer().listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -116,7 +121,9 @@ describe('mowability addon', () => {
       );
       expect(w.supervisor.requests.every((request) => request.authorized)).toBe(true);
 
-      // The page through the ingress proxy names everything under the ingress prefix.
+      // The page through the ingress proxy names everything under the ingress prefix. The daemon starts MQTT (the state
+      // above) before its HTTP server listens: wait for that, as Home Assistant's watchdog does.
+      await waitUntil(() => httpListens(w.httpPort), 'the HTTP server listens', 30_000);
       const page = await (await fetch(w.supervisor.ingressUrl)).text();
       expect(page).toContain('<meta name="mowability-base" content="/api/hassio_ingress/');
       expect(page).toMatch(/src="\/api\/hassio_ingress\/[^/]+\/assets\/app\.js\?v=/);
@@ -152,8 +159,7 @@ describe('mowability addon', () => {
       const state = () => (seen.has('mowability/home/state') ? (JSON.parse(seen.get('mowability/home/state')!) as State) : undefined);
       await waitUntil(() => state()?.mower_control?.activity === 'docked', "the entity's state from get_states", 45_000);
       // The daemon starts MQTT (and the mower module's first get_states) before its HTTP server listens.
-      const listening = async () => (await fetch(`http://127.0.0.1:${w.httpPort}/health`).catch(() => undefined)) !== undefined;
-      await waitUntil(listening, 'the HTTP server listens', 30_000);
+      await waitUntil(() => httpListens(w.httpPort), 'the HTTP server listens', 30_000);
       const texts = await Promise.all(
         ['/metrics', '/', '/v1/stations', '/v1/stations/home', '/health'].map(async (path) =>
           (await fetch(`http://127.0.0.1:${w.httpPort}${path}`)).text(),
