@@ -111,7 +111,10 @@ describe('the add-on image', () => {
     ).toBeGreaterThan(10);
     const asked = w.openMeteo.requests[0]!.url.searchParams;
     expect([asked.get('latitude'), asked.get('longitude')]).toEqual(['52.52', '13.41']);
-    expect((await fetch(`http://127.0.0.1:${w.httpPort}/health`)).status).toBe(200);
+    // The daemon starts MQTT (the state above) before its HTTP server listens: wait for that, as Home Assistant's watchdog does.
+    const health = async () => (await fetch(`http://127.0.0.1:${w.httpPort}/health`).catch(() => undefined))?.status;
+    await waitUntil(async () => (await health()) !== undefined, 'the HTTP server listens', 30_000);
+    expect(await health()).toBe(200);
 
     const browser = await launchChromium();
     cleanups.push(() => browser.close());
