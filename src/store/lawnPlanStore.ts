@@ -8,20 +8,21 @@
  * `history.flushIntervalSeconds`; the planner then re-plans from the plan before, as after any start.
  */
 import type { LawnPlan } from '../core/plan/types.js';
-import type { Database } from './database.js';
+import { Database } from './database.js';
 import { KeyedStage } from './sharedCommit.js';
 
 export class LawnPlanStore {
   readonly #database: Database;
-  readonly #stage: KeyedStage<Database>;
+  /** The daemon's database: saves join the history's commit (a stand-in without one writes at once). */
+  readonly #stage: KeyedStage<Database> | undefined;
 
   constructor(database: Database) {
     this.#database = database;
-    this.#stage = new KeyedStage(database.sharedCommit);
+    this.#stage = database instanceof Database ? new KeyedStage(database.sharedCommit) : undefined;
   }
 
   async loadPlans(): Promise<Map<string, unknown>> {
-    await this.#stage.settle();
+    await this.#stage?.settle();
     const rows = await this.#database.all<{ lawn: string; plan: string }>('SELECT lawn, plan FROM lawn_plans');
     const plans = new Map<string, unknown>();
     for (const row of rows) {
@@ -37,16 +38,20 @@ export class LawnPlanStore {
   /** Resolves once the rows are staged for the history's next commit, or written where nothing drives commits. */
   async savePlans(rows: ReadonlyArray<{ station: string; plan: LawnPlan }>, nowMs: number): Promise<void> {
     if (rows.length === 0) return;
-    await this.#stage.stageAll(
-      rows.map(({ station, plan }) => [
-        plan.lawnId,
-        async (db: Database) => {
-          await db.run(
-            'INSERT INTO lawn_plans (lawn, station, plan, saved_at_ms) VALUES (?, ?, ?, ?) ON CONFLICT(lawn) DO UPDATE SET station = excluded.station, plan = excluded.plan, saved_at_ms = excluded.saved_at_ms',
-            [plan.lawnId, station, JSON.stringify(plan), nowMs],
-          );
-        },
-      ]),
+    const writes = rows.map(
+      ({ station, plan }) => [plan.lawnId, (db: Database) => LawnPlanStore.#write(db, station, plan, nowMs)] as const,
+    );
+    if (this.#stage) await this.#stage.stageAll(writes);
+    else
+      await this.#database.transaction(async (db) => {
+        for (const [, write] of writes) await write(db);
+      });
+  }
+
+  static async #write(db: Database, station: string, plan: LawnPlan, nowMs: number): Promise<void> {
+    await db.run(
+      'INSERT INTO lawn_plans (lawn, station, plan, saved_at_ms) VALUES (?, ?, ?, ?) ON CONFLICT(lawn) DO UPDATE SET station = excluded.station, plan = excluded.plan, saved_at_ms = excluded.saved_at_ms',
+      [plan.lawnId, station, JSON.stringify(plan), nowMs],
     );
   }
 }
