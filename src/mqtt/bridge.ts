@@ -139,7 +139,8 @@ export class MqttBridge implements LifecycleComponent {
     if (pending.length > 0 && connection.connected)
       this.#options.log.warn(
         { filters: pending },
-        `the MQTT broker has not acknowledged ${pending.length} subscription(s) (${pending.join(', ')}): messages published there do not reach the daemon until it does`,
+        `the MQTT broker has not acknowledged ${pending.length} subscription(s) (${pending.join(', ')}): messages published there do not reach the daemon until it does. ` +
+          `If it refused them, let ${this.#accountName(false)} read those topics in the broker's ACL (docs/mqtt.md, "Ownership on an external broker")`,
       );
   }
 

@@ -7,7 +7,7 @@ import { basename, dirname } from 'node:path';
 import sqlite3 from 'sqlite3';
 import { explainOpenError, fileIdentity, identityProblem, prepareDatabaseFile, type FileIdentity } from './databaseFile.js';
 import { MIGRATIONS, type Migration } from './migrations/index.js';
-import { SharedCommit } from './sharedCommit.js';
+import { KeyedStage, SharedCommit } from './sharedCommit.js';
 
 /*
  * Tells a passing SQLite hiccup from a database that no longer takes
@@ -265,4 +265,13 @@ export class Database {
     await this.exec('PRAGMA wal_checkpoint(TRUNCATE)').catch(() => undefined);
     await new Promise<void>((resolve, reject) => this.#db.close((err) => (err ? reject(err) : resolve())));
   }
+}
+
+/**
+ * A writer's stage for rows keyed by what they replace (a station's forecast, a lawn's plan), joined to
+ * the daemon's shared commit; undefined for a stand-in connection without one (a test's), which the
+ * writer then writes to at once.
+ */
+export function keyedStageOn(database: unknown): KeyedStage<Database> | undefined {
+  return database instanceof Database ? new KeyedStage(database.sharedCommit) : undefined;
 }

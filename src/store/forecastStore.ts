@@ -14,8 +14,8 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { ForecastHour } from '../core/forecastProjection.js';
 import type { HourIndex } from '../core/forecastWindows.js';
 import type { LawnProfile } from '../core/types.js';
-import { Database } from './database.js';
-import { KeyedStage } from './sharedCommit.js';
+import { keyedStageOn, type Database } from './database.js';
+import type { KeyedStage } from './sharedCommit.js';
 
 /** What the cache needs of the database (a unit's store is enough). */
 type ForecastDatabase = Pick<Database, 'all' | 'run'>;
@@ -113,7 +113,7 @@ export class ForecastStore {
 
   constructor(database: ForecastDatabase) {
     this.#database = database;
-    this.#stage = database instanceof Database ? new KeyedStage(database.sharedCommit) : undefined;
+    this.#stage = keyedStageOn(database);
   }
 
   async loadAll(): Promise<Map<string, CachedForecast>> {

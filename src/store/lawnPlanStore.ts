@@ -8,8 +8,8 @@
  * `history.flushIntervalSeconds`; the planner then re-plans from the plan before, as after any start.
  */
 import type { LawnPlan } from '../core/plan/types.js';
-import { Database } from './database.js';
-import { KeyedStage } from './sharedCommit.js';
+import { keyedStageOn, type Database } from './database.js';
+import type { KeyedStage } from './sharedCommit.js';
 
 export class LawnPlanStore {
   readonly #database: Database;
@@ -18,7 +18,7 @@ export class LawnPlanStore {
 
   constructor(database: Database) {
     this.#database = database;
-    this.#stage = database instanceof Database ? new KeyedStage(database.sharedCommit) : undefined;
+    this.#stage = keyedStageOn(database);
   }
 
   async loadPlans(): Promise<Map<string, unknown>> {

@@ -119,6 +119,10 @@ describe('the bridge starts listening before startDaemon resolves', { timeout: 1
     // The bound held the start (a lower limit: it is the point, and no loaded machine makes it shorter).
     expect(performance.now() - startedAt).toBeGreaterThanOrEqual(SUBSCRIBE_PATIENCE_MS - 50);
     expect(log.text()).toContain('the MQTT broker has not acknowledged 1 subscription(s) (garden/weather)');
+    // The line says what to do: the account (by name in the log) and where its read rights are set.
+    expect(log.text()).toMatch(
+      /let (account "[^"]*"|anonymous clients) \(mqtt\.username(?: is empty)?\) read those topics in the broker's ACL/,
+    );
     const health = (await (await fetch(`${daemon.httpAddress}/health`)).json()) as {
       mfi: { checks: { mqtt: { status: string; code: string; message: string } } };
     };
