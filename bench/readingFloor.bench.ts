@@ -11,7 +11,9 @@
  * (ns), after a warm-up of 20 readings per station (V8 compiles the path: a start's cost, not a
  * day's). CPU per reading is (readings window − idle rate × its length) ÷ readings. The daemon runs
  * as the household bench runs it (shipped start, 14-day database, lawn memory on), the floor with
- * the shipped start's node flags and environment. BENCH_FLOOR_SECONDS sets the readings window.
+ * the shipped start's node flags and environment. BENCH_FLOOR_SECONDS sets the readings window;
+ * BENCH_FLOOR_DEBOUNCE_MS=N has the floor publish N ms after each reading (a timer: the second
+ * wake-up the daemon's debounce costs) and sets the daemon's `station.recomputeDebounceMs` to N.
  */
 import { join } from 'node:path';
 import type { Benchmark, BenchContext, BenchOutcome } from './lib/benchmark.js';
@@ -75,7 +77,10 @@ async function measureFloor(context: BenchContext, windows: Windows): Promise<Su
   const start = shippedStart(context.repoRoot);
   const server = await forkServer<{ port: number }>(join(import.meta.dirname, 'servers', 'readingFloor.js'), [RTL433_TOPIC], 15_000, {
     execArgv: start.nodeArgs,
-    env: start.env,
+    env: {
+      ...start.env,
+      ...(process.env.BENCH_FLOOR_DEBOUNCE_MS !== undefined && { BENCH_FLOOR_DEBOUNCE_MS: process.env.BENCH_FLOOR_DEBOUNCE_MS }),
+    },
   });
   try {
     await sleep(FLOOR_SETTLE_S * 1000);
@@ -97,7 +102,13 @@ async function measureDaemon(context: BenchContext, windows: Windows): Promise<S
     repoRoot: context.repoRoot,
     dir,
     nodeArgs: context.daemonNodeArgs,
-    env: { MOWABILITY_TIMEZONE: 'UTC' },
+    // BENCH_FLOOR_DEBOUNCE_MS: the floor publishes that long after a reading; the daemon gets the same debounce.
+    env: {
+      MOWABILITY_TIMEZONE: 'UTC',
+      ...(process.env.BENCH_FLOOR_DEBOUNCE_MS !== undefined && {
+        MOWABILITY_STATION_RECOMPUTE_DEBOUNCE_MS: process.env.BENCH_FLOOR_DEBOUNCE_MS,
+      }),
+    },
     configFile: { stations },
   });
   try {

@@ -4,10 +4,12 @@
  * strace, in which case `pid` is the traced node process, not strace.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readlinkSync, realpathSync } from 'node:fs';
+import { appendFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { childPids } from './proc.js';
 import { straceArgs } from './strace.js';
 import { waitFor } from './time.js';
+
+const childLog = process.env.BENCH_CHILD_LOG;
 
 export interface SpawnOptions {
   args: readonly string[];
@@ -63,6 +65,8 @@ export class Child {
   }
 
   #pushLine(line: string): void {
+    // BENCH_CHILD_LOG=FILE keeps every line of every child (e.g. a daemon's --trace-gc lines), not only the tail.
+    if (childLog !== undefined) appendFileSync(childLog, `${line}\n`);
     this.output.push(line);
     if (this.output.length > 200) this.output.shift();
     for (const listener of this.#lineListeners) listener(line);

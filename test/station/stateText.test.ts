@@ -13,7 +13,7 @@ import { calculate, type CalculationInput } from '../../src/core/index.js';
 import { buildForecastDetail, compactForecast, type ForecastView } from '../../src/forecast/forecastReport.js';
 import { parseOpenMeteo } from '../../src/openmeteo/openMeteoResponse.js';
 import { buildStatePayload } from '../../src/station/statePayload.js';
-import { fixedJson, isFixedPlain, stateText } from '../../src/station/stateText.js';
+import { fixedJson, isFixedPlain, SPLICE_MIN_CHARS, stateText } from '../../src/station/stateText.js';
 
 const NOW = Date.parse('2026-07-15T12:07:00Z');
 
@@ -111,7 +111,11 @@ describe('state text: the forecast spliced in', () => {
       fc.dictionary(text, fc.oneof(text, fc.integer(), fc.constant(undefined))),
       fc.array(fc.oneof(text, fc.constant(undefined))),
     );
-    const marked = fc.dictionary(text, fc.oneof(text, fc.integer(), fc.array(text))).map((value) => fixedJson(value));
+    // Small marked values (the state goes the plain way) and large ones (their kept texts are spliced in).
+    const pad = fc.constantFrom(0, 0, SPLICE_MIN_CHARS / 4, SPLICE_MIN_CHARS);
+    const marked = fc
+      .tuple(fc.dictionary(text, fc.oneof(text, fc.integer(), fc.array(text))), pad)
+      .map(([value, length]) => fixedJson(length > 0 ? { ...value, pad: 'x'.repeat(length) } : value));
     const key = fc.oneof(text, fc.constantFrom('forecast', '7', '0', 'toString', 'a"b'));
     const entries = fc.array(fc.tuple(key, fc.oneof(member, marked, marked)), { maxLength: 12 });
     fc.assert(
@@ -144,7 +148,22 @@ describe('state text: the forecast spliced in', () => {
     const state = { a: 1, withToJson, marked };
     expect(stateText(state)).toBe(JSON.stringify(state));
     const proto = JSON.parse('{"__proto__": {"x": 1}, "b": 2}') as Record<string, unknown>;
-    proto.forecast = fixedJson({ y: 2 });
+    proto.forecast = fixedJson({ y: 2, pad: 'x'.repeat(SPLICE_MIN_CHARS) });
     expect(stateText(proto)).toBe(JSON.stringify(proto));
+  });
+
+  it('splices kept texts only when they are long enough to pay: below SPLICE_MIN_CHARS one JSON.stringify of the state', () => {
+    // A marked value changed after marking shows which way was taken (the kept text, or the value as it is now).
+    const small = fixedJson({ pad: 'x'.repeat(SPLICE_MIN_CHARS - 20), n: 1 });
+    const large = fixedJson({ pad: 'x'.repeat(SPLICE_MIN_CHARS), n: 1 });
+    small.n = 2;
+    large.n = 2;
+    expect(stateText({ a: 1, small })).toBe(JSON.stringify({ a: 1, small }));
+    expect(stateText({ a: 1, large })).toBe(JSON.stringify({ a: 1, large: { ...large, n: 1 } }));
+    // Two members whose kept texts together reach the threshold are spliced.
+    const half = (): { pad: string; n: number } => fixedJson({ pad: 'x'.repeat(SPLICE_MIN_CHARS / 2), n: 1 });
+    const [first, second] = [half(), half()];
+    first.n = 2;
+    expect(stateText({ first, second })).toBe(JSON.stringify({ first: { ...first, n: 1 }, second }));
   });
 });
