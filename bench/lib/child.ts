@@ -4,7 +4,7 @@
  * strace, in which case `pid` is the traced node process, not strace.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readlinkSync, realpathSync } from 'node:fs';
+import { appendFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { childPids } from './proc.js';
 import { straceArgs } from './strace.js';
 import { waitFor } from './time.js';
@@ -63,6 +63,8 @@ export class Child {
   }
 
   #pushLine(line: string): void {
+    // BENCH_DAEMON_OUTPUT=/tmp/x.txt keeps every line the daemon prints (V8's --trace-* flags write to stdout), not only the last 200.
+    if (process.env.BENCH_DAEMON_OUTPUT) appendFileSync(process.env.BENCH_DAEMON_OUTPUT, `${this.pid} ${line}\n`);
     this.output.push(line);
     if (this.output.length > 200) this.output.shift();
     for (const listener of this.#lineListeners) listener(line);
