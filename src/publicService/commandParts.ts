@@ -6,7 +6,6 @@
 import { pino } from 'pino';
 import type { AppConfig } from '../config/schema.js';
 import type { SqlDatabase } from '../store/sqlDatabase.js';
-import { PgDatabase } from './postgres/pgDatabase.js';
 import { RegistrationError, RegistrationStore } from './registrationStore.js';
 
 /** A store error about the registration's state is the operator's to fix: an outcome, not a failure. */
@@ -23,6 +22,8 @@ export const publicServiceCommands = {
   /** PostgreSQL with store.kind postgres: one connection, no LISTEN (a one-shot command). */
   async openServiceDatabase(config: AppConfig): Promise<SqlDatabase | undefined> {
     if (config.store.kind !== 'postgres') return undefined;
+    // pg is imported only here, for store.kind postgres (as in ./sharedServers.ts): other commands never load it.
+    const { PgDatabase } = await import('./postgres/pgDatabase.js');
     return PgDatabase.open({
       connectionString: config.store.url,
       logger: pino({ level: 'silent' }),

@@ -12,12 +12,16 @@ import type { Database } from '../store/database.js';
 import { ServiceStore } from '../store/serviceStore.js';
 import { sharedStatus, type SharedServer } from '../store/sharedHealth.js';
 import type { Clock } from '../util/clock.js';
-import { PgDatabase } from './postgres/pgDatabase.js';
-import { RedisConnection } from './redisClient.js';
+// Types only: the drivers (pg, ioredis) are imported when a configuration asks for them, so a home install, which
+// opens neither, does not load them (about 12 MB of RSS and 0.12 CPU-s at start-up; bench/NOTES.md, "Memory (RSS)
+// of the daemon", "Drivers nobody configured").
+import type { PgDatabase } from './postgres/pgDatabase.js';
+import type { RedisConnection } from './redisClient.js';
 
 /** store.kind postgres: the service tables move to PostgreSQL (opened after the SQLite database). */
 export async function openSharedStore(config: AppConfig, logger: Logger): Promise<PgDatabase> {
   const { store } = config;
+  const { PgDatabase } = await import('./postgres/pgDatabase.js');
   const pg = await PgDatabase.open({
     connectionString: store.url,
     logger,
@@ -32,6 +36,7 @@ export async function openSharedStore(config: AppConfig, logger: Logger): Promis
 
 /** http.rateLimitStore: rate-limit counters in Redis, shared by every instance. */
 export async function connectRateLimitStore(config: AppConfig, logger: Logger): Promise<RedisConnection> {
+  const { RedisConnection } = await import('./redisClient.js');
   const redis = new RedisConnection(config.http.rateLimitStore, logger, { commandTimeoutMs: config.http.rateLimitStoreTimeoutMs });
   try {
     await redis.connect();
