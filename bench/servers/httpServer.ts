@@ -8,11 +8,16 @@
  *   POST /same/calculate  the body of a real POST /v1/calculate (200)
  *   POST /same/401        the 401 envelope of an unknown key
  *   POST /same/403        the 403 envelope of a disabled key
+ *   POST /same/calculateFull  the fair baseline for calculate (issue 42 goal 5, "the same-bytes fastify route"):
+ *                         the same bytes and the same headers as the real 200, the rate limiter's three
+ *                         `x-ratelimit-*` headers included (constant values of the same length), and a handler that
+ *                         reads the body fastify parsed as JSON; the bench sends it the real request, the
+ *                         `authorization` header included. /same/calculate sends fewer headers (it is kept as the
+ *                         figure of record of earlier rounds).
  * A valid and a disabled key are created through the product's key store.
  * Sends {port, barePort, key, disabledKey} to the parent over IPC; exits on "stop".
  */
 import { join } from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
 import { calculationContext } from '../../src/config/calculationContext.js';
 import type { AppConfig } from '../../src/config/schema.js';
 import { calculate, MFI_VERSION, type RawInput } from '../../src/core/index.js';
@@ -26,19 +31,9 @@ import { ServiceStore, SETTING_MFI_VERSION } from '../../src/store/serviceStore.
 import { systemClock } from '../../src/util/clock.js';
 import { createAccessLogger, createLogger } from '../../src/util/logger.js';
 import { HTTP_BENCH_BODY, wrongKeyLike } from '../lib/inputs.js';
+import { sameBytesServer, sampleOf } from '../lib/sameBytesServer.js';
 import { makeTempDir, removeDir } from '../lib/tempDir.js';
 import { waitFor } from '../lib/time.js';
-
-async function sameBytesServer(
-  samples: Record<string, { statusCode: number; body: string; contentType: string }>,
-): Promise<FastifyInstance> {
-  const bare = Fastify();
-  for (const [name, sample] of Object.entries(samples)) {
-    bare.post(`/same/${name}`, async (_request, reply) => reply.code(sample.statusCode).type(sample.contentType).send(sample.body));
-  }
-  await bare.listen({ host: '127.0.0.1', port: 0 });
-  return bare;
-}
 
 function portOf(server: { address(): unknown }): number {
   const address = server.address();
@@ -110,7 +105,7 @@ async function main(): Promise<void> {
       headers: { 'content-type': 'application/json', authorization },
       payload: HTTP_BENCH_BODY,
     });
-    return { statusCode: response.statusCode, body: response.body, contentType: String(response.headers['content-type']) };
+    return sampleOf(response);
   };
   const bare = await sameBytesServer({
     calculate: await sample(`Bearer ${key}`),
