@@ -166,9 +166,9 @@ export class RequestCounts {
 
   count(route: string, method: string, statusCode: number): RequestCount {
     let byMethod = this.byRoute.get(route);
-    if (byMethod === undefined) this.byRoute.set(route, (byMethod = new Map()));
+    if (byMethod === undefined) this.byRoute.set(route, (byMethod = new Map<string, Map<number, RequestCount>>()));
     let byStatus = byMethod.get(method);
-    if (byStatus === undefined) byMethod.set(method, (byStatus = new Map()));
+    if (byStatus === undefined) byMethod.set(method, (byStatus = new Map<number, RequestCount>()));
     let entry = byStatus.get(statusCode);
     if (entry === undefined) {
       entry = { labels: { route, method, status: String(statusCode) }, count: 0 };
