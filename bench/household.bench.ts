@@ -21,7 +21,8 @@
  * Switches: BENCH_HOUSEHOLD_SECONDS (window), BENCH_HOUSEHOLD_SETTLE_SECONDS (from /health to the
  * window), BENCH_HOUSEHOLD_ONLY=1 (the household window alone), BENCH_HOUSEHOLD_PART=<part> (one part
  * alone), BENCH_HOUSEHOLD_SLICE_SECONDS (log each slice of the window: start-up still dying away shows),
- * BENCH_BASELINE_ROOT (only the forecast part, this build's and the baseline's alternately,
+ * BENCH_HOUSEHOLD_DAEMON_ROOT (with BENCH_HOUSEHOLD_ONLY=1: that build's daemon under this harness),
+ * BENCH_HOUSEHOLD_HEALTH_SECONDS (how long start-up may take, 30), BENCH_BASELINE_ROOT (only the forecast part, this build's and the baseline's alternately,
  * BENCH_HOUSEHOLD_ROUNDS rounds), BENCH_HOUSEHOLD_FEATURES (the household window's new parts: lawns with a
  * plan, a simulated mower under control, the HA controls; `all` or a block, bench/lib/householdFeatures.ts; a
  * part the build lacks is reported "not present"), BENCH_HOUSEHOLD_FEATURES_AB=1 (the household window without and
@@ -236,7 +237,8 @@ async function runPart(
   });
   let mower: Awaited<ReturnType<typeof startSimulatedMower>> | undefined;
   try {
-    await waitHealthy(daemon, 30_000);
+    // BENCH_HOUSEHOLD_HEALTH_SECONDS: a start-up of ~10 CPU-s (ten 14-day histories) needs longer at load average 20.
+    await waitHealthy(daemon, (Number(process.env.BENCH_HOUSEHOLD_HEALTH_SECONDS) || 30) * 1000);
     if (parts.includes('mower')) mower = await startSimulatedMower(daemon.brokerPort);
     if (forecast)
       await waitFor(() => forecast.requests >= STATION_COUNT, {
@@ -512,7 +514,8 @@ export const householdBenchmark: Benchmark = {
     }
     if (process.env.BENCH_HOUSEHOLD_FEATURES_AB === '1') return featuresAgainstNone(context, seconds);
     if (process.env.BENCH_HOUSEHOLD_ONLY === '1') {
-      const household = await runPart(context, 'household', seconds);
+      // BENCH_HOUSEHOLD_DAEMON_ROOT: another build's daemon (e.g. /work/base) under this harness, for interleaved runs against it.
+      const household = await runPart(context, 'household', seconds, process.env.BENCH_HOUSEHOLD_DAEMON_ROOT || context.repoRoot);
       return { figures: totalOnly(household, seconds), details: { seconds, settleSeconds: SETTLE_S, runs: { household } } };
     }
     const baselines: Baselines = { bare: await bareNodeCpuSeconds(seconds, 60_000), everySecond: await bareNodeCpuSeconds(seconds, 1000) };

@@ -325,7 +325,7 @@ export function projectForecast(request: ProjectionRequest, memo?: ForecastProje
   });
   // The blades dry hour by hour at the forecast's weather, by the one drying model (./forecastDrying.ts);
   // the inputs were made just above, so the minutes are added to them (last, as a copy would add them).
-  const drying = bladeDryingMinutes(projected, current);
+  const drying = bladeDryingMinutes(projected, current, memo?.dryingRates);
   if (drying !== null) projected.forEach((hour, i) => (hour.input.blade_drying_minutes = drying[i]!));
   return memo ? memo.settle(projected) : projected;
 }

@@ -6,6 +6,8 @@
  * HourIndexMemo) and the rendering then recognise it by identity instead of comparing its twenty fields.
  * Pure: holds values, reads no clock.
  */
+import { DryingRates } from './forecastDrying.js';
+
 /** What the memo needs of a forecast hour (./forecastProjection.ts, ForecastHour). */
 interface SortableHour {
   timeMs: number;
@@ -77,6 +79,8 @@ export class ProjectionMemo<H extends SortableHour, P extends SettledHour> {
   #hours: readonly H[] | undefined;
   #sorted: H[] = [];
   #kept = new Map<number, P>();
+  /** The hours' drying rates of the last call (./forecastDrying.ts): computed again only for changed weather. */
+  readonly dryingRates = new DryingRates();
 
   /** The forecast's hours sorted (./forecastProjection.ts): sorted again only for another forecast. */
   sorted(hours: readonly H[]): readonly H[] {
