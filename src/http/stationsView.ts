@@ -201,16 +201,43 @@ function checkSummaries(checks: StationStatePayload['checks']): CheckSummary[] {
   });
 }
 
+/** At most 14 days of forecast hours on the page. */
+const MAX_SUMMARY_HOURS = 14 * 24;
+
+type ForecastHourView = NonNullable<StationStatePayload['forecast']>['hours'][number];
+
+/**
+ * Each forecast hour's page entry, kept with the hour object it was made from. The forecast unit
+ * hands the same hour object to every state until that hour changes (its compact form and JSON text
+ * are kept with it, src/forecast/forecastReport.ts), and a kept hour is never changed, so its entry
+ * is too: a poll then writes no ISO text (two Date.parse and a toISOString per hour, 48 hours per
+ * poll) for the hours a rebuild took over. bench/NOTES.md, "A household day's minute, forecast and
+ * page work".
+ */
+const hourSummaries = new WeakMap<ForecastHourView, { time: string; index: number } | null>();
+
+function hourSummary(hour: ForecastHourView): { time: string; index: number } | null {
+  let summary = hourSummaries.get(hour);
+  if (summary === undefined) {
+    const time = isoTime(hour.time);
+    summary = time !== null && hour.index !== null ? { time, index: hour.index } : null;
+    hourSummaries.set(hour, summary);
+  }
+  return summary;
+}
+
 /** The page's summary of the forecast unit's typed state (`forecast`, typed by the unit's StationStateFields): at most 14 days of hours with an index. */
 export function forecastSummary(forecast: StationStatePayload['forecast']): ForecastSummary | null {
   if (forecast === undefined) return null;
   const window = forecast.next_window;
   const start = isoTime(window?.start);
   const end = isoTime(window?.end);
-  const hours = forecast.hours
-    .map((hour) => ({ time: isoTime(hour.time), index: hour.index }))
-    .filter((hour): hour is { time: string; index: number } => hour.time !== null && hour.index !== null)
-    .slice(0, 14 * 24);
+  const hours: Array<{ time: string; index: number }> = [];
+  for (const hour of forecast.hours) {
+    const summary = hourSummary(hour);
+    if (summary !== null) hours.push(summary);
+    if (hours.length === MAX_SUMMARY_HOURS) break;
+  }
   return {
     available: forecast.available,
     next_window: start !== null && end !== null ? { start, end, min_index: window?.min_index ?? null } : null,
