@@ -50,7 +50,7 @@ export async function openDatabase(config: AppConfig, logger: Logger, clockWatch
   // Database.open stamps migrations with the wall clock, so compare against it, not an injected clock.
   const openedAt = new Date().toISOString();
   const database = await Database.open(config.db.path, {
-    ...(config.db.changeLog ? { changeLog: { foldIntervalMinutes: config.db.changeLogFoldMinutes } } : {}),
+    changeLog: { enabled: config.db.changeLog, foldIntervalMinutes: config.db.changeLogFoldMinutes },
   });
   const finding = database.logFinding;
   if (finding?.kind === 'torn') logger.warn({ path: config.db.path }, finding.message);

@@ -55,6 +55,22 @@ export interface LogScan {
   readonly finding?: LogFinding;
 }
 
+/**
+ * The tables the shared commit's parts write (historyStore, chartSeriesStore, forecastStore,
+ * retainedStore, lawnPlanStore, src/publicService/keyUsage.ts): another process's reads of these
+ * replay the log first. A part writing a new table must be named here (test/store/changeLog.test.ts checks).
+ */
+export const LOGGED_TABLES: ReadonlySet<string> = new Set([
+  'history_stations',
+  'history_minutes',
+  'chart_series',
+  'forecast_cache',
+  'retained_messages',
+  'lawn_plans',
+  'api_keys',
+  'key_usage',
+]);
+
 export function logPathOf(databasePath: string): string {
   return `${databasePath}-log`;
 }

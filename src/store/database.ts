@@ -2,10 +2,19 @@
  * A small promise wrapper around node-sqlite3 and the migration runner.
  * Every other store module talks to SQLite through this class only.
  */
-import { statSync, watch } from 'node:fs';
+import { existsSync, statSync, unlinkSync, watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import sqlite3 from 'sqlite3';
-import { ChangeLog, mentionsTable, type LogFinding, type LoggedParams, type LoggedStatement } from './changeLog.js';
+import {
+  ChangeLog,
+  LOGGED_TABLES,
+  logPathOf,
+  mentionsTable,
+  readLogFor,
+  type LogFinding,
+  type LoggedParams,
+  type LoggedStatement,
+} from './changeLog.js';
 import { explainOpenError, fileIdentity, identityProblem, prepareDatabaseFile, type FileIdentity } from './databaseFile.js';
 import { MIGRATIONS, type Migration } from './migrations/index.js';
 import { KeyedStage, SharedCommit } from './sharedCommit.js';
@@ -86,7 +95,7 @@ export interface OpenOptions {
    * Keep the shared commit's rows in the change log beside the file (./changeLog.ts, `db.changeLog`):
    * the daemon only. Admin commands never pass it, so they never create the log.
    */
-  changeLog?: { readonly foldIntervalMinutes: number };
+  changeLog?: { readonly enabled: boolean; readonly foldIntervalMinutes: number };
 }
 
 /** A write inside a shared commit that the change log cannot record (it reads, or uses a statement's result). */
@@ -138,6 +147,8 @@ export class Database {
   /** What the log held at start: for the daemon's log (an interrupted commit is a warning, damage an error). */
   logFinding: LogFinding | undefined;
   #foldTimer: NodeJS.Timeout | undefined;
+  /** Not the daemon's connection: reads of logged tables include the log's unfolded records (#readWithLog). */
+  #readsLog = false;
   /** A transaction's statements are running (between BEGIN and COMMIT/ROLLBACK). */
   #inTransaction = false;
   /** The newest record this transaction folded, committed with it. */
@@ -175,7 +186,9 @@ export class Database {
       await database.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;');
       await database.migrate(options.migrations ?? MIGRATIONS);
       database.#identity = fileIdentity(path);
-      if (options.changeLog) await database.#openChangeLog(options.changeLog.foldIntervalMinutes);
+      if (options.changeLog?.enabled) await database.#openChangeLog(options.changeLog.foldIntervalMinutes);
+      else if (options.changeLog) await database.#retireChangeLog();
+      else database.#readsLog = true;
     } catch (err) {
       await database.close().catch(() => undefined);
       throw explainOpenError(path, err);
@@ -212,6 +225,50 @@ export class Database {
     if (scan.finding?.kind === 'corrupt') this.#logProblem = scan.finding.message;
     this.#foldTimer = setInterval(() => void this.foldChangeLog().catch(() => undefined), foldIntervalMinutes * 60_000);
     this.#foldTimer.unref();
+  }
+
+  /** The daemon with db.changeLog false: what a log left from before holds is folded, then the log removed. */
+  async #retireChangeLog(): Promise<void> {
+    if (!existsSync(logPathOf(this.path))) return;
+    await this.#openChangeLog(60);
+    clearInterval(this.#foldTimer);
+    const log = this.#log!;
+    this.#log = undefined;
+    await log.close();
+    if (this.#logProblem === null) unlinkSync(log.path);
+  }
+
+  /**
+   * Another process (the admin CLI: status, keys usage, history export) reads a table the daemon's
+   * unfolded log records write: the records are replayed into a transaction, the read runs in it, and
+   * the transaction is rolled back, so the answer includes the daemon's last commits and nothing is
+   * written. The log is read under the write lock, so no fold can commit in between and count a
+   * record twice; a record the daemon is writing meanwhile reads as torn and is left out.
+   */
+  async #readWithLog<T>(sql: string, read: () => Promise<T>): Promise<T> {
+    if (!this.#readsLog || this.#inTransaction || !existsSync(logPathOf(this.path)) || !mentionsTable(sql, LOGGED_TABLES)) return read();
+    const previous = this.#txQueue;
+    let release!: () => void;
+    this.#txQueue = new Promise<void>((resolve) => (release = resolve));
+    await previous;
+    try {
+      try {
+        await this.exec('BEGIN IMMEDIATE');
+      } catch {
+        return await read();
+      }
+      try {
+        const row = await this.#rawGet<{ log_id: string; folded_seq: number }>('SELECT log_id, folded_seq FROM change_log WHERE id = 1');
+        const scan = row ? readLogFor(this.path, row.log_id, row.folded_seq) : undefined;
+        for (const record of scan?.records ?? [])
+          for (const { sql: statement, params } of record.statements) await this.#rawRun(statement, params as SqlParams);
+        return await read();
+      } finally {
+        await this.exec('ROLLBACK').catch(() => undefined);
+      }
+    } finally {
+      release();
+    }
   }
 
   /** The shared commit's work as one change-log record; false: it goes into a transaction. */
@@ -323,6 +380,10 @@ export class Database {
 
   async run(sql: string, params: SqlParams = []): Promise<RunResult> {
     await this.#foldBefore(sql);
+    return this.#rawRun(sql, params);
+  }
+
+  #rawRun(sql: string, params: SqlParams): Promise<RunResult> {
     return new Promise((resolve, reject) => {
       const writes = this.#writes;
       this.#db.run(sql, params, function onRun(this: sqlite3.RunResult, err: Error | null) {
@@ -338,6 +399,10 @@ export class Database {
 
   async get<T>(sql: string, params: SqlParams = []): Promise<T | undefined> {
     await this.#foldBefore(sql);
+    return this.#readWithLog(sql, () => this.#rawGet<T>(sql, params));
+  }
+
+  #rawGet<T>(sql: string, params: SqlParams = []): Promise<T | undefined> {
     return new Promise((resolve, reject) => {
       this.#db.get(sql, params, (err: Error | null, row: T | undefined) => (err ? reject(err) : resolve(row)));
     });
@@ -345,6 +410,10 @@ export class Database {
 
   async all<T>(sql: string, params: SqlParams = []): Promise<T[]> {
     await this.#foldBefore(sql);
+    return this.#readWithLog(sql, () => this.#rawAll<T>(sql, params));
+  }
+
+  #rawAll<T>(sql: string, params: SqlParams = []): Promise<T[]> {
     return new Promise((resolve, reject) => {
       this.#db.all(sql, params, (err: Error | null, rows: T[]) => (err ? reject(err) : resolve(rows)));
     });

@@ -1,5 +1,6 @@
 import { copyFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import sqlite3 from 'sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LOG_PAGE_BYTES, LOG_PAGES, logPathOf } from '../../src/store/changeLog.js';
 import { ChartSeriesStore } from '../../src/store/chartSeriesStore.js';
@@ -8,7 +9,7 @@ import { RetainedStore } from '../../src/store/retainedStore.js';
 import { KeyedStage } from '../../src/store/sharedCommit.js';
 import { mqttTempDir } from '../helpers/mqttHarness.js';
 
-const LOGGED = { changeLog: { foldIntervalMinutes: 60 } } as const;
+const LOGGED = { changeLog: { enabled: true, foldIntervalMinutes: 60 } } as const;
 const TABLES = ['retained_messages', 'chart_series', 'history_minutes', 'history_stations'] as const;
 
 /** A seeded random sequence of commits as the shared commit's parts make them (upserts, deletes, Buffers). */
@@ -67,6 +68,7 @@ async function driven(path: string, options: Parameters<typeof Database.open>[1]
   return { database, parts: partsOn(database) };
 }
 
+/** The tables as another process (the admin CLI) reads them: with the log's unfolded records. */
 async function tables(path: string): Promise<Record<string, unknown[]>> {
   const database = await Database.open(path, { create: false });
   try {
@@ -76,6 +78,20 @@ async function tables(path: string): Promise<Record<string, unknown[]>> {
   } finally {
     await database.close();
   }
+}
+
+/** The tables as SQLite holds them, without the log (node-sqlite3 directly; read-only). */
+async function rawTables(path: string): Promise<Record<string, unknown[]>> {
+  const raw = await new Promise<sqlite3.Database>((resolve, reject) => {
+    const db: sqlite3.Database = new sqlite3.Database(path, sqlite3.OPEN_READONLY, (err) => (err ? reject(err) : resolve(db)));
+  });
+  const out: Record<string, unknown[]> = {};
+  for (const table of TABLES)
+    out[table] = await new Promise<unknown[]>((resolve, reject) =>
+      raw.all(`SELECT * FROM ${table} ORDER BY 1, 2`, (err, rows) => (err ? reject(err) : resolve(rows))),
+    );
+  await new Promise<void>((resolve) => raw.close(() => resolve()));
+  return out;
 }
 
 /** The files of a database as a kill -9 leaves them (copied while it is open, between commits). */
@@ -106,7 +122,7 @@ describe('change log (src/store/changeLog.ts)', () => {
     expect((statSync(logPathOf(temp.dbPath)).mode & 0o777).toString(8)).toBe('600');
     expect(statSync(logPathOf(temp.dbPath)).size).toBe(LOG_PAGE_BYTES * LOG_PAGES);
     await database.close();
-    expect(await tables(temp.dbPath)).toEqual(await direct(list));
+    expect(await rawTables(temp.dbPath)).toEqual(await direct(list));
   });
 
   it('replays at start what a killed daemon left in the log, table by table equal to direct commits', async () => {
@@ -117,11 +133,15 @@ describe('change log (src/store/changeLog.ts)', () => {
     crashImage(temp.dbPath, crashed);
     await database.close();
     // Without replay the copy's tables are empty (nothing folded yet), so this compares something.
-    expect((await tables(crashed)).retained_messages.length).toBe(0);
+    expect((await rawTables(crashed)).retained_messages).toEqual([]);
+    // Another process (the CLI) reads the logged rows without folding them: replayed, then rolled back.
+    const expected = await direct(list);
+    expect(await tables(crashed)).toEqual(expected);
+    expect((await rawTables(crashed)).retained_messages).toEqual([]);
     const restarted = await Database.open(crashed, LOGGED);
     expect(restarted.logFinding).toBeUndefined();
     await restarted.close();
-    expect(await tables(crashed)).toEqual(await direct(list));
+    expect(await rawTables(crashed)).toEqual(expected);
   });
 
   it('a read or direct write of a logged table in the same process sees the logged rows first', async () => {
@@ -172,14 +192,14 @@ describe('change log (src/store/changeLog.ts)', () => {
         expect(database.logFinding?.kind, `offset ${offset}`).toBe('torn');
         expect(database.problem()).toBeNull();
         await database.close();
-        expect(await tables(copy)).toEqual(expected);
+        expect(await rawTables(copy)).toEqual(expected);
       }
     });
 
     it('a flipped bit in a record followed by good ones is corruption: named by problem() until the next fold, the records before it replayed', async () => {
       const { list, image, log } = await logged(3);
       const flipped = Buffer.from(log);
-      flipped[2 * LOG_PAGE_BYTES + 25]! ^= 0x10;
+      flipped[2 * LOG_PAGE_BYTES + 25] = flipped[2 * LOG_PAGE_BYTES + 25]! ^ 0x10;
       writeFileSync(logPathOf(image), flipped);
       const database = await Database.open(image, LOGGED);
       expect(database.logFinding?.kind).toBe('corrupt');
@@ -200,7 +220,7 @@ describe('change log (src/store/changeLog.ts)', () => {
       expect(database.problem()).toMatch(/belongs to another database file/);
       expect(existsSync(`${logPathOf(other)}.bad`)).toBe(true);
       await database.close();
-      expect((await tables(other)).retained_messages).toEqual([]);
+      expect((await rawTables(other)).retained_messages).toEqual([]);
     });
   });
 
@@ -217,6 +237,19 @@ describe('change log (src/store/changeLog.ts)', () => {
     await blocker.close();
     await database.sharedCommit.commit();
     await database.close();
-    expect(await tables(temp.dbPath)).toEqual(await direct(list));
+    expect(await rawTables(temp.dbPath)).toEqual(await direct(list));
+  });
+
+  it('with db.changeLog false, the daemon folds what a log from before holds and removes it', async () => {
+    const list = [...commits(17, 5)];
+    const { database, parts } = await driven(temp.dbPath, LOGGED);
+    for (const commit of list) await commitOn(database, parts, commit);
+    const image = join(temp.dir, 'image.db');
+    crashImage(temp.dbPath, image);
+    await database.close();
+    const off = await Database.open(image, { changeLog: { enabled: false, foldIntervalMinutes: 60 } });
+    await off.close();
+    expect(existsSync(logPathOf(image))).toBe(false);
+    expect(await rawTables(image)).toEqual(await direct(list));
   });
 });
