@@ -123,7 +123,7 @@ function recorder(statements: LoggedStatement[]): Database {
     get(_target, property) {
       if (property === 'run')
         return (sql: string, params: SqlParams = []) => {
-          statements.push({ sql, params: params as LoggedParams });
+          statements.push({ sql, params: params });
           return Promise.resolve(result);
         };
       return refuse(String(property));
@@ -261,7 +261,7 @@ export class Database {
         const row = await this.#rawGet<{ log_id: string; folded_seq: number }>('SELECT log_id, folded_seq FROM change_log WHERE id = 1');
         const scan = row ? readLogFor(this.path, row.log_id, row.folded_seq) : undefined;
         for (const record of scan?.records ?? [])
-          for (const { sql: statement, params } of record.statements) await this.#rawRun(statement, params as SqlParams);
+          for (const { sql: statement, params } of record.statements) await this.#rawRun(statement, params);
         return await read();
       } finally {
         await this.exec('ROLLBACK').catch(() => undefined);
@@ -324,7 +324,7 @@ export class Database {
     this.#folding = true;
     try {
       const records = [...log.unfolded];
-      for (const record of records) for (const { sql, params } of record.statements) await this.run(sql, params as SqlParams);
+      for (const record of records) for (const { sql, params } of record.statements) await this.run(sql, params);
       const last = records.at(-1)!.seq;
       await this.run('UPDATE change_log SET folded_seq = ? WHERE id = 1', [last]);
       this.#foldedInTransaction = last;

@@ -214,7 +214,7 @@ describe('change log (src/store/changeLog.ts)', () => {
     it('a log beside another database file is refused whole, kept as -log.bad, and reported', async () => {
       const { image } = await logged(2);
       const other = join(temp.dir, 'other.db');
-      (await Database.open(other)).close();
+      await (await Database.open(other)).close();
       copyFileSync(logPathOf(image), logPathOf(other));
       const database = await Database.open(other, LOGGED);
       expect(database.problem()).toMatch(/belongs to another database file/);
