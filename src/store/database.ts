@@ -5,16 +5,7 @@
 import { existsSync, statSync, unlinkSync, watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import sqlite3 from 'sqlite3';
-import {
-  ChangeLog,
-  LOGGED_TABLES,
-  logPathOf,
-  mentionsTable,
-  readLogFor,
-  type LogFinding,
-  type LoggedParams,
-  type LoggedStatement,
-} from './changeLog.js';
+import { ChangeLog, LOGGED_TABLES, logPathOf, mentionsTable, readLogFor, type LogFinding, type LoggedStatement } from './changeLog.js';
 import { explainOpenError, fileIdentity, identityProblem, prepareDatabaseFile, type FileIdentity } from './databaseFile.js';
 import { MIGRATIONS, type Migration } from './migrations/index.js';
 import { KeyedStage, SharedCommit } from './sharedCommit.js';
