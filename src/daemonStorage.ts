@@ -49,7 +49,12 @@ export interface OpenDatabase {
 export async function openDatabase(config: AppConfig, logger: Logger, clockWatch?: ClockWatch): Promise<OpenDatabase> {
   // Database.open stamps migrations with the wall clock, so compare against it, not an injected clock.
   const openedAt = new Date().toISOString();
-  const database = await Database.open(config.db.path);
+  const database = await Database.open(config.db.path, {
+    changeLog: { enabled: config.db.changeLog, foldIntervalMinutes: config.db.changeLogFoldMinutes },
+  });
+  const finding = database.logFinding;
+  if (finding?.kind === 'torn') logger.warn({ path: config.db.path }, finding.message);
+  else if (finding) logger.error({ path: config.db.path }, finding.message);
   const watch = new DatabaseWatch({ database, logger });
   watch.start(clockWatch?.onTick);
   for (const migration of await migrationsAppliedSince(database, openedAt)) {

@@ -57,6 +57,22 @@ export const serviceSchema = {
       env: 'MOWABILITY_DB_CHANGE_POLL_INTERVAL_MS',
       arg: 'db-change-poll-interval-ms',
     },
+    changeLog: {
+      doc:
+        "Keep the history's commits (with the chart series, forecasts, key usage, retained messages and plans they carry) in a change log beside the database (db.path plus -log, 256 KiB, 0600) and write them into the database hourly, on stop and at start: about a quarter of the SD card writes. " +
+        'A power cut loses what it did without (the last history.flushIntervalSeconds). Set false on a file system where the log misbehaves; the next start folds what the log holds either way.',
+      format: Boolean,
+      default: true,
+      env: 'MOWABILITY_DB_CHANGE_LOG',
+      arg: 'db-change-log',
+    },
+    changeLogFoldMinutes: {
+      doc: 'With db.changeLog: how often the change log is written into the database, in minutes (also when it is more than half full, and on stop). Longer saves little (one fold costs about 100 KiB); the log holds about 60 commits.',
+      format: 'positive-int',
+      default: 60,
+      env: 'MOWABILITY_DB_CHANGE_LOG_FOLD_MINUTES',
+      arg: 'db-change-log-fold-minutes',
+    },
   },
   http: {
     host: {

@@ -22,6 +22,13 @@ export interface StagedRows<Db> {
   restore(): void;
 }
 
+/**
+ * Writes a commit's work somewhere cheaper than a transaction (the change log, ./changeLog.ts):
+ * resolves true once it is durable there, false when it must go into a transaction as before (no
+ * log, the log full, a write that reads inside the commit).
+ */
+export type RecordCommit<Db> = (work: (db: Db) => Promise<void>) => Promise<boolean>;
+
 export interface CommitPart<Db> {
   /** Takes the staged rows, or undefined when nothing is staged. */
   take(): StagedRows<Db> | undefined;
@@ -29,12 +36,14 @@ export interface CommitPart<Db> {
 
 export class SharedCommit<Db> {
   readonly #transaction: RunTransaction<Db>;
+  readonly #record: RecordCommit<Db> | undefined;
   readonly #parts = new Set<CommitPart<Db>>();
   #wake: (() => void) | undefined;
 
   /** Made by the connection it commits on (Database's constructor), with its transaction. */
-  constructor(transaction: RunTransaction<Db>) {
+  constructor(transaction: RunTransaction<Db>, record?: RecordCommit<Db>) {
     this.#transaction = transaction;
+    this.#record = record;
   }
 
   join(part: CommitPart<Db>): void {
@@ -63,11 +72,12 @@ export class SharedCommit<Db> {
   async commit(work?: (db: Db) => Promise<void>): Promise<boolean> {
     const taken = [...this.#parts].flatMap((part) => part.take() ?? []);
     if (!work && taken.length === 0) return false;
+    const all = async (db: Db) => {
+      if (work) await work(db);
+      for (const rows of taken) await rows.write(db);
+    };
     try {
-      await this.#transaction(async (db) => {
-        if (work) await work(db);
-        for (const rows of taken) await rows.write(db);
-      });
+      if (!(await this.#record?.(all))) await this.#transaction(all);
     } catch (err) {
       for (const rows of taken) rows.restore();
       throw err;

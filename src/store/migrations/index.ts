@@ -18,6 +18,7 @@ import { announcedDiscovery } from './013_announcedDiscovery.js';
 import { mowerRuns } from './014_mowerRuns.js';
 import { stationControls } from './015_stationControls.js';
 import { lawnPlans } from './016_lawnPlans.js';
+import { changeLog } from './017_changeLog.js';
 
 import type { Migration } from './migration.js';
 
@@ -40,4 +41,5 @@ export const MIGRATIONS: readonly Migration[] = [
   mowerRuns,
   stationControls,
   lawnPlans,
+  changeLog,
 ];
