@@ -59,10 +59,10 @@ export const serviceSchema = {
     },
     changeLog: {
       doc:
-        "Keep the history's commits (with the chart series, forecasts, key usage, retained messages and plans they carry) in a change log beside the database (db.path plus -log, 256 KiB, 0600) and write them into the database hourly, on stop and at start: about a quarter of the SD card writes. " +
-        'A power cut loses what it did without (the last history.flushIntervalSeconds). Set false on a file system where the log misbehaves; the next start folds what the log holds either way.',
+        "Opt-in, off by default until its day's figures are taken on a quiet machine (bench/NOTES.md, \"The change log, built\"): keep the history's commits (with the chart series, forecasts, key usage, retained messages and plans they carry) in a change log beside the database (db.path plus -log, 256 KiB, 0600) and write them into the database hourly, on stop and at start, for about a quarter of the SD card writes (the lab's figure). " +
+        'A power cut loses what it did without (the last history.flushIntervalSeconds). While it is on, stop the daemon before admin commands that change keys or delete a history, so a later fold cannot write an older row over theirs. Turning it off folds what a log holds at the next start and removes the file.',
       format: Boolean,
-      default: true,
+      default: false,
       env: 'MOWABILITY_DB_CHANGE_LOG',
       arg: 'db-change-log',
     },

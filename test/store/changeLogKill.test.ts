@@ -1,5 +1,5 @@
 /**
- * The built daemon with the change log on (the default), killed with SIGKILL after its commits went
+ * The built daemon with the change log on (`db.changeLog`, opt-in), killed with SIGKILL after its commits went
  * to the log and before a fold, then restarted: the rows the log held are in the tables, equal to
  * what another process read from the running daemon's database and log before the kill.
  */
@@ -49,7 +49,7 @@ describe('a daemon killed with its last commits in the change log', () => {
   let setup: ClockStepSetup;
   beforeEach(() => {
     const temp = makeTempDir('mow-changelog-');
-    setup = { dir: temp.dir, dbPath: join(temp.dir, 'mowability.db') };
+    setup = { dir: temp.dir, dbPath: join(temp.dir, 'mowability.db'), env: { MOWABILITY_DB_CHANGE_LOG: 'true' } };
   });
   afterEach(() => cleanup(setup.dir));
 
