@@ -32,8 +32,8 @@ const LOCAL_TABLES = [
   'station_controls',
   'upload_refusals',
 ];
-/** Bookkeeping of each store's own, not shared schema: the migration log and SQLite's AUTOINCREMENT counters. */
-const BOOKKEEPING = ['schema_migrations', 'sqlite_sequence'];
+/** Bookkeeping of each store's own, not shared schema: the migration log, SQLite's AUTOINCREMENT counters and the change log's identity and fold mark (db.changeLog, one per SQLite file). */
+const BOOKKEEPING = ['change_log', 'schema_migrations', 'sqlite_sequence'];
 
 type Family = 'integer' | 'real' | 'text' | 'blob' | 'boolean' | 'other';
 interface Column {
