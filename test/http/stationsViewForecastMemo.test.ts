@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ForecastView, HourView } from '../../src/forecast/forecastReport.js';
 import { forecastSummary } from '../../src/http/stationsView.js';
+import { seededRandom as random } from '../helpers/seededRandom.js';
 
 /** forecastSummary as it was before each hour's entry was kept with its hour object: the reference. */
 function referenceSummary(forecast: ForecastView | undefined) {
@@ -19,18 +20,6 @@ function referenceSummary(forecast: ForecastView | undefined) {
     next_window: start !== null && end !== null ? { start, end, min_index: window?.min_index ?? null } : null,
     rain_expected_in_minutes: forecast.rain_expected_in_minutes,
     hours,
-  };
-}
-
-/** A small deterministic generator (mulberry32), so a failure names its seed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 

@@ -2,6 +2,7 @@ import { Counter, Histogram, Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { CALCULATE_PATH } from '../../src/http/paths.js';
 import { createMetrics, METRIC_PREFIX, UNMATCHED_ROUTE } from '../../src/metrics/registry.js';
+import { seededRandom as random } from '../helpers/seededRandom.js';
 
 /**
  * The request counter is kept in plain maps and copied into prom-client at scrape time
@@ -31,18 +32,6 @@ function oldWay() {
       if (route === CALCULATE_PATH) calculate.observe({ status }, seconds);
     },
     text: () => registry.metrics(),
-  };
-}
-
-/** A small seeded generator (mulberry32), so that a failing sequence can be run again. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 
